@@ -1,0 +1,234 @@
+// zod schemas for every body the API sends: the one source of truth for the client and the sandbox.
+import { z } from 'zod';
+
+export const SORT_FIELDS = ['published_at', 'created_in_db_at', 'updated_at'] as const;
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export const SOURCE_IDS = ['us_cpsc', 'safety_gate', 'uk_opss', 'rappel_conso', 'rappel_conso_food'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** Parameter bounds from the spec's Limits table. */
+export const BOUNDS = {
+  hoursMin: 1,
+  hoursMax: 24,
+  defaultHours: 24,
+  pageSizeMin: 1,
+  pageSizeMax: 500,
+  defaultPageSize: 50,
+} as const;
+
+/** The spec's rate limits, used until a response reports others. */
+export const SPEC_RATE_LIMITS = { perMinute: 60, perHour: 1000, perDay: 10_000, perMonth: 50_000 } as const;
+
+/** Custom feed names are checked against this before any request, so a name can never change the path. */
+export const CUSTOM_FEED_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Recall fields in the spec's order (CSV columns follow it). */
+export const RECALL_FIELDS = [
+  'id',
+  'data_source',
+  'source_case_id',
+  'source_url',
+  'alert_title',
+  'alert_summary',
+  'risk_severity',
+  'risk_types',
+  'hazard_description',
+  'measure_types',
+  'measure_details',
+  'product_category',
+  'product_name',
+  'product_brand',
+  'product_model_numbers',
+  'product_description',
+  'packaging_description',
+  'production_dates',
+  'images',
+  'standard_identifiers_and_barcodes',
+  'involved_parties',
+  'standards_cited',
+  'geo_jurisdictions',
+  'notifying_authority',
+  'country_of_origin',
+  'counterfeit',
+  'alert_status',
+  'published_at',
+  'updated_at',
+  'created_in_db_at',
+] as const;
+
+export const InvolvedPartySchema = z.looseObject({
+  name: z.string(),
+  role: z.string(),
+  country: z.string(),
+});
+
+/**
+ * The full record shape of the spec. The sandbox generates records of this shape and the tests check
+ * it; the client validates with the lenient RecallSchema below.
+ */
+export const SpecRecallSchema = z.looseObject({
+  id: z.number().int(),
+  data_source: z.string(),
+  source_case_id: z.string(),
+  source_url: z.string(),
+  alert_title: z.string(),
+  alert_summary: z.string(),
+  risk_severity: z.string(),
+  risk_types: z.array(z.string()),
+  hazard_description: z.string(),
+  measure_types: z.array(z.string()),
+  measure_details: z.string(),
+  product_category: z.string(),
+  product_name: z.string(),
+  product_brand: z.string(),
+  product_model_numbers: z.array(z.string()),
+  product_description: z.string(),
+  packaging_description: z.string().nullable(),
+  production_dates: z.string(),
+  images: z.array(z.string()),
+  standard_identifiers_and_barcodes: z.array(z.unknown()),
+  involved_parties: z.array(InvolvedPartySchema),
+  standards_cited: z.array(z.unknown()),
+  geo_jurisdictions: z.array(z.string()),
+  notifying_authority: z.string(),
+  country_of_origin: z.string(),
+  counterfeit: z.string().nullable(),
+  alert_status: z.string(),
+  published_at: z.string(),
+  updated_at: z.string(),
+  created_in_db_at: z.string(),
+});
+export type SpecRecall = z.infer<typeof SpecRecallSchema>;
+
+/**
+ * What the client relies on: an integer id, the source and the three sort timestamps. Every other
+ * field, known or not, passes through untouched, so a new field in the API never breaks the tool.
+ */
+export const RecallSchema = z.looseObject({
+  id: z.number().int(),
+  data_source: z.string(),
+  published_at: z.string(),
+  updated_at: z.string().optional(),
+  created_in_db_at: z.string().optional(),
+});
+export type Recall = z.infer<typeof RecallSchema> & Record<string, unknown>;
+
+/** A record from a custom feed: its shape is the enterprise client's own, so only "an object" is checked. */
+export const CustomRecordSchema = z.record(z.string(), z.unknown());
+export type CustomRecord = Record<string, unknown>;
+
+export const PaginationSchema = z.looseObject({
+  total_count: z.number().int(),
+  returned_count: z.number().int(),
+  limit: z.number().int(),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable().optional(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+export const MetaSchema = z.looseObject({
+  filters_applied: z.looseObject({
+    hours_ago: z.number().int().optional(),
+    data_sources: z.array(z.string()).optional(),
+    sort_by: z.string().optional(),
+    sort_order: z.string().optional(),
+  }),
+  processing_time_ms: z.number(),
+  timestamp: z.string(),
+});
+export type Meta = z.infer<typeof MetaSchema>;
+
+export const RateLimitInfoSchema = z.looseObject({
+  limits: z.looseObject({
+    per_minute: z.number().int().optional(),
+    per_hour: z.number().int().optional(),
+    per_day: z.number().int().optional(),
+  }),
+  remaining_credits: z.number().int(),
+  monthly_quota: z.number().int().optional(),
+  monthly_usage: z.number().int().optional(),
+});
+export type RateLimitInfo = z.infer<typeof RateLimitInfoSchema>;
+
+export const DataSourcesInfoSchema = z.looseObject({
+  available: z.array(z.string()),
+  requested: z.array(z.string()),
+  filtered: z.array(z.string()),
+});
+export type DataSourcesInfo = z.infer<typeof DataSourcesInfoSchema>;
+
+const feedEnvelope = <T extends z.ZodTypeAny>(record: T) =>
+  z.looseObject({
+    success: z.boolean(),
+    data: z.array(record),
+    pagination: PaginationSchema,
+    meta: MetaSchema,
+    rate_limit: RateLimitInfoSchema,
+    data_sources: DataSourcesInfoSchema,
+  });
+
+export const FeedResponseSchema = feedEnvelope(RecallSchema);
+export const CustomFeedResponseSchema = feedEnvelope(CustomRecordSchema);
+
+/** One page of a feed; `data` holds the records exactly as the server sent them. */
+export interface FeedPage<R = Recall> {
+  data: R[];
+  pagination: Pagination;
+  meta: Meta;
+  rate_limit: RateLimitInfo;
+  data_sources: DataSourcesInfo;
+}
+
+export const DataSourceSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  official_url: z.string(),
+});
+export type DataSource = z.infer<typeof DataSourceSchema>;
+
+export const SourcesResponseSchema = z.looseObject({
+  success: z.boolean(),
+  data_sources: z.array(DataSourceSchema),
+  total_available: z.number().int(),
+});
+export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
+
+export const HealthResponseSchema = z.looseObject({
+  status: z.string(),
+  timestamp: z.string().optional(),
+  version: z.string().optional(),
+});
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+export const ErrorBodySchema = z.object({
+  detail: z.looseObject({
+    error: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    help: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const UnauthorizedSourcesDetailsSchema = z.looseObject({
+  requested: z.array(z.string()),
+  authorized: z.array(z.string()),
+});
+
+export const RateLimitDetailsSchema = z.looseObject({
+  limit_type: z.string(),
+  limit: z.number().int(),
+  reset_at: z.string(),
+});
+
+/** Query parameters of the feed endpoints, as the client accepts them. */
+export interface FeedParams {
+  dataSources?: string[];
+  hoursAgo?: number;
+  limit?: number;
+  cursor?: string;
+  sortBy?: SortField;
+  sortOrder?: SortOrder;
+}

@@ -1,0 +1,34 @@
+// What a command gets to work with: streams, environment, clock and sleep, all injectable for tests.
+import type { Readable, Writable } from 'node:stream';
+
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+export type InStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
+export interface Context {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+  /** The process environment; read here and in config resolution only. */
+  env: Record<string, string | undefined>;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Aborts on SIGINT or SIGTERM; long-running commands stop at the next safe point. */
+  signal: AbortSignal;
+}
+
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

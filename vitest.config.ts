@@ -1,0 +1,11 @@
+// Test runner settings: unit and end-to-end suites, generous timeouts for spawned CLIs on a shared 2-core box.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
