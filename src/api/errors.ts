@@ -133,7 +133,7 @@ export class InvalidParamsError extends RecallFeedError {
 /** Waiting for a rate limit would take longer than the caller allows. */
 export class WaitTooLongError extends RecallFeedError {
   override name = 'WaitTooLongError';
-  readonly cause: RateLimitError | undefined;
+  override readonly cause: RateLimitError | undefined;
   readonly waitMs: number;
   readonly resetAt: Date;
   readonly limitType: string;
