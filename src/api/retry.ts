@@ -1,0 +1,67 @@
+// Which failures are retried, how long to back off, and how long a 429 asks us to wait: pure functions.
+import {
+  ConnectionError,
+  InvalidResponseError,
+  type RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  TimeoutError,
+} from './errors.js';
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+/** Margin added after a reset time, so the retry lands after the window has really moved on. */
+export const RESET_MARGIN_MIN_MS = 100;
+export const RESET_MARGIN_MAX_MS = 600;
+
+/** Transient failures: 5xx, broken or refused connections, timeouts, cut or non-JSON bodies. Never other 4xx. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof ServerError || err instanceof ServiceUnavailableError) return true;
+  if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
+  if (err instanceof InvalidResponseError) return err.retryable;
+  return false;
+}
+
+/** Capped exponential backoff with full jitter: uniform in [0, min(cap, base * 2^attempt)). */
+export function backoffMs(attempt: number, random: () => number, baseMs = BACKOFF_BASE_MS, capMs = BACKOFF_CAP_MS): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
+  return Math.floor(random() * ceiling);
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * When a 429 says the limit resets, as epoch ms: `details.reset_at` first, then `Retry-After`
+ * (seconds or an HTTP date), then `X-RateLimit-Reset-<Type>` (epoch seconds). Undefined when none is usable.
+ */
+export function rateLimitResetAt(err: RateLimitError, now: number): number | undefined {
+  if (err.resetAt) return err.resetAt.getTime();
+  const retryAfter = header(err.headers, 'retry-after');
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    if (retryAfter.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return now + seconds * 1000;
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return date;
+  }
+  const type = err.limitType ?? 'minute';
+  const reset = header(err.headers, `x-ratelimit-reset-${type}`);
+  if (reset !== undefined && reset.trim() !== '' && Number.isFinite(Number(reset))) return Number(reset) * 1000;
+  return undefined;
+}
+
+/** How long to wait after a 429: until the reset plus a small random margin; a minute when nothing says. */
+export function rateLimitWaitMs(err: RateLimitError, now: number, random: () => number): number {
+  const margin = RESET_MARGIN_MIN_MS + Math.floor(random() * (RESET_MARGIN_MAX_MS - RESET_MARGIN_MIN_MS));
+  const resetAt = rateLimitResetAt(err, now);
+  if (resetAt === undefined) return 60_000 + margin;
+  return Math.max(0, resetAt - now) + margin;
+}
+
+/** The monthly quota resets on the 1st of the next month at 00:00 UTC. */
+export function nextMonthlyReset(now: number): Date {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}

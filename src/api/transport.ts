@@ -1,0 +1,94 @@
+// One HTTP GET over undici: keep-alive, proxy from the environment, a timeout over headers and body, typed failures.
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ConnectionError, TimeoutError } from './errors.js';
+
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Loopback never goes through a proxy: the sandbox must work behind a corporate HTTP_PROXY. */
+const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,::1';
+
+export function createDispatcher(proxy: ProxySettings = {}): Dispatcher {
+  const noProxy = [proxy.noProxy, LOOPBACK_NO_PROXY].filter(Boolean).join(',');
+  // Passing every field stops EnvHttpProxyAgent from reading process.env itself.
+  return new EnvHttpProxyAgent({
+    httpProxy: proxy.httpProxy ?? '',
+    httpsProxy: proxy.httpsProxy ?? proxy.httpProxy ?? '',
+    noProxy,
+  });
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+/** Turns what undici throws into ConnectionError or TimeoutError. */
+function mapFailure(err: unknown, host: string, timedOut: boolean): Error {
+  const code = errorCode(err);
+  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new TimeoutError(`no complete answer from ${host} within the timeout`);
+  }
+  if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${host}`, code);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve ${host}`, code);
+  if (code && CONNECTION_CODES.has(code)) {
+    return new ConnectionError(`connection to ${host} failed (${code})`, code);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ConnectionError(`request to ${host} failed: ${message}`, code);
+}
+
+export interface SendOptions {
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** GETs `url` and reads the whole body as text; the timeout covers headers and body together. */
+export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error('timeout')), opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  try {
+    const res = await request(url, {
+      method: 'GET',
+      headers: opts.headers,
+      dispatcher: opts.dispatcher,
+      signal,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+    const body = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body };
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    throw mapFailure(err, url.host, timeout.signal.aborted);
+  } finally {
+    clearTimeout(timer);
+  }
+}

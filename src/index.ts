@@ -1,0 +1,37 @@
+// The library entry: `import { RecallFeedClient } from 'recall-feed'`.
+export { RecallFeedClient, DEFAULT_BASE_URL, isLoopbackHost } from './api/client.js';
+export type { ClientOptions, ClientEvent, HealthResult } from './api/client.js';
+export * from './api/errors.js';
+export type { PagedResult } from './api/pagination.js';
+export type { PacingOverrides, PacingOverride, WindowName } from './api/pacing.js';
+export type { ProxySettings } from './api/transport.js';
+export {
+  BOUNDS,
+  RECALL_FIELDS,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  SOURCE_IDS,
+  SPEC_RATE_LIMITS,
+  RecallSchema,
+  SpecRecallSchema,
+  FeedResponseSchema,
+  SourcesResponseSchema,
+  HealthResponseSchema,
+  ErrorBodySchema,
+} from './api/schemas.js';
+export type {
+  Recall,
+  SpecRecall,
+  CustomRecord,
+  FeedPage,
+  FeedParams,
+  Pagination,
+  Meta,
+  RateLimitInfo,
+  DataSourcesInfo,
+  DataSource,
+  SourcesResponse,
+  HealthResponse,
+  SortField,
+  SortOrder,
+} from './api/schemas.js';
