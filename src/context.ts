@@ -16,6 +16,8 @@ export interface Context {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Aborts on SIGINT or SIGTERM; long-running commands stop at the next safe point. */
   signal: AbortSignal;
+  /** The command line as typed (without `node` and the script), for printing resume commands. */
+  argv?: readonly string[];
 }
 
 export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {

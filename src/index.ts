@@ -1,7 +1,10 @@
 // The library entry: `import { RecallFeedClient } from 'recall-feed'`.
-export { RecallFeedClient, DEFAULT_BASE_URL, isLoopbackHost } from './api/client.js';
+export { RecallFeedClient } from './api/client.js';
+export { isLoopbackHost } from './api/loopback.js';
+export { DEFAULT_BASE_URL } from './api/constants.js';
 export type { ClientOptions, ClientEvent, HealthResult } from './api/client.js';
 export * from './api/errors.js';
+export { errorFromResponse } from './api/error-mapping.js';
 export type { PagedResult } from './api/pagination.js';
 export type { PacingOverrides, PacingOverride, WindowName } from './api/pacing.js';
 export type { ProxySettings } from './api/transport.js';

@@ -1,8 +1,8 @@
 // RecallFeedClient: the typed library the CLI runs on. Paces, retries and pages; never prints.
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { errorFromResponse } from './error-mapping.js';
 import {
-  errorFromResponse,
   InvalidParamsError,
   InvalidResponseError,
   QuotaExhaustedError,
@@ -27,8 +27,9 @@ import {
 } from './schemas.js';
 import { createDispatcher, send, type ProxySettings, type RawResponse } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
+import { isLoopbackHost } from './loopback.js';
+import { DEFAULT_BASE_URL } from './constants.js';
 
-export const DEFAULT_BASE_URL = 'https://api.deeprecall.io';
 
 /** What the client reports while it works; the CLI turns these into --verbose lines and countdowns. */
 export type ClientEvent =
@@ -71,12 +72,6 @@ export interface HealthResult {
 
 /** At most this many 429s in a row for one request; each wait must also fit maxWaitMs. */
 const MAX_RATE_LIMIT_RETRIES = 20;
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

@@ -1,5 +1,8 @@
-// Typed errors of the client, chosen by the body's detail.error code first and the HTTP status second.
-import { ErrorBodySchema, RateLimitDetailsSchema, UnauthorizedSourcesDetailsSchema } from './schemas.js';
+// Typed errors of the client; error-mapping.ts picks the class for an answer. No dependencies.
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
 
 /** Base of every error the library throws. */
 export class RecallFeedError extends Error {
@@ -49,9 +52,8 @@ export class UnauthorizedDataSourcesError extends PermissionDeniedError {
   readonly authorized: string[];
   constructor(init: ApiErrorInit) {
     super(init);
-    const parsed = UnauthorizedSourcesDetailsSchema.safeParse(init.details);
-    this.requested = parsed.success ? parsed.data.requested : [];
-    this.authorized = parsed.success ? parsed.data.authorized : [];
+    this.requested = stringList(init.details?.requested);
+    this.authorized = stringList(init.details?.authorized);
   }
 }
 
@@ -72,10 +74,10 @@ export class RateLimitError extends ApiError {
   readonly resetAt: Date | undefined;
   constructor(init: ApiErrorInit) {
     super(init);
-    const parsed = RateLimitDetailsSchema.safeParse(init.details);
-    this.limitType = parsed.success ? parsed.data.limit_type : undefined;
-    this.limit = parsed.success ? parsed.data.limit : undefined;
-    const reset = parsed.success ? Date.parse(parsed.data.reset_at) : NaN;
+    const d = init.details ?? {};
+    this.limitType = typeof d.limit_type === 'string' ? d.limit_type : undefined;
+    this.limit = typeof d.limit === 'number' ? d.limit : undefined;
+    const reset = typeof d.reset_at === 'string' ? Date.parse(d.reset_at) : NaN;
     this.resetAt = Number.isNaN(reset) ? undefined : new Date(reset);
   }
 }
@@ -146,52 +148,3 @@ export class WaitTooLongError extends RecallFeedError {
   }
 }
 
-type ErrorClass = new (init: ApiErrorInit) => ApiError;
-
-const BY_CODE: Record<string, ErrorClass> = {
-  invalid_api_key: InvalidApiKeyError,
-  unauthorized_data_sources: UnauthorizedDataSourcesError,
-  validation_error: ValidationError,
-  rate_limit_exceeded: RateLimitError,
-  not_found: NotFoundError,
-  internal_error: ServerError,
-  service_unavailable: ServiceUnavailableError,
-};
-
-function classForStatus(status: number): ErrorClass {
-  if (status === 400 || status === 422) return ValidationError;
-  if (status === 401) return InvalidApiKeyError;
-  if (status === 403) return PermissionDeniedError;
-  if (status === 404) return NotFoundError;
-  if (status === 429) return RateLimitError;
-  if (status === 502 || status === 503 || status === 504) return ServiceUnavailableError;
-  if (status >= 500) return ServerError;
-  return ApiError;
-}
-
-/** Builds the typed error for a non-2xx answer. `body` is the raw text; it need not be JSON. */
-export function errorFromResponse(
-  status: number,
-  body: string,
-  headers: Record<string, string | string[] | undefined> = {},
-): ApiError {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = ErrorBodySchema.safeParse(json);
-  if (!parsed.success) {
-    const Class = classForStatus(status);
-    return new Class({ status, code: `http_${status}`, message: `HTTP ${status} from the API`, headers });
-  }
-  const { error, message, help, details } = parsed.data.detail;
-  let Class = BY_CODE[error] ?? classForStatus(status);
-  const init = { status, code: error, message, help, details, headers };
-  if (Class === RateLimitError) {
-    const limitType = RateLimitDetailsSchema.safeParse(details);
-    if (limitType.success && limitType.data.limit_type === 'month') Class = QuotaExhaustedError;
-  }
-  return new Class(init);
-}

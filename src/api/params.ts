@@ -1,6 +1,7 @@
 // Checks feed parameters before any request and turns them into the query string the API expects.
 import { InvalidParamsError } from './errors.js';
-import { BOUNDS, CUSTOM_FEED_NAME, SORT_FIELDS, SORT_ORDERS, type FeedParams } from './schemas.js';
+import { BOUNDS, CUSTOM_FEED_NAME, SORT_FIELDS, SORT_ORDERS } from './constants.js';
+import type { FeedParams } from './schemas.js';
 
 const SOURCE_ID = /^[a-z0-9_]+$/;
 

@@ -1,0 +1,43 @@
+// Errors the command-line layer raises itself (the client's own are in api/errors.ts).
+
+/** Bad flags or values: exit 2, and no request was sent. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** No API key from the flag, the environment or the profile. */
+export class MissingApiKeyError extends Error {
+  override name = 'MissingApiKeyError';
+}
+
+/** The reason the context's signal carries when the user presses Ctrl-C or the process gets SIGTERM. */
+export class InterruptedError extends Error {
+  override name = 'InterruptedError';
+  constructor(signal: string) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/** /health answered, but not healthy. */
+export class UnhealthyError extends Error {
+  override name = 'UnhealthyError';
+}
+
+/** A run that failed part-way, with the command that finishes the job. The exit code follows `cause`. */
+export class ResumableError extends Error {
+  override name = 'ResumableError';
+  override readonly cause: unknown;
+  readonly resumeCommand: string;
+  readonly note: string;
+  constructor(cause: unknown, resumeCommand: string, note: string) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.cause = cause;
+    this.resumeCommand = resumeCommand;
+    this.note = note;
+  }
+}

@@ -1,0 +1,85 @@
+// Builds the commander program and runs it; main() maps every error to its message and exit code.
+import { Command, CommanderError, Option } from 'commander';
+import type { Context } from './context.js';
+import { describeError, EXIT } from './exit-codes.js';
+import { registerFeed } from './commands/feed.js';
+import { registerSources } from './commands/sources.js';
+import { registerHealth } from './commands/health.js';
+import { registerConfig } from './commands/config.js';
+import { registerSandbox } from './commands/sandbox.js';
+
+export const VERSION = '0.1.0';
+
+function buildProgram(ctx: Context): Command {
+  const program = new Command('recall-feed')
+    .description('Product recalls and safety alerts published by regulators in the last 24 hours.')
+    .version(VERSION, '-V, --version')
+    .addOption(new Option('--api-key <key>', 'API key (env RECALL_FEED_API_KEY or DEEPRECALL_API_KEY; or the profile)'))
+    .addOption(new Option('--base-url <url>', 'API address (env RECALL_FEED_BASE_URL; default https://api.deeprecall.io)'))
+    .addOption(new Option('--profile <name>', 'config profile (env RECALL_FEED_PROFILE; default "default")'))
+    .addOption(new Option('-f, --format <format>', 'table, jsonl, json or csv (default: table on a terminal, else jsonl)'))
+    .addOption(new Option('-o, --output <file>', 'write to this file instead of stdout (atomically)'))
+    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
+    .addOption(new Option('-q, --quiet', 'no progress, countdowns or summaries on stderr'))
+    .addOption(new Option('-v, --verbose', 'one stderr line per request (never the key)'))
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout, headers and body (default 30)'))
+    .addOption(new Option('--max-wait <seconds>', 'longest wait for a rate limit before giving up (default 120)'))
+    .addOption(new Option('--retries <n>', 'retries of 5xx, network errors and cut bodies (default 5)'))
+    .addOption(
+      new Option('--pace <spec>', 'own pacing, e.g. minute=30/1m: fewer requests than the API allows, or a sandbox\'s shrunken window'),
+    )
+    .addOption(new Option('--sandbox', 'run against a built-in sandbox with generated data; no key needed'))
+    .addOption(new Option('--allow-insecure-http', 'allow sending the key over plain http to a non-loopback host'))
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  recall-feed feed --sandbox                     try it with generated data, no key needed
+  recall-feed feed --hours 6 --sources us_cpsc   a table of the last 6 hours from one source
+  recall-feed feed -f csv -o recalls.csv         export everything in the window as CSV
+  recall-feed feed | jq -r .product_name         JSON lines into a pipeline
+  recall-feed feed --watch --interval 300        print each new recall once, as it appears
+  echo "$KEY" | recall-feed config set api-key   store a key (read from stdin)
+
+Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
+5 rate limited, 6 API unavailable, 7 invalid response, 130 interrupted.`,
+    );
+  registerFeed(program, ctx);
+  registerSources(program, ctx);
+  registerHealth(program, ctx);
+  registerConfig(program, ctx);
+  registerSandbox(program, ctx);
+  return program;
+}
+
+function printError(ctx: Context, err: unknown): number {
+  const report = describeError(err);
+  ctx.stderr.write(`error: ${report.message}\n`);
+  for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
+  if (report.command) ctx.stderr.write(`  ${report.command}\n`);
+  return report.code;
+}
+
+/** Runs the CLI. Never calls process.exit; returns the exit code. */
+export async function main(argv: string[], baseCtx: Context): Promise<number> {
+  const ctx: Context = { ...baseCtx, argv };
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+      // `recall-feed` alone prints the help to stderr: a usage error, like any other missing word.
+      // commander has already printed its one-line message to stderr.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return printError(ctx, err);
+  }
+}

@@ -1,0 +1,104 @@
+// `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
+import type { Command } from 'commander';
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+import { resolveProfileName, type GlobalFlags } from '../settings.js';
+import { action } from './action.js';
+import { readSecret } from '../io/read-secret.js';
+
+interface ConfigOptions {
+  showSecrets?: boolean;
+}
+
+const SECRET_KEYS = new Set(['api-key']);
+
+export function registerConfig(program: Command, ctx: Context): void {
+  const config = program
+    .command('config')
+    .description('manage settings per profile (api-key, base-url, format, sources, page-size, timeout, ...)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  echo "$KEY" | recall-feed config set api-key        store the key (read from stdin, never from argv)
+  recall-feed config set api-key                      prompt for it, without echo
+  recall-feed --profile prod config set format csv
+  recall-feed config list --show-secrets
+  recall-feed config path
+
+The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFIG_DIR moves it.`,
+    );
+  config
+    .command('set <key> [value]')
+    .description('set a value; without a value (api-key) it is read from stdin')
+    .action(action(ctx, async () => runSet));
+  config
+    .command('get <key>')
+    .description('print a value (the key masked unless --show-secrets)')
+    .option('--show-secrets', 'print the API key in full')
+    .action(action(ctx, async () => runGet));
+  config.command('unset <key>').description('remove a value').action(action(ctx, async () => runUnset));
+  config
+    .command('list')
+    .description("print the profile's values (the key masked unless --show-secrets)")
+    .option('--show-secrets', 'print the API key in full')
+    .action(action(ctx, async () => runList));
+  config.command('path').description('print where the config file is').action(action(ctx, async () => runPath));
+}
+
+async function openStore(ctx: Context) {
+  const { ConfigStore } = await import('../config/store.js');
+  return ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
+}
+
+async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
+  if (!SECRET_KEYS.has(key) || showSecrets) return String(value);
+  const { maskSecret } = await import('../config/mask.js');
+  return maskSecret(String(value));
+}
+
+async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
+  const [key, given] = args as [string, string | undefined];
+  const { validateConfigValue } = await import('../config/keys.js');
+  let raw = given;
+  if (raw === undefined) {
+    if (!SECRET_KEYS.has(key)) throw new UsageError(`config set ${key} needs a value`);
+    raw = await readSecret(ctx, 'API key: ');
+  }
+  const value = validateConfigValue(key, raw.trim());
+  const store = await openStore(ctx);
+  const profile = resolveProfileName(globals, ctx.env);
+  store.set(profile, key, value);
+  ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
+}
+
+async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
+  const [key] = args as [string];
+  const { validateConfigKey } = await import('../config/keys.js');
+  validateConfigKey(key);
+  const store = await openStore(ctx);
+  const value = store.get(resolveProfileName(globals, ctx.env), key);
+  if (value === undefined) return;
+  ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
+}
+
+async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
+  const [key] = args as [string];
+  const { validateConfigKey } = await import('../config/keys.js');
+  validateConfigKey(key);
+  const store = await openStore(ctx);
+  store.unset(resolveProfileName(globals, ctx.env), key);
+}
+
+async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const store = await openStore(ctx);
+  const values = store.list(resolveProfileName(globals, ctx.env));
+  for (const [key, value] of Object.entries(values)) {
+    ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);
+  }
+}
+
+async function runPath(_opts: ConfigOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
+  const store = await openStore(ctx);
+  ctx.stdout.write(`${store.path}\n`);
+}

@@ -1,0 +1,86 @@
+// `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+import type { GlobalFlags } from '../settings.js';
+import { action } from './action.js';
+import { parseWholeNumber } from './shared-options.js';
+
+interface SandboxCommandOptions {
+  port: string;
+  host: string;
+  seed: string;
+  records: string;
+  keys?: string;
+  rateLimit?: string | boolean;
+  monthlyUsage?: string;
+  arrivals?: string;
+  faults?: string;
+  rateLimitHeaders?: boolean;
+  startTime?: string;
+  json?: boolean;
+}
+
+export function registerSandbox(program: Command, ctx: Context): void {
+  program
+    .command('sandbox')
+    .description('run a local server that implements the whole API with generated data (no key needed)')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', '0')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--seed <n>', 'seed of the generated data', '1')
+    .option('--records <n>', 'recalls in the last 24 hours', '1200')
+    .option('--keys <file>', 'JSON file of keys: [{"key":"...","sources":["us_cpsc"]}]')
+    .option('--rate-limit <spec>', 'shrink the windows, e.g. minute=10/2s,hour=100/1m,month=500')
+    .option('--no-rate-limit', 'no rate limiting at all')
+    .option('--monthly-usage <n>', 'requests already spent this month by each key')
+    .option('--arrivals <n>', 'new recalls per minute, published now')
+    .option('--faults <spec>', 'inject faults, e.g. 500=0.1,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,429=0.02')
+    .option('--rate-limit-headers', 'also send X-RateLimit-* headers and Retry-After')
+    .addOption(new Option('--start-time <iso>', 'generate data relative to this instant (fixed outputs)').hideHelp())
+    .option('--json', 'print {"url":...,"keys":[...]} on one line instead of the URL')
+    .addHelpText(
+      'after',
+      `
+The first line on stdout is the URL (or the JSON line). Test hooks live under /_sandbox/:
+GET|DELETE /_sandbox/requests, GET|POST /_sandbox/records, POST /_sandbox/faults,
+POST /_sandbox/health, POST /_sandbox/reset.
+
+Examples:
+  recall-feed sandbox --port 8080
+  recall-feed sandbox --port 0 --json --rate-limit minute=10/2s --arrivals 6`,
+    )
+    .action(action(ctx, async () => runSandbox));
+}
+
+export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
+  const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../sandbox/cli-options.js');
+  const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
+  const startTime = opts.startTime === undefined ? undefined : Date.parse(opts.startTime);
+  if (Number.isNaN(startTime)) throw new UsageError(`--start-time must be an ISO 8601 time, not '${opts.startTime}'`);
+  const sandbox = await startSandbox({
+    port: parseWholeNumber(opts.port, '--port', 0, 65535),
+    host: opts.host,
+    seed: parseWholeNumber(opts.seed, '--seed', 0),
+    recordCount: parseWholeNumber(opts.records, '--records', 0, 200_000),
+    keys: opts.keys ? loadKeysFile(opts.keys) : [DEMO_KEYS.all, DEMO_KEYS.limited],
+    rateLimits: opts.rateLimit === false ? false : typeof opts.rateLimit === 'string' ? parseRateLimitSpec(opts.rateLimit) : undefined,
+    monthlyUsage: parseWholeNumber(opts.monthlyUsage, '--monthly-usage', 0),
+    arrivalsPerMinute: parseWholeNumber(opts.arrivals, '--arrivals', 0, 100_000),
+    faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
+    rateLimitHeaders: opts.rateLimitHeaders ?? false,
+    startTime,
+  });
+  if (opts.json) {
+    const keys = sandbox.keys.map((k) => ({ key: k.key, sources: k.sources }));
+    ctx.stdout.write(`${JSON.stringify({ url: sandbox.url, keys })}\n`);
+  } else {
+    ctx.stdout.write(`${sandbox.url}\n`);
+    for (const k of sandbox.keys) ctx.stderr.write(`key ${k.key} → ${k.sources.join(', ')}\n`);
+    ctx.stderr.write('sandbox running; Ctrl-C stops it\n');
+  }
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+}

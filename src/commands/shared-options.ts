@@ -1,0 +1,24 @@
+// Option parsing shared by several commands.
+import { UsageError } from '../cli-errors.js';
+
+/** `--columns a,b,c` as a list; undefined when the flag is absent. */
+export function parseColumns(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (list.length === 0) throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
+  return list;
+}
+
+/** A whole number flag in [min, max]; undefined when the flag is absent. */
+export function parseWholeNumber(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be a whole number ${range}, not '${raw}'`);
+  }
+  return n;
+}

@@ -1,0 +1,54 @@
+// `recall-feed sources`: the data sources the key may use, in any output format.
+import type { Command } from 'commander';
+import { action } from './action.js';
+import type { Context } from '../context.js';
+import type { GlobalFlags } from '../settings.js';
+import { parseColumns } from './shared-options.js';
+
+interface SourcesOptions {
+  columns?: string;
+}
+
+const SOURCE_COLUMNS = ['id', 'name', 'description', 'official_url'];
+
+export function registerSources(program: Command, ctx: Context): void {
+  program
+    .command('sources')
+    .description('list the data sources your key may use')
+    .option('--columns <list>', `columns for table and csv (default ${SOURCE_COLUMNS.join(',')})`)
+    .addHelpText('after', '\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r \'.[].id\'')
+    .action(action(ctx, async () => runSources));
+}
+
+export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const columns = parseColumns(opts.columns);
+  const { openSession } = await import('../session.js');
+  const session = await openSession(globals, ctx, { needsKey: true });
+  try {
+    const { chooseFormat, openTarget } = await import('../io/output.js');
+    const { createRenderer } = await import('../output/renderer.js');
+    const format = chooseFormat(session.settings, session.settings.format, session.terminal);
+    const answer = await session.client.sources();
+    const target = await openTarget(session.settings, ctx);
+    try {
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        columns,
+        tableColumns: SOURCE_COLUMNS,
+        csvColumns: SOURCE_COLUMNS,
+        width: session.terminal.columns,
+        color: session.terminal.color,
+      });
+      await renderer.write(answer.data_sources);
+      await renderer.end();
+      await target.commit();
+    } catch (err) {
+      await target.discard();
+      throw err;
+    }
+    if (format === 'table') session.status.note(`${answer.total_available} data sources available to this key`);
+  } finally {
+    await session.close();
+  }
+}

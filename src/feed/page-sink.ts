@@ -1,0 +1,60 @@
+// Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
+import { RECALL_FIELDS } from '../api/constants.js';
+import type { FeedPlan } from '../commands/feed.js';
+import type { OutputTarget } from '../io/file-target.js';
+import type { Session } from '../session.js';
+import type { Format } from '../settings.js';
+
+/** The compact table a terminal gets by default. */
+export const TABLE_COLUMNS = ['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title'];
+
+export interface PageSink {
+  write(records: readonly Record<string, unknown>[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface PageSinkOptions {
+  plan: FeedPlan;
+  format: Format;
+  session: Session;
+  target: OutputTarget;
+}
+
+/**
+ * A custom feed's columns come from its records, so the renderer waits for the first page. Headers
+ * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues.
+ */
+export function recordRenderer({ plan, format, session, target }: PageSinkOptions): PageSink {
+  type Renderer = Awaited<ReturnType<typeof create>>;
+  let renderer: Renderer | undefined;
+  async function create(first: readonly Record<string, unknown>[]) {
+    const { createRenderer } = await import('../output/renderer.js');
+    const custom = plan.custom !== undefined;
+    const fromRecords = Object.keys(first[0] ?? {});
+    return createRenderer({
+      format,
+      out: target.stream,
+      columns: plan.columns,
+      tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
+      csvColumns: custom ? undefined : RECALL_FIELDS,
+      formulaGuard: plan.formulaGuard,
+      bom: plan.bom && target.startsEmpty,
+      header: target.startsEmpty,
+      width: session.terminal.columns,
+      color: session.terminal.color,
+      resumeCount: target.resumed?.count,
+    });
+  }
+  return {
+    async write(records) {
+      if (records.length === 0) return;
+      renderer ??= await create(records);
+      await renderer.write(records);
+    },
+    async end() {
+      // An empty json run still prints a valid document; other formats print nothing.
+      if (!renderer && format === 'json') renderer = await create([]);
+      await renderer?.end();
+    },
+  };
+}

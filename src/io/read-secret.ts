@@ -1,0 +1,45 @@
+// Reads a secret from stdin: without echo on a terminal, the whole input from a pipe; trimmed.
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+
+async function readAll(ctx: Context): Promise<string> {
+  let text = '';
+  ctx.stdin.setEncoding('utf8');
+  for await (const chunk of ctx.stdin) text += chunk as string;
+  return text;
+}
+
+function readHidden(ctx: Context, prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = ctx.stdin;
+    ctx.stderr.write(prompt);
+    stdin.setRawMode?.(true);
+    stdin.setEncoding('utf8');
+    stdin.resume();
+    let text = '';
+    const done = (err?: Error) => {
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      ctx.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(text);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
+        if (ch === '\u0003') return done(new UsageError('cancelled'));
+        if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
+        else text += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+export async function readSecret(ctx: Context, prompt: string): Promise<string> {
+  const raw = ctx.stdin.isTTY ? await readHidden(ctx, prompt) : await readAll(ctx);
+  const value = raw.trim();
+  if (value === '') throw new UsageError('no key given on stdin', 'example: echo "$KEY" | recall-feed config set api-key');
+  return value;
+}

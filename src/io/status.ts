@@ -1,0 +1,121 @@
+// Everything a command says on stderr while it works: progress, countdowns, retries, --verbose request lines.
+import type { ClientEvent } from '../api/client.js';
+import type { OutStream } from '../context.js';
+
+export interface StatusOptions {
+  /** A real terminal with a width: spinner and live countdowns. Otherwise plain lines. */
+  spinner: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  now: () => number;
+}
+
+interface Spinner {
+  text: string;
+  start(): unknown;
+  stop(): unknown;
+  clear(): unknown;
+  render(): unknown;
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+export class StatusReporter {
+  private spinner: Spinner | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stderr: OutStream,
+    private readonly opts: StatusOptions,
+  ) {}
+
+  /** Loads the spinner only when it will be shown (ora costs ~55 ms to import). */
+  async start(text: string): Promise<void> {
+    if (!this.opts.spinner || this.opts.quiet) return;
+    const { default: ora } = await import('ora');
+    this.spinner = ora({ stream: this.stderr, text, isEnabled: true, discardStdin: false }) as unknown as Spinner;
+    this.spinner.start();
+  }
+
+  /** Progress shown only on a terminal: it would be noise in a cron log. */
+  progress(text: string): void {
+    this.clearCountdown();
+    if (this.spinner) this.spinner.text = text;
+  }
+
+  /** A line that stays: on a terminal above the spinner, otherwise as is. Silent with --quiet. */
+  note(text: string): void {
+    if (this.opts.quiet) return;
+    this.write(text);
+  }
+
+  /** Turns a client event into a --verbose line or a wait message. */
+  event(e: ClientEvent): void {
+    if (e.type === 'response') {
+      if (this.opts.verbose) {
+        this.write(`GET ${e.path}${e.query} ${e.status} ${Math.round(e.ms)}ms minute-budget=${e.minuteRemaining}`);
+      }
+      return;
+    }
+    if (e.reason === 'pacing') this.wait(`${e.window} limit reached`, e.ms);
+    else if (e.reason === 'rate_limit') this.wait(`rate limited by the API (${e.limitType} limit)`, e.ms);
+    else this.wait(`${e.error.message}; retry ${e.attempt}`, e.ms);
+  }
+
+  /** On a terminal: a status line that counts down to `ms` from now. Elsewhere: nothing. */
+  countdown(what: string, ms: number): void {
+    if (this.spinner) this.wait(what, ms, 'next poll in');
+  }
+
+  /** Runs `fn` with the spinner line cleared, so rows written to the same terminal are not garbled. */
+  async around<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.spinner) return fn();
+    this.spinner.clear();
+    try {
+      return await fn();
+    } finally {
+      this.spinner?.render();
+    }
+  }
+
+  stop(): void {
+    this.clearCountdown();
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
+  /** Off a terminal one plain line per wait; on a terminal a countdown that ticks each second. */
+  private wait(what: string, ms: number, verb = 'resuming in'): void {
+    if (this.opts.quiet) return;
+    if (!this.spinner) {
+      this.stderr.write(`recall-feed: ${what}, ${verb} ${seconds(ms)} s\n`);
+      return;
+    }
+    this.clearCountdown();
+    const until = this.opts.now() + ms;
+    const spinner = this.spinner;
+    const tick = () => {
+      spinner.text = `${what}, ${verb} ${seconds(until - this.opts.now())} s`;
+    };
+    tick();
+    this.ticker = setInterval(tick, 1000);
+    this.ticker.unref();
+  }
+
+  private write(line: string): void {
+    if (this.spinner) {
+      this.spinner.clear();
+      this.stderr.write(`${line}\n`);
+      this.spinner.render();
+    } else {
+      this.stderr.write(`${line}\n`);
+    }
+  }
+
+  private clearCountdown(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+}

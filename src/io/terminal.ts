@@ -1,0 +1,40 @@
+// Decides once what the streams are: terminal or pipe, width, colour (NO_COLOR, FORCE_COLOR, --no-color).
+import type { Context } from '../context.js';
+
+export interface Terminal {
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Width to fit tables to. */
+  columns: number;
+  /** Colour on stdout (tables). */
+  color: boolean;
+  /** Colour and spinners on stderr. */
+  stderrColor: boolean;
+}
+
+/**
+ * RECALL_FEED_FORCE_TTY=1 makes both streams count as terminals (tests, `script`-less demos);
+ * COLUMNS sets the width when the stream does not report one.
+ */
+export function detectTerminal(ctx: Context, colorFlag: boolean | undefined): Terminal {
+  const env = ctx.env;
+  const forced = env.RECALL_FEED_FORCE_TTY === '1';
+  const stdoutIsTTY = forced || ctx.stdout.isTTY === true;
+  const stderrIsTTY = forced || ctx.stderr.isTTY === true;
+  const envColumns = Number(env.COLUMNS);
+  const columns =
+    ctx.stdout.columns && ctx.stdout.columns > 0
+      ? ctx.stdout.columns
+      : Number.isInteger(envColumns) && envColumns > 0
+        ? envColumns
+        : stdoutIsTTY
+          ? 80
+          : 120;
+  const wants = (isTTY: boolean): boolean => {
+    if (colorFlag === false || (env.NO_COLOR ?? '') !== '') return false;
+    if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+    if (env.TERM === 'dumb') return false;
+    return isTTY;
+  };
+  return { stdoutIsTTY, stderrIsTTY, columns, color: wants(stdoutIsTTY), stderrColor: wants(stderrIsTTY) };
+}

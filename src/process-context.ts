@@ -1,0 +1,37 @@
+// Builds the real Context from the process: streams, environment, clock, and SIGINT/SIGTERM as an abort signal.
+import { InterruptedError } from './cli-errors.js';
+import { realSleep, type Context } from './context.js';
+
+export function processContext(): { ctx: Context; dispose: () => void } {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    signals++;
+    // A second Ctrl-C means "now": leave without the orderly shutdown.
+    if (signals > 1) process.exit(130);
+    controller.abort(new InterruptedError(name));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A closed pipe (`recall-feed feed | head`) is a normal way for a reader to say "enough".
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  const ctx: Context = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    now: Date.now,
+    sleep: realSleep,
+    signal: controller.signal,
+  };
+  return {
+    ctx,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+

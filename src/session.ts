@@ -1,0 +1,81 @@
+// Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
+import type { RecallFeedClient } from './api/client.js';
+import { MissingApiKeyError } from './cli-errors.js';
+import type { Context } from './context.js';
+import { detectTerminal, type Terminal } from './io/terminal.js';
+import { StatusReporter } from './io/status.js';
+import { resolveProfileName, resolveSettings, type GlobalFlags, type ProfileValues, type Settings } from './settings.js';
+
+export interface Session {
+  settings: Settings;
+  terminal: Terminal;
+  status: StatusReporter;
+  client: RecallFeedClient;
+  close(): Promise<void>;
+}
+
+/** The profile's stored values; none when running against the sandbox (it needs no config). */
+export async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
+  if (globals.sandbox) return {};
+  const { ConfigStore } = await import('./config/store.js');
+  const store = ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
+  return store.list(resolveProfileName(globals, ctx.env));
+}
+
+export interface SessionOptions {
+  /** Whether the command needs an API key (all but health). */
+  needsKey: boolean;
+}
+
+export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
+  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  const terminal = detectTerminal(ctx, globals.color);
+  const spinner = ctx.stderr.isTTY === true && (ctx.stderr.columns ?? 0) > 0 && ctx.env.CI === undefined;
+  const status = new StatusReporter(ctx.stderr, {
+    spinner,
+    quiet: settings.quiet,
+    verbose: settings.verbose,
+    now: ctx.now,
+  });
+  let closeSandbox: (() => Promise<void>) | undefined;
+  if (settings.sandbox) {
+    const { startSandbox, DEMO_KEYS } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ port: 0 });
+    closeSandbox = () => sandbox.close();
+    settings.baseUrl = sandbox.url;
+    settings.apiKey = DEMO_KEYS.all.key;
+    settings.apiKeySource = undefined;
+  } else if (opts.needsKey && !settings.apiKey) {
+    throw new MissingApiKeyError(`no API key for profile '${settings.profile}'`);
+  }
+  const { RecallFeedClient } = await import('./api/client.js');
+  const client = new RecallFeedClient({
+    apiKey: opts.needsKey ? settings.apiKey : undefined,
+    baseUrl: settings.baseUrl,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxWaitMs: settings.maxWaitMs,
+    pacing: settings.pacing,
+    allowInsecureHttp: settings.allowInsecureHttp,
+    proxy: {
+      httpProxy: ctx.env.HTTP_PROXY ?? ctx.env.http_proxy,
+      httpsProxy: ctx.env.HTTPS_PROXY ?? ctx.env.https_proxy,
+      noProxy: ctx.env.NO_PROXY ?? ctx.env.no_proxy,
+    },
+    now: ctx.now,
+    sleep: ctx.sleep,
+    signal: ctx.signal,
+    onEvent: (e) => status.event(e),
+  });
+  return {
+    settings,
+    terminal,
+    status,
+    client,
+    close: async () => {
+      status.stop();
+      await client.close();
+      await closeSandbox?.();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Resolves the global options: flag > environment > profile > default, in one documented place.
+import { DEFAULT_BASE_URL } from './api/constants.js';
+import { isLoopbackHost } from './api/loopback.js';
+import { UsageError } from './cli-errors.js';
+import { parseWholeNumber } from './commands/shared-options.js';
+import type { PacingOverrides, WindowName } from './api/pacing.js';
+
+export const FORMATS = ['table', 'jsonl', 'json', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** Global options as commander parsed them. */
+export interface GlobalFlags {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+  format?: string;
+  output?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  timeout?: string;
+  maxWait?: string;
+  retries?: string;
+  pace?: string;
+  sandbox?: boolean;
+  allowInsecureHttp?: boolean;
+}
+
+/** The values a profile may hold (config keys). */
+export type ProfileValues = Record<string, string | number | undefined>;
+
+export interface Settings {
+  profile: string;
+  apiKey: string | undefined;
+  apiKeySource: 'flag' | 'env' | 'profile' | undefined;
+  baseUrl: string;
+  /** Explicit format, or undefined to pick by output target. */
+  format: Format | undefined;
+  output: string | undefined;
+  quiet: boolean;
+  verbose: boolean;
+  timeoutMs: number;
+  maxWaitMs: number;
+  retries: number;
+  pacing: PacingOverrides;
+  sandbox: boolean;
+  allowInsecureHttp: boolean;
+  profileValues: ProfileValues;
+}
+
+function positiveSeconds(raw: string, flag: string, allowZero = false): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
+    throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, not '${raw}'`);
+  }
+  return Math.round(n * 1000);
+}
+
+export function parseFormat(raw: string, flag: string): Format {
+  if (!(FORMATS as readonly string[]).includes(raw)) {
+    throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
+  }
+  return raw as Format;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `--pace minute=10/2s,hour=500/1h`: the client's own pacing. A window's count can only lower
+ * what the API reports; its length replaces the spec's (for a sandbox started with shrunken windows).
+ */
+export function parsePacing(raw: string): PacingOverrides {
+  const out: PacingOverrides = {};
+  const bad = () =>
+    new UsageError(
+      `--pace must look like minute=30/1m,hour=500/1h (windows: minute, hour, day), not '${raw}'`,
+    );
+  for (const part of raw.split(',')) {
+    const m = /^(minute|hour|day)=(\d+)(?:\/(.+))?$/.exec(part.trim());
+    if (!m) throw bad();
+    const limit = Number(m[2]);
+    if (limit < 1) throw bad();
+    let windowMs: number | undefined;
+    if (m[3] !== undefined) {
+      const d = DURATION.exec(m[3]);
+      if (!d) throw bad();
+      windowMs = Number(d[1]) * (UNIT_MS[d[2] as string] as number);
+      if (windowMs <= 0) throw bad();
+    }
+    out[m[1] as WindowName] = windowMs === undefined ? { limit } : { limit, windowMs };
+  }
+  return out;
+}
+
+function checkBaseUrl(raw: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${source} is not a URL: '${raw}'`, 'example: --base-url https://api.deeprecall.io');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${source} must be an http or https URL, not '${raw}'`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefined {
+  for (const [value, source] of candidates) if (value !== undefined && value !== '') return [value, source];
+  return undefined;
+}
+
+function str(v: string | number | undefined): string | undefined {
+  return v === undefined ? undefined : String(v);
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: Record<string, string | undefined>): string {
+  return flags.profile ?? (env.RECALL_FEED_PROFILE || 'default');
+}
+
+/** Every global setting with its source decided. Throws UsageError on a bad value. */
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  profileValues: ProfileValues,
+): Settings {
+  const key = pick<string>(
+    [flags.apiKey, 'flag'],
+    [env.RECALL_FEED_API_KEY, 'env'],
+    [env.DEEPRECALL_API_KEY, 'env'],
+    [str(profileValues['api-key']), 'profile'],
+  );
+  const base = pick<string>(
+    [flags.baseUrl, '--base-url'],
+    [env.RECALL_FEED_BASE_URL, 'RECALL_FEED_BASE_URL'],
+    [str(profileValues['base-url']), 'the profile\'s base-url'],
+  );
+  const baseUrl = base ? checkBaseUrl(base[0], base[1]) : DEFAULT_BASE_URL;
+  const format = pick<string>([flags.format, '--format'], [str(profileValues.format), "the profile's format"]);
+  const timeout = pick<string>([flags.timeout, '--timeout'], [str(profileValues.timeout), "the profile's timeout"]);
+  const maxWait = pick<string>([flags.maxWait, '--max-wait'], [str(profileValues['max-wait']), "the profile's max-wait"]);
+  const retries = pick<string>([flags.retries, '--retries'], [str(profileValues.retries), "the profile's retries"]);
+  const apiKey = key?.[0].trim();
+  const settings: Settings = {
+    profile: resolveProfileName(flags, env),
+    apiKey: apiKey === '' ? undefined : apiKey,
+    apiKeySource: key?.[1] as Settings['apiKeySource'],
+    baseUrl,
+    format: format ? parseFormat(format[0], format[1]) : undefined,
+    output: flags.output,
+    quiet: flags.quiet ?? false,
+    verbose: flags.verbose ?? false,
+    timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : 30_000,
+    maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : 120_000,
+    retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, 20) as number) : 5,
+    pacing: flags.pace ? parsePacing(flags.pace) : {},
+    sandbox: flags.sandbox ?? false,
+    allowInsecureHttp: flags.allowInsecureHttp ?? false,
+    profileValues,
+  };
+  if (settings.output === '') throw new UsageError('--output needs a file name');
+  checkTransportSecurity(settings);
+  return settings;
+}
+
+/** The key never travels over plain http except to loopback, unless the user says so. */
+function checkTransportSecurity(s: Settings): void {
+  if (s.sandbox || s.allowInsecureHttp || !s.apiKey) return;
+  const url = new URL(s.baseUrl);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `refusing to send the API key over plain http to ${url.host}`,
+      'use an https base URL, or pass --allow-insecure-http if you really mean it',
+    );
+  }
+}
