@@ -1,0 +1,143 @@
+// The sandbox's mutable state behind both the HTTP server and the in-process handle: data, limits, faults, log.
+import { SpecRecallSchema, type SpecRecall } from '../api/schemas.js';
+import { InvalidParamsError } from '../api/errors.js';
+import { generateArrival, generateDataset } from './data.js';
+import { FaultConfigSchema, FaultPlan, type FaultConfig } from './faults.js';
+import { DEMO_KEYS, KeyRing } from './keys.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter } from './limiter.js';
+import { RecordRejectedError, RecordStore } from './store.js';
+import type { RequestLogEntry, SandboxOptions } from './types.js';
+
+/** Arrivals materialised in one go at most; a clock that jumps months ahead skips the rest. */
+const MAX_ARRIVALS_PER_TICK = 50_000;
+/** Arrival-stream indexes of records added on request, apart from the timed arrivals. */
+const ADDED_INDEX_BASE = 10_000_000;
+
+export class SandboxCore {
+  readonly opts: SandboxOptions;
+  readonly now: () => number;
+  readonly startTime: number;
+  readonly seed: number;
+  readonly keyring: KeyRing;
+  readonly rateLimitHeaders: boolean;
+  store!: RecordStore;
+  limiter!: RateLimiter;
+  faults!: FaultPlan;
+  log: RequestLogEntry[] = [];
+  healthy = true;
+  private arrivalsBase = 0;
+  private arrivalsDone = 0;
+  private addedCount = 0;
+
+  constructor(opts: SandboxOptions = {}) {
+    this.opts = opts;
+    const realStart = Date.now();
+    const clock = opts.clock;
+    this.startTime = opts.startTime ?? (clock ? clock() : realStart);
+    const offset = this.startTime - realStart;
+    this.now = clock ?? (() => Date.now() + offset);
+    this.seed = opts.seed ?? 1;
+    this.keyring = new KeyRing(opts.keys ?? [DEMO_KEYS.all, DEMO_KEYS.limited]);
+    this.rateLimitHeaders = opts.rateLimitHeaders ?? false;
+    const count = opts.recordCount ?? 1200;
+    if (!Number.isInteger(count) || count < 0) throw new InvalidParamsError(`recordCount must be a whole number >= 0, got ${count}`);
+    if (opts.faults) this.validateFaults(opts.faults);
+    this.reset(true);
+  }
+
+  /** Back to the generated data; `initial` keeps the configured faults. */
+  reset(initial = false): void {
+    this.store = new RecordStore(
+      generateDataset({ seed: this.seed, recordCount: this.opts.recordCount ?? 1200, startTime: this.startTime }),
+    );
+    const rl = this.opts.rateLimits;
+    this.limiter = new RateLimiter({
+      config: rl === false || rl === undefined ? DEFAULT_RATE_LIMITS : rl,
+      enforce: rl !== false,
+      initialMonthlyUsage: this.opts.monthlyUsage ?? 0,
+      startedAt: this.now(),
+    });
+    this.faults = new FaultPlan(initial ? (this.opts.faults ?? {}) : {});
+    this.log = [];
+    this.healthy = true;
+    this.arrivalsBase = initial ? this.startTime : this.now();
+    this.arrivalsDone = 0;
+    this.addedCount = 0;
+  }
+
+  validateFaults(f: unknown): FaultConfig {
+    const parsed = FaultConfigSchema.safeParse(f);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new InvalidParamsError(`invalid fault config at ${first?.path.join('.') || '(root)'}: ${first?.message ?? 'invalid'}`);
+    }
+    return parsed.data as FaultConfig;
+  }
+
+  setFaults(f: FaultConfig): void {
+    this.faults = new FaultPlan(this.validateFaults(f));
+  }
+
+  /** Materialises the records that have arrived on the sandbox clock since the last call. */
+  tick(): void {
+    const perMinute = this.opts.arrivalsPerMinute ?? 0;
+    if (perMinute <= 0) return;
+    const now = this.now();
+    const due = Math.floor(((now - this.arrivalsBase) * perMinute) / 60_000);
+    if (due <= this.arrivalsDone) return;
+    const from = Math.max(this.arrivalsDone, due - MAX_ARRIVALS_PER_TICK);
+    const added: SpecRecall[] = [];
+    let id = this.store.nextId();
+    for (let i = from; i < due; i++) {
+      const at = this.arrivalsBase + Math.floor(((i + 1) * 60_000) / perMinute);
+      added.push(generateArrival(this.seed, i, id++, at));
+    }
+    this.store.add(added);
+    this.arrivalsDone = due;
+  }
+
+  records(): SpecRecall[] {
+    this.tick();
+    return structuredClone(this.store.all());
+  }
+
+  /** New records published now (or as given); all or nothing. */
+  addRecords(input: number | Partial<SpecRecall>[]): SpecRecall[] {
+    this.tick();
+    const partials: Partial<SpecRecall>[] =
+      typeof input === 'number' ? this.countToPartials(input) : Array.isArray(input) ? input : [];
+    if (!Array.isArray(input) && typeof input !== 'number') throw new InvalidParamsError('addRecords takes a count or an array of records');
+    const now = this.now();
+    let id = this.store.nextId();
+    const made: SpecRecall[] = [];
+    for (const [i, partial] of partials.entries()) {
+      if (typeof partial !== 'object' || partial === null || Array.isArray(partial)) {
+        throw new InvalidParamsError(`records[${i}] must be an object`);
+      }
+      const src = typeof partial.data_source === 'string' ? [partial.data_source] : undefined;
+      const base = generateArrival(this.seed, ADDED_INDEX_BASE + this.addedCount + i, id, now, src);
+      const merged = { ...base, ...partial };
+      if (partial.id === undefined) id++;
+      const parsed = SpecRecallSchema.safeParse(merged);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InvalidParamsError(`records[${i}].${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+      }
+      made.push(parsed.data);
+      if (parsed.data.id >= id) id = parsed.data.id + 1;
+    }
+    try {
+      this.store.add(made);
+    } catch (err) {
+      if (err instanceof RecordRejectedError) throw new InvalidParamsError(err.message);
+      throw err;
+    }
+    this.addedCount += made.length;
+    return structuredClone(made);
+  }
+
+  private countToPartials(n: number): Partial<SpecRecall>[] {
+    if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new InvalidParamsError(`count must be a whole number from 0 to 100000, got ${n}`);
+    return Array.from({ length: n }, () => ({}));
+  }
+}
