@@ -1,0 +1,81 @@
+// Bad input: exit 2 naming the flag, and not a single request reaches the sandbox.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ALL_KEY, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await sandboxFor();
+});
+afterAll(() => sandbox.close());
+
+const BAD: [string[], RegExp][] = [
+  [['feed', '--hours', '0'], /--hours must be a whole number from 1 to 24, not '0'/],
+  [['feed', '--hours', '25'], /--hours must be a whole number from 1 to 24, not '25'/],
+  [['feed', '--hours', '1.5'], /--hours must be a whole number from 1 to 24/],
+  [['feed', '--hours', 'abc'], /--hours must be a whole number from 1 to 24, not 'abc'/],
+  [['feed', '--page-size', '0'], /--page-size must be a whole number from 1 to 500/],
+  [['feed', '--page-size', '501'], /--page-size must be a whole number from 1 to 500/],
+  [['feed', '--sort', 'title'], /--sort must be one of published_at, created_in_db_at, updated_at, not 'title'/],
+  [['feed', '--order', 'up'], /--order must be one of desc, asc, not 'up'/],
+  [['feed', '-f', 'xml'], /--format must be one of table, jsonl, json, csv, not 'xml'/],
+  [['feed', '--sources', ''], /--sources needs at least one data source ID/],
+  [['feed', '--sources', ' , '], /--sources needs at least one data source ID/],
+  [['feed', '--sources', 'US CPSC'], /--sources: 'US CPSC' is not a data source ID/],
+  [['feed', '--custom', '../admin'], /--custom '..\/admin' is not valid/],
+  [['feed', '--custom', 'Demo'], /--custom 'Demo' is not valid/],
+  [['feed', '--max', '0'], /--max must be a whole number 1 or more, not '0'/],
+  [['feed', '--max', '-3'], /--max must be a whole number 1 or more/],
+  [['feed', '--max', 'ten'], /--max must be a whole number 1 or more/],
+  [['feed', '--bogus'], /unknown option '--bogus'/],
+  [['feed', '--append'], /--append works with -o <file>/],
+  [['feed', '--resume'], /--resume works with -o <file>/],
+  [['feed', '-f', 'json', '-o', 'x.json', '--append'], /--append cannot add to a JSON array/],
+  [['feed', '--watch', '--max', '5'], /--watch cannot be combined with --max/],
+  [['feed', '--watch', '--interval', '0.5'], /--interval must be a number of seconds, 1 or more/],
+  [['feed', '--interval', '5'], /--interval works with --watch/],
+  [['--timeout', '0', 'feed'], /--timeout must be a positive number of seconds/],
+  [['--retries', '99', 'feed'], /--retries must be a whole number from 0 to 20/],
+  [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
+  [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
+  [['sources', '--columns', ','], /--columns needs at least one column name/],
+  [['nonsense'], /unknown command 'nonsense'/],
+];
+
+describe('bad input', () => {
+  it.each(BAD)('%j exits 2 with a message naming the flag, sending nothing', async (args, message) => {
+    sandbox.clearRequests();
+    const r = await runAgainst(sandbox, args);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('refuses to send the key over plain http to a non-loopback host, before any request', async () => {
+    const r = await runCli(['--base-url', 'http://api.example.com', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: refusing to send the API key over plain http to api\.example\.com\n/);
+    expect(r.stderr).toMatch(/hint: use an https base URL, or pass --allow-insecure-http/);
+    expect(r.stderr).not.toContain(ALL_KEY);
+  });
+
+  it('without any key: exit 3, a hint on how to store one, and no request', async () => {
+    sandbox.clearRequests();
+    const r = await runCli(['--base-url', sandbox.url, 'feed']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/^error: no API key for profile 'default'\nhint: store a key with `recall-feed config set api-key`/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('prints help on stdout with exit 0, and usage with exit 2 when no command is given', async () => {
+    const help = await runCli(['feed', '--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toMatch(/--page-size <1-500>/);
+    expect(help.stdout).toMatch(/Examples:/);
+    const none = await runCli([]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/Usage: recall-feed/);
+  });
+});
