@@ -1,0 +1,67 @@
+// Cell formatting shared by the csv and table renderers: how a JSON value becomes one cell of text.
+import { graphemes, isEmojiGrapheme } from './text-width.js';
+
+/**
+ * Cells starting with one of these are taken for formulas by spreadsheets (CSV injection); the guard
+ * prefixes them with `'`, which spreadsheets show as text and strip from the displayed value.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function guardFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+function primitiveText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return undefined;
+}
+
+/**
+ * One CSV cell. Strings as they are; numbers and booleans as text; null/undefined empty; an array of
+ * strings joined with `; `; any other array, and objects, as compact JSON. With `formulaGuard`, string
+ * cells and joined arrays get the `'` prefix; numbers (a real -5) and JSON cells never need it.
+ */
+export function csvCell(value: unknown, formulaGuard: boolean): string {
+  if (typeof value === 'string') return formulaGuard ? guardFormula(value) : value;
+  const text = primitiveText(value);
+  if (text !== undefined) return text;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    const joined = value.join('; ');
+    return formulaGuard ? guardFormula(joined) : joined;
+  }
+  return JSON.stringify(value) ?? '';
+}
+
+const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
+// Controls (ESC would let a record drive the terminal), format characters (bidi overrides, zero-width
+// spaces) and variation selectors: invisible or harmful in a table, and they would skew widths.
+const INVISIBLE = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+const NEEDS_CLEANING = /[^\x20-\x7e]/;
+
+/** Makes text safe and single-line for a terminal cell; emoji sequences (which use ZWJ and VS16) are kept. */
+export function cleanForTerminal(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text;
+  const oneLine = text.replace(LINE_BREAKS, ' ');
+  let out = '';
+  for (const g of graphemes(oneLine)) out += isEmojiGrapheme(g) ? g : g.replace(INVISIBLE, '');
+  return out;
+}
+
+function tableText(value: unknown): string {
+  const text = primitiveText(value);
+  if (text !== undefined) return text;
+  if (Array.isArray(value)) {
+    return value.map((v) => primitiveText(v) ?? JSON.stringify(v) ?? '').join(', ');
+  }
+  return JSON.stringify(value) ?? '';
+}
+
+/**
+ * One table cell, before truncation: text as in csv but arrays joined with `, ` (objects inside as
+ * compact JSON), newlines and tabs shown as a space, control and invisible characters removed.
+ */
+export function tableCell(value: unknown): string {
+  return cleanForTerminal(tableText(value));
+}

@@ -1,0 +1,97 @@
+// CSV renderer: RFC 4180 quoting by csv-stringify's streaming stringify(), header once, formula guard.
+//
+// Contract:
+// - Columns: `columns` when given (unknown names give empty cells); otherwise `csvColumns` followed by
+//   any other field of the first non-empty batch, in first-seen order (without `csvColumns`: the first
+//   batch's fields). The columns are then fixed, so a field that first appears in a later batch is left
+//   out rather than shifting every row under a header already written.
+// - Header: the column names, once, before the first row (header:false omits it). A run with no
+//   records still writes the header when the columns are known up front (`columns` or `csvColumns`),
+//   so an empty export is a valid CSV file; otherwise it writes nothing at all (not even the BOM).
+// - Cells: see csvCell in cells.ts. Fields containing a comma, quote, CR or LF are quoted, quotes doubled.
+// - Line ends are "\n", not RFC 4180's CRLF: spreadsheets, pandas, csvkit, DuckDB and Python's csv all
+//   read LF, while line-oriented tools (wc -l, awk, cut) would keep a stray "\r" in the last field with
+//   CRLF. A CR or LF inside a field is kept as is, inside quotes.
+// - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
+import type { Stringifier } from 'csv-stringify';
+import { waitFor } from './backpressure.js';
+import { csvCell, guardFormula } from './cells.js';
+import type { Renderer, RenderOptions } from './renderer.js';
+
+let loading: Promise<typeof import('csv-stringify')> | undefined;
+const loadStringify = () => (loading ??= import('csv-stringify'));
+
+function resolveColumns(opts: RenderOptions, firstBatch: readonly Record<string, unknown>[]): string[] {
+  if (opts.columns) return [...opts.columns];
+  const columns = [...(opts.csvColumns ?? [])];
+  const seen = new Set(columns);
+  for (const record of firstBatch) {
+    for (const key of Object.keys(record)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  return columns;
+}
+
+export class CsvRenderer implements Renderer {
+  readonly #opts: RenderOptions;
+  readonly #guard: boolean;
+  #columns: string[] | undefined;
+  #stringifier: Stringifier | undefined;
+  #count = 0;
+  #ended = false;
+
+  constructor(opts: RenderOptions) {
+    this.#opts = opts;
+    this.#guard = opts.formulaGuard ?? true;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  async write(records: readonly Record<string, unknown>[]): Promise<void> {
+    if (this.#ended) throw new Error('write() after end()');
+    if (records.length === 0) return;
+    const columns = (this.#columns ??= resolveColumns(this.#opts, records));
+    const stringifier = await this.#open(columns);
+    for (const record of records) {
+      const row = columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard));
+      if (!stringifier.write(row)) await waitFor(stringifier, 'drain', this.#opts.out);
+      this.#count++;
+    }
+  }
+
+  async end(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    let stringifier = this.#stringifier;
+    if (!stringifier) {
+      const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
+      if (!(this.#opts.header ?? true) || !knownColumns) return;
+      stringifier = await this.#open((this.#columns = resolveColumns(this.#opts, [])));
+    }
+    // 'end' fires once the pipe has handed every chunk to `out`.
+    const drained = waitFor(stringifier, 'end', this.#opts.out);
+    stringifier.end();
+    await drained;
+  }
+
+  async #open(columns: string[]): Promise<Stringifier> {
+    if (this.#stringifier) return this.#stringifier;
+    const { stringify } = await loadStringify();
+    if (this.#stringifier) return this.#stringifier;
+    const stringifier = stringify({ bom: this.#opts.bom ?? false, record_delimiter: 'unix' });
+    // Our `out` is not ended with the csv: a file sink or stdout may carry more after it.
+    stringifier.pipe(this.#opts.out, { end: false });
+    if (this.#opts.header ?? true) {
+      // Field names come from the server too, so the header gets the same guard as the cells.
+      stringifier.write(columns.map((c) => (this.#guard ? guardFormula(c) : c)));
+    }
+    this.#stringifier = stringifier;
+    return stringifier;
+  }
+}
