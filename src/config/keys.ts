@@ -1,0 +1,150 @@
+// The settable config keys: a one-line description, the valid values and a validator for each.
+import { FORMATS } from '../output/formats.js';
+import { ConfigValueError } from './errors.js';
+
+export { ConfigValueError } from './errors.js';
+
+export type ConfigValue = string | number;
+
+export interface ConfigKeyInfo {
+  description: string;
+  /** What the key accepts, as shown in errors and help. */
+  values: string;
+  /** Shown masked by `config get/list`. */
+  secret: boolean;
+  /** Returns the normalized value, or a reason it is invalid. */
+  parse(raw: string): ConfigValue | { invalid: string };
+}
+
+// Kept in step with BOUNDS.pageSizeMax in api/schemas.ts (a unit test checks it); not imported from
+// there so that reading the config does not load zod.
+const PAGE_SIZE_MAX = 500;
+const UNSIGNED_INT = /^\d+$/;
+const UNSIGNED_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+const SOURCE_ID = /^[a-z0-9_]+$/;
+
+function intIn(min: number, max: number) {
+  return (raw: string): ConfigValue | { invalid: string } => {
+    const n = Number(raw);
+    return UNSIGNED_INT.test(raw) && n >= min && n <= max ? n : { invalid: 'not a whole number in range' };
+  };
+}
+
+function seconds(allowZero: boolean) {
+  return (raw: string): ConfigValue | { invalid: string } => {
+    const n = Number(raw);
+    return UNSIGNED_DECIMAL.test(raw) && Number.isFinite(n) && (allowZero || n > 0) ? n : { invalid: 'not a number in range' };
+  };
+}
+
+export const CONFIG_KEY_INFO = {
+  'api-key': {
+    description: 'API key sent as X-API-Key (stored in the config file with mode 0600)',
+    values: 'a non-empty key without whitespace',
+    secret: true,
+    parse: (raw) => (raw !== '' && !/\s/.test(raw) ? raw : { invalid: 'empty or contains whitespace' }),
+  },
+  'base-url': {
+    description: 'API base address',
+    values: 'an http:// or https:// URL',
+    secret: false,
+    parse: (raw) => {
+      const url = URL.canParse(raw) ? new URL(raw) : undefined;
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+        return { invalid: 'not an http(s) URL' };
+      }
+      return raw;
+    },
+  },
+  format: {
+    description: 'default output format',
+    values: FORMATS.join(', '),
+    secret: false,
+    parse: (raw) => ((FORMATS as readonly string[]).includes(raw) ? raw : { invalid: 'unknown format' }),
+  },
+  sources: {
+    description: 'default data sources, comma-separated ids',
+    values: 'comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)',
+    secret: false,
+    parse: (raw) => {
+      const ids = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      if (ids.length === 0 || !ids.every((id) => SOURCE_ID.test(id))) return { invalid: 'not a list of ids' };
+      return [...new Set(ids)].join(',');
+    },
+  },
+  'page-size': {
+    description: 'records requested per page',
+    values: `a whole number from 1 to ${PAGE_SIZE_MAX}`,
+    secret: false,
+    parse: intIn(1, PAGE_SIZE_MAX),
+  },
+  timeout: {
+    description: 'seconds to wait for each HTTP request',
+    values: 'a number of seconds greater than 0',
+    secret: false,
+    parse: seconds(false),
+  },
+  'max-wait': {
+    description: 'longest rate-limit wait, in seconds, before giving up (0: never wait)',
+    values: 'a number of seconds, 0 or more',
+    secret: false,
+    parse: seconds(true),
+  },
+  retries: {
+    description: 'retries of a failed request (timeouts, 5xx, connection errors)',
+    values: 'a whole number from 0 to 20',
+    secret: false,
+    parse: intIn(0, 20),
+  },
+} as const satisfies Record<string, ConfigKeyInfo>;
+
+export type ConfigKey = keyof typeof CONFIG_KEY_INFO;
+
+/** The settable keys, in the order help and `config list` show them. */
+export const CONFIG_KEYS = Object.keys(CONFIG_KEY_INFO) as readonly ConfigKey[];
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_KEY_INFO, key);
+}
+
+function closestKey(key: string): ConfigKey | undefined {
+  const squash = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
+  return CONFIG_KEYS.find((k) => squash(k) === squash(key));
+}
+
+/** Returns the key when it is settable; otherwise throws ConfigValueError naming the valid keys. */
+export function validateConfigKey(key: string): ConfigKey {
+  if (isConfigKey(key)) return key;
+  const guess = closestKey(key);
+  throw new ConfigValueError(
+    `unknown config key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}; valid keys: ${CONFIG_KEYS.join(', ')}`,
+    { hint: 'run `recall-feed config --help` to see what each key does' },
+  );
+}
+
+/**
+ * Validates and normalizes a value given on the command line (surrounding whitespace is ignored):
+ * numbers for page-size, timeout, max-wait and retries, strings for the rest.
+ */
+export function validateConfigValue(key: string, raw: string): ConfigValue {
+  const info: ConfigKeyInfo = CONFIG_KEY_INFO[validateConfigKey(key)];
+  const parsed = info.parse(raw.trim());
+  if (typeof parsed === 'object') {
+    // A secret is never echoed back, not even a mistyped one.
+    const shown = info.secret ? '' : ` "${raw}"`;
+    throw new ConfigValueError(`invalid value${shown} for ${key}: expected ${info.values}`);
+  }
+  return parsed;
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Profile names: letters, digits, `_`, `.` and `-`, starting with a letter or digit, at most 64. */
+export function validateProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new ConfigValueError(
+      `invalid profile name "${name}": use letters, digits, "_", "." and "-", starting with a letter or digit (at most 64)`,
+    );
+  }
+  return name;
+}
