@@ -60,13 +60,15 @@ export interface FaultDecision {
 
 export class FaultPlan {
   readonly config: FaultConfig;
-  private readonly rng: Rng;
+  private readonly random: () => number;
   private burstLeft = 0;
   private pagesServed = 0;
 
-  constructor(config: FaultConfig = {}) {
+  /** `random` replaces the seeded sequence (unit tests). */
+  constructor(config: FaultConfig = {}, random?: () => number) {
     this.config = { ...config };
-    this.rng = new Rng(config.seed ?? 1);
+    const rng = new Rng(config.seed ?? 1);
+    this.random = random ?? (() => rng.next());
   }
 
   get slowMs(): number {
@@ -88,7 +90,7 @@ export class FaultPlan {
       this.burstLeft--;
       return { kind: 'burst429', label: 'burst429' };
     }
-    let u = this.rng.next();
+    let u = this.random();
     for (const kind of RANDOM_FAULTS) {
       const p = c[kind] ?? 0;
       if (u < p) {

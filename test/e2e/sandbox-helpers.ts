@@ -1,0 +1,46 @@
+// Shared helpers of the sandbox end-to-end tests: raw HTTP over one keep-alive agent, and body parsing.
+import { Agent, request } from 'undici';
+import { DEMO_KEYS } from '../../src/sandbox/index.js';
+
+export const ALL = DEMO_KEYS.all.key;
+export const LIMITED = DEMO_KEYS.limited.key;
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export const agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+
+export async function call(
+  base: string,
+  path: string,
+  opts: { key?: string | undefined; method?: string; body?: unknown } = {},
+): Promise<RawAnswer> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.key !== undefined) headers['x-api-key'] = opts.key;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await request(base + path, {
+    method: (opts.method ?? 'GET') as 'GET',
+    headers,
+    body,
+    dispatcher: agent,
+  });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+/** GET with the all-sources demo key by default; `null` sends no key at all. */
+export const get = (base: string, path: string, key: string | null = ALL) => call(base, path, { key: key ?? undefined });
