@@ -61,8 +61,16 @@ export function runAgainst(sandbox: Sandbox, args: string[], opts: RunOptions = 
 /** Fixed data: the same seed and start time give byte-identical records. */
 export const FIXED_START = Date.parse('2026-01-15T12:00:00Z');
 
+/** Limits far above what a test sends; the sandbox reports them, so the CLI's pacing never waits. */
+export const GENEROUS_LIMITS = {
+  minute: { limit: 1_000_000, windowMs: 60_000 },
+  hour: { limit: 1_000_000, windowMs: 3_600_000 },
+  day: { limit: 1_000_000, windowMs: 86_400_000 },
+  month: { limit: 10_000_000 },
+};
+
 export function sandboxFor(opts: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, rateLimits: false, ...opts });
+  return startSandbox({ port: 0, rateLimits: GENEROUS_LIMITS, ...opts });
 }
 
 export function lines(text: string): string[] {
