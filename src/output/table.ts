@@ -16,7 +16,7 @@ import { displayWidth, truncateToWidth } from './text-width.js';
 const SEPARATOR = '  ';
 const FIXED_MAX = 32;
 /** Free-text widths worth keeping short columns' full headers for; below it headers are cut first. */
-const COMFORT_FLEX = 16;
+const COMFORT_FLEX = 12;
 const MIN_FLEX = 8;
 const NATURAL_CAP = 500;
 const NO_BORDERS = {
