@@ -4,12 +4,16 @@ import { realSleep, type Context } from './context.js';
 
 export function processContext(): { ctx: Context; dispose: () => void } {
   const controller = new AbortController();
-  let signals = 0;
+  let firstSignalAt: number | undefined;
   const onSignal = (name: NodeJS.Signals) => {
-    signals++;
-    // A second Ctrl-C means "now": leave without the orderly shutdown.
-    if (signals > 1) process.exit(130);
-    controller.abort(new InterruptedError(name));
+    if (firstSignalAt === undefined) {
+      firstSignalAt = Date.now();
+      controller.abort(new InterruptedError(name));
+      return;
+    }
+    // A second Ctrl-C means "now": leave without the orderly shutdown. One that follows within half
+    // a second is not the user: conf's file writer (when-exit) re-raises the signal it intercepted.
+    if (Date.now() - firstSignalAt > 500) process.exit(130);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

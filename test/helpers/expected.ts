@@ -23,3 +23,30 @@ export function expectedFeed(
       return (a.id - b.id) * dir;
     });
 }
+
+/**
+ * Checks an export made while the window moved (real clock): every id once, in the server's order,
+ * all that were in the window at the end, nothing that was not in it at the start.
+ */
+export function expectExactExport(
+  ids: unknown[],
+  sandbox: Sandbox,
+  startedAt: number,
+  endedAt: number,
+  opts: Parameters<typeof expectedFeed>[1] = {},
+): string | undefined {
+  const upper = expectedFeed(sandbox, { ...opts, now: startedAt }).map((r) => r.id);
+  const lower = new Set(expectedFeed(sandbox, { ...opts, now: endedAt }).map((r) => r.id));
+  if (new Set(ids).size !== ids.length) return 'duplicate ids';
+  const position = new Map(upper.map((id, i) => [id, i]));
+  let last = -1;
+  for (const id of ids) {
+    const at = position.get(id as number);
+    if (at === undefined) return `id ${String(id)} was never in the window`;
+    if (at <= last) return `id ${String(id)} out of order`;
+    last = at;
+  }
+  const got = new Set(ids);
+  for (const id of lower) if (!got.has(id)) return `id ${id} missing`;
+  return undefined;
+}
