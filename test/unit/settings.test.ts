@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli-errors.js';
+import { resumeCommand, shellQuote } from '../../src/feed/resume-command.js';
+import { parsePacing, resolveSettings } from '../../src/settings.js';
+
+describe('resolveSettings', () => {
+  const env = { RECALL_FEED_API_KEY: 'env-key', RECALL_FEED_BASE_URL: 'https://env.example' };
+  const profile = { 'api-key': 'profile-key', 'base-url': 'https://profile.example', format: 'csv', timeout: 5 };
+
+  it('takes flag > environment > profile > default', () => {
+    expect(resolveSettings({ apiKey: 'flag-key' }, env, profile)).toMatchObject({ apiKey: 'flag-key', apiKeySource: 'flag', baseUrl: 'https://env.example' });
+    expect(resolveSettings({}, env, profile)).toMatchObject({ apiKey: 'env-key', apiKeySource: 'env', format: 'csv', timeoutMs: 5000 });
+    expect(resolveSettings({}, { DEEPRECALL_API_KEY: 'dr' }, {})).toMatchObject({ apiKey: 'dr', apiKeySource: 'env' });
+    expect(resolveSettings({}, {}, profile)).toMatchObject({ apiKey: 'profile-key', apiKeySource: 'profile', baseUrl: 'https://profile.example' });
+    expect(resolveSettings({}, {}, {})).toMatchObject({
+      apiKey: undefined,
+      baseUrl: 'https://api.deeprecall.io',
+      format: undefined,
+      timeoutMs: 30_000,
+      maxWaitMs: 120_000,
+      retries: 5,
+      profile: 'default',
+    });
+    expect(resolveSettings({ format: 'json' }, {}, profile).format).toBe('json');
+    expect(resolveSettings({}, { RECALL_FEED_PROFILE: 'ops' }, {}).profile).toBe('ops');
+    expect(resolveSettings({ profile: 'cli' }, { RECALL_FEED_PROFILE: 'ops' }, {}).profile).toBe('cli');
+  });
+
+  it('refuses plain http to other hosts with a key, but not to loopback or without a key', () => {
+    expect(() => resolveSettings({ baseUrl: 'http://example.com' }, env, {})).toThrow(UsageError);
+    expect(() => resolveSettings({ baseUrl: 'http://example.com', allowInsecureHttp: true }, env, {})).not.toThrow();
+    expect(() => resolveSettings({ baseUrl: 'http://127.0.0.1:8080' }, env, {})).not.toThrow();
+    expect(() => resolveSettings({ baseUrl: 'http://localhost:8080' }, env, {})).not.toThrow();
+    expect(() => resolveSettings({ baseUrl: 'http://example.com' }, {}, {})).not.toThrow();
+  });
+
+  it('names the source of a bad value', () => {
+    expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow("the profile's format must be one of table, jsonl, json, csv, not 'xml'");
+    expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow('--timeout must be a positive number of seconds');
+    expect(() => resolveSettings({ maxWait: '0' }, {}, {})).not.toThrow();
+  });
+});
+
+describe('parsePacing', () => {
+  it('reads counts and windows', () => {
+    expect(parsePacing('minute=10/2s')).toEqual({ minute: { limit: 10, windowMs: 2000 } });
+    expect(parsePacing('minute=30,hour=500/1h,day=5000/1d')).toEqual({
+      minute: { limit: 30 },
+      hour: { limit: 500, windowMs: 3_600_000 },
+      day: { limit: 5000, windowMs: 86_400_000 },
+    });
+    for (const bad of ['', 'week=1', 'minute=0', 'minute=5/0s', 'minute=5/2x', 'minute=a']) {
+      expect(() => parsePacing(bad)).toThrow(UsageError);
+    }
+  });
+});
+
+describe('resumeCommand', () => {
+  it('repeats the command without the key or an old cursor, and quotes for the shell', () => {
+    const argv = ['--api-key', 'SECRET', 'feed', '--cursor', 'old', '--sources', 'us_cpsc', '-o', 'my file.csv', '--api-key=SECRET2'];
+    expect(resumeCommand(argv, ['--cursor', 'eyJ4IjoxfQ=='])).toBe(
+      "recall-feed feed --sources us_cpsc -o 'my file.csv' --cursor eyJ4IjoxfQ==",
+    );
+    expect(resumeCommand(['feed', '--resume', '-o', 'a.csv'], ['--resume'])).toBe('recall-feed feed -o a.csv --resume');
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});
