@@ -65,7 +65,9 @@ export function parseFeedQuery(params: URLSearchParams, key: SandboxKey, store: 
     });
   }
 
-  const rawSources = params.get('data_sources');
+  // A repeated data_sources parameter counts as one comma-separated list.
+  const all = params.getAll('data_sources');
+  const rawSources = all.length === 0 ? null : all.join(',');
   let requested = key.sources;
   if (rawSources !== null) {
     requested = [...new Set(rawSources.split(',').map((s) => s.trim()).filter((s) => s !== ''))];

@@ -1,4 +1,4 @@
-// Parsers for the sandbox command's flags (--faults, --rate-limits, --keys-file); bad input -> InvalidParamsError.
+// Parsers for the sandbox command's flags (--faults, --rate-limit, --keys); bad input -> InvalidParamsError.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidParamsError } from '../api/errors.js';
@@ -92,7 +92,7 @@ export function parseFaultSpec(s: string, flag = '--faults'): FaultConfig {
 const RATE_FORM = 'expected comma-separated minute|hour|day=<count>[/<window>] and month=<count>, windows like 500ms, 2s, 1m, 1h, 1d';
 
 /** `minute=10/2s,hour=100/20s,day=1000/1m,month=5000`; windows not named keep the spec's values. */
-export function parseRateLimitSpec(s: string, flag = '--rate-limits'): RateLimitConfig {
+export function parseRateLimitSpec(s: string, flag = '--rate-limit'): RateLimitConfig {
   const fail = (what: string): never => {
     throw new InvalidParamsError(`${flag}: ${what}; ${RATE_FORM}`);
   };
@@ -124,7 +124,7 @@ export function parseRateLimitSpec(s: string, flag = '--rate-limits'): RateLimit
 }
 
 /** Like parseRateLimitSpec, plus `off` (or `none`, `false`) for no limiting. */
-export function parseRateLimitFlag(s: string, flag = '--rate-limits'): RateLimitConfig | false {
+export function parseRateLimitFlag(s: string, flag = '--rate-limit'): RateLimitConfig | false {
   return ['off', 'none', 'false'].includes(s.trim().toLowerCase()) ? false : parseRateLimitSpec(s, flag);
 }
 
@@ -143,7 +143,7 @@ const KeysFileSchema = z
   .min(1, 'must hold at least one key');
 
 /** Reads `[{"key":..,"sources":[..],"name"?:..}]`; names default to key-1, key-2, ... */
-export function loadKeysFile(path: string, flag = '--keys-file'): SandboxKey[] {
+export function loadKeysFile(path: string, flag = '--keys'): SandboxKey[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

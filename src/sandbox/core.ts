@@ -4,7 +4,7 @@ import { InvalidParamsError } from '../api/errors.js';
 import { generateArrival, generateDataset } from './data.js';
 import { FaultConfigSchema, FaultPlan, type FaultConfig } from './faults.js';
 import { DEMO_KEYS, KeyRing } from './keys.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter } from './limiter.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitConfig } from './limiter.js';
 import { RecordRejectedError, RecordStore } from './store.js';
 import type { RequestLogEntry, SandboxOptions } from './types.js';
 
@@ -12,6 +12,19 @@ import type { RequestLogEntry, SandboxOptions } from './types.js';
 const MAX_ARRIVALS_PER_TICK = 50_000;
 /** Arrival-stream indexes of records added on request, apart from the timed arrivals. */
 const ADDED_INDEX_BASE = 10_000_000;
+/** The request log keeps this many newest entries, so a long-running sandbox does not grow without end. */
+export const MAX_LOG_ENTRIES = 50_000;
+
+function checkRateLimits(rl: RateLimitConfig | false | undefined): void {
+  if (rl === false || rl === undefined) return;
+  for (const w of ['minute', 'hour', 'day'] as const) {
+    const { limit, windowMs } = rl[w] ?? {};
+    if (!Number.isInteger(limit) || (limit as number) < 0 || !Number.isFinite(windowMs) || (windowMs as number) <= 0) {
+      throw new InvalidParamsError(`rateLimits.${w} needs a whole limit >= 0 and a windowMs > 0`);
+    }
+  }
+  if (!Number.isInteger(rl.month?.limit) || rl.month.limit < 0) throw new InvalidParamsError('rateLimits.month needs a whole limit >= 0');
+}
 
 export class SandboxCore {
   readonly opts: SandboxOptions;
@@ -42,6 +55,7 @@ export class SandboxCore {
     const count = opts.recordCount ?? 1200;
     if (!Number.isInteger(count) || count < 0) throw new InvalidParamsError(`recordCount must be a whole number >= 0, got ${count}`);
     if (opts.faults) this.validateFaults(opts.faults);
+    checkRateLimits(opts.rateLimits);
     this.reset(true);
   }
 
@@ -63,6 +77,12 @@ export class SandboxCore {
     this.arrivalsBase = initial ? this.startTime : this.now();
     this.arrivalsDone = 0;
     this.addedCount = 0;
+  }
+
+  logRequest(entry: RequestLogEntry): void {
+    this.log.push(entry);
+    // Trimmed in chunks, so a full log costs one copy per thousand requests rather than one each.
+    if (this.log.length >= MAX_LOG_ENTRIES + 1000) this.log.splice(0, this.log.length - MAX_LOG_ENTRIES);
   }
 
   validateFaults(f: unknown): FaultConfig {

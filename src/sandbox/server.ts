@@ -64,7 +64,7 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
     status: 0,
     key: key ? key.name : keyValue === undefined ? 'missing' : 'invalid',
   };
-  core.log.push(entry);
+  core.logRequest(entry);
   const send = (a: ApiAnswer) => {
     entry.status = a.status;
     writeAnswer(res, a);

@@ -46,7 +46,7 @@ export interface Sandbox {
   /** 'http://127.0.0.1:PORT' */
   url: string;
   keys: SandboxKey[];
-  /** API requests (everything except /_sandbox hooks), oldest first. */
+  /** API requests (everything except /_sandbox hooks), oldest first; the newest 50 000 are kept. */
   requests(): RequestLogEntry[];
   clearRequests(): void;
   /** Every stored record, including those older than 24 h, sorted by id (copies). */

@@ -69,7 +69,7 @@ describe('parseRateLimitSpec', () => {
   ])('rejects %j', (spec, message) => {
     expect(() => parseRateLimitSpec(spec)).toThrow(InvalidParamsError);
     expect(() => parseRateLimitSpec(spec)).toThrow(message);
-    expect(() => parseRateLimitSpec(spec)).toThrow(/^--rate-limits: /);
+    expect(() => parseRateLimitSpec(spec)).toThrow(/^--rate-limit: /);
   });
 
   it('parseRateLimitFlag takes off for no limiting', () => {
@@ -118,7 +118,7 @@ describe('loadKeysFile', () => {
     const p = content === undefined ? join(dir, name) : file(name, content);
     expect(() => loadKeysFile(p)).toThrow(InvalidParamsError);
     expect(() => loadKeysFile(p)).toThrow(message);
-    expect(() => loadKeysFile(p)).toThrow(/^--keys-file /);
+    expect(() => loadKeysFile(p)).toThrow(/^--keys /);
   });
 });
 
