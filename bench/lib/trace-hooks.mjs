@@ -1,0 +1,14 @@
+// Loader hooks for trace-imports.mjs: append each resolved URL to the trace file (they run off the main thread).
+import { appendFileSync } from 'node:fs';
+
+let file;
+
+export function initialize(data) {
+  file = data?.file;
+}
+
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (file) appendFileSync(file, `${result.url}\n`);
+  return result;
+}
