@@ -11,6 +11,7 @@ const BENCHMARKS = [
   { name: 'export-memory', timeoutMs: 180_000 },
   { name: 'watch-soak', timeoutMs: 200_000 },
   { name: 'client-throughput', timeoutMs: 180_000 },
+  { name: 'pacing', timeoutMs: 150_000 },
 ];
 
 function runOne({ name, timeoutMs }) {

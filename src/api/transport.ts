@@ -71,9 +71,18 @@ export interface SendOptions {
 
 /** GETs `url` and reads the whole body as text; the timeout covers headers and body together. */
 export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new Error('timeout')), opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  // One controller per request, fed by the timer and the caller's signal. Not AbortSignal.any: on
+  // Node 20 it leaves an entry on the long-lived caller signal for every request (a slow leak in --watch).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, opts.timeoutMs);
+  const onCallerAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  if (opts.signal?.aborted) onCallerAbort();
+  const signal = controller.signal;
   try {
     const res = await request(url, {
       method: 'GET',
@@ -87,8 +96,9 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
     return { status: res.statusCode, headers: res.headers, body };
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
-    throw mapFailure(err, url.host, timeout.signal.aborted);
+    throw mapFailure(err, url.host, timedOut);
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCallerAbort);
   }
 }

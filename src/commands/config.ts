@@ -99,6 +99,6 @@ async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context):
 }
 
 async function runPath(_opts: ConfigOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
-  const store = await openStore(ctx);
-  ctx.stdout.write(`${store.path}\n`);
+  const { configFilePath } = await import('../config/paths.js');
+  ctx.stdout.write(`${configFilePath(ctx.env.RECALL_FEED_CONFIG_DIR || undefined, ctx.env)}\n`);
 }

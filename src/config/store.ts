@@ -1,13 +1,14 @@
 // The config file: named profiles of settings, stored by conf as {"profiles":{"<name>":{"<key>":value}}}.
 import Conf from 'conf';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ConfigReadError, ConfigWriteError, fsReason } from './errors.js';
+import { configFilePath } from './paths.js';
 import type { ConfigValue } from './keys.js';
 import { validateProfileName } from './keys.js';
 
 export { ConfigReadError, ConfigWriteError } from './errors.js';
+export { defaultConfigDir } from './paths.js';
 
 type Profiles = Record<string, Record<string, unknown>>;
 type Env = Record<string, string | undefined>;
@@ -17,16 +18,6 @@ export interface ConfigStoreOptions {
   dir?: string;
   /** Environment for the default directory (XDG_CONFIG_HOME, APPDATA). Default: process.env. */
   env?: Env;
-}
-
-/**
- * conf's own default directory (env-paths with projectSuffix ''), computed here because the directory
- * must exist, with mode 0700, before conf's constructor creates it with 0755.
- */
-export function defaultConfigDir(env: Env = process.env, platform = process.platform, home = os.homedir()): string {
-  if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'recall-feed');
-  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'recall-feed', 'Config');
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'recall-feed');
 }
 
 class ConfigShapeError extends Error {}
@@ -68,8 +59,8 @@ export class ConfigStore {
   }
 
   static open(options: ConfigStoreOptions = {}): ConfigStore {
-    const dir = path.resolve(options.dir ?? defaultConfigDir(options.env));
-    const file = path.join(dir, 'config.json');
+    const file = configFilePath(options.dir, options.env);
+    const dir = path.dirname(file);
     try {
       // Only a directory we create is tightened; a user's existing directory keeps its mode.
       if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(dir, 0o700);
