@@ -17,6 +17,7 @@ import {
   WaitTooLongError,
 } from './api/errors.js';
 import { InterruptedError, MissingApiKeyError, ResumableError, UnhealthyError, UsageError } from './cli-errors.js';
+import { ConfigError, ConfigValueError } from './config/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -45,7 +46,7 @@ function isAbort(err: unknown): boolean {
   return err instanceof InterruptedError || (err instanceof Error && err.name === 'AbortError');
 }
 
-/** Errors that carry their own hint (config store errors, usage errors). */
+/** Errors that carry their own hint (config store errors, usage errors, state files). */
 function ownHint(err: unknown): string[] {
   const hint = (err as { hint?: unknown }).hint;
   return typeof hint === 'string' && hint !== '' ? [hint] : [];
@@ -94,13 +95,8 @@ function describeCause(err: unknown): ErrorReport {
     return { code: EXIT.invalidResponse, message: `invalid response from the API: ${err.message}`, hints: [] };
   }
   if (err instanceof ApiError) return { code: EXIT.unexpected, message: err.message, hints: apiHint(err) };
-  if (err instanceof Error && err.name === 'ConfigValueError') {
-    return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
-  }
-  if (err instanceof Error && /^(Config|State)\w*Error$/.test(err.name)) {
-    const code = err.name.startsWith('State') ? EXIT.usage : EXIT.unexpected;
-    return { code, message: err.message, hints: ownHint(err) };
-  }
+  if (err instanceof ConfigValueError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof ConfigError) return { code: EXIT.unexpected, message: err.message, hints: ownHint(err) };
   const message = err instanceof Error ? err.message : String(err);
   return { code: EXIT.unexpected, message: `unexpected error: ${message}`, hints: [] };
 }

@@ -1,15 +1,11 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file saved atomically; old ids are pruned.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../cli-errors.js';
 
-/** A state file that cannot be used: exit 2, never a silent re-emit of everything. */
-export class StateFileError extends Error {
+/** A state file that cannot be used: a usage error (exit 2), never a silent re-emit of everything. */
+export class StateFileError extends UsageError {
   override name = 'StateFileError';
-  readonly hint: string | undefined;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
-  }
 }
 
 /** How long after its publication an id is kept: the widest window (24 h) plus a margin for clock skew. */

@@ -59,3 +59,34 @@ export async function writeChunk(out: Writable, chunk: string): Promise<void> {
 
 /** Chunk size that keeps write() calls few while bounding memory per batch. */
 export const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Writes `records` as text, `render(record, n)` each (n counts records written before it by this
+ * renderer), in chunks of about CHUNK_CHARS. `onWritten` is called after each chunk is handed over,
+ * with how many records it held, so a renderer's count never runs ahead of its output.
+ */
+export async function writeRecords(
+  out: Writable,
+  records: readonly Record<string, unknown>[],
+  firstIndex: number,
+  render: (record: Record<string, unknown>, index: number) => string,
+  onWritten: (count: number) => void,
+): Promise<void> {
+  let chunk = '';
+  let pending = 0;
+  for (const record of records) {
+    chunk += render(record, firstIndex + pending);
+    pending++;
+    if (chunk.length >= CHUNK_CHARS) {
+      await writeChunk(out, chunk);
+      onWritten(pending);
+      firstIndex += pending;
+      chunk = '';
+      pending = 0;
+    }
+  }
+  if (chunk) {
+    await writeChunk(out, chunk);
+    onWritten(pending);
+  }
+}

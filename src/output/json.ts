@@ -1,5 +1,5 @@
 // JSON renderer: one array streamed record by record ("[\n", ",\n" between, "\n]\n"), never collected.
-import { CHUNK_CHARS, writeChunk } from './backpressure.js';
+import { writeChunk, writeRecords } from './backpressure.js';
 import type { Renderer, RenderOptions } from './renderer.js';
 
 export class JsonRenderer implements Renderer {
@@ -19,23 +19,15 @@ export class JsonRenderer implements Renderer {
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (this.#ended) throw new Error('write() after end()');
-    let chunk = '';
-    let pending = 0;
-    for (const record of records) {
-      const first = this.#count + pending === 0 && this.#resumeCount === 0;
-      chunk += `${first ? '[\n' : ',\n'}${JSON.stringify(record)}`;
-      pending++;
-      if (chunk.length >= CHUNK_CHARS) {
-        await writeChunk(this.#out, chunk);
-        this.#count += pending;
-        chunk = '';
-        pending = 0;
-      }
-    }
-    if (chunk) {
-      await writeChunk(this.#out, chunk);
-      this.#count += pending;
-    }
+    await writeRecords(
+      this.#out,
+      records,
+      this.#count + this.#resumeCount,
+      (record, index) => `${index === 0 ? '[\n' : ',\n'}${JSON.stringify(record)}`,
+      (n) => {
+        this.#count += n;
+      },
+    );
   }
 
   async end(): Promise<void> {

@@ -1,5 +1,5 @@
 // JSON Lines renderer: one compact JSON object per line, each batch written as soon as it arrives.
-import { CHUNK_CHARS, writeChunk } from './backpressure.js';
+import { writeRecords } from './backpressure.js';
 import type { Renderer, RenderOptions } from './renderer.js';
 
 export class JsonlRenderer implements Renderer {
@@ -15,22 +15,9 @@ export class JsonlRenderer implements Renderer {
   }
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
-    let chunk = '';
-    let pending = 0;
-    for (const record of records) {
-      chunk += `${JSON.stringify(record)}\n`;
-      pending++;
-      if (chunk.length >= CHUNK_CHARS) {
-        await writeChunk(this.#out, chunk);
-        this.#count += pending;
-        chunk = '';
-        pending = 0;
-      }
-    }
-    if (chunk) {
-      await writeChunk(this.#out, chunk);
-      this.#count += pending;
-    }
+    await writeRecords(this.#out, records, this.#count, (record) => `${JSON.stringify(record)}\n`, (n) => {
+      this.#count += n;
+    });
   }
 
   async end(): Promise<void> {
