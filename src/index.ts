@@ -21,6 +21,13 @@ export {
   SourcesResponseSchema,
   HealthResponseSchema,
   ErrorBodySchema,
+  UnauthorizedSourcesDetailsSchema,
+  RateLimitDetailsSchema,
+  PaginationSchema,
+  MetaSchema,
+  RateLimitInfoSchema,
+  DataSourcesInfoSchema,
+  CustomFeedResponseSchema,
 } from './api/schemas.js';
 export type {
   Recall,
