@@ -2,6 +2,7 @@
 import {
   ApiError,
   ConnectionError,
+  InsecureTransportError,
   InvalidApiKeyError,
   InvalidParamsError,
   InvalidResponseError,
@@ -42,6 +43,8 @@ export interface ErrorReport {
 const KEY_HINT =
   'store a key with `recall-feed config set api-key` (reads it from stdin), or set RECALL_FEED_API_KEY; try `--sandbox` to run without one';
 
+const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
+
 function isAbort(err: unknown): boolean {
   return err instanceof InterruptedError || (err instanceof Error && err.name === 'AbortError');
 }
@@ -59,6 +62,9 @@ function apiHint(err: ApiError): string[] {
 function describeCause(err: unknown): ErrorReport {
   if (isAbort(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof InsecureTransportError) {
+    return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
+  }
   if (err instanceof InvalidParamsError) return { code: EXIT.usage, message: err.message, hints: [] };
   if (err instanceof MissingApiKeyError) return { code: EXIT.auth, message: err.message, hints: [KEY_HINT] };
   if (err instanceof InvalidApiKeyError) {

@@ -1,6 +1,7 @@
 // Builds the real Context from the process: streams, environment, clock, and SIGINT/SIGTERM as an abort signal.
 import { InterruptedError } from './cli-errors.js';
-import { realSleep, type Context } from './context.js';
+import { sleep } from './api/sleep.js';
+import type { Context } from './context.js';
 
 export function processContext(): { ctx: Context; dispose: () => void } {
   const controller = new AbortController();
@@ -27,7 +28,7 @@ export function processContext(): { ctx: Context; dispose: () => void } {
     stdin: process.stdin,
     env: process.env,
     now: Date.now,
-    sleep: realSleep,
+    sleep,
     signal: controller.signal,
   };
   return {

@@ -1,6 +1,5 @@
 // Resolves the global options: flag > environment > profile > default, in one documented place.
 import { DEFAULT_BASE_URL } from './api/constants.js';
-import { isLoopbackHost } from './api/loopback.js';
 import { UsageError } from './cli-errors.js';
 import { parseWholeNumber } from './commands/shared-options.js';
 import type { PacingOverrides, WindowName } from './api/pacing.js';
@@ -34,8 +33,10 @@ export interface Settings {
   apiKey: string | undefined;
   apiKeySource: 'flag' | 'env' | 'profile' | undefined;
   baseUrl: string;
-  /** Explicit format, or undefined to pick by output target. */
+  /** --format, or undefined to pick by the -o extension, the profile, then the terminal. */
   format: Format | undefined;
+  /** The profile's format, checked. */
+  profileFormat: Format | undefined;
   output: string | undefined;
   quiet: boolean;
   verbose: boolean;
@@ -137,7 +138,6 @@ export function resolveSettings(
     [str(profileValues['base-url']), 'the profile\'s base-url'],
   );
   const baseUrl = base ? checkBaseUrl(base[0], base[1]) : DEFAULT_BASE_URL;
-  const format = pick<string>([flags.format, '--format'], [str(profileValues.format), "the profile's format"]);
   const timeout = pick<string>([flags.timeout, '--timeout'], [str(profileValues.timeout), "the profile's timeout"]);
   const maxWait = pick<string>([flags.maxWait, '--max-wait'], [str(profileValues['max-wait']), "the profile's max-wait"]);
   const retries = pick<string>([flags.retries, '--retries'], [str(profileValues.retries), "the profile's retries"]);
@@ -147,7 +147,8 @@ export function resolveSettings(
     apiKey: apiKey === '' ? undefined : apiKey,
     apiKeySource: key?.[1] as Settings['apiKeySource'],
     baseUrl,
-    format: format ? parseFormat(format[0], format[1]) : undefined,
+    format: flags.format === undefined ? undefined : parseFormat(flags.format, '--format'),
+    profileFormat: profileValues.format === undefined ? undefined : parseFormat(String(profileValues.format), "the profile's format"),
     output: flags.output,
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,
@@ -160,18 +161,5 @@ export function resolveSettings(
     profileValues,
   };
   if (settings.output === '') throw new UsageError('--output needs a file name');
-  checkTransportSecurity(settings);
   return settings;
-}
-
-/** The key never travels over plain http except to loopback, unless the user says so. */
-function checkTransportSecurity(s: Settings): void {
-  if (s.sandbox || s.allowInsecureHttp || !s.apiKey) return;
-  const url = new URL(s.baseUrl);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `refusing to send the API key over plain http to ${url.host}`,
-      'use an https base URL, or pass --allow-insecure-http if you really mean it',
-    );
-  }
 }

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse } from './error-mapping.js';
 import {
+  InsecureTransportError,
   InvalidParamsError,
   InvalidResponseError,
   QuotaExhaustedError,
@@ -28,6 +29,7 @@ import {
 import { createDispatcher, send, type ProxySettings, type RawResponse } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
 import { isLoopbackHost } from './loopback.js';
+import { sleep } from './sleep.js';
 import { DEFAULT_BASE_URL } from './constants.js';
 
 
@@ -73,13 +75,6 @@ export interface HealthResult {
 /** At most this many 429s in a row for one request; each wait must also fit maxWaitMs. */
 const MAX_RATE_LIMIT_RETRIES = 20;
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
-
 /** A body that is not complete JSON (cut short, an HTML page) is a transient failure worth a retry. */
 function parseJson(res: RawResponse): unknown {
   try {
@@ -122,9 +117,7 @@ export class RecallFeedClient {
       throw new InvalidParamsError(`the base URL must be http or https, not ${base.protocol}`);
     }
     if (base.protocol === 'http:' && opts.apiKey && !isLoopbackHost(base.hostname) && !opts.allowInsecureHttp) {
-      throw new InvalidParamsError(
-        `refusing to send the API key over plain http to ${base.host}: use https, or allow it explicitly`,
-      );
+      throw new InsecureTransportError(`refusing to send the API key over plain http to ${base.host}`);
     }
     this.baseUrl = base;
     this.apiKey = opts.apiKey;
@@ -133,7 +126,7 @@ export class RecallFeedClient {
     this.maxWaitMs = opts.maxWaitMs ?? 120_000;
     this.userAgent = opts.userAgent ?? 'recall-feed';
     this.now = opts.now ?? Date.now;
-    this.sleep = opts.sleep ?? defaultSleep;
+    this.sleep = opts.sleep ?? sleep;
     this.random = opts.random ?? Math.random;
     this.onEvent = opts.onEvent ?? (() => {});
     this.signal = opts.signal;
@@ -241,8 +234,13 @@ export class RecallFeedClient {
       await this.pace();
       const started = this.now();
       try {
-        const res = await send(url, this.sendOptions(authenticated));
-        this.pacer.record(this.now());
+        let res: RawResponse;
+        try {
+          res = await send(url, this.sendOptions(authenticated));
+        } finally {
+          // A request that timed out or was cut may still have been counted by the server.
+          this.pacer.record(this.now());
+        }
         this.report(url, res.status, this.now() - started);
         if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, res.headers);
         return parseJson(res);
@@ -276,31 +274,40 @@ export class RecallFeedClient {
     }
     const { ms, window } = this.pacer.delay(now);
     if (ms <= 0) return;
-    if (ms > this.maxWaitMs) {
-      throw new WaitTooLongError(`the ${window} limit allows the next request only in ${Math.ceil(ms / 1000)} s`, {
-        waitMs: ms,
-        resetAt: new Date(now + ms),
-        limitType: window,
-      });
-    }
-    this.onEvent({ type: 'wait', reason: 'pacing', ms, window });
-    await this.sleep(ms, this.signal);
+    await this.waitWithinLimit(ms, now, window, `the ${window} limit allows the next request only in`, {
+      type: 'wait',
+      reason: 'pacing',
+      ms,
+      window,
+    });
   }
 
   private async waitForReset(err: RateLimitError): Promise<void> {
     const now = this.now();
     const ms = rateLimitWaitMs(err, now, this.random);
-    const resetAt = new Date(now + ms);
     const limitType = err.limitType ?? 'rate';
+    const event: ClientEvent = { type: 'wait', reason: 'rate_limit', ms, limitType, resetAt: new Date(now + ms) };
+    await this.waitWithinLimit(ms, now, limitType, `the ${limitType} limit resets only in`, event, err);
+  }
+
+  /** Sleeps for a rate limit, or gives up with WaitTooLongError when the wait exceeds maxWaitMs. */
+  private async waitWithinLimit(
+    ms: number,
+    now: number,
+    limitType: string,
+    what: string,
+    event: ClientEvent,
+    cause?: RateLimitError,
+  ): Promise<void> {
     if (ms > this.maxWaitMs) {
-      throw new WaitTooLongError(`the ${limitType} limit resets only in ${Math.ceil(ms / 1000)} s`, {
+      throw new WaitTooLongError(`${what} ${Math.ceil(ms / 1000)} s`, {
         waitMs: ms,
-        resetAt,
+        resetAt: new Date(now + ms),
         limitType,
-        cause: err,
+        cause,
       });
     }
-    this.onEvent({ type: 'wait', reason: 'rate_limit', ms, limitType, resetAt });
+    this.onEvent(event);
     await this.sleep(ms, this.signal);
   }
 

@@ -132,6 +132,11 @@ export class InvalidParamsError extends RecallFeedError {
   override name = 'InvalidParamsError';
 }
 
+/** The key would travel over plain http to a host that is not this machine. */
+export class InsecureTransportError extends InvalidParamsError {
+  override name = 'InsecureTransportError';
+}
+
 /** Waiting for a rate limit would take longer than the caller allows. */
 export class WaitTooLongError extends RecallFeedError {
   override name = 'WaitTooLongError';

@@ -5,7 +5,7 @@ import { InvalidParamsError } from '../api/errors.js';
 import { checkOneOf, checkSources, validateCustomName } from '../api/params.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
-import { parseFormat, type Format, type GlobalFlags } from '../settings.js';
+import type { GlobalFlags } from '../settings.js';
 import { action } from './action.js';
 import { parseColumns, parseWholeNumber } from './shared-options.js';
 
@@ -141,14 +141,10 @@ export function planFeed(opts: FeedOptions, globals: GlobalFlags): FeedPlan {
     state: opts.state,
   };
   if (opts.cursor !== undefined && opts.cursor.trim() === '') throw new UsageError('--cursor needs a value');
-  const format: Format | undefined = globals.format === undefined ? undefined : parseFormat(globals.format, '--format');
   if ((plan.append || plan.resume) && !globals.output) {
     throw new UsageError(`--${plan.append ? 'append' : 'resume'} works with -o <file>`);
   }
   if (plan.resume && plan.cursor) throw new UsageError('--resume and --cursor cannot be combined: the partial file knows its cursor');
-  if (plan.append && format === 'json') {
-    throw new UsageError('--append cannot add to a JSON array', 'use -f jsonl or -f csv to append');
-  }
   if (opts.state === '') throw new UsageError('--state needs a file name');
   if (opts.watch) {
     for (const [given, name] of [

@@ -19,6 +19,7 @@ export async function runHealth(_opts: unknown, globals: GlobalFlags, ctx: Conte
   try {
     const result = await session.client.health();
     const status = result.body?.status ?? 'unknown';
+    // A status line, not records: JSON only when asked for with -f, whatever the pipe or profile.
     const { format } = session.settings;
     if (format === 'json' || format === 'jsonl') {
       const line = { healthy: result.healthy, http_status: result.httpStatus, latency_ms: result.latencyMs, ...result.body };

@@ -27,7 +27,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   try {
     const { chooseFormat, openTarget } = await import('../io/output.js');
     const { createRenderer } = await import('../output/renderer.js');
-    const format = chooseFormat(session.settings, session.settings.format, session.terminal);
+    const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();
     const target = await openTarget(session.settings, ctx);
     try {

@@ -1,8 +1,8 @@
 // Runs `feed`: pages through the API and streams each page to the renderer; on failure keeps what can be resumed.
 import type { FeedParams } from '../api/schemas.js';
 import type { PagedResult } from '../api/pagination.js';
-import { ResumableError } from '../cli-errors.js';
-import type { FeedPlan } from '../commands/feed.js';
+import { ResumableError, UsageError } from '../cli-errors.js';
+import { DEFAULT_PAGE_SIZE, type FeedPlan } from '../commands/feed.js';
 import type { Context } from '../context.js';
 import { describeError, EXIT } from '../exit-codes.js';
 import { chooseFormat, openTarget } from '../io/output.js';
@@ -20,7 +20,7 @@ const RESUMABLE: ReadonlySet<number> = new Set([EXIT.rateLimited, EXIT.unavailab
 /** The API parameters of a plan, with the profile's defaults filled in. */
 export function feedParams(plan: FeedPlan, session: Session): FeedParams {
   const profile = session.settings.profileValues;
-  const pageSize = plan.pageSize ?? Number(profile['page-size'] ?? 500);
+  const pageSize = plan.pageSize ?? Number(profile['page-size'] ?? DEFAULT_PAGE_SIZE);
   const sources =
     plan.sources ?? (profile.sources ? String(profile.sources).split(',').map((s) => s.trim()) : undefined);
   return {
@@ -41,14 +41,16 @@ export function pagesOf(session: Session, plan: FeedPlan, params: FeedParams): A
 
 /** The options that shape the output file; a --resume with other ones is refused. */
 function fingerprint(plan: FeedPlan, format: string, params: FeedParams): string {
-  const { cursor: _c, ...rest } = params;
-  return JSON.stringify({ format, custom: plan.custom, columns: plan.columns, guard: plan.formulaGuard, ...rest });
+  return JSON.stringify({ format, custom: plan.custom, columns: plan.columns, guard: plan.formulaGuard, ...params });
 }
 
 export async function runFeed(plan: FeedPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
-    const format = chooseFormat(session.settings, session.settings.format, session.terminal);
+    const format = chooseFormat(session.settings, session.terminal);
+    if (plan.append && format === 'json') {
+      throw new UsageError('--append cannot add to a JSON array', 'use -f jsonl or -f csv to append');
+    }
     if (plan.watch || plan.state) {
       const { runWatch } = await import('./watch.js');
       await runWatch(plan, session, ctx, format);

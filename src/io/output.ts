@@ -13,11 +13,11 @@ const BY_EXTENSION: Record<string, Format> = {
 };
 
 /** --format, else the -o file's extension, else the profile's format, else table on a terminal and jsonl in a pipe. */
-export function chooseFormat(settings: Settings, explicit: Format | undefined, terminal: Terminal): Format {
-  if (explicit) return explicit;
+export function chooseFormat(settings: Settings, terminal: Terminal): Format {
+  if (settings.format) return settings.format;
   const byExtension = settings.output ? BY_EXTENSION[path.extname(settings.output).toLowerCase()] : undefined;
   if (byExtension) return byExtension;
-  if (settings.format) return settings.format;
+  if (settings.profileFormat) return settings.profileFormat;
   return terminal.stdoutIsTTY && !settings.output ? 'table' : 'jsonl';
 }
 

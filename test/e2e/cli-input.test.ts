@@ -31,6 +31,7 @@ const BAD: [string[], RegExp][] = [
   [['feed', '--append'], /--append works with -o <file>/],
   [['feed', '--resume'], /--resume works with -o <file>/],
   [['feed', '-f', 'json', '-o', 'x.json', '--append'], /--append cannot add to a JSON array/],
+  [['feed', '-o', 'x.json', '--append'], /--append cannot add to a JSON array/],
   [['feed', '--watch', '--max', '5'], /--watch cannot be combined with --max/],
   [['feed', '--watch', '--interval', '0.5'], /--interval must be a number of seconds, 1 or more/],
   [['feed', '--interval', '5'], /--interval works with --watch/],

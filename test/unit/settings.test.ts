@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli-errors.js';
 import { resumeCommand, shellQuote } from '../../src/feed/resume-command.js';
+import { chooseFormat } from '../../src/io/output.js';
 import { parsePacing, resolveSettings } from '../../src/settings.js';
 
 describe('resolveSettings', () => {
@@ -9,7 +10,13 @@ describe('resolveSettings', () => {
 
   it('takes flag > environment > profile > default', () => {
     expect(resolveSettings({ apiKey: 'flag-key' }, env, profile)).toMatchObject({ apiKey: 'flag-key', apiKeySource: 'flag', baseUrl: 'https://env.example' });
-    expect(resolveSettings({}, env, profile)).toMatchObject({ apiKey: 'env-key', apiKeySource: 'env', format: 'csv', timeoutMs: 5000 });
+    expect(resolveSettings({}, env, profile)).toMatchObject({
+      apiKey: 'env-key',
+      apiKeySource: 'env',
+      format: undefined,
+      profileFormat: 'csv',
+      timeoutMs: 5000,
+    });
     expect(resolveSettings({}, { DEEPRECALL_API_KEY: 'dr' }, {})).toMatchObject({ apiKey: 'dr', apiKeySource: 'env' });
     expect(resolveSettings({}, {}, profile)).toMatchObject({ apiKey: 'profile-key', apiKeySource: 'profile', baseUrl: 'https://profile.example' });
     expect(resolveSettings({}, {}, {})).toMatchObject({
@@ -26,18 +33,27 @@ describe('resolveSettings', () => {
     expect(resolveSettings({ profile: 'cli' }, { RECALL_FEED_PROFILE: 'ops' }, {}).profile).toBe('cli');
   });
 
-  it('refuses plain http to other hosts with a key, but not to loopback or without a key', () => {
-    expect(() => resolveSettings({ baseUrl: 'http://example.com' }, env, {})).toThrow(UsageError);
-    expect(() => resolveSettings({ baseUrl: 'http://example.com', allowInsecureHttp: true }, env, {})).not.toThrow();
-    expect(() => resolveSettings({ baseUrl: 'http://127.0.0.1:8080' }, env, {})).not.toThrow();
-    expect(() => resolveSettings({ baseUrl: 'http://localhost:8080' }, env, {})).not.toThrow();
-    expect(() => resolveSettings({ baseUrl: 'http://example.com' }, {}, {})).not.toThrow();
-  });
-
   it('names the source of a bad value', () => {
     expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow("the profile's format must be one of table, jsonl, json, csv, not 'xml'");
     expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow('--timeout must be a positive number of seconds');
     expect(() => resolveSettings({ maxWait: '0' }, {}, {})).not.toThrow();
+  });
+});
+
+describe('chooseFormat', () => {
+  const tty = { stdoutIsTTY: true, stderrIsTTY: true, columns: 80, color: false, stderrColor: false };
+  const pipe = { ...tty, stdoutIsTTY: false };
+  const choose = (flags: Parameters<typeof resolveSettings>[0], profile = {}, terminal = tty) =>
+    chooseFormat(resolveSettings(flags, {}, profile), terminal);
+
+  it('takes --format, else the -o extension, else the profile, else the terminal', () => {
+    expect(choose({ format: 'json', output: 'x.csv' }, { format: 'jsonl' })).toBe('json');
+    expect(choose({ output: 'x.csv' }, { format: 'json' })).toBe('csv');
+    expect(choose({ output: 'x.NDJSON' })).toBe('jsonl');
+    expect(choose({ output: 'x.txt' }, { format: 'csv' })).toBe('csv');
+    expect(choose({ output: 'x.txt' })).toBe('jsonl');
+    expect(choose({})).toBe('table');
+    expect(choose({}, {}, pipe)).toBe('jsonl');
   });
 });
 
