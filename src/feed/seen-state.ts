@@ -1,7 +1,7 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file saved atomically; old ids are pruned.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { UsageError } from '../cli-errors.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 
 /** A state file that cannot be used: a usage error (exit 2), never a silent re-emit of everything. */
 export class StateFileError extends UsageError {
@@ -28,6 +28,8 @@ export function publishedMs(record: Record<string, unknown>, fallback: number): 
 
 export class SeenState {
   private readonly seen = new Map<string, number>();
+  /** Whether memory differs from the file: a poll that found nothing new writes nothing. */
+  private dirty = false;
 
   private constructor(private readonly file: string | undefined) {}
 
@@ -74,27 +76,31 @@ export class SeenState {
 
   add(id: unknown, publishedAtMs: number): void {
     this.seen.set(String(id), publishedAtMs);
+    this.dirty = true;
   }
 
   /** Forgets ids published so long ago that no window can return them again. */
   prune(now: number): void {
     const horizon = now - KEEP_MS;
-    for (const [id, at] of this.seen) if (at < horizon) this.seen.delete(id);
+    for (const [id, at] of this.seen) {
+      if (at < horizon) {
+        this.seen.delete(id);
+        this.dirty = true;
+      }
+    }
   }
 
-  /** Writes the file atomically (temp file + rename), mode 0600. No-op without a file. */
+  /** Writes the file atomically (temp file + rename), mode 0600, when anything changed. No-op without a file. */
   async save(): Promise<void> {
-    if (!this.file) return;
+    if (!this.file || !this.dirty) return;
     const seen: Record<string, number> = {};
     for (const [id, at] of this.seen) seen[id] = Math.floor(at / 1000);
     const body: StateFileV1 = { version: 1, seen };
-    const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
     try {
-      await fs.writeFile(tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
-      await fs.rename(tmp, this.file);
+      await writeFileAtomic(this.file, `${JSON.stringify(body)}\n`);
     } catch (err) {
-      await fs.rm(tmp, { force: true });
       throw new StateFileError(`cannot write the state file ${this.file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
     }
+    this.dirty = false;
   }
 }

@@ -98,11 +98,12 @@ export async function runWatch(plan: FeedPlan, session: Session, ctx: Context, f
       let delay: number;
       try {
         const { fresh, pages } = await source.poll({ silent: first && skipExisting, savePerPage: true });
-        await state.save();
+        await state.save(); // the prune at the end of the poll
         first = false;
         failures = 0;
         const interval = quotaInterval(session, ctx.now(), intervalMs, Math.max(1, pages));
-        if (interval !== stretchedTo && interval > intervalMs) {
+        // Said when stretching starts, and again only if the stretch moves by more than a tenth.
+        if (interval > intervalMs && Math.abs(interval - stretchedTo) > stretchedTo / 10) {
           const left = session.client.lastRateLimit?.remaining_credits ?? 0;
           session.status.note(
             `recall-feed: polling every ${Math.round(intervalMs / 1000)} s would use up the monthly quota (${left} left) before it resets; polling every ${Math.ceil(interval / 1000)} s instead`,

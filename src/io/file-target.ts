@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { UsageError } from '../cli-errors.js';
 import type { OutStream } from '../context.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 /** What `<file>.partial.json` remembers so that `--resume` continues exactly where the run stopped. */
 export interface PartialState {
@@ -17,8 +18,6 @@ export interface PartialState {
   bytes: number;
   /** The options that shape the output; a resume with other options is refused. */
   fingerprint: string;
-  /** Whether the partial began as a copy of the target (--append) and whether the target was empty then. */
-  targetWasEmpty: boolean;
 }
 
 export interface OutputTarget {
@@ -68,17 +67,16 @@ async function readState(statePath: string, file: string): Promise<PartialState>
   } catch {
     throw new UsageError(`nothing to resume: there is no ${file}.partial from an earlier run`, 'run without --resume');
   }
-  const state = JSON.parse(raw) as PartialState;
-  if (state.version !== 1 || typeof state.count !== 'number' || typeof state.bytes !== 'number') {
+  let state: PartialState | undefined;
+  try {
+    state = JSON.parse(raw) as PartialState;
+  } catch {
+    state = undefined;
+  }
+  if (state?.version !== 1 || typeof state.count !== 'number' || typeof state.bytes !== 'number') {
     throw new UsageError(`cannot resume: ${statePath} is not a state file of this tool`);
   }
   return state;
-}
-
-async function writeAtomically(file: string, content: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, content, { mode: 0o600 });
-  await fs.rename(tmp, file);
 }
 
 /** Opens `<file>.partial` for writing; the target itself is only touched by commit(). */
@@ -89,7 +87,6 @@ export async function fileTarget(file: string, opts: FileTargetOptions): Promise
   if ((await sizeOf(dir)) === undefined) throw new UsageError(`cannot write ${file}: the folder ${dir} does not exist`);
   let resumed: PartialState | undefined;
   let startsEmpty: boolean;
-  let targetWasEmpty: boolean;
   if (opts.resume) {
     resumed = await readState(statePath, file);
     if (resumed.fingerprint !== opts.fingerprint) {
@@ -98,16 +95,19 @@ export async function fileTarget(file: string, opts: FileTargetOptions): Promise
         'resume with the exact command printed when it stopped, or run without --resume to start over',
       );
     }
-    await fs.truncate(partial, resumed.bytes);
-    targetWasEmpty = resumed.targetWasEmpty;
-    startsEmpty = false;
+    try {
+      await fs.truncate(partial, resumed.bytes);
+    } catch {
+      throw new UsageError(`nothing to resume: ${partial} is gone`, 'run without --resume to start over');
+    }
+    // Nothing was written yet (not even a copied --append target): headers still go first.
+    startsEmpty = resumed.bytes === 0;
   } else {
     // A run without --resume starts over: a stale partial from an earlier run goes.
     await fs.rm(statePath, { force: true });
     await fs.rm(partial, { force: true });
     const existing = opts.append ? await sizeOf(file) : undefined;
     if (existing !== undefined) await fs.copyFile(file, partial);
-    targetWasEmpty = !existing;
     startsEmpty = !existing;
   }
   const stream = createWriteStream(partial, { flags: 'a' });
@@ -133,9 +133,9 @@ export async function fileTarget(file: string, opts: FileTargetOptions): Promise
     keep: async (state) => {
       await close();
       const bytes = (await sizeOf(partial)) ?? 0;
-      const full: PartialState = { version: 1, count: state.count, bytes, fingerprint: opts.fingerprint, targetWasEmpty };
+      const full: PartialState = { version: 1, count: state.count, bytes, fingerprint: opts.fingerprint };
       if (state.cursor !== undefined) full.cursor = state.cursor;
-      await writeAtomically(statePath, `${JSON.stringify(full)}\n`);
+      await writeFileAtomic(statePath, `${JSON.stringify(full)}\n`);
       return partial;
     },
     discard: async () => {

@@ -155,6 +155,22 @@ describe('a server that fails part-way, then recovers', () => {
     });
   });
 
+  it('a csv export that failed before its first record still gets its header when resumed', async () => {
+    await withSandbox({ clock: () => FIXED_START }, async (sandbox) => {
+      const dir = tempDir();
+      const target = path.join(dir, 'late.csv');
+      const whole = await runAgainst(sandbox, ['feed', '--page-size', '100', '-f', 'csv']);
+      sandbox.setFaults({ failAfterPages: 0 });
+      const first = await runAgainst(sandbox, ['--retries', '0', 'feed', '--page-size', '100', '-o', target]);
+      expect(first.exitCode).toBe(6);
+      expect(first.stderr).toMatch(/0 records are kept in/);
+      sandbox.setFaults({});
+      const second = await runCli(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
+      expect(second.exitCode).toBe(0);
+      expect(readFileSync(target, 'utf8')).toBe(whole.stdout);
+    });
+  });
+
   it('a run without --resume starts over and discards a stale partial', async () => {
     await withSandbox({ clock: () => FIXED_START }, async (sandbox) => {
       const dir = tempDir();

@@ -17,6 +17,12 @@ describe('SeenState', () => {
     await s.save();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, seen: { '1': 1767261600, 'x-2': 1767265200 } });
+    // Nothing changed: no write at all (a poll that found nothing new costs no I/O).
+    writeFileSync(file, 'untouched');
+    await s.save();
+    expect(readFileSync(file, 'utf8')).toBe('untouched');
+    s.add(1, Date.parse('2026-01-01T10:00:00Z'));
+    await s.save();
     const again = await SeenState.load(file);
     expect(again.has(1)).toBe(true);
     expect(again.has('1')).toBe(true);
