@@ -1,8 +1,8 @@
 // Start-up cost of the CLI as ratios to a bare `node -e 0` spawned in the same rounds, plus which packages each command loads.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, Claims, cleanEnv, median, ratio, requireBuild, ROOT, run, table, tempDir, TRACE_PRELOAD } from './lib/common.mjs';
-import { packagesInTrace, staticGraph } from './lib/import-graph.mjs';
+import { BIN, Claims, cleanEnv, median, ratio, requireBuild, ROOT, run, table, tempDir, TRACE_PRELOAD } from './lib/common.mjs.mjs';
+import { packagesInTrace, staticGraph } from './lib/import-graph.mjs.mjs';
 
 const ROUNDS = 15;
 const WARMUP = 2;
@@ -23,11 +23,11 @@ try {
     { name: 'feed --sandbox --max 1', args: [BIN, 'feed', '--sandbox', '--max', '1'] },
   ];
 
-  // 1. What dist/cli.js pulls in before any command runs.
-  const graph = staticGraph(path.join(ROOT, 'dist', 'cli.js'));
-  console.log(`static import graph of dist/cli.js: ${graph.files.length} local modules; packages: ${graph.packages.join(', ') || '(none)'}`);
+  // 1. What dist/cli/main.js pulls in before any command runs.
+  const graph = staticGraph(path.join(ROOT, 'dist', 'cli', 'main.js'));
+  console.log(`static import graph of dist/cli/main.js: ${graph.files.length} local modules; packages: ${graph.packages.join(', ') || '(none)'}`);
   const eagerHeavy = graph.packages.filter((p) => HEAVY.includes(p));
-  claims.check(`dist/cli.js imports none of ${HEAVY.join(', ')} statically`, eagerHeavy.length === 0, eagerHeavy.join(', ') || 'packages: ' + graph.packages.join(', '));
+  claims.check(`dist/cli/main.js imports none of ${HEAVY.join(', ')} statically`, eagerHeavy.length === 0, eagerHeavy.join(', ') || 'packages: ' + graph.packages.join(', '));
 
   // 2. What each command actually resolves at run time (a loader hook logs every resolved module; untimed).
   const loaded = {};

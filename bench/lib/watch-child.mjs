@@ -1,7 +1,7 @@
 // Child of watch-soak.mjs (run with --expose-gc): runs `feed --watch` in-process on a virtual clock and measures its heap.
 import { Readable, Writable } from 'node:stream';
-import { main } from '../../dist/cli.js';
-import { InterruptedError } from '../../dist/cli-errors.js';
+import { main } from '../../dist/cli/main.js';
+import { InterruptedError } from '../../dist/cli/errors.js';
 
 if (typeof globalThis.gc !== 'function') {
   console.error('watch-child needs node --expose-gc');

@@ -12,7 +12,7 @@ export const BIN = path.join(ROOT, 'bin/recall-feed.js');
 export const ALL_KEY = DEMO_KEYS.all.key;
 export const LIMITED_KEY = DEMO_KEYS.limited.key;
 
-if (!existsSync(path.join(ROOT, 'dist/cli.js'))) {
+if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it for you)');
 }
 

@@ -9,8 +9,8 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/config/keys.js';
-import { maskSecret } from '../../src/config/mask.js';
+} from '../../src/cli/config/keys.js';
+import { maskSecret } from '../../src/cli/config/mask.js';
 
 function errorOf(fn: () => unknown): ConfigValueError {
   try {

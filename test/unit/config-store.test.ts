@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/config/store.js';
-import { ConfigValueError } from '../../src/config/keys.js';
+import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/cli/config/store.js';
+import { ConfigValueError } from '../../src/cli/config/keys.js';
 
 let tmp: string;
 beforeEach(() => {

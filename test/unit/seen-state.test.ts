@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/feed/seen-state.js';
+import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/cli/feed/seen-state.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'rf-state-'));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli-errors.js';
-import { resumeCommand, shellQuote } from '../../src/feed/resume-command.js';
-import { chooseFormat } from '../../src/io/output.js';
-import { parsePacing, resolveSettings } from '../../src/settings.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { resumeCommand, shellQuote } from '../../src/cli/feed/resume-command.js';
+import { chooseFormat } from '../../src/cli/files/output-target.js';
+import { parsePacing, resolveSettings } from '../../src/cli/settings.js';
 
 describe('resolveSettings', () => {
   const env = { RECALL_FEED_API_KEY: 'env-key', RECALL_FEED_BASE_URL: 'https://env.example' };

@@ -1,6 +1,6 @@
 // Builds the real Context from the process: streams, environment, clock, and SIGINT/SIGTERM as an abort signal.
-import { InterruptedError } from './cli-errors.js';
-import { sleep } from './api/sleep.js';
+import { InterruptedError } from './errors.js';
+import { sleep } from '../api/sleep.js';
 import type { Context } from './context.js';
 
 export function processContext(): { ctx: Context; dispose: () => void } {

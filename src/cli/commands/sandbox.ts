@@ -1,10 +1,10 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
 import { Option, type Command } from 'commander';
-import { UsageError } from '../cli-errors.js';
+import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
-import { action } from './action.js';
-import { parseWholeNumber } from './shared-options.js';
+import { action } from './define-action.js';
+import { parseWholeNumber } from './option-parsers.js';
 
 interface SandboxCommandOptions {
   port: string;
@@ -53,8 +53,8 @@ Examples:
 }
 
 export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
-  const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../sandbox/cli-options.js');
-  const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
+  const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../../sandbox/cli-options.js');
+  const { startSandbox, DEMO_KEYS } = await import('../../sandbox/index.js');
   const startTime = opts.startTime === undefined ? undefined : Date.parse(opts.startTime);
   if (Number.isNaN(startTime)) throw new UsageError(`--start-time must be an ISO 8601 time, not '${opts.startTime}'`);
   const sandbox = await startSandbox({

@@ -1,7 +1,7 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
-import { RECALL_FIELDS } from '../api/constants.js';
+import { RECALL_FIELDS } from '../../api/constants.js';
 import type { FeedPlan } from '../commands/feed.js';
-import type { OutputTarget } from '../io/file-target.js';
+import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { Format } from '../settings.js';
 
@@ -28,7 +28,7 @@ export function recordRenderer({ plan, format, session, target }: PageSinkOption
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
   async function create(first: readonly Record<string, unknown>[]) {
-    const { createRenderer } = await import('../output/renderer.js');
+    const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
     return createRenderer({

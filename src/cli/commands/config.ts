@@ -1,10 +1,10 @@
 // `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
 import type { Command } from 'commander';
-import { UsageError } from '../cli-errors.js';
+import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { resolveProfileName, type GlobalFlags } from '../settings.js';
-import { action } from './action.js';
-import { readSecret } from '../io/read-secret.js';
+import { action } from './define-action.js';
+import { readSecret } from '../terminal/read-secret.js';
 
 interface ConfigOptions {
   showSecrets?: boolean;

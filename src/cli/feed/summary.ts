@@ -1,6 +1,6 @@
 // The one-line summary after a table: how many of how many, from which sources, over which window, quota left.
-import type { PagedResult } from '../api/pagination.js';
-import type { RateLimitInfo } from '../api/schemas.js';
+import type { PagedResult } from '../../api/pagination.js';
+import type { RateLimitInfo } from '../../api/schemas.js';
 
 const n = (v: number) => v.toLocaleString('en-US');
 

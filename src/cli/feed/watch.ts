@@ -1,16 +1,16 @@
 // `feed --watch` and `feed --state`: write only recalls not written before; poll on, surviving faults.
-import { QuotaExhaustedError } from '../api/errors.js';
-import { nextMonthlyReset } from '../api/retry.js';
-import { InterruptedError } from '../cli-errors.js';
+import { QuotaExhaustedError } from '../../api/errors.js';
+import { nextMonthlyReset } from '../../api/retry.js';
+import { InterruptedError } from '../errors.js';
 import type { FeedPlan } from '../commands/feed.js';
 import type { Context } from '../context.js';
 import { describeError, EXIT } from '../exit-codes.js';
-import { openTarget } from '../io/output.js';
-import { stdoutTarget } from '../io/file-target.js';
+import { openTarget } from '../files/output-target.js';
+import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { Format } from '../settings.js';
-import { recordRenderer, type PageSink } from './page-sink.js';
-import { feedParams, pagesOf } from './run.js';
+import { recordRenderer, type PageSink } from './record-sink.js';
+import { feedParams, pagesOf } from './export.js';
 import { publishedMs, SeenState } from './seen-state.js';
 
 /** Answers that no later poll can fix: they end the watch with their own exit code. */

@@ -1,15 +1,15 @@
 // Runs `feed`: pages through the API and streams each page to the renderer; on failure keeps what can be resumed.
-import type { FeedParams } from '../api/schemas.js';
-import type { PagedResult } from '../api/pagination.js';
-import { ResumableError, UsageError } from '../cli-errors.js';
+import type { FeedParams } from '../../api/schemas.js';
+import type { PagedResult } from '../../api/pagination.js';
+import { ResumableError, UsageError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, type FeedPlan } from '../commands/feed.js';
 import type { Context } from '../context.js';
 import { describeError, EXIT } from '../exit-codes.js';
-import { chooseFormat, openTarget } from '../io/output.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags } from '../settings.js';
 import { resumeCommand } from './resume-command.js';
-import { recordRenderer, type PageSink } from './page-sink.js';
+import { recordRenderer, type PageSink } from './record-sink.js';
 import { summaryLine } from './summary.js';
 
 type Page = PagedResult<Record<string, unknown>>;

@@ -41,3 +41,25 @@ export class ResumableError extends Error {
     this.note = note;
   }
 }
+
+/** Another run holds the lock on the same output or state file, and the wait for it ran out. */
+export class BusyError extends Error {
+  override name = 'BusyError';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** A file the run must write (output, state, archive) cannot be written; the message names the path and the reason. */
+export class CannotWriteError extends Error {
+  override name = 'CannotWriteError';
+  readonly hint: string | undefined;
+  readonly path: string;
+  constructor(path: string, reason: string, hint?: string) {
+    super(`cannot write ${path}: ${reason}`);
+    this.path = path;
+    this.hint = hint;
+  }
+}

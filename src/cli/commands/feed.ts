@@ -1,13 +1,13 @@
 // `recall-feed feed`: its options, help and checks; turns flags into a FeedPlan before anything is sent.
 import type { Command } from 'commander';
-import { BOUNDS, SORT_FIELDS, SORT_ORDERS, type SortField, type SortOrder } from '../api/constants.js';
-import { InvalidParamsError } from '../api/errors.js';
-import { checkOneOf, checkSources, validateCustomName } from '../api/params.js';
-import { UsageError } from '../cli-errors.js';
+import { BOUNDS, SORT_FIELDS, SORT_ORDERS, type SortField, type SortOrder } from '../../api/constants.js';
+import { InvalidParamsError } from '../../api/errors.js';
+import { checkOneOf, checkSources, validateCustomName } from '../../api/params.js';
+import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
-import { action } from './action.js';
-import { parseColumns, parseWholeNumber } from './shared-options.js';
+import { action } from './define-action.js';
+import { parseColumns, parseWholeNumber } from './option-parsers.js';
 
 export interface FeedOptions {
   sources?: string;
@@ -95,7 +95,7 @@ arrays joined with "; ", objects as JSON, null empty), table (a compact view; su
       action<FeedOptions>(ctx, async () => {
         return async (opts, globals, c) => {
           const plan = planFeed(opts, globals);
-          const { runFeed } = await import('../feed/run.js');
+          const { runFeed } = await import('../feed/export.js');
           await runFeed(plan, globals, c);
         };
       }),

@@ -16,8 +16,16 @@ import {
   UnauthorizedDataSourcesError,
   ValidationError,
   WaitTooLongError,
-} from './api/errors.js';
-import { InterruptedError, MissingApiKeyError, ResumableError, UnhealthyError, UsageError } from './cli-errors.js';
+} from '../api/errors.js';
+import {
+  BusyError,
+  CannotWriteError,
+  InterruptedError,
+  MissingApiKeyError,
+  ResumableError,
+  UnhealthyError,
+  UsageError,
+} from './errors.js';
 import { ConfigError, ConfigValueError } from './config/errors.js';
 
 export const EXIT = {
@@ -29,6 +37,12 @@ export const EXIT = {
   rateLimited: 5,
   unavailable: 6,
   invalidResponse: 7,
+  /** `match --exit-code`: at least one catalogue row matched a recall. */
+  matchFound: 8,
+  /** Another run holds the lock on the same output or state file. */
+  busy: 9,
+  /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
+  cannotWrite: 10,
   interrupted: 130,
 } as const;
 
@@ -62,6 +76,8 @@ function apiHint(err: ApiError): string[] {
 function describeCause(err: unknown): ErrorReport {
   if (isAbort(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
+  if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
   }

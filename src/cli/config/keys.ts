@@ -1,5 +1,5 @@
 // The settable config keys: a one-line description, the valid values and a validator for each.
-import { FORMATS } from '../output/formats.js';
+import { FORMATS } from '../../output/formats.js';
 import { ConfigValueError } from './errors.js';
 
 export { ConfigValueError } from './errors.js';

@@ -3,7 +3,7 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { UsageError } from '../cli-errors.js';
+import { UsageError } from '../errors.js';
 import type { OutStream } from '../context.js';
 import { writeFileAtomic } from './atomic-write.js';
 

@@ -1,5 +1,5 @@
 // Option parsing shared by several commands.
-import { UsageError } from '../cli-errors.js';
+import { UsageError } from '../errors.js';
 
 /** `--columns a,b,c` as a list; undefined when the flag is absent. */
 export function parseColumns(raw: string | undefined): string[] | undefined {

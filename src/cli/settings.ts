@@ -1,8 +1,8 @@
 // Resolves the global options: flag > environment > profile > default, in one documented place.
-import { DEFAULT_BASE_URL } from './api/constants.js';
-import { UsageError } from './cli-errors.js';
-import { parseWholeNumber } from './commands/shared-options.js';
-import type { PacingOverrides, WindowName } from './api/pacing.js';
+import { DEFAULT_BASE_URL } from '../api/constants.js';
+import { UsageError } from './errors.js';
+import { parseWholeNumber } from './commands/option-parsers.js';
+import type { PacingOverrides, WindowName } from '../api/pacing.js';
 
 export const FORMATS = ['table', 'jsonl', 'json', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];

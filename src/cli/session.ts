@@ -1,9 +1,9 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
-import type { RecallFeedClient } from './api/client.js';
-import { MissingApiKeyError } from './cli-errors.js';
+import type { RecallFeedClient } from '../api/client.js';
+import { MissingApiKeyError } from './errors.js';
 import type { Context } from './context.js';
-import { detectTerminal, type Terminal } from './io/terminal.js';
-import { StatusReporter } from './io/status.js';
+import { detectTerminal, type Terminal } from './terminal/terminal.js';
+import { StatusReporter } from './terminal/status.js';
 import { resolveProfileName, resolveSettings, type GlobalFlags, type ProfileValues, type Settings } from './settings.js';
 
 export interface Session {
@@ -39,7 +39,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
   });
   let closeSandbox: (() => Promise<void>) | undefined;
   if (settings.sandbox) {
-    const { startSandbox, DEMO_KEYS } = await import('./sandbox/index.js');
+    const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
     const sandbox = await startSandbox({ port: 0 });
     closeSandbox = () => sandbox.close();
     settings.baseUrl = sandbox.url;
@@ -48,7 +48,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
   } else if (opts.needsKey && !settings.apiKey) {
     throw new MissingApiKeyError(`no API key for profile '${settings.profile}'`);
   }
-  const { RecallFeedClient } = await import('./api/client.js');
+  const { RecallFeedClient } = await import('../api/client.js');
   const client = new RecallFeedClient({
     apiKey: opts.needsKey ? settings.apiKey : undefined,
     baseUrl: settings.baseUrl,

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
-import type { Terminal } from './terminal.js';
+import type { Terminal } from '../terminal/terminal.js';
 import { fileTarget, stdoutTarget, type OutputTarget } from './file-target.js';
 
 const BY_EXTENSION: Record<string, Format> = {

@@ -1,7 +1,7 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file saved atomically; old ids are pruned.
 import { promises as fs } from 'node:fs';
-import { UsageError } from '../cli-errors.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 /** A state file that cannot be used: a usage error (exit 2), never a silent re-emit of everything. */
 export class StateFileError extends UsageError {

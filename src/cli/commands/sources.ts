@@ -1,9 +1,9 @@
 // `recall-feed sources`: the data sources the key may use, in any output format.
 import type { Command } from 'commander';
-import { action } from './action.js';
+import { action } from './define-action.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
-import { parseColumns } from './shared-options.js';
+import { parseColumns } from './option-parsers.js';
 
 interface SourcesOptions {
   columns?: string;
@@ -25,8 +25,8 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   const { openSession } = await import('../session.js');
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
-    const { chooseFormat, openTarget } = await import('../io/output.js');
-    const { createRenderer } = await import('../output/renderer.js');
+    const { chooseFormat, openTarget } = await import('../files/output-target.js');
+    const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();
     const target = await openTarget(session.settings, ctx);

@@ -1,5 +1,5 @@
 // Everything a command says on stderr while it works: progress, countdowns, retries, --verbose request lines.
-import type { ClientEvent } from '../api/client.js';
+import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
 
 export interface StatusOptions {
