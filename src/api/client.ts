@@ -30,7 +30,7 @@ import { createDispatcher, send, type ProxySettings, type RawResponse } from './
 import { feedQuery, validateCustomName } from './params.js';
 import { isLoopbackHost } from './loopback.js';
 import { sleep } from './sleep.js';
-import { DEFAULT_BASE_URL } from './constants.js';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './constants.js';
 
 
 /** What the client reports while it works; the CLI turns these into --verbose lines and countdowns. */
@@ -43,11 +43,11 @@ export type ClientEvent =
 export interface ClientOptions {
   apiKey?: string;
   baseUrl?: string;
-  /** Per request, headers and body together. Default 30 s. */
+  /** Per request, headers and body together. Default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** Retries of transient failures (5xx, connection, timeout, cut body). Default 5. */
+  /** Retries of transient failures (5xx, connection, timeout, cut body). Default {@link DEFAULT_RETRIES}. */
   retries?: number;
-  /** The longest single wait for a rate limit before giving up with WaitTooLongError. Default 120 s. */
+  /** The longest single wait for a rate limit before giving up with WaitTooLongError. Default {@link DEFAULT_MAX_WAIT_MS}. */
   maxWaitMs?: number;
   /** Own pacing: shorter windows (for a sandbox that shrinks them) or lower counts than the API reports. */
   pacing?: PacingOverrides;
@@ -121,9 +121,9 @@ export class RecallFeedClient {
     }
     this.baseUrl = base;
     this.apiKey = opts.apiKey;
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.retries = opts.retries ?? 5;
-    this.maxWaitMs = opts.maxWaitMs ?? 120_000;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = opts.retries ?? DEFAULT_RETRIES;
+    this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.userAgent = opts.userAgent ?? 'recall-feed';
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? sleep;

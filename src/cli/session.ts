@@ -2,6 +2,7 @@
 import type { RecallFeedClient } from '../api/client.js';
 import { MissingApiKeyError } from './errors.js';
 import type { Context } from './context.js';
+import { openConfigStore } from './config/open-store.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 import { StatusReporter } from './terminal/status.js';
 import { resolveProfileName, resolveSettings, type GlobalFlags, type ProfileValues, type Settings } from './settings.js';
@@ -17,18 +18,24 @@ export interface Session {
 /** The profile's stored values; none when running against the sandbox (it needs no config). */
 export async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
   if (globals.sandbox) return {};
-  const { ConfigStore } = await import('./config/store.js');
-  const store = ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
+  const store = await openConfigStore(ctx.env);
   return store.list(resolveProfileName(globals, ctx.env));
+}
+
+/** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */
+export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
+  return resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
 }
 
 export interface SessionOptions {
   /** Whether the command needs an API key (all but health). */
   needsKey: boolean;
+  /** Settings the command already loaded to plan its run; loaded here otherwise. */
+  settings?: Settings;
 }
 
 export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
-  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  const settings = opts.settings ?? (await loadSettings(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
   const spinner = ctx.stderr.isTTY === true && (ctx.stderr.columns ?? 0) > 0 && ctx.env.CI === undefined;
   const status = new StatusReporter(ctx.stderr, {

@@ -37,7 +37,10 @@ export interface RenderOptions {
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
-  /** table: colour risk_severity with chalk (the caller sets chalk's level). Default false. */
+  /**
+   * table: colour risk_severity with chalk. Default false. Nobody sets chalk's level: chalk detects it
+   * itself from stdout and FORCE_COLOR when loaded; this flag only decides whether colour is used at all.
+   */
   color?: boolean;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;

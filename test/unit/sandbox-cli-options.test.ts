@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/api/errors.js';
-import { loadKeysFile, parseDuration, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
+import { loadKeysFile, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
 import { FaultPlan } from '../../src/sandbox/faults.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/limiter.js';
 
@@ -75,14 +75,6 @@ describe('parseRateLimitSpec', () => {
   it('parseRateLimitFlag takes off for no limiting', () => {
     expect(parseRateLimitFlag('off')).toBe(false);
     expect(parseRateLimitFlag('minute=1')).toMatchObject({ minute: { limit: 1 } });
-  });
-
-  it('parseDuration', () => {
-    expect(parseDuration('1.5m')).toBe(90_000);
-    expect(parseDuration('1h')).toBe(3_600_000);
-    expect(parseDuration('2d')).toBe(172_800_000);
-    expect(parseDuration('10')).toBeUndefined();
-    expect(parseDuration('10', 'ms')).toBe(10);
   });
 });
 

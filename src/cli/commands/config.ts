@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { resolveProfileName, type GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';
 import { readSecret } from '../terminal/read-secret.js';
+import { configPath, openConfigStore } from '../config/open-store.js';
 
 interface ConfigOptions {
   showSecrets?: boolean;
@@ -46,11 +47,6 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
   config.command('path').description('print where the config file is').action(action(ctx, async () => runPath));
 }
 
-async function openStore(ctx: Context) {
-  const { ConfigStore } = await import('../config/store.js');
-  return ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
-}
-
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
   if (!SECRET_KEYS.has(key) || showSecrets) return String(value);
   const { maskSecret } = await import('../config/mask.js');
@@ -66,7 +62,7 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
     raw = await readSecret(ctx, 'API key: ');
   }
   const value = validateConfigValue(key, raw.trim());
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const profile = resolveProfileName(globals, ctx.env);
   store.set(profile, key, value);
   ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
@@ -76,7 +72,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/keys.js');
   validateConfigKey(key);
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const value = store.get(resolveProfileName(globals, ctx.env), key);
   if (value === undefined) return;
   ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
@@ -86,12 +82,12 @@ async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/keys.js');
   validateConfigKey(key);
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   store.unset(resolveProfileName(globals, ctx.env), key);
 }
 
 async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const values = store.list(resolveProfileName(globals, ctx.env));
   for (const [key, value] of Object.entries(values)) {
     ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);
@@ -99,6 +95,5 @@ async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context):
 }
 
 async function runPath(_opts: ConfigOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
-  const { configFilePath } = await import('../config/paths.js');
-  ctx.stdout.write(`${configFilePath(ctx.env.RECALL_FEED_CONFIG_DIR || undefined, ctx.env)}\n`);
+  ctx.stdout.write(`${configPath(ctx.env)}\n`);
 }
