@@ -20,13 +20,13 @@ import {
 import {
   BusyError,
   CannotWriteError,
-  InterruptedError,
   MissingApiKeyError,
   ResumableError,
   UnhealthyError,
   UsageError,
 } from './errors.js';
 import { ConfigError, ConfigValueError } from './config/errors.js';
+import { isInterrupt } from './failure-policy.js';
 
 export const EXIT = {
   ok: 0,
@@ -59,10 +59,6 @@ const KEY_HINT =
 
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
 
-function isAbort(err: unknown): boolean {
-  return err instanceof InterruptedError || (err instanceof Error && err.name === 'AbortError');
-}
-
 /** Errors that carry their own hint (config store errors, usage errors, state files). */
 function ownHint(err: unknown): string[] {
   const hint = (err as { hint?: unknown }).hint;
@@ -74,7 +70,7 @@ function apiHint(err: ApiError): string[] {
 }
 
 function describeCause(err: unknown): ErrorReport {
-  if (isAbort(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
+  if (isInterrupt(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
