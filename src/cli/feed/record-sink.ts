@@ -1,9 +1,9 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
 import { RECALL_FIELDS } from '../../api/constants.js';
-import type { FeedPlan } from '../commands/feed.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { Format } from '../settings.js';
+import type { FeedPlan } from './plan.js';
 
 /** The compact table a terminal gets by default. */
 export const TABLE_COLUMNS = ['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title'];
@@ -24,7 +24,7 @@ export interface PageSinkOptions {
  * A custom feed's columns come from its records, so the renderer waits for the first page. Headers
  * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues.
  */
-export function recordRenderer({ plan, format, session, target }: PageSinkOptions): PageSink {
+export function createRecordSink({ plan, format, session, target }: PageSinkOptions): PageSink {
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
   async function create(first: readonly Record<string, unknown>[]) {

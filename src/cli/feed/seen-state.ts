@@ -1,15 +1,18 @@
-// The ids already written, kept in memory and (with --state) in a 0600 file saved atomically; old ids are pruned.
+// The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
 import { promises as fs } from 'node:fs';
-import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../files/atomic-write.js';
+import path from 'node:path';
+import { fsReason } from '../config/errors.js';
+import { CannotWriteError, UsageError } from '../errors.js';
 
-/** A state file that cannot be used: a usage error (exit 2), never a silent re-emit of everything. */
+/** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
 export class StateFileError extends UsageError {
   override name = 'StateFileError';
 }
 
 /** How long after its publication an id is kept: the widest window (24 h) plus a margin for clock skew. */
 export const KEEP_MS = 25 * 3_600_000;
+
+const WRITE_HINT = 'give --state a file in a folder this user can write to; the state is what keeps each recall from being written twice';
 
 interface StateFileV1 {
   version: 1;
@@ -26,10 +29,18 @@ export function publishedMs(record: Record<string, unknown>, fallback: number): 
   return Number.isNaN(ms) ? fallback : ms;
 }
 
+function cannotWrite(file: string, err: unknown): CannotWriteError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? `the folder ${path.dirname(path.resolve(file))} does not exist` : fsReason(err);
+  return new CannotWriteError(file, reason, WRITE_HINT);
+}
+
 export class SeenState {
   private readonly seen = new Map<string, number>();
-  /** Whether memory differs from the file: a poll that found nothing new writes nothing. */
+  /** Whether memory differs from the file: a run that found nothing new writes nothing. */
   private dirty = false;
+  /** A temporary file beside the state holding what is not yet in place. */
+  private staged = false;
 
   private constructor(private readonly file: string | undefined) {}
 
@@ -37,33 +48,59 @@ export class SeenState {
     return new SeenState(undefined);
   }
 
-  /** Loads `file`, or starts empty when it does not exist yet. */
+  /**
+   * Loads `file`, or starts empty when it does not exist yet. Then checks that it can be written:
+   * a state that cannot be saved must stop the run before any request, not after the output.
+   */
   static async load(file: string): Promise<SeenState> {
     const state = new SeenState(file);
-    let raw: string;
+    let raw: string | undefined;
     try {
       raw = await fs.readFile(file, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return state;
-      throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
+      if (code === 'EISDIR') throw new CannotWriteError(file, 'it is a folder', WRITE_HINT);
+      // A path that can never hold a file is a place the state cannot be written to, not a damaged state.
+      if (code === 'ENOTDIR' || code === 'ENAMETOOLONG') throw cannotWrite(file, err);
+      if (code !== 'ENOENT') throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
     }
-    let parsed: StateFileV1;
+    if (raw !== undefined) state.parse(raw);
+    await state.probe();
+    return state;
+  }
+
+  private parse(raw: string): void {
+    let parsed: StateFileV1 | undefined;
     try {
       parsed = JSON.parse(raw) as StateFileV1;
     } catch {
-      parsed = undefined as unknown as StateFileV1;
+      parsed = undefined;
     }
     if (!parsed || parsed.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null) {
       throw new StateFileError(
-        `the state file ${file} is not one this tool wrote (or it is damaged)`,
+        `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
         'move it away to start afresh: every recall in the window will then be written again',
       );
     }
     for (const [id, at] of Object.entries(parsed.seen)) {
-      if (typeof at === 'number') state.seen.set(id, at * 1000);
+      if (typeof at === 'number') this.seen.set(id, at * 1000);
     }
-    return state;
+  }
+
+  /** The file beside the state where the next version is written before it replaces the state. */
+  private get tmp(): string {
+    const file = this.file as string;
+    return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  }
+
+  /** Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. */
+  private async probe(): Promise<void> {
+    try {
+      await fs.writeFile(this.tmp, '', { mode: 0o600 });
+    } catch (err) {
+      throw cannotWrite(this.file as string, err);
+    }
+    await fs.rm(this.tmp, { force: true });
   }
 
   get size(): number {
@@ -90,17 +127,41 @@ export class SeenState {
     }
   }
 
-  /** Writes the file atomically (temp file + rename), mode 0600, when anything changed. No-op without a file. */
-  async save(): Promise<void> {
+  /**
+   * Writes the state (when anything changed) to its temporary file, mode 0600. Called before the
+   * output it covers is committed, so that a full disk fails the run while nothing is written yet.
+   */
+  async stage(): Promise<void> {
     if (!this.file || !this.dirty) return;
     const seen: Record<string, number> = {};
     for (const [id, at] of this.seen) seen[id] = Math.floor(at / 1000);
     const body: StateFileV1 = { version: 1, seen };
     try {
-      await writeFileAtomic(this.file, `${JSON.stringify(body)}\n`);
+      await fs.writeFile(this.tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
     } catch (err) {
-      throw new StateFileError(`cannot write the state file ${this.file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+      await this.unstage();
+      throw cannotWrite(this.file, err);
     }
+    this.staged = true;
+  }
+
+  /** Puts the staged state in place, after the output: a crash between the two repeats records, never loses one. */
+  async commit(): Promise<void> {
+    if (!this.file || !this.staged) return;
+    try {
+      await fs.rename(this.tmp, this.file);
+    } catch (err) {
+      await this.unstage();
+      throw cannotWrite(this.file, err);
+    }
+    this.staged = false;
     this.dirty = false;
+  }
+
+  /** Drops a staged state whose output was not committed. */
+  async unstage(): Promise<void> {
+    if (!this.file) return;
+    await fs.rm(this.tmp, { force: true });
+    this.staged = false;
   }
 }

@@ -1,0 +1,44 @@
+// `feed --state` without `--watch` (cron): one poll, only the recalls not written before; the output goes in place first, then the state.
+import type { Context } from '../context.js';
+import { openTarget } from '../files/output-target.js';
+import { announceWritten, counted, tellsSuccess, writeOutput } from '../files/write-output.js';
+import type { Session } from '../session.js';
+import { pollNew, remember } from './new-records.js';
+import { pagesOf } from './pages.js';
+import type { FeedPlan } from './plan.js';
+import { createRecordSink } from './record-sink.js';
+import { SeenState } from './seen-state.js';
+
+export async function runOnce(plan: FeedPlan & { state: string }, session: Session, ctx: Context): Promise<void> {
+  // Before any request: a state that cannot be read or written stops the run here.
+  const state = await SeenState.load(plan.state);
+  const fresh = await writeOutput(
+    () => openTarget(session.settings, ctx, { append: plan.append }),
+    async (target) => {
+      const poll = await pollNew(pagesOf(session, plan), {
+        state,
+        max: plan.max,
+        custom: plan.custom,
+        flag: '--state',
+        signal: ctx.signal,
+      });
+      remember(state, poll.records, ctx.now());
+      const sink = createRecordSink({ plan, format: plan.format, session, target });
+      // Staged before the records are printed or the file is committed: a disk that cannot take
+      // the state fails the run while the output is still as it was.
+      await state.stage();
+      await sink.write(poll.records);
+      await sink.end();
+      return poll.records.length;
+    },
+    async (err, target) => {
+      await target.discard();
+      await state.unstage();
+      return err;
+    },
+  );
+  await state.commit();
+  const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}`;
+  if (session.settings.output) announceWritten(session, counted(fresh, 'new recall', 'new recalls'), `; ${remembered}`);
+  else if (tellsSuccess(session)) session.status.note(`${counted(fresh, 'new recall', 'new recalls')}; ${remembered}`);
+}
