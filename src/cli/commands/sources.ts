@@ -26,27 +26,27 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
     const { chooseFormat, openTarget } = await import('../files/output-target.js');
+    const { announceWritten, counted, writeOutput } = await import('../files/write-output.js');
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();
-    const target = await openTarget(session.settings, ctx);
-    try {
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        columns,
-        tableColumns: SOURCE_COLUMNS,
-        csvColumns: SOURCE_COLUMNS,
-        width: session.terminal.columns,
-        color: session.terminal.color,
-      });
-      await renderer.write(answer.data_sources);
-      await renderer.end();
-      await target.commit();
-    } catch (err) {
-      await target.discard();
-      throw err;
-    }
+    await writeOutput(
+      () => openTarget(session.settings, ctx),
+      async (target) => {
+        const renderer = createRenderer({
+          format,
+          out: target.stream,
+          columns,
+          tableColumns: SOURCE_COLUMNS,
+          csvColumns: SOURCE_COLUMNS,
+          width: session.terminal.columns,
+          color: session.terminal.color,
+        });
+        await renderer.write(answer.data_sources);
+        await renderer.end();
+      },
+    );
+    announceWritten(session, counted(answer.data_sources.length, 'data source', 'data sources'));
     if (format === 'table') session.status.note(`${answer.total_available} data sources available to this key`);
   } finally {
     await session.close();
