@@ -14,7 +14,7 @@
 //   CRLF. A CR or LF inside a field is kept as is, inside quotes.
 // - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
 import type { Stringifier } from 'csv-stringify';
-import { waitFor } from './backpressure.js';
+import { OutputClosedError, waitFor } from './backpressure.js';
 import { csvCell, guardFormula } from './cells.js';
 import type { Renderer, RenderOptions } from './renderer.js';
 
@@ -62,6 +62,21 @@ export class CsvRenderer implements Renderer {
       const row = columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard));
       if (!stringifier.write(row)) await waitFor(stringifier, 'drain', this.#opts.out);
       this.#count++;
+    }
+    await this.#handedOver(stringifier);
+  }
+
+  /**
+   * The pipe moves rows on to `out` only as fast as `out` takes them; until it has, they live in the
+   * stringifier, and a run that fails now and closes `out` would lose rows it already counted.
+   */
+  async #handedOver(stringifier: Stringifier): Promise<void> {
+    const out = this.#opts.out;
+    while (stringifier.readableLength > 0) {
+      // A closed output unpipes the stringifier: nothing would ever move again.
+      if (out.errored || out.destroyed) throw out.errored ?? new OutputClosedError();
+      if (out.writableNeedDrain) await waitFor(out, 'drain', out);
+      else await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
