@@ -60,6 +60,26 @@ describe('feed --watch', () => {
     expect(sandbox.requests().every((q) => q.query.hours_ago === '1')).toBe(true);
   }, 60_000);
 
+  it('writes each poll oldest first (published_at, then id), so the log reads in time order', async () => {
+    sandbox = await sandboxFor();
+    const w = watch(sandbox, []);
+    await until('the first poll', () => w.polls() >= 1 && w.ids().length >= expectedFeed(sandbox!, { hours: 1 }).length);
+    const published = new Map(sandbox.records().map((r) => [r.id, Date.parse(`${r.published_at}Z`)]));
+    const firstPoll = w.ids() as number[];
+    expect(firstPoll.length).toBeGreaterThan(1);
+    const key = (id: number) => [published.get(id)!, id] as const;
+    const sorted = [...firstPoll].sort((a, b) => key(a)[0] - key(b)[0] || a - b);
+    expect(firstPoll).toEqual(sorted);
+    // Three arrivals in one poll, published out of id order: they come out by publication time.
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString().slice(0, 19);
+    const added = sandbox
+      .addRecords([{ published_at: minutesAgo(5) }, { published_at: minutesAgo(20) }, { published_at: minutesAgo(10) }])
+      .map((r) => r.id);
+    await until('the new records', () => w.ids().length === firstPoll.length + 3);
+    await w.stop();
+    expect(w.ids().slice(-3)).toEqual([added[1], added[2], added[0]]);
+  }, 60_000);
+
   it('--skip-existing only remembers the first poll; csv writes its header once', async () => {
     sandbox = await sandboxFor();
     const w = watch(sandbox, ['--skip-existing', '-f', 'csv', '--columns', 'id,product_name']);
