@@ -60,7 +60,6 @@ export interface Settings {
   pacing: PacingOverrides;
   sandbox: boolean;
   allowInsecureHttp: boolean;
-  profileValues: ProfileValues;
 }
 
 function positiveSeconds(raw: string, flag: string, allowZero = false): number {
@@ -176,7 +175,6 @@ export function resolveSettings(
     pacing: flags.pace ? parsePacing(flags.pace) : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,
-    profileValues,
   };
   if (settings.output === '') throw new UsageError('--output needs a file name');
   return settings;
