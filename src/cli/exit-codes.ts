@@ -21,6 +21,7 @@ import {
   BusyError,
   CannotWriteError,
   InterruptedError,
+  MatchesFoundError,
   MissingApiKeyError,
   ResumableError,
   UnhealthyError,
@@ -52,6 +53,8 @@ export interface ErrorReport {
   hints: string[];
   /** A complete command that finishes the interrupted job (never contains the key). */
   command?: string;
+  /** An outcome, not a failure: nothing is printed (the summary already said it). */
+  silent?: boolean;
 }
 
 const KEY_HINT =
@@ -76,6 +79,7 @@ function apiHint(err: ApiError): string[] {
 function describeCause(err: unknown): ErrorReport {
   if (isAbort(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
   if (err instanceof InsecureTransportError) {

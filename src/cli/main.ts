@@ -7,6 +7,7 @@ import { registerSources } from './commands/sources.js';
 import { registerHealth } from './commands/health.js';
 import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerMatch } from './commands/match.js';
 
 export const VERSION = '0.1.0';
 
@@ -48,18 +49,21 @@ Examples:
   echo "$KEY" | recall-feed config set api-key   store a key (read from stdin)
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
-5 rate limited, 6 API unavailable, 7 invalid response, 130 interrupted.`,
+5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
+9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
     );
   registerFeed(program, ctx);
   registerSources(program, ctx);
   registerHealth(program, ctx);
   registerConfig(program, ctx);
+  registerMatch(program, ctx);
   registerSandbox(program, ctx);
   return program;
 }
 
 function printError(ctx: Context, err: unknown): number {
   const report = describeError(err);
+  if (report.silent) return report.code;
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
   if (report.command) ctx.stderr.write(`  ${report.command}\n`);
