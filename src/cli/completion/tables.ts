@@ -6,6 +6,9 @@ export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A line of output; printf, because echo would swallow a word such as -n or -e. */
+const say = (text: string): string => `printf '%s\\n' ${shQuote(text)}`;
+
 /** The path as the scripts key it: command names joined by spaces, '' for the program. */
 export const pathKey = (path: readonly string[]): string => path.join(' ');
 
@@ -36,7 +39,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1|$2"',
     commands.flatMap((c) =>
       c.commands.flatMap((s) =>
-        [s.name, ...s.aliases].map((word): [string, string] => [shQuote(`${pathKey(c.path)}|${word}`), `echo ${shQuote(pathKey(s.path))}`]),
+        [s.name, ...s.aliases].map((word): [string, string] => [shQuote(`${pathKey(c.path)}|${word}`), say(pathKey(s.path))]),
       ),
     ),
   );
@@ -46,7 +49,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1"',
     commands
       .filter((c) => c.commands.length > 0)
-      .map((c) => [shQuote(pathKey(c.path)), `echo ${shQuote(c.commands.map((s) => s.name).join(' '))}`]),
+      .map((c) => [shQuote(pathKey(c.path)), say(c.commands.map((s) => s.name).join(' '))]),
   );
   // `<fn>_flags PATH`: every flag usable there, the command's own and its ancestors'.
   const flags = caseFunction(
@@ -54,7 +57,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1"',
     commands.map((c) => [
       shQuote(pathKey(c.path)),
-      `echo ${shQuote(flagsInScope(root, c.path).flatMap((f) => f.names).join(' '))}`,
+      say(flagsInScope(root, c.path).flatMap((f) => f.names).join(' ')),
     ]),
   );
   // `<fn>_flag PATH FLAG`: what follows FLAG there. Deeper commands come first, so their own flags win.
@@ -64,7 +67,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1|$2"',
     deepestFirst.flatMap((c) =>
       c.flags.flatMap((f) =>
-        f.names.map((n): [string, string] => [flagPattern(c, n), `echo ${shQuote(valueWord(f.value))}`]),
+        f.names.map((n): [string, string] => [flagPattern(c, n), say(valueWord(f.value))]),
       ),
     ),
   );
@@ -74,7 +77,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1|$2"',
     commands.flatMap((c) =>
       c.args.flatMap((a, i): [string, string][] =>
-        a.values ? [[shQuote(`${pathKey(c.path)}|${i}`), `echo ${shQuote(a.values.join(' '))}`]] : [],
+        a.values ? [[shQuote(`${pathKey(c.path)}|${i}`), say(a.values.join(' '))]] : [],
       ),
     ),
   );
