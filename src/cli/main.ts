@@ -8,6 +8,7 @@ import { registerHealth } from './commands/health.js';
 import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerMatch } from './commands/match.js';
+import { registerCompletion } from './commands/completion.js';
 
 export const VERSION = '0.1.0';
 
@@ -58,6 +59,7 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerConfig(program, ctx);
   registerMatch(program, ctx);
   registerSandbox(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }
 
