@@ -5,7 +5,7 @@ import { SHELLS, type Shell } from '../completion/shells.js';
 
 export function registerCompletion(program: Command, ctx: Context): void {
   program
-    .command('completion', { hidden: true })
+    .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .addHelpText(
