@@ -3,7 +3,7 @@ import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
 
 export interface StatusOptions {
-  /** A real terminal with a width: spinner and live countdowns. Otherwise plain lines. */
+  /** Spinner and live countdowns (Terminal.animate decides). Otherwise plain lines. */
   spinner: boolean;
   quiet: boolean;
   verbose: boolean;
