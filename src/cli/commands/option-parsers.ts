@@ -12,11 +12,14 @@ export function parseColumns(raw: string | undefined): string[] | undefined {
   return list;
 }
 
+/** Plain decimal digits: Number() alone would also take `1e3`, `0x10`, `0b1`, `1.0` and `+5`. */
+const DECIMAL_DIGITS = /^\s*\d+\s*$/;
+
 /** A whole number flag in [min, max]; undefined when the flag is absent. */
 export function parseWholeNumber(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+  if (!DECIMAL_DIGITS.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
     throw new UsageError(`${flag} must be a whole number ${range}, not '${raw}'`);
   }
