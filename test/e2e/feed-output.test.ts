@@ -184,6 +184,21 @@ describe('table', () => {
     );
   });
 
+  it.each([20, 40])('on a %i-column terminal: one block of `field: value` lines per record, nothing wider', async (width) => {
+    const r = await runAgainst(sandbox, ['feed', '--max', '3'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(width) } });
+    expect(r.exitCode).toBe(0);
+    const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
+    const blocks = r.stdout.replace(/\n$/, '').split('\n\n');
+    expect(blocks).toHaveLength(3);
+    blocks.forEach((block, i) => {
+      const labels = block.split('\n').filter((l) => !l.startsWith(' ')).map((l) => l.replace(/:.*$/, ''));
+      expect(labels).toEqual(['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title']);
+      // A value too long for its label's line starts on the next one.
+      expect(block.replace(/:\n /g, ': ')).toContain(`data_source: ${expected[i]!.data_source as string}\n`);
+    });
+    for (const line of lines(r.stdout)) expect([...line].length).toBeLessThanOrEqual(width);
+  });
+
   it('-f table in a pipe still prints a table; NO_COLOR and --no-color keep it free of escape codes', async () => {
     const r = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], { env: { FORCE_COLOR: '1' } });
     expect(r.stdout).toMatch(/\x1b\[/);
