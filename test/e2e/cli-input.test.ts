@@ -45,6 +45,7 @@ const BAD: [string[], RegExp][] = [
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
+  [['feed', '--columns', 'id,prodcut_name'], /^error: --columns has an unknown column: 'prodcut_name'\nhint: did you mean product_name \(for 'prodcut_name'\)\?\n$/],
   [['nonsense'], /unknown command 'nonsense'/],
 ];
 

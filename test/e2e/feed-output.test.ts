@@ -159,6 +159,25 @@ describe('formats', () => {
     expect(first).toBe(`${rec.id},${rec.risk_types.join('; ')},${rec.data_source}`);
   });
 
+  it('--columns with jsonl: whole records as without it, and one warning (also with --quiet)', async () => {
+    const plain = await runAgainst(sandbox, ['feed', '--max', '3']);
+    const r = await runAgainst(sandbox, ['feed', '--max', '3', '--columns', 'id', '-q']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.stderr).toBe('warning: --columns applies to table and csv only; jsonl prints whole records\n');
+  });
+
+  it('a custom feed: a --columns name no record has is warned about once, its column left empty', async () => {
+    // Three pages of two: the warning comes with the first, not once per page.
+    const r = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '6', '--page-size', '2', '-f', 'csv', '--columns', 'id,skus']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("warning: no record has the column 'skus' (left empty); did you mean sku (for 'skus')?\n");
+    const rows = lines(r.stdout);
+    expect(rows[0]).toBe('id,skus');
+    expect(rows).toHaveLength(7);
+    expect(rows.slice(1).every((row) => /^\d+,$/.test(row))).toBe(true);
+  });
+
   it('a custom feed passes unknown shapes through json lines and takes csv columns from its records', async () => {
     const jsonl = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5']);
     expect(jsonl.exitCode).toBe(0);

@@ -1,14 +1,19 @@
 // Option parsing shared by several commands.
 import { UsageError } from '../errors.js';
+import { checkKnownColumns } from './column-names.js';
 
-/** `--columns a,b,c` as a list; undefined when the flag is absent. */
-export function parseColumns(raw: string | undefined): string[] | undefined {
+/**
+ * `--columns a,b,c` as a list; undefined when the flag is absent. With `known` (the recall feed's
+ * fields), an unknown name is a usage error: a typo would otherwise give a silently empty column.
+ */
+export function parseColumns(raw: string | undefined, known?: readonly string[]): string[] | undefined {
   if (raw === undefined) return undefined;
   const list = raw
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
   if (list.length === 0) throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
+  if (known) checkKnownColumns(list, known);
   return list;
 }
 

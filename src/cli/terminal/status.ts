@@ -51,6 +51,11 @@ export class StatusReporter {
     this.write(text);
   }
 
+  /** `warning: <text>`: printed even with --quiet, which silences progress, not problems. */
+  warn(text: string): void {
+    this.write(`warning: ${text}`);
+  }
+
   /** Turns a client event into a --verbose line or a wait message. */
   event(e: ClientEvent): void {
     if (e.type === 'response') {
