@@ -58,10 +58,11 @@ function positiveSeconds(raw: string, flag: string, allowZero = false): number {
 }
 
 export function parseFormat(raw: string, flag: string): Format {
-  if (!(FORMATS as readonly string[]).includes(raw)) {
+  const name = raw.trim().toLowerCase();
+  if (!(FORMATS as readonly string[]).includes(name)) {
     throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
   }
-  return raw as Format;
+  return name as Format;
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;

@@ -27,6 +27,11 @@ const BAD: [string[], RegExp][] = [
   [['feed', '--max', '0'], /--max must be a whole number 1 or more, not '0'/],
   [['feed', '--max', '-3'], /--max must be a whole number 1 or more/],
   [['feed', '--max', 'ten'], /--max must be a whole number 1 or more/],
+  // Number() would take these; a count is plain decimal digits.
+  [['feed', '--max', '1e3'], /--max must be a whole number 1 or more, not '1e3'/],
+  [['feed', '--hours', '0x10'], /--hours must be a whole number from 1 to 24, not '0x10'/],
+  [['feed', '--page-size', '1.0'], /--page-size must be a whole number from 1 to 500, not '1.0'/],
+  [['feed', '--max', '+5'], /--max must be a whole number 1 or more, not '\+5'/],
   [['feed', '--bogus'], /unknown option '--bogus'/],
   [['feed', '--append'], /--append works with -o <file>/],
   [['feed', '--resume'], /--resume works with -o <file>/],
@@ -40,6 +45,7 @@ const BAD: [string[], RegExp][] = [
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
+  [['feed', '--columns', 'id,prodcut_name'], /^error: --columns has an unknown column: 'prodcut_name'\nhint: did you mean product_name \(for 'prodcut_name'\)\?\n$/],
   [['nonsense'], /unknown command 'nonsense'/],
 ];
 
@@ -68,6 +74,12 @@ describe('bad input', () => {
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(/^error: no API key for profile 'default'\nhint: store a key with `recall-feed config set api-key`/);
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('takes format names in any case', async () => {
+    const r = await runAgainst(sandbox, ['feed', '-f', 'CSV', '--max', '2', '--columns', 'id']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^id\r?\n\d+\r?\n\d+\r?\n$/);
   });
 
   it('prints help on stdout with exit 0, and usage with exit 2 when no command is given', async () => {

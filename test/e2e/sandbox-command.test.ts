@@ -1,4 +1,5 @@
 // `recall-feed sandbox`: prints its URL (or a JSON line) first, serves the API, and stops cleanly on a signal.
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { BIN, cleanEnv, ALL_KEY, jsonLines, runCli } from '../helpers/cli.js';
@@ -48,5 +49,29 @@ describe('recall-feed sandbox', () => {
     expect(r.stderr).toMatch(/^error: .*--faults/);
     const p = await runCli(['sandbox', '--port', '99999']);
     expect(p.exitCode).toBe(2);
+  });
+
+  it('a port in use is a usage error naming the port, with a hint', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const r = await runCli(['sandbox', '--port', String(port)]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `error: port ${port} is taken (127.0.0.1:${port} is already in use)\n` +
+          'hint: choose another --port, or --port 0 to pick a free one\n',
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('an address that is not on this machine is a usage error', async () => {
+    // 192.0.2.0/24 is TEST-NET-1: never assigned to a local interface, so binding fails at once.
+    const r = await runCli(['sandbox', '--host', '192.0.2.1', '--port', '0']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot listen on 192\.0\.2\.1:0: no such address on this machine\nhint: /);
   });
 });
