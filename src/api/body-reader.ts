@@ -41,7 +41,13 @@ export async function readBody(
   encoding: string | string[] | undefined,
   maxBytes: number,
 ): Promise<string> {
-  const decoders = codings(encoding).reverse().map((c) => decoderFor(c, status));
+  let decoders: Transform[];
+  try {
+    decoders = codings(encoding).reverse().map((c) => decoderFor(c, status));
+  } catch (err) {
+    body.destroy(); // an unread body would hold the connection
+    throw err;
+  }
   // Which stage failed first: pipeline passes the first failure on to every other stage.
   let failed: 'body' | 'decoder' | 'size' | undefined;
   body.once('error', () => (failed ??= 'body'));

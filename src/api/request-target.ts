@@ -22,10 +22,11 @@ export function checkBaseUrl(raw: string, apiKey: string | undefined, allowInsec
 
 /** A key an HTTP header cannot carry is refused before any request; the message never quotes it. */
 export function checkApiKey(key: string): string {
-  if (/[\x00-\x1f\x7f]/.test(key)) {
+  const codes = Array.from(key, (ch) => ch.codePointAt(0) as number);
+  if (codes.some((c) => c < 0x20 || c === 0x7f)) {
     throw new MalformedApiKeyError('the API key contains control characters (a pasted line break or tab?)');
   }
-  if (/[^\x20-\x7e]/.test(key)) {
+  if (codes.some((c) => c > 0x7e)) {
     throw new MalformedApiKeyError('the API key contains characters other than printable ASCII, which a header cannot carry');
   }
   return key;
