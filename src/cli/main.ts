@@ -1,5 +1,6 @@
 // Builds the commander program and runs it; main() maps every error to its message and exit code.
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/constants.js';
 import type { Context } from './context.js';
 import { describeError, EXIT } from './exit-codes.js';
 import { registerFeed } from './commands/feed.js';
@@ -27,6 +28,7 @@ function buildProgram(ctx: Context): Command {
     .addOption(new Option('--timeout <seconds>', 'per-request timeout, headers and body (default 30)'))
     .addOption(new Option('--max-wait <seconds>', 'longest wait for a rate limit before giving up (default 120)'))
     .addOption(new Option('--retries <n>', 'retries of 5xx, network errors and cut bodies (default 5)'))
+    .addOption(new Option('--max-response-mb <n>', `largest answer read, in MiB after decompression (default ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20})`))
     .addOption(
       new Option('--pace <spec>', 'own pacing, e.g. minute=30/1m: fewer requests than the API allows, or a sandbox\'s shrunken window'),
     )

@@ -55,6 +55,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
     maxWaitMs: settings.maxWaitMs,
+    maxResponseBytes: settings.maxResponseBytes,
     pacing: settings.pacing,
     allowInsecureHttp: settings.allowInsecureHttp,
     proxy: {
