@@ -1,5 +1,5 @@
 // Paging 100k records with the client library at page size 50 and 500: why the CLI defaults to 500.
-import { Claims, forkSandbox, GENEROUS_LIMITS, ratio, requireBuild, table } from './lib/common.mjs.mjs';
+import { Claims, forkSandbox, GENEROUS_LIMITS, ratio, requireBuild, table } from './lib/common.mjs';
 
 const RECORDS = 100_000;
 /** Page size 500 runs twice, around the slow page-size-50 run, so drift on a shared machine shows. */

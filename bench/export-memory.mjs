@@ -2,7 +2,7 @@
 import { createReadStream, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, runCliMeasured, table, tempDir } from './lib/common.mjs.mjs';
+import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, runCliMeasured, table, tempDir } from './lib/common.mjs';
 
 const RECORDS = 100_000;
 const SMALL = 10_000;

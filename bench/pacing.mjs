@@ -1,6 +1,6 @@
 // Pacing under shrunken windows (10 requests per 2 s): a 60-page export sends no 429 and takes at most
 // 1.2× the theoretical minimum, measured against that minimum in the same run.
-import { Claims, cleanEnv, ratio, requireBuild, run, BIN } from './lib/common.mjs.mjs';
+import { Claims, cleanEnv, ratio, requireBuild, run, BIN } from './lib/common.mjs';
 
 const PER_WINDOW = 10;
 const WINDOW_MS = 2000;

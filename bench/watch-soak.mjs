@@ -1,7 +1,7 @@
 // 1,000 polls of `feed --watch` on a virtual clock: each new record printed once, one request per poll, a flat heap.
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, ROOT, table, tempDir } from './lib/common.mjs.mjs';
+import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, ROOT, table, tempDir } from './lib/common.mjs';
 
 const POLLS = 1_000;
 /** Records are added after every ADD_EVERY-th poll, ADD_COUNT at a time; the next poll must print them. */

@@ -19,7 +19,8 @@ export const GENEROUS_LIMITS = {
 };
 
 export function requireBuild() {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
+  // The CLI bundle (what bin/recall-feed.js runs) and the library.
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) || !existsSync(path.join(ROOT, 'dist', 'index.js'))) {
     console.error('dist/ is missing: run `npm run build` first (npm run bench does).');
     process.exit(2);
   }
