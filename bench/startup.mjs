@@ -1,7 +1,21 @@
 // Start-up cost of the CLI as ratios to a bare `node -e 0` spawned in the same rounds, the peak memory of a one-page run, and what each command loads.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, Claims, cleanEnv, forkSandbox, GENEROUS_LIMITS, median, ratio, requireBuild, run, RUSAGE_PRELOAD, table, tempDir, TRACE_PRELOAD } from './lib/common.mjs';
+import {
+  BIN,
+  Claims,
+  cleanEnv,
+  forkSandbox,
+  GENEROUS_LIMITS,
+  median,
+  ratio,
+  requireBuild,
+  run,
+  RUSAGE_PRELOAD,
+  table,
+  tempDir,
+  TRACE_PRELOAD,
+} from './lib/common.mjs';
 import { bundleContents, packagesLoaded } from './lib/import-graph.mjs';
 
 const ROUNDS = 15;
@@ -20,7 +34,10 @@ const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 async function traceRun(args, env, dir) {
   const trace = path.join(dir, 'trace.txt');
   rmSync(trace, { force: true });
-  const res = await run(process.execPath, ['--import', TRACE_PRELOAD, ...args], { env: { ...env, BENCH_TRACE_FILE: trace }, timeoutMs: 30_000 });
+  const res = await run(process.execPath, ['--import', TRACE_PRELOAD, ...args], {
+    env: { ...env, BENCH_TRACE_FILE: trace },
+    timeoutMs: 30_000,
+  });
   let urls = [];
   try {
     urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
@@ -34,7 +51,10 @@ async function traceRun(args, env, dir) {
 async function peakRssKB(args, env, dir) {
   const file = path.join(dir, 'rusage.json');
   rmSync(file, { force: true });
-  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, ...args], { env: { ...env, BENCH_RUSAGE_FILE: file }, timeoutMs: 30_000 });
+  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, ...args], {
+    env: { ...env, BENCH_RUSAGE_FILE: file },
+    timeoutMs: 30_000,
+  });
   if (res.code !== 0) throw new Error(`exit ${res.code}: node ${args.join(' ')}: ${res.stderr.trim().split('\n')[0]}`);
   return JSON.parse(readFileSync(file, 'utf8')).maxRssKB;
 }
@@ -46,18 +66,29 @@ try {
   const dir = tempDir('startup');
   // A local server in its own process, so its start-up and serving stay out of the CLI's figures.
   sandbox = await forkSandbox({ port: 0, recordCount: 100, rateLimits: GENEROUS_LIMITS });
-  const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), RECALL_FEED_API_KEY: sandbox.key });
+  const env = cleanEnv({
+    HOME: dir,
+    RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+    RECALL_FEED_API_KEY: sandbox.key,
+  });
   const commands = [
     { id: 'baseline', name: 'node -e 0', args: ['-e', '0'] },
     { id: 'version', name: 'recall-feed --version', args: [BIN, '--version'] },
     { id: 'help', name: 'recall-feed feed --help', args: [BIN, 'feed', '--help'] },
-    { id: 'page', name: 'recall-feed feed --max 1 -f jsonl', args: [BIN, '--base-url', sandbox.url, 'feed', '--max', '1', '-f', 'jsonl'] },
+    {
+      id: 'page',
+      name: 'recall-feed feed --max 1 -f jsonl',
+      args: [BIN, '--base-url', sandbox.url, 'feed', '--max', '1', '-f', 'jsonl'],
+    },
   ];
   const cli = commands.slice(1);
 
   // 1. What each command loads (one untimed run each, with a loader hook).
   const contents = await bundleContents();
-  if (!contents) claims.note('dist/cli does not match the sources (or is not a bundle): packages are named only when resolved from node_modules');
+  if (!contents)
+    claims.note(
+      'dist/cli does not match the sources (or is not a bundle): packages are named only when resolved from node_modules',
+    );
   const loaded = {};
   for (const c of cli) {
     const { urls, code } = await traceRun(c.args, env, dir);
@@ -66,14 +97,28 @@ try {
   const describe = (packages) =>
     [...packages].map(([name, bytes]) => (bytes ? `${name} ${kb(bytes)}` : name)).join(', ') || '(none)';
   console.log('packages loaded (loader-hook trace, one run each; sizes are bytes of bundled code):');
-  console.log(table(['command', 'modules', 'packages'], cli.map((c) => [c.name, loaded[c.id].modules, describe(loaded[c.id].packages)])));
+  console.log(
+    table(
+      ['command', 'modules', 'packages'],
+      cli.map((c) => [c.name, loaded[c.id].modules, describe(loaded[c.id].packages)]),
+    ),
+  );
   for (const id of ['version', 'help']) {
     const extra = [...loaded[id].packages.keys()].filter((p) => p !== 'commander');
-    claims.check(`${commands.find((c) => c.id === id).name} loads no package but commander`, loaded[id].modules > 0 && extra.length === 0, extra.join(', ') || undefined);
+    claims.check(
+      `${commands.find((c) => c.id === id).name} loads no package but commander`,
+      loaded[id].modules > 0 && extra.length === 0,
+      extra.join(', ') || undefined,
+    );
   }
   const needless = NOT_FOR_JSONL.filter((p) => loaded.page.packages.has(p));
-  claims.check(`one page of jsonl loads none of ${NOT_FOR_JSONL.join(', ')}`, loaded.page.modules > 0 && needless.length === 0, needless.join(', ') || undefined);
-  if (loaded.page.packages.get('zod')) claims.note(`one page of jsonl still loads ${kb(loaded.page.packages.get('zod'))} of zod`);
+  claims.check(
+    `one page of jsonl loads none of ${NOT_FOR_JSONL.join(', ')}`,
+    loaded.page.modules > 0 && needless.length === 0,
+    needless.join(', ') || undefined,
+  );
+  if (loaded.page.packages.get('zod'))
+    claims.note(`one page of jsonl still loads ${kb(loaded.page.packages.get('zod'))} of zod`);
   await sandbox.requests(); // the traced run's request is not counted below
 
   // 2. Spawn-to-exit time, all four commands in every round, in a rotated order.
@@ -104,7 +149,9 @@ try {
 
   const medians = times.map(median);
   const base = medians[0];
-  console.log(`\nspawn-to-exit, median of ${ROUNDS} interleaved rounds (after ${WARMUP} warm-up rounds), as a ratio to node -e 0:`);
+  console.log(
+    `\nspawn-to-exit, median of ${ROUNDS} interleaved rounds (after ${WARMUP} warm-up rounds), as a ratio to node -e 0:`,
+  );
   console.log(
     table(
       ['command', 'median', 'target', 'min..max (÷ baseline median)'],
@@ -119,7 +166,11 @@ try {
   console.log(`(baseline median ${base.toFixed(0)} ms on this machine, for scale only)`);
   const ratioOf = (id) => medians[commands.findIndex((c) => c.id === id)] / base;
   for (const c of cli) {
-    claims.check(`${c.name}: at most ${TARGETS[c.id]}× node -e 0`, ratioOf(c.id) <= TARGETS[c.id], ratio(ratioOf(c.id), 1));
+    claims.check(
+      `${c.name}: at most ${TARGETS[c.id]}× node -e 0`,
+      ratioOf(c.id) <= TARGETS[c.id],
+      ratio(ratioOf(c.id), 1),
+    );
   }
 
   // 3. Peak RSS of the one-page run (getrusage at exit, via a preload), with node -e 0 beside it for scale.
@@ -133,7 +184,11 @@ try {
   console.log(
     `\npeak RSS, median of ${MEMORY_ROUNDS}: one page ${pagePeak.toFixed(1)} MiB (${mib(Math.min(...peaks.page)).toFixed(1)}..${mib(Math.max(...peaks.page)).toFixed(1)}), node -e 0 ${mib(median(peaks.baseline)).toFixed(1)} MiB`,
   );
-  claims.check(`one-page run peaks under ${PEAK_RSS_LIMIT_MIB} MiB`, pagePeak < PEAK_RSS_LIMIT_MIB, `${pagePeak.toFixed(1)} MiB`);
+  claims.check(
+    `one-page run peaks under ${PEAK_RSS_LIMIT_MIB} MiB`,
+    pagePeak < PEAK_RSS_LIMIT_MIB,
+    `${pagePeak.toFixed(1)} MiB`,
+  );
 
   claims.finish(
     `--version ${ratio(ratioOf('version'), 1)}, feed --help ${ratio(ratioOf('help'), 1)}, one page ${ratio(ratioOf('page'), 1)} of node -e 0; one page peaks at ${pagePeak.toFixed(0)} MiB`,

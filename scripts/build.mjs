@@ -25,7 +25,9 @@ export const cliBuildOptions = {
   target: 'node20',
   // commander, undici and cli-table3 are CommonJS and require() Node's built-ins; an ES module has no
   // `require` of its own ("Dynamic require of node:events is not supported" without this).
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   // A native addon cannot be bundled; it loads from node_modules.
   external: ['better-sqlite3'],
   logLevel: 'warning',

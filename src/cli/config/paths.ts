@@ -10,7 +10,8 @@ type Env = Record<string, string | undefined>;
  */
 export function defaultConfigDir(env: Env = process.env, platform = process.platform, home = os.homedir()): string {
   if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'recall-feed');
-  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'recall-feed', 'Config');
+  if (platform === 'win32')
+    return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'recall-feed', 'Config');
   return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'recall-feed');
 }
 
