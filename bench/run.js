@@ -60,7 +60,9 @@ if (unknown.length > 0) {
 }
 const selected = wanted.length ? BENCHMARKS.filter((b) => wanted.includes(b.name)) : BENCHMARKS;
 
-console.log(`recall-feed benchmarks on Node ${process.version}, ${(await import('node:os')).availableParallelism()} CPUs`);
+console.log(
+  `recall-feed benchmarks on Node ${process.version}, ${(await import('node:os')).availableParallelism()} CPUs`,
+);
 console.log('Figures are ratios measured side by side in one run; absolute times on a shared machine mean little.\n');
 const results = [];
 for (const bench of selected) {

@@ -10,8 +10,10 @@ import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerMatch } from './commands/match.js';
 import { registerCompletion } from './commands/completion.js';
+import packageJson from '../../package.json' with { type: 'json' };
 
-export const VERSION = '0.1.0';
+/** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
+export const VERSION: string = packageJson.version;
 
 function buildProgram(ctx: Context): Command {
   const program = new Command('recall-feed')

@@ -1,4 +1,4 @@
-// The conf-backed config store: file and directory modes, profiles, unset/list, unwritable and corrupt files.
+// The config store: file and directory modes, profiles, unset/list, unwritable and corrupt files.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
