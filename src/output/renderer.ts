@@ -37,7 +37,7 @@ export interface RenderOptions {
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
-  /** table: colour risk_severity with chalk (the caller sets chalk's level). Default false. */
+  /** table: colour risk_severity (red, yellow, green); the caller decides from NO_COLOR, FORCE_COLOR and TERM. Default false. */
   color?: boolean;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;

@@ -11,7 +11,6 @@
 // when smaller) plus the separators; below that, a table would be all `x…` cells, so each record is shown
 // as a block of `field: value` lines instead (record-blocks.ts). With the six default feed columns the
 // table needs 58 columns. The choice is made once, with the widths.
-import chalk from 'chalk';
 import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
 import { tableCell } from './cells.js';
@@ -89,15 +88,21 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
   return waterFill(cols.map((c) => (c.flex ? c.natural : Math.min(c.natural, c.content))), budget);
 }
 
+/** A foreground colour and its reset. Whether to colour at all is decided once, by the caller (NO_COLOR, TERM). */
+const sgr = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[39m`;
+const RED = sgr(31);
+const YELLOW = sgr(33);
+const GREEN = sgr(32);
+
 function severityColour(value: unknown): ((text: string) => string) | undefined {
   switch (typeof value === 'string' ? value.trim().toLowerCase() : '') {
     case 'high':
     case 'serious':
-      return chalk.red;
+      return RED;
     case 'medium':
-      return chalk.yellow;
+      return YELLOW;
     case 'low':
-      return chalk.green;
+      return GREEN;
     default:
       return undefined;
   }

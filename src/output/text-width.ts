@@ -6,7 +6,8 @@
 // draws a character narrower than that (other combining marks), the line comes out shorter, never wider.
 
 // The `v` flag is built at runtime: the compiler target (ES2022) does not know it, Node 20 does.
-const RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+/** Built on first use: compiling the emoji property costs about 10 ms, which a jsonl run never needs. */
+let rgiEmoji: RegExp | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const SGR = /\u001b\[[0-9;]*m/g;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -35,7 +36,7 @@ function isWide(cp: number): boolean {
 }
 
 export function isEmojiGrapheme(g: string): boolean {
-  return g.length > 1 || g.codePointAt(0)! > 0xff ? RGI_EMOJI.test(g) : false;
+  return g.length > 1 || g.codePointAt(0)! > 0xff ? (rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v')).test(g) : false;
 }
 
 function graphemeWidth(g: string): number {

@@ -1,6 +1,5 @@
 // The table renderer: exact layout, streaming with stable widths, width fitting, CJK/emoji alignment, colour.
-import chalk from 'chalk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRenderer, type RenderOptions } from '../../src/output/renderer.js';
 import { fitWidths, MIN_COLUMN, tableFits, waterFill, type ColumnWant } from '../../src/output/table.js';
 import { displayWidth } from '../../src/output/text-width.js';
@@ -26,11 +25,6 @@ const LONG = (i: number): Record<string, unknown> => ({
 });
 
 describe('table', () => {
-  const level = chalk.level;
-  afterEach(() => {
-    chalk.level = level;
-  });
-
   it('lays out a header, a rule and truncated single-line cells; batches continue the same table', async () => {
     const { text, count } = await table([AWKWARD.slice(0, 2), [], AWKWARD.slice(2)], { width: 80 });
     expect(text).toBe(
@@ -110,7 +104,6 @@ describe('table', () => {
   });
 
   it('colours risk_severity when color is true, never anything else; no colour by default', async () => {
-    chalk.level = 1;
     const records = [
       { id: 1, risk_severity: 'high' },
       { id: 2, risk_severity: 'Serious' },
@@ -278,7 +271,6 @@ describe('narrow terminals: one record per block', () => {
   });
 
   it('keeps blocks for later batches, separated like the first, and colours severities in them', async () => {
-    chalk.level = 1;
     const { text } = await table([[RECORDS[0]!], [RECORDS[1]!]], { columns: ['risk_severity', 'product_name'], width: 16, color: true });
     expect(text).toBe(
       [
