@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Disposes each test's temp folders, sandboxes and child processes (test/helpers/cleanup.ts).
+    setupFiles: ['test/setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });
