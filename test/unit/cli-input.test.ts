@@ -1,13 +1,20 @@
-// Bad input: exit 2 naming the flag, and not a single request reaches the sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Bad input, in process: exit 2 naming the flag, and not a single request reaches the sandbox.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await sandboxFor();
+  sandbox = await sandboxFor({ recordCount: 20 });
 });
-afterAll(() => sandbox.close());
+
+// x.json is never written (refused first); it stands for a temp path, so a mistake could not land in the repo.
+const JSON_OUT = path.join(tempDir(), 'x.json');
+const inTemp = (args: string[]) => args.map((a) => (a === 'x.json' ? JSON_OUT : a));
 
 const BAD: [string[], RegExp][] = [
   [['feed', '--hours', '0'], /--hours must be a whole number from 1 to 24, not '0'/],
@@ -46,17 +53,18 @@ const BAD: [string[], RegExp][] = [
 describe('bad input', () => {
   it.each(BAD)('%j exits 2 with a message naming the flag, sending nothing', async (args, message) => {
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, args);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, inTemp(args));
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
     expect(sandbox.requests()).toEqual([]);
+    expect(existsSync(JSON_OUT)).toBe(false);
   });
 
   it('refuses to send the key over plain http to a non-loopback host, before any request', async () => {
-    const r = await runCli(['--base-url', 'http://api.example.com', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
-    expect(r.exitCode).toBe(2);
+    const r = await runMain(['--base-url', 'http://api.example.com', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: refusing to send the API key over plain http to api\.example\.com\n/);
     expect(r.stderr).toMatch(/hint: use an https base URL, or pass --allow-insecure-http/);
     expect(r.stderr).not.toContain(ALL_KEY);
@@ -64,19 +72,20 @@ describe('bad input', () => {
 
   it('without any key: exit 3, a hint on how to store one, and no request', async () => {
     sandbox.clearRequests();
-    const r = await runCli(['--base-url', sandbox.url, 'feed']);
-    expect(r.exitCode).toBe(3);
+    const r = await runMain(['--base-url', sandbox.url, 'feed']);
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: no API key for profile 'default'\nhint: store a key with `recall-feed config set api-key`/);
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('prints help on stdout with exit 0, and usage with exit 2 when no command is given', async () => {
-    const help = await runCli(['feed', '--help']);
-    expect(help.exitCode).toBe(0);
+  it('prints help on stdout with exit 0, and usage on stderr with exit 2 when no command is given', async () => {
+    const help = await runMain(['feed', '--help']);
+    expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--page-size <1-500>/);
     expect(help.stdout).toMatch(/Examples:/);
-    const none = await runCli([]);
-    expect(none.exitCode).toBe(2);
+    const none = await runMain([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/Usage: recall-feed/);
   });
 });
