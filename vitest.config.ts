@@ -1,8 +1,12 @@
 // Test runner settings: a fast in-process unit project and a spawning end-to-end project, with generous timeouts for a shared 2-core box.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The end-to-end files mostly wait (spawned CLIs, real poll intervals and rate windows): two at
+    // once even on a 2-core box, where vitest's default (cores - 1) would run them one by one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Disposes each test's temp folders, sandboxes and child processes (test/helpers/cleanup.ts).
