@@ -5,6 +5,7 @@ import { ErrorBodySchema } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { until } from '../helpers/wait.js';
 import { ALL, agent, call, get } from './sandbox-helpers.js';
+import { trackedSandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -154,7 +155,7 @@ describe('faults', () => {
   });
 
   it('close() does not hang on a stalled answer', async () => {
-    const other = await startSandbox({ recordCount: 10, faults: { stall: 1 } });
+    const other = await trackedSandbox({ recordCount: 10, faults: { stall: 1 } });
     const pending = rawFeed(other.url);
     // Logged in the same turn that starts the stalled answer.
     await until('the stalled request', () => other.requests().length === 1);

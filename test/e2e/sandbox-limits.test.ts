@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RateLimitConfig, type Sandbox } from '../../src/sandbox/index.js';
 import { untilValue } from '../helpers/wait.js';
 import { agent, get } from './sandbox-helpers.js';
+import { trackedSandbox } from '../helpers/sandbox.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -164,7 +165,7 @@ describe('rate limits', () => {
   });
 
   it('works on the real clock with tiny windows', async () => {
-    sb = await startSandbox({ recordCount: 5, rateLimits: { ...TINY, minute: { limit: 2, windowMs: 300 } } });
+    sb = await trackedSandbox({ recordCount: 5, rateLimits: { ...TINY, minute: { limit: 2, windowMs: 300 } } });
     const s = sb;
     expect((await feed(s)).status).toBe(200);
     expect((await feed(s)).status).toBe(200);

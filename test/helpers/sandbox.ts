@@ -17,11 +17,16 @@ export const GENEROUS_LIMITS = {
   month: { limit: 10_000_000 },
 };
 
-/** A sandbox on a loopback port 0; closing it yourself is allowed but not needed. */
-export async function sandboxFor(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ port: 0, rateLimits: GENEROUS_LIMITS, ...opts });
+/** startSandbox as given, closed when the test (or file) ends; closing it yourself is allowed but not needed. */
+export async function trackedSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await startSandbox(opts);
   deferCleanup(() => sandbox.close());
   return sandbox;
+}
+
+/** A tracked sandbox on a loopback port 0 with limits no test reaches. */
+export function sandboxFor(opts: SandboxOptions = {}): Promise<Sandbox> {
+  return trackedSandbox({ port: 0, rateLimits: GENEROUS_LIMITS, ...opts });
 }
 
 export function lines(text: string): string[] {
