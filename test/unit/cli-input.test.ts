@@ -48,6 +48,8 @@ const BAD: [string[], RegExp][] = [
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
   [['nonsense'], /unknown command 'nonsense'/],
+  [['sandbox', '--faults', '500=2'], /--faults: 500 must be a share from 0 to 1/],
+  [['sandbox', '--port', '99999'], /--port must be a whole number from 0 to 65535, not '99999'/],
 ];
 
 describe('bad input', () => {
