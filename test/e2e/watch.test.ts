@@ -1,4 +1,4 @@
-// `feed --watch` and `--state`: each new recall written once, across restarts, faults and cron runs.
+// `feed --watch` and `--state`: each new recall written once, across restarts and cron runs (faults: test/unit/feed-watch.test.ts).
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,24 +85,6 @@ describe('feed --watch', () => {
     expect(second.ids().sort()).toEqual([...whileDown].sort());
     expect(before.filter((id) => whileDown.includes(id as number))).toEqual([]);
   }, 60_000);
-
-  it('survives faults: they are reported on stderr, and every new id is still written once', async () => {
-    sandbox = await sandboxFor();
-    sandbox.setFaults({ error503: 0.3, cut: 0.1, seed: 9 });
-    const w = watch(sandbox, ['--retries', '0']);
-    const added: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      await until('a poll', () => w.polls() >= i * 3 + 2);
-      added.push(...sandbox.addRecords(2).map((r) => r.id));
-    }
-    await until('every added record', () => added.every((id) => w.ids().includes(id)), 30_000);
-    const r = await w.stop();
-    expect(r.exitCode).toBe(130);
-    const ids = w.ids();
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(sandbox.requests().some((q) => q.fault)).toBe(true);
-    expect(r.stderr).toMatch(/^recall-feed: poll failed: .+; next poll in \d+ s$/m);
-  }, 90_000);
 
   it('a fatal answer ends the watch with its exit code', async () => {
     sandbox = await sandboxFor();
