@@ -33,6 +33,8 @@ export interface RunOptions {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
+    // Kept, so that anything a child puts in the temp directory lands where the run looks for leftovers.
+    TMPDIR: process.env.TMPDIR,
     HOME: 'HOME' in extra ? undefined : tempDir('rf-home-'),
     RECALL_FEED_CONFIG_DIR: 'RECALL_FEED_CONFIG_DIR' in extra ? undefined : tempDir('rf-config-'),
     TERM: 'dumb',
