@@ -19,7 +19,7 @@ export const GENEROUS_LIMITS = {
 };
 
 export function requireBuild() {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
     console.error('dist/ is missing: run `npm run build` first (npm run bench does).');
     process.exit(2);
   }

@@ -56,3 +56,6 @@ export const RECALL_FIELDS = [
 ] as const;
 
 export const DEFAULT_BASE_URL = 'https://api.deeprecall.io';
+
+/** The client's bound on one answer's decoded body (a page of 500 records is about 1 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

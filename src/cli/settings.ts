@@ -20,6 +20,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxWait?: string;
   retries?: string;
+  maxResponseMb?: string;
   pace?: string;
   sandbox?: boolean;
   allowInsecureHttp?: boolean;
@@ -43,6 +44,8 @@ export interface Settings {
   timeoutMs: number;
   maxWaitMs: number;
   retries: number;
+  /** --max-response-mb in bytes; undefined leaves the client's default. */
+  maxResponseBytes: number | undefined;
   pacing: PacingOverrides;
   sandbox: boolean;
   allowInsecureHttp: boolean;
@@ -58,10 +61,11 @@ function positiveSeconds(raw: string, flag: string, allowZero = false): number {
 }
 
 export function parseFormat(raw: string, flag: string): Format {
-  if (!(FORMATS as readonly string[]).includes(raw)) {
+  const name = raw.trim().toLowerCase();
+  if (!(FORMATS as readonly string[]).includes(name)) {
     throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
   }
-  return raw as Format;
+  return name as Format;
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -105,6 +109,10 @@ function checkBaseUrl(raw: string, source: string): string {
     throw new UsageError(`${source} must be an http or https URL, not '${raw}'`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function mib(n: number | undefined): number | undefined {
+  return n === undefined ? undefined : n * 1024 * 1024;
 }
 
 function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefined {
@@ -155,6 +163,8 @@ export function resolveSettings(
     timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : 30_000,
     maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : 120_000,
     retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, 20) as number) : 5,
+    // At most 500: a JavaScript string holds about 512 MiB.
+    maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),
     pacing: flags.pace ? parsePacing(flags.pace) : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,

@@ -31,6 +31,13 @@ describe('sources', () => {
     expect(lines(table.stdout)[0]).toMatch(/^id\s+name\s+description\s+official_url/);
     expect(table.stderr).toBe('5 data sources available to this key\n');
   });
+
+  it('--columns: a name no source has is warned about, with the nearest field', async () => {
+    const r = await runAgainst(sandbox, ['sources', '-f', 'csv', '--columns', 'id,nme']);
+    expect(r.exitCode).toBe(0);
+    expect(lines(r.stdout)).toEqual(['id,nme', 'us_cpsc,', 'safety_gate,', 'uk_opss,', 'rappel_conso,', 'rappel_conso_food,']);
+    expect(r.stderr).toBe("warning: no record has the column 'nme' (left empty); did you mean name (for 'nme')?\n");
+  });
 });
 
 describe('health', () => {

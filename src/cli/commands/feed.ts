@@ -1,6 +1,6 @@
 // `recall-feed feed`: its options, help and checks; turns flags into a FeedPlan before anything is sent.
 import type { Command } from 'commander';
-import { BOUNDS, SORT_FIELDS, SORT_ORDERS, type SortField, type SortOrder } from '../../api/constants.js';
+import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS, type SortField, type SortOrder } from '../../api/constants.js';
 import { InvalidParamsError } from '../../api/errors.js';
 import { checkOneOf, checkSources, validateCustomName } from '../../api/params.js';
 import { UsageError } from '../errors.js';
@@ -66,7 +66,7 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--max <n>', 'stop after n records, sending no request beyond what n needs')
     .option('--cursor <cursor>', 'start at this cursor (as printed by an interrupted run)')
     .option('--no-paginate', 'fetch one page only; the next cursor goes to stderr')
-    .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
+    .option('--columns <list>', 'table and csv columns, e.g. id,published_at,product_name (an unknown field is refused)')
     .option('--custom <name>', 'an enterprise feed: /v1/recalls/feed/<name>')
     .option('--append', 'with -o: add the new records to the file, after the run succeeded')
     .option('--resume', 'with -o: continue the <file>.partial an interrupted run left')
@@ -131,7 +131,7 @@ export function planFeed(opts: FeedOptions, globals: GlobalFlags): FeedPlan {
     max: parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER),
     cursor: opts.cursor,
     paginate: opts.paginate,
-    columns: parseColumns(opts.columns),
+    columns: parseColumns(opts.columns, opts.custom === undefined ? RECALL_FIELDS : undefined),
     custom: opts.custom === undefined ? undefined : flag(() => validateCustomName(opts.custom!, '--custom')),
     append: opts.append ?? false,
     resume: opts.resume ?? false,

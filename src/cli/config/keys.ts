@@ -1,5 +1,5 @@
 // The settable config keys: a one-line description, the valid values and a validator for each.
-import { FORMATS } from '../../output/formats.js';
+import { FORMATS, isFormat } from '../../output/formats.js';
 import { ConfigValueError } from './errors.js';
 
 export { ConfigValueError } from './errors.js';
@@ -60,7 +60,7 @@ export const CONFIG_KEY_INFO = {
     description: 'default output format',
     values: FORMATS.join(', '),
     secret: false,
-    parse: (raw) => ((FORMATS as readonly string[]).includes(raw) ? raw : { invalid: 'unknown format' }),
+    parse: (raw) => (isFormat(raw.trim().toLowerCase()) ? raw.trim().toLowerCase() : { invalid: 'unknown format' }),
   },
   sources: {
     description: 'default data sources, comma-separated ids',

@@ -1,5 +1,6 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
 import { RECALL_FIELDS } from '../../api/constants.js';
+import { columnWarnings } from '../commands/column-names.js';
 import type { FeedPlan } from '../commands/feed.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
@@ -31,6 +32,7 @@ export function recordRenderer({ plan, format, session, target }: PageSinkOption
     const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
+    for (const w of columnWarnings({ columns: plan.columns, format, records: custom ? first : undefined })) session.status.warn(w);
     return createRenderer({
       format,
       out: target.stream,
