@@ -1,11 +1,10 @@
 // `recall-feed completion`: the bash script is sourced in a real bash and asked what it offers; zsh and fish are generated.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../helpers/cli.js';
 
 let dir: string;
 /** Where the completions look for file names. */
@@ -70,7 +69,7 @@ function helpCommands(help: string): string[] {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rf-completion-'));
+  dir = tempDir('rf-completion-');
   work = path.join(dir, 'work');
   mkdirSync(path.join(dir, 'home'));
   mkdirSync(path.join(work, 'reports'), { recursive: true });
@@ -81,10 +80,6 @@ beforeAll(async () => {
   expect(r.stderr).toBe('');
   bashScript = path.join(dir, 'recall-feed.bash');
   writeFileSync(bashScript, r.stdout);
-});
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('bash completion', () => {

@@ -1,15 +1,14 @@
 // `match` end to end: a catalogue built from the sandbox's live window, with decoys, against expectations computed here.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, jsonLines, runAgainst, sandboxFor } from '../helpers/cli.js';
+import { FIXED_START, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
 
 type Rec = Record<string, any>;
 let sandbox: Sandbox;
 let recalls: Rec[];
-const dir = mkdtempSync(path.join(tmpdir(), 'rf-match-'));
+const dir = tempDir('rf-match-');
 
 /** The test's own GTIN rule: digits only, 8/12/13/14 long, mod-10 check with weights 3,1 from the right. */
 function gtin14(raw: string): string | undefined {
@@ -29,10 +28,6 @@ beforeAll(async () => {
   sandbox = await sandboxFor({ seed: 11, recordCount: 400, clock: () => FIXED_START });
   const r = await runAgainst(sandbox, ['feed', '-f', 'jsonl']);
   recalls = jsonLines(r.stdout);
-});
-afterAll(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('match', () => {

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { deferCleanup } from './cleanup.js';
 
 export interface HandlerServer {
   url: string;
@@ -9,6 +10,7 @@ export interface HandlerServer {
   requests: { url: string; headers: http.IncomingHttpHeaders }[];
   /** TCP connections accepted, whether or not a request came of them (a TLS handshake that failed). */
   connections(): number;
+  /** Runs by itself when the test (or file) that started it ends. */
   close(): Promise<void>;
 }
 
@@ -28,16 +30,14 @@ export async function handlerServer(
   server.on('tlsClientError', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    requests,
-    connections: () => connections,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }));
+  deferCleanup(close);
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, requests, connections: () => connections, close };
 }
 
 /** Writes chunks until the client goes away: a body without end. */

@@ -1,19 +1,18 @@
 // --exec runs real processes without a shell; --webhook posts to a loopback receiver.
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitWords } from '../../src/actions/command-words.js';
 import { execAction } from '../../src/actions/exec-action.js';
 import { webhookAction, slackMessage } from '../../src/actions/webhook-action.js';
 import { checkWebhookUrl, maskWebhookUrl } from '../../src/actions/webhook-url.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'rf-actions-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rf-actions-');
 
 const NODE = process.execPath;
 /** A script that writes its arguments and its stdin to a file, as JSON. */

@@ -1,13 +1,12 @@
 // Catalogue reading (CSV delimiter and BOM, JSON lines), column detection and --map.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseColumnMap, resolveColumns } from '../../src/match/catalogue-columns.js';
 import { detectDelimiter, readCatalogue } from '../../src/match/catalogue.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'rf-catalogue-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rf-catalogue-');
 
 function file(name: string, content: string): string {
   const p = path.join(dir, name);

@@ -1,11 +1,11 @@
 // The hidden key prompt on a (fake) terminal: raw mode on and off, backspace, and Ctrl-C as an interrupt (130).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Context, InStream } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { collector, type Collector } from './output-helpers.js';
 
 interface FakeTty {
@@ -24,10 +24,7 @@ function fakeTty(): FakeTty {
 
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rf-secret-'));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
+  dir = tempDir('rf-secret-');
 });
 
 function run(tty: FakeTty, typed: string | 'EOF'): { code: Promise<number>; stdout: Collector; stderr: Collector } {

@@ -1,11 +1,10 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/cli/feed/seen-state.js';
 
-const dir = () => mkdtempSync(path.join(tmpdir(), 'rf-state-'));
+const dir = () => tempDir('rf-state-');
 
 describe('SeenState', () => {
   it('saves atomically with mode 0600 and loads what it saved', async () => {
