@@ -17,6 +17,7 @@ const MAX_LINKS = 40;
 // /dev/stdout, /dev/fd/N and /proc/self/fd/N may point at a regular file the shell opened: renaming a
 // new file onto it would replace the file behind the shell's back, so these are always written through.
 const SPECIAL = /^\/(dev|proc)\//;
+const STDOUT = /^\/(dev\/stdout|dev\/fd\/1|proc\/self\/fd\/1)$/;
 
 async function statOrMissing(file: string, shown: string): Promise<Stats | undefined> {
   try {
@@ -66,8 +67,9 @@ async function realPathOf(abs: string, shown: string, depth: number): Promise<st
 
 /** Where the output of `-o given` goes. Folders (also `name/`) and missing folders are usage errors. */
 export async function resolveTargetPath(given: string): Promise<TargetPath> {
-  if (given === '-') return { kind: 'stdout' };
   const abs = path.resolve(given);
+  // Our own stdout by name: it may be a socket (which cannot be opened by path), so use the stream.
+  if (given === '-' || STDOUT.test(abs)) return { kind: 'stdout' };
   const stat = await statOrMissing(abs, given);
   if (stat?.isDirectory()) throw folderError(given, 'it is a folder');
   if (/[/\\]$/.test(given)) throw folderError(given, 'a file name cannot end with /');
