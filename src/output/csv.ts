@@ -57,6 +57,11 @@ export class CsvRenderer implements Renderer {
     this.#guard = opts.formulaGuard ?? true;
   }
 
+  /** A file being continued has its header already. */
+  get #writesHeader(): boolean {
+    return (this.#opts.header ?? true) && this.#opts.existingHeader === undefined;
+  }
+
   get count(): number {
     return this.#count;
   }
@@ -80,7 +85,7 @@ export class CsvRenderer implements Renderer {
     let stringifier = this.#stringifier;
     if (!stringifier) {
       const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
-      if (!(this.#opts.header ?? true) || !knownColumns) return;
+      if (!this.#writesHeader || !knownColumns) return;
       stringifier = await this.#open((this.#columns = resolveColumns(this.#opts, [])));
     }
     // 'end' fires once the pipe has handed every chunk to `out`.
@@ -112,7 +117,7 @@ export class CsvRenderer implements Renderer {
     const stringifier = stringify({ bom: this.#opts.bom ?? false, record_delimiter: 'unix', quoted_match: /\r/ });
     // Our `out` is not ended with the csv: a file sink or stdout may carry more after it.
     stringifier.pipe(this.#opts.out, { end: false });
-    if (this.#opts.header ?? true) {
+    if (this.#writesHeader) {
       // Field names come from the server too, so the header gets the same guard as the cells.
       stringifier.write(columns.map((c) => (this.#guard ? guardFormula(c) : c)));
     }
