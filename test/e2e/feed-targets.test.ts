@@ -160,13 +160,15 @@ describe('what the target keeps', () => {
     expect(readdirSync(path.dirname(file))).toEqual(['log.jsonl']);
   });
 
-  it('a csv export with no records is a file holding the header', async () => {
+  it('a csv file with no records holds the header; stdout stays empty', async () => {
     const empty = await sandboxFor({ recordCount: 0, clock: () => FIXED_START });
     try {
       const file = path.join(scratch(), 'none.csv');
       const r = await runAgainst(empty, ['feed', '-o', file]);
       expect(r.exitCode).toBe(0);
       expect(lines(readFileSync(file, 'utf8'))).toEqual([expect.stringMatching(/^id,data_source,/)]);
+      // On stdout nothing found stays silence.
+      expect((await runAgainst(empty, ['feed', '-f', 'csv'])).stdout).toBe('');
     } finally {
       await empty.close();
     }

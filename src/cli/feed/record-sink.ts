@@ -59,9 +59,9 @@ export function recordRenderer({ plan, format, session, target }: PageSinkOption
       await renderer.write(records);
     },
     async end() {
-      // An empty json run still prints a valid document, and an empty csv export its header; a watch
-      // that saw nothing prints nothing.
-      if (!renderer && (format === 'json' || (format === 'csv' && !plan.watch))) renderer = await create([]);
+      // An empty json run still prints a valid document, and an empty csv file gets its header (on
+      // stdout, nothing new is silence: a cron job's mail stays empty).
+      if (!renderer && (format === 'json' || (format === 'csv' && target.kind === 'file'))) renderer = await create([]);
       await renderer?.end();
     },
   };

@@ -17,6 +17,7 @@ export async function directTarget(file: string, opts: { resume: boolean }): Pro
   const handle = await writing(file, () => fs.open(file, 'a'));
   const stream = new FileWriter(handle, file);
   return {
+    kind: 'direct',
     stream,
     startsEmpty: true,
     resumed: undefined,

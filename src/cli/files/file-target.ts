@@ -13,6 +13,8 @@ import { errnoCode, writing } from './write-errors.js';
 export type { PartialState } from './partial-state.js';
 
 export interface OutputTarget {
+  /** stdout; a device or pipe written through; or a regular file written through its partial. */
+  kind: 'stdout' | 'direct' | 'file';
   stream: Writable;
   /** Whether the output starts empty (a new file, stdout, or appending to an empty file): write headers then. */
   startsEmpty: boolean;
@@ -33,6 +35,7 @@ export interface OutputTarget {
 
 export function stdoutTarget(stdout: OutStream): OutputTarget {
   return {
+    kind: 'stdout',
     stream: stdout,
     startsEmpty: true,
     resumed: undefined,
@@ -134,6 +137,7 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
   const { handle, resumed, appending, startsEmpty, headerSource } = await open(file, partial, statePath, opts);
   const stream = new FileWriter(handle, partial);
   return {
+    kind: 'file',
     stream,
     startsEmpty,
     resumed,
