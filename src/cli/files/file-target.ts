@@ -1,5 +1,5 @@
 // Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
-import { promises as fs, type Stats } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BusyError, UsageError } from '../errors.js';
@@ -8,7 +8,7 @@ import { appendFileBytes } from './append-file.js';
 import { FileWriter } from './file-writer.js';
 import { type PartialState, readPartialState, writePartialState } from './partial-state.js';
 import { partialPath, partialStatePath } from './sidecar-names.js';
-import { errnoCode, writing } from './write-errors.js';
+import { cannotWrite, errnoCode, writing } from './write-errors.js';
 
 export type { PartialState } from './partial-state.js';
 
@@ -70,6 +70,8 @@ const permissions = (stat: Stats) => stat.mode & 0o7777;
 
 /** A fresh run: a stale partial from an earlier run goes; the new one is created exclusively. */
 async function openFresh(file: RealFile, partial: string, statePath: string, opts: FileTargetOptions): Promise<Opened> {
+  // Found out now, not after the records were fetched: a file appended to must be writable itself.
+  if (opts.append && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
   await writing(statePath, () => fs.rm(statePath, { force: true }));
   await writing(partial, () => fs.rm(partial, { force: true }));
   // Made with the target's permissions from the start: a 0600 file's records are never readable by others.
@@ -81,9 +83,15 @@ async function openFresh(file: RealFile, partial: string, statePath: string, opt
     if (errnoCode(err) === 'EEXIST') {
       throw new BusyError(`another run is writing ${partial}`, 'let it finish, then run again');
     }
-    return writing(partial, () => Promise.reject(err));
+    throw cannotWrite(partial, err);
   }
-  if (file.stat) await writing(partial, () => handle.chmod(mode)); // the umask may have taken bits away
+  if (file.stat) {
+    // The umask may have taken bits away.
+    await writing(partial, () => handle.chmod(mode)).catch(async (err: unknown) => {
+      await handle.close();
+      throw err;
+    });
+  }
   const existing = opts.append ? (file.stat?.size ?? 0) : 0;
   return {
     handle,
@@ -106,6 +114,7 @@ async function openResumed(file: RealFile, partial: string, statePath: string, o
     throw new UsageError(`cannot resume ${partial}: it was started ${resumed.append ? 'with' : 'without'} --append`, again);
   }
   const appending = resumed.append === true;
+  if (appending && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
   await writing(partial, () => fs.truncate(partial, resumed.bytes));
   const handle = await writing(partial, () => fs.open(partial, 'a'));
   const existing = appending ? (file.stat?.size ?? 0) : 0;
