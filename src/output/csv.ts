@@ -97,7 +97,8 @@ export class CsvRenderer implements Renderer {
   #reportDropped(columns: string[], records: readonly Record<string, unknown>[]): void {
     const { onDroppedFields, columns: chosen, existingHeader } = this.#opts;
     if (!onDroppedFields || (chosen && !existingHeader)) return;
-    const known = (this.#known ??= new Set(columns));
+    this.#known ??= new Set(columns);
+    const known = this.#known;
     const dropped: string[] = [];
     for (const record of records) {
       for (const key of Object.keys(record)) {

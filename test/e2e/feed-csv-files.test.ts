@@ -1,5 +1,5 @@
 // csv files read back by Python's csv module: carriage returns, and columns decided by the header already in the file.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
