@@ -48,7 +48,8 @@ describe('devices, pipes and stdout are written through, never replaced', () => 
   it('a FIFO read by another process gets the records, and stays a FIFO', async () => {
     const fifo = path.join(scratch(), 'feed.pipe');
     await execa('mkfifo', [fifo]);
-    const reader = execa('cat', [fifo]);
+    // Killed after 30 s at most: a CLI that never opened the FIFO would leave it waiting for ever.
+    const reader = execa('cat', [fifo], { timeout: 30_000 });
     const r = await runAgainst(sandbox, ['feed', '--max', '30', '-f', 'jsonl', '-o', fifo]);
     expect(r.exitCode).toBe(0);
     expect((await reader).stdout).toBe(piped30.trimEnd());
