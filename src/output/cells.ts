@@ -11,6 +11,11 @@ export function guardFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
+/** The field name behind a header cell that guardFormula may have prefixed (a header read back from a file). */
+export function unguardFormula(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
+
 function primitiveText(value: unknown): string | undefined {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;

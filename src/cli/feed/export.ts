@@ -118,8 +118,8 @@ async function failed(err: unknown, f: FailureContext): Promise<unknown> {
   }
   const argv = f.ctx.argv ?? [];
   const keyNote = f.session.settings.apiKeySource === 'flag' ? ' (give the key again, e.g. in RECALL_FEED_API_KEY)' : '';
-  if (f.session.settings.output) {
-    const partial = await f.target.keep({ cursor: f.cursor, count: f.written });
+  const partial = await f.target.keep({ cursor: f.cursor, count: f.written });
+  if (partial !== undefined) {
     return new ResumableError(
       err,
       resumeCommand(argv, ['--resume']),
