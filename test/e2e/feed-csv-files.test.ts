@@ -109,7 +109,7 @@ describe('csv', () => {
       expect(rows[0]).toEqual([...RECALL_FIELDS]);
       expect(rows.every((row) => row.length === RECALL_FIELDS.length)).toBe(true);
       expect(column(rows, 'id')).toEqual(['3', '2', '1']);
-      expect(server.remaining()).toBe(0);
+      server.verify();
     } finally {
       await server.close();
     }
