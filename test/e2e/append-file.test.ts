@@ -6,8 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { childModule } from '../helpers/child-module.js';
 
-const MODULE = pathToFileURL(path.join(ROOT, 'dist/cli/files/append-file.js')).href;
+const MODULE = await childModule('src/cli/files/append-file.ts');
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,6 +1,8 @@
 // csv files read back by Python's csv module: carriage returns, and columns decided by the header already in the file.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -48,8 +50,11 @@ describe('csv', () => {
   it('--append follows the header of the file: fields it lacks are left out with one warning, its extra columns stay empty', async () => {
     const file = csvFile();
     const older = RECALL_FIELDS.filter((f) => f !== 'risk_types' && f !== 'hazard_description');
-    const first = await runAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--columns', [...older, 'legacy_col'].join(',')]);
+    const first = await runAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--columns', older.join(',')]);
     expect(first.exitCode).toBe(0);
+    // A file from an older layout: one more column, which this version no longer knows.
+    const old = parse(readFileSync(file, 'utf8')) as string[][];
+    writeFileSync(file, stringify(old.map((row, i) => [...row, i === 0 ? 'legacy_col' : ''])));
     const r = await runAgainst(sandbox, ['feed', '--max', '3', '-o', file, '--append']);
     expect(r.exitCode).toBe(0);
     expect(warnings(r.stderr)).toEqual([

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';
 import { acquireRunLock } from '../../src/cli/files/run-lock.js';
 import { ROOT } from '../helpers/cli.js';
+import { childModule } from '../helpers/child-module.js';
 
-const LOCK_MODULE = pathToFileURL(path.join(ROOT, 'dist/cli/files/run-lock.js')).href;
+const LOCK_MODULE = await childModule('src/cli/files/run-lock.ts');
 
 const dirs: string[] = [];
 afterEach(() => {
