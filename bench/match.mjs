@@ -53,7 +53,7 @@ function catalogue(size, sample, rand) {
     const real = i % 100 === 0 ? sample[(i / 100) % sample.length] : undefined;
     const code = real?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
     if (real && code) rows.push(`S${i},${code},,,`);
-    else if (real && real.product_model_numbers[0]) rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
+    else if (real?.product_model_numbers[0]) rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
     else rows.push(`S${i},${randomGtin(rand)},Brand${Math.floor(rand() * 5000)},M${Math.floor(rand() * 1e6)},${words[i % words.length]} ${Math.floor(rand() * 1000)}`);
   }
   return `${rows.join('\n')}\n`;

@@ -16,6 +16,5 @@ export interface Action {
 
 /** C0 and C1 control characters but tab: what a hostile value could use to drive the terminal. */
 export function stripControls(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }

@@ -81,7 +81,10 @@ export class CatalogueIndex {
       if (indexed.brand !== '' && name !== undefined) {
         indexed.tokens = nameTokens(row.values[name] ?? '', brandText);
         let tokens = this.byBrandToken.get(indexed.brand);
-        if (!tokens) this.byBrandToken.set(indexed.brand, (tokens = new Map()));
+        if (!tokens) {
+          tokens = new Map();
+          this.byBrandToken.set(indexed.brand, tokens);
+        }
         for (const t of indexed.tokens) push(tokens, t, indexed);
       }
     }

@@ -69,7 +69,8 @@ export class CsvRenderer implements Renderer {
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (this.#ended) throw new Error('write() after end()');
     if (records.length === 0) return;
-    const columns = (this.#columns ??= resolveColumns(this.#opts, records));
+    this.#columns ??= resolveColumns(this.#opts, records);
+    const columns = this.#columns;
     this.#reportDropped(columns, records);
     const stringifier = await this.#open(columns);
     for (const record of records) {
@@ -86,7 +87,8 @@ export class CsvRenderer implements Renderer {
     if (!stringifier) {
       const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
       if (!this.#writesHeader || !knownColumns) return;
-      stringifier = await this.#open((this.#columns = resolveColumns(this.#opts, [])));
+      this.#columns = resolveColumns(this.#opts, []);
+      stringifier = await this.#open(this.#columns);
     }
     // 'end' fires once the pipe has handed every chunk to `out`.
     const drained = waitFor(stringifier, 'end', this.#opts.out);

@@ -81,7 +81,9 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
     const flexBudget = budget - widths.reduce((a, b) => a + b, 0);
     if (flexIndexes.length > 0 && flexBudget >= minFlex * flexIndexes.length) {
       const shares = waterFill(flexIndexes.map((i) => natural[i]!), flexBudget);
-      flexIndexes.forEach((i, k) => (widths[i] = shares[k]!));
+      flexIndexes.forEach((i, k) => {
+        widths[i] = shares[k]!;
+      });
       return widths;
     }
   }
@@ -144,7 +146,8 @@ export class TableRenderer implements Renderer {
     if (records.length === 0 || this.#columns.length === 0) return;
     const cells = records.map((r) => this.#columns.map((c) => tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
     const first = this.#layout === undefined;
-    const layout = (this.#layout ??= this.#decide(cells));
+    this.#layout ??= this.#decide(cells);
+    const layout = this.#layout;
     const lines = layout.kind === 'table' ? this.#tableLines(records, cells, layout.widths, first) : this.#blockLines(records, cells);
     await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;

@@ -36,7 +36,11 @@ function isWide(cp: number): boolean {
 }
 
 export function isEmojiGrapheme(g: string): boolean {
-  return g.length > 1 || g.codePointAt(0)! > 0xff ? (rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v')).test(g) : false;
+  if (g.length === 1 && g.codePointAt(0)! <= 0xff) return false;
+  // A literal would be compiled when the module loads; the constructor waits for the first emoji-sized grapheme.
+  // biome-ignore lint/complexity/useRegexLiterals: built on first use on purpose
+  rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v');
+  return rgiEmoji.test(g);
 }
 
 function graphemeWidth(g: string): number {

@@ -2,7 +2,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';

@@ -2,7 +2,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';

@@ -158,7 +158,7 @@ describe('rate limits', () => {
 
   it('rateLimits: false never refuses but still reports usage', async () => {
     const s = await sandbox(false);
-    let last;
+    let last: Awaited<ReturnType<typeof feed>> | undefined;
     for (let i = 0; i < 70; i++) last = await feed(s);
     expect(last?.status).toBe(200);
     expect(last?.json.rate_limit.monthly_usage).toBe(70);

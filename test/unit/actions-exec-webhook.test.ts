@@ -81,7 +81,7 @@ describe('webhookAction', () => {
 
   it('posts the record as sent, or a Slack message; reports statuses without the URL path', async () => {
     let status = 200;
-    const r = await receiver((req, res) => {
+    const r = await receiver((_req, res) => {
       res.statusCode = status;
       if (status === 429) res.setHeader('retry-after', '7');
       res.end('ok');
