@@ -65,3 +65,6 @@ export const DEFAULT_RETRIES = 5;
 export const DEFAULT_MAX_WAIT_MS = 120_000;
 /** The most retries a caller may ask for: beyond it a dead API keeps a run busy for many minutes. */
 export const MAX_RETRIES = 20;
+
+/** The client's bound on one answer's decoded body (a page of 500 records is about 1 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

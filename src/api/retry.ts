@@ -11,8 +11,10 @@ import {
   ServerError,
   ServiceUnavailableError,
   TimeoutError,
+  TlsError,
   ValidationError,
   WaitTooLongError,
+  WrongAddressError,
 } from './errors.js';
 
 export const BACKOFF_BASE_MS = 500;
@@ -39,10 +41,13 @@ export function isTransient(err: unknown): boolean {
 
 /**
  * The request itself was refused (the key, permissions, parameters, an unknown feed, the spent monthly
- * quota): sending it again unchanged cannot succeed until someone changes something.
+ * quota), or never reached the API (an address that is not the API's, a TLS handshake that cannot
+ * succeed): sending it again unchanged cannot succeed until someone changes something.
  */
 export function isRefusal(err: unknown): boolean {
   return (
+    err instanceof WrongAddressError ||
+    err instanceof TlsError ||
     err instanceof InvalidApiKeyError ||
     err instanceof PermissionDeniedError ||
     err instanceof NotFoundError ||

@@ -6,20 +6,26 @@ import {
   InvalidApiKeyError,
   InvalidParamsError,
   InvalidResponseError,
+  MalformedApiKeyError,
   NotFoundError,
   PermissionDeniedError,
   QuotaExhaustedError,
   RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
   ServerError,
   ServiceUnavailableError,
   TimeoutError,
+  TlsError,
   UnauthorizedDataSourcesError,
   ValidationError,
   WaitTooLongError,
+  WrongAddressError,
 } from '../api/errors.js';
 import {
   BusyError,
   CannotWriteError,
+  MatchesFoundError,
   MissingApiKeyError,
   ResumableError,
   UnhealthyError,
@@ -52,12 +58,41 @@ export interface ErrorReport {
   hints: string[];
   /** A complete command that finishes the interrupted job (never contains the key). */
   command?: string;
+  /** An outcome, not a failure: nothing is printed (the summary already said it). */
+  silent?: boolean;
 }
 
 const KEY_HINT =
   'store a key with `recall-feed config set api-key` (reads it from stdin), or set RECALL_FEED_API_KEY; try `--sandbox` to run without one';
 
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
+
+const BASE_URL_HINT = 'check --base-url (or RECALL_FEED_BASE_URL, the profile\'s base-url): it should be the API\'s root, e.g. https://api.deeprecall.io';
+
+const MALFORMED_KEY_HINT =
+  'the key comes from --api-key, RECALL_FEED_API_KEY or the profile: set it again as one line, e.g. `recall-feed config set api-key` (reads it from stdin)';
+
+function tlsHints(err: TlsError): string[] {
+  if (err.kind === 'protocol') return ['check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://'];
+  return ['if your own proxy or gateway signs this certificate, point NODE_EXTRA_CA_CERTS at its CA file; otherwise check --base-url'];
+}
+
+function redirectHints(err: RedirectError): string[] {
+  if (!err.location) return [BASE_URL_HINT];
+  return [`the API may have moved to ${err.location}: if you trust that address, pass its root as --base-url`];
+}
+
+function waitTooLong(err: WaitTooLongError): ErrorReport {
+  const at = err.resetAt.toISOString();
+  if (err.pointless) {
+    return { code: EXIT.rateLimited, message: `${err.message} (on ${at}): waiting for it is pointless`, hints: [] };
+  }
+  return {
+    code: EXIT.rateLimited,
+    message: `${err.message} (at ${at}), longer than --max-wait allows`,
+    hints: ['raise --max-wait to wait it out'],
+  };
+}
 
 /** Errors that carry their own hint (config store errors, usage errors, state files). */
 function ownHint(err: unknown): string[] {
@@ -72,11 +107,13 @@ function apiHint(err: ApiError): string[] {
 function describeCause(err: unknown): ErrorReport {
   if (isInterrupt(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
   }
+  if (err instanceof MalformedApiKeyError) return { code: EXIT.auth, message: err.message, hints: [MALFORMED_KEY_HINT] };
   if (err instanceof InvalidParamsError) return { code: EXIT.usage, message: err.message, hints: [] };
   if (err instanceof MissingApiKeyError) return { code: EXIT.auth, message: err.message, hints: [KEY_HINT] };
   if (err instanceof InvalidApiKeyError) {
@@ -95,19 +132,21 @@ function describeCause(err: unknown): ErrorReport {
     const reset = err.resetAt ? ` it resets on ${err.resetAt.toISOString()}` : '';
     return { code: EXIT.rateLimited, message: `${err.message};${reset}`, hints: ['ask the operator for a higher quota'] };
   }
-  if (err instanceof WaitTooLongError) {
-    return {
-      code: EXIT.rateLimited,
-      message: `${err.message} (at ${err.resetAt.toISOString()}), longer than --max-wait allows`,
-      hints: ['raise --max-wait to wait it out'],
-    };
-  }
+  if (err instanceof WaitTooLongError) return waitTooLong(err);
   if (err instanceof RateLimitError) return { code: EXIT.rateLimited, message: err.message, hints: apiHint(err) };
   if (err instanceof ServerError || err instanceof ServiceUnavailableError) {
     return { code: EXIT.unavailable, message: `the API is unavailable: ${err.message}`, hints: [] };
   }
+  if (err instanceof TlsError) return { code: EXIT.unavailable, message: err.message, hints: tlsHints(err) };
   if (err instanceof ConnectionError || err instanceof TimeoutError || err instanceof UnhealthyError) {
     return { code: EXIT.unavailable, message: err.message, hints: [] };
+  }
+  // Not the API answering: a wrong address is no transient failure (6), so scripts do not retry it.
+  if (err instanceof RedirectError) return { code: EXIT.invalidResponse, message: err.message, hints: redirectHints(err) };
+  if (err instanceof WrongAddressError) return { code: EXIT.invalidResponse, message: err.message, hints: [BASE_URL_HINT] };
+  if (err instanceof ResponseTooLargeError) {
+    const hint = 'a smaller --page-size keeps pages small; raise --max-response-mb if the API really sends answers this large';
+    return { code: EXIT.invalidResponse, message: `invalid response from the API: ${err.message}`, hints: [hint] };
   }
   if (err instanceof InvalidResponseError) {
     return { code: EXIT.invalidResponse, message: `invalid response from the API: ${err.message}`, hints: [] };

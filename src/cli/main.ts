@@ -1,6 +1,6 @@
 // Builds the commander program and runs it; main() maps every error to its message and exit code.
 import { Command, CommanderError, Option } from 'commander';
-import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../api/constants.js';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../api/constants.js';
 import type { Context } from './context.js';
 import { describeError, EXIT } from './exit-codes.js';
 import { registerFeed } from './commands/feed.js';
@@ -8,8 +8,12 @@ import { registerSources } from './commands/sources.js';
 import { registerHealth } from './commands/health.js';
 import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerMatch } from './commands/match.js';
+import { registerCompletion } from './commands/completion.js';
+import packageJson from '../../package.json' with { type: 'json' };
 
-export const VERSION = '0.1.0';
+/** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
+export const VERSION: string = packageJson.version;
 
 function buildProgram(ctx: Context): Command {
   const program = new Command('recall-feed')
@@ -26,6 +30,7 @@ function buildProgram(ctx: Context): Command {
     .addOption(new Option('--timeout <seconds>', `per-request timeout, headers and body (default ${DEFAULT_TIMEOUT_MS / 1000})`))
     .addOption(new Option('--max-wait <seconds>', `longest wait for a rate limit before giving up (default ${DEFAULT_MAX_WAIT_MS / 1000})`))
     .addOption(new Option('--retries <n>', `retries of 5xx, network errors and cut bodies (default ${DEFAULT_RETRIES})`))
+    .addOption(new Option('--max-response-mb <n>', `largest answer read, in MiB after decompression (default ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20})`))
     .addOption(
       new Option('--pace <spec>', 'own pacing, e.g. minute=30/1m: fewer requests than the API allows, or a sandbox\'s shrunken window'),
     )
@@ -49,18 +54,22 @@ Examples:
   echo "$KEY" | recall-feed config set api-key   store a key (read from stdin)
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
-5 rate limited, 6 API unavailable, 7 invalid response, 130 interrupted.`,
+5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
+9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
     );
   registerFeed(program, ctx);
   registerSources(program, ctx);
   registerHealth(program, ctx);
   registerConfig(program, ctx);
+  registerMatch(program, ctx);
   registerSandbox(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }
 
 function printError(ctx: Context, err: unknown): number {
   const report = describeError(err);
+  if (report.silent) return report.code;
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
   if (report.command) ctx.stderr.write(`  ${report.command}\n`);

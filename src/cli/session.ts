@@ -37,7 +37,7 @@ export interface SessionOptions {
 export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
   const settings = opts.settings ?? (await loadSettings(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
-  const spinner = ctx.stderr.isTTY === true && (ctx.stderr.columns ?? 0) > 0 && ctx.env.CI === undefined;
+  const spinner = terminal.animate;
   const status = new StatusReporter(ctx.stderr, {
     spinner,
     quiet: settings.quiet,
@@ -62,6 +62,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
     maxWaitMs: settings.maxWaitMs,
+    maxResponseBytes: settings.maxResponseBytes,
     pacing: settings.pacing,
     allowInsecureHttp: settings.allowInsecureHttp,
     proxy: {

@@ -30,6 +30,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxWait?: string;
   retries?: string;
+  maxResponseMb?: string;
   pace?: string;
   sandbox?: boolean;
   allowInsecureHttp?: boolean;
@@ -57,6 +58,8 @@ export interface Settings {
   timeoutMs: number;
   maxWaitMs: number;
   retries: number;
+  /** --max-response-mb in bytes; undefined leaves the client's default. */
+  maxResponseBytes: number | undefined;
   pacing: PacingOverrides;
   sandbox: boolean;
   allowInsecureHttp: boolean;
@@ -71,8 +74,9 @@ function positiveSeconds(raw: string, flag: string, allowZero = false): number {
 }
 
 export function parseFormat(raw: string, flag: string): Format {
-  if (!isFormat(raw)) throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
-  return raw;
+  const name = raw.trim().toLowerCase();
+  if (!isFormat(name)) throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
+  return name;
 }
 
 /**
@@ -108,6 +112,10 @@ function checkBaseUrl(raw: string, source: string): string {
     throw new UsageError(`${source} must be an http or https URL, not '${raw}'`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function mib(n: number | undefined): number | undefined {
+  return n === undefined ? undefined : n * 1024 * 1024;
 }
 
 function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefined {
@@ -172,6 +180,8 @@ export function resolveSettings(
     timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_MS,
     maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : DEFAULT_MAX_WAIT_MS,
     retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, MAX_RETRIES) as number) : DEFAULT_RETRIES,
+    // At most 500: a JavaScript string holds about 512 MiB.
+    maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),
     pacing: flags.pace ? parsePacing(flags.pace) : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,

@@ -33,14 +33,19 @@ export interface RenderOptions {
   formulaGuard?: boolean;
   /** csv: start with a UTF-8 byte order mark. Default false (and false when appending). */
   bom?: boolean;
+  /**
+   * csv: the header cells of the file this output continues (appending, resuming), as read back. They
+   * decide the columns, over `columns` and `csvColumns`, so that every row matches the header already
+   * there; no header is written.
+   */
+  existingHeader?: readonly string[];
+  /** csv: told once of each field that has no column and is left out (not with `columns`, a deliberate choice). */
+  onDroppedFields?: (fields: string[]) => void;
   /** csv/table header row. Default true; false when appending to a non-empty file. */
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
-  /**
-   * table: colour risk_severity with chalk. Default false. Nobody sets chalk's level: chalk detects it
-   * itself from stdout and FORCE_COLOR when loaded; this flag only decides whether colour is used at all.
-   */
+  /** table: colour risk_severity (red, yellow, green); the caller decides from NO_COLOR, FORCE_COLOR and TERM. Default false. */
   color?: boolean;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;

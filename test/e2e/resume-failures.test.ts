@@ -1,25 +1,16 @@
 // A `--resume` that fails for any reason keeps `<file>.partial` and `<file>.partial.json` and prints the command again.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { FIXED_START, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { printedCommand } from '../helpers/shell-words.js';
-
-let sandbox: Sandbox | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const KEY = { RECALL_FEED_API_KEY: DEMO_KEYS.all.key };
 
 /** An export to `-o` that failed after 2 pages, leaving its partial files and a resume command. */
 async function interruptedExport(s: Sandbox) {
   const dir = tempDir('rf-resume-');
-  dirs.push(dir);
   const target = path.join(dir, 'export.csv');
   s.setFaults({ failAfterPages: 2, failMode: 'error503' });
   const first = await runAgainst(s, ['--retries', '0', 'feed', '--page-size', '100', '-o', target]);
@@ -35,15 +26,19 @@ async function interruptedExport(s: Sandbox) {
 
 describe('a failed --resume', () => {
   it('with a wrong key (exit 3) keeps both partial files as they were and prints the command again', async () => {
-    sandbox = await sandboxFor({ clock: () => FIXED_START });
+    const sandbox = await sandboxFor({ clock: () => FIXED_START });
     const run = await interruptedExport(sandbox);
     const before = run.files();
     expect(before.names).toEqual(['export.csv.partial', 'export.csv.partial.json']);
 
-    const wrong = await runCli(run.command, { env: { RECALL_FEED_API_KEY: 'dr_test_wrong000000000000000000000000000000000' } });
+    const wrong = await runCli(run.command, {
+      env: { RECALL_FEED_API_KEY: 'dr_test_wrong000000000000000000000000000000000' },
+    });
     expect(wrong.exitCode).toBe(3);
     expect(wrong.stderr).toMatch(/^error: the API rejected the key/);
-    expect(wrong.stderr).toMatch(/hint: .*export\.csv is unchanged; 200 records are kept in .*export\.csv\.partial\. To finish, run:/);
+    expect(wrong.stderr).toMatch(
+      /hint: .*export\.csv is unchanged; 200 records are kept in .*export\.csv\.partial\. To finish, run:/,
+    );
     expect(printedCommand(wrong.stderr)).toEqual(run.command);
     expect(run.files()).toEqual(before);
 
@@ -56,11 +51,14 @@ describe('a failed --resume', () => {
   });
 
   it('with a cursor the API rejects (exit 2) keeps both partial files and prints the command again', async () => {
-    sandbox = await sandboxFor({ clock: () => FIXED_START });
+    const sandbox = await sandboxFor({ clock: () => FIXED_START });
     const run = await interruptedExport(sandbox);
     // What an expired cursor looks like to the tool: the API answers 400 to it.
     const state = JSON.parse(run.files().state) as Record<string, unknown>;
-    writeFileSync(`${run.target}.partial.json`, `${JSON.stringify({ ...state, cursor: Buffer.from('{"expired":true}').toString('base64') })}\n`);
+    writeFileSync(
+      `${run.target}.partial.json`,
+      `${JSON.stringify({ ...state, cursor: Buffer.from('{"expired":true}').toString('base64') })}\n`,
+    );
     const before = run.files();
     sandbox.clearRequests();
 

@@ -46,6 +46,7 @@ describe('validateConfigValue', () => {
     ['base-url', 'https://api.deeprecall.io', 'https://api.deeprecall.io'],
     ['base-url', 'http://127.0.0.1:8080/', 'http://127.0.0.1:8080/'],
     ['format', 'jsonl', 'jsonl'],
+    ['format', ' CSV ', 'csv'],
     ['sources', 'us_cpsc, uk_opss,,us_cpsc', 'us_cpsc,uk_opss'],
     ['page-size', '1', 1],
     ['page-size', '500', 500],

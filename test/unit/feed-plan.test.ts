@@ -26,14 +26,27 @@ function usage(fn: () => unknown): string {
 describe('planFeed', () => {
   it('takes the page size and sources from the flag, else the profile, else the defaults', () => {
     const profile = { 'page-size': 40, sources: 'uk_opss, us_cpsc' };
-    expect(plan({ pageSize: '7', sources: 'safety_gate' }, {}, profile).params).toMatchObject({ limit: 7, dataSources: ['safety_gate'] });
+    expect(plan({ pageSize: '7', sources: 'safety_gate' }, {}, profile).params).toMatchObject({
+      limit: 7,
+      dataSources: ['safety_gate'],
+    });
     expect(plan({}, {}, profile).params).toMatchObject({ limit: 40, dataSources: ['uk_opss', 'us_cpsc'] });
-    expect(plan().params).toEqual({ dataSources: undefined, hoursAgo: undefined, sortBy: undefined, sortOrder: undefined, limit: 500 });
+    expect(plan().params).toEqual({
+      dataSources: undefined,
+      hoursAgo: undefined,
+      sortBy: undefined,
+      sortOrder: undefined,
+      limit: 500,
+    });
   });
 
   it("names the profile when the profile's value is bad", () => {
-    expect(usage(() => plan({}, {}, { 'page-size': 900 }))).toBe("the profile's page-size must be a whole number from 1 to 500, not '900'");
-    expect(usage(() => plan({}, {}, { sources: 'US CPSC' }))).toMatch(/^the profile's sources: 'US CPSC' is not a data source ID/);
+    expect(usage(() => plan({}, {}, { 'page-size': 900 }))).toBe(
+      "the profile's page-size must be a whole number from 1 to 500, not '900'",
+    );
+    expect(usage(() => plan({}, {}, { sources: 'US CPSC' }))).toMatch(
+      /^the profile's sources: 'US CPSC' is not a data source ID/,
+    );
   });
 
   it('decides the format once: flag, -o extension, profile, terminal', () => {
@@ -50,7 +63,10 @@ describe('planFeed', () => {
   });
 
   it('--watch polls the last hour every minute unless told otherwise, and writes to stdout only', () => {
-    expect(plan({ watch: true })).toMatchObject({ watch: { intervalMs: 60_000, skipExisting: false }, params: { hoursAgo: 1 } });
+    expect(plan({ watch: true })).toMatchObject({
+      watch: { intervalMs: 60_000, skipExisting: false },
+      params: { hoursAgo: 1 },
+    });
     expect(plan({ watch: true, hours: '6', interval: '2.5', skipExisting: true })).toMatchObject({
       watch: { intervalMs: 2500, skipExisting: true },
       params: { hoursAgo: 6 },
@@ -62,7 +78,11 @@ describe('planFeed', () => {
     [{ append: true }, { output: 'x.json' }, '--append cannot add to a JSON array'],
     [{ append: true }, { output: 'x.txt', format: 'json' }, '--append cannot add to a JSON array'],
     [{ append: true }, {}, '--append works with -o <file>'],
-    [{ resume: true, cursor: 'c' }, { output: 'x.csv' }, '--resume and --cursor cannot be combined: the partial file knows its cursor'],
+    [
+      { resume: true, cursor: 'c' },
+      { output: 'x.csv' },
+      '--resume and --cursor cannot be combined: the partial file knows its cursor',
+    ],
     [{ state: 's.json', cursor: 'c' }, {}, '--state cannot be combined with --cursor'],
     [{ state: 's.json', paginate: false }, {}, '--state cannot be combined with --no-paginate'],
     [{ state: 's.json', resume: true }, { output: 'x.csv' }, '--state cannot be combined with --resume'],

@@ -6,7 +6,8 @@ import type { FeedRecord, Page } from '../../src/cli/feed/pages.js';
 import { SeenState } from '../../src/cli/feed/seen-state.js';
 import { pollSummary } from '../../src/cli/feed/watch.js';
 
-const rec = (id: unknown, published_at?: string): FeedRecord => (published_at === undefined ? { id } : { id, published_at });
+const rec = (id: unknown, published_at?: string): FeedRecord =>
+  published_at === undefined ? { id } : { id, published_at };
 
 /** Pages as the client yields them, counting how many were asked for. */
 function pages(...data: FeedRecord[][]) {
@@ -21,7 +22,13 @@ function pages(...data: FeedRecord[][]) {
 }
 
 const signal = new AbortController().signal;
-const opts = (state: SeenState, more: { max?: number; custom?: string } = {}) => ({ state, custom: undefined, flag: '--state', signal, ...more });
+const opts = (state: SeenState, more: { max?: number; custom?: string } = {}) => ({
+  state,
+  custom: undefined,
+  flag: '--state',
+  signal,
+  ...more,
+});
 
 describe('pollNew', () => {
   it('keeps what the state has not seen, once, oldest first', async () => {
@@ -51,14 +58,22 @@ describe('pollNew', () => {
       const p = pages([rec(1)], [rec(bad)]);
       const err = await pollNew(p.gen, opts(SeenState.memory(), { custom: 'demo' })).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
-      expect((err as Error).message).toBe("--state needs an id in every record, and the custom feed 'demo' sent records without one");
+      expect((err as Error).message).toBe(
+        "--state needs an id in every record, and the custom feed 'demo' sent records without one",
+      );
     }
   });
 });
 
 describe('oldestFirst', () => {
   it('orders by published_at (naive UTC or with an offset), then id; records without a date go last', () => {
-    const records = [rec(5), rec(3, '2026-01-01T12:00:00+02:00'), rec(2, '2026-01-01T10:00:00'), rec(1, '2026-01-01T11:00:00Z'), rec(4, '2026-01-01T09:00:00Z')];
+    const records = [
+      rec(5),
+      rec(3, '2026-01-01T12:00:00+02:00'),
+      rec(2, '2026-01-01T10:00:00'),
+      rec(1, '2026-01-01T11:00:00Z'),
+      rec(4, '2026-01-01T09:00:00Z'),
+    ];
     expect(oldestFirst(records).map((r) => r.id)).toEqual([4, 2, 3, 1, 5]);
   });
 });
@@ -76,7 +91,9 @@ describe('remember', () => {
 describe('pollSummary', () => {
   it('says a skipped first poll printed nothing on purpose', () => {
     const at = Date.parse('2026-01-02T12:34:56Z');
-    expect(pollSummary(at, 602, true, 49_000)).toBe('last poll 12:34:56 · 602 existing recalls remembered, not printed · quota left 49,000');
+    expect(pollSummary(at, 602, true, 49_000)).toBe(
+      'last poll 12:34:56 · 602 existing recalls remembered, not printed · quota left 49,000',
+    );
     expect(pollSummary(at, 3, false, undefined)).toBe('last poll 12:34:56 · 3 new');
   });
 });

@@ -1,12 +1,12 @@
 // Parsers of the sandbox command's flags, and the fault plan's decisions.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/api/errors.js';
 import { loadKeysFile, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
 import { FaultPlan } from '../../src/sandbox/faults.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/limiter.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('parseFaultSpec', () => {
   it('reads the full example', () => {
@@ -79,7 +79,7 @@ describe('parseRateLimitSpec', () => {
 });
 
 describe('loadKeysFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-keys-'));
+  const dir = tempDir('sandbox-keys-');
   const file = (name: string, content: string) => {
     const p = join(dir, name);
     writeFileSync(p, content);

@@ -1,20 +1,12 @@
 // The --state file: loaded, checked before any request, staged before the output, put in place after it.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CannotWriteError } from '../../src/cli/errors.js';
 import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/cli/feed/seen-state.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const made: string[] = [];
-const dir = () => {
-  const d = mkdtempSync(path.join(tmpdir(), 'rf-state-'));
-  made.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const dir = () => tempDir('rf-state-');
 
 async function save(s: SeenState): Promise<void> {
   await s.stage();
@@ -65,17 +57,22 @@ describe('SeenState', () => {
     const missing = path.join(folder, 'no-such-folder', 'seen.json');
     const err = await SeenState.load(missing).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CannotWriteError);
-    expect((err as Error).message).toBe(`cannot write ${missing}: the folder ${path.dirname(missing)} does not exist`);
+    expect((err as Error).message).toBe(`cannot write ${missing}: its folder does not exist`);
+    expect((err as CannotWriteError).hint).toMatch(/^give --state a file in a folder this user can write to/);
     const asFolder = path.join(folder, 'state-dir');
     mkdirSync(asFolder);
     await expect(SeenState.load(asFolder)).rejects.toThrow(`cannot write ${asFolder}: it is a folder`);
     const underFile = path.join(folder, 'plain-file');
     writeFileSync(underFile, '');
     await expect(SeenState.load(path.join(underFile, 'seen.json'))).rejects.toBeInstanceOf(CannotWriteError);
-    const tooLong = path.join(folder, `${'s'.repeat(250)}.json`);
-    await expect(SeenState.load(tooLong)).rejects.toThrow(/file name too long/);
+    const tooLong = path.join(folder, `${'s'.repeat(300)}.json`);
+    await expect(SeenState.load(tooLong)).rejects.toThrow(/: the file name is too long$/);
+    // A name the file system takes is fine, though its temporary file's would not be: that one is cut short.
+    const long = await SeenState.load(path.join(folder, `${'s'.repeat(250)}.json`));
+    long.add(1, Date.now());
+    await save(long);
     // The checks leave nothing behind.
-    expect(readdirSync(folder).sort()).toEqual(['plain-file', 'state-dir']);
+    expect(readdirSync(folder).sort()).toEqual(['plain-file', `${'s'.repeat(250)}.json`, 'state-dir']);
   });
 
   it('prunes ids that no window can return again', () => {

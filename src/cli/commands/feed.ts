@@ -17,7 +17,7 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--max <n>', 'stop after n records (with --state: n new ones), sending no request beyond what n needs')
     .option('--cursor <cursor>', 'start at this cursor (as printed by an interrupted run)')
     .option('--no-paginate', 'fetch one page only; the next cursor goes to stderr')
-    .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
+    .option('--columns <list>', 'table and csv columns, e.g. id,published_at,product_name (an unknown field is refused)')
     .option('--custom <name>', 'an enterprise feed: /v1/recalls/feed/<name>')
     .option('--append', 'with -o: add the new records to the file, after the run succeeded')
     .option('--resume', 'with -o: continue the <file>.partial an interrupted run left')

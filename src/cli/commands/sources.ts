@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { action } from './define-action.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
+import { columnWarnings } from './column-names.js';
 import { parseColumns } from './option-parsers.js';
 
 interface SourcesOptions {
@@ -15,7 +16,7 @@ export function registerSources(program: Command, ctx: Context): void {
   program
     .command('sources')
     .description('list the data sources your key may use')
-    .option('--columns <list>', `columns for table and csv (default ${SOURCE_COLUMNS.join(',')})`)
+    .option('--columns <list>', `table and csv columns (default ${SOURCE_COLUMNS.join(',')}); names no source has are warned about`)
     .addHelpText('after', '\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r \'.[].id\'')
     .action(action(ctx, async () => runSources));
 }
@@ -30,6 +31,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();
+    for (const w of columnWarnings({ columns, format, records: answer.data_sources })) session.status.warn(w);
     await writeOutput(
       () => openTarget(session.settings, ctx),
       async (target) => {

@@ -1,6 +1,6 @@
 // The settable config keys: a one-line description, the valid values and a validator for each.
 import { BOUNDS, MAX_RETRIES, SOURCE_ID_PATTERN } from '../../api/constants.js';
-import { FORMATS } from '../../output/formats.js';
+import { FORMATS, isFormat } from '../../output/formats.js';
 import { ConfigValueError } from './errors.js';
 
 export { ConfigValueError } from './errors.js';
@@ -57,7 +57,7 @@ export const CONFIG_KEY_INFO = {
     description: 'default output format',
     values: FORMATS.join(', '),
     secret: false,
-    parse: (raw) => ((FORMATS as readonly string[]).includes(raw) ? raw : { invalid: 'unknown format' }),
+    parse: (raw) => (isFormat(raw.trim().toLowerCase()) ? raw.trim().toLowerCase() : { invalid: 'unknown format' }),
   },
   sources: {
     description: 'default data sources, comma-separated ids',

@@ -9,13 +9,13 @@ function configDir(env: Env): string | undefined {
   return env.RECALL_FEED_CONFIG_DIR || undefined;
 }
 
-/** Loads conf only now: commands that never read a profile do not pay for it. */
+/** Loads the store only now: commands that never read a profile do not pay for it. */
 export async function openConfigStore(env: Env): Promise<ConfigStore> {
   const { ConfigStore } = await import('./store.js');
   return ConfigStore.open({ dir: configDir(env), env });
 }
 
-/** The config file's path, without loading conf. */
+/** The config file's path, without loading the store. */
 export function configPath(env: Env): string {
   return configFilePath(configDir(env), env);
 }

@@ -34,14 +34,15 @@ export async function keepForResume(err: unknown, f: FailedExport): Promise<unkn
   }
   const argv = f.ctx.argv ?? [];
   const { written, cursor } = f.progress;
-  const keyNote = f.session.settings.apiKeySource === 'flag' ? ' (give the key again, e.g. in RECALL_FEED_API_KEY)' : '';
-  const output = f.session.settings.output;
-  if (output) {
-    const partial = await f.target.keep({ cursor, count: written });
+  const keyNote =
+    f.session.settings.apiKeySource === 'flag' ? ' (give the key again, e.g. in RECALL_FEED_API_KEY)' : '';
+  // Only a file written through `.partial` keeps anything; stdout, a device or a pipe continue at the cursor.
+  const partial = await f.target.keep({ cursor, count: written });
+  if (partial !== undefined) {
     return new ResumableError(
       err,
       resumeCommand(argv, ['--resume']),
-      `${output} is unchanged; ${written} records are kept in ${partial}. To finish${keyNote}, run:`,
+      `${f.session.settings.output} is unchanged; ${written} records are kept in ${partial}. To finish${keyNote}, run:`,
     );
   }
   const continueWith = cursor === undefined ? [] : ['--cursor', cursor];

@@ -12,11 +12,23 @@ import { summaryLine } from './summary.js';
 
 /** The options that shape the output file; a --resume with other ones is refused. */
 function fingerprint(plan: FeedPlan): string {
-  return JSON.stringify({ format: plan.format, custom: plan.custom, columns: plan.columns, guard: plan.formulaGuard, ...plan.params });
+  return JSON.stringify({
+    format: plan.format,
+    custom: plan.custom,
+    columns: plan.columns,
+    guard: plan.formulaGuard,
+    ...plan.params,
+  });
 }
 
 /** Writes pages into the target until the window, --max or --no-paginate ends the run. */
-async function fill(plan: FeedPlan, session: Session, ctx: Context, target: OutputTarget, progress: Progress): Promise<void> {
+async function fill(
+  plan: FeedPlan,
+  session: Session,
+  ctx: Context,
+  target: OutputTarget,
+  progress: Progress,
+): Promise<void> {
   const sink = createRecordSink({ plan, format: plan.format, session, target });
   const resumed = target.resumed;
   // A resumed run whose last page was already written only closes the document.
@@ -42,7 +54,8 @@ async function fill(plan: FeedPlan, session: Session, ctx: Context, target: Outp
 export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {
   const progress: Progress = { written: 0, cursor: plan.cursor, last: undefined };
   await writeOutput(
-    () => openTarget(session.settings, ctx, { append: plan.append, resume: plan.resume, fingerprint: fingerprint(plan) }),
+    () =>
+      openTarget(session.settings, ctx, { append: plan.append, resume: plan.resume, fingerprint: fingerprint(plan) }),
     async (target) => {
       if (target.resumed) {
         progress.written = target.resumed.count;

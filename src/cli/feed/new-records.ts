@@ -25,7 +25,7 @@ function checkIds(records: readonly FeedRecord[], opts: PollOptions): void {
   const feed = opts.custom === undefined ? 'the feed' : `the custom feed '${opts.custom}'`;
   throw new UsageError(
     `${opts.flag} needs an id in every record, and ${feed} sent records without one`,
-    'run without --state (each run then writes the whole window), or ask the feed\'s operator to include an id',
+    "run without --state (each run then writes the whole window), or ask the feed's operator to include an id",
   );
 }
 

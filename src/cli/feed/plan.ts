@@ -1,5 +1,5 @@
 // The plan of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), before anything is sent.
-import { BOUNDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { InvalidParamsError } from '../../api/errors.js';
 import { checkOneOf, checkSources, validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
@@ -88,7 +88,10 @@ function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
     [!opts.paginate, '--no-paginate'],
   ]);
   if (settings.output) {
-    throw new UsageError('--watch writes to stdout', 'redirect it (>> file), or run from cron with --state and -o --append');
+    throw new UsageError(
+      '--watch writes to stdout',
+      'redirect it (>> file), or run from cron with --state and -o --append',
+    );
   }
   const interval = opts.interval === undefined ? DEFAULT_INTERVAL_S : Number(opts.interval);
   if (opts.interval !== undefined && (opts.interval.trim() === '' || !Number.isFinite(interval) || interval < 1)) {
@@ -102,7 +105,8 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
   if ((opts.append || opts.resume) && !settings.output) {
     throw new UsageError(`--${opts.append ? 'append' : 'resume'} works with -o <file>`);
   }
-  if (opts.resume && opts.cursor) throw new UsageError('--resume and --cursor cannot be combined: the partial file knows its cursor');
+  if (opts.resume && opts.cursor)
+    throw new UsageError('--resume and --cursor cannot be combined: the partial file knows its cursor');
   if (opts.append && format === 'json') {
     throw new UsageError('--append cannot add to a JSON array', 'use -f jsonl or -f csv to append');
   }
@@ -122,14 +126,23 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
   const sources =
     opts.sources === undefined
       ? settings.profileSources
-      : flag(() => checkSources(opts.sources!.split(',').map((s) => s.trim()).filter(Boolean), '--sources'));
+      : flag(() =>
+          checkSources(
+            opts
+              .sources!.split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+            '--sources',
+          ),
+        );
   const max = parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER);
   const pageSize =
     parseWholeNumber(opts.pageSize, '--page-size', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax) ??
     settings.profilePageSize ??
     DEFAULT_PAGE_SIZE;
   const hours = parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax);
-  const columns = parseColumns(opts.columns);
+  // A custom feed's fields are its own: only the recall feed's column names can be checked up front.
+  const columns = parseColumns(opts.columns, opts.custom === undefined ? RECALL_FIELDS : undefined);
   const custom = opts.custom === undefined ? undefined : flag(() => validateCustomName(opts.custom!, '--custom'));
   const sortBy = opts.sort === undefined ? undefined : flag(() => checkOneOf(opts.sort!, SORT_FIELDS, '--sort'));
   const sortOrder = opts.order === undefined ? undefined : flag(() => checkOneOf(opts.order!, SORT_ORDERS, '--order'));

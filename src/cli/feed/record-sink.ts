@@ -1,5 +1,6 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
 import { RECALL_FIELDS } from '../../api/constants.js';
+import { columnWarnings } from '../commands/column-names.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { Format } from '../settings.js';
@@ -22,7 +23,8 @@ export interface PageSinkOptions {
 
 /**
  * A custom feed's columns come from its records, so the renderer waits for the first page. Headers
- * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues.
+ * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues; csv
+ * added to an existing file follows that file's header.
  */
 export function createRecordSink({ plan, format, session, target }: PageSinkOptions): PageSink {
   type Renderer = Awaited<ReturnType<typeof create>>;
@@ -31,6 +33,8 @@ export function createRecordSink({ plan, format, session, target }: PageSinkOpti
     const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
+    for (const w of columnWarnings({ columns: plan.columns, format, records: custom ? first : undefined })) session.status.warn(w);
+    const existingHeader = await csvHeaderOf(format, target);
     return createRenderer({
       format,
       out: target.stream,
@@ -40,6 +44,11 @@ export function createRecordSink({ plan, format, session, target }: PageSinkOpti
       formulaGuard: plan.formulaGuard,
       bom: plan.bom && target.startsEmpty,
       header: target.startsEmpty,
+      existingHeader,
+      onDroppedFields: (fields) => {
+        const where = existingHeader ? 'the header of the file' : 'the csv columns';
+        session.status.note(`recall-feed: warning: ${where} has no column for ${fields.join(', ')}; left out`);
+      },
       width: session.terminal.columns,
       color: session.terminal.color,
       resumeCount: target.resumed?.count,
@@ -52,9 +61,17 @@ export function createRecordSink({ plan, format, session, target }: PageSinkOpti
       await renderer.write(records);
     },
     async end() {
-      // An empty json run still prints a valid document; other formats print nothing.
-      if (!renderer && format === 'json') renderer = await create([]);
+      // An empty json run still prints a valid document, and an empty csv file gets its header (on
+      // stdout, nothing new is silence: a cron job's mail stays empty).
+      if (!renderer && (format === 'json' || (format === 'csv' && target.kind === 'file'))) renderer = await create([]);
       await renderer?.end();
     },
   };
+}
+
+/** The header a csv output continues: that of the file appended to, or of the partial resumed. */
+async function csvHeaderOf(format: Format, target: OutputTarget): Promise<string[] | undefined> {
+  if (format !== 'csv' || target.headerSource === undefined) return undefined;
+  const { readCsvHeader } = await import('../files/csv-header.js');
+  return readCsvHeader(target.headerSource);
 }

@@ -1,8 +1,8 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fsReason } from '../config/errors.js';
-import { CannotWriteError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { sidecarPath } from '../files/sidecar-names.js';
+import { cannotWrite } from '../files/write-errors.js';
 
 /** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
 export class StateFileError extends UsageError {
@@ -12,7 +12,8 @@ export class StateFileError extends UsageError {
 /** How long after its publication an id is kept: the widest window (24 h) plus a margin for clock skew. */
 export const KEEP_MS = 25 * 3_600_000;
 
-const WRITE_HINT = 'give --state a file in a folder this user can write to; the state is what keeps each recall from being written twice';
+const WRITE_HINT =
+  'give --state a file in a folder this user can write to: the state is what keeps each recall from being written twice';
 
 interface StateFileV1 {
   version: 1;
@@ -29,11 +30,8 @@ export function publishedMs(record: Record<string, unknown>, fallback: number): 
   return Number.isNaN(ms) ? fallback : ms;
 }
 
-function cannotWrite(file: string, err: unknown): CannotWriteError {
-  const code = (err as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? `the folder ${path.dirname(path.resolve(file))} does not exist` : fsReason(err);
-  return new CannotWriteError(file, reason, WRITE_HINT);
-}
+/** A state that cannot be written ends the run with exit 10, naming the file and the reason. */
+const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, WRITE_HINT);
 
 export class SeenState {
   private readonly seen = new Map<string, number>();
@@ -59,10 +57,10 @@ export class SeenState {
       raw = await fs.readFile(file, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR') throw new CannotWriteError(file, 'it is a folder', WRITE_HINT);
       // A path that can never hold a file is a place the state cannot be written to, not a damaged state.
-      if (code === 'ENOTDIR' || code === 'ENAMETOOLONG') throw cannotWrite(file, err);
-      if (code !== 'ENOENT') throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') throw cannotWriteState(file, err);
+      if (code !== 'ENOENT')
+        throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
     }
     if (raw !== undefined) state.parse(raw);
     await state.probe();
@@ -76,7 +74,7 @@ export class SeenState {
     } catch {
       parsed = undefined;
     }
-    if (!parsed || parsed.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null) {
+    if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null) {
       throw new StateFileError(
         `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
         'move it away to start afresh: every recall in the window will then be written again',
@@ -89,8 +87,7 @@ export class SeenState {
 
   /** The file beside the state where the next version is written before it replaces the state. */
   private get tmp(): string {
-    const file = this.file as string;
-    return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+    return sidecarPath(this.file as string, `.${process.pid}.tmp`, '.');
   }
 
   /** Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. */
@@ -98,7 +95,7 @@ export class SeenState {
     try {
       await fs.writeFile(this.tmp, '', { mode: 0o600 });
     } catch (err) {
-      throw cannotWrite(this.file as string, err);
+      throw cannotWriteState(this.file as string, err);
     }
     await fs.rm(this.tmp, { force: true });
   }
@@ -140,7 +137,7 @@ export class SeenState {
       await fs.writeFile(this.tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
     } catch (err) {
       await this.unstage();
-      throw cannotWrite(this.file, err);
+      throw cannotWriteState(this.file, err);
     }
     this.staged = true;
   }
@@ -152,7 +149,7 @@ export class SeenState {
       await fs.rename(this.tmp, this.file);
     } catch (err) {
       await this.unstage();
-      throw cannotWrite(this.file, err);
+      throw cannotWriteState(this.file, err);
     }
     this.staged = false;
     this.dirty = false;

@@ -39,8 +39,20 @@ export function pollSummary(started: number, fresh: number, skipped: boolean, qu
 }
 
 /** One poll: the new records are remembered, the state staged, the records written, then the state put in place. */
-async function pollOnce(plan: WatchPlan, session: Session, ctx: Context, sink: PageSink, state: SeenState, print: boolean) {
-  const poll = await pollNew(pagesOf(session, plan), { state, custom: plan.custom, flag: '--watch', signal: ctx.signal });
+async function pollOnce(
+  plan: WatchPlan,
+  session: Session,
+  ctx: Context,
+  sink: PageSink,
+  state: SeenState,
+  print: boolean,
+) {
+  const poll = await pollNew(pagesOf(session, plan), {
+    state,
+    custom: plan.custom,
+    flag: '--watch',
+    signal: ctx.signal,
+  });
   remember(state, poll.records, ctx.now());
   try {
     await state.stage();
@@ -87,7 +99,9 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
         if (endsWatch(err)) throw err;
         failures++;
         delay = Math.min(stretchedTo * 2 ** (failures - 1), Math.max(stretchedTo, MAX_BACKOFF_MS));
-        session.status.note(`recall-feed: poll failed: ${describeError(err).message}; next poll in ${Math.ceil(delay / 1000)} s`);
+        session.status.note(
+          `recall-feed: poll failed: ${describeError(err).message}; next poll in ${Math.ceil(delay / 1000)} s`,
+        );
       }
       try {
         await ctx.sleep(delay, ctx.signal);

@@ -1,0 +1,88 @@
+// `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine.
+import type { Command } from 'commander';
+import { BOUNDS } from '../../api/constants.js';
+import { InvalidParamsError } from '../../api/errors.js';
+import { checkSources } from '../../api/params.js';
+import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { MatchPlan } from '../match/run-match.js';
+import { action } from './define-action.js';
+import { parseWholeNumber } from './option-parsers.js';
+
+interface MatchOptions {
+  catalog?: string;
+  map?: string;
+  sources?: string;
+  hours?: string;
+  exitCode?: boolean;
+  formulaGuard: boolean;
+  bom?: boolean;
+}
+
+export function registerMatch(program: Command, ctx: Context): void {
+  program
+    .command('match')
+    .description('check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible')
+    .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
+    .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--hours <1-24>', 'look-back window in hours (default 24)')
+    .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
+    .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
+    .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
+    .addHelpText(
+      'after',
+      `
+Tiers, best first: match/barcode (GTIN-8/12/13/14, check digits verified), match/model+brand,
+possible/model, possible/brand+name. A shared brand or a generic word alone is never a match, and
+no row is not a promise that a product is safe: only that nothing visible matched.
+
+Columns are found by name (gtin, ean, upc, barcode; brand; model, mpn, model_number, reference;
+name, title, product_name) or given with --map.
+
+Examples:
+  recall-feed match --catalog products.csv
+  recall-feed match --catalog products.csv -f csv -o matches.csv --exit-code
+  recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso`,
+    )
+    .action(
+      action<MatchOptions>(ctx, async () => {
+        const { runMatch } = await import('../match/run-match.js');
+        return (opts, globals, c) => runMatch(planMatch(opts), globals, c);
+      }),
+    );
+}
+
+function mapOf(raw: string | undefined): ColumnMap {
+  if (raw === undefined) return {};
+  try {
+    return parseColumnMap(raw);
+  } catch (err) {
+    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function planMatch(opts: MatchOptions): MatchPlan {
+  if (!opts.catalog) throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
+  let sources: string[] | undefined;
+  if (opts.sources !== undefined) {
+    try {
+      sources = checkSources(opts.sources.split(',').map((s) => s.trim()).filter(Boolean), '--sources');
+    } catch (err) {
+      if (err instanceof InvalidParamsError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  return {
+    catalog: opts.catalog,
+    map: mapOf(opts.map),
+    sources,
+    hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax),
+    filter: {},
+    exitCode: opts.exitCode ?? false,
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+  };
+}
