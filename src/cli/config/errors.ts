@@ -50,8 +50,6 @@ const REASONS: Record<string, string> = {
   EISDIR: 'it is a directory',
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
-  ENAMETOOLONG: 'file name too long',
 };
 
 /** A short reason for a filesystem error: "permission denied (EACCES)". */
