@@ -27,6 +27,7 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--skip-existing', 'with --watch: only remember what the first poll finds, print what comes after')
     .option('--state <file>', 'remember the ids written across runs; write only new recalls')
+    .option('--lock-wait <seconds>', 'with -o or --state: wait this long for another run on the same files (default 60)')
     .addHelpText(
       'after',
       `

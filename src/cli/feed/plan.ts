@@ -10,6 +10,8 @@ import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
 
 /** The largest page the API allows: the fewest requests for a window. */
+/** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
+const DEFAULT_LOCK_WAIT_S = 60;
 export const DEFAULT_PAGE_SIZE = BOUNDS.pageSizeMax;
 /** Seconds between polls of `--watch`. */
 export const DEFAULT_INTERVAL_S = 60;
@@ -36,6 +38,7 @@ export interface FeedOptions {
   interval?: string;
   skipExisting?: boolean;
   state?: string;
+  lockWait?: string;
 }
 
 /** Everything a run needs, checked, with every default filled in. */
@@ -56,6 +59,8 @@ export interface FeedPlan {
   resume: boolean;
   /** `--state`: the file of ids already written; only new recalls are written. */
   state: string | undefined;
+  /** How long to wait for another run that holds the same output or state file. */
+  lockWaitMs: number;
   watch: { intervalMs: number; skipExisting: boolean } | undefined;
 }
 
@@ -170,6 +175,7 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
     append: opts.append ?? false,
     resume: opts.resume ?? false,
     state: opts.state,
+    lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
     watch,
   };
 }
