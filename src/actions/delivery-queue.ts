@@ -39,6 +39,8 @@ export interface DeliveryQueueOptions {
   persist: () => Promise<void>;
   /** Every failed attempt, so a recall that keeps failing is reported each time. */
   onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** Every action that succeeded (for --verbose). */
+  onSuccess?: (delivery: PendingDelivery, action: string) => void;
 }
 
 export class DeliveryQueue {
@@ -93,6 +95,7 @@ export class DeliveryQueue {
       const result = await action.attempt(delivery.record, this.opts.signal);
       if (result.ok) {
         delivery.done.push(action.name);
+        this.opts.onSuccess?.(delivery, action.name);
         await this.opts.persist();
         return true;
       }

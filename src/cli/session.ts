@@ -1,5 +1,6 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
 import type { RecallFeedClient } from '../api/client.js';
+import type { ProxySettings } from '../api/transport.js';
 import { MissingApiKeyError } from './errors.js';
 import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';
@@ -34,6 +35,15 @@ export interface SessionOptions {
   settings?: Settings;
 }
 
+/** The proxy settings of the environment (upper case first, as curl reads them); loopback never goes through one. */
+export function proxyFromEnv(env: Context['env']): ProxySettings {
+  return {
+    httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+    httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+    noProxy: env.NO_PROXY ?? env.no_proxy,
+  };
+}
+
 export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
   const settings = opts.settings ?? (await loadSettings(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
@@ -65,11 +75,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     maxResponseBytes: settings.maxResponseBytes,
     pacing: settings.pacing,
     allowInsecureHttp: settings.allowInsecureHttp,
-    proxy: {
-      httpProxy: ctx.env.HTTP_PROXY ?? ctx.env.http_proxy,
-      httpsProxy: ctx.env.HTTPS_PROXY ?? ctx.env.https_proxy,
-      noProxy: ctx.env.NO_PROXY ?? ctx.env.no_proxy,
-    },
+    proxy: proxyFromEnv(ctx.env),
     now: ctx.now,
     sleep: ctx.sleep,
     signal: ctx.signal,

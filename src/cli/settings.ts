@@ -52,6 +52,8 @@ export interface Settings {
   profileSources: string[] | undefined;
   /** The profile's page-size, checked; `feed --page-size` overrides it. */
   profilePageSize: number | undefined;
+  /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
+  webhook: string | undefined;
   output: string | undefined;
   quiet: boolean;
   verbose: boolean;
@@ -173,6 +175,7 @@ export function resolveSettings(
     format: flags.format === undefined ? undefined : parseFormat(flags.format, '--format'),
     profileFormat: profileValues.format === undefined ? undefined : parseFormat(String(profileValues.format), "the profile's format"),
     profileSources: profileSources(str(profileValues.sources)),
+    webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
     profilePageSize: parseWholeNumber(str(profileValues['page-size']), "the profile's page-size", BOUNDS.pageSizeMin, BOUNDS.pageSizeMax),
     output: flags.output,
     quiet: flags.quiet ?? false,

@@ -11,7 +11,8 @@ interface ConfigOptions {
   showSecrets?: boolean;
 }
 
-const SECRET_KEYS = new Set(['api-key']);
+/** Secrets are read from stdin (never argv, never shell history) and shown masked. */
+const SECRET_PROMPTS: Record<string, string> = { 'api-key': 'API key: ', webhook: 'webhook URL: ' };
 
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
@@ -31,24 +32,28 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     );
   config
     .command('set <key> [value]')
-    .description('set a value; without a value (api-key) it is read from stdin')
+    .description('set a value; without a value (api-key, webhook) it is read from stdin')
     .action(action(ctx, async () => runSet));
   config
     .command('get <key>')
-    .description('print a value (the key masked unless --show-secrets)')
-    .option('--show-secrets', 'print the API key in full')
+    .description('print a value (secrets masked unless --show-secrets)')
+    .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runGet));
   config.command('unset <key>').description('remove a value').action(action(ctx, async () => runUnset));
   config
     .command('list')
-    .description("print the profile's values (the key masked unless --show-secrets)")
-    .option('--show-secrets', 'print the API key in full')
+    .description("print the profile's values (secrets masked unless --show-secrets)")
+    .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runList));
   config.command('path').description('print where the config file is').action(action(ctx, async () => runPath));
 }
 
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
-  if (!SECRET_KEYS.has(key) || showSecrets) return String(value);
+  if (!(key in SECRET_PROMPTS) || showSecrets) return String(value);
+  if (key === 'webhook') {
+    const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
+    return maskWebhookUrl(String(value));
+  }
   const { maskSecret } = await import('../config/mask.js');
   return maskSecret(String(value));
 }
@@ -58,8 +63,9 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
   const { validateConfigValue } = await import('../config/keys.js');
   let raw = given;
   if (raw === undefined) {
-    if (!SECRET_KEYS.has(key)) throw new UsageError(`config set ${key} needs a value`);
-    raw = await readSecret(ctx, 'API key: ');
+    const prompt = SECRET_PROMPTS[key];
+    if (prompt === undefined) throw new UsageError(`config set ${key} needs a value`);
+    raw = await readSecret(ctx, prompt);
   }
   const value = validateConfigValue(key, raw.trim());
   const store = await openConfigStore(ctx.env);

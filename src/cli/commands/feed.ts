@@ -27,6 +27,10 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--skip-existing', 'with --watch: only remember what the first poll finds, print what comes after')
     .option('--state <file>', 'remember the ids written across runs; write only new recalls')
+    .option('--exec <command>', 'with --watch or --state: run this for each new recall, no shell; {field} fills in a value, the record is on stdin')
+    .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30); it counts as failed')
+    .option('--webhook [url]', 'with --watch or --state: POST each new recall there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)')
+    .option('--webhook-format <format>', 'json (the record as sent, default) or slack ({"text": ...} for Slack, Mattermost)')
     .option('--lock-wait <seconds>', 'with -o or --state: wait this long for another run on the same files (default 60)')
     .addHelpText(
       'after',

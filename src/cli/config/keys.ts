@@ -1,6 +1,7 @@
 // The settable config keys: a one-line description, the valid values and a validator for each.
 import { BOUNDS, MAX_RETRIES, SOURCE_ID_PATTERN } from '../../api/constants.js';
 import { FORMATS, isFormat } from '../../output/formats.js';
+import { checkWebhookUrl } from '../../actions/webhook-url.js';
 import { ConfigValueError } from './errors.js';
 
 export { ConfigValueError } from './errors.js';
@@ -40,6 +41,19 @@ export const CONFIG_KEY_INFO = {
     values: 'a non-empty key without whitespace',
     secret: true,
     parse: (raw) => (raw !== '' && !/\s/.test(raw) ? raw : { invalid: 'empty or contains whitespace' }),
+  },
+  webhook: {
+    description: 'where a bare --webhook posts new recalls (a secret: it carries the channel token)',
+    values: 'an https:// URL (plain http only to this machine)',
+    secret: true,
+    parse: (raw) => {
+      try {
+        checkWebhookUrl(raw);
+        return raw;
+      } catch {
+        return { invalid: 'not an https URL' };
+      }
+    },
   },
   'base-url': {
     description: 'API base address',

@@ -8,6 +8,8 @@ import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
+import { planActions, type ActionOptions } from './actions-plan.js';
+import type { ActionsPlan } from './deliveries.js';
 
 /** The largest page the API allows: the fewest requests for a window. */
 /** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
@@ -19,7 +21,7 @@ export const DEFAULT_INTERVAL_S = 60;
 export const DEFAULT_WATCH_HOURS = 1;
 
 /** The `feed` flags as commander parsed them. */
-export interface FeedOptions {
+export interface FeedOptions extends ActionOptions {
   sources?: string;
   hours?: string;
   sort?: string;
@@ -59,6 +61,8 @@ export interface FeedPlan {
   resume: boolean;
   /** `--state`: the file of ids already written; only new recalls are written. */
   state: string | undefined;
+  /** --exec and --webhook: what to do for each recall written. */
+  actions: ActionsPlan | undefined;
   /** How long to wait for another run that holds the same output or state file. */
   lockWaitMs: number;
   watch: { intervalMs: number; skipExisting: boolean } | undefined;
@@ -175,6 +179,7 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
     append: opts.append ?? false,
     resume: opts.resume ?? false,
     state: opts.state,
+    actions: planActions(opts, { watch: watch !== undefined, state: opts.state !== undefined }, settings),
     lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
     watch,
   };

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
 import { announceWritten, counted, tellsSuccess, writeOutput } from '../files/write-output.js';
 import type { Session } from '../session.js';
+import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
@@ -12,6 +13,21 @@ import { SeenState } from './seen-state.js';
 export async function runOnce(plan: FeedPlan & { state: string }, session: Session, ctx: Context): Promise<void> {
   // Before any request: a state that cannot be read or written stops the run here.
   const state = await SeenState.load(plan.state);
+  const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
+  try {
+    await pollAndWrite(plan, session, ctx, state, deliveries);
+  } finally {
+    await deliveries?.close();
+  }
+}
+
+async function pollAndWrite(
+  plan: FeedPlan & { state: string },
+  session: Session,
+  ctx: Context,
+  state: SeenState,
+  deliveries: Deliveries | undefined,
+): Promise<void> {
   const fresh = await writeOutput(
     () => openTarget(session.settings, ctx, { append: plan.append }),
     async (target) => {
@@ -23,6 +39,8 @@ export async function runOnce(plan: FeedPlan & { state: string }, session: Sessi
         signal: ctx.signal,
       });
       remember(state, poll.records, ctx.now());
+      // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
+      deliveries?.enqueue(poll.records);
       const sink = createRecordSink({ plan, format: plan.format, session, target });
       // Staged before the records are printed or the file is committed: a disk that cannot take
       // the state fails the run while the output is still as it was.
@@ -38,7 +56,8 @@ export async function runOnce(plan: FeedPlan & { state: string }, session: Sessi
     },
   );
   await state.commit();
-  const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}`;
+  const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
+  const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;
   if (session.settings.output) announceWritten(session, counted(fresh, 'new recall', 'new recalls'), `; ${remembered}`);
   else if (tellsSuccess(session)) session.status.note(`${counted(fresh, 'new recall', 'new recalls')}; ${remembered}`);
 }

@@ -1,5 +1,6 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
 import { promises as fs } from 'node:fs';
+import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { UsageError } from '../errors.js';
 import { sidecarPath } from '../files/sidecar-names.js';
 import { cannotWrite } from '../files/write-errors.js';
@@ -19,6 +20,22 @@ interface StateFileV1 {
   version: 1;
   /** id -> epoch seconds of its published_at (or of when it was first seen, for records without one). */
   seen: Record<string, number>;
+  /** Recalls written whose actions (--exec, --webhook) have not all succeeded yet, oldest first. */
+  pending?: PendingDelivery[];
+}
+
+function isPending(value: unknown): value is PendingDelivery {
+  const d = value as PendingDelivery;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.id === 'string' &&
+    typeof d.record === 'object' &&
+    d.record !== null &&
+    Array.isArray(d.done) &&
+    d.done.every((a) => typeof a === 'string') &&
+    typeof d.attempts === 'number'
+  );
 }
 
 /** Naive ISO timestamps of the API are UTC. */
@@ -35,6 +52,7 @@ const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, 
 
 export class SeenState {
   private readonly seen = new Map<string, number>();
+  private pending: PendingDelivery[] = [];
   /** Whether memory differs from the file: a run that found nothing new writes nothing. */
   private dirty = false;
   /** A temporary file beside the state holding what is not yet in place. */
@@ -74,7 +92,8 @@ export class SeenState {
     } catch {
       parsed = undefined;
     }
-    if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null) {
+    const pendingOk = parsed?.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPending));
+    if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null || !pendingOk) {
       throw new StateFileError(
         `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
         'move it away to start afresh: every recall in the window will then be written again',
@@ -83,6 +102,7 @@ export class SeenState {
     for (const [id, at] of Object.entries(parsed.seen)) {
       if (typeof at === 'number') this.seen.set(id, at * 1000);
     }
+    this.pending = parsed.pending ?? [];
   }
 
   /** The file beside the state where the next version is written before it replaces the state. */
@@ -113,6 +133,16 @@ export class SeenState {
     this.dirty = true;
   }
 
+  /** Deliveries still owed, as the last run left them: kept until every action succeeded, whatever the window. */
+  get deliveries(): readonly PendingDelivery[] {
+    return this.pending;
+  }
+
+  setDeliveries(pending: readonly PendingDelivery[]): void {
+    this.pending = [...pending];
+    this.dirty = true;
+  }
+
   /** Forgets ids published so long ago that no window can return them again. */
   prune(now: number): void {
     const horizon = now - KEEP_MS;
@@ -133,6 +163,7 @@ export class SeenState {
     const seen: Record<string, number> = {};
     for (const [id, at] of this.seen) seen[id] = Math.floor(at / 1000);
     const body: StateFileV1 = { version: 1, seen };
+    if (this.pending.length > 0) body.pending = this.pending;
     try {
       await fs.writeFile(this.tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
     } catch (err) {

@@ -6,6 +6,7 @@ import { describeError } from '../exit-codes.js';
 import { endsWatch } from '../failure-policy.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
+import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
@@ -46,6 +47,7 @@ async function pollOnce(
   sink: PageSink,
   state: SeenState,
   print: boolean,
+  deliveries: Deliveries | undefined,
 ) {
   const poll = await pollNew(pagesOf(session, plan), {
     state,
@@ -54,6 +56,8 @@ async function pollOnce(
     signal: ctx.signal,
   });
   remember(state, poll.records, ctx.now());
+  // Actions fire for what is written; a skipped first poll writes nothing.
+  if (print) deliveries?.enqueue(poll.records);
   try {
     await state.stage();
     if (print) await session.status.around(() => sink.write(poll.records));
@@ -69,6 +73,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
   const { intervalMs, skipExisting } = plan.watch;
   const sink = createRecordSink({ plan, format: plan.format, session, target: stdoutTarget(ctx.stdout) });
+  const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
   let failures = 0;
@@ -79,7 +84,9 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
       let delay: number;
       try {
         const skipped = first && skipExisting;
-        const poll = await pollOnce(plan, session, ctx, sink, state, !skipped);
+        const poll = await pollOnce(plan, session, ctx, sink, state, !skipped, deliveries);
+        // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
+        const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
         failures = 0;
         const interval = quotaInterval(session, ctx.now(), intervalMs, Math.max(1, poll.pages));
@@ -93,7 +100,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
         stretchedTo = interval;
         delay = Math.max(0, interval - (ctx.now() - started));
         const quota = session.client.lastRateLimit?.remaining_credits;
-        session.status.countdown(pollSummary(started, poll.records.length, skipped, quota), delay);
+        session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
       } catch (err) {
         if (ctx.signal.aborted) break;
         if (endsWatch(err)) throw err;
@@ -111,6 +118,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
     }
   } finally {
     await sink.end();
+    await deliveries?.close();
   }
   throw ctx.signal.reason ?? new InterruptedError('SIGINT');
 }

@@ -1,0 +1,85 @@
+// Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
+import type { Action } from '../../actions/action.js';
+import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import { execAction } from '../../actions/exec-action.js';
+import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { type WebhookFormat, webhookAction } from '../../actions/webhook-action.js';
+import type { Context } from '../context.js';
+import { proxyFromEnv, type Session } from '../session.js';
+import type { FeedRecord } from './pages.js';
+import type { SeenState } from './seen-state.js';
+
+export interface ActionsPlan {
+  exec?: { words: string[]; timeoutMs: number };
+  webhook?: { url: URL; format: WebhookFormat };
+}
+
+export interface Deliveries {
+  /** Queues records just written; saved with the state they are remembered in, so none is lost to a crash. */
+  enqueue(records: readonly FeedRecord[]): void;
+  /** Runs every action still owed, oldest first; the state is saved after each success and failure. */
+  deliver(): Promise<DeliveryReport>;
+  close(): Promise<void>;
+}
+
+/** `actions: 3 delivered · 1 pending · 2 failed attempts` for the status line and summary. */
+export function deliverySummary(report: DeliveryReport): string {
+  const attempts = report.failed === 1 ? 'attempt' : 'attempts';
+  return `actions: ${report.delivered} delivered · ${report.pending} pending · ${report.failed} failed ${attempts}`;
+}
+
+/** A recall for messages: its id and, when it has one, its title (control characters cannot reach us here). */
+function label(id: string): string {
+  return `recall ${id}`;
+}
+
+export async function openDeliveries(plan: ActionsPlan, state: SeenState, session: Session, ctx: Context): Promise<Deliveries> {
+  const actions: Action[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  if (plan.exec) {
+    actions.push(
+      execAction({
+        words: plan.exec.words,
+        timeoutMs: plan.exec.timeoutMs,
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id)}]: ${line}`),
+      }),
+    );
+  }
+  if (plan.webhook) {
+    const { createDispatcher } = await import('../../api/transport.js');
+    const dispatcher = createDispatcher(proxyFromEnv(ctx.env));
+    closers.push(() => dispatcher.close());
+    actions.push(
+      webhookAction({ url: plan.webhook.url, format: plan.webhook.format, timeoutMs: session.settings.timeoutMs, dispatcher, now: ctx.now }),
+    );
+  }
+  const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
+  const queue = new DeliveryQueue(
+    {
+      actions,
+      now: ctx.now,
+      sleep: ctx.sleep,
+      signal: ctx.signal,
+      persist: async () => {
+        state.setDeliveries(queue.snapshot());
+        await state.stage();
+        await state.commit();
+      },
+      onFailure: (d, action, error) => session.status.warn(`${action} failed for ${label(d.id)}: ${error}; it stays pending`),
+      onSuccess: (d, action) => {
+        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${label(d.id)} delivered`);
+      },
+    },
+    state.deliveries,
+  );
+  return {
+    enqueue(records) {
+      for (const r of records) queue.add(String(r.id), r);
+      state.setDeliveries(queue.snapshot());
+    },
+    deliver: () => queue.deliver(),
+    async close() {
+      for (const close of closers) await close();
+    },
+  };
+}
