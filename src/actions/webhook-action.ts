@@ -1,5 +1,5 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
-import type { Dispatcher } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { Action, AttemptResult } from './action.js';
 import { maskWebhookUrl } from './webhook-url.js';
 
@@ -49,13 +49,17 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** An error message with the URL's path (its token) cut out. */
+function hidePath(message: string, url: URL): string {
+  return message.split(url.href).join(maskWebhookUrl(url)).split(url.pathname).join('/…');
+}
+
 export function webhookAction(opts: WebhookActionOptions): Action {
   const where = maskWebhookUrl(opts.url);
   return {
     name: 'webhook',
     async attempt(record, signal): Promise<AttemptResult> {
       const body = JSON.stringify(opts.format === 'slack' ? slackMessage(record) : record);
-      const { request } = await import('undici');
       try {
         const res = await request(opts.url, {
           method: 'POST',
@@ -74,7 +78,10 @@ export function webhookAction(opts: WebhookActionOptions): Action {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const code = (err as { code?: string }).code;
-        const why = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? 'no answer within the timeout' : (code ?? 'connection failed');
+        const why =
+          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+            ? 'no answer within the timeout'
+            : (code ?? hidePath((err as Error).message, opts.url));
         return { ok: false, error: `${where}: ${why}` };
       }
     },
