@@ -27,6 +27,7 @@ import {
   UsageError,
 } from './errors.js';
 import { ConfigError, ConfigValueError } from './config/errors.js';
+import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -59,6 +60,12 @@ const KEY_HINT =
 
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
 
+function archiveHint(err: ArchiveError): string {
+  if (err instanceof ArchiveMissingError) return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
+  if (err instanceof ArchiveTooNewError) return 'upgrade recall-feed to read it, or give another file with --db';
+  return 'point --db at a recall-feed archive, or at a new file for sync to create';
+}
+
 function isAbort(err: unknown): boolean {
   return err instanceof InterruptedError || (err instanceof Error && err.name === 'AbortError');
 }
@@ -78,6 +85,7 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
+  if (err instanceof ArchiveError) return { code: EXIT.usage, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
   }

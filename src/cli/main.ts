@@ -7,6 +7,8 @@ import { registerSources } from './commands/sources.js';
 import { registerHealth } from './commands/health.js';
 import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSync } from './commands/sync.js';
+import { registerQuery } from './commands/query.js';
 
 export const VERSION = '0.1.0';
 
@@ -55,6 +57,8 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerHealth(program, ctx);
   registerConfig(program, ctx);
   registerSandbox(program, ctx);
+  registerSync(program, ctx);
+  registerQuery(program, ctx);
   return program;
 }
 

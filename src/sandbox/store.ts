@@ -1,6 +1,6 @@
 // The sandbox's record store: the generated records plus additions, with window filtering and keyset paging.
 import { SORT_FIELDS, type SortField, type SortOrder, type SpecRecall } from '../api/schemas.js';
-import { timestampMicros } from './cursor.js';
+import { timestampMicros } from '../api/timestamps.js';
 
 interface Entry {
   rec: SpecRecall;

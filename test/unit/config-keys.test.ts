@@ -24,7 +24,7 @@ function errorOf(fn: () => unknown): ConfigValueError {
 
 describe('CONFIG_KEYS', () => {
   it('lists the settable keys, each with a description and its valid values', () => {
-    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries']);
+    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);

@@ -96,6 +96,12 @@ export const CONFIG_KEY_INFO = {
     secret: false,
     parse: intIn(0, 20),
   },
+  db: {
+    description: 'archive file of sync, query, show and stats',
+    values: 'a file path',
+    secret: false,
+    parse: (raw) => (raw !== '' ? raw : { invalid: 'empty' }),
+  },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_INFO;
