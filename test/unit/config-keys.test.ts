@@ -89,7 +89,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries',
+      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries, db',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(/^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /);
     expect(validateConfigKey('retries')).toBe('retries');
