@@ -9,6 +9,7 @@ import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSync } from './commands/sync.js';
 import { registerQuery } from './commands/query.js';
+import { registerShow } from './commands/show.js';
 
 export const VERSION = '0.1.0';
 
@@ -59,6 +60,7 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerSandbox(program, ctx);
   registerSync(program, ctx);
   registerQuery(program, ctx);
+  registerShow(program, ctx);
   return program;
 }
 
