@@ -4,7 +4,8 @@ import { currentRaw, versions, type StoredVersion } from './history.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
 import { listRecords, type ArchiveListing, type ArchiveQuery } from './select.js';
-import { stats, type StatsField, type StatsResult } from './stats.js';
+import type { StatsField } from './stats-fields.js';
+import { stats, type StatsResult } from './stats.js';
 import { Upserter, type ArchivedRecord, type UpsertCounts } from './upsert.js';
 
 export class Archive {

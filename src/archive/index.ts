@@ -4,7 +4,8 @@ export { ArchiveError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveErro
 export { IN_MEMORY, BUSY_TIMEOUT_MS } from './open.js';
 export type { ArchiveExtent, RunCounts, RunOutcome } from './runs.js';
 export type { ArchiveListing, ArchiveQuery } from './select.js';
-export { STATS_FIELDS, TIME_FIELDS, type StatsField, type StatsResult, type ValueCount } from './stats.js';
+export { STATS_FIELDS, TIME_FIELDS, type StatsField } from './stats-fields.js';
+export type { StatsResult, ValueCount } from './stats.js';
 export type { StoredVersion } from './history.js';
 export type { ArchivedRecord, UpsertCounts } from './upsert.js';
 export { SCHEMA_VERSION } from './schema.js';

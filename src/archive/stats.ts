@@ -1,12 +1,7 @@
 // Counts by field over the recalls a query selects; array fields count each element, day and hour bucket published_at.
 import type Database from 'better-sqlite3';
 import { selection, type ArchiveQuery } from './select.js';
-
-export const STATS_FIELDS = ['source', 'severity', 'risk', 'category', 'brand', 'country', 'jurisdiction', 'status', 'day', 'hour'] as const;
-export type StatsField = (typeof STATS_FIELDS)[number];
-
-/** Fields that are time buckets rather than values: shown as a histogram in time order. */
-export const TIME_FIELDS: readonly StatsField[] = ['day', 'hour'];
+import type { StatsField } from './stats-fields.js';
 
 export interface ValueCount {
   /** As in the record (a string, a number, null); a bucket's UTC start for day and hour. */

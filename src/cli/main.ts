@@ -10,6 +10,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerSync } from './commands/sync.js';
 import { registerQuery } from './commands/query.js';
 import { registerShow } from './commands/show.js';
+import { registerStats } from './commands/stats.js';
 
 export const VERSION = '0.1.0';
 
@@ -61,6 +62,7 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerSync(program, ctx);
   registerQuery(program, ctx);
   registerShow(program, ctx);
+  registerStats(program, ctx);
   return program;
 }
 
@@ -86,6 +88,9 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
       // commander has already printed its one-line message to stderr.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
+    // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
+    if ((err as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok;
     return printError(ctx, err);
   }
 }

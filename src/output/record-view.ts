@@ -6,7 +6,7 @@ import { wrapLine } from './text-wrap.js';
 
 /** Below this width labels go on their own line, above their values. */
 const STACKED_BELOW = 60;
-const MAX_LABEL = 34;
+const MAX_LABEL = 30;
 const NONE = '—';
 
 const label = (field: string) => cleanForTerminal(field.replace(/_/g, ' '));
@@ -59,12 +59,16 @@ export function recordView(record: Record<string, unknown>, width: number): stri
   if (w < STACKED_BELOW) {
     for (const f of fields) lines.push(label(f), ...valueLines(record[f], w - 2).map((l) => `  ${l}`));
   } else {
-    const labelWidth = Math.min(MAX_LABEL, Math.max(...fields.map((f) => displayWidth(label(f)))));
+    const labelWidth = Math.min(MAX_LABEL, Math.floor(w * 0.3), Math.max(...fields.map((f) => displayWidth(label(f)))));
+    const pad = ' '.repeat(labelWidth + 2);
     for (const f of fields) {
-      const name = truncateToWidth(label(f), labelWidth);
-      const pad = ' '.repeat(labelWidth + 2);
-      valueLines(record[f], w - labelWidth - 2).forEach((l, i) => {
-        lines.push(`${i === 0 ? name + ' '.repeat(labelWidth + 2 - displayWidth(name)) : pad}${l}`.trimEnd());
+      const name = label(f);
+      const values = valueLines(record[f], w - labelWidth - 2);
+      // A label too long for its column gets a line of its own, above its values.
+      if (displayWidth(name) > labelWidth) lines.push(truncateToWidth(name, w));
+      values.forEach((l, i) => {
+        const lead = i === 0 && displayWidth(name) <= labelWidth ? name + ' '.repeat(labelWidth + 2 - displayWidth(name)) : pad;
+        lines.push(`${lead}${l}`.trimEnd());
       });
     }
   }
