@@ -33,6 +33,7 @@ import {
 } from './errors.js';
 import { ConfigError, ConfigValueError } from './config/errors.js';
 import { isInterrupt } from './failure-policy.js';
+import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -94,6 +95,12 @@ function waitTooLong(err: WaitTooLongError): ErrorReport {
   };
 }
 
+function archiveHint(err: ArchiveError): string {
+  if (err instanceof ArchiveMissingError) return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
+  if (err instanceof ArchiveTooNewError) return 'upgrade recall-feed to read it, or give another file with --db';
+  return 'point --db at a recall-feed archive, or at a new file for sync to create';
+}
+
 /** Errors that carry their own hint (config store errors, usage errors, state files). */
 function ownHint(err: unknown): string[] {
   const hint = (err as { hint?: unknown }).hint;
@@ -110,6 +117,7 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
+  if (err instanceof ArchiveError) return { code: EXIT.usage, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
   }

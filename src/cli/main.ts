@@ -11,6 +11,10 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerMatch } from './commands/match.js';
 import { registerCompletion } from './commands/completion.js';
 import packageJson from '../../package.json' with { type: 'json' };
+import { registerSync } from './commands/sync.js';
+import { registerQuery } from './commands/query.js';
+import { registerShow } from './commands/show.js';
+import { registerStats } from './commands/stats.js';
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
 export const VERSION: string = packageJson.version;
@@ -64,6 +68,10 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerMatch(program, ctx);
   registerSandbox(program, ctx);
   registerCompletion(program, ctx);
+  registerSync(program, ctx);
+  registerQuery(program, ctx);
+  registerShow(program, ctx);
+  registerStats(program, ctx);
   return program;
 }
 
@@ -90,6 +98,9 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
       // commander has already printed its one-line message to stderr.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
+    // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
+    if ((err as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok;
     return printError(ctx, err);
   }
 }

@@ -52,6 +52,8 @@ export interface Settings {
   profileSources: string[] | undefined;
   /** The profile's page-size, checked; `feed --page-size` overrides it. */
   profilePageSize: number | undefined;
+  /** The profile's archive file; `--db` and RECALL_FEED_DB come first. */
+  profileDb: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
   output: string | undefined;
@@ -176,6 +178,7 @@ export function resolveSettings(
     profileFormat: profileValues.format === undefined ? undefined : parseFormat(String(profileValues.format), "the profile's format"),
     profileSources: profileSources(str(profileValues.sources)),
     webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
+    profileDb: str(profileValues.db) || undefined,
     profilePageSize: parseWholeNumber(str(profileValues['page-size']), "the profile's page-size", BOUNDS.pageSizeMin, BOUNDS.pageSizeMax),
     output: flags.output,
     quiet: flags.quiet ?? false,

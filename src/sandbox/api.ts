@@ -1,6 +1,7 @@
 // The API's endpoints proper: feed query validation, feed pages (standard and custom), and the sources list.
 import { BOUNDS, SORT_FIELDS, SORT_ORDERS, SOURCE_IDS, type SortField, type SortOrder, type SpecRecall } from '../api/schemas.js';
-import { decodeCursor, encodeCursor, timestampMicros } from './cursor.js';
+import { timestampMicros } from '../api/timestamps.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { SOURCE_CATALOG, canonicalSource, type SandboxKey } from './keys.js';
 import type { LimitSnapshot } from './limiter.js';
 import { errorAnswer, isoMicros, type ApiAnswer } from './respond.js';

@@ -5,13 +5,18 @@ import { generateArrival, generateDataset } from './data.js';
 import { FaultConfigSchema, FaultPlan, type FaultConfig } from './faults.js';
 import { DEMO_KEYS, KeyRing } from './keys.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitConfig } from './limiter.js';
+import { Rng, mixSeed } from './rng.js';
 import { RecordRejectedError, RecordStore } from './store.js';
+import { pickRecords, reviseRecord } from './updates.js';
 import type { RequestLogEntry, SandboxOptions } from './types.js';
 
 /** Arrivals materialised in one go at most; a clock that jumps months ahead skips the rest. */
 const MAX_ARRIVALS_PER_TICK = 50_000;
 /** Arrival-stream indexes of records added on request, apart from the timed arrivals. */
 const ADDED_INDEX_BASE = 10_000_000;
+/** Updates at most per call or tick: the whole store, at the sandbox's largest size. */
+const MAX_UPDATES = 200_000;
+const DAY_MS = 86_400_000;
 /** The request log keeps this many newest entries, so a long-running sandbox does not grow without end. */
 export const MAX_LOG_ENTRIES = 50_000;
 
@@ -38,9 +43,13 @@ export class SandboxCore {
   faults!: FaultPlan;
   log: RequestLogEntry[] = [];
   healthy = true;
-  private arrivalsBase = 0;
+  /** Where the clock of timed arrivals and updates starts. */
+  private timedBase = 0;
   private arrivalsDone = 0;
   private addedCount = 0;
+  private updatesDone = 0;
+  /** Update batches so far (timed and requested): each draws from a stream of its own. */
+  private updateBatches = 0;
 
   constructor(opts: SandboxOptions = {}) {
     this.opts = opts;
@@ -74,9 +83,11 @@ export class SandboxCore {
     this.faults = new FaultPlan(initial ? (this.opts.faults ?? {}) : {});
     this.log = [];
     this.healthy = true;
-    this.arrivalsBase = initial ? this.startTime : this.now();
+    this.timedBase = initial ? this.startTime : this.now();
     this.arrivalsDone = 0;
     this.addedCount = 0;
+    this.updatesDone = 0;
+    this.updateBatches = 0;
   }
 
   logRequest(entry: RequestLogEntry): void {
@@ -98,22 +109,50 @@ export class SandboxCore {
     this.faults = new FaultPlan(this.validateFaults(f));
   }
 
-  /** Materialises the records that have arrived on the sandbox clock since the last call. */
+  /** Materialises the arrivals and updates due on the sandbox clock since the last call. */
   tick(): void {
+    this.arrive();
+    const perMinute = this.opts.updatesPerMinute ?? 0;
+    if (perMinute <= 0) return;
+    const due = Math.floor(((this.now() - this.timedBase) * perMinute) / 60_000);
+    if (due <= this.updatesDone) return;
+    this.revise(Math.min(due - this.updatesDone, MAX_UPDATES));
+    this.updatesDone = due;
+  }
+
+  private arrive(): void {
     const perMinute = this.opts.arrivalsPerMinute ?? 0;
     if (perMinute <= 0) return;
     const now = this.now();
-    const due = Math.floor(((now - this.arrivalsBase) * perMinute) / 60_000);
+    const due = Math.floor(((now - this.timedBase) * perMinute) / 60_000);
     if (due <= this.arrivalsDone) return;
     const from = Math.max(this.arrivalsDone, due - MAX_ARRIVALS_PER_TICK);
     const added: SpecRecall[] = [];
     let id = this.store.nextId();
     for (let i = from; i < due; i++) {
-      const at = this.arrivalsBase + Math.floor(((i + 1) * 60_000) / perMinute);
+      const at = this.timedBase + Math.floor(((i + 1) * 60_000) / perMinute);
       added.push(generateArrival(this.seed, i, id++, at));
     }
     this.store.add(added);
     this.arrivalsDone = due;
+  }
+
+  /** Gives `count` records of the 24-hour window a new version now; returns the new versions. */
+  updateRecords(count: number): SpecRecall[] {
+    if (!Number.isInteger(count) || count < 0 || count > MAX_UPDATES) {
+      throw new InvalidParamsError(`count must be a whole number from 0 to ${MAX_UPDATES}, got ${count}`);
+    }
+    this.tick();
+    return structuredClone(this.revise(count));
+  }
+
+  private revise(count: number): SpecRecall[] {
+    const now = this.now();
+    const rng = new Rng(mixSeed(this.seed ^ 0x0bda7e, this.updateBatches++));
+    const chosen = pickRecords(this.store.publishedSince((now - DAY_MS) * 1000), count, rng);
+    const revised = chosen.map((r) => reviseRecord(r, rng, now));
+    this.store.replace(revised);
+    return revised;
   }
 
   records(): SpecRecall[] {

@@ -1,5 +1,6 @@
 // Feed cursors: standard base64 of compact JSON naming the last record's id, sort field, order and sort value.
 import { SORT_FIELDS, SORT_ORDERS, type SortField, type SortOrder } from '../api/schemas.js';
+import { timestampMicros } from '../api/timestamps.js';
 
 /** What a cursor carries. `value` is the last record's raw sort-field value, exactly as sent. */
 export interface CursorData {
@@ -53,25 +54,4 @@ export function decodeCursor(raw: string): DecodedCursor {
     ok: true,
     cursor: { id: o.id, sort_by: o.sort_by as SortField, sort_order: o.sort_order as SortOrder, value: o.value },
   };
-}
-
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-/**
- * Microseconds since the epoch for an ISO 8601 timestamp; naive values count as UTC. Sorting on this
- * number rather than the string keeps the order right for values of different precision or offset.
- * NaN when the text is not a timestamp.
- */
-export function timestampMicros(s: string): number {
-  const m = ISO.exec(s);
-  if (!m) return NaN;
-  const [, date, hh = '00', mm = '00', ss = '00', frac = '', zone = 'Z'] = m;
-  const ms = Date.parse(`${date}T${hh}:${mm}:${ss}${zone === 'Z' ? 'Z' : normaliseZone(zone)}`);
-  if (Number.isNaN(ms)) return NaN;
-  const micros = Number(`${frac}000000`.slice(0, 6));
-  return ms * 1000 + micros;
-}
-
-function normaliseZone(z: string): string {
-  return z.includes(':') ? z : `${z.slice(0, 3)}:${z.slice(3)}`;
 }

@@ -1,4 +1,4 @@
-// The /_sandbox/ control endpoints: request log, records, faults, health and reset over HTTP (no key needed).
+// The /_sandbox/ control endpoints: request log, records, updates, faults, health and reset over HTTP (no key needed).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidParamsError } from '../api/errors.js';
 import type { SpecRecall } from '../api/schemas.js';
@@ -62,6 +62,13 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
       if (typeof body.count === 'number') return ok({ records: core.addRecords(body.count) }, 201);
       if (Array.isArray(body.records)) return ok({ records: core.addRecords(body.records as Partial<SpecRecall>[]) }, 201);
       throw new InvalidParamsError('send {"count":n} or {"records":[...]}');
+    }
+    case '/_sandbox/updates': {
+      const wrong = only('POST');
+      if (wrong) return wrong;
+      const body = await jsonBody(req);
+      if (typeof body.count !== 'number') throw new InvalidParamsError('send {"count":n}');
+      return ok({ ids: core.updateRecords(body.count).map((r) => r.id) });
     }
     case '/_sandbox/faults': {
       const wrong = only('GET', 'POST');

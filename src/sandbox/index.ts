@@ -8,6 +8,8 @@
 // - Keyset cursors (base64 JSON of id, sort field, order and the last sort value); ties broken by id.
 // - Per-key sliding minute/hour/day windows and a calendar-month quota; 429 reset_at rounded up to the
 //   second a request is allowed again. Requests past auth count, except refused (429) ones.
+// - Updates: `updatesPerMinute` (or POST /_sandbox/updates {"count":n}, answered with the ids) gives records of
+//   the window a new version: a newer updated_at, alert_status "updated", another risk_severity.
 // - Faults on /v1 requests only: 500, 503, HTML 502, cut connections, truncated JSON, slow and stalled
 //   answers, 429 bursts, and "fail after N pages".
 // What it does not: persist anything, serve real recalls, expire cursors, or check that a cursor is

@@ -1,10 +1,12 @@
 // The request pipeline: log -> hooks -> auth -> route -> validate query -> rate limit -> fault -> generate -> respond.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CUSTOM_FEED_NAME } from '../api/schemas.js';
-import { CUSTOM_FEEDS, feedAnswer, parseFeedQuery, sourcesAnswer } from './api.js';
+import { CUSTOM_FEEDS, feedAnswer, parseFeedQuery, sourcesAnswer, type FeedRequest } from './api.js';
 import type { SandboxCore } from './core.js';
+import type { FaultDecision as Fault } from './faults.js';
 import { handleHook } from './hooks.js';
-import type { LimitSnapshot } from './limiter.js';
+import type { SandboxKey } from './keys.js';
+import type { LimitDecision, LimitSnapshot } from './limiter.js';
 import {
   errorAnswer, internalError, isoMicros, methodNotAllowed, notFound, rateLimitAnswer, serviceUnavailable,
   writeAnswer, writeHtml502, writeWithFault, type ApiAnswer, type Pending,
@@ -44,117 +46,153 @@ export function createHandler(core: SandboxCore, pending: Pending) {
   };
 }
 
+/** One API request on its way through the pipeline: where it goes, who sent it, and its log entry. */
+interface Exchange {
+  core: SandboxCore;
+  res: ServerResponse;
+  url: URL;
+  path: string;
+  method: string;
+  now: number;
+  startedAt: number;
+  entry: RequestLogEntry;
+  /** Sends an answer without rate-limit headers (before auth), recording its status. */
+  send(a: ApiAnswer): void;
+}
+
+/** The answers of a keyed request: counted against the key once, with the rate-limit headers when enabled. */
+interface Keyed {
+  key: SandboxKey;
+  count(): LimitDecision;
+  send(a: ApiAnswer, snapshot?: LimitSnapshot): void;
+}
+
 async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startedAt = performance.now();
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const path = url.pathname;
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return handleHook(core, req, res, path);
-
   core.tick();
-  const now = core.now();
-  const method = req.method ?? 'GET';
   const rawKey = req.headers['x-api-key'];
   const keyValue = Array.isArray(rawKey) ? rawKey[0] : rawKey;
   const key = core.keyring.find(keyValue);
+  const x = logged(core, req, res, url, startedAt, keyValue === undefined ? 'missing' : (key?.name ?? 'invalid'));
+  if (path === '/health') return x.send(healthAnswer(x));
+  if (!path.startsWith('/v1/')) return x.send(notFound(path));
+  if (!key) return x.send(errorAnswer(401, 'invalid_api_key', keyValue === undefined ? 'Missing API key' : 'Invalid API key', KEY_HELP));
+  const keyed = keyedAnswers(x, key);
+  const route = routeOf(path);
+  const request = checkRequest(x, route, key);
+  // Past auth every answer counts against the key, except a 429 refusal.
+  if ('status' in request) {
+    keyed.count();
+    return keyed.send(request);
+  }
+  const decision = keyed.count();
+  if (!decision.allowed) {
+    const a = rateLimitAnswer(decision.limitType, decision.limit, decision.resetAt);
+    return keyed.send(withRetryAfter(core, a, decision.resetAt, x.now), decision.snapshot);
+  }
+  const fault = core.faults.decide();
+  if (fault) x.entry.fault = fault.label;
+  if (statusFault(x, keyed, fault, decision.snapshot)) return;
+  respond(x, pending, route, generate(x, route, request.feed, key, decision.snapshot), fault);
+}
+
+/** Logs the request (never the key) and wraps the response. */
+function logged(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL, startedAt: number, keyName: string): Exchange {
+  const now = core.now();
   const entry: RequestLogEntry = {
     at: new Date(now).toISOString(),
-    method,
-    path,
+    method: req.method ?? 'GET',
+    path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     status: 0,
-    key: key ? key.name : keyValue === undefined ? 'missing' : 'invalid',
+    key: keyName,
   };
   core.logRequest(entry);
   const send = (a: ApiAnswer) => {
     entry.status = a.status;
     writeAnswer(res, a);
   };
+  return { core, res, url, path: url.pathname, method: entry.method, now, startedAt, entry, send };
+}
 
-  if (path === '/health') {
-    if (method !== 'GET') return send(methodNotAllowed(method, path));
-    const status = core.healthy ? 'healthy' : 'unhealthy';
-    return send({ status: core.healthy ? 200 : 503, body: { status, timestamp: isoMicros(now), version: SANDBOX_VERSION } });
-  }
-  if (!path.startsWith('/v1/')) return send(notFound(path));
+function healthAnswer(x: Exchange): ApiAnswer {
+  if (x.method !== 'GET') return methodNotAllowed(x.method, x.path);
+  const healthy = x.core.healthy;
+  return { status: healthy ? 200 : 503, body: { status: healthy ? 'healthy' : 'unhealthy', timestamp: isoMicros(x.now), version: SANDBOX_VERSION } };
+}
 
-  // auth
-  if (!key) {
-    return send(errorAnswer(401, 'invalid_api_key', keyValue === undefined ? 'Missing API key' : 'Invalid API key', KEY_HELP));
-  }
-  // Past auth every answer counts against the key, except a 429 refusal; `count` runs once per request.
+function keyedAnswers(x: Exchange, key: SandboxKey): Keyed {
   let counted: LimitSnapshot | undefined;
-  const count = () => {
-    const d = core.limiter.consume(key.name, now);
-    counted = d.snapshot;
-    return d;
+  return {
+    key,
+    count: () => {
+      const d = x.core.limiter.consume(key.name, x.now);
+      counted = d.snapshot;
+      return d;
+    },
+    send: (a, snapshot = counted ?? x.core.limiter.snapshot(key.name, x.now)) => {
+      x.send(x.core.rateLimitHeaders ? { ...a, headers: { ...rateHeaders(snapshot), ...a.headers } } : a);
+    },
   };
-  const sendKeyed = (a: ApiAnswer, snapshot: LimitSnapshot = counted ?? core.limiter.snapshot(key.name, now)) => {
-    send(core.rateLimitHeaders ? { ...a, headers: { ...rateHeaders(snapshot), ...a.headers } } : a);
-  };
+}
 
-  // route
-  const route = routeOf(path);
-  if (route.kind === 'unknown') {
-    count();
-    return sendKeyed(notFound(path));
-  }
-  if (method !== 'GET') {
-    count();
-    return sendKeyed(methodNotAllowed(method, path));
-  }
+/** Route, method, custom feed name and query: the refusal to send, or the feed request to serve. */
+function checkRequest(x: Exchange, route: Route, key: SandboxKey): ApiAnswer | { feed: FeedRequest | undefined } {
+  if (route.kind === 'unknown') return notFound(x.path);
+  if (x.method !== 'GET') return methodNotAllowed(x.method, x.path);
   if (route.kind === 'custom' && (!CUSTOM_FEED_NAME.test(route.name) || !CUSTOM_FEEDS[route.name])) {
-    count();
-    return sendKeyed(errorAnswer(404, 'not_found', `Unknown custom feed: ${route.name}`,
-      'Custom feeds are set up per enterprise client; the sandbox serves /v1/recalls/feed/demo.'));
+    return errorAnswer(404, 'not_found', `Unknown custom feed: ${route.name}`,
+      'Custom feeds are set up per enterprise client; the sandbox serves /v1/recalls/feed/demo.');
   }
+  if (route.kind === 'sources') return { feed: undefined };
+  const parsed = parseFeedQuery(x.url.searchParams, key, x.core.store);
+  return 'status' in parsed ? parsed : { feed: parsed };
+}
 
-  // validate query
-  const parsed = route.kind === 'sources' ? undefined : parseFeedQuery(url.searchParams, key, core.store);
-  if (parsed && 'status' in parsed) {
-    count();
-    return sendKeyed(parsed);
-  }
-
-  // rate limit
-  const decision = count();
-  if (!decision.allowed) {
-    const a = rateLimitAnswer(decision.limitType, decision.limit, decision.resetAt);
-    return sendKeyed(withRetryAfter(core, a, decision.resetAt, now), decision.snapshot);
-  }
-
-  // fault
-  const fault = core.faults.decide();
-  if (fault) entry.fault = fault.label;
+/** Faults that replace the answer entirely; true when one was sent. */
+function statusFault(x: Exchange, keyed: Keyed, fault: Fault | undefined, snapshot: LimitSnapshot): boolean {
   switch (fault?.kind) {
     case 'error500':
-      return sendKeyed(internalError());
+      keyed.send(internalError());
+      return true;
     case 'error503':
-      return sendKeyed(serviceUnavailable());
+      keyed.send(serviceUnavailable());
+      return true;
     case 'burst429': {
-      const resetAt = Math.ceil(now / 1000) * 1000 + 1000;
-      const a = rateLimitAnswer('minute', core.limiter.config.minute.limit, resetAt);
-      return sendKeyed(withRetryAfter(core, a, resetAt, now));
+      const resetAt = Math.ceil(x.now / 1000) * 1000 + 1000;
+      const a = rateLimitAnswer('minute', x.core.limiter.config.minute.limit, resetAt);
+      keyed.send(withRetryAfter(x.core, a, resetAt, x.now));
+      return true;
     }
     case 'html502':
-      entry.status = 502;
-      return writeHtml502(res, core.rateLimitHeaders ? rateHeaders(decision.snapshot) : undefined);
+      x.entry.status = 502;
+      writeHtml502(x.res, x.core.rateLimitHeaders ? rateHeaders(snapshot) : undefined);
+      return true;
+    default:
+      return false;
   }
+}
 
-  // generate
+function generate(x: Exchange, route: Route, feed: FeedRequest | undefined, key: SandboxKey, snapshot: LimitSnapshot): ApiAnswer {
   const answer =
-    route.kind === 'sources'
+    route.kind === 'sources' || !feed
       ? sourcesAnswer(key)
-      : feedAnswer(parsed as Exclude<typeof parsed, undefined | ApiAnswer>,
-          { store: core.store, now, startedAt, key, snapshot: decision.snapshot },
+      : feedAnswer(feed, { store: x.core.store, now: x.now, startedAt: x.startedAt, key, snapshot },
           route.kind === 'custom' ? route.name : undefined);
-  const full = core.rateLimitHeaders ? { ...answer, headers: rateHeaders(decision.snapshot) } : answer;
+  return x.core.rateLimitHeaders ? { ...answer, headers: rateHeaders(snapshot) } : answer;
+}
 
-  // respond
-  entry.status = full.status;
-  if (route.kind !== 'sources' && (!fault || fault.kind === 'slow' || fault.kind === 'stall')) core.faults.pageServed();
-  if (!fault) return writeAnswer(res, full);
-  const delay = fault.kind === 'slow' ? core.faults.slowMs : core.faults.stallMs;
-  writeWithFault(res, full, fault.kind, pending, delay);
+/** Writes the answer, through a body-level fault (cut, truncate, slow, stall) when one was drawn. */
+function respond(x: Exchange, pending: Pending, route: Route, answer: ApiAnswer, fault: Fault | undefined): void {
+  x.entry.status = answer.status;
+  if (route.kind !== 'sources' && (!fault || fault.kind === 'slow' || fault.kind === 'stall')) x.core.faults.pageServed();
+  if (!fault) return writeAnswer(x.res, answer);
+  const delay = fault.kind === 'slow' ? x.core.faults.slowMs : x.core.faults.stallMs;
+  // statusFault has sent the other kinds; what is left are the body-level ones.
+  writeWithFault(x.res, answer, fault.kind as Parameters<typeof writeWithFault>[2], pending, delay);
 }
 
 function withRetryAfter(core: SandboxCore, a: ApiAnswer, resetAt: number, now: number): ApiAnswer {

@@ -41,6 +41,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     records: () => core.records(),
     addRecords: (input) => core.addRecords(input),
+    updateRecords: (count) => core.updateRecords(count),
     setFaults: (f) => core.setFaults(f),
     setHealthy: (healthy) => {
       core.healthy = healthy;

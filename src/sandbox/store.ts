@@ -1,6 +1,6 @@
 // The sandbox's record store: the generated records plus additions, with window filtering and keyset paging.
 import { SORT_FIELDS, type SortField, type SortOrder, type SpecRecall } from '../api/schemas.js';
-import { timestampMicros } from './cursor.js';
+import { timestampMicros } from '../api/timestamps.js';
 
 interface Entry {
   rec: SpecRecall;
@@ -34,6 +34,16 @@ export class RecordRejectedError extends Error {
   override name = 'RecordRejectedError';
 }
 
+function entryOf(rec: SpecRecall): Entry {
+  const keys = {} as Record<SortField, number>;
+  for (const f of SORT_FIELDS) {
+    const k = timestampMicros(rec[f]);
+    if (Number.isNaN(k)) throw new RecordRejectedError(`record ${rec.id}: ${f} is not an ISO 8601 timestamp: ${JSON.stringify(rec[f])}`);
+    keys[f] = k;
+  }
+  return { rec, keys };
+}
+
 export class RecordStore {
   private readonly byId = new Map<number, Entry>();
   private sorted: Partial<Record<SortField, Entry[]>> = {};
@@ -45,19 +55,21 @@ export class RecordStore {
 
   /** Adds records atomically: either all are stored or, on the first bad one, none. */
   add(records: SpecRecall[]): void {
-    const entries: Entry[] = [];
     const seen = new Set<number>();
     for (const rec of records) {
       if (this.byId.has(rec.id) || seen.has(rec.id)) throw new RecordRejectedError(`record id ${rec.id} already exists`);
       seen.add(rec.id);
-      const keys = {} as Record<SortField, number>;
-      for (const f of SORT_FIELDS) {
-        const k = timestampMicros(rec[f]);
-        if (Number.isNaN(k)) throw new RecordRejectedError(`record ${rec.id}: ${f} is not an ISO 8601 timestamp: ${JSON.stringify(rec[f])}`);
-        keys[f] = k;
-      }
-      entries.push({ rec, keys });
     }
+    this.put(records.map(entryOf));
+  }
+
+  /** Replaces stored records by new versions of them (same ids), all or none. */
+  replace(records: SpecRecall[]): void {
+    for (const rec of records) if (!this.byId.has(rec.id)) throw new RecordRejectedError(`record id ${rec.id} does not exist`);
+    this.put(records.map(entryOf));
+  }
+
+  private put(entries: Entry[]): void {
     for (const e of entries) {
       this.byId.set(e.rec.id, e);
       this.maxId = Math.max(this.maxId, e.rec.id);
@@ -75,6 +87,11 @@ export class RecordStore {
 
   all(): SpecRecall[] {
     return [...this.byId.values()].map((e) => e.rec).sort((a, b) => a.id - b.id);
+  }
+
+  /** Records published at or after the instant (µs since the epoch), sorted by id. */
+  publishedSince(sinceMicros: number): SpecRecall[] {
+    return [...this.byId.values()].filter((e) => e.keys.published_at >= sinceMicros).map((e) => e.rec).sort((a, b) => a.id - b.id);
   }
 
   /** The sort key of a stored record, for cursors that carry only an id. */

@@ -25,6 +25,8 @@ export interface SandboxOptions {
   monthlyUsage?: number;
   /** New records per minute of sandbox time, published at their arrival time; default 0. */
   arrivalsPerMinute?: number;
+  /** Records of the window given a new version (newer updated_at, changed status and severity) per minute; default 0. */
+  updatesPerMinute?: number;
   faults?: FaultConfig;
   /** Send X-RateLimit-{Limit,Remaining,Reset}-{Minute,Hour,Day} on every keyed /v1 answer, Retry-After on 429. */
   rateLimitHeaders?: boolean;
@@ -53,6 +55,8 @@ export interface Sandbox {
   records(): SpecRecall[];
   /** Adds records published now unless given; returns them as stored. Throws InvalidParamsError on bad input. */
   addRecords(input: number | Partial<SpecRecall>[]): SpecRecall[];
+  /** Gives `count` records of the 24-hour window a new version now; returns the new versions. */
+  updateRecords(count: number): SpecRecall[];
   /** Replaces the fault config and its counters. Throws InvalidParamsError on bad input. */
   setFaults(f: FaultConfig): void;
   setHealthy(healthy: boolean): void;

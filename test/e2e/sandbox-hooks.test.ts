@@ -93,3 +93,22 @@ describe('hooks and the in-process handle', () => {
     expect(performance.now() - t).toBeLessThan(1000);
   });
 });
+
+describe('POST /_sandbox/updates', () => {
+  it('gives records of the window new versions and answers with their ids', async () => {
+    const before = new Map(sb.records().map((r) => [r.id, r]));
+    const res = await call(sb.url, '/_sandbox/updates', { method: 'POST', body: { count: 4 } });
+    expect(res.status).toBe(200);
+    const ids: number[] = res.json.ids;
+    expect(new Set(ids).size).toBe(4);
+    const feed = await get(sb.url, `/v1/recalls/feed?limit=500&sort_by=updated_at`);
+    const served = new Map((feed.json.data as { id: number; updated_at: string }[]).map((r) => [r.id, r]));
+    for (const id of ids) {
+      expect(served.get(id)!.updated_at > before.get(id)!.updated_at).toBe(true);
+    }
+    const bad = await call(sb.url, '/_sandbox/updates', { method: 'POST', body: { count: 'many' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.detail.error).toBe('validation_error');
+    expect((await call(sb.url, '/_sandbox/updates')).status).toBe(405);
+  });
+});

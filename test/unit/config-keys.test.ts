@@ -24,7 +24,7 @@ function errorOf(fn: () => unknown): ConfigValueError {
 
 describe('CONFIG_KEYS', () => {
   it('lists the settable keys, each with a description and its valid values', () => {
-    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries']);
+    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
@@ -90,7 +90,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries',
+      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries, db',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(/^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /);
     expect(validateConfigKey('retries')).toBe('retries');

@@ -1,6 +1,7 @@
 // Cursor encoding and decoding, and the timestamp keys the store sorts on.
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, timestampMicros } from '../../src/sandbox/cursor.js';
+import { timestampMicros } from '../../src/api/timestamps.js';
+import { decodeCursor, encodeCursor } from '../../src/sandbox/cursor.js';
 
 describe('cursor', () => {
   it('is standard base64 of compact JSON, and round-trips', () => {

@@ -15,6 +15,7 @@ interface SandboxCommandOptions {
   rateLimit?: string | boolean;
   monthlyUsage?: string;
   arrivals?: string;
+  updates?: string;
   faults?: string;
   rateLimitHeaders?: boolean;
   startTime?: string;
@@ -34,6 +35,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--no-rate-limit', 'no rate limiting at all')
     .option('--monthly-usage <n>', 'requests already spent this month by each key')
     .option('--arrivals <n>', 'new recalls per minute, published now')
+    .option('--updates <n>', 'recalls of the window given a new version per minute (newer updated_at, changed status and severity)')
     .option('--faults <spec>', 'inject faults, e.g. 500=0.1,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,429=0.02')
     .option('--rate-limit-headers', 'also send X-RateLimit-* headers and Retry-After')
     .addOption(new Option('--start-time <iso>', 'generate data relative to this instant (fixed outputs)').hideHelp())
@@ -42,7 +44,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
       'after',
       `
 The first line on stdout is the URL (or the JSON line). Test hooks live under /_sandbox/:
-GET|DELETE /_sandbox/requests, GET|POST /_sandbox/records, POST /_sandbox/faults,
+GET|DELETE /_sandbox/requests, GET|POST /_sandbox/records, POST /_sandbox/updates, POST /_sandbox/faults,
 POST /_sandbox/health, POST /_sandbox/reset.
 
 Examples:
@@ -83,6 +85,7 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     rateLimits: opts.rateLimit === false ? false : typeof opts.rateLimit === 'string' ? parseRateLimitSpec(opts.rateLimit) : undefined,
     monthlyUsage: parseWholeNumber(opts.monthlyUsage, '--monthly-usage', 0),
     arrivalsPerMinute: parseWholeNumber(opts.arrivals, '--arrivals', 0, 100_000),
+    updatesPerMinute: parseWholeNumber(opts.updates, '--updates', 0, 100_000),
     faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
     rateLimitHeaders: opts.rateLimitHeaders ?? false,
     startTime,

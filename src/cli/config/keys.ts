@@ -107,6 +107,12 @@ export const CONFIG_KEY_INFO = {
     secret: false,
     parse: intIn(0, MAX_RETRIES),
   },
+  db: {
+    description: 'archive file of sync, query, show and stats',
+    values: 'a file path',
+    secret: false,
+    parse: (raw) => (raw !== '' ? raw : { invalid: 'empty' }),
+  },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_INFO;

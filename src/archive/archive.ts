@@ -1,0 +1,73 @@
+// The archive store: one SQLite file of every recall a sync has seen, its versions, and the runs that stored them.
+import type Database from 'better-sqlite3';
+import { currentRaw, versions, type StoredVersion } from './history.js';
+import { openDatabase, type OpenOptions } from './open.js';
+import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
+import { listRecords, type ArchiveListing, type ArchiveQuery } from './select.js';
+import type { StatsField } from './stats-fields.js';
+import { stats, type StatsResult } from './stats.js';
+import { Upserter, type ArchivedRecord, type UpsertCounts } from './upsert.js';
+
+export class Archive {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private upserter: Upserter | undefined;
+
+  private constructor(file: string, db: Database.Database) {
+    this.file = file;
+    this.db = db;
+  }
+
+  /** Opens (with `create`, creates) the archive and brings its schema forward. */
+  static open(file: string, opts: OpenOptions): Archive {
+    return new Archive(file, openDatabase(file, opts));
+  }
+
+  /** Starts a sync_runs row; the counts grow with each page stored under it. */
+  beginRun(params: Record<string, unknown>, atMs: number): number {
+    return beginRun(this.db, params, atMs);
+  }
+
+  /** Stores one page in one transaction and adds its counts to the run. */
+  upsertPage(records: readonly ArchivedRecord[], runId: number): UpsertCounts {
+    this.upserter ??= new Upserter(this.db);
+    return this.upserter.page(records, runId);
+  }
+
+  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): RunCounts {
+    return finishRun(this.db, runId, outcome, atMs, error);
+  }
+
+  extent(): ArchiveExtent {
+    return extent(this.db);
+  }
+
+  /** Streams the matching records, one row in memory at a time. Nothing else may use the archive until it ends. */
+  records(q: ArchiveListing): Generator<Record<string, unknown>> {
+    return listRecords(this.db, q);
+  }
+
+  /** The current version of one recall as the API sent it, or undefined. */
+  get(id: number): Record<string, unknown> | undefined {
+    const raw = currentRaw(this.db, id);
+    return raw === undefined ? undefined : (JSON.parse(raw) as Record<string, unknown>);
+  }
+
+  /** Every stored version of one recall, oldest first; empty when the archive does not hold it. */
+  versions(id: number): StoredVersion[] {
+    return versions(this.db, id);
+  }
+
+  stats(q: ArchiveQuery, by: readonly StatsField[]): StatsResult {
+    return stats(this.db, q, by);
+  }
+
+  /** Runs a read-only check of the whole file; 'ok' when sound. */
+  integrityCheck(): string {
+    return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,68 @@
+// Errors of the archive store, and which database failures mean "this file cannot be written".
+
+/** Base class: every archive problem the user can act on. */
+export class ArchiveError extends Error {
+  override name = 'ArchiveError';
+  readonly file: string;
+  constructor(file: string, message: string) {
+    super(message);
+    this.file = file;
+  }
+}
+
+/** query/show/stats before any sync: there is nothing to read. */
+export class ArchiveMissingError extends ArchiveError {
+  override name = 'ArchiveMissingError';
+  constructor(file: string) {
+    super(file, `no archive at ${file}`);
+  }
+}
+
+/** A file written by a newer recall-feed: never rewritten, never read with a schema we do not know. */
+export class ArchiveTooNewError extends ArchiveError {
+  override name = 'ArchiveTooNewError';
+  readonly fileVersion: number;
+  readonly knownVersion: number;
+  constructor(file: string, fileVersion: number, knownVersion: number) {
+    super(file, `${file} was made by a newer recall-feed (archive schema ${fileVersion}; this one knows up to ${knownVersion})`);
+    this.fileVersion = fileVersion;
+    this.knownVersion = knownVersion;
+  }
+}
+
+/** A file that is not a SQLite database, or a database of some other program. */
+export class NotAnArchiveError extends ArchiveError {
+  override name = 'NotAnArchiveError';
+  constructor(file: string, why: string) {
+    super(file, `${file} is not a recall-feed archive: ${why}`);
+  }
+}
+
+const SQLITE_REASONS: Record<string, string> = {
+  SQLITE_READONLY: 'the file or its folder is read-only',
+  SQLITE_FULL: 'the disk is full',
+  SQLITE_CANTOPEN: 'it cannot be opened (missing folder or no permission)',
+  SQLITE_PERM: 'permission denied',
+  SQLITE_IOERR: 'an input/output error',
+};
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  ENOTDIR: 'a part of the path is not a folder',
+  // What creating the folder (mkdir -p) says when a part of the path is a file.
+  EEXIST: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** Why a database or file-system error means the archive cannot be written; undefined for other errors. */
+export function cannotWriteReason(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (FS_REASONS[code]) return FS_REASONS[code];
+  // Extended result codes (SQLITE_READONLY_DBMOVED, SQLITE_IOERR_WRITE, ...) share their primary's meaning.
+  const primary = Object.keys(SQLITE_REASONS).find((p) => code === p || code.startsWith(`${p}_`));
+  return primary ? SQLITE_REASONS[primary] : undefined;
+}

@@ -1,0 +1,61 @@
+// What the archive stores beside a record's raw JSON: sort keys and the folded values record filters compare.
+import { timestampMicros } from '../api/timestamps.js';
+import { fold } from '../filters/normalize.js';
+import { FILTER_FIELDS, type FilterName } from '../filters/record-filter.js';
+
+/** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
+export const SQL_FILTERS = ['severity', 'status', 'risk', 'jurisdiction', 'category', 'brand', 'country'] as const satisfies readonly FilterName[];
+export type SqlFilter = (typeof SQL_FILTERS)[number];
+
+/** One row of `recalls` except id, version and run columns. */
+export type RecordColumns = {
+  data_source: string | null;
+  published_at: string | null;
+  updated_at: string | null;
+  published_us: number | null;
+  updated_us: number | null;
+  created_us: number | null;
+  raw: string;
+} & { [K in SqlFilter as `filter_${K}`]: string | null };
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function micros(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const us = timestampMicros(value);
+  return Number.isNaN(us) ? null : us;
+}
+
+/**
+ * The whole values a list filter compares, as a JSON array: the folded string, or the folded strings of
+ * an array; nothing for any other value. Mirrors compileFilter, so SQL and JavaScript agree.
+ */
+function foldedList(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify([fold(value)]);
+  if (Array.isArray(value)) return JSON.stringify(value.filter((v): v is string => typeof v === 'string').map(fold));
+  return '[]';
+}
+
+/** The folded text a substring filter searches, or null (which no filter matches) for a non-string. */
+function foldedText(value: unknown): string | null {
+  return typeof value === 'string' ? fold(value) : null;
+}
+
+export function recordColumns(record: Record<string, unknown>, raw: string): RecordColumns {
+  const columns: Record<string, string | number | null> = {
+    data_source: text(record.data_source),
+    published_at: text(record.published_at),
+    updated_at: text(record.updated_at),
+    published_us: micros(record.published_at),
+    updated_us: micros(record.updated_at),
+    created_us: micros(record.created_in_db_at),
+    raw,
+  };
+  for (const name of SQL_FILTERS) {
+    const { field, kind } = FILTER_FIELDS[name];
+    columns[`filter_${name}`] = kind === 'list' ? foldedList(record[field]) : foldedText(record[field]);
+  }
+  return columns as RecordColumns;
+}

@@ -1,0 +1,126 @@
+// Turns a query (window, sources, full text, record filters) into SQL, and lists the matching records in order.
+import type Database from 'better-sqlite3';
+import type { SortField, SortOrder } from '../api/constants.js';
+import { fold } from '../filters/normalize.js';
+import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
+import { SQL_FILTERS } from './record-columns.js';
+
+/** Which recalls: every condition is optional, all of them must hold. */
+export interface ArchiveQuery {
+  /** published_at at or after this instant, µs since the epoch. */
+  sinceUs?: number;
+  /** published_at before this instant, µs since the epoch. */
+  untilUs?: number;
+  sources?: readonly string[];
+  /** Words that must all appear in the full-text fields (see docs/archive.md). */
+  search?: string;
+  filter?: RecordFilter;
+}
+
+/** A query with an order and a limit, for listing. */
+export interface ArchiveListing extends ArchiveQuery {
+  sortBy?: SortField;
+  order?: SortOrder;
+  limit?: number;
+}
+
+export interface Selection {
+  /** SQL over `recalls r`. */
+  where: string;
+  params: unknown[];
+  /** The filters SQL cannot answer (e.g. --grep), checked on each record after the SQL. */
+  residual: ((record: Record<string, unknown>) => boolean) | undefined;
+}
+
+const SORT_COLUMN: Record<SortField, string> = {
+  published_at: 'published_us',
+  updated_at: 'updated_us',
+  created_in_db_at: 'created_us',
+};
+
+/**
+ * An FTS5 expression from plain words: each word quoted (so `-`, `"`, AND, NEAR are just text), all
+ * required; a trailing `*` asks for a prefix. Undefined when there is no word.
+ */
+export function searchExpression(text: string): string | undefined {
+  const terms = text
+    .split(/\s+/)
+    .filter((w) => w !== '' && w !== '*')
+    .map((w) => {
+      const prefix = w.endsWith('*');
+      const word = prefix ? w.slice(0, -1) : w;
+      return `"${word.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
+    });
+  return terms.length ? terms.join(' ') : undefined;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export function selection(q: ArchiveQuery): Selection {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.sinceUs !== undefined) {
+    where.push('r.published_us >= ?');
+    params.push(q.sinceUs);
+  }
+  if (q.untilUs !== undefined) {
+    where.push('r.published_us < ?');
+    params.push(q.untilUs);
+  }
+  if (q.sources) {
+    where.push(`r.data_source IN (${marks(q.sources.length)})`);
+    params.push(...q.sources);
+  }
+  if (q.search !== undefined) {
+    const expression = searchExpression(q.search);
+    // No word at all (only spaces or `*`) matches nothing rather than everything.
+    if (expression === undefined) where.push('0');
+    else {
+      where.push('r.id IN (SELECT rowid FROM recalls_fts WHERE recalls_fts MATCH ?)');
+      params.push(expression);
+    }
+  }
+  const residual: RecordFilter = {};
+  for (const [name, wanted] of Object.entries(q.filter ?? {}) as [keyof RecordFilter, unknown][]) {
+    if (wanted === undefined) continue;
+    if (!(SQL_FILTERS as readonly string[]).includes(name)) {
+      (residual as Record<string, unknown>)[name] = wanted;
+      continue;
+    }
+    const column = `r.filter_${name}`;
+    if (FILTER_FIELDS[name].kind === 'list') {
+      const values = [...new Set((wanted as string[]).map(fold))];
+      where.push(`EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (${marks(values.length)}))`);
+      params.push(...values);
+    } else {
+      where.push(`instr(${column}, ?) > 0`);
+      params.push(fold(wanted as string));
+    }
+  }
+  return {
+    where: where.length ? where.join(' AND ') : '1',
+    params,
+    residual: Object.keys(residual).length ? compileFilter(residual) : undefined,
+  };
+}
+
+/** The matching records in order (ties broken by id in the same direction), parsed one at a time. */
+export function* listRecords(db: Database.Database, q: ArchiveListing): Generator<Record<string, unknown>> {
+  const sel = selection(q);
+  const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
+  const dir = (q.order ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
+  // With a residual filter the limit counts records that pass it, so it is applied here, not in SQL.
+  const sqlLimit = q.limit !== undefined && !sel.residual;
+  const stmt = db
+    .prepare(`SELECT r.raw FROM recalls r WHERE ${sel.where} ORDER BY r.${column} ${dir}, r.id ${dir}${sqlLimit ? ' LIMIT ?' : ''}`)
+    .pluck();
+  const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
+  let n = 0;
+  if (q.limit === 0) return;
+  for (const raw of stmt.iterate(...params) as IterableIterator<string>) {
+    const record = JSON.parse(raw) as Record<string, unknown>;
+    if (sel.residual && !sel.residual(record)) continue;
+    yield record;
+    if (q.limit !== undefined && ++n >= q.limit) return;
+  }
+}

@@ -1,0 +1,90 @@
+// Stores a page of records in one transaction: new ones inserted, changed ones updated with the old version kept.
+import type Database from 'better-sqlite3';
+import { recordColumns, SQL_FILTERS } from './record-columns.js';
+
+export interface UpsertCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** A record as the feed sends it: an object with an integer id. */
+export type ArchivedRecord = Record<string, unknown> & { id: number };
+
+const COLUMNS = [
+  'data_source',
+  'published_at',
+  'updated_at',
+  'published_us',
+  'updated_us',
+  'created_us',
+  ...SQL_FILTERS.map((f) => `filter_${f}`),
+  'raw',
+];
+
+interface Existing {
+  raw: string;
+  version: number;
+  updated_at: string | null;
+  updated_us: number | null;
+  version_run: number | null;
+}
+
+export class Upserter {
+  private readonly find: Database.Statement<[number], Existing>;
+  private readonly insert: Database.Statement;
+  private readonly update: Database.Statement;
+  private readonly keep: Database.Statement;
+  private readonly count: Database.Statement;
+  private readonly write: (records: readonly ArchivedRecord[], runId: number) => UpsertCounts;
+
+  constructor(db: Database.Database) {
+    this.find = db.prepare('SELECT raw, version, updated_at, updated_us, version_run FROM recalls WHERE id = ?');
+    const names = COLUMNS.map((c) => `@${c}`).join(', ');
+    this.insert = db.prepare(
+      `INSERT INTO recalls (id, version, first_run, version_run, ${COLUMNS.join(', ')}) VALUES (@id, 1, @run, @run, ${names})`,
+    );
+    this.update = db.prepare(
+      `UPDATE recalls SET version = @version, version_run = @run, ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+    );
+    this.keep = db.prepare(
+      'INSERT OR IGNORE INTO recall_versions (recall_id, version, updated_at, stored_run, replaced_run, raw) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.count = db.prepare(
+      'UPDATE sync_runs SET fetched = fetched + ?, added = added + ?, updated = updated + ?, unchanged = unchanged + ? WHERE id = ?',
+    );
+    // IMMEDIATE takes the write lock before reading, so two syncs never both decide a record is new.
+    const tx = db.transaction((records: readonly ArchivedRecord[], runId: number) => this.apply(records, runId));
+    this.write = (records, runId) => tx.immediate(records, runId);
+  }
+
+  /** One transaction: the page's records and the run's counts, both or neither. */
+  page(records: readonly ArchivedRecord[], runId: number): UpsertCounts {
+    return this.write(records, runId);
+  }
+
+  private apply(records: readonly ArchivedRecord[], runId: number): UpsertCounts {
+    const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
+    for (const record of records) {
+      const raw = JSON.stringify(record);
+      const old = this.find.get(record.id);
+      if (!old) {
+        this.insert.run({ id: record.id, run: runId, ...recordColumns(record, raw) });
+        counts.added++;
+        continue;
+      }
+      const columns = recordColumns(record, raw);
+      // Same bytes, or an older version arriving late (a concurrent sync that fetched before the change).
+      const older = columns.updated_us !== null && old.updated_us !== null && columns.updated_us < old.updated_us;
+      if (old.raw === raw || older) {
+        counts.unchanged++;
+        continue;
+      }
+      this.keep.run(record.id, old.version, old.updated_at, old.version_run, runId, old.raw);
+      this.update.run({ id: record.id, version: old.version + 1, run: runId, ...columns });
+      counts.updated++;
+    }
+    this.count.run(records.length, counts.added, counts.updated, counts.unchanged, runId);
+    return counts;
+  }
+}

@@ -1,0 +1,56 @@
+// Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
+import { RECALL_FIELDS } from '../../api/constants.js';
+import type { QueryPlan } from '../commands/query.js';
+import type { Context } from '../context.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
+import { TABLE_COLUMNS } from '../feed/record-sink.js';
+import type { GlobalFlags } from '../settings.js';
+import { openArchiveFile } from './archive-file.js';
+import { openLocal } from './local-session.js';
+
+/** Records handed to the renderer at once: big enough to be cheap, small enough to keep memory flat. */
+const BATCH = 500;
+
+export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const archive = await openArchiveFile(local.file, { create: false });
+  let written = 0;
+  let format;
+  try {
+    format = chooseFormat(local.settings, local.terminal);
+    const target = await openTarget(local.settings, ctx);
+    try {
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        columns: plan.columns,
+        tableColumns: TABLE_COLUMNS,
+        csvColumns: RECALL_FIELDS,
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom,
+        width: local.terminal.columns,
+        color: local.terminal.color,
+      });
+      let batch: Record<string, unknown>[] = [];
+      for (const record of archive.records(plan.listing)) {
+        batch.push(record);
+        if (batch.length < BATCH) continue;
+        await renderer.write(batch);
+        written += batch.length;
+        batch = [];
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+      }
+      await renderer.write(batch);
+      written += batch.length;
+      await renderer.end();
+      await target.commit();
+    } catch (err) {
+      await target.discard();
+      throw err;
+    }
+  } finally {
+    archive.close();
+  }
+  if (format === 'table') local.status.note(`${written.toLocaleString('en-US')} recalls from ${local.file}`);
+}

@@ -1,0 +1,55 @@
+// Turns counts into chart series for a terminal: the top values of a field, or a gap-free histogram by day or hour.
+import type { StatsField } from '../../archive/stats-fields.js';
+import type { ValueCount } from '../../archive/stats.js';
+import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
+
+/** Values shown per field on a terminal; -f csv and -f json list them all. */
+export const TOP_VALUES = 15;
+/** Time buckets shown on a terminal: the latest ones. */
+export const MAX_BUCKETS = 60;
+
+const STEP_MS = { day: 86_400_000, hour: 3_600_000 } as const;
+const n = (v: number) => v.toLocaleString('en-US');
+
+function labelOf(value: unknown): string {
+  if (value === null || value === undefined) return '(none)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function valueSeries(field: StatsField, counts: readonly ValueCount[]): ChartSeries {
+  const rows = counts.slice(0, TOP_VALUES).map((c) => ({ label: labelOf(c.value), count: c.count }));
+  const rest = counts.length - rows.length;
+  const note = rest > 0 ? `… ${n(rest)} more values (-f csv lists all)` : undefined;
+  return { title: field, rows, note };
+}
+
+/** Buckets in time order, with the empty ones between the first and the last as zero. */
+function timeSeries(field: 'day' | 'hour', counts: readonly ValueCount[]): ChartSeries {
+  const step = STEP_MS[field];
+  const start = (v: string) => Date.parse(field === 'day' ? `${v}T00:00:00Z` : `${v}:00Z`);
+  // `2026-01-15 11h`: short enough for a 40-column terminal.
+  const name = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return field === 'day' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 13)}h`;
+  };
+  const dated = counts.filter((c): c is { value: string; count: number } => typeof c.value === 'string' && !Number.isNaN(start(c.value)));
+  const undated = counts.filter((c) => !dated.includes(c as { value: string; count: number })).reduce((s, c) => s + c.count, 0);
+  const byStart = new Map(dated.map((c) => [start(c.value), c.count]));
+  const rows: ChartRow[] = [];
+  let hidden = 0;
+  if (byStart.size > 0) {
+    const last = Math.max(...byStart.keys());
+    const first = Math.max(Math.min(...byStart.keys()), last - (MAX_BUCKETS - 1) * step);
+    for (let t = first; t <= last; t += step) rows.push({ label: name(t), count: byStart.get(t) ?? 0 });
+    for (const [t, count] of byStart) if (t < first) hidden += count;
+  }
+  const notes: string[] = [];
+  if (hidden > 0) notes.push(`${n(hidden)} earlier recalls not shown (-f csv lists every ${field})`);
+  if (undated > 0) notes.push(`${n(undated)} without a publication date`);
+  return { title: `${field} (published, UTC)`, rows, note: notes.length ? notes.join('; ') : undefined };
+}
+
+export function chartSeries(field: StatsField, counts: readonly ValueCount[]): ChartSeries {
+  if (field === 'day' || field === 'hour') return timeSeries(field, counts);
+  return valueSeries(field, counts);
+}

@@ -1,0 +1,80 @@
+// Runs `stats`: counts over the archive, or over the live window loaded into an in-memory archive; prints charts or data.
+import type { Writable } from 'node:stream';
+import { BOUNDS } from '../../api/constants.js';
+import type { StatsResult } from '../../archive/stats.js';
+import type { StatsPlan } from '../commands/stats.js';
+import type { Context } from '../context.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
+import { openSession } from '../session.js';
+import type { Format, GlobalFlags } from '../settings.js';
+import { openArchiveFile } from './archive-file.js';
+import { openLocal, type LocalSession } from './local-session.js';
+
+async function countArchive(file: string, plan: StatsPlan): Promise<StatsResult> {
+  const archive = await openArchiveFile(file, { create: false });
+  try {
+    return archive.stats(plan.query, plan.by);
+  } finally {
+    archive.close();
+  }
+}
+
+/** The live window, every page, stored in an in-memory archive so that the same SQL counts it. */
+async function countLive(plan: StatsPlan, globals: GlobalFlags, ctx: Context): Promise<StatsResult> {
+  const session = await openSession(globals, ctx, { needsKey: true });
+  const { Archive, IN_MEMORY } = await import('../../archive/index.js');
+  const archive = Archive.open(IN_MEMORY, { create: true });
+  try {
+    await session.status.start('fetching recalls…');
+    const run = archive.beginRun({ live: true }, ctx.now());
+    let fetched = 0;
+    for await (const page of session.client.feedPages({ dataSources: plan.query.sources && [...plan.query.sources], limit: BOUNDS.pageSizeMax })) {
+      archive.upsertPage(page.data, run);
+      fetched += page.data.length;
+      session.status.progress(`fetching recalls… ${fetched} of ${page.pagination.total_count}`);
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+    }
+    session.status.stop();
+    return archive.stats(plan.query, plan.by);
+  } finally {
+    archive.close();
+    await session.close();
+  }
+}
+
+export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const format = chooseFormat(local.settings, local.terminal);
+  const result = plan.live ? await countLive(plan, globals, ctx) : await countArchive(local.file, plan);
+  const target = await openTarget(local.settings, ctx);
+  try {
+    await write(result, plan, format, local, target.stream);
+    await target.commit();
+  } catch (err) {
+    await target.discard();
+    throw err;
+  }
+  if (format === 'table') {
+    local.status.note(`${result.total.toLocaleString('en-US')} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`);
+  }
+}
+
+async function write(result: StatsResult, plan: StatsPlan, format: Format, local: LocalSession, out: Writable): Promise<void> {
+  if (format === 'json') {
+    const object = Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []]));
+    out.write(`${JSON.stringify(object)}\n`);
+    return;
+  }
+  if (format === 'table') {
+    const { barChart } = await import('../../output/bar-chart.js');
+    const { chartSeries } = await import('./stats-chart.js');
+    const charts = plan.by.map((f) => barChart(chartSeries(f, result.counts[f] ?? []), local.terminal.columns));
+    out.write(charts.join('\n'));
+    return;
+  }
+  const { createRenderer } = await import('../../output/renderer.js');
+  const columns = ['field', 'value', 'count'];
+  const renderer = createRenderer({ format, out, tableColumns: columns, csvColumns: columns });
+  for (const field of plan.by) await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));
+  await renderer.end();
+}

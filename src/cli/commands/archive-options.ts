@@ -1,0 +1,40 @@
+// Flags shared by the archive commands: --db, and the --since/--until instants of query and stats.
+import type { Command } from 'commander';
+import { InvalidParamsError } from '../../api/errors.js';
+import { checkSources } from '../../api/params.js';
+import { timestampMicros } from '../../api/timestamps.js';
+import { UsageError } from '../errors.js';
+
+export function addDbOption(cmd: Command): Command {
+  return cmd.option('--db <file>', 'archive file (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)');
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/**
+ * An instant as µs since the epoch: a duration back from now (`90m`, `36h`, `7d`, `2w`) or an ISO 8601
+ * date or date-time (naive ones are UTC, as the API's are). Undefined when the flag is absent.
+ */
+export function parseInstant(raw: string | undefined, flag: string, nowMs: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  const duration = /^(\d+)(m|h|d|w)$/.exec(text);
+  if (duration) return (nowMs - Number(duration[1]) * (UNIT_MS[duration[2] as string] as number)) * 1000;
+  const us = timestampMicros(text);
+  if (!Number.isNaN(us)) return us;
+  throw new UsageError(
+    `${flag} must be a duration such as 36h or 7d, or an ISO date or date-time, not '${raw}'`,
+    `examples: ${flag} 7d, ${flag} 2026-01-15, ${flag} 2026-01-15T08:00:00Z`,
+  );
+}
+
+/** `--sources a,b` as a list of source ids, checked as the client checks them; undefined when absent. */
+export function parseSourceList(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return checkSources(raw.split(',').map((s) => s.trim()).filter(Boolean), '--sources');
+  } catch (err) {
+    if (err instanceof InvalidParamsError) throw new UsageError(err.message, 'example: --sources us_cpsc,uk_opss');
+    throw err;
+  }
+}

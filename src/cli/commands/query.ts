@@ -1,0 +1,117 @@
+// `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
+import type { Command } from 'commander';
+import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { InvalidParamsError } from '../../api/errors.js';
+import { checkOneOf } from '../../api/params.js';
+import type { ArchiveListing } from '../../archive/select.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import { action } from './define-action.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from './filter-options.js';
+import { parseColumns, parseWholeNumber } from './option-parsers.js';
+
+export interface SelectionFlags extends FilterFlags {
+  db?: string;
+  since?: string;
+  until?: string;
+  sources?: string;
+  search?: string;
+}
+
+interface QueryOptions extends SelectionFlags {
+  sort?: string;
+  order?: string;
+  limit?: string;
+  columns?: string;
+  formulaGuard: boolean;
+  bom?: boolean;
+}
+
+export interface QueryPlan {
+  db: string | undefined;
+  listing: ArchiveListing;
+  columns: string[] | undefined;
+  formulaGuard: boolean;
+  bom: boolean;
+}
+
+/** Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). */
+export function addSelectionOptions(cmd: Command): Command {
+  cmd
+    .option('--since <when>', 'published at or after: a duration back from now (36h, 7d) or an ISO date or date-time')
+    .option('--until <when>', 'published before: a duration back from now or an ISO date or date-time')
+    .option('--sources <ids>', 'comma-separated data source IDs')
+    .option('--search <words>', 'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions');
+  return addDbOption(addFilterOptions(cmd));
+}
+
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof InvalidParamsError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The selection part of query and stats, checked; `nowMs` anchors durations. */
+export function planSelection(opts: SelectionFlags, nowMs: number): { db: string | undefined } & ArchiveListing {
+  if (opts.db === '') throw new UsageError('--db needs a file name');
+  if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs at least one word');
+  return {
+    db: opts.db,
+    sinceUs: parseInstant(opts.since, '--since', nowMs),
+    untilUs: parseInstant(opts.until, '--until', nowMs),
+    sources: parseSourceList(opts.sources),
+    search: opts.search,
+    filter: parseFilterOptions(opts),
+  };
+}
+
+export function registerQuery(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('query')
+    .description('list recalls from the local archive (offline: no key, no request)')
+    .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)
+    .option('--order <order>', 'asc or desc (default desc; ties broken by id in the same direction)')
+    .option('--limit <n>', 'at most n recalls')
+    .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
+    .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
+    .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
+  addSelectionOptions(cmd)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  recall-feed query --since 7d --brand acme                     a brand's recalls of the last week
+  recall-feed query --search "creme brulee"                     full text, case and accents ignored
+  recall-feed query --severity serious --jurisdiction FR -f csv -o serious-fr.csv
+  recall-feed query --since 2026-01-01 --until 2026-02-01 | jq -r .product_name
+
+jsonl prints each recall exactly as the API last sent it; run \`recall-feed sync\` to fill the archive.`,
+    )
+    .action(
+      action<QueryOptions>(ctx, async () => async (opts, globals, c) => {
+        const plan = planQuery(opts, c.now());
+        const { runQuery } = await import('../archive/query.js');
+        await runQuery(plan, globals, c);
+      }),
+    );
+}
+
+export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {
+  const { db, ...selection } = planSelection(opts, nowMs);
+  return {
+    db,
+    listing: {
+      ...selection,
+      sortBy: opts.sort === undefined ? undefined : checked(() => checkOneOf(opts.sort as string, SORT_FIELDS, '--sort')),
+      order: opts.order === undefined ? undefined : checked(() => checkOneOf(opts.order as string, SORT_ORDERS, '--order')),
+      limit: parseWholeNumber(opts.limit, '--limit', 1),
+    },
+    columns: parseColumns(opts.columns),
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+  };
+}

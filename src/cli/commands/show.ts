@@ -1,0 +1,53 @@
+// `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { addDbOption } from './archive-options.js';
+import { action } from './define-action.js';
+
+interface ShowOptions {
+  db?: string;
+  history?: boolean;
+}
+
+export interface ShowPlan {
+  id: number;
+  history: boolean;
+  db: string | undefined;
+}
+
+export function registerShow(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('show')
+    .description('one recall in full: from the archive, else from the live window')
+    .argument('<id>', 'the recall id')
+    .option('--history', 'every version the archive kept, and what changed between them');
+  addDbOption(cmd)
+    .addHelpText(
+      'after',
+      `
+On a terminal every field is shown, wrapped to its width; -f json prints the record as the API sent it,
+--history -f jsonl every stored version, oldest first.
+
+Examples:
+  recall-feed show 104835
+  recall-feed show 104835 --history
+  recall-feed show 104835 -f json | jq .involved_parties`,
+    )
+    .action(
+      action<ShowOptions>(ctx, async () => async (opts, globals, c, args) => {
+        const plan = planShow(args[0] as string, opts);
+        const { runShow } = await import('../archive/show.js');
+        await runShow(plan, globals, c);
+      }),
+    );
+}
+
+export function planShow(rawId: string, opts: ShowOptions): ShowPlan {
+  const id = Number(rawId);
+  if (!/^\d+$/.test(rawId.trim()) || !Number.isSafeInteger(id)) {
+    throw new UsageError(`a recall id is a whole number, not '${rawId}'`, 'example: recall-feed show 104835');
+  }
+  if (opts.db === '') throw new UsageError('--db needs a file name');
+  return { id, history: opts.history ?? false, db: opts.db };
+}

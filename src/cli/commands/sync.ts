@@ -1,0 +1,79 @@
+// `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
+import type { Command } from 'commander';
+import { BOUNDS } from '../../api/constants.js';
+import { UsageError } from '../errors.js';
+import type { Context } from '../context.js';
+import { addDbOption, parseSourceList } from './archive-options.js';
+import { action } from './define-action.js';
+import { parseWholeNumber } from './option-parsers.js';
+
+interface SyncOptions {
+  db?: string;
+  sources?: string;
+  hours?: string;
+  watch?: boolean;
+  interval?: string;
+}
+
+export interface SyncPlan {
+  db: string | undefined;
+  /** Undefined: the profile's sources, else all the key may use. */
+  sources: string[] | undefined;
+  hours: number;
+  /** Set with --watch: the pause between syncs. */
+  intervalMs: number | undefined;
+}
+
+/** Polling the whole 24 h window every 10 minutes costs about 13,000 requests a month at 1,500 recalls a day. */
+export const DEFAULT_SYNC_INTERVAL_S = 600;
+
+export function registerSync(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('sync')
+    .description('copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--hours <1-24>', 'look-back window in hours (default 24)')
+    .option('--watch', 'sync again and again, keeping the archive current')
+    .option('--interval <seconds>', `with --watch: seconds between syncs (default ${DEFAULT_SYNC_INTERVAL_S})`);
+  addDbOption(cmd)
+    .addHelpText(
+      'after',
+      `
+The summary goes to stderr; -f json prints it on stdout as {"fetched","new","updated","unchanged","total"}.
+Each page is stored in its own transaction: an interrupted sync keeps what it stored, and the next one
+completes it. Two syncs into one file at once both succeed.
+
+Examples:
+  recall-feed sync                              the last 24 hours into ~/.local/share/recall-feed/recalls.db
+  recall-feed sync --db recalls.db -f json
+  recall-feed sync --watch --interval 900       keep the archive current
+  0 * * * * recall-feed sync                    crontab: every hour, nothing is missed`,
+    )
+    .action(
+      action<SyncOptions>(ctx, async () => async (opts, globals, c) => {
+        const plan = planSync(opts);
+        const { runSync } = await import('../archive/sync.js');
+        await runSync(plan, globals, c);
+      }),
+    );
+}
+
+export function planSync(opts: SyncOptions): SyncPlan {
+  let intervalMs: number | undefined;
+  if (opts.watch) {
+    const seconds = opts.interval === undefined ? DEFAULT_SYNC_INTERVAL_S : Number(opts.interval);
+    if (opts.interval !== undefined && (opts.interval.trim() === '' || !Number.isFinite(seconds) || seconds < 1)) {
+      throw new UsageError(`--interval must be a number of seconds, 1 or more, not '${opts.interval}'`);
+    }
+    intervalMs = Math.round(seconds * 1000);
+  } else if (opts.interval !== undefined) {
+    throw new UsageError('--interval works with --watch');
+  }
+  if (opts.db === '') throw new UsageError('--db needs a file name');
+  return {
+    db: opts.db,
+    sources: parseSourceList(opts.sources),
+    hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
+    intervalMs,
+  };
+}
