@@ -24,7 +24,7 @@ function errorOf(fn: () => unknown): ConfigValueError {
 
 describe('CONFIG_KEYS', () => {
   it('lists the settable keys, each with a description and its valid values', () => {
-    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
+    expect(CONFIG_KEYS).toEqual(['api-key', 'webhook', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
@@ -62,6 +62,8 @@ describe('validateConfigValue', () => {
 
   it.each([
     ['api-key', '', 'invalid value for api-key: expected a non-empty key without whitespace'],
+    // A secret is never echoed back, not even a mistyped one.
+    ['webhook', 'http://hooks.example.com/T1/secret', 'invalid value for webhook: expected an https:// URL (plain http only to this machine)'],
     ['base-url', 'ftp://x', 'invalid value "ftp://x" for base-url: expected an http:// or https:// URL'],
     ['base-url', 'api.deeprecall.io', 'invalid value "api.deeprecall.io" for base-url: expected an http:// or https:// URL'],
     ['format', 'xml', 'invalid value "xml" for format: expected table, jsonl, json, csv'],
@@ -90,7 +92,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries, db',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(/^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /);
     expect(validateConfigKey('retries')).toBe('retries');

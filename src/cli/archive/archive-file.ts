@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Archive } from '../../archive/index.js';
 import { CannotWriteError } from '../errors.js';
-import type { ProfileValues } from '../settings.js';
 
 type Env = Record<string, string | undefined>;
 
