@@ -13,7 +13,7 @@ import { checkSources } from '../api/params.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { FORMATS, isFormat, type Format } from '../output/formats.js';
 import { UsageError } from './errors.js';
-import { parseWholeNumber } from './commands/option-parsers.js';
+import { parseWholeNumber } from './options/option-parsers.js';
 
 export type { Format } from '../output/formats.js';
 

@@ -1,8 +1,8 @@
 // --columns checks: nearest-name hints, refusing unknown recall fields, and the warnings where nothing is refused.
 import { describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
-import { checkKnownColumns, columnWarnings, nearestNames } from '../../src/cli/commands/column-names.js';
-import { parseColumns } from '../../src/cli/commands/option-parsers.js';
+import { checkKnownColumns, columnWarnings, nearestNames } from '../../src/cli/options/column-names.js';
+import { parseColumns } from '../../src/cli/options/option-parsers.js';
 import { UsageError } from '../../src/cli/errors.js';
 
 describe('nearestNames', () => {

@@ -1,6 +1,6 @@
 // Flag parsing: whole numbers are plain decimal digits; format names in any case.
 import { describe, expect, it } from 'vitest';
-import { parseWholeNumber } from '../../src/cli/commands/option-parsers.js';
+import { parseWholeNumber } from '../../src/cli/options/option-parsers.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
 

@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from './option-parsers.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
 
 interface MatchOptions {
   catalog?: string;

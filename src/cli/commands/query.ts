@@ -8,8 +8,8 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
 import { action } from './define-action.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from './filter-options.js';
-import { parseColumns, parseWholeNumber } from './option-parsers.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { parseColumns, parseWholeNumber } from '../options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;

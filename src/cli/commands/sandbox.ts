@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from './option-parsers.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
 
 interface SandboxCommandOptions {
   port: string;

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { action } from './define-action.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
-import { columnWarnings } from './column-names.js';
-import { parseColumns } from './option-parsers.js';
+import { columnWarnings } from '../options/column-names.js';
+import { parseColumns } from '../options/option-parsers.js';
 
 interface SourcesOptions {
   columns?: string;

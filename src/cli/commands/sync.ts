@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { addDbOption, parseSourceList } from './archive-options.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from './option-parsers.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
 
 interface SyncOptions {
   db?: string;

@@ -3,7 +3,7 @@ import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/const
 import { InvalidParamsError } from '../../api/errors.js';
 import { checkOneOf, checkSources, validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
-import { parseColumns, parseWholeNumber } from '../commands/option-parsers.js';
+import { parseColumns, parseWholeNumber } from '../options/option-parsers.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';

@@ -1,6 +1,6 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
 import { RECALL_FIELDS } from '../../api/constants.js';
-import { columnWarnings } from '../commands/column-names.js';
+import { columnWarnings } from '../options/column-names.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { Format } from '../settings.js';
