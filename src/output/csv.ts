@@ -18,7 +18,7 @@
 import type { Stringifier } from 'csv-stringify';
 import { OutputClosedError, waitFor } from './backpressure.js';
 import { csvCell, guardFormula, unguardFormula } from './cells.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 
 let loading: Promise<typeof import('csv-stringify')> | undefined;
 const loadStringify = () => (loading ??= import('csv-stringify'));

@@ -15,7 +15,7 @@ import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
 import { tableCell } from './cells.js';
 import { recordBlock } from './record-blocks.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
 const SEPARATOR = '  ';

@@ -1,7 +1,7 @@
 // Text and list fields of a generated recall, in each source's own style (French sources in French).
 import type { SpecRecall } from '../api/schemas.js';
 import { gtinCheckDigit } from '../match/gtin.js';
-import type { SourceId } from './data.js';
+import type { SourceId } from './types.js';
 import type { Rng } from './rng.js';
 import {
   EN_BRANDS, EN_MEASURE_DETAILS, EN_PRODUCTS, EU_AUTHORITIES, EU_COUNTRIES, FR_BRANDS, FR_FOODS,

@@ -1,7 +1,7 @@
 // One sync: pages through the feed's window and stores each page in its own transaction, under one sync_runs row.
 import { BOUNDS } from '../../api/constants.js';
 import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
-import type { SyncPlan } from '../commands/sync.js';
+import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import type { Session } from '../session.js';

@@ -2,7 +2,7 @@
 import { QuotaExhaustedError } from '../../api/errors.js';
 import { ArchiveError } from '../../archive/errors.js';
 import type { Archive } from '../../archive/index.js';
-import type { SyncPlan } from '../commands/sync.js';
+import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { describeError, EXIT } from '../exit-codes.js';

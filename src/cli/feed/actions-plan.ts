@@ -4,7 +4,6 @@ import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-actio
 import { checkWebhookUrl, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../errors.js';
 import type { Settings } from '../settings.js';
-import type { ActionsPlan } from './deliveries.js';
 
 export interface ActionOptions {
   exec?: string;
@@ -12,6 +11,12 @@ export interface ActionOptions {
   /** A URL, or `true` for a bare --webhook: the URL from RECALL_FEED_WEBHOOK or the profile. */
   webhook?: string | boolean;
   webhookFormat?: string;
+}
+
+/** What a run does for each recall it writes. */
+export interface ActionsPlan {
+  exec?: { words: string[]; timeoutMs: number };
+  webhook?: { url: URL; format: WebhookFormat };
 }
 
 /** Seconds an --exec command may run for one recall before it is stopped and counted as failed. */

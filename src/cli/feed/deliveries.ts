@@ -3,16 +3,12 @@ import type { Action } from '../../actions/action.js';
 import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { execAction } from '../../actions/exec-action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
-import { type WebhookFormat, webhookAction } from '../../actions/webhook-action.js';
+import { webhookAction } from '../../actions/webhook-action.js';
 import type { Context } from '../context.js';
 import { proxyFromEnv, type Session } from '../session.js';
+import type { ActionsPlan } from './actions-plan.js';
 import type { FeedRecord } from './pages.js';
 import type { SeenState } from './seen-state.js';
-
-export interface ActionsPlan {
-  exec?: { words: string[]; timeoutMs: number };
-  webhook?: { url: URL; format: WebhookFormat };
-}
 
 export interface Deliveries {
   /** Queues records just written; saved with the state they are remembered in, so none is lost to a crash. */
@@ -26,11 +22,6 @@ export interface Deliveries {
 export function deliverySummary(report: DeliveryReport): string {
   const attempts = report.failed === 1 ? 'attempt' : 'attempts';
   return `actions: ${report.delivered} delivered · ${report.pending} pending · ${report.failed} failed ${attempts}`;
-}
-
-/** A recall for messages: its id and, when it has one, its title (control characters cannot reach us here). */
-function label(id: string): string {
-  return `recall ${id}`;
 }
 
 export async function openDeliveries(plan: ActionsPlan, state: SeenState, session: Session, ctx: Context): Promise<Deliveries> {
@@ -65,9 +56,9 @@ export async function openDeliveries(plan: ActionsPlan, state: SeenState, sessio
         await state.stage();
         await state.commit();
       },
-      onFailure: (d, action, error) => session.status.warn(`${action} failed for ${label(d.id)}: ${error}; it stays pending`),
+      onFailure: (d, action, error) => session.status.warn(`${action} failed for recall ${d.id}: ${error}; it stays pending`),
       onSuccess: (d, action) => {
-        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${label(d.id)} delivered`);
+        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: recall ${d.id} delivered`);
       },
     },
     state.deliveries,

@@ -8,8 +8,7 @@ import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { planActions, type ActionOptions } from './actions-plan.js';
-import type { ActionsPlan } from './deliveries.js';
+import { planActions, type ActionOptions, type ActionsPlan } from './actions-plan.js';
 
 /** The largest page the API allows: the fewest requests for a window. */
 /** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
