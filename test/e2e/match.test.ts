@@ -89,6 +89,20 @@ describe('match', () => {
     expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^match,barcode,1,${code},Z,\\d+,`));
   });
 
+  it('record filters narrow the recalls checked', async () => {
+    const catalog = path.join(dir, 'all-codes.csv');
+    const withCodes = recalls.filter((r) => codes(r).length > 0);
+    writeFileSync(catalog, `gtin\n${withCodes.map((r) => codes(r)[0]).join('\n')}\n`);
+    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious']);
+    expect(r.exitCode).toBe(0);
+    const expected = withCodes.filter((x) => x.risk_severity === 'serious').map((x) => x.id);
+    expect(expected.length).toBeGreaterThan(0);
+    const got = (jsonLines(r.stdout) as Rec[]).filter((x) => x.reason === 'barcode').map((x) => x.recall_id);
+    expect(new Set(got)).toEqual(new Set(expected));
+    const checked = recalls.filter((x) => x.risk_severity === 'serious').length;
+    expect(r.stderr).toContain(`(${checked.toLocaleString('en-US')} after filters)`);
+  });
+
   it('a bad catalogue or --map is exit 2 before any request', async () => {
     await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
     const none = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'missing.csv')]);

@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { SORT_FIELDS } from '../../api/constants.js';
 import type { Context } from '../context.js';
 import { DEFAULT_INTERVAL_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS, type FeedOptions } from '../feed/plan.js';
+import { addFilterOptions } from '../options/filter-options.js';
 import { action } from './define-action.js';
 
 export function registerFeed(program: Command, ctx: Context): void {
-  program
+  const feed = program
     .command('feed')
     .description('recalls published in the last 1-24 hours, every page, within the rate limits')
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
@@ -43,14 +44,19 @@ Examples:
   recall-feed feed | jq -r '[.id, .product_name] | @tsv'
   recall-feed feed --watch --interval 120                  new recalls as they are published
   recall-feed feed --state seen.json -f csv -o new.csv --append   from cron: each recall once, ever
+  recall-feed feed --severity serious,high --jurisdiction FR --category jouet   filters the API cannot apply
+  recall-feed feed --watch --state seen.json --exec 'notify-send "Recall" {alert_title}'
+  recall-feed feed --watch --state seen.json --webhook --webhook-format slack    URL from config set webhook
+
+Filters match without case or accents; a list matches whole values, text a substring; flags combine with AND.
 
 Formats: jsonl (one record per line, exactly as the API sent it), json (one array), csv (RFC 4180,
 arrays joined with "; ", objects as JSON, null empty), table (a compact view; summary on stderr).`,
-    )
-    .action(
-      action<FeedOptions>(ctx, async () => {
-        const { runFeed } = await import('../feed/run-feed.js');
-        return runFeed;
-      }),
     );
+  addFilterOptions(feed).action(
+    action<FeedOptions>(ctx, async () => {
+      const { runFeed } = await import('../feed/run-feed.js');
+      return runFeed;
+    }),
+  );
 }

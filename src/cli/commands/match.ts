@@ -7,10 +7,11 @@ import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../mat
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { action } from './define-action.js';
 import { parseWholeNumber } from '../options/option-parsers.js';
 
-interface MatchOptions {
+interface MatchOptions extends FilterFlags {
   catalog?: string;
   map?: string;
   sources?: string;
@@ -21,7 +22,7 @@ interface MatchOptions {
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
-  program
+  const match = program
     .command('match')
     .description('check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible')
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
@@ -44,14 +45,15 @@ name, title, product_name) or given with --map.
 Examples:
   recall-feed match --catalog products.csv
   recall-feed match --catalog products.csv -f csv -o matches.csv --exit-code
-  recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso`,
-    )
-    .action(
-      action<MatchOptions>(ctx, async () => {
-        const { runMatch } = await import('../match/run-match.js');
-        return (opts, globals, c) => runMatch(planMatch(opts), globals, c);
-      }),
+  recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
+  recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters`,
     );
+  addFilterOptions(match).action(
+    action<MatchOptions>(ctx, async () => {
+      const { runMatch } = await import('../match/run-match.js');
+      return (opts, globals, c) => runMatch(planMatch(opts), globals, c);
+    }),
+  );
 }
 
 function mapOf(raw: string | undefined): ColumnMap {
@@ -80,7 +82,7 @@ export function planMatch(opts: MatchOptions): MatchPlan {
     map: mapOf(opts.map),
     sources,
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax),
-    filter: {},
+    filter: parseFilterOptions(opts),
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,

@@ -10,6 +10,8 @@ import { resumeCommand } from './resume-command.js';
 /** How far an export got: records in the output (a resumed partial's included) and the cursor right after them. */
 export interface Progress {
   written: number;
+  /** Records the API sent, before the record filters. */
+  fetched: number;
   cursor: string | undefined;
   last: Page | undefined;
 }

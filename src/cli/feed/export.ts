@@ -1,4 +1,5 @@
 // A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
+import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
 import { announceWritten, counted, writeOutput } from '../files/write-output.js';
@@ -18,6 +19,8 @@ function fingerprint(plan: FeedPlan): string {
     columns: plan.columns,
     guard: plan.formulaGuard,
     ...plan.params,
+    // Absent when empty, so that partial files of runs without filters keep resuming.
+    ...(isEmptyFilter(plan.filter) ? {} : { filter: plan.filter }),
   });
 }
 
@@ -30,16 +33,25 @@ async function fill(
   progress: Progress,
 ): Promise<void> {
   const sink = createRecordSink({ plan, format: plan.format, session, target });
+  const keep = compileFilter(plan.filter);
+  const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;
   // A resumed run whose last page was already written only closes the document.
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
     for await (const page of pagesOf(session, plan, progress.cursor)) {
       progress.last = page;
-      const room = plan.max === undefined ? page.data.length : plan.max - progress.written;
-      await sink.write(page.data.slice(0, room));
-      progress.written += Math.min(room, page.data.length);
+      const matching = filtered ? page.data.filter(keep) : page.data;
+      progress.fetched += page.data.length;
+      const room = plan.max === undefined ? matching.length : plan.max - progress.written;
+      await sink.write(matching.slice(0, room));
+      progress.written += Math.min(room, matching.length);
       progress.cursor = page.nextCursor;
-      session.status.progress(`fetching recalls… ${progress.written} of ${page.pagination.total_count}`);
+      const total = page.pagination.total_count;
+      session.status.progress(
+        filtered
+          ? `fetching recalls… ${progress.written} matching of ${progress.fetched} of ${total}`
+          : `fetching recalls… ${progress.written} of ${total}`,
+      );
       if (plan.max !== undefined && progress.written >= plan.max) break;
       if (!plan.paginate) {
         if (page.nextCursor) session.status.note(`next cursor: ${page.nextCursor}`);
@@ -52,7 +64,7 @@ async function fill(
 }
 
 export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {
-  const progress: Progress = { written: 0, cursor: plan.cursor, last: undefined };
+  const progress: Progress = { written: 0, fetched: 0, cursor: plan.cursor, last: undefined };
   await writeOutput(
     () =>
       openTarget(session.settings, ctx, { append: plan.append, resume: plan.resume, fingerprint: fingerprint(plan) }),
@@ -68,7 +80,8 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
   );
   session.status.stop();
   if (plan.format === 'table' || session.settings.verbose) {
-    session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit));
+    const fetched = isEmptyFilter(plan.filter) ? undefined : progress.fetched;
+    session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched));
   }
   announceWritten(session, counted(progress.written, 'recall', 'recalls'));
 }

@@ -4,8 +4,10 @@ import type { FeedRecord, Page } from './pages.js';
 import { publishedMs, type SeenState } from './seen-state.js';
 
 export interface Poll {
-  /** Records not in the state, at most `max`, oldest first. */
+  /** Records not in the state that pass the filters, at most `max`, oldest first. */
   records: FeedRecord[];
+  /** Records the API sent, before the filters and the state. */
+  fetched: number;
   /** Requests the poll took. */
   pages: number;
 }
@@ -49,6 +51,8 @@ export interface PollOptions {
   /** Stop paging once this many new records are found. */
   max?: number;
   custom: string | undefined;
+  /** The record filters: a record that fails them is neither written nor remembered. */
+  keep?: (record: FeedRecord) => boolean;
   /** The flag that needs ids, for the message: --state or --watch. */
   flag: string;
   signal: AbortSignal;
@@ -59,10 +63,13 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
   const found: FeedRecord[] = [];
   const ids = new Set<string>();
   let count = 0;
+  let fetched = 0;
   for await (const page of pages) {
     count++;
+    fetched += page.data.length;
     checkIds(page.data, opts);
     for (const record of page.data) {
+      if (opts.keep && !opts.keep(record)) continue;
       const id = String(record.id);
       // A record that moves between pages while paging comes twice: it is still one new record.
       if (opts.state.has(id) || ids.has(id)) continue;
@@ -72,7 +79,7 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
     if (opts.max !== undefined && found.length >= opts.max) break;
     if (opts.signal.aborted) throw opts.signal.reason;
   }
-  return { records: oldestFirst(found.slice(0, opts.max)), pages: count };
+  return { records: oldestFirst(found.slice(0, opts.max)), pages: count, fetched };
 }
 
 /** Adds the records to the state, then forgets what no window can return again. */

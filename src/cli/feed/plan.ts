@@ -8,6 +8,8 @@ import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { planActions, type ActionOptions, type ActionsPlan } from './actions-plan.js';
 
 /** The largest page the API allows: the fewest requests for a window. */
@@ -20,7 +22,7 @@ export const DEFAULT_INTERVAL_S = 60;
 export const DEFAULT_WATCH_HOURS = 1;
 
 /** The `feed` flags as commander parsed them. */
-export interface FeedOptions extends ActionOptions {
+export interface FeedOptions extends ActionOptions, FilterFlags {
   sources?: string;
   hours?: string;
   sort?: string;
@@ -60,6 +62,8 @@ export interface FeedPlan {
   resume: boolean;
   /** `--state`: the file of ids already written; only new recalls are written. */
   state: string | undefined;
+  /** Record filters the API cannot apply (--severity ... --grep): only matching records are written. */
+  filter: RecordFilter;
   /** --exec and --webhook: what to do for each recall written. */
   actions: ActionsPlan | undefined;
   /** How long to wait for another run that holds the same output or state file. */
@@ -178,6 +182,7 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
     append: opts.append ?? false,
     resume: opts.resume ?? false,
     state: opts.state,
+    filter: parseFilterOptions(opts),
     actions: planActions(opts, { watch: watch !== undefined, state: opts.state !== undefined }, settings),
     lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
     watch,

@@ -1,4 +1,5 @@
 // `feed --state` without `--watch` (cron): one poll, only the recalls not written before; the output goes in place first, then the state.
+import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
 import { announceWritten, counted, tellsSuccess, writeOutput } from '../files/write-output.js';
@@ -28,13 +29,14 @@ async function pollAndWrite(
   state: SeenState,
   deliveries: Deliveries | undefined,
 ): Promise<void> {
-  const fresh = await writeOutput(
+  const poll = await writeOutput(
     () => openTarget(session.settings, ctx, { append: plan.append }),
     async (target) => {
       const poll = await pollNew(pagesOf(session, plan), {
         state,
         max: plan.max,
         custom: plan.custom,
+        keep: compileFilter(plan.filter),
         flag: '--state',
         signal: ctx.signal,
       });
@@ -47,7 +49,7 @@ async function pollAndWrite(
       await state.stage();
       await sink.write(poll.records);
       await sink.end();
-      return poll.records.length;
+      return poll;
     },
     async (err, target) => {
       await target.discard();
@@ -58,6 +60,10 @@ async function pollAndWrite(
   await state.commit();
   const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
   const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;
-  if (session.settings.output) announceWritten(session, counted(fresh, 'new recall', 'new recalls'), `; ${remembered}`);
-  else if (tellsSuccess(session)) session.status.note(`${counted(fresh, 'new recall', 'new recalls')}; ${remembered}`);
+  const fresh = poll.records.length;
+  const what = isEmptyFilter(plan.filter)
+    ? counted(fresh, 'new recall', 'new recalls')
+    : `${counted(fresh, 'new matching recall', 'new matching recalls')} (of ${poll.fetched} fetched)`;
+  if (session.settings.output) announceWritten(session, what, `; ${remembered}`);
+  else if (tellsSuccess(session)) session.status.note(`${what}; ${remembered}`);
 }

@@ -1,5 +1,6 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
 import { nextMonthlyReset } from '../../api/retry.js';
+import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
@@ -52,6 +53,7 @@ async function pollOnce(
   const poll = await pollNew(pagesOf(session, plan), {
     state,
     custom: plan.custom,
+    keep: compileFilter(plan.filter),
     flag: '--watch',
     signal: ctx.signal,
   });
