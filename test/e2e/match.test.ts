@@ -103,6 +103,34 @@ describe('match', () => {
     expect(r.stderr).toContain(`(${checked.toLocaleString('en-US')} after filters)`);
   });
 
+  it('--archive matches the synced archive offline, with the same rows as the live window', async () => {
+    const db = path.join(dir, 'archive.db');
+    const synced = await runAgainst(sandbox, ['sync', '--db', db]);
+    expect(synced.exitCode).toBe(0);
+    const catalog = path.join(dir, 'mixed.csv');
+    const withCodes = recalls.filter((r) => codes(r).length > 0).slice(0, 20);
+    const withModels = recalls.filter((r) => r.product_model_numbers.length > 0 && r.product_brand).slice(0, 20);
+    const rows = [
+      ...withCodes.map((r) => `${codes(r)[0]},,,`),
+      ...withModels.map((r) => `,"${r.product_brand}",${r.product_model_numbers[0]},`),
+    ];
+    writeFileSync(catalog, `gtin,brand,model,name\n${rows.join('\n')}\n`);
+    const key = (x: Rec) => `${x.catalog_line} ${x.recall_id} ${x.level} ${x.reason}`;
+    const live = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl']);
+    sandbox.clearRequests();
+    const offline = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--archive', '--db', db], {
+      env: { RECALL_FEED_API_KEY: undefined },
+    });
+    expect(offline.exitCode).toBe(0);
+    expect(sandbox.requests()).toEqual([]);
+    const liveRows = (jsonLines(live.stdout) as Rec[]).map(key).sort();
+    expect(liveRows.length).toBeGreaterThanOrEqual(40);
+    expect((jsonLines(offline.stdout) as Rec[]).map(key).sort()).toEqual(liveRows);
+    const since = await runAgainst(sandbox, ['match', '--catalog', catalog, '--since', '7d']);
+    expect(since.exitCode).toBe(2);
+    expect(since.stderr).toContain('--since works with --archive');
+  });
+
   it('a bad catalogue or --map is exit 2 before any request', async () => {
     await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
     const none = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'missing.csv')]);

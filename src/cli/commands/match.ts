@@ -1,13 +1,12 @@
 // `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine.
 import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
-import { InvalidParamsError } from '../../api/errors.js';
-import { checkSources } from '../../api/params.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
 import { action } from './define-action.js';
 import { parseWholeNumber } from '../options/option-parsers.js';
 
@@ -17,6 +16,9 @@ interface MatchOptions extends FilterFlags {
   sources?: string;
   hours?: string;
   exitCode?: boolean;
+  archive?: boolean;
+  since?: string;
+  db?: string;
   formulaGuard: boolean;
   bom?: boolean;
 }
@@ -29,6 +31,8 @@ export function registerMatch(program: Command, ctx: Context): void {
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', 'look-back window in hours (default 24)')
+    .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
+    .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
@@ -46,12 +50,13 @@ Examples:
   recall-feed match --catalog products.csv
   recall-feed match --catalog products.csv -f csv -o matches.csv --exit-code
   recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
-  recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters`,
+  recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
+  recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline`,
     );
-  addFilterOptions(match).action(
+  addDbOption(addFilterOptions(match)).action(
     action<MatchOptions>(ctx, async () => {
       const { runMatch } = await import('../match/run-match.js');
-      return (opts, globals, c) => runMatch(planMatch(opts), globals, c);
+      return (opts, globals, c) => runMatch(planMatch(opts, c.now()), globals, c);
     }),
   );
 }
@@ -66,22 +71,21 @@ function mapOf(raw: string | undefined): ColumnMap {
   }
 }
 
-export function planMatch(opts: MatchOptions): MatchPlan {
+export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
   if (!opts.catalog) throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
-  let sources: string[] | undefined;
-  if (opts.sources !== undefined) {
-    try {
-      sources = checkSources(opts.sources.split(',').map((s) => s.trim()).filter(Boolean), '--sources');
-    } catch (err) {
-      if (err instanceof InvalidParamsError) throw new UsageError(err.message);
-      throw err;
-    }
+  const sources = parseSourceList(opts.sources);
+  if (opts.archive && opts.hours !== undefined) {
+    throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
+  }
+  if (!opts.archive && (opts.since !== undefined || opts.db !== undefined)) {
+    throw new UsageError(`${opts.since !== undefined ? '--since' : '--db'} works with --archive`, 'the live window is the last 24 hours: narrow it with --hours');
   }
   return {
     catalog: opts.catalog,
     map: mapOf(opts.map),
-    sources,
-    hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax),
+    recalls: opts.archive
+      ? { kind: 'archive', db: opts.db, sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
+      : { kind: 'live', sources, hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) },
     filter: parseFilterOptions(opts),
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,

@@ -1,28 +1,51 @@
-// Runs `match`: reads and indexes the catalogue, pages through the live window, writes one row per match.
-import { compileFilter, type RecordFilter } from '../../filters/record-filter.js';
+// Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
 import { CatalogueIndex, type RejectedCode } from '../../match/matcher.js';
+import { openArchiveFile } from '../archive/archive-file.js';
+import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { MatchesFoundError, UsageError } from '../errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
+import type { Settings } from '../settings.js';
 import type { GlobalFlags } from '../settings.js';
+import type { StatusReporter } from '../terminal/status.js';
+import type { Terminal } from '../terminal/terminal.js';
 import { matchColumns, matchRow, matchTableColumns } from './match-rows.js';
+
+/** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
+export type RecallSource =
+  | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
+  | { kind: 'archive'; db: string | undefined; sources: string[] | undefined; sinceUs: number | undefined };
 
 export interface MatchPlan {
   catalog: string;
   map: ColumnMap;
-  sources: string[] | undefined;
-  hours: number | undefined;
+  recalls: RecallSource;
   filter: RecordFilter;
   exitCode: boolean;
   formulaGuard: boolean;
   bom: boolean;
 }
 
+/** What writing the rows needs, from a session or a local (archive) one. */
+interface Surroundings {
+  settings: Settings;
+  terminal: Terminal;
+  status: StatusReporter;
+}
+
+/** Recalls in batches, with the window's size when the source knows it. */
+type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+
 /** Rejected codes listed one per line up to here; the rest are counted. */
 const MAX_REJECTED_LINES = 20;
+/** Archive records handed on at once: flat memory, few renderer calls. */
+const ARCHIVE_BATCH = 500;
 const n = (v: number) => v.toLocaleString('en-US');
 const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
@@ -38,41 +61,51 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
   }
 }
 
-function reportRejected(rejected: readonly RejectedCode[], write: (line: string) => void): void {
+function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    write(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
+    status.note(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
   }
-  if (rejected.length > MAX_REJECTED_LINES) write(`recall-feed: … and ${n(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
+  if (rejected.length > MAX_REJECTED_LINES) {
+    status.note(`recall-feed: … and ${n(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
+  }
 }
 
-export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const catalogue = await loadCatalogue(plan);
-  const index = new CatalogueIndex(catalogue);
-  const keep = compileFilter(plan.filter);
-  const session = await openSession(globals, ctx, { needsKey: true });
+async function* archiveBatches(records: Iterable<Record<string, unknown>>, signal: AbortSignal): Batches {
+  let batch: Record<string, unknown>[] = [];
+  for (const record of records) {
+    batch.push(record);
+    if (batch.length < ARCHIVE_BATCH) continue;
+    yield { records: batch };
+    batch = [];
+    if (signal.aborted) throw signal.reason;
+  }
+  yield { records: batch };
+}
+
+/** Checks every recall of `batches` against the catalogue and writes a row per match; returns the counts. */
+async function matchAll(plan: MatchPlan, catalogue: Catalogue, index: CatalogueIndex, batches: Batches, where: Surroundings, ctx: Context) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
-  try {
-    reportRejected(index.rejected, (line) => session.status.note(line));
-    const format = chooseFormat(session.settings, session.terminal);
-    const target = await openTarget(session.settings, ctx);
-    const { createRenderer } = await import('../../output/renderer.js');
-    const renderer = createRenderer({
-      format,
-      out: target.stream,
-      tableColumns: matchTableColumns(catalogue),
-      csvColumns: matchColumns(catalogue),
-      formulaGuard: plan.formulaGuard,
-      bom: plan.bom && target.startsEmpty,
-      header: target.startsEmpty,
-      width: session.terminal.columns,
-      color: session.terminal.color,
-    });
-    await session.status.start('matching recalls…');
-    try {
-      const params = { dataSources: plan.sources, hoursAgo: plan.hours, limit: 500 };
-      for await (const page of session.client.feedPages(params)) {
+  const keep = compileFilter(plan.filter);
+  const format = chooseFormat(where.settings, where.terminal);
+  await writeOutput(
+    () => openTarget(where.settings, ctx),
+    async (target) => {
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: matchTableColumns(catalogue),
+        csvColumns: matchColumns(catalogue),
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom && target.startsEmpty,
+        header: target.startsEmpty,
+        width: where.terminal.columns,
+        color: where.terminal.color,
+      });
+      await where.status.start('matching recalls…');
+      for await (const batch of batches) {
         const rows: Record<string, unknown>[] = [];
-        for (const recall of page.data as Record<string, unknown>[]) {
+        for (const recall of batch.records) {
           counts.fetched++;
           if (!keep(recall)) continue;
           counts.checked++;
@@ -81,23 +114,53 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
             rows.push(matchRow(m, recall));
           }
         }
-        await session.status.around(() => renderer.write(rows));
-        session.status.progress(`matching recalls… ${n(counts.fetched)} of ${n(page.pagination.total_count)}`);
+        await where.status.around(() => renderer.write(rows));
+        const of = batch.total === undefined ? '' : ` of ${n(batch.total)}`;
+        where.status.progress(`matching recalls… ${n(counts.fetched)}${of}`);
         if (ctx.signal.aborted) throw ctx.signal.reason;
       }
       await renderer.end();
-      await target.commit();
-    } catch (err) {
-      await target.discard();
-      throw err;
+    },
+  );
+  where.status.stop();
+  return counts;
+}
+
+export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const catalogue = await loadCatalogue(plan);
+  const index = new CatalogueIndex(catalogue);
+  const source = plan.recalls;
+  let counts: Awaited<ReturnType<typeof matchAll>>;
+  let status: StatusReporter;
+  if (source.kind === 'archive') {
+    // Offline: no key, no request; the filters the archive can answer become SQL.
+    const local = await openLocal(globals, ctx, source.db);
+    status = local.status;
+    reportRejected(index.rejected, status);
+    const archive = await openArchiveFile(local.file, { create: false });
+    try {
+      const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
+      counts = await matchAll(plan, catalogue, index, archiveBatches(records, ctx.signal), local, ctx);
+    } finally {
+      archive.close();
     }
-    session.status.stop();
-    const filtered = counts.checked === counts.fetched ? '' : ` (${n(counts.checked)} after filters)`;
-    session.status.note(
-      `catalogue: ${count(catalogue.rows.length, 'row', 'rows')} · ${count(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${n(counts.fetched)}${filtered} · ${count(counts.match, 'match', 'matches')} · ${n(counts.possible)} possible`,
-    );
-  } finally {
-    await session.close();
+  } else {
+    const session = await openSession(globals, ctx, { needsKey: true });
+    status = session.status;
+    try {
+      reportRejected(index.rejected, status);
+      const pages = session.client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: 500 });
+      const batches: Batches = (async function* () {
+        for await (const page of pages) yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+      })();
+      counts = await matchAll(plan, catalogue, index, batches, session, ctx);
+    } finally {
+      await session.close();
+    }
   }
+  const filtered = counts.checked === counts.fetched ? '' : ` (${n(counts.checked)} after filters)`;
+  status.note(
+    `catalogue: ${count(catalogue.rows.length, 'row', 'rows')} · ${count(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${n(counts.fetched)}${filtered} · ${count(counts.match, 'match', 'matches')} · ${n(counts.possible)} possible`,
+  );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }
