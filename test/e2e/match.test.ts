@@ -1,9 +1,10 @@
 // `match` end to end: a catalogue built from the sandbox's live window, with decoys, against expectations computed here.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { FIXED_START, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
 
 type Rec = Record<string, any>;
 let sandbox: Sandbox;
@@ -129,6 +130,44 @@ describe('match', () => {
     const since = await runAgainst(sandbox, ['match', '--catalog', catalog, '--since', '7d']);
     expect(since.exitCode).toBe(2);
     expect(since.stderr).toContain('--since works with --archive');
+  });
+
+  it('--watch checks each new recall as it arrives and acts once per match row', async () => {
+    const live = await sandboxFor({ seed: 13, recordCount: 50 });
+    try {
+      const catalog = path.join(dir, 'watch.csv');
+      writeFileSync(catalog, 'sku,ean\nK-1,4006381333931\nK-2,0036000291452\n');
+      const log = path.join(dir, 'acted.txt');
+      const script = path.join(dir, 'act.cjs');
+      writeFileSync(script, `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`);
+      const child = runAgainst(
+        live,
+        ['match', '--catalog', catalog, '--watch', '--interval', '1', '-f', 'jsonl', '--exec', `'${process.execPath}' '${script}' {recall_id} {level} {sku}`],
+        { timeout: 60_000 },
+      );
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      await until('the first poll', () => live.requests().length >= 1);
+      const [hit, miss] = live.addRecords([
+        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] },
+        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333932' }] },
+      ]);
+      await until('the match acted on', () => existsSync(log) && readFileSync(log, 'utf8').includes(String(hit!.id))).catch((e) => {
+        throw new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`);
+      });
+      const polls = live.requests().length;
+      await until('two more polls', () => live.requests().length > polls + 1);
+      child.kill('SIGINT');
+      await child;
+      const rows = jsonLines(out) as Rec[];
+      expect(rows.filter((r) => r.recall_id === hit!.id).map((r) => [r.level, r.reason, r.sku])).toEqual([['match', 'barcode', 'K-1']]);
+      expect(rows.some((r) => r.recall_id === miss!.id)).toBe(false);
+      expect(readFileSync(log, 'utf8').trim().split('\n').filter((l) => l.startsWith(`${hit!.id} `))).toEqual([`${hit!.id} match K-1`]);
+    } finally {
+      await live.close();
+    }
   });
 
   it('a bad catalogue or --map is exit 2 before any request', async () => {

@@ -3,14 +3,19 @@ import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../context.js';
+import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import type { ActionOptions } from '../feed/actions-plan.js';
 import { action } from './define-action.js';
 import { parseWholeNumber } from '../options/option-parsers.js';
 
-interface MatchOptions extends FilterFlags {
+interface MatchOptions extends FilterFlags, ActionOptions {
+  watch?: boolean;
+  interval?: string;
+  state?: string;
   catalog?: string;
   map?: string;
   sources?: string;
@@ -34,6 +39,13 @@ export function registerMatch(program: Command, ctx: Context): void {
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
+    .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
+    .option('--interval <seconds>', 'with --watch: seconds between polls (default 60)')
+    .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
+    .option('--exec <command>', 'with --watch: run this for each match row, no shell; {recall_id}, {level}, {<catalogue column>}')
+    .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30)')
+    .option('--webhook [url]', 'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)')
+    .option('--webhook-format <format>', 'json (the row, default) or slack')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
     .addHelpText(
@@ -90,5 +102,19 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
+    watch: watchOptions(opts),
   };
+}
+
+/** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
+function watchOptions(opts: MatchOptions): FeedOptions | undefined {
+  if (!opts.watch) {
+    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find((k) => opts[k] !== undefined);
+    if (given) throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
+    return undefined;
+  }
+  if (opts.archive) throw new UsageError('--watch polls the live feed; it cannot be combined with --archive');
+  if (opts.exitCode) throw new UsageError('--exit-code ends a run with its answer; a --watch does not end', 'use --exec or --webhook to act on each match');
+  const { catalog: _c, map: _m, archive: _a, since: _s, db: _d, exitCode: _e, watch: _w, bom: _b, ...feed } = opts;
+  return { ...feed, watch: true, paginate: true };
 }

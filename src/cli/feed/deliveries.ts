@@ -7,12 +7,17 @@ import { webhookAction } from '../../actions/webhook-action.js';
 import type { Context } from '../context.js';
 import { proxyFromEnv, type Session } from '../session.js';
 import type { ActionsPlan } from './actions-plan.js';
-import type { FeedRecord } from './pages.js';
 import type { SeenState } from './seen-state.js';
 
+/** One thing an action fires for: a record written, or a match row; its id is stable across runs. */
+export interface DeliveryItem {
+  id: string;
+  record: Record<string, unknown>;
+}
+
 export interface Deliveries {
-  /** Queues records just written; saved with the state they are remembered in, so none is lost to a crash. */
-  enqueue(records: readonly FeedRecord[]): void;
+  /** Queues items just written; saved with the state they are remembered in, so none is lost to a crash. */
+  enqueue(items: readonly DeliveryItem[]): void;
   /** Runs every action still owed, oldest first; the state is saved after each success and failure. */
   deliver(): Promise<DeliveryReport>;
   close(): Promise<void>;
@@ -24,6 +29,12 @@ export function deliverySummary(report: DeliveryReport): string {
   return `actions: ${report.delivered} delivered · ${report.pending} pending · ${report.failed} failed ${attempts}`;
 }
 
+/** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
+function describe(id: string): string {
+  const [recall, row] = id.split(':');
+  return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
+}
+
 export async function openDeliveries(plan: ActionsPlan, state: SeenState, session: Session, ctx: Context): Promise<Deliveries> {
   const actions: Action[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -32,7 +43,7 @@ export async function openDeliveries(plan: ActionsPlan, state: SeenState, sessio
       execAction({
         words: plan.exec.words,
         timeoutMs: plan.exec.timeoutMs,
-        onOutput: (line, record) => session.status.note(`exec[${String(record.id)}]: ${line}`),
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
       }),
     );
   }
@@ -56,16 +67,16 @@ export async function openDeliveries(plan: ActionsPlan, state: SeenState, sessio
         await state.stage();
         await state.commit();
       },
-      onFailure: (d, action, error) => session.status.warn(`${action} failed for recall ${d.id}: ${error}; it stays pending`),
+      onFailure: (d, action, error) => session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
       onSuccess: (d, action) => {
-        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: recall ${d.id} delivered`);
+        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
       },
     },
     state.deliveries,
   );
   return {
-    enqueue(records) {
-      for (const r of records) queue.add(String(r.id), r);
+    enqueue(items) {
+      for (const item of items) queue.add(item.id, item.record);
       state.setDeliveries(queue.snapshot());
     },
     deliver: () => queue.deliver(),

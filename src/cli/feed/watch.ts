@@ -7,9 +7,9 @@ import { describeError } from '../exit-codes.js';
 import { endsWatch } from '../failure-policy.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.js';
+import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
-import { pagesOf } from './pages.js';
+import { type FeedRecord, pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
 import { createRecordSink, type PageSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
@@ -17,7 +17,7 @@ import { SeenState } from './seen-state.js';
 /** The longest pause between polls after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
-type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
+export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
 
 /** Stretches the interval so that polling until the monthly reset fits in the credits left. */
 function quotaInterval(session: Session, now: number, intervalMs: number, requestsPerPoll: number): number {
@@ -40,12 +40,30 @@ export function pollSummary(started: number, fresh: number, skipped: boolean, qu
   return `last poll ${clock(started)} · ${what}${quotaText}`;
 }
 
-/** One poll: the new records are remembered, the state staged, the records written, then the state put in place. */
+/** What a watch writes for each poll's new records, and the items its actions fire for. */
+export interface WatchOutput {
+  /** The rows to write for these records (the records themselves, or match rows), each with a stable id. */
+  prepare(records: FeedRecord[]): { items: DeliveryItem[]; write(): Promise<void> };
+  end(): Promise<void>;
+}
+
+/** `feed --watch`: each new record is written, and acted on, as the API sent it. */
+function recordOutput(sink: PageSink): WatchOutput {
+  return {
+    prepare: (records) => ({
+      items: records.map((record) => ({ id: String(record.id), record })),
+      write: () => sink.write(records),
+    }),
+    end: () => sink.end(),
+  };
+}
+
+/** One poll: the new records are remembered, the state staged, the rows written, then the state put in place. */
 async function pollOnce(
   plan: WatchPlan,
   session: Session,
   ctx: Context,
-  sink: PageSink,
+  output: WatchOutput,
   state: SeenState,
   print: boolean,
   deliveries: Deliveries | undefined,
@@ -58,11 +76,12 @@ async function pollOnce(
     signal: ctx.signal,
   });
   remember(state, poll.records, ctx.now());
+  const rows = output.prepare(poll.records);
   // Actions fire for what is written; a skipped first poll writes nothing.
-  if (print) deliveries?.enqueue(poll.records);
+  if (print) deliveries?.enqueue(rows.items);
   try {
     await state.stage();
-    if (print) await session.status.around(() => sink.write(poll.records));
+    if (print) await session.status.around(() => rows.write());
     await state.commit();
   } catch (err) {
     await state.unstage();
@@ -71,10 +90,11 @@ async function pollOnce(
   return poll;
 }
 
-export async function runWatch(plan: WatchPlan, session: Session, ctx: Context): Promise<void> {
+export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, given?: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
   const { intervalMs, skipExisting } = plan.watch;
-  const sink = createRecordSink({ plan, format: plan.format, session, target: stdoutTarget(ctx.stdout) });
+  const output =
+    given ?? recordOutput(createRecordSink({ plan, format: plan.format, session, target: stdoutTarget(ctx.stdout) }));
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
@@ -86,7 +106,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
       let delay: number;
       try {
         const skipped = first && skipExisting;
-        const poll = await pollOnce(plan, session, ctx, sink, state, !skipped, deliveries);
+        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
@@ -119,7 +139,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context):
       }
     }
   } finally {
-    await sink.end();
+    await output.end();
     await deliveries?.close();
   }
   throw ctx.signal.reason ?? new InterruptedError('SIGINT');

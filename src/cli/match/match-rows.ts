@@ -1,6 +1,7 @@
 // The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
 import type { Catalogue } from '../../match/catalogue.js';
-import type { Match } from '../../match/matcher.js';
+import type { Match, RejectedCode } from '../../match/matcher.js';
+import type { StatusReporter } from '../terminal/status.js';
 
 /** Written before the catalogue's own columns. */
 const LEAD = ['level', 'reason', 'catalog_line'] as const;
@@ -30,4 +31,17 @@ export function matchRow(match: Match, recall: Record<string, unknown>): Record<
   row.recall_id = recall.id ?? null;
   for (const field of RECALL.slice(1)) row[field] = recall[field] ?? null;
   return row;
+}
+
+/** Rejected codes listed one per line up to here; the rest are counted. */
+const MAX_REJECTED_LINES = 20;
+
+/** Each catalogue barcode with a wrong check digit, on stderr with its row: it is never matched. */
+export function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
+  for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
+    status.note(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
+  }
+  if (rejected.length > MAX_REJECTED_LINES) {
+    status.note(`recall-feed: … and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`);
+  }
 }

@@ -3,10 +3,11 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
-import { CatalogueIndex, type RejectedCode } from '../../match/matcher.js';
+import { CatalogueIndex } from '../../match/matcher.js';
 import { openArchiveFile } from '../archive/archive-file.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
+import type { FeedOptions } from '../feed/plan.js';
 import { MatchesFoundError, UsageError } from '../errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
@@ -15,7 +16,8 @@ import type { Settings } from '../settings.js';
 import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { matchColumns, matchRow, matchTableColumns } from './match-rows.js';
+import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { watchMatch } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
 export type RecallSource =
@@ -30,6 +32,8 @@ export interface MatchPlan {
   exitCode: boolean;
   formulaGuard: boolean;
   bom: boolean;
+  /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
+  watch: FeedOptions | undefined;
 }
 
 /** What writing the rows needs, from a session or a local (archive) one. */
@@ -42,8 +46,6 @@ interface Surroundings {
 /** Recalls in batches, with the window's size when the source knows it. */
 type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
 
-/** Rejected codes listed one per line up to here; the rest are counted. */
-const MAX_REJECTED_LINES = 20;
 /** Archive records handed on at once: flat memory, few renderer calls. */
 const ARCHIVE_BATCH = 500;
 const n = (v: number) => v.toLocaleString('en-US');
@@ -58,15 +60,6 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
       throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
     }
     throw err;
-  }
-}
-
-function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
-  for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    status.note(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
-  }
-  if (rejected.length > MAX_REJECTED_LINES) {
-    status.note(`recall-feed: … and ${n(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
   }
 }
 
@@ -129,6 +122,7 @@ async function matchAll(plan: MatchPlan, catalogue: Catalogue, index: CatalogueI
 export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const catalogue = await loadCatalogue(plan);
   const index = new CatalogueIndex(catalogue);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx);
   const source = plan.recalls;
   let counts: Awaited<ReturnType<typeof matchAll>>;
   let status: StatusReporter;
