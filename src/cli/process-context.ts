@@ -13,11 +13,15 @@ export function processContext(): { ctx: Context; dispose: () => void } {
       return;
     }
     // A second Ctrl-C means "now": leave without the orderly shutdown. One that follows within half
-    // a second is not the user: conf's file writer (when-exit) re-raises the signal it intercepted.
+    // a second is not the user: exit-hook libraries (signal-exit, under proper-lockfile) may re-raise it.
     if (Date.now() - firstSignalAt > 500) process.exit(130);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Past a file-size limit (`ulimit -f`, common on shared cron hosts) the kernel sends SIGXFSZ, whose
+  // default is to kill: caught, the write fails with EFBIG instead and the run says what it could not write.
+  const onFileTooLarge = () => {};
+  process.on('SIGXFSZ', onFileTooLarge);
   // A closed pipe (`recall-feed feed | head`) is a normal way for a reader to say "enough".
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -36,6 +40,7 @@ export function processContext(): { ctx: Context; dispose: () => void } {
     dispose: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGXFSZ', onFileTooLarge);
     },
   };
 }
