@@ -12,6 +12,7 @@ const BENCHMARKS = [
   { name: 'watch-soak', timeoutMs: 200_000 },
   { name: 'client-throughput', timeoutMs: 180_000 },
   { name: 'pacing', timeoutMs: 150_000 },
+  { name: 'archive', timeoutMs: 480_000 },
 ];
 
 function runOne({ name, timeoutMs }) {

@@ -59,3 +59,27 @@ export function recordColumns(record: Record<string, unknown>, raw: string): Rec
   }
   return columns as RecordColumns;
 }
+
+/** Text for the index: strings as they are, other values as JSON, nothing for null. */
+function ftsText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The full-text columns of a record, in FTS_COLUMNS order. Computed here rather than by triggers in SQL:
+ * extracting them from the raw JSON in SQLite cost more than the rest of a sync together.
+ */
+export function ftsValues(record: Record<string, unknown>): (string | null)[] {
+  const models = record.product_model_numbers;
+  const descriptions = [record.product_description, record.packaging_description].map(ftsText).filter((t) => t !== null);
+  return [
+    ftsText(record.alert_title),
+    ftsText(record.alert_summary),
+    ftsText(record.product_name),
+    ftsText(record.product_brand),
+    Array.isArray(models) ? models.map(ftsText).filter((t) => t !== null).join(' ') : ftsText(models),
+    ftsText(record.hazard_description),
+    descriptions.length ? descriptions.join(' ') : null,
+  ];
+}
