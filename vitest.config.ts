@@ -1,12 +1,41 @@
-// Test runner settings: unit and end-to-end suites, generous timeouts for spawned CLIs on a shared 2-core box.
+// Test runner settings: a fast in-process unit project and a spawning end-to-end project, with generous timeouts for a shared 2-core box.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // The end-to-end files mostly wait (spawned CLIs, real poll intervals and rate windows): two at
+    // once even on a 2-core box, where vitest's default (cores - 1) would run them one by one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    // Disposes each test's temp folders, sandboxes and child processes (test/helpers/cleanup.ts).
+    setupFiles: ['test/setup.ts'],
+    // Anything a unit file stubs or mocks is undone after each test: unit files share their modules.
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
     reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // In process, no real sleeps: sharing one module graph per worker halves the run.
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**'],
+          pool: 'forks',
+        },
+      },
+    ],
   },
 });

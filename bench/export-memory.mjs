@@ -2,7 +2,17 @@
 import { createReadStream, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, runCliMeasured, table, tempDir } from './lib/common.mjs.mjs';
+import {
+  Claims,
+  cleanEnv,
+  GENEROUS_LIMITS,
+  mb,
+  ratio,
+  requireBuild,
+  runCliMeasured,
+  table,
+  tempDir,
+} from './lib/common.mjs';
 
 const RECORDS = 100_000;
 const SMALL = 10_000;
@@ -36,7 +46,8 @@ async function csvIds(file) {
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
     for (let i = 0; i < chunk.length; i++) {
       const ch = chunk[i];
-      if (ch === '"') inQuotes = !inQuotes; // an escaped "" toggles twice
+      if (ch === '"')
+        inQuotes = !inQuotes; // an escaped "" toggles twice
       else if (inQuotes) {
         if (field === 0) first += ch;
       } else if (ch === ',') field++;
@@ -48,7 +59,8 @@ async function csvIds(file) {
       } else if (ch !== '\r' && field === 0) first += ch;
     }
   }
-  if (header !== 'id' && header !== '\ufeffid') throw new Error(`${file}: first header cell is ${JSON.stringify(header)}, not id`);
+  if (header !== 'id' && header !== '\ufeffid')
+    throw new Error(`${file}: first header cell is ${JSON.stringify(header)}, not id`);
   if (inQuotes || first !== '') throw new Error(`${file}: ends inside a record`);
   return ids;
 }
@@ -68,7 +80,9 @@ try {
   });
   const t0 = performance.now();
   sandbox = await startSandbox({ port: 0, recordCount: RECORDS, rateLimits: GENEROUS_LIMITS });
-  console.log(`sandbox with ${RECORDS.toLocaleString('en-US')} records ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${sandbox.url}`);
+  console.log(
+    `sandbox with ${RECORDS.toLocaleString('en-US')} records ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${sandbox.url}`,
+  );
 
   // The floor: a process that loads the CLI and prints its help.
   const help = await runCliMeasured(['--help'], { env, timeoutMs: 30_000, dir });
@@ -78,20 +92,39 @@ try {
   for (const format of FORMATS) {
     for (const n of [SMALL, RECORDS]) {
       const out = path.join(dir, `out.${format}`);
-      const args = ['feed', '--base-url', sandbox.url, '-f', format, '-o', out, ...(n === RECORDS ? [] : ['--max', String(n)])];
+      const args = [
+        'feed',
+        '--base-url',
+        sandbox.url,
+        '-f',
+        format,
+        '-o',
+        out,
+        ...(n === RECORDS ? [] : ['--max', String(n)]),
+      ];
       sandbox.clearRequests();
       const res = await runCliMeasured(args, { env, timeoutMs: RUN_TIMEOUT_MS, dir });
       const requests = sandbox.requests().length;
       sandbox.clearRequests();
       const label = `${format} ${n.toLocaleString('en-US')}`;
-      if (!claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`)) {
+      if (
+        !claims.check(
+          `${label}: exit 0`,
+          res.code === 0 && res.usage,
+          res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`,
+        )
+      ) {
         continue;
       }
       const bytes = statSync(out).size;
       const ids = await readIds[format](out);
       rmSync(out, { force: true });
       const unique = new Set(ids).size;
-      claims.check(`${label}: the file holds ${n} records, each once`, ids.length === n && unique === n, `${ids.length} records, ${unique} distinct ids`);
+      claims.check(
+        `${label}: the file holds ${n} records, each once`,
+        ids.length === n && unique === n,
+        `${ids.length} records, ${unique} distinct ids`,
+      );
       results[`${format}/${n}`] = {
         rssKB: res.usage.maxRssKB,
         cpuMs: (res.usage.userUs + res.usage.systemUs) / 1000,
@@ -103,7 +136,7 @@ try {
   }
 
   const rows = [];
-  let headline = [];
+  const headline = [];
   const base = results[`jsonl/${RECORDS}`];
   for (const format of FORMATS) {
     const small = results[`${format}/${SMALL}`];
@@ -121,12 +154,25 @@ try {
       base ? ratio(big.cpuMs, base.cpuMs) : '-',
     ]);
     headline.push(`${format} ${ratio(big.rssKB, small.rssKB)}`);
-    claims.check(`${format}: peak RSS at 100k records < ${FLAT_LIMIT}× that at 10k`, growth < FLAT_LIMIT, `${mb(small.rssKB * 1024)} -> ${mb(big.rssKB * 1024)}, ${ratio(big.rssKB, small.rssKB)}`);
+    claims.check(
+      `${format}: peak RSS at 100k records < ${FLAT_LIMIT}× that at 10k`,
+      growth < FLAT_LIMIT,
+      `${mb(small.rssKB * 1024)} -> ${mb(big.rssKB * 1024)}, ${ratio(big.rssKB, small.rssKB)}`,
+    );
   }
   console.log(`\npeak RSS of the CLI process (getrusage maxrss); floor: \`--help\` peaks at ${mb(floorKB * 1024)}`);
   console.log(
     table(
-      ['format', 'peak 10k', 'peak 100k', '100k/10k', 'file 100k', 'requests', 'records/s vs jsonl', 'CLI CPU vs jsonl'],
+      [
+        'format',
+        'peak 10k',
+        'peak 100k',
+        '100k/10k',
+        'file 100k',
+        'requests',
+        'records/s vs jsonl',
+        'CLI CPU vs jsonl',
+      ],
       rows,
     ),
   );

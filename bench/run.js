@@ -12,6 +12,8 @@ const BENCHMARKS = [
   { name: 'watch-soak', timeoutMs: 200_000 },
   { name: 'client-throughput', timeoutMs: 180_000 },
   { name: 'pacing', timeoutMs: 150_000 },
+  { name: 'match', timeoutMs: 600_000 },
+  { name: 'append-cost', timeoutMs: 180_000 },
   { name: 'archive', timeoutMs: 480_000 },
 ];
 
@@ -60,7 +62,9 @@ if (unknown.length > 0) {
 }
 const selected = wanted.length ? BENCHMARKS.filter((b) => wanted.includes(b.name)) : BENCHMARKS;
 
-console.log(`recall-feed benchmarks on Node ${process.version}, ${(await import('node:os')).availableParallelism()} CPUs`);
+console.log(
+  `recall-feed benchmarks on Node ${process.version}, ${(await import('node:os')).availableParallelism()} CPUs`,
+);
 console.log('Figures are ratios measured side by side in one run; absolute times on a shared machine mean little.\n');
 const results = [];
 for (const bench of selected) {

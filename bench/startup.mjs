@@ -1,96 +1,200 @@
-// Start-up cost of the CLI as ratios to a bare `node -e 0` spawned in the same rounds, plus which packages each command loads.
+// Start-up cost of the CLI as ratios to a bare `node -e 0` spawned in the same rounds, the peak memory of a one-page run, and what each command loads.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, Claims, cleanEnv, median, ratio, requireBuild, ROOT, run, table, tempDir, TRACE_PRELOAD } from './lib/common.mjs.mjs';
-import { packagesInTrace, staticGraph } from './lib/import-graph.mjs.mjs';
+import {
+  BIN,
+  Claims,
+  cleanEnv,
+  forkSandbox,
+  GENEROUS_LIMITS,
+  median,
+  ratio,
+  requireBuild,
+  run,
+  RUSAGE_PRELOAD,
+  table,
+  tempDir,
+  TRACE_PRELOAD,
+} from './lib/common.mjs';
+import { bundleContents, packagesLoaded } from './lib/import-graph.mjs';
 
 const ROUNDS = 15;
 const WARMUP = 2;
-/** Packages deps.md measured at +55 to +82 ms each; --help should need none of them. */
-const HEAVY = ['undici', 'zod', 'conf', 'ora'];
-/** Everything loaded eagerly measured 343 ms against 61 ms (5.6×) in deps.md; lazy --help 88 ms (1.45×). */
-const HELP_RATIO_LIMIT = 2.5;
+const MEMORY_ROUNDS = 5;
+/** Issue 9's targets: the median spawn-to-exit time as a ratio of `node -e 0`'s median in the same rounds. */
+const TARGETS = { version: 1.3, help: 1.5, page: 3 };
+const PEAK_RSS_LIMIT_MIB = 80;
+/** What a run printing one page of JSON lines has no use for: tables, spinners, colours, CSV, a config library. */
+const NOT_FOR_JSONL = ['chalk', 'cli-table3', 'ora', 'conf', 'csv-stringify'];
+
+const mib = (kb) => kb / 1024;
+const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
+
+/** Runs `node <args>` once with a loader hook that logs every module resolved; returns the resolved URLs. */
+async function traceRun(args, env, dir) {
+  const trace = path.join(dir, 'trace.txt');
+  rmSync(trace, { force: true });
+  const res = await run(process.execPath, ['--import', TRACE_PRELOAD, ...args], {
+    env: { ...env, BENCH_TRACE_FILE: trace },
+    timeoutMs: 30_000,
+  });
+  let urls = [];
+  try {
+    urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    // no trace: reported as "nothing resolved"
+  }
+  return { urls, code: res.code };
+}
+
+/** Runs `node <args>` with a preload that records the process's own peak RSS (KB) at exit. */
+async function peakRssKB(args, env, dir) {
+  const file = path.join(dir, 'rusage.json');
+  rmSync(file, { force: true });
+  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, ...args], {
+    env: { ...env, BENCH_RUSAGE_FILE: file },
+    timeoutMs: 30_000,
+  });
+  if (res.code !== 0) throw new Error(`exit ${res.code}: node ${args.join(' ')}: ${res.stderr.trim().split('\n')[0]}`);
+  return JSON.parse(readFileSync(file, 'utf8')).maxRssKB;
+}
 
 const claims = new Claims('startup');
+let sandbox;
 try {
   requireBuild();
   const dir = tempDir('startup');
-  const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config') });
+  // A local server in its own process, so its start-up and serving stay out of the CLI's figures.
+  sandbox = await forkSandbox({ port: 0, recordCount: 100, rateLimits: GENEROUS_LIMITS });
+  const env = cleanEnv({
+    HOME: dir,
+    RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+    RECALL_FEED_API_KEY: sandbox.key,
+  });
   const commands = [
-    { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
-    { name: '--help', args: [BIN, '--help'] },
-    { name: 'config path', args: [BIN, 'config', 'path'] },
-    { name: 'feed --sandbox --max 1', args: [BIN, 'feed', '--sandbox', '--max', '1'] },
+    { id: 'baseline', name: 'node -e 0', args: ['-e', '0'] },
+    { id: 'version', name: 'recall-feed --version', args: [BIN, '--version'] },
+    { id: 'help', name: 'recall-feed feed --help', args: [BIN, 'feed', '--help'] },
+    {
+      id: 'page',
+      name: 'recall-feed feed --max 1 -f jsonl',
+      args: [BIN, '--base-url', sandbox.url, 'feed', '--max', '1', '-f', 'jsonl'],
+    },
   ];
+  const cli = commands.slice(1);
 
-  // 1. What dist/cli/main.js pulls in before any command runs.
-  const graph = staticGraph(path.join(ROOT, 'dist', 'cli', 'main.js'));
-  console.log(`static import graph of dist/cli/main.js: ${graph.files.length} local modules; packages: ${graph.packages.join(', ') || '(none)'}`);
-  const eagerHeavy = graph.packages.filter((p) => HEAVY.includes(p));
-  claims.check(`dist/cli/main.js imports none of ${HEAVY.join(', ')} statically`, eagerHeavy.length === 0, eagerHeavy.join(', ') || 'packages: ' + graph.packages.join(', '));
-
-  // 2. What each command actually resolves at run time (a loader hook logs every resolved module; untimed).
+  // 1. What each command loads (one untimed run each, with a loader hook).
+  const contents = await bundleContents();
+  if (!contents)
+    claims.note(
+      'dist/cli does not match the sources (or is not a bundle): packages are named only when resolved from node_modules',
+    );
   const loaded = {};
-  for (const c of commands.slice(1)) {
-    const trace = path.join(dir, 'trace.txt');
-    rmSync(trace, { force: true });
-    const res = await run(process.execPath, ['--import', TRACE_PRELOAD, ...c.args], {
-      env: { ...env, BENCH_TRACE_FILE: trace },
-      timeoutMs: 30_000,
-    });
-    let urls = [];
-    try {
-      urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
-    } catch {
-      // no trace: reported below as "nothing resolved"
-    }
-    loaded[c.name] = { packages: packagesInTrace(urls), modules: urls.length, code: res.code };
+  for (const c of cli) {
+    const { urls, code } = await traceRun(c.args, env, dir);
+    loaded[c.id] = { packages: packagesLoaded(urls, contents), modules: new Set(urls).size, code };
   }
-  console.log('\npackages resolved at run time (loader-hook trace, one run each):');
+  const describe = (packages) =>
+    [...packages].map(([name, bytes]) => (bytes ? `${name} ${kb(bytes)}` : name)).join(', ') || '(none)';
+  console.log('packages loaded (loader-hook trace, one run each; sizes are bytes of bundled code):');
   console.log(
     table(
       ['command', 'modules', 'packages'],
-      Object.entries(loaded).map(([name, l]) => [name, l.modules, l.packages.join(', ') || '(none)']),
+      cli.map((c) => [c.name, loaded[c.id].modules, describe(loaded[c.id].packages)]),
     ),
   );
-  const helpHeavy = loaded['--help'].packages.filter((p) => HEAVY.includes(p));
-  claims.check(`--help loads none of ${HEAVY.join(', ')}`, loaded['--help'].modules > 0 && helpHeavy.length === 0, helpHeavy.join(', ') || 'none loaded');
-  const configHttp = loaded['config path'].packages.filter((p) => p === 'undici' || p === 'ora');
-  claims.check('config path builds no HTTP client (no undici, no ora)', loaded['config path'].modules > 0 && configHttp.length === 0, configHttp.join(', ') || 'none loaded');
+  for (const id of ['version', 'help']) {
+    const extra = [...loaded[id].packages.keys()].filter((p) => p !== 'commander');
+    claims.check(
+      `${commands.find((c) => c.id === id).name} loads no package but commander`,
+      loaded[id].modules > 0 && extra.length === 0,
+      extra.join(', ') || undefined,
+    );
+  }
+  const needless = NOT_FOR_JSONL.filter((p) => loaded.page.packages.has(p));
+  claims.check(
+    `one page of jsonl loads none of ${NOT_FOR_JSONL.join(', ')}`,
+    loaded.page.modules > 0 && needless.length === 0,
+    needless.join(', ') || undefined,
+  );
+  if (loaded.page.packages.get('zod'))
+    claims.note(`one page of jsonl still loads ${kb(loaded.page.packages.get('zod'))} of zod`);
+  await sandbox.requests(); // the traced run's request is not counted below
 
-  // 3. Wall time from spawn to exit, all four commands interleaved in every round (order rotated).
+  // 2. Spawn-to-exit time, all four commands in every round, in a rotated order.
   const times = commands.map(() => []);
   const failures = [];
+  const badPages = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (let j = 0; j < commands.length; j++) {
       const i = (round + j) % commands.length;
-      const res = await run(process.execPath, commands[i].args, { env, timeoutMs: 30_000 });
-      if (res.code !== 0) failures.push(`${commands[i].name}: exit ${res.code} ${res.stderr.trim().split('\n')[0] ?? ''}`);
+      const c = commands[i];
+      const res = await run(process.execPath, c.args, { env, timeoutMs: 30_000, captureStdout: c.id === 'page' });
+      if (res.code !== 0) failures.push(`${c.name}: exit ${res.code} ${res.stderr.trim().split('\n')[0] ?? ''}`);
+      if (c.id === 'page' && res.code === 0) {
+        const lines = res.stdout.split('\n').filter(Boolean);
+        if (lines.length !== 1 || typeof JSON.parse(lines[0]).id !== 'number') badPages.push(`${lines.length} lines`);
+      }
       if (round >= WARMUP) times[i].push(res.ms);
     }
   }
-  claims.check('every timed run exits 0', failures.length === 0, failures.slice(0, 3).join('; '));
+  claims.check('every timed run exits 0', failures.length === 0, failures.slice(0, 3).join('; ') || undefined);
+  const served = await sandbox.requests();
+  const pageRuns = WARMUP + ROUNDS;
+  claims.check(
+    'each one-page run prints one record and sends one request, answered 200',
+    badPages.length === 0 && served.count === pageRuns && served.statuses[200] === pageRuns,
+    `${served.count} requests for ${pageRuns} runs, statuses ${JSON.stringify(served.statuses)}${badPages.length ? `; stdout: ${badPages[0]}` : ''}`,
+  );
 
   const medians = times.map(median);
   const base = medians[0];
-  console.log(`\nspawn-to-exit, median of ${ROUNDS} interleaved rounds (after ${WARMUP} warm-up rounds):`);
+  console.log(
+    `\nspawn-to-exit, median of ${ROUNDS} interleaved rounds (after ${WARMUP} warm-up rounds), as a ratio to node -e 0:`,
+  );
   console.log(
     table(
-      ['command', 'ratio to node -e 0', 'min..max, ÷ baseline median'],
+      ['command', 'median', 'target', 'min..max (÷ baseline median)'],
       commands.map((c, i) => [
         c.name,
         ratio(medians[i], base),
+        TARGETS[c.id] ? `≤ ${TARGETS[c.id]}×` : '',
         `${ratio(Math.min(...times[i]), base)}..${ratio(Math.max(...times[i]), base)}`,
       ]),
     ),
   );
   console.log(`(baseline median ${base.toFixed(0)} ms on this machine, for scale only)`);
-  const helpRatio = medians[1] / base;
-  claims.check(`--help costs less than ${HELP_RATIO_LIMIT}× node -e 0`, helpRatio < HELP_RATIO_LIMIT, ratio(medians[1], base));
+  const ratioOf = (id) => medians[commands.findIndex((c) => c.id === id)] / base;
+  for (const c of cli) {
+    claims.check(
+      `${c.name}: at most ${TARGETS[c.id]}× node -e 0`,
+      ratioOf(c.id) <= TARGETS[c.id],
+      ratio(ratioOf(c.id), 1),
+    );
+  }
+
+  // 3. Peak RSS of the one-page run (getrusage at exit, via a preload), with node -e 0 beside it for scale.
+  const peaks = { baseline: [], page: [] };
+  for (let round = 0; round < MEMORY_ROUNDS; round++) {
+    peaks.baseline.push(await peakRssKB(['-e', '0'], env, dir));
+    peaks.page.push(await peakRssKB(commands[3].args, env, dir));
+  }
+  await sandbox.requests();
+  const pagePeak = mib(median(peaks.page));
+  console.log(
+    `\npeak RSS, median of ${MEMORY_ROUNDS}: one page ${pagePeak.toFixed(1)} MiB (${mib(Math.min(...peaks.page)).toFixed(1)}..${mib(Math.max(...peaks.page)).toFixed(1)}), node -e 0 ${mib(median(peaks.baseline)).toFixed(1)} MiB`,
+  );
+  claims.check(
+    `one-page run peaks under ${PEAK_RSS_LIMIT_MIB} MiB`,
+    pagePeak < PEAK_RSS_LIMIT_MIB,
+    `${pagePeak.toFixed(1)} MiB`,
+  );
 
   claims.finish(
-    `--help ${ratio(medians[1], base)}, config path ${ratio(medians[2], base)}, feed --sandbox --max 1 ${ratio(medians[3], base)} of node -e 0`,
+    `--version ${ratio(ratioOf('version'), 1)}, feed --help ${ratio(ratioOf('help'), 1)}, one page ${ratio(ratioOf('page'), 1)} of node -e 0; one page peaks at ${pagePeak.toFixed(0)} MiB`,
   );
 } catch (err) {
   claims.crash(err);
+} finally {
+  await sandbox?.close();
 }

@@ -1,7 +1,7 @@
 // 1,000 polls of `feed --watch` on a virtual clock: each new record printed once, one request per poll, a flat heap.
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, ROOT, table, tempDir } from './lib/common.mjs.mjs';
+import { Claims, cleanEnv, GENEROUS_LIMITS, mb, ratio, requireBuild, ROOT, table, tempDir } from './lib/common.mjs';
 
 const POLLS = 1_000;
 /** Records are added after every ADD_EVERY-th poll, ADD_COUNT at a time; the next poll must print them. */
@@ -76,8 +76,12 @@ try {
   const r = await done;
   const seconds = (performance.now() - started) / 1000;
 
-  console.log(`${r.sleeps} polls in ${seconds.toFixed(1)} s of real time (${Math.round(r.sleeps / seconds)} polls/s); ${initial} records in the first window, ${added.length} added during the soak`);
-  console.log(`stdout: ${r.ids.length} lines, ${mb(r.stdoutBytes)}; stderr: ${r.stderrLines} lines, ${r.stderrBytes} bytes${r.stderrLast ? `; last: ${r.stderrLast}` : ''}`);
+  console.log(
+    `${r.sleeps} polls in ${seconds.toFixed(1)} s of real time (${Math.round(r.sleeps / seconds)} polls/s); ${initial} records in the first window, ${added.length} added during the soak`,
+  );
+  console.log(
+    `stdout: ${r.ids.length} lines, ${mb(r.stdoutBytes)}; stderr: ${r.stderrLines} lines, ${r.stderrBytes} bytes${r.stderrLast ? `; last: ${r.stderrLast}` : ''}`,
+  );
   console.log('\nheap after a full GC (child process, --expose-gc):');
   console.log(
     table(
@@ -90,21 +94,41 @@ try {
   );
 
   claims.check('the watch ends with exit code 130 when aborted', r.code === 130, `exit ${r.code}`);
-  claims.check(`${POLLS} polls, each followed by one 1 s sleep and no other sleep`,
+  claims.check(
+    `${POLLS} polls, each followed by one 1 s sleep and no other sleep`,
     r.sleeps === POLLS && r.sleepMs.length === 1 && r.sleepMs[0][0] === 1000,
-    `${r.sleeps} sleeps; durations ${r.sleepMs.map(([ms, n]) => `${ms} ms ×${n}`).join(', ')}`);
+    `${r.sleeps} sleeps; durations ${r.sleepMs.map(([ms, n]) => `${ms} ms ×${n}`).join(', ')}`,
+  );
   // The last report comes from the final sleep: every request of the run has been counted by then.
-  claims.check(`sandbox requests = polls × 1 page (page size ${PAGE_SIZE})`, requests === r.sleeps, `${requests} requests for ${r.sleeps} polls`);
+  claims.check(
+    `sandbox requests = polls × 1 page (page size ${PAGE_SIZE})`,
+    requests === r.sleeps,
+    `${requests} requests for ${r.sleeps} polls`,
+  );
   claims.check('every request was a 200 feed page of 500', badRequests.length === 0, badRequests.join('; '));
   const counts = new Map();
   for (const id of r.ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   const dupes = [...counts].filter(([, n]) => n > 1);
   const missing = added.filter((id) => counts.get(id) !== 1);
   claims.check('every line of stdout is a JSON record', r.badLines === 0, `${r.badLines} bad lines`);
-  claims.check('every record was written at most once', dupes.length === 0, dupes.slice(0, 5).map(([id, n]) => `${id} ×${n}`).join(', ') || `${counts.size} distinct ids`);
-  claims.check(`each of the ${added.length} added records was written exactly once`, missing.length === 0, missing.length ? `${missing.length} missing or repeated, e.g. ${missing.slice(0, 5).join(', ')}` : '');
-  claims.check('the first poll printed the window as it was', r.ids.length - added.length >= initial - 5 && r.ids.length - added.length <= initial,
-    `${r.ids.length - added.length} of ${initial} initial records (a few may age out of the 1 h window)`);
+  claims.check(
+    'every record was written at most once',
+    dupes.length === 0,
+    dupes
+      .slice(0, 5)
+      .map(([id, n]) => `${id} ×${n}`)
+      .join(', ') || `${counts.size} distinct ids`,
+  );
+  claims.check(
+    `each of the ${added.length} added records was written exactly once`,
+    missing.length === 0,
+    missing.length ? `${missing.length} missing or repeated, e.g. ${missing.slice(0, 5).join(', ')}` : '',
+  );
+  claims.check(
+    'the first poll printed the window as it was',
+    r.ids.length - added.length >= initial - 5 && r.ids.length - added.length <= initial,
+    `${r.ids.length - added.length} of ${initial} initial records (a few may age out of the 1 h window)`,
+  );
 
   if (r.signalDependants > 0) {
     claims.note(
@@ -119,8 +143,11 @@ try {
   if (h100 && hEnd) {
     const grew = hEnd.heapUsed - h100.heapUsed;
     const flat = hEnd.heapUsed < h100.heapUsed * HEAP_RATIO_LIMIT || grew < HEAP_DELTA_LIMIT;
-    claims.check(`heap at poll ${POLLS} < ${HEAP_RATIO_LIMIT}× or < +5 MB of poll ${HEAP_EVERY}`, flat,
-      `${mb(h100.heapUsed)} -> ${mb(hEnd.heapUsed)}, ${ratio(hEnd.heapUsed, h100.heapUsed)}, ${grew >= 0 ? '+' : ''}${(grew / 1024).toFixed(0)} KB`);
+    claims.check(
+      `heap at poll ${POLLS} < ${HEAP_RATIO_LIMIT}× or < +5 MB of poll ${HEAP_EVERY}`,
+      flat,
+      `${mb(h100.heapUsed)} -> ${mb(hEnd.heapUsed)}, ${ratio(hEnd.heapUsed, h100.heapUsed)}, ${grew >= 0 ? '+' : ''}${(grew / 1024).toFixed(0)} KB`,
+    );
     headline += `, heap poll ${POLLS}/poll ${HEAP_EVERY} ${ratio(hEnd.heapUsed, h100.heapUsed)} (${grew >= 0 ? '+' : ''}${(grew / 1024).toFixed(0)} KB)`;
   } else {
     claims.check('heap measured at polls 100 and 1,000', false);

@@ -1,7 +1,7 @@
 // The library entry: `import { RecallFeedClient } from 'recall-feed'`.
 export { RecallFeedClient } from './api/client.js';
 export { isLoopbackHost } from './api/loopback.js';
-export { DEFAULT_BASE_URL } from './api/constants.js';
+export { DEFAULT_BASE_URL, DEFAULT_MAX_RESPONSE_BYTES } from './api/constants.js';
 export type { ClientOptions, ClientEvent, HealthResult } from './api/client.js';
 export * from './api/errors.js';
 export { errorFromResponse } from './api/error-mapping.js';

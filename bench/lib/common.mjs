@@ -19,7 +19,8 @@ export const GENEROUS_LIMITS = {
 };
 
 export function requireBuild() {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
+  // The CLI bundle (what bin/recall-feed.js runs) and the library.
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) || !existsSync(path.join(ROOT, 'dist', 'index.js'))) {
     console.error('dist/ is missing: run `npm run build` first (npm run bench does).');
     process.exit(2);
   }
@@ -108,7 +109,11 @@ export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export function table(headers, rows) {
   const cells = [headers, ...rows].map((r) => r.map(String));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -134,7 +139,8 @@ export class Claims {
 
   finish(headline = this.headline) {
     console.log('\nclaims:');
-    for (const r of this.results) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.what}${r.evidence ? ` (${r.evidence})` : ''}`);
+    for (const r of this.results)
+      console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.what}${r.evidence ? ` (${r.evidence})` : ''}`);
     for (const n of this.notes) console.log(`  NOTE  ${n}`);
     const ok = this.results.every((r) => r.ok);
     const failed = this.results.filter((r) => !r.ok).map((r) => r.what);

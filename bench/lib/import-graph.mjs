@@ -1,38 +1,48 @@
-// Static import graph of a compiled module: which local files and which packages load before any code runs.
-import { readFileSync } from 'node:fs';
+// Which packages a run of the CLI loaded: module URLs from a loader trace, mapped through the bundle's chunks to the packages in them.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROOT } from './common.mjs';
 
-// Static `import ... from '...'`, `export ... from '...'` and bare `import '...'`; dynamic import() is not static.
-const STATIC = /^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
-
-/** Packages are named without subpaths ('zod/mini' -> 'zod'); node: built-ins are left out. */
-export function packageName(specifier) {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+/** The package a path inside node_modules belongs to ('zod/v4/core/x.js' -> 'zod'); undefined outside. */
+function packageOf(file) {
+  return /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
 }
 
-export function staticGraph(entry) {
-  const files = new Set();
-  const packages = new Set();
-  const walk = (file) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const m of readFileSync(file, 'utf8').matchAll(STATIC)) {
-      const spec = m[1] ?? m[2];
-      if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) packages.add(packageName(spec));
+/**
+ * What each file of the CLI bundle holds: absolute path -> Map(package -> bytes), from esbuild's metafile
+ * of the same build options (the same inputs give the same chunk names). Undefined when a chunk it names
+ * is missing, i.e. dist/ was built from other sources: run `npm run build`.
+ */
+export async function bundleContents() {
+  const [{ cliBuildOptions }, esbuild] = await Promise.all([import('../../scripts/build.mjs'), import('esbuild')]);
+  const { metafile } = await esbuild.build({ ...cliBuildOptions, write: false, metafile: true, logLevel: 'silent' });
+  const contents = new Map();
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    const file = path.join(ROOT, output);
+    if (!existsSync(file)) return undefined;
+    const packages = new Map();
+    for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
+      const name = packageOf(input);
+      if (name && bytesInOutput > 0) packages.set(name, (packages.get(name) ?? 0) + bytesInOutput);
     }
-  };
-  walk(path.resolve(entry));
-  return { files: [...files], packages: [...packages].sort() };
+    contents.set(file, packages);
+  }
+  return contents;
 }
 
-/** The packages in a list of resolved module URLs (from trace-imports.mjs). */
-export function packagesInTrace(urls) {
-  const found = new Set();
-  for (const url of urls) {
-    const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-    if (m) found.add(m[1]);
+/**
+ * The packages in a list of resolved module URLs (from trace-imports.mjs), with the bytes of each that were
+ * loaded: a package resolved from node_modules counts by name (bytes unknown: 0), a bundle chunk by what it holds.
+ */
+export function packagesLoaded(urls, contents) {
+  const found = new Map();
+  for (const url of new Set(urls)) {
+    if (!url.startsWith('file:')) continue;
+    const file = fileURLToPath(url);
+    const name = packageOf(file);
+    if (name) found.set(name, found.get(name) ?? 0);
+    for (const [pkg, bytes] of contents?.get(file) ?? []) found.set(pkg, (found.get(pkg) ?? 0) + bytes);
   }
-  return [...found].sort();
+  return found;
 }

@@ -1,7 +1,6 @@
 // Child of watch-soak.mjs (run with --expose-gc): runs `feed --watch` in-process on a virtual clock and measures its heap.
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../dist/cli/main.js';
-import { InterruptedError } from '../../dist/cli/errors.js';
 
 if (typeof globalThis.gc !== 'function') {
   console.error('watch-child needs node --expose-gc');
@@ -94,7 +93,8 @@ async function sleep(ms, signal) {
   }
   if (sleeps >= cfg.polls) {
     dependantsAtEnd = dependants(controller.signal);
-    controller.abort(new InterruptedError('SIGINT'));
+    // An abort without a reason (an AbortError) ends a run like Ctrl-C does: exit 130.
+    controller.abort();
     throw controller.signal.reason;
   }
 }

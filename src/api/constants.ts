@@ -2,6 +2,8 @@
 export const SORT_FIELDS = ['published_at', 'created_in_db_at', 'updated_at'] as const;
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 export const SOURCE_IDS = ['us_cpsc', 'safety_gate', 'uk_opss', 'rappel_conso', 'rappel_conso_food'] as const;
+/** What a data source ID may look like (the API may add sources, so any such ID is passed on). */
+export const SOURCE_ID_PATTERN = /^[a-z0-9_]+$/;
 export type SortField = (typeof SORT_FIELDS)[number];
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
@@ -56,3 +58,13 @@ export const RECALL_FIELDS = [
 ] as const;
 
 export const DEFAULT_BASE_URL = 'https://api.deeprecall.io';
+
+/** The client's defaults; the CLI's settings and its help text show these same values. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 5;
+export const DEFAULT_MAX_WAIT_MS = 120_000;
+/** The most retries a caller may ask for: beyond it a dead API keeps a run busy for many minutes. */
+export const MAX_RETRIES = 20;
+
+/** The client's bound on one answer's decoded body (a page of 500 records is about 1 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

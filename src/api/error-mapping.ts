@@ -1,4 +1,4 @@
-// Turns a non-2xx answer into the typed error: by the body's detail.error code first, the HTTP status second.
+// Turns an error answer into the typed error: by the body's detail.error code first, the HTTP status second.
 import {
   ApiError,
   InvalidApiKeyError,
@@ -6,13 +6,17 @@ import {
   PermissionDeniedError,
   QuotaExhaustedError,
   RateLimitError,
+  RedirectError,
   ServerError,
   ServiceUnavailableError,
   UnauthorizedDataSourcesError,
   ValidationError,
+  WrongAddressError,
   type ApiErrorInit,
 } from './errors.js';
-import { ErrorBodySchema } from './schemas.js';
+import { isErrorBody } from './body-shapes.js';
+
+type Headers = Record<string, string | string[] | undefined>;
 
 type ErrorClass = new (init: ApiErrorInit) => ApiError;
 
@@ -37,24 +41,48 @@ function classForStatus(status: number): ErrorClass {
   return ApiError;
 }
 
-/** Builds the typed error for a non-2xx answer. `body` is the raw text; it need not be JSON. */
-export function errorFromResponse(
-  status: number,
-  body: string,
-  headers: Record<string, string | string[] | undefined> = {},
-): ApiError {
+/** Where a redirect points, resolved, without credentials and bounded: safe to print (URL escapes controls). */
+function redirectTarget(headers: Headers, url: URL | undefined): string | undefined {
+  const raw = headers.location;
+  const location = Array.isArray(raw) ? raw[0] : raw;
+  if (location === undefined || !URL.canParse(location, url?.href)) return undefined;
+  const target = new URL(location, url);
+  target.username = '';
+  target.password = '';
+  return target.href.length > 200 ? `${target.href.slice(0, 200)}...` : target.href;
+}
+
+/**
+ * Builds the typed error for an error answer. `body` is the raw text; it need not be JSON. `url`, the
+ * address asked, resolves a relative redirect and names the address in a 404 that is not the API's.
+ */
+export function errorFromResponse(status: number, body: string, headers: Headers = {}, url?: URL): ApiError {
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
     json = undefined;
   }
-  const parsed = ErrorBodySchema.safeParse(json);
-  if (!parsed.success) {
-    const Class = classForStatus(status);
-    return new Class({ status, code: `http_${status}`, message: `HTTP ${status} from the API`, headers });
+  return errorFromBody(status, json, headers, url);
+}
+
+/** errorFromResponse for a body already parsed (undefined when it was not JSON). */
+export function errorFromBody(status: number, json: unknown, headers: Headers = {}, url?: URL): ApiError {
+  const code = `http_${status}`;
+  if (status >= 300 && status < 400) {
+    const location = redirectTarget(headers, url);
+    const where = location ? `a redirect to ${location}` : 'a redirect without a usable Location';
+    return new RedirectError({ status, code, message: `HTTP ${status}: ${where}, not followed`, headers, location });
   }
-  const { error, message, help, details } = parsed.data.detail;
+  if (!isErrorBody(json)) {
+    if (status === 404) {
+      const address = url ? ` for ${url.origin}${url.pathname}` : '';
+      return new WrongAddressError({ status, code, message: `HTTP 404${address}, and not from the API: no API answers at this address`, headers });
+    }
+    const Class = classForStatus(status);
+    return new Class({ status, code, message: `HTTP ${status} from the API`, headers });
+  }
+  const { error, message, help, details } = json.detail;
   let Class = BY_CODE[error] ?? classForStatus(status);
   const init = { status, code: error, message, help, details, headers };
   if (Class === RateLimitError) {

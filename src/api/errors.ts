@@ -65,6 +65,24 @@ export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
 
+/**
+ * The base URL does not lead to the API: a 404 without the API's error body (a web server's page),
+ * or a redirect, which the client never follows (it would carry the key to another address).
+ */
+export class WrongAddressError extends ApiError {
+  override name = 'WrongAddressError';
+}
+
+/** A 3xx answer; `location` is the address it points to, resolved and without credentials, when usable. */
+export class RedirectError extends WrongAddressError {
+  override name = 'RedirectError';
+  readonly location: string | undefined;
+  constructor(init: ApiErrorInit & { location?: string }) {
+    super(init);
+    this.location = init.location;
+  }
+}
+
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
   /** minute, hour, day or month; undefined when the server did not say. */
@@ -105,6 +123,21 @@ export class ConnectionError extends RecallFeedError {
   }
 }
 
+/**
+ * The TLS handshake failed: a certificate that cannot be trusted, or a server that does not speak TLS
+ * (https to a plain-http port). Never retried: the next attempt would fail the same way.
+ */
+export class TlsError extends RecallFeedError {
+  override name = 'TlsError';
+  readonly causeCode: string | undefined;
+  readonly kind: 'certificate' | 'protocol';
+  constructor(message: string, kind: 'certificate' | 'protocol', causeCode?: string) {
+    super(message);
+    this.kind = kind;
+    this.causeCode = causeCode;
+  }
+}
+
 /** No full answer within the timeout (headers and body together). */
 export class TimeoutError extends RecallFeedError {
   override name = 'TimeoutError';
@@ -122,6 +155,16 @@ export class InvalidResponseError extends RecallFeedError {
   }
 }
 
+/** The answer was larger than the client's bound (`maxResponseBytes`, decoded size); its body was abandoned. */
+export class ResponseTooLargeError extends InvalidResponseError {
+  override name = 'ResponseTooLargeError';
+  readonly limitBytes: number;
+  constructor(message: string, opts: { status?: number; limitBytes: number }) {
+    super(message, { status: opts.status });
+    this.limitBytes = opts.limitBytes;
+  }
+}
+
 /** The server's paging broke its own rules (has_more without a cursor, or a cursor that repeats). */
 export class PaginationError extends InvalidResponseError {
   override name = 'PaginationError';
@@ -132,10 +175,18 @@ export class InvalidParamsError extends RecallFeedError {
   override name = 'InvalidParamsError';
 }
 
+/** The key holds characters an HTTP header cannot carry (control characters, non-ASCII); never sent. */
+export class MalformedApiKeyError extends InvalidParamsError {
+  override name = 'MalformedApiKeyError';
+}
+
 /** The key would travel over plain http to a host that is not this machine. */
 export class InsecureTransportError extends InvalidParamsError {
   override name = 'InsecureTransportError';
 }
+
+/** A wait beyond this is no rate limit a caller could sit out: the server's reset time is absurd. */
+export const POINTLESS_WAIT_MS = 31 * 86_400_000;
 
 /** Waiting for a rate limit would take longer than the caller allows. */
 export class WaitTooLongError extends RecallFeedError {
@@ -150,6 +201,11 @@ export class WaitTooLongError extends RecallFeedError {
     this.resetAt = opts.resetAt;
     this.limitType = opts.limitType;
     this.cause = opts.cause;
+  }
+
+  /** True when no --max-wait would be sensible: raising it is not the advice to give. */
+  get pointless(): boolean {
+    return this.waitMs > POINTLESS_WAIT_MS;
   }
 }
 

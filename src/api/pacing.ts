@@ -1,5 +1,6 @@
 // Client-side sliding windows: spaces requests so none would go over the minute, hour or day limit.
-import { SPEC_RATE_LIMITS, type RateLimitInfo } from './schemas.js';
+import { SPEC_RATE_LIMITS } from './constants.js';
+import type { RateLimitInfo } from './schemas.js';
 
 export type WindowName = 'minute' | 'hour' | 'day';
 export const WINDOW_NAMES: readonly WindowName[] = ['minute', 'hour', 'day'];

@@ -1,9 +1,7 @@
 // Checks feed parameters before any request and turns them into the query string the API expects.
 import { InvalidParamsError } from './errors.js';
-import { BOUNDS, CUSTOM_FEED_NAME, SORT_FIELDS, SORT_ORDERS } from './constants.js';
+import { BOUNDS, CUSTOM_FEED_NAME, SORT_FIELDS, SORT_ORDERS, SOURCE_ID_PATTERN } from './constants.js';
 import type { FeedParams } from './schemas.js';
-
-const SOURCE_ID = /^[a-z0-9_]+$/;
 
 /** Throws unless `value` is a whole number in [min, max]; `label` names it in the message (a flag or a param). */
 export function checkWholeNumber(value: number, min: number, max: number, label: string): number {
@@ -23,7 +21,7 @@ export function checkOneOf<T extends string>(value: string, allowed: readonly T[
 export function checkSources(ids: readonly string[], label: string): string[] {
   if (ids.length === 0) throw new InvalidParamsError(`${label} needs at least one data source ID`);
   for (const id of ids) {
-    if (!SOURCE_ID.test(id)) {
+    if (!SOURCE_ID_PATTERN.test(id)) {
       throw new InvalidParamsError(`${label}: '${id}' is not a data source ID (lowercase letters, digits, _)`);
     }
   }

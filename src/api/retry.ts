@@ -1,11 +1,20 @@
-// Which failures are retried, how long to back off, and how long a 429 asks us to wait: pure functions.
+// Which failures are retried, later or never, how long to back off, and how long a 429 asks us to wait: pure functions.
 import {
   ConnectionError,
+  InvalidApiKeyError,
+  InvalidParamsError,
   InvalidResponseError,
-  type RateLimitError,
+  NotFoundError,
+  PermissionDeniedError,
+  QuotaExhaustedError,
+  RateLimitError,
   ServerError,
   ServiceUnavailableError,
   TimeoutError,
+  TlsError,
+  ValidationError,
+  WaitTooLongError,
+  WrongAddressError,
 } from './errors.js';
 
 export const BACKOFF_BASE_MS = 500;
@@ -20,6 +29,32 @@ export function isRetryable(err: unknown): boolean {
   if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
   if (err instanceof InvalidResponseError) return err.retryable;
   return false;
+}
+
+/**
+ * Failures that the same request may get past later, though not within this request's retries: what
+ * isRetryable accepts, any answer that was not the JSON expected, rate limits and waits too long to sit out.
+ */
+export function isTransient(err: unknown): boolean {
+  return isRetryable(err) || err instanceof InvalidResponseError || err instanceof RateLimitError || err instanceof WaitTooLongError;
+}
+
+/**
+ * The request itself was refused (the key, permissions, parameters, an unknown feed, the spent monthly
+ * quota), or never reached the API (an address that is not the API's, a TLS handshake that cannot
+ * succeed): sending it again unchanged cannot succeed until someone changes something.
+ */
+export function isRefusal(err: unknown): boolean {
+  return (
+    err instanceof WrongAddressError ||
+    err instanceof TlsError ||
+    err instanceof InvalidApiKeyError ||
+    err instanceof PermissionDeniedError ||
+    err instanceof NotFoundError ||
+    err instanceof ValidationError ||
+    err instanceof InvalidParamsError ||
+    err instanceof QuotaExhaustedError
+  );
 }
 
 /** Capped exponential backoff with full jitter: uniform in [0, min(cap, base * 2^attempt)). */

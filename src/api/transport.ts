@@ -1,6 +1,8 @@
 // One HTTP GET over undici: keep-alive, proxy from the environment, a timeout over headers and body, typed failures.
+import type { Readable } from 'node:stream';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { ConnectionError, TimeoutError } from './errors.js';
+import { readBody } from './body-reader.js';
+import { ConnectionError, RecallFeedError, TimeoutError, TlsError } from './errors.js';
 
 export interface ProxySettings {
   httpProxy?: string;
@@ -47,12 +49,41 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Turns what undici throws into ConnectionError or TimeoutError. */
+/** Certificate verdicts worth their own words; any other certificate code is named as it is. */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by an authority this machine does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be verified',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  CERT_NOT_YET_VALID: 'its certificate is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+  HOSTNAME_MISMATCH: 'its certificate is for another host name',
+};
+
+/** OpenSSL's own text is long and raw: a TLS failure gets one plain sentence naming the code. */
+function tlsFailure(code: string, host: string): TlsError | undefined {
+  const problem = CERTIFICATE_PROBLEMS[code];
+  if (problem || /CERT|CRL|^UNABLE_TO_|^INVALID_(CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$/.test(code)) {
+    return new TlsError(`cannot connect securely to ${host}: ${problem ?? `its certificate is not accepted (${code})`}`, 'certificate', code);
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
+    return new TlsError(`cannot connect securely to ${host}: it does not answer in TLS (${code})`, 'protocol', code);
+  }
+  if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) {
+    return new TlsError(`cannot connect securely to ${host}: the TLS handshake failed (${code})`, 'protocol', code);
+  }
+  return undefined;
+}
+
+/** Turns what undici throws into ConnectionError, TlsError or TimeoutError. */
 function mapFailure(err: unknown, host: string, timedOut: boolean): Error {
   const code = errorCode(err);
   if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new TimeoutError(`no complete answer from ${host} within the timeout`);
   }
+  const tls = code === undefined ? undefined : tlsFailure(code, host);
+  if (tls) return tls;
   if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${host}`, code);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve ${host}`, code);
   if (code && CONNECTION_CODES.has(code)) {
@@ -66,10 +97,12 @@ export interface SendOptions {
   dispatcher: Dispatcher;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The bound on the decoded body; beyond it the body is abandoned with ResponseTooLargeError. */
+  maxBytes: number;
   signal?: AbortSignal;
 }
 
-/** GETs `url` and reads the whole body as text; the timeout covers headers and body together. */
+/** GETs `url` and reads the whole body as text (decoded); the timeout covers headers and body together. */
 export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   // One controller per request, fed by the timer and the caller's signal. Not AbortSignal.any: on
   // Node 20 it leaves an entry on the long-lived caller signal for every request (a slow leak in --watch).
@@ -92,10 +125,11 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });
-    const body = await res.body.text();
+    const body = await readBody(res.body as Readable, res.statusCode, res.headers['content-encoding'], opts.maxBytes);
     return { status: res.statusCode, headers: res.headers, body };
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    if (err instanceof RecallFeedError) throw err;
     throw mapFailure(err, url.host, timedOut);
   } finally {
     clearTimeout(timer);

@@ -63,3 +63,11 @@ export class CannotWriteError extends Error {
     this.hint = hint;
   }
 }
+
+/** `match --exit-code` found at least one `match` row: not a failure, an answer for scripts (exit 8). */
+export class MatchesFoundError extends Error {
+  override name = 'MatchesFoundError';
+  constructor(readonly matches: number) {
+    super(`${matches} catalogue ${matches === 1 ? 'row matches' : 'rows match'} a recall`);
+  }
+}

@@ -1,5 +1,6 @@
 // Builds the commander program and runs it; main() maps every error to its message and exit code.
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../api/constants.js';
 import type { Context } from './context.js';
 import { describeError, EXIT } from './exit-codes.js';
 import { registerFeed } from './commands/feed.js';
@@ -7,28 +8,33 @@ import { registerSources } from './commands/sources.js';
 import { registerHealth } from './commands/health.js';
 import { registerConfig } from './commands/config.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerMatch } from './commands/match.js';
+import { registerCompletion } from './commands/completion.js';
+import packageJson from '../../package.json' with { type: 'json' };
 import { registerSync } from './commands/sync.js';
 import { registerQuery } from './commands/query.js';
 import { registerShow } from './commands/show.js';
 import { registerStats } from './commands/stats.js';
 
-export const VERSION = '0.1.0';
+/** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
+export const VERSION: string = packageJson.version;
 
 function buildProgram(ctx: Context): Command {
   const program = new Command('recall-feed')
     .description('Product recalls and safety alerts published by regulators in the last 24 hours.')
     .version(VERSION, '-V, --version')
     .addOption(new Option('--api-key <key>', 'API key (env RECALL_FEED_API_KEY or DEEPRECALL_API_KEY; or the profile)'))
-    .addOption(new Option('--base-url <url>', 'API address (env RECALL_FEED_BASE_URL; default https://api.deeprecall.io)'))
+    .addOption(new Option('--base-url <url>', `API address (env RECALL_FEED_BASE_URL; default ${DEFAULT_BASE_URL})`))
     .addOption(new Option('--profile <name>', 'config profile (env RECALL_FEED_PROFILE; default "default")'))
     .addOption(new Option('-f, --format <format>', 'table, jsonl, json or csv (default: table on a terminal, else jsonl)'))
     .addOption(new Option('-o, --output <file>', 'write to this file instead of stdout (atomically)'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('-q, --quiet', 'no progress, countdowns or summaries on stderr'))
     .addOption(new Option('-v, --verbose', 'one stderr line per request (never the key)'))
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout, headers and body (default 30)'))
-    .addOption(new Option('--max-wait <seconds>', 'longest wait for a rate limit before giving up (default 120)'))
-    .addOption(new Option('--retries <n>', 'retries of 5xx, network errors and cut bodies (default 5)'))
+    .addOption(new Option('--timeout <seconds>', `per-request timeout, headers and body (default ${DEFAULT_TIMEOUT_MS / 1000})`))
+    .addOption(new Option('--max-wait <seconds>', `longest wait for a rate limit before giving up (default ${DEFAULT_MAX_WAIT_MS / 1000})`))
+    .addOption(new Option('--retries <n>', `retries of 5xx, network errors and cut bodies (default ${DEFAULT_RETRIES})`))
+    .addOption(new Option('--max-response-mb <n>', `largest answer read, in MiB after decompression (default ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20})`))
     .addOption(
       new Option('--pace <spec>', 'own pacing, e.g. minute=30/1m: fewer requests than the API allows, or a sandbox\'s shrunken window'),
     )
@@ -52,13 +58,16 @@ Examples:
   echo "$KEY" | recall-feed config set api-key   store a key (read from stdin)
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
-5 rate limited, 6 API unavailable, 7 invalid response, 130 interrupted.`,
+5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
+9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
     );
   registerFeed(program, ctx);
   registerSources(program, ctx);
   registerHealth(program, ctx);
   registerConfig(program, ctx);
+  registerMatch(program, ctx);
   registerSandbox(program, ctx);
+  registerCompletion(program, ctx);
   registerSync(program, ctx);
   registerQuery(program, ctx);
   registerShow(program, ctx);
@@ -68,6 +77,7 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
 
 function printError(ctx: Context, err: unknown): number {
   const report = describeError(err);
+  if (report.silent) return report.code;
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
   if (report.command) ctx.stderr.write(`  ${report.command}\n`);

@@ -1,7 +1,9 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
 import type { RecallFeedClient } from '../api/client.js';
+import type { ProxySettings } from '../api/transport.js';
 import { MissingApiKeyError } from './errors.js';
 import type { Context } from './context.js';
+import { openConfigStore } from './config/open-store.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 import { StatusReporter } from './terminal/status.js';
 import { resolveProfileName, resolveSettings, type GlobalFlags, type ProfileValues, type Settings } from './settings.js';
@@ -17,20 +19,35 @@ export interface Session {
 /** The profile's stored values; none when running against the sandbox (it needs no config). */
 export async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
   if (globals.sandbox) return {};
-  const { ConfigStore } = await import('./config/store.js');
-  const store = ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
+  const store = await openConfigStore(ctx.env);
   return store.list(resolveProfileName(globals, ctx.env));
+}
+
+/** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */
+export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
+  return resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
 }
 
 export interface SessionOptions {
   /** Whether the command needs an API key (all but health). */
   needsKey: boolean;
+  /** Settings the command already loaded to plan its run; loaded here otherwise. */
+  settings?: Settings;
+}
+
+/** The proxy settings of the environment (upper case first, as curl reads them); loopback never goes through one. */
+export function proxyFromEnv(env: Context['env']): ProxySettings {
+  return {
+    httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+    httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+    noProxy: env.NO_PROXY ?? env.no_proxy,
+  };
 }
 
 export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
-  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  const settings = opts.settings ?? (await loadSettings(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
-  const spinner = ctx.stderr.isTTY === true && (ctx.stderr.columns ?? 0) > 0 && ctx.env.CI === undefined;
+  const spinner = terminal.animate;
   const status = new StatusReporter(ctx.stderr, {
     spinner,
     quiet: settings.quiet,
@@ -55,13 +72,10 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
     maxWaitMs: settings.maxWaitMs,
+    maxResponseBytes: settings.maxResponseBytes,
     pacing: settings.pacing,
     allowInsecureHttp: settings.allowInsecureHttp,
-    proxy: {
-      httpProxy: ctx.env.HTTP_PROXY ?? ctx.env.http_proxy,
-      httpsProxy: ctx.env.HTTPS_PROXY ?? ctx.env.https_proxy,
-      noProxy: ctx.env.NO_PROXY ?? ctx.env.no_proxy,
-    },
+    proxy: proxyFromEnv(ctx.env),
     now: ctx.now,
     sleep: ctx.sleep,
     signal: ctx.signal,

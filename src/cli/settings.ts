@@ -1,11 +1,21 @@
 // Resolves the global options: flag > environment > profile > default, in one documented place.
-import { DEFAULT_BASE_URL } from '../api/constants.js';
-import { UsageError } from './errors.js';
-import { parseWholeNumber } from './commands/option-parsers.js';
+import {
+  BOUNDS,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETRIES,
+} from '../api/constants.js';
+import { parseDuration } from '../api/duration.js';
+import { InvalidParamsError } from '../api/errors.js';
+import { checkSources } from '../api/params.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
+import { FORMATS, isFormat, type Format } from '../output/formats.js';
+import { UsageError } from './errors.js';
+import { parseWholeNumber } from './options/option-parsers.js';
 
-export const FORMATS = ['table', 'jsonl', 'json', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
+export type { Format } from '../output/formats.js';
 
 /** Global options as commander parsed them. */
 export interface GlobalFlags {
@@ -20,6 +30,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxWait?: string;
   retries?: string;
+  maxResponseMb?: string;
   pace?: string;
   sandbox?: boolean;
   allowInsecureHttp?: boolean;
@@ -37,16 +48,25 @@ export interface Settings {
   format: Format | undefined;
   /** The profile's format, checked. */
   profileFormat: Format | undefined;
+  /** The profile's sources, checked; `feed --sources` overrides them. */
+  profileSources: string[] | undefined;
+  /** The profile's page-size, checked; `feed --page-size` overrides it. */
+  profilePageSize: number | undefined;
+  /** The profile's archive file; `--db` and RECALL_FEED_DB come first. */
+  profileDb: string | undefined;
+  /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
+  webhook: string | undefined;
   output: string | undefined;
   quiet: boolean;
   verbose: boolean;
   timeoutMs: number;
   maxWaitMs: number;
   retries: number;
+  /** --max-response-mb in bytes; undefined leaves the client's default. */
+  maxResponseBytes: number | undefined;
   pacing: PacingOverrides;
   sandbox: boolean;
   allowInsecureHttp: boolean;
-  profileValues: ProfileValues;
 }
 
 function positiveSeconds(raw: string, flag: string, allowZero = false): number {
@@ -58,14 +78,10 @@ function positiveSeconds(raw: string, flag: string, allowZero = false): number {
 }
 
 export function parseFormat(raw: string, flag: string): Format {
-  if (!(FORMATS as readonly string[]).includes(raw)) {
-    throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
-  }
-  return raw as Format;
+  const name = raw.trim().toLowerCase();
+  if (!isFormat(name)) throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
+  return name;
 }
-
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
  * `--pace minute=10/2s,hour=500/1h`: the client's own pacing. A window's count can only lower
@@ -82,13 +98,8 @@ export function parsePacing(raw: string): PacingOverrides {
     if (!m) throw bad();
     const limit = Number(m[2]);
     if (limit < 1) throw bad();
-    let windowMs: number | undefined;
-    if (m[3] !== undefined) {
-      const d = DURATION.exec(m[3]);
-      if (!d) throw bad();
-      windowMs = Number(d[1]) * (UNIT_MS[d[2] as string] as number);
-      if (windowMs <= 0) throw bad();
-    }
+    const windowMs = m[3] === undefined ? undefined : parseDuration(m[3]);
+    if (m[3] !== undefined && !(windowMs !== undefined && windowMs > 0)) throw bad();
     out[m[1] as WindowName] = windowMs === undefined ? { limit } : { limit, windowMs };
   }
   return out;
@@ -107,6 +118,10 @@ function checkBaseUrl(raw: string, source: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function mib(n: number | undefined): number | undefined {
+  return n === undefined ? undefined : n * 1024 * 1024;
+}
+
 function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefined {
   for (const [value, source] of candidates) if (value !== undefined && value !== '') return [value, source];
   return undefined;
@@ -114,6 +129,18 @@ function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefi
 
 function str(v: string | number | undefined): string | undefined {
   return v === undefined ? undefined : String(v);
+}
+
+/** The profile's default sources: the config store checked them, but the file may have been edited by hand. */
+function profileSources(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const label = "the profile's sources";
+  try {
+    return checkSources(raw.split(',').map((s) => s.trim()).filter(Boolean), label);
+  } catch (err) {
+    if (err instanceof InvalidParamsError) throw new UsageError(err.message, 'fix it with `recall-feed config set sources ...`');
+    throw err;
+  }
 }
 
 export function resolveProfileName(flags: GlobalFlags, env: Record<string, string | undefined>): string {
@@ -149,16 +176,21 @@ export function resolveSettings(
     baseUrl,
     format: flags.format === undefined ? undefined : parseFormat(flags.format, '--format'),
     profileFormat: profileValues.format === undefined ? undefined : parseFormat(String(profileValues.format), "the profile's format"),
+    profileSources: profileSources(str(profileValues.sources)),
+    webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
+    profileDb: str(profileValues.db) || undefined,
+    profilePageSize: parseWholeNumber(str(profileValues['page-size']), "the profile's page-size", BOUNDS.pageSizeMin, BOUNDS.pageSizeMax),
     output: flags.output,
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,
-    timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : 30_000,
-    maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : 120_000,
-    retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, 20) as number) : 5,
+    timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_MS,
+    maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : DEFAULT_MAX_WAIT_MS,
+    retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, MAX_RETRIES) as number) : DEFAULT_RETRIES,
+    // At most 500: a JavaScript string holds about 512 MiB.
+    maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),
     pacing: flags.pace ? parsePacing(flags.pace) : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,
-    profileValues,
   };
   if (settings.output === '') throw new UsageError('--output needs a file name');
   return settings;

@@ -11,6 +11,11 @@ export function guardFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
+/** The field name behind a header cell that guardFormula may have prefixed (a header read back from a file). */
+export function unguardFormula(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}
+
 function primitiveText(value: unknown): string | undefined {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
@@ -37,6 +42,7 @@ export function csvCell(value: unknown, formulaGuard: boolean): string {
 const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
 // Controls (ESC would let a record drive the terminal), format characters (bidi overrides, zero-width
 // spaces) and variation selectors: invisible or harmful in a table, and they would skew widths.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to remove them
 const INVISIBLE = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const NEEDS_CLEANING = /[^\x20-\x7e]/;
 

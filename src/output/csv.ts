@@ -1,27 +1,33 @@
 // CSV renderer: RFC 4180 quoting by csv-stringify's streaming stringify(), header once, formula guard.
 //
 // Contract:
-// - Columns: `columns` when given (unknown names give empty cells); otherwise `csvColumns` followed by
-//   any other field of the first non-empty batch, in first-seen order (without `csvColumns`: the first
-//   batch's fields). The columns are then fixed, so a field that first appears in a later batch is left
-//   out rather than shifting every row under a header already written.
+// - Columns: the `existingHeader` of a file being continued when given; else `columns` when given
+//   (unknown names give empty cells); otherwise `csvColumns` followed by any other field of the first
+//   non-empty batch, in first-seen order (without `csvColumns`: the first batch's fields). The columns
+//   are then fixed, so a field that first appears later is left out rather than shifting every row
+//   under a header already written; `onDroppedFields` hears of each such field once.
 // - Header: the column names, once, before the first row (header:false omits it). A run with no
 //   records still writes the header when the columns are known up front (`columns` or `csvColumns`),
 //   so an empty export is a valid CSV file; otherwise it writes nothing at all (not even the BOM).
-// - Cells: see csvCell in cells.ts. Fields containing a comma, quote, CR or LF are quoted, quotes doubled.
+// - Cells: see csvCell in cells.ts. Fields containing a comma, quote, CR or LF are quoted, quotes doubled
+//   (a lone CR too: csv-stringify would leave it bare, and readers split the row there).
 // - Line ends are "\n", not RFC 4180's CRLF: spreadsheets, pandas, csvkit, DuckDB and Python's csv all
 //   read LF, while line-oriented tools (wc -l, awk, cut) would keep a stray "\r" in the last field with
 //   CRLF. A CR or LF inside a field is kept as is, inside quotes.
 // - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
 import type { Stringifier } from 'csv-stringify';
-import { waitFor } from './backpressure.js';
-import { csvCell, guardFormula } from './cells.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import { OutputClosedError, waitFor } from './backpressure.js';
+import { csvCell, guardFormula, unguardFormula } from './cells.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 
 let loading: Promise<typeof import('csv-stringify')> | undefined;
 const loadStringify = () => (loading ??= import('csv-stringify'));
 
 function resolveColumns(opts: RenderOptions, firstBatch: readonly Record<string, unknown>[]): string[] {
+  if (opts.existingHeader) {
+    const guarded = opts.formulaGuard ?? true;
+    return opts.existingHeader.map((cell) => (guarded ? unguardFormula(cell) : cell));
+  }
   if (opts.columns) return [...opts.columns];
   const columns = [...(opts.csvColumns ?? [])];
   const seen = new Set(columns);
@@ -43,10 +49,17 @@ export class CsvRenderer implements Renderer {
   #stringifier: Stringifier | undefined;
   #count = 0;
   #ended = false;
+  /** Columns and fields already reported as dropped; undefined when nobody listens or --columns chose. */
+  #known: Set<string> | undefined;
 
   constructor(opts: RenderOptions) {
     this.#opts = opts;
     this.#guard = opts.formulaGuard ?? true;
+  }
+
+  /** A file being continued has its header already. */
+  get #writesHeader(): boolean {
+    return (this.#opts.header ?? true) && this.#opts.existingHeader === undefined;
   }
 
   get count(): number {
@@ -56,12 +69,29 @@ export class CsvRenderer implements Renderer {
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (this.#ended) throw new Error('write() after end()');
     if (records.length === 0) return;
-    const columns = (this.#columns ??= resolveColumns(this.#opts, records));
+    this.#columns ??= resolveColumns(this.#opts, records);
+    const columns = this.#columns;
+    this.#reportDropped(columns, records);
     const stringifier = await this.#open(columns);
     for (const record of records) {
       const row = columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard));
       if (!stringifier.write(row)) await waitFor(stringifier, 'drain', this.#opts.out);
       this.#count++;
+    }
+    await this.#handedOver(stringifier);
+  }
+
+  /**
+   * The pipe moves rows on to `out` only as fast as `out` takes them; until it has, they live in the
+   * stringifier, and a run that fails now and closes `out` would lose rows it already counted.
+   */
+  async #handedOver(stringifier: Stringifier): Promise<void> {
+    const out = this.#opts.out;
+    while (stringifier.readableLength > 0) {
+      // A closed output unpipes the stringifier: nothing would ever move again.
+      if (out.errored || out.destroyed) throw out.errored ?? new OutputClosedError();
+      if (out.writableNeedDrain) await waitFor(out, 'drain', out);
+      else await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
@@ -71,8 +101,9 @@ export class CsvRenderer implements Renderer {
     let stringifier = this.#stringifier;
     if (!stringifier) {
       const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
-      if (!(this.#opts.header ?? true) || !knownColumns) return;
-      stringifier = await this.#open((this.#columns = resolveColumns(this.#opts, [])));
+      if (!this.#writesHeader || !knownColumns) return;
+      this.#columns = resolveColumns(this.#opts, []);
+      stringifier = await this.#open(this.#columns);
     }
     // 'end' fires once the pipe has handed every chunk to `out`.
     const drained = waitFor(stringifier, 'end', this.#opts.out);
@@ -80,14 +111,31 @@ export class CsvRenderer implements Renderer {
     await drained;
   }
 
+  #reportDropped(columns: string[], records: readonly Record<string, unknown>[]): void {
+    const { onDroppedFields, columns: chosen, existingHeader } = this.#opts;
+    if (!onDroppedFields || (chosen && !existingHeader)) return;
+    this.#known ??= new Set(columns);
+    const known = this.#known;
+    const dropped: string[] = [];
+    for (const record of records) {
+      for (const key of Object.keys(record)) {
+        if (!known.has(key)) {
+          known.add(key);
+          dropped.push(key);
+        }
+      }
+    }
+    if (dropped.length > 0) onDroppedFields(dropped);
+  }
+
   async #open(columns: string[]): Promise<Stringifier> {
     if (this.#stringifier) return this.#stringifier;
     const { stringify } = await loadStringify();
     if (this.#stringifier) return this.#stringifier;
-    const stringifier = stringify({ bom: this.#opts.bom ?? false, record_delimiter: 'unix' });
+    const stringifier = stringify({ bom: this.#opts.bom ?? false, record_delimiter: 'unix', quoted_match: /\r/ });
     // Our `out` is not ended with the csv: a file sink or stdout may carry more after it.
     stringifier.pipe(this.#opts.out, { end: false });
-    if (this.#opts.header ?? true) {
+    if (this.#writesHeader) {
       // Field names come from the server too, so the header gets the same guard as the cells.
       stringifier.write(columns.map((c) => (this.#guard ? guardFormula(c) : c)));
     }

@@ -1,6 +1,6 @@
 // JSON renderer: one array streamed record by record ("[\n", ",\n" between, "\n]\n"), never collected.
 import { writeChunk, writeRecords } from './backpressure.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 
 export class JsonRenderer implements Renderer {
   readonly #out: RenderOptions['out'];

@@ -1,6 +1,6 @@
 // JSON Lines renderer: one compact JSON object per line, each batch written as soon as it arrives.
 import { writeRecords } from './backpressure.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 
 export class JsonlRenderer implements Renderer {
   readonly #out: RenderOptions['out'];

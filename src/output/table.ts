@@ -1,34 +1,31 @@
-// Table renderer for people: cli-table3 rows at fixed column widths, streamed batch by batch as one table.
+// Table renderer for people: rows at fixed column widths, streamed batch by batch as one table.
 //
 // Widths are decided once, from the header and the first non-empty batch, and reused for every later
 // batch, so a watched feed lines up as one table. Short columns (ids, dates, severities: no spaces, at
 // most 32 columns) keep their natural width when space runs short; free-text columns share the rest.
-// Cells are truncated by our own display-width code (cli-table3's wrapping loses CJK characters), so
-// cli-table3 only lays out and pads. No borders: columns are separated by two spaces, and a rule of
-// "─" under the header; trailing spaces are trimmed.
-import chalk from 'chalk';
+// Cells are truncated and padded by our own display-width code (text-width.ts), so truncation and
+// padding always agree, also for emoji newer than a width library's table. No borders: columns are
+// separated by two spaces, and a rule of "─" under the header; trailing spaces are trimmed.
+//
+// Too narrow for a table: every column needs at least MIN_COLUMN terminal columns (or its natural width,
+// when smaller) plus the separators; below that, a table would be all `x…` cells, so each record is shown
+// as a block of `field: value` lines instead (record-blocks.ts). With the six default feed columns the
+// table needs 58 columns. The choice is made once, with the widths.
 import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
 import { tableCell } from './cells.js';
-import type { Renderer, RenderOptions } from './renderer.js';
+import { recordBlock } from './record-blocks.js';
+import type { Renderer, RenderOptions } from './render-contract.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
 const SEPARATOR = '  ';
 const FIXED_MAX = 32;
+/** Below this many terminal columns per column (or its natural width, when smaller) records become blocks. */
+export const MIN_COLUMN = 8;
 /** Free-text widths worth keeping short columns' full headers for; below it headers are cut first. */
 const COMFORT_FLEX = 12;
 const MIN_FLEX = 8;
 const NATURAL_CAP = 500;
-const NO_BORDERS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
-  middle: SEPARATOR,
-};
-
-const importTable = () => import('cli-table3');
-let loading: ReturnType<typeof importTable> | undefined;
-const loadTable = () => (loading ??= importTable());
 
 /**
  * Gives each column at most what it wants and at most an even share of `budget`, smallest wants first,
@@ -56,17 +53,21 @@ export interface ColumnWant {
   flex: boolean;
 }
 
+/** Whether every column can get at least MIN_COLUMN terminal columns (or its natural width) within `total`. */
+export function tableFits(columns: readonly ColumnWant[], total: number): boolean {
+  const least = columns.reduce((sum, c) => sum + Math.min(Math.max(1, c.natural), MIN_COLUMN), 0);
+  return least + SEPARATOR.length * (columns.length - 1) <= total;
+}
+
 /**
  * Column widths (without separators) that fit `total`, trying in turn: every natural width; short
  * columns whole and free text sharing the rest (at least COMFORT_FLEX each); short columns cut to
  * their values (header cut) and free text sharing the rest (at least MIN_FLEX each); at last an even
- * share for all. Fewer widths than columns
- * when not every column can get one character.
+ * share for all. For columns that pass tableFits.
  */
 export function fitWidths(columns: readonly ColumnWant[], total: number): number[] {
-  let n = columns.length;
-  while (n > 1 && n + SEPARATOR.length * (n - 1) > total) n--;
-  const cols = columns.slice(0, n).map((c) => ({ ...c, natural: Math.max(1, c.natural), content: Math.max(1, c.content) }));
+  const n = columns.length;
+  const cols = columns.map((c) => ({ ...c, natural: Math.max(1, c.natural), content: Math.max(1, c.content) }));
   const budget = Math.max(1, total - SEPARATOR.length * (n - 1));
   const natural = cols.map((c) => c.natural);
   if (natural.reduce((a, b) => a + b, 0) <= budget) return natural;
@@ -80,26 +81,45 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
     const flexBudget = budget - widths.reduce((a, b) => a + b, 0);
     if (flexIndexes.length > 0 && flexBudget >= minFlex * flexIndexes.length) {
       const shares = waterFill(flexIndexes.map((i) => natural[i]!), flexBudget);
-      flexIndexes.forEach((i, k) => (widths[i] = shares[k]!));
+      flexIndexes.forEach((i, k) => {
+        widths[i] = shares[k]!;
+      });
       return widths;
     }
   }
   return waterFill(cols.map((c) => (c.flex ? c.natural : Math.min(c.natural, c.content))), budget);
 }
 
+/** A foreground colour and its reset. Whether to colour at all is decided once, by the caller (NO_COLOR, TERM). */
+const sgr = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[39m`;
+const RED = sgr(31);
+const YELLOW = sgr(33);
+const GREEN = sgr(32);
+
 function severityColour(value: unknown): ((text: string) => string) | undefined {
   switch (typeof value === 'string' ? value.trim().toLowerCase() : '') {
     case 'high':
     case 'serious':
-      return chalk.red;
+      return RED;
     case 'medium':
-      return chalk.yellow;
+      return YELLOW;
     case 'low':
-      return chalk.green;
+      return GREEN;
     default:
       return undefined;
   }
 }
+
+/** One line of the table: cells padded to their widths (by our own display width), trailing spaces trimmed. */
+function tableLine(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((text, i) => (i === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)))))
+    .join(SEPARATOR)
+    .trimEnd();
+}
+
+/** A table with its column widths, or one block per record. */
+type Layout = { kind: 'table'; widths: number[] } | { kind: 'blocks' };
 
 export class TableRenderer implements Renderer {
   readonly #out: Writable;
@@ -107,7 +127,7 @@ export class TableRenderer implements Renderer {
   readonly #header: boolean;
   readonly #width: number;
   readonly #color: boolean;
-  #widths: number[] | undefined;
+  #layout: Layout | undefined;
   #count = 0;
 
   constructor(opts: RenderOptions) {
@@ -124,38 +144,12 @@ export class TableRenderer implements Renderer {
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (records.length === 0 || this.#columns.length === 0) return;
-    const { default: Table } = await loadTable();
     const cells = records.map((r) => this.#columns.map((c) => tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
-    const first = this.#widths === undefined;
-    const widths = (this.#widths ??= this.#layout(cells));
-    const columns = this.#columns.slice(0, widths.length);
-    const rows: string[][] = [];
-    if (first && this.#header) {
-      rows.push(columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)));
-      rows.push(widths.map((w) => '─'.repeat(w)));
-    }
-    records.forEach((record, r) => {
-      rows.push(
-        widths.map((w, i) => {
-          const text = truncateToWidth(cells[r]![i]!, w);
-          const colour = this.#color && columns[i] === 'risk_severity' ? severityColour(record[columns[i]]) : undefined;
-          return colour && text ? colour(text) : text;
-        }),
-      );
-    });
-    const table = new Table({
-      chars: NO_BORDERS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-      colWidths: widths,
-      wordWrap: false,
-    });
-    table.push(...rows);
-    const text = table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n');
-    await writeChunk(this.#out, `${text}\n`);
+    const first = this.#layout === undefined;
+    this.#layout ??= this.#decide(cells);
+    const layout = this.#layout;
+    const lines = layout.kind === 'table' ? this.#tableLines(records, cells, layout.widths, first) : this.#blockLines(records, cells);
+    await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;
   }
 
@@ -163,13 +157,44 @@ export class TableRenderer implements Renderer {
     // Rows are complete as written; a table has no closing line.
   }
 
-  #layout(cells: string[][]): number[] {
+  #colour(record: Record<string, unknown>, column: string): ((text: string) => string) | undefined {
+    return this.#color && column === 'risk_severity' ? severityColour(record[column]) : undefined;
+  }
+
+  #tableLines(records: readonly Record<string, unknown>[], cells: string[][], widths: number[], first: boolean): string[] {
+    const lines: string[] = [];
+    if (first && this.#header) {
+      lines.push(tableLine(this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)), widths));
+      lines.push(tableLine(widths.map((w) => '─'.repeat(w)), widths));
+    }
+    records.forEach((record, r) => {
+      const row = widths.map((w, i) => {
+        const text = truncateToWidth(cells[r]![i]!, w);
+        const colour = this.#colour(record, this.#columns[i]!);
+        return colour && text ? colour(text) : text;
+      });
+      lines.push(tableLine(row, widths));
+    });
+    return lines;
+  }
+
+  #blockLines(records: readonly Record<string, unknown>[], cells: string[][]): string[] {
+    const lines: string[] = [];
+    records.forEach((record, r) => {
+      if (this.#count + r > 0) lines.push('');
+      const fields = this.#columns.map((c, i) => ({ label: tableCell(c), value: cells[r]![i]!, colour: this.#colour(record, c) }));
+      lines.push(...recordBlock(fields, this.#width));
+    });
+    return lines;
+  }
+
+  #decide(cells: string[][]): Layout {
     const wants = this.#columns.map((name, i): ColumnWant => {
       let content = 1;
       for (const row of cells) content = Math.max(content, Math.min(NATURAL_CAP, displayWidth(row[i]!)));
       const natural = this.#header ? Math.max(content, displayWidth(tableCell(name))) : content;
       return { natural, content, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };
     });
-    return fitWidths(wants, this.#width);
+    return tableFits(wants, this.#width) ? { kind: 'table', widths: fitWidths(wants, this.#width) } : { kind: 'blocks' };
   }
 }

@@ -1,12 +1,13 @@
-// Terminal display width and truncation for table cells: CJK and emoji take two columns.
+// Terminal display width, truncation and wrapping for table cells: CJK and emoji take two columns.
 //
-// The rules follow string-width 4 (what cli-table3 0.6.5 pads with), so our truncation and its padding
-// agree: RGI emoji count 2, East Asian wide/fullwidth code points 2, C0/C1 controls and U+0300-U+036F 0,
-// everything else 1. Where a terminal draws a character narrower than that (other combining marks),
-// the line comes out shorter, never wider.
+// The table truncates and pads with these widths alone, so a row never drifts: RGI emoji (as Node's own
+// Unicode data knows them, so newer emoji too) count 2, East Asian wide/fullwidth code points 2 (the
+// ranges string-width 4 uses), C0/C1 controls and U+0300-U+036F 0, everything else 1. Where a terminal
+// draws a character narrower than that (other combining marks), the line comes out shorter, never wider.
 
 // The `v` flag is built at runtime: the compiler target (ES2022) does not know it, Node 20 does.
-const RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+/** Built on first use: compiling the emoji property costs about 10 ms, which a jsonl run never needs. */
+let rgiEmoji: RegExp | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const SGR = /\u001b\[[0-9;]*m/g;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -35,7 +36,11 @@ function isWide(cp: number): boolean {
 }
 
 export function isEmojiGrapheme(g: string): boolean {
-  return g.length > 1 || g.codePointAt(0)! > 0xff ? RGI_EMOJI.test(g) : false;
+  if (g.length === 1 && g.codePointAt(0)! <= 0xff) return false;
+  // A literal would be compiled when the module loads; the constructor waits for the first emoji-sized grapheme.
+  // biome-ignore lint/complexity/useRegexLiterals: built on first use on purpose
+  rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v');
+  return rgiEmoji.test(g);
 }
 
 function graphemeWidth(g: string): number {
@@ -78,4 +83,49 @@ export function truncateToWidth(text: string, width: number): string {
     used += w;
   }
   return `${kept}…`;
+}
+
+/** Cuts a word wider than `width` into pieces of at most `width` columns, never splitting a grapheme. */
+function breakWord(word: string, width: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  let used = 0;
+  for (const g of graphemes(word)) {
+    const w = graphemeWidth(g);
+    if (used + w > width && piece !== '') {
+      pieces.push(piece);
+      piece = '';
+      used = 0;
+    }
+    piece += g;
+    used += w;
+  }
+  if (piece !== '') pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * Wraps single-line `text` at spaces into lines of at most `width` columns (words wider than a line are
+ * cut into pieces), keeping at most `maxLines`; the last kept line ends with `…` when anything was left out.
+ */
+export function wrapToWidth(text: string, width: number, maxLines: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ').filter(Boolean)) {
+    if (line !== '' && displayWidth(line) + 1 + displayWidth(word) <= w) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    const pieces = breakWord(word, w);
+    lines.push(...pieces.slice(0, -1));
+    line = pieces[pieces.length - 1] ?? '';
+  }
+  if (line !== '') lines.push(line);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = kept[kept.length - 1]!;
+  kept[kept.length - 1] = displayWidth(last) < w ? `${last}…` : truncateToWidth(`${last}…`, w);
+  return kept;
 }

@@ -1,23 +1,12 @@
 // Parsers for the sandbox command's flags (--faults, --rate-limit, --keys); bad input -> InvalidParamsError.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseDuration } from '../api/duration.js';
 import { InvalidParamsError } from '../api/errors.js';
 import { SOURCE_IDS } from '../api/schemas.js';
 import type { FaultConfig } from './faults.js';
 import { SOURCE_ALIASES, canonicalSource, type SandboxKey } from './keys.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './limiter.js';
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `250ms`, `2s`, `1.5m`, `1h`, `1d`; a bare number is `bareUnit` (or refused when none). */
-export function parseDuration(text: string, bareUnit?: keyof typeof UNIT_MS): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!m) return undefined;
-  const unit = m[2] ?? bareUnit;
-  if (unit === undefined) return undefined;
-  const ms = Number(m[1]) * (UNIT_MS[unit] as number);
-  return Number.isFinite(ms) ? Math.round(ms) : undefined;
-}
 
 type ShareKey = 'error500' | 'error503' | 'html502' | 'cut' | 'truncate' | 'slow' | 'stall' | 'burst429';
 const SHARE_NAMES: Record<string, ShareKey> = {

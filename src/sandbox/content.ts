@@ -1,6 +1,7 @@
 // Text and list fields of a generated recall, in each source's own style (French sources in French).
 import type { SpecRecall } from '../api/schemas.js';
-import type { SourceId } from './data.js';
+import { gtinCheckDigit } from '../match/gtin.js';
+import type { SourceId } from './types.js';
 import type { Rng } from './rng.js';
 import {
   EN_BRANDS, EN_MEASURE_DETAILS, EN_PRODUCTS, EU_AUTHORITIES, EU_COUNTRIES, FR_BRANDS, FR_FOODS,
@@ -27,13 +28,19 @@ function models(rng: Rng): string[] {
   return Array.from({ length: rng.int(0, 3) }, () => `${prefix}-${rng.digits(4)}`);
 }
 
+/** Real barcodes end in a valid check digit: the last generated digit is replaced by it. */
+function withCheckDigit(digits: string): string {
+  const body = digits.slice(0, -1);
+  return `${body}${gtinCheckDigit(body)}`;
+}
+
 function identifiers(rng: Rng, food: boolean): { type: string; value: string }[] {
   const out: { type: string; value: string }[] = [];
   const n = rng.int(0, 2);
   for (let i = 0; i < n; i++) {
     const type = food ? rng.pick(['GTIN', 'EAN', 'batch']) : rng.pick(['UPC', 'EAN', 'GTIN', 'ASIN']);
     const value =
-      type === 'UPC' ? rng.digits(12) : type === 'ASIN' ? `B0${rng.digits(8)}` : type === 'batch' ? `L${rng.digits(5)}` : `3${rng.digits(12)}`;
+      type === 'UPC' ? withCheckDigit(rng.digits(12)) : type === 'ASIN' ? `B0${rng.digits(8)}` : type === 'batch' ? `L${rng.digits(5)}` : withCheckDigit(`3${rng.digits(12)}`);
     out.push({ type, value });
   }
   return out;

@@ -14,7 +14,7 @@ import { awkwardOverrides } from './awkward.js';
 import { buildContent } from './content.js';
 import { Rng, mixSeed } from './rng.js';
 
-export type SourceId = (typeof SOURCE_IDS)[number];
+import type { SourceId } from './types.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -47,8 +47,13 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
     return undefined;
   };
   switch (path) {
-    case '/_sandbox/requests':
-      return only('GET', 'DELETE') ?? (m === 'GET' ? ok({ requests: core.log }) : (core.log = [], ok({ ok: true })));
+    case '/_sandbox/requests': {
+      const refused = only('GET', 'DELETE');
+      if (refused) return refused;
+      if (m === 'GET') return ok({ requests: core.log });
+      core.log = [];
+      return ok({ ok: true });
+    }
     case '/_sandbox/records': {
       const wrong = only('GET', 'POST');
       if (wrong) return wrong;
@@ -81,8 +86,12 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
       }
       return ok({ healthy: core.healthy });
     }
-    case '/_sandbox/reset':
-      return only('POST') ?? (core.reset(), ok({ ok: true }));
+    case '/_sandbox/reset': {
+      const refused = only('POST');
+      if (refused) return refused;
+      core.reset();
+      return ok({ ok: true });
+    }
     default:
       return notFound(path);
   }

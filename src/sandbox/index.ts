@@ -1,6 +1,6 @@
 // Public entry of the sandbox: startSandbox, the demo keys, the option parsers and the public types.
 //
-// What the sandbox simulates (stripe-mock for the recall feed API, following ../../shared/api-notes.md):
+// What the sandbox simulates (stripe-mock for the recall feed API, following docs/api.md):
 // - GET /health (no key), /v1/recalls/feed, /v1/recalls/sources and the custom feed /v1/recalls/feed/demo,
 //   with every error in the {"detail":{error,message,details?,help}} envelope.
 // - Seeded, deterministic data: `recordCount` records published in the last 24 h (kept 10 min clear of

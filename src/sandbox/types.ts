@@ -1,5 +1,7 @@
 // Public types of the sandbox: its options, the handle startSandbox returns, and request-log entries.
-import type { SpecRecall } from '../api/schemas.js';
+import type { SOURCE_IDS, SpecRecall } from '../api/schemas.js';
+
+export type SourceId = (typeof SOURCE_IDS)[number];
 import type { FaultConfig } from './faults.js';
 import type { SandboxKey } from './keys.js';
 import type { RateLimitConfig } from './limiter.js';

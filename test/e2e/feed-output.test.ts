@@ -159,6 +159,25 @@ describe('formats', () => {
     expect(first).toBe(`${rec.id},${rec.risk_types.join('; ')},${rec.data_source}`);
   });
 
+  it('--columns with jsonl: whole records as without it, and one warning (also with --quiet)', async () => {
+    const plain = await runAgainst(sandbox, ['feed', '--max', '3']);
+    const r = await runAgainst(sandbox, ['feed', '--max', '3', '--columns', 'id', '-q']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.stderr).toBe('warning: --columns applies to table and csv only; jsonl prints whole records\n');
+  });
+
+  it('a custom feed: a --columns name no record has is warned about once, its column left empty', async () => {
+    // Three pages of two: the warning comes with the first, not once per page.
+    const r = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '6', '--page-size', '2', '-f', 'csv', '--columns', 'id,skus']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("warning: no record has the column 'skus' (left empty); did you mean sku (for 'skus')?\n");
+    const rows = lines(r.stdout);
+    expect(rows[0]).toBe('id,skus');
+    expect(rows).toHaveLength(7);
+    expect(rows.slice(1).every((row) => /^\d+,$/.test(row))).toBe(true);
+  });
+
   it('a custom feed passes unknown shapes through json lines and takes csv columns from its records', async () => {
     const jsonl = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5']);
     expect(jsonl.exitCode).toBe(0);
@@ -182,6 +201,21 @@ describe('table', () => {
     expect(r.stderr).toMatch(
       new RegExp(`^${expected.length} of ${expected.length} recalls · from [a-z_, ]+ · published in the last 3 h · monthly quota left: [\\d,]+ of 10,000,000\\n$`),
     );
+  });
+
+  it.each([20, 40])('on a %i-column terminal: one block of `field: value` lines per record, nothing wider', async (width) => {
+    const r = await runAgainst(sandbox, ['feed', '--max', '3'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(width) } });
+    expect(r.exitCode).toBe(0);
+    const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
+    const blocks = r.stdout.replace(/\n$/, '').split('\n\n');
+    expect(blocks).toHaveLength(3);
+    blocks.forEach((block, i) => {
+      const labels = block.split('\n').filter((l) => !l.startsWith(' ')).map((l) => l.replace(/:.*$/, ''));
+      expect(labels).toEqual(['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title']);
+      // A value too long for its label's line starts on the next one.
+      expect(block.replace(/:\n /g, ': ')).toContain(`data_source: ${expected[i]!.data_source as string}\n`);
+    });
+    for (const line of lines(r.stdout)) expect([...line].length).toBeLessThanOrEqual(width);
   });
 
   it('-f table in a pipe still prints a table; NO_COLOR and --no-color keep it free of escape codes', async () => {

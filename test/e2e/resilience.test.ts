@@ -6,6 +6,7 @@ import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { expectedFeed, expectExactExport } from '../helpers/expected.js';
 import { printedCommand } from '../helpers/shell-words.js';
+import { until } from '../helpers/wait.js';
 
 async function withSandbox<T>(opts: Parameters<typeof sandboxFor>[0], fn: (s: Sandbox) => Promise<T>): Promise<T> {
   const sandbox = await sandboxFor(opts);
@@ -194,7 +195,7 @@ describe('interrupts', () => {
       const target = path.join(dir, 'big.csv');
       sandbox.setFaults({ slow: 1, slowMs: 300 });
       const child = runAgainst(sandbox, ['feed', '--page-size', '50', '-o', target]);
-      while (sandbox.requests().length < 3) await new Promise((r) => setTimeout(r, 50));
+      await until('the third page request', () => sandbox.requests().length >= 3);
       child.kill('SIGTERM');
       const first = await child;
       expect(first.exitCode).toBe(130);

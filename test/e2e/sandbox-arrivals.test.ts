@@ -1,15 +1,15 @@
 // New records arriving on the sandbox clock show up at the head of the feed, published at their arrival time.
 import { afterAll, expect, it } from 'vitest';
 import { SpecRecallSchema } from '../../src/api/schemas.js';
-import { startSandbox } from '../../src/sandbox/index.js';
 import { agent, get } from './sandbox-helpers.js';
+import { trackedSandbox } from '../helpers/sandbox.js';
 
 afterAll(() => agent.close());
 
 it('adds arrivalsPerMinute records per minute of sandbox time, lazily and deterministically', async () => {
   const T0 = Date.parse('2026-03-10T12:00:00.000Z');
   let now = T0;
-  const sb = await startSandbox({ recordCount: 50, clock: () => now, arrivalsPerMinute: 6, rateLimits: false });
+  const sb = await trackedSandbox({ recordCount: 50, clock: () => now, arrivalsPerMinute: 6, rateLimits: false });
   try {
     expect(sb.records()).toHaveLength(53);
     now = T0 + 30_000;
@@ -35,7 +35,7 @@ it('adds arrivalsPerMinute records per minute of sandbox time, lazily and determ
     const ids = arrived.map((r: { id: number }) => r.id);
     expect(Math.min(...ids)).toBeGreaterThan(Math.max(...sb.records().filter((r) => !ids.includes(r.id)).map((r) => r.id)));
 
-    const again = await startSandbox({ recordCount: 50, clock: () => now, startTime: T0, arrivalsPerMinute: 6 });
+    const again = await trackedSandbox({ recordCount: 50, clock: () => now, startTime: T0, arrivalsPerMinute: 6 });
     expect(again.records()).toEqual(sb.records());
     await again.close();
   } finally {

@@ -3,7 +3,9 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { until } from '../helpers/wait.js';
 import { ALL, agent, call, get } from './sandbox-helpers.js';
+import { trackedSandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -153,9 +155,10 @@ describe('faults', () => {
   });
 
   it('close() does not hang on a stalled answer', async () => {
-    const other = await startSandbox({ recordCount: 10, faults: { stall: 1 } });
+    const other = await trackedSandbox({ recordCount: 10, faults: { stall: 1 } });
     const pending = rawFeed(other.url);
-    await new Promise((r) => setTimeout(r, 50));
+    // Logged in the same turn that starts the stalled answer.
+    await until('the stalled request', () => other.requests().length === 1);
     const t = performance.now();
     await other.close();
     expect(performance.now() - t).toBeLessThan(1000);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpecRecallSchema } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ALL, agent, call, get } from './sandbox-helpers.js';
+import { trackedSandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -85,7 +86,7 @@ describe('hooks and the in-process handle', () => {
   });
 
   it('closes promptly with idle keep-alive sockets open', async () => {
-    const other = await startSandbox({ recordCount: 10 });
+    const other = await trackedSandbox({ recordCount: 10 });
     await get(other.url, '/health');
     const t = performance.now();
     await other.close();

@@ -1,23 +1,22 @@
-// Spawns the built CLI with execa in a clean environment, and starts sandboxes for it on port 0.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Spawns the built CLI with execa in a clean environment; every child still running when its test ends is killed.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { DEMO_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { deferCleanup } from './cleanup.js';
+import { ALL_KEY } from './sandbox.js';
+import { tempDir } from './temp-dir.js';
+
+// Re-exported so that every end-to-end test needs one import.
+export { ALL_KEY, FIXED_START, GENEROUS_LIMITS, jsonLines, LIMITED_KEY, lines, sandboxFor } from './sandbox.js';
+export { tempDir } from './temp-dir.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin/recall-feed.js');
-export const ALL_KEY = DEMO_KEYS.all.key;
-export const LIMITED_KEY = DEMO_KEYS.limited.key;
 
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it for you)');
-}
-
-export function tempDir(prefix = 'rf-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
 export interface RunOptions {
@@ -27,19 +26,24 @@ export interface RunOptions {
   timeout?: number;
 }
 
-/** A clean environment: no inherited keys, proxies or colour settings; a config dir of its own. */
+/**
+ * A clean environment: no inherited keys, proxies or colour settings; a home and a config dir of
+ * its own (removed when the test ends) unless `extra` names them.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
-    HOME: tempDir('rf-home-'),
-    RECALL_FEED_CONFIG_DIR: tempDir('rf-config-'),
+    // Kept, so that anything a child puts in the temp directory lands where the run looks for leftovers.
+    TMPDIR: process.env.TMPDIR,
+    HOME: 'HOME' in extra ? undefined : tempDir('rf-home-'),
+    RECALL_FEED_CONFIG_DIR: 'RECALL_FEED_CONFIG_DIR' in extra ? undefined : tempDir('rf-config-'),
     TERM: 'dumb',
     ...extra,
   };
 }
 
 export function runCli(args: string[], opts: RunOptions = {}): ResultPromise<{ reject: false }> {
-  return execa('node', [BIN, ...args], {
+  const child = execa('node', [BIN, ...args], {
     reject: false,
     extendEnv: false,
     env: cleanEnv(opts.env),
@@ -48,6 +52,11 @@ export function runCli(args: string[], opts: RunOptions = {}): ResultPromise<{ r
     timeout: opts.timeout ?? 60_000,
     stripFinalNewline: false,
   }) as ResultPromise<{ reject: false }>;
+  deferCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child;
+  });
+  return child;
 }
 
 /** `runCli` against `sandbox` with the all-sources demo key. */
@@ -56,27 +65,4 @@ export function runAgainst(sandbox: Sandbox, args: string[], opts: RunOptions = 
     ...opts,
     env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env },
   });
-}
-
-/** Fixed data: the same seed and start time give byte-identical records. */
-export const FIXED_START = Date.parse('2026-01-15T12:00:00Z');
-
-/** Limits far above what a test sends; the sandbox reports them, so the CLI's pacing never waits. */
-export const GENEROUS_LIMITS = {
-  minute: { limit: 1_000_000, windowMs: 60_000 },
-  hour: { limit: 1_000_000, windowMs: 3_600_000 },
-  day: { limit: 1_000_000, windowMs: 86_400_000 },
-  month: { limit: 10_000_000 },
-};
-
-export function sandboxFor(opts: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, rateLimits: GENEROUS_LIMITS, ...opts });
-}
-
-export function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '');
-}
-
-export function jsonLines(text: string): Record<string, unknown>[] {
-  return lines(text).map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -1,6 +1,7 @@
-// A loopback HTTP server that answers from a script, one entry per request, and fails the test if it runs dry.
+// A loopback HTTP server that answers from a script, one entry per request; a test fails if the script is not used up exactly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deferCleanup } from './cleanup.js';
 
 export interface Scripted {
   status?: number;
@@ -11,17 +12,21 @@ export interface Scripted {
 export interface ScriptedServer {
   url: string;
   requests: { url: string; headers: http.IncomingHttpHeaders }[];
-  remaining(): number;
+  /** Throws unless every scripted answer was asked for and nothing was asked beyond them (like gh's httpmock Verify). */
+  verify(): void;
+  /** Closes the server, then verifies. Runs by itself when the test ends. */
   close(): Promise<void>;
 }
 
 export async function scriptedServer(script: Scripted[]): Promise<ScriptedServer> {
   const queue = [...script];
   const requests: ScriptedServer['requests'] = [];
+  const unexpected: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push({ url: req.url ?? '', headers: req.headers });
     const next = queue.shift();
     if (!next) {
+      unexpected.push(`${req.method} ${req.url}`);
       res.writeHead(599, { 'content-type': 'text/plain' }).end('script ran dry');
       return;
     }
@@ -30,16 +35,27 @@ export async function scriptedServer(script: Scripted[]): Promise<ScriptedServer
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    remaining: () => queue.length,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const verify = () => {
+    const problems: string[] = [];
+    if (queue.length > 0) {
+      problems.push(`${queue.length} scripted answer(s) never asked for, first: ${queue[0]!.status ?? 200} ${JSON.stringify(queue[0]!.body).slice(0, 120)}`);
+    }
+    if (unexpected.length > 0) problems.push(`request(s) after the script ran dry: ${unexpected.join(', ')}`);
+    if (problems.length > 0) throw new Error(`scripted server: ${problems.join('; ')}`);
   };
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    const first = closing === undefined;
+    closing ??= new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+    await closing;
+    // Once: a test that closes it itself is not failed a second time by the automatic close.
+    if (first) verify();
+  };
+  deferCleanup(close);
+  return { url: `http://127.0.0.1:${port}`, requests, verify, close };
 }
 
 /** A feed page in the API's envelope. */

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseInstant } from '../../src/cli/commands/archive-options.js';
-import { addFilterOptions, parseFilterOptions } from '../../src/cli/commands/filter-options.js';
+import { addFilterOptions, parseFilterOptions } from '../../src/cli/options/filter-options.js';
 import { planQuery } from '../../src/cli/commands/query.js';
 import { planShow } from '../../src/cli/commands/show.js';
 import { planStats } from '../../src/cli/commands/stats.js';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecallFeedClient, type ClientEvent, type ClientOptions } from '../../src/api/client.js';
 import {
   InvalidApiKeyError,
@@ -8,7 +8,7 @@ import {
   ServiceUnavailableError,
   WaitTooLongError,
 } from '../../src/api/errors.js';
-import { errorBody, feedBody, scriptedServer, type Scripted, type ScriptedServer } from '../helpers/scripted-server.js';
+import { errorBody, feedBody, scriptedServer, type Scripted } from '../helpers/scripted-server.js';
 
 const record = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -19,15 +19,12 @@ const record = (id: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-/** A client on a virtual clock: sleep advances time instead of waiting. */
+/**
+ * A client on a virtual clock: sleep advances time instead of waiting. The server is closed when the
+ * test ends, and fails it unless every scripted answer was asked for.
+ */
 async function setup(script: Scripted[], opts: ClientOptions = {}) {
-  server = await scriptedServer(script);
+  const server = await scriptedServer(script);
   let now = Date.parse('2026-03-10T12:00:00Z');
   const sleeps: number[] = [];
   const events: ClientEvent[] = [];

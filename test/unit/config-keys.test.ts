@@ -24,12 +24,12 @@ function errorOf(fn: () => unknown): ConfigValueError {
 
 describe('CONFIG_KEYS', () => {
   it('lists the settable keys, each with a description and its valid values', () => {
-    expect(CONFIG_KEYS).toEqual(['api-key', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
+    expect(CONFIG_KEYS).toEqual(['api-key', 'webhook', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key']);
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook']);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
   });
@@ -46,6 +46,7 @@ describe('validateConfigValue', () => {
     ['base-url', 'https://api.deeprecall.io', 'https://api.deeprecall.io'],
     ['base-url', 'http://127.0.0.1:8080/', 'http://127.0.0.1:8080/'],
     ['format', 'jsonl', 'jsonl'],
+    ['format', ' CSV ', 'csv'],
     ['sources', 'us_cpsc, uk_opss,,us_cpsc', 'us_cpsc,uk_opss'],
     ['page-size', '1', 1],
     ['page-size', '500', 500],
@@ -61,6 +62,8 @@ describe('validateConfigValue', () => {
 
   it.each([
     ['api-key', '', 'invalid value for api-key: expected a non-empty key without whitespace'],
+    // A secret is never echoed back, not even a mistyped one.
+    ['webhook', 'http://hooks.example.com/T1/secret', 'invalid value for webhook: expected an https:// URL (plain http only to this machine)'],
     ['base-url', 'ftp://x', 'invalid value "ftp://x" for base-url: expected an http:// or https:// URL'],
     ['base-url', 'api.deeprecall.io', 'invalid value "api.deeprecall.io" for base-url: expected an http:// or https:// URL'],
     ['format', 'xml', 'invalid value "xml" for format: expected table, jsonl, json, csv'],
@@ -89,7 +92,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, base-url, format, sources, page-size, timeout, max-wait, retries, db',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(/^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /);
     expect(validateConfigKey('retries')).toBe('retries');

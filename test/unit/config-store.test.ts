@@ -1,18 +1,14 @@
-// The conf-backed config store: file and directory modes, profiles, unset/list, unwritable and corrupt files.
+// The config store: file and directory modes, profiles, unset/list, unwritable and corrupt files.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/cli/config/store.js';
 import { ConfigValueError } from '../../src/cli/config/keys.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let tmp: string;
 beforeEach(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-feed-config-'));
-});
-afterEach(() => {
-  fs.chmodSync(tmp, 0o700);
-  fs.rmSync(tmp, { recursive: true, force: true });
+  tmp = tempDir('recall-feed-config-');
 });
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;

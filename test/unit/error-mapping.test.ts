@@ -11,6 +11,8 @@ import {
   ServiceUnavailableError,
   UnauthorizedDataSourcesError,
   ValidationError,
+  RedirectError,
+  WrongAddressError,
 } from '../../src/api/errors.js';
 
 const body = (error: string, details?: Record<string, unknown>) =>
@@ -62,5 +64,20 @@ describe('errorFromResponse', () => {
   it('keeps the headers for Retry-After', () => {
     const e = errorFromResponse(429, '', { 'retry-after': '3' });
     expect(e.headers['retry-after']).toBe('3');
+  });
+});
+
+describe('answers that are not from the API', () => {
+  it('a 3xx is a RedirectError naming the resolved Location; a 404 without the envelope is a wrong address', () => {
+    const url = new URL('https://gw.example/api/v1/recalls/feed');
+    const moved = errorFromResponse(308, '', { location: '../v2/feed' }, url);
+    expect(moved).toBeInstanceOf(RedirectError);
+    expect((moved as RedirectError).location).toBe('https://gw.example/api/v1/v2/feed');
+    expect((errorFromResponse(302, '') as RedirectError).location).toBeUndefined();
+    const page = errorFromResponse(404, '<html>Not Found</html>', {}, url);
+    expect(page).toBeInstanceOf(WrongAddressError);
+    expect(page).not.toBeInstanceOf(NotFoundError);
+    expect(page.message).toBe('HTTP 404 for https://gw.example/api/v1/recalls/feed, and not from the API: no API answers at this address');
+    expect(errorFromResponse(404, '{"detail":"Not Found"}')).toBeInstanceOf(WrongAddressError);
   });
 });

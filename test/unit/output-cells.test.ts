@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanForTerminal, csvCell, guardFormula, tableCell } from '../../src/output/cells.js';
 import { FORMATS, isFormat } from '../../src/output/renderer.js';
-import { displayWidth, truncateToWidth } from '../../src/output/text-width.js';
+import { displayWidth, truncateToWidth, wrapToWidth } from '../../src/output/text-width.js';
 
 describe('csvCell', () => {
   it.each([
@@ -52,6 +52,7 @@ describe('displayWidth and truncateToWidth', () => {
     ['한국어', 6],
     ['ｆｕｌｌ', 8],
     ['😀', 2],
+    ['🫨', 2],
     ['👨‍👩‍👧', 2],
     ['🇫🇷', 2],
     ['❤️', 2],
@@ -71,6 +72,18 @@ describe('displayWidth and truncateToWidth', () => {
     expect(truncateToWidth('abc', 1)).toBe('…');
     expect(truncateToWidth('abc', 0)).toBe('');
     for (let w = 1; w < 12; w++) expect(displayWidth(truncateToWidth('電気ケトル 😀 recall', w))).toBeLessThanOrEqual(w);
+  });
+});
+
+describe('wrapToWidth', () => {
+  it('wraps at spaces, cuts words wider than a line, and marks a cut after maxLines with …', () => {
+    expect(wrapToWidth('one two three four', 9, 5)).toEqual(['one two', 'three', 'four']);
+    expect(wrapToWidth('  spaced   out  ', 20, 5)).toEqual(['spaced out']);
+    expect(wrapToWidth('abcdefghij xy', 4, 5)).toEqual(['abcd', 'efgh', 'ij', 'xy']);
+    expect(wrapToWidth('日本語テキスト', 5, 5)).toEqual(['日本', '語テ', 'キス', 'ト']);
+    expect(wrapToWidth('one two three four', 9, 2)).toEqual(['one two', 'three…']);
+    expect(wrapToWidth('aaaa bbbb cccc', 4, 2)).toEqual(['aaaa', 'bbb…']);
+    expect(wrapToWidth('', 10, 3)).toEqual([]);
   });
 });
 

@@ -88,4 +88,29 @@ describe('csv', () => {
     expect((await csv([], { bom: true })).bytes.length).toBe(0);
     expect((await csv([[]], { csvColumns: BASE, header: false })).bytes.length).toBe(0);
   });
+
+  it('quotes a field holding a lone CR, or a CR at its end, like one holding LF', async () => {
+    const { text } = await csv([[{ a: 'Kettle A\rKettle B', b: 'end\r', c: 'plain' }]], { formulaGuard: false });
+    expect(text).toBe('a,b,c\n"Kettle A\rKettle B","end\r",plain\n');
+  });
+
+  it('follows an existing header (guarded cells read back), writes no header, and reports each left-out field once', async () => {
+    const dropped: string[][] = [];
+    const { text } = await csv([[{ id: 1, '=f': 'x', new1: 'a' }], [{ id: 2, new1: 'b', new2: 'c' }]], {
+      existingHeader: ['id', "'=f", 'gone'],
+      columns: ['ignored'],
+      header: true,
+      onDroppedFields: (f) => dropped.push(f),
+    });
+    expect(text).toBe("1,x,\n2,,\n");
+    expect(dropped).toEqual([['new1'], ['new2']]);
+  });
+
+  it('reports fields that appear after the columns were fixed, but not those --columns left out on purpose', async () => {
+    const dropped: string[][] = [];
+    await csv([[{ a: 1 }], [{ a: 2, late: 3 }]], { onDroppedFields: (f) => dropped.push(f) });
+    expect(dropped).toEqual([['late']]);
+    await csv([[{ a: 1, b: 2 }]], { columns: ['a'], onDroppedFields: (f) => dropped.push(f) });
+    expect(dropped).toEqual([['late']]);
+  });
 });

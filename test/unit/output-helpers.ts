@@ -6,15 +6,19 @@ export interface Collector extends Writable {
   bytes(): Buffer;
 }
 
-/** A Writable that keeps everything; `delayMs` makes each write slow so backpressure kicks in. */
-export function collector(opts: { highWaterMark?: number; delayMs?: number } = {}): Collector {
+/**
+ * A Writable that keeps everything. `slow`: each write completes on a later turn, so backpressure
+ * kicks in; `stalled`: no write ever completes (a reader that stopped reading).
+ */
+export function collector(opts: { highWaterMark?: number; slow?: boolean; stalled?: boolean } = {}): Collector {
   const chunks: Buffer[] = [];
   const stream = new Writable({
     highWaterMark: opts.highWaterMark ?? 16 * 1024,
     write(chunk: Buffer, _enc, callback) {
       chunks.push(Buffer.from(chunk));
-      if (opts.delayMs === undefined) callback();
-      else setTimeout(callback, opts.delayMs);
+      if (opts.stalled) return;
+      if (opts.slow) setImmediate(callback);
+      else callback();
     },
   }) as Collector;
   stream.bytes = () => Buffer.concat(chunks);

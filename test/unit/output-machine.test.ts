@@ -91,7 +91,7 @@ describe('backpressure', () => {
   it.each(['jsonl', 'json', 'csv', 'table'] as const)(
     '%s: a slow Writable with highWaterMark 1 gets everything, in order, never written past a full buffer',
     async (format) => {
-      const out = collector({ highWaterMark: 1, delayMs: 0 });
+      const out = collector({ highWaterMark: 1, slow: true });
       let overfull = 0;
       const write = out.write.bind(out) as (chunk: unknown) => boolean;
       out.write = ((chunk: unknown) => {
@@ -111,7 +111,7 @@ describe('backpressure', () => {
   );
 
   it('rejects instead of hanging when the output closes while waiting for drain', async () => {
-    const out = collector({ highWaterMark: 1, delayMs: 50 });
+    const out = collector({ highWaterMark: 1, stalled: true });
     const renderer = createRenderer({ format: 'jsonl', out, tableColumns: [] });
     const pending = renderer.write([makeRecall(1)]);
     out.destroy();

@@ -1,8 +1,7 @@
 // The table renderer: exact layout, streaming with stable widths, width fitting, CJK/emoji alignment, colour.
-import chalk from 'chalk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRenderer, type RenderOptions } from '../../src/output/renderer.js';
-import { fitWidths, waterFill, type ColumnWant } from '../../src/output/table.js';
+import { fitWidths, MIN_COLUMN, tableFits, waterFill, type ColumnWant } from '../../src/output/table.js';
 import { displayWidth } from '../../src/output/text-width.js';
 import { AWKWARD, collector } from './output-helpers.js';
 
@@ -26,11 +25,6 @@ const LONG = (i: number): Record<string, unknown> => ({
 });
 
 describe('table', () => {
-  const level = chalk.level;
-  afterEach(() => {
-    chalk.level = level;
-  });
-
   it('lays out a header, a rule and truncated single-line cells; batches continue the same table', async () => {
     const { text, count } = await table([AWKWARD.slice(0, 2), [], AWKWARD.slice(2)], { width: 80 });
     expect(text).toBe(
@@ -91,13 +85,25 @@ describe('table', () => {
     expect(text).toContain('…');
   });
 
-  it('drops trailing columns that cannot get even one character', async () => {
-    const { text } = await table([[{ a: 'x', b: 'y', c: 'z' }]], { columns: ['a', 'b', 'c'], width: 5 });
-    expect(text).toBe('a  b\n─  ─\nx  y\n');
+  it('pads with its own display widths, so an emoji newer than string-width 4 (🫨, Unicode 15) does not shift a row', async () => {
+    const records = [
+      { id: 1, alert_title: 'shaking 🫨 faces', published_at: '2024-05-01T10:00:00' },
+      { id: 2, alert_title: 'plain words here', published_at: '2024-05-01T11:00:00' },
+    ];
+    const { text } = await table([records], { columns: ['id', 'alert_title', 'published_at'], width: 80 });
+    // '🫨' takes two columns, so both titles are 16 columns wide and need no padding.
+    expect(text).toBe(
+      [
+        'id  alert_title       published_at',
+        '──  ────────────────  ───────────────────',
+        '1   shaking 🫨 faces  2024-05-01T10:00:00',
+        '2   plain words here  2024-05-01T11:00:00',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('colours risk_severity when color is true, never anything else; no colour by default', async () => {
-    chalk.level = 1;
     const records = [
       { id: 1, risk_severity: 'high' },
       { id: 2, risk_severity: 'Serious' },
@@ -141,6 +147,13 @@ describe('column widths', () => {
     expect(fitWidths([col(13, false, 7), col(10, false), col(50, true), col(50, true)], 40)).toEqual([7, 10, 8, 9]);
   });
 
+  it('tableFits: each column needs MIN_COLUMN or its natural width, when smaller, plus separators', () => {
+    expect(MIN_COLUMN).toBe(8);
+    // 2 + 8 + 8 + 2 * 2 = 22.
+    expect(tableFits([col(2, false), col(19, false), col(50, true)], 22)).toBe(true);
+    expect(tableFits([col(2, false), col(19, false), col(50, true)], 21)).toBe(false);
+  });
+
   it('shrinks every column when the short ones alone do not fit', () => {
     const widths = fitWidths([col(30, false), col(30, false), col(30, true)], 40);
     expect(widths.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(40);
@@ -148,5 +161,136 @@ describe('column widths', () => {
 
   it('water-fills: small wants are met, the rest split evenly', () => {
     expect(waterFill([3, 50, 50], 30)).toEqual([3, 13, 14]);
+  });
+});
+
+describe('narrow terminals: one record per block', () => {
+  // The feed's default table columns, in their order.
+  const FEED_COLUMNS = ['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title'];
+  const RECORDS = [
+    {
+      published_at: '2024-05-01T10:00:00',
+      data_source: 'us_cpsc',
+      risk_severity: 'high',
+      product_brand: 'Acme',
+      product_name: 'Kettle model A',
+      alert_title: 'Kettle overheats and may catch fire while boiling water',
+    },
+    {
+      published_at: '2024-05-01T11:00:00',
+      data_source: 'uk_opss',
+      risk_severity: 'low',
+      product_brand: 'Bolt',
+      product_name: 'Cot',
+      alert_title: 'Cot sides loosen',
+    },
+  ];
+  const feed = (width: number, extra: Partial<RenderOptions> = {}) => table([RECORDS], { tableColumns: FEED_COLUMNS, width, ...extra });
+
+  it('200 columns: a table at natural widths', async () => {
+    expect((await feed(200)).text).toBe(
+      [
+        'published_at         data_source  risk_severity  product_brand  product_name    alert_title',
+        '───────────────────  ───────────  ─────────────  ─────────────  ──────────────  ───────────────────────────────────────────────────────',
+        '2024-05-01T10:00:00  us_cpsc      high           Acme           Kettle model A  Kettle overheats and may catch fire while boiling water',
+        '2024-05-01T11:00:00  uk_opss      low            Bolt           Cot             Cot sides loosen',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('80 columns: a table; short headers cut to their values, the title cut', async () => {
+    // 80 - 5 separators = 70: dates 19, the other short columns their values (7, 4, 4), name 14, title 22.
+    expect((await feed(80)).text).toBe(
+      [
+        'published_at         data_s…  ris…  pro…  product_name    alert_title',
+        '───────────────────  ───────  ────  ────  ──────────────  ──────────────────────',
+        '2024-05-01T10:00:00  us_cpsc  high  Acme  Kettle model A  Kettle overheats and …',
+        '2024-05-01T11:00:00  uk_opss  low   Bolt  Cot             Cot sides loosen',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('58 columns is the least a six-column table gets (8 each + 5 separators); 57 gives blocks', async () => {
+    expect((await feed(58)).text.split('\n')[1]).toMatch(/^─+( {2}─+){5}$/);
+    expect((await feed(57)).text).toMatch(/^published_at: 2024-05-01T10:00:00\n/);
+  });
+
+  it('40 columns: `field: value` lines, a long value wrapped below its label, a blank line between records', async () => {
+    expect((await feed(40)).text).toBe(
+      [
+        'published_at: 2024-05-01T10:00:00',
+        'data_source: us_cpsc',
+        'risk_severity: high',
+        'product_brand: Acme',
+        'product_name: Kettle model A',
+        'alert_title:',
+        ' Kettle overheats and may catch fire',
+        ' while boiling water',
+        '',
+        'published_at: 2024-05-01T11:00:00',
+        'data_source: uk_opss',
+        'risk_severity: low',
+        'product_brand: Bolt',
+        'product_name: Cot',
+        'alert_title: Cot sides loosen',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('20 columns: long values on the lines below their label, indented by one space; nothing wider than 20', async () => {
+    const { text } = await feed(20);
+    expect(text).toBe(
+      [
+        'published_at:',
+        ' 2024-05-01T10:00:00',
+        'data_source: us_cpsc',
+        'risk_severity: high',
+        'product_brand: Acme',
+        'product_name:',
+        ' Kettle model A',
+        'alert_title:',
+        ' Kettle overheats',
+        ' and may catch fire',
+        ' while boiling water',
+        '',
+        'published_at:',
+        ' 2024-05-01T11:00:00',
+        'data_source: uk_opss',
+        'risk_severity: low',
+        'product_brand: Bolt',
+        'product_name: Cot',
+        'alert_title:',
+        ' Cot sides loosen',
+        '',
+      ].join('\n'),
+    );
+    for (const line of text.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(20);
+  });
+
+  it('keeps blocks for later batches, separated like the first, and colours severities in them', async () => {
+    const { text } = await table([[RECORDS[0]!], [RECORDS[1]!]], { columns: ['risk_severity', 'product_name'], width: 16, color: true });
+    expect(text).toBe(
+      [
+        'risk_severity:',
+        ' \u001b[31mhigh\u001b[39m',
+        'product_name:',
+        ' Kettle model A',
+        '',
+        'risk_severity:',
+        ' \u001b[32mlow\u001b[39m',
+        'product_name:',
+        ' Cot',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('cuts a label wider than the terminal, leaves an empty value empty, and keeps a value to three lines', async () => {
+    const record = { a_very_long_field_name: 'x', b: null, c: 'one two three four five six seven' };
+    const { text } = await table([[record]], { columns: ['a_very_long_field_name', 'b', 'c'], width: 10 });
+    expect(text).toBe('a_very_lo…\n x\nb:\nc:\n one two\n three\n four fiv…\n');
   });
 });

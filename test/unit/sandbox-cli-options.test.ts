@@ -1,12 +1,12 @@
 // Parsers of the sandbox command's flags, and the fault plan's decisions.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/api/errors.js';
-import { loadKeysFile, parseDuration, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
+import { loadKeysFile, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
 import { FaultPlan } from '../../src/sandbox/faults.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/limiter.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('parseFaultSpec', () => {
   it('reads the full example', () => {
@@ -76,18 +76,10 @@ describe('parseRateLimitSpec', () => {
     expect(parseRateLimitFlag('off')).toBe(false);
     expect(parseRateLimitFlag('minute=1')).toMatchObject({ minute: { limit: 1 } });
   });
-
-  it('parseDuration', () => {
-    expect(parseDuration('1.5m')).toBe(90_000);
-    expect(parseDuration('1h')).toBe(3_600_000);
-    expect(parseDuration('2d')).toBe(172_800_000);
-    expect(parseDuration('10')).toBeUndefined();
-    expect(parseDuration('10', 'ms')).toBe(10);
-  });
 });
 
 describe('loadKeysFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-keys-'));
+  const dir = tempDir('sandbox-keys-');
   const file = (name: string, content: string) => {
     const p = join(dir, name);
     writeFileSync(p, content);

@@ -77,7 +77,7 @@ describe('RateLimiter', () => {
 
   it('enforce: false counts but never refuses; remaining stops at 0', () => {
     const l = new RateLimiter({ config: CFG, enforce: false, startedAt: T0 });
-    let last;
+    let last: ReturnType<RateLimiter['consume']> | undefined;
     for (let i = 0; i < 20; i++) last = l.consume('k', T0 + i);
     expect(last?.allowed).toBe(true);
     expect(last?.snapshot.minute.remaining).toBe(0);

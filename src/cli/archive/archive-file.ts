@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Archive } from '../../archive/index.js';
 import { CannotWriteError } from '../errors.js';
-import type { ProfileValues } from '../settings.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -14,8 +13,8 @@ export function defaultArchivePath(env: Env): string {
   return path.join(data, 'recall-feed', 'recalls.db');
 }
 
-export function archivePath(flag: string | undefined, env: Env, profile: ProfileValues): string {
-  const chosen = [flag, env.RECALL_FEED_DB, profile.db === undefined ? undefined : String(profile.db)].find(
+export function archivePath(flag: string | undefined, env: Env, profileDb: string | undefined): string {
+  const chosen = [flag, env.RECALL_FEED_DB, profileDb].find(
     (v) => v !== undefined && v !== '',
   );
   return chosen ?? defaultArchivePath(env);

@@ -19,5 +19,5 @@ export async function openLocal(globals: GlobalFlags, ctx: Context, dbFlag: stri
   const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
   const status = new StatusReporter(ctx.stderr, { spinner: false, quiet: settings.quiet, verbose: settings.verbose, now: ctx.now });
-  return { settings, terminal, status, file: archivePath(dbFlag, ctx.env, settings.profileValues) };
+  return { settings, terminal, status, file: archivePath(dbFlag, ctx.env, settings.profileDb) };
 }

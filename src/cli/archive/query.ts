@@ -1,6 +1,6 @@
 // Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
 import { RECALL_FIELDS } from '../../api/constants.js';
-import type { QueryPlan } from '../commands/query.js';
+import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { TABLE_COLUMNS } from '../feed/record-sink.js';

@@ -2,7 +2,7 @@
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { ArchiveMissingError } from '../../archive/errors.js';
 import type { VersionEntry } from '../../output/record-view.js';
-import type { ShowPlan } from '../commands/show.js';
+import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';

@@ -2,7 +2,7 @@
 import type { Writable } from 'node:stream';
 import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/stats.js';
-import type { StatsPlan } from '../commands/stats.js';
+import type { StatsPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { openSession } from '../session.js';

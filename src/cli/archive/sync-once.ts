@@ -2,7 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { BOUNDS } from '../../api/constants.js';
 import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
-import type { SyncPlan } from '../commands/sync.js';
+import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import type { Session } from '../session.js';
@@ -37,8 +37,7 @@ async function* readAhead<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
 
 /** The sources asked for: the flag, else the profile's, else undefined (all the key may use). */
 function sourcesOf(plan: SyncPlan, session: Session): string[] | undefined {
-  const profile = session.settings.profileValues.sources;
-  return plan.sources ?? (profile ? String(profile).split(',').map((s) => s.trim()) : undefined);
+  return plan.sources ?? session.settings.profileSources;
 }
 
 export async function syncOnce(archive: Archive, plan: SyncPlan, session: Session, ctx: Context): Promise<SyncResult> {

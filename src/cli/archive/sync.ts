@@ -2,7 +2,7 @@
 import { QuotaExhaustedError } from '../../api/errors.js';
 import { ArchiveError } from '../../archive/errors.js';
 import type { Archive } from '../../archive/index.js';
-import type { SyncPlan } from '../commands/sync.js';
+import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { describeError, EXIT } from '../exit-codes.js';
@@ -34,7 +34,7 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     if (json && plan.intervalMs !== undefined && session.settings.output) {
       throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
     }
-    archive = await openArchiveFile(archivePath(plan.db, ctx.env, session.settings.profileValues), { create: true });
+    archive = await openArchiveFile(archivePath(plan.db, ctx.env, session.settings.profileDb), { create: true });
     if (plan.intervalMs !== undefined) return await watch(archive, plan, session, ctx, json);
     await session.status.start('syncing…');
     const result = await syncOnce(archive, plan, session, ctx);

@@ -1,4 +1,5 @@
 // Flags shared by the archive commands: --db, and the --since/--until instants of query and stats.
+import { parseDuration } from '../../api/duration.js';
 import type { Command } from 'commander';
 import { InvalidParamsError } from '../../api/errors.js';
 import { checkSources } from '../../api/params.js';
@@ -9,8 +10,6 @@ export function addDbOption(cmd: Command): Command {
   return cmd.option('--db <file>', 'archive file (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)');
 }
 
-const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-
 /**
  * An instant as µs since the epoch: a duration back from now (`90m`, `36h`, `7d`, `2w`) or an ISO 8601
  * date or date-time (naive ones are UTC, as the API's are). Undefined when the flag is absent.
@@ -18,8 +17,8 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 export function parseInstant(raw: string | undefined, flag: string, nowMs: number): number | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();
-  const duration = /^(\d+)(m|h|d|w)$/.exec(text);
-  if (duration) return (nowMs - Number(duration[1]) * (UNIT_MS[duration[2] as string] as number)) * 1000;
+  const back = parseDuration(text);
+  if (back !== undefined) return (nowMs - back) * 1000;
   const us = timestampMicros(text);
   if (!Number.isNaN(us)) return us;
   throw new UsageError(

@@ -5,12 +5,14 @@ import type { Context } from '../context.js';
 import { resolveProfileName, type GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';
 import { readSecret } from '../terminal/read-secret.js';
+import { configPath, openConfigStore } from '../config/open-store.js';
 
 interface ConfigOptions {
   showSecrets?: boolean;
 }
 
-const SECRET_KEYS = new Set(['api-key']);
+/** Secrets are read from stdin (never argv, never shell history) and shown masked. */
+const SECRET_PROMPTS: Record<string, string> = { 'api-key': 'API key: ', webhook: 'webhook URL: ' };
 
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
@@ -30,29 +32,28 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     );
   config
     .command('set <key> [value]')
-    .description('set a value; without a value (api-key) it is read from stdin')
+    .description('set a value; without a value (api-key, webhook) it is read from stdin')
     .action(action(ctx, async () => runSet));
   config
     .command('get <key>')
-    .description('print a value (the key masked unless --show-secrets)')
-    .option('--show-secrets', 'print the API key in full')
+    .description('print a value (secrets masked unless --show-secrets)')
+    .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runGet));
   config.command('unset <key>').description('remove a value').action(action(ctx, async () => runUnset));
   config
     .command('list')
-    .description("print the profile's values (the key masked unless --show-secrets)")
-    .option('--show-secrets', 'print the API key in full')
+    .description("print the profile's values (secrets masked unless --show-secrets)")
+    .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runList));
   config.command('path').description('print where the config file is').action(action(ctx, async () => runPath));
 }
 
-async function openStore(ctx: Context) {
-  const { ConfigStore } = await import('../config/store.js');
-  return ConfigStore.open({ dir: ctx.env.RECALL_FEED_CONFIG_DIR || undefined });
-}
-
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
-  if (!SECRET_KEYS.has(key) || showSecrets) return String(value);
+  if (!(key in SECRET_PROMPTS) || showSecrets) return String(value);
+  if (key === 'webhook') {
+    const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
+    return maskWebhookUrl(String(value));
+  }
   const { maskSecret } = await import('../config/mask.js');
   return maskSecret(String(value));
 }
@@ -62,11 +63,12 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
   const { validateConfigValue } = await import('../config/keys.js');
   let raw = given;
   if (raw === undefined) {
-    if (!SECRET_KEYS.has(key)) throw new UsageError(`config set ${key} needs a value`);
-    raw = await readSecret(ctx, 'API key: ');
+    const prompt = SECRET_PROMPTS[key];
+    if (prompt === undefined) throw new UsageError(`config set ${key} needs a value`);
+    raw = await readSecret(ctx, prompt);
   }
   const value = validateConfigValue(key, raw.trim());
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const profile = resolveProfileName(globals, ctx.env);
   store.set(profile, key, value);
   ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
@@ -76,7 +78,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/keys.js');
   validateConfigKey(key);
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const value = store.get(resolveProfileName(globals, ctx.env), key);
   if (value === undefined) return;
   ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
@@ -86,12 +88,12 @@ async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/keys.js');
   validateConfigKey(key);
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   store.unset(resolveProfileName(globals, ctx.env), key);
 }
 
 async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const store = await openStore(ctx);
+  const store = await openConfigStore(ctx.env);
   const values = store.list(resolveProfileName(globals, ctx.env));
   for (const [key, value] of Object.entries(values)) {
     ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);
@@ -99,6 +101,5 @@ async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context):
 }
 
 async function runPath(_opts: ConfigOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
-  const { configFilePath } = await import('../config/paths.js');
-  ctx.stdout.write(`${configFilePath(ctx.env.RECALL_FEED_CONFIG_DIR || undefined, ctx.env)}\n`);
+  ctx.stdout.write(`${configPath(ctx.env)}\n`);
 }

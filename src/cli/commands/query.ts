@@ -7,9 +7,10 @@ import type { ArchiveListing } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import type { QueryPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from './filter-options.js';
-import { parseColumns, parseWholeNumber } from './option-parsers.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { parseColumns, parseWholeNumber } from '../options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;
@@ -28,13 +29,6 @@ interface QueryOptions extends SelectionFlags {
   bom?: boolean;
 }
 
-export interface QueryPlan {
-  db: string | undefined;
-  listing: ArchiveListing;
-  columns: string[] | undefined;
-  formulaGuard: boolean;
-  bom: boolean;
-}
 
 /** Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). */
 export function addSelectionOptions(cmd: Command): Command {

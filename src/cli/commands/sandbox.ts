@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from './option-parsers.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
 
 interface SandboxCommandOptions {
   port: string;
@@ -54,13 +54,30 @@ Examples:
     .action(action(ctx, async () => runSandbox));
 }
 
+/** The errors a user can cause when binding (a taken port, a privileged one, an address not on this machine) as usage errors. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const where = `${host}:${port}`;
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} is taken (${where} is already in use)`, 'choose another --port, or --port 0 to pick a free one');
+    case 'EACCES':
+      return new UsageError(`not allowed to listen on ${where}`, 'ports below 1024 need privileges: choose another --port, or --port 0');
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new UsageError(`cannot listen on ${where}: no such address on this machine`, 'use --host 127.0.0.1 (the default), or an address of this machine');
+    default:
+      return err;
+  }
+}
+
 export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
   const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../../sandbox/cli-options.js');
   const { startSandbox, DEMO_KEYS } = await import('../../sandbox/index.js');
   const startTime = opts.startTime === undefined ? undefined : Date.parse(opts.startTime);
   if (Number.isNaN(startTime)) throw new UsageError(`--start-time must be an ISO 8601 time, not '${opts.startTime}'`);
+  const port = parseWholeNumber(opts.port, '--port', 0, 65535)!;
   const sandbox = await startSandbox({
-    port: parseWholeNumber(opts.port, '--port', 0, 65535),
+    port,
     host: opts.host,
     seed: parseWholeNumber(opts.seed, '--seed', 0),
     recordCount: parseWholeNumber(opts.records, '--records', 0, 200_000),
@@ -72,6 +89,8 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
     rateLimitHeaders: opts.rateLimitHeaders ?? false,
     startTime,
+  }).catch((err: unknown) => {
+    throw listenError(err, opts.host, port);
   });
   if (opts.json) {
     const keys = sandbox.keys.map((k) => ({ key: k.key, sources: k.sources }));

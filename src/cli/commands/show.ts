@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addDbOption } from './archive-options.js';
+import type { ShowPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 
 interface ShowOptions {
@@ -10,11 +11,6 @@ interface ShowOptions {
   history?: boolean;
 }
 
-export interface ShowPlan {
-  id: number;
-  history: boolean;
-  db: string | undefined;
-}
 
 export function registerShow(program: Command, ctx: Context): void {
   const cmd = program

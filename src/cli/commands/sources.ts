@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { action } from './define-action.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
-import { parseColumns } from './option-parsers.js';
+import { columnWarnings } from '../options/column-names.js';
+import { parseColumns } from '../options/option-parsers.js';
 
 interface SourcesOptions {
   columns?: string;
@@ -15,7 +16,7 @@ export function registerSources(program: Command, ctx: Context): void {
   program
     .command('sources')
     .description('list the data sources your key may use')
-    .option('--columns <list>', `columns for table and csv (default ${SOURCE_COLUMNS.join(',')})`)
+    .option('--columns <list>', `table and csv columns (default ${SOURCE_COLUMNS.join(',')}); names no source has are warned about`)
     .addHelpText('after', '\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r \'.[].id\'')
     .action(action(ctx, async () => runSources));
 }
@@ -26,27 +27,28 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
     const { chooseFormat, openTarget } = await import('../files/output-target.js');
+    const { announceWritten, counted, writeOutput } = await import('../files/write-output.js');
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();
-    const target = await openTarget(session.settings, ctx);
-    try {
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        columns,
-        tableColumns: SOURCE_COLUMNS,
-        csvColumns: SOURCE_COLUMNS,
-        width: session.terminal.columns,
-        color: session.terminal.color,
-      });
-      await renderer.write(answer.data_sources);
-      await renderer.end();
-      await target.commit();
-    } catch (err) {
-      await target.discard();
-      throw err;
-    }
+    for (const w of columnWarnings({ columns, format, records: answer.data_sources })) session.status.warn(w);
+    await writeOutput(
+      () => openTarget(session.settings, ctx),
+      async (target) => {
+        const renderer = createRenderer({
+          format,
+          out: target.stream,
+          columns,
+          tableColumns: SOURCE_COLUMNS,
+          csvColumns: SOURCE_COLUMNS,
+          width: session.terminal.columns,
+          color: session.terminal.color,
+        });
+        await renderer.write(answer.data_sources);
+        await renderer.end();
+      },
+    );
+    announceWritten(session, counted(answer.data_sources.length, 'data source', 'data sources'));
     if (format === 'table') session.status.note(`${answer.total_available} data sources available to this key`);
   } finally {
     await session.close();

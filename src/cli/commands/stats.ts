@@ -4,6 +4,7 @@ import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
 import type { ArchiveQuery } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { StatsPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { addSelectionOptions, planSelection, type SelectionFlags } from './query.js';
 
@@ -12,12 +13,6 @@ interface StatsOptions extends SelectionFlags {
   live?: boolean;
 }
 
-export interface StatsPlan {
-  db: string | undefined;
-  query: ArchiveQuery;
-  by: StatsField[];
-  live: boolean;
-}
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
 

@@ -4,8 +4,9 @@ import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { addDbOption, parseSourceList } from './archive-options.js';
+import type { SyncPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from './option-parsers.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
 
 interface SyncOptions {
   db?: string;
@@ -15,14 +16,6 @@ interface SyncOptions {
   interval?: string;
 }
 
-export interface SyncPlan {
-  db: string | undefined;
-  /** Undefined: the profile's sources, else all the key may use. */
-  sources: string[] | undefined;
-  hours: number;
-  /** Set with --watch: the pause between syncs. */
-  intervalMs: number | undefined;
-}
 
 /** Polling the whole 24 h window every 10 minutes costs about 13,000 requests a month at 1,500 recalls a day. */
 export const DEFAULT_SYNC_INTERVAL_S = 600;

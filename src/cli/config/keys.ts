@@ -1,5 +1,7 @@
 // The settable config keys: a one-line description, the valid values and a validator for each.
-import { FORMATS } from '../../output/formats.js';
+import { BOUNDS, MAX_RETRIES, SOURCE_ID_PATTERN } from '../../api/constants.js';
+import { FORMATS, isFormat } from '../../output/formats.js';
+import { checkWebhookUrl } from '../../actions/webhook-url.js';
 import { ConfigValueError } from './errors.js';
 
 export { ConfigValueError } from './errors.js';
@@ -16,12 +18,8 @@ export interface ConfigKeyInfo {
   parse(raw: string): ConfigValue | { invalid: string };
 }
 
-// Kept in step with BOUNDS.pageSizeMax in api/schemas.ts (a unit test checks it); not imported from
-// there so that reading the config does not load zod.
-const PAGE_SIZE_MAX = 500;
 const UNSIGNED_INT = /^\d+$/;
 const UNSIGNED_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
-const SOURCE_ID = /^[a-z0-9_]+$/;
 
 function intIn(min: number, max: number) {
   return (raw: string): ConfigValue | { invalid: string } => {
@@ -44,6 +42,19 @@ export const CONFIG_KEY_INFO = {
     secret: true,
     parse: (raw) => (raw !== '' && !/\s/.test(raw) ? raw : { invalid: 'empty or contains whitespace' }),
   },
+  webhook: {
+    description: 'where a bare --webhook posts new recalls (a secret: it carries the channel token)',
+    values: 'an https:// URL (plain http only to this machine)',
+    secret: true,
+    parse: (raw) => {
+      try {
+        checkWebhookUrl(raw);
+        return raw;
+      } catch {
+        return { invalid: 'not an https URL' };
+      }
+    },
+  },
   'base-url': {
     description: 'API base address',
     values: 'an http:// or https:// URL',
@@ -60,7 +71,7 @@ export const CONFIG_KEY_INFO = {
     description: 'default output format',
     values: FORMATS.join(', '),
     secret: false,
-    parse: (raw) => ((FORMATS as readonly string[]).includes(raw) ? raw : { invalid: 'unknown format' }),
+    parse: (raw) => (isFormat(raw.trim().toLowerCase()) ? raw.trim().toLowerCase() : { invalid: 'unknown format' }),
   },
   sources: {
     description: 'default data sources, comma-separated ids',
@@ -68,15 +79,15 @@ export const CONFIG_KEY_INFO = {
     secret: false,
     parse: (raw) => {
       const ids = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-      if (ids.length === 0 || !ids.every((id) => SOURCE_ID.test(id))) return { invalid: 'not a list of ids' };
+      if (ids.length === 0 || !ids.every((id) => SOURCE_ID_PATTERN.test(id))) return { invalid: 'not a list of ids' };
       return [...new Set(ids)].join(',');
     },
   },
   'page-size': {
     description: 'records requested per page',
-    values: `a whole number from 1 to ${PAGE_SIZE_MAX}`,
+    values: `a whole number from ${BOUNDS.pageSizeMin} to ${BOUNDS.pageSizeMax}`,
     secret: false,
-    parse: intIn(1, PAGE_SIZE_MAX),
+    parse: intIn(BOUNDS.pageSizeMin, BOUNDS.pageSizeMax),
   },
   timeout: {
     description: 'seconds to wait for each HTTP request',
@@ -92,9 +103,9 @@ export const CONFIG_KEY_INFO = {
   },
   retries: {
     description: 'retries of a failed request (timeouts, 5xx, connection errors)',
-    values: 'a whole number from 0 to 20',
+    values: `a whole number from 0 to ${MAX_RETRIES}`,
     secret: false,
-    parse: intIn(0, 20),
+    parse: intIn(0, MAX_RETRIES),
   },
   db: {
     description: 'archive file of sync, query, show and stats',

@@ -1,5 +1,4 @@
-// The config file: named profiles of settings, stored by conf as {"profiles":{"<name>":{"<key>":value}}}.
-import Conf from 'conf';
+// The config file: named profiles of settings, {"profiles":{"<name>":{"<key>":value}}}, 0600 in a 0700 folder.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigReadError, ConfigWriteError, fsReason } from './errors.js';
@@ -25,6 +24,9 @@ class ConfigShapeError extends Error {}
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isPermissionError = (err: unknown) =>
+  ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException | undefined)?.code ?? '');
+
 /** Parses the file; anything but {"profiles": {name: {...}}} is an error, never a reason to start over. */
 function deserialize(text: string): Record<string, unknown> {
   const data: unknown = JSON.parse(text);
@@ -37,55 +39,57 @@ function deserialize(text: string): Record<string, unknown> {
 }
 
 function readError(file: string, err: unknown): ConfigReadError {
-  if (err instanceof ConfigReadError) return err;
   if (err instanceof ConfigShapeError) return new ConfigReadError(file, err.message, err);
   if (err instanceof SyntaxError) return new ConfigReadError(file, `it is not valid JSON (${err.message})`, err);
   return new ConfigReadError(file, fsReason(err), err);
 }
 
+/** Replaces the file in one step: a 0600 temp file beside it, then a rename (an existing 0644 file becomes 0600). */
+function writeAtomic(file: string, content: string): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, content, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
 export class ConfigStore {
   /** The config file (which may not exist yet). */
   readonly path: string;
-  /** Why the file cannot be written, when the directory could not be created; reads then see an empty store. */
+  /** Why the file cannot be written, when its directory could not be created or read; reads then see an empty store. */
   readonly unwritableReason: string | undefined;
-  readonly #conf: Conf<Record<string, unknown>> | undefined;
   readonly #unwritableCause: unknown;
 
-  private constructor(file: string, conf: Conf<Record<string, unknown>> | undefined, unwritable?: unknown) {
+  private constructor(file: string, unwritable?: unknown) {
     this.path = file;
-    this.#conf = conf;
     this.#unwritableCause = unwritable;
     this.unwritableReason = unwritable === undefined ? undefined : fsReason(unwritable);
   }
 
+  /** Opens the store and reads the file once, so a damaged file is reported before any command runs. */
   static open(options: ConfigStoreOptions = {}): ConfigStore {
     const file = configFilePath(options.dir, options.env);
-    const dir = path.dirname(file);
     try {
       // Only a directory we create is tightened; a user's existing directory keeps its mode.
+      const dir = path.dirname(file);
       if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(dir, 0o700);
     } catch (err) {
       // Read-only HOME, a file in the way: nothing to read, and any write reports why.
-      return new ConfigStore(file, undefined, err);
+      return new ConfigStore(file, err);
     }
+    const store = new ConfigStore(file);
     try {
-      const conf = new Conf<Record<string, unknown>>({
-        projectName: 'recall-feed',
-        projectSuffix: '',
-        cwd: dir,
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-        deserialize,
-      });
-      return new ConfigStore(file, conf);
+      store.#read();
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && !fs.existsSync(file)) {
-        return new ConfigStore(file, undefined, err);
-      }
-      throw readError(file, err);
+      // A directory we may not look into: nothing we could read, and any write reports why.
+      const { cause } = err as ConfigReadError;
+      if (isPermissionError(cause) && !fs.existsSync(file)) return new ConfigStore(file, cause);
+      throw err;
     }
+    return store;
   }
 
   get(profile: string, key: string): ConfigValue | undefined {
@@ -118,7 +122,8 @@ export class ConfigStore {
 
   /** The profile's settings, secrets included (mask them for display); {} for an unknown profile. */
   list(profile: string): Record<string, ConfigValue> {
-    const values = Object.hasOwn(this.#profiles(), profile) ? this.#profiles()[profile]! : {};
+    const profiles = this.#profiles();
+    const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
     const result: Record<string, ConfigValue> = {};
     for (const [key, value] of Object.entries(values)) {
       if (typeof value === 'string' || typeof value === 'number') result[key] = value;
@@ -130,23 +135,36 @@ export class ConfigStore {
     return Object.keys(this.#profiles());
   }
 
-  #profiles(): Profiles {
-    if (!this.#conf) return {};
+  /** The whole file, read on every access so that another process's change is seen; {} when there is none. */
+  #read(): Record<string, unknown> {
+    if (this.#unwritableCause !== undefined) return {};
+    let text: string;
     try {
-      // conf re-reads the file on every access, so another process's change is seen.
-      const profiles = this.#conf.get('profiles');
-      return isPlainObject(profiles) ? (profiles as Profiles) : {};
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw readError(this.path, err);
+    }
+    try {
+      return deserialize(text);
     } catch (err) {
       throw readError(this.path, err);
     }
   }
 
+  #profiles(): Profiles {
+    return (this.#read().profiles ?? {}) as Profiles;
+  }
+
+  /** Writes the profiles, keeping whatever else the file holds, tab-indented as conf wrote it. */
   #write(profiles: Profiles): void {
-    if (!this.#conf) throw new ConfigWriteError(this.path, this.unwritableReason ?? 'unknown', this.#unwritableCause);
+    if (this.#unwritableCause !== undefined) {
+      throw new ConfigWriteError(this.path, this.unwritableReason ?? 'unknown', this.#unwritableCause);
+    }
+    const data = { ...this.#read(), profiles };
     try {
-      this.#conf.set('profiles', profiles);
+      writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
     } catch (err) {
-      if (err instanceof SyntaxError || err instanceof ConfigShapeError) throw readError(this.path, err);
       throw new ConfigWriteError(this.path, fsReason(err), err);
     }
   }

@@ -8,9 +8,14 @@ export function summaryLine(
   written: number,
   last: PagedResult<unknown> | undefined,
   rate: RateLimitInfo | undefined,
+  /** With record filters: how many records were fetched to find the `written` that match. */
+  fetched?: number,
 ): string {
   if (!last) return 'no recalls';
-  const parts = [`${n(written)} of ${n(last.pagination.total_count)} recalls`];
+  const total = n(last.pagination.total_count);
+  const parts = [
+    fetched === undefined ? `${n(written)} of ${total} recalls` : `${n(written)} matching of ${n(fetched)} fetched (${total} in the window)`,
+  ];
   const sources = last.data_sources.filtered;
   if (sources.length) parts.push(`from ${sources.join(', ')}`);
   const hours = last.meta.filters_applied.hours_ago;

@@ -1,72 +1,23 @@
-// `feed --watch` and `feed --state`: write only recalls not written before; poll on, surviving faults.
-import { QuotaExhaustedError } from '../../api/errors.js';
+// `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
 import { nextMonthlyReset } from '../../api/retry.js';
-import { InterruptedError } from '../errors.js';
-import type { FeedPlan } from '../commands/feed.js';
+import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
-import { describeError, EXIT } from '../exit-codes.js';
-import { openTarget } from '../files/output-target.js';
+import { InterruptedError } from '../errors.js';
+import { describeError } from '../exit-codes.js';
+import { endsWatch } from '../failure-policy.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import type { Format } from '../settings.js';
-import { recordRenderer, type PageSink } from './record-sink.js';
-import { feedParams, pagesOf } from './export.js';
-import { publishedMs, SeenState } from './seen-state.js';
+import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
+import { pollNew, remember } from './new-records.js';
+import { type FeedRecord, pagesOf } from './pages.js';
+import type { FeedPlan } from './plan.js';
+import { createRecordSink, type PageSink } from './record-sink.js';
+import { SeenState } from './seen-state.js';
 
-/** Answers that no later poll can fix: they end the watch with their own exit code. */
-const FATAL: ReadonlySet<number> = new Set([EXIT.usage, EXIT.auth, EXIT.notPermitted]);
 /** The longest pause between polls after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
-interface PollResult {
-  fresh: number;
-  pages: number;
-}
-
-interface Poller {
-  poll(opts: { silent: boolean; savePerPage: boolean }): Promise<PollResult>;
-}
-
-function poller(plan: FeedPlan, session: Session, ctx: Context, sink: PageSink, state: SeenState): Poller {
-  const params = feedParams(plan, session);
-  return {
-    async poll({ silent, savePerPage }) {
-      let fresh = 0;
-      let pages = 0;
-      for await (const page of pagesOf(session, plan, params)) {
-        pages++;
-        const now = ctx.now();
-        const news = page.data.filter((r) => r.id === undefined || !state.has(r.id));
-        if (!silent) await session.status.around(() => sink.write(news));
-        for (const r of news) if (r.id !== undefined) state.add(r.id, publishedMs(r, now));
-        fresh += news.length;
-        // Saved only after the records it covers were written: a crash can repeat one, never lose one.
-        if (savePerPage) await state.save();
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-      }
-      state.prune(ctx.now());
-      return { fresh, pages };
-    },
-  };
-}
-
-/** `--state` without `--watch`: one poll, e.g. from cron; the state is saved once the output is in place. */
-async function runOnce(plan: FeedPlan, session: Session, ctx: Context, format: Format, state: SeenState) {
-  const target = await openTarget(session.settings, ctx, { append: plan.append });
-  const sink = recordRenderer({ plan, format, session, target });
-  const toStdout = !session.settings.output;
-  let result: PollResult;
-  try {
-    result = await poller(plan, session, ctx, sink, state).poll({ silent: false, savePerPage: toStdout });
-    await sink.end();
-    await target.commit();
-  } catch (err) {
-    await target.discard();
-    throw err;
-  }
-  await state.save();
-  session.status.note(`${result.fresh} new recalls; ${state.size} ids remembered in ${plan.state}`);
-}
+export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
 
 /** Stretches the interval so that polling until the monthly reset fits in the credits left. */
 function quotaInterval(session: Session, now: number, intervalMs: number, requestsPerPoll: number): number {
@@ -82,12 +33,69 @@ function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
 }
 
-export async function runWatch(plan: FeedPlan, session: Session, ctx: Context, format: Format): Promise<void> {
+/** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
+export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
+  const what = skipped ? `${fresh} existing recalls remembered, not printed` : `${fresh} new`;
+  const quotaText = quota === undefined ? '' : ` · quota left ${quota.toLocaleString('en-US')}`;
+  return `last poll ${clock(started)} · ${what}${quotaText}`;
+}
+
+/** What a watch writes for each poll's new records, and the items its actions fire for. */
+export interface WatchOutput {
+  /** The rows to write for these records (the records themselves, or match rows), each with a stable id. */
+  prepare(records: FeedRecord[]): { items: DeliveryItem[]; write(): Promise<void> };
+  end(): Promise<void>;
+}
+
+/** `feed --watch`: each new record is written, and acted on, as the API sent it. */
+function recordOutput(sink: PageSink): WatchOutput {
+  return {
+    prepare: (records) => ({
+      items: records.map((record) => ({ id: String(record.id), record })),
+      write: () => sink.write(records),
+    }),
+    end: () => sink.end(),
+  };
+}
+
+/** One poll: the new records are remembered, the state staged, the rows written, then the state put in place. */
+async function pollOnce(
+  plan: WatchPlan,
+  session: Session,
+  ctx: Context,
+  output: WatchOutput,
+  state: SeenState,
+  print: boolean,
+  deliveries: Deliveries | undefined,
+) {
+  const poll = await pollNew(pagesOf(session, plan), {
+    state,
+    custom: plan.custom,
+    keep: compileFilter(plan.filter),
+    flag: '--watch',
+    signal: ctx.signal,
+  });
+  remember(state, poll.records, ctx.now());
+  const rows = output.prepare(poll.records);
+  // Actions fire for what is written; a skipped first poll writes nothing.
+  if (print) deliveries?.enqueue(rows.items);
+  try {
+    await state.stage();
+    if (print) await session.status.around(() => rows.write());
+    await state.commit();
+  } catch (err) {
+    await state.unstage();
+    throw err;
+  }
+  return poll;
+}
+
+export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, given?: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
-  if (!plan.watch) return runOnce(plan, session, ctx, format, state);
   const { intervalMs, skipExisting } = plan.watch;
-  const sink = recordRenderer({ plan, format, session, target: stdoutTarget(ctx.stdout) });
-  const source = poller(plan, session, ctx, sink, state);
+  const output =
+    given ?? recordOutput(createRecordSink({ plan, format: plan.format, session, target: stdoutTarget(ctx.stdout) }));
+  const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
   let failures = 0;
@@ -97,11 +105,13 @@ export async function runWatch(plan: FeedPlan, session: Session, ctx: Context, f
       const started = ctx.now();
       let delay: number;
       try {
-        const { fresh, pages } = await source.poll({ silent: first && skipExisting, savePerPage: true });
-        await state.save(); // the prune at the end of the poll
+        const skipped = first && skipExisting;
+        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries);
+        // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
+        const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
         failures = 0;
-        const interval = quotaInterval(session, ctx.now(), intervalMs, Math.max(1, pages));
+        const interval = quotaInterval(session, ctx.now(), intervalMs, Math.max(1, poll.pages));
         // Said when stretching starts, and again only if the stretch moves by more than a tenth.
         if (interval > intervalMs && Math.abs(interval - stretchedTo) > stretchedTo / 10) {
           const left = session.client.lastRateLimit?.remaining_credits ?? 0;
@@ -112,15 +122,15 @@ export async function runWatch(plan: FeedPlan, session: Session, ctx: Context, f
         stretchedTo = interval;
         delay = Math.max(0, interval - (ctx.now() - started));
         const quota = session.client.lastRateLimit?.remaining_credits;
-        const quotaText = quota === undefined ? '' : ` · quota left ${quota.toLocaleString('en-US')}`;
-        session.status.countdown(`last poll ${clock(started)} · ${fresh} new${quotaText}`, delay);
+        session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
       } catch (err) {
         if (ctx.signal.aborted) break;
-        const report = describeError(err);
-        if (FATAL.has(report.code) || err instanceof QuotaExhaustedError) throw err;
+        if (endsWatch(err)) throw err;
         failures++;
         delay = Math.min(stretchedTo * 2 ** (failures - 1), Math.max(stretchedTo, MAX_BACKOFF_MS));
-        session.status.note(`recall-feed: poll failed: ${report.message}; next poll in ${Math.ceil(delay / 1000)} s`);
+        session.status.note(
+          `recall-feed: poll failed: ${describeError(err).message}; next poll in ${Math.ceil(delay / 1000)} s`,
+        );
       }
       try {
         await ctx.sleep(delay, ctx.signal);
@@ -129,8 +139,8 @@ export async function runWatch(plan: FeedPlan, session: Session, ctx: Context, f
       }
     }
   } finally {
-    await sink.end();
-    await state.save();
+    await output.end();
+    await deliveries?.close();
   }
   throw ctx.signal.reason ?? new InterruptedError('SIGINT');
 }

@@ -1,41 +1,41 @@
-// Where output goes: stdout, or a file written atomically through `<file>.partial`, resumable after a failure.
-import { createWriteStream, promises as fs } from 'node:fs';
-import path from 'node:path';
+// Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { UsageError } from '../errors.js';
+import { BusyError, UsageError } from '../errors.js';
 import type { OutStream } from '../context.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { appendFileBytes } from './append-file.js';
+import { FileWriter } from './file-writer.js';
+import { type PartialState, readPartialState, writePartialState } from './partial-state.js';
+import { partialPath, partialStatePath } from './sidecar-names.js';
+import { cannotWrite, errnoCode, writing } from './write-errors.js';
 
-/** What `<file>.partial.json` remembers so that `--resume` continues exactly where the run stopped. */
-export interface PartialState {
-  version: 1;
-  /** The cursor that continues right after the last record in the partial file; absent: from the start. */
-  cursor?: string;
-  /** Records of this run already in the partial file. */
-  count: number;
-  /** Size of the partial file when the state was saved: anything after it is cut on resume. */
-  bytes: number;
-  /** The options that shape the output; a resume with other options is refused. */
-  fingerprint: string;
-}
+export type { PartialState } from './partial-state.js';
 
 export interface OutputTarget {
+  /** stdout; a device or pipe written through; or a regular file written through its partial. */
+  kind: 'stdout' | 'direct' | 'file';
   stream: Writable;
   /** Whether the output starts empty (a new file, stdout, or appending to an empty file): write headers then. */
   startsEmpty: boolean;
   /** Present when continuing a partial file. */
   resumed: PartialState | undefined;
+  /** The file whose first line heads what this output continues (appending, resuming); csv takes its columns from it. */
+  headerSource?: string;
   /** The run succeeded: put the result in place. */
   commit(): Promise<void>;
-  /** The run failed in a way worth resuming: keep what was written, with the state. */
+  /**
+   * The run failed in a way worth resuming: keep what was written, with the state. Returns the partial
+   * file, or undefined when the output cannot be resumed (stdout, a device or pipe): continue by cursor.
+   */
   keep(state: { cursor: string | undefined; count: number }): Promise<string | undefined>;
-  /** The run failed in a way not worth resuming: leave nothing behind. */
+  /** The run failed in a way not worth resuming: leave nothing behind (a resumed partial stays, for the next try). */
   discard(): Promise<void>;
 }
 
 export function stdoutTarget(stdout: OutStream): OutputTarget {
   return {
+    kind: 'stdout',
     stream: stdout,
     startsEmpty: true,
     resumed: undefined,
@@ -51,95 +51,130 @@ export interface FileTargetOptions {
   fingerprint: string;
 }
 
-async function sizeOf(file: string): Promise<number | undefined> {
+/** The file as resolveTargetPath found it: its real path (symlinks followed) and its stat, if it exists. */
+export interface RealFile {
+  path: string;
+  stat: Stats | undefined;
+}
+
+interface Opened {
+  handle: FileHandle;
+  resumed: PartialState | undefined;
+  /** The partial holds only the records to add to the target (--append), not the whole new file. */
+  appending: boolean;
+  startsEmpty: boolean;
+  headerSource: string | undefined;
+}
+
+const permissions = (stat: Stats) => stat.mode & 0o7777;
+
+/** A fresh run: a stale partial from an earlier run goes; the new one is created exclusively. */
+async function openFresh(file: RealFile, partial: string, statePath: string, opts: FileTargetOptions): Promise<Opened> {
+  // Found out now, not after the records were fetched: a file appended to must be writable itself.
+  if (opts.append && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
+  await writing(statePath, () => fs.rm(statePath, { force: true }));
+  await writing(partial, () => fs.rm(partial, { force: true }));
+  // Made with the target's permissions from the start: a 0600 file's records are never readable by others.
+  const mode = file.stat ? permissions(file.stat) : 0o666;
+  let handle: FileHandle;
   try {
-    return (await fs.stat(file)).size;
+    handle = await fs.open(partial, 'wx', mode);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-async function readState(statePath: string, file: string): Promise<PartialState> {
-  let raw: string;
-  try {
-    raw = await fs.readFile(statePath, 'utf8');
-  } catch {
-    throw new UsageError(`nothing to resume: there is no ${file}.partial from an earlier run`, 'run without --resume');
-  }
-  let state: PartialState | undefined;
-  try {
-    state = JSON.parse(raw) as PartialState;
-  } catch {
-    state = undefined;
-  }
-  if (state?.version !== 1 || typeof state.count !== 'number' || typeof state.bytes !== 'number') {
-    throw new UsageError(`cannot resume: ${statePath} is not a state file of this tool`);
-  }
-  return state;
-}
-
-/** Opens `<file>.partial` for writing; the target itself is only touched by commit(). */
-export async function fileTarget(file: string, opts: FileTargetOptions): Promise<OutputTarget> {
-  const partial = `${file}.partial`;
-  const statePath = `${file}.partial.json`;
-  const dir = path.dirname(path.resolve(file));
-  if ((await sizeOf(dir)) === undefined) throw new UsageError(`cannot write ${file}: the folder ${dir} does not exist`);
-  let resumed: PartialState | undefined;
-  let startsEmpty: boolean;
-  if (opts.resume) {
-    resumed = await readState(statePath, file);
-    if (resumed.fingerprint !== opts.fingerprint) {
-      throw new UsageError(
-        `cannot resume ${file}.partial: it was written with other options`,
-        'resume with the exact command printed when it stopped, or run without --resume to start over',
-      );
+    if (errnoCode(err) === 'EEXIST') {
+      throw new BusyError(`another run is writing ${partial}`, 'let it finish, then run again');
     }
-    try {
-      await fs.truncate(partial, resumed.bytes);
-    } catch {
-      throw new UsageError(`nothing to resume: ${partial} is gone`, 'run without --resume to start over');
-    }
-    // Nothing was written yet (not even a copied --append target): headers still go first.
-    startsEmpty = resumed.bytes === 0;
-  } else {
-    // A run without --resume starts over: a stale partial from an earlier run goes.
-    await fs.rm(statePath, { force: true });
-    await fs.rm(partial, { force: true });
-    const existing = opts.append ? await sizeOf(file) : undefined;
-    if (existing !== undefined) await fs.copyFile(file, partial);
-    startsEmpty = !existing;
+    throw cannotWrite(partial, err);
   }
-  const stream = createWriteStream(partial, { flags: 'a' });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (err) =>
-      reject(new UsageError(`cannot write ${partial}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
-    );
-  });
-  const close = async () => {
-    if (!stream.writableEnded) stream.end();
-    await finished(stream);
-  };
+  if (file.stat) {
+    // The umask may have taken bits away.
+    await writing(partial, () => handle.chmod(mode)).catch(async (err: unknown) => {
+      await handle.close();
+      throw err;
+    });
+  }
+  const existing = opts.append ? (file.stat?.size ?? 0) : 0;
   return {
+    handle,
+    resumed: undefined,
+    appending: opts.append,
+    startsEmpty: existing === 0,
+    headerSource: existing > 0 ? file.path : undefined,
+  };
+}
+
+/** A resume: the partial is cut back to what its state covers and written on from there. */
+async function openResumed(file: RealFile, partial: string, statePath: string, opts: FileTargetOptions): Promise<Opened> {
+  const resumed = await readPartialState(partial, statePath);
+  const again = 'resume with the exact command printed when it stopped, or run without --resume to start over';
+  if (resumed.fingerprint !== opts.fingerprint) {
+    throw new UsageError(`cannot resume ${partial}: it was written with other options`, again);
+  }
+  // State files of earlier versions have no `append`: their partial is the whole file, either way.
+  if (resumed.append !== undefined && resumed.append !== opts.append) {
+    throw new UsageError(`cannot resume ${partial}: it was started ${resumed.append ? 'with' : 'without'} --append`, again);
+  }
+  const appending = resumed.append === true;
+  if (appending && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
+  await writing(partial, () => fs.truncate(partial, resumed.bytes));
+  const handle = await writing(partial, () => fs.open(partial, 'a'));
+  const existing = appending ? (file.stat?.size ?? 0) : 0;
+  return {
+    handle,
+    resumed,
+    appending,
+    // Nothing was written yet: headers still go first.
+    startsEmpty: existing === 0 && resumed.bytes === 0,
+    headerSource: existing > 0 ? file.path : resumed.bytes > 0 ? partial : undefined,
+  };
+}
+
+/** Replaces the target with the partial, keeping the target's permissions (and, as root, its owner). */
+async function replaceWith(partial: string, file: string): Promise<void> {
+  const current = await fs.stat(file).catch(() => undefined);
+  if (current) {
+    await fs.chmod(partial, permissions(current));
+    if (process.getuid?.() === 0) await fs.chown(partial, current.uid, current.gid).catch(() => {});
+  }
+  await fs.rename(partial, file);
+}
+
+/** Opens `<file>.partial` for writing; the target itself is only touched by commit(). `shown` names it in messages. */
+export async function fileTarget(file: RealFile, shown: string, opts: FileTargetOptions): Promise<OutputTarget> {
+  const partial = partialPath(file.path);
+  const statePath = partialStatePath(file.path);
+  const open = opts.resume ? openResumed : openFresh;
+  const { handle, resumed, appending, startsEmpty, headerSource } = await open(file, partial, statePath, opts);
+  const stream = new FileWriter(handle, partial);
+  return {
+    kind: 'file',
     stream,
     startsEmpty,
     resumed,
+    headerSource,
     commit: async () => {
-      await close();
-      await fs.rename(partial, file);
-      await fs.rm(statePath, { force: true });
+      await stream.close();
+      // Appending to a file that is not there (yet): the partial simply becomes it.
+      const existing = appending ? await fs.stat(file.path).catch(() => undefined) : undefined;
+      if (existing) {
+        await appendFileBytes(partial, file.path, shown);
+        await writing(partial, () => fs.rm(partial, { force: true }));
+      } else {
+        await writing(shown, () => replaceWith(partial, file.path));
+      }
+      await writing(statePath, () => fs.rm(statePath, { force: true }));
     },
     keep: async (state) => {
-      await close();
-      const bytes = (await sizeOf(partial)) ?? 0;
-      const full: PartialState = { version: 1, count: state.count, bytes, fingerprint: opts.fingerprint };
+      await stream.close();
+      const bytes = (await writing(partial, () => fs.stat(partial))).size;
+      const full: PartialState = { version: 1, count: state.count, bytes, fingerprint: opts.fingerprint, append: appending };
       if (state.cursor !== undefined) full.cursor = state.cursor;
-      await writeFileAtomic(statePath, `${JSON.stringify(full)}\n`);
+      await writePartialState(statePath, full);
       return partial;
     },
     discard: async () => {
-      await close().catch(() => {});
+      await stream.abandon();
+      // A resume that failed keeps what the earlier run saved: its state still says where to continue.
+      if (resumed) return;
       await fs.rm(partial, { force: true });
       await fs.rm(statePath, { force: true });
     },

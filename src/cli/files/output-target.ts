@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
+import { directTarget } from './direct-target.js';
 import { fileTarget, stdoutTarget, type OutputTarget } from './file-target.js';
+import { resolveTargetPath } from './target-path.js';
 
 const BY_EXTENSION: Record<string, Format> = {
   '.csv': 'csv',
@@ -12,13 +14,17 @@ const BY_EXTENSION: Record<string, Format> = {
   '.ndjson': 'jsonl',
 };
 
+/** `-o -` is stdout, as in most tools. */
+const toFile = (settings: Settings) => (settings.output === '-' ? undefined : settings.output);
+
 /** --format, else the -o file's extension, else the profile's format, else table on a terminal and jsonl in a pipe. */
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
   if (settings.format) return settings.format;
-  const byExtension = settings.output ? BY_EXTENSION[path.extname(settings.output).toLowerCase()] : undefined;
+  const output = toFile(settings);
+  const byExtension = output ? BY_EXTENSION[path.extname(output).toLowerCase()] : undefined;
   if (byExtension) return byExtension;
   if (settings.profileFormat) return settings.profileFormat;
-  return terminal.stdoutIsTTY && !settings.output ? 'table' : 'jsonl';
+  return terminal.stdoutIsTTY && !output ? 'table' : 'jsonl';
 }
 
 export interface TargetOptions {
@@ -27,11 +33,16 @@ export interface TargetOptions {
   fingerprint?: string;
 }
 
-export function openTarget(settings: Settings, ctx: Context, opts: TargetOptions = {}): Promise<OutputTarget> {
-  if (!settings.output) return Promise.resolve(stdoutTarget(ctx.stdout));
-  return fileTarget(settings.output, {
-    append: opts.append ?? false,
-    resume: opts.resume ?? false,
-    fingerprint: opts.fingerprint ?? '',
-  });
+/**
+ * Checks the -o path before any request is sent (a folder or a missing folder is a usage error) and
+ * opens it: stdout, a device or pipe written through, or a regular file written through `.partial`.
+ */
+export async function openTarget(settings: Settings, ctx: Context, opts: TargetOptions = {}): Promise<OutputTarget> {
+  const output = toFile(settings);
+  if (!output) return stdoutTarget(ctx.stdout);
+  const where = await resolveTargetPath(output);
+  const resume = opts.resume ?? false;
+  if (where.kind === 'stdout') return stdoutTarget(ctx.stdout);
+  if (where.kind === 'direct') return directTarget(where.path, { resume });
+  return fileTarget(where, output, { append: opts.append ?? false, resume, fingerprint: opts.fingerprint ?? '' });
 }

@@ -1,5 +1,5 @@
 // Reads a secret from stdin: without echo on a terminal, the whole input from a pipe; trimmed.
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 
 async function readAll(ctx: Context): Promise<string> {
@@ -21,6 +21,7 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
       stdin.setRawMode?.(false);
       stdin.pause();
       stdin.off('data', onData);
+      stdin.off('end', onEnd);
       ctx.stderr.write('\n');
       if (err) reject(err);
       else resolve(text);
@@ -28,12 +29,15 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
-        if (ch === '\u0003') return done(new UsageError('cancelled'));
+        // Raw mode turns Ctrl-C into this character instead of SIGINT: the same interrupt, exit 130.
+        if (ch === '\u0003') return done(new InterruptedError('Ctrl-C'));
         if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
         else text += ch;
       }
     };
+    const onEnd = () => done();
     stdin.on('data', onData);
+    stdin.on('end', onEnd);
   });
 }
 

@@ -3,7 +3,7 @@ import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
 
 export interface StatusOptions {
-  /** A real terminal with a width: spinner and live countdowns. Otherwise plain lines. */
+  /** Spinner and live countdowns (Terminal.animate decides). Otherwise plain lines. */
   spinner: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -49,6 +49,11 @@ export class StatusReporter {
   note(text: string): void {
     if (this.opts.quiet) return;
     this.write(text);
+  }
+
+  /** `warning: <text>`: printed even with --quiet, which silences progress, not problems. */
+  warn(text: string): void {
+    this.write(`warning: ${text}`);
   }
 
   /** Turns a client event into a --verbose line or a wait message. */

@@ -1,4 +1,4 @@
-// Decides once what the streams are: terminal or pipe, width, colour (NO_COLOR, FORCE_COLOR, --no-color).
+// Decides once what the streams are: terminal or pipe, width, colour (NO_COLOR, FORCE_COLOR, --no-color), animation.
 import type { Context } from '../context.js';
 
 export interface Terminal {
@@ -8,8 +8,29 @@ export interface Terminal {
   columns: number;
   /** Colour on stdout (tables). */
   color: boolean;
-  /** Colour and spinners on stderr. */
+  /** Colour on stderr. */
   stderrColor: boolean;
+  /** A spinner and in-place countdowns on stderr; otherwise plain lines. */
+  animate: boolean;
+}
+
+/**
+ * Animation rewrites the current stderr line, so it needs:
+ * - stderr a real terminal (RECALL_FEED_FORCE_TTY does not count: tests would capture the frames)
+ *   that reports its width: ora loops forever writing clear-line codes on a pty of 0 columns;
+ * - stdout a terminal too: when stdout is piped to a program that prints to the same terminal
+ *   (`recall-feed feed | less`, `| jq`), spinner frames glue themselves onto its lines (gh's rule);
+ * - a terminal that understands cursor control: not TERM=dumb (Emacs shell, some CI consoles);
+ * - no CI variable: CI logs keep every frame.
+ */
+function canAnimate(ctx: Context, stdoutIsTTY: boolean): boolean {
+  return (
+    ctx.stderr.isTTY === true &&
+    (ctx.stderr.columns ?? 0) > 0 &&
+    stdoutIsTTY &&
+    ctx.env.TERM !== 'dumb' &&
+    ctx.env.CI === undefined
+  );
 }
 
 /**
@@ -36,5 +57,12 @@ export function detectTerminal(ctx: Context, colorFlag: boolean | undefined): Te
     if (env.TERM === 'dumb') return false;
     return isTTY;
   };
-  return { stdoutIsTTY, stderrIsTTY, columns, color: wants(stdoutIsTTY), stderrColor: wants(stderrIsTTY) };
+  return {
+    stdoutIsTTY,
+    stderrIsTTY,
+    columns,
+    color: wants(stdoutIsTTY),
+    stderrColor: wants(stderrIsTTY),
+    animate: canAnimate(ctx, stdoutIsTTY),
+  };
 }

@@ -1,22 +1,30 @@
 // Option parsing shared by several commands.
 import { UsageError } from '../errors.js';
+import { checkKnownColumns } from './column-names.js';
 
-/** `--columns a,b,c` as a list; undefined when the flag is absent. */
-export function parseColumns(raw: string | undefined): string[] | undefined {
+/**
+ * `--columns a,b,c` as a list; undefined when the flag is absent. With `known` (the recall feed's
+ * fields), an unknown name is a usage error: a typo would otherwise give a silently empty column.
+ */
+export function parseColumns(raw: string | undefined, known?: readonly string[]): string[] | undefined {
   if (raw === undefined) return undefined;
   const list = raw
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
   if (list.length === 0) throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
+  if (known) checkKnownColumns(list, known);
   return list;
 }
+
+/** Plain decimal digits: Number() alone would also take `1e3`, `0x10`, `0b1`, `1.0` and `+5`. */
+const DECIMAL_DIGITS = /^\s*\d+\s*$/;
 
 /** A whole number flag in [min, max]; undefined when the flag is absent. */
 export function parseWholeNumber(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+  if (!DECIMAL_DIGITS.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
     throw new UsageError(`${flag} must be a whole number ${range}, not '${raw}'`);
   }

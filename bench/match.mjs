@@ -1,0 +1,107 @@
+// `match` at scale: a 100k-row catalogue against 100k recalls, side by side with a plain export of the same recalls.
+//
+// Claims: the catalogue is indexed, never scanned per recall (a 100k catalogue costs little more than a
+// 10k one on the same recalls), and memory grows with the catalogue, not with catalogue x recalls.
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Claims, cleanEnv, forkSandbox, GENEROUS_LIMITS, mb, ratio, requireBuild, runCliMeasured, table, tempDir } from './lib/common.mjs';
+
+const RECALLS = 100_000;
+const SIZES = [10_000, 100_000];
+const RUN_TIMEOUT_MS = 300_000;
+
+/** A deterministic generator, so every run matches the same rows. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function checkDigit(body) {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
+  return (10 - (sum % 10)) % 10;
+}
+
+function randomGtin(rand) {
+  let body = '5';
+  for (let i = 0; i < 11; i++) body += Math.floor(rand() * 10);
+  return body + checkDigit(body);
+}
+
+async function sampleRecalls(url, key, pages) {
+  const out = [];
+  let cursor;
+  for (let i = 0; i < pages; i++) {
+    const q = new URLSearchParams({ limit: '500', ...(cursor ? { cursor } : {}) });
+    const res = await fetch(`${url}/v1/recalls/feed?${q}`, { headers: { 'x-api-key': key } });
+    const body = await res.json();
+    out.push(...body.data);
+    cursor = body.pagination.next_cursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+/** `size` rows: one in a hundred taken from real recalls (barcode, or model and brand), the rest invented. */
+function catalogue(size, sample, rand) {
+  const rows = ['sku,gtin,brand,model,name'];
+  const words = ['Lamp', 'Kettle', 'Helmet', 'Scooter', 'Charger', 'Blanket', 'Puzzle', 'Heater', 'Mug', 'Drill'];
+  for (let i = 0; i < size; i++) {
+    const real = i % 100 === 0 ? sample[(i / 100) % sample.length] : undefined;
+    const code = real?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
+    if (real && code) rows.push(`S${i},${code},,,`);
+    else if (real?.product_model_numbers[0]) rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
+    else rows.push(`S${i},${randomGtin(rand)},Brand${Math.floor(rand() * 5000)},M${Math.floor(rand() * 1e6)},${words[i % words.length]} ${Math.floor(rand() * 1000)}`);
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+const claims = new Claims('match');
+let sandbox;
+try {
+  requireBuild();
+  const dir = tempDir('match');
+  sandbox = await forkSandbox({ port: 0, recordCount: RECALLS, rateLimits: GENEROUS_LIMITS });
+  const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), RECALL_FEED_API_KEY: sandbox.key });
+  const sample = await sampleRecalls(sandbox.url, sandbox.key, 4);
+  const rand = rng(7);
+  const runs = {};
+  const out = path.join(dir, 'out.jsonl');
+  const measure = async (label, args) => {
+    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-f', 'jsonl', '-o', out], { env, timeoutMs: RUN_TIMEOUT_MS, dir });
+    const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`);
+    if (ok) runs[label] = { ms: res.ms, rssKB: res.usage.maxRssKB, lines: statSync(out).size, stderr: res.stderr };
+    rmSync(out, { force: true });
+  };
+  await measure('feed', ['feed']);
+  for (const size of SIZES) {
+    const file = path.join(dir, `catalogue-${size}.csv`);
+    writeFileSync(file, catalogue(size, sample, rand));
+    await measure(`match ${size / 1000}k`, ['match', '--catalog', file]);
+  }
+  const feed = runs.feed;
+  const small = runs['match 10k'];
+  const big = runs['match 100k'];
+  if (feed && small && big) {
+    console.log(
+      table(
+        ['run', 'wall', 'vs feed', 'peak RSS'],
+        Object.entries(runs).map(([k, r]) => [k, `${(r.ms / 1000).toFixed(1)} s`, ratio(r.ms, feed.ms), mb(r.rssKB * 1024)]),
+      ),
+    );
+    console.log(big.stderr.trim().split('\n').at(-1));
+    claims.check('a 100k catalogue costs at most 2x the time of a 10k one on the same 100k recalls (indexed, not scanned)', big.ms / small.ms <= 2, ratio(big.ms, small.ms));
+    claims.check('matching 100k x 100k takes at most 3x a plain export of the 100k recalls', big.ms / feed.ms <= 3, ratio(big.ms, feed.ms));
+    claims.check('peak memory of match 100k x 100k under 400 MB', big.rssKB * 1024 < 400 * 1024 * 1024, mb(big.rssKB * 1024));
+    claims.finish(`100k x 100k: ${ratio(big.ms, feed.ms)} of feed, ${mb(big.rssKB * 1024)} peak; 100k/10k catalogue ${ratio(big.ms, small.ms)}`);
+  } else {
+    claims.finish('incomplete');
+  }
+} catch (err) {
+  claims.crash(err);
+} finally {
+  await sandbox?.close();
+}

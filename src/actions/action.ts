@@ -1,0 +1,20 @@
+// What an action on a new recall is: a name for reports and the state file, and one attempt at running it.
+
+export interface AttemptResult {
+  ok: boolean;
+  /** Why it failed, in one line (never holding a secret such as the webhook URL). */
+  error?: string;
+  /** The receiver asked to be left alone this long (HTTP 429 Retry-After). */
+  retryAfterMs?: number;
+}
+
+export interface Action {
+  /** Stable across runs ("exec", "webhook"): the state file records which actions succeeded per recall. */
+  name: string;
+  attempt(record: Record<string, unknown>, signal?: AbortSignal): Promise<AttemptResult>;
+}
+
+/** C0 and C1 control characters but tab: what a hostile value could use to drive the terminal. */
+export function stripControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

@@ -1,0 +1,126 @@
+// At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
+import type { Action } from './action.js';
+
+/** One recall waiting for its actions; kept in the --state file so a restart retries it. */
+export interface PendingDelivery {
+  id: string;
+  /** The record as written, so a restart can deliver it after it left the feed's window. */
+  record: Record<string, unknown>;
+  /** Names of the actions that already succeeded for it: never run again. */
+  done: string[];
+  /** Failed attempts so far, over all passes. */
+  attempts: number;
+  lastError?: string;
+}
+
+export interface DeliveryReport {
+  /** Recalls whose last action succeeded in this pass. */
+  delivered: number;
+  /** Recalls still waiting after this pass. */
+  pending: number;
+  /** Failed attempts in this pass. */
+  failed: number;
+}
+
+export interface DeliveryQueueOptions {
+  actions: readonly Action[];
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  signal?: AbortSignal;
+  /** Attempts per action and recall within one pass; what still fails waits for the next pass. Default 3. */
+  attemptsPerPass?: number;
+  /** Backoff between attempts: full jitter over base * 2^n, capped. Defaults 1 s and 30 s. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** The longest Retry-After honoured within a pass; a longer one moves the recall to the next pass. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Called after every success and every failure, so the state file always says what is done. */
+  persist: () => Promise<void>;
+  /** Every failed attempt, so a recall that keeps failing is reported each time. */
+  onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** Every action that succeeded (for --verbose). */
+  onSuccess?: (delivery: PendingDelivery, action: string) => void;
+}
+
+export class DeliveryQueue {
+  private readonly queue: PendingDelivery[];
+
+  constructor(
+    private readonly opts: DeliveryQueueOptions,
+    restored: readonly PendingDelivery[] = [],
+  ) {
+    this.queue = restored.map((d) => ({ ...d, done: [...d.done] }));
+  }
+
+  get size(): number {
+    return this.queue.length;
+  }
+
+  /** What the state file keeps. */
+  snapshot(): PendingDelivery[] {
+    return this.queue.map((d) => ({ ...d, done: [...d.done] }));
+  }
+
+  /** Queues a recall just written; one already waiting is not queued twice. */
+  add(id: string, record: Record<string, unknown>): void {
+    if (this.queue.some((d) => d.id === id)) return;
+    this.queue.push({ id, record, done: [], attempts: 0 });
+  }
+
+  /** Runs the actions of every waiting recall, oldest first, one at a time. */
+  async deliver(): Promise<DeliveryReport> {
+    const report: DeliveryReport = { delivered: 0, pending: 0, failed: 0 };
+    for (const delivery of [...this.queue]) {
+      if (this.opts.signal?.aborted) break;
+      let complete = true;
+      for (const action of this.opts.actions) {
+        if (delivery.done.includes(action.name)) continue;
+        const ok = await this.runAction(delivery, action, report);
+        if (!ok) complete = false;
+      }
+      if (complete) {
+        this.queue.splice(this.queue.indexOf(delivery), 1);
+        report.delivered++;
+        await this.opts.persist();
+      }
+    }
+    report.pending = this.queue.length;
+    return report;
+  }
+
+  private async runAction(delivery: PendingDelivery, action: Action, report: DeliveryReport): Promise<boolean> {
+    const tries = this.opts.attemptsPerPass ?? 3;
+    for (let attempt = 0; attempt < tries; attempt++) {
+      const result = await action.attempt(delivery.record, this.opts.signal);
+      if (result.ok) {
+        delivery.done.push(action.name);
+        this.opts.onSuccess?.(delivery, action.name);
+        await this.opts.persist();
+        return true;
+      }
+      const error = result.error ?? 'failed';
+      delivery.attempts++;
+      delivery.lastError = `${action.name}: ${error}`;
+      report.failed++;
+      this.opts.onFailure(delivery, action.name, error);
+      await this.opts.persist();
+      if (attempt === tries - 1) break;
+      const wait = this.delay(attempt, result.retryAfterMs);
+      if (wait === undefined) break;
+      try {
+        await this.opts.sleep(wait, this.opts.signal);
+      } catch {
+        break;
+      }
+    }
+    return false;
+  }
+
+  /** The pause before the next attempt; undefined when the receiver asked for longer than a pass may wait. */
+  private delay(attempt: number, retryAfterMs: number | undefined): number | undefined {
+    if (retryAfterMs !== undefined) return retryAfterMs > (this.opts.maxRetryAfterMs ?? 60_000) ? undefined : retryAfterMs;
+    const cap = Math.min(this.opts.maxDelayMs ?? 30_000, (this.opts.baseDelayMs ?? 1000) * 2 ** attempt);
+    return Math.round((this.opts.random ?? Math.random)() * cap);
+  }
+}

@@ -1,0 +1,89 @@
+// --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
+import { type Dispatcher, request } from 'undici';
+import type { Action, AttemptResult } from './action.js';
+import { maskWebhookUrl } from './webhook-url.js';
+
+export type WebhookFormat = 'json' | 'slack';
+export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack'];
+
+export interface WebhookActionOptions {
+  url: URL;
+  format: WebhookFormat;
+  timeoutMs: number;
+  dispatcher: Dispatcher;
+  userAgent?: string;
+  now?: () => number;
+}
+
+/** Slack's mrkdwn treats & < > as markup: escaped, hostile text stays text. */
+function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function field(record: Record<string, unknown>, name: string): string {
+  const v = record[name];
+  return typeof v === 'string' || typeof v === 'number' ? escapeSlack(String(v)) : '';
+}
+
+/** Title, severity, brand, source and link: what Slack, Mattermost and similar incoming webhooks show. */
+export function slackMessage(record: Record<string, unknown>): { text: string } {
+  const title = field(record, 'alert_title') || field(record, 'product_name') || `recall ${field(record, 'id')}`;
+  const facts = [
+    ['severity', field(record, 'risk_severity')],
+    ['brand', field(record, 'product_brand')],
+    ['source', field(record, 'data_source')],
+  ]
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(' · ');
+  const url = typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url) ? `\n<${record.source_url.replace(/[<>|\s]/g, '')}>` : '';
+  return { text: `*${title}*${facts ? `\n${facts}` : ''}${url}` };
+}
+
+/** Seconds or an HTTP date; capped by the caller. */
+export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
+  const raw = Array.isArray(header) ? header[0] : header;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** An error message with the URL's path (its token) cut out. */
+function hidePath(message: string, url: URL): string {
+  return message.split(url.href).join(maskWebhookUrl(url)).split(url.pathname).join('/…');
+}
+
+export function webhookAction(opts: WebhookActionOptions): Action {
+  const where = maskWebhookUrl(opts.url);
+  return {
+    name: 'webhook',
+    async attempt(record, signal): Promise<AttemptResult> {
+      const body = JSON.stringify(opts.format === 'slack' ? slackMessage(record) : record);
+      try {
+        const res = await request(opts.url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'user-agent': opts.userAgent ?? 'recall-feed' },
+          dispatcher: opts.dispatcher,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+          signal,
+        });
+        await res.body.dump();
+        if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
+        const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.statusCode}` };
+        if (res.statusCode === 429) result.retryAfterMs = retryAfterMs(res.headers['retry-after'], (opts.now ?? Date.now)());
+        return result;
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        const code = (err as { code?: string }).code;
+        const why =
+          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+            ? 'no answer within the timeout'
+            : (code ?? hidePath((err as Error).message, opts.url));
+        return { ok: false, error: `${where}: ${why}` };
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Webhook URLs are secrets (they carry the channel's token): checked once, and shown only masked.
+import { isLoopbackHost } from '../api/loopback.js';
+
+export class WebhookUrlError extends Error {
+  override name = 'WebhookUrlError';
+}
+
+/** https only, except to loopback; never credentials in a URL we would have to mask anyway. */
+export function checkWebhookUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebhookUrlError('--webhook is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new WebhookUrlError(`--webhook must be an https URL, not ${url.protocol}`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new WebhookUrlError(`refusing to send recalls to a plain http webhook on ${url.hostname}: use https`);
+  }
+  return url;
+}
+
+/** `https://hooks.example.com/…`: the host says where, the path (the token) stays hidden. */
+export function maskWebhookUrl(url: URL | string): string {
+  try {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    return `${u.protocol}//${u.host}/…`;
+  } catch {
+    return '(webhook)';
+  }
+}

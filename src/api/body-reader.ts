@@ -1,0 +1,80 @@
+// Reads a response body to text: decodes gzip, deflate and br, and abandons the body past a size bound.
+import { Writable, type Readable, type Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { InvalidResponseError, ResponseTooLargeError } from './errors.js';
+
+const MIB = 1024 * 1024;
+
+function describeSize(bytes: number): string {
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
+}
+
+/** The header's codings in the order they were applied; the body is decoded in reverse. */
+function codings(header: string | string[] | undefined): string[] {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+function decoderFor(coding: string, status: number): Transform {
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
+  // RFC 9110: "deflate" is the zlib format. A raw deflate stream fails to decode, as it should.
+  if (coding === 'deflate') return zlib.createInflate();
+  if (coding === 'br') return zlib.createBrotliDecompress();
+  // The header is the server's text: name it only when it looks like a coding.
+  const name = /^[a-z0-9._+-]{1,32}$/.test(coding) ? `'${coding}'` : 'an unknown coding';
+  throw new InvalidResponseError(`the API answered with Content-Encoding ${name}, which the client cannot decode`, { status });
+}
+
+/**
+ * The whole body as text (a leading BOM dropped, as undici's text() does). Past `maxBytes` of decoded
+ * body it stops reading and throws ResponseTooLargeError; only the decoded body is held in memory,
+ * so a compressed body that decodes to little costs little too. A body that does not decode is
+ * retryable, like one cut short.
+ */
+export async function readBody(
+  body: Readable,
+  status: number,
+  encoding: string | string[] | undefined,
+  maxBytes: number,
+): Promise<string> {
+  let decoders: Transform[];
+  try {
+    decoders = codings(encoding).reverse().map((c) => decoderFor(c, status));
+  } catch (err) {
+    body.destroy(); // an unread body would hold the connection
+    throw err;
+  }
+  // Which stage failed first: pipeline passes the first failure on to every other stage.
+  let failed: 'body' | 'decoder' | 'size' | undefined;
+  body.once('error', () => (failed ??= 'body'));
+  for (const d of decoders) d.once('error', () => (failed ??= 'decoder'));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const collect = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return done();
+      }
+      failed ??= 'size';
+      done(new ResponseTooLargeError(`the answer is larger than ${describeSize(maxBytes)}`, { status, limitBytes: maxBytes }));
+    },
+  });
+  try {
+    await pipeline([body, ...decoders, collect]);
+  } catch (err) {
+    if (failed === 'decoder') {
+      throw new InvalidResponseError(`the API's ${codings(encoding).join(', ')} body could not be decoded`, {
+        status,
+        retryable: true,
+      });
+    }
+    throw err;
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
+}

@@ -1,0 +1,133 @@
+// One logical request: pacing to the client's windows, the monthly quota, retries of transient failures
+// with backoff, and waits for 429s, each wait bounded by maxWaitMs. Knows nothing of paths or bodies.
+import {
+  QuotaExhaustedError,
+  RateLimitError,
+  WaitTooLongError,
+} from './errors.js';
+import { Pacer, type PacingOverrides, type WindowName } from './pacing.js';
+import { backoffMs, isRetryable, nextMonthlyReset, rateLimitWaitMs } from './retry.js';
+import type { RateLimitInfo } from './schemas.js';
+
+/** The waits the loop reports; the CLI turns them into countdowns. */
+export type WaitEvent =
+  | { type: 'wait'; reason: 'pacing'; ms: number; window: WindowName }
+  | { type: 'wait'; reason: 'rate_limit'; ms: number; limitType: string; resetAt: Date }
+  | { type: 'wait'; reason: 'retry'; ms: number; attempt: number; error: Error };
+
+export interface RequestLoopOptions {
+  retries: number;
+  maxWaitMs: number;
+  pacing?: PacingOverrides;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  onWait: (event: WaitEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** At most this many 429s in a row for one request; each wait must also fit maxWaitMs. */
+const MAX_RATE_LIMIT_RETRIES = 20;
+
+export class RequestLoop {
+  private readonly pacer: Pacer;
+  /** The rate_limit block of the latest feed page. */
+  lastRateLimit: RateLimitInfo | undefined;
+
+  constructor(private readonly opts: RequestLoopOptions) {
+    this.pacer = new Pacer(opts.pacing);
+  }
+
+  /**
+   * Paces, then sends and reads the answer; retried on transient failures and 429s. `send` is counted
+   * against the windows when it settles, answered or not: the server may have counted a request that
+   * timed out or was cut. `read` turns the answer into the result, or throws the error it stands for.
+   */
+  async run<R, T>(send: () => Promise<R>, read: (answer: R) => Promise<T>): Promise<T> {
+    let failures = 0;
+    let rateLimited = 0;
+    for (;;) {
+      await this.pace();
+      try {
+        let answer: R;
+        try {
+          answer = await send();
+        } finally {
+          this.pacer.record(this.opts.now());
+        }
+        return await read(answer);
+      } catch (err) {
+        if (this.opts.signal?.aborted) throw err;
+        if (err instanceof RateLimitError && !(err instanceof QuotaExhaustedError)) {
+          rateLimited++;
+          if (rateLimited > MAX_RATE_LIMIT_RETRIES) throw err;
+          await this.waitForReset(err);
+          continue;
+        }
+        if (!isRetryable(err) || failures >= this.opts.retries) throw err;
+        const ms = backoffMs(failures, this.opts.random);
+        failures++;
+        this.opts.onWait({ type: 'wait', reason: 'retry', ms, attempt: failures, error: err as Error });
+        await this.opts.sleep(ms, this.opts.signal);
+      }
+    }
+  }
+
+  /** Takes a page's rate_limit block: its limits for pacing, its credits for the quota check. */
+  noteRateLimit(info: RateLimitInfo): void {
+    this.pacer.update(info);
+    this.lastRateLimit = info;
+  }
+
+  /** Requests still allowed in the client's own minute window. */
+  minuteRemaining(): number {
+    return this.pacer.remaining('minute', this.opts.now());
+  }
+
+  private async pace(): Promise<void> {
+    const now = this.opts.now();
+    if (this.lastRateLimit && this.lastRateLimit.remaining_credits <= 0) {
+      const resetAt = nextMonthlyReset(now);
+      throw new QuotaExhaustedError({
+        status: 429,
+        code: 'monthly_quota_used',
+        message: `the monthly quota of ${this.lastRateLimit.monthly_quota ?? 'this key'} requests is used up`,
+        details: { limit_type: 'month', limit: this.lastRateLimit.monthly_quota ?? 0, reset_at: resetAt.toISOString() },
+      });
+    }
+    const { ms, window } = this.pacer.delay(now);
+    if (ms <= 0) return;
+    const event: WaitEvent = { type: 'wait', reason: 'pacing', ms, window };
+    await this.waitWithinLimit(ms, now, window, `the ${window} limit allows the next request only in`, event);
+  }
+
+  private async waitForReset(err: RateLimitError): Promise<void> {
+    const now = this.opts.now();
+    const ms = rateLimitWaitMs(err, now, this.opts.random);
+    const limitType = err.limitType ?? 'rate';
+    const event: WaitEvent = { type: 'wait', reason: 'rate_limit', ms, limitType, resetAt: new Date(now + ms) };
+    await this.waitWithinLimit(ms, now, limitType, `the ${limitType} limit resets only in`, event, err);
+  }
+
+  /** Sleeps for a rate limit, or gives up with WaitTooLongError when the wait exceeds maxWaitMs. */
+  private async waitWithinLimit(
+    ms: number,
+    now: number,
+    limitType: string,
+    what: string,
+    event: WaitEvent,
+    cause?: RateLimitError,
+  ): Promise<void> {
+    if (ms > this.opts.maxWaitMs) {
+      throw new WaitTooLongError(`${what} ${waitText(ms)}`, { waitMs: ms, resetAt: new Date(now + ms), limitType, cause });
+    }
+    this.opts.onWait(event);
+    await this.opts.sleep(ms, this.opts.signal);
+  }
+}
+
+/** Seconds for a wait one could sit out; days for one that is absurd (a reset_at decades away). */
+function waitText(ms: number): string {
+  const days = ms / 86_400_000;
+  return days > 2 ? `${Math.floor(days)} days` : `${Math.ceil(ms / 1000)} s`;
+}

@@ -1,0 +1,120 @@
+// `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine.
+import type { Command } from 'commander';
+import { BOUNDS } from '../../api/constants.js';
+import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
+import type { Context } from '../context.js';
+import type { FeedOptions } from '../feed/plan.js';
+import { UsageError } from '../errors.js';
+import type { MatchPlan } from '../match/run-match.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import type { ActionOptions } from '../feed/actions-plan.js';
+import { action } from './define-action.js';
+import { parseWholeNumber } from '../options/option-parsers.js';
+
+interface MatchOptions extends FilterFlags, ActionOptions {
+  watch?: boolean;
+  interval?: string;
+  state?: string;
+  catalog?: string;
+  map?: string;
+  sources?: string;
+  hours?: string;
+  exitCode?: boolean;
+  archive?: boolean;
+  since?: string;
+  db?: string;
+  formulaGuard: boolean;
+  bom?: boolean;
+}
+
+export function registerMatch(program: Command, ctx: Context): void {
+  const match = program
+    .command('match')
+    .description('check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible')
+    .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
+    .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--hours <1-24>', 'look-back window in hours (default 24)')
+    .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
+    .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
+    .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
+    .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
+    .option('--interval <seconds>', 'with --watch: seconds between polls (default 60)')
+    .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
+    .option('--exec <command>', 'with --watch: run this for each match row, no shell; {recall_id}, {level}, {<catalogue column>}')
+    .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30)')
+    .option('--webhook [url]', 'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)')
+    .option('--webhook-format <format>', 'json (the row, default) or slack')
+    .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
+    .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
+    .addHelpText(
+      'after',
+      `
+Tiers, best first: match/barcode (GTIN-8/12/13/14, check digits verified), match/model+brand,
+possible/model, possible/brand+name. A shared brand or a generic word alone is never a match, and
+no row is not a promise that a product is safe: only that nothing visible matched.
+
+Columns are found by name (gtin, ean, upc, barcode; brand; model, mpn, model_number, reference;
+name, title, product_name) or given with --map.
+
+Examples:
+  recall-feed match --catalog products.csv
+  recall-feed match --catalog products.csv -f csv -o matches.csv --exit-code
+  recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
+  recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
+  recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline`,
+    );
+  addDbOption(addFilterOptions(match)).action(
+    action<MatchOptions>(ctx, async () => {
+      const { runMatch } = await import('../match/run-match.js');
+      return (opts, globals, c) => runMatch(planMatch(opts, c.now()), globals, c);
+    }),
+  );
+}
+
+function mapOf(raw: string | undefined): ColumnMap {
+  if (raw === undefined) return {};
+  try {
+    return parseColumnMap(raw);
+  } catch (err) {
+    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
+  if (!opts.catalog) throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
+  const sources = parseSourceList(opts.sources);
+  if (opts.archive && opts.hours !== undefined) {
+    throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
+  }
+  if (!opts.archive && (opts.since !== undefined || opts.db !== undefined)) {
+    throw new UsageError(`${opts.since !== undefined ? '--since' : '--db'} works with --archive`, 'the live window is the last 24 hours: narrow it with --hours');
+  }
+  return {
+    catalog: opts.catalog,
+    map: mapOf(opts.map),
+    recalls: opts.archive
+      ? { kind: 'archive', db: opts.db, sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
+      : { kind: 'live', sources, hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) },
+    filter: parseFilterOptions(opts),
+    exitCode: opts.exitCode ?? false,
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+    watch: watchOptions(opts),
+  };
+}
+
+/** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
+function watchOptions(opts: MatchOptions): FeedOptions | undefined {
+  if (!opts.watch) {
+    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find((k) => opts[k] !== undefined);
+    if (given) throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
+    return undefined;
+  }
+  if (opts.archive) throw new UsageError('--watch polls the live feed; it cannot be combined with --archive');
+  if (opts.exitCode) throw new UsageError('--exit-code ends a run with its answer; a --watch does not end', 'use --exec or --webhook to act on each match');
+  const { catalog: _c, map: _m, archive: _a, since: _s, db: _d, exitCode: _e, watch: _w, bom: _b, ...feed } = opts;
+  return { ...feed, watch: true, paginate: true };
+}

@@ -1,0 +1,115 @@
+// Reads the live commander tree into what a completion script needs: commands, flags, and what follows each flag.
+import type { Argument, Command, Option } from 'commander';
+import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { FORMATS } from '../../output/formats.js';
+import { CONFIG_KEY_INFO } from '../config/keys.js';
+
+/** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
+export type FlagValue =
+  | { kind: 'none' }
+  | { kind: 'file' }
+  | { kind: 'free' }
+  | { kind: 'oneOf'; values: readonly string[] };
+
+export interface FlagSpec {
+  /** Short and long spellings, e.g. ['-f', '--format']. */
+  names: string[];
+  value: FlagValue;
+  description: string;
+}
+
+export interface ArgSpec {
+  name: string;
+  /** The closed list of values, when there is one. */
+  values: readonly string[] | undefined;
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases: string[];
+  /** Command names from the program down to this one; [] for the program itself. */
+  path: string[];
+  description: string;
+  /** This command's own flags; its ancestors' flags apply too (see flagsInScope). */
+  flags: FlagSpec[];
+  args: ArgSpec[];
+  commands: CommandSpec[];
+}
+
+// The commands declare these values in their checks rather than with commander's .choices(), so that
+// their error messages stay their own; options that do use .choices() need no entry here.
+const CLOSED_FLAG_VALUES: Record<string, readonly string[]> = {
+  '--format': FORMATS,
+  '--sort': SORT_FIELDS,
+  '--order': SORT_ORDERS,
+};
+/** Arguments by name: `config set/get/unset <key>`. */
+const CLOSED_ARG_VALUES: Record<string, readonly string[]> = {
+  key: Object.keys(CONFIG_KEY_INFO),
+};
+const FILE_FLAGS = new Set(['--output', '--state', '--keys']);
+const FILE_PLACEHOLDER = /[<[]file(\.\.\.)?[\]>]/;
+
+/** The values a flag is limited to: commander's choices when declared, else the known lists above. */
+export function closedValues(option: Option): readonly string[] | undefined {
+  return option.argChoices ?? (option.long ? CLOSED_FLAG_VALUES[option.long] : undefined);
+}
+
+export function flagValue(option: Option): FlagValue {
+  if (!option.required && !option.optional) return { kind: 'none' };
+  const values = closedValues(option);
+  if (values) return { kind: 'oneOf', values };
+  if ((option.long && FILE_FLAGS.has(option.long)) || FILE_PLACEHOLDER.test(option.flags)) return { kind: 'file' };
+  return { kind: 'free' };
+}
+
+function argValues(arg: Argument, cmd: Command, siblings: readonly string[]): readonly string[] | undefined {
+  // commander's implicit `help [command]` takes the name of a sibling command.
+  if (cmd.name() === 'help' && arg.name() === 'command') return siblings;
+  return arg.argChoices ?? CLOSED_ARG_VALUES[arg.name()];
+}
+
+/** The visible tree under `cmd` (hidden commands and options left out, commander's help ones put in). */
+export function describeTree(cmd: Command, path: string[] = [], siblings: readonly string[] = []): CommandSpec {
+  const help = cmd.createHelp();
+  const subs = help.visibleCommands(cmd);
+  const subNames = subs.map((s) => s.name()).filter((n) => n !== 'help');
+  return {
+    name: cmd.name(),
+    aliases: cmd.aliases(),
+    path,
+    description: cmd.description(),
+    flags: help.visibleOptions(cmd).map((o) => ({
+      names: [o.short, o.long].filter((n): n is string => n !== undefined),
+      value: flagValue(o),
+      description: o.description,
+    })),
+    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argValues(a, cmd, siblings) })),
+    commands: subs.map((s) => describeTree(s, [...path, s.name()], subNames)),
+  };
+}
+
+/** Every command of the tree, the program first. */
+export function allCommands(spec: CommandSpec): CommandSpec[] {
+  return [spec, ...spec.commands.flatMap(allCommands)];
+}
+
+/** The flags usable at `path`: its own, then its ancestors' (commander reads program flags after a command too). */
+export function flagsInScope(root: CommandSpec, path: readonly string[]): FlagSpec[] {
+  const chain: CommandSpec[] = [root];
+  for (const name of path) {
+    const next = chain[chain.length - 1]?.commands.find((c) => c.name === name);
+    if (!next) break;
+    chain.push(next);
+  }
+  const flags: FlagSpec[] = [];
+  const seen = new Set<string>();
+  for (const c of chain.reverse()) {
+    for (const f of c.flags) {
+      if (f.names.some((n) => seen.has(n))) continue;
+      for (const n of f.names) seen.add(n);
+      flags.push(f);
+    }
+  }
+  return flags;
+}

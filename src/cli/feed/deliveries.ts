@@ -1,0 +1,87 @@
+// Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
+import type { Action } from '../../actions/action.js';
+import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import { execAction } from '../../actions/exec-action.js';
+import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { webhookAction } from '../../actions/webhook-action.js';
+import type { Context } from '../context.js';
+import { proxyFromEnv, type Session } from '../session.js';
+import type { ActionsPlan } from './actions-plan.js';
+import type { SeenState } from './seen-state.js';
+
+/** One thing an action fires for: a record written, or a match row; its id is stable across runs. */
+export interface DeliveryItem {
+  id: string;
+  record: Record<string, unknown>;
+}
+
+export interface Deliveries {
+  /** Queues items just written; saved with the state they are remembered in, so none is lost to a crash. */
+  enqueue(items: readonly DeliveryItem[]): void;
+  /** Runs every action still owed, oldest first; the state is saved after each success and failure. */
+  deliver(): Promise<DeliveryReport>;
+  close(): Promise<void>;
+}
+
+/** `actions: 3 delivered · 1 pending · 2 failed attempts` for the status line and summary. */
+export function deliverySummary(report: DeliveryReport): string {
+  const attempts = report.failed === 1 ? 'attempt' : 'attempts';
+  return `actions: ${report.delivered} delivered · ${report.pending} pending · ${report.failed} failed ${attempts}`;
+}
+
+/** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
+function describe(id: string): string {
+  const [recall, row] = id.split(':');
+  return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
+}
+
+export async function openDeliveries(plan: ActionsPlan, state: SeenState, session: Session, ctx: Context): Promise<Deliveries> {
+  const actions: Action[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  if (plan.exec) {
+    actions.push(
+      execAction({
+        words: plan.exec.words,
+        timeoutMs: plan.exec.timeoutMs,
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
+      }),
+    );
+  }
+  if (plan.webhook) {
+    const { createDispatcher } = await import('../../api/transport.js');
+    const dispatcher = createDispatcher(proxyFromEnv(ctx.env));
+    closers.push(() => dispatcher.close());
+    actions.push(
+      webhookAction({ url: plan.webhook.url, format: plan.webhook.format, timeoutMs: session.settings.timeoutMs, dispatcher, now: ctx.now }),
+    );
+  }
+  const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
+  const queue = new DeliveryQueue(
+    {
+      actions,
+      now: ctx.now,
+      sleep: ctx.sleep,
+      signal: ctx.signal,
+      persist: async () => {
+        state.setDeliveries(queue.snapshot());
+        await state.stage();
+        await state.commit();
+      },
+      onFailure: (d, action, error) => session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
+      onSuccess: (d, action) => {
+        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
+      },
+    },
+    state.deliveries,
+  );
+  return {
+    enqueue(items) {
+      for (const item of items) queue.add(item.id, item.record);
+      state.setDeliveries(queue.snapshot());
+    },
+    deliver: () => queue.deliver(),
+    async close() {
+      for (const close of closers) await close();
+    },
+  };
+}

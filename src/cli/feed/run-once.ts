@@ -1,0 +1,69 @@
+// `feed --state` without `--watch` (cron): one poll, only the recalls not written before; the output goes in place first, then the state.
+import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
+import type { Context } from '../context.js';
+import { openTarget } from '../files/output-target.js';
+import { announceWritten, counted, tellsSuccess, writeOutput } from '../files/write-output.js';
+import type { Session } from '../session.js';
+import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.js';
+import { pollNew, remember } from './new-records.js';
+import { pagesOf } from './pages.js';
+import type { FeedPlan } from './plan.js';
+import { createRecordSink } from './record-sink.js';
+import { SeenState } from './seen-state.js';
+
+export async function runOnce(plan: FeedPlan & { state: string }, session: Session, ctx: Context): Promise<void> {
+  // Before any request: a state that cannot be read or written stops the run here.
+  const state = await SeenState.load(plan.state);
+  const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
+  try {
+    await pollAndWrite(plan, session, ctx, state, deliveries);
+  } finally {
+    await deliveries?.close();
+  }
+}
+
+async function pollAndWrite(
+  plan: FeedPlan & { state: string },
+  session: Session,
+  ctx: Context,
+  state: SeenState,
+  deliveries: Deliveries | undefined,
+): Promise<void> {
+  const poll = await writeOutput(
+    () => openTarget(session.settings, ctx, { append: plan.append }),
+    async (target) => {
+      const poll = await pollNew(pagesOf(session, plan), {
+        state,
+        max: plan.max,
+        custom: plan.custom,
+        keep: compileFilter(plan.filter),
+        flag: '--state',
+        signal: ctx.signal,
+      });
+      remember(state, poll.records, ctx.now());
+      // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
+      deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));
+      const sink = createRecordSink({ plan, format: plan.format, session, target });
+      // Staged before the records are printed or the file is committed: a disk that cannot take
+      // the state fails the run while the output is still as it was.
+      await state.stage();
+      await sink.write(poll.records);
+      await sink.end();
+      return poll;
+    },
+    async (err, target) => {
+      await target.discard();
+      await state.unstage();
+      return err;
+    },
+  );
+  await state.commit();
+  const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
+  const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;
+  const fresh = poll.records.length;
+  const what = isEmptyFilter(plan.filter)
+    ? counted(fresh, 'new recall', 'new recalls')
+    : `${counted(fresh, 'new matching recall', 'new matching recalls')} (of ${poll.fetched} fetched)`;
+  if (session.settings.output) announceWritten(session, what, `; ${remembered}`);
+  else if (tellsSuccess(session)) session.status.note(`${what}; ${remembered}`);
+}

@@ -1,0 +1,54 @@
+// Adds one file's bytes to the end of another, all or nothing: a failure cuts the target back to its old size.
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { writing } from './write-errors.js';
+
+const CHUNK = 1024 * 1024;
+
+async function writeAll(handle: FileHandle, data: Buffer, length = data.length): Promise<void> {
+  let offset = 0;
+  while (offset < length) offset += (await handle.write(data, offset, length - offset)).bytesWritten;
+}
+
+async function endsWithNewline(handle: FileHandle, size: number): Promise<boolean> {
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/**
+ * Appends the bytes of `from` to `to` (created if missing), first adding the final newline `to` lacks so
+ * that the first new line is not glued onto its last one. Costs what `from` holds, whatever the size of
+ * `to`. On any failure `to` is truncated back to its size before, and the error (CannotWriteError for
+ * file-system errors, naming `shown`) is thrown.
+ */
+export async function appendFileBytes(from: string, to: string, shown: string): Promise<void> {
+  await writing(shown, async () => {
+    const source = await fs.open(from, 'r');
+    try {
+      const length = (await source.stat()).size;
+      if (length === 0) return;
+      // a+: appends, and can read the last byte.
+      const target = await fs.open(to, 'a+');
+      let before: number | undefined;
+      try {
+        before = (await target.stat()).size;
+        if (before > 0 && !(await endsWithNewline(target, before))) await writeAll(target, Buffer.from('\n'));
+        const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length));
+        for (let done = 0; done < length; ) {
+          const { bytesRead } = await source.read(buffer, 0, buffer.length, done);
+          if (bytesRead === 0) break;
+          await writeAll(target, buffer, bytesRead);
+          done += bytesRead;
+        }
+      } catch (err) {
+        if (before !== undefined) await target.truncate(before).catch(() => {});
+        throw err;
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await source.close();
+    }
+  });
+}

@@ -1,0 +1,169 @@
+// Keeps two runs off the same output or state file: a lock per file (proper-lockfile), waited for up to a bound, naming its holder.
+import { rmSync, promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import type { LockOptions } from 'proper-lockfile';
+import { sleep as realSleep } from '../../api/sleep.js';
+import { BusyError } from '../errors.js';
+import { sidecarPath } from './sidecar-names.js';
+import { resolveTargetPath } from './target-path.js';
+import { cannotWrite, errnoCode } from './write-errors.js';
+
+export interface RunLockOptions {
+  /** How long to wait for other runs before giving up with BusyError; 0: give up at once. */
+  waitMs: number;
+  /** Aborting stops the wait (the signal's reason is thrown); locks taken so far are released. */
+  signal?: AbortSignal;
+  /** Told once, when a file turns out to be held by another run: who holds it, and which file. */
+  onWait?: (holder: string, file: string) => void;
+  /**
+   * A lock not refreshed for this long belongs to a run that died (SIGKILL, power loss) and is taken
+   * over. A live run refreshes its locks every staleMs / 2. Default 10 s; at least 2 s.
+   */
+  staleMs?: number;
+  /** The flag that sets waitMs, named in the hint when the wait runs out. */
+  waitFlag?: string;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface RunLock {
+  /** The files locked (real paths, sorted); devices, pipes and stdout need no lock. */
+  readonly files: readonly string[];
+  /** Throws BusyError if a lock was lost: this run stalled past staleMs and another run took it over. */
+  check(): void;
+  /** Releases every lock; calling it twice is harmless. */
+  release(): Promise<void>;
+}
+
+/** Who holds a lock, written beside it so that a waiting run can name it. */
+interface Holder {
+  pid: number;
+  host: string;
+  started: string;
+}
+
+const DEFAULT_STALE_MS = 10_000;
+const POLL_MS = 250;
+const STARTED = new Date().toISOString();
+
+const lockDir = (file: string) => sidecarPath(file, '.lock');
+const holderFile = (file: string) => sidecarPath(file, '.lock.json');
+
+/** The files behind the paths that need a lock, each once, in one order for every run (no deadlock). */
+async function lockableFiles(paths: readonly string[]): Promise<string[]> {
+  const files = new Set<string>();
+  for (const p of paths) {
+    // A path that cannot be resolved (a folder, a missing folder) is refused by whoever opens it.
+    const where = await resolveTargetPath(p).catch(() => undefined);
+    if (where?.kind === 'file') files.add(where.path);
+  }
+  return [...files].sort();
+}
+
+async function describeHolder(file: string): Promise<string> {
+  try {
+    const h = JSON.parse(await fs.readFile(holderFile(file), 'utf8')) as Partial<Holder>;
+    if (typeof h.pid === 'number') return `another recall-feed run (pid ${h.pid} on ${h.host}, started ${h.started})`;
+  } catch {
+    // not written yet, or gone meanwhile
+  }
+  return 'another recall-feed run';
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Locks `paths` (output and state files; symlinks followed, files that do not exist yet included) for
+ * this run. When another run holds one, says so once through onWait and waits up to waitMs, then
+ * throws BusyError naming the holder. File-system failures (a read-only folder) are CannotWriteError.
+ */
+export async function acquireRunLock(paths: readonly string[], opts: RunLockOptions): Promise<RunLock> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? realSleep;
+  const staleMs = Math.max(opts.staleMs ?? DEFAULT_STALE_MS, 2000);
+  const deadline = now() + opts.waitMs;
+  const files = await lockableFiles(paths);
+  const held: { file: string; unlock: () => Promise<void> }[] = [];
+  let lost: { file: string } | undefined;
+  let told = false;
+
+  const removeHoldersSync = () => {
+    for (const h of held) rmSync(holderFile(h.file), { force: true });
+  };
+  const release = async () => {
+    process.off('exit', removeHoldersSync);
+    for (const h of held.splice(0).reverse()) {
+      await fs.rm(holderFile(h.file), { force: true }).catch(() => {});
+      await h.unlock().catch(() => {}); // already gone when compromised
+    }
+  };
+
+  async function lockOne(file: string): Promise<void> {
+    const options: LockOptions = {
+      stale: staleMs,
+      realpath: false,
+      lockfilePath: lockDir(file),
+      onCompromised: () => {
+        lost ??= { file };
+      },
+    };
+    for (;;) {
+      try {
+        const unlock = await lockfile.lock(file, options);
+        held.push({ file, unlock });
+        const holder: Holder = { pid: process.pid, host: hostname(), started: STARTED };
+        await fs.writeFile(holderFile(file), `${JSON.stringify(holder)}\n`);
+        return;
+      } catch (err) {
+        if (errnoCode(err) !== 'ELOCKED') throw cannotWrite(file, err);
+      }
+      const holder = await describeHolder(file);
+      const left = deadline - now();
+      if (left > 0 && !told) {
+        told = true;
+        opts.onWait?.(holder, file);
+      }
+      if (left <= 0) {
+        const flag = opts.waitFlag ? `, or wait longer with ${opts.waitFlag} <seconds>` : '';
+        throw new BusyError(
+          `${file} is in use by ${holder}; gave up after waiting ${seconds(opts.waitMs)}`,
+          `let that run finish${flag}; the lock of a run that was killed is taken over after ${seconds(staleMs)}`,
+        );
+      }
+      await sleep(Math.min(POLL_MS, left), opts.signal);
+    }
+  }
+
+  process.on('exit', removeHoldersSync);
+  try {
+    for (const file of files) await lockOne(file);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return {
+    files,
+    check() {
+      if (lost) {
+        throw new BusyError(
+          `lost the lock on ${lost.file}: this run stalled for over ${seconds(staleMs)} and another run took it over`,
+          'run again once the other run has finished',
+        );
+      }
+    },
+    release,
+  };
+}
+
+/** Runs `fn` with `paths` locked; the locks are released however it ends. */
+export async function withRunLock<T>(paths: readonly string[], opts: RunLockOptions, fn: (lock: RunLock) => Promise<T>): Promise<T> {
+  const lock = await acquireRunLock(paths, opts);
+  try {
+    return await fn(lock);
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,47 @@
+// The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
+import type { Catalogue } from '../../match/catalogue.js';
+import type { Match, RejectedCode } from '../../match/matcher.js';
+import type { StatusReporter } from '../terminal/status.js';
+
+/** Written before the catalogue's own columns. */
+const LEAD = ['level', 'reason', 'catalog_line'] as const;
+/** Written after them, named as the API names them. */
+const RECALL = ['recall_id', 'alert_title', 'risk_severity', 'data_source', 'published_at', 'source_url'] as const;
+
+/** A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`. */
+function catalogueKey(header: string): string {
+  return (LEAD as readonly string[]).includes(header) || (RECALL as readonly string[]).includes(header) ? `catalog.${header}` : header;
+}
+
+/** Every column of a match row, in order: csv header and the full table. */
+export function matchColumns(catalogue: Catalogue): string[] {
+  return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL];
+}
+
+/** What a table shows on a terminal: the tier, the catalogue's identifying columns, the recall. */
+export function matchTableColumns(catalogue: Catalogue): string[] {
+  const { gtin, brand, model, name } = catalogue.columns;
+  const own = [name ?? model ?? gtin, brand].filter((c): c is string => c !== undefined).map(catalogueKey);
+  return ['level', 'reason', 'catalog_line', ...own, 'recall_id', 'alert_title'];
+}
+
+export function matchRow(match: Match, recall: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = { level: match.level, reason: match.reason, catalog_line: match.row.line };
+  for (const [header, value] of Object.entries(match.row.values)) row[catalogueKey(header)] = value;
+  row.recall_id = recall.id ?? null;
+  for (const field of RECALL.slice(1)) row[field] = recall[field] ?? null;
+  return row;
+}
+
+/** Rejected codes listed one per line up to here; the rest are counted. */
+const MAX_REJECTED_LINES = 20;
+
+/** Each catalogue barcode with a wrong check digit, on stderr with its row: it is never matched. */
+export function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
+  for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
+    status.note(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
+  }
+  if (rejected.length > MAX_REJECTED_LINES) {
+    status.note(`recall-feed: … and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`);
+  }
+}

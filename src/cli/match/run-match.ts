@@ -1,0 +1,160 @@
+// Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { compileFilter } from '../../filters/record-filter.js';
+import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
+import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
+import { CatalogueIndex } from '../../match/matcher.js';
+import { openArchiveFile } from '../archive/archive-file.js';
+import { openLocal } from '../archive/local-session.js';
+import type { Context } from '../context.js';
+import type { FeedOptions } from '../feed/plan.js';
+import { MatchesFoundError, UsageError } from '../errors.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
+import { openSession } from '../session.js';
+import type { Settings } from '../settings.js';
+import type { GlobalFlags } from '../settings.js';
+import type { StatusReporter } from '../terminal/status.js';
+import type { Terminal } from '../terminal/terminal.js';
+import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { watchMatch } from './watch-match.js';
+
+/** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
+export type RecallSource =
+  | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
+  | { kind: 'archive'; db: string | undefined; sources: string[] | undefined; sinceUs: number | undefined };
+
+export interface MatchPlan {
+  catalog: string;
+  map: ColumnMap;
+  recalls: RecallSource;
+  filter: RecordFilter;
+  exitCode: boolean;
+  formulaGuard: boolean;
+  bom: boolean;
+  /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
+  watch: FeedOptions | undefined;
+}
+
+/** What writing the rows needs, from a session or a local (archive) one. */
+interface Surroundings {
+  settings: Settings;
+  terminal: Terminal;
+  status: StatusReporter;
+}
+
+/** Recalls in batches, with the window's size when the source knows it. */
+type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+
+/** Archive records handed on at once: flat memory, few renderer calls. */
+const ARCHIVE_BATCH = 500;
+const n = (v: number) => v.toLocaleString('en-US');
+const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
+
+/** The catalogue, read before any request: a bad file is a usage error that costs no quota. */
+async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
+  try {
+    return await readCatalogue(plan.catalog, plan.map);
+  } catch (err) {
+    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError) {
+      throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
+    }
+    throw err;
+  }
+}
+
+async function* archiveBatches(records: Iterable<Record<string, unknown>>, signal: AbortSignal): Batches {
+  let batch: Record<string, unknown>[] = [];
+  for (const record of records) {
+    batch.push(record);
+    if (batch.length < ARCHIVE_BATCH) continue;
+    yield { records: batch };
+    batch = [];
+    if (signal.aborted) throw signal.reason;
+  }
+  yield { records: batch };
+}
+
+/** Checks every recall of `batches` against the catalogue and writes a row per match; returns the counts. */
+async function matchAll(plan: MatchPlan, catalogue: Catalogue, index: CatalogueIndex, batches: Batches, where: Surroundings, ctx: Context) {
+  const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
+  const keep = compileFilter(plan.filter);
+  const format = chooseFormat(where.settings, where.terminal);
+  await writeOutput(
+    () => openTarget(where.settings, ctx),
+    async (target) => {
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: matchTableColumns(catalogue),
+        csvColumns: matchColumns(catalogue),
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom && target.startsEmpty,
+        header: target.startsEmpty,
+        width: where.terminal.columns,
+        color: where.terminal.color,
+      });
+      await where.status.start('matching recalls…');
+      for await (const batch of batches) {
+        const rows: Record<string, unknown>[] = [];
+        for (const recall of batch.records) {
+          counts.fetched++;
+          if (!keep(recall)) continue;
+          counts.checked++;
+          for (const m of index.match(recall)) {
+            counts[m.level]++;
+            rows.push(matchRow(m, recall));
+          }
+        }
+        await where.status.around(() => renderer.write(rows));
+        const of = batch.total === undefined ? '' : ` of ${n(batch.total)}`;
+        where.status.progress(`matching recalls… ${n(counts.fetched)}${of}`);
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+      }
+      await renderer.end();
+    },
+  );
+  where.status.stop();
+  return counts;
+}
+
+export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const catalogue = await loadCatalogue(plan);
+  const index = new CatalogueIndex(catalogue);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx);
+  const source = plan.recalls;
+  let counts: Awaited<ReturnType<typeof matchAll>>;
+  let status: StatusReporter;
+  if (source.kind === 'archive') {
+    // Offline: no key, no request; the filters the archive can answer become SQL.
+    const local = await openLocal(globals, ctx, source.db);
+    status = local.status;
+    reportRejected(index.rejected, status);
+    const archive = await openArchiveFile(local.file, { create: false });
+    try {
+      const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
+      counts = await matchAll(plan, catalogue, index, archiveBatches(records, ctx.signal), local, ctx);
+    } finally {
+      archive.close();
+    }
+  } else {
+    const session = await openSession(globals, ctx, { needsKey: true });
+    status = session.status;
+    try {
+      reportRejected(index.rejected, status);
+      const pages = session.client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: 500 });
+      const batches: Batches = (async function* () {
+        for await (const page of pages) yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+      })();
+      counts = await matchAll(plan, catalogue, index, batches, session, ctx);
+    } finally {
+      await session.close();
+    }
+  }
+  const filtered = counts.checked === counts.fetched ? '' : ` (${n(counts.checked)} after filters)`;
+  status.note(
+    `catalogue: ${count(catalogue.rows.length, 'row', 'rows')} · ${count(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${n(counts.fetched)}${filtered} · ${count(counts.match, 'match', 'matches')} · ${n(counts.possible)} possible`,
+  );
+  if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
+}

@@ -1,0 +1,82 @@
+// Checks --columns names: refuses unknown recall fields before any request; warns where the shape is unknown or the format ignores them.
+import { UsageError } from '../errors.js';
+
+/** Formats that print whole records, where --columns has no effect. */
+const WHOLE_RECORD_FORMATS: ReadonlySet<string> = new Set(['jsonl', 'json']);
+const MAX_SUGGESTIONS = 3;
+
+/** Edits (insert, delete, replace, swap two neighbours) between `a` and `b`: optimal string alignment. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** Distance to the whole name or, for 4 characters or more, to one of its `_` parts (`titel` → alert_title). */
+function distanceTo(wanted: string, known: string): number {
+  const whole = editDistance(wanted, known);
+  if (wanted.length < 4) return whole;
+  return Math.min(whole, ...known.split('_').map((part) => editDistance(wanted, part)));
+}
+
+/**
+ * Up to three known names close to `name`: at most a third of its length (at least 1) edits away from
+ * the name or one of its `_` parts; closest first, then nearest as a whole, then in `known`'s order.
+ */
+export function nearestNames(name: string, known: readonly string[]): string[] {
+  const wanted = name.toLowerCase();
+  const limit = Math.max(1, Math.floor(wanted.length / 3));
+  return known
+    .map((k, order) => ({ k, order, d: distanceTo(wanted, k.toLowerCase()), whole: editDistance(wanted, k.toLowerCase()) }))
+    .filter(({ d }) => d <= limit)
+    .sort((x, y) => x.d - y.d || x.whole - y.whole || x.order - y.order)
+    .slice(0, MAX_SUGGESTIONS)
+    .map(({ k }) => k);
+}
+
+function quoted(names: readonly string[]): string {
+  return names.map((n) => `'${n}'`).join(', ');
+}
+
+/** Names missing from `known`, each with its nearest known names (for a hint or a warning). */
+function describeUnknown(unknown: readonly string[], known: readonly string[]): string {
+  const near = unknown.map((n) => [n, nearestNames(n, known)] as const).filter(([, names]) => names.length > 0);
+  if (near.length === 0) return `known: ${known.join(', ')}`;
+  return `did you mean ${near.map(([n, names]) => `${names.join(' or ')} (for '${n}')`).join('; ')}?`;
+}
+
+/** Refuses `--columns` names outside `known` (exit 2, before any request), naming the nearest known ones. */
+export function checkKnownColumns(columns: readonly string[], known: readonly string[]): void {
+  const unknown = columns.filter((c) => !known.includes(c));
+  if (unknown.length === 0) return;
+  const what = unknown.length === 1 ? 'an unknown column' : 'unknown columns';
+  throw new UsageError(`--columns has ${what}: ${quoted(unknown)}`, describeUnknown(unknown, known));
+}
+
+export interface ColumnWarningInput {
+  columns: readonly string[] | undefined;
+  format: string;
+  /** The first records, for a feed whose fields are not known up front (custom feeds, sources). */
+  records?: readonly Record<string, unknown>[];
+}
+
+/**
+ * Warnings (without the `warning: ` prefix) for --columns that would otherwise do nothing silently:
+ * with jsonl or json, which print whole records; and names no record of the first batch has.
+ */
+export function columnWarnings({ columns, format, records }: ColumnWarningInput): string[] {
+  if (!columns) return [];
+  if (WHOLE_RECORD_FORMATS.has(format)) return [`--columns applies to table and csv only; ${format} prints whole records`];
+  if (!records || records.length === 0) return [];
+  const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const missing = columns.filter((c) => !fields.includes(c));
+  if (missing.length === 0) return [];
+  return [`no record has ${missing.length === 1 ? 'the column' : 'the columns'} ${quoted(missing)} (left empty); ${describeUnknown(missing, fields)}`];
+}

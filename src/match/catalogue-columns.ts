@@ -1,0 +1,68 @@
+// Which catalogue columns hold the barcode, brand, model and name: found by common names or mapped by the user.
+import { fold } from '../filters/normalize.js';
+
+export const ROLES = ['gtin', 'brand', 'model', 'name'] as const;
+export type Role = (typeof ROLES)[number];
+export type ColumnMap = Partial<Record<Role, string>>;
+
+/** Header names recognised for each role, compared without case, accents, spaces or punctuation. */
+const KNOWN: Record<Role, string[]> = {
+  gtin: ['gtin', 'ean', 'upc', 'barcode', 'ean13', 'gtin13', 'gtin14', 'upca', 'codebarre', 'codeean'],
+  brand: ['brand', 'marque', 'manufacturer', 'brandname'],
+  model: ['model', 'mpn', 'modelnumber', 'modelno', 'reference', 'ref', 'modele'],
+  name: ['name', 'title', 'productname', 'producttitle', 'designation', 'libelle', 'nom'],
+};
+
+export function headerKey(header: string): string {
+  return fold(header).replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+export class CatalogueColumnsError extends Error {
+  override name = 'CatalogueColumnsError';
+}
+
+/** `gtin=EAN13,brand=Marque`: the user's mapping of roles to header names. */
+export function parseColumnMap(raw: string): ColumnMap {
+  const map: ColumnMap = {};
+  for (const part of raw.split(',')) {
+    const eq = part.indexOf('=');
+    const role = part.slice(0, eq).trim().toLowerCase();
+    const header = part.slice(eq + 1).trim();
+    if (eq < 0 || header === '' || !(ROLES as readonly string[]).includes(role)) {
+      throw new CatalogueColumnsError(
+        `--map must look like gtin=EAN13,brand=Marque (roles: ${ROLES.join(', ')}), not '${raw}'`,
+      );
+    }
+    map[role as Role] = header;
+  }
+  return map;
+}
+
+/**
+ * The header each role reads from: the user's mapping first (its header must exist), else the first
+ * header with a known name. At least one of barcode, model or brand+name must be found.
+ */
+export function resolveColumns(headers: readonly string[], mapped: ColumnMap): ColumnMap {
+  const byKey = new Map<string, string>();
+  for (const h of headers) if (!byKey.has(headerKey(h))) byKey.set(headerKey(h), h);
+  const out: ColumnMap = {};
+  for (const role of ROLES) {
+    const wanted = mapped[role];
+    if (wanted !== undefined) {
+      const found = headers.includes(wanted) ? wanted : byKey.get(headerKey(wanted));
+      if (found === undefined) {
+        throw new CatalogueColumnsError(`the catalogue has no column '${wanted}' (--map ${role}=${wanted}); its columns: ${headers.join(', ')}`);
+      }
+      out[role] = found;
+      continue;
+    }
+    const known = KNOWN[role].map((k) => byKey.get(k)).find((h) => h !== undefined);
+    if (known !== undefined) out[role] = known;
+  }
+  if (out.gtin === undefined && out.model === undefined && (out.brand === undefined || out.name === undefined)) {
+    throw new CatalogueColumnsError(
+      `found no barcode, model or brand and name column among: ${headers.join(', ')}`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+// The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
+import { fold } from '../filters/normalize.js';
+
+/** Model numbers compare without case, accents, spaces, dashes, dots, slashes or underscores. */
+export function modelKey(raw: string): string {
+  return fold(raw).replace(/[\s\-./\\_]+/g, '');
+}
+
+/** Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"). */
+export function brandKey(raw: string): string {
+  return fold(raw)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Words too common in product names to say two products are the same; a shared one of these alone is
+ * never a match (English and French, the languages of the sources).
+ */
+const GENERIC = new Set(
+  `a an and the of for with in on to by from set pack kit new model edition size mini max pro plus
+  kids kid children childrens child baby infant adult mens womens unisex toy toys product products
+  item items piece pieces black white red blue green pink grey gray small medium large
+  le la les un une des de du d l et en au aux pour avec sans sur par enfant enfants bebe jouet
+  jouets produit lot noir blanc rouge bleu vert rose gris petit petite grand grande`.split(/\s+/),
+);
+
+/** The distinctive words of a product name: folded, 2+ characters, neither generic nor part of the brand. */
+export function nameTokens(name: string, brand = ''): Set<string> {
+  const brandWords = new Set(brandKey(brand).split(' '));
+  const tokens = new Set<string>();
+  for (const word of brandKey(name).split(' ')) {
+    // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.
+    const stem = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
+    if (stem.length < 2 || GENERIC.has(word) || GENERIC.has(stem) || brandWords.has(word)) continue;
+    tokens.add(stem);
+  }
+  return tokens;
+}
+
+/** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */
+export function tokenSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}

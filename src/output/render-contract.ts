@@ -1,0 +1,55 @@
+// The renderer contract: what every format's renderer takes and promises (types only, so renderers and the factory share it).
+//
+// Machine formats are stable contracts:
+// - jsonl: one compact JSON object per line, the record exactly as the API sent it (all fields, key order).
+// - json:  one JSON array, "[\n" + records (one compact object per line) joined by ",\n" + "\n]\n";
+//          no records gives "[]\n". With resumeCount > 0 the caller has removed the trailing "\n]\n" of the
+//          existing document; the renderer continues with ",\n" and closes it again.
+// - csv:   see csv.ts (RFC 4180 quoting, "\n" line ends, header once, formula guard).
+// The table is for people and may change.
+import type { Writable } from 'node:stream';
+import type { Format } from './formats.js';
+
+export interface RenderOptions {
+  format: Format;
+  /** Written with backpressure; never ended by the renderer. */
+  out: Writable;
+  /** The user's --columns (table and csv); unknown names render as empty cells. */
+  columns?: string[];
+  /** Table columns when `columns` is absent. */
+  tableColumns: string[];
+  /**
+   * Base csv column order (e.g. RECALL_FIELDS); fields of the first batch not listed are appended in
+   * first-seen order. Undefined: the first batch's fields in first-seen order.
+   */
+  csvColumns?: readonly string[];
+  /** csv: prefix cells starting with = + - @ tab CR with `'`. Default true. */
+  formulaGuard?: boolean;
+  /** csv: start with a UTF-8 byte order mark. Default false (and false when appending). */
+  bom?: boolean;
+  /**
+   * csv: the header cells of the file this output continues (appending, resuming), as read back. They
+   * decide the columns, over `columns` and `csvColumns`, so that every row matches the header already
+   * there; no header is written.
+   */
+  existingHeader?: readonly string[];
+  /** csv: told once of each field that has no column and is left out (not with `columns`, a deliberate choice). */
+  onDroppedFields?: (fields: string[]) => void;
+  /** csv/table header row. Default true; false when appending to a non-empty file. */
+  header?: boolean;
+  /** table: total width in terminal columns. Default 120. */
+  width?: number;
+  /** table: colour risk_severity (red, yellow, green); the caller decides from NO_COLOR, FORCE_COLOR and TERM. Default false. */
+  color?: boolean;
+  /** json: records already in the document from an earlier run. */
+  resumeCount?: number;
+}
+
+export interface Renderer {
+  /** Renders one batch (a page) as soon as it arrives; resolves once the output accepted it. */
+  write(records: readonly Record<string, unknown>[]): Promise<void>;
+  /** Finishes the document; does not end `out`. Calling it twice writes nothing more. */
+  end(): Promise<void>;
+  /** Records written so far by this renderer. */
+  readonly count: number;
+}

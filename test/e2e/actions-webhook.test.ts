@@ -1,0 +1,103 @@
+// --webhook end to end against a receiver that fails a third of the time and sometimes stalls.
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { deferCleanup } from '../helpers/cleanup.js';
+import { runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
+
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+/** Answers 500 to every third request, leaves every seventh hanging, 200 otherwise; logs which ids got a 200. */
+async function flakyReceiver() {
+  let n = 0;
+  const ok: string[] = [];
+  const stalled: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d)).on('end', () => {
+      n++;
+      if (n % 7 === 0) {
+        stalled.push(res);
+        return;
+      }
+      if (n % 3 === 0) {
+        res.statusCode = 500;
+        res.end('oops');
+        return;
+      }
+      ok.push(String(JSON.parse(body).id));
+      res.end('ok');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const close = async () => {
+    for (const res of stalled) res.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+  deferCleanup(close);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/T000/B000/secret-token`, ok, requests: () => n };
+}
+
+describe('--webhook', () => {
+  it('every new recall arrives, none twice after a 2xx, and the watch survives the receiver', async () => {
+    sandbox = await sandboxFor({ seed: 12, recordCount: 100 });
+    const hook = await flakyReceiver();
+    const state = path.join(tempDir(), 'state.json');
+    const child = runAgainst(
+      sandbox,
+      ['--timeout', '1', 'feed', '--watch', '--interval', '1', '--skip-existing', '--state', state, '--webhook', hook.url, '-f', 'jsonl', '-v'],
+      { timeout: 120_000 },
+    );
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    await until('the first poll', () => sandbox!.requests().length >= 1);
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      ids.push(...sandbox.addRecords(4).map((r) => String(r.id)));
+      await until('the new recalls delivered', () => ids.every((id) => hook.ok.includes(id)), 40_000).catch((e) => {
+        throw new Error(`${e.message}\n${err}\nok: ${hook.ok}\nids: ${ids}`);
+      });
+    }
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect([...hook.ok].sort()).toEqual([...ids].sort());
+    expect(hook.requests()).toBeGreaterThan(ids.length);
+    expect(err).toMatch(/webhook failed for recall \d+: http:\/\/127\.0\.0\.1:\d+\/… answered HTTP 500; it stays pending/);
+    expect(err).not.toContain('secret-token');
+    expect(err).not.toContain('T000');
+  }, 90_000);
+
+  it('a plain-http webhook that is not this machine is refused before any request', async () => {
+    sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
+    const r = await runAgainst(sandbox, ['feed', '--watch', '--webhook', 'http://hooks.example.com/services/secret-token']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('refusing to send recalls to a plain http webhook on hooks.example.com');
+    expect(r.stderr).not.toContain('secret-token');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('config set webhook stores it masked; a bare --webhook uses it', async () => {
+    sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
+    const config = tempDir();
+    const env = { RECALL_FEED_CONFIG_DIR: config };
+    const set = await runAgainst(sandbox, ['config', 'set', 'webhook'], { env, input: 'https://hooks.example.com/services/secret-token\n' });
+    expect(set.exitCode).toBe(0);
+    const list = await runAgainst(sandbox, ['config', 'list'], { env });
+    expect(list.stdout).toContain('webhook=https://hooks.example.com/…');
+    expect(list.stdout).not.toContain('secret-token');
+    const bare = await runAgainst(sandbox, ['feed', '--webhook'], { env });
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toContain('--webhook acts on new recalls');
+  });
+});

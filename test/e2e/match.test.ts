@@ -1,0 +1,186 @@
+// `match` end to end: a catalogue built from the sandbox's live window, with decoys, against expectations computed here.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { FIXED_START, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
+
+type Rec = Record<string, any>;
+let sandbox: Sandbox;
+let recalls: Rec[];
+const dir = tempDir('rf-match-');
+
+/** The test's own GTIN rule: digits only, 8/12/13/14 long, mod-10 check with weights 3,1 from the right. */
+function gtin14(raw: string): string | undefined {
+  const d = raw.replace(/[\s-]/g, '');
+  if (!/^\d+$/.test(d) || ![8, 12, 13, 14].includes(d.length)) return undefined;
+  const digits = [...d].map(Number).reverse();
+  const sum = digits.slice(1).reduce((s, x, i) => s + x * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === digits[0] ? d.padStart(14, '0') : undefined;
+}
+const codes = (r: Rec): string[] =>
+  (r.standard_identifiers_and_barcodes as Rec[]).map((x) => gtin14(String(x.value))).filter((x): x is string => x !== undefined);
+const squash = (s: string) => s.toLowerCase().replace(/[\s\-./]/g, '');
+const sameBrand = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && a.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() === b.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+beforeAll(async () => {
+  sandbox = await sandboxFor({ seed: 11, recordCount: 400, clock: () => FIXED_START });
+  const r = await runAgainst(sandbox, ['feed', '-f', 'jsonl']);
+  recalls = jsonLines(r.stdout);
+});
+
+describe('match', () => {
+  it('finds barcodes written as 12, 13 or 14 digits with spaces, and models in other case; decoys never match', async () => {
+    const withCode = recalls.filter((r) => codes(r).length > 0);
+    const withModel = recalls.filter((r) => r.product_model_numbers.length > 0 && r.product_brand);
+    expect(withCode.length).toBeGreaterThan(3);
+    expect(withModel.length).toBeGreaterThan(1);
+    const [a, b, c] = withCode as [Rec, Rec, Rec];
+    const m = withModel[0] as Rec;
+    const spaced = (g: string) => g.replace(/(\d{4})/g, '$1 ').trim();
+    const codeA = codes(a)[0] as string;
+    const codeB = codes(b)[0] as string;
+    const codeC = codes(c)[0] as string;
+    const wrongCheck = `${codeC.slice(1, -1)}${(Number(codeC.at(-1)) + 1) % 10}`;
+    const model = String(m.product_model_numbers[0]).toLowerCase().replace('-', ' / ');
+    const rows = [
+      ['sku', 'ean', 'brand', 'model', 'name'],
+      ['A', spaced(codeA.slice(1)), 'X', '', 'Something'], // 13 digits with spaces
+      ['B', codeB, '', '', ''], // 14 digits
+      ['M', '', String(m.product_brand).toUpperCase(), model, ''], // model in other case and punctuation
+      ['D1', '', String(m.product_brand), '', 'Garden Hose Reel'], // same brand only
+      ['D2', '', 'Nobrand', '', 'Kids Toy Set'], // generic words only
+      ['D3', wrongCheck, '', '', ''], // a wrong check digit
+    ];
+    const catalog = path.join(dir, 'catalog.csv');
+    writeFileSync(catalog, `${rows.map((r) => r.join(',')).join('\n')}\n`);
+
+    const expected = new Set<string>();
+    for (const r of recalls) {
+      if (codes(r).includes(codeA)) expected.add(`1 ${r.id} barcode`);
+      if (codes(r).includes(codeB)) expected.add(`2 ${r.id} barcode`);
+      if (r.product_model_numbers.some((x: string) => squash(x) === squash(model)) && sameBrand(r.product_brand, m.product_brand)) {
+        if (!expected.has(`3 ${r.id} barcode`)) expected.add(`3 ${r.id} model+brand`);
+      }
+    }
+
+    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
+    expect(r.exitCode).toBe(8);
+    const out = jsonLines(r.stdout) as Rec[];
+    const matches = out.filter((x) => x.level === 'match');
+    expect(new Set(matches.map((x) => `${x.catalog_line} ${x.recall_id} ${x.reason}`))).toEqual(expected);
+    expect(out.some((x) => x.level === 'match' && x.catalog_line >= 4)).toBe(false);
+    const first = matches.find((x) => x.catalog_line === 1) as Rec;
+    const recallA = recalls.find((x) => x.id === first.recall_id) as Rec;
+    expect(first).toMatchObject({ sku: 'A', ean: rows[1]?.[1], alert_title: recallA.alert_title, risk_severity: recallA.risk_severity, data_source: recallA.data_source, published_at: recallA.published_at, source_url: recallA.source_url });
+    expect(Object.keys(first).slice(0, 3)).toEqual(['level', 'reason', 'catalog_line']);
+    expect(r.stderr).toContain(`catalogue row 6: barcode '${wrongCheck}' rejected (wrong check digit`);
+    expect(r.stderr).toContain(`catalogue: 6 rows · 1 barcode rejected · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`);
+  });
+
+  it('without --exit-code a match is exit 0; csv has the catalogue columns between ours and the recall', async () => {
+    const catalog = path.join(dir, 'semi.csv');
+    const code = recalls.flatMap(codes)[0] as string;
+    writeFileSync(catalog, `\uFEFFEAN;Marque\n${code};Z\n`);
+    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '--map', 'gtin=EAN', '-f', 'csv']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url');
+    expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^match,barcode,1,${code},Z,\\d+,`));
+  });
+
+  it('record filters narrow the recalls checked', async () => {
+    const catalog = path.join(dir, 'all-codes.csv');
+    const withCodes = recalls.filter((r) => codes(r).length > 0);
+    writeFileSync(catalog, `gtin\n${withCodes.map((r) => codes(r)[0]).join('\n')}\n`);
+    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious']);
+    expect(r.exitCode).toBe(0);
+    const expected = withCodes.filter((x) => x.risk_severity === 'serious').map((x) => x.id);
+    expect(expected.length).toBeGreaterThan(0);
+    const got = (jsonLines(r.stdout) as Rec[]).filter((x) => x.reason === 'barcode').map((x) => x.recall_id);
+    expect(new Set(got)).toEqual(new Set(expected));
+    const checked = recalls.filter((x) => x.risk_severity === 'serious').length;
+    expect(r.stderr).toContain(`(${checked.toLocaleString('en-US')} after filters)`);
+  });
+
+  it('--archive matches the synced archive offline, with the same rows as the live window', async () => {
+    const db = path.join(dir, 'archive.db');
+    const synced = await runAgainst(sandbox, ['sync', '--db', db]);
+    expect(synced.exitCode).toBe(0);
+    const catalog = path.join(dir, 'mixed.csv');
+    const withCodes = recalls.filter((r) => codes(r).length > 0).slice(0, 20);
+    const withModels = recalls.filter((r) => r.product_model_numbers.length > 0 && r.product_brand).slice(0, 20);
+    const rows = [
+      ...withCodes.map((r) => `${codes(r)[0]},,,`),
+      ...withModels.map((r) => `,"${r.product_brand}",${r.product_model_numbers[0]},`),
+    ];
+    writeFileSync(catalog, `gtin,brand,model,name\n${rows.join('\n')}\n`);
+    const key = (x: Rec) => `${x.catalog_line} ${x.recall_id} ${x.level} ${x.reason}`;
+    const live = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl']);
+    sandbox.clearRequests();
+    const offline = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--archive', '--db', db], {
+      env: { RECALL_FEED_API_KEY: undefined },
+    });
+    expect(offline.exitCode).toBe(0);
+    expect(sandbox.requests()).toEqual([]);
+    const liveRows = (jsonLines(live.stdout) as Rec[]).map(key).sort();
+    expect(liveRows.length).toBeGreaterThanOrEqual(40);
+    expect((jsonLines(offline.stdout) as Rec[]).map(key).sort()).toEqual(liveRows);
+    const since = await runAgainst(sandbox, ['match', '--catalog', catalog, '--since', '7d']);
+    expect(since.exitCode).toBe(2);
+    expect(since.stderr).toContain('--since works with --archive');
+  });
+
+  it('--watch checks each new recall as it arrives and acts once per match row', async () => {
+    const live = await sandboxFor({ seed: 13, recordCount: 50 });
+    try {
+      const catalog = path.join(dir, 'watch.csv');
+      writeFileSync(catalog, 'sku,ean\nK-1,4006381333931\nK-2,0036000291452\n');
+      const log = path.join(dir, 'acted.txt');
+      const script = path.join(dir, 'act.cjs');
+      writeFileSync(script, `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`);
+      const child = runAgainst(
+        live,
+        ['match', '--catalog', catalog, '--watch', '--interval', '1', '-f', 'jsonl', '--exec', `'${process.execPath}' '${script}' {recall_id} {level} {sku}`],
+        { timeout: 60_000 },
+      );
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      await until('the first poll', () => live.requests().length >= 1);
+      const [hit, miss] = live.addRecords([
+        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] },
+        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333932' }] },
+      ]);
+      await until('the match acted on', () => existsSync(log) && readFileSync(log, 'utf8').includes(String(hit!.id))).catch((e) => {
+        throw new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`);
+      });
+      const polls = live.requests().length;
+      await until('two more polls', () => live.requests().length > polls + 1);
+      child.kill('SIGINT');
+      await child;
+      const rows = jsonLines(out) as Rec[];
+      expect(rows.filter((r) => r.recall_id === hit!.id).map((r) => [r.level, r.reason, r.sku])).toEqual([['match', 'barcode', 'K-1']]);
+      expect(rows.some((r) => r.recall_id === miss!.id)).toBe(false);
+      expect(readFileSync(log, 'utf8').trim().split('\n').filter((l) => l.startsWith(`${hit!.id} `))).toEqual([`${hit!.id} match K-1`]);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('a bad catalogue or --map is exit 2 before any request', async () => {
+    await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+    const none = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'missing.csv')]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/^error: cannot read the catalogue .*missing\.csv: no such file$/m);
+    const noCatalog = await runAgainst(sandbox, ['match']);
+    expect(noCatalog.exitCode).toBe(2);
+    expect(noCatalog.stderr).toContain('error: match needs --catalog <file>');
+    const badMap = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'semi.csv'), '--map', 'ean']);
+    expect(badMap.exitCode).toBe(2);
+    const log = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: unknown[] };
+    expect(log.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+// A source module bundled for a child process (the CLI bundle does not emit its modules one by one).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { ROOT } from './cli.js';
+import { tempDir } from './temp-dir.js';
+
+/** Bundles `src/...ts` into an ES module in a temp folder (removed with it) and returns its file URL. */
+export async function childModule(entry: string): Promise<string> {
+  const outfile = path.join(tempDir('rf-child-'), `${path.basename(entry, '.ts')}.mjs`);
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  return pathToFileURL(outfile).href;
+}

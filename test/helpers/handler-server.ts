@@ -1,0 +1,54 @@
+// A loopback HTTP or HTTPS server answered by a test's own handler: streamed, compressed, endless or odd answers.
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { deferCleanup } from './cleanup.js';
+
+export interface HandlerServer {
+  url: string;
+  /** Every request that reached the handler, in order. */
+  requests: { url: string; headers: http.IncomingHttpHeaders }[];
+  /** TCP connections accepted, whether or not a request came of them (a TLS handshake that failed). */
+  connections(): number;
+  /** Runs by itself when the test (or file) that started it ends. */
+  close(): Promise<void>;
+}
+
+export async function handlerServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  tls?: { key: string; cert: string },
+): Promise<HandlerServer> {
+  const requests: HandlerServer['requests'] = [];
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    requests.push({ url: req.url ?? '', headers: req.headers });
+    handler(req, res);
+  };
+  const server = tls ? https.createServer(tls, listener) : http.createServer(listener);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  // A failed handshake is the client's doing; the test asserts on the client side.
+  server.on('tlsClientError', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }));
+  deferCleanup(close);
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, requests, connections: () => connections, close };
+}
+
+/** Writes chunks until the client goes away: a body without end. */
+export function endlessBody(res: http.ServerResponse, headers: Record<string, string> = {}): void {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  res.writeHead(200, { 'content-type': 'application/json', ...headers });
+  res.write('{"success":true,"data":[{"id":1,"data_source":"');
+  const more = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  res.on('close', () => res.removeAllListeners('drain'));
+  more();
+}

@@ -1,0 +1,116 @@
+// Runs the CLI's main(argv, ctx) inside the test process: in-memory streams, a test env, a fake clock and sleep.
+import { PassThrough, Writable } from 'node:stream';
+import type { Context, InStream, OutStream } from '../../src/cli/context.js';
+import { main } from '../../src/cli/main.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ALL_KEY } from './sandbox.js';
+import { tempDir } from './temp-dir.js';
+
+/** A clock that moves only when slept on: sleeping returns at once and advances the time. */
+export interface FakeClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Every sleep asked for, in milliseconds, in order. */
+  readonly sleeps: number[];
+}
+
+/**
+ * `start` defaults to the real time, so that it agrees with a sandbox on the real clock. `onSleep`
+ * runs inside each sleep, after the time moved: the place to change the world between two polls.
+ */
+export function fakeClock(start = Date.now(), onSleep?: (ms: number) => unknown): FakeClock {
+  let now = start;
+  const sleeps: number[] = [];
+  return {
+    now: () => now,
+    sleeps,
+    async sleep(ms, signal) {
+      signal?.throwIfAborted();
+      sleeps.push(ms);
+      now += ms;
+      await onSleep?.(ms);
+      signal?.throwIfAborted();
+    },
+  };
+}
+
+export interface MainOptions {
+  /** Added to a clean env: TERM=dumb and a config dir of its own unless given. */
+  env?: Record<string, string | undefined>;
+  /** What stdin holds; it ends after it. Empty by default, like </dev/null. */
+  stdin?: string;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  /** The width the terminal reports on stdout and stderr. */
+  columns?: number;
+  clock?: FakeClock;
+  signal?: AbortSignal;
+}
+
+export interface MainResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The sleeps the run asked for (backoff, pacing, intervals), none of them real. */
+  sleeps: number[];
+}
+
+class MemoryOut extends Writable {
+  isTTY?: boolean;
+  columns?: number;
+  private readonly chunks: Buffer[] = [];
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, callback: () => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    callback();
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+function memoryOut(isTTY: boolean | undefined, columns: number | undefined): MemoryOut & OutStream {
+  const out = new MemoryOut();
+  if (isTTY !== undefined) out.isTTY = isTTY;
+  if (columns !== undefined) out.columns = columns;
+  return out;
+}
+
+function memoryIn(text: string, isTTY: boolean | undefined): InStream {
+  const input: InStream = new PassThrough();
+  if (isTTY) {
+    input.isTTY = true;
+    input.setRawMode = () => input;
+  }
+  (input as PassThrough).end(text);
+  return input;
+}
+
+/** `recall-feed <args>` in process; never throws for what the CLI reports itself (that is the exit code). */
+export async function runMain(args: string[], opts: MainOptions = {}): Promise<MainResult> {
+  const stdout = memoryOut(opts.stdoutIsTTY, opts.columns);
+  const stderr = memoryOut(opts.stderrIsTTY, opts.columns);
+  const clock = opts.clock ?? fakeClock();
+  const env: Record<string, string | undefined> = { TERM: 'dumb', ...opts.env };
+  // Never the user's own config: without a dir of its own the store falls back to the real home.
+  if (!env.RECALL_FEED_CONFIG_DIR) env.RECALL_FEED_CONFIG_DIR = tempDir('rf-config-');
+  const ctx: Context = {
+    stdout,
+    stderr,
+    stdin: memoryIn(opts.stdin ?? '', opts.stdinIsTTY),
+    env,
+    now: () => clock.now(),
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    signal: opts.signal ?? new AbortController().signal,
+  };
+  const before = clock.sleeps.length;
+  const code = await main(args, ctx);
+  return { code, stdout: stdout.text(), stderr: stderr.text(), sleeps: clock.sleeps.slice(before) };
+}
+
+/** `runMain` against `sandbox` with the all-sources demo key (in the env, as a user would). */
+export function runMainAgainst(sandbox: Sandbox, args: string[], opts: MainOptions = {}): Promise<MainResult> {
+  return runMain(['--base-url', sandbox.url, ...args], { ...opts, env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env } });
+}

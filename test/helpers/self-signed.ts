@@ -1,0 +1,20 @@
+// A throw-away self-signed certificate for localhost, made with openssl when it is on PATH (else undefined).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function selfSignedCert(): { key: string; cert: string } | undefined {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rf-tls-'));
+  try {
+    const key = path.join(dir, 'key.pem');
+    const cert = path.join(dir, 'cert.pem');
+    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    execFileSync('openssl', [...args, '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+// The completion model read from a commander program: commands, flags and what follows each flag.
+import { Argument, Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { describeTree, flagsInScope, type CommandSpec } from '../../src/cli/completion/tree.js';
+
+function program(): Command {
+  const p = new Command('tool')
+    .option('-o, --output <file>', 'write here')
+    .option('--format <fmt>', 'how')
+    .addOption(new Option('--mode <mode>', 'closed by commander').choices(['fast', 'slow']))
+    .option('--name <text>', 'any text')
+    .option('-q, --quiet', 'a switch')
+    .addOption(new Option('--secret <x>', 'not shown').hideHelp());
+  p.command('run')
+    .option('--input <file>', 'a file by its placeholder')
+    .option('--sort <field>', 'a known list')
+    .option('--name', 'a switch here, shadowing the program\'s')
+    .addArgument(new Argument('<speed>').choices(['1', '2']))
+    .action(() => undefined);
+  p.command('secret-cmd', { hidden: true }).action(() => undefined);
+  const group = p.command('group');
+  group.command('leaf').argument('<key>').action(() => undefined);
+  return p;
+}
+
+const find = (spec: CommandSpec, path: string[]): CommandSpec =>
+  path.reduce((node, name) => node.commands.find((c) => c.name === name) as CommandSpec, spec);
+
+describe('describeTree', () => {
+  const root = describeTree(program());
+
+  it('lists the visible commands, commander\'s help command included, and not hidden ones', () => {
+    expect(root.commands.map((c) => c.name)).toEqual(['run', 'group', 'help']);
+    expect(find(root, ['group']).commands.map((c) => c.name)).toEqual(['leaf', 'help']);
+    expect(find(root, ['group', 'leaf']).path).toEqual(['group', 'leaf']);
+  });
+
+  it('tells switches, files, closed lists and free values apart', () => {
+    const byName = Object.fromEntries(root.flags.map((f) => [f.names.join(' '), f.value]));
+    expect(byName).toEqual({
+      '-o --output': { kind: 'file' },
+      '--format': { kind: 'oneOf', values: ['table', 'jsonl', 'json', 'csv'] },
+      '--mode': { kind: 'oneOf', values: ['fast', 'slow'] },
+      '--name': { kind: 'free' },
+      '-q --quiet': { kind: 'none' },
+      '-h --help': { kind: 'none' },
+    });
+    const run = Object.fromEntries(find(root, ['run']).flags.map((f) => [f.names.join(' '), f.value]));
+    expect(run['--input']).toEqual({ kind: 'file' });
+    expect(run['--sort']).toEqual({ kind: 'oneOf', values: ['published_at', 'created_in_db_at', 'updated_at'] });
+  });
+
+  it('gives arguments their closed values: declared choices, known names, help\'s sibling commands', () => {
+    expect(find(root, ['run']).args).toEqual([{ name: 'speed', values: ['1', '2'] }]);
+    expect(find(root, ['group', 'leaf']).args[0]?.values).toContain('api-key');
+    expect(find(root, ['help']).args[0]?.values).toEqual(['run', 'group']);
+    expect(find(root, ['group', 'help']).args[0]?.values).toEqual(['leaf']);
+  });
+});
+
+describe('flagsInScope', () => {
+  it('puts a command\'s own flags first and lets them shadow the program\'s', () => {
+    const root = describeTree(program());
+    const flags = flagsInScope(root, ['run']);
+    const names = flags.map((f) => f.names.join(' '));
+    expect(names.slice(0, 4)).toEqual(['--input', '--sort', '--name', '-h --help']);
+    expect(names).toContain('-o --output');
+    expect(names.filter((n) => n === '--name')).toHaveLength(1);
+    expect(flags.find((f) => f.names.includes('--name'))?.value).toEqual({ kind: 'none' });
+    expect(names).not.toContain('--secret');
+  });
+});

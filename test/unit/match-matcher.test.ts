@@ -1,0 +1,62 @@
+// The matcher's tiers on a hand-made catalogue, with decoys that must never reach `match`.
+import { describe, expect, it } from 'vitest';
+import type { Catalogue } from '../../src/match/catalogue.js';
+import { CatalogueIndex, recallGtins } from '../../src/match/matcher.js';
+
+const columns = { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' };
+function catalogue(rows: Record<string, string>[]): Catalogue {
+  return { headers: ['ean', 'brand', 'model', 'name'], columns, rows: rows.map((values, i) => ({ line: i + 1, values })) };
+}
+
+const recall = {
+  id: 7,
+  product_brand: 'Voltra',
+  product_name: 'Portable Power Banks',
+  product_model_numbers: ['PB-2000/X', 'Q1'],
+  standard_identifiers_and_barcodes: [
+    { type: 'UPC', value: '036000291452' },
+    { type: 'EAN', value: '4006381333932' },
+    { type: 'ASIN', value: 'B012345678' },
+  ],
+};
+
+describe('recallGtins', () => {
+  it('keeps valid GTINs only, as GTIN-14', () => {
+    expect(recallGtins(recall)).toEqual(['00036000291452']);
+  });
+});
+
+describe('CatalogueIndex.match', () => {
+  const rows = [
+    { ean: '0 036000 291452', brand: 'Other', model: '', name: 'Anything' }, // 1 barcode, as EAN-13 with spaces
+    { ean: '', brand: 'VOLTRA', model: 'pb 2000 x', name: '' }, // 2 model+brand
+    { ean: '', brand: 'Nordvik', model: 'PB.2000.X', name: '' }, // 3 model alone: possible
+    { ean: '', brand: 'Voltra', model: '', name: 'Power Bank portable 10000' }, // 4 brand+name: possible
+    { ean: '', brand: 'Voltra', model: '', name: 'Desk Lamp' }, // 5 decoy: same brand only
+    { ean: '', brand: 'Kidzone', model: '', name: 'Portable Power Banks' }, // 6 decoy: same name, other brand
+    { ean: '', brand: 'Voltra', model: '', name: 'New Kids Set' }, // 7 decoy: generic words only
+    { ean: '4006381333932', brand: '', model: '', name: '' }, // 8 decoy: wrong check digit
+    { ean: '', brand: 'Voltra', model: 'Q1', name: '' }, // 9 decoy: model too short to count
+    { ean: '036000291452', brand: 'Voltra', model: 'PB-2000/X', name: 'Portable Power Banks' }, // 10 barcode beats all
+  ];
+  const index = new CatalogueIndex(catalogue(rows));
+
+  it('each row at its best tier, best first', () => {
+    const got = index.match(recall).map((m) => [m.row.line, m.level, m.reason]);
+    expect(got).toEqual([
+      [1, 'match', 'barcode'],
+      [10, 'match', 'barcode'],
+      [2, 'match', 'model+brand'],
+      [3, 'possible', 'model'],
+      [4, 'possible', 'brand+name'],
+    ]);
+  });
+
+  it('rejects catalogue codes with a wrong check digit, with their row', () => {
+    expect(index.rejected).toEqual([{ line: 8, value: '4006381333932', reason: 'wrong check digit (2, expected 1)' }]);
+  });
+
+  it('a recall without brand, model or barcode matches nothing', () => {
+    expect(index.match({ id: 1, product_name: 'Portable Power Banks' })).toEqual([]);
+  });
+});

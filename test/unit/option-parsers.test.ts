@@ -1,0 +1,43 @@
+// Flag parsing: whole numbers are plain decimal digits; format names in any case.
+import { describe, expect, it } from 'vitest';
+import { parseWholeNumber } from '../../src/cli/options/option-parsers.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
+
+describe('parseWholeNumber', () => {
+  it.each([
+    ['7', 7],
+    [' 12 ', 12],
+    ['0024', 24],
+    ['9007199254740991', 9007199254740991],
+  ])('takes %j as %i', (raw, expected) => {
+    expect(parseWholeNumber(raw, '--max', 0)).toBe(expected);
+  });
+
+  it.each(['1e3', '0x10', '0b1', '0o7', '1.0', '1.', '+5', '-0', '', '  ', '1 000', '١٢', 'Infinity', '9007199254740993'])(
+    'refuses %j',
+    (raw) => {
+      expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(UsageError);
+      expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(`--max must be a whole number 0 or more, not '${raw}'`);
+    },
+  );
+
+  it('keeps its range and its absent case', () => {
+    expect(parseWholeNumber(undefined, '--hours', 1, 24)).toBeUndefined();
+    expect(() => parseWholeNumber('25', '--hours', 1, 24)).toThrow("--hours must be a whole number from 1 to 24, not '25'");
+  });
+});
+
+describe('format names', () => {
+  it('takes any case, from the flag and from the profile', () => {
+    expect(parseFormat('CSV', '--format')).toBe('csv');
+    expect(parseFormat('JsonL', '--format')).toBe('jsonl');
+    const settings = resolveSettings({ format: 'TABLE' }, {}, { format: 'Json' });
+    expect(settings.format).toBe('table');
+    expect(settings.profileFormat).toBe('json');
+  });
+
+  it('still refuses unknown names, quoting them as given', () => {
+    expect(() => parseFormat('XML', '--format')).toThrow("--format must be one of table, jsonl, json, csv, not 'XML'");
+  });
+});

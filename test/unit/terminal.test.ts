@@ -1,0 +1,66 @@
+// Terminal detection: when stderr may animate (spinner, in-place countdowns) and when it gets plain lines.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Context, OutStream } from '../../src/cli/context.js';
+import { detectTerminal } from '../../src/cli/terminal/terminal.js';
+import { StatusReporter } from '../../src/cli/terminal/status.js';
+import { collector } from './output-helpers.js';
+
+function stream(isTTY: boolean, columns?: number): OutStream {
+  return Object.assign(new PassThrough(), { isTTY, columns });
+}
+
+interface Streams {
+  stdout?: OutStream;
+  stderr?: OutStream;
+  env?: Record<string, string | undefined>;
+}
+
+function ctx({ stdout = stream(true, 100), stderr = stream(true, 100), env = { TERM: 'xterm-256color' } }: Streams): Context {
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env,
+    now: () => 0,
+    sleep: async () => {},
+    signal: new AbortController().signal,
+  };
+}
+
+describe('detectTerminal: animate', () => {
+  it('animates when both streams are terminals of known width', () => {
+    expect(detectTerminal(ctx({}), undefined).animate).toBe(true);
+  });
+
+  it.each<[string, Streams]>([
+    ['stdout piped to a program on the same terminal', { stdout: stream(false) }],
+    ['stderr redirected', { stderr: stream(false) }],
+    ['a pty that reports 0 columns (ora would loop forever)', { stderr: stream(true, 0) }],
+    ['a pty that reports no width', { stderr: stream(true) }],
+    ['TERM=dumb', { env: { TERM: 'dumb' } }],
+    ['CI', { env: { TERM: 'xterm', CI: 'true' } }],
+    ['RECALL_FEED_FORCE_TTY alone (tests capture stderr)', { stdout: stream(false), stderr: stream(false), env: { RECALL_FEED_FORCE_TTY: '1' } }],
+  ])('does not animate: %s', (_why, streams) => {
+    expect(detectTerminal(ctx(streams), undefined).animate).toBe(false);
+  });
+
+  it('still counts TERM=dumb streams as terminals (tables), only without colour or animation', () => {
+    const t = detectTerminal(ctx({ env: { TERM: 'dumb' } }), undefined);
+    expect(t).toMatchObject({ stdoutIsTTY: true, stderrIsTTY: true, columns: 100, color: false, stderrColor: false, animate: false });
+  });
+});
+
+describe('StatusReporter without animation', () => {
+  it('writes waits as plain lines, no cursor control, and no in-place countdown', async () => {
+    const err = collector();
+    const status = new StatusReporter(err, { spinner: false, quiet: false, verbose: false, now: () => 0 });
+    await status.start('fetching recalls…');
+    status.progress('fetching recalls… 50 of 100');
+    status.event({ type: 'wait', reason: 'pacing', window: 'minute', ms: 2500 });
+    status.countdown('next poll', 60_000);
+    status.note('done');
+    status.stop();
+    expect(err.text()).toBe('recall-feed: minute limit reached, resuming in 3 s\ndone\n');
+  });
+});
