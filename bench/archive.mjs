@@ -2,7 +2,21 @@
 // `query --search` on a 100k-record archive against `recall-feed --version`.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Claims, cleanEnv, forkSandbox, GENEROUS_LIMITS, mb, median, ratio, ROOT, run, runCliMeasured, table, tempDir, BIN } from './lib/common.mjs';
+import {
+  Claims,
+  cleanEnv,
+  forkSandbox,
+  GENEROUS_LIMITS,
+  mb,
+  median,
+  ratio,
+  ROOT,
+  run,
+  runCliMeasured,
+  table,
+  tempDir,
+  BIN,
+} from './lib/common.mjs';
 
 const RECORDS = 100_000;
 const SMALL = 10_000;
@@ -21,7 +35,8 @@ const sandboxes = [];
 const countLines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 
 try {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const dir = tempDir('archive');
   const t0 = performance.now();
   const [big, small] = await Promise.all([
@@ -29,7 +44,9 @@ try {
     forkSandbox({ port: 0, recordCount: SMALL, rateLimits: GENEROUS_LIMITS }),
   ]);
   sandboxes.push(big, small);
-  console.log(`sandboxes of ${RECORDS.toLocaleString('en-US')} and ${SMALL.toLocaleString('en-US')} records ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `sandboxes of ${RECORDS.toLocaleString('en-US')} and ${SMALL.toLocaleString('en-US')} records ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), RECALL_FEED_API_KEY: big.key });
   const cli = async (args, what) => {
     console.log(`  ${what}…`);
@@ -52,21 +69,36 @@ try {
   }
   const resyncMs = (await cli(['--base-url', big.url, 'sync', '--db', bigDb], 'second sync')).ms;
   const syncRatio = median(syncMs) / median(feedMs);
-  claims.check(`sync of ${RECORDS.toLocaleString('en-US')} records within ${SYNC_TARGET}× feed -f jsonl`, syncRatio <= SYNC_TARGET, `${ratio(median(syncMs), median(feedMs))}`);
+  claims.check(
+    `sync of ${RECORDS.toLocaleString('en-US')} records within ${SYNC_TARGET}× feed -f jsonl`,
+    syncRatio <= SYNC_TARGET,
+    `${ratio(median(syncMs), median(feedMs))}`,
+  );
 
   // 2. query to jsonl at 10k and 100k rows: peak RSS.
   const smallDb = path.join(dir, 'small.db');
   await cli(['--base-url', small.url, 'sync', '--db', smallDb], 'small sync');
   const out = path.join(dir, 'query.jsonl');
   const peaks = {};
-  for (const [n, db] of [[SMALL, smallDb], [RECORDS, bigDb]]) {
+  for (const [n, db] of [
+    [SMALL, smallDb],
+    [RECORDS, bigDb],
+  ]) {
     const res = await cli(['query', '--db', db, '-f', 'jsonl', '-o', out], `query ${n}`);
     peaks[n] = { rssKB: res.usage.maxRssKB, ms: res.ms, lines: countLines(out) };
     rmSync(out, { force: true });
   }
-  claims.check(`query writes every row (${SMALL.toLocaleString('en-US')} and ${RECORDS.toLocaleString('en-US')})`, peaks[SMALL].lines === SMALL && peaks[RECORDS].lines === countLines(jsonl), `${peaks[SMALL].lines} and ${peaks[RECORDS].lines} lines; feed wrote ${countLines(jsonl)}`);
+  claims.check(
+    `query writes every row (${SMALL.toLocaleString('en-US')} and ${RECORDS.toLocaleString('en-US')})`,
+    peaks[SMALL].lines === SMALL && peaks[RECORDS].lines === countLines(jsonl),
+    `${peaks[SMALL].lines} and ${peaks[RECORDS].lines} lines; feed wrote ${countLines(jsonl)}`,
+  );
   const growth = peaks[RECORDS].rssKB / peaks[SMALL].rssKB;
-  claims.check(`query peak RSS at 100k rows < ${FLAT_LIMIT}× that at 10k`, growth < FLAT_LIMIT, `${mb(peaks[SMALL].rssKB * 1024)} -> ${mb(peaks[RECORDS].rssKB * 1024)}, ${ratio(peaks[RECORDS].rssKB, peaks[SMALL].rssKB)}`);
+  claims.check(
+    `query peak RSS at 100k rows < ${FLAT_LIMIT}× that at 10k`,
+    growth < FLAT_LIMIT,
+    `${mb(peaks[SMALL].rssKB * 1024)} -> ${mb(peaks[RECORDS].rssKB * 1024)}, ${ratio(peaks[RECORDS].rssKB, peaks[SMALL].rssKB)}`,
+  );
 
   // 3. query --search against --version, interleaved.
   const versionMs = [];
@@ -74,30 +106,55 @@ try {
   let found = 0;
   for (let i = 0; i < STARTS; i++) {
     versionMs.push((await run(process.execPath, [BIN, '--version'], { env })).ms);
-    const res = await run(process.execPath, [BIN, 'query', '--db', bigDb, '--search', SEARCH, '-f', 'jsonl'], { env, captureStdout: true });
+    const res = await run(process.execPath, [BIN, 'query', '--db', bigDb, '--search', SEARCH, '-f', 'jsonl'], {
+      env,
+      captureStdout: true,
+    });
     if (res.code !== 0) throw new Error(`query --search exited ${res.code}: ${res.stderr}`);
     found = res.stdout.split('\n').filter(Boolean).length;
     searchMs.push(res.ms);
   }
   const searchRatio = median(searchMs) / median(versionMs);
-  claims.check(`query --search on ${RECORDS.toLocaleString('en-US')} records within ${SEARCH_TARGET}× --version`, searchRatio <= SEARCH_TARGET, `${ratio(median(searchMs), median(versionMs))}, ${found} recalls found`);
+  claims.check(
+    `query --search on ${RECORDS.toLocaleString('en-US')} records within ${SEARCH_TARGET}× --version`,
+    searchRatio <= SEARCH_TARGET,
+    `${ratio(median(searchMs), median(versionMs))}, ${found} recalls found`,
+  );
 
   console.log(
     `\n${table(
       ['what', 'median', 'vs'],
       [
         [`feed -f jsonl -o, ${RECORDS.toLocaleString('en-US')} records`, `${(median(feedMs) / 1000).toFixed(1)} s`, ''],
-        [`sync into a new archive`, `${(median(syncMs) / 1000).toFixed(1)} s`, `${ratio(median(syncMs), median(feedMs))} feed`],
+        [
+          `sync into a new archive`,
+          `${(median(syncMs) / 1000).toFixed(1)} s`,
+          `${ratio(median(syncMs), median(feedMs))} feed`,
+        ],
         ['sync again (all unchanged)', `${(resyncMs / 1000).toFixed(1)} s`, `${ratio(resyncMs, median(feedMs))} feed`],
-        [`query -f jsonl -o, ${SMALL.toLocaleString('en-US')} rows`, `${(peaks[SMALL].ms / 1000).toFixed(1)} s`, `peak ${mb(peaks[SMALL].rssKB * 1024)}`],
-        [`query -f jsonl -o, ${RECORDS.toLocaleString('en-US')} rows`, `${(peaks[RECORDS].ms / 1000).toFixed(1)} s`, `peak ${mb(peaks[RECORDS].rssKB * 1024)}`],
+        [
+          `query -f jsonl -o, ${SMALL.toLocaleString('en-US')} rows`,
+          `${(peaks[SMALL].ms / 1000).toFixed(1)} s`,
+          `peak ${mb(peaks[SMALL].rssKB * 1024)}`,
+        ],
+        [
+          `query -f jsonl -o, ${RECORDS.toLocaleString('en-US')} rows`,
+          `${(peaks[RECORDS].ms / 1000).toFixed(1)} s`,
+          `peak ${mb(peaks[RECORDS].rssKB * 1024)}`,
+        ],
         ['recall-feed --version', `${median(versionMs).toFixed(0)} ms`, ''],
-        [`query --search ${SEARCH} (${found} rows)`, `${median(searchMs).toFixed(0)} ms`, `${ratio(median(searchMs), median(versionMs))} --version`],
+        [
+          `query --search ${SEARCH} (${found} rows)`,
+          `${median(searchMs).toFixed(0)} ms`,
+          `${ratio(median(searchMs), median(versionMs))} --version`,
+        ],
       ],
     )}`,
   );
   console.log('Wall times with the sandbox answering in its own process on the same cores; medians of the runs.');
-  claims.finish(`sync/feed ${ratio(median(syncMs), median(feedMs))}, query RSS 100k/10k ${ratio(peaks[RECORDS].rssKB, peaks[SMALL].rssKB)}, search/--version ${ratio(median(searchMs), median(versionMs))}`);
+  claims.finish(
+    `sync/feed ${ratio(median(syncMs), median(feedMs))}, query RSS 100k/10k ${ratio(peaks[RECORDS].rssKB, peaks[SMALL].rssKB)}, search/--version ${ratio(median(searchMs), median(versionMs))}`,
+  );
 } catch (err) {
   claims.crash(err);
 } finally {

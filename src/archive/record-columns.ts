@@ -4,7 +4,15 @@ import { fold } from '../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName } from '../filters/record-filter.js';
 
 /** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
-export const SQL_FILTERS = ['severity', 'status', 'risk', 'jurisdiction', 'category', 'brand', 'country'] as const satisfies readonly FilterName[];
+export const SQL_FILTERS = [
+  'severity',
+  'status',
+  'risk',
+  'jurisdiction',
+  'category',
+  'brand',
+  'country',
+] as const satisfies readonly FilterName[];
 export type SqlFilter = (typeof SQL_FILTERS)[number];
 
 /** One row of `recalls` except id, version and run columns. */
@@ -72,13 +80,20 @@ function ftsText(value: unknown): string | null {
  */
 export function ftsValues(record: Record<string, unknown>): (string | null)[] {
   const models = record.product_model_numbers;
-  const descriptions = [record.product_description, record.packaging_description].map(ftsText).filter((t) => t !== null);
+  const descriptions = [record.product_description, record.packaging_description]
+    .map(ftsText)
+    .filter((t) => t !== null);
   return [
     ftsText(record.alert_title),
     ftsText(record.alert_summary),
     ftsText(record.product_name),
     ftsText(record.product_brand),
-    Array.isArray(models) ? models.map(ftsText).filter((t) => t !== null).join(' ') : ftsText(models),
+    Array.isArray(models)
+      ? models
+          .map(ftsText)
+          .filter((t) => t !== null)
+          .join(' ')
+      : ftsText(models),
     ftsText(record.hazard_description),
     descriptions.length ? descriptions.join(' ') : null,
   ];

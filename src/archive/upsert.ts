@@ -53,7 +53,9 @@ export class Upserter {
     this.keep = db.prepare(
       'INSERT OR IGNORE INTO recall_versions (recall_id, version, updated_at, stored_run, replaced_run, raw) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.index = db.prepare(`INSERT INTO recalls_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`);
+    this.index = db.prepare(
+      `INSERT INTO recalls_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+    );
     this.unindex = db.prepare('DELETE FROM recalls_fts WHERE rowid = ?');
     this.count = db.prepare(
       'UPDATE sync_runs SET fetched = fetched + ?, added = added + ?, updated = updated + ?, unchanged = unchanged + ? WHERE id = ?',

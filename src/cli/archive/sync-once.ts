@@ -53,13 +53,20 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
     for await (const page of readAhead(pages)) {
       await writing(file, () => archive.upsertPage(page.data, runId));
       fetched += page.data.length;
-      session.status.progress(`syncing… ${fetched.toLocaleString('en-US')} of ${page.pagination.total_count.toLocaleString('en-US')}`);
+      session.status.progress(
+        `syncing… ${fetched.toLocaleString('en-US')} of ${page.pagination.total_count.toLocaleString('en-US')}`,
+      );
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
   } catch (err) {
     const interrupted = ctx.signal.aborted || err instanceof InterruptedError;
     try {
-      archive.finishRun(runId, interrupted ? 'interrupted' : 'failed', ctx.now(), err instanceof Error ? err.message : String(err));
+      archive.finishRun(
+        runId,
+        interrupted ? 'interrupted' : 'failed',
+        ctx.now(),
+        err instanceof Error ? err.message : String(err),
+      );
     } catch {
       // The archive may be what failed (disk full); the original error is the one to report.
     }

@@ -81,7 +81,9 @@ async function watch(archive: Archive, plan: SyncPlan, session: Session, ctx: Co
       if (endsWatch(err)) throw err;
       failures++;
       delay = Math.min(interval * 2 ** (failures - 1), Math.max(interval, MAX_BACKOFF_MS));
-      session.status.note(`recall-feed: sync failed: ${describeError(err).message}; next sync in ${Math.ceil(delay / 1000)} s`);
+      session.status.note(
+        `recall-feed: sync failed: ${describeError(err).message}; next sync in ${Math.ceil(delay / 1000)} s`,
+      );
     }
     try {
       await ctx.sleep(delay, ctx.signal);
