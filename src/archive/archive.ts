@@ -64,7 +64,9 @@ export class Archive {
 
   /** Runs a read-only check of the whole file; 'ok' when sound. */
   integrityCheck(): string {
-    return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
+    return (this.db.pragma('integrity_check') as { integrity_check: string }[])
+      .map((r) => r.integrity_check)
+      .join('; ');
   }
 
   close(): void {

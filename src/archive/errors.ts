@@ -24,7 +24,10 @@ export class ArchiveTooNewError extends ArchiveError {
   readonly fileVersion: number;
   readonly knownVersion: number;
   constructor(file: string, fileVersion: number, knownVersion: number) {
-    super(file, `${file} was made by a newer recall-feed (archive schema ${fileVersion}; this one knows up to ${knownVersion})`);
+    super(
+      file,
+      `${file} was made by a newer recall-feed (archive schema ${fileVersion}; this one knows up to ${knownVersion})`,
+    );
     this.fileVersion = fileVersion;
     this.knownVersion = knownVersion;
   }

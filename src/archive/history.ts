@@ -24,5 +24,10 @@ export function versions(db: Database.Database, id: number): StoredVersion[] {
        ORDER BY 1`,
     )
     .all(id, id) as { version: number; raw: string; storedAt: string | null; current: number }[];
-  return rows.map((r) => ({ version: r.version, raw: r.raw, storedAt: r.storedAt ?? undefined, current: r.current === 1 }));
+  return rows.map((r) => ({
+    version: r.version,
+    raw: r.raw,
+    storedAt: r.storedAt ?? undefined,
+    current: r.current === 1,
+  }));
 }

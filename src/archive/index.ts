@@ -1,6 +1,12 @@
 // Public entry of the archive store (see README.md): the Archive class, its query and stats types, its errors.
 export { Archive } from './archive.js';
-export { ArchiveError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError, cannotWriteReason } from './errors.js';
+export {
+  ArchiveError,
+  ArchiveMissingError,
+  ArchiveTooNewError,
+  NotAnArchiveError,
+  cannotWriteReason,
+} from './errors.js';
 export { IN_MEMORY, BUSY_TIMEOUT_MS } from './open.js';
 export type { ArchiveExtent, RunCounts, RunOutcome } from './runs.js';
 export type { ArchiveListing, ArchiveQuery } from './select.js';

@@ -50,7 +50,9 @@ function checkIdentity(db: Database.Database, file: string): void {
   }
   if (appId === APPLICATION_ID) return;
   if (appId !== 0) throw new NotAnArchiveError(file, 'it belongs to another program');
-  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
+    n: number;
+  };
   if (tables.n > 0) throw new NotAnArchiveError(file, 'a SQLite database of another program');
 }
 

@@ -4,7 +4,15 @@ import { fold } from '../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName } from '../filters/record-filter.js';
 
 /** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
-export const SQL_FILTERS = ['severity', 'status', 'risk', 'jurisdiction', 'category', 'brand', 'country'] as const satisfies readonly FilterName[];
+export const SQL_FILTERS = [
+  'severity',
+  'status',
+  'risk',
+  'jurisdiction',
+  'category',
+  'brand',
+  'country',
+] as const satisfies readonly FilterName[];
 export type SqlFilter = (typeof SQL_FILTERS)[number];
 
 /** One row of `recalls` except id, version and run columns. */
@@ -58,4 +66,35 @@ export function recordColumns(record: Record<string, unknown>, raw: string): Rec
     columns[`filter_${name}`] = kind === 'list' ? foldedList(record[field]) : foldedText(record[field]);
   }
   return columns as RecordColumns;
+}
+
+/** Text for the index: strings as they are, other values as JSON, nothing for null. */
+function ftsText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The full-text columns of a record, in FTS_COLUMNS order. Computed here rather than by triggers in SQL:
+ * extracting them from the raw JSON in SQLite cost more than the rest of a sync together.
+ */
+export function ftsValues(record: Record<string, unknown>): (string | null)[] {
+  const models = record.product_model_numbers;
+  const descriptions = [record.product_description, record.packaging_description]
+    .map(ftsText)
+    .filter((t) => t !== null);
+  return [
+    ftsText(record.alert_title),
+    ftsText(record.alert_summary),
+    ftsText(record.product_name),
+    ftsText(record.product_brand),
+    Array.isArray(models)
+      ? models
+          .map(ftsText)
+          .filter((t) => t !== null)
+          .join(' ')
+      : ftsText(models),
+    ftsText(record.hazard_description),
+    descriptions.length ? descriptions.join(' ') : null,
+  ];
 }

@@ -27,8 +27,19 @@ export function beginRun(db: Database.Database, params: Record<string, unknown>,
   return row.id;
 }
 
-export function finishRun(db: Database.Database, runId: number, outcome: RunOutcome, atMs: number, error?: string): RunCounts {
-  db.prepare('UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ? WHERE id = ?').run(iso(atMs), outcome, error ?? null, runId);
+export function finishRun(
+  db: Database.Database,
+  runId: number,
+  outcome: RunOutcome,
+  atMs: number,
+  error?: string,
+): RunCounts {
+  db.prepare('UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ? WHERE id = ?').run(
+    iso(atMs),
+    outcome,
+    error ?? null,
+    runId,
+  );
   return runCounts(db, runId);
 }
 
@@ -37,7 +48,9 @@ export function runCounts(db: Database.Database, runId: number): RunCounts {
 }
 
 export function extent(db: Database.Database): ArchiveExtent {
-  const row = db.prepare('SELECT count(*) AS total, min(published_us) AS first, max(published_us) AS last FROM recalls').get() as {
+  const row = db
+    .prepare('SELECT count(*) AS total, min(published_us) AS first, max(published_us) AS last FROM recalls')
+    .get() as {
     total: number;
     first: number | null;
     last: number | null;

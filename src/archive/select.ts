@@ -112,7 +112,9 @@ export function* listRecords(db: Database.Database, q: ArchiveListing): Generato
   // With a residual filter the limit counts records that pass it, so it is applied here, not in SQL.
   const sqlLimit = q.limit !== undefined && !sel.residual;
   const stmt = db
-    .prepare(`SELECT r.raw FROM recalls r WHERE ${sel.where} ORDER BY r.${column} ${dir}, r.id ${dir}${sqlLimit ? ' LIMIT ?' : ''}`)
+    .prepare(
+      `SELECT r.raw FROM recalls r WHERE ${sel.where} ORDER BY r.${column} ${dir}, r.id ${dir}${sqlLimit ? ' LIMIT ?' : ''}`,
+    )
     .pluck();
   const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
   let n = 0;

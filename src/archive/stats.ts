@@ -40,7 +40,10 @@ function selected(db: Database.Database, q: ArchiveQuery): { from: string; param
   if (!sel.residual) return { from: `(SELECT r.id FROM recalls r WHERE ${sel.where})`, params: sel.params };
   // Filters SQL cannot answer run on each record; the ids that pass go to a temporary table.
   const ids: number[] = [];
-  const rows = db.prepare(`SELECT r.id, r.raw FROM recalls r WHERE ${sel.where}`).raw().iterate(...sel.params);
+  const rows = db
+    .prepare(`SELECT r.id, r.raw FROM recalls r WHERE ${sel.where}`)
+    .raw()
+    .iterate(...sel.params);
   for (const [id, raw] of rows as IterableIterator<[number, string]>) {
     if (sel.residual(JSON.parse(raw) as Record<string, unknown>)) ids.push(id);
   }
@@ -54,7 +57,11 @@ function selected(db: Database.Database, q: ArchiveQuery): { from: string; param
 
 export function stats(db: Database.Database, q: ArchiveQuery, by: readonly StatsField[]): StatsResult {
   const { from, params } = selected(db, q);
-  const total = (db.prepare(`SELECT count(*) FROM ${from}`).pluck().get(...params) as number) ?? 0;
+  const total =
+    (db
+      .prepare(`SELECT count(*) FROM ${from}`)
+      .pluck()
+      .get(...params) as number) ?? 0;
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
     const { value, join } = SOURCES[field];

@@ -1,6 +1,7 @@
 // Stores a page of records in one transaction: new ones inserted, changed ones updated with the old version kept.
 import type Database from 'better-sqlite3';
-import { recordColumns, SQL_FILTERS } from './record-columns.js';
+import { ftsValues, recordColumns, SQL_FILTERS } from './record-columns.js';
+import { FTS_COLUMNS } from './schema.js';
 
 export interface UpsertCounts {
   added: number;
@@ -36,6 +37,8 @@ export class Upserter {
   private readonly update: Database.Statement;
   private readonly keep: Database.Statement;
   private readonly count: Database.Statement;
+  private readonly index: Database.Statement;
+  private readonly unindex: Database.Statement;
   private readonly write: (records: readonly ArchivedRecord[], runId: number) => UpsertCounts;
 
   constructor(db: Database.Database) {
@@ -50,6 +53,10 @@ export class Upserter {
     this.keep = db.prepare(
       'INSERT OR IGNORE INTO recall_versions (recall_id, version, updated_at, stored_run, replaced_run, raw) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    this.index = db.prepare(
+      `INSERT INTO recalls_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    this.unindex = db.prepare('DELETE FROM recalls_fts WHERE rowid = ?');
     this.count = db.prepare(
       'UPDATE sync_runs SET fetched = fetched + ?, added = added + ?, updated = updated + ?, unchanged = unchanged + ? WHERE id = ?',
     );
@@ -70,6 +77,7 @@ export class Upserter {
       const old = this.find.get(record.id);
       if (!old) {
         this.insert.run({ id: record.id, run: runId, ...recordColumns(record, raw) });
+        this.index.run(record.id, ...ftsValues(record));
         counts.added++;
         continue;
       }
@@ -82,6 +90,8 @@ export class Upserter {
       }
       this.keep.run(record.id, old.version, old.updated_at, old.version_run, runId, old.raw);
       this.update.run({ id: record.id, version: old.version + 1, run: runId, ...columns });
+      this.unindex.run(record.id);
+      this.index.run(record.id, ...ftsValues(record));
       counts.updated++;
     }
     this.count.run(records.length, counts.added, counts.updated, counts.unchanged, runId);

@@ -40,7 +40,9 @@ export function barChart(series: ChartSeries, width: number): string {
   series.rows.forEach((r, i) => {
     const label = truncateToWidth(labels[i] as string, labelWidth);
     const padded = label + ' '.repeat(labelWidth - displayWidth(label));
-    lines.push(`${INDENT}${padded} ${(counts[i] as string).padStart(countWidth)} ${bar(r.count, max, barWidth)}`.trimEnd());
+    lines.push(
+      `${INDENT}${padded} ${(counts[i] as string).padStart(countWidth)} ${bar(r.count, max, barWidth)}`.trimEnd(),
+    );
   });
   if (series.note) lines.push(truncateToWidth(`${INDENT}${cleanForTerminal(series.note)}`, w));
   return `${lines.join('\n')}\n`;

@@ -46,9 +46,15 @@ function valueLines(value: unknown, width: number): string[] {
 
 /** The title line: id, source, severity; then the alert title, wrapped. */
 function heading(record: Record<string, unknown>, width: number): string[] {
-  const parts = [`recall ${tableCell(record.id)}`, record.data_source, record.risk_severity].filter((p) => typeof p === 'string' && p !== '');
+  const parts = [`recall ${tableCell(record.id)}`, record.data_source, record.risk_severity].filter(
+    (p) => typeof p === 'string' && p !== '',
+  );
   const title = typeof record.alert_title === 'string' ? record.alert_title : '';
-  return [...wrapLine(cleanForTerminal(parts.join(' · ')), width), ...(title ? wrapLine(cleanForTerminal(title), width) : []), ''];
+  return [
+    ...wrapLine(cleanForTerminal(parts.join(' · ')), width),
+    ...(title ? wrapLine(cleanForTerminal(title), width) : []),
+    '',
+  ];
 }
 
 /** Every field of the record, in the order the API sent them, one block each. */
@@ -67,7 +73,8 @@ export function recordView(record: Record<string, unknown>, width: number): stri
       // A label too long for its column gets a line of its own, above its values.
       if (displayWidth(name) > labelWidth) lines.push(truncateToWidth(name, w));
       values.forEach((l, i) => {
-        const lead = i === 0 && displayWidth(name) <= labelWidth ? name + ' '.repeat(labelWidth + 2 - displayWidth(name)) : pad;
+        const lead =
+          i === 0 && displayWidth(name) <= labelWidth ? name + ' '.repeat(labelWidth + 2 - displayWidth(name)) : pad;
         lines.push(`${lead}${l}`.trimEnd());
       });
     }

@@ -28,7 +28,8 @@ function checkRateLimits(rl: RateLimitConfig | false | undefined): void {
       throw new InvalidParamsError(`rateLimits.${w} needs a whole limit >= 0 and a windowMs > 0`);
     }
   }
-  if (!Number.isInteger(rl.month?.limit) || rl.month.limit < 0) throw new InvalidParamsError('rateLimits.month needs a whole limit >= 0');
+  if (!Number.isInteger(rl.month?.limit) || rl.month.limit < 0)
+    throw new InvalidParamsError('rateLimits.month needs a whole limit >= 0');
 }
 
 export class SandboxCore {
@@ -62,7 +63,8 @@ export class SandboxCore {
     this.keyring = new KeyRing(opts.keys ?? [DEMO_KEYS.all, DEMO_KEYS.limited]);
     this.rateLimitHeaders = opts.rateLimitHeaders ?? false;
     const count = opts.recordCount ?? 1200;
-    if (!Number.isInteger(count) || count < 0) throw new InvalidParamsError(`recordCount must be a whole number >= 0, got ${count}`);
+    if (!Number.isInteger(count) || count < 0)
+      throw new InvalidParamsError(`recordCount must be a whole number >= 0, got ${count}`);
     if (opts.faults) this.validateFaults(opts.faults);
     checkRateLimits(opts.rateLimits);
     this.reset(true);
@@ -100,7 +102,9 @@ export class SandboxCore {
     const parsed = FaultConfigSchema.safeParse(f);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      throw new InvalidParamsError(`invalid fault config at ${first?.path.join('.') || '(root)'}: ${first?.message ?? 'invalid'}`);
+      throw new InvalidParamsError(
+        `invalid fault config at ${first?.path.join('.') || '(root)'}: ${first?.message ?? 'invalid'}`,
+      );
     }
     return parsed.data as FaultConfig;
   }
@@ -165,7 +169,8 @@ export class SandboxCore {
     this.tick();
     const partials: Partial<SpecRecall>[] =
       typeof input === 'number' ? this.countToPartials(input) : Array.isArray(input) ? input : [];
-    if (!Array.isArray(input) && typeof input !== 'number') throw new InvalidParamsError('addRecords takes a count or an array of records');
+    if (!Array.isArray(input) && typeof input !== 'number')
+      throw new InvalidParamsError('addRecords takes a count or an array of records');
     const now = this.now();
     let id = this.store.nextId();
     const made: SpecRecall[] = [];
@@ -196,7 +201,8 @@ export class SandboxCore {
   }
 
   private countToPartials(n: number): Partial<SpecRecall>[] {
-    if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new InvalidParamsError(`count must be a whole number from 0 to 100000, got ${n}`);
+    if (!Number.isInteger(n) || n < 0 || n > 100_000)
+      throw new InvalidParamsError(`count must be a whole number from 0 to 100000, got ${n}`);
     return Array.from({ length: n }, () => ({}));
   }
 }

@@ -34,7 +34,8 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     throw new InvalidParamsError('the body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParamsError('the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidParamsError('the body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -60,7 +61,8 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
       if (m === 'GET') return ok({ records: core.records() });
       const body = await jsonBody(req);
       if (typeof body.count === 'number') return ok({ records: core.addRecords(body.count) }, 201);
-      if (Array.isArray(body.records)) return ok({ records: core.addRecords(body.records as Partial<SpecRecall>[]) }, 201);
+      if (Array.isArray(body.records))
+        return ok({ records: core.addRecords(body.records as Partial<SpecRecall>[]) }, 201);
       throw new InvalidParamsError('send {"count":n} or {"records":[...]}');
     }
     case '/_sandbox/updates': {
@@ -81,7 +83,8 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
       if (wrong) return wrong;
       if (m === 'POST') {
         const body = await jsonBody(req);
-        if (typeof body.healthy !== 'boolean') throw new InvalidParamsError('send {"healthy":true} or {"healthy":false}');
+        if (typeof body.healthy !== 'boolean')
+          throw new InvalidParamsError('send {"healthy":true} or {"healthy":false}');
         core.healthy = body.healthy;
       }
       return ok({ healthy: core.healthy });
@@ -97,7 +100,12 @@ async function route(core: SandboxCore, req: IncomingMessage, path: string): Pro
   }
 }
 
-export async function handleHook(core: SandboxCore, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleHook(
+  core: SandboxCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   let answer: ApiAnswer;
   try {
     answer = await route(core, req, path);

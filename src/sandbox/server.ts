@@ -8,18 +8,33 @@ import { handleHook } from './hooks.js';
 import type { SandboxKey } from './keys.js';
 import type { LimitDecision, LimitSnapshot } from './limiter.js';
 import {
-  errorAnswer, internalError, isoMicros, methodNotAllowed, notFound, rateLimitAnswer, serviceUnavailable,
-  writeAnswer, writeHtml502, writeWithFault, type ApiAnswer, type Pending,
+  errorAnswer,
+  internalError,
+  isoMicros,
+  methodNotAllowed,
+  notFound,
+  rateLimitAnswer,
+  serviceUnavailable,
+  writeAnswer,
+  writeHtml502,
+  writeWithFault,
+  type ApiAnswer,
+  type Pending,
 } from './respond.js';
 import type { RequestLogEntry } from './types.js';
 
 export const SANDBOX_VERSION = '1.0.0-sandbox';
 
-const KEY_HELP = 'Send a valid key in the X-API-Key header. The sandbox accepts its demo keys (DEMO_KEYS) or those it was started with.';
+const KEY_HELP =
+  'Send a valid key in the X-API-Key header. The sandbox accepts its demo keys (DEMO_KEYS) or those it was started with.';
 
 function rateHeaders(s: LimitSnapshot): Record<string, string> {
   const h: Record<string, string> = {};
-  for (const [w, name] of [['minute', 'Minute'], ['hour', 'Hour'], ['day', 'Day']] as const) {
+  for (const [w, name] of [
+    ['minute', 'Minute'],
+    ['hour', 'Hour'],
+    ['day', 'Day'],
+  ] as const) {
     h[`X-RateLimit-Limit-${name}`] = String(s[w].limit);
     h[`X-RateLimit-Remaining-${name}`] = String(s[w].remaining);
     h[`X-RateLimit-Reset-${name}`] = String(Math.ceil(s[w].resetAt / 1000));
@@ -79,7 +94,10 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
   const x = logged(core, req, res, url, startedAt, keyValue === undefined ? 'missing' : (key?.name ?? 'invalid'));
   if (path === '/health') return x.send(healthAnswer(x));
   if (!path.startsWith('/v1/')) return x.send(notFound(path));
-  if (!key) return x.send(errorAnswer(401, 'invalid_api_key', keyValue === undefined ? 'Missing API key' : 'Invalid API key', KEY_HELP));
+  if (!key)
+    return x.send(
+      errorAnswer(401, 'invalid_api_key', keyValue === undefined ? 'Missing API key' : 'Invalid API key', KEY_HELP),
+    );
   const keyed = keyedAnswers(x, key);
   const route = routeOf(path);
   const request = checkRequest(x, route, key);
@@ -100,7 +118,14 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
 }
 
 /** Logs the request (never the key) and wraps the response. */
-function logged(core: SandboxCore, req: IncomingMessage, res: ServerResponse, url: URL, startedAt: number, keyName: string): Exchange {
+function logged(
+  core: SandboxCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  startedAt: number,
+  keyName: string,
+): Exchange {
   const now = core.now();
   const entry: RequestLogEntry = {
     at: new Date(now).toISOString(),
@@ -121,7 +146,10 @@ function logged(core: SandboxCore, req: IncomingMessage, res: ServerResponse, ur
 function healthAnswer(x: Exchange): ApiAnswer {
   if (x.method !== 'GET') return methodNotAllowed(x.method, x.path);
   const healthy = x.core.healthy;
-  return { status: healthy ? 200 : 503, body: { status: healthy ? 'healthy' : 'unhealthy', timestamp: isoMicros(x.now), version: SANDBOX_VERSION } };
+  return {
+    status: healthy ? 200 : 503,
+    body: { status: healthy ? 'healthy' : 'unhealthy', timestamp: isoMicros(x.now), version: SANDBOX_VERSION },
+  };
 }
 
 function keyedAnswers(x: Exchange, key: SandboxKey): Keyed {
@@ -144,8 +172,12 @@ function checkRequest(x: Exchange, route: Route, key: SandboxKey): ApiAnswer | {
   if (route.kind === 'unknown') return notFound(x.path);
   if (x.method !== 'GET') return methodNotAllowed(x.method, x.path);
   if (route.kind === 'custom' && (!CUSTOM_FEED_NAME.test(route.name) || !CUSTOM_FEEDS[route.name])) {
-    return errorAnswer(404, 'not_found', `Unknown custom feed: ${route.name}`,
-      'Custom feeds are set up per enterprise client; the sandbox serves /v1/recalls/feed/demo.');
+    return errorAnswer(
+      404,
+      'not_found',
+      `Unknown custom feed: ${route.name}`,
+      'Custom feeds are set up per enterprise client; the sandbox serves /v1/recalls/feed/demo.',
+    );
   }
   if (route.kind === 'sources') return { feed: undefined };
   const parsed = parseFeedQuery(x.url.searchParams, key, x.core.store);
@@ -176,20 +208,33 @@ function statusFault(x: Exchange, keyed: Keyed, fault: Fault | undefined, snapsh
   }
 }
 
-function generate(x: Exchange, route: Route, feed: FeedRequest | undefined, key: SandboxKey, snapshot: LimitSnapshot): ApiAnswer {
+function generate(
+  x: Exchange,
+  route: Route,
+  feed: FeedRequest | undefined,
+  key: SandboxKey,
+  snapshot: LimitSnapshot,
+): ApiAnswer {
   const answer =
     route.kind === 'sources' || !feed
       ? sourcesAnswer(key)
-      : feedAnswer(feed, { store: x.core.store, now: x.now, startedAt: x.startedAt, key, snapshot },
-          route.kind === 'custom' ? route.name : undefined);
+      : feedAnswer(
+          feed,
+          { store: x.core.store, now: x.now, startedAt: x.startedAt, key, snapshot },
+          route.kind === 'custom' ? route.name : undefined,
+        );
   return x.core.rateLimitHeaders ? { ...answer, headers: rateHeaders(snapshot) } : answer;
 }
 
 /** Writes the answer, through a body-level fault (cut, truncate, slow, stall) when one was drawn. */
 function respond(x: Exchange, pending: Pending, route: Route, answer: ApiAnswer, fault: Fault | undefined): void {
   x.entry.status = answer.status;
-  if (route.kind !== 'sources' && (!fault || fault.kind === 'slow' || fault.kind === 'stall')) x.core.faults.pageServed();
-  if (!fault) return writeAnswer(x.res, answer);
+  if (route.kind !== 'sources' && (!fault || fault.kind === 'slow' || fault.kind === 'stall'))
+    x.core.faults.pageServed();
+  if (!fault) {
+    writeAnswer(x.res, answer);
+    return;
+  }
   const delay = fault.kind === 'slow' ? x.core.faults.slowMs : x.core.faults.stallMs;
   // statusFault has sent the other kinds; what is left are the body-level ones.
   writeWithFault(x.res, answer, fault.kind as Parameters<typeof writeWithFault>[2], pending, delay);

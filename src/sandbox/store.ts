@@ -38,7 +38,8 @@ function entryOf(rec: SpecRecall): Entry {
   const keys = {} as Record<SortField, number>;
   for (const f of SORT_FIELDS) {
     const k = timestampMicros(rec[f]);
-    if (Number.isNaN(k)) throw new RecordRejectedError(`record ${rec.id}: ${f} is not an ISO 8601 timestamp: ${JSON.stringify(rec[f])}`);
+    if (Number.isNaN(k))
+      throw new RecordRejectedError(`record ${rec.id}: ${f} is not an ISO 8601 timestamp: ${JSON.stringify(rec[f])}`);
     keys[f] = k;
   }
   return { rec, keys };
@@ -57,7 +58,8 @@ export class RecordStore {
   add(records: SpecRecall[]): void {
     const seen = new Set<number>();
     for (const rec of records) {
-      if (this.byId.has(rec.id) || seen.has(rec.id)) throw new RecordRejectedError(`record id ${rec.id} already exists`);
+      if (this.byId.has(rec.id) || seen.has(rec.id))
+        throw new RecordRejectedError(`record id ${rec.id} already exists`);
       seen.add(rec.id);
     }
     this.put(records.map(entryOf));
@@ -65,7 +67,8 @@ export class RecordStore {
 
   /** Replaces stored records by new versions of them (same ids), all or none. */
   replace(records: SpecRecall[]): void {
-    for (const rec of records) if (!this.byId.has(rec.id)) throw new RecordRejectedError(`record id ${rec.id} does not exist`);
+    for (const rec of records)
+      if (!this.byId.has(rec.id)) throw new RecordRejectedError(`record id ${rec.id} does not exist`);
     this.put(records.map(entryOf));
   }
 
@@ -91,7 +94,10 @@ export class RecordStore {
 
   /** Records published at or after the instant (µs since the epoch), sorted by id. */
   publishedSince(sinceMicros: number): SpecRecall[] {
-    return [...this.byId.values()].filter((e) => e.keys.published_at >= sinceMicros).map((e) => e.rec).sort((a, b) => a.id - b.id);
+    return [...this.byId.values()]
+      .filter((e) => e.keys.published_at >= sinceMicros)
+      .map((e) => e.rec)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** The sort key of a stored record, for cursors that carry only an id. */

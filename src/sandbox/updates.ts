@@ -2,7 +2,7 @@
 import type { SpecRecall } from '../api/schemas.js';
 import { naiveIso } from './data.js';
 import { timestampMicros } from '../api/timestamps.js';
-import { Rng } from './rng.js';
+import type { Rng } from './rng.js';
 
 const SEVERITIES = ['low', 'medium', 'high', 'serious'];
 

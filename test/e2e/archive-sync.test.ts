@@ -4,7 +4,17 @@ import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, BIN, cleanEnv, FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import {
+  ALL_KEY,
+  BIN,
+  cleanEnv,
+  FIXED_START,
+  jsonLines,
+  lines,
+  runAgainst,
+  runCli,
+  sandboxFor,
+} from '../helpers/cli.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { tempFolder } from '../helpers/archive.js';
 
@@ -25,7 +35,10 @@ const window = () => expectedFeed(sandbox, { now: FIXED_START });
 function inArchive(file: string): { count: number; distinct: number; integrity: string } {
   const db = new Database(file, { readonly: true });
   try {
-    const row = db.prepare('SELECT count(*) AS count, count(DISTINCT id) AS distinct_ FROM recalls').get() as { count: number; distinct_: number };
+    const row = db.prepare('SELECT count(*) AS count, count(DISTINCT id) AS distinct_ FROM recalls').get() as {
+      count: number;
+      distinct_: number;
+    };
     const integrity = db.pragma('integrity_check', { simple: true }) as string;
     return { count: row.count, distinct: row.distinct_, integrity };
   } finally {
@@ -65,13 +78,19 @@ describe('sync, then query', () => {
     expect(again.stdout).toBe('');
     const expected = window();
     const days = expected.map((r) => r.published_at.slice(0, 10)).sort();
-    expect(again.stderr).toBe(`fetched 1,500 · 0 new · 0 updated · archive: 1,500 recalls, ${days[0]} to ${days.at(-1)}\n`);
+    expect(again.stderr).toBe(
+      `fetched 1,500 · 0 new · 0 updated · archive: 1,500 recalls, ${days[0]} to ${days.at(-1)}\n`,
+    );
   });
 
   it('query needs no key and no server', async () => {
     const r = await runCli(['--base-url', 'http://127.0.0.1:9', 'query', '--db', db, '--limit', '2', '-f', 'jsonl']);
     expect(r.exitCode).toBe(0);
-    expect(jsonLines(r.stdout).map((x) => x.id)).toEqual(window().slice(0, 2).map((x) => x.id));
+    expect(jsonLines(r.stdout).map((x) => x.id)).toEqual(
+      window()
+        .slice(0, 2)
+        .map((x) => x.id),
+    );
   });
 
   it('finds the archive through RECALL_FEED_DB and the XDG data folder', async () => {
@@ -90,7 +109,9 @@ describe('failures', () => {
   it('a missing archive is exit 2 with a hint to sync', async () => {
     const r = await runCli(['query', '--db', folder.file('missing.db')]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`error: no archive at ${folder.file('missing.db')}\nhint: run \`recall-feed sync\` first to create it, or point --db or RECALL_FEED_DB at an archive\n`);
+    expect(r.stderr).toBe(
+      `error: no archive at ${folder.file('missing.db')}\nhint: run \`recall-feed sync\` first to create it, or point --db or RECALL_FEED_DB at an archive\n`,
+    );
   });
 
   it('a file that is not an archive is refused untouched; a path that cannot be written is exit 10', async () => {
@@ -101,12 +122,20 @@ describe('failures', () => {
     expect(r.stderr).toMatch(/^error: .*notes\.txt is not a recall-feed archive: not a SQLite database\n/);
     const blocked = await runAgainst(sandbox, ['sync', '--db', `${notes}/recalls.db`]);
     expect(blocked.exitCode).toBe(10);
-    expect(blocked.stderr).toMatch(/^error: cannot write .*notes\.txt\/recalls\.db: a part of the path is not a folder\nhint: /);
+    expect(blocked.stderr).toMatch(
+      /^error: cannot write .*notes\.txt\/recalls\.db: a part of the path is not a folder\nhint: /,
+    );
   });
 
   it('bad flags are usage errors and send nothing', async () => {
     sandbox.clearRequests();
-    for (const args of [['sync', '--hours', '25'], ['sync', '--interval', '5'], ['query', '--since', 'yesterday'], ['query', '--severity', ','], ['query', '--sort', 'id']]) {
+    for (const args of [
+      ['sync', '--hours', '25'],
+      ['sync', '--interval', '5'],
+      ['query', '--since', 'yesterday'],
+      ['query', '--severity', ','],
+      ['query', '--sort', 'id'],
+    ]) {
       const r = await runAgainst(sandbox, [...args, '--db', folder.file('x.db')]);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
@@ -153,7 +182,10 @@ describe('interrupted and concurrent syncs', () => {
 
   it('two syncs into one new file at once both succeed; every record is stored once', async () => {
     const db = freshDb();
-    const [a, b] = await Promise.all([runAgainst(sandbox, ['sync', '--db', db, '-f', 'json']), runAgainst(sandbox, ['sync', '--db', db, '-f', 'json'])]);
+    const [a, b] = await Promise.all([
+      runAgainst(sandbox, ['sync', '--db', db, '-f', 'json']),
+      runAgainst(sandbox, ['sync', '--db', db, '-f', 'json']),
+    ]);
     expect([a.exitCode, b.exitCode, a.stderr, b.stderr]).toEqual([0, 0, '', '']);
     const [ra, rb] = [JSON.parse(a.stdout), JSON.parse(b.stdout)];
     expect(ra.new + rb.new).toBe(1500);

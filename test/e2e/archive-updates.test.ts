@@ -56,7 +56,9 @@ describe('after sandbox updates', () => {
     const id = updatedIds[1]!;
     const before = original.get(id)!;
     const after = sandbox.records().find((x) => x.id === id)!;
-    const r = await runCli(['show', String(id), '--history', '--db', db], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '100' } });
+    const r = await runCli(['show', String(id), '--history', '--db', db], {
+      env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '100' },
+    });
     expect(r.exitCode).toBe(0);
     const text = r.stdout;
     expect(text).toMatch(new RegExp(`^version 1 · stored \\S+ · updated_at ${before.updated_at}\\n`));

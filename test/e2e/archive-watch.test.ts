@@ -23,7 +23,9 @@ describe('sync --watch', () => {
   it('syncs on every interval, printing one summary per sync, storing new and updated recalls', async () => {
     sandbox = await sandboxFor({ recordCount: 300, seed: 51 });
     const db = folder.file('watch.db');
-    const child = runAgainst(sandbox, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], { timeout: 120_000 });
+    const child = runAgainst(sandbox, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], {
+      timeout: 120_000,
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
@@ -36,7 +38,10 @@ describe('sync --watch', () => {
     await until('a sync that stores them', () => summaries().some((s) => s.new === 2));
     // An update may land on a record just added: the archive then first sees it in its new version.
     const addedIds = new Set(added.map((x) => x.id));
-    const updatedIds = changed.map((x) => x.id).filter((id) => !addedIds.has(id)).sort((a, b) => a - b);
+    const updatedIds = changed
+      .map((x) => x.id)
+      .filter((id) => !addedIds.has(id))
+      .sort((a, b) => a - b);
     const after = summaries().find((s) => s.new === 2)!;
     expect(after).toMatchObject({ updated: updatedIds.length, total: 302 });
     child.kill('SIGINT');
@@ -48,7 +53,9 @@ describe('sync --watch', () => {
       expect(versions).toEqual(updatedIds);
       const runs = file.prepare('SELECT outcome FROM sync_runs').pluck().all() as string[];
       expect(runs.filter((o) => o === 'ok').length).toBeGreaterThanOrEqual(2);
-      expect(file.prepare('SELECT count(*) FROM recalls WHERE id IN (?, ?)').pluck().get(added[0]!.id, added[1]!.id)).toBe(2);
+      expect(
+        file.prepare('SELECT count(*) FROM recalls WHERE id IN (?, ?)').pluck().get(added[0]!.id, added[1]!.id),
+      ).toBe(2);
     } finally {
       file.close();
     }
@@ -59,12 +66,20 @@ describe('the profile key db', () => {
   it('points query at the archive; --db and RECALL_FEED_DB come first', async () => {
     const config = folder.file('config');
     const missing = folder.file('from-profile.db');
-    expect((await runCli(['config', 'set', 'db', missing], { env: { RECALL_FEED_CONFIG_DIR: config } })).exitCode).toBe(0);
+    expect((await runCli(['config', 'set', 'db', missing], { env: { RECALL_FEED_CONFIG_DIR: config } })).exitCode).toBe(
+      0,
+    );
     const viaProfile = await runCli(['query'], { env: { RECALL_FEED_CONFIG_DIR: config } });
-    expect(viaProfile.stderr).toBe(`error: no archive at ${missing}\nhint: run \`recall-feed sync\` first to create it, or point --db or RECALL_FEED_DB at an archive\n`);
-    const viaEnv = await runCli(['query'], { env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') } });
+    expect(viaProfile.stderr).toBe(
+      `error: no archive at ${missing}\nhint: run \`recall-feed sync\` first to create it, or point --db or RECALL_FEED_DB at an archive\n`,
+    );
+    const viaEnv = await runCli(['query'], {
+      env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') },
+    });
     expect(viaEnv.stderr).toMatch(/^error: no archive at .*env\.db\n/);
-    const viaFlag = await runCli(['query', '--db', folder.file('flag.db')], { env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') } });
+    const viaFlag = await runCli(['query', '--db', folder.file('flag.db')], {
+      env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') },
+    });
     expect(viaFlag.stderr).toMatch(/^error: no archive at .*flag\.db\n/);
   });
 });

@@ -23,9 +23,25 @@ const usage = (fn: () => unknown) => {
 describe('filter flags', () => {
   it('declares every flag once and parses lists and texts', () => {
     const cmd = addFilterOptions(new Command('x').exitOverride());
-    cmd.parse(['--severity', 'Serious, high,', '--risk', 'fire', '--brand', ' Acme ', '--grep', 'li-ion'], { from: 'user' });
-    expect(parseFilterOptions(cmd.opts())).toEqual({ severity: ['Serious', 'high'], risk: ['fire'], brand: 'Acme', grep: 'li-ion' });
-    expect(cmd.options.map((o) => o.long)).toEqual(['--severity', '--risk', '--status', '--jurisdiction', '--category', '--brand', '--country', '--grep']);
+    cmd.parse(['--severity', 'Serious, high,', '--risk', 'fire', '--brand', ' Acme ', '--grep', 'li-ion'], {
+      from: 'user',
+    });
+    expect(parseFilterOptions(cmd.opts())).toEqual({
+      severity: ['Serious', 'high'],
+      risk: ['fire'],
+      brand: 'Acme',
+      grep: 'li-ion',
+    });
+    expect(cmd.options.map((o) => o.long)).toEqual([
+      '--severity',
+      '--risk',
+      '--status',
+      '--jurisdiction',
+      '--category',
+      '--brand',
+      '--country',
+      '--grep',
+    ]);
     expect(parseFilterOptions({})).toEqual({});
   });
 
@@ -44,14 +60,36 @@ describe('--since and --until', () => {
     expect(parseInstant('2026-01-10T08:30', '--until', NOW)).toBe(Date.parse('2026-01-10T08:30:00Z') * 1000);
     expect(parseInstant('2026-01-10T08:30:00+02:00', '--until', NOW)).toBe(Date.parse('2026-01-10T06:30:00Z') * 1000);
     expect(parseInstant(undefined, '--since', NOW)).toBeUndefined();
-    expect(usage(() => parseInstant('last week', '--since', NOW))).toMatch(/^--since must be a duration such as 36h or 7d/);
+    expect(usage(() => parseInstant('last week', '--since', NOW))).toMatch(
+      /^--since must be a duration such as 36h or 7d/,
+    );
   });
 });
 
 describe('plans', () => {
   it('query: sort, order, limit, search, sources, filters', () => {
-    const plan = planQuery({ sort: 'updated_at', order: 'asc', limit: '5', search: 'fire', sources: 'uk_opss', severity: 'high', formulaGuard: true }, NOW);
-    expect(plan.listing).toEqual({ sinceUs: undefined, untilUs: undefined, sources: ['uk_opss'], search: 'fire', filter: { severity: ['high'] }, sortBy: 'updated_at', order: 'asc', limit: 5 });
+    const plan = planQuery(
+      {
+        sort: 'updated_at',
+        order: 'asc',
+        limit: '5',
+        search: 'fire',
+        sources: 'uk_opss',
+        severity: 'high',
+        formulaGuard: true,
+      },
+      NOW,
+    );
+    expect(plan.listing).toEqual({
+      sinceUs: undefined,
+      untilUs: undefined,
+      sources: ['uk_opss'],
+      search: 'fire',
+      filter: { severity: ['high'] },
+      sortBy: 'updated_at',
+      order: 'asc',
+      limit: 5,
+    });
     expect(usage(() => planQuery({ sort: 'id', formulaGuard: true }, NOW))).toMatch(/^--sort must be one of/);
     expect(usage(() => planQuery({ limit: '0', formulaGuard: true }, NOW))).toMatch(/^--limit must be a whole number/);
     expect(usage(() => planQuery({ search: ' ', formulaGuard: true }, NOW))).toBe('--search needs at least one word');

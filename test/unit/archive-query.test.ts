@@ -20,8 +20,12 @@ afterAll(() => {
 
 const ids = (q: ArchiveListing) => [...archive.records(q)].map((r) => r.id);
 /** The API's order: the sort key, then id, both in the same direction. */
-function ordered(list: SpecRecall[], field: 'published_at' | 'updated_at' | 'created_in_db_at' = 'published_at', dir = -1) {
-  return [...list].sort((a, b) => (ms(a[field]) - ms(b[field]) || (a.id - b.id)) * dir).map((r) => r.id);
+function ordered(
+  list: SpecRecall[],
+  field: 'published_at' | 'updated_at' | 'created_in_db_at' = 'published_at',
+  dir = -1,
+) {
+  return [...list].sort((a, b) => (ms(a[field]) - ms(b[field]) || a.id - b.id) * dir).map((r) => r.id);
 }
 
 describe('listing', () => {
@@ -30,7 +34,9 @@ describe('listing', () => {
     expect(ids({ order: 'asc' })).toEqual(ordered(records, 'published_at', 1));
     expect(ids({ sortBy: 'updated_at', order: 'asc' })).toEqual(ordered(records, 'updated_at', 1));
     // created_in_db_at carries microseconds: Date.parse keeps milliseconds, so compare against the digits.
-    const created = [...records].sort((a, b) => a.created_in_db_at.localeCompare(b.created_in_db_at) || a.id - b.id).map((r) => r.id);
+    const created = [...records]
+      .sort((a, b) => a.created_in_db_at.localeCompare(b.created_in_db_at) || a.id - b.id)
+      .map((r) => r.id);
     expect(ids({ sortBy: 'created_in_db_at', order: 'asc' })).toEqual(created);
   });
 
@@ -62,8 +68,14 @@ describe('record filters', () => {
     ['category substring', { category: 'TOY' }, (r) => plain(r.product_category).includes('toy')],
     ['country', { country: 'china' }, (r) => plain(r.country_of_origin).includes('china')],
     ['grep anywhere', { grep: 'lithium' }, (r) => plain(JSON.stringify(Object.values(r))).includes('lithium')],
-    ['combined', { severity: ['high'], risk: ['injury', 'blessure'], brand: 'a' }, (r) =>
-      r.risk_severity === 'high' && r.risk_types.some((t) => t === 'injury' || t === 'blessure') && plain(r.product_brand).includes('a')],
+    [
+      'combined',
+      { severity: ['high'], risk: ['injury', 'blessure'], brand: 'a' },
+      (r) =>
+        r.risk_severity === 'high' &&
+        r.risk_types.some((t) => t === 'injury' || t === 'blessure') &&
+        plain(r.product_brand).includes('a'),
+    ],
   ];
   it.each(cases)('%s', (_, filter, expected) => {
     const want = records.filter(expected);
@@ -82,8 +94,17 @@ describe('record filters', () => {
 });
 
 describe('full-text search', () => {
-  const FIELDS = ['alert_title', 'alert_summary', 'product_name', 'product_brand', 'hazard_description', 'product_description', 'packaging_description'] as const;
-  const indexed = (r: SpecRecall) => new Set([...FIELDS.flatMap((f) => words(String(r[f] ?? ''))), ...r.product_model_numbers.flatMap(words)]);
+  const FIELDS = [
+    'alert_title',
+    'alert_summary',
+    'product_name',
+    'product_brand',
+    'hazard_description',
+    'product_description',
+    'packaging_description',
+  ] as const;
+  const indexed = (r: SpecRecall) =>
+    new Set([...FIELDS.flatMap((f) => words(String(r[f] ?? ''))), ...r.product_model_numbers.flatMap(words)]);
   const expectSearch = (text: string) => {
     const wanted = words(text);
     return ordered(records.filter((r) => wanted.every((w) => indexed(r).has(w))));
@@ -111,9 +132,11 @@ describe('stats', () => {
   function count(values: unknown[]) {
     const m = new Map<unknown, number>();
     for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
-    return [...m].map(([value, n]) => ({ value, count: n })).sort((a, b) => b.count - a.count || (String(a.value) < String(b.value) ? -1 : 1));
+    return [...m]
+      .map(([value, n]) => ({ value, count: n }))
+      .sort((a, b) => b.count - a.count || (String(a.value) < String(b.value) ? -1 : 1));
   }
-  const hour = (r: SpecRecall) => new Date(ms(r.published_at)).toISOString().slice(0, 13) + ':00';
+  const hour = (r: SpecRecall) => `${new Date(ms(r.published_at)).toISOString().slice(0, 13)}:00`;
 
   it('counts values, every element of array fields, and days and hours of publication', () => {
     const by: StatsField[] = ['source', 'severity', 'risk', 'jurisdiction', 'brand', 'day', 'hour'];

@@ -1,7 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Archive, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError, SCHEMA_VERSION, cannotWriteReason } from '../../src/archive/index.js';
+import {
+  Archive,
+  ArchiveMissingError,
+  ArchiveTooNewError,
+  NotAnArchiveError,
+  SCHEMA_VERSION,
+  cannotWriteReason,
+} from '../../src/archive/index.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 
 const folders: ReturnType<typeof tempFolder>[] = [];
@@ -79,8 +86,17 @@ describe('storing pages', () => {
       const records = sampleRecords(50);
       const run1 = archive.beginRun({ hours: 24 }, T0);
       expect(archive.upsertPage(records.slice(0, 30), run1)).toEqual({ added: 30, updated: 0, unchanged: 0 });
-      expect(archive.upsertPage(records.slice(20), run1)).toEqual({ added: records.length - 30, updated: 0, unchanged: 10 });
-      expect(archive.finishRun(run1, 'ok', T0 + 1000)).toEqual({ fetched: records.length + 10, added: records.length, updated: 0, unchanged: 10 });
+      expect(archive.upsertPage(records.slice(20), run1)).toEqual({
+        added: records.length - 30,
+        updated: 0,
+        unchanged: 10,
+      });
+      expect(archive.finishRun(run1, 'ok', T0 + 1000)).toEqual({
+        fetched: records.length + 10,
+        added: records.length,
+        updated: 0,
+        unchanged: 10,
+      });
 
       const target = records[5]!;
       const changed = { ...target, alert_status: 'updated', updated_at: '2026-01-15T13:00:00' };
@@ -95,9 +111,21 @@ describe('storing pages', () => {
 
       expect(archive.get(target.id)).toEqual(edited);
       const versions = archive.versions(target.id);
-      expect(versions.map((v) => [v.version, v.current])).toEqual([[1, false], [2, false], [3, true]]);
-      expect(versions.map((v) => v.raw)).toEqual([JSON.stringify(target), JSON.stringify(changed), JSON.stringify(edited)]);
-      expect(versions.map((v) => v.storedAt)).toEqual([new Date(T0).toISOString(), new Date(T0 + 60_000).toISOString(), new Date(T0 + 60_000).toISOString()]);
+      expect(versions.map((v) => [v.version, v.current])).toEqual([
+        [1, false],
+        [2, false],
+        [3, true],
+      ]);
+      expect(versions.map((v) => v.raw)).toEqual([
+        JSON.stringify(target),
+        JSON.stringify(changed),
+        JSON.stringify(edited),
+      ]);
+      expect(versions.map((v) => v.storedAt)).toEqual([
+        new Date(T0).toISOString(),
+        new Date(T0 + 60_000).toISOString(),
+        new Date(T0 + 60_000).toISOString(),
+      ]);
       expect(archive.versions(1)).toEqual([]);
       expect(archive.get(1)).toBeUndefined();
       expect(archive.extent().total).toBe(records.length);

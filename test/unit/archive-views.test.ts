@@ -78,7 +78,8 @@ describe('recordView', () => {
   it('wraps to the width, stacks labels on narrow terminals, and keeps links whole', () => {
     for (const width of [30, 59, 60, 120]) {
       const text = recordView(record, width);
-      for (const line of text.split('\n')) if (!line.includes('https://')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      for (const line of text.split('\n'))
+        if (!line.includes('https://')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
       expect(text).toContain(record.source_url);
     }
     expect(recordView(record, 40)).toMatch(/^risk types\n {2}• fire$/m);
@@ -88,7 +89,13 @@ describe('recordView', () => {
 describe('versions', () => {
   it('lists the fields that changed, and the history view shows each with before and after', () => {
     const v1 = { id: 1, alert_status: 'active', risk_severity: 'low', updated_at: '2026-01-01T00:00:00', gone: 'x' };
-    const v2 = { id: 1, alert_status: 'updated', risk_severity: 'low', updated_at: '2026-01-02T00:00:00', added: ['a'] };
+    const v2 = {
+      id: 1,
+      alert_status: 'updated',
+      risk_severity: 'low',
+      updated_at: '2026-01-02T00:00:00',
+      added: ['a'],
+    };
     expect(fieldChanges(v1, v2).map((c) => c.field)).toEqual(['alert_status', 'updated_at', 'added', 'gone']);
     const text = historyView(
       [

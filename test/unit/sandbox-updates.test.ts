@@ -38,7 +38,8 @@ describe('updateRecords', () => {
     const core = new SandboxCore({ seed: 4, recordCount: 3, clock: () => START });
     const first = core.updateRecords(3);
     const second = core.updateRecords(3);
-    for (const r of second) expect(utc(r.updated_at)).toBeGreaterThan(utc(first.find((f) => f.id === r.id)!.updated_at));
+    for (const r of second)
+      expect(utc(r.updated_at)).toBeGreaterThan(utc(first.find((f) => f.id === r.id)!.updated_at));
   });
 
   it('never touches records older than 24 hours, and caps the count at the window', () => {

@@ -14,9 +14,7 @@ export function defaultArchivePath(env: Env): string {
 }
 
 export function archivePath(flag: string | undefined, env: Env, profileDb: string | undefined): string {
-  const chosen = [flag, env.RECALL_FEED_DB, profileDb].find(
-    (v) => v !== undefined && v !== '',
-  );
+  const chosen = [flag, env.RECALL_FEED_DB, profileDb].find((v) => v !== undefined && v !== '');
   return chosen ?? defaultArchivePath(env);
 }
 

@@ -18,6 +18,11 @@ export interface LocalSession {
 export async function openLocal(globals: GlobalFlags, ctx: Context, dbFlag: string | undefined): Promise<LocalSession> {
   const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
   const terminal = detectTerminal(ctx, globals.color);
-  const status = new StatusReporter(ctx.stderr, { spinner: false, quiet: settings.quiet, verbose: settings.verbose, now: ctx.now });
+  const status = new StatusReporter(ctx.stderr, {
+    spinner: false,
+    quiet: settings.quiet,
+    verbose: settings.verbose,
+    now: ctx.now,
+  });
   return { settings, terminal, status, file: archivePath(dbFlag, ctx.env, settings.profileDb) };
 }

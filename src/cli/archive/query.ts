@@ -13,11 +13,10 @@ const BATCH = 500;
 
 export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
+  const format = chooseFormat(local.settings, local.terminal);
   const archive = await openArchiveFile(local.file, { create: false });
   let written = 0;
-  let format;
   try {
-    format = chooseFormat(local.settings, local.terminal);
     const target = await openTarget(local.settings, ctx);
     try {
       const { createRenderer } = await import('../../output/renderer.js');

@@ -1,6 +1,7 @@
 // Runs `show`: finds the recall (archive first, then the live window) and prints it for a person or as data.
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { ArchiveMissingError } from '../../archive/errors.js';
+import type { Archive } from '../../archive/index.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
@@ -13,7 +14,7 @@ import { openLocal } from './local-session.js';
 
 /** The stored versions of the recall, oldest first: empty when the archive lacks it or does not exist. */
 async function fromArchive(file: string, plan: ShowPlan): Promise<VersionEntry[]> {
-  let archive;
+  let archive: Archive;
   try {
     archive = await openArchiveFile(file, { create: false });
   } catch (err) {
@@ -24,14 +25,23 @@ async function fromArchive(file: string, plan: ShowPlan): Promise<VersionEntry[]
   try {
     const all = archive.versions(plan.id);
     const wanted = plan.history ? all : all.filter((v) => v.current);
-    return wanted.map((v) => ({ version: v.version, storedAt: v.storedAt, current: v.current, record: JSON.parse(v.raw) }));
+    return wanted.map((v) => ({
+      version: v.version,
+      storedAt: v.storedAt,
+      current: v.current,
+      record: JSON.parse(v.raw),
+    }));
   } finally {
     archive.close();
   }
 }
 
 /** Pages through the live window until the recall turns up; undefined when it is not there. */
-async function fromLive(plan: ShowPlan, globals: GlobalFlags, ctx: Context): Promise<Record<string, unknown> | undefined> {
+async function fromLive(
+  plan: ShowPlan,
+  globals: GlobalFlags,
+  ctx: Context,
+): Promise<Record<string, unknown> | undefined> {
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
     await session.status.start(`looking for recall ${plan.id} in the live window…`);
@@ -51,7 +61,11 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
   const format = chooseFormat(local.settings, local.terminal);
   let versions = await fromArchive(local.file, plan);
   if (versions.length === 0) {
-    if (plan.history) throw new UsageError(`recall ${plan.id} is not in the archive ${local.file}`, 'run `recall-feed sync` to store it');
+    if (plan.history)
+      throw new UsageError(
+        `recall ${plan.id} is not in the archive ${local.file}`,
+        'run `recall-feed sync` to store it',
+      );
     const live = await fromLive(plan, globals, ctx);
     if (!live) {
       throw new UsageError(`no recall ${plan.id} in the archive ${local.file} or in the last 24 hours of the feed`);
@@ -63,13 +77,21 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
     const width = local.terminal.columns;
     if (format === 'table') {
       const { historyView, recordView } = await import('../../output/record-view.js');
-      const text = plan.history ? historyView(versions, width) : recordView((versions[0] as VersionEntry).record, width);
+      const text = plan.history
+        ? historyView(versions, width)
+        : recordView((versions[0] as VersionEntry).record, width);
       target.stream.write(text);
     } else if (format === 'json' && !plan.history) {
       target.stream.write(`${JSON.stringify((versions[0] as VersionEntry).record)}\n`);
     } else {
       const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({ format, out: target.stream, tableColumns: [], csvColumns: RECALL_FIELDS, width });
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: [],
+        csvColumns: RECALL_FIELDS,
+        width,
+      });
       await renderer.write(versions.map((v) => v.record));
       await renderer.end();
     }

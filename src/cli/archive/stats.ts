@@ -28,7 +28,10 @@ async function countLive(plan: StatsPlan, globals: GlobalFlags, ctx: Context): P
     await session.status.start('fetching recalls…');
     const run = archive.beginRun({ live: true }, ctx.now());
     let fetched = 0;
-    for await (const page of session.client.feedPages({ dataSources: plan.query.sources && [...plan.query.sources], limit: BOUNDS.pageSizeMax })) {
+    for await (const page of session.client.feedPages({
+      dataSources: plan.query.sources && [...plan.query.sources],
+      limit: BOUNDS.pageSizeMax,
+    })) {
       archive.upsertPage(page.data, run);
       fetched += page.data.length;
       session.status.progress(`fetching recalls… ${fetched} of ${page.pagination.total_count}`);
@@ -55,11 +58,19 @@ export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Conte
     throw err;
   }
   if (format === 'table') {
-    local.status.note(`${result.total.toLocaleString('en-US')} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`);
+    local.status.note(
+      `${result.total.toLocaleString('en-US')} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`,
+    );
   }
 }
 
-async function write(result: StatsResult, plan: StatsPlan, format: Format, local: LocalSession, out: Writable): Promise<void> {
+async function write(
+  result: StatsResult,
+  plan: StatsPlan,
+  format: Format,
+  local: LocalSession,
+  out: Writable,
+): Promise<void> {
   if (format === 'json') {
     const object = Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []]));
     out.write(`${JSON.stringify(object)}\n`);
@@ -75,6 +86,7 @@ async function write(result: StatsResult, plan: StatsPlan, format: Format, local
   const { createRenderer } = await import('../../output/renderer.js');
   const columns = ['field', 'value', 'count'];
   const renderer = createRenderer({ format, out, tableColumns: columns, csvColumns: columns });
-  for (const field of plan.by) await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));
+  for (const field of plan.by)
+    await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));
   await renderer.end();
 }

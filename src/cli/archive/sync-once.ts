@@ -1,4 +1,5 @@
 // One sync: pages through the feed's window and stores each page in its own transaction, under one sync_runs row.
+import { setTimeout as delay } from 'node:timers/promises';
 import { BOUNDS } from '../../api/constants.js';
 import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
 import type { SyncPlan } from './plans.js';
@@ -9,6 +10,29 @@ import { writing } from './archive-file.js';
 
 export interface SyncResult extends RunCounts {
   extent: ArchiveExtent;
+}
+
+/**
+ * Yields the pages of `pages` while the request for the next one is already out, so that the server
+ * prepares it while this process stores the current one (storing is synchronous work).
+ */
+async function* readAhead<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = pages.next();
+  try {
+    for (;;) {
+      const result = await next;
+      if (result.done) return;
+      next = pages.next();
+      // The request takes a few turns of the event loop to reach the wire; a timer turn covers them
+      // (setImmediate alone does not), and the server then prepares the page while this one is stored.
+      await delay(0);
+      yield result.value;
+    }
+  } finally {
+    // Stopped early (an error, an interrupt): the request in flight may still fail; nobody waits for it.
+    next.catch(() => {});
+    await pages.return(undefined);
+  }
 }
 
 /** The sources asked for: the flag, else the profile's, else undefined (all the key may use). */
@@ -26,16 +50,23 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
   let fetched = 0;
   try {
     const pages = session.client.feedPages({ dataSources: sources, hoursAgo: plan.hours, limit: BOUNDS.pageSizeMax });
-    for await (const page of pages) {
+    for await (const page of readAhead(pages)) {
       await writing(file, () => archive.upsertPage(page.data, runId));
       fetched += page.data.length;
-      session.status.progress(`syncing… ${fetched.toLocaleString('en-US')} of ${page.pagination.total_count.toLocaleString('en-US')}`);
+      session.status.progress(
+        `syncing… ${fetched.toLocaleString('en-US')} of ${page.pagination.total_count.toLocaleString('en-US')}`,
+      );
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
   } catch (err) {
     const interrupted = ctx.signal.aborted || err instanceof InterruptedError;
     try {
-      archive.finishRun(runId, interrupted ? 'interrupted' : 'failed', ctx.now(), err instanceof Error ? err.message : String(err));
+      archive.finishRun(
+        runId,
+        interrupted ? 'interrupted' : 'failed',
+        ctx.now(),
+        err instanceof Error ? err.message : String(err),
+      );
     } catch {
       // The archive may be what failed (disk full); the original error is the one to report.
     }

@@ -1,19 +1,16 @@
 // Runs `sync`: opens the session and the archive, syncs once (summary on stderr or -f json) or on a timer with --watch.
-import { QuotaExhaustedError } from '../../api/errors.js';
-import { ArchiveError } from '../../archive/errors.js';
 import type { Archive } from '../../archive/index.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { describeError, EXIT } from '../exit-codes.js';
+import { describeError } from '../exit-codes.js';
+import { endsWatch } from '../failure-policy.js';
 import { openTarget } from '../files/output-target.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { archivePath, openArchiveFile } from './archive-file.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
 
-/** Failures no later sync can fix: they end --watch with their own exit code. */
-const FATAL: ReadonlySet<number> = new Set([EXIT.usage, EXIT.auth, EXIT.notPermitted, EXIT.cannotWrite]);
 /** The longest pause after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
@@ -57,10 +54,6 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
   }
 }
 
-function endsWatch(err: unknown): boolean {
-  return FATAL.has(describeError(err).code) || err instanceof QuotaExhaustedError || err instanceof ArchiveError;
-}
-
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** Syncs, waits, syncs again; a failed sync is reported and retried with backoff, never fatal unless no retry can help. */
@@ -81,7 +74,9 @@ async function watch(archive: Archive, plan: SyncPlan, session: Session, ctx: Co
       if (endsWatch(err)) throw err;
       failures++;
       delay = Math.min(interval * 2 ** (failures - 1), Math.max(interval, MAX_BACKOFF_MS));
-      session.status.note(`recall-feed: sync failed: ${describeError(err).message}; next sync in ${Math.ceil(delay / 1000)} s`);
+      session.status.note(
+        `recall-feed: sync failed: ${describeError(err).message}; next sync in ${Math.ceil(delay / 1000)} s`,
+      );
     }
     try {
       await ctx.sleep(delay, ctx.signal);
