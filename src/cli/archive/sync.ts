@@ -9,10 +9,9 @@ import { openTarget } from '../files/output-target.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { archivePath, openArchiveFile } from './archive-file.js';
+import { BOUNDS } from '../../api/constants.js';
+import { PollInterval } from '../feed/poll-interval.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
-
-/** The longest pause after repeated failures (unless the interval itself is longer). */
-const MAX_BACKOFF_MS = 10 * 60_000;
 
 /** Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise. */
 function jsonSummary(settings: Settings): boolean {
@@ -58,22 +57,23 @@ const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** Syncs, waits, syncs again; a failed sync is reported and retried with backoff, never fatal unless no retry can help. */
 async function watch(archive: Archive, plan: SyncPlan, session: Session, ctx: Context, json: boolean): Promise<never> {
-  const interval = plan.intervalMs as number;
-  let failures = 0;
+  // The same pacing as feed --watch: stretched to fit the monthly quota, backed off after failures.
+  const pace = new PollInterval(plan.intervalMs as number, 'syncing');
   while (!ctx.signal.aborted) {
-    let delay = interval;
+    let delay: number;
     const started = ctx.now();
     try {
       const result = await syncOnce(archive, plan, session, ctx);
-      failures = 0;
       if (json) ctx.stdout.write(syncSummaryJson(result));
       else session.status.note(`${clock(started)} ${syncSummaryLine(result)}`);
-      delay = Math.max(0, interval - (ctx.now() - started));
+      const requests = Math.ceil(result.fetched / BOUNDS.pageSizeMax);
+      const next = pace.afterSuccess(session.client.lastRateLimit, ctx.now(), requests);
+      if (next.notice) session.status.note(next.notice);
+      delay = Math.max(0, next.intervalMs - (ctx.now() - started));
     } catch (err) {
       if (ctx.signal.aborted) break;
       if (endsWatch(err)) throw err;
-      failures++;
-      delay = Math.min(interval * 2 ** (failures - 1), Math.max(interval, MAX_BACKOFF_MS));
+      delay = pace.afterFailure();
       session.status.note(
         `recall-feed: sync failed: ${describeError(err).message}; next sync in ${Math.ceil(delay / 1000)} s`,
       );

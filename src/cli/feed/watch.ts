@@ -1,5 +1,4 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
-import { nextMonthlyReset } from '../../api/retry.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
@@ -7,6 +6,7 @@ import { describeError } from '../exit-codes.js';
 import { endsWatch } from '../failure-policy.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
+import { PollInterval } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
@@ -14,20 +14,8 @@ import type { FeedPlan } from './plan.js';
 import { createRecordSink, type PageSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
 
-/** The longest pause between polls after repeated failures (unless the interval itself is longer). */
-const MAX_BACKOFF_MS = 10 * 60_000;
 
 export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
-
-/** Stretches the interval so that polling until the monthly reset fits in the credits left. */
-function quotaInterval(session: Session, now: number, intervalMs: number, requestsPerPoll: number): number {
-  const rate = session.client.lastRateLimit;
-  if (!rate || rate.remaining_credits <= 0) return intervalMs;
-  const msLeft = nextMonthlyReset(now).getTime() - now;
-  const needed = (msLeft / intervalMs) * requestsPerPoll;
-  if (needed <= rate.remaining_credits) return intervalMs;
-  return Math.ceil((msLeft * requestsPerPoll) / rate.remaining_credits);
-}
 
 function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
@@ -98,8 +86,7 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, 
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
-  let failures = 0;
-  let stretchedTo = intervalMs;
+  const pace = new PollInterval(intervalMs, 'polling');
   try {
     while (!ctx.signal.aborted) {
       const started = ctx.now();
@@ -110,24 +97,15 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, 
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
-        failures = 0;
-        const interval = quotaInterval(session, ctx.now(), intervalMs, Math.max(1, poll.pages));
-        // Said when stretching starts, and again only if the stretch moves by more than a tenth.
-        if (interval > intervalMs && Math.abs(interval - stretchedTo) > stretchedTo / 10) {
-          const left = session.client.lastRateLimit?.remaining_credits ?? 0;
-          session.status.note(
-            `recall-feed: polling every ${Math.round(intervalMs / 1000)} s would use up the monthly quota (${left} left) before it resets; polling every ${Math.ceil(interval / 1000)} s instead`,
-          );
-        }
-        stretchedTo = interval;
-        delay = Math.max(0, interval - (ctx.now() - started));
+        const next = pace.afterSuccess(session.client.lastRateLimit, ctx.now(), poll.pages);
+        if (next.notice) session.status.note(next.notice);
+        delay = Math.max(0, next.intervalMs - (ctx.now() - started));
         const quota = session.client.lastRateLimit?.remaining_credits;
         session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
       } catch (err) {
         if (ctx.signal.aborted) break;
         if (endsWatch(err)) throw err;
-        failures++;
-        delay = Math.min(stretchedTo * 2 ** (failures - 1), Math.max(stretchedTo, MAX_BACKOFF_MS));
+        delay = pace.afterFailure();
         session.status.note(
           `recall-feed: poll failed: ${describeError(err).message}; next poll in ${Math.ceil(delay / 1000)} s`,
         );

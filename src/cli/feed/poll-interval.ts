@@ -1,0 +1,50 @@
+// The pause between polls of a long-running loop (feed --watch, sync --watch): stretched to fit the monthly quota, backed off after failures.
+import { nextMonthlyReset } from '../../api/retry.js';
+import type { RateLimitInfo } from '../../api/schemas.js';
+
+/** The longest pause between polls after repeated failures (unless the interval itself is longer). */
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** The interval that makes polling until the monthly reset fit in the credits left (never shorter than asked). */
+export function quotaInterval(rate: RateLimitInfo | undefined, now: number, intervalMs: number, requestsPerPoll: number): number {
+  if (!rate || rate.remaining_credits <= 0) return intervalMs;
+  const msLeft = nextMonthlyReset(now).getTime() - now;
+  const needed = (msLeft / intervalMs) * requestsPerPoll;
+  if (needed <= rate.remaining_credits) return intervalMs;
+  return Math.ceil((msLeft * requestsPerPoll) / rate.remaining_credits);
+}
+
+export class PollInterval {
+  private current: number;
+  private failures = 0;
+
+  /** `verb` names what the loop does, for the notice: "polling", "syncing". */
+  constructor(
+    private readonly intervalMs: number,
+    private readonly verb: string,
+  ) {
+    this.current = intervalMs;
+  }
+
+  /**
+   * After a successful poll of `requests` requests: the interval to keep, and a notice when stretching
+   * starts or moves by more than a tenth (not on every poll).
+   */
+  afterSuccess(rate: RateLimitInfo | undefined, now: number, requests: number): { intervalMs: number; notice?: string } {
+    this.failures = 0;
+    const interval = quotaInterval(rate, now, this.intervalMs, Math.max(1, requests));
+    let notice: string | undefined;
+    if (interval > this.intervalMs && Math.abs(interval - this.current) > this.current / 10) {
+      const left = rate?.remaining_credits ?? 0;
+      notice = `recall-feed: ${this.verb} every ${Math.round(this.intervalMs / 1000)} s would use up the monthly quota (${left} left) before it resets; ${this.verb} every ${Math.ceil(interval / 1000)} s instead`;
+    }
+    this.current = interval;
+    return { intervalMs: interval, notice };
+  }
+
+  /** After a failed poll: the pause before the next, doubling up to ten minutes (or the interval, if longer). */
+  afterFailure(): number {
+    this.failures++;
+    return Math.min(this.current * 2 ** (this.failures - 1), Math.max(this.current, MAX_BACKOFF_MS));
+  }
+}
