@@ -22,7 +22,8 @@ function fill(file, bytes) {
 
 const claims = new Claims('append-cost');
 try {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const dir = tempDir('append');
   const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config') });
   const files = SIZES.map((s) => ({ ...s, file: path.join(dir, `${s.bytes}.jsonl`) }));
@@ -33,10 +34,14 @@ try {
     const order = round % 2 ? [...files].reverse() : files;
     for (const f of order) {
       const before = statSync(f.file).size;
-      const res = await run(process.execPath, [BIN, 'feed', '--sandbox', '--max', '1', '-f', 'jsonl', '-o', f.file, '--append'], {
-        env,
-        timeoutMs: 60_000,
-      });
+      const res = await run(
+        process.execPath,
+        [BIN, 'feed', '--sandbox', '--max', '1', '-f', 'jsonl', '-o', f.file, '--append'],
+        {
+          env,
+          timeoutMs: 60_000,
+        },
+      );
       if (res.code !== 0) throw new Error(`append to the ${f.name} file exited ${res.code}: ${res.stderr}`);
       const grew = statSync(f.file).size - before;
       if (grew <= 0 || grew > 10_000) throw new Error(`the ${f.name} file grew by ${grew} bytes for one record`);
@@ -50,7 +55,11 @@ try {
       files.map((f) => [f.name, median(times[f.name]).toFixed(0), ratio(median(times[f.name]), small)]),
     ),
   );
-  claims.check(`appending one record to a 100 MB file costs at most ${RATIO_LIMIT}× what it costs on a 1 MB file`, big / small <= RATIO_LIMIT, ratio(big, small));
+  claims.check(
+    `appending one record to a 100 MB file costs at most ${RATIO_LIMIT}× what it costs on a 1 MB file`,
+    big / small <= RATIO_LIMIT,
+    ratio(big, small),
+  );
   claims.finish(`100 MB vs 1 MB: ${ratio(big, small)}`);
 } catch (err) {
   claims.crash(err);

@@ -4,7 +4,18 @@
 // 10k one on the same recalls), and memory grows with the catalogue, not with catalogue x recalls.
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Claims, cleanEnv, forkSandbox, GENEROUS_LIMITS, mb, ratio, requireBuild, runCliMeasured, table, tempDir } from './lib/common.mjs';
+import {
+  Claims,
+  cleanEnv,
+  forkSandbox,
+  GENEROUS_LIMITS,
+  mb,
+  ratio,
+  requireBuild,
+  runCliMeasured,
+  table,
+  tempDir,
+} from './lib/common.mjs';
 
 const RECALLS = 100_000;
 const SIZES = [10_000, 100_000];
@@ -53,8 +64,12 @@ function catalogue(size, sample, rand) {
     const real = i % 100 === 0 ? sample[(i / 100) % sample.length] : undefined;
     const code = real?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
     if (real && code) rows.push(`S${i},${code},,,`);
-    else if (real?.product_model_numbers[0]) rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
-    else rows.push(`S${i},${randomGtin(rand)},Brand${Math.floor(rand() * 5000)},M${Math.floor(rand() * 1e6)},${words[i % words.length]} ${Math.floor(rand() * 1000)}`);
+    else if (real?.product_model_numbers[0])
+      rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
+    else
+      rows.push(
+        `S${i},${randomGtin(rand)},Brand${Math.floor(rand() * 5000)},M${Math.floor(rand() * 1e6)},${words[i % words.length]} ${Math.floor(rand() * 1000)}`,
+      );
   }
   return `${rows.join('\n')}\n`;
 }
@@ -65,14 +80,26 @@ try {
   requireBuild();
   const dir = tempDir('match');
   sandbox = await forkSandbox({ port: 0, recordCount: RECALLS, rateLimits: GENEROUS_LIMITS });
-  const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), RECALL_FEED_API_KEY: sandbox.key });
+  const env = cleanEnv({
+    HOME: dir,
+    RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+    RECALL_FEED_API_KEY: sandbox.key,
+  });
   const sample = await sampleRecalls(sandbox.url, sandbox.key, 4);
   const rand = rng(7);
   const runs = {};
   const out = path.join(dir, 'out.jsonl');
   const measure = async (label, args) => {
-    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-f', 'jsonl', '-o', out], { env, timeoutMs: RUN_TIMEOUT_MS, dir });
-    const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`);
+    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-f', 'jsonl', '-o', out], {
+      env,
+      timeoutMs: RUN_TIMEOUT_MS,
+      dir,
+    });
+    const ok = claims.check(
+      `${label}: exit 0`,
+      res.code === 0 && res.usage,
+      res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`,
+    );
     if (ok) runs[label] = { ms: res.ms, rssKB: res.usage.maxRssKB, lines: statSync(out).size, stderr: res.stderr };
     rmSync(out, { force: true });
   };
@@ -89,14 +116,33 @@ try {
     console.log(
       table(
         ['run', 'wall', 'vs feed', 'peak RSS'],
-        Object.entries(runs).map(([k, r]) => [k, `${(r.ms / 1000).toFixed(1)} s`, ratio(r.ms, feed.ms), mb(r.rssKB * 1024)]),
+        Object.entries(runs).map(([k, r]) => [
+          k,
+          `${(r.ms / 1000).toFixed(1)} s`,
+          ratio(r.ms, feed.ms),
+          mb(r.rssKB * 1024),
+        ]),
       ),
     );
     console.log(big.stderr.trim().split('\n').at(-1));
-    claims.check('a 100k catalogue costs at most 2x the time of a 10k one on the same 100k recalls (indexed, not scanned)', big.ms / small.ms <= 2, ratio(big.ms, small.ms));
-    claims.check('matching 100k x 100k takes at most 3x a plain export of the 100k recalls', big.ms / feed.ms <= 3, ratio(big.ms, feed.ms));
-    claims.check('peak memory of match 100k x 100k under 400 MB', big.rssKB * 1024 < 400 * 1024 * 1024, mb(big.rssKB * 1024));
-    claims.finish(`100k x 100k: ${ratio(big.ms, feed.ms)} of feed, ${mb(big.rssKB * 1024)} peak; 100k/10k catalogue ${ratio(big.ms, small.ms)}`);
+    claims.check(
+      'a 100k catalogue costs at most 2x the time of a 10k one on the same 100k recalls (indexed, not scanned)',
+      big.ms / small.ms <= 2,
+      ratio(big.ms, small.ms),
+    );
+    claims.check(
+      'matching 100k x 100k takes at most 3x a plain export of the 100k recalls',
+      big.ms / feed.ms <= 3,
+      ratio(big.ms, feed.ms),
+    );
+    claims.check(
+      'peak memory of match 100k x 100k under 400 MB',
+      big.rssKB * 1024 < 400 * 1024 * 1024,
+      mb(big.rssKB * 1024),
+    );
+    claims.finish(
+      `100k x 100k: ${ratio(big.ms, feed.ms)} of feed, ${mb(big.rssKB * 1024)} peak; 100k/10k catalogue ${ratio(big.ms, small.ms)}`,
+    );
   } else {
     claims.finish('incomplete');
   }

@@ -119,7 +119,8 @@ export class DeliveryQueue {
 
   /** The pause before the next attempt; undefined when the receiver asked for longer than a pass may wait. */
   private delay(attempt: number, retryAfterMs: number | undefined): number | undefined {
-    if (retryAfterMs !== undefined) return retryAfterMs > (this.opts.maxRetryAfterMs ?? 60_000) ? undefined : retryAfterMs;
+    if (retryAfterMs !== undefined)
+      return retryAfterMs > (this.opts.maxRetryAfterMs ?? 60_000) ? undefined : retryAfterMs;
     const cap = Math.min(this.opts.maxDelayMs ?? 30_000, (this.opts.baseDelayMs ?? 1000) * 2 ** attempt);
     return Math.round((this.opts.random ?? Math.random)() * cap);
   }

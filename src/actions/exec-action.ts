@@ -19,7 +19,11 @@ export function execAction(opts: ExecActionOptions): Action {
   return { name: 'exec', attempt: (record, signal) => runOnce(opts, record, signal) };
 }
 
-function runOnce(opts: ExecActionOptions, record: Record<string, unknown>, signal?: AbortSignal): Promise<AttemptResult> {
+function runOnce(
+  opts: ExecActionOptions,
+  record: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<AttemptResult> {
   const [file, ...args] = fillWords(opts.words, record) as [string, ...string[]];
   return new Promise((resolve) => {
     let settled = false;
@@ -47,7 +51,12 @@ function runOnce(opts: ExecActionOptions, record: Record<string, unknown>, signa
     child.stdin.on('error', () => {}); // a command that does not read its stdin is fine
     child.stdin.end(`${JSON.stringify(record)}\n`);
     child.on('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'ENOENT' ? `command not found: ${file}` : err.code === 'EACCES' ? `not executable: ${file}` : err.message;
+      const why =
+        err.code === 'ENOENT'
+          ? `command not found: ${file}`
+          : err.code === 'EACCES'
+            ? `not executable: ${file}`
+            : err.message;
       done({ ok: false, error: why });
     });
     child.on('close', (code, sig) => {

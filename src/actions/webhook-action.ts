@@ -36,7 +36,10 @@ export function slackMessage(record: Record<string, unknown>): { text: string } 
     .filter(([, v]) => v !== '')
     .map(([k, v]) => `${k}: ${v}`)
     .join(' · ');
-  const url = typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url) ? `\n<${record.source_url.replace(/[<>|\s]/g, '')}>` : '';
+  const url =
+    typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url)
+      ? `\n<${record.source_url.replace(/[<>|\s]/g, '')}>`
+      : '';
   return { text: `*${title}*${facts ? `\n${facts}` : ''}${url}` };
 }
 
@@ -73,7 +76,8 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         await res.body.dump();
         if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
         const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.statusCode}` };
-        if (res.statusCode === 429) result.retryAfterMs = retryAfterMs(res.headers['retry-after'], (opts.now ?? Date.now)());
+        if (res.statusCode === 429)
+          result.retryAfterMs = retryAfterMs(res.headers['retry-after'], (opts.now ?? Date.now)());
         return result;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;

@@ -26,7 +26,9 @@ function decoderFor(coding: string, status: number): Transform {
   if (coding === 'br') return zlib.createBrotliDecompress();
   // The header is the server's text: name it only when it looks like a coding.
   const name = /^[a-z0-9._+-]{1,32}$/.test(coding) ? `'${coding}'` : 'an unknown coding';
-  throw new InvalidResponseError(`the API answered with Content-Encoding ${name}, which the client cannot decode`, { status });
+  throw new InvalidResponseError(`the API answered with Content-Encoding ${name}, which the client cannot decode`, {
+    status,
+  });
 }
 
 /**
@@ -43,7 +45,9 @@ export async function readBody(
 ): Promise<string> {
   let decoders: Transform[];
   try {
-    decoders = codings(encoding).reverse().map((c) => decoderFor(c, status));
+    decoders = codings(encoding)
+      .reverse()
+      .map((c) => decoderFor(c, status));
   } catch (err) {
     body.destroy(); // an unread body would hold the connection
     throw err;
@@ -62,7 +66,12 @@ export async function readBody(
         return done();
       }
       failed ??= 'size';
-      done(new ResponseTooLargeError(`the answer is larger than ${describeSize(maxBytes)}`, { status, limitBytes: maxBytes }));
+      done(
+        new ResponseTooLargeError(`the answer is larger than ${describeSize(maxBytes)}`, {
+          status,
+          limitBytes: maxBytes,
+        }),
+      );
     },
   });
   try {

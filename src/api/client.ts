@@ -8,12 +8,26 @@ import { CUSTOM_FEED_BODY, FEED_BODY, parseJson, readApiBody, SOURCES_BODY, type
 import { paginate, type PagedResult } from './pagination.js';
 import type { PacingOverrides } from './pacing.js';
 import { RequestLoop, type WaitEvent } from './request-loop.js';
-import type { CustomRecord, FeedPage, FeedParams, HealthResponse, RateLimitInfo, Recall, SourcesResponse } from './schemas.js';
+import type {
+  CustomRecord,
+  FeedPage,
+  FeedParams,
+  HealthResponse,
+  RateLimitInfo,
+  Recall,
+  SourcesResponse,
+} from './schemas.js';
 import { createDispatcher, send, type ProxySettings, type RawResponse, type SendOptions } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
 import { checkApiKey, checkBaseUrl, endpointUrl } from './request-target.js';
 import { sleep } from './sleep.js';
-import { DEFAULT_BASE_URL, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './constants.js';
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from './constants.js';
 
 /** What the client reports while it works; the CLI turns these into --verbose lines and countdowns. */
 export type ClientEvent =

@@ -77,7 +77,12 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
   if (!isErrorBody(json)) {
     if (status === 404) {
       const address = url ? ` for ${url.origin}${url.pathname}` : '';
-      return new WrongAddressError({ status, code, message: `HTTP 404${address}, and not from the API: no API answers at this address`, headers });
+      return new WrongAddressError({
+        status,
+        code,
+        message: `HTTP 404${address}, and not from the API: no API answers at this address`,
+        headers,
+      });
     }
     const Class = classForStatus(status);
     return new Class({ status, code, message: `HTTP ${status} from the API`, headers });

@@ -208,4 +208,3 @@ export class WaitTooLongError extends RecallFeedError {
     return this.waitMs > POINTLESS_WAIT_MS;
   }
 }
-

@@ -58,7 +58,9 @@ export function parseJson(res: RawResponse): unknown {
     });
   }
   if (typeof json === 'object' && json !== null && nestedDeeperThan(json, MAX_JSON_DEPTH)) {
-    throw new InvalidResponseError(`the answer is nested more than ${MAX_JSON_DEPTH} levels deep`, { status: res.status });
+    throw new InvalidResponseError(`the answer is nested more than ${MAX_JSON_DEPTH} levels deep`, {
+      status: res.status,
+    });
   }
   return json;
 }

@@ -27,7 +27,9 @@ export function checkApiKey(key: string): string {
     throw new MalformedApiKeyError('the API key contains control characters (a pasted line break or tab?)');
   }
   if (codes.some((c) => c > 0x7e)) {
-    throw new MalformedApiKeyError('the API key contains characters other than printable ASCII, which a header cannot carry');
+    throw new MalformedApiKeyError(
+      'the API key contains characters other than printable ASCII, which a header cannot carry',
+    );
   }
   return key;
 }

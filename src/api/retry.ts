@@ -36,7 +36,12 @@ export function isRetryable(err: unknown): boolean {
  * isRetryable accepts, any answer that was not the JSON expected, rate limits and waits too long to sit out.
  */
 export function isTransient(err: unknown): boolean {
-  return isRetryable(err) || err instanceof InvalidResponseError || err instanceof RateLimitError || err instanceof WaitTooLongError;
+  return (
+    isRetryable(err) ||
+    err instanceof InvalidResponseError ||
+    err instanceof RateLimitError ||
+    err instanceof WaitTooLongError
+  );
 }
 
 /**
@@ -58,7 +63,12 @@ export function isRefusal(err: unknown): boolean {
 }
 
 /** Capped exponential backoff with full jitter: uniform in [0, min(cap, base * 2^attempt)). */
-export function backoffMs(attempt: number, random: () => number, baseMs = BACKOFF_BASE_MS, capMs = BACKOFF_CAP_MS): number {
+export function backoffMs(
+  attempt: number,
+  random: () => number,
+  baseMs = BACKOFF_BASE_MS,
+  capMs = BACKOFF_CAP_MS,
+): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
   return Math.floor(random() * ceiling);
 }

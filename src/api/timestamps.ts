@@ -13,7 +13,7 @@ export function timestampMicros(s: string): number {
   const [, date, hh = '00', mm = '00', ss = '00', frac = '', zone = 'Z'] = m;
   const ms = Date.parse(`${date}T${hh}:${mm}:${ss}${zone === 'Z' ? 'Z' : normaliseZone(zone)}`);
   if (Number.isNaN(ms)) return NaN;
-  const micros = Number((frac + '000000').slice(0, 6));
+  const micros = Number(`${frac}000000`.slice(0, 6));
   return ms * 1000 + micros;
 }
 

@@ -65,7 +65,11 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 function tlsFailure(code: string, host: string): TlsError | undefined {
   const problem = CERTIFICATE_PROBLEMS[code];
   if (problem || /CERT|CRL|^UNABLE_TO_|^INVALID_(CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$/.test(code)) {
-    return new TlsError(`cannot connect securely to ${host}: ${problem ?? `its certificate is not accepted (${code})`}`, 'certificate', code);
+    return new TlsError(
+      `cannot connect securely to ${host}: ${problem ?? `its certificate is not accepted (${code})`}`,
+      'certificate',
+      code,
+    );
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
     return new TlsError(`cannot connect securely to ${host}: it does not answer in TLS (${code})`, 'protocol', code);

@@ -68,14 +68,18 @@ const KEY_HINT =
 
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
 
-const BASE_URL_HINT = 'check --base-url (or RECALL_FEED_BASE_URL, the profile\'s base-url): it should be the API\'s root, e.g. https://api.deeprecall.io';
+const BASE_URL_HINT =
+  "check --base-url (or RECALL_FEED_BASE_URL, the profile's base-url): it should be the API's root, e.g. https://api.deeprecall.io";
 
 const MALFORMED_KEY_HINT =
   'the key comes from --api-key, RECALL_FEED_API_KEY or the profile: set it again as one line, e.g. `recall-feed config set api-key` (reads it from stdin)';
 
 function tlsHints(err: TlsError): string[] {
-  if (err.kind === 'protocol') return ['check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://'];
-  return ['if your own proxy or gateway signs this certificate, point NODE_EXTRA_CA_CERTS at its CA file; otherwise check --base-url'];
+  if (err.kind === 'protocol')
+    return ['check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://'];
+  return [
+    'if your own proxy or gateway signs this certificate, point NODE_EXTRA_CA_CERTS at its CA file; otherwise check --base-url',
+  ];
 }
 
 function redirectHints(err: RedirectError): string[] {
@@ -96,7 +100,8 @@ function waitTooLong(err: WaitTooLongError): ErrorReport {
 }
 
 function archiveHint(err: ArchiveError): string {
-  if (err instanceof ArchiveMissingError) return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
+  if (err instanceof ArchiveMissingError)
+    return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
   if (err instanceof ArchiveTooNewError) return 'upgrade recall-feed to read it, or give another file with --db';
   return 'point --db at a recall-feed archive, or at a new file for sync to create';
 }
@@ -121,7 +126,8 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };
   }
-  if (err instanceof MalformedApiKeyError) return { code: EXIT.auth, message: err.message, hints: [MALFORMED_KEY_HINT] };
+  if (err instanceof MalformedApiKeyError)
+    return { code: EXIT.auth, message: err.message, hints: [MALFORMED_KEY_HINT] };
   if (err instanceof InvalidParamsError) return { code: EXIT.usage, message: err.message, hints: [] };
   if (err instanceof MissingApiKeyError) return { code: EXIT.auth, message: err.message, hints: [KEY_HINT] };
   if (err instanceof InvalidApiKeyError) {
@@ -131,14 +137,19 @@ function describeCause(err: unknown): ErrorReport {
     const hints = err.authorized.length ? [`this key may use: ${err.authorized.join(', ')}`] : apiHint(err);
     return { code: EXIT.notPermitted, message: err.message, hints };
   }
-  if (err instanceof PermissionDeniedError) return { code: EXIT.notPermitted, message: err.message, hints: apiHint(err) };
+  if (err instanceof PermissionDeniedError)
+    return { code: EXIT.notPermitted, message: err.message, hints: apiHint(err) };
   if (err instanceof NotFoundError) return { code: EXIT.notPermitted, message: err.message, hints: apiHint(err) };
   if (err instanceof ValidationError) {
     return { code: EXIT.usage, message: `the API rejected the request: ${err.message}`, hints: apiHint(err) };
   }
   if (err instanceof QuotaExhaustedError) {
     const reset = err.resetAt ? ` it resets on ${err.resetAt.toISOString()}` : '';
-    return { code: EXIT.rateLimited, message: `${err.message};${reset}`, hints: ['ask the operator for a higher quota'] };
+    return {
+      code: EXIT.rateLimited,
+      message: `${err.message};${reset}`,
+      hints: ['ask the operator for a higher quota'],
+    };
   }
   if (err instanceof WaitTooLongError) return waitTooLong(err);
   if (err instanceof RateLimitError) return { code: EXIT.rateLimited, message: err.message, hints: apiHint(err) };
@@ -150,10 +161,13 @@ function describeCause(err: unknown): ErrorReport {
     return { code: EXIT.unavailable, message: err.message, hints: [] };
   }
   // Not the API answering: a wrong address is no transient failure (6), so scripts do not retry it.
-  if (err instanceof RedirectError) return { code: EXIT.invalidResponse, message: err.message, hints: redirectHints(err) };
-  if (err instanceof WrongAddressError) return { code: EXIT.invalidResponse, message: err.message, hints: [BASE_URL_HINT] };
+  if (err instanceof RedirectError)
+    return { code: EXIT.invalidResponse, message: err.message, hints: redirectHints(err) };
+  if (err instanceof WrongAddressError)
+    return { code: EXIT.invalidResponse, message: err.message, hints: [BASE_URL_HINT] };
   if (err instanceof ResponseTooLargeError) {
-    const hint = 'a smaller --page-size keeps pages small; raise --max-response-mb if the API really sends answers this large';
+    const hint =
+      'a smaller --page-size keeps pages small; raise --max-response-mb if the API really sends answers this large';
     return { code: EXIT.invalidResponse, message: `invalid response from the API: ${err.message}`, hints: [hint] };
   }
   if (err instanceof InvalidResponseError) {

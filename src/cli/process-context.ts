@@ -44,4 +44,3 @@ export function processContext(): { ctx: Context; dispose: () => void } {
     },
   };
 }
-

@@ -6,7 +6,13 @@ import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 import { StatusReporter } from './terminal/status.js';
-import { resolveProfileName, resolveSettings, type GlobalFlags, type ProfileValues, type Settings } from './settings.js';
+import {
+  resolveProfileName,
+  resolveSettings,
+  type GlobalFlags,
+  type ProfileValues,
+  type Settings,
+} from './settings.js';
 
 export interface Session {
   settings: Settings;

@@ -72,7 +72,9 @@ export interface Settings {
 function positiveSeconds(raw: string, flag: string, allowZero = false): number {
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
-    throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, not '${raw}'`);
+    throw new UsageError(
+      `${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, not '${raw}'`,
+    );
   }
   return Math.round(n * 1000);
 }
@@ -90,9 +92,7 @@ export function parseFormat(raw: string, flag: string): Format {
 export function parsePacing(raw: string): PacingOverrides {
   const out: PacingOverrides = {};
   const bad = () =>
-    new UsageError(
-      `--pace must look like minute=30/1m,hour=500/1h (windows: minute, hour, day), not '${raw}'`,
-    );
+    new UsageError(`--pace must look like minute=30/1m,hour=500/1h (windows: minute, hour, day), not '${raw}'`);
   for (const part of raw.split(',')) {
     const m = /^(minute|hour|day)=(\d+)(?:\/(.+))?$/.exec(part.trim());
     if (!m) throw bad();
@@ -136,9 +136,16 @@ function profileSources(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const label = "the profile's sources";
   try {
-    return checkSources(raw.split(',').map((s) => s.trim()).filter(Boolean), label);
+    return checkSources(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      label,
+    );
   } catch (err) {
-    if (err instanceof InvalidParamsError) throw new UsageError(err.message, 'fix it with `recall-feed config set sources ...`');
+    if (err instanceof InvalidParamsError)
+      throw new UsageError(err.message, 'fix it with `recall-feed config set sources ...`');
     throw err;
   }
 }
@@ -162,11 +169,14 @@ export function resolveSettings(
   const base = pick<string>(
     [flags.baseUrl, '--base-url'],
     [env.RECALL_FEED_BASE_URL, 'RECALL_FEED_BASE_URL'],
-    [str(profileValues['base-url']), 'the profile\'s base-url'],
+    [str(profileValues['base-url']), "the profile's base-url"],
   );
   const baseUrl = base ? checkBaseUrl(base[0], base[1]) : DEFAULT_BASE_URL;
   const timeout = pick<string>([flags.timeout, '--timeout'], [str(profileValues.timeout), "the profile's timeout"]);
-  const maxWait = pick<string>([flags.maxWait, '--max-wait'], [str(profileValues['max-wait']), "the profile's max-wait"]);
+  const maxWait = pick<string>(
+    [flags.maxWait, '--max-wait'],
+    [str(profileValues['max-wait']), "the profile's max-wait"],
+  );
   const retries = pick<string>([flags.retries, '--retries'], [str(profileValues.retries), "the profile's retries"]);
   const apiKey = key?.[0].trim();
   const settings: Settings = {
@@ -175,11 +185,19 @@ export function resolveSettings(
     apiKeySource: key?.[1] as Settings['apiKeySource'],
     baseUrl,
     format: flags.format === undefined ? undefined : parseFormat(flags.format, '--format'),
-    profileFormat: profileValues.format === undefined ? undefined : parseFormat(String(profileValues.format), "the profile's format"),
+    profileFormat:
+      profileValues.format === undefined
+        ? undefined
+        : parseFormat(String(profileValues.format), "the profile's format"),
     profileSources: profileSources(str(profileValues.sources)),
     webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
     profileDb: str(profileValues.db) || undefined,
-    profilePageSize: parseWholeNumber(str(profileValues['page-size']), "the profile's page-size", BOUNDS.pageSizeMin, BOUNDS.pageSizeMax),
+    profilePageSize: parseWholeNumber(
+      str(profileValues['page-size']),
+      "the profile's page-size",
+      BOUNDS.pageSizeMin,
+      BOUNDS.pageSizeMax,
+    ),
     output: flags.output,
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,

@@ -51,7 +51,9 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
     if (wanted !== undefined) {
       const found = headers.includes(wanted) ? wanted : byKey.get(headerKey(wanted));
       if (found === undefined) {
-        throw new CatalogueColumnsError(`the catalogue has no column '${wanted}' (--map ${role}=${wanted}); its columns: ${headers.join(', ')}`);
+        throw new CatalogueColumnsError(
+          `the catalogue has no column '${wanted}' (--map ${role}=${wanted}); its columns: ${headers.join(', ')}`,
+        );
       }
       out[role] = found;
       continue;
@@ -60,9 +62,7 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
     if (known !== undefined) out[role] = known;
   }
   if (out.gtin === undefined && out.model === undefined && (out.brand === undefined || out.name === undefined)) {
-    throw new CatalogueColumnsError(
-      `found no barcode, model or brand and name column among: ${headers.join(', ')}`,
-    );
+    throw new CatalogueColumnsError(`found no barcode, model or brand and name column among: ${headers.join(', ')}`);
   }
   return out;
 }

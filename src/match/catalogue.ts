@@ -45,7 +45,10 @@ async function head(file: string): Promise<string> {
   try {
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    return buf
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } finally {
     await handle.close();
   }
@@ -79,7 +82,13 @@ async function readJsonl(file: string): Promise<{ headers: string[]; rows: Catal
 async function readCsv(file: string, firstLine: string): Promise<{ headers: string[]; rows: CatalogueRow[] }> {
   const { parse } = await import('csv-parse');
   const parser = createReadStream(file).pipe(
-    parse({ bom: true, delimiter: detectDelimiter(firstLine), relax_column_count: true, skip_empty_lines: true, trim: true }),
+    parse({
+      bom: true,
+      delimiter: detectDelimiter(firstLine),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    }),
   );
   let headers: string[] | undefined;
   const rows: CatalogueRow[] = [];
@@ -108,7 +117,8 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
     start = await head(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code ?? (err as Error).message;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
     throw new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
   }
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.trimStart().startsWith('{');

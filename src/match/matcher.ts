@@ -24,7 +24,12 @@ export const MIN_MODEL_KEY = 3;
 export const NAME_SIMILARITY = 0.5;
 
 const RANK: Record<MatchReason, number> = { barcode: 0, 'model+brand': 1, model: 2, 'brand+name': 3 };
-const LEVEL: Record<MatchReason, MatchLevel> = { barcode: 'match', 'model+brand': 'match', model: 'possible', 'brand+name': 'possible' };
+const LEVEL: Record<MatchReason, MatchLevel> = {
+  barcode: 'match',
+  'model+brand': 'match',
+  model: 'possible',
+  'brand+name': 'possible',
+};
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -43,7 +48,12 @@ export function recallGtins(recall: Record<string, unknown>): string[] {
   const out = new Set<string>();
   const ids = recall.standard_identifiers_and_barcodes;
   for (const id of Array.isArray(ids) ? ids : []) {
-    const value = typeof id === 'string' ? id : typeof (id as { value?: unknown })?.value === 'string' ? (id as { value: string }).value : undefined;
+    const value =
+      typeof id === 'string'
+        ? id
+        : typeof (id as { value?: unknown })?.value === 'string'
+          ? (id as { value: string }).value
+          : undefined;
     if (value === undefined) continue;
     const gtin = normalizeGtin(value);
     if (gtin.ok) out.add(gtin.gtin14);
@@ -103,7 +113,8 @@ export class CatalogueIndex {
     for (const m of strings(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
-      for (const r of this.byModel.get(key) ?? []) offer(r.row, recallBrand !== '' && r.brand === recallBrand ? 'model+brand' : 'model');
+      for (const r of this.byModel.get(key) ?? [])
+        offer(r.row, recallBrand !== '' && r.brand === recallBrand ? 'model+brand' : 'model');
     }
     const sameBrand = recallBrand === '' ? undefined : this.byBrandToken.get(recallBrand);
     if (sameBrand) {

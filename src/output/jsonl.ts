@@ -15,9 +15,15 @@ export class JsonlRenderer implements Renderer {
   }
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
-    await writeRecords(this.#out, records, this.#count, (record) => `${JSON.stringify(record)}\n`, (n) => {
-      this.#count += n;
-    });
+    await writeRecords(
+      this.#out,
+      records,
+      this.#count,
+      (record) => `${JSON.stringify(record)}\n`,
+      (n) => {
+        this.#count += n;
+      },
+    );
   }
 
   async end(): Promise<void> {

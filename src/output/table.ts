@@ -80,14 +80,20 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
     const widths = cols.map((c) => (c.flex ? 0 : fixed(c)));
     const flexBudget = budget - widths.reduce((a, b) => a + b, 0);
     if (flexIndexes.length > 0 && flexBudget >= minFlex * flexIndexes.length) {
-      const shares = waterFill(flexIndexes.map((i) => natural[i]!), flexBudget);
+      const shares = waterFill(
+        flexIndexes.map((i) => natural[i]!),
+        flexBudget,
+      );
       flexIndexes.forEach((i, k) => {
         widths[i] = shares[k]!;
       });
       return widths;
     }
   }
-  return waterFill(cols.map((c) => (c.flex ? c.natural : Math.min(c.natural, c.content))), budget);
+  return waterFill(
+    cols.map((c) => (c.flex ? c.natural : Math.min(c.natural, c.content))),
+    budget,
+  );
 }
 
 /** A foreground colour and its reset. Whether to colour at all is decided once, by the caller (NO_COLOR, TERM). */
@@ -148,7 +154,10 @@ export class TableRenderer implements Renderer {
     const first = this.#layout === undefined;
     this.#layout ??= this.#decide(cells);
     const layout = this.#layout;
-    const lines = layout.kind === 'table' ? this.#tableLines(records, cells, layout.widths, first) : this.#blockLines(records, cells);
+    const lines =
+      layout.kind === 'table'
+        ? this.#tableLines(records, cells, layout.widths, first)
+        : this.#blockLines(records, cells);
     await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;
   }
@@ -161,11 +170,26 @@ export class TableRenderer implements Renderer {
     return this.#color && column === 'risk_severity' ? severityColour(record[column]) : undefined;
   }
 
-  #tableLines(records: readonly Record<string, unknown>[], cells: string[][], widths: number[], first: boolean): string[] {
+  #tableLines(
+    records: readonly Record<string, unknown>[],
+    cells: string[][],
+    widths: number[],
+    first: boolean,
+  ): string[] {
     const lines: string[] = [];
     if (first && this.#header) {
-      lines.push(tableLine(this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)), widths));
-      lines.push(tableLine(widths.map((w) => '─'.repeat(w)), widths));
+      lines.push(
+        tableLine(
+          this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)),
+          widths,
+        ),
+      );
+      lines.push(
+        tableLine(
+          widths.map((w) => '─'.repeat(w)),
+          widths,
+        ),
+      );
     }
     records.forEach((record, r) => {
       const row = widths.map((w, i) => {
@@ -182,7 +206,11 @@ export class TableRenderer implements Renderer {
     const lines: string[] = [];
     records.forEach((record, r) => {
       if (this.#count + r > 0) lines.push('');
-      const fields = this.#columns.map((c, i) => ({ label: tableCell(c), value: cells[r]![i]!, colour: this.#colour(record, c) }));
+      const fields = this.#columns.map((c, i) => ({
+        label: tableCell(c),
+        value: cells[r]![i]!,
+        colour: this.#colour(record, c),
+      }));
       lines.push(...recordBlock(fields, this.#width));
     });
     return lines;
@@ -195,6 +223,8 @@ export class TableRenderer implements Renderer {
       const natural = this.#header ? Math.max(content, displayWidth(tableCell(name))) : content;
       return { natural, content, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };
     });
-    return tableFits(wants, this.#width) ? { kind: 'table', widths: fitWidths(wants, this.#width) } : { kind: 'blocks' };
+    return tableFits(wants, this.#width)
+      ? { kind: 'table', widths: fitWidths(wants, this.#width) }
+      : { kind: 'blocks' };
   }
 }

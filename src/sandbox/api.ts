@@ -1,5 +1,13 @@
 // The API's endpoints proper: feed query validation, feed pages (standard and custom), and the sources list.
-import { BOUNDS, SORT_FIELDS, SORT_ORDERS, SOURCE_IDS, type SortField, type SortOrder, type SpecRecall } from '../api/schemas.js';
+import {
+  BOUNDS,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  SOURCE_IDS,
+  type SortField,
+  type SortOrder,
+  type SpecRecall,
+} from '../api/schemas.js';
 import { timestampMicros } from '../api/timestamps.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { SOURCE_CATALOG, canonicalSource, type SandboxKey } from './keys.js';
@@ -44,26 +52,50 @@ function intParam(
 
 /** Validates the feed's query; answers 400 (validation_error) or 403 (unauthorized_data_sources) when it must. */
 export function parseFeedQuery(params: URLSearchParams, key: SandboxKey, store: RecordStore): FeedRequest | ApiAnswer {
-  const hoursAgo = intParam(params, 'hours_ago', BOUNDS.hoursMin, BOUNDS.hoursMax, BOUNDS.defaultHours,
-    'hours_ago is the look-back window in hours: the feed covers the last 24 hours at most.');
+  const hoursAgo = intParam(
+    params,
+    'hours_ago',
+    BOUNDS.hoursMin,
+    BOUNDS.hoursMax,
+    BOUNDS.defaultHours,
+    'hours_ago is the look-back window in hours: the feed covers the last 24 hours at most.',
+  );
   if (typeof hoursAgo !== 'number') return hoursAgo;
-  const limit = intParam(params, 'limit', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax, BOUNDS.defaultPageSize,
-    'limit is the page size: page through larger results with the cursor.');
+  const limit = intParam(
+    params,
+    'limit',
+    BOUNDS.pageSizeMin,
+    BOUNDS.pageSizeMax,
+    BOUNDS.defaultPageSize,
+    'limit is the page size: page through larger results with the cursor.',
+  );
   if (typeof limit !== 'number') return limit;
 
   const sortBy = params.get('sort_by') ?? 'published_at';
   if (!SORT_FIELDS.includes(sortBy as SortField)) {
-    return errorAnswer(400, 'validation_error', `Invalid sort_by field: ${sortBy}`, `Use one of: ${VALID_SORT_FIELDS.join(', ')}.`, {
-      provided: sortBy,
-      valid_fields: VALID_SORT_FIELDS,
-    });
+    return errorAnswer(
+      400,
+      'validation_error',
+      `Invalid sort_by field: ${sortBy}`,
+      `Use one of: ${VALID_SORT_FIELDS.join(', ')}.`,
+      {
+        provided: sortBy,
+        valid_fields: VALID_SORT_FIELDS,
+      },
+    );
   }
   const sortOrder = params.get('sort_order') ?? 'desc';
   if (!SORT_ORDERS.includes(sortOrder as SortOrder)) {
-    return errorAnswer(400, 'validation_error', `Invalid sort_order: ${sortOrder}`, 'Use desc (newest first) or asc (oldest first).', {
-      provided: sortOrder,
-      valid_values: [...SORT_ORDERS],
-    });
+    return errorAnswer(
+      400,
+      'validation_error',
+      `Invalid sort_order: ${sortOrder}`,
+      'Use desc (newest first) or asc (oldest first).',
+      {
+        provided: sortOrder,
+        valid_values: [...SORT_ORDERS],
+      },
+    );
   }
 
   // A repeated data_sources parameter counts as one comma-separated list.
@@ -71,26 +103,50 @@ export function parseFeedQuery(params: URLSearchParams, key: SandboxKey, store: 
   const rawSources = all.length === 0 ? null : all.join(',');
   let requested = key.sources;
   if (rawSources !== null) {
-    requested = [...new Set(rawSources.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+    requested = [
+      ...new Set(
+        rawSources
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+      ),
+    ];
     if (requested.length === 0) {
-      return errorAnswer(400, 'validation_error', 'data_sources must name at least one data source ID',
-        'Leave data_sources out to get every source your key may use, or list IDs separated by commas.', {
+      return errorAnswer(
+        400,
+        'validation_error',
+        'data_sources must name at least one data source ID',
+        'Leave data_sources out to get every source your key may use, or list IDs separated by commas.',
+        {
           provided: rawSources,
           valid_values: key.sources,
-        });
+        },
+      );
     }
     const denied = requested.filter((s) => !key.sources.includes(canonicalSource(s)));
     if (denied.length > 0) {
-      return errorAnswer(403, 'unauthorized_data_sources', `Your API key is not authorized for data sources: ${denied.join(', ')}`,
-        'GET /v1/recalls/sources lists the sources your key may use.', {
+      return errorAnswer(
+        403,
+        'unauthorized_data_sources',
+        `Your API key is not authorized for data sources: ${denied.join(', ')}`,
+        'GET /v1/recalls/sources lists the sources your key may use.',
+        {
           requested,
           authorized: key.sources,
-        });
+        },
+      );
     }
   }
   const filtered = SOURCE_IDS.filter((s) => requested.some((r) => canonicalSource(r) === s));
 
-  const req: FeedRequest = { hoursAgo, limit, sortBy: sortBy as SortField, sortOrder: sortOrder as SortOrder, requested, filtered };
+  const req: FeedRequest = {
+    hoursAgo,
+    limit,
+    sortBy: sortBy as SortField,
+    sortOrder: sortOrder as SortOrder,
+    requested,
+    filtered,
+  };
   const rawCursor = params.get('cursor');
   if (rawCursor !== null && rawCursor !== '') {
     const bad = (reason: string) =>

@@ -15,7 +15,8 @@ export function awkwardOverrides(): Partial<SpecRecall>[] {
     {
       // commas, double quotes and newlines: CSV quoting
       product_name: 'Kids\' Sleep Sack, Size "M" (6-18 months)',
-      alert_summary: 'This recall involves sleep sacks, sizes S, M and L.\nAbout 12,000 units were sold.\r\nRemedy: refund.',
+      alert_summary:
+        'This recall involves sleep sacks, sizes S, M and L.\nAbout 12,000 units were sold.\r\nRemedy: refund.',
       product_description: 'Zip-up "wearable blanket"; colours: grey, pink, "sky blue".',
     },
     {
@@ -46,7 +47,7 @@ export function awkwardOverrides(): Partial<SpecRecall>[] {
     },
     {
       product_model_numbers: ['=1+1', '+SUM(A1:A2)', '-5', '@A1'],
-      alert_summary: '=CMD|\' /C calc\'!A0 is not a real model number',
+      alert_summary: "=CMD|' /C calc'!A0 is not a real model number",
     },
     { packaging_description: null, counterfeit: null },
     {

@@ -10,14 +10,25 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './limiter.js';
 
 type ShareKey = 'error500' | 'error503' | 'html502' | 'cut' | 'truncate' | 'slow' | 'stall' | 'burst429';
 const SHARE_NAMES: Record<string, ShareKey> = {
-  '500': 'error500', error500: 'error500',
-  '503': 'error503', error503: 'error503',
-  '502': 'html502', html502: 'html502',
-  cut: 'cut', truncate: 'truncate', slow: 'slow', stall: 'stall',
-  '429': 'burst429', burst429: 'burst429',
+  '500': 'error500',
+  error500: 'error500',
+  '503': 'error503',
+  error503: 'error503',
+  '502': 'html502',
+  html502: 'html502',
+  cut: 'cut',
+  truncate: 'truncate',
+  slow: 'slow',
+  stall: 'stall',
+  '429': 'burst429',
+  burst429: 'burst429',
 };
 const FAIL_MODES: Record<string, NonNullable<FaultConfig['failMode']>> = {
-  '503': 'error503', error503: 'error503', '500': 'error500', error500: 'error500', cut: 'cut',
+  '503': 'error503',
+  error503: 'error503',
+  '500': 'error500',
+  error500: 'error500',
+  cut: 'cut',
 };
 const FAULT_FORM =
   'expected comma-separated name=value: 500|503|502|cut|truncate|slow|stall|429=<share 0-1>, seed=<int>, slow-ms=<duration>, stall-ms=<duration>, burst-length=<int>, fail-after=<pages>, fail-mode=503|500|cut';
@@ -29,7 +40,10 @@ export function parseFaultSpec(s: string, flag = '--faults'): FaultConfig {
     throw new InvalidParamsError(`${flag}: ${what}; ${FAULT_FORM}`);
   };
   if (s.trim() === '' || s.trim() === 'none') return out;
-  for (const part of s.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+  for (const part of s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
     const eq = part.indexOf('=');
     if (eq <= 0) fail(`"${part}" is not name=value`);
     const name = part.slice(0, eq).trim().toLowerCase();
@@ -53,7 +67,8 @@ export function parseFaultSpec(s: string, flag = '--faults'): FaultConfig {
       case 'slow-ms':
       case 'stall-ms': {
         const ms = parseDuration(value, 'ms');
-        if (ms === undefined || ms > 600_000) fail(`${name} must be a duration up to 10m such as 800 or 2s, got "${value}"`);
+        if (ms === undefined || ms > 600_000)
+          fail(`${name} must be a duration up to 10m such as 800 or 2s, got "${value}"`);
         out[name === 'slow-ms' ? 'slowMs' : 'stallMs'] = ms;
         break;
       }
@@ -73,12 +88,15 @@ export function parseFaultSpec(s: string, flag = '--faults'): FaultConfig {
         fail(`unknown fault "${name}"`);
     }
   }
-  const total = Object.values(SHARE_NAMES).filter((k, i, a) => a.indexOf(k) === i).reduce((sum, k) => sum + (out[k] ?? 0), 0);
+  const total = Object.values(SHARE_NAMES)
+    .filter((k, i, a) => a.indexOf(k) === i)
+    .reduce((sum, k) => sum + (out[k] ?? 0), 0);
   if (total > 1 + 1e-9) fail(`the shares add up to ${Number(total.toFixed(6))}, more than 1`);
   return out;
 }
 
-const RATE_FORM = 'expected comma-separated minute|hour|day=<count>[/<window>] and month=<count>, windows like 500ms, 2s, 1m, 1h, 1d';
+const RATE_FORM =
+  'expected comma-separated minute|hour|day=<count>[/<window>] and month=<count>, windows like 500ms, 2s, 1m, 1h, 1d';
 
 /** `minute=10/2s,hour=100/20s,day=1000/1m,month=5000`; windows not named keep the spec's values. */
 export function parseRateLimitSpec(s: string, flag = '--rate-limit'): RateLimitConfig {
@@ -86,7 +104,10 @@ export function parseRateLimitSpec(s: string, flag = '--rate-limit'): RateLimitC
     throw new InvalidParamsError(`${flag}: ${what}; ${RATE_FORM}`);
   };
   const cfg: RateLimitConfig = structuredClone(DEFAULT_RATE_LIMITS);
-  const parts = s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const parts = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
   if (parts.length === 0) fail('no limits given');
   for (const part of parts) {
     const m = /^([a-z]+)=(\d+)(?:\/(.+))?$/.exec(part);
@@ -104,7 +125,8 @@ export function parseRateLimitSpec(s: string, flag = '--rate-limit'): RateLimitC
     let windowMs = cfg[w].windowMs;
     if (windowText !== undefined) {
       const ms = parseDuration(windowText);
-      if (ms === undefined || ms <= 0) fail(`window "${windowText}" of ${name} is not a duration with a unit (ms, s, m, h, d)`);
+      if (ms === undefined || ms <= 0)
+        fail(`window "${windowText}" of ${name} is not a duration with a unit (ms, s, m, h, d)`);
       windowMs = ms as number;
     }
     cfg[w] = { limit, windowMs };
@@ -124,7 +146,11 @@ const KeysFileSchema = z
     z.object({
       key: z.string().regex(/^[\x21-\x7e]{8,200}$/, 'must be 8 to 200 printable characters without spaces'),
       sources: z
-        .array(z.string().refine((s) => VALID_SOURCE_IDS.includes(s), { message: `unknown source ID (valid: ${SOURCE_IDS.join(', ')})` }))
+        .array(
+          z.string().refine((s) => VALID_SOURCE_IDS.includes(s), {
+            message: `unknown source ID (valid: ${SOURCE_IDS.join(', ')})`,
+          }),
+        )
         .min(1, 'must list at least one source'),
       name: z.string().min(1).max(100).optional(),
     }),
@@ -137,19 +163,27 @@ export function loadKeysFile(path: string, flag = '--keys'): SandboxKey[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InvalidParamsError(`${flag} ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InvalidParamsError(
+      `${flag} ${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new InvalidParamsError(`${flag} ${path}: not valid JSON; expected [{"key":"...","sources":["us_cpsc"],"name":"..."}]`);
+    throw new InvalidParamsError(
+      `${flag} ${path}: not valid JSON; expected [{"key":"...","sources":["us_cpsc"],"name":"..."}]`,
+    );
   }
   const parsed = KeysFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '(top level)';
-    throw new InvalidParamsError(`${flag} ${path}: ${where}: ${issue?.message ?? 'invalid'}; expected [{"key":"...","sources":["us_cpsc"],"name":"..."}]`);
+    const where = issue?.path.length
+      ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+      : '(top level)';
+    throw new InvalidParamsError(
+      `${flag} ${path}: ${where}: ${issue?.message ?? 'invalid'}; expected [{"key":"...","sources":["us_cpsc"],"name":"..."}]`,
+    );
   }
   const keys = parsed.data.map((k, i) => ({
     key: k.key,

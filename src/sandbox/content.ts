@@ -4,19 +4,55 @@ import { gtinCheckDigit } from '../match/gtin.js';
 import type { SourceId } from './types.js';
 import type { Rng } from './rng.js';
 import {
-  EN_BRANDS, EN_MEASURE_DETAILS, EN_PRODUCTS, EU_AUTHORITIES, EU_COUNTRIES, FR_BRANDS, FR_FOODS,
-  FR_MEASURE_DETAILS, FR_ORIGINS, FR_PRODUCTS, FR_RETAILERS, ORIGINS, ORIGIN_CODES, RETAILERS,
+  EN_BRANDS,
+  EN_MEASURE_DETAILS,
+  EN_PRODUCTS,
+  EU_AUTHORITIES,
+  EU_COUNTRIES,
+  FR_BRANDS,
+  FR_FOODS,
+  FR_MEASURE_DETAILS,
+  FR_ORIGINS,
+  FR_PRODUCTS,
+  FR_RETAILERS,
+  ORIGINS,
+  ORIGIN_CODES,
+  RETAILERS,
   type ProductTemplate,
 } from './vocab.js';
 
 type Content = Omit<SpecRecall, 'id' | 'published_at' | 'updated_at' | 'created_in_db_at'>;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const FR_PACKAGING = ['Barquette plastique de 200 g', 'Sachet de 500 g', 'Pot en verre de 125 g', 'Boîte carton de 6 unités', 'Bouteille de 1 L'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const FR_PACKAGING = [
+  'Barquette plastique de 200 g',
+  'Sachet de 500 g',
+  'Pot en verre de 125 g',
+  'Boîte carton de 6 unités',
+  'Bouteille de 1 L',
+];
 const FR_CODES: Record<string, string> = { France: 'FR', Italie: 'IT', Espagne: 'ES', Chine: 'CN', Belgique: 'BE' };
 
 const slug = (s: string): string =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 const frDate = (ms: number): string => {
   const d = new Date(ms);
@@ -40,7 +76,13 @@ function identifiers(rng: Rng, food: boolean): { type: string; value: string }[]
   for (let i = 0; i < n; i++) {
     const type = food ? rng.pick(['GTIN', 'EAN', 'batch']) : rng.pick(['UPC', 'EAN', 'GTIN', 'ASIN']);
     const value =
-      type === 'UPC' ? withCheckDigit(rng.digits(12)) : type === 'ASIN' ? `B0${rng.digits(8)}` : type === 'batch' ? `L${rng.digits(5)}` : withCheckDigit(`3${rng.digits(12)}`);
+      type === 'UPC'
+        ? withCheckDigit(rng.digits(12))
+        : type === 'ASIN'
+          ? `B0${rng.digits(8)}`
+          : type === 'batch'
+            ? `L${rng.digits(5)}`
+            : withCheckDigit(`3${rng.digits(12)}`);
     out.push({ type, value });
   }
   return out;
@@ -48,7 +90,12 @@ function identifiers(rng: Rng, food: boolean): { type: string; value: string }[]
 
 function counterfeit(rng: Rng, food: boolean): string | null {
   if (food) return rng.chance(0.8) ? null : 'no';
-  return rng.weighted([['no', 70], ['unknown', 15], ['yes', 5], [null, 10]] as const);
+  return rng.weighted([
+    ['no', 70],
+    ['unknown', 15],
+    ['yes', 5],
+    [null, 10],
+  ] as const);
 }
 
 function images(rng: Rng, base: string, name: string): string[] {
@@ -92,9 +139,17 @@ function english(rng: Rng, source: SourceId, publishedMs: number): Content {
       alert_title: title,
       alert_summary: `This recall involves ${name.toLowerCase()} sold at ${retailer}. About ${units} units were sold in the United States.`,
       risk_severity: rng.pick(['high', 'high', 'medium', 'serious']),
-      measure_types: ['recall', rng.pick(['refund', 'repair', 'replacement']), ...(rng.chance(0.5) ? ['stop_use'] : [])],
+      measure_types: [
+        'recall',
+        rng.pick(['refund', 'repair', 'replacement']),
+        ...(rng.chance(0.5) ? ['stop_use'] : []),
+      ],
       images: images(rng, 'https://www.cpsc.gov/s3fs-public', name),
-      involved_parties: [manufacturer, { name: `${brand} USA Inc.`, role: 'importer', country: 'US' }, { name: retailer, role: 'retailer', country: 'US' }],
+      involved_parties: [
+        manufacturer,
+        { name: `${brand} USA Inc.`, role: 'importer', country: 'US' },
+        { name: retailer, role: 'retailer', country: 'US' },
+      ],
       geo_jurisdictions: rng.chance(0.2) ? ['US', 'CA'] : ['US'],
       notifying_authority: 'U.S. Consumer Product Safety Commission',
     };
@@ -129,7 +184,14 @@ function english(rng: Rng, source: SourceId, publishedMs: number): Content {
     measure_types: rng.some(['withdrawal_from_market', 'recall_from_end_users', 'sales_ban', 'destruction'], 1, 2),
     images: images(rng, 'https://ec.europa.eu/safety-gate-alerts/public/api/notification/image', name),
     involved_parties: [manufacturer, { name: `${brand} Europe GmbH`, role: 'distributor', country }],
-    geo_jurisdictions: [country, ...rng.some(EU_COUNTRIES.filter((c) => c !== country), 0, 3)],
+    geo_jurisdictions: [
+      country,
+      ...rng.some(
+        EU_COUNTRIES.filter((c) => c !== country),
+        0,
+        3,
+      ),
+    ],
     notifying_authority: EU_AUTHORITIES[country] ?? country,
   };
 }
@@ -152,13 +214,17 @@ function french(rng: Rng, source: SourceId, publishedMs: number): Content {
     risk_severity: rng.pick(food ? ['high', 'serious', 'medium'] : ['high', 'medium', 'low', 'unknown']),
     risk_types: t.risks,
     hazard_description: t.description,
-    measure_types: food ? rng.some(['recall', 'withdrawal_from_market', 'destruction'], 1, 2) : ['recall', rng.pick(['refund', 'replacement'])],
+    measure_types: food
+      ? rng.some(['recall', 'withdrawal_from_market', 'destruction'], 1, 2)
+      : ['recall', rng.pick(['refund', 'replacement'])],
     measure_details: rng.pick(FR_MEASURE_DETAILS),
     product_category: t.category,
     product_name: name,
     product_brand: brand,
     product_model_numbers: food ? [] : models(rng),
-    product_description: food ? `${t.product}, vendu au rayon frais.` : `${t.product} vendu(e) chez ${retailer} et sur Internet.`,
+    product_description: food
+      ? `${t.product}, vendu au rayon frais.`
+      : `${t.product} vendu(e) chez ${retailer} et sur Internet.`,
     packaging_description: food ? rng.pick(FR_PACKAGING) : rng.chance(0.6) ? 'Boîte en carton' : null,
     production_dates: food
       ? `Lot ${rng.digits(6)}, DLC ${frDate(publishedMs + rng.int(2, 40) * 86_400_000)}`

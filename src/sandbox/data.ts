@@ -113,7 +113,10 @@ function timesFor(rng: Rng, seed: number, source: SourceId, lo: number, hi: numb
   const createdSecond = Math.floor(createdMicros / 1_000_000) * 1000;
   let updatedMs = createdSecond;
   if (rng.chance(0.3)) {
-    updatedMs = Math.max(createdSecond, Math.floor((createdSecond + rng.next() * (now - createdSecond)) / MINUTE) * MINUTE);
+    updatedMs = Math.max(
+      createdSecond,
+      Math.floor((createdSecond + rng.next() * (now - createdSecond)) / MINUTE) * MINUTE,
+    );
   }
   return { publishedMs, updatedMs: Math.min(updatedMs, Math.floor(now / 1000) * 1000), createdMicros };
 }
@@ -139,10 +142,14 @@ export function generateDataset(opts: GenerateOptions): SpecRecall[] {
     drafts.push({ source, times: timesFor(rng, seed, source, lo, hi, startTime), content: new Rng(mixSeed(seed, i)) });
   }
   // Ids grow with insertion time, as an auto-increment column would, with the gaps deletions leave.
-  const order = drafts.map((_, i) => i).sort((a, b) => {
-    const d = (drafts[a] as (typeof drafts)[number]).times.createdMicros - (drafts[b] as (typeof drafts)[number]).times.createdMicros;
-    return d !== 0 ? d : a - b;
-  });
+  const order = drafts
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const d =
+        (drafts[a] as (typeof drafts)[number]).times.createdMicros -
+        (drafts[b] as (typeof drafts)[number]).times.createdMicros;
+      return d !== 0 ? d : a - b;
+    });
   const ids = new Array<number>(drafts.length);
   let id = 100_000 + rng.int(0, 9_000);
   for (const idx of order) {
@@ -152,14 +159,25 @@ export function generateDataset(opts: GenerateOptions): SpecRecall[] {
   const records = drafts.map((d, i) => makeRecord(d.content, d.source, ids[i] as number, d.times));
   // The awkward values go on in-window records, so every default feed carries each of them.
   const overrides = awkwardOverrides();
-  for (let i = 0; i < Math.min(overrides.length, recordCount); i++) Object.assign(records[i] as SpecRecall, overrides[i]);
+  for (let i = 0; i < Math.min(overrides.length, recordCount); i++)
+    Object.assign(records[i] as SpecRecall, overrides[i]);
   return records.sort((a, b) => a.id - b.id);
 }
 
 /** A record arriving at `atMs` (published, created and updated then). */
-export function generateArrival(seed: number, index: number, id: number, atMs: number, sources?: readonly string[]): SpecRecall {
+export function generateArrival(
+  seed: number,
+  index: number,
+  id: number,
+  atMs: number,
+  sources?: readonly string[],
+): SpecRecall {
   const rng = new Rng(mixSeed(seed ^ 0x5eed, index));
   const source = pickSource(rng, sources);
   const createdMicros = atMs * 1000 + rng.int(0, 999);
-  return makeRecord(rng, source, id, { publishedMs: Math.floor(atMs / 1000) * 1000, updatedMs: Math.floor(atMs / 1000) * 1000, createdMicros });
+  return makeRecord(rng, source, id, {
+    publishedMs: Math.floor(atMs / 1000) * 1000,
+    updatedMs: Math.floor(atMs / 1000) * 1000,
+    createdMicros,
+  });
 }

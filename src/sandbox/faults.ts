@@ -30,7 +30,16 @@ export interface FaultConfig {
 export type FaultKind = 'error500' | 'error503' | 'html502' | 'cut' | 'truncate' | 'slow' | 'stall' | 'burst429';
 
 /** The roll order of the random faults. */
-export const RANDOM_FAULTS = ['error500', 'error503', 'html502', 'cut', 'truncate', 'slow', 'stall', 'burst429'] as const;
+export const RANDOM_FAULTS = [
+  'error500',
+  'error503',
+  'html502',
+  'cut',
+  'truncate',
+  'slow',
+  'stall',
+  'burst429',
+] as const;
 
 const share = z.number().min(0).max(1);
 const ms = z.number().int().min(0).max(600_000);

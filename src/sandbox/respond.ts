@@ -8,7 +8,13 @@ export interface ApiAnswer {
   headers?: Record<string, string>;
 }
 
-export function errorAnswer(status: number, error: string, message: string, help: string, details?: Record<string, unknown>): ApiAnswer {
+export function errorAnswer(
+  status: number,
+  error: string,
+  message: string,
+  help: string,
+  details?: Record<string, unknown>,
+): ApiAnswer {
   const detail: Record<string, unknown> = { error, message };
   if (details !== undefined) detail.details = details;
   detail.help = help;
@@ -42,16 +48,31 @@ export function rateLimitAnswer(limitType: string, limit: number, resetAt: numbe
 }
 
 export const internalError = (): ApiAnswer =>
-  errorAnswer(500, 'internal_error', 'Internal server error', 'This is a temporary problem on our side. Retry with exponential backoff; contact support if it persists.');
+  errorAnswer(
+    500,
+    'internal_error',
+    'Internal server error',
+    'This is a temporary problem on our side. Retry with exponential backoff; contact support if it persists.',
+  );
 
 export const serviceUnavailable = (): ApiAnswer =>
-  errorAnswer(503, 'service_unavailable', 'The API is temporarily unavailable', 'Retry later with exponential backoff.');
+  errorAnswer(
+    503,
+    'service_unavailable',
+    'The API is temporarily unavailable',
+    'Retry later with exponential backoff.',
+  );
 
 export const notFound = (path: string): ApiAnswer =>
   errorAnswer(404, 'not_found', `No such endpoint: ${path}`, 'See the API documentation for the available endpoints.');
 
 export const methodNotAllowed = (method: string, path: string): ApiAnswer => ({
-  ...errorAnswer(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, 'The API is read-only: use GET.'),
+  ...errorAnswer(
+    405,
+    'method_not_allowed',
+    `Method ${method} is not allowed on ${path}`,
+    'The API is read-only: use GET.',
+  ),
   headers: { Allow: 'GET' },
 });
 

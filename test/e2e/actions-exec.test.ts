@@ -36,12 +36,20 @@ function setup() {
   const log = path.join(dir, 'log.jsonl');
   const exec = `'${process.execPath}' '${script}' '${log}' {id} {alert_title}`;
   const logged = () =>
-    existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string }) : [];
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string })
+      : [];
   return { dir, log, exec, logged, state: path.join(dir, 'state.json') };
 }
 
 function watch(s: Sandbox, args: string[], env: Record<string, string> = {}) {
-  const child = runAgainst(s, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', ...args], { env, timeout: 120_000 });
+  const child = runAgainst(s, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', ...args], {
+    env,
+    timeout: 120_000,
+  });
   const err = { text: '' };
   child.stderr!.on('data', (d: Buffer) => {
     err.text += d.toString();
@@ -97,7 +105,12 @@ describe('--exec', () => {
     await until('the pending recall acted on', () => t.logged().length === 3, 30_000);
     w2.child.kill('SIGINT');
     await w2.child;
-    expect(t.logged().map((l) => l.id).sort()).toEqual([...ids].sort());
+    expect(
+      t
+        .logged()
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([...ids].sort());
   }, 60_000);
 
   it('is refused without --watch or --state, and a bad command is refused, before any request', async () => {

@@ -22,20 +22,22 @@ async function flakyReceiver() {
   const stalled: ServerResponse[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (d) => (body += d)).on('end', () => {
-      n++;
-      if (n % 7 === 0) {
-        stalled.push(res);
-        return;
-      }
-      if (n % 3 === 0) {
-        res.statusCode = 500;
-        res.end('oops');
-        return;
-      }
-      ok.push(String(JSON.parse(body).id));
-      res.end('ok');
-    });
+    req
+      .on('data', (d) => (body += d))
+      .on('end', () => {
+        n++;
+        if (n % 7 === 0) {
+          stalled.push(res);
+          return;
+        }
+        if (n % 3 === 0) {
+          res.statusCode = 500;
+          res.end('oops');
+          return;
+        }
+        ok.push(String(JSON.parse(body).id));
+        res.end('ok');
+      });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -45,7 +47,11 @@ async function flakyReceiver() {
     await new Promise((r) => server.close(r));
   };
   deferCleanup(close);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/T000/B000/secret-token`, ok, requests: () => n };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/T000/B000/secret-token`,
+    ok,
+    requests: () => n,
+  };
 }
 
 describe('--webhook', () => {
@@ -55,7 +61,22 @@ describe('--webhook', () => {
     const state = path.join(tempDir(), 'state.json');
     const child = runAgainst(
       sandbox,
-      ['--timeout', '1', 'feed', '--watch', '--interval', '1', '--skip-existing', '--state', state, '--webhook', hook.url, '-f', 'jsonl', '-v'],
+      [
+        '--timeout',
+        '1',
+        'feed',
+        '--watch',
+        '--interval',
+        '1',
+        '--skip-existing',
+        '--state',
+        state,
+        '--webhook',
+        hook.url,
+        '-f',
+        'jsonl',
+        '-v',
+      ],
       { timeout: 120_000 },
     );
     let err = '';
@@ -73,14 +94,21 @@ describe('--webhook', () => {
     expect(r.exitCode).toBe(130);
     expect([...hook.ok].sort()).toEqual([...ids].sort());
     expect(hook.requests()).toBeGreaterThan(ids.length);
-    expect(err).toMatch(/webhook failed for recall \d+: http:\/\/127\.0\.0\.1:\d+\/… answered HTTP 500; it stays pending/);
+    expect(err).toMatch(
+      /webhook failed for recall \d+: http:\/\/127\.0\.0\.1:\d+\/… answered HTTP 500; it stays pending/,
+    );
     expect(err).not.toContain('secret-token');
     expect(err).not.toContain('T000');
   }, 90_000);
 
   it('a plain-http webhook that is not this machine is refused before any request', async () => {
     sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
-    const r = await runAgainst(sandbox, ['feed', '--watch', '--webhook', 'http://hooks.example.com/services/secret-token']);
+    const r = await runAgainst(sandbox, [
+      'feed',
+      '--watch',
+      '--webhook',
+      'http://hooks.example.com/services/secret-token',
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('refusing to send recalls to a plain http webhook on hooks.example.com');
     expect(r.stderr).not.toContain('secret-token');
@@ -91,7 +119,10 @@ describe('--webhook', () => {
     sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
     const config = tempDir();
     const env = { RECALL_FEED_CONFIG_DIR: config };
-    const set = await runAgainst(sandbox, ['config', 'set', 'webhook'], { env, input: 'https://hooks.example.com/services/secret-token\n' });
+    const set = await runAgainst(sandbox, ['config', 'set', 'webhook'], {
+      env,
+      input: 'https://hooks.example.com/services/secret-token\n',
+    });
     expect(set.exitCode).toBe(0);
     const list = await runAgainst(sandbox, ['config', 'list'], { env });
     expect(list.stdout).toContain('webhook=https://hooks.example.com/…');

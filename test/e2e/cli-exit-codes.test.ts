@@ -42,7 +42,9 @@ describe('exit codes of the real process', () => {
   });
 
   it('an unreachable API exits 6', async () => {
-    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY },
+    });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9\n/);
   });

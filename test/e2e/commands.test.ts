@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('sources', () => {
-  it('lists the key\'s sources in every format', async () => {
+  it("lists the key's sources in every format", async () => {
     const jl = await runAgainst(sandbox, ['sources'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY } });
     expect(jl.exitCode).toBe(0);
     expect(jsonLines(jl.stdout).map((s) => s.id)).toEqual(['us_cpsc', 'uk_opss']);
@@ -35,7 +35,14 @@ describe('sources', () => {
   it('--columns: a name no source has is warned about, with the nearest field', async () => {
     const r = await runAgainst(sandbox, ['sources', '-f', 'csv', '--columns', 'id,nme']);
     expect(r.exitCode).toBe(0);
-    expect(lines(r.stdout)).toEqual(['id,nme', 'us_cpsc,', 'safety_gate,', 'uk_opss,', 'rappel_conso,', 'rappel_conso_food,']);
+    expect(lines(r.stdout)).toEqual([
+      'id,nme',
+      'us_cpsc,',
+      'safety_gate,',
+      'uk_opss,',
+      'rappel_conso,',
+      'rappel_conso_food,',
+    ]);
     expect(r.stderr).toBe("warning: no record has the column 'nme' (left empty); did you mean name (for 'nme')?\n");
   });
 });

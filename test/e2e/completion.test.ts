@@ -49,7 +49,10 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   });
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
-  return r.stdout.split('\n').filter((l) => l !== '').sort();
+  return r.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
 }
 
 /** The flags a help page lists (its Options section), read from the text commander prints. */
@@ -74,7 +77,12 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'home'));
   mkdirSync(path.join(work, 'reports'), { recursive: true });
   for (const f of ['recalls.csv', 'recent.json', 'other.txt']) writeFileSync(path.join(work, f), '');
-  env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), TERM: 'dumb' };
+  env = {
+    PATH: process.env.PATH,
+    HOME: path.join(dir, 'home'),
+    RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+    TERM: 'dumb',
+  };
   const r = await cli(['completion', 'bash']);
   expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
@@ -90,7 +98,11 @@ describe('bash completion', () => {
   });
 
   it('offers the sort fields after --sort and the formats after -f', async () => {
-    expect(await offered(['recall-feed', 'feed', '--sort', ''])).toEqual(['created_in_db_at', 'published_at', 'updated_at']);
+    expect(await offered(['recall-feed', 'feed', '--sort', ''])).toEqual([
+      'created_in_db_at',
+      'published_at',
+      'updated_at',
+    ]);
     expect(await offered(['recall-feed', 'feed', '-f', ''])).toEqual(['csv', 'json', 'jsonl', 'table']);
     expect(await offered(['recall-feed', 'feed', '--order', ''])).toEqual(['asc', 'desc']);
     // bash splits --format=js at the = (COMP_WORDBREAKS) into three words
@@ -132,7 +144,8 @@ describe('zsh and fish scripts', () => {
     const fish = await cli(['completion', 'fish']);
     expect(fish.exitCode).toBe(0);
     for (const script of [zsh.stdout, fish.stdout]) {
-      for (const word of ['feed', 'sources', 'health', 'config', 'sandbox', 'completion']) expect(script).toContain(word);
+      for (const word of ['feed', 'sources', 'health', 'config', 'sandbox', 'completion'])
+        expect(script).toContain(word);
       expect(script).toContain('table jsonl json csv');
       expect(script).toContain('published_at created_in_db_at updated_at');
     }

@@ -12,7 +12,20 @@ describe('overlapping cron runs', () => {
     const dir = tempDir();
     const csv = path.join(dir, 'c.csv');
     const state = path.join(dir, 'c.json');
-    const args = ['feed', '--state', state, '-f', 'csv', '-o', csv, '--append', '--page-size', '50', '--lock-wait', '60'];
+    const args = [
+      'feed',
+      '--state',
+      state,
+      '-f',
+      'csv',
+      '-o',
+      csv,
+      '--append',
+      '--page-size',
+      '50',
+      '--lock-wait',
+      '60',
+    ];
     const codes: number[] = [];
     for (let round = 0; round < 4; round++) {
       const runs = await Promise.all([runAgainst(sandbox, args), runAgainst(sandbox, args), runAgainst(sandbox, args)]);

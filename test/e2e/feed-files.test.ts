@@ -49,7 +49,9 @@ describe('feed -o', () => {
     await runAgainst(sandbox, ['feed', '--max', '3', '-o', jl, '--append']);
     await runAgainst(sandbox, ['feed', '--max', '2', '-o', jl, '--append']);
     const all = expectedFeed(sandbox, { now: FIXED_START });
-    expect(jsonLines(readFileSync(jl, 'utf8')).map((r) => r.id)).toEqual([...all.slice(0, 3), ...all.slice(0, 2)].map((r) => r.id));
+    expect(jsonLines(readFileSync(jl, 'utf8')).map((r) => r.id)).toEqual(
+      [...all.slice(0, 3), ...all.slice(0, 2)].map((r) => r.id),
+    );
     expect(readdirSync(dir).sort()).toEqual(['log.csv', 'log.jsonl']);
   });
 
@@ -64,7 +66,9 @@ describe('feed -o', () => {
   it('a missing folder is a usage error', async () => {
     const r = await runAgainst(sandbox, ['feed', '-o', '/nonexistent-dir/x.jsonl']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: cannot write \/nonexistent-dir\/x\.jsonl: the folder \/nonexistent-dir does not exist\n$/);
+    expect(r.stderr).toMatch(
+      /^error: cannot write \/nonexistent-dir\/x\.jsonl: the folder \/nonexistent-dir does not exist\n$/,
+    );
   });
 
   it('--resume without a partial file says there is nothing to resume', async () => {

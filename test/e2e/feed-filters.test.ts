@@ -16,7 +16,13 @@ const anyOf = (value: unknown, wanted: string[]) =>
   (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && wanted.map(f).includes(f(v)));
 const contains = (value: unknown, text: string) => typeof value === 'string' && f(value).includes(f(text));
 const texts = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(texts) : v && typeof v === 'object' ? Object.values(v).flatMap(texts) : [];
+  typeof v === 'string'
+    ? [v]
+    : Array.isArray(v)
+      ? v.flatMap(texts)
+      : v && typeof v === 'object'
+        ? Object.values(v).flatMap(texts)
+        : [];
 
 const CASES: [string, string[], (r: Rec) => boolean][] = [
   ['severity', ['--severity', 'SERIOUS'], (r) => anyOf(r.risk_severity, ['serious'])],
@@ -30,7 +36,10 @@ const CASES: [string, string[], (r: Rec) => boolean][] = [
   [
     'two lists and a text',
     ['--severity', 'serious,high', '--jurisdiction', 'FR', '--category', 'jouet'],
-    (r) => anyOf(r.risk_severity, ['serious', 'high']) && anyOf(r.geo_jurisdictions, ['fr']) && contains(r.product_category, 'jouet'),
+    (r) =>
+      anyOf(r.risk_severity, ['serious', 'high']) &&
+      anyOf(r.geo_jurisdictions, ['fr']) &&
+      contains(r.product_category, 'jouet'),
   ],
 ];
 
@@ -72,7 +81,11 @@ describe('feed filters', () => {
     expect(r.exitCode).toBe(0);
     const expected = records.filter((x) => contains(x.product_brand, 'snuggly')).map((x) => String(x.id));
     expect(expected.length).toBeGreaterThan(0);
-    expect(jsonLines(r.stdout).map((x) => String(x.id)).sort()).toEqual([...expected].sort());
+    expect(
+      jsonLines(r.stdout)
+        .map((x) => String(x.id))
+        .sort(),
+    ).toEqual([...expected].sort());
     expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).seen).sort()).toEqual([...expected].sort());
     expect(r.stderr).toContain(`${expected.length} new matching recalls (of ${records.length} fetched)`);
   });
@@ -80,20 +93,32 @@ describe('feed filters', () => {
   it('--watch writes only the matching new recalls', async () => {
     const live = await sandboxFor({ seed: 22, recordCount: 50 });
     try {
-      const child = runAgainst(live, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--severity', 'serious'], {
-        timeout: 60_000,
-      });
+      const child = runAgainst(
+        live,
+        ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--severity', 'serious'],
+        {
+          timeout: 60_000,
+        },
+      );
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       await until('the first poll', () => live.requests().length >= 1);
-      const added = live.addRecords([{ risk_severity: 'serious' }, { risk_severity: 'low' }, { risk_severity: 'Serious' }]);
+      const added = live.addRecords([
+        { risk_severity: 'serious' },
+        { risk_severity: 'low' },
+        { risk_severity: 'Serious' },
+      ]);
       const wanted = [added[0]!.id, added[2]!.id];
       await until('the serious ones', () => wanted.every((id) => out.includes(`"id":${id},`)));
       const polls = live.requests().length;
       await until('one more poll', () => live.requests().length > polls + 1);
       child.kill('SIGINT');
       await child;
-      expect(jsonLines(out).map((x) => x.id).sort()).toEqual([...wanted].sort());
+      expect(
+        jsonLines(out)
+          .map((x) => x.id)
+          .sort(),
+      ).toEqual([...wanted].sort());
     } finally {
       await live.close();
     }

@@ -36,7 +36,17 @@ describe('feed in a pipe', () => {
   });
 
   it('pages with small pages and other sort orders without losing or repeating a record', async () => {
-    const r = await runAgainst(sandbox, ['feed', '--page-size', '7', '--sort', 'updated_at', '--order', 'asc', '--hours', '12']);
+    const r = await runAgainst(sandbox, [
+      'feed',
+      '--page-size',
+      '7',
+      '--sort',
+      'updated_at',
+      '--order',
+      'asc',
+      '--hours',
+      '12',
+    ]);
     expect(r.exitCode).toBe(0);
     const expected = expectedFeed(sandbox, { now: FIXED_START, hours: 12, sortBy: 'updated_at', order: 'asc' });
     expect(ids(r.stdout)).toEqual(expected.map((x) => x.id));
@@ -55,7 +65,11 @@ describe('feed in a pipe', () => {
     expect(sandbox.requests().map((q) => q.query)).toEqual([{ limit: '10' }]);
     sandbox.clearRequests();
     const r2 = await runAgainst(sandbox, ['feed', '--max', '520', '--page-size', '500']);
-    expect(ids(r2.stdout)).toEqual(expectedFeed(sandbox, { now: FIXED_START }).slice(0, 520).map((x) => x.id));
+    expect(ids(r2.stdout)).toEqual(
+      expectedFeed(sandbox, { now: FIXED_START })
+        .slice(0, 520)
+        .map((x) => x.id),
+    );
     expect(sandbox.requests()).toHaveLength(2);
   });
 
@@ -68,7 +82,9 @@ describe('feed in a pipe', () => {
     const cursor = /^next cursor: (\S+)$/m.exec(first.stderr)?.[1];
     expect(cursor).toBeTruthy();
     const rest = await runAgainst(sandbox, ['feed', '--page-size', '50', '--cursor', cursor!]);
-    expect([...ids(first.stdout), ...ids(rest.stdout)]).toEqual(expectedFeed(sandbox, { now: FIXED_START }).map((x) => x.id));
+    expect([...ids(first.stdout), ...ids(rest.stdout)]).toEqual(
+      expectedFeed(sandbox, { now: FIXED_START }).map((x) => x.id),
+    );
   });
 
   it('an empty window is success with no output', async () => {
@@ -169,7 +185,19 @@ describe('formats', () => {
 
   it('a custom feed: a --columns name no record has is warned about once, its column left empty', async () => {
     // Three pages of two: the warning comes with the first, not once per page.
-    const r = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '6', '--page-size', '2', '-f', 'csv', '--columns', 'id,skus']);
+    const r = await runAgainst(sandbox, [
+      'feed',
+      '--custom',
+      'demo',
+      '--max',
+      '6',
+      '--page-size',
+      '2',
+      '-f',
+      'csv',
+      '--columns',
+      'id,skus',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("warning: no record has the column 'skus' (left empty); did you mean sku (for 'skus')?\n");
     const rows = lines(r.stdout);
@@ -191,39 +219,64 @@ describe('formats', () => {
 
 describe('table', () => {
   it('on a terminal: a compact table that fits the width, and a summary on stderr', async () => {
-    const r = await runAgainst(sandbox, ['feed', '--hours', '3'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '100' } });
+    const r = await runAgainst(sandbox, ['feed', '--hours', '3'], {
+      env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '100' },
+    });
     expect(r.exitCode).toBe(0);
     const out = lines(r.stdout);
-    expect(out[0]).toMatch(/^published_at\s+data_source\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/);
+    expect(out[0]).toMatch(
+      /^published_at\s+data_source\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/,
+    );
     const expected = expectedFeed(sandbox, { now: FIXED_START, hours: 3 });
     expect(out.length).toBe(expected.length + 2);
     for (const line of out) expect([...line].length).toBeLessThanOrEqual(100);
     expect(r.stderr).toMatch(
-      new RegExp(`^${expected.length} of ${expected.length} recalls · from [a-z_, ]+ · published in the last 3 h · monthly quota left: [\\d,]+ of 10,000,000\\n$`),
+      new RegExp(
+        `^${expected.length} of ${expected.length} recalls · from [a-z_, ]+ · published in the last 3 h · monthly quota left: [\\d,]+ of 10,000,000\\n$`,
+      ),
     );
   });
 
-  it.each([20, 40])('on a %i-column terminal: one block of `field: value` lines per record, nothing wider', async (width) => {
-    const r = await runAgainst(sandbox, ['feed', '--max', '3'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(width) } });
-    expect(r.exitCode).toBe(0);
-    const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
-    const blocks = r.stdout.replace(/\n$/, '').split('\n\n');
-    expect(blocks).toHaveLength(3);
-    blocks.forEach((block, i) => {
-      const labels = block.split('\n').filter((l) => !l.startsWith(' ')).map((l) => l.replace(/:.*$/, ''));
-      expect(labels).toEqual(['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title']);
-      // A value too long for its label's line starts on the next one.
-      expect(block.replace(/:\n /g, ': ')).toContain(`data_source: ${expected[i]!.data_source as string}\n`);
-    });
-    for (const line of lines(r.stdout)) expect([...line].length).toBeLessThanOrEqual(width);
-  });
+  it.each([20, 40])(
+    'on a %i-column terminal: one block of `field: value` lines per record, nothing wider',
+    async (width) => {
+      const r = await runAgainst(sandbox, ['feed', '--max', '3'], {
+        env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(width) },
+      });
+      expect(r.exitCode).toBe(0);
+      const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
+      const blocks = r.stdout.replace(/\n$/, '').split('\n\n');
+      expect(blocks).toHaveLength(3);
+      blocks.forEach((block, i) => {
+        const labels = block
+          .split('\n')
+          .filter((l) => !l.startsWith(' '))
+          .map((l) => l.replace(/:.*$/, ''));
+        expect(labels).toEqual([
+          'published_at',
+          'data_source',
+          'risk_severity',
+          'product_brand',
+          'product_name',
+          'alert_title',
+        ]);
+        // A value too long for its label's line starts on the next one.
+        expect(block.replace(/:\n /g, ': ')).toContain(`data_source: ${expected[i]!.data_source as string}\n`);
+      });
+      for (const line of lines(r.stdout)) expect([...line].length).toBeLessThanOrEqual(width);
+    },
+  );
 
   it('-f table in a pipe still prints a table; NO_COLOR and --no-color keep it free of escape codes', async () => {
     const r = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], { env: { FORCE_COLOR: '1' } });
     expect(r.stdout).toMatch(/\x1b\[/);
-    const plain = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5', '--no-color'], { env: { FORCE_COLOR: '1' } });
+    const plain = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5', '--no-color'], {
+      env: { FORCE_COLOR: '1' },
+    });
     expect(plain.stdout).not.toMatch(/\x1b\[/);
-    const noColor = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], { env: { NO_COLOR: '1', RECALL_FEED_FORCE_TTY: '1' } });
+    const noColor = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], {
+      env: { NO_COLOR: '1', RECALL_FEED_FORCE_TTY: '1' },
+    });
     expect(noColor.stdout).not.toMatch(/\x1b\[/);
     expect(lines(plain.stdout)).toHaveLength(7);
   });

@@ -25,7 +25,10 @@ function scratch(): string {
 }
 
 const ids = (text: string) => jsonLines(text).map((r) => r.id);
-const expectedIds = (n?: number) => expectedFeed(sandbox, { now: FIXED_START }).slice(0, n).map((r) => r.id);
+const expectedIds = (n?: number) =>
+  expectedFeed(sandbox, { now: FIXED_START })
+    .slice(0, n)
+    .map((r) => r.id);
 /** A key of the right shape that the sandbox does not know. */
 const WRONG_KEY = `${DEMO_KEYS.all.key.slice(0, -6)}zzzzzz`;
 
@@ -61,7 +64,9 @@ describe('leftovers of a run that was killed', () => {
     sandbox.clearRequests();
     const r = await runAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: cannot resume: \S*x\.jsonl\.partial is there, but \S*x\.jsonl\.partial\.json, which says where to continue, is missing/);
+    expect(r.stderr).toMatch(
+      /^error: cannot resume: \S*x\.jsonl\.partial is there, but \S*x\.jsonl\.partial\.json, which says where to continue, is missing/,
+    );
     expect(r.stderr).toMatch(/\nhint: run without --resume to start over \(that discards \S*x\.jsonl\.partial\)\n$/);
     expect(sandbox.requests()).toEqual([]);
     expect(readdirSync(dir)).toEqual(['x.jsonl.partial']);
@@ -72,7 +77,9 @@ describe('leftovers of a run that was killed', () => {
     writeFileSync(path.join(dir, 'x.jsonl.partial.json'), '{"version":1,"count":0,"bytes":0,"fingerprint":""}\n');
     const r = await runAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: cannot resume: \S*x\.jsonl\.partial\.json is there, but the records it describes \(\S*x\.jsonl\.partial\) are gone\n/);
+    expect(r.stderr).toMatch(
+      /^error: cannot resume: \S*x\.jsonl\.partial\.json is there, but the records it describes \(\S*x\.jsonl\.partial\) are gone\n/,
+    );
   });
 });
 
@@ -90,9 +97,20 @@ describe('--append, failed and resumed', () => {
     expect(readFileSync(target, 'utf8')).toBe(old);
     expect(ids(readFileSync(`${target}.partial`, 'utf8'))).toEqual(expectedIds(20));
 
-    const withoutAppend = await runAgainst(sandbox, ['feed', '--page-size', '10', '--max', '45', '-o', target, '--resume']);
+    const withoutAppend = await runAgainst(sandbox, [
+      'feed',
+      '--page-size',
+      '10',
+      '--max',
+      '45',
+      '-o',
+      target,
+      '--resume',
+    ]);
     expect(withoutAppend.exitCode).toBe(2);
-    expect(withoutAppend.stderr).toMatch(/^error: cannot resume \S*log\.jsonl\.partial: it was started with --append\n/);
+    expect(withoutAppend.stderr).toMatch(
+      /^error: cannot resume \S*log\.jsonl\.partial: it was started with --append\n/,
+    );
 
     const done = await runCli(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
     expect(done.exitCode).toBe(0);

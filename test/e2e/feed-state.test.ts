@@ -115,7 +115,9 @@ describe('the state is written before the output is committed', () => {
     // The state with every id no longer fits in 512 bytes.
     const full = await runWithTinyDisk(['feed', '--state', state, ...csv, '-o', out]);
     expect(full.exitCode).toBe(10);
-    expect(full.stderr).toMatch(new RegExp(`^error: cannot write ${state}: the file is too large\\nhint: give --state a file`));
+    expect(full.stderr).toMatch(
+      new RegExp(`^error: cannot write ${state}: the file is too large\\nhint: give --state a file`),
+    );
     expect(readdirSync(dir)).toEqual(['seen.json']);
     expect(readFileSync(state, 'utf8')).toBe(stateBefore);
 

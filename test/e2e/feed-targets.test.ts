@@ -1,5 +1,16 @@
 // `feed -o` onto what is not a plain new file: devices, FIFOs, /dev/stdout, symlinks, folders, modes, long names.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { execa, execaSync } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +37,10 @@ function scratch(): string {
 }
 
 const ids = (text: string) => jsonLines(text).map((r) => r.id);
-const expectedIds = (n: number) => expectedFeed(sandbox, { now: FIXED_START }).slice(0, n).map((r) => r.id);
+const expectedIds = (n: number) =>
+  expectedFeed(sandbox, { now: FIXED_START })
+    .slice(0, n)
+    .map((r) => r.id);
 
 describe('devices, pipes and stdout are written through, never replaced', () => {
   it('-o /dev/null leaves /dev/null a character device', async () => {
@@ -70,34 +84,45 @@ describe('a folder that cannot be written', () => {
   const asRoot = process.getuid?.() === 0;
   const NOBODY = 65534;
 
-  it.each([[[]], [['--append']]])('-o into a read-only folder (%j) is exit 10 naming the file and the reason', async (extra) => {
-    const dir = scratch();
-    const ro = path.join(dir, 'ro');
-    mkdirSync(ro);
-    writeFileSync(path.join(ro, 'x.jsonl'), '{"id":"old"}\n');
-    chmodSync(ro, 0o555);
-    const home = path.join(dir, 'home');
-    mkdirSync(home);
-    chmodSync(dir, 0o755);
-    if (asRoot) execaSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
-    sandbox.clearRequests();
-    try {
-      const args = ['--base-url', sandbox.url, 'feed', '--max', '2', '-o', path.join(ro, 'x.jsonl'), ...extra];
-      const r = await execa('node', [BIN, ...args], {
-        reject: false,
-        extendEnv: false,
-        env: { PATH: process.env.PATH, HOME: home, RECALL_FEED_CONFIG_DIR: home, TERM: 'dumb', RECALL_FEED_API_KEY: ALL_KEY },
-        ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-      });
-      expect(r.exitCode).toBe(10);
-      expect(r.stderr).toMatch(/^error: cannot write \S*\/ro\/x\.jsonl(\.partial)?: permission denied\nhint: check the permissions/);
-      expect(sandbox.requests()).toEqual([]);
-      expect(readFileSync(path.join(ro, 'x.jsonl'), 'utf8')).toBe('{"id":"old"}\n');
-      expect(readdirSync(ro)).toEqual(['x.jsonl']);
-    } finally {
-      chmodSync(ro, 0o755); // so that the clean-up can remove it
-    }
-  });
+  it.each([[[]], [['--append']]])(
+    '-o into a read-only folder (%j) is exit 10 naming the file and the reason',
+    async (extra) => {
+      const dir = scratch();
+      const ro = path.join(dir, 'ro');
+      mkdirSync(ro);
+      writeFileSync(path.join(ro, 'x.jsonl'), '{"id":"old"}\n');
+      chmodSync(ro, 0o555);
+      const home = path.join(dir, 'home');
+      mkdirSync(home);
+      chmodSync(dir, 0o755);
+      if (asRoot) execaSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
+      sandbox.clearRequests();
+      try {
+        const args = ['--base-url', sandbox.url, 'feed', '--max', '2', '-o', path.join(ro, 'x.jsonl'), ...extra];
+        const r = await execa('node', [BIN, ...args], {
+          reject: false,
+          extendEnv: false,
+          env: {
+            PATH: process.env.PATH,
+            HOME: home,
+            RECALL_FEED_CONFIG_DIR: home,
+            TERM: 'dumb',
+            RECALL_FEED_API_KEY: ALL_KEY,
+          },
+          ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+        });
+        expect(r.exitCode).toBe(10);
+        expect(r.stderr).toMatch(
+          /^error: cannot write \S*\/ro\/x\.jsonl(\.partial)?: permission denied\nhint: check the permissions/,
+        );
+        expect(sandbox.requests()).toEqual([]);
+        expect(readFileSync(path.join(ro, 'x.jsonl'), 'utf8')).toBe('{"id":"old"}\n');
+        expect(readdirSync(ro)).toEqual(['x.jsonl']);
+      } finally {
+        chmodSync(ro, 0o755); // so that the clean-up can remove it
+      }
+    },
+  );
 });
 
 describe('symlinks', () => {
@@ -126,7 +151,11 @@ describe('folders', () => {
     sandbox.clearRequests();
     const r = await runAgainst(sandbox, ['feed', '-o', name], { cwd: dir });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^error: cannot write ${name}: (it is a folder|a file name cannot end with /)\\nhint: give a file name`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: cannot write ${name}: (it is a folder|a file name cannot end with /)\\nhint: give a file name`,
+      ),
+    );
     expect(sandbox.requests()).toEqual([]);
     expect(readdirSync(dir)).toEqual(['adir']);
     expect(readdirSync(path.join(dir, 'adir'))).toEqual([]);
@@ -180,7 +209,17 @@ describe('what the target keeps', () => {
     const file = path.join(dir, `${'r'.repeat(241)}.jsonl`);
     sandbox.setFaults({ failAfterPages: 1 });
     try {
-      const failed = await runAgainst(sandbox, ['--retries', '0', 'feed', '--page-size', '10', '--max', '30', '-o', file]);
+      const failed = await runAgainst(sandbox, [
+        '--retries',
+        '0',
+        'feed',
+        '--page-size',
+        '10',
+        '--max',
+        '30',
+        '-o',
+        file,
+      ]);
       expect(failed.exitCode).toBe(6);
       expect(readdirSync(dir)).toHaveLength(2);
     } finally {

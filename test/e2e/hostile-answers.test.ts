@@ -8,7 +8,12 @@ import { ALL_KEY, lines, runCli, type RunOptions } from '../helpers/cli.js';
 import { errorBody, feedBody } from '../helpers/scripted-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
 
-const record = (id: number) => ({ id, data_source: 'us_cpsc', published_at: '2025-12-11T00:00:00', product_name: `kettle ${id}` });
+const record = (id: number) => ({
+  id,
+  data_source: 'us_cpsc',
+  published_at: '2025-12-11T00:00:00',
+  product_name: `kettle ${id}`,
+});
 const PAGE = JSON.stringify(feedBody([record(1), record(2)]));
 
 let server: HandlerServer | undefined;
@@ -17,7 +22,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void, tls?: { key: string; cert: string }) {
+async function serve(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  tls?: { key: string; cert: string },
+) {
   server = await handlerServer(handler, tls);
   return server;
 }
@@ -85,16 +93,24 @@ describe('bodies', () => {
     const r = await run(srv.url, ['feed', '-f', 'csv']);
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe('');
-    expect(firstLines(r.stderr, 1)).toEqual(['error: invalid response from the API: the answer is nested more than 256 levels deep']);
+    expect(firstLines(r.stderr, 1)).toEqual([
+      'error: invalid response from the API: the answer is nested more than 256 levels deep',
+    ]);
     expect(srv.requests).toHaveLength(1);
   });
 
   it('a 200 with success:false and a detail is the error the detail names, with its message and help', async () => {
-    const srv = await answer(200, JSON.stringify({ success: false, ...errorBody('validation_error', 'hours_ago must be 1-24') }));
+    const srv = await answer(
+      200,
+      JSON.stringify({ success: false, ...errorBody('validation_error', 'hours_ago must be 1-24') }),
+    );
     const r = await run(srv.url, ['feed']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(firstLines(r.stderr, 2)).toEqual(['error: the API rejected the request: hours_ago must be 1-24', 'hint: help for validation_error']);
+    expect(firstLines(r.stderr, 2)).toEqual([
+      'error: the API rejected the request: hours_ago must be 1-24',
+      'hint: help for validation_error',
+    ]);
   });
 
   it('a 200 with success:false and no reason is an invalid response', async () => {
@@ -102,7 +118,9 @@ describe('bodies', () => {
     const r = await run(srv.url, ['feed']);
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe('');
-    expect(firstLines(r.stderr, 1)).toEqual(['error: invalid response from the API: the API answered success: false without saying why']);
+    expect(firstLines(r.stderr, 1)).toEqual([
+      'error: invalid response from the API: the API answered success: false without saying why',
+    ]);
   });
 });
 
@@ -129,8 +147,12 @@ describe('TLS', () => {
     const r = await run(srv.url.replace('http:', 'https:'), ['feed']);
     expect(r.exitCode).toBe(6);
     const [error, hint] = firstLines(r.stderr, 2);
-    expect(error).toMatch(/^error: cannot connect securely to 127\.0\.0\.1:\d+: it does not answer in TLS \(ERR_SSL_\w+\)$/);
-    expect(hint).toBe('hint: check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://');
+    expect(error).toMatch(
+      /^error: cannot connect securely to 127\.0\.0\.1:\d+: it does not answer in TLS \(ERR_SSL_\w+\)$/,
+    );
+    expect(hint).toBe(
+      'hint: check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://',
+    );
     expect(r.stderr).not.toMatch(/retry|ssl3|openssl/i);
     expect(srv.connections()).toBe(1);
   });
@@ -176,7 +198,11 @@ describe('answers from something that is not the API', () => {
 
 describe('a rate limit that resets decades from now', () => {
   it('says the date and that waiting is pointless, without advising a longer --max-wait: exit 5', async () => {
-    const body = errorBody('rate_limit_exceeded', 'slow down', { limit_type: 'hour', limit: 1000, reset_at: '2099-01-01T00:00:00Z' });
+    const body = errorBody('rate_limit_exceeded', 'slow down', {
+      limit_type: 'hour',
+      limit: 1000,
+      reset_at: '2099-01-01T00:00:00Z',
+    });
     const srv = await answer(429, JSON.stringify(body));
     const r = await run(srv.url, ['feed']);
     expect(r.exitCode).toBe(5);

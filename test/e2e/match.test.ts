@@ -20,10 +20,14 @@ function gtin14(raw: string): string | undefined {
   return (10 - (sum % 10)) % 10 === digits[0] ? d.padStart(14, '0') : undefined;
 }
 const codes = (r: Rec): string[] =>
-  (r.standard_identifiers_and_barcodes as Rec[]).map((x) => gtin14(String(x.value))).filter((x): x is string => x !== undefined);
+  (r.standard_identifiers_and_barcodes as Rec[])
+    .map((x) => gtin14(String(x.value)))
+    .filter((x): x is string => x !== undefined);
 const squash = (s: string) => s.toLowerCase().replace(/[\s\-./]/g, '');
 const sameBrand = (a: unknown, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' && a.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() === b.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  typeof a === 'string' &&
+  typeof b === 'string' &&
+  a.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() === b.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 beforeAll(async () => {
   sandbox = await sandboxFor({ seed: 11, recordCount: 400, clock: () => FIXED_START });
@@ -61,7 +65,10 @@ describe('match', () => {
     for (const r of recalls) {
       if (codes(r).includes(codeA)) expected.add(`1 ${r.id} barcode`);
       if (codes(r).includes(codeB)) expected.add(`2 ${r.id} barcode`);
-      if (r.product_model_numbers.some((x: string) => squash(x) === squash(model)) && sameBrand(r.product_brand, m.product_brand)) {
+      if (
+        r.product_model_numbers.some((x: string) => squash(x) === squash(model)) &&
+        sameBrand(r.product_brand, m.product_brand)
+      ) {
         if (!expected.has(`3 ${r.id} barcode`)) expected.add(`3 ${r.id} model+brand`);
       }
     }
@@ -74,10 +81,20 @@ describe('match', () => {
     expect(out.some((x) => x.level === 'match' && x.catalog_line >= 4)).toBe(false);
     const first = matches.find((x) => x.catalog_line === 1) as Rec;
     const recallA = recalls.find((x) => x.id === first.recall_id) as Rec;
-    expect(first).toMatchObject({ sku: 'A', ean: rows[1]?.[1], alert_title: recallA.alert_title, risk_severity: recallA.risk_severity, data_source: recallA.data_source, published_at: recallA.published_at, source_url: recallA.source_url });
+    expect(first).toMatchObject({
+      sku: 'A',
+      ean: rows[1]?.[1],
+      alert_title: recallA.alert_title,
+      risk_severity: recallA.risk_severity,
+      data_source: recallA.data_source,
+      published_at: recallA.published_at,
+      source_url: recallA.source_url,
+    });
     expect(Object.keys(first).slice(0, 3)).toEqual(['level', 'reason', 'catalog_line']);
     expect(r.stderr).toContain(`catalogue row 6: barcode '${wrongCheck}' rejected (wrong check digit`);
-    expect(r.stderr).toContain(`catalogue: 6 rows · 1 barcode rejected · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`);
+    expect(r.stderr).toContain(
+      `catalogue: 6 rows · 1 barcode rejected · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`,
+    );
   });
 
   it('without --exit-code a match is exit 0; csv has the catalogue columns between ours and the recall', async () => {
@@ -86,7 +103,9 @@ describe('match', () => {
     writeFileSync(catalog, `\uFEFFEAN;Marque\n${code};Z\n`);
     const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '--map', 'gtin=EAN', '-f', 'csv']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url');
+    expect(r.stdout.split('\n')[0]).toBe(
+      'level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url',
+    );
     expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^match,barcode,1,${code},Z,\\d+,`));
   });
 
@@ -139,10 +158,24 @@ describe('match', () => {
       writeFileSync(catalog, 'sku,ean\nK-1,4006381333931\nK-2,0036000291452\n');
       const log = path.join(dir, 'acted.txt');
       const script = path.join(dir, 'act.cjs');
-      writeFileSync(script, `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`);
+      writeFileSync(
+        script,
+        `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`,
+      );
       const child = runAgainst(
         live,
-        ['match', '--catalog', catalog, '--watch', '--interval', '1', '-f', 'jsonl', '--exec', `'${process.execPath}' '${script}' {recall_id} {level} {sku}`],
+        [
+          'match',
+          '--catalog',
+          catalog,
+          '--watch',
+          '--interval',
+          '1',
+          '-f',
+          'jsonl',
+          '--exec',
+          `'${process.execPath}' '${script}' {recall_id} {level} {sku}`,
+        ],
         { timeout: 60_000 },
       );
       let out = '';
@@ -154,7 +187,10 @@ describe('match', () => {
         { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] },
         { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333932' }] },
       ]);
-      await until('the match acted on', () => existsSync(log) && readFileSync(log, 'utf8').includes(String(hit!.id))).catch((e) => {
+      await until(
+        'the match acted on',
+        () => existsSync(log) && readFileSync(log, 'utf8').includes(String(hit!.id)),
+      ).catch((e) => {
         throw new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`);
       });
       const polls = live.requests().length;
@@ -162,9 +198,16 @@ describe('match', () => {
       child.kill('SIGINT');
       await child;
       const rows = jsonLines(out) as Rec[];
-      expect(rows.filter((r) => r.recall_id === hit!.id).map((r) => [r.level, r.reason, r.sku])).toEqual([['match', 'barcode', 'K-1']]);
+      expect(rows.filter((r) => r.recall_id === hit!.id).map((r) => [r.level, r.reason, r.sku])).toEqual([
+        ['match', 'barcode', 'K-1'],
+      ]);
       expect(rows.some((r) => r.recall_id === miss!.id)).toBe(false);
-      expect(readFileSync(log, 'utf8').trim().split('\n').filter((l) => l.startsWith(`${hit!.id} `))).toEqual([`${hit!.id} match K-1`]);
+      expect(
+        readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith(`${hit!.id} `)),
+      ).toEqual([`${hit!.id} match K-1`]);
     } finally {
       await live.close();
     }

@@ -33,7 +33,14 @@ it('adds arrivalsPerMinute records per minute of sandbox time, lazily and determ
       expect(r.updated_at).toBe(r.published_at);
     }
     const ids = arrived.map((r: { id: number }) => r.id);
-    expect(Math.min(...ids)).toBeGreaterThan(Math.max(...sb.records().filter((r) => !ids.includes(r.id)).map((r) => r.id)));
+    expect(Math.min(...ids)).toBeGreaterThan(
+      Math.max(
+        ...sb
+          .records()
+          .filter((r) => !ids.includes(r.id))
+          .map((r) => r.id),
+      ),
+    );
 
     const again = await trackedSandbox({ recordCount: 50, clock: () => now, startTime: T0, arrivalsPerMinute: 6 });
     expect(again.records()).toEqual(sb.records());

@@ -1,7 +1,11 @@
 // Every sandbox endpoint and error over real HTTP: exact error bodies, schema-valid answers, hooks and the handle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ErrorBodySchema, FeedResponseSchema, HealthResponseSchema, SourcesResponseSchema, SpecRecallSchema,
+  ErrorBodySchema,
+  FeedResponseSchema,
+  HealthResponseSchema,
+  SourcesResponseSchema,
+  SpecRecallSchema,
   CustomFeedResponseSchema,
 } from '../../src/api/schemas.js';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -23,7 +27,11 @@ describe('GET /health', () => {
   it('answers healthy without a key, and 503 unhealthy when told', async () => {
     const ok = await get(sb.url, '/health', null);
     expect(ok.status).toBe(200);
-    expect(HealthResponseSchema.parse(ok.json)).toEqual({ status: 'healthy', timestamp: expect.stringMatching(ISO_MICRO_OFFSET), version: '1.0.0-sandbox' });
+    expect(HealthResponseSchema.parse(ok.json)).toEqual({
+      status: 'healthy',
+      timestamp: expect.stringMatching(ISO_MICRO_OFFSET),
+      version: '1.0.0-sandbox',
+    });
     sb.setHealthy(false);
     const bad = await get(sb.url, '/health', null);
     expect(bad.status).toBe(503);
@@ -38,14 +46,30 @@ describe('GET /v1/recalls/sources', () => {
     const all = await get(sb.url, '/v1/recalls/sources');
     expect(all.status).toBe(200);
     const parsed = SourcesResponseSchema.parse(all.json);
-    expect(parsed.data_sources.map((s) => s.id)).toEqual(['us_cpsc', 'safety_gate', 'uk_opss', 'rappel_conso', 'rappel_conso_food']);
+    expect(parsed.data_sources.map((s) => s.id)).toEqual([
+      'us_cpsc',
+      'safety_gate',
+      'uk_opss',
+      'rappel_conso',
+      'rappel_conso_food',
+    ]);
     expect(parsed.total_available).toBe(5);
     const limited = await get(sb.url, '/v1/recalls/sources', LIMITED);
     expect(limited.json).toEqual({
       success: true,
       data_sources: [
-        { id: 'us_cpsc', name: 'US CPSC', description: 'US Consumer Product Safety Commission - Consumer products', official_url: 'https://www.cpsc.gov' },
-        { id: 'uk_opss', name: 'UK OPSS', description: 'UK Office for Product Safety & Standards', official_url: 'https://www.gov.uk/opss' },
+        {
+          id: 'us_cpsc',
+          name: 'US CPSC',
+          description: 'US Consumer Product Safety Commission - Consumer products',
+          official_url: 'https://www.cpsc.gov',
+        },
+        {
+          id: 'uk_opss',
+          name: 'UK OPSS',
+          description: 'UK Office for Product Safety & Standards',
+          official_url: 'https://www.gov.uk/opss',
+        },
       ],
       total_available: 2,
     });
@@ -107,7 +131,9 @@ describe('GET /v1/recalls/feed', () => {
       requested: ['eu_safety_gate', 'us_cpsc'],
       filtered: ['us_cpsc', 'safety_gate'],
     });
-    expect(new Set(res.json.data.map((r: { data_source: string }) => r.data_source))).toEqual(new Set(['us_cpsc', 'safety_gate']));
+    expect(new Set(res.json.data.map((r: { data_source: string }) => r.data_source))).toEqual(
+      new Set(['us_cpsc', 'safety_gate']),
+    );
     expect(res.json.meta.filters_applied.data_sources).toEqual(['us_cpsc', 'safety_gate']);
   });
 
@@ -122,7 +148,9 @@ describe('GET /v1/recalls/feed', () => {
       const res = await get(sb.url, `/v1/recalls/feed?hours_ago=${h}&limit=500&sort_order=asc`);
       const oldest = res.json.data[0];
       if (oldest) expect(Date.parse(`${oldest.published_at}Z`)).toBeGreaterThanOrEqual(now - h * 3_600_000 - 1000);
-      const expected = sb.records().filter((r) => Date.parse(`${r.published_at}Z`) >= now - h * 3_600_000 + 60_000).length;
+      const expected = sb
+        .records()
+        .filter((r) => Date.parse(`${r.published_at}Z`) >= now - h * 3_600_000 + 60_000).length;
       expect(res.json.pagination.total_count).toBeGreaterThanOrEqual(expected);
     }
     const older = sb.records().filter((r) => Date.parse(`${r.published_at}Z`) < now - 24 * 3_600_000);
@@ -134,11 +162,25 @@ describe('GET /v1/recalls/feed', () => {
     expect(res.status).toBe(200);
     const page = CustomFeedResponseSchema.parse(res.json);
     expect(Object.keys(page.data[0] as object)).toEqual([
-      'id', 'sku', 'retailer', 'recall_ref', 'title', 'hazard', 'action', 'risk_level', 'source', 'source_url',
-      'published_at', 'updated_at', 'created_in_db_at',
+      'id',
+      'sku',
+      'retailer',
+      'recall_ref',
+      'title',
+      'hazard',
+      'action',
+      'risk_level',
+      'source',
+      'source_url',
+      'published_at',
+      'updated_at',
+      'created_in_db_at',
     ]);
     expect(page.meta.filters_applied.sort_by).toBe('updated_at');
-    const next = await get(sb.url, `/v1/recalls/feed/demo?limit=5&sort_by=updated_at&sort_order=asc&cursor=${encodeURIComponent(page.pagination.next_cursor as string)}`);
+    const next = await get(
+      sb.url,
+      `/v1/recalls/feed/demo?limit=5&sort_by=updated_at&sort_order=asc&cursor=${encodeURIComponent(page.pagination.next_cursor as string)}`,
+    );
     expect(next.json.pagination.total_count).toBe(page.pagination.total_count);
     expect(next.json.data[0].id).not.toBe((page.data[4] as { id: number }).id);
   });
@@ -153,7 +195,10 @@ describe('errors', () => {
   };
 
   it('401 invalid_api_key for a missing or a wrong key', async () => {
-    for (const [key, message] of [[null, 'Missing API key'], ['dr_test_nope', 'Invalid API key']] as const) {
+    for (const [key, message] of [
+      [null, 'Missing API key'],
+      ['dr_test_nope', 'Invalid API key'],
+    ] as const) {
       const res = await get(sb.url, '/v1/recalls/feed', key);
       expect(res.status).toBe(401);
       expect(res.json).toEqual({ detail: { error: 'invalid_api_key', message, help: help.key } });
@@ -230,16 +275,32 @@ describe('errors', () => {
   it('400 validation_error for a bad cursor or one from another sort', async () => {
     const bad = await get(sb.url, '/v1/recalls/feed?cursor=%25%25%25');
     expect(bad.json).toEqual({
-      detail: { error: 'validation_error', message: 'Invalid cursor: not base64', details: { provided: '%%%', reason: 'not base64' }, help: help.cursor },
+      detail: {
+        error: 'validation_error',
+        message: 'Invalid cursor: not base64',
+        details: { provided: '%%%', reason: 'not base64' },
+        help: help.cursor,
+      },
     });
     const notJson = Buffer.from('hello').toString('base64');
-    expect((await get(sb.url, `/v1/recalls/feed?cursor=${notJson}`)).json.detail.details.reason).toBe('not a JSON cursor');
+    expect((await get(sb.url, `/v1/recalls/feed?cursor=${notJson}`)).json.detail.details.reason).toBe(
+      'not a JSON cursor',
+    );
     const first = await get(sb.url, '/v1/recalls/feed?limit=2&sort_by=updated_at');
     const cursor = first.json.pagination.next_cursor as string;
-    const mismatch = await get(sb.url, `/v1/recalls/feed?limit=2&sort_by=published_at&cursor=${encodeURIComponent(cursor)}`);
+    const mismatch = await get(
+      sb.url,
+      `/v1/recalls/feed?limit=2&sort_by=published_at&cursor=${encodeURIComponent(cursor)}`,
+    );
     expect(mismatch.status).toBe(400);
-    expect(mismatch.json.detail.details).toEqual({ provided: cursor, reason: 'the cursor belongs to sort_by=updated_at, sort_order=desc' });
-    const wrongOrder = await get(sb.url, `/v1/recalls/feed?limit=2&sort_by=updated_at&sort_order=asc&cursor=${encodeURIComponent(cursor)}`);
+    expect(mismatch.json.detail.details).toEqual({
+      provided: cursor,
+      reason: 'the cursor belongs to sort_by=updated_at, sort_order=desc',
+    });
+    const wrongOrder = await get(
+      sb.url,
+      `/v1/recalls/feed?limit=2&sort_by=updated_at&sort_order=asc&cursor=${encodeURIComponent(cursor)}`,
+    );
     expect(wrongOrder.status).toBe(400);
   });
 
@@ -270,14 +331,22 @@ describe('errors', () => {
     const unknown = await get(sb.url, '/v1/recalls/nothing');
     expect(unknown.status).toBe(404);
     expect(unknown.json).toEqual({
-      detail: { error: 'not_found', message: 'No such endpoint: /v1/recalls/nothing', help: 'See the API documentation for the available endpoints.' },
+      detail: {
+        error: 'not_found',
+        message: 'No such endpoint: /v1/recalls/nothing',
+        help: 'See the API documentation for the available endpoints.',
+      },
     });
     expect((await get(sb.url, '/', null)).status).toBe(404);
     const post = await call(sb.url, '/v1/recalls/feed', { key: ALL, method: 'POST', body: {} });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET');
     expect(post.json).toEqual({
-      detail: { error: 'method_not_allowed', message: 'Method POST is not allowed on /v1/recalls/feed', help: 'The API is read-only: use GET.' },
+      detail: {
+        error: 'method_not_allowed',
+        message: 'Method POST is not allowed on /v1/recalls/feed',
+        help: 'The API is read-only: use GET.',
+      },
     });
     expect((await call(sb.url, '/health', { method: 'DELETE' })).status).toBe(405);
   });

@@ -29,9 +29,23 @@ async function rawFeed(base: string) {
   const headersAt = performance.now() - t0;
   try {
     const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, headersAt, bodyAt: performance.now() - t0, text, error: undefined };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      headersAt,
+      bodyAt: performance.now() - t0,
+      text,
+      error: undefined,
+    };
   } catch (error) {
-    return { status: res.statusCode, headers: res.headers, headersAt, bodyAt: performance.now() - t0, text: undefined, error: error as Error };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      headersAt,
+      bodyAt: performance.now() - t0,
+      text: undefined,
+      error: error as Error,
+    };
   }
 }
 
@@ -51,10 +65,17 @@ describe('faults', () => {
     const b = await get(sb.url, '/v1/recalls/sources');
     expect(b.status).toBe(503);
     expect(b.json).toEqual({
-      detail: { error: 'service_unavailable', message: 'The API is temporarily unavailable', help: 'Retry later with exponential backoff.' },
+      detail: {
+        error: 'service_unavailable',
+        message: 'The API is temporarily unavailable',
+        help: 'Retry later with exponential backoff.',
+      },
     });
     ErrorBodySchema.parse(b.json);
-    expect(sb.requests().map((e) => [e.status, e.fault])).toEqual([[500, 'error500'], [503, 'error503']]);
+    expect(sb.requests().map((e) => [e.status, e.fault])).toEqual([
+      [500, 'error500'],
+      [503, 'error503'],
+    ]);
   });
 
   it('html502 sends an HTML body', async () => {
@@ -129,7 +150,9 @@ describe('faults', () => {
     const first = await get(sb.url, FEED);
     expect(first.status).toBe(200);
     expect((await get(sb.url, '/v1/recalls/sources')).status).toBe(200);
-    expect((await get(sb.url, `${FEED}&cursor=${encodeURIComponent(first.json.pagination.next_cursor)}`)).status).toBe(200);
+    expect((await get(sb.url, `${FEED}&cursor=${encodeURIComponent(first.json.pagination.next_cursor)}`)).status).toBe(
+      200,
+    );
     expect((await get(sb.url, FEED)).status).toBe(503);
     expect((await get(sb.url, '/v1/recalls/sources')).status).toBe(503);
     expect(sb.requests().at(-1)?.fault).toBe('fail_after_pages:error503');

@@ -43,4 +43,5 @@ export async function call(
 }
 
 /** GET with the all-sources demo key by default; `null` sends no key at all. */
-export const get = (base: string, path: string, key: string | null = ALL) => call(base, path, { key: key ?? undefined });
+export const get = (base: string, path: string, key: string | null = ALL) =>
+  call(base, path, { key: key ?? undefined });

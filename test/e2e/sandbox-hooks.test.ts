@@ -47,7 +47,10 @@ describe('hooks and the in-process handle', () => {
     const feed = await get(sb.url, '/v1/recalls/feed?limit=5&sort_by=created_in_db_at');
     const ids = feed.json.data.map((r: { id: number }) => r.id);
     expect(ids).toEqual(expect.arrayContaining([a?.id, ...viaHttp.json.records.map((r: { id: number }) => r.id)]));
-    const bad = await call(sb.url, '/_sandbox/records', { method: 'POST', body: { records: [{ published_at: 'yesterday' }] } });
+    const bad = await call(sb.url, '/_sandbox/records', {
+      method: 'POST',
+      body: { records: [{ published_at: 'yesterday' }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.detail.error).toBe('validation_error');
     expect(() => sb.addRecords([{ id: a?.id as number }])).toThrow(/already exists/);
@@ -56,14 +59,21 @@ describe('hooks and the in-process handle', () => {
   });
 
   it('takes partial records, faults and health over HTTP', async () => {
-    const added = await call(sb.url, '/_sandbox/records', { method: 'POST', body: { records: [{ data_source: 'rappel_conso', product_brand: 'Via HTTP' }] } });
+    const added = await call(sb.url, '/_sandbox/records', {
+      method: 'POST',
+      body: { records: [{ data_source: 'rappel_conso', product_brand: 'Via HTTP' }] },
+    });
     expect(added.status).toBe(201);
     expect(added.json.records[0]).toMatchObject({ data_source: 'rappel_conso', product_brand: 'Via HTTP' });
     const top = await get(sb.url, '/v1/recalls/feed?limit=1&sort_by=created_in_db_at&data_sources=rappel_conso');
     expect(top.json.data[0].id).toBe(added.json.records[0].id);
-    expect((await call(sb.url, '/_sandbox/faults', { method: 'POST', body: { slow: 0.5, slowMs: 10 } })).json).toEqual({ faults: { slow: 0.5, slowMs: 10 } });
+    expect((await call(sb.url, '/_sandbox/faults', { method: 'POST', body: { slow: 0.5, slowMs: 10 } })).json).toEqual({
+      faults: { slow: 0.5, slowMs: 10 },
+    });
     expect((await call(sb.url, '/_sandbox/faults')).json).toEqual({ faults: { slow: 0.5, slowMs: 10 } });
-    expect((await call(sb.url, '/_sandbox/health', { method: 'POST', body: { healthy: false } })).json).toEqual({ healthy: false });
+    expect((await call(sb.url, '/_sandbox/health', { method: 'POST', body: { healthy: false } })).json).toEqual({
+      healthy: false,
+    });
     expect((await get(sb.url, '/health', null)).status).toBe(503);
     await call(sb.url, '/_sandbox/reset', { method: 'POST' });
     expect((await call(sb.url, '/_sandbox/faults')).json).toEqual({ faults: {} });
@@ -72,8 +82,16 @@ describe('hooks and the in-process handle', () => {
 
   it('refuses bad options at start', async () => {
     await expect(startSandbox({ faults: { cut: 3 } })).rejects.toThrow(/invalid fault config at cut/);
-    await expect(startSandbox({ rateLimits: { minute: { limit: 1, windowMs: 0 }, hour: { limit: 1, windowMs: 1 }, day: { limit: 1, windowMs: 1 }, month: { limit: 1 } } }))
-      .rejects.toThrow(/rateLimits.minute/);
+    await expect(
+      startSandbox({
+        rateLimits: {
+          minute: { limit: 1, windowMs: 0 },
+          hour: { limit: 1, windowMs: 1 },
+          day: { limit: 1, windowMs: 1 },
+          month: { limit: 1 },
+        },
+      }),
+    ).rejects.toThrow(/rateLimits.minute/);
     expect(() => sb.setFaults({ burstLength: 0 })).toThrow(/burstLength/);
   });
 

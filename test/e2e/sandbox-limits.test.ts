@@ -13,7 +13,10 @@ const T0 = Date.parse('2026-01-15T10:00:00.250Z');
 
 let sb: Sandbox | undefined;
 let now = T0;
-async function sandbox(rateLimits: RateLimitConfig | false | undefined, extra: Parameters<typeof startSandbox>[0] = {}) {
+async function sandbox(
+  rateLimits: RateLimitConfig | false | undefined,
+  extra: Parameters<typeof startSandbox>[0] = {},
+) {
   now = T0;
   sb = await startSandbox({ recordCount: 20, clock: () => now, rateLimits, ...extra });
   return sb;
@@ -176,7 +179,12 @@ describe('rate limits', () => {
     expect(resetAt).toBeGreaterThan(Date.now());
     expect(resetAt - Date.now()).toBeLessThanOrEqual(1300);
     // Refused requests are not counted, so asking again until the window frees changes nothing.
-    const freed = await untilValue('the 300 ms window to free', () => feed(s), (a) => a.status !== 429, 5_000);
+    const freed = await untilValue(
+      'the 300 ms window to free',
+      () => feed(s),
+      (a) => a.status !== 429,
+      5_000,
+    );
     expect(freed.status).toBe(200);
   });
 });

@@ -16,7 +16,12 @@ afterAll(async () => {
 });
 
 /** Expected order, computed independently: the generated formats sort as strings, ties broken by id. */
-function expected(records: SpecRecall[], field: (typeof SORT_FIELDS)[number], order: 'asc' | 'desc', hours = 24): number[] {
+function expected(
+  records: SpecRecall[],
+  field: (typeof SORT_FIELDS)[number],
+  order: 'asc' | 'desc',
+  hours = 24,
+): number[] {
   const since = new Date(Date.now() - hours * 3_600_000).toISOString().slice(0, 19);
   const inWindow = records.filter((r) => r.published_at >= since);
   inWindow.sort((a, b) => (a[field] < b[field] ? -1 : a[field] > b[field] ? 1 : a.id - b.id));
@@ -31,7 +36,11 @@ async function pageAll(query: string, key?: string): Promise<{ ids: number[]; pa
   let pages = 0;
   const cursors = new Set<string>();
   for (;;) {
-    const res = await get(sb.url, `/v1/recalls/feed?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+    const res = await get(
+      sb.url,
+      `/v1/recalls/feed?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      key,
+    );
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.text}`);
     const p = res.json;
     pages++;
@@ -44,7 +53,8 @@ async function pageAll(query: string, key?: string): Promise<{ ids: number[]; pa
       if (ids.length !== total) throw new Error(`paged ${ids.length} records, total_count says ${total}`);
       return { ids, pages };
     }
-    if (typeof p.pagination.next_cursor !== 'string' || cursors.has(p.pagination.next_cursor)) throw new Error('bad or repeated cursor');
+    if (typeof p.pagination.next_cursor !== 'string' || cursors.has(p.pagination.next_cursor))
+      throw new Error('bad or repeated cursor');
     cursors.add(p.pagination.next_cursor);
     cursor = p.pagination.next_cursor;
   }
@@ -67,7 +77,9 @@ describe('paging', () => {
         expect(want.length).toBeGreaterThanOrEqual(1000);
         // The four walks run side by side on separate connections; each is sequential in itself.
         const sizes = [1, 7, 50, 500];
-        const walks = await Promise.all(sizes.map((size) => pageAll(`limit=${size}&sort_by=${field}&sort_order=${order}`)));
+        const walks = await Promise.all(
+          sizes.map((size) => pageAll(`limit=${size}&sort_by=${field}&sort_order=${order}`)),
+        );
         walks.forEach(({ ids, pages }, i) => {
           const size = sizes[i] as number;
           expect(ids, `page size ${size}`).toEqual(want);
@@ -80,7 +92,12 @@ describe('paging', () => {
   it('pages a source subset and a shorter window the same way, and older records never appear', async () => {
     const records = sb.records();
     const limitedSources = new Set(['us_cpsc', 'uk_opss']);
-    const want = expected(records.filter((r) => limitedSources.has(r.data_source)), 'updated_at', 'asc', 6);
+    const want = expected(
+      records.filter((r) => limitedSources.has(r.data_source)),
+      'updated_at',
+      'asc',
+      6,
+    );
     const { ids } = await pageAll('limit=13&sort_by=updated_at&sort_order=asc&hours_ago=6', LIMITED);
     expect(ids).toEqual(want);
     const cutoff = new Date(startedAt - 24 * 3_600_000).toISOString().slice(0, 19);
@@ -93,9 +110,17 @@ describe('paging', () => {
   it('every page parses with FeedResponseSchema, the last one included', async () => {
     const first = await get(sb.url, '/v1/recalls/feed?limit=500');
     FeedResponseSchema.parse(first.json);
-    const second = await get(sb.url, `/v1/recalls/feed?limit=500&cursor=${encodeURIComponent(first.json.pagination.next_cursor)}`);
+    const second = await get(
+      sb.url,
+      `/v1/recalls/feed?limit=500&cursor=${encodeURIComponent(first.json.pagination.next_cursor)}`,
+    );
     // 1000 records in two pages of 500: the second is the last, with no empty page after it.
     const last = FeedResponseSchema.parse(second.json);
-    expect(last.pagination).toMatchObject({ has_more: false, next_cursor: null, total_count: 1000, returned_count: 500 });
+    expect(last.pagination).toMatchObject({
+      has_more: false,
+      next_cursor: null,
+      total_count: 1000,
+      returned_count: 500,
+    });
   });
 });

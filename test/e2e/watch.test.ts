@@ -65,7 +65,12 @@ describe('feed --watch', () => {
     await w.stop();
     const rows = lines(w.out.text);
     expect(rows[0]).toBe('id,product_name');
-    expect(rows.slice(1).map((l) => Number(l.split(',')[0])).sort()).toEqual([...added].sort());
+    expect(
+      rows
+        .slice(1)
+        .map((l) => Number(l.split(',')[0]))
+        .sort(),
+    ).toEqual([...added].sort());
   }, 60_000);
 
   it('a restart with the same --state repeats nothing and misses nothing that arrived meanwhile', async () => {
@@ -97,7 +102,8 @@ describe('feed --watch', () => {
   it('stretches the interval when it would use up the monthly quota, and says so', async () => {
     sandbox = await sandboxFor({ rateLimits: undefined, monthlyUsage: 49_000 });
     const w = watch(sandbox, []);
-    const notice = /polling every 1 s would use up the monthly quota \(\d+ left\) before it resets; polling every \d+ s instead/;
+    const notice =
+      /polling every 1 s would use up the monthly quota \(\d+ left\) before it resets; polling every \d+ s instead/;
     await until('the notice', () => notice.test(w.err.text));
     const r = await w.stop();
     expect(r.exitCode).toBe(130);
@@ -111,7 +117,8 @@ describe('feed --state (cron)', () => {
     const dir = tempDir();
     const state = path.join(dir, 'seen.json');
     const out = path.join(dir, 'new.csv');
-    const cron = () => runAgainst(sandbox!, ['feed', '--hours', '24', '--state', state, '-f', 'csv', '-o', out, '--append']);
+    const cron = () =>
+      runAgainst(sandbox!, ['feed', '--hours', '24', '--state', state, '-f', 'csv', '-o', out, '--append']);
     const first = await cron();
     expect(first.exitCode).toBe(0);
     const all = expectedFeed(sandbox).length;
@@ -126,7 +133,12 @@ describe('feed --state (cron)', () => {
     const rows = await parseCsvWithPython(out);
     expect(rows).toHaveLength(all + 4);
     expect(rows.filter((r) => r[0] === 'id')).toHaveLength(1);
-    expect(rows.slice(-3).map((r) => Number(r[0])).sort()).toEqual([...added].sort());
+    expect(
+      rows
+        .slice(-3)
+        .map((r) => Number(r[0]))
+        .sort(),
+    ).toEqual([...added].sort());
     expect(new Set(rows.map((r) => r[0])).size).toBe(rows.length);
     expect(statSync(state).mode & 0o777).toBe(0o600);
   });
@@ -136,7 +148,17 @@ describe('feed --state (cron)', () => {
     const dir = tempDir();
     const state = path.join(dir, 'seen.json');
     sandbox.setFaults({ failAfterPages: 1 });
-    const failed = await runAgainst(sandbox, ['--retries', '0', 'feed', '--page-size', '100', '--state', state, '-o', path.join(dir, 'a.jsonl')]);
+    const failed = await runAgainst(sandbox, [
+      '--retries',
+      '0',
+      'feed',
+      '--page-size',
+      '100',
+      '--state',
+      state,
+      '-o',
+      path.join(dir, 'a.jsonl'),
+    ]);
     expect(failed.exitCode).toBe(6);
     sandbox.setFaults({});
     const ok = await runAgainst(sandbox, ['feed', '--page-size', '100', '--state', state]);

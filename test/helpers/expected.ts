@@ -7,7 +7,13 @@ const ms = (iso: string) => Date.parse(/([zZ]|[+-]\d\d:\d\d)$/.test(iso) ? iso :
 
 export function expectedFeed(
   sandbox: Sandbox,
-  opts: { hours?: number; sortBy?: 'published_at' | 'updated_at' | 'created_in_db_at'; order?: 'asc' | 'desc'; sources?: string[]; now?: number } = {},
+  opts: {
+    hours?: number;
+    sortBy?: 'published_at' | 'updated_at' | 'created_in_db_at';
+    order?: 'asc' | 'desc';
+    sources?: string[];
+    now?: number;
+  } = {},
 ): SpecRecall[] {
   const hours = opts.hours ?? 24;
   const sortBy = opts.sortBy ?? 'published_at';

@@ -38,7 +38,9 @@ export async function scriptedServer(script: Scripted[]): Promise<ScriptedServer
   const verify = () => {
     const problems: string[] = [];
     if (queue.length > 0) {
-      problems.push(`${queue.length} scripted answer(s) never asked for, first: ${queue[0]!.status ?? 200} ${JSON.stringify(queue[0]!.body).slice(0, 120)}`);
+      problems.push(
+        `${queue.length} scripted answer(s) never asked for, first: ${queue[0]!.status ?? 200} ${JSON.stringify(queue[0]!.body).slice(0, 120)}`,
+      );
     }
     if (unexpected.length > 0) problems.push(`request(s) after the script ran dry: ${unexpected.join(', ')}`);
     if (problems.length > 0) throw new Error(`scripted server: ${problems.join('; ')}`);

@@ -10,7 +10,9 @@ export function selfSignedCert(): { key: string; cert: string } | undefined {
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
     const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    execFileSync('openssl', [...args, '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync('openssl', [...args, '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
+      stdio: 'ignore',
+    });
     return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
   } catch {
     return undefined;

@@ -10,7 +10,12 @@ export async function until(what: string, check: () => boolean, ms = 15_000): Pr
 }
 
 /** Resolves with the first value `attempt()` gives that `ok` accepts; rejects after `ms`. */
-export async function untilValue<T>(what: string, attempt: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
+export async function untilValue<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  ok: (value: T) => boolean,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await attempt();

@@ -8,7 +8,7 @@ describe('splitWords', () => {
     ["echo 'a  b' c\\ d", ['echo', 'a  b', 'c d']],
     ['say "a \\"quoted\\" \\$HOME" $HOME ~ *.txt', ['say', 'a "quoted" $HOME', '$HOME', '~', '*.txt']],
     ['a;b && c | d > e', ['a;b', '&&', 'c', '|', 'd', '>', 'e']],
-    ["x''y \"\"", ['xy', '']],
+    ['x\'\'y ""', ['xy', '']],
     ['  spaced\tout\n ', ['spaced', 'out']],
   ])('%j', (command, words) => {
     expect(splitWords(command)).toEqual(words);
@@ -35,7 +35,9 @@ describe('fillWords', () => {
   };
 
   it('puts each value inside its own argument, untouched', () => {
-    const words = splitWords('notify --title {alert_title} id={id} {risk_types} {counterfeit} {missing} {weird} {{id}}');
+    const words = splitWords(
+      'notify --title {alert_title} id={id} {risk_types} {counterfeit} {missing} {weird} {{id}}',
+    );
     expect(placeholders(words)).toEqual(['alert_title', 'id', 'risk_types', 'counterfeit', 'missing', 'weird']);
     expect(fillWords(words, record)).toEqual([
       'notify',
@@ -51,6 +53,9 @@ describe('fillWords', () => {
   });
 
   it('objects become JSON; arrays of them are joined like any array', () => {
-    expect(fillWords(['{involved_parties}', '{x}'], { ...record, x: { a: [1] } })).toEqual(['{"name":"A"}', '{"a":[1]}']);
+    expect(fillWords(['{involved_parties}', '{x}'], { ...record, x: { a: [1] } })).toEqual([
+      '{"name":"A"}',
+      '{"a":[1]}',
+    ]);
   });
 });

@@ -59,7 +59,9 @@ describe('DeliveryQueue', () => {
     expect(log).toEqual(['exec:1', 'exec:1', 'exec:1', 'exec:2']);
     expect(sleeps).toEqual([1000, 2000]);
     expect(failures).toEqual(['1 exec exit code 1', '1 exec exit code 1', '1 exec exit code 1']);
-    expect(q.snapshot()).toEqual([{ id: '1', record: { id: 1 }, done: [], attempts: 3, lastError: 'exec: exit code 1' }]);
+    expect(q.snapshot()).toEqual([
+      { id: '1', record: { id: 1 }, done: [], attempts: 3, lastError: 'exec: exit code 1' },
+    ]);
     expect(await q.deliver()).toEqual({ delivered: 1, pending: 0, failed: 0 });
   });
 
@@ -79,7 +81,14 @@ describe('DeliveryQueue', () => {
   it('honours Retry-After within a pass, and leaves a long one to the next pass', async () => {
     const log: string[] = [];
     const { q, sleeps } = queue([
-      scripted('webhook', { '1': [{ ok: false, error: '429', retryAfterMs: 5000 }], '2': [{ ok: false, error: '429', retryAfterMs: 3_600_000 }] }, log),
+      scripted(
+        'webhook',
+        {
+          '1': [{ ok: false, error: '429', retryAfterMs: 5000 }],
+          '2': [{ ok: false, error: '429', retryAfterMs: 3_600_000 }],
+        },
+        log,
+      ),
     ]);
     q.add('1', { id: 1 });
     q.add('2', { id: 2 });

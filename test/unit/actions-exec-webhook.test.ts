@@ -39,12 +39,20 @@ describe('execAction', () => {
 
   it('reports a non-zero exit, a missing command and a timeout', async () => {
     const quiet = { onOutput: () => {}, timeoutMs: 10_000 };
-    expect(await execAction({ ...quiet, words: [NODE, '-e', 'process.exit(3)'] }).attempt({})).toEqual({ ok: false, error: 'exit code 3' });
+    expect(await execAction({ ...quiet, words: [NODE, '-e', 'process.exit(3)'] }).attempt({})).toEqual({
+      ok: false,
+      error: 'exit code 3',
+    });
     expect(await execAction({ ...quiet, words: ['rf-no-such-command-xyz'] }).attempt({})).toEqual({
       ok: false,
       error: 'command not found: rf-no-such-command-xyz',
     });
-    const slow = execAction({ ...quiet, timeoutMs: 200, killGraceMs: 200, words: [NODE, '-e', 'setInterval(()=>{},1000)'] });
+    const slow = execAction({
+      ...quiet,
+      timeoutMs: 200,
+      killGraceMs: 200,
+      words: [NODE, '-e', 'setInterval(()=>{},1000)'],
+    });
     expect(await slow.attempt({})).toEqual({ ok: false, error: 'timed out after 0 s' });
   });
 });
@@ -68,10 +76,12 @@ describe('webhookAction', () => {
     const bodies: string[] = [];
     const server = createServer((req, res) => {
       let body = '';
-      req.on('data', (d) => (body += d)).on('end', () => {
-        bodies.push(body);
-        answer(req, res, body);
-      });
+      req
+        .on('data', (d) => (body += d))
+        .on('end', () => {
+          bodies.push(body);
+          answer(req, res, body);
+        });
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -88,7 +98,14 @@ describe('webhookAction', () => {
     });
     const dispatcher = new Agent();
     try {
-      const record = { id: 3, alert_title: 'Kettle <b>&', risk_severity: 'serious', product_brand: 'Voltra', data_source: 'uk_opss', source_url: 'https://x.example/r/3' };
+      const record = {
+        id: 3,
+        alert_title: 'Kettle <b>&',
+        risk_severity: 'serious',
+        product_brand: 'Voltra',
+        data_source: 'uk_opss',
+        source_url: 'https://x.example/r/3',
+      };
       const json = webhookAction({ url: r.url, format: 'json', timeoutMs: 5000, dispatcher });
       expect(await json.attempt(record)).toEqual({ ok: true });
       expect(JSON.parse(r.bodies[0] as string)).toEqual(record);

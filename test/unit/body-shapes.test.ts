@@ -2,13 +2,7 @@
 // removed or replaced by values of every JSON type, and both must give the same verdict.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  isCustomFeedBody,
-  isErrorBody,
-  isFeedBody,
-  isHealthBody,
-  isSourcesBody,
-} from '../../src/api/body-shapes.js';
+import { isCustomFeedBody, isErrorBody, isFeedBody, isHealthBody, isSourcesBody } from '../../src/api/body-shapes.js';
 import {
   CustomFeedResponseSchema,
   ErrorBodySchema,

@@ -23,7 +23,9 @@ describe('API errors', () => {
   });
 
   it('unauthorized sources exit 4 with the sources the key may use', async () => {
-    const r = await runMainAgainst(sandbox, ['feed', '--sources', 'us_cpsc,safety_gate'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY } });
+    const r = await runMainAgainst(sandbox, ['feed', '--sources', 'us_cpsc,safety_gate'], {
+      env: { RECALL_FEED_API_KEY: LIMITED_KEY },
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: .+\nhint: this key may use: us_cpsc, uk_opss\n$/);
     const unknown = await runMainAgainst(sandbox, ['feed', '--sources', 'us_fda']);
@@ -40,10 +42,14 @@ describe('API errors', () => {
     const r = await runMain(['--base-url', UNREACHABLE, 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9$/m);
-    expect(r.stderr.match(/^recall-feed: connection refused by 127\.0\.0\.1:9; retry \d, resuming in \d+ s$/gm)).toHaveLength(5);
+    expect(
+      r.stderr.match(/^recall-feed: connection refused by 127\.0\.0\.1:9; retry \d, resuming in \d+ s$/gm),
+    ).toHaveLength(5);
     expect(r.sleeps).toHaveLength(5);
     expect(r.sleeps.every((ms) => ms > 0)).toBe(true);
-    const once = await runMain(['--base-url', UNREACHABLE, '--retries', '0', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+    const once = await runMain(['--base-url', UNREACHABLE, '--retries', '0', 'feed'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY },
+    });
     expect(once.code).toBe(6);
     expect(once.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9\n/);
     expect(once.sleeps).toEqual([]);

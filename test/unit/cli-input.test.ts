@@ -56,7 +56,10 @@ const BAD: [string[], RegExp][] = [
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
-  [['feed', '--columns', 'id,prodcut_name'], /^error: --columns has an unknown column: 'prodcut_name'\nhint: did you mean product_name \(for 'prodcut_name'\)\?\n$/],
+  [
+    ['feed', '--columns', 'id,prodcut_name'],
+    /^error: --columns has an unknown column: 'prodcut_name'\nhint: did you mean product_name \(for 'prodcut_name'\)\?\n$/,
+  ],
   [['nonsense'], /unknown command 'nonsense'/],
   [['sandbox', '--faults', '500=2'], /--faults: 500 must be a share from 0 to 1/],
   [['sandbox', '--port', '99999'], /--port must be a whole number from 0 to 65535, not '99999'/],
@@ -75,7 +78,9 @@ describe('bad input', () => {
   });
 
   it('refuses to send the key over plain http to a non-loopback host, before any request', async () => {
-    const r = await runMain(['--base-url', 'http://api.example.com', 'feed'], { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+    const r = await runMain(['--base-url', 'http://api.example.com', 'feed'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: refusing to send the API key over plain http to api\.example\.com\n/);
     expect(r.stderr).toMatch(/hint: use an https base URL, or pass --allow-insecure-http/);
@@ -86,7 +91,9 @@ describe('bad input', () => {
     sandbox.clearRequests();
     const r = await runMain(['--base-url', sandbox.url, 'feed']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^error: no API key for profile 'default'\nhint: store a key with `recall-feed config set api-key`/);
+    expect(r.stderr).toMatch(
+      /^error: no API key for profile 'default'\nhint: store a key with `recall-feed config set api-key`/,
+    );
     expect(sandbox.requests()).toEqual([]);
   });
 

@@ -21,7 +21,9 @@ function withConfig() {
 describe('precedence: flag > environment > profile > default', () => {
   it('takes the key and the format from the most specific place', async () => {
     const { run } = withConfig();
-    expect((await run(['config', 'set', 'api-key'], { stdin: 'dr_test_profilekey000000000000000000000000000000' })).code).toBe(0);
+    expect(
+      (await run(['config', 'set', 'api-key'], { stdin: 'dr_test_profilekey000000000000000000000000000000' })).code,
+    ).toBe(0);
     expect((await run(['config', 'set', 'base-url', sandbox.url])).code).toBe(0);
     expect((await run(['config', 'set', 'format', 'csv'])).code).toBe(0);
     sandbox.clearRequests();
@@ -38,11 +40,15 @@ describe('precedence: flag > environment > profile > default', () => {
     const deep = await run(['feed', '--max', '1'], { env: { DEEPRECALL_API_KEY: ALL_KEY } });
     expect(deep.code).toBe(0);
     expect(sandbox.requests().at(-1)?.key).toBe(DEMO_KEYS.all.name);
-    const both = await run(['feed', '--max', '1'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY, DEEPRECALL_API_KEY: ALL_KEY } });
+    const both = await run(['feed', '--max', '1'], {
+      env: { RECALL_FEED_API_KEY: LIMITED_KEY, DEEPRECALL_API_KEY: ALL_KEY },
+    });
     expect(both.code).toBe(0);
     expect(sandbox.requests().at(-1)?.key).toBe(DEMO_KEYS.limited.name);
     // The flag beats both; -f beats the profile's format.
-    const flag = await run(['--api-key', ALL_KEY, 'feed', '--max', '1', '-f', 'jsonl'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY } });
+    const flag = await run(['--api-key', ALL_KEY, 'feed', '--max', '1', '-f', 'jsonl'], {
+      env: { RECALL_FEED_API_KEY: LIMITED_KEY },
+    });
     expect(flag.code).toBe(0);
     expect(sandbox.requests().at(-1)?.key).toBe(DEMO_KEYS.all.name);
     expect(jsonLines(flag.stdout)).toHaveLength(1);

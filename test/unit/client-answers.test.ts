@@ -67,7 +67,11 @@ async function ids(client: RecallFeedClient): Promise<number[]> {
   return out;
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('the base URL', () => {
   it.each(['/api', '/api/'])('keeps its path %s as a prefix of every endpoint', async (prefix) => {
@@ -111,7 +115,9 @@ describe('the size of an answer', () => {
   });
 
   it('refuses a bound that is not a positive whole number', () => {
-    expect(() => new RecallFeedClient({ maxResponseBytes: 0 })).toThrow(/maxResponseBytes must be a positive whole number/);
+    expect(() => new RecallFeedClient({ maxResponseBytes: 0 })).toThrow(
+      /maxResponseBytes must be a positive whole number/,
+    );
     expect(() => new RecallFeedClient({ maxResponseBytes: 1.5 })).toThrow(/maxResponseBytes/);
   });
 });
@@ -156,7 +162,9 @@ describe('compressed answers', () => {
     const { client, sleeps } = clientFor(srv.url);
     const err = await failure(ids(client));
     expect(err).toBeInstanceOf(InvalidResponseError);
-    expect((err as Error).message).toBe("the API answered with Content-Encoding 'zstd', which the client cannot decode");
+    expect((err as Error).message).toBe(
+      "the API answered with Content-Encoding 'zstd', which the client cannot decode",
+    );
     expect(sleeps).toEqual([]);
     await client.close();
   });
@@ -169,9 +177,11 @@ describe('bodies the client must not pass on', () => {
     const srv = await answering([{ body }]);
     const { client, sleeps } = clientFor(srv.url);
     const seen: unknown[] = [];
-    const err = await failure((async () => {
-      for await (const r of client.feed()) seen.push(r);
-    })());
+    const err = await failure(
+      (async () => {
+        for await (const r of client.feed()) seen.push(r);
+      })(),
+    );
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect((err as Error).message).toBe('the answer is nested more than 256 levels deep');
     expect(seen).toEqual([]);
@@ -181,14 +191,18 @@ describe('bodies the client must not pass on', () => {
 
   it('passes a record nested 250 levels deep', async () => {
     const nest = `${'['.repeat(250)}${']'.repeat(250)}`;
-    const srv = await answering([{ body: PAGE.replace('"data_source":"us_cpsc"', `"data_source":"us_cpsc","nest":${nest}`) }]);
+    const srv = await answering([
+      { body: PAGE.replace('"data_source":"us_cpsc"', `"data_source":"us_cpsc","nest":${nest}`) },
+    ]);
     const { client } = clientFor(srv.url);
     expect(await ids(client)).toEqual([1, 2]);
     await client.close();
   });
 
   it('turns a 200 with success:false and a detail into the error the detail names, with its message', async () => {
-    const srv = await answering([{ body: JSON.stringify({ success: false, ...errorBody('validation_error', 'hours_ago must be 1-24') }) }]);
+    const srv = await answering([
+      { body: JSON.stringify({ success: false, ...errorBody('validation_error', 'hours_ago must be 1-24') }) },
+    ]);
     const { client, sleeps } = clientFor(srv.url);
     const err = await failure(ids(client));
     expect(err).toBeInstanceOf(ValidationError);
@@ -238,7 +252,9 @@ describe('TLS failures', () => {
     const err = await failure(ids(client));
     expect(err).toBeInstanceOf(TlsError);
     expect((err as TlsError).kind).toBe('protocol');
-    expect((err as Error).message).toMatch(/^cannot connect securely to 127\.0\.0\.1:\d+: it does not answer in TLS \(ERR_SSL_\w+\)$/);
+    expect((err as Error).message).toMatch(
+      /^cannot connect securely to 127\.0\.0\.1:\d+: it does not answer in TLS \(ERR_SSL_\w+\)$/,
+    );
     expect(sleeps).toEqual([]);
     expect(srv.connections()).toBe(1);
     await client.close();
@@ -251,7 +267,9 @@ describe('TLS failures', () => {
     const err = await failure(ids(client));
     expect(err).toBeInstanceOf(TlsError);
     expect((err as TlsError).kind).toBe('certificate');
-    expect((err as Error).message).toMatch(/^cannot connect securely to 127\.0\.0\.1:\d+: its certificate is self-signed$/);
+    expect((err as Error).message).toMatch(
+      /^cannot connect securely to 127\.0\.0\.1:\d+: its certificate is self-signed$/,
+    );
     expect(sleeps).toEqual([]);
     expect(srv.requests).toEqual([]);
     await client.close();
@@ -276,7 +294,7 @@ describe('answers from something that is not the API', () => {
     await client.close();
   });
 
-  it('a 404 web page is a wrong address; the API\'s own not_found stays a NotFoundError', async () => {
+  it("a 404 web page is a wrong address; the API's own not_found stays a NotFoundError", async () => {
     const srv = await answering([
       { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><h1>Not Found</h1></html>' },
       { status: 404, body: JSON.stringify(errorBody('not_found', 'no custom feed named demo')) },
@@ -285,7 +303,9 @@ describe('answers from something that is not the API', () => {
     const html = await failure(ids(client));
     expect(html).toBeInstanceOf(WrongAddressError);
     expect(html).not.toBeInstanceOf(NotFoundError);
-    expect((html as Error).message).toBe(`HTTP 404 for ${srv.url}/wrong/v1/recalls/feed, and not from the API: no API answers at this address`);
+    expect((html as Error).message).toBe(
+      `HTTP 404 for ${srv.url}/wrong/v1/recalls/feed, and not from the API: no API answers at this address`,
+    );
     const api = await failure(ids(client));
     expect(api).toBeInstanceOf(NotFoundError);
     expect((api as Error).message).toBe('no custom feed named demo');
@@ -297,7 +317,12 @@ describe('absurd rate-limit resets', () => {
   it('a reset decades away gives up at once, in days, and says raising the wait is pointless', async () => {
     const reset = '2099-01-01T00:00:00Z';
     const srv = await answering([
-      { status: 429, body: JSON.stringify(errorBody('rate_limit_exceeded', 'slow', { limit_type: 'hour', limit: 1, reset_at: reset })) },
+      {
+        status: 429,
+        body: JSON.stringify(
+          errorBody('rate_limit_exceeded', 'slow', { limit_type: 'hour', limit: 1, reset_at: reset }),
+        ),
+      },
     ]);
     const { client, sleeps } = clientFor(srv.url, { maxWaitMs: 10 * 365 * 86_400_000 });
     const err = await failure(ids(client));
@@ -311,7 +336,12 @@ describe('absurd rate-limit resets', () => {
 
   it('a reset within a month is not pointless', async () => {
     const srv = await answering([
-      { status: 429, body: JSON.stringify(errorBody('rate_limit_exceeded', 'slow', { limit_type: 'day', limit: 1, reset_at: '2026-03-11T12:00:00Z' })) },
+      {
+        status: 429,
+        body: JSON.stringify(
+          errorBody('rate_limit_exceeded', 'slow', { limit_type: 'day', limit: 1, reset_at: '2026-03-11T12:00:00Z' }),
+        ),
+      },
     ]);
     const { client } = clientFor(srv.url, { maxWaitMs: 60_000 });
     const err = await failure(ids(client));

@@ -65,7 +65,15 @@ describe('RecallFeedClient', () => {
       { body: feedBody([record(1)], { hasMore: true, next: 'c1' }) },
       { body: feedBody([record(2)]) },
     ]);
-    const got = await all(client.feed({ dataSources: ['us_cpsc', 'uk_opss'], hoursAgo: 6, limit: 1, sortBy: 'updated_at', sortOrder: 'asc' }));
+    const got = await all(
+      client.feed({
+        dataSources: ['us_cpsc', 'uk_opss'],
+        hoursAgo: 6,
+        limit: 1,
+        sortBy: 'updated_at',
+        sortOrder: 'asc',
+      }),
+    );
     expect(got.map((r) => r.id)).toEqual([1, 2]);
     expect(srv.requests.map((r) => r.url)).toEqual([
       '/v1/recalls/feed?data_sources=us_cpsc%2Cuk_opss&hours_ago=6&limit=1&sort_by=updated_at&sort_order=asc',
@@ -95,7 +103,9 @@ describe('RecallFeedClient', () => {
   });
 
   it('never retries other 4xx', async () => {
-    const { client, srv, sleeps } = await setup([{ status: 401, body: errorBody('invalid_api_key', 'Invalid API key') }]);
+    const { client, srv, sleeps } = await setup([
+      { status: 401, body: errorBody('invalid_api_key', 'Invalid API key') },
+    ]);
     await expect(all(client.feed())).rejects.toBeInstanceOf(InvalidApiKeyError);
     expect(srv.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -110,7 +120,10 @@ describe('RecallFeedClient', () => {
   it('waits until reset_at after a 429 and retries', async () => {
     const resetAt = '2026-03-10T12:00:20Z';
     const { client, sleeps, events } = await setup([
-      { status: 429, body: errorBody('rate_limit_exceeded', 'slow', { limit_type: 'minute', limit: 60, reset_at: resetAt }) },
+      {
+        status: 429,
+        body: errorBody('rate_limit_exceeded', 'slow', { limit_type: 'minute', limit: 60, reset_at: resetAt }),
+      },
       { body: feedBody([record(1)]) },
     ]);
     expect((await all(client.feed())).map((r) => r.id)).toEqual([1]);
@@ -120,7 +133,16 @@ describe('RecallFeedClient', () => {
 
   it('gives up with WaitTooLongError when the reset is beyond maxWait', async () => {
     const { client, sleeps } = await setup(
-      [{ status: 429, body: errorBody('rate_limit_exceeded', 'slow', { limit_type: 'hour', limit: 1000, reset_at: '2026-03-10T12:30:00Z' }) }],
+      [
+        {
+          status: 429,
+          body: errorBody('rate_limit_exceeded', 'slow', {
+            limit_type: 'hour',
+            limit: 1000,
+            reset_at: '2026-03-10T12:30:00Z',
+          }),
+        },
+      ],
       { maxWaitMs: 60_000 },
     );
     const err = await all(client.feed()).catch((e: unknown) => e);
@@ -165,7 +187,9 @@ describe('RecallFeedClient', () => {
 
   it('refuses to send a key over plain http to a non-loopback host', () => {
     expect(() => new RecallFeedClient({ apiKey: 'k', baseUrl: 'http://api.example.com' })).toThrow(/plain http/);
-    expect(() => new RecallFeedClient({ apiKey: 'k', baseUrl: 'http://api.example.com', allowInsecureHttp: true })).not.toThrow();
+    expect(
+      () => new RecallFeedClient({ apiKey: 'k', baseUrl: 'http://api.example.com', allowInsecureHttp: true }),
+    ).not.toThrow();
     expect(() => new RecallFeedClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9' })).not.toThrow();
     expect(() => new RecallFeedClient({ baseUrl: 'http://api.example.com' })).not.toThrow();
   });

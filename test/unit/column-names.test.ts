@@ -39,7 +39,9 @@ describe('checkKnownColumns and parseColumns', () => {
     }
     expect(caught).toBeInstanceOf(UsageError);
     expect((caught as UsageError).message).toBe("--columns has unknown columns: 'prodcut_name', 'titel'");
-    expect((caught as UsageError).hint).toBe("did you mean product_name (for 'prodcut_name'); alert_title (for 'titel')?");
+    expect((caught as UsageError).hint).toBe(
+      "did you mean product_name (for 'prodcut_name'); alert_title (for 'titel')?",
+    );
   });
 
   it('lists the known names when nothing is near', () => {
@@ -57,11 +59,18 @@ describe('checkKnownColumns and parseColumns', () => {
 });
 
 describe('columnWarnings', () => {
-  const records = [{ id: 1, sku: 'A' }, { id: 2, extra: true }];
+  const records = [
+    { id: 1, sku: 'A' },
+    { id: 2, extra: true },
+  ];
 
   it('warns that jsonl and json print whole records', () => {
-    expect(columnWarnings({ columns: ['id'], format: 'jsonl' })).toEqual(['--columns applies to table and csv only; jsonl prints whole records']);
-    expect(columnWarnings({ columns: ['id'], format: 'json', records })).toEqual(['--columns applies to table and csv only; json prints whole records']);
+    expect(columnWarnings({ columns: ['id'], format: 'jsonl' })).toEqual([
+      '--columns applies to table and csv only; jsonl prints whole records',
+    ]);
+    expect(columnWarnings({ columns: ['id'], format: 'json', records })).toEqual([
+      '--columns applies to table and csv only; json prints whole records',
+    ]);
   });
 
   it('warns about names no record of the first batch has, with the nearest fields', () => {

@@ -14,12 +14,15 @@ function program(): Command {
   p.command('run')
     .option('--input <file>', 'a file by its placeholder')
     .option('--sort <field>', 'a known list')
-    .option('--name', 'a switch here, shadowing the program\'s')
+    .option('--name', "a switch here, shadowing the program's")
     .addArgument(new Argument('<speed>').choices(['1', '2']))
     .action(() => undefined);
   p.command('secret-cmd', { hidden: true }).action(() => undefined);
   const group = p.command('group');
-  group.command('leaf').argument('<key>').action(() => undefined);
+  group
+    .command('leaf')
+    .argument('<key>')
+    .action(() => undefined);
   return p;
 }
 
@@ -29,7 +32,7 @@ const find = (spec: CommandSpec, path: string[]): CommandSpec =>
 describe('describeTree', () => {
   const root = describeTree(program());
 
-  it('lists the visible commands, commander\'s help command included, and not hidden ones', () => {
+  it("lists the visible commands, commander's help command included, and not hidden ones", () => {
     expect(root.commands.map((c) => c.name)).toEqual(['run', 'group', 'help']);
     expect(find(root, ['group']).commands.map((c) => c.name)).toEqual(['leaf', 'help']);
     expect(find(root, ['group', 'leaf']).path).toEqual(['group', 'leaf']);
@@ -50,7 +53,7 @@ describe('describeTree', () => {
     expect(run['--sort']).toEqual({ kind: 'oneOf', values: ['published_at', 'created_in_db_at', 'updated_at'] });
   });
 
-  it('gives arguments their closed values: declared choices, known names, help\'s sibling commands', () => {
+  it("gives arguments their closed values: declared choices, known names, help's sibling commands", () => {
     expect(find(root, ['run']).args).toEqual([{ name: 'speed', values: ['1', '2'] }]);
     expect(find(root, ['group', 'leaf']).args[0]?.values).toContain('api-key');
     expect(find(root, ['help']).args[0]?.values).toEqual(['run', 'group']);
@@ -59,7 +62,7 @@ describe('describeTree', () => {
 });
 
 describe('flagsInScope', () => {
-  it('puts a command\'s own flags first and lets them shadow the program\'s', () => {
+  it("puts a command's own flags first and lets them shadow the program's", () => {
     const root = describeTree(program());
     const flags = flagsInScope(root, ['run']);
     const names = flags.map((f) => f.names.join(' '));

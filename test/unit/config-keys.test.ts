@@ -24,7 +24,18 @@ function errorOf(fn: () => unknown): ConfigValueError {
 
 describe('CONFIG_KEYS', () => {
   it('lists the settable keys, each with a description and its valid values', () => {
-    expect(CONFIG_KEYS).toEqual(['api-key', 'webhook', 'base-url', 'format', 'sources', 'page-size', 'timeout', 'max-wait', 'retries', 'db']);
+    expect(CONFIG_KEYS).toEqual([
+      'api-key',
+      'webhook',
+      'base-url',
+      'format',
+      'sources',
+      'page-size',
+      'timeout',
+      'max-wait',
+      'retries',
+      'db',
+    ]);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
@@ -63,12 +74,28 @@ describe('validateConfigValue', () => {
   it.each([
     ['api-key', '', 'invalid value for api-key: expected a non-empty key without whitespace'],
     // A secret is never echoed back, not even a mistyped one.
-    ['webhook', 'http://hooks.example.com/T1/secret', 'invalid value for webhook: expected an https:// URL (plain http only to this machine)'],
+    [
+      'webhook',
+      'http://hooks.example.com/T1/secret',
+      'invalid value for webhook: expected an https:// URL (plain http only to this machine)',
+    ],
     ['base-url', 'ftp://x', 'invalid value "ftp://x" for base-url: expected an http:// or https:// URL'],
-    ['base-url', 'api.deeprecall.io', 'invalid value "api.deeprecall.io" for base-url: expected an http:// or https:// URL'],
+    [
+      'base-url',
+      'api.deeprecall.io',
+      'invalid value "api.deeprecall.io" for base-url: expected an http:// or https:// URL',
+    ],
     ['format', 'xml', 'invalid value "xml" for format: expected table, jsonl, json, csv'],
-    ['sources', 'US-CPSC', 'invalid value "US-CPSC" for sources: expected comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)'],
-    ['sources', ' , ', 'invalid value " , " for sources: expected comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)'],
+    [
+      'sources',
+      'US-CPSC',
+      'invalid value "US-CPSC" for sources: expected comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)',
+    ],
+    [
+      'sources',
+      ' , ',
+      'invalid value " , " for sources: expected comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)',
+    ],
     ['page-size', '0', 'invalid value "0" for page-size: expected a whole number from 1 to 500'],
     ['page-size', '501', 'invalid value "501" for page-size: expected a whole number from 1 to 500'],
     ['page-size', '2.5', 'invalid value "2.5" for page-size: expected a whole number from 1 to 500'],
@@ -94,7 +121,9 @@ describe('validateConfigValue', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
       'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db',
     );
-    expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(/^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /);
+    expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(
+      /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,
+    );
     expect(validateConfigKey('retries')).toBe('retries');
   });
 });

@@ -113,16 +113,19 @@ describe('ConfigStore', () => {
   // in their names. The ENOTDIR case above covers the same code path for every user.
   const isRoot = process.getuid?.() === 0;
   const rootNote = isRoot ? ' [skipped: running as root, where chmod 0500 does not stop writes]' : '';
-  it.skipIf(isRoot)(`handles a read-only HOME (chmod 0500): reads empty, writes throw ConfigWriteError${rootNote}`, () => {
-    const home = path.join(tmp, 'home');
-    fs.mkdirSync(home);
-    fs.chmodSync(home, 0o500);
-    const store = ConfigStore.open({ dir: path.join(home, '.config', 'recall-feed') });
-    expect(store.list('default')).toEqual({});
-    expect(() => store.set('default', 'format', 'csv')).toThrow(ConfigWriteError);
-    expect(() => store.set('default', 'format', 'csv')).toThrow(/permission denied \(EACCES\)/);
-    fs.chmodSync(home, 0o700);
-  });
+  it.skipIf(isRoot)(
+    `handles a read-only HOME (chmod 0500): reads empty, writes throw ConfigWriteError${rootNote}`,
+    () => {
+      const home = path.join(tmp, 'home');
+      fs.mkdirSync(home);
+      fs.chmodSync(home, 0o500);
+      const store = ConfigStore.open({ dir: path.join(home, '.config', 'recall-feed') });
+      expect(store.list('default')).toEqual({});
+      expect(() => store.set('default', 'format', 'csv')).toThrow(ConfigWriteError);
+      expect(() => store.set('default', 'format', 'csv')).toThrow(/permission denied \(EACCES\)/);
+      fs.chmodSync(home, 0o700);
+    },
+  );
 
   it.skipIf(isRoot)(`reads an existing file in a read-only directory; writes throw ConfigWriteError${rootNote}`, () => {
     fs.writeFileSync(path.join(tmp, 'config.json'), JSON.stringify({ profiles: { default: { format: 'csv' } } }));
@@ -146,7 +149,9 @@ describe('ConfigStore', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigReadError);
-    expect((error as ConfigReadError).message).toMatch(new RegExp(`^cannot read the config file ${file.replace(/[/.]/g, '\\$&')}: `));
+    expect((error as ConfigReadError).message).toMatch(
+      new RegExp(`^cannot read the config file ${file.replace(/[/.]/g, '\\$&')}: `),
+    );
     expect((error as ConfigReadError).message).toMatch(reason);
     expect((error as ConfigReadError).hint).toMatch(/left untouched/);
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
@@ -179,6 +184,8 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir({}, 'linux', '/home/u')).toBe('/home/u/.config/recall-feed');
     expect(defaultConfigDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/u')).toBe('/x/recall-feed');
     expect(defaultConfigDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Preferences/recall-feed');
-    expect(defaultConfigDir({ APPDATA: '/appdata' }, 'win32', '/u')).toBe(path.join('/appdata', 'recall-feed', 'Config'));
+    expect(defaultConfigDir({ APPDATA: '/appdata' }, 'win32', '/u')).toBe(
+      path.join('/appdata', 'recall-feed', 'Config'),
+    );
   });
 });

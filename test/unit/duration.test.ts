@@ -20,7 +20,6 @@ describe('parseDuration', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['', 's', '-1s', '1 s', '1e3ms', '0x10s', '1.s'])
-      expect(parseDuration(bad)).toBeUndefined();
+    for (const bad of ['', 's', '-1s', '1 s', '1e3ms', '0x10s', '1.s']) expect(parseDuration(bad)).toBeUndefined();
   });
 });

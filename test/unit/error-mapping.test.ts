@@ -20,7 +20,10 @@ const body = (error: string, details?: Record<string, unknown>) =>
 
 describe('errorFromResponse', () => {
   it('chooses by detail.error first, whatever the status', () => {
-    const e = errorFromResponse(400, body('unauthorized_data_sources', { requested: ['us_fda'], authorized: ['us_cpsc'] }));
+    const e = errorFromResponse(
+      400,
+      body('unauthorized_data_sources', { requested: ['us_fda'], authorized: ['us_cpsc'] }),
+    );
     expect(e).toBeInstanceOf(UnauthorizedDataSourcesError);
     expect(e).toBeInstanceOf(PermissionDeniedError);
     expect((e as UnauthorizedDataSourcesError).requested).toEqual(['us_fda']);
@@ -37,13 +40,19 @@ describe('errorFromResponse', () => {
   });
 
   it('reads the rate-limit details, and a month limit is a spent quota', () => {
-    const e = errorFromResponse(429, body('rate_limit_exceeded', { limit_type: 'minute', limit: 60, reset_at: '2025-12-19T17:45:30Z' }));
+    const e = errorFromResponse(
+      429,
+      body('rate_limit_exceeded', { limit_type: 'minute', limit: 60, reset_at: '2025-12-19T17:45:30Z' }),
+    );
     expect(e).toBeInstanceOf(RateLimitError);
     expect(e).not.toBeInstanceOf(QuotaExhaustedError);
     expect((e as RateLimitError).limitType).toBe('minute');
     expect((e as RateLimitError).limit).toBe(60);
     expect((e as RateLimitError).resetAt?.toISOString()).toBe('2025-12-19T17:45:30.000Z');
-    const m = errorFromResponse(429, body('rate_limit_exceeded', { limit_type: 'month', limit: 50000, reset_at: '2026-01-01T00:00:00Z' }));
+    const m = errorFromResponse(
+      429,
+      body('rate_limit_exceeded', { limit_type: 'month', limit: 50000, reset_at: '2026-01-01T00:00:00Z' }),
+    );
     expect(m).toBeInstanceOf(QuotaExhaustedError);
   });
 
@@ -77,7 +86,9 @@ describe('answers that are not from the API', () => {
     const page = errorFromResponse(404, '<html>Not Found</html>', {}, url);
     expect(page).toBeInstanceOf(WrongAddressError);
     expect(page).not.toBeInstanceOf(NotFoundError);
-    expect(page.message).toBe('HTTP 404 for https://gw.example/api/v1/recalls/feed, and not from the API: no API answers at this address');
+    expect(page.message).toBe(
+      'HTTP 404 for https://gw.example/api/v1/recalls/feed, and not from the API: no API answers at this address',
+    );
     expect(errorFromResponse(404, '{"detail":"Not Found"}')).toBeInstanceOf(WrongAddressError);
   });
 });

@@ -17,7 +17,10 @@ describe('feed --watch', () => {
       if (sleeps <= 8 && sleeps % 2 === 0) added.push(...sandbox.addRecords(2).map((r) => r.id));
       if (sleeps === 30) stop.abort(new InterruptedError('SIGINT'));
     });
-    const r = await runMainAgainst(sandbox, ['--retries', '0', 'feed', '--watch', '--interval', '1'], { clock, signal: stop.signal });
+    const r = await runMainAgainst(sandbox, ['--retries', '0', 'feed', '--watch', '--interval', '1'], {
+      clock,
+      signal: stop.signal,
+    });
     expect(r.code).toBe(130);
     const ids = jsonLines(r.stdout).map((x) => x.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -37,7 +40,11 @@ describe('feed --watch', () => {
       if (added.length > 0) return stop.abort(new InterruptedError('SIGINT'));
       // Three arrivals in one poll, published out of id order.
       added = sandbox
-        .addRecords([{ published_at: minutesAgo(5) }, { published_at: minutesAgo(20) }, { published_at: minutesAgo(10) }])
+        .addRecords([
+          { published_at: minutesAgo(5) },
+          { published_at: minutesAgo(20) },
+          { published_at: minutesAgo(10) },
+        ])
         .map((r) => r.id);
     });
     const r = await runMainAgainst(sandbox, ['feed', '--watch', '--interval', '1'], { clock, signal: stop.signal });

@@ -49,7 +49,8 @@ describe('sidecarPath', () => {
 
 describe('resolveTargetPath', () => {
   it('- and our own stdout by name are stdout; other /dev paths and devices are written through', async () => {
-    for (const p of ['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) expect(await resolveTargetPath(p)).toEqual({ kind: 'stdout' });
+    for (const p of ['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1'])
+      expect(await resolveTargetPath(p)).toEqual({ kind: 'stdout' });
     expect(await resolveTargetPath('/dev/null')).toEqual({ kind: 'direct', path: '/dev/null' });
     expect(await resolveTargetPath('/dev/fd/2')).toEqual({ kind: 'direct', path: '/dev/fd/2' });
   });
@@ -64,7 +65,11 @@ describe('resolveTargetPath', () => {
     const viaChain = await resolveTargetPath(path.join(dir, 'link2'));
     expect(viaChain).toMatchObject({ kind: 'file', path: path.join(dir, 'real', 'a.csv') });
     expect(viaChain.kind === 'file' && viaChain.stat?.size).toBe(1);
-    expect(await resolveTargetPath(path.join(dir, 'dangling'))).toEqual({ kind: 'file', path: path.join(dir, 'real', 'new.csv'), stat: undefined });
+    expect(await resolveTargetPath(path.join(dir, 'dangling'))).toEqual({
+      kind: 'file',
+      path: path.join(dir, 'real', 'new.csv'),
+      stat: undefined,
+    });
   });
 
   it('refuses folders, names ending in /, missing folders and link loops', async () => {

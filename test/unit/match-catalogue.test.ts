@@ -22,7 +22,10 @@ describe('catalogue files', () => {
   });
 
   it('reads a semicolon CSV with a BOM and quoted cells; rows count from 1', async () => {
-    const p = file('fr.csv', '\uFEFFEAN13;Marque;Libellé\n"3017620422003";"Côté; Cuisine";"Pâte, à tartiner"\n0036000291452;Kidzone;Plush\n');
+    const p = file(
+      'fr.csv',
+      '\uFEFFEAN13;Marque;Libellé\n"3017620422003";"Côté; Cuisine";"Pâte, à tartiner"\n0036000291452;Kidzone;Plush\n',
+    );
     const cat = await readCatalogue(p, { gtin: 'EAN13', name: 'Libellé' });
     expect(cat.headers).toEqual(['EAN13', 'Marque', 'Libellé']);
     expect(cat.columns).toEqual({ gtin: 'EAN13', brand: 'Marque', name: 'Libellé' });
@@ -33,16 +36,23 @@ describe('catalogue files', () => {
   });
 
   it('reads JSON lines, non-string values as text', async () => {
-    const p = file('cat.jsonl', '{"gtin": 4006381333931, "brand": "Voltra", "model_number": "VX-200"}\n\n{"gtin": "73513537", "title": "Charger"}\n');
+    const p = file(
+      'cat.jsonl',
+      '{"gtin": 4006381333931, "brand": "Voltra", "model_number": "VX-200"}\n\n{"gtin": "73513537", "title": "Charger"}\n',
+    );
     const cat = await readCatalogue(p);
     expect(cat.columns).toEqual({ gtin: 'gtin', brand: 'brand', model: 'model_number', name: 'title' });
     expect(cat.rows.map((r) => r.values.gtin)).toEqual(['4006381333931', '73513537']);
   });
 
   it('says what is wrong with an unreadable catalogue', async () => {
-    await expect(readCatalogue(path.join(dir, 'missing.csv'))).rejects.toThrow(/cannot read the catalogue .*: no such file/);
+    await expect(readCatalogue(path.join(dir, 'missing.csv'))).rejects.toThrow(
+      /cannot read the catalogue .*: no such file/,
+    );
     await expect(readCatalogue(file('bad.jsonl', '{"a":1}\nnot json\n'))).rejects.toThrow(/line 2: not a JSON object/);
-    await expect(readCatalogue(file('none.csv', 'sku,price\n1,2\n'))).rejects.toThrow(/no barcode, model or brand and name column/);
+    await expect(readCatalogue(file('none.csv', 'sku,price\n1,2\n'))).rejects.toThrow(
+      /no barcode, model or brand and name column/,
+    );
   });
 });
 

@@ -5,7 +5,11 @@ import { CatalogueIndex, recallGtins } from '../../src/match/matcher.js';
 
 const columns = { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' };
 function catalogue(rows: Record<string, string>[]): Catalogue {
-  return { headers: ['ean', 'brand', 'model', 'name'], columns, rows: rows.map((values, i) => ({ line: i + 1, values })) };
+  return {
+    headers: ['ean', 'brand', 'model', 'name'],
+    columns,
+    rows: rows.map((values, i) => ({ line: i + 1, values })),
+  };
 }
 
 const recall = {

@@ -14,17 +14,31 @@ describe('parseWholeNumber', () => {
     expect(parseWholeNumber(raw, '--max', 0)).toBe(expected);
   });
 
-  it.each(['1e3', '0x10', '0b1', '0o7', '1.0', '1.', '+5', '-0', '', '  ', '1 000', '١٢', 'Infinity', '9007199254740993'])(
-    'refuses %j',
-    (raw) => {
-      expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(UsageError);
-      expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(`--max must be a whole number 0 or more, not '${raw}'`);
-    },
-  );
+  it.each([
+    '1e3',
+    '0x10',
+    '0b1',
+    '0o7',
+    '1.0',
+    '1.',
+    '+5',
+    '-0',
+    '',
+    '  ',
+    '1 000',
+    '١٢',
+    'Infinity',
+    '9007199254740993',
+  ])('refuses %j', (raw) => {
+    expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(UsageError);
+    expect(() => parseWholeNumber(raw, '--max', 0)).toThrow(`--max must be a whole number 0 or more, not '${raw}'`);
+  });
 
   it('keeps its range and its absent case', () => {
     expect(parseWholeNumber(undefined, '--hours', 1, 24)).toBeUndefined();
-    expect(() => parseWholeNumber('25', '--hours', 1, 24)).toThrow("--hours must be a whole number from 1 to 24, not '25'");
+    expect(() => parseWholeNumber('25', '--hours', 1, 24)).toThrow(
+      "--hours must be a whole number from 1 to 24, not '25'",
+    );
   });
 });
 

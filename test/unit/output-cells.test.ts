@@ -71,7 +71,8 @@ describe('displayWidth and truncateToWidth', () => {
     expect(truncateToWidth('👨‍👩‍👧👨‍👩‍👧', 3)).toBe('👨‍👩‍👧…');
     expect(truncateToWidth('abc', 1)).toBe('…');
     expect(truncateToWidth('abc', 0)).toBe('');
-    for (let w = 1; w < 12; w++) expect(displayWidth(truncateToWidth('電気ケトル 😀 recall', w))).toBeLessThanOrEqual(w);
+    for (let w = 1; w < 12; w++)
+      expect(displayWidth(truncateToWidth('電気ケトル 😀 recall', w))).toBeLessThanOrEqual(w);
   });
 });
 

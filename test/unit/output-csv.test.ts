@@ -44,7 +44,20 @@ describe('csv', () => {
 
   it('writes numbers and booleans as text, null and undefined empty, arrays of non-strings and objects as JSON', async () => {
     const { text } = await csv([
-      [{ n: 1.5, t: true, f: false, z: null, u: undefined, e: [], s: ['a', 'b'], m: [1, 'a'], o: { k: [1] }, q: 'say "hi"' }],
+      [
+        {
+          n: 1.5,
+          t: true,
+          f: false,
+          z: null,
+          u: undefined,
+          e: [],
+          s: ['a', 'b'],
+          m: [1, 'a'],
+          o: { k: [1] },
+          q: 'say "hi"',
+        },
+      ],
     ]);
     expect(text).toBe('n,t,f,z,u,e,s,m,o,q\n1.5,true,false,,,,a; b,"[1,""a""]","{""k"":[1]}","say ""hi"""\n');
   });
@@ -102,7 +115,7 @@ describe('csv', () => {
       header: true,
       onDroppedFields: (f) => dropped.push(f),
     });
-    expect(text).toBe("1,x,\n2,,\n");
+    expect(text).toBe('1,x,\n2,,\n');
     expect(dropped).toEqual([['new1'], ['new2']]);
   });
 

@@ -185,7 +185,8 @@ describe('narrow terminals: one record per block', () => {
       alert_title: 'Cot sides loosen',
     },
   ];
-  const feed = (width: number, extra: Partial<RenderOptions> = {}) => table([RECORDS], { tableColumns: FEED_COLUMNS, width, ...extra });
+  const feed = (width: number, extra: Partial<RenderOptions> = {}) =>
+    table([RECORDS], { tableColumns: FEED_COLUMNS, width, ...extra });
 
   it('200 columns: a table at natural widths', async () => {
     expect((await feed(200)).text).toBe(
@@ -271,7 +272,11 @@ describe('narrow terminals: one record per block', () => {
   });
 
   it('keeps blocks for later batches, separated like the first, and colours severities in them', async () => {
-    const { text } = await table([[RECORDS[0]!], [RECORDS[1]!]], { columns: ['risk_severity', 'product_name'], width: 16, color: true });
+    const { text } = await table([[RECORDS[0]!], [RECORDS[1]!]], {
+      columns: ['risk_severity', 'product_name'],
+      width: 16,
+      color: true,
+    });
     expect(text).toBe(
       [
         'risk_severity:',

@@ -20,10 +20,13 @@ describe.each(['jsonl', 'json', 'csv'] as const)('%s, 100k records', (format) =>
       const page = Array.from({ length: PAGE }, (_, k) => makeRecall(start + k));
       for (const record of page) {
         if (format === 'csv') {
-          if (header) expectedBytes += 'id,data_source,alert_title,risk_severity,risk_types,product_name,published_at\n'.length;
+          if (header)
+            expectedBytes += 'id,data_source,alert_title,risk_severity,risk_types,product_name,published_at\n'.length;
           header = false;
           const r = record as { id: number; alert_title: string; risk_severity: string; product_name: string };
-          expectedBytes += `${r.id},us_cpsc,"${r.alert_title.replaceAll('"', '""')}",${r.risk_severity},fire; shock,${r.product_name},2024-05-01T10:00:00\n`.length;
+          expectedBytes +=
+            `${r.id},us_cpsc,"${r.alert_title.replaceAll('"', '""')}",${r.risk_severity},fire; shock,${r.product_name},2024-05-01T10:00:00\n`
+              .length;
         } else {
           expectedBytes += JSON.stringify(record).length + (format === 'json' ? 2 : 1); // ",\n" or "\n"
         }

@@ -33,7 +33,11 @@ async function collect(pages: Record<string, FeedPage<Rec>>, start?: string) {
 
 describe('paginate', () => {
   it('follows next_cursor until has_more is false', async () => {
-    const { sent, out } = await collect({ first: page([1, 2], true, 'a'), a: page([3, 4], true, 'b'), b: page([5], false, null) });
+    const { sent, out } = await collect({
+      first: page([1, 2], true, 'a'),
+      a: page([3, 4], true, 'b'),
+      b: page([5], false, null),
+    });
     expect(sent).toEqual([undefined, 'a', 'b']);
     expect(out).toEqual([
       { ids: [1, 2], cursor: undefined, next: 'a' },
@@ -62,9 +66,9 @@ describe('paginate', () => {
 
   it('raises PaginationError when a cursor repeats, instead of looping', async () => {
     await expect(collect({ first: page([1], true, 'a'), a: page([2], true, 'a') })).rejects.toThrow(/already sent/);
-    await expect(collect({ first: page([1], true, 'a'), a: page([2], true, 'b'), b: page([3], true, 'a') })).rejects.toBeInstanceOf(
-      PaginationError,
-    );
+    await expect(
+      collect({ first: page([1], true, 'a'), a: page([2], true, 'b'), b: page([3], true, 'a') }),
+    ).rejects.toBeInstanceOf(PaginationError);
     await expect(collect({ s: page([1], true, 's') }, 's')).rejects.toBeInstanceOf(PaginationError);
   });
 

@@ -24,7 +24,8 @@ describe('PollInterval', () => {
     const pace = new PollInterval(60_000, 'syncing');
     expect(pace.afterSuccess(rate(720), NOW, 1)).toEqual({
       intervalMs: 120_000,
-      notice: 'recall-feed: syncing every 60 s would use up the monthly quota (720 left) before it resets; syncing every 120 s instead',
+      notice:
+        'recall-feed: syncing every 60 s would use up the monthly quota (720 left) before it resets; syncing every 120 s instead',
     });
     expect(pace.afterSuccess(rate(700), NOW, 1).notice).toBeUndefined();
     // Half a day left, 350 credits: 43,200 s / 350 = 123.4 s, within a tenth of 120 s.
@@ -34,9 +35,13 @@ describe('PollInterval', () => {
 
   it('backs off after failures from the current interval, up to ten minutes, and starts over after a success', () => {
     const pace = new PollInterval(60_000, 'polling');
-    expect([pace.afterFailure(), pace.afterFailure(), pace.afterFailure(), pace.afterFailure(), pace.afterFailure()]).toEqual([
-      60_000, 120_000, 240_000, 480_000, 600_000,
-    ]);
+    expect([
+      pace.afterFailure(),
+      pace.afterFailure(),
+      pace.afterFailure(),
+      pace.afterFailure(),
+      pace.afterFailure(),
+    ]).toEqual([60_000, 120_000, 240_000, 480_000, 600_000]);
     pace.afterSuccess(undefined, NOW, 1);
     expect(pace.afterFailure()).toBe(60_000);
   });

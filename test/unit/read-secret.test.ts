@@ -63,7 +63,10 @@ describe('config set api-key at a terminal prompt', () => {
     expect(r.stderr.text()).toMatch(/^API key: \nsaved api-key for profile 'default' in /);
     expect(r.stderr.text()).not.toContain('rf_live');
     expect(tty.rawModes).toEqual([true, false]);
-    const file = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('');
+    const file = fs
+      .readdirSync(dir)
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+      .join('');
     expect(file).toContain('"rf_live_abc"');
   });
 

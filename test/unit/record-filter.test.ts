@@ -4,9 +4,40 @@ import { compileFilter, isEmptyFilter, type RecordFilter } from '../../src/filte
 import { fold } from '../../src/filters/normalize.js';
 
 const records = [
-  { id: 1, risk_severity: 'serious', risk_types: ['fire', 'burn'], alert_status: 'active', geo_jurisdictions: ['FR'], product_category: 'Appareils électriques', product_brand: 'Côté Cuisine', country_of_origin: 'Chine', alert_title: 'Radiateur', involved_parties: [{ name: 'Carrefour', role: 'retailer' }] },
-  { id: 2, risk_severity: 'High', risk_types: ['choking'], alert_status: 'updated', geo_jurisdictions: ['US', 'CA'], product_category: 'Toys', product_brand: 'Kidzone', country_of_origin: 'China', alert_title: 'Plush Toys Recalled' },
-  { id: 3, risk_severity: 'medium', risk_types: [], alert_status: 'active', geo_jurisdictions: [], product_category: null, product_brand: null, country_of_origin: null, alert_title: 'Crème brûlée' },
+  {
+    id: 1,
+    risk_severity: 'serious',
+    risk_types: ['fire', 'burn'],
+    alert_status: 'active',
+    geo_jurisdictions: ['FR'],
+    product_category: 'Appareils électriques',
+    product_brand: 'Côté Cuisine',
+    country_of_origin: 'Chine',
+    alert_title: 'Radiateur',
+    involved_parties: [{ name: 'Carrefour', role: 'retailer' }],
+  },
+  {
+    id: 2,
+    risk_severity: 'High',
+    risk_types: ['choking'],
+    alert_status: 'updated',
+    geo_jurisdictions: ['US', 'CA'],
+    product_category: 'Toys',
+    product_brand: 'Kidzone',
+    country_of_origin: 'China',
+    alert_title: 'Plush Toys Recalled',
+  },
+  {
+    id: 3,
+    risk_severity: 'medium',
+    risk_types: [],
+    alert_status: 'active',
+    geo_jurisdictions: [],
+    product_category: null,
+    product_brand: null,
+    country_of_origin: null,
+    alert_title: 'Crème brûlée',
+  },
 ];
 
 function ids(filter: RecordFilter): number[] {

@@ -10,7 +10,14 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/api/errors.js';
-import { BACKOFF_CAP_MS, backoffMs, isRetryable, nextMonthlyReset, rateLimitResetAt, rateLimitWaitMs } from '../../src/api/retry.js';
+import {
+  BACKOFF_CAP_MS,
+  backoffMs,
+  isRetryable,
+  nextMonthlyReset,
+  rateLimitResetAt,
+  rateLimitWaitMs,
+} from '../../src/api/retry.js';
 
 const init = { status: 500, code: 'x', message: 'm' };
 
@@ -62,7 +69,9 @@ describe('rate limit waits', () => {
   });
   it('falls back to Retry-After seconds, then an HTTP date, then X-RateLimit-Reset', () => {
     expect(rateLimitResetAt(limited(undefined, { 'retry-after': '7' }), now)).toBe(now + 7000);
-    expect(rateLimitResetAt(limited(undefined, { 'retry-after': 'Tue, 10 Mar 2026 12:01:00 GMT' }), now)).toBe(now + 60_000);
+    expect(rateLimitResetAt(limited(undefined, { 'retry-after': 'Tue, 10 Mar 2026 12:01:00 GMT' }), now)).toBe(
+      now + 60_000,
+    );
     const epoch = String((now + 12_000) / 1000);
     expect(rateLimitResetAt(limited(undefined, { 'x-ratelimit-reset-minute': epoch }), now)).toBe(now + 12_000);
     expect(rateLimitResetAt(limited(undefined), now)).toBeUndefined();

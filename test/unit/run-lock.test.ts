@@ -1,5 +1,14 @@
 // The run lock in one process: waiting with an injected clock, giving up naming the holder, stale takeover, aborts, order.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,7 +100,10 @@ describe('run lock', () => {
     const file = path.join(dir, 'c.csv');
     // What a run killed with SIGKILL leaves: the lock folder and its holder note, no longer refreshed.
     mkdirSync(`${file}.lock`);
-    writeFileSync(`${file}.lock.json`, JSON.stringify({ pid: 999999, host: 'gone', started: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      `${file}.lock.json`,
+      JSON.stringify({ pid: 999999, host: 'gone', started: '2026-01-01T00:00:00.000Z' }),
+    );
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);
     const lock = await acquireRunLock([file], quick({ staleMs: 5000 }));
@@ -139,7 +151,9 @@ describe('run lock', () => {
     const time = fakeTime((n) => {
       if (n === 2) controller.abort(new Error('interrupted'));
     });
-    await expect(acquireRunLock([a, b], { waitMs: 60_000, signal: controller.signal, ...time })).rejects.toThrow('interrupted');
+    await expect(acquireRunLock([a, b], { waitMs: 60_000, signal: controller.signal, ...time })).rejects.toThrow(
+      'interrupted',
+    );
     await holdsB.release();
     expect(readdirSync(dir)).toEqual([]);
   });

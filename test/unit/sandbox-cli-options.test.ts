@@ -10,15 +10,32 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 describe('parseFaultSpec', () => {
   it('reads the full example', () => {
-    expect(parseFaultSpec('500=0.2,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,stall=0.01,429=0.02,seed=7,slow-ms=800,fail-after=5')).toEqual({
-      error500: 0.2, error503: 0.1, html502: 0.05, cut: 0.05, truncate: 0.05, slow: 0.1, stall: 0.01, burst429: 0.02,
-      seed: 7, slowMs: 800, failAfterPages: 5,
+    expect(
+      parseFaultSpec(
+        '500=0.2,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,stall=0.01,429=0.02,seed=7,slow-ms=800,fail-after=5',
+      ),
+    ).toEqual({
+      error500: 0.2,
+      error503: 0.1,
+      html502: 0.05,
+      cut: 0.05,
+      truncate: 0.05,
+      slow: 0.1,
+      stall: 0.01,
+      burst429: 0.02,
+      seed: 7,
+      slowMs: 800,
+      failAfterPages: 5,
     });
   });
 
   it('reads durations, burst length, fail mode and the long names', () => {
     expect(parseFaultSpec('stall=1, stall-ms=2s, burst-length=4, fail-mode=cut, error500=0')).toEqual({
-      stall: 1, stallMs: 2000, burstLength: 4, failMode: 'cut', error500: 0,
+      stall: 1,
+      stallMs: 2000,
+      burstLength: 4,
+      failMode: 'cut',
+      error500: 0,
     });
     expect(parseFaultSpec('')).toEqual({});
     expect(parseFaultSpec('none')).toEqual({});
@@ -87,10 +104,13 @@ describe('loadKeysFile', () => {
   };
 
   it('reads keys, names the unnamed ones and maps eu_safety_gate to safety_gate', () => {
-    const p = file('ok.json', JSON.stringify([
-      { key: 'dr_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', sources: ['us_cpsc', 'eu_safety_gate'], name: 'ci' },
-      { key: 'dr_test_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', sources: ['rappel_conso'] },
-    ]));
+    const p = file(
+      'ok.json',
+      JSON.stringify([
+        { key: 'dr_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', sources: ['us_cpsc', 'eu_safety_gate'], name: 'ci' },
+        { key: 'dr_test_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', sources: ['rappel_conso'] },
+      ]),
+    );
     expect(loadKeysFile(p)).toEqual([
       { key: 'dr_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', name: 'ci', sources: ['us_cpsc', 'safety_gate'] },
       { key: 'dr_test_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', name: 'key-2', sources: ['rappel_conso'] },
@@ -105,7 +125,11 @@ describe('loadKeysFile', () => {
     ['src.json', '[{"key":"dr_test_12345678","sources":["us_fda"]}]', /\[0\]\.sources\[0\]: unknown source ID/],
     ['nosrc.json', '[{"key":"dr_test_12345678","sources":[]}]', /must list at least one source/],
     ['short.json', '[{"key":"k","sources":["us_cpsc"]}]', /\[0\]\.key: must be 8 to 200 printable/],
-    ['dup.json', '[{"key":"dr_test_12345678","sources":["us_cpsc"]},{"key":"dr_test_12345678","sources":["uk_opss"]}]', /appears twice/],
+    [
+      'dup.json',
+      '[{"key":"dr_test_12345678","sources":["us_cpsc"]},{"key":"dr_test_12345678","sources":["uk_opss"]}]',
+      /appears twice/,
+    ],
   ])('rejects %s', (name, content, message) => {
     const p = content === undefined ? join(dir, name) : file(name, content);
     expect(() => loadKeysFile(p)).toThrow(InvalidParamsError);
@@ -121,14 +145,31 @@ describe('FaultPlan', () => {
   };
 
   it('rolls one number per request against the shares in order', () => {
-    const plan = new FaultPlan({ error500: 0.1, error503: 0.1, html502: 0.1, cut: 0.1, truncate: 0.1, slow: 0.1, stall: 0.1, burst429: 0.1 },
-      seq([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.95]));
-    expect(Array.from({ length: 8 }, () => plan.decide()?.kind)).toEqual(['error500', 'error503', 'html502', 'cut', 'truncate', 'slow', 'stall', undefined]);
+    const plan = new FaultPlan(
+      { error500: 0.1, error503: 0.1, html502: 0.1, cut: 0.1, truncate: 0.1, slow: 0.1, stall: 0.1, burst429: 0.1 },
+      seq([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.95]),
+    );
+    expect(Array.from({ length: 8 }, () => plan.decide()?.kind)).toEqual([
+      'error500',
+      'error503',
+      'html502',
+      'cut',
+      'truncate',
+      'slow',
+      'stall',
+      undefined,
+    ]);
   });
 
   it('a 429 burst covers burstLength requests, then rolls again', () => {
     const plan = new FaultPlan({ burst429: 0.5, burstLength: 3 }, seq([0.1, 0.9, 0.9, 0.9, 0.9]));
-    expect(Array.from({ length: 5 }, () => plan.decide()?.kind)).toEqual(['burst429', 'burst429', 'burst429', undefined, undefined]);
+    expect(Array.from({ length: 5 }, () => plan.decide()?.kind)).toEqual([
+      'burst429',
+      'burst429',
+      'burst429',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('failAfterPages fails everything once N pages were served', () => {

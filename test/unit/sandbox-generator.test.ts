@@ -35,7 +35,8 @@ describe('generateDataset', () => {
       expect(Date.parse(`${r.updated_at}Z`)).toBeGreaterThanOrEqual(Date.parse(`${r.published_at}Z`));
     }
     // In-window records stay ten minutes clear of the edge, so a test run never sees one leave.
-    for (const r of inWindow) expect(Date.parse(`${r.published_at}Z`)).toBeGreaterThanOrEqual(START - 24 * 3_600_000 + 600_000);
+    for (const r of inWindow)
+      expect(Date.parse(`${r.published_at}Z`)).toBeGreaterThanOrEqual(START - 24 * 3_600_000 + 600_000);
   });
 
   it('every record parses with SpecRecallSchema, keys in spec order, timestamps in the service formats', () => {
@@ -53,9 +54,15 @@ describe('generateDataset', () => {
     for (const s of SOURCE_IDS) expect(data.some((r) => r.data_source === s)).toBe(true);
     const fr = data.filter((r) => r.data_source.startsWith('rappel_conso'));
     // All but the few carrying an awkward-title override.
-    expect(fr.filter((r) => r.alert_title.startsWith('Rappel de produit : ')).length).toBeGreaterThanOrEqual(fr.length - 2);
-    expect(fr.some((r) => r.notifying_authority === 'DGCCRF' && /DLC \d\d\/\d\d\/\d{4}/.test(r.production_dates))).toBe(true);
-    expect(data.filter((r) => r.data_source === 'us_cpsc').some((r) => r.published_at.endsWith('T00:00:00'))).toBe(true);
+    expect(fr.filter((r) => r.alert_title.startsWith('Rappel de produit : ')).length).toBeGreaterThanOrEqual(
+      fr.length - 2,
+    );
+    expect(fr.some((r) => r.notifying_authority === 'DGCCRF' && /DLC \d\d\/\d\d\/\d{4}/.test(r.production_dates))).toBe(
+      true,
+    );
+    expect(data.filter((r) => r.data_source === 'us_cpsc').some((r) => r.published_at.endsWith('T00:00:00'))).toBe(
+      true,
+    );
     expect(data.some((r) => r.source_url.startsWith('https://www.cpsc.gov/Recalls/'))).toBe(true);
     expect(data.some((r) => r.data_source === 'safety_gate' && /^A12\/\d{5}\/\d\d$/.test(r.source_case_id))).toBe(true);
   });
@@ -77,12 +84,24 @@ describe('generateDataset', () => {
     expect(has((s) => /[\u0400-\u04ff]/.test(s))).toBe(true);
     expect(has((s) => /[\u0600-\u06ff]/.test(s))).toBe(true);
     expect(has((s) => /\p{Extended_Pictographic}/u.test(s))).toBe(true);
-    for (const c of ['=', '+', '-', '@']) expect(has((s) => s.startsWith(c)), c).toBe(true);
+    for (const c of ['=', '+', '-', '@'])
+      expect(
+        has((s) => s.startsWith(c)),
+        c,
+      ).toBe(true);
     expect(has((s) => s.length > 2000)).toBe(true);
     expect(inWindow.some((r) => r.packaging_description === null)).toBe(true);
     expect(inWindow.some((r) => r.counterfeit === null)).toBe(true);
-    for (const f of ['images', 'standard_identifiers_and_barcodes', 'standards_cited', 'product_model_numbers'] as const) {
-      expect(inWindow.some((r) => r[f].length === 0), f).toBe(true);
+    for (const f of [
+      'images',
+      'standard_identifiers_and_barcodes',
+      'standards_cited',
+      'product_model_numbers',
+    ] as const) {
+      expect(
+        inWindow.some((r) => r[f].length === 0),
+        f,
+      ).toBe(true);
     }
     expect(inWindow.some((r) => text(r).includes('é'))).toBe(true);
   });
@@ -105,7 +124,11 @@ describe('generateDataset', () => {
 
 describe('RecordStore.query', () => {
   const store = new RecordStore(data);
-  const base = { sources: [...SOURCE_IDS], sinceMicros: (START - 24 * 3_600_000) * 1000, sortBy: 'published_at' as const };
+  const base = {
+    sources: [...SOURCE_IDS],
+    sinceMicros: (START - 24 * 3_600_000) * 1000,
+    sortBy: 'published_at' as const,
+  };
 
   it('pages by (key, id) in both directions without gaps or repeats', () => {
     for (const sortOrder of ['asc', 'desc'] as const) {

@@ -1,6 +1,12 @@
 // Sliding-window and monthly-quota limiter on an injected clock: counts, refusals, reset times, snapshots.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMITS, RateLimiter, ceilSecond, nextMonthStart, type RateLimitConfig } from '../../src/sandbox/limiter.js';
+import {
+  DEFAULT_RATE_LIMITS,
+  RateLimiter,
+  ceilSecond,
+  nextMonthStart,
+  type RateLimitConfig,
+} from '../../src/sandbox/limiter.js';
 
 const T0 = Date.parse('2026-05-20T08:00:00.400Z');
 const CFG: RateLimitConfig = {
@@ -38,11 +44,21 @@ describe('RateLimiter', () => {
     const l = new RateLimiter({ config: CFG, startedAt: T0 });
     let t = T0;
     for (let i = 0; i < 4; i++, t += 11_000) expect(l.consume('k', t).allowed).toBe(true);
-    expect(l.consume('k', t)).toMatchObject({ allowed: false, limitType: 'hour', limit: 4, resetAt: ceilSecond(T0 + 100_000) });
+    expect(l.consume('k', t)).toMatchObject({
+      allowed: false,
+      limitType: 'hour',
+      limit: 4,
+      resetAt: ceilSecond(T0 + 100_000),
+    });
     t = T0 + 100_000;
     for (let i = 0; i < 2; i++, t += 101_000) expect(l.consume('k', t).allowed).toBe(true);
     // 6 in the last 1 000 000 ms now; the day is full until the first one leaves.
-    expect(l.consume('k', t)).toMatchObject({ allowed: false, limitType: 'day', limit: 6, resetAt: ceilSecond(T0 + 1_000_000) });
+    expect(l.consume('k', t)).toMatchObject({
+      allowed: false,
+      limitType: 'day',
+      limit: 6,
+      resetAt: ceilSecond(T0 + 1_000_000),
+    });
   });
 
   it('when several windows are full, names the one that frees last', () => {
@@ -53,15 +69,29 @@ describe('RateLimiter', () => {
   });
 
   it('monthly quota: refuses at the limit until 00:00 UTC on the 1st, then starts from zero', () => {
-    const l = new RateLimiter({ config: { ...DEFAULT_RATE_LIMITS, month: { limit: 3 } }, startedAt: T0, initialMonthlyUsage: 2 });
+    const l = new RateLimiter({
+      config: { ...DEFAULT_RATE_LIMITS, month: { limit: 3 } },
+      startedAt: T0,
+      initialMonthlyUsage: 2,
+    });
     expect(l.consume('k', T0).allowed).toBe(true);
     const refused = l.consume('k', T0 + 1000);
-    expect(refused).toMatchObject({ allowed: false, limitType: 'month', limit: 3, resetAt: Date.parse('2026-06-01T00:00:00Z') });
+    expect(refused).toMatchObject({
+      allowed: false,
+      limitType: 'month',
+      limit: 3,
+      resetAt: Date.parse('2026-06-01T00:00:00Z'),
+    });
     const june = Date.parse('2026-06-01T00:00:00Z');
     expect(l.consume('k', june - 1).allowed).toBe(false);
     const ok = l.consume('k', june);
     expect(ok.allowed).toBe(true);
-    expect(ok.snapshot.month).toEqual({ limit: 3, usage: 1, remaining: 2, resetAt: Date.parse('2026-07-01T00:00:00Z') });
+    expect(ok.snapshot.month).toEqual({
+      limit: 3,
+      usage: 1,
+      remaining: 2,
+      resetAt: Date.parse('2026-07-01T00:00:00Z'),
+    });
   });
 
   it('nextMonthStart rolls over the year', () => {

@@ -22,7 +22,10 @@ describe('SeenState', () => {
     s.add('x-2', Date.parse('2026-01-01T11:00:00Z'));
     await save(s);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, seen: { '1': 1767261600, 'x-2': 1767265200 } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      version: 1,
+      seen: { '1': 1767261600, 'x-2': 1767265200 },
+    });
     // Nothing changed: no write at all (a poll that found nothing new costs no I/O).
     writeFileSync(file, 'untouched');
     await save(s);

@@ -9,7 +9,11 @@ describe('resolveSettings', () => {
   const profile = { 'api-key': 'profile-key', 'base-url': 'https://profile.example', format: 'csv', timeout: 5 };
 
   it('takes flag > environment > profile > default', () => {
-    expect(resolveSettings({ apiKey: 'flag-key' }, env, profile)).toMatchObject({ apiKey: 'flag-key', apiKeySource: 'flag', baseUrl: 'https://env.example' });
+    expect(resolveSettings({ apiKey: 'flag-key' }, env, profile)).toMatchObject({
+      apiKey: 'flag-key',
+      apiKeySource: 'flag',
+      baseUrl: 'https://env.example',
+    });
     expect(resolveSettings({}, env, profile)).toMatchObject({
       apiKey: 'env-key',
       apiKeySource: 'env',
@@ -18,7 +22,11 @@ describe('resolveSettings', () => {
       timeoutMs: 5000,
     });
     expect(resolveSettings({}, { DEEPRECALL_API_KEY: 'dr' }, {})).toMatchObject({ apiKey: 'dr', apiKeySource: 'env' });
-    expect(resolveSettings({}, {}, profile)).toMatchObject({ apiKey: 'profile-key', apiKeySource: 'profile', baseUrl: 'https://profile.example' });
+    expect(resolveSettings({}, {}, profile)).toMatchObject({
+      apiKey: 'profile-key',
+      apiKeySource: 'profile',
+      baseUrl: 'https://profile.example',
+    });
     expect(resolveSettings({}, {}, {})).toMatchObject({
       apiKey: undefined,
       baseUrl: 'https://api.deeprecall.io',
@@ -34,7 +42,9 @@ describe('resolveSettings', () => {
   });
 
   it('names the source of a bad value', () => {
-    expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow("the profile's format must be one of table, jsonl, json, csv, not 'xml'");
+    expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow(
+      "the profile's format must be one of table, jsonl, json, csv, not 'xml'",
+    );
     expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow('--timeout must be a positive number of seconds');
     expect(() => resolveSettings({ maxWait: '0' }, {}, {})).not.toThrow();
   });
@@ -73,7 +83,18 @@ describe('parsePacing', () => {
 
 describe('resumeCommand', () => {
   it('repeats the command without the key or an old cursor, and quotes for the shell', () => {
-    const argv = ['--api-key', 'SECRET', 'feed', '--cursor', 'old', '--sources', 'us_cpsc', '-o', 'my file.csv', '--api-key=SECRET2'];
+    const argv = [
+      '--api-key',
+      'SECRET',
+      'feed',
+      '--cursor',
+      'old',
+      '--sources',
+      'us_cpsc',
+      '-o',
+      'my file.csv',
+      '--api-key=SECRET2',
+    ];
     expect(resumeCommand(argv, ['--cursor', 'eyJ4IjoxfQ=='])).toBe(
       "recall-feed feed --sources us_cpsc -o 'my file.csv' --cursor eyJ4IjoxfQ==",
     );

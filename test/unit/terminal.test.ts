@@ -16,7 +16,11 @@ interface Streams {
   env?: Record<string, string | undefined>;
 }
 
-function ctx({ stdout = stream(true, 100), stderr = stream(true, 100), env = { TERM: 'xterm-256color' } }: Streams): Context {
+function ctx({
+  stdout = stream(true, 100),
+  stderr = stream(true, 100),
+  env = { TERM: 'xterm-256color' },
+}: Streams): Context {
   return {
     stdout,
     stderr,
@@ -40,14 +44,24 @@ describe('detectTerminal: animate', () => {
     ['a pty that reports no width', { stderr: stream(true) }],
     ['TERM=dumb', { env: { TERM: 'dumb' } }],
     ['CI', { env: { TERM: 'xterm', CI: 'true' } }],
-    ['RECALL_FEED_FORCE_TTY alone (tests capture stderr)', { stdout: stream(false), stderr: stream(false), env: { RECALL_FEED_FORCE_TTY: '1' } }],
+    [
+      'RECALL_FEED_FORCE_TTY alone (tests capture stderr)',
+      { stdout: stream(false), stderr: stream(false), env: { RECALL_FEED_FORCE_TTY: '1' } },
+    ],
   ])('does not animate: %s', (_why, streams) => {
     expect(detectTerminal(ctx(streams), undefined).animate).toBe(false);
   });
 
   it('still counts TERM=dumb streams as terminals (tables), only without colour or animation', () => {
     const t = detectTerminal(ctx({ env: { TERM: 'dumb' } }), undefined);
-    expect(t).toMatchObject({ stdoutIsTTY: true, stderrIsTTY: true, columns: 100, color: false, stderrColor: false, animate: false });
+    expect(t).toMatchObject({
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      columns: 100,
+      color: false,
+      stderrColor: false,
+      animate: false,
+    });
   });
 });
 

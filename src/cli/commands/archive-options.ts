@@ -7,7 +7,10 @@ import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../errors.js';
 
 export function addDbOption(cmd: Command): Command {
-  return cmd.option('--db <file>', 'archive file (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)');
+  return cmd.option(
+    '--db <file>',
+    'archive file (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)',
+  );
 }
 
 /**
@@ -31,7 +34,13 @@ export function parseInstant(raw: string | undefined, flag: string, nowMs: numbe
 export function parseSourceList(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   try {
-    return checkSources(raw.split(',').map((s) => s.trim()).filter(Boolean), '--sources');
+    return checkSources(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      '--sources',
+    );
   } catch (err) {
     if (err instanceof InvalidParamsError) throw new UsageError(err.message, 'example: --sources us_cpsc,uk_opss');
     throw err;

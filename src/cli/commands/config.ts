@@ -39,13 +39,19 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     .description('print a value (secrets masked unless --show-secrets)')
     .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runGet));
-  config.command('unset <key>').description('remove a value').action(action(ctx, async () => runUnset));
+  config
+    .command('unset <key>')
+    .description('remove a value')
+    .action(action(ctx, async () => runUnset));
   config
     .command('list')
     .description("print the profile's values (secrets masked unless --show-secrets)")
     .option('--show-secrets', 'print the API key and webhook URL in full')
     .action(action(ctx, async () => runList));
-  config.command('path').description('print where the config file is').action(action(ctx, async () => runPath));
+  config
+    .command('path')
+    .description('print where the config file is')
+    .action(action(ctx, async () => runPath));
 }
 
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {

@@ -16,4 +16,3 @@ export function action<O>(ctx: Context, load: () => Promise<Action<O>>) {
     await run(opts, globals, ctx, cmd.args);
   };
 }
-

@@ -18,7 +18,10 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--max <n>', 'stop after n records (with --state: n new ones), sending no request beyond what n needs')
     .option('--cursor <cursor>', 'start at this cursor (as printed by an interrupted run)')
     .option('--no-paginate', 'fetch one page only; the next cursor goes to stderr')
-    .option('--columns <list>', 'table and csv columns, e.g. id,published_at,product_name (an unknown field is refused)')
+    .option(
+      '--columns <list>',
+      'table and csv columns, e.g. id,published_at,product_name (an unknown field is refused)',
+    )
     .option('--custom <name>', 'an enterprise feed: /v1/recalls/feed/<name>')
     .option('--append', 'with -o: add the new records to the file, after the run succeeded')
     .option('--resume', 'with -o: continue the <file>.partial an interrupted run left')
@@ -28,11 +31,23 @@ export function registerFeed(program: Command, ctx: Context): void {
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--skip-existing', 'with --watch: only remember what the first poll finds, print what comes after')
     .option('--state <file>', 'remember the ids written across runs; write only new recalls')
-    .option('--exec <command>', 'with --watch or --state: run this for each new recall, no shell; {field} fills in a value, the record is on stdin')
+    .option(
+      '--exec <command>',
+      'with --watch or --state: run this for each new recall, no shell; {field} fills in a value, the record is on stdin',
+    )
     .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30); it counts as failed')
-    .option('--webhook [url]', 'with --watch or --state: POST each new recall there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)')
-    .option('--webhook-format <format>', 'json (the record as sent, default) or slack ({"text": ...} for Slack, Mattermost)')
-    .option('--lock-wait <seconds>', 'with -o or --state: wait this long for another run on the same files (default 60)')
+    .option(
+      '--webhook [url]',
+      'with --watch or --state: POST each new recall there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',
+    )
+    .option(
+      '--webhook-format <format>',
+      'json (the record as sent, default) or slack ({"text": ...} for Slack, Mattermost)',
+    )
+    .option(
+      '--lock-wait <seconds>',
+      'with -o or --state: wait this long for another run on the same files (default 60)',
+    )
     .addHelpText(
       'after',
       `

@@ -22,11 +22,18 @@ export async function runHealth(_opts: unknown, globals: GlobalFlags, ctx: Conte
     // A status line, not records: JSON only when asked for with -f, whatever the pipe or profile.
     const { format } = session.settings;
     if (format === 'json' || format === 'jsonl') {
-      const line = { healthy: result.healthy, http_status: result.httpStatus, latency_ms: result.latencyMs, ...result.body };
+      const line = {
+        healthy: result.healthy,
+        http_status: result.httpStatus,
+        latency_ms: result.latencyMs,
+        ...result.body,
+      };
       ctx.stdout.write(`${JSON.stringify(line)}\n`);
     } else {
       const version = result.body?.version ? `, version ${result.body.version}` : '';
-      ctx.stdout.write(`${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${session.settings.baseUrl}\n`);
+      ctx.stdout.write(
+        `${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${session.settings.baseUrl}\n`,
+      );
     }
     if (!result.healthy) throw new UnhealthyError(`the API reports '${status}' (HTTP ${result.httpStatus})`);
   } finally {

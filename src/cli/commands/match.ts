@@ -31,7 +31,9 @@ interface MatchOptions extends FilterFlags, ActionOptions {
 export function registerMatch(program: Command, ctx: Context): void {
   const match = program
     .command('match')
-    .description('check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible')
+    .description(
+      'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
+    )
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
@@ -42,9 +44,15 @@ export function registerMatch(program: Command, ctx: Context): void {
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', 'with --watch: seconds between polls (default 60)')
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
-    .option('--exec <command>', 'with --watch: run this for each match row, no shell; {recall_id}, {level}, {<catalogue column>}')
+    .option(
+      '--exec <command>',
+      'with --watch: run this for each match row, no shell; {recall_id}, {level}, {<catalogue column>}',
+    )
     .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30)')
-    .option('--webhook [url]', 'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)')
+    .option(
+      '--webhook [url]',
+      'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',
+    )
     .option('--webhook-format <format>', 'json (the row, default) or slack')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
@@ -84,13 +92,17 @@ function mapOf(raw: string | undefined): ColumnMap {
 }
 
 export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
-  if (!opts.catalog) throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
+  if (!opts.catalog)
+    throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
   const sources = parseSourceList(opts.sources);
   if (opts.archive && opts.hours !== undefined) {
     throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
   }
   if (!opts.archive && (opts.since !== undefined || opts.db !== undefined)) {
-    throw new UsageError(`${opts.since !== undefined ? '--since' : '--db'} works with --archive`, 'the live window is the last 24 hours: narrow it with --hours');
+    throw new UsageError(
+      `${opts.since !== undefined ? '--since' : '--db'} works with --archive`,
+      'the live window is the last 24 hours: narrow it with --hours',
+    );
   }
   return {
     catalog: opts.catalog,
@@ -109,12 +121,19 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
 /** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
 function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
-    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find((k) => opts[k] !== undefined);
-    if (given) throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
+    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find(
+      (k) => opts[k] !== undefined,
+    );
+    if (given)
+      throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
     return undefined;
   }
   if (opts.archive) throw new UsageError('--watch polls the live feed; it cannot be combined with --archive');
-  if (opts.exitCode) throw new UsageError('--exit-code ends a run with its answer; a --watch does not end', 'use --exec or --webhook to act on each match');
+  if (opts.exitCode)
+    throw new UsageError(
+      '--exit-code ends a run with its answer; a --watch does not end',
+      'use --exec or --webhook to act on each match',
+    );
   const { catalog: _c, map: _m, archive: _a, since: _s, db: _d, exitCode: _e, watch: _w, bom: _b, ...feed } = opts;
   return { ...feed, watch: true, paginate: true };
 }

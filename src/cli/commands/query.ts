@@ -29,14 +29,16 @@ interface QueryOptions extends SelectionFlags {
   bom?: boolean;
 }
 
-
 /** Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). */
 export function addSelectionOptions(cmd: Command): Command {
   cmd
     .option('--since <when>', 'published at or after: a duration back from now (36h, 7d) or an ISO date or date-time')
     .option('--until <when>', 'published before: a duration back from now or an ISO date or date-time')
     .option('--sources <ids>', 'comma-separated data source IDs')
-    .option('--search <words>', 'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions');
+    .option(
+      '--search <words>',
+      'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions',
+    );
   return addDbOption(addFilterOptions(cmd));
 }
 
@@ -100,8 +102,10 @@ export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {
     db,
     listing: {
       ...selection,
-      sortBy: opts.sort === undefined ? undefined : checked(() => checkOneOf(opts.sort as string, SORT_FIELDS, '--sort')),
-      order: opts.order === undefined ? undefined : checked(() => checkOneOf(opts.order as string, SORT_ORDERS, '--order')),
+      sortBy:
+        opts.sort === undefined ? undefined : checked(() => checkOneOf(opts.sort as string, SORT_FIELDS, '--sort')),
+      order:
+        opts.order === undefined ? undefined : checked(() => checkOneOf(opts.order as string, SORT_ORDERS, '--order')),
       limit: parseWholeNumber(opts.limit, '--limit', 1),
     },
     columns: parseColumns(opts.columns),

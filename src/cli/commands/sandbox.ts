@@ -35,7 +35,10 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .option('--no-rate-limit', 'no rate limiting at all')
     .option('--monthly-usage <n>', 'requests already spent this month by each key')
     .option('--arrivals <n>', 'new recalls per minute, published now')
-    .option('--updates <n>', 'recalls of the window given a new version per minute (newer updated_at, changed status and severity)')
+    .option(
+      '--updates <n>',
+      'recalls of the window given a new version per minute (newer updated_at, changed status and severity)',
+    )
     .option('--faults <spec>', 'inject faults, e.g. 500=0.1,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,429=0.02')
     .option('--rate-limit-headers', 'also send X-RateLimit-* headers and Retry-After')
     .addOption(new Option('--start-time <iso>', 'generate data relative to this instant (fixed outputs)').hideHelp())
@@ -59,12 +62,21 @@ function listenError(err: unknown, host: string, port: number): unknown {
   const where = `${host}:${port}`;
   switch ((err as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return new UsageError(`port ${port} is taken (${where} is already in use)`, 'choose another --port, or --port 0 to pick a free one');
+      return new UsageError(
+        `port ${port} is taken (${where} is already in use)`,
+        'choose another --port, or --port 0 to pick a free one',
+      );
     case 'EACCES':
-      return new UsageError(`not allowed to listen on ${where}`, 'ports below 1024 need privileges: choose another --port, or --port 0');
+      return new UsageError(
+        `not allowed to listen on ${where}`,
+        'ports below 1024 need privileges: choose another --port, or --port 0',
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new UsageError(`cannot listen on ${where}: no such address on this machine`, 'use --host 127.0.0.1 (the default), or an address of this machine');
+      return new UsageError(
+        `cannot listen on ${where}: no such address on this machine`,
+        'use --host 127.0.0.1 (the default), or an address of this machine',
+      );
     default:
       return err;
   }
@@ -82,7 +94,12 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     seed: parseWholeNumber(opts.seed, '--seed', 0),
     recordCount: parseWholeNumber(opts.records, '--records', 0, 200_000),
     keys: opts.keys ? loadKeysFile(opts.keys) : [DEMO_KEYS.all, DEMO_KEYS.limited],
-    rateLimits: opts.rateLimit === false ? false : typeof opts.rateLimit === 'string' ? parseRateLimitSpec(opts.rateLimit) : undefined,
+    rateLimits:
+      opts.rateLimit === false
+        ? false
+        : typeof opts.rateLimit === 'string'
+          ? parseRateLimitSpec(opts.rateLimit)
+          : undefined,
     monthlyUsage: parseWholeNumber(opts.monthlyUsage, '--monthly-usage', 0),
     arrivalsPerMinute: parseWholeNumber(opts.arrivals, '--arrivals', 0, 100_000),
     updatesPerMinute: parseWholeNumber(opts.updates, '--updates', 0, 100_000),

@@ -11,7 +11,6 @@ interface ShowOptions {
   history?: boolean;
 }
 
-
 export function registerShow(program: Command, ctx: Context): void {
   const cmd = program
     .command('show')

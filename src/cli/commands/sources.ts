@@ -16,8 +16,11 @@ export function registerSources(program: Command, ctx: Context): void {
   program
     .command('sources')
     .description('list the data sources your key may use')
-    .option('--columns <list>', `table and csv columns (default ${SOURCE_COLUMNS.join(',')}); names no source has are warned about`)
-    .addHelpText('after', '\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r \'.[].id\'')
+    .option(
+      '--columns <list>',
+      `table and csv columns (default ${SOURCE_COLUMNS.join(',')}); names no source has are warned about`,
+    )
+    .addHelpText('after', "\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r '.[].id'")
     .action(action(ctx, async () => runSources));
 }
 

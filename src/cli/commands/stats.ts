@@ -1,7 +1,6 @@
 // `recall-feed stats`: its flags and help; counts by field over the archive, or over the live window with --live.
 import type { Command } from 'commander';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
-import type { ArchiveQuery } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { StatsPlan } from '../archive/plans.js';
@@ -12,7 +11,6 @@ interface StatsOptions extends SelectionFlags {
   by?: string;
   live?: boolean;
 }
-
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
 
@@ -48,12 +46,23 @@ export function planStats(opts: StatsOptions, nowMs: number): StatsPlan {
   const { db, ...query } = planSelection(opts, nowMs);
   let by = [...DEFAULT_STATS_BY];
   if (opts.by !== undefined) {
-    by = [...new Set(opts.by.split(',').map((f) => f.trim()).filter(Boolean))] as StatsField[];
+    by = [
+      ...new Set(
+        opts.by
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+      ),
+    ] as StatsField[];
     const unknown = by.find((f) => !(STATS_FIELDS as readonly string[]).includes(f));
     if (by.length === 0 || unknown !== undefined) {
-      throw new UsageError(`--by takes fields from ${STATS_FIELDS.join(', ')}${unknown ? `, not '${unknown}'` : ''}`, 'example: --by severity,day');
+      throw new UsageError(
+        `--by takes fields from ${STATS_FIELDS.join(', ')}${unknown ? `, not '${unknown}'` : ''}`,
+        'example: --by severity,day',
+      );
     }
   }
-  if (opts.live && opts.db !== undefined) throw new UsageError('--live counts the live window: it reads no archive, so --db does not apply');
+  if (opts.live && opts.db !== undefined)
+    throw new UsageError('--live counts the live window: it reads no archive, so --db does not apply');
   return { db, query, by, live: opts.live ?? false };
 }

@@ -16,7 +16,6 @@ interface SyncOptions {
   interval?: string;
 }
 
-
 /** Polling the whole 24 h window every 10 minutes costs about 13,000 requests a month at 1,500 recalls a day. */
 export const DEFAULT_SYNC_INTERVAL_S = 600;
 

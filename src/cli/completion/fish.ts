@@ -41,11 +41,15 @@ export function fishScript(root: CommandSpec): string {
   for (const c of allCommands(root)) {
     const names = c.commands.map((s) => s.name);
     for (const s of c.commands) {
-      lines.push(`complete -c ${program} -f -n ${fishQuote(atPath(c.path, names))} -a ${s.name} -d ${fishQuote(oneLine(s.description))}`);
+      lines.push(
+        `complete -c ${program} -f -n ${fishQuote(atPath(c.path, names))} -a ${s.name} -d ${fishQuote(oneLine(s.description))}`,
+      );
     }
     for (const a of c.args) {
       if (!a.values) continue;
-      lines.push(`complete -c ${program} -f -n ${fishQuote(atPath(c.path, names))} -a ${fishQuote(a.values.join(' '))}`);
+      lines.push(
+        `complete -c ${program} -f -n ${fishQuote(atPath(c.path, names))} -a ${fishQuote(a.values.join(' '))}`,
+      );
     }
     for (const f of c.flags) lines.push(flagLine(program, f, underPath(c.path)));
   }

@@ -39,7 +39,10 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1|$2"',
     commands.flatMap((c) =>
       c.commands.flatMap((s) =>
-        [s.name, ...s.aliases].map((word): [string, string] => [shQuote(`${pathKey(c.path)}|${word}`), say(pathKey(s.path))]),
+        [s.name, ...s.aliases].map((word): [string, string] => [
+          shQuote(`${pathKey(c.path)}|${word}`),
+          say(pathKey(s.path)),
+        ]),
       ),
     ),
   );
@@ -57,7 +60,11 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1"',
     commands.map((c) => [
       shQuote(pathKey(c.path)),
-      say(flagsInScope(root, c.path).flatMap((f) => f.names).join(' ')),
+      say(
+        flagsInScope(root, c.path)
+          .flatMap((f) => f.names)
+          .join(' '),
+      ),
     ]),
   );
   // `<fn>_flag PATH FLAG`: what follows FLAG there. Deeper commands come first, so their own flags win.
@@ -66,9 +73,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     `${fn}_flag`,
     '"$1|$2"',
     deepestFirst.flatMap((c) =>
-      c.flags.flatMap((f) =>
-        f.names.map((n): [string, string] => [flagPattern(c, n), say(valueWord(f.value))]),
-      ),
+      c.flags.flatMap((f) => f.names.map((n): [string, string] => [flagPattern(c, n), say(valueWord(f.value))])),
     ),
   );
   // `<fn>_arg PATH INDEX`: the values of the INDEX-th argument (from 0), when they form a closed list.

@@ -3,14 +3,18 @@ import { allCommands, flagsInScope, type CommandSpec } from './tree.js';
 import { lookupFunctions, pathKey, shQuote } from './tables.js';
 
 /** `name:description` for _describe; a colon inside the name must be escaped. */
-const item = (name: string, description: string): string => shQuote(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
+const item = (name: string, description: string): string =>
+  shQuote(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 function describedItems(root: CommandSpec, fn: string): string {
   const commands = allCommands(root);
   const subArms = commands
     .filter((c) => c.commands.length > 0)
-    .map((c) => `    ${shQuote(pathKey(c.path))}) items=(${c.commands.map((s) => item(s.name, s.description)).join(' ')}) ;;`);
+    .map(
+      (c) =>
+        `    ${shQuote(pathKey(c.path))}) items=(${c.commands.map((s) => item(s.name, s.description)).join(' ')}) ;;`,
+    );
   const flagArms = commands.map((c) => {
     const items = flagsInScope(root, c.path).flatMap((f) => f.names.map((n) => item(n, f.description)));
     return `    ${shQuote(pathKey(c.path))}) items=(${items.join(' ')}) ;;`;

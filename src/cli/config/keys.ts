@@ -31,7 +31,9 @@ function intIn(min: number, max: number) {
 function seconds(allowZero: boolean) {
   return (raw: string): ConfigValue | { invalid: string } => {
     const n = Number(raw);
-    return UNSIGNED_DECIMAL.test(raw) && Number.isFinite(n) && (allowZero || n > 0) ? n : { invalid: 'not a number in range' };
+    return UNSIGNED_DECIMAL.test(raw) && Number.isFinite(n) && (allowZero || n > 0)
+      ? n
+      : { invalid: 'not a number in range' };
   };
 }
 
@@ -78,7 +80,10 @@ export const CONFIG_KEY_INFO = {
     values: 'comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)',
     secret: false,
     parse: (raw) => {
-      const ids = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const ids = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       if (ids.length === 0 || !ids.every((id) => SOURCE_ID_PATTERN.test(id))) return { invalid: 'not a list of ids' };
       return [...new Set(ids)].join(',');
     },

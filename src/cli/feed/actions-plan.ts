@@ -42,34 +42,47 @@ function webhookUrl(given: string | true, settings: Settings): URL {
   try {
     return checkWebhookUrl(raw);
   } catch (err) {
-    if (err instanceof WebhookUrlError) throw new UsageError(err.message, 'webhook URLs carry a token: only https, or plain http to this machine');
+    if (err instanceof WebhookUrlError)
+      throw new UsageError(err.message, 'webhook URLs carry a token: only https, or plain http to this machine');
     throw err;
   }
 }
 
 /** Undefined when the run has no action; a usage error when an action flag cannot work as given. */
-export function planActions(opts: ActionOptions, acts: { watch: boolean; state: boolean }, settings: Settings): ActionsPlan | undefined {
+export function planActions(
+  opts: ActionOptions,
+  acts: { watch: boolean; state: boolean },
+  settings: Settings,
+): ActionsPlan | undefined {
   const webhook = opts.webhook === undefined || opts.webhook === false ? undefined : opts.webhook;
-  if (opts.execTimeout !== undefined && opts.exec === undefined) throw new UsageError('--exec-timeout works with --exec');
-  if (opts.webhookFormat !== undefined && webhook === undefined) throw new UsageError('--webhook-format works with --webhook');
+  if (opts.execTimeout !== undefined && opts.exec === undefined)
+    throw new UsageError('--exec-timeout works with --exec');
+  if (opts.webhookFormat !== undefined && webhook === undefined)
+    throw new UsageError('--webhook-format works with --webhook');
   if (opts.exec === undefined && webhook === undefined) return undefined;
   const flag = opts.exec !== undefined ? '--exec' : '--webhook';
   if (!acts.watch && !acts.state) {
-    throw new UsageError(`${flag} acts on new recalls: it works with --watch or --state`, `e.g. recall-feed feed --watch ${flag} ...`);
+    throw new UsageError(
+      `${flag} acts on new recalls: it works with --watch or --state`,
+      `e.g. recall-feed feed --watch ${flag} ...`,
+    );
   }
   const plan: ActionsPlan = {};
   if (opts.exec !== undefined) {
     try {
       plan.exec = { words: splitWords(opts.exec), timeoutMs: execTimeoutMs(opts.execTimeout) };
     } catch (err) {
-      if (err instanceof CommandSyntaxError) throw new UsageError(err.message, "quote as in a shell: 'single' or \"double\"; nothing is expanded");
+      if (err instanceof CommandSyntaxError)
+        throw new UsageError(err.message, 'quote as in a shell: \'single\' or "double"; nothing is expanded');
       throw err;
     }
   }
   if (webhook !== undefined) {
     const format = (opts.webhookFormat ?? 'json').trim().toLowerCase();
     if (!(WEBHOOK_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${opts.webhookFormat}'`);
+      throw new UsageError(
+        `--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${opts.webhookFormat}'`,
+      );
     }
     plan.webhook = { url: webhookUrl(webhook, settings), format: format as WebhookFormat };
   }

@@ -35,7 +35,12 @@ function describe(id: string): string {
   return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
 }
 
-export async function openDeliveries(plan: ActionsPlan, state: SeenState, session: Session, ctx: Context): Promise<Deliveries> {
+export async function openDeliveries(
+  plan: ActionsPlan,
+  state: SeenState,
+  session: Session,
+  ctx: Context,
+): Promise<Deliveries> {
   const actions: Action[] = [];
   const closers: (() => Promise<void>)[] = [];
   if (plan.exec) {
@@ -52,7 +57,13 @@ export async function openDeliveries(plan: ActionsPlan, state: SeenState, sessio
     const dispatcher = createDispatcher(proxyFromEnv(ctx.env));
     closers.push(() => dispatcher.close());
     actions.push(
-      webhookAction({ url: plan.webhook.url, format: plan.webhook.format, timeoutMs: session.settings.timeoutMs, dispatcher, now: ctx.now }),
+      webhookAction({
+        url: plan.webhook.url,
+        format: plan.webhook.format,
+        timeoutMs: session.settings.timeoutMs,
+        dispatcher,
+        now: ctx.now,
+      }),
     );
   }
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
@@ -67,9 +78,11 @@ export async function openDeliveries(plan: ActionsPlan, state: SeenState, sessio
         await state.stage();
         await state.commit();
       },
-      onFailure: (d, action, error) => session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
+      onFailure: (d, action, error) =>
+        session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
       onSuccess: (d, action) => {
-        if (session.settings.verbose) session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
+        if (session.settings.verbose)
+          session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
       },
     },
     state.deliveries,

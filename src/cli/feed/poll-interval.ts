@@ -6,7 +6,12 @@ import type { RateLimitInfo } from '../../api/schemas.js';
 const MAX_BACKOFF_MS = 10 * 60_000;
 
 /** The interval that makes polling until the monthly reset fit in the credits left (never shorter than asked). */
-export function quotaInterval(rate: RateLimitInfo | undefined, now: number, intervalMs: number, requestsPerPoll: number): number {
+export function quotaInterval(
+  rate: RateLimitInfo | undefined,
+  now: number,
+  intervalMs: number,
+  requestsPerPoll: number,
+): number {
   if (!rate || rate.remaining_credits <= 0) return intervalMs;
   const msLeft = nextMonthlyReset(now).getTime() - now;
   const needed = (msLeft / intervalMs) * requestsPerPoll;
@@ -30,7 +35,11 @@ export class PollInterval {
    * After a successful poll of `requests` requests: the interval to keep, and a notice when stretching
    * starts or moves by more than a tenth (not on every poll).
    */
-  afterSuccess(rate: RateLimitInfo | undefined, now: number, requests: number): { intervalMs: number; notice?: string } {
+  afterSuccess(
+    rate: RateLimitInfo | undefined,
+    now: number,
+    requests: number,
+  ): { intervalMs: number; notice?: string } {
     this.failures = 0;
     const interval = quotaInterval(rate, now, this.intervalMs, Math.max(1, requests));
     let notice: string | undefined;

@@ -7,7 +7,14 @@ import type { Format } from '../settings.js';
 import type { FeedPlan } from './plan.js';
 
 /** The compact table a terminal gets by default. */
-export const TABLE_COLUMNS = ['published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title'];
+export const TABLE_COLUMNS = [
+  'published_at',
+  'data_source',
+  'risk_severity',
+  'product_brand',
+  'product_name',
+  'alert_title',
+];
 
 export interface PageSink {
   write(records: readonly Record<string, unknown>[]): Promise<void>;
@@ -33,7 +40,8 @@ export function createRecordSink({ plan, format, session, target }: PageSinkOpti
     const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
-    for (const w of columnWarnings({ columns: plan.columns, format, records: custom ? first : undefined })) session.status.warn(w);
+    for (const w of columnWarnings({ columns: plan.columns, format, records: custom ? first : undefined }))
+      session.status.warn(w);
     const existingHeader = await csvHeaderOf(format, target);
     return createRenderer({
       format,

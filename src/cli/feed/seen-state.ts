@@ -92,7 +92,8 @@ export class SeenState {
     } catch {
       parsed = undefined;
     }
-    const pendingOk = parsed?.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPending));
+    const pendingOk =
+      parsed?.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPending));
     if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null || !pendingOk) {
       throw new StateFileError(
         `the state file ${this.file} is not one this tool wrote (or it is damaged)`,

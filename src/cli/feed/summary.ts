@@ -14,7 +14,9 @@ export function summaryLine(
   if (!last) return 'no recalls';
   const total = n(last.pagination.total_count);
   const parts = [
-    fetched === undefined ? `${n(written)} of ${total} recalls` : `${n(written)} matching of ${n(fetched)} fetched (${total} in the window)`,
+    fetched === undefined
+      ? `${n(written)} of ${total} recalls`
+      : `${n(written)} matching of ${n(fetched)} fetched (${total} in the window)`,
   ];
   const sources = last.data_sources.filtered;
   if (sources.length) parts.push(`from ${sources.join(', ')}`);

@@ -14,7 +14,6 @@ import type { FeedPlan } from './plan.js';
 import { createRecordSink, type PageSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
 
-
 export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
 
 function clock(ms: number): string {

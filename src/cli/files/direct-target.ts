@@ -11,7 +11,10 @@ import { writing } from './write-errors.js';
  */
 export async function directTarget(file: string, opts: { resume: boolean }): Promise<OutputTarget> {
   if (opts.resume) {
-    throw new UsageError(`--resume works with a regular file; ${file} is a device or pipe`, 'continue with --cursor instead');
+    throw new UsageError(
+      `--resume works with a regular file; ${file} is a device or pipe`,
+      'continue with --cursor instead',
+    );
   }
   // Append mode: a /dev/fd/N opened by the shell with >> must not be cut short.
   const handle = await writing(file, () => fs.open(file, 'a'));

@@ -103,7 +103,12 @@ async function openFresh(file: RealFile, partial: string, statePath: string, opt
 }
 
 /** A resume: the partial is cut back to what its state covers and written on from there. */
-async function openResumed(file: RealFile, partial: string, statePath: string, opts: FileTargetOptions): Promise<Opened> {
+async function openResumed(
+  file: RealFile,
+  partial: string,
+  statePath: string,
+  opts: FileTargetOptions,
+): Promise<Opened> {
   const resumed = await readPartialState(partial, statePath);
   const again = 'resume with the exact command printed when it stopped, or run without --resume to start over';
   if (resumed.fingerprint !== opts.fingerprint) {
@@ -111,7 +116,10 @@ async function openResumed(file: RealFile, partial: string, statePath: string, o
   }
   // State files of earlier versions have no `append`: their partial is the whole file, either way.
   if (resumed.append !== undefined && resumed.append !== opts.append) {
-    throw new UsageError(`cannot resume ${partial}: it was started ${resumed.append ? 'with' : 'without'} --append`, again);
+    throw new UsageError(
+      `cannot resume ${partial}: it was started ${resumed.append ? 'with' : 'without'} --append`,
+      again,
+    );
   }
   const appending = resumed.append === true;
   if (appending && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
@@ -166,7 +174,13 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
     keep: async (state) => {
       await stream.close();
       const bytes = (await writing(partial, () => fs.stat(partial))).size;
-      const full: PartialState = { version: 1, count: state.count, bytes, fingerprint: opts.fingerprint, append: appending };
+      const full: PartialState = {
+        version: 1,
+        count: state.count,
+        bytes,
+        fingerprint: opts.fingerprint,
+        append: appending,
+      };
       if (state.cursor !== undefined) full.cursor = state.cursor;
       await writePartialState(statePath, full);
       return partial;

@@ -33,7 +33,10 @@ async function whatIsMissing(partial: string, statePath: string): Promise<UsageE
   const startOver = `run without --resume to start over (that discards ${partial})`;
   if (!(await exists(partial))) {
     if (await exists(statePath)) {
-      return new UsageError(`cannot resume: ${statePath} is there, but the records it describes (${partial}) are gone`, startOver);
+      return new UsageError(
+        `cannot resume: ${statePath} is there, but the records it describes (${partial}) are gone`,
+        startOver,
+      );
     }
     return new UsageError(`nothing to resume: there is no ${partial} from an earlier run`, 'run without --resume');
   }
@@ -59,7 +62,10 @@ export async function readPartialState(partial: string, statePath: string): Prom
     state = undefined;
   }
   if (state?.version !== 1 || typeof state.count !== 'number' || typeof state.bytes !== 'number') {
-    throw new UsageError(`cannot resume: ${statePath} is not a state file of this tool`, 'run without --resume to start over');
+    throw new UsageError(
+      `cannot resume: ${statePath} is not a state file of this tool`,
+      'run without --resume to start over',
+    );
   }
   return state;
 }

@@ -159,7 +159,11 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
 }
 
 /** Runs `fn` with `paths` locked; the locks are released however it ends. */
-export async function withRunLock<T>(paths: readonly string[], opts: RunLockOptions, fn: (lock: RunLock) => Promise<T>): Promise<T> {
+export async function withRunLock<T>(
+  paths: readonly string[],
+  opts: RunLockOptions,
+  fn: (lock: RunLock) => Promise<T>,
+): Promise<T> {
   const lock = await acquireRunLock(paths, opts);
   try {
     return await fn(lock);

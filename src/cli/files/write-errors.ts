@@ -24,7 +24,10 @@ const REASONS: Record<string, Reason> = {
   EMFILE: { words: 'too many open files', hint: 'raise the open-file limit (ulimit -n)' },
   ENFILE: { words: 'too many open files on the system', hint: 'try again later' },
   EPIPE: { words: 'the reading end was closed', hint: 'keep the reader running until the export ends' },
-  ENXIO: { words: 'no such device, or a socket that cannot be opened by name', hint: 'redirect the output (> file) instead' },
+  ENXIO: {
+    words: 'no such device, or a socket that cannot be opened by name',
+    hint: 'redirect the output (> file) instead',
+  },
   ETXTBSY: { words: 'the file is busy', hint: 'try again later' },
 };
 

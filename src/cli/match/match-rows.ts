@@ -10,7 +10,9 @@ const RECALL = ['recall_id', 'alert_title', 'risk_severity', 'data_source', 'pub
 
 /** A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`. */
 function catalogueKey(header: string): string {
-  return (LEAD as readonly string[]).includes(header) || (RECALL as readonly string[]).includes(header) ? `catalog.${header}` : header;
+  return (LEAD as readonly string[]).includes(header) || (RECALL as readonly string[]).includes(header)
+    ? `catalog.${header}`
+    : header;
 }
 
 /** Every column of a match row, in order: csv header and the full table. */
@@ -39,9 +41,13 @@ const MAX_REJECTED_LINES = 20;
 /** Each catalogue barcode with a wrong check digit, on stderr with its row: it is never matched. */
 export function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    status.note(`recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
+    status.note(
+      `recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`,
+    );
   }
   if (rejected.length > MAX_REJECTED_LINES) {
-    status.note(`recall-feed: … and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`);
+    status.note(
+      `recall-feed: … and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`,
+    );
   }
 }

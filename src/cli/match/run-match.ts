@@ -76,7 +76,14 @@ async function* archiveBatches(records: Iterable<Record<string, unknown>>, signa
 }
 
 /** Checks every recall of `batches` against the catalogue and writes a row per match; returns the counts. */
-async function matchAll(plan: MatchPlan, catalogue: Catalogue, index: CatalogueIndex, batches: Batches, where: Surroundings, ctx: Context) {
+async function matchAll(
+  plan: MatchPlan,
+  catalogue: Catalogue,
+  index: CatalogueIndex,
+  batches: Batches,
+  where: Surroundings,
+  ctx: Context,
+) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
   const keep = compileFilter(plan.filter);
   const format = chooseFormat(where.settings, where.terminal);
@@ -145,7 +152,8 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
       reportRejected(index.rejected, status);
       const pages = session.client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: 500 });
       const batches: Batches = (async function* () {
-        for await (const page of pages) yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+        for await (const page of pages)
+          yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
       })();
       counts = await matchAll(plan, catalogue, index, batches, session, ctx);
     } finally {

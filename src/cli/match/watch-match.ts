@@ -13,7 +13,14 @@ import { matchColumns, matchRow, matchTableColumns, reportRejected } from './mat
 type Renderer = Awaited<ReturnType<typeof import('../../output/renderer.js')['createRenderer']>>;
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
-function matchOutput(catalogue: Catalogue, index: CatalogueIndex, plan: FeedPlan, ctx: Context, width: number, color: boolean): WatchOutput {
+function matchOutput(
+  catalogue: Catalogue,
+  index: CatalogueIndex,
+  plan: FeedPlan,
+  ctx: Context,
+  width: number,
+  color: boolean,
+): WatchOutput {
   let renderer: Renderer | undefined;
   const open = async () => {
     const { createRenderer } = await import('../../output/renderer.js');

@@ -7,12 +7,15 @@ const MAX_SUGGESTIONS = 3;
 
 /** Edits (insert, delete, replace, swap two neighbours) between `a` and `b`: optimal string alignment. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -34,7 +37,12 @@ export function nearestNames(name: string, known: readonly string[]): string[] {
   const wanted = name.toLowerCase();
   const limit = Math.max(1, Math.floor(wanted.length / 3));
   return known
-    .map((k, order) => ({ k, order, d: distanceTo(wanted, k.toLowerCase()), whole: editDistance(wanted, k.toLowerCase()) }))
+    .map((k, order) => ({
+      k,
+      order,
+      d: distanceTo(wanted, k.toLowerCase()),
+      whole: editDistance(wanted, k.toLowerCase()),
+    }))
     .filter(({ d }) => d <= limit)
     .sort((x, y) => x.d - y.d || x.whole - y.whole || x.order - y.order)
     .slice(0, MAX_SUGGESTIONS)
@@ -73,10 +81,13 @@ export interface ColumnWarningInput {
  */
 export function columnWarnings({ columns, format, records }: ColumnWarningInput): string[] {
   if (!columns) return [];
-  if (WHOLE_RECORD_FORMATS.has(format)) return [`--columns applies to table and csv only; ${format} prints whole records`];
+  if (WHOLE_RECORD_FORMATS.has(format))
+    return [`--columns applies to table and csv only; ${format} prints whole records`];
   if (!records || records.length === 0) return [];
   const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
   const missing = columns.filter((c) => !fields.includes(c));
   if (missing.length === 0) return [];
-  return [`no record has ${missing.length === 1 ? 'the column' : 'the columns'} ${quoted(missing)} (left empty); ${describeUnknown(missing, fields)}`];
+  return [
+    `no record has ${missing.length === 1 ? 'the column' : 'the columns'} ${quoted(missing)} (left empty); ${describeUnknown(missing, fields)}`,
+  ];
 }

@@ -37,8 +37,12 @@ export function parseFilterOptions(flags: FilterFlags): RecordFilter {
   for (const name of LISTS) {
     const raw = flags[name];
     if (raw === undefined) continue;
-    const values = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
-    if (values.length === 0) throw new UsageError(`--${name} needs at least one value`, `example: --${name} ${EXAMPLES[name]}`);
+    const values = raw
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+    if (values.length === 0)
+      throw new UsageError(`--${name} needs at least one value`, `example: --${name} ${EXAMPLES[name]}`);
     filter[name] = values;
   }
   for (const name of TEXTS) {

@@ -12,7 +12,8 @@ export function parseColumns(raw: string | undefined, known?: readonly string[])
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
-  if (list.length === 0) throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
+  if (list.length === 0)
+    throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
   if (known) checkKnownColumns(list, known);
   return list;
 }
@@ -21,7 +22,12 @@ export function parseColumns(raw: string | undefined, known?: readonly string[])
 const DECIMAL_DIGITS = /^\s*\d+\s*$/;
 
 /** A whole number flag in [min, max]; undefined when the flag is absent. */
-export function parseWholeNumber(raw: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+export function parseWholeNumber(
+  raw: string | undefined,
+  flag: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!DECIMAL_DIGITS.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {

@@ -44,6 +44,7 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
 export async function readSecret(ctx: Context, prompt: string): Promise<string> {
   const raw = ctx.stdin.isTTY ? await readHidden(ctx, prompt) : await readAll(ctx);
   const value = raw.trim();
-  if (value === '') throw new UsageError('no key given on stdin', 'example: echo "$KEY" | recall-feed config set api-key');
+  if (value === '')
+    throw new UsageError('no key given on stdin', 'example: echo "$KEY" | recall-feed config set api-key');
   return value;
 }
