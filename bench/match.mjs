@@ -109,6 +109,22 @@ try {
     writeFileSync(file, catalogue(size, sample, rand));
     await measure(`match ${size / 1000}k`, ['match', '--catalog', file]);
   }
+  // The same 100k recalls from the archive: sync them once, then match offline.
+  const db = path.join(dir, 'archive.db');
+  const synced = await runCliMeasured(['sync', '--base-url', sandbox.url, '--db', db], {
+    env,
+    timeoutMs: RUN_TIMEOUT_MS,
+    dir,
+  });
+  claims.check('sync of the 100k recalls: exit 0', synced.code === 0, synced.stderr.trim().slice(0, 300));
+  await measure('match 100k --archive', [
+    'match',
+    '--catalog',
+    path.join(dir, 'catalogue-100000.csv'),
+    '--archive',
+    '--db',
+    db,
+  ]);
   const feed = runs.feed;
   const small = runs['match 10k'];
   const big = runs['match 100k'];
@@ -135,6 +151,20 @@ try {
       big.ms / feed.ms <= 3,
       ratio(big.ms, feed.ms),
     );
+    const offline = runs['match 100k --archive'];
+    if (offline) {
+      console.log(offline.stderr.trim().split('\n').at(-1));
+      claims.check(
+        'match of a 100k catalogue against a 100k-record archive takes at most 2x the live match',
+        offline.ms / big.ms <= 2,
+        `${(offline.ms / 1000).toFixed(1)} s, ${ratio(offline.ms, big.ms)} of live, peak ${mb(offline.rssKB * 1024)}`,
+      );
+      claims.check(
+        'peak memory of match 100k x 100k from the archive under 400 MB',
+        offline.rssKB * 1024 < 400 * 1024 * 1024,
+        mb(offline.rssKB * 1024),
+      );
+    }
     claims.check(
       'peak memory of match 100k x 100k under 400 MB',
       big.rssKB * 1024 < 400 * 1024 * 1024,

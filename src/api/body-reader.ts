@@ -49,7 +49,9 @@ export async function readBody(
       .reverse()
       .map((c) => decoderFor(c, status));
   } catch (err) {
-    body.destroy(); // an unread body would hold the connection
+    // An unread body would hold the connection. Destroyed unread, undici's body reports an abort: expected here.
+    body.once('error', () => {});
+    body.destroy();
     throw err;
   }
   // Which stage failed first: pipeline passes the first failure on to every other stage.
