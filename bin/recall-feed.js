@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 // Thin launcher: the only code that touches process. Runs main() and sets the exit code.
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
-// undici parses HTTP with a WebAssembly module; optimising it (TurboFan) costs a short run about 35 MiB
-// and 80 ms of CPU, more than it ever saves: the baseline compiler (Liftoff) alone parses fast enough.
-setFlagsFromString('--liftoff-only');
+const args = process.argv.slice(2);
 
-const { main } = await import('../dist/cli/main.js');
-const { processContext } = await import('../dist/cli/process-context.js');
-
-const { ctx, dispose } = processContext();
-process.exitCode = await main(process.argv.slice(2), ctx);
-dispose();
+// `recall-feed --version` alone is answered from package.json (the version's one owner, which the CLI
+// bundle inlines too) without loading the CLI: loading commander alone costs more than the whole answer.
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  // undici parses HTTP with a WebAssembly module; optimising it (TurboFan) costs a short run about 35 MiB
+  // and 80 ms of CPU, more than it ever saves: the baseline compiler (Liftoff) alone parses fast enough.
+  setFlagsFromString('--liftoff-only');
+  const { main } = await import('../dist/cli/main.js');
+  const { processContext } = await import('../dist/cli/process-context.js');
+  const { ctx, dispose } = processContext();
+  process.exitCode = await main(args, ctx);
+  dispose();
+}

@@ -1,10 +1,8 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
 import { type Dispatcher, request } from 'undici';
 import type { Action, AttemptResult } from './action.js';
-import { maskWebhookUrl } from './webhook-url.js';
+import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
-export type WebhookFormat = 'json' | 'slack';
-export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack'];
 
 export interface WebhookActionOptions {
   url: URL;

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { SORT_FIELDS } from '../../api/constants.js';
 import type { Context } from '../context.js';
-import { DEFAULT_INTERVAL_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS, type FeedOptions } from '../feed/plan.js';
+import { DEFAULT_INTERVAL_S, DEFAULT_LOCK_WAIT_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS } from '../feed/defaults.js';
+import type { FeedOptions } from '../feed/plan.js';
 import { addFilterOptions } from '../options/filter-options.js';
 import { action } from './define-action.js';
 
@@ -46,7 +47,7 @@ export function registerFeed(program: Command, ctx: Context): void {
     )
     .option(
       '--lock-wait <seconds>',
-      'with -o or --state: wait this long for another run on the same files (default 60)',
+      `with -o or --state: wait this long for another run on the same files (default ${DEFAULT_LOCK_WAIT_S})`,
     )
     .addHelpText(
       'after',

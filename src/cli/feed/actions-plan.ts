@@ -1,7 +1,6 @@
 // The action flags of a run (--exec, --webhook): checked before anything is sent; they act on what --watch or --state writes.
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
-import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-action.js';
-import { checkWebhookUrl, WebhookUrlError } from '../../actions/webhook-url.js';
+import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../errors.js';
 import type { Settings } from '../settings.js';
 

@@ -11,15 +11,8 @@ import type { Terminal } from '../terminal/terminal.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { planActions, type ActionOptions, type ActionsPlan } from './actions-plan.js';
+import { DEFAULT_INTERVAL_S, DEFAULT_LOCK_WAIT_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS } from './defaults.js';
 
-/** The largest page the API allows: the fewest requests for a window. */
-/** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
-const DEFAULT_LOCK_WAIT_S = 60;
-export const DEFAULT_PAGE_SIZE = BOUNDS.pageSizeMax;
-/** Seconds between polls of `--watch`. */
-export const DEFAULT_INTERVAL_S = 60;
-/** `--watch` looks back one hour unless `--hours` says otherwise: each poll needs only what is new. */
-export const DEFAULT_WATCH_HOURS = 1;
 
 /** The `feed` flags as commander parsed them. */
 export interface FeedOptions extends ActionOptions, FilterFlags {

@@ -1,0 +1,11 @@
+// The feed's defaults, apart from the plan so that the command's help can name them without loading the engine.
+import { BOUNDS } from '../../api/constants.js';
+
+/** The largest page the API allows: the fewest requests for a window. */
+export const DEFAULT_PAGE_SIZE = BOUNDS.pageSizeMax;
+/** Seconds between polls of `--watch`. */
+export const DEFAULT_INTERVAL_S = 60;
+/** `--watch` looks back one hour unless `--hours` says otherwise: each poll needs only what is new. */
+export const DEFAULT_WATCH_HOURS = 1;
+/** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
+export const DEFAULT_LOCK_WAIT_S = 60;
