@@ -3,7 +3,6 @@ import { type Dispatcher, request } from 'undici';
 import type { Action, AttemptResult } from './action.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
-
 export interface WebhookActionOptions {
   url: URL;
   format: WebhookFormat;

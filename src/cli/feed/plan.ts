@@ -13,7 +13,6 @@ import { parseFilterOptions, type FilterFlags } from '../options/filter-options.
 import { planActions, type ActionOptions, type ActionsPlan } from './actions-plan.js';
 import { DEFAULT_INTERVAL_S, DEFAULT_LOCK_WAIT_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS } from './defaults.js';
 
-
 /** The `feed` flags as commander parsed them. */
 export interface FeedOptions extends ActionOptions, FilterFlags {
   sources?: string;
