@@ -20,12 +20,18 @@ export function isResumable(err: unknown): boolean {
   return isInterrupt(err) || isTransient(err) || err instanceof UnhealthyError;
 }
 
+/** The reader of stdout went away (`recall-feed feed --watch | head`): the normal way to say "enough". */
+export function isClosedPipe(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'EPIPE';
+}
+
 /**
  * No later poll can fix it, so a watch ends with the error's own exit code: the API refused the request,
  * the user's input or key is wrong, or the run cannot keep its state or output.
  */
 export function endsWatch(err: unknown): boolean {
   return (
+    isClosedPipe(err) ||
     isRefusal(err) ||
     err instanceof UsageError ||
     err instanceof ConfigValueError ||

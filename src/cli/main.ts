@@ -9,6 +9,7 @@ import {
 } from '../api/constants.js';
 import type { Context } from './context.js';
 import { describeError, EXIT } from './exit-codes.js';
+import { isClosedPipe } from './failure-policy.js';
 import { registerFeed } from './commands/feed.js';
 import { registerSources } from './commands/sources.js';
 import { registerHealth } from './commands/health.js';
@@ -125,7 +126,7 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
     }
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
-    if ((err as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok;
+    if (isClosedPipe(err)) return EXIT.ok;
     return printError(ctx, err);
   }
 }

@@ -58,7 +58,7 @@ describe('csv', () => {
     const r = await runAgainst(sandbox, ['feed', '--max', '3', '-o', file, '--append']);
     expect(r.exitCode).toBe(0);
     expect(warnings(r.stderr)).toEqual([
-      'recall-feed: warning: the header of the file has no column for risk_types, hazard_description; left out',
+      'warning: the header of the file has no column for risk_types, hazard_description; left out',
     ]);
     const rows = await parseCsvWithPython(file);
     expect(rows[0]).toEqual([...older, 'legacy_col']);
@@ -108,7 +108,7 @@ describe('csv', () => {
       const second = await runCli(printedCommand(first.stderr), { env: key });
       expect(second.exitCode).toBe(0);
       expect(warnings(second.stderr)).toEqual([
-        'recall-feed: warning: the header of the file has no column for hazard_code, recall_class; left out',
+        'warning: the header of the file has no column for hazard_code, recall_class; left out',
       ]);
       const rows = await parseCsvWithPython(file);
       expect(rows[0]).toEqual([...RECALL_FIELDS]);

@@ -6,6 +6,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { describeError } from '../exit-codes.js';
 import { endsWatch } from '../failure-policy.js';
 import { openTarget } from '../files/output-target.js';
+import { tellsSuccess } from '../files/write-output.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { archivePath, openArchiveFile } from './archive-file.js';
@@ -36,7 +37,8 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     const result = await syncOnce(archive, plan, session, ctx);
     session.status.stop();
     if (!json) {
-      session.status.note(syncSummaryLine(result));
+      // Off a terminal a successful sync is silent (cron mails only problems); -v says it anyway.
+      if (tellsSuccess(session)) session.status.note(syncSummaryLine(result));
       return;
     }
     const target = await openTarget(session.settings, ctx);

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
-import type { RecordFilter } from '../../filters/record-filter.js';
+import { isEmptyFilter, type RecordFilter } from '../../filters/record-filter.js';
 import { parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { planActions, type ActionOptions, type ActionsPlan } from './actions-plan.js';
 import { DEFAULT_INTERVAL_S, DEFAULT_LOCK_WAIT_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS } from './defaults.js';
@@ -154,7 +154,9 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
   const watch = watchPlan(opts, settings);
   // A plain export with --max asks for no larger page than needed (`--max 10`: one request of 10);
   // with --state, records already written do not count, so pages stay full.
-  const capPage = max !== undefined && opts.state === undefined;
+  const filter = parseFilterOptions(opts);
+  // With record filters, n records written may take many more fetched: pages stay full then too.
+  const capPage = max !== undefined && opts.state === undefined && isEmptyFilter(filter);
   return {
     format,
     params: {
@@ -174,7 +176,7 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
     append: opts.append ?? false,
     resume: opts.resume ?? false,
     state: opts.state,
-    filter: parseFilterOptions(opts),
+    filter,
     actions: planActions(opts, { watch: watch !== undefined, state: opts.state !== undefined }, settings),
     lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
     watch,

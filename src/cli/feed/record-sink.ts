@@ -55,7 +55,7 @@ export function createRecordSink({ plan, format, session, target }: PageSinkOpti
       existingHeader,
       onDroppedFields: (fields) => {
         const where = existingHeader ? 'the header of the file' : 'the csv columns';
-        session.status.note(`recall-feed: warning: ${where} has no column for ${fields.join(', ')}; left out`);
+        session.status.warn(`${where} has no column for ${fields.join(', ')}; left out`);
       },
       width: session.terminal.columns,
       color: session.terminal.color,

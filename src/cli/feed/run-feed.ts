@@ -21,7 +21,7 @@ export async function runFeed(opts: FeedOptions, globals: GlobalFlags, ctx: Cont
     signal: ctx.signal,
     waitFlag: '--lock-wait',
     onWait: (holder: string, file: string) =>
-      session.status.warn(`recall-feed: ${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
+      session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
   };
   try {
     await withRunLock(files, lockOptions, async () => {

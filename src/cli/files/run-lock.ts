@@ -80,12 +80,14 @@ function seconds(ms: number): string {
  * throws BusyError naming the holder. File-system failures (a read-only folder) are CannotWriteError.
  */
 export async function acquireRunLock(paths: readonly string[], opts: RunLockOptions): Promise<RunLock> {
+  const files = await lockableFiles(paths);
+  // Stdout, devices and pipes need no lock: a plain export then never loads the lock library.
+  if (files.length === 0) return { files, check: () => {}, release: async () => {} };
   const { default: lockfile } = await import('proper-lockfile');
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realSleep;
   const staleMs = Math.max(opts.staleMs ?? DEFAULT_STALE_MS, 2000);
   const deadline = now() + opts.waitMs;
-  const files = await lockableFiles(paths);
   const held: { file: string; unlock: () => Promise<void> }[] = [];
   let lost: { file: string } | undefined;
   let told = false;

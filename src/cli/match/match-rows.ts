@@ -41,13 +41,9 @@ const MAX_REJECTED_LINES = 20;
 /** Each catalogue barcode with a wrong check digit, on stderr with its row: it is never matched. */
 export function reportRejected(rejected: readonly RejectedCode[], status: StatusReporter): void {
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    status.note(
-      `recall-feed: catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`,
-    );
+    status.warn(`catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
   }
   if (rejected.length > MAX_REJECTED_LINES) {
-    status.note(
-      `recall-feed: … and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`,
-    );
+    status.warn(`… and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`);
   }
 }
