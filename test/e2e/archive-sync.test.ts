@@ -72,8 +72,10 @@ describe('sync, then query', () => {
     expect(older.filter((r) => stored.has(r.id))).toEqual([]);
   });
 
-  it('a second sync adds nothing and says so on stderr', async () => {
-    const again = await runAgainst(sandbox, ['sync', '--db', db]);
+  it('a second sync adds nothing and says so on stderr (on a terminal; silent in cron)', async () => {
+    const quiet = await runAgainst(sandbox, ['sync', '--db', db]);
+    expect([quiet.exitCode, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    const again = await runAgainst(sandbox, ['sync', '--db', db], { env: { RECALL_FEED_FORCE_TTY: '1' } });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toBe('');
     const expected = window();
