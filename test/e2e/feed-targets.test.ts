@@ -84,7 +84,8 @@ describe('a folder that cannot be written', () => {
   const asRoot = process.getuid?.() === 0;
   const NOBODY = 65534;
   // nobody must be able to run this checkout (a clone in a 0700 temp folder is out of its reach).
-  const nobodyCanRun = !asRoot || execaSync('node', [BIN, '--version'], { reject: false, uid: NOBODY, gid: NOBODY }).exitCode === 0;
+  const nobodyCanRun =
+    !asRoot || execaSync('node', [BIN, '--version'], { reject: false, uid: NOBODY, gid: NOBODY }).exitCode === 0;
 
   it.skipIf(!nobodyCanRun).each([[[]], [['--append']]])(
     '-o into a read-only folder (%j) is exit 10 naming the file and the reason (as nobody when run as root)',
