@@ -82,6 +82,9 @@ Examples:
   recall-feed feed | jq -r .product_name         JSON lines into a pipeline
   recall-feed feed --watch --interval 300        print each new recall once, as it appears
   echo "$KEY" | recall-feed config set api-key   store a key (read from stdin)
+  recall-feed sync                               keep a local archive (cron: 0 * * * * recall-feed sync)
+  recall-feed query --search "creme brulee" --since 30d   ask the archive, offline
+  recall-feed match --catalog products.csv       which of your products were recalled
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
@@ -91,13 +94,13 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
   registerSources(program, ctx);
   registerHealth(program, ctx);
   registerConfig(program, ctx);
-  registerMatch(program, ctx);
-  registerSandbox(program, ctx);
-  registerCompletion(program, ctx);
   registerSync(program, ctx);
   registerQuery(program, ctx);
   registerShow(program, ctx);
   registerStats(program, ctx);
+  registerMatch(program, ctx);
+  registerSandbox(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }
 
