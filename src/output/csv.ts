@@ -116,13 +116,13 @@ export class CsvRenderer implements Renderer {
     if (!onDroppedFields || (chosen && !existingHeader)) return;
     this.#known ??= new Set(columns);
     const known = this.#known;
+    // With --columns only the fields asked for can be missing from the file's header, not every other one.
+    const fields = chosen ?? records.flatMap((record) => Object.keys(record));
     const dropped: string[] = [];
-    for (const record of records) {
-      for (const key of Object.keys(record)) {
-        if (!known.has(key)) {
-          known.add(key);
-          dropped.push(key);
-        }
+    for (const key of fields) {
+      if (!known.has(key)) {
+        known.add(key);
+        dropped.push(key);
       }
     }
     if (dropped.length > 0) onDroppedFields(dropped);

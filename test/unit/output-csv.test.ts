@@ -111,12 +111,22 @@ describe('csv', () => {
     const dropped: string[][] = [];
     const { text } = await csv([[{ id: 1, '=f': 'x', new1: 'a' }], [{ id: 2, new1: 'b', new2: 'c' }]], {
       existingHeader: ['id', "'=f", 'gone'],
-      columns: ['ignored'],
       header: true,
       onDroppedFields: (f) => dropped.push(f),
     });
     expect(text).toBe('1,x,\n2,,\n');
     expect(dropped).toEqual([['new1'], ['new2']]);
+  });
+
+  it('with --columns and an existing header, reports only the asked-for columns the header lacks, once', async () => {
+    const dropped: string[][] = [];
+    const { text } = await csv([[{ id: 1, a: 'x', b: 'y', other: 'z' }], [{ id: 2, b: 'w', more: 'v' }]], {
+      existingHeader: ['id', 'a'],
+      columns: ['id', 'b'],
+      onDroppedFields: (f) => dropped.push(f),
+    });
+    expect(text).toBe('1,x\n2,\n');
+    expect(dropped).toEqual([['b']]);
   });
 
   it('reports fields that appear after the columns were fixed, but not those --columns left out on purpose', async () => {
