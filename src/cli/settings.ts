@@ -8,12 +8,10 @@ import {
   MAX_RETRIES,
 } from '../api/constants.js';
 import { parseDuration } from '../api/duration.js';
-import { InvalidParamsError } from '../api/errors.js';
-import { checkSources } from '../api/params.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { FORMATS, isFormat, type Format } from '../output/formats.js';
 import { UsageError } from './errors.js';
-import { parseWholeNumber } from './options/option-parsers.js';
+import { parseSourceList, parseWholeNumber } from './options/option-parsers.js';
 
 export type { Format } from '../output/formats.js';
 
@@ -131,25 +129,6 @@ function str(v: string | number | undefined): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
-/** The profile's default sources: the config store checked them, but the file may have been edited by hand. */
-function profileSources(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const label = "the profile's sources";
-  try {
-    return checkSources(
-      raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      label,
-    );
-  } catch (err) {
-    if (err instanceof InvalidParamsError)
-      throw new UsageError(err.message, 'fix it with `recall-feed config set sources ...`');
-    throw err;
-  }
-}
-
 export function resolveProfileName(flags: GlobalFlags, env: Record<string, string | undefined>): string {
   return flags.profile ?? (env.RECALL_FEED_PROFILE || 'default');
 }
@@ -189,7 +168,12 @@ export function resolveSettings(
       profileValues.format === undefined
         ? undefined
         : parseFormat(String(profileValues.format), "the profile's format"),
-    profileSources: profileSources(str(profileValues.sources)),
+    // The config store checked them, but the file may have been edited by hand.
+    profileSources: parseSourceList(
+      str(profileValues.sources),
+      "the profile's sources",
+      'fix it with `recall-feed config set sources ...`',
+    ),
     webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
     profileDb: str(profileValues.db) || undefined,
     profilePageSize: parseWholeNumber(

@@ -1,8 +1,6 @@
 // Flags shared by the archive commands: --db, and the --since/--until instants of query and stats.
 import { parseDuration } from '../../api/duration.js';
 import type { Command } from 'commander';
-import { InvalidParamsError } from '../../api/errors.js';
-import { checkSources } from '../../api/params.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../errors.js';
 
@@ -28,21 +26,4 @@ export function parseInstant(raw: string | undefined, flag: string, nowMs: numbe
     `${flag} must be a duration such as 36h or 7d, or an ISO date or date-time, not '${raw}'`,
     `examples: ${flag} 7d, ${flag} 2026-01-15, ${flag} 2026-01-15T08:00:00Z`,
   );
-}
-
-/** `--sources a,b` as a list of source ids, checked as the client checks them; undefined when absent. */
-export function parseSourceList(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    return checkSources(
-      raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      '--sources',
-    );
-  } catch (err) {
-    if (err instanceof InvalidParamsError) throw new UsageError(err.message, 'example: --sources us_cpsc,uk_opss');
-    throw err;
-  }
 }

@@ -7,10 +7,10 @@ import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import { addDbOption, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from '../options/option-parsers.js';
+import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 interface MatchOptions extends FilterFlags, ActionOptions {
   watch?: boolean;

@@ -6,11 +6,11 @@ import { checkOneOf } from '../../api/params.js';
 import type { ArchiveListing } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addDbOption, parseInstant, parseSourceList } from './archive-options.js';
+import { addDbOption, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { parseColumns, parseWholeNumber } from '../options/option-parsers.js';
+import { parseColumns, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;

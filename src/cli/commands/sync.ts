@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
-import { addDbOption, parseSourceList } from './archive-options.js';
+import { addDbOption } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from '../options/option-parsers.js';
+import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 interface SyncOptions {
   db?: string;

@@ -1,9 +1,9 @@
 // The plan of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), before anything is sent.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { InvalidParamsError } from '../../api/errors.js';
-import { checkOneOf, checkSources, validateCustomName } from '../../api/params.js';
+import { checkOneOf, validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
-import { parseColumns, parseWholeNumber } from '../options/option-parsers.js';
+import { parseColumns, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
@@ -127,18 +127,7 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
 
 export function planFeed(opts: FeedOptions, settings: Settings, terminal: Terminal): FeedPlan {
   const format = chooseFormat(settings, terminal);
-  const sources =
-    opts.sources === undefined
-      ? settings.profileSources
-      : flag(() =>
-          checkSources(
-            opts
-              .sources!.split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
-            '--sources',
-          ),
-        );
+  const sources = parseSourceList(opts.sources) ?? settings.profileSources;
   const max = parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER);
   const pageSize =
     parseWholeNumber(opts.pageSize, '--page-size', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax) ??

@@ -1,4 +1,6 @@
 // Option parsing shared by several commands.
+import { InvalidParamsError } from '../../api/errors.js';
+import { checkSources } from '../../api/params.js';
 import { UsageError } from '../errors.js';
 import { checkKnownColumns } from './column-names.js';
 
@@ -35,4 +37,28 @@ export function parseWholeNumber(
     throw new UsageError(`${flag} must be a whole number ${range}, not '${raw}'`);
   }
   return n;
+}
+
+/**
+ * A comma-separated list of source ids, checked as the client checks them; undefined when absent.
+ * `label` names where it came from (a flag, or the profile) and `hint` says how to mend it.
+ */
+export function parseSourceList(
+  raw: string | undefined,
+  label = '--sources',
+  hint = 'example: --sources us_cpsc,uk_opss',
+): string[] | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return checkSources(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      label,
+    );
+  } catch (err) {
+    if (err instanceof InvalidParamsError) throw new UsageError(err.message, hint);
+    throw err;
+  }
 }
