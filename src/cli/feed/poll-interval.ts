@@ -1,6 +1,11 @@
-// The pause between polls of a long-running loop (feed --watch, sync --watch): stretched to fit the monthly quota, backed off after failures.
+// The loop of feed --watch and sync --watch: rounds paced to fit the monthly quota, backed off after failures.
 import { nextMonthlyReset } from '../../api/retry.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
+import type { Context } from '../context.js';
+import { InterruptedError } from '../errors.js';
+import { describeError } from '../exit-codes.js';
+import { endsWatch } from '../failure-policy.js';
+import type { Session } from '../session.js';
 
 /** The longest pause between polls after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -56,4 +61,53 @@ export class PollInterval {
     this.failures++;
     return Math.min(this.current * 2 ** (this.failures - 1), Math.max(this.current, MAX_BACKOFF_MS));
   }
+}
+
+/** What one round of a loop reports: requests it sent (for the quota), and what to say once the pause is known. */
+export interface PollRound {
+  requests: number;
+  done?: (delayMs: number) => void;
+}
+
+export interface RepeatOptions {
+  intervalMs: number;
+  /** For messages: "poll" / "polling", "sync" / "syncing". */
+  noun: string;
+  verb: string;
+  session: Session;
+  ctx: Context;
+  round: () => Promise<PollRound>;
+}
+
+/**
+ * Runs `round` again and again until interrupted: `intervalMs` apart (stretched to fit the monthly
+ * quota), backing off after a failure, and ending only on a failure that no later round can fix.
+ */
+export async function repeatPolls(o: RepeatOptions): Promise<never> {
+  const { session, ctx } = o;
+  const pace = new PollInterval(o.intervalMs, o.verb);
+  while (!ctx.signal.aborted) {
+    const started = ctx.now();
+    let delay: number;
+    try {
+      const round = await o.round();
+      const next = pace.afterSuccess(session.client.lastRateLimit, ctx.now(), round.requests);
+      if (next.notice) session.status.note(next.notice);
+      delay = Math.max(0, next.intervalMs - (ctx.now() - started));
+      round.done?.(delay);
+    } catch (err) {
+      if (ctx.signal.aborted) break;
+      if (endsWatch(err)) throw err;
+      delay = pace.afterFailure();
+      session.status.note(
+        `recall-feed: ${o.noun} failed: ${describeError(err).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
+      );
+    }
+    try {
+      await ctx.sleep(delay, ctx.signal);
+    } catch {
+      break;
+    }
+  }
+  throw ctx.signal.reason ?? new InterruptedError('SIGINT');
 }

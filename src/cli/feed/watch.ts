@@ -1,12 +1,9 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
-import { InterruptedError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
-import { endsWatch } from '../failure-policy.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import { PollInterval } from './poll-interval.js';
+import { repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
@@ -85,39 +82,31 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, 
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
-  const pace = new PollInterval(intervalMs, 'polling');
   try {
-    while (!ctx.signal.aborted) {
-      const started = ctx.now();
-      let delay: number;
-      try {
+    await repeatPolls({
+      intervalMs,
+      noun: 'poll',
+      verb: 'polling',
+      session,
+      ctx,
+      round: async () => {
+        const started = ctx.now();
         const skipped = first && skipExisting;
         const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
-        const next = pace.afterSuccess(session.client.lastRateLimit, ctx.now(), poll.pages);
-        if (next.notice) session.status.note(next.notice);
-        delay = Math.max(0, next.intervalMs - (ctx.now() - started));
-        const quota = session.client.lastRateLimit?.remaining_credits;
-        session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
-      } catch (err) {
-        if (ctx.signal.aborted) break;
-        if (endsWatch(err)) throw err;
-        delay = pace.afterFailure();
-        session.status.note(
-          `recall-feed: poll failed: ${describeError(err).message}; next poll in ${Math.ceil(delay / 1000)} s`,
-        );
-      }
-      try {
-        await ctx.sleep(delay, ctx.signal);
-      } catch {
-        break;
-      }
-    }
+        return {
+          requests: poll.pages,
+          done: (delay) => {
+            const quota = session.client.lastRateLimit?.remaining_credits;
+            session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
+          },
+        };
+      },
+    });
   } finally {
     await output.end();
     await deliveries?.close();
   }
-  throw ctx.signal.reason ?? new InterruptedError('SIGINT');
 }
