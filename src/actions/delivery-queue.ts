@@ -1,4 +1,5 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
+import { backoffMs } from '../api/retry.js';
 import type { Action } from './action.js';
 
 /** One recall waiting for its actions; kept in the --state file so a restart retries it. */
@@ -96,7 +97,8 @@ export class DeliveryQueue {
       if (result.ok) {
         delivery.done.push(action.name);
         this.opts.onSuccess?.(delivery, action.name);
-        await this.opts.persist();
+        // The recall's last action is saved with its completion, by deliver(): one write, not two.
+        if (delivery.done.length < this.opts.actions.length) await this.opts.persist();
         return true;
       }
       const error = result.error ?? 'failed';
@@ -121,7 +123,11 @@ export class DeliveryQueue {
   private delay(attempt: number, retryAfterMs: number | undefined): number | undefined {
     if (retryAfterMs !== undefined)
       return retryAfterMs > (this.opts.maxRetryAfterMs ?? 60_000) ? undefined : retryAfterMs;
-    const cap = Math.min(this.opts.maxDelayMs ?? 30_000, (this.opts.baseDelayMs ?? 1000) * 2 ** attempt);
-    return Math.round((this.opts.random ?? Math.random)() * cap);
+    return backoffMs(
+      attempt,
+      this.opts.random ?? Math.random,
+      this.opts.baseDelayMs ?? 1000,
+      this.opts.maxDelayMs ?? 30_000,
+    );
   }
 }

@@ -81,10 +81,15 @@ export class Upserter {
         counts.added++;
         continue;
       }
+      // Same bytes (most records of a sync): nothing to derive. Else an older version arriving late
+      // (a concurrent sync that fetched before the change) is not stored either.
+      if (old.raw === raw) {
+        counts.unchanged++;
+        continue;
+      }
       const columns = recordColumns(record, raw);
-      // Same bytes, or an older version arriving late (a concurrent sync that fetched before the change).
       const older = columns.updated_us !== null && old.updated_us !== null && columns.updated_us < old.updated_us;
-      if (old.raw === raw || older) {
+      if (older) {
         counts.unchanged++;
         continue;
       }

@@ -97,11 +97,17 @@ describe('DeliveryQueue', () => {
     expect(log).toEqual(['webhook:1', 'webhook:1', 'webhook:2']);
   });
 
-  it('persists after every success and failure', async () => {
-    const { q, persisted } = queue([scripted('exec', { '1': [{ ok: false }] }, [])]);
-    q.add('1', { id: 1 });
-    await q.deliver();
-    // failure, then success of the action, then the recall done
-    expect(persisted()).toBe(3);
+  it('persists after every failure, after a success that leaves the recall owing more, and once when it is done', async () => {
+    const one = queue([scripted('exec', { '1': [{ ok: false }] }, [])]);
+    one.q.add('1', { id: 1 });
+    await one.q.deliver();
+    // the failure, then the recall done (its only action's success is saved with it)
+    expect(one.persisted()).toBe(2);
+    const fail = { ok: false, error: 'HTTP 500' };
+    const two = queue([scripted('exec', {}, []), scripted('webhook', { '1': [fail, fail, fail] }, [])]);
+    two.q.add('1', { id: 1 });
+    await two.q.deliver();
+    // exec's success on its own (a restart must not repeat it), then three webhook failures
+    expect(two.persisted()).toBe(4);
   });
 });

@@ -89,6 +89,8 @@ export async function openDeliveries(
   );
   return {
     enqueue(items) {
+      // Nothing new keeps the state unchanged, so a quiet poll writes no file.
+      if (items.length === 0) return;
       for (const item of items) queue.add(item.id, item.record);
       state.setDeliveries(queue.snapshot());
     },

@@ -19,6 +19,8 @@ export async function runFeed(opts: FeedOptions, globals: GlobalFlags, ctx: Cont
   const lockOptions = {
     waitMs: plan.lockWaitMs,
     signal: ctx.signal,
+    now: ctx.now,
+    sleep: ctx.sleep,
     waitFlag: '--lock-wait',
     onWait: (holder: string, file: string) =>
       session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),

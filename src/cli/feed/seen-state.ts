@@ -1,6 +1,7 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
 import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
+import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../errors.js';
 import { sidecarPath } from '../files/sidecar-names.js';
 import { cannotWrite } from '../files/write-errors.js';
@@ -42,9 +43,8 @@ function isPending(value: unknown): value is PendingDelivery {
 export function publishedMs(record: Record<string, unknown>, fallback: number): number {
   const raw = record.published_at;
   if (typeof raw !== 'string') return fallback;
-  const hasZone = /([zZ]|[+-]\d\d:?\d\d)$/.test(raw);
-  const ms = Date.parse(hasZone ? raw : `${raw}Z`);
-  return Number.isNaN(ms) ? fallback : ms;
+  const us = timestampMicros(raw);
+  return Number.isNaN(us) ? fallback : Math.floor(us / 1000);
 }
 
 /** A state that cannot be written ends the run with exit 10, naming the file and the reason. */

@@ -2,13 +2,9 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { writing } from './write-errors.js';
+import { writeAll } from './file-writer.js';
 
 const CHUNK = 1024 * 1024;
-
-async function writeAll(handle: FileHandle, data: Buffer, length = data.length): Promise<void> {
-  let offset = 0;
-  while (offset < length) offset += (await handle.write(data, offset, length - offset)).bytesWritten;
-}
 
 async function endsWithNewline(handle: FileHandle, size: number): Promise<boolean> {
   const last = Buffer.alloc(1);

@@ -4,11 +4,11 @@ import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { cannotWrite } from './write-errors.js';
 
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+/** Writes the first `length` bytes of `data` whole: a pipe or a full disk may take less than it was given. */
+export async function writeAll(handle: FileHandle, data: Buffer, length = data.length): Promise<void> {
   let offset = 0;
-  // A pipe may take less than it was given.
-  while (offset < data.length) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+  while (offset < length) {
+    const { bytesWritten } = await handle.write(data, offset, length - offset);
     offset += bytesWritten;
   }
 }

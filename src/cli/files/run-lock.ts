@@ -122,8 +122,9 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
       } catch (err) {
         if (errnoCode(err) !== 'ELOCKED') throw cannotWrite(file, err);
       }
-      const holder = await describeHolder(file);
       const left = deadline - now();
+      // Read only when said: once on the first wait, and when giving up.
+      const holder = !told || left <= 0 ? await describeHolder(file) : '';
       if (left > 0 && !told) {
         told = true;
         opts.onWait?.(holder, file);
