@@ -37,3 +37,19 @@ export async function openArchiveFile(file: string, opts: { create: boolean }): 
   const { Archive } = await import('../../archive/index.js');
   return writing(file, () => Archive.open(file, opts));
 }
+
+/** Records handed on at once: big enough to be cheap for a renderer, small enough to keep memory flat. */
+const BATCH = 500;
+
+/** The archive's streamed records in batches, stopping between batches when the run is interrupted. */
+export async function* inBatches<T>(records: Iterable<T>, signal: AbortSignal): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for (const record of records) {
+    batch.push(record);
+    if (batch.length < BATCH) continue;
+    yield batch;
+    batch = [];
+    if (signal.aborted) throw signal.reason;
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -1,7 +1,7 @@
 // What the archive's offline commands (query, stats, show from the archive) need: settings and terminal, no client.
 import type { Context } from '../context.js';
-import { loadProfile } from '../session.js';
-import { resolveSettings, type GlobalFlags, type Settings } from '../settings.js';
+import { loadSettings } from '../session.js';
+import type { GlobalFlags, Settings } from '../settings.js';
 import { StatusReporter } from '../terminal/status.js';
 import { detectTerminal, type Terminal } from '../terminal/terminal.js';
 import { archivePath } from './archive-file.js';
@@ -16,7 +16,7 @@ export interface LocalSession {
 
 /** Settings from flags, environment and profile; never a client, never a request, no key needed. */
 export async function openLocal(globals: GlobalFlags, ctx: Context, dbFlag: string | undefined): Promise<LocalSession> {
-  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  const settings = await loadSettings(globals, ctx);
   const terminal = detectTerminal(ctx, globals.color);
   const status = new StatusReporter(ctx.stderr, {
     spinner: false,

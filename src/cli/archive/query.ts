@@ -3,13 +3,11 @@ import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
 import { TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
-import { openArchiveFile } from './archive-file.js';
+import { inBatches, openArchiveFile } from './archive-file.js';
 import { openLocal } from './local-session.js';
-
-/** Records handed to the renderer at once: big enough to be cheap, small enough to keep memory flat. */
-const BATCH = 500;
 
 export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
@@ -17,37 +15,28 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
   const archive = await openArchiveFile(local.file, { create: false });
   let written = 0;
   try {
-    const target = await openTarget(local.settings, ctx);
-    try {
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        columns: plan.columns,
-        tableColumns: TABLE_COLUMNS,
-        csvColumns: RECALL_FIELDS,
-        formulaGuard: plan.formulaGuard,
-        bom: plan.bom,
-        width: local.terminal.columns,
-        color: local.terminal.color,
-      });
-      let batch: Record<string, unknown>[] = [];
-      for (const record of archive.records(plan.listing)) {
-        batch.push(record);
-        if (batch.length < BATCH) continue;
-        await renderer.write(batch);
-        written += batch.length;
-        batch = [];
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-      }
-      await renderer.write(batch);
-      written += batch.length;
-      await renderer.end();
-      await target.commit();
-    } catch (err) {
-      await target.discard();
-      throw err;
-    }
+    await writeOutput(
+      () => openTarget(local.settings, ctx),
+      async (target) => {
+        const { createRenderer } = await import('../../output/renderer.js');
+        const renderer = createRenderer({
+          format,
+          out: target.stream,
+          columns: plan.columns,
+          tableColumns: TABLE_COLUMNS,
+          csvColumns: RECALL_FIELDS,
+          formulaGuard: plan.formulaGuard,
+          bom: plan.bom,
+          width: local.terminal.columns,
+          color: local.terminal.color,
+        });
+        for await (const batch of inBatches(archive.records(plan.listing), ctx.signal)) {
+          await renderer.write(batch);
+          written += batch.length;
+        }
+        await renderer.end();
+      },
+    );
   } finally {
     archive.close();
   }

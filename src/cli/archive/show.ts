@@ -7,8 +7,9 @@ import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
-import type { GlobalFlags } from '../settings.js';
+import type { GlobalFlags, Settings } from '../settings.js';
 import { openArchiveFile } from './archive-file.js';
 import { openLocal } from './local-session.js';
 
@@ -40,9 +41,10 @@ async function fromArchive(file: string, plan: ShowPlan): Promise<VersionEntry[]
 async function fromLive(
   plan: ShowPlan,
   globals: GlobalFlags,
+  settings: Settings,
   ctx: Context,
 ): Promise<Record<string, unknown> | undefined> {
-  const session = await openSession(globals, ctx, { needsKey: true });
+  const session = await openSession(globals, ctx, { needsKey: true, settings });
   try {
     await session.status.start(`looking for recall ${plan.id} in the live window…`);
     for await (const page of session.client.feedPages({ limit: BOUNDS.pageSizeMax })) {
@@ -66,38 +68,36 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
         `recall ${plan.id} is not in the archive ${local.file}`,
         'run `recall-feed sync` to store it',
       );
-    const live = await fromLive(plan, globals, ctx);
+    const live = await fromLive(plan, globals, local.settings, ctx);
     if (!live) {
       throw new UsageError(`no recall ${plan.id} in the archive ${local.file} or in the last 24 hours of the feed`);
     }
     versions = [{ version: 1, storedAt: undefined, current: true, record: live }];
   }
-  const target = await openTarget(local.settings, ctx);
-  try {
-    const width = local.terminal.columns;
-    if (format === 'table') {
-      const { historyView, recordView } = await import('../../output/record-view.js');
-      const text = plan.history
-        ? historyView(versions, width)
-        : recordView((versions[0] as VersionEntry).record, width);
-      target.stream.write(text);
-    } else if (format === 'json' && !plan.history) {
-      target.stream.write(`${JSON.stringify((versions[0] as VersionEntry).record)}\n`);
-    } else {
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: [],
-        csvColumns: RECALL_FIELDS,
-        width,
-      });
-      await renderer.write(versions.map((v) => v.record));
-      await renderer.end();
-    }
-    await target.commit();
-  } catch (err) {
-    await target.discard();
-    throw err;
-  }
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      const width = local.terminal.columns;
+      if (format === 'table') {
+        const { historyView, recordView } = await import('../../output/record-view.js');
+        const text = plan.history
+          ? historyView(versions, width)
+          : recordView((versions[0] as VersionEntry).record, width);
+        target.stream.write(text);
+      } else if (format === 'json' && !plan.history) {
+        target.stream.write(`${JSON.stringify((versions[0] as VersionEntry).record)}\n`);
+      } else {
+        const { createRenderer } = await import('../../output/renderer.js');
+        const renderer = createRenderer({
+          format,
+          out: target.stream,
+          tableColumns: [],
+          csvColumns: RECALL_FIELDS,
+          width,
+        });
+        await renderer.write(versions.map((v) => v.record));
+        await renderer.end();
+      }
+    },
+  );
 }

@@ -5,8 +5,9 @@ import type { StatsResult } from '../../archive/stats.js';
 import type { StatsPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
-import type { Format, GlobalFlags } from '../settings.js';
+import type { Format, GlobalFlags, Settings } from '../settings.js';
 import { openArchiveFile } from './archive-file.js';
 import { openLocal, type LocalSession } from './local-session.js';
 
@@ -20,8 +21,13 @@ async function countArchive(file: string, plan: StatsPlan): Promise<StatsResult>
 }
 
 /** The live window, every page, stored in an in-memory archive so that the same SQL counts it. */
-async function countLive(plan: StatsPlan, globals: GlobalFlags, ctx: Context): Promise<StatsResult> {
-  const session = await openSession(globals, ctx, { needsKey: true });
+async function countLive(
+  plan: StatsPlan,
+  globals: GlobalFlags,
+  settings: Settings,
+  ctx: Context,
+): Promise<StatsResult> {
+  const session = await openSession(globals, ctx, { needsKey: true, settings });
   const { Archive, IN_MEMORY } = await import('../../archive/index.js');
   const archive = Archive.open(IN_MEMORY, { create: true });
   try {
@@ -48,15 +54,11 @@ async function countLive(plan: StatsPlan, globals: GlobalFlags, ctx: Context): P
 export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   const format = chooseFormat(local.settings, local.terminal);
-  const result = plan.live ? await countLive(plan, globals, ctx) : await countArchive(local.file, plan);
-  const target = await openTarget(local.settings, ctx);
-  try {
-    await write(result, plan, format, local, target.stream);
-    await target.commit();
-  } catch (err) {
-    await target.discard();
-    throw err;
-  }
+  const result = plan.live ? await countLive(plan, globals, local.settings, ctx) : await countArchive(local.file, plan);
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    (target) => write(result, plan, format, local, target.stream),
+  );
   if (format === 'table') {
     local.status.note(
       `${result.total.toLocaleString('en-US')} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`,

@@ -4,7 +4,7 @@ import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
 import { CatalogueIndex } from '../../match/matcher.js';
-import { openArchiveFile } from '../archive/archive-file.js';
+import { inBatches, openArchiveFile } from '../archive/archive-file.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
@@ -46,8 +46,6 @@ interface Surroundings {
 /** Recalls in batches, with the window's size when the source knows it. */
 type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
 
-/** Archive records handed on at once: flat memory, few renderer calls. */
-const ARCHIVE_BATCH = 500;
 const n = (v: number) => v.toLocaleString('en-US');
 const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
@@ -64,15 +62,7 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
 }
 
 async function* archiveBatches(records: Iterable<Record<string, unknown>>, signal: AbortSignal): Batches {
-  let batch: Record<string, unknown>[] = [];
-  for (const record of records) {
-    batch.push(record);
-    if (batch.length < ARCHIVE_BATCH) continue;
-    yield { records: batch };
-    batch = [];
-    if (signal.aborted) throw signal.reason;
-  }
-  yield { records: batch };
+  for await (const batch of inBatches(records, signal)) yield { records: batch };
 }
 
 /** Checks every recall of `batches` against the catalogue and writes a row per match; returns the counts. */
