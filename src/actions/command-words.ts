@@ -57,13 +57,6 @@ export function splitWords(command: string): string[] {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The field names a template's words refer to. */
-export function placeholders(words: readonly string[]): string[] {
-  const names = new Set<string>();
-  for (const w of words) for (const m of w.matchAll(PLACEHOLDER)) names.add(m[1] as string);
-  return [...names];
-}
-
 /** A field as argument text: arrays joined with ", ", objects as JSON, null and absent as ''; NUL bytes dropped. */
 export function fieldText(value: unknown): string {
   let text: string;

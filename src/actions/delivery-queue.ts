@@ -54,10 +54,6 @@ export class DeliveryQueue {
     this.queue = restored.map((d) => ({ ...d, done: [...d.done] }));
   }
 
-  get size(): number {
-    return this.queue.length;
-  }
-
   /** What the state file keeps. */
   snapshot(): PendingDelivery[] {
     return this.queue.map((d) => ({ ...d, done: [...d.done] }));

@@ -19,7 +19,7 @@ function optional(v: unknown, test: (v: unknown) => boolean): boolean {
 }
 
 /** RecallSchema: an integer id, the source and the sort timestamps; any other field passes. */
-export function isRecall(r: unknown): r is Recall {
+function isRecall(r: unknown): r is Recall {
   return (
     isObject(r) &&
     isInt(r.id) &&

@@ -10,7 +10,7 @@ import type { RawResponse } from './transport.js';
  * Far deeper than any record (the spec's are four levels), far shallower than what overflows the stack
  * of a renderer that walks a value (JSON.stringify gives up near 10,000).
  */
-export const MAX_JSON_DEPTH = 256;
+const MAX_JSON_DEPTH = 256;
 
 /** A body the client reads, and the schema in schemas.ts that its hand check stands for. */
 export interface BodyShape<T> {
@@ -26,7 +26,7 @@ export const CUSTOM_FEED_BODY: BodyShape<FeedPage<CustomRecord>> = {
 export const SOURCES_BODY: BodyShape<SourcesResponse> = { matches: isSourcesBody, schema: 'SourcesResponseSchema' };
 
 /** Whether a parsed JSON value nests objects and arrays more than `limit` levels deep; no recursion. */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+function nestedDeeperThan(value: unknown, limit: number): boolean {
   const stack: unknown[] = [value];
   const depths: number[] = [1];
   while (stack.length > 0) {

@@ -13,7 +13,7 @@ const KNOWN: Record<Role, string[]> = {
   name: ['name', 'title', 'productname', 'producttitle', 'designation', 'libelle', 'nom'],
 };
 
-export function headerKey(header: string): string {
+function headerKey(header: string): string {
   return fold(header).replace(/[^\p{L}\p{N}]+/gu, '');
 }
 

@@ -19,9 +19,9 @@ export interface RejectedCode {
 }
 
 /** Model keys shorter than this ("A", "12") would tie unrelated products together. */
-export const MIN_MODEL_KEY = 3;
+const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
-export const NAME_SIMILARITY = 0.5;
+const NAME_SIMILARITY = 0.5;
 
 const RANK: Record<MatchReason, number> = { barcode: 0, 'model+brand': 1, model: 2, 'brand+name': 3 };
 const LEVEL: Record<MatchReason, MatchLevel> = {

@@ -46,7 +46,7 @@ describe('DeliveryQueue', () => {
     q.add('1', { id: 1 });
     expect(await q.deliver()).toEqual({ delivered: 2, pending: 0, failed: 0 });
     expect(log).toEqual(['exec:1', 'webhook:1', 'exec:2', 'webhook:2']);
-    expect(q.size).toBe(0);
+    expect(q.snapshot()).toEqual([]);
   });
 
   it('a failing recall is retried with backoff, then waits for the next pass without blocking the others', async () => {

@@ -51,7 +51,7 @@ describe('resolveSettings', () => {
 });
 
 describe('chooseFormat', () => {
-  const tty = { stdoutIsTTY: true, stderrIsTTY: true, columns: 80, color: false, stderrColor: false, animate: false };
+  const tty = { stdoutIsTTY: true, stderrIsTTY: true, columns: 80, color: false, animate: false };
   const pipe = { ...tty, stdoutIsTTY: false };
   const choose = (flags: Parameters<typeof resolveSettings>[0], profile = {}, terminal = tty) =>
     chooseFormat(resolveSettings(flags, {}, profile), terminal);

@@ -59,7 +59,6 @@ describe('detectTerminal: animate', () => {
       stderrIsTTY: true,
       columns: 100,
       color: false,
-      stderrColor: false,
       animate: false,
     });
   });

@@ -2,7 +2,13 @@
 import type { Command } from 'commander';
 import { SORT_FIELDS } from '../../api/constants.js';
 import type { Context } from '../context.js';
-import { DEFAULT_INTERVAL_S, DEFAULT_LOCK_WAIT_S, DEFAULT_PAGE_SIZE, DEFAULT_WATCH_HOURS } from '../feed/defaults.js';
+import {
+  DEFAULT_EXEC_TIMEOUT_S,
+  DEFAULT_INTERVAL_S,
+  DEFAULT_LOCK_WAIT_S,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_WATCH_HOURS,
+} from '../feed/defaults.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { addFilterOptions } from '../options/filter-options.js';
 import { action } from './define-action.js';
@@ -36,7 +42,10 @@ export function registerFeed(program: Command, ctx: Context): void {
       '--exec <command>',
       'with --watch or --state: run this for each new recall, no shell; {field} fills in a value, the record is on stdin',
     )
-    .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30); it counts as failed')
+    .option(
+      '--exec-timeout <seconds>',
+      `stop an --exec command after this long (default ${DEFAULT_EXEC_TIMEOUT_S}); it counts as failed`,
+    )
     .option(
       '--webhook [url]',
       'with --watch or --state: POST each new recall there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../context.js';
+import { DEFAULT_EXEC_TIMEOUT_S } from '../feed/defaults.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
@@ -48,7 +49,7 @@ export function registerMatch(program: Command, ctx: Context): void {
       '--exec <command>',
       'with --watch: run this for each match row, no shell; {recall_id}, {level}, {<catalogue column>}',
     )
-    .option('--exec-timeout <seconds>', 'stop an --exec command after this long (default 30)')
+    .option('--exec-timeout <seconds>', `stop an --exec command after this long (default ${DEFAULT_EXEC_TIMEOUT_S})`)
     .option(
       '--webhook [url]',
       'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',

@@ -47,7 +47,6 @@ const CLOSED_FLAG_VALUES: Record<string, readonly string[]> = {
 const CLOSED_ARG_VALUES: Record<string, readonly string[]> = {
   key: Object.keys(CONFIG_KEY_INFO),
 };
-const FILE_FLAGS = new Set(['--output', '--state', '--keys']);
 const FILE_PLACEHOLDER = /[<[]file(\.\.\.)?[\]>]/;
 
 /** The values a flag is limited to: commander's choices when declared, else the known lists above. */
@@ -59,7 +58,7 @@ export function flagValue(option: Option): FlagValue {
   if (!option.required && !option.optional) return { kind: 'none' };
   const values = closedValues(option);
   if (values) return { kind: 'oneOf', values };
-  if ((option.long && FILE_FLAGS.has(option.long)) || FILE_PLACEHOLDER.test(option.flags)) return { kind: 'file' };
+  if (FILE_PLACEHOLDER.test(option.flags)) return { kind: 'file' };
   return { kind: 'free' };
 }
 

@@ -3,6 +3,7 @@ import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../errors.js';
 import type { Settings } from '../settings.js';
+import { DEFAULT_EXEC_TIMEOUT_S } from './defaults.js';
 
 export interface ActionOptions {
   exec?: string;
@@ -17,9 +18,6 @@ export interface ActionsPlan {
   exec?: { words: string[]; timeoutMs: number };
   webhook?: { url: URL; format: WebhookFormat };
 }
-
-/** Seconds an --exec command may run for one recall before it is stopped and counted as failed. */
-export const DEFAULT_EXEC_TIMEOUT_S = 30;
 
 function execTimeoutMs(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_EXEC_TIMEOUT_S * 1000;

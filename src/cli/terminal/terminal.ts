@@ -8,8 +8,6 @@ export interface Terminal {
   columns: number;
   /** Colour on stdout (tables). */
   color: boolean;
-  /** Colour on stderr. */
-  stderrColor: boolean;
   /** A spinner and in-place countdowns on stderr; otherwise plain lines. */
   animate: boolean;
 }
@@ -62,7 +60,6 @@ export function detectTerminal(ctx: Context, colorFlag: boolean | undefined): Te
     stderrIsTTY,
     columns,
     color: wants(stdoutIsTTY),
-    stderrColor: wants(stderrIsTTY),
     animate: canAnimate(ctx, stdoutIsTTY),
   };
 }
