@@ -24,8 +24,8 @@ const MEMORY_ROUNDS = 5;
 /** Issue 9's targets: the median spawn-to-exit time as a ratio of `node -e 0`'s median in the same rounds. */
 const TARGETS = { version: 1.3, help: 1.5, page: 3 };
 const PEAK_RSS_LIMIT_MIB = 80;
-/** What a run printing one page of JSON lines has no use for: tables, spinners, colours, CSV, a config library. */
-const NOT_FOR_JSONL = ['chalk', 'cli-table3', 'ora', 'conf', 'csv-stringify'];
+/** What a run printing one page of JSON lines has no use for: a spinner, CSV, the archive, the run lock, zod (only for a bad body). */
+const NOT_FOR_JSONL = ['ora', 'csv-stringify', 'csv-parse', 'better-sqlite3', 'proper-lockfile', 'zod'];
 
 const mib = (kb) => kb / 1024;
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
