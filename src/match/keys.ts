@@ -25,9 +25,12 @@ const GENERIC = new Set(
   jouets produit lot noir blanc rouge bleu vert rose gris petit petite grand grande`.split(/\s+/),
 );
 
-/** The distinctive words of a product name: folded, 2+ characters, neither generic nor part of the brand. */
+/**
+ * The distinctive words of a product name: folded, 2+ characters, neither generic nor part of the brand.
+ * `brand` is the brand's key (brandKey), which callers have at hand already.
+ */
 export function nameTokens(name: string, brand = ''): Set<string> {
-  const brandWords = new Set(brandKey(brand).split(' '));
+  const brandWords = new Set(brand.split(' '));
   const tokens = new Set<string>();
   for (const word of brandKey(name).split(' ')) {
     // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.

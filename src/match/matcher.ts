@@ -89,7 +89,7 @@ export class CatalogueIndex {
       const modelText = model === undefined ? '' : modelKey(row.values[model] ?? '');
       if (modelText.length >= MIN_MODEL_KEY) push(this.byModel, modelText, indexed);
       if (indexed.brand !== '' && name !== undefined) {
-        indexed.tokens = nameTokens(row.values[name] ?? '', brandText);
+        indexed.tokens = nameTokens(row.values[name] ?? '', indexed.brand);
         let tokens = this.byBrandToken.get(indexed.brand);
         if (!tokens) {
           tokens = new Map();
@@ -108,8 +108,7 @@ export class CatalogueIndex {
       if (had === undefined || RANK[reason] < RANK[had]) best.set(row, reason);
     };
     for (const g of recallGtins(recall)) for (const row of this.byGtin.get(g) ?? []) offer(row, 'barcode');
-    const recallBrandText = typeof recall.product_brand === 'string' ? recall.product_brand : '';
-    const recallBrand = brandKey(recallBrandText);
+    const recallBrand = brandKey(typeof recall.product_brand === 'string' ? recall.product_brand : '');
     for (const m of strings(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
@@ -118,7 +117,7 @@ export class CatalogueIndex {
     }
     const sameBrand = recallBrand === '' ? undefined : this.byBrandToken.get(recallBrand);
     if (sameBrand) {
-      const tokens = nameTokens(typeof recall.product_name === 'string' ? recall.product_name : '', recallBrandText);
+      const tokens = nameTokens(typeof recall.product_name === 'string' ? recall.product_name : '', recallBrand);
       const seen = new Set<IndexedRow>();
       for (const t of tokens) {
         for (const r of sameBrand.get(t) ?? []) {

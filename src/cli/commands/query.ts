@@ -1,8 +1,6 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
 import type { Command } from 'commander';
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
-import { InvalidParamsError } from '../../api/errors.js';
-import { checkOneOf } from '../../api/params.js';
 import type { ArchiveListing } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -10,7 +8,7 @@ import { addDbOption, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { parseColumns, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;
@@ -40,15 +38,6 @@ export function addSelectionOptions(cmd: Command): Command {
       'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions',
     );
   return addDbOption(addFilterOptions(cmd));
-}
-
-function checked<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof InvalidParamsError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
@@ -102,10 +91,8 @@ export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {
     db,
     listing: {
       ...selection,
-      sortBy:
-        opts.sort === undefined ? undefined : checked(() => checkOneOf(opts.sort as string, SORT_FIELDS, '--sort')),
-      order:
-        opts.order === undefined ? undefined : checked(() => checkOneOf(opts.order as string, SORT_ORDERS, '--order')),
+      sortBy: parseOneOf(opts.sort, SORT_FIELDS, '--sort'),
+      order: parseOneOf(opts.order, SORT_ORDERS, '--order'),
       limit: parseWholeNumber(opts.limit, '--limit', 1),
     },
     columns: parseColumns(opts.columns),

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { ResumableError } from '../errors.js';
 import { isResumable } from '../failure-policy.js';
 import type { OutputTarget } from '../files/file-target.js';
+import { counted } from '../files/write-output.js';
 import type { Session } from '../session.js';
 import type { Page } from './pages.js';
 import { resumeCommand } from './resume-command.js';
@@ -44,13 +45,13 @@ export async function keepForResume(err: unknown, f: FailedExport): Promise<unkn
     return new ResumableError(
       err,
       resumeCommand(argv, ['--resume']),
-      `${f.session.settings.output} is unchanged; ${written} records are kept in ${partial}. To finish${keyNote}, run:`,
+      `${f.session.settings.output} is unchanged; ${counted(written, 'record is', 'records are')} kept in ${partial}. To finish${keyNote}, run:`,
     );
   }
   const continueWith = cursor === undefined ? [] : ['--cursor', cursor];
   return new ResumableError(
     err,
     resumeCommand(argv, continueWith),
-    `${written} records were written. To continue right after them${keyNote}, run:`,
+    `${counted(written, 'record was', 'records were')} written. To continue right after them${keyNote}, run:`,
   );
 }

@@ -1,9 +1,9 @@
 // The plan of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), before anything is sent.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { InvalidParamsError } from '../../api/errors.js';
-import { checkOneOf, validateCustomName } from '../../api/params.js';
+import { validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
-import { parseColumns, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { asUsage, parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
@@ -61,16 +61,6 @@ export interface FeedPlan {
   /** How long to wait for another run that holds the same output or state file. */
   lockWaitMs: number;
   watch: { intervalMs: number; skipExisting: boolean } | undefined;
-}
-
-/** Re-raises the client's parameter checks as usage errors that name the flag. */
-function flag<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof InvalidParamsError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 function refuseWith(mode: string, given: [unknown, string][]): void {
@@ -136,9 +126,9 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
   const hours = parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax);
   // A custom feed's fields are its own: only the recall feed's column names can be checked up front.
   const columns = parseColumns(opts.columns, opts.custom === undefined ? RECALL_FIELDS : undefined);
-  const custom = opts.custom === undefined ? undefined : flag(() => validateCustomName(opts.custom!, '--custom'));
-  const sortBy = opts.sort === undefined ? undefined : flag(() => checkOneOf(opts.sort!, SORT_FIELDS, '--sort'));
-  const sortOrder = opts.order === undefined ? undefined : flag(() => checkOneOf(opts.order!, SORT_ORDERS, '--order'));
+  const custom = opts.custom === undefined ? undefined : asUsage(() => validateCustomName(opts.custom!, '--custom'));
+  const sortBy = parseOneOf(opts.sort, SORT_FIELDS, '--sort');
+  const sortOrder = parseOneOf(opts.order, SORT_ORDERS, '--order');
   checkOutputFlags(opts, settings, format);
   const watch = watchPlan(opts, settings);
   // A plain export with --max asks for no larger page than needed (`--max 10`: one request of 10);

@@ -1,6 +1,6 @@
 // Option parsing shared by several commands.
 import { InvalidParamsError } from '../../api/errors.js';
-import { checkSources } from '../../api/params.js';
+import { checkOneOf, checkSources } from '../../api/params.js';
 import { UsageError } from '../errors.js';
 import { checkKnownColumns } from './column-names.js';
 
@@ -49,16 +49,28 @@ export function parseSourceList(
   hint = 'example: --sources us_cpsc,uk_opss',
 ): string[] | undefined {
   if (raw === undefined) return undefined;
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return asUsage(() => checkSources(ids, label), hint);
+}
+
+/** Re-raises the client's parameter checks (InvalidParamsError) as usage errors: exit 2, nothing sent. */
+export function asUsage<T>(check: () => T, hint?: string): T {
   try {
-    return checkSources(
-      raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      label,
-    );
+    return check();
   } catch (err) {
     if (err instanceof InvalidParamsError) throw new UsageError(err.message, hint);
     throw err;
   }
+}
+
+/** A closed flag's value (`--sort`, `--order`), checked as the client checks it; undefined when absent. */
+export function parseOneOf<T extends string>(
+  raw: string | undefined,
+  choices: readonly T[],
+  flag: string,
+): T | undefined {
+  return raw === undefined ? undefined : asUsage(() => checkOneOf(raw, choices, flag));
 }
