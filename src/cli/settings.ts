@@ -11,7 +11,7 @@ import { parseDuration } from '../api/duration.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { FORMATS, isFormat, type Format } from '../output/formats.js';
 import { UsageError } from './errors.js';
-import { parseSourceList, parseWholeNumber } from './options/option-parsers.js';
+import { parseSeconds, parseSourceList, parseWholeNumber } from './options/option-parsers.js';
 
 export type { Format } from '../output/formats.js';
 
@@ -65,16 +65,6 @@ export interface Settings {
   pacing: PacingOverrides;
   sandbox: boolean;
   allowInsecureHttp: boolean;
-}
-
-function positiveSeconds(raw: string, flag: string, allowZero = false): number {
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
-    throw new UsageError(
-      `${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, not '${raw}'`,
-    );
-  }
-  return Math.round(n * 1000);
 }
 
 export function parseFormat(raw: string, flag: string): Format {
@@ -185,8 +175,8 @@ export function resolveSettings(
     output: flags.output,
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,
-    timeoutMs: timeout ? positiveSeconds(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_MS,
-    maxWaitMs: maxWait ? positiveSeconds(maxWait[0], maxWait[1], true) : DEFAULT_MAX_WAIT_MS,
+    timeoutMs: parseSeconds(timeout?.[0], timeout?.[1] ?? '', 0, true) ?? DEFAULT_TIMEOUT_MS,
+    maxWaitMs: parseSeconds(maxWait?.[0], maxWait?.[1] ?? '', 0) ?? DEFAULT_MAX_WAIT_MS,
     retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, MAX_RETRIES) as number) : DEFAULT_RETRIES,
     // At most 500: a JavaScript string holds about 512 MiB.
     maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),

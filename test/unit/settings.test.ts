@@ -45,7 +45,9 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow(
       "the profile's format must be one of table, jsonl, json, csv, not 'xml'",
     );
-    expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow('--timeout must be a positive number of seconds');
+    expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow(
+      '--timeout must be a number of seconds greater than 0',
+    );
     expect(() => resolveSettings({ maxWait: '0' }, {}, {})).not.toThrow();
   });
 });

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { addDbOption } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
-import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 interface SyncOptions {
   db?: string;
@@ -53,11 +53,7 @@ Examples:
 export function planSync(opts: SyncOptions): SyncPlan {
   let intervalMs: number | undefined;
   if (opts.watch) {
-    const seconds = opts.interval === undefined ? DEFAULT_SYNC_INTERVAL_S : Number(opts.interval);
-    if (opts.interval !== undefined && (opts.interval.trim() === '' || !Number.isFinite(seconds) || seconds < 1)) {
-      throw new UsageError(`--interval must be a number of seconds, 1 or more, not '${opts.interval}'`);
-    }
-    intervalMs = Math.round(seconds * 1000);
+    intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_SYNC_INTERVAL_S * 1000;
   } else if (opts.interval !== undefined) {
     throw new UsageError('--interval works with --watch');
   }

@@ -2,6 +2,7 @@
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../errors.js';
+import { parseSeconds } from '../options/option-parsers.js';
 import type { Settings } from '../settings.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from './defaults.js';
 
@@ -17,15 +18,6 @@ export interface ActionOptions {
 export interface ActionsPlan {
   exec?: { words: string[]; timeoutMs: number };
   webhook?: { url: URL; format: WebhookFormat };
-}
-
-function execTimeoutMs(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_EXEC_TIMEOUT_S * 1000;
-  const n = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || n <= 0) {
-    throw new UsageError(`--exec-timeout must be a number of seconds greater than 0, not '${raw}'`);
-  }
-  return Math.round(n * 1000);
 }
 
 function webhookUrl(given: string | true, settings: Settings): URL {
@@ -67,7 +59,10 @@ export function planActions(
   const plan: ActionsPlan = {};
   if (opts.exec !== undefined) {
     try {
-      plan.exec = { words: splitWords(opts.exec), timeoutMs: execTimeoutMs(opts.execTimeout) };
+      plan.exec = {
+        words: splitWords(opts.exec),
+        timeoutMs: parseSeconds(opts.execTimeout, '--exec-timeout', 0, true) ?? DEFAULT_EXEC_TIMEOUT_S * 1000,
+      };
     } catch (err) {
       if (err instanceof CommandSyntaxError)
         throw new UsageError(err.message, 'quote as in a shell: \'single\' or "double"; nothing is expanded');

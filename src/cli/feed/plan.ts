@@ -3,7 +3,14 @@ import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/const
 import { InvalidParamsError } from '../../api/errors.js';
 import { validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
-import { asUsage, parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import {
+  asUsage,
+  parseColumns,
+  parseOneOf,
+  parseSeconds,
+  parseSourceList,
+  parseWholeNumber,
+} from '../options/option-parsers.js';
 import { UsageError } from '../errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
@@ -87,11 +94,8 @@ function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
       'redirect it (>> file), or run from cron with --state and -o --append',
     );
   }
-  const interval = opts.interval === undefined ? DEFAULT_INTERVAL_S : Number(opts.interval);
-  if (opts.interval !== undefined && (opts.interval.trim() === '' || !Number.isFinite(interval) || interval < 1)) {
-    throw new UsageError(`--interval must be a number of seconds, 1 or more, not '${opts.interval}'`);
-  }
-  return { intervalMs: Math.round(interval * 1000), skipExisting: opts.skipExisting ?? false };
+  const intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_INTERVAL_S * 1000;
+  return { intervalMs, skipExisting: opts.skipExisting ?? false };
 }
 
 function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format): void {

@@ -74,3 +74,20 @@ export function parseOneOf<T extends string>(
 ): T | undefined {
   return raw === undefined ? undefined : asUsage(() => checkOneOf(raw, choices, flag));
 }
+
+/** A plain decimal number of seconds: Number() alone would also take `1e3`, `0x10` and `Infinity`. */
+const DECIMAL_SECONDS = /^\s*\d+(\.\d+)?\s*$/;
+
+/**
+ * A seconds flag (`--timeout`, `--interval`, ...) as milliseconds; undefined when absent. It must be at
+ * least `min`, or above it when `above` is set (`--timeout 0` means nothing, `--max-wait 0` never waits).
+ */
+export function parseSeconds(raw: string | undefined, flag: string, min: number, above = false): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!DECIMAL_SECONDS.test(raw) || n < min || (above && n === min)) {
+    const range = above ? `greater than ${min}` : `${min} or more`;
+    throw new UsageError(`${flag} must be a number of seconds ${range}, not '${raw}'`);
+  }
+  return Math.round(n * 1000);
+}
