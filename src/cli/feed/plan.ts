@@ -1,6 +1,5 @@
 // The plan of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), before anything is sent.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
-import { InvalidParamsError } from '../../api/errors.js';
 import { validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
 import {
