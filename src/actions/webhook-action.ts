@@ -1,5 +1,6 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
 import { type Dispatcher, request } from 'undici';
+import { retryAfterAt } from '../api/retry.js';
 import type { Action, AttemptResult } from './action.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
@@ -40,15 +41,6 @@ export function slackMessage(record: Record<string, unknown>): { text: string } 
   return { text: `*${title}*${facts ? `\n${facts}` : ''}${url}` };
 }
 
-/** Seconds or an HTTP date; capped by the caller. */
-export function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
-  const raw = Array.isArray(header) ? header[0] : header;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /** An error message with the URL's path (its token) cut out. */
 function hidePath(message: string, url: URL): string {
   return message.split(url.href).join(maskWebhookUrl(url)).split(url.pathname).join('/…');
@@ -73,8 +65,13 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         await res.body.dump();
         if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
         const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.statusCode}` };
-        if (res.statusCode === 429)
-          result.retryAfterMs = retryAfterMs(res.headers['retry-after'], (opts.now ?? Date.now)());
+        if (res.statusCode === 429) {
+          // The receiver asks to be left alone for a while: seconds or a date, read as the client reads them.
+          const now = (opts.now ?? Date.now)();
+          const header = res.headers['retry-after'];
+          const at = retryAfterAt(Array.isArray(header) ? header[0] : header, now);
+          if (at !== undefined) result.retryAfterMs = Math.max(0, at - now);
+        }
         return result;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;

@@ -78,19 +78,23 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A `Retry-After` value (seconds, or an HTTP date) as epoch ms; undefined when absent or unreadable. */
+export function retryAfterAt(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return now + seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : date;
+}
+
 /**
  * When a 429 says the limit resets, as epoch ms: `details.reset_at` first, then `Retry-After`
  * (seconds or an HTTP date), then `X-RateLimit-Reset-<Type>` (epoch seconds). Undefined when none is usable.
  */
 export function rateLimitResetAt(err: RateLimitError, now: number): number | undefined {
   if (err.resetAt) return err.resetAt.getTime();
-  const retryAfter = header(err.headers, 'retry-after');
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (retryAfter.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return now + seconds * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return date;
-  }
+  const retryAfter = retryAfterAt(header(err.headers, 'retry-after'), now);
+  if (retryAfter !== undefined) return retryAfter;
   const type = err.limitType ?? 'minute';
   const reset = header(err.headers, `x-ratelimit-reset-${type}`);
   if (reset !== undefined && reset.trim() !== '' && Number.isFinite(Number(reset))) return Number(reset) * 1000;
