@@ -1,8 +1,7 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
 import { cleanForTerminal, tableCell } from './cells.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
-import { wrapLine } from './text-wrap.js';
+import { displayWidth, truncateToWidth, wrapLine } from './text-width.js';
 
 /** Below this width labels go on their own line, above their values. */
 const STACKED_BELOW = 60;

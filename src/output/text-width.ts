@@ -129,3 +129,9 @@ export function wrapToWidth(text: string, width: number, maxLines: number): stri
   kept[kept.length - 1] = displayWidth(last) < w ? `${last}…` : truncateToWidth(`${last}…`, w);
   return kept;
 }
+
+/** One line of text as every line of at most `width` columns it wraps to; an empty text is one empty line. */
+export function wrapLine(text: string, width: number): string[] {
+  const lines = wrapToWidth(text, width, Number.POSITIVE_INFINITY);
+  return lines.length > 0 ? lines : [''];
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bar, barChart } from '../../src/output/bar-chart.js';
 import { fieldChanges, historyView, recordView } from '../../src/output/record-view.js';
 import { displayWidth } from '../../src/output/text-width.js';
-import { wrapLine } from '../../src/output/text-wrap.js';
+import { wrapLine } from '../../src/output/text-width.js';
 
 const widths = (text: string) => text.split('\n').filter(Boolean).map(displayWidth);
 
