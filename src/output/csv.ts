@@ -1,4 +1,4 @@
-// CSV renderer: RFC 4180 quoting by csv-stringify's streaming stringify(), header once, formula guard.
+// CSV renderer: RFC 4180 quoting by csv-stringify, one batch at a time, written with backpressure; header once, formula guard.
 //
 // Contract:
 // - Columns: the `existingHeader` of a file being continued when given; else `columns` when given
@@ -15,13 +15,17 @@
 //   read LF, while line-oriented tools (wc -l, awk, cut) would keep a stray "\r" in the last field with
 //   CRLF. A CR or LF inside a field is kept as is, inside quotes.
 // - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
-import type { Stringifier } from 'csv-stringify';
-import { OutputClosedError, waitFor } from './backpressure.js';
+import { writeChunk } from './backpressure.js';
 import { csvCell, guardFormula, unguardFormula } from './cells.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
-let loading: Promise<typeof import('csv-stringify')> | undefined;
-const loadStringify = () => (loading ??= import('csv-stringify'));
+type Stringify = typeof import('csv-stringify/sync')['stringify'];
+let loading: Promise<Stringify> | undefined;
+const loadStringify = () => (loading ??= import('csv-stringify/sync').then((m) => m.stringify));
+
+/** RFC 4180 quoting (comma, quote, LF) plus a lone CR, which some readers would take for a line end. */
+const OPTIONS = { record_delimiter: 'unix', quoted_match: /\r/ } as const;
+const BOM = '\uFEFF';
 
 function resolveColumns(opts: RenderOptions, firstBatch: readonly Record<string, unknown>[]): string[] {
   if (opts.existingHeader) {
@@ -46,7 +50,8 @@ export class CsvRenderer implements Renderer {
   readonly #opts: RenderOptions;
   readonly #guard: boolean;
   #columns: string[] | undefined;
-  #stringifier: Stringifier | undefined;
+  /** Whether the BOM and header (when wanted) are out. */
+  #started = false;
   #count = 0;
   #ended = false;
   /** Columns and fields already reported as dropped; undefined when nobody listens or --columns chose. */
@@ -66,49 +71,45 @@ export class CsvRenderer implements Renderer {
     return this.#count;
   }
 
+  /**
+   * Each batch becomes text at once and is handed to `out` with backpressure, like json and jsonl: a
+   * record counts as written only once its row has been handed over.
+   */
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (this.#ended) throw new Error('write() after end()');
     if (records.length === 0) return;
     this.#columns ??= resolveColumns(this.#opts, records);
     const columns = this.#columns;
     this.#reportDropped(columns, records);
-    const stringifier = await this.#open(columns);
-    for (const record of records) {
-      const row = columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard));
-      if (!stringifier.write(row)) await waitFor(stringifier, 'drain', this.#opts.out);
-      this.#count++;
-    }
-    await this.#handedOver(stringifier);
-  }
-
-  /**
-   * The pipe moves rows on to `out` only as fast as `out` takes them; until it has, they live in the
-   * stringifier, and a run that fails now and closes `out` would lose rows it already counted.
-   */
-  async #handedOver(stringifier: Stringifier): Promise<void> {
-    const out = this.#opts.out;
-    while (stringifier.readableLength > 0) {
-      // A closed output unpipes the stringifier: nothing would ever move again.
-      if (out.errored || out.destroyed) throw out.errored ?? new OutputClosedError();
-      if (out.writableNeedDrain) await waitFor(out, 'drain', out);
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
+    const stringify = await loadStringify();
+    const rows = records.map((record) =>
+      columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard)),
+    );
+    await writeChunk(this.#opts.out, this.#preamble(stringify, columns) + stringify(rows, OPTIONS));
+    this.#count += records.length;
   }
 
   async end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    let stringifier = this.#stringifier;
-    if (!stringifier) {
-      const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
-      if (!this.#writesHeader || !knownColumns) return;
-      this.#columns = resolveColumns(this.#opts, []);
-      stringifier = await this.#open(this.#columns);
-    }
-    // 'end' fires once the pipe has handed every chunk to `out`.
-    const drained = waitFor(stringifier, 'end', this.#opts.out);
-    stringifier.end();
-    await drained;
+    if (this.#started) return;
+    // No records: a header alone still makes a valid file, when the columns are known up front.
+    const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
+    if (!this.#writesHeader || !knownColumns) return;
+    this.#columns = resolveColumns(this.#opts, []);
+    await writeChunk(this.#opts.out, this.#preamble(await loadStringify(), this.#columns));
+  }
+
+  /** The BOM and the header row, the first time only. */
+  #preamble(stringify: Stringify, columns: string[]): string {
+    if (this.#started) return '';
+    this.#started = true;
+    const bom = this.#opts.bom ? BOM : '';
+    // Field names come from the server too, so the header gets the same guard as the cells.
+    const header = this.#writesHeader
+      ? stringify([columns.map((c) => (this.#guard ? guardFormula(c) : c))], OPTIONS)
+      : '';
+    return bom + header;
   }
 
   #reportDropped(columns: string[], records: readonly Record<string, unknown>[]): void {
@@ -126,20 +127,5 @@ export class CsvRenderer implements Renderer {
       }
     }
     if (dropped.length > 0) onDroppedFields(dropped);
-  }
-
-  async #open(columns: string[]): Promise<Stringifier> {
-    if (this.#stringifier) return this.#stringifier;
-    const { stringify } = await loadStringify();
-    if (this.#stringifier) return this.#stringifier;
-    const stringifier = stringify({ bom: this.#opts.bom ?? false, record_delimiter: 'unix', quoted_match: /\r/ });
-    // Our `out` is not ended with the csv: a file sink or stdout may carry more after it.
-    stringifier.pipe(this.#opts.out, { end: false });
-    if (this.#writesHeader) {
-      // Field names come from the server too, so the header gets the same guard as the cells.
-      stringifier.write(columns.map((c) => (this.#guard ? guardFormula(c) : c)));
-    }
-    this.#stringifier = stringifier;
-    return stringifier;
   }
 }
