@@ -1,5 +1,5 @@
 // Reads a product catalogue (CSV with a header, delimiter and BOM detected, or JSON lines) into rows.
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
 
 export interface CatalogueRow {
@@ -40,24 +40,10 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-async function head(file: string): Promise<string> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readJsonl(file: string): Promise<{ headers: string[]; rows: CatalogueRow[] }> {
+function readJsonl(file: string, content: string): { headers: string[]; rows: CatalogueRow[] } {
   const headers = new Set<string>();
   const rows: CatalogueRow[] = [];
-  const lines = (await fs.readFile(file, 'utf8')).replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = content.split(/\r?\n/);
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     let parsed: unknown;
@@ -79,50 +65,44 @@ async function readJsonl(file: string): Promise<{ headers: string[]; rows: Catal
   return { headers: [...headers], rows };
 }
 
-async function readCsv(file: string, firstLine: string): Promise<{ headers: string[]; rows: CatalogueRow[] }> {
-  const { parse } = await import('csv-parse');
-  const parser = createReadStream(file).pipe(
-    parse({
-      bom: true,
-      delimiter: detectDelimiter(firstLine),
+async function readCsv(file: string, content: string): Promise<{ headers: string[]; rows: CatalogueRow[] }> {
+  const { parse } = await import('csv-parse/sync');
+  let records: string[][];
+  try {
+    records = parse(content, {
+      delimiter: detectDelimiter(content.split(/\r?\n/, 1)[0] ?? ''),
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
-    }),
-  );
-  let headers: string[] | undefined;
-  const rows: CatalogueRow[] = [];
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (!headers) {
-        headers = record;
-        continue;
-      }
-      const values: Record<string, string> = {};
-      headers.forEach((h, i) => {
-        values[h] = record[i] ?? '';
-      });
-      rows.push({ line: rows.length + 1, values });
-    }
+    });
   } catch (err) {
     throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
   }
-  return { headers: headers ?? [], rows };
+  const [headers = [], ...data] = records;
+  const rows = data.map((record, i) => {
+    const values: Record<string, string> = {};
+    headers.forEach((h, k) => {
+      values[h] = record[k] ?? '';
+    });
+    return { line: i + 1, values };
+  });
+  return { headers, rows };
 }
 
 /** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */
 export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promise<Catalogue> {
-  let start: string;
+  // Read once: every row is kept for the index anyway, so streaming would save nothing.
+  let content: string;
   try {
-    start = await head(file);
+    content = (await fs.readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
     throw new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
   }
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.trimStart().startsWith('{');
-  const { headers, rows } = jsonl ? await readJsonl(file) : await readCsv(file, start.split(/\r?\n/)[0] ?? '');
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');
+  const { headers, rows } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
   return { headers, columns: resolveColumns(headers, mapped), rows };
 }
