@@ -1,6 +1,7 @@
 // The config file: named profiles of settings, {"profiles":{"<name>":{"<key>":value}}}, 0600 in a 0700 folder.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { ConfigReadError, ConfigWriteError, fsReason } from './errors.js';
 import { configFilePath } from './paths.js';
 import type { ConfigValue } from './keys.js';
@@ -44,24 +45,14 @@ function readError(file: string, err: unknown): ConfigReadError {
   return new ConfigReadError(file, fsReason(err), err);
 }
 
-/** Replaces the file in one step: a 0600 temp file beside it, then a rename (an existing 0644 file becomes 0600). */
-function writeAtomic(file: string, content: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, content, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 export class ConfigStore {
   /** The config file (which may not exist yet). */
   readonly path: string;
   /** Why the file cannot be written, when its directory could not be created or read; reads then see an empty store. */
   readonly unwritableReason: string | undefined;
   readonly #unwritableCause: unknown;
+  /** What open() read: reads are served from it; a write reads the file again, to keep another process's change. */
+  #data: Record<string, unknown> = {};
 
   private constructor(file: string, unwritable?: unknown) {
     this.path = file;
@@ -82,7 +73,7 @@ export class ConfigStore {
     }
     const store = new ConfigStore(file);
     try {
-      store.#read();
+      store.#data = store.#read();
     } catch (err) {
       // A directory we may not look into: nothing we could read, and any write reports why.
       const { cause } = err as ConfigReadError;
@@ -101,14 +92,16 @@ export class ConfigStore {
   /** Stores a value that validateConfigValue has already checked. */
   set(profile: string, key: string, value: ConfigValue): void {
     validateProfileName(profile);
-    const profiles = this.#profiles();
+    const data = this.#readForWrite();
+    const profiles = (data.profiles ?? {}) as Profiles;
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
-    this.#write({ ...profiles, [profile]: { ...values, [key]: value } });
+    this.#write(data, { ...profiles, [profile]: { ...values, [key]: value } });
   }
 
   /** Removes a key; a profile left empty is removed too. Returns whether anything was removed. */
   unset(profile: string, key: string): boolean {
-    const profiles = this.#profiles();
+    const data = this.#readForWrite();
+    const profiles = (data.profiles ?? {}) as Profiles;
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : undefined;
     if (!values || !Object.hasOwn(values, key)) return false;
     const rest = { ...values };
@@ -116,7 +109,7 @@ export class ConfigStore {
     const next = { ...profiles };
     if (Object.keys(rest).length === 0) delete next[profile];
     else next[profile] = rest;
-    this.#write(next);
+    this.#write(data, next);
     return true;
   }
 
@@ -135,7 +128,7 @@ export class ConfigStore {
     return Object.keys(this.#profiles());
   }
 
-  /** The whole file, read on every access so that another process's change is seen; {} when there is none. */
+  /** The whole file as it is now; {} when there is none. */
   #read(): Record<string, unknown> {
     if (this.#unwritableCause !== undefined) return {};
     let text: string;
@@ -153,19 +146,25 @@ export class ConfigStore {
   }
 
   #profiles(): Profiles {
-    return (this.#read().profiles ?? {}) as Profiles;
+    return (this.#data.profiles ?? {}) as Profiles;
   }
 
-  /** Writes the profiles, keeping whatever else the file holds, tab-indented as conf wrote it. */
-  #write(profiles: Profiles): void {
+  /** The file as it is now, for a change: another process's edit since open() is kept, never overwritten. */
+  #readForWrite(): Record<string, unknown> {
     if (this.#unwritableCause !== undefined) {
       throw new ConfigWriteError(this.path, this.unwritableReason ?? 'unknown', this.#unwritableCause);
     }
-    const data = { ...this.#read(), profiles };
+    return this.#read();
+  }
+
+  /** Writes the profiles into `current` (whatever else the file holds is kept), tab-indented as conf wrote it. */
+  #write(current: Record<string, unknown>, profiles: Profiles): void {
+    const data = { ...current, profiles };
     try {
-      writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
+      writeFileAtomicSync(this.path, JSON.stringify(data, undefined, '\t'));
     } catch (err) {
       throw new ConfigWriteError(this.path, fsReason(err), err);
     }
+    this.#data = data;
   }
 }

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../errors.js';
-import { sidecarPath } from '../files/sidecar-names.js';
+import { atomicTempPath } from '../files/atomic-write.js';
 import { cannotWrite } from '../files/write-errors.js';
 
 /** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
@@ -108,7 +108,7 @@ export class SeenState {
 
   /** The file beside the state where the next version is written before it replaces the state. */
   private get tmp(): string {
-    return sidecarPath(this.file as string, `.${process.pid}.tmp`, '.');
+    return atomicTempPath(this.file as string);
   }
 
   /** Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. */
