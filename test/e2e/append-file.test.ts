@@ -1,18 +1,13 @@
 // Appending a partial to its target is all or nothing: a write that fails part-way cuts the target back.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const MODULE = await childModule('src/cli/files/append-file.ts');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 /** Appends argv[1] to argv[2]; prints the error's name and message, if any. */
 const APPEND = `
@@ -34,8 +29,7 @@ function appendUnderLimit(from: string, to: string, blocks: number) {
 
 describe('appendFileBytes', () => {
   it('adds the bytes, with the final newline the target lacked', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rf-append-'));
-    dirs.push(dir);
+    const dir = tempDir('rf-append-');
     const [from, to] = [path.join(dir, 'new'), path.join(dir, 'old')];
     writeFileSync(from, 'c\nd\n');
     writeFileSync(to, 'a\nb');
@@ -45,8 +39,7 @@ describe('appendFileBytes', () => {
   });
 
   it('a write that fails part-way (file too large) leaves the target exactly as it was', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rf-append-'));
-    dirs.push(dir);
+    const dir = tempDir('rf-append-');
     const [from, to] = [path.join(dir, 'new'), path.join(dir, 'old')];
     const limit = 128 * 512;
     const old = `${'o'.repeat(99)}\n`.repeat(500); // 50 000 bytes

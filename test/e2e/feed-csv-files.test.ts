@@ -1,9 +1,9 @@
 // csv files read back by Python's csv module: carriage returns, and columns decided by the header already in the file.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { FIXED_START, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
@@ -18,15 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function csvFile(name = 'out.csv'): string {
-  const d = tempDir('rf-csv-');
-  dirs.push(d);
-  return path.join(d, name);
-}
+const csvFile = (name = 'out.csv') => path.join(tempDir('rf-csv-'), name);
 
 const expected = () => expectedFeed(sandbox, { now: FIXED_START });
 const column = (rows: string[][], name: string) => rows.slice(1).map((r) => r[rows[0]!.indexOf(name)]);

@@ -1,5 +1,5 @@
 // `--resume` that fails keeps what it was meant to finish; leftovers of killed runs are named; resuming an --append.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
@@ -13,16 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const dirs: string[] = [];
 afterEach(() => {
   sandbox.setFaults({});
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-function scratch(): string {
-  const d = tempDir('rf-resume-');
-  dirs.push(d);
-  return d;
-}
+const scratch = () => tempDir('rf-resume-');
 
 const ids = (text: string) => jsonLines(text).map((r) => r.id);
 const expectedIds = (n?: number) =>

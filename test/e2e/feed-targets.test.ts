@@ -6,14 +6,13 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { execa, execaSync } from 'execa';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, BIN, FIXED_START, jsonLines, lines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
 import { expectedFeed } from '../helpers/expected.js';
@@ -26,15 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function scratch(): string {
-  const d = tempDir('rf-targets-');
-  dirs.push(d);
-  return d;
-}
+const scratch = () => tempDir('rf-targets-');
 
 const ids = (text: string) => jsonLines(text).map((r) => r.id);
 const expectedIds = (n: number) =>

@@ -1,25 +1,15 @@
 // The run lock across real processes: mutual exclusion, naming the holder, and taking over after a SIGKILL.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';
 import { acquireRunLock } from '../../src/cli/files/run-lock.js';
 import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const LOCK_MODULE = await childModule('src/cli/files/run-lock.ts');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'rf-lock-'));
-  dirs.push(d);
-  return d;
-}
 
 /** Holds the lock on argv[1] until killed; says "locked" once it has it. */
 const HOLDER = `

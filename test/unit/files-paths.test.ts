@@ -1,22 +1,15 @@
 // What an -o path is (stdout, device, file behind links, folder), sidecar names that fit, and file-system errors in words.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CannotWriteError, UsageError } from '../../src/cli/errors.js';
 import { partialPath, partialStatePath, sidecarPath } from '../../src/cli/files/sidecar-names.js';
 import { resolveTargetPath } from '../../src/cli/files/target-path.js';
 import { cannotWrite } from '../../src/cli/files/write-errors.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function scratch(): string {
-  const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'rf-paths-')));
-  dirs.push(d);
-  return d;
-}
+/** A temp folder by its real path (the tests compare resolved paths; /tmp may be a link). */
+const scratch = () => realpathSync(tempDir('rf-paths-'));
 
 const errno = (code: string) => Object.assign(new Error(`${code}: oops`), { code, syscall: 'open' });
 

@@ -2,28 +2,17 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
-  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname, } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';
 import { acquireRunLock, withRunLock, type RunLockOptions } from '../../src/cli/files/run-lock.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'rf-lock-'));
-  dirs.push(d);
-  return d;
-}
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A clock that only moves when the code under test sleeps; `onSleep` runs at each sleep. */
 function fakeTime(onSleep: (n: number) => Promise<void> | void = () => {}) {
