@@ -1,5 +1,5 @@
 // The run lock across real processes: mutual exclusion, naming the holder, and taking over after a SIGKILL.
-import { existsSync, readdirSync, readFileSync, } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';

@@ -1,13 +1,6 @@
 // The run lock in one process: waiting with an injected clock, giving up naming the holder, stale takeover, aborts, order.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';
