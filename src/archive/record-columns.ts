@@ -1,7 +1,7 @@
 // What the archive stores beside a record's raw JSON: sort keys and the folded values record filters compare.
 import { timestampMicros } from '../api/timestamps.js';
 import { fold } from '../filters/normalize.js';
-import { FILTER_FIELDS, type FilterName } from '../filters/record-filter.js';
+import { FILTER_FIELDS, type FilterName, foldedValues } from '../filters/record-filter.js';
 
 /** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
 export const SQL_FILTERS = [
@@ -36,14 +36,9 @@ function micros(value: unknown): number | null {
   return Number.isNaN(us) ? null : us;
 }
 
-/**
- * The whole values a list filter compares, as a JSON array: the folded string, or the folded strings of
- * an array; nothing for any other value. Mirrors compileFilter, so SQL and JavaScript agree.
- */
+/** The whole values a list filter compares, as a JSON array: the filters' own foldedValues, so SQL and JavaScript agree. */
 function foldedList(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify([fold(value)]);
-  if (Array.isArray(value)) return JSON.stringify(value.filter((v): v is string => typeof v === 'string').map(fold));
-  return '[]';
+  return JSON.stringify(foldedValues(value));
 }
 
 /** The folded text a substring filter searches, or null (which no filter matches) for a non-string. */

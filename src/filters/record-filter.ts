@@ -50,11 +50,16 @@ function* strings(value: unknown): Generator<string> {
   else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) yield* strings(v);
 }
 
-/** A value's whole-value candidates: a string, or the strings of an array. */
-function values(value: unknown): string[] {
-  if (typeof value === 'string') return [fold(value)];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map(fold);
+/** A value's strings: itself, or the strings of an array; nothing for any other value. */
+export function stringValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
   return [];
+}
+
+/** What a list filter compares: the whole values, folded. The archive stores the same for its SQL. */
+export function foldedValues(value: unknown): string[] {
+  return stringValues(value).map(fold);
 }
 
 /** Compiles a filter into a predicate; the folding of the wanted values is done once. */
@@ -66,7 +71,7 @@ export function compileFilter(filter: RecordFilter): (record: Record<string, unk
     const { field, kind } = FILTER_FIELDS[name];
     if (kind === 'list') {
       const set = new Set((wanted as string[]).map(fold));
-      tests.push((r) => values(r[field]).some((v) => set.has(v)));
+      tests.push((r) => foldedValues(r[field]).some((v) => set.has(v)));
     } else if (field === undefined) {
       const needle = fold(wanted as string);
       tests.push((r) => {

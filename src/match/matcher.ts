@@ -1,4 +1,5 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model or brand+name (possible).
+import { stringValues } from '../filters/record-filter.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { normalizeGtin } from './gtin.js';
 import { brandKey, modelKey, nameTokens, tokenSimilarity } from './keys.js';
@@ -35,12 +36,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
 }
 
 /** The barcodes a recall names: identifier objects ({type, value}) or bare strings, valid GTINs only. */
@@ -109,7 +104,7 @@ export class CatalogueIndex {
     };
     for (const g of recallGtins(recall)) for (const row of this.byGtin.get(g) ?? []) offer(row, 'barcode');
     const recallBrand = brandKey(typeof recall.product_brand === 'string' ? recall.product_brand : '');
-    for (const m of strings(recall.product_model_numbers)) {
+    for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
       for (const r of this.byModel.get(key) ?? [])

@@ -3,7 +3,7 @@ import type { Archive } from '../../archive/index.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { openTarget } from '../files/output-target.js';
+import { formatOfPath, openTarget } from '../files/output-target.js';
 import { tellsSuccess, writeOutput } from '../files/write-output.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
@@ -14,7 +14,7 @@ import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
 
 /** Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise. */
 function jsonSummary(settings: Settings): boolean {
-  const format = settings.format ?? (settings.output?.toLowerCase().endsWith('.json') ? 'json' : undefined);
+  const format = settings.format ?? formatOfPath(settings.output);
   if (format === 'json' || format === 'jsonl') return true;
   if (format !== undefined) throw new UsageError(`sync prints its summary as -f json, not -f ${format}`);
   if (settings.output) throw new UsageError('sync writes its summary to -o only with -f json');

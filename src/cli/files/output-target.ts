@@ -14,6 +14,11 @@ const BY_EXTENSION: Record<string, Format> = {
   '.ndjson': 'jsonl',
 };
 
+/** The format a file name asks for by its extension (`.csv`, `.json`, `.jsonl`, `.ndjson`); undefined for none. */
+export function formatOfPath(file: string | undefined): Format | undefined {
+  return file ? BY_EXTENSION[path.extname(file).toLowerCase()] : undefined;
+}
+
 /** `-o -` is stdout, as in most tools. */
 const toFile = (settings: Settings) => (settings.output === '-' ? undefined : settings.output);
 
@@ -21,7 +26,7 @@ const toFile = (settings: Settings) => (settings.output === '-' ? undefined : se
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
   if (settings.format) return settings.format;
   const output = toFile(settings);
-  const byExtension = output ? BY_EXTENSION[path.extname(output).toLowerCase()] : undefined;
+  const byExtension = formatOfPath(output);
   if (byExtension) return byExtension;
   if (settings.profileFormat) return settings.profileFormat;
   return terminal.stdoutIsTTY && !output ? 'table' : 'jsonl';
