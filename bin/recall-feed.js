@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Thin launcher: the only code that touches process. Runs main() and sets the exit code.
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 
 const args = process.argv.slice(2);
 
@@ -10,9 +9,6 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  // undici parses HTTP with a WebAssembly module; optimising it (TurboFan) costs a short run about 35 MiB
-  // and 80 ms of CPU, more than it ever saves: the baseline compiler (Liftoff) alone parses fast enough.
-  setFlagsFromString('--liftoff-only');
   const { main } = await import('../dist/cli/main.js');
   const { processContext } = await import('../dist/cli/process-context.js');
   const { ctx, dispose } = processContext();

@@ -23,7 +23,7 @@ export const cliBuildOptions = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // commander, undici and proper-lockfile are CommonJS and require() Node's built-ins; an ES module has no
+  // commander and proper-lockfile are CommonJS and require() Node's built-ins; an ES module has no
   // `require` of its own ("Dynamic require of node:events is not supported" without this).
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

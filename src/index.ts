@@ -7,7 +7,7 @@ export * from './api/errors.js';
 export { errorFromResponse } from './api/error-mapping.js';
 export type { PagedResult } from './api/pagination.js';
 export type { PacingOverrides, PacingOverride, WindowName } from './api/pacing.js';
-export type { ProxySettings } from './api/transport.js';
+export type { ProxySettings } from './api/proxy.js';
 export {
   BOUNDS,
   RECALL_FIELDS,

@@ -1,6 +1,8 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
-import { type Dispatcher, request } from 'undici';
+import type { Connections } from '../api/connections.js';
+import { TimeoutError } from '../api/errors.js';
 import { retryAfterAt } from '../api/retry.js';
+import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
@@ -8,7 +10,7 @@ export interface WebhookActionOptions {
   url: URL;
   format: WebhookFormat;
   timeoutMs: number;
-  dispatcher: Dispatcher;
+  connections: Connections;
   userAgent?: string;
   now?: () => number;
 }
@@ -53,19 +55,19 @@ export function webhookAction(opts: WebhookActionOptions): Action {
     async attempt(record, signal): Promise<AttemptResult> {
       const body = JSON.stringify(opts.format === 'slack' ? slackMessage(record) : record);
       try {
-        const res = await request(opts.url, {
+        const res = await send(opts.url, {
+          connections: opts.connections,
           method: 'POST',
           body,
           headers: { 'content-type': 'application/json', 'user-agent': opts.userAgent ?? 'recall-feed' },
-          dispatcher: opts.dispatcher,
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
+          timeoutMs: opts.timeoutMs,
+          maxBytes: 0,
+          discardBody: true,
           signal,
         });
-        await res.body.dump();
-        if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true };
-        const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.statusCode}` };
-        if (res.statusCode === 429) {
+        if (res.status >= 200 && res.status < 300) return { ok: true };
+        const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.status}` };
+        if (res.status === 429) {
           // The receiver asks to be left alone for a while: seconds or a date, read as the client reads them.
           const now = (opts.now ?? Date.now)();
           const header = res.headers['retry-after'];
@@ -75,11 +77,9 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         return result;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        const code = (err as { code?: string }).code;
+        // The transport's messages name the host only; a stray path (the URL's token) is cut out all the same.
         const why =
-          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-            ? 'no answer within the timeout'
-            : (code ?? hidePath((err as Error).message, opts.url));
+          err instanceof TimeoutError ? 'no answer within the timeout' : hidePath((err as Error).message, opts.url);
         return { ok: false, error: `${where}: ${why}` };
       }
     },

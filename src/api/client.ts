@@ -1,6 +1,5 @@
 // RecallFeedClient: the typed library the CLI runs on. Builds each request and reads its answer; the request
 // loop paces, waits and retries. Never prints.
-import type { Dispatcher } from 'undici';
 import { errorFromResponse } from './error-mapping.js';
 import { InvalidParamsError, InvalidResponseError } from './errors.js';
 import { isHealthBody } from './body-shapes.js';
@@ -17,7 +16,9 @@ import type {
   Recall,
   SourcesResponse,
 } from './schemas.js';
-import { createDispatcher, send, type ProxySettings, type RawResponse, type SendOptions } from './transport.js';
+import { Connections } from './connections.js';
+import type { ProxySettings } from './proxy.js';
+import { send, type RawResponse, type SendOptions } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
 import { checkApiKey, checkBaseUrl, endpointUrl } from './request-target.js';
 import { sleep } from './sleep.js';
@@ -59,7 +60,6 @@ export interface ClientOptions {
   onEvent?: (event: ClientEvent) => void;
   /** Aborts in-flight requests and waits. */
   signal?: AbortSignal;
-  dispatcher?: Dispatcher;
 }
 
 export interface HealthResult {
@@ -80,8 +80,7 @@ export class RecallFeedClient {
   private readonly signal: AbortSignal | undefined;
   private readonly loop: RequestLoop;
   private readonly proxy: ProxySettings | undefined;
-  private dispatcher: Dispatcher | undefined;
-  private readonly ownsDispatcher: boolean;
+  private connections: Connections | undefined;
 
   constructor(opts: ClientOptions = {}) {
     this.apiKey = opts.apiKey === undefined ? undefined : checkApiKey(opts.apiKey);
@@ -107,8 +106,6 @@ export class RecallFeedClient {
       signal: opts.signal,
     });
     this.proxy = opts.proxy;
-    this.dispatcher = opts.dispatcher;
-    this.ownsDispatcher = opts.dispatcher === undefined;
   }
 
   /** The rate_limit block of the latest feed page. */
@@ -172,8 +169,8 @@ export class RecallFeedClient {
   }
 
   async close(): Promise<void> {
-    if (this.dispatcher && this.ownsDispatcher) await this.dispatcher.close();
-    this.dispatcher = undefined;
+    this.connections?.close();
+    this.connections = undefined;
   }
 
   private async getPage<R>(
@@ -206,7 +203,7 @@ export class RecallFeedClient {
   }
 
   private sendOptions(authenticated: boolean): SendOptions {
-    this.dispatcher ??= createDispatcher(this.proxy);
+    this.connections ??= new Connections(this.proxy);
     const headers: Record<string, string> = {
       accept: 'application/json',
       // Pages of text shrink about tenfold; the size bound applies to the decoded body.
@@ -215,7 +212,7 @@ export class RecallFeedClient {
     };
     if (authenticated && this.apiKey !== undefined) headers['x-api-key'] = this.apiKey;
     return {
-      dispatcher: this.dispatcher,
+      connections: this.connections,
       headers,
       timeoutMs: this.timeoutMs,
       maxBytes: this.maxResponseBytes,

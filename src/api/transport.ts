@@ -1,32 +1,15 @@
-// One HTTP GET over undici: keep-alive, proxy from the environment, a timeout over headers and body, typed failures.
-import type { Readable } from 'node:stream';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+// One HTTP request and its whole answer: keep-alive, a proxy where one is set, one timeout over headers
+// and body, and every failure as a typed error.
+import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream/promises';
 import { readBody } from './body-reader.js';
+import type { Connections } from './connections.js';
 import { ConnectionError, RecallFeedError, TimeoutError, TlsError } from './errors.js';
-
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-}
-
-/** Loopback never goes through a proxy: the sandbox must work behind a corporate HTTP_PROXY. */
-const LOOPBACK_NO_PROXY = 'localhost,127.0.0.1,::1';
-
-export function createDispatcher(proxy: ProxySettings = {}): Dispatcher {
-  const noProxy = [proxy.noProxy, LOOPBACK_NO_PROXY].filter(Boolean).join(',');
-  // Passing every field stops EnvHttpProxyAgent from reading process.env itself.
-  return new EnvHttpProxyAgent({
-    httpProxy: proxy.httpProxy ?? '',
-    httpsProxy: proxy.httpsProxy ?? proxy.httpProxy ?? '',
-    noProxy,
-  });
 }
 
 const CONNECTION_CODES = new Set([
@@ -37,16 +20,15 @@ const CONNECTION_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
 ]);
 
 function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  if (typeof e?.code !== 'string') return undefined;
+  // A failed handshake is EPROTO with OpenSSL's reason inside the message: named as OpenSSL names it.
+  const reason = e.code === 'EPROTO' && /:SSL routines:[^:]*:([a-z ]+):/.exec(String(e.message));
+  return reason ? `ERR_SSL_${reason[1]!.toUpperCase().replace(/ /g, '_')}` : e.code;
 }
 
 /** Certificate verdicts worth their own words; any other certificate code is named as it is. */
@@ -80,16 +62,16 @@ function tlsFailure(code: string, host: string): TlsError | undefined {
   return undefined;
 }
 
-/** Turns what undici throws into ConnectionError, TlsError or TimeoutError. */
+/** Turns what Node's http client throws into ConnectionError, TlsError or TimeoutError. */
 function mapFailure(err: unknown, host: string, timedOut: boolean): Error {
   const code = errorCode(err);
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError(`no complete answer from ${host} within the timeout`);
-  }
+  if (timedOut) return new TimeoutError(`no complete answer from ${host} within the timeout`);
   const tls = code === undefined ? undefined : tlsFailure(code, host);
   if (tls) return tls;
   if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${host}`, code);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve ${host}`, code);
+  if (code?.startsWith('HPE_'))
+    return new ConnectionError(`${host} answered with something other than HTTP (${code})`, code);
   if (code && CONNECTION_CODES.has(code)) {
     return new ConnectionError(`connection to ${host} failed (${code})`, code);
   }
@@ -98,15 +80,20 @@ function mapFailure(err: unknown, host: string, timedOut: boolean): Error {
 }
 
 export interface SendOptions {
-  dispatcher: Dispatcher;
+  connections: Connections;
+  /** GET unless said otherwise; a POST sends `body`. */
+  method?: 'GET' | 'POST';
+  body?: string;
   headers: Record<string, string>;
   timeoutMs: number;
   /** The bound on the decoded body; beyond it the body is abandoned with ResponseTooLargeError. */
   maxBytes: number;
+  /** Read the answer to its end and keep none of it (a webhook needs only the status). */
+  discardBody?: boolean;
   signal?: AbortSignal;
 }
 
-/** GETs `url` and reads the whole body as text (decoded); the timeout covers headers and body together. */
+/** Sends one request and reads the whole answer as text (decoded); the timeout covers headers and body together. */
 export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   // One controller per request, fed by the timer and the caller's signal. Not AbortSignal.any: on
   // Node 20 it leaves an entry on the long-lived caller signal for every request (a slow leak in --watch).
@@ -119,22 +106,31 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   const onCallerAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) onCallerAbort();
-  const signal = controller.signal;
+  let via: string | undefined;
   try {
-    const res = await request(url, {
-      method: 'GET',
-      headers: opts.headers,
-      dispatcher: opts.dispatcher,
-      signal,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+    const route = await opts.connections.route(url);
+    via = route.via;
+    const headers = { ...opts.headers, ...(route.options.headers as Record<string, string> | undefined) };
+    if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = route.request({ ...route.options, method: opts.method ?? 'GET', headers, signal: controller.signal });
+      // Kept for the request's life: a socket error after the answer began is reported here too.
+      req.on('error', reject);
+      req.once('response', resolve);
+      req.end(opts.body);
     });
-    const body = await readBody(res.body as Readable, res.statusCode, res.headers['content-encoding'], opts.maxBytes);
-    return { status: res.statusCode, headers: res.headers, body };
+    const status = res.statusCode ?? 0;
+    if (opts.discardBody) {
+      res.resume();
+      await finished(res);
+      return { status, headers: res.headers, body: '' };
+    }
+    const body = await readBody(res, status, res.headers['content-encoding'], opts.maxBytes);
+    return { status, headers: res.headers, body };
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
     if (err instanceof RecallFeedError) throw err;
-    throw mapFailure(err, url.host, timedOut);
+    throw mapFailure(err, via ?? url.host, timedOut);
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);

@@ -1,6 +1,6 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
 import type { RecallFeedClient } from '../api/client.js';
-import type { ProxySettings } from '../api/transport.js';
+import type { ProxySettings } from '../api/proxy.js';
 import { MissingApiKeyError } from './errors.js';
 import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';

@@ -1,4 +1,5 @@
 // Horizontal bar charts for a terminal: one titled block per series, label, count and a bar in eighths of a column.
+import { groupDigits } from './numbers.js';
 import { cleanForTerminal } from './cells.js';
 import { displayWidth, truncateToWidth } from './text-width.js';
 
@@ -24,13 +25,11 @@ export function bar(value: number, max: number, width: number): string {
   return '█'.repeat(Math.floor(eighths / 8)) + PARTS[eighths % 8];
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
-
 /** One series as lines that fit `width` columns (at least 20): label, count, bar. */
 export function barChart(series: ChartSeries, width: number): string {
   const w = Math.max(20, width);
   const labels = series.rows.map((r) => cleanForTerminal(r.label));
-  const counts = series.rows.map((r) => n(r.count));
+  const counts = series.rows.map((r) => groupDigits(r.count));
   const countWidth = Math.max(1, ...counts.map((c) => c.length));
   const room = w - INDENT.length - countWidth - 2;
   const labelWidth = Math.max(1, Math.min(Math.max(1, ...labels.map(displayWidth)), Math.floor(room * 0.5)));

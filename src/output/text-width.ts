@@ -10,7 +10,8 @@
 let rgiEmoji: RegExp | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const SGR = /\u001b\[[0-9;]*m/g;
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Built on first use too: constructing it loads ICU's segmentation data, which a jsonl run never needs. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** East Asian Wide and Fullwidth ranges, as is-fullwidth-code-point 3 (string-width 4) lists them. */
 function isWide(cp: number): boolean {
@@ -56,6 +57,7 @@ function graphemeWidth(g: string): number {
 
 export function graphemes(text: string): Iterable<string> {
   return (function* () {
+    segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
     for (const s of segmenter.segment(text)) yield s.segment;
   })();
 }

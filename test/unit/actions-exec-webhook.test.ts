@@ -4,13 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { splitWords } from '../../src/actions/command-words.js';
 import { execAction } from '../../src/actions/exec-action.js';
 import { webhookAction, slackMessage } from '../../src/actions/webhook-action.js';
 import { checkWebhookUrl, maskWebhookUrl } from '../../src/actions/webhook-url.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { Connections } from '../../src/api/connections.js';
 
 const dir = tempDir('rf-actions-');
 
@@ -96,7 +96,7 @@ describe('webhookAction', () => {
       if (status === 429) res.setHeader('retry-after', '7');
       res.end('ok');
     });
-    const dispatcher = new Agent();
+    const connections = new Connections();
     try {
       const record = {
         id: 3,
@@ -106,10 +106,10 @@ describe('webhookAction', () => {
         data_source: 'uk_opss',
         source_url: 'https://x.example/r/3',
       };
-      const json = webhookAction({ url: r.url, format: 'json', timeoutMs: 5000, dispatcher });
+      const json = webhookAction({ url: r.url, format: 'json', timeoutMs: 5000, connections });
       expect(await json.attempt(record)).toEqual({ ok: true });
       expect(JSON.parse(r.bodies[0] as string)).toEqual(record);
-      const slack = webhookAction({ url: r.url, format: 'slack', timeoutMs: 5000, dispatcher });
+      const slack = webhookAction({ url: r.url, format: 'slack', timeoutMs: 5000, connections });
       await slack.attempt(record);
       expect(JSON.parse(r.bodies[1] as string)).toEqual({
         text: '*Kettle &lt;b&gt;&amp;*\nseverity: serious · brand: Voltra · source: uk_opss\n<https://x.example/r/3>',
@@ -121,19 +121,21 @@ describe('webhookAction', () => {
       status = 429;
       expect(await json.attempt(record)).toMatchObject({ ok: false, retryAfterMs: 7000 });
     } finally {
-      await dispatcher.close();
+      connections.close();
       await r.close();
     }
   });
 
   it('a receiver that stalls is a timeout, not a hang', async () => {
     const r = await receiver(() => {});
-    const dispatcher = new Agent();
+    const connections = new Connections();
     try {
-      const result = await webhookAction({ url: r.url, format: 'json', timeoutMs: 300, dispatcher }).attempt({ id: 1 });
+      const result = await webhookAction({ url: r.url, format: 'json', timeoutMs: 300, connections }).attempt({
+        id: 1,
+      });
       expect(result).toEqual({ ok: false, error: `http://${r.url.host}/…: no answer within the timeout` });
     } finally {
-      await dispatcher.destroy();
+      connections.close();
       await r.close();
     }
   });

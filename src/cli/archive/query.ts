@@ -1,4 +1,5 @@
 // Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
+import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
@@ -40,5 +41,5 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
   } finally {
     archive.close();
   }
-  if (format === 'table') local.status.note(`${written.toLocaleString('en-US')} recalls from ${local.file}`);
+  if (format === 'table') local.status.note(`${groupDigits(written)} recalls from ${local.file}`);
 }

@@ -1,4 +1,5 @@
 // Turns counts into chart series for a terminal: the top values of a field, or a gap-free histogram by day or hour.
+import { groupDigits } from '../../output/numbers.js';
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ValueCount } from '../../archive/stats.js';
 import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
@@ -9,7 +10,6 @@ export const TOP_VALUES = 15;
 export const MAX_BUCKETS = 60;
 
 const STEP_MS = { day: 86_400_000, hour: 3_600_000 } as const;
-const n = (v: number) => v.toLocaleString('en-US');
 
 function labelOf(value: unknown): string {
   if (value === null || value === undefined) return '(none)';
@@ -19,7 +19,7 @@ function labelOf(value: unknown): string {
 function valueSeries(field: StatsField, counts: readonly ValueCount[]): ChartSeries {
   const rows = counts.slice(0, TOP_VALUES).map((c) => ({ label: labelOf(c.value), count: c.count }));
   const rest = counts.length - rows.length;
-  const note = rest > 0 ? `… ${n(rest)} more values (-f csv lists all)` : undefined;
+  const note = rest > 0 ? `… ${groupDigits(rest)} more values (-f csv lists all)` : undefined;
   return { title: field, rows, note };
 }
 
@@ -48,8 +48,8 @@ function timeSeries(field: 'day' | 'hour', counts: readonly ValueCount[]): Chart
     for (const [t, count] of byStart) if (t < first) hidden += count;
   }
   const notes: string[] = [];
-  if (hidden > 0) notes.push(`${n(hidden)} earlier recalls not shown (-f csv lists every ${field})`);
-  if (undated > 0) notes.push(`${n(undated)} without a publication date`);
+  if (hidden > 0) notes.push(`${groupDigits(hidden)} earlier recalls not shown (-f csv lists every ${field})`);
+  if (undated > 0) notes.push(`${groupDigits(undated)} without a publication date`);
   return { title: `${field} (published, UTC)`, rows, note: notes.length ? notes.join('; ') : undefined };
 }
 

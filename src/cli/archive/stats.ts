@@ -1,4 +1,5 @@
 // Runs `stats`: counts over the archive, or over the live window loaded into an in-memory archive; prints charts or data.
+import { groupDigits } from '../../output/numbers.js';
 import type { Writable } from 'node:stream';
 import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/stats.js';
@@ -60,9 +61,7 @@ export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Conte
     (target) => write(result, plan, format, local, target.stream),
   );
   if (format === 'table') {
-    local.status.note(
-      `${result.total.toLocaleString('en-US')} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`,
-    );
+    local.status.note(`${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`);
   }
 }
 

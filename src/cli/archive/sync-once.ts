@@ -1,4 +1,5 @@
 // One sync: pages through the feed's window and stores each page in its own transaction, under one sync_runs row.
+import { groupDigits } from '../../output/numbers.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { BOUNDS } from '../../api/constants.js';
 import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
@@ -53,9 +54,7 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
     for await (const page of readAhead(pages)) {
       await writing(file, () => archive.upsertPage(page.data, runId));
       fetched += page.data.length;
-      session.status.progress(
-        `syncing… ${fetched.toLocaleString('en-US')} of ${page.pagination.total_count.toLocaleString('en-US')}`,
-      );
+      session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
   } catch (err) {
@@ -76,14 +75,13 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
   return { ...counts, extent: archive.extent() };
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
 const day = (us: number) => new Date(Math.floor(us / 1000)).toISOString().slice(0, 10);
 
 /** `fetched 1,200 · 37 new · 4 updated · archive: 18,532 recalls, 2026-10-02 to 2026-11-21` */
 export function syncSummaryLine(r: SyncResult): string {
   const { total, firstPublishedUs: first, lastPublishedUs: last } = r.extent;
   const span = first !== undefined && last !== undefined ? `, ${day(first)} to ${day(last)}` : '';
-  return `fetched ${n(r.fetched)} · ${n(r.added)} new · ${n(r.updated)} updated · archive: ${n(total)} recalls${span}`;
+  return `fetched ${groupDigits(r.fetched)} · ${groupDigits(r.added)} new · ${groupDigits(r.updated)} updated · archive: ${groupDigits(total)} recalls${span}`;
 }
 
 /** The -f json summary; `total` is the archive's size after the run. */

@@ -1,4 +1,5 @@
 // `recall-feed sources`: the data sources the key may use, in any output format.
+import { counted } from '../../output/numbers.js';
 import type { Command } from 'commander';
 import { action } from './define-action.js';
 import type { Context } from '../context.js';
@@ -30,7 +31,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
     const { chooseFormat, openTarget } = await import('../files/output-target.js');
-    const { announceWritten, counted, writeOutput } = await import('../files/write-output.js');
+    const { announceWritten, writeOutput } = await import('../files/write-output.js');
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();

@@ -1,5 +1,6 @@
 // Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
 import type { Action } from '../../actions/action.js';
+import { Connections } from '../../api/connections.js';
 import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { execAction } from '../../actions/exec-action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
@@ -53,15 +54,14 @@ export async function openDeliveries(
     );
   }
   if (plan.webhook) {
-    const { createDispatcher } = await import('../../api/transport.js');
-    const dispatcher = createDispatcher(proxyFromEnv(ctx.env));
-    closers.push(() => dispatcher.close());
+    const connections = new Connections(proxyFromEnv(ctx.env));
+    closers.push(async () => connections.close());
     actions.push(
       webhookAction({
         url: plan.webhook.url,
         format: plan.webhook.format,
         timeoutMs: session.settings.timeoutMs,
-        dispatcher,
+        connections,
         now: ctx.now,
       }),
     );

@@ -1,9 +1,10 @@
 // What a failed export leaves behind: a partial file and the command that finishes it, or no trace at all.
+import { counted } from '../../output/numbers.js';
 import type { Context } from '../context.js';
 import { ResumableError } from '../errors.js';
 import { isResumable } from '../failure-policy.js';
 import type { OutputTarget } from '../files/file-target.js';
-import { counted } from '../files/write-output.js';
+
 import type { Session } from '../session.js';
 import type { Page } from './pages.js';
 import { resumeCommand } from './resume-command.js';

@@ -1,8 +1,9 @@
 // A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
+import { counted } from '../../output/numbers.js';
 import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
-import { announceWritten, counted, writeOutput } from '../files/write-output.js';
+import { announceWritten, writeOutput } from '../files/write-output.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import { keepForResume, type Progress } from './export-failure.js';

@@ -1,8 +1,9 @@
 // `feed --state` without `--watch` (cron): one poll, only the recalls not written before; the output goes in place first, then the state.
+import { counted } from '../../output/numbers.js';
 import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
-import { announceWritten, counted, tellsSuccess, writeOutput } from '../files/write-output.js';
+import { announceWritten, tellsSuccess, writeOutput } from '../files/write-output.js';
 import type { Session } from '../session.js';
 import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';

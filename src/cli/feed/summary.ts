@@ -1,8 +1,7 @@
 // The one-line summary after a table: how many of how many, from which sources, over which window, quota left.
+import { groupDigits } from '../../output/numbers.js';
 import type { PagedResult } from '../../api/pagination.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
-
-const n = (v: number) => v.toLocaleString('en-US');
 
 export function summaryLine(
   written: number,
@@ -12,19 +11,19 @@ export function summaryLine(
   fetched?: number,
 ): string {
   if (!last) return 'no recalls';
-  const total = n(last.pagination.total_count);
+  const total = groupDigits(last.pagination.total_count);
   const parts = [
     fetched === undefined
-      ? `${n(written)} of ${total} recalls`
-      : `${n(written)} matching of ${n(fetched)} fetched (${total} in the window)`,
+      ? `${groupDigits(written)} of ${total} recalls`
+      : `${groupDigits(written)} matching of ${groupDigits(fetched)} fetched (${total} in the window)`,
   ];
   const sources = last.data_sources.filtered;
   if (sources.length) parts.push(`from ${sources.join(', ')}`);
   const hours = last.meta.filters_applied.hours_ago;
   if (hours !== undefined) parts.push(`published in the last ${hours} h`);
   if (rate) {
-    const quota = rate.monthly_quota === undefined ? '' : ` of ${n(rate.monthly_quota)}`;
-    parts.push(`monthly quota left: ${n(rate.remaining_credits)}${quota}`);
+    const quota = rate.monthly_quota === undefined ? '' : ` of ${groupDigits(rate.monthly_quota)}`;
+    parts.push(`monthly quota left: ${groupDigits(rate.remaining_credits)}${quota}`);
   }
   return parts.join(' · ');
 }

@@ -1,4 +1,5 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
+import { groupDigits } from '../../output/numbers.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { stdoutTarget } from '../files/file-target.js';
@@ -20,7 +21,7 @@ function clock(ms: number): string {
 /** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
 export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
   const what = skipped ? `${fresh} existing recalls remembered, not printed` : `${fresh} new`;
-  const quotaText = quota === undefined ? '' : ` · quota left ${quota.toLocaleString('en-US')}`;
+  const quotaText = quota === undefined ? '' : ` · quota left ${groupDigits(quota)}`;
   return `last poll ${clock(started)} · ${what}${quotaText}`;
 }
 

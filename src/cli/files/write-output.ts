@@ -35,11 +35,6 @@ export function tellsSuccess(session: Session): boolean {
   return session.terminal.stderrIsTTY || session.settings.verbose;
 }
 
-/** `3 recalls`, `1 recall`. */
-export function counted(count: number, one: string, many: string): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-}
-
 /** A run that wrote `-o` ends with one line saying what went where (`wrote 585 recalls to recalls.csv`). */
 export function announceWritten(session: Session, what: string, more = ''): void {
   const file = session.settings.output;

@@ -1,4 +1,5 @@
 // The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
+import { groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Match, RejectedCode } from '../../match/matcher.js';
 import type { StatusReporter } from '../terminal/status.js';
@@ -44,6 +45,6 @@ export function reportRejected(rejected: readonly RejectedCode[], status: Status
     status.warn(`catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
   }
   if (rejected.length > MAX_REJECTED_LINES) {
-    status.warn(`… and ${(rejected.length - MAX_REJECTED_LINES).toLocaleString('en-US')} more rejected barcodes`);
+    status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
   }
 }

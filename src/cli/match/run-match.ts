@@ -1,4 +1,5 @@
 // Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
@@ -45,9 +46,6 @@ interface Surroundings {
 
 /** Recalls in batches, with the window's size when the source knows it. */
 type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
-
-const n = (v: number) => v.toLocaleString('en-US');
-const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
 /** The catalogue, read before any request: a bad file is a usage error that costs no quota. */
 async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
@@ -105,8 +103,8 @@ async function matchAll(
           }
         }
         await where.status.around(() => renderer.write(rows));
-        const of = batch.total === undefined ? '' : ` of ${n(batch.total)}`;
-        where.status.progress(`matching recalls… ${n(counts.fetched)}${of}`);
+        const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
+        where.status.progress(`matching recalls… ${groupDigits(counts.fetched)}${of}`);
         if (ctx.signal.aborted) throw ctx.signal.reason;
       }
       await renderer.end();
@@ -150,9 +148,9 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
       await session.close();
     }
   }
-  const filtered = counts.checked === counts.fetched ? '' : ` (${n(counts.checked)} after filters)`;
+  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
   status.note(
-    `catalogue: ${count(catalogue.rows.length, 'row', 'rows')} · ${count(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${n(counts.fetched)}${filtered} · ${count(counts.match, 'match', 'matches')} · ${n(counts.possible)} possible`,
+    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }

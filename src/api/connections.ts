@@ -1,0 +1,128 @@
+// Keep-alive connections over Node's own http and https: direct, through a proxy, or tunnelled through one.
+//
+// Node's http client rather than undici: loading undici costs a short run more than everything else it
+// does (about 60 ms and Node's own copy of undici besides), and one GET or POST at a time needs no more.
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ConnectionError } from './errors.js';
+import { proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
+
+type RequestFn = typeof http.request;
+
+/** Where one request goes: the function that sends it and its options (host, port, path, agent, headers). */
+export interface Route {
+  request: RequestFn;
+  options: http.RequestOptions;
+  /** The proxy every connection of this route is made to, for messages about failures to connect. */
+  via?: string;
+}
+
+/** `[::1]` → `::1`: a URL's hostname keeps IPv6 brackets, a socket address has none. */
+const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
+const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+const loadHttps = () => import('node:https');
+
+export class Connections {
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly pendingTunnels = new Set<http.ClientRequest>();
+
+  constructor(private readonly proxy: ProxySettings = {}) {}
+
+  /** How to send a request to `url` (http: or https:), reusing an idle connection where one is open. */
+  async route(url: URL): Promise<Route> {
+    const proxy = proxyFor(url, this.proxy);
+    const secure = url.protocol === 'https:';
+    const direct = { host: bare(url.hostname), port: portOf(url), path: `${url.pathname}${url.search}` };
+    if (proxy === undefined) {
+      if (!secure) return { request: http.request, options: { ...direct, agent: this.agent('http', http.Agent) } };
+      const https = await loadHttps();
+      return { request: https.request, options: { ...direct, agent: this.agent('https', https.Agent) } };
+    }
+    const auth = proxyAuthorization(proxy);
+    const proxyRequest = proxy.protocol === 'https:' ? (await loadHttps()).request : http.request;
+    if (!secure) {
+      // Plain http through the proxy: the whole address as the request target, the proxy's own connection pool.
+      const https = proxy.protocol === 'https:' ? await loadHttps() : undefined;
+      const agent = this.agent(`via ${proxy.href}`, https ? https.Agent : http.Agent);
+      const headers: http.OutgoingHttpHeaders = { host: url.host };
+      if (auth) headers['proxy-authorization'] = auth;
+      return {
+        request: proxyRequest,
+        options: { host: bare(proxy.hostname), port: portOf(proxy), path: url.href, headers, agent },
+        via: `the proxy ${proxyName(proxy)}`,
+      };
+    }
+    // https through the proxy: CONNECT opens a tunnel per connection, and TLS to the API runs inside it.
+    const [https, tls] = await Promise.all([loadHttps(), import('node:tls')]);
+    const key = `tunnel ${proxy.href}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const tunnelled = new https.Agent({ keepAlive: true });
+      // Node's agents accept a connection handed over later, through the callback.
+      tunnelled.createConnection = (options, done) => {
+        this.tunnel(proxy, proxyRequest, auth, String(options.host), Number(options.port)).then(
+          (socket) => done?.(null, tls.connect({ ...options, socket } as import('node:tls').ConnectionOptions)),
+          (err: Error) => done?.(err, undefined as unknown as Duplex),
+        );
+        return undefined;
+      };
+      agent = tunnelled;
+      this.agents.set(key, agent);
+    }
+    return { request: https.request, options: { ...direct, agent } };
+  }
+
+  /** Closes every idle connection and abandons tunnels still being opened. */
+  close(): void {
+    for (const req of this.pendingTunnels) req.destroy();
+    this.pendingTunnels.clear();
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private agent(key: string, Agent: typeof http.Agent): http.Agent {
+    let agent = this.agents.get(key);
+    if (!agent) {
+      agent = new Agent({ keepAlive: true });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** A socket to `host:port` through the proxy (CONNECT), or a ConnectionError naming the proxy. */
+  private tunnel(
+    proxy: URL,
+    request: RequestFn,
+    auth: string | undefined,
+    host: string,
+    port: number,
+  ): Promise<Duplex> {
+    const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const headers: http.OutgoingHttpHeaders = { host: authority };
+    if (auth) headers['proxy-authorization'] = auth;
+    const name = proxyName(proxy);
+    const connect = request({
+      host: bare(proxy.hostname),
+      port: portOf(proxy),
+      method: 'CONNECT',
+      path: authority,
+      headers,
+      agent: false,
+    });
+    this.pendingTunnels.add(connect);
+    return new Promise<Duplex>((resolve, reject) => {
+      connect.once('connect', (res, socket) => {
+        this.pendingTunnels.delete(connect);
+        if (res.statusCode === 200) return resolve(socket);
+        socket.destroy();
+        const why = res.statusCode === 407 ? 'asks for credentials (HTTP 407)' : `answered HTTP ${res.statusCode}`;
+        reject(new ConnectionError(`the proxy ${name} refused a tunnel to ${authority}: it ${why}`, 'PROXY_CONNECT'));
+      });
+      connect.once('error', (err: Error & { code?: string }) => {
+        this.pendingTunnels.delete(connect);
+        reject(new ConnectionError(`cannot reach the proxy ${name} (${err.code ?? err.message})`, err.code));
+      });
+      connect.end();
+    });
+  }
+}
