@@ -4,7 +4,7 @@
 // does (about 60 ms and Node's own copy of undici besides), and one GET or POST at a time needs no more.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ConnectionError } from './errors.js';
+import { ConnectionError, ProxyAuthError } from './errors.js';
 import { proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
 
 type RequestFn = typeof http.request;
@@ -113,10 +113,12 @@ export class Connections {
     return new Promise<Duplex>((resolve, reject) => {
       connect.once('connect', (res, socket) => {
         this.pendingTunnels.delete(connect);
-        if (res.statusCode === 200) return resolve(socket);
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve(socket);
         socket.destroy();
-        const why = res.statusCode === 407 ? 'asks for credentials (HTTP 407)' : `answered HTTP ${res.statusCode}`;
-        reject(new ConnectionError(`the proxy ${name} refused a tunnel to ${authority}: it ${why}`, 'PROXY_CONNECT'));
+        const refused = `the proxy ${name} refused a tunnel to ${authority}: it`;
+        if (status === 407) return reject(new ProxyAuthError(`${refused} asks for credentials (HTTP 407)`));
+        reject(new ConnectionError(`${refused} answered HTTP ${status}`, 'PROXY_CONNECT'));
       });
       connect.once('error', (err: Error & { code?: string }) => {
         this.pendingTunnels.delete(connect);

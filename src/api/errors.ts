@@ -124,6 +124,14 @@ export class ConnectionError extends RecallFeedError {
 }
 
 /**
+ * A proxy between us and the API asks for credentials (HTTP 407) that its address does not carry, or
+ * refuses those it carries. Never retried: the next attempt would carry the same ones.
+ */
+export class ProxyAuthError extends RecallFeedError {
+  override name = 'ProxyAuthError';
+}
+
+/**
  * The TLS handshake failed: a certificate that cannot be trusted, or a server that does not speak TLS
  * (https to a plain-http port). Never retried: the next attempt would fail the same way.
  */

@@ -19,7 +19,9 @@ function portOf(url: URL): string {
 
 /** Whether one NO_PROXY entry covers `url`: the host itself or a subdomain of it, and the port when one is named. */
 function entryCovers(entry: string, url: URL): boolean {
-  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(entry);
+  // An IPv6 address as curl takes it, without brackets (`::1`, `2001:db8::1`): no port can follow it.
+  const spelt = /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*$/i.test(entry) ? `[${entry}]` : entry;
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(spelt);
   if (!match) return false;
   const host = match[1]!.replace(/^\*?\./, '').toLowerCase();
   if (host === '' || (match[2] !== undefined && match[2] !== portOf(url))) return false;
@@ -54,10 +56,21 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   return proxy;
 }
 
+/** %XX escapes decoded; a % that starts none (a password's own %, never escaped) stays as it is, as curl sends it. */
+function percentDecode(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** `Proxy-Authorization` for a proxy address with user:password in it. */
 export function proxyAuthorization(proxy: URL): string | undefined {
   if (proxy.username === '' && proxy.password === '') return undefined;
-  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  const credentials = `${percentDecode(proxy.username)}:${percentDecode(proxy.password)}`;
   return `Basic ${Buffer.from(credentials).toString('base64')}`;
 }
 

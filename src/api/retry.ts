@@ -11,6 +11,7 @@ import {
   ServerError,
   ServiceUnavailableError,
   TimeoutError,
+  ProxyAuthError,
   TlsError,
   ValidationError,
   WaitTooLongError,
@@ -47,12 +48,13 @@ export function isTransient(err: unknown): boolean {
 /**
  * The request itself was refused (the key, permissions, parameters, an unknown feed, the spent monthly
  * quota), or never reached the API (an address that is not the API's, a TLS handshake that cannot
- * succeed): sending it again unchanged cannot succeed until someone changes something.
+ * succeed, a proxy that wants other credentials): sending it again unchanged cannot succeed until someone changes something.
  */
 export function isRefusal(err: unknown): boolean {
   return (
     err instanceof WrongAddressError ||
     err instanceof TlsError ||
+    err instanceof ProxyAuthError ||
     err instanceof InvalidApiKeyError ||
     err instanceof PermissionDeniedError ||
     err instanceof NotFoundError ||

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream/promises';
 import { readBody } from './body-reader.js';
 import type { Connections } from './connections.js';
-import { ConnectionError, RecallFeedError, TimeoutError, TlsError } from './errors.js';
+import { ConnectionError, ProxyAuthError, RecallFeedError, TimeoutError, TlsError } from './errors.js';
 
 export interface RawResponse {
   status: number;
@@ -117,9 +117,17 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
       // Kept for the request's life: a socket error after the answer began is reported here too.
       req.on('error', reject);
       req.once('response', resolve);
+      // A request still waiting for its connection (a CONNECT tunnel being opened) ignores its abort until
+      // the connection comes, which from a proxy that never answers is never: the timeout ends it here.
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       req.end(opts.body);
     });
     const status = res.statusCode ?? 0;
+    // Only a proxy answers 407: its refusal, as for a tunnel (connections.ts), not an answer of the API's.
+    if (status === 407 && via !== undefined) {
+      res.resume();
+      throw new ProxyAuthError(`${via} refused a request to ${url.host}: it asks for credentials (HTTP 407)`);
+    }
     if (opts.discardBody) {
       res.resume();
       await finished(res);

@@ -9,6 +9,7 @@ import {
   MalformedApiKeyError,
   NotFoundError,
   PermissionDeniedError,
+  ProxyAuthError,
   QuotaExhaustedError,
   RateLimitError,
   RedirectError,
@@ -34,24 +35,7 @@ import {
 import { ConfigError, ConfigValueError } from './config/errors.js';
 import { isInterrupt } from './failure-policy.js';
 import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/errors.js';
-
-export const EXIT = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  auth: 3,
-  notPermitted: 4,
-  rateLimited: 5,
-  unavailable: 6,
-  invalidResponse: 7,
-  /** `match --exit-code`: at least one catalogue row matched a recall. */
-  matchFound: 8,
-  /** Another run holds the lock on the same output or state file. */
-  busy: 9,
-  /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
-  cannotWrite: 10,
-  interrupted: 130,
-} as const;
+import { EXIT } from './exit-status.js';
 
 export interface ErrorReport {
   code: number;
@@ -65,6 +49,9 @@ export interface ErrorReport {
 
 const KEY_HINT =
   'store a key with `recall-feed config set api-key` (reads it from stdin), or set RECALL_FEED_API_KEY; try `--sandbox` to run without one';
+
+const PROXY_AUTH_HINT =
+  "put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)";
 
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';
 
@@ -157,6 +144,7 @@ function describeCause(err: unknown): ErrorReport {
     return { code: EXIT.unavailable, message: `the API is unavailable: ${err.message}`, hints: [] };
   }
   if (err instanceof TlsError) return { code: EXIT.unavailable, message: err.message, hints: tlsHints(err) };
+  if (err instanceof ProxyAuthError) return { code: EXIT.unavailable, message: err.message, hints: [PROXY_AUTH_HINT] };
   if (err instanceof ConnectionError || err instanceof TimeoutError || err instanceof UnhealthyError) {
     return { code: EXIT.unavailable, message: err.message, hints: [] };
   }

@@ -8,23 +8,56 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../api/constants.js';
 import type { Context } from './context.js';
-import { describeError, EXIT } from './exit-codes.js';
-import { isClosedPipe } from './failure-policy.js';
-import { registerFeed } from './commands/feed.js';
-import { registerSources } from './commands/sources.js';
-import { registerHealth } from './commands/health.js';
-import { registerConfig } from './commands/config.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerMatch } from './commands/match.js';
-import { registerCompletion } from './commands/completion.js';
+import type { ErrorReport } from './exit-codes.js';
+import { EXIT } from './exit-status.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { registerSync } from './commands/sync.js';
-import { registerQuery } from './commands/query.js';
-import { registerShow } from './commands/show.js';
-import { registerStats } from './commands/stats.js';
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
 export const VERSION: string = packageJson.version;
+
+type Register = (program: Command, ctx: Context) => void;
+
+/**
+ * Every command, in the order help lists them, each loaded only when needed: a run defines the command
+ * it invokes and no other, so `feed --help` parses neither the other definitions nor what they import.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  feed: async () => (await import('./commands/feed.js')).registerFeed,
+  sources: async () => (await import('./commands/sources.js')).registerSources,
+  health: async () => (await import('./commands/health.js')).registerHealth,
+  config: async () => (await import('./commands/config.js')).registerConfig,
+  sync: async () => (await import('./commands/sync.js')).registerSync,
+  query: async () => (await import('./commands/query.js')).registerQuery,
+  show: async () => (await import('./commands/show.js')).registerShow,
+  stats: async () => (await import('./commands/stats.js')).registerStats,
+  match: async () => (await import('./commands/match.js')).registerMatch,
+  sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
+  completion: async () => (await import('./commands/completion.js')).registerCompletion,
+};
+
+/**
+ * The command `argv` invokes, found as commander finds it: the first word that is neither an option nor
+ * a root option's value. Undefined where that is not plain (no command, `--`, or bundled short flags such
+ * as `-qo`): then every command is defined and commander decides, as it always did.
+ */
+export function invokedCommand(argv: string[], root: Command): string | undefined {
+  const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-')) return arg;
+    if (arg === '--' || /^-[^-]{2,}/.test(arg)) return undefined;
+    if (takesValue.has(arg)) i++;
+  }
+  return undefined;
+}
+
+/** The command that runs, alone; every command for the root help, `help`, an unknown word and `completion`. */
+async function registerCommands(program: Command, argv: string[], ctx: Context): Promise<void> {
+  const word = invokedCommand(argv, program);
+  const one = word !== undefined && word !== 'completion' ? COMMANDS[word] : undefined;
+  const registers = await Promise.all(one ? [one()] : Object.values(COMMANDS).map((load) => load()));
+  for (const register of registers) register(program, ctx);
+}
 
 function buildProgram(ctx: Context): Command {
   const program = new Command('recall-feed')
@@ -90,22 +123,10 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
 9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
     );
-  registerFeed(program, ctx);
-  registerSources(program, ctx);
-  registerHealth(program, ctx);
-  registerConfig(program, ctx);
-  registerSync(program, ctx);
-  registerQuery(program, ctx);
-  registerShow(program, ctx);
-  registerStats(program, ctx);
-  registerMatch(program, ctx);
-  registerSandbox(program, ctx);
-  registerCompletion(program, ctx);
   return program;
 }
 
-function printError(ctx: Context, err: unknown): number {
-  const report = describeError(err);
+function printError(report: ErrorReport, ctx: Context): number {
   if (report.silent) return report.code;
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
@@ -118,6 +139,7 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
   const ctx: Context = { ...baseCtx, argv };
   const program = buildProgram(ctx);
   try {
+    await registerCommands(program, argv, ctx);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -129,7 +151,10 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
     }
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
+    // Loaded only now: the mapping imports every error class, which a run that succeeds never needs.
+    const { describeError } = await import('./exit-codes.js');
+    const { isClosedPipe } = await import('./failure-policy.js');
     if (isClosedPipe(err)) return EXIT.ok;
-    return printError(ctx, err);
+    return printError(describeError(err), ctx);
   }
 }

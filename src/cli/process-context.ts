@@ -29,7 +29,10 @@ export function processContext(): { ctx: Context; dispose: () => void } {
   const ctx: Context = {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // A getter: process.stdin opens a stream on first use, which only a prompt or a piped key needs.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     now: Date.now,
     sleep,

@@ -1,0 +1,19 @@
+// The exit codes by name. Which error gets which is decided in exit-codes.ts alone; this table has no
+// imports, so that main() can name `ok` and `usage` without loading every error class.
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notPermitted: 4,
+  rateLimited: 5,
+  unavailable: 6,
+  invalidResponse: 7,
+  /** `match --exit-code`: at least one catalogue row matched a recall. */
+  matchFound: 8,
+  /** Another run holds the lock on the same output or state file. */
+  busy: 9,
+  /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
+  cannotWrite: 10,
+  interrupted: 130,
+} as const;

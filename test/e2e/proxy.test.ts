@@ -1,0 +1,347 @@
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY end to end: the built CLI through a loopback forward proxy, to a
+// fake API name (api.example.test) that no DNS knows: only the proxy can reach it.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ALL_KEY, FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { handlerServer } from '../helpers/handler-server.js';
+import { selfSignedCert } from '../helpers/self-signed.js';
+import { closedPort, forwardRequest, silentServer, testProxy } from '../helpers/test-proxy.js';
+
+/** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
+const UNAVAILABLE = 6;
+const USAGE = 2;
+/** base64 of "user:p@ss", the decoded credentials of the proxy addresses below (printf %s 'user:p@ss' | base64). */
+const USER_P_AT_SS = 'Basic dXNlcjpwQHNz';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  // A frozen clock: no record crosses the 24-hour edge between the CLI's request and the test's own.
+  sandbox = await sandboxFor({ seed: 23, recordCount: 40, clock: () => FIXED_START });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.clearRequests());
+
+/** The first `n` ids of the feed as the sandbox itself answers them, asked directly (not through the CLI). */
+async function sandboxFirstIds(n: number): Promise<unknown[]> {
+  const res = await fetch(`${sandbox.url}/v1/recalls/feed?limit=${n}`, { headers: { 'x-api-key': ALL_KEY } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { id: unknown }[] };
+  return body.data.map((r) => r.id);
+}
+
+/** A file holding `pem`, for NODE_EXTRA_CA_CERTS. */
+function caFile(pem: string): string {
+  const file = path.join(tempDir('rf-ca-'), 'ca.pem');
+  writeFileSync(file, pem);
+  return file;
+}
+
+/** A TLS server (certificate for `cert`'s name) that passes every request on to the sandbox: the API behind the name. */
+async function tlsFrontOfSandbox(cert: { key: string; cert: string }) {
+  const front = await handlerServer((req, res) => forwardRequest(sandbox.url, req, res), cert);
+  return { ...front, port: Number(new URL(front.url).port) };
+}
+
+/** The error is one line: no other line of stderr (the resume hint follows it) names the proxy. */
+const onlyLineNaming = (stderr: string, proxy: string) => lines(stderr).filter((l) => l.includes(proxy)).length === 1;
+
+const HINT =
+  "hint: put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)";
+
+const feedThree = (baseUrl: string, ...more: string[]) => [
+  '--base-url',
+  baseUrl,
+  '--retries',
+  '0',
+  ...more,
+  'feed',
+  '--max',
+  '3',
+  '-f',
+  'jsonl',
+];
+
+const apiCert = selfSignedCert('api.example.test');
+
+describe('https through a proxy (CONNECT)', () => {
+  it.skipIf(apiCert === undefined)(
+    'tunnels to the API name with the decoded credentials; TLS is checked against that name',
+    async () => {
+      const front = await tlsFrontOfSandbox(apiCert!);
+      const proxy = await testProxy({ tunnelTo: front.port });
+      const r = await runCli(feedThree('https://api.example.test'), {
+        env: {
+          HTTPS_PROXY: `http://user:p%40ss@127.0.0.1:${proxy.port}`,
+          NODE_EXTRA_CA_CERTS: caFile(apiCert!.cert),
+          RECALL_FEED_API_KEY: ALL_KEY,
+        },
+      });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const got = jsonLines(r.stdout).map((x) => x.id);
+      const requests = sandbox.requests();
+      expect(requests.map((q) => [q.method, q.path, q.key, q.status])).toEqual([
+        ['GET', '/v1/recalls/feed', 'demo-all', 200],
+      ]);
+      expect(got).toEqual(await sandboxFirstIds(3));
+      expect(got).toHaveLength(3);
+      expect(proxy.requests).toEqual([
+        {
+          method: 'CONNECT',
+          target: 'api.example.test:443',
+          host: 'api.example.test:443',
+          proxyAuthorization: USER_P_AT_SS,
+        },
+      ]);
+      // Inside the tunnel the API sees its own name and the key; the proxy's credentials stay with the proxy.
+      expect(
+        front.requests.map((q) => [q.headers.host, q.headers['x-api-key'], q.headers['proxy-authorization']]),
+      ).toEqual([['api.example.test', ALL_KEY, undefined]]);
+    },
+  );
+
+  it.skipIf(apiCert === undefined)(
+    'lower-case https_proxy works too, and NO_PROXY sends the request around the proxy',
+    async () => {
+      const front = await tlsFrontOfSandbox(apiCert!);
+      const proxy = await testProxy({ tunnelTo: front.port });
+      const env = {
+        https_proxy: `127.0.0.1:${proxy.port}`,
+        NODE_EXTRA_CA_CERTS: caFile(apiCert!.cert),
+        RECALL_FEED_API_KEY: ALL_KEY,
+      };
+      const through = await runCli(feedThree('https://api.example.test'), { env });
+      expect(through.exitCode).toBe(0);
+      expect(proxy.requests.map((q) => [q.method, q.target, q.proxyAuthorization])).toEqual([
+        ['CONNECT', 'api.example.test:443', undefined],
+      ]);
+      // Around the proxy there is no way to api.example.test: the name does not resolve.
+      const around = await runCli(feedThree('https://api.example.test'), {
+        env: { ...env, NO_PROXY: 'foo.test, .example.test' },
+      });
+      expect(around.exitCode).toBe(UNAVAILABLE);
+      expect(lines(around.stderr)[0]).toBe('error: cannot resolve api.example.test');
+      expect(proxy.requests).toHaveLength(1);
+    },
+  );
+
+  it('a proxy that asks for credentials (407): one line naming the proxy, a hint, exit 6, never retried, the password never shown', async () => {
+    const proxy = await testProxy({ connectStatus: 407 });
+    // The default retries: a refusal is not sent again.
+    const r = await runCli(['--base-url', 'https://api.example.test', 'feed', '--max', '3', '-f', 'jsonl'], {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: the proxy 127.0.0.1:${proxy.port} refused a tunnel to api.example.test:443: it asks for credentials (HTTP 407)`,
+    );
+    expect(lines(r.stderr)[1]).toBe(HINT);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${proxy.port}`)).toBe(true);
+    expect(r.stdout).toBe('');
+    expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
+    expect(proxy.requests.map((q) => [q.method, q.target, q.proxyAuthorization])).toEqual([
+      // printf %s 'user:hunter2secret' | base64
+      ['CONNECT', 'api.example.test:443', 'Basic dXNlcjpodW50ZXIyc2VjcmV0'],
+    ]);
+  });
+
+  it('a proxy that is not there: "cannot reach the proxy", exit 6, one attempt with --retries 0', async () => {
+    const port = await closedPort();
+    const r = await runCli(feedThree('https://api.example.test'), {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(`error: cannot reach the proxy 127.0.0.1:${port} (ECONNREFUSED)`);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${port}`)).toBe(true);
+    expect(r.stderr).not.toMatch(/retry/i);
+    expect(r.stderr).not.toContain('hunter2secret');
+  });
+
+  it('a proxy that never answers CONNECT: the --timeout ends the run (exit 6), which then exits', async () => {
+    const silent = await silentServer();
+    const started = Date.now();
+    const r = await runCli(['--timeout', '1', ...feedThree('https://api.example.test')], {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${silent.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+      timeout: 20_000,
+    });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe('error: no complete answer from api.example.test within the timeout');
+    expect(r.stderr).not.toContain('hunter2secret');
+    expect(silent.accepted()).toBe(1);
+    // The 1 s timeout, not the 20 s kill: generous for a slow box, far below what a hang would take.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it.skipIf(apiCert === undefined)(
+    'an invalid proxy setting: exit 2, a message without it, and nothing sent (not even through HTTP_PROXY)',
+    async () => {
+      // A working path to the API exists (HTTP_PROXY, a tunnel, a trusted certificate): were the bad
+      // HTTPS_PROXY skipped rather than refused, the request would reach the sandbox through it.
+      const front = await tlsFrontOfSandbox(apiCert!);
+      const proxy = await testProxy({ tunnelTo: front.port });
+      const r = await runCli(feedThree('https://api.example.test'), {
+        env: {
+          HTTP_PROXY: proxy.url,
+          HTTPS_PROXY: 'http://user:secret@[bad',
+          NODE_EXTRA_CA_CERTS: caFile(apiCert!.cert),
+          RECALL_FEED_API_KEY: ALL_KEY,
+        },
+      });
+      expect(r.exitCode).toBe(USAGE);
+      expect(lines(r.stderr)[0]).toMatch(
+        /^error: the proxy for https:\/\/ addresses is not an http:\/\/ or https:\/\/ address$/,
+      );
+      expect(r.stderr).not.toContain('secret');
+      expect(r.stderr).not.toContain('[bad');
+      expect(r.stdout).toBe('');
+      expect(proxy.requests).toEqual([]);
+      expect(front.connections()).toBe(0);
+      expect(sandbox.requests()).toEqual([]);
+    },
+  );
+});
+
+describe('plain http through a proxy', () => {
+  it('sends the whole address as the request target, with the credentials to the proxy', async () => {
+    const proxy = await testProxy({ forwardTo: sandbox.url });
+    const r = await runCli(feedThree('http://api.example.test', '--allow-insecure-http'), {
+      env: { HTTP_PROXY: `http://user:p%40ss@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(0);
+    const got = jsonLines(r.stdout).map((x) => x.id);
+    expect(sandbox.requests().map((q) => [q.method, q.path, q.key])).toEqual([['GET', '/v1/recalls/feed', 'demo-all']]);
+    expect(got).toEqual(await sandboxFirstIds(3));
+    expect(proxy.requests).toHaveLength(1);
+    const [seen] = proxy.requests;
+    expect(seen!.method).toBe('GET');
+    expect(seen!.target).toMatch(/^http:\/\/api\.example\.test\/v1\/recalls\/feed\?\S+$/);
+    expect(new URL(seen!.target).searchParams.get('limit')).toBe(sandbox.requests()[0]!.query.limit);
+    expect(seen!.host).toBe('api.example.test');
+    expect(seen!.proxyAuthorization).toBe(USER_P_AT_SS);
+  });
+
+  it('a proxy that asks for credentials (407): the proxy named, exit 6 as for a tunnel, never retried, the password never shown', async () => {
+    const proxy = await testProxy({ requestStatus: 407 });
+    const args = [
+      '--base-url',
+      'http://api.example.test',
+      '--allow-insecure-http',
+      'feed',
+      '--max',
+      '3',
+      '-f',
+      'jsonl',
+    ];
+    const r = await runCli(args, {
+      env: { HTTP_PROXY: `http://user:hunter2secret@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: the proxy 127.0.0.1:${proxy.port} refused a request to api.example.test: it asks for credentials (HTTP 407)`,
+    );
+    expect(lines(r.stderr)[1]).toBe(HINT);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${proxy.port}`)).toBe(true);
+    expect(r.stderr).not.toContain('hunter2secret');
+    expect(proxy.requests.map((q) => q.proxyAuthorization)).toEqual(['Basic dXNlcjpodW50ZXIyc2VjcmV0']);
+  });
+
+  it('a proxy that is not there is named in the message, not the API', async () => {
+    const port = await closedPort();
+    const r = await runCli(feedThree('http://api.example.test', '--allow-insecure-http'), {
+      env: { http_proxy: `http://user:hunter2secret@127.0.0.1:${port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(`error: connection refused by the proxy 127.0.0.1:${port}`);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${port}`)).toBe(true);
+    expect(r.stderr).not.toContain('hunter2secret');
+  });
+});
+
+describe('loopback is never proxied', () => {
+  it('HTTP_PROXY and HTTPS_PROXY set, the sandbox reached directly, the proxy asked nothing', async () => {
+    const proxy = await testProxy({ forwardTo: sandbox.url, connectStatus: 407 });
+    const env = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url, https_proxy: proxy.url };
+    const r = await runAgainst(sandbox, ['--retries', '0', 'feed', '--max', '3', '-f', 'jsonl'], { env });
+    expect(r.exitCode).toBe(0);
+    const got = jsonLines(r.stdout).map((x) => x.id);
+    expect(sandbox.requests().map((q) => [q.path, q.key])).toEqual([['/v1/recalls/feed', 'demo-all']]);
+    expect(got).toEqual(await sandboxFirstIds(3));
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it('also as localhost', async () => {
+    const proxy = await testProxy({ forwardTo: sandbox.url });
+    const port = new URL(sandbox.url).port;
+    const r = await runCli(feedThree(`http://localhost:${port}`), {
+      env: { HTTP_PROXY: proxy.url, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(proxy.requests).toEqual([]);
+    expect(sandbox.requests()).toHaveLength(1);
+  });
+});
+
+const hookCert = selfSignedCert('hooks.example.test');
+
+describe('--webhook through the proxy', () => {
+  it.skipIf(hookCert === undefined)(
+    'posts each new recall through a CONNECT tunnel, while the API (loopback) is reached directly',
+    async () => {
+      const received: { id: unknown; host: string | undefined; url: string }[] = [];
+      const receiver = await handlerServer((req, res) => {
+        let body = '';
+        req.on('data', (d: Buffer) => (body += d.toString()));
+        req.on('end', () => {
+          received.push({ id: JSON.parse(body).id, host: req.headers.host, url: req.url ?? '' });
+          res.end('ok');
+        });
+      }, hookCert);
+      const proxy = await testProxy({ tunnelTo: Number(new URL(receiver.url).port) });
+      const state = path.join(tempDir(), 'state.json');
+      const r = await runAgainst(
+        sandbox,
+        [
+          '--retries',
+          '0',
+          'feed',
+          '--max',
+          '2',
+          '-f',
+          'jsonl',
+          '--state',
+          state,
+          '--webhook',
+          'https://hooks.example.test/services/T1/secret-token',
+        ],
+        {
+          env: {
+            HTTPS_PROXY: `http://user:p%40ss@127.0.0.1:${proxy.port}`,
+            NODE_EXTRA_CA_CERTS: caFile(hookCert!.cert),
+          },
+        },
+      );
+      expect(r.exitCode).toBe(0);
+      const written = jsonLines(r.stdout).map((x) => x.id);
+      expect(written).toHaveLength(2);
+      expect(received.map((x) => x.id)).toEqual(written);
+      expect(received.every((x) => x.host === 'hooks.example.test' && x.url === '/services/T1/secret-token')).toBe(
+        true,
+      );
+      // One tunnel, kept alive for both deliveries; the sandbox (loopback) never went through the proxy.
+      expect(proxy.requests).toEqual([
+        {
+          method: 'CONNECT',
+          target: 'hooks.example.test:443',
+          host: 'hooks.example.test:443',
+          proxyAuthorization: USER_P_AT_SS,
+        },
+      ]);
+      expect(sandbox.requests().length).toBeGreaterThan(0);
+      expect(sandbox.requests().every((q) => q.key === 'demo-all')).toBe(true);
+      expect(r.stderr).not.toContain('secret-token');
+    },
+  );
+});
