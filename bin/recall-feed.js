@@ -9,8 +9,10 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  const { main } = await import('../dist/cli/main.js');
-  const { processContext } = await import('../dist/cli/process-context.js');
+  const [{ main }, { processContext }] = await Promise.all([
+    import('../dist/cli/main.js'),
+    import('../dist/cli/process-context.js'),
+  ]);
   const { ctx, dispose } = processContext();
   process.exitCode = await main(args, ctx);
   dispose();

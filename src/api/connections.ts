@@ -3,6 +3,8 @@
 // Node's http client rather than undici: loading undici costs a short run more than everything else it
 // does (about 60 ms and Node's own copy of undici besides), and one GET or POST at a time needs no more.
 import http from 'node:http';
+import type { RequestOptions as TlsRequestOptions } from 'node:https';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ConnectionError, ProxyAuthError } from './errors.js';
 import { proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
@@ -12,15 +14,22 @@ type RequestFn = typeof http.request;
 /** Where one request goes: the function that sends it and its options (host, port, path, agent, headers). */
 export interface Route {
   request: RequestFn;
-  options: http.RequestOptions;
+  options: TlsRequestOptions;
   /** The proxy every connection of this route is made to, for messages about failures to connect. */
   via?: string;
+  /** The proxy that opens each connection's tunnel: the one to name when no connection came in time. */
+  tunnelVia?: string;
 }
 
 /** `[::1]` → `::1`: a URL's hostname keeps IPv6 brackets, a socket address has none. */
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 const loadHttps = () => import('node:https');
+/**
+ * TLS to a proxy checks the proxy's own name. Said explicitly: Node would take the name from the Host
+ * header, which names the API. An IP address is sent as no name (SNI carries none) and checked as itself.
+ */
+const proxyServername = (proxy: URL) => (isIP(bare(proxy.hostname)) ? '' : bare(proxy.hostname));
 
 export class Connections {
   private readonly agents = new Map<string, http.Agent>();
@@ -48,7 +57,14 @@ export class Connections {
       if (auth) headers['proxy-authorization'] = auth;
       return {
         request: proxyRequest,
-        options: { host: bare(proxy.hostname), port: portOf(proxy), path: url.href, headers, agent },
+        options: {
+          host: bare(proxy.hostname),
+          port: portOf(proxy),
+          path: url.href,
+          headers,
+          agent,
+          servername: proxyServername(proxy),
+        },
         via: `the proxy ${proxyName(proxy)}`,
       };
     }
@@ -69,7 +85,7 @@ export class Connections {
       agent = tunnelled;
       this.agents.set(key, agent);
     }
-    return { request: https.request, options: { ...direct, agent } };
+    return { request: https.request, options: { ...direct, agent }, tunnelVia: `the proxy ${proxyName(proxy)}` };
   }
 
   /** Closes every idle connection and abandons tunnels still being opened. */
@@ -89,7 +105,7 @@ export class Connections {
     return agent;
   }
 
-  /** A socket to `host:port` through the proxy (CONNECT), or a ConnectionError naming the proxy. */
+  /** A socket to `host:port` through the proxy (CONNECT); a refusal is a ConnectionError or ProxyAuthError naming it. */
   private tunnel(
     proxy: URL,
     request: RequestFn,
@@ -101,14 +117,16 @@ export class Connections {
     const headers: http.OutgoingHttpHeaders = { host: authority };
     if (auth) headers['proxy-authorization'] = auth;
     const name = proxyName(proxy);
-    const connect = request({
+    const options: TlsRequestOptions = {
       host: bare(proxy.hostname),
       port: portOf(proxy),
       method: 'CONNECT',
       path: authority,
       headers,
       agent: false,
-    });
+      servername: proxyServername(proxy),
+    };
+    const connect = request(options);
     this.pendingTunnels.add(connect);
     return new Promise<Duplex>((resolve, reject) => {
       connect.once('connect', (res, socket) => {
@@ -120,9 +138,10 @@ export class Connections {
         if (status === 407) return reject(new ProxyAuthError(`${refused} asks for credentials (HTTP 407)`));
         reject(new ConnectionError(`${refused} answered HTTP ${status}`, 'PROXY_CONNECT'));
       });
-      connect.once('error', (err: Error & { code?: string }) => {
+      // As it came: the transport names the proxy in its message (a refused connection, a bad certificate).
+      connect.once('error', (err) => {
         this.pendingTunnels.delete(connect);
-        reject(new ConnectionError(`cannot reach the proxy ${name} (${err.code ?? err.message})`, err.code));
+        reject(err);
       });
       connect.end();
     });

@@ -106,10 +106,11 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   const onCallerAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) onCallerAbort();
+  // Who a failure is about: the proxy when one was in the way, else the API's host.
   let via: string | undefined;
   try {
     const route = await opts.connections.route(url);
-    via = route.via;
+    via = route.via ?? route.tunnelVia;
     const headers = { ...opts.headers, ...(route.options.headers as Record<string, string> | undefined) };
     if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -117,6 +118,9 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
       // Kept for the request's life: a socket error after the answer began is reported here too.
       req.on('error', reject);
       req.once('response', resolve);
+      // Until a tunnel opens, a failure (refused, a bad certificate, no answer in time) is the proxy's;
+      // once it has, the API is the one that failed.
+      req.once('socket', () => (via = route.via));
       // A request still waiting for its connection (a CONNECT tunnel being opened) ignores its abort until
       // the connection comes, which from a proxy that never answers is never: the timeout ends it here.
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
@@ -124,9 +128,9 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
     });
     const status = res.statusCode ?? 0;
     // Only a proxy answers 407: its refusal, as for a tunnel (connections.ts), not an answer of the API's.
-    if (status === 407 && via !== undefined) {
+    if (status === 407 && route.via !== undefined) {
       res.resume();
-      throw new ProxyAuthError(`${via} refused a request to ${url.host}: it asks for credentials (HTTP 407)`);
+      throw new ProxyAuthError(`${route.via} refused a request to ${url.host}: it asks for credentials (HTTP 407)`);
     }
     if (opts.discardBody) {
       res.resume();

@@ -15,7 +15,8 @@ export function selfSignedCert(hostname = 'localhost'): { key: string; cert: str
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
     const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    const altName = hostname === 'localhost' ? [] : ['-addext', `subjectAltName=DNS:${hostname}`];
+    // Node checks the name against subjectAltName only, so the name goes there too.
+    const altName = ['-addext', `subjectAltName=DNS:${hostname}`];
     execFileSync(
       'openssl',
       [...args, '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${hostname}`, ...altName],

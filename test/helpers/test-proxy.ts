@@ -1,6 +1,7 @@
 // A loopback forward proxy for tests: records what it is asked, forwards absolute-form requests to a loopback
 // origin and tunnels CONNECT to a loopback port, whatever host the client named (no DNS needed).
 import http from 'node:http';
+import https from 'node:https';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { deferCleanup } from './cleanup.js';
@@ -22,10 +23,12 @@ export interface TestProxyOptions {
   connectStatus?: number;
   /** Answer absolute-form requests with this status instead of forwarding them. */
   requestStatus?: number;
+  /** Speak TLS to clients (an https:// proxy) with this key and certificate, made for `localhost`. */
+  tls?: { key: string; cert: string };
 }
 
 export interface TestProxy {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT`, or `https://localhost:PORT` with `tls` (the name its certificate is for). */
   url: string;
   port: number;
   /** Every request the proxy got, in order. */
@@ -84,7 +87,7 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
       proxyAuthorization: req.headers['proxy-authorization'],
     });
 
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     record(req);
     // A forward proxy is asked for whole addresses; anything else is not for it.
     if (!/^http:\/\//i.test(req.url ?? '')) {
@@ -98,8 +101,11 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
       return;
     }
     forwardRequest(opts.forwardTo, req, res, track);
-  });
+  };
+  const server = opts.tls ? https.createServer(opts.tls, onRequest) : http.createServer(onRequest);
   server.on('connection', track);
+  // A client that drops the handshake is the client's business; the test asserts on the client side.
+  server.on('tlsClientError', () => {});
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     record(req);
     track(client);
@@ -131,7 +137,8 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
       for (const s of sockets) s.destroy();
     }));
   deferCleanup(close);
-  return { url: `http://127.0.0.1:${port}`, port, requests, close };
+  const url = opts.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
+  return { url, port, requests, close };
 }
 
 /** A loopback port that accepts connections and never says a word: a proxy that hangs. */

@@ -343,12 +343,12 @@ describe('Connections through a proxy', () => {
     expect(proxy.requests.map((r) => r.target)).toEqual(['[2001:db8::5]:443']);
   });
 
-  it('https: a proxy that is not there is "cannot reach the proxy"', async () => {
+  it('https: a proxy that is not there is named as the one that refused', async () => {
     const port = await closedPort();
     const connections = connectionsFor({ httpProxy: `http://user:secret@127.0.0.1:${port}` });
     const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections)));
     expect(err).toBeInstanceOf(ConnectionError);
-    expect(err?.message).toBe(`cannot reach the proxy 127.0.0.1:${port} (ECONNREFUSED)`);
+    expect(err?.message).toBe(`connection refused by the proxy 127.0.0.1:${port}`);
   });
 
   it('https: a proxy that never answers CONNECT ends in the timeout, and close() abandons the tunnel', async () => {
@@ -356,12 +356,24 @@ describe('Connections through a proxy', () => {
     const connections = connectionsFor({ httpsProxy: `127.0.0.1:${silent.port}` });
     const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 300)));
     expect(err).toBeInstanceOf(TimeoutError);
+    expect(err?.message).toBe(`no complete answer from the proxy 127.0.0.1:${silent.port} within the timeout`);
     expect(silent.accepted()).toBe(1);
     // A second request while the first tunnel still hangs: close() must end it rather than wait for it.
     const pending = failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 60_000)));
     await until('the second CONNECT', () => silent.accepted() === 2);
     connections.close();
     expect(await pending).toBeInstanceOf(ConnectionError);
+  });
+
+  it('https: a tunnel that opened to an API that never answers: the timeout names the API, not the proxy', async () => {
+    const silentApi = await silentServer();
+    const proxy = await testProxy({ tunnelTo: silentApi.port });
+    const connections = connectionsFor({ httpsProxy: proxy.url });
+    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 300)));
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err?.message).toBe('no complete answer from api.example.test within the timeout');
+    expect(proxy.requests.map((r) => r.target)).toEqual(['api.example.test:443']);
+    expect(silentApi.accepted()).toBe(1);
   });
 
   const cert = selfSignedCert('api.example.test');
