@@ -1,6 +1,10 @@
 // Names of the files kept beside a target (partial, partial state, lock, temporary files), short enough for the file system.
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+// node:crypto is loaded only for a name too long to keep (rare): loading it costs every run that writes
+// a file a few milliseconds.
+const require = createRequire(import.meta.url);
 
 /** The longest file name (in bytes) most file systems take: ext4, xfs, btrfs, apfs, tmpfs. */
 const NAME_MAX = 255;
@@ -14,6 +18,7 @@ export function sidecarPath(file: string, suffix: string, prefix = ''): string {
   const base = path.basename(file);
   const name = `${prefix}${base}${suffix}`;
   if (Buffer.byteLength(name) <= NAME_MAX) return path.join(path.dirname(file), name);
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const hash = `~${createHash('sha256').update(base).digest('hex').slice(0, 12)}`;
   const room = NAME_MAX - Buffer.byteLength(`${prefix}${hash}${suffix}`);
   let kept = '';
