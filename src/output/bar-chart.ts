@@ -1,7 +1,7 @@
 // Horizontal bar charts for a terminal: one titled block per series, label, count and a bar in eighths of a column.
 import { groupDigits } from './numbers.js';
 import { cleanForTerminal } from './cells.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
+import { displayWidth, padToWidth, truncateToWidth } from './text-width.js';
 
 export interface ChartRow {
   label: string;
@@ -38,7 +38,7 @@ export function barChart(series: ChartSeries, width: number): string {
   const lines = [truncateToWidth(cleanForTerminal(series.title), w)];
   series.rows.forEach((r, i) => {
     const label = truncateToWidth(labels[i] as string, labelWidth);
-    const padded = label + ' '.repeat(labelWidth - displayWidth(label));
+    const padded = padToWidth(label, labelWidth);
     lines.push(
       `${INDENT}${padded} ${(counts[i] as string).padStart(countWidth)} ${bar(r.count, max, barWidth)}`.trimEnd(),
     );

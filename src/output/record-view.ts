@@ -1,7 +1,7 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
 import { cleanForTerminal, tableCell } from './cells.js';
-import { displayWidth, truncateToWidth, wrapLine } from './text-width.js';
+import { displayWidth, padToWidth, truncateToWidth, wrapLine } from './text-width.js';
 
 /** Below this width labels go on their own line, above their values. */
 const STACKED_BELOW = 60;
@@ -72,8 +72,7 @@ export function recordView(record: Record<string, unknown>, width: number): stri
       // A label too long for its column gets a line of its own, above its values.
       if (displayWidth(name) > labelWidth) lines.push(truncateToWidth(name, w));
       values.forEach((l, i) => {
-        const lead =
-          i === 0 && displayWidth(name) <= labelWidth ? name + ' '.repeat(labelWidth + 2 - displayWidth(name)) : pad;
+        const lead = i === 0 && displayWidth(name) <= labelWidth ? padToWidth(name, labelWidth + 2) : pad;
         lines.push(`${lead}${l}`.trimEnd());
       });
     }

@@ -16,7 +16,7 @@ import { writeChunk } from './backpressure.js';
 import { tableCell } from './cells.js';
 import { recordBlock } from './record-blocks.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
+import { displayWidth, padToWidth, truncateToWidth } from './text-width.js';
 
 const SEPARATOR = '  ';
 const FIXED_MAX = 32;
@@ -119,7 +119,7 @@ function severityColour(value: unknown): ((text: string) => string) | undefined 
 /** One line of the table: cells padded to their widths (by our own display width), trailing spaces trimmed. */
 function tableLine(cells: readonly string[], widths: readonly number[]): string {
   return cells
-    .map((text, i) => (i === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)))))
+    .map((text, i) => (i === cells.length - 1 ? text : padToWidth(text, widths[i]!)))
     .join(SEPARATOR)
     .trimEnd();
 }

@@ -71,6 +71,11 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** `text` followed by spaces up to `width` display columns (nothing added when it is already as wide). */
+export function padToWidth(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
+
 /** Cuts `text` to at most `width` columns, ending with `…` when anything was cut. Never splits a grapheme. */
 export function truncateToWidth(text: string, width: number): string {
   if (width <= 0) return '';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanForTerminal, csvCell, guardFormula, tableCell } from '../../src/output/cells.js';
 import { FORMATS, isFormat } from '../../src/output/renderer.js';
-import { displayWidth, truncateToWidth, wrapToWidth } from '../../src/output/text-width.js';
+import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from '../../src/output/text-width.js';
 
 describe('csvCell', () => {
   it.each([
@@ -60,6 +60,14 @@ describe('displayWidth and truncateToWidth', () => {
     ['\u001b[31mred\u001b[39m', 3],
   ])('%j is %i columns', (text, width) => {
     expect(displayWidth(text)).toBe(width);
+  });
+
+  it('pads to display columns, not code units, and never cuts', () => {
+    expect(padToWidth('ab', 4)).toBe('ab  ');
+    expect(padToWidth('日本', 6)).toBe('日本  ');
+    expect(padToWidth('😀', 3)).toBe('😀 ');
+    expect(padToWidth('\u001b[31mred\u001b[39m', 5)).toBe('\u001b[31mred\u001b[39m  ');
+    expect(padToWidth('toolong', 3)).toBe('toolong');
   });
 
   it('cuts at grapheme boundaries with …, never wider than asked', () => {
