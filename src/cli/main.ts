@@ -136,7 +136,14 @@ function printError(report: ErrorReport, ctx: Context): number {
 
 /** Runs the CLI. Never calls process.exit; returns the exit code. */
 export async function main(argv: string[], baseCtx: Context): Promise<number> {
-  const ctx: Context = { ...baseCtx, argv };
+  // Copied with its getters kept: the real stdin is a getter that opens the stream only when read.
+  const ctx = Object.defineProperties(
+    {},
+    {
+      ...Object.getOwnPropertyDescriptors(baseCtx),
+      argv: { value: argv, enumerable: true },
+    },
+  ) as Context;
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);
