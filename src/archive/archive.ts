@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { currentRaw, versions, type StoredVersion } from './history.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
-import { listRecords, type ArchiveListing, type ArchiveQuery } from './select.js';
+import { listRecords, listRecordTexts, type ArchiveListing, type ArchiveQuery } from './select.js';
 import type { StatsField } from './stats-fields.js';
 import { stats, type StatsResult } from './stats.js';
 import { Upserter, type ArchivedRecord, type UpsertCounts } from './upsert.js';
@@ -45,6 +45,11 @@ export class Archive {
   /** Streams the matching records, one row in memory at a time. Nothing else may use the archive until it ends. */
   records(q: ArchiveListing): Generator<Record<string, unknown>> {
     return listRecords(this.db, q);
+  }
+
+  /** The same records as `records`, as stored: each one's JSON text (JSON.stringify's output), unparsed. */
+  recordTexts(q: ArchiveListing): Generator<string> {
+    return listRecordTexts(this.db, q);
   }
 
   /** The current version of one recall as the API sent it, or undefined. */

@@ -104,8 +104,14 @@ export function selection(q: ArchiveQuery): Selection {
   };
 }
 
-/** The matching records in order (ties broken by id in the same direction), parsed one at a time. */
-export function* listRecords(db: Database.Database, q: ArchiveListing): Generator<Record<string, unknown>> {
+/**
+ * The matching rows in order (ties broken by id in the same direction), one at a time: each record's stored
+ * JSON text, with the record parsed when a residual filter had to parse it to check it.
+ */
+function* matchingRows(
+  db: Database.Database,
+  q: ArchiveListing,
+): Generator<[text: string, record: Record<string, unknown> | undefined]> {
   const sel = selection(q);
   const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
   const dir = (q.order ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
@@ -119,10 +125,27 @@ export function* listRecords(db: Database.Database, q: ArchiveListing): Generato
   const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
   let n = 0;
   if (q.limit === 0) return;
+  const { residual } = sel;
   for (const raw of stmt.iterate(...params) as IterableIterator<string>) {
-    const record = JSON.parse(raw) as Record<string, unknown>;
-    if (sel.residual && !sel.residual(record)) continue;
-    yield record;
+    let record: Record<string, unknown> | undefined;
+    if (residual) {
+      record = JSON.parse(raw) as Record<string, unknown>;
+      if (!residual(record)) continue;
+    }
+    yield [raw, record];
     if (q.limit !== undefined && ++n >= q.limit) return;
   }
+}
+
+/** The matching records in order (ties broken by id in the same direction), parsed one at a time. */
+export function* listRecords(db: Database.Database, q: ArchiveListing): Generator<Record<string, unknown>> {
+  for (const [text, record] of matchingRows(db, q)) yield record ?? (JSON.parse(text) as Record<string, unknown>);
+}
+
+/**
+ * The same records as stored: JSON.stringify's text of each (upsert.ts), for output that is JSON anyway
+ * and need not parse a record only to serialize it again.
+ */
+export function* listRecordTexts(db: Database.Database, q: ArchiveListing): Generator<string> {
+  for (const [text] of matchingRows(db, q)) yield text;
 }

@@ -61,15 +61,15 @@ export async function writeChunk(out: Writable, chunk: string): Promise<void> {
 export const CHUNK_CHARS = 64 * 1024;
 
 /**
- * Writes `records` as text, `render(record, n)` each (n counts records written before it by this
- * renderer), in chunks of about CHUNK_CHARS. `onWritten` is called after each chunk is handed over,
- * with how many records it held, so a renderer's count never runs ahead of its output.
+ * Writes `records` (objects, or their JSON text) as text, `render(record, n)` each (n counts records
+ * written before it by this renderer), in chunks of about CHUNK_CHARS. `onWritten` is called after each
+ * chunk is handed over, with how many records it held, so a renderer's count never runs ahead of its output.
  */
-export async function writeRecords(
+export async function writeRecords<T>(
   out: Writable,
-  records: readonly Record<string, unknown>[],
+  records: readonly T[],
   firstIndex: number,
-  render: (record: Record<string, unknown>, index: number) => string,
+  render: (record: T, index: number) => string,
   onWritten: (count: number) => void,
 ): Promise<void> {
   let chunk = '';

@@ -17,13 +17,21 @@ export class JsonRenderer implements Renderer {
     return this.#count;
   }
 
-  async write(records: readonly Record<string, unknown>[]): Promise<void> {
+  write(records: readonly Record<string, unknown>[]): Promise<void> {
+    return this.#elements(records, (record) => JSON.stringify(record));
+  }
+
+  writeJson(texts: readonly string[]): Promise<void> {
+    return this.#elements(texts, (text) => text);
+  }
+
+  async #elements<T>(records: readonly T[], json: (record: T) => string): Promise<void> {
     if (this.#ended) throw new Error('write() after end()');
     await writeRecords(
       this.#out,
       records,
       this.#count + this.#resumeCount,
-      (record, index) => `${index === 0 ? '[\n' : ',\n'}${JSON.stringify(record)}`,
+      (record, index) => `${index === 0 ? '[\n' : ',\n'}${json(record)}`,
       (n) => {
         this.#count += n;
       },

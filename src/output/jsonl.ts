@@ -14,12 +14,20 @@ export class JsonlRenderer implements Renderer {
     return this.#count;
   }
 
-  async write(records: readonly Record<string, unknown>[]): Promise<void> {
+  write(records: readonly Record<string, unknown>[]): Promise<void> {
+    return this.#lines(records, (record) => JSON.stringify(record));
+  }
+
+  writeJson(texts: readonly string[]): Promise<void> {
+    return this.#lines(texts, (text) => text);
+  }
+
+  async #lines<T>(records: readonly T[], json: (record: T) => string): Promise<void> {
     await writeRecords(
       this.#out,
       records,
       this.#count,
-      (record) => `${JSON.stringify(record)}\n`,
+      (record) => `${json(record)}\n`,
       (n) => {
         this.#count += n;
       },

@@ -48,6 +48,12 @@ export interface RenderOptions {
 export interface Renderer {
   /** Renders one batch (a page) as soon as it arrives; resolves once the output accepted it. */
   write(records: readonly Record<string, unknown>[]): Promise<void>;
+  /**
+   * Renders records given as JSON text (JSON.stringify's output, as the archive stores them), in the same
+   * bytes `write` gives for the parsed records. Only jsonl and json, whose records are compact JSON, have it:
+   * a caller holding the text need not parse it for them to serialize it again.
+   */
+  writeJson?(texts: readonly string[]): Promise<void>;
   /** Finishes the document; does not end `out`. Calling it twice writes nothing more. */
   end(): Promise<void>;
   /** Records written so far by this renderer. */

@@ -45,6 +45,14 @@ describe('listing', () => {
     for (const r of archive.records({})) expect(JSON.stringify(r)).toBe(byId.get(r.id as number));
   });
 
+  it('gives the same records as stored JSON text (recordTexts), with a residual filter and a limit too', () => {
+    for (const q of [{}, { search: 'lithium' }, { filter: { grep: 'e' }, limit: 9, order: 'asc' as const }]) {
+      const texts = [...archive.recordTexts(q)];
+      expect(texts.length).toBeGreaterThan(0);
+      expect(texts).toEqual([...archive.records(q)].map((r) => JSON.stringify(r)));
+    }
+  });
+
   it('limits, windows on published_at (since inclusive, until exclusive) and picks sources', () => {
     expect(ids({ limit: 7 })).toEqual(ordered(records).slice(0, 7));
     const since = ms(records[100]!.published_at);

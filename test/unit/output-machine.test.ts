@@ -87,6 +87,27 @@ describe('json', () => {
   });
 });
 
+describe('records given as JSON text (writeJson)', () => {
+  it('gives the bytes write() gives for the parsed records, in jsonl and json, mixed with write()', async () => {
+    for (const format of ['jsonl', 'json'] as const) {
+      const parsed = render(format);
+      await parsed.renderer.write(AWKWARD);
+      await parsed.renderer.end();
+      const texts = render(format);
+      await texts.renderer.writeJson!(AWKWARD.slice(0, 2).map((r) => JSON.stringify(r)));
+      await texts.renderer.write(AWKWARD.slice(2));
+      await texts.renderer.end();
+      expect(texts.out.text()).toBe(parsed.out.text());
+      expect(texts.renderer.count).toBe(3);
+    }
+  });
+
+  it('is offered by jsonl and json only: csv and table need the fields', () => {
+    expect(render('csv').renderer.writeJson).toBeUndefined();
+    expect(render('table').renderer.writeJson).toBeUndefined();
+  });
+});
+
 describe('backpressure', () => {
   it.each(['jsonl', 'json', 'csv', 'table'] as const)(
     '%s: a slow Writable with highWaterMark 1 gets everything, in order, never written past a full buffer',

@@ -31,9 +31,17 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           width: local.terminal.columns,
           color: local.terminal.color,
         });
-        for await (const batch of inBatches(archive.records(plan.listing), ctx.signal)) {
-          await renderer.write(batch);
-          written += batch.length;
+        // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
+        if (renderer.writeJson) {
+          for await (const batch of inBatches(archive.recordTexts(plan.listing), ctx.signal)) {
+            await renderer.writeJson(batch);
+            written += batch.length;
+          }
+        } else {
+          for await (const batch of inBatches(archive.records(plan.listing), ctx.signal)) {
+            await renderer.write(batch);
+            written += batch.length;
+          }
         }
         await renderer.end();
       },
