@@ -1,4 +1,5 @@
 // Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import { BOUNDS } from '../../api/constants.js';
 import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
@@ -63,17 +64,20 @@ async function* archiveBatches(records: Iterable<Record<string, unknown>>, signa
   for await (const batch of inBatches(records, signal)) yield { records: batch };
 }
 
-/** Checks every recall of `batches` against the catalogue and writes a row per match; returns the counts. */
+/**
+ * Checks every recall of `batches` that `keep` accepts against the catalogue and writes a row per match;
+ * returns the counts. The archive filters in its query, so its recalls are all kept here.
+ */
 async function matchAll(
   plan: MatchPlan,
   catalogue: Catalogue,
   index: CatalogueIndex,
   batches: Batches,
+  keep: (recall: Record<string, unknown>) => boolean,
   where: Surroundings,
   ctx: Context,
 ) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
-  const keep = compileFilter(plan.filter);
   const format = chooseFormat(where.settings, where.terminal);
   await writeOutput(
     () => openTarget(where.settings, ctx),
@@ -85,8 +89,7 @@ async function matchAll(
         tableColumns: matchTableColumns(catalogue),
         csvColumns: matchColumns(catalogue),
         formulaGuard: plan.formulaGuard,
-        bom: plan.bom && target.startsEmpty,
-        header: target.startsEmpty,
+        bom: plan.bom,
         width: where.terminal.columns,
         color: where.terminal.color,
       });
@@ -129,7 +132,8 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const archive = await openArchiveFile(local.file, { create: false });
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
-      counts = await matchAll(plan, catalogue, index, archiveBatches(records, ctx.signal), local, ctx);
+      const batches = archiveBatches(records, ctx.signal);
+      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx);
     } finally {
       archive.close();
     }
@@ -138,12 +142,16 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     status = session.status;
     try {
       reportRejected(index.rejected, status);
-      const pages = session.client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: 500 });
+      const pages = session.client.feedPages({
+        dataSources: source.sources,
+        hoursAgo: source.hours,
+        limit: BOUNDS.pageSizeMax,
+      });
       const batches: Batches = (async function* () {
         for await (const page of pages)
           yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
       })();
-      counts = await matchAll(plan, catalogue, index, batches, session, ctx);
+      counts = await matchAll(plan, catalogue, index, batches, compileFilter(plan.filter), session, ctx);
     } finally {
       await session.close();
     }

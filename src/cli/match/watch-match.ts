@@ -2,15 +2,12 @@
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../context.js';
+import type { Renderer } from '../../output/renderer.js';
 import type { FeedPlan, FeedOptions } from '../feed/plan.js';
-import { planFeed } from '../feed/plan.js';
+import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
-import { openSession, loadSettings } from '../session.js';
 import type { GlobalFlags } from '../settings.js';
-import { detectTerminal } from '../terminal/terminal.js';
 import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
-
-type Renderer = Awaited<ReturnType<typeof import('../../output/renderer.js')['createRenderer']>>;
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
@@ -50,22 +47,20 @@ function matchOutput(
   };
 }
 
-/** Polls like `feed --watch` (its flags checked by the feed's own plan) and matches each new recall. */
-export async function watchMatch(
+/**
+ * Polls like `feed --watch` (its flags checked by the feed's own plan, its files under the feed's run lock)
+ * and matches each new recall.
+ */
+export function watchMatch(
   watch: FeedOptions,
   catalogue: Catalogue,
   index: CatalogueIndex,
   globals: GlobalFlags,
   ctx: Context,
 ): Promise<void> {
-  const settings = await loadSettings(globals, ctx);
-  const terminal = detectTerminal(ctx, globals.color);
-  const plan = planFeed(watch, settings, terminal) as WatchPlan;
-  const session = await openSession(globals, ctx, { needsKey: true, settings });
-  try {
+  return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
     reportRejected(index.rejected, session.status);
-    await runWatch(plan, session, ctx, matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color));
-  } finally {
-    await session.close();
-  }
+    const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color);
+    await runWatch(plan as WatchPlan, session, ctx, output);
+  });
 }
