@@ -25,7 +25,6 @@ export interface DeliveryReport {
 
 export interface DeliveryQueueOptions {
   actions: readonly Action[];
-  now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal;
@@ -46,12 +45,15 @@ export interface DeliveryQueueOptions {
 
 export class DeliveryQueue {
   private readonly queue: PendingDelivery[];
+  /** The ids in `queue`, so that queueing each recall written stays cheap on a large first run. */
+  private readonly queued: Set<string>;
 
   constructor(
     private readonly opts: DeliveryQueueOptions,
     restored: readonly PendingDelivery[] = [],
   ) {
     this.queue = restored.map((d) => ({ ...d, done: [...d.done] }));
+    this.queued = new Set(this.queue.map((d) => d.id));
   }
 
   /** What the state file keeps. */
@@ -61,7 +63,8 @@ export class DeliveryQueue {
 
   /** Queues a recall just written; one already waiting is not queued twice. */
   add(id: string, record: Record<string, unknown>): void {
-    if (this.queue.some((d) => d.id === id)) return;
+    if (this.queued.has(id)) return;
+    this.queued.add(id);
     this.queue.push({ id, record, done: [], attempts: 0 });
   }
 
@@ -78,6 +81,7 @@ export class DeliveryQueue {
       }
       if (complete) {
         this.queue.splice(this.queue.indexOf(delivery), 1);
+        this.queued.delete(delivery.id);
         report.delivered++;
         await this.opts.persist();
       }
@@ -90,11 +94,13 @@ export class DeliveryQueue {
     const tries = this.opts.attemptsPerPass ?? 3;
     for (let attempt = 0; attempt < tries; attempt++) {
       const result = await action.attempt(delivery.record, this.opts.signal);
+      // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.
+      if (!result.ok && this.opts.signal?.aborted) return false;
       if (result.ok) {
         delivery.done.push(action.name);
         this.opts.onSuccess?.(delivery, action.name);
         // The recall's last action is saved with its completion, by deliver(): one write, not two.
-        if (delivery.done.length < this.opts.actions.length) await this.opts.persist();
+        if (this.opts.actions.some((a) => !delivery.done.includes(a.name))) await this.opts.persist();
         return true;
       }
       const error = result.error ?? 'failed';

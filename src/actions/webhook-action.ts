@@ -1,7 +1,7 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
 import type { Connections } from '../api/connections.js';
 import { TimeoutError } from '../api/errors.js';
-import { retryAfterAt } from '../api/retry.js';
+import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
@@ -70,8 +70,7 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         if (res.status === 429) {
           // The receiver asks to be left alone for a while: seconds or a date, read as the client reads them.
           const now = (opts.now ?? Date.now)();
-          const header = res.headers['retry-after'];
-          const at = retryAfterAt(Array.isArray(header) ? header[0] : header, now);
+          const at = retryAfterAt(header(res.headers, 'retry-after'), now);
           if (at !== undefined) result.retryAfterMs = Math.max(0, at - now);
         }
         return result;

@@ -20,6 +20,10 @@ export function checkWebhookUrl(raw: string): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new WebhookUrlError(`--webhook must be an https URL, not ${url.protocol}`);
   }
+  // Nothing would send them: a receiver that wants credentials keeps its token in the path.
+  if (url.username !== '' || url.password !== '') {
+    throw new WebhookUrlError('--webhook must not carry user:password@ (the receiver would never see them)');
+  }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new WebhookUrlError(`refusing to send recalls to a plain http webhook on ${url.hostname}: use https`);
   }

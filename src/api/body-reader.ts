@@ -32,7 +32,7 @@ function decoderFor(coding: string, status: number): Transform {
 }
 
 /**
- * The whole body as text (a leading BOM dropped, as undici's text() does). Past `maxBytes` of decoded
+ * The whole body as text (a leading BOM dropped, as fetch's text() does). Past `maxBytes` of decoded
  * body it stops reading and throws ResponseTooLargeError; only the decoded body is held in memory,
  * so a compressed body that decodes to little costs little too. A body that does not decode is
  * retryable, like one cut short.
@@ -49,7 +49,7 @@ export async function readBody(
       .reverse()
       .map((c) => decoderFor(c, status));
   } catch (err) {
-    // An unread body would hold the connection. Destroyed unread, undici's body reports an abort: expected here.
+    // An unread body would hold the connection. Destroyed unread, the body reports an abort: expected here.
     body.once('error', () => {});
     body.destroy();
     throw err;

@@ -21,7 +21,7 @@ import type { ProxySettings } from './proxy.js';
 import { send, type RawResponse, type SendOptions } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
 import { checkApiKey, checkBaseUrl, endpointUrl } from './request-target.js';
-import { sleep } from './sleep.js';
+import { MAX_TIMER_MS, sleep } from './sleep.js';
 import {
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -89,7 +89,14 @@ export class RecallFeedClient {
     if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
       throw new InvalidParamsError(`maxResponseBytes must be a positive whole number, not ${maxResponseBytes}`);
     }
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // One timer covers a request: beyond setTimeout's limit Node would fire it at once.
+    if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS)) {
+      throw new InvalidParamsError(
+        `timeoutMs must be between 1 ms and ${MAX_TIMER_MS} ms (24.8 days), not ${timeoutMs}`,
+      );
+    }
+    this.timeoutMs = timeoutMs;
     this.maxResponseBytes = maxResponseBytes;
     this.userAgent = opts.userAgent ?? 'recall-feed';
     this.now = opts.now ?? Date.now;

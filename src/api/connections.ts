@@ -7,7 +7,7 @@ import type { RequestOptions as TlsRequestOptions } from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ConnectionError, ProxyAuthError } from './errors.js';
-import { proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
+import { portOf as portText, proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
 
 type RequestFn = typeof http.request;
 
@@ -23,7 +23,7 @@ export interface Route {
 
 /** `[::1]` → `::1`: a URL's hostname keeps IPv6 brackets, a socket address has none. */
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
-const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+const portOf = (url: URL) => Number(portText(url));
 const loadHttps = () => import('node:https');
 /**
  * TLS to a proxy checks the proxy's own name. Said explicitly: Node would take the name from the Host
@@ -43,26 +43,25 @@ export class Connections {
     const secure = url.protocol === 'https:';
     const direct = { host: bare(url.hostname), port: portOf(url), path: `${url.pathname}${url.search}` };
     if (proxy === undefined) {
-      if (!secure) return { request: http.request, options: { ...direct, agent: this.agent('http', http.Agent) } };
-      const https = await loadHttps();
-      return { request: https.request, options: { ...direct, agent: this.agent('https', https.Agent) } };
+      const scheme = secure ? await loadHttps() : http;
+      const agent = this.agent(url.protocol, () => new scheme.Agent({ keepAlive: true }));
+      return { request: scheme.request, options: { ...direct, agent } };
     }
     const auth = proxyAuthorization(proxy);
-    const proxyRequest = proxy.protocol === 'https:' ? (await loadHttps()).request : http.request;
+    // The module that speaks to the proxy itself: TLS for an https:// proxy.
+    const toProxy = proxy.protocol === 'https:' ? await loadHttps() : http;
     if (!secure) {
       // Plain http through the proxy: the whole address as the request target, the proxy's own connection pool.
-      const https = proxy.protocol === 'https:' ? await loadHttps() : undefined;
-      const agent = this.agent(`via ${proxy.href}`, https ? https.Agent : http.Agent);
       const headers: http.OutgoingHttpHeaders = { host: url.host };
       if (auth) headers['proxy-authorization'] = auth;
       return {
-        request: proxyRequest,
+        request: toProxy.request,
         options: {
           host: bare(proxy.hostname),
           port: portOf(proxy),
           path: url.href,
           headers,
-          agent,
+          agent: this.agent(`via ${proxy.href}`, () => new toProxy.Agent({ keepAlive: true })),
           servername: proxyServername(proxy),
         },
         via: `the proxy ${proxyName(proxy)}`,
@@ -70,21 +69,18 @@ export class Connections {
     }
     // https through the proxy: CONNECT opens a tunnel per connection, and TLS to the API runs inside it.
     const [https, tls] = await Promise.all([loadHttps(), import('node:tls')]);
-    const key = `tunnel ${proxy.href}`;
-    let agent = this.agents.get(key);
-    if (!agent) {
+    const agent = this.agent(`tunnel ${proxy.href}`, () => {
       const tunnelled = new https.Agent({ keepAlive: true });
       // Node's agents accept a connection handed over later, through the callback.
       tunnelled.createConnection = (options, done) => {
-        this.tunnel(proxy, proxyRequest, auth, String(options.host), Number(options.port)).then(
+        this.tunnel(proxy, toProxy.request, auth, String(options.host), Number(options.port)).then(
           (socket) => done?.(null, tls.connect({ ...options, socket } as import('node:tls').ConnectionOptions)),
           (err: Error) => done?.(err, undefined as unknown as Duplex),
         );
         return undefined;
       };
-      agent = tunnelled;
-      this.agents.set(key, agent);
-    }
+      return tunnelled;
+    });
     return { request: https.request, options: { ...direct, agent }, tunnelVia: `the proxy ${proxyName(proxy)}` };
   }
 
@@ -96,10 +92,11 @@ export class Connections {
     this.agents.clear();
   }
 
-  private agent(key: string, Agent: typeof http.Agent): http.Agent {
+  /** The pool kept under `key`, made by `make` the first time. */
+  private agent(key: string, make: () => http.Agent): http.Agent {
     let agent = this.agents.get(key);
     if (!agent) {
-      agent = new Agent({ keepAlive: true });
+      agent = make();
       this.agents.set(key, agent);
     }
     return agent;

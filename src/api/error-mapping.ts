@@ -15,6 +15,7 @@ import {
   type ApiErrorInit,
 } from './errors.js';
 import { isErrorBody } from './body-shapes.js';
+import { header } from './retry.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -43,8 +44,7 @@ function classForStatus(status: number): ErrorClass {
 
 /** Where a redirect points, resolved, without credentials and bounded: safe to print (URL escapes controls). */
 function redirectTarget(headers: Headers, url: URL | undefined): string | undefined {
-  const raw = headers.location;
-  const location = Array.isArray(raw) ? raw[0] : raw;
+  const location = header(headers, 'location');
   if (location === undefined || !URL.canParse(location, url?.href)) return undefined;
   const target = new URL(location, url);
   target.username = '';

@@ -13,7 +13,8 @@ export interface ProxySettings {
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
-function portOf(url: URL): string {
+/** The port an http(s) address connects to, the default one when it names none. */
+export function portOf(url: URL): string {
   return url.port || DEFAULT_PORT[url.protocol] || '';
 }
 

@@ -75,7 +75,8 @@ export function backoffMs(
   return Math.floor(random() * ceiling);
 }
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+/** A header's first value (Node gives repeated headers as an array). */
+export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -22,7 +22,6 @@ function queue(actions: Action[], restored: PendingDelivery[] = []) {
   const q = new DeliveryQueue(
     {
       actions,
-      now: () => 0,
       sleep: async (ms) => {
         sleeps.push(ms);
       },
@@ -38,6 +37,47 @@ function queue(actions: Action[], restored: PendingDelivery[] = []) {
 }
 
 describe('DeliveryQueue', () => {
+  it('an attempt cut short by Ctrl-C is no failure: nothing counted, warned or saved, the recall still pending', async () => {
+    const controller = new AbortController();
+    // As --exec reports a child killed by the signal: a failed result, not a throw.
+    const interrupted: Action = {
+      name: 'exec',
+      async attempt() {
+        controller.abort(new Error('interrupted'));
+        return { ok: false, error: 'The operation was aborted' };
+      },
+    };
+    const failures: string[] = [];
+    let persisted = 0;
+    const q = new DeliveryQueue({
+      actions: [interrupted],
+      sleep: async () => {},
+      signal: controller.signal,
+      persist: async () => {
+        persisted++;
+      },
+      onFailure: (d, action, error) => failures.push(`${d.id} ${action} ${error}`),
+    });
+    q.add('7', { id: 7 });
+    const report = await q.deliver();
+    expect(report).toEqual({ delivered: 0, pending: 1, failed: 0 });
+    expect(failures).toEqual([]);
+    expect(persisted).toBe(0);
+    expect(q.snapshot()).toEqual([{ id: '7', record: { id: 7 }, done: [], attempts: 0 }]);
+  });
+
+  it('queues a recall once however often it is added', async () => {
+    const log: string[] = [];
+    const { q } = queue([scripted('exec', {}, log)]);
+    q.add('1', { id: 1 });
+    q.add('1', { id: 1 });
+    expect(q.snapshot().map((d) => d.id)).toEqual(['1']);
+    await q.deliver();
+    // Delivered and forgotten: the same id may be queued again later.
+    q.add('1', { id: 1 });
+    expect(q.snapshot().map((d) => d.id)).toEqual(['1']);
+  });
+
   it('delivers in order, one at a time, and forgets what is done', async () => {
     const log: string[] = [];
     const { q } = queue([scripted('exec', {}, log), scripted('webhook', {}, log)]);

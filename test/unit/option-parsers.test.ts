@@ -1,6 +1,6 @@
 // Flag parsing: whole numbers are plain decimal digits; format names in any case.
 import { describe, expect, it } from 'vitest';
-import { parseWholeNumber } from '../../src/cli/options/option-parsers.js';
+import { parseSeconds, parseWholeNumber } from '../../src/cli/options/option-parsers.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
 
@@ -38,6 +38,17 @@ describe('parseWholeNumber', () => {
     expect(parseWholeNumber(undefined, '--hours', 1, 24)).toBeUndefined();
     expect(() => parseWholeNumber('25', '--hours', 1, 24)).toThrow(
       "--hours must be a whole number from 1 to 24, not '25'",
+    );
+  });
+});
+
+describe('parseSeconds', () => {
+  it('takes decimal seconds up to what a timer can hold (2^31 - 1 ms), as milliseconds', () => {
+    expect(parseSeconds('1.5', '--timeout', 0, true)).toBe(1500);
+    expect(parseSeconds('2147483', '--max-wait', 0)).toBe(2_147_483_000);
+    // 2147484 s is past 2147483647 ms: Node would fire such a timer after 1 ms.
+    expect(() => parseSeconds('2147484', '--max-wait', 0)).toThrow(
+      "--max-wait must be a number of seconds 0 or more and at most 2147483, not '2147484'",
     );
   });
 });

@@ -70,7 +70,6 @@ export async function openDeliveries(
   const queue = new DeliveryQueue(
     {
       actions,
-      now: ctx.now,
       sleep: ctx.sleep,
       signal: ctx.signal,
       persist: async () => {

@@ -1,4 +1,5 @@
 // Option parsing shared by several commands.
+import { MAX_TIMER_MS } from '../../api/sleep.js';
 import { InvalidParamsError } from '../../api/errors.js';
 import { checkOneOf, checkSources } from '../../api/params.js';
 import { UsageError } from '../errors.js';
@@ -82,12 +83,15 @@ const DECIMAL_SECONDS = /^\s*\d+(\.\d+)?\s*$/;
  * A seconds flag (`--timeout`, `--interval`, ...) as milliseconds; undefined when absent. It must be at
  * least `min`, or above it when `above` is set (`--timeout 0` means nothing, `--max-wait 0` never waits).
  */
+const MAX_TIMER_S = Math.floor(MAX_TIMER_MS / 1000);
+
 export function parseSeconds(raw: string | undefined, flag: string, min: number, above = false): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!DECIMAL_SECONDS.test(raw) || n < min || (above && n === min)) {
+  // Every duration ends up in a timer, which Node cannot set beyond about 24.8 days.
+  if (!DECIMAL_SECONDS.test(raw) || n < min || (above && n === min) || n * 1000 > MAX_TIMER_MS) {
     const range = above ? `greater than ${min}` : `${min} or more`;
-    throw new UsageError(`${flag} must be a number of seconds ${range}, not '${raw}'`);
+    throw new UsageError(`${flag} must be a number of seconds ${range} and at most ${MAX_TIMER_S}, not '${raw}'`);
   }
   return Math.round(n * 1000);
 }
