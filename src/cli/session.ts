@@ -23,7 +23,7 @@ export interface Session {
 }
 
 /** The profile's stored values; none when running against the sandbox (it needs no config). */
-export async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
+async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
   if (globals.sandbox) return {};
   const store = await openConfigStore(ctx.env);
   return store.list(resolveProfileName(globals, ctx.env));
@@ -39,6 +39,8 @@ export interface SessionOptions {
   needsKey: boolean;
   /** Settings the command already loaded to plan its run; loaded here otherwise. */
   settings?: Settings;
+  /** The terminal the command already detected to plan its run; detected here otherwise. */
+  terminal?: Terminal;
 }
 
 /** The proxy settings of the environment (upper case first, as curl reads them); loopback never goes through one. */
@@ -52,7 +54,7 @@ export function proxyFromEnv(env: Context['env']): ProxySettings {
 
 export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
   const settings = opts.settings ?? (await loadSettings(globals, ctx));
-  const terminal = detectTerminal(ctx, globals.color);
+  const terminal = opts.terminal ?? detectTerminal(ctx, globals.color);
   const spinner = terminal.animate;
   const status = new StatusReporter(ctx.stderr, {
     spinner,

@@ -1,5 +1,14 @@
 // The --state file: loaded, checked before any request, staged before the output, put in place after it.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CannotWriteError } from '../../src/cli/errors.js';
@@ -14,6 +23,19 @@ async function save(s: SeenState): Promise<void> {
 }
 
 describe('SeenState', () => {
+  it('saves through a symbolic link into the file it points at, keeping the link', async () => {
+    const d = dir();
+    const real = path.join(d, 'real.json');
+    const link = path.join(d, 'link.json');
+    writeFileSync(real, JSON.stringify({ version: 1, seen: {} }));
+    symlinkSync(real, link);
+    const s = await SeenState.load(link);
+    s.add(5, Date.parse('2026-01-01T10:00:00Z'));
+    await save(s);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, 'utf8'))).toEqual({ version: 1, seen: { '5': 1767261600 } });
+  });
+
   it('saves with mode 0600 and loads what it saved', async () => {
     const file = path.join(dir(), 'seen.json');
     const s = await SeenState.load(file);

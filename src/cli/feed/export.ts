@@ -33,7 +33,7 @@ async function fill(
   target: OutputTarget,
   progress: Progress,
 ): Promise<void> {
-  const sink = createRecordSink({ plan, format: plan.format, session, target });
+  const sink = createRecordSink({ plan, session, target });
   const keep = compileFilter(plan.filter);
   const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;

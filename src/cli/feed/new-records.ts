@@ -38,12 +38,11 @@ function compareIds(a: unknown, b: unknown): number {
 
 /** By published_at, then id, so that a log reads in time order; records without a date keep their place at the end. */
 export function oldestFirst(records: readonly FeedRecord[]): FeedRecord[] {
-  return [...records].sort((a, b) => {
-    const ta = publishedMs(a, Number.POSITIVE_INFINITY);
-    const tb = publishedMs(b, Number.POSITIVE_INFINITY);
-    if (ta !== tb) return ta < tb ? -1 : 1;
-    return compareIds(a.id, b.id);
-  });
+  // Each date parsed once, not at every comparison (a first run sorts the whole window).
+  return records
+    .map((record) => ({ record, at: publishedMs(record, Number.POSITIVE_INFINITY) }))
+    .sort((a, b) => (a.at !== b.at ? (a.at < b.at ? -1 : 1) : compareIds(a.record.id, b.record.id)))
+    .map(({ record }) => record);
 }
 
 export interface PollOptions {

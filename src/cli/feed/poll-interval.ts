@@ -3,7 +3,6 @@ import { nextMonthlyReset } from '../../api/retry.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../errors.js';
-import { describeError } from '../exit-codes.js';
 import { endsWatch } from '../failure-policy.js';
 import type { Session } from '../session.js';
 
@@ -99,6 +98,8 @@ export async function repeatPolls(o: RepeatOptions): Promise<never> {
       if (ctx.signal.aborted) break;
       if (endsWatch(err)) throw err;
       delay = pace.afterFailure();
+      // The error mapping imports every error class: loaded when a poll fails, not by every watch.
+      const { describeError } = await import('../exit-codes.js');
       session.status.note(
         `recall-feed: ${o.noun} failed: ${describeError(err).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
       );

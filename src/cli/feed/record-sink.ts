@@ -23,7 +23,6 @@ export interface PageSink {
 
 export interface PageSinkOptions {
   plan: FeedPlan;
-  format: Format;
   session: Session;
   target: OutputTarget;
 }
@@ -33,7 +32,8 @@ export interface PageSinkOptions {
  * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues; csv
  * added to an existing file follows that file's header.
  */
-export function createRecordSink({ plan, format, session, target }: PageSinkOptions): PageSink {
+export function createRecordSink({ plan, session, target }: PageSinkOptions): PageSink {
+  const { format } = plan;
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
   async function create(first: readonly Record<string, unknown>[]) {

@@ -23,7 +23,7 @@ export async function withFeedRun(
   // Every flag is checked before anything starts: bad input sends no request and touches no file.
   const terminal = detectTerminal(ctx, globals.color);
   const plan = planFeed(opts, settings, terminal);
-  const session = await openSession(globals, ctx, { needsKey: true, settings });
+  const session = await openSession(globals, ctx, { needsKey: true, settings, terminal });
   // Overlapping runs (a cron job that overran its interval) take turns on the same output and state files.
   const files = [settings.output, plan.state].filter((f): f is string => f !== undefined);
   const lockOptions = {

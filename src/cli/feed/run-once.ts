@@ -44,7 +44,7 @@ async function pollAndWrite(
       remember(state, poll.records, ctx.now());
       // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
       deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));
-      const sink = createRecordSink({ plan, format: plan.format, session, target });
+      const sink = createRecordSink({ plan, session, target });
       // Staged before the records are printed or the file is committed: a disk that cannot take
       // the state fails the run while the output is still as it was.
       await state.stage();

@@ -69,7 +69,9 @@ export class SeenState {
    * a state that cannot be saved must stop the run before any request, not after the output.
    */
   static async load(file: string): Promise<SeenState> {
-    const state = new SeenState(file);
+    // A state behind a symbolic link is saved where the link points (as -o files are), not over the link,
+    // which is also the file the run lock holds.
+    const state = new SeenState(await fs.realpath(file).catch(() => file));
     let raw: string | undefined;
     try {
       raw = await fs.readFile(file, 'utf8');

@@ -78,8 +78,7 @@ async function pollOnce(
 export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, given?: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
   const { intervalMs, skipExisting } = plan.watch;
-  const output =
-    given ?? recordOutput(createRecordSink({ plan, format: plan.format, session, target: stdoutTarget(ctx.stdout) }));
+  const output = given ?? recordOutput(createRecordSink({ plan, session, target: stdoutTarget(ctx.stdout) }));
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;

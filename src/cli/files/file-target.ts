@@ -10,8 +10,6 @@ import { type PartialState, readPartialState, writePartialState } from './partia
 import { partialPath, partialStatePath } from './sidecar-names.js';
 import { cannotWrite, errnoCode, writing } from './write-errors.js';
 
-export type { PartialState } from './partial-state.js';
-
 export interface OutputTarget {
   /** stdout; a device or pipe written through; or a regular file written through its partial. */
   kind: 'stdout' | 'direct' | 'file';
