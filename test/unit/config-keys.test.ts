@@ -1,6 +1,5 @@
 // Settable config keys: validation, normalization, error messages; secret masking.
 import { describe, expect, it } from 'vitest';
-import { BOUNDS } from '../../src/api/schemas.js';
 import {
   CONFIG_KEY_INFO,
   CONFIG_KEYS,
@@ -43,11 +42,6 @@ describe('CONFIG_KEYS', () => {
     expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook']);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
-  });
-
-  it("keeps page-size's bound in step with the API's", () => {
-    expect(validateConfigValue('page-size', String(BOUNDS.pageSizeMax))).toBe(BOUNDS.pageSizeMax);
-    expect(() => validateConfigValue('page-size', String(BOUNDS.pageSizeMax + 1))).toThrow(ConfigValueError);
   });
 });
 

@@ -11,6 +11,12 @@ export function addDbOption(cmd: Command): Command {
   );
 }
 
+/** --db as given, undefined when absent; an empty name is refused, not read as "not given". */
+export function parseDb(raw: string | undefined): string | undefined {
+  if (raw === '') throw new UsageError('--db needs a file name');
+  return raw;
+}
+
 /**
  * An instant as µs since the epoch: a duration back from now (`90m`, `36h`, `7d`, `2w`) or an ISO 8601
  * date or date-time (naive ones are UTC, as the API's are). Undefined when the flag is absent.

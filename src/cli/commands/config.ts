@@ -66,12 +66,14 @@ async function display(key: string, value: string | number, showSecrets: boolean
 
 async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key, given] = args as [string, string | undefined];
-  const { validateConfigValue } = await import('../config/keys.js');
+  const { validateConfigKey, validateConfigValue } = await import('../config/keys.js');
+  // An unknown key is named as such (with a suggestion) before anything is asked for.
+  validateConfigKey(key);
   let raw = given;
   if (raw === undefined) {
     const prompt = SECRET_PROMPTS[key];
     if (prompt === undefined) throw new UsageError(`config set ${key} needs a value`);
-    raw = await readSecret(ctx, prompt);
+    raw = await readSecret(ctx, key, prompt);
   }
   const value = validateConfigValue(key, raw.trim());
   const store = await openConfigStore(ctx.env);

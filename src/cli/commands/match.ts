@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../context.js';
-import { DEFAULT_EXEC_TIMEOUT_S } from '../feed/defaults.js';
+import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../feed/defaults.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { addDbOption, parseInstant } from './archive-options.js';
+import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
 import { action } from './define-action.js';
 import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
@@ -38,12 +38,12 @@ export function registerMatch(program: Command, ctx: Context): void {
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
-    .option('--hours <1-24>', 'look-back window in hours (default 24)')
+    .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
-    .option('--interval <seconds>', 'with --watch: seconds between polls (default 60)')
+    .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
     .option(
       '--exec <command>',
@@ -109,7 +109,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     catalog: opts.catalog,
     map: mapOf(opts.map),
     recalls: opts.archive
-      ? { kind: 'archive', db: opts.db, sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
+      ? { kind: 'archive', db: parseDb(opts.db), sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
       : { kind: 'live', sources, hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) },
     filter: parseFilterOptions(opts),
     exitCode: opts.exitCode ?? false,

@@ -1,10 +1,10 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
 import type { Command } from 'commander';
-import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import type { ArchiveListing } from '../../archive/select.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addDbOption, parseInstant } from './archive-options.js';
+import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
@@ -42,10 +42,9 @@ export function addSelectionOptions(cmd: Command): Command {
 
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
 export function planSelection(opts: SelectionFlags, nowMs: number): { db: string | undefined } & ArchiveListing {
-  if (opts.db === '') throw new UsageError('--db needs a file name');
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs at least one word');
   return {
-    db: opts.db,
+    db: parseDb(opts.db),
     sinceUs: parseInstant(opts.since, '--since', nowMs),
     untilUs: parseInstant(opts.until, '--until', nowMs),
     sources: parseSourceList(opts.sources),
@@ -95,7 +94,8 @@ export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {
       order: parseOneOf(opts.order, SORT_ORDERS, '--order'),
       limit: parseWholeNumber(opts.limit, '--limit', 1),
     },
-    columns: parseColumns(opts.columns),
+    // The archive holds the feed's recalls: the same column names as feed --columns.
+    columns: parseColumns(opts.columns, RECALL_FIELDS),
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
   };

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addDbOption } from './archive-options.js';
+import { addDbOption, parseDb } from './archive-options.js';
 import type { ShowPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 
@@ -43,6 +43,5 @@ export function planShow(rawId: string, opts: ShowOptions): ShowPlan {
   if (!/^\d+$/.test(rawId.trim()) || !Number.isSafeInteger(id)) {
     throw new UsageError(`a recall id is a whole number, not '${rawId}'`, 'example: recall-feed show 104835');
   }
-  if (opts.db === '') throw new UsageError('--db needs a file name');
-  return { id, history: opts.history ?? false, db: opts.db };
+  return { id, history: opts.history ?? false, db: parseDb(opts.db) };
 }

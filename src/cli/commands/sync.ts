@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
-import { addDbOption } from './archive-options.js';
+import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
@@ -57,9 +57,8 @@ export function planSync(opts: SyncOptions): SyncPlan {
   } else if (opts.interval !== undefined) {
     throw new UsageError('--interval works with --watch');
   }
-  if (opts.db === '') throw new UsageError('--db needs a file name');
   return {
-    db: opts.db,
+    db: parseDb(opts.db),
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,

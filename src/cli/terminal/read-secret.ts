@@ -41,10 +41,13 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
   });
 }
 
-export async function readSecret(ctx: Context, prompt: string): Promise<string> {
+/** Reads the secret `key` (a config key: api-key, webhook) from stdin, prompting without echo on a terminal. */
+export async function readSecret(ctx: Context, key: string, prompt: string): Promise<string> {
   const raw = ctx.stdin.isTTY ? await readHidden(ctx, prompt) : await readAll(ctx);
   const value = raw.trim();
-  if (value === '')
-    throw new UsageError('no key given on stdin', 'example: echo "$KEY" | recall-feed config set api-key');
+  if (value === '') {
+    const what = key === 'api-key' ? 'key' : key;
+    throw new UsageError(`no ${what} given on stdin`, `example: echo "$VALUE" | recall-feed config set ${key}`);
+  }
   return value;
 }
