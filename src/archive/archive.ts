@@ -1,6 +1,6 @@
 // The archive store: one SQLite file of every recall a sync has seen, its versions, and the runs that stored them.
 import type Database from 'better-sqlite3';
-import { currentRaw, versions, type StoredVersion } from './history.js';
+import { versions, type StoredVersion } from './history.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
 import { listRecords, listRecordTexts, type ArchiveListing, type ArchiveQuery } from './select.js';
@@ -50,12 +50,6 @@ export class Archive {
   /** The same records as `records`, as stored: each one's JSON text (JSON.stringify's output), unparsed. */
   recordTexts(q: ArchiveListing): Generator<string> {
     return listRecordTexts(this.db, q);
-  }
-
-  /** The current version of one recall as the API sent it, or undefined. */
-  get(id: number): Record<string, unknown> | undefined {
-    const raw = currentRaw(this.db, id);
-    return raw === undefined ? undefined : (JSON.parse(raw) as Record<string, unknown>);
   }
 
   /** Every stored version of one recall, oldest first; empty when the archive does not hold it. */

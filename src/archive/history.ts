@@ -1,4 +1,4 @@
-// One recall as stored: its current version, and every version the archive kept, oldest first.
+// One recall as stored: every version the archive kept, oldest first, the current one last.
 import type Database from 'better-sqlite3';
 
 export interface StoredVersion {
@@ -8,10 +8,6 @@ export interface StoredVersion {
   /** When the sync that stored this version started (ISO 8601), if known. */
   storedAt: string | undefined;
   current: boolean;
-}
-
-export function currentRaw(db: Database.Database, id: number): string | undefined {
-  return db.prepare('SELECT raw FROM recalls WHERE id = ?').pluck().get(id) as string | undefined;
 }
 
 export function versions(db: Database.Database, id: number): StoredVersion[] {

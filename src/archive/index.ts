@@ -7,10 +7,10 @@ export {
   NotAnArchiveError,
   cannotWriteReason,
 } from './errors.js';
-export { IN_MEMORY, BUSY_TIMEOUT_MS } from './open.js';
+export { IN_MEMORY } from './open.js';
 export type { ArchiveExtent, RunCounts, RunOutcome } from './runs.js';
 export type { ArchiveListing, ArchiveQuery } from './select.js';
-export { STATS_FIELDS, TIME_FIELDS, type StatsField } from './stats-fields.js';
+export { STATS_FIELDS, type StatsField } from './stats-fields.js';
 export type { StatsResult, ValueCount } from './stats.js';
 export type { StoredVersion } from './history.js';
 export type { ArchivedRecord, UpsertCounts } from './upsert.js';

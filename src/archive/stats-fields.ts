@@ -13,6 +13,3 @@ export const STATS_FIELDS = [
   'hour',
 ] as const;
 export type StatsField = (typeof STATS_FIELDS)[number];
-
-/** Fields that are time buckets rather than values: shown as a histogram in time order. */
-export const TIME_FIELDS: readonly StatsField[] = ['day', 'hour'];

@@ -32,13 +32,14 @@ function timeSeries(field: 'day' | 'hour', counts: readonly ValueCount[]): Chart
     const iso = new Date(ms).toISOString();
     return field === 'day' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 13)}h`;
   };
-  const dated = counts.filter(
-    (c): c is { value: string; count: number } => typeof c.value === 'string' && !Number.isNaN(start(c.value)),
-  );
-  const undated = counts
-    .filter((c) => !dated.includes(c as { value: string; count: number }))
-    .reduce((s, c) => s + c.count, 0);
-  const byStart = new Map(dated.map((c) => [start(c.value), c.count]));
+  // One pass: the buckets by their start, and the count of recalls without a readable date.
+  const byStart = new Map<number, number>();
+  let undated = 0;
+  for (const c of counts) {
+    const at = typeof c.value === 'string' ? start(c.value) : Number.NaN;
+    if (Number.isNaN(at)) undated += c.count;
+    else byStart.set(at, c.count);
+  }
   const rows: ChartRow[] = [];
   let hidden = 0;
   if (byStart.size > 0) {

@@ -9,7 +9,7 @@ import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { archivePath, openArchiveFile } from './archive-file.js';
 import { BOUNDS } from '../../api/constants.js';
-import { repeatPolls } from '../feed/poll-interval.js';
+import { clock, repeatPolls } from '../feed/poll-interval.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
 
 /** Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise. */
@@ -50,8 +50,6 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     await session.close();
   }
 }
-
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** Syncs, waits, syncs again; a failed sync is reported and retried with backoff, never fatal unless no retry can help. */
 function watch(archive: Archive, plan: SyncPlan, session: Session, ctx: Context, json: boolean): Promise<never> {

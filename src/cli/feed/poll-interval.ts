@@ -6,6 +6,11 @@ import { InterruptedError } from '../errors.js';
 import { endsWatch } from '../failure-policy.js';
 import type { Session } from '../session.js';
 
+/** `14:05:09`: when a poll ran, in the UTC time of the status lines. */
+export function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
 /** The longest pause between polls after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
 

@@ -4,7 +4,7 @@ import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { stdoutTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import { repeatPolls } from './poll-interval.js';
+import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
@@ -13,10 +13,6 @@ import { createRecordSink, type PageSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
 
 export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
-
-function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
-}
 
 /** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
 export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
