@@ -31,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  folder.cleanup();
 });
 
 /** CSV text through Python's reader (it reads files). */

@@ -25,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  folder.cleanup();
 });
 
 let n = 0;

@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox.close();
-  folder.cleanup();
 });
 
 describe('after sandbox updates', () => {

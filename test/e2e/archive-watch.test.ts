@@ -3,18 +3,10 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
+import { until } from '../helpers/wait.js';
 import { jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
 
 const folder = tempFolder('rf-watch-');
-afterAll(() => folder.cleanup());
-
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('sync --watch', () => {
   let sandbox: Sandbox | undefined;
@@ -31,11 +23,11 @@ describe('sync --watch', () => {
       out += d.toString();
     });
     const summaries = () => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1));
-    await until('the first sync', () => summaries().length >= 1);
+    await until('the first sync', () => summaries().length >= 1, 30_000);
     expect(summaries()[0]).toMatchObject({ new: 300, updated: 0, total: 300 });
     const added = sandbox.addRecords(2);
     const changed = sandbox.updateRecords(3);
-    await until('a sync that stores them', () => summaries().some((s) => s.new === 2));
+    await until('a sync that stores them', () => summaries().some((s) => s.new === 2), 30_000);
     // An update may land on a record just added: the archive then first sees it in its new version.
     const addedIds = new Set(added.map((x) => x.id));
     const updatedIds = changed

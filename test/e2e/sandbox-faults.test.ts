@@ -182,9 +182,8 @@ describe('faults', () => {
     const pending = rawFeed(other.url);
     // Logged in the same turn that starts the stalled answer.
     await until('the stalled request', () => other.requests().length === 1);
-    const t = performance.now();
+    // A stalled answer that close() waited for would never end: the test's own timeout is the bound.
     await other.close();
-    expect(performance.now() - t).toBeLessThan(1000);
     expect((await pending).error).toBeDefined();
   });
 });

@@ -108,7 +108,8 @@ describe('hooks and the in-process handle', () => {
     await get(other.url, '/health');
     const t = performance.now();
     await other.close();
-    expect(performance.now() - t).toBeLessThan(1000);
+    // Without closing idle sockets, close() waits out Node's 5 s keep-alive timeout: the bound is that, not speed.
+    expect(performance.now() - t).toBeLessThan(4500);
   });
 });
 

@@ -1,34 +1,27 @@
-// Helpers of the archive tests: a temporary folder removed afterwards, sample records, and an independent text folding.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Helpers of the archive tests: a self-cleaning folder, sample records, and an independent text folding.
 import path from 'node:path';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import { generateDataset } from '../../src/sandbox/data.js';
+import { FIXED_START } from './sandbox.js';
+import { tempDir } from './temp-dir.js';
 
-export const SAMPLE_START = Date.parse('2026-01-15T12:00:00Z');
+export { ms } from './expected.js';
 
-/** A folder for one test's files; `cleanup` removes it and everything in it. */
-export function tempFolder(prefix = 'rf-archive-'): {
-  dir: string;
-  file: (name: string) => string;
-  cleanup: () => void;
-} {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, file: (name) => path.join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+/** A folder for the files of a test (or of a file, made at module level), removed as tempDir's are. */
+export function tempFolder(prefix = 'rf-archive-'): { dir: string; file: (name: string) => string } {
+  const dir = tempDir(prefix);
+  return { dir, file: (name) => path.join(dir, name) };
 }
 
 /** Generated records (awkward ones included) plus one with accents and punctuation for full-text tests. */
 export function sampleRecords(count = 400, seed = 3): SpecRecall[] {
-  const records = generateDataset({ seed, recordCount: count, startTime: SAMPLE_START });
+  const records = generateDataset({ seed, recordCount: count, startTime: FIXED_START });
   const accented = records[records.length - 1] as SpecRecall;
   accented.alert_title = 'Rappel : Crème brûlée à la vanille';
   accented.product_model_numbers = ['XK-200/B', 'ZQ99'];
   accented.product_brand = 'Pâtisserie Œuvre';
   return records;
 }
-
-/** Naive timestamps are UTC; milliseconds since the epoch. */
-export const ms = (iso: string) => Date.parse(/([zZ]|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
 
 /** Lower case without accents: written apart from src/filters so the tests do not grade the code with itself. */
 export const plain = (s: string) =>

@@ -2,8 +2,8 @@
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
-/** Naive timestamps are UTC. */
-const ms = (iso: string) => Date.parse(/([zZ]|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
+/** Naive timestamps are UTC; milliseconds since the epoch. */
+export const ms = (iso: string) => Date.parse(/([zZ]|[+-]\d\d:\d\d)$/.test(iso) ? iso : `${iso}Z`);
 
 export function expectedFeed(
   sandbox: Sandbox,

@@ -15,7 +15,6 @@ beforeAll(() => {
 });
 afterAll(() => {
   archive.close();
-  folder.cleanup();
 });
 
 const ids = (q: ArchiveListing) => [...archive.records(q)].map((r) => r.id);

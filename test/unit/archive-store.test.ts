@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Archive,
   ArchiveMissingError,
@@ -11,15 +11,7 @@ import {
 } from '../../src/archive/index.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 
-const folders: ReturnType<typeof tempFolder>[] = [];
-const folder = () => {
-  const f = tempFolder();
-  folders.push(f);
-  return f;
-};
-afterEach(() => {
-  for (const f of folders.splice(0)) f.cleanup();
-});
+const folder = () => tempFolder();
 
 const T0 = Date.parse('2026-01-15T12:00:00Z');
 
