@@ -1,7 +1,7 @@
 // What `--append` costs as the file grows: one new record added to a 100 MB file against a 1 MB file, as a ratio.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, Claims, cleanEnv, median, ratio, ROOT, run, table, tempDir } from './lib/common.mjs';
+import { BIN, Claims, cleanEnv, median, ratio, requireBuild, run, table, tempDir } from './lib/common.mjs';
 
 const ROUNDS = 7;
 const WARMUP = 2;
@@ -22,8 +22,7 @@ function fill(file, bytes) {
 
 const claims = new Claims('append-cost');
 try {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))
-    throw new Error('dist/ is missing: run `npm run build` first');
+  requireBuild();
   const dir = tempDir('append');
   const env = cleanEnv({ HOME: dir, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config') });
   const files = SIZES.map((s) => ({ ...s, file: path.join(dir, `${s.bytes}.jsonl`) }));

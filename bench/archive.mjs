@@ -1,6 +1,6 @@
 // The archive: sync of 100k records (limits far above what it sends, so nobody paces) against `feed -f jsonl` of the same; query of 100k rows at flat memory;
 // `query --search` on a 100k-record archive against `recall-feed --version`.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   Claims,
@@ -10,7 +10,7 @@ import {
   mb,
   median,
   ratio,
-  ROOT,
+  requireBuild,
   run,
   runCliMeasured,
   table,
@@ -35,8 +35,7 @@ const sandboxes = [];
 const countLines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 
 try {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')))
-    throw new Error('dist/ is missing: run `npm run build` first');
+  requireBuild();
   const dir = tempDir('archive');
   const t0 = performance.now();
   const [big, small] = await Promise.all([

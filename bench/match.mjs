@@ -2,7 +2,7 @@
 //
 // Claims: the catalogue is indexed, never scanned per recall (a 100k catalogue costs little more than a
 // 10k one on the same recalls), and memory grows with the catalogue, not with catalogue x recalls.
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   Claims,
@@ -56,22 +56,38 @@ async function sampleRecalls(url, key, pages) {
   return out;
 }
 
-/** `size` rows: one in a hundred taken from real recalls (barcode, or model and brand), the rest invented. */
-function catalogue(size, sample, rand) {
+/**
+ * `size` rows: one in a hundred taken from real recalls (barcode, or model and brand), the rest invented.
+ * `planted` receives the SKUs of the rows taken from real recalls: each must come back as a `match`.
+ */
+function catalogue(size, sample, rand, planted) {
   const rows = ['sku,gtin,brand,model,name'];
   const words = ['Lamp', 'Kettle', 'Helmet', 'Scooter', 'Charger', 'Blanket', 'Puzzle', 'Heater', 'Mug', 'Drill'];
   for (let i = 0; i < size; i++) {
     const real = i % 100 === 0 ? sample[(i / 100) % sample.length] : undefined;
     const code = real?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
-    if (real && code) rows.push(`S${i},${code},,,`);
-    else if (real?.product_model_numbers[0])
+    if (real && code) {
+      rows.push(`S${i},${code},,,`);
+      planted.add(`S${i}`);
+    } else if (real?.product_model_numbers[0]) {
       rows.push(`S${i},,"${real.product_brand}",${real.product_model_numbers[0]},`);
-    else
+      planted.add(`S${i}`);
+    } else
       rows.push(
         `S${i},${randomGtin(rand)},Brand${Math.floor(rand() * 5000)},M${Math.floor(rand() * 1e6)},${words[i % words.length]} ${Math.floor(rand() * 1000)}`,
       );
   }
   return `${rows.join('\n')}\n`;
+}
+
+/** Each jsonl match row as `sku recall_id level`, sorted. */
+function matchKeys(jsonl) {
+  return jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .map((row) => `${row.sku} ${row.recall_id} ${row.level}`)
+    .sort();
 }
 
 const claims = new Claims('match');
@@ -88,6 +104,7 @@ try {
   const sample = await sampleRecalls(sandbox.url, sandbox.key, 4);
   const rand = rng(7);
   const runs = {};
+  const plantedBySize = new Map();
   const out = path.join(dir, 'out.jsonl');
   const measure = async (label, args) => {
     const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-f', 'jsonl', '-o', out], {
@@ -100,13 +117,17 @@ try {
       res.code === 0 && res.usage,
       res.code === 0 ? '' : `exit ${res.code}: ${res.stderr.trim().slice(0, 300)}`,
     );
-    if (ok) runs[label] = { ms: res.ms, rssKB: res.usage.maxRssKB, lines: statSync(out).size, stderr: res.stderr };
+    // What each match run found, as `sku recall level`: checked below, so a matcher that finds nothing cannot pass.
+    const found = label === 'feed' ? [] : matchKeys(readFileSync(out, 'utf8'));
+    if (ok) runs[label] = { ms: res.ms, rssKB: res.usage.maxRssKB, found, stderr: res.stderr };
     rmSync(out, { force: true });
   };
   await measure('feed', ['feed']);
   for (const size of SIZES) {
     const file = path.join(dir, `catalogue-${size}.csv`);
-    writeFileSync(file, catalogue(size, sample, rand));
+    const planted = new Set();
+    writeFileSync(file, catalogue(size, sample, rand, planted));
+    plantedBySize.set(size, planted);
     await measure(`match ${size / 1000}k`, ['match', '--catalog', file]);
   }
   // The same 100k recalls from the archive: sync them once, then match offline.
@@ -151,8 +172,20 @@ try {
       big.ms / feed.ms <= 3,
       ratio(big.ms, feed.ms),
     );
+    const planted = [...plantedBySize.get(100_000)];
+    const matched = new Set(big.found.filter((k) => k.endsWith(' match')).map((k) => k.split(' ')[0]));
+    claims.check(
+      'every catalogue row taken from a real recall comes back as a match (live, 100k)',
+      planted.length > 0 && planted.every((sku) => matched.has(sku)),
+      `${planted.filter((sku) => matched.has(sku)).length} of ${planted.length}`,
+    );
     const offline = runs['match 100k --archive'];
     if (offline) {
+      claims.check(
+        'the archive gives the same match rows as the live window',
+        offline.found.join('\n') === big.found.join('\n'),
+        `${offline.found.length} rows from the archive, ${big.found.length} live`,
+      );
       console.log(offline.stderr.trim().split('\n').at(-1));
       claims.check(
         'match of a 100k catalogue against a 100k-record archive takes at most 2x the live match',

@@ -117,8 +117,6 @@ try {
     loaded.page.modules > 0 && needless.length === 0,
     needless.join(', ') || undefined,
   );
-  if (loaded.page.packages.get('zod'))
-    claims.note(`one page of jsonl still loads ${kb(loaded.page.packages.get('zod'))} of zod`);
   await sandbox.requests(); // the traced run's request is not counted below
 
   // 2. Spawn-to-exit time, all four commands in every round, in a rotated order.
