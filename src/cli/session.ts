@@ -1,4 +1,5 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
+import type { RunLock } from './files/run-lock.js';
 import type { RecallFeedClient } from '../api/client.js';
 import type { ProxySettings } from '../api/proxy.js';
 import { MissingApiKeyError } from './errors.js';
@@ -19,6 +20,11 @@ export interface Session {
   terminal: Terminal;
   status: StatusReporter;
   client: RecallFeedClient;
+  /**
+   * The run lock on the output and state files, when the run holds one: checked right before anything is
+   * put in place, so a run whose lock was taken over (it stalled too long) commits nothing.
+   */
+  lock?: Pick<RunLock, 'check'>;
   close(): Promise<void>;
 }
 

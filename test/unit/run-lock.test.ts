@@ -1,11 +1,12 @@
 // The run lock in one process: waiting with an injected clock, giving up naming the holder, stale takeover, aborts, order.
-import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/cli/errors.js';
 import { acquireRunLock, withRunLock, type RunLockOptions } from '../../src/cli/files/run-lock.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { until } from '../helpers/wait.js';
 
 /** A clock that only moves when the code under test sleeps; `onSleep` runs at each sleep. */
 function fakeTime(onSleep: (n: number) => Promise<void> | void = () => {}) {
@@ -145,6 +146,29 @@ describe('run lock', () => {
     expect(lock.files).toEqual([]);
     await lock.release();
     expect(existsSync('/dev/null.lock')).toBe(false);
+  });
+
+  it('a lock taken away from a live run is noticed: check() then throws BusyError, so the run commits nothing', async () => {
+    const file = path.join(tempDir(), 'd.csv');
+    // The shortest refresh proper-lockfile allows (stale 2 s, refreshed each second).
+    const lock = await acquireRunLock([file], quick({ staleMs: 2000 }));
+    try {
+      lock.check();
+      // What a takeover by another run looks like to this one: its lock is gone at the next refresh.
+      rmSync(`${file}.lock`, { recursive: true, force: true });
+      await until('the lost lock to be noticed', () => {
+        try {
+          lock.check();
+          return false;
+        } catch (err) {
+          expect(err).toBeInstanceOf(BusyError);
+          expect((err as Error).message).toMatch(/^lost the lock on .*d\.csv: this run stalled for over 2 s/);
+          return true;
+        }
+      });
+    } finally {
+      await lock.release();
+    }
   });
 
   it('withRunLock releases however the work ends', async () => {

@@ -76,6 +76,7 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
       }
       await session.status.start('fetching recalls…');
       await fill(plan, session, ctx, target, progress);
+      session.lock?.check();
     },
     (err, target) => keepForResume(err, { session, ctx, target, progress }),
   );

@@ -36,7 +36,7 @@ export async function withFeedRun(
       session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
   };
   try {
-    await withRunLock(files, lockOptions, () => run(plan, session, terminal));
+    await withRunLock(files, lockOptions, (lock) => run(plan, { ...session, lock }, terminal));
   } finally {
     await session.close();
   }

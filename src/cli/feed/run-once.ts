@@ -50,6 +50,7 @@ async function pollAndWrite(
       await state.stage();
       await sink.write(poll.records);
       await sink.end();
+      session.lock?.check();
       return poll;
     },
     async (err, target) => {

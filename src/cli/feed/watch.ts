@@ -63,6 +63,7 @@ async function pollOnce(
   try {
     await state.stage();
     if (print) await session.status.around(() => rows.write());
+    session.lock?.check();
     await state.commit();
   } catch (err) {
     await state.unstage();
