@@ -1,9 +1,9 @@
 // Shared helpers of the sandbox end-to-end tests: raw HTTP over one keep-alive agent, and body parsing.
 import { Agent, request } from 'undici';
-import { DEMO_KEYS } from '../../src/sandbox/index.js';
+import { ALL_KEY, LIMITED_KEY } from '../helpers/sandbox.js';
 
-export const ALL = DEMO_KEYS.all.key;
-export const LIMITED = DEMO_KEYS.limited.key;
+export const ALL = ALL_KEY;
+export const LIMITED = LIMITED_KEY;
 
 export interface RawAnswer {
   status: number;

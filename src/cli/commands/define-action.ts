@@ -6,7 +6,7 @@ import type { GlobalFlags } from '../settings.js';
 /** What every command's action receives: its own options, the global flags and the context. */
 export type Action<O> = (opts: O, globals: GlobalFlags, ctx: Context, args: string[]) => Promise<void>;
 
-/** Wires a command's action: collects the global flags, and keeps the raw argv for resume commands. */
+/** Wires a command's action: its options, the global flags and the context, then the run `load` gives. */
 export function action<O>(ctx: Context, load: () => Promise<Action<O>>) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
