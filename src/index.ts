@@ -3,7 +3,7 @@ export { RecallFeedClient } from './api/client.js';
 export { isLoopbackHost } from './api/loopback.js';
 export { DEFAULT_BASE_URL, DEFAULT_MAX_RESPONSE_BYTES } from './api/constants.js';
 export type { ClientOptions, ClientEvent, HealthResult } from './api/client.js';
-export * from './api/errors.js';
+export * from './api/api-errors.js';
 export { errorFromResponse } from './api/error-mapping.js';
 export type { PagedResult } from './api/pagination.js';
 export type { PacingOverrides, PacingOverride, WindowName } from './api/pacing.js';

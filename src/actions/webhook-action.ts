@@ -1,6 +1,6 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
 import type { Connections } from '../api/connections.js';
-import { TimeoutError } from '../api/errors.js';
+import { TimeoutError } from '../api/api-errors.js';
 import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';

@@ -2,7 +2,7 @@
 import { Writable, type Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { InvalidResponseError, ResponseTooLargeError } from './errors.js';
+import { InvalidResponseError, ResponseTooLargeError } from './api-errors.js';
 
 const MIB = 1024 * 1024;
 

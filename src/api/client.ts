@@ -1,7 +1,7 @@
 // RecallFeedClient: the typed library the CLI runs on. Builds each request and reads its answer; the request
 // loop paces, waits and retries. Never prints.
 import { errorFromResponse } from './error-mapping.js';
-import { InvalidParamsError, InvalidResponseError } from './errors.js';
+import { InvalidParamsError, InvalidResponseError } from './api-errors.js';
 import { isHealthBody } from './body-shapes.js';
 import { CUSTOM_FEED_BODY, FEED_BODY, parseJson, readApiBody, SOURCES_BODY, type BodyShape } from './json-body.js';
 import { paginate, type PagedResult } from './pagination.js';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { RequestOptions as TlsRequestOptions } from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ConnectionError, ProxyAuthError } from './errors.js';
+import { ConnectionError, ProxyAuthError } from './api-errors.js';
 import { portOf as portText, proxyAuthorization, proxyFor, proxyName, type ProxySettings } from './proxy.js';
 
 type RequestFn = typeof http.request;

@@ -13,7 +13,7 @@ import {
   ValidationError,
   WrongAddressError,
   type ApiErrorInit,
-} from './errors.js';
+} from './api-errors.js';
 import { isErrorBody } from './body-shapes.js';
 import { header } from './retry.js';
 

@@ -2,7 +2,7 @@
 // shape. Shapes are checked by hand (body-shapes.ts); zod is loaded only to word the message for a body that fails.
 import { isErrorBody, isFeedBody, isCustomFeedBody, isSourcesBody } from './body-shapes.js';
 import { errorFromBody } from './error-mapping.js';
-import { InvalidResponseError } from './errors.js';
+import { InvalidResponseError } from './api-errors.js';
 import type { CustomRecord, FeedPage, Recall, SourcesResponse } from './schemas.js';
 import type { RawResponse } from './transport.js';
 

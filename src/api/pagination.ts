@@ -1,5 +1,5 @@
 // Cursor paging as an async iterable, with the guards that keep a misbehaving server from looping us forever.
-import { PaginationError } from './errors.js';
+import { PaginationError } from './api-errors.js';
 import type { FeedPage } from './schemas.js';
 
 /** A page as the pager yields it: the server's page, plus where it sits in the cursor chain. */

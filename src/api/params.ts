@@ -1,5 +1,5 @@
 // Checks feed parameters before any request and turns them into the query string the API expects.
-import { InvalidParamsError } from './errors.js';
+import { InvalidParamsError } from './api-errors.js';
 import { BOUNDS, CUSTOM_FEED_NAME, SORT_FIELDS, SORT_ORDERS, SOURCE_ID_PATTERN } from './constants.js';
 import type { FeedParams } from './schemas.js';
 

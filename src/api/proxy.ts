@@ -1,5 +1,5 @@
 // Which proxy, if any, a request goes through: HTTP_PROXY/HTTPS_PROXY/NO_PROXY as curl reads them.
-import { InvalidParamsError } from './errors.js';
+import { InvalidParamsError } from './api-errors.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface ProxySettings {

@@ -1,6 +1,6 @@
 // One logical request: pacing to the client's windows, the monthly quota, retries of transient failures
 // with backoff, and waits for 429s, each wait bounded by maxWaitMs. Knows nothing of paths or bodies.
-import { QuotaExhaustedError, RateLimitError, WaitTooLongError } from './errors.js';
+import { QuotaExhaustedError, RateLimitError, WaitTooLongError } from './api-errors.js';
 import { Pacer, type PacingOverrides, type WindowName } from './pacing.js';
 import { backoffMs, isRetryable, nextMonthlyReset, rateLimitWaitMs } from './retry.js';
 import type { RateLimitInfo } from './schemas.js';

@@ -1,6 +1,6 @@
 // Where requests go and what they carry: the base URL (its path kept as a prefix), each endpoint's URL,
 // and the checks that refuse a key before it could travel badly. Checked once, when a client is built.
-import { InsecureTransportError, InvalidParamsError, MalformedApiKeyError } from './errors.js';
+import { InsecureTransportError, InvalidParamsError, MalformedApiKeyError } from './api-errors.js';
 import { isLoopbackHost } from './loopback.js';
 
 /** The base URL, refused when it is not http(s), or plain http to another host with a key (unless allowed). */

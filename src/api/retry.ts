@@ -16,7 +16,7 @@ import {
   ValidationError,
   WaitTooLongError,
   WrongAddressError,
-} from './errors.js';
+} from './api-errors.js';
 
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream/promises';
 import { readBody } from './body-reader.js';
 import type { Connections } from './connections.js';
-import { ConnectionError, ProxyAuthError, RecallFeedError, TimeoutError, TlsError } from './errors.js';
+import { ConnectionError, ProxyAuthError, RecallFeedError, TimeoutError, TlsError } from './api-errors.js';
 
 export interface RawResponse {
   status: number;

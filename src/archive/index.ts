@@ -6,7 +6,7 @@ export {
   ArchiveTooNewError,
   NotAnArchiveError,
   cannotWriteReason,
-} from './errors.js';
+} from './archive-errors.js';
 export { IN_MEMORY } from './open.js';
 export type { ArchiveExtent, RunCounts, RunOutcome } from './runs.js';
 export type { ArchiveListing, ArchiveQuery } from './select.js';

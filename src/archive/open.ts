@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from './errors.js';
+import { ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from './archive-errors.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** How long a writer waits for another one (a concurrent sync) to finish its page. */

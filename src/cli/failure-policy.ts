@@ -1,6 +1,6 @@
 // What a failed run does next, decided by the kind of error (never by its exit code): resume it, or end a watch.
 import { isRefusal, isTransient } from '../api/retry.js';
-import { ConfigValueError } from './config/errors.js';
+import { ConfigValueError } from './config/config-errors.js';
 import {
   BusyError,
   CannotWriteError,
@@ -8,7 +8,7 @@ import {
   MissingApiKeyError,
   UnhealthyError,
   UsageError,
-} from './errors.js';
+} from './cli-errors.js';
 
 /** Ctrl-C or SIGTERM (the context's signal reason), or an abort that surfaced through a library. */
 export function isInterrupt(err: unknown): boolean {

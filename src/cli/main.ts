@@ -8,8 +8,8 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../api/constants.js';
 import type { Context } from './context.js';
-import type { ErrorReport } from './exit-codes.js';
-import { EXIT } from './exit-status.js';
+import type { ErrorReport } from './error-reports.js';
+import { EXIT } from './exit-codes.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -159,7 +159,7 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
     // Loaded only now: the mapping imports every error class, which a run that succeeds never needs.
-    const { describeError } = await import('./exit-codes.js');
+    const { describeError } = await import('./error-reports.js');
     const { isClosedPipe } = await import('./failure-policy.js');
     if (isClosedPipe(err)) return EXIT.ok;
     return printError(describeError(err), ctx);

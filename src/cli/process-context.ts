@@ -1,5 +1,5 @@
 // Builds the real Context from the process: streams, environment, clock, and SIGINT/SIGTERM as an abort signal.
-import { InterruptedError } from './errors.js';
+import { InterruptedError } from './cli-errors.js';
 import { sleep } from '../api/sleep.js';
 import type { Context } from './context.js';
 

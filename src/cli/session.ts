@@ -2,7 +2,7 @@
 import type { RunLock } from './files/run-lock.js';
 import type { RecallFeedClient } from '../api/client.js';
 import type { ProxySettings } from '../api/proxy.js';
-import { MissingApiKeyError } from './errors.js';
+import { MissingApiKeyError } from './cli-errors.js';
 import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';

@@ -10,7 +10,7 @@ import {
 import { parseDuration } from '../api/duration.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { FORMATS, isFormat, type Format } from '../output/formats.js';
-import { UsageError } from './errors.js';
+import { UsageError } from './cli-errors.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from './options/option-parsers.js';
 
 export type { Format } from '../output/formats.js';

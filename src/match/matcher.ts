@@ -2,7 +2,7 @@
 import { stringValues } from '../filters/record-filter.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { normalizeGtin } from './gtin.js';
-import { brandKey, modelKey, nameTokens, tokenSimilarity } from './keys.js';
+import { brandKey, modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
 
 export type MatchLevel = 'match' | 'possible';
 export type MatchReason = 'barcode' | 'model+brand' | 'model' | 'brand+name';

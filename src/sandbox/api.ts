@@ -10,7 +10,7 @@ import {
 } from '../api/schemas.js';
 import { timestampMicros } from '../api/timestamps.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { SOURCE_CATALOG, canonicalSource, type SandboxKey } from './keys.js';
+import { SOURCE_CATALOG, canonicalSource, type SandboxKey } from './demo-keys.js';
 import type { LimitSnapshot } from './limiter.js';
 import { errorAnswer, isoMicros, type ApiAnswer } from './respond.js';
 import type { RecordStore } from './store.js';

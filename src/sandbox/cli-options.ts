@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from '../api/duration.js';
-import { InvalidParamsError } from '../api/errors.js';
+import { InvalidParamsError } from '../api/api-errors.js';
 import { SOURCE_IDS } from '../api/schemas.js';
 import type { FaultConfig } from './faults.js';
-import { SOURCE_ALIASES, canonicalSource, type SandboxKey } from './keys.js';
+import { SOURCE_ALIASES, canonicalSource, type SandboxKey } from './demo-keys.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './limiter.js';
 
 type ShareKey = 'error500' | 'error503' | 'html502' | 'cut' | 'truncate' | 'slow' | 'stall' | 'burst429';

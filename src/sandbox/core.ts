@@ -1,9 +1,9 @@
 // The sandbox's mutable state behind both the HTTP server and the in-process handle: data, limits, faults, log.
 import { SpecRecallSchema, type SpecRecall } from '../api/schemas.js';
-import { InvalidParamsError } from '../api/errors.js';
+import { InvalidParamsError } from '../api/api-errors.js';
 import { generateArrival, generateDataset } from './data.js';
 import { FaultConfigSchema, FaultPlan, type FaultConfig } from './faults.js';
-import { DEMO_KEYS, KeyRing } from './keys.js';
+import { DEMO_KEYS, KeyRing } from './demo-keys.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimitConfig } from './limiter.js';
 import { Rng, mixSeed } from './rng.js';
 import { RecordRejectedError, RecordStore } from './store.js';

@@ -1,6 +1,6 @@
 // The /_sandbox/ control endpoints: request log, records, updates, faults, health and reset over HTTP (no key needed).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InvalidParamsError } from '../api/errors.js';
+import { InvalidParamsError } from '../api/api-errors.js';
 import type { SpecRecall } from '../api/schemas.js';
 import type { SandboxCore } from './core.js';
 import { errorAnswer, methodNotAllowed, notFound, writeAnswer, type ApiAnswer } from './respond.js';

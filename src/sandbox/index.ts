@@ -19,7 +19,7 @@
 // newest 50 000 kept. HTTP hooks answer {"requests":[..]}, {"records":[..]}, {"faults":{..}},
 // {"healthy":bool} or {"ok":true}; bad hook bodies get 400 validation_error.
 export { startSandbox } from './start.js';
-export { DEMO_KEYS, SOURCE_CATALOG, type SandboxKey } from './keys.js';
+export { DEMO_KEYS, SOURCE_CATALOG, type SandboxKey } from './demo-keys.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig, type WindowLimit } from './limiter.js';
 export type { FaultConfig } from './faults.js';
 export type { RequestLogEntry, Sandbox, SandboxOptions } from './types.js';

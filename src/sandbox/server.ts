@@ -5,7 +5,7 @@ import { CUSTOM_FEEDS, feedAnswer, parseFeedQuery, sourcesAnswer, type FeedReque
 import type { SandboxCore } from './core.js';
 import type { FaultDecision as Fault } from './faults.js';
 import { handleHook } from './hooks.js';
-import type { SandboxKey } from './keys.js';
+import type { SandboxKey } from './demo-keys.js';
 import type { LimitDecision, LimitSnapshot } from './limiter.js';
 import {
   errorAnswer,

@@ -3,7 +3,7 @@ import type { SOURCE_IDS, SpecRecall } from '../api/schemas.js';
 
 export type SourceId = (typeof SOURCE_IDS)[number];
 import type { FaultConfig } from './faults.js';
-import type { SandboxKey } from './keys.js';
+import type { SandboxKey } from './demo-keys.js';
 import type { RateLimitConfig } from './limiter.js';
 
 export interface SandboxOptions {

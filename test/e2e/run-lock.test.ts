@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BusyError } from '../../src/cli/errors.js';
+import { BusyError } from '../../src/cli/cli-errors.js';
 import { acquireRunLock } from '../../src/cli/files/run-lock.js';
 import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';

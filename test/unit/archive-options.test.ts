@@ -7,7 +7,7 @@ import { planQuery } from '../../src/cli/commands/query.js';
 import { planShow } from '../../src/cli/commands/show.js';
 import { planStats } from '../../src/cli/commands/stats.js';
 import { planSync } from '../../src/cli/commands/sync.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
 
 const NOW = Date.parse('2026-01-15T12:00:00Z');
 const usage = (fn: () => unknown) => {

@@ -13,7 +13,7 @@ import {
   ValidationError,
   WaitTooLongError,
   WrongAddressError,
-} from '../../src/api/errors.js';
+} from '../../src/api/api-errors.js';
 import { endlessBody, handlerServer, type HandlerServer } from '../helpers/handler-server.js';
 import { errorBody, feedBody } from '../helpers/scripted-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';

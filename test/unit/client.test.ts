@@ -7,7 +7,7 @@ import {
   QuotaExhaustedError,
   ServiceUnavailableError,
   WaitTooLongError,
-} from '../../src/api/errors.js';
+} from '../../src/api/api-errors.js';
 import { errorBody, feedBody, scriptedServer, type Scripted } from '../helpers/scripted-server.js';
 
 const record = (id: number, extra: Record<string, unknown> = {}) => ({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
 import { checkKnownColumns, columnWarnings, nearestNames } from '../../src/cli/options/column-names.js';
 import { parseColumns } from '../../src/cli/options/option-parsers.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
 
 describe('nearestNames', () => {
   it.each([

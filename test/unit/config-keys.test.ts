@@ -8,7 +8,7 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/cli/config/keys.js';
+} from '../../src/cli/config/config-keys.js';
 import { maskSecret } from '../../src/cli/config/mask.js';
 
 function errorOf(fn: () => unknown): ConfigValueError {

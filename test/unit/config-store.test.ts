@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/cli/config/store.js';
-import { ConfigValueError } from '../../src/cli/config/keys.js';
+import { ConfigValueError } from '../../src/cli/config/config-keys.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let tmp: string;

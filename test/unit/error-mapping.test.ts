@@ -13,7 +13,7 @@ import {
   ValidationError,
   RedirectError,
   WrongAddressError,
-} from '../../src/api/errors.js';
+} from '../../src/api/api-errors.js';
 
 const body = (error: string, details?: Record<string, unknown>) =>
   JSON.stringify({ detail: { error, message: `msg ${error}`, details, help: `help ${error}` } });

@@ -23,9 +23,9 @@ import {
   ValidationError,
   WaitTooLongError,
   WrongAddressError,
-} from '../../src/api/errors.js';
+} from '../../src/api/api-errors.js';
 import { isRefusal, isTransient } from '../../src/api/retry.js';
-import { ConfigReadError, ConfigValueError } from '../../src/cli/config/errors.js';
+import { ConfigReadError, ConfigValueError } from '../../src/cli/config/config-errors.js';
 import {
   BusyError,
   CannotWriteError,
@@ -33,7 +33,7 @@ import {
   MissingApiKeyError,
   UnhealthyError,
   UsageError,
-} from '../../src/cli/errors.js';
+} from '../../src/cli/cli-errors.js';
 import { endsWatch, isInterrupt, isResumable } from '../../src/cli/failure-policy.js';
 
 const api = (status: number) => ({ status, code: 'x', message: 'm' });

@@ -1,6 +1,6 @@
 // The feed plan: flags checked and crossed, then merged with the settings (flag > profile > default) in one place.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
 import { planFeed, type FeedOptions } from '../../src/cli/feed/plan.js';
 import { resolveSettings, type GlobalFlags, type ProfileValues } from '../../src/cli/settings.js';
 import type { Terminal } from '../../src/cli/terminal/terminal.js';

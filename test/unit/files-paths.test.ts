@@ -2,7 +2,7 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CannotWriteError, UsageError } from '../../src/cli/errors.js';
+import { CannotWriteError, UsageError } from '../../src/cli/cli-errors.js';
 import { partialPath, partialStatePath, sidecarPath } from '../../src/cli/files/sidecar-names.js';
 import { resolveTargetPath } from '../../src/cli/files/target-path.js';
 import { cannotWrite } from '../../src/cli/files/write-errors.js';

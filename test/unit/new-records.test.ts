@@ -1,6 +1,6 @@
 // One poll for --state and --watch: only records not written before, at most --max, oldest first; ids required.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
 import { oldestFirst, pollNew, remember } from '../../src/cli/feed/new-records.js';
 import type { FeedRecord, Page } from '../../src/cli/feed/pages.js';
 import { SeenState } from '../../src/cli/feed/seen-state.js';

@@ -1,7 +1,7 @@
 // Flag parsing: whole numbers are plain decimal digits; format names in any case.
 import { describe, expect, it } from 'vitest';
 import { parseSeconds, parseWholeNumber } from '../../src/cli/options/option-parsers.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
 import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
 
 describe('parseWholeNumber', () => {

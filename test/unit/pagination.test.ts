@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PaginationError } from '../../src/api/errors.js';
+import { PaginationError } from '../../src/api/api-errors.js';
 import { paginate } from '../../src/api/pagination.js';
 import type { FeedPage } from '../../src/api/schemas.js';
 

@@ -3,7 +3,7 @@
 import type { RequestOptions } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { Connections } from '../../src/api/connections.js';
-import { ConnectionError, InvalidParamsError, ProxyAuthError, TimeoutError } from '../../src/api/errors.js';
+import { ConnectionError, InvalidParamsError, ProxyAuthError, TimeoutError } from '../../src/api/api-errors.js';
 import { bypassesProxy, proxyAuthorization, proxyFor, proxyName, type ProxySettings } from '../../src/api/proxy.js';
 import { send } from '../../src/api/transport.js';
 import { deferCleanup } from '../helpers/cleanup.js';

@@ -9,7 +9,7 @@ import {
   ServiceUnavailableError,
   TimeoutError,
   ValidationError,
-} from '../../src/api/errors.js';
+} from '../../src/api/api-errors.js';
 import {
   BACKOFF_CAP_MS,
   backoffMs,

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvalidParamsError } from '../../src/api/errors.js';
+import { InvalidParamsError } from '../../src/api/api-errors.js';
 import { loadKeysFile, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
 import { FaultPlan } from '../../src/sandbox/faults.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/limiter.js';

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CannotWriteError } from '../../src/cli/errors.js';
+import { CannotWriteError } from '../../src/cli/cli-errors.js';
 import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/cli/feed/seen-state.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors.js';
-import { resumeCommand, shellQuote } from '../../src/cli/feed/resume-command.js';
+import { UsageError } from '../../src/cli/cli-errors.js';
+import { resumeCommand } from '../../src/cli/feed/resume-command.js';
+import { shellQuote } from '../../src/cli/shell-quote.js';
 import { chooseFormat } from '../../src/cli/files/output-target.js';
 import { parsePacing, resolveSettings } from '../../src/cli/settings.js';
 

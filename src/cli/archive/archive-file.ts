@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Archive } from '../../archive/index.js';
-import { CannotWriteError } from '../errors.js';
+import { CannotWriteError } from '../cli-errors.js';
 
 type Env = Record<string, string | undefined>;
 

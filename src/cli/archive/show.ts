@@ -1,11 +1,11 @@
 // Runs `show`: finds the recall (archive first, then the live window) and prints it for a person or as data.
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
-import { ArchiveMissingError } from '../../archive/errors.js';
+import { ArchiveMissingError } from '../../archive/archive-errors.js';
 import type { Archive } from '../../archive/index.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';

@@ -5,7 +5,7 @@ import { BOUNDS } from '../../api/constants.js';
 import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../cli-errors.js';
 import type { Session } from '../session.js';
 import { writing } from './archive-file.js';
 

@@ -2,7 +2,7 @@
 import type { Archive } from '../../archive/index.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { formatOfPath, openTarget } from '../files/output-target.js';
 import { tellsSuccess, writeOutput } from '../files/write-output.js';
 import { openSession, type Session } from '../session.js';

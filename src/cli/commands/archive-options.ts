@@ -2,7 +2,7 @@
 import { parseDuration } from '../../api/duration.js';
 import type { Command } from 'commander';
 import { timestampMicros } from '../../api/timestamps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 
 export function addDbOption(cmd: Command): Command {
   return cmd.option(

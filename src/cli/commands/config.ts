@@ -1,6 +1,6 @@
 // `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { resolveProfileName, type GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';
@@ -66,7 +66,7 @@ async function display(key: string, value: string | number, showSecrets: boolean
 
 async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key, given] = args as [string, string | undefined];
-  const { validateConfigKey, validateConfigValue } = await import('../config/keys.js');
+  const { validateConfigKey, validateConfigValue } = await import('../config/config-keys.js');
   // An unknown key is named as such (with a suggestion) before anything is asked for.
   validateConfigKey(key);
   let raw = given;
@@ -84,7 +84,7 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
 
 async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { validateConfigKey } = await import('../config/keys.js');
+  const { validateConfigKey } = await import('../config/config-keys.js');
   validateConfigKey(key);
   const store = await openConfigStore(ctx.env);
   const value = store.get(resolveProfileName(globals, ctx.env), key);
@@ -94,7 +94,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
 
 async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { validateConfigKey } = await import('../config/keys.js');
+  const { validateConfigKey } = await import('../config/config-keys.js');
   validateConfigKey(key);
   const store = await openConfigStore(ctx.env);
   store.unset(resolveProfileName(globals, ctx.env), key);

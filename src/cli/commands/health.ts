@@ -1,7 +1,7 @@
 // `recall-feed health`: GET /health without a key; exit 0 only for a healthy 2xx answer.
 import type { Command } from 'commander';
 import { action } from './define-action.js';
-import { UnhealthyError } from '../errors.js';
+import { UnhealthyError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 

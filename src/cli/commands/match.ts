@@ -5,7 +5,7 @@ import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../mat
 import type { Context } from '../context.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../feed/defaults.js';
 import type { FeedOptions } from '../feed/plan.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { MatchPlan } from '../match/run-match.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';

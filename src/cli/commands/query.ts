@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import type { ArchiveListing } from '../../archive/select.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../archive/plans.js';
 import { action } from './define-action.js';

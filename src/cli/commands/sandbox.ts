@@ -1,6 +1,6 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
 import { Option, type Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { action } from './define-action.js';

@@ -1,7 +1,7 @@
 // `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { ShowPlan } from '../archive/plans.js';
 import { action } from './define-action.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { StatsPlan } from '../archive/plans.js';
 import { action } from './define-action.js';
 import { addSelectionOptions, planSelection, type SelectionFlags } from './query.js';

@@ -1,7 +1,7 @@
 // `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
 import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';

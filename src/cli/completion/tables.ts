@@ -1,13 +1,9 @@
 // Lookup functions that the bash and zsh scripts share: subcommands, flags, flag values and arguments per command path.
+import { shellQuote } from '../shell-quote.js';
 import { allCommands, flagsInScope, type CommandSpec, type FlagValue } from './tree.js';
 
-/** Single-quoted for sh-family shells, safe whatever the text holds. */
-export function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /** A line of output; printf, because echo would swallow a word such as -n or -e. */
-const say = (text: string): string => `printf '%s\\n' ${shQuote(text)}`;
+const say = (text: string): string => `printf '%s\\n' ${shellQuote(text)}`;
 
 /** The path as the scripts key it: command names joined by spaces, '' for the program. */
 export const pathKey = (path: readonly string[]): string => path.join(' ');
@@ -20,9 +16,9 @@ export function valueWord(value: FlagValue): string {
 /** `PATH|FLAG` for this command, and for its subcommands too: a command's flags hold below it. */
 function flagPattern(c: CommandSpec, flag: string): string {
   const key = pathKey(c.path);
-  if (key === '') return `*${shQuote(`|${flag}`)}`;
-  const own = shQuote(`${key}|${flag}`);
-  return c.commands.length === 0 ? own : `${own}|${shQuote(`${key} `)}*${shQuote(`|${flag}`)}`;
+  if (key === '') return `*${shellQuote(`|${flag}`)}`;
+  const own = shellQuote(`${key}|${flag}`);
+  return c.commands.length === 0 ? own : `${own}|${shellQuote(`${key} `)}*${shellQuote(`|${flag}`)}`;
 }
 
 function caseFunction(name: string, subject: string, arms: [pattern: string, body: string][]): string {
@@ -40,7 +36,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     commands.flatMap((c) =>
       c.commands.flatMap((s) =>
         [s.name, ...s.aliases].map((word): [string, string] => [
-          shQuote(`${pathKey(c.path)}|${word}`),
+          shellQuote(`${pathKey(c.path)}|${word}`),
           say(pathKey(s.path)),
         ]),
       ),
@@ -52,14 +48,14 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1"',
     commands
       .filter((c) => c.commands.length > 0)
-      .map((c) => [shQuote(pathKey(c.path)), say(c.commands.map((s) => s.name).join(' '))]),
+      .map((c) => [shellQuote(pathKey(c.path)), say(c.commands.map((s) => s.name).join(' '))]),
   );
   // `<fn>_flags PATH`: every flag usable there, the command's own and its ancestors'.
   const flags = caseFunction(
     `${fn}_flags`,
     '"$1"',
     commands.map((c) => [
-      shQuote(pathKey(c.path)),
+      shellQuote(pathKey(c.path)),
       say(
         flagsInScope(root, c.path)
           .flatMap((f) => f.names)
@@ -82,7 +78,7 @@ export function lookupFunctions(root: CommandSpec, fn: string): string {
     '"$1|$2"',
     commands.flatMap((c) =>
       c.args.flatMap((a, i): [string, string][] =>
-        a.values ? [[shQuote(`${pathKey(c.path)}|${i}`), say(a.values.join(' '))]] : [],
+        a.values ? [[shellQuote(`${pathKey(c.path)}|${i}`), say(a.values.join(' '))]] : [],
       ),
     ),
   );

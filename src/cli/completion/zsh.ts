@@ -1,10 +1,11 @@
 // The zsh completion script: the shared lookups, described subcommands and flags, and a function that walks $words.
 import { allCommands, flagsInScope, type CommandSpec } from './tree.js';
-import { lookupFunctions, pathKey, shQuote } from './tables.js';
+import { shellQuote } from '../shell-quote.js';
+import { lookupFunctions, pathKey } from './tables.js';
 
 /** `name:description` for _describe; a colon inside the name must be escaped. */
 const item = (name: string, description: string): string =>
-  shQuote(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
+  shellQuote(`${name.replace(/:/g, '\\:')}:${oneLine(description)}`);
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 function describedItems(root: CommandSpec, fn: string): string {
@@ -13,11 +14,11 @@ function describedItems(root: CommandSpec, fn: string): string {
     .filter((c) => c.commands.length > 0)
     .map(
       (c) =>
-        `    ${shQuote(pathKey(c.path))}) items=(${c.commands.map((s) => item(s.name, s.description)).join(' ')}) ;;`,
+        `    ${shellQuote(pathKey(c.path))}) items=(${c.commands.map((s) => item(s.name, s.description)).join(' ')}) ;;`,
     );
   const flagArms = commands.map((c) => {
     const items = flagsInScope(root, c.path).flatMap((f) => f.names.map((n) => item(n, f.description)));
-    return `    ${shQuote(pathKey(c.path))}) items=(${items.join(' ')}) ;;`;
+    return `    ${shellQuote(pathKey(c.path))}) items=(${items.join(' ')}) ;;`;
   });
   return `${fn}_describe_subs() {
   local -a items

@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
-import { ConfigReadError, ConfigWriteError, fsReason } from './errors.js';
+import { ConfigReadError, ConfigWriteError, fsReason } from './config-errors.js';
 import { configFilePath } from './paths.js';
-import type { ConfigValue } from './keys.js';
-import { validateProfileName } from './keys.js';
+import type { ConfigValue } from './config-keys.js';
+import { validateProfileName } from './config-keys.js';
 
-export { ConfigReadError, ConfigWriteError } from './errors.js';
+export { ConfigReadError, ConfigWriteError } from './config-errors.js';
 export { defaultConfigDir } from './paths.js';
 
 type Profiles = Record<string, Record<string, unknown>>;

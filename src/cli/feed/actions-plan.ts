@@ -1,7 +1,7 @@
 // The action flags of a run (--exec, --webhook): checked before anything is sent; they act on what --watch or --state writes.
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { parseSeconds } from '../options/option-parsers.js';
 import type { Settings } from '../settings.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from './defaults.js';

@@ -1,7 +1,7 @@
 // What a failed export leaves behind: a partial file and the command that finishes it, or no trace at all.
 import { counted } from '../../output/numbers.js';
 import type { Context } from '../context.js';
-import { ResumableError } from '../errors.js';
+import { ResumableError } from '../cli-errors.js';
 import { isResumable } from '../failure-policy.js';
 import type { OutputTarget } from '../files/file-target.js';
 

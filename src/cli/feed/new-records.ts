@@ -1,5 +1,5 @@
 // One poll of the window for `--state` and `--watch`: the records not written before, oldest first, remembered once written.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { FeedRecord, Page } from './pages.js';
 import { publishedMs, type SeenState } from './seen-state.js';
 

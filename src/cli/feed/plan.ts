@@ -10,7 +10,7 @@ import {
   parseSourceList,
   parseWholeNumber,
 } from '../options/option-parsers.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { chooseFormat } from '../files/output-target.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';

@@ -2,7 +2,7 @@
 import { nextMonthlyReset } from '../../api/retry.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
 import type { Context } from '../context.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../cli-errors.js';
 import { endsWatch } from '../failure-policy.js';
 import type { Session } from '../session.js';
 
@@ -104,7 +104,7 @@ export async function repeatPolls(o: RepeatOptions): Promise<never> {
       if (endsWatch(err)) throw err;
       delay = pace.afterFailure();
       // The error mapping imports every error class: loaded when a poll fails, not by every watch.
-      const { describeError } = await import('../exit-codes.js');
+      const { describeError } = await import('../error-reports.js');
       session.status.note(
         `recall-feed: ${o.noun} failed: ${describeError(err).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
       );

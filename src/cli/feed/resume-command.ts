@@ -1,12 +1,8 @@
 // Builds the command that finishes an interrupted run: the user's own command line, minus the key, plus where to continue.
+import { shellQuote } from '../shell-quote.js';
+
 const DROP_WITH_VALUE = new Set(['--cursor', '--api-key']);
 const DROP_ALONE = new Set(['--resume']);
-
-/** Quotes for a POSIX shell, only where needed. */
-export function shellQuote(arg: string): string {
-  if (/^[A-Za-z0-9_./:=,@%+-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * `continueWith` is appended after the user's arguments: `['--cursor', c]` for stdout, `['--resume']`

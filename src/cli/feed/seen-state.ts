@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { atomicTempPath } from '../files/atomic-write.js';
 import { cannotWrite } from '../files/write-errors.js';
 

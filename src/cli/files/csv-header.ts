@@ -1,6 +1,6 @@
 // Reads the header of a csv file being continued (appended to or resumed), so new rows follow its columns.
 import { promises as fs } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 
 /** More than any header this tool writes; a longer first record is not a header. */
 const MAX_HEADER_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 // Output into a device, pipe or /dev/stdout-like path: opened and written as is, never replaced or renamed.
 import { promises as fs } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { OutputTarget } from './file-target.js';
 import { FileWriter } from './file-writer.js';
 import { writing } from './write-errors.js';

@@ -2,7 +2,7 @@
 import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { BusyError, UsageError } from '../errors.js';
+import { BusyError, UsageError } from '../cli-errors.js';
 import type { OutStream } from '../context.js';
 import { appendFileBytes } from './append-file.js';
 import { FileWriter } from './file-writer.js';

@@ -1,6 +1,6 @@
 // `<file>.partial.json`: where a failed run stopped, so that `--resume` continues exactly there.
 import { promises as fs } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { writing } from './write-errors.js';
 

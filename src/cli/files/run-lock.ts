@@ -3,7 +3,7 @@ import { rmSync, promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import type { LockOptions } from 'proper-lockfile';
 import { sleep as realSleep } from '../../api/sleep.js';
-import { BusyError } from '../errors.js';
+import { BusyError } from '../cli-errors.js';
 import { sidecarPath } from './sidecar-names.js';
 import { resolveTargetPath } from './target-path.js';
 import { cannotWrite, errnoCode } from './write-errors.js';

@@ -1,7 +1,7 @@
 // Decides what an `-o` path is: stdout, a device or pipe written through as is, or a regular file (symlinks followed).
 import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { cannotWrite, errnoCode } from './write-errors.js';
 
 export type TargetPath =

@@ -1,5 +1,5 @@
 // Turns a failed file-system call on a file the run must write into CannotWriteError: the path, the reason in words, a hint.
-import { CannotWriteError } from '../errors.js';
+import { CannotWriteError } from '../cli-errors.js';
 
 interface Reason {
   words: string;

@@ -10,7 +10,7 @@ import { inBatches, openArchiveFile } from '../archive/archive-file.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
-import { MatchesFoundError, UsageError } from '../errors.js';
+import { MatchesFoundError, UsageError } from '../cli-errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';

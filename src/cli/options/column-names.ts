@@ -1,5 +1,5 @@
 // Checks --columns names: refuses unknown recall fields before any request; warns where the shape is unknown or the format ignores them.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 
 /** Formats that print whole records, where --columns has no effect. */
 const WHOLE_RECORD_FORMATS: ReadonlySet<string> = new Set(['jsonl', 'json']);

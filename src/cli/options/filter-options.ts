@@ -1,7 +1,7 @@
 // The record filter flags (--severity ... --grep), declared once for every command that filters records.
 import type { Command } from 'commander';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 
 /** The flags as commander parses them. */
 export interface FilterFlags {

@@ -1,8 +1,8 @@
 // Option parsing shared by several commands.
 import { MAX_TIMER_MS } from '../../api/sleep.js';
-import { InvalidParamsError } from '../../api/errors.js';
+import { InvalidParamsError } from '../../api/api-errors.js';
 import { checkOneOf, checkSources } from '../../api/params.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-errors.js';
 import { checkKnownColumns } from './column-names.js';
 
 /**

@@ -1,5 +1,5 @@
 // Reads a secret from stdin: without echo on a terminal, the whole input from a pipe; trimmed.
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 
 async function readAll(ctx: Context): Promise<string> {

@@ -2,9 +2,9 @@
 import { BOUNDS, MAX_RETRIES, SOURCE_ID_PATTERN } from '../../api/constants.js';
 import { FORMATS, isFormat } from '../../output/formats.js';
 import { checkWebhookUrl } from '../../actions/webhook-url.js';
-import { ConfigValueError } from './errors.js';
+import { ConfigValueError } from './config-errors.js';
 
-export { ConfigValueError } from './errors.js';
+export { ConfigValueError } from './config-errors.js';
 
 export type ConfigValue = string | number;
 

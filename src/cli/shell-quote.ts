@@ -1,0 +1,7 @@
+// Quoting for a POSIX shell: the one function behind the resume hint and the completion scripts.
+
+/** Quotes a word for sh-family shells where needed: plain words stay as they are, anything else is single-quoted. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_./:=,@%+-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
