@@ -9,7 +9,8 @@ import type { Session } from '../session.js';
 import { keepForResume, type Progress } from './export-failure.js';
 import { pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
-import { createRecordSink } from './record-sink.js';
+import { continuedCsv, createRecordSink } from './record-sink.js';
+import type { CsvHead } from '../files/csv-header.js';
 import { summaryLine } from './summary.js';
 
 /** The options that shape the output file; a --resume with other ones is refused. */
@@ -32,8 +33,9 @@ async function fill(
   ctx: Context,
   target: OutputTarget,
   progress: Progress,
+  head: CsvHead | undefined,
 ): Promise<void> {
-  const sink = createRecordSink({ plan, session, target });
+  const sink = createRecordSink({ plan, session, target, head });
   const keep = compileFilter(plan.filter);
   const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;
@@ -74,8 +76,10 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
         progress.written = target.resumed.count;
         progress.cursor = target.resumed.cursor;
       }
+      // Before any request: rows that could not follow the header of the file continued are refused.
+      const head = await continuedCsv(plan, target, session.settings.output ?? '');
       await session.status.start('fetching recalls…');
-      await fill(plan, session, ctx, target, progress);
+      await fill(plan, session, ctx, target, progress, head);
       session.lock?.check();
     },
     (err, target) => keepForResume(err, { session, ctx, target, progress }),
