@@ -39,11 +39,15 @@ async function fill(
   const keep = compileFilter(plan.filter);
   const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;
+  // Records that arrived or moved since the partial was written may come again after its cursor:
+  // a resume never writes an id the partial already holds.
+  const already = resumed && resumed.count > 0 ? await idsWritten(plan, target, head) : undefined;
   // A resumed run whose last page was already written only closes the document.
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
     for await (const page of pagesOf(session, plan, progress.cursor)) {
       progress.last = page;
-      const matching = filtered ? page.data.filter(keep) : page.data;
+      const kept = filtered ? page.data.filter(keep) : page.data;
+      const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;
       progress.fetched += page.data.length;
       const room = plan.max === undefined ? matching.length : plan.max - progress.written;
       await sink.write(matching.slice(0, room));
@@ -64,6 +68,17 @@ async function fill(
     }
   }
   await sink.end();
+}
+
+/** The ids the partial a resume continues already holds. */
+async function idsWritten(
+  plan: FeedPlan,
+  target: OutputTarget,
+  head: CsvHead | undefined,
+): Promise<Set<string> | undefined> {
+  if (target.partial === undefined) return undefined;
+  const { idsInPartial } = await import('../files/partial-ids.js');
+  return idsInPartial(target.partial, { format: plan.format, header: head?.header, formulaGuard: plan.formulaGuard });
 }
 
 export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {

@@ -96,7 +96,9 @@ export function parseSeconds(raw: string | undefined, flag: string, min: number,
     throw new UsageError(`${flag} must be a number of seconds ${range} and at most ${MAX_TIMER_S}, not '${raw}'`);
   }
   if (above && ms <= min * 1000) {
-    throw new UsageError(`${flag} must be at least ${(min * 1000 + 1) / 1000} s (timers count whole milliseconds), not '${raw}'`);
+    throw new UsageError(
+      `${flag} must be at least ${(min * 1000 + 1) / 1000} s (timers count whole milliseconds), not '${raw}'`,
+    );
   }
   return ms;
 }
