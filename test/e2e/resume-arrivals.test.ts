@@ -10,7 +10,12 @@ import { printedCommand } from '../helpers/shell-words.js';
 /** Every id exactly once: duplicates listed, so that a failure shows them. */
 function duplicates(ids: readonly unknown[]): unknown[] {
   const seen = new Set<unknown>();
-  return ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  const twice: unknown[] = [];
+  for (const id of ids) {
+    if (seen.has(id)) twice.push(id);
+    seen.add(id);
+  }
+  return twice;
 }
 
 const formats = [

@@ -4,7 +4,6 @@ import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import type { Format } from '../settings.js';
 import type { FeedPlan } from './plan.js';
 
 /** The compact table a terminal gets by default. */
