@@ -94,8 +94,10 @@ describe('--append to a CRLF csv file', () => {
     expect(r.exitCode).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith(`${old}\r\n`)).toBe(true);
-    // Every line ends with CRLF: no bare LF anywhere.
-    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    // Every row ends with CRLF: outside quoted fields (which keep their own line breaks) no bare CR or LF.
+    const outsideQuotes = text.replace(/"(?:[^"]|"")*"/g, '');
+    expect(outsideQuotes.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    expect(outsideQuotes.match(/\r\n/g)).toHaveLength(6);
     const rows = await parseCsvWithPython(file);
     expect(rows.slice(2).map((row) => row[0])).toEqual(
       expectedFeed(sandbox)
