@@ -1,4 +1,4 @@
-// Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
+// Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { RECALL_FIELDS } from '../../api/constants.js';
 import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
@@ -32,7 +32,7 @@ export interface PageSinkOptions {
 /** The columns a record of the plan will have, when known before the first page; and whether rows need the id. */
 function headerNeeds(plan: FeedPlan, first?: readonly Record<string, unknown>[]) {
   const custom = plan.custom !== undefined;
-  const fromRecords = first && first.length > 0 ? Object.keys(first[0] ?? {}) : undefined;
+  const fromRecords = first && first.length > 0 ? [...new Set(first.flatMap((r) => Object.keys(r)))] : undefined;
   return {
     columns: plan.columns ?? (custom ? fromRecords : RECALL_FIELDS),
     // A custom feed's records may have no id; with --state they must, and so must the rows.

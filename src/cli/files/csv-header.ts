@@ -1,6 +1,7 @@
 // Reads the header of a csv file being continued (appended to or resumed), so new rows follow its columns and line ends, and refuses one they cannot follow.
 import { promises as fs } from 'node:fs';
 import { UsageError } from '../cli-errors.js';
+import { writing } from './write-errors.js';
 
 /** More than any header this tool writes; a longer first record is not a header. */
 const MAX_HEADER_BYTES = 1024 * 1024;
@@ -14,7 +15,8 @@ export interface CsvHead {
 
 /** The first record of `file` and its line end; undefined for an empty file. */
 export async function readCsvHead(file: string): Promise<CsvHead | undefined> {
-  const handle = await fs.open(file, 'r');
+  // A file appended to that this user may not read is as good as one it may not write (exit 10).
+  const handle = await writing(file, () => fs.open(file, 'r'));
   let text: string;
   try {
     const buffer = Buffer.alloc(MAX_HEADER_BYTES);
