@@ -105,7 +105,8 @@ function runOnce(
     child.on('error', (err: NodeJS.ErrnoException) => finish(spawnFailure(err, file)));
     // Success is the exit status, not the pipes closing: a background child may hold them for minutes.
     child.on('exit', (code, sig) => {
-      if (timedOut) exit = { ok: false, timedOut: true, error: `timed out after ${Math.round(opts.timeoutMs / 1000)} s` };
+      if (timedOut)
+        exit = { ok: false, timedOut: true, error: `timed out after ${Math.round(opts.timeoutMs / 1000)} s` };
       else if (code === 0) exit = { ok: true };
       else exit = { ok: false, error: sig ? `killed by ${sig}` : `exit code ${code}` };
       stop();

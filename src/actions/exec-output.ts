@@ -47,7 +47,8 @@ export class OutputTail {
   /** The kept lines, with `… N earlier lines not kept` first when some were dropped. */
   lines(): string[] {
     for (const stream of [...this.partial.keys()]) this.endLine(stream);
-    const note = this.dropped > 0 ? [`… ${this.dropped} earlier ${this.dropped === 1 ? 'line' : 'lines'} not kept`] : [];
+    const note =
+      this.dropped > 0 ? [`… ${this.dropped} earlier ${this.dropped === 1 ? 'line' : 'lines'} not kept`] : [];
     return [...note, ...this.kept];
   }
 
