@@ -20,8 +20,9 @@ const NEWLINE = 0x0a;
 export class OutputTail {
   private readonly keepBytes: number;
   private readonly lineBytes: number;
-  /** Kept lines, oldest first, and their total size in bytes. */
-  private readonly kept: string[] = [];
+  /** Kept lines, oldest first from `first` (a queue without shift()'s copying), and their size in bytes. */
+  private kept: { text: string; size: number }[] = [];
+  private first = 0;
   private keptBytes = 0;
   private dropped = 0;
   /** The line being read, per stream (stdout and stderr interleave by line). */
@@ -36,6 +37,12 @@ export class OutputTail {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(NEWLINE, start);
+      // The common case, a whole short line in this chunk, is decoded straight from it: a flood stays cheap.
+      if (nl >= 0 && nl - start <= this.lineBytes && !this.partial.has(stream)) {
+        this.keep(chunk.toString('utf8', start, nl), nl - start);
+        start = nl + 1;
+        continue;
+      }
       const end = nl < 0 ? chunk.length : nl;
       this.append(stream, chunk.subarray(start, end));
       if (nl < 0) break;
@@ -49,7 +56,8 @@ export class OutputTail {
     for (const stream of [...this.partial.keys()]) this.endLine(stream);
     const note =
       this.dropped > 0 ? [`… ${this.dropped} earlier ${this.dropped === 1 ? 'line' : 'lines'} not kept`] : [];
-    return [...note, ...this.kept];
+    // Control characters go only from what is shown: a dropped line costs no regex.
+    return [...note, ...this.kept.slice(this.first).map((l) => stripControls(l.text))];
   }
 
   private append(stream: string, bytes: Buffer): void {
@@ -69,15 +77,24 @@ export class OutputTail {
     const line = this.partial.get(stream);
     this.partial.delete(stream);
     if (line === undefined) return;
-    // A multi-byte character cut at the bound decodes as U+FFFD; a CR before the LF goes with the controls.
-    let text = stripControls(Buffer.concat(line.bytes).toString('utf8'));
+    // A multi-byte character cut at the bound decodes as U+FFFD.
+    let text = Buffer.concat(line.bytes).toString('utf8');
     if (line.cut > 0) text += ` … (${line.cut} more bytes)`;
-    const size = Buffer.byteLength(text);
-    this.kept.push(text);
+    this.keep(text, Buffer.byteLength(text));
+  }
+
+  /** Keeps a line of `size` bytes, dropping the oldest ones beyond the budget. */
+  private keep(text: string, size: number): void {
+    this.kept.push({ text, size });
     this.keptBytes += size;
-    while (this.keptBytes > this.keepBytes && this.kept.length > 1) {
-      this.keptBytes -= Buffer.byteLength(this.kept.shift() as string);
+    while (this.keptBytes > this.keepBytes && this.kept.length - this.first > 1) {
+      this.keptBytes -= (this.kept[this.first] as { size: number }).size;
+      this.first++;
       this.dropped++;
+    }
+    if (this.first > 1024 && this.first * 2 > this.kept.length) {
+      this.kept = this.kept.slice(this.first);
+      this.first = 0;
     }
   }
 }
