@@ -144,8 +144,17 @@ export function decodeCatalogue(file: string, bytes: Buffer): { text: string; re
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), readAs: 'windows-1252' };
+    return { text: decodeWindows1252(bytes), readAs: 'windows-1252' };
   }
+}
+
+/** Windows-1252's 0x80-0x9F (Node 20's TextDecoder reads them as Latin-1's C1 controls); the five unused stay as they are. */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Buffer): string {
+  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 function positionsOf(headers: readonly string[], header: string): number[] {
