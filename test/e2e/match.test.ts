@@ -148,7 +148,7 @@ describe('match', () => {
     const byCode = await runAgainst(sandbox, ['match', '--catalog', coded, '-f', 'jsonl']);
     expect(byCode.exitCode).toBe(0);
     const row = (jsonLines(byCode.stdout) as Rec[])[0] as Rec;
-    expect([row.Marque, row['Libellé']]).toEqual(['Côté', 'Pâte à tartiner €']);
+    expect([row.Marque, row.Libellé]).toEqual(['Côté', 'Pâte à tartiner €']);
     for (const [encoding, bom] of [
       ['utf16le', [0xff, 0xfe]],
       ['utf16be', [0xfe, 0xff]],
