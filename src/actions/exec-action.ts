@@ -18,6 +18,9 @@ export interface ExecActionOptions {
   output?: OutputBounds;
 }
 
+/** After Ctrl-C, a command that ignores SIGTERM is killed this soon: the run ends within a second. */
+const INTERRUPT_GRACE_MS = 500;
+
 export function execAction(opts: ExecActionOptions): Action {
   return { name: 'exec', attempt: (record, signal) => runOnce(opts, record, signal) };
 }
@@ -71,7 +74,7 @@ function runOnce(
       settled = true;
       clearTimeout(timer);
       clearTimeout(killer);
-      signal?.removeEventListener('abort', stop);
+      signal?.removeEventListener('abort', interrupt);
       // A process that left the group may still hold the pipes: we stop reading them.
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -83,21 +86,23 @@ function runOnce(
       if (exit !== undefined && (closed || killed)) finish(exit);
     };
     // TERM to the group now, KILL after the grace: at a timeout, at Ctrl-C, and once the command exits.
-    const stop = () => {
+    const stop = (graceMs = grace) => {
       if (killer !== undefined || settled) return;
       signalGroup(child, 'SIGTERM');
       killer = setTimeout(() => {
         signalGroup(child, 'SIGKILL');
         killed = true;
         maybeFinish();
-      }, grace);
+      }, graceMs);
     };
+    // Ctrl-C no longer reaches a detached group from the terminal: we pass it on, and wait less for it.
+    const interrupt = () => stop(Math.min(grace, INTERRUPT_GRACE_MS));
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
     }, opts.timeoutMs);
-    if (signal?.aborted) stop();
-    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) interrupt();
+    signal?.addEventListener('abort', interrupt, { once: true });
     child.stdout?.on('data', (d: Buffer) => tail.push('stdout', d));
     child.stderr?.on('data', (d: Buffer) => tail.push('stderr', d));
     child.stdin?.on('error', () => {}); // a command that does not read its stdin is fine

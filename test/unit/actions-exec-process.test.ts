@@ -66,6 +66,21 @@ describe('exec process groups', () => {
     expect(pids(file)).toHaveLength(2);
     await until('every process of the command gone', () => pids(file).every((pid) => !alive(pid)), 5000);
   });
+  it('Ctrl-C (the run signal) ends the whole group, which the terminal no longer reaches', async () => {
+    const file = path.join(dir, 'abort.pids');
+    const controller = new AbortController();
+    const action = execAction({
+      words: splitWords(`sh -c 'echo $$ > ${file}; trap "" TERM; sleep 100 & echo $! >> ${file}; wait'`),
+      timeoutMs: 60_000,
+      killGraceMs: 300,
+      onOutput: () => {},
+    });
+    const attempt = action.attempt({ id: 1 }, controller.signal);
+    await until('the command started', () => pids(file).length === 2);
+    controller.abort(new Error('interrupted'));
+    expect(await attempt).toEqual({ ok: false, error: 'killed by SIGKILL' });
+    await until('every process of the command gone', () => pids(file).every((pid) => !alive(pid)), 5000);
+  });
 });
 
 describe('exec failures', () => {
