@@ -1,6 +1,7 @@
 // At-least-once delivery: pending until every action succeeded, no repeat of a success, no blocking by one failure.
 import { describe, expect, it } from 'vitest';
 import type { Action, AttemptResult } from '../../src/actions/action.js';
+import { cutShortWarning } from '../../src/cli/feed/deliveries.js';
 import { DeliveryQueue, type DeliveryQueueOptions, type PendingDelivery } from '../../src/actions/delivery-queue.js';
 
 /** An action that answers from a script per recall id, and logs every call. */
@@ -290,5 +291,16 @@ describe('DeliveryQueue', () => {
     expect(await q.deliver()).toMatchObject({ delivered: 0, pending: 2, failed: 2, outOfTime: true });
     // Only the first backoff was slept; recall 2 was not reached.
     expect(clock).toBe(1000);
+  });
+
+  it('a pass cut short is said in one warning, naming why and what waits', () => {
+    const base = { delivered: 1, pending: 5, failed: 4, givenUp: 0, rested: [], outOfTime: false };
+    expect(cutShortWarning(base, 120_000, '')).toBeUndefined();
+    expect(cutShortWarning({ ...base, rested: ['webhook'] }, 120_000, 'https://hooks.example.com/…')).toBe(
+      'webhook https://hooks.example.com/… timed out on two recalls in a row: stopped delivering; 5 recalls stay pending for the next run',
+    );
+    expect(cutShortWarning({ ...base, pending: 1, rested: ['exec'], outOfTime: true }, 120_000, '')).toBe(
+      'exec timed out on two recalls in a row, and deliveries used the 120 s a run allows them: stopped delivering; 1 recall stays pending for the next run',
+    );
   });
 });

@@ -40,7 +40,7 @@ export function cutShortWarning(report: DeliveryReport, budgetMs: number, where:
     const who = action === 'webhook' && where !== '' ? `webhook ${where}` : action;
     why.push(`${who} timed out on two recalls in a row`);
   }
-  if (report.outOfTime) why.push(`deliveries took their ${Math.round(budgetMs / 1000)} s per run`);
+  if (report.outOfTime) why.push(`deliveries used the ${Math.round(budgetMs / 1000)} s a run allows them`);
   if (why.length === 0 || report.pending === 0) return undefined;
   return `${why.join(', and ')}: stopped delivering; ${waiting}`;
 }
