@@ -9,6 +9,8 @@ export interface PendingDelivery {
   record: Record<string, unknown>;
   /** Names of the actions that already succeeded for it: never run again. */
   done: string[];
+  /** Names of the actions given up for it (they can never succeed for this record): never run again. */
+  gaveUp?: string[];
   /** Failed attempts so far, over all passes. */
   attempts: number;
   lastError?: string;
@@ -21,7 +23,16 @@ export interface DeliveryReport {
   pending: number;
   /** Failed attempts in this pass. */
   failed: number;
+  /** Actions given up in this pass (one per recall and action that can never succeed). */
+  givenUp: number;
+  /** Actions that stopped for the rest of this pass: their receiver timed out on two recalls in a row. */
+  rested: string[];
+  /** The pass stopped at its time budget; what it did not reach waits for the next one. */
+  outOfTime: boolean;
 }
+
+/** A pass delivers for at most this long (plus the attempt under way): a cron run is never held for long. */
+export const DEFAULT_PASS_BUDGET_MS = 120_000;
 
 export interface DeliveryQueueOptions {
   actions: readonly Action[];
@@ -39,6 +50,12 @@ export interface DeliveryQueueOptions {
   persist: () => Promise<void>;
   /** Every failed attempt, so a recall that keeps failing is reported each time. */
   onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** An action given up for a recall: it will never be run for it again. */
+  onGiveUp: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** Milliseconds, for the pass's time budget; default Date.now. */
+  now?: () => number;
+  /** How long one pass may deliver; default DEFAULT_PASS_BUDGET_MS. */
+  passBudgetMs?: number;
   /** Every action that succeeded (for --verbose). */
   onSuccess?: (delivery: PendingDelivery, action: string) => void;
 }
@@ -68,57 +85,91 @@ export class DeliveryQueue {
     this.queue.push({ id, record, done: [], attempts: 0 });
   }
 
-  /** Runs the actions of every waiting recall, oldest first, one at a time. */
+  /** Runs the actions of every waiting recall, oldest first, one at a time, within the pass's bounds. */
   async deliver(): Promise<DeliveryReport> {
-    const report: DeliveryReport = { delivered: 0, pending: 0, failed: 0 };
+    const now = this.opts.now ?? Date.now;
+    const pass: Pass = {
+      report: { delivered: 0, pending: 0, failed: 0, givenUp: 0, rested: [], outOfTime: false },
+      deadline: now() + (this.opts.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS),
+      timeouts: new Map(),
+    };
     for (const delivery of [...this.queue]) {
-      if (this.opts.signal?.aborted) break;
-      let complete = true;
+      if (this.opts.signal?.aborted || pass.report.outOfTime) break;
       for (const action of this.opts.actions) {
-        if (delivery.done.includes(action.name)) continue;
-        const ok = await this.runAction(delivery, action, report);
-        if (!ok) complete = false;
+        if (settled(delivery, action.name) || pass.report.rested.includes(action.name)) continue;
+        if (now() >= pass.deadline) {
+          pass.report.outOfTime = true;
+          break;
+        }
+        await this.runAction(delivery, action, pass);
       }
-      if (complete) {
+      if (this.opts.actions.every((a) => settled(delivery, a.name))) {
         this.queue.splice(this.queue.indexOf(delivery), 1);
         this.queued.delete(delivery.id);
-        report.delivered++;
+        if (delivery.done.length > 0) pass.report.delivered++;
         await this.opts.persist();
       }
     }
-    report.pending = this.queue.length;
-    return report;
+    pass.report.pending = this.queue.length;
+    return pass.report;
   }
 
-  private async runAction(delivery: PendingDelivery, action: Action, report: DeliveryReport): Promise<boolean> {
+  private async runAction(delivery: PendingDelivery, action: Action, pass: Pass): Promise<void> {
     const tries = this.opts.attemptsPerPass ?? 3;
+    const now = this.opts.now ?? Date.now;
     for (let attempt = 0; attempt < tries; attempt++) {
       const result = await action.attempt(delivery.record, this.opts.signal);
       // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.
-      if (!result.ok && this.opts.signal?.aborted) return false;
+      if (!result.ok && this.opts.signal?.aborted) return;
       if (result.ok) {
+        pass.timeouts.delete(action.name);
         delivery.done.push(action.name);
         this.opts.onSuccess?.(delivery, action.name);
         // The recall's last action is saved with its completion, by deliver(): one write, not two.
-        if (this.opts.actions.some((a) => !delivery.done.includes(a.name))) await this.opts.persist();
-        return true;
+        if (this.opts.actions.some((a) => !settled(delivery, a.name))) await this.opts.persist();
+        return;
       }
       const error = result.error ?? 'failed';
       delivery.attempts++;
       delivery.lastError = `${action.name}: ${error}`;
-      report.failed++;
+      pass.report.failed++;
+      if (result.permanent) {
+        // Retrying cannot help: the recall is not held pending for ever, nor reported at every run.
+        delivery.gaveUp = [...(delivery.gaveUp ?? []), action.name];
+        pass.report.givenUp++;
+        this.opts.onGiveUp(delivery, action.name, error);
+        if (this.opts.actions.some((a) => !settled(delivery, a.name))) await this.opts.persist();
+        return;
+      }
       this.opts.onFailure(delivery, action.name, error);
       await this.opts.persist();
+      if (result.timedOut && this.restAfterTimeout(pass, action.name, delivery.id)) return;
       if (attempt === tries - 1) break;
       const wait = this.delay(attempt, result.retryAfterMs);
       if (wait === undefined) break;
+      if (now() + wait >= pass.deadline) {
+        pass.report.outOfTime = true;
+        break;
+      }
       try {
         await this.opts.sleep(wait, this.opts.signal);
       } catch {
         break;
       }
     }
-    return false;
+  }
+
+  /**
+   * Counts a timeout; true when the action timed out on two recalls in a row with no success between:
+   * its receiver is not answering, and each further attempt would cost another full timeout.
+   */
+  private restAfterTimeout(pass: Pass, action: string, id: string): boolean {
+    const ids = pass.timeouts.get(action) ?? new Set<string>();
+    ids.add(id);
+    pass.timeouts.set(action, ids);
+    if (ids.size < 2) return false;
+    pass.report.rested.push(action);
+    return true;
   }
 
   /** The pause before the next attempt; undefined when the receiver asked for longer than a pass may wait. */
@@ -132,4 +183,17 @@ export class DeliveryQueue {
       this.opts.maxDelayMs ?? 30_000,
     );
   }
+}
+
+/** What one pass of deliver() keeps track of. */
+interface Pass {
+  report: DeliveryReport;
+  deadline: number;
+  /** Per action, the recalls it timed out on since its last success. */
+  timeouts: Map<string, Set<string>>;
+}
+
+/** Nothing more to run for it: the action succeeded, or was given up. */
+function settled(delivery: PendingDelivery, action: string): boolean {
+  return delivery.done.includes(action) || (delivery.gaveUp?.includes(action) ?? false);
 }

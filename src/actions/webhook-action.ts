@@ -79,6 +79,7 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         // The transport's messages name the host only; a stray path (the URL's token) is cut out all the same.
         const why =
           err instanceof TimeoutError ? 'no answer within the timeout' : hidePath((err as Error).message, opts.url);
+        if (err instanceof TimeoutError) return { ok: false, timedOut: true, error: `${where}: ${why}` };
         return { ok: false, error: `${where}: ${why}` };
       }
     },

@@ -70,7 +70,7 @@ Examples:
   recall-feed feed --watch --interval 120                  new recalls as they are published
   recall-feed feed --state seen.json -f csv -o new.csv --append   from cron: each recall once, ever
   recall-feed feed --severity serious,high --jurisdiction FR --category jouet   filters the API cannot apply
-  recall-feed feed --watch --state seen.json --exec 'notify-send "Recall" {alert_title}'
+  recall-feed feed --watch --state seen.json --exec 'notify-send -- "Recall" {alert_title}'
   recall-feed feed --watch --state seen.json --webhook --webhook-format slack    URL from config set webhook
 
 Filters match without case or accents; a list matches whole values, text a substring; flags combine with AND.

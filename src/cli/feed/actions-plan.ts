@@ -65,7 +65,10 @@ export function planActions(
       };
     } catch (err) {
       if (err instanceof CommandSyntaxError)
-        throw new UsageError(err.message, 'quote as in a shell: \'single\' or "double"; nothing is expanded');
+        throw new UsageError(
+          err.message,
+          'quote as in a shell: \'single\' or "double"; nothing is expanded; {field}s fill arguments, never the program',
+        );
       throw err;
     }
   }

@@ -18,7 +18,7 @@ import type { Settings } from '../settings.js';
 import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 import { watchMatch } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
@@ -53,7 +53,9 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
   try {
     return await readCatalogue(plan.catalog, plan.map);
   } catch (err) {
-    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError) {
+    // The --map hint helps with columns only; a file we cannot read says what would help, if anything.
+    if (err instanceof CatalogueReadError) throw new UsageError(err.message, err.hint);
+    if (err instanceof CatalogueColumnsError) {
       throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
     }
     throw err;
@@ -128,7 +130,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     // Offline: no key, no request; the filters the archive can answer become SQL.
     const local = await openLocal(globals, ctx, source.db);
     status = local.status;
-    reportRejected(index.rejected, status);
+    reportCatalogue(catalogue, index.rejected, status);
     const archive = await openArchiveFile(local.file, { create: false });
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
@@ -141,7 +143,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const session = await openSession(globals, ctx, { needsKey: true });
     status = session.status;
     try {
-      reportRejected(index.rejected, status);
+      reportCatalogue(catalogue, index.rejected, status);
       const pages = session.client.feedPages({
         dataSources: source.sources,
         hoursAgo: source.hours,

@@ -7,7 +7,7 @@ import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
-import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
@@ -59,7 +59,7 @@ export function watchMatch(
   ctx: Context,
 ): Promise<void> {
   return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
-    reportRejected(index.rejected, session.status);
+    reportCatalogue(catalogue, index.rejected, session.status);
     const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color);
     await runWatch(plan as WatchPlan, session, ctx, output);
   });
