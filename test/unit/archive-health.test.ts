@@ -111,7 +111,7 @@ describe('computeHealth', () => {
   });
 
   it('names the sources the key may use that no successful run asked for', () => {
-    const runs = hourly('2026-11-24T08:00:00.000Z', 24, 24).map((r) => ({ ...r, sources: ['us_cpsc'] }));
+    const runs: SyncRunRow[] = hourly('2026-11-24T08:00:00.000Z', 24, 24).map((r) => ({ ...r, sources: ['us_cpsc'] }));
     runs.push(run('2026-11-24T12:30:00.000Z', '2026-11-24T12:30:02.000Z', 'failed', { sources: ['uk_opss'] }));
     const health = computeHealth(runs, period, ALL);
     expect(health.sources_missing).toEqual(['safety_gate', 'uk_opss']);

@@ -1,7 +1,8 @@
 // Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
 import type { Action } from '../../actions/action.js';
 import { Connections } from '../../api/connections.js';
-import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import { type BatchAction, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import { emailAction } from '../../actions/email-action.js';
 import { execAction } from '../../actions/exec-action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import { webhookAction } from '../../actions/webhook-action.js';
@@ -66,10 +67,17 @@ export async function openDeliveries(
       }),
     );
   }
+  const batchActions: BatchAction[] = [];
+  if (plan.email) {
+    batchActions.push(
+      emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }),
+    );
+  }
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
   const queue = new DeliveryQueue(
     {
       actions,
+      batchActions,
       sleep: ctx.sleep,
       signal: ctx.signal,
       persist: async () => {
@@ -79,6 +87,10 @@ export async function openDeliveries(
       },
       onFailure: (d, action, error) =>
         session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
+      onBatchFailure: (ds, action, error) =>
+        session.status.warn(
+          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${error}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
+        ),
       onSuccess: (d, action) => {
         if (session.settings.verbose)
           session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
