@@ -23,7 +23,8 @@ export interface ActionsPlan {
   email?: EmailPlan;
 }
 
-function webhookUrl(given: string | true, settings: Settings): URL {
+/** The --webhook URL given, or for a bare --webhook the configured one; checked (https, or loopback). */
+export function webhookUrl(given: string | true, settings: Settings): URL {
   const raw = given === true ? settings.webhook : given;
   if (raw === undefined) {
     throw new UsageError(
