@@ -13,9 +13,15 @@ export function shorten(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** Adaptive Card text is markdown: hostile text stays text (no link, no emphasis) once its markup is escaped. */
-export function escapeCardText(text: string): string {
-  return text.replace(/[\\`*_~[\]()#>!|<&-]/g, (c) => `\\${c}`);
+/**
+ * Text we did not write goes in TextRuns of a RichTextBlock: the Adaptive Card schema renders no markdown
+ * there, so a hostile title stays text (no link, no emphasis) without escapes that Teams might show.
+ */
+export function plainBlock(text: string, style: Record<string, unknown> = {}, label?: string): Record<string, unknown> {
+  const inlines: Record<string, unknown>[] = [];
+  if (label !== undefined) inlines.push({ type: 'TextRun', text: `${label}: `, weight: 'Bolder' });
+  inlines.push({ type: 'TextRun', text, ...style });
+  return { type: 'RichTextBlock', inlines };
 }
 
 export interface CardItem {
@@ -28,14 +34,8 @@ type CardElement = Record<string, unknown>;
 
 function itemElements(item: CardItem): CardElement[] {
   return [
-    {
-      type: 'TextBlock',
-      text: escapeCardText(shorten(item.title, MAX_TITLE)),
-      weight: 'Bolder',
-      wrap: true,
-      spacing: 'Medium',
-    },
-    { type: 'TextBlock', text: escapeCardText(shorten(item.facts, MAX_FACT * 2)), isSubtle: true, wrap: true, spacing: 'None' },
+    { ...plainBlock(shorten(item.title, MAX_TITLE), { weight: 'Bolder' }), spacing: 'Medium' },
+    { ...plainBlock(shorten(item.facts, MAX_FACT * 2), { isSubtle: true }), spacing: 'None' },
     ...(item.link
       ? [
           {
@@ -62,7 +62,7 @@ export function teamsEnvelope(body: CardElement[], actions: CardElement[] = []):
   };
 }
 
-/** One recall: its title, a fact set (severity, brand, source) and a button to the notice. */
+/** One recall: its title, a line per fact (severity, brand, source) and a button to the notice. */
 export function teamsRecallMessage(record: Record<string, unknown>): Record<string, unknown> {
   const d = describeItem(record);
   const facts = d.facts
@@ -71,13 +71,10 @@ export function teamsRecallMessage(record: Record<string, unknown>): Record<stri
     .map((f) => {
       const at = f.indexOf(': ');
       return at === -1
-        ? { title: '', value: escapeCardText(shorten(f, MAX_FACT)) }
-        : { title: escapeCardText(f.slice(0, at)), value: escapeCardText(shorten(f.slice(at + 2), MAX_FACT)) };
+        ? plainBlock(shorten(f, MAX_FACT))
+        : plainBlock(shorten(f.slice(at + 2), MAX_FACT), {}, f.slice(0, at));
     });
-  const body: CardElement[] = [
-    { type: 'TextBlock', text: escapeCardText(shorten(d.title, MAX_TITLE)), weight: 'Bolder', size: 'Medium', wrap: true },
-    { type: 'FactSet', facts },
-  ];
+  const body: CardElement[] = [plainBlock(shorten(d.title, MAX_TITLE), { weight: 'Bolder', size: 'Medium' }), ...facts];
   return teamsEnvelope(body, d.link ? [{ type: 'Action.OpenUrl', title: 'Open the notice', url: d.link }] : []);
 }
 
@@ -89,8 +86,8 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  */
 export function teamsSummaryMessage(heading: string, lines: readonly string[], items: readonly CardItem[]): Record<string, unknown> {
   const head: CardElement[] = [
-    { type: 'TextBlock', text: escapeCardText(shorten(heading, MAX_TITLE)), weight: 'Bolder', size: 'Large', wrap: true },
-    ...lines.map((l) => ({ type: 'TextBlock', text: escapeCardText(shorten(l, 1000)), wrap: true })),
+    plainBlock(shorten(heading, MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
+    ...lines.map((l) => plainBlock(shorten(l, 1000))),
   ];
   const body = [...head];
   let shown = 0;
