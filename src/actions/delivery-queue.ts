@@ -126,10 +126,11 @@ export class DeliveryQueue {
     const owed = this.queue.filter((d) => !d.done.includes(action.name));
     if (owed.length === 0 || this.opts.signal?.aborted) return;
     const ok = await this.retrying(
-      () => action.attemptAll(
-        owed.map((d) => d.record),
-        this.opts.signal,
-      ),
+      () =>
+        action.attemptAll(
+          owed.map((d) => d.record),
+          this.opts.signal,
+        ),
       async (error) => {
         for (const d of owed) {
           d.attempts++;

@@ -27,7 +27,9 @@ export function escapeHtml(text: string): string {
 export function plain(record: Record<string, unknown>, name: string): string {
   const v = record[name];
   if (typeof v !== 'string' && typeof v !== 'number') return '';
-  return stripControls(String(v)).replace(/[\t\r\n]+/g, ' ').trim();
+  return stripControls(String(v))
+    .replace(/[\t\r\n]+/g, ' ')
+    .trim();
 }
 
 /** The recall's link when it is an http(s) URL; anything else (javascript:, data:) is never a link. */

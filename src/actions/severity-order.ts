@@ -16,7 +16,9 @@ export function severityRank(record: Record<string, unknown>): number {
 }
 
 /** The worst known severity among the records and how many have it; undefined when none has a known one. */
-export function worstSeverity(records: readonly Record<string, unknown>[]): { severity: string; count: number } | undefined {
+export function worstSeverity(
+  records: readonly Record<string, unknown>[],
+): { severity: string; count: number } | undefined {
   let best: number | undefined;
   let count = 0;
   for (const r of records) {

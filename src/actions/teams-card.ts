@@ -84,7 +84,11 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * A summary: a heading, lines of plain text, then as many items as fit under TEAMS_MAX_BYTES; the rest
  * are counted in a last line rather than sent in a body Teams would refuse.
  */
-export function teamsSummaryMessage(heading: string, lines: readonly string[], items: readonly CardItem[]): Record<string, unknown> {
+export function teamsSummaryMessage(
+  heading: string,
+  lines: readonly string[],
+  items: readonly CardItem[],
+): Record<string, unknown> {
   const head: CardElement[] = [
     plainBlock(shorten(heading, MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
     ...lines.map((l) => plainBlock(shorten(l, 1000))),

@@ -84,7 +84,11 @@ describe('--email', () => {
     const ids = added.map((x) => String(x.id)).sort();
     const killed = await child;
     expect(killed.signal).toBe('SIGKILL');
-    expect(pendingIn(state).map((p) => p.id).sort()).toEqual(ids);
+    expect(
+      pendingIn(state)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(ids);
     // Restarted on the same state: the pending message goes again; then new recalls get a message of their own.
     child = watch(sandbox, ['--state', state, ...mailFlags(smtp.url)]);
     await until('the repeated message', () => smtp.received.length >= 2, 30_000);
@@ -105,14 +109,32 @@ describe('--email', () => {
     const dir = tempDir();
     const state = path.join(dir, 'seen.json');
     const refusing = await smtpServer({ refuse: 'relay denied' });
-    const once = (url: string) => runAgainst(sandbox!, ['feed', '--hours', '24', '--state', state, '-o', path.join(dir, 'out.jsonl'), '--append', ...mailFlags(url)]);
+    const once = (url: string) =>
+      runAgainst(sandbox!, [
+        'feed',
+        '--hours',
+        '24',
+        '--state',
+        state,
+        '-o',
+        path.join(dir, 'out.jsonl'),
+        '--append',
+        ...mailFlags(url),
+      ]);
     const r1 = await once(refusing.url);
     expect(r1.exitCode).toBe(0);
     expect(r1.stderr).toContain(`email failed for `);
     expect(r1.stderr).toContain(`smtp://127.0.0.1:${refusing.port} refused the message`);
     expect(r1.stderr).not.toContain(refusing.pass);
-    const written = readFileSync(path.join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => String(JSON.parse(l).id));
-    expect(pendingIn(state).map((p) => p.id).sort()).toEqual([...written].sort());
+    const written = readFileSync(path.join(dir, 'out.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => String(JSON.parse(l).id));
+    expect(
+      pendingIn(state)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual([...written].sort());
     const smtp = await smtpServer();
     const r2 = await once(smtp.url);
     expect(r2.exitCode).toBe(0);
@@ -137,7 +159,12 @@ describe('--email', () => {
     );
     await until('the first poll', () => sandbox!.requests().length >= 1);
     const [hit] = sandbox.addRecords([
-      { alert_title: 'Kettle recall', product_brand: 'Zorbex', product_model_numbers: ['ZX-77'], risk_severity: 'serious' },
+      {
+        alert_title: 'Kettle recall',
+        product_brand: 'Zorbex',
+        product_model_numbers: ['ZX-77'],
+        risk_severity: 'serious',
+      },
       { alert_title: 'Unrelated', product_brand: 'Nobody', product_model_numbers: ['Q-1'] },
     ]);
     await until('the message', () => smtp.received.length >= 1, 30_000);

@@ -19,10 +19,12 @@ async function receiver() {
   const bodies: unknown[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (d) => (body += d)).on('end', () => {
-      bodies.push(JSON.parse(body));
-      res.end('1');
-    });
+    req
+      .on('data', (d) => (body += d))
+      .on('end', () => {
+        bodies.push(JSON.parse(body));
+        res.end('1');
+      });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -42,8 +44,17 @@ describe('--webhook-format teams', () => {
     const hook = await receiver();
     const dir = tempDir();
     const r = await runAgainst(sandbox, [
-      'feed', '--state', path.join(dir, 's.json'), '--max', '2', '-f', 'jsonl',
-      '--webhook', hook.url, '--webhook-format', 'teams',
+      'feed',
+      '--state',
+      path.join(dir, 's.json'),
+      '--max',
+      '2',
+      '-f',
+      'jsonl',
+      '--webhook',
+      hook.url,
+      '--webhook-format',
+      'teams',
     ]);
     expect(r.exitCode).toBe(0);
     const written = jsonLines(r.stdout);
@@ -72,7 +83,9 @@ describe('--webhook-format teams', () => {
     expect(json.exitCode).toBe(0);
     expect(hook.bodies).toHaveLength(2);
     const card = (hook.bodies[0] as Envelope).attachments[0]!.content;
-    expect(card.body[0]!.inlines[0]!.text).toMatch(/^Recalls \d{1,2} \w{3}: \d+ new \(\d+ \w+\) · monitoring complete$/);
+    expect(card.body[0]!.inlines[0]!.text).toMatch(
+      /^Recalls \d{1,2} \w{3}: \d+ new \(\d+ \w+\) · monitoring complete$/,
+    );
     const digest = hook.bodies[1] as { period: unknown; recalls: { new: unknown[] }; health: { complete: boolean } };
     expect(Object.keys(digest)).toEqual(['period', 'recalls', 'counts', 'matches', 'health']);
     expect(digest.health.complete).toBe(true);

@@ -93,7 +93,7 @@ describe('digest', () => {
     // A sync killed two hours ago before it could record its end.
     const w = new Database(db);
     const killedAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
-    w.prepare("INSERT INTO sync_runs (started_at, params) VALUES (?, '{\"sources\":null,\"hours\":24}')").run(killedAt);
+    w.prepare('INSERT INTO sync_runs (started_at, params) VALUES (?, \'{"sources":null,"hours":24}\')').run(killedAt);
     w.close();
     const r = await runAgainst(sandbox, ['digest', '--db', db, '-f', 'json']);
     expect(r.exitCode).toBe(0);
@@ -117,7 +117,9 @@ describe('digest', () => {
     expect(text.stdout).toContain('1 sync failed.');
     expect(text.stdout).toContain('1 sync was interrupted.');
     // Its start is this run's own period start, a moment later than the json run's.
-    expect(text.stdout).toMatch(new RegExp(`Not fetched: recalls published \\S+ to ${gapEnd.replace(/\./g, '\\.')} \\(`));
+    expect(text.stdout).toMatch(
+      new RegExp(`Not fetched: recalls published \\S+ to ${gapEnd.replace(/\./g, '\\.')} \\(`),
+    );
     expect(text.stdout.split('\n')[0]).toMatch(/· monitoring INCOMPLETE$/);
     expect(text.stdout.toLowerCase()).not.toMatch(/all clear|\bsafe\b|no new recalls/);
   });
@@ -172,7 +174,9 @@ describe('digest', () => {
     const serious = expected.filter((x) => x.risk_severity === 'serious').length;
     expect(mail.rcpt).toEqual(['a@example.test', 'b@example.test']);
     expect(mail.from).toBe('recalls@example.test');
-    expect(mail.subject).toMatch(new RegExp(`^Recalls \\d{1,2} \\w{3}: ${expected.length} new \\(${serious} serious\\) · monitoring complete$`));
+    expect(mail.subject).toMatch(
+      new RegExp(`^Recalls \\d{1,2} \\w{3}: ${expected.length} new \\(${serious} serious\\) · monitoring complete$`),
+    );
     expect(mail.ids.sort()).toEqual(expected.map((x) => String(x.id)).sort());
     for (const x of expected) expect(mail.html).toContain(`id ${x.id}`);
     expect(r.stderr).not.toContain(smtp.pass);

@@ -19,7 +19,8 @@ const recall = (over: Record<string, unknown> = {}) => ({
 });
 
 /** The text of a RichTextBlock (TextRuns render no markdown) or a TextBlock. */
-const textOf = (e: { text?: string; inlines?: { text: string }[] }) => e.text ?? (e.inlines ?? []).map((r) => r.text).join('');
+const textOf = (e: { text?: string; inlines?: { text: string }[] }) =>
+  e.text ?? (e.inlines ?? []).map((r) => r.text).join('');
 
 /**
  * The shape Microsoft documents for a Workflows incoming webhook: a message whose one attachment is an
@@ -70,7 +71,10 @@ describe('teams', () => {
   it('hostile text stays text (a TextRun renders no markdown), a javascript: URL never a button, a huge title shortened', () => {
     const card = checkTeamsShape(
       teamsRecallMessage(
-        recall({ alert_title: `[click](https://evil.example) **bold** ${'x'.repeat(100_000)}`, source_url: 'javascript:alert(1)' }),
+        recall({
+          alert_title: `[click](https://evil.example) **bold** ${'x'.repeat(100_000)}`,
+          source_url: 'javascript:alert(1)',
+        }),
       ),
     );
     const title = textOf((card.body as { inlines: { text: string }[] }[])[0]!);
@@ -81,13 +85,21 @@ describe('teams', () => {
   });
 
   it('a digest of 3,000 recalls stays under 28 KB and counts what it left out', () => {
-    const recalls = Array.from({ length: 3000 }, (_, i) => recall({ id: i + 1, alert_title: `Recall number ${i + 1} ${'é'.repeat(80)}` }));
+    const recalls = Array.from({ length: 3000 }, (_, i) =>
+      recall({ id: i + 1, alert_title: `Recall number ${i + 1} ${'é'.repeat(80)}` }),
+    );
     const d = buildDigest({
       fromMs: 0,
       toMs: 86_400_000,
       stored: { new: recalls, updated: [] },
       matches: null,
-      health: { complete: true, runs: { ok: 24, failed: 0, interrupted: 0 }, last_ok_sync: null, gaps: [], sources_missing: [] },
+      health: {
+        complete: true,
+        runs: { ok: 24, failed: 0, interrupted: 0 },
+        last_ok_sync: null,
+        gaps: [],
+        sources_missing: [],
+      },
       sourcesChecked: true,
     });
     const payload = teamsDigest(d);
@@ -115,7 +127,13 @@ describe('slack', () => {
       toMs: 86_400_000,
       stored: { new: recalls, updated: [] },
       matches: null,
-      health: { complete: false, runs: { ok: 0, failed: 1, interrupted: 0 }, last_ok_sync: null, gaps: [], sources_missing: [] },
+      health: {
+        complete: false,
+        runs: { ok: 0, failed: 1, interrupted: 0 },
+        last_ok_sync: null,
+        gaps: [],
+        sources_missing: [],
+      },
       sourcesChecked: true,
     });
     const { text } = slackDigest(d);

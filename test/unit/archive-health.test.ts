@@ -57,10 +57,7 @@ describe('computeHealth', () => {
   it('finds the stretch no 1-hour sync saw when three hourly syncs were missed', () => {
     // Syncs at 08..12 h and 16 h onwards on the 24th: the 12:00 run saw up to 12:01, the 16:00 run
     // from 15:00 on, so 12:01 to 15:00 (2 h 59 min = 2.98 h) was never fetched.
-    const runs = [
-      ...hourly('2026-11-24T08:00:00.000Z', 5, 1),
-      ...hourly('2026-11-24T16:00:00.000Z', 16, 1),
-    ];
+    const runs = [...hourly('2026-11-24T08:00:00.000Z', 5, 1), ...hourly('2026-11-24T16:00:00.000Z', 16, 1)];
     const health = computeHealth(runs, period, ALL);
     expect(health.gaps).toEqual([{ from: '2026-11-24T12:01:00.000Z', to: '2026-11-24T15:00:00.000Z', hours: 2.98 }]);
     expect(health.runs).toEqual({ ok: 21, failed: 0, interrupted: 0 });
@@ -68,10 +65,7 @@ describe('computeHealth', () => {
   });
 
   it('sees no gap where a 24-hour window covers the missed hours', () => {
-    const runs = [
-      ...hourly('2026-11-24T08:00:00.000Z', 5, 24),
-      ...hourly('2026-11-24T16:00:00.000Z', 16, 24),
-    ];
+    const runs = [...hourly('2026-11-24T08:00:00.000Z', 5, 24), ...hourly('2026-11-24T16:00:00.000Z', 16, 24)];
     expect(computeHealth(runs, period, ALL)).toMatchObject({ complete: true, gaps: [] });
   });
 

@@ -51,11 +51,23 @@ describe('--email flags', () => {
       {},
       'error: --email needs a sender address',
     ],
-    [['feed', '--watch', '--email', 'not-an-address', '--email-from', 'x@example.com'], { RECALL_FEED_SMTP_URL: SMTP }, "error: --email: 'not-an-address' is not an e-mail address"],
-    [['feed', '--email', 'a@example.com', '--email-from', 'x@example.com'], { RECALL_FEED_SMTP_URL: SMTP }, 'error: --email acts on new recalls: it works with --watch or --state'],
+    [
+      ['feed', '--watch', '--email', 'not-an-address', '--email-from', 'x@example.com'],
+      { RECALL_FEED_SMTP_URL: SMTP },
+      "error: --email: 'not-an-address' is not an e-mail address",
+    ],
+    [
+      ['feed', '--email', 'a@example.com', '--email-from', 'x@example.com'],
+      { RECALL_FEED_SMTP_URL: SMTP },
+      'error: --email acts on new recalls: it works with --watch or --state',
+    ],
     [['feed', '--watch', '--smtp-url', SMTP], {}, 'error: --smtp-url works with --email'],
     [['match', '--catalog', 'x.csv', '--email', 'a@example.com'], {}, 'error: --email works with match --watch'],
-    [['digest', '--email', 'a@example.com', '--email-from', 'x@example.com', '--smtp-url', 'smtp:/'], {}, 'error: the SMTP address names no server'],
+    [
+      ['digest', '--email', 'a@example.com', '--email-from', 'x@example.com', '--smtp-url', 'smtp:/'],
+      {},
+      'error: the SMTP address names no server',
+    ],
   ];
   it.each(cases)('%j is refused before any request', async (args, env, message) => {
     const r = await runMain(['--api-key', 'dr_test_x', '--base-url', 'http://127.0.0.1:9', ...args], { env });
@@ -71,7 +83,12 @@ describe('alert e-mail', () => {
     const mail = alertMail(
       [
         { id: 1, alert_title: 'Low one', risk_severity: 'low' },
-        { id: 2, alert_title: '<img src=x onerror=alert(1)>', risk_severity: 'serious', source_url: 'javascript:alert(1)' },
+        {
+          id: 2,
+          alert_title: '<img src=x onerror=alert(1)>',
+          risk_severity: 'serious',
+          source_url: 'javascript:alert(1)',
+        },
         { id: 3, alert_title: 'Serious two', risk_severity: 'serious', source_url: 'https://example.gov/n/3' },
       ],
       'recalls',

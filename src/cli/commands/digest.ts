@@ -29,7 +29,10 @@ export function registerDigest(program: Command, ctx: Context): void {
   const cmd = program
     .command('digest')
     .description('what the archive stored in a period (new and updated recalls) and whether monitoring held')
-    .option('--since <when>', `start of the period: a duration back from now or an ISO date-time (default ${DEFAULT_SINCE})`)
+    .option(
+      '--since <when>',
+      `start of the period: a duration back from now or an ISO date-time (default ${DEFAULT_SINCE})`,
+    )
     .option('--until <when>', 'end of the period (default: now)')
     .option('--sources <ids>', 'only these data sources; also the sources monitoring must have covered')
     .option('--catalog <file>', "add the catalogue's matches among the period's recalls (as `match` reads it)")

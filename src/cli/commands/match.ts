@@ -126,9 +126,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
     const given = (
       ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
-    ).find(
-      (k) => opts[k] !== undefined,
-    );
+    ).find((k) => opts[k] !== undefined);
     if (given)
       throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
     return undefined;

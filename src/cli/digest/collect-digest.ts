@@ -46,7 +46,9 @@ async function allowedSources(
 ): Promise<string[] | undefined> {
   if (sel.sources !== undefined) return sel.sources;
   if (!local.settings.apiKey && !local.settings.sandbox) {
-    local.status.warn('no API key: the sources this key may use were not checked, so monitoring cannot be called complete');
+    local.status.warn(
+      'no API key: the sources this key may use were not checked, so monitoring cannot be called complete',
+    );
     return undefined;
   }
   try {

@@ -37,7 +37,13 @@ async function withRetries(
 }
 
 export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number, status: StatusReporter, ctx: Context) {
-  const message = { from: plan.from, to: plan.to, subject: digestSubject(d), text: digestText(d, 72), html: digestHtml(d) };
+  const message = {
+    from: plan.from,
+    to: plan.to,
+    subject: digestSubject(d),
+    text: digestText(d, 72),
+    html: digestHtml(d),
+  };
   await withRetries(
     () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),
     `the digest e-mail to ${plan.to.join(', ')}`,

@@ -18,7 +18,10 @@ export interface Digest {
   health: MonitoringHealth & { sources_checked: boolean };
 }
 
-function countBy(records: readonly Record<string, unknown>[], value: (r: Record<string, unknown>) => string): ValueCount[] {
+function countBy(
+  records: readonly Record<string, unknown>[],
+  value: (r: Record<string, unknown>) => string,
+): ValueCount[] {
   const counts = new Map<string, number>();
   for (const r of records) counts.set(value(r), (counts.get(value(r)) ?? 0) + 1);
   return [...counts]
@@ -80,8 +83,7 @@ export function healthLines(d: Digest): string[] {
   if (h.runs.failed > 0) lines.push(`${plural(h.runs.failed, 'sync', 'syncs')} failed.`);
   if (h.runs.interrupted > 0) lines.push(`${plural(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
   for (const g of h.gaps) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
-  if (h.sources_missing.length > 0)
-    lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
+  if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
   if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
   lines.push(`Runs: ${runs}.`, `${last[0]!.toUpperCase()}${last.slice(1)}.`);
   return lines;
@@ -103,6 +105,7 @@ export function matchesLine(d: Digest): string | undefined {
   if (d.matches === null) return undefined;
   const m = d.matches.filter((r) => r.level === 'match').length;
   const p = d.matches.length - m;
-  if (d.matches.length === 0) return "Catalogue: no row matched this period's recalls (no row is not a verdict on a product).";
+  if (d.matches.length === 0)
+    return "Catalogue: no row matched this period's recalls (no row is not a verdict on a product).";
   return `Catalogue: ${plural(m, 'match', 'matches')} and ${p} possible among this period's recalls.`;
 }

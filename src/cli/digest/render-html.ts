@@ -41,7 +41,9 @@ export function digestHtml(d: Digest): string {
     if (list.length > 0) parts.push(`<h2>${title} (${list.length})</h2>${list.map(recallHtml).join('')}`);
   }
   if (d.counts.by_severity.length > 0) {
-    parts.push(`<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`);
+    parts.push(
+      `<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`,
+    );
   }
   const matches = matchesLine(d);
   if (matches !== undefined) {

@@ -32,9 +32,19 @@ export function digestText(d: Digest, width: number): string {
   }
   if (d.counts.by_severity.length > 0) {
     out.push('');
-    out.push(barChart({ title: 'severity', rows: d.counts.by_severity.map((c) => ({ label: c.value, count: c.count })) }, width).trimEnd());
+    out.push(
+      barChart(
+        { title: 'severity', rows: d.counts.by_severity.map((c) => ({ label: c.value, count: c.count })) },
+        width,
+      ).trimEnd(),
+    );
     out.push('');
-    out.push(barChart({ title: 'source', rows: d.counts.by_source.map((c) => ({ label: c.value, count: c.count })) }, width).trimEnd());
+    out.push(
+      barChart(
+        { title: 'source', rows: d.counts.by_source.map((c) => ({ label: c.value, count: c.count })) },
+        width,
+      ).trimEnd(),
+    );
   }
   const matches = matchesLine(d);
   if (matches !== undefined) {
@@ -57,7 +67,14 @@ function itemMarkdown(item: Record<string, unknown>): string {
 }
 
 export function digestMarkdown(d: Digest): string {
-  const out = [`# ${md(digestSubject(d))}`, '', `Period: ${md(d.period.from)} to ${md(d.period.to)}`, '', '## Monitoring', ''];
+  const out = [
+    `# ${md(digestSubject(d))}`,
+    '',
+    `Period: ${md(d.period.from)} to ${md(d.period.to)}`,
+    '',
+    '## Monitoring',
+    '',
+  ];
   for (const line of healthLines(d)) out.push(`- ${md(line)}`);
   out.push('', md(recallsLine(d)));
   for (const [title, list] of [

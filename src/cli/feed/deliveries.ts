@@ -69,9 +69,7 @@ export async function openDeliveries(
   }
   const batchActions: BatchAction[] = [];
   if (plan.email) {
-    batchActions.push(
-      emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }),
-    );
+    batchActions.push(emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }));
   }
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
   const queue = new DeliveryQueue(

@@ -1,6 +1,12 @@
 // The e-mail flags (--email, --smtp-url, --email-from) of feed, match and digest: checked before anything is sent.
 import type { Command } from 'commander';
-import { EmailAddressError, parseAddresses, parseSmtpUrl, type SmtpServer, SmtpUrlError } from '../../actions/email-smtp.js';
+import {
+  EmailAddressError,
+  parseAddresses,
+  parseSmtpUrl,
+  type SmtpServer,
+  SmtpUrlError,
+} from '../../actions/email-smtp.js';
 import { UsageError } from '../cli-errors.js';
 import type { Settings } from '../settings.js';
 
@@ -38,7 +44,8 @@ function asUsage<T>(fn: () => T, hint: string): T {
 /** Undefined without --email; a usage error when the server or the sender is missing or malformed. */
 export function planEmail(flags: EmailFlags, settings: Settings): EmailPlan | undefined {
   if (flags.email === undefined) {
-    const given = flags.smtpUrl !== undefined ? '--smtp-url' : flags.emailFrom !== undefined ? '--email-from' : undefined;
+    const given =
+      flags.smtpUrl !== undefined ? '--smtp-url' : flags.emailFrom !== undefined ? '--email-from' : undefined;
     if (given) throw new UsageError(`${given} works with --email`);
     return undefined;
   }
