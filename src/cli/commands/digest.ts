@@ -39,7 +39,7 @@ export function registerDigest(program: Command, ctx: Context): void {
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque')
     .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
     .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
-  addEmailOptions(cmd, 'the digest');
+  addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)');
   addDbOption(addFilterOptions(cmd))
     .addHelpText(
       'after',

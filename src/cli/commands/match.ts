@@ -75,7 +75,7 @@ Examples:
   recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
   recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline`,
     );
-  addEmailOptions(match, 'with --watch: one message per poll with all its match rows');
+  addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(match)).action(
     action<MatchOptions>(ctx, async () => {
       const { runMatch } = await import('../match/run-match.js');

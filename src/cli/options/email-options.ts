@@ -22,9 +22,10 @@ export interface EmailPlan {
   server: SmtpServer;
 }
 
-export function addEmailOptions(cmd: Command, what: string): Command {
+/** `description` says what --email sends, and when. */
+export function addEmailOptions(cmd: Command, description: string): Command {
   return cmd
-    .option('--email <to[,to]>', `e-mail ${what} to these addresses (text and HTML parts)`)
+    .option('--email <to[,to]>', description)
     .option(
       '--smtp-url <url>',
       'SMTP server, smtp://user:pass@host:587 or smtps://… (visible in ps: prefer RECALL_FEED_SMTP_URL or config set smtp-url)',
