@@ -32,10 +32,13 @@ export function plain(record: Record<string, unknown>, name: string): string {
     .trim();
 }
 
+/** Longer links are left out: no notice needs one, and one could push a message past a service's limit. */
+const MAX_LINK = 2000;
+
 /** The recall's link when it is an http(s) URL; anything else (javascript:, data:) is never a link. */
 export function safeLink(record: Record<string, unknown>): string | undefined {
   const v = record.source_url;
-  if (typeof v !== 'string' || !/^https?:\/\//i.test(v)) return undefined;
+  if (typeof v !== 'string' || v.length > MAX_LINK || !/^https?:\/\//i.test(v)) return undefined;
   return URL.canParse(v) ? new URL(v).href : undefined;
 }
 

@@ -84,6 +84,13 @@ describe('teams', () => {
     expect(card.actions).toBeUndefined();
   });
 
+  it('a runaway link is left out rather than sent in a body Teams would refuse', () => {
+    const card = checkTeamsShape(
+      teamsRecallMessage(recall({ source_url: `https://example.gov/${'a'.repeat(100_000)}` })),
+    );
+    expect(card.actions).toBeUndefined();
+  });
+
   it('a digest of 3,000 recalls stays under 28 KB and counts what it left out', () => {
     const recalls = Array.from({ length: 3000 }, (_, i) =>
       recall({ id: i + 1, alert_title: `Recall number ${i + 1} ${'é'.repeat(80)}` }),

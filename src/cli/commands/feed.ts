@@ -80,7 +80,10 @@ Filters match without case or accents; a list matches whole values, text a subst
 Formats: jsonl (one record per line, exactly as the API sent it), json (one array), csv (RFC 4180,
 arrays joined with "; ", objects as JSON, null empty), table (a compact view; summary on stderr).`,
     );
-  addEmailOptions(feed, 'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls');
+  addEmailOptions(
+    feed,
+    'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls',
+  );
   addFilterOptions(feed).action(
     action<FeedOptions>(ctx, async () => {
       const { runFeed } = await import('../feed/run-feed.js');

@@ -1,5 +1,6 @@
 // The digest of a period as its JSON contract (docs/digest.md), and the sentences every format says about it.
 import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-order.js';
+import { stripControls } from '../../actions/action.js';
 import { shortDate } from '../../actions/email-message.js';
 import type { MonitoringHealth } from '../../archive/health.js';
 
