@@ -1,5 +1,5 @@
 // `digest` end to end: every recall a period stored, monitoring health from sync_runs (a failed run, a gap, a killed run), formats, e-mail.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -132,6 +132,30 @@ describe('digest', () => {
     const d = JSON.parse(r.stdout) as DigestJson;
     expect(d.health).toMatchObject({ complete: false, sources_checked: false, sources_missing: [], gaps: [] });
     expect(r.stderr).toContain('the sources this key may use were not checked');
+  });
+
+  it("--catalog adds the matches among the period's recalls; without it nothing is said about products", async () => {
+    const db = freshDb();
+    await runAgainst(sandbox, ['sync', '--db', db]);
+    const target = expectedFeed(sandbox, { now: FIXED_START }).find(
+      (x) => x.product_brand && x.product_model_numbers.length > 0,
+    )!;
+    const catalog = folder.file('products.csv');
+    writeFileSync(
+      catalog,
+      `sku,brand,model,name\nA-1,${target.product_brand},${target.product_model_numbers[0]},Thing\n`,
+    );
+    const r = await runAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog, '-f', 'json']);
+    expect(r.exitCode).toBe(0);
+    const d = JSON.parse(r.stdout) as DigestJson;
+    const rows = d.matches as { level: string; reason: string; recall_id: number; sku: string }[];
+    expect(rows).toContainEqual(
+      expect.objectContaining({ level: 'match', reason: 'model+brand', recall_id: target.id, sku: 'A-1' }),
+    );
+    const text = await runAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog]);
+    expect(text.stdout).toMatch(/Catalogue: \d+ match(es)? and \d+ possible among this period's recalls\./);
+    const without = await runAgainst(sandbox, ['digest', '--db', db]);
+    expect(without.stdout).not.toMatch(/catalogue/i);
   });
 
   it('-f html -o writes one self-contained page; -f markdown escapes what the API sent', async () => {
