@@ -17,7 +17,7 @@ export interface WebhookActionOptions {
 }
 
 /** Slack's mrkdwn treats & < > as markup: escaped, hostile text stays text. */
-function escapeSlack(text: string): string {
+export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

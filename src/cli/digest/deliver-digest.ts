@@ -3,7 +3,7 @@ import type { AttemptResult } from '../../actions/action.js';
 import { describeItem } from '../../actions/email-message.js';
 import { sendMail, type SendResult } from '../../actions/email-send.js';
 import { teamsSummaryMessage } from '../../actions/teams-card.js';
-import { SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
+import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
 import type { WebhookFormat } from '../../actions/webhook-url.js';
 import { backoffMs } from '../../api/retry.js';
 import type { Context } from '../context.js';
@@ -60,7 +60,6 @@ function summaryLines(d: Digest): string[] {
 
 /** Slack: one text under SLACK_MAX_CHARS; recalls that do not fit are counted, never cut mid-line. */
 export function slackDigest(d: Digest): { text: string } {
-  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const head = [`*${esc(digestSubject(d))}*`, ...summaryLines(d).map(esc)].join('\n');
   const items = [...d.recalls.new, ...d.recalls.updated];
   let text = head;
