@@ -1,6 +1,6 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
 import { backoffMs } from '../api/retry.js';
-import type { Action } from './action.js';
+import type { Action, AttemptResult } from './action.js';
 
 /** One recall waiting for its actions; kept in the --state file so a restart retries it. */
 export interface PendingDelivery {
@@ -31,11 +31,19 @@ export interface DeliveryReport {
   outOfTime: boolean;
 }
 
+/** An action that takes every recall still owed to it at once: one e-mail per poll, never one per recall. */
+export interface BatchAction {
+  name: string;
+  attemptAll(records: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<AttemptResult>;
+}
+
 /** A pass delivers for at most this long (plus the attempt under way): a cron run is never held for long. */
 export const DEFAULT_PASS_BUDGET_MS = 120_000;
 
 export interface DeliveryQueueOptions {
   actions: readonly Action[];
+  /** Run before the per-recall actions, each once per pass over all the recalls that still owe it. */
+  batchActions?: readonly BatchAction[];
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal;
@@ -50,6 +58,8 @@ export interface DeliveryQueueOptions {
   persist: () => Promise<void>;
   /** Every failed attempt, so a recall that keeps failing is reported each time. */
   onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** A failed attempt of a batch action, once for the whole batch (default: onFailure for each recall). */
+  onBatchFailure?: (deliveries: readonly PendingDelivery[], action: string, error: string) => void;
   /** An action given up for a recall: it will never be run for it again. */
   onGiveUp: (delivery: PendingDelivery, action: string, error: string) => void;
   /** Milliseconds, for the pass's time budget; default Date.now. */
@@ -85,7 +95,28 @@ export class DeliveryQueue {
     this.queue.push({ id, record, done: [], attempts: 0 });
   }
 
-  /** Runs the actions of every waiting recall, oldest first, one at a time, within the pass's bounds. */
+  /** Every action's name: a recall is complete when each of them is settled for it. */
+  private get names(): string[] {
+    return [...(this.opts.batchActions ?? []), ...this.opts.actions].map((a) => a.name);
+  }
+
+  private isComplete(delivery: PendingDelivery): boolean {
+    return this.names.every((name) => settled(delivery, name));
+  }
+
+  /** Removes the completed recalls from the queue; returns how many of them were delivered (not only given up). */
+  private settle(deliveries: readonly PendingDelivery[]): number {
+    let delivered = 0;
+    for (const delivery of deliveries) {
+      if (!this.isComplete(delivery) || !this.queued.has(delivery.id)) continue;
+      this.queue.splice(this.queue.indexOf(delivery), 1);
+      this.queued.delete(delivery.id);
+      if (delivery.done.length > 0) delivered++;
+    }
+    return delivered;
+  }
+
+  /** Runs the batch actions, then the actions of every waiting recall, oldest first, one at a time, within the pass's bounds. */
   async deliver(): Promise<DeliveryReport> {
     const now = this.opts.now ?? Date.now;
     const pass: Pass = {
@@ -93,20 +124,19 @@ export class DeliveryQueue {
       deadline: now() + (this.opts.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS),
       timeouts: new Map(),
     };
+    for (const action of this.opts.batchActions ?? []) {
+      if (this.opts.signal?.aborted || this.outOfTime(pass)) break;
+      await this.runBatch(action, pass);
+    }
     for (const delivery of [...this.queue]) {
       if (this.opts.signal?.aborted || pass.report.outOfTime) break;
       for (const action of this.opts.actions) {
         if (settled(delivery, action.name) || pass.report.rested.includes(action.name)) continue;
-        if (now() >= pass.deadline) {
-          pass.report.outOfTime = true;
-          break;
-        }
+        if (this.outOfTime(pass)) break;
         await this.runAction(delivery, action, pass);
       }
-      if (this.opts.actions.every((a) => settled(delivery, a.name))) {
-        this.queue.splice(this.queue.indexOf(delivery), 1);
-        this.queued.delete(delivery.id);
-        if (delivery.done.length > 0) pass.report.delivered++;
+      if (this.isComplete(delivery)) {
+        pass.report.delivered += this.settle([delivery]);
         await this.opts.persist();
       }
     }
@@ -114,38 +144,96 @@ export class DeliveryQueue {
     return pass.report;
   }
 
+  /** True (and noted in the report) once the pass has used its time budget. */
+  private outOfTime(pass: Pass): boolean {
+    if ((this.opts.now ?? Date.now)() < pass.deadline) return false;
+    pass.report.outOfTime = true;
+    return true;
+  }
+
+  /**
+   * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked
+   * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it.
+   */
+  private async runBatch(action: BatchAction, pass: Pass): Promise<void> {
+    const owed = this.queue.filter((d) => !settled(d, action.name));
+    if (owed.length === 0) return;
+    const ok = await this.retrying(
+      () =>
+        action.attemptAll(
+          owed.map((d) => d.record),
+          this.opts.signal,
+        ),
+      pass,
+      async (result, error) => {
+        for (const d of owed) {
+          d.attempts++;
+          d.lastError = `${action.name}: ${error}`;
+        }
+        pass.report.failed++;
+        if (this.opts.onBatchFailure) this.opts.onBatchFailure(owed, action.name, error);
+        else for (const d of owed) this.opts.onFailure(d, action.name, error);
+        await this.opts.persist();
+        return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, 'batch');
+      },
+    );
+    if (!ok) return;
+    for (const d of owed) {
+      d.done.push(action.name);
+      this.opts.onSuccess?.(d, action.name);
+    }
+    pass.report.delivered += this.settle(owed);
+    await this.opts.persist();
+  }
+
   private async runAction(delivery: PendingDelivery, action: Action, pass: Pass): Promise<void> {
+    const ok = await this.retrying(
+      () => action.attempt(delivery.record, this.opts.signal),
+      pass,
+      async (result, error) => {
+        delivery.attempts++;
+        delivery.lastError = `${action.name}: ${error}`;
+        pass.report.failed++;
+        if (result.permanent) {
+          // Retrying cannot help: the recall is not held pending for ever, nor reported at every run.
+          delivery.gaveUp = [...(delivery.gaveUp ?? []), action.name];
+          pass.report.givenUp++;
+          this.opts.onGiveUp(delivery, action.name, error);
+          if (!this.isComplete(delivery)) await this.opts.persist();
+          return true;
+        }
+        this.opts.onFailure(delivery, action.name, error);
+        await this.opts.persist();
+        return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, delivery.id);
+      },
+    );
+    if (!ok) return;
+    pass.timeouts.delete(action.name);
+    delivery.done.push(action.name);
+    this.opts.onSuccess?.(delivery, action.name);
+    // The recall's last action is saved with its completion, by deliver(): one write, not two.
+    if (!this.isComplete(delivery)) await this.opts.persist();
+  }
+
+  /**
+   * Up to attemptsPerPass attempts with backoff between them, never sleeping past the pass's deadline;
+   * true when one succeeded. `failed` records a failure and says whether to stop trying in this pass.
+   */
+  private async retrying(
+    attempt: () => Promise<AttemptResult>,
+    pass: Pass,
+    failed: (result: AttemptResult, error: string) => Promise<boolean>,
+  ): Promise<boolean> {
     const tries = this.opts.attemptsPerPass ?? 3;
     const now = this.opts.now ?? Date.now;
-    for (let attempt = 0; attempt < tries; attempt++) {
-      const result = await action.attempt(delivery.record, this.opts.signal);
+    for (let n = 0; n < tries; n++) {
+      const result = await attempt();
       // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.
-      if (!result.ok && this.opts.signal?.aborted) return;
-      if (result.ok) {
-        pass.timeouts.delete(action.name);
-        delivery.done.push(action.name);
-        this.opts.onSuccess?.(delivery, action.name);
-        // The recall's last action is saved with its completion, by deliver(): one write, not two.
-        if (this.opts.actions.some((a) => !settled(delivery, a.name))) await this.opts.persist();
-        return;
-      }
-      const error = result.error ?? 'failed';
-      delivery.attempts++;
-      delivery.lastError = `${action.name}: ${error}`;
-      pass.report.failed++;
-      if (result.permanent) {
-        // Retrying cannot help: the recall is not held pending for ever, nor reported at every run.
-        delivery.gaveUp = [...(delivery.gaveUp ?? []), action.name];
-        pass.report.givenUp++;
-        this.opts.onGiveUp(delivery, action.name, error);
-        if (this.opts.actions.some((a) => !settled(delivery, a.name))) await this.opts.persist();
-        return;
-      }
-      this.opts.onFailure(delivery, action.name, error);
-      await this.opts.persist();
-      if (result.timedOut && this.restAfterTimeout(pass, action.name, delivery.id)) return;
-      if (attempt === tries - 1) break;
-      const wait = this.delay(attempt, result.retryAfterMs);
+      if (!result.ok && this.opts.signal?.aborted) return false;
+      if (result.ok) return true;
+      if (await failed(result, result.error ?? 'failed')) return false;
+      if (n === tries - 1) break;
+      const wait = this.delay(n, result.retryAfterMs);
       if (wait === undefined) break;
       if (now() + wait >= pass.deadline) {
         pass.report.outOfTime = true;
@@ -157,6 +245,7 @@ export class DeliveryQueue {
         break;
       }
     }
+    return false;
   }
 
   /**

@@ -1,6 +1,8 @@
 // The archive store: one SQLite file of every recall a sync has seen, its versions, and the runs that stored them.
 import type Database from 'better-sqlite3';
 import { versions, type StoredVersion } from './history.js';
+import { storedInPeriod, type StoredInPeriod } from './period-recalls.js';
+import { runsAround, type SyncRunRow } from './run-rows.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
 import { listRecords, listRecordTexts, type ArchiveListing, type ArchiveQuery } from './select.js';
@@ -59,6 +61,16 @@ export class Archive {
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): StatsResult {
     return stats(this.db, q, by);
+  }
+
+  /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */
+  async syncRuns(period: { fromMs: number; toMs: number }): Promise<SyncRunRow[]> {
+    return runsAround(this.db, period);
+  }
+
+  /** The recalls first stored (new) or given a new version (updated) by the runs that started in the period. */
+  async storedIn(period: { fromMs: number; toMs: number }, q: ArchiveQuery): Promise<StoredInPeriod> {
+    return storedInPeriod(this.db, period, q);
   }
 
   /** Runs a read-only check of the whole file; 'ok' when sound. */

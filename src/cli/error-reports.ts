@@ -27,6 +27,7 @@ import {
   BusyError,
   CannotWriteError,
   MatchesFoundError,
+  NotDeliveredError,
   MissingApiKeyError,
   ResumableError,
   UnhealthyError,
@@ -109,6 +110,7 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
+  if (err instanceof NotDeliveredError) return { code: EXIT.notDelivered, message: err.message, hints: ownHint(err) };
   if (err instanceof ArchiveError) return { code: EXIT.usage, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };

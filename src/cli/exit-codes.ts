@@ -15,5 +15,7 @@ export const EXIT = {
   busy: 9,
   /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
   cannotWrite: 10,
+  /** `digest --email`/`--webhook`: the SMTP server or the webhook refused the digest or could not be reached. */
+  notDelivered: 11,
   interrupted: 130,
 } as const;

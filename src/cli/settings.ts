@@ -54,6 +54,10 @@ export interface Settings {
   profileDb: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
+  /** The SMTP server of --email: RECALL_FEED_SMTP_URL, else the profile's smtp-url (a secret: never printed). */
+  smtpUrl: string | undefined;
+  /** The profile's email-from: the sender of --email when --email-from is not given. */
+  emailFrom: string | undefined;
   output: string | undefined;
   quiet: boolean;
   verbose: boolean;
@@ -180,6 +184,8 @@ export function resolveSettings(
       'fix it with `recall-feed config set sources ...`',
     ),
     webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
+    smtpUrl: pick<string>([env.RECALL_FEED_SMTP_URL, 'env'], [str(profileValues['smtp-url']), 'profile'])?.[0],
+    emailFrom: str(profileValues['email-from']) || undefined,
     profileDb: str(profileValues.db) || undefined,
     profilePageSize: parseWholeNumber(
       str(profileValues['page-size']),

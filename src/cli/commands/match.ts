@@ -7,6 +7,7 @@ import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from 
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../cli-errors.js';
 import type { MatchPlan } from '../match/run-match.js';
+import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
@@ -54,7 +55,7 @@ export function registerMatch(program: Command, ctx: Context): void {
       '--webhook [url]',
       'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',
     )
-    .option('--webhook-format <format>', 'json (the row, default) or slack')
+    .option('--webhook-format <format>', 'json (the row, default), slack or teams')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
     .addHelpText(
@@ -74,6 +75,7 @@ Examples:
   recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
   recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline`,
     );
+  addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(match)).action(
     action<MatchOptions>(ctx, async () => {
       const { runMatch } = await import('../match/run-match.js');
@@ -122,9 +124,9 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
 /** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
 function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
-    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find(
-      (k) => opts[k] !== undefined,
-    );
+    const given = (
+      ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
+    ).find((k) => opts[k] !== undefined);
     if (given)
       throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
     return undefined;

@@ -2,7 +2,13 @@
 import { type Action, stripControls } from '../../actions/action.js';
 import { childEnv } from '../../actions/child-env.js';
 import { Connections } from '../../api/connections.js';
-import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import {
+  type BatchAction,
+  DEFAULT_PASS_BUDGET_MS,
+  DeliveryQueue,
+  type DeliveryReport,
+} from '../../actions/delivery-queue.js';
+import { emailAction } from '../../actions/email-action.js';
 import { execAction } from '../../actions/exec-action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import { webhookAction } from '../../actions/webhook-action.js';
@@ -83,10 +89,15 @@ export async function openDeliveries(
       }),
     );
   }
+  const batchActions: BatchAction[] = [];
+  if (plan.email) {
+    batchActions.push(emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }));
+  }
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
   const queue = new DeliveryQueue(
     {
       actions,
+      batchActions,
       sleep: ctx.sleep,
       signal: ctx.signal,
       persist: async () => {
@@ -98,6 +109,10 @@ export async function openDeliveries(
       // Error text can hold what a receiver or a record said: no control characters reach the terminal.
       onFailure: (d, action, error) =>
         session.status.warn(`${action} failed for ${describe(d.id)}: ${stripControls(error)}; it stays pending`),
+      onBatchFailure: (ds, action, error) =>
+        session.status.warn(
+          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${stripControls(error)}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
+        ),
       onGiveUp: (d, action, error) =>
         session.status.warn(
           `${action} given up for ${describe(d.id)}: ${stripControls(error)}; it can never succeed for this record, so it will not be retried`,
