@@ -50,9 +50,13 @@ export function verifyCases(db: Database.Database): CaseLogCheck {
       cases: cases.n,
       broken: { seq, caseId: c.id, problem },
     });
-    if (c.first_seq === null || c.last_seq === null) return broken(0, `case ${c.id} has no events: its timeline was removed`);
+    if (c.first_seq === null || c.last_seq === null)
+      return broken(0, `case ${c.id} has no events: its timeline was removed`);
     if (c.first_action !== 'opened' || c.first_detail !== openedDetail(c))
-      return broken(c.first_seq, `case ${c.id} differs from event ${c.first_seq} that opened it: the case row was edited`);
+      return broken(
+        c.first_seq,
+        `case ${c.id} differs from event ${c.first_seq} that opened it: the case row was edited`,
+      );
     if (c.status !== c.last_status || c.outcome !== c.last_outcome)
       return broken(
         c.last_seq,
@@ -60,9 +64,19 @@ export function verifyCases(db: Database.Database): CaseLogCheck {
       );
   }
   const orphan = db
-    .prepare('SELECT e.seq, e.case_id FROM case_events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL LIMIT 1')
+    .prepare(
+      'SELECT e.seq, e.case_id FROM case_events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL LIMIT 1',
+    )
     .get() as { seq: number; case_id: number } | undefined;
   if (orphan)
-    return { ...chain, cases: cases.n, broken: { seq: orphan.seq, caseId: orphan.case_id, problem: `event ${orphan.seq} belongs to case ${orphan.case_id}, which was removed` } };
+    return {
+      ...chain,
+      cases: cases.n,
+      broken: {
+        seq: orphan.seq,
+        caseId: orphan.case_id,
+        problem: `event ${orphan.seq} belongs to case ${orphan.case_id}, which was removed`,
+      },
+    };
   return { ...chain, cases: cases.n };
 }

@@ -122,7 +122,9 @@ export class CaseStore {
   list(q: CaseQuery, filter: RecordFilter = {}): CaseView[] {
     const w = where(q);
     const rows = this.db
-      .prepare(`SELECT c.*, r.raw AS recall_raw FROM cases c LEFT JOIN recalls r ON r.id = c.recall_id WHERE ${w.sql} ORDER BY c.id`)
+      .prepare(
+        `SELECT c.*, r.raw AS recall_raw FROM cases c LEFT JOIN recalls r ON r.id = c.recall_id WHERE ${w.sql} ORDER BY c.id`,
+      )
       .all(...w.params) as (CaseRow & { recall_raw: string | null })[];
     const keep = isEmptyFilter(filter) ? undefined : compileFilter(filter);
     const chosen = keep

@@ -15,5 +15,7 @@ export const EXIT = {
   busy: 9,
   /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
   cannotWrite: 10,
+  /** `cases verify`: an event of the case log was edited or removed. */
+  caseLogBroken: 11,
   interrupted: 130,
 } as const;

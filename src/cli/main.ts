@@ -31,6 +31,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   show: async () => (await import('./commands/show.js')).registerShow,
   stats: async () => (await import('./commands/stats.js')).registerStats,
   match: async () => (await import('./commands/match.js')).registerMatch,
+  cases: async () => (await import('./commands/cases.js')).registerCases,
+  report: async () => (await import('./commands/report.js')).registerReport,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
@@ -121,7 +123,8 @@ Examples:
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
-9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
+9 busy (another run holds the file), 10 cannot write a file, 11 case log broken (cases verify),
+130 interrupted.`,
     );
   return program;
 }
