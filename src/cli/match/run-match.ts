@@ -7,7 +7,7 @@ import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-col
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveFile, writing } from '../archive/archive-file.js';
-import { caseOpener, casesLine } from '../cases/open-cases.js';
+import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
@@ -124,6 +124,8 @@ async function matchAll(
 
 export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const catalogue = await loadCatalogue(plan);
+  // A --key the catalogue lacks is bad input: refused before any warning, request or file.
+  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const index = new CatalogueIndex(catalogue);
   if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx, plan.openCases);
   const source = plan.recalls;
