@@ -39,7 +39,7 @@ beforeAll(async () => {
   const withCodes = sandbox.records().filter((r) => barcodes(r).length > 0);
   const withModel = sandbox.records().find((r) => r.product_model_numbers.length > 0 && r.product_brand)!;
   const lines = ['sku,gtin,brand,model,name'];
-  withCodes.slice(0, 20).forEach((r, i) => lines.push(`P${i},${barcodes(r)[0]},,,`));
+  for (const [i, r] of withCodes.slice(0, 20).entries()) lines.push(`P${i},${barcodes(r)[0]},,,`);
   lines.push(`PM,,"${withModel.product_brand}",${withModel.product_model_numbers[0]},`);
   lines.push('PZ,,Nobrand,,Nothing at all');
   writeFileSync(catalog, `${lines.join('\n')}\n`);
