@@ -54,7 +54,9 @@ beforeAll(async () => {
   if (c) await step(['wait', String(c.id), '--note', 'lab test ordered']);
   listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
   const conn = new Database(db, { readonly: true });
-  const runs = conn.prepare("SELECT min(started_at) AS first, max(started_at) AS last FROM sync_runs WHERE outcome = 'ok'").get() as Rec;
+  const runs = conn
+    .prepare("SELECT min(started_at) AS first, max(started_at) AS last FROM sync_runs WHERE outcome = 'ok'")
+    .get() as Rec;
   conn.close();
   [firstSync, lastOkSync] = [runs.first, runs.last];
 });
@@ -110,10 +112,16 @@ describe('report', () => {
     const gapEnd = new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString();
     expect(data.coverage.monitoring.complete).toBe(false);
     expect(data.coverage.monitoring.gaps).toEqual([
-      { from: '2020-01-01T00:00:00.000Z', to: gapEnd, hours: Math.round((Date.parse(gapEnd) - Date.parse('2020-01-01')) / 360_000) / 10 },
+      {
+        from: '2020-01-01T00:00:00.000Z',
+        to: gapEnd,
+        hours: Math.round((Date.parse(gapEnd) - Date.parse('2020-01-01')) / 360_000) / 10,
+      },
     ]);
     expect(data.statement.incomplete).toBe(true);
-    expect(data.statement.text).toMatch(/^No match was found for the other \d+ rows as of .*\. This is incomplete: 1 gap no sync covered/);
+    expect(data.statement.text).toMatch(
+      /^No match was found for the other \d+ rows as of .*\. This is incomplete: 1 gap no sync covered/,
+    );
     // A period that ended before the cases were opened has none of them.
     const early = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01', '--until', '2020-02-01'])).stdout);
     expect(early.cases).toEqual([]);
@@ -134,7 +142,9 @@ describe('report', () => {
     expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(/i);
     expect(html).not.toMatch(/\b(?:src|href|srcset|action)\s*=/i);
     // The one http address in the file is the note's own text, escaped, never a reference.
-    expect(html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '')).not.toMatch(/https?:/i);
+    expect(html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '')).not.toMatch(
+      /https?:/i,
+    );
     // Our own words never call anything safe: take the recalls' titles out, then look.
     let ours = html;
     for (const c of listing) ours = ours.split(escapeHtml(c.alert_title ?? '')).join('');
@@ -143,7 +153,7 @@ describe('report', () => {
   });
 
   it.skipIf(!existsSync(CHROMIUM))(
-    'the HTML renders in headless Chromium with its text and loads nothing (runs only where /usr/bin/chromium, Debian'\''s package, exists)',
+    'the HTML renders in headless Chromium with its text and loads nothing (runs only where /usr/bin/chromium exists)',
     async () => {
       const file = folder.file('chromium.html');
       expect((await runCli(['report', '--db', db, '--catalog', catalog, '-f', 'html', '-o', file])).exitCode).toBe(0);
@@ -157,6 +167,7 @@ describe('report', () => {
         const requested: string[] = [];
         page.on('request', (req) => requested.push(req.url()));
         await page.goto(pathToFileURL(file).href);
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered (and printed) is the point
         const text = await page.innerText('body');
         expect(text).toContain(statementText());
         expect(text).toContain(HTML_NOTE);
@@ -209,5 +220,10 @@ describe('report', () => {
 });
 
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
