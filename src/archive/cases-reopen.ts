@@ -8,7 +8,8 @@ import { SYNC_ACTOR, type CaseStatus, type Outcome } from './cases-model.js';
 const QUOTABLE = 80;
 
 function shown(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'none';
+  if (value === undefined) return 'absent';
+  if (value === null) return 'none';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string' && value.length <= QUOTABLE) return value === '' ? "''" : value;
   return undefined;
