@@ -58,13 +58,23 @@ function list<T extends string>(raw: string | undefined, choices: readonly T[], 
   return values.map((v) => parseOneOf(v, choices, flag) as T);
 }
 
+/** `open` is every unresolved case, waiting ones included (a waiting case is not resolved); `waiting` only those. */
+function caseStatuses(asked: readonly (typeof STATUSES)[number][]): CaseStatus[] {
+  const out = new Set<CaseStatus>();
+  for (const s of asked) {
+    if (s === 'all' || s === 'open' || s === 'waiting') out.add(s === 'waiting' ? 'waiting' : 'open');
+    if (s === 'all' || s === 'open') out.add('waiting');
+    if (s === 'all' || s === 'closed') out.add('closed');
+  }
+  return [...out];
+}
+
 export function planCasesList(opts: ListFlags): CasesListPlan {
-  const statuses = list(opts.status, STATUSES, '--status') ?? ['open', 'waiting'];
   const { alertStatus, status: _s, ...rest } = opts;
   return {
     db: parseDb(opts.db),
     query: {
-      statuses: statuses.includes('all') ? ['open', 'waiting', 'closed'] : (statuses as CaseStatus[]),
+      statuses: caseStatuses(list(opts.status, STATUSES, '--status') ?? ['open']),
       levels: list(opts.level, LEVELS, '--level'),
     },
     filter: parseFilterOptions({ ...rest, status: alertStatus }),
@@ -128,7 +138,7 @@ export function registerCases(program: Command, ctx: Context): void {
   const cases = program
     .command('cases')
     .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
-    .option('--status <list>', 'open, waiting, closed or all (default: open,waiting)')
+    .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
     .option('--level <list>', 'match, possible')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
@@ -142,7 +152,8 @@ edited or removed event. A sync that stores a new version of a recall reopens it
 Outcomes (resolve --as): ${OUTCOME_LIST.join(', ')}.
 
 Examples:
-  recall-feed cases                                   open and waiting cases
+  recall-feed cases                                   unresolved cases: open and waiting
+  recall-feed cases --status waiting                  only those waiting for a supplier or a test
   recall-feed cases --status all -f csv -o cases.csv
   recall-feed cases show 12
   recall-feed cases resolve 12 --as removed-from-sale --note "pulled from 14 stores, ticket 5531"
