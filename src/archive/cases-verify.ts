@@ -1,22 +1,16 @@
 // `cases verify`: the hash chain of every event, then each case row against the timeline that must explain it.
 import type Database from 'better-sqlite3';
 import { checkChain, type ChainCheck, type StoredEvent } from './cases-chain.js';
-import { openedDetail } from './cases.js';
+import { openedDetail, type CaseRow } from './cases.js';
 
 export interface CaseLogCheck extends ChainCheck {
   cases: number;
 }
 
-interface CaseState {
-  id: number;
-  recall_id: number;
-  catalog_key: string;
-  level: string;
-  reason: string;
-  catalog_row: string;
-  status: string;
-  outcome: string | null;
-}
+type CaseState = Pick<
+  CaseRow,
+  'id' | 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row' | 'status' | 'outcome'
+>;
 
 export function verifyCases(db: Database.Database): CaseLogCheck {
   const events = db.prepare('SELECT * FROM case_events ORDER BY seq').iterate() as IterableIterator<StoredEvent>;

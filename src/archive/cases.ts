@@ -14,7 +14,8 @@ import type {
   Outcome,
 } from './cases-model.js';
 
-interface CaseRow {
+/** A `cases` row as stored. */
+export interface CaseRow {
   id: number;
   recall_id: number;
   catalog_key: string;

@@ -79,6 +79,11 @@ describe('match --open-cases', () => {
 
     const all = await cases(['--status', 'all']);
     expect(all).toHaveLength(pairs.size);
+    const csv = await runCli(['cases', '--db', db, '--status', 'all', '-f', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'id,status,recall_id,level,reason,catalog_row,catalog_key,alert_title,opened_at,updated_at,outcome,events',
+    );
+    expect(csv.stdout.split('\n').filter((l) => /^\d+,open,/.test(l))).toHaveLength(pairs.size);
     expect(new Set(all.map((c) => `${c.catalog_row.sku} ${c.recall_id} ${c.level} ${c.reason}`))).toEqual(pairs);
     for (const c of all) {
       expect(Object.keys(c)).toEqual([

@@ -9,7 +9,7 @@ import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { caseText } from './case-text.js';
 import { caseRecord } from './list-cases.js';
-import type { CaseStepPlan } from './plans.js';
+import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
 async function withArchive<T>(
   db: string | undefined,
@@ -41,7 +41,15 @@ async function printCase(
       : `${JSON.stringify(json, null, format === 'json' ? 2 : undefined)}\n`;
   await writeOutput(
     () => openTarget(local.settings, ctx),
-    (target) => writeChunk(target.stream, body),
+    async (target) => {
+      if (format !== 'csv') return writeChunk(target.stream, body);
+      // csv: the case as one row, as `cases -f csv` writes it (formula guard on).
+      const { createRenderer } = await import('../../output/renderer.js');
+      const columns = [...CASE_FIELDS];
+      const renderer = createRenderer({ format, out: target.stream, tableColumns: columns, csvColumns: columns });
+      await renderer.write([caseRecord(c)]);
+      await renderer.end();
+    },
   );
 }
 

@@ -90,7 +90,8 @@ Examples:
   );
 }
 
-function mapOf(raw: string | undefined): ColumnMap {
+/** --map, checked: a bad spec is a usage error (also for `report --map`). */
+export function mapOf(raw: string | undefined): ColumnMap {
   if (raw === undefined) return {};
   try {
     return parseColumnMap(raw);

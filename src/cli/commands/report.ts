@@ -1,13 +1,13 @@
 // `recall-feed report`: its flags and help; evidence of the period's cases, coverage and monitoring health, for a person to hand over.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { ReportFormat, ReportPlan } from '../cases/run-report.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { parseOneOf } from '../options/option-parsers.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { action } from './define-action.js';
+import { mapOf } from './match.js';
 
 interface ReportOptions {
   since?: string;
@@ -35,16 +35,6 @@ export function reportFormat(flag: string | undefined, output: string | undefine
     return parseOneOf(flag === 'md' ? 'markdown' : flag, REPORT_FORMATS, '--format') ?? 'markdown';
   const byExtension = output ? BY_EXTENSION[path.extname(output).toLowerCase()] : undefined;
   return byExtension ?? 'markdown';
-}
-
-function mapOf(raw: string | undefined): ColumnMap {
-  if (raw === undefined) return {};
-  try {
-    return parseColumnMap(raw);
-  } catch (err) {
-    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 export function planReport(
