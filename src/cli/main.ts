@@ -120,6 +120,7 @@ Examples:
   recall-feed sync                               keep a local archive (cron: 0 * * * * recall-feed sync)
   recall-feed query --search "creme brulee" --since 30d   ask the archive, offline
   recall-feed match --catalog products.csv       which of your products were recalled
+  recall-feed cases                              work through the matches (match --archive --open-cases)
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
