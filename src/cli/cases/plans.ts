@@ -44,4 +44,5 @@ export const CASE_TABLE_COLUMNS = [
   'catalog_key',
   'outcome',
   'updated_at',
+  'alert_title',
 ];
