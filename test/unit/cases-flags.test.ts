@@ -28,6 +28,10 @@ const BAD: Array<[string[], string]> = [
   [['cases', 'wait', '0'], "error: a case id is a whole number from 1, not '0'\nhint: list them: recall-feed cases\n"],
   [['cases', 'reopen', '2', '--note', ' '], 'error: --note needs some text\n'],
   [['cases', 'wait', '2', '--by', ''], 'error: --by needs some text\n'],
+  [
+    ['cases', 'reslove', '1'],
+    "error: unknown cases subcommand 'reslove'\nhint: one of: show, resolve, wait, reopen, verify (or none, to list)\n",
+  ],
   [['report', '-f', 'table'], "error: --format must be one of html, json, csv, markdown, not 'table'\n"],
   [['report', '--since', '2026-02-01', '--until', '2026-01-01'], 'error: --since must be before --until\n'],
   [['report', '--map', 'gtin=EAN'], 'error: --map works with --catalog\n'],

@@ -160,8 +160,14 @@ Examples:
   recall-feed cases wait 13 --note "asked the supplier for the lot numbers"
   recall-feed cases verify`,
   );
-  cases.action(
-    action<ListFlags>(ctx, async () => async (opts, globals, c) => {
+  // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
+  cases.allowExcessArguments(true).action(
+    action<ListFlags>(ctx, async () => async (opts, globals, c, args) => {
+      if (args.length > 0)
+        throw new UsageError(
+          `unknown cases subcommand '${args[0]}'`,
+          'one of: show, resolve, wait, reopen, verify (or none, to list)',
+        );
       const plan = planCasesList(opts);
       const { runCasesList } = await import('../cases/list-cases.js');
       await runCasesList(plan, globals, c);
