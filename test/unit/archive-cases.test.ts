@@ -1,5 +1,6 @@
 // The case store over a real SQLite file: the hash chain recomputed here, the sync's reopen hook and its transaction, migration 2.
 import { createHash } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Archive, type CaseCandidate } from '../../src/archive/index.js';
@@ -67,6 +68,43 @@ describe('the case log', () => {
       prev = e.hash;
     }
     expect(checkChain(stored)).toEqual({ events: 3, head: prev, broken: undefined });
+  });
+
+  it('verify fails after any column of any stored event is edited', async () => {
+    const { file, archive, records } = archiveWith();
+    await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
+    await archive.stepCase(2, { kind: 'resolve', outcome: 'action-taken' }, by('alice', 'done'));
+    await archive.stepCase(1, { kind: 'wait' }, by('bob', 'lab'));
+    expect((await archive.verifyCases()).broken).toBeUndefined();
+    archive.close();
+    // Each edit changes the value, whatever it was.
+    const edits: Record<string, string> = {
+      seq: 'seq = seq + 100',
+      case_id: 'case_id = 3 - case_id',
+      at: "at = at || 'x'",
+      actor: "actor = actor || 'x'",
+      action: "action = action || 'x'",
+      status: "status = status || 'x'",
+      outcome: "outcome = coalesce(outcome, '') || 'x'",
+      note: "note = coalesce(note, '') || 'x'",
+      detail: "detail = coalesce(detail, '') || 'x'",
+      prev_hash: "prev_hash = prev_hash || 'x'",
+      hash: "hash = hash || 'x'",
+    };
+    for (const seq of [1, 2, 3, 4]) {
+      for (const [column, set] of Object.entries(edits)) {
+        const copy = tempFolder('rf-cases-edit-').file('a.db');
+        copyFileSync(file, copy);
+        const db = new Database(copy);
+        const changed = db.prepare(`UPDATE case_events SET ${set} WHERE seq = ?`).run(seq).changes;
+        db.close();
+        expect(changed).toBe(1);
+        const reopened = Archive.open(copy, { create: false });
+        const check = await reopened.verifyCases();
+        reopened.close();
+        expect(check.broken, `${column} of event ${seq}`).toBeDefined();
+      }
+    }
   });
 
   it('opening the same pairs again opens nothing', async () => {
