@@ -18,3 +18,16 @@ export type { StoredInPeriod } from './period-recalls.js';
 export type { SyncRunRow } from './run-rows.js';
 export type { ArchivedRecord, UpsertCounts } from './upsert.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { CASE_STATUSES, OUTCOMES } from './cases-model.js';
+export type {
+  CaseCandidate,
+  CaseEventView,
+  CaseQuery,
+  CaseStatus,
+  CaseStep,
+  CaseView,
+  Outcome,
+} from './cases-model.js';
+export { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from './cases-errors.js';
+export type { CaseLogCheck } from './cases-verify.js';
+export type { StepBy } from './cases.js';

@@ -17,5 +17,7 @@ export const EXIT = {
   cannotWrite: 10,
   /** `digest --email`/`--webhook`: the SMTP server or the webhook refused the digest or could not be reached. */
   notDelivered: 11,
+  /** `cases verify`: an event of the case log was edited or removed. */
+  caseLogBroken: 12,
   interrupted: 130,
 } as const;

@@ -35,16 +35,16 @@ export async function loadMatcher(catalog: DigestSelection['catalog']) {
 
 /**
  * The sources monitoring had to cover: --sources when given, else what /v1/recalls/sources lists for the
- * key. Undefined when that cannot be asked (no key, the API unreachable): the digest then says so, and
- * cannot be complete.
+ * key. Undefined when that cannot be asked (no key, the API unreachable): the digest (or report) then says
+ * so, and cannot be complete.
  */
-async function allowedSources(
-  sel: DigestSelection,
+export async function allowedSources(
+  sources: string[] | undefined,
   globals: GlobalFlags,
   local: LocalSession,
   ctx: Context,
 ): Promise<string[] | undefined> {
-  if (sel.sources !== undefined) return sel.sources;
+  if (sources !== undefined) return sources;
   if (!local.settings.apiKey && !local.settings.sandbox) {
     local.status.warn(
       'no API key: the sources this key may use were not checked, so monitoring cannot be called complete',
@@ -82,7 +82,7 @@ export async function collectDigest(
   } finally {
     archive.close();
   }
-  const allowed = await allowedSources(sel, globals, local, ctx);
+  const allowed = await allowedSources(sel.sources, globals, local, ctx);
   let matches: Record<string, unknown>[] | null = null;
   if (index) {
     const { matchRow } = await import('../match/match-rows.js');

@@ -5,8 +5,9 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
-import { CatalogueIndex } from '../../match/matcher.js';
-import { inBatches, openArchiveFile } from '../archive/archive-file.js';
+import { CatalogueIndex, type Match } from '../../match/matcher.js';
+import { inBatches, openArchiveFile, writing } from '../archive/archive-file.js';
+import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
@@ -36,6 +37,8 @@ export interface MatchPlan {
   bom: boolean;
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
+  /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
+  openCases?: { key: string | undefined; db: string | undefined } | undefined;
 }
 
 /** What writing the rows needs, from a session or a local (archive) one. */
@@ -78,6 +81,7 @@ async function matchAll(
   keep: (recall: Record<string, unknown>) => boolean,
   where: Surroundings,
   ctx: Context,
+  onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
   const format = chooseFormat(where.settings, where.terminal);
@@ -105,6 +109,7 @@ async function matchAll(
           for (const m of index.match(recall)) {
             counts[m.level]++;
             rows.push(matchRow(m, recall));
+            onMatch?.(m, recall);
           }
         }
         await where.status.around(() => renderer.write(rows));
@@ -121,8 +126,10 @@ async function matchAll(
 
 export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const catalogue = await loadCatalogue(plan);
+  // A --key the catalogue lacks is bad input: refused before any warning, request or file.
+  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const index = new CatalogueIndex(catalogue);
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx, plan.openCases);
   const source = plan.recalls;
   let counts: Awaited<ReturnType<typeof matchAll>>;
   let status: StatusReporter;
@@ -131,11 +138,15 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const local = await openLocal(globals, ctx, source.db);
     status = local.status;
     reportCatalogue(catalogue, index.rejected, status);
+    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status);
     const archive = await openArchiveFile(local.file, { create: false });
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
-      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx);
+      const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
+      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
+      // After the listing ends: the archive is one connection, and its rows were being streamed.
+      if (opener) status.note(casesLine(await writing(local.file, () => opener.flush(archive, ctx.now()))));
     } finally {
       archive.close();
     }
