@@ -28,7 +28,8 @@ export class HttpAgent {
   /** The dispatcher for `url`; throws InvalidParamsError (before anything is sent) for an invalid proxy setting. */
   async route(url: URL): Promise<Route> {
     const proxy = proxyFor(url, this.proxySettings);
-    const undici = await import('undici');
+    // undici is CommonJS: its module.exports is the default export, with or without the bundle's interop.
+    const undici = (await import('undici')).default;
     const timeout = this.opts.timeoutMs;
     const envOptions = isLoopbackHost(url.hostname) ? undefined : envProxyOptions(this.proxySettings);
     if (envOptions === undefined) {
