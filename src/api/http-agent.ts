@@ -1,5 +1,6 @@
 // The undici dispatchers requests go through: one keep-alive Agent, or EnvHttpProxyAgent when a proxy is set;
 // loopback always directly. undici is loaded on the first request, so that building a client costs nothing.
+import diagnostics from 'node:diagnostics_channel';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { envProxyOptions, proxyFor, type ProxySettings } from './proxy.js';
 import { isLoopbackHost } from './loopback.js';
@@ -14,6 +15,27 @@ export interface HttpAgentOptions {
 export interface Route {
   dispatcher: Dispatcher;
   proxy: URL | undefined;
+}
+
+/**
+ * Tunnels undici has opened through a proxy, by target (`host:port`, as in the CONNECT line): a request that
+ * fails after its tunnel opened failed at the API (its TLS, its silence), not at the proxy.
+ */
+const tunnelsOpened = new Map<string, number>();
+let countingTunnels = false;
+
+function countTunnels(): void {
+  if (countingTunnels) return;
+  countingTunnels = true;
+  diagnostics.subscribe('undici:proxy:connected', (message) => {
+    const target = (message as { connectParams?: { path?: unknown } }).connectParams?.path;
+    if (typeof target === 'string') tunnelsOpened.set(target, (tunnelsOpened.get(target) ?? 0) + 1);
+  });
+}
+
+/** How many tunnels to `authority` (`host:port`) have opened in this process so far. */
+export function tunnelsTo(authority: string): number {
+  return tunnelsOpened.get(authority) ?? 0;
 }
 
 export class HttpAgent {
@@ -36,6 +58,7 @@ export class HttpAgent {
       this.direct ??= new undici.Agent({ connect: { timeout } });
       return { dispatcher: this.direct, proxy: undefined };
     }
+    countTunnels();
     // EnvHttpProxyAgent decides by itself which proxy, if any, a host goes through; proxyFor mirrors it.
     this.proxied ??= new undici.EnvHttpProxyAgent({
       ...envOptions,

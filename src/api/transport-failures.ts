@@ -1,11 +1,5 @@
 // What undici (and Node's sockets and TLS under it) throws, as the client's typed errors with one plain line each.
-import {
-  ConnectionError,
-  InvalidResponseError,
-  ProxyAuthError,
-  TimeoutError,
-  TlsError,
-} from './api-errors.js';
+import { ConnectionError, InvalidResponseError, ProxyAuthError, TimeoutError, TlsError } from './api-errors.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readBody } from './body-reader.js';
-import type { HttpAgent, Route } from './http-agent.js';
+import { tunnelsTo, type HttpAgent, type Route } from './http-agent.js';
 import { RecallFeedError } from './api-errors.js';
 import { proxyName } from './proxy.js';
 import { describeFailure, isClosedConnection, proxyAuthError } from './transport-failures.js';
@@ -38,18 +38,19 @@ interface Progress {
 
 /** The dispatcher with a note of when the request is written to its connection. */
 function observed(dispatcher: Dispatcher, progress: Progress): Dispatcher {
-  return dispatcher.compose((dispatch) => (opts, handler) =>
-    dispatch(opts, {
-      onRequestStart: (c, context) => {
-        progress.started = true;
-        handler.onRequestStart?.(c, context);
-      },
-      onRequestUpgrade: (c, status, headers, socket) => handler.onRequestUpgrade?.(c, status, headers, socket),
-      onResponseStart: (c, status, headers, message) => handler.onResponseStart?.(c, status, headers, message),
-      onResponseData: (c, chunk) => handler.onResponseData?.(c, chunk),
-      onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
-      onResponseError: (c, error) => handler.onResponseError?.(c, error),
-    }),
+  return dispatcher.compose(
+    (dispatch) => (opts, handler) =>
+      dispatch(opts, {
+        onRequestStart: (c, context) => {
+          progress.started = true;
+          handler.onRequestStart?.(c, context);
+        },
+        onRequestUpgrade: (c, status, headers, socket) => handler.onRequestUpgrade?.(c, status, headers, socket),
+        onResponseStart: (c, status, headers, message) => handler.onResponseStart?.(c, status, headers, message),
+        onResponseData: (c, chunk) => handler.onResponseData?.(c, chunk),
+        onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
+        onResponseError: (c, error) => handler.onResponseError?.(c, error),
+      }),
   );
 }
 
@@ -131,6 +132,9 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   if (opts.signal?.aborted) onCallerAbort();
   let route: Route | undefined;
   let progress: Progress = { started: false, answered: false };
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORT[url.protocol] || 0;
+  const authority = `${url.hostname}:${port}`;
+  const tunnelsBefore = tunnelsTo(authority);
   try {
     route = await opts.agent.route(url);
     try {
@@ -150,10 +154,11 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
     // Until a tunnel opens, a failure (refused, a bad certificate, no answer in time) is the proxy's; once it
     // has, the API is the one that failed. A plain request through a proxy speaks only to the proxy.
     const tunnelled = url.protocol === 'https:' || proxy?.protocol === 'https:';
-    const theProxy = proxy && (!tunnelled || !progress.started) ? `the proxy ${proxyName(proxy)}` : undefined;
+    const tunnelOpen = progress.started || tunnelsTo(authority) > tunnelsBefore;
+    const theProxy = proxy && (!tunnelled || !tunnelOpen) ? `the proxy ${proxyName(proxy)}` : undefined;
     throw describeFailure(err, {
       target: url,
-      port: Number.parseInt(url.port, 10) || DEFAULT_PORT[url.protocol] || 0,
+      port,
       who: theProxy ?? url.host,
       proxyName: proxy ? proxyName(proxy) : undefined,
       timedOut,
