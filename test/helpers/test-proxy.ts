@@ -50,7 +50,9 @@ export function forwardRequest(
 ): void {
   const from = new URL(req.url ?? '/', 'http://placeholder');
   const to = new URL(origin);
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const endToEnd = (all: http.IncomingHttpHeaders) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const headers = endToEnd(req.headers);
   const upstream = http.request(
     {
       host: to.hostname,
@@ -61,7 +63,8 @@ export function forwardRequest(
       agent: false,
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // Not the origin's `connection: close` (one connection per request to it): the client's stays open.
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(res);
     },
   );
