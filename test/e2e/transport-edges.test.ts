@@ -115,3 +115,40 @@ describe('TLS inside a tunnel', () => {
     },
   );
 });
+
+describe('credentials in the base URL', () => {
+  const secret = 's3cret-pw';
+  it.each([
+    ['--base-url', (url: string) => ({ args: ['--base-url', url], env: {} })],
+    ['RECALL_FEED_BASE_URL', (url: string) => ({ args: [], env: { RECALL_FEED_BASE_URL: url } })],
+  ])('in %s: refused (exit 2, one line and a hint) before any request, never repeated', async (source, given) => {
+    const api = await handlerServer((_req, res) => res.end('{}'));
+    const withCredentials = api.url.replace('http://', `http://user:${secret}@`);
+    const { args, env } = given(withCredentials);
+    const r = await runCli([...args, 'feed', '--max', '3', '-f', 'jsonl', '-o', 'x.jsonl', '--resume'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY, ...env },
+      cwd: tempDir(),
+    });
+    expect(r.exitCode).toBe(2);
+    expect(lines(r.stderr)).toEqual([
+      `error: ${source} holds a user name or password, which recall-feed never sends`,
+      "hint: give the API's address alone, e.g. https://api.deeprecall.io; the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`",
+    ]);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('in `config set base-url`: refused, not stored, never repeated', async () => {
+    const configDir = tempDir();
+    const env = { RECALL_FEED_CONFIG_DIR: configDir };
+    const set = await runCli(['config', 'set', 'base-url', `https://user:${secret}@api.example.test`], { env });
+    expect(set.exitCode).toBe(2);
+    expect(lines(set.stderr)[0]).toBe(
+      'error: invalid value for base-url: it holds a user name or password, which recall-feed never sends',
+    );
+    expect(lines(set.stderr)[1]).toMatch(/^hint: give the API's address alone/);
+    const list = await runCli(['config', 'list'], { env });
+    expect(`${set.stdout}${set.stderr}${list.stdout}${list.stderr}`).not.toContain(secret);
+    expect(list.stdout).not.toContain('api.example.test');
+  });
+});
