@@ -1,5 +1,5 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), as a Slack-style {"text": ...} message, or as a Teams card.
-import type { Connections } from '../api/connections.js';
+import type { HttpAgent } from '../api/http-agent.js';
 import { TimeoutError } from '../api/api-errors.js';
 import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
@@ -11,7 +11,7 @@ export interface WebhookActionOptions {
   url: URL;
   format: WebhookFormat;
   timeoutMs: number;
-  connections: Connections;
+  agent: HttpAgent;
   userAgent?: string;
   now?: () => number;
 }
@@ -64,7 +64,7 @@ export function webhookAction(opts: WebhookActionOptions): Action {
       );
       try {
         const res = await send(opts.url, {
-          connections: opts.connections,
+          agent: opts.agent,
           method: 'POST',
           body,
           headers: { 'content-type': 'application/json', 'user-agent': opts.userAgent ?? 'recall-feed' },

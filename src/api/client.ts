@@ -16,7 +16,7 @@ import type {
   Recall,
   SourcesResponse,
 } from './schemas.js';
-import { Connections } from './connections.js';
+import { HttpAgent } from './http-agent.js';
 import type { ProxySettings } from './proxy.js';
 import { send, type RawResponse, type SendOptions } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
@@ -80,7 +80,7 @@ export class RecallFeedClient {
   private readonly signal: AbortSignal | undefined;
   private readonly loop: RequestLoop;
   private readonly proxy: ProxySettings | undefined;
-  private connections: Connections | undefined;
+  private agent: HttpAgent | undefined;
 
   constructor(opts: ClientOptions = {}) {
     this.apiKey = opts.apiKey === undefined ? undefined : checkApiKey(opts.apiKey);
@@ -176,8 +176,9 @@ export class RecallFeedClient {
   }
 
   async close(): Promise<void> {
-    this.connections?.close();
-    this.connections = undefined;
+    const agent = this.agent;
+    this.agent = undefined;
+    await agent?.close();
   }
 
   private async getPage<R>(
@@ -210,7 +211,7 @@ export class RecallFeedClient {
   }
 
   private sendOptions(authenticated: boolean): SendOptions {
-    this.connections ??= new Connections(this.proxy);
+    this.agent ??= new HttpAgent({ proxy: this.proxy, timeoutMs: this.timeoutMs });
     const headers: Record<string, string> = {
       accept: 'application/json',
       // Pages of text shrink about tenfold; the size bound applies to the decoded body.
@@ -219,7 +220,7 @@ export class RecallFeedClient {
     };
     if (authenticated && this.apiKey !== undefined) headers['x-api-key'] = this.apiKey;
     return {
-      connections: this.connections,
+      agent: this.agent,
       headers,
       timeoutMs: this.timeoutMs,
       maxBytes: this.maxResponseBytes,

@@ -14,6 +14,10 @@ export function checkBaseUrl(raw: string, apiKey: string | undefined, allowInsec
   if (base.protocol !== 'https:' && base.protocol !== 'http:') {
     throw new InvalidParamsError(`the base URL must be http or https, not ${base.protocol}`);
   }
+  // The key is the API's only credential: a user or password in the address would never be sent.
+  if (base.username !== '' || base.password !== '') {
+    throw new InvalidParamsError('the base URL holds a user name or password, which the client never sends');
+  }
   if (base.protocol === 'http:' && apiKey && !isLoopbackHost(base.hostname) && !allowInsecureHttp) {
     throw new InsecureTransportError(`refusing to send the API key over plain http to ${base.host}`);
   }

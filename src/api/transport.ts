@@ -1,10 +1,12 @@
-// One HTTP request and its whole answer: keep-alive, a proxy where one is set, one timeout over headers
-// and body, and every failure as a typed error.
-import type { IncomingMessage } from 'node:http';
-import { finished } from 'node:stream/promises';
+// One HTTP request and its whole answer over undici: one timeout over headers and body, a GET sent once more
+// on a fresh connection when a kept-alive one turns out closed, and every failure as a typed error.
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { readBody } from './body-reader.js';
-import type { Connections } from './connections.js';
-import { ConnectionError, ProxyAuthError, RecallFeedError, TimeoutError, TlsError } from './api-errors.js';
+import { tunnelsTo, type HttpAgent, type Route } from './http-agent.js';
+import { RecallFeedError } from './api-errors.js';
+import { proxyName } from './proxy.js';
+import { describeFailure, isClosedConnection, proxyAuthError } from './transport-failures.js';
 
 export interface RawResponse {
   status: number;
@@ -12,75 +14,8 @@ export interface RawResponse {
   body: string;
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-]);
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; message?: unknown } | undefined;
-  if (typeof e?.code !== 'string') return undefined;
-  // A failed handshake is EPROTO with OpenSSL's reason inside the message: named as OpenSSL names it.
-  const reason = e.code === 'EPROTO' && /:SSL routines:[^:]*:([a-z ]+):/.exec(String(e.message));
-  return reason ? `ERR_SSL_${reason[1]!.toUpperCase().replace(/ /g, '_')}` : e.code;
-}
-
-/** Certificate verdicts worth their own words; any other certificate code is named as it is. */
-const CERTIFICATE_PROBLEMS: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by an authority this machine does not trust',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be verified',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  CERT_NOT_YET_VALID: 'its certificate is not valid yet',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-  HOSTNAME_MISMATCH: 'its certificate is for another host name',
-};
-
-/** OpenSSL's own text is long and raw: a TLS failure gets one plain sentence naming the code. */
-function tlsFailure(code: string, host: string): TlsError | undefined {
-  const problem = CERTIFICATE_PROBLEMS[code];
-  if (problem || /CERT|CRL|^UNABLE_TO_|^INVALID_(CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$/.test(code)) {
-    return new TlsError(
-      `cannot connect securely to ${host}: ${problem ?? `its certificate is not accepted (${code})`}`,
-      'certificate',
-      code,
-    );
-  }
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
-    return new TlsError(`cannot connect securely to ${host}: it does not answer in TLS (${code})`, 'protocol', code);
-  }
-  if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) {
-    return new TlsError(`cannot connect securely to ${host}: the TLS handshake failed (${code})`, 'protocol', code);
-  }
-  return undefined;
-}
-
-/** Turns what Node's http client throws into ConnectionError, TlsError or TimeoutError. */
-function mapFailure(err: unknown, host: string, timedOut: boolean): Error {
-  const code = errorCode(err);
-  if (timedOut) return new TimeoutError(`no complete answer from ${host} within the timeout`);
-  const tls = code === undefined ? undefined : tlsFailure(code, host);
-  if (tls) return tls;
-  if (code === 'ECONNREFUSED') return new ConnectionError(`connection refused by ${host}`, code);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectionError(`cannot resolve ${host}`, code);
-  if (code?.startsWith('HPE_'))
-    return new ConnectionError(`${host} answered with something other than HTTP (${code})`, code);
-  if (code && CONNECTION_CODES.has(code)) {
-    return new ConnectionError(`connection to ${host} failed (${code})`, code);
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return new ConnectionError(`request to ${host} failed: ${message}`, code);
-}
-
 export interface SendOptions {
-  connections: Connections;
+  agent: HttpAgent;
   /** GET unless said otherwise; a POST sends `body`. */
   method?: 'GET' | 'POST';
   body?: string;
@@ -88,9 +23,98 @@ export interface SendOptions {
   timeoutMs: number;
   /** The bound on the decoded body; beyond it the body is abandoned with ResponseTooLargeError. */
   maxBytes: number;
-  /** Read the answer to its end and keep none of it (a webhook needs only the status). */
+  /** Read the answer and keep none of it (a webhook needs only the status). */
   discardBody?: boolean;
   signal?: AbortSignal;
+}
+
+const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** How far one attempt got: written on a connection (a tunnel, if any, open), and answered. */
+interface Progress {
+  started: boolean;
+  answered: boolean;
+}
+
+/** The dispatcher with a note of when the request is written to its connection. */
+function observed(dispatcher: Dispatcher, progress: Progress): Dispatcher {
+  return dispatcher.compose(
+    (dispatch) => (opts, handler) =>
+      dispatch(opts, {
+        onRequestStart: (c, context) => {
+          progress.started = true;
+          handler.onRequestStart?.(c, context);
+        },
+        onRequestUpgrade: (c, status, headers, socket) => handler.onRequestUpgrade?.(c, status, headers, socket),
+        onResponseStart: (c, status, headers, message) => handler.onResponseStart?.(c, status, headers, message),
+        onResponseData: (c, chunk) => handler.onResponseData?.(c, chunk),
+        onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
+        onResponseError: (c, error) => handler.onResponseError?.(c, error),
+      }),
+  );
+}
+
+/**
+ * undici's request, ended by `signal` even while it waits for a connection (through a proxy that never
+ * answers CONNECT, undici would wait for that connection first). An answer that comes too late is dropped.
+ */
+function requestUntil(
+  dispatcher: Dispatcher,
+  options: Dispatcher.RequestOptions,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const onAbort = () => {
+      done = true;
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    dispatcher.request(options).then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        if (done) res.body.destroy();
+        else resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!done) reject(err);
+      },
+    );
+  });
+}
+
+/** One attempt: the request, its status and its body read (decoded, bounded) or discarded. */
+async function attempt(url: URL, route: Route, opts: SendOptions, signal: AbortSignal, progress: Progress) {
+  const res = await requestUntil(
+    observed(route.dispatcher, progress),
+    {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      signal,
+      // Backstops only: the caller's timeout below covers headers and body together.
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    },
+    signal,
+  );
+  progress.answered = true;
+  const body = res.body as unknown as Readable;
+  // A plain request through a proxy: a 407 is the proxy's refusal, not an answer of the API's.
+  if (res.statusCode === 407 && route.proxy && url.protocol === 'http:' && route.proxy.protocol === 'http:') {
+    body.destroy();
+    throw proxyAuthError(proxyName(route.proxy), url);
+  }
+  if (opts.discardBody) {
+    await res.body.dump();
+    return { status: res.statusCode, headers: res.headers, body: '' };
+  }
+  const text = await readBody(body, res.statusCode, res.headers['content-encoding'], opts.maxBytes);
+  return { status: res.statusCode, headers: res.headers, body: text };
 }
 
 /** Sends one request and reads the whole answer as text (decoded); the timeout covers headers and body together. */
@@ -106,43 +130,39 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   const onCallerAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) onCallerAbort();
-  // Who a failure is about: the proxy when one was in the way, else the API's host.
-  let via: string | undefined;
+  let route: Route | undefined;
+  let progress: Progress = { started: false, answered: false };
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORT[url.protocol] || 0;
+  const authority = `${url.hostname}:${port}`;
+  const tunnelsBefore = tunnelsTo(authority);
   try {
-    const route = await opts.connections.route(url);
-    via = route.via ?? route.tunnelVia;
-    const headers = { ...opts.headers, ...(route.options.headers as Record<string, string> | undefined) };
-    if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
-    const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = route.request({ ...route.options, method: opts.method ?? 'GET', headers, signal: controller.signal });
-      // Kept for the request's life: a socket error after the answer began is reported here too.
-      req.on('error', reject);
-      req.once('response', resolve);
-      // Until a tunnel opens, a failure (refused, a bad certificate, no answer in time) is the proxy's;
-      // once it has, the API is the one that failed.
-      req.once('socket', () => (via = route.via));
-      // A request still waiting for its connection (a CONNECT tunnel being opened) ignores its abort until
-      // the connection comes, which from a proxy that never answers is never: the timeout ends it here.
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-      req.end(opts.body);
-    });
-    const status = res.statusCode ?? 0;
-    // Only a proxy answers 407: its refusal, as for a tunnel (connections.ts), not an answer of the API's.
-    if (status === 407 && route.via !== undefined) {
-      res.resume();
-      throw new ProxyAuthError(`${route.via} refused a request to ${url.host}: it asks for credentials (HTTP 407)`);
+    route = await opts.agent.route(url);
+    try {
+      return await attempt(url, route, opts, controller.signal, progress);
+    } catch (err) {
+      // A kept-alive connection the server had closed: the GET never reached it, so it goes once more, on a
+      // fresh connection, and counts as no retry. A POST might have been acted on: never sent twice here.
+      const retry = (opts.method ?? 'GET') === 'GET' && progress.started && !progress.answered;
+      if (!retry || controller.signal.aborted || !isClosedConnection(err)) throw err;
+      progress = { started: false, answered: false };
+      return await attempt(url, route, opts, controller.signal, progress);
     }
-    if (opts.discardBody) {
-      res.resume();
-      await finished(res);
-      return { status, headers: res.headers, body: '' };
-    }
-    const body = await readBody(res, status, res.headers['content-encoding'], opts.maxBytes);
-    return { status, headers: res.headers, body };
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
     if (err instanceof RecallFeedError) throw err;
-    throw mapFailure(err, via ?? url.host, timedOut);
+    const proxy = route?.proxy;
+    // Until a tunnel opens, a failure (refused, a bad certificate, no answer in time) is the proxy's; once it
+    // has, the API is the one that failed. A plain request through a proxy speaks only to the proxy.
+    const tunnelled = url.protocol === 'https:' || proxy?.protocol === 'https:';
+    const tunnelOpen = progress.started || tunnelsTo(authority) > tunnelsBefore;
+    const theProxy = proxy && (!tunnelled || !tunnelOpen) ? `the proxy ${proxyName(proxy)}` : undefined;
+    throw describeFailure(err, {
+      target: url,
+      port,
+      who: theProxy ?? url.host,
+      proxyName: proxy ? proxyName(proxy) : undefined,
+      timedOut,
+    });
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);

@@ -1,4 +1,5 @@
 // Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
+import v8 from 'node:v8';
 import type { RunLock } from './files/run-lock.js';
 import type { RecallFeedClient } from '../api/client.js';
 import type { ProxySettings } from '../api/proxy.js';
@@ -49,12 +50,12 @@ export interface SessionOptions {
   terminal?: Terminal;
 }
 
-/** The proxy settings of the environment (upper case first, as curl reads them); loopback never goes through one. */
+/** The proxy settings of the environment (lower case first, as undici's EnvHttpProxyAgent reads them); loopback never goes through one. */
 export function proxyFromEnv(env: Context['env']): ProxySettings {
   return {
-    httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-    httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-    noProxy: env.NO_PROXY ?? env.no_proxy,
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+    noProxy: env.no_proxy ?? env.NO_PROXY,
   };
 }
 
@@ -80,6 +81,9 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     throw new MissingApiKeyError(`no API key for profile '${settings.profile}'`);
   }
   const { RecallFeedClient } = await import('../api/client.js');
+  // A short run spends more on V8 optimising undici's WebAssembly HTTP parser than on parsing: baseline code
+  // only. A process-wide flag, so the CLI sets it, never the library.
+  v8.setFlagsFromString('--liftoff-only');
   const client = new RecallFeedClient({
     apiKey: opts.needsKey ? settings.apiKey : undefined,
     baseUrl: settings.baseUrl,

@@ -97,6 +97,9 @@ export function parsePacing(raw: string): PacingOverrides {
   return out;
 }
 
+const BASE_URL_CREDENTIALS_HINT =
+  "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`";
+
 function checkBaseUrl(raw: string, source: string): string {
   let url: URL;
   try {
@@ -106,6 +109,13 @@ function checkBaseUrl(raw: string, source: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${source} must be an http or https URL, not '${raw}'`);
+  }
+  // Never sent, yet printed in resume hints: refused, and the message does not repeat them.
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(
+      `${source} holds a user name or password, which recall-feed never sends`,
+      BASE_URL_CREDENTIALS_HINT,
+    );
   }
   return raw.replace(/\/+$/, '');
 }

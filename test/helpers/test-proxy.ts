@@ -23,6 +23,8 @@ export interface TestProxyOptions {
   connectStatus?: number;
   /** Answer absolute-form requests with this status instead of forwarding them. */
   requestStatus?: number;
+  /** Answer 407 to any request or CONNECT whose Proxy-Authorization is not exactly this. */
+  requireAuth?: string;
   /** Speak TLS to clients (an https:// proxy) with this key and certificate, made for `localhost`. */
   tls?: { key: string; cert: string };
 }
@@ -48,7 +50,9 @@ export function forwardRequest(
 ): void {
   const from = new URL(req.url ?? '/', 'http://placeholder');
   const to = new URL(origin);
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const endToEnd = (all: http.IncomingHttpHeaders) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const headers = endToEnd(req.headers);
   const upstream = http.request(
     {
       host: to.hostname,
@@ -59,7 +63,8 @@ export function forwardRequest(
       agent: false,
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // Not the origin's `connection: close` (one connection per request to it): the client's stays open.
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(res);
     },
   );
@@ -87,6 +92,9 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
       proxyAuthorization: req.headers['proxy-authorization'],
     });
 
+  const refusal = (req: http.IncomingMessage) =>
+    opts.requireAuth !== undefined && req.headers['proxy-authorization'] !== opts.requireAuth ? 407 : undefined;
+
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     record(req);
     // A forward proxy is asked for whole addresses; anything else is not for it.
@@ -94,8 +102,9 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
       res.writeHead(400, { 'content-type': 'text/plain' }).end('not a proxy request\n');
       return;
     }
-    if (opts.requestStatus !== undefined || opts.forwardTo === undefined) {
-      const status = opts.requestStatus ?? 502;
+    const refused = refusal(req);
+    if (refused !== undefined || opts.requestStatus !== undefined || opts.forwardTo === undefined) {
+      const status = refused ?? opts.requestStatus ?? 502;
       const auth = status === 407 ? { 'proxy-authenticate': 'Basic realm="test proxy"' } : undefined;
       res.writeHead(status, { 'content-type': 'text/html', ...auth }).end('<html>refused by the test proxy</html>');
       return;
@@ -109,7 +118,7 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     record(req);
     track(client);
-    const status = opts.connectStatus ?? (opts.tunnelTo === undefined ? 502 : 200);
+    const status = refusal(req) ?? opts.connectStatus ?? (opts.tunnelTo === undefined ? 502 : 200);
     if (status !== 200) {
       const auth = status === 407 ? 'Proxy-Authenticate: Basic realm="test proxy"\r\n' : '';
       client.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Refused'}\r\n${auth}Content-Length: 0\r\n\r\n`);
@@ -142,13 +151,16 @@ export async function testProxy(opts: TestProxyOptions = {}): Promise<TestProxy>
 }
 
 /** A loopback port that accepts connections and never says a word: a proxy that hangs. */
-export async function silentServer(): Promise<{ port: number; accepted: () => number }> {
+export async function silentServer(): Promise<{ port: number; accepted: () => number; open: () => number }> {
   const sockets = new Set<Socket>();
   let accepted = 0;
   const server = net.createServer((s) => {
     accepted++;
     sockets.add(s);
     s.on('error', () => {});
+    // Read (and drop) what the client sends: a socket never read never sees the client close it.
+    s.resume();
+    s.once('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   deferCleanup(
@@ -158,7 +170,12 @@ export async function silentServer(): Promise<{ port: number; accepted: () => nu
         server.close(() => resolve());
       }),
   );
-  return { port: (server.address() as AddressInfo).port, accepted: () => accepted };
+  return {
+    port: (server.address() as AddressInfo).port,
+    accepted: () => accepted,
+    /** Connections the client has not closed yet. */
+    open: () => sockets.size,
+  };
 }
 
 /** A loopback port nothing listens on (bound, then closed). */

@@ -10,7 +10,7 @@ import { execAction } from '../../src/actions/exec-action.js';
 import { webhookAction } from '../../src/actions/webhook-action.js';
 import { checkWebhookUrl, maskWebhookUrl } from '../../src/actions/webhook-url.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { Connections } from '../../src/api/connections.js';
+import { HttpAgent } from '../../src/api/http-agent.js';
 
 const dir = tempDir('rf-actions-');
 
@@ -97,7 +97,7 @@ describe('webhookAction', () => {
       if (status === 429) res.setHeader('retry-after', '7');
       res.end('ok');
     });
-    const connections = new Connections();
+    const agent = new HttpAgent({ timeoutMs: 5000 });
     try {
       const record = {
         id: 3,
@@ -107,10 +107,10 @@ describe('webhookAction', () => {
         data_source: 'uk_opss',
         source_url: 'https://x.example/r/3',
       };
-      const json = webhookAction({ url: r.url, format: 'json', timeoutMs: 5000, connections });
+      const json = webhookAction({ url: r.url, format: 'json', timeoutMs: 5000, agent });
       expect(await json.attempt(record)).toEqual({ ok: true });
       expect(JSON.parse(r.bodies[0] as string)).toEqual(record);
-      const slack = webhookAction({ url: r.url, format: 'slack', timeoutMs: 5000, connections });
+      const slack = webhookAction({ url: r.url, format: 'slack', timeoutMs: 5000, agent });
       await slack.attempt(record);
       expect(JSON.parse(r.bodies[1] as string)).toEqual({
         text: '*Kettle &lt;b&gt;&amp;*\nseverity: serious · brand: Voltra · source: uk_opss\n<https://x.example/r/3>',
@@ -121,16 +121,16 @@ describe('webhookAction', () => {
       status = 429;
       expect(await json.attempt(record)).toMatchObject({ ok: false, retryAfterMs: 7000 });
     } finally {
-      connections.close();
+      await agent.close();
       await r.close();
     }
   });
 
   it('a receiver that stalls is a timeout, not a hang', async () => {
     const r = await receiver(() => {});
-    const connections = new Connections();
+    const agent = new HttpAgent({ timeoutMs: 300 });
     try {
-      const result = await webhookAction({ url: r.url, format: 'json', timeoutMs: 300, connections }).attempt({
+      const result = await webhookAction({ url: r.url, format: 'json', timeoutMs: 300, agent }).attempt({
         id: 1,
       });
       expect(result).toEqual({
@@ -139,7 +139,7 @@ describe('webhookAction', () => {
         error: `http://${r.url.host}/…: no answer within the timeout`,
       });
     } finally {
-      connections.close();
+      await agent.close();
       await r.close();
     }
   });

@@ -1,10 +1,23 @@
-// Which proxy a request goes through (HTTP_PROXY, HTTPS_PROXY and NO_PROXY as curl reads them), the
-// Proxy-Authorization it carries, and the connections made through a loopback test proxy.
-import type { RequestOptions } from 'node:https';
+// Which proxy a request goes through (HTTP_PROXY, HTTPS_PROXY and NO_PROXY as undici's EnvHttpProxyAgent reads
+// them, which proxyFor mirrors to name the proxy), the Proxy-Authorization it carries, and requests sent
+// through a loopback test proxy.
 import { describe, expect, it } from 'vitest';
-import { Connections } from '../../src/api/connections.js';
-import { ConnectionError, InvalidParamsError, ProxyAuthError, TimeoutError } from '../../src/api/api-errors.js';
-import { bypassesProxy, proxyAuthorization, proxyFor, proxyName, type ProxySettings } from '../../src/api/proxy.js';
+import {
+  ConnectionError,
+  InvalidParamsError,
+  ProxyAuthError,
+  TimeoutError,
+  TlsError,
+} from '../../src/api/api-errors.js';
+import { HttpAgent } from '../../src/api/http-agent.js';
+import {
+  bypassesProxy,
+  envProxyOptions,
+  proxyAuthorization,
+  proxyFor,
+  proxyName,
+  type ProxySettings,
+} from '../../src/api/proxy.js';
 import { send } from '../../src/api/transport.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { handlerServer } from '../helpers/handler-server.js';
@@ -182,11 +195,17 @@ describe('bypassesProxy', () => {
     ['http://[2001:db8::1]:8080/', '[2001:db8::1]:8080', true],
     ['http://[2001:db8::1]:8080/', '[2001:db8::1]:9090', false],
     ['http://[2001:db8::2]/', '[2001:db8::1]', false],
-    // Without brackets, as curl reads IPv6 entries.
-    ['http://[2001:db8::1]:8080/', '2001:db8::1', true],
-    ['https://[2001:db8::1]/', 'example.com, 2001:DB8::1', true],
+    // Without brackets an IPv6 entry matches nothing (undici reads its last `:1` as a port).
+    ['http://[2001:db8::1]:8080/', '2001:db8::1', false],
+    ['https://[2001:db8::1]/', 'example.com, [2001:DB8::1]', true],
     ['http://[2001:db8::2]/', '2001:db8::1', false],
     ['http://[fe80::1]/', '::1', false],
+    // `*.` and `.` prefixes; `*` only as the whole value; no CIDR ranges; a trailing dot is another name.
+    ['http://api.example.com/', '*.example.com', true],
+    ['http://api.example.com/', ' * ', true],
+    ['http://api.example.com/', 'foo.test, *', false],
+    ['http://10.1.2.3/', '10.0.0.0/8', false],
+    ['http://api.example.com./', 'example.com', false],
     // Loopback, whatever NO_PROXY says.
     ['http://localhost/', undefined, true],
     ['http://localhost:4010/', 'example.com', true],
@@ -233,14 +252,56 @@ describe('proxyAuthorization and proxyName', () => {
   });
 });
 
-function connectionsFor(proxy: ProxySettings): Connections {
-  const connections = new Connections(proxy);
-  deferCleanup(() => connections.close());
-  return connections;
+describe('envProxyOptions: what EnvHttpProxyAgent is built with', () => {
+  it('no proxy set: none (one plain Agent)', () => {
+    expect(envProxyOptions({})).toBeUndefined();
+    expect(envProxyOptions({ httpProxy: ' ', httpsProxy: '', noProxy: 'example.com' })).toBeUndefined();
+  });
+
+  it('one proxy for both: its credentials as one token, decoded as curl decodes them, and the addresses without them', () => {
+    // printf %s 'us er:p@ss w%' | base64
+    expect(envProxyOptions({ httpProxy: 'http://us%20er:p%40ss%20w%@proxy.corp:3128', noProxy: ' a.test ' })).toEqual({
+      httpProxy: 'http://proxy.corp:3128/',
+      httpsProxy: '',
+      noProxy: 'a.test',
+      token: 'Basic dXMgZXI6cEBzcyB3JQ==',
+    });
+    // A user alone is sent as `user:` (undici itself would send nothing).
+    expect(envProxyOptions({ httpsProxy: 'bob@proxy.corp' })).toEqual({
+      httpProxy: '',
+      httpsProxy: 'http://proxy.corp/',
+      noProxy: '',
+      token: 'Basic Ym9iOg==',
+    });
+  });
+
+  it('two proxies with different credentials keep each their own, spelt so that undici decodes them right', () => {
+    const options = envProxyOptions({ httpProxy: 'http://a:p%40ss@one.corp', httpsProxy: 'http://b:x%zz@two.corp' });
+    expect(options).toEqual({
+      httpProxy: 'http://a:p%40ss@one.corp/',
+      httpsProxy: 'http://b:x%25zz@two.corp/',
+      noProxy: '',
+    });
+    expect(decodeURIComponent(new URL(options!.httpsProxy).password)).toBe('x%zz');
+  });
+
+  it('an invalid setting is left out; proxyFor refuses the requests that would use it', () => {
+    expect(envProxyOptions({ httpProxy: P1, httpsProxy: 'socks5://user:secret@x' })).toEqual({
+      httpProxy: 'http://proxy-one.corp:3128/',
+      httpsProxy: '',
+      noProxy: '',
+    });
+  });
+});
+
+function agentFor(proxy: ProxySettings, timeoutMs = 10_000): HttpAgent {
+  const agent = new HttpAgent({ proxy, timeoutMs });
+  deferCleanup(() => agent.close());
+  return agent;
 }
 
-const sendOpts = (connections: Connections, timeoutMs = 10_000) => ({
-  connections,
+const sendOpts = (agent: HttpAgent, timeoutMs = 10_000) => ({
+  agent,
   headers: { 'x-test': 'yes' },
   timeoutMs,
   maxBytes: 1_000_000,
@@ -252,33 +313,54 @@ const failure = (p: Promise<unknown>) =>
     (e: unknown) => e as Error,
   );
 
-describe('Connections through a proxy', () => {
+describe('proxyFor names the proxy undici really uses', () => {
+  // [address, NO_PROXY]: undici's own choice, seen at a test proxy, must be proxyFor's.
+  const cases: [string, string][] = [
+    ['http://api.example.test/', ''],
+    ['http://api.example.test/', 'example.test'],
+    ['http://api.example.test/', '.example.test'],
+    ['http://api.example.test/', '*.example.test'],
+    ['http://api.example.test/', 'other.test'],
+    ['http://api.example.test:8080/', 'example.test:8080'],
+    ['http://api.example.test:8081/', 'example.test:8080'],
+    ['http://api.example.test/', 'api.example.test:80'],
+    ['http://badexample.test/', 'example.test'],
+    ['http://api.example.test/', 'foo.test, *'],
+    ['http://api.example.test/', '*'],
+    ['http://[2001:db8::1]/', '2001:db8::1'],
+    ['http://[2001:db8::1]/', '[2001:db8::1]'],
+    ['http://10.1.2.3/', '10.0.0.0/8'],
+  ];
+  it.each(cases)('%s with NO_PROXY %j', async (address, noProxy) => {
+    const proxy = await testProxy({ requestStatus: 407 });
+    const settings = { httpProxy: proxy.url, noProxy };
+    // Where there is no proxy, the request goes out directly and fails (no DNS, no route): only the proxy's log matters.
+    await failure(send(new URL(address), sendOpts(agentFor(settings, 1500), 1500)));
+    const viaProxy = proxy.requests.length > 0;
+    expect(proxyFor(new URL(address), settings) !== undefined).toBe(viaProxy);
+  });
+});
+
+describe('requests through a proxy', () => {
   it('plain http: the whole address as the target, the API host as Host, credentials to the proxy only', async () => {
     const upstream = await handlerServer((_req, res) => res.end('hello through the proxy'));
     const proxy = await testProxy({ forwardTo: upstream.url });
-    const connections = connectionsFor({ httpProxy: `http://user:p%40ss@127.0.0.1:${proxy.port}` });
+    const agent = agentFor({ httpProxy: `http://user:p%40ss@127.0.0.1:${proxy.port}` });
     const url = new URL('http://api.example.test/v1/recalls/feed?limit=3');
-    const first = await send(url, sendOpts(connections));
-    const second = await send(url, sendOpts(connections));
+    const first = await send(url, sendOpts(agent));
+    const second = await send(url, sendOpts(agent));
     expect([first.status, first.body, second.body]).toEqual([
       200,
       'hello through the proxy',
       'hello through the proxy',
     ]);
-    expect(proxy.requests).toEqual([
-      {
-        method: 'GET',
-        target: 'http://api.example.test/v1/recalls/feed?limit=3',
-        host: 'api.example.test',
-        proxyAuthorization: 'Basic dXNlcjpwQHNz',
-      },
-      {
-        method: 'GET',
-        target: 'http://api.example.test/v1/recalls/feed?limit=3',
-        host: 'api.example.test',
-        proxyAuthorization: 'Basic dXNlcjpwQHNz',
-      },
-    ]);
+    const seen = {
+      method: 'GET',
+      target: 'http://api.example.test/v1/recalls/feed?limit=3',
+      host: 'api.example.test',
+      proxyAuthorization: 'Basic dXNlcjpwQHNz',
+    };
+    expect(proxy.requests).toEqual([seen, seen]);
     expect(upstream.requests.map((r) => [r.url, r.headers['x-test'], r.headers['proxy-authorization']])).toEqual([
       ['/v1/recalls/feed?limit=3', 'yes', undefined],
       ['/v1/recalls/feed?limit=3', 'yes', undefined],
@@ -287,48 +369,43 @@ describe('Connections through a proxy', () => {
 
   it('plain http through a proxy that is not there: the error names the proxy, not the API', async () => {
     const port = await closedPort();
-    const connections = connectionsFor({ httpProxy: `http://user:secret@127.0.0.1:${port}` });
-    const err = await failure(send(new URL('http://api.example.test/v1/x'), sendOpts(connections)));
+    const agent = agentFor({ httpProxy: `http://user:secret@127.0.0.1:${port}` });
+    const err = await failure(send(new URL('http://api.example.test/v1/x'), sendOpts(agent)));
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err?.message).toBe(`connection refused by the proxy 127.0.0.1:${port}`);
   });
 
   it('plain http: a 407 is the proxy refusing, a ProxyAuthError naming it, not an answer of the API', async () => {
     const proxy = await testProxy({ requestStatus: 407 });
-    const connections = connectionsFor({ httpProxy: `http://user:secret@127.0.0.1:${proxy.port}` });
-    const err = await failure(send(new URL('http://api.example.test/v1/recalls/feed'), sendOpts(connections)));
+    const agent = agentFor({ httpProxy: `http://user:secret@127.0.0.1:${proxy.port}` });
+    const err = await failure(send(new URL('http://api.example.test/v1/recalls/feed'), sendOpts(agent)));
     expect(err).toBeInstanceOf(ProxyAuthError);
     expect(err?.message).toBe(
       `the proxy 127.0.0.1:${proxy.port} refused a request to api.example.test: it asks for credentials (HTTP 407)`,
     );
     // The same status from the API itself (no proxy in the way) is its answer, for the client to judge.
     const api = await handlerServer((_req, res) => res.writeHead(407).end());
-    const direct = await send(new URL(`${api.url}/v1`), sendOpts(connectionsFor({})));
+    const direct = await send(new URL(`${api.url}/v1`), sendOpts(agentFor({})));
     expect(direct.status).toBe(407);
   });
 
   it('https: a CONNECT answered 407 is a ProxyAuthError naming the proxy and the target', async () => {
     const proxy = await testProxy({ connectStatus: 407 });
-    const connections = connectionsFor({ httpsProxy: `http://user:secret@127.0.0.1:${proxy.port}` });
-    const err = await failure(send(new URL('https://api.example.test/v1/recalls/feed'), sendOpts(connections)));
+    const agent = agentFor({ httpsProxy: `http://user:secret@127.0.0.1:${proxy.port}` });
+    const err = await failure(send(new URL('https://api.example.test/v1/recalls/feed'), sendOpts(agent)));
     expect(err).toBeInstanceOf(ProxyAuthError);
     expect(err?.message).toBe(
       `the proxy 127.0.0.1:${proxy.port} refused a tunnel to api.example.test:443: it asks for credentials (HTTP 407)`,
     );
-    expect(proxy.requests).toEqual([
-      {
-        method: 'CONNECT',
-        target: 'api.example.test:443',
-        host: 'api.example.test:443',
-        proxyAuthorization: 'Basic dXNlcjpzZWNyZXQ=',
-      },
+    expect(proxy.requests.map((r) => [r.method, r.target, r.proxyAuthorization])).toEqual([
+      ['CONNECT', 'api.example.test:443', 'Basic dXNlcjpzZWNyZXQ='],
     ]);
   });
 
   it('https: another refusal says its status', async () => {
     const proxy = await testProxy({ connectStatus: 403 });
-    const connections = connectionsFor({ httpsProxy: `127.0.0.1:${proxy.port}` });
-    const err = await failure(send(new URL('https://api.example.test:8443/v1'), sendOpts(connections)));
+    const agent = agentFor({ httpsProxy: `127.0.0.1:${proxy.port}` });
+    const err = await failure(send(new URL('https://api.example.test:8443/v1'), sendOpts(agent)));
     expect(err?.message).toBe(
       `the proxy 127.0.0.1:${proxy.port} refused a tunnel to api.example.test:8443: it answered HTTP 403`,
     );
@@ -338,38 +415,46 @@ describe('Connections through a proxy', () => {
 
   it('https: an IPv6 target is bracketed in the CONNECT target', async () => {
     const proxy = await testProxy({ connectStatus: 407 });
-    const connections = connectionsFor({ httpsProxy: proxy.url });
-    await failure(send(new URL('https://[2001:db8::5]/v1'), sendOpts(connections)));
+    await failure(send(new URL('https://[2001:db8::5]/v1'), sendOpts(agentFor({ httpsProxy: proxy.url }))));
     expect(proxy.requests.map((r) => r.target)).toEqual(['[2001:db8::5]:443']);
   });
 
   it('https: a proxy that is not there is named as the one that refused', async () => {
     const port = await closedPort();
-    const connections = connectionsFor({ httpProxy: `http://user:secret@127.0.0.1:${port}` });
-    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections)));
+    const agent = agentFor({ httpProxy: `http://user:secret@127.0.0.1:${port}` });
+    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(agent)));
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err?.message).toBe(`connection refused by the proxy 127.0.0.1:${port}`);
   });
 
-  it('https: a proxy that never answers CONNECT ends in the timeout, and close() abandons the tunnel', async () => {
+  it('https: a proxy that never answers CONNECT ends in the timeout, and leaves no connection open', async () => {
     const silent = await silentServer();
-    const connections = connectionsFor({ httpsProxy: `127.0.0.1:${silent.port}` });
-    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 300)));
-    expect(err).toBeInstanceOf(TimeoutError);
-    expect(err?.message).toBe(`no complete answer from the proxy 127.0.0.1:${silent.port} within the timeout`);
-    expect(silent.accepted()).toBe(1);
-    // A second request while the first tunnel still hangs: close() must end it rather than wait for it.
-    const pending = failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 60_000)));
-    await until('the second CONNECT', () => silent.accepted() === 2);
-    connections.close();
+    const agent = agentFor({ httpsProxy: `127.0.0.1:${silent.port}` }, 300);
+    for (let i = 1; i <= 4; i++) {
+      const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(agent, 300)));
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect(err?.message).toBe(`no complete answer from the proxy 127.0.0.1:${silent.port} within the timeout`);
+    }
+    expect(silent.accepted()).toBe(4);
+    // Each CONNECT is given up with its request (undici would otherwise wait 300 s for it): none piles up.
+    await until('every CONNECT closed', () => silent.open() === 0, 5_000);
+  });
+
+  it('https: close() ends a request still waiting for its tunnel', async () => {
+    const silent = await silentServer();
+    const agent = new HttpAgent({ proxy: { httpsProxy: `127.0.0.1:${silent.port}` }, timeoutMs: 60_000 });
+    const pending = failure(send(new URL('https://api.example.test/v1'), sendOpts(agent, 60_000)));
+    await until('the CONNECT', () => silent.accepted() === 1);
+    await agent.close();
     expect(await pending).toBeInstanceOf(ConnectionError);
+    await until('the CONNECT closed', () => silent.open() === 0, 5_000);
   });
 
   it('https: a tunnel that opened to an API that never answers: the timeout names the API, not the proxy', async () => {
     const silentApi = await silentServer();
     const proxy = await testProxy({ tunnelTo: silentApi.port });
-    const connections = connectionsFor({ httpsProxy: proxy.url });
-    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(connections, 300)));
+    const agent = agentFor({ httpsProxy: proxy.url }, 300);
+    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(agent, 300)));
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err?.message).toBe('no complete answer from api.example.test within the timeout');
     expect(proxy.requests.map((r) => r.target)).toEqual(['api.example.test:443']);
@@ -378,52 +463,38 @@ describe('Connections through a proxy', () => {
 
   const cert = selfSignedCert('api.example.test');
   it.skipIf(cert === undefined)(
-    'https: TLS to the API inside the tunnel, one tunnel kept alive for the next request',
+    'https: TLS to the API runs inside the tunnel (its certificate, not the proxy, is what fails)',
     async () => {
-      const api = await handlerServer((req, res) => res.end(`tls ok ${req.url}`), cert);
+      const api = await handlerServer((_req, res) => res.end('should not get here'), cert);
       const proxy = await testProxy({ tunnelTo: Number(new URL(api.url).port) });
-      const connections = connectionsFor({ httpProxy: `http://user:p%40ss@127.0.0.1:${proxy.port}` });
-      const get = async (path: string) => {
-        const url = new URL(`https://api.example.test${path}`);
-        const route = await connections.route(url);
-        expect(route.via).toBeUndefined();
-        // The test's own CA, as NODE_EXTRA_CA_CERTS gives it to the CLI: the agent passes it to tls.connect.
-        return new Promise<string>((resolve, reject) => {
-          const req = route.request({ ...route.options, ca: cert!.cert } as RequestOptions, (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (d: string) => (body += d));
-            res.on('end', () => resolve(body));
-          });
-          req.on('error', reject);
-          req.end();
-        });
-      };
-      expect(await get('/v1/a')).toBe('tls ok /v1/a');
-      expect(await get('/v1/b')).toBe('tls ok /v1/b');
-      expect(proxy.requests.map((r) => [r.method, r.target, r.proxyAuthorization])).toEqual([
-        ['CONNECT', 'api.example.test:443', 'Basic dXNlcjpwQHNz'],
-      ]);
-      expect(api.connections()).toBe(1);
-      expect(api.requests.map((r) => r.headers.host)).toEqual(['api.example.test', 'api.example.test']);
+      const err = await failure(
+        send(new URL('https://api.example.test/v1'), sendOpts(agentFor({ httpsProxy: proxy.url }))),
+      );
+      expect(err).toBeInstanceOf(TlsError);
+      expect(err?.message).toBe('cannot connect securely to api.example.test: its certificate is self-signed');
+      expect(proxy.requests.map((r) => r.target)).toEqual(['api.example.test:443']);
+      expect(api.requests).toEqual([]);
     },
   );
 
-  it.skipIf(cert === undefined)('https: the certificate is checked against the API name, not the proxy', async () => {
-    const other = selfSignedCert('other.example.test')!;
-    const api = await handlerServer((_req, res) => res.end('should not get here'), other);
-    const proxy = await testProxy({ tunnelTo: Number(new URL(api.url).port) });
-    const connections = connectionsFor({ httpsProxy: proxy.url });
-    const url = new URL('https://api.example.test/v1');
-    const route = await connections.route(url);
-    const err = await new Promise<Error & { code?: string }>((resolve) => {
-      const req = route.request({ ...route.options, ca: other.cert } as RequestOptions, () =>
-        resolve(new Error('answered')),
-      );
-      req.on('error', resolve);
-      req.end();
-    });
-    expect(err.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
-    expect(api.requests).toEqual([]);
+  it('an invalid https setting refuses https requests before anything is sent, and leaves plain http alone', async () => {
+    const proxy = await testProxy({ requestStatus: 407, connectStatus: 407 });
+    const agent = agentFor({ httpProxy: proxy.url, httpsProxy: 'http://user:secret@[bad' });
+    const err = await failure(send(new URL('https://api.example.test/v1'), sendOpts(agent)));
+    expect(err).toBeInstanceOf(InvalidParamsError);
+    expect(proxy.requests).toEqual([]);
+    expect(await failure(send(new URL('http://api.example.test/v1'), sendOpts(agent)))).toBeInstanceOf(ProxyAuthError);
+    expect(proxy.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('loopback is reached directly whatever the settings say', async () => {
+    const proxy = await testProxy({ requestStatus: 407, connectStatus: 407 });
+    const api = await handlerServer((_req, res) => res.end('direct'));
+    const agent = agentFor({ httpProxy: proxy.url, httpsProxy: proxy.url });
+    const port = new URL(api.url).port;
+    for (const host of ['127.0.0.1', 'localhost']) {
+      expect((await send(new URL(`http://${host}:${port}/v1`), sendOpts(agent))).body).toBe('direct');
+    }
+    expect(proxy.requests).toEqual([]);
   });
 });

@@ -67,6 +67,15 @@ export const CONFIG_KEY_INFO = {
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
         return { invalid: 'not an http(s) URL' };
       }
+      // Thrown here rather than returned: the usual message would repeat the value, credentials and all.
+      if (url.username !== '' || url.password !== '') {
+        throw new ConfigValueError(
+          'invalid value for base-url: it holds a user name or password, which recall-feed never sends',
+          {
+            hint: "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in `recall-feed config set api-key`",
+          },
+        );
+      }
       return raw;
     },
   },

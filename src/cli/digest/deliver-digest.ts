@@ -92,14 +92,14 @@ export async function postDigest(
   status: StatusReporter,
   ctx: Context,
 ) {
-  const { Connections } = await import('../../api/connections.js');
+  const { HttpAgent } = await import('../../api/http-agent.js');
   const { webhookAction } = await import('../../actions/webhook-action.js');
   const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
   const { proxyFromEnv } = await import('../session.js');
-  const connections = new Connections(proxyFromEnv(ctx.env));
+  const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
   // The payload is built here; the action posts it as it is (its json format).
   const payload = hook.format === 'slack' ? slackDigest(d) : hook.format === 'teams' ? teamsDigest(d) : d;
-  const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, connections, now: ctx.now });
+  const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, agent, now: ctx.now });
   try {
     await withRetries(
       async (): Promise<AttemptResult> => post.attempt(payload as unknown as Record<string, unknown>, ctx.signal),
@@ -109,6 +109,6 @@ export async function postDigest(
       ctx,
     );
   } finally {
-    connections.close();
+    await agent.close();
   }
 }

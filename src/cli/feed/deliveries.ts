@@ -1,7 +1,7 @@
 // Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
 import { type Action, stripControls } from '../../actions/action.js';
 import { childEnv } from '../../actions/child-env.js';
-import { Connections } from '../../api/connections.js';
+import { HttpAgent } from '../../api/http-agent.js';
 import {
   type BatchAction,
   DEFAULT_PASS_BUDGET_MS,
@@ -77,14 +77,14 @@ export async function openDeliveries(
     );
   }
   if (plan.webhook) {
-    const connections = new Connections(proxyFromEnv(ctx.env));
-    closers.push(async () => connections.close());
+    const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs: session.settings.timeoutMs });
+    closers.push(() => agent.close());
     actions.push(
       webhookAction({
         url: plan.webhook.url,
         format: plan.webhook.format,
         timeoutMs: session.settings.timeoutMs,
-        connections,
+        agent,
         now: ctx.now,
       }),
     );
