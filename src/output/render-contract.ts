@@ -10,6 +10,9 @@
 import type { Writable } from 'node:stream';
 import type { Format } from './formats.js';
 
+/** chalk's colour levels: none, 16 colours, 256, truecolor. */
+export type ColorLevel = 0 | 1 | 2 | 3;
+
 export interface RenderOptions {
   format: Format;
   /** Written with backpressure; never ended by the renderer. */
@@ -39,8 +42,11 @@ export interface RenderOptions {
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
-  /** table: colour risk_severity (red, yellow, green); the caller decides from NO_COLOR, FORCE_COLOR and TERM. Default false. */
-  color?: boolean;
+  /**
+   * table: chalk's level for colouring risk_severity (red, yellow, green); 0 is none. The caller decides
+   * (Terminal.colorLevel: --no-color, NO_COLOR, FORCE_COLOR, TERM, a terminal or not). Default 0.
+   */
+  color?: ColorLevel;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;
 }

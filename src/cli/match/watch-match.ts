@@ -2,7 +2,7 @@
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../context.js';
-import type { Renderer } from '../../output/renderer.js';
+import type { ColorLevel, Renderer } from '../../output/renderer.js';
 import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
@@ -16,7 +16,7 @@ function matchOutput(
   plan: FeedPlan,
   ctx: Context,
   width: number,
-  color: boolean,
+  color: ColorLevel,
 ): WatchOutput {
   let renderer: Renderer | undefined;
   const open = async () => {
