@@ -9,25 +9,78 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Built on first use: constructing it loads ICU's segmentation data, which a jsonl run never needs. */
 let segmenter: Intl.Segmenter | undefined;
 
-export function graphemes(text: string): Iterable<string> {
-  return (function* () {
-    segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
-    for (const s of segmenter.segment(text)) yield s.segment;
-  })();
+/**
+ * Intl.Segmenter walks a long string in superlinear time (Node 20: 40,000 characters take half a second,
+ * 100,000 over a minute), so text is segmented in pieces of about this many code units.
+ */
+const PIECE = 512;
+
+/**
+ * Text whose every code unit is a grapheme of its own: printable ASCII, Latin-1 and Latin Extended letters,
+ * CJK ideographs (none of them combines with a neighbour; a combining mark after one is checked for).
+ */
+const SIMPLE = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u02ff\u4e00-\u9fff]*$/;
+
+/**
+ * `text` as consecutive pieces of about PIECE code units, each cut between graphemes. A piece's last
+ * grapheme may be cut by the window, so it starts the next window instead: a grapheme's end is decided by
+ * what follows it, its start only by what precedes it, which the window sees.
+ */
+function* pieces(text: string): Generator<{ piece: string; simple: boolean }> {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let start = 0;
+  while (text.length - start > PIECE) {
+    // With the character after it: a mark there would join the window's last letter.
+    if (SIMPLE.test(text.slice(start, start + PIECE + 1))) {
+      yield { piece: text.slice(start, start + PIECE), simple: true };
+      start += PIECE;
+      continue;
+    }
+    const window = text.slice(start, start + PIECE);
+    let last = 0;
+    for (const s of segmenter.segment(window)) last = s.index;
+    // One grapheme longer than the window (a letter under hundreds of marks): cut it there.
+    const end = last === 0 ? PIECE : last;
+    yield { piece: window.slice(0, end), simple: false };
+    start += end;
+  }
+  const rest = text.slice(start);
+  if (rest !== '') yield { piece: rest, simple: SIMPLE.test(rest) };
 }
 
-/** Columns `text` takes on a terminal (string-width; SGR colour codes take none). */
-export function displayWidth(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+export function* graphemes(text: string): Generator<string> {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  for (const { piece, simple } of pieces(text)) {
+    if (simple) yield* piece;
+    else for (const s of segmenter.segment(piece)) yield s.segment;
+  }
 }
 
-/** One grapheme's columns: printable ASCII without asking string-width, which segments again. */
+/** string-width per grapheme is slow (it segments again): graphemes seen are remembered, up to a bound. */
+const widths = new Map<string, number>();
+
+/** One grapheme's columns. */
 function graphemeWidth(g: string): number {
   if (g.length === 1) {
     const c = g.charCodeAt(0);
     if (c >= 0x20 && c <= 0x7e) return 1;
   }
-  return stringWidth(g);
+  let width = widths.get(g);
+  if (width === undefined) {
+    if (widths.size >= 4096) widths.clear();
+    width = stringWidth(g);
+    widths.set(g, width);
+  }
+  return width;
+}
+
+/** Columns `text` takes on a terminal (string-width's measure; SGR colour codes take none). */
+export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (text.length <= PIECE) return stringWidth(text);
+  let width = 0;
+  for (const g of graphemes(text)) width += graphemeWidth(g);
+  return width;
 }
 
 /** `text` followed by spaces up to `width` display columns (nothing added when it is already as wide). */
