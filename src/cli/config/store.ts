@@ -95,7 +95,8 @@ export class ConfigStore {
   /** Stores a value that validateConfigValue has already checked. */
   async set(profile: string, key: string, value: ConfigValue): Promise<void> {
     validateProfileName(profile);
-    const data = await this.#readForWrite();
+    await this.#prepareWrite();
+    const data = this.#readForWrite();
     const profiles = data.profiles ?? {};
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
     this.#write(data, { ...profiles, [profile]: { ...values, [key]: value } });
@@ -103,7 +104,8 @@ export class ConfigStore {
 
   /** Removes a key; a profile left empty is removed too. Returns whether anything was removed. */
   async unset(profile: string, key: string): Promise<boolean> {
-    const data = await this.#readForWrite();
+    await this.#prepareWrite();
+    const data = this.#readForWrite();
     const profiles = data.profiles ?? {};
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : undefined;
     if (!values || !Object.hasOwn(values, key)) return false;
@@ -134,11 +136,8 @@ export class ConfigStore {
     return Object.values(this.#profiles()).some((values) => Object.keys(values).some(isSecretKey));
   }
 
-  /**
-   * The file as it is now, for a change (another process's edit since open() is kept, never overwritten),
-   * with its folder made (0700) or tightened first, and conf loaded.
-   */
-  async #readForWrite(): Promise<ConfigData> {
+  /** The folder made (0700) or tightened, and conf loaded, before a change. */
+  async #prepareWrite(): Promise<void> {
     try {
       tightenFolder(path.dirname(this.path));
       this.#conf ??= await openConf(this.path);
@@ -146,8 +145,15 @@ export class ConfigStore {
       if (err instanceof ConfigShapeError || err instanceof SyntaxError) throw readError(this.path, err);
       throw new ConfigWriteError(this.path, fsReason(err), err);
     }
+  }
+
+  /**
+   * The file as it is now, for a change (another process's edit since open() is kept, never overwritten).
+   * Read, change and write run with no await between them, so two changes in one process never interleave.
+   */
+  #readForWrite(): ConfigData {
     try {
-      return this.#conf.store;
+      return this.#conf!.store;
     } catch (err) {
       throw readError(this.path, err);
     }
