@@ -36,6 +36,7 @@ import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
 import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/archive-errors.js';
 import { EXIT } from './exit-codes.js';
+import { terminalText } from '../output/cells.js';
 
 export interface ErrorReport {
   code: number;
@@ -168,11 +169,25 @@ function describeCause(err: unknown): ErrorReport {
   return { code: EXIT.unexpected, message: `unexpected error: ${message}`, hints: [] };
 }
 
-/** The exit code, message and hints for anything a command throws. */
+/**
+ * Messages, hints and the resume command carry text the server chose (detail.message, help, details.*, a
+ * redirect's address, next_cursor): a terminal would act on its control codes (retitle, clear, switch
+ * screens, hide links). Every one is made plain text before anyone prints it.
+ */
+function plain(report: ErrorReport): ErrorReport {
+  return {
+    ...report,
+    message: terminalText(report.message),
+    hints: report.hints.map(terminalText),
+    ...(report.command === undefined ? {} : { command: terminalText(report.command) }),
+  };
+}
+
+/** The exit code, message and hints for anything a command throws, as plain text. */
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof ResumableError) {
     const report = describeCause(err.cause);
-    return { ...report, hints: [...report.hints, err.note], command: err.resumeCommand };
+    return plain({ ...report, hints: [...report.hints, err.note], command: err.resumeCommand });
   }
-  return describeCause(err);
+  return plain(describeCause(err));
 }

@@ -85,6 +85,15 @@ export function cleanForTerminal(text: string): string {
   return out;
 }
 
+/**
+ * Text for a message line (errors, warnings, hints) that may hold what a server chose: one line, no
+ * control codes, at most VIEW_LIMIT characters.
+ */
+export function terminalText(text: string): string {
+  const { text: head, more } = limitText(text);
+  return cleanForTerminal(head) + (more > 0 ? '…' : '');
+}
+
 function tableText(value: unknown): string {
   const text = primitiveText(value);
   if (text !== undefined) return text;
@@ -100,6 +109,5 @@ function tableText(value: unknown): string {
  * first VIEW_LIMIT characters are kept (then `…`): no cell or view line shows more.
  */
 export function tableCell(value: unknown): string {
-  const { text, more } = limitText(tableText(value));
-  return cleanForTerminal(text) + (more > 0 ? '…' : '');
+  return terminalText(tableText(value));
 }

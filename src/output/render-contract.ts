@@ -1,7 +1,8 @@
 // The renderer contract: what every format's renderer takes and promises (types only, so renderers and the factory share it).
 //
 // Machine formats are stable contracts:
-// - jsonl: one compact JSON object per line, the record exactly as the API sent it (all fields, key order).
+// - jsonl: one compact JSON object per line, the record exactly as the API sent it (all fields, key order),
+//          DEL and C1 controls escaped as \u00XX like JSON.stringify escapes C0 (control-escapes.ts).
 // - json:  one JSON array, "[\n" + records (one compact object per line) joined by ",\n" + "\n]\n";
 //          no records gives "[]\n". With resumeCount > 0 the caller has removed the trailing "\n]\n" of the
 //          existing document; the renderer continues with ",\n" and closes it again.
@@ -28,6 +29,11 @@ export interface RenderOptions {
   csvColumns?: readonly string[];
   /** csv: prefix cells starting with = + - @ tab CR with `'`. Default true. */
   formulaGuard?: boolean;
+  /**
+   * csv: `out` is a terminal, which would act on control codes in records (retitle, clear, a C1 CSI):
+   * they are shown as `\xNN` escapes. Default false: files and pipes get the exact bytes.
+   */
+  toTerminal?: boolean;
   /** csv: start with a UTF-8 byte order mark. Default false (and false when appending). */
   bom?: boolean;
   /**

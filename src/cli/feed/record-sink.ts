@@ -59,6 +59,7 @@ export function createRecordSink({ plan, session, target }: PageSinkOptions): Pa
       },
       width: session.terminal.columns,
       color: session.terminal.color,
+      toTerminal: target.kind === 'stdout' && session.terminal.stdoutIsTTY,
       resumeCount: target.resumed?.count,
     });
   }
