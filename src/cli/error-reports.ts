@@ -36,7 +36,7 @@ import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
 import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/archive-errors.js';
 import { EXIT } from './exit-codes.js';
-import { terminalText } from '../output/cells.js';
+import { plainLine } from '../output/control-escapes.js';
 
 export interface ErrorReport {
   code: number;
@@ -177,9 +177,9 @@ function describeCause(err: unknown): ErrorReport {
 function plain(report: ErrorReport): ErrorReport {
   return {
     ...report,
-    message: terminalText(report.message),
-    hints: report.hints.map(terminalText),
-    ...(report.command === undefined ? {} : { command: terminalText(report.command) }),
+    message: plainLine(report.message),
+    hints: report.hints.map(plainLine),
+    ...(report.command === undefined ? {} : { command: plainLine(report.command) }),
   };
 }
 

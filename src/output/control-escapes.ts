@@ -10,6 +10,25 @@ const JSON_CONTROLS = /[\u007f-\u009f]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it looks for
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
+/** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */
+const BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
+const CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const LINE_LIMIT = 10_000;
+
+/**
+ * A message line (error, hint, warning, status) that may hold text a server chose, as plain text: one
+ * line, no control codes (ESC, BEL, C1, bidi), at most LINE_LIMIT code units. No dependencies, so every
+ * command can afford it; the table's cells get the fuller cleaning of cells.ts.
+ */
+export function plainLine(text: string): string {
+  let line = text;
+  if (line.length > LINE_LIMIT) {
+    const cut = /[\ud800-\udbff]/.test(line[LINE_LIMIT - 1]!) ? LINE_LIMIT - 1 : LINE_LIMIT;
+    line = `${line.slice(0, cut)}…`;
+  }
+  return line.replace(BREAKS, ' ').replace(CONTROLS, '');
+}
+
 const hex = (ch: string) => ch.charCodeAt(0).toString(16).padStart(2, '0');
 
 /** JSON text with DEL and C1 escaped as \u00XX (the same JSON value). */

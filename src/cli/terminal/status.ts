@@ -1,7 +1,7 @@
 // Everything a command says on stderr while it works: progress, countdowns, retries, --verbose request lines.
 import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
-import { terminalText } from '../../output/cells.js';
+import { plainLine } from '../../output/control-escapes.js';
 
 export interface StatusOptions {
   /** Spinner and live countdowns (Terminal.animate decides). Otherwise plain lines. */
@@ -96,13 +96,13 @@ export class StatusReporter {
   private wait(what: string, ms: number, verb = 'resuming in'): void {
     if (this.opts.quiet) return;
     if (!this.spinner) {
-      this.stderr.write(`recall-feed: ${terminalText(what)}, ${verb} ${seconds(ms)} s\n`);
+      this.stderr.write(`recall-feed: ${plainLine(what)}, ${verb} ${seconds(ms)} s\n`);
       return;
     }
     this.clearCountdown();
     const until = this.opts.now() + ms;
     const spinner = this.spinner;
-    const shown = terminalText(what);
+    const shown = plainLine(what);
     const tick = () => {
       spinner.text = `${shown}, ${verb} ${seconds(until - this.opts.now())} s`;
     };
@@ -116,7 +116,7 @@ export class StatusReporter {
    * a field): control codes are removed, so a server never drives the terminal.
    */
   private write(line: string): void {
-    const text = terminalText(line);
+    const text = plainLine(line);
     if (this.spinner) {
       this.spinner.clear();
       this.stderr.write(`${text}\n`);
