@@ -1,6 +1,6 @@
 // Horizontal bar charts for a terminal: one titled block per series, label, count and a bar in eighths of a column.
 import { groupDigits } from './numbers.js';
-import { cleanForTerminal } from './cells.js';
+import { cleanForTerminal } from './terminal-cells.js';
 import { displayWidth, padToWidth, truncateToWidth } from './text-width.js';
 
 export interface ChartRow {

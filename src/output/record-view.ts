@@ -1,6 +1,6 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
-import { cleanForTerminal, limitText, tableCell } from './cells.js';
+import { cleanForTerminal, limitText, tableCell } from './terminal-cells.js';
 import { displayWidth, padToWidth, truncateToWidth, wrapLine } from './text-width.js';
 
 /** Below this width labels go on their own line, above their values. */

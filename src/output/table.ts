@@ -15,11 +15,7 @@
 // when a table (or colour) is drawn: a jsonl run never pays for them.
 import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
-import { tableCell } from './cells.js';
-import { recordBlock } from './record-blocks.js';
-import { drawRows } from './cli-table.js';
 import type { ColorLevel, Renderer, RenderOptions } from './render-contract.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
 
 const SEPARATOR = '  ';
 const FIXED_MAX = 32;
@@ -99,6 +95,10 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
   );
 }
 
+type Kit = typeof import('./table-kit.js');
+let kitLoading: Promise<Kit> | undefined;
+const loadKit = () => (kitLoading ??= import('./table-kit.js'));
+
 type Paint = (text: string) => string;
 type Palette = { high: Paint; medium: Paint; low: Paint };
 
@@ -150,15 +150,16 @@ export class TableRenderer implements Renderer {
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (records.length === 0 || this.#columns.length === 0) return;
-    const cells = records.map((r) => this.#columns.map((c) => tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
+    const kit = await loadKit();
+    const cells = records.map((r) => this.#columns.map((c) => kit.tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
     const first = this.#layout === undefined;
-    this.#layout ??= this.#decide(cells);
+    this.#layout ??= this.#decide(kit, cells);
     if (this.#colorLevel > 0) this.#palette ??= await loadPalette(this.#colorLevel);
     const layout = this.#layout;
     const lines =
       layout.kind === 'table'
-        ? this.#tableLines(records, cells, layout.widths, first)
-        : this.#blockLines(records, cells);
+        ? this.#tableLines(kit, records, cells, layout.widths, first)
+        : this.#blockLines(kit, records, cells);
     await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;
   }
@@ -172,6 +173,7 @@ export class TableRenderer implements Renderer {
   }
 
   #tableLines(
+    { drawRows, tableCell, truncateToWidth }: Kit,
     records: readonly Record<string, unknown>[],
     cells: string[][],
     widths: number[],
@@ -189,7 +191,7 @@ export class TableRenderer implements Renderer {
     return drawRows(rows, widths, head);
   }
 
-  #blockLines(records: readonly Record<string, unknown>[], cells: string[][]): string[] {
+  #blockLines({ recordBlock, tableCell }: Kit, records: readonly Record<string, unknown>[], cells: string[][]): string[] {
     const lines: string[] = [];
     records.forEach((record, r) => {
       if (this.#count + r > 0) lines.push('');
@@ -203,7 +205,7 @@ export class TableRenderer implements Renderer {
     return lines;
   }
 
-  #decide(cells: string[][]): Layout {
+  #decide({ displayWidth, tableCell }: Kit, cells: string[][]): Layout {
     const wants = this.#columns.map((name, i): ColumnWant => {
       let content = 1;
       for (const row of cells) content = Math.max(content, Math.min(NATURAL_CAP, displayWidth(row[i]!)));

@@ -1,7 +1,7 @@
 // Display width from string-width 8 (combining marks, Tangut, Kana Extended), the table cli-table3 lays out
 // with it, and wrapping and bounding of huge fields.
 import { describe, expect, it } from 'vitest';
-import { limitText, VIEW_LIMIT } from '../../src/output/cells.js';
+import { limitText, VIEW_LIMIT } from '../../src/output/terminal-cells.js';
 import { recordView } from '../../src/output/record-view.js';
 import { createRenderer } from '../../src/output/renderer.js';
 import { displayWidth, truncateToWidth, wrapLine, wrapToWidth } from '../../src/output/text-width.js';
