@@ -7,7 +7,6 @@
 
 const JSON_CONTROLS = /[\u007f-\u009f]/g;
 /** C0 controls but tab and line ends (csv keeps those, quoted), DEL and C1. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it looks for
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */

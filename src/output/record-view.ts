@@ -54,11 +54,7 @@ function heading(record: Record<string, unknown>, width: number): string[] {
     .filter((p) => typeof p === 'string' && p !== '')
     .map((p) => tableCell(p));
   const title = typeof record.alert_title === 'string' ? tableCell(record.alert_title) : '';
-  return [
-    ...wrapLine(cleanForTerminal(parts.join(' · ')), width),
-    ...(title ? wrapLine(title, width) : []),
-    '',
-  ];
+  return [...wrapLine(cleanForTerminal(parts.join(' · ')), width), ...(title ? wrapLine(title, width) : []), ''];
 }
 
 /** Every field of the record, in the order the API sent them, one block each. */

@@ -191,7 +191,11 @@ export class TableRenderer implements Renderer {
     return drawRows(rows, widths, head);
   }
 
-  #blockLines({ recordBlock, tableCell }: Kit, records: readonly Record<string, unknown>[], cells: string[][]): string[] {
+  #blockLines(
+    { recordBlock, tableCell }: Kit,
+    records: readonly Record<string, unknown>[],
+    cells: string[][],
+  ): string[] {
     const lines: string[] = [];
     records.forEach((record, r) => {
       if (this.#count + r > 0) lines.push('');

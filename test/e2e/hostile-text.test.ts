@@ -105,11 +105,9 @@ describe('text from the server never drives the terminal', () => {
   });
 
   it('csv on a terminal shows control codes as \\xNN; csv into a pipe keeps the exact bytes', async () => {
-    const onTerminal = await run(
-      (await scriptedServer([{ body: feedBody([record(1)]) }])).url,
-      ['feed', '-f', 'csv'],
-      { env: TERMINAL },
-    );
+    const onTerminal = await run((await scriptedServer([{ body: feedBody([record(1)]) }])).url, ['feed', '-f', 'csv'], {
+      env: TERMINAL,
+    });
     expect(onTerminal.exitCode).toBe(0);
     expectNoControls(onTerminal.stdout);
     expect(onTerminal.stdout).toContain('Kettle model \\x1b]0;pwned\\x07 \\x1b[2J \\x9b31mred');

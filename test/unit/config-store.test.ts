@@ -124,19 +124,26 @@ describe('ConfigStore', () => {
     },
   );
 
-  it.skipIf(isRoot)(`reads an existing file in a read-only directory; writes throw ConfigWriteError${rootNote}`, async () => {
-    fs.writeFileSync(path.join(tmp, 'config.json'), JSON.stringify({ profiles: { default: { format: 'csv' } } }));
-    fs.chmodSync(tmp, 0o500);
-    const store = await ConfigStore.open({ dir: tmp });
-    expect(store.get('default', 'format')).toBe('csv');
-    await expect(store.set('default', 'format', 'json')).rejects.toThrow(ConfigWriteError);
-  });
+  it.skipIf(isRoot)(
+    `reads an existing file in a read-only directory; writes throw ConfigWriteError${rootNote}`,
+    async () => {
+      fs.writeFileSync(path.join(tmp, 'config.json'), JSON.stringify({ profiles: { default: { format: 'csv' } } }));
+      fs.chmodSync(tmp, 0o500);
+      const store = await ConfigStore.open({ dir: tmp });
+      expect(store.get('default', 'format')).toBe('csv');
+      await expect(store.set('default', 'format', 'json')).rejects.toThrow(ConfigWriteError);
+    },
+  );
 
   it.each([
     ['not JSON', '{"profiles": {"default": {"api-key": "rf_live_0123456789abcdef"', /not valid JSON/],
     ['an array', '[1, 2]', /does not hold a JSON object/],
     ['profiles of the wrong shape', '{"profiles": {"default": "x"}}', /"profiles" is not an object/],
-    ['a value that is not a string or a number', '{"profiles": {"default": {"retries": true}}}', /"profiles.default.retries" is not a string or a number/],
+    [
+      'a value that is not a string or a number',
+      '{"profiles": {"default": {"retries": true}}}',
+      /"profiles.default.retries" is not a string or a number/,
+    ],
   ])('a corrupt file (%s) gives ConfigReadError and is left untouched', async (_name, content, reason) => {
     const file = path.join(tmp, 'config.json');
     fs.writeFileSync(file, content, { mode: 0o600 });

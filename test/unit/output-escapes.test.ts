@@ -28,7 +28,13 @@ describe('jsonl and json escape DEL and C1', () => {
     expect(fromRecords).toContain('csi \\u009b2J del \\u007f nel \\u0085 esc \\u001b[2J bel \\u0007');
     // Still the same values, and everything else (é, emoji) as UTF-8.
     expect(fromRecords).toContain('é ü 😀');
-    const parsed = format === 'json' ? JSON.parse(fromRecords) : fromRecords.trim().split('\n').map((l) => JSON.parse(l));
+    const parsed =
+      format === 'json'
+        ? JSON.parse(fromRecords)
+        : fromRecords
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
     expect(parsed).toEqual(RECORDS);
   });
 });
@@ -36,7 +42,13 @@ describe('jsonl and json escape DEL and C1', () => {
 describe('csv', () => {
   it('on a terminal shows ESC, BEL, DEL and C1 as \\xNN; tab and line ends stay', async () => {
     const out = collector();
-    const renderer = createRenderer({ format: 'csv', out, tableColumns: [], toTerminal: true, csvColumns: ['id', 'v'] });
+    const renderer = createRenderer({
+      format: 'csv',
+      out,
+      tableColumns: [],
+      toTerminal: true,
+      csvColumns: ['id', 'v'],
+    });
     await renderer.write([{ id: 1, v: 'a\u001b]0;t\u0007b\u009bc\u007fd\te\nf' }]);
     await renderer.end();
     expect(out.text()).toBe('id,v\n1,"a\\x1b]0;t\\x07b\\x9bc\\x7fd\te\nf"\n');
