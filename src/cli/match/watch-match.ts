@@ -17,6 +17,7 @@ function matchOutput(
   ctx: Context,
   width: number,
   color: ColorLevel,
+  toTerminal: boolean,
 ): WatchOutput {
   let renderer: Renderer | undefined;
   const open = async () => {
@@ -29,6 +30,7 @@ function matchOutput(
       formulaGuard: plan.formulaGuard,
       width,
       color,
+      toTerminal,
     });
   };
   return {
@@ -60,7 +62,7 @@ export function watchMatch(
 ): Promise<void> {
   return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
     reportRejected(index.rejected, session.status);
-    const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color);
+    const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color, terminal.stdoutIsTTY);
     await runWatch(plan as WatchPlan, session, ctx, output);
   });
 }
