@@ -1,6 +1,6 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
-import { cleanForTerminal, limitText, tableCell } from './terminal-cells.js';
+import { cleanForTerminal, limitText, tableCell, terminalText } from './terminal-cells.js';
 import { displayWidth, padToWidth, truncateToWidth, wrapLine } from './text-width.js';
 
 /** Below this width labels go on their own line, above their values. */
@@ -8,7 +8,7 @@ const STACKED_BELOW = 60;
 const MAX_LABEL = 30;
 const NONE = '—';
 
-const label = (field: string) => cleanForTerminal(field.replace(/_/g, ' '));
+const label = (field: string) => terminalText(field.replace(/_/g, ' '));
 
 /** A list item on one line: a party as "name — role, country", an identifier as "type value", else text or JSON. */
 function itemText(item: unknown): string {
@@ -112,7 +112,7 @@ export function historyView(versions: readonly VersionEntry[], width: number): s
     const about = [`version ${v.version}${v.current ? ' (current)' : ''}`];
     if (v.storedAt) about.push(`stored ${v.storedAt}`);
     if (typeof v.record.updated_at === 'string') about.push(`updated_at ${v.record.updated_at}`);
-    lines.push(...wrapLine(cleanForTerminal(about.join(' · ')), w));
+    lines.push(...wrapLine(terminalText(about.join(' · ')), w));
     const previous = versions[i - 1];
     if (!previous) return;
     const changes = fieldChanges(previous.record, v.record);
