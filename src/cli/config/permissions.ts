@@ -7,6 +7,8 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
 /** What is wrong with the modes of an existing config file and its folder, one warning each. */
 export function permissionWarnings(file: string, stat: fs.Stats, holdsSecret: boolean): string[] {
+  // Windows keeps access in ACLs; its mode bits say nothing about who may read.
+  if (process.platform === 'win32') return [];
   const warnings: string[] = [];
   if (holdsSecret && (stat.mode & 0o077) !== 0) {
     warnings.push(
@@ -15,7 +17,12 @@ export function permissionWarnings(file: string, stat: fs.Stats, holdsSecret: bo
     );
   }
   const dir = path.dirname(file);
-  const dirMode = fs.statSync(dir).mode;
+  let dirMode = 0;
+  try {
+    dirMode = fs.statSync(dir).mode;
+  } catch {
+    // The folder went away since the file was read: nothing to warn about.
+  }
   if ((dirMode & 0o022) !== 0) {
     warnings.push(
       `the config folder ${dir} is writable by others (${octal(dirMode)}); ` +
