@@ -6,6 +6,10 @@ export interface AttemptResult {
   error?: string;
   /** The receiver asked to be left alone this long (HTTP 429 Retry-After). */
   retryAfterMs?: number;
+  /** It gave no answer within its timeout: a receiver that keeps doing so rests for the rest of the pass. */
+  timedOut?: boolean;
+  /** The same record can never succeed (an argument too long for the system): given up, not retried. */
+  permanent?: boolean;
 }
 
 export interface Action {

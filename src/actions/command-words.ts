@@ -1,5 +1,7 @@
 // Splits an --exec command into words as a POSIX shell would, expanding nothing, and fills in {field} placeholders.
 
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 export class CommandSyntaxError extends Error {
   override name = 'CommandSyntaxError';
 }
@@ -52,10 +54,12 @@ export function splitWords(command: string): string[] {
   }
   if (inWord) words.push(word);
   if (words.length === 0) throw new CommandSyntaxError('--exec needs a command');
+  // A record must never choose what runs: a placeholder is filled into arguments only.
+  if (new RegExp(PLACEHOLDER.source).test(words[0] as string)) {
+    throw new CommandSyntaxError(`--exec: a {field} cannot be the program, only its arguments: ${words[0]}`);
+  }
   return words;
 }
-
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** A field as argument text: arrays joined with ", ", objects as JSON, null and absent as ''; NUL bytes dropped. */
 export function fieldText(value: unknown): string {

@@ -1,6 +1,6 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
 import { backoffMs } from '../api/retry.js';
-import type { Action } from './action.js';
+import type { Action, AttemptResult } from './action.js';
 
 /** One recall waiting for its actions; kept in the --state file so a restart retries it. */
 export interface PendingDelivery {
@@ -9,6 +9,8 @@ export interface PendingDelivery {
   record: Record<string, unknown>;
   /** Names of the actions that already succeeded for it: never run again. */
   done: string[];
+  /** Names of the actions given up for it (they can never succeed for this record): never run again. */
+  gaveUp?: string[];
   /** Failed attempts so far, over all passes. */
   attempts: number;
   lastError?: string;
@@ -21,10 +23,27 @@ export interface DeliveryReport {
   pending: number;
   /** Failed attempts in this pass. */
   failed: number;
+  /** Actions given up in this pass (one per recall and action that can never succeed). */
+  givenUp: number;
+  /** Actions that stopped for the rest of this pass: their receiver timed out on two recalls in a row. */
+  rested: string[];
+  /** The pass stopped at its time budget; what it did not reach waits for the next one. */
+  outOfTime: boolean;
 }
+
+/** An action that takes every recall still owed to it at once: one e-mail per poll, never one per recall. */
+export interface BatchAction {
+  name: string;
+  attemptAll(records: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<AttemptResult>;
+}
+
+/** A pass delivers for at most this long (plus the attempt under way): a cron run is never held for long. */
+export const DEFAULT_PASS_BUDGET_MS = 120_000;
 
 export interface DeliveryQueueOptions {
   actions: readonly Action[];
+  /** Run before the per-recall actions, each once per pass over all the recalls that still owe it. */
+  batchActions?: readonly BatchAction[];
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   signal?: AbortSignal;
@@ -39,6 +58,14 @@ export interface DeliveryQueueOptions {
   persist: () => Promise<void>;
   /** Every failed attempt, so a recall that keeps failing is reported each time. */
   onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** A failed attempt of a batch action, once for the whole batch (default: onFailure for each recall). */
+  onBatchFailure?: (deliveries: readonly PendingDelivery[], action: string, error: string) => void;
+  /** An action given up for a recall: it will never be run for it again. */
+  onGiveUp: (delivery: PendingDelivery, action: string, error: string) => void;
+  /** Milliseconds, for the pass's time budget; default Date.now. */
+  now?: () => number;
+  /** How long one pass may deliver; default DEFAULT_PASS_BUDGET_MS. */
+  passBudgetMs?: number;
   /** Every action that succeeded (for --verbose). */
   onSuccess?: (delivery: PendingDelivery, action: string) => void;
 }
@@ -68,50 +95,150 @@ export class DeliveryQueue {
     this.queue.push({ id, record, done: [], attempts: 0 });
   }
 
-  /** Runs the actions of every waiting recall, oldest first, one at a time. */
+  /** Every action's name: a recall is complete when each of them is settled for it. */
+  private get names(): string[] {
+    return [...(this.opts.batchActions ?? []), ...this.opts.actions].map((a) => a.name);
+  }
+
+  private isComplete(delivery: PendingDelivery): boolean {
+    return this.names.every((name) => settled(delivery, name));
+  }
+
+  /** Removes the completed recalls from the queue; returns how many of them were delivered (not only given up). */
+  private settle(deliveries: readonly PendingDelivery[]): number {
+    let delivered = 0;
+    for (const delivery of deliveries) {
+      if (!this.isComplete(delivery) || !this.queued.has(delivery.id)) continue;
+      this.queue.splice(this.queue.indexOf(delivery), 1);
+      this.queued.delete(delivery.id);
+      if (delivery.done.length > 0) delivered++;
+    }
+    return delivered;
+  }
+
+  /** Runs the batch actions, then the actions of every waiting recall, oldest first, one at a time, within the pass's bounds. */
   async deliver(): Promise<DeliveryReport> {
-    const report: DeliveryReport = { delivered: 0, pending: 0, failed: 0 };
+    const now = this.opts.now ?? Date.now;
+    const pass: Pass = {
+      report: { delivered: 0, pending: 0, failed: 0, givenUp: 0, rested: [], outOfTime: false },
+      deadline: now() + (this.opts.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS),
+      timeouts: new Map(),
+    };
+    for (const action of this.opts.batchActions ?? []) {
+      if (this.opts.signal?.aborted || this.outOfTime(pass)) break;
+      await this.runBatch(action, pass);
+    }
     for (const delivery of [...this.queue]) {
-      if (this.opts.signal?.aborted) break;
-      let complete = true;
+      if (this.opts.signal?.aborted || pass.report.outOfTime) break;
       for (const action of this.opts.actions) {
-        if (delivery.done.includes(action.name)) continue;
-        const ok = await this.runAction(delivery, action, report);
-        if (!ok) complete = false;
+        if (settled(delivery, action.name) || pass.report.rested.includes(action.name)) continue;
+        if (this.outOfTime(pass)) break;
+        await this.runAction(delivery, action, pass);
       }
-      if (complete) {
-        this.queue.splice(this.queue.indexOf(delivery), 1);
-        this.queued.delete(delivery.id);
-        report.delivered++;
+      if (this.isComplete(delivery)) {
+        pass.report.delivered += this.settle([delivery]);
         await this.opts.persist();
       }
     }
-    report.pending = this.queue.length;
-    return report;
+    pass.report.pending = this.queue.length;
+    return pass.report;
   }
 
-  private async runAction(delivery: PendingDelivery, action: Action, report: DeliveryReport): Promise<boolean> {
+  /** True (and noted in the report) once the pass has used its time budget. */
+  private outOfTime(pass: Pass): boolean {
+    if ((this.opts.now ?? Date.now)() < pass.deadline) return false;
+    pass.report.outOfTime = true;
+    return true;
+  }
+
+  /**
+   * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked
+   * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it.
+   */
+  private async runBatch(action: BatchAction, pass: Pass): Promise<void> {
+    const owed = this.queue.filter((d) => !settled(d, action.name));
+    if (owed.length === 0) return;
+    const ok = await this.retrying(
+      () =>
+        action.attemptAll(
+          owed.map((d) => d.record),
+          this.opts.signal,
+        ),
+      pass,
+      async (result, error) => {
+        for (const d of owed) {
+          d.attempts++;
+          d.lastError = `${action.name}: ${error}`;
+        }
+        pass.report.failed++;
+        if (this.opts.onBatchFailure) this.opts.onBatchFailure(owed, action.name, error);
+        else for (const d of owed) this.opts.onFailure(d, action.name, error);
+        await this.opts.persist();
+        return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, 'batch');
+      },
+    );
+    if (!ok) return;
+    for (const d of owed) {
+      d.done.push(action.name);
+      this.opts.onSuccess?.(d, action.name);
+    }
+    pass.report.delivered += this.settle(owed);
+    await this.opts.persist();
+  }
+
+  private async runAction(delivery: PendingDelivery, action: Action, pass: Pass): Promise<void> {
+    const ok = await this.retrying(
+      () => action.attempt(delivery.record, this.opts.signal),
+      pass,
+      async (result, error) => {
+        delivery.attempts++;
+        delivery.lastError = `${action.name}: ${error}`;
+        pass.report.failed++;
+        if (result.permanent) {
+          // Retrying cannot help: the recall is not held pending for ever, nor reported at every run.
+          delivery.gaveUp = [...(delivery.gaveUp ?? []), action.name];
+          pass.report.givenUp++;
+          this.opts.onGiveUp(delivery, action.name, error);
+          if (!this.isComplete(delivery)) await this.opts.persist();
+          return true;
+        }
+        this.opts.onFailure(delivery, action.name, error);
+        await this.opts.persist();
+        return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, delivery.id);
+      },
+    );
+    if (!ok) return;
+    pass.timeouts.delete(action.name);
+    delivery.done.push(action.name);
+    this.opts.onSuccess?.(delivery, action.name);
+    // The recall's last action is saved with its completion, by deliver(): one write, not two.
+    if (!this.isComplete(delivery)) await this.opts.persist();
+  }
+
+  /**
+   * Up to attemptsPerPass attempts with backoff between them, never sleeping past the pass's deadline;
+   * true when one succeeded. `failed` records a failure and says whether to stop trying in this pass.
+   */
+  private async retrying(
+    attempt: () => Promise<AttemptResult>,
+    pass: Pass,
+    failed: (result: AttemptResult, error: string) => Promise<boolean>,
+  ): Promise<boolean> {
     const tries = this.opts.attemptsPerPass ?? 3;
-    for (let attempt = 0; attempt < tries; attempt++) {
-      const result = await action.attempt(delivery.record, this.opts.signal);
+    const now = this.opts.now ?? Date.now;
+    for (let n = 0; n < tries; n++) {
+      const result = await attempt();
       // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.
       if (!result.ok && this.opts.signal?.aborted) return false;
-      if (result.ok) {
-        delivery.done.push(action.name);
-        this.opts.onSuccess?.(delivery, action.name);
-        // The recall's last action is saved with its completion, by deliver(): one write, not two.
-        if (this.opts.actions.some((a) => !delivery.done.includes(a.name))) await this.opts.persist();
-        return true;
-      }
-      const error = result.error ?? 'failed';
-      delivery.attempts++;
-      delivery.lastError = `${action.name}: ${error}`;
-      report.failed++;
-      this.opts.onFailure(delivery, action.name, error);
-      await this.opts.persist();
-      if (attempt === tries - 1) break;
-      const wait = this.delay(attempt, result.retryAfterMs);
+      if (result.ok) return true;
+      if (await failed(result, result.error ?? 'failed')) return false;
+      if (n === tries - 1) break;
+      const wait = this.delay(n, result.retryAfterMs);
       if (wait === undefined) break;
+      if (now() + wait >= pass.deadline) {
+        pass.report.outOfTime = true;
+        break;
+      }
       try {
         await this.opts.sleep(wait, this.opts.signal);
       } catch {
@@ -119,6 +246,19 @@ export class DeliveryQueue {
       }
     }
     return false;
+  }
+
+  /**
+   * Counts a timeout; true when the action timed out on two recalls in a row with no success between:
+   * its receiver is not answering, and each further attempt would cost another full timeout.
+   */
+  private restAfterTimeout(pass: Pass, action: string, id: string): boolean {
+    const ids = pass.timeouts.get(action) ?? new Set<string>();
+    ids.add(id);
+    pass.timeouts.set(action, ids);
+    if (ids.size < 2) return false;
+    pass.report.rested.push(action);
+    return true;
   }
 
   /** The pause before the next attempt; undefined when the receiver asked for longer than a pass may wait. */
@@ -132,4 +272,17 @@ export class DeliveryQueue {
       this.opts.maxDelayMs ?? 30_000,
     );
   }
+}
+
+/** What one pass of deliver() keeps track of. */
+interface Pass {
+  report: DeliveryReport;
+  deadline: number;
+  /** Per action, the recalls it timed out on since its last success. */
+  timeouts: Map<string, Set<string>>;
+}
+
+/** Nothing more to run for it: the action succeeded, or was given up. */
+function settled(delivery: PendingDelivery, action: string): boolean {
+  return delivery.done.includes(action) || (delivery.gaveUp?.includes(action) ?? false);
 }

@@ -1,9 +1,10 @@
-// --webhook: POSTs each recall as JSON (as the API sent it), or as a Slack-style {"text": ...} message.
+// --webhook: POSTs each recall as JSON (as the API sent it), as a Slack-style {"text": ...} message, or as a Teams card.
 import type { Connections } from '../api/connections.js';
 import { TimeoutError } from '../api/api-errors.js';
 import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
+import { shorten, teamsRecallMessage } from './teams-card.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
 export interface WebhookActionOptions {
@@ -16,18 +17,23 @@ export interface WebhookActionOptions {
 }
 
 /** Slack's mrkdwn treats & < > as markup: escaped, hostile text stays text. */
-function escapeSlack(text: string): string {
+export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function field(record: Record<string, unknown>, name: string): string {
+/** Slack cuts a message's text at 40,000 characters and advises 4,000; one recall stays far below either. */
+export const SLACK_MAX_CHARS = 4000;
+
+/** A field cut to `max` characters before escaping, so an entity is never cut in half. */
+function field(record: Record<string, unknown>, name: string, max = 200): string {
   const v = record[name];
-  return typeof v === 'string' || typeof v === 'number' ? escapeSlack(String(v)) : '';
+  return typeof v === 'string' || typeof v === 'number' ? escapeSlack(shorten(String(v), max)) : '';
 }
 
 /** Title, severity, brand, source and link: what Slack, Mattermost and similar incoming webhooks show. */
 export function slackMessage(record: Record<string, unknown>): { text: string } {
-  const title = field(record, 'alert_title') || field(record, 'product_name') || `recall ${field(record, 'id')}`;
+  const title =
+    field(record, 'alert_title', 500) || field(record, 'product_name', 500) || `recall ${field(record, 'id')}`;
   const facts = [
     ['severity', field(record, 'risk_severity')],
     ['brand', field(record, 'product_brand')],
@@ -37,7 +43,7 @@ export function slackMessage(record: Record<string, unknown>): { text: string } 
     .map(([k, v]) => `${k}: ${v}`)
     .join(' · ');
   const url =
-    typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url)
+    typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url) && record.source_url.length <= 2000
       ? `\n<${record.source_url.replace(/[<>|\s]/g, '')}>`
       : '';
   return { text: `*${title}*${facts ? `\n${facts}` : ''}${url}` };
@@ -53,7 +59,9 @@ export function webhookAction(opts: WebhookActionOptions): Action {
   return {
     name: 'webhook',
     async attempt(record, signal): Promise<AttemptResult> {
-      const body = JSON.stringify(opts.format === 'slack' ? slackMessage(record) : record);
+      const body = JSON.stringify(
+        opts.format === 'slack' ? slackMessage(record) : opts.format === 'teams' ? teamsRecallMessage(record) : record,
+      );
       try {
         const res = await send(opts.url, {
           connections: opts.connections,
@@ -79,6 +87,7 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         // The transport's messages name the host only; a stray path (the URL's token) is cut out all the same.
         const why =
           err instanceof TimeoutError ? 'no answer within the timeout' : hidePath((err as Error).message, opts.url);
+        if (err instanceof TimeoutError) return { ok: false, timedOut: true, error: `${where}: ${why}` };
         return { ok: false, error: `${where}: ${why}` };
       }
     },

@@ -1,9 +1,9 @@
 // Webhook URLs are secrets (they carry the channel's token): checked once, and shown only masked.
 import { isLoopbackHost } from '../api/loopback.js';
 
-/** What a webhook receives: the record as the API sent it, or a Slack-style {"text": ...} message. */
-export type WebhookFormat = 'json' | 'slack';
-export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack'];
+/** What a webhook receives: the record as the API sent it, a Slack-style {"text": ...} message, or a Teams card. */
+export type WebhookFormat = 'json' | 'slack' | 'teams';
+export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack', 'teams'];
 
 export class WebhookUrlError extends Error {
   override name = 'WebhookUrlError';

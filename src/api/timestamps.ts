@@ -11,10 +11,19 @@ export function timestampMicros(s: string): number {
   const m = ISO.exec(s);
   if (!m) return NaN;
   const [, date, hh = '00', mm = '00', ss = '00', frac = '', zone = 'Z'] = m;
+  if (!isCalendarDate(date as string)) return NaN;
   const ms = Date.parse(`${date}T${hh}:${mm}:${ss}${zone === 'Z' ? 'Z' : normaliseZone(zone)}`);
   if (Number.isNaN(ms)) return NaN;
   const micros = Number(`${frac}000000`.slice(0, 6));
   return ms * 1000 + micros;
+}
+
+/** Date.parse rolls 2026-02-30 over into March: a day the month does not have is no date. */
+function isCalendarDate(date: string): boolean {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which takes years below 100 for 19xx
+  return at.getUTCFullYear() === y && at.getUTCMonth() === mo - 1 && at.getUTCDate() === d;
 }
 
 function normaliseZone(z: string): string {

@@ -1,6 +1,12 @@
 // The archive store: one SQLite file of every recall a sync has seen, its versions, and the runs that stored them.
 import type Database from 'better-sqlite3';
+import type { RecordFilter } from '../filters/record-filter.js';
+import type { CaseCandidate, CaseQuery, CaseStep, CaseView } from './cases-model.js';
+import { verifyCases, type CaseLogCheck } from './cases-verify.js';
+import { CaseStore, type StepBy } from './cases.js';
 import { versions, type StoredVersion } from './history.js';
+import { storedInPeriod, type StoredInPeriod } from './period-recalls.js';
+import { runsAround, type SyncRunRow } from './run-rows.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { beginRun, extent, finishRun, type ArchiveExtent, type RunCounts, type RunOutcome } from './runs.js';
 import { listRecords, listRecordTexts, type ArchiveListing, type ArchiveQuery } from './select.js';
@@ -12,6 +18,7 @@ export class Archive {
   readonly file: string;
   private readonly db: Database.Database;
   private upserter: Upserter | undefined;
+  private caseStore: CaseStore | undefined;
 
   private constructor(file: string, db: Database.Database) {
     this.file = file;
@@ -59,6 +66,46 @@ export class Archive {
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): StatsResult {
     return stats(this.db, q, by);
+  }
+
+  /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */
+  async syncRuns(period: { fromMs: number; toMs: number }): Promise<SyncRunRow[]> {
+    return runsAround(this.db, period);
+  }
+
+  /** The recalls first stored (new) or given a new version (updated) by the runs that started in the period. */
+  async storedIn(period: { fromMs: number; toMs: number }, q: ArchiveQuery): Promise<StoredInPeriod> {
+    return storedInPeriod(this.db, period, q);
+  }
+
+  private get store(): CaseStore {
+    this.caseStore ??= new CaseStore(this.db);
+    return this.caseStore;
+  }
+
+  /** Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone. */
+  async openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
+    return this.store.open(candidates, by);
+  }
+
+  /** Cases with their timelines, oldest first; `filter` applies to each case's recall as archived. */
+  async cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {
+    return this.store.list(q, filter);
+  }
+
+  /** One case, and its recall as the archive holds it now. */
+  async caseWithRecall(id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
+    return this.store.get(id);
+  }
+
+  /** Resolves, parks (wait) or reopens a case: one more event on its timeline. */
+  async stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView> {
+    return this.store.step(id, step, by);
+  }
+
+  /** Checks the case log's hash chain, and each case against its timeline. */
+  async verifyCases(): Promise<CaseLogCheck> {
+    return verifyCases(this.db);
   }
 
   /** Runs a read-only check of the whole file; 'ok' when sound. */

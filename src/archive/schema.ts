@@ -62,8 +62,45 @@ CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, mode
 INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);
 `;
 
+// Cases: one per (catalogue row, recall) pair that \`match --open-cases\` found, and their append-only
+// timeline. Portable SQL (PostgreSQL mirrors it); each event's hash chains it to the one before (cases-chain.ts),
+// and UNIQUE (prev_hash) means two writers can never both append after the same event.
+const V2 = `
+CREATE TABLE cases (
+  id            INTEGER PRIMARY KEY,
+  recall_id     INTEGER NOT NULL,
+  catalog_key   TEXT NOT NULL,
+  level         TEXT NOT NULL,
+  reason        TEXT NOT NULL,
+  catalog_row   TEXT NOT NULL,
+  alert_title   TEXT,
+  status        TEXT NOT NULL,
+  outcome       TEXT,
+  opened_at     TEXT NOT NULL,
+  updated_at    TEXT NOT NULL,
+  UNIQUE (catalog_key, recall_id)
+);
+CREATE INDEX cases_recall ON cases (recall_id);
+CREATE INDEX cases_status ON cases (status, id);
+
+CREATE TABLE case_events (
+  seq           INTEGER PRIMARY KEY,
+  case_id       INTEGER NOT NULL REFERENCES cases(id),
+  at            TEXT NOT NULL,
+  actor         TEXT NOT NULL,
+  action        TEXT NOT NULL,
+  status        TEXT NOT NULL,
+  outcome       TEXT,
+  note          TEXT,
+  detail        TEXT,
+  prev_hash     TEXT NOT NULL UNIQUE,
+  hash          TEXT NOT NULL
+);
+CREATE INDEX case_events_case ON case_events (case_id, seq);
+`;
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 // Stores a page of records in one transaction: new ones inserted, changed ones updated with the old version kept.
 import type Database from 'better-sqlite3';
+import { CaseReopener } from './cases-reopen.js';
 import { ftsValues, recordColumns, SQL_FILTERS } from './record-columns.js';
 import { FTS_COLUMNS } from './schema.js';
 
@@ -40,8 +41,10 @@ export class Upserter {
   private readonly index: Database.Statement;
   private readonly unindex: Database.Statement;
   private readonly write: (records: readonly ArchivedRecord[], runId: number) => UpsertCounts;
+  private readonly cases: CaseReopener;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, now: () => number = Date.now) {
+    this.cases = new CaseReopener(db, now);
     this.find = db.prepare('SELECT raw, version, updated_at, updated_us, version_run FROM recalls WHERE id = ?');
     const names = COLUMNS.map((c) => `@${c}`).join(', ');
     this.insert = db.prepare(
@@ -97,6 +100,8 @@ export class Upserter {
       this.update.run({ id: record.id, version: old.version + 1, run: runId, ...columns });
       this.unindex.run(record.id);
       this.index.run(record.id, ...ftsValues(record));
+      // In this page's transaction: a new version and its cases' "recall updated" events commit together.
+      this.cases.recallUpdated(record.id, old.version + 1, old.raw, record);
       counts.updated++;
     }
     this.count.run(records.length, counts.added, counts.updated, counts.unchanged, runId);

@@ -71,3 +71,13 @@ export class MatchesFoundError extends Error {
     super(`${matches} catalogue ${matches === 1 ? 'row matches' : 'rows match'} a recall`);
   }
 }
+
+/** `digest --email` or `--webhook`: the SMTP server or the webhook refused the digest, or could not be reached (exit 11). */
+export class NotDeliveredError extends Error {
+  override name = 'NotDeliveredError';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}

@@ -27,6 +27,7 @@ import {
   BusyError,
   CannotWriteError,
   MatchesFoundError,
+  NotDeliveredError,
   MissingApiKeyError,
   ResumableError,
   UnhealthyError,
@@ -35,6 +36,7 @@ import {
 import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
 import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/archive-errors.js';
+import { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
 import { EXIT } from './exit-codes.js';
 import { plainLine } from '../output/control-escapes.js';
 
@@ -61,6 +63,9 @@ const BASE_URL_HINT =
 
 const MALFORMED_KEY_HINT =
   'the key comes from --api-key, RECALL_FEED_API_KEY or the profile: set it again as one line, e.g. `recall-feed config set api-key` (reads it from stdin)';
+
+const CASE_LOG_HINT =
+  'the timeline from that event on cannot be trusted: compare with a backup of the archive, or a report handed over before';
 
 function tlsHints(err: TlsError): string[] {
   if (err.kind === 'protocol')
@@ -110,6 +115,12 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
+  if (err instanceof NotDeliveredError) return { code: EXIT.notDelivered, message: err.message, hints: ownHint(err) };
+  if (err instanceof CaseLogBrokenError)
+    return { code: EXIT.caseLogBroken, message: err.message, hints: [CASE_LOG_HINT] };
+  if (err instanceof CaseNotFoundError)
+    return { code: EXIT.usage, message: err.message, hints: ['list them: recall-feed cases --status all'] };
+  if (err instanceof CaseStepError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
   if (err instanceof ArchiveError) return { code: EXIT.usage, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };

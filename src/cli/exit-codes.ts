@@ -15,5 +15,9 @@ export const EXIT = {
   busy: 9,
   /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
   cannotWrite: 10,
+  /** `digest --email`/`--webhook`: the SMTP server or the webhook refused the digest or could not be reached. */
+  notDelivered: 11,
+  /** `cases verify`: an event of the case log was edited or removed. */
+  caseLogBroken: 12,
   interrupted: 130,
 } as const;

@@ -30,7 +30,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   query: async () => (await import('./commands/query.js')).registerQuery,
   show: async () => (await import('./commands/show.js')).registerShow,
   stats: async () => (await import('./commands/stats.js')).registerStats,
+  digest: async () => (await import('./commands/digest.js')).registerDigest,
   match: async () => (await import('./commands/match.js')).registerMatch,
+  cases: async () => (await import('./commands/cases.js')).registerCases,
+  report: async () => (await import('./commands/report.js')).registerReport,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
@@ -118,10 +121,13 @@ Examples:
   recall-feed sync                               keep a local archive (cron: 0 * * * * recall-feed sync)
   recall-feed query --search "creme brulee" --since 30d   ask the archive, offline
   recall-feed match --catalog products.csv       which of your products were recalled
+  recall-feed digest --email team@example.com    the day's summary, and whether monitoring held
+  recall-feed cases                              work through the matches (match --archive --open-cases)
 
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
-9 busy (another run holds the file), 10 cannot write a file, 130 interrupted.`,
+9 busy (another run holds the file), 10 cannot write a file, 11 digest not delivered,
+12 case log broken (cases verify), 130 interrupted.`,
     );
   return program;
 }

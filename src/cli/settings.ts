@@ -54,6 +54,10 @@ export interface Settings {
   profileDb: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
+  /** The SMTP server of --email: RECALL_FEED_SMTP_URL, else the profile's smtp-url (a secret: never printed). */
+  smtpUrl: string | undefined;
+  /** The profile's email-from: the sender of --email when --email-from is not given. */
+  emailFrom: string | undefined;
   output: string | undefined;
   quiet: boolean;
   verbose: boolean;
@@ -123,12 +127,27 @@ export function resolveProfileName(flags: GlobalFlags, env: Record<string, strin
   return flags.profile ?? (env.RECALL_FEED_PROFILE || 'default');
 }
 
+/** `--timeout=` (or `--pace ''`) is a mistake, never a way to ask for the default. */
+function refuseEmpty(flags: GlobalFlags): void {
+  const given: [string | undefined, string, string][] = [
+    [flags.timeout, '--timeout', 'a number of seconds, e.g. --timeout 30'],
+    [flags.maxWait, '--max-wait', 'a number of seconds, e.g. --max-wait 60'],
+    [flags.retries, '--retries', 'a whole number, e.g. --retries 3'],
+    [flags.maxResponseMb, '--max-response-mb', 'a whole number of MiB, e.g. --max-response-mb 64'],
+    [flags.pace, '--pace', 'e.g. --pace minute=30/1m,hour=500/1h'],
+  ];
+  for (const [value, flag, example] of given) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a value`, example);
+  }
+}
+
 /** Every global setting with its source decided. Throws UsageError on a bad value. */
 export function resolveSettings(
   flags: GlobalFlags,
   env: Record<string, string | undefined>,
   profileValues: ProfileValues,
 ): Settings {
+  refuseEmpty(flags);
   const key = pick<string>(
     [flags.apiKey, 'flag'],
     [env.RECALL_FEED_API_KEY, 'env'],
@@ -165,6 +184,8 @@ export function resolveSettings(
       'fix it with `recall-feed config set sources ...`',
     ),
     webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
+    smtpUrl: pick<string>([env.RECALL_FEED_SMTP_URL, 'env'], [str(profileValues['smtp-url']), 'profile'])?.[0],
+    emailFrom: str(profileValues['email-from']) || undefined,
     profileDb: str(profileValues.db) || undefined,
     profilePageSize: parseWholeNumber(
       str(profileValues['page-size']),
@@ -180,7 +201,7 @@ export function resolveSettings(
     retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, MAX_RETRIES) as number) : DEFAULT_RETRIES,
     // At most 500: a JavaScript string holds about 512 MiB.
     maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),
-    pacing: flags.pace ? parsePacing(flags.pace) : {},
+    pacing: flags.pace !== undefined ? parsePacing(flags.pace) : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,
   };

@@ -9,14 +9,35 @@ export interface CatalogueRow {
   values: Record<string, string>;
 }
 
+/** A header that appears more than once: each row reads the first non-empty value among its columns. */
+export interface RepeatedColumn {
+  header: string;
+  /** 1-based positions of its columns in the header row. */
+  positions: number[];
+  /** Rows where two of its columns hold different non-empty values (the first one is kept). */
+  conflicts: number;
+}
+
 export interface Catalogue {
+  /** The path as given, for messages. */
+  file: string;
   headers: string[];
   columns: ColumnMap;
   rows: CatalogueRow[];
+  repeated: RepeatedColumn[];
+  /** Set when the file was not UTF-8 and was read as Windows-1252. */
+  readAs?: 'windows-1252';
 }
 
 export class CatalogueReadError extends Error {
   override name = 'CatalogueReadError';
+  constructor(
+    message: string,
+    /** What to do about it, when the --map hint would not help. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The delimiter that splits the header best, among comma, semicolon and tab (quotes respected). */
@@ -40,7 +61,10 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function readJsonl(file: string, content: string): { headers: string[]; rows: CatalogueRow[] } {
+/** A catalogue's content, before its columns are resolved. */
+type Parsed = Pick<Catalogue, 'headers' | 'rows' | 'repeated'>;
+
+function readJsonl(file: string, content: string): Parsed {
   const headers = new Set<string>();
   const rows: CatalogueRow[] = [];
   const lines = content.split(/\r?\n/);
@@ -62,10 +86,11 @@ function readJsonl(file: string, content: string): { headers: string[]; rows: Ca
     }
     rows.push({ line: rows.length + 1, values });
   });
-  return { headers: [...headers], rows };
+  // JSON objects cannot repeat a key (the parser keeps the last).
+  return { headers: [...headers], rows, repeated: [] };
 }
 
-async function readCsv(file: string, content: string): Promise<{ headers: string[]; rows: CatalogueRow[] }> {
+async function readCsv(file: string, content: string): Promise<Parsed> {
   const { parse } = await import('csv-parse/sync');
   let records: string[][];
   try {
@@ -78,31 +103,79 @@ async function readCsv(file: string, content: string): Promise<{ headers: string
   } catch (err) {
     throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
   }
-  const [headers = [], ...data] = records;
+  const [all = [], ...data] = records;
+  const headers = [...new Set(all)];
+  const repeated: RepeatedColumn[] = headers
+    .map((header) => ({ header, positions: positionsOf(all, header), conflicts: 0 }))
+    .filter((r) => r.positions.length > 1);
   const rows = data.map((record, i) => {
     const values: Record<string, string> = {};
-    headers.forEach((h, k) => {
-      values[h] = record[k] ?? '';
+    const clashed = new Set<string>();
+    all.forEach((h, k) => {
+      const value = record[k] ?? '';
+      const before = values[h];
+      // A repeated header (an ERP's second `ean`, often empty): the first non-empty value is read.
+      if (before === undefined || before === '') values[h] = value;
+      else if (value !== '' && value !== before) clashed.add(h);
     });
+    for (const h of clashed) (repeated.find((r) => r.header === h) as RepeatedColumn).conflicts++;
     return { line: i + 1, values };
   });
-  return { headers, rows };
+  return { headers, rows, repeated };
+}
+
+/**
+ * The file's text: UTF-8, or UTF-16 when a BOM (or a NUL in the first pair of bytes) says so; a file that
+ * is not valid UTF-8 is read as Windows-1252 (a Latin-1 export from Excel), which the caller reports.
+ */
+export function decodeCatalogue(file: string, bytes: Buffer): { text: string; readAs?: 'windows-1252' } {
+  if (bytes.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
+    throw new CatalogueReadError(
+      `${file} is a zip or spreadsheet file (xlsx?), not CSV or JSON lines`,
+      'save it from the spreadsheet as "CSV UTF-8"',
+    );
+  }
+  const [b0, b1] = [bytes[0], bytes[1]];
+  // TextDecoder drops the BOM itself.
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0))
+    return { text: new TextDecoder('utf-16le').decode(bytes) };
+  if ((b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== 0))
+    return { text: new TextDecoder('utf-16be').decode(bytes) };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { text: decodeWindows1252(bytes), readAs: 'windows-1252' };
+  }
+}
+
+/** Windows-1252's 0x80-0x9F (Node 20's TextDecoder reads them as Latin-1's C1 controls); the five unused stay as they are. */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Buffer): string {
+  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
+}
+
+function positionsOf(headers: readonly string[], header: string): number[] {
+  return headers.flatMap((h, k) => (h === header ? [k + 1] : []));
 }
 
 /** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */
 export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promise<Catalogue> {
   // Read once: every row is kept for the index anyway, so streaming would save nothing.
-  let content: string;
+  let bytes: Buffer;
   try {
-    content = (await fs.readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    bytes = await fs.readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
     throw new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
   }
+  const { text: content, readAs } = decodeCatalogue(file, bytes);
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');
-  const { headers, rows } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
+  const { headers, rows, repeated } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
-  return { headers, columns: resolveColumns(headers, mapped), rows };
+  return { file, headers, columns: resolveColumns(headers, mapped), rows, repeated, ...(readAs && { readAs }) };
 }

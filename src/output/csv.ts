@@ -13,7 +13,8 @@
 //   (a lone CR too: csv-stringify would leave it bare, and readers split the row there).
 // - Line ends are "\n", not RFC 4180's CRLF: spreadsheets, pandas, csvkit, DuckDB and Python's csv all
 //   read LF, while line-oriented tools (wc -l, awk, cut) would keep a stray "\r" in the last field with
-//   CRLF. A CR or LF inside a field is kept as is, inside quotes.
+//   CRLF. A CR or LF inside a field is kept as is, inside quotes. `lineEnd: '\r\n'` (rows added to a
+//   CRLF file) follows that file instead.
 // - toTerminal: ESC, BEL, C1 and the other controls a terminal acts on are shown as `\xNN` (tab and line
 //   ends stay); files and pipes get the exact bytes.
 // - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
@@ -60,9 +61,12 @@ export class CsvRenderer implements Renderer {
   /** Columns and fields already reported as dropped; undefined when nobody listens or --columns chose. */
   #known: Set<string> | undefined;
 
+  readonly #options: typeof OPTIONS | { record_delimiter: 'windows'; quoted_match: RegExp };
+
   constructor(opts: RenderOptions) {
     this.#opts = opts;
     this.#guard = opts.formulaGuard ?? true;
+    this.#options = opts.lineEnd === '\r\n' ? { ...OPTIONS, record_delimiter: 'windows' } : OPTIONS;
   }
 
   /** A file being continued has its header already. */
@@ -88,7 +92,7 @@ export class CsvRenderer implements Renderer {
     const rows = records.map((record) =>
       columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard)),
     );
-    await writeChunk(this.#opts.out, this.#forOut(this.#preamble(stringify, columns) + stringify(rows, OPTIONS)));
+    await writeChunk(this.#opts.out, this.#forOut(this.#preamble(stringify, columns) + stringify(rows, this.#options)));
     this.#count += records.length;
   }
 
@@ -115,7 +119,7 @@ export class CsvRenderer implements Renderer {
     const bom = this.#opts.bom ? BOM : '';
     // Field names come from the server too, so the header gets the same guard as the cells.
     const header = this.#writesHeader
-      ? stringify([columns.map((c) => (this.#guard ? guardFormula(c) : c))], OPTIONS)
+      ? stringify([columns.map((c) => (this.#guard ? guardFormula(c) : c))], this.#options)
       : '';
     return bom + header;
   }

@@ -42,6 +42,8 @@ export interface RenderOptions {
    * there; no header is written.
    */
   existingHeader?: readonly string[];
+  /** csv: the line end of the rows; default "\n", "\r\n" to follow a CRLF file being appended to. */
+  lineEnd?: '\n' | '\r\n';
   /** csv: told once of each field that has no column and is left out (not with `columns`, a deliberate choice). */
   onDroppedFields?: (fields: string[]) => void;
   /** csv/table header row. Default true; false when appending to a non-empty file. */

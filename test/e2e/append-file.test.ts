@@ -38,6 +38,16 @@ describe('appendFileBytes', () => {
     expect(readFileSync(to, 'utf8')).toBe('a\nb\nc\nd\n');
   });
 
+  it('adds the missing final line end as the target ends its lines: CRLF after a CRLF file', async () => {
+    const dir = tempDir('rf-append-');
+    const [from, to] = [path.join(dir, 'new'), path.join(dir, 'old')];
+    writeFileSync(from, 'c\r\n');
+    writeFileSync(to, 'a\r\nb');
+    const r = await appendUnderLimit(from, to, 1024);
+    expect(r.stdout).toBe('ok');
+    expect(readFileSync(to, 'utf8')).toBe('a\r\nb\r\nc\r\n');
+  });
+
   it('a write that fails part-way (file too large) leaves the target exactly as it was', async () => {
     const dir = tempDir('rf-append-');
     const [from, to] = [path.join(dir, 'new'), path.join(dir, 'old')];

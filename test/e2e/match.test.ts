@@ -109,6 +109,62 @@ describe('match', () => {
     expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^match,barcode,1,${code},Z,\\d+,`));
   });
 
+  it('a repeated column reads its first non-empty value, and says which column was repeated', async () => {
+    const [a, b] = recalls.filter((r) => codes(r).length > 0) as [Rec, Rec];
+    const codeA = codes(a)[0] as string;
+    const codeB = codes(b)[0] as string;
+    // An ERP export with a second, empty `ean` column (the issue's case), and one where only the second is filled.
+    const catalog = path.join(dir, 'repeated.csv');
+    writeFileSync(catalog, `sku,ean,brand,name,ean\nA,${codeA},X,Thing,\nB,,Y,Other,${codeB}\n`);
+    const expected = new Set<string>();
+    for (const r of recalls) {
+      if (codes(r).includes(codeA)) expected.add(`1 ${r.id}`);
+      if (codes(r).includes(codeB)) expected.add(`2 ${r.id}`);
+    }
+    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
+    expect(r.exitCode).toBe(8);
+    const rows = jsonLines(r.stdout) as Rec[];
+    expect(new Set(rows.filter((x) => x.reason === 'barcode').map((x) => `${x.catalog_line} ${x.recall_id}`))).toEqual(
+      expected,
+    );
+    expect(rows.find((x) => x.catalog_line === 2)?.ean).toBe(codeB);
+    expect(r.stderr).toContain(
+      "warning: catalogue column 'ean' appears 2 times (columns 2, 5): each row reads its first non-empty value\n",
+    );
+  });
+
+  it('a Windows-1252 catalogue is read with a warning, its Libellé column recognised; UTF-16 is decoded', async () => {
+    const code = recalls.flatMap(codes)[0] as string;
+    // Brand and name only: unrecognised, the Libellé column would leave nothing to match on (exit 2).
+    const names = path.join(dir, 'latin.csv');
+    writeFileSync(names, Buffer.from('Marque;Libellé\nCôté Cuisine;Pâte à tartiner\n', 'latin1'));
+    const byName = await runAgainst(sandbox, ['match', '--catalog', names, '-f', 'jsonl']);
+    expect(byName.exitCode).toBe(0);
+    expect(byName.stderr).toContain(`warning: ${names} is not UTF-8: read as Windows-1252`);
+    const coded = path.join(dir, 'latin-codes.csv');
+    // The euro sign is 0x80 in Windows-1252 (a C1 control character in Latin-1).
+    const text = Buffer.from(`EAN;Marque;Libellé\n${code};Côté;Pâte à tartiner `, 'latin1');
+    writeFileSync(coded, Buffer.concat([text, Buffer.from([0x80, 0x0a])]));
+    const byCode = await runAgainst(sandbox, ['match', '--catalog', coded, '-f', 'jsonl']);
+    expect(byCode.exitCode).toBe(0);
+    const row = (jsonLines(byCode.stdout) as Rec[])[0] as Rec;
+    expect([row.Marque, row.Libellé]).toEqual(['Côté', 'Pâte à tartiner €']);
+    for (const [encoding, bom] of [
+      ['utf16le', [0xff, 0xfe]],
+      ['utf16be', [0xfe, 0xff]],
+    ] as const) {
+      const text = `EAN,Libellé\n${code},Pâte\n`;
+      const le = Buffer.from(text, 'utf16le');
+      const bytes = encoding === 'utf16le' ? le : Buffer.from(le).swap16();
+      const wide = path.join(dir, `${encoding}.csv`);
+      writeFileSync(wide, Buffer.concat([Buffer.from(bom), bytes]));
+      const r = await runAgainst(sandbox, ['match', '--catalog', wide, '-f', 'jsonl']);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).not.toContain('warning');
+      expect((jsonLines(r.stdout) as Rec[])[0]).toMatchObject({ reason: 'barcode', EAN: code, Libellé: 'Pâte' });
+    }
+  });
+
   it('record filters narrow the recalls checked', async () => {
     const catalog = path.join(dir, 'all-codes.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0);

@@ -1,7 +1,8 @@
 // At-least-once delivery: pending until every action succeeded, no repeat of a success, no blocking by one failure.
 import { describe, expect, it } from 'vitest';
 import type { Action, AttemptResult } from '../../src/actions/action.js';
-import { DeliveryQueue, type PendingDelivery } from '../../src/actions/delivery-queue.js';
+import { cutShortWarning } from '../../src/cli/feed/deliveries.js';
+import { DeliveryQueue, type DeliveryQueueOptions, type PendingDelivery } from '../../src/actions/delivery-queue.js';
 
 /** An action that answers from a script per recall id, and logs every call. */
 function scripted(name: string, answers: Record<string, AttemptResult[]>, log: string[]): Action {
@@ -15,7 +16,7 @@ function scripted(name: string, answers: Record<string, AttemptResult[]>, log: s
   };
 }
 
-function queue(actions: Action[], restored: PendingDelivery[] = []) {
+function queue(actions: Action[], restored: PendingDelivery[] = [], extra: Partial<DeliveryQueueOptions> = {}) {
   const sleeps: number[] = [];
   const failures: string[] = [];
   let persisted = 0;
@@ -30,6 +31,8 @@ function queue(actions: Action[], restored: PendingDelivery[] = []) {
         persisted++;
       },
       onFailure: (d, action, error) => failures.push(`${d.id} ${action} ${error}`),
+      onGiveUp: (d, action, error) => failures.push(`${d.id} ${action} ${error} (given up)`),
+      ...extra,
     },
     restored,
   );
@@ -57,10 +60,11 @@ describe('DeliveryQueue', () => {
         persisted++;
       },
       onFailure: (d, action, error) => failures.push(`${d.id} ${action} ${error}`),
+      onGiveUp: (d, action, error) => failures.push(`${d.id} ${action} ${error} (given up)`),
     });
     q.add('7', { id: 7 });
     const report = await q.deliver();
-    expect(report).toEqual({ delivered: 0, pending: 1, failed: 0 });
+    expect(report).toEqual({ delivered: 0, pending: 1, failed: 0, givenUp: 0, rested: [], outOfTime: false });
     expect(failures).toEqual([]);
     expect(persisted).toBe(0);
     expect(q.snapshot()).toEqual([{ id: '7', record: { id: 7 }, done: [], attempts: 0 }]);
@@ -84,7 +88,14 @@ describe('DeliveryQueue', () => {
     q.add('1', { id: 1 });
     q.add('2', { id: 2 });
     q.add('1', { id: 1 });
-    expect(await q.deliver()).toEqual({ delivered: 2, pending: 0, failed: 0 });
+    expect(await q.deliver()).toEqual({
+      delivered: 2,
+      pending: 0,
+      failed: 0,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
     expect(log).toEqual(['exec:1', 'webhook:1', 'exec:2', 'webhook:2']);
     expect(q.snapshot()).toEqual([]);
   });
@@ -95,14 +106,28 @@ describe('DeliveryQueue', () => {
     const { q, sleeps, failures } = queue([scripted('exec', { '1': [fail, fail, fail] }, log)]);
     q.add('1', { id: 1 });
     q.add('2', { id: 2 });
-    expect(await q.deliver()).toEqual({ delivered: 1, pending: 1, failed: 3 });
+    expect(await q.deliver()).toEqual({
+      delivered: 1,
+      pending: 1,
+      failed: 3,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
     expect(log).toEqual(['exec:1', 'exec:1', 'exec:1', 'exec:2']);
     expect(sleeps).toEqual([1000, 2000]);
     expect(failures).toEqual(['1 exec exit code 1', '1 exec exit code 1', '1 exec exit code 1']);
     expect(q.snapshot()).toEqual([
       { id: '1', record: { id: 1 }, done: [], attempts: 3, lastError: 'exec: exit code 1' },
     ]);
-    expect(await q.deliver()).toEqual({ delivered: 1, pending: 0, failed: 0 });
+    expect(await q.deliver()).toEqual({
+      delivered: 1,
+      pending: 0,
+      failed: 0,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
   });
 
   it('an action that succeeded is never run again for that recall, also after a restart', async () => {
@@ -114,7 +139,14 @@ describe('DeliveryQueue', () => {
     const saved = first.q.snapshot();
     expect(saved[0]?.done).toEqual(['exec']);
     const again = queue([scripted('exec', {}, log), scripted('webhook', {}, log)], saved);
-    expect(await again.q.deliver()).toEqual({ delivered: 1, pending: 0, failed: 0 });
+    expect(await again.q.deliver()).toEqual({
+      delivered: 1,
+      pending: 0,
+      failed: 0,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
     expect(log.filter((l) => l === 'exec:1')).toHaveLength(1);
   });
 
@@ -132,7 +164,14 @@ describe('DeliveryQueue', () => {
     ]);
     q.add('1', { id: 1 });
     q.add('2', { id: 2 });
-    expect(await q.deliver()).toEqual({ delivered: 1, pending: 1, failed: 2 });
+    expect(await q.deliver()).toEqual({
+      delivered: 1,
+      pending: 1,
+      failed: 2,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
     expect(sleeps).toEqual([5000]);
     expect(log).toEqual(['webhook:1', 'webhook:1', 'webhook:2']);
   });
@@ -149,5 +188,119 @@ describe('DeliveryQueue', () => {
     await two.q.deliver();
     // exec's success on its own (a restart must not repeat it), then three webhook failures
     expect(two.persisted()).toBe(4);
+  });
+
+  it('an action that can never succeed for a recall is given up for it, once, while its other actions go on', async () => {
+    const log: string[] = [];
+    const tooLong = { ok: false, permanent: true, error: 'an argument is longer than the system allows (E2BIG)' };
+    const fail = { ok: false, error: 'HTTP 500' };
+    const first = queue([
+      scripted('exec', { '1': [tooLong] }, log),
+      scripted('webhook', { '1': [fail, fail, fail] }, log),
+    ]);
+    first.q.add('1', { id: 1 });
+    first.q.add('2', { id: 2 });
+    expect(await first.q.deliver()).toEqual({
+      delivered: 1,
+      pending: 1,
+      failed: 4,
+      givenUp: 1,
+      rested: [],
+      outOfTime: false,
+    });
+    // One exec attempt only: retrying the same arguments cannot help.
+    expect(log.filter((l) => l === 'exec:1')).toHaveLength(1);
+    expect(first.failures[0]).toBe('1 exec an argument is longer than the system allows (E2BIG) (given up)');
+    const saved = first.q.snapshot();
+    expect(saved).toMatchObject([{ id: '1', done: [], gaveUp: ['exec'] }]);
+    // After a restart the webhook still owes it; exec is not tried again, and the recall is then done.
+    const again = queue([scripted('exec', {}, log), scripted('webhook', {}, log)], saved);
+    expect(await again.q.deliver()).toMatchObject({ delivered: 1, pending: 0, failed: 0 });
+    expect(log.filter((l) => l === 'exec:1')).toHaveLength(1);
+    expect(again.q.snapshot()).toEqual([]);
+  });
+
+  it('a recall whose only action is given up is not pending, and not counted as delivered', async () => {
+    const { q } = queue([scripted('exec', { '1': [{ ok: false, permanent: true, error: 'E2BIG' }] }, [])]);
+    q.add('1', { id: 1 });
+    expect(await q.deliver()).toMatchObject({ delivered: 0, pending: 0, givenUp: 1 });
+    expect(q.snapshot()).toEqual([]);
+  });
+
+  it('a receiver that times out on two recalls in a row rests for the pass; the other actions go on', async () => {
+    const log: string[] = [];
+    const silent: Action = {
+      name: 'webhook',
+      async attempt(record) {
+        log.push(`webhook:${String(record.id)}`);
+        return { ok: false, timedOut: true, error: 'no answer within the timeout' };
+      },
+    };
+    const { q } = queue([scripted('exec', {}, log), silent]);
+    for (const id of [1, 2, 3, 4, 5]) q.add(String(id), { id });
+    const report = await q.deliver();
+    expect(report).toEqual({ delivered: 0, pending: 5, failed: 4, givenUp: 0, rested: ['webhook'], outOfTime: false });
+    // Three attempts for the first recall, one for the second, then none: exec still ran for each.
+    expect(log.filter((l) => l.startsWith('webhook'))).toEqual(['webhook:1', 'webhook:1', 'webhook:1', 'webhook:2']);
+    expect(log.filter((l) => l.startsWith('exec'))).toEqual(['exec:1', 'exec:2', 'exec:3', 'exec:4', 'exec:5']);
+    // The next pass tries again.
+    await q.deliver();
+    expect(log.filter((l) => l === 'webhook:1')).toHaveLength(6);
+  });
+
+  it('timeouts with a success between do not rest the receiver', async () => {
+    const log: string[] = [];
+    const timeout = { ok: false, timedOut: true, error: 'no answer within the timeout' };
+    const { q } = queue([scripted('webhook', { '1': [timeout], '2': [timeout], '3': [timeout] }, log)]);
+    for (const id of [1, 2, 3]) q.add(String(id), { id });
+    expect(await q.deliver()).toMatchObject({ delivered: 3, pending: 0, rested: [] });
+  });
+
+  it('a pass stops at its time budget; the rest waits for the next pass', async () => {
+    let clock = 0;
+    const log: string[] = [];
+    const slow: Action = {
+      name: 'exec',
+      async attempt(record) {
+        log.push(`exec:${String(record.id)}`);
+        clock += 40_000;
+        return { ok: true };
+      },
+    };
+    const { q } = queue([slow], [], { now: () => clock, passBudgetMs: 100_000 });
+    for (const id of [1, 2, 3, 4, 5]) q.add(String(id), { id });
+    // Started at 0, 40 and 80 s; at 120 s the budget is spent.
+    expect(await q.deliver()).toEqual({ delivered: 3, pending: 2, failed: 0, givenUp: 0, rested: [], outOfTime: true });
+    expect(q.snapshot().map((d) => d.id)).toEqual(['4', '5']);
+    expect(await q.deliver()).toMatchObject({ delivered: 2, pending: 0, outOfTime: false });
+  });
+
+  it('no backoff sleep runs past the budget', async () => {
+    let clock = 0;
+    const fail = { ok: false, error: 'HTTP 500' };
+    const { q } = queue([scripted('webhook', { '1': [fail, fail, fail] }, [])], [], {
+      now: () => clock,
+      passBudgetMs: 1500,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    q.add('1', { id: 1 });
+    q.add('2', { id: 2 });
+    // The first backoff (1 s) fits; the second (2 s) would end past 1.5 s: the pass stops there.
+    expect(await q.deliver()).toMatchObject({ delivered: 0, pending: 2, failed: 2, outOfTime: true });
+    // Only the first backoff was slept; recall 2 was not reached.
+    expect(clock).toBe(1000);
+  });
+
+  it('a pass cut short is said in one warning, naming why and what waits', () => {
+    const base = { delivered: 1, pending: 5, failed: 4, givenUp: 0, rested: [], outOfTime: false };
+    expect(cutShortWarning(base, 120_000, '')).toBeUndefined();
+    expect(cutShortWarning({ ...base, rested: ['webhook'] }, 120_000, 'https://hooks.example.com/…')).toBe(
+      'webhook https://hooks.example.com/… timed out on two recalls in a row: stopped delivering; 5 recalls stay pending for the next run',
+    );
+    expect(cutShortWarning({ ...base, pending: 1, rested: ['exec'], outOfTime: true }, 120_000, '')).toBe(
+      'exec timed out on two recalls in a row, and deliveries used the 120 s a run allows them: stopped delivering; 1 recall stays pending for the next run',
+    );
   });
 });

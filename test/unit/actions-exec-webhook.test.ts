@@ -53,7 +53,7 @@ describe('execAction', () => {
       killGraceMs: 200,
       words: [NODE, '-e', 'setInterval(()=>{},1000)'],
     });
-    expect(await slow.attempt({})).toEqual({ ok: false, error: 'timed out after 0 s' });
+    expect(await slow.attempt({})).toEqual({ ok: false, timedOut: true, error: 'timed out after 0 s' });
   });
 });
 
@@ -133,7 +133,11 @@ describe('webhookAction', () => {
       const result = await webhookAction({ url: r.url, format: 'json', timeoutMs: 300, connections }).attempt({
         id: 1,
       });
-      expect(result).toEqual({ ok: false, error: `http://${r.url.host}/…: no answer within the timeout` });
+      expect(result).toEqual({
+        ok: false,
+        timedOut: true,
+        error: `http://${r.url.host}/…: no answer within the timeout`,
+      });
     } finally {
       connections.close();
       await r.close();

@@ -1,5 +1,5 @@
 // Bad input, in process: exit 2 naming the flag, and not a single request reaches the sandbox.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,9 @@ beforeAll(async () => {
 });
 
 // x.json is never written (refused first); it stands for a temp path, so a mistake could not land in the repo.
-const JSON_OUT = path.join(tempDir(), 'x.json');
-const inTemp = (args: string[]) => args.map((a) => (a === 'x.json' ? JSON_OUT : a));
+const OUT_DIR = tempDir();
+const JSON_OUT = path.join(OUT_DIR, 'x.json');
+const inTemp = (args: string[]) => args.map((a) => (/^x\.[a-z.]+$/.test(a) ? path.join(OUT_DIR, a) : a));
 
 const BAD: [string[], RegExp][] = [
   [['feed', '--hours', '0'], /--hours must be a whole number from 1 to 24, not '0'/],
@@ -53,6 +54,27 @@ const BAD: [string[], RegExp][] = [
   [['feed', '--state', 'never-written.json', '-o', 'x.csv', '--resume'], /--state cannot be combined with --resume/],
   [['--timeout', '0', 'feed'], /--timeout must be a number of seconds greater than 0/],
   [['--retries', '99', 'feed'], /--retries must be a whole number from 0 to 20/],
+  // An empty value is a mistake, never a way to ask for the default.
+  [['--timeout=', 'feed'], /^error: --timeout needs a value\nhint: a number of seconds, e\.g\. --timeout 30\n$/],
+  [['--max-wait=', 'feed'], /^error: --max-wait needs a value\n/],
+  [['--retries=', 'feed'], /^error: --retries needs a value\n/],
+  [['--pace', '', 'feed'], /^error: --pace needs a value\n/],
+  [
+    ['--timeout', '0.0001', 'feed'],
+    /^error: --timeout must be at least 0\.001 s \(timers count whole milliseconds\), not '0\.0001'\n$/,
+  ],
+  [
+    ['query', '--since', '2026-02-30'],
+    /^error: --since must be a duration such as 36h or 7d, or an ISO date or date-time, not '2026-02-30'\n/,
+  ],
+  [
+    ['feed', '-o', 'x.json.gz'],
+    /^error: recall-feed does not write \.gz files \(-o \S+x\.json\.gz\)\nhint: pipe it to the compressor instead/,
+  ],
+  [
+    ['feed', '-o', 'x.tsv'],
+    /^error: recall-feed does not write \.tsv files \(-o \S+x\.tsv\)\nhint: write csv, json or jsonl/,
+  ],
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
@@ -75,6 +97,7 @@ describe('bad input', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
     expect(sandbox.requests()).toEqual([]);
     expect(existsSync(JSON_OUT)).toBe(false);
+    expect(readdirSync(OUT_DIR)).toEqual([]);
   });
 
   it('refuses to send the key over plain http to a non-loopback host, before any request', async () => {

@@ -45,12 +45,20 @@ describe('checkKnownColumns and parseColumns', () => {
   });
 
   it('lists the known names when nothing is near', () => {
-    expect(() => checkKnownColumns(['zzzzzz'], ['id', 'name'])).toThrow("--columns has an unknown column: 'zzzzzz'");
+    expect(() => checkKnownColumns(['ZZ ZZ'], ['id', 'name'])).toThrow("--columns has an unknown column: 'ZZ ZZ'");
     try {
-      checkKnownColumns(['zzzzzz'], ['id', 'name']);
+      checkKnownColumns(['ZZ ZZ'], ['id', 'name']);
     } catch (err) {
       expect((err as UsageError).hint).toBe('known: id, name');
     }
+  });
+
+  it('takes a field the API added (any snake-case name that is no typo of a known one), refuses other shapes', () => {
+    expect(parseColumns('id,recall_reason_code,lot2', RECALL_FIELDS)).toEqual(['id', 'recall_reason_code', 'lot2']);
+    for (const bad of ['Product_Name', 'product name', 'product-name', '_x', 'a__b', 'x_']) {
+      expect(() => parseColumns(`id,${bad}`, RECALL_FIELDS), bad).toThrow(`--columns has an unknown column: '${bad}'`);
+    }
+    expect(() => parseColumns('product_nmae', RECALL_FIELDS)).toThrow(UsageError);
   });
 
   it('checks nothing without a known list (custom feeds, sources)', () => {

@@ -34,12 +34,14 @@ describe('CONFIG_KEYS', () => {
       'max-wait',
       'retries',
       'db',
+      'smtp-url',
+      'email-from',
     ]);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook']);
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook', 'smtp-url']);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
   });
@@ -113,7 +115,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(
       /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,

@@ -14,6 +14,7 @@ const COMMAND_NAMES = [
   'query',
   'show',
   'stats',
+  'digest',
   'match',
   'sandbox',
   'completion',

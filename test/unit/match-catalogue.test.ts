@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseColumnMap, resolveColumns } from '../../src/match/catalogue-columns.js';
-import { detectDelimiter, readCatalogue } from '../../src/match/catalogue.js';
+import { decodeCatalogue, detectDelimiter, readCatalogue } from '../../src/match/catalogue.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('rf-catalogue-');
@@ -43,6 +43,41 @@ describe('catalogue files', () => {
     const cat = await readCatalogue(p);
     expect(cat.columns).toEqual({ gtin: 'gtin', brand: 'brand', model: 'model_number', name: 'title' });
     expect(cat.rows.map((r) => r.values.gtin)).toEqual(['4006381333931', '73513537']);
+  });
+
+  it('a repeated column is one column: each row reads its first non-empty value; rows where they differ are counted', async () => {
+    const p = file('repeated.csv', 'sku,ean,name,ean\nA,111,x,\nB,,y,222\nC,333,z,444\nD,555,w,555\n');
+    const cat = await readCatalogue(p);
+    expect(cat.headers).toEqual(['sku', 'ean', 'name']);
+    expect(cat.rows.map((r) => r.values.ean)).toEqual(['111', '222', '333', '555']);
+    expect(cat.repeated).toEqual([{ header: 'ean', positions: [2, 4], conflicts: 1 }]);
+  });
+
+  it('decodes UTF-16 (with a BOM, or without one from its NUL bytes) and reads invalid UTF-8 as Windows-1252', () => {
+    const text = 'EAN;Libellé\n1;“Pâte”\n';
+    const le = Buffer.from(text, 'utf16le');
+    expect(decodeCatalogue('a', Buffer.concat([Buffer.from([0xff, 0xfe]), le]))).toEqual({ text });
+    expect(decodeCatalogue('a', le)).toEqual({ text });
+    expect(decodeCatalogue('a', Buffer.from(le).swap16())).toEqual({ text });
+    expect(decodeCatalogue('a', Buffer.from(`\uFEFF${text}`))).toEqual({ text });
+    // Windows-1252 bytes: é is E9, the curly quotes 93 and 94, â E2.
+    const cp1252 = Buffer.from([
+      ...Buffer.from('EAN;Libell'),
+      0xe9,
+      ...Buffer.from('\n1;'),
+      0x93,
+      ...Buffer.from('P'),
+      0xe2,
+      ...Buffer.from('te'),
+      0x94,
+      0x0a,
+    ]);
+    expect(decodeCatalogue('a', cp1252)).toEqual({ text, readAs: 'windows-1252' });
+  });
+
+  it('refuses a spreadsheet with a hint to save it as CSV', () => {
+    const xlsx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(20)]);
+    expect(() => decodeCatalogue('cat.xlsx', xlsx)).toThrow(/cat\.xlsx is a zip or spreadsheet file/);
   });
 
   it('says what is wrong with an unreadable catalogue', async () => {

@@ -6,9 +6,11 @@ import { CatalogueIndex, recallGtins } from '../../src/match/matcher.js';
 const columns = { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' };
 function catalogue(rows: Record<string, string>[]): Catalogue {
   return {
+    file: 'catalogue.csv',
     headers: ['ean', 'brand', 'model', 'name'],
     columns,
     rows: rows.map((values, i) => ({ line: i + 1, values })),
+    repeated: [],
   };
 }
 

@@ -1,8 +1,9 @@
-// Flag parsing: whole numbers are plain decimal digits; format names in any case.
+// Flag parsing: whole numbers are plain decimal digits; seconds that mean something; no empty values; calendar dates; format names in any case.
 import { describe, expect, it } from 'vitest';
 import { parseSeconds, parseWholeNumber } from '../../src/cli/options/option-parsers.js';
 import { UsageError } from '../../src/cli/cli-errors.js';
 import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
+import { timestampMicros } from '../../src/api/timestamps.js';
 
 describe('parseWholeNumber', () => {
   it.each([
@@ -50,6 +51,39 @@ describe('parseSeconds', () => {
     expect(() => parseSeconds('2147484', '--max-wait', 0)).toThrow(
       "--max-wait must be a number of seconds 0 or more and at most 2147483, not '2147484'",
     );
+  });
+
+  it('refuses a positive value that rounds to no millisecond, naming the flag, never an internal name', () => {
+    expect(parseSeconds('0.001', '--timeout', 0, true)).toBe(1);
+    for (const raw of ['0.0001', '0.0004']) {
+      expect(() => parseSeconds(raw, '--timeout', 0, true)).toThrow(
+        `--timeout must be at least 0.001 s (timers count whole milliseconds), not '${raw}'`,
+      );
+    }
+    // Where 0 is allowed (--max-wait 0 never waits), a value that rounds to 0 is that.
+    expect(parseSeconds('0.0001', '--max-wait', 0)).toBe(0);
+  });
+});
+
+describe('empty values of the global flags', () => {
+  it.each([
+    [{ timeout: '' }, '--timeout needs a value'],
+    [{ maxWait: ' ' }, '--max-wait needs a value'],
+    [{ retries: '' }, '--retries needs a value'],
+    [{ maxResponseMb: '' }, '--max-response-mb needs a value'],
+    [{ pace: '' }, '--pace needs a value'],
+  ])('%j is refused', (flags, message) => {
+    expect(() => resolveSettings(flags, {}, {})).toThrow(message);
+  });
+});
+
+describe('timestamps', () => {
+  it('refuses days a month does not have, takes the ones it has', () => {
+    for (const bad of ['2026-02-30', '2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00']) {
+      expect(timestampMicros(bad), bad).toBeNaN();
+    }
+    expect(timestampMicros('2024-02-29')).toBe(Date.UTC(2024, 1, 29) * 1000);
+    expect(timestampMicros('2026-12-31T23:59:59.5+01:00')).toBe((Date.UTC(2026, 11, 31, 22, 59, 59) + 500) * 1000);
   });
 });
 

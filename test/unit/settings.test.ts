@@ -68,6 +68,15 @@ describe('chooseFormat', () => {
     expect(choose({})).toBe('table');
     expect(choose({}, {}, pipe)).toBe('jsonl');
   });
+
+  it('refuses an extension of a format it does not write (compressed, tsv, spreadsheets), unless --format says the format', () => {
+    for (const output of ['x.json.gz', 'x.jsonl.zst', 'x.tsv', 'x.xlsx', 'dir/x.CSV.GZ']) {
+      expect(() => choose({ output }), output).toThrow(UsageError);
+      // Profile formats do not count: only the run's own -f says what goes under that name.
+      expect(() => choose({ output }, { format: 'csv' }), output).toThrow(UsageError);
+      expect(choose({ output, format: 'csv' })).toBe('csv');
+    }
+  });
 });
 
 describe('parsePacing', () => {

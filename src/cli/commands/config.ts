@@ -12,7 +12,11 @@ interface ConfigOptions {
 }
 
 /** Secrets are read from stdin (never argv, never shell history) and shown masked. */
-const SECRET_PROMPTS: Record<string, string> = { 'api-key': 'API key: ', webhook: 'webhook URL: ' };
+const SECRET_PROMPTS: Record<string, string> = {
+  'api-key': 'API key: ',
+  webhook: 'webhook URL: ',
+  'smtp-url': 'SMTP URL: ',
+};
 
 export function registerConfig(program: Command, ctx: Context): void {
   const config = program
@@ -32,12 +36,12 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     );
   config
     .command('set <key> [value]')
-    .description('set a value; without a value (api-key, webhook) it is read from stdin')
+    .description('set a value; without a value (api-key, webhook, smtp-url) it is read from stdin')
     .action(action(ctx, async () => runSet));
   config
     .command('get <key>')
     .description('print a value (secrets masked unless --show-secrets)')
-    .option('--show-secrets', 'print the API key and webhook URL in full')
+    .option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full')
     .action(action(ctx, async () => runGet));
   config
     .command('unset <key>')
@@ -46,7 +50,7 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
   config
     .command('list')
     .description("print the profile's values (secrets masked unless --show-secrets)")
-    .option('--show-secrets', 'print the API key and webhook URL in full')
+    .option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full')
     .action(action(ctx, async () => runList));
   config
     .command('path')
@@ -59,6 +63,10 @@ async function display(key: string, value: string | number, showSecrets: boolean
   if (key === 'webhook') {
     const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
     return maskWebhookUrl(String(value));
+  }
+  if (key === 'smtp-url') {
+    const { maskSmtpUrl } = await import('../../actions/email-smtp.js');
+    return maskSmtpUrl(String(value));
   }
   const { maskSecret } = await import('../config/mask.js');
   return maskSecret(String(value));

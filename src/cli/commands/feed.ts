@@ -10,6 +10,7 @@ import {
   DEFAULT_WATCH_HOURS,
 } from '../feed/defaults.js';
 import type { FeedOptions } from '../feed/plan.js';
+import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions } from '../options/filter-options.js';
 import { action } from './define-action.js';
 
@@ -52,7 +53,7 @@ export function registerFeed(program: Command, ctx: Context): void {
     )
     .option(
       '--webhook-format <format>',
-      'json (the record as sent, default) or slack ({"text": ...} for Slack, Mattermost)',
+      'json (the record as sent, default), slack ({"text": ...} for Slack, Mattermost) or teams (an Adaptive Card)',
     )
     .option(
       '--lock-wait <seconds>',
@@ -70,14 +71,19 @@ Examples:
   recall-feed feed --watch --interval 120                  new recalls as they are published
   recall-feed feed --state seen.json -f csv -o new.csv --append   from cron: each recall once, ever
   recall-feed feed --severity serious,high --jurisdiction FR --category jouet   filters the API cannot apply
-  recall-feed feed --watch --state seen.json --exec 'notify-send "Recall" {alert_title}'
+  recall-feed feed --watch --state seen.json --exec 'notify-send -- "Recall" {alert_title}'
   recall-feed feed --watch --state seen.json --webhook --webhook-format slack    URL from config set webhook
+  recall-feed feed --watch --state seen.json --email team@example.com   one e-mail per poll (config set smtp-url)
 
 Filters match without case or accents; a list matches whole values, text a substring; flags combine with AND.
 
 Formats: jsonl (one record per line, exactly as the API sent it), json (one array), csv (RFC 4180,
 arrays joined with "; ", objects as JSON, null empty), table (a compact view; summary on stderr).`,
     );
+  addEmailOptions(
+    feed,
+    'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls',
+  );
   addFilterOptions(feed).action(
     action<FeedOptions>(ctx, async () => {
       const { runFeed } = await import('../feed/run-feed.js');

@@ -7,6 +7,7 @@ import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from 
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../cli-errors.js';
 import type { MatchPlan } from '../match/run-match.js';
+import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
@@ -27,6 +28,8 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   db?: string;
   formulaGuard: boolean;
   bom?: boolean;
+  openCases?: boolean;
+  key?: string;
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
@@ -41,6 +44,11 @@ export function registerMatch(program: Command, ctx: Context): void {
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
+    .option('--open-cases', 'open a case in the archive for each new match or possible pair (see `cases`)')
+    .option(
+      '--key <column>',
+      'with --open-cases: the column naming each product (default: sku, id, ref, our_ref, article)',
+    )
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
@@ -54,7 +62,7 @@ export function registerMatch(program: Command, ctx: Context): void {
       '--webhook [url]',
       'with --watch: POST each match row there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',
     )
-    .option('--webhook-format <format>', 'json (the row, default) or slack')
+    .option('--webhook-format <format>', 'json (the row, default), slack or teams')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)')
     .addHelpText(
@@ -72,8 +80,10 @@ Examples:
   recall-feed match --catalog products.csv -f csv -o matches.csv --exit-code
   recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
   recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
-  recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline`,
+  recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline
+  recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair`,
     );
+  addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(match)).action(
     action<MatchOptions>(ctx, async () => {
       const { runMatch } = await import('../match/run-match.js');
@@ -82,7 +92,8 @@ Examples:
   );
 }
 
-function mapOf(raw: string | undefined): ColumnMap {
+/** --map, checked: a bad spec is a usage error (also for `report --map`). */
+export function mapOf(raw: string | undefined): ColumnMap {
   if (raw === undefined) return {};
   try {
     return parseColumnMap(raw);
@@ -99,7 +110,12 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
   if (opts.archive && opts.hours !== undefined) {
     throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
   }
-  if (!opts.archive && (opts.since !== undefined || opts.db !== undefined)) {
+  if (opts.key !== undefined && !opts.openCases) throw new UsageError('--key works with --open-cases');
+  if (opts.openCases && !opts.archive && !opts.watch)
+    throw new UsageError('--open-cases keeps its cases in the archive: use it with --archive or --watch');
+  // With --watch --open-cases, --db names the archive the cases go to.
+  const dbForCases = opts.watch === true && opts.openCases === true;
+  if (!opts.archive && (opts.since !== undefined || (opts.db !== undefined && !dbForCases))) {
     throw new UsageError(
       `${opts.since !== undefined ? '--since' : '--db'} works with --archive`,
       'the live window is the last 24 hours: narrow it with --hours',
@@ -116,15 +132,16 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
     watch: watchOptions(opts),
+    openCases: opts.openCases ? { key: opts.key, db: parseDb(opts.db) } : undefined,
   };
 }
 
 /** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
 function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
-    const given = (['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat'] as const).find(
-      (k) => opts[k] !== undefined,
-    );
+    const given = (
+      ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
+    ).find((k) => opts[k] !== undefined);
     if (given)
       throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} works with match --watch`);
     return undefined;
@@ -135,6 +152,18 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
       '--exit-code ends a run with its answer; a --watch does not end',
       'use --exec or --webhook to act on each match',
     );
-  const { catalog: _c, map: _m, archive: _a, since: _s, db: _d, exitCode: _e, watch: _w, bom: _b, ...feed } = opts;
+  const {
+    catalog: _c,
+    map: _m,
+    archive: _a,
+    since: _s,
+    db: _d,
+    exitCode: _e,
+    watch: _w,
+    bom: _b,
+    openCases: _oc,
+    key: _k,
+    ...feed
+  } = opts;
   return { ...feed, watch: true, paginate: true };
 }

@@ -2,6 +2,7 @@
 import { BOUNDS, MAX_RETRIES, SOURCE_ID_PATTERN } from '../../api/constants.js';
 import { FORMATS, isFormat } from '../../output/formats.js';
 import { checkWebhookUrl } from '../../actions/webhook-url.js';
+import { parseAddresses, parseSmtpUrl } from '../../actions/email-smtp.js';
 import { ConfigValueError } from './config-errors.js';
 
 export { ConfigValueError } from './config-errors.js';
@@ -117,6 +118,32 @@ export const CONFIG_KEY_INFO = {
     values: 'a file path',
     secret: false,
     parse: (raw) => (raw !== '' ? raw : { invalid: 'empty' }),
+  },
+  'smtp-url': {
+    description: 'the SMTP server of --email (a secret: it carries the password)',
+    values: 'smtp://user:password@host:587 or smtps://user:password@host:465',
+    secret: true,
+    parse: (raw) => {
+      try {
+        parseSmtpUrl(raw);
+        return raw;
+      } catch {
+        return { invalid: 'not an smtp:// or smtps:// URL' };
+      }
+    },
+  },
+  'email-from': {
+    description: 'the sender address of --email',
+    values: 'one e-mail address, e.g. recalls@example.com',
+    secret: false,
+    parse: (raw) => {
+      try {
+        const [one, ...more] = parseAddresses(raw, 'email-from');
+        return more.length === 0 && one !== undefined ? one : { invalid: 'more than one address' };
+      } catch {
+        return { invalid: 'not an e-mail address' };
+      }
+    },
   },
 } as const satisfies Record<string, ConfigKeyInfo>;
 

@@ -2,11 +2,12 @@
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../cli-errors.js';
+import { type EmailFlags, type EmailPlan, planEmail } from '../options/email-options.js';
 import { parseSeconds } from '../options/option-parsers.js';
 import type { Settings } from '../settings.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from './defaults.js';
 
-export interface ActionOptions {
+export interface ActionOptions extends EmailFlags {
   exec?: string;
   execTimeout?: string;
   /** A URL, or `true` for a bare --webhook: the URL from RECALL_FEED_WEBHOOK or the profile. */
@@ -18,9 +19,12 @@ export interface ActionOptions {
 export interface ActionsPlan {
   exec?: { words: string[]; timeoutMs: number };
   webhook?: { url: URL; format: WebhookFormat };
+  /** --email: one message per poll or run with everything it wrote. */
+  email?: EmailPlan;
 }
 
-function webhookUrl(given: string | true, settings: Settings): URL {
+/** The --webhook URL given, or for a bare --webhook the configured one; checked (https, or loopback). */
+export function webhookUrl(given: string | true, settings: Settings): URL {
   const raw = given === true ? settings.webhook : given;
   if (raw === undefined) {
     throw new UsageError(
@@ -48,15 +52,16 @@ export function planActions(
     throw new UsageError('--exec-timeout works with --exec');
   if (opts.webhookFormat !== undefined && webhook === undefined)
     throw new UsageError('--webhook-format works with --webhook');
-  if (opts.exec === undefined && webhook === undefined) return undefined;
-  const flag = opts.exec !== undefined ? '--exec' : '--webhook';
+  const email = planEmail(opts, settings);
+  if (opts.exec === undefined && webhook === undefined && email === undefined) return undefined;
+  const flag = opts.exec !== undefined ? '--exec' : webhook !== undefined ? '--webhook' : '--email';
   if (!acts.watch && !acts.state) {
     throw new UsageError(
       `${flag} acts on new recalls: it works with --watch or --state`,
       `e.g. recall-feed feed --watch ${flag} ...`,
     );
   }
-  const plan: ActionsPlan = {};
+  const plan: ActionsPlan = email ? { email } : {};
   if (opts.exec !== undefined) {
     try {
       plan.exec = {
@@ -65,7 +70,10 @@ export function planActions(
       };
     } catch (err) {
       if (err instanceof CommandSyntaxError)
-        throw new UsageError(err.message, 'quote as in a shell: \'single\' or "double"; nothing is expanded');
+        throw new UsageError(
+          err.message,
+          'quote as in a shell: \'single\' or "double"; nothing is expanded; {field}s fill arguments, never the program',
+        );
       throw err;
     }
   }

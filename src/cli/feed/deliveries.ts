@@ -1,7 +1,14 @@
 // Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
-import type { Action } from '../../actions/action.js';
+import { type Action, stripControls } from '../../actions/action.js';
+import { childEnv } from '../../actions/child-env.js';
 import { Connections } from '../../api/connections.js';
-import { DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
+import {
+  type BatchAction,
+  DEFAULT_PASS_BUDGET_MS,
+  DeliveryQueue,
+  type DeliveryReport,
+} from '../../actions/delivery-queue.js';
+import { emailAction } from '../../actions/email-action.js';
 import { execAction } from '../../actions/exec-action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import { webhookAction } from '../../actions/webhook-action.js';
@@ -27,12 +34,26 @@ export interface Deliveries {
 /** `actions: 3 delivered · 1 pending · 2 failed attempts` for the status line and summary. */
 export function deliverySummary(report: DeliveryReport): string {
   const attempts = report.failed === 1 ? 'attempt' : 'attempts';
-  return `actions: ${report.delivered} delivered · ${report.pending} pending · ${report.failed} failed ${attempts}`;
+  const givenUp = report.givenUp > 0 ? ` · ${report.givenUp} given up` : '';
+  return `actions: ${report.delivered} delivered · ${report.pending} pending${givenUp} · ${report.failed} failed ${attempts}`;
+}
+
+/** The one warning for a pass cut short, or undefined when it went through. */
+export function cutShortWarning(report: DeliveryReport, budgetMs: number, where: string): string | undefined {
+  const waiting = `${report.pending} ${report.pending === 1 ? 'recall stays' : 'recalls stay'} pending for the next run`;
+  const why: string[] = [];
+  for (const action of report.rested) {
+    const who = action === 'webhook' && where !== '' ? `webhook ${where}` : action;
+    why.push(`${who} timed out on two recalls in a row`);
+  }
+  if (report.outOfTime) why.push(`deliveries used the ${Math.round(budgetMs / 1000)} s a run allows them`);
+  if (why.length === 0 || report.pending === 0) return undefined;
+  return `${why.join(', and ')}: stopped delivering; ${waiting}`;
 }
 
 /** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
 function describe(id: string): string {
-  const [recall, row] = id.split(':');
+  const [recall, row] = stripControls(id).split(':');
   return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
 }
 
@@ -49,7 +70,9 @@ export async function openDeliveries(
       execAction({
         words: plan.exec.words,
         timeoutMs: plan.exec.timeoutMs,
-        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
+        env: childEnv(ctx.env),
+        onOutput: (line, record) =>
+          session.status.note(`exec[${stripControls(String(record.id ?? record.recall_id))}]: ${line}`),
       }),
     );
   }
@@ -66,10 +89,15 @@ export async function openDeliveries(
       }),
     );
   }
+  const batchActions: BatchAction[] = [];
+  if (plan.email) {
+    batchActions.push(emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }));
+  }
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
   const queue = new DeliveryQueue(
     {
       actions,
+      batchActions,
       sleep: ctx.sleep,
       signal: ctx.signal,
       persist: async () => {
@@ -77,8 +105,18 @@ export async function openDeliveries(
         await state.stage();
         await state.commit();
       },
+      now: ctx.now,
+      // Error text can hold what a receiver or a record said: no control characters reach the terminal.
       onFailure: (d, action, error) =>
-        session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
+        session.status.warn(`${action} failed for ${describe(d.id)}: ${stripControls(error)}; it stays pending`),
+      onBatchFailure: (ds, action, error) =>
+        session.status.warn(
+          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${stripControls(error)}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
+        ),
+      onGiveUp: (d, action, error) =>
+        session.status.warn(
+          `${action} given up for ${describe(d.id)}: ${stripControls(error)}; it can never succeed for this record, so it will not be retried`,
+        ),
       onSuccess: (d, action) => {
         if (session.settings.verbose)
           session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
@@ -93,7 +131,12 @@ export async function openDeliveries(
       for (const item of items) queue.add(item.id, item.record);
       state.setDeliveries(queue.snapshot());
     },
-    deliver: () => queue.deliver(),
+    async deliver() {
+      const report = await queue.deliver();
+      const warning = cutShortWarning(report, DEFAULT_PASS_BUDGET_MS, where);
+      if (warning !== undefined) session.status.warn(warning);
+      return report;
+    },
     async close() {
       for (const close of closers) await close();
     },

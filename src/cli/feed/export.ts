@@ -9,7 +9,8 @@ import type { Session } from '../session.js';
 import { keepForResume, type Progress } from './export-failure.js';
 import { pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
-import { createRecordSink } from './record-sink.js';
+import { continuedCsv, createRecordSink } from './record-sink.js';
+import type { CsvHead } from '../files/csv-header.js';
 import { summaryLine } from './summary.js';
 
 /** The options that shape the output file; a --resume with other ones is refused. */
@@ -32,16 +33,21 @@ async function fill(
   ctx: Context,
   target: OutputTarget,
   progress: Progress,
+  head: CsvHead | undefined,
 ): Promise<void> {
-  const sink = createRecordSink({ plan, session, target });
+  const sink = createRecordSink({ plan, session, target, head });
   const keep = compileFilter(plan.filter);
   const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;
+  // Records that arrived or moved since the partial was written may come again after its cursor:
+  // a resume never writes an id the partial already holds.
+  const already = resumed && resumed.count > 0 ? await idsWritten(plan, target, head) : undefined;
   // A resumed run whose last page was already written only closes the document.
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
     for await (const page of pagesOf(session, plan, progress.cursor)) {
       progress.last = page;
-      const matching = filtered ? page.data.filter(keep) : page.data;
+      const kept = filtered ? page.data.filter(keep) : page.data;
+      const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;
       progress.fetched += page.data.length;
       const room = plan.max === undefined ? matching.length : plan.max - progress.written;
       await sink.write(matching.slice(0, room));
@@ -64,6 +70,17 @@ async function fill(
   await sink.end();
 }
 
+/** The ids the partial a resume continues already holds. */
+async function idsWritten(
+  plan: FeedPlan,
+  target: OutputTarget,
+  head: CsvHead | undefined,
+): Promise<Set<string> | undefined> {
+  if (target.partial === undefined) return undefined;
+  const { idsInPartial } = await import('../files/partial-ids.js');
+  return idsInPartial(target.partial, { format: plan.format, header: head?.header, formulaGuard: plan.formulaGuard });
+}
+
 export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {
   const progress: Progress = { written: 0, fetched: 0, cursor: plan.cursor, last: undefined };
   await writeOutput(
@@ -74,8 +91,10 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
         progress.written = target.resumed.count;
         progress.cursor = target.resumed.cursor;
       }
+      // Before any request: rows that could not follow the header of the file continued are refused.
+      const head = await continuedCsv(plan, target, session.settings.output ?? '');
       await session.status.start('fetching recalls…');
-      await fill(plan, session, ctx, target, progress);
+      await fill(plan, session, ctx, target, progress, head);
       session.lock?.check();
     },
     (err, target) => keepForResume(err, { session, ctx, target, progress }),

@@ -1,9 +1,9 @@
-// Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees.
+// Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { RECALL_FIELDS } from '../../api/constants.js';
 import { columnWarnings } from '../options/column-names.js';
+import type { CsvHead } from '../files/csv-header.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
-import type { Format } from '../settings.js';
 import type { FeedPlan } from './plan.js';
 
 /** The compact table a terminal gets by default. */
@@ -25,6 +25,32 @@ export interface PageSinkOptions {
   plan: FeedPlan;
   session: Session;
   target: OutputTarget;
+  /** The head of the csv file continued, as continuedCsv() read and checked it before any request. */
+  head?: CsvHead | undefined;
+}
+
+/** The columns a record of the plan will have, when known before the first page; and whether rows need the id. */
+function headerNeeds(plan: FeedPlan, first?: readonly Record<string, unknown>[]) {
+  const custom = plan.custom !== undefined;
+  const fromRecords = first && first.length > 0 ? [...new Set(first.flatMap((r) => Object.keys(r)))] : undefined;
+  return {
+    columns: plan.columns ?? (custom ? fromRecords : RECALL_FIELDS),
+    // A custom feed's records may have no id; with --state they must, and so must the rows.
+    id: plan.columns ? plan.columns.includes('id') : !custom || plan.state !== undefined,
+  };
+}
+
+/**
+ * The header and line end of the csv file this run continues (appending, resuming), checked before any
+ * request: a header that shares no column with the records, or lacks the id, is refused (exit 2).
+ * Undefined when nothing is continued.
+ */
+export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: string): Promise<CsvHead | undefined> {
+  if (plan.format !== 'csv' || target.headerSource === undefined) return undefined;
+  const { checkHeaderFits, readCsvHead } = await import('../files/csv-header.js');
+  const head = await readCsvHead(target.headerSource);
+  if (head) checkHeaderFits(shown, head.header, headerNeeds(plan));
+  return head;
 }
 
 /**
@@ -32,7 +58,7 @@ export interface PageSinkOptions {
  * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues; csv
  * added to an existing file follows that file's header.
  */
-export function createRecordSink({ plan, session, target }: PageSinkOptions): PageSink {
+export function createRecordSink({ plan, session, target, head }: PageSinkOptions): PageSink {
   const { format } = plan;
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
@@ -40,9 +66,13 @@ export function createRecordSink({ plan, session, target }: PageSinkOptions): Pa
     const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
-    for (const w of columnWarnings({ columns: plan.columns, format, records: custom ? first : undefined }))
-      session.status.warn(w);
-    const existingHeader = await csvHeaderOf(format, target);
+    for (const w of columnWarnings({ columns: plan.columns, format, records: first })) session.status.warn(w);
+    const existingHeader = head?.header;
+    // A custom feed's columns are known now: its rows must share a column with the file, or none is written.
+    if (existingHeader && custom && first.length > 0) {
+      const { checkHeaderFits } = await import('../files/csv-header.js');
+      checkHeaderFits(session.settings.output ?? '', existingHeader, headerNeeds(plan, first));
+    }
     return createRenderer({
       format,
       out: target.stream,
@@ -53,6 +83,7 @@ export function createRecordSink({ plan, session, target }: PageSinkOptions): Pa
       bom: plan.bom && target.startsEmpty,
       header: target.startsEmpty,
       existingHeader,
+      lineEnd: head?.lineEnd,
       onDroppedFields: (fields) => {
         const where = existingHeader ? 'the header of the file' : 'the csv columns';
         session.status.warn(`${where} has no column for ${fields.join(', ')}; left out`);
@@ -76,11 +107,4 @@ export function createRecordSink({ plan, session, target }: PageSinkOptions): Pa
       await renderer?.end();
     },
   };
-}
-
-/** The header a csv output continues: that of the file appended to, or of the partial resumed. */
-async function csvHeaderOf(format: Format, target: OutputTarget): Promise<string[] | undefined> {
-  if (format !== 'csv' || target.headerSource === undefined) return undefined;
-  const { readCsvHeader } = await import('../files/csv-header.js');
-  return readCsvHeader(target.headerSource);
 }

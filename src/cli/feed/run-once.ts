@@ -9,7 +9,7 @@ import { type Deliveries, deliverySummary, openDeliveries } from './deliveries.j
 import { pollNew, remember } from './new-records.js';
 import { pagesOf } from './pages.js';
 import type { FeedPlan } from './plan.js';
-import { createRecordSink } from './record-sink.js';
+import { continuedCsv, createRecordSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
 
 export async function runOnce(plan: FeedPlan & { state: string }, session: Session, ctx: Context): Promise<void> {
@@ -33,6 +33,8 @@ async function pollAndWrite(
   const poll = await writeOutput(
     () => openTarget(session.settings, ctx, { append: plan.append }),
     async (target) => {
+      // Before any request: rows that could not follow the header of the file appended to are refused.
+      const head = await continuedCsv(plan, target, session.settings.output ?? '');
       const poll = await pollNew(pagesOf(session, plan), {
         state,
         max: plan.max,
@@ -44,7 +46,7 @@ async function pollAndWrite(
       remember(state, poll.records, ctx.now());
       // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
       deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));
-      const sink = createRecordSink({ plan, session, target });
+      const sink = createRecordSink({ plan, session, target, head });
       // Staged before the records are printed or the file is committed: a disk that cannot take
       // the state fails the run while the output is still as it was.
       await state.stage();

@@ -4,6 +4,7 @@ import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../cli-errors.js';
 import { atomicTempPath } from '../files/atomic-write.js';
+import { realFilePath } from '../files/target-path.js';
 import { cannotWrite } from '../files/write-errors.js';
 
 /** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
@@ -70,11 +71,16 @@ export class SeenState {
    */
   static async load(file: string): Promise<SeenState> {
     // A state behind a symbolic link is saved where the link points (as -o files are), not over the link,
-    // which is also the file the run lock holds.
-    const state = new SeenState(await fs.realpath(file).catch(() => file));
+    // which is also the file the run lock holds. A dangling link is followed too: a first run creates the
+    // file it names, and a link into a folder that is gone (an unmounted volume) fails the probe below,
+    // rather than starting from an empty state and writing every recall again.
+    const real = await realFilePath(file).catch((err: unknown) => {
+      throw cannotWriteState(file, err);
+    });
+    const state = new SeenState(real);
     let raw: string | undefined;
     try {
-      raw = await fs.readFile(file, 'utf8');
+      raw = await fs.readFile(real, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // A path that can never hold a file is a place the state cannot be written to, not a damaged state.

@@ -12,9 +12,17 @@ async function endsWithNewline(handle: FileHandle, size: number): Promise<boolea
   return last[0] === 0x0a;
 }
 
+/** The line end of the file's first line (CRLF for a file saved on Windows), so that the one added matches. */
+async function lineEndOf(handle: FileHandle, size: number): Promise<string> {
+  const head = Buffer.alloc(Math.min(size, 64 * 1024));
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  const lf = head.subarray(0, bytesRead).indexOf(0x0a);
+  return lf > 0 && head[lf - 1] === 0x0d ? '\r\n' : '\n';
+}
+
 /**
- * Appends the bytes of `from` to `to` (created if missing), first adding the final newline `to` lacks so
- * that the first new line is not glued onto its last one. Costs what `from` holds, whatever the size of
+ * Appends the bytes of `from` to `to` (created if missing), first adding the final newline `to` lacks (in
+ * the line end of its first line) so that the first new line is not glued onto its last one. Costs what `from` holds, whatever the size of
  * `to`. On any failure `to` is truncated back to its size before, and the error (CannotWriteError for
  * file-system errors, naming `shown`) is thrown.
  */
@@ -29,7 +37,9 @@ export async function appendFileBytes(from: string, to: string, shown: string): 
       let before: number | undefined;
       try {
         before = (await target.stat()).size;
-        if (before > 0 && !(await endsWithNewline(target, before))) await writeAll(target, Buffer.from('\n'));
+        if (before > 0 && !(await endsWithNewline(target, before))) {
+          await writeAll(target, Buffer.from(await lineEndOf(target, before)));
+        }
         const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length));
         for (let done = 0; done < length; ) {
           const { bytesRead } = await source.read(buffer, 0, buffer.length, done);

@@ -18,6 +18,8 @@ export interface OutputTarget {
   startsEmpty: boolean;
   /** Present when continuing a partial file. */
   resumed: PartialState | undefined;
+  /** The partial file a resume continues (its records were written by the runs before). */
+  partial?: string;
   /** The file whose first line heads what this output continues (appending, resuming); csv takes its columns from it. */
   headerSource?: string;
   /** The run succeeded: put the result in place. */
@@ -157,6 +159,7 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
     startsEmpty,
     resumed,
     headerSource,
+    partial,
     commit: async () => {
       await stream.close();
       // Appending to a file that is not there (yet): the partial simply becomes it.

@@ -1,5 +1,6 @@
 // Picks the output format and target for a command, so feed and sources decide them the same way.
 import path from 'node:path';
+import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
@@ -19,13 +20,36 @@ export function formatOfPath(file: string | undefined): Format | undefined {
   return file ? BY_EXTENSION[path.extname(file).toLowerCase()] : undefined;
 }
 
+/**
+ * Extensions of formats this tool does not write: `-o x.json.gz` or `-o x.tsv` would get plain jsonl
+ * under a name that promises something else. Other names (none, .txt, .out) take the usual format.
+ */
+const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
+const OTHER_FORMATS = new Set(['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.parquet', '.xml', '.yaml', '.yml', '.html']);
+
+function refuseUnwritten(output: string): void {
+  const ext = path.extname(output).toLowerCase();
+  const compressed = COMPRESSED.has(ext);
+  if (!compressed && !OTHER_FORMATS.has(ext)) return;
+  throw new UsageError(
+    `recall-feed does not write ${ext} files (-o ${output})`,
+    compressed
+      ? `pipe it to the compressor instead (recall-feed feed -f jsonl | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
+      : 'write csv, json or jsonl (e.g. -o recalls.csv), or say the format with -f to write it under that name anyway',
+  );
+}
+
 /** `-o -` is stdout, as in most tools. */
 const toFile = (settings: Settings) => (settings.output === '-' ? undefined : settings.output);
 
-/** --format, else the -o file's extension, else the profile's format, else table on a terminal and jsonl in a pipe. */
+/**
+ * --format, else the -o file's extension, else the profile's format, else table on a terminal and jsonl
+ * in a pipe. Without --format, an extension of a format not written (.gz, .tsv) is a usage error.
+ */
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
   if (settings.format) return settings.format;
   const output = toFile(settings);
+  if (output) refuseUnwritten(output);
   const byExtension = formatOfPath(output);
   if (byExtension) return byExtension;
   if (settings.profileFormat) return settings.profileFormat;

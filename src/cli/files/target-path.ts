@@ -32,8 +32,12 @@ function folderError(shown: string, why: string): UsageError {
   return new UsageError(`cannot write ${shown}: ${why}`, 'give a file name, e.g. -o folder/recalls.csv');
 }
 
-/** The real location of a name that does not exist yet: its folder resolved, or a dangling link followed. */
-async function realMissing(abs: string, shown: string, depth: number): Promise<string> {
+/**
+ * The real location of a name that does not exist yet: its folder resolved, or a dangling link followed.
+ * A missing folder is a usage error when `strict`; otherwise the path is given back as the links lead,
+ * for whoever writes there to fail with the file system's own reason.
+ */
+async function realMissing(abs: string, shown: string, depth: number, strict = true): Promise<string> {
   let link: string | undefined;
   try {
     link = await fs.readlink(abs);
@@ -42,22 +46,25 @@ async function realMissing(abs: string, shown: string, depth: number): Promise<s
   }
   if (link !== undefined) {
     if (depth >= MAX_LINKS) throw cannotWrite(shown, Object.assign(new Error('ELOOP'), { code: 'ELOOP' }));
-    return realPathOf(path.resolve(path.dirname(abs), link), shown, depth + 1);
+    return realPathOf(path.resolve(path.dirname(abs), link), shown, depth + 1, strict);
   }
   const dir = path.dirname(abs);
   let realDir: string;
   try {
     realDir = await fs.realpath(dir);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') throw new UsageError(`cannot write ${shown}: the folder ${dir} does not exist`);
+    if (errnoCode(err) === 'ENOENT') {
+      if (!strict) return abs;
+      throw new UsageError(`cannot write ${shown}: the folder ${dir} does not exist`);
+    }
     throw cannotWrite(shown, err);
   }
   return path.join(realDir, path.basename(abs));
 }
 
-async function realPathOf(abs: string, shown: string, depth: number): Promise<string> {
+async function realPathOf(abs: string, shown: string, depth: number, strict = true): Promise<string> {
   const stat = await statOrMissing(abs, shown);
-  if (stat === undefined) return realMissing(abs, shown, depth);
+  if (stat === undefined) return realMissing(abs, shown, depth, strict);
   try {
     return await fs.realpath(abs);
   } catch (err) {
@@ -80,4 +87,13 @@ export async function resolveTargetPath(given: string): Promise<TargetPath> {
   const real = await realPathOf(abs, given, 0);
   // stat() followed the links already: it describes the real file.
   return { kind: 'file', path: real, stat };
+}
+
+/**
+ * Where a file such as the `--state` file really lives: symbolic links followed, also a dangling one (a
+ * first run writes through the link, which stays a link). A missing folder is not refused here: writing
+ * there fails, as a file that cannot be written (exit 10), before anything else is written.
+ */
+export function realFilePath(given: string): Promise<string> {
+  return realPathOf(path.resolve(given), given, 0, false);
 }

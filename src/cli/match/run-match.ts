@@ -5,8 +5,9 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
-import { CatalogueIndex } from '../../match/matcher.js';
-import { inBatches, openArchiveFile } from '../archive/archive-file.js';
+import { CatalogueIndex, type Match } from '../../match/matcher.js';
+import { inBatches, openArchiveFile, writing } from '../archive/archive-file.js';
+import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
@@ -18,7 +19,7 @@ import type { Settings } from '../settings.js';
 import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import type { Terminal } from '../terminal/terminal.js';
-import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 import { watchMatch } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
@@ -36,6 +37,8 @@ export interface MatchPlan {
   bom: boolean;
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
+  /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
+  openCases?: { key: string | undefined; db: string | undefined } | undefined;
 }
 
 /** What writing the rows needs, from a session or a local (archive) one. */
@@ -53,7 +56,9 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
   try {
     return await readCatalogue(plan.catalog, plan.map);
   } catch (err) {
-    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError) {
+    // The --map hint helps with columns only; a file we cannot read says what would help, if anything.
+    if (err instanceof CatalogueReadError) throw new UsageError(err.message, err.hint);
+    if (err instanceof CatalogueColumnsError) {
       throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
     }
     throw err;
@@ -76,6 +81,7 @@ async function matchAll(
   keep: (recall: Record<string, unknown>) => boolean,
   where: Surroundings,
   ctx: Context,
+  onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
   const format = chooseFormat(where.settings, where.terminal);
@@ -104,6 +110,7 @@ async function matchAll(
           for (const m of index.match(recall)) {
             counts[m.level]++;
             rows.push(matchRow(m, recall));
+            onMatch?.(m, recall);
           }
         }
         await where.status.around(() => renderer.write(rows));
@@ -120,8 +127,10 @@ async function matchAll(
 
 export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const catalogue = await loadCatalogue(plan);
+  // A --key the catalogue lacks is bad input: refused before any warning, request or file.
+  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const index = new CatalogueIndex(catalogue);
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx, plan.openCases);
   const source = plan.recalls;
   let counts: Awaited<ReturnType<typeof matchAll>>;
   let status: StatusReporter;
@@ -129,12 +138,16 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     // Offline: no key, no request; the filters the archive can answer become SQL.
     const local = await openLocal(globals, ctx, source.db);
     status = local.status;
-    reportRejected(index.rejected, status);
+    reportCatalogue(catalogue, index.rejected, status);
+    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status);
     const archive = await openArchiveFile(local.file, { create: false });
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
-      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx);
+      const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
+      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
+      // After the listing ends: the archive is one connection, and its rows were being streamed.
+      if (opener) status.note(casesLine(await writing(local.file, () => opener.flush(archive, ctx.now()))));
     } finally {
       archive.close();
     }
@@ -142,7 +155,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const session = await openSession(globals, ctx, { needsKey: true });
     status = session.status;
     try {
-      reportRejected(index.rejected, status);
+      reportCatalogue(catalogue, index.rejected, status);
       const pages = session.client.feedPages({
         dataSources: source.sources,
         hoursAgo: source.hours,

@@ -7,7 +7,10 @@ import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
-import { matchColumns, matchRow, matchTableColumns, reportRejected } from './match-rows.js';
+import { archivePath, openArchiveFile, writing } from '../archive/archive-file.js';
+import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
+import type { Archive } from '../../archive/index.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
@@ -18,6 +21,7 @@ function matchOutput(
   width: number,
   color: ColorLevel,
   toTerminal: boolean,
+  cases?: { opener: CaseOpener; archive: Archive; file: string; note: (line: string) => void },
 ): WatchOutput {
   let renderer: Renderer | undefined;
   const open = async () => {
@@ -35,13 +39,20 @@ function matchOutput(
   };
   return {
     prepare(records) {
-      const rows = records.flatMap((recall) => index.match(recall).map((m) => matchRow(m, recall)));
+      const rows = records.flatMap((recall) =>
+        index.match(recall).map((m) => {
+          cases?.opener.add(m, recall);
+          return matchRow(m, recall);
+        }),
+      );
       return {
         items: rows.map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
         async write() {
           if (rows.length === 0) return;
           renderer ??= await open();
           await renderer.write(rows);
+          if (cases)
+            cases.note(casesLine(await writing(cases.file, () => cases.opener.flush(cases.archive, ctx.now()))));
         },
       };
     },
@@ -59,10 +70,30 @@ export function watchMatch(
   index: CatalogueIndex,
   globals: GlobalFlags,
   ctx: Context,
+  openCases?: { key: string | undefined; db: string | undefined },
 ): Promise<void> {
   return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
-    reportRejected(index.rejected, session.status);
-    const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color, terminal.stdoutIsTTY);
-    await runWatch(plan as WatchPlan, session, ctx, output);
+    reportCatalogue(catalogue, index.rejected, session.status);
+    const opener = openCases && caseOpener(catalogue, openCases.key, session.status);
+    // Live: the archive the cases go to is created when missing, as `sync` would.
+    const file = openCases && archivePath(openCases.db, ctx.env, session.settings.profileDb);
+    const archive = file === undefined ? undefined : await openArchiveFile(file, { create: true });
+    try {
+      const note = (line: string) => session.status.note(line);
+      const cases = opener && archive && file !== undefined ? { opener, archive, file, note } : undefined;
+      const output = matchOutput(
+        catalogue,
+        index,
+        plan,
+        ctx,
+        terminal.columns,
+        terminal.color,
+        terminal.stdoutIsTTY,
+        cases,
+      );
+      await runWatch(plan as WatchPlan, session, ctx, output);
+    } finally {
+      archive?.close();
+    }
   });
 }

@@ -1,4 +1,4 @@
-// Checks --columns names: refuses unknown recall fields before any request; warns where the shape is unknown or the format ignores them.
+// Checks --columns names: refuses typos of recall fields before any request; warns where the shape is unknown or the format ignores them.
 import { UsageError } from '../cli-errors.js';
 
 /** Formats that print whole records, where --columns has no effect. */
@@ -60,9 +60,19 @@ function describeUnknown(unknown: readonly string[], known: readonly string[]): 
   return `did you mean ${near.map(([n, names]) => `${names.join(' or ')} (for '${n}')`).join('; ')}?`;
 }
 
-/** Refuses `--columns` names outside `known` (exit 2, before any request), naming the nearest known ones. */
+/** The shape of the API's field names (snake case): a field the API added since this version has it too. */
+const FIELD_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/**
+ * Refuses (exit 2, before any request) `--columns` names outside `known` that are typos of a known name
+ * (`prodcut_name`), or that no field could be called (`Product Name`), naming the nearest known ones. Any
+ * other name of the field-name grammar is taken as a field the API added, which the csv output carries
+ * too; when the first records lack it, the column stays empty and columnWarnings says so.
+ */
 export function checkKnownColumns(columns: readonly string[], known: readonly string[]): void {
-  const unknown = columns.filter((c) => !known.includes(c));
+  const unknown = columns.filter(
+    (c) => !known.includes(c) && (!FIELD_NAME.test(c) || nearestNames(c, known).length > 0),
+  );
   if (unknown.length === 0) return;
   const what = unknown.length === 1 ? 'an unknown column' : 'unknown columns';
   throw new UsageError(`--columns has ${what}: ${quoted(unknown)}`, describeUnknown(unknown, known));

@@ -88,10 +88,17 @@ const MAX_TIMER_S = Math.floor(MAX_TIMER_MS / 1000);
 export function parseSeconds(raw: string | undefined, flag: string, min: number, above = false): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  // Every duration ends up in a timer, which Node cannot set beyond about 24.8 days.
+  const ms = Math.round(n * 1000);
+  // Every duration ends up in a timer, which Node cannot set beyond about 24.8 days; and one that rounds
+  // to no more than `min` (`--timeout 0.0001` is 0 ms) would mean what `min` itself means.
   if (!DECIMAL_SECONDS.test(raw) || n < min || (above && n === min) || n * 1000 > MAX_TIMER_MS) {
     const range = above ? `greater than ${min}` : `${min} or more`;
     throw new UsageError(`${flag} must be a number of seconds ${range} and at most ${MAX_TIMER_S}, not '${raw}'`);
   }
-  return Math.round(n * 1000);
+  if (above && ms <= min * 1000) {
+    throw new UsageError(
+      `${flag} must be at least ${(min * 1000 + 1) / 1000} s (timers count whole milliseconds), not '${raw}'`,
+    );
+  }
+  return ms;
 }

@@ -1,0 +1,105 @@
+// The alert e-mail of one poll or run: a subject with the count and the worst severity, a text part and an HTML part.
+import { stripControls } from './action.js';
+import { bySeverity, worstSeverity } from './severity-order.js';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What an alert lists: the recalls written (`feed`), or match rows (`match --watch`). */
+export type AlertKind = 'recalls' | 'matches';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `24 Nov`, in UTC as the API's timestamps are. */
+export function shortDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A field as one line of plain text: hostile control characters and line breaks gone. */
+export function plain(record: Record<string, unknown>, name: string): string {
+  const v = record[name];
+  if (typeof v !== 'string' && typeof v !== 'number') return '';
+  return stripControls(String(v))
+    .replace(/[\t\r\n]+/g, ' ')
+    .trim();
+}
+
+/** Longer links are left out: no notice needs one, and one could push a message past a service's limit. */
+const MAX_LINK = 2000;
+
+/** The recall's link when it is an http(s) URL; anything else (javascript:, data:) is never a link. */
+export function safeLink(record: Record<string, unknown>): string | undefined {
+  const v = record.source_url;
+  if (typeof v !== 'string' || v.length > MAX_LINK || !/^https?:\/\//i.test(v)) return undefined;
+  return URL.canParse(v) ? new URL(v).href : undefined;
+}
+
+/** Title, then severity, brand, source (and for a match row its level and catalogue line). */
+export function describeItem(item: Record<string, unknown>): { title: string; facts: string; link?: string } {
+  const id = plain(item, 'id') || plain(item, 'recall_id');
+  const title = plain(item, 'alert_title') || plain(item, 'product_name') || `recall ${id}`;
+  const facts: string[] = [];
+  if (item.level !== undefined) {
+    facts.push(`${plain(item, 'level')} (${plain(item, 'reason')}), catalogue line ${plain(item, 'catalog_line')}`);
+  }
+  for (const [label, field] of [
+    ['severity', 'risk_severity'],
+    ['brand', 'product_brand'],
+    ['source', 'data_source'],
+  ] as const) {
+    const v = plain(item, field);
+    if (v !== '') facts.push(`${label}: ${v}`);
+  }
+  if (id !== '') facts.push(`id ${id}`);
+  return { title, facts: facts.join(' · '), link: safeLink(item) };
+}
+
+/** `37 new (5 serious)` / `3 catalogue matches (1 high)`. */
+export function countLine(items: readonly Record<string, unknown>[], kind: AlertKind): string {
+  const worst = worstSeverity(items);
+  const n = items.length;
+  const what = kind === 'recalls' ? `${n} new` : `${n} catalogue ${n === 1 ? 'match' : 'matches'}`;
+  return worst ? `${what} (${worst.count} ${worst.severity})` : what;
+}
+
+export function itemsText(items: readonly Record<string, unknown>[]): string {
+  return items
+    .map((item) => {
+      const d = describeItem(item);
+      return [`* ${d.title}`, d.facts && `  ${d.facts}`, d.link && `  ${d.link}`].filter(Boolean).join('\n');
+    })
+    .join('\n\n');
+}
+
+export function itemsHtml(items: readonly Record<string, unknown>[]): string {
+  const rows = items.map((item) => {
+    const d = describeItem(item);
+    const title = d.link
+      ? `<a href="${escapeHtml(d.link)}">${escapeHtml(d.title)}</a>`
+      : `<strong>${escapeHtml(d.title)}</strong>`;
+    return `<li style="margin:0 0 10px 0">${title}<br><span style="color:#555">${escapeHtml(d.facts)}</span></li>`;
+  });
+  return `<ul style="padding-left:18px">${rows.join('')}</ul>`;
+}
+
+/** One alert for everything a poll wrote, worst severity first. */
+export function alertMail(records: readonly Record<string, unknown>[], kind: AlertKind, nowMs: number): MailContent {
+  const items = [...records].sort(bySeverity);
+  const counted = countLine(items, kind);
+  const subject = `${kind === 'recalls' ? 'Recalls' : 'Recall matches'} ${shortDate(nowMs)}: ${counted}`;
+  const intro =
+    kind === 'recalls'
+      ? 'New recalls found by recall-feed, worst severity first.'
+      : 'Catalogue rows that matched new recalls, worst severity first. A row is a lead to check, not a verdict.';
+  const text = `${subject}\n\n${intro}\n\n${itemsText(items)}\n`;
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:sans-serif;font-size:14px"><h2 style="font-size:18px">${escapeHtml(subject)}</h2><p>${escapeHtml(intro)}</p>${itemsHtml(items)}</body></html>`;
+  return { subject, text, html };
+}

@@ -1,0 +1,70 @@
+// Sends one e-mail through the SMTP server (nodemailer, loaded only when a message goes out); never names the password.
+import type { AttemptResult } from './action.js';
+import type { SmtpServer } from './email-smtp.js';
+
+export interface MailMessage {
+  from: string;
+  to: readonly string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The outcome of one attempt; `refused` when the server answered with a permanent (5xx) refusal. */
+export interface SendResult extends AttemptResult {
+  refused?: boolean;
+}
+
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+}
+
+/** The password (and its URL-encoded form) never appears in what we say, whatever the library put in its message. */
+function scrub(message: string, server: SmtpServer): string {
+  let out = message.replace(/[\r\n]+/g, ' ').trim();
+  for (const secret of [server.pass, server.pass && encodeURIComponent(server.pass)]) {
+    if (secret) out = out.split(secret).join('…');
+  }
+  return out;
+}
+
+export async function sendMail(
+  server: SmtpServer,
+  message: MailMessage,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<SendResult> {
+  const { default: nodemailer } = await import('nodemailer');
+  const transport = nodemailer.createTransport({
+    host: server.host,
+    port: server.port,
+    secure: server.secure,
+    requireTLS: server.requireTls,
+    auth: server.user !== undefined ? { user: server.user, pass: server.pass ?? '' } : undefined,
+    connectionTimeout: opts.timeoutMs,
+    greetingTimeout: opts.timeoutMs,
+    socketTimeout: opts.timeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  const abort = () => transport.close();
+  opts.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    await transport.sendMail({
+      from: message.from,
+      to: [...message.to],
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
+    return { ok: true };
+  } catch (err) {
+    const e = err as SmtpError;
+    const refused = (e.responseCode !== undefined && e.responseCode >= 500) || e.code === 'EAUTH';
+    const why = scrub(e.message, server);
+    return { ok: false, refused, error: `${server.shown} ${refused ? 'refused the message' : 'failed'}: ${why}` };
+  } finally {
+    opts.signal?.removeEventListener('abort', abort);
+    transport.close();
+  }
+}

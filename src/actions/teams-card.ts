@@ -1,0 +1,108 @@
+// --webhook-format teams: a Teams Workflows message carrying an Adaptive Card, kept under the size Teams accepts.
+import { describeItem } from './email-message.js';
+
+/** Teams refuses a message above about 28 KB; we stay a margin below it, measured in UTF-8 bytes. */
+export const TEAMS_MAX_BYTES = 27 * 1024;
+
+/** Longest title and fact shown: a hostile or runaway field cannot crowd out the rest. */
+const MAX_TITLE = 300;
+const MAX_FACT = 200;
+
+export function shorten(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/**
+ * Text we did not write goes in TextRuns of a RichTextBlock: the Adaptive Card schema renders no markdown
+ * there, so a hostile title stays text (no link, no emphasis) without escapes that Teams might show.
+ */
+export function plainBlock(text: string, style: Record<string, unknown> = {}, label?: string): Record<string, unknown> {
+  const inlines: Record<string, unknown>[] = [];
+  if (label !== undefined) inlines.push({ type: 'TextRun', text: `${label}: `, weight: 'Bolder' });
+  inlines.push({ type: 'TextRun', text, ...style });
+  return { type: 'RichTextBlock', inlines };
+}
+
+export interface CardItem {
+  title: string;
+  facts: string;
+  link?: string;
+}
+
+type CardElement = Record<string, unknown>;
+
+function itemElements(item: CardItem): CardElement[] {
+  return [
+    { ...plainBlock(shorten(item.title, MAX_TITLE), { weight: 'Bolder' }), spacing: 'Medium' },
+    { ...plainBlock(shorten(item.facts, MAX_FACT * 2), { isSubtle: true }), spacing: 'None' },
+    ...(item.link
+      ? [
+          {
+            type: 'ActionSet',
+            actions: [{ type: 'Action.OpenUrl', title: 'Open the notice', url: item.link }],
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The envelope a Teams Workflows incoming webhook takes: one message, one Adaptive Card attachment. */
+export function teamsEnvelope(body: CardElement[], actions: CardElement[] = []): Record<string, unknown> {
+  const card: Record<string, unknown> = {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: '1.4',
+    body,
+  };
+  if (actions.length > 0) card.actions = actions;
+  return {
+    type: 'message',
+    attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }],
+  };
+}
+
+/** One recall: its title, a line per fact (severity, brand, source) and a button to the notice. */
+export function teamsRecallMessage(record: Record<string, unknown>): Record<string, unknown> {
+  const d = describeItem(record);
+  const facts = d.facts
+    .split(' · ')
+    .filter((f) => f !== '')
+    .map((f) => {
+      const at = f.indexOf(': ');
+      return at === -1
+        ? plainBlock(shorten(f, MAX_FACT))
+        : plainBlock(shorten(f.slice(at + 2), MAX_FACT), {}, f.slice(0, at));
+    });
+  const body: CardElement[] = [plainBlock(shorten(d.title, MAX_TITLE), { weight: 'Bolder', size: 'Medium' }), ...facts];
+  return teamsEnvelope(body, d.link ? [{ type: 'Action.OpenUrl', title: 'Open the notice', url: d.link }] : []);
+}
+
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * A summary: a heading, lines of plain text, then as many items as fit under TEAMS_MAX_BYTES; the rest
+ * are counted in a last line rather than sent in a body Teams would refuse.
+ */
+export function teamsSummaryMessage(
+  heading: string,
+  lines: readonly string[],
+  items: readonly CardItem[],
+): Record<string, unknown> {
+  const head: CardElement[] = [
+    plainBlock(shorten(heading, MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
+    ...lines.map((l) => plainBlock(shorten(l, 1000))),
+  ];
+  const body = [...head];
+  let shown = 0;
+  for (const item of items) {
+    const next = [...body, ...itemElements(item)];
+    const rest = items.length - shown - 1;
+    const withNote = rest > 0 ? [...next, { type: 'TextBlock', text: `… and ${items.length} more`, wrap: true }] : next;
+    if (bytes(teamsEnvelope(withNote)) > TEAMS_MAX_BYTES) break;
+    body.push(...itemElements(item));
+    shown++;
+  }
+  if (shown < items.length) body.push({ type: 'TextBlock', text: `… and ${items.length - shown} more`, wrap: true });
+  return teamsEnvelope(body);
+}

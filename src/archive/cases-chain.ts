@@ -1,0 +1,100 @@
+// The case timeline's hash chain: a canonical serialisation of each event, its sha256, and the check of the whole chain.
+import { createHash } from 'node:crypto';
+
+/** The previous hash of the very first event. */
+export const GENESIS = '0'.repeat(64);
+
+/** An event as stored in case_events; every field but `hash` is covered by the hash. */
+export interface StoredEvent {
+  seq: number;
+  case_id: number;
+  at: string;
+  actor: string;
+  action: string;
+  status: string;
+  outcome: string | null;
+  note: string | null;
+  detail: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/**
+ * The canonical text of an event: a JSON array in a fixed order (no key order to disagree on), so anyone can
+ * recompute a hash with any JSON library: sha256 of the UTF-8 of this text, as lower-case hex.
+ */
+export function canonicalEvent(e: Omit<StoredEvent, 'hash'>): string {
+  return JSON.stringify([
+    e.seq,
+    e.case_id,
+    e.at,
+    e.actor,
+    e.action,
+    e.status,
+    e.outcome,
+    e.note,
+    e.detail,
+    e.prev_hash,
+  ]);
+}
+
+export function eventHash(e: Omit<StoredEvent, 'hash'>): string {
+  return createHash('sha256').update(canonicalEvent(e), 'utf8').digest('hex');
+}
+
+/** JSON with its object keys sorted at every level: the `detail` of an event, hashed as text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+export interface ChainBreak {
+  /** The first event that does not fit (or the one expected where events are missing). */
+  seq: number;
+  caseId: number | undefined;
+  problem: string;
+}
+
+export interface ChainCheck {
+  events: number;
+  /** The hash of the last event (GENESIS for an empty log): write it down to detect a later truncation. */
+  head: string;
+  broken: ChainBreak | undefined;
+}
+
+/** Walks the events in seq order: numbering without gaps, each prev_hash the hash before, each hash recomputed. */
+export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
+  let expectedSeq = 1;
+  let prev = GENESIS;
+  let count = 0;
+  for (const e of events) {
+    count++;
+    const at = (problem: string): ChainCheck => ({
+      events: count,
+      head: prev,
+      broken: { seq: e.seq, caseId: e.case_id, problem },
+    });
+    if (e.seq !== expectedSeq) {
+      return {
+        events: count,
+        head: prev,
+        broken: {
+          seq: expectedSeq,
+          caseId: undefined,
+          problem:
+            e.seq > expectedSeq
+              ? `event ${expectedSeq}${e.seq - expectedSeq > 1 ? `–${e.seq - 1}` : ''} is missing (removed?)`
+              : `event ${e.seq} is out of order`,
+        },
+      };
+    }
+    if (e.prev_hash !== prev) return at(`event ${e.seq} does not follow event ${e.seq - 1}: the chain was changed`);
+    if (eventHash(e) !== e.hash) return at(`event ${e.seq} (case ${e.case_id}) was edited: its hash does not match`);
+    prev = e.hash;
+    expectedSeq++;
+  }
+  return { events: count, head: prev, broken: undefined };
+}

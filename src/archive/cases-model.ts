@@ -1,0 +1,67 @@
+// The vocabulary of cases: statuses, outcomes, actions, and the shape a case is read back in.
+
+export const CASE_STATUSES = ['open', 'waiting', 'closed'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+/** How a case is closed. "waiting" (a supplier, a test) is deliberately not one of them: it stays unresolved. */
+export const OUTCOMES = [
+  'removed-from-sale',
+  'action-taken',
+  'not-our-product',
+  'false-positive',
+  'no-action-needed',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What an event records: a person's step, or the sync noticing a new version of the recall. */
+export type CaseAction = 'opened' | 'waiting' | 'resolved' | 'reopened' | 'recall-updated';
+
+/** The person's steps on a case (`cases resolve|wait|reopen`). */
+export type CaseStep = { kind: 'resolve'; outcome: Outcome } | { kind: 'wait' } | { kind: 'reopen' };
+
+export interface CaseEventView {
+  seq: number;
+  at: string;
+  actor: string;
+  action: CaseAction;
+  status: CaseStatus;
+  outcome: Outcome | null;
+  note: string | null;
+  hash: string;
+}
+
+export interface CaseView {
+  id: number;
+  status: CaseStatus;
+  recall_id: number;
+  level: string;
+  reason: string;
+  catalog_row: Record<string, string>;
+  catalog_key: string;
+  alert_title: string | null;
+  opened_at: string;
+  updated_at: string;
+  outcome: Outcome | null;
+  events: CaseEventView[];
+}
+
+/** A (catalogue row, recall) pair `match --open-cases` found. */
+export interface CaseCandidate {
+  recallId: number;
+  /** `<key column>:<value>`, or `line:<n>` when the catalogue has no key column. */
+  catalogKey: string;
+  level: string;
+  reason: string;
+  catalogRow: Record<string, string>;
+  alertTitle: string | null;
+}
+
+export interface CaseQuery {
+  statuses: readonly CaseStatus[];
+  levels?: readonly string[];
+  /** Only these ids. */
+  ids?: readonly number[];
+}
+
+/** The actor of the events a sync writes. */
+export const SYNC_ACTOR = 'recall-feed sync';

@@ -1,0 +1,184 @@
+// The case store: opens cases for match pairs (never twice), lists them with their timelines, and records each step.
+import type Database from 'better-sqlite3';
+import { compileFilter, isEmptyFilter, type RecordFilter } from '../filters/record-filter.js';
+import { canonicalJson } from './cases-chain.js';
+import { CaseNotFoundError, CaseStepError } from './cases-errors.js';
+import { EventWriter } from './cases-events.js';
+import type {
+  CaseCandidate,
+  CaseEventView,
+  CaseQuery,
+  CaseStatus,
+  CaseStep,
+  CaseView,
+  Outcome,
+} from './cases-model.js';
+
+/** A `cases` row as stored. */
+export interface CaseRow {
+  id: number;
+  recall_id: number;
+  catalog_key: string;
+  level: string;
+  reason: string;
+  catalog_row: string;
+  alert_title: string | null;
+  status: string;
+  outcome: string | null;
+  opened_at: string;
+  updated_at: string;
+}
+
+type EventRow = CaseEventView & { case_id: number };
+
+/** Who did it, when, and why: what every step records. */
+export interface StepBy {
+  at: string;
+  actor: string;
+  note: string | null;
+}
+
+/** The opened event's detail: what the case was opened on, so an edit of the cases row shows up in verify. */
+export function openedDetail(c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row'>) {
+  return canonicalJson({
+    recall_id: c.recall_id,
+    catalog_key: c.catalog_key,
+    level: c.level,
+    reason: c.reason,
+    catalog_row: JSON.parse(c.catalog_row) as unknown,
+  });
+}
+
+function view(row: CaseRow, events: CaseEventView[]): CaseView {
+  return {
+    id: row.id,
+    status: row.status as CaseStatus,
+    recall_id: row.recall_id,
+    level: row.level,
+    reason: row.reason,
+    catalog_row: JSON.parse(row.catalog_row) as Record<string, string>,
+    catalog_key: row.catalog_key,
+    alert_title: row.alert_title,
+    opened_at: row.opened_at,
+    updated_at: row.updated_at,
+    outcome: row.outcome as Outcome | null,
+    events,
+  };
+}
+
+const EVENT_COLUMNS = 'e.case_id, e.seq, e.at, e.actor, e.action, e.status, e.outcome, e.note, e.hash';
+
+function where(q: CaseQuery): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const inList = (column: string, values: readonly unknown[]) => {
+    parts.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+    params.push(...values);
+  };
+  inList('c.status', q.statuses.length > 0 ? q.statuses : ['']);
+  if (q.levels && q.levels.length > 0) inList('c.level', q.levels);
+  if (q.ids) inList('c.id', q.ids.length > 0 ? q.ids : [-1]);
+  return { sql: parts.join(' AND '), params };
+}
+
+export class CaseStore {
+  private readonly db: Database.Database;
+  private readonly events: EventWriter;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.events = new EventWriter(db);
+  }
+
+  /** One transaction: a case and its opened event for each new pair; a pair that has a case is left alone. */
+  open(candidates: readonly CaseCandidate[], by: StepBy): { opened: number; existing: number } {
+    const insert = this.db.prepare(
+      `INSERT INTO cases (recall_id, catalog_key, level, reason, catalog_row, alert_title, status, outcome, opened_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, ?) ON CONFLICT (catalog_key, recall_id) DO NOTHING RETURNING id`,
+    );
+    const run = this.db.transaction(() => {
+      let opened = 0;
+      for (const c of candidates) {
+        const row = canonicalJson(c.catalogRow);
+        const made = insert.get(c.recallId, c.catalogKey, c.level, c.reason, row, c.alertTitle, by.at, by.at) as
+          | { id: number }
+          | undefined;
+        if (!made) continue;
+        opened++;
+        const detail = openedDetail({
+          recall_id: c.recallId,
+          catalog_key: c.catalogKey,
+          level: c.level,
+          reason: c.reason,
+          catalog_row: row,
+        });
+        this.events.append({ caseId: made.id, ...by, action: 'opened', status: 'open', outcome: null, detail });
+      }
+      return { opened, existing: candidates.length - opened };
+    });
+    return run.immediate();
+  }
+
+  /** The cases `q` asks for, oldest first, each with its timeline; `filter` applies to the recall as archived. */
+  list(q: CaseQuery, filter: RecordFilter = {}): CaseView[] {
+    const w = where(q);
+    const rows = this.db
+      .prepare(
+        `SELECT c.*, r.raw AS recall_raw FROM cases c LEFT JOIN recalls r ON r.id = c.recall_id WHERE ${w.sql} ORDER BY c.id`,
+      )
+      .all(...w.params) as (CaseRow & { recall_raw: string | null })[];
+    const keep = isEmptyFilter(filter) ? undefined : compileFilter(filter);
+    const chosen = keep
+      ? rows.filter((r) => r.recall_raw !== null && keep(JSON.parse(r.recall_raw) as Record<string, unknown>))
+      : rows;
+    const byCase = new Map<number, CaseEventView[]>();
+    const events = this.db
+      .prepare(
+        `SELECT ${EVENT_COLUMNS} FROM case_events e JOIN cases c ON c.id = e.case_id WHERE ${w.sql} ORDER BY e.case_id, e.seq`,
+      )
+      .iterate(...w.params) as IterableIterator<EventRow>;
+    for (const { case_id, ...e } of events) {
+      const list = byCase.get(case_id);
+      if (list) list.push(e);
+      else byCase.set(case_id, [e]);
+    }
+    return chosen.map((r) => view(r, byCase.get(r.id) ?? []));
+  }
+
+  /** One case with its timeline, and its recall as the archive holds it now (undefined when it does not). */
+  get(id: number): { case: CaseView; recall: Record<string, unknown> | undefined } {
+    const [found] = this.list({ statuses: ['open', 'waiting', 'closed'], ids: [id] });
+    if (!found) throw new CaseNotFoundError(id);
+    const raw = this.db.prepare('SELECT raw FROM recalls WHERE id = ?').get(found.recall_id) as
+      | { raw: string }
+      | undefined;
+    return { case: found, recall: raw ? (JSON.parse(raw.raw) as Record<string, unknown>) : undefined };
+  }
+
+  /** Resolve, wait or reopen: checked against the status inside the write transaction, then appended. */
+  step(id: number, step: CaseStep, by: StepBy): CaseView {
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT status, outcome FROM cases WHERE id = ?').get(id) as
+          | { status: CaseStatus; outcome: string | null }
+          | undefined;
+        if (!row) throw new CaseNotFoundError(id);
+        if (step.kind === 'reopen' && row.status !== 'closed')
+          throw new CaseStepError(`case ${id} is ${row.status}, not closed: there is nothing to reopen`);
+        if (step.kind !== 'reopen' && row.status === 'closed')
+          throw new CaseStepError(
+            `case ${id} is closed (${row.outcome ?? 'no outcome'})`,
+            `reopen it first: recall-feed cases reopen ${id} --note <why>`,
+          );
+        const fields =
+          step.kind === 'resolve'
+            ? { action: 'resolved' as const, status: 'closed' as const, outcome: step.outcome }
+            : step.kind === 'wait'
+              ? { action: 'waiting' as const, status: 'waiting' as const, outcome: null }
+              : { action: 'reopened' as const, status: 'open' as const, outcome: null };
+        this.events.append({ caseId: id, ...by, ...fields, detail: null });
+      })
+      .immediate();
+    return this.get(id).case;
+  }
+}

@@ -1,0 +1,40 @@
+// The recalls a period's syncs stored: first stored in it (new) or given a new version in it (updated), with the query's filters.
+import type Database from 'better-sqlite3';
+import { selection, type ArchiveQuery } from './select.js';
+
+export interface StoredInPeriod {
+  /** First stored by a run that started in the period. */
+  new: Record<string, unknown>[];
+  /** Stored earlier, given a new version by a run that started in the period. */
+  updated: Record<string, unknown>[];
+}
+
+/**
+ * Both lists in the archive's order (published_at, then id, newest first). The period is the start time
+ * of the runs; `q`'s sources and filters apply, its published_at window does not. Portable SQL but for
+ * the filters' own (select.ts).
+ */
+export function storedInPeriod(
+  db: Database.Database,
+  period: { fromMs: number; toMs: number },
+  q: ArchiveQuery,
+): StoredInPeriod {
+  const sel = selection({ ...q, sinceUs: undefined, untilUs: undefined });
+  const runs = 'SELECT id FROM sync_runs WHERE started_at >= ? AND started_at < ?';
+  const bounds = [new Date(period.fromMs).toISOString(), new Date(period.toMs).toISOString()];
+  const rows = db
+    .prepare(
+      `SELECT r.raw AS raw, CASE WHEN r.first_run IN (${runs}) THEN 1 ELSE 0 END AS is_new
+       FROM recalls r
+       WHERE (r.first_run IN (${runs}) OR r.version_run IN (${runs})) AND ${sel.where}
+       ORDER BY r.published_us DESC, r.id DESC`,
+    )
+    .all(...bounds, ...bounds, ...bounds, ...sel.params) as { raw: string; is_new: number }[];
+  const out: StoredInPeriod = { new: [], updated: [] };
+  for (const row of rows) {
+    const record = JSON.parse(row.raw) as Record<string, unknown>;
+    if (sel.residual && !sel.residual(record)) continue;
+    (row.is_new === 1 ? out.new : out.updated).push(record);
+  }
+  return out;
+}

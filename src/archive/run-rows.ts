@@ -1,0 +1,64 @@
+// The sync_runs rows around a period, for the monitoring health of a digest: portable SQL over better-sqlite3.
+import type Database from 'better-sqlite3';
+
+/** One sync as the digest judges it: when it ran, what it asked for, how it ended. */
+export interface SyncRunRow {
+  id: number;
+  /** ISO 8601 UTC with milliseconds, as sync_runs holds them. */
+  started_at: string;
+  ended_at: string | null;
+  /** `ok`, `failed`, `interrupted`, or `running` (still running, or killed before it could say). */
+  outcome: string;
+  /** The sources it asked for; null: all the key may use. */
+  sources: string[] | null;
+  /** The look-back window it fetched, in hours. */
+  hours: number;
+  error: string | null;
+}
+
+/** How far before a period a run can still matter: its window (at most 24 h) may reach into the period. */
+export const RUN_LOOKBACK_MS = 25 * 3_600_000;
+
+interface RawRunRow {
+  id: number;
+  started_at: string;
+  ended_at: string | null;
+  outcome: string;
+  params: string;
+  error: string | null;
+}
+
+/** A row's params JSON read leniently: a row another version wrote may lack a field, never stops a digest. */
+export function toRunRow(raw: RawRunRow): SyncRunRow {
+  let params: { sources?: unknown; hours?: unknown } = {};
+  try {
+    params = JSON.parse(raw.params) as typeof params;
+  } catch {
+    params = {};
+  }
+  const sources = Array.isArray(params.sources) ? params.sources.filter((s) => typeof s === 'string') : null;
+  const hours = typeof params.hours === 'number' && params.hours > 0 ? params.hours : 24;
+  return {
+    id: raw.id,
+    started_at: raw.started_at,
+    ended_at: raw.ended_at,
+    outcome: raw.outcome,
+    sources,
+    hours,
+    error: raw.error,
+  };
+}
+
+/**
+ * The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first. ISO strings of one shape
+ * compare as the instants do, so the same SQL runs on PostgreSQL's text column.
+ */
+export function runsAround(db: Database.Database, period: { fromMs: number; toMs: number }): SyncRunRow[] {
+  const rows = db
+    .prepare(
+      `SELECT id, started_at, ended_at, outcome, params, error FROM sync_runs
+       WHERE started_at >= ? AND started_at < ? ORDER BY started_at, id`,
+    )
+    .all(new Date(period.fromMs - RUN_LOOKBACK_MS).toISOString(), new Date(period.toMs).toISOString()) as RawRunRow[];
+  return rows.map(toRunRow);
+}

@@ -1,0 +1,100 @@
+// Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
+import type { Archive, CaseView } from '../../archive/index.js';
+import { writeChunk } from '../../output/backpressure.js';
+import { openArchiveFile, writing } from '../archive/archive-file.js';
+import { openLocal, type LocalSession } from '../archive/local-session.js';
+import type { Context } from '../context.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
+import type { GlobalFlags } from '../settings.js';
+import { caseText } from './case-text.js';
+import { caseRecord } from './list-cases.js';
+import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
+
+async function withArchive<T>(
+  db: string | undefined,
+  globals: GlobalFlags,
+  ctx: Context,
+  fn: (archive: Archive, local: LocalSession) => Promise<T>,
+): Promise<T> {
+  const local = await openLocal(globals, ctx, db);
+  const archive = await openArchiveFile(local.file, { create: false });
+  try {
+    return await fn(archive, local);
+  } finally {
+    archive.close();
+  }
+}
+
+/** Text on a terminal (or -f table), else the case as one JSON object (with its recall when given). */
+async function printCase(
+  local: LocalSession,
+  ctx: Context,
+  c: CaseView,
+  recall: Record<string, unknown> | undefined | null,
+): Promise<void> {
+  const format = chooseFormat(local.settings, local.terminal);
+  const json = recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null };
+  const body =
+    format === 'table'
+      ? caseText(c, recall ?? undefined, recall !== null)
+      : `${JSON.stringify(json, null, format === 'json' ? 2 : undefined)}\n`;
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (format !== 'csv') return writeChunk(target.stream, body);
+      // csv: the case as one row, as `cases -f csv` writes it (formula guard on).
+      const { createRenderer } = await import('../../output/renderer.js');
+      const columns = [...CASE_FIELDS];
+      const renderer = createRenderer({ format, out: target.stream, tableColumns: columns, csvColumns: columns });
+      await renderer.write([caseRecord(c)]);
+      await renderer.end();
+    },
+  );
+}
+
+export async function runShowCase(plan: { db: string | undefined; id: number }, globals: GlobalFlags, ctx: Context) {
+  await withArchive(plan.db, globals, ctx, async (archive, local) => {
+    const found = await archive.caseWithRecall(plan.id);
+    await printCase(local, ctx, found.case, found.recall);
+  });
+}
+
+export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  await withArchive(plan.db, globals, ctx, async (archive, local) => {
+    const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
+    const after = await writing(local.file, () => archive.stepCase(plan.id, plan.step, by));
+    await printCase(local, ctx, after, null);
+  });
+}
+
+export async function runVerify(db: string | undefined, globals: GlobalFlags, ctx: Context): Promise<void> {
+  await withArchive(db, globals, ctx, async (archive, local) => {
+    const check = await archive.verifyCases();
+    const format = chooseFormat(local.settings, local.terminal);
+    const result = {
+      ok: check.broken === undefined,
+      cases: check.cases,
+      events: check.events,
+      head: check.head,
+      broken: check.broken
+        ? { seq: check.broken.seq, case_id: check.broken.caseId ?? null, problem: check.broken.problem }
+        : null,
+    };
+    const text =
+      format === 'table'
+        ? check.broken
+          ? ''
+          : `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`
+        : `${JSON.stringify(result, null, format === 'json' ? 2 : undefined)}\n`;
+    if (text !== '')
+      await writeOutput(
+        () => openTarget(local.settings, ctx),
+        (t) => writeChunk(t.stream, text),
+      );
+    if (check.broken) {
+      const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
+      throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);
+    }
+  });
+}

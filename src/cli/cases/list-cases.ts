@@ -1,0 +1,47 @@
+// Runs `cases` (the listing): the cases asked for, with their timelines, through the chosen renderer.
+import type { CaseView } from '../../archive/index.js';
+import { counted } from '../../output/numbers.js';
+import { openArchiveFile } from '../archive/archive-file.js';
+import { openLocal } from '../archive/local-session.js';
+import type { Context } from '../context.js';
+import { chooseFormat, openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
+import type { GlobalFlags } from '../settings.js';
+import { CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
+
+/** A case as the machine formats carry it: the documented fields, in their order. */
+export function caseRecord(c: CaseView): Record<string, unknown> {
+  return Object.fromEntries(CASE_FIELDS.map((f) => [f, c[f]]));
+}
+
+export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const format = chooseFormat(local.settings, local.terminal);
+  const archive = await openArchiveFile(local.file, { create: false });
+  let cases: CaseView[];
+  try {
+    cases = await archive.cases(plan.query, plan.filter);
+  } finally {
+    archive.close();
+  }
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: CASE_TABLE_COLUMNS,
+        csvColumns: [...CASE_FIELDS],
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom,
+        width: local.terminal.columns,
+        color: local.terminal.color,
+        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+      });
+      await renderer.write(cases.map(caseRecord));
+      await renderer.end();
+    },
+  );
+  if (format === 'table') local.status.note(`${counted(cases.length, 'case', 'cases')} in ${local.file}`);
+}

@@ -1,0 +1,39 @@
+// The report as CSV, for spreadsheets: one row per case with its last event (the csv renderer quotes and guards formulas).
+import type { ReportCase } from './report-data.js';
+
+export const REPORT_CSV_COLUMNS = [
+  'case_id',
+  'status',
+  'outcome',
+  'level',
+  'reason',
+  'recall_id',
+  'alert_title',
+  'catalog_key',
+  'opened_at',
+  'events',
+  'last_event_at',
+  'last_event',
+  'last_event_by',
+  'last_event_note',
+] as const;
+
+export function reportCsvRow(c: ReportCase): Record<string, unknown> {
+  const last = c.events.at(-1);
+  return {
+    case_id: c.id,
+    status: c.status,
+    outcome: c.outcome,
+    level: c.level,
+    reason: c.reason,
+    recall_id: c.recall_id,
+    alert_title: c.alert_title,
+    catalog_key: c.catalog_key,
+    opened_at: c.opened_at,
+    events: c.events.length,
+    last_event_at: last?.at ?? null,
+    last_event: last?.action ?? null,
+    last_event_by: last?.actor ?? null,
+    last_event_note: last?.note ?? null,
+  };
+}

@@ -1,0 +1,113 @@
+// Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
+import path from 'node:path';
+import { computeHealth } from '../../archive/health.js';
+import { allowedSources } from '../digest/collect-digest.js';
+import { readCatalogue } from '../../match/catalogue.js';
+import { CatalogueReadError } from '../../match/catalogue.js';
+import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
+import { writeChunk } from '../../output/backpressure.js';
+import { openArchiveFile } from '../archive/archive-file.js';
+import { openLocal } from '../archive/local-session.js';
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+import { openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
+import type { GlobalFlags } from '../settings.js';
+import { catalogueCoverage } from './report-coverage.js';
+import { REPORT_CSV_COLUMNS, reportCsvRow } from './report-csv.js';
+import { caseInPeriod, statement, summarize, type ReportData } from './report-data.js';
+import { reportHtml } from './report-html.js';
+import { reportMarkdown } from './report-markdown.js';
+
+export type ReportFormat = 'html' | 'json' | 'csv' | 'markdown';
+
+export interface ReportPlan {
+  db: string | undefined;
+  format: ReportFormat;
+  sinceMs: number | undefined;
+  untilMs: number | undefined;
+  catalog: string | undefined;
+  map: ColumnMap;
+  key: string | undefined;
+}
+
+export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const nowMs = ctx.now();
+  const untilMs = plan.untilMs ?? nowMs;
+  const catalogue = plan.catalog === undefined ? undefined : await readOrUsage(plan.catalog, plan.map);
+  // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
+  const allowed = await allowedSources(undefined, globals, local, ctx);
+  const archive = await openArchiveFile(local.file, { create: false });
+  let data: ReportData;
+  try {
+    const all = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
+    // Every run up to the period's end (its start, when --since is not given, is the first run or case).
+    const runs = await archive.syncRuns({ fromMs: plan.sinceMs ?? 0, toMs: untilMs });
+    const check = await archive.verifyCases();
+    const cases = all.flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs) ?? []);
+    // Rows with a case up to the period's end, whether or not the case was active in it.
+    const caseKeys = new Set(all.filter((c) => Date.parse(c.opened_at) < untilMs).map((c) => c.catalog_key));
+    const firstMs = Math.min(
+      ...runs.map((r) => Date.parse(r.started_at)),
+      ...all.map((c) => Date.parse(c.opened_at)),
+      untilMs,
+    );
+    const health = computeHealth(runs, { fromMs: plan.sinceMs ?? firstMs, toMs: untilMs }, allowed);
+    const coverage =
+      catalogue && plan.catalog !== undefined
+        ? catalogueCoverage(path.basename(plan.catalog), catalogue, plan.key, caseKeys, local.status)
+        : null;
+    const until = new Date(untilMs).toISOString();
+    data = {
+      title: 'Recall monitoring: cases and coverage',
+      generated_at: new Date(nowMs).toISOString(),
+      period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
+      coverage: { catalogue: coverage, monitoring: health },
+      summary: summarize(cases),
+      statement: statement(coverage, health, until, allowed !== undefined),
+      chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
+      cases,
+    };
+  } finally {
+    archive.close();
+  }
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (plan.format !== 'csv') return writeChunk(target.stream, render(plan.format, data));
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format: 'csv',
+        out: target.stream,
+        tableColumns: [...REPORT_CSV_COLUMNS],
+        csvColumns: [...REPORT_CSV_COLUMNS],
+        formulaGuard: true,
+      });
+      await renderer.write(data.cases.map(reportCsvRow));
+      await renderer.end();
+    },
+  );
+  if (!data.chain.intact)
+    local.status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
+  if (data.statement.incomplete) local.status.warn('monitoring was incomplete in this period: the report says so');
+  const file = local.settings.output;
+  // As every command: off a terminal (cron) a success says nothing unless -v.
+  const tells = local.terminal.stderrIsTTY || local.settings.verbose;
+  if (file && file !== '-' && tells) local.status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
+}
+
+function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string {
+  if (format === 'html') return reportHtml(data);
+  if (format === 'markdown') return reportMarkdown(data);
+  return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+async function readOrUsage(file: string, map: ColumnMap) {
+  try {
+    return await readCatalogue(file, map);
+  } catch (err) {
+    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
+}

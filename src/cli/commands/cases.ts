@@ -1,0 +1,202 @@
+// `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
+import type { Command } from 'commander';
+import type { CaseStatus, Outcome } from '../../archive/cases-model.js';
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+import type { CasesListPlan, CaseStepPlan } from '../cases/plans.js';
+import { parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { parseOneOf } from '../options/option-parsers.js';
+import { osUser } from '../cases/os-user.js';
+import { addDbOption, parseDb } from './archive-options.js';
+import { action } from './define-action.js';
+
+const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
+const LEVELS = ['match', 'possible'] as const;
+const OUTCOME_LIST: readonly Outcome[] = [
+  'removed-from-sale',
+  'action-taken',
+  'not-our-product',
+  'false-positive',
+  'no-action-needed',
+];
+
+interface ListFlags extends Omit<FilterFlags, 'status'> {
+  status?: string;
+  alertStatus?: string;
+  level?: string;
+  db?: string;
+  formulaGuard: boolean;
+  bom?: boolean;
+}
+
+interface StepFlags {
+  as?: string;
+  note?: string;
+  by?: string;
+}
+
+/** The record filters, with alert_status as --alert-status: --status is the case's own here. */
+function addCaseFilters(cmd: Command): Command {
+  return cmd
+    .option('--severity <list>', "the recall's risk_severity is one of these, e.g. serious,high")
+    .option('--risk <list>', "the recall's risk_types include one of these, e.g. fire,burn")
+    .option('--alert-status <list>', "the recall's alert_status is one of these, e.g. active")
+    .option('--jurisdiction <list>', "the recall's geo_jurisdictions include one of these, e.g. FR,DE")
+    .option('--category <text>', "the recall's product_category contains this text")
+    .option('--brand <text>', "the recall's product_brand contains this text")
+    .option('--country <text>', "the recall's country_of_origin contains this text")
+    .option('--grep <text>', 'any text field of the recall contains this text');
+}
+
+function list<T extends string>(raw: string | undefined, choices: readonly T[], flag: string): T[] | undefined {
+  if (raw === undefined) return undefined;
+  const values = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (values.length === 0) throw new UsageError(`${flag} needs a value`, `one of: ${choices.join(', ')}`);
+  return values.map((v) => parseOneOf(v, choices, flag) as T);
+}
+
+/** `open` is every unresolved case, waiting ones included (a waiting case is not resolved); `waiting` only those. */
+function caseStatuses(asked: readonly (typeof STATUSES)[number][]): CaseStatus[] {
+  const out = new Set<CaseStatus>();
+  for (const s of asked) {
+    if (s === 'all' || s === 'open' || s === 'waiting') out.add(s === 'waiting' ? 'waiting' : 'open');
+    if (s === 'all' || s === 'open') out.add('waiting');
+    if (s === 'all' || s === 'closed') out.add('closed');
+  }
+  return [...out];
+}
+
+export function planCasesList(opts: ListFlags): CasesListPlan {
+  const { alertStatus, status: _s, ...rest } = opts;
+  return {
+    db: parseDb(opts.db),
+    query: {
+      statuses: caseStatuses(list(opts.status, STATUSES, '--status') ?? ['open']),
+      levels: list(opts.level, LEVELS, '--level'),
+    },
+    filter: parseFilterOptions({ ...rest, status: alertStatus }),
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+  };
+}
+
+export function parseCaseId(raw: string | undefined): number {
+  if (raw === undefined || !/^\d{1,15}$/.test(raw.trim()) || Number(raw) < 1)
+    throw new UsageError(`a case id is a whole number from 1, not '${raw ?? ''}'`, 'list them: recall-feed cases');
+  return Number(raw);
+}
+
+function text(raw: string | undefined, flag: string): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '') throw new UsageError(`${flag} needs some text`);
+  return raw.trim();
+}
+
+export function planStep(
+  kind: CaseStepPlan['step']['kind'],
+  rawId: string | undefined,
+  opts: StepFlags & { db?: string },
+  ctx: Context,
+): CaseStepPlan {
+  const id = parseCaseId(rawId);
+  const outcome = kind === 'resolve' ? parseOneOf(opts.as, OUTCOME_LIST, '--as') : undefined;
+  if (kind === 'resolve' && outcome === undefined)
+    throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOME_LIST.join(', ')}`);
+  return {
+    db: parseDb(opts.db),
+    id,
+    step: outcome !== undefined ? { kind: 'resolve', outcome } : { kind: kind as 'wait' | 'reopen' },
+    note: text(opts.note, '--note') ?? null,
+    by: text(opts.by, '--by') ?? osUser(ctx),
+  };
+}
+
+/** --db is the `cases` command's, so that it may come before or after a subcommand. */
+const dbOf = (globals: object) => (globals as { db?: string }).db;
+
+function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reopen', description: string): Command {
+  const cmd = cases
+    .command(name)
+    .description(description)
+    .argument('<id>', 'the case id')
+    .option('--note <text>', 'why, and the evidence (a supplier reference, a test report)')
+    .option('--by <name>', 'who acts (default: the OS user name)');
+  cmd.action(
+    action<StepFlags & { db?: string }>(ctx, async () => async (opts, globals, c, args) => {
+      const plan = planStep(name, args[0], { ...opts, db: dbOf(globals) }, c);
+      const { runStep } = await import('../cases/act.js');
+      await runStep(plan, globals, c);
+    }),
+  );
+  return cmd;
+}
+
+export function registerCases(program: Command, ctx: Context): void {
+  const cases = program
+    .command('cases')
+    .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
+    .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
+    .option('--level <list>', 'match, possible')
+    .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
+    .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
+  addDbOption(addCaseFilters(cases)).addHelpText(
+    'after',
+    `
+Cases are opened by \`recall-feed match --catalog <file> --archive --open-cases\`, one per (catalogue
+row, recall) pair. Every step is an event on the case's timeline, hash-chained: \`cases verify\` finds an
+edited or removed event. A sync that stores a new version of a recall reopens its closed cases.
+
+Outcomes (resolve --as): ${OUTCOME_LIST.join(', ')}.
+
+Examples:
+  recall-feed cases                                   unresolved cases: open and waiting
+  recall-feed cases --status waiting                  only those waiting for a supplier or a test
+  recall-feed cases --status all -f csv -o cases.csv
+  recall-feed cases show 12
+  recall-feed cases resolve 12 --as removed-from-sale --note "pulled from 14 stores, ticket 5531"
+  recall-feed cases wait 13 --note "asked the supplier for the lot numbers"
+  recall-feed cases verify`,
+  );
+  // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
+  cases.allowExcessArguments(true).action(
+    action<ListFlags>(ctx, async () => async (opts, globals, c, args) => {
+      if (args.length > 0)
+        throw new UsageError(
+          `unknown cases subcommand '${args[0]}'`,
+          'one of: show, resolve, wait, reopen, verify (or none, to list)',
+        );
+      const plan = planCasesList(opts);
+      const { runCasesList } = await import('../cases/list-cases.js');
+      await runCasesList(plan, globals, c);
+    }),
+  );
+  cases
+    .command('show')
+    .description('one case: its catalogue row, its recall and its whole timeline')
+    .argument('<id>', 'the case id')
+    .action(
+      action<{ db?: string }>(ctx, async () => async (_opts, globals, c, args) => {
+        const id = parseCaseId(args[0]);
+        const { runShowCase } = await import('../cases/act.js');
+        await runShowCase({ db: parseDb(dbOf(globals)), id }, globals, c);
+      }),
+    );
+  addStep(cases, ctx, 'resolve', 'close a case with its outcome (--as)').requiredOption(
+    '--as <outcome>',
+    OUTCOME_LIST.join(', '),
+  );
+  addStep(cases, ctx, 'wait', 'waiting for a supplier or a test: the case stays unresolved');
+  addStep(cases, ctx, 'reopen', 'open a closed case again');
+  cases
+    .command('verify')
+    .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
+    .action(
+      action<{ db?: string }>(ctx, async () => async (_opts, globals, c) => {
+        const { runVerify } = await import('../cases/act.js');
+        await runVerify(parseDb(dbOf(globals)), globals, c);
+      }),
+    );
+}

@@ -1,0 +1,113 @@
+// `recall-feed digest`: its flags and help; a summary of what the archive stored in a period and whether monitoring held.
+import type { Command } from 'commander';
+import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../cli-errors.js';
+import type { DigestFormat, DigestPlan } from '../digest/run-digest.js';
+import { addEmailOptions, type EmailFlags } from '../options/email-options.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import { parseSourceList } from '../options/option-parsers.js';
+import type { GlobalFlags } from '../settings.js';
+import { addDbOption, parseDb, parseInstant } from './archive-options.js';
+import { action } from './define-action.js';
+
+interface DigestOptions extends FilterFlags, EmailFlags {
+  since?: string;
+  until?: string;
+  sources?: string;
+  catalog?: string;
+  map?: string;
+  db?: string;
+  webhook?: string | boolean;
+  webhookFormat?: string;
+}
+
+export const DIGEST_FORMATS: readonly DigestFormat[] = ['text', 'markdown', 'html', 'json'];
+const DEFAULT_SINCE = '24h';
+
+export function registerDigest(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('digest')
+    .description('what the archive stored in a period (new and updated recalls) and whether monitoring held')
+    .option(
+      '--since <when>',
+      `start of the period: a duration back from now or an ISO date-time (default ${DEFAULT_SINCE})`,
+    )
+    .option('--until <when>', 'end of the period (default: now)')
+    .option('--sources <ids>', 'only these data sources; also the sources monitoring must have covered')
+    .option('--catalog <file>', "add the catalogue's matches among the period's recalls (as `match` reads it)")
+    .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque')
+    .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
+    .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
+  addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)');
+  addDbOption(addFilterOptions(cmd))
+    .addHelpText(
+      'after',
+      `
+Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
+With --email or --webhook the digest is printed only when -f or -o asks for it.
+
+"complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched
+and every source the key may use was synced; only then does it say "no new recalls".
+
+Exit codes: as every command, and 11 when --email or --webhook could not deliver the digest.
+
+Examples:
+  recall-feed digest                                   the last 24 hours, on the terminal
+  recall-feed digest --since 7d -f html -o week.html   a printable weekly page
+  recall-feed digest --email compliance@example.com    from cron at 8:00 (config set smtp-url, email-from)
+  recall-feed digest --catalog products.csv --webhook --webhook-format teams`,
+    )
+    .action(
+      action<DigestOptions>(ctx, async () => async (opts, globals, c) => {
+        const { plan, globals: rest } = planDigest(opts, globals, c.now());
+        const { runDigest } = await import('../digest/run-digest.js');
+        await runDigest(plan, rest, c);
+      }),
+    );
+}
+
+/** -f text|markdown|html|json, which the global --format does not know: taken off the globals here. */
+function digestFormat(raw: string | undefined): DigestFormat | undefined {
+  if (raw === undefined) return undefined;
+  const name = raw.trim().toLowerCase();
+  const alias: Record<string, DigestFormat> = { md: 'markdown', txt: 'text', table: 'text' };
+  const format = alias[name] ?? name;
+  if (!(DIGEST_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`digest -f must be one of ${DIGEST_FORMATS.join(', ')}, not '${raw}'`);
+  return format as DigestFormat;
+}
+
+export function planDigest(
+  opts: DigestOptions,
+  globals: GlobalFlags,
+  nowMs: number,
+): { plan: DigestPlan; globals: GlobalFlags } {
+  const { format, ...rest } = globals;
+  const fromUs = parseInstant(opts.since ?? DEFAULT_SINCE, '--since', nowMs) as number;
+  const toUs = parseInstant(opts.until, '--until', nowMs) ?? nowMs * 1000;
+  if (fromUs >= toUs) throw new UsageError('--since must come before --until');
+  if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
+  if (opts.webhookFormat !== undefined && (opts.webhook === undefined || opts.webhook === false))
+    throw new UsageError('--webhook-format works with --webhook');
+  let map = {};
+  try {
+    map = opts.map === undefined ? {} : parseColumnMap(opts.map);
+  } catch (err) {
+    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
+  const plan: DigestPlan = {
+    db: parseDb(opts.db),
+    fromMs: Math.floor(fromUs / 1000),
+    toMs: Math.floor(toUs / 1000),
+    sources: parseSourceList(opts.sources),
+    filter: parseFilterOptions(opts),
+    catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map },
+    format: digestFormat(format),
+    email: opts,
+    webhook: opts.webhook === undefined || opts.webhook === false ? undefined : opts.webhook,
+    webhookFormat: opts.webhookFormat,
+  };
+  return { plan, globals: rest };
+}

@@ -1,0 +1,102 @@
+// Gathers a digest: the period's recalls and sync runs from the archive, the sources the key may use, the catalogue's matches.
+import { computeHealth } from '../../archive/health.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { openArchiveFile } from '../archive/archive-file.js';
+import type { LocalSession } from '../archive/local-session.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../cli-errors.js';
+import { openSession } from '../session.js';
+import type { GlobalFlags } from '../settings.js';
+import { buildDigest, type Digest } from './digest-model.js';
+
+export interface DigestSelection {
+  fromMs: number;
+  toMs: number;
+  sources: string[] | undefined;
+  filter: RecordFilter;
+  catalog: { file: string; map: ColumnMap } | undefined;
+}
+
+/** The catalogue, read before the archive or the API: a bad file is a usage error. */
+export async function loadMatcher(catalog: DigestSelection['catalog']) {
+  if (catalog === undefined) return undefined;
+  const { CatalogueColumnsError } = await import('../../match/catalogue-columns.js');
+  const { CatalogueReadError, readCatalogue } = await import('../../match/catalogue.js');
+  const { CatalogueIndex } = await import('../../match/matcher.js');
+  try {
+    return new CatalogueIndex(await readCatalogue(catalog.file, catalog.map));
+  } catch (err) {
+    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError)
+      throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
+    throw err;
+  }
+}
+
+/**
+ * The sources monitoring had to cover: --sources when given, else what /v1/recalls/sources lists for the
+ * key. Undefined when that cannot be asked (no key, the API unreachable): the digest (or report) then says
+ * so, and cannot be complete.
+ */
+export async function allowedSources(
+  sources: string[] | undefined,
+  globals: GlobalFlags,
+  local: LocalSession,
+  ctx: Context,
+): Promise<string[] | undefined> {
+  if (sources !== undefined) return sources;
+  if (!local.settings.apiKey && !local.settings.sandbox) {
+    local.status.warn(
+      'no API key: the sources this key may use were not checked, so monitoring cannot be called complete',
+    );
+    return undefined;
+  }
+  try {
+    const session = await openSession(globals, ctx, { needsKey: true, settings: { ...local.settings } });
+    try {
+      return (await session.client.sources()).data_sources.map((s) => s.id);
+    } finally {
+      await session.close();
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    local.status.warn(`the sources this key may use were not checked: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+export async function collectDigest(
+  sel: DigestSelection,
+  globals: GlobalFlags,
+  local: LocalSession,
+  ctx: Context,
+): Promise<Digest> {
+  const index = await loadMatcher(sel.catalog);
+  const period = { fromMs: sel.fromMs, toMs: sel.toMs };
+  const archive = await openArchiveFile(local.file, { create: false });
+  let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
+  let stored: Awaited<ReturnType<typeof archive.storedIn>>;
+  try {
+    runs = await archive.syncRuns(period);
+    stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+  } finally {
+    archive.close();
+  }
+  const allowed = await allowedSources(sel.sources, globals, local, ctx);
+  let matches: Record<string, unknown>[] | null = null;
+  if (index) {
+    const { matchRow } = await import('../match/match-rows.js');
+    matches = [];
+    for (const recall of [...stored.new, ...stored.updated])
+      for (const m of index.match(recall)) matches.push(matchRow(m, recall));
+    matches.sort((a, b) => (a.level === b.level ? 0 : a.level === 'match' ? -1 : 1));
+  }
+  return buildDigest({
+    fromMs: sel.fromMs,
+    toMs: sel.toMs,
+    stored,
+    matches,
+    health: computeHealth(runs, period, allowed),
+    sourcesChecked: allowed !== undefined,
+  });
+}

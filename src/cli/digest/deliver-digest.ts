@@ -1,0 +1,114 @@
+// Sends a digest: one e-mail (text and HTML parts) and/or one webhook post (the JSON, a Slack text or a Teams card), retried, else exit 11.
+import type { AttemptResult } from '../../actions/action.js';
+import { describeItem } from '../../actions/email-message.js';
+import { sendMail, type SendResult } from '../../actions/email-send.js';
+import { teamsSummaryMessage } from '../../actions/teams-card.js';
+import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
+import type { WebhookFormat } from '../../actions/webhook-url.js';
+import { backoffMs } from '../../api/retry.js';
+import type { Context } from '../context.js';
+import { NotDeliveredError } from '../cli-errors.js';
+import type { EmailPlan } from '../options/email-options.js';
+import type { StatusReporter } from '../terminal/status.js';
+import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { digestHtml } from './render-html.js';
+import { digestText } from './render-text.js';
+
+/** Attempts per delivery: a server that is briefly away gets two more chances, a refusal none. */
+const ATTEMPTS = 3;
+
+async function withRetries(
+  attempt: () => Promise<SendResult>,
+  what: string,
+  hint: string,
+  status: StatusReporter,
+  ctx: Context,
+): Promise<void> {
+  let last: SendResult = { ok: false };
+  for (let n = 0; n < ATTEMPTS; n++) {
+    last = await attempt();
+    if (last.ok) return;
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (last.refused || n === ATTEMPTS - 1) break;
+    status.warn(`${what} failed: ${last.error}; trying again`);
+    await ctx.sleep(last.retryAfterMs ?? backoffMs(n, Math.random, 1000, 10_000), ctx.signal);
+  }
+  throw new NotDeliveredError(`${what} was not delivered: ${last.error ?? 'failed'}`, hint);
+}
+
+export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number, status: StatusReporter, ctx: Context) {
+  const message = {
+    from: plan.from,
+    to: plan.to,
+    subject: digestSubject(d),
+    text: digestText(d, 72),
+    html: digestHtml(d),
+  };
+  await withRetries(
+    () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),
+    `the digest e-mail to ${plan.to.join(', ')}`,
+    `check the server (${plan.server.shown}), the sender and the recipients; recall-feed config set smtp-url stores the server`,
+    status,
+    ctx,
+  );
+}
+
+/** The summary lines every chat message opens with. */
+function summaryLines(d: Digest): string[] {
+  return [...healthLines(d), recallsLine(d), matchesLine(d)].filter((l): l is string => l !== undefined);
+}
+
+/** Slack: one text under SLACK_MAX_CHARS; recalls that do not fit are counted, never cut mid-line. */
+export function slackDigest(d: Digest): { text: string } {
+  const head = [`*${esc(digestSubject(d))}*`, ...summaryLines(d).map(esc)].join('\n');
+  const items = [...d.recalls.new, ...d.recalls.updated];
+  let text = head;
+  let shown = 0;
+  for (const item of items) {
+    const x = describeItem(item);
+    const line = `\n• ${esc(x.title.slice(0, 300))} (${esc(x.facts.slice(0, 200))})${x.link && x.link.length < 1000 ? ` <${x.link.replace(/[<>|\s]/g, '')}>` : ''}`;
+    const rest = items.length - shown - 1;
+    const note = rest > 0 ? `\n… and ${rest} more` : '';
+    if ((text + line + note).length > SLACK_MAX_CHARS) break;
+    text += line;
+    shown++;
+  }
+  if (shown < items.length) text += `\n… and ${items.length - shown} more`;
+  return { text };
+}
+
+export function teamsDigest(d: Digest): Record<string, unknown> {
+  return teamsSummaryMessage(
+    digestSubject(d),
+    summaryLines(d),
+    [...d.recalls.new, ...d.recalls.updated].map(describeItem),
+  );
+}
+
+export async function postDigest(
+  d: Digest,
+  hook: { url: URL; format: WebhookFormat },
+  timeoutMs: number,
+  status: StatusReporter,
+  ctx: Context,
+) {
+  const { Connections } = await import('../../api/connections.js');
+  const { webhookAction } = await import('../../actions/webhook-action.js');
+  const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
+  const { proxyFromEnv } = await import('../session.js');
+  const connections = new Connections(proxyFromEnv(ctx.env));
+  // The payload is built here; the action posts it as it is (its json format).
+  const payload = hook.format === 'slack' ? slackDigest(d) : hook.format === 'teams' ? teamsDigest(d) : d;
+  const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, connections, now: ctx.now });
+  try {
+    await withRetries(
+      async (): Promise<AttemptResult> => post.attempt(payload as unknown as Record<string, unknown>, ctx.signal),
+      `the digest post to ${maskWebhookUrl(hook.url)}`,
+      'check the webhook URL (recall-feed config set webhook) and that the receiver accepts this --webhook-format',
+      status,
+      ctx,
+    );
+  } finally {
+    connections.close();
+  }
+}

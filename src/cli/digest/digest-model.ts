@@ -1,0 +1,111 @@
+// The digest of a period as its JSON contract (docs/digest.md), and the sentences every format says about it.
+import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-order.js';
+import { shortDate } from '../../actions/email-message.js';
+import type { MonitoringHealth } from '../../archive/health.js';
+
+export interface ValueCount {
+  value: string;
+  count: number;
+}
+
+/** docs/digest.md describes every field; records are as the API last sent them. */
+export interface Digest {
+  period: { from: string; to: string };
+  recalls: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
+  counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
+  /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
+  matches: Record<string, unknown>[] | null;
+  health: MonitoringHealth & { sources_checked: boolean };
+}
+
+function countBy(
+  records: readonly Record<string, unknown>[],
+  value: (r: Record<string, unknown>) => string,
+): ValueCount[] {
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(value(r), (counts.get(value(r)) ?? 0) + 1);
+  return [...counts]
+    .map(([v, count]) => ({ value: v, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
+export function buildDigest(parts: {
+  fromMs: number;
+  toMs: number;
+  stored: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
+  matches: Record<string, unknown>[] | null;
+  health: MonitoringHealth;
+  sourcesChecked: boolean;
+}): Digest {
+  const fresh = [...parts.stored.new].sort(bySeverity);
+  const updated = [...parts.stored.updated].sort(bySeverity);
+  const all = [...fresh, ...updated];
+  return {
+    period: { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() },
+    recalls: { new: fresh, updated },
+    counts: {
+      new: fresh.length,
+      updated: updated.length,
+      by_severity: countBy(all, (r) => severityOf(r) ?? '(none)'),
+      by_source: countBy(all, (r) => (typeof r.data_source === 'string' ? r.data_source : '(none)')),
+    },
+    matches: parts.matches,
+    health: { ...parts.health, sources_checked: parts.sourcesChecked },
+  };
+}
+
+/** `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; "no new recalls" only when monitoring was complete. */
+export function digestSubject(d: Digest): string {
+  const date = shortDate(Date.parse(d.period.to));
+  const worst = worstSeverity(d.recalls.new);
+  const n = d.counts.new;
+  const what =
+    n === 0
+      ? d.health.complete
+        ? 'no new recalls'
+        : '0 new found'
+      : `${n} new${worst ? ` (${worst.count} ${worst.severity})` : ''}`;
+  return `Recalls ${date}: ${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What monitoring did in the period, plainly; when incomplete, each thing that is missing. Never an all-clear. */
+export function healthLines(d: Digest): string[] {
+  const h = d.health;
+  const runs = `${plural(h.runs.ok, 'successful sync', 'successful syncs')}, ${h.runs.failed} failed, ${h.runs.interrupted} interrupted`;
+  const last = `last successful sync: ${h.last_ok_sync ?? 'none'}`;
+  if (h.complete) {
+    return [`Monitoring complete: ${runs}; no gap; every source the key may use was synced.`, last];
+  }
+  const lines = ['Monitoring INCOMPLETE: recalls may be missing from this summary.'];
+  if (h.runs.ok === 0) lines.push('No sync succeeded in this period.');
+  if (h.runs.failed > 0) lines.push(`${plural(h.runs.failed, 'sync', 'syncs')} failed.`);
+  if (h.runs.interrupted > 0) lines.push(`${plural(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
+  for (const g of h.gaps) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
+  if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
+  if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
+  lines.push(`Runs: ${runs}.`, `${last[0]!.toUpperCase()}${last.slice(1)}.`);
+  return lines;
+}
+
+/** The sentence about the recalls themselves. */
+export function recallsLine(d: Digest): string {
+  const { new: n, updated: u } = d.counts;
+  if (n === 0 && u === 0) {
+    return d.health.complete
+      ? 'No new recalls in this period.'
+      : 'The archive holds no recall stored in this period; as monitoring was incomplete, recalls may have been missed.';
+  }
+  return `${plural(n, 'new recall', 'new recalls')} and ${plural(u, 'updated recall', 'updated recalls')}, serious and high first.`;
+}
+
+/** The catalogue's part; undefined without a catalogue (nothing is said about products then). */
+export function matchesLine(d: Digest): string | undefined {
+  if (d.matches === null) return undefined;
+  const m = d.matches.filter((r) => r.level === 'match').length;
+  const p = d.matches.length - m;
+  if (d.matches.length === 0)
+    return "Catalogue: no row matched this period's recalls (no row is not a verdict on a product).";
+  return `Catalogue: ${plural(m, 'match', 'matches')} and ${p} possible among this period's recalls.`;
+}

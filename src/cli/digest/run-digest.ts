@@ -1,0 +1,88 @@
+// Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
+import path from 'node:path';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { openLocal } from '../archive/local-session.js';
+import type { Context } from '../context.js';
+import { openTarget } from '../files/output-target.js';
+import { writeOutput } from '../files/write-output.js';
+import { webhookUrl } from '../feed/actions-plan.js';
+import { type EmailFlags, planEmail } from '../options/email-options.js';
+import { UsageError } from '../cli-errors.js';
+import type { GlobalFlags, Settings } from '../settings.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.js';
+import { collectDigest } from './collect-digest.js';
+import type { Digest } from './digest-model.js';
+
+export type DigestFormat = 'text' | 'markdown' | 'html' | 'json';
+
+export interface DigestPlan {
+  db: string | undefined;
+  fromMs: number;
+  toMs: number;
+  sources: string[] | undefined;
+  filter: RecordFilter;
+  catalog: { file: string; map: ColumnMap } | undefined;
+  /** -f as given; undefined: by the -o extension, else text. */
+  format: DigestFormat | undefined;
+  email: EmailFlags;
+  webhook: string | true | undefined;
+  webhookFormat: string | undefined;
+}
+
+const BY_EXTENSION: Record<string, DigestFormat> = {
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+  '.json': 'json',
+  '.txt': 'text',
+};
+
+function chooseDigestFormat(plan: DigestPlan, settings: Settings): DigestFormat {
+  if (plan.format) return plan.format;
+  const out = settings.output && settings.output !== '-' ? settings.output : undefined;
+  return (out && BY_EXTENSION[path.extname(out).toLowerCase()]) || 'text';
+}
+
+function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: WebhookFormat } | undefined {
+  if (plan.webhook === undefined) return undefined;
+  const format = (plan.webhookFormat ?? 'json').trim().toLowerCase();
+  if (!(WEBHOOK_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${plan.webhookFormat}'`);
+  return { url: webhookUrl(plan.webhook, settings), format: format as WebhookFormat };
+}
+
+async function render(d: Digest, format: DigestFormat, width: number): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(d)}\n`;
+  if (format === 'html') return (await import('./render-html.js')).digestHtml(d);
+  const { digestMarkdown, digestText } = await import('./render-text.js');
+  return format === 'markdown' ? digestMarkdown(d) : digestText(d, width);
+}
+
+export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const { settings } = local;
+  // Every flag is checked before the archive is read or anything is sent.
+  const email = planEmail(plan.email, settings);
+  const hook = planWebhook(plan, settings);
+  const format = chooseDigestFormat(plan, settings);
+  const digest = await collectDigest(plan, globals, local, ctx);
+  // Sent somewhere, it is printed only when asked for: cron would otherwise mail it a second time.
+  const print = (!email && !hook) || plan.format !== undefined || settings.output !== undefined;
+  if (print) {
+    const text = await render(digest, format, local.terminal.columns);
+    await writeOutput(
+      () => openTarget(settings, ctx),
+      async (target) => {
+        target.stream.write(text);
+      },
+    );
+  }
+  const { emailDigest, postDigest } = await import('./deliver-digest.js');
+  if (email) {
+    await emailDigest(digest, email, settings.timeoutMs, local.status, ctx);
+    if (settings.verbose) local.status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
+  }
+  if (hook) await postDigest(digest, hook, settings.timeoutMs, local.status, ctx);
+}

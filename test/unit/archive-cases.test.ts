@@ -1,0 +1,232 @@
+// The case store over a real SQLite file: the hash chain recomputed here, the sync's reopen hook and its transaction, migration 2.
+import { createHash } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { Archive, type CaseCandidate } from '../../src/archive/index.js';
+import { checkChain, type StoredEvent } from '../../src/archive/cases-chain.js';
+import { describeChanges } from '../../src/archive/cases-reopen.js';
+import { MIGRATIONS } from '../../src/archive/schema.js';
+import { sampleRecords, tempFolder } from '../helpers/archive.js';
+
+const AT = '2026-02-01T10:00:00.000Z';
+const by = (actor: string, note: string | null = null) => ({ at: AT, actor, note });
+
+function candidate(recallId: number, sku: string): CaseCandidate {
+  return {
+    recallId,
+    catalogKey: `sku:${sku}`,
+    level: 'match',
+    reason: 'barcode',
+    catalogRow: { sku, gtin: '4006381333931' },
+    alertTitle: 'a title',
+  };
+}
+
+function archiveWith(count = 20) {
+  const file = tempFolder('rf-cases-unit-').file('a.db');
+  const archive = Archive.open(file, { create: true });
+  const records = sampleRecords(count, 5);
+  const run = archive.beginRun({}, Date.parse(AT));
+  archive.upsertPage(records, run);
+  return { file, archive, records };
+}
+
+function events(file: string): StoredEvent[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT * FROM case_events ORDER BY seq').all() as StoredEvent[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('the case log', () => {
+  it('chains each event: sha256 of the JSON array of its fields and the previous hash, as docs/cases.md says', async () => {
+    const { file, archive, records } = archiveWith();
+    await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
+    await archive.stepCase(1, { kind: 'resolve', outcome: 'not-our-product' }, by('alice', 'other "brand"'));
+    archive.close();
+    let prev = '0'.repeat(64);
+    const stored = events(file);
+    expect(stored.map((e) => e.seq)).toEqual([1, 2, 3]);
+    for (const e of stored) {
+      const text = JSON.stringify([
+        e.seq,
+        e.case_id,
+        e.at,
+        e.actor,
+        e.action,
+        e.status,
+        e.outcome,
+        e.note,
+        e.detail,
+        prev,
+      ]);
+      expect(e.prev_hash).toBe(prev);
+      expect(e.hash).toBe(createHash('sha256').update(text).digest('hex'));
+      prev = e.hash;
+    }
+    expect(checkChain(stored)).toEqual({ events: 3, head: prev, broken: undefined });
+  });
+
+  it('verify fails after any column of any stored event is edited', async () => {
+    const { file, archive, records } = archiveWith();
+    await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
+    await archive.stepCase(2, { kind: 'resolve', outcome: 'action-taken' }, by('alice', 'done'));
+    await archive.stepCase(1, { kind: 'wait' }, by('bob', 'lab'));
+    expect((await archive.verifyCases()).broken).toBeUndefined();
+    archive.close();
+    // Each edit changes the value, whatever it was.
+    const edits: Record<string, string> = {
+      seq: 'seq = seq + 100',
+      case_id: 'case_id = 3 - case_id',
+      at: "at = at || 'x'",
+      actor: "actor = actor || 'x'",
+      action: "action = action || 'x'",
+      status: "status = status || 'x'",
+      outcome: "outcome = coalesce(outcome, '') || 'x'",
+      note: "note = coalesce(note, '') || 'x'",
+      detail: "detail = coalesce(detail, '') || 'x'",
+      prev_hash: "prev_hash = prev_hash || 'x'",
+      hash: "hash = hash || 'x'",
+    };
+    for (const seq of [1, 2, 3, 4]) {
+      for (const [column, set] of Object.entries(edits)) {
+        const copy = tempFolder('rf-cases-edit-').file('a.db');
+        copyFileSync(file, copy);
+        const db = new Database(copy);
+        const changed = db.prepare(`UPDATE case_events SET ${set} WHERE seq = ?`).run(seq).changes;
+        db.close();
+        expect(changed).toBe(1);
+        const reopened = Archive.open(copy, { create: false });
+        const check = await reopened.verifyCases();
+        reopened.close();
+        expect(check.broken, `${column} of event ${seq}`).toBeDefined();
+      }
+    }
+  });
+
+  it('opening the same pairs again opens nothing', async () => {
+    const { archive, records } = archiveWith();
+    const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];
+    expect(await archive.openCases(pairs, by('m'))).toEqual({ opened: 2, existing: 0 });
+    expect(await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'))).toEqual({
+      opened: 1,
+      existing: 2,
+    });
+    expect((await archive.cases({ statuses: ['open'] })).map((c) => c.catalog_key)).toEqual([
+      'sku:A',
+      'sku:B',
+      'sku:A',
+    ]);
+    archive.close();
+  });
+
+  it('checkChain names the first edited, missing or reordered event', () => {
+    const chain: StoredEvent[] = [];
+    let prev = '0'.repeat(64);
+    for (let seq = 1; seq <= 4; seq++) {
+      const e = {
+        seq,
+        case_id: 1,
+        at: AT,
+        actor: 'x',
+        action: 'opened',
+        status: 'open',
+        outcome: null,
+        note: null,
+        detail: null,
+        prev_hash: prev,
+      };
+      const hash = createHash('sha256')
+        .update(JSON.stringify([seq, 1, AT, 'x', 'opened', 'open', null, null, null, prev]))
+        .digest('hex');
+      chain.push({ ...e, hash });
+      prev = hash;
+    }
+    expect(checkChain(chain).broken).toBeUndefined();
+    const edited = chain.map((e) => (e.seq === 2 ? { ...e, actor: 'y' } : e));
+    expect(checkChain(edited).broken).toMatchObject({
+      seq: 2,
+      problem: 'event 2 (case 1) was edited: its hash does not match',
+    });
+    expect(checkChain(chain.filter((e) => e.seq !== 3)).broken).toMatchObject({
+      seq: 3,
+      problem: 'event 3 is missing (removed?)',
+    });
+    // An event removed and the rest renumbered: the next one no longer follows.
+    const renumbered = chain.filter((e) => e.seq !== 2).map((e) => (e.seq > 2 ? { ...e, seq: e.seq - 1 } : e));
+    expect(checkChain(renumbered).broken).toMatchObject({
+      seq: 2,
+      problem: 'event 2 does not follow event 1: the chain was changed',
+    });
+  });
+});
+
+describe('a sync storing a new version', () => {
+  it('reopens the closed case and notes the change on the others, in the page transaction', async () => {
+    const { archive, records } = archiveWith();
+    const target = records[3]!;
+    await archive.openCases(
+      [candidate(target.id, 'A'), candidate(target.id, 'B'), candidate(records[4]!.id, 'C')],
+      by('m'),
+    );
+    await archive.stepCase(1, { kind: 'resolve', outcome: 'removed-from-sale' }, by('alice'));
+    await archive.stepCase(2, { kind: 'wait' }, by('bob'));
+    const next = { ...target, risk_severity: 'changed-severity', updated_at: '2030-01-01T00:00:00' };
+
+    // A page that fails part-way stores neither the version nor the events.
+    const run = archive.beginRun({}, Date.parse(AT));
+    expect(() => archive.upsertPage([next, { id: 'not a number' } as never], run)).toThrow();
+    expect((await archive.caseWithRecall(1)).case.status).toBe('closed');
+
+    archive.upsertPage([next], run);
+    const [a, b, c] = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
+    expect(a!.status).toBe('open');
+    expect(a!.events.map((e) => [e.action, e.actor])).toEqual([
+      ['opened', 'm'],
+      ['resolved', 'alice'],
+      ['reopened', 'recall-feed sync'],
+    ]);
+    const note = `recall updated to version 2: risk_severity: ${target.risk_severity} → changed-severity; updated_at: ${target.updated_at} → 2030-01-01T00:00:00`;
+    expect(a!.events[2]!.note).toBe(note);
+    expect(b!.status).toBe('waiting');
+    expect(b!.events.at(-1)).toMatchObject({ action: 'recall-updated', status: 'waiting', note });
+    expect(c!.events.map((e) => e.action)).toEqual(['opened']);
+    expect((await archive.verifyCases()).broken).toBeUndefined();
+    archive.close();
+  });
+
+  it('describeChanges quotes short values and only names long or structured ones', () => {
+    expect(
+      describeChanges(
+        { a: 1, b: 'x', c: ['p'], d: 'y'.repeat(100), gone: true },
+        { a: 2, b: 'x', c: ['q'], d: 'z'.repeat(100), added: null },
+      ),
+    ).toEqual(['a: 1 → 2', 'c changed', 'd changed', 'added: absent → none', 'gone: true → absent']);
+  });
+});
+
+describe('migration 2', () => {
+  it('brings a version 1 archive forward with its recalls, and adds the case tables', () => {
+    const file = tempFolder('rf-cases-mig-').file('v1.db');
+    const db = new Database(file);
+    db.exec(MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    db.pragma(`application_id = ${0x52434641}`);
+    db.prepare(
+      "INSERT INTO recalls (id, version, filter_severity, filter_status, filter_risk, filter_jurisdiction, raw) VALUES (7, 1, '', '', '', '', '{\"id\":7}')",
+    ).run();
+    db.close();
+    const archive = Archive.open(file, { create: false });
+    expect(archive.extent().total).toBe(1);
+    archive.close();
+    const after = new Database(file, { readonly: true });
+    const tables = after
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'case%' ORDER BY name")
+      .all();
+    after.close();
+    expect(tables).toEqual([{ name: 'case_events' }, { name: 'cases' }]);
+  });
+});

@@ -1,0 +1,52 @@
+// The archive's reads for a digest: the runs around a period, and the recalls its runs stored first (new) or anew (updated).
+import { describe, expect, it } from 'vitest';
+import { Archive, IN_MEMORY } from '../../src/archive/index.js';
+import { sampleRecords } from '../helpers/archive.js';
+
+const H = 3_600_000;
+const T0 = Date.parse('2026-11-24T06:00:00.000Z');
+
+describe('Archive.storedIn and Archive.syncRuns', () => {
+  it('splits new from updated by the run that stored them, applies sources and filters, and lists the runs around', async () => {
+    const [a, b, c, d] = sampleRecords(4, 7).map((r, i) => ({
+      ...r,
+      data_source: i === 3 ? 'uk_opss' : 'us_cpsc',
+      risk_severity: i === 2 ? 'low' : 'serious',
+    }));
+    const archive = Archive.open(IN_MEMORY, { create: true });
+    try {
+      // A day before the period: a and b. In the period: a new version of a, then c and d.
+      const early = archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);
+      archive.upsertPage([a!, b!], early);
+      archive.finishRun(early, 'ok', T0 - 26 * H + 60_000);
+      const before = archive.beginRun({ sources: ['us_cpsc'], hours: 1 }, T0 - 2 * H);
+      archive.finishRun(before, 'failed', T0 - 2 * H + 1000, 'HTTP 500');
+      const inside = archive.beginRun({ sources: null, hours: 24 }, T0 + H);
+      archive.upsertPage([{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!], inside);
+      archive.finishRun(inside, 'ok', T0 + H + 60_000);
+      const period = { fromMs: T0, toMs: T0 + 24 * H };
+
+      const all = await archive.storedIn(period, {});
+      expect(all.new.map((r) => r.id).sort()).toEqual([c!.id, d!.id].sort());
+      expect(all.updated.map((r) => r.id)).toEqual([a!.id]);
+      expect(all.updated[0]!.alert_status).toBe('updated');
+
+      const ukOnly = await archive.storedIn(period, { sources: ['uk_opss'] });
+      expect(ukOnly.new.map((r) => r.id)).toEqual([d!.id]);
+      expect(ukOnly.updated).toEqual([]);
+      const serious = await archive.storedIn(period, { filter: { severity: ['serious'] } });
+      expect(serious.new.map((r) => r.id)).toEqual([d!.id]);
+      expect(serious.updated.map((r) => r.id)).toEqual([a!.id]);
+
+      // The run 26 h before is beyond the 25 h look-back; the failed one 2 h before is kept for its view.
+      const runs = await archive.syncRuns(period);
+      expect(runs.map((r) => [r.outcome, r.sources, r.hours, r.started_at])).toEqual([
+        ['failed', ['us_cpsc'], 1, new Date(T0 - 2 * H).toISOString()],
+        ['ok', null, 24, new Date(T0 + H).toISOString()],
+      ]);
+      expect(runs[0]!.error).toBe('HTTP 500');
+    } finally {
+      archive.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// The report's renderings over hand-made data: hostile values stay text, the statement's wording, incomplete monitoring said.
+import { describe, expect, it } from 'vitest';
+import type { MonitoringHealth } from '../../src/archive/health.js';
+import { type ReportData, statement } from '../../src/cli/cases/report-data.js';
+import { reportHtml } from '../../src/cli/cases/report-html.js';
+import { reportMarkdown } from '../../src/cli/cases/report-markdown.js';
+
+const HOSTILE = '</style><script>alert(1)</script>| **x** [a](javascript:1) \u001b[31mred\u0007';
+const healthy: MonitoringHealth = {
+  complete: true,
+  runs: { ok: 3, failed: 0, interrupted: 0 },
+  last_ok_sync: '2026-03-02T00:00:00.000Z',
+  gaps: [],
+  sources_missing: [],
+};
+const catalogue = {
+  file: 'p.csv',
+  rows: 10,
+  with_identifier: 8,
+  without_identifier: 2,
+  key_column: 'sku',
+  rows_with_cases: 1,
+};
+
+function data(health: MonitoringHealth): ReportData {
+  return {
+    title: 'Recall monitoring: cases and coverage',
+    generated_at: '2026-03-03T00:00:00.000Z',
+    period: { since: null, until: '2026-03-03T00:00:00.000Z' },
+    coverage: { catalogue, monitoring: health },
+    summary: { cases: 1, open: 0, waiting: 0, closed: 1, outcomes: { 'not-our-product': 1 } },
+    statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', true),
+    chain: { intact: true, events: 2, head: 'ab'.repeat(32), problem: null },
+    cases: [
+      {
+        id: 1,
+        status: 'closed',
+        recall_id: 7,
+        level: 'possible',
+        reason: 'brand+name',
+        catalog_row: { sku: HOSTILE },
+        catalog_key: `sku:${HOSTILE}`,
+        alert_title: HOSTILE,
+        opened_at: '2026-03-01T00:00:00.000Z',
+        updated_at: '2026-03-01T01:00:00.000Z',
+        outcome: 'not-our-product',
+        events: [
+          {
+            seq: 1,
+            at: '2026-03-01T00:00:00.000Z',
+            actor: 'recall-feed match',
+            action: 'opened',
+            status: 'open',
+            outcome: null,
+            note: null,
+            hash: 'a',
+          },
+          {
+            seq: 2,
+            at: '2026-03-01T01:00:00.000Z',
+            actor: HOSTILE,
+            action: 'resolved',
+            status: 'closed',
+            outcome: 'not-our-product',
+            note: HOSTILE,
+            hash: 'b',
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe('the report renderings', () => {
+  it('html keeps hostile values as text: no tag, no control character', () => {
+    const html = reportHtml(data(healthy));
+    expect(html).not.toMatch(/<script|<\/style><|\u001b|\u0007/);
+    expect(html).toContain('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;| **x** [a](javascript:1) [31mred');
+    expect(html.match(/<style>/g)).toHaveLength(1);
+  });
+
+  it('markdown escapes what would become markup, a table cell pipe included', () => {
+    const md = reportMarkdown(data(healthy));
+    expect(md).toContain('\\<script\\>alert\\(1\\)\\</script\\>\\| \\*\\*x\\*\\* \\[a\\]\\(javascript:1\\) \\[31mred');
+    expect(md).not.toMatch(/\u001b|\u0007/);
+  });
+
+  it('the statement: the other rows, as of the last ok sync; incomplete monitoring said in the same breath', () => {
+    expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', true)).toEqual({
+      text: 'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z.',
+      incomplete: false,
+      as_of: '2026-03-02T00:00:00.000Z',
+      rows_without_match: 9,
+    });
+    const gappy = {
+      ...healthy,
+      complete: false,
+      gaps: [
+        { from: 'a', to: 'b', hours: 30 },
+        { from: 'c', to: 'd', hours: 1.5 },
+      ],
+    };
+    const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', true);
+    expect(s.incomplete).toBe(true);
+    expect(s.text).toBe(
+      'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
+    );
+    const never = statement(
+      null,
+      { ...healthy, complete: false, runs: { ok: 0, failed: 2, interrupted: 0 }, last_ok_sync: null },
+      'T',
+      true,
+    );
+    expect(never).toMatchObject({ incomplete: true, rows_without_match: null, as_of: 'T' });
+    expect(never.text).toContain('This is incomplete: no sync succeeded; 2 syncs failed.');
+    const unchecked = statement(catalogue, { ...healthy, complete: false }, '2026-03-03T00:00:00.000Z', false);
+    expect(unchecked.text).toContain('This is incomplete: the sources the key may use were not checked');
+    for (const text of [s.text, never.text, reportHtml(data(gappy)).replaceAll('Safety', '')])
+      expect(text).not.toMatch(/\bsafe\b|all clear/i);
+    expect(reportHtml(data(gappy))).toContain('<p class="statement incomplete">');
+  });
+});
