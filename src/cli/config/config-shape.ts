@@ -1,10 +1,10 @@
 // The config file's shape, checked with zod when conf reads it: anything else is an error, never a reason to start over.
+// Loaded with conf, only when the file exists or is written.
 import { z } from 'zod';
+import { ConfigShapeError } from './config-errors.js';
 
 export type Profiles = Record<string, Record<string, string | number>>;
 export type ConfigData = { profiles?: Profiles } & Record<string, unknown>;
-
-export class ConfigShapeError extends Error {}
 
 const FileShape = z.looseObject({
   profiles: z.record(z.string(), z.record(z.string(), z.union([z.string(), z.number()]))).optional(),

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
-import { ConfigReadError, ConfigWriteError, fsReason } from './config-errors.js';
+import { ConfigReadError, ConfigShapeError, ConfigWriteError, fsReason } from './config-errors.js';
 import type { ConfigValue } from './config-keys.js';
 import { isSecretKey, validateProfileName } from './config-keys.js';
 import { configFilePath } from './paths.js';
-import { checkShape, ConfigShapeError, type ConfigData, type Profiles } from './config-shape.js';
+import type { ConfigData, Profiles } from './config-shape.js';
 import { permissionWarnings, tightenFolder } from './permissions.js';
 
 export { ConfigReadError, ConfigWriteError } from './config-errors.js';
@@ -38,7 +38,7 @@ function readError(file: string, err: unknown): ConfigReadError {
 
 /** conf on our file: `cwd` is the folder, its own name and format are today's, so old files are read as they are. */
 async function openConf(file: string): Promise<Conf<ConfigData>> {
-  const { default: ConfClass } = await import('conf');
+  const [{ default: ConfClass }, { checkShape }] = await Promise.all([import('conf'), import('./config-shape.js')]);
   return new ConfClass<ConfigData>({
     cwd: path.dirname(file),
     configName: path.basename(file, '.json'),
