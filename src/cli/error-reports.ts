@@ -38,6 +38,7 @@ import { isInterrupt } from './failure-policy.js';
 import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/archive-errors.js';
 import { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
 import { EXIT } from './exit-codes.js';
+import { plainLine } from '../output/control-escapes.js';
 
 export interface ErrorReport {
   code: number;
@@ -179,11 +180,25 @@ function describeCause(err: unknown): ErrorReport {
   return { code: EXIT.unexpected, message: `unexpected error: ${message}`, hints: [] };
 }
 
-/** The exit code, message and hints for anything a command throws. */
+/**
+ * Messages, hints and the resume command carry text the server chose (detail.message, help, details.*, a
+ * redirect's address, next_cursor): a terminal would act on its control codes (retitle, clear, switch
+ * screens, hide links). Every one is made plain text before anyone prints it.
+ */
+function plain(report: ErrorReport): ErrorReport {
+  return {
+    ...report,
+    message: plainLine(report.message),
+    hints: report.hints.map(plainLine),
+    ...(report.command === undefined ? {} : { command: plainLine(report.command) }),
+  };
+}
+
+/** The exit code, message and hints for anything a command throws, as plain text. */
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof ResumableError) {
     const report = describeCause(err.cause);
-    return { ...report, hints: [...report.hints, err.note], command: err.resumeCommand };
+    return plain({ ...report, hints: [...report.hints, err.note], command: err.resumeCommand });
   }
-  return describeCause(err);
+  return plain(describeCause(err));
 }

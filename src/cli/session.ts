@@ -32,7 +32,7 @@ export interface Session {
 /** The profile's stored values; none when running against the sandbox (it needs no config). */
 async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
   if (globals.sandbox) return {};
-  const store = await openConfigStore(ctx.env);
+  const store = await openConfigStore(ctx.env, ctx.stderr);
   return store.list(resolveProfileName(globals, ctx.env));
 }
 

@@ -1,5 +1,5 @@
-// Cell formatting shared by the csv and table renderers: how a JSON value becomes one cell of text.
-import { graphemes, isEmojiGrapheme } from './text-width.js';
+// Cell formatting for csv (and the text the table starts from): how a JSON value becomes one cell of text.
+// Free of the width code, so a csv run never loads it; terminal cells are in terminal-cells.ts.
 
 /**
  * Cells starting with one of these are taken for formulas by spreadsheets (CSV injection); the guard
@@ -16,7 +16,7 @@ export function unguardFormula(text: string): string {
   return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
 }
 
-function primitiveText(value: unknown): string | undefined {
+export function primitiveText(value: unknown): string | undefined {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -37,37 +37,4 @@ export function csvCell(value: unknown, formulaGuard: boolean): string {
     return formulaGuard ? guardFormula(joined) : joined;
   }
   return JSON.stringify(value) ?? '';
-}
-
-const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
-// Controls (ESC would let a record drive the terminal), format characters (bidi overrides, zero-width
-// spaces) and variation selectors: invisible or harmful in a table, and they would skew widths.
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to remove them
-const INVISIBLE = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
-const NEEDS_CLEANING = /[^\x20-\x7e]/;
-
-/** Makes text safe and single-line for a terminal cell; emoji sequences (which use ZWJ and VS16) are kept. */
-export function cleanForTerminal(text: string): string {
-  if (!NEEDS_CLEANING.test(text)) return text;
-  const oneLine = text.replace(LINE_BREAKS, ' ');
-  let out = '';
-  for (const g of graphemes(oneLine)) out += isEmojiGrapheme(g) ? g : g.replace(INVISIBLE, '');
-  return out;
-}
-
-function tableText(value: unknown): string {
-  const text = primitiveText(value);
-  if (text !== undefined) return text;
-  if (Array.isArray(value)) {
-    return value.map((v) => primitiveText(v) ?? JSON.stringify(v) ?? '').join(', ');
-  }
-  return JSON.stringify(value) ?? '';
-}
-
-/**
- * One table cell, before truncation: text as in csv but arrays joined with `, ` (objects inside as
- * compact JSON), newlines and tabs shown as a space, control and invisible characters removed.
- */
-export function tableCell(value: unknown): string {
-  return cleanForTerminal(tableText(value));
 }

@@ -15,9 +15,12 @@
 //   read LF, while line-oriented tools (wc -l, awk, cut) would keep a stray "\r" in the last field with
 //   CRLF. A CR or LF inside a field is kept as is, inside quotes. `lineEnd: '\r\n'` (rows added to a
 //   CRLF file) follows that file instead.
+// - toTerminal: ESC, BEL, C1 and the other controls a terminal acts on are shown as `\xNN` (tab and line
+//   ends stay); files and pipes get the exact bytes.
 // - bom: EF BB BF once, before the header (for Excel); never when appending (the caller passes false).
 import { writeChunk } from './backpressure.js';
 import { csvCell, guardFormula, unguardFormula } from './cells.js';
+import { escapeTerminalControls } from './control-escapes.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
 type Stringify = typeof import('csv-stringify/sync')['stringify'];
@@ -89,7 +92,7 @@ export class CsvRenderer implements Renderer {
     const rows = records.map((record) =>
       columns.map((c) => csvCell(Object.hasOwn(record, c) ? record[c] : undefined, this.#guard)),
     );
-    await writeChunk(this.#opts.out, this.#preamble(stringify, columns) + stringify(rows, this.#options));
+    await writeChunk(this.#opts.out, this.#forOut(this.#preamble(stringify, columns) + stringify(rows, this.#options)));
     this.#count += records.length;
   }
 
@@ -101,7 +104,12 @@ export class CsvRenderer implements Renderer {
     const knownColumns = this.#opts.columns !== undefined || this.#opts.csvColumns !== undefined;
     if (!this.#writesHeader || !knownColumns) return;
     this.#columns = resolveColumns(this.#opts, []);
-    await writeChunk(this.#opts.out, this.#preamble(await loadStringify(), this.#columns));
+    await writeChunk(this.#opts.out, this.#forOut(this.#preamble(await loadStringify(), this.#columns)));
+  }
+
+  /** On a terminal, controls escaped; into a file or pipe, the exact bytes. */
+  #forOut(text: string): string {
+    return this.#opts.toTerminal ? escapeTerminalControls(text) : text;
   }
 
   /** The BOM and the header row, the first time only. */

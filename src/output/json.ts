@@ -1,5 +1,6 @@
 // JSON renderer: one array streamed record by record ("[\n", ",\n" between, "\n]\n"), never collected.
 import { writeChunk, writeRecords } from './backpressure.js';
+import { escapeJsonControls, jsonText } from './control-escapes.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
 export class JsonRenderer implements Renderer {
@@ -18,11 +19,11 @@ export class JsonRenderer implements Renderer {
   }
 
   write(records: readonly Record<string, unknown>[]): Promise<void> {
-    return this.#elements(records, (record) => JSON.stringify(record));
+    return this.#elements(records, jsonText);
   }
 
   writeJson(texts: readonly string[]): Promise<void> {
-    return this.#elements(texts, (text) => text);
+    return this.#elements(texts, escapeJsonControls);
   }
 
   async #elements<T>(records: readonly T[], json: (record: T) => string): Promise<void> {

@@ -1,5 +1,6 @@
 // JSON Lines renderer: one compact JSON object per line, each batch written as soon as it arrives.
 import { writeRecords } from './backpressure.js';
+import { escapeJsonControls, jsonText } from './control-escapes.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
 export class JsonlRenderer implements Renderer {
@@ -15,11 +16,11 @@ export class JsonlRenderer implements Renderer {
   }
 
   write(records: readonly Record<string, unknown>[]): Promise<void> {
-    return this.#lines(records, (record) => JSON.stringify(record));
+    return this.#lines(records, jsonText);
   }
 
   writeJson(texts: readonly string[]): Promise<void> {
-    return this.#lines(texts, (text) => text);
+    return this.#lines(texts, escapeJsonControls);
   }
 
   async #lines<T>(records: readonly T[], json: (record: T) => string): Promise<void> {

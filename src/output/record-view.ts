@@ -1,6 +1,6 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
-import { cleanForTerminal, tableCell } from './cells.js';
+import { cleanForTerminal, limitText, tableCell, terminalText } from './terminal-cells.js';
 import { displayWidth, padToWidth, truncateToWidth, wrapLine } from './text-width.js';
 
 /** Below this width labels go on their own line, above their values. */
@@ -8,7 +8,7 @@ const STACKED_BELOW = 60;
 const MAX_LABEL = 30;
 const NONE = '—';
 
-const label = (field: string) => cleanForTerminal(field.replace(/_/g, ' '));
+const label = (field: string) => terminalText(field.replace(/_/g, ' '));
 
 /** A list item on one line: a party as "name — role, country", an identifier as "type value", else text or JSON. */
 function itemText(item: unknown): string {
@@ -25,7 +25,8 @@ function itemText(item: unknown): string {
 
 /** Text as lines of at most `width` columns; a link stays whole (wider than the line) so that it still works. */
 function wrapText(text: string, width: number): string[] {
-  const clean = cleanForTerminal(text);
+  const bounded = limitText(text);
+  const clean = cleanForTerminal(bounded.text) + (bounded.more > 0 ? '…' : '');
   return /^https?:\/\/\S+$/.test(clean) ? [clean] : wrapLine(clean, width);
 }
 
@@ -37,23 +38,23 @@ function valueLines(value: unknown, width: number): string[] {
     return value.flatMap((item) => wrapText(itemText(item), width - 2).map((l, i) => (i === 0 ? `• ${l}` : `  ${l}`)));
   }
   if (typeof value === 'string') {
+    // A huge field shows its first VIEW_LIMIT characters: cleaning and wrapping stay quick, the screen readable.
+    const { text, more } = limitText(value);
     // Paragraphs stay paragraphs; within one, every other break or control character goes.
-    return value.split(/\r\n|\r|\n/).flatMap((p) => wrapText(p, width));
+    const lines = text.split(/\r\n|\r|\n/).flatMap((p) => wrapText(p, width));
+    if (more > 0) lines.push(`… (${more} more characters)`);
+    return lines;
   }
   return wrapLine(tableCell(value), width);
 }
 
 /** The title line: id, source, severity; then the alert title, wrapped. */
 function heading(record: Record<string, unknown>, width: number): string[] {
-  const parts = [`recall ${tableCell(record.id)}`, record.data_source, record.risk_severity].filter(
-    (p) => typeof p === 'string' && p !== '',
-  );
-  const title = typeof record.alert_title === 'string' ? record.alert_title : '';
-  return [
-    ...wrapLine(cleanForTerminal(parts.join(' · ')), width),
-    ...(title ? wrapLine(cleanForTerminal(title), width) : []),
-    '',
-  ];
+  const parts = [`recall ${tableCell(record.id)}`, record.data_source, record.risk_severity]
+    .filter((p) => typeof p === 'string' && p !== '')
+    .map((p) => tableCell(p));
+  const title = typeof record.alert_title === 'string' ? tableCell(record.alert_title) : '';
+  return [...wrapLine(cleanForTerminal(parts.join(' · ')), width), ...(title ? wrapLine(title, width) : []), ''];
 }
 
 /** Every field of the record, in the order the API sent them, one block each. */
@@ -111,7 +112,7 @@ export function historyView(versions: readonly VersionEntry[], width: number): s
     const about = [`version ${v.version}${v.current ? ' (current)' : ''}`];
     if (v.storedAt) about.push(`stored ${v.storedAt}`);
     if (typeof v.record.updated_at === 'string') about.push(`updated_at ${v.record.updated_at}`);
-    lines.push(...wrapLine(cleanForTerminal(about.join(' · ')), w));
+    lines.push(...wrapLine(terminalText(about.join(' · ')), w));
     const previous = versions[i - 1];
     if (!previous) return;
     const changes = fieldChanges(previous.record, v.record);

@@ -1,7 +1,8 @@
 // The renderer contract: what every format's renderer takes and promises (types only, so renderers and the factory share it).
 //
 // Machine formats are stable contracts:
-// - jsonl: one compact JSON object per line, the record exactly as the API sent it (all fields, key order).
+// - jsonl: one compact JSON object per line, the record exactly as the API sent it (all fields, key order),
+//          DEL and C1 controls escaped as \u00XX like JSON.stringify escapes C0 (control-escapes.ts).
 // - json:  one JSON array, "[\n" + records (one compact object per line) joined by ",\n" + "\n]\n";
 //          no records gives "[]\n". With resumeCount > 0 the caller has removed the trailing "\n]\n" of the
 //          existing document; the renderer continues with ",\n" and closes it again.
@@ -9,6 +10,9 @@
 // The table is for people and may change.
 import type { Writable } from 'node:stream';
 import type { Format } from './formats.js';
+
+/** chalk's colour levels: none, 16 colours, 256, truecolor. */
+export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface RenderOptions {
   format: Format;
@@ -25,6 +29,11 @@ export interface RenderOptions {
   csvColumns?: readonly string[];
   /** csv: prefix cells starting with = + - @ tab CR with `'`. Default true. */
   formulaGuard?: boolean;
+  /**
+   * csv: `out` is a terminal, which would act on control codes in records (retitle, clear, a C1 CSI):
+   * they are shown as `\xNN` escapes. Default false: files and pipes get the exact bytes.
+   */
+  toTerminal?: boolean;
   /** csv: start with a UTF-8 byte order mark. Default false (and false when appending). */
   bom?: boolean;
   /**
@@ -41,8 +50,11 @@ export interface RenderOptions {
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
-  /** table: colour risk_severity (red, yellow, green); the caller decides from NO_COLOR, FORCE_COLOR and TERM. Default false. */
-  color?: boolean;
+  /**
+   * table: chalk's level for colouring risk_severity (red, yellow, green); 0 is none. The caller decides
+   * (Terminal.colorLevel: --no-color, NO_COLOR, FORCE_COLOR, TERM, a terminal or not). Default 0.
+   */
+  color?: ColorLevel;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;
 }

@@ -7,7 +7,7 @@ import { TableRenderer } from './table.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
 export { FORMATS, isFormat, type Format } from './formats.js';
-export type { Renderer, RenderOptions } from './render-contract.js';
+export type { ColorLevel, Renderer, RenderOptions } from './render-contract.js';
 
 export function createRenderer(opts: RenderOptions): Renderer {
   switch (opts.format) {

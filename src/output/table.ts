@@ -3,20 +3,19 @@
 // Widths are decided once, from the header and the first non-empty batch, and reused for every later
 // batch, so a watched feed lines up as one table. Short columns (ids, dates, severities: no spaces, at
 // most 32 columns) keep their natural width when space runs short; free-text columns share the rest.
-// Cells are truncated and padded by our own display-width code (text-width.ts), so truncation and
-// padding always agree, also for emoji newer than a width library's table. No borders: columns are
-// separated by two spaces, and a rule of "─" under the header; trailing spaces are trimmed.
+// Cells are cut to their widths here (text-width.ts, linear in the text); cli-table3 then lays the rows
+// out borderless (cli-table.ts), measuring with the same string-width, so cutting and padding agree. No
+// borders: columns are separated by two spaces, and a rule of "─" under the header; trailing spaces are
+// trimmed. chalk colours risk_severity, at the level the caller decided (Terminal.colorLevel).
 //
 // Too narrow for a table: every column needs at least MIN_COLUMN terminal columns (or its natural width,
 // when smaller) plus the separators; below that, a table would be all `x…` cells, so each record is shown
 // as a block of `field: value` lines instead (record-blocks.ts). With the six default feed columns the
-// table needs 58 columns. The choice is made once, with the widths.
+// table needs 58 columns. The choice is made once, with the widths. cli-table3 and chalk are loaded only
+// when a table (or colour) is drawn: a jsonl run never pays for them.
 import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
-import { tableCell } from './cells.js';
-import { recordBlock } from './record-blocks.js';
-import type { Renderer, RenderOptions } from './render-contract.js';
-import { displayWidth, padToWidth, truncateToWidth } from './text-width.js';
+import type { ColorLevel, Renderer, RenderOptions } from './render-contract.js';
 
 const SEPARATOR = '  ';
 const FIXED_MAX = 32;
@@ -96,32 +95,32 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
   );
 }
 
-/** A foreground colour and its reset. Whether to colour at all is decided once, by the caller (NO_COLOR, TERM). */
-const sgr = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[39m`;
-const RED = sgr(31);
-const YELLOW = sgr(33);
-const GREEN = sgr(32);
+type Kit = typeof import('./table-kit.js');
+let kitLoading: Promise<Kit> | undefined;
+const loadKit = () => (kitLoading ??= import('./table-kit.js'));
 
-function severityColour(value: unknown): ((text: string) => string) | undefined {
+type Paint = (text: string) => string;
+type Palette = { high: Paint; medium: Paint; low: Paint };
+
+/** chalk at an explicit level (it would read NO_COLOR-blind detection and argv itself otherwise). */
+async function loadPalette(level: ColorLevel): Promise<Palette> {
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level });
+  return { high: chalk.red, medium: chalk.yellow, low: chalk.green };
+}
+
+function severityColour(palette: Palette, value: unknown): Paint | undefined {
   switch (typeof value === 'string' ? value.trim().toLowerCase() : '') {
     case 'high':
     case 'serious':
-      return RED;
+      return palette.high;
     case 'medium':
-      return YELLOW;
+      return palette.medium;
     case 'low':
-      return GREEN;
+      return palette.low;
     default:
       return undefined;
   }
-}
-
-/** One line of the table: cells padded to their widths (by our own display width), trailing spaces trimmed. */
-function tableLine(cells: readonly string[], widths: readonly number[]): string {
-  return cells
-    .map((text, i) => (i === cells.length - 1 ? text : padToWidth(text, widths[i]!)))
-    .join(SEPARATOR)
-    .trimEnd();
 }
 
 /** A table with its column widths, or one block per record. */
@@ -132,7 +131,8 @@ export class TableRenderer implements Renderer {
   readonly #columns: string[];
   readonly #header: boolean;
   readonly #width: number;
-  readonly #color: boolean;
+  readonly #colorLevel: ColorLevel;
+  #palette: Palette | undefined;
   #layout: Layout | undefined;
   #count = 0;
 
@@ -141,7 +141,7 @@ export class TableRenderer implements Renderer {
     this.#columns = [...(opts.columns ?? opts.tableColumns)];
     this.#header = opts.header ?? true;
     this.#width = Math.max(1, Math.floor(opts.width ?? 120));
-    this.#color = opts.color ?? false;
+    this.#colorLevel = opts.color ?? 0;
   }
 
   get count(): number {
@@ -150,14 +150,16 @@ export class TableRenderer implements Renderer {
 
   async write(records: readonly Record<string, unknown>[]): Promise<void> {
     if (records.length === 0 || this.#columns.length === 0) return;
-    const cells = records.map((r) => this.#columns.map((c) => tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
+    const kit = await loadKit();
+    const cells = records.map((r) => this.#columns.map((c) => kit.tableCell(Object.hasOwn(r, c) ? r[c] : undefined)));
     const first = this.#layout === undefined;
-    this.#layout ??= this.#decide(cells);
+    this.#layout ??= this.#decide(kit, cells);
+    if (this.#colorLevel > 0) this.#palette ??= await loadPalette(this.#colorLevel);
     const layout = this.#layout;
     const lines =
       layout.kind === 'table'
-        ? this.#tableLines(records, cells, layout.widths, first)
-        : this.#blockLines(records, cells);
+        ? this.#tableLines(kit, records, cells, layout.widths, first)
+        : this.#blockLines(kit, records, cells);
     await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;
   }
@@ -166,43 +168,34 @@ export class TableRenderer implements Renderer {
     // Rows are complete as written; a table has no closing line.
   }
 
-  #colour(record: Record<string, unknown>, column: string): ((text: string) => string) | undefined {
-    return this.#color && column === 'risk_severity' ? severityColour(record[column]) : undefined;
+  #colour(record: Record<string, unknown>, column: string): Paint | undefined {
+    return this.#palette && column === 'risk_severity' ? severityColour(this.#palette, record[column]) : undefined;
   }
 
   #tableLines(
+    { drawRows, tableCell, truncateToWidth }: Kit,
     records: readonly Record<string, unknown>[],
     cells: string[][],
     widths: number[],
     first: boolean,
   ): string[] {
-    const lines: string[] = [];
-    if (first && this.#header) {
-      lines.push(
-        tableLine(
-          this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)),
-          widths,
-        ),
-      );
-      lines.push(
-        tableLine(
-          widths.map((w) => '─'.repeat(w)),
-          widths,
-        ),
-      );
-    }
-    records.forEach((record, r) => {
-      const row = widths.map((w, i) => {
+    const rows = records.map((record, r) =>
+      widths.map((w, i) => {
         const text = truncateToWidth(cells[r]![i]!, w);
         const colour = this.#colour(record, this.#columns[i]!);
         return colour && text ? colour(text) : text;
-      });
-      lines.push(tableLine(row, widths));
-    });
-    return lines;
+      }),
+    );
+    const head =
+      first && this.#header ? this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)) : undefined;
+    return drawRows(rows, widths, head);
   }
 
-  #blockLines(records: readonly Record<string, unknown>[], cells: string[][]): string[] {
+  #blockLines(
+    { recordBlock, tableCell }: Kit,
+    records: readonly Record<string, unknown>[],
+    cells: string[][],
+  ): string[] {
     const lines: string[] = [];
     records.forEach((record, r) => {
       if (this.#count + r > 0) lines.push('');
@@ -216,7 +209,7 @@ export class TableRenderer implements Renderer {
     return lines;
   }
 
-  #decide(cells: string[][]): Layout {
+  #decide({ displayWidth, tableCell }: Kit, cells: string[][]): Layout {
     const wants = this.#columns.map((name, i): ColumnWant => {
       let content = 1;
       for (const row of cells) content = Math.max(content, Math.min(NATURAL_CAP, displayWidth(row[i]!)));

@@ -1,73 +1,85 @@
-// Terminal display width, truncation and wrapping for table cells: CJK and emoji take two columns.
+// Terminal display width (string-width's), and truncation and wrapping to it, in time linear in the text.
 //
-// The table truncates and pads with these widths alone, so a row never drifts: RGI emoji (as Node's own
-// Unicode data knows them, so newer emoji too) count 2, East Asian wide/fullwidth code points 2 (the
-// ranges string-width 4 uses), C0/C1 controls and U+0300-U+036F 0, everything else 1. Where a terminal
-// draws a character narrower than that (other combining marks), the line comes out shorter, never wider.
+// string-width (8.x: grapheme clusters, East Asian Width from get-east-asian-width, RGI emoji) decides every
+// width, and the table hands the same function to cli-table3 (cli-table.ts), so what we cut and what it pads
+// agree. Text reaching here is already cleaned (cells.ts): no control characters.
+import stringWidth from 'string-width';
 
-// The `v` flag is built at runtime: the compiler target (ES2022) does not know it, Node 20 does.
-/** Built on first use: compiling the emoji property costs about 10 ms, which a jsonl run never needs. */
-let rgiEmoji: RegExp | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const SGR = /\u001b\[[0-9;]*m/g;
-/** Built on first use too: constructing it loads ICU's segmentation data, which a jsonl run never needs. */
+/** Built on first use: constructing it loads ICU's segmentation data, which a jsonl run never needs. */
 let segmenter: Intl.Segmenter | undefined;
 
-/** East Asian Wide and Fullwidth ranges, as is-fullwidth-code-point 3 (string-width 4) lists them. */
-function isWide(cp: number): boolean {
-  return (
-    cp >= 0x1100 &&
-    (cp <= 0x115f ||
-      cp === 0x2329 ||
-      cp === 0x232a ||
-      (cp >= 0x2e80 && cp <= 0x3247 && cp !== 0x303f) ||
-      (cp >= 0x3250 && cp <= 0x4dbf) ||
-      (cp >= 0x4e00 && cp <= 0xa4c6) ||
-      (cp >= 0xa960 && cp <= 0xa97c) ||
-      (cp >= 0xac00 && cp <= 0xd7a3) ||
-      (cp >= 0xf900 && cp <= 0xfaff) ||
-      (cp >= 0xfe10 && cp <= 0xfe19) ||
-      (cp >= 0xfe30 && cp <= 0xfe6b) ||
-      (cp >= 0xff01 && cp <= 0xff60) ||
-      (cp >= 0xffe0 && cp <= 0xffe6) ||
-      (cp >= 0x1b000 && cp <= 0x1b001) ||
-      (cp >= 0x1f200 && cp <= 0x1f251) ||
-      (cp >= 0x20000 && cp <= 0x3fffd))
-  );
+/**
+ * Intl.Segmenter walks a long string in superlinear time (Node 20: 40,000 characters take half a second,
+ * 100,000 over a minute), so text is segmented in pieces of about this many code units.
+ */
+const PIECE = 512;
+
+/**
+ * Text whose every code unit is a grapheme of its own: printable ASCII, Latin-1 and Latin Extended letters,
+ * CJK ideographs (none of them combines with a neighbour; a combining mark after one is checked for).
+ */
+const SIMPLE = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u02ff\u4e00-\u9fff]*$/;
+
+/**
+ * `text` as consecutive pieces of about PIECE code units, each cut between graphemes. A piece's last
+ * grapheme may be cut by the window, so it starts the next window instead: a grapheme's end is decided by
+ * what follows it, its start only by what precedes it, which the window sees.
+ */
+function* pieces(text: string): Generator<{ piece: string; simple: boolean }> {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let start = 0;
+  while (text.length - start > PIECE) {
+    // With the character after it: a mark there would join the window's last letter.
+    if (SIMPLE.test(text.slice(start, start + PIECE + 1))) {
+      yield { piece: text.slice(start, start + PIECE), simple: true };
+      start += PIECE;
+      continue;
+    }
+    const window = text.slice(start, start + PIECE);
+    let last = 0;
+    for (const s of segmenter.segment(window)) last = s.index;
+    // One grapheme longer than the window (a letter under hundreds of marks): cut it there.
+    const end = last === 0 ? PIECE : last;
+    yield { piece: window.slice(0, end), simple: false };
+    start += end;
+  }
+  const rest = text.slice(start);
+  if (rest !== '') yield { piece: rest, simple: SIMPLE.test(rest) };
 }
 
-export function isEmojiGrapheme(g: string): boolean {
-  if (g.length === 1 && g.codePointAt(0)! <= 0xff) return false;
-  // A literal would be compiled when the module loads; the constructor waits for the first emoji-sized grapheme.
-  // biome-ignore lint/complexity/useRegexLiterals: built on first use on purpose
-  rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v');
-  return rgiEmoji.test(g);
+export function* graphemes(text: string): Generator<string> {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  for (const { piece, simple } of pieces(text)) {
+    if (simple) yield* piece;
+    else for (const s of segmenter.segment(piece)) yield s.segment;
+  }
 }
 
+/** string-width per grapheme is slow (it segments again): graphemes seen are remembered, up to a bound. */
+const widths = new Map<string, number>();
+
+/** One grapheme's columns. */
 function graphemeWidth(g: string): number {
-  if (isEmojiGrapheme(g)) return 2;
-  let width = 0;
-  for (const ch of g) {
-    const cp = ch.codePointAt(0)!;
-    if (cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x300 && cp <= 0x36f)) continue;
-    width += isWide(cp) ? 2 : 1;
+  if (g.length === 1) {
+    const c = g.charCodeAt(0);
+    if (c >= 0x20 && c <= 0x7e) return 1;
+  }
+  let width = widths.get(g);
+  if (width === undefined) {
+    if (widths.size >= 4096) widths.clear();
+    width = stringWidth(g);
+    widths.set(g, width);
   }
   return width;
 }
 
-export function graphemes(text: string): Iterable<string> {
-  return (function* () {
-    segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
-    for (const s of segmenter.segment(text)) yield s.segment;
-  })();
-}
-
-/** Columns `text` takes on a terminal; SGR colour codes take none. */
+/** Columns `text` takes on a terminal (string-width's measure; SGR colour codes take none). */
 export function displayWidth(text: string): number {
-  const plain = text.includes('\u001b') ? text.replace(SGR, '') : text;
-  if (PRINTABLE_ASCII.test(plain)) return plain.length;
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (text.length <= PIECE) return stringWidth(text);
   let width = 0;
-  for (const g of graphemes(plain)) width += graphemeWidth(g);
+  for (const g of graphemes(text)) width += graphemeWidth(g);
   return width;
 }
 
@@ -76,69 +88,90 @@ export function padToWidth(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
+/** The longest start of `text` within `width` columns, whole graphemes only, and its width. */
+function fitStart(text: string, width: number): { kept: string; used: number; whole: boolean } {
+  let used = 0;
+  let end = 0;
+  for (const g of graphemes(text)) {
+    const w = graphemeWidth(g);
+    if (used + w > width) return { kept: text.slice(0, end), used, whole: false };
+    used += w;
+    end += g.length;
+  }
+  return { kept: text, used, whole: true };
+}
+
 /** Cuts `text` to at most `width` columns, ending with `…` when anything was cut. Never splits a grapheme. */
 export function truncateToWidth(text: string, width: number): string {
   if (width <= 0) return '';
-  if (displayWidth(text) <= width) return text;
-  const budget = width - 1;
-  let used = 0;
-  let kept = '';
-  for (const g of graphemes(text)) {
-    const w = graphemeWidth(g);
-    if (used + w > budget) break;
-    kept += g;
-    used += w;
-  }
-  return `${kept}…`;
-}
-
-/** Cuts a word wider than `width` into pieces of at most `width` columns, never splitting a grapheme. */
-function breakWord(word: string, width: number): string[] {
-  const pieces: string[] = [];
-  let piece = '';
-  let used = 0;
-  for (const g of graphemes(word)) {
-    const w = graphemeWidth(g);
-    if (used + w > width && piece !== '') {
-      pieces.push(piece);
-      piece = '';
-      used = 0;
-    }
-    piece += g;
-    used += w;
-  }
-  if (piece !== '') pieces.push(piece);
-  return pieces;
+  if (PRINTABLE_ASCII.test(text)) return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  const all = fitStart(text, width);
+  return all.whole ? text : `${fitStart(all.kept, width - 1).kept}…`;
 }
 
 /**
- * Wraps single-line `text` at spaces into lines of at most `width` columns (words wider than a line are
- * cut into pieces), keeping at most `maxLines`; the last kept line ends with `…` when anything was left out.
+ * The lines single-line `text` wraps to at spaces, each at most `width` columns (a word wider than a line
+ * is cut into pieces, between graphemes), produced one by one: a caller that wants a few lines of a huge
+ * text stops early. Each word is measured once, so the whole is linear in the text.
  */
-export function wrapToWidth(text: string, width: number, maxLines: number): string[] {
+export function* wrappedLines(text: string, width: number): Generator<string> {
   const w = Math.max(1, width);
-  const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ').filter(Boolean)) {
-    if (line !== '' && displayWidth(line) + 1 + displayWidth(word) <= w) {
+  let used = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf(' ', start);
+    if (end === -1) end = text.length;
+    const word = text.slice(start, end);
+    start = end + 1;
+    if (word === '') continue;
+    const ww = displayWidth(word);
+    if (line !== '' && used + 1 + ww <= w) {
       line += ` ${word}`;
+      used += 1 + ww;
       continue;
     }
-    if (line !== '') lines.push(line);
-    const pieces = breakWord(word, w);
-    lines.push(...pieces.slice(0, -1));
-    line = pieces[pieces.length - 1] ?? '';
+    if (line !== '') yield line;
+    if (ww <= w) {
+      line = word;
+      used = ww;
+      continue;
+    }
+    // A word wider than a line: pieces of at most `w` columns, the last one open for the next word.
+    line = '';
+    used = 0;
+    for (const g of graphemes(word)) {
+      const gw = graphemeWidth(g);
+      if (used + gw > w && line !== '') {
+        yield line;
+        line = '';
+        used = 0;
+      }
+      line += g;
+      used += gw;
+    }
   }
-  if (line !== '') lines.push(line);
-  if (lines.length <= maxLines) return lines;
-  const kept = lines.slice(0, Math.max(1, maxLines));
-  const last = kept[kept.length - 1]!;
-  kept[kept.length - 1] = displayWidth(last) < w ? `${last}…` : truncateToWidth(`${last}…`, w);
-  return kept;
+  if (line !== '') yield line;
+}
+
+/** At most `maxLines` lines of wrappedLines; the last kept line ends with `…` when anything was left out. */
+export function wrapToWidth(text: string, width: number, maxLines: number): string[] {
+  const w = Math.max(1, width);
+  const limit = Math.max(1, maxLines);
+  const lines: string[] = [];
+  for (const line of wrappedLines(text, w)) {
+    if (lines.length === limit) {
+      const last = lines[limit - 1]!;
+      lines[limit - 1] = displayWidth(last) < w ? `${last}…` : truncateToWidth(`${last}…`, w);
+      break;
+    }
+    lines.push(line);
+  }
+  return lines;
 }
 
 /** One line of text as every line of at most `width` columns it wraps to; an empty text is one empty line. */
 export function wrapLine(text: string, width: number): string[] {
-  const lines = wrapToWidth(text, width, Number.POSITIVE_INFINITY);
+  const lines = [...wrappedLines(text, width)];
   return lines.length > 0 ? lines : [''];
 }

@@ -35,13 +35,15 @@ function setup() {
   writeFileSync(script, SCRIPT);
   const log = path.join(dir, 'log.jsonl');
   const exec = `'${process.execPath}' '${script}' '${log}' {id} {alert_title}`;
-  const logged = () =>
-    existsSync(log)
-      ? readFileSync(log, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string })
-      : [];
+  // Only whole lines: the command may be between creating the file and writing its line.
+  const logged = () => {
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string });
+  };
   return { dir, log, exec, logged, state: path.join(dir, 'state.json') };
 }
 

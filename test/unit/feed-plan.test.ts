@@ -6,7 +6,7 @@ import { resolveSettings, type GlobalFlags, type ProfileValues } from '../../src
 import type { Terminal } from '../../src/cli/terminal/terminal.js';
 
 // Only the fields planning reads; other helpers may add more to Terminal.
-const pipe = { stdoutIsTTY: false, stderrIsTTY: false, columns: 120, color: false } as Terminal;
+const pipe = { stdoutIsTTY: false, stderrIsTTY: false, columns: 120, color: 0 } as Terminal;
 const terminal: Terminal = { ...pipe, stdoutIsTTY: true, stderrIsTTY: true };
 
 function plan(flags: Partial<FeedOptions> = {}, globals: GlobalFlags = {}, profile: ProfileValues = {}, term = pipe) {

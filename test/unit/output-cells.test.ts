@@ -1,6 +1,7 @@
 // Cell formatting and display width: the building blocks of the csv and table renderers.
 import { describe, expect, it } from 'vitest';
-import { cleanForTerminal, csvCell, guardFormula, tableCell } from '../../src/output/cells.js';
+import { csvCell, guardFormula } from '../../src/output/cells.js';
+import { cleanForTerminal, tableCell } from '../../src/output/terminal-cells.js';
 import { FORMATS, isFormat } from '../../src/output/renderer.js';
 import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from '../../src/output/text-width.js';
 

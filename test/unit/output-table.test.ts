@@ -103,7 +103,7 @@ describe('table', () => {
     );
   });
 
-  it('colours risk_severity when color is true, never anything else; no colour by default', async () => {
+  it('colours risk_severity (chalk at the level given), never anything else; no colour by default', async () => {
     const records = [
       { id: 1, risk_severity: 'high' },
       { id: 2, risk_severity: 'Serious' },
@@ -111,7 +111,7 @@ describe('table', () => {
       { id: 4, risk_severity: 'low' },
       { id: 5, risk_severity: 'unknown' },
     ];
-    const coloured = await table([records], { columns: ['id', 'risk_severity'], color: true });
+    const coloured = await table([records], { columns: ['id', 'risk_severity'], color: 1 });
     expect(coloured.text).toBe(
       [
         'id  risk_severity',
@@ -275,7 +275,7 @@ describe('narrow terminals: one record per block', () => {
     const { text } = await table([[RECORDS[0]!], [RECORDS[1]!]], {
       columns: ['risk_severity', 'product_name'],
       width: 16,
-      color: true,
+      color: 1,
     });
     expect(text).toBe(
       [

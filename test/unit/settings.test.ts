@@ -54,7 +54,7 @@ describe('resolveSettings', () => {
 });
 
 describe('chooseFormat', () => {
-  const tty = { stdoutIsTTY: true, stderrIsTTY: true, columns: 80, color: false, animate: false };
+  const tty = { stdoutIsTTY: true, stderrIsTTY: true, columns: 80, color: 0 as const, animate: false };
   const pipe = { ...tty, stdoutIsTTY: false };
   const choose = (flags: Parameters<typeof resolveSettings>[0], profile = {}, terminal = tty) =>
     chooseFormat(resolveSettings(flags, {}, profile), terminal);

@@ -58,9 +58,32 @@ describe('detectTerminal: animate', () => {
       stdoutIsTTY: true,
       stderrIsTTY: true,
       columns: 100,
-      color: false,
+      color: 0,
       animate: false,
     });
+  });
+});
+
+describe('detectTerminal: colour level (what chalk is given)', () => {
+  const level = (env: Record<string, string | undefined>, flag?: boolean, stdout = stream(true, 100)) =>
+    detectTerminal(ctx({ env, stdout }), flag).color;
+
+  it.each<[string, Record<string, string | undefined>, boolean | undefined, boolean, number]>([
+    ['a 16-colour terminal', { TERM: 'xterm' }, undefined, true, 1],
+    ['a 256-colour terminal', { TERM: 'xterm-256color' }, undefined, true, 2],
+    ['COLORTERM=truecolor', { TERM: 'xterm-256color', COLORTERM: 'truecolor' }, undefined, true, 3],
+    ['a pipe', { TERM: 'xterm' }, undefined, false, 0],
+    ['--no-color', { TERM: 'xterm' }, false, true, 0],
+    ['NO_COLOR (chalk itself ignores it)', { TERM: 'xterm', NO_COLOR: '1' }, undefined, true, 0],
+    ['an empty NO_COLOR, which no-color.org says to ignore', { TERM: 'xterm', NO_COLOR: '' }, undefined, true, 1],
+    ['NO_COLOR over FORCE_COLOR', { NO_COLOR: '1', FORCE_COLOR: '1' }, undefined, true, 0],
+    ['FORCE_COLOR into a pipe', { FORCE_COLOR: '1' }, undefined, false, 1],
+    ['FORCE_COLOR=3 into a pipe', { FORCE_COLOR: '3' }, undefined, false, 3],
+    ['FORCE_COLOR=0 on a terminal', { TERM: 'xterm', FORCE_COLOR: '0' }, undefined, true, 0],
+    ['TERM=dumb', { TERM: 'dumb' }, undefined, true, 0],
+    ['TERM=dumb with FORCE_COLOR', { TERM: 'dumb', FORCE_COLOR: '1' }, undefined, true, 1],
+  ])('%s', (_why, env, flag, tty, expected) => {
+    expect(level(env, flag, stream(tty, 100))).toBe(expected);
   });
 });
 

@@ -30,6 +30,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           bom: plan.bom,
           width: local.terminal.columns,
           color: local.terminal.color,
+          toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
         });
         // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
         if (renderer.writeJson) {

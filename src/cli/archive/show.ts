@@ -2,6 +2,7 @@
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { ArchiveMissingError } from '../../archive/archive-errors.js';
 import type { Archive } from '../../archive/index.js';
+import { jsonText } from '../../output/control-escapes.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
@@ -85,7 +86,7 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
           : recordView((versions[0] as VersionEntry).record, width);
         target.stream.write(text);
       } else if (format === 'json' && !plan.history) {
-        target.stream.write(`${JSON.stringify((versions[0] as VersionEntry).record)}\n`);
+        target.stream.write(`${jsonText((versions[0] as VersionEntry).record)}\n`);
       } else {
         const { createRenderer } = await import('../../output/renderer.js');
         const renderer = createRenderer({
@@ -94,6 +95,7 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
           tableColumns: [],
           csvColumns: RECALL_FIELDS,
           width,
+          toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
         });
         await renderer.write(versions.map((v) => v.record));
         await renderer.end();

@@ -1,6 +1,7 @@
 // Runs `stats`: counts over the archive, or over the live window loaded into an in-memory archive; prints charts or data.
 import { groupDigits } from '../../output/numbers.js';
-import type { Writable } from 'node:stream';
+import { jsonText } from '../../output/control-escapes.js';
+import type { OutputTarget } from '../files/file-target.js';
 import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/stats.js';
 import type { StatsPlan } from './plans.js';
@@ -58,7 +59,7 @@ export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Conte
   const result = plan.live ? await countLive(plan, globals, local.settings, ctx) : await countArchive(local.file, plan);
   await writeOutput(
     () => openTarget(local.settings, ctx),
-    (target) => write(result, plan, format, local, target.stream),
+    (target) => write(result, plan, format, local, target),
   );
   if (format === 'table') {
     local.status.note(`${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`);
@@ -70,11 +71,12 @@ async function write(
   plan: StatsPlan,
   format: Format,
   local: LocalSession,
-  out: Writable,
+  target: OutputTarget,
 ): Promise<void> {
+  const out = target.stream;
   if (format === 'json') {
     const object = Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []]));
-    out.write(`${JSON.stringify(object)}\n`);
+    out.write(`${jsonText(object)}\n`);
     return;
   }
   if (format === 'table') {
@@ -86,7 +88,8 @@ async function write(
   }
   const { createRenderer } = await import('../../output/renderer.js');
   const columns = ['field', 'value', 'count'];
-  const renderer = createRenderer({ format, out, tableColumns: columns, csvColumns: columns });
+  const toTerminal = target.kind === 'stdout' && local.terminal.stdoutIsTTY;
+  const renderer = createRenderer({ format, out, tableColumns: columns, csvColumns: columns, toTerminal });
   for (const field of plan.by)
     await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));
   await renderer.end();

@@ -1,6 +1,7 @@
 // Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
 import type { Archive, CaseView } from '../../archive/index.js';
 import { writeChunk } from '../../output/backpressure.js';
+import { escapeJsonControls } from '../../output/control-escapes.js';
 import { openArchiveFile, writing } from '../archive/archive-file.js';
 import { openLocal, type LocalSession } from '../archive/local-session.js';
 import type { Context } from '../context.js';
@@ -38,7 +39,7 @@ async function printCase(
   const body =
     format === 'table'
       ? caseText(c, recall ?? undefined, recall !== null)
-      : `${JSON.stringify(json, null, format === 'json' ? 2 : undefined)}\n`;
+      : `${escapeJsonControls(JSON.stringify(json, null, format === 'json' ? 2 : undefined))}\n`;
   await writeOutput(
     () => openTarget(local.settings, ctx),
     async (target) => {
@@ -46,7 +47,13 @@ async function printCase(
       // csv: the case as one row, as `cases -f csv` writes it (formula guard on).
       const { createRenderer } = await import('../../output/renderer.js');
       const columns = [...CASE_FIELDS];
-      const renderer = createRenderer({ format, out: target.stream, tableColumns: columns, csvColumns: columns });
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: columns,
+        csvColumns: columns,
+        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+      });
       await renderer.write([caseRecord(c)]);
       await renderer.end();
     },
@@ -86,7 +93,7 @@ export async function runVerify(db: string | undefined, globals: GlobalFlags, ct
         ? check.broken
           ? ''
           : `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`
-        : `${JSON.stringify(result, null, format === 'json' ? 2 : undefined)}\n`;
+        : `${escapeJsonControls(JSON.stringify(result, null, format === 'json' ? 2 : undefined))}\n`;
     if (text !== '')
       await writeOutput(
         () => openTarget(local.settings, ctx),

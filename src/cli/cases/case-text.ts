@@ -1,6 +1,6 @@
 // A case as text for a terminal: what it is about, its recall, and its timeline, one event a line (notes below).
 import type { CaseView } from '../../archive/index.js';
-import { cleanForTerminal } from '../../output/cells.js';
+import { cleanForTerminal } from '../../output/terminal-cells.js';
 
 const RECALL_LINES = ['risk_severity', 'alert_status', 'data_source', 'published_at', 'updated_at'] as const;
 

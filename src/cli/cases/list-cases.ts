@@ -37,6 +37,7 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
         bom: plan.bom,
         width: local.terminal.columns,
         color: local.terminal.color,
+        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
       });
       await renderer.write(cases.map(caseRecord));
       await renderer.end();

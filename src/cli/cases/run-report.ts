@@ -6,6 +6,7 @@ import { readCatalogue } from '../../match/catalogue.js';
 import { CatalogueReadError } from '../../match/catalogue.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { writeChunk } from '../../output/backpressure.js';
+import { escapeJsonControls } from '../../output/control-escapes.js';
 import { openArchiveFile } from '../archive/archive-file.js';
 import { openLocal } from '../archive/local-session.js';
 import { UsageError } from '../cli-errors.js';
@@ -83,6 +84,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
         tableColumns: [...REPORT_CSV_COLUMNS],
         csvColumns: [...REPORT_CSV_COLUMNS],
         formulaGuard: true,
+        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
       });
       await renderer.write(data.cases.map(reportCsvRow));
       await renderer.end();
@@ -100,7 +102,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
 function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string {
   if (format === 'html') return reportHtml(data);
   if (format === 'markdown') return reportMarkdown(data);
-  return `${JSON.stringify(data, null, 2)}\n`;
+  return `${escapeJsonControls(JSON.stringify(data, null, 2))}\n`;
 }
 
 async function readOrUsage(file: string, map: ColumnMap) {

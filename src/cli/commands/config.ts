@@ -84,9 +84,9 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
     raw = await readSecret(ctx, key, prompt);
   }
   const value = validateConfigValue(key, raw.trim());
-  const store = await openConfigStore(ctx.env);
+  const store = await openConfigStore(ctx.env, ctx.stderr);
   const profile = resolveProfileName(globals, ctx.env);
-  store.set(profile, key, value);
+  await store.set(profile, key, value);
   ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
 }
 
@@ -94,7 +94,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/config-keys.js');
   validateConfigKey(key);
-  const store = await openConfigStore(ctx.env);
+  const store = await openConfigStore(ctx.env, ctx.stderr);
   const value = store.get(resolveProfileName(globals, ctx.env), key);
   if (value === undefined) return;
   ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
@@ -104,12 +104,12 @@ async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context
   const [key] = args as [string];
   const { validateConfigKey } = await import('../config/config-keys.js');
   validateConfigKey(key);
-  const store = await openConfigStore(ctx.env);
-  store.unset(resolveProfileName(globals, ctx.env), key);
+  const store = await openConfigStore(ctx.env, ctx.stderr);
+  await store.unset(resolveProfileName(globals, ctx.env), key);
 }
 
 async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const store = await openConfigStore(ctx.env);
+  const store = await openConfigStore(ctx.env, ctx.stderr);
   const values = store.list(resolveProfileName(globals, ctx.env));
   for (const [key, value] of Object.entries(values)) {
     ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);

@@ -47,6 +47,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
           csvColumns: SOURCE_COLUMNS,
           width: session.terminal.columns,
           color: session.terminal.color,
+          toTerminal: target.kind === 'stdout' && session.terminal.stdoutIsTTY,
         });
         await renderer.write(answer.data_sources);
         await renderer.end();

@@ -28,6 +28,11 @@ export class ConfigReadError extends ConfigError {
   }
 }
 
+/** What is wrong with the shape of a config file (config-shape.ts); reported as a ConfigReadError. */
+export class ConfigShapeError extends Error {
+  override name = 'ConfigShapeError';
+}
+
 /** The config file or its directory cannot be written (read-only HOME, no space, ...). */
 export class ConfigWriteError extends ConfigError {
   override name = 'ConfigWriteError';

@@ -165,6 +165,11 @@ export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_KEY_INFO, key);
 }
 
+/** Whether a key holds a secret (the config file must then be private). */
+export function isSecretKey(key: string): boolean {
+  return isConfigKey(key) && CONFIG_KEY_INFO[key].secret;
+}
+
 function closestKey(key: string): ConfigKey | undefined {
   const squash = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
   return CONFIG_KEYS.find((k) => squash(k) === squash(key));

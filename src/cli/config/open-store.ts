@@ -9,10 +9,14 @@ function configDir(env: Env): string | undefined {
   return env.RECALL_FEED_CONFIG_DIR || undefined;
 }
 
-/** Loads the store only now: commands that never read a profile do not pay for it. */
-export async function openConfigStore(env: Env): Promise<ConfigStore> {
+/**
+ * Loads the store only now: commands that never read a profile do not pay for it. `stderr` hears a
+ * warning when the file or its folder is open to others.
+ */
+export async function openConfigStore(env: Env, stderr?: { write(text: string): unknown }): Promise<ConfigStore> {
   const { ConfigStore } = await import('./store.js');
-  return ConfigStore.open({ dir: configDir(env), env });
+  const warn = stderr ? (message: string) => stderr.write(`warning: ${message}\n`) : undefined;
+  return ConfigStore.open({ dir: configDir(env), env, warn });
 }
 
 /** The config file's path, without loading the store. */

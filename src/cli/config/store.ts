@@ -1,16 +1,22 @@
-// The config file: named profiles of settings, {"profiles":{"<name>":{"<key>":value}}}, 0600 in a 0700 folder.
+// The config file: named profiles of settings, {"profiles":{"<name>":{"<key>":value}}}, kept by conf: 0600 in a 0700 folder.
+//
+// conf (tab-indented JSON, written atomically through a temporary file with fsync, a fresh temporary name
+// per write) is loaded only when the file exists or is written: it costs tens of ms to import, and its
+// constructor creates the folder, which a run that only reads must never do (and which throws on a
+// read-only HOME). zod checks the file's shape; conf's JSON schema (ajv) is not used.
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../files/atomic-write.js';
-import { ConfigReadError, ConfigWriteError, fsReason } from './config-errors.js';
-import { configFilePath } from './paths.js';
+import type Conf from 'conf';
+import { ConfigReadError, ConfigShapeError, ConfigWriteError, fsReason } from './config-errors.js';
 import type { ConfigValue } from './config-keys.js';
-import { validateProfileName } from './config-keys.js';
+import { isSecretKey, validateProfileName } from './config-keys.js';
+import { configFilePath } from './paths.js';
+import type { ConfigData, Profiles } from './config-shape.js';
+import { permissionWarnings, tightenFolder } from './permissions.js';
 
 export { ConfigReadError, ConfigWriteError } from './config-errors.js';
 export { defaultConfigDir } from './paths.js';
 
-type Profiles = Record<string, Record<string, unknown>>;
 type Env = Record<string, string | undefined>;
 
 export interface ConfigStoreOptions {
@@ -18,26 +24,11 @@ export interface ConfigStoreOptions {
   dir?: string;
   /** Environment for the default directory (XDG_CONFIG_HOME, APPDATA). Default: process.env. */
   env?: Env;
+  /** Told of a config file or folder others may read or write (as ssh warns); the next write fixes it. */
+  warn?: (message: string) => void;
 }
 
-class ConfigShapeError extends Error {}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const isPermissionError = (err: unknown) =>
-  ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException | undefined)?.code ?? '');
-
-/** Parses the file; anything but {"profiles": {name: {...}}} is an error, never a reason to start over. */
-function deserialize(text: string): Record<string, unknown> {
-  const data: unknown = JSON.parse(text);
-  if (!isPlainObject(data)) throw new ConfigShapeError('it does not hold a JSON object');
-  const { profiles } = data;
-  if (profiles !== undefined && (!isPlainObject(profiles) || !Object.values(profiles).every(isPlainObject))) {
-    throw new ConfigShapeError('"profiles" is not an object of profile objects');
-  }
-  return data;
-}
+const NO_FILE = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM']);
 
 function readError(file: string, err: unknown): ConfigReadError {
   if (err instanceof ConfigShapeError) return new ConfigReadError(file, err.message, err);
@@ -45,63 +36,77 @@ function readError(file: string, err: unknown): ConfigReadError {
   return new ConfigReadError(file, fsReason(err), err);
 }
 
+/** conf on our file: `cwd` is the folder, its own name and format are today's, so old files are read as they are. */
+async function openConf(file: string): Promise<Conf<ConfigData>> {
+  const [{ default: ConfClass }, { checkShape }] = await Promise.all([import('conf'), import('./config-shape.js')]);
+  return new ConfClass<ConfigData>({
+    cwd: path.dirname(file),
+    configName: path.basename(file, '.json'),
+    fileExtension: 'json',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    deserialize: (text) => checkShape(JSON.parse(text)),
+  });
+}
+
 export class ConfigStore {
   /** The config file (which may not exist yet). */
   readonly path: string;
-  /** Why the file cannot be written, when its directory could not be created or read; reads then see an empty store. */
-  readonly unwritableReason: string | undefined;
-  readonly #unwritableCause: unknown;
+  #conf: Conf<ConfigData> | undefined;
   /** What open() read: reads are served from it; a write reads the file again, to keep another process's change. */
-  #data: Record<string, unknown> = {};
+  #data: ConfigData = {};
 
-  private constructor(file: string, unwritable?: unknown) {
+  private constructor(file: string) {
     this.path = file;
-    this.#unwritableCause = unwritable;
-    this.unwritableReason = unwritable === undefined ? undefined : fsReason(unwritable);
   }
 
-  /** Opens the store and reads the file once, so a damaged file is reported before any command runs. */
-  static open(options: ConfigStoreOptions = {}): ConfigStore {
-    const file = configFilePath(options.dir, options.env);
+  /**
+   * Opens the store and reads the file once, so a damaged file is reported before any command runs.
+   * Without a file nothing is loaded, created or written.
+   */
+  static async open(options: ConfigStoreOptions = {}): Promise<ConfigStore> {
+    const store = new ConfigStore(configFilePath(options.dir, options.env));
+    let stat: fs.Stats;
     try {
-      // Only a directory we create is tightened; a user's existing directory keeps its mode.
-      const dir = path.dirname(file);
-      if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(dir, 0o700);
+      stat = fs.statSync(store.path);
     } catch (err) {
-      // Read-only HOME, a file in the way: nothing to read, and any write reports why.
-      return new ConfigStore(file, err);
+      // No file, or a folder we may not look into: nothing to read; a write reports why it cannot.
+      if (NO_FILE.has((err as NodeJS.ErrnoException).code ?? '')) return store;
+      throw readError(store.path, err);
     }
-    const store = new ConfigStore(file);
     try {
-      store.#data = store.#read();
+      store.#conf = await openConf(store.path);
+      store.#data = store.#conf.store;
     } catch (err) {
-      // A directory we may not look into: nothing we could read, and any write reports why.
-      const { cause } = err as ConfigReadError;
-      if (isPermissionError(cause) && !fs.existsSync(file)) return new ConfigStore(file, cause);
-      throw err;
+      throw readError(store.path, err);
+    }
+    if (options.warn) {
+      for (const warning of permissionWarnings(store.path, stat, store.#holdsSecret())) options.warn(warning);
     }
     return store;
   }
 
   get(profile: string, key: string): ConfigValue | undefined {
     const values = this.#profiles()[profile];
-    const value = values && Object.hasOwn(values, key) ? values[key] : undefined;
-    return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+    return values && Object.hasOwn(values, key) ? values[key] : undefined;
   }
 
   /** Stores a value that validateConfigValue has already checked. */
-  set(profile: string, key: string, value: ConfigValue): void {
+  async set(profile: string, key: string, value: ConfigValue): Promise<void> {
     validateProfileName(profile);
+    await this.#prepareWrite();
     const data = this.#readForWrite();
-    const profiles = (data.profiles ?? {}) as Profiles;
+    const profiles = data.profiles ?? {};
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
     this.#write(data, { ...profiles, [profile]: { ...values, [key]: value } });
   }
 
   /** Removes a key; a profile left empty is removed too. Returns whether anything was removed. */
-  unset(profile: string, key: string): boolean {
+  async unset(profile: string, key: string): Promise<boolean> {
+    await this.#prepareWrite();
     const data = this.#readForWrite();
-    const profiles = (data.profiles ?? {}) as Profiles;
+    const profiles = data.profiles ?? {};
     const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : undefined;
     if (!values || !Object.hasOwn(values, key)) return false;
     const rest = { ...values };
@@ -116,52 +121,49 @@ export class ConfigStore {
   /** The profile's settings, secrets included (mask them for display); {} for an unknown profile. */
   list(profile: string): Record<string, ConfigValue> {
     const profiles = this.#profiles();
-    const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
-    const result: Record<string, ConfigValue> = {};
-    for (const [key, value] of Object.entries(values)) {
-      if (typeof value === 'string' || typeof value === 'number') result[key] = value;
-    }
-    return result;
+    return Object.hasOwn(profiles, profile) ? { ...profiles[profile]! } : {};
   }
 
   profiles(): string[] {
     return Object.keys(this.#profiles());
   }
 
-  /** The whole file as it is now; {} when there is none. */
-  #read(): Record<string, unknown> {
-    if (this.#unwritableCause !== undefined) return {};
-    let text: string;
-    try {
-      text = fs.readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw readError(this.path, err);
-    }
-    try {
-      return deserialize(text);
-    } catch (err) {
-      throw readError(this.path, err);
-    }
-  }
-
   #profiles(): Profiles {
-    return (this.#data.profiles ?? {}) as Profiles;
+    return this.#data.profiles ?? {};
   }
 
-  /** The file as it is now, for a change: another process's edit since open() is kept, never overwritten. */
-  #readForWrite(): Record<string, unknown> {
-    if (this.#unwritableCause !== undefined) {
-      throw new ConfigWriteError(this.path, this.unwritableReason ?? 'unknown', this.#unwritableCause);
+  #holdsSecret(): boolean {
+    return Object.values(this.#profiles()).some((values) => Object.keys(values).some(isSecretKey));
+  }
+
+  /** The folder made (0700) or tightened, and conf loaded, before a change. */
+  async #prepareWrite(): Promise<void> {
+    try {
+      tightenFolder(path.dirname(this.path));
+      this.#conf ??= await openConf(this.path);
+    } catch (err) {
+      if (err instanceof ConfigShapeError || err instanceof SyntaxError) throw readError(this.path, err);
+      throw new ConfigWriteError(this.path, fsReason(err), err);
     }
-    return this.#read();
   }
 
-  /** Writes the profiles into `current` (whatever else the file holds is kept), tab-indented as conf wrote it. */
-  #write(current: Record<string, unknown>, profiles: Profiles): void {
+  /**
+   * The file as it is now, for a change (another process's edit since open() is kept, never overwritten).
+   * Read, change and write run with no await between them, so two changes in one process never interleave.
+   */
+  #readForWrite(): ConfigData {
+    try {
+      return this.#conf!.store;
+    } catch (err) {
+      throw readError(this.path, err);
+    }
+  }
+
+  /** Writes the profiles into `current` (whatever else the file holds is kept); conf writes it 0600. */
+  #write(current: ConfigData, profiles: Profiles): void {
     const data = { ...current, profiles };
     try {
-      writeFileAtomicSync(this.path, JSON.stringify(data, undefined, '\t'));
+      this.#conf!.store = data;
     } catch (err) {
       throw new ConfigWriteError(this.path, fsReason(err), err);
     }

@@ -1,6 +1,7 @@
 // Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
 import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
+import { jsonText } from '../../output/control-escapes.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
@@ -54,7 +55,7 @@ function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: 
 }
 
 async function render(d: Digest, format: DigestFormat, width: number): Promise<string> {
-  if (format === 'json') return `${JSON.stringify(d)}\n`;
+  if (format === 'json') return `${jsonText(d)}\n`;
   if (format === 'html') return (await import('./render-html.js')).digestHtml(d);
   const { digestMarkdown, digestText } = await import('./render-text.js');
   return format === 'markdown' ? digestMarkdown(d) : digestText(d, width);

@@ -90,6 +90,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       },
       width: session.terminal.columns,
       color: session.terminal.color,
+      toTerminal: target.kind === 'stdout' && session.terminal.stdoutIsTTY,
       resumeCount: target.resumed?.count,
     });
   }

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../cli-errors.js';
-import { atomicTempPath } from '../files/atomic-write.js';
+import { atomicTempPath, writeFileSynced } from '../files/atomic-write.js';
 import { realFilePath } from '../files/target-path.js';
 import { cannotWrite } from '../files/write-errors.js';
 
@@ -174,7 +174,7 @@ export class SeenState {
     const body: StateFileV1 = { version: 1, seen };
     if (this.pending.length > 0) body.pending = this.pending;
     try {
-      await fs.writeFile(this.tmp, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+      await writeFileSynced(this.tmp, `${JSON.stringify(body)}\n`);
     } catch (err) {
       await this.unstage();
       throw cannotWriteState(this.file, err);

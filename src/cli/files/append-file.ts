@@ -47,6 +47,8 @@ export async function appendFileBytes(from: string, to: string, shown: string): 
           await writeAll(target, buffer, bytesRead);
           done += bytesRead;
         }
+        // On the disk before the caller forgets the partial: a power cut never loses appended rows.
+        await target.sync();
       } catch (err) {
         if (before !== undefined) await target.truncate(before).catch(() => {});
         throw err;

@@ -1,32 +1,37 @@
-// Replaces a file in one step (temp file in the same folder, then rename), created with mode 0600.
-import { promises as fs, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Replaces a file in one step (temp file in the same folder, flushed to disk, then renamed), created with mode 0600.
+import { promises as fs } from 'node:fs';
 import { sidecarPath } from './sidecar-names.js';
+
+/** Temporary names handed out by this process: two replacements in flight never share one. */
+let sequence = 0;
 
 /** The temporary file beside `file` that a replacement is written to first (short enough for any name). */
 export function atomicTempPath(file: string): string {
   return sidecarPath(file, `.${process.pid}.tmp`, '.');
 }
 
-/** Throws the file system's own error; callers say which file it was for (see write-errors.ts). */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const tmp = atomicTempPath(file);
+/**
+ * Writes `content` to `file` and flushes it to the disk before returning: a rename that follows it
+ * can never put an empty or half-written file in place after a power cut.
+ */
+export async function writeFileSynced(file: string, content: string, mode = 0o600): Promise<void> {
+  const handle = await fs.open(file, 'w', mode);
   try {
-    await fs.writeFile(tmp, content, { mode: 0o600 });
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
-/** The same, for the synchronous config store (an existing 0644 file becomes 0600). */
-export function writeFileAtomicSync(file: string, content: string): void {
-  const tmp = atomicTempPath(file);
+/** Throws the file system's own error; callers say which file it was for (see write-errors.ts). */
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const tmp = sidecarPath(file, `.${process.pid}.${++sequence}.tmp`, '.');
   try {
-    writeFileSync(tmp, content, { mode: 0o600 });
-    renameSync(tmp, file);
+    await writeFileSynced(tmp, content);
+    await fs.rename(tmp, file);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    await fs.rm(tmp, { force: true });
     throw err;
   }
 }

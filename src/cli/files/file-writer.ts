@@ -47,12 +47,13 @@ export class FileWriter extends Writable {
     );
   }
 
-  /** Ends the stream, waits until every byte reached the file, and closes it. */
+  /** Ends the stream, waits until every byte reached the disk (the file is renamed into place next), and closes it. */
   async close(): Promise<void> {
     try {
       if (this.errored) throw this.errored;
       if (!this.writableEnded) this.end();
       await finished(this);
+      await syncIfFile(this.#handle);
     } finally {
       await this.#closeHandle();
     }
@@ -67,5 +68,15 @@ export class FileWriter extends Writable {
   #closeHandle(): Promise<void> {
     this.#closing ??= this.#handle.close();
     return this.#closing;
+  }
+}
+
+/** fsync, where the file has a disk to reach: a device or a FIFO (-o /dev/stdout) answers EINVAL, and that is fine. */
+async function syncIfFile(handle: FileHandle): Promise<void> {
+  try {
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EROFS') throw err;
   }
 }

@@ -98,6 +98,7 @@ async function matchAll(
         bom: plan.bom,
         width: where.terminal.columns,
         color: where.terminal.color,
+        toTerminal: target.kind === 'stdout' && where.terminal.stdoutIsTTY,
       });
       await where.status.start('matching recalls…');
       for await (const batch of batches) {

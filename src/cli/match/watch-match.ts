@@ -2,7 +2,7 @@
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../context.js';
-import type { Renderer } from '../../output/renderer.js';
+import type { ColorLevel, Renderer } from '../../output/renderer.js';
 import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
@@ -19,7 +19,8 @@ function matchOutput(
   plan: FeedPlan,
   ctx: Context,
   width: number,
-  color: boolean,
+  color: ColorLevel,
+  toTerminal: boolean,
   cases?: { opener: CaseOpener; archive: Archive; file: string; note: (line: string) => void },
 ): WatchOutput {
   let renderer: Renderer | undefined;
@@ -33,6 +34,7 @@ function matchOutput(
       formulaGuard: plan.formulaGuard,
       width,
       color,
+      toTerminal,
     });
   };
   return {
@@ -79,7 +81,16 @@ export function watchMatch(
     try {
       const note = (line: string) => session.status.note(line);
       const cases = opener && archive && file !== undefined ? { opener, archive, file, note } : undefined;
-      const output = matchOutput(catalogue, index, plan, ctx, terminal.columns, terminal.color, cases);
+      const output = matchOutput(
+        catalogue,
+        index,
+        plan,
+        ctx,
+        terminal.columns,
+        terminal.color,
+        terminal.stdoutIsTTY,
+        cases,
+      );
       await runWatch(plan as WatchPlan, session, ctx, output);
     } finally {
       archive?.close();

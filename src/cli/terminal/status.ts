@@ -1,6 +1,7 @@
 // Everything a command says on stderr while it works: progress, countdowns, retries, --verbose request lines.
 import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
+import { plainLine } from '../../output/control-escapes.js';
 
 export interface StatusOptions {
   /** Spinner and live countdowns (Terminal.animate decides). Otherwise plain lines. */
@@ -45,7 +46,7 @@ export class StatusReporter {
     if (this.spinner) this.spinner.text = text;
   }
 
-  /** A line that stays: on a terminal above the spinner, otherwise as is. Silent with --quiet. */
+  /** A line that stays: on a terminal above the spinner, otherwise as is. Silent with --quiet. Plain text (see write). */
   note(text: string): void {
     if (this.opts.quiet) return;
     this.write(text);
@@ -95,27 +96,33 @@ export class StatusReporter {
   private wait(what: string, ms: number, verb = 'resuming in'): void {
     if (this.opts.quiet) return;
     if (!this.spinner) {
-      this.stderr.write(`recall-feed: ${what}, ${verb} ${seconds(ms)} s\n`);
+      this.stderr.write(`recall-feed: ${plainLine(what)}, ${verb} ${seconds(ms)} s\n`);
       return;
     }
     this.clearCountdown();
     const until = this.opts.now() + ms;
     const spinner = this.spinner;
+    const shown = plainLine(what);
     const tick = () => {
-      spinner.text = `${what}, ${verb} ${seconds(until - this.opts.now())} s`;
+      spinner.text = `${shown}, ${verb} ${seconds(until - this.opts.now())} s`;
     };
     tick();
     this.ticker = setInterval(tick, 1000);
     this.ticker.unref();
   }
 
+  /**
+   * Lines here carry text from the network (a retried error's message, `next cursor:`, a warning naming
+   * a field): control codes are removed, so a server never drives the terminal.
+   */
   private write(line: string): void {
+    const text = plainLine(line);
     if (this.spinner) {
       this.spinner.clear();
-      this.stderr.write(`${line}\n`);
+      this.stderr.write(`${text}\n`);
       this.spinner.render();
     } else {
-      this.stderr.write(`${line}\n`);
+      this.stderr.write(`${text}\n`);
     }
   }
 

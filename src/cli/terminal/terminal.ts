@@ -1,13 +1,16 @@
-// Decides once what the streams are: terminal or pipe, width, colour (NO_COLOR, FORCE_COLOR, --no-color), animation.
+// Decides once what the streams are: terminal or pipe, width, colour level (NO_COLOR, FORCE_COLOR, --no-color), animation.
+import type { ColorLevel } from '../../output/render-contract.js';
 import type { Context } from '../context.js';
+
+type Env = Record<string, string | undefined>;
 
 export interface Terminal {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Width to fit tables to. */
   columns: number;
-  /** Colour on stdout (tables). */
-  color: boolean;
+  /** chalk's colour level on stdout (tables); 0 is none. The one place that decides it. */
+  color: ColorLevel;
   /** A spinner and in-place countdowns on stderr; otherwise plain lines. */
   animate: boolean;
 }
@@ -32,6 +35,24 @@ function canAnimate(ctx: Context, stdoutIsTTY: boolean): boolean {
 }
 
 /**
+ * The colour level, in this order: --no-color and NO_COLOR (no-color.org: any non-empty value) turn it
+ * off; FORCE_COLOR forces it on (0 or false off; 2 and 3 ask for 256 colours and truecolor), even into a
+ * pipe; TERM=dumb turns it off; otherwise a terminal gets colour, as many as COLORTERM and TERM say.
+ * chalk would read argv and its own environment rules (blind to NO_COLOR): it gets this level instead.
+ */
+export function colorLevel(env: Env, colorFlag: boolean | undefined, isTTY: boolean): ColorLevel {
+  if (colorFlag === false || (env.NO_COLOR ?? '') !== '') return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    return force === '2' ? 2 : force === '3' ? 3 : 1;
+  }
+  if (env.TERM === 'dumb' || !isTTY) return 0;
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  return /256(col)?/.test(env.TERM ?? '') ? 2 : 1;
+}
+
+/**
  * RECALL_FEED_FORCE_TTY=1 makes both streams count as terminals (tests, `script`-less demos);
  * COLUMNS sets the width when the stream does not report one.
  */
@@ -49,17 +70,11 @@ export function detectTerminal(ctx: Context, colorFlag: boolean | undefined): Te
         : stdoutIsTTY
           ? 80
           : 120;
-  const wants = (isTTY: boolean): boolean => {
-    if (colorFlag === false || (env.NO_COLOR ?? '') !== '') return false;
-    if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-    if (env.TERM === 'dumb') return false;
-    return isTTY;
-  };
   return {
     stdoutIsTTY,
     stderrIsTTY,
     columns,
-    color: wants(stdoutIsTTY),
+    color: colorLevel(env, colorFlag, stdoutIsTTY),
     animate: canAnimate(ctx, stdoutIsTTY),
   };
 }

@@ -1,0 +1,46 @@
+// Characters a terminal would act on, escaped where records are printed: always in JSON (DEL and C1), in csv on a terminal.
+//
+// JSON.stringify escapes U+0000-U+001F but leaves DEL and the C1 controls (U+0080-U+009F, among them
+// U+009B, a one-byte CSI) raw. They can only occur inside JSON strings, so escaping them as \u00XX gives
+// the same value in bytes no terminal acts on; the archive's stored JSON text goes through the same
+// function, so `query` and `feed` print identical bytes.
+
+const JSON_CONTROLS = /[\u007f-\u009f]/g;
+/** C0 controls but tab and line ends (csv keeps those, quoted), DEL and C1. */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */
+const BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
+const CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const LINE_LIMIT = 10_000;
+
+/**
+ * A message line (error, hint, warning, status) that may hold text a server chose, as plain text: one
+ * line, no control codes (ESC, BEL, C1, bidi), at most LINE_LIMIT code units. No dependencies, so every
+ * command can afford it; the table's cells get the fuller cleaning of cells.ts.
+ */
+export function plainLine(text: string): string {
+  let line = text;
+  if (line.length > LINE_LIMIT) {
+    const cut = /[\ud800-\udbff]/.test(line[LINE_LIMIT - 1]!) ? LINE_LIMIT - 1 : LINE_LIMIT;
+    line = `${line.slice(0, cut)}…`;
+  }
+  return line.replace(BREAKS, ' ').replace(CONTROLS, '');
+}
+
+const hex = (ch: string) => ch.charCodeAt(0).toString(16).padStart(2, '0');
+
+/** JSON text with DEL and C1 escaped as \u00XX (the same JSON value). */
+export function escapeJsonControls(json: string): string {
+  return json.replace(JSON_CONTROLS, (ch) => `\\u00${hex(ch)}`);
+}
+
+/** A value as compact JSON, DEL and C1 escaped. */
+export function jsonText(value: unknown): string {
+  return escapeJsonControls(JSON.stringify(value));
+}
+
+/** Text for a terminal: ESC, BEL and every other control it would act on shown as `\xNN`. */
+export function escapeTerminalControls(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (ch) => `\\x${hex(ch)}`);
+}

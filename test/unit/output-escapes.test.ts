@@ -1,0 +1,72 @@
+// Control characters in records: JSON-escaped (DEL, C1) in jsonl and json on both paths, the archive's stored
+// text and parsed records alike; shown as \xNN by csv on a terminal; stripped from message lines.
+import { describe, expect, it } from 'vitest';
+import { plainLine } from '../../src/output/control-escapes.js';
+import { createRenderer, type Format } from '../../src/output/renderer.js';
+import { collector } from './output-helpers.js';
+
+const RECORDS = [
+  { id: 1, product_name: 'csi \u009b2J del \u007f nel \u0085 esc \u001b[2J bel \u0007', note: 'é ü 😀' },
+  { id: 2, product_name: 'plain' },
+];
+
+async function render(format: Format, how: 'records' | 'texts', extra = {}) {
+  const out = collector();
+  const renderer = createRenderer({ format, out, tableColumns: [], ...extra });
+  if (how === 'records') await renderer.write(RECORDS);
+  // The archive stores JSON.stringify's text and hands it over as it is.
+  else await renderer.writeJson!(RECORDS.map((r) => JSON.stringify(r)));
+  await renderer.end();
+  return out.text();
+}
+
+describe('jsonl and json escape DEL and C1', () => {
+  it.each<Format>(['jsonl', 'json'])('%s: parsed records and stored JSON text give the same bytes', async (format) => {
+    const fromRecords = await render(format, 'records');
+    expect(await render(format, 'texts')).toBe(fromRecords);
+    expect(fromRecords).not.toMatch(/[\u0007\u001b\u007f-\u009f]/);
+    expect(fromRecords).toContain('csi \\u009b2J del \\u007f nel \\u0085 esc \\u001b[2J bel \\u0007');
+    // Still the same values, and everything else (é, emoji) as UTF-8.
+    expect(fromRecords).toContain('é ü 😀');
+    const parsed =
+      format === 'json'
+        ? JSON.parse(fromRecords)
+        : fromRecords
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
+    expect(parsed).toEqual(RECORDS);
+  });
+});
+
+describe('csv', () => {
+  it('on a terminal shows ESC, BEL, DEL and C1 as \\xNN; tab and line ends stay', async () => {
+    const out = collector();
+    const renderer = createRenderer({
+      format: 'csv',
+      out,
+      tableColumns: [],
+      toTerminal: true,
+      csvColumns: ['id', 'v'],
+    });
+    await renderer.write([{ id: 1, v: 'a\u001b]0;t\u0007b\u009bc\u007fd\te\nf' }]);
+    await renderer.end();
+    expect(out.text()).toBe('id,v\n1,"a\\x1b]0;t\\x07b\\x9bc\\x7fd\te\nf"\n');
+  });
+
+  it('into a file or pipe keeps the exact bytes', async () => {
+    const out = collector();
+    const renderer = createRenderer({ format: 'csv', out, tableColumns: [], csvColumns: ['id', 'v'] });
+    await renderer.write([{ id: 1, v: 'a\u001b]0;t\u0007b\u009bc' }]);
+    await renderer.end();
+    expect(out.text()).toBe('id,v\n1,a\u001b]0;t\u0007b\u009bc\n');
+  });
+});
+
+describe('plainLine', () => {
+  it('removes controls and bidi overrides, puts line breaks as spaces, and bounds the length', () => {
+    expect(plainLine('a\u001b]0;x\u0007b\u009b2Jc\u202ed\ne\r\nf')).toBe('a]0;xb2Jcd e f');
+    const long = plainLine('y'.repeat(20_000));
+    expect(long).toBe(`${'y'.repeat(10_000)}…`);
+  });
+});
