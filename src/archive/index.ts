@@ -1,17 +1,29 @@
-// Public entry of the archive store (see README.md): the Archive class, its query and stats types, its errors.
-export { Archive } from './archive.js';
+// Public entry of the archive store (see README.md): openArchive and the ArchiveStore interface, its types and errors.
+export { openArchive, openScratchArchive } from './open-archive.js';
 export {
+  ArchiveCorruptError,
+  ArchiveDatabaseError,
   ArchiveError,
   ArchiveMissingError,
+  ArchiveOriginError,
   ArchiveTooNewError,
   NotAnArchiveError,
   cannotWriteReason,
 } from './archive-errors.js';
-export { IN_MEMORY } from './open.js';
-export type { ArchiveExtent, RunCounts, RunOutcome } from './runs.js';
-export type { ArchiveListing, ArchiveQuery } from './select.js';
+export { DEFAULT_SCHEMA, dbTarget, isDbUrl, maskDbUrl, type DbTarget } from './db-target.js';
+export type {
+  ArchiveExtent,
+  ArchiveListing,
+  ArchiveOrigin,
+  ArchiveQuery,
+  ArchiveStore,
+  ArchivedRecord,
+  OpenOptions,
+  RunCounts,
+  RunOutcome,
+  StatsResult,
+  StoredVersion,
+  UpsertCounts,
+  ValueCount,
+} from './store.js';
 export { STATS_FIELDS, type StatsField } from './stats-fields.js';
-export type { StatsResult, ValueCount } from './stats.js';
-export type { StoredVersion } from './history.js';
-export type { ArchivedRecord, UpsertCounts } from './upsert.js';
-export { SCHEMA_VERSION } from './schema.js';

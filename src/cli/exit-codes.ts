@@ -15,5 +15,9 @@ export const EXIT = {
   busy: 9,
   /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
   cannotWrite: 10,
+  /** The archive's PostgreSQL server: wrong password, unknown host, server down, no such database, permission denied, connection lost. */
+  database: 11,
+  /** The archive file is damaged (SQLite found corrupt pages). */
+  archiveDamaged: 12,
   interrupted: 130,
 } as const;

@@ -212,8 +212,8 @@ describe('show', () => {
     expect(missing.stderr).toBe(`error: no recall 1 in the archive ${db} or in the last 24 hours of the feed\n`);
     const history = await runCli(['show', String(fresh!.id), '--history', '--db', db]);
     expect(history.exitCode).toBe(2);
-    expect(history.stderr).toMatch(
-      /^error: recall \d+ is not in the archive .*\nhint: run `recall-feed sync` to store it\n$/,
+    expect(history.stderr).toBe(
+      `error: recall ${fresh!.id} is not archived (not in ${db})\nhint: run \`recall-feed sync\` to store it\n`,
     );
   });
 });

@@ -25,6 +25,7 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   archive?: boolean;
   since?: string;
   db?: string;
+  dbSchema?: string;
   formulaGuard: boolean;
   bom?: boolean;
 }
@@ -99,7 +100,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
   if (opts.archive && opts.hours !== undefined) {
     throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
   }
-  if (!opts.archive && (opts.since !== undefined || opts.db !== undefined)) {
+  if (!opts.archive && (opts.since !== undefined || opts.db !== undefined || opts.dbSchema !== undefined)) {
     throw new UsageError(
       `${opts.since !== undefined ? '--since' : '--db'} works with --archive`,
       'the live window is the last 24 hours: narrow it with --hours',
@@ -109,7 +110,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     catalog: opts.catalog,
     map: mapOf(opts.map),
     recalls: opts.archive
-      ? { kind: 'archive', db: parseDb(opts.db), sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
+      ? { kind: 'archive', db: parseDb(opts), sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
       : { kind: 'live', sources, hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) },
     filter: parseFilterOptions(opts),
     exitCode: opts.exitCode ?? false,
@@ -135,6 +136,17 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
       '--exit-code ends a run with its answer; a --watch does not end',
       'use --exec or --webhook to act on each match',
     );
-  const { catalog: _c, map: _m, archive: _a, since: _s, db: _d, exitCode: _e, watch: _w, bom: _b, ...feed } = opts;
+  const {
+    catalog: _c,
+    map: _m,
+    archive: _a,
+    since: _s,
+    db: _d,
+    dbSchema: _ds,
+    exitCode: _e,
+    watch: _w,
+    bom: _b,
+    ...feed
+  } = opts;
   return { ...feed, watch: true, paginate: true };
 }

@@ -10,6 +10,7 @@ import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/opti
 
 interface SyncOptions {
   db?: string;
+  dbSchema?: string;
   sources?: string;
   hours?: string;
   watch?: boolean;
@@ -58,7 +59,7 @@ export function planSync(opts: SyncOptions): SyncPlan {
     throw new UsageError('--interval works with --watch');
   }
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,

@@ -6,8 +6,8 @@ import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
 import { CatalogueIndex } from '../../match/matcher.js';
-import { inBatches, openArchiveFile } from '../archive/archive-file.js';
-import { openLocal } from '../archive/local-session.js';
+import { inBatches, type DbChoice } from '../archive/archive-file.js';
+import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { MatchesFoundError, UsageError } from '../cli-errors.js';
@@ -24,7 +24,7 @@ import { watchMatch } from './watch-match.js';
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
 export type RecallSource =
   | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
-  | { kind: 'archive'; db: string | undefined; sources: string[] | undefined; sinceUs: number | undefined };
+  | { kind: 'archive'; db: DbChoice; sources: string[] | undefined; sinceUs: number | undefined };
 
 export interface MatchPlan {
   catalog: string;
@@ -60,7 +60,7 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
   }
 }
 
-async function* archiveBatches(records: Iterable<Record<string, unknown>>, signal: AbortSignal): Batches {
+async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
   for await (const batch of inBatches(records, signal)) yield { records: batch };
 }
 
@@ -129,13 +129,13 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const local = await openLocal(globals, ctx, source.db);
     status = local.status;
     reportRejected(index.rejected, status);
-    const archive = await openArchiveFile(local.file, { create: false });
+    const archive = await readArchive(local);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
       counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx);
     } finally {
-      archive.close();
+      await archive.close();
     }
   } else {
     const session = await openSession(globals, ctx, { needsKey: true });

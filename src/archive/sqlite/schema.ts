@@ -62,8 +62,16 @@ CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, mode
 INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);
 `;
 
+/** Where the recalls come from ('api' or 'sandbox'), recorded by the first sync: the two are never mixed. */
+const V2 = `
+CREATE TABLE archive_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,22 +1,6 @@
 // One sync_runs row per sync: what it was asked, what it found, how it ended; and the archive's extent after it.
 import type Database from 'better-sqlite3';
-
-export type RunOutcome = 'ok' | 'failed' | 'interrupted';
-
-export interface RunCounts {
-  fetched: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-}
-
-export interface ArchiveExtent {
-  /** Recalls in the archive. */
-  total: number;
-  /** The earliest and latest published_at, µs since the epoch; undefined when empty. */
-  firstPublishedUs: number | undefined;
-  lastPublishedUs: number | undefined;
-}
+import type { ArchiveExtent, RunCounts, RunOutcome } from '../store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
