@@ -30,8 +30,16 @@ export function isDbUrl(value: string): boolean {
 /** The URL with its password replaced by `****`; anything that is not a database URL as it is. */
 export function maskDbUrl(value: string): string {
   if (!isDbUrl(value)) return value;
-  // Not through URL(): a password with unescaped characters must still be hidden.
-  return value.replace(/^([a-z]+:\/\/[^/?#@]*?:)[^@]*@/i, '$1****@');
+  // Not through URL(): a password with unescaped characters (even @) must still be hidden, so everything
+  // between the first ':' of the user part and the last '@' goes; a ?password= parameter too.
+  const scheme = value.indexOf('//') + 2;
+  const at = value.lastIndexOf('@');
+  let masked = value;
+  if (at > scheme) {
+    const colon = value.indexOf(':', scheme);
+    if (colon !== -1 && colon < at) masked = `${value.slice(0, colon + 1)}****${value.slice(at)}`;
+  }
+  return masked.replace(/([?&]password=)[^&#]*/gi, '$1****');
 }
 
 export function dbTarget(value: string, schemaFlag?: string): DbTarget {
