@@ -15,6 +15,7 @@ const BENCHMARKS = [
   { name: 'match', timeoutMs: 600_000 },
   { name: 'append-cost', timeoutMs: 180_000 },
   { name: 'archive', timeoutMs: 480_000 },
+  { name: 'archive-postgres', timeoutMs: 900_000 },
 ];
 
 function runOne({ name, timeoutMs }) {
