@@ -52,9 +52,9 @@ export function searchWords(text: string): { word: string; prefix: boolean }[] {
  * and searches these tokens, so both engines find the same recalls.
  */
 export function indexTokens(text: string): string[] {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
+  // Most text is ASCII, which has no accents to take off: decomposing it would only cost a sync time.
+  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/\p{Mn}/gu, '') : text;
+  return plain
     .toLowerCase()
     .split(/[^\p{L}\p{N}\p{Co}]+/u)
     .filter(Boolean);
