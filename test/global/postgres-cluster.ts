@@ -15,6 +15,7 @@ const shared = globalThis as { rfPg?: { started: Promise<{ url: string; stop: ()
 async function clusterOrNone(): Promise<{ url: string; stop: () => void }> {
   const bin = postgresBinDir();
   if (bin) return startCluster(bin);
+  (globalThis as { rfPgSkipped?: boolean }).rfPgSkipped = true;
   process.stderr.write(
     '\n*** PostgreSQL is not installed: the PostgreSQL half of the archive tests is SKIPPED. ***\n' +
       '*** Install postgresql and postgresql-contrib (or set RECALL_FEED_TEST_PG) to run it.   ***\n\n',
