@@ -7,6 +7,7 @@ import { testArchive } from '../helpers/archive-engines.js';
 import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { adminQuery, freshDatabase, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
+import { until } from '../helpers/wait.js';
 
 const admin = pgAdminUrl();
 
@@ -200,6 +201,41 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
       expect(await archive.held()).toEqual({ count: 1500, distinct: 1500, integrity: 'ok' });
     } finally {
       await slow.close();
+    }
+  });
+
+  it('sync --watch outlives a lost connection: the round fails with a warning, the next one connects again', async () => {
+    const live = await sandboxFor({ recordCount: 200, seed: 73 });
+    try {
+      const archive = await testArchive('postgres');
+      const dbName = new URL(archive.db).pathname.slice(1);
+      const child = runAgainst(live, ['sync', '--watch', '--interval', '1', '--db', archive.db, '-f', 'json'], {
+        timeout: 120_000,
+      });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      const summaries = () => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1));
+      await until('the first sync', () => summaries().length >= 1, 30_000);
+      await adminQuery(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'recall-feed'",
+        [dbName],
+      );
+      live.addRecords(2);
+      await until(
+        'a sync after the cut that stores the new recalls',
+        () => summaries().some((x) => x.new === 2),
+        60_000,
+      );
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      expect(await archive.held()).toEqual({ count: 202, distinct: 202, integrity: 'ok' });
+      expect(r.stderr).toMatch(/lost the connection to database \S+ on 127\.0\.0\.1/);
+      noSecret(r);
+    } finally {
+      await live.close();
     }
   });
 

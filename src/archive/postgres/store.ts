@@ -29,98 +29,126 @@ export class PostgresStore implements ArchiveStore {
   readonly name: string;
   private readonly s: string;
 
+  /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
+  private client: pg.Client | undefined;
+
   private constructor(
     private readonly target: PgTarget,
-    private readonly client: pg.Client,
+    client: pg.Client,
+    private readonly readOnly: boolean,
   ) {
     this.name = target.name;
     this.s = quoted(target.schema);
+    this.client = client;
   }
 
   static async open(target: PgTarget, opts: OpenOptions): Promise<PostgresStore> {
     const client = await connect(target);
     try {
       await prepareSchema(client, target, opts);
-      // A read-only command cannot write even by mistake.
-      if (opts.readOnly) await client.query('SET default_transaction_read_only = on');
+      await PostgresStore.session(client, opts.readOnly ?? false);
     } catch (err) {
       await client.end().catch(() => {});
       throw databaseError(target, err) ?? err;
     }
-    return new PostgresStore(target, client);
+    return new PostgresStore(target, client, opts.readOnly ?? false);
   }
 
-  /** Runs `fn`, naming a lost connection, a refused permission or an unreachable server with host and database. */
-  private async run<T>(fn: () => Promise<T>): Promise<T> {
+  /** A read-only command cannot write even by mistake. */
+  private static async session(client: pg.Client, readOnly: boolean): Promise<void> {
+    if (readOnly) await client.query('SET default_transaction_read_only = on');
+  }
+
+  private async connected(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = await connect(this.target);
+    await PostgresStore.session(client, this.readOnly);
+    this.client = client;
+    return client;
+  }
+
+  /** The error named with host and database; a lost or unreachable connection is dropped, to be made again. */
+  private failed(err: unknown): unknown {
+    const named = databaseError(this.target, err);
+    if (named && (named.problem === 'lost' || named.problem === 'down')) {
+      this.client?.end().catch(() => {});
+      this.client = undefined;
+    }
+    return named ?? err;
+  }
+
+  /** Runs `fn` on the connection, naming a lost connection, a refused permission or an unreachable server. */
+  private async run<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      return await fn(await this.connected());
     } catch (err) {
-      throw databaseError(this.target, err) ?? err;
+      throw this.failed(err);
     }
   }
 
-  private async *stream<T>(rows: () => AsyncGenerator<T>): AsyncGenerator<T> {
+  private async *stream<T>(rows: (client: pg.Client) => AsyncGenerator<T>): AsyncGenerator<T> {
     try {
-      yield* rows();
+      yield* rows(await this.connected());
     } catch (err) {
-      throw databaseError(this.target, err) ?? err;
+      throw this.failed(err);
     }
   }
 
   claimOrigin(origin: ArchiveOrigin): Promise<void> {
-    return this.run(async () => {
-      await this.client.query('BEGIN');
+    return this.run(async (client) => {
+      await client.query('BEGIN');
       try {
-        await this.client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(this.target.schema, 'write')]);
-        const { rows } = await this.client.query<{ recorded: string | null; has: boolean }>(
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(this.target.schema, 'write')]);
+        const { rows } = await client.query<{ recorded: string | null; has: boolean }>(
           `SELECT (SELECT value FROM ${this.s}.archive_meta WHERE key = 'origin') AS recorded,
                   EXISTS (SELECT 1 FROM ${this.s}.recalls) AS has`,
         );
         const row = rows[0] as { recorded: string | null; has: boolean };
         const holds = settleOrigin(this.name, row.recorded ?? undefined, row.has, origin);
         if (row.recorded === null)
-          await this.client.query(`INSERT INTO ${this.s}.archive_meta (key, value) VALUES ('origin', $1)`, [holds]);
-        await this.client.query('COMMIT');
+          await client.query(`INSERT INTO ${this.s}.archive_meta (key, value) VALUES ('origin', $1)`, [holds]);
+        await client.query('COMMIT');
       } catch (err) {
-        await this.client.query('ROLLBACK').catch(() => {});
+        await client.query('ROLLBACK').catch(() => {});
         throw err;
       }
     });
   }
 
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {
-    return this.run(() => beginRun(this.client, this.s, params, atMs));
+    return this.run((client) => beginRun(client, this.s, params, atMs));
   }
 
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
-    return this.run(() => upsertPage(this.client, this.s, this.target.schema, records, runId));
+    return this.run((client) => upsertPage(client, this.s, this.target.schema, records, runId));
   }
 
   finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {
-    return this.run(() => finishRun(this.client, this.s, runId, outcome, atMs, error));
+    return this.run((client) => finishRun(client, this.s, runId, outcome, atMs, error));
   }
 
   extent(): Promise<ArchiveExtent> {
-    return this.run(() => extent(this.client, this.s));
+    return this.run((client) => extent(client, this.s));
   }
 
   records(q: ArchiveListing): AsyncIterable<Record<string, unknown>> {
-    return this.stream(() => listRecords(this.client, this.s, q));
+    return this.stream((client) => listRecords(client, this.s, q));
   }
 
   recordTexts(q: ArchiveListing): AsyncIterable<string> {
-    return this.stream(() => listRecordTexts(this.client, this.s, q));
+    return this.stream((client) => listRecordTexts(client, this.s, q));
   }
 
   versions(id: number): Promise<StoredVersion[]> {
-    return this.run(() => versions(this.client, this.s, id));
+    return this.run((client) => versions(client, this.s, id));
   }
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult> {
-    return this.run(() => stats(this.client, this.s, q, by));
+    return this.run((client) => stats(client, this.s, q, by));
   }
 
   async close(): Promise<void> {
-    await this.client.end().catch(() => {});
+    await this.client?.end().catch(() => {});
+    this.client = undefined;
   }
 }
