@@ -59,6 +59,15 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     expect(jsonLines(match.stdout).some((x) => x.recall_id === modelled.id)).toBe(true);
     noSecret(match);
     expect(readdirSync(cwd)).toEqual([]);
+    // The run's provenance names the API's origin, never the database's credentials.
+    const stored = await adminQuery<{ params: string }>(
+      'SELECT params FROM recall_feed.sync_runs',
+      [],
+      new URL(db).pathname.slice(1),
+    );
+    expect(stored.map((r) => JSON.parse(r.params))).toEqual([
+      { sources: null, hours: 24, base_url: new URL(sandbox.url).origin },
+    ]);
   });
 
   it('config set db takes the URL from stdin, shows it masked, and later commands use it', async () => {
