@@ -109,13 +109,6 @@ export class SqliteStore implements ArchiveStore {
     return this.run(() => stats(this.db, q, by));
   }
 
-  /** Runs a read-only check of the whole file; 'ok' when sound (tests and the corrupt-file hint). */
-  integrityCheck(): string {
-    return (this.db.pragma('integrity_check') as { integrity_check: string }[])
-      .map((r) => r.integrity_check)
-      .join('; ');
-  }
-
   async close(): Promise<void> {
     if (!this.db.open) return;
     if (!this.readOnly && !this.db.memory) leaveWal(this.db);
