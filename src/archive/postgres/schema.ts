@@ -53,6 +53,7 @@ CREATE INDEX recalls_published ON ${s}.recalls (published_us, id);
 CREATE INDEX recalls_updated ON ${s}.recalls (updated_us, id);
 CREATE INDEX recalls_created ON ${s}.recalls (created_us, id);
 CREATE INDEX recalls_search ON ${s}.recalls USING gin (search);
+ALTER TABLE ${s}.recalls ALTER COLUMN raw SET STORAGE EXTERNAL;
 
 CREATE TABLE ${s}.recall_versions (
   recall_id     bigint NOT NULL,

@@ -5,9 +5,8 @@ import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { lockName } from './migrate.js';
 import { tsvectorText } from './search.js';
 
-/** The columns written per record, each sent as one array (unnest); list filters as JSON text, made text[] in SQL. */
+/** The columns written per record; list filters travel as text[] literals, the search column as tsvector text. */
 const SCALARS = ['data_source', 'published_at', 'updated_at', 'published_us', 'updated_us', 'created_us'] as const;
-const SCALAR_TYPES = ['text', 'text', 'text', 'bigint', 'bigint', 'bigint'];
 const LIST_FILTERS = ['severity', 'status', 'risk', 'jurisdiction'] as const;
 const TEXT_FILTERS = SQL_FILTERS.filter((f) => !(LIST_FILTERS as readonly string[]).includes(f));
 
@@ -22,34 +21,44 @@ const COLUMNS = [
   'raw',
   'search',
 ];
-const TYPES = [
+/** Each column's SQL type, in COLUMNS order. */
+const CASTS = [
   'bigint',
   'int',
   'bigint',
   'bigint',
-  ...SCALAR_TYPES,
-  ...LIST_FILTERS.map(() => 'text'),
+  ...['text', 'text', 'text', 'bigint', 'bigint', 'bigint'],
+  ...LIST_FILTERS.map(() => 'text[]'),
   ...TEXT_FILTERS.map(() => 'text'),
   'text',
-  'text',
+  'tsvector',
 ];
 
-function upsertSql(s: string): string {
-  const names = COLUMNS.map((_, i) => `c${i}`);
-  const unnest = TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ');
-  const values = names.map((n, i) => {
-    const column = COLUMNS[i] as string;
-    if (column.startsWith('filter_') && (LIST_FILTERS as readonly string[]).includes(column.slice(7)))
-      return `ARRAY(SELECT jsonb_array_elements_text(u.${n}::jsonb))`;
-    return column === 'search' ? `u.${n}::tsvector` : `u.${n}`;
-  });
+/** Rows per INSERT: a statement takes at most 65,535 parameters. */
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * One INSERT of `rows` rows, each value a parameter of its own: texts travel as they are (an array
+ * parameter would escape every quote of every record's JSON, and the server parse it back).
+ */
+function upsertSql(s: string, rows: number): string {
+  const width = COLUMNS.length;
+  const tuples = Array.from(
+    { length: rows },
+    (_, r) => `(${CASTS.map((t, c) => `$${r * width + c + 1}::${t}`).join(', ')})`,
+  );
   const changed = COLUMNS.filter((c) => c !== 'id' && c !== 'first_run');
   // The WHERE keeps a newer stored version even from a writer that did not take the lock.
-  return `INSERT INTO ${s}.recalls (${COLUMNS.join(', ')})
-    SELECT ${values.join(', ')} FROM unnest(${unnest}) AS u(${names.join(', ')})
+  return `INSERT INTO ${s}.recalls (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
     ON CONFLICT (id) DO UPDATE SET ${changed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
     WHERE recalls.raw IS DISTINCT FROM EXCLUDED.raw
       AND (EXCLUDED.updated_us IS NULL OR recalls.updated_us IS NULL OR EXCLUDED.updated_us >= recalls.updated_us)`;
+}
+
+/** A text[] literal (`{"a","b"}`), from the JSON array text record-columns.ts makes for SQLite. */
+function arrayLiteral(json: string): string {
+  const values = JSON.parse(json) as string[];
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
 interface Stored {
@@ -125,7 +134,7 @@ export async function upsertPage(
         runId,
         runId,
         ...SCALARS.map((c) => row[c]),
-        ...LIST_FILTERS.map((f) => row[`filter_${f}`]),
+        ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
         ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
         raw,
         tsvectorText(ftsValues(record)),
@@ -139,10 +148,10 @@ export async function upsertPage(
         history.arrays,
       );
     }
-    if (writes.size > 0) {
-      const rows = new Columns(COLUMNS.length);
-      for (const w of writes.values()) rows.push(w);
-      await client.query(upsertSql(s), rows.arrays);
+    const rows = [...writes.values()];
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const part = rows.slice(i, i + ROWS_PER_INSERT);
+      await client.query(upsertSql(s, part.length), part.flat());
     }
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
