@@ -115,6 +115,7 @@ describe('plans', () => {
     expect(planStats({ by: 'risk, day,risk' }, NOW).by).toEqual(['risk', 'day']);
     expect(usage(() => planStats({ by: 'colour' }, NOW))).toMatch(/^--by takes fields from source, .*, not 'colour'$/);
     expect(usage(() => planStats({ live: true, db: 'x.db' }, NOW))).toMatch(/^--live counts the live window/);
+    expect(usage(() => planStats({ live: true, dbSchema: 'team' }, NOW))).toMatch(/so --db-schema does not apply$/);
   });
 
   it('show: a whole-number id', () => {
