@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Disposes each test's temp folders, sandboxes and child processes (test/helpers/cleanup.ts).
     setupFiles: ['test/setup.ts'],
+    // One throwaway PostgreSQL cluster for the run (or RECALL_FEED_TEST_PG): the archive suites' second engine.
+    globalSetup: ['test/global/postgres-cluster.ts'],
     // Anything a unit file stubs or mocks is undone after each test: unit files share their modules.
     restoreMocks: true,
     unstubEnvs: true,

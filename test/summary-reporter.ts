@@ -14,5 +14,10 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && !mod.children.size) counts.failed++;
     }
     process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    // Set by the PostgreSQL globalSetup when no server could be had: said again where the run ends.
+    if ((globalThis as { rfPgSkipped?: boolean }).rfPgSkipped)
+      process.stdout.write(
+        'vitest: the PostgreSQL half of the archive tests was SKIPPED (PostgreSQL is not installed)\n',
+      );
   }
 }

@@ -1,7 +1,13 @@
 // The environment an --exec command gets: ours without our secrets (the record it needs is on its stdin).
 
 /** Always removed: they hold a key, a token or a password whatever their form. */
-const SECRET_NAMES = ['RECALL_FEED_API_KEY', 'DEEPRECALL_API_KEY', 'RECALL_FEED_WEBHOOK', 'RECALL_FEED_SMTP_URL'];
+const SECRET_NAMES = [
+  'RECALL_FEED_API_KEY',
+  'DEEPRECALL_API_KEY',
+  'RECALL_FEED_WEBHOOK',
+  'RECALL_FEED_SMTP_URL',
+  'PGPASSWORD',
+];
 
 /** Removed when their value is a URL that carries a password (a database or a proxy with credentials). */
 const PROXY_NAME = /^(https?|all|ftp|no|socks5?)_proxy$/i;

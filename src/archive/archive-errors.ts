@@ -41,6 +41,42 @@ export class NotAnArchiveError extends ArchiveError {
   }
 }
 
+/** A SQLite file whose pages are damaged (SQLITE_CORRUPT, SQLITE_NOTADB after the header). */
+export class ArchiveCorruptError extends ArchiveError {
+  override name = 'ArchiveCorruptError';
+  constructor(file: string, detail: string) {
+    super(file, `the archive ${file} is damaged (${detail})`);
+  }
+}
+
+/** Sandbox recalls into an archive of real ones, or the other way round. */
+export class ArchiveOriginError extends ArchiveError {
+  override name = 'ArchiveOriginError';
+  readonly holds: string;
+  constructor(file: string, holds: 'api' | 'sandbox') {
+    super(
+      file,
+      holds === 'sandbox'
+        ? `${file} holds the sandbox's invented recalls: real ones are not mixed into it`
+        : `${file} holds real recalls: the sandbox's invented ones are not mixed into it`,
+    );
+    this.holds = holds;
+  }
+}
+
+/** Why the archive's database server cannot be used; each kind has its own hint. */
+export type DatabaseProblem = 'password' | 'host' | 'down' | 'database' | 'permission' | 'lost' | 'ssl';
+
+/** The PostgreSQL server could not be reached or refused us. `file` is the URL without its password. */
+export class ArchiveDatabaseError extends ArchiveError {
+  override name = 'ArchiveDatabaseError';
+  readonly problem: DatabaseProblem;
+  constructor(file: string, problem: DatabaseProblem, message: string) {
+    super(file, message);
+    this.problem = problem;
+  }
+}
+
 const SQLITE_REASONS: Record<string, string> = {
   SQLITE_READONLY: 'the file or its folder is read-only',
   SQLITE_FULL: 'the disk is full',

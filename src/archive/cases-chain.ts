@@ -1,5 +1,6 @@
 // The case timeline's hash chain: a canonical serialisation of each event, its sha256, and the check of the whole chain.
 import { createHash } from 'node:crypto';
+import type { CaseRow } from './cases-model.js';
 
 /** The previous hash of the very first event. */
 export const GENESIS = '0'.repeat(64);
@@ -97,4 +98,20 @@ export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
     expectedSeq++;
   }
   return { events: count, head: prev, broken: undefined };
+}
+
+/** The opened event's detail: what the case was opened on, so an edit of the cases row shows up in verify. */
+export function openedDetail(c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row'>) {
+  return canonicalJson({
+    recall_id: c.recall_id,
+    catalog_key: c.catalog_key,
+    level: c.level,
+    reason: c.reason,
+    catalog_row: JSON.parse(c.catalog_row) as unknown,
+  });
+}
+
+/** What `cases verify` found: the chain's check, and how many cases it covered. */
+export interface CaseLogCheck extends ChainCheck {
+  cases: number;
 }

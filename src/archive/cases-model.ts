@@ -1,4 +1,4 @@
-// The vocabulary of cases: statuses, outcomes, actions, and the shape a case is read back in.
+// The vocabulary of cases: statuses, outcomes, actions, the shape a case is stored and read back in.
 
 export const CASE_STATUSES = ['open', 'waiting', 'closed'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
@@ -65,3 +65,25 @@ export interface CaseQuery {
 
 /** The actor of the events a sync writes. */
 export const SYNC_ACTOR = 'recall-feed sync';
+
+/** A `cases` row as stored. */
+export interface CaseRow {
+  id: number;
+  recall_id: number;
+  catalog_key: string;
+  level: string;
+  reason: string;
+  catalog_row: string;
+  alert_title: string | null;
+  status: string;
+  outcome: string | null;
+  opened_at: string;
+  updated_at: string;
+}
+
+/** Who did it, when, and why: what every step records. */
+export interface StepBy {
+  at: string;
+  actor: string;
+  note: string | null;
+}

@@ -1,5 +1,4 @@
-// The sync_runs rows around a period, for the monitoring health of a digest: portable SQL over better-sqlite3.
-import type Database from 'better-sqlite3';
+// A sync_runs row as monitoring health judges it (either engine reads the rows; this reads their params).
 
 /** One sync as the digest judges it: when it ran, what it asked for, how it ended. */
 export interface SyncRunRow {
@@ -19,7 +18,7 @@ export interface SyncRunRow {
 /** How far before a period a run can still matter: its window (at most 24 h) may reach into the period. */
 export const RUN_LOOKBACK_MS = 25 * 3_600_000;
 
-interface RawRunRow {
+export interface RawRunRow {
   id: number;
   started_at: string;
   ended_at: string | null;
@@ -47,18 +46,4 @@ export function toRunRow(raw: RawRunRow): SyncRunRow {
     hours,
     error: raw.error,
   };
-}
-
-/**
- * The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first. ISO strings of one shape
- * compare as the instants do, so the same SQL runs on PostgreSQL's text column.
- */
-export function runsAround(db: Database.Database, period: { fromMs: number; toMs: number }): SyncRunRow[] {
-  const rows = db
-    .prepare(
-      `SELECT id, started_at, ended_at, outcome, params, error FROM sync_runs
-       WHERE started_at >= ? AND started_at < ? ORDER BY started_at, id`,
-    )
-    .all(new Date(period.fromMs - RUN_LOOKBACK_MS).toISOString(), new Date(period.toMs).toISOString()) as RawRunRow[];
-  return rows.map(toRunRow);
 }

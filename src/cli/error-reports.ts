@@ -35,7 +35,15 @@ import {
 } from './cli-errors.js';
 import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
-import { ArchiveError, ArchiveMissingError, ArchiveTooNewError } from '../archive/archive-errors.js';
+import {
+  ArchiveCorruptError,
+  ArchiveDatabaseError,
+  ArchiveError,
+  ArchiveMissingError,
+  ArchiveOriginError,
+  ArchiveTooNewError,
+  type DatabaseProblem,
+} from '../archive/archive-errors.js';
 import { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
 import { EXIT } from './exit-codes.js';
 import { plainLine } from '../output/control-escapes.js';
@@ -92,10 +100,28 @@ function waitTooLong(err: WaitTooLongError): ErrorReport {
   };
 }
 
+const DATABASE_HINTS: Record<DatabaseProblem, string> = {
+  password: 'check the user and password in the --db URL (or PGPASSWORD, ~/.pgpass)',
+  host: 'check the host name in the --db URL',
+  down: 'start the server, or check the host and port in the --db URL',
+  database: 'create it (createdb), or name an existing database in the --db URL',
+  permission:
+    "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see README: Sharing the archive with a team)",
+  lost: 'run the command again: what was committed is kept, and the next sync completes it',
+  ssl: 'check sslmode in the --db URL',
+};
+
 function archiveHint(err: ArchiveError): string {
   if (err instanceof ArchiveMissingError)
     return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
   if (err instanceof ArchiveTooNewError) return 'upgrade recall-feed to read it, or give another file with --db';
+  if (err instanceof ArchiveDatabaseError) return DATABASE_HINTS[err.problem];
+  if (err instanceof ArchiveCorruptError)
+    return 'restore it from a backup, or move it aside: the next `recall-feed sync` starts a new archive';
+  if (err instanceof ArchiveOriginError)
+    return err.holds === 'sandbox'
+      ? 'sync real recalls into another archive (--db), or remove this sandbox archive'
+      : 'with --sandbox the default archive is recalls-sandbox.db: leave out --db, or name another file';
   return 'point --db at a recall-feed archive, or at a new file for sync to create';
 }
 
@@ -121,6 +147,10 @@ function describeCause(err: unknown): ErrorReport {
   if (err instanceof CaseNotFoundError)
     return { code: EXIT.usage, message: err.message, hints: ['list them: recall-feed cases --status all'] };
   if (err instanceof CaseStepError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  if (err instanceof ArchiveDatabaseError)
+    return { code: EXIT.database, message: err.message, hints: [archiveHint(err)] };
+  if (err instanceof ArchiveCorruptError)
+    return { code: EXIT.archiveDamaged, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof ArchiveError) return { code: EXIT.usage, message: err.message, hints: [archiveHint(err)] };
   if (err instanceof InsecureTransportError) {
     return { code: EXIT.usage, message: err.message, hints: [INSECURE_HINT] };

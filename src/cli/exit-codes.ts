@@ -19,5 +19,9 @@ export const EXIT = {
   notDelivered: 11,
   /** `cases verify`: an event of the case log was edited or removed. */
   caseLogBroken: 12,
+  /** The archive's PostgreSQL server: wrong password, unknown host, server down, no such database, permission denied, connection lost. */
+  database: 13,
+  /** The archive file is damaged (SQLite found corrupt pages). */
+  archiveDamaged: 14,
   interrupted: 130,
 } as const;

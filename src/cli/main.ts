@@ -127,7 +127,8 @@ Examples:
 Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
 9 busy (another run holds the file), 10 cannot write a file, 11 digest not delivered,
-12 case log broken (cases verify), 130 interrupted.`,
+12 case log broken (cases verify), 13 archive database unreachable or refused, 14 archive file damaged,
+130 interrupted.`,
     );
   return program;
 }

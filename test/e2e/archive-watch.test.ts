@@ -1,20 +1,26 @@
 // `sync --watch` keeps the archive current; the profile key `db` picks the archive.
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
+import { testArchive } from '../helpers/archive-engines.js';
+import { ENGINES } from '../helpers/postgres.js';
 import { until } from '../helpers/wait.js';
 import { jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
 
 const folder = tempFolder('rf-watch-');
 
-describe('sync --watch', () => {
+describe.each(ENGINES)('sync --watch on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
   let sandbox: Sandbox | undefined;
   afterAll(async () => sandbox?.close());
 
   it('syncs on every interval, printing one summary per sync, storing new and updated recalls', async () => {
     sandbox = await sandboxFor({ recordCount: 300, seed: 51 });
-    const db = folder.file('watch.db');
+    const archive = await testArchive(engine);
+    const db = archive.db;
     const child = runAgainst(sandbox, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], {
       timeout: 120_000,
     });
@@ -39,18 +45,16 @@ describe('sync --watch', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    const file = new Database(db, { readonly: true });
-    try {
-      const versions = file.prepare('SELECT recall_id FROM recall_versions ORDER BY recall_id').pluck().all();
-      expect(versions).toEqual(updatedIds);
-      const runs = file.prepare('SELECT outcome FROM sync_runs').pluck().all() as string[];
-      expect(runs.filter((o) => o === 'ok').length).toBeGreaterThanOrEqual(2);
-      expect(
-        file.prepare('SELECT count(*) FROM recalls WHERE id IN (?, ?)').pluck().get(added[0]!.id, added[1]!.id),
-      ).toBe(2);
-    } finally {
-      file.close();
-    }
+    const versions = await archive.rows<{ recall_id: number }>(
+      'SELECT recall_id FROM recall_versions ORDER BY recall_id',
+    );
+    expect(versions.map((v) => Number(v.recall_id))).toEqual(updatedIds);
+    const runs = await archive.rows<{ outcome: string }>('SELECT outcome FROM sync_runs');
+    expect(runs.filter((r) => r.outcome === 'ok').length).toBeGreaterThanOrEqual(2);
+    const stored = await archive.rows<{ n: number }>(
+      `SELECT count(*) AS n FROM recalls WHERE id IN (${added[0]!.id}, ${added[1]!.id})`,
+    );
+    expect(Number(stored[0]!.n)).toBe(2);
   });
 });
 

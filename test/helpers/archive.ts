@@ -35,3 +35,10 @@ export const words = (s: string) =>
   plain(s)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
+
+/** Every item of an async iterable (an archive listing), in order. */
+export async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -149,6 +149,7 @@ describe('childEnv', () => {
       DEEPRECALL_API_KEY: 'k2',
       RECALL_FEED_WEBHOOK: 'https://hooks.example.com/T/B/x',
       RECALL_FEED_SMTP_URL: 'smtps://u:p@mail.example.com',
+      PGPASSWORD: 'pgpw',
       RECALL_FEED_DB: 'postgres://app:pw@db.example.com/recalls',
       HTTPS_PROXY: 'http://u:p%40ss@proxy.example.com:3128',
       http_proxy: 'u:pw@proxy.example.com:3128',

@@ -1,12 +1,12 @@
-// The case store over a real SQLite file: the hash chain recomputed here, the sync's reopen hook and its transaction, migration 2.
+// The case store over a real SQLite file: the hash chain recomputed here, the sync's reopen hook and its transaction, the migrations.
 import { createHash } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Archive, type CaseCandidate } from '../../src/archive/index.js';
+import { type CaseCandidate, openArchive } from '../../src/archive/index.js';
 import { checkChain, type StoredEvent } from '../../src/archive/cases-chain.js';
-import { describeChanges } from '../../src/archive/cases-reopen.js';
-import { MIGRATIONS } from '../../src/archive/schema.js';
+import { describeChanges } from '../../src/archive/sqlite/cases-reopen.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 
 const AT = '2026-02-01T10:00:00.000Z';
@@ -23,12 +23,12 @@ function candidate(recallId: number, sku: string): CaseCandidate {
   };
 }
 
-function archiveWith(count = 20) {
+async function archiveWith(count = 20) {
   const file = tempFolder('rf-cases-unit-').file('a.db');
-  const archive = Archive.open(file, { create: true });
+  const archive = await openArchive(file, { create: true });
   const records = sampleRecords(count, 5);
-  const run = archive.beginRun({}, Date.parse(AT));
-  archive.upsertPage(records, run);
+  const run = await archive.beginRun({}, Date.parse(AT));
+  await archive.upsertPage(records, run);
   return { file, archive, records };
 }
 
@@ -43,10 +43,10 @@ function events(file: string): StoredEvent[] {
 
 describe('the case log', () => {
   it('chains each event: sha256 of the JSON array of its fields and the previous hash, as docs/cases.md says', async () => {
-    const { file, archive, records } = archiveWith();
+    const { file, archive, records } = await archiveWith();
     await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
     await archive.stepCase(1, { kind: 'resolve', outcome: 'not-our-product' }, by('alice', 'other "brand"'));
-    archive.close();
+    await archive.close();
     let prev = '0'.repeat(64);
     const stored = events(file);
     expect(stored.map((e) => e.seq)).toEqual([1, 2, 3]);
@@ -71,12 +71,12 @@ describe('the case log', () => {
   });
 
   it('verify fails after any column of any stored event is edited', async () => {
-    const { file, archive, records } = archiveWith();
+    const { file, archive, records } = await archiveWith();
     await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
     await archive.stepCase(2, { kind: 'resolve', outcome: 'action-taken' }, by('alice', 'done'));
     await archive.stepCase(1, { kind: 'wait' }, by('bob', 'lab'));
     expect((await archive.verifyCases()).broken).toBeUndefined();
-    archive.close();
+    await archive.close();
     // Each edit changes the value, whatever it was.
     const edits: Record<string, string> = {
       seq: 'seq = seq + 100',
@@ -99,16 +99,16 @@ describe('the case log', () => {
         const changed = db.prepare(`UPDATE case_events SET ${set} WHERE seq = ?`).run(seq).changes;
         db.close();
         expect(changed).toBe(1);
-        const reopened = Archive.open(copy, { create: false });
+        const reopened = await openArchive(copy, { create: false });
         const check = await reopened.verifyCases();
-        reopened.close();
+        await reopened.close();
         expect(check.broken, `${column} of event ${seq}`).toBeDefined();
       }
     }
   });
 
   it('opening the same pairs again opens nothing', async () => {
-    const { archive, records } = archiveWith();
+    const { archive, records } = await archiveWith();
     const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];
     expect(await archive.openCases(pairs, by('m'))).toEqual({ opened: 2, existing: 0 });
     expect(await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'))).toEqual({
@@ -120,7 +120,7 @@ describe('the case log', () => {
       'sku:B',
       'sku:A',
     ]);
-    archive.close();
+    await archive.close();
   });
 
   it('checkChain names the first edited, missing or reordered event', () => {
@@ -166,7 +166,7 @@ describe('the case log', () => {
 
 describe('a sync storing a new version', () => {
   it('reopens the closed case and notes the change on the others, in the page transaction', async () => {
-    const { archive, records } = archiveWith();
+    const { archive, records } = await archiveWith();
     const target = records[3]!;
     await archive.openCases(
       [candidate(target.id, 'A'), candidate(target.id, 'B'), candidate(records[4]!.id, 'C')],
@@ -177,11 +177,11 @@ describe('a sync storing a new version', () => {
     const next = { ...target, risk_severity: 'changed-severity', updated_at: '2030-01-01T00:00:00' };
 
     // A page that fails part-way stores neither the version nor the events.
-    const run = archive.beginRun({}, Date.parse(AT));
-    expect(() => archive.upsertPage([next, { id: 'not a number' } as never], run)).toThrow();
+    const run = await archive.beginRun({}, Date.parse(AT));
+    await expect(archive.upsertPage([next, { id: 'not a number' } as never], run)).rejects.toThrow();
     expect((await archive.caseWithRecall(1)).case.status).toBe('closed');
 
-    archive.upsertPage([next], run);
+    await archive.upsertPage([next], run);
     const [a, b, c] = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
     expect(a!.status).toBe('open');
     expect(a!.events.map((e) => [e.action, e.actor])).toEqual([
@@ -195,7 +195,7 @@ describe('a sync storing a new version', () => {
     expect(b!.events.at(-1)).toMatchObject({ action: 'recall-updated', status: 'waiting', note });
     expect(c!.events.map((e) => e.action)).toEqual(['opened']);
     expect((await archive.verifyCases()).broken).toBeUndefined();
-    archive.close();
+    await archive.close();
   });
 
   it('describeChanges quotes short values and only names long or structured ones', () => {
@@ -208,8 +208,8 @@ describe('a sync storing a new version', () => {
   });
 });
 
-describe('migration 2', () => {
-  it('brings a version 1 archive forward with its recalls, and adds the case tables', () => {
+describe('migrations', () => {
+  it('bring a version 1 archive forward with its recalls, and add the case tables', async () => {
     const file = tempFolder('rf-cases-mig-').file('v1.db');
     const db = new Database(file);
     db.exec(MIGRATIONS[0]!);
@@ -219,14 +219,16 @@ describe('migration 2', () => {
       "INSERT INTO recalls (id, version, filter_severity, filter_status, filter_risk, filter_jurisdiction, raw) VALUES (7, 1, '', '', '', '', '{\"id\":7}')",
     ).run();
     db.close();
-    const archive = Archive.open(file, { create: false });
-    expect(archive.extent().total).toBe(1);
-    archive.close();
+    const archive = await openArchive(file, { create: false });
+    expect((await archive.extent()).total).toBe(1);
+    await archive.close();
     const after = new Database(file, { readonly: true });
     const tables = after
       .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'case%' ORDER BY name")
       .all();
+    const version = after.pragma('user_version', { simple: true });
     after.close();
     expect(tables).toEqual([{ name: 'case_events' }, { name: 'cases' }]);
+    expect(version).toBe(SCHEMA_VERSION);
   });
 });

@@ -97,7 +97,12 @@ describe('plans', () => {
   });
 
   it('sync: hours 1-24 (default 24), --interval only with --watch (default 600 s)', () => {
-    expect(planSync({})).toEqual({ db: undefined, sources: undefined, hours: 24, intervalMs: undefined });
+    expect(planSync({})).toEqual({
+      db: { db: undefined, schema: undefined },
+      sources: undefined,
+      hours: 24,
+      intervalMs: undefined,
+    });
     expect(planSync({ watch: true, hours: '6' })).toMatchObject({ hours: 6, intervalMs: 600_000 });
     expect(planSync({ watch: true, interval: '1.5' }).intervalMs).toBe(1500);
     expect(usage(() => planSync({ hours: '0' }))).toMatch(/^--hours must be a whole number from 1 to 24/);
@@ -110,10 +115,19 @@ describe('plans', () => {
     expect(planStats({ by: 'risk, day,risk' }, NOW).by).toEqual(['risk', 'day']);
     expect(usage(() => planStats({ by: 'colour' }, NOW))).toMatch(/^--by takes fields from source, .*, not 'colour'$/);
     expect(usage(() => planStats({ live: true, db: 'x.db' }, NOW))).toMatch(/^--live counts the live window/);
+    expect(usage(() => planStats({ live: true, dbSchema: 'team' }, NOW))).toMatch(/so --db-schema does not apply$/);
   });
 
   it('show: a whole-number id', () => {
-    expect(planShow('104835', { history: true })).toEqual({ id: 104835, history: true, db: undefined });
+    expect(planShow('104835', { history: true })).toEqual({
+      id: 104835,
+      history: true,
+      db: { db: undefined, schema: undefined },
+    });
+    expect(planShow('1', { db: 'postgres://h/d', dbSchema: 'team' }).db).toEqual({
+      db: 'postgres://h/d',
+      schema: 'team',
+    });
     expect(usage(() => planShow('abc', {}))).toBe("a recall id is a whole number, not 'abc'");
     expect(usage(() => planShow('-1', {}))).toBe("a recall id is a whole number, not '-1'");
   });

@@ -1,6 +1,6 @@
 // The archive's reads for a digest: the runs around a period, and the recalls its runs stored first (new) or anew (updated).
 import { describe, expect, it } from 'vitest';
-import { Archive, IN_MEMORY } from '../../src/archive/index.js';
+import { openScratchArchive } from '../../src/archive/index.js';
 import { sampleRecords } from '../helpers/archive.js';
 
 const H = 3_600_000;
@@ -13,17 +13,17 @@ describe('Archive.storedIn and Archive.syncRuns', () => {
       data_source: i === 3 ? 'uk_opss' : 'us_cpsc',
       risk_severity: i === 2 ? 'low' : 'serious',
     }));
-    const archive = Archive.open(IN_MEMORY, { create: true });
+    const archive = await openScratchArchive();
     try {
       // A day before the period: a and b. In the period: a new version of a, then c and d.
-      const early = archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);
-      archive.upsertPage([a!, b!], early);
-      archive.finishRun(early, 'ok', T0 - 26 * H + 60_000);
-      const before = archive.beginRun({ sources: ['us_cpsc'], hours: 1 }, T0 - 2 * H);
-      archive.finishRun(before, 'failed', T0 - 2 * H + 1000, 'HTTP 500');
-      const inside = archive.beginRun({ sources: null, hours: 24 }, T0 + H);
-      archive.upsertPage([{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!], inside);
-      archive.finishRun(inside, 'ok', T0 + H + 60_000);
+      const early = await archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);
+      await archive.upsertPage([a!, b!], early);
+      await archive.finishRun(early, 'ok', T0 - 26 * H + 60_000);
+      const before = await archive.beginRun({ sources: ['us_cpsc'], hours: 1 }, T0 - 2 * H);
+      await archive.finishRun(before, 'failed', T0 - 2 * H + 1000, 'HTTP 500');
+      const inside = await archive.beginRun({ sources: null, hours: 24 }, T0 + H);
+      await archive.upsertPage([{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!], inside);
+      await archive.finishRun(inside, 'ok', T0 + H + 60_000);
       const period = { fromMs: T0, toMs: T0 + 24 * H };
 
       const all = await archive.storedIn(period, {});
@@ -46,7 +46,7 @@ describe('Archive.storedIn and Archive.syncRuns', () => {
       ]);
       expect(runs[0]!.error).toBe('HTTP 500');
     } finally {
-      archive.close();
+      await archive.close();
     }
   });
 });

@@ -2,66 +2,73 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
-  Archive,
   ArchiveMissingError,
   ArchiveTooNewError,
   NotAnArchiveError,
-  SCHEMA_VERSION,
   cannotWriteReason,
 } from '../../src/archive/index.js';
-import { sampleRecords, tempFolder } from '../helpers/archive.js';
+import { SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
+import { SqliteStore } from '../../src/archive/sqlite/store.js';
+import { all, sampleRecords, tempFolder } from '../helpers/archive.js';
+
+const Archive = SqliteStore;
 
 const folder = () => tempFolder();
 
 const T0 = Date.parse('2026-01-15T12:00:00Z');
 
 describe('opening an archive', () => {
-  it('creates the file and its folder, in WAL mode, with the schema version and the application id', () => {
+  it('creates the file and its folder, in WAL mode while open and rollback mode once closed, with the schema version and the application id', async () => {
     const f = folder();
     const file = f.file('a/b/recalls.db');
-    Archive.open(file, { create: true }).close();
+    const open = await Archive.open(file, { create: true });
+    const peek = new Database(file, { readonly: true });
+    expect(peek.pragma('journal_mode', { simple: true })).toBe('wal');
+    peek.close();
+    await open.close();
+    // Closed: back in rollback mode, so that a reader without write access to the folder can open it.
     const db = new Database(file, { readonly: true });
     try {
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('application_id', { simple: true })).toBe(0x52434641);
     } finally {
       db.close();
     }
     // Opening again changes nothing.
-    Archive.open(file, { create: false }).close();
+    await (await Archive.open(file, { create: false })).close();
   });
 
-  it('refuses a missing file unless asked to create it', () => {
+  it('refuses a missing file unless asked to create it', async () => {
     const f = folder();
-    expect(() => Archive.open(f.file('none.db'), { create: false })).toThrow(ArchiveMissingError);
+    await expect(Archive.open(f.file('none.db'), { create: false })).rejects.toThrow(ArchiveMissingError);
   });
 
-  it('refuses a file made by a newer version and leaves it byte for byte as it was', () => {
+  it('refuses a file made by a newer version and leaves it byte for byte as it was', async () => {
     const f = folder();
     const file = f.file('newer.db');
-    Archive.open(file, { create: true }).close();
+    await (await Archive.open(file, { create: true })).close();
     const db = new Database(file);
     // A rollback journal: opening it as WAL would rewrite the header, which must not happen either.
     db.pragma('journal_mode = DELETE');
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     const before = readFileSync(file);
-    expect(() => Archive.open(file, { create: true })).toThrow(ArchiveTooNewError);
+    await expect(Archive.open(file, { create: true })).rejects.toThrow(ArchiveTooNewError);
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('refuses files that are not archives: text, and databases of other programs', () => {
+  it('refuses files that are not archives: text, and databases of other programs', async () => {
     const f = folder();
     writeFileSync(f.file('notes.db'), 'just some text, not a database at all\n'.repeat(200));
-    expect(() => Archive.open(f.file('notes.db'), { create: true })).toThrow(NotAnArchiveError);
+    await expect(Archive.open(f.file('notes.db'), { create: true })).rejects.toThrow(NotAnArchiveError);
     const other = new Database(f.file('other.db'));
     other.exec('CREATE TABLE t (x)');
     other.close();
-    expect(() => Archive.open(f.file('other.db'), { create: true })).toThrow(/another program/);
+    await expect(Archive.open(f.file('other.db'), { create: true })).rejects.toThrow(/another program/);
   });
 
-  it('names the reason when a write fails for lack of room or rights', () => {
+  it('names the reason when a write fails for lack of room or rights', async () => {
     expect(cannotWriteReason({ code: 'SQLITE_FULL' })).toBe('the disk is full');
     expect(cannotWriteReason({ code: 'SQLITE_READONLY_DBMOVED' })).toBe('the file or its folder is read-only');
     expect(cannotWriteReason({ code: 'ENOTDIR' })).toBe('a part of the path is not a folder');
@@ -71,19 +78,20 @@ describe('opening an archive', () => {
 });
 
 describe('storing pages', () => {
-  it('counts new, updated and unchanged records, keeps old versions, and ignores a late older version', () => {
+  it('counts new, updated and unchanged records, keeps old versions, and ignores a late older version', async () => {
     const f = folder();
-    const archive = Archive.open(f.file('r.db'), { create: true });
+    const file = f.file('r.db');
+    const archive = await Archive.open(file, { create: true });
     try {
       const records = sampleRecords(50);
-      const run1 = archive.beginRun({ hours: 24 }, T0);
-      expect(archive.upsertPage(records.slice(0, 30), run1)).toEqual({ added: 30, updated: 0, unchanged: 0 });
-      expect(archive.upsertPage(records.slice(20), run1)).toEqual({
+      const run1 = await archive.beginRun({ hours: 24 }, T0);
+      expect(await archive.upsertPage(records.slice(0, 30), run1)).toEqual({ added: 30, updated: 0, unchanged: 0 });
+      expect(await archive.upsertPage(records.slice(20), run1)).toEqual({
         added: records.length - 30,
         updated: 0,
         unchanged: 10,
       });
-      expect(archive.finishRun(run1, 'ok', T0 + 1000)).toEqual({
+      expect(await archive.finishRun(run1, 'ok', T0 + 1000)).toEqual({
         fetched: records.length + 10,
         added: records.length,
         updated: 0,
@@ -92,16 +100,16 @@ describe('storing pages', () => {
 
       const target = records[5]!;
       const changed = { ...target, alert_status: 'updated', updated_at: '2026-01-15T13:00:00' };
-      const run2 = archive.beginRun({ hours: 24 }, T0 + 60_000);
-      expect(archive.upsertPage([changed, records[6]!], run2)).toEqual({ added: 0, updated: 1, unchanged: 1 });
+      const run2 = await archive.beginRun({ hours: 24 }, T0 + 60_000);
+      expect(await archive.upsertPage([changed, records[6]!], run2)).toEqual({ added: 0, updated: 1, unchanged: 1 });
       // The version fetched before the change, stored by a slower concurrent sync: not a new version.
-      expect(archive.upsertPage([target], run2)).toEqual({ added: 0, updated: 0, unchanged: 1 });
+      expect(await archive.upsertPage([target], run2)).toEqual({ added: 0, updated: 0, unchanged: 1 });
       // Same updated_at, different content: still a change.
       const edited = { ...changed, product_name: 'Renamed' };
-      expect(archive.upsertPage([edited], run2)).toEqual({ added: 0, updated: 1, unchanged: 0 });
-      archive.finishRun(run2, 'ok', T0 + 61_000);
+      expect(await archive.upsertPage([edited], run2)).toEqual({ added: 0, updated: 1, unchanged: 0 });
+      await archive.finishRun(run2, 'ok', T0 + 61_000);
 
-      const versions = archive.versions(target.id);
+      const versions = await archive.versions(target.id);
       expect(versions.map((v) => [v.version, v.current])).toEqual([
         [1, false],
         [2, false],
@@ -117,38 +125,40 @@ describe('storing pages', () => {
         new Date(T0 + 60_000).toISOString(),
         new Date(T0 + 60_000).toISOString(),
       ]);
-      expect(archive.versions(1)).toEqual([]);
-      expect(archive.extent().total).toBe(records.length);
-      expect(archive.integrityCheck()).toBe('ok');
+      expect(await archive.versions(1)).toEqual([]);
+      expect((await archive.extent()).total).toBe(records.length);
+      const check = new Database(file, { readonly: true });
+      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      check.close();
     } finally {
-      archive.close();
+      await archive.close();
     }
   });
 
-  it('keeps the full-text index in step with updates', () => {
+  it('keeps the full-text index in step with updates', async () => {
     const f = folder();
-    const archive = Archive.open(f.file('r.db'), { create: true });
+    const archive = await Archive.open(f.file('r.db'), { create: true });
     try {
       const [record] = sampleRecords(1);
-      const run = archive.beginRun({}, T0);
-      archive.upsertPage([{ ...record!, alert_title: 'Zanzibar kettle' }], run);
-      expect([...archive.records({ search: 'zanzibar' })]).toHaveLength(1);
-      archive.upsertPage([{ ...record!, alert_title: 'Quokka kettle' }], run);
-      expect([...archive.records({ search: 'zanzibar' })]).toHaveLength(0);
-      expect([...archive.records({ search: 'QUOKKA' })]).toHaveLength(1);
+      const run = await archive.beginRun({}, T0);
+      await archive.upsertPage([{ ...record!, alert_title: 'Zanzibar kettle' }], run);
+      expect(await all(archive.records({ search: 'zanzibar' }))).toHaveLength(1);
+      await archive.upsertPage([{ ...record!, alert_title: 'Quokka kettle' }], run);
+      expect(await all(archive.records({ search: 'zanzibar' }))).toHaveLength(0);
+      expect(await all(archive.records({ search: 'QUOKKA' }))).toHaveLength(1);
     } finally {
-      archive.close();
+      await archive.close();
     }
   });
 
-  it('records each run with its parameters and outcome', () => {
+  it('records each run with its parameters and outcome', async () => {
     const f = folder();
     const file = f.file('r.db');
-    const archive = Archive.open(file, { create: true });
-    const run = archive.beginRun({ sources: ['us_cpsc'], hours: 6 }, T0);
-    archive.upsertPage(sampleRecords(3), run);
-    archive.finishRun(run, 'interrupted', T0 + 5000, 'interrupted by SIGINT');
-    archive.close();
+    const archive = await Archive.open(file, { create: true });
+    const run = await archive.beginRun({ sources: ['us_cpsc'], hours: 6 }, T0);
+    await archive.upsertPage(sampleRecords(3), run);
+    await archive.finishRun(run, 'interrupted', T0 + 5000, 'interrupted by SIGINT');
+    await archive.close();
     const db = new Database(file, { readonly: true });
     try {
       expect(db.prepare('SELECT * FROM sync_runs').all()).toEqual([

@@ -41,7 +41,7 @@ describe('CONFIG_KEYS', () => {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook', 'smtp-url']);
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook', 'db', 'smtp-url']);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
   });

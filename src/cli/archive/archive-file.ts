@@ -1,50 +1,82 @@
 // Where the archive lives (--db > RECALL_FEED_DB > the profile's db > the XDG data folder), and opening it.
 import os from 'node:os';
 import path from 'node:path';
-import type { Archive } from '../../archive/index.js';
-import { CannotWriteError } from '../cli-errors.js';
+import { cannotWriteReason } from '../../archive/archive-errors.js';
+import { dbTarget, DbTargetError, type DbTarget } from '../../archive/db-target.js';
+import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
+import { CannotWriteError, UsageError } from '../cli-errors.js';
 
 type Env = Record<string, string | undefined>;
 
-/** `$XDG_DATA_HOME/recall-feed/recalls.db`, with XDG's own default `~/.local/share`. */
-export function defaultArchivePath(env: Env): string {
-  const home = env.HOME || os.homedir();
-  const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
-  return path.join(data, 'recall-feed', 'recalls.db');
+/** What a command names as its archive: --db (a file or a postgres:// URL) and --db-schema. */
+export interface DbChoice {
+  db: string | undefined;
+  schema: string | undefined;
 }
 
-export function archivePath(flag: string | undefined, env: Env, profileDb: string | undefined): string {
+/**
+ * `$XDG_DATA_HOME/recall-feed/recalls.db`, with XDG's own default `~/.local/share`; with --sandbox
+ * `recalls-sandbox.db` beside it, so the sandbox's invented recalls never mix with real ones.
+ */
+export function defaultArchivePath(env: Env, sandbox = false): string {
+  const home = env.HOME || os.homedir();
+  const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  return path.join(data, 'recall-feed', sandbox ? 'recalls-sandbox.db' : 'recalls.db');
+}
+
+export function archivePath(
+  flag: string | undefined,
+  env: Env,
+  profileDb: string | undefined,
+  sandbox = false,
+): string {
   const chosen = [flag, env.RECALL_FEED_DB, profileDb].find((v) => v !== undefined && v !== '');
-  return chosen ?? defaultArchivePath(env);
+  return chosen ?? defaultArchivePath(env, sandbox);
+}
+
+/** The archive a command uses: a SQLite file or a PostgreSQL database (the URL's password kept out of its name). */
+export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | undefined, sandbox: boolean): DbTarget {
+  const chosen = archivePath(choice.db, env, profileDb, sandbox);
+  // SQLite's name for a database in memory: a sync would keep nothing, a query would find nothing.
+  if (chosen === ':memory:')
+    throw new UsageError(
+      "':memory:' is no archive: it is gone when the command ends",
+      'name a file or a postgres:// URL',
+    );
+  try {
+    return dbTarget(chosen, choice.schema);
+  } catch (err) {
+    if (err instanceof DbTargetError) throw new UsageError(err.message, 'example: --db postgres://user@host:5432/db');
+    throw err;
+  }
 }
 
 const WRITE_HINT = 'choose another file with --db or RECALL_FEED_DB';
 
 /** Runs `fn`, turning a failure to write the archive (read-only, disk full, permissions) into CannotWriteError. */
-export async function writing<T>(file: string, fn: () => T | Promise<T>): Promise<T> {
+export async function writing<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    const { cannotWriteReason } = await import('../../archive/index.js');
     const reason = cannotWriteReason(err);
-    if (reason) throw new CannotWriteError(file, reason, WRITE_HINT);
+    if (reason) throw new CannotWriteError(name, reason, WRITE_HINT);
     throw err;
   }
 }
 
-/** Opens the archive (loading SQLite only now); `create` for sync, otherwise a missing file is an error. */
-export async function openArchiveFile(file: string, opts: { create: boolean }): Promise<Archive> {
-  const { Archive } = await import('../../archive/index.js');
-  return writing(file, () => Archive.open(file, opts));
+/** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */
+export async function openArchiveAt(target: DbTarget, opts: OpenOptions): Promise<ArchiveStore> {
+  const { openArchive } = await import('../../archive/open-archive.js');
+  return writing(target.name, () => openArchive(target, opts));
 }
 
 /** Records handed on at once: big enough to be cheap for a renderer, small enough to keep memory flat. */
 const BATCH = 500;
 
 /** The archive's streamed records in batches, stopping between batches when the run is interrupted. */
-export async function* inBatches<T>(records: Iterable<T>, signal: AbortSignal): AsyncGenerator<T[]> {
+export async function* inBatches<T>(records: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T[]> {
   let batch: T[] = [];
-  for (const record of records) {
+  for await (const record of records) {
     batch.push(record);
     if (batch.length < BATCH) continue;
     yield batch;

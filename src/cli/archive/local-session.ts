@@ -1,21 +1,23 @@
 // What the archive's offline commands (query, stats, show from the archive) need: settings and terminal, no client.
+import type { DbTarget } from '../../archive/db-target.js';
+import type { ArchiveStore } from '../../archive/store.js';
 import type { Context } from '../context.js';
 import { loadSettings } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { StatusReporter } from '../terminal/status.js';
 import { detectTerminal, type Terminal } from '../terminal/terminal.js';
-import { archivePath } from './archive-file.js';
+import { archiveTarget, openArchiveAt, type DbChoice } from './archive-file.js';
 
 export interface LocalSession {
   settings: Settings;
   terminal: Terminal;
   status: StatusReporter;
-  /** The archive file, resolved. */
-  file: string;
+  /** The archive, resolved: `archive.name` is what messages show (never a password). */
+  archive: DbTarget;
 }
 
 /** Settings from flags, environment and profile; never a client, never a request, no key needed. */
-export async function openLocal(globals: GlobalFlags, ctx: Context, dbFlag: string | undefined): Promise<LocalSession> {
+export async function openLocal(globals: GlobalFlags, ctx: Context, choice: DbChoice): Promise<LocalSession> {
   const settings = await loadSettings(globals, ctx);
   const terminal = detectTerminal(ctx, globals.color);
   const status = new StatusReporter(ctx.stderr, {
@@ -24,5 +26,12 @@ export async function openLocal(globals: GlobalFlags, ctx: Context, dbFlag: stri
     verbose: settings.verbose,
     now: ctx.now,
   });
-  return { settings, terminal, status, file: archivePath(dbFlag, ctx.env, settings.profileDb) };
+  const archive = archiveTarget(choice, ctx.env, settings.profileDb, settings.sandbox);
+  return { settings, terminal, status, archive };
+}
+
+/** Opens the local session's archive for reading only: a read-only file, mount or database role is enough. */
+export async function readArchive(local: LocalSession): Promise<ArchiveStore> {
+  if (local.settings.verbose) local.status.note(`archive: ${local.archive.name}`);
+  return openArchiveAt(local.archive, { create: false, readOnly: true });
 }

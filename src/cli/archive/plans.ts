@@ -1,9 +1,10 @@
 // The plans of the archive commands: what `sync`, `query`, `show` and `stats` run with, checked by their command files.
-import type { ArchiveListing, ArchiveQuery } from '../../archive/select.js';
 import type { StatsField } from '../../archive/stats-fields.js';
+import type { ArchiveListing, ArchiveQuery } from '../../archive/store.js';
+import type { DbChoice } from './archive-file.js';
 
 export interface QueryPlan {
-  db: string | undefined;
+  db: DbChoice;
   listing: ArchiveListing;
   columns: string[] | undefined;
   formulaGuard: boolean;
@@ -11,7 +12,7 @@ export interface QueryPlan {
 }
 
 export interface StatsPlan {
-  db: string | undefined;
+  db: DbChoice;
   query: ArchiveQuery;
   by: StatsField[];
   live: boolean;
@@ -20,11 +21,11 @@ export interface StatsPlan {
 export interface ShowPlan {
   id: number;
   history: boolean;
-  db: string | undefined;
+  db: DbChoice;
 }
 
 export interface SyncPlan {
-  db: string | undefined;
+  db: DbChoice;
   /** Undefined: the profile's sources, else all the key may use. */
   sources: string[] | undefined;
   hours: number;

@@ -7,13 +7,13 @@ import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
-import { inBatches, openArchiveFile } from './archive-file.js';
-import { openLocal } from './local-session.js';
+import { inBatches } from './archive-file.js';
+import { openLocal, readArchive } from './local-session.js';
 
 export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   const format = chooseFormat(local.settings, local.terminal);
-  const archive = await openArchiveFile(local.file, { create: false });
+  const archive = await readArchive(local);
   let written = 0;
   try {
     await writeOutput(
@@ -48,7 +48,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
       },
     );
   } finally {
-    archive.close();
+    await archive.close();
   }
-  if (format === 'table') local.status.note(`${groupDigits(written)} recalls from ${local.file}`);
+  if (format === 'table') local.status.note(`${groupDigits(written)} recalls from ${local.archive.name}`);
 }

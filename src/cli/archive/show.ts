@@ -1,31 +1,30 @@
 // Runs `show`: finds the recall (archive first, then the live window) and prints it for a person or as data.
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { ArchiveMissingError } from '../../archive/archive-errors.js';
-import type { Archive } from '../../archive/index.js';
+import type { ArchiveStore } from '../../archive/store.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
+import { MissingApiKeyError, UsageError } from '../cli-errors.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
-import { openArchiveFile } from './archive-file.js';
-import { openLocal } from './local-session.js';
+import { openLocal, readArchive, type LocalSession } from './local-session.js';
 
-/** The stored versions of the recall, oldest first: empty when the archive lacks it or does not exist. */
-async function fromArchive(file: string, plan: ShowPlan): Promise<VersionEntry[]> {
-  let archive: Archive;
+/** The stored versions of the recall, oldest first (empty when the archive lacks it); undefined without an archive. */
+async function fromArchive(local: LocalSession, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
+  let archive: ArchiveStore;
   try {
-    archive = await openArchiveFile(file, { create: false });
+    archive = await readArchive(local);
   } catch (err) {
-    // Without --history a missing archive is no error: the live window may still have the recall.
-    if (err instanceof ArchiveMissingError && !plan.history) return [];
+    // A missing archive is no error yet: the live window may still have the recall.
+    if (err instanceof ArchiveMissingError) return undefined;
     throw err;
   }
   try {
-    const all = archive.versions(plan.id);
+    const all = await archive.versions(plan.id);
     const wanted = plan.history ? all : all.filter((v) => v.current);
     return wanted.map((v) => ({
       version: v.version,
@@ -34,8 +33,19 @@ async function fromArchive(file: string, plan: ShowPlan): Promise<VersionEntry[]
       record: JSON.parse(v.raw),
     }));
   } finally {
-    archive.close();
+    await archive.close();
   }
+}
+
+/** `recall N is not archived`, saying why: no archive at all, or an archive without it. */
+function notArchived(
+  plan: ShowPlan,
+  local: LocalSession,
+  archived: VersionEntry[] | undefined,
+  hint: string,
+): UsageError {
+  const where = archived === undefined ? `no archive at ${local.archive.name}` : `not in ${local.archive.name}`;
+  return new UsageError(`recall ${plan.id} is not archived (${where})`, hint);
 }
 
 /** Pages through the live window until the recall turns up; undefined when it is not there. */
@@ -62,16 +72,27 @@ async function fromLive(
 export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   const format = chooseFormat(local.settings, local.terminal);
-  let versions = await fromArchive(local.file, plan);
+  const archived = await fromArchive(local, plan);
+  let versions = archived ?? [];
   if (versions.length === 0) {
-    if (plan.history)
-      throw new UsageError(
-        `recall ${plan.id} is not in the archive ${local.file}`,
-        'run `recall-feed sync` to store it',
+    if (plan.history) throw notArchived(plan, local, archived, 'run `recall-feed sync` to store it');
+    let live: Record<string, unknown> | undefined;
+    try {
+      live = await fromLive(plan, globals, local.settings, ctx);
+    } catch (err) {
+      // Without a key the live window cannot be asked: what the user needs to know is that it is not archived.
+      if (!(err instanceof MissingApiKeyError)) throw err;
+      throw notArchived(
+        plan,
+        local,
+        archived,
+        'run `recall-feed sync` to store it, or give a key to look in the live window',
       );
-    const live = await fromLive(plan, globals, local.settings, ctx);
+    }
     if (!live) {
-      throw new UsageError(`no recall ${plan.id} in the archive ${local.file} or in the last 24 hours of the feed`);
+      throw new UsageError(
+        `no recall ${plan.id} in the archive ${local.archive.name} or in the last 24 hours of the feed`,
+      );
     }
     versions = [{ version: 1, storedAt: undefined, current: true, record: live }];
   }

@@ -1,7 +1,7 @@
 // Turns counts into chart series for a terminal: the top values of a field, or a gap-free histogram by day or hour.
 import { groupDigits } from '../../output/numbers.js';
 import type { StatsField } from '../../archive/stats-fields.js';
-import type { ValueCount } from '../../archive/stats.js';
+import type { ValueCount } from '../../archive/store.js';
 import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
 
 /** Values shown per field on a terminal; -f csv and -f json list them all. */

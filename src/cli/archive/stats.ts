@@ -3,22 +3,21 @@ import { groupDigits } from '../../output/numbers.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { OutputTarget } from '../files/file-target.js';
 import { BOUNDS } from '../../api/constants.js';
-import type { StatsResult } from '../../archive/stats.js';
+import type { StatsResult } from '../../archive/store.js';
 import type { StatsPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
 import type { Format, GlobalFlags, Settings } from '../settings.js';
-import { openArchiveFile } from './archive-file.js';
-import { openLocal, type LocalSession } from './local-session.js';
+import { openLocal, readArchive, type LocalSession } from './local-session.js';
 
-async function countArchive(file: string, plan: StatsPlan): Promise<StatsResult> {
-  const archive = await openArchiveFile(file, { create: false });
+async function countArchive(local: LocalSession, plan: StatsPlan): Promise<StatsResult> {
+  const archive = await readArchive(local);
   try {
-    return archive.stats(plan.query, plan.by);
+    return await archive.stats(plan.query, plan.by);
   } finally {
-    archive.close();
+    await archive.close();
   }
 }
 
@@ -30,25 +29,25 @@ async function countLive(
   ctx: Context,
 ): Promise<StatsResult> {
   const session = await openSession(globals, ctx, { needsKey: true, settings });
-  const { Archive, IN_MEMORY } = await import('../../archive/index.js');
-  const archive = Archive.open(IN_MEMORY, { create: true });
+  const { openScratchArchive } = await import('../../archive/open-archive.js');
+  const archive = await openScratchArchive();
   try {
     await session.status.start('fetching recalls…');
-    const run = archive.beginRun({ live: true }, ctx.now());
+    const run = await archive.beginRun({ live: true }, ctx.now());
     let fetched = 0;
     for await (const page of session.client.feedPages({
       dataSources: plan.query.sources && [...plan.query.sources],
       limit: BOUNDS.pageSizeMax,
     })) {
-      archive.upsertPage(page.data, run);
+      await archive.upsertPage(page.data, run);
       fetched += page.data.length;
       session.status.progress(`fetching recalls… ${fetched} of ${page.pagination.total_count}`);
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
     session.status.stop();
-    return archive.stats(plan.query, plan.by);
+    return await archive.stats(plan.query, plan.by);
   } finally {
-    archive.close();
+    await archive.close();
     await session.close();
   }
 }
@@ -56,13 +55,15 @@ async function countLive(
 export async function runStats(plan: StatsPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   const format = chooseFormat(local.settings, local.terminal);
-  const result = plan.live ? await countLive(plan, globals, local.settings, ctx) : await countArchive(local.file, plan);
+  const result = plan.live ? await countLive(plan, globals, local.settings, ctx) : await countArchive(local, plan);
   await writeOutput(
     () => openTarget(local.settings, ctx),
     (target) => write(result, plan, format, local, target),
   );
   if (format === 'table') {
-    local.status.note(`${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${local.file}`}`);
+    local.status.note(
+      `${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${local.archive.name}`}`,
+    );
   }
 }
 

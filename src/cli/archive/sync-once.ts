@@ -2,7 +2,7 @@
 import { groupDigits } from '../../output/numbers.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { BOUNDS } from '../../api/constants.js';
-import type { Archive, ArchiveExtent, RunCounts } from '../../archive/index.js';
+import type { ArchiveExtent, ArchiveStore, RunCounts } from '../../archive/store.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { InterruptedError } from '../cli-errors.js';
@@ -41,8 +41,13 @@ function sourcesOf(plan: SyncPlan, session: Session): string[] | undefined {
   return plan.sources ?? session.settings.profileSources;
 }
 
-export async function syncOnce(archive: Archive, plan: SyncPlan, session: Session, ctx: Context): Promise<SyncResult> {
-  const file = archive.file;
+export async function syncOnce(
+  archive: ArchiveStore,
+  plan: SyncPlan,
+  session: Session,
+  ctx: Context,
+): Promise<SyncResult> {
+  const file = archive.name;
   const sources = sourcesOf(plan, session);
   const base = new URL(session.settings.baseUrl);
   // Recorded for provenance; the origin only, never credentials a URL might carry.
@@ -60,7 +65,7 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
   } catch (err) {
     const interrupted = ctx.signal.aborted || err instanceof InterruptedError;
     try {
-      archive.finishRun(
+      await archive.finishRun(
         runId,
         interrupted ? 'interrupted' : 'failed',
         ctx.now(),
@@ -72,16 +77,16 @@ export async function syncOnce(archive: Archive, plan: SyncPlan, session: Sessio
     throw err;
   }
   const counts = await writing(file, () => archive.finishRun(runId, 'ok', ctx.now()));
-  return { ...counts, extent: archive.extent() };
+  return { ...counts, extent: await archive.extent() };
 }
 
 const day = (us: number) => new Date(Math.floor(us / 1000)).toISOString().slice(0, 10);
 
 /** `fetched 1,200 · 37 new · 4 updated · archive: 18,532 recalls, 2026-10-02 to 2026-11-21` */
-export function syncSummaryLine(r: SyncResult): string {
+export function syncSummaryLine(r: SyncResult, archiveName?: string): string {
   const { total, firstPublishedUs: first, lastPublishedUs: last } = r.extent;
   const span = first !== undefined && last !== undefined ? `, ${day(first)} to ${day(last)}` : '';
-  return `fetched ${groupDigits(r.fetched)} · ${groupDigits(r.added)} new · ${groupDigits(r.updated)} updated · archive: ${groupDigits(total)} recalls${span}`;
+  return `fetched ${groupDigits(r.fetched)} · ${groupDigits(r.added)} new · ${groupDigits(r.updated)} updated · archive: ${groupDigits(total)} recalls${span}${archiveName ? ` in ${archiveName}` : ''}`;
 }
 
 /** The -f json summary; `total` is the archive's size after the run. */

@@ -1,8 +1,8 @@
 // Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
-import type { Archive, CaseView } from '../../archive/index.js';
+import type { ArchiveStore, CaseView } from '../../archive/index.js';
 import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
-import { openArchiveFile, writing } from '../archive/archive-file.js';
+import { type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
 import { openLocal, type LocalSession } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
@@ -13,17 +13,17 @@ import { caseRecord } from './list-cases.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
 async function withArchive<T>(
-  db: string | undefined,
+  db: DbChoice,
   globals: GlobalFlags,
   ctx: Context,
-  fn: (archive: Archive, local: LocalSession) => Promise<T>,
+  fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
 ): Promise<T> {
   const local = await openLocal(globals, ctx, db);
-  const archive = await openArchiveFile(local.file, { create: false });
+  const archive = await openArchiveAt(local.archive, { create: false });
   try {
     return await fn(archive, local);
   } finally {
-    archive.close();
+    await archive.close();
   }
 }
 
@@ -60,7 +60,7 @@ async function printCase(
   );
 }
 
-export async function runShowCase(plan: { db: string | undefined; id: number }, globals: GlobalFlags, ctx: Context) {
+export async function runShowCase(plan: { db: DbChoice; id: number }, globals: GlobalFlags, ctx: Context) {
   await withArchive(plan.db, globals, ctx, async (archive, local) => {
     const found = await archive.caseWithRecall(plan.id);
     await printCase(local, ctx, found.case, found.recall);
@@ -70,12 +70,12 @@ export async function runShowCase(plan: { db: string | undefined; id: number }, 
 export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   await withArchive(plan.db, globals, ctx, async (archive, local) => {
     const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
-    const after = await writing(local.file, () => archive.stepCase(plan.id, plan.step, by));
+    const after = await writing(local.archive.name, () => archive.stepCase(plan.id, plan.step, by));
     await printCase(local, ctx, after, null);
   });
 }
 
-export async function runVerify(db: string | undefined, globals: GlobalFlags, ctx: Context): Promise<void> {
+export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context): Promise<void> {
   await withArchive(db, globals, ctx, async (archive, local) => {
     const check = await archive.verifyCases();
     const format = chooseFormat(local.settings, local.terminal);

@@ -1,8 +1,7 @@
 // Runs `cases` (the listing): the cases asked for, with their timelines, through the chosen renderer.
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { openArchiveFile } from '../archive/archive-file.js';
-import { openLocal } from '../archive/local-session.js';
+import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
@@ -17,12 +16,12 @@ export function caseRecord(c: CaseView): Record<string, unknown> {
 export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   const format = chooseFormat(local.settings, local.terminal);
-  const archive = await openArchiveFile(local.file, { create: false });
+  const archive = await readArchive(local);
   let cases: CaseView[];
   try {
     cases = await archive.cases(plan.query, plan.filter);
   } finally {
-    archive.close();
+    await archive.close();
   }
   await writeOutput(
     () => openTarget(local.settings, ctx),
@@ -43,5 +42,5 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
       await renderer.end();
     },
   );
-  if (format === 'table') local.status.note(`${counted(cases.length, 'case', 'cases')} in ${local.file}`);
+  if (format === 'table') local.status.note(`${counted(cases.length, 'case', 'cases')} in ${local.archive.name}`);
 }

@@ -1,5 +1,5 @@
 // `match --open-cases`: each catalogue row's identity (--key, a key column, else its line), and one case per new match pair.
-import type { Archive, CaseCandidate } from '../../archive/index.js';
+import type { ArchiveStore, CaseCandidate } from '../../archive/index.js';
 import type { Catalogue, CatalogueRow } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { counted } from '../../output/numbers.js';
@@ -80,7 +80,7 @@ export class CaseOpener {
   }
 
   /** Opens what was gathered since the last flush; says how many were opened (and how many had a case). */
-  async flush(archive: Archive, atMs: number): Promise<{ opened: number; existing: number }> {
+  async flush(archive: ArchiveStore, atMs: number): Promise<{ opened: number; existing: number }> {
     const candidates = [...this.pairs.values()];
     this.pairs.clear();
     if (candidates.length === 0) return { opened: 0, existing: 0 };

@@ -1,9 +1,10 @@
 // What the `cases` commands run with, every flag checked.
 import type { CaseQuery, CaseStep } from '../../archive/cases-model.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
+import type { DbChoice } from '../archive/archive-file.js';
 
 export interface CasesListPlan {
-  db: string | undefined;
+  db: DbChoice;
   query: CaseQuery;
   filter: RecordFilter;
   formulaGuard: boolean;
@@ -11,7 +12,7 @@ export interface CasesListPlan {
 }
 
 export interface CaseStepPlan {
-  db: string | undefined;
+  db: DbChoice;
   id: number;
   step: CaseStep;
   note: string | null;

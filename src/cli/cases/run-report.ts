@@ -7,8 +7,8 @@ import { CatalogueReadError } from '../../match/catalogue.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
-import { openArchiveFile } from '../archive/archive-file.js';
-import { openLocal } from '../archive/local-session.js';
+import type { DbChoice } from '../archive/archive-file.js';
+import { openLocal, readArchive } from '../archive/local-session.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
@@ -23,7 +23,7 @@ import { reportMarkdown } from './report-markdown.js';
 export type ReportFormat = 'html' | 'json' | 'csv' | 'markdown';
 
 export interface ReportPlan {
-  db: string | undefined;
+  db: DbChoice;
   format: ReportFormat;
   sinceMs: number | undefined;
   untilMs: number | undefined;
@@ -39,7 +39,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   const catalogue = plan.catalog === undefined ? undefined : await readOrUsage(plan.catalog, plan.map);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, globals, local, ctx);
-  const archive = await openArchiveFile(local.file, { create: false });
+  const archive = await readArchive(local);
   let data: ReportData;
   try {
     const all = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
@@ -71,7 +71,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
       cases,
     };
   } finally {
-    archive.close();
+    await archive.close();
   }
   await writeOutput(
     () => openTarget(local.settings, ctx),

@@ -2,19 +2,27 @@
 import { parseDuration } from '../../api/duration.js';
 import type { Command } from 'commander';
 import { timestampMicros } from '../../api/timestamps.js';
+import { DEFAULT_SCHEMA } from '../../archive/db-target.js';
 import { UsageError } from '../cli-errors.js';
+import type { DbChoice } from '../archive/archive-file.js';
 
 export function addDbOption(cmd: Command): Command {
-  return cmd.option(
-    '--db <file>',
-    'archive file (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)',
-  );
+  return cmd
+    .option(
+      '--db <file|url>',
+      'archive: a file, or a postgres:// URL (env RECALL_FEED_DB, profile key db; default ~/.local/share/recall-feed/recalls.db)',
+    )
+    .option(
+      '--db-schema <name>',
+      `PostgreSQL schema of the archive's tables (default ${DEFAULT_SCHEMA}; or ?schema= in the URL)`,
+    );
 }
 
-/** --db as given, undefined when absent; an empty name is refused, not read as "not given". */
-export function parseDb(raw: string | undefined): string | undefined {
-  if (raw === '') throw new UsageError('--db needs a file name');
-  return raw;
+/** --db and --db-schema as given, undefined when absent; an empty name is refused, not read as "not given". */
+export function parseDb(opts: { db?: string; dbSchema?: string }): DbChoice {
+  if (opts.db === '') throw new UsageError('--db needs a file name or a postgres:// URL');
+  if (opts.dbSchema === '') throw new UsageError('--db-schema needs a schema name');
+  return { db: opts.db, schema: opts.dbSchema };
 }
 
 /**

@@ -25,6 +25,7 @@ interface ListFlags extends Omit<FilterFlags, 'status'> {
   alertStatus?: string;
   level?: string;
   db?: string;
+  dbSchema?: string;
   formulaGuard: boolean;
   bom?: boolean;
 }
@@ -72,7 +73,7 @@ function caseStatuses(asked: readonly (typeof STATUSES)[number][]): CaseStatus[]
 export function planCasesList(opts: ListFlags): CasesListPlan {
   const { alertStatus, status: _s, ...rest } = opts;
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     query: {
       statuses: caseStatuses(list(opts.status, STATUSES, '--status') ?? ['open']),
       levels: list(opts.level, LEVELS, '--level'),
@@ -98,7 +99,7 @@ function text(raw: string | undefined, flag: string): string | undefined {
 export function planStep(
   kind: CaseStepPlan['step']['kind'],
   rawId: string | undefined,
-  opts: StepFlags & { db?: string },
+  opts: StepFlags & { db?: string; dbSchema?: string },
   ctx: Context,
 ): CaseStepPlan {
   const id = parseCaseId(rawId);
@@ -106,7 +107,7 @@ export function planStep(
   if (kind === 'resolve' && outcome === undefined)
     throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOME_LIST.join(', ')}`);
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     id,
     step: outcome !== undefined ? { kind: 'resolve', outcome } : { kind: kind as 'wait' | 'reopen' },
     note: text(opts.note, '--note') ?? null,
@@ -115,7 +116,11 @@ export function planStep(
 }
 
 /** --db is the `cases` command's, so that it may come before or after a subcommand. */
-const dbOf = (globals: object) => (globals as { db?: string }).db;
+/** --db and --db-schema, given before or after the subcommand (the parent command holds them). */
+const dbOf = (globals: object) => {
+  const g = globals as { db?: string; dbSchema?: string };
+  return { db: g.db, dbSchema: g.dbSchema };
+};
 
 function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reopen', description: string): Command {
   const cmd = cases
@@ -126,7 +131,7 @@ function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reope
     .option('--by <name>', 'who acts (default: the OS user name)');
   cmd.action(
     action<StepFlags & { db?: string }>(ctx, async () => async (opts, globals, c, args) => {
-      const plan = planStep(name, args[0], { ...opts, db: dbOf(globals) }, c);
+      const plan = planStep(name, args[0], { ...opts, ...dbOf(globals) }, c);
       const { runStep } = await import('../cases/act.js');
       await runStep(plan, globals, c);
     }),

@@ -16,6 +16,7 @@ const SECRET_PROMPTS: Record<string, string> = {
   'api-key': 'API key: ',
   webhook: 'webhook URL: ',
   'smtp-url': 'SMTP URL: ',
+  db: 'archive file or postgres:// URL: ',
 };
 
 export function registerConfig(program: Command, ctx: Context): void {
@@ -60,6 +61,11 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
 
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
   if (!(key in SECRET_PROMPTS) || showSecrets) return String(value);
+  if (key === 'db') {
+    // A file name is no secret; a database URL shows everything but its password.
+    const { maskDbUrl } = await import('../../archive/db-target.js');
+    return maskDbUrl(String(value));
+  }
   if (key === 'webhook') {
     const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
     return maskWebhookUrl(String(value));

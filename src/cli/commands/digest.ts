@@ -18,6 +18,7 @@ interface DigestOptions extends FilterFlags, EmailFlags {
   catalog?: string;
   map?: string;
   db?: string;
+  dbSchema?: string;
   webhook?: string | boolean;
   webhookFormat?: string;
 }
@@ -98,7 +99,7 @@ export function planDigest(
     throw err;
   }
   const plan: DigestPlan = {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     fromMs: Math.floor(fromUs / 1000),
     toMs: Math.floor(toUs / 1000),
     sources: parseSourceList(opts.sources),

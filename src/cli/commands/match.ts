@@ -26,6 +26,7 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   archive?: boolean;
   since?: string;
   db?: string;
+  dbSchema?: string;
   formulaGuard: boolean;
   bom?: boolean;
   openCases?: boolean;
@@ -115,7 +116,10 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     throw new UsageError('--open-cases keeps its cases in the archive: use it with --archive or --watch');
   // With --watch --open-cases, --db names the archive the cases go to.
   const dbForCases = opts.watch === true && opts.openCases === true;
-  if (!opts.archive && (opts.since !== undefined || (opts.db !== undefined && !dbForCases))) {
+  if (
+    !opts.archive &&
+    (opts.since !== undefined || ((opts.db !== undefined || opts.dbSchema !== undefined) && !dbForCases))
+  ) {
     throw new UsageError(
       `${opts.since !== undefined ? '--since' : '--db'} works with --archive`,
       'the live window is the last 24 hours: narrow it with --hours',
@@ -125,14 +129,14 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     catalog: opts.catalog,
     map: mapOf(opts.map),
     recalls: opts.archive
-      ? { kind: 'archive', db: parseDb(opts.db), sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
+      ? { kind: 'archive', db: parseDb(opts), sources, sinceUs: parseInstant(opts.since, '--since', nowMs) }
       : { kind: 'live', sources, hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) },
     filter: parseFilterOptions(opts),
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
     watch: watchOptions(opts),
-    openCases: opts.openCases ? { key: opts.key, db: parseDb(opts.db) } : undefined,
+    openCases: opts.openCases ? { key: opts.key, db: parseDb(opts) } : undefined,
   };
 }
 
@@ -158,6 +162,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     archive: _a,
     since: _s,
     db: _d,
+    dbSchema: _ds,
     exitCode: _e,
     watch: _w,
     bom: _b,

@@ -1,17 +1,19 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
 import type { Command } from 'commander';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
-import type { ArchiveListing } from '../../archive/select.js';
+import type { ArchiveListing } from '../../archive/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../archive/plans.js';
+import type { DbChoice } from '../archive/archive-file.js';
 import { action } from './define-action.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;
+  dbSchema?: string;
   since?: string;
   until?: string;
   sources?: string;
@@ -41,10 +43,10 @@ export function addSelectionOptions(cmd: Command): Command {
 }
 
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
-export function planSelection(opts: SelectionFlags, nowMs: number): { db: string | undefined } & ArchiveListing {
+export function planSelection(opts: SelectionFlags, nowMs: number): { db: DbChoice } & ArchiveListing {
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs at least one word');
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     sinceUs: parseInstant(opts.since, '--since', nowMs),
     untilUs: parseInstant(opts.until, '--until', nowMs),
     sources: parseSourceList(opts.sources),

@@ -16,6 +16,7 @@ interface ReportOptions {
   map?: string;
   key?: string;
   db?: string;
+  dbSchema?: string;
 }
 
 const REPORT_FORMATS = ['html', 'json', 'csv', 'markdown'] as const;
@@ -52,7 +53,7 @@ export function planReport(
   if (opts.catalog === undefined && (opts.map !== undefined || opts.key !== undefined))
     throw new UsageError(`${opts.map !== undefined ? '--map' : '--key'} works with --catalog`);
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     format: reportFormat(format, output),
     sinceMs,
     untilMs,

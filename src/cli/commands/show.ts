@@ -8,6 +8,7 @@ import { action } from './define-action.js';
 
 interface ShowOptions {
   db?: string;
+  dbSchema?: string;
   history?: boolean;
 }
 
@@ -43,5 +44,5 @@ export function planShow(rawId: string, opts: ShowOptions): ShowPlan {
   if (!/^\d+$/.test(rawId.trim()) || !Number.isSafeInteger(id)) {
     throw new UsageError(`a recall id is a whole number, not '${rawId}'`, 'example: recall-feed show 104835');
   }
-  return { id, history: opts.history ?? false, db: parseDb(opts.db) };
+  return { id, history: opts.history ?? false, db: parseDb(opts) };
 }

@@ -62,7 +62,9 @@ export function planStats(opts: StatsOptions, nowMs: number): StatsPlan {
       );
     }
   }
-  if (opts.live && opts.db !== undefined)
-    throw new UsageError('--live counts the live window: it reads no archive, so --db does not apply');
+  if (opts.live && (opts.db !== undefined || opts.dbSchema !== undefined))
+    throw new UsageError(
+      `--live counts the live window: it reads no archive, so ${opts.db !== undefined ? '--db' : '--db-schema'} does not apply`,
+    );
   return { db, query, by, live: opts.live ?? false };
 }

@@ -10,6 +10,7 @@ import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/opti
 
 interface SyncOptions {
   db?: string;
+  dbSchema?: string;
   sources?: string;
   hours?: string;
   watch?: boolean;
@@ -33,11 +34,12 @@ export function registerSync(program: Command, ctx: Context): void {
       `
 The summary goes to stderr; -f json prints it on stdout as {"fetched","new","updated","unchanged","total"}.
 Each page is stored in its own transaction: an interrupted sync keeps what it stored, and the next one
-completes it. Two syncs into one file at once both succeed.
+completes it. Syncs into one archive at once (cron on several hosts) all succeed.
 
 Examples:
   recall-feed sync                              the last 24 hours into ~/.local/share/recall-feed/recalls.db
   recall-feed sync --db recalls.db -f json
+  recall-feed sync --db postgres://sync@db.internal/compliance   a team's archive, shared (PostgreSQL)
   recall-feed sync --watch --interval 900       keep the archive current
   0 * * * * recall-feed sync                    crontab: every hour, nothing is missed`,
     )
@@ -58,7 +60,7 @@ export function planSync(opts: SyncOptions): SyncPlan {
     throw new UsageError('--interval works with --watch');
   }
   return {
-    db: parseDb(opts.db),
+    db: parseDb(opts),
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,

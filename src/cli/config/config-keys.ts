@@ -123,10 +123,15 @@ export const CONFIG_KEY_INFO = {
     parse: intIn(0, MAX_RETRIES),
   },
   db: {
-    description: 'archive file of sync, query, show and stats',
-    values: 'a file path',
-    secret: false,
-    parse: (raw) => (raw !== '' ? raw : { invalid: 'empty' }),
+    description:
+      'archive of sync, query, show and stats: a file, or a postgres:// URL (a secret: it may carry a password)',
+    values: 'a file path or a postgres:// URL',
+    secret: true,
+    parse: (raw) => {
+      if (raw === '') return { invalid: 'empty' };
+      if (/^postgres(ql)?:\/\//i.test(raw) && !URL.canParse(raw)) return { invalid: 'not a valid URL' };
+      return raw;
+    },
   },
   'smtp-url': {
     description: 'the SMTP server of --email (a secret: it carries the password)',

@@ -2,8 +2,7 @@
 import { computeHealth } from '../../archive/health.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { openArchiveFile } from '../archive/archive-file.js';
-import type { LocalSession } from '../archive/local-session.js';
+import { type LocalSession, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../cli-errors.js';
 import { openSession } from '../session.js';
@@ -73,14 +72,14 @@ export async function collectDigest(
 ): Promise<Digest> {
   const index = await loadMatcher(sel.catalog);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
-  const archive = await openArchiveFile(local.file, { create: false });
+  const archive = await readArchive(local);
   let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
   let stored: Awaited<ReturnType<typeof archive.storedIn>>;
   try {
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
   } finally {
-    archive.close();
+    await archive.close();
   }
   const allowed = await allowedSources(sel.sources, globals, local, ctx);
   let matches: Record<string, unknown>[] | null = null;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { DbChoice } from '../archive/archive-file.js';
 import { openLocal } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
@@ -18,7 +19,7 @@ import type { Digest } from './digest-model.js';
 export type DigestFormat = 'text' | 'markdown' | 'html' | 'json';
 
 export interface DigestPlan {
-  db: string | undefined;
+  db: DbChoice;
   fromMs: number;
   toMs: number;
   sources: string[] | undefined;

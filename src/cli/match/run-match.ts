@@ -6,9 +6,9 @@ import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
-import { inBatches, openArchiveFile, writing } from '../archive/archive-file.js';
+import { inBatches, openArchiveAt, writing, type DbChoice } from '../archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
-import { openLocal } from '../archive/local-session.js';
+import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { MatchesFoundError, UsageError } from '../cli-errors.js';
@@ -25,7 +25,7 @@ import { watchMatch } from './watch-match.js';
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
 export type RecallSource =
   | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
-  | { kind: 'archive'; db: string | undefined; sources: string[] | undefined; sinceUs: number | undefined };
+  | { kind: 'archive'; db: DbChoice; sources: string[] | undefined; sinceUs: number | undefined };
 
 export interface MatchPlan {
   catalog: string;
@@ -38,7 +38,7 @@ export interface MatchPlan {
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
-  openCases?: { key: string | undefined; db: string | undefined } | undefined;
+  openCases?: { key: string | undefined; db: DbChoice } | undefined;
 }
 
 /** What writing the rows needs, from a session or a local (archive) one. */
@@ -65,7 +65,7 @@ async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
   }
 }
 
-async function* archiveBatches(records: Iterable<Record<string, unknown>>, signal: AbortSignal): Batches {
+async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
   for await (const batch of inBatches(records, signal)) yield { records: batch };
 }
 
@@ -140,16 +140,17 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     status = local.status;
     reportCatalogue(catalogue, index.rejected, status);
     const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status);
-    const archive = await openArchiveFile(local.file, { create: false });
+    // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
+    const archive = opener ? await openArchiveAt(local.archive, { create: false }) : await readArchive(local);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
       const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
       counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
       // After the listing ends: the archive is one connection, and its rows were being streamed.
-      if (opener) status.note(casesLine(await writing(local.file, () => opener.flush(archive, ctx.now()))));
+      if (opener) status.note(casesLine(await writing(local.archive.name, () => opener.flush(archive, ctx.now()))));
     } finally {
-      archive.close();
+      await archive.close();
     }
   } else {
     const session = await openSession(globals, ctx, { needsKey: true });

@@ -7,9 +7,9 @@ import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
-import { archivePath, openArchiveFile, writing } from '../archive/archive-file.js';
+import { archiveTarget, type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
 import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
-import type { Archive } from '../../archive/index.js';
+import type { ArchiveStore } from '../../archive/index.js';
 import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
@@ -21,7 +21,7 @@ function matchOutput(
   width: number,
   color: ColorLevel,
   toTerminal: boolean,
-  cases?: { opener: CaseOpener; archive: Archive; file: string; note: (line: string) => void },
+  cases?: { opener: CaseOpener; archive: ArchiveStore; note: (line: string) => void },
 ): WatchOutput {
   let renderer: Renderer | undefined;
   const open = async () => {
@@ -52,7 +52,9 @@ function matchOutput(
           renderer ??= await open();
           await renderer.write(rows);
           if (cases)
-            cases.note(casesLine(await writing(cases.file, () => cases.opener.flush(cases.archive, ctx.now()))));
+            cases.note(
+              casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),
+            );
         },
       };
     },
@@ -70,17 +72,18 @@ export function watchMatch(
   index: CatalogueIndex,
   globals: GlobalFlags,
   ctx: Context,
-  openCases?: { key: string | undefined; db: string | undefined },
+  openCases?: { key: string | undefined; db: DbChoice },
 ): Promise<void> {
   return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
     reportCatalogue(catalogue, index.rejected, session.status);
     const opener = openCases && caseOpener(catalogue, openCases.key, session.status);
     // Live: the archive the cases go to is created when missing, as `sync` would.
-    const file = openCases && archivePath(openCases.db, ctx.env, session.settings.profileDb);
-    const archive = file === undefined ? undefined : await openArchiveFile(file, { create: true });
+    const target =
+      openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, session.settings.sandbox);
+    const archive = target === undefined ? undefined : await openArchiveAt(target, { create: true });
     try {
       const note = (line: string) => session.status.note(line);
-      const cases = opener && archive && file !== undefined ? { opener, archive, file, note } : undefined;
+      const cases = opener && archive ? { opener, archive, note } : undefined;
       const output = matchOutput(
         catalogue,
         index,
@@ -93,7 +96,7 @@ export function watchMatch(
       );
       await runWatch(plan as WatchPlan, session, ctx, output);
     } finally {
-      archive?.close();
+      await archive?.close();
     }
   });
 }

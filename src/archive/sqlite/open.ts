@@ -1,19 +1,23 @@
 // Opens an archive file: WAL, a busy timeout, the schema brought forward; a newer or foreign file is refused untouched.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from './archive-errors.js';
+import { ArchiveCorruptError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from '../archive-errors.js';
+import type { OpenOptions } from '../store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** How long a writer waits for another one (a concurrent sync) to finish its page. */
-export const BUSY_TIMEOUT_MS = 30_000;
+const BUSY_TIMEOUT_MS = 30_000;
 
 /** An in-memory archive (stats over the live window). */
 export const IN_MEMORY = ':memory:';
 
-export interface OpenOptions {
-  /** Create the file and its folder when missing (sync). Otherwise a missing file is ArchiveMissingError. */
-  create: boolean;
+/** A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; others as they are. */
+export function corruptionOf(file: string, err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB'))
+    return new ArchiveCorruptError(file, (err as Error).message);
+  return err;
 }
 
 export function openDatabase(file: string, opts: OpenOptions): Database.Database {
@@ -22,6 +26,7 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
     if (!opts.create) throw new ArchiveMissingError(file);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   }
+  if (opts.readOnly && !memory) return openReadOnly(file);
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     checkIdentity(db, file);
@@ -36,7 +41,53 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    throw corruptionOf(file, err);
+  }
+}
+
+/**
+ * Opens for reading only: nothing is written, no -wal or -shm is created. A file left in WAL mode in a folder
+ * we cannot write (a read-only mount) cannot be opened by SQLite that way; it is then read from a copy in
+ * memory, whose header says rollback mode (the file itself is untouched).
+ */
+function openReadOnly(file: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db.pragma('schema_version');
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    const wal = `${file}-wal`;
+    const walEmpty = !existsSync(wal) || statSync(wal).size === 0;
+    if (!(code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN') || !walEmpty)
+      throw corruptionOf(file, err);
+    const copy = readFileSync(file);
+    // Bytes 18 and 19 are the file format versions: 2 means WAL, 1 rollback.
+    if (copy.length >= 20 && copy[18] === 2) copy.fill(1, 18, 20);
+    db = new Database(copy, { readonly: true });
+  }
+  try {
+    checkIdentity(db, file);
+    const found = version(db);
+    if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(file, found, SCHEMA_VERSION);
+    if (found === 0) throw new ArchiveMissingError(file);
+    return db;
+  } catch (err) {
+    db.close();
+    throw corruptionOf(file, err);
+  }
+}
+
+/**
+ * After a sync: back to rollback mode when no one else has the file open, so that readers without write access
+ * to the folder can open it (a WAL file needs its -shm). Another connection keeps it in WAL; it does this later.
+ */
+export function leaveWal(db: Database.Database): void {
+  try {
+    db.pragma('busy_timeout = 0');
+    db.pragma('journal_mode = DELETE');
+  } catch {
+    // Busy: another sync or reader has the file open; the last one to close switches.
   }
 }
 

@@ -1,28 +1,8 @@
 // Turns a query (window, sources, full text, record filters) into SQL, and lists the matching records in order.
 import type Database from 'better-sqlite3';
-import type { SortField, SortOrder } from '../api/constants.js';
-import { fold } from '../filters/normalize.js';
-import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
-import { SQL_FILTERS } from './record-columns.js';
-
-/** Which recalls: every condition is optional, all of them must hold. */
-export interface ArchiveQuery {
-  /** published_at at or after this instant, µs since the epoch. */
-  sinceUs?: number;
-  /** published_at before this instant, µs since the epoch. */
-  untilUs?: number;
-  sources?: readonly string[];
-  /** Words that must all appear in the full-text fields (see docs/archive.md). */
-  search?: string;
-  filter?: RecordFilter;
-}
-
-/** A query with an order and a limit, for listing. */
-export interface ArchiveListing extends ArchiveQuery {
-  sortBy?: SortField;
-  order?: SortOrder;
-  limit?: number;
-}
+import type { SortField } from '../../api/constants.js';
+import { filterParts, searchWords } from '../query-parts.js';
+import type { ArchiveListing, ArchiveQuery } from '../store.js';
 
 export interface Selection {
   /** SQL over `recalls r`. */
@@ -43,14 +23,7 @@ const SORT_COLUMN: Record<SortField, string> = {
  * required; a trailing `*` asks for a prefix. Undefined when there is no word.
  */
 export function searchExpression(text: string): string | undefined {
-  const terms = text
-    .split(/\s+/)
-    .filter((w) => w !== '' && w !== '*')
-    .map((w) => {
-      const prefix = w.endsWith('*');
-      const word = prefix ? w.slice(0, -1) : w;
-      return `"${word.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
-    });
+  const terms = searchWords(text).map(({ word, prefix }) => `"${word.replace(/"/g, '""')}"${prefix ? '*' : ''}`);
   return terms.length ? terms.join(' ') : undefined;
 }
 
@@ -80,27 +53,21 @@ export function selection(q: ArchiveQuery): Selection {
       params.push(expression);
     }
   }
-  const residual: RecordFilter = {};
-  for (const [name, wanted] of Object.entries(q.filter ?? {}) as [keyof RecordFilter, unknown][]) {
-    if (wanted === undefined) continue;
-    if (!(SQL_FILTERS as readonly string[]).includes(name)) {
-      (residual as Record<string, unknown>)[name] = wanted;
-      continue;
-    }
-    const column = `r.filter_${name}`;
-    if (FILTER_FIELDS[name].kind === 'list') {
-      const values = [...new Set((wanted as string[]).map(fold))];
-      where.push(`EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (${marks(values.length)}))`);
-      params.push(...values);
+  const parts = filterParts(q.filter);
+  for (const c of parts.sql) {
+    const column = `r.filter_${c.name}`;
+    if (c.kind === 'list') {
+      where.push(`EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (${marks(c.values.length)}))`);
+      params.push(...c.values);
     } else {
       where.push(`instr(${column}, ?) > 0`);
-      params.push(fold(wanted as string));
+      params.push(c.value);
     }
   }
   return {
     where: where.length ? where.join(' AND ') : '1',
     params,
-    residual: Object.keys(residual).length ? compileFilter(residual) : undefined,
+    residual: parts.residual,
   };
 }
 

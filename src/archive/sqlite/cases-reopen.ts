@@ -1,8 +1,8 @@
 // The sync's hook on cases: a new version of a recall reopens its closed cases, and notes the change on the others.
 import type Database from 'better-sqlite3';
-import { canonicalJson } from './cases-chain.js';
+import { canonicalJson } from '../cases-chain.js';
 import { EventWriter } from './cases-events.js';
-import { SYNC_ACTOR, type CaseStatus, type Outcome } from './cases-model.js';
+import { SYNC_ACTOR, type CaseStatus, type Outcome } from '../cases-model.js';
 
 /** A value short enough to quote in "field: before → after"; longer text is only said to have changed. */
 const QUOTABLE = 80;

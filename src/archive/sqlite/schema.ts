@@ -62,10 +62,18 @@ CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, mode
 INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);
 `;
 
+/** Where the recalls come from ('api' or 'sandbox'), recorded by the first sync: the two are never mixed. */
+const V2 = `
+CREATE TABLE archive_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
 // Cases: one per (catalogue row, recall) pair that \`match --open-cases\` found, and their append-only
 // timeline. Portable SQL (PostgreSQL mirrors it); each event's hash chains it to the one before (cases-chain.ts),
 // and UNIQUE (prev_hash) means two writers can never both append after the same event.
-const V2 = `
+const V3 = `
 CREATE TABLE cases (
   id            INTEGER PRIMARY KEY,
   recall_id     INTEGER NOT NULL,
@@ -100,7 +108,7 @@ CREATE INDEX case_events_case ON case_events (case_id, seq);
 `;
 
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1, V2];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,14 +1,6 @@
 // One recall as stored: every version the archive kept, oldest first, the current one last.
 import type Database from 'better-sqlite3';
-
-export interface StoredVersion {
-  version: number;
-  /** The record exactly as the API sent it. */
-  raw: string;
-  /** When the sync that stored this version started (ISO 8601), if known. */
-  storedAt: string | undefined;
-  current: boolean;
-}
+import type { StoredVersion } from '../store.js';
 
 export function versions(db: Database.Database, id: number): StoredVersion[] {
   const rows = db

@@ -1,24 +1,14 @@
 // The recalls a period's syncs stored: first stored in it (new) or given a new version in it (updated), with the query's filters.
 import type Database from 'better-sqlite3';
-import { selection, type ArchiveQuery } from './select.js';
-
-export interface StoredInPeriod {
-  /** First stored by a run that started in the period. */
-  new: Record<string, unknown>[];
-  /** Stored earlier, given a new version by a run that started in the period. */
-  updated: Record<string, unknown>[];
-}
+import type { ArchiveQuery, Period, StoredInPeriod } from '../store.js';
+import { selection } from './select.js';
 
 /**
  * Both lists in the archive's order (published_at, then id, newest first). The period is the start time
  * of the runs; `q`'s sources and filters apply, its published_at window does not. Portable SQL but for
  * the filters' own (select.ts).
  */
-export function storedInPeriod(
-  db: Database.Database,
-  period: { fromMs: number; toMs: number },
-  q: ArchiveQuery,
-): StoredInPeriod {
+export function storedInPeriod(db: Database.Database, period: Period, q: ArchiveQuery): StoredInPeriod {
   const sel = selection({ ...q, sinceUs: undefined, untilUs: undefined });
   const runs = 'SELECT id FROM sync_runs WHERE started_at >= ? AND started_at < ?';
   const bounds = [new Date(period.fromMs).toISOString(), new Date(period.toMs).toISOString()];

@@ -1,20 +1,8 @@
 // Counts by field over the recalls a query selects; array fields count each element, day and hour bucket published_at.
 import type Database from 'better-sqlite3';
-import { selection, type ArchiveQuery } from './select.js';
-import type { StatsField } from './stats-fields.js';
-
-export interface ValueCount {
-  /** As in the record (a string, a number, null); a bucket's UTC start for day and hour. */
-  value: unknown;
-  count: number;
-}
-
-export interface StatsResult {
-  /** Recalls selected. */
-  total: number;
-  /** Per requested field, sorted by count (descending), then value. */
-  counts: Partial<Record<StatsField, ValueCount[]>>;
-}
+import type { StatsField } from '../stats-fields.js';
+import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
+import { selection } from './select.js';
 
 const bucket = (format: string) => `strftime('${format}', r.published_us / 1000000, 'unixepoch')`;
 const scalar = (field: string) => ({ value: `json_extract(r.raw, '$.${field}')`, join: '' });

@@ -1,7 +1,7 @@
 // Appends one event to the case log (hash-chained to the newest) and moves the case's status with it.
 import type Database from 'better-sqlite3';
-import { eventHash, GENESIS, type StoredEvent } from './cases-chain.js';
-import type { CaseAction, CaseStatus, Outcome } from './cases-model.js';
+import { eventHash, GENESIS, type StoredEvent } from '../cases-chain.js';
+import type { CaseAction, CaseStatus, Outcome } from '../cases-model.js';
 
 export interface NewEvent {
   caseId: number;

@@ -1,53 +1,22 @@
 // The case store: opens cases for match pairs (never twice), lists them with their timelines, and records each step.
 import type Database from 'better-sqlite3';
-import { compileFilter, isEmptyFilter, type RecordFilter } from '../filters/record-filter.js';
-import { canonicalJson } from './cases-chain.js';
-import { CaseNotFoundError, CaseStepError } from './cases-errors.js';
+import { compileFilter, isEmptyFilter, type RecordFilter } from '../../filters/record-filter.js';
+import { canonicalJson, openedDetail } from '../cases-chain.js';
+import { CaseNotFoundError, CaseStepError } from '../cases-errors.js';
 import { EventWriter } from './cases-events.js';
 import type {
   CaseCandidate,
+  CaseRow,
   CaseEventView,
   CaseQuery,
   CaseStatus,
   CaseStep,
   CaseView,
   Outcome,
-} from './cases-model.js';
-
-/** A `cases` row as stored. */
-export interface CaseRow {
-  id: number;
-  recall_id: number;
-  catalog_key: string;
-  level: string;
-  reason: string;
-  catalog_row: string;
-  alert_title: string | null;
-  status: string;
-  outcome: string | null;
-  opened_at: string;
-  updated_at: string;
-}
+  StepBy,
+} from '../cases-model.js';
 
 type EventRow = CaseEventView & { case_id: number };
-
-/** Who did it, when, and why: what every step records. */
-export interface StepBy {
-  at: string;
-  actor: string;
-  note: string | null;
-}
-
-/** The opened event's detail: what the case was opened on, so an edit of the cases row shows up in verify. */
-export function openedDetail(c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row'>) {
-  return canonicalJson({
-    recall_id: c.recall_id,
-    catalog_key: c.catalog_key,
-    level: c.level,
-    reason: c.reason,
-    catalog_row: JSON.parse(c.catalog_row) as unknown,
-  });
-}
 
 function view(row: CaseRow, events: CaseEventView[]): CaseView {
   return {

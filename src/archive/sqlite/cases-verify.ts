@@ -1,11 +1,7 @@
 // `cases verify`: the hash chain of every event, then each case row against the timeline that must explain it.
 import type Database from 'better-sqlite3';
-import { checkChain, type ChainCheck, type StoredEvent } from './cases-chain.js';
-import { openedDetail, type CaseRow } from './cases.js';
-
-export interface CaseLogCheck extends ChainCheck {
-  cases: number;
-}
+import { type CaseLogCheck, checkChain, openedDetail, type StoredEvent } from '../cases-chain.js';
+import type { CaseRow } from '../cases-model.js';
 
 type CaseState = Pick<
   CaseRow,

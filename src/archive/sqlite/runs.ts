@@ -1,22 +1,7 @@
 // One sync_runs row per sync: what it was asked, what it found, how it ended; and the archive's extent after it.
 import type Database from 'better-sqlite3';
-
-export type RunOutcome = 'ok' | 'failed' | 'interrupted';
-
-export interface RunCounts {
-  fetched: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-}
-
-export interface ArchiveExtent {
-  /** Recalls in the archive. */
-  total: number;
-  /** The earliest and latest published_at, µs since the epoch; undefined when empty. */
-  firstPublishedUs: number | undefined;
-  lastPublishedUs: number | undefined;
-}
+import { type RawRunRow, RUN_LOOKBACK_MS, type SyncRunRow, toRunRow } from '../run-rows.js';
+import type { ArchiveExtent, RunCounts, RunOutcome } from '../store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -56,4 +41,18 @@ export function extent(db: Database.Database): ArchiveExtent {
     last: number | null;
   };
   return { total: row.total, firstPublishedUs: row.first ?? undefined, lastPublishedUs: row.last ?? undefined };
+}
+
+/**
+ * The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first. ISO strings of one shape
+ * compare as the instants do, so the same SQL runs on PostgreSQL's text column.
+ */
+export function runsAround(db: Database.Database, period: { fromMs: number; toMs: number }): SyncRunRow[] {
+  const rows = db
+    .prepare(
+      `SELECT id, started_at, ended_at, outcome, params, error FROM sync_runs
+       WHERE started_at >= ? AND started_at < ? ORDER BY started_at, id`,
+    )
+    .all(new Date(period.fromMs - RUN_LOOKBACK_MS).toISOString(), new Date(period.toMs).toISOString()) as RawRunRow[];
+  return rows.map(toRunRow);
 }

@@ -1,17 +1,9 @@
 // Stores a page of records in one transaction: new ones inserted, changed ones updated with the old version kept.
 import type Database from 'better-sqlite3';
+import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
+import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { CaseReopener } from './cases-reopen.js';
-import { ftsValues, recordColumns, SQL_FILTERS } from './record-columns.js';
 import { FTS_COLUMNS } from './schema.js';
-
-export interface UpsertCounts {
-  added: number;
-  updated: number;
-  unchanged: number;
-}
-
-/** A record as the feed sends it: an object with an integer id. */
-export type ArchivedRecord = Record<string, unknown> & { id: number };
 
 const COLUMNS = [
   'data_source',

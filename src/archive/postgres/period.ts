@@ -1,0 +1,44 @@
+// The digest's reads on PostgreSQL: the sync runs around a period, and the recalls its runs stored (new, updated).
+import type pg from 'pg';
+import { type RawRunRow, RUN_LOOKBACK_MS, type SyncRunRow, toRunRow } from '../run-rows.js';
+import type { ArchiveQuery, Period, StoredInPeriod } from '../store.js';
+import { selection } from './select.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first (ISO strings of one shape sort as instants). */
+export async function runsAround(client: pg.Client, s: string, period: Period): Promise<SyncRunRow[]> {
+  const { rows } = await client.query<RawRunRow & { id: string | number }>(
+    `SELECT id, started_at, ended_at, outcome, params, error FROM ${s}.sync_runs
+      WHERE started_at >= $1 AND started_at < $2 ORDER BY started_at, id`,
+    [iso(period.fromMs - RUN_LOOKBACK_MS), iso(period.toMs)],
+  );
+  // bigserial comes back as text: the row's id is a number on both engines.
+  return rows.map((r) => toRunRow({ ...r, id: Number(r.id) }));
+}
+
+/** Both lists in the archive's order (published_at, then id, newest first), as SQLite's storedInPeriod gives them. */
+export async function storedInPeriod(
+  client: pg.Client,
+  s: string,
+  period: Period,
+  q: ArchiveQuery,
+): Promise<StoredInPeriod> {
+  const sel = selection({ ...q, sinceUs: undefined, untilUs: undefined });
+  const n = sel.params.length;
+  const runs = `SELECT id FROM ${s}.sync_runs WHERE started_at >= $${n + 1} AND started_at < $${n + 2}`;
+  const { rows } = await client.query<{ raw: string; is_new: boolean }>(
+    `SELECT r.raw, r.first_run IN (${runs}) AS is_new
+       FROM ${s}.recalls r
+      WHERE (r.first_run IN (${runs}) OR r.version_run IN (${runs})) AND ${sel.where}
+      ORDER BY r.published_us DESC NULLS LAST, r.id DESC`,
+    [...sel.params, iso(period.fromMs), iso(period.toMs)],
+  );
+  const out: StoredInPeriod = { new: [], updated: [] };
+  for (const row of rows) {
+    const record = JSON.parse(row.raw) as Record<string, unknown>;
+    if (sel.residual && !sel.residual(record)) continue;
+    (row.is_new ? out.new : out.updated).push(record);
+  }
+  return out;
+}

@@ -1,0 +1,197 @@
+// The PostgreSQL engine: the archive's tables in one schema of a shared database, for many writers and readers.
+import type pg from 'pg';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { ArchiveError } from '../archive-errors.js';
+import type { CaseLogCheck } from '../cases-chain.js';
+import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../cases-model.js';
+import { settleOrigin } from '../origin.js';
+import type { SyncRunRow } from '../run-rows.js';
+import type { StatsField } from '../stats-fields.js';
+import type {
+  ArchiveExtent,
+  ArchiveListing,
+  ArchiveOrigin,
+  ArchiveQuery,
+  ArchiveStore,
+  ArchivedRecord,
+  OpenOptions,
+  Period,
+  RunCounts,
+  RunOutcome,
+  StatsResult,
+  StoredInPeriod,
+  StoredVersion,
+  UpsertCounts,
+} from '../store.js';
+import { connect, databaseError, type PgTarget } from './connect.js';
+import { lockName, prepareSchema } from './migrate.js';
+import { runsAround, storedInPeriod } from './period.js';
+import { beginRun, extent, finishRun, versions } from './runs.js';
+import { quoted } from './schema.js';
+import { listRecords, listRecordTexts } from './select.js';
+import { stats } from './stats.js';
+import { upsertPage } from './upsert.js';
+
+export class PostgresStore implements ArchiveStore {
+  readonly engine = 'postgres' as const;
+  readonly name: string;
+  private readonly s: string;
+
+  /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
+  private client: pg.Client | undefined;
+
+  private constructor(
+    private readonly target: PgTarget,
+    client: pg.Client,
+    private readonly readOnly: boolean,
+  ) {
+    this.name = target.name;
+    this.s = quoted(target.schema);
+    this.client = client;
+  }
+
+  static async open(target: PgTarget, opts: OpenOptions): Promise<PostgresStore> {
+    const client = await connect(target);
+    try {
+      await prepareSchema(client, target, opts);
+      await PostgresStore.session(client, opts.readOnly ?? false);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw databaseError(target, err) ?? err;
+    }
+    return new PostgresStore(target, client, opts.readOnly ?? false);
+  }
+
+  /** A read-only command cannot write even by mistake. */
+  private static async session(client: pg.Client, readOnly: boolean): Promise<void> {
+    if (readOnly) await client.query('SET default_transaction_read_only = on');
+  }
+
+  private async connected(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = await connect(this.target);
+    await PostgresStore.session(client, this.readOnly);
+    this.client = client;
+    return client;
+  }
+
+  /** The error named with host and database; a lost or unreachable connection is dropped, to be made again. */
+  private failed(err: unknown): unknown {
+    const named = databaseError(this.target, err);
+    if (named && (named.problem === 'lost' || named.problem === 'down')) {
+      this.client?.end().catch(() => {});
+      this.client = undefined;
+    }
+    return named ?? err;
+  }
+
+  /** Runs `fn` on the connection, naming a lost connection, a refused permission or an unreachable server. */
+  private async run<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+    try {
+      return await fn(await this.connected());
+    } catch (err) {
+      throw this.failed(err);
+    }
+  }
+
+  private async *stream<T>(rows: (client: pg.Client) => AsyncGenerator<T>): AsyncGenerator<T> {
+    try {
+      yield* rows(await this.connected());
+    } catch (err) {
+      throw this.failed(err);
+    }
+  }
+
+  claimOrigin(origin: ArchiveOrigin): Promise<void> {
+    return this.run(async (client) => {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(this.target.schema, 'write')]);
+        const { rows } = await client.query<{ recorded: string | null; has: boolean }>(
+          `SELECT (SELECT value FROM ${this.s}.archive_meta WHERE key = 'origin') AS recorded,
+                  EXISTS (SELECT 1 FROM ${this.s}.recalls) AS has`,
+        );
+        const row = rows[0] as { recorded: string | null; has: boolean };
+        const holds = settleOrigin(this.name, row.recorded ?? undefined, row.has, origin);
+        if (row.recorded === null)
+          await client.query(`INSERT INTO ${this.s}.archive_meta (key, value) VALUES ('origin', $1)`, [holds]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {
+    return this.run((client) => beginRun(client, this.s, params, atMs));
+  }
+
+  upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
+    return this.run((client) => upsertPage(client, this.s, this.target.schema, records, runId));
+  }
+
+  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {
+    return this.run((client) => finishRun(client, this.s, runId, outcome, atMs, error));
+  }
+
+  extent(): Promise<ArchiveExtent> {
+    return this.run((client) => extent(client, this.s));
+  }
+
+  records(q: ArchiveListing): AsyncIterable<Record<string, unknown>> {
+    return this.stream((client) => listRecords(client, this.s, q));
+  }
+
+  recordTexts(q: ArchiveListing): AsyncIterable<string> {
+    return this.stream((client) => listRecordTexts(client, this.s, q));
+  }
+
+  versions(id: number): Promise<StoredVersion[]> {
+    return this.run((client) => versions(client, this.s, id));
+  }
+
+  stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult> {
+    return this.run((client) => stats(client, this.s, q, by));
+  }
+
+  syncRuns(period: Period): Promise<SyncRunRow[]> {
+    return this.run((client) => runsAround(client, this.s, period));
+  }
+
+  storedIn(period: Period, q: ArchiveQuery): Promise<StoredInPeriod> {
+    return this.run((client) => storedInPeriod(client, this.s, period, q));
+  }
+
+  /** Cases are kept in SQLite archives only, for now: said plainly rather than half done. */
+  private noCases(): Promise<never> {
+    return Promise.reject(
+      new ArchiveError(this.name, `cases are not kept in a PostgreSQL archive yet (${this.name}); use an archive file`),
+    );
+  }
+
+  openCases(_candidates: readonly CaseCandidate[], _by: StepBy): Promise<{ opened: number; existing: number }> {
+    return this.noCases();
+  }
+
+  cases(_q: CaseQuery, _filter?: RecordFilter): Promise<CaseView[]> {
+    return this.noCases();
+  }
+
+  caseWithRecall(_id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
+    return this.noCases();
+  }
+
+  stepCase(_id: number, _step: CaseStep, _by: StepBy): Promise<CaseView> {
+    return this.noCases();
+  }
+
+  verifyCases(): Promise<CaseLogCheck> {
+    return this.noCases();
+  }
+
+  async close(): Promise<void> {
+    await this.client?.end().catch(() => {});
+    this.client = undefined;
+  }
+}

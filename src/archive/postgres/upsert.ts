@@ -1,0 +1,167 @@
+// Stores a page in one transaction: one writer decides at a time (an advisory lock), updates never roll a record back.
+import type pg from 'pg';
+import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
+import type { ArchivedRecord, UpsertCounts } from '../store.js';
+import { lockName } from './migrate.js';
+import { tsvectorText } from './search.js';
+
+/** The columns written per record; list filters travel as text[] literals, the search column as tsvector text. */
+const SCALARS = ['data_source', 'published_at', 'updated_at', 'published_us', 'updated_us', 'created_us'] as const;
+const LIST_FILTERS = ['severity', 'status', 'risk', 'jurisdiction'] as const;
+const TEXT_FILTERS = SQL_FILTERS.filter((f) => !(LIST_FILTERS as readonly string[]).includes(f));
+
+const COLUMNS = [
+  'id',
+  'version',
+  'first_run',
+  'version_run',
+  ...SCALARS,
+  ...LIST_FILTERS.map((f) => `filter_${f}`),
+  ...TEXT_FILTERS.map((f) => `filter_${f}`),
+  'raw',
+  'search',
+];
+/** Each column's SQL type, in COLUMNS order. */
+const CASTS = [
+  'bigint',
+  'int',
+  'bigint',
+  'bigint',
+  ...['text', 'text', 'text', 'bigint', 'bigint', 'bigint'],
+  ...LIST_FILTERS.map(() => 'text[]'),
+  ...TEXT_FILTERS.map(() => 'text'),
+  'text',
+  'tsvector',
+];
+
+/** Rows per INSERT: a statement takes at most 65,535 parameters. */
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * One INSERT of `rows` rows, each value a parameter of its own: texts travel as they are (an array
+ * parameter would escape every quote of every record's JSON, and the server parse it back).
+ */
+function upsertSql(s: string, rows: number): string {
+  const width = COLUMNS.length;
+  const tuples = Array.from(
+    { length: rows },
+    (_, r) => `(${CASTS.map((t, c) => `$${r * width + c + 1}::${t}`).join(', ')})`,
+  );
+  const changed = COLUMNS.filter((c) => c !== 'id' && c !== 'first_run');
+  // The WHERE keeps a newer stored version even from a writer that did not take the lock.
+  return `INSERT INTO ${s}.recalls (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
+    ON CONFLICT (id) DO UPDATE SET ${changed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+    WHERE recalls.raw IS DISTINCT FROM EXCLUDED.raw
+      AND (EXCLUDED.updated_us IS NULL OR recalls.updated_us IS NULL OR EXCLUDED.updated_us >= recalls.updated_us)`;
+}
+
+/** A text[] literal (`{"a","b"}`), from the JSON array text record-columns.ts makes for SQLite. */
+function arrayLiteral(json: string): string {
+  const values = JSON.parse(json) as string[];
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
+interface Stored {
+  raw: string;
+  version: number;
+  updated_at: string | null;
+  updated_us: number | null;
+  version_run: number | null;
+}
+
+/** Rows of a write, column by column (what unnest takes). */
+class Columns {
+  readonly arrays: unknown[][];
+  constructor(width: number) {
+    this.arrays = Array.from({ length: width }, () => []);
+  }
+  push(values: readonly unknown[]): void {
+    for (const [i, v] of values.entries()) (this.arrays[i] as unknown[]).push(v);
+  }
+  get size(): number {
+    return (this.arrays[0] as unknown[]).length;
+  }
+}
+
+export async function upsertPage(
+  client: pg.Client,
+  s: string,
+  schema: string,
+  records: readonly ArchivedRecord[],
+  runId: number,
+): Promise<UpsertCounts> {
+  const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
+  await client.query('BEGIN');
+  try {
+    // One writer decides at a time: two syncs never both find a record new, nor both store one change.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, 'write')]);
+    const found = await client.query<Stored & { id: number }>(
+      `SELECT id, raw, version, updated_at, updated_us, version_run FROM ${s}.recalls WHERE id = ANY($1::bigint[])`,
+      [records.map((r) => r.id)],
+    );
+    const stored = new Map<number, Stored>(found.rows.map((r) => [r.id, r]));
+    const writes = new Map<number, unknown[]>();
+    const history = new Columns(6);
+    for (const record of records) {
+      const raw = JSON.stringify(record);
+      const old = stored.get(record.id);
+      if (old?.raw === raw) {
+        counts.unchanged++;
+        continue;
+      }
+      const columns = recordColumns(record, raw);
+      // An older version arriving late (a concurrent sync that fetched before the change) is not stored.
+      if (old && columns.updated_us !== null && old.updated_us !== null && columns.updated_us < old.updated_us) {
+        counts.unchanged++;
+        continue;
+      }
+      const version = old ? old.version + 1 : 1;
+      if (old) {
+        history.push([record.id, old.version, old.updated_at, old.version_run, runId, old.raw]);
+        counts.updated++;
+      } else counts.added++;
+      stored.set(record.id, {
+        raw,
+        version,
+        updated_at: columns.updated_at,
+        updated_us: columns.updated_us,
+        version_run: runId,
+      });
+      const row = columns as unknown as Record<string, unknown>;
+      writes.set(record.id, [
+        record.id,
+        version,
+        runId,
+        runId,
+        ...SCALARS.map((c) => row[c]),
+        ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
+        ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
+        raw,
+        tsvectorText(ftsValues(record)),
+      ]);
+    }
+    if (history.size > 0) {
+      await client.query(
+        `INSERT INTO ${s}.recall_versions (recall_id, version, updated_at, stored_run, replaced_run, raw)
+           SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::text[])
+           ON CONFLICT DO NOTHING`,
+        history.arrays,
+      );
+    }
+    const rows = [...writes.values()];
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const part = rows.slice(i, i + ROWS_PER_INSERT);
+      await client.query(upsertSql(s, part.length), part.flat());
+    }
+    await client.query(
+      `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
+         unchanged = unchanged + $4 WHERE id = $5`,
+      [records.length, counts.added, counts.updated, counts.unchanged, runId],
+    );
+    await client.query('COMMIT');
+    return counts;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+// The parts of a query both engines turn into SQL: record filters split into SQL-able and residual ones, search words.
+import { fold } from '../filters/normalize.js';
+import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
+import { SQL_FILTERS, type SqlFilter } from './record-columns.js';
+
+/** A record filter answered in SQL from its column `filter_<name>`: any of `values` (list) or a substring (text). */
+export type SqlCondition =
+  | { name: SqlFilter; kind: 'list'; values: string[] }
+  | { name: SqlFilter; kind: 'text'; value: string };
+
+export interface FilterParts {
+  sql: SqlCondition[];
+  /** The filters SQL cannot answer (e.g. --grep), checked on each record after the SQL. */
+  residual: ((record: Record<string, unknown>) => boolean) | undefined;
+}
+
+/** Splits the record filters: folded values for the `filter_*` columns, the rest compiled to run in JavaScript. */
+export function filterParts(filter: RecordFilter | undefined): FilterParts {
+  const sql: SqlCondition[] = [];
+  const residual: RecordFilter = {};
+  for (const [name, wanted] of Object.entries(filter ?? {}) as [keyof RecordFilter, unknown][]) {
+    if (wanted === undefined) continue;
+    if (!(SQL_FILTERS as readonly string[]).includes(name)) {
+      (residual as Record<string, unknown>)[name] = wanted;
+      continue;
+    }
+    const sqlName = name as SqlFilter;
+    if (FILTER_FIELDS[sqlName].kind === 'list')
+      sql.push({ name: sqlName, kind: 'list', values: [...new Set((wanted as string[]).map(fold))] });
+    else sql.push({ name: sqlName, kind: 'text', value: fold(wanted as string) });
+  }
+  return { sql, residual: Object.keys(residual).length ? compileFilter(residual) : undefined };
+}
+
+/** One word of --search: the index tokens it is made of (a phrase when several), the last one a prefix with `*`. */
+export interface SearchWord {
+  tokens: string[];
+  prefix: boolean;
+}
+
+/** The plain words of --search (empty when there is none); `*` alone is no word. */
+export function searchWords(text: string): { word: string; prefix: boolean }[] {
+  return text
+    .split(/\s+/)
+    .filter((w) => w !== '' && w !== '*')
+    .map((w) => (w.endsWith('*') ? { word: w.slice(0, -1), prefix: true } : { word: w, prefix: false }));
+}
+
+/**
+ * The index's view of a text, as SQLite's FTS5 `unicode61 remove_diacritics 2` tokenizer sees it: runs of
+ * letters, digits and private-use characters, lower case, without accents. The PostgreSQL engine indexes
+ * and searches these tokens, so both engines find the same recalls.
+ */
+export function indexTokens(text: string): string[] {
+  // Most text is ASCII, which has no accents to take off: decomposing it would only cost a sync time.
+  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/\p{Mn}/gu, '') : text;
+  return plain
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\p{Co}]+/u)
+    .filter(Boolean);
+}
+
+/** --search as index tokens, word by word; undefined when there is no word (which matches nothing). */
+export function searchTokens(text: string): SearchWord[] | undefined {
+  const words = searchWords(text).map(({ word, prefix }) => ({ tokens: indexTokens(word), prefix }));
+  return words.length ? words : undefined;
+}

@@ -1,0 +1,144 @@
+// The archive interface both engines implement (SQLite in sqlite/, PostgreSQL in postgres/), and the types it speaks.
+import type { SortField, SortOrder } from '../api/constants.js';
+import type { RecordFilter } from '../filters/record-filter.js';
+import type { CaseLogCheck } from './cases-chain.js';
+import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from './cases-model.js';
+import type { SyncRunRow } from './run-rows.js';
+import type { StatsField } from './stats-fields.js';
+
+/** Which recalls: every condition is optional, all of them must hold. */
+export interface ArchiveQuery {
+  /** published_at at or after this instant, µs since the epoch. */
+  sinceUs?: number;
+  /** published_at before this instant, µs since the epoch. */
+  untilUs?: number;
+  sources?: readonly string[];
+  /** Words that must all appear in the full-text fields (see docs/archive.md). */
+  search?: string;
+  filter?: RecordFilter;
+}
+
+/** A query with an order and a limit, for listing. */
+export interface ArchiveListing extends ArchiveQuery {
+  sortBy?: SortField;
+  order?: SortOrder;
+  limit?: number;
+}
+
+/** A record as the feed sends it: an object with an integer id. */
+export type ArchivedRecord = Record<string, unknown> & { id: number };
+
+export interface UpsertCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+export type RunOutcome = 'ok' | 'failed' | 'interrupted';
+
+export interface RunCounts {
+  fetched: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface ArchiveExtent {
+  /** Recalls in the archive. */
+  total: number;
+  /** The earliest and latest published_at, µs since the epoch; undefined when empty. */
+  firstPublishedUs: number | undefined;
+  lastPublishedUs: number | undefined;
+}
+
+export interface StoredVersion {
+  version: number;
+  /** The record exactly as the API sent it. */
+  raw: string;
+  /** When the sync that stored this version started (ISO 8601), if known. */
+  storedAt: string | undefined;
+  current: boolean;
+}
+
+export interface ValueCount {
+  /** As in the record (a string, a number, null); a bucket's UTC start for day and hour. */
+  value: unknown;
+  count: number;
+}
+
+export interface StatsResult {
+  /** Recalls selected. */
+  total: number;
+  /** Per requested field, sorted by count (descending), then value. */
+  counts: Partial<Record<StatsField, ValueCount[]>>;
+}
+
+/** Where an archive's recalls come from: the real API, or the built-in sandbox's invented ones (never mixed). */
+export type ArchiveOrigin = 'api' | 'sandbox';
+
+export interface OpenOptions {
+  /** Create the archive when missing (sync). Otherwise a missing archive is ArchiveMissingError. */
+  create: boolean;
+  /** Never write (query, stats, show, match --archive): works on a read-only file, mount or role. */
+  readOnly?: boolean;
+}
+
+/**
+ * One archive, whichever engine holds it. Every method is async; listings are async iterables that keep
+ * one batch in memory. Nothing else may use the archive while a listing is being read.
+ */
+export interface ArchiveStore {
+  /** Which engine: for messages and tests only; command code never branches on it. */
+  readonly engine: 'sqlite' | 'postgres';
+  /** The archive as shown to people: a file path, or the database URL without its password. */
+  readonly name: string;
+  /**
+   * Records (once) where the archive's recalls come from; refuses with ArchiveOriginError when the
+   * archive already holds recalls of the other origin.
+   */
+  claimOrigin(origin: ArchiveOrigin): Promise<void>;
+  /** Starts a sync_runs row; the counts grow with each page stored under it. */
+  beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
+  /** Stores one page in one transaction and adds its counts to the run. */
+  upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts>;
+  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts>;
+  extent(): Promise<ArchiveExtent>;
+  /** The matching records in order (ties broken by id in the same direction), parsed. */
+  records(q: ArchiveListing): AsyncIterable<Record<string, unknown>>;
+  /** The same records as stored: each one's JSON text (JSON.stringify's output), unparsed. */
+  recordTexts(q: ArchiveListing): AsyncIterable<string>;
+  /** Every stored version of one recall, oldest first; empty when the archive does not hold it. */
+  versions(id: number): Promise<StoredVersion[]>;
+  stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult>;
+
+  /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */
+  syncRuns(period: Period): Promise<SyncRunRow[]>;
+  /** The recalls first stored (new) or given a new version (updated) by the runs that started in the period. */
+  storedIn(period: Period, q: ArchiveQuery): Promise<StoredInPeriod>;
+
+  /** Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone. */
+  openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }>;
+  /** Cases with their timelines, oldest first; `filter` applies to each case's recall as archived. */
+  cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]>;
+  /** One case, and its recall as the archive holds it now. */
+  caseWithRecall(id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }>;
+  /** Resolves, parks (wait) or reopens a case: one more event on its timeline. */
+  stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView>;
+  /** Checks the case log's hash chain, and each case against its timeline. */
+  verifyCases(): Promise<CaseLogCheck>;
+
+  close(): Promise<void>;
+}
+
+/** A stretch of time, ms since the epoch, [fromMs, toMs). */
+export interface Period {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface StoredInPeriod {
+  /** First stored by a run that started in the period. */
+  new: Record<string, unknown>[];
+  /** Stored earlier, given a new version by a run that started in the period. */
+  updated: Record<string, unknown>[];
+}
