@@ -1,5 +1,6 @@
 // Loads the CommonJS front bundle (dist/cli/front.cjs) with the V8 code cache the build wrote beside it.
 'use strict';
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
@@ -8,12 +9,20 @@ const vm = require('node:vm');
 /** The last line of front.cjs, written by the build: the bundle's content hash, which the cache names too. */
 const BUILD_ID = /\/\/# recall-feed-build ([0-9a-f]+)\n?$/;
 
-/** The cache file: `<build id> <payload bytes>\n` and V8's payload. */
+/**
+ * The cache file: `<build id> <payload bytes> <payload sha-1>\n`, then V8's payload. The checksum is ours:
+ * a release build of V8 does not check its own, and a damaged payload crashes the process.
+ */
 function cachePath(file) {
   return `${file}.v8cache`;
 }
 
-/** The cached code, if the cache exists, is for this very bundle and is whole; else undefined. */
+/** The payload's checksum (about half a millisecond for the front's cache, node:crypto included). */
+function checksum(payload) {
+  return createHash('sha1').update(payload).digest('hex');
+}
+
+/** The cached code, if the cache exists, is for this very bundle and is whole and intact; else undefined. */
 function readCache(file, source) {
   let bytes;
   try {
@@ -22,10 +31,11 @@ function readCache(file, source) {
     return undefined; // no cache: a normal compile
   }
   const end = bytes.indexOf(10);
-  const [id, length] = bytes.subarray(0, Math.max(end, 0)).toString('latin1').split(' ');
+  const [id, length, sum] = bytes.subarray(0, Math.max(end, 0)).toString('latin1').split(' ');
   const built = BUILD_ID.exec(source.slice(-80));
   if (end < 0 || !built || id !== built[1] || Number(length) !== bytes.length - end - 1) return undefined;
-  return bytes.subarray(end + 1);
+  const payload = bytes.subarray(end + 1);
+  return checksum(payload) === sum ? payload : undefined;
 }
 
 /**
@@ -47,7 +57,10 @@ function writeCodeCache(file, script) {
   const built = BUILD_ID.exec(fs.readFileSync(file, 'utf8').slice(-80));
   if (!built) throw new Error(`${file} has no build id line`);
   const payload = script.createCachedData();
-  fs.writeFileSync(cachePath(file), Buffer.concat([Buffer.from(`${built[1]} ${payload.length}\n`), payload]));
+  fs.writeFileSync(
+    cachePath(file),
+    Buffer.concat([Buffer.from(`${built[1]} ${payload.length} ${checksum(payload)}\n`), payload]),
+  );
 }
 
 module.exports = { loadWithCodeCache, writeCodeCache, BUILD_ID };

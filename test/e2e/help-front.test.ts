@@ -1,0 +1,41 @@
+// The launcher answers help from the CommonJS front (dist/cli/front.cjs): the same answer main() gives, and a
+// run that only mentions a help word is handed to main() untouched.
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { runMain } from '../helpers/in-process.js';
+
+describe('help from the CommonJS front', () => {
+  it.each([
+    [['--help']],
+    [['feed', '--help']],
+    [['help', 'config']],
+    [['config', '--help']],
+    [['cases', '-h']],
+    [['help']],
+    [[]],
+    [['feeed', '-h']],
+    [['feed', '--nope', '--help']],
+    [['completion', '--help']],
+    // `help` is a profile's name here: feed would run, so main() takes over and refuses --hours 0.
+    [['--profile', 'help', 'feed', '--hours', '0']],
+    // ... and here a command runs: main() prints the config path.
+    [['--profile', 'help', 'config', 'path']],
+    [['-h', 'config', 'path']],
+  ])('%j: the same stdout, stderr and exit code as main() in-process', async (argv) => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-front-') };
+    const [spawned, inProcess] = await Promise.all([runCli(argv, { env }), runMain(argv, { env })]);
+    expect(spawned.stdout).toBe(inProcess.stdout);
+    expect(spawned.stderr).toBe(inProcess.stderr);
+    expect(spawned.exitCode).toBe(inProcess.code);
+    // Something was said: a help page, a usage error or the command's own output.
+    expect(`${spawned.stdout}${spawned.stderr}`.length).toBeGreaterThan(0);
+  });
+
+  it('a command that runs is handed over once: config path prints one line', async () => {
+    const dir = tempDir('rf-front-');
+    const r = await runCli(['--profile', 'help', 'config', 'path'], { env: { RECALL_FEED_CONFIG_DIR: dir } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toContain(dir);
+  });
+});
