@@ -54,6 +54,9 @@ export const frontBuildOptions = {
   },
   outfile: FRONT,
   bundle: true,
+  // Smaller source, smaller cache: measured 5 % faster for `feed --help`. The front never runs a command,
+  // so no stack trace of a failed run points into it.
+  minify: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',

@@ -1,5 +1,5 @@
 // bin/code-cache.cjs: the front's V8 code cache is used only when it is this build's and intact; otherwise the
-// bundle compiles from its source, and a damaged cache never reaches V8 (which would crash on it).
+// bundle compiles from its source, and a damaged cache never reaches V8 (a release V8 does not check its checksum, and crashes on one).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -62,14 +62,26 @@ describe('the code cache', () => {
     expect(await loadInChild(file)).toEqual({ code: 0, signal: undefined, sum: -5050, rejected: null });
   });
 
+  /** The header's end and the payload's size in a cache file (`<id> <size>\n` and the payload twice). */
+  const layout = (b: Buffer) => ({
+    end: b.indexOf(10),
+    size: Number(b.subarray(0, b.indexOf(10)).toString().split(' ')[1]),
+  });
   it.each([
     [
-      'bytes flipped in the payload',
-      (b: Buffer) => b.map((x, i) => (i > b.indexOf(10) + 16 && i % 7 === 0 ? x ^ 0xff : x)),
+      'bytes flipped in the first copy',
+      (b: Buffer) => {
+        const { end, size } = layout(b);
+        return b.map((x, i) => (i > end + 16 && i <= end + size && i % 7 === 0 ? x ^ 0xff : x));
+      },
     ],
-    ['a payload of zeros', (b: Buffer) => Buffer.from(b).fill(0, b.indexOf(10) + 1)],
+    [
+      'zeros from the middle of the first copy on',
+      (b: Buffer) => Buffer.from(b).fill(0, layout(b).end + 1 + layout(b).size / 2),
+    ],
     ['cut short', (b: Buffer) => b.subarray(0, b.length - 10)],
-    ['no header', (b: Buffer) => b.subarray(b.indexOf(10) + 1)],
+    ['one copy only', (b: Buffer) => b.subarray(0, layout(b).end + 1 + layout(b).size)],
+    ['no header', (b: Buffer) => b.subarray(layout(b).end + 1)],
   ])('%s: not used, and the run goes on', async (_, damage) => {
     const file = bundleWithCache('0123abcd');
     writeFileSync(`${file}.v8cache`, damage(readFileSync(`${file}.v8cache`)));
