@@ -10,6 +10,27 @@ import * as esbuild from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
+ * commander requires node:child_process at load, only to spawn executable subcommands (we have none), and
+ * loading it costs about 3 ms, a tenth of `--help`. For commander alone it becomes a stub that loads the
+ * real module on first use.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-child-process' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents:
+        "let real; module.exports = { spawn: (...args) => (real ??= require('child_process')).spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The CLI bundle: dist/cli/main.js and dist/cli/process-context.js (what bin/recall-feed.cjs imports), and
  * the chunks they share or load with import(). Splitting keeps each command's code, and the packages only
  * it needs, out of the start-up: `--help` parses a few hundred KB, not the whole 3 MB.
@@ -31,6 +52,7 @@ export const cliBuildOptions = {
   },
   // A native addon cannot be bundled; it loads from node_modules.
   external: ['better-sqlite3'],
+  plugins: [lazyChildProcessForCommander],
   logLevel: 'warning',
 };
 
@@ -62,6 +84,7 @@ export const frontBuildOptions = {
   target: 'node20',
   external: ['better-sqlite3'],
   plugins: [
+    lazyChildProcessForCommander,
     {
       name: 'commands-only',
       setup(build) {
