@@ -22,7 +22,7 @@ import {
 } from './lib/common.mjs';
 import { bundleContents, packagesLoaded, parseTrace } from './lib/import-graph.mjs';
 
-const ROUNDS = 15;
+const ROUNDS = 25;
 const WARMUP = 2;
 const MEMORY_ROUNDS = 5;
 /**
