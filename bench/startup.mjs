@@ -112,7 +112,12 @@ try {
     const urls = lines.map((l) => l.url);
     // ES modules beyond the launcher (which --import makes the ES module loader start) and Node's built-ins.
     const esm = lines.filter((l) => l.kind === 'esm' && l.url !== pathToFileURL(BIN).href && l.url.startsWith('file:'));
-    loaded[c.id] = { packages: packagesLoaded(urls, contents), modules: new Set(urls).size, esm: new Set(esm.map((l) => l.url)).size, code };
+    loaded[c.id] = {
+      packages: packagesLoaded(urls, contents),
+      modules: new Set(urls).size,
+      esm: new Set(esm.map((l) => l.url)).size,
+      code,
+    };
   }
   const describe = (packages) =>
     [...packages].map(([name, bytes]) => (bytes ? `${name} ${kb(bytes)}` : name)).join(', ') || '(none)';
