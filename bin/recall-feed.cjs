@@ -23,9 +23,7 @@ async function run() {
   if (args.length === 0 || args.some((arg) => HELP_WORDS.has(arg))) {
     const { loadWithCodeCache } = require('./code-cache.cjs');
     const front = loadWithCodeCache(path.join(__dirname, '../dist/cli/front.cjs')).exports;
-    const { ctx, dispose } = front.processContext();
-    const code = await front.answerWithoutRunning(args, ctx);
-    dispose();
+    const code = await front.answerWithoutRunning(args, front.helpContext());
     if (code !== undefined) {
       process.exitCode = code;
       return;

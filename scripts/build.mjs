@@ -69,7 +69,7 @@ export const frontBuildOptions = {
   absWorkingDir: ROOT,
   stdin: {
     contents:
-      "export { answerWithoutRunning } from './src/cli/main.js'; export { processContext } from './src/cli/process-context.js';",
+      "export { answerWithoutRunning } from './src/cli/main.js'; export { helpContext } from './src/cli/process-context.js';",
     resolveDir: ROOT,
     loader: 'ts',
     sourcefile: 'front.ts',
@@ -110,10 +110,9 @@ async function writeFrontCodeCache() {
   appendFileSync(file, `//# recall-feed-build ${hash}\n`);
   const { loadWithCodeCache, writeCodeCache } = createRequire(import.meta.url)('../bin/code-cache.cjs');
   const { exports: front, script } = loadWithCodeCache(file);
-  const { dispose } = front.processContext();
-  dispose();
+  front.helpContext();
   const sink = { write: () => true };
-  const ctx = { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, now: Date.now, sleep: async () => {} };
+  const ctx = { stdout: sink, stderr: sink, env: {}, now: Date.now, sleep: async () => {} };
   for (const argv of [['--help'], ['feed', '--help'], ['help', 'config']]) {
     await front.answerWithoutRunning(argv, { ...ctx, signal: new AbortController().signal });
   }

@@ -107,6 +107,13 @@ function buildProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      // The context's streams, not process.stdout (whose creation costs a help run a tenth of a Node
+      // start): their width on a terminal, as commander would take it; no colours (the help has none).
+      // (undefined is commander's own answer off a terminal, which its types do not admit.)
+      getOutHelpWidth: () => (ctx.stdout.isTTY ? ctx.stdout.columns : undefined) as number,
+      getErrHelpWidth: () => (ctx.stderr.isTTY ? ctx.stderr.columns : undefined) as number,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText(
       'after',

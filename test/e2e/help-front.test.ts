@@ -1,7 +1,10 @@
 // The launcher answers help from the CommonJS front (dist/cli/front.cjs): the same answer main() gives, and a
 // run that only mentions a help word is handed to main() untouched.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process.js';
 
 describe('help from the CommonJS front', () => {
@@ -37,5 +40,28 @@ describe('help from the CommonJS front', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toContain(dir);
+  });
+
+  // The front writes to a file, a pipe or /dev/null with fs.writeSync, without Node's stream.
+  it('written to a file: the same help as main() in-process', async () => {
+    const file = path.join(tempDir('rf-front-'), 'help.txt');
+    const r = await execa('bash', ['-c', 'node "$0" feed --help > "$1"', BIN, file], {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv(),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(file, 'utf8')).toBe((await runMain(['feed', '--help'])).stdout);
+  });
+
+  it('into a pipe its reader has closed: exit 0 and nothing on stderr', async () => {
+    const r = await execa('bash', ['-c', 'node "$0" --help | true; echo "$PIPESTATUS"', BIN], {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv(),
+    });
+    expect(r.stdout).toBe('0');
+    expect(r.stderr).toBe('');
   });
 });

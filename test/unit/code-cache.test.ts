@@ -1,7 +1,6 @@
 // bin/code-cache.cjs: the front's V8 code cache is used only when it is this build's and intact; otherwise the
 // bundle compiles from its source, and a damaged cache never reaches V8 (a release V8 does not check its checksum, and crashes on one).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -9,21 +8,24 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const CODE_CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/code-cache.cjs');
-const { loadWithCodeCache, writeCodeCache } = createRequire(import.meta.url)(CODE_CACHE) as {
-  loadWithCodeCache(file: string): { exports: { sum(n: number): number }; script: { cachedDataRejected?: boolean } };
-  writeCodeCache(file: string, script: unknown): void;
-};
-
-/** A small CommonJS bundle with a build id line, its cache written after one call; returns its path. */
-function bundleWithCache(id: string): string {
+/**
+ * A small CommonJS bundle with a build id line, its cache written after one call; returns its path. Made in
+ * a child process of its own: V8 refuses a cache made under other V8 flags, and a test process may have set
+ * some (the CLI's session sets --liftoff-only).
+ */
+async function bundleWithCache(id: string): Promise<string> {
   const file = path.join(tempDir('rf-cache-'), 'front.cjs');
   writeFileSync(
     file,
     `exports.sum = (n) => { let s = 0; for (let i = 1; i <= n; i++) s += i; return s; };\n//# recall-feed-build ${id}\n`,
   );
-  const { exports, script } = loadWithCodeCache(file);
-  exports.sum(3);
-  writeCodeCache(file, script);
+  await execa(process.execPath, [
+    '-e',
+    'const { loadWithCodeCache, writeCodeCache } = require(process.argv[1]);' +
+      ' const { exports, script } = loadWithCodeCache(process.argv[2]); exports.sum(3); writeCodeCache(process.argv[2], script);',
+    CODE_CACHE,
+    file,
+  ]);
   return file;
 }
 
@@ -45,7 +47,7 @@ async function loadInChild(file: string) {
 
 describe('the code cache', () => {
   it('is handed to V8 and accepted when it is the build it names', async () => {
-    const file = bundleWithCache('0123abcd');
+    const file = await bundleWithCache('0123abcd');
     expect(await loadInChild(file)).toEqual({ code: 0, signal: undefined, sum: 5050, rejected: false });
   });
 
@@ -56,7 +58,7 @@ describe('the code cache', () => {
   });
 
   it("is not used for another build's bundle, even one of the same length", async () => {
-    const file = bundleWithCache('0123abcd');
+    const file = await bundleWithCache('0123abcd');
     // Same length, other code: V8 checks only the length, so our build id must catch it.
     writeFileSync(file, readFileSync(file, 'utf8').replace('s += i', 's -= i').replace('0123abcd', '0123abce'));
     expect(await loadInChild(file)).toEqual({ code: 0, signal: undefined, sum: -5050, rejected: null });
@@ -83,7 +85,7 @@ describe('the code cache', () => {
     ['one copy only', (b: Buffer) => b.subarray(0, layout(b).end + 1 + layout(b).size)],
     ['no header', (b: Buffer) => b.subarray(layout(b).end + 1)],
   ])('%s: not used, and the run goes on', async (_, damage) => {
-    const file = bundleWithCache('0123abcd');
+    const file = await bundleWithCache('0123abcd');
     writeFileSync(`${file}.v8cache`, damage(readFileSync(`${file}.v8cache`)));
     expect(await loadInChild(file)).toEqual({ code: 0, signal: undefined, sum: 5050, rejected: null });
   });
