@@ -14,7 +14,14 @@ async function run() {
   // `recall-feed --version` alone is answered from package.json (the version's one owner, which the CLI
   // bundle inlines too) without loading the CLI: loading commander alone costs more than the whole answer.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${require('../package.json').version}\n`);
+    // Written with fs.writeSync: creating process.stdout loads Node's streams, 1.5 ms or more. A closed
+    // pipe has nobody left to tell; anything else (a non-blocking descriptor, say) goes through the stream.
+    const line = `${require('../package.json').version}\n`;
+    try {
+      require('node:fs').writeSync(1, line);
+    } catch (err) {
+      if (err.code !== 'EPIPE') process.stdout.write(line);
+    }
     return;
   }
   // Help (and `recall-feed` alone, which prints it): the same commander program, bundled as CommonJS with a

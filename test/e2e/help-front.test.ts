@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process.js';
 
 describe('help from the CommonJS front', () => {
@@ -42,7 +42,8 @@ describe('help from the CommonJS front', () => {
     expect(r.stdout).toContain(dir);
   });
 
-  // The front writes to a file, a pipe or /dev/null with fs.writeSync, without Node's stream.
+  // The front (and the launcher's --version) writes to a file, a pipe or /dev/null with fs.writeSync,
+  // without Node's stream.
   it('written to a file: the same help as main() in-process', async () => {
     const file = path.join(tempDir('rf-front-'), 'help.txt');
     const r = await execa('bash', ['-c', 'node "$0" feed --help > "$1"', BIN, file], {
@@ -55,13 +56,24 @@ describe('help from the CommonJS front', () => {
     expect(readFileSync(file, 'utf8')).toBe((await runMain(['feed', '--help'])).stdout);
   });
 
-  it('into a pipe its reader has closed: exit 0 and nothing on stderr', async () => {
-    const r = await execa('bash', ['-c', 'node "$0" --help | true; echo "$PIPESTATUS"', BIN], {
-      reject: false,
-      extendEnv: false,
-      env: cleanEnv(),
-    });
-    expect(r.stdout).toBe('0');
+  it.each([['--help'], ['--version']])(
+    '%s into a pipe its reader has closed: exit 0 and nothing on stderr',
+    async (flag) => {
+      const r = await execa('bash', ['-c', 'node "$0" "$1" | true; echo "$PIPESTATUS"', BIN, flag], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv(),
+      });
+      expect(r.stdout).toBe('0');
+      expect(r.stderr).toBe('');
+    },
+  );
+
+  it.each([['--version'], ['-V']])('%s prints the version package.json gives, and exits 0', async (flag) => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const r = await runCli([flag]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`${version}\n`);
     expect(r.stderr).toBe('');
   });
 });
