@@ -1,7 +1,9 @@
 // Start-up cost of the CLI measured side by side: --version and feed --help against a bare `node -e 0`, one page
 // against the leanest script that does the same (lean-page.mjs); the peak memory of a one-page run, and what each command loads.
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   BIN,
   Claims,
@@ -18,9 +20,9 @@ import {
   tempDir,
   TRACE_PRELOAD,
 } from './lib/common.mjs';
-import { bundleContents, packagesLoaded } from './lib/import-graph.mjs';
+import { bundleContents, packagesLoaded, parseTrace } from './lib/import-graph.mjs';
 
-const ROUNDS = 15;
+const ROUNDS = 25;
 const WARMUP = 2;
 const MEMORY_ROUNDS = 5;
 /**
@@ -38,7 +40,10 @@ const NOT_FOR_JSONL = ['ora', 'csv-stringify', 'csv-parse', 'better-sqlite3', 'p
 const mib = (kb) => kb / 1024;
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 
-/** Runs `node <args>` once with a loader hook that logs every module resolved; returns the resolved URLs. */
+/**
+ * Runs `node <args>` once with a preload that logs every module loaded; returns the trace's lines as
+ * { kind, url }: `esm` resolved by the ES module loader, `read` a code file read (CommonJS, the front).
+ */
 async function traceRun(args, env, dir) {
   const trace = path.join(dir, 'trace.txt');
   rmSync(trace, { force: true });
@@ -46,13 +51,13 @@ async function traceRun(args, env, dir) {
     env: { ...env, BENCH_TRACE_FILE: trace },
     timeoutMs: 30_000,
   });
-  let urls = [];
+  let lines = [];
   try {
-    urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    lines = parseTrace(readFileSync(trace, 'utf8'));
   } catch {
-    // no trace: reported as "nothing resolved"
+    // no trace: reported as "nothing loaded"
   }
-  return { urls, code: res.code };
+  return { lines, code: res.code };
 }
 
 /** Runs `node <args>` with a preload that records the process's own peak RSS (KB) at exit. */
@@ -103,16 +108,24 @@ try {
     );
   const loaded = {};
   for (const c of cli) {
-    const { urls, code } = await traceRun(c.args, env, dir);
-    loaded[c.id] = { packages: packagesLoaded(urls, contents), modules: new Set(urls).size, code };
+    const { lines, code } = await traceRun(c.args, env, dir);
+    const urls = lines.map((l) => l.url);
+    // ES modules beyond the launcher (which --import makes the ES module loader start) and Node's built-ins.
+    const esm = lines.filter((l) => l.kind === 'esm' && l.url !== pathToFileURL(BIN).href && l.url.startsWith('file:'));
+    loaded[c.id] = {
+      packages: packagesLoaded(urls, contents),
+      modules: new Set(urls).size,
+      esm: new Set(esm.map((l) => l.url)).size,
+      code,
+    };
   }
   const describe = (packages) =>
     [...packages].map(([name, bytes]) => (bytes ? `${name} ${kb(bytes)}` : name)).join(', ') || '(none)';
   console.log('packages loaded (loader-hook trace, one run each; sizes are bytes of bundled code):');
   console.log(
     table(
-      ['command', 'modules', 'packages'],
-      cli.map((c) => [c.name, loaded[c.id].modules, describe(loaded[c.id].packages)]),
+      ['command', 'modules', 'of them ES', 'packages'],
+      cli.map((c) => [c.name, loaded[c.id].modules, loaded[c.id].esm, describe(loaded[c.id].packages)]),
     ),
   );
   for (const id of ['version', 'help']) {
@@ -122,7 +135,21 @@ try {
       loaded[id].modules > 0 && extra.length === 0,
       extra.join(', ') || undefined,
     );
+    // Node's ES module loader alone costs about a third of `node -e 0`: these two are answered by CommonJS.
+    claims.check(
+      `${commands.find((c) => c.id === id).name} loads no ES module (the launcher is CommonJS, help comes from the CommonJS front)`,
+      loaded[id].modules > 0 && loaded[id].esm === 0,
+      loaded[id].esm ? `${loaded[id].esm} ES modules` : undefined,
+    );
   }
+  // The front's code cache is what makes help cheap: V8 must accept the one the build wrote for this Node.
+  const { loadWithCodeCache } = createRequire(import.meta.url)('../bin/code-cache.cjs');
+  const { script } = loadWithCodeCache(path.join(ROOT, 'dist', 'cli', 'front.cjs'));
+  claims.check(
+    "V8 accepts the help front's code cache (dist/cli/front.cjs.v8cache)",
+    script.cachedDataRejected === false,
+    script.cachedDataRejected === undefined ? 'no cache' : script.cachedDataRejected ? 'rejected' : undefined,
+  );
   const needless = NOT_FOR_JSONL.filter((p) => loaded.page.packages.has(p));
   claims.check(
     `one page of jsonl loads none of ${NOT_FOR_JSONL.join(', ')}`,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const BIN = path.join(ROOT, 'bin', 'recall-feed.js');
+export const BIN = path.join(ROOT, 'bin', 'recall-feed.cjs');
 export const RUSAGE_PRELOAD = path.join(ROOT, 'bench', 'lib', 'rusage-preload.mjs');
 export const TRACE_PRELOAD = path.join(ROOT, 'bench', 'lib', 'trace-imports.mjs');
 
@@ -19,7 +19,7 @@ export const GENEROUS_LIMITS = {
 };
 
 export function requireBuild() {
-  // The CLI bundle (what bin/recall-feed.js runs) and the library.
+  // The CLI bundle (what bin/recall-feed.cjs runs) and the library.
   if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) || !existsSync(path.join(ROOT, 'dist', 'index.js'))) {
     console.error('dist/ is missing: run `npm run build` first (npm run bench does).');
     process.exit(2);
@@ -76,7 +76,7 @@ export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStd
 }
 
 /**
- * Runs the CLI (bin/recall-feed.js) with a preload that records the process's own getrusage at exit:
+ * Runs the CLI (bin/recall-feed.cjs) with a preload that records the process's own getrusage at exit:
  * peak RSS (KB) and CPU time. The preload adds nothing else to the process.
  */
 export async function runCliMeasured(args, { env, timeoutMs, dir }) {

@@ -1,4 +1,4 @@
-// Which packages a run of the CLI loaded: module URLs from a loader trace, mapped through the bundle's chunks to the packages in them.
+// Which packages a run of the CLI loaded: module URLs from a loader trace, mapped through the bundles' files to the packages in them.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,15 +10,23 @@ function packageOf(file) {
 }
 
 /**
- * What each file of the CLI bundle holds: absolute path -> Map(package -> bytes), from esbuild's metafile
- * of the same build options (the same inputs give the same chunk names). Undefined when a chunk it names
- * is missing, i.e. dist/ was built from other sources: run `npm run build`.
+ * What each file of the CLI bundles (the ES module chunks and the CommonJS front) holds: absolute path ->
+ * Map(package -> bytes), from esbuild's metafiles of the same build options (the same inputs give the same
+ * chunk names). Undefined when a file it names is missing, i.e. dist/ was built from other sources: run
+ * `npm run build`.
  */
 export async function bundleContents() {
-  const [{ cliBuildOptions }, esbuild] = await Promise.all([import('../../scripts/build.mjs'), import('esbuild')]);
-  const { metafile } = await esbuild.build({ ...cliBuildOptions, write: false, metafile: true, logLevel: 'silent' });
+  const [{ cliBuildOptions, frontBuildOptions }, esbuild] = await Promise.all([
+    import('../../scripts/build.mjs'),
+    import('esbuild'),
+  ]);
+  const outputs = {};
+  for (const options of [cliBuildOptions, frontBuildOptions]) {
+    const { metafile } = await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' });
+    Object.assign(outputs, metafile.outputs);
+  }
   const contents = new Map();
-  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+  for (const [output, { inputs }] of Object.entries(outputs)) {
     const file = path.join(ROOT, output);
     if (!existsSync(file)) return undefined;
     const packages = new Map();
@@ -31,9 +39,20 @@ export async function bundleContents() {
   return contents;
 }
 
+/** The lines of a trace (trace-imports.mjs), `kind url`, as { kind, url }: `esm` resolved, `read` read as code. */
+export function parseTrace(text) {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const space = line.indexOf(' ');
+      return { kind: line.slice(0, space), url: line.slice(space + 1) };
+    });
+}
+
 /**
- * The packages in a list of resolved module URLs (from trace-imports.mjs), with the bytes of each that were
- * loaded: a package resolved from node_modules counts by name (bytes unknown: 0), a bundle chunk by what it holds.
+ * The packages in a list of module URLs (from a trace), with the bytes of each that were loaded: a package
+ * loaded from node_modules counts by name (bytes unknown: 0), a bundle file by what it holds.
  */
 export function packagesLoaded(urls, contents) {
   const found = new Map();

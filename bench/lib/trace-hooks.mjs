@@ -1,4 +1,4 @@
-// Loader hooks for trace-imports.mjs: append each resolved URL to the trace file (they run off the main thread).
+// Loader hooks for trace-imports.mjs: append `esm <url>` for each resolved module to the trace file (they run off the main thread).
 import { appendFileSync } from 'node:fs';
 
 let file;
@@ -9,6 +9,6 @@ export function initialize(data) {
 
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  if (file) appendFileSync(file, `${result.url}\n`);
+  if (file) appendFileSync(file, `esm ${result.url}\n`);
   return result;
 }

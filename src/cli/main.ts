@@ -107,6 +107,13 @@ function buildProgram(ctx: Context): Command {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      // The context's streams, not process.stdout (whose creation costs a help run a tenth of a Node
+      // start): their width on a terminal, as commander would take it; no colours (the help has none).
+      // (undefined is commander's own answer off a terminal, which its types do not admit.)
+      getOutHelpWidth: () => (ctx.stdout.isTTY ? ctx.stdout.columns : undefined) as number,
+      getErrHelpWidth: () => (ctx.stderr.isTTY ? ctx.stderr.columns : undefined) as number,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText(
       'after',
@@ -141,28 +148,59 @@ function printError(report: ErrorReport, ctx: Context): number {
   return report.code;
 }
 
-/** Runs the CLI. Never calls process.exit; returns the exit code. */
-export async function main(argv: string[], baseCtx: Context): Promise<number> {
-  // Copied with its getters kept: the real stdin is a getter that opens the stream only when read.
-  const ctx = Object.defineProperties(
+/** The context with the arguments added; copied with its getters kept (the real stdin opens only when read). */
+function withArgv(baseCtx: Context, argv: string[]): Context {
+  return Object.defineProperties(
     {},
     {
       ...Object.getOwnPropertyDescriptors(baseCtx),
       argv: { value: argv, enumerable: true },
     },
   ) as Context;
+}
+
+/** The exit code of commander's own ending: help and the version are success, anything else is a usage error. */
+function commanderExitCode(err: CommanderError): number {
+  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+  // `recall-feed` alone prints the help to stderr: a usage error, like any other missing word.
+  // commander has already printed its one-line message to stderr.
+  return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+}
+
+/** Thrown by the front's preAction hook: a command would run, which is main()'s work. */
+const HAND_OVER = Symbol('hand over to main()');
+
+/**
+ * What commander answers without running a command (help, the version, its usage errors), from the same
+ * program main() builds. bin/recall-feed.cjs calls it from a CommonJS bundle for a help request, so that
+ * no ES module is loaded. Undefined when a command would run or anything else is thrown: nothing has
+ * been written then, and the caller runs main(), which parses the same arguments again.
+ */
+export async function answerWithoutRunning(argv: string[], baseCtx: Context): Promise<number | undefined> {
+  const ctx = withArgv(baseCtx, argv);
+  const program = buildProgram(ctx);
+  try {
+    await registerCommands(program, argv, ctx);
+    program.hook('preAction', () => {
+      throw HAND_OVER;
+    });
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    return err instanceof CommanderError ? commanderExitCode(err) : undefined;
+  }
+}
+
+/** Runs the CLI. Never calls process.exit; returns the exit code. */
+export async function main(argv: string[], baseCtx: Context): Promise<number> {
+  const ctx = withArgv(baseCtx, argv);
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
-      // `recall-feed` alone prints the help to stderr: a usage error, like any other missing word.
-      // commander has already printed its one-line message to stderr.
-      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
+    if (err instanceof CommanderError) return commanderExitCode(err);
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
     // Loaded only now: the mapping imports every error class, which a run that succeeds never needs.

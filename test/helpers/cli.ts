@@ -13,7 +13,7 @@ export { ALL_KEY, FIXED_START, GENEROUS_LIMITS, jsonLines, LIMITED_KEY, lines, s
 export { tempDir } from './temp-dir.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(ROOT, 'bin/recall-feed.js');
+export const BIN = path.join(ROOT, 'bin/recall-feed.cjs');
 
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   throw new Error('dist/ is missing: run `npm run build` (npm test does it for you)');

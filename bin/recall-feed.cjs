@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Thin launcher: the only code that touches process. Runs the CLI and sets the exit code.
+// CommonJS on purpose: Node starts it without its ES module loader, which alone costs about a third of a
+// bare `node -e 0`. The ES modules of dist/cli load only when a command runs.
+'use strict';
+const path = require('node:path');
+
+const args = process.argv.slice(2);
+
+/** Words that ask for help: such a run first tries the CommonJS front (dist/cli/front.cjs). */
+const HELP_WORDS = new Set(['--help', '-h', 'help']);
+
+async function run() {
+  // `recall-feed --version` alone is answered from package.json (the version's one owner, which the CLI
+  // bundle inlines too) without loading the CLI: loading commander alone costs more than the whole answer.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    // Written with fs.writeSync: creating process.stdout loads Node's streams, 1.5 ms or more. A closed
+    // pipe has nobody left to tell; anything else (a non-blocking descriptor, say) goes through the stream.
+    const line = `${require('../package.json').version}\n`;
+    try {
+      require('node:fs').writeSync(1, line);
+    } catch (err) {
+      if (err.code !== 'EPIPE') process.stdout.write(line);
+    }
+    return;
+  }
+  // Help (and `recall-feed` alone, which prints it): the same commander program, bundled as CommonJS with a
+  // V8 code cache. It answers only what commander answers without running a command; for anything else
+  // it has written nothing, and the full CLI below parses the arguments again.
+  if (args.length === 0 || args.some((arg) => HELP_WORDS.has(arg))) {
+    const { loadWithCodeCache } = require('./code-cache.cjs');
+    const front = loadWithCodeCache(path.join(__dirname, '../dist/cli/front.cjs')).exports;
+    const code = await front.answerWithoutRunning(args, front.helpContext());
+    if (code !== undefined) {
+      process.exitCode = code;
+      return;
+    }
+  }
+  const [{ main }, { processContext }] = await Promise.all([
+    import('../dist/cli/main.js'),
+    import('../dist/cli/process-context.js'),
+  ]);
+  const { ctx, dispose } = processContext();
+  process.exitCode = await main(args, ctx);
+  dispose();
+}
+
+run();
