@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type CaseCandidate, openArchive } from '../../src/archive/index.js';
 import { checkChain, type StoredEvent } from '../../src/archive/cases-chain.js';
-import { describeChanges } from '../../src/archive/sqlite/cases-reopen.js';
+import { describeChanges } from '../../src/archive/cases-changes.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 

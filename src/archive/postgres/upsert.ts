@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
+import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
 import { lockName } from './migrate.js';
 import { tsvectorText } from './search.js';
 
@@ -102,6 +103,7 @@ export async function upsertPage(
     const stored = new Map<number, Stored>(found.rows.map((r) => [r.id, r]));
     const writes = new Map<number, unknown[]>();
     const history = new Columns(6);
+    const updates: RecallUpdate[] = [];
     for (const record of records) {
       const raw = JSON.stringify(record);
       const old = stored.get(record.id);
@@ -118,6 +120,7 @@ export async function upsertPage(
       const version = old ? old.version + 1 : 1;
       if (old) {
         history.push([record.id, old.version, old.updated_at, old.version_run, runId, old.raw]);
+        updates.push({ recallId: record.id, version, oldRaw: old.raw, record });
         counts.updated++;
       } else counts.added++;
       stored.set(record.id, {
@@ -153,6 +156,8 @@ export async function upsertPage(
       const part = rows.slice(i, i + ROWS_PER_INSERT);
       await client.query(upsertSql(s, part.length), part.flat());
     }
+    // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
+    await casesOnRecallUpdates(client, s, updates);
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
          unchanged = unchanged + $4 WHERE id = $5`,
