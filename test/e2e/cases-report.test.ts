@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
-import { clockFree } from '../helpers/archive-copy.js';
+import { clockFree } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';

@@ -8,7 +8,7 @@ import { describeChanges } from '../../src/archive/cases-changes.js';
 import { MIGRATIONS as PG_MIGRATIONS, SCHEMA_VERSION as PG_VERSION } from '../../src/archive/postgres/schema.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
-import { editedCopy } from '../helpers/archive-copy.js';
+import { editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { adminQuery, ENGINES, freshDatabase } from '../helpers/postgres.js';
 

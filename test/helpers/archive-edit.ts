@@ -1,5 +1,5 @@
-// A copy of a test archive on either engine, edited with SQL behind the CLI's back (what `cases verify` must notice),
-// and the CLI's output with the wall clock taken out, to compare the engines.
+// A test archive on either engine edited with SQL behind the CLI's back (in place, or a copy for `cases verify` to
+// notice), and the CLI's output with the wall clock taken out, to compare the engines.
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,25 @@ import type { TestArchive } from './archive-engines.js';
 import { copyDatabase } from './postgres.js';
 
 let copies = 0;
+
+/** Runs one writing statement on the archive itself (tables in the default schema on PostgreSQL); rows changed. */
+export async function editArchive(archive: TestArchive, sql: string, params: unknown[] = []): Promise<number> {
+  if (archive.engine === 'sqlite') {
+    const conn = new Database(archive.db);
+    try {
+      return conn.prepare(sql).run(...params).changes;
+    } finally {
+      conn.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: archive.db, options: '-c search_path=recall_feed' });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
 
 /** A copy of `archive` (a file beside it, or a database made from it as a template) with `sql` run on it; its --db. */
 export async function editedCopy(archive: TestArchive, sql?: string): Promise<{ db: string; changed: number }> {
