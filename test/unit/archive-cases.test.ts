@@ -200,6 +200,34 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       await archive.close();
     });
 
+    it('a sync page and case steps from another connection at the same time never fork the chain', async () => {
+      const { where, archive, records } = await archiveWith();
+      const picked = records.slice(0, 6);
+      await archive.openCases(
+        picked.map((r, i) => candidate(r.id, `S${i}`)),
+        by('m'),
+      );
+      const other = await openArchive(where.db, { create: false });
+      const run = await archive.beginRun({}, Date.parse(AT));
+      // Each store is used by one thing at a time (its one connection); the two run side by side.
+      const steps = async () => {
+        for (const id of [1, 2, 3, 4, 5, 6]) await other.stepCase(id, { kind: 'wait' }, by('bob', `step ${id}`));
+      };
+      const pages = async () => {
+        for (const [i, r] of picked.entries())
+          await archive.upsertPage([{ ...r, alert_status: `revised ${i}`, updated_at: '2030-01-01T00:00:00' }], run);
+      };
+      await Promise.all([steps(), pages()]);
+      await other.close();
+      // Six opened, six waits, six "recall updated": eighteen events, one unbroken chain.
+      const check = await archive.verifyCases();
+      await archive.close();
+      expect(check).toMatchObject({ events: 18, cases: 6, broken: undefined });
+      const stored = await events(where);
+      expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+      expect(checkChain(stored).broken).toBeUndefined();
+    });
+
     it('describeChanges quotes short values and only names long or structured ones', () => {
       expect(
         describeChanges(
