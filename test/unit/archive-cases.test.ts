@@ -124,46 +124,6 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       ]);
       await archive.close();
     });
-
-    it('checkChain names the first edited, missing or reordered event', () => {
-      const chain: StoredEvent[] = [];
-      let prev = '0'.repeat(64);
-      for (let seq = 1; seq <= 4; seq++) {
-        const e = {
-          seq,
-          case_id: 1,
-          at: AT,
-          actor: 'x',
-          action: 'opened',
-          status: 'open',
-          outcome: null,
-          note: null,
-          detail: null,
-          prev_hash: prev,
-        };
-        const hash = createHash('sha256')
-          .update(JSON.stringify([seq, 1, AT, 'x', 'opened', 'open', null, null, null, prev]))
-          .digest('hex');
-        chain.push({ ...e, hash });
-        prev = hash;
-      }
-      expect(checkChain(chain).broken).toBeUndefined();
-      const edited = chain.map((e) => (e.seq === 2 ? { ...e, actor: 'y' } : e));
-      expect(checkChain(edited).broken).toMatchObject({
-        seq: 2,
-        problem: 'event 2 (case 1) was edited: its hash does not match',
-      });
-      expect(checkChain(chain.filter((e) => e.seq !== 3)).broken).toMatchObject({
-        seq: 3,
-        problem: 'event 3 is missing (removed?)',
-      });
-      // An event removed and the rest renumbered: the next one no longer follows.
-      const renumbered = chain.filter((e) => e.seq !== 2).map((e) => (e.seq > 2 ? { ...e, seq: e.seq - 1 } : e));
-      expect(checkChain(renumbered).broken).toMatchObject({
-        seq: 2,
-        problem: 'event 2 does not follow event 1: the chain was changed',
-      });
-    });
   });
 
   describe('a sync storing a new version', () => {
@@ -227,15 +187,57 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
       expect(checkChain(stored).broken).toBeUndefined();
     });
+  });
+});
 
-    it('describeChanges quotes short values and only names long or structured ones', () => {
-      expect(
-        describeChanges(
-          { a: 1, b: 'x', c: ['p'], d: 'y'.repeat(100), gone: true },
-          { a: 2, b: 'x', c: ['q'], d: 'z'.repeat(100), added: null },
-        ),
-      ).toEqual(['a: 1 → 2', 'c changed', 'd changed', 'added: absent → none', 'gone: true → absent']);
+describe('the pure parts', () => {
+  it('checkChain names the first edited, missing or reordered event', () => {
+    const chain: StoredEvent[] = [];
+    let prev = '0'.repeat(64);
+    for (let seq = 1; seq <= 4; seq++) {
+      const e = {
+        seq,
+        case_id: 1,
+        at: AT,
+        actor: 'x',
+        action: 'opened',
+        status: 'open',
+        outcome: null,
+        note: null,
+        detail: null,
+        prev_hash: prev,
+      };
+      const hash = createHash('sha256')
+        .update(JSON.stringify([seq, 1, AT, 'x', 'opened', 'open', null, null, null, prev]))
+        .digest('hex');
+      chain.push({ ...e, hash });
+      prev = hash;
+    }
+    expect(checkChain(chain).broken).toBeUndefined();
+    const edited = chain.map((e) => (e.seq === 2 ? { ...e, actor: 'y' } : e));
+    expect(checkChain(edited).broken).toMatchObject({
+      seq: 2,
+      problem: 'event 2 (case 1) was edited: its hash does not match',
     });
+    expect(checkChain(chain.filter((e) => e.seq !== 3)).broken).toMatchObject({
+      seq: 3,
+      problem: 'event 3 is missing (removed?)',
+    });
+    // An event removed and the rest renumbered: the next one no longer follows.
+    const renumbered = chain.filter((e) => e.seq !== 2).map((e) => (e.seq > 2 ? { ...e, seq: e.seq - 1 } : e));
+    expect(checkChain(renumbered).broken).toMatchObject({
+      seq: 2,
+      problem: 'event 2 does not follow event 1: the chain was changed',
+    });
+  });
+
+  it('describeChanges quotes short values and only names long or structured ones', () => {
+    expect(
+      describeChanges(
+        { a: 1, b: 'x', c: ['p'], d: 'y'.repeat(100), gone: true },
+        { a: 2, b: 'x', c: ['q'], d: 'z'.repeat(100), added: null },
+      ),
+    ).toEqual(['a: 1 → 2', 'c changed', 'd changed', 'added: absent → none', 'gone: true → absent']);
   });
 });
 
