@@ -25,12 +25,13 @@ import type {
 import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
 import { verifyCases } from './cases-verify.js';
 import { connect, databaseError, type PgTarget } from './connect.js';
-import { lockName, prepareSchema } from './migrate.js';
+import { prepareSchema } from './migrate.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
+import { inWriteTransaction } from './transactions.js';
 import { upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {
@@ -104,10 +105,8 @@ export class PostgresStore implements ArchiveStore {
   }
 
   claimOrigin(origin: ArchiveOrigin): Promise<void> {
-    return this.run(async (client) => {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(this.target.schema, 'write')]);
+    return this.run((client) =>
+      inWriteTransaction(client, this.target.schema, async () => {
         const { rows } = await client.query<{ recorded: string | null; has: boolean }>(
           `SELECT (SELECT value FROM ${this.s}.archive_meta WHERE key = 'origin') AS recorded,
                   EXISTS (SELECT 1 FROM ${this.s}.recalls) AS has`,
@@ -116,12 +115,8 @@ export class PostgresStore implements ArchiveStore {
         const holds = settleOrigin(this.name, row.recorded ?? undefined, row.has, origin);
         if (row.recorded === null)
           await client.query(`INSERT INTO ${this.s}.archive_meta (key, value) VALUES ('origin', $1)`, [holds]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      }
-    });
+      }),
+    );
   }
 
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {

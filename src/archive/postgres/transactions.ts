@@ -1,4 +1,4 @@
-// The case store's transactions: writes one at a time under the archive's write lock, reads in one snapshot.
+// The archive's transactions on PostgreSQL: writes one at a time under the schema's write lock, reads in one snapshot.
 import type pg from 'pg';
 import { lockName } from './migrate.js';
 

@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
-import { lockName } from './migrate.js';
 import { tsvectorText } from './search.js';
+import { inWriteTransaction } from './transactions.js';
 
 /** The columns written per record; list filters travel as text[] literals, the search column as tsvector text. */
 const SCALARS = ['data_source', 'published_at', 'updated_at', 'published_us', 'updated_us', 'created_us'] as const;
@@ -92,10 +92,8 @@ export async function upsertPage(
   runId: number,
 ): Promise<UpsertCounts> {
   const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
-  await client.query('BEGIN');
-  try {
-    // One writer decides at a time: two syncs never both find a record new, nor both store one change.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, 'write')]);
+  // One writer decides at a time: two syncs never both find a record new, nor both store one change.
+  return inWriteTransaction(client, schema, async () => {
     const found = await client.query<Stored & { id: number }>(
       `SELECT id, raw, version, updated_at, updated_us, version_run FROM ${s}.recalls WHERE id = ANY($1::bigint[])`,
       [records.map((r) => r.id)],
@@ -163,10 +161,6 @@ export async function upsertPage(
          unchanged = unchanged + $4 WHERE id = $5`,
       [records.length, counts.added, counts.updated, counts.unchanged, runId],
     );
-    await client.query('COMMIT');
     return counts;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
+  });
 }
