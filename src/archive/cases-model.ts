@@ -81,6 +81,18 @@ export interface CaseRow {
   updated_at: string;
 }
 
+/** An event to append: the chain's numbering and hashes are added by the engine's writer. */
+export interface NewEvent {
+  caseId: number;
+  at: string;
+  actor: string;
+  action: CaseAction;
+  status: CaseStatus;
+  outcome: Outcome | null;
+  note: string | null;
+  detail: string | null;
+}
+
 /** Who did it, when, and why: what every step records. */
 export interface StepBy {
   at: string;

@@ -1,224 +1,250 @@
-// `report` end to end on SQLite: every format against the archive's cases, coverage and health, computed here from the archive itself.
+// `report` end to end on both engines: every format against the archive's cases, coverage and health, computed here
+// from the archive itself; and the same flow reports the same on both.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
+import { clockFree } from '../helpers/archive-edit.js';
+import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { type Engine, ENGINES } from '../helpers/postgres.js';
 
 type Rec = Record<string, any>;
 const CHROMIUM = '/usr/bin/chromium';
-let sandbox: Sandbox;
-const folder = tempFolder('rf-report-');
-const db = folder.file('recalls.db');
-const catalog = folder.file('products.csv');
-let listing: Rec[];
-let catalogueRows: number;
-let identifiable: number;
-let lastOkSync: string;
-let firstSync: string;
 const HTML_NOTE = 'pulled from 14 stores <b>& "all" of them';
 const FORMULA_NOTE = '=HYPERLINK("http://example.invalid","x")';
+/** Each engine's `report -f json`, clock taken out (generated_at, run and event times, hashes), for the check at the end. */
+const reports = new Map<Engine, string>();
 
 const barcodes = (r: Rec): string[] =>
   (r.standard_identifiers_and_barcodes as unknown[]).map((x) => (typeof x === 'string' ? x : String((x as Rec).value)));
 
-beforeAll(async () => {
-  sandbox = await sandboxFor({ seed: 23, recordCount: 120, clock: () => FIXED_START });
-  expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
-  // Candidate barcode rows; only those that match are kept, so each kept row has a valid barcode.
-  const candidates = sandbox
-    .records()
-    .filter((r) => barcodes(r).length > 0)
-    .slice(0, 20)
-    .map((r, i) => `P${i},${barcodes(r)[0]},,`);
-  writeFileSync(catalog, `sku,gtin,brand,name\n${candidates.join('\n')}\n`);
-  const probe = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
-  const matched = [...new Set((jsonLines(probe.stdout) as Rec[]).map((m) => String(m.sku)))];
-  expect(matched.length).toBeGreaterThanOrEqual(3);
-  const kept = candidates.filter((line) => matched.includes(line.split(',')[0]!));
-  // Three more rows: a name alone and a bad barcode alone (nothing to match on), a brand and a name (no match).
-  const rows = [...kept, 'N1,,,Just a name', 'N2,ABC,,', 'N3,,Nobrand,Nothing at all'];
-  writeFileSync(catalog, `sku,gtin,brand,name\n${rows.join('\n')}\n`);
-  catalogueRows = rows.length;
-  identifiable = kept.length + 1;
-  const opened = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases']);
-  expect(opened.exitCode, opened.stderr).toBe(0);
-  listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
-  const [a, b, c] = listing;
-  const step = async (args: string[]) => expect((await runCli(['cases', ...args, '--db', db])).exitCode).toBe(0);
-  await step(['resolve', String(a!.id), '--as', 'removed-from-sale', '--note', HTML_NOTE, '--by', 'alice']);
-  await step(['resolve', String(b!.id), '--as', 'false-positive', '--note', FORMULA_NOTE, '--by', 'bob']);
-  if (c) await step(['wait', String(c.id), '--note', 'lab test ordered']);
-  listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
-  const conn = new Database(db, { readonly: true });
-  const runs = conn
-    .prepare("SELECT min(started_at) AS first, max(ended_at) AS last FROM sync_runs WHERE outcome = 'ok'")
-    .get() as Rec;
-  conn.close();
-  [firstSync, lastOkSync] = [runs.first, runs.last];
+describe.each(ENGINES)('$engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+  let sandbox: Sandbox;
+  const folder = tempFolder('rf-report-');
+  let archive: TestArchive;
+  let db: string;
+  const catalog = folder.file('products.csv');
+  let listing: Rec[];
+  let catalogueRows: number;
+  let identifiable: number;
+  let lastOkSync: string;
+  let firstSync: string;
+
+  beforeAll(async () => {
+    archive = await testArchive(engine);
+    db = archive.db;
+    sandbox = await sandboxFor({ seed: 23, recordCount: 120, clock: () => FIXED_START });
+    expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
+    // Candidate barcode rows; only those that match are kept, so each kept row has a valid barcode.
+    const candidates = sandbox
+      .records()
+      .filter((r) => barcodes(r).length > 0)
+      .slice(0, 20)
+      .map((r, i) => `P${i},${barcodes(r)[0]},,`);
+    writeFileSync(catalog, `sku,gtin,brand,name\n${candidates.join('\n')}\n`);
+    const probe = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
+    const matched = [...new Set((jsonLines(probe.stdout) as Rec[]).map((m) => String(m.sku)))];
+    expect(matched.length).toBeGreaterThanOrEqual(3);
+    const kept = candidates.filter((line) => matched.includes(line.split(',')[0]!));
+    // Three more rows: a name alone and a bad barcode alone (nothing to match on), a brand and a name (no match).
+    const rows = [...kept, 'N1,,,Just a name', 'N2,ABC,,', 'N3,,Nobrand,Nothing at all'];
+    writeFileSync(catalog, `sku,gtin,brand,name\n${rows.join('\n')}\n`);
+    catalogueRows = rows.length;
+    identifiable = kept.length + 1;
+    const opened = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases']);
+    expect(opened.exitCode, opened.stderr).toBe(0);
+    listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
+    const [a, b, c] = listing;
+    const step = async (args: string[]) => expect((await runCli(['cases', ...args, '--db', db])).exitCode).toBe(0);
+    await step(['resolve', String(a!.id), '--as', 'removed-from-sale', '--note', HTML_NOTE, '--by', 'alice']);
+    await step(['resolve', String(b!.id), '--as', 'false-positive', '--note', FORMULA_NOTE, '--by', 'bob']);
+    if (c) await step(['wait', String(c.id), '--note', 'lab test ordered']);
+    listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
+    const [runs] = await archive.rows<Rec>(
+      "SELECT min(started_at) AS first, max(ended_at) AS last FROM sync_runs WHERE outcome = 'ok'",
+    );
+    [firstSync, lastOkSync] = [runs!.first, runs!.last];
+  });
+
+  /** The report on stdout; against the sandbox, so the sources the key may use are checked. */
+  async function report(args: string[]) {
+    const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, ...args]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return r;
+  }
+
+  const rowsWithCases = () => new Set(listing.map((c) => c.catalog_key)).size;
+  const statementText = () =>
+    `No match was found for the other ${catalogueRows - rowsWithCases()} rows as of ${lastOkSync}.`;
+
+  describe('report', () => {
+    it('-f json holds every case with every event, the coverage, the health and the statement', async () => {
+      const { stdout } = await report(['-f', 'json']);
+      const data = JSON.parse(stdout);
+      expect(data.cases).toEqual(listing);
+      expect(data.summary).toEqual({
+        cases: listing.length,
+        open: listing.filter((c) => c.status === 'open').length,
+        waiting: listing.filter((c) => c.status === 'waiting').length,
+        closed: 2,
+        outcomes: { 'removed-from-sale': 1, 'false-positive': 1 },
+      });
+      expect(data.coverage.catalogue).toEqual({
+        file: 'products.csv',
+        rows: catalogueRows,
+        with_identifier: identifiable,
+        without_identifier: catalogueRows - identifiable,
+        key_column: 'sku',
+        rows_with_cases: rowsWithCases(),
+      });
+      expect(data.coverage.monitoring).toEqual({
+        complete: true,
+        runs: { ok: 1, failed: 0, interrupted: 0 },
+        last_ok_sync: lastOkSync,
+        gaps: [],
+        sources_missing: [],
+      });
+      expect(data.statement).toEqual({
+        text: statementText(),
+        incomplete: false,
+        as_of: lastOkSync,
+        rows_without_match: catalogueRows - rowsWithCases(),
+      });
+      expect(data.chain).toMatchObject({ intact: true, events: listing.reduce((n, c) => n + c.events.length, 0) });
+      reports.set(engine, clockFree(stdout));
+    });
+
+    it('a period reaching back before monitoring began is marked incomplete, with the gap', async () => {
+      const data = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01'])).stdout);
+      const gapEnd = new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString();
+      expect(data.coverage.monitoring.complete).toBe(false);
+      expect(data.coverage.monitoring.gaps).toEqual([
+        {
+          from: '2020-01-01T00:00:00.000Z',
+          to: gapEnd,
+          hours: Math.round((Date.parse(gapEnd) - Date.parse('2020-01-01')) / 36_000) / 100,
+        },
+      ]);
+      expect(data.statement.incomplete).toBe(true);
+      expect(data.statement.text).toMatch(
+        /^No match was found for the other \d+ rows as of .*\. This is incomplete: 1 gap no sync covered/,
+      );
+      // A period that ended before the cases were opened has none of them.
+      const early = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01', '--until', '2020-02-01'])).stdout);
+      expect(early.cases).toEqual([]);
+      expect(early.statement.incomplete).toBe(true);
+    });
+
+    it('-o report.html is one self-contained page with the notes, no script, nothing from the network, never "safe"', async () => {
+      const file = folder.file('evidence.html');
+      const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', file]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const html = readFileSync(file, 'utf8');
+      expect(html.startsWith('<!doctype html>')).toBe(true);
+      expect(html).toContain('pulled from 14 stores &lt;b&gt;&amp; &quot;all&quot; of them');
+      expect(html).not.toContain('<b>&');
+      expect(html).toContain('lab test ordered');
+      expect(html).toContain(statementText());
+      expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(/i);
+      expect(html).not.toMatch(/\b(?:src|href|srcset|action)\s*=/i);
+      // The one http address in the file is the note's own text, escaped, never a reference.
+      expect(html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '')).not.toMatch(
+        /https?:/i,
+      );
+      // Our own words never call anything safe: take the recalls' titles out, then look.
+      let ours = html;
+      for (const c of listing) ours = ours.split(escapeHtml(c.alert_title ?? '')).join('');
+      expect(ours).not.toMatch(/\bsafe\b|all clear/i);
+      for (const c of listing) expect(html).toContain(`Case ${c.id} · ${c.status}`);
+    });
+
+    it.skipIf(!existsSync(CHROMIUM))(
+      'the HTML renders in headless Chromium with its text and loads nothing (runs only where /usr/bin/chromium exists)',
+      async () => {
+        const file = folder.file('chromium.html');
+        expect(
+          (await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-f', 'html', '-o', file])).exitCode,
+        ).toBe(0);
+        const { chromium } = await import('playwright-core');
+        const browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+        });
+        try {
+          const page = await browser.newPage();
+          const requested: string[] = [];
+          page.on('request', (req) => requested.push(req.url()));
+          await page.goto(pathToFileURL(file).href);
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered (and printed) is the point
+          const text = await page.innerText('body');
+          expect(text).toContain(statementText());
+          expect(text).toContain(HTML_NOTE);
+          expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
+          expect((await page.pdf()).length).toBeGreaterThan(1000);
+        } finally {
+          await browser.close();
+        }
+      },
+    );
+
+    it('markdown (the default on stdout) has the statement, each case and its notes escaped', async () => {
+      const md = (await report([])).stdout;
+      expect(md.startsWith('# Recall monitoring: cases and coverage\n')).toBe(true);
+      expect(md).toContain(statementText());
+      expect(md).toContain('pulled from 14 stores \\<b\\>& "all" of them');
+      for (const c of listing) expect(md).toContain(`### Case ${c.id} · ${c.status}`);
+      expect(md).not.toMatch(/all clear/i);
+    });
+
+    it('-f csv is one row per case with its last event, formulas guarded', async () => {
+      const csv = (await report(['-f', 'csv'])).stdout;
+      const rows = parse(csv, { columns: true }) as Rec[];
+      expect(csv.split('\n')[0]).toBe(
+        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note',
+      );
+      expect(rows.map((r) => Number(r.case_id))).toEqual(listing.map((c) => c.id));
+      for (const [i, c] of listing.entries()) {
+        const last = c.events.at(-1);
+        expect(rows[i]).toMatchObject({
+          status: c.status,
+          outcome: c.outcome ?? '',
+          events: String(c.events.length),
+          last_event_at: last.at,
+          last_event: last.action,
+          last_event_by: last.actor,
+        });
+      }
+      expect(rows[1]!.last_event_note).toBe(`'${FORMULA_NOTE}`);
+      expect(rows[0]!.last_event_note).toBe(HTML_NOTE);
+    });
+
+    it('refuses a format it does not write, and --key without --catalog, before reading anything', async () => {
+      const bad = await runCli(['report', '--db', db, '-f', 'table']);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toMatch(/^error: --format/);
+      const key = await runCli(['report', '--db', db, '--key', 'sku']);
+      expect([key.exitCode, key.stderr]).toEqual([2, 'error: --key works with --catalog\n']);
+    });
+  });
 });
 
-/** The report on stdout; against the sandbox, so the sources the key may use are checked. */
-async function report(args: string[]) {
-  const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, ...args]);
-  expect(r.exitCode, r.stderr).toBe(0);
-  return r;
-}
-
-const rowsWithCases = () => new Set(listing.map((c) => c.catalog_key)).size;
-const statementText = () =>
-  `No match was found for the other ${catalogueRows - rowsWithCases()} rows as of ${lastOkSync}.`;
-
-describe('report', () => {
-  it('-f json holds every case with every event, the coverage, the health and the statement', async () => {
-    const data = JSON.parse((await report(['-f', 'json'])).stdout);
-    expect(data.cases).toEqual(listing);
-    expect(data.summary).toEqual({
-      cases: listing.length,
-      open: listing.filter((c) => c.status === 'open').length,
-      waiting: listing.filter((c) => c.status === 'waiting').length,
-      closed: 2,
-      outcomes: { 'removed-from-sale': 1, 'false-positive': 1 },
-    });
-    expect(data.coverage.catalogue).toEqual({
-      file: 'products.csv',
-      rows: catalogueRows,
-      with_identifier: identifiable,
-      without_identifier: catalogueRows - identifiable,
-      key_column: 'sku',
-      rows_with_cases: rowsWithCases(),
-    });
-    expect(data.coverage.monitoring).toEqual({
-      complete: true,
-      runs: { ok: 1, failed: 0, interrupted: 0 },
-      last_ok_sync: lastOkSync,
-      gaps: [],
-      sources_missing: [],
-    });
-    expect(data.statement).toEqual({
-      text: statementText(),
-      incomplete: false,
-      as_of: lastOkSync,
-      rows_without_match: catalogueRows - rowsWithCases(),
-    });
-    expect(data.chain).toMatchObject({ intact: true, events: listing.reduce((n, c) => n + c.events.length, 0) });
-  });
-
-  it('a period reaching back before monitoring began is marked incomplete, with the gap', async () => {
-    const data = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01'])).stdout);
-    const gapEnd = new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString();
-    expect(data.coverage.monitoring.complete).toBe(false);
-    expect(data.coverage.monitoring.gaps).toEqual([
-      {
-        from: '2020-01-01T00:00:00.000Z',
-        to: gapEnd,
-        hours: Math.round((Date.parse(gapEnd) - Date.parse('2020-01-01')) / 36_000) / 100,
-      },
-    ]);
-    expect(data.statement.incomplete).toBe(true);
-    expect(data.statement.text).toMatch(
-      /^No match was found for the other \d+ rows as of .*\. This is incomplete: 1 gap no sync covered/,
-    );
-    // A period that ended before the cases were opened has none of them.
-    const early = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01', '--until', '2020-02-01'])).stdout);
-    expect(early.cases).toEqual([]);
-    expect(early.statement.incomplete).toBe(true);
-  });
-
-  it('-o report.html is one self-contained page with the notes, no script, nothing from the network, never "safe"', async () => {
-    const file = folder.file('evidence.html');
-    const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', file]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('');
-    const html = readFileSync(file, 'utf8');
-    expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain('pulled from 14 stores &lt;b&gt;&amp; &quot;all&quot; of them');
-    expect(html).not.toContain('<b>&');
-    expect(html).toContain('lab test ordered');
-    expect(html).toContain(statementText());
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(/i);
-    expect(html).not.toMatch(/\b(?:src|href|srcset|action)\s*=/i);
-    // The one http address in the file is the note's own text, escaped, never a reference.
-    expect(html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '')).not.toMatch(
-      /https?:/i,
-    );
-    // Our own words never call anything safe: take the recalls' titles out, then look.
-    let ours = html;
-    for (const c of listing) ours = ours.split(escapeHtml(c.alert_title ?? '')).join('');
-    expect(ours).not.toMatch(/\bsafe\b|all clear/i);
-    for (const c of listing) expect(html).toContain(`Case ${c.id} · ${c.status}`);
-  });
-
-  it.skipIf(!existsSync(CHROMIUM))(
-    'the HTML renders in headless Chromium with its text and loads nothing (runs only where /usr/bin/chromium exists)',
-    async () => {
-      const file = folder.file('chromium.html');
-      expect(
-        (await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-f', 'html', '-o', file])).exitCode,
-      ).toBe(0);
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
-      try {
-        const page = await browser.newPage();
-        const requested: string[] = [];
-        page.on('request', (req) => requested.push(req.url()));
-        await page.goto(pathToFileURL(file).href);
-        // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered (and printed) is the point
-        const text = await page.innerText('body');
-        expect(text).toContain(statementText());
-        expect(text).toContain(HTML_NOTE);
-        expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
-        expect((await page.pdf()).length).toBeGreaterThan(1000);
-      } finally {
-        await browser.close();
-      }
+describe('both engines', () => {
+  it.skipIf(!ENGINES.every((e) => e.available))(
+    'the same flow gives the same `report -f json`, byte for byte but for the clock',
+    () => {
+      const sqlite = reports.get('sqlite');
+      expect(sqlite).toMatch(/"removed-from-sale"/);
+      expect(reports.get('postgres')).toBe(sqlite);
     },
   );
-
-  it('markdown (the default on stdout) has the statement, each case and its notes escaped', async () => {
-    const md = (await report([])).stdout;
-    expect(md.startsWith('# Recall monitoring: cases and coverage\n')).toBe(true);
-    expect(md).toContain(statementText());
-    expect(md).toContain('pulled from 14 stores \\<b\\>& "all" of them');
-    for (const c of listing) expect(md).toContain(`### Case ${c.id} · ${c.status}`);
-    expect(md).not.toMatch(/all clear/i);
-  });
-
-  it('-f csv is one row per case with its last event, formulas guarded', async () => {
-    const csv = (await report(['-f', 'csv'])).stdout;
-    const rows = parse(csv, { columns: true }) as Rec[];
-    expect(csv.split('\n')[0]).toBe(
-      'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note',
-    );
-    expect(rows.map((r) => Number(r.case_id))).toEqual(listing.map((c) => c.id));
-    for (const [i, c] of listing.entries()) {
-      const last = c.events.at(-1);
-      expect(rows[i]).toMatchObject({
-        status: c.status,
-        outcome: c.outcome ?? '',
-        events: String(c.events.length),
-        last_event_at: last.at,
-        last_event: last.action,
-        last_event_by: last.actor,
-      });
-    }
-    expect(rows[1]!.last_event_note).toBe(`'${FORMULA_NOTE}`);
-    expect(rows[0]!.last_event_note).toBe(HTML_NOTE);
-  });
-
-  it('refuses a format it does not write, and --key without --catalog, before reading anything', async () => {
-    const bad = await runCli(['report', '--db', db, '-f', 'table']);
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/^error: --format/);
-    const key = await runCli(['report', '--db', db, '--key', 'sku']);
-    expect([key.exitCode, key.stderr]).toEqual([2, 'error: --key works with --catalog\n']);
-  });
 });
 
 function escapeHtml(s: string): string {

@@ -55,3 +55,14 @@ export const ENGINES: { engine: Engine; available: boolean }[] = [
   { engine: 'sqlite', available: true },
   { engine: 'postgres', available: pgAdminUrl() !== undefined },
 ];
+
+/** A copy of the database `url` names (nobody may be connected to it), dropped when the test or file ends; its URL. */
+export async function copyDatabase(url: string, prefix = 'rf_copy'): Promise<string> {
+  const source = decodeURIComponent(new URL(url).pathname.slice(1));
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE "${source}"`);
+  deferCleanup(() => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const copy = new URL(url);
+  copy.pathname = `/${name}`;
+  return copy.toString();
+}

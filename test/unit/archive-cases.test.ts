@@ -1,13 +1,16 @@
-// The case store over a real SQLite file: the hash chain recomputed here, the sync's reopen hook and its transaction, the migrations.
+// The case store on both engines: the hash chain recomputed here, the sync's reopen hook and its transaction, the migrations.
 import { createHash } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type CaseCandidate, openArchive } from '../../src/archive/index.js';
 import { checkChain, type StoredEvent } from '../../src/archive/cases-chain.js';
-import { describeChanges } from '../../src/archive/sqlite/cases-reopen.js';
+import { describeChanges } from '../../src/archive/cases-changes.js';
+import { MIGRATIONS as PG_MIGRATIONS, SCHEMA_VERSION as PG_VERSION } from '../../src/archive/postgres/schema.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
+import { editedCopy } from '../helpers/archive-edit.js';
+import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
+import { adminQuery, ENGINES, freshDatabase } from '../helpers/postgres.js';
 
 const AT = '2026-02-01T10:00:00.000Z';
 const by = (actor: string, note: string | null = null) => ({ at: AT, actor, note });
@@ -23,106 +26,171 @@ function candidate(recallId: number, sku: string): CaseCandidate {
   };
 }
 
-async function archiveWith(count = 20) {
-  const file = tempFolder('rf-cases-unit-').file('a.db');
-  const archive = await openArchive(file, { create: true });
-  const records = sampleRecords(count, 5);
-  const run = await archive.beginRun({}, Date.parse(AT));
-  await archive.upsertPage(records, run);
-  return { file, archive, records };
-}
-
-function events(file: string): StoredEvent[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare('SELECT * FROM case_events ORDER BY seq').all() as StoredEvent[];
-  } finally {
-    db.close();
+describe.each(ENGINES)('$engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
   }
-}
 
-describe('the case log', () => {
-  it('chains each event: sha256 of the JSON array of its fields and the previous hash, as docs/cases.md says', async () => {
-    const { file, archive, records } = await archiveWith();
-    await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
-    await archive.stepCase(1, { kind: 'resolve', outcome: 'not-our-product' }, by('alice', 'other "brand"'));
-    await archive.close();
-    let prev = '0'.repeat(64);
-    const stored = events(file);
-    expect(stored.map((e) => e.seq)).toEqual([1, 2, 3]);
-    for (const e of stored) {
-      const text = JSON.stringify([
-        e.seq,
-        e.case_id,
-        e.at,
-        e.actor,
-        e.action,
-        e.status,
-        e.outcome,
-        e.note,
-        e.detail,
-        prev,
-      ]);
-      expect(e.prev_hash).toBe(prev);
-      expect(e.hash).toBe(createHash('sha256').update(text).digest('hex'));
-      prev = e.hash;
-    }
-    expect(checkChain(stored)).toEqual({ events: 3, head: prev, broken: undefined });
-  });
+  async function archiveWith(count = 20) {
+    const where = await testArchive(engine);
+    const archive = await openArchive(where.db, { create: true });
+    const records = sampleRecords(count, 5);
+    const run = await archive.beginRun({}, Date.parse(AT));
+    await archive.upsertPage(records, run);
+    return { where, archive, records };
+  }
 
-  it('verify fails after any column of any stored event is edited', async () => {
-    const { file, archive, records } = await archiveWith();
-    await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
-    await archive.stepCase(2, { kind: 'resolve', outcome: 'action-taken' }, by('alice', 'done'));
-    await archive.stepCase(1, { kind: 'wait' }, by('bob', 'lab'));
-    expect((await archive.verifyCases()).broken).toBeUndefined();
-    await archive.close();
-    // Each edit changes the value, whatever it was.
-    const edits: Record<string, string> = {
-      seq: 'seq = seq + 100',
-      case_id: 'case_id = 3 - case_id',
-      at: "at = at || 'x'",
-      actor: "actor = actor || 'x'",
-      action: "action = action || 'x'",
-      status: "status = status || 'x'",
-      outcome: "outcome = coalesce(outcome, '') || 'x'",
-      note: "note = coalesce(note, '') || 'x'",
-      detail: "detail = coalesce(detail, '') || 'x'",
-      prev_hash: "prev_hash = prev_hash || 'x'",
-      hash: "hash = hash || 'x'",
-    };
-    for (const seq of [1, 2, 3, 4]) {
-      for (const [column, set] of Object.entries(edits)) {
-        const copy = tempFolder('rf-cases-edit-').file('a.db');
-        copyFileSync(file, copy);
-        const db = new Database(copy);
-        const changed = db.prepare(`UPDATE case_events SET ${set} WHERE seq = ?`).run(seq).changes;
-        db.close();
-        expect(changed).toBe(1);
-        const reopened = await openArchive(copy, { create: false });
-        const check = await reopened.verifyCases();
-        await reopened.close();
-        expect(check.broken, `${column} of event ${seq}`).toBeDefined();
+  /** The stored events as StoredEvent has them (numbers for seq and case_id on both engines). */
+  async function events(where: TestArchive): Promise<StoredEvent[]> {
+    const rows = await where.rows<StoredEvent>('SELECT * FROM case_events ORDER BY seq');
+    return rows.map((e) => ({ ...e, seq: Number(e.seq), case_id: Number(e.case_id) }));
+  }
+
+  describe('the case log', () => {
+    it('chains each event: sha256 of the JSON array of its fields and the previous hash, as docs/cases.md says', async () => {
+      const { where, archive, records } = await archiveWith();
+      await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
+      await archive.stepCase(1, { kind: 'resolve', outcome: 'not-our-product' }, by('alice', 'other "brand"'));
+      await archive.close();
+      let prev = '0'.repeat(64);
+      const stored = await events(where);
+      expect(stored.map((e) => e.seq)).toEqual([1, 2, 3]);
+      for (const e of stored) {
+        const text = JSON.stringify([
+          e.seq,
+          e.case_id,
+          e.at,
+          e.actor,
+          e.action,
+          e.status,
+          e.outcome,
+          e.note,
+          e.detail,
+          prev,
+        ]);
+        expect(e.prev_hash).toBe(prev);
+        expect(e.hash).toBe(createHash('sha256').update(text).digest('hex'));
+        prev = e.hash;
       }
-    }
-  });
-
-  it('opening the same pairs again opens nothing', async () => {
-    const { archive, records } = await archiveWith();
-    const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];
-    expect(await archive.openCases(pairs, by('m'))).toEqual({ opened: 2, existing: 0 });
-    expect(await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'))).toEqual({
-      opened: 1,
-      existing: 2,
+      expect(checkChain(stored)).toEqual({ events: 3, head: prev, broken: undefined });
     });
-    expect((await archive.cases({ statuses: ['open'] })).map((c) => c.catalog_key)).toEqual([
-      'sku:A',
-      'sku:B',
-      'sku:A',
-    ]);
-    await archive.close();
+
+    it('verify fails after any column of any stored event is edited', async () => {
+      const { where, archive, records } = await archiveWith();
+      await archive.openCases([candidate(records[0]!.id, 'A'), candidate(records[1]!.id, 'B')], by('m'));
+      await archive.stepCase(2, { kind: 'resolve', outcome: 'action-taken' }, by('alice', 'done'));
+      await archive.stepCase(1, { kind: 'wait' }, by('bob', 'lab'));
+      expect((await archive.verifyCases()).broken).toBeUndefined();
+      await archive.close();
+      // Each edit changes the value, whatever it was.
+      const edits: Record<string, string> = {
+        seq: 'seq = seq + 100',
+        case_id: 'case_id = 3 - case_id',
+        at: "at = at || 'x'",
+        actor: "actor = actor || 'x'",
+        action: "action = action || 'x'",
+        status: "status = status || 'x'",
+        outcome: "outcome = coalesce(outcome, '') || 'x'",
+        note: "note = coalesce(note, '') || 'x'",
+        detail: "detail = coalesce(detail, '') || 'x'",
+        prev_hash: "prev_hash = prev_hash || 'x'",
+        hash: "hash = hash || 'x'",
+      };
+      for (const seq of [1, 2, 3, 4]) {
+        for (const [column, set] of Object.entries(edits)) {
+          const copy = await editedCopy(where, `UPDATE case_events SET ${set} WHERE seq = ${seq}`);
+          expect(copy.changed).toBe(1);
+          const reopened = await openArchive(copy.db, { create: false });
+          const check = await reopened.verifyCases();
+          await reopened.close();
+          expect(check.broken, `${column} of event ${seq}`).toBeDefined();
+        }
+      }
+    });
+
+    it('opening the same pairs again opens nothing', async () => {
+      const { archive, records } = await archiveWith();
+      const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];
+      expect(await archive.openCases(pairs, by('m'))).toEqual({ opened: 2, existing: 0 });
+      expect(await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'))).toEqual({
+        opened: 1,
+        existing: 2,
+      });
+      expect((await archive.cases({ statuses: ['open'] })).map((c) => c.catalog_key)).toEqual([
+        'sku:A',
+        'sku:B',
+        'sku:A',
+      ]);
+      await archive.close();
+    });
   });
 
+  describe('a sync storing a new version', () => {
+    it('reopens the closed case and notes the change on the others, in the page transaction', async () => {
+      const { archive, records } = await archiveWith();
+      const target = records[3]!;
+      await archive.openCases(
+        [candidate(target.id, 'A'), candidate(target.id, 'B'), candidate(records[4]!.id, 'C')],
+        by('m'),
+      );
+      await archive.stepCase(1, { kind: 'resolve', outcome: 'removed-from-sale' }, by('alice'));
+      await archive.stepCase(2, { kind: 'wait' }, by('bob'));
+      const next = { ...target, risk_severity: 'changed-severity', updated_at: '2030-01-01T00:00:00' };
+
+      // A page that fails part-way stores neither the version nor the events.
+      const run = await archive.beginRun({}, Date.parse(AT));
+      await expect(archive.upsertPage([next, { id: 'not a number' } as never], run)).rejects.toThrow();
+      expect((await archive.caseWithRecall(1)).case.status).toBe('closed');
+
+      await archive.upsertPage([next], run);
+      const [a, b, c] = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
+      expect(a!.status).toBe('open');
+      expect(a!.events.map((e) => [e.action, e.actor])).toEqual([
+        ['opened', 'm'],
+        ['resolved', 'alice'],
+        ['reopened', 'recall-feed sync'],
+      ]);
+      const note = `recall updated to version 2: risk_severity: ${target.risk_severity} → changed-severity; updated_at: ${target.updated_at} → 2030-01-01T00:00:00`;
+      expect(a!.events[2]!.note).toBe(note);
+      expect(b!.status).toBe('waiting');
+      expect(b!.events.at(-1)).toMatchObject({ action: 'recall-updated', status: 'waiting', note });
+      expect(c!.events.map((e) => e.action)).toEqual(['opened']);
+      expect((await archive.verifyCases()).broken).toBeUndefined();
+      await archive.close();
+    });
+
+    it('a sync page and case steps from another connection at the same time never fork the chain', async () => {
+      const { where, archive, records } = await archiveWith();
+      const picked = records.slice(0, 6);
+      await archive.openCases(
+        picked.map((r, i) => candidate(r.id, `S${i}`)),
+        by('m'),
+      );
+      const other = await openArchive(where.db, { create: false });
+      const run = await archive.beginRun({}, Date.parse(AT));
+      // Each store is used by one thing at a time (its one connection); the two run side by side.
+      const steps = async () => {
+        for (const id of [1, 2, 3, 4, 5, 6]) await other.stepCase(id, { kind: 'wait' }, by('bob', `step ${id}`));
+      };
+      const pages = async () => {
+        for (const [i, r] of picked.entries())
+          await archive.upsertPage([{ ...r, alert_status: `revised ${i}`, updated_at: '2030-01-01T00:00:00' }], run);
+      };
+      await Promise.all([steps(), pages()]);
+      await other.close();
+      // Six opened, six waits, six "recall updated": eighteen events, one unbroken chain.
+      const check = await archive.verifyCases();
+      await archive.close();
+      expect(check).toMatchObject({ events: 18, cases: 6, broken: undefined });
+      const stored = await events(where);
+      expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+      expect(checkChain(stored).broken).toBeUndefined();
+    });
+  });
+});
+
+describe('the pure parts', () => {
   it('checkChain names the first edited, missing or reordered event', () => {
     const chain: StoredEvent[] = [];
     let prev = '0'.repeat(64);
@@ -162,41 +230,6 @@ describe('the case log', () => {
       problem: 'event 2 does not follow event 1: the chain was changed',
     });
   });
-});
-
-describe('a sync storing a new version', () => {
-  it('reopens the closed case and notes the change on the others, in the page transaction', async () => {
-    const { archive, records } = await archiveWith();
-    const target = records[3]!;
-    await archive.openCases(
-      [candidate(target.id, 'A'), candidate(target.id, 'B'), candidate(records[4]!.id, 'C')],
-      by('m'),
-    );
-    await archive.stepCase(1, { kind: 'resolve', outcome: 'removed-from-sale' }, by('alice'));
-    await archive.stepCase(2, { kind: 'wait' }, by('bob'));
-    const next = { ...target, risk_severity: 'changed-severity', updated_at: '2030-01-01T00:00:00' };
-
-    // A page that fails part-way stores neither the version nor the events.
-    const run = await archive.beginRun({}, Date.parse(AT));
-    await expect(archive.upsertPage([next, { id: 'not a number' } as never], run)).rejects.toThrow();
-    expect((await archive.caseWithRecall(1)).case.status).toBe('closed');
-
-    await archive.upsertPage([next], run);
-    const [a, b, c] = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
-    expect(a!.status).toBe('open');
-    expect(a!.events.map((e) => [e.action, e.actor])).toEqual([
-      ['opened', 'm'],
-      ['resolved', 'alice'],
-      ['reopened', 'recall-feed sync'],
-    ]);
-    const note = `recall updated to version 2: risk_severity: ${target.risk_severity} → changed-severity; updated_at: ${target.updated_at} → 2030-01-01T00:00:00`;
-    expect(a!.events[2]!.note).toBe(note);
-    expect(b!.status).toBe('waiting');
-    expect(b!.events.at(-1)).toMatchObject({ action: 'recall-updated', status: 'waiting', note });
-    expect(c!.events.map((e) => e.action)).toEqual(['opened']);
-    expect((await archive.verifyCases()).broken).toBeUndefined();
-    await archive.close();
-  });
 
   it('describeChanges quotes short values and only names long or structured ones', () => {
     expect(
@@ -231,4 +264,31 @@ describe('migrations', () => {
     expect(tables).toEqual([{ name: 'case_events' }, { name: 'cases' }]);
     expect(version).toBe(SCHEMA_VERSION);
   });
+
+  it.skipIf(!ENGINES[1]!.available)(
+    'bring a version 1 PostgreSQL archive forward with its recalls, and add the case tables',
+    async () => {
+      const { url, name } = await freshDatabase('rf_cases_mig');
+      const s = '"recall_feed"';
+      await adminQuery(
+        `CREATE SCHEMA ${s}; ${PG_MIGRATIONS[0]!(s)};
+         INSERT INTO ${s}.archive_meta VALUES ('application', 'recall-feed'), ('schema_version', '1');
+         INSERT INTO ${s}.recalls (id, version, filter_severity, filter_status, filter_risk, filter_jurisdiction, raw, search)
+           VALUES (7, 1, '{}', '{}', '{}', '{}', '{"id":7}', '')`,
+        [],
+        name,
+      );
+      const archive = await openArchive(url, { create: false });
+      expect((await archive.extent()).total).toBe(1);
+      await archive.close();
+      const tables = await adminQuery(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'recall_feed' AND tablename LIKE 'case%' ORDER BY 1",
+        [],
+        name,
+      );
+      const meta = await adminQuery(`SELECT value FROM ${s}.archive_meta WHERE key = 'schema_version'`, [], name);
+      expect(tables).toEqual([{ tablename: 'case_events' }, { tablename: 'cases' }]);
+      expect(meta).toEqual([{ value: String(PG_VERSION) }]);
+    },
+  );
 });

@@ -1,19 +1,26 @@
-// The archive's reads for a digest: the runs around a period, and the recalls its runs stored first (new) or anew (updated).
+// The archive's reads for a digest on both engines: the runs around a period, and the recalls its runs stored first (new) or anew (updated).
 import { describe, expect, it } from 'vitest';
-import { openScratchArchive } from '../../src/archive/index.js';
-import { sampleRecords } from '../helpers/archive.js';
+import { openArchive } from '../../src/archive/index.js';
+import { sampleRecords, tempFolder } from '../helpers/archive.js';
+import { ENGINES, freshDatabase } from '../helpers/postgres.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-24T06:00:00.000Z');
 
-describe('Archive.storedIn and Archive.syncRuns', () => {
+describe.each(ENGINES)('$engine: Archive.storedIn and Archive.syncRuns', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+
   it('splits new from updated by the run that stored them, applies sources and filters, and lists the runs around', async () => {
     const [a, b, c, d] = sampleRecords(4, 7).map((r, i) => ({
       ...r,
       data_source: i === 3 ? 'uk_opss' : 'us_cpsc',
       risk_severity: i === 2 ? 'low' : 'serious',
     }));
-    const archive = await openScratchArchive();
+    const where = engine === 'sqlite' ? tempFolder('rf-period-').file('p.db') : (await freshDatabase('rf_period')).url;
+    const archive = await openArchive(where, { create: true });
     try {
       // A day before the period: a and b. In the period: a new version of a, then c and d.
       const early = await archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);

@@ -1,7 +1,6 @@
 // The PostgreSQL engine: the archive's tables in one schema of a shared database, for many writers and readers.
 import type pg from 'pg';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { ArchiveError } from '../archive-errors.js';
 import type { CaseLogCheck } from '../cases-chain.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../cases-model.js';
 import { settleOrigin } from '../origin.js';
@@ -23,13 +22,16 @@ import type {
   StoredVersion,
   UpsertCounts,
 } from '../store.js';
+import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
+import { verifyCases } from './cases-verify.js';
 import { connect, databaseError, type PgTarget } from './connect.js';
-import { lockName, prepareSchema } from './migrate.js';
+import { prepareSchema } from './migrate.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
+import { inWriteTransaction } from './transactions.js';
 import { upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {
@@ -103,10 +105,8 @@ export class PostgresStore implements ArchiveStore {
   }
 
   claimOrigin(origin: ArchiveOrigin): Promise<void> {
-    return this.run(async (client) => {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(this.target.schema, 'write')]);
+    return this.run((client) =>
+      inWriteTransaction(client, this.target.schema, async () => {
         const { rows } = await client.query<{ recorded: string | null; has: boolean }>(
           `SELECT (SELECT value FROM ${this.s}.archive_meta WHERE key = 'origin') AS recorded,
                   EXISTS (SELECT 1 FROM ${this.s}.recalls) AS has`,
@@ -115,12 +115,8 @@ export class PostgresStore implements ArchiveStore {
         const holds = settleOrigin(this.name, row.recorded ?? undefined, row.has, origin);
         if (row.recorded === null)
           await client.query(`INSERT INTO ${this.s}.archive_meta (key, value) VALUES ('origin', $1)`, [holds]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      }
-    });
+      }),
+    );
   }
 
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {
@@ -163,31 +159,24 @@ export class PostgresStore implements ArchiveStore {
     return this.run((client) => storedInPeriod(client, this.s, period, q));
   }
 
-  /** Cases are kept in SQLite archives only, for now: said plainly rather than half done. */
-  private noCases(): Promise<never> {
-    return Promise.reject(
-      new ArchiveError(this.name, `cases are not kept in a PostgreSQL archive yet (${this.name}); use an archive file`),
-    );
+  openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
+    return this.run((client) => openCases(client, this.s, this.target.schema, candidates, by));
   }
 
-  openCases(_candidates: readonly CaseCandidate[], _by: StepBy): Promise<{ opened: number; existing: number }> {
-    return this.noCases();
+  cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {
+    return this.run((client) => listCases(client, this.s, q, filter));
   }
 
-  cases(_q: CaseQuery, _filter?: RecordFilter): Promise<CaseView[]> {
-    return this.noCases();
+  caseWithRecall(id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
+    return this.run((client) => caseWithRecall(client, this.s, id));
   }
 
-  caseWithRecall(_id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
-    return this.noCases();
-  }
-
-  stepCase(_id: number, _step: CaseStep, _by: StepBy): Promise<CaseView> {
-    return this.noCases();
+  stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView> {
+    return this.run((client) => stepCase(client, this.s, this.target.schema, id, step, by));
   }
 
   verifyCases(): Promise<CaseLogCheck> {
-    return this.noCases();
+    return this.run((client) => verifyCases(client, this.s));
   }
 
   async close(): Promise<void> {

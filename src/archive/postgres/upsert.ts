@@ -2,8 +2,9 @@
 import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
-import { lockName } from './migrate.js';
+import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
 import { tsvectorText } from './search.js';
+import { inWriteTransaction } from './transactions.js';
 
 /** The columns written per record; list filters travel as text[] literals, the search column as tsvector text. */
 const SCALARS = ['data_source', 'published_at', 'updated_at', 'published_us', 'updated_us', 'created_us'] as const;
@@ -91,10 +92,8 @@ export async function upsertPage(
   runId: number,
 ): Promise<UpsertCounts> {
   const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
-  await client.query('BEGIN');
-  try {
-    // One writer decides at a time: two syncs never both find a record new, nor both store one change.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, 'write')]);
+  // One writer decides at a time: two syncs never both find a record new, nor both store one change.
+  return inWriteTransaction(client, schema, async () => {
     const found = await client.query<Stored & { id: number }>(
       `SELECT id, raw, version, updated_at, updated_us, version_run FROM ${s}.recalls WHERE id = ANY($1::bigint[])`,
       [records.map((r) => r.id)],
@@ -102,6 +101,7 @@ export async function upsertPage(
     const stored = new Map<number, Stored>(found.rows.map((r) => [r.id, r]));
     const writes = new Map<number, unknown[]>();
     const history = new Columns(6);
+    const updates: RecallUpdate[] = [];
     for (const record of records) {
       const raw = JSON.stringify(record);
       const old = stored.get(record.id);
@@ -118,6 +118,7 @@ export async function upsertPage(
       const version = old ? old.version + 1 : 1;
       if (old) {
         history.push([record.id, old.version, old.updated_at, old.version_run, runId, old.raw]);
+        updates.push({ recallId: record.id, version, oldRaw: old.raw, record });
         counts.updated++;
       } else counts.added++;
       stored.set(record.id, {
@@ -153,15 +154,13 @@ export async function upsertPage(
       const part = rows.slice(i, i + ROWS_PER_INSERT);
       await client.query(upsertSql(s, part.length), part.flat());
     }
+    // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
+    await casesOnRecallUpdates(client, s, updates);
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
          unchanged = unchanged + $4 WHERE id = $5`,
       [records.length, counts.added, counts.updated, counts.unchanged, runId],
     );
-    await client.query('COMMIT');
     return counts;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
+  });
 }

@@ -1,18 +1,7 @@
 // Appends one event to the case log (hash-chained to the newest) and moves the case's status with it.
 import type Database from 'better-sqlite3';
 import { eventHash, GENESIS, type StoredEvent } from '../cases-chain.js';
-import type { CaseAction, CaseStatus, Outcome } from '../cases-model.js';
-
-export interface NewEvent {
-  caseId: number;
-  at: string;
-  actor: string;
-  action: CaseAction;
-  status: CaseStatus;
-  outcome: Outcome | null;
-  note: string | null;
-  detail: string | null;
-}
+import type { NewEvent } from '../cases-model.js';
 
 /** Prepared once per connection; `append` must run inside a write transaction (the head must not move). */
 export class EventWriter {

@@ -2,7 +2,8 @@
 import type Database from 'better-sqlite3';
 import { compileFilter, isEmptyFilter, type RecordFilter } from '../../filters/record-filter.js';
 import { canonicalJson, openedDetail } from '../cases-chain.js';
-import { CaseNotFoundError, CaseStepError } from '../cases-errors.js';
+import { CaseNotFoundError } from '../cases-errors.js';
+import { caseView, EVENT_COLUMNS, eventsByCase, stepFields } from '../cases-steps.js';
 import { EventWriter } from './cases-events.js';
 import type {
   CaseCandidate,
@@ -12,30 +13,10 @@ import type {
   CaseStatus,
   CaseStep,
   CaseView,
-  Outcome,
   StepBy,
 } from '../cases-model.js';
 
 type EventRow = CaseEventView & { case_id: number };
-
-function view(row: CaseRow, events: CaseEventView[]): CaseView {
-  return {
-    id: row.id,
-    status: row.status as CaseStatus,
-    recall_id: row.recall_id,
-    level: row.level,
-    reason: row.reason,
-    catalog_row: JSON.parse(row.catalog_row) as Record<string, string>,
-    catalog_key: row.catalog_key,
-    alert_title: row.alert_title,
-    opened_at: row.opened_at,
-    updated_at: row.updated_at,
-    outcome: row.outcome as Outcome | null,
-    events,
-  };
-}
-
-const EVENT_COLUMNS = 'e.case_id, e.seq, e.at, e.actor, e.action, e.status, e.outcome, e.note, e.hash';
 
 function where(q: CaseQuery): { sql: string; params: unknown[] } {
   const parts: string[] = [];
@@ -100,18 +81,14 @@ export class CaseStore {
     const chosen = keep
       ? rows.filter((r) => r.recall_raw !== null && keep(JSON.parse(r.recall_raw) as Record<string, unknown>))
       : rows;
-    const byCase = new Map<number, CaseEventView[]>();
-    const events = this.db
-      .prepare(
-        `SELECT ${EVENT_COLUMNS} FROM case_events e JOIN cases c ON c.id = e.case_id WHERE ${w.sql} ORDER BY e.case_id, e.seq`,
-      )
-      .iterate(...w.params) as IterableIterator<EventRow>;
-    for (const { case_id, ...e } of events) {
-      const list = byCase.get(case_id);
-      if (list) list.push(e);
-      else byCase.set(case_id, [e]);
-    }
-    return chosen.map((r) => view(r, byCase.get(r.id) ?? []));
+    const byCase = eventsByCase(
+      this.db
+        .prepare(
+          `SELECT ${EVENT_COLUMNS} FROM case_events e JOIN cases c ON c.id = e.case_id WHERE ${w.sql} ORDER BY e.case_id, e.seq`,
+        )
+        .iterate(...w.params) as IterableIterator<EventRow>,
+    );
+    return chosen.map((r) => caseView(r, byCase.get(r.id) ?? []));
   }
 
   /** One case with its timeline, and its recall as the archive holds it now (undefined when it does not). */
@@ -132,19 +109,7 @@ export class CaseStore {
           | { status: CaseStatus; outcome: string | null }
           | undefined;
         if (!row) throw new CaseNotFoundError(id);
-        if (step.kind === 'reopen' && row.status !== 'closed')
-          throw new CaseStepError(`case ${id} is ${row.status}, not closed: there is nothing to reopen`);
-        if (step.kind !== 'reopen' && row.status === 'closed')
-          throw new CaseStepError(
-            `case ${id} is closed (${row.outcome ?? 'no outcome'})`,
-            `reopen it first: recall-feed cases reopen ${id} --note <why>`,
-          );
-        const fields =
-          step.kind === 'resolve'
-            ? { action: 'resolved' as const, status: 'closed' as const, outcome: step.outcome }
-            : step.kind === 'wait'
-              ? { action: 'waiting' as const, status: 'waiting' as const, outcome: null }
-              : { action: 'reopened' as const, status: 'open' as const, outcome: null };
+        const fields = stepFields(id, row, step);
         this.events.append({ caseId: id, ...by, ...fields, detail: null });
       })
       .immediate();

@@ -1,0 +1,66 @@
+// `cases verify` past the chain, for both engines: each case row against the timeline that must explain it.
+import { type CaseLogCheck, type ChainCheck, openedDetail } from './cases-chain.js';
+import type { CaseRow } from './cases-model.js';
+
+/** A case row beside its first and last event (portable SQL; `t` prefixes the table names, '' or `"schema".`). */
+export const caseRowsSql = (t: string) => `
+  SELECT c.id, c.recall_id, c.catalog_key, c.level, c.reason, c.catalog_row, c.status, c.outcome,
+         f.seq AS first_seq, f.action AS first_action, f.detail AS first_detail,
+         l.seq AS last_seq, l.status AS last_status, l.outcome AS last_outcome
+    FROM ${t}cases c
+    LEFT JOIN ${t}case_events f ON f.seq = (SELECT min(seq) FROM ${t}case_events WHERE case_id = c.id)
+    LEFT JOIN ${t}case_events l ON l.seq = (SELECT max(seq) FROM ${t}case_events WHERE case_id = c.id)
+   ORDER BY c.id`;
+
+/** One event whose case is gone, if any. */
+export const orphanSql = (t: string) =>
+  `SELECT e.seq, e.case_id FROM ${t}case_events e LEFT JOIN ${t}cases c ON c.id = e.case_id WHERE c.id IS NULL LIMIT 1`;
+
+export type CaseRowState = Pick<
+  CaseRow,
+  'id' | 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row' | 'status' | 'outcome'
+> & {
+  first_seq: number | null;
+  first_action: string | null;
+  first_detail: string | null;
+  last_seq: number | null;
+  last_status: string | null;
+  last_outcome: string | null;
+};
+
+/** The sound chain's result, or the first case whose row its events do not explain (an edited status or row). */
+export function checkCaseRows(chain: ChainCheck, cases: number, rows: Iterable<CaseRowState>): CaseLogCheck {
+  for (const c of rows) {
+    const broken = (seq: number, problem: string): CaseLogCheck => ({
+      ...chain,
+      cases,
+      broken: { seq, caseId: c.id, problem },
+    });
+    if (c.first_seq === null || c.last_seq === null)
+      return broken(0, `case ${c.id} has no events: its timeline was removed`);
+    if (c.first_action !== 'opened' || c.first_detail !== openedDetail(c))
+      return broken(
+        c.first_seq,
+        `case ${c.id} differs from event ${c.first_seq} that opened it: the case row was edited`,
+      );
+    if (c.status !== c.last_status || c.outcome !== c.last_outcome)
+      return broken(
+        c.last_seq,
+        `case ${c.id} is stored as ${c.status}${c.outcome ? ` (${c.outcome})` : ''} but its last event ${c.last_seq} says ${c.last_status}${c.last_outcome ? ` (${c.last_outcome})` : ''}: the case row was edited`,
+      );
+  }
+  return { ...chain, cases };
+}
+
+/** The result with an event that belongs to a removed case, when there is one. */
+export function checkOrphan(check: CaseLogCheck, orphan: { seq: number; case_id: number } | undefined): CaseLogCheck {
+  if (!orphan || check.broken) return check;
+  return {
+    ...check,
+    broken: {
+      seq: orphan.seq,
+      caseId: orphan.case_id,
+      problem: `event ${orphan.seq} belongs to case ${orphan.case_id}, which was removed`,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// The sync's hook on cases, on PostgreSQL: a new version of a recall reopens its closed cases, and notes the change on the others.
+import type pg from 'pg';
+import { type CaseOnRecall, recallUpdatedEvents } from '../cases-changes.js';
+import { appendEvent } from './cases-events.js';
+
+/** A recall the page stored a new version of, with the version it replaced. */
+export interface RecallUpdate {
+  recallId: number;
+  version: number;
+  oldRaw: string;
+  record: Record<string, unknown>;
+}
+
+/** Runs inside the sync's page transaction (under its write lock): the versions and these events commit together. */
+export async function casesOnRecallUpdates(
+  client: pg.Client,
+  s: string,
+  updates: readonly RecallUpdate[],
+  now: () => number = Date.now,
+): Promise<void> {
+  if (updates.length === 0) return;
+  const { rows } = await client.query<CaseOnRecall & { recall_id: number }>(
+    `SELECT id, recall_id, status, outcome FROM ${s}.cases WHERE recall_id = ANY($1::bigint[]) ORDER BY id`,
+    [updates.map((u) => u.recallId)],
+  );
+  if (rows.length === 0) return;
+  // In the page's record order, as SQLite's hook appends them while it stores each record.
+  for (const u of updates) {
+    const cases = rows.filter((r) => r.recall_id === u.recallId);
+    if (cases.length === 0) continue;
+    const at = new Date(now()).toISOString();
+    for (const e of recallUpdatedEvents(cases, u.version, u.oldRaw, u.record, at)) await appendEvent(client, s, e);
+  }
+}
