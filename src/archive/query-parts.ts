@@ -52,9 +52,16 @@ export function searchWords(text: string): { word: string; prefix: boolean }[] {
  * and searches these tokens, so both engines find the same recalls.
  */
 export function indexTokens(text: string): string[] {
-  // Most text is ASCII, which has no accents to take off: decomposing it would only cost a sync time.
-  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/\p{Mn}/gu, '') : text;
-  return plain
+  // Most text is ASCII, which has no accents to take off and whose letters and digits are [a-z0-9] once in
+  // lower case: the Unicode pass would only cost a sync time (the same tokens either way).
+  if (!/[^\x00-\x7f]/.test(text))
+    return text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+  return text
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}\p{Co}]+/u)
     .filter(Boolean);

@@ -1,6 +1,7 @@
 // The PostgreSQL engine's full text: tsvector text of our own tokens, and --search as a tsquery over them.
 import { describe, expect, it } from 'vitest';
 import { tsqueryText, tsvectorText } from '../../src/archive/postgres/search.js';
+import { indexTokens } from '../../src/archive/query-parts.js';
 
 describe('tsvectorText', () => {
   it('indexes letters and digits without case or accents, positions per field with a gap between fields', () => {
@@ -24,5 +25,20 @@ describe('tsqueryText', () => {
     expect(tsqueryText('fire - —')).toBe("('fire')");
     expect(tsqueryText('- —')).toBeUndefined();
     expect(tsqueryText(' * ')).toBeUndefined();
+  });
+});
+
+describe('indexTokens', () => {
+  it('gives ASCII text the tokens the Unicode rule gives it (letters and digits, lower case)', () => {
+    // Every printable ASCII character and some runs of them, checked against the rule written out here.
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    const samples = [ascii, 'Model XK-200/B, lot #4471 (2026)', '__a__B__9__', '', '---', 'Tab\there\nnewline'];
+    for (const text of samples) {
+      const expected = text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}\p{Co}]+/u)
+        .filter((t) => t !== '');
+      expect(indexTokens(text), JSON.stringify(text)).toEqual(expected);
+    }
   });
 });

@@ -32,7 +32,7 @@ import { quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { inWriteTransaction } from './transactions.js';
-import { upsertPage } from './upsert.js';
+import { prepareRows, upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {
   readonly engine = 'postgres' as const;
@@ -41,6 +41,9 @@ export class PostgresStore implements ArchiveStore {
 
   /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
   private client: pg.Client | undefined;
+
+  /** Settles when every call made so far has finished (see run). */
+  private turns: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly target: PgTarget,
@@ -87,16 +90,25 @@ export class PostgresStore implements ArchiveStore {
     return named ?? err;
   }
 
-  /** Runs `fn` on the connection, naming a lost connection, a refused permission or an unreachable server. */
-  private async run<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-    try {
-      return await fn(await this.connected());
-    } catch (err) {
-      throw this.failed(err);
-    }
+  /**
+   * Runs `fn` on the connection, naming a lost connection, a refused permission or an unreachable server.
+   * Calls take turns on the one connection, in the order they were made: a caller may hand over the next
+   * page while the last one is still being stored, and their transactions never interleave.
+   */
+  private run<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+    const turn = this.turns.then(async () => {
+      try {
+        return await fn(await this.connected());
+      } catch (err) {
+        throw this.failed(err);
+      }
+    });
+    this.turns = turn.catch(() => {});
+    return turn;
   }
 
   private async *stream<T>(rows: (client: pg.Client) => AsyncGenerator<T>): AsyncGenerator<T> {
+    await this.turns;
     try {
       yield* rows(await this.connected());
     } catch (err) {
@@ -124,7 +136,9 @@ export class PostgresStore implements ArchiveStore {
   }
 
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
-    return this.run((client) => upsertPage(client, this.s, this.target.schema, records, runId));
+    // Prepared now, before the page's turn: this JavaScript work overlaps the server storing the page before.
+    const rows = prepareRows(records);
+    return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId));
   }
 
   finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {
@@ -180,6 +194,7 @@ export class PostgresStore implements ArchiveStore {
   }
 
   async close(): Promise<void> {
+    await this.turns;
     await this.client?.end().catch(() => {});
     this.client = undefined;
   }

@@ -43,6 +43,16 @@ const ROWS_PER_INSERT = 1000;
  * parameter would escape every quote of every record's JSON, and the server parse it back).
  */
 function upsertSql(s: string, rows: number): string {
+  const key = `${s}:${rows}`;
+  let sql = upsertSqls.get(key);
+  if (sql === undefined) upsertSqls.set(key, (sql = buildUpsertSql(s, rows)));
+  return sql;
+}
+
+/** The statements built so far: a sync sends the same one (a full page) hundreds of times. */
+const upsertSqls = new Map<string, string>();
+
+function buildUpsertSql(s: string, rows: number): string {
   const width = COLUMNS.length;
   const tuples = Array.from(
     { length: rows },
@@ -84,11 +94,46 @@ class Columns {
   }
 }
 
+/** A record made ready to store, before any transaction: what does not depend on what the archive holds. */
+export interface PreparedRow {
+  record: ArchivedRecord;
+  raw: string;
+  updated_at: string | null;
+  updated_us: number | null;
+  /** The row's values after id, version, first_run and version_run, in COLUMNS order. */
+  values: unknown[];
+}
+
+/**
+ * The page's rows, computed up front (JSON text, sort keys, folded filters, the tsvector text): the store calls
+ * this before it queues the page's transaction, so a sync prepares one page while the server stores the last.
+ */
+export function prepareRows(records: readonly ArchivedRecord[]): PreparedRow[] {
+  return records.map((record) => {
+    const raw = JSON.stringify(record);
+    const columns = recordColumns(record, raw);
+    const row = columns as unknown as Record<string, unknown>;
+    return {
+      record,
+      raw,
+      updated_at: columns.updated_at,
+      updated_us: columns.updated_us,
+      values: [
+        ...SCALARS.map((c) => row[c]),
+        ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
+        ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
+        raw,
+        tsvectorText(ftsValues(record)),
+      ],
+    };
+  });
+}
+
 export async function upsertPage(
   client: pg.Client,
   s: string,
   schema: string,
-  records: readonly ArchivedRecord[],
+  rows: readonly PreparedRow[],
   runId: number,
 ): Promise<UpsertCounts> {
   const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
@@ -96,22 +141,21 @@ export async function upsertPage(
   return inWriteTransaction(client, schema, async () => {
     const found = await client.query<Stored & { id: number }>(
       `SELECT id, raw, version, updated_at, updated_us, version_run FROM ${s}.recalls WHERE id = ANY($1::bigint[])`,
-      [records.map((r) => r.id)],
+      [rows.map((r) => r.record.id)],
     );
     const stored = new Map<number, Stored>(found.rows.map((r) => [r.id, r]));
     const writes = new Map<number, unknown[]>();
     const history = new Columns(6);
     const updates: RecallUpdate[] = [];
-    for (const record of records) {
-      const raw = JSON.stringify(record);
+    for (const row of rows) {
+      const { record, raw } = row;
       const old = stored.get(record.id);
       if (old?.raw === raw) {
         counts.unchanged++;
         continue;
       }
-      const columns = recordColumns(record, raw);
       // An older version arriving late (a concurrent sync that fetched before the change) is not stored.
-      if (old && columns.updated_us !== null && old.updated_us !== null && columns.updated_us < old.updated_us) {
+      if (old && row.updated_us !== null && old.updated_us !== null && row.updated_us < old.updated_us) {
         counts.unchanged++;
         continue;
       }
@@ -124,22 +168,11 @@ export async function upsertPage(
       stored.set(record.id, {
         raw,
         version,
-        updated_at: columns.updated_at,
-        updated_us: columns.updated_us,
+        updated_at: row.updated_at,
+        updated_us: row.updated_us,
         version_run: runId,
       });
-      const row = columns as unknown as Record<string, unknown>;
-      writes.set(record.id, [
-        record.id,
-        version,
-        runId,
-        runId,
-        ...SCALARS.map((c) => row[c]),
-        ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
-        ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
-        raw,
-        tsvectorText(ftsValues(record)),
-      ]);
+      writes.set(record.id, [record.id, version, runId, runId, ...row.values]);
     }
     if (history.size > 0) {
       await client.query(
@@ -149,9 +182,9 @@ export async function upsertPage(
         history.arrays,
       );
     }
-    const rows = [...writes.values()];
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const values = [...writes.values()];
+    for (let i = 0; i < values.length; i += ROWS_PER_INSERT) {
+      const part = values.slice(i, i + ROWS_PER_INSERT);
       await client.query(upsertSql(s, part.length), part.flat());
     }
     // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
@@ -159,7 +192,7 @@ export async function upsertPage(
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
          unchanged = unchanged + $4 WHERE id = $5`,
-      [records.length, counts.added, counts.updated, counts.unchanged, runId],
+      [rows.length, counts.added, counts.updated, counts.unchanged, runId],
     );
     return counts;
   });

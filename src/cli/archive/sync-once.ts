@@ -54,15 +54,28 @@ export async function syncOnce(
   const params = { sources: sources ?? null, hours: plan.hours, base_url: base.origin };
   const runId = await writing(file, () => archive.beginRun(params, ctx.now()));
   let fetched = 0;
+  // One page may be handed to the archive while the one before is still being stored: an engine that
+  // stores on a server (PostgreSQL) prepares the next page meanwhile; pages are stored in order.
+  let storing: Promise<void> | undefined;
   try {
     const pages = session.client.feedPages({ dataSources: sources, hoursAgo: plan.hours, limit: BOUNDS.pageSizeMax });
     for await (const page of readAhead(pages)) {
-      await writing(file, () => archive.upsertPage(page.data, runId));
-      fetched += page.data.length;
-      session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
       if (ctx.signal.aborted) throw ctx.signal.reason;
+      const stored = writing(file, () => archive.upsertPage(page.data, runId)).then(() => {
+        fetched += page.data.length;
+        session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
+      });
+      // Awaited below (or, after a failure, in the catch): never left to fail unheard.
+      stored.catch(() => {});
+      const before = storing;
+      storing = stored;
+      await before;
     }
+    await storing;
+    if (ctx.signal.aborted) throw ctx.signal.reason;
   } catch (err) {
+    // The page in flight ends (stored or not) before the run is marked: the run's counts stay true.
+    await storing?.catch(() => {});
     const interrupted = ctx.signal.aborted || err instanceof InterruptedError;
     try {
       await archive.finishRun(
