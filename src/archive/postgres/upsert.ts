@@ -44,8 +44,10 @@ const ROWS_PER_INSERT = 1000;
  */
 function upsertSql(s: string, rows: number): string {
   const key = `${s}:${rows}`;
-  let sql = upsertSqls.get(key);
-  if (sql === undefined) upsertSqls.set(key, (sql = buildUpsertSql(s, rows)));
+  const known = upsertSqls.get(key);
+  if (known !== undefined) return known;
+  const sql = buildUpsertSql(s, rows);
+  upsertSqls.set(key, sql);
   return sql;
 }
 
