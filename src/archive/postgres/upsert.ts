@@ -187,7 +187,13 @@ export async function upsertPage(
     const values = [...writes.values()];
     for (let i = 0; i < values.length; i += ROWS_PER_INSERT) {
       const part = values.slice(i, i + ROWS_PER_INSERT);
-      await client.query(upsertSql(s, part.length), part.flat());
+      // A named statement: the server parses and plans this many-parameter INSERT once per connection, not per
+      // page. One store is one connection on one schema, so the row count alone tells the statements apart.
+      await client.query({
+        name: `recall-feed-upsert-${part.length}`,
+        text: upsertSql(s, part.length),
+        values: part.flat(),
+      });
     }
     // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
     await casesOnRecallUpdates(client, s, updates);
