@@ -1,6 +1,6 @@
 // The case timeline's hash chain: a canonical serialisation of each event, its sha256, and the check of the whole chain.
 import { createHash } from 'node:crypto';
-import type { CaseRow } from './cases-model.js';
+import type { CaseRow, NewEvent } from './cases-model.js';
 
 /** The previous hash of the very first event. */
 export const GENESIS = '0'.repeat(64);
@@ -41,6 +41,23 @@ export function canonicalEvent(e: Omit<StoredEvent, 'hash'>): string {
 
 export function eventHash(e: Omit<StoredEvent, 'hash'>): string {
   return createHash('sha256').update(canonicalEvent(e), 'utf8').digest('hex');
+}
+
+/** `e` as the next stored event after `head` (the newest, or none): numbered, chained and hashed. */
+export function chainedEvent(head: { seq: number; hash: string } | undefined, e: NewEvent): StoredEvent {
+  const unhashed = {
+    seq: (head?.seq ?? 0) + 1,
+    case_id: e.caseId,
+    at: e.at,
+    actor: e.actor,
+    action: e.action,
+    status: e.status,
+    outcome: e.outcome,
+    note: e.note,
+    detail: e.detail,
+    prev_hash: head?.hash ?? GENESIS,
+  };
+  return { ...unhashed, hash: eventHash(unhashed) };
 }
 
 /** JSON with its object keys sorted at every level: the `detail` of an event, hashed as text. */

@@ -1,27 +1,14 @@
 // Appends one event to the case log (hash-chained to the newest) and moves the case's status with it, on PostgreSQL.
 import type pg from 'pg';
-import { eventHash, GENESIS, type StoredEvent } from '../cases-chain.js';
+import { chainedEvent, type StoredEvent } from '../cases-chain.js';
 import type { NewEvent } from '../cases-model.js';
 
-/** Must run inside inWriteTransaction (write-lock.ts): the head read here must not move before the insert. */
+/** Must run inside inWriteTransaction (transactions.ts): the head read here must not move before the insert. */
 export async function appendEvent(client: pg.Client, s: string, e: NewEvent): Promise<StoredEvent> {
   const { rows } = await client.query<{ seq: number; hash: string }>(
     `SELECT seq, hash FROM ${s}.case_events ORDER BY seq DESC LIMIT 1`,
   );
-  const head = rows[0];
-  const unhashed = {
-    seq: (head?.seq ?? 0) + 1,
-    case_id: e.caseId,
-    at: e.at,
-    actor: e.actor,
-    action: e.action,
-    status: e.status,
-    outcome: e.outcome,
-    note: e.note,
-    detail: e.detail,
-    prev_hash: head?.hash ?? GENESIS,
-  };
-  const stored = { ...unhashed, hash: eventHash(unhashed) };
+  const stored = chainedEvent(rows[0], e);
   await client.query(
     `INSERT INTO ${s}.case_events (seq, case_id, at, actor, action, status, outcome, note, detail, prev_hash, hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,

@@ -1,6 +1,6 @@
 // Appends one event to the case log (hash-chained to the newest) and moves the case's status with it.
 import type Database from 'better-sqlite3';
-import { eventHash, GENESIS, type StoredEvent } from '../cases-chain.js';
+import { chainedEvent, type StoredEvent } from '../cases-chain.js';
 import type { NewEvent } from '../cases-model.js';
 
 /** Prepared once per connection; `append` must run inside a write transaction (the head must not move). */
@@ -19,20 +19,7 @@ export class EventWriter {
   }
 
   append(e: NewEvent): StoredEvent {
-    const head = this.head.get();
-    const unhashed = {
-      seq: (head?.seq ?? 0) + 1,
-      case_id: e.caseId,
-      at: e.at,
-      actor: e.actor,
-      action: e.action,
-      status: e.status,
-      outcome: e.outcome,
-      note: e.note,
-      detail: e.detail,
-      prev_hash: head?.hash ?? GENESIS,
-    };
-    const stored = { ...unhashed, hash: eventHash(unhashed) };
+    const stored = chainedEvent(this.head.get(), e);
     this.insert.run(stored);
     this.move.run(e.status, e.outcome, e.at, e.caseId);
     return stored;
