@@ -3,7 +3,7 @@ import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
@@ -30,7 +30,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           bom: plan.bom,
           width: local.terminal.columns,
           color: local.terminal.color,
-          toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+          toTerminal: reachesTerminal(target, local.terminal),
         });
         // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
         if (renderer.writeJson) {

@@ -7,7 +7,7 @@ import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { MissingApiKeyError, UsageError } from '../cli-errors.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
@@ -116,7 +116,7 @@ export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context
           tableColumns: [],
           csvColumns: RECALL_FIELDS,
           width,
-          toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+          toTerminal: reachesTerminal(target, local.terminal),
         });
         await renderer.write(versions.map((v) => v.record));
         await renderer.end();

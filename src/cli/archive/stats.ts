@@ -6,7 +6,7 @@ import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/store.js';
 import type { StatsPlan } from './plans.js';
 import type { Context } from '../context.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
 import type { Format, GlobalFlags, Settings } from '../settings.js';
@@ -89,7 +89,7 @@ async function write(
   }
   const { createRenderer } = await import('../../output/renderer.js');
   const columns = ['field', 'value', 'count'];
-  const toTerminal = target.kind === 'stdout' && local.terminal.stdoutIsTTY;
+  const toTerminal = reachesTerminal(target, local.terminal);
   const renderer = createRenderer({ format, out, tableColumns: columns, csvColumns: columns, toTerminal });
   for (const field of plan.by)
     await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));

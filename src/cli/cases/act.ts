@@ -5,7 +5,7 @@ import { escapeJsonControls } from '../../output/control-escapes.js';
 import { type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
 import { openLocal, type LocalSession } from '../archive/local-session.js';
 import type { Context } from '../context.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { caseText } from './case-text.js';
@@ -52,7 +52,7 @@ async function printCase(
         out: target.stream,
         tableColumns: columns,
         csvColumns: columns,
-        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+        toTerminal: reachesTerminal(target, local.terminal),
       });
       await renderer.write([caseRecord(c)]);
       await renderer.end();

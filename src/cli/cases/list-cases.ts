@@ -3,7 +3,7 @@ import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
@@ -36,7 +36,7 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
         bom: plan.bom,
         width: local.terminal.columns,
         color: local.terminal.color,
-        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+        toTerminal: reachesTerminal(target, local.terminal),
       });
       await renderer.write(cases.map(caseRecord));
       await renderer.end();

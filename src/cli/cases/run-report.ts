@@ -11,7 +11,7 @@ import type { DbChoice } from '../archive/archive-file.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
-import { openTarget } from '../files/output-target.js';
+import { openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { catalogueCoverage } from './report-coverage.js';
@@ -84,7 +84,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
         tableColumns: [...REPORT_CSV_COLUMNS],
         csvColumns: [...REPORT_CSV_COLUMNS],
         formulaGuard: true,
-        toTerminal: target.kind === 'stdout' && local.terminal.stdoutIsTTY,
+        toTerminal: reachesTerminal(target, local.terminal),
       });
       await renderer.write(data.cases.map(reportCsvRow));
       await renderer.end();

@@ -30,7 +30,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
   const { openSession } = await import('../session.js');
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
-    const { chooseFormat, openTarget } = await import('../files/output-target.js');
+    const { chooseFormat, openTarget, reachesTerminal } = await import('../files/output-target.js');
     const { announceWritten, writeOutput } = await import('../files/write-output.js');
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
@@ -47,7 +47,7 @@ export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx
           csvColumns: SOURCE_COLUMNS,
           width: session.terminal.columns,
           color: session.terminal.color,
-          toTerminal: target.kind === 'stdout' && session.terminal.stdoutIsTTY,
+          toTerminal: reachesTerminal(target, session.terminal),
         });
         await renderer.write(answer.data_sources);
         await renderer.end();

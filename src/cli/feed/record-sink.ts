@@ -1,4 +1,5 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
+import { reachesTerminal } from '../files/output-target.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
@@ -90,7 +91,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       },
       width: session.terminal.columns,
       color: session.terminal.color,
-      toTerminal: target.kind === 'stdout' && session.terminal.stdoutIsTTY,
+      toTerminal: reachesTerminal(target, session.terminal),
       resumeCount: target.resumed?.count,
     });
   }

@@ -56,6 +56,11 @@ export function chooseFormat(settings: Settings, terminal: Terminal): Format {
   return terminal.stdoutIsTTY && !output ? 'table' : 'jsonl';
 }
 
+/** Whether what goes to `target` lands on the user's terminal (stdout, and stdout is one): escape controls then. */
+export function reachesTerminal(target: OutputTarget, terminal: Terminal): boolean {
+  return target.kind === 'stdout' && terminal.stdoutIsTTY;
+}
+
 export interface TargetOptions {
   append?: boolean;
   resume?: boolean;

@@ -12,7 +12,7 @@ import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
 import { MatchesFoundError, UsageError } from '../cli-errors.js';
-import { chooseFormat, openTarget } from '../files/output-target.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
 import type { Settings } from '../settings.js';
@@ -98,7 +98,7 @@ async function matchAll(
         bom: plan.bom,
         width: where.terminal.columns,
         color: where.terminal.color,
-        toTerminal: target.kind === 'stdout' && where.terminal.stdoutIsTTY,
+        toTerminal: reachesTerminal(target, where.terminal),
       });
       await where.status.start('matching recalls…');
       for await (const batch of batches) {
