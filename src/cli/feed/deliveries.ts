@@ -1,5 +1,5 @@
 // Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
-import { type Action, stripControls } from '../../actions/action.js';
+import type { Action } from '../../actions/action.js';
 import { childEnv } from '../../actions/child-env.js';
 import { HttpAgent } from '../../api/http-agent.js';
 import {
@@ -53,7 +53,7 @@ export function cutShortWarning(report: DeliveryReport, budgetMs: number, where:
 
 /** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
 function describe(id: string): string {
-  const [recall, row] = stripControls(id).split(':');
+  const [recall, row] = id.split(':');
   return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
 }
 
@@ -71,8 +71,7 @@ export async function openDeliveries(
         words: plan.exec.words,
         timeoutMs: plan.exec.timeoutMs,
         env: childEnv(ctx.env),
-        onOutput: (line, record) =>
-          session.status.note(`exec[${stripControls(String(record.id ?? record.recall_id))}]: ${line}`),
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
       }),
     );
   }
@@ -106,16 +105,16 @@ export async function openDeliveries(
         await state.commit();
       },
       now: ctx.now,
-      // Error text can hold what a receiver or a record said: no control characters reach the terminal.
+      // Error text can hold what a receiver or a record said: the status reporter prints it without control codes.
       onFailure: (d, action, error) =>
-        session.status.warn(`${action} failed for ${describe(d.id)}: ${stripControls(error)}; it stays pending`),
+        session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
       onBatchFailure: (ds, action, error) =>
         session.status.warn(
-          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${stripControls(error)}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
+          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${error}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
         ),
       onGiveUp: (d, action, error) =>
         session.status.warn(
-          `${action} given up for ${describe(d.id)}: ${stripControls(error)}; it can never succeed for this record, so it will not be retried`,
+          `${action} given up for ${describe(d.id)}: ${error}; it can never succeed for this record, so it will not be retried`,
         ),
       onSuccess: (d, action) => {
         if (session.settings.verbose)

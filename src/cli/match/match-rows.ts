@@ -1,5 +1,4 @@
 // The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
-import { stripControls } from '../../actions/action.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Match, RejectedCode } from '../../match/matcher.js';
@@ -42,10 +41,10 @@ const MAX_REJECTED_LINES = 20;
 
 /**
  * What the user should know about the catalogue as read, on stderr: an encoding guessed, repeated
- * columns, and each barcode with a wrong check digit (never matched). Its text is the file's: no control characters.
+ * columns, and each barcode with a wrong check digit (never matched). Its text is the file's; the status reporter prints it without control codes.
  */
 export function reportCatalogue(catalogue: Catalogue, rejected: readonly RejectedCode[], status: StatusReporter): void {
-  const file = stripControls(catalogue.file);
+  const { file } = catalogue;
   if (catalogue.readAs === 'windows-1252') {
     status.warn(
       `${file} is not UTF-8: read as Windows-1252 (Western European); if accents look wrong, save it as UTF-8`,
@@ -55,13 +54,11 @@ export function reportCatalogue(catalogue: Catalogue, rejected: readonly Rejecte
     const differ =
       r.conflicts === 0 ? '' : `; in ${counted(r.conflicts, 'row', 'rows')} they differ and only the first is read`;
     status.warn(
-      `catalogue column '${stripControls(r.header)}' appears ${r.positions.length} times (columns ${r.positions.join(', ')}): each row reads its first non-empty value${differ}`,
+      `catalogue column '${r.header}' appears ${r.positions.length} times (columns ${r.positions.join(', ')}): each row reads its first non-empty value${differ}`,
     );
   }
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    status.warn(
-      `catalogue row ${r.line}: barcode '${stripControls(r.value)}' rejected (${r.reason}); it is never matched`,
-    );
+    status.warn(`catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
   }
   if (rejected.length > MAX_REJECTED_LINES) {
     status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
