@@ -1,5 +1,6 @@
 // The alert e-mail of one poll or run: a subject with the count and the worst severity, a text part and an HTML part.
 import { stripControls } from './action.js';
+import { escapeHtml } from '../output/markup.js';
 import { bySeverity, worstSeverity } from './severity-order.js';
 
 export interface MailContent {
@@ -17,10 +18,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function shortDate(ms: number): string {
   const d = new Date(ms);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** A field as one line of plain text: hostile control characters and line breaks gone. */

@@ -1,4 +1,5 @@
 // The report as one self-contained printable HTML page: inline CSS, no script, nothing loaded from anywhere.
+import { escapeHtml as esc } from '../../output/markup.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
@@ -10,19 +11,6 @@ import {
   rowText,
   summaryText,
 } from './report-words.js';
-
-// Controls other than tab and newline have no place in a document (and some are not even valid HTML).
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-export function esc(value: unknown): string {
-  return String(value ?? '')
-    .replace(CONTROLS, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const STYLE = `
 body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111; margin: 2em auto; max-width: 60em; padding: 0 1em; }

@@ -1,4 +1,5 @@
 // The report as Markdown: the same sections as the HTML page, every value escaped so data cannot add markup.
+import { escapeMarkdown as md } from '../../output/markup.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
@@ -10,16 +11,6 @@ import {
   rowText,
   summaryText,
 } from './report-words.js';
-
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** One line of text with Markdown's special characters escaped (a table cell's pipe too). */
-export function md(value: unknown): string {
-  return String(value ?? '')
-    .replace(/\r\n|\r|\n/g, ' ')
-    .replace(CONTROLS, '')
-    .replace(/([\\`*_{}[\]()<>#+!|~])/g, '\\$1');
-}
 
 function facts(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${md(k)} | ${md(v)} |`)].join('\n');

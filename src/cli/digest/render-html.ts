@@ -1,5 +1,6 @@
 // The digest as one self-contained HTML page: inline CSS, no script, no external resource; printable.
-import { describeItem, escapeHtml, plain } from '../../actions/email-message.js';
+import { describeItem, plain } from '../../actions/email-message.js';
+import { escapeHtml } from '../../output/markup.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 
 const CSS = `

@@ -1,6 +1,7 @@
 // The digest as terminal text (the look of `stats`: sections and bar charts) and as Markdown.
 import { describeItem, plain } from '../../actions/email-message.js';
 import { barChart } from '../../output/bar-chart.js';
+import { escapeMarkdown as md } from '../../output/markup.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 
 function itemText(item: Record<string, unknown>): string[] {
@@ -52,11 +53,6 @@ export function digestText(d: Digest, width: number): string {
     for (const row of d.matches ?? []) out.push(matchText(row));
   }
   return `${out.join('\n')}\n`;
-}
-
-/** Markdown text is escaped: a hostile title cannot become a link, a heading or emphasis. */
-function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
 }
 
 function itemMarkdown(item: Record<string, unknown>): string {

@@ -1,0 +1,23 @@
+// Text from records, catalogues and notes made safe inside HTML and Markdown documents: no control codes, no markup of its own.
+
+/** C0 controls but tab and line breaks, DEL and C1: no place in a document (some are not even valid HTML). */
+const DOCUMENT_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** `value` as HTML text, also safe inside a quoted attribute. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replace(DOCUMENT_CONTROLS, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** `value` as one line of Markdown text: line breaks become spaces, every character Markdown acts on escaped (a table cell's pipe too). */
+export function escapeMarkdown(value: unknown): string {
+  return String(value ?? '')
+    .replace(/\r\n|[\r\n\t]/g, ' ')
+    .replace(DOCUMENT_CONTROLS, '')
+    .replace(/([\\`*_{}[\]()<>#+!|~])/g, '\\$1');
+}
