@@ -1,8 +1,6 @@
 // Whether monitoring held over a period: the sync runs that succeeded, failed or were interrupted, the gaps, the sources no run covered.
 import type { SyncRunRow } from './run-rows.js';
 
-export type { SyncRunRow } from './run-rows.js';
-
 export interface MonitoringHealth {
   complete: boolean;
   runs: { ok: number; failed: number; interrupted: number };

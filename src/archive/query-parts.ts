@@ -1,4 +1,5 @@
 // The parts of a query both engines turn into SQL: record filters split into SQL-able and residual ones, search words.
+import type { SortField } from '../api/constants.js';
 import { fold } from '../filters/normalize.js';
 import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
 import { SQL_FILTERS, type SqlFilter } from './record-columns.js';
@@ -72,3 +73,18 @@ export function searchTokens(text: string): SearchWord[] | undefined {
   const words = searchWords(text).map(({ word, prefix }) => ({ tokens: indexTokens(word), prefix }));
   return words.length ? words : undefined;
 }
+
+/** A query as SQL over `recalls r` (either engine's dialect), with what SQL cannot answer. */
+export interface Selection {
+  where: string;
+  params: unknown[];
+  /** The filters SQL cannot answer (e.g. --grep), checked on each record after the SQL. */
+  residual: ((record: Record<string, unknown>) => boolean) | undefined;
+}
+
+/** The column each sort field orders by, on both engines. */
+export const SORT_COLUMN: Record<SortField, string> = {
+  published_at: 'published_us',
+  updated_at: 'updated_us',
+  created_in_db_at: 'created_us',
+};

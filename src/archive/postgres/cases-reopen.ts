@@ -24,10 +24,12 @@ export async function casesOnRecallUpdates(
     [updates.map((u) => u.recallId)],
   );
   if (rows.length === 0) return;
+  const byRecall = new Map<number, CaseOnRecall[]>();
+  for (const r of rows) byRecall.set(r.recall_id, [...(byRecall.get(r.recall_id) ?? []), r]);
   // In the page's record order, as SQLite's hook appends them while it stores each record.
   for (const u of updates) {
-    const cases = rows.filter((r) => r.recall_id === u.recallId);
-    if (cases.length === 0) continue;
+    const cases = byRecall.get(u.recallId);
+    if (cases === undefined) continue;
     const at = new Date(now()).toISOString();
     for (const e of recallUpdatedEvents(cases, u.version, u.oldRaw, u.record, at)) await appendEvent(client, s, e);
   }

@@ -8,13 +8,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first (ISO strings of one shape sort as instants). */
 export async function runsAround(client: pg.Client, s: string, period: Period): Promise<SyncRunRow[]> {
-  const { rows } = await client.query<RawRunRow & { id: string | number }>(
+  const { rows } = await client.query<RawRunRow>(
     `SELECT id, started_at, ended_at, outcome, params, error FROM ${s}.sync_runs
       WHERE started_at >= $1 AND started_at < $2 ORDER BY started_at, id`,
     [iso(period.fromMs - RUN_LOOKBACK_MS), iso(period.toMs)],
   );
-  // bigserial comes back as text: the row's id is a number on both engines.
-  return rows.map((r) => toRunRow({ ...r, id: Number(r.id) }));
+  return rows.map(toRunRow);
 }
 
 /** Both lists in the archive's order (published_at, then id, newest first), as SQLite's storedInPeriod gives them. */

@@ -1,22 +1,8 @@
 // Turns a query into SQL over "recall_feed".recalls, and streams the matching rows through a cursor, a batch at a time.
 import type pg from 'pg';
-import type { SortField } from '../../api/constants.js';
-import { filterParts } from '../query-parts.js';
+import { filterParts, SORT_COLUMN, type Selection } from '../query-parts.js';
 import type { ArchiveListing, ArchiveQuery } from '../store.js';
 import { tsqueryText } from './search.js';
-
-export interface Selection {
-  /** SQL over `recalls r`. */
-  where: string;
-  params: unknown[];
-  residual: ((record: Record<string, unknown>) => boolean) | undefined;
-}
-
-const SORT_COLUMN: Record<SortField, string> = {
-  published_at: 'published_us',
-  updated_at: 'updated_us',
-  created_in_db_at: 'created_us',
-};
 
 /** Rows fetched per round trip: memory stays flat however many match. */
 const FETCH = 1000;

@@ -19,17 +19,11 @@ export function finishRun(
   atMs: number,
   error?: string,
 ): RunCounts {
-  db.prepare('UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ? WHERE id = ?').run(
-    iso(atMs),
-    outcome,
-    error ?? null,
-    runId,
-  );
-  return runCounts(db, runId);
-}
-
-export function runCounts(db: Database.Database, runId: number): RunCounts {
-  return db.prepare('SELECT fetched, added, updated, unchanged FROM sync_runs WHERE id = ?').get(runId) as RunCounts;
+  return db
+    .prepare(
+      'UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ? WHERE id = ? RETURNING fetched, added, updated, unchanged',
+    )
+    .get(iso(atMs), outcome, error ?? null, runId) as RunCounts;
 }
 
 export function extent(db: Database.Database): ArchiveExtent {
@@ -43,10 +37,7 @@ export function extent(db: Database.Database): ArchiveExtent {
   return { total: row.total, firstPublishedUs: row.first ?? undefined, lastPublishedUs: row.last ?? undefined };
 }
 
-/**
- * The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first. ISO strings of one shape
- * compare as the instants do, so the same SQL runs on PostgreSQL's text column.
- */
+/** The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first (ISO strings of one shape sort as instants). */
 export function runsAround(db: Database.Database, period: { fromMs: number; toMs: number }): SyncRunRow[] {
   const rows = db
     .prepare(

@@ -1,22 +1,7 @@
 // Turns a query (window, sources, full text, record filters) into SQL, and lists the matching records in order.
 import type Database from 'better-sqlite3';
-import type { SortField } from '../../api/constants.js';
-import { filterParts, searchWords } from '../query-parts.js';
+import { filterParts, SORT_COLUMN, type Selection, searchWords } from '../query-parts.js';
 import type { ArchiveListing, ArchiveQuery } from '../store.js';
-
-export interface Selection {
-  /** SQL over `recalls r`. */
-  where: string;
-  params: unknown[];
-  /** The filters SQL cannot answer (e.g. --grep), checked on each record after the SQL. */
-  residual: ((record: Record<string, unknown>) => boolean) | undefined;
-}
-
-const SORT_COLUMN: Record<SortField, string> = {
-  published_at: 'published_us',
-  updated_at: 'updated_us',
-  created_in_db_at: 'created_us',
-};
 
 /**
  * An FTS5 expression from plain words: each word quoted (so `-`, `"`, AND, NEAR are just text), all
