@@ -69,6 +69,8 @@ export class CatalogueIndex {
   /** brand key -> name token -> rows of that brand whose name has the token. */
   private readonly byBrandToken = new Map<string, Map<string, IndexedRow[]>>();
   readonly rejected: RejectedCode[] = [];
+  /** The lines of the rows a recall can match at all: indexed by barcode, model or brand and name. */
+  readonly matchable = new Set<number>();
 
   constructor(catalogue: Catalogue) {
     const { gtin, brand, model, name } = catalogue.columns;
@@ -78,11 +80,16 @@ export class CatalogueIndex {
       const code = gtin === undefined ? '' : (row.values[gtin] ?? '').trim();
       if (code !== '') {
         const result = normalizeGtin(code);
-        if (result.ok) push(this.byGtin, result.gtin14, row);
-        else this.rejected.push({ line: row.line, value: code, reason: result.reason });
+        if (result.ok) {
+          push(this.byGtin, result.gtin14, row);
+          this.matchable.add(row.line);
+        } else this.rejected.push({ line: row.line, value: code, reason: result.reason });
       }
       const modelText = model === undefined ? '' : modelKey(row.values[model] ?? '');
-      if (modelText.length >= MIN_MODEL_KEY) push(this.byModel, modelText, indexed);
+      if (modelText.length >= MIN_MODEL_KEY) {
+        push(this.byModel, modelText, indexed);
+        this.matchable.add(row.line);
+      }
       if (indexed.brand !== '' && name !== undefined) {
         indexed.tokens = nameTokens(row.values[name] ?? '', indexed.brand);
         let tokens = this.byBrandToken.get(indexed.brand);
@@ -91,6 +98,7 @@ export class CatalogueIndex {
           this.byBrandToken.set(indexed.brand, tokens);
         }
         for (const t of indexed.tokens) push(tokens, t, indexed);
+        if (indexed.tokens.size > 0) this.matchable.add(row.line);
       }
     }
   }

@@ -66,3 +66,20 @@ describe('CatalogueIndex.match', () => {
     expect(index.match({ id: 1, product_name: 'Portable Power Banks' })).toEqual([]);
   });
 });
+
+describe('CatalogueIndex.matchable', () => {
+  it('holds the rows a recall can match at all: a valid barcode, a model of 3 or more, or a brand with name words', () => {
+    const index = new CatalogueIndex(
+      catalogue([
+        { ean: '4006381333931', brand: '', model: '', name: '' }, // 1 valid barcode
+        { ean: '4006381333932', brand: '', model: '', name: '' }, // 2 wrong check digit, nothing else
+        { ean: '', brand: '', model: 'A-1', name: '' }, // 3 model key "a1": too short
+        { ean: '', brand: '', model: 'XK-200', name: '' }, // 4 model
+        { ean: '', brand: 'Voltra', model: '', name: 'Power Bank' }, // 5 brand and name
+        { ean: '', brand: '', model: '', name: 'Power Bank' }, // 6 a name without a brand
+        { ean: '', brand: 'Voltra', model: '', name: '' }, // 7 a brand without a name
+      ]),
+    );
+    expect([...index.matchable].sort((a, b) => a - b)).toEqual([1, 4, 5]);
+  });
+});

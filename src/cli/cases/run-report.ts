@@ -2,14 +2,15 @@
 import path from 'node:path';
 import { computeHealth } from '../../archive/health.js';
 import { allowedSources } from '../digest/collect-digest.js';
-import { readCatalogue } from '../../match/catalogue.js';
-import { CatalogueReadError } from '../../match/catalogue.js';
-import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { CatalogueIndex } from '../../match/matcher.js';
+import { loadCatalogue } from '../match/load-catalogue.js';
+import { reportCatalogue } from '../match/match-rows.js';
+import { keyColumn } from './open-cases.js';
 import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import type { DbChoice } from '../archive/archive-file.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
-import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
@@ -36,7 +37,11 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   const local = await openLocal(globals, ctx, plan.db);
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
-  const catalogue = plan.catalog === undefined ? undefined : await readOrUsage(plan.catalog, plan.map);
+  const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
+  // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
+  const column = catalogue && keyColumn(catalogue, plan.key);
+  const index = catalogue && new CatalogueIndex(catalogue);
+  if (catalogue && index) reportCatalogue(catalogue, index.rejected, local.status);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, globals, local, ctx);
   const archive = await readArchive(local);
@@ -56,8 +61,8 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
     );
     const health = computeHealth(runs, { fromMs: plan.sinceMs ?? firstMs, toMs: untilMs }, allowed);
     const coverage =
-      catalogue && plan.catalog !== undefined
-        ? catalogueCoverage(path.basename(plan.catalog), catalogue, plan.key, caseKeys, local.status)
+      catalogue && index && plan.catalog !== undefined
+        ? catalogueCoverage(path.basename(plan.catalog), catalogue, column, index.matchable, caseKeys, local.status)
         : null;
     const until = new Date(untilMs).toISOString();
     data = {
@@ -103,13 +108,4 @@ function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string 
   if (format === 'html') return reportHtml(data);
   if (format === 'markdown') return reportMarkdown(data);
   return `${escapeJsonControls(JSON.stringify(data, null, 2))}\n`;
-}
-
-async function readOrUsage(file: string, map: ColumnMap) {
-  try {
-    return await readCatalogue(file, map);
-  } catch (err) {
-    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError) throw new UsageError(err.message);
-    throw err;
-  }
 }

@@ -4,9 +4,9 @@ import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { type LocalSession, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
 import { openSession } from '../session.js';
 import type { GlobalFlags } from '../settings.js';
+import type { StatusReporter } from '../terminal/status.js';
 import { buildDigest, type Digest } from './digest-model.js';
 
 export interface DigestSelection {
@@ -17,19 +17,18 @@ export interface DigestSelection {
   catalog: { file: string; map: ColumnMap } | undefined;
 }
 
-/** The catalogue, read before the archive or the API: a bad file is a usage error. */
-export async function loadMatcher(catalog: DigestSelection['catalog']) {
+/** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
+async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter) {
   if (catalog === undefined) return undefined;
-  const { CatalogueColumnsError } = await import('../../match/catalogue-columns.js');
-  const { CatalogueReadError, readCatalogue } = await import('../../match/catalogue.js');
-  const { CatalogueIndex } = await import('../../match/matcher.js');
-  try {
-    return new CatalogueIndex(await readCatalogue(catalog.file, catalog.map));
-  } catch (err) {
-    if (err instanceof CatalogueReadError || err instanceof CatalogueColumnsError)
-      throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
-    throw err;
-  }
+  const [{ loadCatalogue }, { CatalogueIndex }, { reportCatalogue }] = await Promise.all([
+    import('../match/load-catalogue.js'),
+    import('../../match/matcher.js'),
+    import('../match/match-rows.js'),
+  ]);
+  const catalogue = await loadCatalogue(catalog.file, catalog.map);
+  const index = new CatalogueIndex(catalogue);
+  reportCatalogue(catalogue, index.rejected, status);
+  return index;
 }
 
 /**
@@ -70,7 +69,7 @@ export async function collectDigest(
   local: LocalSession,
   ctx: Context,
 ): Promise<Digest> {
-  const index = await loadMatcher(sel.catalog);
+  const index = await loadMatcher(sel.catalog, local.status);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   const archive = await readArchive(local);
   let runs: Awaited<ReturnType<typeof archive.syncRuns>>;

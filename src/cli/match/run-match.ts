@@ -3,15 +3,16 @@ import { BOUNDS } from '../../api/constants.js';
 import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { compileFilter } from '../../filters/record-filter.js';
-import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
-import { CatalogueReadError, readCatalogue, type Catalogue } from '../../match/catalogue.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import { loadCatalogue } from './load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writing, type DbChoice } from '../archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
-import { MatchesFoundError, UsageError } from '../cli-errors.js';
+import { MatchesFoundError } from '../cli-errors.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import { openSession } from '../session.js';
@@ -50,20 +51,6 @@ interface Surroundings {
 
 /** Recalls in batches, with the window's size when the source knows it. */
 type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
-
-/** The catalogue, read before any request: a bad file is a usage error that costs no quota. */
-async function loadCatalogue(plan: MatchPlan): Promise<Catalogue> {
-  try {
-    return await readCatalogue(plan.catalog, plan.map);
-  } catch (err) {
-    // The --map hint helps with columns only; a file we cannot read says what would help, if anything.
-    if (err instanceof CatalogueReadError) throw new UsageError(err.message, err.hint);
-    if (err instanceof CatalogueColumnsError) {
-      throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
-    }
-    throw err;
-  }
-}
 
 async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
   for await (const batch of inBatches(records, signal)) yield { records: batch };
@@ -126,7 +113,8 @@ async function matchAll(
 }
 
 export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const catalogue = await loadCatalogue(plan);
+  // Read before any request: a bad file is a usage error that costs no quota.
+  const catalogue = await loadCatalogue(plan.catalog, plan.map);
   // A --key the catalogue lacks is bad input: refused before any warning, request or file.
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const index = new CatalogueIndex(catalogue);
