@@ -42,9 +42,16 @@ export class HttpAgent {
   private direct: Agent | undefined;
   private proxied: EnvHttpProxyAgent | undefined;
   private readonly proxySettings: ProxySettings;
+  /** EnvHttpProxyAgent's options from the settings, worked out on the first request that may use a proxy. */
+  private envOptions: { value: ReturnType<typeof envProxyOptions> } | undefined;
 
   constructor(private readonly opts: HttpAgentOptions) {
     this.proxySettings = opts.proxy ?? {};
+  }
+
+  private proxyOptions(): ReturnType<typeof envProxyOptions> {
+    this.envOptions ??= { value: envProxyOptions(this.proxySettings) };
+    return this.envOptions.value;
   }
 
   /** The dispatcher for `url`; throws InvalidParamsError (before anything is sent) for an invalid proxy setting. */
@@ -53,7 +60,7 @@ export class HttpAgent {
     // undici is CommonJS: its module.exports is the default export, with or without the bundle's interop.
     const undici = (await import('undici')).default;
     const timeout = this.opts.timeoutMs;
-    const envOptions = isLoopbackHost(url.hostname) ? undefined : envProxyOptions(this.proxySettings);
+    const envOptions = isLoopbackHost(url.hostname) ? undefined : this.proxyOptions();
     if (envOptions === undefined) {
       this.direct ??= new undici.Agent({ connect: { timeout } });
       return { dispatcher: this.direct, proxy: undefined };

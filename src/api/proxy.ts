@@ -15,7 +15,7 @@ export interface ProxySettings {
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /** The port an http(s) address connects to, the default one when it names none. */
-function portOf(url: URL): number {
+export function portOf(url: URL): number {
   return Number.parseInt(url.port, 10) || DEFAULT_PORT[url.protocol] || 0;
 }
 

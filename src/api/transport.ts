@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { readBody } from './body-reader.js';
 import { tunnelsTo, type HttpAgent, type Route } from './http-agent.js';
 import { RecallFeedError } from './api-errors.js';
-import { proxyName } from './proxy.js';
+import { portOf, proxyName } from './proxy.js';
 import { describeFailure, isClosedConnection, proxyAuthError } from './transport-failures.js';
 
 export interface RawResponse {
@@ -27,8 +27,6 @@ export interface SendOptions {
   discardBody?: boolean;
   signal?: AbortSignal;
 }
-
-const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /** How far one attempt got: written on a connection (a tunnel, if any, open), and answered. */
 interface Progress {
@@ -132,7 +130,7 @@ export async function send(url: URL, opts: SendOptions): Promise<RawResponse> {
   if (opts.signal?.aborted) onCallerAbort();
   let route: Route | undefined;
   let progress: Progress = { started: false, answered: false };
-  const port = Number.parseInt(url.port, 10) || DEFAULT_PORT[url.protocol] || 0;
+  const port = portOf(url);
   const authority = `${url.hostname}:${port}`;
   const tunnelsBefore = tunnelsTo(authority);
   try {

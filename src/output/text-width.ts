@@ -2,7 +2,7 @@
 //
 // string-width (8.x: grapheme clusters, East Asian Width from get-east-asian-width, RGI emoji) decides every
 // width, and the table hands the same function to cli-table3 (cli-table.ts), so what we cut and what it pads
-// agree. Text reaching here is already cleaned (cells.ts): no control characters.
+// agree. Text reaching here is already cleaned (terminal-cells.ts): no control characters.
 import stringWidth from 'string-width';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -3,7 +3,7 @@ import type { ArchiveStore, CaseView } from '../../archive/index.js';
 import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import { type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
-import { openLocal, type LocalSession } from '../archive/local-session.js';
+import { openLocal, type LocalSession, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
@@ -12,14 +12,16 @@ import { caseText } from './case-text.js';
 import { caseRecord } from './list-cases.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
+/** Opens the archive for `fn`: for writing a step, read-only for show and verify (a read-only file or role will do). */
 async function withArchive<T>(
   db: DbChoice,
+  mode: 'read' | 'write',
   globals: GlobalFlags,
   ctx: Context,
   fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
 ): Promise<T> {
   const local = await openLocal(globals, ctx, db);
-  const archive = await openArchiveAt(local.archive, { create: false });
+  const archive = mode === 'write' ? await openArchiveAt(local.archive, { create: false }) : await readArchive(local);
   try {
     return await fn(archive, local);
   } finally {
@@ -61,14 +63,14 @@ async function printCase(
 }
 
 export async function runShowCase(plan: { db: DbChoice; id: number }, globals: GlobalFlags, ctx: Context) {
-  await withArchive(plan.db, globals, ctx, async (archive, local) => {
+  await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
     const found = await archive.caseWithRecall(plan.id);
     await printCase(local, ctx, found.case, found.recall);
   });
 }
 
 export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  await withArchive(plan.db, globals, ctx, async (archive, local) => {
+  await withArchive(plan.db, 'write', globals, ctx, async (archive, local) => {
     const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
     const after = await writing(local.archive.name, () => archive.stepCase(plan.id, plan.step, by));
     await printCase(local, ctx, after, null);
@@ -76,7 +78,7 @@ export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Con
 }
 
 export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context): Promise<void> {
-  await withArchive(db, globals, ctx, async (archive, local) => {
+  await withArchive(db, 'read', globals, ctx, async (archive, local) => {
     const check = await archive.verifyCases();
     const format = chooseFormat(local.settings, local.terminal);
     const result = {

@@ -1,6 +1,7 @@
 // Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
 import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
+import { writeChunk } from '../../output/backpressure.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { DbChoice } from '../archive/archive-file.js';
@@ -76,9 +77,7 @@ export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Con
     const text = await render(digest, format, local.terminal.columns);
     await writeOutput(
       () => openTarget(settings, ctx),
-      async (target) => {
-        target.stream.write(text);
-      },
+      (target) => writeChunk(target.stream, text),
     );
   }
   const { emailDigest, postDigest } = await import('./deliver-digest.js');

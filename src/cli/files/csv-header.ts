@@ -50,11 +50,6 @@ function firstLineEnd(text: string): '\n' | '\r\n' {
   return '\n';
 }
 
-/** The cells of the first record of `file`; undefined for an empty file. */
-export async function readCsvHeader(file: string): Promise<string[] | undefined> {
-  return (await readCsvHead(file))?.header;
-}
-
 export interface HeaderNeeds {
   /** The columns the records will have, when known before the first page (the recall feed, or --columns). */
   columns: readonly string[] | undefined;
