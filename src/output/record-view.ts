@@ -25,8 +25,7 @@ function itemText(item: unknown): string {
 
 /** Text as lines of at most `width` columns; a link stays whole (wider than the line) so that it still works. */
 function wrapText(text: string, width: number): string[] {
-  const bounded = limitText(text);
-  const clean = cleanForTerminal(bounded.text) + (bounded.more > 0 ? '…' : '');
+  const clean = terminalText(text);
   return /^https?:\/\/\S+$/.test(clean) ? [clean] : wrapLine(clean, width);
 }
 

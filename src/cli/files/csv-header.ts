@@ -19,7 +19,8 @@ export async function readCsvHead(file: string): Promise<CsvHead | undefined> {
   const handle = await writing(file, () => fs.open(file, 'r'));
   let text: string;
   try {
-    const buffer = Buffer.alloc(MAX_HEADER_BYTES);
+    // Unzeroed: only the bytes read are looked at.
+    const buffer = Buffer.allocUnsafe(MAX_HEADER_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     text = buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
