@@ -1,0 +1,47 @@
+// `match` on 346 real agency notices and a retailer-style catalogue: it must not get worse than it is (floors, raised as it improves).
+import { describe, expect, it } from 'vitest';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import {
+  CATALOGUE,
+  formatReport,
+  intoWindow,
+  loadRecalls,
+  loadTruth,
+  score,
+} from '../fixtures/real-notices/quality.mjs';
+
+/**
+ * Today's figures (bench/README.md, "match-quality.mjs"), as fractions of the 121 affected catalogue rows and
+ * of the pairs found. Raise them when the matcher improves; never lower them to make a change pass.
+ */
+const FLOOR = {
+  matchPrecision: 48 / 58,
+  matchRowRecall: 48 / 121,
+  matchOrPossibleRowRecall: 100 / 121,
+  /** Out-of-scope rows (lot or date not in the notice) reported as match or possible. */
+  overPulledAtMost: 9,
+};
+
+describe('match on the real-notice corpus', () => {
+  it('finds at least today’s share of the recalled rows, at least as precisely', async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    const recalls = loadRecalls();
+    sandbox.addRecords(intoWindow(recalls, Date.now()));
+
+    const { code, stdout, stderr } = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', 'jsonl']);
+    expect(code, stderr).toBe(0);
+    // Every notice reached the matcher: one page, all of them.
+    expect(stderr).toContain(`recalls: ${recalls.length}`);
+    expect(sandbox.requests().map((r) => r.status)).toEqual([200]);
+
+    const result = score(jsonLines(stdout), loadTruth());
+    const report = formatReport(result);
+    const [match, matchOrPossible] = result.levels;
+    expect(result.unknownSkus, report).toBe(0);
+    expect(match?.precision ?? 0, report).toBeGreaterThanOrEqual(FLOOR.matchPrecision);
+    expect(match?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(FLOOR.matchRowRecall);
+    expect(matchOrPossible?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(FLOOR.matchOrPossibleRowRecall);
+    expect(result.overPulled, report).toBeLessThanOrEqual(FLOOR.overPulledAtMost);
+  });
+});
