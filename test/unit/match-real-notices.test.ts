@@ -12,13 +12,13 @@ import {
 } from '../fixtures/real-notices/quality.mjs';
 
 /**
- * Today's figures (bench/README.md, "match-quality.mjs"), as fractions of the 121 affected catalogue rows and
+ * Today's figures (bench/README.md, "match-quality.mjs"), as fractions of the 122 affected catalogue rows and
  * of the pairs found. Raise them when the matcher improves; never lower them to make a change pass.
  */
 const FLOOR = {
   matchPrecision: 48 / 58,
-  matchRowRecall: 48 / 121,
-  matchOrPossibleRowRecall: 100 / 121,
+  matchRowRecall: 48 / 122,
+  matchOrPossibleRowRecall: 100 / 122,
   /** Out-of-scope rows (lot or date not in the notice) reported as match or possible. */
   overPulledAtMost: 9,
 };
