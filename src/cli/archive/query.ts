@@ -1,6 +1,7 @@
 // Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
 import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
+import { RECALL_COLUMN_KINDS } from '../../api/column-kinds.js';
 import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
@@ -26,6 +27,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           columns: plan.columns,
           tableColumns: TABLE_COLUMNS,
           csvColumns: RECALL_FIELDS,
+          columnKinds: RECALL_COLUMN_KINDS,
           formulaGuard: plan.formulaGuard,
           bom: plan.bom,
           width: local.terminal.columns,

@@ -1,6 +1,8 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { reachesTerminal } from '../files/output-target.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
+import { RECALL_COLUMN_KINDS } from '../../api/column-kinds.js';
+import { formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
 import type { OutputTarget } from '../files/file-target.js';
@@ -80,6 +82,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       columns: plan.columns,
       tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
       csvColumns: custom ? undefined : RECALL_FIELDS,
+      columnKinds: custom ? undefined : RECALL_COLUMN_KINDS,
       formulaGuard: plan.formulaGuard,
       bom: plan.bom && target.startsEmpty,
       header: target.startsEmpty,
@@ -102,9 +105,10 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       await renderer.write(records);
     },
     async end() {
-      // An empty json run still prints a valid document, and an empty csv file gets its header (on
-      // stdout, nothing new is silence: a cron job's mail stays empty).
-      if (!renderer && (format === 'json' || (format === 'csv' && target.kind === 'file'))) renderer = await create([]);
+      // An empty json run still prints a valid document, and an empty csv or parquet file gets its header
+      // (on stdout, nothing new is silence: a cron job's mail stays empty).
+      const framed = format === 'json' || (formatSpec(format).headerWhenEmpty && target.kind === 'file');
+      if (!renderer && framed) renderer = await create([]);
       await renderer?.end();
     },
   };
