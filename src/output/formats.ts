@@ -17,6 +17,8 @@ export interface FormatCapabilities {
   wholeRecords: boolean;
   /** An empty export into a file still gets the format's header (csv) or schema (parquet). */
   headerWhenEmpty: boolean;
+  /** Columns have types (RenderOptions.columnKinds, from the record schema, which loads zod: only then). */
+  typedColumns: boolean;
 }
 
 export interface FormatSpec extends FormatCapabilities {
@@ -41,6 +43,7 @@ function spec(summary: string, extensions: readonly string[], can: readonly Capa
     binary: has('binary'),
     wholeRecords: has('wholeRecords'),
     headerWhenEmpty: has('headerWhenEmpty'),
+    typedColumns: has('typedColumns'),
   };
 }
 
@@ -59,9 +62,9 @@ export const FORMAT_SPECS = {
     ['streams', 'appendable', 'resumable', 'headerWhenEmpty'],
   ),
   parquet: spec(
-    'Apache Parquet, typed columns (pandas, DuckDB, Spark)',
+    'Apache Parquet, typed columns',
     ['.parquet'],
-    ['needsFile', 'binary', 'headerWhenEmpty'],
+    ['needsFile', 'binary', 'headerWhenEmpty', 'typedColumns'],
   ),
 } satisfies Record<string, FormatSpec>;
 

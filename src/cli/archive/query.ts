@@ -1,12 +1,11 @@
 // Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
 import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
-import { RECALL_COLUMN_KINDS } from '../../api/column-kinds.js';
 import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
-import { TABLE_COLUMNS } from '../feed/record-sink.js';
+import { recallColumnKinds, TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
 import { inBatches } from './archive-file.js';
 import { openLocal, readArchive } from './local-session.js';
@@ -27,7 +26,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           columns: plan.columns,
           tableColumns: TABLE_COLUMNS,
           csvColumns: RECALL_FIELDS,
-          columnKinds: RECALL_COLUMN_KINDS,
+          columnKinds: await recallColumnKinds(format),
           formulaGuard: plan.formulaGuard,
           bom: plan.bom,
           width: local.terminal.columns,

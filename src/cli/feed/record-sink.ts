@@ -1,13 +1,18 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { reachesTerminal } from '../files/output-target.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
-import { RECALL_COLUMN_KINDS } from '../../api/column-kinds.js';
-import { formatSpec } from '../../output/formats.js';
+import { type Format, formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { FeedPlan } from './plan.js';
+
+/** The record schema's column types, for a format that types its columns (loaded only then: it loads zod). */
+export async function recallColumnKinds(format: Format) {
+  if (!formatSpec(format).typedColumns) return undefined;
+  return (await import('../../api/column-kinds.js')).RECALL_COLUMN_KINDS;
+}
 
 /** The compact table a terminal gets by default. */
 export const TABLE_COLUMNS = [
@@ -82,7 +87,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       columns: plan.columns,
       tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
       csvColumns: custom ? undefined : RECALL_FIELDS,
-      columnKinds: custom ? undefined : RECALL_COLUMN_KINDS,
+      columnKinds: custom ? undefined : await recallColumnKinds(format),
       formulaGuard: plan.formulaGuard,
       bom: plan.bom && target.startsEmpty,
       header: target.startsEmpty,
