@@ -1,8 +1,10 @@
 // -f parquet, in process against a sandbox: what feed, query and match write reads back exactly through hyparquet, a reader we did not write.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type ColumnKind, createRenderer } from '../../src/output/renderer.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
@@ -160,5 +162,67 @@ describe('query and match -f parquet', () => {
     expect(rows.map((row) => [Number(row.catalog_line), Number(row.recall_id), row.sku, row.level])).toEqual(
       expected.map((e) => [e.catalog_line, e.recall_id, e.sku, e.level]),
     );
+  });
+});
+
+describe('ParquetRenderer', () => {
+  /** Renders `records` with the given kinds; the bytes written, or the error. */
+  async function render(records: Row[], columnKinds: Record<string, ColumnKind>): Promise<ArrayBuffer> {
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(Buffer.from(chunk));
+        done();
+      },
+    });
+    const renderer = createRenderer({ format: 'parquet', out, tableColumns: [], columnKinds });
+    await renderer.write(records);
+    await renderer.end();
+    const bytes = Buffer.concat(chunks);
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  }
+
+  it('reads timestamps with offsets and fractions to the microsecond, naive ones as UTC', async () => {
+    const file = await render(
+      [
+        { id: 1, at: '2026-01-02T03:04:05.123456+02:00' },
+        { id: 2, at: '2026-01-02T03:04:05' },
+        { id: 3, at: null },
+      ],
+      { id: 'integer', at: 'timestamp' },
+    );
+    // hyparquet gives a Date (milliseconds); the raw column keeps the microseconds.
+    const rows = (await parquetReadObjects({ file })) as Row[];
+    expect(rows.map((r) => (r.at as Date | null)?.toISOString() ?? null)).toEqual([
+      '2026-01-02T01:04:05.123Z',
+      '2026-01-02T03:04:05.000Z',
+      null,
+    ]);
+    const raw = (await parquetReadObjects({
+      file,
+      columns: ['at'],
+      parsers: { timestampFromMicroseconds: (micros: bigint) => micros },
+    })) as Row[];
+    expect(raw.map((r) => r.at)).toEqual([
+      BigInt(Date.UTC(2026, 0, 2, 1, 4, 5)) * 1000n + 123456n,
+      BigInt(Date.UTC(2026, 0, 2, 3, 4, 5)) * 1000n,
+      null,
+    ]);
+  });
+
+  it('refuses a value that does not fit its column rather than guess', async () => {
+    await expect(render([{ id: 1.5 }], { id: 'integer' })).rejects.toThrow(
+      /^parquet: column id of record 1\.5 holds 1\.5, not a whole number$/,
+    );
+    await expect(render([{ id: 7, at: 'yesterday' }], { at: 'timestamp' })).rejects.toThrow(
+      /column at of record 7 holds "yesterday", not an ISO 8601 timestamp/,
+    );
+    await expect(render([{ id: 7, tags: ['a', 2] }], { tags: 'strings' })).rejects.toThrow(/not a list of strings/);
+  });
+
+  it('keeps values of untyped columns: text as text, anything else as its JSON', async () => {
+    const file = await render([{ id: 1, note: 'x', extra: { a: [1, 2] }, n: 3 }], {});
+    const rows = (await parquetReadObjects({ file })) as Row[];
+    expect(rows).toEqual([{ id: '1', note: 'x', extra: '{"a":[1,2]}', n: '3' }]);
   });
 });
