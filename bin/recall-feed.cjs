@@ -24,12 +24,11 @@ async function run() {
     }
     return;
   }
-  // Help (and `recall-feed` alone, which prints it): the same commander program, bundled as CommonJS with a
-  // V8 code cache. It answers only what commander answers without running a command; for anything else
-  // it has written nothing, and the full CLI below parses the arguments again.
+  // Help (and `recall-feed` alone, which prints it): the same commander program, bundled as CommonJS, so
+  // that Node's ES module loader never starts. It answers only what commander answers without running a
+  // command; for anything else it has written nothing, and the full CLI below parses the arguments again.
   if (args.length === 0 || args.some((arg) => HELP_WORDS.has(arg))) {
-    const { loadWithCodeCache } = require('./code-cache.cjs');
-    const front = loadWithCodeCache(path.join(__dirname, '../dist/cli/front.cjs')).exports;
+    const front = require(path.join(__dirname, '../dist/cli/front.cjs'));
     const code = await front.answerWithoutRunning(args, front.helpContext());
     if (code !== undefined) {
       process.exitCode = code;

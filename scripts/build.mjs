@@ -1,7 +1,6 @@
 // Builds dist/: the library with tsc (JavaScript and .d.ts), and the command-line tool as an esbuild bundle.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,12 +55,12 @@ export const cliBuildOptions = {
   logLevel: 'warning',
 };
 
-/** The CommonJS front: bin/recall-feed.cjs answers help from it, with a V8 code cache, and loads no ES module. */
+/** The CommonJS front: bin/recall-feed.cjs answers help from it, and loads no ES module. */
 export const FRONT = 'dist/cli/front.cjs';
 
 /**
  * The front's bundle: main.ts's program, every command's definition and commander, as one CommonJS file
- * (Node 20 has a code cache only for CommonJS, through vm.Script). What a command imports to run, and
+ * (Node's ES module loader alone costs about a third of `node -e 0`). What a command imports to run, and
  * main()'s error mapping, stay behind import() and out of it: the front never runs a command, it hands the
  * arguments to the ES module bundle instead.
  */
@@ -76,8 +75,8 @@ export const frontBuildOptions = {
   },
   outfile: FRONT,
   bundle: true,
-  // Smaller source, smaller cache: measured 5 % faster for `feed --help`. The front never runs a command,
-  // so no stack trace of a failed run points into it.
+  // Less to parse: measured 5 % faster for `feed --help`. The front never runs a command, so no stack
+  // trace of a failed run points into it.
   minify: true,
   format: 'cjs',
   platform: 'node',
@@ -100,25 +99,6 @@ export const frontBuildOptions = {
   logLevel: 'warning',
 };
 
-/**
- * Ends the front with its content hash (the cache names it, so a cache of another build is never used),
- * runs the help paths once and writes V8's cache of what they compiled beside it.
- */
-async function writeFrontCodeCache() {
-  const file = path.join(ROOT, FRONT);
-  const hash = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
-  appendFileSync(file, `//# recall-feed-build ${hash}\n`);
-  const { loadWithCodeCache, writeCodeCache } = createRequire(import.meta.url)('../bin/code-cache.cjs');
-  const { exports: front, script } = loadWithCodeCache(file);
-  front.helpContext();
-  const sink = { write: () => true };
-  const ctx = { stdout: sink, stderr: sink, env: {}, now: Date.now, sleep: async () => {} };
-  for (const argv of [['--help'], ['feed', '--help'], ['help', 'config']]) {
-    await front.answerWithoutRunning(argv, { ...ctx, signal: new AbortController().signal });
-  }
-  writeCodeCache(file, script);
-}
-
 export async function build() {
   // A clean slate: no chunk of an earlier build, and no file an older layout emitted, is left behind.
   rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
@@ -126,7 +106,6 @@ export async function build() {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   await esbuild.build(cliBuildOptions);
   await esbuild.build(frontBuildOptions);
-  await writeFrontCodeCache();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

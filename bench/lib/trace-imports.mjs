@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 const file = process.env.BENCH_TRACE_FILE;
 if (file) {
   register('./trace-hooks.mjs', import.meta.url, { data: { file } });
-  // Node's CommonJS loader, and the launcher's code cache, read code through fs.readFileSync.
+  // Node's CommonJS loader reads code (the launcher's help front too) through fs.readFileSync.
   const readFileSync = fs.readFileSync;
   fs.readFileSync = function tracedReadFileSync(target, ...rest) {
     if (typeof target === 'string' && /\.(c?js|mjs|json)$/.test(target)) {

@@ -1,13 +1,24 @@
 // Errors the command-line layer raises itself (the client's own are in api/errors.ts).
+import { EXIT } from './exit-codes.js';
 
-/** Bad flags or values: exit 2, and no request was sent. */
-export class UsageError extends Error {
-  override name = 'UsageError';
+/**
+ * The base of the CLI's own errors: each carries its exit code and, where it helps, a hint, so that
+ * error-reports.ts maps them all with one rule. (Library errors, which know nothing of exit codes, are
+ * mapped there one by one; CLI errors older than this base still are too.)
+ */
+export abstract class CliError extends Error {
+  abstract readonly exitCode: number;
   readonly hint: string | undefined;
   constructor(message: string, hint?: string) {
     super(message);
     this.hint = hint;
   }
+}
+
+/** Bad flags or values: exit 2, and no request was sent. */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  readonly exitCode: number = EXIT.usage;
 }
 
 /** No API key from the flag, the environment or the profile. */
@@ -43,24 +54,19 @@ export class ResumableError extends Error {
 }
 
 /** Another run holds the lock on the same output or state file, and the wait for it ran out. */
-export class BusyError extends Error {
+export class BusyError extends CliError {
   override name = 'BusyError';
-  readonly hint: string | undefined;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
-  }
+  readonly exitCode: number = EXIT.busy;
 }
 
 /** A file the run must write (output, state, archive) cannot be written; the message names the path and the reason. */
-export class CannotWriteError extends Error {
+export class CannotWriteError extends CliError {
   override name = 'CannotWriteError';
-  readonly hint: string | undefined;
+  readonly exitCode: number = EXIT.cannotWrite;
   readonly path: string;
   constructor(path: string, reason: string, hint?: string) {
-    super(`cannot write ${path}: ${reason}`);
+    super(`cannot write ${path}: ${reason}`, hint);
     this.path = path;
-    this.hint = hint;
   }
 }
 
@@ -73,11 +79,7 @@ export class MatchesFoundError extends Error {
 }
 
 /** `digest --email` or `--webhook`: the SMTP server or the webhook refused the digest, or could not be reached (exit 11). */
-export class NotDeliveredError extends Error {
+export class NotDeliveredError extends CliError {
   override name = 'NotDeliveredError';
-  readonly hint: string | undefined;
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.hint = hint;
-  }
+  readonly exitCode: number = EXIT.notDelivered;
 }

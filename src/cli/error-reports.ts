@@ -23,16 +23,7 @@ import {
   WaitTooLongError,
   WrongAddressError,
 } from '../api/api-errors.js';
-import {
-  BusyError,
-  CannotWriteError,
-  MatchesFoundError,
-  NotDeliveredError,
-  MissingApiKeyError,
-  ResumableError,
-  UnhealthyError,
-  UsageError,
-} from './cli-errors.js';
+import { CliError, MatchesFoundError, MissingApiKeyError, ResumableError, UnhealthyError } from './cli-errors.js';
 import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
 import {
@@ -137,11 +128,9 @@ function apiHint(err: ApiError): string[] {
 
 function describeCause(err: unknown): ErrorReport {
   if (isInterrupt(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
-  if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
+  // The CLI's own errors carry their exit code and hint (UsageError, BusyError, CannotWriteError, ...).
+  if (err instanceof CliError) return { code: err.exitCode, message: err.message, hints: ownHint(err) };
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
-  if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
-  if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
-  if (err instanceof NotDeliveredError) return { code: EXIT.notDelivered, message: err.message, hints: ownHint(err) };
   if (err instanceof CaseLogBrokenError)
     return { code: EXIT.caseLogBroken, message: err.message, hints: [CASE_LOG_HINT] };
   if (err instanceof CaseNotFoundError)

@@ -25,3 +25,88 @@ export const EXIT = {
   archiveDamaged: 14,
   interrupted: 130,
 } as const;
+
+/** What each exit code means: `summary` for the root help, `detail` for `help exit-codes` and docs/exit-codes.md. */
+export interface ExitMeaning {
+  summary: string;
+  detail: string;
+}
+
+/**
+ * The one list of exit codes and their meanings; the root help, `recall-feed help exit-codes` and
+ * docs/exit-codes.md (`npm run docs`) are generated from it. Keyed by EXIT's names, so a code added there
+ * without a meaning here fails the typecheck.
+ */
+export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
+  ok: { summary: 'ok (also no results)', detail: 'success, including no results' },
+  unexpected: { summary: 'unexpected', detail: 'unexpected error' },
+  usage: {
+    summary: 'usage',
+    detail:
+      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), or the API rejected the parameters; an unreadable state file; records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
+  },
+  auth: {
+    summary: 'API key',
+    detail:
+      'API key: missing, rejected, or containing control or non-ASCII characters (refused before any request); Ctrl-C at the key prompt is 130',
+  },
+  notPermitted: {
+    summary: 'not permitted',
+    detail: 'not permitted: unauthorized data sources, 403, or an unknown custom feed',
+  },
+  rateLimited: {
+    summary: 'rate limited',
+    detail:
+      'rate limited: monthly quota spent, or a wait longer than `--max-wait` (a reset more than 31 days away says its date and that waiting is pointless)',
+  },
+  unavailable: {
+    summary: 'API unavailable',
+    detail:
+      'API unavailable: network, timeout, 5xx, unhealthy; TLS failures (an untrusted certificate, https to a plain-http server); a proxy that cannot be reached or refuses (407: its credentials)',
+  },
+  invalidResponse: {
+    summary: 'invalid response',
+    detail:
+      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, a redirect, or a 404 that is not the API's (a wrong `--base-url`)",
+  },
+  matchFound: {
+    summary: 'match found (match --exit-code)',
+    detail: 'match found: `match --exit-code` and at least one row is a `match`',
+  },
+  busy: {
+    summary: 'busy (another run holds the file)',
+    detail: 'busy: another run holds the output or state file for longer than `--lock-wait`',
+  },
+  cannotWrite: {
+    summary: 'cannot write a file',
+    detail:
+      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a `--state` link into a folder that is gone (the message names the path and the reason)',
+  },
+  notDelivered: {
+    summary: 'digest not delivered',
+    detail:
+      'not delivered: `digest --email` or `digest --webhook` could not deliver the digest (the SMTP server refused it or could not be reached; the message names the server, never the password)',
+  },
+  caseLogBroken: {
+    summary: 'case log broken (cases verify)',
+    detail:
+      'case log broken: `cases verify` found an event edited or removed, or a case changed behind its timeline (the message names the first bad event)',
+  },
+  database: {
+    summary: 'archive database unreachable or refused',
+    detail:
+      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, or the connection lost mid-sync (the message names host and database, never the password)",
+  },
+  archiveDamaged: {
+    summary: 'archive file damaged',
+    detail: 'the archive file is damaged (the message names it; restore a backup, or move it aside and sync again)',
+  },
+  interrupted: { summary: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM)' },
+};
+
+/** The codes in ascending order, each with its name and meaning. */
+export function exitCodeList(): { code: number; name: keyof typeof EXIT; meaning: ExitMeaning }[] {
+  return (Object.keys(EXIT) as (keyof typeof EXIT)[])
+    .map((name) => ({ code: EXIT[name], name, meaning: EXIT_MEANINGS[name] }))
+    .sort((a, b) => a.code - b.code);
+}

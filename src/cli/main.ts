@@ -10,6 +10,8 @@ import {
 import type { Context } from './context.js';
 import type { ErrorReport } from './error-reports.js';
 import { EXIT } from './exit-codes.js';
+import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
+import { FORMATS } from '../output/formats.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -69,9 +71,7 @@ function buildProgram(ctx: Context): Command {
     .addOption(new Option('--api-key <key>', 'API key (env RECALL_FEED_API_KEY or DEEPRECALL_API_KEY; or the profile)'))
     .addOption(new Option('--base-url <url>', `API address (env RECALL_FEED_BASE_URL; default ${DEFAULT_BASE_URL})`))
     .addOption(new Option('--profile <name>', 'config profile (env RECALL_FEED_PROFILE; default "default")'))
-    .addOption(
-      new Option('-f, --format <format>', 'table, jsonl, json or csv (default: table on a terminal, else jsonl)'),
-    )
+    .addOption(new Option('-f, --format <format>', `${FORMATS.join(', ')} (default: table on a terminal, else jsonl)`))
     .addOption(new Option('-o, --output <file>', 'write to this file instead of stdout (atomically)'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('-q, --quiet', 'no progress, countdowns or summaries on stderr'))
@@ -131,11 +131,10 @@ Examples:
   recall-feed digest --email team@example.com    the day's summary, and whether monitoring held
   recall-feed cases                              work through the matches (match --archive --open-cases)
 
-Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not permitted,
-5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
-9 busy (another run holds the file), 10 cannot write a file, 11 digest not delivered,
-12 case log broken (cases verify), 13 archive database unreachable or refused, 14 archive file damaged,
-130 interrupted.`,
+Help topics:
+${helpTopicsList()}
+
+${exitCodesParagraph()}`,
     );
   return program;
 }
@@ -178,6 +177,8 @@ const HAND_OVER = Symbol('hand over to main()');
  */
 export async function answerWithoutRunning(argv: string[], baseCtx: Context): Promise<number | undefined> {
   const ctx = withArgv(baseCtx, argv);
+  const topic = answerHelpTopic(argv, ctx);
+  if (topic !== undefined) return topic;
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);
@@ -191,9 +192,18 @@ export async function answerWithoutRunning(argv: string[], baseCtx: Context): Pr
   }
 }
 
+/** The whole command tree, every command defined, as `recall-feed --help` sees it: for docs/commands.md. */
+export async function commandTree(ctx: Context): Promise<Command> {
+  const program = buildProgram(ctx);
+  await registerCommands(program, [], ctx);
+  return program;
+}
+
 /** Runs the CLI. Never calls process.exit; returns the exit code. */
 export async function main(argv: string[], baseCtx: Context): Promise<number> {
   const ctx = withArgv(baseCtx, argv);
+  const topic = answerHelpTopic(argv, ctx);
+  if (topic !== undefined) return topic;
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);

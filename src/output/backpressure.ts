@@ -52,7 +52,7 @@ export function waitFor(source: EventEmitter, event: string, out: Writable): Pro
 }
 
 /** Writes one chunk and, when the stream's buffer is full, waits for 'drain' before returning. */
-export async function writeChunk(out: Writable, chunk: string): Promise<void> {
+export async function writeChunk(out: Writable, chunk: string | Uint8Array): Promise<void> {
   assertOpen(out);
   if (!out.write(chunk)) await waitFor(out, 'drain', out);
 }

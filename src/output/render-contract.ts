@@ -11,6 +11,13 @@
 import type { Writable } from 'node:stream';
 import type { Format } from './formats.js';
 
+/**
+ * What a column holds, from the record schema, for formats with typed columns (Parquet): whole numbers,
+ * instants (ISO 8601 text; without an offset, UTC), lists of strings, nested values (written as JSON
+ * text), or text. Columns without a kind are text.
+ */
+export type ColumnKind = 'integer' | 'timestamp' | 'strings' | 'json' | 'string';
+
 /** chalk's colour levels: none, 16 colours, 256, truecolor. */
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -55,6 +62,8 @@ export interface RenderOptions {
    * (Terminal.colorLevel: --no-color, NO_COLOR, FORCE_COLOR, TERM, a terminal or not). Default 0.
    */
   color?: ColorLevel;
+  /** parquet: each column's kind, from the record schema; columns not named are text. */
+  columnKinds?: Readonly<Record<string, ColumnKind>>;
   /** json: records already in the document from an earlier run. */
   resumeCount?: number;
 }

@@ -2,26 +2,26 @@
 import { CsvRenderer } from './csv.js';
 import { JsonRenderer } from './json.js';
 import { JsonlRenderer } from './jsonl.js';
+import { ParquetRenderer } from './parquet.js';
 import { TableRenderer } from './table.js';
 
+import type { Format } from './formats.js';
 import type { Renderer, RenderOptions } from './render-contract.js';
 
-export { FORMATS, isFormat, type Format } from './formats.js';
-export type { ColorLevel, Renderer, RenderOptions } from './render-contract.js';
+export { FORMATS, formatSpec, isFormat, type Format } from './formats.js';
+export type { ColorLevel, ColumnKind, Renderer, RenderOptions } from './render-contract.js';
+
+/** Each format's renderer; the registry of names and capabilities is formats.ts. */
+const RENDERERS: Record<Format, (opts: RenderOptions) => Renderer> = {
+  jsonl: (opts) => new JsonlRenderer(opts),
+  json: (opts) => new JsonRenderer(opts),
+  csv: (opts) => new CsvRenderer(opts),
+  table: (opts) => new TableRenderer(opts),
+  parquet: (opts) => new ParquetRenderer(opts),
+};
 
 export function createRenderer(opts: RenderOptions): Renderer {
-  switch (opts.format) {
-    case 'jsonl':
-      return new JsonlRenderer(opts);
-    case 'json':
-      return new JsonRenderer(opts);
-    case 'csv':
-      return new CsvRenderer(opts);
-    case 'table':
-      return new TableRenderer(opts);
-    default: {
-      const unknown: never = opts.format;
-      throw new TypeError(`unknown output format: ${String(unknown)}`);
-    }
-  }
+  const create = RENDERERS[opts.format];
+  if (!create) throw new TypeError(`unknown output format: ${String(opts.format)}`);
+  return create(opts);
 }

@@ -103,7 +103,7 @@ describe('bash completion', () => {
       'published_at',
       'updated_at',
     ]);
-    expect(await offered(['recall-feed', 'feed', '-f', ''])).toEqual(['csv', 'json', 'jsonl', 'table']);
+    expect(await offered(['recall-feed', 'feed', '-f', ''])).toEqual(['csv', 'json', 'jsonl', 'parquet', 'table']);
     expect(await offered(['recall-feed', 'feed', '--order', ''])).toEqual(['asc', 'desc']);
     // bash splits --format=js at the = (COMP_WORDBREAKS) into three words
     expect(await offered(['recall-feed', 'feed', '--format', '=', 'js'])).toEqual(['json', 'jsonl']);

@@ -180,7 +180,7 @@ describe('formats', () => {
     const r = await runAgainst(sandbox, ['feed', '--max', '3', '--columns', 'id', '-q']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(plain.stdout);
-    expect(r.stderr).toBe('warning: --columns applies to table and csv only; jsonl prints whole records\n');
+    expect(r.stderr).toBe('warning: --columns applies to table, csv and parquet only; jsonl prints whole records\n');
   });
 
   it('a custom feed: a --columns name no record has is warned about once, its column left empty', async () => {

@@ -74,10 +74,10 @@ describe('columnWarnings', () => {
 
   it('warns that jsonl and json print whole records', () => {
     expect(columnWarnings({ columns: ['id'], format: 'jsonl' })).toEqual([
-      '--columns applies to table and csv only; jsonl prints whole records',
+      '--columns applies to table, csv and parquet only; jsonl prints whole records',
     ]);
     expect(columnWarnings({ columns: ['id'], format: 'json', records })).toEqual([
-      '--columns applies to table and csv only; json prints whole records',
+      '--columns applies to table, csv and parquet only; json prints whole records',
     ]);
   });
 

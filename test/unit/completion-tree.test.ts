@@ -42,7 +42,7 @@ describe('describeTree', () => {
     const byName = Object.fromEntries(root.flags.map((f) => [f.names.join(' '), f.value]));
     expect(byName).toEqual({
       '-o --output': { kind: 'file' },
-      '--format': { kind: 'oneOf', values: ['table', 'jsonl', 'json', 'csv'] },
+      '--format': { kind: 'oneOf', values: ['table', 'jsonl', 'json', 'csv', 'parquet'] },
       '--mode': { kind: 'oneOf', values: ['fast', 'slow'] },
       '--name': { kind: 'free' },
       '-q --quiet': { kind: 'none' },

@@ -81,7 +81,7 @@ describe('validateConfigValue', () => {
       'api.deeprecall.io',
       'invalid value "api.deeprecall.io" for base-url: expected an http:// or https:// URL',
     ],
-    ['format', 'xml', 'invalid value "xml" for format: expected table, jsonl, json, csv'],
+    ['format', 'xml', 'invalid value "xml" for format: expected table, jsonl, json, csv, parquet'],
     [
       'sources',
       'US-CPSC',

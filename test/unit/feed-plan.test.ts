@@ -75,8 +75,8 @@ describe('planFeed', () => {
   });
 
   it.each([
-    [{ append: true }, { output: 'x.json' }, '--append cannot add to a JSON array'],
-    [{ append: true }, { output: 'x.txt', format: 'json' }, '--append cannot add to a JSON array'],
+    [{ append: true }, { output: 'x.json' }, '--append cannot add to a json file'],
+    [{ append: true }, { output: 'x.txt', format: 'json' }, '--append cannot add to a json file'],
     [{ append: true }, {}, '--append works with -o <file>'],
     [
       { resume: true, cursor: 'c' },

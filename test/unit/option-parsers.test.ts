@@ -97,6 +97,8 @@ describe('format names', () => {
   });
 
   it('still refuses unknown names, quoting them as given', () => {
-    expect(() => parseFormat('XML', '--format')).toThrow("--format must be one of table, jsonl, json, csv, not 'XML'");
+    expect(() => parseFormat('XML', '--format')).toThrow(
+      "--format must be one of table, jsonl, json, csv, parquet, not 'XML'",
+    );
   });
 });

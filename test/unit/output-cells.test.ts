@@ -98,9 +98,11 @@ describe('wrapToWidth', () => {
 });
 
 describe('formats', () => {
-  it('lists the four formats', () => {
-    expect(FORMATS).toEqual(['table', 'jsonl', 'json', 'csv']);
+  it('lists the five formats', () => {
+    expect(FORMATS).toEqual(['table', 'jsonl', 'json', 'csv', 'parquet']);
     expect(isFormat('csv')).toBe(true);
     expect(isFormat('xml')).toBe(false);
+    // Not a format, though every object has it.
+    expect(isFormat('toString')).toBe(false);
   });
 });

@@ -44,7 +44,7 @@ describe('resolveSettings', () => {
 
   it('names the source of a bad value', () => {
     expect(() => resolveSettings({}, {}, { format: 'xml' })).toThrow(
-      "the profile's format must be one of table, jsonl, json, csv, not 'xml'",
+      "the profile's format must be one of table, jsonl, json, csv, parquet, not 'xml'",
     );
     expect(() => resolveSettings({ timeout: '-1' }, {}, {})).toThrow(
       '--timeout must be a number of seconds greater than 0',

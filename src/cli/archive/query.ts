@@ -5,7 +5,7 @@ import type { QueryPlan } from './plans.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
-import { TABLE_COLUMNS } from '../feed/record-sink.js';
+import { recallColumnKinds, TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
 import { inBatches } from './archive-file.js';
 import { openLocal, readArchive } from './local-session.js';
@@ -26,6 +26,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
           columns: plan.columns,
           tableColumns: TABLE_COLUMNS,
           csvColumns: RECALL_FIELDS,
+          columnKinds: await recallColumnKinds(format),
           formulaGuard: plan.formulaGuard,
           bom: plan.bom,
           width: local.terminal.columns,

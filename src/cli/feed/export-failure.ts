@@ -23,6 +23,8 @@ export interface FailedExport {
   ctx: Context;
   target: OutputTarget;
   progress: Progress;
+  /** The format can be continued from its partial (csv, json, jsonl); a parquet file cannot. */
+  resumable: boolean;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface FailedExport {
  */
 export async function keepForResume(err: unknown, f: FailedExport): Promise<unknown> {
   f.session.status.stop();
-  if (!isResumable(err) && f.target.resumed === undefined) {
+  // A partial that cannot be continued is worth nothing: the target is unchanged, and the run starts over.
+  if ((!isResumable(err) || (!f.resumable && f.target.kind === 'file')) && f.target.resumed === undefined) {
     await f.target.discard();
     return err;
   }

@@ -1,4 +1,5 @@
 // A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
+import { formatSpec } from '../../output/formats.js';
 import { counted } from '../../output/numbers.js';
 import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
@@ -13,9 +14,16 @@ import { continuedCsv, createRecordSink } from './record-sink.js';
 import type { CsvHead } from '../files/csv-header.js';
 import { summaryLine } from './summary.js';
 
+/**
+ * The version of what the fingerprint covers and how the partial is written. Raise it when either changes:
+ * a partial of another version is then refused ("written with other options") instead of continued wrongly.
+ */
+export const FINGERPRINT_VERSION = 2;
+
 /** The options that shape the output file; a --resume with other ones is refused. */
-function fingerprint(plan: FeedPlan): string {
+export function fingerprint(plan: FeedPlan): string {
   return JSON.stringify({
+    version: FINGERPRINT_VERSION,
     format: plan.format,
     custom: plan.custom,
     columns: plan.columns,
@@ -97,7 +105,8 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
       await fill(plan, session, ctx, target, progress, head);
       session.lock?.check();
     },
-    (err, target) => keepForResume(err, { session, ctx, target, progress }),
+    (err, target) =>
+      keepForResume(err, { session, ctx, target, progress, resumable: formatSpec(plan.format).resumable }),
   );
   session.status.stop();
   if (plan.format === 'table' || session.settings.verbose) {

@@ -1,5 +1,6 @@
 // The plan of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), before anything is sent.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { FORMATS, formatSpec } from '../../output/formats.js';
 import { validateCustomName } from '../../api/params.js';
 import type { FeedParams } from '../../api/schemas.js';
 import {
@@ -97,6 +98,12 @@ function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
   return { intervalMs, skipExisting: opts.skipExisting ?? false };
 }
 
+/** The formats --append can add to, as a hint says them. */
+const appendable = () =>
+  FORMATS.filter((f) => formatSpec(f).appendable)
+    .map((f) => `-f ${f}`)
+    .join(' or ');
+
 function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format): void {
   if (opts.cursor !== undefined && opts.cursor.trim() === '') throw new UsageError('--cursor needs a value');
   if ((opts.append || opts.resume) && !settings.output) {
@@ -104,8 +111,11 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
   }
   if (opts.resume && opts.cursor)
     throw new UsageError('--resume and --cursor cannot be combined: the partial file knows its cursor');
-  if (opts.append && format === 'json') {
-    throw new UsageError('--append cannot add to a JSON array', 'use -f jsonl or -f csv to append');
+  if (opts.append && !formatSpec(format).appendable) {
+    throw new UsageError(`--append cannot add to a ${format} file`, `use ${appendable()} to append`);
+  }
+  if (opts.resume && !formatSpec(format).resumable) {
+    throw new UsageError(`--resume cannot continue a ${format} file`, 'run the export again without --resume');
   }
   if (opts.state === '') throw new UsageError('--state needs a file name');
   if (opts.state !== undefined && !opts.watch) {

@@ -1,11 +1,18 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { reachesTerminal } from '../files/output-target.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
+import { type Format, formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../options/column-names.js';
 import type { CsvHead } from '../files/csv-header.js';
 import type { OutputTarget } from '../files/file-target.js';
 import type { Session } from '../session.js';
 import type { FeedPlan } from './plan.js';
+
+/** The record schema's column types, for a format that types its columns (loaded only then: it loads zod). */
+export async function recallColumnKinds(format: Format) {
+  if (!formatSpec(format).typedColumns) return undefined;
+  return (await import('../../api/column-kinds.js')).RECALL_COLUMN_KINDS;
+}
 
 /** The compact table a terminal gets by default. */
 export const TABLE_COLUMNS = [
@@ -80,6 +87,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       columns: plan.columns,
       tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
       csvColumns: custom ? undefined : RECALL_FIELDS,
+      columnKinds: custom ? undefined : await recallColumnKinds(format),
       formulaGuard: plan.formulaGuard,
       bom: plan.bom && target.startsEmpty,
       header: target.startsEmpty,
@@ -102,9 +110,10 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       await renderer.write(records);
     },
     async end() {
-      // An empty json run still prints a valid document, and an empty csv file gets its header (on
-      // stdout, nothing new is silence: a cron job's mail stays empty).
-      if (!renderer && (format === 'json' || (format === 'csv' && target.kind === 'file'))) renderer = await create([]);
+      // An empty json run still prints a valid document, and an empty csv or parquet file gets its header
+      // (on stdout, nothing new is silence: a cron job's mail stays empty).
+      const framed = format === 'json' || (formatSpec(format).headerWhenEmpty && target.kind === 'file');
+      if (!renderer && framed) renderer = await create([]);
       await renderer?.end();
     },
   };

@@ -102,6 +102,15 @@ async function openFresh(file: RealFile, partial: string, statePath: string, opt
   };
 }
 
+/** The version a fingerprint names (a JSON object's `version`); undefined for one written before versions. */
+function fingerprintVersion(fingerprint: string): unknown {
+  try {
+    return (JSON.parse(fingerprint) as { version?: unknown } | null)?.version;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A resume: the partial is cut back to what its state covers and written on from there. */
 async function openResumed(
   file: RealFile,
@@ -112,6 +121,12 @@ async function openResumed(
   const resumed = await readPartialState(partial, statePath);
   const again = 'resume with the exact command printed when it stopped, or run without --resume to start over';
   if (resumed.fingerprint !== opts.fingerprint) {
+    if (fingerprintVersion(resumed.fingerprint) !== fingerprintVersion(opts.fingerprint)) {
+      throw new UsageError(
+        `cannot resume ${partial}: it was written by another version of recall-feed`,
+        'run without --resume to start over',
+      );
+    }
     throw new UsageError(`cannot resume ${partial}: it was written with other options`, again);
   }
   // State files of earlier versions have no `append`: their partial is the whole file, either way.

@@ -1,5 +1,6 @@
 // Picks the output format and target for a command, so feed and sources decide them the same way.
 import path from 'node:path';
+import { formatOfExtension, formatSpec } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
@@ -8,16 +9,9 @@ import { directTarget } from './direct-target.js';
 import { fileTarget, stdoutTarget, type OutputTarget } from './file-target.js';
 import { resolveTargetPath } from './target-path.js';
 
-const BY_EXTENSION: Record<string, Format> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.jsonl': 'jsonl',
-  '.ndjson': 'jsonl',
-};
-
-/** The format a file name asks for by its extension (`.csv`, `.json`, `.jsonl`, `.ndjson`); undefined for none. */
+/** The format a file name asks for by its extension (the registry's: `.csv`, `.jsonl`, `.parquet`...); undefined for none. */
 export function formatOfPath(file: string | undefined): Format | undefined {
-  return file ? BY_EXTENSION[path.extname(file).toLowerCase()] : undefined;
+  return file ? formatOfExtension(path.extname(file)) : undefined;
 }
 
 /**
@@ -25,7 +19,7 @@ export function formatOfPath(file: string | undefined): Format | undefined {
  * under a name that promises something else. Other names (none, .txt, .out) take the usual format.
  */
 const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
-const OTHER_FORMATS = new Set(['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.parquet', '.xml', '.yaml', '.yml', '.html']);
+const OTHER_FORMATS = new Set(['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml', '.html']);
 
 function refuseUnwritten(output: string): void {
   const ext = path.extname(output).toLowerCase();
@@ -35,7 +29,7 @@ function refuseUnwritten(output: string): void {
     `recall-feed does not write ${ext} files (-o ${output})`,
     compressed
       ? `pipe it to the compressor instead (recall-feed feed -f jsonl | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
-      : 'write csv, json or jsonl (e.g. -o recalls.csv), or say the format with -f to write it under that name anyway',
+      : 'write csv, json, jsonl or parquet (e.g. -o recalls.csv), or say the format with -f to write it under that name anyway',
   );
 }
 
@@ -47,8 +41,19 @@ const toFile = (settings: Settings) => (settings.output === '-' ? undefined : se
  * in a pipe. Without --format, an extension of a format not written (.gz, .tsv) is a usage error.
  */
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
-  if (settings.format) return settings.format;
   const output = toFile(settings);
+  const format = settings.format ?? pickFormat(settings, output, terminal);
+  // A binary format is written into a file only: never a terminal, and not a pipe either (-o - too).
+  if (formatSpec(format).needsFile && !output) {
+    throw new UsageError(
+      `-f ${format} writes a file: add -o <file>`,
+      `e.g. -o recalls${formatSpec(format).extensions[0] ?? ''}`,
+    );
+  }
+  return format;
+}
+
+function pickFormat(settings: Settings, output: string | undefined, terminal: Terminal): Format {
   if (output) refuseUnwritten(output);
   const byExtension = formatOfPath(output);
   if (byExtension) return byExtension;

@@ -81,6 +81,7 @@ async function matchAll(
         out: target.stream,
         tableColumns: matchTableColumns(catalogue),
         csvColumns: matchColumns(catalogue),
+        columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
         width: where.terminal.columns,

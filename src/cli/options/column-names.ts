@@ -1,8 +1,7 @@
 // Checks --columns names: refuses typos of recall fields before any request; warns where the shape is unknown or the format ignores them.
+import { formatSpec, isFormat } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 
-/** Formats that print whole records, where --columns has no effect. */
-const WHOLE_RECORD_FORMATS: ReadonlySet<string> = new Set(['jsonl', 'json']);
 const MAX_SUGGESTIONS = 3;
 
 /** Edits (insert, delete, replace, swap two neighbours) between `a` and `b`: optimal string alignment. */
@@ -91,8 +90,9 @@ export interface ColumnWarningInput {
  */
 export function columnWarnings({ columns, format, records }: ColumnWarningInput): string[] {
   if (!columns) return [];
-  if (WHOLE_RECORD_FORMATS.has(format))
-    return [`--columns applies to table and csv only; ${format} prints whole records`];
+  // Formats that print whole records, where --columns has no effect.
+  if (isFormat(format) && formatSpec(format).wholeRecords)
+    return [`--columns applies to table, csv and parquet only; ${format} prints whole records`];
   if (!records || records.length === 0) return [];
   const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
   const missing = columns.filter((c) => !fields.includes(c));

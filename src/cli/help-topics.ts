@@ -1,0 +1,126 @@
+// `recall-feed help environment|exit-codes|formats`: help topics beside the commands' own help, as gh has them.
+import { FORMATS, formatSpec } from '../output/formats.js';
+import type { Context } from './context.js';
+import { EXIT, exitCodeList } from './exit-codes.js';
+
+/**
+ * The variables recall-feed reads, with what each does. The settings ones come first in the order
+ * flag > environment > profile > default (docs/settings.md).
+ */
+export const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['RECALL_FEED_API_KEY', 'the API key (DEEPRECALL_API_KEY, the name DeepRecall uses, works too); --api-key wins'],
+  ['RECALL_FEED_BASE_URL', 'the API address (default https://api.deeprecall.io); --base-url wins'],
+  ['RECALL_FEED_PROFILE', 'the config profile (default "default"); --profile wins'],
+  ['RECALL_FEED_WEBHOOK', 'the webhook URL a bare --webhook posts to (a secret)'],
+  ['RECALL_FEED_DB', 'the archive: a file, or a postgres:// URL (a secret when it holds a password); --db wins'],
+  ['RECALL_FEED_SMTP_URL', 'the SMTP server for --email, smtp:// or smtps:// (a secret)'],
+  [
+    'RECALL_FEED_CONFIG_DIR',
+    'the folder of config.json (default: the platform config folder, $XDG_CONFIG_HOME on Linux)',
+  ],
+  ['XDG_DATA_HOME', 'where the default archive lives: $XDG_DATA_HOME/recall-feed/recalls.db'],
+  ['PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE', 'what a postgres:// URL leaves out, as libpq reads them'],
+  [
+    'HTTPS_PROXY, HTTP_PROXY, NO_PROXY',
+    'proxies, as undici reads them (lower case too, and it wins); loopback never uses one',
+  ],
+  ['NO_COLOR', 'any non-empty value: no colours (as --no-color)'],
+  ['FORCE_COLOR', '1, 2 or 3: 16, 256 or true colours even into a pipe; 0: none'],
+  ['TERM', 'dumb: no colours, no spinner'],
+  ['CI', 'set: no spinner (one plain line per wait or retry)'],
+  ['COLUMNS', 'the table width when the terminal does not say'],
+  ['RECALL_FEED_FORCE_TTY', '1: treat stdout and stderr as a terminal (tests of the table)'],
+];
+
+function environmentText(): string {
+  const width = Math.max(...ENVIRONMENT.map(([name]) => name.length));
+  const lines = ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`);
+  return `Environment variables recall-feed reads. A flag wins over the environment, which wins over the
+profile (config set), which wins over the default.
+
+${lines.join('\n')}
+
+--exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL and
+PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL holds a password.
+`;
+}
+
+/** `text` cut into lines of at most `width` characters at spaces, each after the first indented by `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+function exitCodesText(): string {
+  const lines = exitCodeList().map(
+    ({ code, meaning }) => `  ${String(code).padStart(3)}  ${wrap(meaning.detail, 93, ' '.repeat(7))}`,
+  );
+  return `Exit codes: one per kind of failure, the same for every command. "No results" is ${EXIT.ok}.
+
+${lines.join('\n')}
+`;
+}
+
+function formatsText(): string {
+  const width = Math.max(...FORMATS.map((f) => f.length));
+  const yes = (can: boolean, what: string) => (can ? [what] : []);
+  const lines = FORMATS.map((f) => {
+    const spec = formatSpec(f);
+    const can = [
+      ...yes(spec.streams, 'streams'),
+      ...yes(spec.appendable, '--append'),
+      ...yes(spec.resumable, '--resume'),
+      ...yes(spec.needsFile, 'needs -o <file>'),
+      ...yes(spec.binary, 'binary'),
+    ];
+    const ext = spec.extensions.length ? `; -o ${spec.extensions.join(', ')}` : '';
+    return `  ${f.padEnd(width)}  ${spec.summary}\n  ${' '.repeat(width)}  (${can.join(', ')}${ext})`;
+  });
+  return `Record formats, chosen with -f, else by the -o file's extension, else the profile's format, else
+table on a terminal and jsonl in a pipe. feed, query and match write every one of them.
+
+${lines.join('\n')}
+
+digest (text, markdown, html, json) and report (markdown, html, json, csv) have formats of their own.
+The contracts: docs/formats.md.
+`;
+}
+
+/** The topics, in the order the root help lists them. */
+export const HELP_TOPICS: Record<string, { summary: string; text: () => string }> = {
+  environment: { summary: 'the environment variables recall-feed reads', text: environmentText },
+  'exit-codes': { summary: 'what each exit code means', text: exitCodesText },
+  formats: { summary: 'the output formats and what each can do', text: formatsText },
+};
+
+/** For the root help: every exit code in one paragraph, from the one table. */
+export function exitCodesParagraph(): string {
+  const words = exitCodeList()
+    .map(({ code, meaning }) => `${code} ${meaning.summary}`)
+    .join(', ');
+  return wrap(`Exit codes (recall-feed help exit-codes): ${words}.`, 100, '');
+}
+
+/** For the root help: the topics, one a line. */
+export function helpTopicsList(): string {
+  return Object.entries(HELP_TOPICS)
+    .map(([name, t]) => `  recall-feed help ${name.padEnd(12)} ${t.summary}`)
+    .join('\n');
+}
+
+/** Answers `help <topic>` (exit 0); undefined for anything else, which commander answers. */
+export function answerHelpTopic(argv: readonly string[], ctx: Pick<Context, 'stdout'>): number | undefined {
+  if (argv.length !== 2 || argv[0] !== 'help') return undefined;
+  const topic = Object.hasOwn(HELP_TOPICS, argv[1] as string) ? HELP_TOPICS[argv[1] as string] : undefined;
+  if (!topic) return undefined;
+  ctx.stdout.write(topic.text());
+  return EXIT.ok;
+}

@@ -1,0 +1,58 @@
+// `recall-feed help environment|exit-codes|formats`, in process: the topics, and the root help's lists, from their one source each.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/in-process.js';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+
+/** Every RECALL_FEED_* name the sources read from the environment, found by reading them (not from the topic). */
+function recallFeedVariables(): string[] {
+  const names = new Set<string>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  for (const file of files) {
+    const text = readFileSync(path.join(SRC, file), 'utf8');
+    for (const m of text.matchAll(/env(?:\.|\[')(RECALL_FEED_[A-Z_]+|DEEPRECALL_[A-Z_]+)/g)) names.add(m[1] as string);
+  }
+  return [...names].sort();
+}
+
+describe('help topics', () => {
+  it('exit-codes lists every code with its meaning, in order', async () => {
+    const r = await runMain(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const codes = [...r.stdout.matchAll(/^ {2}\s*(\d+) {2}\S/gm)].map((m) => Number(m[1]));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 130]);
+    expect(r.stdout).toMatch(/^ {4}9 {2}busy: another run holds the output or state file/m);
+  });
+
+  it('formats lists each format with what it can do', async () => {
+    const r = await runMain(['help', 'formats']);
+    expect(r.code).toBe(0);
+    for (const f of ['table', 'jsonl', 'json', 'csv', 'parquet'])
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${f} `, 'm'));
+    expect(r.stdout).toMatch(/parquet .*\n\s+\(needs -o <file>, binary; -o \.parquet\)/);
+    expect(r.stdout).toMatch(/csv .*\n\s+\(streams, --append, --resume; -o \.csv\)/);
+  });
+
+  it('environment names every RECALL_FEED_ variable the sources read', async () => {
+    const r = await runMain(['help', 'environment']);
+    expect(r.code).toBe(0);
+    const read = recallFeedVariables();
+    expect(read).toContain('RECALL_FEED_API_KEY');
+    for (const name of read) expect(r.stdout, name).toContain(name);
+  });
+
+  it('the root help lists the topics and the exit codes; an unknown topic is commander usage error', async () => {
+    const root = await runMain(['--help']);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toContain('  recall-feed help exit-codes   what each exit code means');
+    const flat = root.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('Exit codes (recall-feed help exit-codes): 0 ok (also no results), 1 unexpected, 2 usage,');
+    expect(flat).toContain('14 archive file damaged, 130 interrupted.');
+    const unknown = await runMain(['help', 'nosuch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+  });
+});
