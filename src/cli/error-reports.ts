@@ -26,6 +26,7 @@ import {
 import {
   BusyError,
   CannotWriteError,
+  DoctorFindingsError,
   MatchesFoundError,
   NotDeliveredError,
   MissingApiKeyError,
@@ -139,6 +140,10 @@ function describeCause(err: unknown): ErrorReport {
   if (isInterrupt(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
   if (err instanceof UsageError) return { code: EXIT.usage, message: err.message, hints: ownHint(err) };
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
+  if (err instanceof DoctorFindingsError) {
+    const code = err.worst === 'fail' ? EXIT.doctorFailed : EXIT.doctorWarnings;
+    return { code, message: err.message, hints: [], silent: true };
+  }
   if (err instanceof BusyError) return { code: EXIT.busy, message: err.message, hints: ownHint(err) };
   if (err instanceof CannotWriteError) return { code: EXIT.cannotWrite, message: err.message, hints: ownHint(err) };
   if (err instanceof NotDeliveredError) return { code: EXIT.notDelivered, message: err.message, hints: ownHint(err) };

@@ -23,5 +23,9 @@ export const EXIT = {
   database: 13,
   /** The archive file is damaged (SQLite found corrupt pages). */
   archiveDamaged: 14,
+  /** `doctor`: every check passed or warned, and at least one warned. */
+  doctorWarnings: 15,
+  /** `doctor`: at least one check failed. */
+  doctorFailed: 16,
   interrupted: 130,
 } as const;

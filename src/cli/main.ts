@@ -10,6 +10,7 @@ import {
 import type { Context } from './context.js';
 import type { ErrorReport } from './error-reports.js';
 import { EXIT } from './exit-codes.js';
+import { isJsonLog, JsonLogStream, LOG_FORMATS, logFormatOf } from './terminal/json-log.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -34,6 +35,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   match: async () => (await import('./commands/match.js')).registerMatch,
   cases: async () => (await import('./commands/cases.js')).registerCases,
   report: async () => (await import('./commands/report.js')).registerReport,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  schema: async () => (await import('./commands/schema.js')).registerSchema,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
@@ -102,6 +105,12 @@ function buildProgram(ctx: Context): Command {
     )
     .addOption(new Option('--sandbox', 'run against a built-in sandbox with generated data; no key needed'))
     .addOption(new Option('--allow-insecure-http', 'allow sending the key over plain http to a non-loopback host'))
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'stderr as text, or json: one object per line (env RECALL_FEED_LOG_FORMAT)',
+      ).choices(LOG_FORMATS),
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -135,13 +144,18 @@ Exit codes: 0 ok (also no results), 1 unexpected, 2 usage, 3 API key, 4 not perm
 5 rate limited, 6 API unavailable, 7 invalid response, 8 match found (match --exit-code),
 9 busy (another run holds the file), 10 cannot write a file, 11 digest not delivered,
 12 case log broken (cases verify), 13 archive database unreachable or refused, 14 archive file damaged,
-130 interrupted.`,
+15 doctor: warnings only, 16 doctor: a check failed, 130 interrupted.`,
     );
   return program;
 }
 
 function printError(report: ErrorReport, ctx: Context): number {
   if (report.silent) return report.code;
+  if (isJsonLog(ctx.stderr)) {
+    const { code, hints, command } = report;
+    ctx.stderr.log('error', report.message, { exit_code: code, hints, ...(command ? { command } : {}) });
+    return report.code;
+  }
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
   if (report.command) ctx.stderr.write(`  ${report.command}\n`);
@@ -191,9 +205,24 @@ export async function answerWithoutRunning(argv: string[], baseCtx: Context): Pr
   }
 }
 
+/** With --log-format json (or RECALL_FEED_LOG_FORMAT=json), stderr becomes JSON lines: the one switch. */
+function withLogFormat(ctx: Context, argv: string[]): Context {
+  if (logFormatOf(argv, ctx.env) !== 'json') return ctx;
+  const stderr = new JsonLogStream(ctx.stderr, ctx.now).asStream();
+  return Object.defineProperties(ctx, { stderr: { value: stderr, enumerable: true } });
+}
+
 /** Runs the CLI. Never calls process.exit; returns the exit code. */
 export async function main(argv: string[], baseCtx: Context): Promise<number> {
-  const ctx = withArgv(baseCtx, argv);
+  const ctx = withLogFormat(withArgv(baseCtx, argv), argv);
+  try {
+    return await mainIn(argv, ctx);
+  } finally {
+    if (isJsonLog(ctx.stderr)) ctx.stderr.flush();
+  }
+}
+
+async function mainIn(argv: string[], ctx: Context): Promise<number> {
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);

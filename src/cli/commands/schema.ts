@@ -1,0 +1,18 @@
+// `recall-feed schema <name>`: the JSON Schema of an output contract; `--list` names them.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { action } from './define-action.js';
+
+export function registerSchema(program: Command, ctx: Context): void {
+  program
+    .command('schema')
+    .description('print the JSON Schema (draft 2020-12) of an output contract: record, match, case, digest, ...')
+    .argument('[name]', 'the contract (see --list)')
+    .option('--list', 'name the contracts')
+    .action(
+      action<{ list?: boolean }>(ctx, async () => async (opts, _globals, c, args) => {
+        const { runSchema } = await import('../ops/run-schema.js');
+        runSchema(args[0], opts.list === true, c);
+      }),
+    );
+}

@@ -1,0 +1,118 @@
+// `doctor` end to end in process against the sandbox: a good setup, warnings, a wrong key, no API, a damaged archive.
+import { existsSync, openSync, statSync, writeSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { closedPort } from '../helpers/test-proxy.js';
+
+interface Check {
+  name: string;
+  status: string;
+  detail: string;
+  hint?: string;
+}
+
+function parse(stdout: string): { status: string; checks: Check[] } {
+  return JSON.parse(stdout) as { status: string; checks: Check[] };
+}
+
+const byName = (checks: Check[], name: string) => checks.find((c) => c.name === name);
+
+describe('doctor', () => {
+  it('a good setup: every check ok, exit 0; the archive, its cases and its last sync are named', async () => {
+    const sandbox = await sandboxFor({ recordCount: 50, seed: 4 });
+    const db = path.join(tempDir('rf-doctor-'), 'recalls.db');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+    const state = path.join(path.dirname(db), 'seen.json');
+    const r = await runMainAgainst(sandbox, ['doctor', '--db', db, '--state', state, '--every', '1h', '-f', 'json']);
+    const report = parse(r.stdout);
+    expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(report.status).toBe('ok');
+    expect(report.checks.map((c) => c.name)).toEqual([
+      'config',
+      'proxy',
+      'api',
+      'clock',
+      'key',
+      'quota',
+      'archive',
+      'cases',
+      'sync all sources',
+      `state ${state}`,
+    ]);
+    expect(byName(report.checks, 'key')?.detail).toMatch(/^accepted \(env\); may use \d+: /);
+    expect(byName(report.checks, 'quota')?.detail).toMatch(
+      /credits left this month; every 1h until the reset: \d+ runs × 1 request/,
+    );
+    // Two requests with the key: one sources call, one feed record for the quota.
+    const sent = sandbox.requests().filter((q) => q.path !== '/health');
+    expect(sent.slice(-2).map((q) => q.path)).toEqual(['/v1/recalls/sources', '/v1/recalls/feed']);
+    // Never the key, in any output.
+    expect(r.stdout + r.stderr).not.toContain(process.env.RECALL_FEED_API_KEY ?? 'never-set');
+  });
+
+  it('warnings only: a rhythm the monthly quota cannot pay for exits 15 and says so', async () => {
+    const sandbox = await sandboxFor({ recordCount: 10, rateLimits: { ...GENEROUS_LIMITS, month: { limit: 50 } } });
+    const r = await runMainAgainst(sandbox, ['doctor', '--every', '1m', '-f', 'json']);
+    expect(r.code).toBe(15);
+    const quota = byName(parse(r.stdout).checks, 'quota');
+    expect(quota?.status).toBe('warn');
+    expect(quota?.hint).toMatch(/run less often/);
+  });
+
+  it('a wrong key fails the key check (exit 16) and never prints the key', async () => {
+    const sandbox = await sandboxFor({ recordCount: 10 });
+    const key = 'rf_wrong_key_0123456789';
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env: { RECALL_FEED_API_KEY: key } });
+    expect(r.code).toBe(16);
+    const report = parse(r.stdout);
+    expect(report.status).toBe('fail');
+    expect(byName(report.checks, 'key')?.status).toBe('fail');
+    expect(byName(report.checks, 'quota')?.status).toBe('skip');
+    expect(r.stdout + r.stderr).not.toContain(key);
+  });
+
+  it('an unreachable API fails the api check (exit 16); the key and quota are skipped, nothing else is tried', async () => {
+    const port = await closedPort();
+    const r = await runMain(['--base-url', `http://127.0.0.1:${port}`, 'doctor', '-f', 'jsonl'], {
+      env: { RECALL_FEED_API_KEY: 'rf_any_key_123' },
+    });
+    expect(r.code).toBe(16);
+    const checks = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Check);
+    expect(byName(checks, 'api')).toMatchObject({ status: 'fail' });
+    expect(byName(checks, 'api')?.detail).toContain(`http://127.0.0.1:${port} not reached`);
+    expect(byName(checks, 'key')?.status).toBe('skip');
+  });
+
+  it('a damaged archive fails the archive check (exit 16) with the restore hint', async () => {
+    const sandbox = await sandboxFor({ recordCount: 300, seed: 5 });
+    const db = path.join(tempDir('rf-doctor-'), 'recalls.db');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+    expect(existsSync(`${db}-wal`) && statSync(`${db}-wal`).size > 0).toBe(false);
+    // Garbage over every page after the first: the header still says SQLite, the tables do not hold.
+    const size = statSync(db).size;
+    const fd = openSync(db, 'r+');
+    writeSync(fd, Buffer.alloc(size - 4096, 0x5a), 0, size - 4096, 4096);
+    closeSync(fd);
+    const r = await runMainAgainst(sandbox, ['doctor', '--db', db, '-f', 'json']);
+    expect(r.code).toBe(16);
+    const archive = parse(r.stdout).checks.filter((c) => c.name === 'archive');
+    expect(archive.at(-1)?.status).toBe('fail');
+    expect(archive.at(-1)?.hint).toMatch(/restore it from a backup/);
+  });
+
+  it('on a terminal: a table, one row per check', async () => {
+    const sandbox = await sandboxFor({ recordCount: 10 });
+    const r = await runMainAgainst(sandbox, ['doctor'], { stdoutIsTTY: true, columns: 100 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/check\s+status\s+detail/);
+    for (const name of ['config', 'proxy', 'api', 'clock', 'key', 'quota'])
+      expect(r.stdout).toMatch(new RegExp(`\\b${name}\\s+ok\\b`));
+  });
+});
