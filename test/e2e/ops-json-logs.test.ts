@@ -49,7 +49,7 @@ describe('--log-format json', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ level: 'error', exit_code: 3 });
     expect(logs[0]?.msg).toMatch(/^the API rejected the key/);
-    expect((logs[0]?.hints as string[])[0]).toMatch(/config set api-key/);
+    expect((logs[0]?.hints as string[] | undefined)?.[0]).toMatch(/config set api-key/);
     // No spinner frame and no colour code ever reached stderr.
     expect(r.stderr).not.toMatch(/\u001b/);
   });
