@@ -1,5 +1,5 @@
 // `doctor` end to end in process against the sandbox: a good setup, warnings, a wrong key, no API, a damaged archive.
-import { existsSync, openSync, statSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
@@ -105,6 +105,30 @@ describe('doctor', () => {
     const archive = parse(r.stdout).checks.filter((c) => c.name === 'archive');
     expect(archive.at(-1)?.status).toBe('fail');
     expect(archive.at(-1)?.hint).toMatch(/restore it from a backup/);
+  });
+
+  it('state and lock files named by flags: deliveries still owed warn (exit 15), a free lock is ok, a foreign file fails', async () => {
+    const sandbox = await sandboxFor({ recordCount: 4, seed: 6 });
+    const dir = tempDir('rf-doctor-');
+    const state = path.join(dir, 'seen.json');
+    const dead = `http://127.0.0.1:${await closedPort()}/hook`;
+    const fed = await runMainAgainst(sandbox, ['feed', '--state', state, '-f', 'jsonl', '--webhook', dead]);
+    expect(fed.stdout.trim().split('\n')).toHaveLength(4);
+    const r = await runMainAgainst(sandbox, ['doctor', '--state', state, '--lock', state, '-f', 'json']);
+    expect(r.code).toBe(15);
+    const checks = parse(r.stdout).checks;
+    expect(byName(checks, `state ${state}`)).toMatchObject({
+      status: 'warn',
+      detail: '4 ids remembered, 4 recalls with deliveries still owed',
+    });
+    expect(byName(checks, `lock ${state}`)).toMatchObject({ status: 'ok', detail: 'free' });
+    const foreign = path.join(dir, 'package.json');
+    writeFileSync(foreign, '{"name":"x"}');
+    const bad = await runMainAgainst(sandbox, ['doctor', '--state', foreign, '-f', 'json']);
+    expect(bad.code).toBe(16);
+    expect(byName(parse(bad.stdout).checks, `state ${foreign}`)?.detail).toBe(
+      'not a recall-feed state file (version 1)',
+    );
   });
 
   it('on a terminal: a table, one row per check', async () => {

@@ -53,7 +53,7 @@ describe('--monitor', () => {
     expect(r.code).toBe(3);
     expect(hc.pings.map((p) => p.path)).toEqual(['/ping/abc-123/start', '/ping/abc-123/fail']);
     const body = hc.pings[1]?.body ?? '';
-    expect(body).toMatch(/^recall-feed feed: exit code 3: /);
+    expect(body).toMatch(/^recall-feed feed: exit code 3: the API rejected the key: .* in \d+\.\d s\n/);
     expect(body).not.toContain(key);
   });
 

@@ -47,14 +47,18 @@ export async function checkState(file: string): Promise<CheckResult> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok(name, 'not there yet: the first run creates it');
     return fail(name, `cannot be read: ${messageOf(err)}`, 'check its permissions');
   }
+  let json: { version?: unknown; seen?: unknown; pending?: unknown };
   try {
-    const json = JSON.parse(text) as { seen?: unknown; deliveries?: unknown[] };
-    const pending = Array.isArray(json.deliveries) ? json.deliveries.length : 0;
-    const detail = `readable, ${text.length} bytes${pending ? `, ${pending} deliveries pending` : ''}`;
-    return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
+    json = JSON.parse(text) as typeof json;
   } catch {
     return fail(name, 'not valid JSON (damaged?)', 'restore it from a backup, or remove it to start afresh');
   }
+  if (json === null || typeof json !== 'object' || json.version !== 1 || typeof json.seen !== 'object')
+    return fail(name, 'not a recall-feed state file (version 1)', 'point --state at the file feed --state writes');
+  const ids = Object.keys(json.seen ?? {}).length;
+  const pending = Array.isArray(json.pending) ? json.pending.length : 0;
+  const detail = `${ids} ids remembered${pending ? `, ${pending} recalls with deliveries still owed` : ''}`;
+  return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
 }
 
 /** The run lock beside a file: free, held by a running job, or left stale by a killed one. */

@@ -30,6 +30,11 @@ function add(into: RunCounts, more: RunCounts): void {
   if (more.failed !== undefined) into.failed = (into.failed ?? 0) + more.failed;
 }
 
+interface Outcome {
+  code: number;
+  message: string;
+}
+
 export class RunOps implements RunHooks {
   readonly ctx: Context;
   private counted: RunCounts = {};
@@ -89,7 +94,7 @@ export class RunOps implements RunHooks {
   /** The end of one --watch poll: a ping (success or fail) and the metrics, then the next poll starts afresh. */
   async pollEnded(err?: unknown): Promise<void> {
     this.polls++;
-    await this.report(err === undefined ? 0 : await this.exitCodeOf(err), err);
+    await this.report(err === undefined ? { code: 0, message: '' } : await this.outcomeOf(err));
   }
 
   /**
@@ -98,15 +103,15 @@ export class RunOps implements RunHooks {
    */
   async ended(err?: unknown): Promise<void> {
     try {
-      const code = err === undefined ? 0 : await this.exitCodeOf(err);
-      if (this.polls > 0 && code === 130) return;
-      await this.report(code, err);
+      const outcome = err === undefined ? { code: 0, message: '' } : await this.outcomeOf(err);
+      if (this.polls > 0 && outcome.code === 130) return;
+      await this.report(outcome);
     } finally {
       await this.monitor?.close();
     }
   }
 
-  private async report(code: number, err: unknown): Promise<void> {
+  private async report({ code, message }: Outcome): Promise<void> {
     const endedMs = this.ctx.now();
     const counts = this.counted;
     const startedMs = this.periodStart;
@@ -114,15 +119,15 @@ export class RunOps implements RunHooks {
     this.periodStart = endedMs;
     const lines = this.tail.take();
     if (this.monitor) {
-      const body = maskSecrets(this.summary(code, err, counts, endedMs - startedMs, lines), this.settings.secrets);
+      const body = maskSecrets(this.summary(code, message, counts, endedMs - startedMs, lines), this.settings.secrets);
       await this.monitor.ping(code === 0 ? 'success' : 'fail', body);
     }
     if (this.settings.metricsFile) await this.writeMetrics(code, counts, startedMs, endedMs);
   }
 
-  private summary(code: number, err: unknown, counts: RunCounts, ms: number, lines: string[]): string {
+  private summary(code: number, message: string, counts: RunCounts, ms: number, lines: string[]): string {
     const numbers = Object.entries(counts).map(([k, v]) => `${k} ${v}`);
-    const why = err === undefined ? '' : `: ${err instanceof Error ? err.message : String(err)}`;
+    const why = message === '' ? '' : `: ${message}`;
     const head = `recall-feed ${this.command}: ${code === 0 ? 'ok' : `exit code ${code}${why}`} in ${(ms / 1000).toFixed(1)} s`;
     const text = [numbers.length ? `${head}; ${numbers.join(', ')}` : head];
     if (lines.length) text.push('', 'last lines of stderr:', ...lines);
@@ -156,9 +161,11 @@ export class RunOps implements RunHooks {
     }
   }
 
-  private async exitCodeOf(err: unknown): Promise<number> {
+  /** The exit code and the one-line message main() will print for `err` (the same mapping). */
+  private async outcomeOf(err: unknown): Promise<Outcome> {
     const { describeError } = await import('../error-reports.js');
-    return describeError(err).code;
+    const report = describeError(err);
+    return { code: report.code, message: report.message };
   }
 
   private warn(message: string): void {
