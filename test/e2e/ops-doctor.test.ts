@@ -2,9 +2,11 @@
 import { closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handlerServer } from '../helpers/handler-server.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { smtpServer } from '../helpers/smtp.js';
 import { closedPort } from '../helpers/test-proxy.js';
 
 interface Check {
@@ -129,6 +131,40 @@ describe('doctor', () => {
     expect(byName(parse(bad.stdout).checks, `state ${foreign}`)?.detail).toBe(
       'not a recall-feed state file (version 1)',
     );
+  });
+
+  it('--check-delivery: the SMTP server greets and takes the login, the webhook accepts a connection; nothing is sent', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const smtp = await smtpServer();
+    const hook = await handlerServer((_req, res) => res.end());
+    const env = { RECALL_FEED_SMTP_URL: smtp.url, RECALL_FEED_WEBHOOK: `${hook.url}/secret-token` };
+    const r = await runMainAgainst(sandbox, ['doctor', '--check-delivery', '-f', 'json'], { env });
+    expect(r.code).toBe(0);
+    const checks = parse(r.stdout).checks;
+    expect(byName(checks, 'smtp')).toMatchObject({
+      status: 'ok',
+      detail: `smtp://127.0.0.1:${smtp.port} greets and accepts the login`,
+    });
+    expect(byName(checks, 'webhook')?.detail).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/… accepts connections/);
+    expect(smtp.received).toEqual([]);
+    expect(hook.requests).toEqual([]);
+    expect(r.stdout + r.stderr).not.toContain(smtp.pass);
+    expect(r.stdout + r.stderr).not.toContain('secret-token');
+    // A wrong password fails the smtp check, and only it.
+    const wrong = smtp.url.replace(encodeURIComponent(smtp.pass), 'nope');
+    const bad = await runMainAgainst(sandbox, ['doctor', '--check-delivery', '-f', 'json'], {
+      env: { ...env, RECALL_FEED_SMTP_URL: wrong },
+    });
+    expect(bad.code).toBe(16);
+    expect(
+      parse(bad.stdout)
+        .checks.filter((c) => c.status === 'fail')
+        .map((c) => c.name),
+    ).toEqual(['smtp']);
+    // Without --check-delivery neither is contacted.
+    const plain = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env });
+    expect(parse(plain.stdout).checks.map((c) => c.name)).not.toContain('smtp');
+    expect(hook.connections()).toBe(2);
   });
 
   it('on a terminal: a table, one row per check', async () => {

@@ -43,7 +43,13 @@ describe('CONFIG_KEYS', () => {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook', 'db', 'smtp-url', 'monitor']);
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual([
+      'api-key',
+      'webhook',
+      'db',
+      'smtp-url',
+      'monitor',
+    ]);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
   });
