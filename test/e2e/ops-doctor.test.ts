@@ -167,6 +167,14 @@ describe('doctor', () => {
     expect(hook.connections()).toBe(2);
   });
 
+  it('a format doctor does not print is refused before any request (exit 2)', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: doctor prints -f table, json or jsonl, not csv\n');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('on a terminal: a table, one row per check', async () => {
     const sandbox = await sandboxFor({ recordCount: 10 });
     const r = await runMainAgainst(sandbox, ['doctor'], { stdoutIsTTY: true, columns: 100 });

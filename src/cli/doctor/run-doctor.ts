@@ -15,8 +15,8 @@ import { checkConfig, checkLock, checkState } from './checks-local.js';
 
 export interface DoctorPlan {
   every: string | undefined;
+  /** The archive is checked only when one is named: --db, else RECALL_FEED_DB or the profile's db. */
   db: { db: string | undefined; schema: string | undefined };
-  /** Whether an archive was named (--db, RECALL_FEED_DB, the profile): only then is it checked. */
   state: string[];
   locks: string[];
   checkDelivery: boolean;
@@ -75,9 +75,12 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
 }
 
 export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const results = await collectChecks(plan, globals, ctx);
   const terminal = detectTerminal(ctx, globals.color);
   const format = globals.format ?? (terminal.stdoutIsTTY ? 'table' : 'jsonl');
+  // Refused before any check runs: a wrong -f never costs a request.
+  if (!['table', 'json', 'jsonl'].includes(format))
+    throw new UsageError(`doctor prints -f table, json or jsonl, not ${format}`);
+  const results = await collectChecks(plan, globals, ctx);
   const status = overall(results);
   const clean = results.map((r) => ({
     ...r,
@@ -86,8 +89,7 @@ export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Con
   }));
   if (format === 'json') ctx.stdout.write(`${JSON.stringify({ status, checks: clean }, null, 2)}\n`);
   else if (format === 'jsonl') for (const r of clean) ctx.stdout.write(`${JSON.stringify(r)}\n`);
-  else if (format === 'table') ctx.stdout.write(await renderTable(clean, terminal.columns));
-  else throw new UsageError(`doctor prints -f table, json or jsonl, not ${format}`);
+  else ctx.stdout.write(await renderTable(clean, terminal.columns));
   if (status !== 'ok') throw new DoctorFindingsError(status);
 }
 
