@@ -2,7 +2,9 @@
 import { closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testArchive } from '../helpers/archive-engines.js';
 import { handlerServer } from '../helpers/handler-server.js';
+import { ENGINES } from '../helpers/postgres.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -182,5 +184,30 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(/check\s+status\s+detail/);
     for (const name of ['config', 'proxy', 'api', 'clock', 'key', 'quota'])
       expect(r.stdout).toMatch(new RegExp(`\\b${name}\\s+ok\\b`));
+  });
+});
+
+describe.each(ENGINES)('doctor on a $engine archive', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+
+  it('opens it read-only, verifies the case log, names the last sync of each source synced; never the password', async () => {
+    const sandbox = await sandboxFor({ recordCount: 30, seed: 12 });
+    const archive = await testArchive(engine);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db, '--sources', 'us_cpsc'])).code).toBe(0);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db, '--sources', 'uk_opss'])).code).toBe(0);
+    const r = await runMainAgainst(sandbox, ['doctor', '--db', archive.db, '-f', 'json']);
+    expect(r.code, r.stdout).toBe(0);
+    const checks = parse(r.stdout).checks;
+    expect(byName(checks, 'archive')?.detail).toMatch(new RegExp(`\\(${engine}\\) opens`));
+    expect(byName(checks, 'cases')?.detail).toBe('0 cases, 0 events: the log verifies');
+    expect(checks.filter((c) => c.name.startsWith('sync ')).map((c) => c.name)).toEqual([
+      'sync us_cpsc',
+      'sync uk_opss',
+    ]);
+    const password = URL.canParse(archive.db) ? new URL(archive.db).password : '';
+    if (password !== '') expect(r.stdout + r.stderr).not.toContain(password);
   });
 });
