@@ -1,6 +1,6 @@
 // --monitor and --metrics-file end to end in process: healthchecks pings to a loopback receiver, the textfile promtool reads.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlerServer } from '../helpers/handler-server.js';
@@ -164,5 +164,49 @@ describe('--metrics-file', () => {
     expect(text).toContain('recall_feed_last_run_exit_code{command="feed"} 3\n');
     if (existsSync(PROMTOOL))
       expect(execFileSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' })).toBe('');
+  });
+
+  it('cases: open after match --open-cases, overdue once unresolved for more than 7 days (digest a week later)', async () => {
+    const sandbox = await sandboxFor({ recordCount: 80, seed: 21 });
+    const dir = tempDir('rf-metrics-');
+    const db = path.join(dir, 'r.db');
+    const file = path.join(dir, 'cases.prom');
+    const catalog = path.join(dir, 'products.csv');
+    const withCode = sandbox
+      .records()
+      .filter((r) => r.standard_identifiers_and_barcodes.length > 0)
+      .slice(0, 3);
+    const code = (x: unknown) => (typeof x === 'string' ? x : String((x as { value: unknown }).value));
+    writeFileSync(
+      catalog,
+      `sku,gtin\n${withCode.map((r, i) => `S${i},${code(r.standard_identifiers_and_barcodes[0])}`).join('\n')}\n`,
+    );
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+    const match = await runMainAgainst(sandbox, [
+      'match',
+      '--catalog',
+      catalog,
+      '--archive',
+      '--db',
+      db,
+      '--open-cases',
+      '-f',
+      'jsonl',
+      '--metrics-file',
+      file,
+    ]);
+    expect(match.code, match.stderr).toBe(0);
+    const opened = match.stdout.trim().split('\n').length;
+    expect(opened).toBeGreaterThan(0);
+    expect(readFileSync(file, 'utf8')).toContain(`recall_feed_cases{state="open"} ${opened}\n`);
+    expect(readFileSync(file, 'utf8')).toContain('recall_feed_cases{state="overdue"} 0\n');
+    const later = fakeClock(Date.now() + 8 * 86_400_000);
+    const digest = await runMainAgainst(sandbox, ['digest', '--db', db, '--metrics-file', file], { clock: later });
+    expect(digest.code, digest.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`recall_feed_cases{state="overdue"} ${opened}\n`);
+    // Both commands' last successes are kept in the one file.
+    expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="match",source="all"\} /m);
+    expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="digest",source="all"\} /m);
   });
 });
