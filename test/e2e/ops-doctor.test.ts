@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { testArchive } from '../helpers/archive-engines.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { ENGINES } from '../helpers/postgres.js';
-import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { smtpServer } from '../helpers/smtp.js';
-import { closedPort } from '../helpers/test-proxy.js';
+import { closedPort, testProxy } from '../helpers/test-proxy.js';
 
 interface Check {
   name: string;
@@ -167,6 +167,52 @@ describe('doctor', () => {
     const plain = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env });
     expect(parse(plain.stdout).checks.map((c) => c.name)).not.toContain('smtp');
     expect(hook.connections()).toBe(2);
+  });
+
+  it('through a proxy: the API is reached through it and the proxy is named; a dead proxy fails both checks', async () => {
+    const sandbox = await sandboxFor({ recordCount: 5 });
+    const proxy = await testProxy({ forwardTo: sandbox.url });
+    const args = ['--base-url', 'http://api.example.test', '--allow-insecure-http', 'doctor', '-f', 'json'];
+    const env = { HTTP_PROXY: proxy.url };
+    const r = await runMainAgainst(sandbox, args, { env });
+    const checks = parse(r.stdout).checks;
+    expect(byName(checks, 'proxy')).toMatchObject({
+      status: 'ok',
+      detail: `127.0.0.1:${proxy.port} (reached api.example.test through it)`,
+    });
+    expect(byName(checks, 'api')?.detail).toMatch(
+      new RegExp(`^http://api\\.example\\.test answered 200 through 127\\.0\\.0\\.1:${proxy.port}`),
+    );
+    expect(proxy.requests.map((q) => q.target)).toEqual([
+      'http://api.example.test/health',
+      'http://api.example.test/v1/recalls/sources',
+      expect.stringMatching(/^http:\/\/api\.example\.test\/v1\/recalls\/feed\?/),
+    ]);
+    expect(r.code).toBe(0);
+
+    const dead = await runMainAgainst(sandbox, args, { env: { HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` } });
+    expect(dead.code).toBe(16);
+    const failed = parse(dead.stdout)
+      .checks.filter((c) => c.status === 'fail')
+      .map((c) => c.name);
+    expect(failed).toEqual(['proxy', 'api']);
+  });
+
+  it("a clock five minutes or more off the API's Date header fails the clock check", async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { clock: fakeClock(Date.now() + 10 * 60_000) });
+    expect(r.code).toBe(16);
+    const clock = byName(parse(r.stdout).checks, 'clock');
+    expect(clock?.status).toBe('fail');
+    expect(clock?.detail).toMatch(/^\+(599|600|601) s against the API's Date header$/);
+  });
+
+  it('a malformed key fails the key check before any request carries it', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env: { RECALL_FEED_API_KEY: 'two\tparts' } });
+    expect(r.code).toBe(16);
+    expect(byName(parse(r.stdout).checks, 'key')?.detail).toMatch(/^malformed: /);
+    expect(sandbox.requests().map((q) => q.path)).toEqual(['/health']);
   });
 
   it('a format doctor does not print is refused before any request (exit 2)', async () => {
