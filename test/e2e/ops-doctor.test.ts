@@ -1,12 +1,12 @@
 // `doctor` end to end in process against the sandbox: a good setup, warnings, a wrong key, no API, a damaged archive.
-import { closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testArchive } from '../helpers/archive-engines.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
-import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
+import { ALL_KEY, GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { smtpServer } from '../helpers/smtp.js';
 import { closedPort, testProxy } from '../helpers/test-proxy.js';
@@ -213,6 +213,24 @@ describe('doctor', () => {
     expect(r.code).toBe(16);
     expect(byName(parse(r.stdout).checks, 'key')?.detail).toMatch(/^malformed: /);
     expect(sandbox.requests().map((q) => q.path)).toEqual(['/health']);
+  });
+
+  it('a config file others may read, holding the key, warns (exit 15) with the chmod that fixes it', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const dir = tempDir('rf-doctor-config-');
+    const env = { RECALL_FEED_CONFIG_DIR: dir, RECALL_FEED_API_KEY: undefined };
+    const set = await runMain(['config', 'set', 'api-key'], { env, stdin: `${ALL_KEY}\n` });
+    expect(set.code, set.stderr).toBe(0);
+    const file = path.join(dir, 'config.json');
+    chmodSync(file, 0o644);
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env });
+    expect(r.code).toBe(15);
+    const config = byName(parse(r.stdout).checks, 'config');
+    expect(config?.status).toBe('warn');
+    expect(config?.detail).toContain(`${file} (mode 0644)`);
+    expect(config?.hint).toBe(`chmod 600 ${file}`);
+    expect(byName(parse(r.stdout).checks, 'key')?.detail).toMatch(/^accepted \(profile\)/);
+    expect(r.stdout + r.stderr).not.toContain(ALL_KEY);
   });
 
   it('a format doctor does not print is refused before any request (exit 2)', async () => {
