@@ -190,6 +190,11 @@ describe('doctor', () => {
     ]);
     expect(r.code).toBe(0);
 
+    // The sandbox itself is on loopback, which never goes through a proxy: "none (direct)", as routed.
+    const direct = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env });
+    expect(byName(parse(direct.stdout).checks, 'proxy')?.detail).toBe('none (direct)');
+    expect(proxy.requests).toHaveLength(3);
+
     const dead = await runMainAgainst(sandbox, args, { env: { HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` } });
     expect(dead.code).toBe(16);
     const failed = parse(dead.stdout)

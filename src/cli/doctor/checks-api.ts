@@ -1,5 +1,6 @@
 // Doctor's checks against the API: reached (through the proxy, if any), the clock, the key and its sources, the quota.
 import { HttpAgent } from '../../api/http-agent.js';
+import { isLoopbackHost } from '../../api/loopback.js';
 import { proxyFor, proxyName } from '../../api/proxy.js';
 import { send } from '../../api/transport.js';
 import { endpointUrl } from '../../api/request-target.js';
@@ -27,7 +28,8 @@ export async function checkReach(settings: Settings, ctx: Context): Promise<Reac
   const proxySettings = proxyFromEnv(ctx.env);
   let proxy: URL | undefined;
   try {
-    proxy = proxyFor(base, proxySettings);
+    // As the agent routes it: loopback never through a proxy.
+    proxy = isLoopbackHost(base.hostname) ? undefined : proxyFor(base, proxySettings);
   } catch (err) {
     return { reached: false, results: [fail('proxy', messageOf(err), 'fix HTTPS_PROXY / HTTP_PROXY')] };
   }

@@ -4,7 +4,8 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { parseSmtpUrl } from '../../actions/email-smtp.js';
 import { checkWebhookUrl, maskWebhookUrl } from '../../actions/webhook-url.js';
-import { portOf } from '../../api/proxy.js';
+import { isLoopbackHost } from '../../api/loopback.js';
+import { portOf, proxyFor, proxyName, type ProxySettings } from '../../api/proxy.js';
 import { type CheckResult, fail, messageOf, ok } from './check.js';
 
 /** EHLO, STARTTLS where required and the login, as nodemailer's verify does: no message is sent. */
@@ -37,8 +38,11 @@ export async function checkSmtp(raw: string, timeoutMs: number): Promise<CheckRe
   }
 }
 
-/** A TCP (and, for https, TLS) connection to the webhook's host, closed at once. */
-export async function checkWebhook(raw: string, timeoutMs: number): Promise<CheckResult> {
+/**
+ * A TCP (and, for https, TLS) connection to the webhook's host, closed at once; when the proxy rules send
+ * the webhook through a proxy, a TCP connection to that proxy (what lies behind it is not contacted).
+ */
+export async function checkWebhook(raw: string, timeoutMs: number, proxies: ProxySettings): Promise<CheckResult> {
   let url: URL;
   try {
     url = checkWebhookUrl(raw);
@@ -46,14 +50,22 @@ export async function checkWebhook(raw: string, timeoutMs: number): Promise<Chec
     return fail('webhook', messageOf(err));
   }
   const shown = maskWebhookUrl(url);
-  const port = portOf(url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let proxy: URL | undefined;
+  try {
+    // As the agent routes it: loopback never through a proxy.
+    proxy = isLoopbackHost(url.hostname) ? undefined : proxyFor(url, proxies);
+  } catch (err) {
+    return fail('webhook', messageOf(err), 'fix HTTPS_PROXY / HTTP_PROXY');
+  }
+  const to = proxy ?? url;
+  const port = portOf(to);
+  const host = to.hostname.replace(/^\[|\]$/g, '');
+  const tlsToo = to.protocol === 'https:';
   try {
     await new Promise<void>((resolve, reject) => {
-      const socket =
-        url.protocol === 'https:'
-          ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }, () => done())
-          : net.connect({ host, port }, () => done());
+      const socket = tlsToo
+        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }, () => done())
+        : net.connect({ host, port }, () => done());
       const timer = setTimeout(() => finish(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
       const finish = (err?: Error) => {
         clearTimeout(timer);
@@ -64,8 +76,10 @@ export async function checkWebhook(raw: string, timeoutMs: number): Promise<Chec
       const done = () => finish();
       socket.on('error', finish);
     });
+    if (proxy) return ok('webhook', `${shown}: its proxy ${proxyName(proxy)} accepts connections (nothing sent)`);
     return ok('webhook', `${shown} accepts connections (nothing posted)`);
   } catch (err) {
-    return fail('webhook', `${shown}: ${messageOf(err)}`, 'check the webhook URL and the network');
+    const via = proxy ? ` (through ${proxyName(proxy)})` : '';
+    return fail('webhook', `${shown}${via}: ${messageOf(err)}`, 'check the webhook URL, the proxy and the network');
   }
 }

@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import { DoctorFindingsError, UsageError } from '../cli-errors.js';
 import { archiveTarget } from '../archive/archive-file.js';
-import { loadSettings, openSession } from '../session.js';
+import { loadSettings, openSession, proxyFromEnv } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { checkApiKey } from '../../api/request-target.js';
 import { detectTerminal } from '../terminal/terminal.js';
@@ -66,7 +66,11 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
   for (const file of plan.locks) results.push(await checkLock(file));
   if (plan.checkDelivery) {
     const hook = plan.webhook ?? settings.webhook;
-    results.push(hook ? await checkWebhook(hook, settings.timeoutMs) : skip('webhook', 'no webhook configured'));
+    results.push(
+      hook
+        ? await checkWebhook(hook, settings.timeoutMs, proxyFromEnv(ctx.env))
+        : skip('webhook', 'no webhook configured'),
+    );
     results.push(
       settings.smtpUrl ? await checkSmtp(settings.smtpUrl, settings.timeoutMs) : skip('smtp', 'no smtp-url configured'),
     );
