@@ -5,7 +5,7 @@ import { InvalidParamsError, InvalidResponseError } from './api-errors.js';
 import { isHealthBody } from './body-shapes.js';
 import { CUSTOM_FEED_BODY, FEED_BODY, parseJson, readApiBody, SOURCES_BODY, type BodyShape } from './json-body.js';
 import { paginate, type PagedResult } from './pagination.js';
-import type { PacingOverrides } from './pacing.js';
+import type { PacingOverrides, WindowName } from './pacing.js';
 import { RequestLoop, type WaitEvent } from './request-loop.js';
 import type {
   CustomRecord,
@@ -173,6 +173,11 @@ export class RecallFeedClient {
   /** Requests still allowed in the client's own minute window. */
   minuteRemaining(): number {
     return this.loop.minuteRemaining();
+  }
+
+  /** Requests still allowed in one of the client's windows (the metrics' headroom). */
+  remaining(window: WindowName): number {
+    return this.loop.remaining(window);
   }
 
   async close(): Promise<void> {

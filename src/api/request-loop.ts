@@ -80,6 +80,10 @@ export class RequestLoop {
     return this.pacer.remaining('minute', this.opts.now());
   }
 
+  remaining(window: WindowName): number {
+    return this.pacer.remaining(window, this.opts.now());
+  }
+
   private async pace(): Promise<void> {
     const now = this.opts.now();
     if (this.lastRateLimit && this.lastRateLimit.remaining_credits <= 0) {

@@ -78,6 +78,14 @@ export class MatchesFoundError extends Error {
   }
 }
 
+/** `doctor`: some check warned (exit 15) or failed (exit 16); the table or JSON already said which. */
+export class DoctorFindingsError extends Error {
+  override name = 'DoctorFindingsError';
+  constructor(readonly worst: 'warn' | 'fail') {
+    super(worst === 'fail' ? 'a doctor check failed' : 'a doctor check warned');
+  }
+}
+
 /** `digest --email` or `--webhook`: the SMTP server or the webhook refused the digest, or could not be reached (exit 11). */
 export class NotDeliveredError extends CliError {
   override name = 'NotDeliveredError';

@@ -1,5 +1,6 @@
 // What a command gets to work with: streams, environment, clock and sleep, all injectable for tests.
 import type { Readable, Writable } from 'node:stream';
+import type { RunHooks } from './ops/run-hooks.js';
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
 export type InStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -18,4 +19,6 @@ export interface Context {
   signal: AbortSignal;
   /** The command line as typed (without `node` and the script), for printing resume commands. */
   argv?: readonly string[];
+  /** --monitor and --metrics-file: what the run reports to them (src/cli/ops); absent for other commands. */
+  ops?: RunHooks;
 }

@@ -23,7 +23,14 @@ import {
   WaitTooLongError,
   WrongAddressError,
 } from '../api/api-errors.js';
-import { CliError, MatchesFoundError, MissingApiKeyError, ResumableError, UnhealthyError } from './cli-errors.js';
+import {
+  CliError,
+  DoctorFindingsError,
+  MatchesFoundError,
+  MissingApiKeyError,
+  ResumableError,
+  UnhealthyError,
+} from './cli-errors.js';
 import { ConfigError, ConfigValueError } from './config/config-errors.js';
 import { isInterrupt } from './failure-policy.js';
 import {
@@ -131,6 +138,10 @@ function describeCause(err: unknown): ErrorReport {
   // The CLI's own errors carry their exit code and hint (UsageError, BusyError, CannotWriteError, ...).
   if (err instanceof CliError) return { code: err.exitCode, message: err.message, hints: ownHint(err) };
   if (err instanceof MatchesFoundError) return { code: EXIT.matchFound, message: err.message, hints: [], silent: true };
+  if (err instanceof DoctorFindingsError) {
+    const code = err.worst === 'fail' ? EXIT.doctorFailed : EXIT.doctorWarnings;
+    return { code, message: err.message, hints: [], silent: true };
+  }
   if (err instanceof CaseLogBrokenError)
     return { code: EXIT.caseLogBroken, message: err.message, hints: [CASE_LOG_HINT] };
   if (err instanceof CaseNotFoundError)

@@ -23,6 +23,10 @@ export const EXIT = {
   database: 13,
   /** The archive file is damaged (SQLite found corrupt pages). */
   archiveDamaged: 14,
+  /** `doctor`: every check passed or warned, and at least one warned. */
+  doctorWarnings: 15,
+  /** `doctor`: at least one check failed. */
+  doctorFailed: 16,
   interrupted: 130,
 } as const;
 
@@ -101,6 +105,11 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
     summary: 'archive file damaged',
     detail: 'the archive file is damaged (the message names it; restore a backup, or move it aside and sync again)',
   },
+  doctorWarnings: {
+    summary: 'doctor: warnings only',
+    detail: '`doctor`: every check passed or warned, and at least one warned',
+  },
+  doctorFailed: { summary: 'doctor: a check failed', detail: '`doctor`: at least one check failed' },
   interrupted: { summary: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM)' },
 };
 

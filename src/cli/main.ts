@@ -12,6 +12,7 @@ import type { ErrorReport } from './error-reports.js';
 import { EXIT } from './exit-codes.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { FORMATS } from '../output/formats.js';
+import { isJsonLog, JsonLogStream, LOG_FORMATS, logFormatOf } from './terminal/json-log.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -36,6 +37,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   match: async () => (await import('./commands/match.js')).registerMatch,
   cases: async () => (await import('./commands/cases.js')).registerCases,
   report: async () => (await import('./commands/report.js')).registerReport,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  schema: async () => (await import('./commands/schema.js')).registerSchema,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
@@ -102,6 +105,12 @@ function buildProgram(ctx: Context): Command {
     )
     .addOption(new Option('--sandbox', 'run against a built-in sandbox with generated data; no key needed'))
     .addOption(new Option('--allow-insecure-http', 'allow sending the key over plain http to a non-loopback host'))
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'stderr as text, or json: one object per line (env RECALL_FEED_LOG_FORMAT)',
+      ).choices(LOG_FORMATS),
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -141,6 +150,11 @@ ${exitCodesParagraph()}`,
 
 function printError(report: ErrorReport, ctx: Context): number {
   if (report.silent) return report.code;
+  if (isJsonLog(ctx.stderr)) {
+    const { code, hints, command } = report;
+    ctx.stderr.log('error', report.message, { exit_code: code, hints, ...(command ? { command } : {}) });
+    return report.code;
+  }
   ctx.stderr.write(`error: ${report.message}\n`);
   for (const hint of report.hints) ctx.stderr.write(`hint: ${hint}\n`);
   if (report.command) ctx.stderr.write(`  ${report.command}\n`);
@@ -199,9 +213,24 @@ export async function commandTree(ctx: Context): Promise<Command> {
   return program;
 }
 
+/** With --log-format json (or RECALL_FEED_LOG_FORMAT=json), stderr becomes JSON lines: the one switch. */
+function withLogFormat(ctx: Context, argv: string[]): Context {
+  if (logFormatOf(argv, ctx.env) !== 'json') return ctx;
+  const stderr = new JsonLogStream(ctx.stderr, ctx.now).asStream();
+  return Object.defineProperties(ctx, { stderr: { value: stderr, enumerable: true } });
+}
+
 /** Runs the CLI. Never calls process.exit; returns the exit code. */
 export async function main(argv: string[], baseCtx: Context): Promise<number> {
-  const ctx = withArgv(baseCtx, argv);
+  const ctx = withLogFormat(withArgv(baseCtx, argv), argv);
+  try {
+    return await mainIn(argv, ctx);
+  } finally {
+    if (isJsonLog(ctx.stderr)) ctx.stderr.flush();
+  }
+}
+
+async function mainIn(argv: string[], ctx: Context): Promise<number> {
   const topic = answerHelpTopic(argv, ctx);
   if (topic !== undefined) return topic;
   const program = buildProgram(ctx);

@@ -99,6 +99,7 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     signal: ctx.signal,
     onEvent: (e) => status.event(e),
   });
+  ctx.ops?.client(client);
   return {
     settings,
     terminal,

@@ -36,12 +36,20 @@ describe('CONFIG_KEYS', () => {
       'db',
       'smtp-url',
       'email-from',
+      'monitor',
+      'metrics-file',
     ]);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
       expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual(['api-key', 'webhook', 'db', 'smtp-url']);
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual([
+      'api-key',
+      'webhook',
+      'db',
+      'smtp-url',
+      'monitor',
+    ]);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
   });
@@ -115,7 +123,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from, monitor, metrics-file',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(
       /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,

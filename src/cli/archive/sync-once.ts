@@ -90,6 +90,7 @@ export async function syncOnce(
     throw err;
   }
   const counts = await writing(file, () => archive.finishRun(runId, 'ok', ctx.now()));
+  ctx.ops?.counts({ fetched: counts.fetched, new: counts.added, updated: counts.updated });
   return { ...counts, extent: await archive.extent() };
 }
 

@@ -9,7 +9,7 @@ import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../optio
 import { parseSourceList } from '../options/option-parsers.js';
 import type { GlobalFlags } from '../settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { action } from './define-action.js';
+import { addOpsOptions, opsAction } from './ops-action.js';
 
 interface DigestOptions extends FilterFlags, EmailFlags {
   since?: string;
@@ -41,7 +41,7 @@ export function registerDigest(program: Command, ctx: Context): void {
     .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
     .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
   addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)');
-  addDbOption(addFilterOptions(cmd))
+  addDbOption(addFilterOptions(addOpsOptions(cmd)))
     .addHelpText(
       'after',
       `
@@ -60,7 +60,7 @@ Examples:
   recall-feed digest --catalog products.csv --webhook --webhook-format teams`,
     )
     .action(
-      action<DigestOptions>(ctx, async () => async (opts, globals, c) => {
+      opsAction<DigestOptions>(ctx, 'digest', async () => async (opts, globals, c) => {
         const { plan, globals: rest } = planDigest(opts, globals, c.now());
         const { runDigest } = await import('../digest/run-digest.js');
         await runDigest(plan, rest, c);

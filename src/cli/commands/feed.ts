@@ -12,7 +12,7 @@ import {
 import type { FeedOptions } from '../feed/plan.js';
 import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions } from '../options/filter-options.js';
-import { action } from './define-action.js';
+import { addOpsOptions, opsAction } from './ops-action.js';
 
 export function registerFeed(program: Command, ctx: Context): void {
   const feed = program
@@ -84,8 +84,8 @@ arrays joined with "; ", objects as JSON, null empty), table (a compact view; su
     feed,
     'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls',
   );
-  addFilterOptions(feed).action(
-    action<FeedOptions>(ctx, async () => {
+  addFilterOptions(addOpsOptions(feed)).action(
+    opsAction<FeedOptions>(ctx, 'feed', async () => {
       const { runFeed } = await import('../feed/run-feed.js');
       return runFeed;
     }),

@@ -11,7 +11,7 @@ import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
-import { action } from './define-action.js';
+import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 interface MatchOptions extends FilterFlags, ActionOptions {
@@ -85,8 +85,8 @@ Examples:
   recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair`,
     );
   addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
-  addDbOption(addFilterOptions(match)).action(
-    action<MatchOptions>(ctx, async () => {
+  addDbOption(addFilterOptions(addOpsOptions(match))).action(
+    opsAction<MatchOptions>(ctx, 'match', async () => {
       const { runMatch } = await import('../match/run-match.js');
       return (opts, globals, c) => runMatch(planMatch(opts, c.now()), globals, c);
     }),

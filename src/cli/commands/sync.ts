@@ -5,7 +5,7 @@ import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';
-import { action } from './define-action.js';
+import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
 
 interface SyncOptions {
@@ -28,7 +28,7 @@ export function registerSync(program: Command, ctx: Context): void {
     .option('--hours <1-24>', 'look-back window in hours (default 24)')
     .option('--watch', 'sync again and again, keeping the archive current')
     .option('--interval <seconds>', `with --watch: seconds between syncs (default ${DEFAULT_SYNC_INTERVAL_S})`);
-  addDbOption(cmd)
+  addDbOption(addOpsOptions(cmd))
     .addHelpText(
       'after',
       `
@@ -44,7 +44,7 @@ Examples:
   0 * * * * recall-feed sync                    crontab: every hour, nothing is missed`,
     )
     .action(
-      action<SyncOptions>(ctx, async () => async (opts, globals, c) => {
+      opsAction<SyncOptions>(ctx, 'sync', async () => async (opts, globals, c) => {
         const plan = planSync(opts);
         const { runSync } = await import('../archive/sync.js');
         await runSync(plan, globals, c);

@@ -159,6 +159,24 @@ export const CONFIG_KEY_INFO = {
       }
     },
   },
+  monitor: {
+    description:
+      'healthchecks-style ping URL of feed, sync, match and digest: /start, then success or /fail (a secret: it carries the token)',
+    values: 'an https:// URL (plain http only to this machine)',
+    secret: true,
+    parse: (raw) => {
+      const url = URL.canParse(raw) ? new URL(raw) : undefined;
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password)
+        return { invalid: 'not an https URL' };
+      return raw;
+    },
+  },
+  'metrics-file': {
+    description: 'Prometheus textfile that feed, sync, match and digest write after each run or poll',
+    values: 'a file path ending in .prom',
+    secret: false,
+    parse: (raw) => (raw.endsWith('.prom') ? raw : { invalid: 'not a .prom file name' }),
+  },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_INFO;

@@ -71,6 +71,7 @@ export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Con
   const hook = planWebhook(plan, settings);
   const format = chooseDigestFormat(plan, settings);
   const digest = await collectDigest(plan, globals, local, ctx);
+  ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   // Sent somewhere, it is printed only when asked for: cron would otherwise mail it a second time.
   const print = (!email && !hook) || plan.format !== undefined || settings.output !== undefined;
   if (print) {

@@ -132,6 +132,7 @@ export async function openDeliveries(
     },
     async deliver() {
       const report = await queue.deliver();
+      ctx.ops?.counts({ pending: report.pending, failed: report.failed });
       const warning = cutShortWarning(report, DEFAULT_PASS_BUDGET_MS, where);
       if (warning !== undefined) session.status.warn(warning);
       return report;

@@ -109,6 +109,7 @@ export async function runExport(plan: FeedPlan, session: Session, ctx: Context):
       keepForResume(err, { session, ctx, target, progress, resumable: formatSpec(plan.format).resumable }),
   );
   session.status.stop();
+  ctx.ops?.counts({ fetched: progress.fetched });
   if (plan.format === 'table' || session.settings.verbose) {
     const fetched = isEmptyFilter(plan.filter) ? undefined : progress.fetched;
     session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched));

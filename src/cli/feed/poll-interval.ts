@@ -99,9 +99,11 @@ export async function repeatPolls(o: RepeatOptions): Promise<never> {
       if (next.notice) session.status.note(next.notice);
       delay = Math.max(0, next.intervalMs - (ctx.now() - started));
       round.done?.(delay);
+      await ctx.ops?.pollEnded();
     } catch (err) {
       if (ctx.signal.aborted) break;
       if (endsWatch(err)) throw err;
+      await ctx.ops?.pollEnded(err);
       delay = pace.afterFailure();
       // The error mapping imports every error class: loaded when a poll fails, not by every watch.
       const { describeError } = await import('../error-reports.js');

@@ -43,6 +43,7 @@ async function pollAndWrite(
         flag: '--state',
         signal: ctx.signal,
       });
+      ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
       remember(state, poll.records, ctx.now());
       // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
       deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));

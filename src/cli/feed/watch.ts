@@ -56,6 +56,7 @@ async function pollOnce(
     flag: '--watch',
     signal: ctx.signal,
   });
+  ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
   remember(state, poll.records, ctx.now());
   const rows = output.prepare(poll.records);
   // Actions fire for what is written; a skipped first poll writes nothing.

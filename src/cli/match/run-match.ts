@@ -160,6 +160,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
       await session.close();
     }
   }
+  ctx.ops?.counts({ fetched: counts.fetched });
   const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
   status.note(
     `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible`,

@@ -2,6 +2,7 @@
 import type { ClientEvent } from '../../api/client.js';
 import type { OutStream } from '../context.js';
 import { plainLine } from '../../output/control-escapes.js';
+import { isJsonLog } from './json-log.js';
 
 export interface StatusOptions {
   /** Spinner and live countdowns (Terminal.animate decides). Otherwise plain lines. */
@@ -60,7 +61,13 @@ export class StatusReporter {
   /** Turns a client event into a --verbose line or a wait message. */
   event(e: ClientEvent): void {
     if (e.type === 'response') {
-      if (this.opts.verbose) {
+      if (this.opts.verbose && isJsonLog(this.stderr)) {
+        const fields = { method: 'GET', path: e.path, query: e.query, status: e.status, ms: Math.round(e.ms) };
+        this.stderr.log('debug', `GET ${e.path}${e.query} ${e.status}`, {
+          ...fields,
+          minute_budget: e.minuteRemaining,
+        });
+      } else if (this.opts.verbose) {
         this.write(`GET ${e.path}${e.query} ${e.status} ${Math.round(e.ms)}ms minute-budget=${e.minuteRemaining}`);
       }
       return;
@@ -95,6 +102,10 @@ export class StatusReporter {
   /** Off a terminal one plain line per wait; on a terminal a countdown that ticks each second. */
   private wait(what: string, ms: number, verb = 'resuming in'): void {
     if (this.opts.quiet) return;
+    if (isJsonLog(this.stderr)) {
+      this.stderr.log('info', `${what}, ${verb} ${seconds(ms)} s`, { wait_ms: Math.round(ms) });
+      return;
+    }
     if (!this.spinner) {
       this.stderr.write(`recall-feed: ${plainLine(what)}, ${verb} ${seconds(ms)} s\n`);
       return;

@@ -1,0 +1,32 @@
+# recall-feed in a container: Node 20 slim, a non-root user, the archive and the config on volumes (docs/deploy.md).
+FROM node:20-slim AS build
+WORKDIR /src
+# better-sqlite3 uses its prebuilt binary when one matches; these build it from source when none does.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY bin ./bin
+COPY src ./src
+COPY docs ./docs
+COPY schemas ./schemas
+# npm ci runs `prepare`, which builds dist/; the dev dependencies go afterwards.
+RUN npm ci && npm prune --omit=dev
+
+FROM node:20-slim
+ENV NODE_ENV=production \
+    RECALL_FEED_CONFIG_DIR=/config \
+    XDG_DATA_HOME=/data \
+    RECALL_FEED_LOG_FORMAT=json
+RUN groupadd --system recall-feed && useradd --system --gid recall-feed --home-dir /data recall-feed \
+    && mkdir -p /data /config && chown recall-feed:recall-feed /data /config && chmod 0700 /config
+WORKDIR /app
+COPY --from=build /src/package.json ./
+COPY --from=build /src/bin ./bin
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/schemas ./schemas
+USER recall-feed
+# The archive (/data/recall-feed/recalls.db) and the config file (0600) outlive the container.
+VOLUME ["/data", "/config"]
+ENTRYPOINT ["node", "/app/bin/recall-feed.cjs"]
+CMD ["sync", "--watch", "--interval", "900"]

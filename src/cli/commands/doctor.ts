@@ -1,0 +1,63 @@
+// `recall-feed doctor`: read-only checks of the setup an unattended job depends on; exit 0 ok, 15 warnings, 16 failed.
+import type { Command } from 'commander';
+import { parseDuration } from '../../api/duration.js';
+import { UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
+import { action } from './define-action.js';
+
+interface DoctorOptions {
+  every?: string;
+  db?: string;
+  dbSchema?: string;
+  state?: string[];
+  lock?: string[];
+  checkDelivery?: boolean;
+  webhook?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerDoctor(program: Command, ctx: Context): void {
+  program
+    .command('doctor')
+    .description('check the config, key, quota, clock, proxy, archive and files a job needs (read-only)')
+    .option('--every <duration>', "the job's rhythm, e.g. 15m: forecast its monthly requests against the quota")
+    .option('--db <file-or-url>', 'check this archive (default: RECALL_FEED_DB or the profile db, if set)')
+    .option('--db-schema <name>', 'PostgreSQL schema of the archive')
+    .option('--state <file>', 'check a --state file (repeatable)', collect)
+    .option('--lock <file>', 'check the run lock of an output or state file (repeatable)', collect)
+    .option('--check-delivery', 'also connect to the SMTP server and the webhook (nothing is sent)')
+    .option('--webhook <url>', 'with --check-delivery: this webhook instead of the configured one')
+    .addHelpText(
+      'after',
+      `
+Each check prints a name, a status (ok, warn, fail), a detail and a hint. Two requests reach the API
+with the key (sources, and one feed record for the quota) and count against the quota.
+
+Exit codes: 0 every check ok, 15 warnings only, 16 at least one check failed.
+
+Examples:
+  recall-feed doctor
+  recall-feed doctor --every 15m --db recalls.db --state seen.json -f json
+  recall-feed doctor --check-delivery`,
+    )
+    .action(
+      action<DoctorOptions>(ctx, async () => async (opts, globals, c) => {
+        if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
+          throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
+        const { runDoctor } = await import('../doctor/run-doctor.js');
+        await runDoctor(
+          {
+            every: opts.every,
+            db: { db: opts.db, schema: opts.dbSchema },
+            state: opts.state ?? [],
+            locks: opts.lock ?? [],
+            checkDelivery: opts.checkDelivery === true,
+            webhook: opts.webhook,
+          },
+          globals,
+          c,
+        );
+      }),
+    );
+}

@@ -1,0 +1,29 @@
+// `recall-feed schema <name>`: the JSON Schema of an output contract; `--list` names them.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { action } from './define-action.js';
+
+export function registerSchema(program: Command, ctx: Context): void {
+  program
+    .command('schema')
+    .description('print the JSON Schema (draft 2020-12) of an output contract: record, match, case, digest, ...')
+    .argument('[name]', 'the contract (see --list)')
+    .option('--list', 'name the contracts')
+    .addHelpText(
+      'after',
+      `
+Each schema is JSON Schema draft 2020-12 with a versioned $id (urn:recall-feed:schema:<name>:v1), made from
+the zod schema the code itself uses; the package ships them under schemas/ (docs/operations.md).
+
+Examples:
+  recall-feed schema --list
+  recall-feed schema match > match.schema.json
+  recall-feed schema webhook-teams`,
+    )
+    .action(
+      action<{ list?: boolean }>(ctx, async () => async (opts, _globals, c, args) => {
+        const { runSchema } = await import('../ops/run-schema.js');
+        runSchema(args[0], opts.list === true, c);
+      }),
+    );
+}

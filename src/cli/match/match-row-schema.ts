@@ -1,0 +1,18 @@
+// The contract of a `match` row (jsonl, json, and the digest's matches) as a zod schema: `recall-feed schema match`.
+import { z } from 'zod';
+
+/** The tier and why, the catalogue row's own columns (strings, as read), then what identifies the recall. */
+export const MatchRowSchema = z
+  .object({
+    level: z.enum(['match', 'possible']),
+    reason: z.enum(['barcode', 'model+brand', 'model', 'brand+name']),
+    catalog_line: z.number().int().min(1).describe('the catalogue line (1 is the first data row after a header)'),
+    recall_id: z.number().int().nullable(),
+    alert_title: z.string().nullable(),
+    risk_severity: z.string().nullable(),
+    data_source: z.string().nullable(),
+    published_at: z.string().nullable(),
+    source_url: z.string().nullable(),
+  })
+  .catchall(z.string().describe('a catalogue column, as read (a name we use ourselves becomes catalog.<name>)'))
+  .describe('One catalogue row that a recall touches: recall-feed match -f jsonl, one per line.');

@@ -1,0 +1,58 @@
+// Where a run reports: --monitor and --metrics-file, else RECALL_FEED_MONITOR / RECALL_FEED_METRICS_FILE, else the profile.
+import type { Context } from '../context.js';
+import type { GlobalFlags } from '../settings.js';
+import { resolveProfileName } from '../settings.js';
+import { openConfigStore } from '../config/open-store.js';
+import { CONFIG_KEY_INFO } from '../config/config-keys.js';
+
+export interface OpsFlags {
+  monitor?: string;
+  metricsFile?: string;
+}
+
+export interface OpsSettings {
+  monitor: string | undefined;
+  metricsFile: string | undefined;
+  /** Values never to show in a ping body: the key, webhook and SMTP URLs, passwords in a --db URL. */
+  secrets: string[];
+  profileDb: string | undefined;
+}
+
+const SECRET_ENV = [
+  'RECALL_FEED_API_KEY',
+  'DEEPRECALL_API_KEY',
+  'RECALL_FEED_WEBHOOK',
+  'RECALL_FEED_SMTP_URL',
+  'PGPASSWORD',
+];
+
+const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
+
+export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, ctx: Context): Promise<OpsSettings> {
+  const env = ctx.env;
+  let profile: Record<string, string | number | undefined> = {};
+  if (!globals.sandbox) {
+    const store = await openConfigStore(env);
+    profile = store.list(resolveProfileName(globals, env));
+  }
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const secretKeys = Object.entries(CONFIG_KEY_INFO)
+    .filter(([, info]) => info.secret)
+    .map(([key]) => str(profile[key]));
+  const secrets = [globals.apiKey, ...SECRET_ENV.map((k) => env[k]), ...secretKeys].filter(
+    (v): v is string => typeof v === 'string' && v.length >= 4,
+  );
+  return {
+    monitor: nonEmpty(flags.monitor, env.RECALL_FEED_MONITOR, str(profile.monitor)),
+    metricsFile: nonEmpty(flags.metricsFile, env.RECALL_FEED_METRICS_FILE, str(profile['metrics-file'])),
+    secrets,
+    profileDb: str(profile.db),
+  };
+}
+
+/** The text with every secret replaced, and any `user:password@` in a URL reduced to `user:***@`. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@');
+}

@@ -1,0 +1,176 @@
+// One monitored run: pings at its start and end (and after each --watch poll), the metrics file after each.
+import { proxyFromEnv } from '../session.js';
+import type { Context } from '../context.js';
+import type { GlobalFlags } from '../settings.js';
+import { previousSuccesses, writeMetricsFile } from './metrics.js';
+import { checkMonitorUrl, Monitor } from './monitor.js';
+import { maskSecrets, type OpsFlags, type OpsSettings, resolveOpsSettings } from './ops-settings.js';
+import { caseCounts } from './case-counts.js';
+import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
+import { runMetrics } from './run-metrics.js';
+import { StderrTail } from './stderr-tail.js';
+import { isJsonLog } from '../terminal/json-log.js';
+
+/** The commands that report; the archive's cases are counted for those that use one. */
+export type OpsCommand = 'feed' | 'sync' | 'match' | 'digest';
+
+export interface OpsOptions extends OpsFlags {
+  sources?: string;
+  db?: string;
+  dbSchema?: string;
+  archive?: boolean;
+}
+
+function add(into: RunCounts, more: RunCounts): void {
+  for (const k of ['fetched', 'new', 'updated'] as const) {
+    if (more[k] !== undefined) into[k] = (into[k] ?? 0) + more[k];
+  }
+  // A queue's state, not a sum: the latest report stands.
+  if (more.pending !== undefined) into.pending = more.pending;
+  if (more.failed !== undefined) into.failed = (into.failed ?? 0) + more.failed;
+}
+
+interface Outcome {
+  code: number;
+  message: string;
+}
+
+export class RunOps implements RunHooks {
+  readonly ctx: Context;
+  private counted: RunCounts = {};
+  private observed: ObservedClient | undefined;
+  private readonly tail = new StderrTail();
+  private readonly monitor: Monitor | undefined;
+  private periodStart: number;
+  private polls = 0;
+
+  private constructor(
+    private readonly command: OpsCommand,
+    private readonly opts: OpsOptions,
+    private readonly globals: GlobalFlags,
+    private readonly settings: OpsSettings,
+    base: Context,
+  ) {
+    const stderr = this.tail.wrap(base.stderr);
+    this.ctx = Object.defineProperties(
+      {},
+      {
+        ...Object.getOwnPropertyDescriptors(base),
+        stderr: { value: stderr, enumerable: true },
+        ops: { value: this, enumerable: true },
+      },
+    ) as Context;
+    this.periodStart = base.now();
+    if (settings.monitor) {
+      const url = checkMonitorUrl(settings.monitor, opts.monitor ? '--monitor' : 'the monitor setting');
+      this.monitor = new Monitor(url, proxyFromEnv(base.env), (m) => this.warn(m));
+    }
+  }
+
+  /** Undefined when the run reports nowhere: then nothing changes for it. */
+  static async open(
+    command: OpsCommand,
+    opts: OpsOptions,
+    globals: GlobalFlags,
+    ctx: Context,
+  ): Promise<RunOps | undefined> {
+    const settings = await resolveOpsSettings(opts, globals, ctx);
+    if (!settings.monitor && !settings.metricsFile) return undefined;
+    return new RunOps(command, opts, globals, settings, ctx);
+  }
+
+  client(client: ObservedClient): void {
+    this.observed = client;
+  }
+
+  counts(counts: RunCounts): void {
+    add(this.counted, counts);
+  }
+
+  async started(): Promise<void> {
+    await this.monitor?.ping('start', `recall-feed ${this.command} started`);
+  }
+
+  /** The end of one --watch poll: a ping (success or fail) and the metrics, then the next poll starts afresh. */
+  async pollEnded(err?: unknown): Promise<void> {
+    this.polls++;
+    await this.report(err === undefined ? { code: 0, message: '' } : await this.outcomeOf(err));
+  }
+
+  /**
+   * The end of the run. An interrupted --watch (the way one stops) sends no ping: each poll already
+   * reported. Never throws: reporting never changes the run's exit code.
+   */
+  async ended(err?: unknown): Promise<void> {
+    try {
+      const outcome = err === undefined ? { code: 0, message: '' } : await this.outcomeOf(err);
+      if (this.polls > 0 && outcome.code === 130) return;
+      await this.report(outcome);
+    } finally {
+      await this.monitor?.close();
+    }
+  }
+
+  private async report({ code, message }: Outcome): Promise<void> {
+    const endedMs = this.ctx.now();
+    const counts = this.counted;
+    const startedMs = this.periodStart;
+    this.counted = {};
+    this.periodStart = endedMs;
+    const lines = this.tail.take();
+    if (this.monitor) {
+      const body = maskSecrets(this.summary(code, message, counts, endedMs - startedMs, lines), this.settings.secrets);
+      await this.monitor.ping(code === 0 ? 'success' : 'fail', body);
+    }
+    if (this.settings.metricsFile) await this.writeMetrics(code, counts, startedMs, endedMs);
+  }
+
+  private summary(code: number, message: string, counts: RunCounts, ms: number, lines: string[]): string {
+    const numbers = Object.entries(counts).map(([k, v]) => `${k} ${v}`);
+    const why = message === '' ? '' : `: ${message}`;
+    const head = `recall-feed ${this.command}: ${code === 0 ? 'ok' : `exit code ${code}${why}`} in ${(ms / 1000).toFixed(1)} s`;
+    const text = [numbers.length ? `${head}; ${numbers.join(', ')}` : head];
+    if (lines.length) text.push('', 'last lines of stderr:', ...lines);
+    return `${text.join('\n')}\n`;
+  }
+
+  private async writeMetrics(code: number, counts: RunCounts, startedMs: number, endedMs: number): Promise<void> {
+    const file = this.settings.metricsFile as string;
+    try {
+      const cases = await caseCounts(this.command, this.opts, this.globals, this.settings, this.ctx);
+      const sources = this.opts.sources
+        ? this.opts.sources
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : ['all'];
+      const metrics = runMetrics({
+        command: this.command,
+        sources,
+        startedMs,
+        endedMs,
+        exitCode: code,
+        counts,
+        client: this.observed,
+        cases,
+        previous: await previousSuccesses(file),
+      });
+      await writeMetricsFile(file, metrics);
+    } catch (err) {
+      this.warn(`metrics file ${file} not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The exit code and the one-line message main() will print for `err` (the same mapping). */
+  private async outcomeOf(err: unknown): Promise<Outcome> {
+    const { describeError } = await import('../error-reports.js');
+    const report = describeError(err);
+    return { code: report.code, message: report.message };
+  }
+
+  private warn(message: string): void {
+    const stderr = this.ctx.stderr;
+    if (isJsonLog(stderr)) stderr.log('warn', message);
+    else stderr.write(`warning: ${message}\n`);
+  }
+}
