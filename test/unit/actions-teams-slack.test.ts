@@ -108,6 +108,7 @@ describe('teams', () => {
         sources_missing: [],
       },
       sourcesChecked: true,
+      settled: true,
     });
     const payload = teamsDigest(d);
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
@@ -142,6 +143,7 @@ describe('slack', () => {
         sources_missing: [],
       },
       sourcesChecked: true,
+      settled: true,
     });
     const { text } = slackDigest(d);
     expect(text.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);

@@ -15,7 +15,7 @@ export interface Digest {
   counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
   /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
   matches: Record<string, unknown>[] | null;
-  health: MonitoringHealth & { sources_checked: boolean };
+  health: MonitoringHealth & { sources_checked: boolean; writes_settled: boolean };
 }
 
 function countBy(
@@ -36,6 +36,8 @@ export function buildDigest(parts: {
   matches: Record<string, unknown>[] | null;
   health: MonitoringHealth;
   sourcesChecked: boolean;
+  /** Every write stamped before the period's end had committed when the digest read it. */
+  settled: boolean;
 }): Digest {
   const fresh = [...parts.stored.new].sort(bySeverity);
   const updated = [...parts.stored.updated].sort(bySeverity);
@@ -50,7 +52,12 @@ export function buildDigest(parts: {
       by_source: countBy(all, (r) => (typeof r.data_source === 'string' ? r.data_source : '(none)')),
     },
     matches: parts.matches,
-    health: { ...parts.health, sources_checked: parts.sourcesChecked },
+    health: {
+      ...parts.health,
+      complete: parts.health.complete && parts.settled,
+      sources_checked: parts.sourcesChecked,
+      writes_settled: parts.settled,
+    },
   };
 }
 
@@ -85,6 +92,8 @@ export function healthLines(d: Digest): string[] {
   for (const g of h.gaps) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
   if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
   if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
+  if (!h.writes_settled)
+    lines.push('A sync was still storing recalls when this digest read the archive: some may be missing here.');
   lines.push(`Runs: ${runs}.`, `${last[0]!.toUpperCase()}${last.slice(1)}.`);
   return lines;
 }
