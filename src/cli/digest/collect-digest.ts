@@ -10,13 +10,14 @@ import { openSession } from '../session.js';
 import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import { buildDigest, type Digest } from './digest-model.js';
+import { byReadingOrder, type ProductRow, productRow } from './your-products.js';
 
 export interface DigestSelection {
   fromMs: number;
   toMs: number;
   sources: string[] | undefined;
   filter: RecordFilter;
-  catalog: { file: string; map: ColumnMap } | undefined;
+  catalog: { file: string; map: ColumnMap; key?: string } | undefined;
 }
 
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
@@ -30,7 +31,23 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
   const catalogue = await loadCatalogue(catalog.file, catalog.map);
   const index = new CatalogueIndex(catalogue);
   reportCatalogue(catalogue, index.rejected, status);
-  return index;
+  const { keyColumn } = await import('../cases/open-cases.js');
+  return { index, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
+}
+
+/** The case of each (catalogue row, recall) pair, as match --open-cases keys them; none on an archive without cases. */
+async function casesByPair(archive: ArchiveStore, products: readonly ProductRow[]): Promise<void> {
+  if (products.length === 0) return;
+  const { CASE_STATUSES } = await import('../../archive/cases-model.js');
+  const cases = await archive.cases({ statuses: CASE_STATUSES });
+  const byPair = new Map(cases.map((c) => [`${c.catalog_key}\n${c.recall_id}`, c]));
+  for (const p of products) {
+    const key = p.key !== null ? `${p.key_column}:${p.key}` : `line:${p.catalog_line}`;
+    const c = byPair.get(`${key}\n${p.recall_id}`);
+    // due_at: shown when the case carries one (the deadlines work adds it); null until then.
+    const due = (c as { due_at?: unknown } | undefined)?.due_at;
+    if (c) p.case = { id: c.id, status: c.status, due_at: typeof due === 'string' ? due : null };
+  }
 }
 
 /**
@@ -98,7 +115,7 @@ export async function collectDigest(
   local: LocalSession,
   ctx: Context,
 ): Promise<Digest> {
-  const index = await loadMatcher(sel.catalog, local.status);
+  const matcher = await loadMatcher(sel.catalog, local.status);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive: a source the key may not use is refused as `feed` refuses it.
   const allowed = await allowedSources(sel.sources, globals, local, ctx);
@@ -106,6 +123,8 @@ export async function collectDigest(
   let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
   let stored: Awaited<ReturnType<typeof archive.storedIn>>;
   let settled: boolean;
+  let matches: Record<string, unknown>[] | null = null;
+  let products: ProductRow[] | null = null;
   try {
     settled = await settle(archive, sel.toMs, ctx);
     if (!settled)
@@ -114,22 +133,28 @@ export async function collectDigest(
       );
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+    if (matcher) {
+      const { matchRow } = await import('../match/match-rows.js');
+      const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
+      for (const recall of [...stored.new, ...stored.updated])
+        for (const m of matcher.index.match(recall)) {
+          const match = matchRow(m, recall);
+          pairs.push({ match, product: productRow(match, recall, matcher.columns, m.row.values) });
+        }
+      pairs.sort((a, b) => byReadingOrder(a.product, b.product));
+      matches = pairs.map((p) => p.match);
+      products = pairs.map((p) => p.product);
+      await casesByPair(archive, products);
+    }
   } finally {
     await archive.close();
-  }
-  let matches: Record<string, unknown>[] | null = null;
-  if (index) {
-    const { matchRow } = await import('../match/match-rows.js');
-    matches = [];
-    for (const recall of [...stored.new, ...stored.updated])
-      for (const m of index.match(recall)) matches.push(matchRow(m, recall));
-    matches.sort((a, b) => (a.level === b.level ? 0 : a.level === 'match' ? -1 : 1));
   }
   return buildDigest({
     fromMs: sel.fromMs,
     toMs: sel.toMs,
     stored,
     matches,
+    products,
     health: computeHealth(runs, period, allowed),
     sourcesChecked: allowed !== undefined,
     settled,

@@ -2,6 +2,7 @@
 import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-order.js';
 import { shortDate } from '../../actions/email-message.js';
 import type { MonitoringHealth } from '../../archive/health.js';
+import type { ProductRow } from './your-products.js';
 
 export interface ValueCount {
   value: string;
@@ -11,6 +12,8 @@ export interface ValueCount {
 /** docs/digest.md describes every field; records are as the API last sent them. */
 export interface Digest {
   period: { from: string; to: string };
+  /** The catalogue rows the period's recalls touch, in reading order; null without --catalog. */
+  products: ProductRow[] | null;
   recalls: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
   /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
@@ -34,6 +37,7 @@ export function buildDigest(parts: {
   toMs: number;
   stored: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   matches: Record<string, unknown>[] | null;
+  products: ProductRow[] | null;
   health: MonitoringHealth;
   sourcesChecked: boolean;
   /** Every write stamped before the period's end had committed when the digest read it. */
@@ -44,6 +48,7 @@ export function buildDigest(parts: {
   const all = [...fresh, ...updated];
   return {
     period: { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() },
+    products: parts.products,
     recalls: { new: fresh, updated },
     counts: {
       new: fresh.length,
@@ -77,8 +82,14 @@ export function digestSubject(d: Digest): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What monitoring did in the period, plainly; when incomplete, each thing that is missing. Never an all-clear. */
-export function healthLines(d: Digest): string[] {
+/** Hours with two decimals, as the gaps give them. */
+const hoursText = (h: number) => String(Math.round(h * 100) / 100);
+
+/**
+ * What monitoring did in the period, plainly; when incomplete, each thing that is missing. Never an all-clear.
+ * `gapsShown` bounds the gap lines (chat and e-mail): the count, the hours in all and the first few.
+ */
+export function healthLines(d: Digest, opts: { gapsShown?: number } = {}): string[] {
   const h = d.health;
   const runs = `${plural(h.runs.ok, 'successful sync', 'successful syncs')}, ${h.runs.failed} failed, ${h.runs.interrupted} interrupted`;
   const last = `last successful sync: ${h.last_ok_sync ?? 'none'}`;
@@ -89,7 +100,12 @@ export function healthLines(d: Digest): string[] {
   if (h.runs.ok === 0) lines.push('No sync succeeded in this period.');
   if (h.runs.failed > 0) lines.push(`${plural(h.runs.failed, 'sync', 'syncs')} failed.`);
   if (h.runs.interrupted > 0) lines.push(`${plural(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
-  for (const g of h.gaps) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
+  const shown = opts.gapsShown === undefined ? h.gaps : h.gaps.slice(0, opts.gapsShown);
+  if (shown.length < h.gaps.length) {
+    const hours = hoursText(h.gaps.reduce((sum, g) => sum + g.hours, 0));
+    lines.push(`Not fetched: ${h.gaps.length} stretches, ${hours} h in all; the first ${shown.length}:`);
+  }
+  for (const g of shown) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
   if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
   if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
   if (!h.writes_settled)

@@ -85,5 +85,5 @@ export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Con
     await emailDigest(digest, email, settings.timeoutMs, local.status, ctx);
     if (settings.verbose) local.status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
   }
-  if (hook) await postDigest(digest, hook, settings.timeoutMs, local.status, ctx);
+  if (hook) await postDigest(digest, hook, email?.to, settings.timeoutMs, local.status, ctx);
 }
