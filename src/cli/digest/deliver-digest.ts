@@ -8,8 +8,12 @@ import { NotDeliveredError } from '../cli-errors.js';
 import type { EmailPlan } from '../options/email-options.js';
 import type { StatusReporter } from '../terminal/status.js';
 import { type Digest, digestSubject } from './digest-model.js';
+import { digestCsv, digestCsvName } from './digest-csv.js';
 import { digestHtml } from './render-html.js';
 import { digestText } from './render-text.js';
+
+/** The most an e-mail's HTML (and text) part holds, in bytes: under the ~102 KB at which Gmail clips a message. */
+export const EMAIL_PART_BYTES = 100_000;
 
 /** Attempts per delivery: a server that is briefly away gets two more chances, a refusal none. */
 const ATTEMPTS = 3;
@@ -34,12 +38,16 @@ async function withRetries(
 }
 
 export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number, status: StatusReporter, ctx: Context) {
+  // Gmail clips a body over about 102 KB: the HTML part keeps under 100 KB (every match, recalls as they fit);
+  // the attachment lists every recall of the period, so nothing is lost.
+  const attachment = digestCsvName(d);
   const message = {
     from: plan.from,
     to: plan.to,
     subject: digestSubject(d),
-    text: digestText(d, 72),
-    html: digestHtml(d),
+    text: digestText(d, 72, { maxBytes: EMAIL_PART_BYTES, attachment }),
+    html: digestHtml(d, { maxBytes: EMAIL_PART_BYTES, attachment }),
+    attachments: [{ filename: attachment, content: digestCsv(d), contentType: 'text/csv; charset=utf-8' }],
   };
   await withRetries(
     () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),

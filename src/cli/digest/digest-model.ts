@@ -2,6 +2,7 @@
 import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-order.js';
 import { shortDate } from '../../actions/email-message.js';
 import type { MonitoringHealth } from '../../archive/health.js';
+import { groupDigits } from '../../output/numbers.js';
 import type { ProductRow } from './your-products.js';
 
 export interface ValueCount {
@@ -66,7 +67,27 @@ export function buildDigest(parts: {
   };
 }
 
-/** `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; "no new recalls" only when monitoring was complete. */
+/** With a catalogue: `3 of your products match (1 serious)`, counting catalogue rows, not pairs. */
+function productsPhrase(products: readonly ProductRow[]): string {
+  const matched = new Map<number, boolean>();
+  const possible = new Set<number>();
+  for (const p of products) {
+    if (p.level === 'match')
+      matched.set(p.catalog_line, (matched.get(p.catalog_line) ?? false) || p.risk_severity === 'serious');
+    else if (p.level === 'possible') possible.add(p.catalog_line);
+  }
+  for (const line of matched.keys()) possible.delete(line);
+  const also = possible.size > 0 ? `, ${groupDigits(possible.size)} possible` : '';
+  if (matched.size === 0) return `none of your products match${also}`;
+  const serious = [...matched.values()].filter(Boolean).length;
+  return `${groupDigits(matched.size)} of your products ${matched.size === 1 ? 'matches' : 'match'}${serious > 0 ? ` (${serious} serious)` : ''}${also}`;
+}
+
+/**
+ * `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; with a catalogue, your products first:
+ * `Recalls 24 Nov: 3 of your products match (1 serious) · 1,236 new · monitoring complete`. "no new recalls"
+ * only when monitoring was complete.
+ */
 export function digestSubject(d: Digest): string {
   const date = shortDate(Date.parse(d.period.to));
   const worst = worstSeverity(d.recalls.new);
@@ -76,8 +97,9 @@ export function digestSubject(d: Digest): string {
       ? d.health.complete
         ? 'no new recalls'
         : '0 new found'
-      : `${n} new${worst ? ` (${worst.count} ${worst.severity})` : ''}`;
-  return `Recalls ${date}: ${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
+      : `${groupDigits(n)} new${worst && d.products === null ? ` (${worst.count} ${worst.severity})` : ''}`;
+  const products = d.products === null ? '' : `${productsPhrase(d.products)} · `;
+  return `Recalls ${date}: ${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -25,7 +25,7 @@ export interface DigestPlan {
   toMs: number;
   sources: string[] | undefined;
   filter: RecordFilter;
-  catalog: { file: string; map: ColumnMap } | undefined;
+  catalog: { file: string; map: ColumnMap; key?: string } | undefined;
   /** -f as given; undefined: by the -o extension, else text. */
   format: DigestFormat | undefined;
   email: EmailFlags;

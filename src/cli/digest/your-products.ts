@@ -1,6 +1,7 @@
 // "Your products": each catalogue row a period's recall touches, named by its key and name, ordered for the reader (level, severity, newest).
 import { plain, safeLink } from '../../actions/email-message.js';
 import { severityRank } from '../../actions/severity-order.js';
+import { shorten } from '../../actions/teams-card.js';
 
 /** One catalogue row and the recall it matched, as every digest format opens with it (docs/digest.md). */
 export interface ProductRow {
@@ -82,7 +83,7 @@ export function productName(p: ProductRow): string {
 export function productFacts(p: ProductRow): string {
   const facts = [
     p.risk_severity ?? 'severity not given',
-    ...(p.hazard !== null ? [`hazard: ${p.hazard}`] : []),
+    ...(p.hazard !== null ? [`hazard: ${shorten(p.hazard, 150)}`] : []),
     ...(p.data_source !== null ? [p.data_source] : []),
     `${p.level} (${p.reason})`,
     ...(p.recall_id !== null ? [`recall ${p.recall_id}`] : []),
