@@ -1,6 +1,6 @@
 // The digest for chat: a Slack/Mattermost text and a Teams card, each within its service's budget; your products first, then recalls, then where the full digest is.
 import { describeItem } from '../../actions/email-message.js';
-import { plainBlock, shorten, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
+import { itemElements, plainBlock, shorten, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
 import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 import { productFacts, productName, type ProductRow } from './your-products.js';
@@ -90,17 +90,6 @@ function productElements(p: ProductRow): CardElement[] {
   ];
 }
 
-function recallElements(item: Record<string, unknown>): CardElement[] {
-  const x = describeItem(item);
-  return [
-    { ...plainBlock(shorten(x.title, MAX_TITLE), { weight: 'Bolder' }), spacing: 'Medium' },
-    { ...plainBlock(shorten(x.facts, MAX_FACTS), { isSubtle: true }), spacing: 'None' },
-    ...(x.link
-      ? [{ type: 'ActionSet', actions: [{ type: 'Action.OpenUrl', title: 'Open the notice', url: x.link }] }]
-      : []),
-  ];
-}
-
 /** Teams: an Adaptive Card under TEAMS_MAX_BYTES (measured as sent, UTF-8); sizes added up element by element. */
 export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<string, unknown> {
   const body: CardElement[] = [
@@ -135,7 +124,11 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
     add([{ ...plainBlock('Your products', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
     section(d.products, productElements, (n) => `… and ${n} more of your products`);
   }
-  section([...d.recalls.new, ...d.recalls.updated], recallElements, (n) => `… and ${n} more`);
+  section(
+    [...d.recalls.new, ...d.recalls.updated],
+    (item) => itemElements(describeItem(item)),
+    (n) => `… and ${n} more`,
+  );
   body.push(tail);
   return teamsEnvelope(body);
 }
