@@ -53,8 +53,13 @@ export function registerDigest(program: Command, ctx: Context): void {
 Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
 With --email or --webhook the digest is printed only when -f or -o asks for it.
 
-"complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched
-and every source the key may use was synced; only then does it say "no new recalls".
+A recall belongs to the period in which the archive stored it (its commit stamp, the database's clock):
+back-to-back digests (--until of one = --since of the next) list each stored recall once. A sync still
+storing a page is waited for (at most 5 minutes). With --catalog every format opens with your products.
+
+"complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched,
+every source the key may use was served to a sync, and no page was still being stored; only then does it
+say "no new recalls".
 
 Exit codes: as every command, and 11 when --email or --webhook could not deliver the digest.
 
