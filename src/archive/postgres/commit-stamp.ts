@@ -16,9 +16,11 @@ const CLOCK_US = '(extract(epoch FROM clock_timestamp()) * 1000000)::bigint';
 export async function stampWrites(client: pg.Client, s: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await client.query(
+    // An upsert, so a missing 'commit_us' row can never leave a page unstamped (out of every digest).
     `WITH t AS (
-       UPDATE ${s}.archive_meta SET value = greatest(${CLOCK_US}, value::bigint + 1)::text
-        WHERE key = 'commit_us' RETURNING value::bigint AS us)
+       INSERT INTO ${s}.archive_meta AS m (key, value) VALUES ('commit_us', ${CLOCK_US}::text)
+       ON CONFLICT (key) DO UPDATE SET value = greatest(${CLOCK_US}, m.value::bigint + 1)::text
+       RETURNING value::bigint AS us)
      UPDATE ${s}.recalls r SET version_us = t.us, first_us = coalesce(r.first_us, t.us)
        FROM t WHERE r.id = ANY($1::bigint[])`,
     [ids],
