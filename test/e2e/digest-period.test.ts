@@ -206,6 +206,27 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     });
   }
 
+  it('a period that has not ended on the archive clock (--until an hour ahead) is never complete', async () => {
+    const sandbox = await sandboxFor({ recordCount: 10, seed: 11 });
+    const archive = await testArchive(engine);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
+    const r = await runMainAgainst(sandbox, [
+      'digest',
+      '--db',
+      archive.db,
+      '--until',
+      iso(Date.now() + 3_600_000),
+      '-f',
+      'json',
+    ]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout) as DigestJson;
+    expect(d.health).toMatchObject({ complete: false, writes_settled: false });
+    expect(r.stderr).toContain("the archive's clock had not reached its end");
+    // Further ahead than it would wait: it says so at once.
+    expect(r.sleeps).toEqual([]);
+  });
+
   it('a writer that never lets go: the digest waits a bounded time, then says monitoring is incomplete', async () => {
     const sandbox = await sandboxFor({ recordCount: 10, seed: 10 });
     const archive = await testArchive(engine);
