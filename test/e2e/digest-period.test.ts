@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
+import { runCli } from '../helpers/cli.js';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { ALL_KEY, LIMITED_KEY, sandboxFor } from '../helpers/sandbox.js';
@@ -164,6 +165,43 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const served = await archive.rows<{ served: string }>('SELECT served FROM sync_runs');
     expect(JSON.parse(served[0]!.served).sort()).toEqual(limited);
   });
+
+  if (engine === 'sqlite') {
+    it('a page waiting at the write lock while the digest reads (a sync in its own process): the digest waits, the next digest has it', async () => {
+      const sandbox = await sandboxFor({ recordCount: 30, seed: 12 });
+      const archive = await testArchive(engine);
+      const start = Date.now() - 60_000;
+      expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
+      sandbox.addRecords(5);
+      const proxy = await holdingProxy(sandbox.url);
+      const held = proxy.hold();
+      const child = runCli(['--base-url', proxy.url, 'sync', '--db', archive.db], {
+        env: { RECALL_FEED_API_KEY: ALL_KEY },
+      });
+      await until('the sync to ask for its page', held.arrived);
+      // Another writer's transaction holds the lock: the sync's page, once it has its records, waits for it.
+      const { default: Database } = await import('better-sqlite3');
+      const other = new Database(archive.db);
+      deferCleanup(() => {
+        if (other.inTransaction) other.exec('ROLLBACK');
+        other.close();
+      });
+      other.exec('BEGIN IMMEDIATE');
+      held.release();
+      const end = await boundary();
+      const release = () => {
+        if (other.inTransaction) other.exec('ROLLBACK');
+      };
+      const first = await digest(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
+      expect(first.sleeps.length).toBeGreaterThan(0);
+      expect((await child).exitCode).toBe(0);
+      const runs = await archive.rows<{ started_at: string }>('SELECT started_at FROM sync_runs ORDER BY id');
+      expect(Date.parse(runs[1]!.started_at)).toBeLessThan(end);
+      const next = await digest(archive.db, sandbox.url, end, await boundary());
+      await expectEachOnce(archive, first.json, next.json);
+      expect(next.json.recalls.new).toHaveLength(5);
+    });
+  }
 
   if (engine === 'postgres') {
     it('a page held mid-transaction while the digest reads: the digest waits for it, the next digest has it', async () => {
