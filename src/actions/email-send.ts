@@ -8,6 +8,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it (the digest's CSV); their content in memory, never read from a path. */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 /** The outcome of one attempt; `refused` when the server answered with a permanent (5xx) refusal. */
@@ -56,6 +58,7 @@ export async function sendMail(
       subject: message.subject,
       text: message.text,
       html: message.html,
+      ...(message.attachments ? { attachments: message.attachments } : {}),
     });
     return { ok: true };
   } catch (err) {

@@ -32,7 +32,8 @@ export interface CardItem {
 
 type CardElement = Record<string, unknown>;
 
-function itemElements(item: CardItem): CardElement[] {
+/** One item of a summary card: its title, its facts, a button to its link. */
+export function itemElements(item: CardItem): CardElement[] {
   return [
     { ...plainBlock(shorten(item.title, MAX_TITLE), { weight: 'Bolder' }), spacing: 'Medium' },
     { ...plainBlock(shorten(item.facts, MAX_FACT * 2), { isSubtle: true }), spacing: 'None' },
@@ -76,33 +77,4 @@ export function teamsRecallMessage(record: Record<string, unknown>): Record<stri
     });
   const body: CardElement[] = [plainBlock(shorten(d.title, MAX_TITLE), { weight: 'Bolder', size: 'Medium' }), ...facts];
   return teamsEnvelope(body, d.link ? [{ type: 'Action.OpenUrl', title: 'Open the notice', url: d.link }] : []);
-}
-
-const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-
-/**
- * A summary: a heading, lines of plain text, then as many items as fit under TEAMS_MAX_BYTES; the rest
- * are counted in a last line rather than sent in a body Teams would refuse.
- */
-export function teamsSummaryMessage(
-  heading: string,
-  lines: readonly string[],
-  items: readonly CardItem[],
-): Record<string, unknown> {
-  const head: CardElement[] = [
-    plainBlock(shorten(heading, MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
-    ...lines.map((l) => plainBlock(shorten(l, 1000))),
-  ];
-  const body = [...head];
-  let shown = 0;
-  for (const item of items) {
-    const next = [...body, ...itemElements(item)];
-    const rest = items.length - shown - 1;
-    const withNote = rest > 0 ? [...next, { type: 'TextBlock', text: `… and ${items.length} more`, wrap: true }] : next;
-    if (bytes(teamsEnvelope(withNote)) > TEAMS_MAX_BYTES) break;
-    body.push(...itemElements(item));
-    shown++;
-  }
-  if (shown < items.length) body.push({ type: 'TextBlock', text: `… and ${items.length - shown} more`, wrap: true });
-  return teamsEnvelope(body);
 }

@@ -33,6 +33,17 @@ export class ArchiveTooNewError extends ArchiveError {
   }
 }
 
+/** An archive from an earlier version, opened read-only: what needs its newer tables asks for a sync (which upgrades it) first. */
+export class ArchiveTooOldError extends ArchiveError {
+  override name = 'ArchiveTooOldError';
+  constructor(file: string, fileVersion: number, needed: number) {
+    super(
+      file,
+      `${file} was made by an earlier recall-feed (archive schema ${fileVersion}; the digest needs ${needed})`,
+    );
+  }
+}
+
 /** A file that is not a SQLite database, or a database of some other program. */
 export class NotAnArchiveError extends ArchiveError {
   override name = 'NotAnArchiveError';

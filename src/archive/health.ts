@@ -89,8 +89,11 @@ export function computeHealth(
     if (started < period.fromMs || kind === 'running') continue;
     counts[kind]++;
     if (kind !== 'ok') continue;
-    if (run.sources === null) coversAll = true;
-    else for (const s of run.sources) covered.add(s);
+    // What the answers said they applied; a run from before that was recorded, what it asked for (all the key may
+    // use, when it named none: that older row cannot tell which key it used).
+    const served = run.served ?? run.sources;
+    if (served === null) coversAll = true;
+    else for (const s of served) covered.add(s);
   }
   const gaps = findGaps(okRuns, period.fromMs, period.toMs);
   const missing = coversAll || sourcesAllowed === undefined ? [] : sourcesAllowed.filter((s) => !covered.has(s));

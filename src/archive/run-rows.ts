@@ -10,6 +10,8 @@ export interface SyncRunRow {
   outcome: string;
   /** The sources it asked for; null: all the key may use. */
   sources: string[] | null;
+  /** The sources the API's answers said they applied (`data_sources.filtered`); null when not recorded (older runs). */
+  served: string[] | null;
   /** The look-back window it fetched, in hours. */
   hours: number;
   error: string | null;
@@ -24,6 +26,8 @@ export interface RawRunRow {
   ended_at: string | null;
   outcome: string;
   params: string;
+  /** JSON array; absent on archives from before it was recorded. */
+  served?: string | null;
   error: string | null;
 }
 
@@ -36,6 +40,13 @@ export function toRunRow(raw: RawRunRow): SyncRunRow {
     params = {};
   }
   const sources = Array.isArray(params.sources) ? params.sources.filter((s) => typeof s === 'string') : null;
+  let served: string[] | null = null;
+  try {
+    const list: unknown = raw.served ? JSON.parse(raw.served) : null;
+    if (Array.isArray(list)) served = list.filter((s): s is string => typeof s === 'string');
+  } catch {
+    served = null;
+  }
   const hours = typeof params.hours === 'number' && params.hours > 0 ? params.hours : 24;
   return {
     id: raw.id,
@@ -43,6 +54,7 @@ export function toRunRow(raw: RawRunRow): SyncRunRow {
     ended_at: raw.ended_at,
     outcome: raw.outcome,
     sources,
+    served,
     hours,
     error: raw.error,
   };

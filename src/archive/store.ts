@@ -101,7 +101,14 @@ export interface ArchiveStore {
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
   /** Stores one page in one transaction and adds its counts to the run. */
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts>;
-  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts>;
+  /** Ends the run; `served`: the sources the API's answers said they applied (`data_sources.filtered`), when known. */
+  finishRun(
+    runId: number,
+    outcome: RunOutcome,
+    atMs: number,
+    error?: string,
+    served?: readonly string[],
+  ): Promise<RunCounts>;
   extent(): Promise<ArchiveExtent>;
   /** The matching records in order (ties broken by id in the same direction), parsed. */
   records(q: ArchiveListing): AsyncIterable<Record<string, unknown>>;
@@ -113,8 +120,16 @@ export interface ArchiveStore {
 
   /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */
   syncRuns(period: Period): Promise<SyncRunRow[]>;
-  /** The recalls first stored (new) or given a new version (updated) by the runs that started in the period. */
+  /**
+   * The recalls first stored (new) or given a new version (updated) in the period, by commit stamp: the archive's
+   * clock when the page that stored them held the write lock.
+   */
   storedIn(period: Period, q: ArchiveQuery): Promise<StoredInPeriod>;
+  /**
+   * The commit stamp (ms since the epoch) below which every write has committed: read under the archive's write
+   * lock, taken briefly without waiting; undefined while a writer holds it. ArchiveTooOldError before the stamps.
+   */
+  commitHorizon(): Promise<number | undefined>;
 
   /** Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone. */
   openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }>;
@@ -137,8 +152,8 @@ export interface Period {
 }
 
 export interface StoredInPeriod {
-  /** First stored by a run that started in the period. */
+  /** First stored in the period. */
   new: Record<string, unknown>[];
-  /** Stored earlier, given a new version by a run that started in the period. */
+  /** Stored earlier, given a new version in the period. */
   updated: Record<string, unknown>[];
 }

@@ -40,6 +40,7 @@ import {
   ArchiveMissingError,
   ArchiveOriginError,
   ArchiveTooNewError,
+  ArchiveTooOldError,
   type DatabaseProblem,
 } from '../archive/archive-errors.js';
 import { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
@@ -113,6 +114,7 @@ function archiveHint(err: ArchiveError): string {
   if (err instanceof ArchiveMissingError)
     return 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive';
   if (err instanceof ArchiveTooNewError) return 'upgrade recall-feed to read it, or give another file with --db';
+  if (err instanceof ArchiveTooOldError) return 'run `recall-feed sync` once: it brings the archive forward';
   if (err instanceof ArchiveDatabaseError) return DATABASE_HINTS[err.problem];
   if (err instanceof ArchiveCorruptError)
     return 'restore it from a backup, or move it aside: the next `recall-feed sync` starts a new archive';

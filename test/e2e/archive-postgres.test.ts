@@ -179,7 +179,7 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     const newer = await runAgainst(sandbox, ['sync', '--db', url, '--db-schema', 'team_a']);
     expect(newer.exitCode).toBe(2);
     expect(newer.stderr).toMatch(
-      /was made by a newer recall-feed \(archive schema 99; this one knows up to 2\)\nhint: upgrade/,
+      /was made by a newer recall-feed \(archive schema 99; this one knows up to 3\)\nhint: upgrade/,
     );
     expect(await adminQuery('SELECT count(*)::int AS n FROM team_a.sync_runs', [], name)).toEqual(before);
   });

@@ -80,6 +80,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         gaps: [],
         sources_missing: [],
         sources_checked: true,
+        writes_settled: true,
       });
       const text = await runAgainst(sandbox, ['digest', '--db', db]);
       expect(text.stdout.split('\n')[0]).toBe(

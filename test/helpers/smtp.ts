@@ -13,6 +13,8 @@ export interface ReceivedMail {
   html: string;
   /** The recall ids the text part lists (`id 123` on each item's facts line). */
   ids: string[];
+  /** Files attached, their content as UTF-8 text. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 export interface SmtpOptions {
@@ -53,6 +55,11 @@ export async function smtpServer(opts: SmtpOptions = {}) {
             text,
             html: typeof parsed.html === 'string' ? parsed.html : '',
             ids: idsIn(text),
+            attachments: parsed.attachments.map((a) => ({
+              filename: a.filename ?? '',
+              contentType: a.contentType,
+              content: a.content.toString('utf8'),
+            })),
           };
           if (opts.refuse) {
             const err = new Error(opts.refuse) as Error & { responseCode: number };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEAMS_MAX_BYTES, teamsRecallMessage } from '../../src/actions/teams-card.js';
 import { SLACK_MAX_CHARS, slackMessage } from '../../src/actions/webhook-action.js';
-import { slackDigest, teamsDigest } from '../../src/cli/digest/deliver-digest.js';
+import { slackDigest, teamsDigest } from '../../src/cli/digest/chat-digest.js';
 import { buildDigest } from '../../src/cli/digest/digest-model.js';
 
 /** Teams' documented limit for a Workflows webhook message: about 28 KB. */
@@ -100,6 +100,7 @@ describe('teams', () => {
       toMs: 86_400_000,
       stored: { new: recalls, updated: [] },
       matches: null,
+      products: null,
       health: {
         complete: true,
         runs: { ok: 24, failed: 0, interrupted: 0 },
@@ -108,6 +109,7 @@ describe('teams', () => {
         sources_missing: [],
       },
       sourcesChecked: true,
+      settled: true,
     });
     const payload = teamsDigest(d);
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
@@ -115,7 +117,8 @@ describe('teams', () => {
     const texts = (card.body as { type: string; text?: string; inlines?: { text: string }[] }[]).map(textOf);
     const shown = texts.filter((t) => t.startsWith('Recall number')).length;
     expect(shown).toBeGreaterThan(10);
-    expect(texts.at(-1)).toBe(`… and ${3000 - shown} more`);
+    expect(texts.at(-2)).toBe(`… and ${3000 - shown} more`);
+    expect(texts.at(-1)).toMatch(/^The full digest, every recall listed: recall-feed digest --since /);
   });
 });
 
@@ -134,6 +137,7 @@ describe('slack', () => {
       toMs: 86_400_000,
       stored: { new: recalls, updated: [] },
       matches: null,
+      products: null,
       health: {
         complete: false,
         runs: { ok: 0, failed: 1, interrupted: 0 },
@@ -142,12 +146,14 @@ describe('slack', () => {
         sources_missing: [],
       },
       sourcesChecked: true,
+      settled: true,
     });
     const { text } = slackDigest(d);
     expect(text.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
-    expect(text.split('\n')[0]).toBe('*Recalls 2 Jan: 3000 new (3000 serious) · monitoring INCOMPLETE*');
+    expect(text.split('\n')[0]).toBe('*Recalls 2 Jan: 3,000 new (3000 serious) · monitoring INCOMPLETE*');
     const shown = text.split('\n').filter((l) => l.startsWith('• ')).length;
-    expect(text.endsWith(`… and ${3000 - shown} more`)).toBe(true);
+    expect(text.split('\n').at(-2)).toBe(`… and ${3000 - shown} more`);
+    expect(text.split('\n').at(-1)).toMatch(/^The full digest, every recall listed: /);
     expect(text).toContain('1 sync failed.');
   });
 });

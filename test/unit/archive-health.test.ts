@@ -15,6 +15,7 @@ function run(started: string, ended: string | null, outcome: string, extra: Part
     ended_at: ended,
     outcome,
     sources: null,
+    served: null,
     hours: 24,
     error: null,
     ...extra,
@@ -131,5 +132,19 @@ describe('computeHealth', () => {
   it('ignores runs that started after the end of the period', () => {
     const runs = [...hourly('2026-11-24T08:00:00.000Z', 24, 24), run('2026-11-25T08:30:00.000Z', null, 'failed')];
     expect(computeHealth(runs, period, ALL).runs).toEqual({ ok: 24, failed: 0, interrupted: 0 });
+  });
+
+  it('judges coverage by what each run was served, not by what it asked for (all the key may use)', () => {
+    // A 2-source key synced without --sources all day; a key that may use all three reads the digest.
+    const runs: SyncRunRow[] = hourly('2026-11-24T08:00:00.000Z', 24, 24).map((r) => ({
+      ...r,
+      served: ['us_cpsc', 'uk_opss'],
+    }));
+    const health = computeHealth(runs, period, ALL);
+    expect(health.sources_missing).toEqual(['safety_gate']);
+    expect(health.complete).toBe(false);
+    // Served all three in one run: covered.
+    runs.push(run('2026-11-24T12:30:00.000Z', '2026-11-24T12:30:02.000Z', 'ok', { served: [...ALL] }));
+    expect(computeHealth(runs, period, ALL)).toMatchObject({ complete: true, sources_missing: [] });
   });
 });

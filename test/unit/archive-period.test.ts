@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/index.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 import { ENGINES, freshDatabase } from '../helpers/postgres.js';
+import { until } from '../helpers/wait.js';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-24T06:00:00.000Z');
@@ -13,7 +14,14 @@ describe.each(ENGINES)('$engine: Archive.storedIn and Archive.syncRuns', ({ engi
     return;
   }
 
-  it('splits new from updated by the run that stored them, applies sources and filters, and lists the runs around', async () => {
+  /** An instant after every commit so far and before every later one (stamps are the archive's clock, this host's). */
+  const boundary = async () => {
+    const at = Date.now() + 2;
+    await until('the clock to pass a boundary', () => Date.now() > at);
+    return at;
+  };
+
+  it('splits new from updated by commit stamp, applies sources and filters, and lists the runs around', async () => {
     const [a, b, c, d] = sampleRecords(4, 7).map((r, i) => ({
       ...r,
       data_source: i === 3 ? 'uk_opss' : 'us_cpsc',
@@ -26,22 +34,29 @@ describe.each(ENGINES)('$engine: Archive.storedIn and Archive.syncRuns', ({ engi
       const early = await archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);
       await archive.upsertPage([a!, b!], early);
       await archive.finishRun(early, 'ok', T0 - 26 * H + 60_000);
+      const fromMs = await boundary();
       const before = await archive.beginRun({ sources: ['us_cpsc'], hours: 1 }, T0 - 2 * H);
       await archive.finishRun(before, 'failed', T0 - 2 * H + 1000, 'HTTP 500');
       const inside = await archive.beginRun({ sources: null, hours: 24 }, T0 + H);
       await archive.upsertPage([{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!], inside);
       await archive.finishRun(inside, 'ok', T0 + H + 60_000);
+      const toMs = await boundary();
+      // Stored after the period: in none of its lists.
+      const after = await archive.beginRun({ sources: null, hours: 24 }, T0 + 2 * H);
+      await archive.upsertPage([{ ...sampleRecords(5, 7)[4]!, data_source: 'us_cpsc' }], after);
+      const stamped = { fromMs, toMs };
       const period = { fromMs: T0, toMs: T0 + 24 * H };
+      expect(await archive.commitHorizon()).toBeGreaterThanOrEqual(toMs);
 
-      const all = await archive.storedIn(period, {});
+      const all = await archive.storedIn(stamped, {});
       expect(all.new.map((r) => r.id).sort()).toEqual([c!.id, d!.id].sort());
       expect(all.updated.map((r) => r.id)).toEqual([a!.id]);
       expect(all.updated[0]!.alert_status).toBe('updated');
 
-      const ukOnly = await archive.storedIn(period, { sources: ['uk_opss'] });
+      const ukOnly = await archive.storedIn(stamped, { sources: ['uk_opss'] });
       expect(ukOnly.new.map((r) => r.id)).toEqual([d!.id]);
       expect(ukOnly.updated).toEqual([]);
-      const serious = await archive.storedIn(period, { filter: { severity: ['serious'] } });
+      const serious = await archive.storedIn(stamped, { filter: { severity: ['serious'] } });
       expect(serious.new.map((r) => r.id)).toEqual([d!.id]);
       expect(serious.updated.map((r) => r.id)).toEqual([a!.id]);
 
@@ -50,6 +65,7 @@ describe.each(ENGINES)('$engine: Archive.storedIn and Archive.syncRuns', ({ engi
       expect(runs.map((r) => [r.outcome, r.sources, r.hours, r.started_at])).toEqual([
         ['failed', ['us_cpsc'], 1, new Date(T0 - 2 * H).toISOString()],
         ['ok', null, 24, new Date(T0 + H).toISOString()],
+        ['running', null, 24, new Date(T0 + 2 * H).toISOString()],
       ]);
       expect(runs[0]!.error).toBe('HTTP 500');
     } finally {

@@ -157,7 +157,7 @@ describe('storing pages', () => {
     const archive = await Archive.open(file, { create: true });
     const run = await archive.beginRun({ sources: ['us_cpsc'], hours: 6 }, T0);
     await archive.upsertPage(sampleRecords(3), run);
-    await archive.finishRun(run, 'interrupted', T0 + 5000, 'interrupted by SIGINT');
+    await archive.finishRun(run, 'interrupted', T0 + 5000, 'interrupted by SIGINT', ['us_cpsc']);
     await archive.close();
     const db = new Database(file, { readonly: true });
     try {
@@ -173,6 +173,7 @@ describe('storing pages', () => {
           unchanged: 0,
           outcome: 'interrupted',
           error: 'interrupted by SIGINT',
+          served: '["us_cpsc"]',
         },
       ]);
     } finally {

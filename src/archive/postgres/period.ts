@@ -9,14 +9,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The runs that started in [fromMs - RUN_LOOKBACK_MS, toMs), oldest first (ISO strings of one shape sort as instants). */
 export async function runsAround(client: pg.Client, s: string, period: Period): Promise<SyncRunRow[]> {
   const { rows } = await client.query<RawRunRow>(
-    `SELECT id, started_at, ended_at, outcome, params, error FROM ${s}.sync_runs
+    `SELECT * FROM ${s}.sync_runs
       WHERE started_at >= $1 AND started_at < $2 ORDER BY started_at, id`,
     [iso(period.fromMs - RUN_LOOKBACK_MS), iso(period.toMs)],
   );
   return rows.map(toRunRow);
 }
 
-/** Both lists in the archive's order (published_at, then id, newest first), as SQLite's storedInPeriod gives them. */
+/** Both lists in the archive's order (published_at, then id, newest first), by commit stamp, as SQLite's storedInPeriod gives them. */
 export async function storedInPeriod(
   client: pg.Client,
   s: string,
@@ -25,13 +25,15 @@ export async function storedInPeriod(
 ): Promise<StoredInPeriod> {
   const sel = selection({ ...q, sinceUs: undefined, untilUs: undefined });
   const n = sel.params.length;
-  const runs = `SELECT id FROM ${s}.sync_runs WHERE started_at >= $${n + 1} AND started_at < $${n + 2}`;
+  const [from, to] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   const { rows } = await client.query<{ raw: string; is_new: boolean }>(
-    `SELECT r.raw, r.first_run IN (${runs}) AS is_new
+    `SELECT r.raw, r.first_us >= ${from} AS is_new
        FROM ${s}.recalls r
-      WHERE (r.first_run IN (${runs}) OR r.version_run IN (${runs})) AND ${sel.where}
+      WHERE ((r.first_us >= ${from} AND r.first_us < ${to})
+          OR (r.version_us >= ${from} AND r.version_us < ${to} AND r.first_us < ${from}))
+        AND ${sel.where}
       ORDER BY r.published_us DESC NULLS LAST, r.id DESC`,
-    [...sel.params, iso(period.fromMs), iso(period.toMs)],
+    [...sel.params, period.fromMs * 1000, period.toMs * 1000],
   );
   const out: StoredInPeriod = { new: [], updated: [] };
   for (const row of rows) {

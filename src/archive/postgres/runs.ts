@@ -19,11 +19,12 @@ export async function finishRun(
   outcome: RunOutcome,
   atMs: number,
   error?: string,
+  served?: readonly string[],
 ): Promise<RunCounts> {
   const { rows } = await client.query<RunCounts>(
-    `UPDATE ${s}.sync_runs SET ended_at = $1, outcome = $2, error = $3 WHERE id = $4
+    `UPDATE ${s}.sync_runs SET ended_at = $1, outcome = $2, error = $3, served = $5 WHERE id = $4
        RETURNING fetched, added, updated, unchanged`,
-    [iso(atMs), outcome, error ?? null, runId],
+    [iso(atMs), outcome, error ?? null, runId, served ? JSON.stringify(served) : null],
   );
   return rows[0] as RunCounts;
 }

@@ -129,8 +129,25 @@ CREATE TABLE ${s}.case_events (
 CREATE INDEX case_events_case ON ${s}.case_events (case_id, seq);
 `;
 
+// Commit stamps, as SQLite's V4 (docs/digest.md): the database's clock_timestamp() in µs, read after the page took
+// the write lock, never the sync host's clock; 'commit_us' keeps them increasing. Older rows get their run's start.
+const v3 = (s: string) => `
+ALTER TABLE ${s}.recalls ADD COLUMN first_us bigint, ADD COLUMN version_us bigint;
+ALTER TABLE ${s}.sync_runs ADD COLUMN served text;
+UPDATE ${s}.recalls r SET
+  first_us = (SELECT (extract(epoch FROM u.started_at::timestamptz) * 1000000)::bigint FROM ${s}.sync_runs u WHERE u.id = r.first_run),
+  version_us = (SELECT (extract(epoch FROM u.started_at::timestamptz) * 1000000)::bigint FROM ${s}.sync_runs u WHERE u.id = r.version_run);
+CREATE INDEX recalls_first_us ON ${s}.recalls (first_us);
+CREATE INDEX recalls_version_us ON ${s}.recalls (version_us);
+INSERT INTO ${s}.archive_meta (key, value) SELECT 'commit_us', coalesce(max(version_us), 0)::text FROM ${s}.recalls
+  ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+`;
+
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
-export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2];
+export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3];
+
+/** The first version with commit stamps (v3): a digest of an older archive asks for a sync first. */
+export const STAMPS_VERSION = 3;
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

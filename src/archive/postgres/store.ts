@@ -24,6 +24,7 @@ import type {
 } from '../store.js';
 import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
 import { verifyCases } from './cases-verify.js';
+import { commitHorizon } from './commit-stamp.js';
 import { connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
 import { runsAround, storedInPeriod } from './period.js';
@@ -141,8 +142,14 @@ export class PostgresStore implements ArchiveStore {
     return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId));
   }
 
-  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {
-    return this.run((client) => finishRun(client, this.s, runId, outcome, atMs, error));
+  finishRun(
+    runId: number,
+    outcome: RunOutcome,
+    atMs: number,
+    error?: string,
+    served?: readonly string[],
+  ): Promise<RunCounts> {
+    return this.run((client) => finishRun(client, this.s, runId, outcome, atMs, error, served));
   }
 
   extent(): Promise<ArchiveExtent> {
@@ -171,6 +178,10 @@ export class PostgresStore implements ArchiveStore {
 
   storedIn(period: Period, q: ArchiveQuery): Promise<StoredInPeriod> {
     return this.run((client) => storedInPeriod(client, this.s, period, q));
+  }
+
+  commitHorizon(): Promise<number | undefined> {
+    return this.run((client) => commitHorizon(client, this.s, this.target));
   }
 
   openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
+import { stampWrites } from './commit-stamp.js';
 import { tsvectorText } from './search.js';
 import { inWriteTransaction } from './transactions.js';
 
@@ -195,6 +196,8 @@ export async function upsertPage(
         values: part.flat(),
       });
     }
+    // Stamped under the lock with the database's clock: a digest attributes recalls by it (commit-stamp.ts).
+    await stampWrites(client, s, [...writes.keys()]);
     // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
     await casesOnRecallUpdates(client, s, updates);
     await client.query(

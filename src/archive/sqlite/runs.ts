@@ -18,12 +18,13 @@ export function finishRun(
   outcome: RunOutcome,
   atMs: number,
   error?: string,
+  served?: readonly string[],
 ): RunCounts {
   return db
     .prepare(
-      'UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ? WHERE id = ? RETURNING fetched, added, updated, unchanged',
+      'UPDATE sync_runs SET ended_at = ?, outcome = ?, error = ?, served = ? WHERE id = ? RETURNING fetched, added, updated, unchanged',
     )
-    .get(iso(atMs), outcome, error ?? null, runId) as RunCounts;
+    .get(iso(atMs), outcome, error ?? null, served ? JSON.stringify(served) : null, runId) as RunCounts;
 }
 
 export function extent(db: Database.Database): ArchiveExtent {
@@ -41,7 +42,7 @@ export function extent(db: Database.Database): ArchiveExtent {
 export function runsAround(db: Database.Database, period: { fromMs: number; toMs: number }): SyncRunRow[] {
   const rows = db
     .prepare(
-      `SELECT id, started_at, ended_at, outcome, params, error FROM sync_runs
+      `SELECT * FROM sync_runs
        WHERE started_at >= ? AND started_at < ? ORDER BY started_at, id`,
     )
     .all(new Date(period.fromMs - RUN_LOOKBACK_MS).toISOString(), new Date(period.toMs).toISOString()) as RawRunRow[];

@@ -107,8 +107,27 @@ CREATE TABLE case_events (
 CREATE INDEX case_events_case ON case_events (case_id, seq);
 `;
 
+// Commit stamps (docs/digest.md): each recall's first and current version carry the archive's clock, in µs, read
+// after its page took the write lock; a digest attributes recalls to its period by them, not by when the sync
+// started. archive_meta's 'commit_us' keeps them increasing even if the clock steps back. Older rows get the
+// start of the run that stored them. sync_runs.served: the sources the API's answers said it applied.
+const V4 = `
+ALTER TABLE recalls ADD COLUMN first_us INTEGER;
+ALTER TABLE recalls ADD COLUMN version_us INTEGER;
+ALTER TABLE sync_runs ADD COLUMN served TEXT;
+UPDATE recalls SET
+  first_us = (SELECT CAST((julianday(started_at) - 2440587.5) * 86400000000 AS INTEGER) FROM sync_runs WHERE id = recalls.first_run),
+  version_us = (SELECT CAST((julianday(started_at) - 2440587.5) * 86400000000 AS INTEGER) FROM sync_runs WHERE id = recalls.version_run);
+CREATE INDEX recalls_first_us ON recalls (first_us);
+CREATE INDEX recalls_version_us ON recalls (version_us);
+INSERT OR REPLACE INTO archive_meta (key, value) VALUES ('commit_us', (SELECT CAST(coalesce(max(version_us), 0) AS TEXT) FROM recalls));
+`;
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+
+/** The first version with commit stamps (V4): a digest of an older archive asks for a sync first. */
+export const STAMPS_VERSION = 4;
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

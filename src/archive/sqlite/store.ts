@@ -23,6 +23,7 @@ import type {
   UpsertCounts,
 } from '../store.js';
 import { CaseStore } from './cases.js';
+import { commitHorizon } from './commit-stamp.js';
 import { verifyCases } from './cases-verify.js';
 import { storedInPeriod } from './period-recalls.js';
 import { versions } from './history.js';
@@ -95,8 +96,14 @@ export class SqliteStore implements ArchiveStore {
     });
   }
 
-  finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {
-    return this.run(() => finishRun(this.db, runId, outcome, atMs, error));
+  finishRun(
+    runId: number,
+    outcome: RunOutcome,
+    atMs: number,
+    error?: string,
+    served?: readonly string[],
+  ): Promise<RunCounts> {
+    return this.run(() => finishRun(this.db, runId, outcome, atMs, error, served));
   }
 
   extent(): Promise<ArchiveExtent> {
@@ -125,6 +132,13 @@ export class SqliteStore implements ArchiveStore {
 
   storedIn(period: Period, q: ArchiveQuery): Promise<StoredInPeriod> {
     return this.run(() => storedInPeriod(this.db, period, q));
+  }
+
+  commitHorizon(): Promise<number | undefined> {
+    return this.run(() => {
+      const us = commitHorizon(this.db, this.name, Date.now);
+      return us === undefined ? undefined : us / 1000;
+    });
   }
 
   private get store(): CaseStore {

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { CaseReopener } from './cases-reopen.js';
+import { CommitStamp } from './commit-stamp.js';
 import { FTS_COLUMNS } from './schema.js';
 
 const COLUMNS = [
@@ -34,16 +35,18 @@ export class Upserter {
   private readonly unindex: Database.Statement;
   private readonly write: (records: readonly ArchivedRecord[], runId: number) => UpsertCounts;
   private readonly cases: CaseReopener;
+  private readonly stamp: CommitStamp;
 
   constructor(db: Database.Database, now: () => number = Date.now) {
     this.cases = new CaseReopener(db, now);
+    this.stamp = new CommitStamp(db, now);
     this.find = db.prepare('SELECT raw, version, updated_at, updated_us, version_run FROM recalls WHERE id = ?');
     const names = COLUMNS.map((c) => `@${c}`).join(', ');
     this.insert = db.prepare(
-      `INSERT INTO recalls (id, version, first_run, version_run, ${COLUMNS.join(', ')}) VALUES (@id, 1, @run, @run, ${names})`,
+      `INSERT INTO recalls (id, version, first_run, version_run, first_us, version_us, ${COLUMNS.join(', ')}) VALUES (@id, 1, @run, @run, @stamp, @stamp, ${names})`,
     );
     this.update = db.prepare(
-      `UPDATE recalls SET version = @version, version_run = @run, ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+      `UPDATE recalls SET version = @version, version_run = @run, version_us = @stamp, ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
     );
     this.keep = db.prepare(
       'INSERT OR IGNORE INTO recall_versions (recall_id, version, updated_at, stored_run, replaced_run, raw) VALUES (?, ?, ?, ?, ?, ?)',
@@ -67,11 +70,17 @@ export class Upserter {
 
   private apply(records: readonly ArchivedRecord[], runId: number): UpsertCounts {
     const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
+    // Read under the write lock (the transaction is IMMEDIATE): every page committed before has a smaller stamp.
+    let stamp: number | undefined;
+    const stampNow = () => {
+      stamp ??= this.stamp.next();
+      return stamp;
+    };
     for (const record of records) {
       const raw = JSON.stringify(record);
       const old = this.find.get(record.id);
       if (!old) {
-        this.insert.run({ id: record.id, run: runId, ...recordColumns(record, raw) });
+        this.insert.run({ id: record.id, run: runId, stamp: stampNow(), ...recordColumns(record, raw) });
         this.index.run(record.id, ...ftsValues(record));
         counts.added++;
         continue;
@@ -89,7 +98,7 @@ export class Upserter {
         continue;
       }
       this.keep.run(record.id, old.version, old.updated_at, old.version_run, runId, old.raw);
-      this.update.run({ id: record.id, version: old.version + 1, run: runId, ...columns });
+      this.update.run({ id: record.id, version: old.version + 1, run: runId, stamp: stampNow(), ...columns });
       this.unindex.run(record.id);
       this.index.run(record.id, ...ftsValues(record));
       // In this page's transaction: a new version and its cases' "recall updated" events commit together.

@@ -54,6 +54,8 @@ export async function syncOnce(
   const params = { sources: sources ?? null, hours: plan.hours, base_url: base.origin };
   const runId = await writing(file, () => archive.beginRun(params, ctx.now()));
   let fetched = 0;
+  // What the answers said they applied: the digest judges coverage by it, not by what this key was asked.
+  const served = new Set<string>();
   // One page may be handed to the archive while the one before is still being stored: an engine that
   // stores on a server (PostgreSQL) prepares the next page meanwhile; pages are stored in order.
   let storing: Promise<void> | undefined;
@@ -61,6 +63,7 @@ export async function syncOnce(
     const pages = session.client.feedPages({ dataSources: sources, hoursAgo: plan.hours, limit: BOUNDS.pageSizeMax });
     for await (const page of readAhead(pages)) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
+      for (const source of page.data_sources.filtered) served.add(source);
       const stored = writing(file, () => archive.upsertPage(page.data, runId)).then(() => {
         fetched += page.data.length;
         session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
@@ -83,13 +86,14 @@ export async function syncOnce(
         interrupted ? 'interrupted' : 'failed',
         ctx.now(),
         err instanceof Error ? err.message : String(err),
+        [...served],
       );
     } catch {
       // The archive may be what failed (disk full); the original error is the one to report.
     }
     throw err;
   }
-  const counts = await writing(file, () => archive.finishRun(runId, 'ok', ctx.now()));
+  const counts = await writing(file, () => archive.finishRun(runId, 'ok', ctx.now(), undefined, [...served]));
   ctx.ops?.counts({ fetched: counts.fetched, new: counts.added, updated: counts.updated });
   return { ...counts, extent: await archive.extent() };
 }

@@ -17,6 +17,7 @@ interface DigestOptions extends FilterFlags, EmailFlags {
   sources?: string;
   catalog?: string;
   map?: string;
+  key?: string;
   db?: string;
   dbSchema?: string;
   webhook?: string | boolean;
@@ -38,6 +39,10 @@ export function registerDigest(program: Command, ctx: Context): void {
     .option('--sources <ids>', 'only these data sources; also the sources monitoring must have covered')
     .option('--catalog <file>', "add the catalogue's matches among the period's recalls (as `match` reads it)")
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque')
+    .option(
+      '--key <column>',
+      'with --catalog: the column naming each product (default: sku, id, ref, our_ref, article)',
+    )
     .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
     .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
   addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)');
@@ -48,8 +53,13 @@ export function registerDigest(program: Command, ctx: Context): void {
 Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
 With --email or --webhook the digest is printed only when -f or -o asks for it.
 
-"complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched
-and every source the key may use was synced; only then does it say "no new recalls".
+A recall belongs to the period in which the archive stored it (its commit stamp, the database's clock):
+back-to-back digests (--until of one = --since of the next) list each stored recall once. A sync still
+storing a page is waited for (at most 5 minutes). With --catalog every format opens with your products.
+
+"complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched,
+every source the key may use was served to a sync, and no page was still being stored; only then does it
+say "no new recalls".
 
 Exit codes: as every command, and 11 when --email or --webhook could not deliver the digest.
 
@@ -89,6 +99,7 @@ export function planDigest(
   const toUs = parseInstant(opts.until, '--until', nowMs) ?? nowMs * 1000;
   if (fromUs >= toUs) throw new UsageError('--since must come before --until');
   if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
+  if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');
   if (opts.webhookFormat !== undefined && (opts.webhook === undefined || opts.webhook === false))
     throw new UsageError('--webhook-format works with --webhook');
   let map = {};
@@ -104,7 +115,7 @@ export function planDigest(
     toMs: Math.floor(toUs / 1000),
     sources: parseSourceList(opts.sources),
     filter: parseFilterOptions(opts),
-    catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map },
+    catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map, key: opts.key },
     format: digestFormat(format),
     email: opts,
     webhook: opts.webhook === undefined || opts.webhook === false ? undefined : opts.webhook,

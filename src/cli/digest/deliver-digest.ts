@@ -1,18 +1,19 @@
 // Sends a digest: one e-mail (text and HTML parts) and/or one webhook post (the JSON, a Slack text or a Teams card), retried, else exit 11.
 import type { AttemptResult } from '../../actions/action.js';
-import { describeItem } from '../../actions/email-message.js';
 import { sendMail, type SendResult } from '../../actions/email-send.js';
-import { teamsSummaryMessage } from '../../actions/teams-card.js';
-import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
 import type { WebhookFormat } from '../../actions/webhook-url.js';
 import { backoffMs } from '../../api/retry.js';
 import type { Context } from '../context.js';
 import { NotDeliveredError } from '../cli-errors.js';
 import type { EmailPlan } from '../options/email-options.js';
 import type { StatusReporter } from '../terminal/status.js';
-import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { type Digest, digestSubject } from './digest-model.js';
+import { digestCsv, digestCsvName } from './digest-csv.js';
 import { digestHtml } from './render-html.js';
 import { digestText } from './render-text.js';
+
+/** The most an e-mail's HTML (and text) part holds, in bytes: under the ~102 KB at which Gmail clips a message. */
+export const EMAIL_PART_BYTES = 100_000;
 
 /** Attempts per delivery: a server that is briefly away gets two more chances, a refusal none. */
 const ATTEMPTS = 3;
@@ -37,12 +38,16 @@ async function withRetries(
 }
 
 export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number, status: StatusReporter, ctx: Context) {
+  // Gmail clips a body over about 102 KB: the HTML part keeps under 100 KB (every match, recalls as they fit);
+  // the attachment lists every recall of the period, so nothing is lost.
+  const attachment = digestCsvName(d);
   const message = {
     from: plan.from,
     to: plan.to,
     subject: digestSubject(d),
-    text: digestText(d, 72),
-    html: digestHtml(d),
+    text: digestText(d, 72, { maxBytes: EMAIL_PART_BYTES, attachment }),
+    html: digestHtml(d, { maxBytes: EMAIL_PART_BYTES, attachment }),
+    attachments: [{ filename: attachment, content: digestCsv(d), contentType: 'text/csv; charset=utf-8' }],
   };
   await withRetries(
     () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),
@@ -53,41 +58,10 @@ export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number,
   );
 }
 
-/** The summary lines every chat message opens with. */
-function summaryLines(d: Digest): string[] {
-  return [...healthLines(d), recallsLine(d), matchesLine(d)].filter((l): l is string => l !== undefined);
-}
-
-/** Slack: one text under SLACK_MAX_CHARS; recalls that do not fit are counted, never cut mid-line. */
-export function slackDigest(d: Digest): { text: string } {
-  const head = [`*${esc(digestSubject(d))}*`, ...summaryLines(d).map(esc)].join('\n');
-  const items = [...d.recalls.new, ...d.recalls.updated];
-  let text = head;
-  let shown = 0;
-  for (const item of items) {
-    const x = describeItem(item);
-    const line = `\n• ${esc(x.title.slice(0, 300))} (${esc(x.facts.slice(0, 200))})${x.link && x.link.length < 1000 ? ` <${x.link.replace(/[<>|\s]/g, '')}>` : ''}`;
-    const rest = items.length - shown - 1;
-    const note = rest > 0 ? `\n… and ${rest} more` : '';
-    if ((text + line + note).length > SLACK_MAX_CHARS) break;
-    text += line;
-    shown++;
-  }
-  if (shown < items.length) text += `\n… and ${items.length - shown} more`;
-  return { text };
-}
-
-export function teamsDigest(d: Digest): Record<string, unknown> {
-  return teamsSummaryMessage(
-    digestSubject(d),
-    summaryLines(d),
-    [...d.recalls.new, ...d.recalls.updated].map(describeItem),
-  );
-}
-
 export async function postDigest(
   d: Digest,
   hook: { url: URL; format: WebhookFormat },
+  emailedTo: readonly string[] | undefined,
   timeoutMs: number,
   status: StatusReporter,
   ctx: Context,
@@ -98,7 +72,9 @@ export async function postDigest(
   const { proxyFromEnv } = await import('../session.js');
   const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
   // The payload is built here; the action posts it as it is (its json format).
-  const payload = hook.format === 'slack' ? slackDigest(d) : hook.format === 'teams' ? teamsDigest(d) : d;
+  const { slackDigest, teamsDigest } = await import('./chat-digest.js');
+  const payload =
+    hook.format === 'slack' ? slackDigest(d, emailedTo) : hook.format === 'teams' ? teamsDigest(d, emailedTo) : d;
   const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, agent, now: ctx.now });
   try {
     await withRetries(

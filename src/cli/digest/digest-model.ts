@@ -2,6 +2,8 @@
 import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-order.js';
 import { shortDate } from '../../actions/email-message.js';
 import type { MonitoringHealth } from '../../archive/health.js';
+import { groupDigits } from '../../output/numbers.js';
+import type { ProductRow } from './your-products.js';
 
 export interface ValueCount {
   value: string;
@@ -11,11 +13,13 @@ export interface ValueCount {
 /** docs/digest.md describes every field; records are as the API last sent them. */
 export interface Digest {
   period: { from: string; to: string };
+  /** The catalogue rows the period's recalls touch, in reading order; null without --catalog. */
+  products: ProductRow[] | null;
   recalls: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
   /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
   matches: Record<string, unknown>[] | null;
-  health: MonitoringHealth & { sources_checked: boolean };
+  health: MonitoringHealth & { sources_checked: boolean; writes_settled: boolean };
 }
 
 function countBy(
@@ -34,14 +38,18 @@ export function buildDigest(parts: {
   toMs: number;
   stored: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   matches: Record<string, unknown>[] | null;
+  products: ProductRow[] | null;
   health: MonitoringHealth;
   sourcesChecked: boolean;
+  /** Every write stamped before the period's end had committed when the digest read it. */
+  settled: boolean;
 }): Digest {
   const fresh = [...parts.stored.new].sort(bySeverity);
   const updated = [...parts.stored.updated].sort(bySeverity);
   const all = [...fresh, ...updated];
   return {
     period: { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() },
+    products: parts.products,
     recalls: { new: fresh, updated },
     counts: {
       new: fresh.length,
@@ -50,11 +58,36 @@ export function buildDigest(parts: {
       by_source: countBy(all, (r) => (typeof r.data_source === 'string' ? r.data_source : '(none)')),
     },
     matches: parts.matches,
-    health: { ...parts.health, sources_checked: parts.sourcesChecked },
+    health: {
+      ...parts.health,
+      complete: parts.health.complete && parts.settled,
+      sources_checked: parts.sourcesChecked,
+      writes_settled: parts.settled,
+    },
   };
 }
 
-/** `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; "no new recalls" only when monitoring was complete. */
+/** With a catalogue: `3 of your products match (1 serious)`, counting catalogue rows, not pairs. */
+function productsPhrase(products: readonly ProductRow[]): string {
+  const matched = new Map<number, boolean>();
+  const possible = new Set<number>();
+  for (const p of products) {
+    if (p.level === 'match')
+      matched.set(p.catalog_line, (matched.get(p.catalog_line) ?? false) || p.risk_severity === 'serious');
+    else if (p.level === 'possible') possible.add(p.catalog_line);
+  }
+  for (const line of matched.keys()) possible.delete(line);
+  const also = possible.size > 0 ? `, ${groupDigits(possible.size)} possible` : '';
+  if (matched.size === 0) return `none of your products match${also}`;
+  const serious = [...matched.values()].filter(Boolean).length;
+  return `${groupDigits(matched.size)} of your products ${matched.size === 1 ? 'matches' : 'match'}${serious > 0 ? ` (${serious} serious)` : ''}${also}`;
+}
+
+/**
+ * `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; with a catalogue, your products first:
+ * `Recalls 24 Nov: 3 of your products match (1 serious) · 1,236 new · monitoring complete`. "no new recalls"
+ * only when monitoring was complete.
+ */
 export function digestSubject(d: Digest): string {
   const date = shortDate(Date.parse(d.period.to));
   const worst = worstSeverity(d.recalls.new);
@@ -64,14 +97,21 @@ export function digestSubject(d: Digest): string {
       ? d.health.complete
         ? 'no new recalls'
         : '0 new found'
-      : `${n} new${worst ? ` (${worst.count} ${worst.severity})` : ''}`;
-  return `Recalls ${date}: ${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
+      : `${groupDigits(n)} new${worst && d.products === null ? ` (${worst.count} ${worst.severity})` : ''}`;
+  const products = d.products === null ? '' : `${productsPhrase(d.products)} · `;
+  return `Recalls ${date}: ${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What monitoring did in the period, plainly; when incomplete, each thing that is missing. Never an all-clear. */
-export function healthLines(d: Digest): string[] {
+/** Hours with two decimals, as the gaps give them. */
+const hoursText = (h: number) => String(Math.round(h * 100) / 100);
+
+/**
+ * What monitoring did in the period, plainly; when incomplete, each thing that is missing. Never an all-clear.
+ * `gapsShown` bounds the gap lines (chat and e-mail): the count, the hours in all and the first few.
+ */
+export function healthLines(d: Digest, opts: { gapsShown?: number } = {}): string[] {
   const h = d.health;
   const runs = `${plural(h.runs.ok, 'successful sync', 'successful syncs')}, ${h.runs.failed} failed, ${h.runs.interrupted} interrupted`;
   const last = `last successful sync: ${h.last_ok_sync ?? 'none'}`;
@@ -82,9 +122,16 @@ export function healthLines(d: Digest): string[] {
   if (h.runs.ok === 0) lines.push('No sync succeeded in this period.');
   if (h.runs.failed > 0) lines.push(`${plural(h.runs.failed, 'sync', 'syncs')} failed.`);
   if (h.runs.interrupted > 0) lines.push(`${plural(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
-  for (const g of h.gaps) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
+  const shown = opts.gapsShown === undefined ? h.gaps : h.gaps.slice(0, opts.gapsShown);
+  if (shown.length < h.gaps.length) {
+    const hours = hoursText(h.gaps.reduce((sum, g) => sum + g.hours, 0));
+    lines.push(`Not fetched: ${h.gaps.length} stretches, ${hours} h in all; the first ${shown.length}:`);
+  }
+  for (const g of shown) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
   if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
   if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
+  if (!h.writes_settled)
+    lines.push('A sync was still storing recalls when this digest read the archive: some may be missing here.');
   lines.push(`Runs: ${runs}.`, `${last[0]!.toUpperCase()}${last.slice(1)}.`);
   return lines;
 }

@@ -1,7 +1,10 @@
 // The digest as one self-contained HTML page: inline CSS, no script, no external resource; printable.
 import { describeItem, plain } from '../../actions/email-message.js';
 import { escapeHtml } from '../../output/markup.js';
+import { shorten } from '../../actions/teams-card.js';
+import { groupDigits } from '../../output/numbers.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { productName, type ProductRow } from './your-products.js';
 
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
@@ -25,43 +28,102 @@ function countTable(title: string, rows: Digest['counts']['by_severity']): strin
   return `<table><tr><th>${title}</th><th>recalls</th></tr>${body}</table>`;
 }
 
-export function digestHtml(d: Digest): string {
+function productHtml(p: ProductRow): string {
+  const title = escapeHtml(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
+  const sev = (p.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const kase =
+    p.case === null
+      ? '–'
+      : `case ${p.case.id} ${escapeHtml(p.case.status)}${p.case.due_at !== null ? `, due ${escapeHtml(p.case.due_at)}` : ''}`;
+  return `<tr><td><b>${escapeHtml(p.level)}</b></td><td>${escapeHtml(shorten(productName(p), 200))}</td><td>${recall}</td><td class="sev-${sev}">${escapeHtml(p.risk_severity ?? '–')}</td><td>${escapeHtml(shorten(p.hazard ?? '–', 300))}</td><td>${escapeHtml(p.data_source ?? '–')}</td><td>${escapeHtml(p.reason)}</td><td>${kase}</td></tr>`;
+}
+
+const PRODUCT_HEAD =
+  '<tr><th>level</th><th>product</th><th>recall</th><th>severity</th><th>hazard</th><th>source</th><th>why</th><th>case</th></tr>';
+
+/** Budgets for the e-mail: `maxBytes` for the whole page; `attachment` names the CSV that lists every recall. */
+export interface HtmlBudget {
+  maxBytes: number;
+  attachment: string;
+}
+
+/**
+ * One page, your products first. With a budget (the e-mail), every `match` row is always there; possible rows and
+ * the period's recalls fill what is left, then say how many more the attachment holds.
+ */
+export function digestHtml(d: Digest, budget?: HtmlBudget): string {
   const subject = digestSubject(d);
-  const parts = [
+  const top = [
     `<h1>${escapeHtml(subject)}</h1>`,
     `<p>Period: ${escapeHtml(d.period.from)} to ${escapeHtml(d.period.to)}</p>`,
-    `<div class="health ${d.health.complete ? 'complete' : 'incomplete'}">${healthLines(d)
-      .map((l) => `<p>${escapeHtml(l)}</p>`)
-      .join('')}</div>`,
-    `<p>${escapeHtml(recallsLine(d))}</p>`,
   ];
+  const matches = matchesLine(d);
+  const products = d.products ?? [];
+  const health = `<div class="health ${d.health.complete ? 'complete' : 'incomplete'}">${healthLines(
+    d,
+    budget ? { gapsShown: 10 } : {},
+  )
+    .map((l) => `<p>${escapeHtml(l)}</p>`)
+    .join('')}</div>`;
+  const counts =
+    d.counts.by_severity.length > 0
+      ? `<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`
+      : '';
+  const page = (middle: string[]) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title><style>${CSS}</style></head>
+<body>
+${[...top, ...middle, counts].join('\n')}
+</body></html>
+`;
+  const size = (text: string) => Buffer.byteLength(text);
+  const max = budget?.maxBytes ?? Number.POSITIVE_INFINITY;
+  // Room kept for the notes that count what was left out.
+  const NOTE_ROOM = 1024;
+  let used = size(page([health, `<p>${escapeHtml(recallsLine(d))}</p>`])) + NOTE_ROOM;
+  const productRows: string[] = [];
+  let productsLeft = 0;
+  for (const p of products) {
+    const row = productHtml(p);
+    if (p.level !== 'match' && used + size(row) > max) {
+      productsLeft++;
+      continue;
+    }
+    productRows.push(row);
+    used += size(row);
+  }
+  const middle: string[] = [];
+  if (matches !== undefined) {
+    middle.push(
+      `<h2>Your products</h2><p>${escapeHtml(matches)}</p>${productRows.length > 0 ? `<table>${PRODUCT_HEAD}${productRows.join('')}</table>` : ''}`,
+    );
+    if (productsLeft > 0)
+      middle.push(
+        `<p>… and ${groupDigits(productsLeft)} more possible matches, in the attached ${escapeHtml(budget?.attachment ?? '')}.</p>`,
+      );
+  }
+  middle.push(health, `<p>${escapeHtml(recallsLine(d))}</p>`);
+  let left = 0;
   for (const [title, list] of [
     ['New', d.recalls.new],
     ['Updated', d.recalls.updated],
   ] as const) {
-    if (list.length > 0) parts.push(`<h2>${title} (${list.length})</h2>${list.map(recallHtml).join('')}`);
+    if (list.length === 0) continue;
+    const items: string[] = [];
+    for (const item of list) {
+      const html = recallHtml(item);
+      if (used + size(html) > max) {
+        left += list.length - items.length;
+        break;
+      }
+      items.push(html);
+      used += size(html);
+    }
+    middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${items.join('')}`);
   }
-  if (d.counts.by_severity.length > 0) {
-    parts.push(
-      `<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`,
+  if (left > 0)
+    middle.push(
+      `<p><b>… and ${groupDigits(left)} more recalls.</b> Every recall of the period is in the attached ${escapeHtml(budget?.attachment ?? 'file')}.</p>`,
     );
-  }
-  const matches = matchesLine(d);
-  if (matches !== undefined) {
-    const rows = (d.matches ?? [])
-      .map(
-        (r) =>
-          `<tr><td>${escapeHtml(plain(r, 'level'))}</td><td>${escapeHtml(plain(r, 'reason'))}</td><td class="n">${escapeHtml(plain(r, 'catalog_line'))}</td><td>${escapeHtml(plain(r, 'recall_id'))}</td><td>${escapeHtml(plain(r, 'alert_title'))}</td></tr>`,
-      )
-      .join('');
-    parts.push(
-      `<h2>Catalogue</h2><p>${escapeHtml(matches)}</p>${rows ? `<table><tr><th>level</th><th>reason</th><th>line</th><th>recall</th><th>title</th></tr>${rows}</table>` : ''}`,
-    );
-  }
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title><style>${CSS}</style></head>
-<body>
-${parts.join('\n')}
-</body></html>
-`;
+  return page(middle);
 }

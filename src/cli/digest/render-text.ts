@@ -2,7 +2,10 @@
 import { describeItem, plain } from '../../actions/email-message.js';
 import { barChart } from '../../output/bar-chart.js';
 import { escapeMarkdown as md } from '../../output/markup.js';
+import { shorten } from '../../actions/teams-card.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import type { HtmlBudget } from './render-html.js';
+import { productFacts, productName, type ProductRow } from './your-products.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);
@@ -14,23 +17,48 @@ function itemText(item: Record<string, unknown>): string[] {
   ];
 }
 
-function matchText(row: Record<string, unknown>): string {
-  return `  ${plain(row, 'level')} (${plain(row, 'reason')}) · catalogue line ${plain(row, 'catalog_line')} · recall ${plain(row, 'recall_id')}: ${plain(row, 'alert_title')}`;
+/** A product, three or four lines: level and name, the recall, its facts, the link. */
+function productText(p: ProductRow): string[] {
+  return [
+    `  ${p.level === 'match' ? 'MATCH' : p.level}  ${shorten(productName(p), 200)}`,
+    `    ${shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300)}`,
+    `    ${shorten(productFacts(p), 400)}`,
+    ...(p.source_url ? [`    ${p.source_url}`] : []),
+  ];
 }
 
-/** Plain text, `width` columns for the charts. */
-export function digestText(d: Digest, width: number): string {
-  const out = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`, '', 'monitoring'];
-  for (const line of healthLines(d)) out.push(`  ${line}`);
+/** Plain text, `width` columns for the charts. With a budget (the e-mail's text part), recalls as they fit. */
+export function digestText(d: Digest, width: number, budget?: HtmlBudget): string {
+  const out = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`];
+  const matches = matchesLine(d);
+  if (matches !== undefined) {
+    out.push('', `your products`, `  ${matches}`);
+    for (const p of d.products ?? []) out.push(...productText(p));
+  }
+  out.push('', 'monitoring');
+  for (const line of healthLines(d, budget ? { gapsShown: 10 } : {})) out.push(`  ${line}`);
   out.push('', recallsLine(d));
+  // The charts and the note of what was left out stay within the budget too.
+  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - Buffer.byteLength(out.join('\n')) - 8 * 1024;
+  let left = 0;
   for (const [title, list] of [
     ['new', d.recalls.new],
     ['updated', d.recalls.updated],
   ] as const) {
     if (list.length === 0) continue;
     out.push('', `${title} (${list.length})`);
-    for (const item of list) out.push(...itemText(item));
+    for (const [i, item] of list.entries()) {
+      const lines = itemText(item);
+      room -= Buffer.byteLength(lines.join('\n')) + 1;
+      if (room < 0) {
+        left += list.length - i;
+        break;
+      }
+      out.push(...lines);
+    }
   }
+  if (left > 0)
+    out.push('', `… and ${left} more recalls: every recall of the period is in the attached ${budget?.attachment}.`);
   if (d.counts.by_severity.length > 0) {
     out.push('');
     out.push(
@@ -47,11 +75,6 @@ export function digestText(d: Digest, width: number): string {
       ).trimEnd(),
     );
   }
-  const matches = matchesLine(d);
-  if (matches !== undefined) {
-    out.push('', 'catalogue', `  ${matches}`);
-    for (const row of d.matches ?? []) out.push(matchText(row));
-  }
   return `${out.join('\n')}\n`;
 }
 
@@ -62,15 +85,20 @@ function itemMarkdown(item: Record<string, unknown>): string {
   return `- ${title}  \n  ${md(d.facts)}${published ? ` · published ${md(published)}` : ''}`;
 }
 
+function productMarkdown(p: ProductRow): string {
+  const title = md(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const recall = p.source_url ? `[${title}](<${p.source_url.replace(/[<>]/g, '')}>)` : title;
+  return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
+}
+
 export function digestMarkdown(d: Digest): string {
-  const out = [
-    `# ${md(digestSubject(d))}`,
-    '',
-    `Period: ${md(d.period.from)} to ${md(d.period.to)}`,
-    '',
-    '## Monitoring',
-    '',
-  ];
+  const out = [`# ${md(digestSubject(d))}`, '', `Period: ${md(d.period.from)} to ${md(d.period.to)}`];
+  const matches = matchesLine(d);
+  if (matches !== undefined) {
+    out.push('', '## Your products', '', md(matches), '');
+    for (const p of d.products ?? []) out.push(productMarkdown(p));
+  }
+  out.push('', '## Monitoring', '');
   for (const line of healthLines(d)) out.push(`- ${md(line)}`);
   out.push('', md(recallsLine(d)));
   for (const [title, list] of [
@@ -86,11 +114,6 @@ export function digestMarkdown(d: Digest): string {
     for (const c of d.counts.by_severity) out.push(`| ${md(c.value)} | ${c.count} |`);
     out.push('', '| source | recalls |', '| --- | ---: |');
     for (const c of d.counts.by_source) out.push(`| ${md(c.value)} | ${c.count} |`);
-  }
-  const matches = matchesLine(d);
-  if (matches !== undefined) {
-    out.push('', '## Catalogue', '', md(matches));
-    for (const row of d.matches ?? []) out.push(`- ${md(matchText(row).trim())}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -25,7 +25,7 @@ export interface DigestPlan {
   toMs: number;
   sources: string[] | undefined;
   filter: RecordFilter;
-  catalog: { file: string; map: ColumnMap } | undefined;
+  catalog: { file: string; map: ColumnMap; key?: string } | undefined;
   /** -f as given; undefined: by the -o extension, else text. */
   format: DigestFormat | undefined;
   email: EmailFlags;
@@ -86,5 +86,5 @@ export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Con
     await emailDigest(digest, email, settings.timeoutMs, local.status, ctx);
     if (settings.verbose) local.status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
   }
-  if (hook) await postDigest(digest, hook, settings.timeoutMs, local.status, ctx);
+  if (hook) await postDigest(digest, hook, email?.to, settings.timeoutMs, local.status, ctx);
 }

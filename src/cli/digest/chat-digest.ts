@@ -1,0 +1,134 @@
+// The digest for chat: a Slack/Mattermost text and a Teams card, each within its service's budget; your products first, then recalls, then where the full digest is.
+import { describeItem } from '../../actions/email-message.js';
+import { itemElements, plainBlock, shorten, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
+import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
+import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { productFacts, productName, type ProductRow } from './your-products.js';
+
+/** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
+const CHAT_GAPS = 3;
+/** Longest line of our own text, title and facts, in code points: one runaway field cannot crowd out the rest. */
+const MAX_LINE = 500;
+const MAX_TITLE = 300;
+const MAX_FACTS = 300;
+
+/** Where the full digest is: the e-mail sent with this post, else the command that prints it. */
+export function fullDigestLine(d: Digest, emailedTo: readonly string[] | undefined): string {
+  return emailedTo && emailedTo.length > 0
+    ? `The full digest, every recall listed: e-mailed to ${emailedTo.join(', ')}.`
+    : `The full digest, every recall listed: recall-feed digest --since ${d.period.from} --until ${d.period.to}`;
+}
+
+function summaryLines(d: Digest): string[] {
+  return [...healthLines(d, { gapsShown: CHAT_GAPS }), recallsLine(d), matchesLine(d)]
+    .filter((l): l is string => l !== undefined)
+    .map((l) => shorten(l, MAX_LINE));
+}
+
+const LEVEL_TAG: Record<string, string> = { match: 'MATCH', possible: 'possible', excluded: 'excluded' };
+const tag = (p: ProductRow) => LEVEL_TAG[p.level] ?? p.level;
+
+/** Items in order while `take` accepts them (it adds each it accepts, keeping room for the note of the rest). */
+function pack<T>(items: readonly T[], take: (item: T, note: string) => boolean, more: (n: number) => string): T[] {
+  const shown: T[] = [];
+  for (const [i, item] of items.entries()) {
+    const rest = items.length - i - 1;
+    if (!take(item, rest > 0 ? more(rest) : '')) break;
+    shown.push(item);
+  }
+  return shown;
+}
+
+/** Slack (and Mattermost): one text under SLACK_MAX_CHARS, cut by whole lines; every field cut by code points. */
+export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: string } {
+  const tail = `\n${esc(fullDigestLine(d, emailedTo))}`;
+  let text = [`*${esc(digestSubject(d))}*`, ...summaryLines(d).map(esc)].join('\n');
+  const room = (add: string, note: string) => (text + add + note + tail).length <= SLACK_MAX_CHARS;
+  const products = d.products ?? [];
+  const accept = (line: string, note: string) => {
+    if (!room(line, note)) return false;
+    text += line;
+    return true;
+  };
+  if (products.length > 0) {
+    text += '\n*Your products*';
+    const lines = products.map((p) => {
+      const link = p.source_url ? ` <${p.source_url.replace(/[<>|\s]/g, '')}>` : '';
+      return `\n• *${esc(tag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(shorten(p.alert_title ?? '', MAX_TITLE))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
+    });
+    const more = (n: number) => `\n… and ${n} more of your products`;
+    const shown = pack(lines, accept, more);
+    if (shown.length < lines.length) text += more(lines.length - shown.length);
+  }
+  const items = [...d.recalls.new, ...d.recalls.updated].map((item) => {
+    const x = describeItem(item);
+    const link = x.link && x.link.length < 1000 ? ` <${x.link.replace(/[<>|\s]/g, '')}>` : '';
+    return `\n• ${esc(shorten(x.title, MAX_TITLE))} (${esc(shorten(x.facts, MAX_FACTS))})${link}`;
+  });
+  const more = (n: number) => `\n… and ${n} more`;
+  const shown = pack(items, accept, more);
+  if (shown.length < items.length) text += more(items.length - shown.length);
+  return { text: text + tail };
+}
+
+type CardElement = Record<string, unknown>;
+
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+function productElements(p: ProductRow): CardElement[] {
+  return [
+    {
+      ...plainBlock(`${tag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${shorten(p.alert_title ?? '', MAX_TITLE)}`, {
+        weight: 'Bolder',
+      }),
+      spacing: 'Medium',
+    },
+    { ...plainBlock(shorten(productFacts(p), MAX_FACTS), { isSubtle: true }), spacing: 'None' },
+    ...(p.source_url
+      ? [{ type: 'ActionSet', actions: [{ type: 'Action.OpenUrl', title: 'Open the notice', url: p.source_url }] }]
+      : []),
+  ];
+}
+
+/** Teams: an Adaptive Card under TEAMS_MAX_BYTES (measured as sent, UTF-8); sizes added up element by element. */
+export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<string, unknown> {
+  const body: CardElement[] = [
+    plainBlock(shorten(digestSubject(d), MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
+    ...summaryLines(d).map((l) => plainBlock(l)),
+  ];
+  const tail = plainBlock(fullDigestLine(d, emailedTo), { isSubtle: true });
+  let size = bytes(teamsEnvelope(body)) + bytes(tail) + 1;
+  const note = (text: string) => ({ type: 'TextBlock', text, wrap: true });
+  const fits = (els: CardElement[], more: string) =>
+    size + els.reduce((n, e) => n + bytes(e) + 1, 0) + (more ? bytes(note(more)) + 1 : 0) <= TEAMS_MAX_BYTES;
+  const add = (els: CardElement[]) => {
+    for (const e of els) {
+      body.push(e);
+      size += bytes(e) + 1;
+    }
+  };
+  const section = <T>(items: readonly T[], elements: (t: T) => CardElement[], more: (n: number) => string) => {
+    const groups = items.map(elements);
+    const shown = pack(
+      groups,
+      (els, more) => {
+        if (!fits(els, more)) return false;
+        add(els);
+        return true;
+      },
+      more,
+    );
+    if (shown.length < groups.length) add([note(more(groups.length - shown.length))]);
+  };
+  if (d.products !== null && d.products.length > 0) {
+    add([{ ...plainBlock('Your products', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
+    section(d.products, productElements, (n) => `… and ${n} more of your products`);
+  }
+  section(
+    [...d.recalls.new, ...d.recalls.updated],
+    (item) => itemElements(describeItem(item)),
+    (n) => `… and ${n} more`,
+  );
+  body.push(tail);
+  return teamsEnvelope(body);
+}

@@ -1,0 +1,94 @@
+// "Your products": each catalogue row a period's recall touches, named by its key and name, ordered for the reader (level, severity, newest).
+import { plain, safeLink } from '../../actions/email-message.js';
+import { severityRank } from '../../actions/severity-order.js';
+import { shorten } from '../../actions/teams-card.js';
+
+/** One catalogue row and the recall it matched, as every digest format opens with it (docs/digest.md). */
+export interface ProductRow {
+  level: string;
+  reason: string;
+  /** The key column's value (sku, or --key), else null: the row is then known by its line. */
+  key: string | null;
+  key_column: string | null;
+  /** The catalogue's name column, when it has one. */
+  name: string | null;
+  catalog_line: number;
+  recall_id: number | null;
+  alert_title: string | null;
+  risk_severity: string | null;
+  hazard: string | null;
+  data_source: string | null;
+  published_at: string | null;
+  /** An http(s) link to the notice, else null. */
+  source_url: string | null;
+  /** The case opened on this pair (match --open-cases), when there is one. */
+  case: { id: number; status: string; due_at: string | null } | null;
+}
+
+/** Matches, then possibles, then rows the matcher excluded (when it says so), then anything else. */
+const LEVELS = ['match', 'possible', 'excluded'];
+const levelRank = (level: string) => {
+  const i = LEVELS.indexOf(level);
+  return i === -1 ? LEVELS.length : i;
+};
+
+export function byReadingOrder(a: ProductRow, b: ProductRow): number {
+  return (
+    levelRank(a.level) - levelRank(b.level) ||
+    severityRank({ risk_severity: a.risk_severity }) - severityRank({ risk_severity: b.risk_severity }) ||
+    String(b.published_at ?? '').localeCompare(String(a.published_at ?? '')) ||
+    (b.recall_id ?? 0) - (a.recall_id ?? 0) ||
+    a.catalog_line - b.catalog_line
+  );
+}
+
+const text = (v: unknown): string | null => {
+  const s = plain({ v }, 'v');
+  return s === '' ? null : s;
+};
+
+/** A product row from a match row (`match -f json`'s shape), the recall it matched and the catalogue's columns. */
+export function productRow(
+  match: Record<string, unknown>,
+  recall: Record<string, unknown>,
+  columns: { key: string | undefined; name: string | undefined },
+  values: Record<string, unknown>,
+): ProductRow {
+  const id = typeof recall.id === 'number' ? recall.id : null;
+  return {
+    level: String(match.level),
+    reason: String(match.reason),
+    key: columns.key === undefined ? null : text(values[columns.key]),
+    key_column: columns.key ?? null,
+    name: columns.name === undefined ? null : text(values[columns.name]),
+    catalog_line: Number(match.catalog_line),
+    recall_id: id,
+    alert_title: text(recall.alert_title) ?? text(recall.product_name),
+    risk_severity: text(recall.risk_severity),
+    hazard: text(recall.hazard_description),
+    data_source: text(recall.data_source),
+    published_at: text(recall.published_at),
+    source_url: safeLink(recall) ?? null,
+    case: null,
+  };
+}
+
+/** `SKU A-1 · Kettle 2000` (or `catalogue line 3`): how a row is named everywhere. */
+export function productName(p: ProductRow): string {
+  const key = p.key !== null ? `${p.key_column ?? 'key'} ${p.key}` : `catalogue line ${p.catalog_line}`;
+  return p.name !== null ? `${key} · ${p.name}` : key;
+}
+
+/** `serious · hazard: burns · us_cpsc · match (gtin)` and the case, when there is one. */
+export function productFacts(p: ProductRow): string {
+  const facts = [
+    p.risk_severity ?? 'severity not given',
+    ...(p.hazard !== null ? [`hazard: ${shorten(p.hazard, 150)}`] : []),
+    ...(p.data_source !== null ? [p.data_source] : []),
+    `${p.level} (${p.reason})`,
+    ...(p.recall_id !== null ? [`recall ${p.recall_id}`] : []),
+  ];
+  if (p.case !== null)
+    facts.push(`case ${p.case.id} ${p.case.status}${p.case.due_at !== null ? `, due ${p.case.due_at}` : ''}`);
+  return facts.join(' · ');
+}
