@@ -18,4 +18,6 @@ export interface Context {
   signal: AbortSignal;
   /** The command line as typed (without `node` and the script), for printing resume commands. */
   argv?: readonly string[];
+  /** Secrets the run learnt (the profile's key, webhook, SMTP and database URLs): masked in any server text printed or stored. */
+  secrets?: Set<string>;
 }
