@@ -77,7 +77,8 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
   let closeSandbox: (() => Promise<void>) | undefined;
   if (settings.sandbox) {
     const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
-    const sandbox = await startSandbox({ port: 0 });
+    // On the calendar: an id is the same recall in every run (the archive and cases rely on it).
+    const sandbox = await startSandbox({ port: 0, calendar: true, clock: ctx.now });
     closeSandbox = () => sandbox.close();
     settings.baseUrl = sandbox.url;
     settings.apiKey = DEMO_KEYS.all.key;

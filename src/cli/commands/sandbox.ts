@@ -106,6 +106,8 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
     rateLimitHeaders: opts.rateLimitHeaders ?? false,
     startTime,
+    // A lasting sandbox keeps its recalls across restarts; a fixed start or arrival rate asks for the other world.
+    calendar: startTime === undefined && opts.arrivals === undefined,
   }).catch((err: unknown) => {
     throw listenError(err, opts.host, port);
   });
