@@ -6,7 +6,7 @@ import type { ProxySettings } from '../api/proxy.js';
 import { MissingApiKeyError } from './cli-errors.js';
 import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';
-import { noteSecrets, runSecrets } from './config/run-secrets.js';
+import { dbSecret, noteSecrets, runSecrets } from './config/run-secrets.js';
 import { maskSecrets } from '../api/errors-mask.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 import { StatusReporter } from './terminal/status.js';
@@ -41,7 +41,7 @@ async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileV
 /** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */
 export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
   const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
-  noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, settings.profileDb]);
+  noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
   return settings;
 }
 

@@ -1,18 +1,27 @@
 // The secrets one run holds (API key, webhook URL, SMTP URL, database URL, PGPASSWORD), gathered so that server text can be masked.
 import type { Context } from '../context.js';
 
-/** The environment variables that carry a secret (a database URL may carry a password). */
+/** The environment variables that carry a secret. */
 const SECRET_ENV = [
   'RECALL_FEED_API_KEY',
   'DEEPRECALL_API_KEY',
   'RECALL_FEED_WEBHOOK',
   'RECALL_FEED_SMTP_URL',
-  'RECALL_FEED_DB',
   'PGPASSWORD',
 ];
 
-/** The flags whose value is a secret, or may carry one. */
-const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--db', '--smtp-url']);
+/** The flags whose value is a secret. */
+const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url']);
+
+/**
+ * The secret in an archive choice: a database URL's password, never the rest (a file path or a host is
+ * no secret, and the messages that name them must stay readable).
+ */
+export function dbSecret(db: string | undefined): string | undefined {
+  if (!db || !URL.canParse(db.trim())) return undefined;
+  const password = new URL(db.trim()).password;
+  return password === '' ? undefined : password;
+}
 
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
 export function noteSecrets(ctx: Context, values: readonly (string | undefined)[]): void {
