@@ -122,7 +122,7 @@ function archiveHint(err: ArchiveError): string {
   if (err instanceof ArchiveOriginError)
     return err.holds === 'sandbox'
       ? 'sync real recalls into another archive (--db), or remove this sandbox archive'
-      : 'with --sandbox the default archive is recalls-sandbox.db: leave out --db, or name another file';
+      : 'with --sandbox or a sandbox key (dr_test_…) the default archive is recalls-sandbox.db: leave out --db, or name another file';
   return 'point --db at a recall-feed archive, or at a new file for sync to create';
 }
 
