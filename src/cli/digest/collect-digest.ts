@@ -8,6 +8,7 @@ import { openSession } from '../session.js';
 import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import { buildDigest, type Digest } from './digest-model.js';
+import { archiveFilterWarnings } from '../options/filter-warnings.js';
 
 export interface DigestSelection {
   fromMs: number;
@@ -77,6 +78,9 @@ export async function collectDigest(
   try {
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+    // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
+    for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
+      local.status.warn(warning);
   } finally {
     await archive.close();
   }
