@@ -95,31 +95,46 @@ export class Calendar {
     return record;
   }
 
+  /** Updates still to come of the records handed out so far: checked at each tick without recomputing slots. */
+  private pending: { at: number; n: number }[] = [];
+
+  private noteUpdate(slot: Slot, now: number): void {
+    if (slot.updateMs !== undefined && slot.updateMs > now) this.pending.push({ at: slot.updateMs, n: slot.n });
+  }
+
   /** Every record created by `now` whose slot is in the 24-hour window or a little older, sorted by id. */
   dataset(now: number): SpecRecall[] {
     const out: SpecRecall[] = [];
+    this.pending = [];
     for (let n = this.slotAt(now - DAY - OLDER); n <= this.slotAt(now); n++) {
-      const r = this.record(this.slot(n), now);
-      if (r) out.push(r);
+      const slot = this.slot(n);
+      const r = this.record(slot, now);
+      if (r) {
+        out.push(r);
+        this.noteUpdate(slot, now);
+      }
     }
     return out;
   }
 
   /**
-   * What changed in (since, now]: records created then (`added`), and records already created whose
-   * update fell due then (`revised`).
+   * What changed in (since, now]: records created then (`added`), and records already handed out whose
+   * update fell due then (`revised`). Calls come with growing times (the sandbox's clock).
    */
   changes(since: number, now: number): { added: SpecRecall[]; revised: SpecRecall[] } {
     const added: SpecRecall[] = [];
     const revised: SpecRecall[] = [];
     if (now <= since) return { added, revised };
-    const first = this.slotAt(Math.max(since - SCRAPE_LAG - UPDATE_WITHIN - MINUTE, now - DAY - OLDER));
+    const due = this.pending.filter((p) => p.at <= now);
+    if (due.length > 0) this.pending = this.pending.filter((p) => p.at > now);
+    for (const p of due) revised.push(this.record(this.slot(p.n), now)!);
+    // A slot's record is created up to SCRAPE_LAG after the slot: those since the last call, and no older.
+    const first = this.slotAt(Math.max(since - SCRAPE_LAG - MINUTE, now - DAY - OLDER));
     for (let n = first; n <= this.slotAt(now); n++) {
       const slot = this.slot(n);
-      if (slot.createdMs > now) continue;
-      if (slot.createdMs > since) added.push(this.record(slot, now)!);
-      else if (slot.updateMs !== undefined && slot.updateMs > since && slot.updateMs <= now)
-        revised.push(this.record(slot, now)!);
+      if (slot.createdMs > now || slot.createdMs <= since) continue;
+      added.push(this.record(slot, now)!);
+      this.noteUpdate(slot, now);
     }
     return { added, revised };
   }
