@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/cli/cli-errors.js';
 import { fold } from '../../src/filters/normalize.js';
+import { testArchive } from '../helpers/archive-engines.js';
 import { expectedFeed } from '../helpers/expected.js';
+import { ENGINES } from '../helpers/postgres.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -102,10 +104,17 @@ describe('filter values that match nothing', () => {
     expect(sandbox.requests().filter((q) => q.path === '/v1/recalls/feed').length).toBeGreaterThanOrEqual(5);
     expect(warnings(watch.stderr)).toHaveLength(1);
   });
+});
+
+describe.each(ENGINES)('on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
 
   it('query, match --archive and digest warn from the archive, naming the values it holds', async () => {
     const sandbox = await fixedSandbox();
-    const db = path.join(tempDir('rf-fa-'), 'archive.db');
+    const { db } = await testArchive(engine);
     expect((await runMainAgainst(sandbox, ['sync', '--db', db], { clock: at() })).code).toBe(0);
     const statuses = [...new Set(sandbox.records().map((r) => fold(String(r.alert_status))))].sort();
 
