@@ -72,3 +72,24 @@ describe('a sandbox reached with --base-url and its demo key', () => {
     runs.close();
   });
 });
+
+describe('recall-feed sandbox --keys', () => {
+  it('warns of a key that does not start with dr_test_: its syncs could not be told from real ones', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const keys = path.join(tempDir('rf-keys-'), 'keys.json');
+    writeFileSync(
+      keys,
+      JSON.stringify([
+        { key: 'dr_test_mine0000000000000000000000000000000000', sources: ['us_cpsc'] },
+        { key: 'custom_key_0000000000000000000000000000000000', sources: ['us_cpsc'] },
+      ]),
+    );
+    const stopped = new AbortController();
+    stopped.abort();
+    const r = await runMain(['sandbox', '--port', '0', '--keys', keys], { signal: stopped.signal });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: key custom_k… does not start with dr_test_: a sync with it cannot be told from real recalls; give it its own --db',
+    ]);
+  });
+});
