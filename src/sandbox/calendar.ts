@@ -24,6 +24,8 @@ const UPDATE_WITHIN = 3 * DAY;
 const OLDER = 0.05 * DAY;
 /** A slot's record is stored by a scrape at most this long after the slot (the slowest source's interval). */
 const SCRAPE_LAG = 60 * MINUTE;
+/** How far back a date-only source's midnight may lie from the moment a notice appears. */
+const DATE_ONLY_REACH = 6 * 60 * MINUTE;
 
 /** What a slot holds, without its text (cheap: a tick looks at every slot that may change). */
 interface Slot {
@@ -64,7 +66,9 @@ export class Calendar {
     const rng = new Rng(mixSeed(this.seed ^ 0xca1e, n));
     const source = pickSource(rng);
     const actual = Math.floor(EPOCH + (n + rng.next()) * this.gap);
-    const publishedMs = roundDown(actual, source, actual - DAY);
+    // A date-only source (CPSC) dates a notice at midnight when that is at most 6 h before it was seen,
+    // else to the minute: so the 24-hour window holds about as many recalls at any hour of the day.
+    const publishedMs = roundDown(actual, source, actual - DATE_ONLY_REACH);
     const every = SCRAPE_EVERY[source] * MINUTE;
     const offset = (mixSeed(this.seed, SOURCE_IDS.indexOf(source)) % SCRAPE_EVERY[source]) * MINUTE;
     const scrape = Math.ceil((actual - offset) / every) * every + offset;
