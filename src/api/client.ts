@@ -1,6 +1,7 @@
 // RecallFeedClient: the typed library the CLI runs on. Builds each request and reads its answer; the request
 // loop paces, waits and retries. Never prints.
 import { errorFromResponse } from './error-mapping.js';
+import { maskErrorSecrets } from './errors-mask.js';
 import { InvalidParamsError, InvalidResponseError } from './api-errors.js';
 import { isHealthBody } from './body-shapes.js';
 import { CUSTOM_FEED_BODY, FEED_BODY, parseJson, readApiBody, SOURCES_BODY, type BodyShape } from './json-body.js';
@@ -207,10 +208,15 @@ export class RecallFeedClient {
         started = this.now();
         return send(url, this.sendOptions(true));
       },
-      (res: RawResponse) => {
+      async (res: RawResponse) => {
         this.report(url, res.status, this.now() - started);
-        if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, res.headers, url);
-        return readApiBody(res, url, shape);
+        try {
+          if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, res.headers, url);
+          return await readApiBody(res, url, shape);
+        } catch (err) {
+          // A server may echo the key it was sent: its text never carries it further (errors-mask.ts).
+          throw maskErrorSecrets(err, [this.apiKey]);
+        }
       },
     );
   }

@@ -21,4 +21,6 @@ export interface Context {
   argv?: readonly string[];
   /** --monitor and --metrics-file: what the run reports to them (src/cli/ops); absent for other commands. */
   ops?: RunHooks;
+  /** Secrets the run learnt (the profile's key, webhook, SMTP and database URLs): masked in any server text printed or stored. */
+  secrets?: Set<string>;
 }

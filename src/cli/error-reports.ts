@@ -46,6 +46,7 @@ import {
 import { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
 import { EXIT } from './exit-codes.js';
 import { plainLine } from '../output/control-escapes.js';
+import { maskSecrets } from '../api/errors-mask.js';
 
 export interface ErrorReport {
   code: number;
@@ -121,7 +122,7 @@ function archiveHint(err: ArchiveError): string {
   if (err instanceof ArchiveOriginError)
     return err.holds === 'sandbox'
       ? 'sync real recalls into another archive (--db), or remove this sandbox archive'
-      : 'with --sandbox the default archive is recalls-sandbox.db: leave out --db, or name another file';
+      : 'with --sandbox or a sandbox key (dr_test_…) the default archive is recalls-sandbox.db: leave out --db, or name another file';
   return 'point --db at a recall-feed archive, or at a new file for sync to create';
 }
 
@@ -217,20 +218,24 @@ function describeCause(err: unknown): ErrorReport {
  * redirect's address, next_cursor): a terminal would act on its control codes (retitle, clear, switch
  * screens, hide links). Every one is made plain text before anyone prints it.
  */
-function plain(report: ErrorReport): ErrorReport {
+function plain(report: ErrorReport, secrets: readonly string[]): ErrorReport {
+  const clean = (text: string) => plainLine(maskSecrets(text, secrets));
   return {
     ...report,
-    message: plainLine(report.message),
-    hints: report.hints.map(plainLine),
+    message: clean(report.message),
+    hints: report.hints.map(clean),
     ...(report.command === undefined ? {} : { command: plainLine(report.command) }),
   };
 }
 
-/** The exit code, message and hints for anything a command throws, as plain text. */
-export function describeError(err: unknown): ErrorReport {
+/**
+ * The exit code, message and hints for anything a command throws, as plain text; `secrets` (the run's key,
+ * webhook, SMTP and database URLs: config/run-secrets.ts) are masked wherever a server echoed them.
+ */
+export function describeError(err: unknown, secrets: readonly string[] = []): ErrorReport {
   if (err instanceof ResumableError) {
     const report = describeCause(err.cause);
-    return plain({ ...report, hints: [...report.hints, err.note], command: err.resumeCommand });
+    return plain({ ...report, hints: [...report.hints, err.note], command: err.resumeCommand }, secrets);
   }
-  return plain(describeCause(err));
+  return plain(describeCause(err), secrets);
 }

@@ -168,6 +168,7 @@ function withArgv(baseCtx: Context, argv: string[]): Context {
     {
       ...Object.getOwnPropertyDescriptors(baseCtx),
       argv: { value: argv, enumerable: true },
+      secrets: { value: new Set<string>(baseCtx.secrets), enumerable: true },
     },
   ) as Context;
 }
@@ -246,6 +247,7 @@ async function mainIn(argv: string[], ctx: Context): Promise<number> {
     const { describeError } = await import('./error-reports.js');
     const { isClosedPipe } = await import('./failure-policy.js');
     if (isClosedPipe(err)) return EXIT.ok;
-    return printError(describeError(err), ctx);
+    const { runSecrets } = await import('./config/run-secrets.js');
+    return printError(describeError(err, runSecrets(ctx)), ctx);
   }
 }

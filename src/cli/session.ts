@@ -6,6 +6,8 @@ import type { ProxySettings } from '../api/proxy.js';
 import { MissingApiKeyError } from './cli-errors.js';
 import type { Context } from './context.js';
 import { openConfigStore } from './config/open-store.js';
+import { dbSecret, noteSecrets, runSecrets } from './config/run-secrets.js';
+import { maskSecrets } from '../api/errors-mask.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 import { StatusReporter } from './terminal/status.js';
 import {
@@ -38,7 +40,9 @@ async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileV
 
 /** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */
 export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
-  return resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
+  return settings;
 }
 
 export interface SessionOptions {
@@ -68,11 +72,13 @@ export async function openSession(globals: GlobalFlags, ctx: Context, opts: Sess
     quiet: settings.quiet,
     verbose: settings.verbose,
     now: ctx.now,
+    mask: (text) => maskSecrets(text, runSecrets(ctx)),
   });
   let closeSandbox: (() => Promise<void>) | undefined;
   if (settings.sandbox) {
     const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
-    const sandbox = await startSandbox({ port: 0 });
+    // On the calendar: an id is the same recall in every run (the archive and cases rely on it).
+    const sandbox = await startSandbox({ port: 0, calendar: true, clock: ctx.now });
     closeSandbox = () => sandbox.close();
     settings.baseUrl = sandbox.url;
     settings.apiKey = DEMO_KEYS.all.key;

@@ -1,6 +1,8 @@
 // The sandbox's mutable state behind both the HTTP server and the in-process handle: data, limits, faults, log.
 import { SpecRecallSchema, type SpecRecall } from '../api/schemas.js';
 import { InvalidParamsError } from '../api/api-errors.js';
+import { timestampMicros } from '../api/timestamps.js';
+import { Calendar } from './calendar.js';
 import { generateArrival, generateDataset } from './data.js';
 import { FaultConfigSchema, FaultPlan, type FaultConfig } from './faults.js';
 import { DEMO_KEYS, KeyRing } from './demo-keys.js';
@@ -51,6 +53,9 @@ export class SandboxCore {
   private updatesDone = 0;
   /** Update batches so far (timed and requested): each draws from a stream of its own. */
   private updateBatches = 0;
+  /** The world on the calendar (calendar.ts), when asked for; and the instant the store is brought up to. */
+  private calendar: Calendar | undefined;
+  private calendarAt = 0;
 
   constructor(opts: SandboxOptions = {}) {
     this.opts = opts;
@@ -72,8 +77,13 @@ export class SandboxCore {
 
   /** Back to the generated data; `initial` keeps the configured faults. */
   reset(initial = false): void {
+    const recordCount = this.opts.recordCount ?? 1200;
+    this.calendar = this.opts.calendar ? new Calendar(this.seed, recordCount) : undefined;
+    this.calendarAt = this.now();
     this.store = new RecordStore(
-      generateDataset({ seed: this.seed, recordCount: this.opts.recordCount ?? 1200, startTime: this.startTime }),
+      this.calendar
+        ? this.calendar.dataset(this.calendarAt)
+        : generateDataset({ seed: this.seed, recordCount, startTime: this.startTime }),
     );
     const rl = this.opts.rateLimits;
     this.limiter = new RateLimiter({
@@ -115,6 +125,7 @@ export class SandboxCore {
 
   /** Materialises the arrivals and updates due on the sandbox clock since the last call. */
   tick(): void {
+    this.followCalendar();
     this.arrive();
     const perMinute = this.opts.updatesPerMinute ?? 0;
     if (perMinute <= 0) return;
@@ -122,6 +133,20 @@ export class SandboxCore {
     if (due <= this.updatesDone) return;
     this.revise(Math.min(due - this.updatesDone, MAX_UPDATES));
     this.updatesDone = due;
+  }
+
+  /** Adds the calendar's records created since the last tick, and its updates that fell due meanwhile. */
+  private followCalendar(): void {
+    if (!this.calendar) return;
+    const now = this.now();
+    const { added, revised } = this.calendar.changes(this.calendarAt, now);
+    this.calendarAt = Math.max(this.calendarAt, now);
+    // A record added through the hooks may hold an id the calendar reaches later: the added one stays.
+    this.store.add(added.filter((r) => !this.store.has(r.id)));
+    // An update through the hooks may be newer than the calendar's: updated_at never goes back.
+    const newer = (r: SpecRecall) =>
+      this.store.has(r.id) && timestampMicros(r.updated_at) > (this.store.keyOf(r.id, 'updated_at') ?? 0);
+    this.store.replace(revised.filter(newer));
   }
 
   private arrive(): void {

@@ -40,7 +40,7 @@ const PRECISION: Record<SourceId, number | 'date'> = {
 };
 
 /** Minutes between ingestion runs; one run inserts a batch sharing one created_in_db_at. */
-const SCRAPE_EVERY: Record<SourceId, number> = {
+export const SCRAPE_EVERY: Record<SourceId, number> = {
   us_cpsc: 30,
   safety_gate: 60,
   uk_opss: 20,
@@ -82,7 +82,7 @@ export function pickSource(rng: Rng, allowed?: readonly string[]): SourceId {
   return rng.weighted(entries.length > 0 ? entries : SOURCE_WEIGHTS);
 }
 
-function roundDown(actual: number, source: SourceId, lo: number): number {
+export function roundDown(actual: number, source: SourceId, lo: number): number {
   const precision = PRECISION[source];
   if (precision === 'date') {
     const midnight = Math.floor(actual / DAY) * DAY;

@@ -80,6 +80,10 @@ export class RecordStore {
     if (entries.length > 0) this.sorted = {};
   }
 
+  has(id: number): boolean {
+    return this.byId.has(id);
+  }
+
   nextId(): number {
     return this.maxId + 1;
   }

@@ -17,6 +17,12 @@ export interface SandboxOptions {
   recordCount?: number;
   /** Epoch ms the data is generated relative to; default the clock's now. The sandbox clock starts here. */
   startTime?: number;
+  /**
+   * Records on the calendar (calendar.ts): the same seed gives the same recall under an id in every run,
+   * whenever it starts; recordCount arrive a day, and some are updated once. Off: generated relative to
+   * startTime (data.ts). The CLI's --sandbox and `recall-feed sandbox` (without --start-time or --arrivals) use it.
+   */
+  calendar?: boolean;
   /** Full override of the sandbox clock (unit tests). */
   clock?: () => number;
   /** Default [DEMO_KEYS.all, DEMO_KEYS.limited]. */

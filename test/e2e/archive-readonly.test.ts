@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { SOURCE_IDS } from '../../src/api/schemas.js';
 import { tempFolder } from '../helpers/archive.js';
 import { BIN, FIXED_START, cleanEnv, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { deferCleanup } from '../helpers/cleanup.js';
@@ -144,12 +145,22 @@ describe('the sandbox keeps its own archive', () => {
     expect(listed.stdout).not.toBe('');
 
     // Real recalls into the sandbox's archive, and sandbox recalls into a real one: both refused, nothing written.
-    const intoSandbox = await runAgainst(sandbox, ['sync', '--db', sandboxArchive]);
+    // "Real": a server playing the API with a live key (a demo key, dr_test_, is the sandbox's own).
+    const liveKey = 'dr_live_readonly0test0key0000000000000000000000';
+    const api = await sandboxFor({
+      recordCount: 50,
+      seed: 82,
+      clock: () => FIXED_START,
+      keys: [{ key: liveKey, name: 'live', sources: [...SOURCE_IDS] }],
+    });
+    const runLive = (args: string[], opts: { env?: Record<string, string> } = {}) =>
+      runCli(['--base-url', api.url, ...args], { env: { ...opts.env, RECALL_FEED_API_KEY: liveKey } });
+    const intoSandbox = await runLive(['sync', '--db', sandboxArchive]);
     expect(intoSandbox.exitCode).toBe(2);
     expect(intoSandbox.stderr).toBe(
       `error: ${sandboxArchive} holds the sandbox's invented recalls: real ones are not mixed into it\nhint: sync real recalls into another archive (--db), or remove this sandbox archive\n`,
     );
-    expect((await runAgainst(sandbox, ['sync'], { env })).exitCode).toBe(0);
+    expect((await runLive(['sync'], { env })).exitCode).toBe(0);
     const held = () => runCli(['query', '--db', real, '-f', 'jsonl']);
     const before = (await held()).stdout;
     const intoReal = await runCli(['--sandbox', 'sync', '--db', real], { env });

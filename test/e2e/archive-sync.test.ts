@@ -157,7 +157,10 @@ describe('failures', () => {
     const synced = await runAgainst(sandbox, ['sync', '--hours', '1'], { env: { XDG_DATA_HOME: data } });
     expect(synced.exitCode).toBe(0);
     const count = window().filter((r) => Date.parse(`${r.published_at}Z`) >= FIXED_START - 3_600_000).length;
-    const viaXdg = await runCli(['query', '-f', 'jsonl'], { env: { XDG_DATA_HOME: data } });
+    // The sandbox's demo key: its recalls are in the sandbox's own archive (recalls-sandbox.db), found with that key.
+    const viaXdg = await runCli(['query', '-f', 'jsonl'], {
+      env: { XDG_DATA_HOME: data, RECALL_FEED_API_KEY: ALL_KEY },
+    });
     expect(lines(viaXdg.stdout)).toHaveLength(count);
   });
 

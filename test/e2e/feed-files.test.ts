@@ -63,11 +63,11 @@ describe('feed -o', () => {
     expect(readFileSync(csv, 'utf8').startsWith('id,data_source,')).toBe(true);
   });
 
-  it('a missing folder is a usage error', async () => {
+  it('a missing folder cannot be written: exit 10, as for --state', async () => {
     const r = await runAgainst(sandbox, ['feed', '-o', '/nonexistent-dir/x.jsonl']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(
-      /^error: cannot write \/nonexistent-dir\/x\.jsonl: the folder \/nonexistent-dir does not exist\n$/,
+    expect(r.exitCode).toBe(10);
+    expect(r.stderr).toBe(
+      'error: cannot write /nonexistent-dir/x.jsonl: its folder does not exist\nhint: create the folder first, or check the path\n',
     );
   });
 

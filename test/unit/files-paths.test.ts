@@ -2,7 +2,7 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CannotWriteError, UsageError } from '../../src/cli/cli-errors.js';
+import { CannotWriteError } from '../../src/cli/cli-errors.js';
 import { partialPath, partialStatePath, sidecarPath } from '../../src/cli/files/sidecar-names.js';
 import { resolveTargetPath } from '../../src/cli/files/target-path.js';
 import { cannotWrite } from '../../src/cli/files/write-errors.js';
@@ -69,7 +69,8 @@ describe('resolveTargetPath', () => {
     const dir = scratch();
     await expect(resolveTargetPath(dir)).rejects.toThrow(/it is a folder/);
     await expect(resolveTargetPath(`${dir}/nope/`)).rejects.toThrow(/a file name cannot end with \//);
-    await expect(resolveTargetPath(`${dir}/nope/x.csv`)).rejects.toThrow(UsageError);
+    // A missing folder cannot be written (exit 10), as for --state.
+    await expect(resolveTargetPath(`${dir}/nope/x.csv`)).rejects.toBeInstanceOf(CannotWriteError);
     symlinkSync('loop2', path.join(dir, 'loop1'));
     symlinkSync('loop1', path.join(dir, 'loop2'));
     await expect(resolveTargetPath(path.join(dir, 'loop1'))).rejects.toBeInstanceOf(CannotWriteError);

@@ -7,6 +7,7 @@ import type { GlobalFlags, Settings } from '../settings.js';
 import { StatusReporter } from '../terminal/status.js';
 import { detectTerminal, type Terminal } from '../terminal/terminal.js';
 import { archiveTarget, openArchiveAt, type DbChoice } from './archive-file.js';
+import { fromSandbox } from './sandbox-origin.js';
 
 export interface LocalSession {
   settings: Settings;
@@ -26,7 +27,7 @@ export async function openLocal(globals: GlobalFlags, ctx: Context, choice: DbCh
     verbose: settings.verbose,
     now: ctx.now,
   });
-  const archive = archiveTarget(choice, ctx.env, settings.profileDb, settings.sandbox);
+  const archive = archiveTarget(choice, ctx.env, settings.profileDb, fromSandbox(settings));
   return { settings, terminal, status, archive };
 }
 

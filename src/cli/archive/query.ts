@@ -9,6 +9,7 @@ import { recallColumnKinds, TABLE_COLUMNS } from '../feed/record-sink.js';
 import type { GlobalFlags } from '../settings.js';
 import { inBatches } from './archive-file.js';
 import { openLocal, readArchive } from './local-session.js';
+import { archiveFilterWarnings } from '../options/filter-warnings.js';
 
 export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
@@ -48,6 +49,7 @@ export async function runQuery(plan: QueryPlan, globals: GlobalFlags, ctx: Conte
         await renderer.end();
       },
     );
+    for (const warning of await archiveFilterWarnings(archive, plan.listing)) local.status.warn(warning);
   } finally {
     await archive.close();
   }

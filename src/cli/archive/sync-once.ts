@@ -8,6 +8,8 @@ import type { Context } from '../context.js';
 import { InterruptedError } from '../cli-errors.js';
 import type { Session } from '../session.js';
 import { writing } from './archive-file.js';
+import { maskSecrets } from '../../api/errors-mask.js';
+import { runSecrets } from '../config/run-secrets.js';
 
 export interface SyncResult extends RunCounts {
   extent: ArchiveExtent;
@@ -85,7 +87,7 @@ export async function syncOnce(
         runId,
         interrupted ? 'interrupted' : 'failed',
         ctx.now(),
-        err instanceof Error ? err.message : String(err),
+        maskSecrets(err instanceof Error ? err.message : String(err), runSecrets(ctx)),
         [...served],
       );
     } catch {

@@ -8,6 +8,7 @@ import { tellsSuccess, writeOutput } from '../files/write-output.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
 import { archiveTarget, openArchiveAt, writing } from './archive-file.js';
+import { fromSandbox } from './sandbox-origin.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../feed/poll-interval.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
@@ -30,12 +31,12 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
       throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
     }
     const { settings } = session;
-    const target = archiveTarget(plan.db, ctx.env, settings.profileDb, settings.sandbox);
+    const target = archiveTarget(plan.db, ctx.env, settings.profileDb, fromSandbox(settings));
     if (settings.verbose) session.status.note(`archive: ${target.name}`);
     archive = await openArchiveAt(target, { create: true });
     const opened = archive;
     // The sandbox's invented recalls and real ones never share an archive.
-    await writing(target.name, () => opened.claimOrigin(settings.sandbox ? 'sandbox' : 'api'));
+    await writing(target.name, () => opened.claimOrigin(fromSandbox(settings) ? 'sandbox' : 'api'));
     if (plan.intervalMs !== undefined) return await watch(archive, plan, session, ctx, json);
     await session.status.start('syncing…');
     const result = await syncOnce(archive, plan, session, ctx);

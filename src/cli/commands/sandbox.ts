@@ -106,9 +106,17 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
     rateLimitHeaders: opts.rateLimitHeaders ?? false,
     startTime,
+    // A lasting sandbox keeps its recalls across restarts; a fixed start or arrival rate asks for the other world.
+    calendar: startTime === undefined && opts.arrivals === undefined,
   }).catch((err: unknown) => {
     throw listenError(err, opts.host, port);
   });
+  // A sandbox's recalls are told from real ones by their key (src/cli/archive/sandbox-origin.ts).
+  for (const k of sandbox.keys.filter((key) => !key.key.startsWith('dr_test_'))) {
+    ctx.stderr.write(
+      `warning: key ${k.key.slice(0, 8)}… does not start with dr_test_: a sync with it cannot be told from real recalls; give it its own --db\n`,
+    );
+  }
   if (opts.json) {
     const keys = sandbox.keys.map((k) => ({ key: k.key, sources: k.sources }));
     ctx.stdout.write(`${JSON.stringify({ url: sandbox.url, keys })}\n`);

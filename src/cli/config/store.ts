@@ -10,6 +10,7 @@ import type Conf from 'conf';
 import { ConfigReadError, ConfigShapeError, ConfigWriteError, fsReason } from './config-errors.js';
 import type { ConfigValue } from './config-keys.js';
 import { isSecretKey, validateProfileName } from './config-keys.js';
+import { withConfigLock } from './config-lock.js';
 import { configFilePath } from './paths.js';
 import type { ConfigData, Profiles } from './config-shape.js';
 import { permissionWarnings, tightenFolder } from './permissions.js';
@@ -96,26 +97,30 @@ export class ConfigStore {
   async set(profile: string, key: string, value: ConfigValue): Promise<void> {
     validateProfileName(profile);
     await this.#prepareWrite();
-    const data = this.#readForWrite();
-    const profiles = data.profiles ?? {};
-    const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
-    this.#write(data, { ...profiles, [profile]: { ...values, [key]: value } });
+    await withConfigLock(this.path, () => {
+      const data = this.#readForWrite();
+      const profiles = data.profiles ?? {};
+      const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
+      this.#write(data, { ...profiles, [profile]: { ...values, [key]: value } });
+    });
   }
 
   /** Removes a key; a profile left empty is removed too. Returns whether anything was removed. */
   async unset(profile: string, key: string): Promise<boolean> {
     await this.#prepareWrite();
-    const data = this.#readForWrite();
-    const profiles = data.profiles ?? {};
-    const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : undefined;
-    if (!values || !Object.hasOwn(values, key)) return false;
-    const rest = { ...values };
-    delete rest[key];
-    const next = { ...profiles };
-    if (Object.keys(rest).length === 0) delete next[profile];
-    else next[profile] = rest;
-    this.#write(data, next);
-    return true;
+    return withConfigLock(this.path, () => {
+      const data = this.#readForWrite();
+      const profiles = data.profiles ?? {};
+      const values = Object.hasOwn(profiles, profile) ? profiles[profile]! : undefined;
+      if (!values || !Object.hasOwn(values, key)) return false;
+      const rest = { ...values };
+      delete rest[key];
+      const next = { ...profiles };
+      if (Object.keys(rest).length === 0) delete next[profile];
+      else next[profile] = rest;
+      this.#write(data, next);
+      return true;
+    });
   }
 
   /** The profile's settings, secrets included (mask them for display); {} for an unknown profile. */
@@ -149,7 +154,8 @@ export class ConfigStore {
 
   /**
    * The file as it is now, for a change (another process's edit since open() is kept, never overwritten).
-   * Read, change and write run with no await between them, so two changes in one process never interleave.
+   * Read, change and write run with no await between them, so two changes in one process never interleave,
+   * and under the config lock (config-lock.ts), so two processes' changes never do either.
    */
   #readForWrite(): ConfigData {
     try {

@@ -11,6 +11,7 @@ import type { GlobalFlags } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
 import { buildDigest, type Digest } from './digest-model.js';
 import { byReadingOrder, type ProductRow, productRow } from './your-products.js';
+import { archiveFilterWarnings } from '../options/filter-warnings.js';
 
 export interface DigestSelection {
   fromMs: number;
@@ -146,6 +147,9 @@ export async function collectDigest(
       products = pairs.map((p) => p.product);
       await casesByPair(archive, products);
     }
+    // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
+    for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
+      local.status.warn(warning);
   } finally {
     await archive.close();
   }

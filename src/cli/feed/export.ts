@@ -1,7 +1,8 @@
 // A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
 import { formatSpec } from '../../output/formats.js';
 import { counted } from '../../output/numbers.js';
-import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
 import { announceWritten, writeOutput } from '../files/write-output.js';
@@ -44,7 +45,9 @@ async function fill(
   head: CsvHead | undefined,
 ): Promise<void> {
   const sink = createRecordSink({ plan, session, target, head });
-  const keep = compileFilter(plan.filter);
+  // Notes what each filter value met, to say which matched nothing (a typo) when the pages are done.
+  const coverage = new FilterCoverage(plan.filter);
+  const keep = coverage.keep;
   const filtered = !isEmptyFilter(plan.filter);
   const resumed = target.resumed;
   // Records that arrived or moved since the partial was written may come again after its cursor:
@@ -75,6 +78,7 @@ async function fill(
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
   }
+  for (const warning of coverage.messages()) session.status.warn(warning);
   await sink.end();
 }
 

@@ -107,8 +107,9 @@ export async function repeatPolls(o: RepeatOptions): Promise<never> {
       delay = pace.afterFailure();
       // The error mapping imports every error class: loaded when a poll fails, not by every watch.
       const { describeError } = await import('../error-reports.js');
+      const { runSecrets } = await import('../config/run-secrets.js');
       session.status.note(
-        `recall-feed: ${o.noun} failed: ${describeError(err).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
+        `recall-feed: ${o.noun} failed: ${describeError(err, runSecrets(ctx)).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
       );
     }
     try {

@@ -1,6 +1,7 @@
 // `feed --state` without `--watch` (cron): one poll, only the recalls not written before; the output goes in place first, then the state.
 import { counted } from '../../output/numbers.js';
-import { compileFilter, isEmptyFilter } from '../../filters/record-filter.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { openTarget } from '../files/output-target.js';
 import { announceWritten, tellsSuccess, writeOutput } from '../files/write-output.js';
@@ -30,6 +31,8 @@ async function pollAndWrite(
   state: SeenState,
   deliveries: Deliveries | undefined,
 ): Promise<void> {
+  // Says which filter values matched nothing in the window (a typo), once the poll is done.
+  const coverage = new FilterCoverage(plan.filter);
   const poll = await writeOutput(
     () => openTarget(session.settings, ctx, { append: plan.append }),
     async (target) => {
@@ -39,7 +42,7 @@ async function pollAndWrite(
         state,
         max: plan.max,
         custom: plan.custom,
-        keep: compileFilter(plan.filter),
+        keep: coverage.keep,
         flag: '--state',
         signal: ctx.signal,
       });
@@ -63,6 +66,7 @@ async function pollAndWrite(
     },
   );
   await state.commit();
+  for (const warning of coverage.messages()) session.status.warn(warning);
   const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
   const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;
   const fresh = poll.records.length;

@@ -1,5 +1,6 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
 import { groupDigits } from '../../output/numbers.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../context.js';
 import { stdoutTarget } from '../files/file-target.js';
@@ -48,11 +49,12 @@ async function pollOnce(
   state: SeenState,
   print: boolean,
   deliveries: Deliveries | undefined,
+  keep: (record: FeedRecord) => boolean,
 ) {
   const poll = await pollNew(pagesOf(session, plan), {
     state,
     custom: plan.custom,
-    keep: compileFilter(plan.filter),
+    keep,
     flag: '--watch',
     signal: ctx.signal,
   });
@@ -80,6 +82,8 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, 
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;
+  // The first poll looks at the whole window: a filter value that matched nothing in it is said once.
+  const coverage = new FilterCoverage(plan.filter);
   try {
     await repeatPolls({
       intervalMs,
@@ -90,7 +94,9 @@ export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, 
       round: async () => {
         const started = ctx.now();
         const skipped = first && skipExisting;
-        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries);
+        const keep = first ? coverage.keep : compileFilter(plan.filter);
+        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries, keep);
+        if (first) for (const warning of coverage.messages()) session.status.warn(warning);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;

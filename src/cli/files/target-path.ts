@@ -34,7 +34,7 @@ function folderError(shown: string, why: string): UsageError {
 
 /**
  * The real location of a name that does not exist yet: its folder resolved, or a dangling link followed.
- * A missing folder is a usage error when `strict`; otherwise the path is given back as the links lead,
+ * A missing folder is CannotWriteError (exit 10) when `strict`; otherwise the path is given back as the links lead,
  * for whoever writes there to fail with the file system's own reason.
  */
 async function realMissing(abs: string, shown: string, depth: number, strict = true): Promise<string> {
@@ -53,10 +53,9 @@ async function realMissing(abs: string, shown: string, depth: number, strict = t
   try {
     realDir = await fs.realpath(dir);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') {
-      if (!strict) return abs;
-      throw new UsageError(`cannot write ${shown}: the folder ${dir} does not exist`);
-    }
+    // A missing folder is a file that cannot be written (exit 10), as for --state and the archive: one
+    // problem, one exit code. Still found before any request.
+    if (errnoCode(err) === 'ENOENT' && !strict) return abs;
     throw cannotWrite(shown, err);
   }
   return path.join(realDir, path.basename(abs));
@@ -72,7 +71,7 @@ async function realPathOf(abs: string, shown: string, depth: number, strict = tr
   }
 }
 
-/** Where the output of `-o given` goes. Folders (also `name/`) and missing folders are usage errors. */
+/** Where the output of `-o given` goes. Folders (also `name/`) are usage errors; a missing folder cannot be written (exit 10). */
 export async function resolveTargetPath(given: string): Promise<TargetPath> {
   const abs = path.resolve(given);
   // Our own stdout by name: it may be a socket (which cannot be opened by path), so use the stream.

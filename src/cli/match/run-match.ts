@@ -2,7 +2,8 @@
 import { BOUNDS } from '../../api/constants.js';
 import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { compileFilter } from '../../filters/record-filter.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { archiveFilterWarnings } from '../options/filter-warnings.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { loadCatalogue } from './load-catalogue.js';
@@ -138,6 +139,8 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
       counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
       // After the listing ends: the archive is one connection, and its rows were being streamed.
       if (opener) status.note(casesLine(await writing(local.archive.name, () => opener.flush(archive, ctx.now()))));
+      const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
+      for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
     } finally {
       await archive.close();
     }
@@ -155,7 +158,9 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
         for await (const page of pages)
           yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
       })();
-      counts = await matchAll(plan, catalogue, index, batches, compileFilter(plan.filter), session, ctx);
+      const coverage = new FilterCoverage(plan.filter);
+      counts = await matchAll(plan, catalogue, index, batches, coverage.keep, session, ctx);
+      for (const warning of coverage.messages()) status.warn(warning);
     } finally {
       await session.close();
     }

@@ -11,6 +11,7 @@ import { archiveTarget, type DbChoice, openArchiveAt, writing } from '../archive
 import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
 import type { ArchiveStore } from '../../archive/index.js';
 import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
+import { fromSandbox } from '../archive/sandbox-origin.js';
 
 /** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
@@ -79,7 +80,7 @@ export function watchMatch(
     const opener = openCases && caseOpener(catalogue, openCases.key, session.status);
     // Live: the archive the cases go to is created when missing, as `sync` would.
     const target =
-      openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, session.settings.sandbox);
+      openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
     const archive = target === undefined ? undefined : await openArchiveAt(target, { create: true });
     try {
       const note = (line: string) => session.status.note(line);

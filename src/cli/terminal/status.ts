@@ -10,6 +10,8 @@ export interface StatusOptions {
   quiet: boolean;
   verbose: boolean;
   now: () => number;
+  /** Masks the run's secrets in text a server chose (config/run-secrets.ts); none by default. */
+  mask?: (text: string) => string;
 }
 
 interface Spinner {
@@ -74,7 +76,7 @@ export class StatusReporter {
     }
     if (e.reason === 'pacing') this.wait(`${e.window} limit reached`, e.ms);
     else if (e.reason === 'rate_limit') this.wait(`rate limited by the API (${e.limitType} limit)`, e.ms);
-    else this.wait(`${e.error.message}; retry ${e.attempt}`, e.ms);
+    else this.wait(`${this.opts.mask?.(e.error.message) ?? e.error.message}; retry ${e.attempt}`, e.ms);
   }
 
   /** On a terminal: a status line that counts down to `ms` from now. Elsewhere: nothing. */
@@ -127,7 +129,7 @@ export class StatusReporter {
    * a field): control codes are removed, so a server never drives the terminal.
    */
   private write(line: string): void {
-    const text = plainLine(line);
+    const text = plainLine(this.opts.mask?.(line) ?? line);
     if (this.spinner) {
       this.spinner.clear();
       this.stderr.write(`${text}\n`);

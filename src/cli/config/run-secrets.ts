@@ -1,0 +1,46 @@
+// The secrets one run holds (API key, webhook URL, SMTP URL, database URL, PGPASSWORD), gathered so that server text can be masked.
+import type { Context } from '../context.js';
+
+/** The environment variables that carry a secret. */
+const SECRET_ENV = [
+  'RECALL_FEED_API_KEY',
+  'DEEPRECALL_API_KEY',
+  'RECALL_FEED_WEBHOOK',
+  'RECALL_FEED_SMTP_URL',
+  'PGPASSWORD',
+];
+
+/** The flags whose value is a secret. */
+const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url']);
+
+/**
+ * The secret in an archive choice: a database URL's password, never the rest (a file path or a host is
+ * no secret, and the messages that name them must stay readable).
+ */
+export function dbSecret(db: string | undefined): string | undefined {
+  if (!db || !URL.canParse(db.trim())) return undefined;
+  const password = new URL(db.trim()).password;
+  return password === '' ? undefined : password;
+}
+
+/** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
+export function noteSecrets(ctx: Context, values: readonly (string | undefined)[]): void {
+  for (const v of values) if (v) ctx.secrets?.add(v);
+}
+
+/** Every secret the run may hold: the environment's, the command line's, and those noted on the context. */
+export function runSecrets(ctx: Pick<Context, 'env' | 'argv' | 'secrets'>): string[] {
+  const found = new Set<string>(ctx.secrets ?? []);
+  for (const name of SECRET_ENV) {
+    const v = ctx.env[name];
+    if (v) found.add(v);
+  }
+  const argv = ctx.argv ?? [];
+  argv.forEach((arg, i) => {
+    const eq = arg.indexOf('=');
+    if (eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) found.add(arg.slice(eq + 1));
+    else if (SECRET_FLAGS.has(arg) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-'))
+      found.add(argv[i + 1]!);
+  });
+  return [...found].filter((s) => s.trim() !== '');
+}

@@ -1,0 +1,23 @@
+// maskSecrets: every form of a secret in server text is masked (whole, percent-encoded, a URL's password and token path).
+import { describe, expect, it } from 'vitest';
+import { maskSecrets } from '../../src/api/errors-mask.js';
+
+describe('maskSecrets', () => {
+  it('masks a long key recognisably, short secrets as ****, and leaves other text alone', () => {
+    const key = 'dr_live_abcdefghijklmnopqrstuvwxyz';
+    expect(maskSecrets(`bad key ${key}!`, [key])).toBe('bad key dr_live_…wxyz!');
+    expect(maskSecrets('password hunter22 refused', ['hunter22'])).toBe('password **** refused');
+    expect(maskSecrets('nothing to see', [key, undefined, ''])).toBe('nothing to see');
+  });
+
+  it('masks a URL whole, its password alone, percent-encoded forms and a webhook token path', () => {
+    const db = 'postgres://app:p%40ss-w0rd@db.example:5432/recalls';
+    expect(maskSecrets(`cannot connect to ${db}`, [db])).toBe('cannot connect to postgres…alls');
+    expect(maskSecrets('auth failed for p@ss-w0rd', [db])).toBe('auth failed for ****');
+    const hook = 'https://hooks.example.com/services/T1/B2/tok3ntok3ntok3n';
+    expect(maskSecrets('no such hook: /services/T1/B2/tok3ntok3ntok3n', [hook])).toBe('no such hook: /service…ok3n');
+    expect(maskSecrets(`url=${encodeURIComponent(hook)}`, [hook])).not.toContain('tok3ntok3ntok3n');
+    // Values shorter than 4 characters are never searched for.
+    expect(maskSecrets('a b c', ['b'])).toBe('a b c');
+  });
+});
