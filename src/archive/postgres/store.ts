@@ -26,6 +26,7 @@ import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
 import { verifyCases } from './cases-verify.js';
 import { connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
+import { pgTexts } from './pg-text.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
@@ -174,7 +175,9 @@ export class PostgresStore implements ArchiveStore {
   }
 
   openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
-    return this.run((client) => openCases(client, this.s, this.target.schema, candidates, by));
+    // A catalogue's or a recall's NUL never reaches a text column (pg-text.ts).
+    const clean = pgTexts(candidates);
+    return this.run((client) => openCases(client, this.s, this.target.schema, clean, by));
   }
 
   cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {

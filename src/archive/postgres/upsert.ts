@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
+import { pgText } from './pg-text.js';
 import { tsvectorText } from './search.js';
 import { inWriteTransaction } from './transactions.js';
 
@@ -71,7 +72,7 @@ function buildUpsertSql(s: string, rows: number): string {
 /** A text[] literal (`{"a","b"}`), from the JSON array text record-columns.ts makes for SQLite. */
 function arrayLiteral(json: string): string {
   const values = JSON.parse(json) as string[];
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  return `{${values.map((v) => `"${pgText(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
 interface Stored {
@@ -118,12 +119,13 @@ export function prepareRows(records: readonly ArchivedRecord[]): PreparedRow[] {
     return {
       record,
       raw,
-      updated_at: columns.updated_at,
+      updated_at: pgText(columns.updated_at),
       updated_us: columns.updated_us,
+      // Text columns never hold a NUL (PostgreSQL refuses it); raw is JSON text, where a NUL is written \u0000.
       values: [
-        ...SCALARS.map((c) => row[c]),
+        ...SCALARS.map((c) => pgText(row[c])),
         ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
-        ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
+        ...TEXT_FILTERS.map((f) => pgText(row[`filter_${f}`])),
         raw,
         tsvectorText(ftsValues(record)),
       ],
