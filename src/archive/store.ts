@@ -81,6 +81,10 @@ export interface OpenOptions {
   create: boolean;
   /** Never write (query, stats, show, match --archive): works on a read-only file, mount or role. */
   readOnly?: boolean;
+  /** PostgreSQL: how long a write waits for the archive's write lock (default 30 s, as SQLite's busy timeout). */
+  lockWaitMs?: number;
+  /** PostgreSQL: aborting it cancels a wait for the write lock; the write then throws the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**

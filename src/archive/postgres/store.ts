@@ -24,7 +24,7 @@ import type {
 } from '../store.js';
 import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
 import { verifyCases } from './cases-verify.js';
-import { connect, databaseError, type PgTarget } from './connect.js';
+import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
 import { pgTexts } from './pg-text.js';
 import { runsAround, storedInPeriod } from './period.js';
@@ -32,7 +32,7 @@ import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
-import { inWriteTransaction } from './transactions.js';
+import { DEFAULT_LOCK_WAIT_MS, inWriteTransaction, setLockWait } from './transactions.js';
 import { prepareRows, upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {
@@ -49,7 +49,7 @@ export class PostgresStore implements ArchiveStore {
   private constructor(
     private readonly target: PgTarget,
     client: pg.Client,
-    private readonly readOnly: boolean,
+    private readonly opts: OpenOptions,
   ) {
     this.name = target.name;
     this.s = quoted(target.schema);
@@ -60,23 +60,31 @@ export class PostgresStore implements ArchiveStore {
     const client = await connect(target);
     try {
       await prepareSchema(client, target, opts);
-      await PostgresStore.session(client, opts.readOnly ?? false);
+      await PostgresStore.session(client, target, opts);
     } catch (err) {
       await client.end().catch(() => {});
       throw databaseError(target, err) ?? err;
     }
-    return new PostgresStore(target, client, opts.readOnly ?? false);
+    return new PostgresStore(target, client, opts);
   }
 
-  /** A read-only command cannot write even by mistake. */
-  private static async session(client: pg.Client, readOnly: boolean): Promise<void> {
-    if (readOnly) await client.query('SET default_transaction_read_only = on');
+  /** A read-only command cannot write even by mistake; a writer waits for the write lock within bounds. */
+  private static async session(client: pg.Client, target: PgTarget, opts: OpenOptions): Promise<void> {
+    if (opts.readOnly) await client.query('SET default_transaction_read_only = on');
+    setLockWait(client, {
+      ms: opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+      signal: opts.signal,
+      // processID: the server's pid for this connection, which pg keeps but does not declare.
+      cancel: () => cancelBackend(target, (client as unknown as { processID: number }).processID),
+      where: `database ${target.database} on ${target.host}`,
+      name: target.name,
+    });
   }
 
   private async connected(): Promise<pg.Client> {
     if (this.client) return this.client;
     const client = await connect(this.target);
-    await PostgresStore.session(client, this.readOnly);
+    await PostgresStore.session(client, this.target, this.opts);
     this.client = client;
     return client;
   }

@@ -70,6 +70,22 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
   }
 }
 
+/**
+ * How a writer waits for a PostgreSQL archive's write lock: RECALL_FEED_DB_LOCK_WAIT seconds (default 30, as SQLite's
+ * busy timeout), and not at all once the command is interrupted (SIGTERM, Ctrl-C).
+ */
+export function writerOptions(env: Env, signal: AbortSignal): Pick<OpenOptions, 'lockWaitMs' | 'signal'> {
+  const raw = env.RECALL_FEED_DB_LOCK_WAIT?.trim();
+  if (raw === undefined || raw === '') return { signal };
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
+    throw new UsageError(
+      `RECALL_FEED_DB_LOCK_WAIT must be a number of seconds (up to 86400), not '${raw}'`,
+      'example: RECALL_FEED_DB_LOCK_WAIT=120',
+    );
+  return { lockWaitMs: seconds * 1000, signal };
+}
+
 /** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */
 export async function openArchiveAt(target: DbTarget, opts: OpenOptions): Promise<ArchiveStore> {
   const { openArchive } = await import('../../archive/open-archive.js');

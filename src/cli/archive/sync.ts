@@ -7,7 +7,7 @@ import { formatOfPath, openTarget } from '../files/output-target.js';
 import { tellsSuccess, writeOutput } from '../files/write-output.js';
 import { openSession, type Session } from '../session.js';
 import type { GlobalFlags, Settings } from '../settings.js';
-import { archiveTarget, openArchiveAt, writing } from './archive-file.js';
+import { archiveTarget, openArchiveAt, writerOptions, writing } from './archive-file.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../feed/poll-interval.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
@@ -32,7 +32,7 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     const { settings } = session;
     const target = archiveTarget(plan.db, ctx.env, settings.profileDb, settings.sandbox);
     if (settings.verbose) session.status.note(`archive: ${target.name}`);
-    archive = await openArchiveAt(target, { create: true });
+    archive = await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
     const opened = archive;
     // The sandbox's invented recalls and real ones never share an archive.
     await writing(target.name, () => opened.claimOrigin(settings.sandbox ? 'sandbox' : 'api'));
