@@ -61,7 +61,11 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
     expect((await archive.held()).count).toBe(40);
 
     const child = runAgainst(sandbox, ['sync', '--db', archive.db]);
-    await untilValue('the sync waits for the lock', () => waiting(archive.db), (n) => n === 1);
+    await untilValue(
+      'the sync waits for the lock',
+      () => waiting(archive.db),
+      (n) => n === 1,
+    );
     child.kill('SIGTERM');
     const interrupted = await child;
     expect(interrupted.exitCode).toBe(130);
@@ -110,11 +114,13 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
     expect((await archive.held()).count).toBeGreaterThanOrEqual(40);
   });
 
-  it("sslmode=require: no node-postgres security warning, one error line (the test server has no TLS)", async () => {
+  it('sslmode=require: no node-postgres security warning, one error line (the test server has no TLS)', async () => {
     const archive = await testArchive('postgres');
     const r = await runAgainst(sandbox, ['sync', '--db', `${archive.db}?sslmode=require`]);
     expect(r.stderr).not.toMatch(/SECURITY WARNING|Warning/);
     expect(r.exitCode).toBe(13);
-    expect(r.stderr).toMatch(/^error: the TLS connection to database \w+ on 127\.0\.0\.1 failed: .*\nhint: check sslmode/);
+    expect(r.stderr).toMatch(
+      /^error: the TLS connection to database \w+ on 127\.0\.0\.1 failed: .*\nhint: check sslmode/,
+    );
   });
 });
