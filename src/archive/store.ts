@@ -3,6 +3,7 @@ import type { SortField, SortOrder } from '../api/constants.js';
 import type { RecordFilter } from '../filters/record-filter.js';
 import type { CaseLogCheck } from './cases-chain.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from './cases-model.js';
+import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';
 import type { SyncRunRow } from './run-rows.js';
 import type { StatsField } from './stats-fields.js';
 
@@ -130,6 +131,18 @@ export interface ArchiveStore {
   stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView>;
   /** Checks the case log's hash chain, and each case against its timeline. */
   verifyCases(): Promise<CaseLogCheck>;
+
+  /**
+   * From now on, each page stored also queues these actions (in the outbox, in the page's transaction) for the
+   * recalls it stores as new and the new versions it stores.
+   */
+  setOutboxActions(actions: OutboxActions): void;
+  /** Claims up to `limit` rows owed (unclaimed, or whose lease ended), oldest first; each claim counts an attempt. */
+  claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]>;
+  /** Records how an attempt ended: done, retried after `retryInMs`, or given up. */
+  settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void>;
+  /** What the outbox still owes, and what it gave up: for `doctor` and the metrics. */
+  outboxBacklog(): Promise<OutboxBacklog>;
 
   close(): Promise<void>;
 }

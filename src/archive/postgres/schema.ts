@@ -130,7 +130,8 @@ CREATE TABLE ${s}.case_events (
 CREATE INDEX case_events_case ON ${s}.case_events (case_id, seq);
 `;
 
-// recalls_view as in v1, but one recall with a NUL (JSON \u0000, which jsonb refuses) no longer breaks it for every row.
+// recalls_view as in v1, but one recall with a NUL (JSON \u0000, which jsonb refuses) no longer breaks it for every row;
+// and the outbox.
 const v3 = (s: string) => `
 CREATE OR REPLACE VIEW ${s}.recalls_view AS
 SELECT r.id,
@@ -154,6 +155,26 @@ SELECT r.id,
        r.version,
        j                             AS record
   FROM ${s}.recalls r CROSS JOIN LATERAL (SELECT ${rawJsonb('r')} AS j) AS x;
+
+-- The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
+-- the page's transaction; hosts claim rows with FOR UPDATE SKIP LOCKED and a lease on the server's clock (outbox.ts).
+CREATE TABLE ${s}.outbox (
+  id            bigserial PRIMARY KEY,
+  recall_id     bigint NOT NULL,
+  version       integer NOT NULL,
+  action        text NOT NULL,
+  kind          text NOT NULL,
+  raw           text NOT NULL,
+  created_run   bigint REFERENCES ${s}.sync_runs (id),
+  state         text NOT NULL DEFAULT 'pending',
+  attempts      integer NOT NULL DEFAULT 0,
+  claimed_by    text,
+  lease_until   timestamptz,
+  last_error    text,
+  done_at       timestamptz,
+  UNIQUE (recall_id, version, action)
+);
+CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
 `;
 
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */

@@ -27,6 +27,8 @@ import { verifyCases } from './cases-verify.js';
 import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
 import { pgTexts } from './pg-text.js';
+import { claimOutbox, outboxBacklog, settleOutbox } from './outbox.js';
+import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
@@ -42,6 +44,9 @@ export class PostgresStore implements ArchiveStore {
 
   /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
   private client: pg.Client | undefined;
+
+  /** The actions each page queues in the outbox (setOutboxActions); none by default. */
+  private outboxActions: OutboxActions | undefined;
 
   /** Settles when every call made so far has finished (see run). */
   private turns: Promise<unknown> = Promise.resolve();
@@ -147,7 +152,24 @@ export class PostgresStore implements ArchiveStore {
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
     // Prepared now, before the page's turn: this JavaScript work overlaps the server storing the page before.
     const rows = prepareRows(records);
-    return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId));
+    const outbox = this.outboxActions;
+    return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId, outbox));
+  }
+
+  setOutboxActions(actions: OutboxActions): void {
+    this.outboxActions = actions;
+  }
+
+  claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]> {
+    return this.run((client) => claimOutbox(client, this.s, claim));
+  }
+
+  settleOutbox(id: number, outcome: OutboxOutcome, _nowMs: number): Promise<void> {
+    return this.run((client) => settleOutbox(client, this.s, id, outcome));
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog> {
+    return this.run((client) => outboxBacklog(client, this.s));
   }
 
   finishRun(runId: number, outcome: RunOutcome, atMs: number, error?: string): Promise<RunCounts> {

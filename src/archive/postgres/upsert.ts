@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
+import type { OutboxActions, OutboxEntry } from '../outbox-model.js';
+import { queueOutbox } from './outbox.js';
 import { pgText } from './pg-text.js';
 import { tsvectorText } from './search.js';
 import { inWriteTransaction } from './transactions.js';
@@ -139,6 +141,7 @@ export async function upsertPage(
   schema: string,
   rows: readonly PreparedRow[],
   runId: number,
+  outbox?: OutboxActions,
 ): Promise<UpsertCounts> {
   const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
   // One writer decides at a time: two syncs never both find a record new, nor both store one change.
@@ -151,6 +154,7 @@ export async function upsertPage(
     const writes = new Map<number, unknown[]>();
     const history = new Columns(6);
     const updates: RecallUpdate[] = [];
+    const queued: OutboxEntry[] = [];
     for (const row of rows) {
       const { record, raw } = row;
       const old = stored.get(record.id);
@@ -164,6 +168,7 @@ export async function upsertPage(
         continue;
       }
       const version = old ? old.version + 1 : 1;
+      queued.push({ recallId: record.id, version, kind: old ? 'update' : 'new', raw });
       if (old) {
         history.push([record.id, old.version, old.updated_at, old.version_run, runId, old.raw]);
         updates.push({ recallId: record.id, version, oldRaw: old.raw, record });
@@ -199,6 +204,8 @@ export async function upsertPage(
     }
     // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
     await casesOnRecallUpdates(client, s, updates);
+    // The actions these recalls owe, in the same transaction: queued exactly when they are stored.
+    await queueOutbox(client, s, queued, outbox, runId);
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
          unchanged = unchanged + $4 WHERE id = $5`,

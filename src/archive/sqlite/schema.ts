@@ -107,8 +107,30 @@ CREATE TABLE case_events (
 CREATE INDEX case_events_case ON case_events (case_id, seq);
 `;
 
+// The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
+// the page's transaction; a host claims rows with a lease (outbox.ts). PostgreSQL's mirrors it.
+const V4 = `
+CREATE TABLE outbox (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  recall_id     INTEGER NOT NULL,
+  version       INTEGER NOT NULL,
+  action        TEXT NOT NULL,
+  kind          TEXT NOT NULL,
+  raw           TEXT NOT NULL,
+  created_run   INTEGER REFERENCES sync_runs(id),
+  state         TEXT NOT NULL DEFAULT 'pending',
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  claimed_by    TEXT,
+  lease_until   INTEGER,
+  last_error    TEXT,
+  done_at       TEXT,
+  UNIQUE (recall_id, version, action)
+);
+CREATE INDEX outbox_pending ON outbox (state, id);
+`;
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
