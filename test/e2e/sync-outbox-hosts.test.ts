@@ -45,13 +45,14 @@ describe.skipIf(!pgAdminUrl())('sync --watch --webhook on two hosts, one killed 
 
     await until('a first delivery', () => held !== undefined, 30_000);
     // Which host sent it: the outbox row names its claimant (host name, pid).
-    const claimant = await untilValue(
+    const claimant = (await untilValue(
       'the claim of the held recall',
       async () =>
-        (await archive.rows<{ claimed_by: string }>(`SELECT claimed_by FROM outbox WHERE recall_id = ${held}`))[0]
-          ?.claimed_by,
+        (
+          await archive.rows<{ claimed_by: string }>(`SELECT claimed_by FROM outbox WHERE recall_id = ${held}`)
+        )[0]?.claimed_by,
       (by) => by !== undefined && by !== null,
-    );
+    )) as string;
     const victim = hosts.find((h) => claimant.includes(` pid ${h.pid} `));
     expect(victim, `a host with the claim's pid (${claimant})`).toBeDefined();
     victim!.kill('SIGKILL');

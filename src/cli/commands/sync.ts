@@ -91,7 +91,14 @@ export function planSync(opts: SyncOptions): SyncPlan {
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,
-    actions: opts,
-    onUpdate: opts.onUpdate === true,
+    ...actionFlags(opts),
   };
+}
+
+/** The action flags given (checked later, with the settings: planActions), and --on-update; nothing when none is. */
+function actionFlags(opts: SyncOptions): Pick<SyncPlan, 'actions' | 'onUpdate'> {
+  const { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom } = opts;
+  const actions = { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom };
+  const given = Object.values(actions).some((v) => v !== undefined);
+  return { ...(given ? { actions } : {}), ...(opts.onUpdate ? { onUpdate: true } : {}) };
 }
