@@ -1,7 +1,8 @@
 // Recalls no real feed should send but JSON allows, synced over HTTP into both engines: a 12,000-letter word, a megabyte
 // of distinct words, NUL characters in filter and text fields. Every sync succeeds; search, filters, stats and the BI
 // view give the same answers on SQLite and PostgreSQL; and a mistyped --db URL is refused before any request.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -9,6 +10,7 @@ import { testArchive, type TestArchive } from '../helpers/archive-engines.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES, pgAdminUrl } from '../helpers/postgres.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** One unbroken word far past PostgreSQL's 2,046-byte lexeme limit, accents included (multi-byte in UTF-8). */
 const LONG_WORD = `${'abcdéfghij'.repeat(1200)}`;
@@ -28,6 +30,7 @@ beforeAll(async () => {
     { product_description: MANY_WORDS, alert_title: 'Many words recall' },
     {
       product_brand: NUL_BRAND,
+      product_model_numbers: ['NB-4411'],
       alert_title: 'Title\u0000with a NUL',
       product_category: 'Toys\u0000',
       risk_types: ['fire\u0000'],
@@ -115,6 +118,31 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const all = await archive.rows<{ n: string }>('SELECT count(*) AS n FROM recalls_view');
       expect(all).toEqual([{ n: '33' }]);
     }
+  });
+});
+
+describe.each(ENGINES)('$engine: match --open-cases on a recall with NULs', ({ engine, available }) => {
+  it.skipIf(!available)('opens its case; cases lists it', async () => {
+    const archive = await testArchive(engine);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
+    const catalogue = path.join(tempDir('rf-cat-'), 'c.csv');
+    writeFileSync(catalogue, 'sku,ean,brand,model,name\nS-1,,Nul Brand,NB-4411,\n');
+    const match = await runMainAgainst(sandbox, [
+      'match',
+      '--archive',
+      '--open-cases',
+      '--catalog',
+      catalogue,
+      '--db',
+      archive.db,
+      '-f',
+      'jsonl',
+    ]);
+    expect(match.stderr).not.toMatch(/error/);
+    expect(jsonLines(match.stdout).map((r) => r.recall_id)).toEqual([nul.id]);
+    const cases = await runMainAgainst(sandbox, ['cases', '--db', archive.db, '-f', 'jsonl']);
+    expect(cases.code).toBe(0);
+    expect(jsonLines(cases.stdout).map((c) => c.recall_id)).toEqual([nul.id]);
   });
 });
 
