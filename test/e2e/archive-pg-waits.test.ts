@@ -79,6 +79,18 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
     expect((await archive.held()).count).toBe(43);
   });
 
+  it("the migration lock: a first run waits for another's within the same bound", async () => {
+    const archive = await testArchive('postgres');
+    const lock = await holder(archive.db);
+    await lock.query("SELECT pg_advisory_lock(hashtext('recall-feed recall_feed migrate'))");
+    const r = await runAgainst(sandbox, ['sync', '--db', archive.db], { env: { RECALL_FEED_DB_LOCK_WAIT: '1' } });
+    expect(r.exitCode).toBe(13);
+    expect(r.stderr).toMatch(
+      /^error: another recall-feed has been preparing the archive's schema in database \w+ on 127\.0\.0\.1 for more than 1 s; nothing was written\n/,
+    );
+    expect((await archive.held()).integrity).toBe('no archive yet');
+  });
+
   it('lock_timeout (55P03) and statement_timeout (57014) are exit 13 naming host and database, with a hint', async () => {
     const archive = await testArchive('postgres');
     expect((await runAgainst(sandbox, ['sync', '--db', archive.db])).exitCode).toBe(0);

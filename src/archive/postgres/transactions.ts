@@ -3,8 +3,7 @@ import type pg from 'pg';
 import { ArchiveDatabaseError } from '../archive-errors.js';
 import { lockName } from './migrate.js';
 
-/** How long a write waits for the schema's write lock before giving up: SQLite's busy timeout. */
-export const DEFAULT_LOCK_WAIT_MS = 30_000;
+export { DEFAULT_LOCK_WAIT_MS } from './migrate.js';
 
 /** How a connection waits for the write lock: bounded, and cut short when the command is interrupted. */
 export interface LockWait {
