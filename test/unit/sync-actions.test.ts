@@ -1,7 +1,9 @@
 // sync's actions on both engines, in process over real HTTP: each recall stored as new reaches the webhook once (also
 // in the slack format), a sync storing nothing sends nothing, --on-update sends new versions, a refused delivery stays
 // in the outbox and goes out with the next sync, and the backlog says so (outboxBacklog).
+import { readFileSync } from 'node:fs';
 import type http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -10,6 +12,8 @@ import { handlerServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { adminQuery, ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
+import { smtpServer } from '../helpers/smtp.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A loopback receiver: the bodies it accepted; it refuses with 503 while `refusing` is set. */
 async function receiver() {
@@ -107,6 +111,39 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     for (const body of hook.bodies) expect(body).toEqual({ text: expect.any(String) });
     const pending = await archive.rows<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE state = 'pending'");
     expect(Number(pending[0]?.n)).toBe(0);
+  });
+
+  it('--exec, --email (one message) and a teams --webhook together: each stored recall once per action', async () => {
+    const archive = await testArchive(engine);
+    const hook = await receiver();
+    const smtp = await smtpServer();
+    const log = path.join(tempDir('rf-exec-'), 'log');
+    const script = 'require("fs").appendFileSync(process.argv[1], process.argv[2] + "\\n")';
+    const r = await runMainAgainst(sandbox, [
+      'sync',
+      '--db',
+      archive.db,
+      '--exec',
+      `'${process.execPath}' -e '${script}' '${log}' {id}`,
+      '--webhook',
+      hook.url,
+      '--webhook-format',
+      'teams',
+      '--email',
+      'team@example.test',
+      '--email-from',
+      'recalls@example.test',
+      '--smtp-url',
+      smtp.url,
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const ids = (await archive.rows<{ id: number }>('SELECT id FROM recalls')).map((x) => String(x.id)).sort();
+    expect(readFileSync(log, 'utf8').trim().split('\n').sort()).toEqual(ids);
+    expect(hook.bodies).toHaveLength(ids.length);
+    for (const body of hook.bodies) expect(body).toMatchObject({ type: 'message' });
+    expect(smtp.received).toHaveLength(1);
+    expect([...(smtp.received[0]?.ids ?? [])].sort()).toEqual(ids);
   });
 
   it('refuses --on-update without an action, and an action flag that cannot work, before any request', async () => {

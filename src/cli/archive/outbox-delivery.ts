@@ -19,6 +19,8 @@ import { proxyFromEnv, type Session } from '../session.js';
 
 /** Rows claimed at once: a host killed mid-delivery leaves at most these to wait for their lease. */
 const CLAIM = 10;
+/** Rows a batch action (--email) takes at once: one message holds them all. */
+const BATCH_CLAIM = 1000;
 /** A pass delivers for at most this long; what is left waits for the next pass (or another host). */
 const PASS_BUDGET_MS = 120_000;
 /** A failed attempt is retried after 30 s, doubling up to 15 minutes (or after the receiver's Retry-After). */
@@ -122,24 +124,26 @@ export function openOutboxDelivery(
     async deliver() {
       const report: OutboxReport = { delivered: 0, failed: 0 };
       const started = ctx.now();
-      while (!ctx.signal.aborted && ctx.now() - started < PASS_BUDGET_MS) {
-        const items = await archive.claimOutbox({
-          host,
-          actions: names,
-          leaseMs: lease,
-          limit: CLAIM,
-          nowMs: ctx.now(),
-        });
-        if (items.length === 0) break;
-        for (const batch of batches) {
-          const owed = items.filter((i) => i.action === batch.name);
-          if (owed.length === 0) continue;
+      const inBudget = () => !ctx.signal.aborted && ctx.now() - started < PASS_BUDGET_MS;
+      const claim = (names: string[], limit: number) =>
+        archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
+      // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
+      for (const batch of batches) {
+        while (inBudget()) {
+          const owed = await claim([batch.name], BATCH_CLAIM);
+          if (owed.length === 0) break;
           const result = await batch.attemptAll(
             owed.map((i) => i.record),
             ctx.signal,
           );
+          if (!result.ok && ctx.signal.aborted) break;
           for (const item of owed) await settle(item, result, report);
         }
+      }
+      const perRecall = actions.map((a) => a.name);
+      while (perRecall.length > 0 && inBudget()) {
+        const items = await claim(perRecall, CLAIM);
+        if (items.length === 0) break;
         for (const item of items) {
           const action = actions.find((a) => a.name === item.action);
           // Interrupted: what is claimed but not tried waits for its lease, then any host delivers it.
