@@ -146,6 +146,17 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect([...(smtp.received[0]?.ids ?? [])].sort()).toEqual(ids);
   });
 
+  it('a sync the API cuts short still delivers what its stored pages queued, then reports the failure', async () => {
+    const big = await sandboxFor({ recordCount: 700, seed: 29, faults: { failAfterPages: 1, failMode: 'error503' } });
+    const archive = await testArchive(engine);
+    const hook = await receiver();
+    const r = await runMainAgainst(big, ['--retries', '0', 'sync', '--db', archive.db, '--webhook', hook.url]);
+    expect(r.code).toBe(6);
+    const stored = (await archive.rows<{ id: number }>('SELECT id FROM recalls')).map((x) => Number(x.id));
+    expect(stored).toHaveLength(500);
+    expect(hook.bodies.map((b) => b.id).sort()).toEqual(stored.sort());
+  });
+
   it('refuses --on-update without an action, and an action flag that cannot work, before any request', async () => {
     const archive = await testArchive(engine);
     const before = sandbox.requests().length;

@@ -49,7 +49,7 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     delivery = actions ? await outboxDelivery(archive, actions, plan, session, ctx) : undefined;
     if (plan.intervalMs !== undefined) return await watch(archive, plan, session, ctx, json, delivery);
     await session.status.start('syncing…');
-    const result = await syncOnce(archive, plan, session, ctx);
+    const result = await syncDelivering(archive, plan, session, ctx, delivery);
     session.status.stop();
     if (delivery) noteDeliveries(session, await delivery.deliver());
     if (!json) {
@@ -84,6 +84,25 @@ async function outboxDelivery(
   return delivery;
 }
 
+/**
+ * One sync; when it fails (the API down, a page refused), what earlier pages queued is still delivered before the
+ * error is reported: an outage of the feed does not hold up alerts already stored.
+ */
+async function syncDelivering(
+  archive: ArchiveStore,
+  plan: SyncPlan,
+  session: Session,
+  ctx: Context,
+  delivery: OutboxDelivery | undefined,
+) {
+  try {
+    return await syncOnce(archive, plan, session, ctx);
+  } catch (err) {
+    if (delivery && !ctx.signal.aborted) await delivery.deliver().catch(() => {});
+    throw err;
+  }
+}
+
 function noteDeliveries(session: Session, report: { delivered: number; failed: number }): void {
   if (report.delivered + report.failed > 0 && tellsSuccess(session))
     session.status.note(`actions: ${report.delivered} delivered · ${report.failed} failed`);
@@ -112,7 +131,7 @@ function watch(
     ctx,
     round: async () => {
       const started = ctx.now();
-      const result = await syncOnce(archive, plan, session, ctx);
+      const result = await syncDelivering(archive, plan, session, ctx, delivery);
       if (json) ctx.stdout.write(syncSummaryJson(result));
       else session.status.note(`${clock(started)} ${syncSummaryLine(result, named(session, archive))}`);
       // After each round: what it queued, what earlier rounds left, and what a host killed mid-delivery left.
