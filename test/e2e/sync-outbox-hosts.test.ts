@@ -71,4 +71,22 @@ describe.skipIf(!pgAdminUrl())('sync --watch --webhook on two hosts, one killed 
     survivor.kill('SIGTERM');
     expect((await survivor).exitCode).toBe(130);
   }, 120_000);
+
+  it('SIGTERM while a sync delivers: exit 130, and what was not delivered stays owed', async () => {
+    const archive = await testArchive('postgres');
+    let arrived = 0;
+    const server = await handlerServer((req: http.IncomingMessage) => {
+      req.resume();
+      req.on('end', () => {
+        arrived++;
+      });
+    });
+    const child = runAgainst(sandbox, ['sync', '--db', archive.db, '--webhook', `${server.url}/hook`]);
+    await until('a delivery under way', () => arrived > 0, 30_000);
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const owed = await archive.rows<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE state = 'pending'");
+    expect(Number(owed[0]?.n)).toBe(40);
+  });
 });

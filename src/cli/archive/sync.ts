@@ -51,7 +51,11 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
     await session.status.start('syncing…');
     const result = await syncDelivering(archive, plan, session, ctx, delivery);
     session.status.stop();
-    if (delivery) noteDeliveries(session, await delivery.deliver());
+    if (delivery) {
+      noteDeliveries(session, await delivery.deliver());
+      // Stopped mid-delivery: what is left stays owed in the outbox; the run says it was interrupted.
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+    }
     if (!json) {
       // Off a terminal a successful sync is silent (cron mails only problems); -v says it anyway.
       if (tellsSuccess(session)) session.status.note(syncSummaryLine(result, named(session, opened)));
