@@ -30,15 +30,19 @@ export function isDbUrl(value: string): boolean {
 /** A scheme of two or more letters and a colon (`pg://`, `postgres:/h`, `http:`): a URL, never a file name we take. */
 const URL_LIKE = /^([a-z][a-z0-9+.-]+:\/*)(.*)$/is;
 
-/** Whether `value` looks like a URL (see URL_LIKE); a drive letter (`C:`) or `./a:b.db` does not. */
+/**
+ * Whether `value` looks like a URL (see URL_LIKE), or a database URL that lost its colon (`postgres//u:p@h/d`, which
+ * as a path would put the password in a folder's name); a drive letter (`C:`) or `./a:b.db` does not.
+ */
 export function looksLikeUrl(value: string): boolean {
-  return URL_LIKE.test(value.trim());
+  const text = value.trim();
+  return URL_LIKE.test(text) || /^postgres(ql)?\/\//i.test(text) || text.includes('://');
 }
 
 /** The URL with its password replaced by `****`; anything that does not look like a URL as it is. */
 export function maskDbUrl(value: string): string {
   const parts = URL_LIKE.exec(value.trim());
-  if (!parts) return value;
+  if (!parts) return looksLikeUrl(value) ? value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1****@') : value;
   // Not through URL(): a password with unescaped characters (even @) must still be hidden, so everything
   // between the first ':' of the user part and the last '@' goes; a ?password= parameter too. A mistyped
   // scheme (pg://, postgres:/) is masked the same way: its password is as secret.

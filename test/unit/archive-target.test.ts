@@ -37,6 +37,11 @@ describe('dbTarget', () => {
       expect(() => dbTarget(bad)).not.toThrow(/pw/);
       expect(() => dbTarget(bad)).toThrow(/ana:\*\*\*\*@h/);
     }
+    for (const bad of ['postgres//ana:pw@h/d', './x/postgres://ana:pw@h/d']) {
+      expect(() => dbTarget(bad)).toThrow(/looks like a URL/);
+      expect(() => dbTarget(bad)).toThrow(/\/\/ana:\*\*\*\*@h/);
+    }
+    expect(dbTarget('postgres/recalls.db')).toMatchObject({ kind: 'sqlite' });
     expect(dbTarget(' postgres://ana:pw@h/d\n')).toMatchObject({ kind: 'postgres', host: 'h', database: 'd' });
     expect(dbTarget('  recalls.db ')).toMatchObject({ kind: 'sqlite', file: 'recalls.db' });
   });
