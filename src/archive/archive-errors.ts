@@ -76,7 +76,18 @@ export class ArchiveOriginError extends ArchiveError {
 }
 
 /** Why the archive's database server cannot be used; each kind has its own hint. */
-export type DatabaseProblem = 'password' | 'host' | 'down' | 'database' | 'permission' | 'lost' | 'ssl';
+export type DatabaseProblem =
+  | 'password'
+  | 'host'
+  | 'down'
+  | 'database'
+  | 'permission'
+  | 'lost'
+  | 'ssl'
+  /** A lock waited for past lock_timeout (55P03), or the archive's write lock past the wait allowed. */
+  | 'lock'
+  /** A statement ran past statement_timeout (57014). */
+  | 'timeout';
 
 /** The PostgreSQL server could not be reached or refused us. `file` is the URL without its password. */
 export class ArchiveDatabaseError extends ArchiveError {

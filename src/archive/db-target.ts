@@ -22,47 +22,85 @@ export class DbTargetError extends Error {
   override name = 'DbTargetError';
 }
 
-/** True for `postgres://` and `postgresql://` (any case): everything else names a SQLite file. */
+/** True for `postgres://` and `postgresql://` (any case, white space around ignored): everything else names a SQLite file. */
 export function isDbUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
+  return /^postgres(ql)?:\/\//i.test(value.trim());
 }
 
-/** The URL with its password replaced by `****`; anything that is not a database URL as it is. */
+/** A scheme of two or more letters and a colon (`pg://`, `postgres:/h`, `http:`): a URL, never a file name we take. */
+const URL_LIKE = /^([a-z][a-z0-9+.-]+:\/*)(.*)$/is;
+
+/**
+ * Whether `value` looks like a URL (see URL_LIKE), or a database URL that lost its colon (`postgres//u:p@h/d`, which
+ * as a path would put the password in a folder's name); a drive letter (`C:`) or `./a:b.db` does not.
+ */
+export function looksLikeUrl(value: string): boolean {
+  const text = value.trim();
+  return URL_LIKE.test(text) || /^postgres(ql)?\/\//i.test(text) || text.includes('://');
+}
+
+/** The URL with its password replaced by `****`; anything that does not look like a URL as it is. */
 export function maskDbUrl(value: string): string {
-  if (!isDbUrl(value)) return value;
+  const parts = URL_LIKE.exec(value.trim());
+  if (!parts) return looksLikeUrl(value) ? value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1****@') : value;
   // Not through URL(): a password with unescaped characters (even @) must still be hidden, so everything
-  // between the first ':' of the user part and the last '@' goes; a ?password= parameter too.
-  const scheme = value.indexOf('//') + 2;
-  const at = value.lastIndexOf('@');
-  let masked = value;
-  if (at > scheme) {
-    const colon = value.indexOf(':', scheme);
-    if (colon !== -1 && colon < at) masked = `${value.slice(0, colon + 1)}****${value.slice(at)}`;
+  // between the first ':' of the user part and the last '@' goes; a ?password= parameter too. A mistyped
+  // scheme (pg://, postgres:/) is masked the same way: its password is as secret.
+  const [, scheme, rest] = parts as unknown as [string, string, string];
+  const at = rest.lastIndexOf('@');
+  let masked = rest;
+  if (at > 0) {
+    const colon = rest.indexOf(':');
+    if (colon !== -1 && colon < at) masked = `${rest.slice(0, colon + 1)}****${rest.slice(at)}`;
   }
-  return masked.replace(/([?&]password=)[^&#]*/gi, '$1****');
+  return `${scheme}${masked}`.replace(/([?&]password=)[^&#]*/gi, '$1****');
 }
 
-export function dbTarget(value: string, schemaFlag?: string): DbTarget {
+/** Stands in for an empty host while the URL is checked: URL() refuses `postgres://user@/db`, which libpq and pg accept. */
+const NO_HOST = 'no-host.invalid';
+
+/**
+ * pg warns (nine lines, every run) that it takes prefer, require and verify-ca as verify-full, as it always has; we say so
+ * in docs/archive.md and hand it verify-full outright. `uselibpqcompat=true` keeps libpq's meanings, left alone.
+ */
+function settleSslMode(url: URL): void {
+  const mode = url.searchParams.get('sslmode');
+  if (url.searchParams.get('uselibpqcompat') === 'true') return;
+  if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca') url.searchParams.set('sslmode', 'verify-full');
+}
+
+export function dbTarget(given: string, schemaFlag?: string): DbTarget {
+  // A pasted value often carries a space or a line break: never part of a file name or URL we mean.
+  const value = given.trim();
   if (!isDbUrl(value)) {
+    if (looksLikeUrl(value))
+      throw new DbTargetError(`--db '${maskDbUrl(value)}' looks like a URL, but only postgres:// URLs name a database`);
     if (schemaFlag !== undefined) throw new DbTargetError('--db-schema applies to a PostgreSQL URL, not a file');
     return { kind: 'sqlite', file: value, name: value };
   }
+  // An empty host (postgres://user@/db): pg then takes PGHOST, else localhost, as libpq does.
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(value)?.[1] ?? '';
+  const noHost = authority.includes('@') && /@(:\d*)?$/.test(authority);
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(noHost ? value.replace(`${authority}`, authority.replace(/@(?=(:\d*)?$)/, `@${NO_HOST}`)) : value);
   } catch {
     throw new DbTargetError(`${maskDbUrl(value)} is not a valid database URL`);
   }
+  settleSslMode(url);
   const fromUrl = url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');
   const schema = schemaFlag ?? fromUrl ?? DEFAULT_SCHEMA;
   if (!SCHEMA_NAME.test(schema)) {
     throw new DbTargetError(`schema name '${schema}' must be letters, digits and _, not starting with a digit`);
   }
-  const host = decodeURIComponent(url.hostname) || 'localhost';
+  const hostname = noHost ? '' : url.hostname;
+  // pg's own fallback for an empty host, so that messages name the server it really tried.
+  const host = decodeURIComponent(hostname) || process.env.PGHOST || 'localhost';
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
   const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
   const port = url.port ? `:${url.port}` : '';
-  const name = `postgres://${user}${url.hostname}${port}/${url.pathname.replace(/^\//, '')}${schema === DEFAULT_SCHEMA ? '' : ` schema ${schema}`}`;
-  return { kind: 'postgres', url: url.toString(), schema, name, host, database };
+  const name = `postgres://${user}${hostname}${port}/${url.pathname.replace(/^\//, '')}${schema === DEFAULT_SCHEMA ? '' : ` schema ${schema}`}`;
+  const pgUrl = noHost ? url.toString().replace(`@${NO_HOST}`, '@') : url.toString();
+  return { kind: 'postgres', url: pgUrl, schema, name, host, database };
 }

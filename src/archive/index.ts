@@ -44,3 +44,4 @@ export type {
 } from './cases-model.js';
 export { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from './cases-errors.js';
 export type { CaseLogCheck } from './cases-chain.js';
+export type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';

@@ -3,6 +3,7 @@ import type { SortField, SortOrder } from '../api/constants.js';
 import type { RecordFilter } from '../filters/record-filter.js';
 import type { CaseLogCheck } from './cases-chain.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from './cases-model.js';
+import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';
 import type { SyncRunRow } from './run-rows.js';
 import type { StatsField } from './stats-fields.js';
 
@@ -81,6 +82,10 @@ export interface OpenOptions {
   create: boolean;
   /** Never write (query, stats, show, match --archive): works on a read-only file, mount or role. */
   readOnly?: boolean;
+  /** PostgreSQL: how long a write waits for the archive's write lock (default 30 s, as SQLite's busy timeout). */
+  lockWaitMs?: number;
+  /** PostgreSQL: aborting it cancels a wait for the write lock; the write then throws the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -141,6 +146,18 @@ export interface ArchiveStore {
   stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView>;
   /** Checks the case log's hash chain, and each case against its timeline. */
   verifyCases(): Promise<CaseLogCheck>;
+
+  /**
+   * From now on, each page stored also queues these actions (in the outbox, in the page's transaction) for the
+   * recalls it stores as new and the new versions it stores.
+   */
+  setOutboxActions(actions: OutboxActions): void;
+  /** Claims up to `limit` rows owed (unclaimed, or whose lease ended), oldest first; each claim counts an attempt. */
+  claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]>;
+  /** Records how an attempt ended: done, retried after `retryInMs`, or given up. */
+  settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void>;
+  /** What the outbox still owes, and what it gave up: for `doctor` and the metrics. */
+  outboxBacklog(): Promise<OutboxBacklog>;
 
   close(): Promise<void>;
 }

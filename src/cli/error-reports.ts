@@ -106,9 +106,12 @@ const DATABASE_HINTS: Record<DatabaseProblem, string> = {
   down: 'start the server, or check the host and port in the --db URL',
   database: 'create it (createdb), or name an existing database in the --db URL',
   permission:
-    "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see README: Sharing the archive with a team)",
+    "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see docs/archive.md: Roles and grants)",
   lost: 'run the command again: what was committed is kept, and the next sync completes it',
-  ssl: 'check sslmode in the --db URL',
+  ssl: 'check sslmode in the --db URL (docs/archive.md: TLS)',
+  lock: 'another writer (a sync or cases step, maybe stuck on another host) holds it: see pg_stat_activity; RECALL_FEED_DB_LOCK_WAIT sets the wait for the write lock in seconds',
+  timeout:
+    "raise the role's statement_timeout (ALTER ROLE … SET statement_timeout), or set it in the --db URL: ?options=-c%20statement_timeout%3D0",
 };
 
 function archiveHint(err: ArchiveError): string {

@@ -50,7 +50,9 @@ describe('help topics', () => {
     expect(root.stdout).toContain('  recall-feed help exit-codes   what each exit code means');
     const flat = root.stdout.replace(/\s+/g, ' ');
     expect(flat).toContain('Exit codes (recall-feed help exit-codes): 0 ok (also no results), 1 unexpected, 2 usage,');
-    expect(flat).toContain('14 archive file damaged, 15 doctor: warnings only, 16 doctor: a check failed, 130 interrupted.');
+    expect(flat).toContain(
+      '14 archive file damaged, 15 doctor: warnings only, 16 doctor: a check failed, 130 interrupted.',
+    );
     const unknown = await runMain(['help', 'nosuch']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');

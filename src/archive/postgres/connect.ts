@@ -11,6 +11,19 @@ const types = {
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Asks the server to cancel what `pid` is running (a wait for a lock), over a connection of its own: pg's client
+ * cannot be interrupted while it waits for an answer. Best effort: the caller stops waiting either way.
+ */
+export async function cancelBackend(target: PgTarget, pid: number): Promise<void> {
+  const client = await connect(target);
+  try {
+    await client.query('SELECT pg_cancel_backend($1)', [pid]);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** A client of its own per command: one connection, used by one thing at a time. */
 export async function connect(target: PgTarget): Promise<pg.Client> {
   const client = new pg.Client({
@@ -48,6 +61,9 @@ const CONNECTION_CODES: Record<string, DatabaseProblem> = {
   '57P01': 'lost',
   '57P02': 'lost',
   '57P03': 'down',
+  // lock_not_available (lock_timeout), query_canceled (statement_timeout; our own cancel is told apart before).
+  '55P03': 'lock',
+  '57014': 'timeout',
 };
 
 function problemOf(err: unknown): DatabaseProblem | undefined {
@@ -75,6 +91,8 @@ export function databaseError(target: PgTarget, err: unknown): ArchiveDatabaseEr
     permission: `permission denied in ${db}: ${detail}`,
     lost: `lost the connection to ${db}; the page being stored was not committed`,
     ssl: `the TLS connection to ${db} failed: ${detail}`,
+    lock: `gave up waiting for a lock in ${db}: ${detail}`,
+    timeout: `a statement ran past statement_timeout in ${db}: ${detail}`,
   };
   return new ArchiveDatabaseError(target.name, problem, messages[problem]);
 }

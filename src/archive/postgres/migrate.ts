@@ -1,9 +1,12 @@
 // Brings the archive's schema forward on first use, under an advisory lock; a newer or foreign schema is refused untouched.
 import type pg from 'pg';
-import { ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from '../archive-errors.js';
+import { ArchiveDatabaseError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from '../archive-errors.js';
 import type { OpenOptions } from '../store.js';
 import type { PgTarget } from './connect.js';
 import { APPLICATION, MIGRATIONS, quoted, SCHEMA_VERSION } from './schema.js';
+
+/** How long a writer waits for another's lock (the write lock, the migration lock): SQLite's busy timeout. */
+export const DEFAULT_LOCK_WAIT_MS = 30_000;
 
 /** Advisory lock keys: hashtext() of a name per schema, so two archives in one database never wait for each other. */
 export const lockName = (schema: string, what: 'migrate' | 'write') => `recall-feed ${schema} ${what}`;
@@ -38,8 +41,21 @@ export async function prepareSchema(client: pg.Client, target: PgTarget, opts: O
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(target.name, found, SCHEMA_VERSION);
     return;
   }
-  // Two first runs at once: the second waits here, then finds the version the first one wrote.
-  await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName(target.schema, 'migrate')]);
+  // Two first runs at once: the second waits here (within bounds), then finds the version the first one wrote.
+  const waitMs = opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  try {
+    await client.query(`SET lock_timeout = ${Math.max(1, Math.round(waitMs))}`);
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName(target.schema, 'migrate')]);
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== '55P03') throw err;
+    throw new ArchiveDatabaseError(
+      target.name,
+      'lock',
+      `another recall-feed has been preparing the archive's schema in database ${target.database} on ${target.host} for more than ${waitMs / 1000} s; nothing was written`,
+    );
+  } finally {
+    await client.query('RESET lock_timeout').catch(() => {});
+  }
   try {
     const found = await versionOf(client, target);
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(target.name, found, SCHEMA_VERSION);

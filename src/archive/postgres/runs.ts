@@ -1,5 +1,6 @@
 // sync_runs rows, the versions of one recall, and the archive's extent, on PostgreSQL.
 import type pg from 'pg';
+import { pgText } from './pg-text.js';
 import type { ArchiveExtent, RunCounts, RunOutcome, StoredVersion } from '../store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -24,7 +25,7 @@ export async function finishRun(
   const { rows } = await client.query<RunCounts>(
     `UPDATE ${s}.sync_runs SET ended_at = $1, outcome = $2, error = $3, served = $5 WHERE id = $4
        RETURNING fetched, added, updated, unchanged`,
-    [iso(atMs), outcome, error ?? null, runId, served ? JSON.stringify(served) : null],
+    [iso(atMs), outcome, pgText(error ?? null), runId, served ? JSON.stringify(served) : null],
   );
   return rows[0] as RunCounts;
 }

@@ -1,4 +1,5 @@
 // The PostgreSQL archive's schema as forward migrations, all inside one schema (default recall_feed).
+import { rawJsonb } from './pg-text.js';
 //
 // The version lives in archive_meta ('schema_version'); 'application' marks the schema as ours. A migration only
 // ever adds. docs/archive.md describes the result; recalls_view is the table for BI tools.
@@ -143,8 +144,55 @@ INSERT INTO ${s}.archive_meta (key, value) SELECT 'commit_us', coalesce(max(vers
   ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
 `;
 
+// recalls_view as in v1, but one recall with a NUL (JSON \u0000, which jsonb refuses) no longer breaks it for every row;
+// and the outbox.
+const v4 = (s: string) => `
+CREATE OR REPLACE VIEW ${s}.recalls_view AS
+SELECT r.id,
+       r.data_source,
+       j ->> 'alert_title'           AS alert_title,
+       j ->> 'alert_summary'         AS alert_summary,
+       j ->> 'alert_status'          AS alert_status,
+       j ->> 'risk_severity'         AS risk_severity,
+       ${s}.text_array(j -> 'risk_types')        AS risk_types,
+       j ->> 'hazard_description'    AS hazard_description,
+       j ->> 'product_name'          AS product_name,
+       j ->> 'product_brand'         AS product_brand,
+       j ->> 'product_category'      AS product_category,
+       ${s}.text_array(j -> 'product_model_numbers') AS product_model_numbers,
+       j ->> 'country_of_origin'     AS country_of_origin,
+       ${s}.text_array(j -> 'geo_jurisdictions') AS geo_jurisdictions,
+       j ->> 'source_url'            AS source_url,
+       to_timestamp(r.published_us / 1e6) AS published_at,
+       to_timestamp(r.updated_us / 1e6)   AS updated_at,
+       to_timestamp(r.created_us / 1e6)   AS created_in_db_at,
+       r.version,
+       j                             AS record
+  FROM ${s}.recalls r CROSS JOIN LATERAL (SELECT ${rawJsonb('r')} AS j) AS x;
+
+-- The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
+-- the page's transaction; hosts claim rows with FOR UPDATE SKIP LOCKED and a lease on the server's clock (outbox.ts).
+CREATE TABLE ${s}.outbox (
+  id            bigserial PRIMARY KEY,
+  recall_id     bigint NOT NULL,
+  version       integer NOT NULL,
+  action        text NOT NULL,
+  kind          text NOT NULL,
+  raw           text NOT NULL,
+  created_run   bigint REFERENCES ${s}.sync_runs (id),
+  state         text NOT NULL DEFAULT 'pending',
+  attempts      integer NOT NULL DEFAULT 0,
+  claimed_by    text,
+  lease_until   timestamptz,
+  last_error    text,
+  done_at       timestamptz,
+  UNIQUE (recall_id, version, action)
+);
+CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
+`;
+
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
-export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3];
+export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4];
 
 /** The first version with commit stamps (v3): a digest of an older archive asks for a sync first. */
 export const STAMPS_VERSION = 3;

@@ -2,15 +2,19 @@
 import type pg from 'pg';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
+import { rawJsonb } from './pg-text.js';
 import { cursorRows, selection } from './select.js';
 
-const scalar = (field: string) => ({ value: `(r.raw::jsonb) -> '${field}'`, join: '' });
+/** The record as jsonb, a stored NUL (\u0000) cast as U+FFFD: see pg-text.ts. */
+const RAW = rawJsonb('r');
+
+const scalar = (field: string) => ({ value: `${RAW} -> '${field}'`, join: '' });
 /** json_each in SQLite: an array's elements, a scalar (JSON null too) as itself, nothing for a missing field. */
 const each = (field: string) => ({
   value: 'e.value',
-  join: ` CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof((r.raw::jsonb) -> '${field}')
-            WHEN 'array' THEN (r.raw::jsonb) -> '${field}' ELSE jsonb_build_array((r.raw::jsonb) -> '${field}') END) AS e
-         WHERE (r.raw::jsonb) ? '${field}'`,
+  join: ` CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(${RAW} -> '${field}')
+            WHEN 'array' THEN ${RAW} -> '${field}' ELSE jsonb_build_array(${RAW} -> '${field}') END) AS e
+         WHERE ${RAW} ? '${field}'`,
 });
 const bucket = (format: string) => ({
   value: `to_jsonb(to_char(timestamp 'epoch' + (r.published_us / 1000000) * interval '1 second', '${format}'))`,

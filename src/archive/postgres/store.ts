@@ -25,14 +25,17 @@ import type {
 import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
 import { verifyCases } from './cases-verify.js';
 import { commitHorizon } from './commit-stamp.js';
-import { connect, databaseError, type PgTarget } from './connect.js';
+import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
+import { pgTexts } from './pg-text.js';
+import { claimOutbox, outboxBacklog, settleOutbox } from './outbox.js';
+import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
-import { inWriteTransaction } from './transactions.js';
+import { DEFAULT_LOCK_WAIT_MS, inWriteTransaction, setLockWait } from './transactions.js';
 import { prepareRows, upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {
@@ -43,13 +46,16 @@ export class PostgresStore implements ArchiveStore {
   /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
   private client: pg.Client | undefined;
 
+  /** The actions each page queues in the outbox (setOutboxActions); none by default. */
+  private outboxActions: OutboxActions | undefined;
+
   /** Settles when every call made so far has finished (see run). */
   private turns: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly target: PgTarget,
     client: pg.Client,
-    private readonly readOnly: boolean,
+    private readonly opts: OpenOptions,
   ) {
     this.name = target.name;
     this.s = quoted(target.schema);
@@ -60,23 +66,31 @@ export class PostgresStore implements ArchiveStore {
     const client = await connect(target);
     try {
       await prepareSchema(client, target, opts);
-      await PostgresStore.session(client, opts.readOnly ?? false);
+      await PostgresStore.session(client, target, opts);
     } catch (err) {
       await client.end().catch(() => {});
       throw databaseError(target, err) ?? err;
     }
-    return new PostgresStore(target, client, opts.readOnly ?? false);
+    return new PostgresStore(target, client, opts);
   }
 
-  /** A read-only command cannot write even by mistake. */
-  private static async session(client: pg.Client, readOnly: boolean): Promise<void> {
-    if (readOnly) await client.query('SET default_transaction_read_only = on');
+  /** A read-only command cannot write even by mistake; a writer waits for the write lock within bounds. */
+  private static async session(client: pg.Client, target: PgTarget, opts: OpenOptions): Promise<void> {
+    if (opts.readOnly) await client.query('SET default_transaction_read_only = on');
+    setLockWait(client, {
+      ms: opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+      signal: opts.signal,
+      // processID: the server's pid for this connection, which pg keeps but does not declare.
+      cancel: () => cancelBackend(target, (client as unknown as { processID: number }).processID),
+      where: `database ${target.database} on ${target.host}`,
+      name: target.name,
+    });
   }
 
   private async connected(): Promise<pg.Client> {
     if (this.client) return this.client;
     const client = await connect(this.target);
-    await PostgresStore.session(client, this.readOnly);
+    await PostgresStore.session(client, this.target, this.opts);
     this.client = client;
     return client;
   }
@@ -139,7 +153,24 @@ export class PostgresStore implements ArchiveStore {
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
     // Prepared now, before the page's turn: this JavaScript work overlaps the server storing the page before.
     const rows = prepareRows(records);
-    return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId));
+    const outbox = this.outboxActions;
+    return this.run((client) => upsertPage(client, this.s, this.target.schema, rows, runId, outbox));
+  }
+
+  setOutboxActions(actions: OutboxActions): void {
+    this.outboxActions = actions;
+  }
+
+  claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]> {
+    return this.run((client) => claimOutbox(client, this.s, claim));
+  }
+
+  settleOutbox(id: number, outcome: OutboxOutcome, _nowMs: number): Promise<void> {
+    return this.run((client) => settleOutbox(client, this.s, id, outcome));
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog> {
+    return this.run((client) => outboxBacklog(client, this.s));
   }
 
   finishRun(
@@ -185,7 +216,9 @@ export class PostgresStore implements ArchiveStore {
   }
 
   openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
-    return this.run((client) => openCases(client, this.s, this.target.schema, candidates, by));
+    // A catalogue's or a recall's NUL never reaches a text column (pg-text.ts).
+    const clean = pgTexts(candidates);
+    return this.run((client) => openCases(client, this.s, this.target.schema, clean, by));
   }
 
   cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {

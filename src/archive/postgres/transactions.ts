@@ -1,6 +1,27 @@
 // The archive's transactions on PostgreSQL: writes one at a time under the schema's write lock, reads in one snapshot.
 import type pg from 'pg';
+import { ArchiveDatabaseError } from '../archive-errors.js';
 import { lockName } from './migrate.js';
+
+export { DEFAULT_LOCK_WAIT_MS } from './migrate.js';
+
+/** How a connection waits for the write lock: bounded, and cut short when the command is interrupted. */
+export interface LockWait {
+  ms: number;
+  signal: AbortSignal | undefined;
+  /** Cancels the connection's running statement from outside (pg's client cannot be interrupted mid-query). */
+  cancel: () => Promise<void>;
+  /** `database d on host h`, for the message. */
+  where: string;
+  name: string;
+}
+
+/** Set per connection by the store, so that every writer (cases' too) waits the same way. */
+const waits = new WeakMap<pg.Client, LockWait>();
+
+export function setLockWait(client: pg.Client, wait: LockWait): void {
+  waits.set(client, wait);
+}
 
 async function inTransaction<T>(client: pg.Client, begin: string, fn: () => Promise<T>): Promise<T> {
   await client.query(begin);
@@ -15,12 +36,47 @@ async function inTransaction<T>(client: pg.Client, begin: string, fn: () => Prom
 }
 
 /**
+ * Takes the write lock within lock_timeout (the statement's own, then the session's again), so a writer frozen
+ * mid-page makes others give up with a message, not hang; an interrupt cancels the wait and throws its reason.
+ */
+async function takeWriteLock(client: pg.Client, schema: string): Promise<void> {
+  const wait = waits.get(client);
+  const lock = `SELECT pg_advisory_xact_lock(hashtext('${lockName(schema, 'write').replaceAll("'", "''")}'))`;
+  if (!wait) {
+    await client.query(lock);
+    return;
+  }
+  wait.signal?.throwIfAborted();
+  const onAbort = () => {
+    wait.cancel().catch(() => {});
+  };
+  wait.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    // One round trip: the three statements run in order, and stop at the first that fails.
+    await client.query(
+      `SET LOCAL lock_timeout = ${Math.max(1, Math.round(wait.ms))}; ${lock}; SET LOCAL lock_timeout = DEFAULT`,
+    );
+  } catch (err) {
+    if (wait.signal?.aborted) throw wait.signal.reason;
+    if ((err as { code?: unknown }).code === '55P03')
+      throw new ArchiveDatabaseError(
+        wait.name,
+        'lock',
+        `another writer has held the write lock of ${wait.where} for more than ${wait.ms / 1000} s; nothing was written`,
+      );
+    throw err;
+  } finally {
+    wait.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
  * Runs `fn` in a transaction that first takes the schema's advisory write lock (released at COMMIT or ROLLBACK), the
  * lock a sync's page takes too: a page and a `cases resolve` never both read the same newest event, so the chain never forks.
  */
 export function inWriteTransaction<T>(client: pg.Client, schema: string, fn: () => Promise<T>): Promise<T> {
   return inTransaction(client, 'BEGIN', async () => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockName(schema, 'write')]);
+    await takeWriteLock(client, schema);
     return fn();
   });
 }

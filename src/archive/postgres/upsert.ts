@@ -4,6 +4,9 @@ import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
 import { stampWrites } from './commit-stamp.js';
+import type { OutboxActions, OutboxEntry } from '../outbox-model.js';
+import { queueOutbox } from './outbox.js';
+import { pgText } from './pg-text.js';
 import { tsvectorText } from './search.js';
 import { inWriteTransaction } from './transactions.js';
 
@@ -72,7 +75,7 @@ function buildUpsertSql(s: string, rows: number): string {
 /** A text[] literal (`{"a","b"}`), from the JSON array text record-columns.ts makes for SQLite. */
 function arrayLiteral(json: string): string {
   const values = JSON.parse(json) as string[];
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  return `{${values.map((v) => `"${pgText(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
 interface Stored {
@@ -119,12 +122,13 @@ export function prepareRows(records: readonly ArchivedRecord[]): PreparedRow[] {
     return {
       record,
       raw,
-      updated_at: columns.updated_at,
+      updated_at: pgText(columns.updated_at),
       updated_us: columns.updated_us,
+      // Text columns never hold a NUL (PostgreSQL refuses it); raw is JSON text, where a NUL is written \u0000.
       values: [
-        ...SCALARS.map((c) => row[c]),
+        ...SCALARS.map((c) => pgText(row[c])),
         ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
-        ...TEXT_FILTERS.map((f) => row[`filter_${f}`]),
+        ...TEXT_FILTERS.map((f) => pgText(row[`filter_${f}`])),
         raw,
         tsvectorText(ftsValues(record)),
       ],
@@ -138,6 +142,7 @@ export async function upsertPage(
   schema: string,
   rows: readonly PreparedRow[],
   runId: number,
+  outbox?: OutboxActions,
 ): Promise<UpsertCounts> {
   const counts: UpsertCounts = { added: 0, updated: 0, unchanged: 0 };
   // One writer decides at a time: two syncs never both find a record new, nor both store one change.
@@ -150,6 +155,7 @@ export async function upsertPage(
     const writes = new Map<number, unknown[]>();
     const history = new Columns(6);
     const updates: RecallUpdate[] = [];
+    const queued: OutboxEntry[] = [];
     for (const row of rows) {
       const { record, raw } = row;
       const old = stored.get(record.id);
@@ -163,6 +169,7 @@ export async function upsertPage(
         continue;
       }
       const version = old ? old.version + 1 : 1;
+      queued.push({ recallId: record.id, version, kind: old ? 'update' : 'new', raw });
       if (old) {
         history.push([record.id, old.version, old.updated_at, old.version_run, runId, old.raw]);
         updates.push({ recallId: record.id, version, oldRaw: old.raw, record });
@@ -200,6 +207,8 @@ export async function upsertPage(
     await stampWrites(client, s, [...writes.keys()]);
     // In this page's transaction: the new versions and their cases' "recall updated" events commit together.
     await casesOnRecallUpdates(client, s, updates);
+    // The actions these recalls owe, in the same transaction: queued exactly when they are stored.
+    await queueOutbox(client, s, queued, outbox, runId);
     await client.query(
       `UPDATE ${s}.sync_runs SET fetched = fetched + $1, added = added + $2, updated = updated + $3,
          unchanged = unchanged + $4 WHERE id = $5`,

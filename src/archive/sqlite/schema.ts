@@ -123,8 +123,30 @@ CREATE INDEX recalls_version_us ON recalls (version_us);
 INSERT OR REPLACE INTO archive_meta (key, value) VALUES ('commit_us', (SELECT CAST(coalesce(max(version_us), 0) AS TEXT) FROM recalls));
 `;
 
+// The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
+// the page's transaction; a host claims rows with a lease (outbox.ts). PostgreSQL's mirrors it.
+const V5 = `
+CREATE TABLE outbox (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  recall_id     INTEGER NOT NULL,
+  version       INTEGER NOT NULL,
+  action        TEXT NOT NULL,
+  kind          TEXT NOT NULL,
+  raw           TEXT NOT NULL,
+  created_run   INTEGER REFERENCES sync_runs(id),
+  state         TEXT NOT NULL DEFAULT 'pending',
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  claimed_by    TEXT,
+  lease_until   INTEGER,
+  last_error    TEXT,
+  done_at       TEXT,
+  UNIQUE (recall_id, version, action)
+);
+CREATE INDEX outbox_pending ON outbox (state, id);
+`;
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
 
 /** The first version with commit stamps (V4): a digest of an older archive asks for a sync first. */
 export const STAMPS_VERSION = 4;

@@ -32,6 +32,8 @@ import { beginRun, extent, finishRun, runsAround } from './runs.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { Upserter } from './upsert.js';
+import { claimOutbox, OutboxWriter, outboxBacklog, settleOutbox } from './outbox.js';
+import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 
 export class SqliteStore implements ArchiveStore {
   readonly engine = 'sqlite' as const;
@@ -39,6 +41,7 @@ export class SqliteStore implements ArchiveStore {
   private readonly db: Database.Database;
   private readonly readOnly: boolean;
   private upserter: Upserter | undefined;
+  private outboxActions: OutboxActions | undefined;
   private caseStore: CaseStore | undefined;
 
   private constructor(file: string, db: Database.Database, readOnly: boolean) {
@@ -91,9 +94,35 @@ export class SqliteStore implements ArchiveStore {
 
   upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
     return this.run(() => {
-      this.upserter ??= new Upserter(this.db);
+      if (!this.upserter) {
+        this.upserter = new Upserter(this.db);
+        if (this.outboxActions) {
+          this.upserter.outbox = new OutboxWriter(this.db);
+          this.upserter.outbox.actions = this.outboxActions;
+        }
+      }
       return this.upserter.page(records, runId);
     });
+  }
+
+  setOutboxActions(actions: OutboxActions): void {
+    this.outboxActions = actions;
+    if (this.upserter) {
+      this.upserter.outbox ??= new OutboxWriter(this.db);
+      this.upserter.outbox.actions = actions;
+    }
+  }
+
+  claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]> {
+    return this.run(() => claimOutbox(this.db, claim));
+  }
+
+  settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void> {
+    return this.run(() => settleOutbox(this.db, id, outcome, nowMs));
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog> {
+    return this.run(() => outboxBacklog(this.db));
   }
 
   finishRun(

@@ -4,6 +4,7 @@ import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { CaseReopener } from './cases-reopen.js';
 import { CommitStamp } from './commit-stamp.js';
+import type { OutboxWriter } from './outbox.js';
 import { FTS_COLUMNS } from './schema.js';
 
 const COLUMNS = [
@@ -36,6 +37,8 @@ export class Upserter {
   private readonly write: (records: readonly ArchivedRecord[], runId: number) => UpsertCounts;
   private readonly cases: CaseReopener;
   private readonly stamp: CommitStamp;
+  /** Set when the sync has actions: the page's new recalls and versions are queued in its transaction. */
+  outbox: OutboxWriter | undefined;
 
   constructor(db: Database.Database, now: () => number = Date.now) {
     this.cases = new CaseReopener(db, now);
@@ -82,6 +85,7 @@ export class Upserter {
       if (!old) {
         this.insert.run({ id: record.id, run: runId, stamp: stampNow(), ...recordColumns(record, raw) });
         this.index.run(record.id, ...ftsValues(record));
+        this.outbox?.queue({ recallId: record.id, version: 1, kind: 'new', raw }, runId);
         counts.added++;
         continue;
       }
@@ -103,6 +107,7 @@ export class Upserter {
       this.index.run(record.id, ...ftsValues(record));
       // In this page's transaction: a new version and its cases' "recall updated" events commit together.
       this.cases.recallUpdated(record.id, old.version + 1, old.raw, record);
+      this.outbox?.queue({ recallId: record.id, version: old.version + 1, kind: 'update', raw }, runId);
       counts.updated++;
     }
     this.count.run(records.length, counts.added, counts.updated, counts.unchanged, runId);

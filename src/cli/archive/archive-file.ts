@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { cannotWriteReason } from '../../archive/archive-errors.js';
-import { dbTarget, DbTargetError, type DbTarget } from '../../archive/db-target.js';
+import { dbTarget, DbTargetError, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
 
@@ -38,7 +38,7 @@ export function archivePath(
 export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | undefined, sandbox: boolean): DbTarget {
   const chosen = archivePath(choice.db, env, profileDb, sandbox);
   // SQLite's name for a database in memory: a sync would keep nothing, a query would find nothing.
-  if (chosen === ':memory:')
+  if (chosen.trim() === ':memory:')
     throw new UsageError(
       "':memory:' is no archive: it is gone when the command ends",
       'name a file or a postgres:// URL',
@@ -46,7 +46,13 @@ export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | un
   try {
     return dbTarget(chosen, choice.schema);
   } catch (err) {
-    if (err instanceof DbTargetError) throw new UsageError(err.message, 'example: --db postgres://user@host:5432/db');
+    if (err instanceof DbTargetError)
+      throw new UsageError(
+        err.message,
+        looksLikeUrl(chosen) && !/^postgres(ql)?:\/\//i.test(chosen.trim())
+          ? 'a PostgreSQL archive is postgres://user:password@host:5432/database; a file whose name holds a colon: --db ./name'
+          : 'example: --db postgres://user@host:5432/db',
+      );
     throw err;
   }
 }
@@ -62,6 +68,22 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
     if (reason) throw new CannotWriteError(name, reason, WRITE_HINT);
     throw err;
   }
+}
+
+/**
+ * How a writer waits for a PostgreSQL archive's write lock: RECALL_FEED_DB_LOCK_WAIT seconds (default 30, as SQLite's
+ * busy timeout), and not at all once the command is interrupted (SIGTERM, Ctrl-C).
+ */
+export function writerOptions(env: Env, signal: AbortSignal): Pick<OpenOptions, 'lockWaitMs' | 'signal'> {
+  const raw = env.RECALL_FEED_DB_LOCK_WAIT?.trim();
+  if (raw === undefined || raw === '') return { signal };
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
+    throw new UsageError(
+      `RECALL_FEED_DB_LOCK_WAIT must be a number of seconds (up to 86400), not '${raw}'`,
+      'example: RECALL_FEED_DB_LOCK_WAIT=120',
+    );
+  return { lockWaitMs: seconds * 1000, signal };
 }
 
 /** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */

@@ -2,6 +2,7 @@
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ArchiveListing, ArchiveQuery } from '../../archive/store.js';
 import type { DbChoice } from './archive-file.js';
+import type { ActionOptions } from '../feed/actions-plan.js';
 
 export interface QueryPlan {
   db: DbChoice;
@@ -31,4 +32,8 @@ export interface SyncPlan {
   hours: number;
   /** Set with --watch: the pause between syncs. */
   intervalMs: number | undefined;
+  /** --exec, --webhook, --email as given: checked once the session's settings are known (planActions). */
+  actions?: ActionOptions;
+  /** --on-update: the actions fire for new versions too. */
+  onUpdate?: boolean;
 }

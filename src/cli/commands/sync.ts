@@ -7,8 +7,12 @@ import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../archive/plans.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { addEmailOptions } from '../options/email-options.js';
+import type { ActionOptions } from '../feed/actions-plan.js';
+import { DEFAULT_EXEC_TIMEOUT_S } from '../feed/defaults.js';
 
-interface SyncOptions {
+interface SyncOptions extends ActionOptions {
+  onUpdate?: boolean;
   db?: string;
   dbSchema?: string;
   sources?: string;
@@ -27,7 +31,25 @@ export function registerSync(program: Command, ctx: Context): void {
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', 'look-back window in hours (default 24)')
     .option('--watch', 'sync again and again, keeping the archive current')
-    .option('--interval <seconds>', `with --watch: seconds between syncs (default ${DEFAULT_SYNC_INTERVAL_S})`);
+    .option('--interval <seconds>', `with --watch: seconds between syncs (default ${DEFAULT_SYNC_INTERVAL_S})`)
+    .option(
+      '--exec <command>',
+      'run this for each recall the sync stores as new, no shell; {field} fills in a value, the record is on stdin',
+    )
+    .option(
+      '--exec-timeout <seconds>',
+      `stop an --exec command after this long (default ${DEFAULT_EXEC_TIMEOUT_S}); it counts as failed`,
+    )
+    .option(
+      '--webhook [url]',
+      'POST each recall the sync stores as new there (https; bare: RECALL_FEED_WEBHOOK or config set webhook)',
+    )
+    .option(
+      '--webhook-format <format>',
+      'json (the record as sent, default), slack ({"text": ...} for Slack, Mattermost) or teams (an Adaptive Card)',
+    )
+    .option('--on-update', 'the actions also fire for each new version of a recall the sync stores');
+  addEmailOptions(cmd, 'e-mail the recalls the sync stores as new, one message per sync');
   addDbOption(addOpsOptions(cmd))
     .addHelpText(
       'after',
@@ -36,12 +58,17 @@ The summary goes to stderr; -f json prints it on stdout as {"fetched","new","upd
 Each page is stored in its own transaction: an interrupted sync keeps what it stored, and the next one
 completes it. Syncs into one archive at once (cron on several hosts) all succeed.
 
+Actions (--exec, --webhook, --email) are queued in the archive with the page that stores the recall, and
+delivered from there: hosts syncing one PostgreSQL archive with the same actions deliver each recall once
+(a host killed mid-delivery leaves it to another). See docs/archive.md: Actions and the outbox.
+
 Examples:
   recall-feed sync                              the last 24 hours into ~/.local/share/recall-feed/recalls.db
   recall-feed sync --db recalls.db -f json
   recall-feed sync --db postgres://sync@db.internal/compliance   a team's archive, shared (PostgreSQL)
   recall-feed sync --watch --interval 900       keep the archive current
-  0 * * * * recall-feed sync                    crontab: every hour, nothing is missed`,
+  0 * * * * recall-feed sync                    crontab: every hour, nothing is missed
+  recall-feed sync --watch --db postgres://sync@db/compliance --webhook --webhook-format slack   on two hosts`,
     )
     .action(
       opsAction<SyncOptions>(ctx, 'sync', async () => async (opts, globals, c) => {
@@ -64,5 +91,14 @@ export function planSync(opts: SyncOptions): SyncPlan {
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,
+    ...actionFlags(opts),
   };
+}
+
+/** The action flags given (checked later, with the settings: planActions), and --on-update; nothing when none is. */
+function actionFlags(opts: SyncOptions): Pick<SyncPlan, 'actions' | 'onUpdate'> {
+  const { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom } = opts;
+  const actions = { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom };
+  const given = Object.values(actions).some((v) => v !== undefined);
+  return { ...(given ? { actions } : {}), ...(opts.onUpdate ? { onUpdate: true } : {}) };
 }

@@ -1,0 +1,27 @@
+// PostgreSQL's text refuses NUL (U+0000), which JSON allows: what we write to a text column has it replaced.
+
+/** What stands for a NUL in PostgreSQL's text columns: the Unicode replacement character. */
+export const NUL_STAND_IN = '\uFFFD';
+
+/** `value` with every NUL replaced by U+FFFD; anything but a string as it is. */
+export function pgText<T>(value: T): T {
+  return (
+    typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', NUL_STAND_IN) : value
+  ) as T;
+}
+
+/** Every string inside `value` (objects and arrays walked) through pgText: for values written to several columns. */
+export function pgTexts<T>(value: T): T {
+  if (typeof value === 'string') return pgText(value);
+  if (Array.isArray(value)) return value.map(pgTexts) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [pgText(k), pgTexts(v)])) as T;
+  return value;
+}
+
+/**
+ * The raw JSON text of `r` as jsonb. jsonb refuses the escape `\u0000` that JSON.stringify writes for a NUL, so a row
+ * holding one is cast with U+FFFD in its place: one such recall never stops stats or recalls_view for the archive.
+ */
+export const rawJsonb = (r: string) =>
+  `(CASE WHEN strpos(${r}.raw, '\\u0000') = 0 THEN ${r}.raw ELSE replace(${r}.raw, '\\u0000', '\\ufffd') END)::jsonb`;

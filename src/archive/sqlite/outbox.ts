@@ -1,0 +1,94 @@
+// The outbox on SQLite: rows queued in the page's transaction, claimed with a lease on this host's clock (one host).
+import type Database from 'better-sqlite3';
+import {
+  type OutboxActions,
+  type OutboxBacklog,
+  type OutboxClaim,
+  type OutboxEntry,
+  type OutboxItem,
+  type OutboxOutcome,
+  outboxRows,
+} from '../outbox-model.js';
+
+interface Row {
+  id: number;
+  recall_id: number;
+  version: number;
+  action: string;
+  kind: 'new' | 'update';
+  raw: string;
+  attempts: number;
+}
+
+/** Queues the page's rows; called inside the page's transaction (upsert.ts), so both commit or neither. */
+export class OutboxWriter {
+  private readonly insert: Database.Statement;
+  actions: OutboxActions | undefined;
+
+  constructor(db: Database.Database) {
+    this.insert = db.prepare(
+      'INSERT OR IGNORE INTO outbox (recall_id, version, action, kind, raw, created_run) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  queue(entry: OutboxEntry, runId: number): void {
+    for (const row of outboxRows([entry], this.actions))
+      this.insert.run(row.recallId, row.version, row.action, row.kind, row.raw, runId);
+  }
+}
+
+export function claimOutbox(db: Database.Database, claim: OutboxClaim): OutboxItem[] {
+  const marks = claim.actions.map(() => '?').join(', ');
+  if (marks === '') return [];
+  const take = db.transaction(() => {
+    const rows = db
+      .prepare(
+        `SELECT id, recall_id, version, action, kind, raw, attempts FROM outbox
+          WHERE state = 'pending' AND action IN (${marks}) AND (lease_until IS NULL OR lease_until < ?)
+          ORDER BY id LIMIT ?`,
+      )
+      .all(...claim.actions, claim.nowMs, claim.limit) as Row[];
+    const mark = db.prepare('UPDATE outbox SET claimed_by = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?');
+    for (const row of rows) mark.run(claim.host, claim.nowMs + claim.leaseMs, row.id);
+    return rows;
+  });
+  return take.immediate().map((r) => ({
+    id: r.id,
+    recallId: r.recall_id,
+    version: r.version,
+    action: r.action,
+    kind: r.kind,
+    record: JSON.parse(r.raw) as Record<string, unknown>,
+    attempts: r.attempts + 1,
+  }));
+}
+
+export function settleOutbox(db: Database.Database, id: number, outcome: OutboxOutcome, nowMs: number): void {
+  if (outcome.ok) {
+    db.prepare("UPDATE outbox SET state = 'done', done_at = ?, last_error = NULL, lease_until = NULL WHERE id = ?").run(
+      new Date(nowMs).toISOString(),
+      id,
+    );
+    return;
+  }
+  db.prepare('UPDATE outbox SET state = ?, last_error = ?, lease_until = ? WHERE id = ?').run(
+    outcome.giveUp ? 'failed' : 'pending',
+    outcome.error,
+    nowMs + outcome.retryInMs,
+    id,
+  );
+}
+
+export function outboxBacklog(db: Database.Database): OutboxBacklog {
+  // An archive of an earlier version opened read-only has no outbox: nothing is owed.
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get())
+    return { pending: 0, retrying: 0, failed: 0 };
+  return db
+    .prepare(
+      `SELECT count(*) FILTER (WHERE state = 'pending') AS pending,
+              count(*) FILTER (WHERE state = 'pending' AND last_error IS NOT NULL) AS retrying,
+              count(*) FILTER (WHERE state = 'failed') AS failed
+         FROM outbox`,
+    )
+    .get() as OutboxBacklog;
+}
