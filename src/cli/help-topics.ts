@@ -29,6 +29,8 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['TERM', 'dumb: no colours, no spinner'],
   ['CI', 'set: no spinner (one plain line per wait or retry)'],
   ['COLUMNS', 'the table width when the terminal does not say'],
+  ['RECALL_FEED_DB_LOCK_WAIT', "seconds a writer waits for the archive's write lock (default 30), then exit 13"],
+  ['RECALL_FEED_OUTBOX_LEASE', "seconds a host's claim on a sync action lasts before another host may deliver it"],
   ['RECALL_FEED_LOG_FORMAT', 'text or json: stderr as text, or one JSON object per line; --log-format wins'],
   ['RECALL_FEED_MONITOR', 'the healthchecks-style URL pinged at the start and end of a run (a secret); --monitor wins'],
   ['RECALL_FEED_METRICS_FILE', 'the Prometheus textfile written after each run; --metrics-file wins'],

@@ -10,12 +10,12 @@ import { ENGINES, freshDatabase } from '../helpers/postgres.js';
 const T0 = Date.parse('2026-11-20T06:00:00.000Z');
 const H = 3_600_000;
 
-/** Takes the stamps out again, as the previous version's schema had none. */
+/** Takes the stamps (and the outbox, a later version's) out again, as the previous version's schema had neither. */
 async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<number> {
   if (engine === 'sqlite') {
     const db = new Database(where);
     try {
-      db.exec(`DROP INDEX recalls_first_us; DROP INDEX recalls_version_us;
+      db.exec(`DROP TABLE outbox; DROP INDEX recalls_first_us; DROP INDEX recalls_version_us;
         ALTER TABLE recalls DROP COLUMN first_us; ALTER TABLE recalls DROP COLUMN version_us;
         ALTER TABLE sync_runs DROP COLUMN served; DELETE FROM archive_meta WHERE key = 'commit_us';
         PRAGMA user_version = 3;`);
@@ -27,7 +27,8 @@ async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<
   const client = new pg.Client({ connectionString: where });
   await client.connect();
   try {
-    await client.query(`ALTER TABLE recall_feed.recalls DROP COLUMN first_us, DROP COLUMN version_us;
+    await client.query(`DROP TABLE recall_feed.outbox;
+      ALTER TABLE recall_feed.recalls DROP COLUMN first_us, DROP COLUMN version_us;
       ALTER TABLE recall_feed.sync_runs DROP COLUMN served;
       DELETE FROM recall_feed.archive_meta WHERE key = 'commit_us';
       UPDATE recall_feed.archive_meta SET value = '2' WHERE key = 'schema_version';`);
