@@ -42,5 +42,5 @@ export type {
   Outcome,
   StepBy,
 } from './cases-model.js';
-export { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from './cases-errors.js';
+export { CaseLogBrokenError, CaseNotFoundError, CasesNotKeptError, CaseStepError } from './cases-errors.js';
 export type { CaseLogCheck } from './cases-chain.js';

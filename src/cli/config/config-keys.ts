@@ -159,6 +159,15 @@ export const CONFIG_KEY_INFO = {
       }
     },
   },
+  'case-sla': {
+    description: 'the deadline of each case match --open-cases opens, from the recall’s published_at (as --sla)',
+    values: '<n>wd (working days, Mon-Fri), <n>h or <n>d; e.g. 2wd, 24h, 3d',
+    secret: false,
+    parse: (raw) =>
+      /^\s*\d{1,4}\s*(wd|h|d)\s*$/i.test(raw) && !/^\s*0+\s*[a-z]/i.test(raw)
+        ? raw.replace(/\s/g, '').toLowerCase()
+        : { invalid: 'not a deadline' },
+  },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_INFO;
