@@ -18,8 +18,11 @@ const catalogue = {
   rows: 10,
   with_identifier: 8,
   without_identifier: 2,
+  refused: [],
   key_column: 'sku',
   rows_with_cases: 1,
+  rows_matching: 1,
+  matches_without_case: [],
 };
 
 function data(health: MonitoringHealth): ReportData {
@@ -27,8 +30,24 @@ function data(health: MonitoringHealth): ReportData {
     title: 'Recall monitoring: cases and coverage',
     generated_at: '2026-03-03T00:00:00.000Z',
     period: { since: null, until: '2026-03-03T00:00:00.000Z' },
+    provenance: { tool: 'recall-feed', version: '0', archive: HOSTILE, catalogue: null, chain_head: 'ab'.repeat(32) },
     coverage: { catalogue, monitoring: health },
-    summary: { cases: 1, open: 0, waiting: 0, closed: 1, outcomes: { 'not-our-product': 1 } },
+    summary: {
+      cases: 1,
+      open: 0,
+      waiting: 0,
+      closed: 1,
+      outcomes: { 'not-our-product': 1 },
+      overdue: 0,
+      time_to_action: {
+        closed: 1,
+        median_hours: 1,
+        p90_hours: 1,
+        with_due: 0,
+        closed_within_sla: 0,
+        share_within_sla: null,
+      },
+    },
     statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', true),
     chain: { intact: true, events: 2, head: 'ab'.repeat(32), problem: null },
     cases: [
@@ -44,9 +63,17 @@ function data(health: MonitoringHealth): ReportData {
         opened_at: '2026-03-01T00:00:00.000Z',
         updated_at: '2026-03-01T01:00:00.000Z',
         outcome: 'not-our-product',
+        due_at: null,
+        sla: null,
+        risk_severity: HOSTILE,
+        product_name: HOSTILE,
+        recall: { risk_severity: HOSTILE, hazard: HOSTILE, source_url: HOSTILE, published_at: null },
+        closed_at: '2026-03-01T01:00:00.000Z',
+        time_to_action_hours: 1,
         events: [
           {
             seq: 1,
+            number: 1,
             at: '2026-03-01T00:00:00.000Z',
             actor: 'recall-feed match',
             action: 'opened',
@@ -57,6 +84,7 @@ function data(health: MonitoringHealth): ReportData {
           },
           {
             seq: 2,
+            number: 2,
             at: '2026-03-01T01:00:00.000Z',
             actor: HOSTILE,
             action: 'resolved',

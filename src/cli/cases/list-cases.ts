@@ -60,6 +60,7 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
         width: local.terminal.columns,
+        wholeHeaders: true,
         color: local.terminal.color,
         toTerminal: reachesTerminal(target, local.terminal),
       });
