@@ -7,7 +7,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { editArchive, editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { type FakeClock, fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { type FakeClock, fakeClock, type runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 
