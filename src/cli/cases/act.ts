@@ -10,6 +10,8 @@ import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
+import { CasesNotKeptError } from '../../archive/cases-errors.js';
+import { UsageError } from '../cli-errors.js';
 import { caseRecord, casesOrNone } from './list-cases.js';
 import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
@@ -68,7 +70,16 @@ export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals
   await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
     // Every id is looked up first: an unknown one is refused before anything is printed.
     const found = [];
-    for (const id of plan.ids) found.push(await archive.caseWithRecall(id));
+    for (const id of plan.ids) {
+      const one = await archive.caseWithRecall(id).catch((err: unknown) => {
+        if (!(err instanceof CasesNotKeptError)) throw err;
+        throw new UsageError(
+          `no case ${id}: ${local.archive.name} was written by an earlier recall-feed and holds no cases yet`,
+          'cases are opened by recall-feed match --archive --open-cases',
+        );
+      });
+      found.push(one);
+    }
     if (found.length === 1) return printCase(local, ctx, found[0]!.case, found[0]!.recall);
     await printCases(
       local,
