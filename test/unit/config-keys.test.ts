@@ -36,6 +36,7 @@ describe('CONFIG_KEYS', () => {
       'db',
       'smtp-url',
       'email-from',
+      'case-sla',
     ]);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);

@@ -5,6 +5,7 @@ import type { Catalogue } from '../../match/catalogue.js';
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../terminal/status.js';
 import { rowKeys } from './open-cases.js';
+import { utcMs } from './sla.js';
 import type { CatalogueCoverage, RecallFacts, UncasedMatch } from './report-data.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -21,7 +22,7 @@ export function recallFacts(recall: Record<string, unknown>): RecallFacts {
 
 /** Recalls published before `untilMs` (or without a readable date: they are checked rather than skipped). */
 const publishedBefore = (recall: Record<string, unknown>, untilMs: number) => {
-  const at = typeof recall.published_at === 'string' ? Date.parse(recall.published_at) : Number.NaN;
+  const at = utcMs(recall.published_at);
   return !Number.isFinite(at) || at < untilMs;
 };
 

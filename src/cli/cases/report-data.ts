@@ -1,5 +1,6 @@
 // The evidence report's content, one object every format renders: period, coverage, health, every case with its timeline, the statement.
 import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
+import { utcMs } from './sla.js';
 
 export interface CatalogueCoverage {
   file: string;

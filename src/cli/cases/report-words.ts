@@ -7,7 +7,8 @@ export const CHAIN_NOTE =
 /** An ISO time as people read it: `2026-11-26 08:03:15 UTC` (the JSON keeps the exact value). */
 export function readable(iso: string | null | undefined): string {
   if (iso === null || iso === undefined || iso === '') return '';
-  const ms = Date.parse(iso);
+  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso);
+  const ms = Date.parse(bare ? `${iso}Z` : iso);
   if (!Number.isFinite(ms)) return iso;
   return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

@@ -90,13 +90,20 @@ function workingDay(day: Date, calendar: string | undefined): boolean {
   return calendar === undefined || !holidays(calendar, day.getUTCFullYear()).has(day.toISOString().slice(0, 10));
 }
 
+/** An API time as milliseconds: one without an offset (`2026-01-14T17:00:00`, as some sources send) is UTC. */
+export function utcMs(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN;
+  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value.trim());
+  return Date.parse(bare ? `${value.trim()}Z` : value);
+}
+
 /**
  * The due time of a case on a recall published at `publishedAt`: hours and days added as such; working days
  * counted one by one after the day of publication (Monday to Friday in UTC, less the calendar's public holidays),
  * at the same time of day. Undefined when the recall has no readable published_at.
  */
 export function dueAt(sla: Sla, publishedAt: unknown): string | undefined {
-  const start = typeof publishedAt === 'string' ? Date.parse(publishedAt) : Number.NaN;
+  const start = utcMs(publishedAt);
   if (!Number.isFinite(start)) return undefined;
   if (sla.unit === 'h') return new Date(start + sla.amount * HOUR_MS).toISOString();
   if (sla.unit === 'd') return new Date(start + sla.amount * DAY_MS).toISOString();
