@@ -212,20 +212,21 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
           expect(text).toContain(HTML_NOTE);
           expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
           // The auditor's summary table comes first: the document's first table, before the statement, one row a case.
-          const layout = await page.evaluate(() => {
+          // In the page (a string: the test's own types know no DOM).
+          const layout = (await page.evaluate(`(() => {
             const first = document.querySelector('table');
             const statement = document.querySelector('.statement');
             return {
               scripts: document.scripts.length,
-              firstClass: first?.className,
+              firstClass: first && first.className,
               beforeStatement: Boolean(
                 first && statement && first.compareDocumentPosition(statement) & Node.DOCUMENT_POSITION_FOLLOWING,
               ),
-              header: [...(first?.querySelectorAll('th') ?? [])].map((th) => th.textContent),
+              header: [...(first ? first.querySelectorAll('th') : [])].map((th) => th.textContent),
               rows: first ? first.querySelectorAll('tr').length - 1 : 0,
-              firstCase: first?.querySelector('tr:nth-child(2) td')?.textContent,
+              firstCase: first && first.querySelector('tr:nth-child(2) td').textContent,
             };
-          });
+          })()`)) as Rec;
           expect(layout).toEqual({
             scripts: 0,
             firstClass: 'summary',
