@@ -116,7 +116,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from, case-sla',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(
       /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,

@@ -116,8 +116,9 @@ export function caseInPeriod(
     if (!activeInPeriod && before?.status === 'closed') return undefined;
   }
   const closedAt = last.status === 'closed' ? last.at : null;
-  const clock = recall?.published_at ?? c.opened_at;
-  const hours = closedAt === null ? null : Math.round(((Date.parse(closedAt) - Date.parse(clock)) / HOUR_MS) * 10) / 10;
+  const published = utcMs(recall?.published_at);
+  const clock = Number.isFinite(published) ? published : Date.parse(c.opened_at);
+  const hours = closedAt === null ? null : Math.round(((Date.parse(closedAt) - clock) / HOUR_MS) * 10) / 10;
   return {
     ...c,
     status: last.status,
