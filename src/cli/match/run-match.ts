@@ -93,6 +93,7 @@ async function matchAll(
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
         width: where.terminal.columns,
+        wholeHeaders: true,
         color: where.terminal.color,
         toTerminal: reachesTerminal(target, where.terminal),
       });

@@ -34,6 +34,7 @@ function matchOutput(
       csvColumns: matchColumns(catalogue),
       formulaGuard: plan.formulaGuard,
       width,
+      wholeHeaders: true,
       color,
       toTerminal,
     });
