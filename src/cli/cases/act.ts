@@ -12,7 +12,7 @@ import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
 import { UsageError } from '../cli-errors.js';
-import { caseRecord, casesOrNone } from './list-cases.js';
+import { caseRecord, casesOrNone, isOverdue } from './list-cases.js';
 import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
@@ -125,10 +125,11 @@ async function printCases(
 }
 
 /** The ids a step acts on: those given, or every case the selection finds. */
-async function stepIds(plan: CaseStepPlan, archive: ArchiveStore): Promise<number[]> {
+async function stepIds(plan: CaseStepPlan, archive: ArchiveStore, nowMs: number): Promise<number[]> {
   if (plan.ids) return plan.ids;
   const select = plan.select ?? { query: { statuses: [] }, filter: {} };
-  return (await archive.cases(select.query, select.filter)).map((c) => c.id);
+  const chosen = await archive.cases(select.query, select.filter);
+  return chosen.filter((c) => !select.overdue || isOverdue(c, nowMs)).map((c) => c.id);
 }
 
 function stepWords(plan: CaseStepPlan): string {
@@ -137,7 +138,7 @@ function stepWords(plan: CaseStepPlan): string {
 
 export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   await withArchive(plan.db, 'write', globals, ctx, async (archive, local) => {
-    const ids = await stepIds(plan, archive);
+    const ids = await stepIds(plan, archive, ctx.now());
     if (ids.length === 0) {
       local.status.note('no case fits the selection: nothing changed');
       return;

@@ -28,6 +28,11 @@ export async function casesOrNone<T>(
   }
 }
 
+/** Open or waiting, and past its due time (the digest and `cases --overdue` alike). */
+export function isOverdue(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
+  return c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < nowMs;
+}
+
 /** A case as the machine formats carry it: the documented fields, in their order. */
 export function caseRecord(c: CaseView): Record<string, unknown> {
   return Object.fromEntries(CASE_FIELDS.map((f) => [f, c[f]]));
@@ -45,7 +50,7 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
   }
   if (plan.overdue) {
     const now = ctx.now();
-    cases = cases.filter((c) => c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < now);
+    cases = cases.filter((c) => isOverdue(c, now));
   }
   cases.sort(byLevelAndSeverity);
   await writeOutput(

@@ -18,7 +18,7 @@ export interface CaseStepPlan {
   /** The cases named by id; or undefined, and `select` says which. */
   ids: number[] | undefined;
   /** The record filters and --level/--status: every case they select (one transaction, an event each). */
-  select?: { query: CaseQuery; filter: RecordFilter } | undefined;
+  select?: { query: CaseQuery; filter: RecordFilter; overdue?: boolean } | undefined;
   step: CaseStep;
   note: string | null;
   by: string;

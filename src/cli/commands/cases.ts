@@ -149,7 +149,7 @@ export function planStep(
   if (rawIds.length === 0) {
     const list = planCasesList({ ...opts, formulaGuard: true });
     const query = opts.status === undefined ? { ...list.query, statuses: STEP_FROM[kind] } : list.query;
-    select = { query, filter: list.filter };
+    select = { query, filter: list.filter, overdue: list.overdue ?? false };
   }
   return {
     db: parseDb(opts),
