@@ -69,7 +69,12 @@ export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ct
         color: local.terminal.color,
         toTerminal: reachesTerminal(target, local.terminal),
       });
-      await renderer.write(cases.map(caseRecord));
+      // A table is read by people: the due time to the minute (UTC), so it fits beside the others.
+      const rows =
+        format === 'table'
+          ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16).replace('T', ' ') : null }))
+          : cases.map(caseRecord);
+      await renderer.write(rows);
       await renderer.end();
     },
   );
