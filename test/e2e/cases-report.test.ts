@@ -170,14 +170,23 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(html).toContain('lab test ordered');
       expect(html).toContain(statementText());
       expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(/i);
-      expect(html).not.toMatch(/\b(?:src|href|srcset|action)\s*=/i);
+      // The only references are the links to the recalls' notices (which load nothing).
+      const hrefs = [...html.matchAll(/\bhref="([^"]*)"/g)].map((m) => m[1]);
+      const notices = new Set(
+        listing.map((c) => escapeHtml(sandbox.records().find((r) => r.id === c.recall_id)?.source_url ?? '')),
+      );
+      expect(hrefs.length).toBeGreaterThan(0);
+      for (const h of hrefs) expect(notices.has(h!)).toBe(true);
+      expect(html.replace(/<a href="[^"]*" rel="noreferrer noopener">/g, '')).not.toMatch(
+        /\b(?:src|href|srcset|action)\s*=/i,
+      );
       // The http addresses in the file are text: the note's own, escaped, and each recall's notice (shown, never a
       // reference: the page links nowhere).
       let addresses = html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '');
       for (const c of listing) {
         const url = sandbox.records().find((r) => r.id === c.recall_id)?.source_url;
         if (url) {
-          expect(html).toContain(`<td>${escapeHtml(url)}</td>`);
+          expect(html).toContain(`<a href="${escapeHtml(url)}" rel="noreferrer noopener">${escapeHtml(url)}</a>`);
           addresses = addresses.split(escapeHtml(url)).join('');
         }
       }

@@ -105,6 +105,18 @@ describe('the report renderings', () => {
     expect(html).not.toMatch(/<script|<\/style><|\u001b|\u0007/);
     expect(html).toContain('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;| **x** [a](javascript:1) [31mred');
     expect(html.match(/<style>/g)).toHaveLength(1);
+    // A notice address that is not a plain http(s) URL never becomes a link.
+    expect(html).not.toContain('href');
+    for (const url of ['javascript:alert(1)', 'https://x.example/a"onmouseover="alert(1)', 'data:text/html,x']) {
+      const d = data(healthy);
+      d.cases[0]!.recall!.source_url = url;
+      expect(reportHtml(d)).not.toContain('href');
+    }
+    const d = data(healthy);
+    d.cases[0]!.recall!.source_url = 'https://example.gov/recall?id=1&x=2';
+    expect(reportHtml(d)).toContain(
+      '<a href="https://example.gov/recall?id=1&amp;x=2" rel="noreferrer noopener">https://example.gov/recall?id=1&amp;x=2</a>',
+    );
   });
 
   it('markdown escapes what would become markup, a table cell pipe included', () => {

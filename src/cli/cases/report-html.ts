@@ -41,7 +41,16 @@ table.summary td:nth-child(2), table.uncased td:last-child { white-space: normal
 `;
 
 function facts(rows: Array<[string, string]>): string {
-  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${cell(k, v)}</td></tr>`).join('')}</table>`;
+}
+
+/**
+ * A fact's value, escaped; the notice's address is a link when it is a plain http(s) URL (nothing is loaded by
+ * it, and no other scheme ever becomes one), so an auditor can open the authority's page.
+ */
+function cell(label: string, value: string): string {
+  if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return esc(value);
+  return `<a href="${esc(value)}" rel="noreferrer noopener">${esc(value)}</a>`;
 }
 
 /** A table of text cells: every header and cell escaped. */
