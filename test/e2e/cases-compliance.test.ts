@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { editArchive, editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { type FakeClock, fakeClock, type runMain, runMainAgainst } from '../helpers/in-process.js';
@@ -155,6 +156,29 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(after.coverage.catalogue.matches_without_case).toEqual([]);
     expect(after.statement.text).toMatch(/^No match was found for the other \d+ rows as of /);
     expect(after.statement.incomplete).toBe(false);
+  });
+
+  it('the case-sla setting gives the deadline when --sla is not given', async () => {
+    const config = { RECALL_FEED_CONFIG_DIR: tempDir('rf-sla-config-') };
+    const set = await run(['config', 'set', 'case-sla', '24h'], { env: config });
+    expect(set.code, set.stderr).toBe(0);
+    // A copy without cases: the same pairs open again, under the setting.
+    const { db: copy } = await editedCopy(archive);
+    const edited = { ...archive, db: copy };
+    await editArchive(edited, 'DELETE FROM case_events');
+    await editArchive(edited, 'DELETE FROM cases');
+    const r = await run(['match', '--catalog', catalog, '--archive', '--db', copy, '--open-cases', '-f', 'jsonl'], {
+      env: config,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const cases = jsonLines(
+      (await run(['cases', '--db', copy, '--status', 'all', '-f', 'jsonl'], { env: config })).stdout,
+    ) as Rec[];
+    expect(cases.length).toBe(pairs.length);
+    for (const c of cases) {
+      expect(c.sla).toBe('24h');
+      expect(c.due_at).toBe(new Date(utc(recalls.get(c.recall_id)!.published_at) + DAY).toISOString());
+    }
   });
 
   it('cases --overdue lists the open and waiting cases past due, and only those', async () => {

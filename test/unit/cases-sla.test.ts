@@ -41,6 +41,17 @@ describe('--sla', () => {
     await expect(prepareSla(parseSla('2wd', 'QQ'))).rejects.toThrow(/no public holidays known/);
   });
 
+  it('the case-sla setting: --sla comes first; a setting may name its calendar', async () => {
+    const { caseSla } = await import('../../src/cli/cases/sla.js');
+    const { validateConfigValue } = await import('../../src/cli/config/config-keys.js');
+    expect(validateConfigValue('case-sla', ' 2WD:fr ')).toBe('2wd:FR');
+    expect(() => validateConfigValue('case-sla', '24h:FR')).toThrow();
+    expect(() => validateConfigValue('case-sla', '0wd')).toThrow();
+    expect((await caseSla(undefined, '2wd:FR'))?.text).toBe('2wd:FR');
+    expect((await caseSla(parseSla('24h', undefined), '2wd:FR'))?.text).toBe('24h');
+    expect(await caseSla(undefined, undefined)).toBeUndefined();
+  });
+
   it('match refuses a bad --sla, --calendar or --level before reading anything', async () => {
     for (const [args, message] of [
       [['--sla', '2 weeks'], /--sla 2 weeks: not a deadline/],

@@ -117,7 +117,9 @@ export function dueAt(sla: Sla, publishedAt: unknown): string | undefined {
 
 /** The deadline of a run's cases: --sla, else the profile's case-sla; its calendar loaded and checked. */
 export async function caseSla(flag: Sla | undefined, setting: string | undefined): Promise<Sla | undefined> {
-  const sla = flag ?? parseSla(setting, undefined, 'the case-sla setting');
+  // The setting may name its calendar: `2wd:FR`.
+  const [rule, calendar] = (setting ?? '').split(':');
+  const sla = flag ?? (setting === undefined ? undefined : parseSla(rule, calendar, 'the case-sla setting'));
   await prepareSla(sla);
   return sla;
 }

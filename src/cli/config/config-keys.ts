@@ -161,12 +161,14 @@ export const CONFIG_KEY_INFO = {
   },
   'case-sla': {
     description: 'the deadline of each case match --open-cases opens, from the recall’s published_at (as --sla)',
-    values: '<n>wd (working days, Mon-Fri), <n>h or <n>d; e.g. 2wd, 24h, 3d',
+    values: '<n>wd (working days, Mon-Fri; <n>wd:<country> without its public holidays), <n>h or <n>d; e.g. 2wd, 2wd:FR, 24h',
     secret: false,
-    parse: (raw) =>
-      /^\s*\d{1,4}\s*(wd|h|d)\s*$/i.test(raw) && !/^\s*0+\s*[a-z]/i.test(raw)
-        ? raw.replace(/\s/g, '').toLowerCase()
-        : { invalid: 'not a deadline' },
+    parse: (raw) => {
+      const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*(?::\s*([a-z]{2})\s*)?$/i.exec(raw);
+      if (!m || Number(m[1]) < 1 || (m[3] !== undefined && m[2]!.toLowerCase() !== 'wd'))
+        return { invalid: 'not a deadline' };
+      return `${Number(m[1])}${m[2]!.toLowerCase()}${m[3] ? `:${m[3].toUpperCase()}` : ''}`;
+    },
   },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
