@@ -127,7 +127,7 @@ describe('the report renderings', () => {
 
   it('the statement: the other rows, as of the last ok sync; incomplete monitoring said in the same breath', () => {
     expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', true)).toEqual({
-      text: 'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z.',
+      text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC.',
       incomplete: false,
       as_of: '2026-03-02T00:00:00.000Z',
       rows_without_match: 9,
@@ -143,7 +143,7 @@ describe('the report renderings', () => {
     const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', true);
     expect(s.incomplete).toBe(true);
     expect(s.text).toBe(
-      'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
+      'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
     );
     const never = statement(
       null,

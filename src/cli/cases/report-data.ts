@@ -1,5 +1,6 @@
 // The evidence report's content, one object every format renders: period, coverage, health, every case with its timeline, the statement.
 import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
+import { readable } from './report-times.js';
 import { utcMs } from './sla.js';
 
 export interface CatalogueCoverage {
@@ -225,7 +226,7 @@ export function statement(
     : '';
   if (catalogue === null) {
     return {
-      text: `No catalogue was given (--catalog), so the rows without a case are not counted here; for the cases listed, see their timelines. Monitoring as of ${asOf}.${caveat}`,
+      text: `No catalogue was given (--catalog), so the rows without a case are not counted here; for the cases listed, see their timelines. Monitoring as of ${readable(asOf)}.${caveat}`,
       incomplete,
       as_of: asOf,
       rows_without_match: null,
@@ -240,7 +241,7 @@ export function statement(
       ? ''
       : ` This is incomplete: ${uncased} ${uncased === 1 ? 'match of a catalogue row has' : 'matches of catalogue rows have'} no case (listed under "Matches without a case"): run recall-feed match --archive --open-cases.`;
   return {
-    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${asOf}.${caveat}${missing}`,
+    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${caveat}${missing}`,
     incomplete: incomplete || uncased > 0,
     as_of: asOf,
     rows_without_match: n,

@@ -32,8 +32,7 @@ th { background: #f2f2f2; }
 .statement { font-size: 1.1em; padding: 0.6em 0.8em; border-left: 4px solid #2a6; background: #f4faf6; }
 .statement.incomplete { border-color: #c60; background: #fff7ee; }
 .case { border: 1px solid #bbb; padding: 0.6em 0.8em; margin: 0.8em 0; break-inside: avoid; page-break-inside: avoid; }
-table.summary td, table.uncased td { white-space: nowrap; }
-table.summary td:nth-child(2), table.uncased td:last-child { white-space: normal; }
+table.summary, table.uncased { font-size: 0.85em; }
 .hash { font-family: ui-monospace, monospace; font-size: 0.8em; word-break: break-all; }
 .note { white-space: pre-wrap; }
 @page { margin: 1.5cm; }

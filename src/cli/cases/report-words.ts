@@ -1,17 +1,11 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
 import type { ReportCase, ReportData, UncasedMatch } from './report-data.js';
+import { minute, readable } from './report-times.js';
+
+export { readable } from './report-times.js';
 
 export const CHAIN_NOTE =
   "Each event carries a sha256 hash over its content and the previous event's hash, so an event edited or removed in the archive after this report breaks the chain from there on. It is not a signature: whoever can write the archive can rebuild a whole chain. Keep this report (and the head hash) to compare with later.";
-
-/** An ISO time as people read it: `2026-11-26 08:03:15 UTC` (the JSON keeps the exact value). */
-export function readable(iso: string | null | undefined): string {
-  if (iso === null || iso === undefined || iso === '') return '';
-  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso);
-  const ms = Date.parse(bare ? `${iso}Z` : iso);
-  if (!Number.isFinite(ms)) return iso;
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
 
 export function periodText(d: ReportData): string {
   return `${d.period.since ? readable(d.period.since) : 'the beginning of the archive'} to ${readable(d.period.until)}`;
@@ -50,9 +44,9 @@ export function summaryRow(c: ReportCase): string[] {
     c.level,
     c.status,
     c.outcome ?? '',
-    readable(c.opened_at),
-    readable(c.due_at),
-    readable(c.closed_at),
+    minute(c.opened_at),
+    minute(c.due_at),
+    minute(c.closed_at),
     hoursText(c.time_to_action_hours),
   ];
 }
