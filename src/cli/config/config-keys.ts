@@ -161,7 +161,8 @@ export const CONFIG_KEY_INFO = {
   },
   'case-sla': {
     description: 'the deadline of each case match --open-cases opens, from the recall’s published_at (as --sla)',
-    values: '<n>wd (working days, Mon-Fri; <n>wd:<country> without its public holidays), <n>h or <n>d; e.g. 2wd, 2wd:FR, 24h',
+    values:
+      '<n>wd (working days, Mon-Fri; <n>wd:<country> without its public holidays), <n>h or <n>d; e.g. 2wd, 2wd:FR, 24h',
     secret: false,
     parse: (raw) => {
       const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*(?::\s*([a-z]{2})\s*)?$/i.exec(raw);
