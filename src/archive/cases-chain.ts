@@ -1,6 +1,6 @@
 // The case timeline's hash chain: a canonical serialisation of each event, its sha256, and the check of the whole chain.
 import { createHash } from 'node:crypto';
-import type { CaseRow, NewEvent } from './cases-model.js';
+import type { CaseCandidate, CaseRow, NewEvent, OpenedDetail } from './cases-model.js';
 
 /** The previous hash of the very first event. */
 export const GENESIS = '0'.repeat(64);
@@ -117,18 +117,60 @@ export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
   return { events: count, head: prev, broken: undefined };
 }
 
-/** The opened event's detail: what the case was opened on, so an edit of the cases row shows up in verify. */
-export function openedDetail(c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row'>) {
+/**
+ * The opened event's detail: what the case was opened on, so an edit of the cases row shows up in verify. Since
+ * alert_title, due_at, sla and product_name are kept here too, always (null when none): a case opened by an
+ * earlier version has only the first five keys, and verify checks what its detail holds.
+ */
+export function openedDetail(
+  c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row' | 'alert_title'> & {
+    due_at: string | null;
+    sla: string | null;
+    product_name: string | null;
+  },
+) {
   return canonicalJson({
     recall_id: c.recall_id,
     catalog_key: c.catalog_key,
     level: c.level,
     reason: c.reason,
     catalog_row: JSON.parse(c.catalog_row) as unknown,
+    alert_title: c.alert_title,
+    due_at: c.due_at,
+    sla: c.sla,
+    product_name: c.product_name,
   });
+}
+
+/** An opened event's detail as stored (a JSON text), parsed; undefined when it is not one. */
+export function parseOpenedDetail(detail: string | null): OpenedDetail | undefined {
+  if (detail === null) return undefined;
+  try {
+    const parsed = JSON.parse(detail) as unknown;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as OpenedDetail)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What `cases verify` found: the chain's check, and how many cases it covered. */
 export interface CaseLogCheck extends ChainCheck {
   cases: number;
+}
+
+/** The opened event's detail of a new case (both engines). */
+export function candidateDetail(c: CaseCandidate, catalogRow: string): string {
+  return openedDetail({
+    recall_id: c.recallId,
+    catalog_key: c.catalogKey,
+    level: c.level,
+    reason: c.reason,
+    catalog_row: catalogRow,
+    alert_title: c.alertTitle,
+    due_at: c.dueAt ?? null,
+    sla: c.sla ?? null,
+    product_name: c.productName ?? null,
+  });
 }

@@ -1,12 +1,13 @@
 // `cases verify` past the chain, for both engines: each case row against the timeline that must explain it.
-import { type CaseLogCheck, type ChainCheck, openedDetail } from './cases-chain.js';
+import { type CaseLogCheck, type ChainCheck, canonicalJson, parseOpenedDetail } from './cases-chain.js';
 import type { CaseRow } from './cases-model.js';
 
 /** A case row beside its first and last event (portable SQL; `t` prefixes the table names, '' or `"schema".`). */
 export const caseRowsSql = (t: string) => `
   SELECT c.id, c.recall_id, c.catalog_key, c.level, c.reason, c.catalog_row, c.status, c.outcome,
-         f.seq AS first_seq, f.action AS first_action, f.detail AS first_detail,
-         l.seq AS last_seq, l.status AS last_status, l.outcome AS last_outcome
+         c.alert_title, c.opened_at, c.updated_at,
+         f.seq AS first_seq, f.action AS first_action, f.detail AS first_detail, f.at AS first_at,
+         l.seq AS last_seq, l.status AS last_status, l.outcome AS last_outcome, l.at AS last_at
     FROM ${t}cases c
     LEFT JOIN ${t}case_events f ON f.seq = (SELECT min(seq) FROM ${t}case_events WHERE case_id = c.id)
     LEFT JOIN ${t}case_events l ON l.seq = (SELECT max(seq) FROM ${t}case_events WHERE case_id = c.id)
@@ -18,15 +19,49 @@ export const orphanSql = (t: string) =>
 
 export type CaseRowState = Pick<
   CaseRow,
-  'id' | 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row' | 'status' | 'outcome'
+  | 'id'
+  | 'recall_id'
+  | 'catalog_key'
+  | 'level'
+  | 'reason'
+  | 'catalog_row'
+  | 'status'
+  | 'outcome'
+  | 'alert_title'
+  | 'opened_at'
+  | 'updated_at'
 > & {
   first_seq: number | null;
   first_action: string | null;
   first_detail: string | null;
+  first_at: string | null;
+  last_at: string | null;
   last_seq: number | null;
   last_status: string | null;
   last_outcome: string | null;
 };
+
+/**
+ * Whether the row holds what its opened event (hashed in the chain) says it was opened on. The title is checked
+ * when the event holds it (cases opened by this version on; earlier ones kept only the pair and the row).
+ */
+function openedAsStored(c: CaseRowState): boolean {
+  const d = parseOpenedDetail(c.first_detail);
+  if (d === undefined) return false;
+  let row: string;
+  try {
+    row = canonicalJson(JSON.parse(c.catalog_row) as unknown);
+  } catch {
+    return false;
+  }
+  const same =
+    Number(d.recall_id) === Number(c.recall_id) &&
+    d.catalog_key === c.catalog_key &&
+    d.level === c.level &&
+    d.reason === c.reason &&
+    canonicalJson(d.catalog_row) === row;
+  return same && (!('alert_title' in d) || d.alert_title === c.alert_title);
+}
 
 /** The sound chain's result, or the first case whose row its events do not explain (an edited status or row). */
 export function checkCaseRows(chain: ChainCheck, cases: number, rows: Iterable<CaseRowState>): CaseLogCheck {
@@ -38,10 +73,17 @@ export function checkCaseRows(chain: ChainCheck, cases: number, rows: Iterable<C
     });
     if (c.first_seq === null || c.last_seq === null)
       return broken(0, `case ${c.id} has no events: its timeline was removed`);
-    if (c.first_action !== 'opened' || c.first_detail !== openedDetail(c))
+    if (c.first_action !== 'opened' || !openedAsStored(c))
       return broken(
         c.first_seq,
         `case ${c.id} differs from event ${c.first_seq} that opened it: the case row was edited`,
+      );
+    if (c.opened_at !== c.first_at || c.updated_at !== c.last_at)
+      return broken(
+        c.opened_at !== c.first_at ? c.first_seq : c.last_seq,
+        c.opened_at !== c.first_at
+          ? `case ${c.id} says it was opened at ${c.opened_at} but event ${c.first_seq} opened it at ${c.first_at}: the case row was edited`
+          : `case ${c.id} says it was updated at ${c.updated_at} but its last event ${c.last_seq} is at ${c.last_at}: the case row was edited`,
       );
     if (c.status !== c.last_status || c.outcome !== c.last_outcome)
       return broken(

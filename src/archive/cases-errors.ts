@@ -22,3 +22,11 @@ export class CaseStepError extends Error {
 export class CaseLogBrokenError extends Error {
   override name = 'CaseLogBrokenError';
 }
+
+/** The archive was written by a version before cases (read-only, so not brought forward): it holds none yet. */
+export class CasesNotKeptError extends Error {
+  override name = 'CasesNotKeptError';
+  constructor(readonly archive: string) {
+    super(`${archive} is from an earlier recall-feed (before cases): it holds no cases yet`);
+  }
+}

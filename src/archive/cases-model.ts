@@ -42,6 +42,14 @@ export interface CaseView {
   opened_at: string;
   updated_at: string;
   outcome: Outcome | null;
+  /** When the case should be acted on (its SLA from the recall's published_at), as the opened event holds it; null without one. */
+  due_at: string | null;
+  /** The SLA the due time came from (`2wd`, `24h`, `2wd:FR`), as the opened event holds it. */
+  sla: string | null;
+  /** The recall's risk_severity as the archive holds it now; null when it does not hold the recall. */
+  risk_severity: string | null;
+  /** The catalogue row's product name (its name column when the case was opened, else a name-like column). */
+  product_name: string | null;
   events: CaseEventView[];
 }
 
@@ -54,6 +62,11 @@ export interface CaseCandidate {
   reason: string;
   catalogRow: Record<string, string>;
   alertTitle: string | null;
+  /** ISO 8601 UTC, from --sla and the recall's published_at; kept in the opened event (the chain). */
+  dueAt?: string | null;
+  sla?: string | null;
+  /** The row's product name (the catalogue's name column), kept in the opened event. */
+  productName?: string | null;
 }
 
 export interface CaseQuery {
@@ -61,6 +74,19 @@ export interface CaseQuery {
   levels?: readonly string[];
   /** Only these ids. */
   ids?: readonly number[];
+}
+
+/** The opened event's detail as parsed: what the case was opened on (alert_title and after only on newer cases). */
+export interface OpenedDetail {
+  recall_id: number;
+  catalog_key: string;
+  level: string;
+  reason: string;
+  catalog_row: Record<string, string>;
+  alert_title?: string | null;
+  due_at?: string | null;
+  sla?: string | null;
+  product_name?: string | null;
 }
 
 /** The actor of the events a sync writes. */

@@ -42,6 +42,6 @@ export type {
   Outcome,
   StepBy,
 } from './cases-model.js';
-export { CaseLogBrokenError, CaseNotFoundError, CaseStepError } from './cases-errors.js';
+export { CaseLogBrokenError, CaseNotFoundError, CasesNotKeptError, CaseStepError } from './cases-errors.js';
 export type { CaseLogCheck } from './cases-chain.js';
 export type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';

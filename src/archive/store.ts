@@ -144,6 +144,8 @@ export interface ArchiveStore {
   caseWithRecall(id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }>;
   /** Resolves, parks (wait) or reopens a case: one more event on its timeline. */
   stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView>;
+  /** The same step on several cases in one transaction, an event each; an unknown id or a refused step changes nothing. */
+  stepCases(ids: readonly number[], step: CaseStep, by: StepBy): Promise<CaseView[]>;
   /** Checks the case log's hash chain, and each case against its timeline. */
   verifyCases(): Promise<CaseLogCheck>;
 

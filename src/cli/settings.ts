@@ -52,6 +52,8 @@ export interface Settings {
   profilePageSize: number | undefined;
   /** The profile's archive file; `--db` and RECALL_FEED_DB come first. */
   profileDb: string | undefined;
+  /** The profile's case-sla: the deadline of the cases `match --open-cases` opens when --sla is not given. */
+  profileCaseSla?: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
   /** The SMTP server of --email: RECALL_FEED_SMTP_URL, else the profile's smtp-url (a secret: never printed). */
@@ -197,6 +199,7 @@ export function resolveSettings(
     smtpUrl: pick<string>([env.RECALL_FEED_SMTP_URL, 'env'], [str(profileValues['smtp-url']), 'profile'])?.[0],
     emailFrom: str(profileValues['email-from']) || undefined,
     profileDb: str(profileValues.db) || undefined,
+    profileCaseSla: str(profileValues['case-sla']) || undefined,
     profilePageSize: parseWholeNumber(
       str(profileValues['page-size']),
       "the profile's page-size",

@@ -57,6 +57,8 @@ export interface RenderOptions {
   header?: boolean;
   /** table: total width in terminal columns. Default 120. */
   width?: number;
+  /** table: never cut a header (a column is at least its header's width; too narrow for that gives blocks). */
+  wholeHeaders?: boolean;
   /**
    * table: chalk's level for colouring risk_severity (red, yellow, green); 0 is none. The caller decides
    * (Terminal.colorLevel: --no-color, NO_COLOR, FORCE_COLOR, TERM, a terminal or not). Default 0.

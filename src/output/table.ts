@@ -46,15 +46,22 @@ export function waterFill(wants: readonly number[], budget: number): number[] {
 export interface ColumnWant {
   /** Width of the header and the widest cell of the first batch. */
   natural: number;
+  /** Width of the header alone: a column is never narrower (0 without a header row). */
+  header?: number;
   /** Width of the widest cell alone (a short column may cut its header before its values). */
   content: number;
   /** Free text, which may be cut; other columns are cut only when nothing else helps. */
   flex: boolean;
 }
 
+/** The narrowest a column may be: MIN_COLUMN (or its natural width, when smaller), and never below its header. */
+function leastWidth(c: ColumnWant): number {
+  return Math.max(c.header ?? 0, Math.min(Math.max(1, c.natural), MIN_COLUMN));
+}
+
 /** Whether every column can get at least MIN_COLUMN terminal columns (or its natural width) within `total`. */
 export function tableFits(columns: readonly ColumnWant[], total: number): boolean {
-  const least = columns.reduce((sum, c) => sum + Math.min(Math.max(1, c.natural), MIN_COLUMN), 0);
+  const least = columns.reduce((sum, c) => sum + leastWidth(c), 0);
   return least + SEPARATOR.length * (columns.length - 1) <= total;
 }
 
@@ -67,20 +74,23 @@ export function tableFits(columns: readonly ColumnWant[], total: number): boolea
 export function fitWidths(columns: readonly ColumnWant[], total: number): number[] {
   const n = columns.length;
   const cols = columns.map((c) => ({ ...c, natural: Math.max(1, c.natural), content: Math.max(1, c.content) }));
+  const header = (c: ColumnWant) => c.header ?? 0;
   const budget = Math.max(1, total - SEPARATOR.length * (n - 1));
   const natural = cols.map((c) => c.natural);
   if (natural.reduce((a, b) => a + b, 0) <= budget) return natural;
   const flexIndexes = cols.map((_, i) => i).filter((i) => cols[i]!.flex);
   const attempts = [
     { fixed: (c: ColumnWant) => c.natural, minFlex: COMFORT_FLEX },
-    { fixed: (c: ColumnWant) => Math.min(c.natural, c.content), minFlex: MIN_FLEX },
+    { fixed: (c: ColumnWant) => Math.max(header(c), Math.min(c.natural, c.content)), minFlex: MIN_FLEX },
   ];
   for (const { fixed, minFlex } of attempts) {
     const widths = cols.map((c) => (c.flex ? 0 : fixed(c)));
     const flexBudget = budget - widths.reduce((a, b) => a + b, 0);
-    if (flexIndexes.length > 0 && flexBudget >= minFlex * flexIndexes.length) {
-      const shares = waterFill(
+    const flexFloor = flexIndexes.reduce((sum, i) => sum + Math.max(minFlex, header(cols[i]!)), 0);
+    if (flexIndexes.length > 0 && flexBudget >= flexFloor) {
+      const shares = raisedFill(
         flexIndexes.map((i) => natural[i]!),
+        flexIndexes.map((i) => header(cols[i]!)),
         flexBudget,
       );
       flexIndexes.forEach((i, k) => {
@@ -89,10 +99,23 @@ export function fitWidths(columns: readonly ColumnWant[], total: number): number
       return widths;
     }
   }
-  return waterFill(
-    cols.map((c) => (c.flex ? c.natural : Math.min(c.natural, c.content))),
+  // Every column at least its least width (its header whole), what is left shared out towards the natural widths.
+  return raisedFill(
+    cols.map((c) => (c.flex ? c.natural : Math.max(header(c), Math.min(c.natural, c.content)))),
+    cols.map(leastWidth),
     budget,
   );
+}
+
+/** waterFill over what each column wants beyond its floor: no column ends below its floor (when the floors fit). */
+function raisedFill(wants: readonly number[], floors: readonly number[], budget: number): number[] {
+  const floorSum = floors.reduce((a, b) => a + b, 0);
+  if (floorSum > budget || floorSum === 0) return waterFill(wants, budget);
+  const extra = waterFill(
+    wants.map((w, i) => Math.max(0, w - floors[i]!)),
+    budget - floorSum,
+  );
+  return floors.map((f, i) => f + (wants[i]! > f ? extra[i]! : 0));
 }
 
 type Kit = typeof import('./table-kit.js');
@@ -130,6 +153,7 @@ export class TableRenderer implements Renderer {
   readonly #out: Writable;
   readonly #columns: string[];
   readonly #header: boolean;
+  readonly #wholeHeaders: boolean;
   readonly #width: number;
   readonly #colorLevel: ColorLevel;
   #palette: Palette | undefined;
@@ -140,6 +164,7 @@ export class TableRenderer implements Renderer {
     this.#out = opts.out;
     this.#columns = [...(opts.columns ?? opts.tableColumns)];
     this.#header = opts.header ?? true;
+    this.#wholeHeaders = opts.wholeHeaders ?? false;
     this.#width = Math.max(1, Math.floor(opts.width ?? 120));
     this.#colorLevel = opts.color ?? 0;
   }
@@ -213,8 +238,10 @@ export class TableRenderer implements Renderer {
     const wants = this.#columns.map((name, i): ColumnWant => {
       let content = 1;
       for (const row of cells) content = Math.max(content, Math.min(NATURAL_CAP, displayWidth(row[i]!)));
-      const natural = this.#header ? Math.max(content, displayWidth(tableCell(name))) : content;
-      return { natural, content, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };
+      const headerWidth = this.#header ? displayWidth(tableCell(name)) : 0;
+      const natural = Math.max(content, headerWidth);
+      const header = this.#wholeHeaders ? headerWidth : 0;
+      return { natural, content, header, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };
     });
     return tableFits(wants, this.#width)
       ? { kind: 'table', widths: fitWidths(wants, this.#width) }

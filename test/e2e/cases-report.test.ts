@@ -82,14 +82,21 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
   const rowsWithCases = () => new Set(listing.map((c) => c.catalog_key)).size;
   const statementText = () =>
-    `No match was found for the other ${catalogueRows - rowsWithCases()} rows as of ${lastOkSync}.`;
+    `No match was found for the other ${catalogueRows - rowsWithCases()} rows as of ${lastOkSync.slice(0, 19).replace('T', ' ')} UTC.`;
 
   describe('report', () => {
     it('-f json holds every case with every event, the coverage, the health and the statement', async () => {
       const { stdout } = await report(['-f', 'json']);
       const data = JSON.parse(stdout);
-      expect(data.cases).toEqual(listing);
-      expect(data.summary).toEqual({
+      // Each case as `cases` lists it (in the same order: matches first, then by severity), with what the report adds.
+      const bare = data.cases.map(({ recall: _r, closed_at: _c, time_to_action_hours: _t, ...c }: Rec) => ({
+        ...c,
+        events: c.events.map(({ number: _n, ...e }: Rec) => e),
+      }));
+      expect(bare).toEqual(listing);
+      for (const c of data.cases)
+        expect(c.events.map((e: Rec) => e.number)).toEqual(c.events.map((_: Rec, i: number) => i + 1));
+      expect(data.summary).toMatchObject({
         cases: listing.length,
         open: listing.filter((c) => c.status === 'open').length,
         waiting: listing.filter((c) => c.status === 'waiting').length,
@@ -101,8 +108,12 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         rows: catalogueRows,
         with_identifier: identifiable,
         without_identifier: catalogueRows - identifiable,
+        // N2's barcode is refused: listed, and not counted usable.
+        refused: [{ line: catalogueRows - 1, catalog_key: 'sku:N2', value: 'ABC', reason: expect.any(String) }],
         key_column: 'sku',
         rows_with_cases: rowsWithCases(),
+        rows_matching: rowsWithCases(),
+        matches_without_case: [],
       });
       expect(data.coverage.monitoring).toEqual({
         complete: true,
@@ -118,7 +129,13 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         rows_without_match: catalogueRows - rowsWithCases(),
       });
       expect(data.chain).toMatchObject({ intact: true, events: listing.reduce((n, c) => n + c.events.length, 0) });
-      reports.set(engine, clockFree(stdout));
+      // The archive's name and the hours to action (the wall clock's) differ by engine and run: taken out too.
+      const comparable = JSON.parse(stdout);
+      comparable.provenance.archive = '<archive>';
+      comparable.statement.text = comparable.statement.text.replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g, '<time>');
+      comparable.summary.time_to_action = { ...comparable.summary.time_to_action, median_hours: 0, p90_hours: 0 };
+      for (const c of comparable.cases) c.time_to_action_hours = c.time_to_action_hours === null ? null : 0;
+      reports.set(engine, clockFree(JSON.stringify(comparable, null, 2)));
     });
 
     it('a period reaching back before monitoring began is marked incomplete, with the gap', async () => {
@@ -154,11 +171,27 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(html).toContain('lab test ordered');
       expect(html).toContain(statementText());
       expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(/i);
-      expect(html).not.toMatch(/\b(?:src|href|srcset|action)\s*=/i);
-      // The one http address in the file is the note's own text, escaped, never a reference.
-      expect(html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '')).not.toMatch(
-        /https?:/i,
+      // The only references are the links to the recalls' notices (which load nothing).
+      const hrefs = [...html.matchAll(/\bhref="([^"]*)"/g)].map((m) => m[1]);
+      const notices = new Set(
+        listing.map((c) => escapeHtml(sandbox.records().find((r) => r.id === c.recall_id)?.source_url ?? '')),
       );
+      expect(hrefs.length).toBeGreaterThan(0);
+      for (const h of hrefs) expect(notices.has(h!)).toBe(true);
+      expect(html.replace(/<a href="[^"]*" rel="noreferrer noopener">/g, '')).not.toMatch(
+        /\b(?:src|href|srcset|action)\s*=/i,
+      );
+      // The http addresses in the file are text: the note's own, escaped, and each recall's notice (shown, never a
+      // reference: the page links nowhere).
+      let addresses = html.replace(/=HYPERLINK\(&quot;http:\/\/example\.invalid&quot;,&quot;x&quot;\)/g, '');
+      for (const c of listing) {
+        const url = sandbox.records().find((r) => r.id === c.recall_id)?.source_url;
+        if (url) {
+          expect(html).toContain(`<a href="${escapeHtml(url)}" rel="noreferrer noopener">${escapeHtml(url)}</a>`);
+          addresses = addresses.split(escapeHtml(url)).join('');
+        }
+      }
+      expect(addresses).not.toMatch(/https?:/i);
       // Our own words never call anything safe: take the recalls' titles out, then look.
       let ours = html;
       for (const c of listing) ours = ours.split(escapeHtml(c.alert_title ?? '')).join('');
@@ -188,6 +221,42 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
           expect(text).toContain(statementText());
           expect(text).toContain(HTML_NOTE);
           expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
+          // The auditor's summary table comes first: the document's first table, before the statement, one row a case.
+          // In the page (a string: the test's own types know no DOM).
+          const layout = (await page.evaluate(`(() => {
+            const first = document.querySelector('table');
+            const statement = document.querySelector('.statement');
+            return {
+              scripts: document.scripts.length,
+              firstClass: first && first.className,
+              beforeStatement: Boolean(
+                first && statement && first.compareDocumentPosition(statement) & Node.DOCUMENT_POSITION_FOLLOWING,
+              ),
+              header: [...(first ? first.querySelectorAll('th') : [])].map((th) => th.textContent),
+              rows: first ? first.querySelectorAll('tr').length - 1 : 0,
+              firstCase: first && first.querySelector('tr:nth-child(2) td').textContent,
+            };
+          })()`)) as Rec;
+          expect(layout).toEqual({
+            scripts: 0,
+            firstClass: 'summary',
+            beforeStatement: true,
+            header: [
+              'Case',
+              'Product',
+              'Recall',
+              'Severity',
+              'Level',
+              'Status',
+              'Outcome',
+              'Opened',
+              'Due',
+              'Closed',
+              'Time to action',
+            ],
+            rows: listing.length,
+            firstCase: String(listing[0]!.id),
+          });
           expect((await page.pdf()).length).toBeGreaterThan(1000);
         } finally {
           await browser.close();
@@ -208,7 +277,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const csv = (await report(['-f', 'csv'])).stdout;
       const rows = parse(csv, { columns: true }) as Rec[];
       expect(csv.split('\n')[0]).toBe(
-        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note',
+        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note,risk_severity,product_name,due_at,closed_at,time_to_action_hours',
       );
       expect(rows.map((r) => Number(r.case_id))).toEqual(listing.map((c) => c.id));
       for (const [i, c] of listing.entries()) {

@@ -106,7 +106,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(all).toHaveLength(pairs.size);
       const csv = await runCli(['cases', '--db', db, '--status', 'all', '-f', 'csv']);
       expect(csv.stdout.split('\n')[0]).toBe(
-        'id,status,recall_id,level,reason,catalog_row,catalog_key,alert_title,opened_at,updated_at,outcome,events',
+        'id,status,recall_id,level,reason,catalog_row,catalog_key,alert_title,opened_at,updated_at,outcome,due_at,sla,risk_severity,product_name,events',
       );
       expect(csv.stdout.split('\n').filter((l) => /^\d+,open,/.test(l))).toHaveLength(pairs.size);
       expect(new Set(all.map((c) => `${c.catalog_row.sku} ${c.recall_id} ${c.level} ${c.reason}`))).toEqual(pairs);
@@ -123,6 +123,10 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
           'opened_at',
           'updated_at',
           'outcome',
+          'due_at',
+          'sla',
+          'risk_severity',
+          'product_name',
           'events',
         ]);
         expect(c.catalog_row).toEqual(rowsBySku.get(c.catalog_row.sku));

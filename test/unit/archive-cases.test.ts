@@ -8,7 +8,7 @@ import { describeChanges } from '../../src/archive/cases-changes.js';
 import { MIGRATIONS as PG_MIGRATIONS, SCHEMA_VERSION as PG_VERSION } from '../../src/archive/postgres/schema.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
-import { editedCopy } from '../helpers/archive-edit.js';
+import { editArchive, editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { adminQuery, ENGINES, freshDatabase } from '../helpers/postgres.js';
 
@@ -46,6 +46,44 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const rows = await where.rows<StoredEvent>('SELECT * FROM case_events ORDER BY seq');
     return rows.map((e) => ({ ...e, seq: Number(e.seq), case_id: Number(e.case_id) }));
   }
+
+  describe('cases opened by the version before due times and titles in the chain', () => {
+    it('still verify, and show the title their row holds', async () => {
+      const { where, archive, records } = await archiveWith();
+      await archive.openCases([candidate(records[0]!.id, 'A')], by('m'));
+      await archive.stepCase(1, { kind: 'wait' }, by('alice'));
+      await archive.close();
+      // The opened event as the earlier version wrote it: the pair and the row only, the chain hashed over that.
+      const legacy = JSON.stringify({
+        catalog_key: 'sku:A',
+        catalog_row: { gtin: '4006381333931', sku: 'A' },
+        level: 'match',
+        reason: 'barcode',
+        recall_id: records[0]!.id,
+      });
+      let prev = '0'.repeat(64);
+      for (const e of await events(where)) {
+        const detail = e.seq === 1 ? legacy : e.detail;
+        const fields = [e.seq, e.case_id, e.at, e.actor, e.action, e.status, e.outcome, e.note, detail, prev];
+        const hash = createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
+        const p = (n: number) => (engine === 'sqlite' ? '?' : `$${n}`);
+        await editArchive(
+          where,
+          `UPDATE case_events SET detail = ${p(1)}, prev_hash = ${p(2)}, hash = ${p(3)} WHERE seq = ${p(4)}`,
+          [detail, prev, hash, e.seq],
+        );
+        prev = hash;
+      }
+      const reopened = await openArchive(where.db, { create: false });
+      try {
+        expect((await reopened.verifyCases()).broken).toBeUndefined();
+        const [c] = await reopened.cases({ statuses: ['waiting'] });
+        expect(c).toMatchObject({ id: 1, alert_title: 'a title', due_at: null, sla: null, product_name: null });
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
 
   describe('the case log', () => {
     it('chains each event: sha256 of the JSON array of its fields and the previous hash, as docs/cases.md says', async () => {

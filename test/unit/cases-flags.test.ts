@@ -32,6 +32,13 @@ const BAD: Array<[string[], string]> = [
     ['cases', 'reslove', '1'],
     "error: unknown cases subcommand 'reslove'\nhint: one of: show, resolve, wait, reopen, verify (or none, to list)\n",
   ],
+  [['cases', 'wait', '2', '--level', 'possible'], 'error: give case ids or a selection (--level), not both\n'],
+  [
+    ['cases', 'wait'],
+    'error: wait needs case ids, or a selection such as --level possible\nhint: example: recall-feed cases wait 12 13\n',
+  ],
+  [['cases', 'resolve', '2', 'x', '--as', 'false-positive'], "error: a case id is a whole number from 1, not 'x'\n"],
+  [['cases', 'show', '1', '0'], "error: a case id is a whole number from 1, not '0'\n"],
   [['report', '-f', 'table'], "error: --format must be one of html, json, csv, markdown, not 'table'\n"],
   [['report', '--since', '2026-02-01', '--until', '2026-01-01'], 'error: --since must be before --until\n'],
   [['report', '--map', 'gtin=EAN'], 'error: --map works with --catalog\n'],

@@ -18,8 +18,11 @@ const catalogue = {
   rows: 10,
   with_identifier: 8,
   without_identifier: 2,
+  refused: [],
   key_column: 'sku',
   rows_with_cases: 1,
+  rows_matching: 1,
+  matches_without_case: [],
 };
 
 function data(health: MonitoringHealth): ReportData {
@@ -27,8 +30,24 @@ function data(health: MonitoringHealth): ReportData {
     title: 'Recall monitoring: cases and coverage',
     generated_at: '2026-03-03T00:00:00.000Z',
     period: { since: null, until: '2026-03-03T00:00:00.000Z' },
+    provenance: { tool: 'recall-feed', version: '0', archive: HOSTILE, catalogue: null, chain_head: 'ab'.repeat(32) },
     coverage: { catalogue, monitoring: health },
-    summary: { cases: 1, open: 0, waiting: 0, closed: 1, outcomes: { 'not-our-product': 1 } },
+    summary: {
+      cases: 1,
+      open: 0,
+      waiting: 0,
+      closed: 1,
+      outcomes: { 'not-our-product': 1 },
+      overdue: 0,
+      time_to_action: {
+        closed: 1,
+        median_hours: 1,
+        p90_hours: 1,
+        with_due: 0,
+        closed_within_sla: 0,
+        share_within_sla: null,
+      },
+    },
     statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', true),
     chain: { intact: true, events: 2, head: 'ab'.repeat(32), problem: null },
     cases: [
@@ -44,9 +63,17 @@ function data(health: MonitoringHealth): ReportData {
         opened_at: '2026-03-01T00:00:00.000Z',
         updated_at: '2026-03-01T01:00:00.000Z',
         outcome: 'not-our-product',
+        due_at: null,
+        sla: null,
+        risk_severity: HOSTILE,
+        product_name: HOSTILE,
+        recall: { risk_severity: HOSTILE, hazard: HOSTILE, source_url: HOSTILE, published_at: null },
+        closed_at: '2026-03-01T01:00:00.000Z',
+        time_to_action_hours: 1,
         events: [
           {
             seq: 1,
+            number: 1,
             at: '2026-03-01T00:00:00.000Z',
             actor: 'recall-feed match',
             action: 'opened',
@@ -57,6 +84,7 @@ function data(health: MonitoringHealth): ReportData {
           },
           {
             seq: 2,
+            number: 2,
             at: '2026-03-01T01:00:00.000Z',
             actor: HOSTILE,
             action: 'resolved',
@@ -77,6 +105,18 @@ describe('the report renderings', () => {
     expect(html).not.toMatch(/<script|<\/style><|\u001b|\u0007/);
     expect(html).toContain('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;| **x** [a](javascript:1) [31mred');
     expect(html.match(/<style>/g)).toHaveLength(1);
+    // A notice address that is not a plain http(s) URL never becomes a link.
+    expect(html).not.toContain('href');
+    for (const url of ['javascript:alert(1)', 'https://x.example/a"onmouseover="alert(1)', 'data:text/html,x']) {
+      const d = data(healthy);
+      d.cases[0]!.recall!.source_url = url;
+      expect(reportHtml(d)).not.toContain('href');
+    }
+    const d = data(healthy);
+    d.cases[0]!.recall!.source_url = 'https://example.gov/recall?id=1&x=2';
+    expect(reportHtml(d)).toContain(
+      '<a href="https://example.gov/recall?id=1&amp;x=2" rel="noreferrer noopener">https://example.gov/recall?id=1&amp;x=2</a>',
+    );
   });
 
   it('markdown escapes what would become markup, a table cell pipe included', () => {
@@ -87,7 +127,7 @@ describe('the report renderings', () => {
 
   it('the statement: the other rows, as of the last ok sync; incomplete monitoring said in the same breath', () => {
     expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', true)).toEqual({
-      text: 'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z.',
+      text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC.',
       incomplete: false,
       as_of: '2026-03-02T00:00:00.000Z',
       rows_without_match: 9,
@@ -103,7 +143,7 @@ describe('the report renderings', () => {
     const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', true);
     expect(s.incomplete).toBe(true);
     expect(s.text).toBe(
-      'No match was found for the other 9 rows as of 2026-03-02T00:00:00.000Z. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
+      'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
     );
     const never = statement(
       null,

@@ -1,8 +1,8 @@
 // The case store on PostgreSQL: opens cases for match pairs (never twice), lists them with their timelines, and records each step.
 import type pg from 'pg';
 import { compileFilter, isEmptyFilter, type RecordFilter } from '../../filters/record-filter.js';
-import { canonicalJson, openedDetail } from '../cases-chain.js';
-import { CaseNotFoundError } from '../cases-errors.js';
+import { candidateDetail, canonicalJson } from '../cases-chain.js';
+import { CaseNotFoundError, CasesNotKeptError } from '../cases-errors.js';
 import type {
   CaseCandidate,
   CaseEventView,
@@ -57,17 +57,20 @@ export function openCases(
       const id = made.rows[0]?.id;
       if (id === undefined) continue;
       opened++;
-      const detail = openedDetail({
-        recall_id: c.recallId,
-        catalog_key: c.catalogKey,
-        level: c.level,
-        reason: c.reason,
-        catalog_row: row,
-      });
+      const detail = candidateDetail(c, row);
       await appendEvent(client, s, { caseId: id, ...by, action: 'opened', status: 'open', outcome: null, detail });
     }
     return { opened, existing: candidates.length - opened };
   });
+}
+
+/**
+ * Refuses to read cases from a schema an earlier version wrote (opened read-only, so not brought forward): it has
+ * no case tables. `s` is the quoted schema; `name` how the archive is named to the user.
+ */
+export async function checkKeepsCases(client: pg.Client, s: string, name: string): Promise<void> {
+  const { rows } = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${s}.case_events`]);
+  if (rows[0]?.t === null || rows[0]?.t === undefined) throw new CasesNotKeptError(name);
 }
 
 async function listIn(client: pg.Client, s: string, q: CaseQuery, filter: RecordFilter): Promise<CaseView[]> {
@@ -81,17 +84,23 @@ async function listIn(client: pg.Client, s: string, q: CaseQuery, filter: Record
   const chosen = keep
     ? rows.filter((r) => r.recall_raw !== null && keep(JSON.parse(r.recall_raw) as Record<string, unknown>))
     : rows;
-  const events = await client.query<CaseEventView & { case_id: number }>(
+  const events = await client.query<CaseEventView & { case_id: number; detail: string | null }>(
     `SELECT ${EVENT_COLUMNS} FROM ${s}.case_events e JOIN ${s}.cases c ON c.id = e.case_id
       WHERE ${w.sql} ORDER BY e.case_id, e.seq`,
     w.params,
   );
   const byCase = eventsByCase(events.rows);
-  return chosen.map((r) => caseView(r, byCase.get(r.id) ?? []));
+  return chosen.map((r) => caseView(r, byCase.get(r.id)));
 }
 
 /** The cases `q` asks for, oldest first, each with its timeline; `filter` applies to the recall as archived. */
-export function listCases(client: pg.Client, s: string, q: CaseQuery, filter: RecordFilter = {}): Promise<CaseView[]> {
+export async function listCases(
+  client: pg.Client,
+  s: string,
+  q: CaseQuery,
+  filter: RecordFilter = {},
+): Promise<CaseView[]> {
+  await checkKeepsCases(client, s, s);
   return inSnapshot(client, () => listIn(client, s, q, filter));
 }
 
@@ -101,17 +110,50 @@ export function caseWithRecall(
   s: string,
   id: number,
 ): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
-  return inSnapshot(client, async () => {
-    const [found] = await listIn(client, s, { statuses: ['open', 'waiting', 'closed'], ids: [id] }, {});
-    if (!found) throw new CaseNotFoundError(id);
-    const { rows } = await client.query<{ raw: string }>(`SELECT raw FROM ${s}.recalls WHERE id = $1`, [
-      found.recall_id,
-    ]);
-    return { case: found, recall: rows[0] ? (JSON.parse(rows[0].raw) as Record<string, unknown>) : undefined };
-  });
+  return checkKeepsCases(client, s, s).then(() =>
+    inSnapshot(client, async () => {
+      const [found] = await listIn(client, s, { statuses: ['open', 'waiting', 'closed'], ids: [id] }, {});
+      if (!found) throw new CaseNotFoundError(id);
+      const { rows } = await client.query<{ raw: string }>(`SELECT raw FROM ${s}.recalls WHERE id = $1`, [
+        found.recall_id,
+      ]);
+      return { case: found, recall: rows[0] ? (JSON.parse(rows[0].raw) as Record<string, unknown>) : undefined };
+    }),
+  );
 }
 
-/** Resolve, wait or reopen: checked against the status inside the write transaction, then appended. */
+/**
+ * The same step on every case of `ids`, in one write transaction, one event each: an unknown id, or a case whose
+ * status does not allow the step, refuses the whole step (nothing is written).
+ */
+export async function stepCases(
+  client: pg.Client,
+  s: string,
+  schema: string,
+  ids: readonly number[],
+  step: CaseStep,
+  by: StepBy,
+): Promise<CaseView[]> {
+  await inWriteTransaction(client, schema, async () => {
+    const { rows } = await client.query<{ id: number; status: CaseStatus; outcome: string | null }>(
+      `SELECT id, status, outcome FROM ${s}.cases WHERE id = ANY($1::bigint[])`,
+      [[...ids]],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const planned = ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new CaseNotFoundError(id);
+      return { id, fields: stepFields(id, row, step) };
+    });
+    for (const { id, fields } of planned) await appendEvent(client, s, { caseId: id, ...by, ...fields, detail: null });
+  });
+  const after = new Map(
+    (await listCases(client, s, { statuses: ['open', 'waiting', 'closed'], ids })).map((c) => [c.id, c]),
+  );
+  return ids.map((id) => after.get(id) as CaseView);
+}
+
+/** Resolve, wait or reopen one case. */
 export async function stepCase(
   client: pg.Client,
   s: string,
@@ -120,14 +162,5 @@ export async function stepCase(
   step: CaseStep,
   by: StepBy,
 ): Promise<CaseView> {
-  await inWriteTransaction(client, schema, async () => {
-    const { rows } = await client.query<{ status: CaseStatus; outcome: string | null }>(
-      `SELECT status, outcome FROM ${s}.cases WHERE id = $1`,
-      [id],
-    );
-    const row = rows[0];
-    if (!row) throw new CaseNotFoundError(id);
-    await appendEvent(client, s, { caseId: id, ...by, ...stepFields(id, row, step), detail: null });
-  });
-  return (await caseWithRecall(client, s, id)).case;
+  return (await stepCases(client, s, schema, [id], step, by))[0] as CaseView;
 }

@@ -22,7 +22,7 @@ import type {
   StoredVersion,
   UpsertCounts,
 } from '../store.js';
-import { caseWithRecall, listCases, openCases, stepCase } from './cases.js';
+import { caseWithRecall, listCases, openCases, stepCase, stepCases } from './cases.js';
 import { verifyCases } from './cases-verify.js';
 import { commitHorizon } from './commit-stamp.js';
 import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
@@ -231,6 +231,10 @@ export class PostgresStore implements ArchiveStore {
 
   stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView> {
     return this.run((client) => stepCase(client, this.s, this.target.schema, id, step, by));
+  }
+
+  stepCases(ids: readonly number[], step: CaseStep, by: StepBy): Promise<CaseView[]> {
+    return this.run((client) => stepCases(client, this.s, this.target.schema, ids, step, by));
   }
 
   verifyCases(): Promise<CaseLogCheck> {

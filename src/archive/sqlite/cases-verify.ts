@@ -1,9 +1,12 @@
 // `cases verify`: the hash chain of every event, then each case row against the timeline that must explain it.
 import type Database from 'better-sqlite3';
 import { type CaseLogCheck, checkChain, type StoredEvent } from '../cases-chain.js';
+import { CasesNotKeptError } from '../cases-errors.js';
+import { keepsCases } from './cases.js';
 import { type CaseRowState, caseRowsSql, checkCaseRows, checkOrphan, orphanSql } from '../cases-check.js';
 
 export function verifyCases(db: Database.Database): CaseLogCheck {
+  if (!keepsCases(db)) throw new CasesNotKeptError(db.name);
   const events = db.prepare('SELECT * FROM case_events ORDER BY seq').iterate() as IterableIterator<StoredEvent>;
   const chain = checkChain(events);
   const cases = db.prepare('SELECT count(*) AS n FROM cases').get() as { n: number };

@@ -1,8 +1,8 @@
 // The case store: opens cases for match pairs (never twice), lists them with their timelines, and records each step.
 import type Database from 'better-sqlite3';
 import { compileFilter, isEmptyFilter, type RecordFilter } from '../../filters/record-filter.js';
-import { canonicalJson, openedDetail } from '../cases-chain.js';
-import { CaseNotFoundError } from '../cases-errors.js';
+import { candidateDetail, canonicalJson } from '../cases-chain.js';
+import { CaseNotFoundError, CasesNotKeptError } from '../cases-errors.js';
 import { caseView, EVENT_COLUMNS, eventsByCase, stepFields } from '../cases-steps.js';
 import { EventWriter } from './cases-events.js';
 import type {
@@ -16,7 +16,7 @@ import type {
   StepBy,
 } from '../cases-model.js';
 
-type EventRow = CaseEventView & { case_id: number };
+type EventRow = CaseEventView & { case_id: number; detail: string | null };
 
 function where(q: CaseQuery): { sql: string; params: unknown[] } {
   const parts: string[] = [];
@@ -31,13 +31,23 @@ function where(q: CaseQuery): { sql: string; params: unknown[] } {
   return { sql: parts.join(' AND '), params };
 }
 
+/** Whether the file has the case tables: one written by an earlier version and opened read-only has not. */
+export function keepsCases(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'case_events'").get() !== undefined;
+}
+
 export class CaseStore {
   private readonly db: Database.Database;
-  private readonly events: EventWriter;
+  private writer: EventWriter | undefined;
 
   constructor(db: Database.Database) {
     this.db = db;
-    this.events = new EventWriter(db);
+    if (!keepsCases(db)) throw new CasesNotKeptError(db.name);
+  }
+
+  private get events(): EventWriter {
+    this.writer ??= new EventWriter(this.db);
+    return this.writer;
   }
 
   /** One transaction: a case and its opened event for each new pair; a pair that has a case is left alone. */
@@ -55,13 +65,7 @@ export class CaseStore {
           | undefined;
         if (!made) continue;
         opened++;
-        const detail = openedDetail({
-          recall_id: c.recallId,
-          catalog_key: c.catalogKey,
-          level: c.level,
-          reason: c.reason,
-          catalog_row: row,
-        });
+        const detail = candidateDetail(c, row);
         this.events.append({ caseId: made.id, ...by, action: 'opened', status: 'open', outcome: null, detail });
       }
       return { opened, existing: candidates.length - opened };
@@ -88,7 +92,7 @@ export class CaseStore {
         )
         .iterate(...w.params) as IterableIterator<EventRow>,
     );
-    return chosen.map((r) => caseView(r, byCase.get(r.id) ?? []));
+    return chosen.map((r) => caseView(r, byCase.get(r.id)));
   }
 
   /** One case with its timeline, and its recall as the archive holds it now (undefined when it does not). */
@@ -103,16 +107,26 @@ export class CaseStore {
 
   /** Resolve, wait or reopen: checked against the status inside the write transaction, then appended. */
   step(id: number, step: CaseStep, by: StepBy): CaseView {
+    return this.stepMany([id], step, by)[0] as CaseView;
+  }
+
+  /**
+   * The same step on every case of `ids`, in one transaction, one event each: an unknown id, or a case whose
+   * status does not allow the step, refuses the whole step (nothing is written).
+   */
+  stepMany(ids: readonly number[], step: CaseStep, by: StepBy): CaseView[] {
     this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT status, outcome FROM cases WHERE id = ?').get(id) as
-          | { status: CaseStatus; outcome: string | null }
-          | undefined;
-        if (!row) throw new CaseNotFoundError(id);
-        const fields = stepFields(id, row, step);
-        this.events.append({ caseId: id, ...by, ...fields, detail: null });
+        const read = this.db.prepare('SELECT status, outcome FROM cases WHERE id = ?');
+        const planned = ids.map((id) => {
+          const row = read.get(id) as { status: CaseStatus; outcome: string | null } | undefined;
+          if (!row) throw new CaseNotFoundError(id);
+          return { id, fields: stepFields(id, row, step) };
+        });
+        for (const { id, fields } of planned) this.events.append({ caseId: id, ...by, ...fields, detail: null });
       })
       .immediate();
-    return this.get(id).case;
+    const after = new Map(this.list({ statuses: ['open', 'waiting', 'closed'], ids }).map((c) => [c.id, c]));
+    return ids.map((id) => after.get(id) as CaseView);
   }
 }

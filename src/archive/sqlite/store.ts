@@ -191,6 +191,10 @@ export class SqliteStore implements ArchiveStore {
     return this.run(() => this.store.step(id, step, by));
   }
 
+  stepCases(ids: readonly number[], step: CaseStep, by: StepBy): Promise<CaseView[]> {
+    return this.run(() => this.store.stepMany(ids, step, by));
+  }
+
   verifyCases(): Promise<CaseLogCheck> {
     return this.run(() => verifyCases(this.db));
   }

@@ -9,7 +9,11 @@ import { chooseFormat, openTarget, reachesTerminal } from '../files/output-targe
 import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
 import { caseText } from './case-text.js';
-import { caseRecord } from './list-cases.js';
+import { GENESIS } from '../../archive/cases-chain.js';
+import { CasesNotKeptError } from '../../archive/cases-errors.js';
+import { UsageError } from '../cli-errors.js';
+import { caseRecord, casesOrNone, isOverdue } from './list-cases.js';
+import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
 /** Opens the archive for `fn`: for writing a step, read-only for show and verify (a read-only file or role will do). */
@@ -62,24 +66,110 @@ async function printCase(
   );
 }
 
-export async function runShowCase(plan: { db: DbChoice; id: number }, globals: GlobalFlags, ctx: Context) {
+export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals: GlobalFlags, ctx: Context) {
   await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
-    const found = await archive.caseWithRecall(plan.id);
-    await printCase(local, ctx, found.case, found.recall);
+    // Every id is looked up first: an unknown one is refused before anything is printed.
+    const found = [];
+    for (const id of plan.ids) {
+      const one = await archive.caseWithRecall(id).catch((err: unknown) => {
+        if (!(err instanceof CasesNotKeptError)) throw err;
+        throw new UsageError(
+          `no case ${id}: ${local.archive.name} was written by an earlier recall-feed and holds no cases yet`,
+          'cases are opened by recall-feed match --archive --open-cases',
+        );
+      });
+      found.push(one);
+    }
+    if (found.length === 1) return printCase(local, ctx, found[0]!.case, found[0]!.recall);
+    await printCases(
+      local,
+      ctx,
+      found.map((f) => ({ c: f.case, recall: f.recall })),
+    );
   });
+}
+
+/** Several cases: text blocks on a terminal, else one JSON object a line (jsonl), a JSON array (json) or csv rows. */
+async function printCases(
+  local: LocalSession,
+  ctx: Context,
+  list: { c: CaseView; recall: Record<string, unknown> | undefined | null }[],
+): Promise<void> {
+  const format = chooseFormat(local.settings, local.terminal);
+  const json = list.map(({ c, recall }) =>
+    recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null },
+  );
+  const body =
+    format === 'table'
+      ? list.map(({ c, recall }) => caseText(c, recall ?? undefined, recall !== null)).join('\n')
+      : format === 'json'
+        ? `${escapeJsonControls(JSON.stringify(json, null, 2))}\n`
+        : json.map((j) => `${escapeJsonControls(JSON.stringify(j))}\n`).join('');
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (format !== 'csv') return writeChunk(target.stream, body);
+      const { createRenderer } = await import('../../output/renderer.js');
+      const columns = [...CASE_FIELDS];
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: columns,
+        csvColumns: columns,
+        toTerminal: reachesTerminal(target, local.terminal),
+      });
+      await renderer.write(list.map(({ c }) => caseRecord(c)));
+      await renderer.end();
+    },
+  );
+}
+
+/** The ids a step acts on: those given, or every case the selection finds. */
+async function stepIds(plan: CaseStepPlan, archive: ArchiveStore, nowMs: number): Promise<number[]> {
+  if (plan.ids) return plan.ids;
+  const select = plan.select ?? { query: { statuses: [] }, filter: {} };
+  const chosen = await archive.cases(select.query, select.filter);
+  return chosen.filter((c) => !select.overdue || isOverdue(c, nowMs)).map((c) => c.id);
+}
+
+function stepWords(plan: CaseStepPlan): string {
+  return plan.step.kind === 'resolve' ? `resolve as ${plan.step.outcome}` : plan.step.kind;
 }
 
 export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   await withArchive(plan.db, 'write', globals, ctx, async (archive, local) => {
+    const ids = await stepIds(plan, archive, ctx.now());
+    if (ids.length === 0) {
+      local.status.note('no case fits the selection: nothing changed');
+      return;
+    }
+    // A bulk step asks first on a terminal (stdin and stderr), unless --yes; off a terminal it is what was asked.
+    const asks = ids.length > 1 && !plan.yes && local.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
+    if (asks) {
+      const shown = ids.length > 12 ? `${ids.slice(0, 12).join(', ')} and ${ids.length - 12} more` : ids.join(', ');
+      if (!(await confirm(ctx, `${stepWords(plan)} ${ids.length} cases (${shown})?`))) {
+        local.status.note('nothing changed');
+        return;
+      }
+    }
     const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
-    const after = await writing(local.archive.name, () => archive.stepCase(plan.id, plan.step, by));
-    await printCase(local, ctx, after, null);
+    const after = await writing(local.archive.name, () => archive.stepCases(ids, plan.step, by));
+    if (after.length === 1 && plan.ids) await printCase(local, ctx, after[0]!, null);
+    else
+      await printCases(
+        local,
+        ctx,
+        after.map((c) => ({ c, recall: null })),
+      );
+    if (after.length > 1) local.status.note(`${after.length} cases: ${stepWords(plan)}`);
   });
 }
 
 export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context): Promise<void> {
   await withArchive(db, 'read', globals, ctx, async (archive, local) => {
-    const check = await archive.verifyCases();
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
+      await archive.verifyCases(),
+    ]);
     const format = chooseFormat(local.settings, local.terminal);
     const result = {
       ok: check.broken === undefined,

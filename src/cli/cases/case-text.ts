@@ -7,12 +7,16 @@ const RECALL_LINES = ['risk_severity', 'alert_status', 'data_source', 'published
 const clean = (v: unknown) => cleanForTerminal(v === null || v === undefined ? '' : String(v));
 
 function statusText(c: Pick<CaseView, 'status' | 'outcome'>): string {
-  return c.outcome ? `${c.status} (${c.outcome})` : c.status;
+  return c.outcome ? `${clean(c.status)} (${clean(c.outcome)})` : clean(c.status);
 }
 
 export function caseText(c: CaseView, recall: Record<string, unknown> | undefined, withRecall: boolean): string {
-  const lines = [`case ${c.id} · ${statusText(c)} · ${c.level}/${c.reason} · opened ${c.opened_at}`];
-  lines.push(`recall ${c.recall_id} · ${clean(recall?.alert_title ?? c.alert_title)}`);
+  // Every value was read from the archive, which anyone with write access may have edited: all of it is cleaned.
+  const due = c.due_at ? ` · due ${clean(c.due_at)}${c.sla ? ` (${clean(c.sla)})` : ''}` : '';
+  const lines = [
+    `case ${clean(c.id)} · ${statusText(c)} · ${clean(c.level)}/${clean(c.reason)} · opened ${clean(c.opened_at)}${due}`,
+  ];
+  lines.push(`recall ${clean(c.recall_id)} · ${clean(recall?.alert_title ?? c.alert_title)}`);
   if (withRecall) {
     if (recall) {
       const facts = RECALL_LINES.filter((f) => recall[f] !== undefined && recall[f] !== null).map(
@@ -24,12 +28,14 @@ export function caseText(c: CaseView, recall: Record<string, unknown> | undefine
       lines.push('  (not in the archive: run `recall-feed sync` to keep it)');
     }
   }
-  lines.push(`catalogue row ${clean(c.catalog_key)}`);
+  lines.push(`catalogue row ${clean(c.catalog_key)}${c.product_name ? ` · ${clean(c.product_name)}` : ''}`);
   for (const [k, v] of Object.entries(c.catalog_row)) if (v !== '') lines.push(`  ${clean(k)}: ${clean(v)}`);
   lines.push('timeline');
   for (const e of c.events) {
-    const outcome = e.outcome && e.action === 'resolved' ? ` ${e.outcome}` : '';
-    lines.push(`  ${e.seq}. ${e.at}  ${e.action}${outcome} · ${e.status} · by ${clean(e.actor)}`);
+    const outcome = e.outcome && e.action === 'resolved' ? ` ${clean(e.outcome)}` : '';
+    lines.push(
+      `  ${clean(e.seq)}. ${clean(e.at)}  ${clean(e.action)}${outcome} · ${clean(e.status)} · by ${clean(e.actor)}`,
+    );
     if (e.note) lines.push(`     ${clean(e.note)}`);
   }
   return `${lines.join('\n')}\n`;

@@ -5,6 +5,7 @@ import type { Match } from '../../match/matcher.js';
 import { counted } from '../../output/numbers.js';
 import { UsageError } from '../cli-errors.js';
 import type { StatusReporter } from '../terminal/status.js';
+import { dueAt, type Sla } from './sla.js';
 
 /** Columns that identify a product, looked for in this order (case ignored) when --key is not given. */
 export const KEY_COLUMNS = ['sku', 'id', 'ref', 'our_ref', 'article'] as const;
@@ -59,13 +60,26 @@ export function rowKeys(catalogue: Catalogue, column: string | undefined, status
   return (row: CatalogueRow) => keys.get(row.line) ?? `line:${row.line}`;
 }
 
+export interface OpenerOptions {
+  /** Only these levels open a case (match --open-cases --level). */
+  levels?: readonly string[] | undefined;
+  /** Each case's deadline, from its recall's published_at. */
+  sla?: Sla | undefined;
+  /** The catalogue's product-name column, kept with each case. */
+  nameColumn?: string | undefined;
+}
+
 /** Gathers the match pairs of a run, then opens the new ones in one transaction. */
 export class CaseOpener {
   private readonly pairs = new Map<string, CaseCandidate>();
-  constructor(private readonly keyOf: (row: CatalogueRow) => string) {}
+  constructor(
+    private readonly keyOf: (row: CatalogueRow) => string,
+    private readonly opts: OpenerOptions = {},
+  ) {}
 
   add(match: Match, recall: Record<string, unknown>): void {
     if (typeof recall.id !== 'number') return;
+    if (this.opts.levels && !this.opts.levels.includes(match.level)) return;
     const catalogKey = this.keyOf(match.row);
     const id = `${catalogKey}\u0000${recall.id}`;
     if (this.pairs.has(id)) return;
@@ -76,6 +90,9 @@ export class CaseOpener {
       reason: match.reason,
       catalogRow: match.row.values,
       alertTitle: typeof recall.alert_title === 'string' ? recall.alert_title : null,
+      dueAt: this.opts.sla ? (dueAt(this.opts.sla, recall.published_at) ?? null) : null,
+      sla: this.opts.sla?.text ?? null,
+      productName: this.opts.nameColumn ? match.row.values[this.opts.nameColumn]?.trim() || null : null,
     });
   }
 
@@ -93,6 +110,14 @@ export function casesLine(counts: { opened: number; existing: number }): string 
 }
 
 /** The opener of a `match --open-cases` run, its key column checked (a missing --key column is a usage error). */
-export function caseOpener(catalogue: Catalogue, key: string | undefined, status: StatusReporter): CaseOpener {
-  return new CaseOpener(rowKeys(catalogue, keyColumn(catalogue, key), status));
+export function caseOpener(
+  catalogue: Catalogue,
+  key: string | undefined,
+  status: StatusReporter,
+  opts: OpenerOptions = {},
+): CaseOpener {
+  return new CaseOpener(rowKeys(catalogue, keyColumn(catalogue, key), status), {
+    ...opts,
+    nameColumn: catalogue.columns.name,
+  });
 }

@@ -16,6 +16,11 @@ export const REPORT_CSV_COLUMNS = [
   'last_event',
   'last_event_by',
   'last_event_note',
+  'risk_severity',
+  'product_name',
+  'due_at',
+  'closed_at',
+  'time_to_action_hours',
 ] as const;
 
 export function reportCsvRow(c: ReportCase): Record<string, unknown> {
@@ -35,5 +40,10 @@ export function reportCsvRow(c: ReportCase): Record<string, unknown> {
     last_event: last?.action ?? null,
     last_event_by: last?.actor ?? null,
     last_event_note: last?.note ?? null,
+    risk_severity: c.recall?.risk_severity ?? c.risk_severity,
+    product_name: c.product_name,
+    due_at: c.due_at,
+    closed_at: c.closed_at,
+    time_to_action_hours: c.time_to_action_hours,
   };
 }

@@ -3,13 +3,20 @@ import { escapeHtml as esc } from '../../output/markup.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
+  caseFacts,
   caseTitle,
   catalogueFacts,
   chainText,
   healthFacts,
   periodText,
-  rowText,
+  provenanceFacts,
+  readable,
+  SUMMARY_HEADER,
+  summaryRow,
   summaryText,
+  timeFacts,
+  UNCASED_HEADER,
+  uncasedRow,
 } from './report-words.js';
 
 const STYLE = `
@@ -25,6 +32,7 @@ th { background: #f2f2f2; }
 .statement { font-size: 1.1em; padding: 0.6em 0.8em; border-left: 4px solid #2a6; background: #f4faf6; }
 .statement.incomplete { border-color: #c60; background: #fff7ee; }
 .case { border: 1px solid #bbb; padding: 0.6em 0.8em; margin: 0.8em 0; break-inside: avoid; page-break-inside: avoid; }
+table.summary, table.uncased { font-size: 0.85em; }
 .hash { font-family: ui-monospace, monospace; font-size: 0.8em; word-break: break-all; }
 .note { white-space: pre-wrap; }
 @page { margin: 1.5cm; }
@@ -32,25 +40,45 @@ th { background: #f2f2f2; }
 `;
 
 function facts(rows: Array<[string, string]>): string {
-  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${cell(k, v)}</td></tr>`).join('')}</table>`;
+}
+
+/**
+ * A fact's value, escaped; the notice's address is a link when it is a plain http(s) URL (nothing is loaded by
+ * it, and no other scheme ever becomes one), so an auditor can open the authority's page.
+ */
+function cell(label: string, value: string): string {
+  if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return esc(value);
+  return `<a href="${esc(value)}" rel="noreferrer noopener">${esc(value)}</a>`;
+}
+
+/** A table of text cells: every header and cell escaped. */
+function grid(header: readonly string[], rows: readonly string[][], cls = ''): string {
+  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const body = rows.map((r) => `<tr>${r.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`).join('\n');
+  return `<table${cls ? ` class="${cls}"` : ''}>\n${head}\n${body}\n</table>`;
 }
 
 function caseHtml(c: ReportCase): string {
-  const events = c.events
-    .map(
-      (e) =>
-        `<tr><td>${e.seq}</td><td>${esc(e.at)}</td><td>${esc(e.action)}${e.action === 'resolved' && e.outcome ? `: ${esc(e.outcome)}` : ''}</td><td>${esc(e.status)}</td><td>${esc(e.actor)}</td><td class="note">${esc(e.note ?? '')}</td></tr>`,
-    )
-    .join('');
-  return `<article class="case">
+  // Numbered on the case (1, 2, 3); the archive-wide seq (the chain's) stays in the JSON.
+  const events = c.events.map((e) => [
+    String(e.number),
+    readable(e.at),
+    `${e.action}${e.action === 'resolved' && e.outcome ? `: ${e.outcome}` : ''}`,
+    e.status,
+    e.actor,
+    e.note ?? '',
+  ]);
+  return `<article class="case" id="case-${esc(c.id)}">
 <h3>${esc(caseTitle(c))}</h3>
-<p>Recall ${c.recall_id}: ${esc(c.alert_title ?? '')}<br>Catalogue row ${esc(c.catalog_key)}: ${esc(rowText(c))}<br>Opened ${esc(c.opened_at)}</p>
-<table><tr><th>#</th><th>When</th><th>What</th><th>Status</th><th>By</th><th>Note</th></tr>${events}</table>
+${facts(caseFacts(c))}
+${grid(['#', 'When', 'What', 'Status', 'By', 'Note'], events, 'events')}
 </article>`;
 }
 
 export function reportHtml(d: ReportData): string {
   const statementClass = d.statement.incomplete ? 'statement incomplete' : 'statement';
+  const uncased = d.coverage.catalogue?.matches_without_case ?? [];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -61,19 +89,26 @@ export function reportHtml(d: ReportData): string {
 </head>
 <body>
 <h1>${esc(d.title)}</h1>
-<p class="meta">Period: ${esc(periodText(d))} · generated ${esc(d.generated_at)}</p>
+<p class="meta">Period: ${esc(periodText(d))} · generated ${esc(readable(d.generated_at))}</p>
+<h2>Summary</h2>
+<p>${esc(summaryText(d))}</p>
+${grid(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
 <h2>Statement</h2>
 <p class="${statementClass}">${esc(d.statement.text)}</p>
+${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${grid(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
+<h2>Time to action</h2>
+${facts(timeFacts(d))}
 <h2>Coverage</h2>
 ${facts(catalogueFacts(d))}
 <h3>Monitoring health</h3>
 ${facts(healthFacts(d))}
 <h2>Cases</h2>
-<p>${esc(summaryText(d))}</p>
 ${d.cases.map(caseHtml).join('\n')}
 <h2>Timeline integrity</h2>
 <p>${esc(chainText(d))}</p>
 <p class="meta">${esc(CHAIN_NOTE)}</p>
+<h2>Provenance</h2>
+${facts(provenanceFacts(d))}
 </body>
 </html>
 `;

@@ -3,47 +3,76 @@ import { escapeMarkdown as md } from '../../output/markup.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
+  caseFacts,
   caseTitle,
   catalogueFacts,
   chainText,
   healthFacts,
   periodText,
-  rowText,
+  provenanceFacts,
+  readable,
+  SUMMARY_HEADER,
+  summaryRow,
   summaryText,
+  timeFacts,
+  UNCASED_HEADER,
+  uncasedRow,
 } from './report-words.js';
 
 function facts(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${md(k)} | ${md(v)} |`)].join('\n');
 }
 
+function grid(header: readonly string[], rows: readonly string[][]): string {
+  return [
+    `| ${header.map(md).join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(md).join(' | ')} |`),
+  ].join('\n');
+}
+
 function caseMd(c: ReportCase): string {
-  const events = c.events.map(
-    (e) =>
-      `| ${e.seq} | ${md(e.at)} | ${md(e.action)}${e.action === 'resolved' && e.outcome ? `: ${md(e.outcome)}` : ''} | ${md(e.status)} | ${md(e.actor)} | ${md(e.note ?? '')} |`,
-  );
+  const events = c.events.map((e) => [
+    String(e.number),
+    readable(e.at),
+    `${e.action}${e.action === 'resolved' && e.outcome ? `: ${e.outcome}` : ''}`,
+    e.status,
+    e.actor,
+    e.note ?? '',
+  ]);
   return [
     `### ${md(caseTitle(c))}`,
     '',
-    `Recall ${c.recall_id}: ${md(c.alert_title ?? '')}  `,
-    `Catalogue row ${md(c.catalog_key)}: ${md(rowText(c))}  `,
-    `Opened ${md(c.opened_at)}`,
+    facts(caseFacts(c)),
     '',
-    '| # | When | What | Status | By | Note |',
-    '|---|---|---|---|---|---|',
-    ...events,
+    grid(['#', 'When', 'What', 'Status', 'By', 'Note'], events),
   ].join('\n');
 }
 
 export function reportMarkdown(d: ReportData): string {
   const statement = d.statement.incomplete ? `**Incomplete.** ${md(d.statement.text)}` : md(d.statement.text);
+  const uncased = d.coverage.catalogue?.matches_without_case ?? [];
   return `${[
     `# ${md(d.title)}`,
     '',
-    `Period: ${md(periodText(d))} · generated ${md(d.generated_at)}`,
+    `Period: ${md(periodText(d))} · generated ${md(readable(d.generated_at))}`,
+    '',
+    '## Summary',
+    '',
+    md(summaryText(d)),
+    '',
+    grid(SUMMARY_HEADER, d.cases.map(summaryRow)),
     '',
     '## Statement',
     '',
     statement,
+    '',
+    ...(uncased.length > 0
+      ? ['### Matches without a case', '', grid(UNCASED_HEADER, uncased.map(uncasedRow)), '']
+      : []),
+    '## Time to action',
+    '',
+    facts(timeFacts(d)),
     '',
     '## Coverage',
     '',
@@ -55,13 +84,15 @@ export function reportMarkdown(d: ReportData): string {
     '',
     '## Cases',
     '',
-    md(summaryText(d)),
-    '',
     ...d.cases.flatMap((c) => [caseMd(c), '']),
     '## Timeline integrity',
     '',
     md(chainText(d)),
     '',
     md(CHAIN_NOTE),
+    '',
+    '## Provenance',
+    '',
+    facts(provenanceFacts(d)),
   ].join('\n')}\n`;
 }

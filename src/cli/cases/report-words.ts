@@ -1,12 +1,96 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
-import type { ReportCase, ReportData } from './report-data.js';
+import type { ReportCase, ReportData, UncasedMatch } from './report-data.js';
+import { minute, readable } from './report-times.js';
+
+export { readable } from './report-times.js';
 
 export const CHAIN_NOTE =
   "Each event carries a sha256 hash over its content and the previous event's hash, so an event edited or removed in the archive after this report breaks the chain from there on. It is not a signature: whoever can write the archive can rebuild a whole chain. Keep this report (and the head hash) to compare with later.";
 
 export function periodText(d: ReportData): string {
-  return `${d.period.since ?? 'the beginning of the archive'} to ${d.period.until}`;
+  return `${d.period.since ? readable(d.period.since) : 'the beginning of the archive'} to ${readable(d.period.until)}`;
 }
+
+/** Hours as people read them: `5.5 h`, `2 d 3 h` from two days on. */
+export function hoursText(h: number | null): string {
+  if (h === null) return '';
+  if (Math.abs(h) < 48) return `${Math.round(h * 10) / 10} h`;
+  const days = Math.floor(h / 24);
+  return `${days} d ${Math.round(h - days * 24)} h`;
+}
+
+/** The summary table's header, in its order. */
+export const SUMMARY_HEADER = [
+  'Case',
+  'Product',
+  'Recall',
+  'Severity',
+  'Level',
+  'Status',
+  'Outcome',
+  'Opened',
+  'Due',
+  'Closed',
+  'Time to action',
+] as const;
+
+/** One summary row per case, as text cells (each escaped by the format). */
+export function summaryRow(c: ReportCase): string[] {
+  return [
+    String(c.id),
+    productText(c.catalog_key, c.product_name),
+    String(c.recall_id),
+    c.recall?.risk_severity ?? c.risk_severity ?? '',
+    c.level,
+    c.status,
+    c.outcome ?? '',
+    minute(c.opened_at),
+    minute(c.due_at),
+    minute(c.closed_at),
+    hoursText(c.time_to_action_hours),
+  ];
+}
+
+export function productText(key: string, name: string | null): string {
+  return name ? `${key} · ${name}` : key;
+}
+
+/** The time-to-action facts, like the Product Safety Pledge's KPI: the share closed within the deadline first. */
+export function timeFacts(d: ReportData): Array<[string, string]> {
+  const t = d.summary.time_to_action;
+  const share =
+    t.share_within_sla === null ? 'no case with a due time' : `${Math.round(t.share_within_sla * 1000) / 10}%`;
+  return [
+    ['Closed within the deadline (SLA)', `${share} (${t.closed_within_sla} of ${t.with_due} cases with a due time)`],
+    ['Median time to action', t.median_hours === null ? 'no case closed' : hoursText(t.median_hours)],
+    ['90th percentile', t.p90_hours === null ? 'no case closed' : hoursText(t.p90_hours)],
+    ['Cases closed', String(t.closed)],
+    ['Open or waiting past their due time', String(d.summary.overdue)],
+  ];
+}
+
+export function provenanceFacts(d: ReportData): Array<[string, string]> {
+  const p = d.provenance;
+  return [
+    ['Tool', `${p.tool} ${p.version}`],
+    ['Archive', p.archive],
+    ['Catalogue', p.catalogue ? `${p.catalogue.file} (sha256 ${p.catalogue.sha256})` : 'not given'],
+    ['Chain head', p.chain_head],
+  ];
+}
+
+export function uncasedRow(m: UncasedMatch): string[] {
+  return [
+    productText(m.catalog_key, m.product_name),
+    String(m.line),
+    `${m.level}/${m.reason}`,
+    String(m.recall_id),
+    m.risk_severity ?? '',
+    m.alert_title ?? '',
+  ];
+}
+
+export const UNCASED_HEADER = ['Product', 'Line', 'Match', 'Recall', 'Severity', 'Title'] as const;
 
 export function catalogueFacts(d: ReportData): Array<[string, string]> {
   const c = d.coverage.catalogue;
@@ -16,8 +100,16 @@ export function catalogueFacts(d: ReportData): Array<[string, string]> {
     ['Rows checked', String(c.rows)],
     ['Rows with a usable identifier (barcode, model, or brand and name)', String(c.with_identifier)],
     ['Rows without one (never matchable)', String(c.without_identifier)],
+    [
+      'Rows whose identifier was refused (not counted usable)',
+      c.refused.length === 0
+        ? 'none'
+        : c.refused.map((r) => `line ${r.line} (${r.catalog_key}): '${r.value}' ${r.reason}`).join('; '),
+    ],
     ['Rows known by', c.key_column ?? 'line number (no key column)'],
     ['Rows with a case', String(c.rows_with_cases)],
+    ['Rows the archive matches now (this report ran the matcher)', String(c.rows_matching)],
+    ['Matches without a case', String(c.matches_without_case.length)],
   ];
 }
 
@@ -26,10 +118,12 @@ export function healthFacts(d: ReportData): Array<[string, string]> {
   return [
     ['Monitoring complete', h.complete ? 'yes' : 'no'],
     ['Syncs ok / failed / interrupted', `${h.runs.ok} / ${h.runs.failed} / ${h.runs.interrupted}`],
-    ['Last successful sync', h.last_ok_sync ?? 'none'],
+    ['Last successful sync', h.last_ok_sync ? readable(h.last_ok_sync) : 'none'],
     [
       'Gaps no sync covered',
-      h.gaps.length === 0 ? 'none' : h.gaps.map((g) => `${g.from} to ${g.to} (${g.hours} h)`).join('; '),
+      h.gaps.length === 0
+        ? 'none'
+        : h.gaps.map((g) => `${readable(g.from)} to ${readable(g.to)} (${g.hours} h)`).join('; '),
     ],
     ['Sources missing', h.sources_missing.length === 0 ? 'none' : h.sources_missing.join(', ')],
   ];
@@ -40,11 +134,28 @@ export function summaryText(d: ReportData): string {
   const outcomes = Object.entries(s.outcomes)
     .map(([o, n]) => `${o} ${n}`)
     .join(', ');
-  return `${s.cases} ${s.cases === 1 ? 'case' : 'cases'} in the period, every one listed below: ${s.open} open, ${s.waiting} waiting, ${s.closed} closed${outcomes ? ` (${outcomes})` : ''}.`;
+  return `${s.cases} ${s.cases === 1 ? 'case' : 'cases'} in the period, every one listed below (matches first, then by severity): ${s.open} open, ${s.waiting} waiting, ${s.closed} closed${outcomes ? ` (${outcomes})` : ''}.`;
 }
 
 export function caseTitle(c: ReportCase): string {
   return `Case ${c.id} · ${c.status}${c.outcome ? ` (${c.outcome})` : ''} · ${c.level}/${c.reason}`;
+}
+
+/** A case's facts: its product, its recall (severity, hazard, the notice's address as text), the clock. */
+export function caseFacts(c: ReportCase): Array<[string, string]> {
+  const r = c.recall;
+  return [
+    ['Product', productText(c.catalog_key, c.product_name)],
+    ['Catalogue row', rowText(c)],
+    ['Recall', `${c.recall_id}: ${c.alert_title ?? ''}`],
+    ['Severity', r?.risk_severity ?? c.risk_severity ?? 'not in the archive'],
+    ['Hazard', r?.hazard ?? ''],
+    ['Notice', r?.source_url ?? ''],
+    ['Published', readable(r?.published_at)],
+    ['Opened', readable(c.opened_at)],
+    ['Due', c.due_at ? `${readable(c.due_at)}${c.sla ? ` (${c.sla})` : ''}` : 'no deadline set'],
+    ['Closed', readable(c.closed_at)],
+  ];
 }
 
 export function chainText(d: ReportData): string {

@@ -1,5 +1,9 @@
 // Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { GENESIS } from '../../archive/cases-chain.js';
 import { computeHealth } from '../../archive/health.js';
 import { allowedSources } from '../digest/collect-digest.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
@@ -15,9 +19,18 @@ import type { Context } from '../context.js';
 import { openTarget, reachesTerminal } from '../files/output-target.js';
 import { writeOutput } from '../files/write-output.js';
 import type { GlobalFlags } from '../settings.js';
-import { catalogueCoverage } from './report-coverage.js';
+import { caseRecalls, checkCatalogue } from './report-coverage.js';
+import { casesOrNone } from './list-cases.js';
+import { byLevelAndSeverity } from './plans.js';
 import { REPORT_CSV_COLUMNS, reportCsvRow } from './report-csv.js';
-import { caseInPeriod, statement, summarize, type ReportData } from './report-data.js';
+import {
+  type CatalogueCoverage,
+  caseInPeriod,
+  type RecallFacts,
+  type ReportData,
+  statement,
+  summarize,
+} from './report-data.js';
 import { reportHtml } from './report-html.js';
 import { reportMarkdown } from './report-markdown.js';
 
@@ -38,6 +51,13 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
   const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
+  // The file's checksum, for the provenance: the catalogue as it was read for this report.
+  const catalogueHash =
+    plan.catalog === undefined
+      ? ''
+      : createHash('sha256')
+          .update(await readFile(plan.catalog))
+          .digest('hex');
   // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
   const column = catalogue && keyColumn(catalogue, plan.key);
   const index = catalogue && new CatalogueIndex(catalogue);
@@ -47,30 +67,52 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   const archive = await readArchive(local);
   let data: ReportData;
   try {
-    const all = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
+    const all = await casesOrNone(local, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
     // Every run up to the period's end (its start, when --since is not given, is the first run or case).
     const runs = await archive.syncRuns({ fromMs: plan.sinceMs ?? 0, toMs: untilMs });
-    const check = await archive.verifyCases();
-    const cases = all.flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs) ?? []);
-    // Rows with a case up to the period's end, whether or not the case was active in it.
-    const caseKeys = new Set(all.filter((c) => Date.parse(c.opened_at) < untilMs).map((c) => c.catalog_key));
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
+      await archive.verifyCases(),
+    ]);
+    // Cases up to the period's end, whether or not active in it: their rows have been looked at.
+    const opened = all.filter((c) => Date.parse(c.opened_at) < untilMs);
+    const records = () => archive.records({ sinceUs: undefined, sources: undefined, filter: {} });
+    let coverage: CatalogueCoverage | null = null;
+    let recalls: Map<number, RecallFacts>;
+    if (catalogue && index && plan.catalog !== undefined) {
+      ({ coverage, recalls } = await checkCatalogue(
+        path.basename(plan.catalog),
+        catalogue,
+        column,
+        index,
+        opened,
+        records(),
+        untilMs,
+        local.status,
+      ));
+    } else recalls = await caseRecalls(all, records());
+    const cases = all
+      .flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs, recalls.get(c.recall_id) ?? null) ?? [])
+      .sort(byLevelAndSeverity);
     const firstMs = Math.min(
       ...runs.map((r) => Date.parse(r.started_at)),
       ...all.map((c) => Date.parse(c.opened_at)),
       untilMs,
     );
     const health = computeHealth(runs, { fromMs: plan.sinceMs ?? firstMs, toMs: untilMs }, allowed);
-    const coverage =
-      catalogue && index && plan.catalog !== undefined
-        ? catalogueCoverage(path.basename(plan.catalog), catalogue, column, index.matchable, caseKeys, local.status)
-        : null;
     const until = new Date(untilMs).toISOString();
     data = {
       title: 'Recall monitoring: cases and coverage',
       generated_at: new Date(nowMs).toISOString(),
       period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
+      provenance: {
+        tool: 'recall-feed',
+        version: packageJson.version,
+        archive: local.archive.name,
+        catalogue: plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogueHash },
+        chain_head: check.head,
+      },
       coverage: { catalogue: coverage, monitoring: health },
-      summary: summarize(cases),
+      summary: summarize(cases, untilMs),
       statement: statement(coverage, health, until, allowed !== undefined),
       chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
       cases,

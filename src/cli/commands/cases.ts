@@ -28,13 +28,30 @@ interface ListFlags extends Omit<FilterFlags, 'status'> {
   dbSchema?: string;
   formulaGuard: boolean;
   bom?: boolean;
+  overdue?: boolean;
 }
 
 interface StepFlags {
   as?: string;
   note?: string;
   by?: string;
+  yes?: boolean;
 }
+
+/** The selection flags of the `cases` command that a bulk step may use instead of ids. */
+const SELECTION_FLAGS = [
+  'status',
+  'level',
+  'severity',
+  'risk',
+  'alertStatus',
+  'jurisdiction',
+  'category',
+  'brand',
+  'country',
+  'grep',
+  'overdue',
+] as const;
 
 /** The record filters, with alert_status as --alert-status: --status is the case's own here. */
 function addCaseFilters(cmd: Command): Command {
@@ -81,7 +98,13 @@ export function planCasesList(opts: ListFlags): CasesListPlan {
     filter: parseFilterOptions({ ...rest, status: alertStatus }),
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
+    overdue: opts.overdue ?? false,
   };
+}
+
+/** Case ids as given (each checked), without repeats, in order. */
+export function parseCaseIds(raw: readonly string[]): number[] {
+  return [...new Set(raw.map((r) => parseCaseId(r)))];
 }
 
 export function parseCaseId(raw: string | undefined): number {
@@ -96,22 +119,46 @@ function text(raw: string | undefined, flag: string): string | undefined {
   return raw.trim();
 }
 
+/** The statuses a step can act on, when a selection does not name them: resolve and wait act on unresolved cases. */
+const STEP_FROM: Record<CaseStepPlan['step']['kind'], CaseStatus[]> = {
+  resolve: ['open', 'waiting'],
+  wait: ['open', 'waiting'],
+  reopen: ['closed'],
+};
+
 export function planStep(
   kind: CaseStepPlan['step']['kind'],
-  rawId: string | undefined,
-  opts: StepFlags & { db?: string; dbSchema?: string },
+  rawIds: readonly string[],
+  opts: StepFlags & ListFlags & { dbSchema?: string },
   ctx: Context,
 ): CaseStepPlan {
-  const id = parseCaseId(rawId);
   const outcome = kind === 'resolve' ? parseOneOf(opts.as, OUTCOME_LIST, '--as') : undefined;
   if (kind === 'resolve' && outcome === undefined)
     throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOME_LIST.join(', ')}`);
+  const selecting = SELECTION_FLAGS.filter((f) => opts[f] !== undefined && opts[f] !== false);
+  if (rawIds.length > 0 && selecting.length > 0)
+    throw new UsageError(
+      `give case ids or a selection (--${selecting[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}), not both`,
+    );
+  if (rawIds.length === 0 && selecting.length === 0)
+    throw new UsageError(
+      `${kind} needs case ids, or a selection such as --level possible`,
+      `example: recall-feed cases ${kind} 12 13${kind === 'resolve' ? ' --as false-positive' : ''}`,
+    );
+  let select: CaseStepPlan['select'];
+  if (rawIds.length === 0) {
+    const list = planCasesList({ ...opts, formulaGuard: true });
+    const query = opts.status === undefined ? { ...list.query, statuses: STEP_FROM[kind] } : list.query;
+    select = { query, filter: list.filter, overdue: list.overdue ?? false };
+  }
   return {
     db: parseDb(opts),
-    id,
+    ids: rawIds.length > 0 ? parseCaseIds(rawIds) : undefined,
+    select,
     step: outcome !== undefined ? { kind: 'resolve', outcome } : { kind: kind as 'wait' | 'reopen' },
     note: text(opts.note, '--note') ?? null,
     by: text(opts.by, '--by') ?? osUser(ctx),
+    yes: opts.yes ?? false,
   };
 }
 
@@ -126,12 +173,16 @@ function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reope
   const cmd = cases
     .command(name)
     .description(description)
-    .argument('<id>', 'the case id')
+    .argument(
+      '[ids...]',
+      'the case ids; or none, and the selection flags of `cases` (--level, --status, --severity...)',
+    )
     .option('--note <text>', 'why, and the evidence (a supplier reference, a test report)')
-    .option('--by <name>', 'who acts (default: the OS user name)');
+    .option('--by <name>', 'who acts (default: the OS user name)')
+    .option('--yes', 'act on several cases without asking first (a terminal asks)');
   cmd.action(
     action<StepFlags & { db?: string }>(ctx, async () => async (opts, globals, c, args) => {
-      const plan = planStep(name, args[0], { ...opts, ...dbOf(globals) }, c);
+      const plan = planStep(name, args, { ...(globals as unknown as ListFlags), ...opts, ...dbOf(globals) }, c);
       const { runStep } = await import('../cases/act.js');
       await runStep(plan, globals, c);
     }),
@@ -145,6 +196,7 @@ export function registerCases(program: Command, ctx: Context): void {
     .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
     .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
     .option('--level <list>', 'match, possible')
+    .option('--overdue', 'only open and waiting cases past their due time (see match --open-cases --sla)')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
   addDbOption(addCaseFilters(cases)).addHelpText(
@@ -163,7 +215,14 @@ Examples:
   recall-feed cases show 12
   recall-feed cases resolve 12 --as removed-from-sale --note "pulled from 14 stores, ticket 5531"
   recall-feed cases wait 13 --note "asked the supplier for the lot numbers"
-  recall-feed cases verify`,
+  recall-feed cases resolve 14 15 16 --as not-our-product --note "other model, checked the labels"
+  recall-feed cases resolve --level possible --severity low --as false-positive --yes
+  recall-feed cases --overdue                          open and waiting cases past their due time
+  recall-feed cases verify
+
+Several ids, or a selection (the record filters, --level, --status; resolve and wait take the unresolved
+cases, reopen the closed ones): one transaction, an event each. An unknown id, or a case the step does not
+fit, refuses the whole step and changes nothing.`,
   );
   // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
   cases.allowExcessArguments(true).action(
@@ -181,12 +240,12 @@ Examples:
   cases
     .command('show')
     .description('one case: its catalogue row, its recall and its whole timeline')
-    .argument('<id>', 'the case id')
+    .argument('<ids...>', 'the case ids')
     .action(
       action<{ db?: string }>(ctx, async () => async (_opts, globals, c, args) => {
-        const id = parseCaseId(args[0]);
+        const ids = parseCaseIds(args);
         const { runShowCase } = await import('../cases/act.js');
-        await runShowCase({ db: parseDb(dbOf(globals)), id }, globals, c);
+        await runShowCase({ db: parseDb(dbOf(globals)), ids }, globals, c);
       }),
     );
   addStep(cases, ctx, 'resolve', 'close a case with its outcome (--as)').requiredOption(

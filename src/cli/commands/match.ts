@@ -12,7 +12,8 @@ import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../optio
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { ActionOptions } from '../feed/actions-plan.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
-import { parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { parseSla } from '../cases/sla.js';
 
 interface MatchOptions extends FilterFlags, ActionOptions {
   watch?: boolean;
@@ -31,6 +32,9 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   bom?: boolean;
   openCases?: boolean;
   key?: string;
+  level?: string;
+  sla?: string;
+  calendar?: string;
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
@@ -50,6 +54,12 @@ export function registerMatch(program: Command, ctx: Context): void {
       '--key <column>',
       'with --open-cases: the column naming each product (default: sku, id, ref, our_ref, article)',
     )
+    .option('--level <list>', 'with --open-cases: open cases only at these levels: match, possible (default: both)')
+    .option(
+      '--sla <duration>',
+      'with --open-cases: each case is due this long after the recall was published: 2wd, 24h, 3d',
+    )
+    .option('--calendar <country>', 'with --sla <n>wd: public holidays of this country are not working days (e.g. FR)')
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
@@ -112,6 +122,12 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
   }
   if (opts.key !== undefined && !opts.openCases) throw new UsageError('--key works with --open-cases');
+  for (const [flag, given] of [
+    ['--level', opts.level],
+    ['--sla', opts.sla],
+    ['--calendar', opts.calendar],
+  ] as const)
+    if (given !== undefined && !opts.openCases) throw new UsageError(`${flag} works with --open-cases`);
   if (opts.openCases && !opts.archive && !opts.watch)
     throw new UsageError('--open-cases keeps its cases in the archive: use it with --archive or --watch');
   // With --watch --open-cases, --db names the archive the cases go to.
@@ -136,8 +152,28 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
     watch: watchOptions(opts),
-    openCases: opts.openCases ? { key: opts.key, db: parseDb(opts) } : undefined,
+    openCases: opts.openCases
+      ? {
+          key: opts.key,
+          db: parseDb(opts),
+          levels: caseLevels(opts.level),
+          sla: parseSla(opts.sla, opts.calendar),
+        }
+      : undefined,
   };
+}
+
+/** --level of --open-cases: which levels open a case (default both). */
+function caseLevels(raw: string | undefined): ('match' | 'possible')[] {
+  if (raw === undefined) return ['match', 'possible'];
+  const levels = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (levels.length === 0) throw new UsageError('--level needs a value', 'one of: match, possible');
+  return [
+    ...new Set(levels.map((v) => parseOneOf(v, ['match', 'possible'] as const, '--level') as 'match' | 'possible')),
+  ];
 }
 
 /** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
@@ -168,6 +204,9 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     bom: _b,
     openCases: _oc,
     key: _k,
+    level: _l,
+    sla: _sla,
+    calendar: _cal,
     ...feed
   } = opts;
   return { ...feed, watch: true, paginate: true };

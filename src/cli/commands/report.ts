@@ -80,8 +80,11 @@ Formats (-f): html (one self-contained printable page), markdown (the default on
 case with every event), csv (one row per case with its last event). -o writes the file atomically;
 its extension (.html, .md, .json, .csv) picks the format when -f is not given.
 
-The report never calls a product safe: rows without a case get "no match was found ... as of <time>",
-marked incomplete when monitoring had gaps. Nothing is cut: every case of the period is listed.
+It opens with a summary table (matches first, then by severity; due and closing times, time to action),
+and ends with its provenance (version, archive, the catalogue's sha256, the chain's head). With --catalog
+it runs the matcher over the archive itself: a match without a case is listed and makes the statement
+incomplete. The report never calls a product safe: the rows with no match get "no match was found ... as
+of <time>", marked incomplete when monitoring had gaps. Nothing is cut: every case of the period is listed.
 
 Examples:
   recall-feed report --since 30d --catalog products.csv -o recalls-evidence.html

@@ -177,6 +177,18 @@ export const CONFIG_KEY_INFO = {
     secret: false,
     parse: (raw) => (raw.endsWith('.prom') ? raw : { invalid: 'not a .prom file name' }),
   },
+  'case-sla': {
+    description: 'the deadline of each case match --open-cases opens, from the recall’s published_at (as --sla)',
+    values:
+      '<n>wd (working days, Mon-Fri; <n>wd:<country> without its public holidays), <n>h or <n>d; e.g. 2wd, 2wd:FR, 24h',
+    secret: false,
+    parse: (raw) => {
+      const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*(?::\s*([a-z]{2})\s*)?$/i.exec(raw);
+      if (!m || Number(m[1]) < 1 || (m[3] !== undefined && m[2]!.toLowerCase() !== 'wd'))
+        return { invalid: 'not a deadline' };
+      return `${Number(m[1])}${m[2]!.toLowerCase()}${m[3] ? `:${m[3].toUpperCase()}` : ''}`;
+    },
+  },
 } as const satisfies Record<string, ConfigKeyInfo>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_INFO;

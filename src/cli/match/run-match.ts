@@ -10,6 +10,7 @@ import { loadCatalogue } from './load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writing, type DbChoice } from '../archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
+import { caseSla, type Sla } from '../cases/sla.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import type { FeedOptions } from '../feed/plan.js';
@@ -40,7 +41,15 @@ export interface MatchPlan {
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
-  openCases?: { key: string | undefined; db: DbChoice } | undefined;
+  openCases?: CasesPlan | undefined;
+}
+
+/** `--open-cases`: the key column (--key), the levels that open a case (--level), the deadline (--sla), and with --watch the archive (--db). */
+export interface CasesPlan {
+  key: string | undefined;
+  db: DbChoice;
+  levels?: readonly ('match' | 'possible')[];
+  sla?: Sla | undefined;
 }
 
 /** What writing the rows needs, from a session or a local (archive) one. */
@@ -86,6 +95,7 @@ async function matchAll(
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
         width: where.terminal.columns,
+        wholeHeaders: true,
         color: where.terminal.color,
         toTerminal: reachesTerminal(target, where.terminal),
       });
@@ -129,7 +139,8 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const local = await openLocal(globals, ctx, source.db);
     status = local.status;
     reportCatalogue(catalogue, index.rejected, status);
-    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status);
+    const sla = plan.openCases && (await caseSla(plan.openCases.sla, local.settings.profileCaseSla));
+    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
     // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
     const archive = opener ? await openArchiveAt(local.archive, { create: false }) : await readArchive(local);
     try {

@@ -9,6 +9,7 @@ import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
 import { archiveTarget, type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
 import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
+import { caseSla, type Sla } from '../cases/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
 import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 import { fromSandbox } from '../archive/sandbox-origin.js';
@@ -34,6 +35,7 @@ function matchOutput(
       csvColumns: matchColumns(catalogue),
       formulaGuard: plan.formulaGuard,
       width,
+      wholeHeaders: true,
       color,
       toTerminal,
     });
@@ -73,11 +75,12 @@ export function watchMatch(
   index: CatalogueIndex,
   globals: GlobalFlags,
   ctx: Context,
-  openCases?: { key: string | undefined; db: DbChoice },
+  openCases?: { key: string | undefined; db: DbChoice; levels?: readonly ('match' | 'possible')[]; sla?: Sla },
 ): Promise<void> {
   return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
     reportCatalogue(catalogue, index.rejected, session.status);
-    const opener = openCases && caseOpener(catalogue, openCases.key, session.status);
+    const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
+    const opener = openCases && caseOpener(catalogue, openCases.key, session.status, { ...openCases, sla });
     // Live: the archive the cases go to is created when missing, as `sync` would.
     const target =
       openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
