@@ -1,12 +1,14 @@
 // The PostgreSQL archive when the server makes a writer wait or says no: a write lock held by another connection (the
 // wait is bounded, and SIGTERM cancels it with exit 130 and nothing written), lock and statement timeouts, a URL with an
 // empty host (PGHOST), and sslmode=require without pg's nine-line warning.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { pgAdminUrl } from '../helpers/postgres.js';
 import { untilValue } from '../helpers/wait.js';
 
@@ -77,6 +79,39 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
     await lock.query('COMMIT');
     expect((await runAgainst(sandbox, ['sync', '--db', archive.db])).exitCode).toBe(0);
     expect((await archive.held()).count).toBe(43);
+  });
+
+  it('match --open-cases and cases steps wait for the write lock within the same bound (exit 13), nothing written', async () => {
+    const archive = await testArchive('postgres');
+    expect((await runAgainst(sandbox, ['sync', '--db', archive.db])).exitCode).toBe(0);
+    const answer = (await (await fetch(`${sandbox.url}/_sandbox/records`)).json()) as {
+      records: { product_brand: string; product_model_numbers: string[] }[];
+    };
+    const target = answer.records.find((r) => r.product_brand && r.product_model_numbers.length > 0);
+    if (!target) throw new Error('the sandbox served no record with a brand and a model');
+    const catalogue = path.join(tempDir('rf-wait-cat-'), 'c.csv');
+    writeFileSync(catalogue, `sku,brand,model\nS-1,${target.product_brand},${target.product_model_numbers[0]}\n`);
+    const open = ['match', '--archive', '--open-cases', '--catalog', catalogue, '--db', archive.db];
+    const lock = await holder(archive.db);
+    await lock.query('BEGIN');
+    await lock.query("SELECT pg_advisory_xact_lock(hashtext('recall-feed recall_feed write'))");
+    const waited = await runAgainst(sandbox, open, { env: { RECALL_FEED_DB_LOCK_WAIT: '1' } });
+    console.log(JSON.stringify({ code: waited.exitCode, out: waited.stdout.slice(0,800), err: waited.stderr }));
+    expect(waited.exitCode).toBe(13);
+    expect(waited.stderr).toContain('for more than 1 s; nothing was written');
+    await lock.query('COMMIT');
+    expect((await runAgainst(sandbox, open)).exitCode).toBe(0);
+    const listed = await runAgainst(sandbox, ['cases', '--db', archive.db, '-f', 'jsonl']);
+    const id = String((JSON.parse(listed.stdout.split('\n')[0] ?? '{}') as { id?: number }).id);
+    await lock.query('BEGIN');
+    await lock.query("SELECT pg_advisory_xact_lock(hashtext('recall-feed recall_feed write'))");
+    const step = await runAgainst(sandbox, ['cases', 'wait', id, '--db', archive.db, '--note', 'asked the supplier'], {
+      env: { RECALL_FEED_DB_LOCK_WAIT: '1' },
+    });
+    expect(step.exitCode).toBe(13);
+    await lock.query('COMMIT');
+    const shown = await runAgainst(sandbox, ['cases', 'show', id, '--db', archive.db, '-f', 'json']);
+    expect(shown.stdout).not.toContain('asked the supplier');
   });
 
   it("the migration lock: a first run waits for another's within the same bound", async () => {

@@ -2,7 +2,7 @@
 import type { ArchiveStore, CaseView } from '../../archive/index.js';
 import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
-import { type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
+import { type DbChoice, openArchiveAt, writerOptions, writing } from '../archive/archive-file.js';
 import { openLocal, type LocalSession, readArchive } from '../archive/local-session.js';
 import type { Context } from '../context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../files/output-target.js';
@@ -25,7 +25,7 @@ async function withArchive<T>(
   fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
 ): Promise<T> {
   const local = await openLocal(globals, ctx, db);
-  const archive = mode === 'write' ? await openArchiveAt(local.archive, { create: false }) : await readArchive(local);
+  const archive = mode === 'write' ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) }) : await readArchive(local);
   try {
     return await fn(archive, local);
   } finally {

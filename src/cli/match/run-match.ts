@@ -8,7 +8,7 @@ import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { loadCatalogue } from './load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
-import { inBatches, openArchiveAt, writing, type DbChoice } from '../archive/archive-file.js';
+import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../cases/open-cases.js';
 import { caseSla, type Sla } from '../cases/sla.js';
 import { openLocal, readArchive } from '../archive/local-session.js';
@@ -142,7 +142,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const sla = plan.openCases && (await caseSla(plan.openCases.sla, local.settings.profileCaseSla));
     const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
     // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
-    const archive = opener ? await openArchiveAt(local.archive, { create: false }) : await readArchive(local);
+    const archive = opener ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) }) : await readArchive(local);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);

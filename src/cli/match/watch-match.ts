@@ -7,7 +7,7 @@ import type { FeedPlan, FeedOptions } from '../feed/plan.js';
 import { withFeedRun } from '../feed/run-feed.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
-import { archiveTarget, type DbChoice, openArchiveAt, writing } from '../archive/archive-file.js';
+import { archiveTarget, type DbChoice, openArchiveAt, writerOptions, writing } from '../archive/archive-file.js';
 import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
 import { caseSla, type Sla } from '../cases/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
@@ -84,7 +84,7 @@ export function watchMatch(
     // Live: the archive the cases go to is created when missing, as `sync` would.
     const target =
       openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
-    const archive = target === undefined ? undefined : await openArchiveAt(target, { create: true });
+    const archive = target === undefined ? undefined : await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
     try {
       const note = (line: string) => session.status.note(line);
       const cases = opener && archive ? { opener, archive, note } : undefined;
