@@ -70,7 +70,7 @@ async function matchAll(
   ctx: Context,
   onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
-  const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
+  const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
   const format = chooseFormat(where.settings, where.terminal);
   await writeOutput(
     () => openTarget(where.settings, ctx),

@@ -1,0 +1,177 @@
+// The lots and dates a notice names (its scope), read from its identifiers and text, and a catalogue row checked against them.
+import { fold } from '../filters/normalize.js';
+import { type DateSpan, findDates } from './scope-dates.js';
+
+/** Where an item was read and the notice's words that say it. */
+interface Found {
+  field: string;
+  text: string;
+}
+export type DateKind = 'best-before' | 'use-by' | 'production' | 'period';
+export type ScopeItem =
+  | (Found & { kind: 'lot'; lot: string })
+  | (Found & { kind: 'all-lots' })
+  | (Found & { kind: 'date'; dateKind: DateKind; from: string; to: string });
+
+/** The notice's fields a scope is read from, in this order. */
+export const SCOPE_FIELDS = [
+  'standard_identifiers_and_barcodes',
+  'production_dates',
+  'product_description',
+  'packaging_description',
+] as const;
+
+const ALL_LOTS =
+  /\b(?:tous (?:les )?lots|toutes les dates|tous les numeros de lot|all (?:lots|batches|lot (?:codes|numbers)|batch codes|best[- ]before dates|dates|production dates)|alle (?:chargen|losnummern|mhd|mindesthaltbarkeitsdaten))\b/g;
+/** Date labels by kind; "DDM 04/04/2021", "Date limite de consommation 12/11/2020", "MHD 04.04.2021", "Use by 12 May 2021". */
+const DATE_LABELS: [DateKind, RegExp][] = [
+  [
+    'best-before',
+    /\b(?:date de durabilite minimale|ddm|dluo|a consommer de preference avant(?: le| fin)?|best[- ]before(?: end| date)?|bbe|bbd|best by|best if used by|mhd|mindesthaltbarkeitsdatum|mindestens haltbar bis|exp(?:iry|iration)?(?: date)?|exp\.|date de peremption)\b/g,
+  ],
+  [
+    'use-by',
+    /\b(?:date limite de consommation|dlc|a consommer jusqu ?au|use[- ]by(?: date)?|verbrauchsdatum|(?:zu )?verbrauchen bis)\b/g,
+  ],
+  [
+    'production',
+    /\b(?:date de fabrication|fabrique le|fabrication|produced|production date|manufactured|manufacture date|herstellungsdatum|hergestellt am|date code)\b/g,
+  ],
+];
+/** A lot label, then its codes: "Lot V028", "Lots L0237 et L0238", "Batch code: 21045", "Charge 1234", "Los-Nr. A12". */
+const LOT_LABEL =
+  /\b(?:n ?o? de lots?|numeros? de lots?|lots?|batch(?:es)?(?: codes?| numbers?| no\.?)?|charge(?:n|nnummer|n-nr\.?)?|ch\.-b\.|los(?:nummer|-nr\.?)?)\b\s*(?:(?:n ?o|nr|no|number|#|:|\.)\s*)*/g;
+/** A lot code: letters, digits, dashes, dots or slashes with at least one digit; 2 characters or more. */
+const LOT_CODE = /^[a-z0-9][a-z0-9\-./]*$/;
+const LOT_JOIN = /^(?:,|;|\/|et|and|und|&|-|ou|or)$/;
+/** Words after a number that make it a quantity, not a lot ("charge 25 kg"). */
+const UNIT_AFTER = /^(?:g|kg|mg|l|ml|cl|w|v|a|kw|mah|h|%|x|pieces?|pcs|stuck)$/;
+
+/** Lots compare without case, accents, spaces, dashes, dots or slashes. */
+export function lotKey(raw: string): string {
+  return fold(raw).replace(/[\s\-./_]+/g, '');
+}
+
+function lotsAfter(folded: string, from: number): string[] {
+  const words = folded.slice(from, from + 120).split(/\s+|(?<=,)|(?=,)/);
+  const lots: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = (words[i] as string).replace(/[).]+$/, '');
+    if (w === '' || LOT_JOIN.test(w)) continue;
+    if (!LOT_CODE.test(w) || !/\d/.test(w) || w.length < 2 || /^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}$/.test(w)) break;
+    if (UNIT_AFTER.test(words[i + 1] ?? '')) break;
+    lots.push(w);
+  }
+  return lots;
+}
+
+/** The labelled date spans of a text; a date with no label before it is a sale or production period. */
+function datesIn(folded: string, monthFirst: boolean): { kind: DateKind; span: DateSpan; labelAt: number }[] {
+  const labels: { kind: DateKind; at: number; end: number }[] = [];
+  for (const [kind, re] of DATE_LABELS)
+    for (const m of folded.matchAll(re)) labels.push({ kind, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
+  labels.sort((a, b) => a.at - b.at);
+  return findDates(folded, monthFirst).map((span) => {
+    // The nearest label before the date and within 40 characters; a lot code may stand between them.
+    const label = labels.filter((l) => l.end <= span.at && span.at - l.end <= 40).at(-1);
+    return { kind: label?.kind ?? 'period', span, labelAt: label?.at ?? span.at };
+  });
+}
+
+/** fold()'s text with, for each of its characters, the index of the original one: evidence quotes the notice's own words. */
+function foldMapped(text: string): { folded: string; origin: number[] } {
+  let folded = '';
+  const origin: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (/\s/.test(ch)) {
+      if (folded !== '' && !folded.endsWith(' ')) {
+        folded += ' ';
+        origin.push(i);
+      }
+      continue;
+    }
+    for (const c of ch
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()) {
+      folded += c;
+      origin.push(i);
+    }
+  }
+  return { folded, origin };
+}
+
+/** Everything a text names: lots, "all lots", dates. `field` says where it was read. */
+export function scopeOfText(text: string, field: string, monthFirst = false): ScopeItem[] {
+  const { folded, origin } = foldMapped(text);
+  const items: ScopeItem[] = [];
+  const quote = (at: number, end: number) =>
+    end <= at ? '' : text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
+  for (const m of folded.matchAll(ALL_LOTS))
+    items.push({ kind: 'all-lots', field, text: quote(m.index ?? 0, (m.index ?? 0) + m[0].length) });
+  for (const m of folded.matchAll(LOT_LABEL)) {
+    const end = (m.index ?? 0) + m[0].length;
+    for (const lot of lotsAfter(folded, end))
+      items.push({ kind: 'lot', lot, field, text: quote(m.index ?? 0, folded.indexOf(lot, end) + lot.length) });
+  }
+  for (const d of datesIn(folded, monthFirst)) {
+    items.push({
+      kind: 'date',
+      dateKind: d.kind,
+      from: d.span.from,
+      to: d.span.to,
+      field,
+      text: quote(d.labelAt, d.span.end),
+    });
+  }
+  return items;
+}
+
+/**
+ * One identifier of a notice: `{type: "batch", value}` is a lot; a RappelConso line "3564709006031 V028 Date de
+ * durabilité minimale 04/04/2021" is a GTIN, then its lot (the words before the date label), then a date.
+ */
+export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] {
+  const field = 'standard_identifiers_and_barcodes';
+  const type = typeof (id as { type?: unknown })?.type === 'string' ? fold((id as { type: string }).type) : '';
+  const value = typeof id === 'string' ? id : (id as { value?: unknown })?.value;
+  if (typeof value !== 'string' || value.trim() === '') return [];
+  if (/^(?:batch|lot|lot number|batch number|charge|los)$/.test(type)) {
+    const all = scopeOfText(value, field, monthFirst).filter((i) => i.kind === 'all-lots');
+    return all.length > 0 ? all : [{ kind: 'lot', lot: value.trim(), field, text: `${type} ${value.trim()}` }];
+  }
+  const items = scopeOfText(value, field, monthFirst);
+  if (items.some((i) => i.kind === 'lot' || i.kind === 'all-lots')) return items;
+  // No lot label: what stands between a leading GTIN and the first date label (or the end) is the lot;
+  // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
+  const folded = fold(value);
+  const rest = folded.replace(/^\d[\d ]{6,}\d(?=\s|$)/, '').trim();
+  const labelAt = Math.min(...DATE_LABELS.map(([, re]) => new RegExp(re.source).exec(rest)?.index ?? rest.length));
+  if (rest === folded && labelAt === rest.length) return items;
+  const head = rest.slice(0, labelAt).trim();
+  const codes = head.split(/[\s,;]+/).filter((w) => w !== '' && !LOT_JOIN.test(w));
+  if (codes.length === 0 || findDates(head).length > 0) return items;
+  if (!codes.every((w) => LOT_CODE.test(w) && /\d/.test(w))) return items;
+  for (const lot of codes) items.push({ kind: 'lot', lot, field, text: value.trim() });
+  return items;
+}
+
+/** The US agencies write month first (04/05/2021 is April 5). */
+function monthFirstOf(recall: Record<string, unknown>): boolean {
+  const geo = recall.geo_jurisdictions;
+  return Array.isArray(geo) && geo.length > 0 && geo.every((g) => g === 'US');
+}
+
+/** A notice's scope: every lot, "all lots" and date it names, where each was found. */
+export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
+  const monthFirst = monthFirstOf(recall);
+  const items: ScopeItem[] = [];
+  const ids = recall.standard_identifiers_and_barcodes;
+  for (const id of Array.isArray(ids) ? ids : []) items.push(...scopeOfIdentifier(id, monthFirst));
+  for (const field of SCOPE_FIELDS.slice(1)) {
+    const text = recall[field];
+    if (typeof text === 'string' && text.trim() !== '') items.push(...scopeOfText(text, field, monthFirst));
+  }
+  return items;
+}
