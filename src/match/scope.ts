@@ -56,7 +56,7 @@ function lotsAfter(folded: string, from: number): string[] {
   const words = folded.slice(from, from + 120).split(/\s+|(?<=,)|(?=,)/);
   const lots: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    const w = (words[i] as string).replace(/[).]+$/, '');
+    const w = (words[i] as string).replace(/[);.,:]+$/, '');
     if (w === '' || LOT_JOIN.test(w)) continue;
     if (!LOT_CODE.test(w) || !/\d/.test(w) || w.length < 2 || /^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}$/.test(w)) break;
     if (UNIT_AFTER.test(words[i + 1] ?? '')) break;
