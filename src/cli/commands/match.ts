@@ -31,6 +31,7 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   bom?: boolean;
   openCases?: boolean;
   key?: string;
+  explain?: boolean;
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
@@ -51,6 +52,7 @@ export function registerMatch(program: Command, ctx: Context): void {
       'with --open-cases: the column naming each product (default: sku, id, ref, our_ref, article)',
     )
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
+    .option('--explain', 'add an explain column: which rule fired on which normalised values')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
@@ -69,12 +71,15 @@ export function registerMatch(program: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-Tiers, best first: match/barcode (GTIN-8/12/13/14, check digits verified), match/model+brand,
-possible/model, possible/brand+name. A shared brand or a generic word alone is never a match, and
-no row is not a promise that a product is safe: only that nothing visible matched.
+Tiers, best first: match/barcode (GTIN-8 to 14, check digits verified), match/model+brand,
+possible/barcode-unchecked, possible/model, possible/brand+name. A shared brand or a generic word
+alone is never a match, and no row is not a promise that a product is safe: only that nothing
+visible matched. Each row has a scope (in-scope, out-of-scope, unknown) from the lots and dates the
+notice names; an out-of-scope row is level excluded: listed with its evidence, never a match.
 
 Columns are found by name (gtin, ean, upc, barcode; brand; model, mpn, model_number, reference;
-name, title, product_name) or given with --map.
+name, title, product_name; lot, batch, lot_number; best_before, bbd, ddm, dlc, dluo, expiry,
+use_by, date) or given with --map. See docs/matching.md.
 
 Examples:
   recall-feed match --catalog products.csv
@@ -137,6 +142,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     bom: opts.bom ?? false,
     watch: watchOptions(opts),
     openCases: opts.openCases ? { key: opts.key, db: parseDb(opts) } : undefined,
+    explain: opts.explain ?? false,
   };
 }
 
@@ -168,6 +174,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     bom: _b,
     openCases: _oc,
     key: _k,
+    explain: _x,
     ...feed
   } = opts;
   return { ...feed, watch: true, paginate: true };

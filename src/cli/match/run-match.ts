@@ -38,6 +38,8 @@ export interface MatchPlan {
   bom: boolean;
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
+  /** `--explain`: each row says which rule fired on which normalised values. */
+  explain?: boolean;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
   openCases?: { key: string | undefined; db: DbChoice } | undefined;
 }
@@ -79,8 +81,8 @@ async function matchAll(
       const renderer = createRenderer({
         format,
         out: target.stream,
-        tableColumns: matchTableColumns(catalogue),
-        csvColumns: matchColumns(catalogue),
+        tableColumns: matchTableColumns(catalogue, plan.explain),
+        csvColumns: matchColumns(catalogue, plan.explain),
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
         width: where.terminal.columns,
@@ -96,8 +98,9 @@ async function matchAll(
           counts.checked++;
           for (const m of index.match(recall)) {
             counts[m.level]++;
-            rows.push(matchRow(m, recall));
-            onMatch?.(m, recall);
+            rows.push(matchRow(m, recall, plan.explain));
+            // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
+            if (m.level !== 'excluded') onMatch?.(m, recall);
           }
         }
         await where.status.around(() => renderer.write(rows));
@@ -160,8 +163,12 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     }
   }
   const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const rejected = index.rejected.filter((r) => !r.unchecked).length;
+  const unchecked = index.rejected.length - rejected;
+  const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
+  const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
   status.note(
-    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible`,
+    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }

@@ -41,7 +41,7 @@ function matchOutput(
     prepare(records) {
       const rows = records.flatMap((recall) =>
         index.match(recall).map((m) => {
-          cases?.opener.add(m, recall);
+          if (m.level !== 'excluded') cases?.opener.add(m, recall);
           return matchRow(m, recall);
         }),
       );
