@@ -25,7 +25,7 @@ function catalogue(name: string, rows: string[]): string {
 
 beforeAll(async () => {
   sandbox = await sandboxFor({ recordCount: 30, seed: 5, clock: () => FIXED_START });
-  [{ id: recallId }] = sandbox.addRecords([
+  const [added] = sandbox.addRecords([
     {
       data_source: 'rappel_conso',
       alert_title: 'Yaourt nature',
@@ -35,7 +35,8 @@ beforeAll(async () => {
       standard_identifiers_and_barcodes: [LINE],
       production_dates: 'Du 01/03/2021 au 20/03/2021',
     },
-  ]) as [{ id: number }];
+  ]);
+  recallId = (added as { id: number }).id;
 });
 
 const run = (args: string[], columns?: number) =>
