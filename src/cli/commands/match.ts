@@ -7,6 +7,7 @@ import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from 
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../cli-errors.js';
 import type { MatchPlan } from '../match/run-match.js';
+import type { QualityPlan } from '../match/match-quality.js';
 import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
@@ -32,6 +33,7 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   openCases?: boolean;
   key?: string;
   explain?: boolean;
+  quality?: boolean;
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
@@ -53,6 +55,10 @@ export function registerMatch(program: Command, ctx: Context): void {
     )
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
     .option('--explain', 'add an explain column: which rule fired on which normalised values')
+    .option(
+      '--quality',
+      "from the archive: each tier's precision on your closed cases, and each source's share of recalls with a barcode, model, lot or date",
+    )
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
@@ -87,13 +93,19 @@ Examples:
   recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
   recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
   recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline
-  recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair`,
+  recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair
+  recall-feed match --catalog products.csv --explain -f jsonl          why each row matched
+  recall-feed match --quality                                          how often each tier was right`,
     );
   addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(match)).action(
     action<MatchOptions>(ctx, async () => {
       const { runMatch } = await import('../match/run-match.js');
-      return (opts, globals, c) => runMatch(planMatch(opts, c.now()), globals, c);
+      const { runMatchQuality } = await import('../match/match-quality.js');
+      return (opts, globals, c) =>
+        opts.quality
+          ? runMatchQuality(planQuality(opts, c.now()), globals, c)
+          : runMatch(planMatch(opts, c.now()), globals, c);
     }),
   );
 }
@@ -146,6 +158,27 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
   };
 }
 
+/** `match --quality` reads the archive's cases and recalls: no catalogue, no key, nothing of a live run. */
+export function planQuality(opts: MatchOptions, nowMs: number): QualityPlan {
+  const given = (['catalog', 'map', 'watch', 'openCases', 'key', 'exitCode', 'explain', 'hours'] as const).find(
+    (k) => opts[k] !== undefined && opts[k] !== false,
+  );
+  if (given)
+    throw new UsageError(
+      `--quality reads the archive's cases and recalls: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply`,
+      'example: recall-feed match --quality --since 90d',
+    );
+  watchOptions(opts);
+  return {
+    db: parseDb(opts),
+    sources: parseSourceList(opts.sources),
+    sinceUs: parseInstant(opts.since, '--since', nowMs),
+    filter: parseFilterOptions(opts),
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+  };
+}
+
 /** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
 function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
@@ -175,6 +208,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     openCases: _oc,
     key: _k,
     explain: _x,
+    quality: _q,
     ...feed
   } = opts;
   return { ...feed, watch: true, paginate: true };
