@@ -23,12 +23,40 @@ function add(out: Map<string, RecallCode>, raw: string): void {
   out.set(gtin14, { raw: raw.trim(), gtin14, valid: result.ok });
 }
 
-function fromText(out: Map<string, RecallCode>, text: string): void {
-  for (const m of text.matchAll(DIGIT_RUN)) {
-    // Two codes written side by side with a dash between them: each group of 8+ digits is tried alone too.
-    if (/ - /.test(m[0])) for (const part of m[0].split(/ - /)) add(out, part);
-    else add(out, m[0]);
+/**
+ * The codes of one digit run, in order, with how many of its space- or dash-separated groups each took: the
+ * whole run when it is a GTIN ("0 12345 67890 5"), else the longest groups from each point that are one
+ * ("3564709006031 1234", a GTIN then a numeric lot); a run that is no valid code at all is kept as one
+ * unchecked code when its digits could be one.
+ */
+export function codesOfRun(run: string): { raw: string; groups: number }[] {
+  const groups = run.split(/[ -]+/).filter((g) => g !== '');
+  const whole = normalizeGtin(run);
+  if (whole.ok) return [{ raw: run, groups: groups.length }];
+  const found: { raw: string; groups: number }[] = [];
+  let i = 0;
+  while (i < groups.length) {
+    let j = groups.length;
+    while (j > i && !normalizeGtin(groups.slice(i, j).join('')).ok) j--;
+    if (j > i) {
+      found.push({ raw: groups.slice(i, j).join(' '), groups: j - i });
+      i = j;
+    } else {
+      found.push({ raw: '', groups: 1 });
+      i++;
+    }
   }
+  if (found.some((f) => f.raw !== '')) return found.filter((f) => f.raw !== '');
+  if (whole.unchecked !== undefined) return [{ raw: run, groups: groups.length }];
+  // A code with a wrong check digit, then a lot: the first group alone, when it could be a code.
+  const first = normalizeGtin(groups[0] ?? '');
+  return !first.ok && first.unchecked !== undefined && groups.length > 1
+    ? [{ raw: groups[0] as string, groups: 1 }]
+    : [];
+}
+
+function fromText(out: Map<string, RecallCode>, text: string): void {
+  for (const m of text.matchAll(DIGIT_RUN)) for (const c of codesOfRun(m[0])) add(out, c.raw);
 }
 
 /** Every code of the notice, valid or not: identical digits with a wrong check digit still count, as possible. */

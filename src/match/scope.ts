@@ -1,5 +1,6 @@
 // The lots and dates a notice names (its scope), read from its identifiers and text, and a catalogue row checked against them.
 import { fold } from '../filters/normalize.js';
+import { normalizeGtin } from './gtin.js';
 import { type DateSpan, findDates } from './scope-dates.js';
 
 /** Where an item was read and the notice's words that say it. */
@@ -135,8 +136,11 @@ export function scopeOfText(text: string, field: string, monthFirst = false): Sc
 export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] {
   const field = 'standard_identifiers_and_barcodes';
   const type = typeof (id as { type?: unknown })?.type === 'string' ? fold((id as { type: string }).type) : '';
-  const value = typeof id === 'string' ? id : (id as { value?: unknown })?.value;
-  if (typeof value !== 'string' || value.trim() === '') return [];
+  const raw = typeof id === 'string' ? id : (id as { value?: unknown })?.value;
+  if (typeof raw !== 'string' || raw.trim() === '') return [];
+  // RappelConso's export writes "GTIN$lot$date kind$date" per product and "|" between products.
+  if (raw.includes('|')) return raw.split('|').flatMap((part) => scopeOfIdentifier({ type, value: part }, monthFirst));
+  const value = raw.replace(/\s*\$\s*/g, ' ').trim();
   if (/^(?:batch|lot|lot number|batch number|charge|los)$/.test(type)) {
     const all = scopeOfText(value, field, monthFirst).filter((i) => i.kind === 'all-lots');
     return all.length > 0 ? all : [{ kind: 'lot', lot: value.trim(), field, text: `${type} ${value.trim()}` }];
@@ -146,7 +150,7 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   // No lot label: what stands between a leading GTIN and the first date label (or the end) is the lot;
   // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
   const folded = fold(value);
-  const rest = folded.replace(/^\d[\d ]{6,}\d(?=\s|$)/, '').trim();
+  const rest = withoutLeadingGtin(folded);
   const labelAt = Math.min(...DATE_LABELS.map(([, re]) => new RegExp(re.source).exec(rest)?.index ?? rest.length));
   if (rest === folded && labelAt === rest.length) return items;
   const head = rest.slice(0, labelAt).trim();
@@ -155,6 +159,21 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   if (!codes.every((w) => LOT_CODE.test(w) && /\d/.test(w))) return items;
   for (const lot of codes) items.push({ kind: 'lot', lot, field, text: value.trim() });
   return items;
+}
+
+/** The text after a leading GTIN: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
+function withoutLeadingGtin(folded: string): string {
+  const lead = /^\d[\d ]*\d(?![^\s])/.exec(folded)?.[0];
+  if (lead === undefined) return folded;
+  const groups = lead.split(' ');
+  let taken = groups.length;
+  while (taken > 0 && !normalizeGtin(groups.slice(0, taken).join('')).ok) taken--;
+  const whole = normalizeGtin(lead);
+  // No valid code: the whole run when its digits could be one (a wrong check digit), else an 8-digit or longer first group.
+  if (taken === 0)
+    taken = !whole.ok && whole.unchecked !== undefined ? groups.length : (groups[0] as string).length >= 8 ? 1 : 0;
+  if (taken === 0) return folded;
+  return [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
 }
 
 /** The US agencies write month first (04/05/2021 is April 5). */

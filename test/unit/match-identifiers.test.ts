@@ -4,7 +4,7 @@ import type { Catalogue } from '../../src/match/catalogue.js';
 import { gs1Date, parseGs1 } from '../../src/match/gs1.js';
 import { normalizeGtin } from '../../src/match/gtin.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
-import { recallCodes } from '../../src/match/recall-codes.js';
+import { codesOfRun, recallCodes } from '../../src/match/recall-codes.js';
 
 describe('normalizeGtin, wider', () => {
   it('a 16-digit code padded with zeros (0003301170008504) is the EAN-13 3301170008504', () => {
@@ -100,5 +100,21 @@ describe('the matcher on these forms', () => {
     const [m] = index.match({ standard_identifiers_and_barcodes: [{ type: 'EAN', value: '3301170008505' }] });
     expect([m?.level, m?.reason]).toEqual(['possible', 'barcode-unchecked']);
     expect(index.match({ standard_identifiers_and_barcodes: ['3301170008504'] })).toEqual([]);
+  });
+});
+
+describe('codes next to a numeric lot', () => {
+  it('"3560071083410 2230 Date limite…" is the GTIN 3560071083410, not 17 digits; the $ form likewise', () => {
+    const gtins = (value: string) => recallCodes({ standard_identifiers_and_barcodes: [value] }).map((c) => c.gtin14);
+    expect(gtins('3560071083410 2230 Date limite de consommation 15/09/2022')).toEqual(['03560071083410']);
+    expect(gtins('3560071083410$2230$Date limite de consommation$15/09/2022')).toEqual(['03560071083410']);
+  });
+});
+
+describe('codesOfRun', () => {
+  it('a wrong check digit before a numeric lot is still read, unchecked; a short number alone is nothing', () => {
+    expect(codesOfRun('3560071083411 2230')).toEqual([{ raw: '3560071083411', groups: 1 }]);
+    expect(codesOfRun('2230')).toEqual([]);
+    expect(codesOfRun('0 12345 67890 5')).toEqual([{ raw: '0 12345 67890 5', groups: 4 }]);
   });
 });

@@ -148,3 +148,21 @@ describe('checkScope', () => {
     expect(checkScope(period, { date: { from: '2026-01-01', to: '2026-01-01' } }).scope).toBe('unknown');
   });
 });
+
+describe('RappelConso export forms', () => {
+  it('"21151-4509 Date limite de consommation 08/06/2021": a lot with a dash, no GTIN before it', () => {
+    const items = scopeOfIdentifier('21151-4509 Date limite de consommation 08/06/2021');
+    expect(items.filter((i) => i.kind === 'lot').map((i) => i.kind === 'lot' && i.lot)).toEqual(['21151-4509']);
+  });
+
+  it('"GTIN$lot$kind$date|…": one product per part, a numeric lot kept apart from the GTIN before it', () => {
+    const items = scopeOfIdentifier(
+      '3560071083410$2230$Date limite de consommation$15/09/2022|3560071083427$2231$Date limite de consommation$16/09/2022',
+    );
+    expect(items.filter((i) => i.kind === 'lot').map((i) => i.kind === 'lot' && i.lot)).toEqual(['2230', '2231']);
+    expect(items.filter((i) => i.kind === 'date').map((i) => i.kind === 'date' && i.from)).toEqual([
+      '2022-09-15',
+      '2022-09-16',
+    ]);
+  });
+});
