@@ -31,22 +31,25 @@ export function brandCore(raw: string): string {
 }
 
 /**
- * The brands a brand field names: the whole and, for "TRIBORD - DECATHLON", "AUCHAN/POUCE", "A, B" or
- * "A | B", each part. "A & B", "A et B" and "A and B" are often one brand ("Cat & Jack"): the whole is kept
- * and the parts are added too, so either reading can match.
+ * The brands a brand field names: `strong`, the whole and, for "TRIBORD - DECATHLON", "AUCHAN/POUCE", "A, B"
+ * or "A | B", each part; `weak`, the halves of "A & B", "A et B", "A and B", which are often one brand
+ * ("Cat & Jack", "Jack & Jones"): a weak part only ever equals a strong part of the other side, so two
+ * "&" brands never meet through a shared half.
  */
-export function brandParts(raw: string): string[] {
-  const out = new Set<string>();
-  const add = (s: string) => {
+export function brandParts(raw: string): { strong: string[]; weak: string[] } {
+  const strong = new Set<string>();
+  const weak = new Set<string>();
+  const add = (set: Set<string>, s: string) => {
     const core = brandCore(s);
-    if (core !== '') out.add(core);
+    if (core !== '') set.add(core);
   };
-  add(raw);
+  add(strong, raw);
   for (const part of raw.split(/\s+-\s+|\s*[/|;,+]\s*|\s+–\s+/)) {
-    add(part);
-    for (const sub of part.split(/\s*&\s*|\s+(?:et|and|und)\s+/i)) add(sub);
+    add(strong, part);
+    for (const sub of part.split(/\s*&\s*|\s+(?:et|and|und)\s+/i)) add(weak, sub);
   }
-  return [...out];
+  for (const s of strong) weak.delete(s);
+  return { strong: [...strong], weak: [...weak] };
 }
 
 /** The words of a brand core that can tie two brands on their own. */

@@ -64,9 +64,11 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 interface IndexedRow {
   row: CatalogueRow;
-  /** The brand cell as written, and its cores (corporate forms dropped, multi-brand strings split). */
+  /** The brand cell as written, and its cores (corporate forms dropped, multi-brand strings split; "A & B" halves last). */
   brandText: string;
   brands: string[];
+  /** How many of `brands` are strong (the rest are halves of "A & B"). */
+  strong: number;
   tokens: Set<string>;
   batch: CatalogueBatch;
 }
@@ -87,6 +89,10 @@ export class CatalogueIndex {
   private readonly byBrandToken = new Map<string, Map<string, IndexedRow[]>>();
   /** brand core -> rows; distinctive brand word -> the cores holding it. */
   private readonly byBrand = new Map<string, IndexedRow[]>();
+  /** The halves of catalogue brands written "A & B": found only by a notice brand equal to one. */
+  private readonly byWeakBrand = new Map<string, IndexedRow[]>();
+  /** Catalogue brand cores written "A & B": a shared word never ties them (their halves are often brands). */
+  private readonly ampersandCores = new Set<string>();
   private readonly brandsByWord = new Map<string, Set<string>>();
   readonly rejected: RejectedCode[] = [];
   /** The lines of the rows a recall can match at all: a valid barcode, a model, or a brand and name words. */
@@ -97,10 +103,13 @@ export class CatalogueIndex {
     for (const row of catalogue.rows) {
       const brandText = brand === undefined ? '' : (row.values[brand] ?? '');
       const codes = rowCodes(catalogue, row);
+      const parts = brandParts(brandText);
+      if (parts.weak.length > 0) for (const core of parts.strong) this.ampersandCores.add(core);
       const indexed: IndexedRow = {
         row,
         brandText,
-        brands: brandParts(brandText),
+        brands: [...parts.strong, ...parts.weak],
+        strong: parts.strong.length,
         tokens: new Set(),
         batch: rowBatch(catalogue, row, codes.gs1),
       };
@@ -124,8 +133,9 @@ export class CatalogueIndex {
         push(this.byModel, modelKey(modelRaw), { indexed, raw: modelRaw });
         this.matchable.add(row.line);
       }
-      for (const core of indexed.brands) {
-        push(this.byBrand, core, indexed);
+      for (const [i, core] of indexed.brands.entries()) {
+        push(i < indexed.strong ? this.byBrand : this.byWeakBrand, core, indexed);
+        if (i >= indexed.strong) continue;
         for (const w of distinctiveBrandTokens(core)) {
           const cores = this.brandsByWord.get(w) ?? new Set();
           cores.add(core);
@@ -155,12 +165,16 @@ export class CatalogueIndex {
       if (!had || STRENGTH[hit.how] < STRENGTH[had.how]) hits.set(core, hit);
     };
     const field = typeof recall.product_brand === 'string' ? recall.product_brand : '';
-    for (const part of brandParts(field)) {
-      if (this.byBrand.has(part)) offer(part, { how: 'same', recall: part });
+    const parts = brandParts(field);
+    // A half of the notice's "A & B" equal to a whole catalogue brand.
+    for (const part of parts.weak) if (this.byBrand.has(part)) offer(part, { how: 'same', recall: part });
+    for (const part of parts.strong) {
+      if (this.byBrand.has(part) || this.byWeakBrand.has(part)) offer(part, { how: 'same', recall: part });
       for (const w of distinctiveBrandTokens(part))
         for (const core of this.brandsByWord.get(w) ?? []) {
           const how = relateBrands(part, core);
-          if (how) offer(core, { how, recall: part });
+          const halves = parts.weak.length > 0 || this.ampersandCores.has(core);
+          if (how && !(how === 'shared-word' && halves)) offer(core, { how, recall: part });
         }
     }
     const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, field) : undefined;
@@ -202,18 +216,19 @@ export class CatalogueIndex {
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);
         const model = `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
-        if (b)
-          offer(
-            c.indexed,
-            'model+brand',
-            () => `${model}; ${explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit)}`,
+        const brandWords = b && explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit);
+        // A shared word is a hint, not the same brand: with a model it stays possible.
+        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model}; ${brandWords}`);
+        else
+          offer(c.indexed, 'model', () =>
+            b ? `${model}; ${brandWords}, not enough for model+brand` : `${model}; brands differ or are missing`,
           );
-        else offer(c.indexed, 'model', () => `${model}; brands differ or are missing`);
       }
     }
     if (brands.size > 0) {
       const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';
-      const tokens = nameTokens(recallName, brandParts(recallBrand).join(' '));
+      const { strong, weak } = brandParts(recallBrand);
+      const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
       const seen = new Set<IndexedRow>();
       for (const [core, hit] of brands)
         for (const t of tokens)

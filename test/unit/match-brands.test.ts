@@ -21,10 +21,13 @@ describe('brandCore', () => {
 
 describe('brandParts', () => {
   it('splits lists and keeps the whole', () => {
-    expect(brandParts('TRIBORD - DECATHLON')).toEqual(['tribord decathlon', 'tribord', 'decathlon']);
-    expect(brandParts('AUCHAN/POUCE')).toEqual(['auchan pouce', 'auchan', 'pouce']);
-    expect(brandParts('Cat & Jack')).toEqual(['cat jack', 'cat', 'jack']);
-    expect(brandParts('Fisher-Price')).toEqual(['fisher price']);
+    expect(brandParts('TRIBORD - DECATHLON')).toEqual({
+      strong: ['tribord decathlon', 'tribord', 'decathlon'],
+      weak: [],
+    });
+    expect(brandParts('AUCHAN/POUCE')).toEqual({ strong: ['auchan pouce', 'auchan', 'pouce'], weak: [] });
+    expect(brandParts('Cat & Jack')).toEqual({ strong: ['cat jack'], weak: ['cat', 'jack'] });
+    expect(brandParts('Fisher-Price')).toEqual({ strong: ['fisher price'], weak: [] });
   });
 });
 
@@ -88,6 +91,9 @@ describe('brands in the matcher', () => {
       row('Carrefour', 'Fromage blanc nature 500g'), // 6
       row('Carrefour', 'Yaourt nature 500g'), // 7 decoy: only the pack size is shared with 6
       row('Baby Brezza', 'City Mini GT2 stroller'), // 8 decoy: shares only "baby"
+      row('Jack & Jones', "Toddler Boys' Boots", 'JJ-100'), // 9 decoy: shares only a half of "A & B" with 5
+      row('Mars', 'Barres chocolat', 'MB-20'), // 10 a whole brand equal to a half of the notice's "A & B"
+      row('Purina One', 'Croquettes chat adulte', 'PO-5'), // 11 shares the word "purina" with "Nestlé Purina"
     ]),
   );
   const levels = (recall: Record<string, unknown>) => index.match(recall).map((m) => [m.row.line, m.level, m.reason]);
@@ -119,6 +125,28 @@ describe('brands in the matcher', () => {
     const [m] = index.match(recall);
     expect([m?.row.line, m?.level, m?.reason]).toEqual([5, 'possible', 'brand+name']);
     expect(m?.explain).toContain("named in the notice's title");
+  });
+
+  it('two "A & B" brands never meet through a shared half; a half equal to a whole brand does', () => {
+    expect(levels({ product_brand: 'Cat & Jack', product_name: "Toddler Boys' Boots" })).toEqual([
+      [5, 'possible', 'brand+name'],
+    ]);
+    expect(levels({ product_brand: 'Jack Wolfskin', product_model_numbers: ['JJ-100'] })).toEqual([
+      [9, 'possible', 'model'],
+    ]);
+    expect(levels({ product_brand: 'Mars & Co Distribution', product_model_numbers: ['MB 20'] })).toEqual([
+      [10, 'match', 'model+brand'],
+    ]);
+  });
+
+  it('a shared distinctive word ties brands for a name, but with a model alone it stays possible', () => {
+    expect(levels({ product_brand: 'Nestlé Purina', product_name: 'Croquettes pour chat adulte' })).toEqual([
+      [11, 'possible', 'brand+name'],
+    ]);
+    const [m] = index.match({ product_brand: 'Nestlé Purina', product_model_numbers: ['PO 5'] });
+    expect([m?.row.line, m?.level, m?.reason]).toEqual([11, 'possible', 'model']);
+    expect(m?.explain).toContain('a shared distinctive word');
+    expect(m?.explain).toContain('not enough for model+brand');
   });
 
   it('"Carrefour Sélection" contains Carrefour; a shared 500g is not a shared word; a brand alone is never a match', () => {
