@@ -190,6 +190,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     return undefined;
   }
   if (opts.archive) throw new UsageError('--watch polls the live feed; it cannot be combined with --archive');
+  if (opts.explain) throw new UsageError('--explain works without --watch', 'run match --explain on the same window');
   if (opts.exitCode)
     throw new UsageError(
       '--exit-code ends a run with its answer; a --watch does not end',
