@@ -41,7 +41,7 @@ const DATE_LABELS: [DateKind, RegExp][] = [
 ];
 /** A lot label, then its codes: "Lot V028", "Lots L0237 et L0238", "Batch code: 21045", "Charge 1234", "Los-Nr. A12". */
 const LOT_LABEL =
-  /\b(?:n ?o? de lots?|numeros? de lots?|lots?|batch(?:es)?(?: codes?| numbers?| no\.?)?|charge(?:n|nnummer|n-nr\.?)?|ch\.-b\.|los(?:nummer|-nr\.?)?)\b\s*(?:(?:n ?o|nr|no|number|#|:|\.)\s*)*/g;
+  /\b(?:n ?[o°]? de lots?|numeros? de lots?|lots?|batch(?:es)?(?: codes?| numbers?| no\.?)?|charge(?:n|nnummer|n-nr\.?)?|ch\.-b\.|los(?:nummer|-nr\.?)?)(?![\p{L}\p{N}])\s*(?:(?:n ?[o°]|nr|no|number|#|:|\.)\s*)*/gu;
 /** A lot code: letters, digits, dashes, dots or slashes with at least one digit; 2 characters or more. */
 const LOT_CODE = /^[a-z0-9][a-z0-9\-./]*$/;
 const LOT_JOIN = /^(?:,|;|\/|et|and|und|&|-|ou|or)$/;

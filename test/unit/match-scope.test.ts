@@ -166,3 +166,17 @@ describe('RappelConso export forms', () => {
     ]);
   });
 });
+
+describe('lot labels', () => {
+  it.each([
+    ['N° de lot : 21A045', ['21a045']],
+    ['Lot n° 1234, 1235 et 1236', ['1234', '1235', '1236']],
+    ['Lot number: AB12', ['ab12']],
+    ['Los-Nr. L2104', ['l2104']],
+    ['Chargennummer 88123', ['88123']],
+    ['Lot de 6 bouteilles', []],
+  ])('%s', (text, lots) => {
+    const items = scopeOfText(text, 'product_description');
+    expect(items.filter((i) => i.kind === 'lot').map((i) => i.kind === 'lot' && i.lot)).toEqual(lots);
+  });
+});
