@@ -9,11 +9,11 @@ export interface RecallCode {
   valid: boolean;
 }
 
-/** Digit runs grouped by spaces or dashes ("0 12345 67890 5"), never part of a date or a decimal. */
-const DIGIT_RUN = /(?<![\d/.,])\d(?:[\d -]*\d)?(?![\d/.,])/g;
+/** Digit runs grouped by spaces or dashes ("0 12345 67890 5"), never part of a date or a decimal; bounded, as notice text is hostile. */
+const DIGIT_RUN = /(?<![\d/.,])\d(?:[\d -]{0,40}\d)?(?![\d/.,])/g;
 /** A barcode's label in a text, then the codes after it. */
 const LABELLED =
-  /\b(?:upc|ean(?:-?(?:13|8))?|gtin(?:-?1[234])?|barcodes?|codes?[- ]barres?|code ean|strichcode|ean-code)s?\b[^\d\n]{0,24}(\d[\d ,-]*\d(?:\s*(?:and|et|or|ou|und)\s*\d[\d -]*\d)*)/gi;
+  /\b(?:upc|ean(?:-?(?:13|8))?|gtin(?:-?1[234])?|barcodes?|codes?[- ]barres?|code ean|strichcode|ean-code)s?\b[^\d\n]{0,24}(\d[\d ,-]{0,200}\d(?:\s{0,3}(?:and|et|or|ou|und)\s{0,3}\d[\d -]{0,40}\d){0,20})/gi;
 
 function add(out: Map<string, RecallCode>, raw: string): void {
   const result = normalizeGtin(raw);

@@ -20,8 +20,12 @@ const COMPARABLE = new Set(['best-before', 'use-by']);
 /** Evidence is a line in a table: at most this many of the notice's items are quoted. */
 const MAX_QUOTED = 4;
 
+/** A notice's words are quoted up to this many characters (its fields can be huge). */
+const MAX_QUOTE = 200;
+const cut = (text: string) => (text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE)}…` : text);
+
 const quoted = (items: readonly ScopeItem[]) => {
-  const unique = [...new Set(items.map((i) => `${i.field}: "${i.text}"`))];
+  const unique = [...new Set(items.map((i) => `${i.field}: "${cut(i.text)}"`))];
   const more = unique.length > MAX_QUOTED ? ` (+${unique.length - MAX_QUOTED} more)` : '';
   return unique.slice(0, MAX_QUOTED).join(' · ') + more;
 };

@@ -71,36 +71,48 @@ function datesIn(folded: string, monthFirst: boolean): { kind: DateKind; span: D
   const labels: { kind: DateKind; at: number; end: number }[] = [];
   for (const [kind, re] of DATE_LABELS)
     for (const m of folded.matchAll(re)) labels.push({ kind, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
-  labels.sort((a, b) => a.at - b.at);
+  labels.sort((a, b) => a.end - b.end);
+  // Dates come in order: one pass over the labels finds, for each, the last label ending before it.
+  let next = 0;
   return findDates(folded, monthFirst).map((span) => {
+    while (next < labels.length && (labels[next] as { end: number }).end <= span.at) next++;
     // The nearest label before the date and within 40 characters; a lot code may stand between them.
-    const label = labels.filter((l) => l.end <= span.at && span.at - l.end <= 40).at(-1);
+    const last = labels[next - 1];
+    const label = last && span.at - last.end <= 40 ? last : undefined;
     return { kind: label?.kind ?? 'period', span, labelAt: label?.at ?? span.at };
   });
 }
 
 /** fold()'s text with, for each of its characters, the index of the original one: evidence quotes the notice's own words. */
 function foldMapped(text: string): { folded: string; origin: number[] } {
-  let folded = '';
+  // Characters gathered in an array: appending to a string and reading its end flattens it each time.
+  const out: string[] = [];
   const origin: number[] = [];
+  let space = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
-    if (/\s/.test(ch)) {
-      if (folded !== '' && !folded.endsWith(' ')) {
-        folded += ' ';
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || /\s/.test(ch)) {
+      if (!space) {
+        out.push(' ');
         origin.push(i);
+        space = true;
       }
       continue;
     }
-    for (const c of ch
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()) {
-      folded += c;
+    space = false;
+    const plain =
+      ch.charCodeAt(0) < 0x80
+        ? ch.toLowerCase()
+        : ch
+            .normalize('NFD')
+            .replace(/\p{M}+/gu, '')
+            .toLowerCase();
+    for (const c of plain) {
+      out.push(c);
       origin.push(i);
     }
   }
-  return { folded, origin };
+  return { folded: out.join(''), origin };
 }
 
 /** Everything a text names: lots, "all lots", dates. `field` says where it was read. */
@@ -163,7 +175,7 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
 
 /** The text after a leading GTIN: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
 function withoutLeadingGtin(folded: string): string {
-  const lead = /^\d[\d ]*\d(?![^\s])/.exec(folded)?.[0];
+  const lead = /^\d[\d ]{0,40}\d(?![^\s])/.exec(folded)?.[0];
   if (lead === undefined) return folded;
   const groups = lead.split(' ');
   let taken = groups.length;
