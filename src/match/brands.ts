@@ -88,7 +88,8 @@ const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappe
  * or the brand field is another brand than the firm.
  */
 export function titleBrandText(title: string, brandField: string): string | undefined {
-  const m = RECALL_VERB.exec(title);
+  // A title is a line: its first 300 characters name the firm and the brand (a hostile one may be huge).
+  const m = RECALL_VERB.exec(title.slice(0, 300));
   if (!m) return undefined;
   const firm = brandCore(m[1] as string);
   const brand = brandCore(brandField);

@@ -34,3 +34,12 @@ describe('huge notice fields', () => {
     expect(m?.scopeEvidence).toBe(`standard_identifiers_and_barcodes: "${line.slice(0, 200)}…"`);
   });
 });
+
+describe('a huge title', () => {
+  it('only its first line-length is read for the brand', async () => {
+    const { titleBrandText } = await import('../../src/match/brands.js');
+    const text = titleBrandText(`Target Recalls Cat & Jack ${'boots '.repeat(HUGE / 6)}`, 'Target');
+    expect(text?.startsWith('cat jack boots')).toBe(true);
+    expect((text ?? '').length).toBeLessThan(300);
+  });
+});

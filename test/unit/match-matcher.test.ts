@@ -86,3 +86,21 @@ describe('CatalogueIndex.matchable', () => {
     expect([...index.matchable].sort((a, b) => a - b)).toEqual([1, 4, 5]);
   });
 });
+
+describe('explain', () => {
+  const index = new CatalogueIndex(
+    catalogue([
+      { ean: '', brand: 'VOLTRA', model: 'pb 2000 x', name: '' },
+      { ean: '', brand: 'Voltra', model: '', name: 'Power Bank portable 10000' },
+    ]),
+  );
+  it('names the rule and the normalised values it compared', () => {
+    const [a, b] = index.match({ ...recall, product_brand: 'Voltra Inc', standard_identifiers_and_barcodes: [] });
+    expect(a?.explain).toBe(
+      'model: notice "PB-2000/X" = catalogue "pb 2000 x" (key pb2000x); brand: notice "Voltra Inc" ~ catalogue "VOLTRA" (the same once normalised: "voltra" / "voltra")',
+    );
+    expect(b?.explain).toBe(
+      'brand: notice "Voltra Inc" ~ catalogue "Voltra" (the same once normalised: "voltra" / "voltra"); name words: notice {portable power bank}, catalogue {power bank portable 10000}, shared {portable power bank}, similarity 0.86 >= 0.5',
+    );
+  });
+});
