@@ -82,6 +82,20 @@ describe.each(ENGINES)('match --quality on $engine', ({ engine, available }) => 
       [1, 0, 1, 1],
       [0, 1, 0, 0],
     ]);
+    const table = await runMain(['match', '--quality', '--db', db, '-f', 'table'], { clock, columns: 400 });
+    expect(table.code).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]?.split(/\s+/).slice(0, 7)).toEqual([
+      'section',
+      'subject',
+      'sample',
+      'confirmed',
+      'wrong',
+      'unjudged',
+      'precision',
+    ]);
+    expect(lines.find((l) => l.includes('possible/model'))).toContain('too few to judge');
+    expect(lines.find((l) => l.includes('match/barcode'))).toContain(String(Math.round((9 / 11) * 1000) / 1000));
     const refused = await runMain(['match', '--quality', '--catalog', catalog, '--db', db], { clock });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--quality reads the archive's cases and recalls: --catalog does not apply");

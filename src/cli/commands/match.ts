@@ -43,7 +43,10 @@ export function registerMatch(program: Command, ctx: Context): void {
       'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
     )
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
-    .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
+    .option(
+      '--map <spec>',
+      'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé,lot=Lot,best_before=DDM',
+    )
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
