@@ -71,6 +71,8 @@ interface IndexedRow {
   strong: number;
   tokens: Set<string>;
   batch: CatalogueBatch;
+  /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
+  gtins: string[];
 }
 
 /** How a recall's brand relates to a catalogue brand core, and the recall's words it rests on. */
@@ -112,6 +114,7 @@ export class CatalogueIndex {
         strong: parts.strong.length,
         tokens: new Set(),
         batch: rowBatch(catalogue, row, codes.gs1),
+        gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
       };
       for (const c of codes.codes) {
         if (c.gtin14 === undefined) {
@@ -249,7 +252,7 @@ export class CatalogueIndex {
     const scope: ScopeItem[] = recallScope(recall);
     return [...best]
       .map(([r, { reason, explain }]): Match => {
-        const answer = checkScope(scope, r.batch);
+        const answer = checkScope(scope, r.batch, r.gtins);
         const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[reason];
         const why = answer.scope === 'out-of-scope' ? `; excluded: ${answer.evidence}` : '';
         return {

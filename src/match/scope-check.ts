@@ -36,7 +36,11 @@ const quoted = (items: readonly ScopeItem[]) => {
  * none is the row's; unknown otherwise (the row or the notice gives none). Any named item that fits wins: when
  * lots and dates disagree the row stays in scope, as over-pulling is the safe error.
  */
-export function checkScope(items: readonly ScopeItem[], row: RowBatch): ScopeAnswer {
+export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: readonly string[] = []): ScopeAnswer {
+  // A notice listing several products ("A lot L1 | B lot L2"): a row with A's barcode is judged on A's lines
+  // (and on what the notice says for all its products); a row matched otherwise on every line.
+  const own = all.some((i) => i.gtin14 !== undefined && rowGtins.includes(i.gtin14));
+  const items = own ? all.filter((i) => i.gtin14 === undefined || rowGtins.includes(i.gtin14)) : all;
   const lots = items.filter((i) => i.kind === 'lot');
   const allLots = items.filter((i) => i.kind === 'all-lots');
   const dates = items.filter(

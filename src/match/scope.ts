@@ -7,6 +7,8 @@ import { type DateSpan, findDates } from './scope-dates.js';
 interface Found {
   field: string;
   text: string;
+  /** The GTIN (14 digits) of the identifier line the item was read from, when it starts with one. */
+  gtin14?: string;
 }
 export type DateKind = 'best-before' | 'use-by' | 'production' | 'period';
 export type ScopeItem =
@@ -153,6 +155,13 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   // RappelConso's export writes "GTIN$lot$date kind$date" per product and "|" between products.
   if (raw.includes('|')) return raw.split('|').flatMap((part) => scopeOfIdentifier({ type, value: part }, monthFirst));
   const value = raw.replace(/\s*\$\s*/g, ' ').trim();
+  const { gtin14 } = leadingGtin(fold(value));
+  const items = lineItems(value, type, field, monthFirst);
+  // Items of a line that starts with a GTIN belong to that product ("A lot L1 | B lot L2").
+  return gtin14 === undefined ? items : items.map((i) => ({ ...i, gtin14 }));
+}
+
+function lineItems(value: string, type: string, field: string, monthFirst: boolean): ScopeItem[] {
   if (/^(?:batch|lot|lot number|batch number|charge|los)$/.test(type)) {
     const all = scopeOfText(value, field, monthFirst).filter((i) => i.kind === 'all-lots');
     return all.length > 0 ? all : [{ kind: 'lot', lot: value.trim(), field, text: `${type} ${value.trim()}` }];
@@ -162,7 +171,7 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   // No lot label: what stands between a leading GTIN and the first date label (or the end) is the lot;
   // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
   const folded = fold(value);
-  const rest = withoutLeadingGtin(folded);
+  const { rest } = leadingGtin(folded);
   const labelAt = Math.min(...DATE_LABELS.map(([, re]) => new RegExp(re.source).exec(rest)?.index ?? rest.length));
   if (rest === folded && labelAt === rest.length) return items;
   const head = rest.slice(0, labelAt).trim();
@@ -173,10 +182,10 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   return items;
 }
 
-/** The text after a leading GTIN: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
-function withoutLeadingGtin(folded: string): string {
+/** A leading GTIN and the text after it: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
+function leadingGtin(folded: string): { rest: string; gtin14?: string } {
   const lead = /^\d[\d ]{0,40}\d(?![^\s])/.exec(folded)?.[0];
-  if (lead === undefined) return folded;
+  if (lead === undefined) return { rest: folded };
   const groups = lead.split(' ');
   let taken = groups.length;
   while (taken > 0 && !normalizeGtin(groups.slice(0, taken).join('')).ok) taken--;
@@ -184,8 +193,11 @@ function withoutLeadingGtin(folded: string): string {
   // No valid code: the whole run when its digits could be one (a wrong check digit), else an 8-digit or longer first group.
   if (taken === 0)
     taken = !whole.ok && whole.unchecked !== undefined ? groups.length : (groups[0] as string).length >= 8 ? 1 : 0;
-  if (taken === 0) return folded;
-  return [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
+  if (taken === 0) return { rest: folded };
+  const code = normalizeGtin(groups.slice(0, taken).join(''));
+  const gtin14 = code.ok ? code.gtin14 : code.unchecked;
+  const rest = [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
+  return { rest, ...(gtin14 !== undefined && { gtin14 }) };
 }
 
 /** The US agencies write month first (04/05/2021 is April 5). */

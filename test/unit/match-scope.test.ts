@@ -51,6 +51,7 @@ describe('a notice identifier line (RappelConso)', () => {
       lot: 'v028',
       field: ID,
       text: '3564709006031 V028 Date de durabilité minimale 04/04/2021',
+      gtin14: '03564709006031',
     });
     expect(items).toContainEqual({
       kind: 'date',
@@ -59,6 +60,7 @@ describe('a notice identifier line (RappelConso)', () => {
       to: '2021-04-04',
       field: ID,
       text: 'Date de durabilité minimale 04/04/2021',
+      gtin14: '03564709006031',
     });
   });
 
@@ -72,7 +74,7 @@ describe('a notice identifier line (RappelConso)', () => {
 
   it('"Tous les lots" is all lots; a {type: batch} value is a lot; a bare GTIN or ASIN names none', () => {
     expect(scopeOfIdentifier('3250391773818 Tous les lots')).toEqual([
-      { kind: 'all-lots', field: ID, text: 'Tous les lots' },
+      { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773818' },
     ]);
     expect(scopeOfIdentifier({ type: 'batch', value: 'L12345' })).toEqual([
       { kind: 'lot', lot: 'L12345', field: ID, text: 'batch L12345' },
@@ -143,6 +145,16 @@ describe('checkScope', () => {
     expect(checkScope(notice, {}).scope).toBe('unknown');
     expect(checkScope([], { lot: 'V028' })).toEqual({ scope: 'unknown', evidence: '' });
   });
+  it('a notice listing several products: a row is judged on its own product\'s lines', () => {
+    const two = scopeOfIdentifier(
+      '3560071083410$L1$Date limite de consommation$15/09/2022|3560071083427$L2$Date limite de consommation$16/09/2022',
+    );
+    expect(checkScope(two, { lot: 'L2' }, ['03560071083410']).scope).toBe('out-of-scope');
+    expect(checkScope(two, { lot: 'L1' }, ['03560071083410']).scope).toBe('in-scope');
+    // Matched by model or name (no barcode of the notice's): every line counts.
+    expect(checkScope(two, { lot: 'L2' }).scope).toBe('in-scope');
+  });
+
   it('a sale period never excludes a best-before date', () => {
     const period = scopeOfText('Du 01/02/2025 au 12/03/2025', 'production_dates');
     expect(checkScope(period, { date: { from: '2026-01-01', to: '2026-01-01' } }).scope).toBe('unknown');
