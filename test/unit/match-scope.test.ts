@@ -145,7 +145,7 @@ describe('checkScope', () => {
     expect(checkScope(notice, {}).scope).toBe('unknown');
     expect(checkScope([], { lot: 'V028' })).toEqual({ scope: 'unknown', evidence: '' });
   });
-  it('a notice listing several products: a row is judged on its own product\'s lines', () => {
+  it("a notice listing several products: a row is judged on its own product's lines", () => {
     const two = scopeOfIdentifier(
       '3560071083410$L1$Date limite de consommation$15/09/2022|3560071083427$L2$Date limite de consommation$16/09/2022',
     );
