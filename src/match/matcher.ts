@@ -23,7 +23,7 @@ export interface Match {
   scope: Scope;
   /** The notice's words that decided the scope; empty when it names no lot or date. */
   scopeEvidence: string;
-  /** Which rule fired on which normalised values. */
+  /** Which rule fired on which normalised values; empty unless match() was asked for it. */
   explain: string;
 }
 
@@ -188,12 +188,15 @@ export class CatalogueIndex {
     return hits;
   }
 
-  /** Each catalogue row that touches the recall, once, at its best tier; best levels and tiers first, then by row. */
-  match(recall: Record<string, unknown>): Match[] {
-    const best = new Map<IndexedRow, { reason: MatchReason; explain: string }>();
+  /**
+   * Each catalogue row that touches the recall, once, at its best tier; best levels and tiers first, then by
+   * row. `explain` fills each match's explain text (built only when asked: it costs more than the match).
+   */
+  match(recall: Record<string, unknown>, opts: { explain?: boolean } = {}): Match[] {
+    const best = new Map<IndexedRow, { reason: MatchReason; explain: () => string }>();
     const offer = (r: IndexedRow, reason: MatchReason, explain: () => string) => {
       const had = best.get(r);
-      if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain: explain() });
+      if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain });
     };
     for (const code of recallCodes(recall))
       for (const c of this.byGtin.get(code.gtin14) ?? []) {
@@ -218,13 +221,13 @@ export class CatalogueIndex {
       if (key.length < MIN_MODEL_KEY) continue;
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);
-        const model = `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
-        const brandWords = b && explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit);
+        const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
+        const brandWords = () => (b ? explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit) : '');
         // A shared word is a hint, not the same brand: with a model it stays possible.
-        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model}; ${brandWords}`);
+        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
         else
           offer(c.indexed, 'model', () =>
-            b ? `${model}; ${brandWords}, not enough for model+brand` : `${model}; brands differ or are missing`,
+            b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
           );
       }
     }
@@ -250,9 +253,21 @@ export class CatalogueIndex {
     }
     if (best.size === 0) return [];
     const scope: ScopeItem[] = recallScope(recall);
+    // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
+    const unbatched = new Map<string, ReturnType<typeof checkScope>>();
+    const scopeOf = (r: IndexedRow) => {
+      if (r.batch.lot !== undefined || r.batch.date !== undefined) return checkScope(scope, r.batch, r.gtins);
+      const key = r.gtins.join(' ');
+      let answer = unbatched.get(key);
+      if (!answer) {
+        answer = checkScope(scope, r.batch, r.gtins);
+        unbatched.set(key, answer);
+      }
+      return answer;
+    };
     return [...best]
       .map(([r, { reason, explain }]): Match => {
-        const answer = checkScope(scope, r.batch, r.gtins);
+        const answer = scopeOf(r);
         const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[reason];
         const why = answer.scope === 'out-of-scope' ? `; excluded: ${answer.evidence}` : '';
         return {
@@ -261,7 +276,7 @@ export class CatalogueIndex {
           row: r.row,
           scope: answer.scope,
           scopeEvidence: answer.evidence,
-          explain: explain + why,
+          explain: opts.explain ? explain() + why : '',
         };
       })
       .sort(

@@ -93,7 +93,8 @@ function foldMapped(text: string): { folded: string; origin: number[] } {
   let space = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || /\s/.test(ch)) {
+    const code = ch.charCodeAt(0);
+    if (code === 32 || (code >= 9 && code <= 13) || (code >= 0x80 && /\s/.test(ch))) {
       if (!space) {
         out.push(' ');
         origin.push(i);
@@ -119,10 +120,18 @@ function foldMapped(text: string): { folded: string; origin: number[] } {
 
 /** Everything a text names: lots, "all lots", dates. `field` says where it was read. */
 export function scopeOfText(text: string, field: string, monthFirst = false): ScopeItem[] {
-  const { folded, origin } = foldMapped(text);
+  // Read on fold()'s text (fast); the map back to the notice's own characters is built only to quote something.
+  const folded = fold(text);
+  let mapped: ReturnType<typeof foldMapped> | undefined;
+  const quote = (at: number, end: number) => {
+    if (end <= at) return '';
+    mapped ??= foldMapped(text);
+    const { origin } = mapped;
+    // Should the two foldings ever differ (a letter whose lower case depends on its neighbours), quote the folded words.
+    if (mapped.folded.trimEnd() !== folded) return folded.slice(at, end).trim();
+    return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
+  };
   const items: ScopeItem[] = [];
-  const quote = (at: number, end: number) =>
-    end <= at ? '' : text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   for (const m of folded.matchAll(ALL_LOTS))
     items.push({ kind: 'all-lots', field, text: quote(m.index ?? 0, (m.index ?? 0) + m[0].length) });
   for (const m of folded.matchAll(LOT_LABEL)) {

@@ -122,7 +122,7 @@ describe('brands in the matcher', () => {
       alert_title: "Target Recalls Cat & Jack Toddler Boys' Boots Due to Fall Hazard",
       product_name: "Cat & Jack Toddler Boys' Boots",
     };
-    const [m] = index.match(recall);
+    const [m] = index.match(recall, { explain: true });
     expect([m?.row.line, m?.level, m?.reason]).toEqual([5, 'possible', 'brand+name']);
     expect(m?.explain).toContain("named in the notice's title");
   });
@@ -143,7 +143,7 @@ describe('brands in the matcher', () => {
     expect(levels({ product_brand: 'Nestlé Purina', product_name: 'Croquettes pour chat adulte' })).toEqual([
       [11, 'possible', 'brand+name'],
     ]);
-    const [m] = index.match({ product_brand: 'Nestlé Purina', product_model_numbers: ['PO 5'] });
+    const [m] = index.match({ product_brand: 'Nestlé Purina', product_model_numbers: ['PO 5'] }, { explain: true });
     expect([m?.row.line, m?.level, m?.reason]).toEqual([11, 'possible', 'model']);
     expect(m?.explain).toContain('a shared distinctive word');
     expect(m?.explain).toContain('not enough for model+brand');

@@ -80,9 +80,10 @@ describe('the matcher on these forms', () => {
         { ean: 'https://id.gs1.org/01/03564709006031/10/V031', name: 'c' },
       ]),
     );
-    const got = index.match({
-      standard_identifiers_and_barcodes: ['3564709006031 V028 Date de durabilité minimale 04/04/2021'],
-    });
+    const got = index.match(
+      { standard_identifiers_and_barcodes: ['3564709006031 V028 Date de durabilité minimale 04/04/2021'] },
+      { explain: true },
+    );
     expect(got.map((m) => [m.row.line, m.level, m.reason, m.scope])).toEqual([
       [1, 'match', 'barcode', 'unknown'],
       [2, 'match', 'barcode', 'in-scope'],

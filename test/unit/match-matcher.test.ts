@@ -94,8 +94,10 @@ describe('explain', () => {
       { ean: '', brand: 'Voltra', model: '', name: 'Power Bank portable 10000' },
     ]),
   );
-  it('names the rule and the normalised values it compared', () => {
-    const [a, b] = index.match({ ...recall, product_brand: 'Voltra Inc', standard_identifiers_and_barcodes: [] });
+  it('names the rule and the normalised values it compared, when asked', () => {
+    const notice = { ...recall, product_brand: 'Voltra Inc', standard_identifiers_and_barcodes: [] };
+    expect(index.match(notice).map((m) => m.explain)).toEqual(['', '']);
+    const [a, b] = index.match(notice, { explain: true });
     expect(a?.explain).toBe(
       'model: notice "PB-2000/X" = catalogue "pb 2000 x" (key pb2000x); brand: notice "Voltra Inc" ~ catalogue "VOLTRA" (the same once normalised: "voltra" / "voltra")',
     );

@@ -96,7 +96,7 @@ async function matchAll(
           counts.fetched++;
           if (!keep(recall)) continue;
           counts.checked++;
-          for (const m of index.match(recall)) {
+          for (const m of index.match(recall, { explain: plan.explain })) {
             counts[m.level]++;
             rows.push(matchRow(m, recall, plan.explain));
             // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
