@@ -1,7 +1,7 @@
 // Which catalogue columns hold the barcode, brand, model and name: found by common names or mapped by the user.
 import { fold } from '../filters/normalize.js';
 
-export const ROLES = ['gtin', 'brand', 'model', 'name'] as const;
+export const ROLES = ['gtin', 'brand', 'model', 'name', 'lot', 'best_before'] as const;
 export type Role = (typeof ROLES)[number];
 export type ColumnMap = Partial<Record<Role, string>>;
 
@@ -11,6 +11,9 @@ const KNOWN: Record<Role, string[]> = {
   brand: ['brand', 'marque', 'manufacturer', 'brandname'],
   model: ['model', 'mpn', 'modelnumber', 'modelno', 'reference', 'ref', 'modele'],
   name: ['name', 'title', 'productname', 'producttitle', 'designation', 'libelle', 'nom'],
+  // Optional: what narrows a product to a batch, checked against the lots and dates a notice names.
+  lot: ['lot', 'batch', 'lotnumber', 'batchnumber', 'numerolot', 'charge'],
+  best_before: ['bestbefore', 'bbd', 'ddm', 'dlc', 'dluo', 'expiry', 'useby', 'date', 'expirydate', 'mhd'],
 };
 
 function headerKey(header: string): string {

@@ -1,8 +1,16 @@
-// GTIN handling for catalogue matching: GTIN-8/12/13/14 to one 14-digit form, with the check digit verified.
+// GTIN handling for catalogue matching: GTIN-8 to GTIN-14 (leading zeros allowed) to one 14-digit form, check digit verified.
 
-export type GtinResult = { ok: true; gtin14: string } | { ok: false; reason: string };
+/** `gtin14` is the code padded (or trimmed of extra leading zeros) to 14 digits; `checked` says its check digit is right. */
+export type GtinResult =
+  | { ok: true; gtin14: string }
+  | {
+      ok: false;
+      reason: string /** The 14 digits of a code whose only fault is its check digit. */;
+      unchecked?: string;
+    };
 
-const LENGTHS = new Set([8, 12, 13, 14]);
+/** GS1's shortest code; shorter digit strings are prices, lots or quantities. */
+const MIN_DIGITS = 8;
 
 /** The GS1 check digit of the digits before it: weights 3,1,3,... from the right. */
 export function gtinCheckDigit(body: string): number {
@@ -16,16 +24,22 @@ export function gtinCheckDigit(body: string): number {
 
 /**
  * Spaces and dashes are ignored (codes are often printed in groups); anything else that is not a digit
- * makes it no GTIN. A UPC-A (12) is an EAN-13 with a leading 0, and both are a GTIN-14 with leading 0s.
+ * makes it no GTIN. 8 to 14 digits are padded to 14 with zeros (leading zeros never change a check digit,
+ * and a spreadsheet drops a UPC's leading 0); a longer code is accepted when its extra digits are leading
+ * zeros (`0003301170008504`, a database's 16-digit field).
  */
 export function normalizeGtin(raw: string): GtinResult {
   const compact = raw.replace(/[\s-]+/g, '');
   if (compact === '') return { ok: false, reason: 'empty' };
   if (!/^\d+$/.test(compact)) return { ok: false, reason: 'not only digits' };
-  if (!LENGTHS.has(compact.length)) return { ok: false, reason: `${compact.length} digits (GTIN has 8, 12, 13 or 14)` };
-  const body = compact.slice(0, -1);
-  const check = compact.charCodeAt(compact.length - 1) - 48;
-  const expected = gtinCheckDigit(body);
-  if (check !== expected) return { ok: false, reason: `wrong check digit (${check}, expected ${expected})` };
-  return { ok: true, gtin14: compact.padStart(14, '0') };
+  const extra = compact.length - 14;
+  if (compact.length < MIN_DIGITS || (extra > 0 && !/^0+$/.test(compact.slice(0, extra)))) {
+    return { ok: false, reason: `${compact.length} digits (GTIN has 8 to 14, or more with leading zeros)` };
+  }
+  const gtin14 = extra > 0 ? compact.slice(extra) : compact.padStart(14, '0');
+  const check = gtin14.charCodeAt(13) - 48;
+  const expected = gtinCheckDigit(gtin14.slice(0, 13));
+  if (check !== expected)
+    return { ok: false, reason: `wrong check digit (${check}, expected ${expected})`, unchecked: gtin14 };
+  return { ok: true, gtin14 };
 }

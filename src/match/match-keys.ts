@@ -25,6 +25,35 @@ const GENERIC = new Set(
   jouets produit lot noir blanc rouge bleu vert rose gris petit petite grand grande`.split(/\s+/),
 );
 
+/** Units of pack sizes, weights and volumes ("500g", "1 L", "14 oz", "12 x 33cl", "2 ct"), English, French and German. */
+const UNITS =
+  'mg|g|gr|kg|ml|cl|dl|l|lt|ltr|oz|fl ?oz|lb|lbs|ct|pk|pcs?|pc|pack|pieces?|st|stk|stuck|mm|cm|m|in|inch|inches|w|kw|v|mah|wh|x';
+const QUANTITY = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d{3})*(?: \\d+)? ?(?:${UNITS})|(?:x|lot de|pack of) ?\\d+)(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+/** A unit word left alone once its number is gone ("oz" in "14 oz"), never a name word. */
+const UNIT_WORDS = new Set(
+  UNITS.replace(/\?|s\?/g, '')
+    .split('|')
+    .concat(['fl', 'oz', 'pcs', 'pieces', 'inches']),
+);
+
+/**
+ * A brandKey'd text without its quantities: "lait 1 5l" (from "1,5L") and "12 x 33cl" lose their numbers and
+ * units, so two products never look alike through a shared pack size.
+ */
+export function withoutQuantities(key: string): string {
+  return (
+    key
+      .replace(QUANTITY, ' ')
+      .split(' ')
+      // A bare number stays: "iPhone 12" and "iPhone 13" are different products.
+      .filter((w) => w !== '' && !UNIT_WORDS.has(w) && !/^\d+x$/.test(w))
+      .join(' ')
+  );
+}
+
 /**
  * The distinctive words of a product name: folded, 2+ characters, neither generic nor part of the brand.
  * `brand` is the brand's key (brandKey), which callers have at hand already.
@@ -32,7 +61,7 @@ const GENERIC = new Set(
 export function nameTokens(name: string, brand = ''): Set<string> {
   const brandWords = new Set(brand.split(' '));
   const tokens = new Set<string>();
-  for (const word of brandKey(name).split(' ')) {
+  for (const word of withoutQuantities(brandKey(name)).split(' ')) {
     // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.
     const stem = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
     if (stem.length < 2 || GENERIC.has(word) || GENERIC.has(stem) || brandWords.has(word)) continue;

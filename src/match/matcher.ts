@@ -1,22 +1,38 @@
-// Matches recalls against an indexed catalogue: barcode, model+brand (match), model or brand+name (possible).
+// Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
 import { stringValues } from '../filters/record-filter.js';
+import { brandParts, distinctiveBrandTokens, relateBrands, titleBrandText, brandInTitle } from './brands.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
-import { normalizeGtin } from './gtin.js';
-import { brandKey, modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
+import { type CatalogueBatch, rowBatch, rowCodes } from './catalogue-batch.js';
+import { modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
+import { recallCodes } from './recall-codes.js';
+import { recallScope, type ScopeItem } from './scope.js';
+import { checkScope, type Scope } from './scope-check.js';
+import { explainBrand, explainName } from './explain.js';
+import type { BrandRelation } from './brands.js';
 
-export type MatchLevel = 'match' | 'possible';
-export type MatchReason = 'barcode' | 'model+brand' | 'model' | 'brand+name';
+export { recallGtins } from './recall-codes.js';
+
+export type MatchLevel = 'match' | 'possible' | 'excluded';
+export type MatchReason = 'barcode' | 'model+brand' | 'barcode-unchecked' | 'model' | 'brand+name';
 
 export interface Match {
+  /** `excluded` when the row is out of the notice's scope (its lot or date is not among those named). */
   level: MatchLevel;
   reason: MatchReason;
   row: CatalogueRow;
+  scope: Scope;
+  /** The notice's words that decided the scope; empty when it names no lot or date. */
+  scopeEvidence: string;
+  /** Which rule fired on which normalised values; empty unless match() was asked for it. */
+  explain: string;
 }
 
 export interface RejectedCode {
   line: number;
   value: string;
   reason: string;
+  /** The code's only fault is its check digit: an identical code in a notice still matches it, as possible. */
+  unchecked?: boolean;
 }
 
 /** Model keys shorter than this ("A", "12") would tie unrelated products together. */
@@ -24,13 +40,21 @@ const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
 const NAME_SIMILARITY = 0.5;
 
-const RANK: Record<MatchReason, number> = { barcode: 0, 'model+brand': 1, model: 2, 'brand+name': 3 };
-const LEVEL: Record<MatchReason, MatchLevel> = {
+const RANK: Record<MatchReason, number> = {
+  barcode: 0,
+  'model+brand': 1,
+  'barcode-unchecked': 2,
+  model: 3,
+  'brand+name': 4,
+};
+const LEVEL: Record<MatchReason, 'match' | 'possible'> = {
   barcode: 'match',
   'model+brand': 'match',
+  'barcode-unchecked': 'possible',
   model: 'possible',
   'brand+name': 'possible',
 };
+const LEVEL_RANK: Record<MatchLevel, number> = { match: 0, possible: 1, excluded: 2 };
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -38,100 +62,226 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** The barcodes a recall names: identifier objects ({type, value}) or bare strings, valid GTINs only. */
-export function recallGtins(recall: Record<string, unknown>): string[] {
-  const out = new Set<string>();
-  const ids = recall.standard_identifiers_and_barcodes;
-  for (const id of Array.isArray(ids) ? ids : []) {
-    const value =
-      typeof id === 'string'
-        ? id
-        : typeof (id as { value?: unknown })?.value === 'string'
-          ? (id as { value: string }).value
-          : undefined;
-    if (value === undefined) continue;
-    const gtin = normalizeGtin(value);
-    if (gtin.ok) out.add(gtin.gtin14);
-  }
-  return [...out];
-}
-
 interface IndexedRow {
   row: CatalogueRow;
-  brand: string;
+  /** The brand cell as written, and its cores (corporate forms dropped, multi-brand strings split; "A & B" halves last). */
+  brandText: string;
+  brands: string[];
+  /** How many of `brands` are strong (the rest are halves of "A & B"). */
+  strong: number;
   tokens: Set<string>;
+  batch: CatalogueBatch;
+  /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
+  gtins: string[];
 }
 
-/** The catalogue indexed three ways, so each recall costs a few map look-ups, never a scan. */
+/** How a recall's brand relates to a catalogue brand core, and the recall's words it rests on. */
+interface BrandHit {
+  how: BrandRelation;
+  recall: string;
+}
+
+const STRENGTH: Record<BrandRelation, number> = { same: 0, contained: 1, 'shared-word': 2, 'in-title': 3 };
+
+/** The catalogue indexed several ways, so each recall costs a few map look-ups, never a scan. */
 export class CatalogueIndex {
-  private readonly byGtin = new Map<string, CatalogueRow[]>();
-  private readonly byModel = new Map<string, IndexedRow[]>();
-  /** brand key -> name token -> rows of that brand whose name has the token. */
+  private readonly byGtin = new Map<string, { indexed: IndexedRow; raw: string; valid: boolean }[]>();
+  private readonly byModel = new Map<string, { indexed: IndexedRow; raw: string }[]>();
+  /** brand core -> name token -> rows of that brand whose name has the token. */
   private readonly byBrandToken = new Map<string, Map<string, IndexedRow[]>>();
+  /** brand core -> rows; distinctive brand word -> the cores holding it. */
+  private readonly byBrand = new Map<string, IndexedRow[]>();
+  /** The halves of catalogue brands written "A & B": found only by a notice brand equal to one. */
+  private readonly byWeakBrand = new Map<string, IndexedRow[]>();
+  /** Catalogue brand cores written "A & B": a shared word never ties them (their halves are often brands). */
+  private readonly ampersandCores = new Set<string>();
+  private readonly brandsByWord = new Map<string, Set<string>>();
   readonly rejected: RejectedCode[] = [];
-  /** The lines of the rows a recall can match at all: indexed by barcode, model or brand and name. */
+  /** The lines of the rows a recall can match at all: a valid barcode, a model, or a brand and name words. */
   readonly matchable = new Set<number>();
 
   constructor(catalogue: Catalogue) {
-    const { gtin, brand, model, name } = catalogue.columns;
+    const { brand, model, name } = catalogue.columns;
     for (const row of catalogue.rows) {
       const brandText = brand === undefined ? '' : (row.values[brand] ?? '');
-      const indexed: IndexedRow = { row, brand: brandKey(brandText), tokens: new Set() };
-      const code = gtin === undefined ? '' : (row.values[gtin] ?? '').trim();
-      if (code !== '') {
-        const result = normalizeGtin(code);
-        if (result.ok) {
-          push(this.byGtin, result.gtin14, row);
-          this.matchable.add(row.line);
-        } else this.rejected.push({ line: row.line, value: code, reason: result.reason });
+      const codes = rowCodes(catalogue, row);
+      const parts = brandParts(brandText);
+      if (parts.weak.length > 0) for (const core of parts.strong) this.ampersandCores.add(core);
+      const indexed: IndexedRow = {
+        row,
+        brandText,
+        brands: [...parts.strong, ...parts.weak],
+        strong: parts.strong.length,
+        tokens: new Set(),
+        batch: rowBatch(catalogue, row, codes.gs1),
+        gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
+      };
+      for (const c of codes.codes) {
+        if (c.gtin14 === undefined) {
+          this.rejected.push({ line: row.line, value: c.raw, reason: c.reason ?? 'not a GTIN' });
+          continue;
+        }
+        if (!c.valid)
+          this.rejected.push({
+            line: row.line,
+            value: c.raw,
+            reason: c.reason ?? 'wrong check digit',
+            unchecked: true,
+          });
+        else this.matchable.add(row.line);
+        push(this.byGtin, c.gtin14, { indexed, raw: c.raw, valid: c.valid });
       }
-      const modelText = model === undefined ? '' : modelKey(row.values[model] ?? '');
-      if (modelText.length >= MIN_MODEL_KEY) {
-        push(this.byModel, modelText, indexed);
+      const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
+      if (modelKey(modelRaw).length >= MIN_MODEL_KEY) {
+        push(this.byModel, modelKey(modelRaw), { indexed, raw: modelRaw });
         this.matchable.add(row.line);
       }
-      if (indexed.brand !== '' && name !== undefined) {
-        indexed.tokens = nameTokens(row.values[name] ?? '', indexed.brand);
-        let tokens = this.byBrandToken.get(indexed.brand);
-        if (!tokens) {
-          tokens = new Map();
-          this.byBrandToken.set(indexed.brand, tokens);
+      for (const [i, core] of indexed.brands.entries()) {
+        push(i < indexed.strong ? this.byBrand : this.byWeakBrand, core, indexed);
+        if (i >= indexed.strong) continue;
+        for (const w of distinctiveBrandTokens(core)) {
+          const cores = this.brandsByWord.get(w) ?? new Set();
+          cores.add(core);
+          this.brandsByWord.set(w, cores);
         }
-        for (const t of indexed.tokens) push(tokens, t, indexed);
+      }
+      if (indexed.brands.length > 0 && name !== undefined) {
+        indexed.tokens = nameTokens(row.values[name] ?? '', indexed.brands.join(' '));
+        for (const core of indexed.brands) {
+          let tokens = this.byBrandToken.get(core);
+          if (!tokens) {
+            tokens = new Map();
+            this.byBrandToken.set(core, tokens);
+          }
+          for (const t of indexed.tokens) push(tokens, t, indexed);
+        }
         if (indexed.tokens.size > 0) this.matchable.add(row.line);
       }
     }
   }
 
-  /** Each catalogue row that touches the recall, once, at its best tier; best tiers first, then by row. */
-  match(recall: Record<string, unknown>): Match[] {
-    const best = new Map<CatalogueRow, MatchReason>();
-    const offer = (row: CatalogueRow, reason: MatchReason) => {
-      const had = best.get(row);
-      if (had === undefined || RANK[reason] < RANK[had]) best.set(row, reason);
+  /** The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to. */
+  private relatedBrands(recall: Record<string, unknown>): Map<string, BrandHit> {
+    const hits = new Map<string, BrandHit>();
+    const offer = (core: string, hit: BrandHit) => {
+      const had = hits.get(core);
+      if (!had || STRENGTH[hit.how] < STRENGTH[had.how]) hits.set(core, hit);
     };
-    for (const g of recallGtins(recall)) for (const row of this.byGtin.get(g) ?? []) offer(row, 'barcode');
-    const recallBrand = brandKey(typeof recall.product_brand === 'string' ? recall.product_brand : '');
+    const field = typeof recall.product_brand === 'string' ? recall.product_brand : '';
+    const parts = brandParts(field);
+    // A half of the notice's "A & B" equal to a whole catalogue brand.
+    for (const part of parts.weak) if (this.byBrand.has(part)) offer(part, { how: 'same', recall: part });
+    for (const part of parts.strong) {
+      if (this.byBrand.has(part) || this.byWeakBrand.has(part)) offer(part, { how: 'same', recall: part });
+      for (const w of distinctiveBrandTokens(part))
+        for (const core of this.brandsByWord.get(w) ?? []) {
+          const how = relateBrands(part, core);
+          const halves = parts.weak.length > 0 || this.ampersandCores.has(core);
+          if (how && !(how === 'shared-word' && halves)) offer(core, { how, recall: part });
+        }
+    }
+    const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, field) : undefined;
+    if (title !== undefined)
+      for (const w of title.split(' '))
+        for (const core of this.brandsByWord.get(w) ?? [])
+          if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
+    return hits;
+  }
+
+  /**
+   * Each catalogue row that touches the recall, once, at its best tier; best levels and tiers first, then by
+   * row. `explain` fills each match's explain text (built only when asked: it costs more than the match).
+   */
+  match(recall: Record<string, unknown>, opts: { explain?: boolean } = {}): Match[] {
+    const best = new Map<IndexedRow, { reason: MatchReason; explain: () => string }>();
+    const offer = (r: IndexedRow, reason: MatchReason, explain: () => string) => {
+      const had = best.get(r);
+      if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain });
+    };
+    for (const code of recallCodes(recall))
+      for (const c of this.byGtin.get(code.gtin14) ?? []) {
+        const valid = code.valid && c.valid;
+        offer(c.indexed, valid ? 'barcode' : 'barcode-unchecked', () =>
+          valid
+            ? `barcode: notice "${code.raw}" = catalogue "${c.raw}" (GTIN-14 ${code.gtin14}, check digit valid)`
+            : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
+        );
+      }
+    const brands = this.relatedBrands(recall);
+    const brandOf = (r: IndexedRow) => {
+      for (const core of r.brands) {
+        const hit = brands.get(core);
+        if (hit) return { core, hit };
+      }
+      return undefined;
+    };
+    const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
     for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
-      for (const r of this.byModel.get(key) ?? [])
-        offer(r.row, recallBrand !== '' && r.brand === recallBrand ? 'model+brand' : 'model');
-    }
-    const sameBrand = recallBrand === '' ? undefined : this.byBrandToken.get(recallBrand);
-    if (sameBrand) {
-      const tokens = nameTokens(typeof recall.product_name === 'string' ? recall.product_name : '', recallBrand);
-      const seen = new Set<IndexedRow>();
-      for (const t of tokens) {
-        for (const r of sameBrand.get(t) ?? []) {
-          if (seen.has(r)) continue;
-          seen.add(r);
-          if (tokenSimilarity(tokens, r.tokens) >= NAME_SIMILARITY) offer(r.row, 'brand+name');
-        }
+      for (const c of this.byModel.get(key) ?? []) {
+        const b = brandOf(c.indexed);
+        const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
+        const brandWords = () => (b ? explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit) : '');
+        // A shared word is a hint, not the same brand: with a model it stays possible.
+        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
+        else
+          offer(c.indexed, 'model', () =>
+            b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
+          );
       }
     }
+    if (brands.size > 0) {
+      const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';
+      const { strong, weak } = brandParts(recallBrand);
+      const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
+      const seen = new Set<IndexedRow>();
+      for (const [core, hit] of brands)
+        for (const t of tokens)
+          for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
+            if (seen.has(r)) continue;
+            seen.add(r);
+            const similarity = tokenSimilarity(tokens, r.tokens);
+            if (similarity >= NAME_SIMILARITY)
+              offer(
+                r,
+                'brand+name',
+                () =>
+                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(tokens, r.tokens, similarity, NAME_SIMILARITY)}`,
+              );
+          }
+    }
+    if (best.size === 0) return [];
+    const scope: ScopeItem[] = recallScope(recall);
+    // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
+    const unbatched = new Map<string, ReturnType<typeof checkScope>>();
+    const scopeOf = (r: IndexedRow) => {
+      if (r.batch.lot !== undefined || r.batch.date !== undefined) return checkScope(scope, r.batch, r.gtins);
+      const key = r.gtins.join(' ');
+      let answer = unbatched.get(key);
+      if (!answer) {
+        answer = checkScope(scope, r.batch, r.gtins);
+        unbatched.set(key, answer);
+      }
+      return answer;
+    };
     return [...best]
-      .map(([row, reason]) => ({ level: LEVEL[reason], reason, row }))
-      .sort((a, b) => RANK[a.reason] - RANK[b.reason] || a.row.line - b.row.line);
+      .map(([r, { reason, explain }]): Match => {
+        const answer = scopeOf(r);
+        const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[reason];
+        const why = answer.scope === 'out-of-scope' ? `; excluded: ${answer.evidence}` : '';
+        return {
+          level,
+          reason,
+          row: r.row,
+          scope: answer.scope,
+          scopeEvidence: answer.evidence,
+          explain: opts.explain ? explain() + why : '',
+        };
+      })
+      .sort(
+        (a, b) =>
+          LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || RANK[a.reason] - RANK[b.reason] || a.row.line - b.row.line,
+      );
   }
 }

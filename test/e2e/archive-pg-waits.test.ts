@@ -96,7 +96,7 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
     await lock.query('BEGIN');
     await lock.query("SELECT pg_advisory_xact_lock(hashtext('recall-feed recall_feed write'))");
     const waited = await runAgainst(sandbox, open, { env: { RECALL_FEED_DB_LOCK_WAIT: '1' } });
-    console.log(JSON.stringify({ code: waited.exitCode, out: waited.stdout.slice(0,800), err: waited.stderr }));
+    console.log(JSON.stringify({ code: waited.exitCode, out: waited.stdout.slice(0, 800), err: waited.stderr }));
     expect(waited.exitCode).toBe(13);
     expect(waited.stderr).toContain('for more than 1 s; nothing was written');
     await lock.query('COMMIT');

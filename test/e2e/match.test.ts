@@ -91,9 +91,9 @@ describe('match', () => {
       source_url: recallA.source_url,
     });
     expect(Object.keys(first).slice(0, 3)).toEqual(['level', 'reason', 'catalog_line']);
-    expect(r.stderr).toContain(`catalogue row 6: barcode '${wrongCheck}' rejected (wrong check digit`);
+    expect(r.stderr).toContain(`catalogue row 6: barcode '${wrongCheck}' has a wrong check digit`);
     expect(r.stderr).toContain(
-      `catalogue: 6 rows · 1 barcode rejected · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`,
+      `catalogue: 6 rows · 0 barcodes rejected · 1 with a wrong check digit · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`,
     );
   });
 
@@ -104,7 +104,7 @@ describe('match', () => {
     const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '--map', 'gtin=EAN', '-f', 'csv']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(
-      'level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url',
+      'level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url,scope,scope_evidence',
     );
     expect(r.stdout.split('\n')[1]).toMatch(new RegExp(`^match,barcode,1,${code},Z,\\d+,`));
   });

@@ -41,7 +41,7 @@ describe('CatalogueIndex.match', () => {
     { ean: '', brand: 'Voltra', model: '', name: 'Desk Lamp' }, // 5 decoy: same brand only
     { ean: '', brand: 'Kidzone', model: '', name: 'Portable Power Banks' }, // 6 decoy: same name, other brand
     { ean: '', brand: 'Voltra', model: '', name: 'New Kids Set' }, // 7 decoy: generic words only
-    { ean: '4006381333932', brand: '', model: '', name: '' }, // 8 decoy: wrong check digit
+    { ean: '4006381333932', brand: '', model: '', name: '' }, // 8 the notice's own wrong check digit: possible
     { ean: '', brand: 'Voltra', model: 'Q1', name: '' }, // 9 decoy: model too short to count
     { ean: '036000291452', brand: 'Voltra', model: 'PB-2000/X', name: 'Portable Power Banks' }, // 10 barcode beats all
   ];
@@ -53,13 +53,16 @@ describe('CatalogueIndex.match', () => {
       [1, 'match', 'barcode'],
       [10, 'match', 'barcode'],
       [2, 'match', 'model+brand'],
+      [8, 'possible', 'barcode-unchecked'],
       [3, 'possible', 'model'],
       [4, 'possible', 'brand+name'],
     ]);
   });
 
-  it('rejects catalogue codes with a wrong check digit, with their row', () => {
-    expect(index.rejected).toEqual([{ line: 8, value: '4006381333932', reason: 'wrong check digit (2, expected 1)' }]);
+  it('lists catalogue codes with a wrong check digit, with their row, as unchecked', () => {
+    expect(index.rejected).toEqual([
+      { line: 8, value: '4006381333932', reason: 'wrong check digit (2, expected 1)', unchecked: true },
+    ]);
   });
 
   it('a recall without brand, model or barcode matches nothing', () => {
@@ -81,5 +84,25 @@ describe('CatalogueIndex.matchable', () => {
       ]),
     );
     expect([...index.matchable].sort((a, b) => a - b)).toEqual([1, 4, 5]);
+  });
+});
+
+describe('explain', () => {
+  const index = new CatalogueIndex(
+    catalogue([
+      { ean: '', brand: 'VOLTRA', model: 'pb 2000 x', name: '' },
+      { ean: '', brand: 'Voltra', model: '', name: 'Power Bank portable 10000' },
+    ]),
+  );
+  it('names the rule and the normalised values it compared, when asked', () => {
+    const notice = { ...recall, product_brand: 'Voltra Inc', standard_identifiers_and_barcodes: [] };
+    expect(index.match(notice).map((m) => m.explain)).toEqual(['', '']);
+    const [a, b] = index.match(notice, { explain: true });
+    expect(a?.explain).toBe(
+      'model: notice "PB-2000/X" = catalogue "pb 2000 x" (key pb2000x); brand: notice "Voltra Inc" ~ catalogue "VOLTRA" (the same once normalised: "voltra" / "voltra")',
+    );
+    expect(b?.explain).toBe(
+      'brand: notice "Voltra Inc" ~ catalogue "Voltra" (the same once normalised: "voltra" / "voltra"); name words: notice {portable power bank}, catalogue {power bank portable 10000}, shared {portable power bank}, similarity 0.86 >= 0.5',
+    );
   });
 });

@@ -25,7 +25,10 @@ async function withArchive<T>(
   fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
 ): Promise<T> {
   const local = await openLocal(globals, ctx, db);
-  const archive = mode === 'write' ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) }) : await readArchive(local);
+  const archive =
+    mode === 'write'
+      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(local);
   try {
     return await fn(archive, local);
   } finally {

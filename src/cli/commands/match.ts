@@ -7,6 +7,7 @@ import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from 
 import type { FeedOptions } from '../feed/plan.js';
 import { UsageError } from '../cli-errors.js';
 import type { MatchPlan } from '../match/run-match.js';
+import type { QualityPlan } from '../match/match-quality.js';
 import { addEmailOptions } from '../options/email-options.js';
 import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
@@ -35,6 +36,8 @@ interface MatchOptions extends FilterFlags, ActionOptions {
   level?: string;
   sla?: string;
   calendar?: string;
+  explain?: boolean;
+  quality?: boolean;
 }
 
 export function registerMatch(program: Command, ctx: Context): void {
@@ -44,7 +47,10 @@ export function registerMatch(program: Command, ctx: Context): void {
       'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
     )
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
-    .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé')
+    .option(
+      '--map <spec>',
+      'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé,lot=Lot,best_before=DDM',
+    )
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
@@ -61,6 +67,11 @@ export function registerMatch(program: Command, ctx: Context): void {
     )
     .option('--calendar <country>', 'with --sla <n>wd: public holidays of this country are not working days (e.g. FR)')
     .option('--exit-code', 'exit 8 when at least one row is a `match` (for cron and CI)')
+    .option('--explain', 'add an explain column: which rule fired on which normalised values')
+    .option(
+      '--quality',
+      "from the archive: each tier's precision on your closed cases, and each source's share of recalls with a barcode, model, lot or date",
+    )
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
@@ -79,12 +90,15 @@ export function registerMatch(program: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-Tiers, best first: match/barcode (GTIN-8/12/13/14, check digits verified), match/model+brand,
-possible/model, possible/brand+name. A shared brand or a generic word alone is never a match, and
-no row is not a promise that a product is safe: only that nothing visible matched.
+Tiers, best first: match/barcode (GTIN-8 to 14, check digits verified), match/model+brand,
+possible/barcode-unchecked, possible/model, possible/brand+name. A shared brand or a generic word
+alone is never a match, and no row is not a promise that a product is safe: only that nothing
+visible matched. Each row has a scope (in-scope, out-of-scope, unknown) from the lots and dates the
+notice names; an out-of-scope row is level excluded: listed with its evidence, never a match.
 
 Columns are found by name (gtin, ean, upc, barcode; brand; model, mpn, model_number, reference;
-name, title, product_name) or given with --map.
+name, title, product_name; lot, batch, lot_number; best_before, bbd, ddm, dlc, dluo, expiry,
+use_by, date) or given with --map. See docs/matching.md.
 
 Examples:
   recall-feed match --catalog products.csv
@@ -92,13 +106,19 @@ Examples:
   recall-feed match --catalog export.jsonl --map gtin=EAN13,brand=Marque --sources rappel_conso
   recall-feed match --catalog products.csv --severity serious,high      only recalls that pass the filters
   recall-feed match --catalog products.csv --archive --since 90d       the archive kept by \`sync\`, offline
-  recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair`,
+  recall-feed match --catalog products.csv --archive --open-cases      a case to work through per match pair
+  recall-feed match --catalog products.csv --explain -f jsonl          why each row matched
+  recall-feed match --quality                                          how often each tier was right`,
     );
   addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(addOpsOptions(match))).action(
     opsAction<MatchOptions>(ctx, 'match', async () => {
       const { runMatch } = await import('../match/run-match.js');
-      return (opts, globals, c) => runMatch(planMatch(opts, c.now()), globals, c);
+      const { runMatchQuality } = await import('../match/match-quality.js');
+      return (opts, globals, c) =>
+        opts.quality
+          ? runMatchQuality(planQuality(opts, c.now()), globals, c)
+          : runMatch(planMatch(opts, c.now()), globals, c);
     }),
   );
 }
@@ -160,6 +180,28 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
           sla: parseSla(opts.sla, opts.calendar),
         }
       : undefined,
+    explain: opts.explain ?? false,
+  };
+}
+
+/** `match --quality` reads the archive's cases and recalls: no catalogue, no key, nothing of a live run. */
+export function planQuality(opts: MatchOptions, nowMs: number): QualityPlan {
+  const given = (
+    ['catalog', 'map', 'watch', 'openCases', 'key', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours'] as const
+  ).find((k) => opts[k] !== undefined && opts[k] !== false);
+  if (given)
+    throw new UsageError(
+      `--quality reads the archive's cases and recalls: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply`,
+      'example: recall-feed match --quality --since 90d',
+    );
+  watchOptions(opts);
+  return {
+    db: parseDb(opts),
+    sources: parseSourceList(opts.sources),
+    sinceUs: parseInstant(opts.since, '--since', nowMs),
+    filter: parseFilterOptions(opts),
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
   };
 }
 
@@ -187,6 +229,7 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     return undefined;
   }
   if (opts.archive) throw new UsageError('--watch polls the live feed; it cannot be combined with --archive');
+  if (opts.explain) throw new UsageError('--explain works without --watch', 'run match --explain on the same window');
   if (opts.exitCode)
     throw new UsageError(
       '--exit-code ends a run with its answer; a --watch does not end',
@@ -207,6 +250,8 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     level: _l,
     sla: _sla,
     calendar: _cal,
+    explain: _x,
+    quality: _q,
     ...feed
   } = opts;
   return { ...feed, watch: true, paginate: true };

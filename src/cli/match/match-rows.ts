@@ -8,31 +8,52 @@ import type { StatusReporter } from '../terminal/status.js';
 const LEAD = ['level', 'reason', 'catalog_line'] as const;
 /** Written after them, named as the API names them. */
 const RECALL = ['recall_id', 'alert_title', 'risk_severity', 'data_source', 'published_at', 'source_url'] as const;
+/** Last: whether the row's lot and date are among the notice's, the notice's words that say so, and (--explain) why it matched. */
+const SCOPE = ['scope', 'scope_evidence'] as const;
+const EXPLAIN = 'explain';
 
 /** A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`. */
 function catalogueKey(header: string): string {
-  return (LEAD as readonly string[]).includes(header) || (RECALL as readonly string[]).includes(header)
+  return (LEAD as readonly string[]).includes(header) ||
+    (RECALL as readonly string[]).includes(header) ||
+    (SCOPE as readonly string[]).includes(header) ||
+    header === EXPLAIN
     ? `catalog.${header}`
     : header;
 }
 
 /** Every column of a match row, in order: csv header and the full table. */
-export function matchColumns(catalogue: Catalogue): string[] {
-  return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL];
+export function matchColumns(catalogue: Catalogue, explain = false): string[] {
+  return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL, ...SCOPE, ...(explain ? [EXPLAIN] : [])];
 }
 
-/** What a table shows on a terminal: the tier, the catalogue's identifying columns, the recall. */
-export function matchTableColumns(catalogue: Catalogue): string[] {
-  const { gtin, brand, model, name } = catalogue.columns;
-  const own = [name ?? model ?? gtin, brand].filter((c): c is string => c !== undefined).map(catalogueKey);
-  return ['level', 'reason', 'catalog_line', ...own, 'recall_id', 'alert_title'];
+/** What a table shows on a terminal: the tier and scope, the catalogue's identifying columns, the recall, the evidence. */
+export function matchTableColumns(catalogue: Catalogue, explain = false): string[] {
+  const { gtin, brand, model, name, lot, best_before } = catalogue.columns;
+  const own = [name ?? model ?? gtin, brand, lot, best_before]
+    .filter((c): c is string => c !== undefined)
+    .map(catalogueKey);
+  return [
+    'level',
+    'reason',
+    'scope',
+    'catalog_line',
+    ...own,
+    'recall_id',
+    'alert_title',
+    'scope_evidence',
+    ...(explain ? [EXPLAIN] : []),
+  ];
 }
 
-export function matchRow(match: Match, recall: Record<string, unknown>): Record<string, unknown> {
+export function matchRow(match: Match, recall: Record<string, unknown>, explain = false): Record<string, unknown> {
   const row: Record<string, unknown> = { level: match.level, reason: match.reason, catalog_line: match.row.line };
   for (const [header, value] of Object.entries(match.row.values)) row[catalogueKey(header)] = value;
   row.recall_id = recall.id ?? null;
   for (const field of RECALL.slice(1)) row[field] = recall[field] ?? null;
+  row.scope = match.scope;
+  row.scope_evidence = match.scopeEvidence;
+  if (explain) row.explain = match.explain;
   return row;
 }
 
@@ -58,9 +79,13 @@ export function reportCatalogue(catalogue: Catalogue, rejected: readonly Rejecte
     );
   }
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
-    status.warn(`catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`);
+    status.warn(
+      r.unchecked
+        ? `catalogue row ${r.line}: barcode '${r.value}' has a ${r.reason}: only the identical code in a notice matches it, as possible (barcode-unchecked)`
+        : `catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`,
+    );
   }
   if (rejected.length > MAX_REJECTED_LINES) {
-    status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more rejected barcodes`);
+    status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more barcodes rejected or unchecked`);
   }
 }

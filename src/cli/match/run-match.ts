@@ -40,6 +40,8 @@ export interface MatchPlan {
   bom: boolean;
   /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
   watch: FeedOptions | undefined;
+  /** `--explain`: each row says which rule fired on which normalised values. */
+  explain?: boolean;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
   openCases?: CasesPlan | undefined;
 }
@@ -80,7 +82,7 @@ async function matchAll(
   ctx: Context,
   onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
-  const counts = { fetched: 0, checked: 0, match: 0, possible: 0 };
+  const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
   const format = chooseFormat(where.settings, where.terminal);
   await writeOutput(
     () => openTarget(where.settings, ctx),
@@ -89,8 +91,8 @@ async function matchAll(
       const renderer = createRenderer({
         format,
         out: target.stream,
-        tableColumns: matchTableColumns(catalogue),
-        csvColumns: matchColumns(catalogue),
+        tableColumns: matchTableColumns(catalogue, plan.explain),
+        csvColumns: matchColumns(catalogue, plan.explain),
         columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
         formulaGuard: plan.formulaGuard,
         bom: plan.bom,
@@ -106,10 +108,11 @@ async function matchAll(
           counts.fetched++;
           if (!keep(recall)) continue;
           counts.checked++;
-          for (const m of index.match(recall)) {
+          for (const m of index.match(recall, { explain: plan.explain })) {
             counts[m.level]++;
-            rows.push(matchRow(m, recall));
-            onMatch?.(m, recall);
+            rows.push(matchRow(m, recall, plan.explain));
+            // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
+            if (m.level !== 'excluded') onMatch?.(m, recall);
           }
         }
         await where.status.around(() => renderer.write(rows));
@@ -142,7 +145,9 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     const sla = plan.openCases && (await caseSla(plan.openCases.sla, local.settings.profileCaseSla));
     const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
     // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
-    const archive = opener ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) }) : await readArchive(local);
+    const archive = opener
+      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(local);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
@@ -178,8 +183,12 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
   }
   ctx.ops?.counts({ fetched: counts.fetched });
   const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const rejected = index.rejected.filter((r) => !r.unchecked).length;
+  const unchecked = index.rejected.length - rejected;
+  const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
+  const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
   status.note(
-    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(index.rejected.length, 'barcode', 'barcodes')} rejected · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible`,
+    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }

@@ -44,7 +44,7 @@ function matchOutput(
     prepare(records) {
       const rows = records.flatMap((recall) =>
         index.match(recall).map((m) => {
-          cases?.opener.add(m, recall);
+          if (m.level !== 'excluded') cases?.opener.add(m, recall);
           return matchRow(m, recall);
         }),
       );
@@ -84,7 +84,10 @@ export function watchMatch(
     // Live: the archive the cases go to is created when missing, as `sync` would.
     const target =
       openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
-    const archive = target === undefined ? undefined : await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
+    const archive =
+      target === undefined
+        ? undefined
+        : await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
     try {
       const note = (line: string) => session.status.note(line);
       const cases = opener && archive ? { opener, archive, note } : undefined;

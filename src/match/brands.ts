@@ -1,0 +1,103 @@
+// Brands as agencies and retailers write them: corporate forms dropped, multi-brand strings split, related brands found.
+import { brandKey } from './match-keys.js';
+
+/** Legal forms and firm words that say nothing about the brand ("Baby Jogger LLC", "Sunbeam Products"). */
+const FIRM_WORDS = new Set(
+  `llc inc incorporated ltd limited corp corporation co company cie sas sasu sa sarl eurl snc gmbh mbh ag kg
+  ohg ug bv nv plc srl spa ab oy as aps pty lp llp ulc products brands brand group groupe holding holdings
+  industries enterprises international intl manufacturing`.split(/\s+/),
+);
+/** Firm words a name may start with: "The Boppy Company", "Ets Martin". */
+const LEADING_FIRM_WORDS = new Set(['the', 'ets', 'etablissements', 'societe', 'ste', 'firma']);
+/** Words a shared token of two brands cannot rest on: places, trades, and what every brand calls itself. */
+const WEAK_TOKENS = new Set(
+  `the and et und les des der die das von de la le of usa us america american france french deutschland germany
+  europe uk home kids kid baby bebe toys toy jouets foods food nutrition sports sport outdoor world global
+  new best good natural bio organic classic original selection premium gourmet maison house market store
+  shop online direct distribution trading import export retail`.split(/\s+/),
+);
+
+/** A brand's key without corporate forms: "The Boppy Company" is "boppy"; never empties a brand made only of them. */
+export function brandCore(raw: string): string {
+  const words = brandKey(raw)
+    .split(' ')
+    .filter((w) => w !== '');
+  let start = 0;
+  let end = words.length;
+  while (end - start > 1 && FIRM_WORDS.has(words[end - 1] as string)) end--;
+  while (end - start > 1 && LEADING_FIRM_WORDS.has(words[start] as string)) start++;
+  // "Gmbh & Co KG" leaves a trailing "co" once "kg" is gone: the loop above takes it too.
+  return words.slice(start, end).join(' ');
+}
+
+/**
+ * The brands a brand field names: `strong`, the whole and, for "TRIBORD - DECATHLON", "AUCHAN/POUCE", "A, B"
+ * or "A | B", each part; `weak`, the halves of "A & B", "A et B", "A and B", which are often one brand
+ * ("Cat & Jack", "Jack & Jones"): a weak part only ever equals a strong part of the other side, so two
+ * "&" brands never meet through a shared half.
+ */
+export function brandParts(raw: string): { strong: string[]; weak: string[] } {
+  const strong = new Set<string>();
+  const weak = new Set<string>();
+  const add = (set: Set<string>, s: string) => {
+    const core = brandCore(s);
+    if (core !== '') set.add(core);
+  };
+  add(strong, raw);
+  for (const part of raw.split(/\s+-\s+|\s*[/|;,+]\s*|\s+–\s+/)) {
+    add(strong, part);
+    for (const sub of part.split(/\s*&\s*|\s+(?:et|and|und)\s+/i)) add(weak, sub);
+  }
+  for (const s of strong) weak.delete(s);
+  return { strong: [...strong], weak: [...weak] };
+}
+
+/** The words of a brand core that can tie two brands on their own. */
+export function distinctiveBrandTokens(core: string): string[] {
+  return core.split(' ').filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w));
+}
+
+/** How two brands were found to be the same. */
+export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title';
+
+function containsWords(outer: string, inner: string): boolean {
+  return ` ${outer} `.includes(` ${inner} `);
+}
+
+/**
+ * How brand core `a` relates to brand core `b`: equal, one inside the other at word boundaries
+ * ("carrefour" in "carrefour selection"), or sharing a distinctive word; undefined when unrelated.
+ */
+export function relateBrands(a: string, b: string): BrandRelation | undefined {
+  if (a === '' || b === '') return undefined;
+  if (a === b) return 'same';
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (distinctiveBrandTokens(short).length > 0 && containsWords(long, short)) return 'contained';
+  const other = new Set(distinctiveBrandTokens(b));
+  // A shared word of 4 letters or more: 3-letter words ("sun", "top") tie too many unrelated brands.
+  if (distinctiveBrandTokens(a).some((w) => w.length >= 4 && other.has(w))) return 'shared-word';
+  return undefined;
+}
+
+/** Words after which a notice's title names what was recalled: "Target Recalls Cat & Jack…". */
+const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappelle|ruft)\s+(.+)$/i;
+
+/**
+ * The title's words after the recalling firm when the brand field names that firm (or nothing): the CPSC
+ * writes "Target Recalls Cat & Jack Toddler Boots", brand "Target". Undefined when the title names no firm
+ * or the brand field is another brand than the firm.
+ */
+export function titleBrandText(title: string, brandField: string): string | undefined {
+  // A title is a line: its first 300 characters name the firm and the brand (a hostile one may be huge).
+  const m = RECALL_VERB.exec(title.slice(0, 300));
+  if (!m) return undefined;
+  const firm = brandCore(m[1] as string);
+  const brand = brandCore(brandField);
+  if (brand !== '' && relateBrands(brand, firm) === undefined) return undefined;
+  return brandKey(m[2] as string);
+}
+
+/** Whether a catalogue brand core is written in the title's text, at word boundaries. */
+export function brandInTitle(core: string, titleText: string): boolean {
+  return distinctiveBrandTokens(core).length > 0 && containsWords(titleText, core);
+}

@@ -1,0 +1,45 @@
+// A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
+import type { ColumnMap } from './catalogue-columns.js';
+import type { Catalogue, CatalogueRow } from './catalogue.js';
+import { type Gs1Code, parseGs1 } from './gs1.js';
+import { normalizeGtin } from './gtin.js';
+import { cellDate } from './scope-dates.js';
+
+export interface RowCode {
+  raw: string;
+  /** Undefined when the cell holds no GTIN at all (reason says why). */
+  gtin14?: string;
+  valid: boolean;
+  reason?: string;
+}
+
+export interface CatalogueBatch {
+  lot?: string;
+  date?: { from: string; to: string };
+}
+
+const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
+  const header = columns[role];
+  return header === undefined ? '' : (row.values[header] ?? '').trim();
+};
+
+/** The row's barcode cell: one code, or a GS1 element string / Digital Link whose lot and dates the batch reads. */
+export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowCode[]; gs1?: Gs1Code } {
+  const raw = cell(row, catalogue.columns, 'gtin');
+  if (raw === '') return { codes: [] };
+  const gs1 = parseGs1(raw);
+  const result = normalizeGtin(gs1 ? gs1.gtin : raw);
+  const code: RowCode = result.ok
+    ? { raw, gtin14: result.gtin14, valid: true }
+    : { raw, valid: false, reason: result.reason, ...(result.unchecked !== undefined && { gtin14: result.unchecked }) };
+  return { codes: [code], ...(gs1 && { gs1 }) };
+}
+
+/** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */
+export function rowBatch(catalogue: Catalogue, row: CatalogueRow, gs1?: Gs1Code): CatalogueBatch {
+  const lot = cell(row, catalogue.columns, 'lot') || gs1?.lot || '';
+  const dateText = cell(row, catalogue.columns, 'best_before');
+  const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
+  const date = dateText !== '' ? cellDate(dateText) : gs1Date ? { from: gs1Date, to: gs1Date } : undefined;
+  return { ...(lot !== '' && { lot }), ...(date && { date }) };
+}

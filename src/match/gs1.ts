@@ -1,0 +1,74 @@
+// GS1 element strings `(01)…(10)…(17)…` and GS1 Digital Link URIs, as a catalogue's barcode column may hold them.
+
+/** What one code carries: the GTIN as written, and the lot and dates that narrow it to a batch. */
+export interface Gs1Code {
+  gtin: string;
+  lot?: string;
+  /** ISO dates (yyyy-mm-dd) of the date elements found: 17 expiry / use by, 15 best before, 16 sell by, 11 production. */
+  dates: { kind: 'expiry' | 'best-before' | 'sell-by' | 'production'; date: string }[];
+}
+
+const DATE_AIS = { '17': 'expiry', '15': 'best-before', '16': 'sell-by', '11': 'production' } as const;
+
+/** GS1's YYMMDD: years 00-49 are 20xx, 50-99 19xx (the standard slides; catalogues hold recent goods); DD 00 is the month's last day. */
+export function gs1Date(yymmdd: string): string | undefined {
+  const m = /^(\d\d)(\d\d)(\d\d)$/.exec(yymmdd);
+  if (!m) return undefined;
+  const year = Number(m[1]) < 50 ? 2000 + Number(m[1]) : 1900 + Number(m[1]);
+  const month = Number(m[2]);
+  if (month < 1 || month > 12) return undefined;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = Number(m[3]) === 0 ? last : Number(m[3]);
+  if (day > last) return undefined;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+function fill(code: Gs1Code, ai: string, value: string): void {
+  if (ai === '10' && value !== '') code.lot = value;
+  const kind = DATE_AIS[ai as keyof typeof DATE_AIS];
+  const date = kind && gs1Date(value);
+  if (kind && date) code.dates.push({ kind, date });
+}
+
+/** `(01)03301170008504(10)V028(17)210404`, spaces allowed around the parts; undefined without an (01). */
+export function parseElementString(raw: string): Gs1Code | undefined {
+  if (!/^\s*\(\d{2,4}\)/.test(raw)) return undefined;
+  const code: Gs1Code = { gtin: '', dates: [] };
+  for (const m of raw.matchAll(/\((\d{2,4})\)\s*([^()]*)/g)) {
+    const [ai = '', value = ''] = [m[1], (m[2] ?? '').trim()];
+    if (ai === '01') code.gtin = value;
+    else fill(code, ai, value);
+  }
+  return code.gtin === '' ? undefined : code;
+}
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** `https://id.gs1.org/01/03301170008504/10/V028?17=210404` (any host: brands run their own resolvers). */
+export function parseDigitalLink(raw: string): Gs1Code | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const parts = url.pathname.split('/').filter((p) => p !== '');
+  const at = parts.findIndex((p, i) => (p === '01' || p === 'gtin') && /^\d{8,14}$/.test(parts[i + 1] ?? ''));
+  if (at < 0) return undefined;
+  const code: Gs1Code = { gtin: parts[at + 1] as string, dates: [] };
+  for (let i = at + 2; i + 1 < parts.length; i += 2) fill(code, parts[i] as string, decoded(parts[i + 1] as string));
+  for (const [ai, value] of url.searchParams) fill(code, ai, value);
+  return code;
+}
+
+/** A barcode cell read as GS1 data when it is an element string or a Digital Link; undefined for a plain code. */
+export function parseGs1(raw: string): Gs1Code | undefined {
+  return parseElementString(raw) ?? parseDigitalLink(raw);
+}
