@@ -84,19 +84,24 @@ describe.skipIf(!admin)('PostgreSQL waits and refusals', () => {
   it('match --open-cases and cases steps wait for the write lock within the same bound (exit 13), nothing written', async () => {
     const archive = await testArchive('postgres');
     expect((await runAgainst(sandbox, ['sync', '--db', archive.db])).exitCode).toBe(0);
-    const answer = (await (await fetch(`${sandbox.url}/_sandbox/records`)).json()) as {
-      records: { product_brand: string; product_model_numbers: string[] }[];
-    };
-    const target = answer.records.find((r) => r.product_brand && r.product_model_numbers.length > 0);
-    if (!target) throw new Error('the sandbox served no record with a brand and a model');
+    const stored = await runAgainst(sandbox, ['query', '--db', archive.db, '-f', 'jsonl']);
+    const ean = stored.stdout
+      .trim()
+      .split('\n')
+      .flatMap(
+        (line) =>
+          (JSON.parse(line) as { standard_identifiers_and_barcodes: { type: string; value: string }[] })
+            .standard_identifiers_and_barcodes,
+      )
+      .find((c) => c.type === 'EAN' && /^\d{13}$/.test(c.value));
+    if (!ean) throw new Error('the sandbox served no record with an EAN');
     const catalogue = path.join(tempDir('rf-wait-cat-'), 'c.csv');
-    writeFileSync(catalogue, `sku,brand,model\nS-1,${target.product_brand},${target.product_model_numbers[0]}\n`);
+    writeFileSync(catalogue, `sku,ean\nS-1,${ean.value}\n`);
     const open = ['match', '--archive', '--open-cases', '--catalog', catalogue, '--db', archive.db];
     const lock = await holder(archive.db);
     await lock.query('BEGIN');
     await lock.query("SELECT pg_advisory_xact_lock(hashtext('recall-feed recall_feed write'))");
     const waited = await runAgainst(sandbox, open, { env: { RECALL_FEED_DB_LOCK_WAIT: '1' } });
-    console.log(JSON.stringify({ code: waited.exitCode, out: waited.stdout.slice(0, 800), err: waited.stderr }));
     expect(waited.exitCode).toBe(13);
     expect(waited.stderr).toContain('for more than 1 s; nothing was written');
     await lock.query('COMMIT');
