@@ -84,7 +84,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   cannotWrite: {
     summary: 'cannot write a file',
     detail:
-      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a `--state` link into a folder that is gone (the message names the path and the reason)',
+      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o` as for `--state`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
   },
   notDelivered: {
     summary: 'digest not delivered',
@@ -99,7 +99,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   database: {
     summary: 'archive database unreachable or refused',
     detail:
-      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, or the connection lost mid-sync (the message names host and database, never the password)",
+      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, the connection lost mid-sync, another writer holding the write lock longer than `RECALL_FEED_DB_LOCK_WAIT` (default 30 s), or a lock or statement timeout (the message names host and database, never the password)",
   },
   archiveDamaged: {
     summary: 'archive file damaged',

@@ -112,6 +112,17 @@ describe('config', () => {
     expect((await run(['config', 'list'])).stdout).toBe('');
   });
 
+  it('reads the monitor URL from stdin and shows only its host: its path is the token', async () => {
+    const { run } = withConfig();
+    const url = 'https://hc-ping.example/5b1d2f0e-token-9c1a';
+    const set = await run(['config', 'set', 'monitor'], { stdin: `${url}\n` });
+    expect(set.code).toBe(0);
+    expect(set.stderr).not.toContain('token');
+    expect((await run(['config', 'get', 'monitor'])).stdout).toBe('https://hc-ping.example/…\n');
+    expect((await run(['config', 'list'])).stdout).toBe('monitor=https://hc-ping.example/…\n');
+    expect((await run(['config', 'get', 'monitor', '--show-secrets'])).stdout).toBe(`${url}\n`);
+  });
+
   it('reads the key without echo on a terminal', async () => {
     const { env, run } = withConfig();
     const set = await runMain(['config', 'set', 'api-key'], {

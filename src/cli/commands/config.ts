@@ -17,6 +17,7 @@ const SECRET_PROMPTS: Record<string, string> = {
   webhook: 'webhook URL: ',
   'smtp-url': 'SMTP URL: ',
   db: 'archive file or postgres:// URL: ',
+  monitor: 'monitor URL: ',
 };
 
 export function registerConfig(program: Command, ctx: Context): void {
@@ -37,7 +38,7 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     );
   config
     .command('set <key> [value]')
-    .description('set a value; without a value (api-key, webhook, smtp-url) it is read from stdin')
+    .description('set a value; without a value (api-key, webhook, smtp-url, db, monitor) it is read from stdin')
     .action(action(ctx, async () => runSet));
   config
     .command('get <key>')
@@ -66,7 +67,8 @@ async function display(key: string, value: string | number, showSecrets: boolean
     const { maskDbUrl } = await import('../../archive/db-target.js');
     return maskDbUrl(String(value));
   }
-  if (key === 'webhook') {
+  if (key === 'webhook' || key === 'monitor') {
+    // A webhook's or a healthchecks URL's path is its token: only the host is shown.
     const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
     return maskWebhookUrl(String(value));
   }
