@@ -7,6 +7,8 @@ const SECRET_NAMES = [
   'RECALL_FEED_WEBHOOK',
   'RECALL_FEED_SMTP_URL',
   'PGPASSWORD',
+  // A healthchecks ping URL: its path is the check's token; a child could ping (or silence) the job's monitor.
+  'RECALL_FEED_MONITOR',
 ];
 
 /** Removed when their value is a URL that carries a password (a database or a proxy with credentials). */

@@ -160,6 +160,8 @@ export interface ArchiveStore {
   settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void>;
   /** What the outbox still owes, and what it gave up: for `doctor` and the metrics. */
   outboxBacklog(): Promise<OutboxBacklog>;
+  /** When the sync that queued the oldest row still owed started (ISO 8601); undefined when nothing is owed. */
+  outboxOldestPending(): Promise<string | undefined>;
 
   close(): Promise<void>;
 }

@@ -45,6 +45,7 @@ describe('doctor', () => {
       'archive',
       'cases',
       'sync all sources',
+      'outbox',
       `state ${state}`,
     ]);
     expect(byName(report.checks, 'key')?.detail).toMatch(/^accepted \(env\); may use \d+: /);

@@ -166,11 +166,9 @@ describe('--metrics-file', () => {
       expect(execFileSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' })).toBe('');
   });
 
-  it('cases: open after match --open-cases, overdue once unresolved for more than 7 days (digest a week later)', async () => {
+  it('cases: open after match --open-cases; overdue once past their due time (--sla), never without one', async () => {
     const sandbox = await sandboxFor({ recordCount: 80, seed: 21 });
     const dir = tempDir('rf-metrics-');
-    const db = path.join(dir, 'r.db');
-    const file = path.join(dir, 'cases.prom');
     const catalog = path.join(dir, 'products.csv');
     const withCode = sandbox
       .records()
@@ -181,32 +179,57 @@ describe('--metrics-file', () => {
       catalog,
       `sku,gtin\n${withCode.map((r, i) => `S${i},${code(r.standard_identifiers_and_barcodes[0])}`).join('\n')}\n`,
     );
-    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
-    const match = await runMainAgainst(sandbox, [
-      'match',
-      '--catalog',
-      catalog,
-      '--archive',
-      '--db',
-      db,
-      '--open-cases',
-      '-f',
-      'jsonl',
-      '--metrics-file',
-      file,
-    ]);
-    expect(match.code, match.stderr).toBe(0);
-    const opened = match.stdout.trim().split('\n').length;
-    expect(opened).toBeGreaterThan(0);
-    expect(readFileSync(file, 'utf8')).toContain(`recall_feed_cases{state="open"} ${opened}\n`);
-    expect(readFileSync(file, 'utf8')).toContain('recall_feed_cases{state="overdue"} 0\n');
-    const later = fakeClock(Date.now() + 8 * 86_400_000);
-    const digest = await runMainAgainst(sandbox, ['digest', '--db', db, '--metrics-file', file], { clock: later });
-    expect(digest.code, digest.stderr).toBe(0);
-    const text = readFileSync(file, 'utf8');
-    expect(text).toContain(`recall_feed_cases{state="overdue"} ${opened}\n`);
+    // The sandbox's recalls were published in the last 24 hours: with --sla 48h each is due within 48 hours.
+    const opened = async (db: string, file: string, sla: string[]) => {
+      expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+      const match = await runMainAgainst(sandbox, [
+        'match',
+        '--catalog',
+        catalog,
+        '--archive',
+        '--db',
+        db,
+        '--open-cases',
+        ...sla,
+        '-f',
+        'jsonl',
+        '--metrics-file',
+        file,
+      ]);
+      expect(match.code, match.stderr).toBe(0);
+      const n = match.stdout.trim().split('\n').length;
+      expect(n).toBeGreaterThan(0);
+      expect(readFileSync(file, 'utf8')).toContain(`recall_feed_cases{state="open"} ${n}\n`);
+      expect(readFileSync(file, 'utf8')).toContain('recall_feed_cases{state="overdue"} 0\n');
+      return n;
+    };
+    const digestAt = async (db: string, file: string, days: number) => {
+      const digest = await runMainAgainst(sandbox, ['digest', '--db', db, '--metrics-file', file], {
+        clock: fakeClock(Date.now() + days * 86_400_000),
+      });
+      expect(digest.code, digest.stderr).toBe(0);
+      return readFileSync(file, 'utf8');
+    };
+
+    const dueDb = path.join(dir, 'due.db');
+    const dueFile = path.join(dir, 'due.prom');
+    const due = await opened(dueDb, dueFile, ['--sla', '48h']);
+    // Three days on: every case is past its due time, though opened less than a week ago.
+    const text = await digestAt(dueDb, dueFile, 3);
+    expect(text).toContain(`recall_feed_cases{state="overdue"} ${due}\n`);
+    expect(text).toContain(`recall_feed_cases{state="open"} ${due}\n`);
     // Both commands' last successes are kept in the one file.
     expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="match",source="all"\} /m);
     expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="digest",source="all"\} /m);
+
+    // Cases opened without a due time are never overdue, however old.
+    const plainDb = path.join(dir, 'plain.db');
+    const plainFile = path.join(dir, 'plain.prom');
+    const plain = await opened(plainDb, plainFile, []);
+    const later = await digestAt(plainDb, plainFile, 30);
+    expect(later).toContain(`recall_feed_cases{state="open"} ${plain}\n`);
+    expect(later).toContain('recall_feed_cases{state="overdue"} 0\n');
+    if (existsSync(PROMTOOL))
+      expect(execFileSync(PROMTOOL, ['check', 'metrics'], { input: later, encoding: 'utf8' })).toBe('');
   });
 });

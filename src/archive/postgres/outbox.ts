@@ -105,3 +105,16 @@ export async function outboxBacklog(client: pg.Client, s: string): Promise<Outbo
   );
   return rows[0] as OutboxBacklog;
 }
+
+/** The start of the sync that queued the oldest row still owed (its age is what doctor warns about). */
+export async function outboxOldestPending(client: pg.Client, s: string): Promise<string | undefined> {
+  const { rows: exists } = await client.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [
+    `${s}.outbox`,
+  ]);
+  if (!exists[0]?.ok) return undefined;
+  const { rows } = await client.query<{ at: string | null }>(
+    `SELECT min(r.started_at) AS at FROM ${s}.outbox o JOIN ${s}.sync_runs r ON r.id = o.created_run
+      WHERE o.state = 'pending'`,
+  );
+  return rows[0]?.at ?? undefined;
+}

@@ -28,7 +28,7 @@ import { commitHorizon } from './commit-stamp.js';
 import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
 import { prepareSchema } from './migrate.js';
 import { pgTexts } from './pg-text.js';
-import { claimOutbox, outboxBacklog, settleOutbox } from './outbox.js';
+import { claimOutbox, outboxBacklog, outboxOldestPending, settleOutbox } from './outbox.js';
 import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
@@ -171,6 +171,10 @@ export class PostgresStore implements ArchiveStore {
 
   outboxBacklog(): Promise<OutboxBacklog> {
     return this.run((client) => outboxBacklog(client, this.s));
+  }
+
+  outboxOldestPending(): Promise<string | undefined> {
+    return this.run((client) => outboxOldestPending(client, this.s));
   }
 
   finishRun(

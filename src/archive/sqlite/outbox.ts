@@ -92,3 +92,14 @@ export function outboxBacklog(db: Database.Database): OutboxBacklog {
     )
     .get() as OutboxBacklog;
 }
+
+/** The start of the sync that queued the oldest row still owed (its age is what doctor warns about). */
+export function outboxOldestPending(db: Database.Database): string | undefined {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return undefined;
+  const row = db
+    .prepare(
+      `SELECT min(r.started_at) AS at FROM outbox o JOIN sync_runs r ON r.id = o.created_run WHERE o.state = 'pending'`,
+    )
+    .get() as { at: string | null } | undefined;
+  return row?.at ?? undefined;
+}

@@ -32,7 +32,7 @@ import { beginRun, extent, finishRun, runsAround } from './runs.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { Upserter } from './upsert.js';
-import { claimOutbox, OutboxWriter, outboxBacklog, settleOutbox } from './outbox.js';
+import { claimOutbox, OutboxWriter, outboxBacklog, outboxOldestPending, settleOutbox } from './outbox.js';
 import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 
 export class SqliteStore implements ArchiveStore {
@@ -123,6 +123,10 @@ export class SqliteStore implements ArchiveStore {
 
   outboxBacklog(): Promise<OutboxBacklog> {
     return this.run(() => outboxBacklog(this.db));
+  }
+
+  outboxOldestPending(): Promise<string | undefined> {
+    return this.run(() => outboxOldestPending(this.db));
   }
 
   finishRun(

@@ -8,10 +8,11 @@ const SECRET_ENV = [
   'RECALL_FEED_WEBHOOK',
   'RECALL_FEED_SMTP_URL',
   'PGPASSWORD',
+  'RECALL_FEED_MONITOR',
 ];
 
-/** The flags whose value is a secret. */
-const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url']);
+/** The flags whose value is a secret (a monitor's ping URL carries its check's token). */
+const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url', '--monitor']);
 
 /**
  * The secret in an archive choice: a database URL's password, never the rest (a file path or a host is

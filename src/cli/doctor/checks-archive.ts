@@ -1,8 +1,9 @@
-// Doctor's archive checks (read-only): it opens, its schema is one we read, the case log verifies, the last syncs.
+// Doctor's archive checks (read-only): it opens, its schema is one we read, the case log verifies, the last syncs, the outbox.
 import type { ArchiveStore } from '../../archive/store.js';
 import type { DbTarget } from '../../archive/db-target.js';
 import { openArchiveAt } from '../archive/archive-file.js';
 import { type CheckResult, fail, ok, warn } from './check.js';
+import { checkOutbox } from './check-outbox.js';
 
 /** A source not synced successfully for this long is worth a warning: the feed's window is 24 hours. */
 const STALE_SYNC_MS = 25 * 3_600_000;
@@ -23,6 +24,7 @@ export async function checkArchive(target: DbTarget, now: number): Promise<Check
     results.push(ok('archive', `${target.name} (${archive.engine}) opens; its schema is one this version reads`));
     results.push(await casesCheck(archive));
     results.push(...(await syncChecks(archive, now)));
+    results.push(await checkOutbox(archive, target, now));
   } catch (err) {
     const { describeError } = await import('../error-reports.js');
     const report = describeError(err);

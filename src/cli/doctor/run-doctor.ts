@@ -12,6 +12,7 @@ import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
 import { checkSmtp, checkWebhook } from './checks-delivery.js';
 import { checkConfig, checkLock, checkState } from './checks-local.js';
+import { checkMonitor } from './check-monitor.js';
 
 export interface DoctorPlan {
   every: string | undefined;
@@ -62,6 +63,8 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
     const target = archiveTarget(plan.db, ctx.env, settings.profileDb, settings.sandbox);
     results.push(...(await checkArchive(target, ctx.now())));
   }
+  const monitor = await checkMonitor(globals, ctx);
+  if (monitor) results.push(monitor);
   for (const file of plan.state) results.push(await checkState(file));
   for (const file of plan.locks) results.push(await checkLock(file));
   if (plan.checkDelivery) {

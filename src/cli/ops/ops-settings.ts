@@ -4,6 +4,7 @@ import type { GlobalFlags } from '../settings.js';
 import { resolveProfileName } from '../settings.js';
 import { openConfigStore } from '../config/open-store.js';
 import { CONFIG_KEY_INFO } from '../config/config-keys.js';
+import { noteSecrets } from '../config/run-secrets.js';
 
 export interface OpsFlags {
   monitor?: string;
@@ -24,6 +25,7 @@ const SECRET_ENV = [
   'RECALL_FEED_WEBHOOK',
   'RECALL_FEED_SMTP_URL',
   'PGPASSWORD',
+  'RECALL_FEED_MONITOR',
 ];
 
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
@@ -39,15 +41,29 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   const secretKeys = Object.entries(CONFIG_KEY_INFO)
     .filter(([, info]) => info.secret)
     .map(([key]) => str(profile[key]));
-  const secrets = [globals.apiKey, ...SECRET_ENV.map((k) => env[k]), ...secretKeys].filter(
-    (v): v is string => typeof v === 'string' && v.length >= 4,
-  );
+  const monitor = nonEmpty(flags.monitor, env.RECALL_FEED_MONITOR, str(profile.monitor));
+  // The profile's monitor too, for the error report and the server text masked with the run's secrets; and its
+  // token alone (a long path segment: hc-ping.com/<uuid>, /<ping-key>/<slug>), which a server may echo bare.
+  noteSecrets(ctx, [monitor, ...monitorTokens(monitor)]);
+  const secrets = [
+    globals.apiKey,
+    monitor,
+    ...monitorTokens(monitor),
+    ...SECRET_ENV.map((k) => env[k]),
+    ...secretKeys,
+  ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
   return {
-    monitor: nonEmpty(flags.monitor, env.RECALL_FEED_MONITOR, str(profile.monitor)),
+    monitor,
     metricsFile: nonEmpty(flags.metricsFile, env.RECALL_FEED_METRICS_FILE, str(profile['metrics-file'])),
     secrets,
     profileDb: str(profile.db),
   };
+}
+
+/** The path segments of a ping URL long enough to be a token (short ones are words such as `ping`). */
+export function monitorTokens(monitor: string | undefined): string[] {
+  if (!monitor || !URL.canParse(monitor)) return [];
+  return new URL(monitor).pathname.split('/').filter((segment) => segment.length >= 16);
 }
 
 /** The text with every secret replaced, and any `user:password@` in a URL reduced to `user:***@`. */

@@ -1,10 +1,8 @@
 // The metric families of one run or poll: outcome, duration, records, rate limits, credits, deliveries, cases.
 import type { RateLimitInfo } from '../../api/schemas.js';
+import type { OutboxBacklog } from '../../archive/outbox-model.js';
 import { LAST_SUCCESS, type Metric, type Sample } from './metrics.js';
 import type { ObservedClient, RunCounts } from './run-hooks.js';
-
-/** A case unresolved for longer than this is overdue (docs/operations.md). */
-export const OVERDUE_AFTER_MS = 7 * 86_400_000;
 
 export interface CaseCounts {
   open: number;
@@ -22,6 +20,8 @@ export interface RunFacts {
   counts: RunCounts;
   client: ObservedClient | undefined;
   cases: CaseCounts | undefined;
+  /** sync's: the archive's outbox after the run (or poll). */
+  outbox?: OutboxBacklog | undefined;
   /** The last-success samples the file held before. */
   previous: Sample[];
 }
@@ -116,10 +116,24 @@ export function runMetrics(f: RunFacts): Metric[] {
   if (f.cases) {
     const c = f.cases;
     metrics.push(
-      gauge('recall_feed_cases', 'Cases in the archive by state; overdue: unresolved for more than 7 days.', [
+      gauge('recall_feed_cases', 'Cases in the archive by state; overdue: open or waiting past their due time.', [
         { labels: { state: 'open' }, value: c.open },
         { labels: { state: 'waiting' }, value: c.waiting },
         { labels: { state: 'overdue' }, value: c.overdue },
+      ]),
+    );
+  }
+  if (f.outbox) {
+    const o = f.outbox;
+    metrics.push(
+      gauge('recall_feed_outbox_pending', "Rows sync's actions still owe in the archive's outbox.", [
+        { value: o.pending },
+      ]),
+      gauge('recall_feed_outbox_retrying', 'Of the pending outbox rows, those whose last attempt failed.', [
+        { value: o.retrying },
+      ]),
+      gauge('recall_feed_outbox_failed', 'Outbox rows given up: their action can never succeed as given.', [
+        { value: o.failed },
       ]),
     );
   }

@@ -5,7 +5,7 @@ import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
 import { checkMonitorUrl, Monitor } from './monitor.js';
 import { maskSecrets, type OpsFlags, type OpsSettings, resolveOpsSettings } from './ops-settings.js';
-import { caseCounts } from './case-counts.js';
+import { archiveFacts } from './archive-facts.js';
 import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
 import { runMetrics } from './run-metrics.js';
 import { StderrTail } from './stderr-tail.js';
@@ -137,7 +137,7 @@ export class RunOps implements RunHooks {
   private async writeMetrics(code: number, counts: RunCounts, startedMs: number, endedMs: number): Promise<void> {
     const file = this.settings.metricsFile as string;
     try {
-      const cases = await caseCounts(this.command, this.opts, this.globals, this.settings, this.ctx);
+      const facts = await archiveFacts(this.command, this.opts, this.globals, this.settings, this.ctx);
       const sources = this.opts.sources
         ? this.opts.sources
             .split(',')
@@ -152,7 +152,8 @@ export class RunOps implements RunHooks {
         exitCode: code,
         counts,
         client: this.observed,
-        cases,
+        cases: facts?.cases,
+        outbox: facts?.outbox,
         previous: await previousSuccesses(file),
       });
       await writeMetricsFile(file, metrics);
