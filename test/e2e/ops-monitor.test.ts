@@ -7,7 +7,8 @@ import { handlerServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { closedPort } from '../helpers/test-proxy.js';
+import { closedPort, silentServer } from '../helpers/test-proxy.js';
+import { Monitor } from '../../src/cli/ops/monitor.js';
 
 interface Ping {
   method: string;
@@ -208,5 +209,20 @@ describe('--metrics-file', () => {
     // Both commands' last successes are kept in the one file.
     expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="match",source="all"\} /m);
     expect(text).toMatch(/^recall_feed_last_success_timestamp_seconds\{command="digest",source="all"\} /m);
+  });
+});
+
+// Here, not among the unit tests: the timeout runs for real, over a real socket.
+describe('Monitor', () => {
+  it('a monitor that never answers is abandoned at its timeout: a warning, and false', async () => {
+    const silent = await silentServer();
+    const warnings: string[] = [];
+    const monitor = new Monitor(new URL(`http://127.0.0.1:${silent.port}/p/x`), {}, (m) => warnings.push(m), 200);
+    expect(await monitor.ping('start')).toBe(false);
+    await monitor.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^monitor http://127\\.0\\.0\\.1:${silent.port}/… not reached \\(start ping\\)`),
+    );
   });
 });
