@@ -6,6 +6,8 @@ const SECRET_NAMES = [
   'DEEPRECALL_API_KEY',
   'RECALL_FEED_WEBHOOK',
   'RECALL_FEED_SMTP_URL',
+  // The healthchecks ping URL: its path is the check's token.
+  'RECALL_FEED_MONITOR',
   'PGPASSWORD',
 ];
 

@@ -40,8 +40,9 @@ profile (config set), which wins over the default.
 
 ${lines.join('\n')}
 
---exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL and
-PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL holds a password.
+--exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL,
+RECALL_FEED_MONITOR and PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL
+holds a password.
 `;
 }
 
