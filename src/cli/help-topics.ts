@@ -14,6 +14,9 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RECALL_FEED_WEBHOOK', 'the webhook URL a bare --webhook posts to (a secret)'],
   ['RECALL_FEED_DB', 'the archive: a file, or a postgres:// URL (a secret when it holds a password); --db wins'],
   ['RECALL_FEED_SMTP_URL', 'the SMTP server for --email, smtp:// or smtps:// (a secret)'],
+  ['RECALL_FEED_MONITOR', 'the healthchecks-style URL feed, sync, match and digest ping (a secret); --monitor wins'],
+  ['RECALL_FEED_METRICS_FILE', 'the Prometheus textfile those commands write; --metrics-file wins'],
+  ['RECALL_FEED_LOG_FORMAT', 'text or json: stderr as JSON lines, one object each; --log-format wins'],
   [
     'RECALL_FEED_CONFIG_DIR',
     'the folder of config.json (default: the platform config folder, $XDG_CONFIG_HOME on Linux)',

@@ -23,7 +23,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const codes = [...r.stdout.matchAll(/^ {2}\s*(\d+) {2}\S/gm)].map((m) => Number(m[1]));
-    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 130]);
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130]);
     expect(r.stdout).toMatch(/^ {4}9 {2}busy: another run holds the output or state file/m);
   });
 
@@ -50,7 +50,9 @@ describe('help topics', () => {
     expect(root.stdout).toContain('  recall-feed help exit-codes   what each exit code means');
     const flat = root.stdout.replace(/\s+/g, ' ');
     expect(flat).toContain('Exit codes (recall-feed help exit-codes): 0 ok (also no results), 1 unexpected, 2 usage,');
-    expect(flat).toContain('14 archive file damaged, 130 interrupted.');
+    expect(flat).toContain(
+      '14 archive file damaged, 15 doctor: warnings only, 16 doctor: a check failed, 130 interrupted.',
+    );
     const unknown = await runMain(['help', 'nosuch']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
