@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pingUrl } from '../../src/cli/ops/monitor.js';
 import { previousSuccesses, renderMetrics } from '../../src/cli/ops/metrics.js';
-import { maskSecrets } from '../../src/cli/ops/ops-settings.js';
+import { maskSecrets, type OpsFlags, resolveOpsSettings } from '../../src/cli/ops/ops-settings.js';
 import { JsonLogStream, logFormatOf } from '../../src/cli/terminal/json-log.js';
 import type { OutStream } from '../../src/cli/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -91,5 +91,19 @@ describe('logFormatOf', () => {
     expect(logFormatOf(['feed', '--', '--log-format', 'json'], {})).toBe('text');
     expect(logFormatOf(['feed'], { RECALL_FEED_LOG_FORMAT: 'JSON' })).toBe('json');
     expect(logFormatOf(['feed'], {})).toBe('text');
+  });
+});
+
+describe('the secrets a ping body masks', () => {
+  it('include --webhook and --smtp-url given as flags, and a database password given as ?password=', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-cfg-') };
+    const ctx = { env } as unknown as Parameters<typeof resolveOpsSettings>[2];
+    const hook = 'https://hooks.example.com/services/T0/B0/tok3n';
+    const smtp = 'smtps://bot:s3cret@mail.example.com:465';
+    const settings = await resolveOpsSettings({ webhook: hook, smtpUrl: smtp } as OpsFlags, {}, ctx);
+    const body = `posting to ${hook} failed; smtp ${smtp}; db postgres://db.example.com/r?sslmode=require&password=pgpw9 gone`;
+    expect(maskSecrets(body, settings.secrets)).toBe(
+      'posting to *** failed; smtp ***; db postgres://db.example.com/r?sslmode=require&password=*** gone',
+    );
   });
 });

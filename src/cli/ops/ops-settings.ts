@@ -8,6 +8,9 @@ import { CONFIG_KEY_INFO } from '../config/config-keys.js';
 export interface OpsFlags {
   monitor?: string;
   metricsFile?: string;
+  /** The command's own secret flags (feed, match and digest take them): masked in ping bodies too. */
+  webhook?: string | boolean;
+  smtpUrl?: string;
 }
 
 export interface OpsSettings {
@@ -39,7 +42,8 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   const secretKeys = Object.entries(CONFIG_KEY_INFO)
     .filter(([, info]) => info.secret)
     .map(([key]) => str(profile[key]));
-  const secrets = [globals.apiKey, ...SECRET_ENV.map((k) => env[k]), ...secretKeys].filter(
+  const flagged = [typeof flags.webhook === 'string' ? flags.webhook : undefined, flags.smtpUrl];
+  const secrets = [globals.apiKey, ...flagged, ...SECRET_ENV.map((k) => env[k]), ...secretKeys].filter(
     (v): v is string => typeof v === 'string' && v.length >= 4,
   );
   return {
@@ -50,9 +54,12 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   };
 }
 
-/** The text with every secret replaced, and any `user:password@` in a URL reduced to `user:***@`. */
+/**
+ * The text with every secret replaced, any `user:password@` in a URL reduced to `user:***@`, and a
+ * `password=` query parameter (libpq takes one in a postgres:// URL) to `password=***`.
+ */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
-  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@');
+  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@').replace(/([?&]password=)[^&\s]+/gi, '$1***');
 }
