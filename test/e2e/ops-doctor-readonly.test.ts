@@ -1,9 +1,9 @@
 // doctor only reads: no config folder, archive, state or lock file comes into being because it looked for them.
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
-import { runMainAgainst } from '../helpers/in-process.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('doctor is read-only', () => {
@@ -24,6 +24,28 @@ describe('doctor is read-only', () => {
     expect(r.code).toBe(16);
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(config)).toBe(false);
+    expect(r.stdout + r.stderr).not.toContain(ALL_KEY);
+  });
+});
+
+describe('doctor and an existing config file', () => {
+  it('leaves it as it was: bytes, mode and modification time (it warns about the mode, never fixes it)', async () => {
+    const sandbox = await sandboxFor({ recordCount: 5 });
+    const config = tempDir('rf-doctor-cfg-');
+    const file = path.join(config, 'config.json');
+    const text = `${JSON.stringify({ profiles: { default: { 'api-key': ALL_KEY, timeout: 20 } } }, null, 2)}\n`;
+    writeFileSync(file, text, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const past = new Date('2026-01-01T00:00:00Z');
+    utimesSync(file, past, past);
+    const r = await runMain(['--base-url', sandbox.url, 'doctor', '-f', 'json'], {
+      env: { RECALL_FEED_CONFIG_DIR: config },
+    });
+    expect(r.code).toBe(15);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(statSync(file).mtime.toISOString()).toBe(past.toISOString());
+    expect(readdirSync(config)).toEqual(['config.json']);
     expect(r.stdout + r.stderr).not.toContain(ALL_KEY);
   });
 });
