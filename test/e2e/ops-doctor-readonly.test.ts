@@ -1,6 +1,7 @@
 // doctor only reads: no config folder, archive, state or lock file comes into being because it looked for them.
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
@@ -47,5 +48,23 @@ describe('doctor and an existing config file', () => {
     expect(statSync(file).mtime.toISOString()).toBe(past.toISOString());
     expect(readdirSync(config)).toEqual(['config.json']);
     expect(r.stdout + r.stderr).not.toContain(ALL_KEY);
+  });
+});
+
+describe('doctor on a terminal and what an archive holds', () => {
+  it('a source name stored in the archive reaches the table without its control codes', async () => {
+    const sandbox = await sandboxFor({ recordCount: 5 });
+    const db = path.join(tempDir('rf-doctor-esc-'), 'recalls.db');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db, '--sources', 'us_cpsc'])).code).toBe(0);
+    // Another tool (or a damaged copy) wrote the run's sources: the archive is data, not ours to trust.
+    const raw = new Database(db);
+    raw
+      .prepare('UPDATE sync_runs SET params = ?')
+      .run(JSON.stringify({ sources: ['us_cpsc\u001b]0;owned\u0007\u001b[2J'] }));
+    raw.close();
+    const r = await runMainAgainst(sandbox, ['doctor', '--db', db], { stdoutIsTTY: true, columns: 100 });
+    // The name is still shown (what remains of it once the codes are gone), in the name column and the detail.
+    expect(r.stdout).toContain('us_cpsc]0;owned[2J: last successful sync');
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });
