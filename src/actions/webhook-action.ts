@@ -20,7 +20,9 @@ export interface WebhookActionOptions {
  * Slack's mrkdwn treats & < > as markup (`<url|text>` is a link): escaped. Mattermost, which takes the same
  * webhook, renders Markdown: `[text](url)` is a live link and `![alt](url)` an image fetched when the channel is
  * viewed. Neither service honours a backslash the other would hide, so a zero-width space after the `]` of
- * `](` (and after a `!` before `[`) breaks the syntax in both while the text reads the same.
+ * `](` (and after a `!` before `[`) breaks the syntax in both while the text reads the same. Mattermost also
+ * notifies on `@channel`, `@all`, `@here` and `@user` in a webhook's text: a zero-width space after an `@` that
+ * starts a word breaks those too (an e-mail address, whose `@` follows a letter, stays whole).
  */
 export function escapeSlack(text: string): string {
   return text
@@ -29,7 +31,8 @@ export function escapeSlack(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/\]\s*\(/g, (m) => `]\u200b${m.slice(1)}`)
     .replace(/\]\s*\[/g, (m) => `]\u200b${m.slice(1)}`)
-    .replace(/!\[/g, '!\u200b[');
+    .replace(/!\[/g, '!\u200b[')
+    .replace(/(?<![\w.+-])@(?=\w)/g, '@\u200b');
 }
 
 /** Slack cuts a message's text at 40,000 characters and advises 4,000; one recall stays far below either. */

@@ -14,6 +14,9 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RECALL_FEED_WEBHOOK', 'the webhook URL a bare --webhook posts to (a secret)'],
   ['RECALL_FEED_DB', 'the archive: a file, or a postgres:// URL (a secret when it holds a password); --db wins'],
   ['RECALL_FEED_SMTP_URL', 'the SMTP server for --email, smtp:// or smtps:// (a secret)'],
+  ['RECALL_FEED_MONITOR', 'the healthchecks-style URL feed, sync, match and digest ping (a secret); --monitor wins'],
+  ['RECALL_FEED_METRICS_FILE', 'the Prometheus textfile those commands write; --metrics-file wins'],
+  ['RECALL_FEED_LOG_FORMAT', 'text or json: stderr as JSON lines, one object each; --log-format wins'],
   [
     'RECALL_FEED_CONFIG_DIR',
     'the folder of config.json (default: the platform config folder, $XDG_CONFIG_HOME on Linux)',
@@ -31,9 +34,6 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['COLUMNS', 'the table width when the terminal does not say'],
   ['RECALL_FEED_DB_LOCK_WAIT', "seconds a writer waits for the archive's write lock (default 30), then exit 13"],
   ['RECALL_FEED_OUTBOX_LEASE', "seconds a host's claim on a sync action lasts before another host may deliver it"],
-  ['RECALL_FEED_LOG_FORMAT', 'text or json: stderr as text, or one JSON object per line; --log-format wins'],
-  ['RECALL_FEED_MONITOR', 'the healthchecks-style URL pinged at the start and end of a run (a secret); --monitor wins'],
-  ['RECALL_FEED_METRICS_FILE', 'the Prometheus textfile written after each run; --metrics-file wins'],
   ['RECALL_FEED_FORCE_TTY', '1: treat stdout and stderr as a terminal (tests of the table)'],
 ];
 
@@ -45,8 +45,9 @@ profile (config set), which wins over the default.
 
 ${lines.join('\n')}
 
---exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL and
-PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL holds a password.
+--exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL,
+RECALL_FEED_MONITOR and PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL
+holds a password.
 `;
 }
 

@@ -7,7 +7,8 @@ import { handlerServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { closedPort } from '../helpers/test-proxy.js';
+import { closedPort, silentServer } from '../helpers/test-proxy.js';
+import { Monitor } from '../../src/cli/ops/monitor.js';
 
 interface Ping {
   method: string;
@@ -231,5 +232,20 @@ describe('--metrics-file', () => {
     expect(later).toContain('recall_feed_cases{state="overdue"} 0\n');
     if (existsSync(PROMTOOL))
       expect(execFileSync(PROMTOOL, ['check', 'metrics'], { input: later, encoding: 'utf8' })).toBe('');
+  });
+});
+
+// Here, not among the unit tests: the timeout runs for real, over a real socket.
+describe('Monitor', () => {
+  it('a monitor that never answers is abandoned at its timeout: a warning, and false', async () => {
+    const silent = await silentServer();
+    const warnings: string[] = [];
+    const monitor = new Monitor(new URL(`http://127.0.0.1:${silent.port}/p/x`), {}, (m) => warnings.push(m), 200);
+    expect(await monitor.ping('start')).toBe(false);
+    await monitor.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^monitor http://127\\.0\\.0\\.1:${silent.port}/… not reached \\(start ping\\)`),
+    );
   });
 });

@@ -133,7 +133,11 @@ describe("the tool's outputs validate against their schemas; a wrong value fails
 
     const digest = await runMainAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog, '-f', 'json']);
     expect(digest.code, digest.stderr).toBe(0);
-    check('digest', JSON.parse(digest.stdout) as Json, (v) => ({ ...v, counts: { ...(v.counts as Json), new: '3' } }));
+    const digestJson = JSON.parse(digest.stdout) as Json;
+    check('digest', digestJson, (v) => ({ ...v, counts: { ...(v.counts as Json), new: '3' } }));
+    // Your products (the digest merge's field) are part of the contract: a row with a wrong type fails.
+    expect((digestJson.products as Json[]).length).toBeGreaterThan(0);
+    check('digest', digestJson, (v) => ({ ...v, products: [{ ...(v.products as Json[])[0], catalog_line: 'x' }] }));
 
     const report = await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-f', 'json']);
     expect(report.code, report.stderr).toBe(0);

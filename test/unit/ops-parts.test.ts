@@ -2,13 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Monitor, pingUrl } from '../../src/cli/ops/monitor.js';
+import { pingUrl } from '../../src/cli/ops/monitor.js';
 import { previousSuccesses, renderMetrics } from '../../src/cli/ops/metrics.js';
-import { maskSecrets } from '../../src/cli/ops/ops-settings.js';
+import { maskSecrets, type OpsFlags, resolveOpsSettings } from '../../src/cli/ops/ops-settings.js';
 import { JsonLogStream, logFormatOf } from '../../src/cli/terminal/json-log.js';
 import type { OutStream } from '../../src/cli/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { silentServer } from '../helpers/test-proxy.js';
 
 describe('pingUrl', () => {
   it('adds /start and /fail to the path, keeps the query, and drops a trailing slash', () => {
@@ -16,20 +15,6 @@ describe('pingUrl', () => {
     expect(pingUrl(base, 'start').href).toBe('https://hc-ping.com/abc/start?create=1');
     expect(pingUrl(base, 'fail').href).toBe('https://hc-ping.com/abc/fail?create=1');
     expect(pingUrl(base, 'success').href).toBe('https://hc-ping.com/abc/?create=1');
-  });
-});
-
-describe('Monitor', () => {
-  it('a monitor that never answers is abandoned at its timeout: a warning, and false', async () => {
-    const silent = await silentServer();
-    const warnings: string[] = [];
-    const monitor = new Monitor(new URL(`http://127.0.0.1:${silent.port}/p/x`), {}, (m) => warnings.push(m), 200);
-    expect(await monitor.ping('start')).toBe(false);
-    await monitor.close();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(
-      new RegExp(`^monitor http://127\\.0\\.0\\.1:${silent.port}/… not reached \\(start ping\\)`),
-    );
   });
 });
 
@@ -106,5 +91,19 @@ describe('logFormatOf', () => {
     expect(logFormatOf(['feed', '--', '--log-format', 'json'], {})).toBe('text');
     expect(logFormatOf(['feed'], { RECALL_FEED_LOG_FORMAT: 'JSON' })).toBe('json');
     expect(logFormatOf(['feed'], {})).toBe('text');
+  });
+});
+
+describe('the secrets a ping body masks', () => {
+  it('include --webhook and --smtp-url given as flags, and a database password given as ?password=', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-cfg-') };
+    const ctx = { env } as unknown as Parameters<typeof resolveOpsSettings>[2];
+    const hook = 'https://hooks.example.com/services/T0/B0/tok3n';
+    const smtp = 'smtps://bot:s3cret@mail.example.com:465';
+    const settings = await resolveOpsSettings({ webhook: hook, smtpUrl: smtp } as OpsFlags, {}, ctx);
+    const body = `posting to ${hook} failed; smtp ${smtp}; db postgres://db.example.com/r?sslmode=require&password=pgpw9 gone`;
+    expect(maskSecrets(body, settings.secrets)).toBe(
+      'posting to *** failed; smtp ***; db postgres://db.example.com/r?sslmode=require&password=*** gone',
+    );
   });
 });

@@ -25,6 +25,10 @@ const caseFields = {
   opened_at: z.string(),
   updated_at: z.string(),
   outcome: z.enum(OUTCOMES).nullable(),
+  due_at: z.string().nullable().describe('ISO 8601 UTC: when the case should be acted on (match --open-cases --sla)'),
+  sla: z.string().nullable().describe('the SLA the due time came from: 2wd, 24h, 2wd:FR'),
+  risk_severity: z.string().nullable(),
+  product_name: z.string().nullable(),
   events: z.array(CaseEventSchema),
 };
 

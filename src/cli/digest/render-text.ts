@@ -1,6 +1,7 @@
 // The digest as terminal text (the look of `stats`: sections and bar charts) and as Markdown.
 import { describeItem, plain } from '../../actions/email-message.js';
 import { barChart } from '../../output/bar-chart.js';
+import { groupDigits } from '../../output/numbers.js';
 import { escapeMarkdown as md } from '../../output/markup.js';
 import { shorten } from '../../actions/teams-card.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
@@ -27,19 +28,35 @@ function productText(p: ProductRow): string[] {
   ];
 }
 
-/** Plain text, `width` columns for the charts. With a budget (the e-mail's text part), recalls as they fit. */
+/**
+ * Plain text, `width` columns for the charts. With a budget (the e-mail's text part), as the HTML part: every
+ * match, possibles and recalls as they fit, then how many more the attachment holds.
+ */
 export function digestText(d: Digest, width: number, budget?: HtmlBudget): string {
-  const out = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`];
+  const head = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`];
+  const health = ['', 'monitoring', ...healthLines(d, budget ? { gapsShown: 10 } : {}).map((l) => `  ${l}`)];
+  health.push('', recallsLine(d));
+  const bytes = (lines: readonly string[]) => Buffer.byteLength(lines.join('\n')) + 1;
+  // The charts and the notes of what was left out stay within the budget too.
+  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - bytes(head) - bytes(health) - 8 * 1024;
+  const out = [...head];
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', `your products`, `  ${matches}`);
-    for (const p of d.products ?? []) out.push(...productText(p));
+    let productsLeft = 0;
+    for (const p of d.products ?? []) {
+      const lines = productText(p);
+      if (p.level !== 'match' && bytes(lines) > room) {
+        productsLeft++;
+        continue;
+      }
+      out.push(...lines);
+      room -= bytes(lines);
+    }
+    if (productsLeft > 0)
+      out.push(`  … and ${groupDigits(productsLeft)} more possible matches, in the attached ${budget?.attachment}.`);
   }
-  out.push('', 'monitoring');
-  for (const line of healthLines(d, budget ? { gapsShown: 10 } : {})) out.push(`  ${line}`);
-  out.push('', recallsLine(d));
-  // The charts and the note of what was left out stay within the budget too.
-  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - Buffer.byteLength(out.join('\n')) - 8 * 1024;
+  out.push(...health);
   let left = 0;
   for (const [title, list] of [
     ['new', d.recalls.new],

@@ -89,8 +89,10 @@ export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Con
     throw new UsageError(`doctor prints -f table, json or jsonl, not ${format}`);
   const results = await collectChecks(plan, globals, ctx);
   const status = overall(results);
+  // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
   const clean = results.map((r) => ({
     ...r,
+    name: plainLine(r.name),
     detail: plainLine(r.detail),
     ...(r.hint ? { hint: plainLine(r.hint) } : {}),
   }));

@@ -1,12 +1,13 @@
 // Builds the command that finishes an interrupted run: the user's own command line, minus the key, plus where to continue.
 import { shellQuote } from '../shell-quote.js';
 
-const DROP_WITH_VALUE = new Set(['--cursor', '--api-key']);
+// --monitor's URL carries the check's token: a secret, so a resumed run is monitored only by the setting.
+const DROP_WITH_VALUE = new Set(['--cursor', '--api-key', '--monitor']);
 const DROP_ALONE = new Set(['--resume']);
 
 /**
  * `continueWith` is appended after the user's arguments: `['--cursor', c]` for stdout, `['--resume']`
- * for a file. The key is never part of the command, even when it was typed on the command line.
+ * for a file. The key and the monitor URL are never part of the command, even when typed on the command line.
  */
 export function resumeCommand(argv: readonly string[], continueWith: string[]): string {
   const kept: string[] = [];

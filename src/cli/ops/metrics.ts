@@ -80,12 +80,15 @@ export async function previousSuccesses(file: string): Promise<Sample[]> {
 
 /**
  * Temporary file (a dot name, which the collector's *.prom glob skips), fsync, rename: the collector never
- * reads half a file. Mode 0644: node_exporter runs as a user of its own, and the file holds no secret.
+ * reads half a file. Mode 0644 whatever the umask: node_exporter runs as a user of its own, and the file holds
+ * no secret.
  */
 export async function writeMetricsFile(file: string, metrics: readonly Metric[]): Promise<void> {
   const tmp = atomicTempPath(file);
   try {
     await writeFileSynced(tmp, renderMetrics(metrics), 0o644);
+    // The umask (077 under many cron setups) would take the mode given at creation down to 0600.
+    await fs.chmod(tmp, 0o644);
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });

@@ -9,6 +9,9 @@ import { noteSecrets } from '../config/run-secrets.js';
 export interface OpsFlags {
   monitor?: string;
   metricsFile?: string;
+  /** The command's own secret flags (feed, match and digest take them): masked in ping bodies too. */
+  webhook?: string | boolean;
+  smtpUrl?: string;
 }
 
 export interface OpsSettings {
@@ -45,10 +48,12 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   // The profile's monitor too, for the error report and the server text masked with the run's secrets; and its
   // token alone (a long path segment: hc-ping.com/<uuid>, /<ping-key>/<slug>), which a server may echo bare.
   noteSecrets(ctx, [monitor, ...monitorTokens(monitor)]);
+  const flagged = [typeof flags.webhook === 'string' ? flags.webhook : undefined, flags.smtpUrl];
   const secrets = [
     globals.apiKey,
     monitor,
     ...monitorTokens(monitor),
+    ...flagged,
     ...SECRET_ENV.map((k) => env[k]),
     ...secretKeys,
   ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
@@ -66,9 +71,12 @@ export function monitorTokens(monitor: string | undefined): string[] {
   return new URL(monitor).pathname.split('/').filter((segment) => segment.length >= 16);
 }
 
-/** The text with every secret replaced, and any `user:password@` in a URL reduced to `user:***@`. */
+/**
+ * The text with every secret replaced, any `user:password@` in a URL reduced to `user:***@`, and a
+ * `password=` query parameter (libpq takes one in a postgres:// URL) to `password=***`.
+ */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
-  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@');
+  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@').replace(/([?&]password=)[^&\s]+/gi, '$1***');
 }

@@ -1,0 +1,65 @@
+// The e-mail's parts stay within their budget whatever the catalogue: every match shown, possibles as they fit, then counted.
+import { describe, expect, it } from 'vitest';
+import { buildDigest } from '../../src/cli/digest/digest-model.js';
+import { digestHtml } from '../../src/cli/digest/render-html.js';
+import { digestText } from '../../src/cli/digest/render-text.js';
+import type { ProductRow } from '../../src/cli/digest/your-products.js';
+
+function row(line: number, level: string): ProductRow {
+  return {
+    level,
+    reason: level === 'match' ? 'gtin' : 'brand+name',
+    key: `K${line}`,
+    key_column: 'sku',
+    name: `Product ${line} ${'x'.repeat(60)}`,
+    catalog_line: line,
+    recall_id: 100 + line,
+    alert_title: `Recall ${line} ${'y'.repeat(120)}`,
+    risk_severity: 'serious',
+    hazard: 'z'.repeat(140),
+    data_source: 'us_cpsc',
+    published_at: '2026-11-25T10:00:00Z',
+    source_url: `https://example.org/recalls/${line}`,
+    case: null,
+  };
+}
+
+// 12 matches, then 3,000 possibles: about 1.3 MB of product lines unbounded.
+const products = [
+  ...Array.from({ length: 12 }, (_, i) => row(i + 1, 'match')),
+  ...Array.from({ length: 3000 }, (_, i) => row(i + 13, 'possible')),
+];
+const digest = buildDigest({
+  fromMs: Date.parse('2026-11-25T08:00:00Z'),
+  toMs: Date.parse('2026-11-26T08:00:00Z'),
+  stored: { new: Array.from({ length: 40 }, (_, i) => ({ id: i + 1, alert_title: `R${i}` })), updated: [] },
+  matches: [],
+  products,
+  health: {
+    complete: true,
+    runs: { ok: 24, failed: 0, interrupted: 0 },
+    last_ok_sync: null,
+    gaps: [],
+    sources_missing: [],
+  },
+  sourcesChecked: true,
+  settled: true,
+});
+const budget = { maxBytes: 100_000, attachment: 'recalls-2026-11-26.csv' };
+
+describe("the e-mail's parts with thousands of possible matches", () => {
+  for (const [name, render] of [
+    ['text', () => digestText(digest, 72, budget)],
+    ['html', () => digestHtml(digest, budget)],
+  ] as const) {
+    it(`${name}: under 100,000 bytes, every match named, the possibles left out counted`, () => {
+      const out = render();
+      expect(Buffer.byteLength(out)).toBeLessThanOrEqual(100_000);
+      for (let line = 1; line <= 12; line++) expect(out).toContain(`K${line} · Product ${line} `);
+      const shown = products.filter((p) => p.level === 'possible' && out.includes(`K${p.catalog_line} · Product`));
+      expect(shown.length).toBeLessThan(3000);
+      const more = /… and ([\d,]+) more possible matches/.exec(out);
+      expect(Number(more?.[1]?.replace(/,/g, ''))).toBe(3000 - shown.length);
+    });
+  }
+});
