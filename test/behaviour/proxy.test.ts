@@ -1,3 +1,5 @@
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY in process: plain http through a loopback forward proxy, refusals and
+// loopback never proxied. TLS through a tunnel needs NODE_EXTRA_CA_CERTS at start-up: test/e2e/proxy.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';

@@ -1,5 +1,5 @@
-// HTTP_PROXY, HTTPS_PROXY and NO_PROXY end to end: the built CLI through a loopback forward proxy, to a
-// fake API name (api.example.test) that no DNS knows: only the proxy can reach it.
+// HTTPS through a proxy's CONNECT tunnel and --webhook through it, end to end: the API's self-signed certificate is
+// trusted through NODE_EXTRA_CA_CERTS, which only a new process reads. The rest: test/behaviour/proxy.test.ts.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Transport edge cases end to end: a kept-alive connection the server had closed, headers too large to
-// accept, and a certificate checked against the API's name inside a proxy's tunnel.
+// A certificate checked against the API's name inside a proxy's tunnel, end to end (NODE_EXTRA_CA_CERTS is read at
+// process start). The other transport edges run in process: test/behaviour/transport-edges.test.ts.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
