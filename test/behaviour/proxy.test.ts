@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ALL_KEY, FIXED_START, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
-import { closedPort, testProxy } from '../helpers/test-proxy.js';
+import { closedPort, silentServer, testProxy } from '../helpers/test-proxy.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
 const UNAVAILABLE = 6;
@@ -123,5 +123,55 @@ describe('loopback is never proxied', () => {
     expect(r.code).toBe(0);
     expect(proxy.requests).toEqual([]);
     expect(sandbox.requests()).toHaveLength(1);
+  });
+});
+
+// A CONNECT that fails never reaches TLS: these need no trusted certificate, so they run in process.
+describe('https through a proxy that fails the CONNECT', () => {
+  it('a proxy that asks for credentials (407): one line naming the proxy, a hint, exit 6, never retried, the password never shown', async () => {
+    const proxy = await testProxy({ connectStatus: 407 });
+    // The default retries: a refusal is not sent again.
+    const r = await runMain(['--base-url', 'https://api.example.test', 'feed', '--max', '3', '-f', 'jsonl'], {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.code).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: the proxy 127.0.0.1:${proxy.port} refused a tunnel to api.example.test:443: it asks for credentials (HTTP 407)`,
+    );
+    expect(lines(r.stderr)[1]).toBe(HINT);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${proxy.port}`)).toBe(true);
+    expect(r.stdout).toBe('');
+    expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
+    expect(proxy.requests.map((q) => [q.method, q.target, q.proxyAuthorization])).toEqual([
+      // printf %s 'user:hunter2secret' | base64
+      ['CONNECT', 'api.example.test:443', 'Basic dXNlcjpodW50ZXIyc2VjcmV0'],
+    ]);
+  });
+
+  it('a proxy that is not there: "connection refused by the proxy", exit 6, one attempt with --retries 0', async () => {
+    const port = await closedPort();
+    const r = await runMain(feedThree('https://api.example.test'), {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.code).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(`error: connection refused by the proxy 127.0.0.1:${port}`);
+    expect(onlyLineNaming(r.stderr, `127.0.0.1:${port}`)).toBe(true);
+    expect(r.stderr).not.toMatch(/retry/i);
+    expect(r.stderr).not.toContain('hunter2secret');
+  });
+
+  it('a proxy that never answers CONNECT: the --timeout ends the run (exit 6), which then exits', async () => {
+    const silent = await silentServer();
+    const r = await runMain(['--timeout', '1', ...feedThree('https://api.example.test')], {
+      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${silent.port}`, RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    // It returned by itself: a run that hung would fail this test on its own timeout.
+    expect(r.code).toBe(UNAVAILABLE);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: no complete answer from the proxy 127.0.0.1:${silent.port} within the timeout`,
+    );
+    expect(r.stderr).not.toContain('hunter2secret');
+    // One attempt (--retries 0), ended by the 1 s timeout rather than the test's.
+    expect(silent.accepted()).toBe(1);
   });
 });
