@@ -1,5 +1,7 @@
-// `feed -o` onto what is not a plain new file, in process: symlinks, modes, long names (devices, FIFOs and folders: test/e2e/feed-targets.test.ts).
+// `feed -o` onto what is not a plain new file, in process: symlinks, modes, long names, /dev/null, /dev/full, FIFOs
+// (/dev/stdout, relative folders and nobody: test/e2e/feed-targets.test.ts).
 import {
+  existsSync,
   chmodSync,
   lstatSync,
   mkdirSync,
@@ -10,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMainAgainst } from '../helpers/in-process.js';
@@ -119,5 +122,34 @@ describe('what the target keeps', () => {
     expect(resumed.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(piped30);
     expect(readdirSync(dir)).toEqual([path.basename(file)]);
+  });
+});
+
+// Devices and FIFOs opened by the CLI in process (writing to the real /dev/stdout needs a process: test/e2e/).
+describe('devices and pipes are written through, never replaced', () => {
+  it('-o /dev/null leaves /dev/null a character device', async () => {
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '3', '-o', '/dev/null']);
+    expect(r.code).toBe(0);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(existsSync('/dev/null.partial')).toBe(false);
+  });
+
+  it('a FIFO read by another process gets the records, and stays a FIFO', async () => {
+    const fifo = path.join(scratch(), 'feed.pipe');
+    await execa('mkfifo', [fifo]);
+    // Killed after 30 s at most: a CLI that never opened the FIFO would leave it waiting for ever.
+    const reader = execa('cat', [fifo], { timeout: 30_000 });
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '30', '-f', 'jsonl', '-o', fifo]);
+    expect(r.code).toBe(0);
+    expect((await reader).stdout).toBe(piped30.trimEnd());
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(path.dirname(fifo))).toEqual(['feed.pipe']);
+  });
+
+  it('a full device is exit 10 naming the file and the reason', async () => {
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '3', '-o', '/dev/full']);
+    expect(r.code).toBe(10);
+    expect(r.stderr).toMatch(/^error: cannot write \/dev\/full: the disk is full\nhint: free some space/);
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 });
