@@ -32,9 +32,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The CLI in process (runMain) against real loopback servers, a real PostgreSQL and real
+          // files, on the injected clock: what used to be spawned end to end without needing a process.
+          // Apart from `unit` so that the unit project stays quick; isolated, as each file starts servers.
+          name: 'behaviour',
+          include: ['test/behaviour/**/*.test.ts'],
+          pool: 'threads',
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**'],
+          exclude: ['test/unit/**', 'test/behaviour/**'],
           pool: 'forks',
         },
       },

@@ -1,5 +1,6 @@
-// --email on feed --watch, feed --state and match --watch: one message per poll holding its new recalls, each recall in exactly one, even across a SIGKILL.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// --email on feed --watch, end to end: one message per poll holding its new recalls, each recall in exactly one, one SIGINT
+// ends it, and a SIGKILL mid-delivery repeats one message and loses none (feed --state and match --watch: test/behaviour/).
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -102,80 +103,5 @@ describe('--email', () => {
     expect(m1.ids.sort()).toEqual(ids);
     expect(m2.ids.sort()).toEqual(ids);
     expect(m3.ids).toEqual([String(later[0]!.id)]);
-  }, 90_000);
-
-  it('feed --state from cron: one message per run; nothing new sends nothing; a refusing server leaves them pending with a warning', async () => {
-    sandbox = await sandboxFor({ seed: 43, recordCount: 30 });
-    const dir = tempDir();
-    const state = path.join(dir, 'seen.json');
-    const refusing = await smtpServer({ refuse: 'relay denied' });
-    const once = (url: string) =>
-      runAgainst(sandbox!, [
-        'feed',
-        '--hours',
-        '24',
-        '--state',
-        state,
-        '-o',
-        path.join(dir, 'out.jsonl'),
-        '--append',
-        ...mailFlags(url),
-      ]);
-    const r1 = await once(refusing.url);
-    expect(r1.exitCode).toBe(0);
-    expect(r1.stderr).toContain(`email failed for `);
-    expect(r1.stderr).toContain(`smtp://127.0.0.1:${refusing.port} refused the message`);
-    expect(r1.stderr).not.toContain(refusing.pass);
-    const written = readFileSync(path.join(dir, 'out.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => String(JSON.parse(l).id));
-    expect(
-      pendingIn(state)
-        .map((p) => p.id)
-        .sort(),
-    ).toEqual([...written].sort());
-    const smtp = await smtpServer();
-    const r2 = await once(smtp.url);
-    expect(r2.exitCode).toBe(0);
-    expect(smtp.received).toHaveLength(1);
-    expect(smtp.received[0]!.ids.sort()).toEqual([...written].sort());
-    expect(pendingIn(state)).toEqual([]);
-    const r3 = await once(smtp.url);
-    expect(r3.exitCode).toBe(0);
-    expect(smtp.received).toHaveLength(1);
-  }, 90_000);
-
-  it('match --watch: one message per poll with its match rows', async () => {
-    sandbox = await sandboxFor({ seed: 44, recordCount: 20 });
-    const dir = tempDir();
-    const catalog = path.join(dir, 'products.csv');
-    writeFileSync(catalog, 'sku,brand,model,name\nA-1,Zorbex,ZX-77,Turbo kettle\n');
-    const smtp = await smtpServer();
-    const child = runAgainst(
-      sandbox,
-      ['match', '--catalog', catalog, '--watch', '--interval', '1', '-f', 'jsonl', ...mailFlags(smtp.url)],
-      { timeout: 120_000 },
-    );
-    await until('the first poll', () => sandbox!.requests().length >= 1);
-    const [hit] = sandbox.addRecords([
-      {
-        alert_title: 'Kettle recall',
-        product_brand: 'Zorbex',
-        product_model_numbers: ['ZX-77'],
-        risk_severity: 'serious',
-      },
-      { alert_title: 'Unrelated', product_brand: 'Nobody', product_model_numbers: ['Q-1'] },
-    ]);
-    await until('the message', () => smtp.received.length >= 1, 30_000);
-    child.kill('SIGINT');
-    expect((await child).exitCode).toBe(130);
-    expect(smtp.received).toHaveLength(1);
-    const mail = smtp.received[0]!;
-    expect(mail.subject).toMatch(/^Recall matches \d{1,2} \w{3}: 1 catalogue match \(1 serious\)$/);
-    expect(mail.text).toContain('match (model+brand), catalogue line 1');
-    expect(mail.text).toContain('Kettle recall');
-    expect(mail.text).not.toContain('Unrelated');
-    expect(mail.ids).toEqual([String(hit!.id)]);
   }, 90_000);
 });

@@ -1,5 +1,5 @@
-// --exec end to end: once per new recall, never through a shell, retried until it succeeds, nothing repeated after a SIGKILL.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// --exec end to end: nothing repeated after a real SIGKILL (the rest of --exec runs in process: test/behaviour/actions-exec.test.ts).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -59,37 +59,7 @@ function watch(s: Sandbox, args: string[], env: Record<string, string> = {}) {
   return { child, err };
 }
 
-const HOSTILE = ['$(touch pwned1)', '`touch pwned2`', 'x; touch pwned3', 'y && touch pwned4 | cat > pwned5'];
-
 describe('--exec', () => {
-  it('runs once per new recall, hostile titles as plain arguments; a failure is retried while the others go through', async () => {
-    sandbox = await sandboxFor({ seed: 8, recordCount: 100 });
-    const t = setup();
-    // The second record's command fails once: it must still come, once.
-    const w = watch(sandbox, ['--state', t.state, '--exec', t.exec], { FAIL_ONCE: HOSTILE[1] as string });
-    await until('the first poll', () => sandbox!.requests().length >= 1);
-    const ids = sandbox.addRecords(HOSTILE.map((alert_title) => ({ alert_title }))).map((r) => String(r.id));
-    await until('every new recall acted on', () => ids.every((id) => t.logged().some((l) => l.id === id)), 30_000);
-    // The command logs before this process records its success: stop once the state owes nothing.
-    await until('no delivery pending in the state', () => {
-      const saved = existsSync(t.state) ? JSON.parse(readFileSync(t.state, 'utf8')) : undefined;
-      return saved !== undefined && ids.every((id) => id in saved.seen) && saved.pending === undefined;
-    });
-    w.child.kill('SIGINT');
-    const r = await w.child;
-    expect(r.exitCode).toBe(130);
-    const logged = t.logged();
-    expect(logged.map((l) => l.id).sort()).toEqual([...ids].sort());
-    for (const l of logged) {
-      expect(l.stdin_id).toBe(l.id);
-      expect(l.title).toBe(HOSTILE[ids.indexOf(l.id)]);
-    }
-    expect(readdirSync(t.dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
-    expect(readdirSync(process.cwd()).filter((f) => f.startsWith('pwned'))).toEqual([]);
-    expect(r.stderr).toContain(`exec failed for recall ${ids[1]}: exit code 1; it stays pending`);
-    expect(r.stderr).toContain(`exec[${ids[1]}]: failing once for ${ids[1]}`);
-  }, 60_000);
-
   it('after a SIGKILL, a restart delivers what was pending and repeats nothing delivered', async () => {
     sandbox = await sandboxFor({ seed: 9, recordCount: 100 });
     const t = setup();
@@ -118,15 +88,4 @@ describe('--exec', () => {
         .sort(),
     ).toEqual([...ids].sort());
   }, 60_000);
-
-  it('is refused without --watch or --state, and a bad command is refused, before any request', async () => {
-    sandbox = await sandboxFor({ seed: 9, recordCount: 10 });
-    const alone = await runAgainst(sandbox, ['feed', '--exec', 'echo {id}']);
-    expect(alone.exitCode).toBe(2);
-    expect(alone.stderr).toContain('--exec acts on new recalls: it works with --watch or --state');
-    const quote = await runAgainst(sandbox, ['feed', '--watch', '--exec', "echo 'open"]);
-    expect(quote.exitCode).toBe(2);
-    expect(quote.stderr).toContain('unterminated single quote');
-    expect(sandbox.requests()).toEqual([]);
-  });
 });

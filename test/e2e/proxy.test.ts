@@ -1,5 +1,5 @@
-// HTTP_PROXY, HTTPS_PROXY and NO_PROXY end to end: the built CLI through a loopback forward proxy, to a
-// fake API name (api.example.test) that no DNS knows: only the proxy can reach it.
+// HTTPS through a proxy's CONNECT tunnel and --webhook through it, end to end: the API's self-signed certificate is
+// trusted through NODE_EXTRA_CA_CERTS, which only a new process reads. The rest: test/behaviour/proxy.test.ts.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
-import { closedPort, forwardRequest, silentServer, testProxy } from '../helpers/test-proxy.js';
+import { forwardRequest, testProxy } from '../helpers/test-proxy.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
 const UNAVAILABLE = 6;
@@ -43,12 +43,6 @@ async function tlsFrontOfSandbox(cert: { key: string; cert: string }) {
   const front = await handlerServer((req, res) => forwardRequest(sandbox.url, req, res), cert);
   return { ...front, port: Number(new URL(front.url).port) };
 }
-
-/** The error is one line: no other line of stderr (the resume hint follows it) names the proxy. */
-const onlyLineNaming = (stderr: string, proxy: string) => lines(stderr).filter((l) => l.includes(proxy)).length === 1;
-
-const HINT =
-  "hint: put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)";
 
 const feedThree = (baseUrl: string, ...more: string[]) => [
   '--base-url',
@@ -155,54 +149,6 @@ describe('https through a proxy (CONNECT)', () => {
     },
   );
 
-  it('a proxy that asks for credentials (407): one line naming the proxy, a hint, exit 6, never retried, the password never shown', async () => {
-    const proxy = await testProxy({ connectStatus: 407 });
-    // The default retries: a refusal is not sent again.
-    const r = await runCli(['--base-url', 'https://api.example.test', 'feed', '--max', '3', '-f', 'jsonl'], {
-      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(UNAVAILABLE);
-    expect(lines(r.stderr)[0]).toBe(
-      `error: the proxy 127.0.0.1:${proxy.port} refused a tunnel to api.example.test:443: it asks for credentials (HTTP 407)`,
-    );
-    expect(lines(r.stderr)[1]).toBe(HINT);
-    expect(onlyLineNaming(r.stderr, `127.0.0.1:${proxy.port}`)).toBe(true);
-    expect(r.stdout).toBe('');
-    expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
-    expect(proxy.requests.map((q) => [q.method, q.target, q.proxyAuthorization])).toEqual([
-      // printf %s 'user:hunter2secret' | base64
-      ['CONNECT', 'api.example.test:443', 'Basic dXNlcjpodW50ZXIyc2VjcmV0'],
-    ]);
-  });
-
-  it('a proxy that is not there: "connection refused by the proxy", exit 6, one attempt with --retries 0', async () => {
-    const port = await closedPort();
-    const r = await runCli(feedThree('https://api.example.test'), {
-      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${port}`, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(UNAVAILABLE);
-    expect(lines(r.stderr)[0]).toBe(`error: connection refused by the proxy 127.0.0.1:${port}`);
-    expect(onlyLineNaming(r.stderr, `127.0.0.1:${port}`)).toBe(true);
-    expect(r.stderr).not.toMatch(/retry/i);
-    expect(r.stderr).not.toContain('hunter2secret');
-  });
-
-  it('a proxy that never answers CONNECT: the --timeout ends the run (exit 6), which then exits', async () => {
-    const silent = await silentServer();
-    const r = await runCli(['--timeout', '1', ...feedThree('https://api.example.test')], {
-      env: { HTTPS_PROXY: `http://user:hunter2secret@127.0.0.1:${silent.port}`, RECALL_FEED_API_KEY: ALL_KEY },
-      timeout: 20_000,
-    });
-    expect(r.timedOut).toBe(false);
-    expect(r.exitCode).toBe(UNAVAILABLE);
-    expect(lines(r.stderr)[0]).toBe(
-      `error: no complete answer from the proxy 127.0.0.1:${silent.port} within the timeout`,
-    );
-    expect(r.stderr).not.toContain('hunter2secret');
-    // One attempt (--retries 0), ended by the 1 s timeout rather than execa's 20 s kill.
-    expect(silent.accepted()).toBe(1);
-  });
-
   it.skipIf(apiCert === undefined)(
     'an invalid proxy setting: exit 2, a message without it, and nothing sent (not even through HTTP_PROXY)',
     async () => {
@@ -230,86 +176,6 @@ describe('https through a proxy (CONNECT)', () => {
       expect(sandbox.requests()).toEqual([]);
     },
   );
-});
-
-describe('plain http through a proxy', () => {
-  it('sends the whole address as the request target, with the credentials to the proxy', async () => {
-    const proxy = await testProxy({ forwardTo: sandbox.url });
-    const r = await runCli(feedThree('http://api.example.test', '--allow-insecure-http'), {
-      env: { HTTP_PROXY: `http://user:p%40ss@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(0);
-    const got = jsonLines(r.stdout).map((x) => x.id);
-    expect(sandbox.requests().map((q) => [q.method, q.path, q.key])).toEqual([['GET', '/v1/recalls/feed', 'demo-all']]);
-    expect(got).toEqual(await sandboxFirstIds(3));
-    expect(proxy.requests).toHaveLength(1);
-    const [seen] = proxy.requests;
-    expect(seen!.method).toBe('GET');
-    expect(seen!.target).toMatch(/^http:\/\/api\.example\.test\/v1\/recalls\/feed\?\S+$/);
-    expect(new URL(seen!.target).searchParams.get('limit')).toBe(sandbox.requests()[0]!.query.limit);
-    expect(seen!.host).toBe('api.example.test');
-    expect(seen!.proxyAuthorization).toBe(USER_P_AT_SS);
-  });
-
-  it('a proxy that asks for credentials (407): the proxy named, exit 6 as for a tunnel, never retried, the password never shown', async () => {
-    const proxy = await testProxy({ requestStatus: 407 });
-    const args = [
-      '--base-url',
-      'http://api.example.test',
-      '--allow-insecure-http',
-      'feed',
-      '--max',
-      '3',
-      '-f',
-      'jsonl',
-    ];
-    const r = await runCli(args, {
-      env: { HTTP_PROXY: `http://user:hunter2secret@127.0.0.1:${proxy.port}`, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(UNAVAILABLE);
-    expect(lines(r.stderr)[0]).toBe(
-      `error: the proxy 127.0.0.1:${proxy.port} refused a request to api.example.test: it asks for credentials (HTTP 407)`,
-    );
-    expect(lines(r.stderr)[1]).toBe(HINT);
-    expect(onlyLineNaming(r.stderr, `127.0.0.1:${proxy.port}`)).toBe(true);
-    expect(r.stderr).not.toContain('hunter2secret');
-    expect(proxy.requests.map((q) => q.proxyAuthorization)).toEqual(['Basic dXNlcjpodW50ZXIyc2VjcmV0']);
-  });
-
-  it('a proxy that is not there is named in the message, not the API', async () => {
-    const port = await closedPort();
-    const r = await runCli(feedThree('http://api.example.test', '--allow-insecure-http'), {
-      env: { http_proxy: `http://user:hunter2secret@127.0.0.1:${port}`, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(UNAVAILABLE);
-    expect(lines(r.stderr)[0]).toBe(`error: connection refused by the proxy 127.0.0.1:${port}`);
-    expect(onlyLineNaming(r.stderr, `127.0.0.1:${port}`)).toBe(true);
-    expect(r.stderr).not.toContain('hunter2secret');
-  });
-});
-
-describe('loopback is never proxied', () => {
-  it('HTTP_PROXY and HTTPS_PROXY set, the sandbox reached directly, the proxy asked nothing', async () => {
-    const proxy = await testProxy({ forwardTo: sandbox.url, connectStatus: 407 });
-    const env = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url, https_proxy: proxy.url };
-    const r = await runAgainst(sandbox, ['--retries', '0', 'feed', '--max', '3', '-f', 'jsonl'], { env });
-    expect(r.exitCode).toBe(0);
-    const got = jsonLines(r.stdout).map((x) => x.id);
-    expect(sandbox.requests().map((q) => [q.path, q.key])).toEqual([['/v1/recalls/feed', 'demo-all']]);
-    expect(got).toEqual(await sandboxFirstIds(3));
-    expect(proxy.requests).toEqual([]);
-  });
-
-  it('also as localhost', async () => {
-    const proxy = await testProxy({ forwardTo: sandbox.url });
-    const port = new URL(sandbox.url).port;
-    const r = await runCli(feedThree(`http://localhost:${port}`), {
-      env: { HTTP_PROXY: proxy.url, RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.exitCode).toBe(0);
-    expect(proxy.requests).toEqual([]);
-    expect(sandbox.requests()).toHaveLength(1);
-  });
 });
 
 const hookCert = selfSignedCert('hooks.example.test');

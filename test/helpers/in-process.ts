@@ -46,6 +46,8 @@ export interface MainOptions {
   columns?: number;
   clock?: FakeClock;
   signal?: AbortSignal;
+  /** Sees each chunk as it is written, for a test that acts while the run goes on (between two polls, say). */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 export interface MainResult {
@@ -60,9 +62,11 @@ class MemoryOut extends Writable {
   isTTY?: boolean;
   columns?: number;
   private readonly chunks: Buffer[] = [];
+  onChunk?: (text: string) => void;
 
   override _write(chunk: Buffer | string, _enc: BufferEncoding, callback: () => void): void {
     this.chunks.push(Buffer.from(chunk));
+    this.onChunk?.(Buffer.from(chunk).toString('utf8'));
     callback();
   }
 
@@ -92,6 +96,11 @@ function memoryIn(text: string, isTTY: boolean | undefined): InStream {
 export async function runMain(args: string[], opts: MainOptions = {}): Promise<MainResult> {
   const stdout = memoryOut(opts.stdoutIsTTY, opts.columns);
   const stderr = memoryOut(opts.stderrIsTTY, opts.columns);
+  const { onOutput } = opts;
+  if (onOutput) {
+    stdout.onChunk = (text) => onOutput('stdout', text);
+    stderr.onChunk = (text) => onOutput('stderr', text);
+  }
   const clock = opts.clock ?? fakeClock();
   const env: Record<string, string | undefined> = { TERM: 'dumb', ...opts.env };
   // Never the user's own config: without a dir of its own the store falls back to the real home.

@@ -1,9 +1,13 @@
-// Actions held within bounds: a too-long argument, commands that outlive their timeout, secrets kept from children, a silent webhook.
+// Actions held within bounds, the CLI in process and its commands real processes: a too-long argument, commands that
+// outlive their timeout, secrets kept from children, a silent webhook.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { until } from '../helpers/wait.js';
 
@@ -33,10 +37,10 @@ function state(file: string): { seen: Record<string, unknown>; pending?: { id: s
 
 /** One `feed --state` run writing `max` recalls, with the given action flags. */
 function feedOnce(s: Sandbox, dir: string, max: number, args: string[], env: Record<string, string> = {}) {
-  return runAgainst(
+  return runMainAgainst(
     s,
     ['feed', '-f', 'jsonl', '--max', String(max), '--state', path.join(dir, 'state.json'), ...args],
-    { env, timeout: 90_000 },
+    { env: { PATH: process.env.PATH, ...env } },
   );
 }
 
@@ -47,26 +51,36 @@ describe('--exec bounds', () => {
     const log = path.join(dir, 'log');
     const stateFile = path.join(dir, 'state.json');
     const exec = `'${process.execPath}' -e "require('fs').appendFileSync(process.argv[1], process.argv[2].length + '\\n')" '${log}' {alert_title}`;
-    const child = runAgainst(
-      sandbox,
-      ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--state', stateFile, '--exec', exec],
-      { timeout: 60_000 },
-    );
-    let err = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
+    // The injected clock is the interval and the retry pauses: the two recalls arrive after the first poll; once
+    // the other one is acted on and nothing is pending, two more polls must not try the given-up delivery again.
+    const live = sandbox;
+    let big: { id: number } | undefined;
+    let small: { id: number } | undefined;
+    let polled = 0;
+    let sleeps = 0;
+    const stop = new AbortController();
+    const clock = fakeClock(Date.now(), () => {
+      sleeps++;
+      if (sleeps > 200) throw new Error('the other recall was never acted on');
+      if (!big) {
+        // Linux refuses one argument over 128 KiB (MAX_ARG_STRLEN).
+        [big, small] = live.addRecords([{ alert_title: 'x'.repeat(200_000) }, { alert_title: 'fine' }]);
+        return;
+      }
+      if (polled === 0) {
+        const done = existsSync(log) && readFileSync(log, 'utf8') === '4\n';
+        if (done && existsSync(stateFile) && state(stateFile).pending === undefined) polled = live.requests().length;
+        return;
+      }
+      if (live.requests().length >= polled + 2) stop.abort(new InterruptedError('SIGINT'));
     });
-    await until('the first poll', () => sandbox!.requests().length >= 1);
-    // Linux refuses one argument over 128 KiB (MAX_ARG_STRLEN).
-    const [big, small] = sandbox.addRecords([{ alert_title: 'x'.repeat(200_000) }, { alert_title: 'fine' }]);
-    await until('the other recall acted on', () => existsSync(log) && readFileSync(log, 'utf8') === '4\n', 30_000);
-    await until('nothing pending in the state', () => existsSync(stateFile) && state(stateFile).pending === undefined);
-    // Two more polls: the given-up delivery is not tried again.
-    const polled = sandbox.requests().length;
-    await until('two more polls', () => sandbox!.requests().length >= polled + 2, 30_000);
-    child.kill('SIGINT');
-    const r = await child;
-    expect(r.exitCode).toBe(130);
+    const r = await runMainAgainst(
+      live,
+      ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--state', stateFile, '--exec', exec],
+      { clock, signal: stop.signal, env: { PATH: process.env.PATH } },
+    );
+    const err = r.stderr;
+    expect(r.code).toBe(130);
     const warning = `exec given up for recall ${big!.id}: an argument is longer than the system allows (E2BIG); it can never succeed for this record, so it will not be retried`;
     expect(err.split(warning)).toHaveLength(2);
     expect(err).not.toContain('unexpected error');
@@ -84,7 +98,7 @@ describe('--exec bounds', () => {
       '--exec',
       `sh -c 'echo $$ >> ${file}; sleep 30 & echo $! >> ${file}; wait; echo done'`,
     ]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const [id] = jsonLines(r.stdout).map((x) => String(x.id));
     expect(r.stderr).toContain(`exec failed for recall ${id}: timed out after 1 s; it stays pending`);
     expect(r.stderr).not.toContain('done');
@@ -104,7 +118,7 @@ describe('--exec bounds', () => {
       '--exec',
       `sh -c 'echo $$ >> ${file}; trap "" TERM; sleep 100 & echo $! >> ${file}; wait'`,
     ]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stderr).toContain('timed out after 1 s; it stays pending');
     expect(pids(file)).toHaveLength(6);
     await until('every process gone', () => pids(file).every((pid) => !alive(pid)), 5000);
@@ -119,7 +133,7 @@ describe('--exec bounds', () => {
     const script = `echo "$1" >> ${ran}; echo $$ >> ${file}; sleep 60 & echo $! >> ${file}; echo started`;
     const args = ['--exec-timeout', '20', '--exec', `sh -c '${script}' sh {id}`];
     const r = await feedOnce(sandbox, dir, 1, args);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const [id] = jsonLines(r.stdout).map((x) => String(x.id));
     expect(r.stderr).toContain(`exec[${id}]: started`);
     expect(r.stderr).not.toContain('failed');
@@ -128,7 +142,7 @@ describe('--exec bounds', () => {
     expect(state(path.join(dir, 'state.json')).pending).toBeUndefined();
     // The next run acts on the next new recall only: the first is owed nothing and not run again.
     const again = await feedOnce(sandbox, dir, 1, args);
-    expect(again.exitCode).toBe(0);
+    expect(again.code).toBe(0);
     const [next] = jsonLines(again.stdout).map((x) => String(x.id));
     expect(readFileSync(ran, 'utf8')).toBe(`${id}\n${next}\n`);
   }, 90_000);
@@ -151,7 +165,7 @@ describe('--exec bounds', () => {
       KEEP_ME: 'kept',
       ftp_proxy: 'http://proxy.example.com:3128',
     });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const [id] = jsonLines(r.stdout).map((x) => String(x.id));
     const seen = r.stderr
       .split('\n')
@@ -167,8 +181,8 @@ describe('--exec bounds', () => {
 
   it('a {field} as the program is refused before any request', async () => {
     sandbox = await sandboxFor({ seed: 26, recordCount: 5 });
-    const r = await runAgainst(sandbox, ['feed', '--watch', '--exec', '{data_source} {id}']);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, ['feed', '--watch', '--exec', '{data_source} {id}']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('a {field} cannot be the program, only its arguments: {data_source}');
     expect(sandbox.requests()).toEqual([]);
   });
@@ -182,7 +196,7 @@ describe('--webhook bounds', () => {
     const silent = await handlerServer(() => {});
     const url = `${silent.url}/hooks/T0/B0/secret-token`;
     const r = await feedOnce(sandbox, dir, 5, ['--timeout', '1', '--webhook', url]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const ids = jsonLines(r.stdout).map((x) => String(x.id));
     expect(ids).toHaveLength(5);
     // Three attempts for the first recall, one for the second; then the receiver rests for this run.

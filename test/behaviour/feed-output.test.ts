@@ -1,10 +1,13 @@
 // `feed` end to end: every record once and in order, request counts, formats, columns, custom feeds, tables.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, jsonLines, lines, ROOT, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 
@@ -20,8 +23,8 @@ const ids = (text: string) => jsonLines(text).map((r) => r.id);
 describe('feed in a pipe', () => {
   it('writes every record in the window once, in the server order, as JSON lines', async () => {
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, ['feed']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed']);
+    expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const expected = expectedFeed(sandbox, { now: FIXED_START });
     expect(expected.length).toBeGreaterThan(1000);
@@ -36,7 +39,7 @@ describe('feed in a pipe', () => {
   });
 
   it('pages with small pages and other sort orders without losing or repeating a record', async () => {
-    const r = await runAgainst(sandbox, [
+    const r = await runMainAgainst(sandbox, [
       'feed',
       '--page-size',
       '7',
@@ -47,24 +50,24 @@ describe('feed in a pipe', () => {
       '--hours',
       '12',
     ]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const expected = expectedFeed(sandbox, { now: FIXED_START, hours: 12, sortBy: 'updated_at', order: 'asc' });
     expect(ids(r.stdout)).toEqual(expected.map((x) => x.id));
   });
 
   it('filters by source', async () => {
-    const r = await runAgainst(sandbox, ['feed', '--sources', 'rappel_conso,rappel_conso_food']);
+    const r = await runMainAgainst(sandbox, ['feed', '--sources', 'rappel_conso,rappel_conso_food']);
     const expected = expectedFeed(sandbox, { now: FIXED_START, sources: ['rappel_conso', 'rappel_conso_food'] });
     expect(ids(r.stdout)).toEqual(expected.map((x) => x.id));
   });
 
   it('--max sends no request beyond what it needs', async () => {
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, ['feed', '--max', '10']);
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '10']);
     expect(ids(r.stdout)).toHaveLength(10);
     expect(sandbox.requests().map((q) => q.query)).toEqual([{ limit: '10' }]);
     sandbox.clearRequests();
-    const r2 = await runAgainst(sandbox, ['feed', '--max', '520', '--page-size', '500']);
+    const r2 = await runMainAgainst(sandbox, ['feed', '--max', '520', '--page-size', '500']);
     expect(ids(r2.stdout)).toEqual(
       expectedFeed(sandbox, { now: FIXED_START })
         .slice(0, 520)
@@ -75,13 +78,13 @@ describe('feed in a pipe', () => {
 
   it('--no-paginate fetches one page and prints the next cursor on stderr; --cursor continues there', async () => {
     sandbox.clearRequests();
-    const first = await runAgainst(sandbox, ['feed', '--page-size', '50', '--no-paginate']);
-    expect(first.exitCode).toBe(0);
+    const first = await runMainAgainst(sandbox, ['feed', '--page-size', '50', '--no-paginate']);
+    expect(first.code).toBe(0);
     expect(ids(first.stdout)).toHaveLength(50);
     expect(sandbox.requests()).toHaveLength(1);
     const cursor = /^next cursor: (\S+)$/m.exec(first.stderr)?.[1];
     expect(cursor).toBeTruthy();
-    const rest = await runAgainst(sandbox, ['feed', '--page-size', '50', '--cursor', cursor!]);
+    const rest = await runMainAgainst(sandbox, ['feed', '--page-size', '50', '--cursor', cursor!]);
     expect([...ids(first.stdout), ...ids(rest.stdout)]).toEqual(
       expectedFeed(sandbox, { now: FIXED_START }).map((x) => x.id),
     );
@@ -90,10 +93,10 @@ describe('feed in a pipe', () => {
   it('an empty window is success with no output', async () => {
     const empty = await sandboxFor({ recordCount: 0, clock: () => FIXED_START });
     try {
-      const none = await runAgainst(empty, ['feed']);
-      expect(none.exitCode).toBe(0);
+      const none = await runMainAgainst(empty, ['feed']);
+      expect(none.code).toBe(0);
       expect(none.stdout).toBe('');
-      const json = await runAgainst(empty, ['feed', '-f', 'json']);
+      const json = await runMainAgainst(empty, ['feed', '-f', 'json']);
       expect(json.stdout).toBe('[]\n');
     } finally {
       await empty.close();
@@ -102,7 +105,8 @@ describe('feed in a pipe', () => {
 });
 
 describe('formats', () => {
-  const GOLDEN = path.join(ROOT, 'test/e2e/golden');
+  // The golden files stay beside the end-to-end tests that first wrote them.
+  const GOLDEN = fileURLToPath(new URL('../e2e/golden', import.meta.url));
   const golden = (name: string, actual: string) => {
     const file = path.join(GOLDEN, name);
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, actual);
@@ -110,13 +114,13 @@ describe('formats', () => {
   };
 
   it.each(['jsonl', 'json', 'csv'])('%s is byte for byte the golden output on a fixed seed', async (format) => {
-    const r = await runAgainst(sandbox, ['feed', '-f', format, '--max', '40', '--sort', 'created_in_db_at']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '-f', format, '--max', '40', '--sort', 'created_in_db_at']);
+    expect(r.code).toBe(0);
     golden(`feed-40.${format}`, r.stdout);
   });
 
   it('json is one valid array of every record', async () => {
-    const r = await runAgainst(sandbox, ['feed', '-f', 'json']);
+    const r = await runMainAgainst(sandbox, ['feed', '-f', 'json']);
     const parsed = JSON.parse(r.stdout) as { id: number }[];
     expect(parsed.map((x) => x.id)).toEqual(expectedFeed(sandbox, { now: FIXED_START }).map((x) => x.id));
   });
@@ -124,8 +128,8 @@ describe('formats', () => {
   it('csv parses back with an independent reader, every field intact', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'all.csv');
-    const r = await runAgainst(sandbox, ['feed', '-o', file, '--bom']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '-o', file, '--bom']);
+    expect(r.code).toBe(0);
     expect(readFileSync(file).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const rows = await parseCsvWithPython(file);
     const [header, ...body] = rows;
@@ -160,15 +164,30 @@ describe('formats', () => {
   });
 
   it('--no-formula-guard leaves cells as they are', async () => {
-    const guarded = await runAgainst(sandbox, ['feed', '-f', 'csv', '--columns', 'product_brand']);
-    const raw = await runAgainst(sandbox, ['feed', '-f', 'csv', '--columns', 'product_brand', '--no-formula-guard']);
+    const guarded = await runMainAgainst(sandbox, ['feed', '-f', 'csv', '--columns', 'product_brand']);
+    const raw = await runMainAgainst(sandbox, [
+      'feed',
+      '-f',
+      'csv',
+      '--columns',
+      'product_brand',
+      '--no-formula-guard',
+    ]);
     const starts = (s: string) => lines(s).filter((l) => /^"?'?[=+\-@]/.test(l));
     expect(starts(guarded.stdout).every((l) => /^"?'/.test(l))).toBe(true);
     expect(starts(raw.stdout).some((l) => /^"?[=+\-@]/.test(l))).toBe(true);
   });
 
   it('--columns picks csv columns in the given order', async () => {
-    const r = await runAgainst(sandbox, ['feed', '-f', 'csv', '--max', '2', '--columns', 'id,risk_types,data_source']);
+    const r = await runMainAgainst(sandbox, [
+      'feed',
+      '-f',
+      'csv',
+      '--max',
+      '2',
+      '--columns',
+      'id,risk_types,data_source',
+    ]);
     const [header, first] = lines(r.stdout);
     expect(header).toBe('id,risk_types,data_source');
     const rec = expectedFeed(sandbox, { now: FIXED_START })[0]!;
@@ -176,16 +195,16 @@ describe('formats', () => {
   });
 
   it('--columns with jsonl: whole records as without it, and one warning (also with --quiet)', async () => {
-    const plain = await runAgainst(sandbox, ['feed', '--max', '3']);
-    const r = await runAgainst(sandbox, ['feed', '--max', '3', '--columns', 'id', '-q']);
-    expect(r.exitCode).toBe(0);
+    const plain = await runMainAgainst(sandbox, ['feed', '--max', '3']);
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '3', '--columns', 'id', '-q']);
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(plain.stdout);
     expect(r.stderr).toBe('warning: --columns applies to table, csv and parquet only; jsonl prints whole records\n');
   });
 
   it('a custom feed: a --columns name no record has is warned about once, its column left empty', async () => {
     // Three pages of two: the warning comes with the first, not once per page.
-    const r = await runAgainst(sandbox, [
+    const r = await runMainAgainst(sandbox, [
       'feed',
       '--custom',
       'demo',
@@ -198,7 +217,7 @@ describe('formats', () => {
       '--columns',
       'id,skus',
     ]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stderr).toBe("warning: no record has the column 'skus' (left empty); did you mean sku (for 'skus')?\n");
     const rows = lines(r.stdout);
     expect(rows[0]).toBe('id,skus');
@@ -207,22 +226,22 @@ describe('formats', () => {
   });
 
   it('a custom feed passes unknown shapes through json lines and takes csv columns from its records', async () => {
-    const jsonl = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5']);
-    expect(jsonl.exitCode).toBe(0);
+    const jsonl = await runMainAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5']);
+    expect(jsonl.code).toBe(0);
     const recs = jsonLines(jsonl.stdout);
     expect(recs).toHaveLength(5);
     expect(Object.keys(recs[0]!)).toContain('sku');
-    const csv = await runAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5', '-f', 'csv']);
+    const csv = await runMainAgainst(sandbox, ['feed', '--custom', 'demo', '--max', '5', '-f', 'csv']);
     expect(lines(csv.stdout)[0]).toBe(Object.keys(recs[0]!).join(','));
   });
 });
 
 describe('table', () => {
   it('on a terminal: a compact table that fits the width, and a summary on stderr', async () => {
-    const r = await runAgainst(sandbox, ['feed', '--hours', '3'], {
+    const r = await runMainAgainst(sandbox, ['feed', '--hours', '3'], {
       env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '100' },
     });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const out = lines(r.stdout);
     expect(out[0]).toMatch(
       /^published_at\s+data_source\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/,
@@ -240,10 +259,10 @@ describe('table', () => {
   it.each([20, 40])(
     'on a %i-column terminal: one block of `field: value` lines per record, nothing wider',
     async (width) => {
-      const r = await runAgainst(sandbox, ['feed', '--max', '3'], {
+      const r = await runMainAgainst(sandbox, ['feed', '--max', '3'], {
         env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(width) },
       });
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
       const blocks = r.stdout.replace(/\n$/, '').split('\n\n');
       expect(blocks).toHaveLength(3);
@@ -268,13 +287,13 @@ describe('table', () => {
   );
 
   it('-f table in a pipe still prints a table; NO_COLOR and --no-color keep it free of escape codes', async () => {
-    const r = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], { env: { FORCE_COLOR: '1' } });
+    const r = await runMainAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], { env: { FORCE_COLOR: '1' } });
     expect(r.stdout).toMatch(/\x1b\[/);
-    const plain = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5', '--no-color'], {
+    const plain = await runMainAgainst(sandbox, ['feed', '-f', 'table', '--max', '5', '--no-color'], {
       env: { FORCE_COLOR: '1' },
     });
     expect(plain.stdout).not.toMatch(/\x1b\[/);
-    const noColor = await runAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], {
+    const noColor = await runMainAgainst(sandbox, ['feed', '-f', 'table', '--max', '5'], {
       env: { NO_COLOR: '1', RECALL_FEED_FORCE_TTY: '1' },
     });
     expect(noColor.stdout).not.toMatch(/\x1b\[/);

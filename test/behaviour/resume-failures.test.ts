@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { printedCommand } from '../helpers/shell-words.js';
 
 const KEY = { RECALL_FEED_API_KEY: DEMO_KEYS.all.key };
@@ -13,8 +15,8 @@ async function interruptedExport(s: Sandbox) {
   const dir = tempDir('rf-resume-');
   const target = path.join(dir, 'export.csv');
   s.setFaults({ failAfterPages: 2, failMode: 'error503' });
-  const first = await runAgainst(s, ['--retries', '0', 'feed', '--page-size', '100', '-o', target]);
-  expect(first.exitCode).toBe(6);
+  const first = await runMainAgainst(s, ['--retries', '0', 'feed', '--page-size', '100', '-o', target]);
+  expect(first.code).toBe(6);
   s.setFaults({});
   const files = () => ({
     names: readdirSync(dir).sort(),
@@ -31,10 +33,10 @@ describe('a failed --resume', () => {
     const before = run.files();
     expect(before.names).toEqual(['export.csv.partial', 'export.csv.partial.json']);
 
-    const wrong = await runCli(run.command, {
+    const wrong = await runMain(run.command, {
       env: { RECALL_FEED_API_KEY: 'dr_test_wrong000000000000000000000000000000000' },
     });
-    expect(wrong.exitCode).toBe(3);
+    expect(wrong.code).toBe(3);
     expect(wrong.stderr).toMatch(/^error: the API rejected the key/);
     expect(wrong.stderr).toMatch(
       /hint: .*export\.csv is unchanged; 200 records are kept in .*export\.csv\.partial\. To finish, run:/,
@@ -43,9 +45,9 @@ describe('a failed --resume', () => {
     expect(run.files()).toEqual(before);
 
     // The right key finishes it: the same bytes as one whole export, and nothing left behind.
-    const done = await runCli(run.command, { env: KEY });
-    expect(done.exitCode).toBe(0);
-    const whole = await runAgainst(sandbox, ['feed', '-f', 'csv', '--page-size', '100']);
+    const done = await runMain(run.command, { env: KEY });
+    expect(done.code).toBe(0);
+    const whole = await runMainAgainst(sandbox, ['feed', '-f', 'csv', '--page-size', '100']);
     expect(readFileSync(run.target, 'utf8')).toBe(whole.stdout);
     expect(readdirSync(run.dir)).toEqual(['export.csv']);
   });
@@ -62,8 +64,8 @@ describe('a failed --resume', () => {
     const before = run.files();
     sandbox.clearRequests();
 
-    const rejected = await runCli(run.command, { env: KEY });
-    expect(rejected.exitCode).toBe(2);
+    const rejected = await runMain(run.command, { env: KEY });
+    expect(rejected.code).toBe(2);
     expect(rejected.stderr).toMatch(/^error: the API rejected the request: Invalid cursor/);
     expect(printedCommand(rejected.stderr)).toEqual(run.command);
     expect(sandbox.requests().map((r) => r.status)).toEqual([400]);

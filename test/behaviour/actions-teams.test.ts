@@ -6,7 +6,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -43,7 +45,7 @@ describe('--webhook-format teams', () => {
     sandbox = await sandboxFor({ seed: 51, recordCount: 20 });
     const hook = await receiver();
     const dir = tempDir();
-    const r = await runAgainst(sandbox, [
+    const r = await runMainAgainst(sandbox, [
       'feed',
       '--state',
       path.join(dir, 's.json'),
@@ -56,7 +58,7 @@ describe('--webhook-format teams', () => {
       '--webhook-format',
       'teams',
     ]);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const written = jsonLines(r.stdout);
     expect(hook.bodies).toHaveLength(2);
     for (const [i, body] of (hook.bodies as Envelope[]).entries()) {
@@ -75,12 +77,20 @@ describe('--webhook-format teams', () => {
     sandbox = await sandboxFor({ seed: 52, recordCount: 20 });
     const hook = await receiver();
     const db = path.join(tempDir(), 'a.db');
-    expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
-    const teams = await runAgainst(sandbox, ['digest', '--db', db, '--webhook', hook.url, '--webhook-format', 'teams']);
-    expect(teams.exitCode).toBe(0);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+    const teams = await runMainAgainst(sandbox, [
+      'digest',
+      '--db',
+      db,
+      '--webhook',
+      hook.url,
+      '--webhook-format',
+      'teams',
+    ]);
+    expect(teams.code).toBe(0);
     expect(teams.stdout).toBe('');
-    const json = await runAgainst(sandbox, ['digest', '--db', db, '--webhook', hook.url]);
-    expect(json.exitCode).toBe(0);
+    const json = await runMainAgainst(sandbox, ['digest', '--db', db, '--webhook', hook.url]);
+    expect(json.code).toBe(0);
     expect(hook.bodies).toHaveLength(2);
     const card = (hook.bodies[0] as Envelope).attachments[0]!.content;
     expect(card.body[0]!.inlines[0]!.text).toMatch(

@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 
@@ -16,7 +18,7 @@ afterAll(() => sandbox.close());
 
 /** The README's cron recipe, after someone re-saved the file. */
 const cron = (file: string, state: string) =>
-  runAgainst(sandbox, ['feed', '-f', 'csv', '-o', file, '--append', '--state', state, '--max', '3']);
+  runMainAgainst(sandbox, ['feed', '-f', 'csv', '-o', file, '--append', '--state', state, '--max', '3']);
 
 describe('--append to a csv file whose header does not fit', () => {
   const refused = [
@@ -54,7 +56,7 @@ describe('--append to a csv file whose header does not fit', () => {
       writeFileSync(state, stateBefore);
       sandbox.clearRequests();
       const r = await cron(file, state);
-      expect(r.exitCode).toBe(2);
+      expect(r.code).toBe(2);
       expect(r.stderr).toMatch(c.message);
       expect(r.stderr).toMatch(c.hint);
       expect(r.stdout).toBe('');
@@ -71,7 +73,7 @@ describe('--append to a csv file whose header does not fit', () => {
     const state = path.join(dir, 'st.json');
     writeFileSync(file, 'id,product_name,my_notes\n0,old,x\n');
     const r = await cron(file, state);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const rows = await parseCsvWithPython(file);
     expect(rows[0]).toEqual(['id', 'product_name', 'my_notes']);
     const newest = expectedFeed(sandbox).slice(0, 3);
@@ -90,8 +92,17 @@ describe('--append to a CRLF csv file', () => {
     const file = path.join(dir, 'win.csv');
     const old = 'id,product_name\r\n0,old';
     writeFileSync(file, old);
-    const r = await runAgainst(sandbox, ['feed', '-o', file, '--append', '--columns', 'id,product_name', '--max', '4']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, [
+      'feed',
+      '-o',
+      file,
+      '--append',
+      '--columns',
+      'id,product_name',
+      '--max',
+      '4',
+    ]);
+    expect(r.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith(`${old}\r\n`)).toBe(true);
     // Every row ends with CRLF: outside quoted fields (which keep their own line breaks) no bare CR or LF.

@@ -1,12 +1,15 @@
-// `feed --watch` and `--state`: each new recall written once, across restarts and cron runs (faults: test/unit/feed-watch.test.ts).
+// `feed --watch` and `--state` in process: each new recall written once, across restarts and cron runs; the poll interval
+// is the injected clock, so the test acts between two polls (faults: test/unit/feed-watch.test.ts).
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { jsonLines, lines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, type MainResult, runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
-import { until } from '../helpers/wait.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -14,55 +17,92 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-/** Starts `feed --watch` in the background, collecting stdout and stderr as they stream. */
-function watch(s: Sandbox, args: string[], env: Record<string, string> = {}) {
-  const child = runAgainst(s, ['feed', '--watch', '--interval', '1', ...args], { env, timeout: 120_000 });
+interface Watching {
+  out: { text: string };
+  err: { text: string };
+  ids(): unknown[];
+  polls(): number;
+}
+
+/**
+ * `feed --watch` in process. `step` runs in each pause between two polls (the n-th sleep of the injected clock)
+ * and returns true to interrupt the watch there, as Ctrl-C would; a watch that never stops fails the test.
+ */
+async function watch(
+  s: Sandbox,
+  args: string[],
+  step: (w: Watching, sleep: number) => boolean | undefined = () => undefined,
+  env: Record<string, string> = {},
+): Promise<Watching & { r: MainResult }> {
   const out = { text: '' };
   const err = { text: '' };
-  child.stdout!.on('data', (d: Buffer) => {
-    out.text += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    err.text += d.toString();
-  });
-  const ids = () => jsonLines(out.text.slice(0, out.text.lastIndexOf('\n') + 1)).map((r) => r.id);
-  const polls = () => s.requests().filter((r) => r.path === '/v1/recalls/feed').length;
-  const stop = async () => {
-    child.kill('SIGINT');
-    return child;
+  const w: Watching = {
+    out,
+    err,
+    ids: () => jsonLines(out.text.slice(0, out.text.lastIndexOf('\n') + 1)).map((r) => r.id),
+    polls: () => s.requests().filter((r) => r.path === '/v1/recalls/feed').length,
   };
-  return { child, out, err, ids, polls, stop };
+  const stop = new AbortController();
+  let sleeps = 0;
+  const clock = fakeClock(Date.now(), () => {
+    sleeps++;
+    if (sleeps > 100) throw new Error('the watch never reached what the test waits for');
+    if (step(w, sleeps)) stop.abort(new InterruptedError('SIGINT'));
+  });
+  const r = await runMainAgainst(s, ['feed', '--watch', '--interval', '1', ...args], {
+    env,
+    clock,
+    signal: stop.signal,
+    onOutput: (stream, text) => {
+      (stream === 'stdout' ? out : err).text += text;
+    },
+  });
+  return { ...w, r };
 }
 
 describe('feed --watch', () => {
   it('writes what is in the last hour, then each new recall exactly once within an interval', async () => {
     sandbox = await sandboxFor();
-    const w = watch(sandbox, []);
-    const initial = expectedFeed(sandbox, { hours: 1 }).map((r) => r.id);
-    await until('the first poll', () => w.ids().length >= initial.length && w.polls() >= 1);
-    const added = sandbox.addRecords(3).map((r) => r.id);
-    const pollsAtAdd = w.polls();
-    await until('the new records', () => added.every((id) => w.ids().includes(id)));
+    const live = sandbox;
+    const initial = expectedFeed(live, { hours: 1 }).map((r) => r.id);
+    let added: number[] = [];
+    let pollsAtAdd = 0;
+    let pollsWhenFound = 0;
+    const w = await watch(live, [], (w) => {
+      if (added.length === 0) {
+        // After the first poll.
+        expect(w.ids().length).toBeGreaterThanOrEqual(initial.length);
+        expect(w.polls()).toBeGreaterThanOrEqual(1);
+        added = live.addRecords(3).map((r) => r.id);
+        pollsAtAdd = w.polls();
+        return;
+      }
+      if (pollsWhenFound === 0 && added.every((id) => w.ids().includes(id))) pollsWhenFound = w.polls();
+      return pollsWhenFound > 0 && w.polls() >= pollsAtAdd + 3;
+    });
     // They came with the first poll that started after they were added.
-    expect(w.polls()).toBeLessThanOrEqual(pollsAtAdd + 2);
-    await until('two more polls', () => w.polls() >= pollsAtAdd + 3);
-    const r = await w.stop();
-    expect(r.exitCode).toBe(130);
+    expect(pollsWhenFound).toBeLessThanOrEqual(pollsAtAdd + 2);
+    expect(w.r.code).toBe(130);
     const ids = w.ids();
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.slice(-3).sort()).toEqual([...added].sort());
     // Every poll pages the last hour (one page here) and nothing else.
-    expect(sandbox.requests().every((q) => q.query.hours_ago === '1')).toBe(true);
-  }, 60_000);
+    expect(live.requests().every((q) => q.query.hours_ago === '1')).toBe(true);
+  });
 
   it('--skip-existing only remembers the first poll; csv writes its header once', async () => {
     sandbox = await sandboxFor();
-    const w = watch(sandbox, ['--skip-existing', '-f', 'csv', '--columns', 'id,product_name']);
-    await until('the first poll', () => w.polls() >= 2);
-    expect(w.out.text).toBe('');
-    const added = sandbox.addRecords(2).map((r) => r.id);
-    await until('the new records', () => lines(w.out.text).length === 3);
-    await w.stop();
+    const live = sandbox;
+    let added: number[] = [];
+    const w = await watch(live, ['--skip-existing', '-f', 'csv', '--columns', 'id,product_name'], (w) => {
+      if (added.length === 0) {
+        if (w.polls() < 2) return;
+        expect(w.out.text).toBe('');
+        added = live.addRecords(2).map((r) => r.id);
+        return;
+      }
+      return lines(w.out.text).length === 3;
+    });
     const rows = lines(w.out.text);
     expect(rows[0]).toBe('id,product_name');
     expect(
@@ -71,43 +111,42 @@ describe('feed --watch', () => {
         .map((l) => Number(l.split(',')[0]))
         .sort(),
     ).toEqual([...added].sort());
-  }, 60_000);
+  });
 
   it('a restart with the same --state repeats nothing and misses nothing that arrived meanwhile', async () => {
     sandbox = await sandboxFor();
+    const live = sandbox;
     const state = path.join(tempDir(), 'seen.json');
-    const first = watch(sandbox, ['--state', state]);
-    await until('the first poll', () => first.polls() >= 2);
-    await first.stop();
+    const first = await watch(live, ['--state', state], (w) => w.polls() >= 2);
     expect(statSync(state).mode & 0o777).toBe(0o600);
     const before = first.ids();
-    const whileDown = sandbox.addRecords(4).map((r) => r.id);
+    const whileDown = live.addRecords(4).map((r) => r.id);
     const pollsBefore = first.polls();
-    const second = watch(sandbox, ['--state', state]);
-    await until('the records that came while it was down', () => whileDown.every((id) => second.ids().includes(id)));
-    await until('another poll', () => second.polls() >= pollsBefore + 2);
-    await second.stop();
+    const second = await watch(
+      live,
+      ['--state', state],
+      (w) => whileDown.every((id) => w.ids().includes(id)) && w.polls() >= pollsBefore + 2,
+    );
     expect(second.ids().sort()).toEqual([...whileDown].sort());
     expect(before.filter((id) => whileDown.includes(id as number))).toEqual([]);
-  }, 60_000);
+  });
 
   it('a fatal answer ends the watch with its exit code', async () => {
     sandbox = await sandboxFor();
-    const w = watch(sandbox, [], { RECALL_FEED_API_KEY: 'dr_test_nope000000000000000000000000000000000' });
-    const r = await w.child;
-    expect(r.exitCode).toBe(3);
+    const w = await watch(sandbox, [], undefined, {
+      RECALL_FEED_API_KEY: 'dr_test_nope000000000000000000000000000000000',
+    });
+    expect(w.r.code).toBe(3);
     expect(sandbox.requests()).toHaveLength(1);
   });
 
   it('stretches the interval when it would use up the monthly quota, and says so', async () => {
     sandbox = await sandboxFor({ rateLimits: undefined, monthlyUsage: 49_000 });
-    const w = watch(sandbox, []);
     const notice =
       /polling every 1 s would use up the monthly quota \(\d+ left\) before it resets; polling every \d+ s instead/;
-    await until('the notice', () => notice.test(w.err.text));
-    const r = await w.stop();
-    expect(r.exitCode).toBe(130);
-    expect(r.stderr).toMatch(notice);
+    const w = await watch(sandbox, [], (w) => notice.test(w.err.text));
+    expect(w.r.code).toBe(130);
+    expect(w.r.stderr).toMatch(notice);
   });
 });
 
@@ -118,13 +157,13 @@ describe('feed --state (cron)', () => {
     const state = path.join(dir, 'seen.json');
     const out = path.join(dir, 'new.csv');
     const cron = () =>
-      runAgainst(sandbox!, ['feed', '--hours', '24', '--state', state, '-f', 'csv', '-o', out, '--append']);
+      runMainAgainst(sandbox!, ['feed', '--hours', '24', '--state', state, '-f', 'csv', '-o', out, '--append']);
     const first = await cron();
-    expect(first.exitCode).toBe(0);
+    expect(first.code).toBe(0);
     const all = expectedFeed(sandbox).length;
     expect(await parseCsvWithPython(out)).toHaveLength(all + 1);
     const again = await cron();
-    expect(again.exitCode).toBe(0);
+    expect(again.code).toBe(0);
     // Off a terminal a success says nothing, so cron mails nothing.
     expect(again.stderr).toBe('');
     expect(await parseCsvWithPython(out)).toHaveLength(all + 1);
@@ -148,7 +187,7 @@ describe('feed --state (cron)', () => {
     const dir = tempDir();
     const state = path.join(dir, 'seen.json');
     sandbox.setFaults({ failAfterPages: 1 });
-    const failed = await runAgainst(sandbox, [
+    const failed = await runMainAgainst(sandbox, [
       '--retries',
       '0',
       'feed',
@@ -159,9 +198,9 @@ describe('feed --state (cron)', () => {
       '-o',
       path.join(dir, 'a.jsonl'),
     ]);
-    expect(failed.exitCode).toBe(6);
+    expect(failed.code).toBe(6);
     sandbox.setFaults({});
-    const ok = await runAgainst(sandbox, ['feed', '--page-size', '100', '--state', state]);
+    const ok = await runMainAgainst(sandbox, ['feed', '--page-size', '100', '--state', state]);
     expect(jsonLines(ok.stdout)).toHaveLength(expectedFeed(sandbox).length);
   });
 
@@ -169,8 +208,8 @@ describe('feed --state (cron)', () => {
     sandbox = await sandboxFor();
     const state = path.join(tempDir(), 'seen.json');
     writeFileSync(state, '{"not":"ours"}');
-    const r = await runAgainst(sandbox, ['feed', '--state', state]);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, ['feed', '--state', state]);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: the state file .*seen\.json is not one this tool wrote/);
     expect(sandbox.requests()).toEqual([]);
     expect(readFileSync(state, 'utf8')).toBe('{"not":"ours"}');

@@ -1,11 +1,12 @@
-// `sync --watch` keeps the archive current; the profile key `db` picks the archive.
+// `sync --watch` keeps the archive current (in process, the interval on the injected clock); the profile key `db` picks the archive.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { ENGINES } from '../helpers/postgres.js';
-import { until } from '../helpers/wait.js';
-import { jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 
 const folder = tempFolder('rf-watch-');
 
@@ -21,19 +22,34 @@ describe.each(ENGINES)('sync --watch on $engine', ({ engine, available }) => {
     sandbox = await sandboxFor({ recordCount: 300, seed: 51 });
     const archive = await testArchive(engine);
     const db = archive.db;
-    const child = runAgainst(sandbox, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], {
-      timeout: 120_000,
-    });
+    // The injected clock is the interval: the test changes the sandbox after the first sync, and stops the watch
+    // after the sync that stored the change.
+    const live = sandbox;
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
     const summaries = () => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1));
-    await until('the first sync', () => summaries().length >= 1, 30_000);
+    let added: { id: number }[] = [];
+    let changed: { id: number }[] = [];
+    let sleeps = 0;
+    const stop = new AbortController();
+    const clock = fakeClock(Date.now(), () => {
+      sleeps++;
+      if (sleeps > 100) throw new Error('no sync stored the new recalls');
+      if (added.length === 0) {
+        expect(summaries()[0]).toMatchObject({ new: 300, updated: 0, total: 300 });
+        added = live.addRecords(2);
+        changed = live.updateRecords(3);
+        return;
+      }
+      if (summaries().some((s) => s.new === 2)) stop.abort(new InterruptedError('SIGINT'));
+    });
+    const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], {
+      clock,
+      signal: stop.signal,
+      onOutput: (stream, text) => {
+        if (stream === 'stdout') out += text;
+      },
+    });
     expect(summaries()[0]).toMatchObject({ new: 300, updated: 0, total: 300 });
-    const added = sandbox.addRecords(2);
-    const changed = sandbox.updateRecords(3);
-    await until('a sync that stores them', () => summaries().some((s) => s.new === 2), 30_000);
     // An update may land on a record just added: the archive then first sees it in its new version.
     const addedIds = new Set(added.map((x) => x.id));
     const updatedIds = changed
@@ -42,9 +58,7 @@ describe.each(ENGINES)('sync --watch on $engine', ({ engine, available }) => {
       .sort((a, b) => a - b);
     const after = summaries().find((s) => s.new === 2)!;
     expect(after).toMatchObject({ updated: updatedIds.length, total: 302 });
-    child.kill('SIGINT');
-    const r = await child;
-    expect(r.exitCode).toBe(130);
+    expect(r.code).toBe(130);
     const versions = await archive.rows<{ recall_id: number }>(
       'SELECT recall_id FROM recall_versions ORDER BY recall_id',
     );
@@ -62,18 +76,16 @@ describe('the profile key db', () => {
   it('points query at the archive; --db and RECALL_FEED_DB come first', async () => {
     const config = folder.file('config');
     const missing = folder.file('from-profile.db');
-    expect((await runCli(['config', 'set', 'db', missing], { env: { RECALL_FEED_CONFIG_DIR: config } })).exitCode).toBe(
-      0,
-    );
-    const viaProfile = await runCli(['query'], { env: { RECALL_FEED_CONFIG_DIR: config } });
+    expect((await runMain(['config', 'set', 'db', missing], { env: { RECALL_FEED_CONFIG_DIR: config } })).code).toBe(0);
+    const viaProfile = await runMain(['query'], { env: { RECALL_FEED_CONFIG_DIR: config } });
     expect(viaProfile.stderr).toBe(
       `error: no archive at ${missing}\nhint: run \`recall-feed sync\` first to create it, or point --db or RECALL_FEED_DB at an archive\n`,
     );
-    const viaEnv = await runCli(['query'], {
+    const viaEnv = await runMain(['query'], {
       env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') },
     });
     expect(viaEnv.stderr).toMatch(/^error: no archive at .*env\.db\n/);
-    const viaFlag = await runCli(['query', '--db', folder.file('flag.db')], {
+    const viaFlag = await runMain(['query', '--db', folder.file('flag.db')], {
       env: { RECALL_FEED_CONFIG_DIR: config, RECALL_FEED_DB: folder.file('env.db') },
     });
     expect(viaFlag.stderr).toMatch(/^error: no archive at .*flag\.db\n/);

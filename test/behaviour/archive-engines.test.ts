@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { FIXED_START, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
 import { pgAdminUrl } from '../helpers/postgres.js';
 
 describe.skipIf(!pgAdminUrl())('SQLite and PostgreSQL give the same answers', () => {
@@ -19,9 +20,9 @@ describe.skipIf(!pgAdminUrl())('SQLite and PostgreSQL give the same answers', ()
       { alert_title: 'crème brûlée torch \u001b[31mRED\u001b[0m', product_brand: 'Flambé Co' },
     ]);
     [sqlite, postgres] = await Promise.all([testArchive('sqlite'), testArchive('postgres')]);
-    for (const a of [sqlite, postgres]) expect((await runAgainst(sandbox, ['sync', '--db', a.db])).exitCode).toBe(0);
+    for (const a of [sqlite, postgres]) expect((await runMainAgainst(sandbox, ['sync', '--db', a.db])).code).toBe(0);
     updated = sandbox.updateRecords(15).map((r) => r.id);
-    for (const a of [sqlite, postgres]) expect((await runAgainst(sandbox, ['sync', '--db', a.db])).exitCode).toBe(0);
+    for (const a of [sqlite, postgres]) expect((await runMainAgainst(sandbox, ['sync', '--db', a.db])).code).toBe(0);
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -29,8 +30,8 @@ describe.skipIf(!pgAdminUrl())('SQLite and PostgreSQL give the same answers', ()
 
   /** Runs the same command on both archives: stdout, exit code and stderr (the archive's name aside) must match. */
   async function same(args: string[]): Promise<string> {
-    const [a, b] = await Promise.all([sqlite, postgres].map((x) => runCli([...args, '--db', x.db])));
-    expect(b!.exitCode, args.join(' ')).toBe(a!.exitCode);
+    const [a, b] = await Promise.all([sqlite, postgres].map((x) => runMain([...args, '--db', x.db])));
+    expect(b!.code, args.join(' ')).toBe(a!.code);
     expect(b!.stdout, args.join(' ')).toBe(a!.stdout);
     expect(b!.stderr.replaceAll(postgres.name, 'ARCHIVE')).toBe(a!.stderr.replaceAll(sqlite.name, 'ARCHIVE'));
     return a!.stdout;

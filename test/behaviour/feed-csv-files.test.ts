@@ -6,7 +6,9 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { errorBody, feedBody, scriptedServer } from '../helpers/scripted-server.js';
@@ -29,8 +31,8 @@ describe('csv', () => {
     const title = 'Kettle model A\rKettle model B';
     const [added] = sandbox.addRecords([{ alert_title: title, product_name: 'line one\nline two' }]);
     const file = csvFile();
-    const r = await runAgainst(sandbox, ['feed', '--max', '5', '-o', file]);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '5', '-o', file]);
+    expect(r.code).toBe(0);
     const rows = await parseCsvWithPython(file);
     expect(rows).toHaveLength(6);
     expect(rows.every((row) => row.length === rows[0]!.length)).toBe(true);
@@ -42,13 +44,13 @@ describe('csv', () => {
   it('--append follows the header of the file: fields it lacks are left out with one warning, its extra columns stay empty', async () => {
     const file = csvFile();
     const older = RECALL_FIELDS.filter((f) => f !== 'risk_types' && f !== 'hazard_description');
-    const first = await runAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--columns', older.join(',')]);
-    expect(first.exitCode).toBe(0);
+    const first = await runMainAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--columns', older.join(',')]);
+    expect(first.code).toBe(0);
     // A file from an older layout: one more column, which this version no longer knows.
     const old = parse(readFileSync(file, 'utf8')) as string[][];
     writeFileSync(file, stringify(old.map((row, i) => [...row, i === 0 ? 'legacy_col' : ''])));
-    const r = await runAgainst(sandbox, ['feed', '--max', '3', '-o', file, '--append']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '3', '-o', file, '--append']);
+    expect(r.code).toBe(0);
     expect(warnings(r.stderr)).toEqual([
       'warning: the header of the file has no column for risk_types, hazard_description; left out',
     ]);
@@ -65,8 +67,8 @@ describe('csv', () => {
   it('reads a header written by another tool: a BOM, quoted cells', async () => {
     const file = csvFile();
     writeFileSync(file, '\uFEFF"alert_title","id","legacy, col"\r\n"Old, one",7,x\r\n');
-    const r = await runAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--append']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '2', '-o', file, '--append']);
+    expect(r.code).toBe(0);
     expect(warnings(r.stderr)).toHaveLength(1);
     const rows = await parseCsvWithPython(file);
     const two = expected().slice(0, 2);
@@ -95,10 +97,10 @@ describe('csv', () => {
     try {
       const file = csvFile();
       const key = { RECALL_FEED_API_KEY: sandbox.keys[0]!.key };
-      const first = await runCli(['--base-url', server.url, '--retries', '0', 'feed', '-o', file], { env: key });
-      expect(first.exitCode).toBe(6);
-      const second = await runCli(printedCommand(first.stderr), { env: key });
-      expect(second.exitCode).toBe(0);
+      const first = await runMain(['--base-url', server.url, '--retries', '0', 'feed', '-o', file], { env: key });
+      expect(first.code).toBe(6);
+      const second = await runMain(printedCommand(first.stderr), { env: key });
+      expect(second.code).toBe(0);
       expect(warnings(second.stderr)).toEqual([
         'warning: the header of the file has no column for hazard_code, recall_class; left out',
       ]);

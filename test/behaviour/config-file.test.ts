@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -20,10 +22,10 @@ describe('the config file', () => {
   it('a run that only reads, with no config file, creates no file and no folder', async () => {
     const root = tempDir('rf-noconf-');
     const dir = path.join(root, 'config', 'recall-feed');
-    const r = await runAgainst(sandbox, ['feed', '--max', '2', '-f', 'jsonl'], {
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '2', '-f', 'jsonl'], {
       env: { RECALL_FEED_CONFIG_DIR: dir, HOME: root },
     });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(fs.readdirSync(root)).toEqual([]);
   });
@@ -37,8 +39,8 @@ describe('the config file', () => {
     fs.chmodSync(dir, 0o777);
     const env = { RECALL_FEED_CONFIG_DIR: dir, RECALL_FEED_API_KEY: undefined };
 
-    const read = await runCli(['--base-url', sandbox.url, 'feed', '--max', '1', '-f', 'jsonl'], { env });
-    expect(read.exitCode).toBe(0);
+    const read = await runMain(['--base-url', sandbox.url, 'feed', '--max', '1', '-f', 'jsonl'], { env });
+    expect(read.code).toBe(0);
     expect(read.stderr).toContain(
       `warning: the config file ${file} holds a secret and is readable by others (0644); it is made 0600 on the next write, or run: chmod 600 '${file}'\n`,
     );
@@ -49,13 +51,13 @@ describe('the config file', () => {
     // Reading changed nothing.
     expect([mode(file), mode(dir)]).toEqual([0o644, 0o777]);
 
-    const set = await runCli(['config', 'set', 'format', 'csv'], { env });
-    expect(set.exitCode).toBe(0);
+    const set = await runMain(['config', 'set', 'format', 'csv'], { env });
+    expect(set.code).toBe(0);
     expect([mode(file), mode(dir)]).toEqual([0o600, 0o700]);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
       profiles: { default: { 'api-key': ALL_KEY, format: 'csv' } },
     });
-    const after = await runCli(['config', 'list'], { env });
+    const after = await runMain(['config', 'list'], { env });
     expect(after.stderr).not.toContain('warning');
     expect(after.stdout).toBe(`api-key=${ALL_KEY.slice(0, 8)}…${ALL_KEY.slice(-4)}\nformat=csv\n`);
   });

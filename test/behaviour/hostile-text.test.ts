@@ -2,7 +2,8 @@
 // none of them reaches stdout or stderr on a terminal, in records, error lines, hints, the resume command
 // or the `next cursor:` line; csv into a pipe keeps the exact bytes.
 import { describe, expect, it } from 'vitest';
-import { ALL_KEY, runCli, type RunOptions } from '../helpers/cli.js';
+import { type MainOptions as RunOptions, runMain } from '../helpers/in-process.js';
+import { ALL_KEY } from '../helpers/sandbox.js';
 import { feedBody, scriptedServer } from '../helpers/scripted-server.js';
 
 /** Retitles the terminal, clears it, a one-byte CSI (red), and a hyperlink hiding its address. */
@@ -21,7 +22,7 @@ const record = (id: number) => ({
 });
 
 function run(url: string, args: string[], opts: RunOptions = {}) {
-  return runCli(['--base-url', url, ...args], { ...opts, env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env } });
+  return runMain(['--base-url', url, ...args], { ...opts, env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env } });
 }
 
 /** A terminal, as the tests force one (colour too, so that colour codes are not mistaken for the attack). */
@@ -41,7 +42,7 @@ describe('text from the server never drives the terminal', () => {
       },
     ]);
     const r = await run(srv.url, ['feed', '-f', 'jsonl'], { env: TERMINAL });
-    expect(r.exitCode).toBe(2);
+    expect(r.code).toBe(2);
     expectNoControls(r.stderr);
     expectNoControls(r.stdout);
     expect(r.stderr).toContain(
@@ -60,7 +61,7 @@ describe('text from the server never drives the terminal', () => {
       { status: 500, body: { detail: { error: 'internal_error', message: `down ${EVIL}` } } },
     ]);
     const r = await run(srv.url, ['feed', '-f', 'jsonl', '--retries', '0'], { env: TERMINAL });
-    expect(r.exitCode).not.toBe(0);
+    expect(r.code).not.toBe(0);
     expectNoControls(r.stderr);
     expect(r.stderr).toContain('down ]0;pwned');
     expect(r.stderr).toMatch(/--cursor 'c2\]0;pwned \[2J 31mred/);
@@ -80,7 +81,7 @@ describe('text from the server never drives the terminal', () => {
       },
     ]);
     const r = await run(srv.url, ['feed', '-f', 'jsonl', '--sources', 'safety_gate'], { env: TERMINAL });
-    expect(r.exitCode).not.toBe(0);
+    expect(r.code).not.toBe(0);
     expectNoControls(r.stderr);
     expect(r.stderr).toContain('hint: this key may use: us_cpsc]0;pwned');
   });
@@ -88,7 +89,7 @@ describe('text from the server never drives the terminal', () => {
   it('the `next cursor:` line of a one-page run', async () => {
     const srv = await scriptedServer([{ body: feedBody([record(1)], { hasMore: true, next: `c2${EVIL}` }) }]);
     const r = await run(srv.url, ['feed', '-f', 'jsonl', '--no-paginate'], { env: TERMINAL });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expectNoControls(r.stderr);
     expect(r.stderr).toContain('next cursor: c2]0;pwned');
   });
@@ -96,7 +97,7 @@ describe('text from the server never drives the terminal', () => {
   it('a table on a terminal', async () => {
     const srv = await scriptedServer([{ body: feedBody([record(1), record(2)]) }]);
     const r = await run(srv.url, ['feed', '-f', 'table'], { env: { ...TERMINAL, FORCE_COLOR: '1' } });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     // Colour codes are ESC [ ... m; anything else starting with ESC, and BEL or C1 at all, is the attack.
     const withoutColour = r.stdout.replace(/\u001b\[\d+m/g, '');
     expectNoControls(withoutColour);
@@ -108,12 +109,12 @@ describe('text from the server never drives the terminal', () => {
     const onTerminal = await run((await scriptedServer([{ body: feedBody([record(1)]) }])).url, ['feed', '-f', 'csv'], {
       env: TERMINAL,
     });
-    expect(onTerminal.exitCode).toBe(0);
+    expect(onTerminal.code).toBe(0);
     expectNoControls(onTerminal.stdout);
     expect(onTerminal.stdout).toContain('Kettle model \\x1b]0;pwned\\x07 \\x1b[2J \\x9b31mred');
 
     const piped = await run((await scriptedServer([{ body: feedBody([record(1)]) }])).url, ['feed', '-f', 'csv']);
-    expect(piped.exitCode).toBe(0);
+    expect(piped.code).toBe(0);
     expect(piped.stdout).toContain(`Kettle model ${EVIL}`);
   });
 });

@@ -3,7 +3,9 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, LIMITED_KEY, jsonLines, lines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, LIMITED_KEY, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -13,10 +15,10 @@ afterAll(() => sandbox.close());
 
 describe('sources', () => {
   it("lists the key's sources in every format", async () => {
-    const jl = await runAgainst(sandbox, ['sources'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY } });
-    expect(jl.exitCode).toBe(0);
+    const jl = await runMainAgainst(sandbox, ['sources'], { env: { RECALL_FEED_API_KEY: LIMITED_KEY } });
+    expect(jl.code).toBe(0);
     expect(jsonLines(jl.stdout).map((s) => s.id)).toEqual(['us_cpsc', 'uk_opss']);
-    const json = await runAgainst(sandbox, ['sources', '-f', 'json']);
+    const json = await runMainAgainst(sandbox, ['sources', '-f', 'json']);
     expect((JSON.parse(json.stdout) as { id: string }[]).map((s) => s.id)).toEqual([
       'us_cpsc',
       'safety_gate',
@@ -24,17 +26,17 @@ describe('sources', () => {
       'rappel_conso',
       'rappel_conso_food',
     ]);
-    const csv = await runAgainst(sandbox, ['sources', '-f', 'csv']);
+    const csv = await runMainAgainst(sandbox, ['sources', '-f', 'csv']);
     expect(lines(csv.stdout)[0]).toBe('id,name,description,official_url');
     expect(lines(csv.stdout)).toHaveLength(6);
-    const table = await runAgainst(sandbox, ['sources'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '90' } });
+    const table = await runMainAgainst(sandbox, ['sources'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '90' } });
     expect(lines(table.stdout)[0]).toMatch(/^id\s+name\s+description\s+official_url/);
     expect(table.stderr).toBe('5 data sources available to this key\n');
   });
 
   it('--columns: a name no source has is warned about, with the nearest field', async () => {
-    const r = await runAgainst(sandbox, ['sources', '-f', 'csv', '--columns', 'id,nme']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['sources', '-f', 'csv', '--columns', 'id,nme']);
+    expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual([
       'id,nme',
       'us_cpsc,',
@@ -49,13 +51,13 @@ describe('sources', () => {
 
 describe('health', () => {
   it('exit 0 when healthy and 6 when not, and needs no key', async () => {
-    const ok = await runCli(['--base-url', sandbox.url, 'health', '-f', 'json']);
-    expect(ok.exitCode).toBe(0);
+    const ok = await runMain(['--base-url', sandbox.url, 'health', '-f', 'json']);
+    expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ healthy: true, http_status: 200, status: 'healthy' });
     sandbox.setHealthy(false);
     try {
-      const bad = await runCli(['--base-url', sandbox.url, 'health']);
-      expect(bad.exitCode).toBe(6);
+      const bad = await runMain(['--base-url', sandbox.url, 'health']);
+      expect(bad.code).toBe(6);
       expect(bad.stdout).toMatch(/^unhealthy \(HTTP 503/);
       expect(bad.stderr).toBe("error: the API reports 'unhealthy' (HTTP 503)\n");
     } finally {
@@ -68,17 +70,17 @@ describe('config', () => {
   it('stores the key piped on stdin in a 0600 file in a 0700 folder, and the stored key works', async () => {
     const dir = path.join(tempDir(), 'nested');
     const env = { RECALL_FEED_CONFIG_DIR: dir };
-    const set = await runCli(['config', 'set', 'api-key'], { env, input: `  ${ALL_KEY}  \n` });
-    expect(set.exitCode).toBe(0);
+    const set = await runMain(['config', 'set', 'api-key'], { env, stdin: `  ${ALL_KEY}  \n` });
+    expect(set.code).toBe(0);
     expect(set.stdout).toBe('');
     expect(set.stderr).not.toContain(ALL_KEY);
-    const file = (await runCli(['config', 'path'], { env })).stdout.trim();
+    const file = (await runMain(['config', 'path'], { env })).stdout.trim();
     expect(path.dirname(file)).toBe(dir);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readFileSync(file, 'utf8')).toContain(ALL_KEY);
-    const feed = await runCli(['--base-url', sandbox.url, 'feed', '--max', '1'], { env });
-    expect(feed.exitCode).toBe(0);
+    const feed = await runMain(['--base-url', sandbox.url, 'feed', '--max', '1'], { env });
+    expect(feed.code).toBe(0);
     expect(jsonLines(feed.stdout)).toHaveLength(1);
   });
 });

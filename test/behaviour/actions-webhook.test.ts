@@ -1,4 +1,4 @@
-// --webhook end to end against a receiver that fails a third of the time and sometimes stalls.
+// --webhook in process against a receiver that fails a third of the time and sometimes stalls.
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,8 +6,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
-import { until } from '../helpers/wait.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -59,8 +61,23 @@ describe('--webhook', () => {
     sandbox = await sandboxFor({ seed: 12, recordCount: 100 });
     const hook = await flakyReceiver();
     const state = path.join(tempDir(), 'state.json');
-    const child = runAgainst(
-      sandbox,
+    // The injected clock stands in for the interval and the retry pauses: each pause is a moment between two
+    // polls, where the test adds the next round of recalls once the last one is delivered, and stops after three.
+    const live = sandbox;
+    const ids: string[] = [];
+    let rounds = 0;
+    let sleeps = 0;
+    const stop = new AbortController();
+    const clock = fakeClock(Date.now(), () => {
+      sleeps++;
+      if (sleeps > 500) throw new Error(`the new recalls were never delivered\nok: ${hook.ok}\nids: ${ids}`);
+      if (!ids.every((id) => hook.ok.includes(id))) return;
+      if (rounds === 3) return stop.abort(new InterruptedError('SIGINT'));
+      rounds++;
+      ids.push(...live.addRecords(4).map((r) => String(r.id)));
+    });
+    const r = await runMainAgainst(
+      live,
       [
         '--timeout',
         '1',
@@ -77,21 +94,11 @@ describe('--webhook', () => {
         'jsonl',
         '-v',
       ],
-      { timeout: 120_000 },
+      { clock, signal: stop.signal },
     );
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    await until('the first poll', () => sandbox!.requests().length >= 1);
-    const ids: string[] = [];
-    for (let round = 0; round < 3; round++) {
-      ids.push(...sandbox.addRecords(4).map((r) => String(r.id)));
-      await until('the new recalls delivered', () => ids.every((id) => hook.ok.includes(id)), 40_000).catch((e) => {
-        throw new Error(`${e.message}\n${err}\nok: ${hook.ok}\nids: ${ids}`);
-      });
-    }
-    child.kill('SIGINT');
-    const r = await child;
-    expect(r.exitCode).toBe(130);
+    const err = r.stderr;
+    expect(r.code).toBe(130);
+    expect(ids).toHaveLength(12);
     expect([...hook.ok].sort()).toEqual([...ids].sort());
     expect(hook.requests()).toBeGreaterThan(ids.length);
     expect(err).toMatch(
@@ -99,17 +106,17 @@ describe('--webhook', () => {
     );
     expect(err).not.toContain('secret-token');
     expect(err).not.toContain('T000');
-  }, 90_000);
+  });
 
   it('a plain-http webhook that is not this machine is refused before any request', async () => {
     sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
-    const r = await runAgainst(sandbox, [
+    const r = await runMainAgainst(sandbox, [
       'feed',
       '--watch',
       '--webhook',
       'http://hooks.example.com/services/secret-token',
     ]);
-    expect(r.exitCode).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('refusing to send recalls to a plain http webhook on hooks.example.com');
     expect(r.stderr).not.toContain('secret-token');
     expect(sandbox.requests()).toEqual([]);
@@ -119,16 +126,16 @@ describe('--webhook', () => {
     sandbox = await sandboxFor({ seed: 12, recordCount: 10 });
     const config = tempDir();
     const env = { RECALL_FEED_CONFIG_DIR: config };
-    const set = await runAgainst(sandbox, ['config', 'set', 'webhook'], {
+    const set = await runMainAgainst(sandbox, ['config', 'set', 'webhook'], {
       env,
-      input: 'https://hooks.example.com/services/secret-token\n',
+      stdin: 'https://hooks.example.com/services/secret-token\n',
     });
-    expect(set.exitCode).toBe(0);
-    const list = await runAgainst(sandbox, ['config', 'list'], { env });
+    expect(set.code).toBe(0);
+    const list = await runMainAgainst(sandbox, ['config', 'list'], { env });
     expect(list.stdout).toContain('webhook=https://hooks.example.com/…');
     expect(list.stdout).not.toContain('secret-token');
-    const bare = await runAgainst(sandbox, ['feed', '--webhook'], { env });
-    expect(bare.exitCode).toBe(2);
+    const bare = await runMainAgainst(sandbox, ['feed', '--webhook'], { env });
+    expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('--webhook acts on new recalls');
   });
 });

@@ -3,7 +3,9 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 
 let sandbox: Sandbox;
@@ -21,8 +23,8 @@ describe('--state through a symbolic link', () => {
     symlinkSync(gone, link);
     const out = path.join(dir, 'log.jsonl');
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, ['feed', '--state', link, '-o', out, '--append']);
-    expect(r.exitCode).toBe(10);
+    const r = await runMainAgainst(sandbox, ['feed', '--state', link, '-o', out, '--append']);
+    expect(r.code).toBe(10);
     expect(r.stderr).toMatch(/^error: cannot write \S*volume\/seen\.json: its folder does not exist\n/);
     expect(r.stderr).toMatch(/\nhint: give --state a file in a folder this user can write to/);
     expect(r.stdout).toBe('');
@@ -38,8 +40,8 @@ describe('--state through a symbolic link', () => {
     const real = path.join(dir, 'real', 'seen.json');
     const link = path.join(dir, 'seen.json');
     symlinkSync('real/seen.json', link);
-    const first = await runAgainst(sandbox, ['feed', '--state', link]);
-    expect(first.exitCode).toBe(0);
+    const first = await runMainAgainst(sandbox, ['feed', '--state', link]);
+    expect(first.code).toBe(0);
     const window = expectedFeed(sandbox).map((rec) => rec.id);
     expect(
       jsonLines(first.stdout)
@@ -52,8 +54,8 @@ describe('--state through a symbolic link', () => {
     expect(seen.map(Number).sort()).toEqual([...window].sort());
     expect(readdirSync(path.join(dir, 'real'))).toEqual(['seen.json']);
 
-    const second = await runAgainst(sandbox, ['feed', '--state', link]);
-    expect(second.exitCode).toBe(0);
+    const second = await runMainAgainst(sandbox, ['feed', '--state', link]);
+    expect(second.code).toBe(0);
     expect(second.stdout).toBe('');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(existsSync(real)).toBe(true);

@@ -4,7 +4,8 @@ import type http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endlessBody, handlerServer, type HandlerServer } from '../helpers/handler-server.js';
-import { ALL_KEY, lines, runCli, type RunOptions } from '../helpers/cli.js';
+import { type MainOptions as RunOptions, runMain } from '../helpers/in-process.js';
+import { ALL_KEY, lines } from '../helpers/sandbox.js';
 import { errorBody, feedBody } from '../helpers/scripted-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
 
@@ -35,7 +36,7 @@ function answer(status: number, body: string | Buffer, headers: Record<string, s
 }
 
 function run(baseUrl: string, args: string[], opts: RunOptions = {}) {
-  return runCli(['--base-url', baseUrl, ...args], { ...opts, env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env } });
+  return runMain(['--base-url', baseUrl, ...args], { ...opts, env: { RECALL_FEED_API_KEY: ALL_KEY, ...opts.env } });
 }
 
 /** The error and hint lines, without the resume advice an interrupted export adds after them. */
@@ -45,9 +46,9 @@ describe('a base URL with a path', () => {
   it('sends every endpoint under the prefix, with the key', async () => {
     const srv = await serve((req, res) => res.end(req.url?.endsWith('/health') ? '{"status":"healthy"}' : PAGE));
     const feed = await run(`${srv.url}/api`, ['feed', '--max', '1', '-f', 'jsonl']);
-    expect(feed.exitCode).toBe(0);
+    expect(feed.code).toBe(0);
     const health = await run(`${srv.url}/api/`, ['health']);
-    expect(health.exitCode).toBe(0);
+    expect(health.code).toBe(0);
     expect(srv.requests.map((r) => r.url)).toEqual(['/api/v1/recalls/feed?limit=1', '/api/health']);
     expect(srv.requests[0]!.headers['x-api-key']).toBe(ALL_KEY);
   });
@@ -57,7 +58,7 @@ describe('the size of an answer', () => {
   it('an endless body stops at 64 MiB by default: exit 7, nothing on stdout', async () => {
     const srv = await serve((_req, res) => endlessBody(res));
     const r = await run(srv.url, ['feed', '-f', 'csv']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(firstLines(r.stderr, 2)).toEqual([
       'error: invalid response from the API: the answer is larger than 64 MiB',
@@ -69,10 +70,10 @@ describe('the size of an answer', () => {
   it('--max-response-mb sets the bound; a bad value is refused before any request', async () => {
     const srv = await serve((_req, res) => endlessBody(res));
     const r = await run(srv.url, ['--max-response-mb', '1', 'feed']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^error: invalid response from the API: the answer is larger than 1 MiB\n/);
     const bad = await run(srv.url, ['--max-response-mb', '0', 'feed']);
-    expect(bad.exitCode).toBe(2);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("error: --max-response-mb must be a whole number from 1 to 500, not '0'\n");
     expect(srv.requests).toHaveLength(1);
   });
@@ -82,7 +83,7 @@ describe('bodies', () => {
   it('a gzip body is decoded', async () => {
     const srv = await answer(200, gzipSync(Buffer.from(PAGE)), { 'content-encoding': 'gzip' });
     const r = await run(srv.url, ['feed', '-f', 'jsonl']);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${JSON.stringify(record(1))}\n${JSON.stringify(record(2))}\n`);
     expect(r.stderr).toBe('');
   });
@@ -91,7 +92,7 @@ describe('bodies', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const srv = await answer(200, PAGE.replace('"product_name":"kettle 1"', `"product_name":${deep}`));
     const r = await run(srv.url, ['feed', '-f', 'csv']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(firstLines(r.stderr, 1)).toEqual([
       'error: invalid response from the API: the answer is nested more than 256 levels deep',
@@ -105,7 +106,7 @@ describe('bodies', () => {
       JSON.stringify({ success: false, ...errorBody('validation_error', 'hours_ago must be 1-24') }),
     );
     const r = await run(srv.url, ['feed']);
-    expect(r.exitCode).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(firstLines(r.stderr, 2)).toEqual([
       'error: the API rejected the request: hours_ago must be 1-24',
@@ -116,7 +117,7 @@ describe('bodies', () => {
   it('a 200 with success:false and no reason is an invalid response', async () => {
     const srv = await answer(200, JSON.stringify({ ...JSON.parse(PAGE), success: false }));
     const r = await run(srv.url, ['feed']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(firstLines(r.stderr, 1)).toEqual([
       'error: invalid response from the API: the API answered success: false without saying why',
@@ -132,7 +133,7 @@ describe('a key a header cannot carry', () => {
   ])('from %s: exit 3 before any request, the key never printed', async (_from, flags, env) => {
     const srv = await answer(200, PAGE);
     const r = await run(srv.url, [...flags, 'feed'], { env });
-    expect(r.exitCode).toBe(3);
+    expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)[0]).toBe('error: the API key contains control characters (a pasted line break or tab?)');
     expect(lines(r.stderr)[1]).toMatch(/^hint: /);
@@ -145,7 +146,7 @@ describe('TLS', () => {
   it('https to a plain-http port: one line, a hint, exit 6, no retry', async () => {
     const srv = await answer(200, PAGE);
     const r = await run(srv.url.replace('http:', 'https:'), ['feed']);
-    expect(r.exitCode).toBe(6);
+    expect(r.code).toBe(6);
     const [error, hint] = firstLines(r.stderr, 2);
     expect(error).toMatch(
       /^error: cannot connect securely to 127\.0\.0\.1:\d+: it does not answer in TLS \(ERR_SSL_\w+\)$/,
@@ -161,7 +162,7 @@ describe('TLS', () => {
   it.skipIf(cert === undefined)('a self-signed certificate: one line, a hint, exit 6, no retry', async () => {
     const srv = await serve((_req, res) => res.end(PAGE), cert);
     const r = await run(srv.url, ['feed']);
-    expect(r.exitCode).toBe(6);
+    expect(r.code).toBe(6);
     const [error, hint] = firstLines(r.stderr, 2);
     expect(error).toMatch(/^error: cannot connect securely to 127\.0\.0\.1:\d+: its certificate is self-signed$/);
     expect(hint).toBe(
@@ -176,7 +177,7 @@ describe('answers from something that is not the API', () => {
   it('a redirect names its Location in the hint and is not followed: exit 7', async () => {
     const srv = await answer(301, '', { location: 'https://new.example/v1/recalls/feed?limit=50' });
     const r = await run(srv.url, ['feed']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(firstLines(r.stderr, 2)).toEqual([
       'error: HTTP 301: a redirect to https://new.example/v1/recalls/feed?limit=50, not followed',
       'hint: the API may have moved to https://new.example/v1/recalls/feed?limit=50: if you trust that address, pass its root as --base-url',
@@ -187,7 +188,7 @@ describe('answers from something that is not the API', () => {
   it('an HTML 404 is a wrong address: exit 7 and a hint to check --base-url', async () => {
     const srv = await answer(404, '<html><body>Not Found</body></html>', { 'content-type': 'text/html' });
     const r = await run(`${srv.url}/wrong`, ['feed']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(firstLines(r.stderr, 2)).toEqual([
       `error: HTTP 404 for ${srv.url}/wrong/v1/recalls/feed, and not from the API: no API answers at this address`,
       "hint: check --base-url (or RECALL_FEED_BASE_URL, the profile's base-url): it should be the API's root, e.g. https://api.deeprecall.io",
@@ -205,7 +206,7 @@ describe('a rate limit that resets decades from now', () => {
     });
     const srv = await answer(429, JSON.stringify(body));
     const r = await run(srv.url, ['feed']);
-    expect(r.exitCode).toBe(5);
+    expect(r.code).toBe(5);
     expect(lines(r.stderr)[0]).toMatch(
       /^error: the hour limit resets only in \d+ days \(on 2099-01-01T00:00:\d\d\.\d{3}Z\): waiting for it is pointless$/,
     );

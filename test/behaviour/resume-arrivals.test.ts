@@ -2,7 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_KEY, FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { printedCommand } from '../helpers/shell-words.js';
@@ -56,8 +58,8 @@ describe('--resume after recalls arrived and changed in between', () => {
       const target = path.join(dir, `export.${format}`);
       const args = ['feed', '--sort', 'updated_at', '--order', 'asc', '--page-size', '50', '-o', target];
       sandbox.setFaults({ failAfterPages: 3, failMode: 'error503' });
-      const first = await runAgainst(sandbox, ['--retries', '0', ...args]);
-      expect(first.exitCode).toBe(6);
+      const first = await runMainAgainst(sandbox, ['--retries', '0', ...args]);
+      expect(first.code).toBe(6);
       sandbox.setFaults({});
       const before = await idsOf(`${target}.partial`);
       expect(before).toHaveLength(150);
@@ -68,9 +70,9 @@ describe('--resume after recalls arrived and changed in between', () => {
       const movedBehind = window.slice(window.indexOf(before.at(-1) as string) + 1).filter((id) => before.includes(id));
       expect(movedBehind.length).toBeGreaterThan(0);
 
-      const done = await runCli(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: ALL_KEY } });
+      const done = await runMain(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: ALL_KEY } });
       expect(done.stderr).toBe('');
-      expect(done.exitCode).toBe(0);
+      expect(done.code).toBe(0);
       const written = await idsOf(target);
       expect(duplicates(written)).toEqual([]);
       expect([...written].sort()).toEqual([...window].sort());

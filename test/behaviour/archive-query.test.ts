@@ -7,7 +7,8 @@ import { displayWidth } from '../../src/output/text-width.js';
 import { ms, plain, tempFolder, words } from '../helpers/archive.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { ENGINES } from '../helpers/postgres.js';
-import { FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 
@@ -36,8 +37,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       },
     ]) as [SpecRecall];
     window = expectedFeed(sandbox, { now: FIXED_START });
-    const synced = await runAgainst(sandbox, ['sync', '--db', db]);
-    expect(synced.exitCode).toBe(0);
+    const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
+    expect(synced.code).toBe(0);
   });
   afterAll(async () => {
     await sandbox.close();
@@ -51,7 +52,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     return parseCsvWithPython(file);
   }
 
-  const query = (args: string[]) => runCli(['query', '--db', db, '-f', 'jsonl', ...args]);
+  const query = (args: string[]) => runMain(['query', '--db', db, '-f', 'jsonl', ...args]);
   const ids = (text: string) => jsonLines(text).map((r) => r.id);
   const idsOf = (list: SpecRecall[]) => list.map((r) => r.id);
 
@@ -78,7 +79,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const want = window.filter(expected);
       expect(want.length).toBeGreaterThan(0);
       const r = await query(args);
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       expect(ids(r.stdout)).toEqual(idsOf(want));
     });
 
@@ -114,7 +115,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     });
 
     it('csv has the feed columns and guards formulas; Python reads it back', async () => {
-      const r = await runCli(['query', '--db', db, '-f', 'csv', '--brand', 'hyperlink']);
+      const r = await runMain(['query', '--db', db, '-f', 'csv', '--brand', 'hyperlink']);
       const rows = await pythonRows(r.stdout);
       expect(rows[0]).toContain('product_brand');
       const brand = rows[0]!.indexOf('product_brand');
@@ -134,7 +135,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     };
 
     it('-f json counts by field, array fields element by element, with the filters applied', async () => {
-      const r = await runCli([
+      const r = await runMain([
         'stats',
         '--db',
         db,
@@ -147,7 +148,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '-f',
         'json',
       ]);
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       const chosen = window.filter(
         (x) => x.data_source === 'safety_gate' && plain(JSON.stringify(Object.values(x))).includes('e'),
       );
@@ -160,25 +161,25 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     });
 
     it('-f csv prints field,value,count; --live counts the window without an archive', async () => {
-      const csv = await runCli(['stats', '--db', db, '--by', 'source,status', '-f', 'csv']);
+      const csv = await runMain(['stats', '--db', db, '--by', 'source,status', '-f', 'csv']);
       const expected = [
         ['field', 'value', 'count'],
         ...counted(window.map((x) => x.data_source)).map((c) => ['source', c.value, String(c.count)]),
         ...counted(window.map((x) => x.alert_status)).map((c) => ['status', c.value, String(c.count)]),
       ];
       expect(await pythonRows(csv.stdout)).toEqual(expected);
-      const live = await runAgainst(sandbox, ['stats', '--live', '--by', 'source,status', '-f', 'csv'], {
+      const live = await runMainAgainst(sandbox, ['stats', '--live', '--by', 'source,status', '-f', 'csv'], {
         env: { RECALL_FEED_DB: folder.file('none.db') },
       });
-      expect(live.exitCode).toBe(0);
+      expect(live.code).toBe(0);
       expect(live.stdout).toBe(csv.stdout);
     });
 
     it.each([40, 120, 200])('draws bar charts and an hourly histogram that fit %i columns', async (columns) => {
-      const r = await runCli(['stats', '--db', db, '--by', 'severity,brand,hour'], {
+      const r = await runMain(['stats', '--db', db, '--by', 'severity,brand,hour'], {
         env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: String(columns) },
       });
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       for (const line of lines(r.stdout)) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
       expect(r.stdout).not.toMatch(/\u001b/);
       for (const c of counted(window.map((x) => x.risk_severity)))
@@ -196,10 +197,10 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
   describe('show', () => {
     it('prints every field for a person, wrapped, with no control codes from the data', async () => {
-      const r = await runCli(['show', String(hostile.id), '--db', db], {
+      const r = await runMain(['show', String(hostile.id), '--db', db], {
         env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '70' },
       });
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e\u202c]/);
       for (const line of lines(r.stdout))
         if (!/https?:\/\//.test(line)) expect(displayWidth(line), line).toBeLessThanOrEqual(70);
@@ -214,14 +215,14 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('falls back to the live window for a recall the archive lacks; an unknown id is exit 2', async () => {
       const [fresh] = sandbox.addRecords([{ alert_title: 'Only live' }]);
-      const r = await runAgainst(sandbox, ['show', String(fresh!.id), '--db', db, '-f', 'json']);
-      expect(r.exitCode).toBe(0);
+      const r = await runMainAgainst(sandbox, ['show', String(fresh!.id), '--db', db, '-f', 'json']);
+      expect(r.code).toBe(0);
       expect(r.stdout).toBe(`${JSON.stringify(fresh)}\n`);
-      const missing = await runAgainst(sandbox, ['show', '1', '--db', db]);
-      expect(missing.exitCode).toBe(2);
+      const missing = await runMainAgainst(sandbox, ['show', '1', '--db', db]);
+      expect(missing.code).toBe(2);
       expect(missing.stderr).toBe(`error: no recall 1 in the archive ${dbName} or in the last 24 hours of the feed\n`);
-      const history = await runCli(['show', String(fresh!.id), '--history', '--db', db]);
-      expect(history.exitCode).toBe(2);
+      const history = await runMain(['show', String(fresh!.id), '--history', '--db', db]);
+      expect(history.code).toBe(2);
       expect(history.stderr).toBe(
         `error: recall ${fresh!.id} is not archived (not in ${dbName})\nhint: run \`recall-feed sync\` to store it\n`,
       );

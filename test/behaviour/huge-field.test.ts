@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
-import { FIXED_START, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
 
 const SUMMARY_LENGTH = 3_000_000;
 const NAME_LENGTH = 200_000;
@@ -21,8 +22,8 @@ beforeAll(async () => {
   [huge] = sandbox.addRecords([
     { alert_summary: unbroken(SUMMARY_LENGTH), product_name: `Big ${unbroken(NAME_LENGTH)}` },
   ]) as [SpecRecall];
-  const synced = await runAgainst(sandbox, ['sync', '--db', db]);
-  expect(synced.exitCode).toBe(0);
+  const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
+  expect(synced.code).toBe(0);
 });
 afterAll(async () => {
   await sandbox.close();
@@ -32,8 +33,8 @@ const TERMINAL = (columns: number) => ({ RECALL_FEED_FORCE_TTY: '1', COLUMNS: St
 
 describe('a multi-megabyte field on a terminal', () => {
   it('show: the first 10,000 characters, wrapped, then how many more', async () => {
-    const r = await runCli(['show', String(huge.id), '--db', db], { env: TERMINAL(100) });
-    expect(r.exitCode).toBe(0);
+    const r = await runMain(['show', String(huge.id), '--db', db], { env: TERMINAL(100) });
+    expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     const start = lines.findIndex((l) => l.startsWith('alert summary'));
     expect(start).toBeGreaterThan(-1);
@@ -49,10 +50,10 @@ describe('a multi-megabyte field on a terminal', () => {
   });
 
   it("feed's narrow record blocks: three lines of the 200 KB name, the last cut with …", async () => {
-    const r = await runAgainst(sandbox, ['feed', '-f', 'table', '--columns', 'id,product_name'], {
+    const r = await runMainAgainst(sandbox, ['feed', '-f', 'table', '--columns', 'id,product_name'], {
       env: TERMINAL(12),
     });
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     const at = lines.indexOf(`id: ${huge.id}`);
     expect(at).toBeGreaterThan(-1);

@@ -2,7 +2,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_KEY, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { feedBody, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -14,11 +16,11 @@ describe('--columns with a field the API added', () => {
     await sandbox.close();
     const scripted = await scriptedServer([{ body: feedBody(added) }]);
     const file = path.join(tempDir('rf-columns-'), 'x.csv');
-    const r = await runCli(['--base-url', scripted.url, 'feed', '--columns', 'id,recall_reason_code', '-o', file], {
+    const r = await runMain(['--base-url', scripted.url, 'feed', '--columns', 'id,recall_reason_code', '-o', file], {
       env: { RECALL_FEED_API_KEY: ALL_KEY },
     });
     expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(await parseCsvWithPython(file)).toEqual([
       ['id', 'recall_reason_code'],
       ...added.map((rec) => [String(rec.id), rec.recall_reason_code]),
@@ -28,8 +30,8 @@ describe('--columns with a field the API added', () => {
   it('is left empty, with a warning, when the records lack it', async () => {
     const sandbox = await sandboxFor({ seed: 4, recordCount: 5 });
     const file = path.join(tempDir('rf-columns-'), 'x.csv');
-    const r = await runAgainst(sandbox, ['feed', '--columns', 'id,recall_reason_code', '--max', '2', '-o', file]);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '--columns', 'id,recall_reason_code', '--max', '2', '-o', file]);
+    expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: no record has the column 'recall_reason_code' \(left empty\)/);
     const rows = await parseCsvWithPython(file);
     expect(rows[0]).toEqual(['id', 'recall_reason_code']);
@@ -44,10 +46,10 @@ describe('--append of a custom feed to a csv file', () => {
     const file = path.join(dir, 'log.csv');
     const old = 'Kennung;Artikel\na0;X-0\n';
     writeFileSync(file, old);
-    const r = await runCli(['--base-url', scripted.url, 'feed', '--custom', 'demo', '-o', file, '--append'], {
+    const r = await runMain(['--base-url', scripted.url, 'feed', '--custom', 'demo', '-o', file, '--append'], {
       env: { RECALL_FEED_API_KEY: ALL_KEY },
     });
-    expect(r.exitCode).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^error: cannot append to \S+log\.csv: its header \(Kennung;Artikel\) shares no column with the records\nhint: it looks `;`-delimited/,
     );

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
-import { until } from '../helpers/wait.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 type Rec = Record<string, any>;
 let sandbox: Sandbox;
@@ -45,7 +47,7 @@ const CASES: [string, string[], (r: Rec) => boolean][] = [
 
 beforeAll(async () => {
   sandbox = await sandboxFor({ seed: 21, recordCount: 600, clock: () => FIXED_START });
-  all = jsonLines((await runAgainst(sandbox, ['feed', '-f', 'jsonl'])).stdout);
+  all = jsonLines((await runMainAgainst(sandbox, ['feed', '-f', 'jsonl'])).stdout);
 });
 afterAll(() => sandbox.close());
 
@@ -55,8 +57,8 @@ describe('feed filters', () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(all.length);
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, ['feed', '-f', 'jsonl', ...flags]);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', ...flags]);
+    expect(r.code).toBe(0);
     expect(jsonLines(r.stdout).map((x) => x.id)).toEqual(expected);
     // The requests sent are the unfiltered ones: every page, no filter parameter.
     const queries = sandbox.requests().map((q) => Object.keys(q.query).sort().join(','));
@@ -65,20 +67,20 @@ describe('feed filters', () => {
 
   it('--max counts records written; -v says how many matched of how many were fetched', async () => {
     const serious = all.filter((r) => anyOf(r.risk_severity, ['serious']));
-    const r = await runAgainst(sandbox, ['feed', '-f', 'jsonl', '--severity', 'serious', '--max', '5', '-v']);
+    const r = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--severity', 'serious', '--max', '5', '-v']);
     expect(jsonLines(r.stdout).map((x) => x.id)).toEqual(serious.slice(0, 5).map((x) => x.id));
-    const full = await runAgainst(sandbox, ['feed', '-f', 'jsonl', '--severity', 'serious', '-v']);
+    const full = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--severity', 'serious', '-v']);
     expect(full.stderr).toContain(`${serious.length} matching of ${all.length} fetched`);
   });
 
   it('--state remembers only what was written', async () => {
     // The real clock: the state forgets what was published more than 25 hours before now.
     const live = await sandboxFor({ seed: 23, recordCount: 300 });
-    const records = jsonLines((await runAgainst(live, ['feed', '-f', 'jsonl'])).stdout);
+    const records = jsonLines((await runMainAgainst(live, ['feed', '-f', 'jsonl'])).stdout);
     const state = path.join(tempDir(), 'seen.json');
-    const r = await runAgainst(live, ['feed', '-f', 'jsonl', '--state', state, '--brand', 'snuggly', '-v']);
+    const r = await runMainAgainst(live, ['feed', '-f', 'jsonl', '--state', state, '--brand', 'snuggly', '-v']);
     await live.close();
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const expected = records.filter((x) => contains(x.product_brand, 'snuggly')).map((x) => String(x.id));
     expect(expected.length).toBeGreaterThan(0);
     expect(
@@ -93,29 +95,31 @@ describe('feed filters', () => {
   it('--watch writes only the matching new recalls', async () => {
     const live = await sandboxFor({ seed: 22, recordCount: 50 });
     try {
-      const child = runAgainst(
+      // The injected clock stands in for the poll interval: the arrivals come after the first poll, and
+      // the run is interrupted after the poll that follows the one that found them.
+      let added: { id: number }[] = [];
+      const stop = new AbortController();
+      let sleeps = 0;
+      const clock = fakeClock(Date.now(), () => {
+        sleeps++;
+        if (sleeps === 1)
+          added = live.addRecords([
+            { risk_severity: 'serious' },
+            { risk_severity: 'low' },
+            { risk_severity: 'Serious' },
+          ]);
+        if (sleeps === 3) stop.abort(new InterruptedError('SIGINT'));
+      });
+      const r = await runMainAgainst(
         live,
         ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--severity', 'serious'],
-        {
-          timeout: 60_000,
-        },
+        { clock, signal: stop.signal },
       );
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-      await until('the first poll', () => live.requests().length >= 1);
-      const added = live.addRecords([
-        { risk_severity: 'serious' },
-        { risk_severity: 'low' },
-        { risk_severity: 'Serious' },
-      ]);
+      expect(r.code).toBe(130);
+      expect(live.requests().length).toBeGreaterThanOrEqual(3);
       const wanted = [added[0]!.id, added[2]!.id];
-      await until('the serious ones', () => wanted.every((id) => out.includes(`"id":${id},`)));
-      const polls = live.requests().length;
-      await until('one more poll', () => live.requests().length > polls + 1);
-      child.kill('SIGINT');
-      await child;
       expect(
-        jsonLines(out)
+        jsonLines(r.stdout)
           .map((x) => x.id)
           .sort(),
       ).toEqual([...wanted].sort());

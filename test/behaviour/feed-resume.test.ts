@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { printedCommand } from '../helpers/shell-words.js';
 
@@ -31,21 +33,21 @@ describe('a --resume that fails', () => {
     const dir = scratch();
     const target = path.join(dir, 'export.jsonl');
     sandbox.setFaults({ failAfterPages: 4, failMode: 'cut' });
-    const first = await runAgainst(sandbox, ['--retries', '1', 'feed', '--page-size', '100', '-o', target]);
-    expect(first.exitCode).toBe(6);
+    const first = await runMainAgainst(sandbox, ['--retries', '1', 'feed', '--page-size', '100', '-o', target]);
+    expect(first.code).toBe(6);
     sandbox.setFaults({});
     const again = printedCommand(first.stderr);
     const kept = readdirSync(dir).sort();
     expect(kept).toEqual(['export.jsonl.partial', 'export.jsonl.partial.json']);
     const before = kept.map((f) => readFileSync(path.join(dir, f), 'utf8'));
 
-    const wrongKey = await runCli(again, { env: { RECALL_FEED_API_KEY: WRONG_KEY } });
-    expect(wrongKey.exitCode).toBe(3);
+    const wrongKey = await runMain(again, { env: { RECALL_FEED_API_KEY: WRONG_KEY } });
+    expect(wrongKey.code).toBe(3);
     expect(readdirSync(dir).sort()).toEqual(kept);
     expect(kept.map((f) => readFileSync(path.join(dir, f), 'utf8'))).toEqual(before);
 
-    const done = await runCli(again, { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
-    expect(done.exitCode).toBe(0);
+    const done = await runMain(again, { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
+    expect(done.code).toBe(0);
     expect(ids(readFileSync(target, 'utf8'))).toEqual(expectedIds());
     expect(readdirSync(dir)).toEqual(['export.jsonl']);
   });
@@ -56,8 +58,8 @@ describe('leftovers of a run that was killed', () => {
     const dir = scratch();
     writeFileSync(path.join(dir, 'x.jsonl.partial'), '{"id":1}\n');
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^error: cannot resume: \S*x\.jsonl\.partial is there, but \S*x\.jsonl\.partial\.json, which says where to continue, is missing/,
     );
@@ -69,8 +71,8 @@ describe('leftovers of a run that was killed', () => {
   it('a state without its partial: --resume says the records are gone', async () => {
     const dir = scratch();
     writeFileSync(path.join(dir, 'x.jsonl.partial.json'), '{"version":1,"count":0,"bytes":0,"fingerprint":""}\n');
-    const r = await runAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, ['feed', '-o', path.join(dir, 'x.jsonl'), '--resume']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^error: cannot resume: \S*x\.jsonl\.partial\.json is there, but the records it describes \(\S*x\.jsonl\.partial\) are gone\n/,
     );
@@ -85,13 +87,13 @@ describe('--append, failed and resumed', () => {
     writeFileSync(target, old);
     sandbox.setFaults({ failAfterPages: 2 });
     const args = ['feed', '--page-size', '10', '--max', '45', '-o', target, '--append'];
-    const first = await runAgainst(sandbox, ['--retries', '0', ...args]);
-    expect(first.exitCode).toBe(6);
+    const first = await runMainAgainst(sandbox, ['--retries', '0', ...args]);
+    expect(first.code).toBe(6);
     sandbox.setFaults({});
     expect(readFileSync(target, 'utf8')).toBe(old);
     expect(ids(readFileSync(`${target}.partial`, 'utf8'))).toEqual(expectedIds(20));
 
-    const withoutAppend = await runAgainst(sandbox, [
+    const withoutAppend = await runMainAgainst(sandbox, [
       'feed',
       '--page-size',
       '10',
@@ -101,13 +103,13 @@ describe('--append, failed and resumed', () => {
       target,
       '--resume',
     ]);
-    expect(withoutAppend.exitCode).toBe(2);
+    expect(withoutAppend.code).toBe(2);
     expect(withoutAppend.stderr).toMatch(
       /^error: cannot resume \S*log\.jsonl\.partial: it was started with --append\n/,
     );
 
-    const done = await runCli(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
-    expect(done.exitCode).toBe(0);
+    const done = await runMain(printedCommand(first.stderr), { env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key } });
+    expect(done.code).toBe(0);
     expect(ids(readFileSync(target, 'utf8'))).toEqual(['old-1', 'old-2', ...expectedIds(45)]);
     expect(readdirSync(dir)).toEqual(['log.jsonl']);
   });

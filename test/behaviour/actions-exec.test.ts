@@ -1,0 +1,106 @@
+// --exec in process (its commands real processes): once per new recall, never through a shell, retried until it
+// succeeds; refusals before any request (after a real SIGKILL: test/e2e/actions-exec.test.ts).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+/**
+ * The command: appends {"id", "title", "stdin_id"} to a log. For the title FAIL_ONCE it fails the first
+ * time; for the title BLOCK it fails until a release file exists.
+ */
+const SCRIPT = `
+const fs = require('fs');
+const [log, id, title] = process.argv.slice(2);
+const mark = log + '.failed-' + id;
+if (title === process.env.FAIL_ONCE && !fs.existsSync(mark)) { fs.writeFileSync(mark, ''); console.error('failing once for ' + id); process.exit(1); }
+if (title === process.env.BLOCK && !fs.existsSync(log + '.release')) { process.exit(3); }
+let input = '';
+process.stdin.on('data', (d) => (input += d)).on('end', () => {
+  fs.appendFileSync(log, JSON.stringify({ id, title, stdin_id: String(JSON.parse(input).id) }) + '\\n');
+  console.log('logged ' + id);
+});
+`;
+
+function setup() {
+  const dir = tempDir();
+  const script = path.join(dir, 'act.cjs');
+  writeFileSync(script, SCRIPT);
+  const log = path.join(dir, 'log.jsonl');
+  const exec = `'${process.execPath}' '${script}' '${log}' {id} {alert_title}`;
+  // Only whole lines: the command may be between creating the file and writing its line.
+  const logged = () => {
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string });
+  };
+  return { dir, log, exec, logged, state: path.join(dir, 'state.json') };
+}
+
+const HOSTILE = ['$(touch pwned1)', '`touch pwned2`', 'x; touch pwned3', 'y && touch pwned4 | cat > pwned5'];
+
+describe('--exec', () => {
+  it('runs once per new recall, hostile titles as plain arguments; a failure is retried while the others go through', async () => {
+    sandbox = await sandboxFor({ seed: 8, recordCount: 100 });
+    const t = setup();
+    // The injected clock is the interval and the retry pauses: the hostile titles arrive after the first poll; the
+    // watch stops once every one was acted on and the state owes nothing (the command logs before the state saves).
+    const live = sandbox;
+    let ids: string[] = [];
+    let sleeps = 0;
+    const stop = new AbortController();
+    const clock = fakeClock(Date.now(), () => {
+      sleeps++;
+      if (sleeps > 200) throw new Error('not every new recall was acted on');
+      if (ids.length === 0) {
+        ids = live.addRecords(HOSTILE.map((alert_title) => ({ alert_title }))).map((r) => String(r.id));
+        return;
+      }
+      if (!ids.every((id) => t.logged().some((l) => l.id === id))) return;
+      const saved = existsSync(t.state) ? JSON.parse(readFileSync(t.state, 'utf8')) : undefined;
+      if (saved !== undefined && ids.every((id) => id in saved.seen) && saved.pending === undefined)
+        stop.abort(new InterruptedError('SIGINT'));
+    });
+    // The second record's command fails once: it must still come, once.
+    const r = await runMainAgainst(
+      live,
+      ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', '--state', t.state, '--exec', t.exec],
+      { clock, signal: stop.signal, env: { PATH: process.env.PATH, FAIL_ONCE: HOSTILE[1] as string } },
+    );
+    expect(r.code).toBe(130);
+    const logged = t.logged();
+    expect(logged.map((l) => l.id).sort()).toEqual([...ids].sort());
+    for (const l of logged) {
+      expect(l.stdin_id).toBe(l.id);
+      expect(l.title).toBe(HOSTILE[ids.indexOf(l.id)]);
+    }
+    expect(readdirSync(t.dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
+    expect(readdirSync(process.cwd()).filter((f) => f.startsWith('pwned'))).toEqual([]);
+    expect(r.stderr).toContain(`exec failed for recall ${ids[1]}: exit code 1; it stays pending`);
+    expect(r.stderr).toContain(`exec[${ids[1]}]: failing once for ${ids[1]}`);
+  });
+
+  it('is refused without --watch or --state, and a bad command is refused, before any request', async () => {
+    sandbox = await sandboxFor({ seed: 9, recordCount: 10 });
+    const alone = await runMainAgainst(sandbox, ['feed', '--exec', 'echo {id}']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--exec acts on new recalls: it works with --watch or --state');
+    const quote = await runMainAgainst(sandbox, ['feed', '--watch', '--exec', "echo 'open"]);
+    expect(quote.code).toBe(2);
+    expect(quote.stderr).toContain('unterminated single quote');
+    expect(sandbox.requests()).toEqual([]);
+  });
+});
