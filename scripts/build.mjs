@@ -36,7 +36,11 @@ const lazyChildProcessForCommander = {
  */
 export const cliBuildOptions = {
   absWorkingDir: ROOT,
-  entryPoints: ['src/cli/main.ts', 'src/cli/process-context.ts'],
+  // Named outputs: the bundle's file names stay what bin/recall-feed.cjs loads wherever the sources live.
+  entryPoints: [
+    { in: 'src/cli/main.ts', out: 'main' },
+    { in: 'src/cli/process-context.ts', out: 'process-context' },
+  ],
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { GENESIS } from '../../archive/cases-chain.js';
 import { computeHealth } from '../../archive/health.js';
-import { allowedSources } from '../digest/collect-digest.js';
+import { allowedSources } from '../archive/allowed-sources.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { CatalogueIndex } from '../../match/matcher.js';
 import { loadCatalogue } from '../match/load-catalogue.js';

@@ -4,7 +4,7 @@ import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../context.js';
 import type { ColorLevel, Renderer } from '../../output/renderer.js';
 import type { FeedPlan, FeedOptions } from '../feed/plan.js';
-import { withFeedRun } from '../feed/run-feed.js';
+import { withFeedRun } from '../feed/feed-run.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../feed/watch.js';
 import type { GlobalFlags } from '../settings.js';
 import { archiveTarget, type DbChoice, openArchiveAt, writerOptions, writing } from '../archive/archive-file.js';
