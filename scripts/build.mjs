@@ -39,7 +39,7 @@ export const cliBuildOptions = {
   // Named outputs: the bundle's file names stay what bin/recall-feed.cjs loads wherever the sources live.
   entryPoints: [
     { in: 'src/cli/main.ts', out: 'main' },
-    { in: 'src/cli/process-context.ts', out: 'process-context' },
+    { in: 'src/runtime/process-context.ts', out: 'process-context' },
   ],
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',
@@ -72,7 +72,7 @@ export const frontBuildOptions = {
   absWorkingDir: ROOT,
   stdin: {
     contents:
-      "export { answerWithoutRunning } from './src/cli/main.js'; export { helpContext } from './src/cli/process-context.js';",
+      "export { answerWithoutRunning } from './src/cli/main.js'; export { helpContext } from './src/runtime/process-context.js';",
     resolveDir: ROOT,
     loader: 'ts',
     sourcefile: 'front.ts',

@@ -1,7 +1,7 @@
 // `recall-feed help environment|exit-codes|formats`: help topics beside the commands' own help, as gh has them.
 import { FORMATS, formatSpec } from '../output/formats.js';
-import type { Context } from './context.js';
-import { EXIT, exitCodeList } from './exit-codes.js';
+import type { Context } from '../runtime/context.js';
+import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
 
 /**
  * The variables recall-feed reads, with what each does. The settings ones come first in the order

@@ -7,12 +7,12 @@ import {
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_MS,
 } from '../api/constants.js';
-import type { Context } from './context.js';
-import type { ErrorReport } from './error-reports.js';
-import { EXIT } from './exit-codes.js';
+import type { Context } from '../runtime/context.js';
+import type { ErrorReport } from '../runtime/error-reports.js';
+import { EXIT } from '../runtime/exit-codes.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { FORMATS } from '../output/formats.js';
-import { isJsonLog, JsonLogStream, LOG_FORMATS, logFormatOf } from './terminal/json-log.js';
+import { isJsonLog, JsonLogStream, LOG_FORMATS, logFormatOf } from '../runtime/terminal/json-log.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -244,10 +244,10 @@ async function mainIn(argv: string[], ctx: Context): Promise<number> {
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
     // Loaded only now: the mapping imports every error class, which a run that succeeds never needs.
-    const { describeError } = await import('./error-reports.js');
-    const { isClosedPipe } = await import('./failure-policy.js');
+    const { describeError } = await import('../runtime/error-reports.js');
+    const { isClosedPipe } = await import('../runtime/failure-policy.js');
     if (isClosedPipe(err)) return EXIT.ok;
-    const { runSecrets } = await import('./config/run-secrets.js');
+    const { runSecrets } = await import('../runtime/config/run-secrets.js');
     return printError(describeError(err, runSecrets(ctx)), ctx);
   }
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';

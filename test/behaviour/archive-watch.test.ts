@@ -4,7 +4,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { ENGINES } from '../helpers/postgres.js';
-import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 

@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fakeClock, type MainResult, runMainAgainst } from '../helpers/in-process.js';
 import { jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -7,7 +7,7 @@ import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const MODULE = await childModule('src/cli/files/append-file.ts');
+const MODULE = await childModule('src/runtime/files/append-file.ts');
 
 /** Appends argv[1] to argv[2]; prints the error's name and message, if any. */
 const APPEND = `

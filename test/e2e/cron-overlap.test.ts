@@ -53,7 +53,7 @@ describe('overlapping cron runs', () => {
     const sandbox = await sandboxFor({ seed: 5, recordCount: 50 });
     const dir = tempDir();
     const out = path.join(dir, 'slow.jsonl');
-    const { acquireRunLock } = await import('../../src/cli/files/run-lock.js');
+    const { acquireRunLock } = await import('../../src/runtime/files/run-lock.js');
     const lock = await acquireRunLock([out], { waitMs: 0 });
     try {
       const r = await runAgainst(sandbox, ['feed', '-o', out, '--lock-wait', '1']);

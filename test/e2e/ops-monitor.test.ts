@@ -8,7 +8,7 @@ import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { closedPort, silentServer } from '../helpers/test-proxy.js';
-import { Monitor } from '../../src/cli/ops/monitor.js';
+import { Monitor } from '../../src/runtime/ops/monitor.js';
 
 interface Ping {
   method: string;

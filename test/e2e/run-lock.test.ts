@@ -3,13 +3,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BusyError } from '../../src/cli/cli-errors.js';
-import { acquireRunLock } from '../../src/cli/files/run-lock.js';
+import { BusyError } from '../../src/runtime/cli-errors.js';
+import { acquireRunLock } from '../../src/runtime/files/run-lock.js';
 import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const LOCK_MODULE = await childModule('src/cli/files/run-lock.ts');
+const LOCK_MODULE = await childModule('src/runtime/files/run-lock.ts');
 
 /** Holds the lock on argv[1] until killed; says "locked" once it has it. */
 const HOLDER = `

@@ -1,6 +1,6 @@
 // Runs the CLI's main(argv, ctx) inside the test process: in-memory streams, a test env, a fake clock and sleep.
 import { PassThrough, Writable } from 'node:stream';
-import type { Context, InStream, OutStream } from '../../src/cli/context.js';
+import type { Context, InStream, OutStream } from '../../src/runtime/context.js';
 import { main } from '../../src/cli/main.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY } from './sandbox.js';

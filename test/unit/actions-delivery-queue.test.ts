@@ -1,7 +1,7 @@
 // At-least-once delivery: pending until every action succeeded, no repeat of a success, no blocking by one failure.
 import { describe, expect, it } from 'vitest';
 import type { Action, AttemptResult } from '../../src/actions/action.js';
-import { cutShortWarning } from '../../src/cli/feed/deliveries.js';
+import { cutShortWarning } from '../../src/jobs/watch/deliveries.js';
 import { DeliveryQueue, type DeliveryQueueOptions, type PendingDelivery } from '../../src/actions/delivery-queue.js';
 
 /** An action that answers from a script per recall id, and logs every call. */

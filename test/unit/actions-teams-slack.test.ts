@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEAMS_MAX_BYTES, teamsRecallMessage } from '../../src/actions/teams-card.js';
 import { SLACK_MAX_CHARS, slackMessage } from '../../src/actions/webhook-action.js';
-import { slackDigest, teamsDigest } from '../../src/cli/digest/chat-digest.js';
-import { buildDigest } from '../../src/cli/digest/digest-model.js';
+import { slackDigest, teamsDigest } from '../../src/jobs/digest/chat-digest.js';
+import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 
 /** Teams' documented limit for a Workflows webhook message: about 28 KB. */
 const TEAMS_LIMIT = 28 * 1024;

@@ -2,12 +2,12 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseInstant } from '../../src/cli/commands/archive-options.js';
-import { addFilterOptions, parseFilterOptions } from '../../src/cli/options/filter-options.js';
+import { addFilterOptions, parseFilterOptions } from '../../src/runtime/options/filter-options.js';
 import { planQuery } from '../../src/cli/commands/query.js';
 import { planShow } from '../../src/cli/commands/show.js';
 import { planStats } from '../../src/cli/commands/stats.js';
 import { planSync } from '../../src/cli/commands/sync.js';
-import { UsageError } from '../../src/cli/cli-errors.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
 
 const NOW = Date.parse('2026-01-15T12:00:00Z');
 const usage = (fn: () => unknown) => {

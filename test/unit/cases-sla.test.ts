@@ -1,7 +1,7 @@
 // Case deadlines: --sla read and refused, and due times against dates worked out by hand (weekends, French holidays).
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/cli-errors.js';
-import { dueAt, parseSla, prepareSla } from '../../src/cli/cases/sla.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { dueAt, parseSla, prepareSla } from '../../src/jobs/matching/sla.js';
 import { runMain } from '../helpers/in-process.js';
 
 describe('--sla', () => {
@@ -42,8 +42,8 @@ describe('--sla', () => {
   });
 
   it('the case-sla setting: --sla comes first; a setting may name its calendar', async () => {
-    const { caseSla } = await import('../../src/cli/cases/sla.js');
-    const { validateConfigValue } = await import('../../src/cli/config/config-keys.js');
+    const { caseSla } = await import('../../src/jobs/matching/sla.js');
+    const { validateConfigValue } = await import('../../src/runtime/config/config-keys.js');
     expect(validateConfigValue('case-sla', ' 2WD:fr ')).toBe('2wd:FR');
     expect(() => validateConfigValue('case-sla', '24h:FR')).toThrow();
     expect(() => validateConfigValue('case-sla', '0wd')).toThrow();

@@ -1,8 +1,8 @@
 // CliError: the CLI's own errors carry their exit code and hint, and error-reports.ts maps them with one rule.
 import { describe, expect, it } from 'vitest';
-import { BusyError, CannotWriteError, CliError, NotDeliveredError, UsageError } from '../../src/cli/cli-errors.js';
-import { describeError } from '../../src/cli/error-reports.js';
-import { StateFileError } from '../../src/cli/feed/seen-state.js';
+import { BusyError, CannotWriteError, CliError, NotDeliveredError, UsageError } from '../../src/runtime/cli-errors.js';
+import { describeError } from '../../src/runtime/error-reports.js';
+import { StateFileError } from '../../src/jobs/watch/seen-state.js';
 
 describe('CliError', () => {
   it('any subclass is reported with its own exit code, message and hint', () => {

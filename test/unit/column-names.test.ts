@@ -1,9 +1,9 @@
 // --columns checks: nearest-name hints, refusing unknown recall fields, and the warnings where nothing is refused.
 import { describe, expect, it } from 'vitest';
 import { RECALL_FIELDS } from '../../src/api/constants.js';
-import { checkKnownColumns, columnWarnings, nearestNames } from '../../src/cli/options/column-names.js';
-import { parseColumns } from '../../src/cli/options/option-parsers.js';
-import { UsageError } from '../../src/cli/cli-errors.js';
+import { checkKnownColumns, columnWarnings, nearestNames } from '../../src/runtime/options/column-names.js';
+import { parseColumns } from '../../src/runtime/options/option-parsers.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
 
 describe('nearestNames', () => {
   it.each([

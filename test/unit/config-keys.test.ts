@@ -8,8 +8,8 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/cli/config/config-keys.js';
-import { maskSecret } from '../../src/cli/config/mask.js';
+} from '../../src/runtime/config/config-keys.js';
+import { maskSecret } from '../../src/runtime/config/mask.js';
 
 function errorOf(fn: () => unknown): ConfigValueError {
   try {

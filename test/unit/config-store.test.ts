@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/cli/config/store.js';
-import { ConfigValueError } from '../../src/cli/config/config-keys.js';
+import { ConfigReadError, ConfigStore, ConfigWriteError, defaultConfigDir } from '../../src/runtime/config/store.js';
+import { ConfigValueError } from '../../src/runtime/config/config-keys.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let tmp: string;

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { TEAMS_MAX_BYTES } from '../../src/actions/teams-card.js';
 import { SLACK_MAX_CHARS, slackMessage } from '../../src/actions/webhook-action.js';
 import type { MonitoringHealth } from '../../src/archive/health.js';
-import { slackDigest, teamsDigest } from '../../src/cli/digest/chat-digest.js';
-import { buildDigest } from '../../src/cli/digest/digest-model.js';
-import type { ProductRow } from '../../src/cli/digest/your-products.js';
+import { slackDigest, teamsDigest } from '../../src/jobs/digest/chat-digest.js';
+import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import type { ProductRow } from '../../src/jobs/digest/your-products.js';
 
 const H = 3_600_000;
 const DAY0 = Date.parse('2026-11-25T00:00:00.000Z');

@@ -1,9 +1,9 @@
 // The e-mail's parts stay within their budget whatever the catalogue: every match shown, possibles as they fit, then counted.
 import { describe, expect, it } from 'vitest';
-import { buildDigest } from '../../src/cli/digest/digest-model.js';
-import { digestHtml } from '../../src/cli/digest/render-html.js';
-import { digestText } from '../../src/cli/digest/render-text.js';
-import type { ProductRow } from '../../src/cli/digest/your-products.js';
+import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import { digestHtml } from '../../src/jobs/digest/render-html.js';
+import { digestText } from '../../src/jobs/digest/render-text.js';
+import type { ProductRow } from '../../src/jobs/digest/your-products.js';
 
 function row(line: number, level: string): ProductRow {
   return {

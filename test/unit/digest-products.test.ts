@@ -1,8 +1,8 @@
 // Your products: the reading order (level, severity, newest) and the subject line that counts catalogue rows.
 import { describe, expect, it } from 'vitest';
-import { buildDigest } from '../../src/cli/digest/digest-model.js';
-import { digestSubject } from '../../src/cli/digest/digest-model.js';
-import { byReadingOrder, type ProductRow } from '../../src/cli/digest/your-products.js';
+import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import { digestSubject } from '../../src/jobs/digest/digest-model.js';
+import { byReadingOrder, type ProductRow } from '../../src/jobs/digest/your-products.js';
 
 function row(line: number, level: string, severity: string | null, published: string): ProductRow {
   return {

@@ -25,7 +25,7 @@ import {
   WrongAddressError,
 } from '../../src/api/api-errors.js';
 import { isRefusal, isTransient } from '../../src/api/retry.js';
-import { ConfigReadError, ConfigValueError } from '../../src/cli/config/config-errors.js';
+import { ConfigReadError, ConfigValueError } from '../../src/runtime/config/config-errors.js';
 import {
   BusyError,
   CannotWriteError,
@@ -33,8 +33,8 @@ import {
   MissingApiKeyError,
   UnhealthyError,
   UsageError,
-} from '../../src/cli/cli-errors.js';
-import { endsWatch, isInterrupt, isResumable } from '../../src/cli/failure-policy.js';
+} from '../../src/runtime/cli-errors.js';
+import { endsWatch, isInterrupt, isResumable } from '../../src/runtime/failure-policy.js';
 
 const api = (status: number) => ({ status, code: 'x', message: 'm' });
 const abort = Object.assign(new Error('aborted'), { name: 'AbortError' });

@@ -1,9 +1,9 @@
 // The feed plan: flags checked and crossed, then merged with the settings (flag > profile > default) in one place.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/cli-errors.js';
-import { planFeed, type FeedOptions } from '../../src/cli/feed/plan.js';
-import { resolveSettings, type GlobalFlags, type ProfileValues } from '../../src/cli/settings.js';
-import type { Terminal } from '../../src/cli/terminal/terminal.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { planFeed, type FeedOptions } from '../../src/jobs/watch/plan.js';
+import { resolveSettings, type GlobalFlags, type ProfileValues } from '../../src/runtime/settings.js';
+import type { Terminal } from '../../src/runtime/terminal/terminal.js';
 
 // Only the fields planning reads; other helpers may add more to Terminal.
 const pipe = { stdoutIsTTY: false, stderrIsTTY: false, columns: 120, color: 0 } as Terminal;

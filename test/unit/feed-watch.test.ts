@@ -1,6 +1,6 @@
 // `feed --watch` in process on a fake clock: many polls in no real time, faults on a seed, stopped by the abort signal.
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 

@@ -2,10 +2,10 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CannotWriteError } from '../../src/cli/cli-errors.js';
-import { partialPath, partialStatePath, sidecarPath } from '../../src/cli/files/sidecar-names.js';
-import { resolveTargetPath } from '../../src/cli/files/target-path.js';
-import { cannotWrite } from '../../src/cli/files/write-errors.js';
+import { CannotWriteError } from '../../src/runtime/cli-errors.js';
+import { partialPath, partialStatePath, sidecarPath } from '../../src/runtime/files/sidecar-names.js';
+import { resolveTargetPath } from '../../src/runtime/files/target-path.js';
+import { cannotWrite } from '../../src/runtime/files/write-errors.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** A temp folder by its real path (the tests compare resolved paths; /tmp may be a link). */

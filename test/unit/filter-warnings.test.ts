@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/cli/cli-errors.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fold } from '../../src/filters/normalize.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { expectedFeed } from '../helpers/expected.js';

@@ -1,10 +1,10 @@
 // One poll for --state and --watch: only records not written before, at most --max, oldest first; ids required.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/cli-errors.js';
-import { oldestFirst, pollNew, remember } from '../../src/cli/feed/new-records.js';
-import type { FeedRecord, Page } from '../../src/cli/feed/pages.js';
-import { SeenState } from '../../src/cli/feed/seen-state.js';
-import { pollSummary } from '../../src/cli/feed/watch.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { oldestFirst, pollNew, remember } from '../../src/jobs/watch/new-records.js';
+import type { FeedRecord, Page } from '../../src/jobs/watch/pages.js';
+import { SeenState } from '../../src/jobs/watch/seen-state.js';
+import { pollSummary } from '../../src/jobs/watch/watch.js';
 
 const rec = (id: unknown, published_at?: string): FeedRecord =>
   published_at === undefined ? { id } : { id, published_at };

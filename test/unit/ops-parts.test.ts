@@ -2,11 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pingUrl } from '../../src/cli/ops/monitor.js';
-import { previousSuccesses, renderMetrics } from '../../src/cli/ops/metrics.js';
-import { maskSecrets, type OpsFlags, resolveOpsSettings } from '../../src/cli/ops/ops-settings.js';
-import { JsonLogStream, logFormatOf } from '../../src/cli/terminal/json-log.js';
-import type { OutStream } from '../../src/cli/context.js';
+import { pingUrl } from '../../src/runtime/ops/monitor.js';
+import { previousSuccesses, renderMetrics } from '../../src/runtime/ops/metrics.js';
+import { maskSecrets, type OpsFlags, resolveOpsSettings } from '../../src/runtime/ops/ops-settings.js';
+import { JsonLogStream, logFormatOf } from '../../src/runtime/terminal/json-log.js';
+import type { OutStream } from '../../src/runtime/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('pingUrl', () => {

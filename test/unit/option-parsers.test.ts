@@ -1,8 +1,8 @@
 // Flag parsing: whole numbers are plain decimal digits; seconds that mean something; no empty values; calendar dates; format names in any case.
 import { describe, expect, it } from 'vitest';
-import { parseSeconds, parseWholeNumber } from '../../src/cli/options/option-parsers.js';
-import { UsageError } from '../../src/cli/cli-errors.js';
-import { parseFormat, resolveSettings } from '../../src/cli/settings.js';
+import { parseSeconds, parseWholeNumber } from '../../src/runtime/options/option-parsers.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { parseFormat, resolveSettings } from '../../src/runtime/settings.js';
 import { timestampMicros } from '../../src/api/timestamps.js';
 
 describe('parseWholeNumber', () => {

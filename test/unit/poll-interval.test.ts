@@ -1,6 +1,6 @@
 // The pause between polls: stretched to fit the monthly quota (said once, not every poll), doubled after failures.
 import { describe, expect, it } from 'vitest';
-import { PollInterval, quotaInterval } from '../../src/cli/feed/poll-interval.js';
+import { PollInterval, quotaInterval } from '../../src/jobs/watch/poll-interval.js';
 
 const NOW = Date.parse('2026-11-30T00:00:00Z'); // one day before the monthly reset
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Context, InStream } from '../../src/cli/context.js';
+import type { Context, InStream } from '../../src/runtime/context.js';
 import { main } from '../../src/cli/main.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { collector, type Collector } from './output-helpers.js';

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync, wr
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BusyError } from '../../src/cli/cli-errors.js';
-import { acquireRunLock, withRunLock, type RunLockOptions } from '../../src/cli/files/run-lock.js';
+import { BusyError } from '../../src/runtime/cli-errors.js';
+import { acquireRunLock, withRunLock, type RunLockOptions } from '../../src/runtime/files/run-lock.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { until } from '../helpers/wait.js';
 

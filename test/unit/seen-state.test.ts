@@ -11,8 +11,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CannotWriteError } from '../../src/cli/cli-errors.js';
-import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/cli/feed/seen-state.js';
+import { CannotWriteError } from '../../src/runtime/cli-errors.js';
+import { KEEP_MS, publishedMs, SeenState, StateFileError } from '../../src/jobs/watch/seen-state.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = () => tempDir('rf-state-');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/cli-errors.js';
-import { resumeCommand } from '../../src/cli/feed/resume-command.js';
-import { shellQuote } from '../../src/cli/shell-quote.js';
-import { chooseFormat } from '../../src/cli/files/output-target.js';
-import { parsePacing, resolveSettings } from '../../src/cli/settings.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { resumeCommand } from '../../src/jobs/feed/resume-command.js';
+import { shellQuote } from '../../src/runtime/shell-quote.js';
+import { chooseFormat } from '../../src/runtime/files/output-target.js';
+import { parsePacing, resolveSettings } from '../../src/runtime/settings.js';
 
 describe('resolveSettings', () => {
   const env = { RECALL_FEED_API_KEY: 'env-key', RECALL_FEED_BASE_URL: 'https://env.example' };

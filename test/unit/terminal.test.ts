@@ -1,9 +1,9 @@
 // Terminal detection: when stderr may animate (spinner, in-place countdowns) and when it gets plain lines.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Context, OutStream } from '../../src/cli/context.js';
-import { detectTerminal } from '../../src/cli/terminal/terminal.js';
-import { StatusReporter } from '../../src/cli/terminal/status.js';
+import type { Context, OutStream } from '../../src/runtime/context.js';
+import { detectTerminal } from '../../src/runtime/terminal/terminal.js';
+import { StatusReporter } from '../../src/runtime/terminal/status.js';
 import { collector } from './output-helpers.js';
 
 function stream(isTTY: boolean, columns?: number): OutStream {

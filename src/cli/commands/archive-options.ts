@@ -3,8 +3,8 @@ import { parseDuration } from '../../api/duration.js';
 import type { Command } from 'commander';
 import { timestampMicros } from '../../api/timestamps.js';
 import { DEFAULT_SCHEMA } from '../../archive/db-target.js';
-import { UsageError } from '../cli-errors.js';
-import type { DbChoice } from '../archive/archive-file.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
 
 export function addDbOption(cmd: Command): Command {
   return cmd

@@ -1,12 +1,12 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
 import type { Command } from 'commander';
 import type { CaseStatus, Outcome } from '../../archive/cases-model.js';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
-import type { CasesListPlan, CaseStepPlan } from '../cases/plans.js';
-import { parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { parseOneOf } from '../options/option-parsers.js';
-import { osUser } from '../cases/os-user.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import type { CasesListPlan, CaseStepPlan } from '../../jobs/cases/plans.js';
+import { parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { parseOneOf } from '../../runtime/options/option-parsers.js';
+import { osUser } from '../../jobs/cases/os-user.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import { action } from './define-action.js';
 
@@ -183,7 +183,7 @@ function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reope
   cmd.action(
     action<StepFlags & { db?: string }>(ctx, async () => async (opts, globals, c, args) => {
       const plan = planStep(name, args, { ...(globals as unknown as ListFlags), ...opts, ...dbOf(globals) }, c);
-      const { runStep } = await import('../cases/act.js');
+      const { runStep } = await import('../../jobs/cases/act.js');
       await runStep(plan, globals, c);
     }),
   );
@@ -233,7 +233,7 @@ fit, refuses the whole step and changes nothing.`,
           'one of: show, resolve, wait, reopen, verify (or none, to list)',
         );
       const plan = planCasesList(opts);
-      const { runCasesList } = await import('../cases/list-cases.js');
+      const { runCasesList } = await import('../../jobs/cases/list-cases.js');
       await runCasesList(plan, globals, c);
     }),
   );
@@ -244,7 +244,7 @@ fit, refuses the whole step and changes nothing.`,
     .action(
       action<{ db?: string }>(ctx, async () => async (_opts, globals, c, args) => {
         const ids = parseCaseIds(args);
-        const { runShowCase } = await import('../cases/act.js');
+        const { runShowCase } = await import('../../jobs/cases/act.js');
         await runShowCase({ db: parseDb(dbOf(globals)), ids }, globals, c);
       }),
     );
@@ -259,7 +259,7 @@ fit, refuses the whole step and changes nothing.`,
     .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
     .action(
       action<{ db?: string }>(ctx, async () => async (_opts, globals, c) => {
-        const { runVerify } = await import('../cases/act.js');
+        const { runVerify } = await import('../../jobs/cases/act.js');
         await runVerify(parseDb(dbOf(globals)), globals, c);
       }),
     );

@@ -1,6 +1,6 @@
 // `recall-feed completion bash|zsh|fish`: prints a completion script read from the live command tree.
 import { Argument, type Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../runtime/context.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
 
 export function registerCompletion(program: Command, ctx: Context): void {

@@ -1,11 +1,11 @@
 // `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
 import type { Command } from 'commander';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
-import { resolveProfileName, type GlobalFlags } from '../settings.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js';
 import { action } from './define-action.js';
-import { readSecret } from '../terminal/read-secret.js';
-import { configPath, openConfigStore } from '../config/open-store.js';
+import { readSecret } from '../../runtime/terminal/read-secret.js';
+import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 
 interface ConfigOptions {
   showSecrets?: boolean;
@@ -76,13 +76,13 @@ async function display(key: string, value: string | number, showSecrets: boolean
     const { maskSmtpUrl } = await import('../../actions/email-smtp.js');
     return maskSmtpUrl(String(value));
   }
-  const { maskSecret } = await import('../config/mask.js');
+  const { maskSecret } = await import('../../runtime/config/mask.js');
   return maskSecret(String(value));
 }
 
 async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key, given] = args as [string, string | undefined];
-  const { validateConfigKey, validateConfigValue } = await import('../config/config-keys.js');
+  const { validateConfigKey, validateConfigValue } = await import('../../runtime/config/config-keys.js');
   // An unknown key is named as such (with a suggestion) before anything is asked for.
   validateConfigKey(key);
   let raw = given;
@@ -100,7 +100,7 @@ async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, 
 
 async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { validateConfigKey } = await import('../config/config-keys.js');
+  const { validateConfigKey } = await import('../../runtime/config/config-keys.js');
   validateConfigKey(key);
   const store = await openConfigStore(ctx.env, ctx.stderr);
   const value = store.get(resolveProfileName(globals, ctx.env), key);
@@ -110,7 +110,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
 
 async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { validateConfigKey } = await import('../config/config-keys.js');
+  const { validateConfigKey } = await import('../../runtime/config/config-keys.js');
   validateConfigKey(key);
   const store = await openConfigStore(ctx.env, ctx.stderr);
   await store.unset(resolveProfileName(globals, ctx.env), key);

@@ -1,7 +1,7 @@
 // Adapts a command's run function to commander: its options, the global flags, the context, the arguments.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
+import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 
 /** What every command's action receives: its own options, the global flags and the context. */
 export type Action<O> = (opts: O, globals: GlobalFlags, ctx: Context, args: string[]) => Promise<void>;

@@ -1,13 +1,13 @@
 // `recall-feed digest`: its flags and help; a summary of what the archive stored in a period and whether monitoring held.
 import type { Command } from 'commander';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
-import type { DigestFormat, DigestPlan } from '../digest/run-digest.js';
-import { addEmailOptions, type EmailFlags } from '../options/email-options.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { parseSourceList } from '../options/option-parsers.js';
-import type { GlobalFlags } from '../settings.js';
+import type { Context } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { DigestFormat, DigestPlan } from '../../jobs/digest/run-digest.js';
+import { addEmailOptions, type EmailFlags } from '../../runtime/options/email-options.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { parseSourceList } from '../../runtime/options/option-parsers.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 
@@ -72,7 +72,7 @@ Examples:
     .action(
       opsAction<DigestOptions>(ctx, 'digest', async () => async (opts, globals, c) => {
         const { plan, globals: rest } = planDigest(opts, globals, c.now());
-        const { runDigest } = await import('../digest/run-digest.js');
+        const { runDigest } = await import('../../jobs/digest/run-digest.js');
         await runDigest(plan, rest, c);
       }),
     );

@@ -1,8 +1,8 @@
 // `recall-feed doctor`: read-only checks of the setup an unattended job depends on; exit 0 ok, 15 warnings, 16 failed.
 import type { Command } from 'commander';
 import { parseDuration } from '../../api/duration.js';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';
 
 interface DoctorOptions {
@@ -45,7 +45,7 @@ Examples:
       action<DoctorOptions>(ctx, async () => async (opts, globals, c) => {
         if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
           throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
-        const { runDoctor } = await import('../doctor/run-doctor.js');
+        const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
         await runDoctor(
           {
             every: opts.every,

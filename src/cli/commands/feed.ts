@@ -1,17 +1,17 @@
 // `recall-feed feed`: its flags and help; the engine in ../feed plans and runs it.
 import type { Command } from 'commander';
 import { SORT_FIELDS } from '../../api/constants.js';
-import type { Context } from '../context.js';
+import type { Context } from '../../runtime/context.js';
 import {
   DEFAULT_EXEC_TIMEOUT_S,
   DEFAULT_INTERVAL_S,
   DEFAULT_LOCK_WAIT_S,
   DEFAULT_PAGE_SIZE,
   DEFAULT_WATCH_HOURS,
-} from '../feed/defaults.js';
-import type { FeedOptions } from '../feed/plan.js';
-import { addEmailOptions } from '../options/email-options.js';
-import { addFilterOptions } from '../options/filter-options.js';
+} from '../../jobs/watch/defaults.js';
+import type { FeedOptions } from '../../jobs/watch/plan.js';
+import { addEmailOptions } from '../../runtime/options/email-options.js';
+import { addFilterOptions } from '../../runtime/options/filter-options.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 
 export function registerFeed(program: Command, ctx: Context): void {
@@ -86,7 +86,7 @@ arrays joined with "; ", objects as JSON, null empty), table (a compact view; su
   );
   addFilterOptions(addOpsOptions(feed)).action(
     opsAction<FeedOptions>(ctx, 'feed', async () => {
-      const { runFeed } = await import('../feed/run-feed.js');
+      const { runFeed } = await import('../../jobs/feed/run-feed.js');
       return runFeed;
     }),
   );

@@ -1,9 +1,9 @@
 // `recall-feed health`: GET /health without a key; exit 0 only for a healthy 2xx answer.
 import type { Command } from 'commander';
 import { action } from './define-action.js';
-import { UnhealthyError } from '../cli-errors.js';
-import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
+import { UnhealthyError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 
 export function registerHealth(program: Command, ctx: Context): void {
   program
@@ -14,7 +14,7 @@ export function registerHealth(program: Command, ctx: Context): void {
 }
 
 export async function runHealth(_opts: unknown, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const { openSession } = await import('../session.js');
+  const { openSession } = await import('../../runtime/session.js');
   const session = await openSession(globals, ctx, { needsKey: false });
   try {
     const result = await session.client.health();

@@ -2,19 +2,19 @@
 import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
-import type { Context } from '../context.js';
-import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../feed/defaults.js';
-import type { FeedOptions } from '../feed/plan.js';
-import { UsageError } from '../cli-errors.js';
-import type { MatchPlan } from '../match/run-match.js';
-import type { QualityPlan } from '../match/match-quality.js';
-import { addEmailOptions } from '../options/email-options.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
+import type { Context } from '../../runtime/context.js';
+import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
+import type { FeedOptions } from '../../jobs/watch/plan.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { MatchPlan } from '../../jobs/match/run-match.js';
+import type { QualityPlan } from '../../jobs/match/match-quality.js';
+import { addEmailOptions } from '../../runtime/options/email-options.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import type { ActionOptions } from '../feed/actions-plan.js';
+import type { ActionOptions } from '../../jobs/watch/actions-plan.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
-import { parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
-import { parseSla } from '../cases/sla.js';
+import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { parseSla } from '../../jobs/matching/sla.js';
 
 interface MatchOptions extends FilterFlags, ActionOptions {
   watch?: boolean;
@@ -113,8 +113,8 @@ Examples:
   addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
   addDbOption(addFilterOptions(addOpsOptions(match))).action(
     opsAction<MatchOptions>(ctx, 'match', async () => {
-      const { runMatch } = await import('../match/run-match.js');
-      const { runMatchQuality } = await import('../match/match-quality.js');
+      const { runMatch } = await import('../../jobs/match/run-match.js');
+      const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
       return (opts, globals, c) =>
         opts.quality
           ? runMatchQuality(planQuality(opts, c.now()), globals, c)

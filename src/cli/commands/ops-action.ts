@@ -1,9 +1,9 @@
 // feed, sync, match and digest with --monitor and --metrics-file: their run wrapped, the flags declared once here.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../runtime/context.js';
 import type { Action } from './define-action.js';
-import type { GlobalFlags } from '../settings.js';
-import type { OpsCommand, OpsOptions } from '../ops/run-ops.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
 
 /** The two flags, on a command that reports (the monitor and metrics settings are their defaults). */
 export function addOpsOptions(cmd: Command): Command {
@@ -28,7 +28,7 @@ export function opsAction<O>(ctx: Context, command: OpsCommand, load: () => Prom
     const opts = cmd.opts() as O;
     const globals = cmd.optsWithGlobals() as GlobalFlags;
     const run = await load();
-    const { RunOps } = await import('../ops/run-ops.js');
+    const { RunOps } = await import('../../runtime/ops/run-ops.js');
     const ops = await RunOps.open(command, opts as OpsOptions, globals, ctx);
     if (!ops) return run(opts, globals, ctx, cmd.args);
     await ops.started();

@@ -2,14 +2,14 @@
 import type { Command } from 'commander';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import type { ArchiveListing } from '../../archive/store.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import type { QueryPlan } from '../archive/plans.js';
-import type { DbChoice } from '../archive/archive-file.js';
+import type { QueryPlan } from '../../jobs/archive/plans.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { action } from './define-action.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../options/filter-options.js';
-import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
+import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
 export interface SelectionFlags extends FilterFlags {
   db?: string;
@@ -80,7 +80,7 @@ jsonl prints each recall exactly as the API last sent it; run \`recall-feed sync
     .action(
       action<QueryOptions>(ctx, async () => async (opts, globals, c) => {
         const plan = planQuery(opts, c.now());
-        const { runQuery } = await import('../archive/query.js');
+        const { runQuery } = await import('../../jobs/archive/query.js');
         await runQuery(plan, globals, c);
       }),
     );

@@ -1,10 +1,10 @@
 // `recall-feed report`: its flags and help; evidence of the period's cases, coverage and monitoring health, for a person to hand over.
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { ReportFormat, ReportPlan } from '../cases/run-report.js';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
-import { parseOneOf } from '../options/option-parsers.js';
+import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { action } from './define-action.js';
 import { mapOf } from './match.js';
@@ -96,7 +96,7 @@ Examples:
         // -f is the report's own here (html, markdown): the settings never see it.
         const { format, ...rest } = globals;
         const plan = planReport(opts, format, globals.output, c.now());
-        const { runReport } = await import('../cases/run-report.js');
+        const { runReport } = await import('../../jobs/cases/run-report.js');
         await runReport(plan, rest, c);
       }),
     );

@@ -1,10 +1,10 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
 import { Option, type Command } from 'commander';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 import { action } from './define-action.js';
-import { parseWholeNumber } from '../options/option-parsers.js';
+import { parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
 interface SandboxCommandOptions {
   port: string;

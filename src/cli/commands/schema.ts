@@ -1,6 +1,6 @@
 // `recall-feed schema <name>`: the JSON Schema of an output contract; `--list` names them.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';
 
 export function registerSchema(program: Command, ctx: Context): void {
@@ -22,7 +22,7 @@ Examples:
     )
     .action(
       action<{ list?: boolean }>(ctx, async () => async (opts, _globals, c, args) => {
-        const { runSchema } = await import('../ops/run-schema.js');
+        const { runSchema } = await import('../../jobs/contracts/run-schema.js');
         runSchema(args[0], opts.list === true, c);
       }),
     );

@@ -1,9 +1,9 @@
 // `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import type { ShowPlan } from '../archive/plans.js';
+import type { ShowPlan } from '../../jobs/archive/plans.js';
 import { action } from './define-action.js';
 
 interface ShowOptions {
@@ -33,7 +33,7 @@ Examples:
     .action(
       action<ShowOptions>(ctx, async () => async (opts, globals, c, args) => {
         const plan = planShow(args[0] as string, opts);
-        const { runShow } = await import('../archive/show.js');
+        const { runShow } = await import('../../jobs/archive/show.js');
         await runShow(plan, globals, c);
       }),
     );

@@ -2,10 +2,10 @@
 import { counted } from '../../output/numbers.js';
 import type { Command } from 'commander';
 import { action } from './define-action.js';
-import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
-import { columnWarnings } from '../options/column-names.js';
-import { parseColumns } from '../options/option-parsers.js';
+import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import { columnWarnings } from '../../runtime/options/column-names.js';
+import { parseColumns } from '../../runtime/options/option-parsers.js';
 
 interface SourcesOptions {
   columns?: string;
@@ -27,11 +27,11 @@ export function registerSources(program: Command, ctx: Context): void {
 
 export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
   const columns = parseColumns(opts.columns);
-  const { openSession } = await import('../session.js');
+  const { openSession } = await import('../../runtime/session.js');
   const session = await openSession(globals, ctx, { needsKey: true });
   try {
-    const { chooseFormat, openTarget, reachesTerminal } = await import('../files/output-target.js');
-    const { announceWritten, writeOutput } = await import('../files/write-output.js');
+    const { chooseFormat, openTarget, reachesTerminal } = await import('../../runtime/files/output-target.js');
+    const { announceWritten, writeOutput } = await import('../../runtime/files/write-output.js');
     const { createRenderer } = await import('../../output/renderer.js');
     const format = chooseFormat(session.settings, session.terminal);
     const answer = await session.client.sources();

@@ -1,9 +1,9 @@
 // `recall-feed stats`: its flags and help; counts by field over the archive, or over the live window with --live.
 import type { Command } from 'commander';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../cli-errors.js';
-import type { StatsPlan } from '../archive/plans.js';
+import type { Context } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { StatsPlan } from '../../jobs/archive/plans.js';
 import { action } from './define-action.js';
 import { addSelectionOptions, planSelection, type SelectionFlags } from './query.js';
 
@@ -36,7 +36,7 @@ Examples:
     .action(
       action<StatsOptions>(ctx, async () => async (opts, globals, c) => {
         const plan = planStats(opts, c.now());
-        const { runStats } = await import('../archive/stats.js');
+        const { runStats } = await import('../../jobs/archive/stats.js');
         await runStats(plan, globals, c);
       }),
     );

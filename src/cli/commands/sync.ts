@@ -1,15 +1,15 @@
 // `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
 import type { Command } from 'commander';
 import { BOUNDS } from '../../api/constants.js';
-import { UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import type { SyncPlan } from '../archive/plans.js';
+import type { SyncPlan } from '../../jobs/archive/plans.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
-import { parseSeconds, parseSourceList, parseWholeNumber } from '../options/option-parsers.js';
-import { addEmailOptions } from '../options/email-options.js';
-import type { ActionOptions } from '../feed/actions-plan.js';
-import { DEFAULT_EXEC_TIMEOUT_S } from '../feed/defaults.js';
+import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { addEmailOptions } from '../../runtime/options/email-options.js';
+import type { ActionOptions } from '../../jobs/watch/actions-plan.js';
+import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
 
 interface SyncOptions extends ActionOptions {
   onUpdate?: boolean;
@@ -73,7 +73,7 @@ Examples:
     .action(
       opsAction<SyncOptions>(ctx, 'sync', async () => async (opts, globals, c) => {
         const plan = planSync(opts);
-        const { runSync } = await import('../archive/sync.js');
+        const { runSync } = await import('../../jobs/archive/sync.js');
         await runSync(plan, globals, c);
       }),
     );

@@ -1,5 +1,5 @@
 // Lookup functions that the bash and zsh scripts share: subcommands, flags, flag values and arguments per command path.
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../../runtime/shell-quote.js';
 import { allCommands, flagsInScope, type CommandSpec, type FlagValue } from './tree.js';
 
 /** A line of output; printf, because echo would swallow a word such as -n or -e. */

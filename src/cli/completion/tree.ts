@@ -2,7 +2,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
-import { CONFIG_KEY_INFO } from '../config/config-keys.js';
+import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';
 
 /** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
 export type FlagValue =

@@ -1,6 +1,6 @@
 // The zsh completion script: the shared lookups, described subcommands and flags, and a function that walks $words.
 import { allCommands, flagsInScope, type CommandSpec } from './tree.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../../runtime/shell-quote.js';
 import { lookupFunctions, pathKey } from './tables.js';
 
 /** `name:description` for _describe; a colon inside the name must be escaped. */

@@ -1,0 +1,162 @@
+// sync's actions (--exec, --webhook, --email): delivered from the archive's outbox, claimed under a lease, so that any
+// number of hosts syncing one archive deliver each recall once per action (at least once; a kill may repeat one).
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Action, AttemptResult } from '../../actions/action.js';
+import { childEnv } from '../../actions/child-env.js';
+import type { BatchAction } from '../../actions/delivery-queue.js';
+import { emailAction } from '../../actions/email-action.js';
+import { execAction } from '../../actions/exec-action.js';
+import { webhookAction } from '../../actions/webhook-action.js';
+import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { HttpAgent } from '../../api/http-agent.js';
+import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
+import type { ArchiveStore } from '../../archive/store.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { Context } from '../../runtime/context.js';
+import type { ActionsPlan } from '../watch/actions-plan.js';
+import { proxyFromEnv, type Session } from '../../runtime/session.js';
+
+/** Rows claimed at once: a host killed mid-delivery leaves at most these to wait for their lease. */
+const CLAIM = 10;
+/** Rows a batch action (--email) takes at once: one message holds them all. */
+const BATCH_CLAIM = 1000;
+/** A pass delivers for at most this long; what is left waits for the next pass (or another host). */
+const PASS_BUDGET_MS = 120_000;
+/** A failed attempt is retried after 30 s, doubling up to 15 minutes (or after the receiver's Retry-After). */
+const RETRY_BASE_MS = 30_000;
+const RETRY_CAP_MS = 15 * 60_000;
+
+export interface OutboxReport {
+  delivered: number;
+  failed: number;
+}
+
+export interface OutboxDelivery {
+  /** The actions pages queue: set on the archive before the first page is stored. */
+  readonly queued: OutboxActions;
+  /** Delivers what the outbox owes this host's actions, until it is empty or the pass's budget is spent. */
+  deliver(): Promise<OutboxReport>;
+  close(): Promise<void>;
+}
+
+/**
+ * How long a claim holds: longer than any one attempt may take (its timeout), so that a live host never loses a row
+ * it is delivering; RECALL_FEED_OUTBOX_LEASE (seconds) sets it.
+ */
+export function leaseMs(env: Record<string, string | undefined>, longestAttemptMs: number): number {
+  const raw = env.RECALL_FEED_OUTBOX_LEASE?.trim();
+  if (raw === undefined || raw === '') return Math.max(120_000, longestAttemptMs * 2 + 30_000);
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
+    throw new UsageError(
+      `RECALL_FEED_OUTBOX_LEASE must be a number of seconds (up to 86400), not '${raw}'`,
+      'example: RECALL_FEED_OUTBOX_LEASE=300',
+    );
+  return seconds * 1000;
+}
+
+function outcomeOf(result: AttemptResult, attempts: number): OutboxOutcome {
+  if (result.ok) return { ok: true };
+  const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return {
+    ok: false,
+    error: result.error ?? 'failed',
+    retryInMs: Math.max(backoff, result.retryAfterMs ?? 0),
+    giveUp: result.permanent === true,
+  };
+}
+
+export function openOutboxDelivery(
+  archive: ArchiveStore,
+  plan: ActionsPlan,
+  onUpdate: boolean,
+  session: Session,
+  ctx: Context,
+): OutboxDelivery {
+  const timeoutMs = session.settings.timeoutMs;
+  const actions: Action[] = [];
+  const batches: BatchAction[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  if (plan.exec) {
+    actions.push(
+      execAction({
+        words: plan.exec.words,
+        timeoutMs: plan.exec.timeoutMs,
+        env: childEnv(ctx.env),
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id)}]: ${line}`),
+      }),
+    );
+  }
+  if (plan.webhook) {
+    const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
+    closers.push(() => agent.close());
+    actions.push(webhookAction({ url: plan.webhook.url, format: plan.webhook.format, timeoutMs, agent, now: ctx.now }));
+  }
+  if (plan.email) batches.push(emailAction({ ...plan.email, timeoutMs, now: ctx.now }));
+  const names = [...actions.map((a) => a.name), ...batches.map((b) => b.name)];
+  const queued: OutboxActions = { onNew: names, onUpdate: onUpdate ? names : [] };
+  const lease = leaseMs(ctx.env, Math.max(timeoutMs, plan.exec?.timeoutMs ?? 0));
+  const host = `${os.hostname()} pid ${process.pid} ${randomBytes(3).toString('hex')}`;
+  const where = plan.webhook ? ` ${maskWebhookUrl(plan.webhook.url)}` : '';
+
+  const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport) => {
+    const outcome = outcomeOf(result, item.attempts);
+    await archive.settleOutbox(item.id, outcome, ctx.now());
+    const what = `recall ${item.recallId}${item.kind === 'update' ? ` (version ${item.version})` : ''}`;
+    if (outcome.ok) {
+      report.delivered++;
+      if (session.settings.verbose)
+        session.status.note(`${item.action}${item.action === 'webhook' ? where : ''}: ${what} delivered`);
+      return;
+    }
+    report.failed++;
+    // Error text can hold what a receiver or a record said: the status reporter prints it without control codes.
+    session.status.warn(
+      outcome.giveUp
+        ? `${item.action} given up for ${what}: ${outcome.error}; it can never succeed for this record`
+        : `${item.action} failed for ${what}: ${outcome.error}; it stays in the archive's outbox and is retried`,
+    );
+  };
+
+  return {
+    queued,
+    async deliver() {
+      const report: OutboxReport = { delivered: 0, failed: 0 };
+      const started = ctx.now();
+      const inBudget = () => !ctx.signal.aborted && ctx.now() - started < PASS_BUDGET_MS;
+      const claim = (names: string[], limit: number) =>
+        archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
+      // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
+      for (const batch of batches) {
+        while (inBudget()) {
+          const owed = await claim([batch.name], BATCH_CLAIM);
+          if (owed.length === 0) break;
+          const result = await batch.attemptAll(
+            owed.map((i) => i.record),
+            ctx.signal,
+          );
+          if (!result.ok && ctx.signal.aborted) break;
+          for (const item of owed) await settle(item, result, report);
+        }
+      }
+      const perRecall = actions.map((a) => a.name);
+      while (perRecall.length > 0 && inBudget()) {
+        const items = await claim(perRecall, CLAIM);
+        if (items.length === 0) break;
+        for (const item of items) {
+          const action = actions.find((a) => a.name === item.action);
+          // Interrupted: what is claimed but not tried waits for its lease, then any host delivers it.
+          if (!action || ctx.signal.aborted) continue;
+          const result = await action.attempt(item.record, ctx.signal);
+          if (!result.ok && ctx.signal.aborted) continue;
+          await settle(item, result, report);
+        }
+      }
+      return report;
+    },
+    async close() {
+      for (const close of closers) await close();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+// Runs `sync`: opens the session and the archive, syncs once (summary on stderr or -f json) or on a timer with --watch.
+import type { ArchiveStore } from '../../archive/store.js';
+import type { SyncPlan } from './plans.js';
+import type { Context } from '../../runtime/context.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import { formatOfPath, openTarget } from '../../runtime/files/output-target.js';
+import { tellsSuccess, writeOutput } from '../../runtime/files/write-output.js';
+import { openSession, type Session } from '../../runtime/session.js';
+import type { GlobalFlags, Settings } from '../../runtime/settings.js';
+import { archiveTarget, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
+import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
+import { BOUNDS } from '../../api/constants.js';
+import { clock, repeatPolls } from '../watch/poll-interval.js';
+import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
+import { type ActionsPlan, planActions } from '../watch/actions-plan.js';
+import type { OutboxDelivery } from './outbox-delivery.js';
+
+/** Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise. */
+function jsonSummary(settings: Settings): boolean {
+  const format = settings.format ?? formatOfPath(settings.output);
+  if (format === 'json' || format === 'jsonl') return true;
+  if (format !== undefined) throw new UsageError(`sync prints its summary as -f json, not -f ${format}`);
+  if (settings.output) throw new UsageError('sync writes its summary to -o only with -f json');
+  return false;
+}
+
+export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const session = await openSession(globals, ctx, { needsKey: true });
+  let archive: ArchiveStore | undefined;
+  let delivery: OutboxDelivery | undefined;
+  try {
+    const json = jsonSummary(session.settings);
+    if (json && plan.intervalMs !== undefined && session.settings.output) {
+      throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
+    }
+    const { settings } = session;
+    // Checked before anything is opened or sent. A sync acts on what it stores, with or without --watch.
+    const actions = plan.actions ? planActions(plan.actions, { watch: true, state: true }, settings) : undefined;
+    if (plan.onUpdate && !actions)
+      throw new UsageError(
+        '--on-update works with --exec, --webhook or --email',
+        'e.g. sync --webhook URL --on-update',
+      );
+    const target = archiveTarget(plan.db, ctx.env, settings.profileDb, fromSandbox(settings));
+    if (settings.verbose) session.status.note(`archive: ${target.name}`);
+    archive = await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
+    const opened = archive;
+    // The sandbox's invented recalls and real ones never share an archive.
+    await writing(target.name, () => opened.claimOrigin(fromSandbox(settings) ? 'sandbox' : 'api'));
+    delivery = actions ? await outboxDelivery(archive, actions, plan, session, ctx) : undefined;
+    if (plan.intervalMs !== undefined) return await watch(archive, plan, session, ctx, json, delivery);
+    await session.status.start('syncing…');
+    const result = await syncDelivering(archive, plan, session, ctx, delivery);
+    session.status.stop();
+    if (delivery) {
+      noteDeliveries(session, await delivery.deliver());
+      // Stopped mid-delivery: what is left stays owed in the outbox; the run says it was interrupted.
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+    }
+    if (!json) {
+      // Off a terminal a successful sync is silent (cron mails only problems); -v says it anyway.
+      if (tellsSuccess(session)) session.status.note(syncSummaryLine(result, named(session, opened)));
+      return;
+    }
+    await writeOutput(
+      () => openTarget(session.settings, ctx),
+      async (target) => {
+        target.stream.write(syncSummaryJson(result));
+      },
+    );
+  } finally {
+    await delivery?.close();
+    await archive?.close();
+    await session.close();
+  }
+}
+
+/** The actions' delivery from the archive's outbox; every page stored from now on queues them. */
+async function outboxDelivery(
+  archive: ArchiveStore,
+  actions: ActionsPlan,
+  plan: SyncPlan,
+  session: Session,
+  ctx: Context,
+): Promise<OutboxDelivery> {
+  const { openOutboxDelivery } = await import('./outbox-delivery.js');
+  const delivery = openOutboxDelivery(archive, actions, plan.onUpdate === true, session, ctx);
+  archive.setOutboxActions(delivery.queued);
+  return delivery;
+}
+
+/**
+ * One sync; when it fails (the API down, a page refused), what earlier pages queued is still delivered before the
+ * error is reported: an outage of the feed does not hold up alerts already stored.
+ */
+async function syncDelivering(
+  archive: ArchiveStore,
+  plan: SyncPlan,
+  session: Session,
+  ctx: Context,
+  delivery: OutboxDelivery | undefined,
+) {
+  try {
+    return await syncOnce(archive, plan, session, ctx);
+  } catch (err) {
+    if (delivery && !ctx.signal.aborted) await delivery.deliver().catch(() => {});
+    throw err;
+  }
+}
+
+function noteDeliveries(session: Session, report: { delivered: number; failed: number }): void {
+  if (report.delivered + report.failed > 0 && tellsSuccess(session))
+    session.status.note(`actions: ${report.delivered} delivered · ${report.failed} failed`);
+}
+
+/** With --sandbox the summary names the archive: it is not the usual one. */
+function named(session: Session, archive: ArchiveStore): string | undefined {
+  return session.settings.sandbox ? archive.name : undefined;
+}
+
+/** Syncs, waits, syncs again; a failed sync is reported and retried with backoff, never fatal unless no retry can help. */
+function watch(
+  archive: ArchiveStore,
+  plan: SyncPlan,
+  session: Session,
+  ctx: Context,
+  json: boolean,
+  delivery: OutboxDelivery | undefined,
+): Promise<never> {
+  // The same loop as feed --watch: stretched to fit the monthly quota, backed off after failures.
+  return repeatPolls({
+    intervalMs: plan.intervalMs as number,
+    noun: 'sync',
+    verb: 'syncing',
+    session,
+    ctx,
+    round: async () => {
+      const started = ctx.now();
+      const result = await syncDelivering(archive, plan, session, ctx, delivery);
+      if (json) ctx.stdout.write(syncSummaryJson(result));
+      else session.status.note(`${clock(started)} ${syncSummaryLine(result, named(session, archive))}`);
+      // After each round: what it queued, what earlier rounds left, and what a host killed mid-delivery left.
+      if (delivery) noteDeliveries(session, await delivery.deliver());
+      return { requests: Math.ceil(result.fetched / BOUNDS.pageSizeMax) };
+    },
+  });
+}

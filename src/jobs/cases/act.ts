@@ -1,0 +1,202 @@
+// Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
+import type { ArchiveStore, CaseView } from '../../archive/index.js';
+import { writeChunk } from '../../output/backpressure.js';
+import { escapeJsonControls } from '../../output/control-escapes.js';
+import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
+import { openLocal, type LocalSession, readArchive } from '../../runtime/archive/local-session.js';
+import type { Context } from '../../runtime/context.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
+import { writeOutput } from '../../runtime/files/write-output.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import { caseText } from './case-text.js';
+import { GENESIS } from '../../archive/cases-chain.js';
+import { CasesNotKeptError } from '../../archive/cases-errors.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import { caseRecord, casesOrNone, isOverdue } from './list-cases.js';
+import { confirm } from './confirm.js';
+import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
+
+/** Opens the archive for `fn`: for writing a step, read-only for show and verify (a read-only file or role will do). */
+async function withArchive<T>(
+  db: DbChoice,
+  mode: 'read' | 'write',
+  globals: GlobalFlags,
+  ctx: Context,
+  fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
+): Promise<T> {
+  const local = await openLocal(globals, ctx, db);
+  const archive =
+    mode === 'write'
+      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(local);
+  try {
+    return await fn(archive, local);
+  } finally {
+    await archive.close();
+  }
+}
+
+/** Text on a terminal (or -f table), else the case as one JSON object (with its recall when given). */
+async function printCase(
+  local: LocalSession,
+  ctx: Context,
+  c: CaseView,
+  recall: Record<string, unknown> | undefined | null,
+): Promise<void> {
+  const format = chooseFormat(local.settings, local.terminal);
+  const json = recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null };
+  const body =
+    format === 'table'
+      ? caseText(c, recall ?? undefined, recall !== null)
+      : `${escapeJsonControls(JSON.stringify(json, null, format === 'json' ? 2 : undefined))}\n`;
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (format !== 'csv') return writeChunk(target.stream, body);
+      // csv: the case as one row, as `cases -f csv` writes it (formula guard on).
+      const { createRenderer } = await import('../../output/renderer.js');
+      const columns = [...CASE_FIELDS];
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: columns,
+        csvColumns: columns,
+        toTerminal: reachesTerminal(target, local.terminal),
+      });
+      await renderer.write([caseRecord(c)]);
+      await renderer.end();
+    },
+  );
+}
+
+export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals: GlobalFlags, ctx: Context) {
+  await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
+    // Every id is looked up first: an unknown one is refused before anything is printed.
+    const found = [];
+    for (const id of plan.ids) {
+      const one = await archive.caseWithRecall(id).catch((err: unknown) => {
+        if (!(err instanceof CasesNotKeptError)) throw err;
+        throw new UsageError(
+          `no case ${id}: ${local.archive.name} was written by an earlier recall-feed and holds no cases yet`,
+          'cases are opened by recall-feed match --archive --open-cases',
+        );
+      });
+      found.push(one);
+    }
+    if (found.length === 1) return printCase(local, ctx, found[0]!.case, found[0]!.recall);
+    await printCases(
+      local,
+      ctx,
+      found.map((f) => ({ c: f.case, recall: f.recall })),
+    );
+  });
+}
+
+/** Several cases: text blocks on a terminal, else one JSON object a line (jsonl), a JSON array (json) or csv rows. */
+async function printCases(
+  local: LocalSession,
+  ctx: Context,
+  list: { c: CaseView; recall: Record<string, unknown> | undefined | null }[],
+): Promise<void> {
+  const format = chooseFormat(local.settings, local.terminal);
+  const json = list.map(({ c, recall }) =>
+    recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null },
+  );
+  const body =
+    format === 'table'
+      ? list.map(({ c, recall }) => caseText(c, recall ?? undefined, recall !== null)).join('\n')
+      : format === 'json'
+        ? `${escapeJsonControls(JSON.stringify(json, null, 2))}\n`
+        : json.map((j) => `${escapeJsonControls(JSON.stringify(j))}\n`).join('');
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (format !== 'csv') return writeChunk(target.stream, body);
+      const { createRenderer } = await import('../../output/renderer.js');
+      const columns = [...CASE_FIELDS];
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: columns,
+        csvColumns: columns,
+        toTerminal: reachesTerminal(target, local.terminal),
+      });
+      await renderer.write(list.map(({ c }) => caseRecord(c)));
+      await renderer.end();
+    },
+  );
+}
+
+/** The ids a step acts on: those given, or every case the selection finds. */
+async function stepIds(plan: CaseStepPlan, archive: ArchiveStore, nowMs: number): Promise<number[]> {
+  if (plan.ids) return plan.ids;
+  const select = plan.select ?? { query: { statuses: [] }, filter: {} };
+  const chosen = await archive.cases(select.query, select.filter);
+  return chosen.filter((c) => !select.overdue || isOverdue(c, nowMs)).map((c) => c.id);
+}
+
+function stepWords(plan: CaseStepPlan): string {
+  return plan.step.kind === 'resolve' ? `resolve as ${plan.step.outcome}` : plan.step.kind;
+}
+
+export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  await withArchive(plan.db, 'write', globals, ctx, async (archive, local) => {
+    const ids = await stepIds(plan, archive, ctx.now());
+    if (ids.length === 0) {
+      local.status.note('no case fits the selection: nothing changed');
+      return;
+    }
+    // A bulk step asks first on a terminal (stdin and stderr), unless --yes; off a terminal it is what was asked.
+    const asks = ids.length > 1 && !plan.yes && local.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
+    if (asks) {
+      const shown = ids.length > 12 ? `${ids.slice(0, 12).join(', ')} and ${ids.length - 12} more` : ids.join(', ');
+      if (!(await confirm(ctx, `${stepWords(plan)} ${ids.length} cases (${shown})?`))) {
+        local.status.note('nothing changed');
+        return;
+      }
+    }
+    const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
+    const after = await writing(local.archive.name, () => archive.stepCases(ids, plan.step, by));
+    if (after.length === 1 && plan.ids) await printCase(local, ctx, after[0]!, null);
+    else
+      await printCases(
+        local,
+        ctx,
+        after.map((c) => ({ c, recall: null })),
+      );
+    if (after.length > 1) local.status.note(`${after.length} cases: ${stepWords(plan)}`);
+  });
+}
+
+export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context): Promise<void> {
+  await withArchive(db, 'read', globals, ctx, async (archive, local) => {
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
+      await archive.verifyCases(),
+    ]);
+    const format = chooseFormat(local.settings, local.terminal);
+    const result = {
+      ok: check.broken === undefined,
+      cases: check.cases,
+      events: check.events,
+      head: check.head,
+      broken: check.broken
+        ? { seq: check.broken.seq, case_id: check.broken.caseId ?? null, problem: check.broken.problem }
+        : null,
+    };
+    const text =
+      format === 'table'
+        ? check.broken
+          ? ''
+          : `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`
+        : `${escapeJsonControls(JSON.stringify(result, null, format === 'json' ? 2 : undefined))}\n`;
+    if (text !== '')
+      await writeOutput(
+        () => openTarget(local.settings, ctx),
+        (t) => writeChunk(t.stream, text),
+      );
+    if (check.broken) {
+      const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
+      throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);
+    }
+  });
+}

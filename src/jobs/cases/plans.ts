@@ -1,0 +1,78 @@
+// What the `cases` commands run with, every flag checked.
+import type { CaseQuery, CaseStep } from '../../archive/cases-model.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
+
+export interface CasesListPlan {
+  db: DbChoice;
+  query: CaseQuery;
+  filter: RecordFilter;
+  formulaGuard: boolean;
+  bom: boolean;
+  /** `--overdue`: only open and waiting cases past their due time. */
+  overdue?: boolean;
+}
+
+export interface CaseStepPlan {
+  db: DbChoice;
+  /** The cases named by id; or undefined, and `select` says which. */
+  ids: number[] | undefined;
+  /** The record filters and --level/--status: every case they select (one transaction, an event each). */
+  select?: { query: CaseQuery; filter: RecordFilter; overdue?: boolean } | undefined;
+  step: CaseStep;
+  note: string | null;
+  by: string;
+  /** --yes: a bulk step on a terminal does not ask first. */
+  yes: boolean;
+}
+
+/** The fields of a case in jsonl, json and csv, in this order (`events` holds the whole timeline). */
+export const CASE_FIELDS = [
+  'id',
+  'status',
+  'recall_id',
+  'level',
+  'reason',
+  'catalog_row',
+  'catalog_key',
+  'alert_title',
+  'opened_at',
+  'updated_at',
+  'outcome',
+  'due_at',
+  'sla',
+  'risk_severity',
+  'product_name',
+  'events',
+] as const;
+
+/** What a table shows of each case on a terminal. */
+export const CASE_TABLE_COLUMNS = [
+  'id',
+  'status',
+  'level',
+  'risk_severity',
+  'catalog_key',
+  'product_name',
+  'recall_id',
+  'due_at',
+  'outcome',
+  'alert_title',
+];
+
+/** Severities from the most serious; others after them. */
+const SEVERITY_RANK = ['serious', 'high', 'medium', 'low'];
+
+export function severityRank(s: string | null | undefined): number {
+  const i = SEVERITY_RANK.indexOf((s ?? '').trim().toLowerCase());
+  return i === -1 ? SEVERITY_RANK.length : i;
+}
+
+/** Matches before possibles, then the most serious recall first, then the oldest case: the order people read. */
+export function byLevelAndSeverity<T extends { id: number; level: string; risk_severity: string | null }>(
+  a: T,
+  b: T,
+): number {
+  const level = (x: T) => (x.level === 'match' ? 0 : x.level === 'possible' ? 1 : 2);
+  return level(a) - level(b) || severityRank(a.risk_severity) - severityRank(b.risk_severity) || a.id - b.id;
+}

@@ -1,0 +1,114 @@
+// The catalogue side of the report: the matcher run over the archive it has open (rows matching, matches without a
+// case), rows a recall can be matched on, rows whose identifier was refused, and the recalls the cases are on.
+import type { CaseView } from '../../archive/index.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import type { CatalogueIndex } from '../../match/matcher.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { rowKeys } from '../matching/open-cases.js';
+import { utcMs } from '../matching/sla.js';
+import type { CatalogueCoverage, RecallFacts, UncasedMatch } from './report-data.js';
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** What a report shows of a recall. */
+export function recallFacts(recall: Record<string, unknown>): RecallFacts {
+  return {
+    risk_severity: text(recall.risk_severity),
+    hazard: text(recall.hazard_description) ?? text(recall.hazard),
+    source_url: text(recall.source_url),
+    published_at: text(recall.published_at),
+  };
+}
+
+/** Recalls published before `untilMs` (or without a readable date: they are checked rather than skipped). */
+const publishedBefore = (recall: Record<string, unknown>, untilMs: number) => {
+  const at = utcMs(recall.published_at);
+  return !Number.isFinite(at) || at < untilMs;
+};
+
+/**
+ * One pass over the archive's recalls: each is matched against the catalogue (the matcher, as `match` does), so the
+ * report's statement rests on what the archive holds now, not on which cases happened to be opened. Also gathers the
+ * recalls the cases are on.
+ */
+export async function checkCatalogue(
+  file: string,
+  catalogue: Catalogue,
+  column: string | undefined,
+  index: CatalogueIndex,
+  cases: readonly CaseView[],
+  records: AsyncIterable<Record<string, unknown>>,
+  untilMs: number,
+  status: StatusReporter,
+): Promise<{ coverage: CatalogueCoverage; recalls: Map<number, RecallFacts> }> {
+  const keyOf = rowKeys(catalogue, column, status);
+  const pairs = new Set(cases.map((c) => `${c.catalog_key}\u0000${c.recall_id}`));
+  const caseRecalls = new Set(cases.map((c) => c.recall_id));
+  const recalls = new Map<number, RecallFacts>();
+  const matchingKeys = new Set<string>();
+  const uncased = new Map<string, UncasedMatch>();
+  const nameColumn = catalogue.columns.name;
+  for await (const recall of records) {
+    if (typeof recall.id === 'number' && caseRecalls.has(recall.id)) recalls.set(recall.id, recallFacts(recall));
+    if (typeof recall.id !== 'number' || !publishedBefore(recall, untilMs)) continue;
+    for (const m of index.match(recall)) {
+      const key = keyOf(m.row);
+      matchingKeys.add(key);
+      const pair = `${key}\u0000${recall.id}`;
+      if (pairs.has(pair) || uncased.has(pair)) continue;
+      uncased.set(pair, {
+        catalog_key: key,
+        line: m.row.line,
+        product_name: nameColumn === undefined ? null : text(m.row.values[nameColumn]?.trim()),
+        level: m.level,
+        reason: m.reason,
+        recall_id: recall.id,
+        alert_title: text(recall.alert_title),
+        risk_severity: text(recall.risk_severity),
+      });
+    }
+  }
+  const refusedLines = new Map(index.rejected.map((r) => [r.line, r]));
+  const caseKeys = new Set(cases.map((c) => c.catalog_key));
+  let withId = 0;
+  let withCases = 0;
+  let matching = 0;
+  const refused: CatalogueCoverage['refused'] = [];
+  for (const row of catalogue.rows) {
+    const key = keyOf(row);
+    const bad = refusedLines.get(row.line);
+    if (bad) refused.push({ line: row.line, catalog_key: key, value: bad.value, reason: bad.reason });
+    else if (index.matchable.has(row.line)) withId++;
+    if (caseKeys.has(key)) withCases++;
+    if (caseKeys.has(key) || matchingKeys.has(key)) matching++;
+  }
+  const byLevel = (a: UncasedMatch, b: UncasedMatch) =>
+    (a.level === 'match' ? 0 : 1) - (b.level === 'match' ? 0 : 1) || a.line - b.line || a.recall_id - b.recall_id;
+  return {
+    coverage: {
+      file,
+      rows: catalogue.rows.length,
+      with_identifier: withId,
+      without_identifier: catalogue.rows.length - withId,
+      refused,
+      key_column: column ?? null,
+      rows_with_cases: withCases,
+      rows_matching: matching,
+      matches_without_case: [...uncased.values()].sort(byLevel),
+    },
+    recalls,
+  };
+}
+
+/** The recalls of the cases, when no catalogue was given (no matcher pass): read from the archive all the same. */
+export async function caseRecalls(
+  cases: readonly CaseView[],
+  records: AsyncIterable<Record<string, unknown>>,
+): Promise<Map<number, RecallFacts>> {
+  const wanted = new Set(cases.map((c) => c.recall_id));
+  const recalls = new Map<number, RecallFacts>();
+  if (wanted.size === 0) return recalls;
+  for await (const recall of records)
+    if (typeof recall.id === 'number' && wanted.has(recall.id)) recalls.set(recall.id, recallFacts(recall));
+  return recalls;
+}

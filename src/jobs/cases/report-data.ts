@@ -1,0 +1,249 @@
+// The evidence report's content, one object every format renders: period, coverage, health, every case with its timeline, the statement.
+import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
+import { readable } from './report-times.js';
+import { utcMs } from '../matching/sla.js';
+
+export interface CatalogueCoverage {
+  file: string;
+  rows: number;
+  /** Rows with a valid barcode, a model number, or a brand and a name, and no identifier refused. */
+  with_identifier: number;
+  without_identifier: number;
+  /** Rows whose identifier was refused (a barcode with a wrong check digit): listed, never counted usable. */
+  refused: { line: number; catalog_key: string; value: string; reason: string }[];
+  key_column: string | null;
+  /** Rows (by key) with at least one case up to the period's end. */
+  rows_with_cases: number;
+  /** Rows the matcher, run by the report over the archive, finds a match or possible for, whether or not they have a case. */
+  rows_matching: number;
+  /** Match pairs the report found in the archive that have no case: the cases were not opened (match --open-cases). */
+  matches_without_case: UncasedMatch[];
+}
+
+export interface UncasedMatch {
+  catalog_key: string;
+  line: number;
+  product_name: string | null;
+  level: string;
+  reason: string;
+  recall_id: number;
+  alert_title: string | null;
+  risk_severity: string | null;
+}
+
+/** The recall of a case as the archive holds it now: what an auditor needs to judge the case. */
+export interface RecallFacts {
+  risk_severity: string | null;
+  hazard: string | null;
+  source_url: string | null;
+  published_at: string | null;
+}
+
+/** An event with its number on its case (1, 2, 3); `seq` stays the archive-wide chain's. */
+export interface ReportEvent extends CaseEventView {
+  number: number;
+}
+
+export interface ReportCase extends Omit<CaseView, 'events'> {
+  recall: RecallFacts | null;
+  /** When the case was closed (its last resolve), as of the period's end; null when it was not. */
+  closed_at: string | null;
+  /** Hours from the recall's publication (the deadline's clock; else the case's opening) to its closing. */
+  time_to_action_hours: number | null;
+  events: ReportEvent[];
+}
+
+/** Time to action over the closed cases, laid out like the Product Safety Pledge's KPI. */
+export interface TimeToAction {
+  closed: number;
+  median_hours: number | null;
+  p90_hours: number | null;
+  /** Cases with a due time whose result is known at the period's end: closed, or still unresolved and past due. */
+  with_due: number;
+  closed_within_sla: number;
+  /** closed_within_sla / with_due, 0 to 1; null without any. */
+  share_within_sla: number | null;
+}
+
+export interface Provenance {
+  tool: string;
+  version: string;
+  /** The archive as messages name it: a file, or a URL without its password. */
+  archive: string;
+  catalogue: { file: string; sha256: string } | null;
+  chain_head: string;
+}
+
+export interface ReportData {
+  title: string;
+  generated_at: string;
+  period: { since: string | null; until: string };
+  provenance: Provenance;
+  coverage: { catalogue: CatalogueCoverage | null; monitoring: MonitoringHealth };
+  /** Counts over `cases`, which holds every case of the period: nothing is ever cut. */
+  summary: {
+    cases: number;
+    open: number;
+    waiting: number;
+    closed: number;
+    outcomes: Record<string, number>;
+    overdue: number;
+    time_to_action: TimeToAction;
+  };
+  statement: { text: string; incomplete: boolean; as_of: string; rows_without_match: number | null };
+  chain: { intact: boolean; events: number; head: string; problem: string | null };
+  /** Ordered as the summary table: matches first, then by the recall's severity. */
+  cases: ReportCase[];
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The case as of `untilMs`: its events up to then (numbered on the case), and the status and outcome the last of them
+ * gave it. Undefined when the case is no part of the period: opened after it, or closed before it began.
+ */
+export function caseInPeriod(
+  c: CaseView,
+  sinceMs: number | undefined,
+  untilMs: number,
+  recall: RecallFacts | null = null,
+): ReportCase | undefined {
+  const events = c.events.filter((e) => Date.parse(e.at) < untilMs).map((e, i) => ({ ...e, number: i + 1 }));
+  const last = events.at(-1);
+  if (!last) return undefined;
+  if (sinceMs !== undefined) {
+    const before = events.filter((e) => Date.parse(e.at) < sinceMs).at(-1);
+    const activeInPeriod = events.some((e) => Date.parse(e.at) >= sinceMs);
+    if (!activeInPeriod && before?.status === 'closed') return undefined;
+  }
+  const closedAt = last.status === 'closed' ? last.at : null;
+  const published = utcMs(recall?.published_at);
+  const clock = Number.isFinite(published) ? published : Date.parse(c.opened_at);
+  const hours = closedAt === null ? null : Math.round(((Date.parse(closedAt) - clock) / HOUR_MS) * 10) / 10;
+  return {
+    ...c,
+    status: last.status,
+    outcome: last.outcome,
+    updated_at: last.at,
+    risk_severity: recall?.risk_severity ?? c.risk_severity,
+    recall,
+    closed_at: closedAt,
+    time_to_action_hours: Number.isFinite(hours) ? hours : null,
+    events,
+  };
+}
+
+/** The value below which `share` of the sorted values lie (nearest rank). */
+function percentile(sorted: readonly number[], share: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? null;
+}
+
+export function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
+  const hours = cases.flatMap((c) => (c.time_to_action_hours === null ? [] : [c.time_to_action_hours]));
+  hours.sort((a, b) => a - b);
+  const mid = hours.length / 2;
+  const median =
+    hours.length === 0
+      ? null
+      : hours.length % 2 === 1
+        ? (hours[Math.floor(mid)] ?? null)
+        : Math.round((((hours[mid - 1] ?? 0) + (hours[mid] ?? 0)) / 2) * 10) / 10;
+  let withDue = 0;
+  let inTime = 0;
+  for (const c of cases) {
+    if (c.due_at === null) continue;
+    const due = Date.parse(c.due_at);
+    if (c.closed_at !== null) {
+      withDue++;
+      if (Date.parse(c.closed_at) <= due) inTime++;
+    } else if (due < untilMs) withDue++;
+  }
+  return {
+    closed: hours.length,
+    median_hours: median,
+    p90_hours: percentile(hours, 0.9),
+    with_due: withDue,
+    closed_within_sla: inTime,
+    share_within_sla: withDue === 0 ? null : Math.round((inTime / withDue) * 1000) / 1000,
+  };
+}
+
+export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): ReportData['summary'] {
+  const summary = {
+    cases: cases.length,
+    open: 0,
+    waiting: 0,
+    closed: 0,
+    outcomes: {} as Record<string, number>,
+    overdue: 0,
+    time_to_action: timeToAction(cases, untilMs),
+  };
+  for (const c of cases) {
+    summary[c.status]++;
+    if (c.outcome) summary.outcomes[c.outcome] = (summary.outcomes[c.outcome] ?? 0) + 1;
+    if (c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < untilMs) summary.overdue++;
+  }
+  return summary;
+}
+
+/** Why monitoring was incomplete, in words; empty when it was complete. */
+export function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
+  const reasons: string[] = [];
+  if (h.complete) return reasons;
+  if (h.last_ok_sync === null) reasons.push('no sync succeeded');
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  if (h.runs.failed > 0) reasons.push(`${plural(h.runs.failed, 'sync')} failed`);
+  if (h.runs.interrupted > 0) reasons.push(`${plural(h.runs.interrupted, 'sync')} interrupted`);
+  if (h.gaps.length > 0) {
+    const hours = h.gaps.reduce((s, g) => s + g.hours, 0);
+    reasons.push(
+      `${h.gaps.length} ${h.gaps.length === 1 ? 'gap' : 'gaps'} no sync covered (${Math.round(hours * 10) / 10} h)`,
+    );
+  }
+  if (h.sources_missing.length > 0) reasons.push(`sources never synced: ${h.sources_missing.join(', ')}`);
+  if (!sourcesChecked)
+    reasons.push('the sources the key may use were not checked (no API key, or the API unreachable)');
+  if (reasons.length === 0) reasons.push('no sync succeeded in the period');
+  return reasons;
+}
+
+/**
+ * The one sentence about the rows without a case. Never "safe", never "all clear": only that no match was
+ * found, as of a time, and whether monitoring up to then was complete.
+ */
+export function statement(
+  catalogue: CatalogueCoverage | null,
+  health: MonitoringHealth,
+  untilIso: string,
+  sourcesChecked: boolean,
+): ReportData['statement'] {
+  const asOf = health.last_ok_sync !== null && health.last_ok_sync < untilIso ? health.last_ok_sync : untilIso;
+  const reasons = incompleteReasons(health, sourcesChecked);
+  const incomplete = reasons.length > 0;
+  const caveat = incomplete
+    ? ` This is incomplete: ${reasons.join('; ')}. Recalls that monitoring did not reach may not have been checked.`
+    : '';
+  if (catalogue === null) {
+    return {
+      text: `No catalogue was given (--catalog), so the rows without a case are not counted here; for the cases listed, see their timelines. Monitoring as of ${readable(asOf)}.${caveat}`,
+      incomplete,
+      as_of: asOf,
+      rows_without_match: null,
+    };
+  }
+  // Rows with neither a case nor a match the report found itself: only those are said to have no match.
+  const n = Math.max(0, catalogue.rows - catalogue.rows_matching);
+  const uncased = catalogue.matches_without_case.length;
+  const which = catalogue.rows_matching > 0 ? 'the other' : 'any of the';
+  const missing =
+    uncased === 0
+      ? ''
+      : ` This is incomplete: ${uncased} ${uncased === 1 ? 'match of a catalogue row has' : 'matches of catalogue rows have'} no case (listed under "Matches without a case"): run recall-feed match --archive --open-cases.`;
+  return {
+    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${caveat}${missing}`,
+    incomplete: incomplete || uncased > 0,
+    as_of: asOf,
+    rows_without_match: n,
+  };
+}

@@ -1,0 +1,153 @@
+// Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { GENESIS } from '../../archive/cases-chain.js';
+import { computeHealth } from '../../archive/health.js';
+import { allowedSources } from '../../runtime/archive/allowed-sources.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { CatalogueIndex } from '../../match/matcher.js';
+import { loadCatalogue } from '../matching/load-catalogue.js';
+import { reportCatalogue } from '../matching/match-rows.js';
+import { keyColumn } from '../matching/open-cases.js';
+import { writeChunk } from '../../output/backpressure.js';
+import { escapeJsonControls } from '../../output/control-escapes.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
+import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
+import type { Context } from '../../runtime/context.js';
+import { openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
+import { writeOutput } from '../../runtime/files/write-output.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import { caseRecalls, checkCatalogue } from './report-coverage.js';
+import { casesOrNone } from './list-cases.js';
+import { byLevelAndSeverity } from './plans.js';
+import { REPORT_CSV_COLUMNS, reportCsvRow } from './report-csv.js';
+import {
+  type CatalogueCoverage,
+  caseInPeriod,
+  type RecallFacts,
+  type ReportData,
+  statement,
+  summarize,
+} from './report-data.js';
+import { reportHtml } from './report-html.js';
+import { reportMarkdown } from './report-markdown.js';
+
+export type ReportFormat = 'html' | 'json' | 'csv' | 'markdown';
+
+export interface ReportPlan {
+  db: DbChoice;
+  format: ReportFormat;
+  sinceMs: number | undefined;
+  untilMs: number | undefined;
+  catalog: string | undefined;
+  map: ColumnMap;
+  key: string | undefined;
+}
+
+export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const nowMs = ctx.now();
+  const untilMs = plan.untilMs ?? nowMs;
+  const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
+  // The file's checksum, for the provenance: the catalogue as it was read for this report.
+  const catalogueHash =
+    plan.catalog === undefined
+      ? ''
+      : createHash('sha256')
+          .update(await readFile(plan.catalog))
+          .digest('hex');
+  // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
+  const column = catalogue && keyColumn(catalogue, plan.key);
+  const index = catalogue && new CatalogueIndex(catalogue);
+  if (catalogue && index) reportCatalogue(catalogue, index.rejected, local.status);
+  // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
+  const allowed = await allowedSources(undefined, globals, local, ctx);
+  const archive = await readArchive(local);
+  let data: ReportData;
+  try {
+    const all = await casesOrNone(local, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
+    // Every run up to the period's end (its start, when --since is not given, is the first run or case).
+    const runs = await archive.syncRuns({ fromMs: plan.sinceMs ?? 0, toMs: untilMs });
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
+      await archive.verifyCases(),
+    ]);
+    // Cases up to the period's end, whether or not active in it: their rows have been looked at.
+    const opened = all.filter((c) => Date.parse(c.opened_at) < untilMs);
+    const records = () => archive.records({ sinceUs: undefined, sources: undefined, filter: {} });
+    let coverage: CatalogueCoverage | null = null;
+    let recalls: Map<number, RecallFacts>;
+    if (catalogue && index && plan.catalog !== undefined) {
+      ({ coverage, recalls } = await checkCatalogue(
+        path.basename(plan.catalog),
+        catalogue,
+        column,
+        index,
+        opened,
+        records(),
+        untilMs,
+        local.status,
+      ));
+    } else recalls = await caseRecalls(all, records());
+    const cases = all
+      .flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs, recalls.get(c.recall_id) ?? null) ?? [])
+      .sort(byLevelAndSeverity);
+    const firstMs = Math.min(
+      ...runs.map((r) => Date.parse(r.started_at)),
+      ...all.map((c) => Date.parse(c.opened_at)),
+      untilMs,
+    );
+    const health = computeHealth(runs, { fromMs: plan.sinceMs ?? firstMs, toMs: untilMs }, allowed);
+    const until = new Date(untilMs).toISOString();
+    data = {
+      title: 'Recall monitoring: cases and coverage',
+      generated_at: new Date(nowMs).toISOString(),
+      period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
+      provenance: {
+        tool: 'recall-feed',
+        version: packageJson.version,
+        archive: local.archive.name,
+        catalogue: plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogueHash },
+        chain_head: check.head,
+      },
+      coverage: { catalogue: coverage, monitoring: health },
+      summary: summarize(cases, untilMs),
+      statement: statement(coverage, health, until, allowed !== undefined),
+      chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
+      cases,
+    };
+  } finally {
+    await archive.close();
+  }
+  await writeOutput(
+    () => openTarget(local.settings, ctx),
+    async (target) => {
+      if (plan.format !== 'csv') return writeChunk(target.stream, render(plan.format, data));
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format: 'csv',
+        out: target.stream,
+        tableColumns: [...REPORT_CSV_COLUMNS],
+        csvColumns: [...REPORT_CSV_COLUMNS],
+        formulaGuard: true,
+        toTerminal: reachesTerminal(target, local.terminal),
+      });
+      await renderer.write(data.cases.map(reportCsvRow));
+      await renderer.end();
+    },
+  );
+  if (!data.chain.intact)
+    local.status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
+  if (data.statement.incomplete) local.status.warn('monitoring was incomplete in this period: the report says so');
+  const file = local.settings.output;
+  // As every command: off a terminal (cron) a success says nothing unless -v.
+  const tells = local.terminal.stderrIsTTY || local.settings.verbose;
+  if (file && file !== '-' && tells) local.status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
+}
+
+function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string {
+  if (format === 'html') return reportHtml(data);
+  if (format === 'markdown') return reportMarkdown(data);
+  return `${escapeJsonControls(JSON.stringify(data, null, 2))}\n`;
+}

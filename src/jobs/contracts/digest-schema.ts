@@ -1,0 +1,55 @@
+// The contract of `digest -f json` (docs/digest.md) as a zod schema: `recall-feed schema digest`.
+import { z } from 'zod';
+import { RecallSchema } from '../../api/schemas.js';
+import { CASE_STATUSES } from '../../archive/cases-model.js';
+import { MonitoringHealthSchema } from './case-schema.js';
+import { MatchRowSchema } from './match-row-schema.js';
+
+const valueCount = z.object({ value: z.string(), count: z.number().int().min(1) });
+
+/** One catalogue row and the recall it matched (ProductRow in your-products.ts), as every digest format opens with it. */
+const ProductRowSchema = z.object({
+  level: MatchRowSchema.shape.level,
+  reason: MatchRowSchema.shape.reason,
+  key: z.string().nullable().describe("the key column's value (sku, or --key), else null"),
+  key_column: z.string().nullable(),
+  name: z.string().nullable().describe("the catalogue's name column, when it has one"),
+  catalog_line: MatchRowSchema.shape.catalog_line,
+  recall_id: z.number().int().nullable(),
+  alert_title: z.string().nullable(),
+  risk_severity: z.string().nullable(),
+  hazard: z.string().nullable().describe("the recall's hazard_description"),
+  data_source: z.string().nullable(),
+  published_at: z.string().nullable(),
+  source_url: z.string().nullable().describe('an http(s) link to the notice, else null'),
+  case: z
+    .object({ id: z.number().int().min(1), status: z.enum(CASE_STATUSES), due_at: z.string().nullable() })
+    .nullable()
+    .describe('the case opened on this pair (match --open-cases), when there is one'),
+});
+
+export const DigestSchema = z
+  .object({
+    period: z.object({ from: z.string(), to: z.string() }),
+    products: z
+      .array(ProductRowSchema)
+      .nullable()
+      .describe('null without --catalog; your products in reading order (level, severity, newest)'),
+    recalls: z.object({ new: z.array(RecallSchema), updated: z.array(RecallSchema) }),
+    counts: z.object({
+      new: z.number().int(),
+      updated: z.number().int(),
+      by_severity: z.array(valueCount),
+      by_source: z.array(valueCount),
+    }),
+    matches: z.array(MatchRowSchema).nullable(),
+    health: MonitoringHealthSchema.extend({
+      sources_checked: z.boolean(),
+      writes_settled: z
+        .boolean()
+        .describe("every page stamped before the period's end had committed when the digest read (docs/digest.md)"),
+    }),
+  })
+  .describe(
+    'What the archive stored in a period and whether monitoring held: recall-feed digest -f json, and the json webhook of digest.',
+  );

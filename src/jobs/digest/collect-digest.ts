@@ -1,0 +1,124 @@
+// Gathers a digest: the period's recalls and sync runs from the archive, the sources the key may use, the catalogue's matches.
+import { computeHealth } from '../../archive/health.js';
+import type { ArchiveStore } from '../../archive/store.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { type LocalSession, readArchive } from '../../runtime/archive/local-session.js';
+import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { buildDigest, type Digest } from './digest-model.js';
+import { byReadingOrder, type ProductRow, productRow } from './your-products.js';
+import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
+import { allowedSources } from '../../runtime/archive/allowed-sources.js';
+
+export interface DigestSelection {
+  fromMs: number;
+  toMs: number;
+  sources: string[] | undefined;
+  filter: RecordFilter;
+  catalog: { file: string; map: ColumnMap; key?: string } | undefined;
+}
+
+/** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
+async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter) {
+  if (catalog === undefined) return undefined;
+  const [{ loadCatalogue }, { CatalogueIndex }, { reportCatalogue }] = await Promise.all([
+    import('../matching/load-catalogue.js'),
+    import('../../match/matcher.js'),
+    import('../matching/match-rows.js'),
+  ]);
+  const catalogue = await loadCatalogue(catalog.file, catalog.map);
+  const index = new CatalogueIndex(catalogue);
+  reportCatalogue(catalogue, index.rejected, status);
+  const { keyColumn } = await import('../matching/open-cases.js');
+  return { index, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
+}
+
+/** The case of each (catalogue row, recall) pair, as match --open-cases keys them; none on an archive without cases. */
+async function casesByPair(archive: ArchiveStore, products: readonly ProductRow[]): Promise<void> {
+  if (products.length === 0) return;
+  const { CASE_STATUSES } = await import('../../archive/cases-model.js');
+  const cases = await archive.cases({ statuses: CASE_STATUSES });
+  const byPair = new Map(cases.map((c) => [`${c.catalog_key}\n${c.recall_id}`, c]));
+  for (const p of products) {
+    const key = p.key !== null ? `${p.key_column}:${p.key}` : `line:${p.catalog_line}`;
+    const c = byPair.get(`${key}\n${p.recall_id}`);
+    // due_at: shown when the case carries one (the deadlines work adds it); null until then.
+    const due = (c as { due_at?: unknown } | undefined)?.due_at;
+    if (c) p.case = { id: c.id, status: c.status, due_at: typeof due === 'string' ? due : null };
+  }
+}
+
+/** Longest the digest waits for a page being stored to commit, or for the archive's clock to reach the period's end. */
+const SETTLE_MAX_MS = 300_000;
+const SETTLE_STEP_MS = 1000;
+
+/**
+ * Whether every write stamped before `toMs` has committed (docs/digest.md, "The period"): the archive's commit
+ * horizon, read under its write lock, has reached the end of the period. A page being stored holds the lock: the
+ * digest waits for it; an archive clock behind the period's end, likewise, within SETTLE_MAX_MS.
+ */
+async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promise<boolean> {
+  for (let waited = 0; ; waited += SETTLE_STEP_MS) {
+    const horizon = await archive.commitHorizon();
+    if (horizon !== undefined && horizon >= toMs) return true;
+    if (waited >= SETTLE_MAX_MS || (horizon !== undefined && toMs - horizon > SETTLE_MAX_MS - waited)) return false;
+    await ctx.sleep(SETTLE_STEP_MS, ctx.signal);
+  }
+}
+
+export async function collectDigest(
+  sel: DigestSelection,
+  globals: GlobalFlags,
+  local: LocalSession,
+  ctx: Context,
+): Promise<Digest> {
+  const matcher = await loadMatcher(sel.catalog, local.status);
+  const period = { fromMs: sel.fromMs, toMs: sel.toMs };
+  // Before the archive: a source the key may not use is refused as `feed` refuses it.
+  const allowed = await allowedSources(sel.sources, globals, local, ctx);
+  const archive = await readArchive(local);
+  let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
+  let stored: Awaited<ReturnType<typeof archive.storedIn>>;
+  let settled: boolean;
+  let matches: Record<string, unknown>[] | null = null;
+  let products: ProductRow[] | null = null;
+  try {
+    settled = await settle(archive, sel.toMs, ctx);
+    if (!settled)
+      local.status.warn(
+        "a sync was still storing recalls of this period (or the archive's clock had not reached its end): the digest may miss some, so monitoring is not called complete",
+      );
+    runs = await archive.syncRuns(period);
+    stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+    if (matcher) {
+      const { matchRow } = await import('../matching/match-rows.js');
+      const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
+      for (const recall of [...stored.new, ...stored.updated])
+        for (const m of matcher.index.match(recall)) {
+          const match = matchRow(m, recall);
+          pairs.push({ match, product: productRow(match, recall, matcher.columns, m.row.values) });
+        }
+      pairs.sort((a, b) => byReadingOrder(a.product, b.product));
+      matches = pairs.map((p) => p.match);
+      products = pairs.map((p) => p.product);
+      await casesByPair(archive, products);
+    }
+    // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
+    for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
+      local.status.warn(warning);
+  } finally {
+    await archive.close();
+  }
+  return buildDigest({
+    fromMs: sel.fromMs,
+    toMs: sel.toMs,
+    stored,
+    matches,
+    products,
+    health: computeHealth(runs, period, allowed),
+    sourcesChecked: allowed !== undefined,
+    settled,
+  });
+}

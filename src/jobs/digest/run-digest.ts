@@ -1,0 +1,90 @@
+// Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
+import path from 'node:path';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { writeChunk } from '../../output/backpressure.js';
+import { jsonText } from '../../output/control-escapes.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
+import { openLocal } from '../../runtime/archive/local-session.js';
+import type { Context } from '../../runtime/context.js';
+import { openTarget } from '../../runtime/files/output-target.js';
+import { writeOutput } from '../../runtime/files/write-output.js';
+import { webhookUrl } from '../watch/actions-plan.js';
+import { type EmailFlags, planEmail } from '../../runtime/options/email-options.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { GlobalFlags, Settings } from '../../runtime/settings.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.js';
+import { collectDigest } from './collect-digest.js';
+import type { Digest } from './digest-model.js';
+
+export type DigestFormat = 'text' | 'markdown' | 'html' | 'json';
+
+export interface DigestPlan {
+  db: DbChoice;
+  fromMs: number;
+  toMs: number;
+  sources: string[] | undefined;
+  filter: RecordFilter;
+  catalog: { file: string; map: ColumnMap; key?: string } | undefined;
+  /** -f as given; undefined: by the -o extension, else text. */
+  format: DigestFormat | undefined;
+  email: EmailFlags;
+  webhook: string | true | undefined;
+  webhookFormat: string | undefined;
+}
+
+const BY_EXTENSION: Record<string, DigestFormat> = {
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+  '.json': 'json',
+  '.txt': 'text',
+};
+
+function chooseDigestFormat(plan: DigestPlan, settings: Settings): DigestFormat {
+  if (plan.format) return plan.format;
+  const out = settings.output && settings.output !== '-' ? settings.output : undefined;
+  return (out && BY_EXTENSION[path.extname(out).toLowerCase()]) || 'text';
+}
+
+function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: WebhookFormat } | undefined {
+  if (plan.webhook === undefined) return undefined;
+  const format = (plan.webhookFormat ?? 'json').trim().toLowerCase();
+  if (!(WEBHOOK_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${plan.webhookFormat}'`);
+  return { url: webhookUrl(plan.webhook, settings), format: format as WebhookFormat };
+}
+
+async function render(d: Digest, format: DigestFormat, width: number): Promise<string> {
+  if (format === 'json') return `${jsonText(d)}\n`;
+  if (format === 'html') return (await import('./render-html.js')).digestHtml(d);
+  const { digestMarkdown, digestText } = await import('./render-text.js');
+  return format === 'markdown' ? digestMarkdown(d) : digestText(d, width);
+}
+
+export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  const local = await openLocal(globals, ctx, plan.db);
+  const { settings } = local;
+  // Every flag is checked before the archive is read or anything is sent.
+  const email = planEmail(plan.email, settings);
+  const hook = planWebhook(plan, settings);
+  const format = chooseDigestFormat(plan, settings);
+  const digest = await collectDigest(plan, globals, local, ctx);
+  ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
+  // Sent somewhere, it is printed only when asked for: cron would otherwise mail it a second time.
+  const print = (!email && !hook) || plan.format !== undefined || settings.output !== undefined;
+  if (print) {
+    const text = await render(digest, format, local.terminal.columns);
+    await writeOutput(
+      () => openTarget(settings, ctx),
+      (target) => writeChunk(target.stream, text),
+    );
+  }
+  const { emailDigest, postDigest } = await import('./deliver-digest.js');
+  if (email) {
+    await emailDigest(digest, email, settings.timeoutMs, local.status, ctx);
+    if (settings.verbose) local.status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
+  }
+  if (hook) await postDigest(digest, hook, email?.to, settings.timeoutMs, local.status, ctx);
+}

@@ -1,0 +1,69 @@
+// Doctor's archive checks (read-only): it opens, its schema is one we read, the case log verifies, the last syncs, the outbox.
+import type { ArchiveStore } from '../../archive/store.js';
+import type { DbTarget } from '../../archive/db-target.js';
+import { openArchiveAt } from '../../runtime/archive/archive-file.js';
+import { type CheckResult, fail, ok, warn } from './check.js';
+import { checkOutbox } from './check-outbox.js';
+
+/** A source not synced successfully for this long is worth a warning: the feed's window is 24 hours. */
+const STALE_SYNC_MS = 25 * 3_600_000;
+const LOOK_BACK_MS = 31 * 86_400_000;
+
+export async function checkArchive(target: DbTarget, now: number): Promise<CheckResult[]> {
+  let archive: ArchiveStore;
+  try {
+    archive = await openArchiveAt(target, { create: false, readOnly: true });
+  } catch (err) {
+    const { describeError } = await import('../../runtime/error-reports.js');
+    const report = describeError(err);
+    return [fail('archive', `${target.name}: ${report.message}`, report.hints[0])];
+  }
+  const results: CheckResult[] = [];
+  try {
+    // A read-only open refuses a newer schema and migrates nothing: opening is the schema check.
+    results.push(ok('archive', `${target.name} (${archive.engine}) opens; its schema is one this version reads`));
+    results.push(await casesCheck(archive));
+    results.push(...(await syncChecks(archive, now)));
+    results.push(await checkOutbox(archive, target, now));
+  } catch (err) {
+    const { describeError } = await import('../../runtime/error-reports.js');
+    const report = describeError(err);
+    results.push(fail('archive', `${target.name}: ${report.message}`, report.hints[0]));
+  } finally {
+    await archive.close();
+  }
+  return results;
+}
+
+async function casesCheck(archive: ArchiveStore): Promise<CheckResult> {
+  const check = await archive.verifyCases();
+  if (check.broken) {
+    const b = check.broken;
+    return fail(
+      'cases',
+      `case log broken at event ${b.seq}: ${b.problem}`,
+      'run `recall-feed cases verify` for the details',
+    );
+  }
+  return ok('cases', `${check.cases} cases, ${check.events} events: the log verifies`);
+}
+
+/** The newest successful sync of each source (a run over all sources counts for each as "all"). */
+async function syncChecks(archive: ArchiveStore, now: number): Promise<CheckResult[]> {
+  const runs = await archive.syncRuns({ fromMs: now - LOOK_BACK_MS, toMs: now + 60_000 });
+  const last = new Map<string, number>();
+  for (const run of runs) {
+    if (run.outcome !== 'ok') continue;
+    const at = Date.parse(run.ended_at ?? run.started_at);
+    for (const source of run.sources ?? ['all sources']) last.set(source, Math.max(last.get(source) ?? 0, at));
+  }
+  if (last.size === 0)
+    return [warn('sync', 'no successful sync in the last 31 days', 'run `recall-feed sync` (cron: hourly)')];
+  return [...last].map(([source, at]) => {
+    const ago = Math.round((now - at) / 60_000);
+    const detail = `${source}: last successful sync ${new Date(at).toISOString()} (${ago} min ago)`;
+    return now - at > STALE_SYNC_MS
+      ? warn(`sync ${source}`, detail, 'the feed keeps 24 hours: recalls older than that were missed')
+      : ok(`sync ${source}`, detail);
+  });
+}

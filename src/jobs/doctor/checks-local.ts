@@ -1,0 +1,76 @@
+// Doctor's checks on this machine: the config file and profile, and the state and lock files named by flags.
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../../runtime/context.js';
+import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
+import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js';
+import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
+
+const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
+
+export async function checkConfig(globals: GlobalFlags, ctx: Context): Promise<CheckResult> {
+  const file = configPath(ctx.env);
+  const profile = resolveProfileName(globals, ctx.env);
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    return ok('config', `no config file (${file}); profile '${profile}' from flags and environment only`);
+  }
+  const warnings: string[] = [];
+  try {
+    const store = await openConfigStore(ctx.env, {
+      write: (m: string) => warnings.push(m.replace(/^warning: /, '').trim()),
+    });
+    const known = Object.keys(store.list(profile)).length > 0 || profile === 'default';
+    const detail = `${file} (mode ${mode(stat.mode)}), profile '${profile}'`;
+    if (warnings.length) return warn('config', `${detail}: ${warnings[0]}`, `chmod 600 ${file}`);
+    if (!known) return warn('config', `${detail} holds no settings`, 'check --profile or RECALL_FEED_PROFILE');
+    return ok('config', detail);
+  } catch (err) {
+    return fail('config', messageOf(err), 'fix or move the file aside; `recall-feed config set` writes a new one');
+  }
+}
+
+/** A state file: absent (a first run creates it), or JSON we can read, in a folder we can write. */
+export async function checkState(file: string): Promise<CheckResult> {
+  const name = `state ${file}`;
+  try {
+    await fs.access(path.dirname(path.resolve(file)), constants.W_OK);
+  } catch (err) {
+    return fail(name, `its folder cannot be written: ${messageOf(err)}`, 'point --state at a writable folder');
+  }
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok(name, 'not there yet: the first run creates it');
+    return fail(name, `cannot be read: ${messageOf(err)}`, 'check its permissions');
+  }
+  let json: { version?: unknown; seen?: unknown; pending?: unknown };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    return fail(name, 'not valid JSON (damaged?)', 'restore it from a backup, or remove it to start afresh');
+  }
+  if (json === null || typeof json !== 'object' || json.version !== 1 || typeof json.seen !== 'object')
+    return fail(name, 'not a recall-feed state file (version 1)', 'point --state at the file feed --state writes');
+  const ids = Object.keys(json.seen ?? {}).length;
+  const pending = Array.isArray(json.pending) ? json.pending.length : 0;
+  const detail = `${ids} ids remembered${pending ? `, ${pending} recalls with deliveries still owed` : ''}`;
+  return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
+}
+
+/** The run lock beside a file: free, held by a running job, or left stale by a killed one. */
+export async function checkLock(file: string): Promise<CheckResult> {
+  const name = `lock ${file}`;
+  const { default: lockfile } = await import('proper-lockfile');
+  try {
+    const held = await lockfile.check(file, { realpath: false, stale: 60_000 });
+    return held
+      ? warn(name, 'held: another run is using it now', 'if none runs, the lock goes stale after a minute')
+      : ok(name, 'free');
+  } catch (err) {
+    return fail(name, messageOf(err));
+  }
+}

@@ -1,0 +1,61 @@
+// What a failed export leaves behind: a partial file and the command that finishes it, or no trace at all.
+import { counted } from '../../output/numbers.js';
+import type { Context } from '../../runtime/context.js';
+import { ResumableError } from '../../runtime/cli-errors.js';
+import { isResumable } from '../../runtime/failure-policy.js';
+import type { OutputTarget } from '../../runtime/files/file-target.js';
+
+import type { Session } from '../../runtime/session.js';
+import type { Page } from '../watch/pages.js';
+import { resumeCommand } from './resume-command.js';
+
+/** How far an export got: records in the output (a resumed partial's included) and the cursor right after them. */
+export interface Progress {
+  written: number;
+  /** Records the API sent, before the record filters. */
+  fetched: number;
+  cursor: string | undefined;
+  last: Page | undefined;
+}
+
+export interface FailedExport {
+  session: Session;
+  ctx: Context;
+  target: OutputTarget;
+  progress: Progress;
+  /** The format can be continued from its partial (csv, json, jsonl); a parquet file cannot. */
+  resumable: boolean;
+}
+
+/**
+ * Keeps what can be resumed and says how; anything else leaves no trace. A run that was itself a
+ * `--resume` always keeps its partial, whatever the failure (a wrong key, an expired cursor): only
+ * a completed resume removes it. Returns the error to throw.
+ */
+export async function keepForResume(err: unknown, f: FailedExport): Promise<unknown> {
+  f.session.status.stop();
+  // A partial that cannot be continued is worth nothing: the target is unchanged, and the run starts over.
+  if ((!isResumable(err) || (!f.resumable && f.target.kind === 'file')) && f.target.resumed === undefined) {
+    await f.target.discard();
+    return err;
+  }
+  const argv = f.ctx.argv ?? [];
+  const { written, cursor } = f.progress;
+  const keyNote =
+    f.session.settings.apiKeySource === 'flag' ? ' (give the key again, e.g. in RECALL_FEED_API_KEY)' : '';
+  // Only a file written through `.partial` keeps anything; stdout, a device or a pipe continue at the cursor.
+  const partial = await f.target.keep({ cursor, count: written });
+  if (partial !== undefined) {
+    return new ResumableError(
+      err,
+      resumeCommand(argv, ['--resume']),
+      `${f.session.settings.output} is unchanged; ${counted(written, 'record is', 'records are')} kept in ${partial}. To finish${keyNote}, run:`,
+    );
+  }
+  const continueWith = cursor === undefined ? [] : ['--cursor', cursor];
+  return new ResumableError(
+    err,
+    resumeCommand(argv, continueWith),
+    `${counted(written, 'record was', 'records were')} written. To continue right after them${keyNote}, run:`,
+  );
+}

@@ -1,0 +1,122 @@
+// A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
+import { formatSpec } from '../../output/formats.js';
+import { counted } from '../../output/numbers.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { isEmptyFilter } from '../../filters/record-filter.js';
+import type { Context } from '../../runtime/context.js';
+import { openTarget } from '../../runtime/files/output-target.js';
+import { announceWritten, writeOutput } from '../../runtime/files/write-output.js';
+import type { OutputTarget } from '../../runtime/files/file-target.js';
+import type { Session } from '../../runtime/session.js';
+import { keepForResume, type Progress } from './export-failure.js';
+import { pagesOf } from '../watch/pages.js';
+import type { FeedPlan } from '../watch/plan.js';
+import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
+import type { CsvHead } from '../../runtime/files/csv-header.js';
+import { summaryLine } from './summary.js';
+
+/**
+ * The version of what the fingerprint covers and how the partial is written. Raise it when either changes:
+ * a partial of another version is then refused ("written with other options") instead of continued wrongly.
+ */
+export const FINGERPRINT_VERSION = 2;
+
+/** The options that shape the output file; a --resume with other ones is refused. */
+export function fingerprint(plan: FeedPlan): string {
+  return JSON.stringify({
+    version: FINGERPRINT_VERSION,
+    format: plan.format,
+    custom: plan.custom,
+    columns: plan.columns,
+    guard: plan.formulaGuard,
+    ...plan.params,
+    // Absent when empty, so that partial files of runs without filters keep resuming.
+    ...(isEmptyFilter(plan.filter) ? {} : { filter: plan.filter }),
+  });
+}
+
+/** Writes pages into the target until the window, --max or --no-paginate ends the run. */
+async function fill(
+  plan: FeedPlan,
+  session: Session,
+  ctx: Context,
+  target: OutputTarget,
+  progress: Progress,
+  head: CsvHead | undefined,
+): Promise<void> {
+  const sink = createRecordSink({ plan, session, target, head });
+  // Notes what each filter value met, to say which matched nothing (a typo) when the pages are done.
+  const coverage = new FilterCoverage(plan.filter);
+  const keep = coverage.keep;
+  const filtered = !isEmptyFilter(plan.filter);
+  const resumed = target.resumed;
+  // Records that arrived or moved since the partial was written may come again after its cursor:
+  // a resume never writes an id the partial already holds.
+  const already = resumed && resumed.count > 0 ? await idsWritten(plan, target, head) : undefined;
+  // A resumed run whose last page was already written only closes the document.
+  if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
+    for await (const page of pagesOf(session, plan, progress.cursor)) {
+      progress.last = page;
+      const kept = filtered ? page.data.filter(keep) : page.data;
+      const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;
+      progress.fetched += page.data.length;
+      const room = plan.max === undefined ? matching.length : plan.max - progress.written;
+      await sink.write(matching.slice(0, room));
+      progress.written += Math.min(room, matching.length);
+      progress.cursor = page.nextCursor;
+      const total = page.pagination.total_count;
+      session.status.progress(
+        filtered
+          ? `fetching recalls… ${progress.written} matching of ${progress.fetched} of ${total}`
+          : `fetching recalls… ${progress.written} of ${total}`,
+      );
+      if (plan.max !== undefined && progress.written >= plan.max) break;
+      if (!plan.paginate) {
+        if (page.nextCursor) session.status.note(`next cursor: ${page.nextCursor}`);
+        break;
+      }
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+    }
+  }
+  for (const warning of coverage.messages()) session.status.warn(warning);
+  await sink.end();
+}
+
+/** The ids the partial a resume continues already holds. */
+async function idsWritten(
+  plan: FeedPlan,
+  target: OutputTarget,
+  head: CsvHead | undefined,
+): Promise<Set<string> | undefined> {
+  if (target.partial === undefined) return undefined;
+  const { idsInPartial } = await import('../../runtime/files/partial-ids.js');
+  return idsInPartial(target.partial, { format: plan.format, header: head?.header, formulaGuard: plan.formulaGuard });
+}
+
+export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {
+  const progress: Progress = { written: 0, fetched: 0, cursor: plan.cursor, last: undefined };
+  await writeOutput(
+    () =>
+      openTarget(session.settings, ctx, { append: plan.append, resume: plan.resume, fingerprint: fingerprint(plan) }),
+    async (target) => {
+      if (target.resumed) {
+        progress.written = target.resumed.count;
+        progress.cursor = target.resumed.cursor;
+      }
+      // Before any request: rows that could not follow the header of the file continued are refused.
+      const head = await continuedCsv(plan, target, session.settings.output ?? '');
+      await session.status.start('fetching recalls…');
+      await fill(plan, session, ctx, target, progress, head);
+      session.lock?.check();
+    },
+    (err, target) =>
+      keepForResume(err, { session, ctx, target, progress, resumable: formatSpec(plan.format).resumable }),
+  );
+  session.status.stop();
+  ctx.ops?.counts({ fetched: progress.fetched });
+  if (plan.format === 'table' || session.settings.verbose) {
+    const fetched = isEmptyFilter(plan.filter) ? undefined : progress.fetched;
+    session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched));
+  }
+  announceWritten(session, counted(progress.written, 'recall', 'recalls'));
+}

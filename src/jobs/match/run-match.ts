@@ -1,0 +1,194 @@
+// Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import { BOUNDS } from '../../api/constants.js';
+import { groupDigits, counted } from '../../output/numbers.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import { loadCatalogue } from '../matching/load-catalogue.js';
+import { CatalogueIndex, type Match } from '../../match/matcher.js';
+import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
+import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
+import { caseSla, type Sla } from '../matching/sla.js';
+import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
+import type { Context } from '../../runtime/context.js';
+import type { FeedOptions } from '../watch/plan.js';
+import { MatchesFoundError } from '../../runtime/cli-errors.js';
+import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
+import { writeOutput } from '../../runtime/files/write-output.js';
+import { openSession } from '../../runtime/session.js';
+import type { Settings } from '../../runtime/settings.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import type { Terminal } from '../../runtime/terminal/terminal.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+import { watchMatch } from './watch-match.js';
+
+/** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
+export type RecallSource =
+  | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
+  | { kind: 'archive'; db: DbChoice; sources: string[] | undefined; sinceUs: number | undefined };
+
+export interface MatchPlan {
+  catalog: string;
+  map: ColumnMap;
+  recalls: RecallSource;
+  filter: RecordFilter;
+  exitCode: boolean;
+  formulaGuard: boolean;
+  bom: boolean;
+  /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
+  watch: FeedOptions | undefined;
+  /** `--explain`: each row says which rule fired on which normalised values. */
+  explain?: boolean;
+  /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
+  openCases?: CasesPlan | undefined;
+}
+
+/** `--open-cases`: the key column (--key), the levels that open a case (--level), the deadline (--sla), and with --watch the archive (--db). */
+export interface CasesPlan {
+  key: string | undefined;
+  db: DbChoice;
+  levels?: readonly ('match' | 'possible')[];
+  sla?: Sla | undefined;
+}
+
+/** What writing the rows needs, from a session or a local (archive) one. */
+interface Surroundings {
+  settings: Settings;
+  terminal: Terminal;
+  status: StatusReporter;
+}
+
+/** Recalls in batches, with the window's size when the source knows it. */
+type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+
+async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
+  for await (const batch of inBatches(records, signal)) yield { records: batch };
+}
+
+/**
+ * Checks every recall of `batches` that `keep` accepts against the catalogue and writes a row per match;
+ * returns the counts. The archive filters in its query, so its recalls are all kept here.
+ */
+async function matchAll(
+  plan: MatchPlan,
+  catalogue: Catalogue,
+  index: CatalogueIndex,
+  batches: Batches,
+  keep: (recall: Record<string, unknown>) => boolean,
+  where: Surroundings,
+  ctx: Context,
+  onMatch?: (match: Match, recall: Record<string, unknown>) => void,
+) {
+  const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const format = chooseFormat(where.settings, where.terminal);
+  await writeOutput(
+    () => openTarget(where.settings, ctx),
+    async (target) => {
+      const { createRenderer } = await import('../../output/renderer.js');
+      const renderer = createRenderer({
+        format,
+        out: target.stream,
+        tableColumns: matchTableColumns(catalogue, plan.explain),
+        csvColumns: matchColumns(catalogue, plan.explain),
+        columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom,
+        width: where.terminal.columns,
+        wholeHeaders: true,
+        color: where.terminal.color,
+        toTerminal: reachesTerminal(target, where.terminal),
+      });
+      await where.status.start('matching recalls…');
+      for await (const batch of batches) {
+        const rows: Record<string, unknown>[] = [];
+        for (const recall of batch.records) {
+          counts.fetched++;
+          if (!keep(recall)) continue;
+          counts.checked++;
+          for (const m of index.match(recall, { explain: plan.explain })) {
+            counts[m.level]++;
+            rows.push(matchRow(m, recall, plan.explain));
+            // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
+            if (m.level !== 'excluded') onMatch?.(m, recall);
+          }
+        }
+        await where.status.around(() => renderer.write(rows));
+        const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
+        where.status.progress(`matching recalls… ${groupDigits(counts.fetched)}${of}`);
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+      }
+      await renderer.end();
+    },
+  );
+  where.status.stop();
+  return counts;
+}
+
+export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
+  // Read before any request: a bad file is a usage error that costs no quota.
+  const catalogue = await loadCatalogue(plan.catalog, plan.map);
+  // A --key the catalogue lacks is bad input: refused before any warning, request or file.
+  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
+  const index = new CatalogueIndex(catalogue);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx, plan.openCases);
+  const source = plan.recalls;
+  let counts: Awaited<ReturnType<typeof matchAll>>;
+  let status: StatusReporter;
+  if (source.kind === 'archive') {
+    // Offline: no key, no request; the filters the archive can answer become SQL.
+    const local = await openLocal(globals, ctx, source.db);
+    status = local.status;
+    reportCatalogue(catalogue, index.rejected, status);
+    const sla = plan.openCases && (await caseSla(plan.openCases.sla, local.settings.profileCaseSla));
+    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
+    // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
+    const archive = opener
+      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(local);
+    try {
+      const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
+      const batches = archiveBatches(records, ctx.signal);
+      const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
+      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
+      // After the listing ends: the archive is one connection, and its rows were being streamed.
+      if (opener) status.note(casesLine(await writing(local.archive.name, () => opener.flush(archive, ctx.now()))));
+      const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
+      for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
+    } finally {
+      await archive.close();
+    }
+  } else {
+    const session = await openSession(globals, ctx, { needsKey: true });
+    status = session.status;
+    try {
+      reportCatalogue(catalogue, index.rejected, status);
+      const pages = session.client.feedPages({
+        dataSources: source.sources,
+        hoursAgo: source.hours,
+        limit: BOUNDS.pageSizeMax,
+      });
+      const batches: Batches = (async function* () {
+        for await (const page of pages)
+          yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+      })();
+      const coverage = new FilterCoverage(plan.filter);
+      counts = await matchAll(plan, catalogue, index, batches, coverage.keep, session, ctx);
+      for (const warning of coverage.messages()) status.warn(warning);
+    } finally {
+      await session.close();
+    }
+  }
+  ctx.ops?.counts({ fetched: counts.fetched });
+  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const rejected = index.rejected.filter((r) => !r.unchecked).length;
+  const unchecked = index.rejected.length - rejected;
+  const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
+  const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
+  status.note(
+    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+  );
+  if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
+}

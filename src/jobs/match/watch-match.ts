@@ -1,0 +1,115 @@
+// `match --watch`: the feed's watch loop, writing (and acting on) match rows instead of records.
+import type { CatalogueIndex } from '../../match/matcher.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import type { Context } from '../../runtime/context.js';
+import type { ColorLevel, Renderer } from '../../output/renderer.js';
+import type { FeedPlan, FeedOptions } from '../watch/plan.js';
+import { withFeedRun } from '../watch/feed-run.js';
+import { runWatch, type WatchOutput, type WatchPlan } from '../watch/watch.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
+import {
+  archiveTarget,
+  type DbChoice,
+  openArchiveAt,
+  writerOptions,
+  writing,
+} from '../../runtime/archive/archive-file.js';
+import { caseOpener, casesLine, type CaseOpener } from '../matching/open-cases.js';
+import { caseSla, type Sla } from '../matching/sla.js';
+import type { ArchiveStore } from '../../archive/index.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
+
+/** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
+function matchOutput(
+  catalogue: Catalogue,
+  index: CatalogueIndex,
+  plan: FeedPlan,
+  ctx: Context,
+  width: number,
+  color: ColorLevel,
+  toTerminal: boolean,
+  cases?: { opener: CaseOpener; archive: ArchiveStore; note: (line: string) => void },
+): WatchOutput {
+  let renderer: Renderer | undefined;
+  const open = async () => {
+    const { createRenderer } = await import('../../output/renderer.js');
+    return createRenderer({
+      format: plan.format,
+      out: ctx.stdout,
+      tableColumns: matchTableColumns(catalogue),
+      csvColumns: matchColumns(catalogue),
+      formulaGuard: plan.formulaGuard,
+      width,
+      wholeHeaders: true,
+      color,
+      toTerminal,
+    });
+  };
+  return {
+    prepare(records) {
+      const rows = records.flatMap((recall) =>
+        index.match(recall).map((m) => {
+          if (m.level !== 'excluded') cases?.opener.add(m, recall);
+          return matchRow(m, recall);
+        }),
+      );
+      return {
+        items: rows.map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
+        async write() {
+          if (rows.length === 0) return;
+          renderer ??= await open();
+          await renderer.write(rows);
+          if (cases)
+            cases.note(
+              casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),
+            );
+        },
+      };
+    },
+    end: async () => renderer?.end(),
+  };
+}
+
+/**
+ * Polls like `feed --watch` (its flags checked by the feed's own plan, its files under the feed's run lock)
+ * and matches each new recall.
+ */
+export function watchMatch(
+  watch: FeedOptions,
+  catalogue: Catalogue,
+  index: CatalogueIndex,
+  globals: GlobalFlags,
+  ctx: Context,
+  openCases?: { key: string | undefined; db: DbChoice; levels?: readonly ('match' | 'possible')[]; sla?: Sla },
+): Promise<void> {
+  return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
+    reportCatalogue(catalogue, index.rejected, session.status);
+    const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
+    const opener = openCases && caseOpener(catalogue, openCases.key, session.status, { ...openCases, sla });
+    // Live: the archive the cases go to is created when missing, as `sync` would.
+    const target =
+      openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
+    const archive =
+      target === undefined
+        ? undefined
+        : await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
+    try {
+      const note = (line: string) => session.status.note(line);
+      const cases = opener && archive ? { opener, archive, note } : undefined;
+      const output = matchOutput(
+        catalogue,
+        index,
+        plan,
+        ctx,
+        terminal.columns,
+        terminal.color,
+        terminal.stdoutIsTTY,
+        cases,
+      );
+      await runWatch(plan as WatchPlan, session, ctx, output);
+    } finally {
+      await archive?.close();
+    }
+  });
+}

@@ -1,0 +1,91 @@
+// The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
+import { counted, groupDigits } from '../../output/numbers.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import type { Match, RejectedCode } from '../../match/matcher.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+
+/** Written before the catalogue's own columns. */
+const LEAD = ['level', 'reason', 'catalog_line'] as const;
+/** Written after them, named as the API names them. */
+const RECALL = ['recall_id', 'alert_title', 'risk_severity', 'data_source', 'published_at', 'source_url'] as const;
+/** Last: whether the row's lot and date are among the notice's, the notice's words that say so, and (--explain) why it matched. */
+const SCOPE = ['scope', 'scope_evidence'] as const;
+const EXPLAIN = 'explain';
+
+/** A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`. */
+function catalogueKey(header: string): string {
+  return (LEAD as readonly string[]).includes(header) ||
+    (RECALL as readonly string[]).includes(header) ||
+    (SCOPE as readonly string[]).includes(header) ||
+    header === EXPLAIN
+    ? `catalog.${header}`
+    : header;
+}
+
+/** Every column of a match row, in order: csv header and the full table. */
+export function matchColumns(catalogue: Catalogue, explain = false): string[] {
+  return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL, ...SCOPE, ...(explain ? [EXPLAIN] : [])];
+}
+
+/** What a table shows on a terminal: the tier and scope, the catalogue's identifying columns, the recall, the evidence. */
+export function matchTableColumns(catalogue: Catalogue, explain = false): string[] {
+  const { gtin, brand, model, name, lot, best_before } = catalogue.columns;
+  const own = [name ?? model ?? gtin, brand, lot, best_before]
+    .filter((c): c is string => c !== undefined)
+    .map(catalogueKey);
+  return [
+    'level',
+    'reason',
+    'scope',
+    'catalog_line',
+    ...own,
+    'recall_id',
+    'alert_title',
+    'scope_evidence',
+    ...(explain ? [EXPLAIN] : []),
+  ];
+}
+
+export function matchRow(match: Match, recall: Record<string, unknown>, explain = false): Record<string, unknown> {
+  const row: Record<string, unknown> = { level: match.level, reason: match.reason, catalog_line: match.row.line };
+  for (const [header, value] of Object.entries(match.row.values)) row[catalogueKey(header)] = value;
+  row.recall_id = recall.id ?? null;
+  for (const field of RECALL.slice(1)) row[field] = recall[field] ?? null;
+  row.scope = match.scope;
+  row.scope_evidence = match.scopeEvidence;
+  if (explain) row.explain = match.explain;
+  return row;
+}
+
+/** Rejected codes listed one per line up to here; the rest are counted. */
+const MAX_REJECTED_LINES = 20;
+
+/**
+ * What the user should know about the catalogue as read, on stderr: an encoding guessed, repeated
+ * columns, and each barcode with a wrong check digit (never matched). Its text is the file's; the status reporter prints it without control codes.
+ */
+export function reportCatalogue(catalogue: Catalogue, rejected: readonly RejectedCode[], status: StatusReporter): void {
+  const { file } = catalogue;
+  if (catalogue.readAs === 'windows-1252') {
+    status.warn(
+      `${file} is not UTF-8: read as Windows-1252 (Western European); if accents look wrong, save it as UTF-8`,
+    );
+  }
+  for (const r of catalogue.repeated) {
+    const differ =
+      r.conflicts === 0 ? '' : `; in ${counted(r.conflicts, 'row', 'rows')} they differ and only the first is read`;
+    status.warn(
+      `catalogue column '${r.header}' appears ${r.positions.length} times (columns ${r.positions.join(', ')}): each row reads its first non-empty value${differ}`,
+    );
+  }
+  for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
+    status.warn(
+      r.unchecked
+        ? `catalogue row ${r.line}: barcode '${r.value}' has a ${r.reason}: only the identical code in a notice matches it, as possible (barcode-unchecked)`
+        : `catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`,
+    );
+  }
+  if (rejected.length > MAX_REJECTED_LINES) {
+    status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more barcodes rejected or unchecked`);
+  }
+}

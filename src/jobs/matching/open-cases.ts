@@ -1,0 +1,123 @@
+// `match --open-cases`: each catalogue row's identity (--key, a key column, else its line), and one case per new match pair.
+import type { ArchiveStore, CaseCandidate } from '../../archive/index.js';
+import type { Catalogue, CatalogueRow } from '../../match/catalogue.js';
+import type { Match } from '../../match/matcher.js';
+import { counted } from '../../output/numbers.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { dueAt, type Sla } from './sla.js';
+
+/** Columns that identify a product, looked for in this order (case ignored) when --key is not given. */
+export const KEY_COLUMNS = ['sku', 'id', 'ref', 'our_ref', 'article'] as const;
+
+/** The actor of the opened events. */
+export const MATCH_ACTOR = 'recall-feed match';
+
+/** The column named by --key (exactly, else ignoring case), or the first key column found; undefined for none. */
+export function keyColumn(catalogue: Catalogue, flag: string | undefined): string | undefined {
+  const find = (name: string) =>
+    catalogue.headers.find((h) => h === name) ?? catalogue.headers.find((h) => h.toLowerCase() === name.toLowerCase());
+  if (flag !== undefined) {
+    const found = find(flag);
+    if (found === undefined)
+      throw new UsageError(
+        `--key ${flag}: the catalogue has no such column`,
+        `its columns: ${catalogue.headers.slice(0, 20).join(', ')}`,
+      );
+    return found;
+  }
+  for (const name of KEY_COLUMNS) {
+    const found = find(name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * How each row is known to its cases: `<column>:<value>`, or `line:<n>` without a key column (or with an
+ * empty key). Warns once about line numbers and about keys shared by several rows (one case for them all).
+ */
+export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
+  if (column === undefined)
+    status.warn(
+      `no key column (${KEY_COLUMNS.join(', ')}) in the catalogue: rows are known by their line number, so a reordered catalogue opens new cases; name one with --key`,
+    );
+  const keys = new Map<number, string>();
+  const seen = new Set<string>();
+  let empty = 0;
+  let shared = 0;
+  for (const row of catalogue.rows) {
+    const value = column === undefined ? '' : (row.values[column] ?? '').trim();
+    if (column !== undefined && value === '') empty++;
+    const key = value === '' ? `line:${row.line}` : `${column}:${value}`;
+    if (seen.has(key)) shared++;
+    seen.add(key);
+    keys.set(row.line, key);
+  }
+  if (empty > 0) status.warn(`${counted(empty, 'row has', 'rows have')} no ${column}: known by line number instead`);
+  if (shared > 0)
+    status.warn(`${counted(shared, 'row shares', 'rows share')} a ${column} with an earlier row: they share its cases`);
+  return (row: CatalogueRow) => keys.get(row.line) ?? `line:${row.line}`;
+}
+
+export interface OpenerOptions {
+  /** Only these levels open a case (match --open-cases --level). */
+  levels?: readonly string[] | undefined;
+  /** Each case's deadline, from its recall's published_at. */
+  sla?: Sla | undefined;
+  /** The catalogue's product-name column, kept with each case. */
+  nameColumn?: string | undefined;
+}
+
+/** Gathers the match pairs of a run, then opens the new ones in one transaction. */
+export class CaseOpener {
+  private readonly pairs = new Map<string, CaseCandidate>();
+  constructor(
+    private readonly keyOf: (row: CatalogueRow) => string,
+    private readonly opts: OpenerOptions = {},
+  ) {}
+
+  add(match: Match, recall: Record<string, unknown>): void {
+    if (typeof recall.id !== 'number') return;
+    if (this.opts.levels && !this.opts.levels.includes(match.level)) return;
+    const catalogKey = this.keyOf(match.row);
+    const id = `${catalogKey}\u0000${recall.id}`;
+    if (this.pairs.has(id)) return;
+    this.pairs.set(id, {
+      recallId: recall.id,
+      catalogKey,
+      level: match.level,
+      reason: match.reason,
+      catalogRow: match.row.values,
+      alertTitle: typeof recall.alert_title === 'string' ? recall.alert_title : null,
+      dueAt: this.opts.sla ? (dueAt(this.opts.sla, recall.published_at) ?? null) : null,
+      sla: this.opts.sla?.text ?? null,
+      productName: this.opts.nameColumn ? match.row.values[this.opts.nameColumn]?.trim() || null : null,
+    });
+  }
+
+  /** Opens what was gathered since the last flush; says how many were opened (and how many had a case). */
+  async flush(archive: ArchiveStore, atMs: number): Promise<{ opened: number; existing: number }> {
+    const candidates = [...this.pairs.values()];
+    this.pairs.clear();
+    if (candidates.length === 0) return { opened: 0, existing: 0 };
+    return archive.openCases(candidates, { at: new Date(atMs).toISOString(), actor: MATCH_ACTOR, note: null });
+  }
+}
+
+export function casesLine(counts: { opened: number; existing: number }): string {
+  return `cases: ${counted(counts.opened, 'opened', 'opened')} · ${counted(counts.existing, 'pair', 'pairs')} already had one`;
+}
+
+/** The opener of a `match --open-cases` run, its key column checked (a missing --key column is a usage error). */
+export function caseOpener(
+  catalogue: Catalogue,
+  key: string | undefined,
+  status: StatusReporter,
+  opts: OpenerOptions = {},
+): CaseOpener {
+  return new CaseOpener(rowKeys(catalogue, keyColumn(catalogue, key), status), {
+    ...opts,
+    nameColumn: catalogue.columns.name,
+  });
+}

@@ -1,0 +1,125 @@
+// Case deadlines: an --sla (`2wd`, `24h`, `3d`) read, and a case's due time from its recall's published_at.
+import { UsageError } from '../../runtime/cli-errors.js';
+
+export interface Sla {
+  amount: number;
+  unit: 'wd' | 'h' | 'd';
+  /** ISO 3166 country whose public holidays are not working days (--calendar); wd only. */
+  calendar: string | undefined;
+  /** As stored in the case: `2wd`, `2wd:FR`, `24h`. */
+  text: string;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** `2wd` (working days, Monday to Friday), `24h` (hours), `3d` (calendar days); with --calendar for holidays. */
+export function parseSla(raw: string | undefined, calendar: string | undefined, flag = '--sla'): Sla | undefined {
+  if (raw === undefined) {
+    if (calendar !== undefined)
+      throw new UsageError('--calendar works with --sla <n>wd', 'example: --sla 2wd --calendar FR');
+    return undefined;
+  }
+  const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*$/i.exec(raw);
+  const amount = m ? Number(m[1]) : 0;
+  if (!m || amount < 1)
+    throw new UsageError(
+      `${flag} ${raw}: not a deadline`,
+      'e.g. 2wd (two working days, Monday to Friday), 24h or 3d, counted from the recall’s published_at',
+    );
+  const unit = (m[2] as string).toLowerCase() as Sla['unit'];
+  let country: string | undefined;
+  if (calendar !== undefined) {
+    if (unit !== 'wd') throw new UsageError('--calendar counts working days: use it with --sla <n>wd');
+    country = calendar.trim().toUpperCase();
+    if (!/^[A-Z]{2}$/.test(country))
+      throw new UsageError(
+        `--calendar ${calendar}: no public holidays known for that country`,
+        'a two-letter country code, e.g. FR, DE, GB, US',
+      );
+  }
+  return { amount, unit, calendar: country, text: `${amount}${unit}${country ? `:${country}` : ''}` };
+}
+
+type HolidaysCtor = new (
+  country: string,
+) => { getHolidays(year: number): { date: string; type: string }[]; getCountries(): Record<string, string> };
+
+let HolidaysClass: HolidaysCtor | undefined;
+
+/** date-holidays, loaded once; `loadCalendars` must have run (its data is large, so only a --calendar loads it). */
+export async function loadCalendars(): Promise<void> {
+  if (HolidaysClass) return;
+  const mod = (await import('date-holidays')) as unknown as { default: HolidaysCtor };
+  HolidaysClass = mod.default;
+}
+
+/** Loads the calendar an --sla needs, and refuses a country it has no holidays for (before anything is written). */
+export async function prepareSla(sla: Sla | undefined): Promise<void> {
+  if (sla?.calendar === undefined) return;
+  await loadCalendars();
+  if (!HolidaysClass || !(sla.calendar in new HolidaysClass('FR').getCountries()))
+    throw new UsageError(
+      `--calendar ${sla.calendar}: no public holidays known for that country`,
+      'a two-letter country code, e.g. FR, DE, GB, US',
+    );
+}
+
+const holidayCache = new Map<string, Set<string>>();
+
+/** The public holidays of `country` in `year`, as YYYY-MM-DD. */
+function holidays(country: string, year: number): Set<string> {
+  const key = `${country}:${year}`;
+  let days = holidayCache.get(key);
+  if (!days) {
+    if (!HolidaysClass) throw new Error('loadCalendars() first');
+    days = new Set(
+      new HolidaysClass(country)
+        .getHolidays(year)
+        .filter((h) => h.type === 'public')
+        .map((h) => h.date.slice(0, 10)),
+    );
+    holidayCache.set(key, days);
+  }
+  return days;
+}
+
+function workingDay(day: Date, calendar: string | undefined): boolean {
+  const weekday = day.getUTCDay();
+  if (weekday === 0 || weekday === 6) return false;
+  return calendar === undefined || !holidays(calendar, day.getUTCFullYear()).has(day.toISOString().slice(0, 10));
+}
+
+/** An API time as milliseconds: one without an offset (`2026-01-14T17:00:00`, as some sources send) is UTC. */
+export function utcMs(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN;
+  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value.trim());
+  return Date.parse(bare ? `${value.trim()}Z` : value);
+}
+
+/**
+ * The due time of a case on a recall published at `publishedAt`: hours and days added as such; working days
+ * counted one by one after the day of publication (Monday to Friday in UTC, less the calendar's public holidays),
+ * at the same time of day. Undefined when the recall has no readable published_at.
+ */
+export function dueAt(sla: Sla, publishedAt: unknown): string | undefined {
+  const start = utcMs(publishedAt);
+  if (!Number.isFinite(start)) return undefined;
+  if (sla.unit === 'h') return new Date(start + sla.amount * HOUR_MS).toISOString();
+  if (sla.unit === 'd') return new Date(start + sla.amount * DAY_MS).toISOString();
+  let at = start;
+  for (let counted = 0; counted < sla.amount; ) {
+    at += DAY_MS;
+    if (workingDay(new Date(at), sla.calendar)) counted++;
+  }
+  return new Date(at).toISOString();
+}
+
+/** The deadline of a run's cases: --sla, else the profile's case-sla; its calendar loaded and checked. */
+export async function caseSla(flag: Sla | undefined, setting: string | undefined): Promise<Sla | undefined> {
+  // The setting may name its calendar: `2wd:FR`.
+  const [rule, calendar] = (setting ?? '').split(':');
+  const sla = flag ?? (setting === undefined ? undefined : parseSla(rule, calendar, 'the case-sla setting'));
+  await prepareSla(sla);
+  return sla;
+}

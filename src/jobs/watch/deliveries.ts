@@ -1,0 +1,144 @@
+// Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
+import type { Action } from '../../actions/action.js';
+import { childEnv } from '../../actions/child-env.js';
+import { HttpAgent } from '../../api/http-agent.js';
+import {
+  type BatchAction,
+  DEFAULT_PASS_BUDGET_MS,
+  DeliveryQueue,
+  type DeliveryReport,
+} from '../../actions/delivery-queue.js';
+import { emailAction } from '../../actions/email-action.js';
+import { execAction } from '../../actions/exec-action.js';
+import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { webhookAction } from '../../actions/webhook-action.js';
+import type { Context } from '../../runtime/context.js';
+import { proxyFromEnv, type Session } from '../../runtime/session.js';
+import type { ActionsPlan } from './actions-plan.js';
+import type { SeenState } from './seen-state.js';
+
+/** One thing an action fires for: a record written, or a match row; its id is stable across runs. */
+export interface DeliveryItem {
+  id: string;
+  record: Record<string, unknown>;
+}
+
+export interface Deliveries {
+  /** Queues items just written; saved with the state they are remembered in, so none is lost to a crash. */
+  enqueue(items: readonly DeliveryItem[]): void;
+  /** Runs every action still owed, oldest first; the state is saved after each success and failure. */
+  deliver(): Promise<DeliveryReport>;
+  close(): Promise<void>;
+}
+
+/** `actions: 3 delivered · 1 pending · 2 failed attempts` for the status line and summary. */
+export function deliverySummary(report: DeliveryReport): string {
+  const attempts = report.failed === 1 ? 'attempt' : 'attempts';
+  const givenUp = report.givenUp > 0 ? ` · ${report.givenUp} given up` : '';
+  return `actions: ${report.delivered} delivered · ${report.pending} pending${givenUp} · ${report.failed} failed ${attempts}`;
+}
+
+/** The one warning for a pass cut short, or undefined when it went through. */
+export function cutShortWarning(report: DeliveryReport, budgetMs: number, where: string): string | undefined {
+  const waiting = `${report.pending} ${report.pending === 1 ? 'recall stays' : 'recalls stay'} pending for the next run`;
+  const why: string[] = [];
+  for (const action of report.rested) {
+    const who = action === 'webhook' && where !== '' ? `webhook ${where}` : action;
+    why.push(`${who} timed out on two recalls in a row`);
+  }
+  if (report.outOfTime) why.push(`deliveries used the ${Math.round(budgetMs / 1000)} s a run allows them`);
+  if (why.length === 0 || report.pending === 0) return undefined;
+  return `${why.join(', and ')}: stopped delivering; ${waiting}`;
+}
+
+/** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
+function describe(id: string): string {
+  const [recall, row] = id.split(':');
+  return row === undefined ? `recall ${recall}` : `recall ${recall}, catalogue row ${row}`;
+}
+
+export async function openDeliveries(
+  plan: ActionsPlan,
+  state: SeenState,
+  session: Session,
+  ctx: Context,
+): Promise<Deliveries> {
+  const actions: Action[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  if (plan.exec) {
+    actions.push(
+      execAction({
+        words: plan.exec.words,
+        timeoutMs: plan.exec.timeoutMs,
+        env: childEnv(ctx.env),
+        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
+      }),
+    );
+  }
+  if (plan.webhook) {
+    const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs: session.settings.timeoutMs });
+    closers.push(() => agent.close());
+    actions.push(
+      webhookAction({
+        url: plan.webhook.url,
+        format: plan.webhook.format,
+        timeoutMs: session.settings.timeoutMs,
+        agent,
+        now: ctx.now,
+      }),
+    );
+  }
+  const batchActions: BatchAction[] = [];
+  if (plan.email) {
+    batchActions.push(emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }));
+  }
+  const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
+  const queue = new DeliveryQueue(
+    {
+      actions,
+      batchActions,
+      sleep: ctx.sleep,
+      signal: ctx.signal,
+      persist: async () => {
+        state.setDeliveries(queue.snapshot());
+        await state.stage();
+        await state.commit();
+      },
+      now: ctx.now,
+      // Error text can hold what a receiver or a record said: the status reporter prints it without control codes.
+      onFailure: (d, action, error) =>
+        session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),
+      onBatchFailure: (ds, action, error) =>
+        session.status.warn(
+          `${action} failed for ${ds.length === 1 ? describe(ds[0]!.id) : `${ds.length} pending items`}: ${error}; ${ds.length === 1 ? 'it stays' : 'they stay'} pending`,
+        ),
+      onGiveUp: (d, action, error) =>
+        session.status.warn(
+          `${action} given up for ${describe(d.id)}: ${error}; it can never succeed for this record, so it will not be retried`,
+        ),
+      onSuccess: (d, action) => {
+        if (session.settings.verbose)
+          session.status.note(`${action}${action === 'webhook' ? ` ${where}` : ''}: ${describe(d.id)} delivered`);
+      },
+    },
+    state.deliveries,
+  );
+  return {
+    enqueue(items) {
+      // Nothing new keeps the state unchanged, so a quiet poll writes no file.
+      if (items.length === 0) return;
+      for (const item of items) queue.add(item.id, item.record);
+      state.setDeliveries(queue.snapshot());
+    },
+    async deliver() {
+      const report = await queue.deliver();
+      ctx.ops?.counts({ pending: report.pending, failed: report.failed });
+      const warning = cutShortWarning(report, DEFAULT_PASS_BUDGET_MS, where);
+      if (warning !== undefined) session.status.warn(warning);
+      return report;
+    },
+    async close() {
+      for (const close of closers) await close();
+    },
+  };
+}

@@ -1,0 +1,204 @@
+// The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
+import { promises as fs } from 'node:fs';
+import type { PendingDelivery } from '../../actions/delivery-queue.js';
+import { timestampMicros } from '../../api/timestamps.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import { atomicTempPath, writeFileSynced } from '../../runtime/files/atomic-write.js';
+import { realFilePath } from '../../runtime/files/target-path.js';
+import { cannotWrite } from '../../runtime/files/write-errors.js';
+
+/** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
+export class StateFileError extends UsageError {
+  override name = 'StateFileError';
+}
+
+/** How long after its publication an id is kept: the widest window (24 h) plus a margin for clock skew. */
+export const KEEP_MS = 25 * 3_600_000;
+
+const WRITE_HINT =
+  'give --state a file in a folder this user can write to: the state is what keeps each recall from being written twice';
+
+interface StateFileV1 {
+  version: 1;
+  /** id -> epoch seconds of its published_at (or of when it was first seen, for records without one). */
+  seen: Record<string, number>;
+  /** Recalls written whose actions (--exec, --webhook) have not all succeeded yet, oldest first. */
+  pending?: PendingDelivery[];
+}
+
+function isPending(value: unknown): value is PendingDelivery {
+  const d = value as PendingDelivery;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.id === 'string' &&
+    typeof d.record === 'object' &&
+    d.record !== null &&
+    Array.isArray(d.done) &&
+    d.done.every((a) => typeof a === 'string') &&
+    typeof d.attempts === 'number'
+  );
+}
+
+/** Naive ISO timestamps of the API are UTC. */
+export function publishedMs(record: Record<string, unknown>, fallback: number): number {
+  const raw = record.published_at;
+  if (typeof raw !== 'string') return fallback;
+  const us = timestampMicros(raw);
+  return Number.isNaN(us) ? fallback : Math.floor(us / 1000);
+}
+
+/** A state that cannot be written ends the run with exit 10, naming the file and the reason. */
+const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, WRITE_HINT);
+
+export class SeenState {
+  private readonly seen = new Map<string, number>();
+  private pending: PendingDelivery[] = [];
+  /** Whether memory differs from the file: a run that found nothing new writes nothing. */
+  private dirty = false;
+  /** A temporary file beside the state holding what is not yet in place. */
+  private staged = false;
+
+  private constructor(private readonly file: string | undefined) {}
+
+  static memory(): SeenState {
+    return new SeenState(undefined);
+  }
+
+  /**
+   * Loads `file`, or starts empty when it does not exist yet. Then checks that it can be written:
+   * a state that cannot be saved must stop the run before any request, not after the output.
+   */
+  static async load(file: string): Promise<SeenState> {
+    // A state behind a symbolic link is saved where the link points (as -o files are), not over the link,
+    // which is also the file the run lock holds. A dangling link is followed too: a first run creates the
+    // file it names, and a link into a folder that is gone (an unmounted volume) fails the probe below,
+    // rather than starting from an empty state and writing every recall again.
+    const real = await realFilePath(file).catch((err: unknown) => {
+      throw cannotWriteState(file, err);
+    });
+    const state = new SeenState(real);
+    let raw: string | undefined;
+    try {
+      raw = await fs.readFile(real, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // A path that can never hold a file is a place the state cannot be written to, not a damaged state.
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') throw cannotWriteState(file, err);
+      if (code !== 'ENOENT')
+        throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
+    }
+    if (raw !== undefined) state.parse(raw);
+    await state.probe();
+    return state;
+  }
+
+  private parse(raw: string): void {
+    let parsed: StateFileV1 | undefined;
+    try {
+      parsed = JSON.parse(raw) as StateFileV1;
+    } catch {
+      parsed = undefined;
+    }
+    const pendingOk =
+      parsed?.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPending));
+    if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null || !pendingOk) {
+      throw new StateFileError(
+        `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
+        'move it away to start afresh: every recall in the window will then be written again',
+      );
+    }
+    for (const [id, at] of Object.entries(parsed.seen)) {
+      if (typeof at === 'number') this.seen.set(id, at * 1000);
+    }
+    this.pending = parsed.pending ?? [];
+  }
+
+  /** The file beside the state where the next version is written before it replaces the state. */
+  private get tmp(): string {
+    return atomicTempPath(this.file as string);
+  }
+
+  /** Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. */
+  private async probe(): Promise<void> {
+    try {
+      await fs.writeFile(this.tmp, '', { mode: 0o600 });
+    } catch (err) {
+      throw cannotWriteState(this.file as string, err);
+    }
+    await fs.rm(this.tmp, { force: true });
+  }
+
+  get size(): number {
+    return this.seen.size;
+  }
+
+  has(id: unknown): boolean {
+    return this.seen.has(String(id));
+  }
+
+  add(id: unknown, publishedAtMs: number): void {
+    this.seen.set(String(id), publishedAtMs);
+    this.dirty = true;
+  }
+
+  /** Deliveries still owed, as the last run left them: kept until every action succeeded, whatever the window. */
+  get deliveries(): readonly PendingDelivery[] {
+    return this.pending;
+  }
+
+  setDeliveries(pending: readonly PendingDelivery[]): void {
+    this.pending = [...pending];
+    this.dirty = true;
+  }
+
+  /** Forgets ids published so long ago that no window can return them again. */
+  prune(now: number): void {
+    const horizon = now - KEEP_MS;
+    for (const [id, at] of this.seen) {
+      if (at < horizon) {
+        this.seen.delete(id);
+        this.dirty = true;
+      }
+    }
+  }
+
+  /**
+   * Writes the state (when anything changed) to its temporary file, mode 0600. Called before the
+   * output it covers is committed, so that a full disk fails the run while nothing is written yet.
+   */
+  async stage(): Promise<void> {
+    if (!this.file || !this.dirty) return;
+    const seen: Record<string, number> = {};
+    for (const [id, at] of this.seen) seen[id] = Math.floor(at / 1000);
+    const body: StateFileV1 = { version: 1, seen };
+    if (this.pending.length > 0) body.pending = this.pending;
+    try {
+      await writeFileSynced(this.tmp, `${JSON.stringify(body)}\n`);
+    } catch (err) {
+      await this.unstage();
+      throw cannotWriteState(this.file, err);
+    }
+    this.staged = true;
+  }
+
+  /** Puts the staged state in place, after the output: a crash between the two repeats records, never loses one. */
+  async commit(): Promise<void> {
+    if (!this.file || !this.staged) return;
+    try {
+      await fs.rename(this.tmp, this.file);
+    } catch (err) {
+      await this.unstage();
+      throw cannotWriteState(this.file, err);
+    }
+    this.staged = false;
+    this.dirty = false;
+  }
+
+  /** Drops a staged state whose output was not committed. */
+  async unstage(): Promise<void> {
+    if (!this.file) return;
+    await fs.rm(this.tmp, { force: true });
+    this.staged = false;
+  }
+}

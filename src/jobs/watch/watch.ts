@@ -1,0 +1,116 @@
+// `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
+import { groupDigits } from '../../output/numbers.js';
+import { FilterCoverage } from '../../filters/filter-coverage.js';
+import { compileFilter } from '../../filters/record-filter.js';
+import type { Context } from '../../runtime/context.js';
+import { stdoutTarget } from '../../runtime/files/file-target.js';
+import type { Session } from '../../runtime/session.js';
+import { clock, repeatPolls } from './poll-interval.js';
+import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
+import { pollNew, remember } from './new-records.js';
+import { type FeedRecord, pagesOf } from './pages.js';
+import type { FeedPlan } from './plan.js';
+import { createRecordSink, type PageSink } from './record-sink.js';
+import { SeenState } from './seen-state.js';
+
+export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
+
+/** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
+export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
+  const what = skipped ? `${fresh} existing recalls remembered, not printed` : `${fresh} new`;
+  const quotaText = quota === undefined ? '' : ` · quota left ${groupDigits(quota)}`;
+  return `last poll ${clock(started)} · ${what}${quotaText}`;
+}
+
+/** What a watch writes for each poll's new records, and the items its actions fire for. */
+export interface WatchOutput {
+  /** The rows to write for these records (the records themselves, or match rows), each with a stable id. */
+  prepare(records: FeedRecord[]): { items: DeliveryItem[]; write(): Promise<void> };
+  end(): Promise<void>;
+}
+
+/** `feed --watch`: each new record is written, and acted on, as the API sent it. */
+function recordOutput(sink: PageSink): WatchOutput {
+  return {
+    prepare: (records) => ({
+      items: records.map((record) => ({ id: String(record.id), record })),
+      write: () => sink.write(records),
+    }),
+    end: () => sink.end(),
+  };
+}
+
+/** One poll: the new records are remembered, the state staged, the rows written, then the state put in place. */
+async function pollOnce(
+  plan: WatchPlan,
+  session: Session,
+  ctx: Context,
+  output: WatchOutput,
+  state: SeenState,
+  print: boolean,
+  deliveries: Deliveries | undefined,
+  keep: (record: FeedRecord) => boolean,
+) {
+  const poll = await pollNew(pagesOf(session, plan), {
+    state,
+    custom: plan.custom,
+    keep,
+    flag: '--watch',
+    signal: ctx.signal,
+  });
+  ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
+  remember(state, poll.records, ctx.now());
+  const rows = output.prepare(poll.records);
+  // Actions fire for what is written; a skipped first poll writes nothing.
+  if (print) deliveries?.enqueue(rows.items);
+  try {
+    await state.stage();
+    if (print) await session.status.around(() => rows.write());
+    session.lock?.check();
+    await state.commit();
+  } catch (err) {
+    await state.unstage();
+    throw err;
+  }
+  return poll;
+}
+
+export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, given?: WatchOutput): Promise<void> {
+  const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
+  const { intervalMs, skipExisting } = plan.watch;
+  const output = given ?? recordOutput(createRecordSink({ plan, session, target: stdoutTarget(ctx.stdout) }));
+  const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
+  await session.status.start('first poll…');
+  let first = true;
+  // The first poll looks at the whole window: a filter value that matched nothing in it is said once.
+  const coverage = new FilterCoverage(plan.filter);
+  try {
+    await repeatPolls({
+      intervalMs,
+      noun: 'poll',
+      verb: 'polling',
+      session,
+      ctx,
+      round: async () => {
+        const started = ctx.now();
+        const skipped = first && skipExisting;
+        const keep = first ? coverage.keep : compileFilter(plan.filter);
+        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries, keep);
+        if (first) for (const warning of coverage.messages()) session.status.warn(warning);
+        // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
+        const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
+        first = false;
+        return {
+          requests: poll.pages,
+          done: (delay) => {
+            const quota = session.client.lastRateLimit?.remaining_credits;
+            session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
+          },
+        };
+      },
+    });
+  } finally {
+    await output.end();
+    await deliveries?.close();
+  }
+}
