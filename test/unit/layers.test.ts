@@ -1,0 +1,232 @@
+// The layers of src/ (cli -> jobs -> runtime -> libraries): no upward or sideways import, no cycle, no crowded folder.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+
+/** Lower layers never import higher ones; libraries (api, output, filters, archive, match, actions, sandbox) are last. */
+const RANK: Record<string, number> = { cli: 0, jobs: 1, runtime: 2 };
+const LIBRARY_RANK = 3;
+
+/**
+ * The modules of src/jobs that more than one job runs, each named for what it shares. A job imports another
+ * job's folder only through one of these.
+ */
+const SHARED_JOB_MODULES = new Set(['watch', 'matching']);
+
+const MAX_SHARE = 0.3;
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\n]*)\1/g;
+
+function sourceFiles(dir = SRC, rel = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) return sourceFiles(path.join(dir, e.name), r);
+    return e.name.endsWith('.ts') ? [r] : [];
+  });
+}
+
+/** Every relative import (static, re-export, dynamic, type-only) between files of src/, as paths below src/. */
+function importEdges(files: string[], read: (file: string) => string): Edge[] {
+  const known = new Set(files);
+  return files.flatMap((from) =>
+    [...read(from).matchAll(SPEC)].flatMap((m) => {
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), m[2]!)).replace(/\.js$/, '.ts');
+      return known.has(to) ? [{ from, to }] : [];
+    }),
+  );
+}
+
+function layerOf(file: string): { rank: number; top: string; job?: string } {
+  const [top, sub] = file.split('/');
+  if (!file.includes('/')) return { rank: LIBRARY_RANK, top: '.' }; // src/index.ts: the library's entry
+  const rank = RANK[top!] ?? LIBRARY_RANK;
+  return top === 'jobs' && sub !== undefined && file.split('/').length > 2
+    ? { rank, top: top!, job: sub }
+    : { rank, top: top! };
+}
+
+/** Imports that go up a layer, or sideways from one job to another that is not a shared module. */
+function layerViolations(edges: Edge[]): string[] {
+  return edges.flatMap(({ from, to }) => {
+    const a = layerOf(from);
+    const b = layerOf(to);
+    if (b.rank < a.rank) return [`upward: ${from} -> ${to}`];
+    if (a.job !== undefined && b.job !== undefined && a.job !== b.job && !SHARED_JOB_MODULES.has(b.job))
+      return [`sideways between jobs: ${from} -> ${to}`];
+    return [];
+  });
+}
+
+/** Each import cycle, as its files (Tarjan's strongly connected components of more than one file, or a self-import). */
+function importCycles(edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let counter = 0;
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (next.get(v) ?? []).includes(v)) cycles.push(scc.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+/** Lines per top folder of src/ (files at the root of src/ counted under '.'). */
+function linesPerFolder(files: string[], read: (file: string) => string): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (const f of files) {
+    const top = f.includes('/') ? f.split('/')[0]! : '.';
+    lines.set(top, (lines.get(top) ?? 0) + read(f).split('\n').length);
+  }
+  return lines;
+}
+
+/** What is wrong with the sizes: a folder above MAX_SHARE of all lines, or src/cli not the smallest layer. */
+function sizeProblems(lines: Map<string, number>): string[] {
+  const total = [...lines.values()].reduce((a, b) => a + b, 0);
+  const problems = [...lines]
+    .filter(([, n]) => n > total * MAX_SHARE)
+    .map(([top, n]) => `src/${top} holds ${((100 * n) / total).toFixed(1)}% of the lines`);
+  const cli = lines.get('cli') ?? 0;
+  for (const other of ['jobs', 'runtime']) {
+    if (cli >= (lines.get(other) ?? 0)) problems.push(`src/cli (${cli} lines) is not smaller than src/${other}`);
+  }
+  return problems;
+}
+
+describe('the checks themselves', () => {
+  const edges = (pairs: [string, string][]) => pairs.map(([from, to]) => ({ from, to }));
+
+  it('finds an upward import, and a sideways one between jobs that are not shared modules', () => {
+    expect(
+      layerViolations(
+        edges([
+          ['runtime/session.ts', 'jobs/feed/export.ts'],
+          ['api/client.ts', 'runtime/context.ts'],
+          ['jobs/match/run-match.ts', 'jobs/cases/act.ts'],
+          ['jobs/match/run-match.ts', 'jobs/watch/watch.ts'],
+          ['cli/commands/feed.ts', 'jobs/feed/run-feed.ts'],
+          ['cli/commands/feed.ts', 'runtime/context.ts'],
+          ['jobs/feed/export.ts', 'output/renderer.ts'],
+        ]),
+      ),
+    ).toEqual([
+      'upward: runtime/session.ts -> jobs/feed/export.ts',
+      'upward: api/client.ts -> runtime/context.ts',
+      'sideways between jobs: jobs/match/run-match.ts -> jobs/cases/act.ts',
+    ]);
+  });
+
+  it('finds a cycle, and none in a tree', () => {
+    expect(
+      importCycles(
+        edges([
+          ['a.ts', 'b.ts'],
+          ['b.ts', 'c.ts'],
+          ['c.ts', 'a.ts'],
+          ['c.ts', 'd.ts'],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(
+      importCycles(
+        edges([
+          ['a.ts', 'b.ts'],
+          ['a.ts', 'c.ts'],
+          ['b.ts', 'c.ts'],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reads static, type-only, re-exported and dynamic imports', () => {
+    // Built from parts, so that no tool that rewrites this repo's imports mistakes these for real ones.
+    const from = (spec: string) => `from '${spec}'`;
+    const text: Record<string, string> = {
+      'jobs/a/x.ts': `import { a } ${from('../../runtime/y.js')};\nimport type { B } ${from('./z.js')};\n`,
+      'jobs/a/z.ts': `export * ${from('../../api/w.js')};\nconst m = await import(${"'"}../b/v.js');\n`,
+      'runtime/y.ts': '',
+      'api/w.ts': '',
+      'jobs/b/v.ts': '',
+    };
+    expect(importEdges(Object.keys(text), (f) => text[f]!)).toEqual(
+      edges([
+        ['jobs/a/x.ts', 'runtime/y.ts'],
+        ['jobs/a/x.ts', 'jobs/a/z.ts'],
+        ['jobs/a/z.ts', 'api/w.ts'],
+        ['jobs/a/z.ts', 'jobs/b/v.ts'],
+      ]),
+    );
+  });
+
+  it('finds a crowded folder and a shell bigger than a layer below it', () => {
+    const lines = new Map([
+      ['cli', 310],
+      ['jobs', 250],
+      ['runtime', 200],
+      ['api', 250],
+    ]);
+    expect(sizeProblems(lines)).toEqual([
+      'src/cli holds 30.7% of the lines',
+      'src/cli (310 lines) is not smaller than src/jobs',
+      'src/cli (310 lines) is not smaller than src/runtime',
+    ]);
+    lines.set('cli', 150);
+    lines.set('sandbox', 300);
+    expect(sizeProblems(lines)).toEqual([]);
+  });
+});
+
+describe('src/', () => {
+  const files = sourceFiles();
+  const cache = new Map<string, string>();
+  const read = (f: string) => {
+    if (!cache.has(f)) cache.set(f, readFileSync(path.join(SRC, f), 'utf8'));
+    return cache.get(f)!;
+  };
+  const edges = importEdges(files, read);
+
+  it('imports run cli -> jobs -> runtime -> libraries, and between jobs only through a shared module', () => {
+    expect(edges.length).toBeGreaterThan(100);
+    expect(layerViolations(edges)).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(importCycles(edges)).toEqual([]);
+  });
+
+  it('has no folder above 30% of the lines, and src/cli is the smallest of the three layers', () => {
+    const lines = linesPerFolder(files, read);
+    expect([...lines.keys()]).toEqual(expect.arrayContaining(['cli', 'jobs', 'runtime']));
+    expect(sizeProblems(lines)).toEqual([]);
+  });
+});
