@@ -13,7 +13,7 @@ const LIBRARY_RANK = 3;
  * The modules of src/jobs that more than one job runs, each named for what it shares. A job imports another
  * job's folder only through one of these.
  */
-const SHARED_JOB_MODULES = new Set(['watch', 'matching']);
+const SHARED_JOB_MODULES = new Set(['watch', 'matching', 'contracts']);
 
 const MAX_SHARE = 0.3;
 
