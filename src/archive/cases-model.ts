@@ -125,3 +125,8 @@ export interface StepBy {
   actor: string;
   note: string | null;
 }
+
+/** Open or waiting, and past its due time (the digest and `cases --overdue` alike). */
+export function isOverdue(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
+  return c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < nowMs;
+}

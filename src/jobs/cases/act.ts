@@ -12,7 +12,8 @@ import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { caseRecord, casesOrNone, isOverdue } from './list-cases.js';
+import { isOverdue } from '../../archive/cases-model.js';
+import { caseRecord, casesOrNone } from './list-cases.js';
 import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 

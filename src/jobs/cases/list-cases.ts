@@ -1,5 +1,6 @@
 // Runs `cases` (the listing): the cases asked for, with their timelines, through the chosen renderer.
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
+import { isOverdue } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
 import { type LocalSession, openLocal, readArchive } from '../../runtime/archive/local-session.js';
@@ -26,11 +27,6 @@ export async function casesOrNone<T>(
     );
     return [];
   }
-}
-
-/** Open or waiting, and past its due time (the digest and `cases --overdue` alike). */
-export function isOverdue(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
-  return c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < nowMs;
 }
 
 /** A case as the machine formats carry it: the documented fields, in their order. */

@@ -5,7 +5,7 @@ import type { OutboxBacklog } from '../../archive/outbox-model.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { archiveTarget, openArchiveAt } from '../archive/archive-file.js';
-import { isOverdue } from '../../jobs/cases/list-cases.js';
+import { isOverdue } from '../../archive/cases-model.js';
 import type { OpsSettings } from './ops-settings.js';
 import type { CaseCounts } from './run-metrics.js';
 
