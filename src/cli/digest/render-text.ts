@@ -4,6 +4,14 @@ import { barChart } from '../../output/bar-chart.js';
 import { escapeMarkdown as md } from '../../output/markup.js';
 import { shorten } from '../../actions/teams-card.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import {
+  type DeadlineRow,
+  deadlineFacts,
+  deadlineProduct,
+  deadlinesLine,
+  deadlinesMore,
+  deadlineTitle,
+} from './deadlines.js';
 import type { HtmlBudget } from './render-html.js';
 import { productFacts, productName, type ProductRow } from './your-products.js';
 
@@ -27,9 +35,38 @@ function productText(p: ProductRow): string[] {
   ];
 }
 
+/** A case with a deadline, three lines: how late, the product, the recall, the case's facts. */
+function deadlineText(r: DeadlineRow): string[] {
+  return [
+    `  ${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}  ${deadlineProduct(r)}`,
+    `    ${deadlineTitle(r)}`,
+    `    ${deadlineFacts(r)}`,
+  ];
+}
+
+/** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
+export function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
+  const { deadlines } = d;
+  if (deadlines.cases.length === 0) return [];
+  const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
+  let room = maxBytes;
+  for (const [i, r] of deadlines.cases.entries()) {
+    const lines = deadlineText(r);
+    room -= Buffer.byteLength(lines.join('\n')) + 1;
+    if (room < 0) {
+      out.push(`  ${deadlinesMore(deadlines.cases.length - i)}`);
+      break;
+    }
+    out.push(...lines);
+  }
+  return out;
+}
+
 /** Plain text, `width` columns for the charts. With a budget (the e-mail's text part), recalls as they fit. */
 export function digestText(d: Digest, width: number, budget?: HtmlBudget): string {
   const out = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`];
+  // Deadlines take at most 30 % of an e-mail part: your products and monitoring keep their room.
+  out.push(...deadlineLines(d, budget ? budget.maxBytes * 0.3 : undefined));
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', `your products`, `  ${matches}`);
@@ -91,8 +128,17 @@ function productMarkdown(p: ProductRow): string {
   return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
 
+function deadlineMarkdown(r: DeadlineRow): string {
+  const when = r.state === 'overdue' ? '**OVERDUE**' : '**due soon**';
+  return `- ${when} ${md(deadlineProduct(r))}: ${md(deadlineTitle(r))}  \n  ${md(deadlineFacts(r))}`;
+}
+
 export function digestMarkdown(d: Digest): string {
   const out = [`# ${md(digestSubject(d))}`, '', `Period: ${md(d.period.from)} to ${md(d.period.to)}`];
+  if (d.deadlines.cases.length > 0) {
+    out.push('', '## Deadlines', '', md(deadlinesLine(d.deadlines)), '');
+    for (const r of d.deadlines.cases) out.push(deadlineMarkdown(r));
+  }
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', '## Your products', '', md(matches), '');
