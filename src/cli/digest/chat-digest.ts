@@ -61,7 +61,7 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     const cap = Math.min(SLACK_MAX_CHARS / 2, SLACK_MAX_CHARS - summary.length - tail.length);
     const lines = due.map(
       (r) =>
-        `\n• *${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r))})`,
+        `\n• *${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
     );
     const more = (n: number) => `\n${esc(deadlinesMore(n))}`;
     const fitsCap = (line: string, note: string) => {
@@ -105,7 +105,7 @@ type CardElement = Record<string, unknown>;
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-function deadlineElements(r: DeadlineRow): CardElement[] {
+function deadlineElements(r: DeadlineRow, asOf: string): CardElement[] {
   const when = r.state === 'overdue' ? 'OVERDUE' : 'due soon';
   return [
     {
@@ -115,7 +115,7 @@ function deadlineElements(r: DeadlineRow): CardElement[] {
       }),
       spacing: 'Medium',
     },
-    { ...plainBlock(deadlineFacts(r), { isSubtle: true }), spacing: 'None' },
+    { ...plainBlock(deadlineFacts(r, asOf), { isSubtle: true }), spacing: 'None' },
   ];
 }
 
@@ -169,7 +169,7 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
     limit = Math.max(size, TEAMS_MAX_BYTES / 2);
     add([{ ...plainBlock('Deadlines', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
     add([plainBlock(deadlinesLine(d.deadlines))]);
-    section(d.deadlines.cases, deadlineElements, deadlinesMore);
+    section(d.deadlines.cases, (r) => deadlineElements(r, d.deadlines.as_of), deadlinesMore);
     limit = TEAMS_MAX_BYTES;
   }
   for (const e of summary) body.push(e);

@@ -66,7 +66,7 @@ export function deadlinesOf(cases: readonly CaseView[], nowMs: number): Deadline
         risk_severity: c.risk_severity,
         due_at: c.due_at as string,
         sla: c.sla,
-        hours_left: Math.round((Date.parse(c.due_at as string) - nowMs) / HOUR_MS / 0.01) / 100,
+        hours_left: Math.round(((Date.parse(c.due_at as string) - nowMs) / HOUR_MS) * 100) / 100,
       }),
     );
   const overdue = rows.filter((r) => r.state === 'overdue').length;
@@ -104,9 +104,9 @@ function span(ms: number): string {
   return `${m} min`;
 }
 
-/** `OVERDUE by 3 h 20 min` or `due in 5 h 10 min`, from the hours the row carries. */
-export function deadlineWhen(r: DeadlineRow): string {
-  const ms = r.hours_left * HOUR_MS;
+/** `OVERDUE by 3 h 20 min` or `due in 5 h 10 min`, to the minute from `asOf` (hours_left is rounded). */
+export function deadlineWhen(r: DeadlineRow, asOf: string): string {
+  const ms = Date.parse(r.due_at) - Date.parse(asOf);
   return r.state === 'overdue' ? `OVERDUE by ${span(ms)}` : `due in ${span(ms)}`;
 }
 
@@ -114,14 +114,14 @@ export function deadlineWhen(r: DeadlineRow): string {
 export const dueText = (iso: string) => `due ${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** `case 12 · serious · match · open · due 2026-01-20 18:00 UTC · OVERDUE by 3 h` */
-export function deadlineFacts(r: DeadlineRow): string {
+export function deadlineFacts(r: DeadlineRow, asOf: string): string {
   return [
     `case ${r.case_id}`,
     clean(r.risk_severity) || 'severity not given',
     clean(r.level),
     clean(r.status),
     dueText(r.due_at),
-    deadlineWhen(r),
+    deadlineWhen(r, asOf),
   ].join(' · ');
 }
 

@@ -48,9 +48,9 @@ function productHtml(p: ProductRow): string {
   return `<tr><td><b>${escapeHtml(p.level)}</b></td><td>${escapeHtml(shorten(productName(p), 200))}</td><td>${recall}</td><td class="sev-${sev}">${escapeHtml(p.risk_severity ?? '–')}</td><td>${escapeHtml(shorten(p.hazard ?? '–', 300))}</td><td>${escapeHtml(p.data_source ?? '–')}</td><td>${escapeHtml(p.reason)}</td><td>${kase}</td></tr>`;
 }
 
-function deadlineHtml(r: DeadlineRow): string {
+function deadlineHtml(r: DeadlineRow, asOf: string): string {
   const sev = (r.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
-  const when = `<td${r.state === 'overdue' ? ' class="late"' : ''}>${escapeHtml(deadlineWhen(r))}</td>`;
+  const when = `<td${r.state === 'overdue' ? ' class="late"' : ''}>${escapeHtml(deadlineWhen(r, asOf))}</td>`;
   return `<tr>${when}<td>${escapeHtml(dueText(r.due_at))}</td><td>case ${r.case_id} ${escapeHtml(r.status)}</td><td>${escapeHtml(deadlineProduct(r))}</td><td>${escapeHtml(deadlineTitle(r))}</td><td class="sev-${sev}">${escapeHtml(r.risk_severity ?? '–')}</td><td>${escapeHtml(r.level)}</td></tr>`;
 }
 
@@ -104,7 +104,7 @@ ${[...top, ...middle, counts].join('\n')}
   const due = d.deadlines.cases;
   let deadlineBytes = 0;
   for (const r of due) {
-    const row = deadlineHtml(r);
+    const row = deadlineHtml(r, d.deadlines.as_of);
     if (deadlineBytes + size(row) > max * 0.3) break;
     deadlines.push(row);
     deadlineBytes += size(row);

@@ -36,11 +36,11 @@ function productText(p: ProductRow): string[] {
 }
 
 /** A case with a deadline, three lines: how late, the product, the recall, the case's facts. */
-function deadlineText(r: DeadlineRow): string[] {
+function deadlineText(r: DeadlineRow, asOf: string): string[] {
   return [
     `  ${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}  ${deadlineProduct(r)}`,
     `    ${deadlineTitle(r)}`,
-    `    ${deadlineFacts(r)}`,
+    `    ${deadlineFacts(r, asOf)}`,
   ];
 }
 
@@ -51,7 +51,7 @@ export function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): s
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
   let room = maxBytes;
   for (const [i, r] of deadlines.cases.entries()) {
-    const lines = deadlineText(r);
+    const lines = deadlineText(r, deadlines.as_of);
     room -= Buffer.byteLength(lines.join('\n')) + 1;
     if (room < 0) {
       out.push(`  ${deadlinesMore(deadlines.cases.length - i)}`);
@@ -128,16 +128,16 @@ function productMarkdown(p: ProductRow): string {
   return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
 
-function deadlineMarkdown(r: DeadlineRow): string {
+function deadlineMarkdown(r: DeadlineRow, asOf: string): string {
   const when = r.state === 'overdue' ? '**OVERDUE**' : '**due soon**';
-  return `- ${when} ${md(deadlineProduct(r))}: ${md(deadlineTitle(r))}  \n  ${md(deadlineFacts(r))}`;
+  return `- ${when} ${md(deadlineProduct(r))}: ${md(deadlineTitle(r))}  \n  ${md(deadlineFacts(r, asOf))}`;
 }
 
 export function digestMarkdown(d: Digest): string {
   const out = [`# ${md(digestSubject(d))}`, '', `Period: ${md(d.period.from)} to ${md(d.period.to)}`];
   if (d.deadlines.cases.length > 0) {
     out.push('', '## Deadlines', '', md(deadlinesLine(d.deadlines)), '');
-    for (const r of d.deadlines.cases) out.push(deadlineMarkdown(r));
+    for (const r of d.deadlines.cases) out.push(deadlineMarkdown(r, d.deadlines.as_of));
   }
   const matches = matchesLine(d);
   if (matches !== undefined) {
