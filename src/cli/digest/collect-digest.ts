@@ -38,13 +38,17 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
   return { index, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
 }
 
-/** Every case the archive keeps (none, with a note, on an archive from before cases). */
-async function allCases(archive: ArchiveStore, local: LocalSession): Promise<CaseView[]> {
+/**
+ * The archive's cases (none, with a note, on an archive from before cases): the open and waiting ones for the
+ * deadlines, and the closed ones too when "your products" names each pair's case.
+ */
+async function readCases(archive: ArchiveStore, local: LocalSession, closedToo: boolean): Promise<CaseView[]> {
   const [{ CASE_STATUSES }, { casesOrNone }] = await Promise.all([
     import('../../archive/cases-model.js'),
     import('../cases/list-cases.js'),
   ]);
-  return casesOrNone(local, () => archive.cases({ statuses: CASE_STATUSES }));
+  const statuses = closedToo ? CASE_STATUSES : CASE_STATUSES.filter((s) => s !== 'closed');
+  return casesOrNone(local, () => archive.cases({ statuses }));
 }
 
 /** The case of each (catalogue row, recall) pair, as match --open-cases keys them, with its due time. */
@@ -142,7 +146,7 @@ export async function collectDigest(
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
     // Deadlines are the archive's, whatever the period, --sources or filters: a narrowed digest never hides a late case.
-    cases = await allCases(archive, local);
+    cases = await readCases(archive, local, matcher !== undefined);
     if (matcher) {
       const { matchRow } = await import('../match/match-rows.js');
       const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
