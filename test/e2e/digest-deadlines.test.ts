@@ -24,6 +24,9 @@ const TWO_WD_OFFSET = [2, 2, 2, 2, 4, 4, 3];
 /** The days from a day's 00:00 UTC to the end of the next working day after it (Sun..Sat), by hand. */
 const DUE_SOON_END = [2, 2, 2, 2, 2, 4, 3];
 const utc = (iso: string) => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
+const valid = new Ajv2020({ allErrors: true }).compile(
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', '..', 'schemas', 'digest.schema.json'), 'utf8')),
+);
 const dueSoonHorizon = (now: number) => {
   const day = Math.floor(now / DAY) * DAY;
   return day + DUE_SOON_END[new Date(day).getUTCDay()]! * DAY;
@@ -104,10 +107,6 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const d = JSON.parse(json.stdout) as Rec;
     expect(Object.keys(d).slice(0, 3)).toEqual(['period', 'deadlines', 'products']);
     // The shipped schema (npm run schemas) describes it.
-    const schema = JSON.parse(
-      readFileSync(path.resolve(import.meta.dirname, '..', '..', 'schemas', 'digest.schema.json'), 'utf8'),
-    ) as Rec;
-    const valid = new Ajv2020({ allErrors: true }).compile(schema);
     expect(valid(d), JSON.stringify(valid.errors)).toBe(true);
     expect(valid({ ...d, deadlines: { ...d.deadlines, overdue: 'one' } })).toBe(false);
     expect(d.deadlines).toMatchObject({ as_of: new Date(now).toISOString(), overdue: 1, due_soon: 0 });
@@ -144,6 +143,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     // A period that holds the recall's sync: your products then lists the kettle.
     const args = ['--catalog', catalog, '--since', '2000-01-01', '--until', '2100-01-01'];
     const json = JSON.parse((await digest([...args, '-f', 'json'], now)).stdout) as Rec;
+    expect(valid(json), JSON.stringify(valid.errors)).toBe(true);
     const kettle = json.products.find((p: Rec) => p.key === 'KT-100' && p.recall_id === recall.id);
     expect(kettle.case).toEqual({ id: caseId, status: 'open', due_at: new Date(due).toISOString() });
     const text = (await digest(args, now)).stdout;
