@@ -61,7 +61,7 @@ describe('digest --catalog: your products first', () => {
     const json = await runMainAgainst(sandbox, [...base, '-f', 'json']);
     expect(json.code).toBe(0);
     const d = JSON.parse(json.stdout) as { products: Record<string, unknown>[]; period: unknown };
-    expect(Object.keys(d).slice(0, 2)).toEqual(['period', 'products']);
+    expect(Object.keys(d).slice(0, 3)).toEqual(['period', 'deadlines', 'products']);
     const named = d.products.map((p) => [p.key, p.name, p.recall_id, p.level]);
     expect(named).toContainEqual(['KT-100', 'Kettle Deluxe', a.id, 'match']);
     expect(named).toContainEqual(['LB-200', 'Lamp Bright', b.id, 'match']);

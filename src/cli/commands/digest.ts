@@ -56,6 +56,8 @@ With --email or --webhook the digest is printed only when -f or -o asks for it.
 A recall belongs to the period in which the archive stored it (its commit stamp, the database's clock):
 back-to-back digests (--until of one = --since of the next) list each stored recall once. A sync still
 storing a page is waited for (at most 5 minutes). With --catalog every format opens with your products.
+Before them, with or without --catalog: open and waiting cases overdue or due by the end of the next
+working day (UTC, Monday to Friday), by the digest's clock, overdue first (docs/digest.md, Deadlines).
 
 "complete" means at least one sync succeeded, none failed or was interrupted, no stretch went unfetched,
 every source the key may use was served to a sync, and no page was still being stored; only then does it

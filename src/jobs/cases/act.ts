@@ -13,7 +13,8 @@ import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { isOverdue } from '../../archive/cases-model.js';
-import { caseRecord, casesOrNone } from './list-cases.js';
+import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
+import { caseRecord } from './list-cases.js';
 import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 

@@ -8,26 +8,9 @@ import type { Context } from '../../runtime/context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
 import { writeOutput } from '../../runtime/files/write-output.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
-import { byLevelAndSeverity, CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
-
-/**
- * What `read` gives, or nothing when the archive predates cases (written by an earlier version, opened read-only,
- * so not brought forward): no cases, with a note naming what to do.
- */
-export async function casesOrNone<T>(
-  local: Pick<LocalSession, 'archive' | 'status'>,
-  read: () => Promise<T[]>,
-): Promise<T[]> {
-  try {
-    return await read();
-  } catch (err) {
-    if (!(err instanceof CasesNotKeptError)) throw err;
-    local.status.note(
-      `${local.archive.name} was written by an earlier recall-feed and holds no cases yet (the next sync or match --open-cases adds them)`,
-    );
-    return [];
-  }
-}
+import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
+import { byLevelAndSeverity } from '../matching/case-order.js';
+import { CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
 
 /** A case as the machine formats carry it: the documented fields, in their order. */
 export function caseRecord(c: CaseView): Record<string, unknown> {

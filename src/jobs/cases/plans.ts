@@ -59,20 +59,3 @@ export const CASE_TABLE_COLUMNS = [
   'outcome',
   'alert_title',
 ];
-
-/** Severities from the most serious; others after them. */
-const SEVERITY_RANK = ['serious', 'high', 'medium', 'low'];
-
-export function severityRank(s: string | null | undefined): number {
-  const i = SEVERITY_RANK.indexOf((s ?? '').trim().toLowerCase());
-  return i === -1 ? SEVERITY_RANK.length : i;
-}
-
-/** Matches before possibles, then the most serious recall first, then the oldest case: the order people read. */
-export function byLevelAndSeverity<T extends { id: number; level: string; risk_severity: string | null }>(
-  a: T,
-  b: T,
-): number {
-  const level = (x: T) => (x.level === 'match' ? 0 : x.level === 'possible' ? 1 : 2);
-  return level(a) - level(b) || severityRank(a.risk_severity) - severityRank(b.risk_severity) || a.id - b.id;
-}

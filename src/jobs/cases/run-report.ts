@@ -20,8 +20,8 @@ import { openTarget, reachesTerminal } from '../../runtime/files/output-target.j
 import { writeOutput } from '../../runtime/files/write-output.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
-import { casesOrNone } from './list-cases.js';
-import { byLevelAndSeverity } from './plans.js';
+import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
+import { byLevelAndSeverity } from '../matching/case-order.js';
 import { REPORT_CSV_COLUMNS, reportCsvRow } from './report-csv.js';
 import {
   type CatalogueCoverage,

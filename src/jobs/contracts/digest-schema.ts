@@ -28,9 +28,34 @@ const ProductRowSchema = z.object({
     .describe('the case opened on this pair (match --open-cases), when there is one'),
 });
 
+/** A case overdue or due soon (deadlines.ts), as every digest format opens with it. */
+const DeadlineSchema = z.object({
+  state: z.enum(['overdue', 'due-soon']),
+  case_id: z.number().int(),
+  status: z.string(),
+  level: z.string(),
+  catalog_key: z.string(),
+  product_name: z.string().nullable(),
+  recall_id: z.number().int(),
+  alert_title: z.string().nullable(),
+  risk_severity: z.string().nullable(),
+  due_at: z.string(),
+  sla: z.string().nullable(),
+  hours_left: z.number(),
+});
+
 export const DigestSchema = z
   .object({
     period: z.object({ from: z.string(), to: z.string() }),
+    deadlines: z
+      .object({
+        as_of: z.string(),
+        due_soon_until: z.string(),
+        overdue: z.number().int().min(0),
+        due_soon: z.number().int().min(0),
+        cases: z.array(DeadlineSchema),
+      })
+      .describe('open and waiting cases past their due time, or due by the end of the next working day'),
     products: z
       .array(ProductRowSchema)
       .nullable()
@@ -51,5 +76,5 @@ export const DigestSchema = z
     }),
   })
   .describe(
-    'What the archive stored in a period and whether monitoring held: recall-feed digest -f json, and the json webhook of digest.',
+    'What the archive stored in a period, the cases overdue or due soon, and whether monitoring held: recall-feed digest -f json, and the json webhook of digest.',
   );

@@ -3,6 +3,14 @@ import { describeItem } from '../../actions/email-message.js';
 import { itemElements, plainBlock, shorten, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
 import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import {
+  type DeadlineRow,
+  deadlineFacts,
+  deadlineProduct,
+  deadlinesLine,
+  deadlinesMore,
+  deadlineTitle,
+} from './deadlines.js';
 import { productFacts, productName, type ProductRow } from './your-products.js';
 
 /** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
@@ -42,7 +50,29 @@ function pack<T>(items: readonly T[], take: (item: T, note: string) => boolean, 
 /** Slack (and Mattermost): one text under SLACK_MAX_CHARS, cut by whole lines; every field cut by code points. */
 export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: string } {
   const tail = `\n${esc(fullDigestLine(d, emailedTo))}`;
-  let text = [`*${esc(digestSubject(d))}*`, ...summaryLines(d).map(esc)].join('\n');
+  const summary = summaryLines(d)
+    .map((l) => `\n${esc(l)}`)
+    .join('');
+  let text = `*${esc(digestSubject(d))}*`;
+  const due = d.deadlines.cases;
+  if (due.length > 0) {
+    // Deadlines first, in at most half the message: the summary and your products keep their room.
+    text += `\n*Deadlines*\n${esc(deadlinesLine(d.deadlines))}`;
+    const cap = Math.min(SLACK_MAX_CHARS / 2, SLACK_MAX_CHARS - summary.length - tail.length);
+    const lines = due.map(
+      (r) =>
+        `\n• *${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
+    );
+    const more = (n: number) => `\n${esc(deadlinesMore(n))}`;
+    const fitsCap = (line: string, note: string) => {
+      if ((text + line + note).length > cap) return false;
+      text += line;
+      return true;
+    };
+    const shown = pack(lines, fitsCap, more);
+    if (shown.length < lines.length) text += more(lines.length - shown.length);
+  }
+  text += summary;
   const room = (add: string, note: string) => (text + add + note + tail).length <= SLACK_MAX_CHARS;
   const products = d.products ?? [];
   const accept = (line: string, note: string) => {
@@ -75,6 +105,20 @@ type CardElement = Record<string, unknown>;
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
+function deadlineElements(r: DeadlineRow, asOf: string): CardElement[] {
+  const when = r.state === 'overdue' ? 'OVERDUE' : 'due soon';
+  return [
+    {
+      ...plainBlock(`${when}: ${deadlineProduct(r)}: ${deadlineTitle(r)}`, {
+        weight: 'Bolder',
+        ...(r.state === 'overdue' ? { color: 'Attention' } : {}),
+      }),
+      spacing: 'Medium',
+    },
+    { ...plainBlock(deadlineFacts(r, asOf), { isSubtle: true }), spacing: 'None' },
+  ];
+}
+
 function productElements(p: ProductRow): CardElement[] {
   return [
     {
@@ -92,15 +136,15 @@ function productElements(p: ProductRow): CardElement[] {
 
 /** Teams: an Adaptive Card under TEAMS_MAX_BYTES (measured as sent, UTF-8); sizes added up element by element. */
 export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<string, unknown> {
-  const body: CardElement[] = [
-    plainBlock(shorten(digestSubject(d), MAX_TITLE), { weight: 'Bolder', size: 'Large' }),
-    ...summaryLines(d).map((l) => plainBlock(l)),
-  ];
+  const body: CardElement[] = [plainBlock(shorten(digestSubject(d), MAX_TITLE), { weight: 'Bolder', size: 'Large' })];
+  const summary = summaryLines(d).map((l) => plainBlock(l));
   const tail = plainBlock(fullDigestLine(d, emailedTo), { isSubtle: true });
-  let size = bytes(teamsEnvelope(body)) + bytes(tail) + 1;
+  // The summary's size is counted from the start: it follows the deadlines.
+  let size = bytes(teamsEnvelope([...body, ...summary])) + bytes(tail) + 1;
   const note = (text: string) => ({ type: 'TextBlock', text, wrap: true });
+  let limit = TEAMS_MAX_BYTES;
   const fits = (els: CardElement[], more: string) =>
-    size + els.reduce((n, e) => n + bytes(e) + 1, 0) + (more ? bytes(note(more)) + 1 : 0) <= TEAMS_MAX_BYTES;
+    size + els.reduce((n, e) => n + bytes(e) + 1, 0) + (more ? bytes(note(more)) + 1 : 0) <= limit;
   const add = (els: CardElement[]) => {
     for (const e of els) {
       body.push(e);
@@ -120,6 +164,15 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
     );
     if (shown.length < groups.length) add([note(more(groups.length - shown.length))]);
   };
+  if (d.deadlines.cases.length > 0) {
+    // Deadlines first, in at most half the card: the summary and your products keep their room.
+    limit = Math.max(size, TEAMS_MAX_BYTES / 2);
+    add([{ ...plainBlock('Deadlines', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
+    add([plainBlock(deadlinesLine(d.deadlines))]);
+    section(d.deadlines.cases, (r) => deadlineElements(r, d.deadlines.as_of), deadlinesMore);
+    limit = TEAMS_MAX_BYTES;
+  }
+  for (const e of summary) body.push(e);
   if (d.products !== null && d.products.length > 0) {
     add([{ ...plainBlock('Your products', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
     section(d.products, productElements, (n) => `… and ${n} more of your products`);

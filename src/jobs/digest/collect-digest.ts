@@ -1,5 +1,6 @@
 // Gathers a digest: the period's recalls and sync runs from the archive, the sources the key may use, the catalogue's matches.
 import { computeHealth } from '../../archive/health.js';
+import type { CaseView } from '../../archive/cases-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
@@ -7,6 +8,7 @@ import { type LocalSession, readArchive } from '../../runtime/archive/local-sess
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { deadlinesOf } from './deadlines.js';
 import { buildDigest, type Digest } from './digest-model.js';
 import { byReadingOrder, type ProductRow, productRow } from './your-products.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
@@ -35,18 +37,26 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
   return { index, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
 }
 
-/** The case of each (catalogue row, recall) pair, as match --open-cases keys them; none on an archive without cases. */
-async function casesByPair(archive: ArchiveStore, products: readonly ProductRow[]): Promise<void> {
-  if (products.length === 0) return;
-  const { CASE_STATUSES } = await import('../../archive/cases-model.js');
-  const cases = await archive.cases({ statuses: CASE_STATUSES });
+/**
+ * The archive's cases (none, with a note, on an archive from before cases): the open and waiting ones for the
+ * deadlines, and the closed ones too when "your products" names each pair's case.
+ */
+async function readCases(archive: ArchiveStore, local: LocalSession, closedToo: boolean): Promise<CaseView[]> {
+  const [{ CASE_STATUSES }, { casesOrNone }] = await Promise.all([
+    import('../../archive/cases-model.js'),
+    import('../../runtime/archive/cases-or-none.js'),
+  ]);
+  const statuses = closedToo ? CASE_STATUSES : CASE_STATUSES.filter((s) => s !== 'closed');
+  return casesOrNone(local, () => archive.cases({ statuses }));
+}
+
+/** The case of each (catalogue row, recall) pair, as match --open-cases keys them, with its due time. */
+function casesByPair(cases: readonly CaseView[], products: readonly ProductRow[]): void {
   const byPair = new Map(cases.map((c) => [`${c.catalog_key}\n${c.recall_id}`, c]));
   for (const p of products) {
     const key = p.key !== null ? `${p.key_column}:${p.key}` : `line:${p.catalog_line}`;
     const c = byPair.get(`${key}\n${p.recall_id}`);
-    // due_at: shown when the case carries one (the deadlines work adds it); null until then.
-    const due = (c as { due_at?: unknown } | undefined)?.due_at;
-    if (c) p.case = { id: c.id, status: c.status, due_at: typeof due === 'string' ? due : null };
+    if (c) p.case = { id: c.id, status: c.status, due_at: c.due_at };
   }
 }
 
@@ -84,6 +94,7 @@ export async function collectDigest(
   let settled: boolean;
   let matches: Record<string, unknown>[] | null = null;
   let products: ProductRow[] | null = null;
+  let cases: CaseView[];
   try {
     settled = await settle(archive, sel.toMs, ctx);
     if (!settled)
@@ -92,6 +103,8 @@ export async function collectDigest(
       );
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+    // Deadlines are the archive's, whatever the period, --sources or filters: a narrowed digest never hides a late case.
+    cases = await readCases(archive, local, matcher !== undefined);
     if (matcher) {
       const { matchRow } = await import('../matching/match-rows.js');
       const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
@@ -103,7 +116,7 @@ export async function collectDigest(
       pairs.sort((a, b) => byReadingOrder(a.product, b.product));
       matches = pairs.map((p) => p.match);
       products = pairs.map((p) => p.product);
-      await casesByPair(archive, products);
+      casesByPair(cases, products);
     }
     // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
     for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
@@ -114,6 +127,7 @@ export async function collectDigest(
   return buildDigest({
     fromMs: sel.fromMs,
     toMs: sel.toMs,
+    deadlines: deadlinesOf(cases, ctx.now()),
     stored,
     matches,
     products,

@@ -3,6 +3,7 @@ import { bySeverity, severityOf, worstSeverity } from '../../actions/severity-or
 import { shortDate } from '../../actions/email-message.js';
 import type { MonitoringHealth } from '../../archive/health.js';
 import { groupDigits } from '../../output/numbers.js';
+import { type Deadlines, deadlinesOf, deadlinesPhrase } from './deadlines.js';
 import type { ProductRow } from './your-products.js';
 
 export interface ValueCount {
@@ -13,6 +14,8 @@ export interface ValueCount {
 /** docs/digest.md describes every field; records are as the API last sent them. */
 export interface Digest {
   period: { from: string; to: string };
+  /** Open and waiting cases overdue or due soon, from the whole archive (not only the period's recalls). */
+  deadlines: Deadlines;
   /** The catalogue rows the period's recalls touch, in reading order; null without --catalog. */
   products: ProductRow[] | null;
   recalls: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
@@ -36,6 +39,8 @@ function countBy(
 export function buildDigest(parts: {
   fromMs: number;
   toMs: number;
+  /** None given: no case is due (as of the period's end). */
+  deadlines?: Deadlines;
   stored: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   matches: Record<string, unknown>[] | null;
   products: ProductRow[] | null;
@@ -49,6 +54,7 @@ export function buildDigest(parts: {
   const all = [...fresh, ...updated];
   return {
     period: { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() },
+    deadlines: parts.deadlines ?? deadlinesOf([], parts.toMs),
     products: parts.products,
     recalls: { new: fresh, updated },
     counts: {
@@ -85,7 +91,8 @@ function productsPhrase(products: readonly ProductRow[]): string {
 
 /**
  * `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; with a catalogue, your products first:
- * `Recalls 24 Nov: 3 of your products match (1 serious) · 1,236 new · monitoring complete`. "no new recalls"
+ * `Recalls 24 Nov: 3 of your products match (1 serious) · 1,236 new · monitoring complete`; cases overdue or due
+ * soon before all: `Recalls 24 Nov: 2 cases overdue, 1 due soon · …`. "no new recalls"
  * only when monitoring was complete.
  */
 export function digestSubject(d: Digest): string {
@@ -99,7 +106,8 @@ export function digestSubject(d: Digest): string {
         : '0 new found'
       : `${groupDigits(n)} new${worst && d.products === null ? ` (${worst.count} ${worst.severity})` : ''}`;
   const products = d.products === null ? '' : `${productsPhrase(d.products)} · `;
-  return `Recalls ${date}: ${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
+  const due = deadlinesPhrase(d.deadlines);
+  return `Recalls ${date}: ${due ? `${due} · ` : ''}${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -4,6 +4,15 @@ import { escapeHtml } from '../../output/markup.js';
 import { shorten } from '../../actions/teams-card.js';
 import { groupDigits } from '../../output/numbers.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import {
+  type DeadlineRow,
+  deadlineProduct,
+  deadlinesLine,
+  deadlinesMore,
+  deadlineTitle,
+  deadlineWhen,
+  dueText,
+} from './deadlines.js';
 import { productName, type ProductRow } from './your-products.js';
 
 const CSS = `
@@ -11,7 +20,7 @@ body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font
 h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.5em}
 .health{padding:.6em 1em;border-left:5px solid}.complete{border-color:#2a7a2a;background:#eef7ee}.incomplete{border-color:#b00020;background:#fdecee}
 .recall{margin:.6em 0;break-inside:avoid}.facts{color:#444}.sev{display:inline-block;min-width:5em;font-weight:bold}
-.sev-serious{color:#b00020}.sev-high{color:#c65d00}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
+.late{color:#b00020;font-weight:bold}.sev-serious{color:#b00020}.sev-high{color:#c65d00}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
 td.n{text-align:right}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
 `;
 
@@ -38,6 +47,15 @@ function productHtml(p: ProductRow): string {
       : `case ${p.case.id} ${escapeHtml(p.case.status)}${p.case.due_at !== null ? `, due ${escapeHtml(p.case.due_at)}` : ''}`;
   return `<tr><td><b>${escapeHtml(p.level)}</b></td><td>${escapeHtml(shorten(productName(p), 200))}</td><td>${recall}</td><td class="sev-${sev}">${escapeHtml(p.risk_severity ?? '–')}</td><td>${escapeHtml(shorten(p.hazard ?? '–', 300))}</td><td>${escapeHtml(p.data_source ?? '–')}</td><td>${escapeHtml(p.reason)}</td><td>${kase}</td></tr>`;
 }
+
+function deadlineHtml(r: DeadlineRow, asOf: string): string {
+  const sev = (r.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const when = `<td${r.state === 'overdue' ? ' class="late"' : ''}>${escapeHtml(deadlineWhen(r, asOf))}</td>`;
+  return `<tr>${when}<td>${escapeHtml(dueText(r.due_at))}</td><td>case ${r.case_id} ${escapeHtml(r.status)}</td><td>${escapeHtml(deadlineProduct(r))}</td><td>${escapeHtml(deadlineTitle(r))}</td><td class="sev-${sev}">${escapeHtml(r.risk_severity ?? '–')}</td><td>${escapeHtml(r.level)}</td></tr>`;
+}
+
+const DEADLINE_HEAD =
+  '<tr><th>when</th><th>due (UTC)</th><th>case</th><th>product</th><th>recall</th><th>severity</th><th>level</th></tr>';
 
 const PRODUCT_HEAD =
   '<tr><th>level</th><th>product</th><th>recall</th><th>severity</th><th>hazard</th><th>source</th><th>why</th><th>case</th></tr>';
@@ -81,6 +99,17 @@ ${[...top, ...middle, counts].join('\n')}
   // Room kept for the notes that count what was left out.
   const NOTE_ROOM = 1024;
   let used = size(page([health, `<p>${escapeHtml(recallsLine(d))}</p>`])) + NOTE_ROOM;
+  // Deadlines first, within 30 % of the budget: your products and monitoring keep their room.
+  const deadlines: string[] = [];
+  const due = d.deadlines.cases;
+  let deadlineBytes = 0;
+  for (const r of due) {
+    const row = deadlineHtml(r, d.deadlines.as_of);
+    if (deadlineBytes + size(row) > max * 0.3) break;
+    deadlines.push(row);
+    deadlineBytes += size(row);
+  }
+  used += deadlineBytes;
   const productRows: string[] = [];
   let productsLeft = 0;
   for (const p of products) {
@@ -93,6 +122,12 @@ ${[...top, ...middle, counts].join('\n')}
     used += size(row);
   }
   const middle: string[] = [];
+  if (due.length > 0)
+    middle.push(
+      `<h2>Deadlines</h2><p>${escapeHtml(deadlinesLine(d.deadlines))}</p><table>${DEADLINE_HEAD}${deadlines.join('')}</table>${
+        deadlines.length < due.length ? `<p>${escapeHtml(deadlinesMore(due.length - deadlines.length))}.</p>` : ''
+      }`,
+    );
   if (matches !== undefined) {
     middle.push(
       `<h2>Your products</h2><p>${escapeHtml(matches)}</p>${productRows.length > 0 ? `<table>${PRODUCT_HEAD}${productRows.join('')}</table>` : ''}`,

@@ -5,6 +5,14 @@ import { groupDigits } from '../../output/numbers.js';
 import { escapeMarkdown as md } from '../../output/markup.js';
 import { shorten } from '../../actions/teams-card.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import {
+  type DeadlineRow,
+  deadlineFacts,
+  deadlineProduct,
+  deadlinesLine,
+  deadlinesMore,
+  deadlineTitle,
+} from './deadlines.js';
 import type { HtmlBudget } from './render-html.js';
 import { productFacts, productName, type ProductRow } from './your-products.js';
 
@@ -28,6 +36,33 @@ function productText(p: ProductRow): string[] {
   ];
 }
 
+/** A case with a deadline, three lines: how late, the product, the recall, the case's facts. */
+function deadlineText(r: DeadlineRow, asOf: string): string[] {
+  return [
+    `  ${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}  ${deadlineProduct(r)}`,
+    `    ${deadlineTitle(r)}`,
+    `    ${deadlineFacts(r, asOf)}`,
+  ];
+}
+
+/** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
+export function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
+  const { deadlines } = d;
+  if (deadlines.cases.length === 0) return [];
+  const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
+  let room = maxBytes;
+  for (const [i, r] of deadlines.cases.entries()) {
+    const lines = deadlineText(r, deadlines.as_of);
+    room -= Buffer.byteLength(lines.join('\n')) + 1;
+    if (room < 0) {
+      out.push(`  ${deadlinesMore(deadlines.cases.length - i)}`);
+      break;
+    }
+    out.push(...lines);
+  }
+  return out;
+}
+
 /**
  * Plain text, `width` columns for the charts. With a budget (the e-mail's text part), as the HTML part: every
  * match, possibles and recalls as they fit, then how many more the attachment holds.
@@ -38,8 +73,10 @@ export function digestText(d: Digest, width: number, budget?: HtmlBudget): strin
   health.push('', recallsLine(d));
   const bytes = (lines: readonly string[]) => Buffer.byteLength(lines.join('\n')) + 1;
   // The charts and the notes of what was left out stay within the budget too.
-  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - bytes(head) - bytes(health) - 8 * 1024;
-  const out = [...head];
+  // Deadlines take at most 30 % of an e-mail part: your products and monitoring keep their room.
+  const deadlines = deadlineLines(d, budget ? budget.maxBytes * 0.3 : undefined);
+  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - bytes(head) - bytes(health) - bytes(deadlines) - 8 * 1024;
+  const out = [...head, ...deadlines];
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', `your products`, `  ${matches}`);
@@ -108,8 +145,17 @@ function productMarkdown(p: ProductRow): string {
   return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
 
+function deadlineMarkdown(r: DeadlineRow, asOf: string): string {
+  const when = r.state === 'overdue' ? '**OVERDUE**' : '**due soon**';
+  return `- ${when} ${md(deadlineProduct(r))}: ${md(deadlineTitle(r))}  \n  ${md(deadlineFacts(r, asOf))}`;
+}
+
 export function digestMarkdown(d: Digest): string {
   const out = [`# ${md(digestSubject(d))}`, '', `Period: ${md(d.period.from)} to ${md(d.period.to)}`];
+  if (d.deadlines.cases.length > 0) {
+    out.push('', '## Deadlines', '', md(deadlinesLine(d.deadlines)), '');
+    for (const r of d.deadlines.cases) out.push(deadlineMarkdown(r, d.deadlines.as_of));
+  }
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', '## Your products', '', md(matches), '');
