@@ -1,6 +1,14 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
 import { stringValues } from '../filters/record-filter.js';
-import { brandParts, distinctiveBrandTokens, relateBrands, titleBrandText, brandInTitle } from './brands.js';
+import {
+  brandInTitle,
+  brandParts,
+  brandWrittenIn,
+  distinctiveBrandTokens,
+  noticeBrandText,
+  relateBrands,
+  titleBrandText,
+} from './brands.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { type CatalogueBatch, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
@@ -55,6 +63,15 @@ const LEVEL: Record<MatchReason, 'match' | 'possible'> = {
   'brand+name': 'possible',
 };
 const LEVEL_RANK: Record<MatchLevel, number> = { match: 0, possible: 1, excluded: 2 };
+
+/** A model's key without a revision suffix (".0" to ".99" after a digit), when it has one long enough to compare. */
+export function revisionBase(raw: string): string | undefined {
+  const m = /^(.*\d)\.\d{1,2}$/.exec(raw.trim());
+  if (!m) return undefined;
+  const base = modelKey(m[1] as string);
+  // "1.5" or "V2.1" are versions of nothing a catalogue lists: the base must carry letters and digits.
+  return base.length >= 5 && /[a-z]/.test(base) ? base : undefined;
+}
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -216,6 +233,14 @@ export class CatalogueIndex {
       return undefined;
     };
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
+    let noticeText: { field: string; text: string }[] | undefined;
+    /** The row's brand as the notice's own text writes it, when its brand field does not name it. */
+    const writtenBrand = (r: IndexedRow) => {
+      noticeText ??= noticeBrandText(recall);
+      for (const core of r.brands.slice(0, r.strong))
+        for (const { field, text } of noticeText) if (brandWrittenIn(core, text)) return { core, field };
+      return undefined;
+    };
     for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
@@ -224,12 +249,34 @@ export class CatalogueIndex {
         const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
         const brandWords = () => (b ? explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit) : '');
         // A shared word is a hint, not the same brand: with a model it stays possible.
-        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
+        if (b && b.hit.how !== 'shared-word') {
+          offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
+          continue;
+        }
+        // The same model and the row's brand written in the notice's own words: the firm recalls that brand.
+        const written = writtenBrand(c.indexed);
+        if (written)
+          offer(
+            c.indexed,
+            'model+brand',
+            () =>
+              `${model()}; brand: catalogue "${c.indexed.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
+          );
         else
           offer(c.indexed, 'model', () =>
             b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
           );
       }
+      // "NTRW19147.0" to ".3": revisions of the model a retailer lists as "NTRW19147". Which revision the row
+      // holds is unknown, so it is a possible match whatever the brands say.
+      const base = revisionBase(m);
+      if (base === undefined) continue;
+      for (const c of this.byModel.get(base) ?? [])
+        offer(
+          c.indexed,
+          'model',
+          () => `model: notice "${m}" is a revision of catalogue "${c.raw}" (key ${base}); which revision is unknown`,
+        );
     }
     if (brands.size > 0) {
       const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';

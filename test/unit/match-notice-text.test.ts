@@ -1,0 +1,114 @@
+// The matcher on sentences of real CPSC notices: a brand the notice writes in its own words, model revisions, passive titles.
+import { describe, expect, it } from 'vitest';
+import { brandWrittenIn, titleBrandText } from '../../src/match/brands.js';
+import type { Catalogue } from '../../src/match/catalogue.js';
+import { brandKey } from '../../src/match/match-keys.js';
+import { CatalogueIndex, revisionBase } from '../../src/match/matcher.js';
+
+function catalogue(rows: Record<string, string>[]): Catalogue {
+  return {
+    file: 'catalogue.csv',
+    headers: ['brand', 'model', 'name'],
+    columns: { brand: 'brand', model: 'model', name: 'name' },
+    rows: rows.map((values, i) => ({ line: i + 1, values })),
+    repeated: [],
+  };
+}
+
+const levels = (index: CatalogueIndex, recall: Record<string, unknown>) =>
+  index.match(recall, { explain: true }).map((m) => [m.row.line, m.level, m.reason]);
+
+describe('a catalogue brand written in the notice beside an equal model', () => {
+  // CPSC 1010566: the brand field names the importer; the title names the brand.
+  const frigidaire = {
+    product_brand: 'Curtis International Ltd.',
+    alert_title: 'Curtis International Expands Recall of Frigidaire-brand Minifridges Due to Fire and Burn Hazards',
+    product_name: 'Frigidaire-brand Minifridges',
+    product_model_numbers: ['EFMIS121', 'EFMIS129'],
+  };
+  // CPSC 1010451: 3M recalls; the description writes the brand.
+  const scotch = {
+    product_brand: '3M Company',
+    alert_title: '3M Company Recalls Thermal Laminators Due to Overheating',
+    product_description:
+      'This recall involves the Scotch™ Thermal Laminator, model TL909-50. The laminator is light gray/white with gray accents, and the word "Scotch" is printed in gray on the front.',
+    product_model_numbers: ['TL909-50'],
+  };
+  // CPSC 1010433: a two-letter brand, written in the title.
+  const rh = {
+    product_brand: 'RH US, LLC',
+    alert_title: 'RH Recalls Byron Tables and Desks Due to Risk of Injury',
+    product_model_numbers: ['10138977EMPR'],
+  };
+  const index = new CatalogueIndex(
+    catalogue([
+      { brand: 'Frigidaire', model: 'EFMIS121', name: 'Compact Mini Fridge 1.6 cu ft' }, // 1
+      { brand: 'Danby', model: 'EFMIS129', name: 'Mini Fridge' }, // 2 same model, brand nowhere in the notice
+      { brand: 'Scotch', model: 'TL90950', name: 'Thermal Laminator 9 in' }, // 3
+      { brand: 'RH', model: '10138977EMPR', name: 'Byron dining table' }, // 4
+      { brand: 'Frigidaire', model: 'FFTR1835VW', name: 'Mini Fridge' }, // 5 brand alone
+    ]),
+  );
+
+  it('is model+brand, a match; the same model under a brand the notice never writes stays possible', () => {
+    expect(levels(index, frigidaire)).toEqual([
+      [1, 'match', 'model+brand'],
+      [2, 'possible', 'model'],
+    ]);
+    expect(levels(index, scotch)).toEqual([[3, 'match', 'model+brand']]);
+    expect(levels(index, rh)).toEqual([[4, 'match', 'model+brand']]);
+  });
+
+  it('says where the notice wrote the brand', () => {
+    const [m] = index.match(scotch, { explain: true });
+    expect(m?.explain).toBe(
+      'model: notice "TL909-50" = catalogue "TL90950" (key tl90950); brand: catalogue "Scotch" written in the notice\'s product_description (as "scotch")',
+    );
+  });
+
+  it('never counts a brand made of place or trade words, or a word inside another', () => {
+    const text = brandKey('Sold at Home Depot stores nationwide; RHINO brand');
+    expect(brandWrittenIn('home', text)).toBe(false);
+    expect(brandWrittenIn('rh', text)).toBe(false);
+    expect(brandWrittenIn('rhino', text)).toBe(true);
+  });
+});
+
+describe('model revisions', () => {
+  // CPSC 1010435: "model numbers NTRW19147.0, NTRW19147.1, NTRW19147.2 or NTRW19147.3".
+  it('a notice model with a revision suffix finds the base model, as possible only', () => {
+    expect(revisionBase('NTRW19147.0')).toBe('ntrw19147');
+    expect(revisionBase('TL909-50')).toBeUndefined();
+    expect(revisionBase('1.5')).toBeUndefined();
+    expect(revisionBase('V2.1')).toBeUndefined();
+    const index = new CatalogueIndex(catalogue([{ brand: 'NordicTrack', model: 'NTRW19147', name: 'RW900 Rower' }]));
+    const recall = {
+      product_brand: 'iFIT Inc.',
+      alert_title: 'iFIT Recalls NordicTrack Rowing Machines Due to Fire Hazard',
+      product_model_numbers: ['NTRW19147.0', 'NTRW19147.1', 'NTRW19147.2', 'NTRW19147.3'],
+    };
+    expect(levels(index, recall)).toEqual([[1, 'possible', 'model']]);
+  });
+});
+
+describe('titles that name no recalling firm', () => {
+  it('read the brand before "Recalled"', () => {
+    expect(
+      titleBrandText(
+        'Bearlala Baby Loungers Recalled Due to Risk of Serious Injury or Death from Entrapment and Fall Hazards; Sold on Walmart.com by Nuoxuann',
+        'Shenzhenshiruoxuandianzishangwuyouxiangongsi doing business as Nuoxuann',
+      ),
+    ).toBe('bearlala baby loungers');
+  });
+
+  it('find a brand+name pair whose brand field names only the seller (CPSC 1010488)', () => {
+    const index = new CatalogueIndex(catalogue([{ brand: 'Bearlala', model: '', name: 'Baby Lounger newborn' }]));
+    const recall = {
+      product_brand: 'Shenzhenshiruoxuandianzishangwuyouxiangongsi doing business as Nuoxuann',
+      alert_title:
+        'Bearlala Baby Loungers Recalled Due to Risk of Serious Injury or Death from Entrapment and Fall Hazards; Sold on Walmart.com by Nuoxuann',
+      product_name: 'Bearlala Baby Loungers',
+    };
+    expect(levels(index, recall)).toEqual([[1, 'possible', 'brand+name']]);
+  });
+});
