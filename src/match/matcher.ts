@@ -215,7 +215,9 @@ export class CatalogueIndex {
       const had = best.get(r);
       if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain });
     };
-    for (const code of recallCodes(recall))
+    const noticeGtins = new Set<string>();
+    for (const code of recallCodes(recall)) {
+      noticeGtins.add(code.gtin14);
       for (const c of this.byGtin.get(code.gtin14) ?? []) {
         const valid = code.valid && c.valid;
         offer(c.indexed, valid ? 'barcode' : 'barcode-unchecked', () =>
@@ -224,6 +226,7 @@ export class CatalogueIndex {
             : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
         );
       }
+    }
     const brands = this.relatedBrands(recall);
     const brandOf = (r: IndexedRow) => {
       for (const core of r.brands) {
@@ -283,20 +286,28 @@ export class CatalogueIndex {
       const { strong, weak } = brandParts(recallBrand);
       const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
       const seen = new Set<IndexedRow>();
-      for (const [core, hit] of brands)
-        for (const t of tokens)
+      for (const [core, hit] of brands) {
+        // The catalogue row's name words leave out its brand; so do the notice's, when the brand came from its title
+        // ("Ozark Trail Tabletop 1-Burner Butane Camping Stoves", brand field "China Window Industry").
+        const own = new Set(core.split(' '));
+        const noticeTokens = new Set([...tokens].filter((t) => !own.has(t)));
+        for (const t of noticeTokens)
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
             if (seen.has(r)) continue;
             seen.add(r);
-            const similarity = tokenSimilarity(tokens, r.tokens);
+            // Both sides name barcodes and none agree: the row is the brand's other product (another pack size,
+            // another recipe), whatever its name shares with the notice's.
+            if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
+            const similarity = tokenSimilarity(noticeTokens, r.tokens);
             if (similarity >= NAME_SIMILARITY)
               offer(
                 r,
                 'brand+name',
                 () =>
-                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(tokens, r.tokens, similarity, NAME_SIMILARITY)}`,
+                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(noticeTokens, r.tokens, similarity, NAME_SIMILARITY)}`,
               );
           }
+      }
     }
     if (best.size === 0) return [];
     const scope: ScopeItem[] = recallScope(recall);

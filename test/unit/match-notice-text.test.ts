@@ -112,3 +112,54 @@ describe('titles that name no recalling firm', () => {
     expect(levels(index, recall)).toEqual([[1, 'possible', 'brand+name']]);
   });
 });
+
+describe('brand+name beside barcodes', () => {
+  // RappelConso 2026-08-0180 (Madrange): the notice names one GTIN; the brand sells many hams of like names.
+  const madrange = {
+    product_brand: 'madrange',
+    product_name: 'le jambon supérieur au torchon sans nitrite 4 tranches 160 g',
+    alert_title: 'le jambon supérieur au torchon sans nitrite 4 tranches 160 g',
+    standard_identifiers_and_barcodes: [{ type: 'GTIN', value: '3180940083183' }],
+  };
+  const rows = [
+    { ean: '3180940083183', brand: 'Madrange', name: 'Jambon supérieur au torchon sans nitrite x4 160g' }, // 1
+    { ean: '3180940084272', brand: 'Madrange', name: "Jambon supérieur cuisiné à l'os sans nitrite 4 tranches 160 g" }, // 2
+    { ean: '', brand: 'Madrange', name: "Jambon supérieur cuisiné à l'os sans nitrite 4 tranches 160 g" }, // 3
+  ];
+  const index = new CatalogueIndex({
+    file: 'catalogue.csv',
+    headers: ['ean', 'brand', 'name'],
+    columns: { gtin: 'ean', brand: 'brand', name: 'name' },
+    rows: rows.map((values, i) => ({ line: i + 1, values })),
+    repeated: [],
+  });
+
+  it('a row whose own barcode the notice does not name is not found by its name; one without a barcode still is', () => {
+    expect(levels(index, madrange)).toEqual([
+      [1, 'match', 'barcode'],
+      [3, 'possible', 'brand+name'],
+    ]);
+  });
+});
+
+describe('name words of a notice whose brand is in its title', () => {
+  // CPSC 1010411: brand field "Sunbeam Products Inc.", product name "Oster French Door Countertop Ovens".
+  it('leave out the brand, as the catalogue row’s do', () => {
+    const index = new CatalogueIndex(
+      catalogue([{ brand: 'Oster', model: '', name: 'Oster French Door Countertop Oven, Stainless Steel' }]),
+    );
+    const [m] = index.match(
+      {
+        product_brand: 'Sunbeam Products Inc.',
+        alert_title:
+          'Sunbeam Products Recalls More than One Million Oster French Door Countertop Ovens Due to Burn Hazard',
+        product_name: 'Oster French Door Countertop Ovens',
+      },
+      { explain: true },
+    );
+    expect(m?.reason).toBe('brand+name');
+    expect(m?.explain).toContain(
+      'name words: notice {french door countertop oven}, catalogue {french door countertop oven stainles steel}, shared {french door countertop oven}, similarity 0.80',
+    );
+  });
+});
