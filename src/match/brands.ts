@@ -134,6 +134,17 @@ export function brandWrittenIn(core: string, text: string): boolean {
   return telling && containsWords(text, core);
 }
 
+/**
+ * The initials of a brand core of 2 to 4 telling words ("restoration hardware" is "rh"); undefined for one word, or
+ * when a place, trade or range word is among them ("Royal Home" is not "RH").
+ */
+export function brandInitials(core: string): string | undefined {
+  const words = core.split(' ').filter((w) => w !== '');
+  if (words.some((w) => WEAK_TOKENS.has(w) || FIRM_WORDS.has(w))) return undefined;
+  if (words.length < 2 || words.length > 4 || words.some((w) => /^\d/.test(w))) return undefined;
+  return words.map((w) => w[0]).join('');
+}
+
 /** Whether a catalogue brand core is written in the title's text, at word boundaries. */
 export function brandInTitle(core: string, titleText: string): boolean {
   return distinctiveBrandTokens(core).length > 0 && containsWords(titleText, core);

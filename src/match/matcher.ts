@@ -1,6 +1,8 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
 import { stringValues } from '../filters/record-filter.js';
 import {
+  brandCore,
+  brandInitials,
   brandInTitle,
   brandParts,
   brandWrittenIn,
@@ -242,6 +244,12 @@ export class CatalogueIndex {
       noticeText ??= noticeBrandText(recall);
       for (const core of r.brands.slice(0, r.strong))
         for (const { field, text } of noticeText) if (brandWrittenIn(core, text)) return { core, field };
+      // "Restoration Hardware" is "RH" in the brand field "RH US, LLC": the initials of a brand of two words or more.
+      const fieldWords = new Set(brandCore(recallBrand).split(' '));
+      for (const core of r.brands.slice(0, r.strong)) {
+        const initials = brandInitials(core);
+        if (initials !== undefined && fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
+      }
       return undefined;
     };
     for (const m of stringValues(recall.product_model_numbers)) {

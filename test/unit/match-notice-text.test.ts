@@ -163,3 +163,26 @@ describe('name words of a notice whose brand is in its title', () => {
     );
   });
 });
+
+describe('a brand written as its initials', () => {
+  // CPSC 1010551: brand field "RH US, LLC", SKU 10036671NAT; the retailer writes the brand out.
+  const recall = {
+    product_brand: 'RH US, LLC',
+    alert_title: 'RH Recalls Natural Antler Chandeliers Due to Impact Hazard',
+    product_model_numbers: ['10036671NAT', '10036671SUNB'],
+  };
+  it('confirm an equal model (model+brand), unless a trade word is among them', () => {
+    const index = new CatalogueIndex(
+      catalogue([
+        { brand: 'Restoration Hardware', model: '10036671NAT', name: 'Natural Antler Chandelier 48"' }, // 1
+        { brand: 'Royal Home', model: '10036671SUNB', name: 'Chandelier' }, // 2 "RH", but "home" is a trade word
+        { brand: 'Red Hen', model: '10036671SUNB', name: 'Chandelier' }, // 3 "RH" too: beside an equal SKU, a match
+      ]),
+    );
+    expect(levels(index, recall)).toEqual([
+      [1, 'match', 'model+brand'],
+      [3, 'match', 'model+brand'],
+      [2, 'possible', 'model'],
+    ]);
+  });
+});
