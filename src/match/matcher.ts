@@ -92,6 +92,8 @@ interface IndexedRow {
   batch: CatalogueBatch;
   /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
   gtins: string[];
+  /** The row's model key, when long enough to compare ("" otherwise). */
+  modelKey: string;
 }
 
 /** How a recall's brand relates to a catalogue brand core, and the recall's words it rests on. */
@@ -134,6 +136,7 @@ export class CatalogueIndex {
         tokens: new Set(),
         batch: rowBatch(catalogue, row, codes.gs1),
         gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
+        modelKey: '',
       };
       for (const c of codes.codes) {
         if (c.gtin14 === undefined) {
@@ -152,6 +155,7 @@ export class CatalogueIndex {
       }
       const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
       if (modelKey(modelRaw).length >= MIN_MODEL_KEY) {
+        indexed.modelKey = modelKey(modelRaw);
         push(this.byModel, modelKey(modelRaw), { indexed, raw: modelRaw });
         this.matchable.add(row.line);
       }
@@ -252,9 +256,13 @@ export class CatalogueIndex {
       }
       return undefined;
     };
+    const noticeModels = new Set<string>();
     for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
+      noticeModels.add(key);
+      const base = revisionBase(m);
+      if (base !== undefined) noticeModels.add(base);
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);
         const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
@@ -280,7 +288,6 @@ export class CatalogueIndex {
       }
       // "NTRW19147.0" to ".3": revisions of the model a retailer lists as "NTRW19147". Which revision the row
       // holds is unknown, so it is a possible match whatever the brands say.
-      const base = revisionBase(m);
       if (base === undefined) continue;
       for (const c of this.byModel.get(base) ?? [])
         offer(
@@ -306,6 +313,8 @@ export class CatalogueIndex {
             // Both sides name barcodes and none agree: the row is the brand's other product (another pack size,
             // another recipe), whatever its name shares with the notice's.
             if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
+            // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
+            if (r.modelKey !== '' && noticeModels.size > 0 && !noticeModels.has(r.modelKey)) continue;
             const similarity = tokenSimilarity(noticeTokens, r.tokens);
             if (similarity >= NAME_SIMILARITY)
               offer(

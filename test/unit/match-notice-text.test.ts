@@ -186,3 +186,26 @@ describe('a brand written as its initials', () => {
     ]);
   });
 });
+
+describe('brand+name beside model numbers', () => {
+  // CPSC 1010467: "Peloton Original Series Bike+ Model PL02"; the retailer also sells the original Bike, PL01.
+  const peloton = {
+    product_brand: 'Peloton Interactive Inc.',
+    product_name: 'Peloton Original Series Bike+ Model PL02',
+    alert_title: 'Peloton Recalls Original Series Bike+ Exercise Bikes Due to Fall and Injury Hazards',
+    product_model_numbers: ['PL02'],
+  };
+  it('a row whose own model the notice does not name is not found by its name; one without a model still is', () => {
+    const index = new CatalogueIndex(
+      catalogue([
+        { brand: 'Peloton', model: 'PL01', name: 'Bike original' }, // 1
+        { brand: 'Peloton', model: '', name: 'Bike+ Original Series' }, // 2
+        { brand: 'Peloton', model: 'PL-02', name: 'Bike+' }, // 3
+      ]),
+    );
+    expect(levels(index, peloton)).toEqual([
+      [3, 'match', 'model+brand'],
+      [2, 'possible', 'brand+name'],
+    ]);
+  });
+});
