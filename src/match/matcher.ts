@@ -13,67 +13,29 @@ import {
 } from './brands.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { type CatalogueBatch, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
+import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
+import {
+  LEVEL,
+  LEVEL_RANK,
+  type Match,
+  type MatchLevel,
+  type MatchReason,
+  RANK,
+  type RejectedCode,
+} from './match-levels.js';
 import { recallCodes } from './recall-codes.js';
 import { recallScope, type ScopeItem } from './scope.js';
-import { checkScope, type Scope } from './scope-check.js';
+import { checkScope } from './scope-check.js';
 import { explainBrand, explainName } from './explain.js';
 import type { BrandRelation } from './brands.js';
 
+export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
 export { recallGtins } from './recall-codes.js';
-
-export type MatchLevel = 'match' | 'possible' | 'excluded';
-export type MatchReason = 'barcode' | 'model+brand' | 'barcode-unchecked' | 'model' | 'brand+name';
-
-export interface Match {
-  /** `excluded` when the row is out of the notice's scope (its lot or date is not among those named). */
-  level: MatchLevel;
-  reason: MatchReason;
-  row: CatalogueRow;
-  scope: Scope;
-  /** The notice's words that decided the scope; empty when it names no lot or date. */
-  scopeEvidence: string;
-  /** Which rule fired on which normalised values; empty unless match() was asked for it. */
-  explain: string;
-}
-
-export interface RejectedCode {
-  line: number;
-  value: string;
-  reason: string;
-  /** The code's only fault is its check digit: an identical code in a notice still matches it, as possible. */
-  unchecked?: boolean;
-}
 
 /** Model keys shorter than this ("A", "12") would tie unrelated products together. */
 const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
 const NAME_SIMILARITY = 0.5;
-
-const RANK: Record<MatchReason, number> = {
-  barcode: 0,
-  'model+brand': 1,
-  'barcode-unchecked': 2,
-  model: 3,
-  'brand+name': 4,
-};
-const LEVEL: Record<MatchReason, 'match' | 'possible'> = {
-  barcode: 'match',
-  'model+brand': 'match',
-  'barcode-unchecked': 'possible',
-  model: 'possible',
-  'brand+name': 'possible',
-};
-const LEVEL_RANK: Record<MatchLevel, number> = { match: 0, possible: 1, excluded: 2 };
-
-/** A model's key without a revision suffix (".0" to ".99" after a digit), when it has one long enough to compare. */
-export function revisionBase(raw: string): string | undefined {
-  const m = /^(.*\d)\.\d{1,2}$/.exec(raw.trim());
-  if (!m) return undefined;
-  const base = modelKey(m[1] as string);
-  // "1.5" or "V2.1" are versions of nothing a catalogue lists: the base must carry letters and digits.
-  return base.length >= 5 && /[a-z]/.test(base) ? base : undefined;
-}
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);

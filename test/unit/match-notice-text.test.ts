@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { brandWrittenIn, titleBrandText } from '../../src/match/brands.js';
 import type { Catalogue } from '../../src/match/catalogue.js';
-import { brandKey } from '../../src/match/match-keys.js';
-import { CatalogueIndex, revisionBase } from '../../src/match/matcher.js';
+import { brandKey, revisionBase } from '../../src/match/match-keys.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
 
 function catalogue(rows: Record<string, string>[]): Catalogue {
   return {
