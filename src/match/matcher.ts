@@ -23,6 +23,7 @@ import {
   RANK,
   type RejectedCode,
 } from './match-levels.js';
+import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import { recallScope, type ScopeItem } from './scope.js';
 import { checkScope } from './scope-check.js';
@@ -263,6 +264,15 @@ export class CatalogueIndex {
       const { strong, weak } = brandParts(recallBrand);
       const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
       const seen = new Set<IndexedRow>();
+      // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
+      let described: Set<string> | undefined;
+      const otherModel = (key: string) => {
+        if (described === undefined) {
+          const text = typeof recall.product_description === 'string' ? recall.product_description : '';
+          described = new Set([...noticeModels, ...textModelKeys(text)]);
+        }
+        return described.size > 0 && !described.has(key);
+      };
       for (const [core, hit] of brands) {
         // The catalogue row's name words leave out its brand; so do the notice's, when the brand came from its title
         // ("Ozark Trail Tabletop 1-Burner Butane Camping Stoves", brand field "China Window Industry").
@@ -276,7 +286,7 @@ export class CatalogueIndex {
             // another recipe), whatever its name shares with the notice's.
             if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
             // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
-            if (r.modelKey !== '' && noticeModels.size > 0 && !noticeModels.has(r.modelKey)) continue;
+            if (r.modelKey !== '' && otherModel(r.modelKey)) continue;
             const similarity = tokenSimilarity(noticeTokens, r.tokens);
             if (similarity >= NAME_SIMILARITY)
               offer(

@@ -4,6 +4,7 @@ import { brandWrittenIn, titleBrandText } from '../../src/match/brands.js';
 import type { Catalogue } from '../../src/match/catalogue.js';
 import { brandKey, revisionBase } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
+import { textModelKeys } from '../../src/match/notice-models.js';
 
 function catalogue(rows: Record<string, string>[]): Catalogue {
   return {
@@ -207,5 +208,32 @@ describe('brand+name beside model numbers', () => {
       [3, 'match', 'model+brand'],
       [2, 'possible', 'brand+name'],
     ]);
+  });
+});
+
+describe('models a notice lists only in its description', () => {
+  // CPSC 1010411 (Oster): the model field is empty; the description lists the models.
+  const oster = {
+    product_brand: 'Sunbeam Products Inc.',
+    alert_title: 'Sunbeam Products Recalls More than One Million Oster French Door Countertop Ovens Due to Burn Hazard',
+    product_name: 'Oster French Door Countertop Ovens',
+    product_model_numbers: [],
+    product_description:
+      'This recall involves Oster French Door Countertop Ovens with model numbers TSSTTVFDXL, TSSTTVFDDG, TSSTTVFDMAF and TSSTTVFDDAF. The recalled ovens have a spring-loaded bilateral door made of glass with metal handles. A label on the backside of the oven identifies the model number.',
+  };
+  it('are read, and set apart a same-brand row of another model', () => {
+    expect(textModelKeys(oster.product_description)).toEqual([
+      'tssttvfdxl',
+      'tssttvfddg',
+      'tssttvfdmaf',
+      'tssttvfddaf',
+    ]);
+    const index = new CatalogueIndex(
+      catalogue([
+        { brand: 'Oster', model: 'TSSTTVDGXL', name: 'Oster Digital French Door Countertop Oven' }, // 1 another model
+        { brand: 'Oster', model: '', name: 'Oster French Door Countertop Oven, Stainless Steel' }, // 2
+      ]),
+    );
+    expect(levels(index, oster)).toEqual([[2, 'possible', 'brand+name']]);
   });
 });
