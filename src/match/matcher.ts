@@ -277,7 +277,8 @@ export class CatalogueIndex {
         // The catalogue row's name words leave out its brand; so do the notice's, when the brand came from its title
         // ("Ozark Trail Tabletop 1-Burner Butane Camping Stoves", brand field "China Window Industry").
         const own = new Set(core.split(' '));
-        const noticeTokens = new Set([...tokens].filter((t) => !own.has(t)));
+        // Name words are stemmed ("stories" is "storie"): a brand word is matched in that form too.
+        const noticeTokens = new Set([...tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
         for (const t of noticeTokens)
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
             if (seen.has(r)) continue;

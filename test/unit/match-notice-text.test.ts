@@ -237,3 +237,20 @@ describe('models a notice lists only in its description', () => {
     expect(levels(index, oster)).toEqual([[2, 'possible', 'brand+name']]);
   });
 });
+
+describe('a brand ending in s, read from the title', () => {
+  // CPSC 1010531: "17 Stories Furniture 18-Drawer Dressers Recalled …; Imported by Shenzhen Jinhongzhen Technology Co".
+  it('is left out of the notice’s name words in its stemmed form too', () => {
+    const index = new CatalogueIndex(catalogue([{ brand: '17 Stories', model: '', name: '18-Drawer Dresser black' }]));
+    const [m] = index.match(
+      {
+        product_brand: 'Shenzhen Jinhongzhen Technology Co., Ltd.',
+        alert_title:
+          '17 Stories Furniture 18-Drawer Dressers Recalled Due to Risk of Serious Injury or Death from Tip-Over and Entrapment Hazards; Violates Mandatory Standard for Clothing Storage Units; Imported by Shenzhen Jinhongzhen Technology Co',
+        product_name: '17 Stories Furniture 18-Drawer Dressers',
+      },
+      { explain: true },
+    );
+    expect(m?.explain).toContain('name words: notice {furniture 18 drawer dresser}');
+  });
+});
