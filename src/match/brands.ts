@@ -82,6 +82,9 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
 /** Words after which a notice's title names what was recalled: "Target Recalls Cat & Jack…". */
 const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappelle|ruft)\s+(.+)$/i;
 
+/** A title that names no recalling firm: "<brand and product> Recalled" (or "Recall Expanded"). */
+const RECALLED = /^(.+?)\s+(?:recalled|recall expanded|recall extended)\b/i;
+
 /**
  * The title's words after the recalling firm when the brand field names that firm (or nothing): the CPSC
  * writes "Target Recalls Cat & Jack Toddler Boots", brand "Target". Undefined when the title names no firm
@@ -90,11 +93,56 @@ const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappe
 export function titleBrandText(title: string, brandField: string): string | undefined {
   // A title is a line: its first 300 characters name the firm and the brand (a hostile one may be huge).
   const m = RECALL_VERB.exec(title.slice(0, 300));
-  if (!m) return undefined;
+  if (!m) {
+    // "Bearlala Baby Loungers Recalled Due to…; Sold on Walmart.com by Nuoxuann": no firm in the title, whose
+    // words before "Recalled" name the product and its brand; the brand field names the seller or importer.
+    const passive = RECALLED.exec(title.slice(0, 300));
+    return passive ? brandKey(passive[1] as string) : undefined;
+  }
   const firm = brandCore(m[1] as string);
   const brand = brandCore(brandField);
   if (brand !== '' && relateBrands(brand, firm) === undefined) return undefined;
   return brandKey(m[2] as string);
+}
+
+/** How much of a notice's text is searched for a catalogue brand: a hostile field may be huge. */
+const NOTICE_TEXT_LIMIT = 4000;
+
+/**
+ * The notice's own words about the product (title, product name, description), brandKey'd, each field cut to
+ * its first 4,000 characters. A catalogue brand written there ("Curtis International Expands Recall of
+ * Frigidaire-brand Minifridges", "ANNQUAN Brand Power Strips Recalled") names the product's brand even when
+ * the brand field names the recalling firm or the importer.
+ */
+export function noticeBrandText(recall: Record<string, unknown>): { field: string; text: string }[] {
+  const out: { field: string; text: string }[] = [];
+  for (const field of ['alert_title', 'product_name', 'product_description']) {
+    const v = recall[field];
+    if (typeof v === 'string' && v !== '') out.push({ field, text: brandKey(v.slice(0, NOTICE_TEXT_LIMIT)) });
+  }
+  return out;
+}
+
+/**
+ * Whether a catalogue brand core is written in a notice's brandKey'd text, at word boundaries. Used only beside an
+ * equal model number, so a two-letter brand counts ("RH Recalls Byron Tables"), but never one made only of
+ * place, trade or firm words, or of digits.
+ */
+export function brandWrittenIn(core: string, text: string): boolean {
+  const words = core.split(' ');
+  const telling = words.some((w) => w.length >= 2 && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w));
+  return telling && containsWords(text, core);
+}
+
+/**
+ * The initials of a brand core of 2 to 4 telling words ("restoration hardware" is "rh"); undefined for one word, or
+ * when a place, trade or range word is among them ("Royal Home" is not "RH").
+ */
+export function brandInitials(core: string): string | undefined {
+  const words = core.split(' ').filter((w) => w !== '');
+  if (words.some((w) => WEAK_TOKENS.has(w) || FIRM_WORDS.has(w))) return undefined;
+  if (words.length < 2 || words.length > 4 || words.some((w) => /^\d/.test(w))) return undefined;
+  return words.map((w) => w[0]).join('');
 }
 
 /** Whether a catalogue brand core is written in the title's text, at word boundaries. */

@@ -77,3 +77,12 @@ export function tokenSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>):
   for (const t of a) if (b.has(t)) shared++;
   return (2 * shared) / (a.size + b.size);
 }
+
+/** A model's key without a revision suffix (".0" to ".99" after a digit), when it has one long enough to compare. */
+export function revisionBase(raw: string): string | undefined {
+  const m = /^(.*\d)\.\d{1,2}$/.exec(raw.trim());
+  if (!m) return undefined;
+  const base = modelKey(m[1] as string);
+  // "1.5" or "V2.1" are versions of nothing a catalogue lists: the base must carry letters and digits.
+  return base.length >= 5 && /[a-z]/.test(base) ? base : undefined;
+}

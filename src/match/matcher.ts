@@ -1,60 +1,42 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
 import { stringValues } from '../filters/record-filter.js';
-import { brandParts, distinctiveBrandTokens, relateBrands, titleBrandText, brandInTitle } from './brands.js';
+import {
+  brandCore,
+  brandInitials,
+  brandInTitle,
+  brandParts,
+  brandWrittenIn,
+  distinctiveBrandTokens,
+  noticeBrandText,
+  relateBrands,
+  titleBrandText,
+} from './brands.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { type CatalogueBatch, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, tokenSimilarity } from './match-keys.js';
+import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
+import {
+  LEVEL,
+  LEVEL_RANK,
+  type Match,
+  type MatchLevel,
+  type MatchReason,
+  RANK,
+  type RejectedCode,
+} from './match-levels.js';
+import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import { recallScope, type ScopeItem } from './scope.js';
-import { checkScope, type Scope } from './scope-check.js';
+import { checkScope } from './scope-check.js';
 import { explainBrand, explainName } from './explain.js';
 import type { BrandRelation } from './brands.js';
 
+export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
 export { recallGtins } from './recall-codes.js';
-
-export type MatchLevel = 'match' | 'possible' | 'excluded';
-export type MatchReason = 'barcode' | 'model+brand' | 'barcode-unchecked' | 'model' | 'brand+name';
-
-export interface Match {
-  /** `excluded` when the row is out of the notice's scope (its lot or date is not among those named). */
-  level: MatchLevel;
-  reason: MatchReason;
-  row: CatalogueRow;
-  scope: Scope;
-  /** The notice's words that decided the scope; empty when it names no lot or date. */
-  scopeEvidence: string;
-  /** Which rule fired on which normalised values; empty unless match() was asked for it. */
-  explain: string;
-}
-
-export interface RejectedCode {
-  line: number;
-  value: string;
-  reason: string;
-  /** The code's only fault is its check digit: an identical code in a notice still matches it, as possible. */
-  unchecked?: boolean;
-}
 
 /** Model keys shorter than this ("A", "12") would tie unrelated products together. */
 const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
 const NAME_SIMILARITY = 0.5;
-
-const RANK: Record<MatchReason, number> = {
-  barcode: 0,
-  'model+brand': 1,
-  'barcode-unchecked': 2,
-  model: 3,
-  'brand+name': 4,
-};
-const LEVEL: Record<MatchReason, 'match' | 'possible'> = {
-  barcode: 'match',
-  'model+brand': 'match',
-  'barcode-unchecked': 'possible',
-  model: 'possible',
-  'brand+name': 'possible',
-};
-const LEVEL_RANK: Record<MatchLevel, number> = { match: 0, possible: 1, excluded: 2 };
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -73,6 +55,8 @@ interface IndexedRow {
   batch: CatalogueBatch;
   /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
   gtins: string[];
+  /** The row's model key, when long enough to compare ("" otherwise). */
+  modelKey: string;
 }
 
 /** How a recall's brand relates to a catalogue brand core, and the recall's words it rests on. */
@@ -115,6 +99,7 @@ export class CatalogueIndex {
         tokens: new Set(),
         batch: rowBatch(catalogue, row, codes.gs1),
         gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
+        modelKey: '',
       };
       for (const c of codes.codes) {
         if (c.gtin14 === undefined) {
@@ -133,6 +118,7 @@ export class CatalogueIndex {
       }
       const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
       if (modelKey(modelRaw).length >= MIN_MODEL_KEY) {
+        indexed.modelKey = modelKey(modelRaw);
         push(this.byModel, modelKey(modelRaw), { indexed, raw: modelRaw });
         this.matchable.add(row.line);
       }
@@ -198,7 +184,9 @@ export class CatalogueIndex {
       const had = best.get(r);
       if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain });
     };
-    for (const code of recallCodes(recall))
+    const noticeGtins = new Set<string>();
+    for (const code of recallCodes(recall)) {
+      noticeGtins.add(code.gtin14);
       for (const c of this.byGtin.get(code.gtin14) ?? []) {
         const valid = code.valid && c.valid;
         offer(c.indexed, valid ? 'barcode' : 'barcode-unchecked', () =>
@@ -207,6 +195,7 @@ export class CatalogueIndex {
             : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
         );
       }
+    }
     const brands = this.relatedBrands(recall);
     const brandOf = (r: IndexedRow) => {
       for (const core of r.brands) {
@@ -216,40 +205,99 @@ export class CatalogueIndex {
       return undefined;
     };
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
+    let noticeText: { field: string; text: string }[] | undefined;
+    /** The row's brand as the notice's own text writes it, when its brand field does not name it. */
+    const writtenBrand = (r: IndexedRow) => {
+      noticeText ??= noticeBrandText(recall);
+      for (const core of r.brands.slice(0, r.strong))
+        for (const { field, text } of noticeText) if (brandWrittenIn(core, text)) return { core, field };
+      // "Restoration Hardware" is "RH" in the brand field "RH US, LLC": the initials of a brand of two words or more.
+      const fieldWords = new Set(brandCore(recallBrand).split(' '));
+      for (const core of r.brands.slice(0, r.strong)) {
+        const initials = brandInitials(core);
+        if (initials !== undefined && fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
+      }
+      return undefined;
+    };
+    const noticeModels = new Set<string>();
     for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
       if (key.length < MIN_MODEL_KEY) continue;
+      noticeModels.add(key);
+      const base = revisionBase(m);
+      if (base !== undefined) noticeModels.add(base);
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);
         const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
         const brandWords = () => (b ? explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit) : '');
         // A shared word is a hint, not the same brand: with a model it stays possible.
-        if (b && b.hit.how !== 'shared-word') offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
+        if (b && b.hit.how !== 'shared-word') {
+          offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
+          continue;
+        }
+        // The same model and the row's brand written in the notice's own words: the firm recalls that brand.
+        const written = writtenBrand(c.indexed);
+        if (written)
+          offer(
+            c.indexed,
+            'model+brand',
+            () =>
+              `${model()}; brand: catalogue "${c.indexed.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
+          );
         else
           offer(c.indexed, 'model', () =>
             b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
           );
       }
+      // "NTRW19147.0" to ".3": revisions of the model a retailer lists as "NTRW19147". Which revision the row
+      // holds is unknown, so it is a possible match whatever the brands say.
+      if (base === undefined) continue;
+      for (const c of this.byModel.get(base) ?? [])
+        offer(
+          c.indexed,
+          'model',
+          () => `model: notice "${m}" is a revision of catalogue "${c.raw}" (key ${base}); which revision is unknown`,
+        );
     }
     if (brands.size > 0) {
       const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';
       const { strong, weak } = brandParts(recallBrand);
       const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
       const seen = new Set<IndexedRow>();
-      for (const [core, hit] of brands)
-        for (const t of tokens)
+      // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
+      let described: Set<string> | undefined;
+      const otherModel = (key: string) => {
+        if (described === undefined) {
+          const text = typeof recall.product_description === 'string' ? recall.product_description : '';
+          described = new Set([...noticeModels, ...textModelKeys(text)]);
+        }
+        return described.size > 0 && !described.has(key);
+      };
+      for (const [core, hit] of brands) {
+        // The catalogue row's name words leave out its brand; so do the notice's, when the brand came from its title
+        // ("Ozark Trail Tabletop 1-Burner Butane Camping Stoves", brand field "China Window Industry").
+        const own = new Set(core.split(' '));
+        // Name words are stemmed ("stories" is "storie"): a brand word is matched in that form too.
+        const noticeTokens = new Set([...tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
+        for (const t of noticeTokens)
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
             if (seen.has(r)) continue;
             seen.add(r);
-            const similarity = tokenSimilarity(tokens, r.tokens);
+            // Both sides name barcodes and none agree: the row is the brand's other product (another pack size,
+            // another recipe), whatever its name shares with the notice's.
+            if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
+            // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
+            if (r.modelKey !== '' && otherModel(r.modelKey)) continue;
+            const similarity = tokenSimilarity(noticeTokens, r.tokens);
             if (similarity >= NAME_SIMILARITY)
               offer(
                 r,
                 'brand+name',
                 () =>
-                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(tokens, r.tokens, similarity, NAME_SIMILARITY)}`,
+                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(noticeTokens, r.tokens, similarity, NAME_SIMILARITY)}`,
               );
           }
+      }
     }
     if (best.size === 0) return [];
     const scope: ScopeItem[] = recallScope(recall);

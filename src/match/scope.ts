@@ -55,6 +55,31 @@ export function lotKey(raw: string): string {
   return fold(raw).replace(/[\s\-./_]+/g, '');
 }
 
+/** Up to this many words of other column headers stand between a table's lot header and its first row. */
+const TABLE_HEADER_WORDS = 3;
+/** A table's other columns: a GTIN ("850027975177"), a date or a month ("09/2021"). */
+const TABLE_OTHER_CELL = /^(?:\d{8,14}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}[/.]\d{4}|\d{4}-\d{2}(?:-\d{2})?)$/;
+
+/**
+ * A table whose header names lots: "UPC Lot Number Manufacturing Date 850027975177 0515I1 09/2021 0130B2 01/2022 …"
+ * (CPSC 26221). After the lot header, a few header words, then cells: GTINs and dates are other columns, every
+ * other code is a lot, up to the first word that is no cell. Two lots at least, or it is prose, not a table.
+ */
+function tableLotsAfter(folded: string, from: number): string[] {
+  const words = folded.slice(from, from + 1500).split(/\s+/);
+  let i = 0;
+  while (i < words.length && i < TABLE_HEADER_WORDS && /^\p{L}+$/u.test(words[i] as string)) i++;
+  if (i === 0) return [];
+  const lots: string[] = [];
+  for (; i < words.length; i++) {
+    const w = words[i] as string;
+    if (TABLE_OTHER_CELL.test(w)) continue;
+    if (!LOT_CODE.test(w) || !/\d/.test(w) || w.length < 3) break;
+    lots.push(w);
+  }
+  return lots.length >= 2 ? lots : [];
+}
+
 function lotsAfter(folded: string, from: number): string[] {
   const words = folded.slice(from, from + 120).split(/\s+|(?<=,)|(?=,)/);
   const lots: string[] = [];
@@ -65,7 +90,7 @@ function lotsAfter(folded: string, from: number): string[] {
     if (UNIT_AFTER.test(words[i + 1] ?? '')) break;
     lots.push(w);
   }
-  return lots;
+  return lots.length > 0 ? lots : tableLotsAfter(folded, from);
 }
 
 /** The labelled date spans of a text; a date with no label before it is a sale or production period. */
