@@ -14,7 +14,7 @@ import type { ArchiveStore } from '../../archive/index.js';
 import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 import { fromSandbox } from '../archive/sandbox-origin.js';
 
-/** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
+/** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
   catalogue: Catalogue,
   index: CatalogueIndex,
@@ -49,7 +49,11 @@ function matchOutput(
         }),
       );
       return {
-        items: rows.map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
+        // Actions fire for matches and possibles only: an excluded row (out of the notice's lots and dates) is printed
+        // as the proof nothing was over-pulled, but an alert for a product not affected is noise to its receiver.
+        items: rows
+          .filter((row) => row.level !== 'excluded')
+          .map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
         async write() {
           if (rows.length === 0) return;
           renderer ??= await open();
