@@ -11,7 +11,7 @@ import { archiveTarget, type DbChoice, openArchiveAt, writerOptions, writing } f
 import { caseOpener, casesLine, type CaseOpener } from '../cases/open-cases.js';
 import { caseSla, type Sla } from '../cases/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
-import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
+import { byLevelThenSeverity, matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 import { fromSandbox } from '../archive/sandbox-origin.js';
 
 /** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
@@ -57,7 +57,8 @@ function matchOutput(
         async write() {
           if (rows.length === 0) return;
           renderer ??= await open();
-          await renderer.write(rows);
+          // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
+          await renderer.write(plan.format === 'table' ? [...rows].sort(byLevelThenSeverity) : rows);
           if (cases)
             cases.note(
               casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),
