@@ -87,4 +87,41 @@ describe('match --watch with actions', () => {
       ['C', 'possible'],
     ]);
   });
+
+  it('-f table: each poll lists its matches first, then excluded rows, by severity within each', async () => {
+    const dir = tempDir('rf-watch-table-');
+    const sandbox = await sandboxFor({ recordCount: 10, seed: 3 });
+    const catalog = path.join(dir, 'products.csv');
+    writeFileSync(
+      catalog,
+      'sku,ean,name,lot\nA,3564709006031,Nature-in-lot,V028\nB,3564709006031,Nature-other-lot,V031\nC,3564709006048,Fraise-in-lot,L77\nD,3564709006048,Fraise-other-lot,L78\n',
+    );
+    const stop = new AbortController();
+    let sleeps = 0;
+    // Both notices arrive in one poll: the low one first.
+    const clock = fakeClock(Date.now(), () => {
+      sleeps++;
+      if (sleeps === 1)
+        sandbox.addRecords([
+          { risk_severity: 'low', standard_identifiers_and_barcodes: [LINE] },
+          {
+            risk_severity: 'serious',
+            standard_identifiers_and_barcodes: ['3564709006048 L77 Date de durabilité minimale 04/04/2021'],
+          },
+        ]);
+      else stop.abort(new InterruptedError('SIGINT'));
+    });
+    const r = await runMainAgainst(
+      sandbox,
+      ['match', '--catalog', catalog, '--watch', '--interval', '1', '-f', 'table'],
+      { clock, signal: stop.signal, columns: 400 },
+    );
+    expect(r.code, r.stderr).toBe(130);
+    const names = ['Nature-in-lot', 'Nature-other-lot', 'Fraise-in-lot', 'Fraise-other-lot'];
+    const order = names
+      .map((n) => ({ n, at: r.stdout.indexOf(n) }))
+      .sort((a, b) => a.at - b.at)
+      .map((x) => x.n);
+    expect(order).toEqual(['Fraise-in-lot', 'Nature-in-lot', 'Fraise-other-lot', 'Nature-other-lot']);
+  });
 });
