@@ -114,6 +114,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         rows_with_cases: rowsWithCases(),
         rows_matching: rowsWithCases(),
         matches_without_case: [],
+        excluded: [],
       });
       expect(data.coverage.monitoring).toEqual({
         complete: true,
@@ -277,7 +278,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const csv = (await report(['-f', 'csv'])).stdout;
       const rows = parse(csv, { columns: true }) as Rec[];
       expect(csv.split('\n')[0]).toBe(
-        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note,risk_severity,product_name,due_at,closed_at,time_to_action_hours',
+        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note,risk_severity,product_name,due_at,closed_at,time_to_action_hours,entry,scope_evidence',
       );
       expect(rows.map((r) => Number(r.case_id))).toEqual(listing.map((c) => c.id));
       for (const [i, c] of listing.entries()) {

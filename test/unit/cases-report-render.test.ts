@@ -23,6 +23,7 @@ const catalogue = {
   rows_with_cases: 1,
   rows_matching: 1,
   matches_without_case: [],
+  excluded: [],
 };
 
 function data(health: MonitoringHealth): ReportData {

@@ -70,6 +70,8 @@ function product(i: number, over: Partial<ProductRow> = {}): ProductRow {
     published_at: '2026-11-24T10:00:00.000Z',
     source_url: `https://example.gov/n/${i}`,
     case: null,
+    scope: 'unknown',
+    scope_evidence: null,
     ...over,
   };
 }

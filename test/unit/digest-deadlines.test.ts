@@ -93,6 +93,8 @@ function product(i: number): ProductRow {
     published_at: '2026-11-24T00:00:00.000Z',
     source_url: null,
     case: null,
+    scope: null,
+    scope_evidence: null,
   };
 }
 

@@ -21,6 +21,8 @@ function row(line: number, level: string): ProductRow {
     published_at: '2026-11-25T10:00:00Z',
     source_url: `https://example.org/recalls/${line}`,
     case: null,
+    scope: null,
+    scope_evidence: null,
   };
 }
 

@@ -20,6 +20,8 @@ function row(line: number, level: string, severity: string | null, published: st
     published_at: published,
     source_url: null,
     case: null,
+    scope: 'unknown',
+    scope_evidence: null,
   };
 }
 

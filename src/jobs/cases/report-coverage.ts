@@ -1,12 +1,12 @@
 // The catalogue side of the report: the matcher run over the archive it has open (rows matching, matches without a
-// case), rows a recall can be matched on, rows whose identifier was refused, and the recalls the cases are on.
+// case, pairs excluded by lot or date), rows a recall can be matched on, rows whose identifier was refused, and the recalls the cases are on.
 import type { CaseView } from '../../archive/index.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { rowKeys } from '../matching/open-cases.js';
 import { utcMs } from '../matching/sla.js';
-import type { CatalogueCoverage, RecallFacts, UncasedMatch } from './report-data.js';
+import type { CatalogueCoverage, ExcludedRow, RecallFacts, UncasedMatch } from './report-data.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -47,19 +47,36 @@ export async function checkCatalogue(
   const recalls = new Map<number, RecallFacts>();
   const matchingKeys = new Set<string>();
   const uncased = new Map<string, UncasedMatch>();
+  const excluded = new Map<string, ExcludedRow>();
   const nameColumn = catalogue.columns.name;
   for await (const recall of records) {
     if (typeof recall.id === 'number' && caseRecalls.has(recall.id)) recalls.set(recall.id, recallFacts(recall));
     if (typeof recall.id !== 'number' || !publishedBefore(recall, untilMs)) continue;
     for (const m of index.match(recall)) {
       const key = keyOf(m.row);
-      matchingKeys.add(key);
       const pair = `${key}\u0000${recall.id}`;
+      const productName = nameColumn === undefined ? null : text(m.row.values[nameColumn]?.trim());
+      // Out of the notice's lots and dates: no match, no case owed, but listed with the words that decided it.
+      if (m.level === 'excluded') {
+        if (!excluded.has(pair))
+          excluded.set(pair, {
+            catalog_key: key,
+            line: m.row.line,
+            product_name: productName,
+            reason: m.reason,
+            recall_id: recall.id,
+            alert_title: text(recall.alert_title),
+            risk_severity: text(recall.risk_severity),
+            scope_evidence: m.scopeEvidence,
+          });
+        continue;
+      }
+      matchingKeys.add(key);
       if (pairs.has(pair) || uncased.has(pair)) continue;
       uncased.set(pair, {
         catalog_key: key,
         line: m.row.line,
-        product_name: nameColumn === undefined ? null : text(m.row.values[nameColumn]?.trim()),
+        product_name: productName,
         level: m.level,
         reason: m.reason,
         recall_id: recall.id,
@@ -95,6 +112,7 @@ export async function checkCatalogue(
       rows_with_cases: withCases,
       rows_matching: matching,
       matches_without_case: [...uncased.values()].sort(byLevel),
+      excluded: [...excluded.values()].sort((a, b) => a.line - b.line || a.recall_id - b.recall_id),
     },
     recalls,
   };

@@ -1,5 +1,6 @@
-// The report as CSV, for spreadsheets: one row per case with its last event (the csv renderer quotes and guards formulas).
-import type { ReportCase } from './report-data.js';
+// The report as CSV, for spreadsheets: one row per case with its last event, then one per pair excluded by lot or date
+// (the csv renderer quotes and guards formulas).
+import type { ExcludedRow, ReportCase } from './report-data.js';
 
 export const REPORT_CSV_COLUMNS = [
   'case_id',
@@ -21,6 +22,9 @@ export const REPORT_CSV_COLUMNS = [
   'due_at',
   'closed_at',
   'time_to_action_hours',
+  // Added last, so the columns before keep their places: `case` rows, then `excluded` rows (no case_id).
+  'entry',
+  'scope_evidence',
 ] as const;
 
 export function reportCsvRow(c: ReportCase): Record<string, unknown> {
@@ -45,5 +49,22 @@ export function reportCsvRow(c: ReportCase): Record<string, unknown> {
     due_at: c.due_at,
     closed_at: c.closed_at,
     time_to_action_hours: c.time_to_action_hours,
+    entry: 'case',
+    scope_evidence: null,
+  };
+}
+
+/** A pair out of the notice's lots and dates: no case, level `excluded`, the notice's words in scope_evidence. */
+export function reportCsvExcludedRow(x: ExcludedRow): Record<string, unknown> {
+  return {
+    level: 'excluded',
+    reason: x.reason,
+    recall_id: x.recall_id,
+    alert_title: x.alert_title,
+    catalog_key: x.catalog_key,
+    risk_severity: x.risk_severity,
+    product_name: x.product_name,
+    entry: 'excluded',
+    scope_evidence: x.scope_evidence,
   };
 }

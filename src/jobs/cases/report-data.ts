@@ -18,6 +18,24 @@ export interface CatalogueCoverage {
   rows_matching: number;
   /** Match pairs the report found in the archive that have no case: the cases were not opened (match --open-cases). */
   matches_without_case: UncasedMatch[];
+  /**
+   * Pairs the matcher found but excluded: the row's lot or date is not among those the notice names. Never a match,
+   * never counted in rows_matching, never making the statement incomplete: listed as the proof nothing was over-pulled.
+   */
+  excluded: ExcludedRow[];
+}
+
+/** A catalogue row a recall touches but whose lot or date the notice does not name, with the notice's words that say so. */
+export interface ExcludedRow {
+  catalog_key: string;
+  line: number;
+  product_name: string | null;
+  /** The tier the pair was found at (barcode, model+brand, ...) before its scope excluded it. */
+  reason: string;
+  recall_id: number;
+  alert_title: string | null;
+  risk_severity: string | null;
+  scope_evidence: string;
 }
 
 export interface UncasedMatch {
@@ -240,8 +258,13 @@ export function statement(
     uncased === 0
       ? ''
       : ` This is incomplete: ${uncased} ${uncased === 1 ? 'match of a catalogue row has' : 'matches of catalogue rows have'} no case (listed under "Matches without a case"): run recall-feed match --archive --open-cases.`;
+  const excluded = catalogue.excluded.length;
+  const out =
+    excluded === 0
+      ? ''
+      : ` ${excluded} ${excluded === 1 ? 'pair of a catalogue row and a recall was' : 'pairs of catalogue rows and recalls were'} excluded by lot or date, each listed with the notice's words.`;
   return {
-    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${caveat}${missing}`,
+    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${out}${caveat}${missing}`,
     incomplete: incomplete || uncased > 0,
     as_of: asOf,
     rows_without_match: n,

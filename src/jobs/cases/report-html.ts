@@ -7,6 +7,10 @@ import {
   caseTitle,
   catalogueFacts,
   chainText,
+  EXCLUDED_HEADER,
+  EXCLUDED_HEADING,
+  EXCLUDED_NOTE,
+  excludedRow,
   healthFacts,
   periodText,
   provenanceFacts,
@@ -32,7 +36,7 @@ th { background: #f2f2f2; }
 .statement { font-size: 1.1em; padding: 0.6em 0.8em; border-left: 4px solid #2a6; background: #f4faf6; }
 .statement.incomplete { border-color: #c60; background: #fff7ee; }
 .case { border: 1px solid #bbb; padding: 0.6em 0.8em; margin: 0.8em 0; break-inside: avoid; page-break-inside: avoid; }
-table.summary, table.uncased { font-size: 0.85em; }
+table.summary, table.uncased, table.excluded { font-size: 0.85em; }
 .hash { font-family: ui-monospace, monospace; font-size: 0.8em; word-break: break-all; }
 .note { white-space: pre-wrap; }
 @page { margin: 1.5cm; }
@@ -79,6 +83,7 @@ ${grid(['#', 'When', 'What', 'Status', 'By', 'Note'], events, 'events')}
 export function reportHtml(d: ReportData): string {
   const statementClass = d.statement.incomplete ? 'statement incomplete' : 'statement';
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
+  const excluded = d.coverage.catalogue?.excluded ?? [];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -96,6 +101,7 @@ ${grid(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
 <h2>Statement</h2>
 <p class="${statementClass}">${esc(d.statement.text)}</p>
 ${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${grid(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
+${excluded.length > 0 ? `<h3>${esc(EXCLUDED_HEADING)}</h3>\n<p class="meta">${esc(EXCLUDED_NOTE)}</p>\n${grid(EXCLUDED_HEADER, excluded.map(excludedRow), 'excluded')}` : ''}
 <h2>Time to action</h2>
 ${facts(timeFacts(d))}
 <h2>Coverage</h2>

@@ -7,6 +7,10 @@ import {
   caseTitle,
   catalogueFacts,
   chainText,
+  EXCLUDED_HEADER,
+  EXCLUDED_HEADING,
+  EXCLUDED_NOTE,
+  excludedRow,
   healthFacts,
   periodText,
   provenanceFacts,
@@ -52,6 +56,7 @@ function caseMd(c: ReportCase): string {
 export function reportMarkdown(d: ReportData): string {
   const statement = d.statement.incomplete ? `**Incomplete.** ${md(d.statement.text)}` : md(d.statement.text);
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
+  const excluded = d.coverage.catalogue?.excluded ?? [];
   return `${[
     `# ${md(d.title)}`,
     '',
@@ -69,6 +74,9 @@ export function reportMarkdown(d: ReportData): string {
     '',
     ...(uncased.length > 0
       ? ['### Matches without a case', '', grid(UNCASED_HEADER, uncased.map(uncasedRow)), '']
+      : []),
+    ...(excluded.length > 0
+      ? [`### ${md(EXCLUDED_HEADING)}`, '', md(EXCLUDED_NOTE), '', grid(EXCLUDED_HEADER, excluded.map(excludedRow)), '']
       : []),
     '## Time to action',
     '',

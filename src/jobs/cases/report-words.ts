@@ -1,5 +1,5 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
-import type { ReportCase, ReportData, UncasedMatch } from './report-data.js';
+import type { ExcludedRow, ReportCase, ReportData, UncasedMatch } from './report-data.js';
 import { minute, readable } from './report-times.js';
 
 export { readable } from './report-times.js';
@@ -92,6 +92,26 @@ export function uncasedRow(m: UncasedMatch): string[] {
 
 export const UNCASED_HEADER = ['Product', 'Line', 'Match', 'Recall', 'Severity', 'Title'] as const;
 
+/** The section of pairs out of the notice's lots and dates: never matches, listed as the proof nothing was over-pulled. */
+export const EXCLUDED_HEADING = 'Excluded by lot or date';
+
+export const EXCLUDED_NOTE =
+  "The matcher found these pairs, but the notice names lots or dates and this row's are not among them: not a match, no case owed. The notice's own words are quoted.";
+
+export const EXCLUDED_HEADER = ['Product', 'Line', 'Found by', 'Recall', 'Severity', 'Title', 'Notice says'] as const;
+
+export function excludedRow(x: ExcludedRow): string[] {
+  return [
+    productText(x.catalog_key, x.product_name),
+    String(x.line),
+    x.reason,
+    String(x.recall_id),
+    x.risk_severity ?? '',
+    x.alert_title ?? '',
+    x.scope_evidence,
+  ];
+}
+
 export function catalogueFacts(d: ReportData): Array<[string, string]> {
   const c = d.coverage.catalogue;
   if (!c) return [['Catalogue', 'not given (--catalog): rows are not counted']];
@@ -110,6 +130,7 @@ export function catalogueFacts(d: ReportData): Array<[string, string]> {
     ['Rows with a case', String(c.rows_with_cases)],
     ['Rows the archive matches now (this report ran the matcher)', String(c.rows_matching)],
     ['Matches without a case', String(c.matches_without_case.length)],
+    ['Excluded by lot or date (not matches)', String(c.excluded.length)],
   ];
 }
 

@@ -22,7 +22,7 @@ import type { GlobalFlags } from '../../runtime/settings.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
-import { REPORT_CSV_COLUMNS, reportCsvRow } from './report-csv.js';
+import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from './report-csv.js';
 import {
   type CatalogueCoverage,
   caseInPeriod,
@@ -133,7 +133,10 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
         formulaGuard: true,
         toTerminal: reachesTerminal(target, local.terminal),
       });
-      await renderer.write(data.cases.map(reportCsvRow));
+      await renderer.write([
+        ...data.cases.map(reportCsvRow),
+        ...(data.coverage.catalogue?.excluded ?? []).map(reportCsvExcludedRow),
+      ]);
       await renderer.end();
     },
   );

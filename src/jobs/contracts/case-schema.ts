@@ -46,11 +46,38 @@ export const MonitoringHealthSchema = z.object({
   sources_missing: z.array(z.string()),
 });
 
+const nullableText = z.string().nullable();
+
+/** A pair the report's own matcher run found: with no case (uncased) or out of the notice's lots and dates (excluded). */
+const pairFields = {
+  catalog_key: z.string(),
+  line: z.number().int(),
+  product_name: nullableText,
+  reason: z.string(),
+  recall_id: z.number().int(),
+  alert_title: nullableText,
+  risk_severity: nullableText,
+};
+
+const recallFacts = z.object({
+  risk_severity: nullableText,
+  hazard: nullableText,
+  source_url: nullableText,
+  published_at: nullableText,
+});
+
 export const ReportSchema = z
   .object({
     title: z.string(),
     generated_at: z.string(),
     period: z.object({ since: z.string().nullable(), until: z.string() }),
+    provenance: z.object({
+      tool: z.string(),
+      version: z.string(),
+      archive: z.string(),
+      catalogue: z.object({ file: z.string(), sha256: z.string() }).nullable(),
+      chain_head: z.string(),
+    }),
     coverage: z.object({
       catalogue: z
         .object({
@@ -58,8 +85,18 @@ export const ReportSchema = z
           rows: z.number().int(),
           with_identifier: z.number().int(),
           without_identifier: z.number().int(),
+          refused: z.array(
+            z.object({ line: z.number().int(), catalog_key: z.string(), value: z.string(), reason: z.string() }),
+          ),
           key_column: z.string().nullable(),
           rows_with_cases: z.number().int(),
+          rows_matching: z.number().int(),
+          matches_without_case: z.array(z.object({ ...pairFields, level: z.string() })),
+          excluded: z
+            .array(z.object({ ...pairFields, scope_evidence: z.string() }))
+            .describe(
+              "Pairs the matcher found whose row's lot or date the notice does not name: never matches, never making the statement incomplete.",
+            ),
         })
         .nullable(),
       monitoring: MonitoringHealthSchema,
@@ -70,6 +107,15 @@ export const ReportSchema = z
       waiting: z.number().int(),
       closed: z.number().int(),
       outcomes: z.record(z.string(), z.number().int()),
+      overdue: z.number().int(),
+      time_to_action: z.object({
+        closed: z.number().int(),
+        median_hours: z.number().nullable(),
+        p90_hours: z.number().nullable(),
+        with_due: z.number().int(),
+        closed_within_sla: z.number().int(),
+        share_within_sla: z.number().nullable(),
+      }),
     }),
     statement: z.object({
       text: z.string(),
@@ -83,6 +129,14 @@ export const ReportSchema = z
       head: z.string(),
       problem: z.string().nullable(),
     }),
-    cases: z.array(z.object(caseFields)),
+    cases: z.array(
+      z.object({
+        ...caseFields,
+        recall: recallFacts.nullable(),
+        closed_at: nullableText,
+        time_to_action_hours: z.number().nullable(),
+        events: z.array(CaseEventSchema.extend({ number: z.number().int().min(1) })),
+      }),
+    ),
   })
   .describe('The evidence report: recall-feed report -f json.');

@@ -26,6 +26,11 @@ const ProductRowSchema = z.object({
     .object({ id: z.number().int().min(1), status: z.enum(CASE_STATUSES), due_at: z.string().nullable() })
     .nullable()
     .describe('the case opened on this pair (match --open-cases), when there is one'),
+  scope: z.string().nullable(),
+  scope_evidence: z
+    .string()
+    .nullable()
+    .describe("the notice's words that decided the scope: why an excluded row is not affected"),
 });
 
 /** A case overdue or due soon (deadlines.ts), as every digest format opens with it. */
@@ -59,7 +64,9 @@ export const DigestSchema = z
     products: z
       .array(ProductRowSchema)
       .nullable()
-      .describe('null without --catalog; your products in reading order (level, severity, newest)'),
+      .describe(
+        'null without --catalog; your products in reading order: matches, then possibles, then excluded rows (out of the lots and dates named); within each, severity, newest',
+      ),
     recalls: z.object({ new: z.array(RecallSchema), updated: z.array(RecallSchema) }),
     counts: z.object({
       new: z.number().int(),

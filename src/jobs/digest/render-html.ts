@@ -13,7 +13,7 @@ import {
   deadlineWhen,
   dueText,
 } from './deadlines.js';
-import { productName, type ProductRow } from './your-products.js';
+import { outOfScope, productName, type ProductRow } from './your-products.js';
 
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
@@ -41,11 +41,12 @@ function productHtml(p: ProductRow): string {
   const title = escapeHtml(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
   const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
   const sev = (p.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const why = outOfScope(p);
   const kase =
     p.case === null
       ? '–'
       : `case ${p.case.id} ${escapeHtml(p.case.status)}${p.case.due_at !== null ? `, due ${escapeHtml(p.case.due_at)}` : ''}`;
-  return `<tr><td><b>${escapeHtml(p.level)}</b></td><td>${escapeHtml(shorten(productName(p), 200))}</td><td>${recall}</td><td class="sev-${sev}">${escapeHtml(p.risk_severity ?? '–')}</td><td>${escapeHtml(shorten(p.hazard ?? '–', 300))}</td><td>${escapeHtml(p.data_source ?? '–')}</td><td>${escapeHtml(p.reason)}</td><td>${kase}</td></tr>`;
+  return `<tr><td><b>${escapeHtml(p.level)}</b></td><td>${escapeHtml(shorten(productName(p), 200))}</td><td>${recall}</td><td class="sev-${sev}">${escapeHtml(p.risk_severity ?? '–')}</td><td>${escapeHtml(shorten(p.hazard ?? '–', 300))}</td><td>${escapeHtml(p.data_source ?? '–')}</td><td>${escapeHtml(p.reason)}${why === null ? '' : `<br>${escapeHtml(shorten(why, 400))}`}</td><td>${kase}</td></tr>`;
 }
 
 function deadlineHtml(r: DeadlineRow, asOf: string): string {

@@ -23,6 +23,10 @@ export interface ProductRow {
   source_url: string | null;
   /** The case opened on this pair (match --open-cases), when there is one. */
   case: { id: number; status: string; due_at: string | null } | null;
+  /** Whether the row's lot and date are among the notice's (`in-scope`, `out-of-scope`, `unknown`), as `match` says. */
+  scope: string | null;
+  /** The notice's words that decided the scope (why an `excluded` row is not affected); empty when it names none. */
+  scope_evidence: string | null;
 }
 
 /** Matches, then possibles, then rows the matcher excluded (when it says so), then anything else. */
@@ -70,6 +74,8 @@ export function productRow(
     published_at: text(recall.published_at),
     source_url: safeLink(recall) ?? null,
     case: null,
+    scope: typeof match.scope === 'string' ? match.scope : null,
+    scope_evidence: text(match.scope_evidence),
   };
 }
 
@@ -79,7 +85,7 @@ export function productName(p: ProductRow): string {
   return p.name !== null ? `${key} · ${p.name}` : key;
 }
 
-/** `serious · hazard: burns · us_cpsc · match (gtin)` and the case, when there is one. */
+/** `serious · hazard: burns · us_cpsc · match (gtin)`, the case when there is one, and an excluded row's evidence. */
 export function productFacts(p: ProductRow): string {
   const facts = [
     p.risk_severity ?? 'severity not given',
@@ -90,5 +96,12 @@ export function productFacts(p: ProductRow): string {
   ];
   if (p.case !== null)
     facts.push(`case ${p.case.id} ${p.case.status}${p.case.due_at !== null ? `, due ${p.case.due_at}` : ''}`);
+  const why = outOfScope(p);
+  if (why !== null) facts.push(why);
   return facts.join(' · ');
+}
+
+/** Why an excluded row is not affected, in the notice's own words: `out of scope: <field>: "<text>"`; else null. */
+export function outOfScope(p: ProductRow): string | null {
+  return p.level === 'excluded' ? `out of scope: ${p.scope_evidence ?? 'the notice names other lots or dates'}` : null;
 }

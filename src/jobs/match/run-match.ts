@@ -22,7 +22,13 @@ import type { Settings } from '../../runtime/settings.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
-import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+import {
+  byLevelThenSeverity,
+  matchColumns,
+  matchRow,
+  matchTableColumns,
+  reportCatalogue,
+} from '../matching/match-rows.js';
 import { watchMatch } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
@@ -101,6 +107,9 @@ async function matchAll(
         color: where.terminal.color,
         toTerminal: reachesTerminal(target, where.terminal),
       });
+      // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
+      // within each). The machine formats stream as found.
+      const held: Record<string, unknown>[] | undefined = format === 'table' ? [] : undefined;
       await where.status.start('matching recalls…');
       for await (const batch of batches) {
         const rows: Record<string, unknown>[] = [];
@@ -115,11 +124,13 @@ async function matchAll(
             if (m.level !== 'excluded') onMatch?.(m, recall);
           }
         }
-        await where.status.around(() => renderer.write(rows));
+        if (held) held.push(...rows);
+        else await where.status.around(() => renderer.write(rows));
         const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
         where.status.progress(`matching recalls… ${groupDigits(counts.fetched)}${of}`);
         if (ctx.signal.aborted) throw ctx.signal.reason;
       }
+      if (held) await where.status.around(() => renderer.write(held.sort(byLevelThenSeverity)));
       await renderer.end();
     },
   );

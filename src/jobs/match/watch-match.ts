@@ -17,10 +17,16 @@ import {
 import { caseOpener, casesLine, type CaseOpener } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
-import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+import {
+  byLevelThenSeverity,
+  matchColumns,
+  matchRow,
+  matchTableColumns,
+  reportCatalogue,
+} from '../matching/match-rows.js';
 import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 
-/** Match rows on stdout; each row is an action's item, its id `<recall_id>:<catalogue row>`. */
+/** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
   catalogue: Catalogue,
   index: CatalogueIndex,
@@ -55,11 +61,16 @@ function matchOutput(
         }),
       );
       return {
-        items: rows.map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
+        // Actions fire for matches and possibles only: an excluded row (out of the notice's lots and dates) is printed
+        // as the proof nothing was over-pulled, but an alert for a product not affected is noise to its receiver.
+        items: rows
+          .filter((row) => row.level !== 'excluded')
+          .map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
         async write() {
           if (rows.length === 0) return;
           renderer ??= await open();
-          await renderer.write(rows);
+          // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
+          await renderer.write(plan.format === 'table' ? [...rows].sort(byLevelThenSeverity) : rows);
           if (cases)
             cases.note(
               casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),

@@ -1,4 +1,5 @@
 // The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
+import { severityRank } from '../../actions/severity-order.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Match, RejectedCode } from '../../match/matcher.js';
@@ -27,7 +28,10 @@ export function matchColumns(catalogue: Catalogue, explain = false): string[] {
   return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL, ...SCOPE, ...(explain ? [EXPLAIN] : [])];
 }
 
-/** What a table shows on a terminal: the tier and scope, the catalogue's identifying columns, the recall, the evidence. */
+/**
+ * What a table shows on a terminal: the tier and scope, the catalogue's identifying columns (the product's name first,
+ * else its model or barcode), the recall's severity and title, the evidence.
+ */
 export function matchTableColumns(catalogue: Catalogue, explain = false): string[] {
   const { gtin, brand, model, name, lot, best_before } = catalogue.columns;
   const own = [name ?? model ?? gtin, brand, lot, best_before]
@@ -39,11 +43,24 @@ export function matchTableColumns(catalogue: Catalogue, explain = false): string
     'scope',
     'catalog_line',
     ...own,
+    'risk_severity',
     'recall_id',
     'alert_title',
     'scope_evidence',
     ...(explain ? [EXPLAIN] : []),
   ];
+}
+
+/** Matches, then possibles, then excluded rows (and any other level last). */
+const LEVEL_ORDER = ['match', 'possible', 'excluded'];
+const levelRank = (row: Record<string, unknown>) => {
+  const i = LEVEL_ORDER.indexOf(String(row.level));
+  return i === -1 ? LEVEL_ORDER.length : i;
+};
+
+/** The order a table is read in: level, then the recall's severity (worst first); otherwise as found (a stable sort). */
+export function byLevelThenSeverity(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  return levelRank(a) - levelRank(b) || severityRank(a) - severityRank(b);
 }
 
 export function matchRow(match: Match, recall: Record<string, unknown>, explain = false): Record<string, unknown> {
