@@ -97,7 +97,7 @@ describe('--webhook-format teams', () => {
       /^Recalls \d{1,2} \w{3}: \d+ new \(\d+ \w+\) · monitoring complete$/,
     );
     const digest = hook.bodies[1] as { period: unknown; recalls: { new: unknown[] }; health: { complete: boolean } };
-    expect(Object.keys(digest)).toEqual(['period', 'products', 'recalls', 'counts', 'matches', 'health']);
+    expect(Object.keys(digest)).toEqual(['period', 'deadlines', 'products', 'recalls', 'counts', 'matches', 'health']);
     expect(digest.health.complete).toBe(true);
   });
 });
