@@ -1,9 +1,8 @@
 // Runs `cases` (the listing): the cases asked for, with their timelines, through the chosen renderer.
-import { CasesNotKeptError } from '../../archive/cases-errors.js';
 import { isOverdue } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { type LocalSession, openLocal, readArchive } from '../../runtime/archive/local-session.js';
+import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
 import type { Context } from '../../runtime/context.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
 import { writeOutput } from '../../runtime/files/write-output.js';
