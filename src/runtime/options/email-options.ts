@@ -1,5 +1,5 @@
 // The e-mail flags (--email, --smtp-url, --email-from) of feed, match and digest: checked before anything is sent.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import {
   EmailAddressError,
   parseAddresses,
@@ -23,7 +23,10 @@ export interface EmailPlan {
 }
 
 /** `description` says what --email sends, and when. */
-export function addEmailOptions(cmd: Command, description: string): Command {
+export function addEmailOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+  description: string,
+) {
   return cmd
     .option('--email <to[,to]>', description)
     .option(

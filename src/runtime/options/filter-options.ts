@@ -1,5 +1,5 @@
 // The record filter flags (--severity ... --grep), declared once for every command that filters records.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../cli-errors.js';
 
@@ -19,7 +19,9 @@ const LISTS = ['severity', 'risk', 'status', 'jurisdiction'] as const;
 const TEXTS = ['category', 'brand', 'country', 'grep'] as const;
 
 /** Adds the filter flags to a command. Values are case- and accent-insensitive; flags combine with AND. */
-export function addFilterOptions(cmd: Command): Command {
+export function addFilterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--severity <list>', 'risk_severity is one of these, e.g. serious,high')
     .option('--risk <list>', 'risk_types include one of these, e.g. fire,burn')
