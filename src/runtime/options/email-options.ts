@@ -10,11 +10,10 @@ import {
 import { UsageError } from '../cli-errors.js';
 import type { Settings } from '../settings.js';
 
-export interface EmailFlags {
-  email?: string;
-  smtpUrl?: string;
-  emailFrom?: string;
-}
+/** The flags as commander parses them: the types its declarations (below) give them. */
+export type EmailFlags = ReturnType<
+  ReturnType<typeof addEmailOptions<[], Record<never, never>, Record<never, never>>>['opts']
+>;
 
 export interface EmailPlan {
   to: string[];

@@ -3,17 +3,10 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../cli-errors.js';
 
-/** The flags as commander parses them. */
-export interface FilterFlags {
-  severity?: string;
-  risk?: string;
-  status?: string;
-  jurisdiction?: string;
-  category?: string;
-  brand?: string;
-  country?: string;
-  grep?: string;
-}
+/** The flags as commander parses them: the types its declarations (below) give them. */
+export type FilterFlags = ReturnType<
+  ReturnType<typeof addFilterOptions<[], Record<never, never>, Record<never, never>>>['opts']
+>;
 
 const LISTS = ['severity', 'risk', 'status', 'jurisdiction'] as const;
 const TEXTS = ['category', 'brand', 'country', 'grep'] as const;
