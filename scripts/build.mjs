@@ -30,6 +30,13 @@ const lazyChildProcessForCommander = {
 };
 
 /**
+ * @commander-js/extra-typings gives commander's declarations their types (src/cli); at run time it is only
+ * commander re-exported, plus a global program we never use. The bundles take commander itself: the
+ * start-up loads no more than before.
+ */
+const typedCommanderIsCommander = { '@commander-js/extra-typings': 'commander' };
+
+/**
  * The CLI bundle: dist/cli/main.js and dist/cli/process-context.js (what bin/recall-feed.cjs imports), and
  * the chunks they share or load with import(). Splitting keeps each command's code, and the packages only
  * it needs, out of the start-up: `--help` parses a few hundred KB, not the whole 3 MB.
@@ -55,6 +62,7 @@ export const cliBuildOptions = {
   },
   // A native addon cannot be bundled; it loads from node_modules.
   external: ['better-sqlite3'],
+  alias: typedCommanderIsCommander,
   plugins: [lazyChildProcessForCommander],
   logLevel: 'warning',
 };
@@ -86,6 +94,7 @@ export const frontBuildOptions = {
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3'],
+  alias: typedCommanderIsCommander,
   plugins: [
     lazyChildProcessForCommander,
     {

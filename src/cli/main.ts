@@ -1,24 +1,17 @@
 // Builds the commander program and runs it; main() maps every error to its message and exit code.
-import { Command, CommanderError, Option } from 'commander';
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_WAIT_MS,
-  DEFAULT_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-} from '../api/constants.js';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Context } from '../runtime/context.js';
 import type { ErrorReport } from '../runtime/error-reports.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import { addGlobalOptions, type Program } from './global-options.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
-import { FORMATS } from '../output/formats.js';
-import { isJsonLog, JsonLogStream, LOG_FORMATS, logFormatOf } from '../runtime/terminal/json-log.js';
+import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
 export const VERSION: string = packageJson.version;
 
-type Register = (program: Command, ctx: Context) => void;
+type Register = (program: Program, ctx: Context) => void;
 
 /**
  * Every command, in the order help lists them, each loaded only when needed: a run defines the command
@@ -48,7 +41,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
  * a root option's value. Undefined where that is not plain (no command, `--`, or bundled short flags such
  * as `-qo`): then every command is defined and commander decides, as it always did.
  */
-export function invokedCommand(argv: string[], root: Command): string | undefined {
+export function invokedCommand(argv: string[], root: CommandUnknownOpts): string | undefined {
   const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -60,57 +53,19 @@ export function invokedCommand(argv: string[], root: Command): string | undefine
 }
 
 /** The command that runs, alone; every command for the root help, `help`, an unknown word and `completion`. */
-async function registerCommands(program: Command, argv: string[], ctx: Context): Promise<void> {
+async function registerCommands(program: Program, argv: string[], ctx: Context): Promise<void> {
   const word = invokedCommand(argv, program);
   const one = word !== undefined && word !== 'completion' ? COMMANDS[word] : undefined;
   const registers = await Promise.all(one ? [one()] : Object.values(COMMANDS).map((load) => load()));
   for (const register of registers) register(program, ctx);
 }
 
-function buildProgram(ctx: Context): Command {
-  const program = new Command('recall-feed')
-    .description('Product recalls and safety alerts published by regulators in the last 24 hours.')
-    .version(VERSION, '-V, --version')
-    .addOption(new Option('--api-key <key>', 'API key (env RECALL_FEED_API_KEY or DEEPRECALL_API_KEY; or the profile)'))
-    .addOption(new Option('--base-url <url>', `API address (env RECALL_FEED_BASE_URL; default ${DEFAULT_BASE_URL})`))
-    .addOption(new Option('--profile <name>', 'config profile (env RECALL_FEED_PROFILE; default "default")'))
-    .addOption(new Option('-f, --format <format>', `${FORMATS.join(', ')} (default: table on a terminal, else jsonl)`))
-    .addOption(new Option('-o, --output <file>', 'write to this file instead of stdout (atomically)'))
-    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
-    .addOption(new Option('-q, --quiet', 'no progress, countdowns or summaries on stderr'))
-    .addOption(new Option('-v, --verbose', 'one stderr line per request (never the key)'))
-    .addOption(
-      new Option('--timeout <seconds>', `per-request timeout, headers and body (default ${DEFAULT_TIMEOUT_MS / 1000})`),
-    )
-    .addOption(
-      new Option(
-        '--max-wait <seconds>',
-        `longest wait for a rate limit before giving up (default ${DEFAULT_MAX_WAIT_MS / 1000})`,
-      ),
-    )
-    .addOption(
-      new Option('--retries <n>', `retries of 5xx, network errors and cut bodies (default ${DEFAULT_RETRIES})`),
-    )
-    .addOption(
-      new Option(
-        '--max-response-mb <n>',
-        `largest answer read, in MiB after decompression (default ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20})`,
-      ),
-    )
-    .addOption(
-      new Option(
-        '--pace <spec>',
-        "own pacing, e.g. minute=30/1m: fewer requests than the API allows, or a sandbox's shrunken window",
-      ),
-    )
-    .addOption(new Option('--sandbox', 'run against a built-in sandbox with generated data; no key needed'))
-    .addOption(new Option('--allow-insecure-http', 'allow sending the key over plain http to a non-loopback host'))
-    .addOption(
-      new Option(
-        '--log-format <format>',
-        'stderr as text, or json: one object per line (env RECALL_FEED_LOG_FORMAT)',
-      ).choices(LOG_FORMATS),
-    )
+function buildProgram(ctx: Context): Program {
+  const program = addGlobalOptions(
+    new Command('recall-feed')
+      .description('Product recalls and safety alerts published by regulators in the last 24 hours.')
+      .version(VERSION, '-V, --version'),
+  )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -208,7 +163,7 @@ export async function answerWithoutRunning(argv: string[], baseCtx: Context): Pr
 }
 
 /** The whole command tree, every command defined, as `recall-feed --help` sees it: for docs/commands.md. */
-export async function commandTree(ctx: Context): Promise<Command> {
+export async function commandTree(ctx: Context): Promise<Program> {
   const program = buildProgram(ctx);
   await registerCommands(program, [], ctx);
   return program;

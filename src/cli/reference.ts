@@ -1,6 +1,6 @@
 // The generated reference pages: docs/commands.md from the commander tree, docs/exit-codes.md from the exit-code table (npm run docs).
 import { Writable } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { Context } from '../runtime/context.js';
 import { exitCodeList } from '../runtime/exit-codes.js';
 import { commandTree } from './main.js';

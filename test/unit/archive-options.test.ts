@@ -1,5 +1,5 @@
 // Flag parsing of the archive commands and the shared record filter flags: checked before anything is opened or sent.
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { parseInstant } from '../../src/cli/commands/archive-options.js';
 import { addFilterOptions, parseFilterOptions } from '../../src/runtime/options/filter-options.js';

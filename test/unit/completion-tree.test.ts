@@ -1,5 +1,5 @@
 // The completion model read from a commander program: commands, flags and what follows each flag.
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { describeTree, flagsInScope, type CommandSpec } from '../../src/cli/completion/tree.js';
 

@@ -1,6 +1,6 @@
 // Each run defines only the command it invokes: the lazily defined command must be the same command,
 // and the command word must be found as commander finds it.
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { invokedCommand } from '../../src/cli/main.js';
 import { runMain } from '../helpers/in-process.js';

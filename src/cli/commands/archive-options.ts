@@ -1,12 +1,14 @@
 // Flags shared by the archive commands: --db, and the --since/--until instants of query and stats.
 import { parseDuration } from '../../api/duration.js';
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { timestampMicros } from '../../api/timestamps.js';
 import { DEFAULT_SCHEMA } from '../../archive/db-target.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 
-export function addDbOption(cmd: Command): Command {
+export function addDbOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option(
       '--db <file|url>',

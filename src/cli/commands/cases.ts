@@ -1,14 +1,16 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Program } from '../global-options.js';
 import type { CaseStatus, Outcome } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 import type { CasesListPlan, CaseStepPlan } from '../../jobs/cases/plans.js';
-import { parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { osUser } from '../../jobs/cases/os-user.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import { action } from './define-action.js';
+import { action, type OptionsOf } from './define-action.js';
 
 const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
 const LEVELS = ['match', 'possible'] as const;
@@ -20,23 +22,11 @@ const OUTCOME_LIST: readonly Outcome[] = [
   'no-action-needed',
 ];
 
-interface ListFlags extends Omit<FilterFlags, 'status'> {
-  status?: string;
-  alertStatus?: string;
-  level?: string;
-  db?: string;
-  dbSchema?: string;
-  formulaGuard: boolean;
-  bom?: boolean;
-  overdue?: boolean;
-}
+/** The options of `cases`, which its subcommands see too (a selection, --db), as its declaration types them. */
+type ListFlags = OptionsOf<ReturnType<typeof declareCases>>;
 
-interface StepFlags {
-  as?: string;
-  note?: string;
-  by?: string;
-  yes?: boolean;
-}
+/** A step's own options; `--as` is resolve's alone. */
+type StepFlags = OptionsOf<ReturnType<typeof declareStep>> & { as?: string };
 
 /** The selection flags of the `cases` command that a bulk step may use instead of ids. */
 const SELECTION_FLAGS = [
@@ -54,7 +44,7 @@ const SELECTION_FLAGS = [
 ] as const;
 
 /** The record filters, with alert_status as --alert-status: --status is the case's own here. */
-function addCaseFilters(cmd: Command): Command {
+function addCaseFilters<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
     .option('--severity <list>', "the recall's risk_severity is one of these, e.g. serious,high")
     .option('--risk <list>', "the recall's risk_types include one of these, e.g. fire,burn")
@@ -135,7 +125,7 @@ export function planStep(
   const outcome = kind === 'resolve' ? parseOneOf(opts.as, OUTCOME_LIST, '--as') : undefined;
   if (kind === 'resolve' && outcome === undefined)
     throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOME_LIST.join(', ')}`);
-  const selecting = SELECTION_FLAGS.filter((f) => opts[f] !== undefined && opts[f] !== false);
+  const selecting = SELECTION_FLAGS.filter((f) => opts[f] !== undefined);
   if (rawIds.length > 0 && selecting.length > 0)
     throw new UsageError(
       `give case ids or a selection (--${selecting[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}), not both`,
@@ -162,15 +152,9 @@ export function planStep(
   };
 }
 
-/** --db is the `cases` command's, so that it may come before or after a subcommand. */
-/** --db and --db-schema, given before or after the subcommand (the parent command holds them). */
-const dbOf = (globals: object) => {
-  const g = globals as { db?: string; dbSchema?: string };
-  return { db: g.db, dbSchema: g.dbSchema };
-};
-
-function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reopen', description: string): Command {
-  const cmd = cases
+/** A step of a case (resolve, wait, reopen) and its own flags. */
+function declareStep(cases: ReturnType<typeof declareCases>, name: 'resolve' | 'wait' | 'reopen', description: string) {
+  return cases
     .command(name)
     .description(description)
     .argument(
@@ -180,26 +164,39 @@ function addStep(cases: Command, ctx: Context, name: 'resolve' | 'wait' | 'reope
     .option('--note <text>', 'why, and the evidence (a supplier reference, a test report)')
     .option('--by <name>', 'who acts (default: the OS user name)')
     .option('--yes', 'act on several cases without asking first (a terminal asks)');
-  cmd.action(
-    action<StepFlags & { db?: string }>(ctx, async () => async (opts, globals, c, args) => {
-      const plan = planStep(name, args, { ...(globals as unknown as ListFlags), ...opts, ...dbOf(globals) }, c);
-      const { runStep } = await import('../../jobs/cases/act.js');
-      await runStep(plan, globals, c);
-    }),
-  );
-  return cmd;
 }
 
-export function registerCases(program: Command, ctx: Context): void {
-  const cases = program
-    .command('cases')
-    .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
-    .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
-    .option('--level <list>', 'match, possible')
-    .option('--overdue', 'only open and waiting cases past their due time (see match --open-cases --sla)')
-    .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
-    .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
-  addDbOption(addCaseFilters(cases)).addHelpText(
+/**
+ * Runs a step. Its globals hold the `cases` options (the selection, --db, --db-schema), given before or
+ * after the subcommand: the parent command holds them.
+ */
+function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
+  return async (opts: StepFlags, globals: ListFlags & GlobalFlags, c: Context, args: string[]) => {
+    const plan = planStep(name, args, { ...globals, ...opts }, c);
+    const { runStep } = await import('../../jobs/cases/act.js');
+    await runStep(plan, globals, c);
+  };
+}
+
+/** The `cases` command and its selection flags. */
+function declareCases(program: Program) {
+  return addDbOption(
+    addCaseFilters(
+      program
+        .command('cases')
+        .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
+        .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
+        .option('--level <list>', 'match, possible')
+        .option('--overdue', 'only open and waiting cases past their due time (see match --open-cases --sla)')
+        .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
+        .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)'),
+    ),
+  );
+}
+
+export function registerCases(program: Program, ctx: Context): void {
+  const cases = declareCases(program);
+  cases.addHelpText(
     'after',
     `
 Cases are opened by \`recall-feed match --catalog <file> --archive --open-cases\`, one per (catalogue
@@ -226,7 +223,7 @@ fit, refuses the whole step and changes nothing.`,
   );
   // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
   cases.allowExcessArguments(true).action(
-    action<ListFlags>(ctx, async () => async (opts, globals, c, args) => {
+    action(ctx, async () => async (opts, globals, c, args) => {
       if (args.length > 0)
         throw new UsageError(
           `unknown cases subcommand '${args[0]}'`,
@@ -242,25 +239,26 @@ fit, refuses the whole step and changes nothing.`,
     .description('one case: its catalogue row, its recall and its whole timeline')
     .argument('<ids...>', 'the case ids')
     .action(
-      action<{ db?: string }>(ctx, async () => async (_opts, globals, c, args) => {
+      action(ctx, async () => async (_opts, globals, c, args) => {
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
-        await runShowCase({ db: parseDb(dbOf(globals)), ids }, globals, c);
+        await runShowCase({ db: parseDb(globals), ids }, globals, c);
       }),
     );
-  addStep(cases, ctx, 'resolve', 'close a case with its outcome (--as)').requiredOption(
-    '--as <outcome>',
-    OUTCOME_LIST.join(', '),
+  declareStep(cases, 'resolve', 'close a case with its outcome (--as)')
+    .requiredOption('--as <outcome>', OUTCOME_LIST.join(', '))
+    .action(action(ctx, async () => runStepOf('resolve')));
+  declareStep(cases, 'wait', 'waiting for a supplier or a test: the case stays unresolved').action(
+    action(ctx, async () => runStepOf('wait')),
   );
-  addStep(cases, ctx, 'wait', 'waiting for a supplier or a test: the case stays unresolved');
-  addStep(cases, ctx, 'reopen', 'open a closed case again');
+  declareStep(cases, 'reopen', 'open a closed case again').action(action(ctx, async () => runStepOf('reopen')));
   cases
     .command('verify')
     .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
     .action(
-      action<{ db?: string }>(ctx, async () => async (_opts, globals, c) => {
+      action(ctx, async () => async (_opts, globals, c) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
-        await runVerify(parseDb(dbOf(globals)), globals, c);
+        await runVerify(parseDb(globals), globals, c);
       }),
     );
 }

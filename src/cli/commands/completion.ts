@@ -1,9 +1,10 @@
 // `recall-feed completion bash|zsh|fish`: prints a completion script read from the live command tree.
-import { Argument, type Command } from 'commander';
+import { Argument, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Program } from '../global-options.js';
 import type { Context } from '../../runtime/context.js';
-import { SHELLS, type Shell } from '../completion/shells.js';
+import { SHELLS } from '../completion/shells.js';
 
-export function registerCompletion(program: Command, ctx: Context): void {
+export function registerCompletion(program: Program, ctx: Context): void {
   program
     .command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
@@ -17,15 +18,15 @@ Examples:
   recall-feed completion zsh > "\${fpath[1]}/_recall_feed"     then restart zsh
   recall-feed completion fish > ~/.config/fish/completions/recall-feed.fish`,
     )
-    .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
+    .action(async (shell, _opts, cmd) => {
       const { completionScript } = await import('../completion/script.js');
       ctx.stdout.write(completionScript(shell, rootOf(cmd)));
     });
 }
 
 /** The program: the script covers every command, not just this one. */
-function rootOf(cmd: Command): Command {
-  let root = cmd;
+function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
+  let root: CommandUnknownOpts = cmd;
   while (root.parent) root = root.parent;
   return root;
 }

@@ -1,15 +1,19 @@
 // `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Program } from '../global-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js';
-import { action } from './define-action.js';
+import { action, type NoOptions, type OptionsOf } from './define-action.js';
 import { readSecret } from '../../runtime/terminal/read-secret.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 
-interface ConfigOptions {
-  showSecrets?: boolean;
+/** --show-secrets, of `config get` and `config list`. */
+function addShowSecrets<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd.option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full');
 }
+
+type ConfigOptions = OptionsOf<ReturnType<typeof addShowSecrets<[], NoOptions, NoOptions>>>;
 
 /** Secrets are read from stdin (never argv, never shell history) and shown masked. */
 const SECRET_PROMPTS: Record<string, string> = {
@@ -20,7 +24,7 @@ const SECRET_PROMPTS: Record<string, string> = {
   monitor: 'monitor URL: ',
 };
 
-export function registerConfig(program: Command, ctx: Context): void {
+export function registerConfig(program: Program, ctx: Context): void {
   const config = program
     .command('config')
     .description('manage settings per profile (api-key, base-url, format, sources, page-size, timeout, ...)')
@@ -40,20 +44,16 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     .command('set <key> [value]')
     .description('set a value; without a value (api-key, webhook, smtp-url, db, monitor) it is read from stdin')
     .action(action(ctx, async () => runSet));
-  config
-    .command('get <key>')
-    .description('print a value (secrets masked unless --show-secrets)')
-    .option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full')
-    .action(action(ctx, async () => runGet));
+  addShowSecrets(
+    config.command('get <key>').description('print a value (secrets masked unless --show-secrets)'),
+  ).action(action(ctx, async () => runGet));
   config
     .command('unset <key>')
     .description('remove a value')
     .action(action(ctx, async () => runUnset));
-  config
-    .command('list')
-    .description("print the profile's values (secrets masked unless --show-secrets)")
-    .option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full')
-    .action(action(ctx, async () => runList));
+  addShowSecrets(
+    config.command('list').description("print the profile's values (secrets masked unless --show-secrets)"),
+  ).action(action(ctx, async () => runList));
   config
     .command('path')
     .description('print where the config file is')
@@ -80,7 +80,7 @@ async function display(key: string, value: string | number, showSecrets: boolean
   return maskSecret(String(value));
 }
 
-async function runSet(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
+async function runSet(_opts: unknown, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key, given] = args as [string, string | undefined];
   const { validateConfigKey, validateConfigValue } = await import('../../runtime/config/config-keys.js');
   // An unknown key is named as such (with a suggestion) before anything is asked for.
@@ -108,7 +108,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
   ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
 }
 
-async function runUnset(_opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
+async function runUnset(_opts: unknown, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
   const { validateConfigKey } = await import('../../runtime/config/config-keys.js');
   validateConfigKey(key);
@@ -124,6 +124,6 @@ async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context):
   }
 }
 
-async function runPath(_opts: ConfigOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
+async function runPath(_opts: unknown, _globals: GlobalFlags, ctx: Context): Promise<void> {
   ctx.stdout.write(`${configPath(ctx.env)}\n`);
 }

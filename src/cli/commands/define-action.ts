@@ -1,18 +1,36 @@
 // Adapts a command's run function to commander: its options, the global flags, the context, the arguments.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 
-/** What every command's action receives: its own options, the global flags and the context. */
-export type Action<O> = (opts: O, globals: GlobalFlags, ctx: Context, args: string[]) => Promise<void>;
+/**
+ * What every command's action receives: its own options, the global flags (with a parent command's
+ * options, for a subcommand such as `cases resolve`) and the context.
+ */
+export type Action<O, W = GlobalFlags> = (opts: O, globals: W, ctx: Context, args: string[]) => Promise<void>;
 
-/** Wires a command's action: its options, the global flags and the context, then the run `load` gives. */
-export function action<O>(ctx: Context, load: () => Promise<Action<O>>) {
-  return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const opts = cmd.opts() as O;
-    const globals = cmd.optsWithGlobals() as GlobalFlags;
+/** The options a command declares, as commander's declarations type them. */
+export type OptionsOf<C extends { opts(): unknown }> = ReturnType<C['opts']>;
+
+/** No options: to name the options a helper such as `addSelectionOptions` adds, on a command that had none. */
+export type NoOptions = Record<never, never>;
+
+/** A command's options with those of the program and its parents, as `optsWithGlobals()` types them. */
+export type WithGlobals<A extends unknown[], O extends OptionValues, G extends OptionValues> = ReturnType<
+  Command<A, O, G>['optsWithGlobals']
+>;
+
+/**
+ * Wires a command's action: its options, the global flags and the context, then the run `load` gives.
+ * The types come from the command the action is attached to (commander calls it with `this` that command),
+ * never from `load`: a run typed for other flags, or globals that do not fit `GlobalFlags`, fail to compile.
+ */
+export function action<A extends unknown[], O extends OptionValues, G extends OptionValues & GlobalFlags>(
+  ctx: Context,
+  load: () => Promise<Action<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>,
+) {
+  return async function (this: Command<A, O, G>): Promise<void> {
     const run = await load();
-    await run(opts, globals, ctx, cmd.args);
+    await run(this.opts(), this.optsWithGlobals(), ctx, this.args);
   };
 }

@@ -1,33 +1,21 @@
-// `recall-feed digest`: its flags and help; a summary of what the archive stored in a period and whether monitoring held.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
+import type { OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { DigestFormat, DigestPlan } from '../../jobs/digest/run-digest.js';
-import { addEmailOptions, type EmailFlags } from '../../runtime/options/email-options.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { addEmailOptions } from '../../runtime/options/email-options.js';
+import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseSourceList } from '../../runtime/options/option-parsers.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 
-interface DigestOptions extends FilterFlags, EmailFlags {
-  since?: string;
-  until?: string;
-  sources?: string;
-  catalog?: string;
-  map?: string;
-  key?: string;
-  db?: string;
-  dbSchema?: string;
-  webhook?: string | boolean;
-  webhookFormat?: string;
-}
-
 export const DIGEST_FORMATS: readonly DigestFormat[] = ['text', 'markdown', 'html', 'json'];
 const DEFAULT_SINCE = '24h';
 
-export function registerDigest(program: Command, ctx: Context): void {
+/** `recall-feed digest`: its flags and help; commander's types of them are the options' types. */
+function declareDigest(program: Program) {
   const cmd = program
     .command('digest')
     .description('what the archive stored in a period (new and updated recalls) and whether monitoring held')
@@ -45,11 +33,11 @@ export function registerDigest(program: Command, ctx: Context): void {
     )
     .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
     .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
-  addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)');
-  addDbOption(addFilterOptions(addOpsOptions(cmd)))
-    .addHelpText(
-      'after',
-      `
+  return addDbOption(
+    addFilterOptions(addOpsOptions(addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)'))),
+  ).addHelpText(
+    'after',
+    `
 Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
 With --email or --webhook the digest is printed only when -f or -o asks for it.
 
@@ -70,14 +58,19 @@ Examples:
   recall-feed digest --since 7d -f html -o week.html   a printable weekly page
   recall-feed digest --email compliance@example.com    from cron at 8:00 (config set smtp-url, email-from)
   recall-feed digest --catalog products.csv --webhook --webhook-format teams`,
-    )
-    .action(
-      opsAction<DigestOptions>(ctx, 'digest', async () => async (opts, globals, c) => {
-        const { plan, globals: rest } = planDigest(opts, globals, c.now());
-        const { runDigest } = await import('../../jobs/digest/run-digest.js');
-        await runDigest(plan, rest, c);
-      }),
-    );
+  );
+}
+
+type DigestOptions = OptionsOf<ReturnType<typeof declareDigest>>;
+
+export function registerDigest(program: Program, ctx: Context): void {
+  declareDigest(program).action(
+    opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
+      const { plan, globals: rest } = planDigest(opts, globals, c.now());
+      const { runDigest } = await import('../../jobs/digest/run-digest.js');
+      await runDigest(plan, rest, c);
+    }),
+  );
 }
 
 /** -f text|markdown|html|json, which the global --format does not know: taken off the globals here. */
@@ -102,7 +95,7 @@ export function planDigest(
   if (fromUs >= toUs) throw new UsageError('--since must come before --until');
   if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
   if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');
-  if (opts.webhookFormat !== undefined && (opts.webhook === undefined || opts.webhook === false))
+  if (opts.webhookFormat !== undefined && opts.webhook === undefined)
     throw new UsageError('--webhook-format works with --webhook');
   let map = {};
   try {
@@ -120,7 +113,7 @@ export function planDigest(
     catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map, key: opts.key },
     format: digestFormat(format),
     email: opts,
-    webhook: opts.webhook === undefined || opts.webhook === false ? undefined : opts.webhook,
+    webhook: opts.webhook,
     webhookFormat: opts.webhookFormat,
   };
   return { plan, globals: rest };

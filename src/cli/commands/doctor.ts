@@ -1,23 +1,12 @@
-// `recall-feed doctor`: read-only checks of the setup an unattended job depends on; exit 0 ok, 15 warnings, 16 failed.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import { parseDuration } from '../../api/duration.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';
 
-interface DoctorOptions {
-  every?: string;
-  db?: string;
-  dbSchema?: string;
-  state?: string[];
-  lock?: string[];
-  checkDelivery?: boolean;
-  webhook?: string;
-}
-
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function registerDoctor(program: Command, ctx: Context): void {
+export function registerDoctor(program: Program, ctx: Context): void {
   program
     .command('doctor')
     .description('check the config, key, quota, clock, proxy, archive and files a job needs (read-only)')
@@ -42,7 +31,7 @@ Examples:
   recall-feed doctor --check-delivery`,
     )
     .action(
-      action<DoctorOptions>(ctx, async () => async (opts, globals, c) => {
+      action(ctx, async () => async (opts, globals, c) => {
         if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
           throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
         const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');

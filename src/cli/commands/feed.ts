@@ -1,5 +1,4 @@
-// `recall-feed feed`: its flags and help; the engine in ../feed plans and runs it.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import { SORT_FIELDS } from '../../api/constants.js';
 import type { Context } from '../../runtime/context.js';
 import {
@@ -9,12 +8,11 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_WATCH_HOURS,
 } from '../../jobs/watch/defaults.js';
-import type { FeedOptions } from '../../jobs/watch/plan.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { addFilterOptions } from '../../runtime/options/filter-options.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 
-export function registerFeed(program: Command, ctx: Context): void {
+export function registerFeed(program: Program, ctx: Context): void {
   const feed = program
     .command('feed')
     .description('recalls published in the last 1-24 hours, every page, within the rate limits')
@@ -80,12 +78,15 @@ Filters match without case or accents; a list matches whole values, text a subst
 Formats: jsonl (one record per line, exactly as the API sent it), json (one array), csv (RFC 4180,
 arrays joined with "; ", objects as JSON, null empty), table (a compact view; summary on stderr).`,
     );
-  addEmailOptions(
-    feed,
-    'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls',
-  );
-  addFilterOptions(addOpsOptions(feed)).action(
-    opsAction<FeedOptions>(ctx, 'feed', async () => {
+  addFilterOptions(
+    addOpsOptions(
+      addEmailOptions(
+        feed,
+        'with --watch or --state: e-mail these addresses one message per poll or run with its new recalls',
+      ),
+    ),
+  ).action(
+    opsAction(ctx, 'feed', async () => {
       const { runFeed } = await import('../../jobs/feed/run-feed.js');
       return runFeed;
     }),

@@ -1,11 +1,10 @@
-// `recall-feed health`: GET /health without a key; exit 0 only for a healthy 2xx answer.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import { action } from './define-action.js';
 import { UnhealthyError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 
-export function registerHealth(program: Command, ctx: Context): void {
+export function registerHealth(program: Program, ctx: Context): void {
   program
     .command('health')
     .description('check that the API is up (no key needed); exit 0 healthy, 6 unhealthy or unreachable')

@@ -1,5 +1,5 @@
-// `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
+import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
@@ -9,38 +9,14 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import type { ActionOptions } from '../../jobs/watch/actions-plan.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { parseSla } from '../../jobs/matching/sla.js';
 
-interface MatchOptions extends FilterFlags, ActionOptions {
-  watch?: boolean;
-  interval?: string;
-  state?: string;
-  catalog?: string;
-  map?: string;
-  sources?: string;
-  hours?: string;
-  exitCode?: boolean;
-  archive?: boolean;
-  since?: string;
-  db?: string;
-  dbSchema?: string;
-  formulaGuard: boolean;
-  bom?: boolean;
-  openCases?: boolean;
-  key?: string;
-  level?: string;
-  sla?: string;
-  calendar?: string;
-  explain?: boolean;
-  quality?: boolean;
-}
-
-export function registerMatch(program: Command, ctx: Context): void {
+/** `recall-feed match`: its flags and help; commander's types of them are the options' types. */
+function declareMatch(program: Program) {
   const match = program
     .command('match')
     .description(
@@ -110,9 +86,20 @@ Examples:
   recall-feed match --catalog products.csv --explain -f jsonl          why each row matched
   recall-feed match --quality                                          how often each tier was right`,
     );
-  addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows');
-  addDbOption(addFilterOptions(addOpsOptions(match))).action(
-    opsAction<MatchOptions>(ctx, 'match', async () => {
+  return addDbOption(
+    addFilterOptions(
+      addOpsOptions(
+        addEmailOptions(match, 'with --watch: e-mail these addresses one message per poll with its match rows'),
+      ),
+    ),
+  );
+}
+
+type MatchOptions = OptionsOf<ReturnType<typeof declareMatch>>;
+
+export function registerMatch(program: Program, ctx: Context): void {
+  declareMatch(program).action(
+    opsAction(ctx, 'match', async () => {
       const { runMatch } = await import('../../jobs/match/run-match.js');
       const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
       return (opts, globals, c) =>
@@ -188,7 +175,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
 export function planQuality(opts: MatchOptions, nowMs: number): QualityPlan {
   const given = (
     ['catalog', 'map', 'watch', 'openCases', 'key', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours'] as const
-  ).find((k) => opts[k] !== undefined && opts[k] !== false);
+  ).find((k) => opts[k] !== undefined);
   if (given)
     throw new UsageError(
       `--quality reads the archive's cases and recalls: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply`,

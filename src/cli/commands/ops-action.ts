@@ -1,12 +1,14 @@
 // feed, sync, match and digest with --monitor and --metrics-file: their run wrapped, the flags declared once here.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
-import type { Action } from './define-action.js';
+import type { Action, WithGlobals } from './define-action.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
 
 /** The two flags, on a command that reports (the monitor and metrics settings are their defaults). */
-export function addOpsOptions(cmd: Command): Command {
+export function addOpsOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option(
       '--monitor <url>',
@@ -22,18 +24,21 @@ export function addOpsOptions(cmd: Command): Command {
  * As define-action's `action`, with the run reported: a start ping, then after the run the end ping and the
  * metrics. Reporting never changes the exit code; without a monitor or a metrics file nothing is loaded.
  */
-export function opsAction<O>(ctx: Context, command: OpsCommand, load: () => Promise<Action<O>>) {
-  return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const opts = cmd.opts() as O;
-    const globals = cmd.optsWithGlobals() as GlobalFlags;
+export function opsAction<
+  A extends unknown[],
+  O extends OptionValues & OpsOptions,
+  G extends OptionValues & GlobalFlags,
+>(ctx: Context, command: OpsCommand, load: () => Promise<Action<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>) {
+  return async function (this: Command<A, O, G>): Promise<void> {
+    const opts = this.opts();
+    const globals = this.optsWithGlobals();
     const run = await load();
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = await RunOps.open(command, opts as OpsOptions, globals, ctx);
-    if (!ops) return run(opts, globals, ctx, cmd.args);
+    const ops = await RunOps.open(command, opts, globals, ctx);
+    if (!ops) return run(opts, globals, ctx, this.args);
     await ops.started();
     try {
-      await run(opts, globals, ops.ctx, cmd.args);
+      await run(opts, globals, ops.ctx, this.args);
     } catch (err) {
       await ops.ended(err);
       throw err;

@@ -1,5 +1,6 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Program } from '../global-options.js';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import type { ArchiveListing } from '../../archive/store.js';
 import type { Context } from '../../runtime/context.js';
@@ -7,31 +8,18 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../../jobs/archive/plans.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { action } from './define-action.js';
-import { addFilterOptions, parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { action, type NoOptions, type OptionsOf } from './define-action.js';
+import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
-export interface SelectionFlags extends FilterFlags {
-  db?: string;
-  dbSchema?: string;
-  since?: string;
-  until?: string;
-  sources?: string;
-  search?: string;
-}
-
-interface QueryOptions extends SelectionFlags {
-  sort?: string;
-  order?: string;
-  limit?: string;
-  columns?: string;
-  formulaGuard: boolean;
-  bom?: boolean;
-}
+/** The flags that choose recalls in the archive, as their declaration types them. */
+export type SelectionFlags = OptionsOf<ReturnType<typeof addSelectionOptions<[], NoOptions, NoOptions>>>;
 
 /** Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). */
-export function addSelectionOptions(cmd: Command): Command {
-  cmd
+export function addSelectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  const selection = cmd
     .option('--since <when>', 'published at or after: a duration back from now (36h, 7d) or an ISO date or date-time')
     .option('--until <when>', 'published before: a duration back from now or an ISO date or date-time')
     .option('--sources <ids>', 'comma-separated data source IDs')
@@ -39,7 +27,7 @@ export function addSelectionOptions(cmd: Command): Command {
       '--search <words>',
       'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions',
     );
-  return addDbOption(addFilterOptions(cmd));
+  return addDbOption(addFilterOptions(selection));
 }
 
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
@@ -55,7 +43,8 @@ export function planSelection(opts: SelectionFlags, nowMs: number): { db: DbChoi
   };
 }
 
-export function registerQuery(program: Command, ctx: Context): void {
+/** `recall-feed query`: its flags and help; commander's types of them are the options' types. */
+function declareQuery(program: Program) {
   const cmd = program
     .command('query')
     .description('list recalls from the local archive (offline: no key, no request)')
@@ -65,10 +54,9 @@ export function registerQuery(program: Command, ctx: Context): void {
     .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
-  addSelectionOptions(cmd)
-    .addHelpText(
-      'after',
-      `
+  return addSelectionOptions(cmd).addHelpText(
+    'after',
+    `
 Examples:
   recall-feed query --since 7d --brand acme                     a brand's recalls of the last week
   recall-feed query --search "creme brulee"                     full text, case and accents ignored
@@ -76,14 +64,19 @@ Examples:
   recall-feed query --since 2026-01-01 --until 2026-02-01 | jq -r .product_name
 
 jsonl prints each recall exactly as the API last sent it; run \`recall-feed sync\` to fill the archive.`,
-    )
-    .action(
-      action<QueryOptions>(ctx, async () => async (opts, globals, c) => {
-        const plan = planQuery(opts, c.now());
-        const { runQuery } = await import('../../jobs/archive/query.js');
-        await runQuery(plan, globals, c);
-      }),
-    );
+  );
+}
+
+type QueryOptions = OptionsOf<ReturnType<typeof declareQuery>>;
+
+export function registerQuery(program: Program, ctx: Context): void {
+  declareQuery(program).action(
+    action(ctx, async () => async (opts, globals, c) => {
+      const plan = planQuery(opts, c.now());
+      const { runQuery } = await import('../../jobs/archive/query.js');
+      await runQuery(plan, globals, c);
+    }),
+  );
 }
 
 export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {

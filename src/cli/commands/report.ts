@@ -1,23 +1,13 @@
 // `recall-feed report`: its flags and help; evidence of the period's cases, coverage and monitoring health, for a person to hand over.
 import path from 'node:path';
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { action } from './define-action.js';
+import { action, type OptionsOf } from './define-action.js';
 import { mapOf } from './match.js';
-
-interface ReportOptions {
-  since?: string;
-  until?: string;
-  catalog?: string;
-  map?: string;
-  key?: string;
-  db?: string;
-  dbSchema?: string;
-}
 
 const REPORT_FORMATS = ['html', 'json', 'csv', 'markdown'] as const;
 
@@ -63,7 +53,8 @@ export function planReport(
   };
 }
 
-export function registerReport(program: Command, ctx: Context): void {
+/** `recall-feed report`: its flags and help; commander's types of them are the options' types. */
+function declareReport(program: Program) {
   const cmd = program
     .command('report')
     .description('evidence for an auditor or a marketplace: coverage, monitoring health, every case and its timeline')
@@ -72,10 +63,9 @@ export function registerReport(program: Command, ctx: Context): void {
     .option('--catalog <file>', 'the catalogue the cases came from: rows checked, with and without identifiers')
     .option('--map <spec>', 'with --catalog: its columns by role, as for match')
     .option('--key <column>', 'with --catalog: the column naming each product, as for match --open-cases');
-  addDbOption(cmd)
-    .addHelpText(
-      'after',
-      `
+  return addDbOption(cmd).addHelpText(
+    'after',
+    `
 Formats (-f): html (one self-contained printable page), markdown (the default on stdout), json (every
 case with every event), csv (one row per case with its last event). -o writes the file atomically;
 its extension (.html, .md, .json, .csv) picks the format when -f is not given.
@@ -90,14 +80,19 @@ Examples:
   recall-feed report --since 30d --catalog products.csv -o recalls-evidence.html
   recall-feed report --since 2026-01-01 --until 2026-04-01 -f json -o q1.json
   recall-feed report -f csv -o cases.csv`,
-    )
-    .action(
-      action<ReportOptions>(ctx, async () => async (opts, globals, c) => {
-        // -f is the report's own here (html, markdown): the settings never see it.
-        const { format, ...rest } = globals;
-        const plan = planReport(opts, format, globals.output, c.now());
-        const { runReport } = await import('../../jobs/cases/run-report.js');
-        await runReport(plan, rest, c);
-      }),
-    );
+  );
+}
+
+type ReportOptions = OptionsOf<ReturnType<typeof declareReport>>;
+
+export function registerReport(program: Program, ctx: Context): void {
+  declareReport(program).action(
+    action(ctx, async () => async (opts, globals, c) => {
+      // -f is the report's own here (html, markdown): the settings never see it.
+      const { format, ...rest } = globals;
+      const plan = planReport(opts, format, globals.output, c.now());
+      const { runReport } = await import('../../jobs/cases/run-report.js');
+      await runReport(plan, rest, c);
+    }),
+  );
 }

@@ -1,29 +1,15 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
-import { Option, type Command } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import type { Program } from '../global-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
-import { action } from './define-action.js';
+import { action, type OptionsOf } from './define-action.js';
 import { parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
-interface SandboxCommandOptions {
-  port: string;
-  host: string;
-  seed: string;
-  records: string;
-  keys?: string;
-  rateLimit?: string | boolean;
-  monthlyUsage?: string;
-  arrivals?: string;
-  updates?: string;
-  faults?: string;
-  rateLimitHeaders?: boolean;
-  startTime?: string;
-  json?: boolean;
-}
-
-export function registerSandbox(program: Command, ctx: Context): void {
-  program
+/** `recall-feed sandbox`: its flags and help; commander's types of them are the options' types. */
+function declareSandbox(program: Program) {
+  return program
     .command('sandbox')
     .description('run a local server that implements the whole API with generated data (no key needed)')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '0')
@@ -53,8 +39,13 @@ POST /_sandbox/health, POST /_sandbox/reset.
 Examples:
   recall-feed sandbox --port 8080
   recall-feed sandbox --port 0 --json --rate-limit minute=10/2s --arrivals 6`,
-    )
-    .action(action(ctx, async () => runSandbox));
+    );
+}
+
+type SandboxCommandOptions = OptionsOf<ReturnType<typeof declareSandbox>>;
+
+export function registerSandbox(program: Program, ctx: Context): void {
+  declareSandbox(program).action(action(ctx, async () => runSandbox));
 }
 
 /** The errors a user can cause when binding (a taken port, a privileged one, an address not on this machine) as usage errors. */

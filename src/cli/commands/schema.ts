@@ -1,9 +1,8 @@
-// `recall-feed schema <name>`: the JSON Schema of an output contract; `--list` names them.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';
 
-export function registerSchema(program: Command, ctx: Context): void {
+export function registerSchema(program: Program, ctx: Context): void {
   program
     .command('schema')
     .description('print the JSON Schema (draft 2020-12) of an output contract: record, match, case, digest, ...')
@@ -21,7 +20,7 @@ Examples:
   recall-feed schema webhook-teams`,
     )
     .action(
-      action<{ list?: boolean }>(ctx, async () => async (opts, _globals, c, args) => {
+      action(ctx, async () => async (opts, _globals, c, args) => {
         const { runSchema } = await import('../../jobs/contracts/run-schema.js');
         runSchema(args[0], opts.list === true, c);
       }),

@@ -1,27 +1,20 @@
-// `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { ShowPlan } from '../../jobs/archive/plans.js';
-import { action } from './define-action.js';
+import { action, type OptionsOf } from './define-action.js';
 
-interface ShowOptions {
-  db?: string;
-  dbSchema?: string;
-  history?: boolean;
-}
-
-export function registerShow(program: Command, ctx: Context): void {
+/** `recall-feed show`: its flags and help; commander's types of them are the options' types. */
+function declareShow(program: Program) {
   const cmd = program
     .command('show')
     .description('one recall in full: from the archive, else from the live window')
     .argument('<id>', 'the recall id')
     .option('--history', 'every version the archive kept, and what changed between them');
-  addDbOption(cmd)
-    .addHelpText(
-      'after',
-      `
+  return addDbOption(cmd).addHelpText(
+    'after',
+    `
 On a terminal every field is shown, wrapped to its width; -f json prints the record as the API sent it,
 --history -f jsonl every stored version, oldest first.
 
@@ -29,14 +22,19 @@ Examples:
   recall-feed show 104835
   recall-feed show 104835 --history
   recall-feed show 104835 -f json | jq .involved_parties`,
-    )
-    .action(
-      action<ShowOptions>(ctx, async () => async (opts, globals, c, args) => {
-        const plan = planShow(args[0] as string, opts);
-        const { runShow } = await import('../../jobs/archive/show.js');
-        await runShow(plan, globals, c);
-      }),
-    );
+  );
+}
+
+type ShowOptions = OptionsOf<ReturnType<typeof declareShow>>;
+
+export function registerShow(program: Program, ctx: Context): void {
+  declareShow(program).action(
+    action(ctx, async () => async (opts, globals, c, args) => {
+      const plan = planShow(args[0] as string, opts);
+      const { runShow } = await import('../../jobs/archive/show.js');
+      await runShow(plan, globals, c);
+    }),
+  );
 }
 
 export function planShow(rawId: string, opts: ShowOptions): ShowPlan {

@@ -1,28 +1,30 @@
 // `recall-feed sources`: the data sources the key may use, in any output format.
 import { counted } from '../../output/numbers.js';
-import type { Command } from 'commander';
-import { action } from './define-action.js';
+import type { Program } from '../global-options.js';
+import { action, type OptionsOf } from './define-action.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { columnWarnings } from '../../runtime/options/column-names.js';
 import { parseColumns } from '../../runtime/options/option-parsers.js';
 
-interface SourcesOptions {
-  columns?: string;
-}
-
 const SOURCE_COLUMNS = ['id', 'name', 'description', 'official_url'];
 
-export function registerSources(program: Command, ctx: Context): void {
-  program
+/** `recall-feed sources`: its flags and help; commander's types of them are the options' types. */
+function declareSources(program: Program) {
+  return program
     .command('sources')
     .description('list the data sources your key may use')
     .option(
       '--columns <list>',
       `table and csv columns (default ${SOURCE_COLUMNS.join(',')}); names no source has are warned about`,
     )
-    .addHelpText('after', "\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r '.[].id'")
-    .action(action(ctx, async () => runSources));
+    .addHelpText('after', "\nExamples:\n  recall-feed sources\n  recall-feed sources -f json | jq -r '.[].id'");
+}
+
+type SourcesOptions = OptionsOf<ReturnType<typeof declareSources>>;
+
+export function registerSources(program: Program, ctx: Context): void {
+  declareSources(program).action(action(ctx, async () => runSources));
 }
 
 export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx: Context): Promise<void> {

@@ -1,29 +1,23 @@
-// `recall-feed stats`: its flags and help; counts by field over the archive, or over the live window with --live.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatsPlan } from '../../jobs/archive/plans.js';
-import { action } from './define-action.js';
-import { addSelectionOptions, planSelection, type SelectionFlags } from './query.js';
-
-interface StatsOptions extends SelectionFlags {
-  by?: string;
-  live?: boolean;
-}
+import { action, type OptionsOf } from './define-action.js';
+import { addSelectionOptions, planSelection } from './query.js';
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
 
-export function registerStats(program: Command, ctx: Context): void {
+/** `recall-feed stats`: its flags and help; commander's types of them are the options' types. */
+function declareStats(program: Program) {
   const cmd = program
     .command('stats')
     .description('count recalls by source, severity, risk, ..., day or hour: over the archive, or the live window')
     .option('--by <fields>', `comma-separated: ${STATS_FIELDS.join(', ')} (default ${DEFAULT_STATS_BY.join(',')})`)
     .option('--live', 'count the live 24-hour window instead of the archive (needs a key, not an archive)');
-  addSelectionOptions(cmd)
-    .addHelpText(
-      'after',
-      `
+  return addSelectionOptions(cmd).addHelpText(
+    'after',
+    `
 Array fields (risk_types, geo_jurisdictions) count each element; day and hour are UTC buckets of
 published_at. On a terminal: a bar chart per field and a histogram by day or hour. -f json prints
 {"<field>":[{"value":...,"count":n},...]} sorted by count, then value; -f csv prints field,value,count.
@@ -32,14 +26,19 @@ Examples:
   recall-feed stats --by severity,risk --since 7d
   recall-feed stats --by country --jurisdiction FR -f csv -o countries.csv
   recall-feed stats --live --by source,hour`,
-    )
-    .action(
-      action<StatsOptions>(ctx, async () => async (opts, globals, c) => {
-        const plan = planStats(opts, c.now());
-        const { runStats } = await import('../../jobs/archive/stats.js');
-        await runStats(plan, globals, c);
-      }),
-    );
+  );
+}
+
+type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
+
+export function registerStats(program: Program, ctx: Context): void {
+  declareStats(program).action(
+    action(ctx, async () => async (opts, globals, c) => {
+      const plan = planStats(opts, c.now());
+      const { runStats } = await import('../../jobs/archive/stats.js');
+      await runStats(plan, globals, c);
+    }),
+  );
 }
 
 export function planStats(opts: StatsOptions, nowMs: number): StatsPlan {

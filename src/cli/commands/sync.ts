@@ -1,5 +1,5 @@
-// `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
-import type { Command } from 'commander';
+import type { Program } from '../global-options.js';
+import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -8,23 +8,13 @@ import type { SyncPlan } from '../../jobs/archive/plans.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
-import type { ActionOptions } from '../../jobs/watch/actions-plan.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
-
-interface SyncOptions extends ActionOptions {
-  onUpdate?: boolean;
-  db?: string;
-  dbSchema?: string;
-  sources?: string;
-  hours?: string;
-  watch?: boolean;
-  interval?: string;
-}
 
 /** Polling the whole 24 h window every 10 minutes costs about 13,000 requests a month at 1,500 recalls a day. */
 export const DEFAULT_SYNC_INTERVAL_S = 600;
 
-export function registerSync(program: Command, ctx: Context): void {
+/** `recall-feed sync`: its flags and help; commander's types of them are the options' types. */
+function declareSync(program: Program) {
   const cmd = program
     .command('sync')
     .description('copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored')
@@ -49,11 +39,11 @@ export function registerSync(program: Command, ctx: Context): void {
       'json (the record as sent, default), slack ({"text": ...} for Slack, Mattermost) or teams (an Adaptive Card)',
     )
     .option('--on-update', 'the actions also fire for each new version of a recall the sync stores');
-  addEmailOptions(cmd, 'e-mail the recalls the sync stores as new, one message per sync');
-  addDbOption(addOpsOptions(cmd))
-    .addHelpText(
-      'after',
-      `
+  return addDbOption(
+    addOpsOptions(addEmailOptions(cmd, 'e-mail the recalls the sync stores as new, one message per sync')),
+  ).addHelpText(
+    'after',
+    `
 The summary goes to stderr; -f json prints it on stdout as {"fetched","new","updated","unchanged","total"}.
 Each page is stored in its own transaction: an interrupted sync keeps what it stored, and the next one
 completes it. Syncs into one archive at once (cron on several hosts) all succeed.
@@ -69,14 +59,19 @@ Examples:
   recall-feed sync --watch --interval 900       keep the archive current
   0 * * * * recall-feed sync                    crontab: every hour, nothing is missed
   recall-feed sync --watch --db postgres://sync@db/compliance --webhook --webhook-format slack   on two hosts`,
-    )
-    .action(
-      opsAction<SyncOptions>(ctx, 'sync', async () => async (opts, globals, c) => {
-        const plan = planSync(opts);
-        const { runSync } = await import('../../jobs/archive/sync.js');
-        await runSync(plan, globals, c);
-      }),
-    );
+  );
+}
+
+type SyncOptions = OptionsOf<ReturnType<typeof declareSync>>;
+
+export function registerSync(program: Program, ctx: Context): void {
+  declareSync(program).action(
+    opsAction(ctx, 'sync', async () => async (opts, globals, c) => {
+      const plan = planSync(opts);
+      const { runSync } = await import('../../jobs/archive/sync.js');
+      await runSync(plan, globals, c);
+    }),
+  );
 }
 
 export function planSync(opts: SyncOptions): SyncPlan {

@@ -1,5 +1,5 @@
 // Writes the completion script for one shell from the live commander program.
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import type { Shell } from './shells.js';

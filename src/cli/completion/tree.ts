@@ -1,5 +1,5 @@
 // Reads the live commander tree into what a completion script needs: commands, flags, and what follows each flag.
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
 import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';

@@ -1,5 +1,5 @@
 // The e-mail flags (--email, --smtp-url, --email-from) of feed, match and digest: checked before anything is sent.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import {
   EmailAddressError,
   parseAddresses,
@@ -10,11 +10,10 @@ import {
 import { UsageError } from '../cli-errors.js';
 import type { Settings } from '../settings.js';
 
-export interface EmailFlags {
-  email?: string;
-  smtpUrl?: string;
-  emailFrom?: string;
-}
+/** The flags as commander parses them: the types its declarations (below) give them. */
+export type EmailFlags = ReturnType<
+  ReturnType<typeof addEmailOptions<[], Record<never, never>, Record<never, never>>>['opts']
+>;
 
 export interface EmailPlan {
   to: string[];
@@ -23,7 +22,10 @@ export interface EmailPlan {
 }
 
 /** `description` says what --email sends, and when. */
-export function addEmailOptions(cmd: Command, description: string): Command {
+export function addEmailOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+  description: string,
+) {
   return cmd
     .option('--email <to[,to]>', description)
     .option(

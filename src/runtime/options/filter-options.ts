@@ -1,25 +1,20 @@
 // The record filter flags (--severity ... --grep), declared once for every command that filters records.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../cli-errors.js';
 
-/** The flags as commander parses them. */
-export interface FilterFlags {
-  severity?: string;
-  risk?: string;
-  status?: string;
-  jurisdiction?: string;
-  category?: string;
-  brand?: string;
-  country?: string;
-  grep?: string;
-}
+/** The flags as commander parses them: the types its declarations (below) give them. */
+export type FilterFlags = ReturnType<
+  ReturnType<typeof addFilterOptions<[], Record<never, never>, Record<never, never>>>['opts']
+>;
 
 const LISTS = ['severity', 'risk', 'status', 'jurisdiction'] as const;
 const TEXTS = ['category', 'brand', 'country', 'grep'] as const;
 
 /** Adds the filter flags to a command. Values are case- and accent-insensitive; flags combine with AND. */
-export function addFilterOptions(cmd: Command): Command {
+export function addFilterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--severity <list>', 'risk_severity is one of these, e.g. serious,high')
     .option('--risk <list>', 'risk_types include one of these, e.g. fire,burn')
