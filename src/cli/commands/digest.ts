@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
@@ -38,7 +39,7 @@ function declareDigest(program: Program) {
   ).addHelpText(
     'after',
     `
-Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
+text is the default format; html is one self-contained printable page; json is described in docs/digest.md.
 With --email or --webhook the digest is printed only when -f or -o asks for it.
 
 A recall belongs to the period in which the archive stored it (its commit stamp, the database's clock):
@@ -64,7 +65,7 @@ Examples:
 type DigestOptions = OptionsOf<ReturnType<typeof declareDigest>>;
 
 export function registerDigest(program: Program, ctx: Context): void {
-  declareDigest(program).action(
+  writesFormats(declareDigest(program), 'digest', DIGEST_FORMATS).action(
     opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
       const { plan, globals: rest } = planDigest(opts, globals, c.now());
       const { runDigest } = await import('../../jobs/digest/run-digest.js');

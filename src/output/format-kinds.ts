@@ -1,0 +1,52 @@
+// What each kind of output can be written as: record, digest and report formats, each with its -o extensions, in one table.
+import { FORMAT_SPECS, FORMATS } from './formats.js';
+
+/** The three kinds of output a command writes: records (feed, query...), a digest, a report. */
+export type FormatKind = 'record' | 'digest' | 'report';
+
+/** Each kind's formats, in the order help lists them, with the `-o` extensions (lower case, with the dot) that pick them. */
+export const FORMAT_EXTENSIONS = {
+  record: Object.fromEntries(FORMATS.map((f) => [f, FORMAT_SPECS[f].extensions])) as Record<
+    keyof typeof FORMAT_SPECS,
+    readonly string[]
+  >,
+  digest: { text: ['.txt'], markdown: ['.md', '.markdown'], html: ['.html', '.htm'], json: ['.json'] },
+  report: { html: ['.html', '.htm'], markdown: ['.md', '.markdown'], json: ['.json'], csv: ['.csv'] },
+} as const satisfies Record<FormatKind, Record<string, readonly string[]>>;
+
+export type DigestFormat = keyof typeof FORMAT_EXTENSIONS.digest;
+export type ReportFormat = keyof typeof FORMAT_EXTENSIONS.report;
+
+/** Other names -f takes for a kind's format (`md` for markdown), as users typed them before. */
+const ALIASES: Record<FormatKind, Record<string, string>> = {
+  record: {},
+  digest: { md: 'markdown', txt: 'text', table: 'text' },
+  report: { md: 'markdown' },
+};
+
+/** The kind's format name `raw` stands for (trimmed, any case, aliases resolved); not checked against the kind. */
+export function canonicalFormat(kind: FormatKind, raw: string): string {
+  const name = raw.trim().toLowerCase();
+  return ALIASES[kind][name] ?? name;
+}
+
+/** The format among `formats` (of `kind`) that a file extension (`.md`, with the dot, any case) picks; undefined for none. */
+export function formatOfKindExtension(kind: FormatKind, formats: readonly string[], ext: string): string | undefined {
+  const table: Record<string, readonly string[]> = FORMAT_EXTENSIONS[kind];
+  const lower = ext.toLowerCase();
+  return formats.find((f) => table[f]?.includes(lower));
+}
+
+/** Whether any kind writes files with this extension: one a command that does not write it must refuse. */
+export function isKnownExtension(ext: string): boolean {
+  const lower = ext.toLowerCase();
+  return Object.values(FORMAT_EXTENSIONS).some((table) =>
+    Object.values(table).some((exts: readonly string[]) => exts.includes(lower)),
+  );
+}
+
+/** The `-o` extensions `formats` (of `kind`) are written under, in order, each once. */
+export function extensionsOf(kind: FormatKind, formats: readonly string[]): string[] {
+  const table: Record<string, readonly string[]> = FORMAT_EXTENSIONS[kind];
+  return [...new Set(formats.flatMap((f) => table[f] ?? []))];
+}
