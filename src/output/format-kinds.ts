@@ -11,11 +11,16 @@ export const FORMAT_EXTENSIONS = {
     readonly string[]
   >,
   digest: { text: ['.txt'], markdown: ['.md', '.markdown'], html: ['.html', '.htm'], json: ['.json'] },
-  report: { html: ['.html', '.htm'], markdown: ['.md', '.markdown'], json: ['.json'], csv: ['.csv'] },
+  report: { html: ['.html', '.htm'], json: ['.json'], csv: ['.csv'], markdown: ['.md', '.markdown'] },
 } as const satisfies Record<FormatKind, Record<string, readonly string[]>>;
 
 export type DigestFormat = keyof typeof FORMAT_EXTENSIONS.digest;
 export type ReportFormat = keyof typeof FORMAT_EXTENSIONS.report;
+
+/** The digest's formats, in the order help lists them. */
+export const DIGEST_FORMATS = Object.keys(FORMAT_EXTENSIONS.digest) as readonly DigestFormat[];
+/** The report's formats, in the order help lists them. */
+export const REPORT_FORMATS = Object.keys(FORMAT_EXTENSIONS.report) as readonly ReportFormat[];
 
 /** Other names -f takes for a kind's format (`md` for markdown), as users typed them before. */
 const ALIASES: Record<FormatKind, Record<string, string>> = {
@@ -31,10 +36,20 @@ export function canonicalFormat(kind: FormatKind, raw: string): string {
 }
 
 /** The format among `formats` (of `kind`) that a file extension (`.md`, with the dot, any case) picks; undefined for none. */
-export function formatOfKindExtension(kind: FormatKind, formats: readonly string[], ext: string): string | undefined {
+export function formatOfKindExtension<F extends string>(
+  kind: FormatKind,
+  formats: readonly F[],
+  ext: string,
+): F | undefined {
   const table: Record<string, readonly string[]> = FORMAT_EXTENSIONS[kind];
   const lower = ext.toLowerCase();
   return formats.find((f) => table[f]?.includes(lower));
+}
+
+/** `raw` (any case, an alias such as `md`) as one of `formats` of `kind`; undefined when it is none of them. */
+export function kindFormat<F extends string>(kind: FormatKind, formats: readonly F[], raw: string): F | undefined {
+  const name = canonicalFormat(kind, raw);
+  return formats.find((f) => f === name);
 }
 
 /** Whether any kind writes files with this extension: one a command that does not write it must refuse. */

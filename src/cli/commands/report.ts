@@ -3,22 +3,23 @@ import { writesFormats } from '../format-choices.js';
 import path from 'node:path';
 import type { Program } from '../global-options.js';
 import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
-import { formatOfKindExtension } from '../../output/format-kinds.js';
+import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
-import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { action, type OptionsOf } from './define-action.js';
 import { mapOf } from './match.js';
 
-const REPORT_FORMATS = ['html', 'json', 'csv', 'markdown'] as const;
-
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
 export function reportFormat(flag: string | undefined, output: string | undefined): ReportFormat {
-  if (flag !== undefined)
-    return parseOneOf(flag === 'md' ? 'markdown' : flag, REPORT_FORMATS, '--format') ?? 'markdown';
+  if (flag !== undefined) {
+    const format = kindFormat('report', REPORT_FORMATS, flag);
+    if (format === undefined)
+      throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not '${flag}'`);
+    return format;
+  }
   const ext = output ? path.extname(output) : '';
-  return REPORT_FORMATS.find((f) => f === formatOfKindExtension('report', REPORT_FORMATS, ext)) ?? 'markdown';
+  return formatOfKindExtension('report', REPORT_FORMATS, ext) ?? 'markdown';
 }
 
 export function planReport(

@@ -1,5 +1,5 @@
 // Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
-import { formatOfKindExtension } from '../../output/format-kinds.js';
+import { DIGEST_FORMATS, type DigestFormat, formatOfKindExtension } from '../../output/format-kinds.js';
 import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { writeChunk } from '../../output/backpressure.js';
@@ -18,8 +18,7 @@ import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.j
 import { collectDigest } from './collect-digest.js';
 import type { Digest } from './digest-model.js';
 
-export type DigestFormat = 'text' | 'markdown' | 'html' | 'json';
-const DIGEST_FORMATS: readonly DigestFormat[] = ['text', 'markdown', 'html', 'json'];
+export type { DigestFormat } from '../../output/format-kinds.js';
 
 export interface DigestPlan {
   db: DbChoice;
@@ -39,7 +38,7 @@ function chooseDigestFormat(plan: DigestPlan, settings: Settings): DigestFormat 
   if (plan.format) return plan.format;
   const out = settings.output && settings.output !== '-' ? settings.output : undefined;
   const byExtension = out ? formatOfKindExtension('digest', DIGEST_FORMATS, path.extname(out)) : undefined;
-  return DIGEST_FORMATS.find((f) => f === byExtension) ?? 'text';
+  return byExtension ?? 'text';
 }
 
 function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: WebhookFormat } | undefined {
