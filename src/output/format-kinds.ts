@@ -52,9 +52,13 @@ export function kindFormat<F extends string>(kind: FormatKind, formats: readonly
   return formats.find((f) => f === name);
 }
 
-/** Whether any kind writes files with this extension: one a command that does not write it must refuse. */
+/** Names any text, not one format: it picks the digest's text, and a record command writes its usual format under it. */
+const ANY_TEXT = '.txt';
+
+/** Whether an extension names a format some kind writes: one a command that does not write it must refuse. */
 export function isKnownExtension(ext: string): boolean {
   const lower = ext.toLowerCase();
+  if (lower === ANY_TEXT) return false;
   return Object.values(FORMAT_EXTENSIONS).some((table) =>
     Object.values(table).some((exts: readonly string[]) => exts.includes(lower)),
   );

@@ -1,5 +1,5 @@
 // Each command writes its own formats (issue 27): -f and the -o extension are checked against them, before any request.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -67,6 +67,18 @@ describe('-f is checked against the formats the command writes', () => {
       expect(existsSync(out)).toBe(false);
     }
     expect(await refused(['feed', '-o', path.join(dir, 'r.md')])).toMatch('error: feed does not write .md files');
+  });
+
+  it('.txt names any text: a record command still writes its usual format under it', async () => {
+    const out = path.join(tempDir(), 'recalls.txt');
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '2', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id).length,
+    ).toBe(2);
   });
 });
 
