@@ -14,8 +14,6 @@ import { UsageError } from '../runtime/cli-errors.js';
 interface Choices {
   kind: FormatKind;
   formats: readonly string[];
-  /** Listed in the help (false where the command's own text lists them). */
-  help: boolean;
 }
 
 /** The commands' declarations, kept off commander's objects (whose types would not carry them). */
@@ -31,7 +29,7 @@ function commandPath(cmd: CommandUnknownOpts): string {
 /** The help section naming a command's formats; empty for a command that declared none. */
 export function formatsHelp(cmd: CommandUnknownOpts, helper: Help): string {
   const choices = DECLARED.get(cmd);
-  if (!choices?.help) return '';
+  if (!choices) return '';
   const { kind, formats } = choices;
   const exts = extensionsOf(kind, formats);
   const byExt = exts.length > 0 ? `; without -f, -o picks one by its extension (${exts.join(', ')})` : '';
@@ -41,25 +39,19 @@ export function formatsHelp(cmd: CommandUnknownOpts, helper: Help): string {
 
 /**
  * Declares that `cmd` writes `formats` of `kind` (default: all of the kind) and lists them in its help,
- * after its options (unless `help` is false: its own help text names them). Returns `cmd`, for chaining.
+ * after its options. Returns `cmd`, for chaining.
  */
 export function writesFormats<C extends CommandUnknownOpts>(
   cmd: C,
   kind: FormatKind,
   formats: readonly string[] = Object.keys(FORMAT_EXTENSIONS[kind]),
-  help = true,
 ): C {
-  DECLARED.set(cmd, { kind, formats, help });
+  DECLARED.set(cmd, { kind, formats });
   // Part of the help proper, so docs/commands.md (helpInformation) lists the formats too.
   cmd.configureHelp({
     formatHelp: (c, helper) => `${Help.prototype.formatHelp.call(helper, c, helper)}${formatsHelp(c, helper)}`,
   });
   return cmd;
-}
-
-/** The formats `cmd` declared; undefined for a command that writes none (config, schema...). */
-export function formatChoices(cmd: CommandUnknownOpts): Choices | undefined {
-  return DECLARED.get(cmd);
 }
 
 /**
