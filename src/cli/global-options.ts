@@ -16,7 +16,12 @@ export function addGlobalOptions(program: Command) {
     .addOption(new Option('--api-key <key>', 'API key (env RECALL_FEED_API_KEY or DEEPRECALL_API_KEY; or the profile)'))
     .addOption(new Option('--base-url <url>', `API address (env RECALL_FEED_BASE_URL; default ${DEFAULT_BASE_URL})`))
     .addOption(new Option('--profile <name>', 'config profile (env RECALL_FEED_PROFILE; default "default")'))
-    .addOption(new Option('-f, --format <format>', `${FORMATS.join(', ')} (default: table on a terminal, else jsonl)`))
+    .addOption(
+      new Option(
+        '-f, --format <format>',
+        `${FORMATS.join(', ')} for records (default: table on a terminal, else jsonl); each command's --help lists its own`,
+      ),
+    )
     .addOption(new Option('-o, --output <file>', 'write to this file instead of stdout (atomically)'))
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .addOption(new Option('-q, --quiet', 'no progress, countdowns or summaries on stderr'))

@@ -4,6 +4,7 @@ import type { Context } from '../runtime/context.js';
 import type { ErrorReport } from '../runtime/error-reports.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { addGlobalOptions, type Program } from './global-options.js';
+import { checkFormatChoice } from './format-choices.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -192,6 +193,8 @@ async function mainIn(argv: string[], ctx: Context): Promise<number> {
   const program = buildProgram(ctx);
   try {
     await registerCommands(program, argv, ctx);
+    // -f and -o against the formats the command writes: a usage error before anything runs.
+    program.hook('preAction', (_root, command) => checkFormatChoice(command));
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {

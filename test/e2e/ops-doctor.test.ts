@@ -244,7 +244,7 @@ describe('doctor', () => {
     const sandbox = await sandboxFor({ recordCount: 3 });
     const r = await runMainAgainst(sandbox, ['doctor', '-f', 'csv']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: doctor prints -f table, json or jsonl, not csv\n');
+    expect(r.stderr).toBe("error: --format must be one of table, json, jsonl, not 'csv'\n");
     expect(sandbox.requests()).toEqual([]);
   });
 

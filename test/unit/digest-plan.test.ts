@@ -5,7 +5,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 describe('digest flags', () => {
   const cases: [string[], string][] = [
-    [['-f', 'csv'], "error: digest -f must be one of text, markdown, html, json, not 'csv'"],
+    [['-f', 'csv'], "error: --format must be one of text, markdown, html, json, not 'csv'"],
     [['--since', '1h', '--until', '2h'], 'error: --since must come before --until'],
     [
       ['--since', 'yesterday'],

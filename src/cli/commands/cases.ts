@@ -1,4 +1,5 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
+import { writesFormats } from '../format-choices.js';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Program } from '../global-options.js';
 import type { CaseStatus, Outcome } from '../../archive/cases-model.js';
@@ -195,7 +196,9 @@ function declareCases(program: Program) {
 }
 
 export function registerCases(program: Program, ctx: Context): void {
-  const cases = declareCases(program);
+  const cases = writesFormats(declareCases(program), 'record');
+  // One case, a step or the chain's check: text, a JSON object or a csv row (no parquet).
+  const one = ['table', 'jsonl', 'json', 'csv'];
   cases.addHelpText(
     'after',
     `
@@ -234,8 +237,7 @@ fit, refuses the whole step and changes nothing.`,
       await runCasesList(plan, globals, c);
     }),
   );
-  cases
-    .command('show')
+  writesFormats(cases.command('show'), 'record', one)
     .description('one case: its catalogue row, its recall and its whole timeline')
     .argument('<ids...>', 'the case ids')
     .action(
@@ -245,15 +247,18 @@ fit, refuses the whole step and changes nothing.`,
         await runShowCase({ db: parseDb(globals), ids }, globals, c);
       }),
     );
-  declareStep(cases, 'resolve', 'close a case with its outcome (--as)')
+  writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
     .requiredOption('--as <outcome>', OUTCOME_LIST.join(', '))
     .action(action(ctx, async () => runStepOf('resolve')));
-  declareStep(cases, 'wait', 'waiting for a supplier or a test: the case stays unresolved').action(
-    action(ctx, async () => runStepOf('wait')),
+  writesFormats(
+    declareStep(cases, 'wait', 'waiting for a supplier or a test: the case stays unresolved'),
+    'record',
+    one,
+  ).action(action(ctx, async () => runStepOf('wait')));
+  writesFormats(declareStep(cases, 'reopen', 'open a closed case again'), 'record', one).action(
+    action(ctx, async () => runStepOf('reopen')),
   );
-  declareStep(cases, 'reopen', 'open a closed case again').action(action(ctx, async () => runStepOf('reopen')));
-  cases
-    .command('verify')
+  writesFormats(cases.command('verify'), 'record', ['table', 'jsonl', 'json'])
     .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
     .action(
       action(ctx, async () => async (_opts, globals, c) => {

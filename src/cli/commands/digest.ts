@@ -1,9 +1,11 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { DigestFormat, DigestPlan } from '../../jobs/digest/run-digest.js';
+import type { DigestPlan } from '../../jobs/digest/run-digest.js';
+import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseSourceList } from '../../runtime/options/option-parsers.js';
@@ -11,7 +13,6 @@ import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 
-export const DIGEST_FORMATS: readonly DigestFormat[] = ['text', 'markdown', 'html', 'json'];
 const DEFAULT_SINCE = '24h';
 
 /** `recall-feed digest`: its flags and help; commander's types of them are the options' types. */
@@ -38,7 +39,7 @@ function declareDigest(program: Program) {
   ).addHelpText(
     'after',
     `
-Formats (-f): text (default), markdown, html (one self-contained printable page), json (docs/digest.md).
+text is the default format; html is one self-contained printable page; json is described in docs/digest.md.
 With --email or --webhook the digest is printed only when -f or -o asks for it.
 
 A recall belongs to the period in which the archive stored it (its commit stamp, the database's clock):
@@ -64,7 +65,7 @@ Examples:
 type DigestOptions = OptionsOf<ReturnType<typeof declareDigest>>;
 
 export function registerDigest(program: Program, ctx: Context): void {
-  declareDigest(program).action(
+  writesFormats(declareDigest(program), 'digest', DIGEST_FORMATS).action(
     opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
       const { plan, globals: rest } = planDigest(opts, globals, c.now());
       const { runDigest } = await import('../../jobs/digest/run-digest.js');
@@ -76,12 +77,9 @@ export function registerDigest(program: Program, ctx: Context): void {
 /** -f text|markdown|html|json, which the global --format does not know: taken off the globals here. */
 function digestFormat(raw: string | undefined): DigestFormat | undefined {
   if (raw === undefined) return undefined;
-  const name = raw.trim().toLowerCase();
-  const alias: Record<string, DigestFormat> = { md: 'markdown', txt: 'text', table: 'text' };
-  const format = alias[name] ?? name;
-  if (!(DIGEST_FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`digest -f must be one of ${DIGEST_FORMATS.join(', ')}, not '${raw}'`);
-  return format as DigestFormat;
+  const format = kindFormat('digest', DIGEST_FORMATS, raw);
+  if (format === undefined) throw new UsageError(`--format must be one of ${DIGEST_FORMATS.join(', ')}, not '${raw}'`);
+  return format;
 }
 
 export function planDigest(

@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import { parseDuration } from '../../api/duration.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -7,8 +8,9 @@ import { action } from './define-action.js';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerDoctor(program: Program, ctx: Context): void {
-  program
-    .command('doctor')
+  const doctor = program.command('doctor');
+  writesFormats(doctor, 'record', ['table', 'json', 'jsonl']);
+  doctor
     .description('check the config, key, quota, clock, proxy, archive and files a job needs (read-only)')
     .option('--every <duration>', "the job's rhythm, e.g. 15m: forecast its monthly requests against the quota")
     .option('--db <file-or-url>', 'check this archive (default: RECALL_FEED_DB or the profile db, if set)')

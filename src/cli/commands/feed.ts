@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import { SORT_FIELDS } from '../../api/constants.js';
 import type { Context } from '../../runtime/context.js';
 import {
@@ -78,6 +79,7 @@ Filters match without case or accents; a list matches whole values, text a subst
 Formats: jsonl (one record per line, exactly as the API sent it), json (one array), csv (RFC 4180,
 arrays joined with "; ", objects as JSON, null empty), table (a compact view; summary on stderr).`,
     );
+  writesFormats(feed, 'record');
   addFilterOptions(
     addOpsOptions(
       addEmailOptions(

@@ -1,12 +1,14 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import { action } from './define-action.js';
 import { UnhealthyError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 
 export function registerHealth(program: Program, ctx: Context): void {
-  program
-    .command('health')
+  const health = program.command('health');
+  writesFormats(health, 'record', ['table', 'json', 'jsonl']);
+  health
     .description('check that the API is up (no key needed); exit 0 healthy, 6 unhealthy or unreachable')
     .addHelpText('after', '\nExamples:\n  recall-feed health\n  recall-feed health -f json')
     .action(action(ctx, async () => runHealth));

@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
@@ -98,7 +99,7 @@ Examples:
 type MatchOptions = OptionsOf<ReturnType<typeof declareMatch>>;
 
 export function registerMatch(program: Program, ctx: Context): void {
-  declareMatch(program).action(
+  writesFormats(declareMatch(program), 'record').action(
     opsAction(ctx, 'match', async () => {
       const { runMatch } = await import('../../jobs/match/run-match.js');
       const { runMatchQuality } = await import('../../jobs/match/match-quality.js');

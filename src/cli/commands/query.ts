@@ -1,4 +1,5 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
+import { writesFormats } from '../format-choices.js';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Program } from '../global-options.js';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
@@ -70,7 +71,7 @@ jsonl prints each recall exactly as the API last sent it; run \`recall-feed sync
 type QueryOptions = OptionsOf<ReturnType<typeof declareQuery>>;
 
 export function registerQuery(program: Program, ctx: Context): void {
-  declareQuery(program).action(
+  writesFormats(declareQuery(program), 'record').action(
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planQuery(opts, c.now());
       const { runQuery } = await import('../../jobs/archive/query.js');

@@ -1,31 +1,25 @@
 // `recall-feed report`: its flags and help; evidence of the period's cases, coverage and monitoring health, for a person to hand over.
+import { writesFormats } from '../format-choices.js';
 import path from 'node:path';
 import type { Program } from '../global-options.js';
 import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
+import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
-import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import { action, type OptionsOf } from './define-action.js';
 import { mapOf } from './match.js';
 
-const REPORT_FORMATS = ['html', 'json', 'csv', 'markdown'] as const;
-
-const BY_EXTENSION: Record<string, ReportFormat> = {
-  '.html': 'html',
-  '.htm': 'html',
-  '.json': 'json',
-  '.csv': 'csv',
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-};
-
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
 export function reportFormat(flag: string | undefined, output: string | undefined): ReportFormat {
-  if (flag !== undefined)
-    return parseOneOf(flag === 'md' ? 'markdown' : flag, REPORT_FORMATS, '--format') ?? 'markdown';
-  const byExtension = output ? BY_EXTENSION[path.extname(output).toLowerCase()] : undefined;
-  return byExtension ?? 'markdown';
+  if (flag !== undefined) {
+    const format = kindFormat('report', REPORT_FORMATS, flag);
+    if (format === undefined)
+      throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not '${flag}'`);
+    return format;
+  }
+  const ext = output ? path.extname(output) : '';
+  return formatOfKindExtension('report', REPORT_FORMATS, ext) ?? 'markdown';
 }
 
 export function planReport(
@@ -66,9 +60,8 @@ function declareReport(program: Program) {
   return addDbOption(cmd).addHelpText(
     'after',
     `
-Formats (-f): html (one self-contained printable page), markdown (the default on stdout), json (every
-case with every event), csv (one row per case with its last event). -o writes the file atomically;
-its extension (.html, .md, .json, .csv) picks the format when -f is not given.
+html is one self-contained printable page, markdown the default on stdout, json every case with every
+event, csv one row per case with its last event. -o writes the file atomically.
 
 It opens with a summary table (matches first, then by severity; due and closing times, time to action),
 and ends with its provenance (version, archive, the catalogue's sha256, the chain's head). With --catalog
@@ -86,7 +79,7 @@ Examples:
 type ReportOptions = OptionsOf<ReturnType<typeof declareReport>>;
 
 export function registerReport(program: Program, ctx: Context): void {
-  declareReport(program).action(
+  writesFormats(declareReport(program), 'report', REPORT_FORMATS).action(
     action(ctx, async () => async (opts, globals, c) => {
       // -f is the report's own here (html, markdown): the settings never see it.
       const { format, ...rest } = globals;

@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
@@ -28,7 +29,7 @@ Examples:
 type ShowOptions = OptionsOf<ReturnType<typeof declareShow>>;
 
 export function registerShow(program: Program, ctx: Context): void {
-  declareShow(program).action(
+  writesFormats(declareShow(program), 'record').action(
     action(ctx, async () => async (opts, globals, c, args) => {
       const plan = planShow(args[0] as string, opts);
       const { runShow } = await import('../../jobs/archive/show.js');

@@ -1,4 +1,5 @@
 // `recall-feed sources`: the data sources the key may use, in any output format.
+import { writesFormats } from '../format-choices.js';
 import { counted } from '../../output/numbers.js';
 import type { Program } from '../global-options.js';
 import { action, type OptionsOf } from './define-action.js';
@@ -24,7 +25,7 @@ function declareSources(program: Program) {
 type SourcesOptions = OptionsOf<ReturnType<typeof declareSources>>;
 
 export function registerSources(program: Program, ctx: Context): void {
-  declareSources(program).action(action(ctx, async () => runSources));
+  writesFormats(declareSources(program), 'record').action(action(ctx, async () => runSources));
 }
 
 export async function runSources(opts: SourcesOptions, globals: GlobalFlags, ctx: Context): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
@@ -32,7 +33,7 @@ Examples:
 type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
 
 export function registerStats(program: Program, ctx: Context): void {
-  declareStats(program).action(
+  writesFormats(declareStats(program), 'record').action(
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planStats(opts, c.now());
       const { runStats } = await import('../../jobs/archive/stats.js');

@@ -1,4 +1,5 @@
 import type { Program } from '../global-options.js';
+import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
@@ -65,7 +66,7 @@ Examples:
 type SyncOptions = OptionsOf<ReturnType<typeof declareSync>>;
 
 export function registerSync(program: Program, ctx: Context): void {
-  declareSync(program).action(
+  writesFormats(declareSync(program), 'record', ['json', 'jsonl']).action(
     opsAction(ctx, 'sync', async () => async (opts, globals, c) => {
       const plan = planSync(opts);
       const { runSync } = await import('../../jobs/archive/sync.js');

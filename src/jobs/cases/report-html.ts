@@ -1,5 +1,6 @@
 // The report as one self-contained printable HTML page: inline CSS, no script, nothing loaded from anywhere.
 import { escapeHtml as esc } from '../../output/markup.js';
+import { htmlPage, htmlTable } from '../../output/markup-document.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
@@ -56,13 +57,6 @@ function cell(label: string, value: string): string {
   return `<a href="${esc(value)}" rel="noreferrer noopener">${esc(value)}</a>`;
 }
 
-/** A table of text cells: every header and cell escaped. */
-function grid(header: readonly string[], rows: readonly string[][], cls = ''): string {
-  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr>${r.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`).join('\n');
-  return `<table${cls ? ` class="${cls}"` : ''}>\n${head}\n${body}\n</table>`;
-}
-
 function caseHtml(c: ReportCase): string {
   // Numbered on the case (1, 2, 3); the archive-wide seq (the chain's) stays in the JSON.
   const events = c.events.map((e) => [
@@ -76,7 +70,7 @@ function caseHtml(c: ReportCase): string {
   return `<article class="case" id="case-${esc(c.id)}">
 <h3>${esc(caseTitle(c))}</h3>
 ${facts(caseFacts(c))}
-${grid(['#', 'When', 'What', 'Status', 'By', 'Note'], events, 'events')}
+${htmlTable(['#', 'When', 'What', 'Status', 'By', 'Note'], events, 'events')}
 </article>`;
 }
 
@@ -84,24 +78,18 @@ export function reportHtml(d: ReportData): string {
   const statementClass = d.statement.incomplete ? 'statement incomplete' : 'statement';
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
   const excluded = d.coverage.catalogue?.excluded ?? [];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(d.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${esc(d.title)}</h1>
+  return htmlPage(
+    d.title,
+    STYLE,
+    `<h1>${esc(d.title)}</h1>
 <p class="meta">Period: ${esc(periodText(d))} · generated ${esc(readable(d.generated_at))}</p>
 <h2>Summary</h2>
 <p>${esc(summaryText(d))}</p>
-${grid(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
+${htmlTable(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
 <h2>Statement</h2>
 <p class="${statementClass}">${esc(d.statement.text)}</p>
-${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${grid(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
-${excluded.length > 0 ? `<h3>${esc(EXCLUDED_HEADING)}</h3>\n<p class="meta">${esc(EXCLUDED_NOTE)}</p>\n${grid(EXCLUDED_HEADER, excluded.map(excludedRow), 'excluded')}` : ''}
+${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${htmlTable(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
+${excluded.length > 0 ? `<h3>${esc(EXCLUDED_HEADING)}</h3>\n<p class="meta">${esc(EXCLUDED_NOTE)}</p>\n${htmlTable(EXCLUDED_HEADER, excluded.map(excludedRow), 'excluded')}` : ''}
 <h2>Time to action</h2>
 ${facts(timeFacts(d))}
 <h2>Coverage</h2>
@@ -114,8 +102,6 @@ ${d.cases.map(caseHtml).join('\n')}
 <p>${esc(chainText(d))}</p>
 <p class="meta">${esc(CHAIN_NOTE)}</p>
 <h2>Provenance</h2>
-${facts(provenanceFacts(d))}
-</body>
-</html>
-`;
+${facts(provenanceFacts(d))}`,
+  );
 }

@@ -1,5 +1,6 @@
 // The report as Markdown: the same sections as the HTML page, every value escaped so data cannot add markup.
 import { escapeMarkdown as md } from '../../output/markup.js';
+import { markdownTable } from '../../output/markup-document.js';
 import type { ReportCase, ReportData } from './report-data.js';
 import {
   CHAIN_NOTE,
@@ -27,14 +28,6 @@ function facts(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${md(k)} | ${md(v)} |`)].join('\n');
 }
 
-function grid(header: readonly string[], rows: readonly string[][]): string {
-  return [
-    `| ${header.map(md).join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.map(md).join(' | ')} |`),
-  ].join('\n');
-}
-
 function caseMd(c: ReportCase): string {
   const events = c.events.map((e) => [
     String(e.number),
@@ -49,7 +42,7 @@ function caseMd(c: ReportCase): string {
     '',
     facts(caseFacts(c)),
     '',
-    grid(['#', 'When', 'What', 'Status', 'By', 'Note'], events),
+    markdownTable(['#', 'When', 'What', 'Status', 'By', 'Note'], events),
   ].join('\n');
 }
 
@@ -66,17 +59,24 @@ export function reportMarkdown(d: ReportData): string {
     '',
     md(summaryText(d)),
     '',
-    grid(SUMMARY_HEADER, d.cases.map(summaryRow)),
+    markdownTable(SUMMARY_HEADER, d.cases.map(summaryRow)),
     '',
     '## Statement',
     '',
     statement,
     '',
     ...(uncased.length > 0
-      ? ['### Matches without a case', '', grid(UNCASED_HEADER, uncased.map(uncasedRow)), '']
+      ? ['### Matches without a case', '', markdownTable(UNCASED_HEADER, uncased.map(uncasedRow)), '']
       : []),
     ...(excluded.length > 0
-      ? [`### ${md(EXCLUDED_HEADING)}`, '', md(EXCLUDED_NOTE), '', grid(EXCLUDED_HEADER, excluded.map(excludedRow)), '']
+      ? [
+          `### ${md(EXCLUDED_HEADING)}`,
+          '',
+          md(EXCLUDED_NOTE),
+          '',
+          markdownTable(EXCLUDED_HEADER, excluded.map(excludedRow)),
+          '',
+        ]
       : []),
     '## Time to action',
     '',

@@ -1,4 +1,5 @@
 // Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
+import type { ReportFormat } from '../../output/format-kinds.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,7 +35,7 @@ import {
 import { reportHtml } from './report-html.js';
 import { reportMarkdown } from './report-markdown.js';
 
-export type ReportFormat = 'html' | 'json' | 'csv' | 'markdown';
+export type { ReportFormat } from '../../output/format-kinds.js';
 
 export interface ReportPlan {
   db: DbChoice;

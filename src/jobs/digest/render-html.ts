@@ -1,6 +1,7 @@
 // The digest as one self-contained HTML page: inline CSS, no script, no external resource; printable.
 import { describeItem, plain } from '../../actions/email-message.js';
 import { escapeHtml } from '../../output/markup.js';
+import { htmlPage } from '../../output/markup-document.js';
 import { shorten } from '../../actions/teams-card.js';
 import { groupDigits } from '../../output/numbers.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
@@ -89,12 +90,7 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
     d.counts.by_severity.length > 0
       ? `<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`
       : '';
-  const page = (middle: string[]) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title><style>${CSS}</style></head>
-<body>
-${[...top, ...middle, counts].join('\n')}
-</body></html>
-`;
+  const page = (middle: string[]) => htmlPage(subject, CSS, [...top, ...middle, counts].join('\n'));
   const size = (text: string) => Buffer.byteLength(text);
   const max = budget?.maxBytes ?? Number.POSITIVE_INFINITY;
   // Room kept for the notes that count what was left out.

@@ -1,4 +1,5 @@
 // Runs `digest`: collects the period, writes it (-o atomically) as text, markdown, html or json, then mails and posts it.
+import { DIGEST_FORMATS, type DigestFormat, formatOfKindExtension } from '../../output/format-kinds.js';
 import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { writeChunk } from '../../output/backpressure.js';
@@ -17,7 +18,7 @@ import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.j
 import { collectDigest } from './collect-digest.js';
 import type { Digest } from './digest-model.js';
 
-export type DigestFormat = 'text' | 'markdown' | 'html' | 'json';
+export type { DigestFormat } from '../../output/format-kinds.js';
 
 export interface DigestPlan {
   db: DbChoice;
@@ -33,19 +34,11 @@ export interface DigestPlan {
   webhookFormat: string | undefined;
 }
 
-const BY_EXTENSION: Record<string, DigestFormat> = {
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-  '.html': 'html',
-  '.htm': 'html',
-  '.json': 'json',
-  '.txt': 'text',
-};
-
 function chooseDigestFormat(plan: DigestPlan, settings: Settings): DigestFormat {
   if (plan.format) return plan.format;
   const out = settings.output && settings.output !== '-' ? settings.output : undefined;
-  return (out && BY_EXTENSION[path.extname(out).toLowerCase()]) || 'text';
+  const byExtension = out ? formatOfKindExtension('digest', DIGEST_FORMATS, path.extname(out)) : undefined;
+  return byExtension ?? 'text';
 }
 
 function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: WebhookFormat } | undefined {
