@@ -22,7 +22,7 @@ export function addOpsOptions<A extends unknown[], O extends OptionValues, G ext
 
 /**
  * As define-action's `action`, with the run reported: a start ping, then after the run the end ping and the
- * metrics. Reporting never changes the exit code; without a monitor or a metrics file nothing is loaded.
+ * metrics. Reporting never changes the exit code; without a monitor or a metrics file only the settings are read.
  */
 export function opsAction<
   A extends unknown[],
@@ -33,9 +33,12 @@ export function opsAction<
     const opts = this.opts();
     const globals = this.optsWithGlobals();
     const run = await load();
+    // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
+    const { resolveOpsSettings } = await import('../../runtime/ops/ops-settings.js');
+    const settings = await resolveOpsSettings(opts, globals, ctx);
+    if (!settings.monitor && !settings.metricsFile) return run(opts, globals, ctx, this.args);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = await RunOps.open(command, opts, globals, ctx);
-    if (!ops) return run(opts, globals, ctx, this.args);
+    const ops = RunOps.open(command, opts, globals, settings, ctx);
     await ops.started();
     try {
       await run(opts, globals, ops.ctx, this.args);

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
 import { checkMonitorUrl, Monitor } from './monitor.js';
-import { maskSecrets, type OpsFlags, type OpsSettings, resolveOpsSettings } from './ops-settings.js';
+import { maskSecrets, type OpsFlags, type OpsSettings } from './ops-settings.js';
 import { archiveFacts } from './archive-facts.js';
 import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
 import { runMetrics } from './run-metrics.js';
@@ -67,15 +67,14 @@ export class RunOps implements RunHooks {
     }
   }
 
-  /** Undefined when the run reports nowhere: then nothing changes for it. */
-  static async open(
+  /** For a run that reports somewhere (`reportsAnywhere(settings)`): ops-action loads this file only then. */
+  static open(
     command: OpsCommand,
     opts: OpsOptions,
     globals: GlobalFlags,
+    settings: OpsSettings,
     ctx: Context,
-  ): Promise<RunOps | undefined> {
-    const settings = await resolveOpsSettings(opts, globals, ctx);
-    if (!settings.monitor && !settings.metricsFile) return undefined;
+  ): RunOps {
     return new RunOps(command, opts, globals, settings, ctx);
   }
 
