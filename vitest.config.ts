@@ -1,6 +1,10 @@
-// Test runner settings: a fast in-process unit project and a spawning end-to-end project, with generous timeouts for a shared 2-core box.
+// Test runner settings: a fast in-process unit project, in-process integration and behaviour projects, and a spawning end-to-end project, with generous timeouts for a shared 2-core box.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+// One throwaway PostgreSQL cluster for the run (or RECALL_FEED_TEST_PG): the archive suites' second engine.
+// Shared by every project that lists it; `unit` does not (no unit file needs it, and starting one costs seconds).
+const PG_CLUSTER = 'test/global/postgres-cluster.ts';
 
 export default defineConfig({
   test: {
@@ -11,8 +15,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Disposes each test's temp folders, sandboxes and child processes (test/helpers/cleanup.ts).
     setupFiles: ['test/setup.ts'],
-    // One throwaway PostgreSQL cluster for the run (or RECALL_FEED_TEST_PG): the archive suites' second engine.
-    globalSetup: ['test/global/postgres-cluster.ts'],
     // Anything a unit file stubs or mocks is undone after each test: unit files share their modules.
     restoreMocks: true,
     unstubEnvs: true,
@@ -32,11 +34,25 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // In process like `unit`, but with real outside parts: the PostgreSQL cluster, child processes,
+          // real timeouts and lock refreshes. Apart from `unit` so that `unit` stays quick (issue 27);
+          // run the same way as `unit` was (one module graph per worker).
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: [PG_CLUSTER],
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // The CLI in process (runMain) against real loopback servers, a real PostgreSQL and real
           // files, on the injected clock: what used to be spawned end to end without needing a process.
           // Apart from `unit` so that the unit project stays quick; isolated, as each file starts servers.
           name: 'behaviour',
           include: ['test/behaviour/**/*.test.ts'],
+          globalSetup: [PG_CLUSTER],
           pool: 'threads',
         },
       },
@@ -45,7 +61,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/behaviour/**'],
+          globalSetup: [PG_CLUSTER],
+          exclude: ['test/unit/**', 'test/integration/**', 'test/behaviour/**'],
           pool: 'forks',
         },
       },

@@ -9,7 +9,7 @@ declare module 'vitest' {
   }
 }
 
-/** Both projects (unit, e2e) run this setup in the one main process: they share one cluster, stopped by the last. */
+/** Each project that lists it (integration, behaviour, e2e) runs this setup in the one main process: they share one cluster, stopped by the last. */
 const shared = globalThis as { rfPg?: { started: Promise<{ url: string; stop: () => void }>; users: number } };
 
 async function clusterOrNone(): Promise<{ url: string; stop: () => void }> {
