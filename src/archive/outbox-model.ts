@@ -63,3 +63,28 @@ export function outboxRows(
     (e.kind === 'new' ? actions.onNew : actions.onUpdate).map((action) => ({ ...e, action })),
   );
 }
+
+/** An outbox row as both engines select it for a claim. */
+export interface OutboxRow {
+  id: number;
+  recall_id: number;
+  version: number;
+  action: string;
+  kind: 'new' | 'update';
+  raw: string;
+  /** Attempts counted so far, this claim's included. */
+  attempts: number;
+}
+
+/** A claimed row as the delivery loop takes it: the stored version parsed. */
+export function outboxItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    recallId: row.recall_id,
+    version: row.version,
+    action: row.action,
+    kind: row.kind,
+    record: JSON.parse(row.raw) as Record<string, unknown>,
+    attempts: row.attempts,
+  };
+}

@@ -8,6 +8,8 @@ import {
   type OutboxEntry,
   type OutboxItem,
   type OutboxOutcome,
+  type OutboxRow,
+  outboxItem,
   outboxRows,
 } from '../outbox-model.js';
 import { pgText } from './pg-text.js';
@@ -37,23 +39,13 @@ export async function queueOutbox(
   );
 }
 
-interface Row {
-  id: number;
-  recall_id: number;
-  version: number;
-  action: string;
-  kind: 'new' | 'update';
-  raw: string;
-  attempts: number;
-}
-
 /**
  * One statement: the rows are locked while it picks them (SKIP LOCKED: two hosts never pick the same row), then
  * held by the lease alone, on the server's clock so that hosts whose clocks differ agree when a lease has ended.
  */
 export async function claimOutbox(client: pg.Client, s: string, claim: OutboxClaim): Promise<OutboxItem[]> {
   if (claim.actions.length === 0) return [];
-  const { rows } = await client.query<Row>(
+  const { rows } = await client.query<OutboxRow>(
     `UPDATE ${s}.outbox o
         SET claimed_by = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond', attempts = o.attempts + 1
       WHERE o.id IN (SELECT id FROM ${s}.outbox
@@ -63,17 +55,8 @@ export async function claimOutbox(client: pg.Client, s: string, claim: OutboxCla
       RETURNING o.id, o.recall_id, o.version, o.action, o.kind, o.raw, o.attempts`,
     [claim.host, claim.leaseMs, [...claim.actions], claim.limit],
   );
-  return rows
-    .sort((a, b) => a.id - b.id)
-    .map((r) => ({
-      id: r.id,
-      recallId: r.recall_id,
-      version: r.version,
-      action: r.action,
-      kind: r.kind,
-      record: JSON.parse(r.raw) as Record<string, unknown>,
-      attempts: r.attempts,
-    }));
+  // RETURNING's order is not the subquery's: oldest first again.
+  return rows.sort((a, b) => a.id - b.id).map(outboxItem);
 }
 
 export async function settleOutbox(client: pg.Client, s: string, id: number, outcome: OutboxOutcome): Promise<void> {

@@ -7,18 +7,10 @@ import {
   type OutboxEntry,
   type OutboxItem,
   type OutboxOutcome,
+  type OutboxRow,
+  outboxItem,
   outboxRows,
 } from '../outbox-model.js';
-
-interface Row {
-  id: number;
-  recall_id: number;
-  version: number;
-  action: string;
-  kind: 'new' | 'update';
-  raw: string;
-  attempts: number;
-}
 
 /** Queues the page's rows; called inside the page's transaction (upsert.ts), so both commit or neither. */
 export class OutboxWriter {
@@ -47,20 +39,13 @@ export function claimOutbox(db: Database.Database, claim: OutboxClaim): OutboxIt
           WHERE state = 'pending' AND action IN (${marks}) AND (lease_until IS NULL OR lease_until < ?)
           ORDER BY id LIMIT ?`,
       )
-      .all(...claim.actions, claim.nowMs, claim.limit) as Row[];
+      .all(...claim.actions, claim.nowMs, claim.limit) as OutboxRow[];
     const mark = db.prepare('UPDATE outbox SET claimed_by = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?');
     for (const row of rows) mark.run(claim.host, claim.nowMs + claim.leaseMs, row.id);
     return rows;
   });
-  return take.immediate().map((r) => ({
-    id: r.id,
-    recallId: r.recall_id,
-    version: r.version,
-    action: r.action,
-    kind: r.kind,
-    record: JSON.parse(r.raw) as Record<string, unknown>,
-    attempts: r.attempts + 1,
-  }));
+  // Selected before the UPDATE counted this claim.
+  return take.immediate().map((r) => outboxItem({ ...r, attempts: r.attempts + 1 }));
 }
 
 export function settleOutbox(db: Database.Database, id: number, outcome: OutboxOutcome, nowMs: number): void {
