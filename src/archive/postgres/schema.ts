@@ -1,8 +1,8 @@
 // The PostgreSQL archive's schema as forward migrations, all inside one schema (default recall_feed).
-import { rawJsonb } from './pg-text.js';
 //
 // The version lives in archive_meta ('schema_version'); 'application' marks the schema as ours. A migration only
 // ever adds. docs/archive.md describes the result; recalls_view is the table for BI tools.
+import { rawJsonb } from './pg-text.js';
 
 /** The text every archive's archive_meta holds under 'application'. */
 export const APPLICATION = 'recall-feed';
