@@ -122,7 +122,7 @@ export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
  * alert_title, due_at, sla and product_name are kept here too, always (null when none): a case opened by an
  * earlier version has only the first five keys, and verify checks what its detail holds.
  */
-export function openedDetail(
+function openedDetail(
   c: Pick<CaseRow, 'recall_id' | 'catalog_key' | 'level' | 'reason' | 'catalog_row' | 'alert_title'> & {
     due_at: string | null;
     sla: string | null;

@@ -1,7 +1,7 @@
 // PostgreSQL's text refuses NUL (U+0000), which JSON allows: what we write to a text column has it replaced.
 
 /** What stands for a NUL in PostgreSQL's text columns: the Unicode replacement character. */
-export const NUL_STAND_IN = '\uFFFD';
+const NUL_STAND_IN = '\uFFFD';
 
 /** `value` with every NUL replaced by U+FFFD; anything but a string as it is. */
 export function pgText<T>(value: T): T {

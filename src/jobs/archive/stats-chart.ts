@@ -5,9 +5,9 @@ import type { ValueCount } from '../../archive/store.js';
 import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
 
 /** Values shown per field on a terminal; -f csv and -f json list them all. */
-export const TOP_VALUES = 15;
+const TOP_VALUES = 15;
 /** Time buckets shown on a terminal: the latest ones. */
-export const MAX_BUCKETS = 60;
+const MAX_BUCKETS = 60;
 
 const STEP_MS = { day: 86_400_000, hour: 3_600_000 } as const;
 

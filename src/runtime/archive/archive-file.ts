@@ -18,18 +18,13 @@ export interface DbChoice {
  * `$XDG_DATA_HOME/recall-feed/recalls.db`, with XDG's own default `~/.local/share`; with --sandbox
  * `recalls-sandbox.db` beside it, so the sandbox's invented recalls never mix with real ones.
  */
-export function defaultArchivePath(env: Env, sandbox = false): string {
+function defaultArchivePath(env: Env, sandbox = false): string {
   const home = env.HOME || os.homedir();
   const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
   return path.join(data, 'recall-feed', sandbox ? 'recalls-sandbox.db' : 'recalls.db');
 }
 
-export function archivePath(
-  flag: string | undefined,
-  env: Env,
-  profileDb: string | undefined,
-  sandbox = false,
-): string {
+function archivePath(flag: string | undefined, env: Env, profileDb: string | undefined, sandbox = false): string {
   const chosen = [flag, env.RECALL_FEED_DB, profileDb].find((v) => v !== undefined && v !== '');
   return chosen ?? defaultArchivePath(env, sandbox);
 }
