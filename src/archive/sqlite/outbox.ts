@@ -64,10 +64,13 @@ export function settleOutbox(db: Database.Database, id: number, outcome: OutboxO
   );
 }
 
+/** False on an archive of an earlier version opened read-only: it has no outbox, so nothing is owed. */
+function hasOutbox(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get() !== undefined;
+}
+
 export function outboxBacklog(db: Database.Database): OutboxBacklog {
-  // An archive of an earlier version opened read-only has no outbox: nothing is owed.
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get())
-    return { pending: 0, retrying: 0, failed: 0 };
+  if (!hasOutbox(db)) return { pending: 0, retrying: 0, failed: 0 };
   return db
     .prepare(
       `SELECT count(*) FILTER (WHERE state = 'pending') AS pending,
@@ -80,7 +83,7 @@ export function outboxBacklog(db: Database.Database): OutboxBacklog {
 
 /** The start of the sync that queued the oldest row still owed (its age is what doctor warns about). */
 export function outboxOldestPending(db: Database.Database): string | undefined {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return undefined;
+  if (!hasOutbox(db)) return undefined;
   const row = db
     .prepare(
       `SELECT min(r.started_at) AS at FROM outbox o JOIN sync_runs r ON r.id = o.created_run WHERE o.state = 'pending'`,
