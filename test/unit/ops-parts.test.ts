@@ -8,6 +8,9 @@ import { maskPingBody, type OpsFlags, resolveOpsSettings } from '../../src/runti
 import { JsonLogStream, logFormatOf } from '../../src/runtime/terminal/json-log.js';
 import type { OutStream } from '../../src/runtime/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { rmSync } from 'node:fs';
+import { configPath, openConfigStore } from '../../src/runtime/config/open-store.js';
+import { loadSettings } from '../../src/runtime/session.js';
 
 describe('pingUrl', () => {
   it('adds /start and /fail to the path, keeps the query, and drops a trailing slash', () => {
@@ -111,5 +114,19 @@ describe('the secrets a ping body masks', () => {
     expect(maskPingBody(body, settings.secrets)).toBe(
       'posting to https://…ok3n failed; smtp smtps://…:465; db postgres://db.example.com/r?sslmode=require&password=*** gone',
     );
+  });
+});
+
+describe('the profile a run reads', () => {
+  it('is read from the config file once: the ops settings and the session share it', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-once-') };
+    const store = await openConfigStore(env);
+    await store.set('default', 'metrics-file', '/var/lib/rf/rf.prom');
+    await store.set('default', 'api-key', 'dr_test_0123456789abcdef');
+    const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof resolveOpsSettings>[2];
+    expect((await resolveOpsSettings({}, {}, ctx)).metricsFile).toBe('/var/lib/rf/rf.prom');
+    // Gone from disk after the first read: what the session plans with can only come from that read.
+    rmSync(configPath(env));
+    expect((await loadSettings({}, ctx)).apiKey).toBe('dr_test_0123456789abcdef');
   });
 });

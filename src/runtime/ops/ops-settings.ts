@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { resolveProfileName } from '../settings.js';
-import { openConfigStore } from '../config/open-store.js';
+import { readProfile } from '../config/open-store.js';
 import { CONFIG_KEY_INFO } from '../config/config-keys.js';
 import { noteSecrets, runSecrets } from '../config/run-secrets.js';
 import { maskSecrets } from '../../api/errors-mask.js';
@@ -29,8 +29,7 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   const env = ctx.env;
   let profile: Record<string, string | number | undefined> = {};
   if (!globals.sandbox) {
-    const store = await openConfigStore(env);
-    profile = store.list(resolveProfileName(globals, env));
+    profile = await readProfile(ctx, resolveProfileName(globals, env));
   }
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const secretKeys = Object.entries(CONFIG_KEY_INFO)
