@@ -23,4 +23,6 @@ export interface Context {
   ops?: RunHooks;
   /** Secrets the run learnt (the profile's key, webhook, SMTP and database URLs): masked in any server text printed or stored. */
   secrets?: Set<string>;
+  /** The profiles this run has read (src/runtime/config/open-store.ts readProfile): the config file is opened once per run. */
+  profiles?: Map<string, Promise<Record<string, string | number | undefined>>>;
 }

@@ -5,7 +5,7 @@ import type { RecallFeedClient } from '../api/client.js';
 import type { ProxySettings } from '../api/proxy.js';
 import { MissingApiKeyError } from './cli-errors.js';
 import type { Context } from './context.js';
-import { openConfigStore } from './config/open-store.js';
+import { readProfile } from './config/open-store.js';
 import { dbSecret, noteSecrets, runSecrets } from './config/run-secrets.js';
 import { maskSecrets } from '../api/errors-mask.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
@@ -34,8 +34,7 @@ export interface Session {
 /** The profile's stored values; none when running against the sandbox (it needs no config). */
 async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileValues> {
   if (globals.sandbox) return {};
-  const store = await openConfigStore(ctx.env, ctx.stderr);
-  return store.list(resolveProfileName(globals, ctx.env));
+  return readProfile(ctx, resolveProfileName(globals, ctx.env));
 }
 
 /** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */

@@ -4,10 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pingUrl } from '../../src/runtime/ops/monitor.js';
 import { previousSuccesses, renderMetrics } from '../../src/runtime/ops/metrics.js';
-import { maskSecrets, type OpsFlags, resolveOpsSettings } from '../../src/runtime/ops/ops-settings.js';
+import { maskPingBody, type OpsFlags, resolveOpsSettings } from '../../src/runtime/ops/ops-settings.js';
 import { JsonLogStream, logFormatOf } from '../../src/runtime/terminal/json-log.js';
 import type { OutStream } from '../../src/runtime/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { rmSync } from 'node:fs';
+import { configPath, openConfigStore } from '../../src/runtime/config/open-store.js';
+import { loadSettings } from '../../src/runtime/session.js';
 
 describe('pingUrl', () => {
   it('adds /start and /fail to the path, keeps the query, and drops a trailing slash', () => {
@@ -18,12 +21,18 @@ describe('pingUrl', () => {
   });
 });
 
-describe('maskSecrets', () => {
+describe('maskPingBody', () => {
   it('replaces each secret, longest first, and the password of any URL', () => {
     const text = 'key rf_abcdef rf_abc; db postgres://sync:pa55@db/x; smtp://u:p%40ss@mail:587';
-    expect(maskSecrets(text, ['rf_abc', 'rf_abcdef'])).toBe(
-      'key *** ***; db postgres://sync:***@db/x; smtp://u:***@mail:587',
+    expect(maskPingBody(text, ['rf_abc', 'rf_abcdef'])).toBe(
+      'key **** ****; db postgres://sync:***@db/x; smtp://u:***@mail:587',
     );
+  });
+
+  it('masks a secret percent-encoded too (a webhook URL quoted in a query string)', () => {
+    const hook = 'https://hooks.example.com/services/T0/B0/tok3ntok3ntok3n';
+    const body = `webhook refused: see https://status.example.com/?url=${encodeURIComponent(hook)}`;
+    expect(maskPingBody(body, [hook])).not.toContain('tok3ntok3ntok3n');
   });
 });
 
@@ -102,8 +111,22 @@ describe('the secrets a ping body masks', () => {
     const smtp = 'smtps://bot:s3cret@mail.example.com:465';
     const settings = await resolveOpsSettings({ webhook: hook, smtpUrl: smtp } as OpsFlags, {}, ctx);
     const body = `posting to ${hook} failed; smtp ${smtp}; db postgres://db.example.com/r?sslmode=require&password=pgpw9 gone`;
-    expect(maskSecrets(body, settings.secrets)).toBe(
-      'posting to *** failed; smtp ***; db postgres://db.example.com/r?sslmode=require&password=*** gone',
+    expect(maskPingBody(body, settings.secrets)).toBe(
+      'posting to https://…ok3n failed; smtp smtps://…:465; db postgres://db.example.com/r?sslmode=require&password=*** gone',
     );
+  });
+});
+
+describe('the profile a run reads', () => {
+  it('is read from the config file once: the ops settings and the session share it', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-once-') };
+    const store = await openConfigStore(env);
+    await store.set('default', 'metrics-file', '/var/lib/rf/rf.prom');
+    await store.set('default', 'api-key', 'dr_test_0123456789abcdef');
+    const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof resolveOpsSettings>[2];
+    expect((await resolveOpsSettings({}, {}, ctx)).metricsFile).toBe('/var/lib/rf/rf.prom');
+    // Gone from disk after the first read: what the session plans with can only come from that read.
+    rmSync(configPath(env));
+    expect((await loadSettings({}, ctx)).apiKey).toBe('dr_test_0123456789abcdef');
   });
 });

@@ -1,2 +1,2 @@
-// Masking of secrets for display (the API key in `config get/list`) and in server text: one implementation, in src/api.
-export { maskSecret, maskSecrets } from '../../api/errors-mask.js';
+// How `config get/list` shows a secret (the API key): the one implementation, in src/api/errors-mask.ts.
+export { maskSecret } from '../../api/errors-mask.js';

@@ -1,4 +1,5 @@
 // Where the CLI's config file is and how it is opened: RECALL_FEED_CONFIG_DIR, else the platform's folder.
+import type { Context } from '../context.js';
 import type { ConfigStore } from './store.js';
 import { configFilePath } from './paths.js';
 
@@ -17,6 +18,24 @@ export async function openConfigStore(env: Env, stderr?: { write(text: string): 
   const { ConfigStore } = await import('./store.js');
   const warn = stderr ? (message: string) => stderr.write(`warning: ${message}\n`) : undefined;
   return ConfigStore.open({ dir: configDir(env), env, warn });
+}
+
+/**
+ * One profile's stored values, read once per run: the ops settings (before the run) and the session both
+ * need them, so the file is opened (and a permission warning given) once. Kept on the run's context, which
+ * a later command line does not share, so a `config set` is always seen by the next run.
+ */
+export function readProfile(
+  ctx: Pick<Context, 'env' | 'stderr' | 'profiles'>,
+  profile: string,
+): Promise<Record<string, string | number | undefined>> {
+  ctx.profiles ??= new Map();
+  let values = ctx.profiles.get(profile);
+  if (!values) {
+    values = openConfigStore(ctx.env, ctx.stderr).then((store) => store.list(profile));
+    ctx.profiles.set(profile, values);
+  }
+  return values;
 }
 
 /** The config file's path, without loading the store. */

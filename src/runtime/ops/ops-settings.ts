@@ -2,9 +2,10 @@
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { resolveProfileName } from '../settings.js';
-import { openConfigStore } from '../config/open-store.js';
+import { readProfile } from '../config/open-store.js';
 import { CONFIG_KEY_INFO } from '../config/config-keys.js';
-import { noteSecrets } from '../config/run-secrets.js';
+import { noteSecrets, runSecrets } from '../config/run-secrets.js';
+import { maskSecrets } from '../../api/errors-mask.js';
 
 export interface OpsFlags {
   monitor?: string;
@@ -22,23 +23,13 @@ export interface OpsSettings {
   profileDb: string | undefined;
 }
 
-const SECRET_ENV = [
-  'RECALL_FEED_API_KEY',
-  'DEEPRECALL_API_KEY',
-  'RECALL_FEED_WEBHOOK',
-  'RECALL_FEED_SMTP_URL',
-  'PGPASSWORD',
-  'RECALL_FEED_MONITOR',
-];
-
 const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
 
 export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, ctx: Context): Promise<OpsSettings> {
   const env = ctx.env;
   let profile: Record<string, string | number | undefined> = {};
   if (!globals.sandbox) {
-    const store = await openConfigStore(env);
-    profile = store.list(resolveProfileName(globals, env));
+    profile = await readProfile(ctx, resolveProfileName(globals, env));
   }
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const secretKeys = Object.entries(CONFIG_KEY_INFO)
@@ -54,7 +45,8 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
     monitor,
     ...monitorTokens(monitor),
     ...flagged,
-    ...SECRET_ENV.map((k) => env[k]),
+    // The environment's, the command line's and those already noted: the one list error reports mask with.
+    ...runSecrets(ctx),
     ...secretKeys,
   ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
   return {
@@ -72,11 +64,12 @@ export function monitorTokens(monitor: string | undefined): string[] {
 }
 
 /**
- * The text with every secret replaced, any `user:password@` in a URL reduced to `user:***@`, and a
- * `password=` query parameter (libpq takes one in a postgres:// URL) to `password=***`.
+ * A ping body with every secret masked as server text is everywhere (src/api/errors-mask.ts: each form of
+ * each secret, percent-encoded included), then any other `user:password@` in a URL reduced to `user:***@`
+ * and a `password=` query parameter (libpq takes one in a postgres:// URL) to `password=***`.
  */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
-  return out.replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@').replace(/([?&]password=)[^&\s]+/gi, '$1***');
+export function maskPingBody(text: string, secrets: readonly string[]): string {
+  return maskSecrets(text, secrets)
+    .replace(/(\/\/[^/\s:@]+):[^@\s/]+@/g, '$1:***@')
+    .replace(/([?&]password=)[^&\s]+/gi, '$1***');
 }

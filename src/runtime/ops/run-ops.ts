@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
 import { checkMonitorUrl, Monitor } from './monitor.js';
-import { maskSecrets, type OpsFlags, type OpsSettings } from './ops-settings.js';
+import { maskPingBody, type OpsFlags, type OpsSettings } from './ops-settings.js';
 import { archiveFacts } from './archive-facts.js';
 import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
 import { runMetrics } from './run-metrics.js';
@@ -118,7 +118,7 @@ export class RunOps implements RunHooks {
     this.periodStart = endedMs;
     const lines = this.tail.take();
     if (this.monitor) {
-      const body = maskSecrets(this.summary(code, message, counts, endedMs - startedMs, lines), this.settings.secrets);
+      const body = maskPingBody(this.summary(code, message, counts, endedMs - startedMs, lines), this.settings.secrets);
       await this.monitor.ping(code === 0 ? 'success' : 'fail', body);
     }
     if (this.settings.metricsFile) await this.writeMetrics(code, counts, startedMs, endedMs);
