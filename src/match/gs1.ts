@@ -52,6 +52,8 @@ function decoded(part: string): string {
 
 /** `https://id.gs1.org/01/03301170008504/10/V028?17=210404` (any host: brands run their own resolvers). */
 export function parseDigitalLink(raw: string): Gs1Code | undefined {
+  // A URL has a scheme, so a colon: a plain barcode never pays for a thrown URL error (every notice identifier comes here).
+  if (!raw.includes(':')) return undefined;
   let url: URL;
   try {
     url = new URL(raw.trim());
