@@ -206,7 +206,13 @@ function lineItems(value: string, type: string, field: string, monthFirst: boole
   // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
   const folded = fold(value);
   const { rest } = leadingGtin(folded);
-  const labelAt = Math.min(...DATE_LABELS.map(([, re]) => new RegExp(re.source).exec(rest)?.index ?? rest.length));
+  // search() ignores the shared global regexes' lastIndex, so none is compiled again per line.
+  const labelAt = Math.min(
+    ...DATE_LABELS.map(([, re]) => {
+      const at = rest.search(re);
+      return at < 0 ? rest.length : at;
+    }),
+  );
   if (rest === folded && labelAt === rest.length) return items;
   const head = rest.slice(0, labelAt).trim();
   const codes = head.split(/[\s,;]+/).filter((w) => w !== '' && !LOT_JOIN.test(w));
