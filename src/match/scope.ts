@@ -17,7 +17,7 @@ export type ScopeItem =
   | (Found & { kind: 'date'; dateKind: DateKind; from: string; to: string });
 
 /** The notice's fields a scope is read from, in this order. */
-export const SCOPE_FIELDS = [
+const SCOPE_FIELDS = [
   'standard_identifiers_and_barcodes',
   'production_dates',
   'product_description',
