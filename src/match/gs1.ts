@@ -31,7 +31,7 @@ function fill(code: Gs1Code, ai: string, value: string): void {
 }
 
 /** `(01)03301170008504(10)V028(17)210404`, spaces allowed around the parts; undefined without an (01). */
-export function parseElementString(raw: string): Gs1Code | undefined {
+function parseElementString(raw: string): Gs1Code | undefined {
   if (!/^\s*\(\d{2,4}\)/.test(raw)) return undefined;
   const code: Gs1Code = { gtin: '', dates: [] };
   for (const m of raw.matchAll(/\((\d{2,4})\)\s*([^()]*)/g)) {
@@ -51,7 +51,9 @@ function decoded(part: string): string {
 }
 
 /** `https://id.gs1.org/01/03301170008504/10/V028?17=210404` (any host: brands run their own resolvers). */
-export function parseDigitalLink(raw: string): Gs1Code | undefined {
+function parseDigitalLink(raw: string): Gs1Code | undefined {
+  // A URL has a scheme, so a colon: a plain barcode never pays for a thrown URL error (every notice identifier comes here).
+  if (!raw.includes(':')) return undefined;
   let url: URL;
   try {
     url = new URL(raw.trim());

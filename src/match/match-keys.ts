@@ -43,7 +43,7 @@ const UNIT_WORDS = new Set(
  * A brandKey'd text without its quantities: "lait 1 5l" (from "1,5L") and "12 x 33cl" lose their numbers and
  * units, so two products never look alike through a shared pack size.
  */
-export function withoutQuantities(key: string): string {
+function withoutQuantities(key: string): string {
   return (
     key
       .replace(QUANTITY, ' ')

@@ -117,9 +117,10 @@ export class CatalogueIndex {
         push(this.byGtin, c.gtin14, { indexed, raw: c.raw, valid: c.valid });
       }
       const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
-      if (modelKey(modelRaw).length >= MIN_MODEL_KEY) {
-        indexed.modelKey = modelKey(modelRaw);
-        push(this.byModel, modelKey(modelRaw), { indexed, raw: modelRaw });
+      const key = modelKey(modelRaw);
+      if (key.length >= MIN_MODEL_KEY) {
+        indexed.modelKey = key;
+        push(this.byModel, key, { indexed, raw: modelRaw });
         this.matchable.add(row.line);
       }
       for (const [i, core] of indexed.brands.entries()) {
@@ -147,14 +148,16 @@ export class CatalogueIndex {
   }
 
   /** The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to. */
-  private relatedBrands(recall: Record<string, unknown>): Map<string, BrandHit> {
+  private relatedBrands(
+    recall: Record<string, unknown>,
+    field: string,
+    parts: { strong: string[]; weak: string[] },
+  ): Map<string, BrandHit> {
     const hits = new Map<string, BrandHit>();
     const offer = (core: string, hit: BrandHit) => {
       const had = hits.get(core);
       if (!had || STRENGTH[hit.how] < STRENGTH[had.how]) hits.set(core, hit);
     };
-    const field = typeof recall.product_brand === 'string' ? recall.product_brand : '';
-    const parts = brandParts(field);
     // A half of the notice's "A & B" equal to a whole catalogue brand.
     for (const part of parts.weak) if (this.byBrand.has(part)) offer(part, { how: 'same', recall: part });
     for (const part of parts.strong) {
@@ -196,7 +199,10 @@ export class CatalogueIndex {
         );
       }
     }
-    const brands = this.relatedBrands(recall);
+    const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
+    // The brand field is parsed once per recall: the brand lookup, the name words and every row's checks share it.
+    const recallParts = brandParts(recallBrand);
+    const brands = this.relatedBrands(recall, recallBrand, recallParts);
     const brandOf = (r: IndexedRow) => {
       for (const core of r.brands) {
         const hit = brands.get(core);
@@ -204,15 +210,15 @@ export class CatalogueIndex {
       }
       return undefined;
     };
-    const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
     let noticeText: { field: string; text: string }[] | undefined;
+    let fieldWords: Set<string> | undefined;
     /** The row's brand as the notice's own text writes it, when its brand field does not name it. */
     const writtenBrand = (r: IndexedRow) => {
       noticeText ??= noticeBrandText(recall);
       for (const core of r.brands.slice(0, r.strong))
         for (const { field, text } of noticeText) if (brandWrittenIn(core, text)) return { core, field };
       // "Restoration Hardware" is "RH" in the brand field "RH US, LLC": the initials of a brand of two words or more.
-      const fieldWords = new Set(brandCore(recallBrand).split(' '));
+      fieldWords ??= new Set(brandCore(recallBrand).split(' '));
       for (const core of r.brands.slice(0, r.strong)) {
         const initials = brandInitials(core);
         if (initials !== undefined && fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
@@ -261,8 +267,7 @@ export class CatalogueIndex {
     }
     if (brands.size > 0) {
       const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';
-      const { strong, weak } = brandParts(recallBrand);
-      const tokens = nameTokens(recallName, [...strong, ...weak].join(' '));
+      const tokens = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
       // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
       let described: Set<string> | undefined;

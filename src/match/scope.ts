@@ -17,7 +17,7 @@ export type ScopeItem =
   | (Found & { kind: 'date'; dateKind: DateKind; from: string; to: string });
 
 /** The notice's fields a scope is read from, in this order. */
-export const SCOPE_FIELDS = [
+const SCOPE_FIELDS = [
   'standard_identifiers_and_barcodes',
   'production_dates',
   'product_description',
@@ -189,13 +189,22 @@ export function scopeOfIdentifier(id: unknown, monthFirst = false): ScopeItem[] 
   // RappelConso's export writes "GTIN$lot$date kind$date" per product and "|" between products.
   if (raw.includes('|')) return raw.split('|').flatMap((part) => scopeOfIdentifier({ type, value: part }, monthFirst));
   const value = raw.replace(/\s*\$\s*/g, ' ').trim();
-  const { gtin14 } = leadingGtin(fold(value));
-  const items = lineItems(value, type, field, monthFirst);
+  const folded = fold(value);
+  const { rest, gtin14 } = leadingGtin(folded);
+  const items = lineItems(value, folded, rest, type, field, monthFirst);
   // Items of a line that starts with a GTIN belong to that product ("A lot L1 | B lot L2").
   return gtin14 === undefined ? items : items.map((i) => ({ ...i, gtin14 }));
 }
 
-function lineItems(value: string, type: string, field: string, monthFirst: boolean): ScopeItem[] {
+/** `folded` is the line folded, `rest` what follows its leading GTIN (the whole line without one). */
+function lineItems(
+  value: string,
+  folded: string,
+  rest: string,
+  type: string,
+  field: string,
+  monthFirst: boolean,
+): ScopeItem[] {
   if (/^(?:batch|lot|lot number|batch number|charge|los)$/.test(type)) {
     const all = scopeOfText(value, field, monthFirst).filter((i) => i.kind === 'all-lots');
     return all.length > 0 ? all : [{ kind: 'lot', lot: value.trim(), field, text: `${type} ${value.trim()}` }];
@@ -204,9 +213,13 @@ function lineItems(value: string, type: string, field: string, monthFirst: boole
   if (items.some((i) => i.kind === 'lot' || i.kind === 'all-lots')) return items;
   // No lot label: what stands between a leading GTIN and the first date label (or the end) is the lot;
   // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
-  const folded = fold(value);
-  const { rest } = leadingGtin(folded);
-  const labelAt = Math.min(...DATE_LABELS.map(([, re]) => new RegExp(re.source).exec(rest)?.index ?? rest.length));
+  // search() ignores the shared global regexes' lastIndex, so none is compiled again per line.
+  const labelAt = Math.min(
+    ...DATE_LABELS.map(([, re]) => {
+      const at = rest.search(re);
+      return at < 0 ? rest.length : at;
+    }),
+  );
   if (rest === folded && labelAt === rest.length) return items;
   const head = rest.slice(0, labelAt).trim();
   const codes = head.split(/[\s,;]+/).filter((w) => w !== '' && !LOT_JOIN.test(w));

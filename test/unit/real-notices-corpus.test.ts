@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertAll, cpscDescriptionUpcs, cpscModelNumbers, jsonLines } from '../fixtures/real-notices/convert.mjs';
+import { RECALL_FIELDS } from '../../src/api/constants.js';
+import {
+  convertAll,
+  cpscDescriptionUpcs,
+  cpscModelNumbers,
+  FIELDS,
+  jsonLines,
+} from '../fixtures/real-notices/convert.mjs';
 import {
   CATALOGUE,
   FIXTURE_DIR,
@@ -70,6 +77,10 @@ describe('the notices', () => {
       expect(sources.get(key), key).toBeDefined();
       expect(r.source_url, key).toMatch(/^https:\/\/(www\.)?(cpsc\.gov|rappel\.conso\.gouv\.fr)\//);
     }
+  });
+
+  it("carry the API's recall fields in its order (convert.mjs keeps a copy, as it runs without a build)", () => {
+    expect(FIELDS).toEqual([...RECALL_FIELDS]);
   });
 
   it('are exactly what convert.mjs makes of the raw extracts', () => {

@@ -100,13 +100,14 @@ type MatchOptions = OptionsOf<ReturnType<typeof declareMatch>>;
 
 export function registerMatch(program: Program, ctx: Context): void {
   writesFormats(declareMatch(program), 'record').action(
-    opsAction(ctx, 'match', async () => {
+    // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
+    opsAction(ctx, 'match', async () => async (opts, globals, c) => {
+      if (opts.quality) {
+        const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
+        return runMatchQuality(planQuality(opts, c.now()), globals, c);
+      }
       const { runMatch } = await import('../../jobs/match/run-match.js');
-      const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-      return (opts, globals, c) =>
-        opts.quality
-          ? runMatchQuality(planQuality(opts, c.now()), globals, c)
-          : runMatch(planMatch(opts, c.now()), globals, c);
+      return runMatch(planMatch(opts, c.now()), globals, c);
     }),
   );
 }
