@@ -25,12 +25,15 @@ h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bott
 td.n{text-align:right}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
 `;
 
+/** A severity as a CSS class suffix (`sev-serious`): letters only, so hostile text cannot leave the attribute. */
+const sevClass = (severity: string) => severity.toLowerCase().replace(/[^a-z]/g, '');
+
 function recallHtml(item: Record<string, unknown>): string {
   const d = describeItem(item);
   const sev = plain(item, 'risk_severity').toLowerCase();
   const title = d.link ? `<a href="${escapeHtml(d.link)}">${escapeHtml(d.title)}</a>` : escapeHtml(d.title);
   const published = plain(item, 'published_at');
-  return `<div class="recall"><span class="sev sev-${escapeHtml(sev.replace(/[^a-z]/g, ''))}">${escapeHtml(sev || '–')}</span> ${title}<div class="facts">${escapeHtml(d.facts)}${published ? ` · published ${escapeHtml(published)}` : ''}</div></div>`;
+  return `<div class="recall"><span class="sev sev-${sevClass(sev)}">${escapeHtml(sev || '–')}</span> ${title}<div class="facts">${escapeHtml(d.facts)}${published ? ` · published ${escapeHtml(published)}` : ''}</div></div>`;
 }
 
 function countTable(title: string, rows: Digest['counts']['by_severity']): string {
@@ -41,7 +44,7 @@ function countTable(title: string, rows: Digest['counts']['by_severity']): strin
 function productHtml(p: ProductRow): string {
   const title = escapeHtml(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
   const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
-  const sev = (p.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const sev = sevClass(p.risk_severity ?? '');
   const why = outOfScope(p);
   const kase =
     p.case === null
@@ -51,7 +54,7 @@ function productHtml(p: ProductRow): string {
 }
 
 function deadlineHtml(r: DeadlineRow, asOf: string): string {
-  const sev = (r.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const sev = sevClass(r.risk_severity ?? '');
   const when = `<td${r.state === 'overdue' ? ' class="late"' : ''}>${escapeHtml(deadlineWhen(r, asOf))}</td>`;
   return `<tr>${when}<td>${escapeHtml(dueText(r.due_at))}</td><td>case ${r.case_id} ${escapeHtml(r.status)}</td><td>${escapeHtml(deadlineProduct(r))}</td><td>${escapeHtml(deadlineTitle(r))}</td><td class="sev-${sev}">${escapeHtml(r.risk_severity ?? '–')}</td><td>${escapeHtml(r.level)}</td></tr>`;
 }
