@@ -21,7 +21,7 @@ const MAX_TITLE = 300;
 const MAX_FACTS = 300;
 
 /** Where the full digest is: the e-mail sent with this post, else the command that prints it. */
-export function fullDigestLine(d: Digest, emailedTo: readonly string[] | undefined): string {
+function fullDigestLine(d: Digest, emailedTo: readonly string[] | undefined): string {
   return emailedTo && emailedTo.length > 0
     ? `The full digest, every recall listed: e-mailed to ${emailedTo.join(', ')}.`
     : `The full digest, every recall listed: recall-feed digest --since ${d.period.from} --until ${d.period.to}`;

@@ -46,7 +46,7 @@ function deadlineText(r: DeadlineRow, asOf: string): string[] {
 }
 
 /** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
-export function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
+function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
   const { deadlines } = d;
   if (deadlines.cases.length === 0) return [];
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
