@@ -9,12 +9,13 @@ import {
   type DeadlineRow,
   deadlineFacts,
   deadlineProduct,
+  deadlineTag,
   deadlinesLine,
   deadlinesMore,
   deadlineTitle,
 } from './deadlines.js';
 import type { HtmlBudget } from './render-html.js';
-import { productFacts, productName, type ProductRow } from './your-products.js';
+import { levelTag, productFacts, productName, type ProductRow } from './your-products.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);
@@ -29,7 +30,7 @@ function itemText(item: Record<string, unknown>): string[] {
 /** A product, three or four lines: level and name, the recall, its facts, the link. */
 function productText(p: ProductRow): string[] {
   return [
-    `  ${p.level === 'match' ? 'MATCH' : p.level}  ${shorten(productName(p), 200)}`,
+    `  ${levelTag(p)}  ${shorten(productName(p), 200)}`,
     `    ${shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300)}`,
     `    ${shorten(productFacts(p), 400)}`,
     ...(p.source_url ? [`    ${p.source_url}`] : []),
@@ -38,11 +39,7 @@ function productText(p: ProductRow): string[] {
 
 /** A case with a deadline, three lines: how late, the product, the recall, the case's facts. */
 function deadlineText(r: DeadlineRow, asOf: string): string[] {
-  return [
-    `  ${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}  ${deadlineProduct(r)}`,
-    `    ${deadlineTitle(r)}`,
-    `    ${deadlineFacts(r, asOf)}`,
-  ];
+  return [`  ${deadlineTag(r)}  ${deadlineProduct(r)}`, `    ${deadlineTitle(r)}`, `    ${deadlineFacts(r, asOf)}`];
 }
 
 /** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
@@ -142,7 +139,7 @@ function itemMarkdown(item: Record<string, unknown>): string {
 function productMarkdown(p: ProductRow): string {
   const title = md(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
   const recall = p.source_url ? `[${title}](<${p.source_url.replace(/[<>]/g, '')}>)` : title;
-  return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
+  return `- **${md(levelTag(p))}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
 
 function deadlineMarkdown(r: DeadlineRow, asOf: string): string {

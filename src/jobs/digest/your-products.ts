@@ -79,6 +79,9 @@ export function productRow(
   };
 }
 
+/** How every format labels a row's level: `MATCH` stands out, the others as `match` writes them. */
+export const levelTag = (p: ProductRow) => (p.level === 'match' ? 'MATCH' : p.level);
+
 /** `SKU A-1 · Kettle 2000` (or `catalogue line 3`): how a row is named everywhere. */
 export function productName(p: ProductRow): string {
   const key = p.key !== null ? `${p.key_column ?? 'key'} ${p.key}` : `catalogue line ${p.catalog_line}`;
