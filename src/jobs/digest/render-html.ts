@@ -4,6 +4,7 @@ import { escapeHtml } from '../../output/markup.js';
 import { htmlPage } from '../../output/markup-document.js';
 import { shorten } from '../../actions/teams-card.js';
 import { groupDigits } from '../../output/numbers.js';
+import { fitting } from './fit-budget.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 import {
   type DeadlineRow,
@@ -100,15 +101,8 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
   const NOTE_ROOM = 1024;
   let used = size(page([health, `<p>${escapeHtml(recallsLine(d))}</p>`])) + NOTE_ROOM;
   // Deadlines first, within 30 % of the budget: your products and monitoring keep their room.
-  const deadlines: string[] = [];
   const due = d.deadlines.cases;
-  let deadlineBytes = 0;
-  for (const r of due) {
-    const row = deadlineHtml(r, d.deadlines.as_of);
-    if (deadlineBytes + size(row) > max * 0.3) break;
-    deadlines.push(row);
-    deadlineBytes += size(row);
-  }
+  const { shown: deadlines, used: deadlineBytes } = fitting(due, (r) => deadlineHtml(r, d.deadlines.as_of), max * 0.3);
   used += deadlineBytes;
   const productRows: string[] = [];
   let productsLeft = 0;
@@ -144,16 +138,9 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
     ['Updated', d.recalls.updated],
   ] as const) {
     if (list.length === 0) continue;
-    const items: string[] = [];
-    for (const item of list) {
-      const html = recallHtml(item);
-      if (used + size(html) > max) {
-        left += list.length - items.length;
-        break;
-      }
-      items.push(html);
-      used += size(html);
-    }
+    const { shown: items, used: taken } = fitting(list, recallHtml, max - used);
+    used += taken;
+    left += list.length - items.length;
     middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${items.join('')}`);
   }
   if (left > 0)

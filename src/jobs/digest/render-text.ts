@@ -14,6 +14,7 @@ import {
   deadlinesMore,
   deadlineTitle,
 } from './deadlines.js';
+import { fitting } from './fit-budget.js';
 import type { HtmlBudget } from './render-html.js';
 import { levelTag, productFacts, productName, type ProductRow } from './your-products.js';
 
@@ -47,16 +48,9 @@ function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[]
   const { deadlines } = d;
   if (deadlines.cases.length === 0) return [];
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
-  let room = maxBytes;
-  for (const [i, r] of deadlines.cases.entries()) {
-    const lines = deadlineText(r, deadlines.as_of);
-    room -= Buffer.byteLength(lines.join('\n')) + 1;
-    if (room < 0) {
-      out.push(`  ${deadlinesMore(deadlines.cases.length - i)}`);
-      break;
-    }
-    out.push(...lines);
-  }
+  const { shown } = fitting(deadlines.cases, (r) => deadlineText(r, deadlines.as_of).join('\n'), maxBytes, 1);
+  out.push(...shown);
+  if (shown.length < deadlines.cases.length) out.push(`  ${deadlinesMore(deadlines.cases.length - shown.length)}`);
   return out;
 }
 
@@ -98,14 +92,13 @@ export function digestText(d: Digest, width: number, budget?: HtmlBudget): strin
   ] as const) {
     if (list.length === 0) continue;
     out.push('', `${title} (${list.length})`);
-    for (const [i, item] of list.entries()) {
-      const lines = itemText(item);
-      room -= Buffer.byteLength(lines.join('\n')) + 1;
-      if (room < 0) {
-        left += list.length - i;
-        break;
-      }
-      out.push(...lines);
+    const { shown, used } = fitting(list, (item) => itemText(item).join('\n'), room, 1);
+    out.push(...shown);
+    room -= used;
+    if (shown.length < list.length) {
+      left += list.length - shown.length;
+      // Once a list is cut, the lists after it show nothing: the closing note counts them all.
+      room = 0;
     }
   }
   if (left > 0)
