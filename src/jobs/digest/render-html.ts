@@ -15,7 +15,7 @@ import {
   deadlineWhen,
   dueText,
 } from './deadlines.js';
-import { outOfScope, productName, type ProductRow } from './your-products.js';
+import { outOfScope, productName, type ProductRow, productTitle } from './your-products.js';
 
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
@@ -43,7 +43,7 @@ function countTable(title: string, rows: Digest['counts']['by_severity']): strin
 }
 
 function productHtml(p: ProductRow): string {
-  const title = escapeHtml(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const title = escapeHtml(productTitle(p));
   const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
   const sev = sevClass(p.risk_severity ?? '');
   const why = outOfScope(p);

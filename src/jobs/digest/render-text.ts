@@ -16,7 +16,7 @@ import {
 } from './deadlines.js';
 import { fitting } from './fit-budget.js';
 import type { HtmlBudget } from './render-html.js';
-import { levelTag, productFacts, productName, type ProductRow } from './your-products.js';
+import { levelTag, productFacts, productName, type ProductRow, productTitle } from './your-products.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);
@@ -32,7 +32,7 @@ function itemText(item: Record<string, unknown>): string[] {
 function productText(p: ProductRow): string[] {
   return [
     `  ${levelTag(p)}  ${shorten(productName(p), 200)}`,
-    `    ${shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300)}`,
+    `    ${productTitle(p)}`,
     `    ${shorten(productFacts(p), 400)}`,
     ...(p.source_url ? [`    ${p.source_url}`] : []),
   ];
@@ -130,7 +130,7 @@ function itemMarkdown(item: Record<string, unknown>): string {
 }
 
 function productMarkdown(p: ProductRow): string {
-  const title = md(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const title = md(productTitle(p));
   const recall = p.source_url ? `[${title}](<${p.source_url.replace(/[<>]/g, '')}>)` : title;
   return `- **${md(levelTag(p))}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
