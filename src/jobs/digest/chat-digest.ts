@@ -7,11 +7,12 @@ import {
   type DeadlineRow,
   deadlineFacts,
   deadlineProduct,
+  deadlineTag,
   deadlinesLine,
   deadlinesMore,
   deadlineTitle,
 } from './deadlines.js';
-import { productFacts, productName, type ProductRow } from './your-products.js';
+import { levelTag, productFacts, productName, type ProductRow } from './your-products.js';
 
 /** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
 const CHAT_GAPS = 3;
@@ -21,7 +22,7 @@ const MAX_TITLE = 300;
 const MAX_FACTS = 300;
 
 /** Where the full digest is: the e-mail sent with this post, else the command that prints it. */
-export function fullDigestLine(d: Digest, emailedTo: readonly string[] | undefined): string {
+function fullDigestLine(d: Digest, emailedTo: readonly string[] | undefined): string {
   return emailedTo && emailedTo.length > 0
     ? `The full digest, every recall listed: e-mailed to ${emailedTo.join(', ')}.`
     : `The full digest, every recall listed: recall-feed digest --since ${d.period.from} --until ${d.period.to}`;
@@ -32,9 +33,6 @@ function summaryLines(d: Digest): string[] {
     .filter((l): l is string => l !== undefined)
     .map((l) => shorten(l, MAX_LINE));
 }
-
-const LEVEL_TAG: Record<string, string> = { match: 'MATCH', possible: 'possible', excluded: 'excluded' };
-const tag = (p: ProductRow) => LEVEL_TAG[p.level] ?? p.level;
 
 /** Items in order while `take` accepts them (it adds each it accepts, keeping room for the note of the rest). */
 function pack<T>(items: readonly T[], take: (item: T, note: string) => boolean, more: (n: number) => string): T[] {
@@ -61,7 +59,7 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     const cap = Math.min(SLACK_MAX_CHARS / 2, SLACK_MAX_CHARS - summary.length - tail.length);
     const lines = due.map(
       (r) =>
-        `\n• *${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
+        `\n• *${deadlineTag(r)}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
     );
     const more = (n: number) => `\n${esc(deadlinesMore(n))}`;
     const fitsCap = (line: string, note: string) => {
@@ -84,7 +82,7 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     text += '\n*Your products*';
     const lines = products.map((p) => {
       const link = p.source_url ? ` <${p.source_url.replace(/[<>|\s]/g, '')}>` : '';
-      return `\n• *${esc(tag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(shorten(p.alert_title ?? '', MAX_TITLE))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
+      return `\n• *${esc(levelTag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(shorten(p.alert_title ?? '', MAX_TITLE))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
     });
     const more = (n: number) => `\n… and ${n} more of your products`;
     const shown = pack(lines, accept, more);
@@ -106,10 +104,9 @@ type CardElement = Record<string, unknown>;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 function deadlineElements(r: DeadlineRow, asOf: string): CardElement[] {
-  const when = r.state === 'overdue' ? 'OVERDUE' : 'due soon';
   return [
     {
-      ...plainBlock(`${when}: ${deadlineProduct(r)}: ${deadlineTitle(r)}`, {
+      ...plainBlock(`${deadlineTag(r)}: ${deadlineProduct(r)}: ${deadlineTitle(r)}`, {
         weight: 'Bolder',
         ...(r.state === 'overdue' ? { color: 'Attention' } : {}),
       }),
@@ -122,9 +119,12 @@ function deadlineElements(r: DeadlineRow, asOf: string): CardElement[] {
 function productElements(p: ProductRow): CardElement[] {
   return [
     {
-      ...plainBlock(`${tag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${shorten(p.alert_title ?? '', MAX_TITLE)}`, {
-        weight: 'Bolder',
-      }),
+      ...plainBlock(
+        `${levelTag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${shorten(p.alert_title ?? '', MAX_TITLE)}`,
+        {
+          weight: 'Bolder',
+        },
+      ),
       spacing: 'Medium',
     },
     { ...plainBlock(shorten(productFacts(p), MAX_FACTS), { isSubtle: true }), spacing: 'None' },

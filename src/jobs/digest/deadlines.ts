@@ -93,6 +93,9 @@ export function deadlineProduct(r: DeadlineRow): string {
 
 export const deadlineTitle = (r: DeadlineRow) => shorten(clean(r.alert_title) || `recall ${r.recall_id}`, 300);
 
+/** How every format labels a case's state. */
+export const deadlineTag = (r: DeadlineRow) => (r.state === 'overdue' ? 'OVERDUE' : 'due soon');
+
 /** `2 d 3 h`, `5 h 10 min`, `12 min`: whole minutes. */
 function span(ms: number): string {
   const minutes = Math.floor(Math.abs(ms) / MINUTE_MS);

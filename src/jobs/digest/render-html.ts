@@ -4,6 +4,7 @@ import { escapeHtml } from '../../output/markup.js';
 import { htmlPage } from '../../output/markup-document.js';
 import { shorten } from '../../actions/teams-card.js';
 import { groupDigits } from '../../output/numbers.js';
+import { fitting } from './fit-budget.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 import {
   type DeadlineRow,
@@ -14,7 +15,7 @@ import {
   deadlineWhen,
   dueText,
 } from './deadlines.js';
-import { outOfScope, productName, type ProductRow } from './your-products.js';
+import { outOfScope, productName, type ProductRow, productTitle } from './your-products.js';
 
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
@@ -25,12 +26,15 @@ h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bott
 td.n{text-align:right}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
 `;
 
+/** A severity as a CSS class suffix (`sev-serious`): letters only, so hostile text cannot leave the attribute. */
+const sevClass = (severity: string) => severity.toLowerCase().replace(/[^a-z]/g, '');
+
 function recallHtml(item: Record<string, unknown>): string {
   const d = describeItem(item);
   const sev = plain(item, 'risk_severity').toLowerCase();
   const title = d.link ? `<a href="${escapeHtml(d.link)}">${escapeHtml(d.title)}</a>` : escapeHtml(d.title);
   const published = plain(item, 'published_at');
-  return `<div class="recall"><span class="sev sev-${escapeHtml(sev.replace(/[^a-z]/g, ''))}">${escapeHtml(sev || '–')}</span> ${title}<div class="facts">${escapeHtml(d.facts)}${published ? ` · published ${escapeHtml(published)}` : ''}</div></div>`;
+  return `<div class="recall"><span class="sev sev-${sevClass(sev)}">${escapeHtml(sev || '–')}</span> ${title}<div class="facts">${escapeHtml(d.facts)}${published ? ` · published ${escapeHtml(published)}` : ''}</div></div>`;
 }
 
 function countTable(title: string, rows: Digest['counts']['by_severity']): string {
@@ -39,9 +43,9 @@ function countTable(title: string, rows: Digest['counts']['by_severity']): strin
 }
 
 function productHtml(p: ProductRow): string {
-  const title = escapeHtml(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const title = escapeHtml(productTitle(p));
   const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
-  const sev = (p.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const sev = sevClass(p.risk_severity ?? '');
   const why = outOfScope(p);
   const kase =
     p.case === null
@@ -51,7 +55,7 @@ function productHtml(p: ProductRow): string {
 }
 
 function deadlineHtml(r: DeadlineRow, asOf: string): string {
-  const sev = (r.risk_severity ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const sev = sevClass(r.risk_severity ?? '');
   const when = `<td${r.state === 'overdue' ? ' class="late"' : ''}>${escapeHtml(deadlineWhen(r, asOf))}</td>`;
   return `<tr>${when}<td>${escapeHtml(dueText(r.due_at))}</td><td>case ${r.case_id} ${escapeHtml(r.status)}</td><td>${escapeHtml(deadlineProduct(r))}</td><td>${escapeHtml(deadlineTitle(r))}</td><td class="sev-${sev}">${escapeHtml(r.risk_severity ?? '–')}</td><td>${escapeHtml(r.level)}</td></tr>`;
 }
@@ -97,15 +101,8 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
   const NOTE_ROOM = 1024;
   let used = size(page([health, `<p>${escapeHtml(recallsLine(d))}</p>`])) + NOTE_ROOM;
   // Deadlines first, within 30 % of the budget: your products and monitoring keep their room.
-  const deadlines: string[] = [];
   const due = d.deadlines.cases;
-  let deadlineBytes = 0;
-  for (const r of due) {
-    const row = deadlineHtml(r, d.deadlines.as_of);
-    if (deadlineBytes + size(row) > max * 0.3) break;
-    deadlines.push(row);
-    deadlineBytes += size(row);
-  }
+  const { shown: deadlines, used: deadlineBytes } = fitting(due, (r) => deadlineHtml(r, d.deadlines.as_of), max * 0.3);
   used += deadlineBytes;
   const productRows: string[] = [];
   let productsLeft = 0;
@@ -141,16 +138,9 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
     ['Updated', d.recalls.updated],
   ] as const) {
     if (list.length === 0) continue;
-    const items: string[] = [];
-    for (const item of list) {
-      const html = recallHtml(item);
-      if (used + size(html) > max) {
-        left += list.length - items.length;
-        break;
-      }
-      items.push(html);
-      used += size(html);
-    }
+    const { shown: items, used: taken } = fitting(list, recallHtml, max - used);
+    used += taken;
+    left += list.length - items.length;
     middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${items.join('')}`);
   }
   if (left > 0)

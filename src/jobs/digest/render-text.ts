@@ -9,12 +9,14 @@ import {
   type DeadlineRow,
   deadlineFacts,
   deadlineProduct,
+  deadlineTag,
   deadlinesLine,
   deadlinesMore,
   deadlineTitle,
 } from './deadlines.js';
+import { fitting } from './fit-budget.js';
 import type { HtmlBudget } from './render-html.js';
-import { productFacts, productName, type ProductRow } from './your-products.js';
+import { levelTag, productFacts, productName, type ProductRow, productTitle } from './your-products.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);
@@ -29,8 +31,8 @@ function itemText(item: Record<string, unknown>): string[] {
 /** A product, three or four lines: level and name, the recall, its facts, the link. */
 function productText(p: ProductRow): string[] {
   return [
-    `  ${p.level === 'match' ? 'MATCH' : p.level}  ${shorten(productName(p), 200)}`,
-    `    ${shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300)}`,
+    `  ${levelTag(p)}  ${shorten(productName(p), 200)}`,
+    `    ${productTitle(p)}`,
     `    ${shorten(productFacts(p), 400)}`,
     ...(p.source_url ? [`    ${p.source_url}`] : []),
   ];
@@ -38,28 +40,17 @@ function productText(p: ProductRow): string[] {
 
 /** A case with a deadline, three lines: how late, the product, the recall, the case's facts. */
 function deadlineText(r: DeadlineRow, asOf: string): string[] {
-  return [
-    `  ${r.state === 'overdue' ? 'OVERDUE' : 'due soon'}  ${deadlineProduct(r)}`,
-    `    ${deadlineTitle(r)}`,
-    `    ${deadlineFacts(r, asOf)}`,
-  ];
+  return [`  ${deadlineTag(r)}  ${deadlineProduct(r)}`, `    ${deadlineTitle(r)}`, `    ${deadlineFacts(r, asOf)}`];
 }
 
 /** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
-export function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
+function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
   const { deadlines } = d;
   if (deadlines.cases.length === 0) return [];
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
-  let room = maxBytes;
-  for (const [i, r] of deadlines.cases.entries()) {
-    const lines = deadlineText(r, deadlines.as_of);
-    room -= Buffer.byteLength(lines.join('\n')) + 1;
-    if (room < 0) {
-      out.push(`  ${deadlinesMore(deadlines.cases.length - i)}`);
-      break;
-    }
-    out.push(...lines);
-  }
+  const { shown } = fitting(deadlines.cases, (r) => deadlineText(r, deadlines.as_of).join('\n'), maxBytes, 1);
+  out.push(...shown);
+  if (shown.length < deadlines.cases.length) out.push(`  ${deadlinesMore(deadlines.cases.length - shown.length)}`);
   return out;
 }
 
@@ -101,14 +92,13 @@ export function digestText(d: Digest, width: number, budget?: HtmlBudget): strin
   ] as const) {
     if (list.length === 0) continue;
     out.push('', `${title} (${list.length})`);
-    for (const [i, item] of list.entries()) {
-      const lines = itemText(item);
-      room -= Buffer.byteLength(lines.join('\n')) + 1;
-      if (room < 0) {
-        left += list.length - i;
-        break;
-      }
-      out.push(...lines);
+    const { shown, used } = fitting(list, (item) => itemText(item).join('\n'), room, 1);
+    out.push(...shown);
+    room -= used;
+    if (shown.length < list.length) {
+      left += list.length - shown.length;
+      // Once a list is cut, the lists after it show nothing: the closing note counts them all.
+      room = 0;
     }
   }
   if (left > 0)
@@ -140,9 +130,9 @@ function itemMarkdown(item: Record<string, unknown>): string {
 }
 
 function productMarkdown(p: ProductRow): string {
-  const title = md(shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300));
+  const title = md(productTitle(p));
   const recall = p.source_url ? `[${title}](<${p.source_url.replace(/[<>]/g, '')}>)` : title;
-  return `- **${md(p.level === 'match' ? 'MATCH' : p.level)}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
+  return `- **${md(levelTag(p))}** ${md(shorten(productName(p), 200))}: ${recall}  \n  ${md(shorten(productFacts(p), 400))}`;
 }
 
 function deadlineMarkdown(r: DeadlineRow, asOf: string): string {

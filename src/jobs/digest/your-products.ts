@@ -79,6 +79,12 @@ export function productRow(
   };
 }
 
+/** How every format labels a row's level: `MATCH` stands out, the others as `match` writes them. */
+export const levelTag = (p: ProductRow) => (p.level === 'match' ? 'MATCH' : p.level);
+
+/** The recall a row matched, by its title (cut at 300 code points), else by its id. */
+export const productTitle = (p: ProductRow) => shorten(p.alert_title ?? `recall ${p.recall_id ?? ''}`, 300);
+
 /** `SKU A-1 · Kettle 2000` (or `catalogue line 3`): how a row is named everywhere. */
 export function productName(p: ProductRow): string {
   const key = p.key !== null ? `${p.key_column ?? 'key'} ${p.key}` : `catalogue line ${p.catalog_line}`;
