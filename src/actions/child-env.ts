@@ -1,7 +1,7 @@
 // The environment an --exec command gets: ours without our secrets (the record it needs is on its stdin).
 
-/** Always removed: they hold a key, a token or a password whatever their form. */
-const SECRET_NAMES = [
+/** Always removed: they hold a key, a token or a password whatever their form (also what server text is masked for). */
+export const SECRET_ENV_NAMES = [
   'RECALL_FEED_API_KEY',
   'DEEPRECALL_API_KEY',
   'RECALL_FEED_WEBHOOK',
@@ -30,7 +30,7 @@ export function childEnv(env: Readonly<Record<string, string | undefined>>): Rec
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (SECRET_NAMES.includes(name.toUpperCase())) continue;
+    if (SECRET_ENV_NAMES.includes(name.toUpperCase())) continue;
     if ((PROXY_NAME.test(name) || name.toUpperCase() === 'RECALL_FEED_DB') && holdsPassword(value)) continue;
     out[name] = value;
   }

@@ -1,15 +1,6 @@
 // The secrets one run holds (API key, webhook URL, SMTP URL, database URL, PGPASSWORD), gathered so that server text can be masked.
+import { SECRET_ENV_NAMES as SECRET_ENV } from '../../actions/child-env.js';
 import type { Context } from '../context.js';
-
-/** The environment variables that carry a secret. */
-const SECRET_ENV = [
-  'RECALL_FEED_API_KEY',
-  'DEEPRECALL_API_KEY',
-  'RECALL_FEED_WEBHOOK',
-  'RECALL_FEED_SMTP_URL',
-  'PGPASSWORD',
-  'RECALL_FEED_MONITOR',
-];
 
 /** The flags whose value is a secret (a monitor's ping URL carries its check's token). */
 const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url', '--monitor']);
