@@ -1,4 +1,5 @@
 // `recall-feed help environment|exit-codes|formats`: help topics beside the commands' own help, as gh has them.
+import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
@@ -95,7 +96,7 @@ table on a terminal and jsonl in a pipe. feed, query and match write every one o
 
 ${lines.join('\n')}
 
-digest (text, markdown, html, json) and report (markdown, html, json, csv) have formats of their own.
+digest (${DIGEST_FORMATS.join(', ')}) and report (${REPORT_FORMATS.join(', ')}) have formats of their own.
 The contracts: docs/formats.md.
 `;
 }

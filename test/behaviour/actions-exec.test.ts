@@ -1,13 +1,12 @@
 // --exec in process (its commands real processes): once per new recall, never through a shell, retried until it
 // succeeds; refusals before any request (after a real SIGKILL: test/e2e/actions-exec.test.ts).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { execLogSetup } from '../helpers/exec-log.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -15,47 +14,12 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-/**
- * The command: appends {"id", "title", "stdin_id"} to a log. For the title FAIL_ONCE it fails the first
- * time; for the title BLOCK it fails until a release file exists.
- */
-const SCRIPT = `
-const fs = require('fs');
-const [log, id, title] = process.argv.slice(2);
-const mark = log + '.failed-' + id;
-if (title === process.env.FAIL_ONCE && !fs.existsSync(mark)) { fs.writeFileSync(mark, ''); console.error('failing once for ' + id); process.exit(1); }
-if (title === process.env.BLOCK && !fs.existsSync(log + '.release')) { process.exit(3); }
-let input = '';
-process.stdin.on('data', (d) => (input += d)).on('end', () => {
-  fs.appendFileSync(log, JSON.stringify({ id, title, stdin_id: String(JSON.parse(input).id) }) + '\\n');
-  console.log('logged ' + id);
-});
-`;
-
-function setup() {
-  const dir = tempDir();
-  const script = path.join(dir, 'act.cjs');
-  writeFileSync(script, SCRIPT);
-  const log = path.join(dir, 'log.jsonl');
-  const exec = `'${process.execPath}' '${script}' '${log}' {id} {alert_title}`;
-  // Only whole lines: the command may be between creating the file and writing its line.
-  const logged = () => {
-    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-    return text
-      .slice(0, text.lastIndexOf('\n') + 1)
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string });
-  };
-  return { dir, log, exec, logged, state: path.join(dir, 'state.json') };
-}
-
 const HOSTILE = ['$(touch pwned1)', '`touch pwned2`', 'x; touch pwned3', 'y && touch pwned4 | cat > pwned5'];
 
 describe('--exec', () => {
   it('runs once per new recall, hostile titles as plain arguments; a failure is retried while the others go through', async () => {
     sandbox = await sandboxFor({ seed: 8, recordCount: 100 });
-    const t = setup();
+    const t = execLogSetup();
     // The injected clock is the interval and the retry pauses: the hostile titles arrive after the first poll; the
     // watch stops once every one was acted on and the state owes nothing (the command logs before the state saves).
     const live = sandbox;

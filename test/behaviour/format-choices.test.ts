@@ -67,6 +67,9 @@ describe('-f is checked against the formats the command writes', () => {
       expect(existsSync(out)).toBe(false);
     }
     expect(await refused(['feed', '-o', path.join(dir, 'r.md')])).toMatch('error: feed does not write .md files');
+    expect(await refused(['sync', '--db', path.join(dir, 'a.db'), '-o', path.join(dir, 's.csv')])).toMatch(
+      'error: sync does not write .csv files',
+    );
   });
 
   it('.txt names any text: a record command still writes its usual format under it', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
-import { ALL_KEY, FIXED_START, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
+import { ALL_KEY, FIXED_START, jsonLines, lines, sandboxFirstIds, sandboxFor } from '../helpers/sandbox.js';
 import { closedPort, silentServer, testProxy } from '../helpers/test-proxy.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
@@ -18,14 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.clearRequests());
-
-/** The first `n` ids of the feed as the sandbox itself answers them, asked directly (not through the CLI). */
-async function sandboxFirstIds(n: number): Promise<unknown[]> {
-  const res = await fetch(`${sandbox.url}/v1/recalls/feed?limit=${n}`, { headers: { 'x-api-key': ALL_KEY } });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { data: { id: unknown }[] };
-  return body.data.map((r) => r.id);
-}
 
 /** The error is one line: no other line of stderr (the resume hint follows it) names the proxy. */
 const onlyLineNaming = (stderr: string, proxy: string) => lines(stderr).filter((l) => l.includes(proxy)).length === 1;
@@ -55,7 +47,7 @@ describe('plain http through a proxy', () => {
     expect(r.code).toBe(0);
     const got = jsonLines(r.stdout).map((x) => x.id);
     expect(sandbox.requests().map((q) => [q.method, q.path, q.key])).toEqual([['GET', '/v1/recalls/feed', 'demo-all']]);
-    expect(got).toEqual(await sandboxFirstIds(3));
+    expect(got).toEqual(await sandboxFirstIds(sandbox, 3));
     expect(proxy.requests).toHaveLength(1);
     const [seen] = proxy.requests;
     expect(seen!.method).toBe('GET');
@@ -110,7 +102,7 @@ describe('loopback is never proxied', () => {
     expect(r.code).toBe(0);
     const got = jsonLines(r.stdout).map((x) => x.id);
     expect(sandbox.requests().map((q) => [q.path, q.key])).toEqual([['/v1/recalls/feed', 'demo-all']]);
-    expect(got).toEqual(await sandboxFirstIds(3));
+    expect(got).toEqual(await sandboxFirstIds(sandbox, 3));
     expect(proxy.requests).toEqual([]);
   });
 

@@ -1,51 +1,16 @@
 // --exec end to end: nothing repeated after a real SIGKILL (the rest of --exec runs in process: test/behaviour/actions-exec.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runAgainst, sandboxFor } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
+import { execLogSetup } from '../helpers/exec-log.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
-
-/**
- * The command: appends {"id", "title", "stdin_id"} to a log. For the title FAIL_ONCE it fails the first
- * time; for the title BLOCK it fails until a release file exists.
- */
-const SCRIPT = `
-const fs = require('fs');
-const [log, id, title] = process.argv.slice(2);
-const mark = log + '.failed-' + id;
-if (title === process.env.FAIL_ONCE && !fs.existsSync(mark)) { fs.writeFileSync(mark, ''); console.error('failing once for ' + id); process.exit(1); }
-if (title === process.env.BLOCK && !fs.existsSync(log + '.release')) { process.exit(3); }
-let input = '';
-process.stdin.on('data', (d) => (input += d)).on('end', () => {
-  fs.appendFileSync(log, JSON.stringify({ id, title, stdin_id: String(JSON.parse(input).id) }) + '\\n');
-  console.log('logged ' + id);
-});
-`;
-
-function setup() {
-  const dir = tempDir();
-  const script = path.join(dir, 'act.cjs');
-  writeFileSync(script, SCRIPT);
-  const log = path.join(dir, 'log.jsonl');
-  const exec = `'${process.execPath}' '${script}' '${log}' {id} {alert_title}`;
-  // Only whole lines: the command may be between creating the file and writing its line.
-  const logged = () => {
-    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-    return text
-      .slice(0, text.lastIndexOf('\n') + 1)
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as { id: string; title: string; stdin_id: string });
-  };
-  return { dir, log, exec, logged, state: path.join(dir, 'state.json') };
-}
 
 function watch(s: Sandbox, args: string[], env: Record<string, string> = {}) {
   const child = runAgainst(s, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', ...args], {
@@ -62,7 +27,7 @@ function watch(s: Sandbox, args: string[], env: Record<string, string> = {}) {
 describe('--exec', () => {
   it('after a SIGKILL, a restart delivers what was pending and repeats nothing delivered', async () => {
     sandbox = await sandboxFor({ seed: 9, recordCount: 100 });
-    const t = setup();
+    const t = execLogSetup();
     const env = { BLOCK: 'blocked' };
     const w = watch(sandbox, ['--state', t.state, '--exec', t.exec], env);
     await until('the first poll', () => sandbox!.requests().length >= 1);

@@ -248,6 +248,13 @@ describe('doctor', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('-f in capitals is the format every command takes it as (JSON is json)', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'JSON']);
+    expect(r.stderr).not.toContain('error:');
+    expect(parse(r.stdout).checks.map((c) => c.name)).toContain('key');
+  });
+
   it('on a terminal: a table, one row per check', async () => {
     const sandbox = await sandboxFor({ recordCount: 10 });
     const r = await runMainAgainst(sandbox, ['doctor'], { stdoutIsTTY: true, columns: 100 });

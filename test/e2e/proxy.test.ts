@@ -8,6 +8,7 @@ import { ALL_KEY, FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor,
 import { handlerServer } from '../helpers/handler-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
 import { forwardRequest, testProxy } from '../helpers/test-proxy.js';
+import { sandboxFirstIds } from '../helpers/sandbox.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
 const UNAVAILABLE = 6;
@@ -22,14 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.clearRequests());
-
-/** The first `n` ids of the feed as the sandbox itself answers them, asked directly (not through the CLI). */
-async function sandboxFirstIds(n: number): Promise<unknown[]> {
-  const res = await fetch(`${sandbox.url}/v1/recalls/feed?limit=${n}`, { headers: { 'x-api-key': ALL_KEY } });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { data: { id: unknown }[] };
-  return body.data.map((r) => r.id);
-}
 
 /** A file holding `pem`, for NODE_EXTRA_CA_CERTS. */
 function caFile(pem: string): string {
@@ -79,7 +72,7 @@ describe('https through a proxy (CONNECT)', () => {
       expect(requests.map((q) => [q.method, q.path, q.key, q.status])).toEqual([
         ['GET', '/v1/recalls/feed', 'demo-all', 200],
       ]);
-      expect(got).toEqual(await sandboxFirstIds(3));
+      expect(got).toEqual(await sandboxFirstIds(sandbox, 3));
       expect(got).toHaveLength(3);
       expect(proxy.requests).toEqual([
         {
@@ -140,10 +133,10 @@ describe('https through a proxy (CONNECT)', () => {
       const tunnelled = await runCli(feedThree('https://api.example.test'), { env });
       expect(tunnelled.stderr).toBe('');
       expect(tunnelled.exitCode).toBe(0);
-      expect(jsonLines(tunnelled.stdout).map((x) => x.id)).toEqual(await sandboxFirstIds(3));
+      expect(jsonLines(tunnelled.stdout).map((x) => x.id)).toEqual(await sandboxFirstIds(sandbox, 3));
       const plain = await runCli(feedThree('http://api.example.test', '--allow-insecure-http'), { env });
       expect(plain.exitCode).toBe(0);
-      expect(jsonLines(plain.stdout).map((x) => x.id)).toEqual(await sandboxFirstIds(3));
+      expect(jsonLines(plain.stdout).map((x) => x.id)).toEqual(await sandboxFirstIds(sandbox, 3));
       expect(proxy.requests.map((q) => [q.method, q.target])).toEqual([['CONNECT', 'api.example.test:443']]);
       expect(plainProxy.requests.map((q) => [q.method, q.target])).toEqual([['CONNECT', 'api.example.test:80']]);
     },

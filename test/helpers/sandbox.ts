@@ -36,3 +36,11 @@ export function lines(text: string): string[] {
 export function jsonLines(text: string): Record<string, unknown>[] {
   return lines(text).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** The first `n` ids of the feed as the sandbox itself answers them, asked directly (not through the CLI). */
+export async function sandboxFirstIds(sandbox: Sandbox, n: number): Promise<unknown[]> {
+  const res = await fetch(`${sandbox.url}/v1/recalls/feed?limit=${n}`, { headers: { 'x-api-key': ALL_KEY } });
+  if (res.status !== 200) throw new Error(`the sandbox's feed answered ${res.status}`);
+  const body = (await res.json()) as { data: { id: unknown }[] };
+  return body.data.map((r) => r.id);
+}

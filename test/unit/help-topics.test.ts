@@ -34,6 +34,8 @@ describe('help topics', () => {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${f} `, 'm'));
     expect(r.stdout).toMatch(/parquet .*\n\s+\(needs -o <file>, binary; -o \.parquet\)/);
     expect(r.stdout).toMatch(/csv .*\n\s+\(streams, --append, --resume; -o \.csv\)/);
+    // The formats digest and report check -f against (test/behaviour/format-choices.test.ts), in their help's order.
+    expect(r.stdout).toContain('digest (text, markdown, html, json) and report (html, json, csv, markdown)');
   });
 
   it('environment names every RECALL_FEED_ variable the sources read', async () => {

@@ -2,6 +2,7 @@ import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import { parseDuration } from '../../api/duration.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import { EXIT } from '../../runtime/exit-codes.js';
 import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';
 
@@ -25,7 +26,7 @@ export function registerDoctor(program: Program, ctx: Context): void {
 Each check prints a name, a status (ok, warn, fail), a detail and a hint. Two requests reach the API
 with the key (sources, and one feed record for the quota) and count against the quota.
 
-Exit codes: 0 every check ok, 15 warnings only, 16 at least one check failed.
+Exit codes: ${EXIT.ok} every check ok, ${EXIT.doctorWarnings} warnings only, ${EXIT.doctorFailed} at least one check failed.
 
 Examples:
   recall-feed doctor

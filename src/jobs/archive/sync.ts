@@ -15,11 +15,13 @@ import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
 import { type ActionsPlan, planActions } from '../watch/actions-plan.js';
 import type { OutboxDelivery } from './outbox-delivery.js';
 
-/** Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise. */
+/**
+ * Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise.
+ * Any other -f, or an -o extension of another format, was refused before the run (format-choices.ts).
+ */
 function jsonSummary(settings: Settings): boolean {
   const format = settings.format ?? formatOfPath(settings.output);
   if (format === 'json' || format === 'jsonl') return true;
-  if (format !== undefined) throw new UsageError(`sync prints its summary as -f json, not -f ${format}`);
   if (settings.output) throw new UsageError('sync writes its summary to -o only with -f json');
   return false;
 }

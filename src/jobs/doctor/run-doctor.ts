@@ -1,12 +1,13 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
 import type { Context } from '../../runtime/context.js';
-import { DoctorFindingsError, UsageError } from '../../runtime/cli-errors.js';
+import { DoctorFindingsError } from '../../runtime/cli-errors.js';
 import { archiveTarget } from '../../runtime/archive/archive-file.js';
 import { loadSettings, openSession, proxyFromEnv } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import { checkApiKey } from '../../api/request-target.js';
 import { detectTerminal } from '../../runtime/terminal/terminal.js';
 import { plainLine } from '../../output/control-escapes.js';
+import { canonicalFormat } from '../../output/format-kinds.js';
 import { type CheckResult, fail, messageOf, overall, skip } from './check.js';
 import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
@@ -83,10 +84,10 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
 
 export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const terminal = detectTerminal(ctx, globals.color);
-  const format = globals.format ?? (terminal.stdoutIsTTY ? 'table' : 'jsonl');
-  // Refused before any check runs: a wrong -f never costs a request.
-  if (!['table', 'json', 'jsonl'].includes(format))
-    throw new UsageError(`doctor prints -f table, json or jsonl, not ${format}`);
+  // -f was checked against doctor's formats (table, json, jsonl) before the command ran (format-choices.ts),
+  // in any case: `JSON` is json here too.
+  const format =
+    globals.format !== undefined ? canonicalFormat('record', globals.format) : terminal.stdoutIsTTY ? 'table' : 'jsonl';
   const results = await collectChecks(plan, globals, ctx);
   const status = overall(results);
   // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
