@@ -92,7 +92,8 @@ function formatsText(): string {
     return `  ${f.padEnd(width)}  ${spec.summary}\n  ${' '.repeat(width)}  (${can.join(', ')}${ext})`;
   });
   return `Record formats, chosen with -f, else by the -o file's extension, else the profile's format, else
-table on a terminal and jsonl in a pipe. feed, sources, query, show, stats, match and cases write every one of them (each command's --help lists its own).
+table on a terminal and jsonl in a pipe. feed, sources, query, show, stats, match and cases write every
+one of them; each command's --help lists its own.
 
 ${lines.join('\n')}
 
