@@ -153,6 +153,14 @@ describe('your products first', () => {
     expect(texts.at(-1)).toBe('The full digest, every recall listed: e-mailed to qa@example.test.');
   });
 
+  it('a product whose recall has no title reads "recall <id>" in Teams and Slack, as in the other formats', () => {
+    const products = [product(7, { alert_title: null })];
+    const texts = cardTexts(teamsDigest(digest(many, goodHealth, products)));
+    expect(texts).toContain('MATCH: sku SKU-7 · Kettle model 7: recall 1007');
+    const slack = slackDigest(digest(many, goodHealth, products)).text;
+    expect(slack).toContain('• *MATCH* sku SKU-7 · Kettle model 7: recall 1007 (');
+  });
+
   it('too many products for one message: as many as fit, then "and N more of your products"', () => {
     const products = Array.from({ length: 300 }, (_, i) => product(i));
     const payload = teamsDigest(digest(many, goodHealth, products));

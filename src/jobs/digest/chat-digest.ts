@@ -12,7 +12,7 @@ import {
   deadlinesMore,
   deadlineTitle,
 } from './deadlines.js';
-import { levelTag, productFacts, productName, type ProductRow } from './your-products.js';
+import { levelTag, productFacts, productName, type ProductRow, productTitle } from './your-products.js';
 
 /** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
 const CHAT_GAPS = 3;
@@ -82,7 +82,7 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     text += '\n*Your products*';
     const lines = products.map((p) => {
       const link = p.source_url ? ` <${p.source_url.replace(/[<>|\s]/g, '')}>` : '';
-      return `\n• *${esc(levelTag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(shorten(p.alert_title ?? '', MAX_TITLE))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
+      return `\n• *${esc(levelTag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(productTitle(p))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
     });
     const more = (n: number) => `\n… and ${n} more of your products`;
     const shown = pack(lines, accept, more);
@@ -120,7 +120,7 @@ function productElements(p: ProductRow): CardElement[] {
   return [
     {
       ...plainBlock(
-        `${levelTag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${shorten(p.alert_title ?? '', MAX_TITLE)}`,
+        `${levelTag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${productTitle(p)}`,
         {
           weight: 'Bolder',
         },
