@@ -157,7 +157,7 @@ function percentile(sorted: readonly number[], share: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? null;
 }
 
-export function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
+function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
   const hours = cases.flatMap((c) => (c.time_to_action_hours === null ? [] : [c.time_to_action_hours]));
   hours.sort((a, b) => a - b);
   const mid = hours.length / 2;
@@ -206,7 +206,7 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
 }
 
 /** Why monitoring was incomplete, in words; empty when it was complete. */
-export function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
+function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
   const reasons: string[] = [];
   if (h.complete) return reasons;
   if (h.last_ok_sync === null) reasons.push('no sync succeeded');
