@@ -2,6 +2,7 @@
 import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
 import { readable } from './report-times.js';
 import { utcMs } from '../matching/sla.js';
+import { isOverdue } from '../../archive/cases-model.js';
 
 export interface CatalogueCoverage {
   file: string;
@@ -200,7 +201,7 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
   for (const c of cases) {
     summary[c.status]++;
     if (c.outcome) summary.outcomes[c.outcome] = (summary.outcomes[c.outcome] ?? 0) + 1;
-    if (c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < untilMs) summary.overdue++;
+    if (isOverdue(c, untilMs)) summary.overdue++;
   }
   return summary;
 }
