@@ -259,6 +259,12 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(data.summary.time_to_action.p90_hours).toBe(hours[Math.ceil(0.9 * hours.length) - 1]);
     const inTime = closed.filter((c: Rec) => Date.parse(c.closed_at) <= Date.parse(c.due_at)).length;
     expect(data.summary.time_to_action.closed_within_sla).toBe(inTime);
+    // Overdue: not closed and due before the period's end, counted here.
+    const until = Date.parse(data.period.until);
+    const overdue = data.cases.filter(
+      (c: Rec) => c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < until,
+    ).length;
+    expect(data.summary.overdue).toBe(overdue);
     // Provenance: version, archive without a password, the catalogue's checksum, the chain head.
     const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
     const head = JSON.parse((await ok(['cases', 'verify', '--db', db, '-f', 'json'])).stdout).head;

@@ -4,6 +4,7 @@ import type { MonitoringHealth } from '../../src/archive/health.js';
 import { type ReportData, statement } from '../../src/jobs/cases/report-data.js';
 import { reportHtml } from '../../src/jobs/cases/report-html.js';
 import { reportMarkdown } from '../../src/jobs/cases/report-markdown.js';
+import { minute, readable } from '../../src/jobs/cases/report-times.js';
 
 const HOSTILE = '</style><script>alert(1)</script>| **x** [a](javascript:1) \u001b[31mred\u0007';
 const healthy: MonitoringHealth = {
@@ -159,5 +160,15 @@ describe('the report renderings', () => {
     for (const text of [s.text, never.text, reportHtml(data(gappy)).replaceAll('Safety', '')])
       expect(text).not.toMatch(/\bsafe\b|all clear/i);
     expect(reportHtml(data(gappy))).toContain('<p class="statement incomplete">');
+  });
+});
+
+describe('report times', () => {
+  it('read a time without an offset as UTC, convert one with an offset, and leave what is not a time as it is', () => {
+    expect(readable('2026-01-14T17:00:00')).toBe('2026-01-14 17:00:00 UTC');
+    expect(readable('2026-01-14T17:00:00+02:00')).toBe('2026-01-14 15:00:00 UTC');
+    expect(minute('2026-01-14T17:05:09.5Z')).toBe('2026-01-14 17:05 UTC');
+    expect(readable('soon')).toBe('soon');
+    expect(readable(null)).toBe('');
   });
 });

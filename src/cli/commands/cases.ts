@@ -2,7 +2,7 @@
 import { writesFormats } from '../format-choices.js';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Program } from '../global-options.js';
-import type { CaseStatus, Outcome } from '../../archive/cases-model.js';
+import { type CaseStatus, OUTCOMES } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
@@ -15,13 +15,6 @@ import { action, type OptionsOf } from './define-action.js';
 
 const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
 const LEVELS = ['match', 'possible'] as const;
-const OUTCOME_LIST: readonly Outcome[] = [
-  'removed-from-sale',
-  'action-taken',
-  'not-our-product',
-  'false-positive',
-  'no-action-needed',
-];
 
 /** The options of `cases`, which its subcommands see too (a selection, --db), as its declaration types them. */
 type ListFlags = OptionsOf<ReturnType<typeof declareCases>>;
@@ -123,9 +116,9 @@ export function planStep(
   opts: StepFlags & ListFlags & { dbSchema?: string },
   ctx: Context,
 ): CaseStepPlan {
-  const outcome = kind === 'resolve' ? parseOneOf(opts.as, OUTCOME_LIST, '--as') : undefined;
+  const outcome = kind === 'resolve' ? parseOneOf(opts.as, OUTCOMES, '--as') : undefined;
   if (kind === 'resolve' && outcome === undefined)
-    throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOME_LIST.join(', ')}`);
+    throw new UsageError('resolve needs --as <outcome>', `one of: ${OUTCOMES.join(', ')}`);
   const selecting = SELECTION_FLAGS.filter((f) => opts[f] !== undefined);
   if (rawIds.length > 0 && selecting.length > 0)
     throw new UsageError(
@@ -206,7 +199,7 @@ Cases are opened by \`recall-feed match --catalog <file> --archive --open-cases\
 row, recall) pair. Every step is an event on the case's timeline, hash-chained: \`cases verify\` finds an
 edited or removed event. A sync that stores a new version of a recall reopens its closed cases.
 
-Outcomes (resolve --as): ${OUTCOME_LIST.join(', ')}.
+Outcomes (resolve --as): ${OUTCOMES.join(', ')}.
 
 Examples:
   recall-feed cases                                   unresolved cases: open and waiting
@@ -248,7 +241,7 @@ fit, refuses the whole step and changes nothing.`,
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
-    .requiredOption('--as <outcome>', OUTCOME_LIST.join(', '))
+    .requiredOption('--as <outcome>', OUTCOMES.join(', '))
     .action(action(ctx, async () => runStepOf('resolve')));
   writesFormats(
     declareStep(cases, 'wait', 'waiting for a supplier or a test: the case stays unresolved'),

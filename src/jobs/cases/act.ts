@@ -38,39 +38,6 @@ async function withArchive<T>(
   }
 }
 
-/** Text on a terminal (or -f table), else the case as one JSON object (with its recall when given). */
-async function printCase(
-  local: LocalSession,
-  ctx: Context,
-  c: CaseView,
-  recall: Record<string, unknown> | undefined | null,
-): Promise<void> {
-  const format = chooseFormat(local.settings, local.terminal);
-  const json = recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null };
-  const body =
-    format === 'table'
-      ? caseText(c, recall ?? undefined, recall !== null)
-      : `${escapeJsonControls(JSON.stringify(json, null, format === 'json' ? 2 : undefined))}\n`;
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      if (format !== 'csv') return writeChunk(target.stream, body);
-      // csv: the case as one row, as `cases -f csv` writes it (formula guard on).
-      const { createRenderer } = await import('../../output/renderer.js');
-      const columns = [...CASE_FIELDS];
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: columns,
-        csvColumns: columns,
-        toTerminal: reachesTerminal(target, local.terminal),
-      });
-      await renderer.write([caseRecord(c)]);
-      await renderer.end();
-    },
-  );
-}
-
 export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals: GlobalFlags, ctx: Context) {
   await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
     // Every id is looked up first: an unknown one is refused before anything is printed.
@@ -85,20 +52,25 @@ export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals
       });
       found.push(one);
     }
-    if (found.length === 1) return printCase(local, ctx, found[0]!.case, found[0]!.recall);
     await printCases(
       local,
       ctx,
       found.map((f) => ({ c: f.case, recall: f.recall })),
+      found.length === 1,
     );
   });
 }
 
-/** Several cases: text blocks on a terminal, else one JSON object a line (jsonl), a JSON array (json) or csv rows. */
+/**
+ * Cases as text blocks on a terminal (or -f table), else one JSON object a line (jsonl), a JSON array (json) or csv
+ * rows (as `cases -f csv` writes them, formula guard on). `one`: a single case named by id, whose json is the object
+ * itself rather than an array of one. `recall`: undefined or an object adds a `recall` field; null leaves it out.
+ */
 async function printCases(
   local: LocalSession,
   ctx: Context,
   list: { c: CaseView; recall: Record<string, unknown> | undefined | null }[],
+  one = false,
 ): Promise<void> {
   const format = chooseFormat(local.settings, local.terminal);
   const json = list.map(({ c, recall }) =>
@@ -108,7 +80,7 @@ async function printCases(
     format === 'table'
       ? list.map(({ c, recall }) => caseText(c, recall ?? undefined, recall !== null)).join('\n')
       : format === 'json'
-        ? `${escapeJsonControls(JSON.stringify(json, null, 2))}\n`
+        ? `${escapeJsonControls(JSON.stringify(one ? json[0] : json, null, 2))}\n`
         : json.map((j) => `${escapeJsonControls(JSON.stringify(j))}\n`).join('');
   await writeOutput(
     () => openTarget(local.settings, ctx),
@@ -159,13 +131,12 @@ export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Con
     }
     const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
     const after = await writing(local.archive.name, () => archive.stepCases(ids, plan.step, by));
-    if (after.length === 1 && plan.ids) await printCase(local, ctx, after[0]!, null);
-    else
-      await printCases(
-        local,
-        ctx,
-        after.map((c) => ({ c, recall: null })),
-      );
+    await printCases(
+      local,
+      ctx,
+      after.map((c) => ({ c, recall: null })),
+      after.length === 1 && plan.ids !== undefined,
+    );
     if (after.length > 1) local.status.note(`${after.length} cases: ${stepWords(plan)}`);
   });
 }

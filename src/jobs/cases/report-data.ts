@@ -2,6 +2,7 @@
 import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
 import { readable } from './report-times.js';
 import { utcMs } from '../matching/sla.js';
+import { isOverdue } from '../../archive/cases-model.js';
 
 export interface CatalogueCoverage {
   file: string;
@@ -157,7 +158,7 @@ function percentile(sorted: readonly number[], share: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? null;
 }
 
-export function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
+function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
   const hours = cases.flatMap((c) => (c.time_to_action_hours === null ? [] : [c.time_to_action_hours]));
   hours.sort((a, b) => a - b);
   const mid = hours.length / 2;
@@ -200,13 +201,13 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
   for (const c of cases) {
     summary[c.status]++;
     if (c.outcome) summary.outcomes[c.outcome] = (summary.outcomes[c.outcome] ?? 0) + 1;
-    if (c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < untilMs) summary.overdue++;
+    if (isOverdue(c, untilMs)) summary.overdue++;
   }
   return summary;
 }
 
 /** Why monitoring was incomplete, in words; empty when it was complete. */
-export function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
+function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
   const reasons: string[] = [];
   if (h.complete) return reasons;
   if (h.last_ok_sync === null) reasons.push('no sync succeeded');

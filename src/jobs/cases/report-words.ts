@@ -186,7 +186,7 @@ export function chainText(d: ReportData): string {
 }
 
 /** The catalogue row's non-empty values, `column: value`. */
-export function rowText(c: ReportCase): string {
+function rowText(c: ReportCase): string {
   return Object.entries(c.catalog_row)
     .filter(([, v]) => v !== '')
     .map(([k, v]) => `${k}: ${v}`)

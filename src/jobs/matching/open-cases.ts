@@ -8,10 +8,10 @@ import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { dueAt, type Sla } from './sla.js';
 
 /** Columns that identify a product, looked for in this order (case ignored) when --key is not given. */
-export const KEY_COLUMNS = ['sku', 'id', 'ref', 'our_ref', 'article'] as const;
+const KEY_COLUMNS = ['sku', 'id', 'ref', 'our_ref', 'article'] as const;
 
 /** The actor of the opened events. */
-export const MATCH_ACTOR = 'recall-feed match';
+const MATCH_ACTOR = 'recall-feed match';
 
 /** The column named by --key (exactly, else ignoring case), or the first key column found; undefined for none. */
 export function keyColumn(catalogue: Catalogue, flag: string | undefined): string | undefined {

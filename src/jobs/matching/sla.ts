@@ -48,7 +48,7 @@ type HolidaysCtor = new (
 let HolidaysClass: HolidaysCtor | undefined;
 
 /** date-holidays, loaded once; `loadCalendars` must have run (its data is large, so only a --calendar loads it). */
-export async function loadCalendars(): Promise<void> {
+async function loadCalendars(): Promise<void> {
   if (HolidaysClass) return;
   const mod = (await import('date-holidays')) as unknown as { default: HolidaysCtor };
   HolidaysClass = mod.default;
