@@ -119,12 +119,9 @@ function deadlineElements(r: DeadlineRow, asOf: string): CardElement[] {
 function productElements(p: ProductRow): CardElement[] {
   return [
     {
-      ...plainBlock(
-        `${levelTag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${productTitle(p)}`,
-        {
-          weight: 'Bolder',
-        },
-      ),
+      ...plainBlock(`${levelTag(p)}: ${shorten(productName(p), MAX_TITLE)}: ${productTitle(p)}`, {
+        weight: 'Bolder',
+      }),
       spacing: 'Medium',
     },
     { ...plainBlock(shorten(productFacts(p), MAX_FACTS), { isSubtle: true }), spacing: 'None' },
