@@ -1,4 +1,5 @@
 // Reads a product catalogue (CSV with a header, delimiter and BOM detected, or JSON lines) into rows.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
 
@@ -27,6 +28,8 @@ export interface Catalogue {
   repeated: RepeatedColumn[];
   /** Set when the file was not UTF-8 and was read as Windows-1252. */
   readAs?: 'windows-1252';
+  /** sha256 of the bytes read, in hex (set by readCatalogue): the report's provenance names the file these rows came from. */
+  sha256?: string;
 }
 
 export class CatalogueReadError extends Error {
@@ -177,5 +180,6 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');
   const { headers, rows, repeated } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
-  return { file, headers, columns: resolveColumns(headers, mapped), rows, repeated, ...(readAs && { readAs }) };
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { file, headers, columns: resolveColumns(headers, mapped), rows, repeated, ...(readAs && { readAs }), sha256 };
 }

@@ -1,7 +1,5 @@
 // Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
 import type { ReportFormat } from '../../output/format-kinds.js';
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { GENESIS } from '../../archive/cases-chain.js';
@@ -52,13 +50,6 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
   const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
-  // The file's checksum, for the provenance: the catalogue as it was read for this report.
-  const catalogueHash =
-    plan.catalog === undefined
-      ? ''
-      : createHash('sha256')
-          .update(await readFile(plan.catalog))
-          .digest('hex');
   // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
   const column = catalogue && keyColumn(catalogue, plan.key);
   const index = catalogue && new CatalogueIndex(catalogue);
@@ -109,7 +100,8 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
         tool: 'recall-feed',
         version: packageJson.version,
         archive: local.archive.name,
-        catalogue: plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogueHash },
+        catalogue:
+          plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogue?.sha256 ?? '' },
         chain_head: check.head,
       },
       coverage: { catalogue: coverage, monitoring: health },
