@@ -2,20 +2,15 @@
 // number of hosts syncing one archive deliver each recall once per action (at least once; a kill may repeat one).
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Action, AttemptResult } from '../../actions/action.js';
-import { childEnv } from '../../actions/child-env.js';
-import type { BatchAction } from '../../actions/delivery-queue.js';
-import { emailAction } from '../../actions/email-action.js';
-import { execAction } from '../../actions/exec-action.js';
-import { webhookAction } from '../../actions/webhook-action.js';
+import type { AttemptResult } from '../../actions/action.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
-import { HttpAgent } from '../../api/http-agent.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/actions-plan.js';
-import { proxyFromEnv, type Session } from '../../runtime/session.js';
+import { buildActions } from '../watch/build-actions.js';
+import type { Session } from '../../runtime/session.js';
 
 /** Rows claimed at once: a host killed mid-delivery leaves at most these to wait for their lease. */
 const CLAIM = 10;
@@ -75,25 +70,7 @@ export function openOutboxDelivery(
   ctx: Context,
 ): OutboxDelivery {
   const timeoutMs = session.settings.timeoutMs;
-  const actions: Action[] = [];
-  const batches: BatchAction[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  if (plan.exec) {
-    actions.push(
-      execAction({
-        words: plan.exec.words,
-        timeoutMs: plan.exec.timeoutMs,
-        env: childEnv(ctx.env),
-        onOutput: (line, record) => session.status.note(`exec[${String(record.id)}]: ${line}`),
-      }),
-    );
-  }
-  if (plan.webhook) {
-    const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
-    closers.push(() => agent.close());
-    actions.push(webhookAction({ url: plan.webhook.url, format: plan.webhook.format, timeoutMs, agent, now: ctx.now }));
-  }
-  if (plan.email) batches.push(emailAction({ ...plan.email, timeoutMs, now: ctx.now }));
+  const { actions, batches, close } = buildActions(plan, session, ctx);
   const names = [...actions.map((a) => a.name), ...batches.map((b) => b.name)];
   const queued: OutboxActions = { onNew: names, onUpdate: onUpdate ? names : [] };
   const lease = leaseMs(ctx.env, Math.max(timeoutMs, plan.exec?.timeoutMs ?? 0));
@@ -156,7 +133,7 @@ export function openOutboxDelivery(
       return report;
     },
     async close() {
-      for (const close of closers) await close();
+      await close();
     },
   };
 }

@@ -1,20 +1,9 @@
-// Actions on the recalls a run writes (--exec, --webhook): queued in the state file with the records, then delivered.
-import type { Action } from '../../actions/action.js';
-import { childEnv } from '../../actions/child-env.js';
-import { HttpAgent } from '../../api/http-agent.js';
-import {
-  type BatchAction,
-  DEFAULT_PASS_BUDGET_MS,
-  DeliveryQueue,
-  type DeliveryReport,
-} from '../../actions/delivery-queue.js';
-import { emailAction } from '../../actions/email-action.js';
-import { execAction } from '../../actions/exec-action.js';
+import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
-import { webhookAction } from '../../actions/webhook-action.js';
 import type { Context } from '../../runtime/context.js';
-import { proxyFromEnv, type Session } from '../../runtime/session.js';
+import type { Session } from '../../runtime/session.js';
 import type { ActionsPlan } from './actions-plan.js';
+import { buildActions } from './build-actions.js';
 import type { SeenState } from './seen-state.js';
 
 /** One thing an action fires for: a record written, or a match row; its id is stable across runs. */
@@ -63,35 +52,7 @@ export async function openDeliveries(
   session: Session,
   ctx: Context,
 ): Promise<Deliveries> {
-  const actions: Action[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  if (plan.exec) {
-    actions.push(
-      execAction({
-        words: plan.exec.words,
-        timeoutMs: plan.exec.timeoutMs,
-        env: childEnv(ctx.env),
-        onOutput: (line, record) => session.status.note(`exec[${String(record.id ?? record.recall_id)}]: ${line}`),
-      }),
-    );
-  }
-  if (plan.webhook) {
-    const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs: session.settings.timeoutMs });
-    closers.push(() => agent.close());
-    actions.push(
-      webhookAction({
-        url: plan.webhook.url,
-        format: plan.webhook.format,
-        timeoutMs: session.settings.timeoutMs,
-        agent,
-        now: ctx.now,
-      }),
-    );
-  }
-  const batchActions: BatchAction[] = [];
-  if (plan.email) {
-    batchActions.push(emailAction({ ...plan.email, timeoutMs: session.settings.timeoutMs, now: ctx.now }));
-  }
+  const { actions, batches: batchActions, close } = buildActions(plan, session, ctx);
   const where = plan.webhook ? maskWebhookUrl(plan.webhook.url) : '';
   const queue = new DeliveryQueue(
     {
@@ -138,7 +99,7 @@ export async function openDeliveries(
       return report;
     },
     async close() {
-      for (const close of closers) await close();
+      await close();
     },
   };
 }
