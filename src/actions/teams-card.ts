@@ -1,5 +1,6 @@
 // --webhook-format teams: a Teams Workflows message carrying an Adaptive Card, kept under the size Teams accepts.
 import { describeItem } from './email-message.js';
+import { shorten } from '../output/shorten.js';
 
 /** Teams refuses a message above about 28 KB; we stay a margin below it, measured in UTF-8 bytes. */
 export const TEAMS_MAX_BYTES = 27 * 1024;
@@ -7,11 +8,6 @@ export const TEAMS_MAX_BYTES = 27 * 1024;
 /** Longest title and fact shown: a hostile or runaway field cannot crowd out the rest. */
 const MAX_TITLE = 300;
 const MAX_FACT = 200;
-
-export function shorten(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
 
 /**
  * Text we did not write goes in TextRuns of a RichTextBlock: the Adaptive Card schema renders no markdown

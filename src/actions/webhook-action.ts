@@ -4,7 +4,8 @@ import { TimeoutError } from '../api/api-errors.js';
 import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
-import { shorten, teamsRecallMessage } from './teams-card.js';
+import { shorten } from '../output/shorten.js';
+import { teamsRecallMessage } from './teams-card.js';
 import { maskWebhookUrl, type WebhookFormat } from './webhook-url.js';
 
 export interface WebhookActionOptions {

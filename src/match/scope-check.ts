@@ -1,5 +1,6 @@
 // Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope, or unknown, with the notice's words.
 import { lotKey, type ScopeItem } from './scope.js';
+import { shorten } from '../output/shorten.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
 
@@ -22,7 +23,7 @@ const MAX_QUOTED = 4;
 
 /** A notice's words are quoted up to this many characters (its fields can be huge). */
 const MAX_QUOTE = 200;
-const cut = (text: string) => (text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE)}…` : text);
+const cut = (text: string) => shorten(text, MAX_QUOTE + 1);
 
 const quoted = (items: readonly ScopeItem[]) => {
   const unique = [...new Set(items.map((i) => `${i.field}: "${cut(i.text)}"`))];

@@ -140,6 +140,14 @@ describe('checkScope', () => {
     const other = checkScope(notice, { date: { from: '2021-04-05', to: '2021-04-05' } });
     expect(other).toEqual({ scope: 'out-of-scope', evidence: `${ID}: "Date de durabilité minimale 04/04/2021"` });
   });
+  it('long notice text is quoted up to 200 characters, never halving an emoji', () => {
+    const text = `Lot V028 ${'x'.repeat(190)}🥫🥫 and more words after the cut`;
+    const items = scopeOfIdentifier(text).map((i) => ({ ...i, text }));
+    const { evidence } = checkScope(items, { lot: 'V028' });
+    // Written out by hand: 'Lot V028 ' (9) + 190 x + one 🥫 make 200 code points, then the ellipsis.
+    expect(evidence).toBe(`${ID}: "Lot V028 ${'x'.repeat(190)}🥫…"`);
+    expect(evidence).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
   it('all lots: any lot is in scope; a row with no lot or date is unknown; a notice naming nothing is unknown', () => {
     expect(checkScope(scopeOfIdentifier('Tous les lots'), { lot: 'X1' }).scope).toBe('in-scope');
     expect(checkScope(notice, {}).scope).toBe('unknown');

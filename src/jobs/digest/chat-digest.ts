@@ -1,6 +1,7 @@
 // The digest for chat: a Slack/Mattermost text and a Teams card, each within its service's budget; your products first, then recalls, then where the full digest is.
 import { describeItem } from '../../actions/email-message.js';
-import { itemElements, plainBlock, shorten, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
+import { itemElements, plainBlock, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
+import { shorten } from '../../output/shorten.js';
 import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 import {

@@ -1,6 +1,6 @@
 // The digest's deadlines: open and waiting cases that are overdue or due soon (by the end of the next working day), as every format opens with them.
 import { plain } from '../../actions/email-message.js';
-import { shorten } from '../../actions/teams-card.js';
+import { shorten } from '../../output/shorten.js';
 import type { CaseView } from '../../archive/cases-model.js';
 import { groupDigits } from '../../output/numbers.js';
 import { isOverdue } from '../../archive/cases-model.js';

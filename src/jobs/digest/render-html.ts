@@ -2,7 +2,7 @@
 import { describeItem, plain } from '../../actions/email-message.js';
 import { escapeHtml } from '../../output/markup.js';
 import { htmlPage } from '../../output/markup-document.js';
-import { shorten } from '../../actions/teams-card.js';
+import { shorten } from '../../output/shorten.js';
 import { groupDigits } from '../../output/numbers.js';
 import { fitting } from './fit-budget.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';

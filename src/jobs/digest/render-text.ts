@@ -3,7 +3,7 @@ import { describeItem, plain } from '../../actions/email-message.js';
 import { barChart } from '../../output/bar-chart.js';
 import { groupDigits } from '../../output/numbers.js';
 import { escapeMarkdown as md } from '../../output/markup.js';
-import { shorten } from '../../actions/teams-card.js';
+import { shorten } from '../../output/shorten.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
 import {
   type DeadlineRow,

@@ -1,7 +1,7 @@
 // "Your products": each catalogue row a period's recall touches, named by its key and name, ordered for the reader (level, severity, newest).
 import { plain, safeLink } from '../../actions/email-message.js';
 import { severityRank } from '../../actions/severity-order.js';
-import { shorten } from '../../actions/teams-card.js';
+import { shorten } from '../../output/shorten.js';
 
 /** One catalogue row and the recall it matched, as every digest format opens with it (docs/digest.md). */
 export interface ProductRow {
