@@ -23,7 +23,7 @@ interface SmtpError extends Error {
 }
 
 /** The password (and its URL-encoded form) never appears in what we say, whatever the library put in its message. */
-function scrub(message: string, server: SmtpServer): string {
+export function scrub(message: string, server: SmtpServer): string {
   let out = message.replace(/[\r\n]+/g, ' ').trim();
   for (const secret of [server.pass, server.pass && encodeURIComponent(server.pass)]) {
     if (secret) out = out.split(secret).join('…');
@@ -31,24 +31,29 @@ function scrub(message: string, server: SmtpServer): string {
   return out;
 }
 
-export async function sendMail(
-  server: SmtpServer,
-  message: MailMessage,
-  opts: { timeoutMs: number; signal?: AbortSignal },
-): Promise<SendResult> {
+/** A nodemailer transport for the server (nodemailer loaded now): for sending, and for doctor's verify. */
+export async function smtpTransport(server: SmtpServer, timeoutMs: number) {
   const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     host: server.host,
     port: server.port,
     secure: server.secure,
     requireTLS: server.requireTls,
     auth: server.user !== undefined ? { user: server.user, pass: server.pass ?? '' } : undefined,
-    connectionTimeout: opts.timeoutMs,
-    greetingTimeout: opts.timeoutMs,
-    socketTimeout: opts.timeoutMs,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
   });
+}
+
+export async function sendMail(
+  server: SmtpServer,
+  message: MailMessage,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<SendResult> {
+  const transport = await smtpTransport(server, opts.timeoutMs);
   const abort = () => transport.close();
   opts.signal?.addEventListener('abort', abort, { once: true });
   try {

@@ -2,6 +2,7 @@
 // accepts a connection. Never a message, never a POST.
 import net from 'node:net';
 import tls from 'node:tls';
+import { scrub, smtpTransport } from '../../actions/email-send.js';
 import { parseSmtpUrl } from '../../actions/email-smtp.js';
 import { checkWebhookUrl, maskWebhookUrl } from '../../actions/webhook-url.js';
 import { isLoopbackHost } from '../../api/loopback.js';
@@ -16,23 +17,16 @@ export async function checkSmtp(raw: string, timeoutMs: number): Promise<CheckRe
   } catch (err) {
     return fail('smtp', messageOf(err), 'check smtp-url (recall-feed config set smtp-url)');
   }
-  const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
-    host: server.host,
-    port: server.port,
-    secure: server.secure,
-    requireTLS: server.requireTls,
-    auth: server.user !== undefined ? { user: server.user, pass: server.pass ?? '' } : undefined,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  const transport = await smtpTransport(server, timeoutMs);
   try {
     await transport.verify();
     return ok('smtp', `${server.shown} greets${server.user ? ' and accepts the login' : ''}`);
   } catch (err) {
-    // nodemailer's messages name the server, never the password.
-    return fail('smtp', `${server.shown}: ${messageOf(err)}`, 'check the host, port and login in smtp-url');
+    return fail(
+      'smtp',
+      `${server.shown}: ${scrub(messageOf(err), server)}`,
+      'check the host, port and login in smtp-url',
+    );
   } finally {
     transport.close();
   }
