@@ -1,33 +1,44 @@
-// Lazily builds what an API command needs: settings from flags, environment and profile; the client; the sandbox.
-import v8 from 'node:v8';
-import type { RunLock } from './files/run-lock.js';
-import type { RecallFeedClient } from '../api/client.js';
-import type { ProxySettings } from '../api/proxy.js';
-import { MissingApiKeyError } from './cli-errors.js';
-import type { Context } from './context.js';
+// The session a job runs in: settings, terminal and status line at once; the client, the archive and the output when asked.
+import type { DbTarget } from '../archive/db-target.js';
+import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
+import { archiveTarget, type DbChoice } from './archive/archive-file.js';
+import { fromSandbox } from './archive/sandbox-origin.js';
 import { readProfile } from './config/open-store.js';
-import { dbSecret, noteSecrets, runSecrets } from './config/run-secrets.js';
-import { maskSecrets } from '../api/errors-mask.js';
-import { detectTerminal, type Terminal } from './terminal/terminal.js';
-import { StatusReporter } from './terminal/status.js';
+import { dbSecret, noteSecrets } from './config/run-secrets.js';
+import type { Context } from './context.js';
+import type { OutputSpec, RecordOutput } from './files/record-output.js';
 import {
   resolveProfileName,
   resolveSettings,
+  type Format,
   type GlobalFlags,
   type ProfileValues,
   type Settings,
 } from './settings.js';
+import type { StatusReporter } from './terminal/status.js';
+import { detectTerminal, type Terminal } from './terminal/terminal.js';
 
+export type { ApiSession } from './api-session.js';
+
+/**
+ * What a job is given with its plan. Cheap parts are ready (the settings resolved from flags, environment
+ * and profile; the terminal; the status line on stderr); the rest starts on first use and stops with
+ * `close()`: the API client (and --sandbox's sandbox), the record output.
+ */
 export interface Session {
-  settings: Settings;
-  terminal: Terminal;
-  status: StatusReporter;
-  client: RecallFeedClient;
+  readonly ctx: Context;
+  readonly settings: Settings;
+  readonly terminal: Terminal;
+  readonly status: StatusReporter;
+  /** The client, started once; a run that needs a key and has none is refused here (exit 3). */
+  api(opts?: { needsKey?: boolean }): Promise<ApiSession>;
+  /** The archive `choice` names (--db, RECALL_FEED_DB, the profile's, the default or the sandbox's); not opened. */
+  archive(choice: DbChoice): DbTarget;
   /**
-   * The run lock on the output and state files, when the run holds one: checked right before anything is
-   * put in place, so a run whose lock was taken over (it stalled too long) commits nothing.
+   * The run's output: its format chosen now (a bad -f or -o is refused before any request), its target
+   * opened when written, through `<file>.partial` for a file.
    */
-  lock?: Pick<RunLock, 'check'>;
+  output<F extends string = Format>(spec?: OutputSpec<F>): Promise<RecordOutput<F>>;
   close(): Promise<void>;
 }
 
@@ -37,83 +48,66 @@ async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileV
   return readProfile(ctx, resolveProfileName(globals, ctx.env));
 }
 
-/** Flags, environment and profile resolved into settings: what a command plans with before it starts anything. */
+/** Flags, environment and profile resolved into settings; the secrets among them noted, so no message shows them. */
 export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
   const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
   noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
   return settings;
 }
 
-export interface SessionOptions {
-  /** Whether the command needs an API key (all but health). */
-  needsKey: boolean;
-  /** Settings the command already loaded to plan its run; loaded here otherwise. */
-  settings?: Settings;
-  /** The terminal the command already detected to plan its run; detected here otherwise. */
-  terminal?: Terminal;
-}
-
-/** The proxy settings of the environment (lower case first, as undici's EnvHttpProxyAgent reads them); loopback never goes through one. */
-export function proxyFromEnv(env: Context['env']): ProxySettings {
+/** The session of one run; the shell makes it from the global flags, and closes it when the job ends. */
+export async function createSession(globals: GlobalFlags, ctx: Context): Promise<Session> {
+  const settings = await loadSettings(globals, ctx);
+  const terminal = detectTerminal(ctx, globals.color);
+  const status = statusReporter(settings, terminal, ctx);
+  let api: Promise<ApiSession> | undefined;
   return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-    noProxy: env.no_proxy ?? env.NO_PROXY,
-  };
-}
-
-export async function openSession(globals: GlobalFlags, ctx: Context, opts: SessionOptions): Promise<Session> {
-  const settings = opts.settings ?? (await loadSettings(globals, ctx));
-  const terminal = opts.terminal ?? detectTerminal(ctx, globals.color);
-  const spinner = terminal.animate;
-  const status = new StatusReporter(ctx.stderr, {
-    spinner,
-    quiet: settings.quiet,
-    verbose: settings.verbose,
-    now: ctx.now,
-    mask: (text) => maskSecrets(text, runSecrets(ctx)),
-  });
-  let closeSandbox: (() => Promise<void>) | undefined;
-  if (settings.sandbox) {
-    const { startSandbox, DEMO_KEYS } = await import('../sandbox/index.js');
-    // On the calendar: an id is the same recall in every run (the archive and cases rely on it).
-    const sandbox = await startSandbox({ port: 0, calendar: true, clock: ctx.now });
-    closeSandbox = () => sandbox.close();
-    settings.baseUrl = sandbox.url;
-    settings.apiKey = DEMO_KEYS.all.key;
-    settings.apiKeySource = undefined;
-  } else if (opts.needsKey && !settings.apiKey) {
-    throw new MissingApiKeyError(`no API key for profile '${settings.profile}'`);
-  }
-  const { RecallFeedClient } = await import('../api/client.js');
-  // A short run spends more on V8 optimising undici's WebAssembly HTTP parser than on parsing: baseline code
-  // only. A process-wide flag, so the CLI sets it, never the library.
-  v8.setFlagsFromString('--liftoff-only');
-  const client = new RecallFeedClient({
-    apiKey: opts.needsKey ? settings.apiKey : undefined,
-    baseUrl: settings.baseUrl,
-    timeoutMs: settings.timeoutMs,
-    retries: settings.retries,
-    maxWaitMs: settings.maxWaitMs,
-    maxResponseBytes: settings.maxResponseBytes,
-    pacing: settings.pacing,
-    allowInsecureHttp: settings.allowInsecureHttp,
-    proxy: proxyFromEnv(ctx.env),
-    now: ctx.now,
-    sleep: ctx.sleep,
-    signal: ctx.signal,
-    onEvent: (e) => status.event(e),
-  });
-  ctx.ops?.client(client);
-  return {
+    ctx,
     settings,
     terminal,
     status,
-    client,
-    close: async () => {
+    api(opts = {}) {
+      api ??= import('./api-session.js').then((m) =>
+        m.openApiSession(settings, terminal, status, ctx, { needsKey: opts.needsKey ?? true }),
+      );
+      return api;
+    },
+    archive: (choice) => archiveTarget(choice, ctx.env, settings.profileDb, fromSandbox(settings)),
+    async output(spec) {
+      const { recordOutput } = await import('./files/record-output.js');
+      return recordOutput(settings, terminal, ctx, spec);
+    },
+    async close() {
       status.stop();
-      await client.close();
-      await closeSandbox?.();
+      if (api) await (await api.catch(() => undefined))?.close();
     },
   };
+}
+
+/** Runs `job` in a session made from the global flags, closed however the job ends. */
+export async function withSession<T>(
+  globals: GlobalFlags,
+  ctx: Context,
+  job: (session: Session) => Promise<T>,
+): Promise<T> {
+  const session = await createSession(globals, ctx);
+  try {
+    return await job(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Transitional, while jobs move to `Session` (issue 27): an API session from the raw global flags. Remove
+ * once no job calls it.
+ */
+export async function openSession(
+  globals: GlobalFlags,
+  ctx: Context,
+  opts: { needsKey: boolean; settings?: Settings; terminal?: Terminal },
+): Promise<ApiSession> {
+  const settings = opts.settings ?? (await loadSettings(globals, ctx));
+  const terminal = opts.terminal ?? detectTerminal(ctx, globals.color);
+  return openApiSession(settings, terminal, statusReporter(settings, terminal, ctx), ctx, opts);
 }

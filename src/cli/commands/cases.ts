@@ -11,7 +11,7 @@ import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { osUser } from '../../jobs/cases/os-user.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import { action, type OptionsOf } from './define-action.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
 
 const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
 const LEVELS = ['match', 'possible'] as const;
@@ -227,7 +227,7 @@ fit, refuses the whole step and changes nothing.`,
         );
       const plan = planCasesList(opts);
       const { runCasesList } = await import('../../jobs/cases/list-cases.js');
-      await runCasesList(plan, globals, c);
+      await inSession(globals, c, (session) => runCasesList(plan, session));
     }),
   );
   writesFormats(cases.command('show'), 'record', one)

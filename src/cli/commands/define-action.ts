@@ -1,6 +1,7 @@
 // Adapts a command's run function to commander: its options, the global flags, the context, the arguments.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
+import type { Session } from '../../runtime/session.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 
 /**
@@ -33,4 +34,17 @@ export function action<A extends unknown[], O extends OptionValues, G extends Op
     const run = await load();
     await run(this.opts(), this.optsWithGlobals(), ctx, this.args);
   };
+}
+
+/**
+ * Runs a job with its plan in a session made from the global flags, closed however the job ends. The
+ * session's code loads only when a command runs, never for its help.
+ */
+export async function inSession<T>(
+  globals: GlobalFlags,
+  ctx: Context,
+  job: (session: Session) => Promise<T>,
+): Promise<T> {
+  const { withSession } = await import('../../runtime/session.js');
+  return withSession(globals, ctx, job);
 }

@@ -9,7 +9,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../../jobs/archive/plans.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { action, type NoOptions, type OptionsOf } from './define-action.js';
+import { action, inSession, type NoOptions, type OptionsOf } from './define-action.js';
 import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
@@ -75,7 +75,7 @@ export function registerQuery(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planQuery(opts, c.now());
       const { runQuery } = await import('../../jobs/archive/query.js');
-      await runQuery(plan, globals, c);
+      await inSession(globals, c, (session) => runQuery(plan, session));
     }),
   );
 }

@@ -10,7 +10,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/actions-plan.js';
 import { buildActions } from '../watch/build-actions.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 
 /** Rows claimed at once: a host killed mid-delivery leaves at most these to wait for their lease. */
 const CLAIM = 10;
@@ -66,7 +66,7 @@ export function openOutboxDelivery(
   archive: ArchiveStore,
   plan: ActionsPlan,
   onUpdate: boolean,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
 ): OutboxDelivery {
   const timeoutMs = session.settings.timeoutMs;

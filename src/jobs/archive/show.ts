@@ -17,7 +17,7 @@ import { openLocal, readArchive, type LocalSession } from '../../runtime/archive
 async function fromArchive(local: LocalSession, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
   let archive: ArchiveStore;
   try {
-    archive = await readArchive(local);
+    archive = await readArchive(local, local.archive);
   } catch (err) {
     // A missing archive is no error yet: the live window may still have the recall.
     if (err instanceof ArchiveMissingError) return undefined;

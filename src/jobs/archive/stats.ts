@@ -13,7 +13,7 @@ import type { Format, GlobalFlags, Settings } from '../../runtime/settings.js';
 import { openLocal, readArchive, type LocalSession } from '../../runtime/archive/local-session.js';
 
 async function countArchive(local: LocalSession, plan: StatsPlan): Promise<StatsResult> {
-  const archive = await readArchive(local);
+  const archive = await readArchive(local, local.archive);
   try {
     return await archive.stats(plan.query, plan.by);
   } finally {

@@ -6,7 +6,7 @@ import type { ArchiveExtent, ArchiveStore, RunCounts } from '../../archive/store
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../../runtime/context.js';
 import { InterruptedError } from '../../runtime/cli-errors.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import { writing } from '../../runtime/archive/archive-file.js';
 import { maskSecrets } from '../../api/errors-mask.js';
 import { runSecrets } from '../../runtime/config/run-secrets.js';
@@ -39,14 +39,14 @@ async function* readAhead<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
 }
 
 /** The sources asked for: the flag, else the profile's, else undefined (all the key may use). */
-function sourcesOf(plan: SyncPlan, session: Session): string[] | undefined {
+function sourcesOf(plan: SyncPlan, session: ApiSession): string[] | undefined {
   return plan.sources ?? session.settings.profileSources;
 }
 
 export async function syncOnce(
   archive: ArchiveStore,
   plan: SyncPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
 ): Promise<SyncResult> {
   const file = archive.name;

@@ -5,7 +5,8 @@ import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { formatOfPath, openTarget } from '../../runtime/files/output-target.js';
 import { tellsSuccess, writeOutput } from '../../runtime/files/write-output.js';
-import { openSession, type Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
+import { openSession } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import { archiveTarget, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
 import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
@@ -82,7 +83,7 @@ async function outboxDelivery(
   archive: ArchiveStore,
   actions: ActionsPlan,
   plan: SyncPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
 ): Promise<OutboxDelivery> {
   const { openOutboxDelivery } = await import('./outbox-delivery.js');
@@ -98,7 +99,7 @@ async function outboxDelivery(
 async function syncDelivering(
   archive: ArchiveStore,
   plan: SyncPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
   delivery: OutboxDelivery | undefined,
 ) {
@@ -110,13 +111,13 @@ async function syncDelivering(
   }
 }
 
-function noteDeliveries(session: Session, report: { delivered: number; failed: number }): void {
+function noteDeliveries(session: ApiSession, report: { delivered: number; failed: number }): void {
   if (report.delivered + report.failed > 0 && tellsSuccess(session))
     session.status.note(`actions: ${report.delivered} delivered · ${report.failed} failed`);
 }
 
 /** With --sandbox the summary names the archive: it is not the usual one. */
-function named(session: Session, archive: ArchiveStore): string | undefined {
+function named(session: ApiSession, archive: ArchiveStore): string | undefined {
   return session.settings.sandbox ? archive.name : undefined;
 }
 
@@ -124,7 +125,7 @@ function named(session: Session, archive: ArchiveStore): string | undefined {
 function watch(
   archive: ArchiveStore,
   plan: SyncPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
   json: boolean,
   delivery: OutboxDelivery | undefined,

@@ -30,7 +30,7 @@ async function withArchive<T>(
   const archive =
     mode === 'write'
       ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(local);
+      : await readArchive(local, local.archive);
   try {
     return await fn(archive, local);
   } finally {

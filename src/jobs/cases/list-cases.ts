@@ -2,11 +2,8 @@
 import { isOverdue } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
-import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
+import type { Session } from '../../runtime/session.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 import { CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
@@ -16,45 +13,33 @@ export function caseRecord(c: CaseView): Record<string, unknown> {
   return Object.fromEntries(CASE_FIELDS.map((f) => [f, c[f]]));
 }
 
-export async function runCasesList(plan: CasesListPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const local = await openLocal(globals, ctx, plan.db);
-  const format = chooseFormat(local.settings, local.terminal);
-  const archive = await readArchive(local);
+export async function runCasesList(plan: CasesListPlan, session: Session): Promise<void> {
+  const output = await session.output();
+  const where = session.archive(plan.db);
+  const archive = await readArchive(session, where);
   let cases: CaseView[];
   try {
-    cases = await casesOrNone(local, () => archive.cases(plan.query, plan.filter));
+    cases = await casesOrNone({ archive: where, status: session.status }, () => archive.cases(plan.query, plan.filter));
   } finally {
     await archive.close();
   }
   if (plan.overdue) {
-    const now = ctx.now();
+    const now = session.ctx.now();
     cases = cases.filter((c) => isOverdue(c, now));
   }
   cases.sort(byLevelAndSeverity);
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: CASE_TABLE_COLUMNS,
-        csvColumns: [...CASE_FIELDS],
-        formulaGuard: plan.formulaGuard,
-        bom: plan.bom,
-        width: local.terminal.columns,
-        wholeHeaders: true,
-        color: local.terminal.color,
-        toTerminal: reachesTerminal(target, local.terminal),
-      });
-      // A table is read by people: the due time to the minute (UTC), so it fits beside the others.
-      const rows =
-        format === 'table'
-          ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16).replace('T', ' ') : null }))
-          : cases.map(caseRecord);
-      await renderer.write(rows);
-      await renderer.end();
-    },
-  );
-  if (format === 'table') local.status.note(`${counted(cases.length, 'case', 'cases')} in ${local.archive.name}`);
+  // A table is read by people: the due time to the minute (UTC), so it fits beside the others.
+  const rows =
+    output.format === 'table'
+      ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16).replace('T', ' ') : null }))
+      : cases.map(caseRecord);
+  const spec = {
+    tableColumns: CASE_TABLE_COLUMNS,
+    csvColumns: [...CASE_FIELDS],
+    formulaGuard: plan.formulaGuard,
+    bom: plan.bom,
+    wholeHeaders: true,
+  };
+  await output.write((sink) => sink.rows(spec, rows));
+  if (output.format === 'table') session.status.note(`${counted(cases.length, 'case', 'cases')} in ${where.name}`);
 }

@@ -56,7 +56,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   if (catalogue && index) reportCatalogue(catalogue, index.rejected, local.status);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, globals, local, ctx);
-  const archive = await readArchive(local);
+  const archive = await readArchive(local, local.archive);
   let data: ReportData;
   try {
     const all = await casesOrNone(local, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));

@@ -88,7 +88,7 @@ export async function collectDigest(
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive: a source the key may not use is refused as `feed` refuses it.
   const allowed = await allowedSources(sel.sources, globals, local, ctx);
-  const archive = await readArchive(local);
+  const archive = await readArchive(local, local.archive);
   let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
   let stored: Awaited<ReturnType<typeof archive.storedIn>>;
   let settled: boolean;

@@ -69,7 +69,7 @@ export async function postDigest(
   const { HttpAgent } = await import('../../api/http-agent.js');
   const { webhookAction } = await import('../../actions/webhook-action.js');
   const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
-  const { proxyFromEnv } = await import('../../runtime/session.js');
+  const { proxyFromEnv } = await import('../../runtime/api-session.js');
   const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
   // The payload is built here; the action posts it as it is (its json format).
   const { slackDigest, teamsDigest } = await import('./chat-digest.js');

@@ -8,8 +8,8 @@ import { nextMonthlyReset } from '../../api/retry.js';
 import { parseDuration } from '../../api/duration.js';
 import { BOUNDS } from '../../api/constants.js';
 import type { Context } from '../../runtime/context.js';
-import type { Session } from '../../runtime/session.js';
-import { proxyFromEnv } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
+import { proxyFromEnv } from '../../runtime/api-session.js';
 import type { Settings } from '../../runtime/settings.js';
 import { type CheckResult, fail, messageOf, ok, skip, warn } from './check.js';
 
@@ -75,7 +75,7 @@ function clockCheck(date: string | string[] | undefined, now: number): CheckResu
 }
 
 /** The key accepted by one `sources` call (it counts against the quota), and the sources it may use. */
-export async function checkKey(session: Session): Promise<CheckResult> {
+export async function checkKey(session: ApiSession): Promise<CheckResult> {
   try {
     const res = await session.client.sources();
     const ids = res.data_sources.map((s) => s.id);
@@ -89,8 +89,8 @@ export async function checkKey(session: Session): Promise<CheckResult> {
 }
 
 /** Credits left (one feed request of one record), and what `--every` would spend until the monthly reset. */
-export async function checkQuota(session: Session, every: string | undefined, ctx: Context): Promise<CheckResult> {
-  let page: Awaited<ReturnType<ReturnType<Session['client']['feedPages']>['next']>>['value'];
+export async function checkQuota(session: ApiSession, every: string | undefined, ctx: Context): Promise<CheckResult> {
+  let page: Awaited<ReturnType<ReturnType<ApiSession['client']['feedPages']>['next']>>['value'];
   try {
     const pages = session.client.feedPages({ hoursAgo: BOUNDS.defaultHours, limit: 1 });
     page = (await pages.next()).value;

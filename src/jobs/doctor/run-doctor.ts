@@ -2,7 +2,8 @@
 import type { Context } from '../../runtime/context.js';
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
 import { archiveTarget } from '../../runtime/archive/archive-file.js';
-import { loadSettings, openSession, proxyFromEnv } from '../../runtime/session.js';
+import { proxyFromEnv } from '../../runtime/api-session.js';
+import { loadSettings, openSession } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import { checkApiKey } from '../../api/request-target.js';
 import { detectTerminal } from '../../runtime/terminal/terminal.js';

@@ -5,7 +5,7 @@ import { ResumableError } from '../../runtime/cli-errors.js';
 import { isResumable } from '../../runtime/failure-policy.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
 
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import type { Page } from '../watch/pages.js';
 import { resumeCommand } from './resume-command.js';
 
@@ -19,7 +19,7 @@ export interface Progress {
 }
 
 export interface FailedExport {
-  session: Session;
+  session: ApiSession;
   ctx: Context;
   target: OutputTarget;
   progress: Progress;

@@ -7,7 +7,7 @@ import type { Context } from '../../runtime/context.js';
 import { openTarget } from '../../runtime/files/output-target.js';
 import { announceWritten, writeOutput } from '../../runtime/files/write-output.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import { keepForResume, type Progress } from './export-failure.js';
 import { pagesOf } from '../watch/pages.js';
 import type { FeedPlan } from '../watch/plan.js';
@@ -38,7 +38,7 @@ export function fingerprint(plan: FeedPlan): string {
 /** Writes pages into the target until the window, --max or --no-paginate ends the run. */
 async function fill(
   plan: FeedPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
   target: OutputTarget,
   progress: Progress,
@@ -93,7 +93,7 @@ async function idsWritten(
   return idsInPartial(target.partial, { format: plan.format, header: head?.header, formulaGuard: plan.formulaGuard });
 }
 
-export async function runExport(plan: FeedPlan, session: Session, ctx: Context): Promise<void> {
+export async function runExport(plan: FeedPlan, session: ApiSession, ctx: Context): Promise<void> {
   const progress: Progress = { written: 0, fetched: 0, cursor: plan.cursor, last: undefined };
   await writeOutput(
     () =>

@@ -5,7 +5,7 @@ import { isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../../runtime/context.js';
 import { openTarget } from '../../runtime/files/output-target.js';
 import { announceWritten, tellsSuccess, writeOutput } from '../../runtime/files/write-output.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import { type Deliveries, deliverySummary, openDeliveries } from '../watch/deliveries.js';
 import { pollNew, remember } from '../watch/new-records.js';
 import { pagesOf } from '../watch/pages.js';
@@ -13,7 +13,7 @@ import type { FeedPlan } from '../watch/plan.js';
 import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
 import { SeenState } from '../watch/seen-state.js';
 
-export async function runOnce(plan: FeedPlan & { state: string }, session: Session, ctx: Context): Promise<void> {
+export async function runOnce(plan: FeedPlan & { state: string }, session: ApiSession, ctx: Context): Promise<void> {
   // Before any request: a state that cannot be read or written stops the run here.
   const state = await SeenState.load(plan.state);
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
@@ -26,7 +26,7 @@ export async function runOnce(plan: FeedPlan & { state: string }, session: Sessi
 
 async function pollAndWrite(
   plan: FeedPlan & { state: string },
-  session: Session,
+  session: ApiSession,
   ctx: Context,
   state: SeenState,
   deliveries: Deliveries | undefined,

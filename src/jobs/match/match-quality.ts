@@ -21,7 +21,7 @@ export interface QualityPlan {
 export async function runMatchQuality(plan: QualityPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
   const local = await openLocal(globals, ctx, plan.db);
   // Reads only: cases through the archive's own listing (whose filter applies to each case's recall), recalls likewise.
-  const archive = await readArchive(local);
+  const archive = await readArchive(local, local.archive);
   const coverage = new CoverageCounter();
   let tiers: ReturnType<typeof tierPrecision>;
   try {

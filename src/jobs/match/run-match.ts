@@ -158,7 +158,7 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
     // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
     const archive = opener
       ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(local);
+      : await readArchive(local, local.archive);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);

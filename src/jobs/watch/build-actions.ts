@@ -8,7 +8,7 @@ import { execAction } from '../../actions/exec-action.js';
 import { webhookAction } from '../../actions/webhook-action.js';
 import { HttpAgent } from '../../api/http-agent.js';
 import type { Context } from '../../runtime/context.js';
-import { proxyFromEnv, type Session } from '../../runtime/session.js';
+import { proxyFromEnv, type ApiSession } from '../../runtime/api-session.js';
 import type { ActionsPlan } from './actions-plan.js';
 
 export interface BuiltActions {
@@ -20,7 +20,7 @@ export interface BuiltActions {
   close(): Promise<void>;
 }
 
-export function buildActions(plan: ActionsPlan, session: Session, ctx: Context): BuiltActions {
+export function buildActions(plan: ActionsPlan, session: ApiSession, ctx: Context): BuiltActions {
   const timeoutMs = session.settings.timeoutMs;
   const actions: Action[] = [];
   const batches: BatchAction[] = [];

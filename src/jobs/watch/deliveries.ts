@@ -1,7 +1,7 @@
 import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { Context } from '../../runtime/context.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import type { ActionsPlan } from './actions-plan.js';
 import { buildActions } from './build-actions.js';
 import type { SeenState } from './seen-state.js';
@@ -49,7 +49,7 @@ function describe(id: string): string {
 export async function openDeliveries(
   plan: ActionsPlan,
   state: SeenState,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
 ): Promise<Deliveries> {
   const { actions, batches: batchActions, close } = buildActions(plan, session, ctx);

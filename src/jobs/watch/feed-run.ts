@@ -1,7 +1,8 @@
 // The frame of every feed run (settings, plan, session, run lock), shared by `feed` and `match --watch`.
 import type { Context } from '../../runtime/context.js';
 import { withRunLock } from '../../runtime/files/run-lock.js';
-import { openSession, loadSettings, type Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
+import { loadSettings, openSession } from '../../runtime/session.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { detectTerminal, type Terminal } from '../../runtime/terminal/terminal.js';
 import { planFeed, type FeedOptions, type FeedPlan } from './plan.js';
@@ -14,7 +15,7 @@ export async function withFeedRun(
   opts: FeedOptions,
   globals: GlobalFlags,
   ctx: Context,
-  run: (plan: FeedPlan, session: Session, terminal: Terminal) => Promise<void>,
+  run: (plan: FeedPlan, session: ApiSession, terminal: Terminal) => Promise<void>,
 ): Promise<void> {
   const settings = await loadSettings(globals, ctx);
   // Every flag is checked before anything starts: bad input sends no request and touches no file.

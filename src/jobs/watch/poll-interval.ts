@@ -4,7 +4,7 @@ import type { RateLimitInfo } from '../../api/schemas.js';
 import type { Context } from '../../runtime/context.js';
 import { InterruptedError } from '../../runtime/cli-errors.js';
 import { endsWatch } from '../../runtime/failure-policy.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 
 /** `14:05:09`: when a poll ran, in the UTC time of the status lines. */
 export function clock(ms: number): string {
@@ -78,7 +78,7 @@ export interface RepeatOptions {
   /** For messages: "poll" / "polling", "sync" / "syncing". */
   noun: string;
   verb: string;
-  session: Session;
+  session: ApiSession;
   ctx: Context;
   round: () => Promise<PollRound>;
 }

@@ -5,7 +5,7 @@ import { type Format, formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../../runtime/options/column-names.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import type { FeedPlan } from './plan.js';
 
 /** The record schema's column types, for a format that types its columns (loaded only then: it loads zod). */
@@ -31,7 +31,7 @@ export interface PageSink {
 
 export interface PageSinkOptions {
   plan: FeedPlan;
-  session: Session;
+  session: ApiSession;
   target: OutputTarget;
   /** The head of the csv file continued, as continuedCsv() read and checked it before any request. */
   head?: CsvHead | undefined;

@@ -4,7 +4,7 @@ import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../../runtime/context.js';
 import { stdoutTarget } from '../../runtime/files/file-target.js';
-import type { Session } from '../../runtime/session.js';
+import type { ApiSession } from '../../runtime/api-session.js';
 import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
@@ -43,7 +43,7 @@ function recordOutput(sink: PageSink): WatchOutput {
 /** One poll: the new records are remembered, the state staged, the rows written, then the state put in place. */
 async function pollOnce(
   plan: WatchPlan,
-  session: Session,
+  session: ApiSession,
   ctx: Context,
   output: WatchOutput,
   state: SeenState,
@@ -75,7 +75,7 @@ async function pollOnce(
   return poll;
 }
 
-export async function runWatch(plan: WatchPlan, session: Session, ctx: Context, given?: WatchOutput): Promise<void> {
+export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Context, given?: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
   const { intervalMs, skipExisting } = plan.watch;
   const output = given ?? recordOutput(createRecordSink({ plan, session, target: stdoutTarget(ctx.stdout) }));

@@ -31,8 +31,11 @@ export async function openLocal(globals: GlobalFlags, ctx: Context, choice: DbCh
   return { settings, terminal, status, archive };
 }
 
-/** Opens the local session's archive for reading only: a read-only file, mount or database role is enough. */
-export async function readArchive(local: LocalSession): Promise<ArchiveStore> {
-  if (local.settings.verbose) local.status.note(`archive: ${local.archive.name}`);
-  return openArchiveAt(local.archive, { create: false, readOnly: true });
+/** Opens an archive for reading only: a read-only file, mount or database role is enough. */
+export async function readArchive(
+  run: Pick<LocalSession, 'settings' | 'status'>,
+  target: DbTarget,
+): Promise<ArchiveStore> {
+  if (run.settings.verbose) run.status.note(`archive: ${target.name}`);
+  return openArchiveAt(target, { create: false, readOnly: true });
 }

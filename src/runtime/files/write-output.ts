@@ -1,5 +1,5 @@
 // One way to fill an output: open the target, write, then commit; on failure the caller decides what stays (by default nothing).
-import type { Session } from '../session.js';
+import type { ApiSession } from '../api-session.js';
 import type { OutputTarget } from './file-target.js';
 
 /** What to do with a target whose write failed; returns the error to throw. */
@@ -31,12 +31,12 @@ export async function writeOutput<T>(
 }
 
 /** Off a terminal (cron) a success says nothing unless -v, so cron mails only problems; warnings and errors always print. */
-export function tellsSuccess(session: Session): boolean {
+export function tellsSuccess(session: ApiSession): boolean {
   return session.terminal.stderrIsTTY || session.settings.verbose;
 }
 
 /** A run that wrote `-o` ends with one line saying what went where (`wrote 585 recalls to recalls.csv`). */
-export function announceWritten(session: Session, what: string, more = ''): void {
+export function announceWritten(session: ApiSession, what: string, more = ''): void {
   const file = session.settings.output;
   if (file && tellsSuccess(session)) session.status.note(`wrote ${what} to ${file}${more}`);
 }

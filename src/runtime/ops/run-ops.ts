@@ -1,5 +1,5 @@
 // One monitored run: pings at its start and end (and after each --watch poll), the metrics file after each.
-import { proxyFromEnv } from '../session.js';
+import { proxyFromEnv } from '../api-session.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
