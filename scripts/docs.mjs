@@ -20,6 +20,8 @@ export async function generatedDocs() {
       outfile,
       splitting: false,
       packages: 'external',
+      // docs/exit-codes.md names error classes: as the sources spell them, never as the bundle renames them.
+      keepNames: true,
     });
     return await (await import(pathToFileURL(outfile).href)).generatedDocs();
   } finally {

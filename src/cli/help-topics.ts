@@ -73,6 +73,8 @@ function exitCodesText(): string {
   return `Exit codes: one per kind of failure, the same for every command. "No results" is ${EXIT.ok}.
 
 ${lines.join('\n')}
+
+The error classes behind each code: docs/exit-codes.md.
 `;
 }
 

@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { Context } from '../runtime/context.js';
+import { errorsByExitCode } from '../runtime/error-docs.js';
 import { exitCodeList } from '../runtime/exit-codes.js';
 import { commandTree } from './main.js';
 
@@ -61,9 +62,12 @@ ${toc.join('\n')}
 ${sections.join('\n')}`;
 }
 
-/** docs/exit-codes.md: the exit-code table (src/cli/exit-codes.ts), as `recall-feed help exit-codes` prints it. */
+/** docs/exit-codes.md: the exit-code table (src/runtime/exit-codes.ts) as `recall-feed help exit-codes` prints it. */
 export function exitCodesMarkdown(): string {
   const rows = exitCodeList().map(({ code, meaning }) => `| ${code} | ${meaning.detail.replaceAll('|', '\\|')} |`);
+  const causes = [...errorsByExitCode()].map(
+    ([code, names]) => `| ${code} | ${names.map((n) => `\`${n}\``).join(', ')} |`,
+  );
   return `# Exit codes
 
 ${GENERATED}
@@ -77,6 +81,17 @@ ${rows.join('\n')}
 Errors print one line \`error: <message>\` on stderr and, where it helps, \`hint:\` lines (the sources
 the key may use, how to store a key, the valid values of a flag, the command that resumes).
 stdout carries data only.
+
+## The errors behind each code
+
+For contributors: the error classes that end a run with each code, from the one table
+(src/runtime/error-table.ts) and the CLI's own errors, which carry their code (\`CliError\`). A subclass
+without a row of its own takes its base's; a \`ResumableError\` (a run stopped part-way) takes its cause's
+code and adds the command that resumes; an abort surfacing from a library is 130; anything else is 1.
+
+| code | errors |
+|---|---|
+${causes.join('\n')}
 `;
 }
 

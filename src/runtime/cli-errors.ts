@@ -3,8 +3,8 @@ import { EXIT } from './exit-codes.js';
 
 /**
  * The base of the CLI's own errors: each carries its exit code and, where it helps, a hint, so that
- * error-reports.ts maps them all with one rule. (Library errors, which know nothing of exit codes, are
- * mapped there one by one; CLI errors older than this base still are too.)
+ * error-reports.ts maps them all with one rule. (Library errors, which know nothing of exit codes, and the
+ * errors here older than this base have a row each in error-table.ts.)
  */
 export abstract class CliError extends Error {
   abstract readonly exitCode: number;

@@ -1,4 +1,4 @@
-// The exit codes by name. Which error gets which is decided in error-reports.ts alone; this table has no
+// The exit codes by name. Which error gets which is decided in error-table.ts alone; this table has no
 // imports, so that main() can name `ok` and `usage` without loading every error class.
 export const EXIT = {
   ok: 0,

@@ -25,6 +25,8 @@ describe('help topics', () => {
     const codes = [...r.stdout.matchAll(/^ {2}\s*(\d+) {2}\S/gm)].map((m) => Number(m[1]));
     expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130]);
     expect(r.stdout).toMatch(/^ {4}9 {2}busy: another run holds the output or state file/m);
+    // The errors behind each code are generated into the docs from the error table (error-table.test.ts).
+    expect(r.stdout).toContain('The error classes behind each code: docs/exit-codes.md.');
   });
 
   it('formats lists each format with what it can do', async () => {

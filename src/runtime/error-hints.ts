@@ -1,0 +1,70 @@
+// The hints (and the few messages) of error-table.ts that need more than one line, or a look inside the error.
+import type { RedirectError, TlsError, UnauthorizedDataSourcesError, WaitTooLongError } from '../api/api-errors.js';
+import type { DatabaseProblem } from '../archive/archive-errors.js';
+
+/** The fixed hints, by what they are about. */
+export const H = {
+  key: 'store a key with `recall-feed config set api-key` (reads it from stdin), or set RECALL_FEED_API_KEY; try `--sandbox` to run without one',
+  malformedKey:
+    'the key comes from --api-key, RECALL_FEED_API_KEY or the profile: set it again as one line, e.g. `recall-feed config set api-key` (reads it from stdin)',
+  insecure: 'use an https base URL, or pass --allow-insecure-http if you really mean it',
+  proxyAuth:
+    "put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)",
+  baseUrl:
+    "check --base-url (or RECALL_FEED_BASE_URL, the profile's base-url): it should be the API's root, e.g. https://api.deeprecall.io",
+  quota: 'ask the operator for a higher quota',
+  tooLarge:
+    'a smaller --page-size keeps pages small; raise --max-response-mb if the API really sends answers this large',
+  notAnArchive: 'point --db at a recall-feed archive, or at a new file for sync to create',
+  archiveMissing: 'run `recall-feed sync` first to create it, or point --db or RECALL_FEED_DB at an archive',
+  archiveTooNew: 'upgrade recall-feed to read it, or give another file with --db',
+  archiveTooOld: 'run `recall-feed sync` once: it brings the archive forward',
+  archiveCorrupt: 'restore it from a backup, or move it aside: the next `recall-feed sync` starts a new archive',
+  holdsSandbox: 'sync real recalls into another archive (--db), or remove this sandbox archive',
+  holdsReal:
+    'with --sandbox or a sandbox key (dr_test_…) the default archive is recalls-sandbox.db: leave out --db, or name another file',
+  listCases: 'list them: recall-feed cases --status all',
+  caseLog:
+    'the timeline from that event on cannot be trusted: compare with a backup of the archive, or a report handed over before',
+} as const;
+
+export const DATABASE_HINTS: Record<DatabaseProblem, string> = {
+  password: 'check the user and password in the --db URL (or PGPASSWORD, ~/.pgpass)',
+  host: 'check the host name in the --db URL',
+  down: 'start the server, or check the host and port in the --db URL',
+  database: 'create it (createdb), or name an existing database in the --db URL',
+  permission:
+    "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see docs/archive.md: Roles and grants)",
+  lost: 'run the command again: what was committed is kept, and the next sync completes it',
+  ssl: 'check sslmode in the --db URL (docs/archive.md: TLS)',
+  lock: 'another writer (a sync or cases step, maybe stuck on another host) holds it: see pg_stat_activity; RECALL_FEED_DB_LOCK_WAIT sets the wait for the write lock in seconds',
+  timeout:
+    "raise the role's statement_timeout (ALTER ROLE … SET statement_timeout), or set it in the --db URL: ?options=-c%20statement_timeout%3D0",
+};
+
+export function tlsHint(err: TlsError): string {
+  if (err.kind === 'protocol')
+    return 'check --base-url: is the server https? A plain-http server (such as a local sandbox) needs http://';
+  return 'if your own proxy or gateway signs this certificate, point NODE_EXTRA_CA_CERTS at its CA file; otherwise check --base-url';
+}
+
+export function redirectHint(err: RedirectError): string {
+  if (!err.location) return H.baseUrl;
+  return `the API may have moved to ${err.location}: if you trust that address, pass its root as --base-url`;
+}
+
+/** The sources the key may use, when the API said; else its own help. */
+export function unauthorizedHint(err: UnauthorizedDataSourcesError): string | undefined {
+  return err.authorized.length ? `this key may use: ${err.authorized.join(', ')}` : err.help;
+}
+
+/** A reset beyond any sensible --max-wait says so, rather than advise raising it. */
+export const waitTooLong = {
+  message(err: WaitTooLongError): string {
+    const at = err.resetAt.toISOString();
+    return err.pointless
+      ? `${err.message} (on ${at}): waiting for it is pointless`
+      : `${err.message} (at ${at}), longer than --max-wait allows`;
+  },
+  hint: (err: WaitTooLongError) => (err.pointless ? undefined : 'raise --max-wait to wait it out'),
+};
