@@ -1,4 +1,4 @@
-// --webhook-format teams: a Teams Workflows message carrying an Adaptive Card, kept under the size Teams accepts.
+// Teams Workflows messages carrying an Adaptive Card, kept under the size Teams accepts: one recall (--webhook-format teams) and the parts of the digest's card.
 import { describeItem } from './recall-text.js';
 import { shorten } from './shorten.js';
 
