@@ -17,8 +17,3 @@ export interface Action {
   name: string;
   attempt(record: Record<string, unknown>, signal?: AbortSignal): Promise<AttemptResult>;
 }
-
-/** C0 and C1 control characters but tab: what a hostile value could use to drive the terminal. */
-export function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}

@@ -1,7 +1,7 @@
 // --exec: runs a command once per recall, never through a shell; the record is on its stdin as one JSON line.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Action, AttemptResult } from './action.js';
-import { stripControls } from './action.js';
+import { stripControls } from '../output/control-escapes.js';
 import { fillWords } from './command-words.js';
 import { type OutputBounds, OutputTail } from './exec-output.js';
 

@@ -1,5 +1,5 @@
 // What an --exec command printed, kept within bounds: the last lines up to a byte budget, each line cut short.
-import { stripControls } from './action.js';
+import { stripControls } from '../output/control-escapes.js';
 
 export interface OutputBounds {
   /** Bytes of output kept per command: the last lines that fit. Default 64 KiB. */

@@ -44,3 +44,8 @@ export function jsonText(value: unknown): string {
 export function escapeTerminalControls(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (ch) => `\\x${hex(ch)}`);
 }
+
+/** C0 and C1 control characters but tab: what a hostile value could use to drive the terminal. */
+export function stripControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

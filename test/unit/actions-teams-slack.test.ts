@@ -1,8 +1,9 @@
 // Teams and Slack payloads: the documented shapes, hostile text kept as text, and bodies that stay under each service's size limit.
 import { describe, expect, it } from 'vitest';
-import { TEAMS_MAX_BYTES, teamsRecallMessage } from '../../src/actions/teams-card.js';
-import { SLACK_MAX_CHARS, slackMessage } from '../../src/actions/webhook-action.js';
-import { slackDigest, teamsDigest } from '../../src/jobs/digest/chat-digest.js';
+import { TEAMS_MAX_BYTES, teamsRecallMessage } from '../../src/output/teams-card.js';
+import { slackMessage } from '../../src/actions/webhook-action.js';
+import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
+import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 
 /** Teams' documented limit for a Workflows webhook message: about 28 KB. */

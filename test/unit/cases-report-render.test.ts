@@ -1,10 +1,11 @@
 // The report's renderings over hand-made data: hostile values stay text, the statement's wording, incomplete monitoring said.
 import { describe, expect, it } from 'vitest';
 import type { MonitoringHealth } from '../../src/archive/health.js';
-import { type ReportData, statement } from '../../src/jobs/cases/report-data.js';
-import { reportHtml } from '../../src/jobs/cases/report-html.js';
-import { reportMarkdown } from '../../src/jobs/cases/report-markdown.js';
-import { minute, readable } from '../../src/jobs/cases/report-times.js';
+import { statement } from '../../src/jobs/cases/report-data.js';
+import { reportHtml } from '../../src/output/report/report-html.js';
+import { reportMarkdown } from '../../src/output/report/report-markdown.js';
+import type { ReportData } from '../../src/output/report/report-model.js';
+import { minute, readable } from '../../src/output/report/report-times.js';
 
 const HOSTILE = '</style><script>alert(1)</script>| **x** [a](javascript:1) \u001b[31mred\u0007';
 const healthy: MonitoringHealth = {

@@ -1,7 +1,7 @@
 // Recall text never mentions anyone in a chat: @channel, @here, @all or @someone from a notice reach nobody (Mattermost acts on them).
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../src/actions/webhook-action.js';
-import { slackDigest } from '../../src/jobs/digest/chat-digest.js';
+import { slackDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 
 const hostile = { id: 7, alert_title: 'Urgent @channel @here @all @everyone cc @jsmith', data_source: 'us_cpsc' };

@@ -1,11 +1,12 @@
 // The digest's chat payloads: bounded when monitoring failed badly, cut by code points, Markdown links and images made inert, your products named first.
 import { describe, expect, it } from 'vitest';
-import { TEAMS_MAX_BYTES } from '../../src/actions/teams-card.js';
-import { SLACK_MAX_CHARS, slackMessage } from '../../src/actions/webhook-action.js';
+import { TEAMS_MAX_BYTES } from '../../src/output/teams-card.js';
+import { slackMessage } from '../../src/actions/webhook-action.js';
+import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
 import type { MonitoringHealth } from '../../src/archive/health.js';
-import { slackDigest, teamsDigest } from '../../src/jobs/digest/chat-digest.js';
+import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
-import type { ProductRow } from '../../src/jobs/digest/your-products.js';
+import type { ProductRow } from '../../src/output/digest/product-text.js';
 
 const H = 3_600_000;
 const DAY0 = Date.parse('2026-11-25T00:00:00.000Z');

@@ -1,15 +1,16 @@
 // The digest's deadlines: the due-soon horizon by weekday, the order and the states, and a flood of late cases
 // kept within each budget (Slack, Teams, the e-mail's parts) with your products still named after them.
 import { describe, expect, it } from 'vitest';
-import { TEAMS_MAX_BYTES } from '../../src/actions/teams-card.js';
-import { SLACK_MAX_CHARS } from '../../src/actions/webhook-action.js';
+import { TEAMS_MAX_BYTES } from '../../src/output/teams-card.js';
+import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
 import type { CaseView } from '../../src/archive/cases-model.js';
-import { slackDigest, teamsDigest } from '../../src/jobs/digest/chat-digest.js';
+import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { deadlinesOf, dueSoonUntil } from '../../src/jobs/digest/deadlines.js';
-import { buildDigest, digestSubject } from '../../src/jobs/digest/digest-model.js';
-import { digestHtml } from '../../src/jobs/digest/render-html.js';
-import { digestText } from '../../src/jobs/digest/render-text.js';
-import type { ProductRow } from '../../src/jobs/digest/your-products.js';
+import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import { digestSubject } from '../../src/output/digest/digest-view.js';
+import { digestHtml } from '../../src/output/digest/digest-html.js';
+import { digestText } from '../../src/output/digest/digest-text.js';
+import type { ProductRow } from '../../src/output/digest/product-text.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;

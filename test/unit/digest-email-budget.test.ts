@@ -1,9 +1,9 @@
 // The e-mail's parts stay within their budget whatever the catalogue: every match shown, possibles as they fit, then counted.
 import { describe, expect, it } from 'vitest';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
-import { digestHtml } from '../../src/jobs/digest/render-html.js';
-import { digestText } from '../../src/jobs/digest/render-text.js';
-import type { ProductRow } from '../../src/jobs/digest/your-products.js';
+import { digestHtml } from '../../src/output/digest/digest-html.js';
+import { digestText } from '../../src/output/digest/digest-text.js';
+import type { ProductRow } from '../../src/output/digest/product-text.js';
 
 function row(line: number, level: string): ProductRow {
   return {

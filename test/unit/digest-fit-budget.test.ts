@@ -1,6 +1,6 @@
 // fitting(): the items in order while their UTF-8 bytes fit, the rest never rendered.
 import { describe, expect, it } from 'vitest';
-import { fitting } from '../../src/jobs/digest/fit-budget.js';
+import { fitting } from '../../src/output/digest/fit-budget.js';
 
 describe('fitting', () => {
   it('counts UTF-8 bytes and the separator, stopping at the first item that does not fit', () => {

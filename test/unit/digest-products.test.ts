@@ -1,8 +1,9 @@
 // Your products: the reading order (level, severity, newest) and the subject line that counts catalogue rows.
 import { describe, expect, it } from 'vitest';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
-import { digestSubject } from '../../src/jobs/digest/digest-model.js';
-import { byReadingOrder, type ProductRow } from '../../src/jobs/digest/your-products.js';
+import { digestSubject } from '../../src/output/digest/digest-view.js';
+import { byReadingOrder } from '../../src/jobs/digest/your-products.js';
+import type { ProductRow } from '../../src/output/digest/product-text.js';
 
 function row(line: number, level: string, severity: string | null, published: string): ProductRow {
   return {

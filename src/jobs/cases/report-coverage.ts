@@ -6,7 +6,7 @@ import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { rowKeys } from '../matching/open-cases.js';
 import { utcMs } from '../matching/sla.js';
-import type { CatalogueCoverage, ExcludedRow, RecallFacts, UncasedMatch } from './report-data.js';
+import type { CatalogueCoverage, ExcludedRow, RecallFacts, UncasedMatch } from '../../output/report/report-model.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 

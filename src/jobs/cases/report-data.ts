@@ -1,119 +1,15 @@
-// The evidence report's content, one object every format renders: period, coverage, health, every case with its timeline, the statement.
-import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
-import { readable } from './report-times.js';
+// The evidence report's content (its shape, which every format renders, is src/output/report/report-model.ts): each case as of the period, the counts, the statement.
+import type { CaseView, MonitoringHealth } from '../../archive/index.js';
+import type {
+  CatalogueCoverage,
+  RecallFacts,
+  ReportCase,
+  ReportData,
+  TimeToAction,
+} from '../../output/report/report-model.js';
+import { readable } from '../../output/report/report-times.js';
 import { utcMs } from '../matching/sla.js';
 import { isOverdue } from '../../archive/cases-model.js';
-
-export interface CatalogueCoverage {
-  file: string;
-  rows: number;
-  /** Rows with a valid barcode, a model number, or a brand and a name, and no identifier refused. */
-  with_identifier: number;
-  without_identifier: number;
-  /** Rows whose identifier was refused (a barcode with a wrong check digit): listed, never counted usable. */
-  refused: { line: number; catalog_key: string; value: string; reason: string }[];
-  key_column: string | null;
-  /** Rows (by key) with at least one case up to the period's end. */
-  rows_with_cases: number;
-  /** Rows the matcher, run by the report over the archive, finds a match or possible for, whether or not they have a case. */
-  rows_matching: number;
-  /** Match pairs the report found in the archive that have no case: the cases were not opened (match --open-cases). */
-  matches_without_case: UncasedMatch[];
-  /**
-   * Pairs the matcher found but excluded: the row's lot or date is not among those the notice names. Never a match,
-   * never counted in rows_matching, never making the statement incomplete: listed as the proof nothing was over-pulled.
-   */
-  excluded: ExcludedRow[];
-}
-
-/** A catalogue row a recall touches but whose lot or date the notice does not name, with the notice's words that say so. */
-export interface ExcludedRow {
-  catalog_key: string;
-  line: number;
-  product_name: string | null;
-  /** The tier the pair was found at (barcode, model+brand, ...) before its scope excluded it. */
-  reason: string;
-  recall_id: number;
-  alert_title: string | null;
-  risk_severity: string | null;
-  scope_evidence: string;
-}
-
-export interface UncasedMatch {
-  catalog_key: string;
-  line: number;
-  product_name: string | null;
-  level: string;
-  reason: string;
-  recall_id: number;
-  alert_title: string | null;
-  risk_severity: string | null;
-}
-
-/** The recall of a case as the archive holds it now: what an auditor needs to judge the case. */
-export interface RecallFacts {
-  risk_severity: string | null;
-  hazard: string | null;
-  source_url: string | null;
-  published_at: string | null;
-}
-
-/** An event with its number on its case (1, 2, 3); `seq` stays the archive-wide chain's. */
-export interface ReportEvent extends CaseEventView {
-  number: number;
-}
-
-export interface ReportCase extends Omit<CaseView, 'events'> {
-  recall: RecallFacts | null;
-  /** When the case was closed (its last resolve), as of the period's end; null when it was not. */
-  closed_at: string | null;
-  /** Hours from the recall's publication (the deadline's clock; else the case's opening) to its closing. */
-  time_to_action_hours: number | null;
-  events: ReportEvent[];
-}
-
-/** Time to action over the closed cases, laid out like the Product Safety Pledge's KPI. */
-export interface TimeToAction {
-  closed: number;
-  median_hours: number | null;
-  p90_hours: number | null;
-  /** Cases with a due time whose result is known at the period's end: closed, or still unresolved and past due. */
-  with_due: number;
-  closed_within_sla: number;
-  /** closed_within_sla / with_due, 0 to 1; null without any. */
-  share_within_sla: number | null;
-}
-
-export interface Provenance {
-  tool: string;
-  version: string;
-  /** The archive as messages name it: a file, or a URL without its password. */
-  archive: string;
-  catalogue: { file: string; sha256: string } | null;
-  chain_head: string;
-}
-
-export interface ReportData {
-  title: string;
-  generated_at: string;
-  period: { since: string | null; until: string };
-  provenance: Provenance;
-  coverage: { catalogue: CatalogueCoverage | null; monitoring: MonitoringHealth };
-  /** Counts over `cases`, which holds every case of the period: nothing is ever cut. */
-  summary: {
-    cases: number;
-    open: number;
-    waiting: number;
-    closed: number;
-    outcomes: Record<string, number>;
-    overdue: number;
-    time_to_action: TimeToAction;
-  };
-  statement: { text: string; incomplete: boolean; as_of: string; rows_without_match: number | null };
-  chain: { intact: boolean; events: number; head: string; problem: string | null };
-  /** Ordered as the summary table: matches first, then by the recall's severity. */
-  cases: ReportCase[];
-}
 
 const HOUR_MS = 3_600_000;
 

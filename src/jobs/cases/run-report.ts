@@ -21,17 +21,11 @@ import type { GlobalFlags } from '../../runtime/settings.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
-import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from './report-csv.js';
-import {
-  type CatalogueCoverage,
-  caseInPeriod,
-  type RecallFacts,
-  type ReportData,
-  statement,
-  summarize,
-} from './report-data.js';
-import { reportHtml } from './report-html.js';
-import { reportMarkdown } from './report-markdown.js';
+import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from '../../output/report/report-csv.js';
+import type { CatalogueCoverage, RecallFacts, ReportData } from '../../output/report/report-model.js';
+import { caseInPeriod, statement, summarize } from './report-data.js';
+import { reportHtml } from '../../output/report/report-html.js';
+import { reportMarkdown } from '../../output/report/report-markdown.js';
 
 export type { ReportFormat } from '../../output/format-kinds.js';
 

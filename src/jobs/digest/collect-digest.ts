@@ -8,9 +8,11 @@ import { type LocalSession, readArchive } from '../../runtime/archive/local-sess
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
+import type { Digest } from '../../output/digest/digest-view.js';
+import type { ProductRow } from '../../output/digest/product-text.js';
 import { deadlinesOf } from './deadlines.js';
-import { buildDigest, type Digest } from './digest-model.js';
-import { byReadingOrder, type ProductRow, productRow } from './your-products.js';
+import { buildDigest } from './digest-model.js';
+import { byReadingOrder, productRow } from './your-products.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { allowedSources } from '../../runtime/archive/allowed-sources.js';
 

@@ -7,10 +7,10 @@ import type { Context } from '../../runtime/context.js';
 import { NotDeliveredError } from '../../runtime/cli-errors.js';
 import type { EmailPlan } from '../../runtime/options/email-options.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { type Digest, digestSubject } from './digest-model.js';
-import { digestCsv, digestCsvName } from './digest-csv.js';
-import { digestHtml } from './render-html.js';
-import { digestText } from './render-text.js';
+import { digestCsv, digestCsvName } from '../../output/digest/digest-csv.js';
+import { digestHtml } from '../../output/digest/digest-html.js';
+import { digestText } from '../../output/digest/digest-text.js';
+import { type Digest, digestSubject } from '../../output/digest/digest-view.js';
 
 /** The most an e-mail's HTML (and text) part holds, in bytes: under the ~102 KB at which Gmail clips a message. */
 export const EMAIL_PART_BYTES = 100_000;
@@ -72,7 +72,7 @@ export async function postDigest(
   const { proxyFromEnv } = await import('../../runtime/api-session.js');
   const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
   // The payload is built here; the action posts it as it is (its json format).
-  const { slackDigest, teamsDigest } = await import('./chat-digest.js');
+  const { slackDigest, teamsDigest } = await import('../../output/digest/digest-chat.js');
   const payload =
     hook.format === 'slack' ? slackDigest(d, emailedTo) : hook.format === 'teams' ? teamsDigest(d, emailedTo) : d;
   const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, agent, now: ctx.now });

@@ -16,7 +16,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.js';
 import { collectDigest } from './collect-digest.js';
-import type { Digest } from './digest-model.js';
+import type { Digest } from '../../output/digest/digest-view.js';
 
 export type { DigestFormat } from '../../output/format-kinds.js';
 
@@ -51,8 +51,8 @@ function planWebhook(plan: DigestPlan, settings: Settings): { url: URL; format: 
 
 async function render(d: Digest, format: DigestFormat, width: number): Promise<string> {
   if (format === 'json') return `${jsonText(d)}\n`;
-  if (format === 'html') return (await import('./render-html.js')).digestHtml(d);
-  const { digestMarkdown, digestText } = await import('./render-text.js');
+  if (format === 'html') return (await import('../../output/digest/digest-html.js')).digestHtml(d);
+  const { digestMarkdown, digestText } = await import('../../output/digest/digest-text.js');
   return format === 'markdown' ? digestMarkdown(d) : digestText(d, width);
 }
 

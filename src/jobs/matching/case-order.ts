@@ -1,5 +1,5 @@
 // The order people read cases in, shared by cases, the report and the digest's deadlines.
-import { severityRank } from '../../actions/severity-order.js';
+import { severityRank } from '../../output/severity-order.js';
 
 /** Matches before possibles, then the most serious recall first, then the oldest case: the order people read. */
 export function byLevelAndSeverity<T extends { id: number; level: string; risk_severity: string | null }>(

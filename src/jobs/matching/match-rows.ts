@@ -1,5 +1,5 @@
 // The rows `match` writes: the tier, the catalogue row as read, and what identifies the recall.
-import { severityRank } from '../../actions/severity-order.js';
+import { severityRank } from '../../output/severity-order.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Match, RejectedCode } from '../../match/matcher.js';

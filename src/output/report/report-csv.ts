@@ -1,6 +1,6 @@
 // The report as CSV, for spreadsheets: one row per case with its last event, then one per pair excluded by lot or date
 // (the csv renderer quotes and guards formulas).
-import type { ExcludedRow, ReportCase } from './report-data.js';
+import type { ExcludedRow, ReportCase } from './report-model.js';
 
 export const REPORT_CSV_COLUMNS = [
   'case_id',

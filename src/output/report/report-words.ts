@@ -1,5 +1,5 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
-import type { ExcludedRow, ReportCase, ReportData, UncasedMatch } from './report-data.js';
+import type { ExcludedRow, ReportCase, ReportData, UncasedMatch } from './report-model.js';
 import { minute, readable } from './report-times.js';
 
 export { readable } from './report-times.js';

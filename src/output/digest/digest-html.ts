@@ -1,11 +1,11 @@
 // The digest as one self-contained HTML page: inline CSS, no script, no external resource; printable.
-import { describeItem, plain } from '../../actions/email-message.js';
-import { escapeHtml } from '../../output/markup.js';
-import { htmlPage } from '../../output/markup-document.js';
-import { shorten } from '../../output/shorten.js';
-import { groupDigits } from '../../output/numbers.js';
+import { escapeHtml } from '../markup.js';
+import { htmlPage } from '../markup-document.js';
+import { groupDigits } from '../numbers.js';
+import { describeItem, plain } from '../recall-text.js';
+import { shorten } from '../shorten.js';
 import { fitting } from './fit-budget.js';
-import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
 import {
   type DeadlineRow,
   deadlineProduct,
@@ -14,8 +14,8 @@ import {
   deadlineTitle,
   deadlineWhen,
   dueText,
-} from './deadlines.js';
-import { outOfScope, productName, type ProductRow, productTitle } from './your-products.js';
+} from './deadline-text.js';
+import { outOfScope, productName, type ProductRow, productTitle } from './product-text.js';
 
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}

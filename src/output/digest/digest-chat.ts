@@ -1,9 +1,9 @@
 // The digest for chat: a Slack/Mattermost text and a Teams card, each within its service's budget; your products first, then recalls, then where the full digest is.
-import { describeItem } from '../../actions/email-message.js';
-import { itemElements, plainBlock, TEAMS_MAX_BYTES, teamsEnvelope } from '../../actions/teams-card.js';
-import { shorten } from '../../output/shorten.js';
-import { escapeSlack as esc, SLACK_MAX_CHARS } from '../../actions/webhook-action.js';
-import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { describeItem } from '../recall-text.js';
+import { shorten } from '../shorten.js';
+import { escapeSlack as esc, SLACK_MAX_CHARS } from '../slack-text.js';
+import { itemElements, plainBlock, TEAMS_MAX_BYTES, teamsEnvelope } from '../teams-card.js';
+import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
 import {
   type DeadlineRow,
   deadlineFacts,
@@ -12,8 +12,8 @@ import {
   deadlinesLine,
   deadlinesMore,
   deadlineTitle,
-} from './deadlines.js';
-import { levelTag, productFacts, productName, type ProductRow, productTitle } from './your-products.js';
+} from './deadline-text.js';
+import { levelTag, productFacts, productName, type ProductRow, productTitle } from './product-text.js';
 
 /** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
 const CHAT_GAPS = 3;

@@ -1,8 +1,8 @@
 // The digest's CSV attachment: every recall of the period, one row each, with the catalogue rows it touches; quoted by csv-stringify, formulas guarded.
 import { stringify } from 'csv-stringify/sync';
-import { csvCell } from '../../output/cells.js';
-import type { Digest } from './digest-model.js';
-import { productName } from './your-products.js';
+import { csvCell } from '../cells.js';
+import type { Digest } from './digest-view.js';
+import { productName } from './product-text.js';
 
 export const DIGEST_CSV_COLUMNS = [
   'change',

@@ -1,4 +1,4 @@
-// Recall severities from worst to least, for sorting and for naming the worst one in a subject line.
+// Recall severities from worst to least, for sorting and for naming the worst one in a subject line (the digest, the alert e-mail).
 
 /** Known labels, worst first; any other label ranks after them, and a missing one last. */
 export const SEVERITY_ORDER = ['serious', 'high', 'medium', 'low'] as const;

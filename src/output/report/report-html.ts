@@ -1,7 +1,7 @@
 // The report as one self-contained printable HTML page: inline CSS, no script, nothing loaded from anywhere.
-import { escapeHtml as esc } from '../../output/markup.js';
-import { htmlPage, htmlTable } from '../../output/markup-document.js';
-import type { ReportCase, ReportData } from './report-data.js';
+import { escapeHtml as esc } from '../markup.js';
+import { htmlPage, htmlTable } from '../markup-document.js';
+import type { ReportCase, ReportData } from './report-model.js';
 import {
   CHAIN_NOTE,
   caseFacts,

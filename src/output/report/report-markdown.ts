@@ -1,7 +1,7 @@
 // The report as Markdown: the same sections as the HTML page, every value escaped so data cannot add markup.
-import { escapeMarkdown as md } from '../../output/markup.js';
-import { markdownTable } from '../../output/markup-document.js';
-import type { ReportCase, ReportData } from './report-data.js';
+import { escapeMarkdown as md } from '../markup.js';
+import { markdownTable } from '../markup-document.js';
+import type { ReportCase, ReportData } from './report-model.js';
 import {
   CHAIN_NOTE,
   caseFacts,

@@ -1,6 +1,6 @@
-// --webhook-format teams: a Teams Workflows message carrying an Adaptive Card, kept under the size Teams accepts.
-import { describeItem } from './email-message.js';
-import { shorten } from '../output/shorten.js';
+// Teams Workflows messages carrying an Adaptive Card, kept under the size Teams accepts: one recall (--webhook-format teams) and the parts of the digest's card.
+import { describeItem } from './recall-text.js';
+import { shorten } from './shorten.js';
 
 /** Teams refuses a message above about 28 KB; we stay a margin below it, measured in UTF-8 bytes. */
 export const TEAMS_MAX_BYTES = 27 * 1024;

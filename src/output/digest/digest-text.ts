@@ -1,10 +1,10 @@
 // The digest as terminal text (the look of `stats`: sections and bar charts) and as Markdown.
-import { describeItem, plain } from '../../actions/email-message.js';
-import { barChart } from '../../output/bar-chart.js';
-import { groupDigits } from '../../output/numbers.js';
-import { escapeMarkdown as md } from '../../output/markup.js';
-import { shorten } from '../../output/shorten.js';
-import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-model.js';
+import { barChart } from '../bar-chart.js';
+import { escapeMarkdown as md } from '../markup.js';
+import { groupDigits } from '../numbers.js';
+import { describeItem, plain } from '../recall-text.js';
+import { shorten } from '../shorten.js';
+import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
 import {
   type DeadlineRow,
   deadlineFacts,
@@ -13,10 +13,10 @@ import {
   deadlinesLine,
   deadlinesMore,
   deadlineTitle,
-} from './deadlines.js';
+} from './deadline-text.js';
 import { fitting } from './fit-budget.js';
-import type { HtmlBudget } from './render-html.js';
-import { levelTag, productFacts, productName, type ProductRow, productTitle } from './your-products.js';
+import type { HtmlBudget } from './digest-html.js';
+import { levelTag, productFacts, productName, type ProductRow, productTitle } from './product-text.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);

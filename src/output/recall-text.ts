@@ -1,0 +1,49 @@
+// A recall (or a match row) as plain text for people: its title, facts and safe link, and dates as messages show them.
+import { stripControls } from './control-escapes.js';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `24 Nov`, in UTC as the API's timestamps are. */
+export function shortDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+/** A field as one line of plain text: hostile control characters and line breaks gone. */
+export function plain(record: Record<string, unknown>, name: string): string {
+  const v = record[name];
+  if (typeof v !== 'string' && typeof v !== 'number') return '';
+  return stripControls(String(v))
+    .replace(/[\t\r\n]+/g, ' ')
+    .trim();
+}
+
+/** Longer links are left out: no notice needs one, and one could push a message past a service's limit. */
+const MAX_LINK = 2000;
+
+/** The recall's link when it is an http(s) URL; anything else (javascript:, data:) is never a link. */
+export function safeLink(record: Record<string, unknown>): string | undefined {
+  const v = record.source_url;
+  if (typeof v !== 'string' || v.length > MAX_LINK || !/^https?:\/\//i.test(v)) return undefined;
+  return URL.canParse(v) ? new URL(v).href : undefined;
+}
+
+/** Title, then severity, brand, source (and for a match row its level and catalogue line). */
+export function describeItem(item: Record<string, unknown>): { title: string; facts: string; link?: string } {
+  const id = plain(item, 'id') || plain(item, 'recall_id');
+  const title = plain(item, 'alert_title') || plain(item, 'product_name') || `recall ${id}`;
+  const facts: string[] = [];
+  if (item.level !== undefined) {
+    facts.push(`${plain(item, 'level')} (${plain(item, 'reason')}), catalogue line ${plain(item, 'catalog_line')}`);
+  }
+  for (const [label, field] of [
+    ['severity', 'risk_severity'],
+    ['brand', 'product_brand'],
+    ['source', 'data_source'],
+  ] as const) {
+    const v = plain(item, field);
+    if (v !== '') facts.push(`${label}: ${v}`);
+  }
+  if (id !== '') facts.push(`id ${id}`);
+  return { title, facts: facts.join(' · '), link: safeLink(item) };
+}
