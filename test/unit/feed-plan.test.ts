@@ -1,7 +1,8 @@
 // The feed plan: flags checked and crossed, then merged with the settings (flag > profile > default) in one place.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/runtime/cli-errors.js';
-import { planFeed, type FeedOptions } from '../../src/jobs/watch/plan.js';
+import type { FeedOptions } from '../../src/cli/commands/feed-options.js';
+import { planFeed } from '../../src/cli/commands/feed-plan.js';
 import { resolveSettings, type GlobalFlags, type ProfileValues } from '../../src/runtime/settings.js';
 import type { Terminal } from '../../src/runtime/terminal/terminal.js';
 

@@ -1,11 +1,14 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import type { OptionsOf } from './define-action.js';
+import { inSession, type OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
-import type { FeedOptions } from '../../jobs/watch/plan.js';
+import type { FeedPlan } from '../../jobs/watch/plan.js';
+import type { Session } from '../../runtime/session.js';
+import type { FeedOptions } from './feed-options.js';
+import { planFeed } from './feed-plan.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
@@ -107,7 +110,7 @@ export function registerMatch(program: Program, ctx: Context): void {
         return runMatchQuality(planQuality(opts, c.now()), globals, c);
       }
       const { runMatch } = await import('../../jobs/match/run-match.js');
-      return runMatch(planMatch(opts, c.now()), globals, c);
+      return inSession(globals, c, (session) => runMatch(planMatch(opts, c.now(), session), globals, c));
     }),
   );
 }
@@ -123,7 +126,8 @@ export function mapOf(raw: string | undefined): ColumnMap {
   }
 }
 
-export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
+/** `match`'s plan; `run`'s settings and terminal check --watch's feed flags as `feed` checks them. */
+export function planMatch(opts: MatchOptions, nowMs: number, run: Pick<Session, 'settings' | 'terminal'>): MatchPlan {
   if (!opts.catalog)
     throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
   const sources = parseSourceList(opts.sources);
@@ -160,7 +164,7 @@ export function planMatch(opts: MatchOptions, nowMs: number): MatchPlan {
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
-    watch: watchOptions(opts),
+    watch: watchPlan(opts, run),
     openCases: opts.openCases
       ? {
           key: opts.key,
@@ -207,7 +211,13 @@ function caseLevels(raw: string | undefined): ('match' | 'possible')[] {
   ];
 }
 
-/** `match --watch` runs the feed's watch: its flags are handed on, and checked, as the feed's. */
+/** `match --watch` polls as `feed --watch`: its feed flags planned, and checked, as the feed's. */
+function watchPlan(opts: MatchOptions, run: Pick<Session, 'settings' | 'terminal'>): FeedPlan | undefined {
+  const feed = watchOptions(opts);
+  return feed && planFeed(feed, run.settings, run.terminal);
+}
+
+/** `match --watch`'s feed flags, refused without --watch. */
 function watchOptions(opts: MatchOptions): FeedOptions | undefined {
   if (!opts.watch) {
     const given = (

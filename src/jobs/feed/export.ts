@@ -4,8 +4,8 @@ import { counted } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../../runtime/context.js';
-import { openTarget } from '../../runtime/files/output-target.js';
-import { announceWritten, writeOutput } from '../../runtime/files/write-output.js';
+import { announceWritten } from '../../runtime/files/write-output.js';
+import type { RecordOutput, RecordSink } from '../../runtime/files/record-output.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { keepForResume, type Progress } from './export-failure.js';
@@ -40,11 +40,12 @@ async function fill(
   plan: FeedPlan,
   session: ApiSession,
   ctx: Context,
-  target: OutputTarget,
+  out: RecordSink,
   progress: Progress,
   head: CsvHead | undefined,
 ): Promise<void> {
-  const sink = createRecordSink({ plan, session, target, head });
+  const { target } = out;
+  const sink = createRecordSink({ plan, session, sink: out, head });
   // Notes what each filter value met, to say which matched nothing (a typo) when the pages are done.
   const coverage = new FilterCoverage(plan.filter);
   const keep = coverage.keep;
@@ -93,12 +94,17 @@ async function idsWritten(
   return idsInPartial(target.partial, { format: plan.format, header: head?.header, formulaGuard: plan.formulaGuard });
 }
 
-export async function runExport(plan: FeedPlan, session: ApiSession, ctx: Context): Promise<void> {
+/** `output` was asked for with the plan's append, resume and fingerprint (runFeed). */
+export async function runExport(
+  plan: FeedPlan,
+  session: ApiSession,
+  ctx: Context,
+  output: RecordOutput,
+): Promise<void> {
   const progress: Progress = { written: 0, fetched: 0, cursor: plan.cursor, last: undefined };
-  await writeOutput(
-    () =>
-      openTarget(session.settings, ctx, { append: plan.append, resume: plan.resume, fingerprint: fingerprint(plan) }),
-    async (target) => {
+  await output.write(
+    async (sink) => {
+      const { target } = sink;
       if (target.resumed) {
         progress.written = target.resumed.count;
         progress.cursor = target.resumed.cursor;
@@ -106,7 +112,7 @@ export async function runExport(plan: FeedPlan, session: ApiSession, ctx: Contex
       // Before any request: rows that could not follow the header of the file continued are refused.
       const head = await continuedCsv(plan, target, session.settings.output ?? '');
       await session.status.start('fetching recalls…');
-      await fill(plan, session, ctx, target, progress, head);
+      await fill(plan, session, ctx, sink, progress, head);
       session.lock?.check();
     },
     (err, target) =>

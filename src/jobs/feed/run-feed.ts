@@ -1,17 +1,28 @@
-// `feed`: loads the settings, plans the run, then runs it as an export, a one-off `--state` poll or a `--watch`.
-import type { Context } from '../../runtime/context.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
-import { runExport } from './export.js';
-import type { FeedOptions } from '../watch/plan.js';
+// `feed`: runs its plan as an export, a one-off `--state` poll or a `--watch`.
+import type { Session } from '../../runtime/session.js';
+import { fingerprint, runExport } from './export.js';
+import type { FeedPlan } from '../watch/plan.js';
 import { runOnce } from './run-once.js';
-import { runWatch } from '../watch/watch.js';
+import { recordsTo, runWatch } from '../watch/watch.js';
 import { withFeedRun } from '../watch/feed-run.js';
 
-export function runFeed(opts: FeedOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
-  return withFeedRun(opts, globals, ctx, async (plan, session) => {
+export async function runFeed(plan: FeedPlan, session: Session): Promise<void> {
+  const { ctx } = session;
+  const { format, append, resume } = plan;
+  // The format was chosen with the plan; the target opens under the run lock. Only an export can be resumed.
+  const exporting = plan.watch === undefined && plan.state === undefined;
+  const output = await session.output({
+    format,
+    append,
+    resume,
+    fingerprint: exporting ? fingerprint(plan) : undefined,
+  });
+  await withFeedRun(plan, session, async (api) => {
     const { watch, state } = plan;
-    if (watch) await runWatch({ ...plan, watch }, session, ctx);
-    else if (state !== undefined) await runOnce({ ...plan, state }, session, ctx);
-    else await runExport(plan, session, ctx);
+    if (watch) {
+      const watchPlan = { ...plan, watch };
+      await output.write((sink) => runWatch(watchPlan, api, ctx, recordsTo(sink, watchPlan, api)));
+    } else if (state !== undefined) await runOnce({ ...plan, state }, api, ctx, output);
+    else await runExport(plan, api, ctx, output);
   });
 }

@@ -3,8 +3,8 @@ import { counted } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
 import type { Context } from '../../runtime/context.js';
-import { openTarget } from '../../runtime/files/output-target.js';
-import { announceWritten, tellsSuccess, writeOutput } from '../../runtime/files/write-output.js';
+import { announceWritten, tellsSuccess } from '../../runtime/files/write-output.js';
+import type { RecordOutput } from '../../runtime/files/record-output.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { type Deliveries, deliverySummary, openDeliveries } from '../watch/deliveries.js';
 import { pollNew, remember } from '../watch/new-records.js';
@@ -13,12 +13,18 @@ import type { FeedPlan } from '../watch/plan.js';
 import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
 import { SeenState } from '../watch/seen-state.js';
 
-export async function runOnce(plan: FeedPlan & { state: string }, session: ApiSession, ctx: Context): Promise<void> {
+/** `output` was asked for with the plan's --append (runFeed). */
+export async function runOnce(
+  plan: FeedPlan & { state: string },
+  session: ApiSession,
+  ctx: Context,
+  output: RecordOutput,
+): Promise<void> {
   // Before any request: a state that cannot be read or written stops the run here.
   const state = await SeenState.load(plan.state);
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   try {
-    await pollAndWrite(plan, session, ctx, state, deliveries);
+    await pollAndWrite(plan, session, ctx, output, state, deliveries);
   } finally {
     await deliveries?.close();
   }
@@ -28,14 +34,15 @@ async function pollAndWrite(
   plan: FeedPlan & { state: string },
   session: ApiSession,
   ctx: Context,
+  output: RecordOutput,
   state: SeenState,
   deliveries: Deliveries | undefined,
 ): Promise<void> {
   // Says which filter values matched nothing in the window (a typo), once the poll is done.
   const coverage = new FilterCoverage(plan.filter);
-  const poll = await writeOutput(
-    () => openTarget(session.settings, ctx, { append: plan.append }),
-    async (target) => {
+  const poll = await output.write(
+    async (out) => {
+      const { target } = out;
       // Before any request: rows that could not follow the header of the file appended to are refused.
       const head = await continuedCsv(plan, target, session.settings.output ?? '');
       const poll = await pollNew(pagesOf(session, plan), {
@@ -50,7 +57,7 @@ async function pollAndWrite(
       remember(state, poll.records, ctx.now());
       // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
       deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));
-      const sink = createRecordSink({ plan, session, target, head });
+      const sink = createRecordSink({ plan, session, sink: out, head });
       // Staged before the records are printed or the file is committed: a disk that cannot take
       // the state fails the run while the output is still as it was.
       await state.stage();

@@ -13,7 +13,7 @@ import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
 import type { Context } from '../../runtime/context.js';
-import type { FeedOptions } from '../watch/plan.js';
+import type { FeedPlan } from '../watch/plan.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
 import { writeOutput } from '../../runtime/files/write-output.js';
@@ -44,8 +44,8 @@ export interface MatchPlan {
   exitCode: boolean;
   formulaGuard: boolean;
   bom: boolean;
-  /** `match --watch`: the feed's watch flags (interval, state, actions), checked by the feed's plan. */
-  watch: FeedOptions | undefined;
+  /** `match --watch`: the feed's plan of its polls (interval, state, actions). */
+  watch: FeedPlan | undefined;
   /** `--explain`: each row says which rule fired on which normalised values. */
   explain?: boolean;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
@@ -144,7 +144,11 @@ export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Conte
   // A --key the catalogue lacks is bad input: refused before any warning, request or file.
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const index = new CatalogueIndex(catalogue);
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, globals, ctx, plan.openCases);
+  const { watch } = plan;
+  if (watch) {
+    const { withSession } = await import('../../runtime/session.js');
+    return withSession(globals, ctx, (session) => watchMatch(watch, catalogue, index, session, plan.openCases));
+  }
   const source = plan.recalls;
   let counts: Awaited<ReturnType<typeof matchAll>>;
   let status: StatusReporter;

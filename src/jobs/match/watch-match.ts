@@ -2,18 +2,13 @@
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../../runtime/context.js';
-import type { ColorLevel, Renderer } from '../../output/renderer.js';
-import type { FeedPlan, FeedOptions } from '../watch/plan.js';
+import type { Renderer } from '../../output/renderer.js';
+import type { RecordSink } from '../../runtime/files/record-output.js';
+import type { FeedPlan } from '../watch/plan.js';
 import { withFeedRun } from '../watch/feed-run.js';
 import { runWatch, type WatchOutput, type WatchPlan } from '../watch/watch.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
-import {
-  archiveTarget,
-  type DbChoice,
-  openArchiveAt,
-  writerOptions,
-  writing,
-} from '../../runtime/archive/archive-file.js';
+import type { Session } from '../../runtime/session.js';
+import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, type CaseOpener } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
@@ -24,7 +19,6 @@ import {
   matchTableColumns,
   reportCatalogue,
 } from '../matching/match-rows.js';
-import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 
 /** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
@@ -32,26 +26,17 @@ function matchOutput(
   index: CatalogueIndex,
   plan: FeedPlan,
   ctx: Context,
-  width: number,
-  color: ColorLevel,
-  toTerminal: boolean,
+  sink: RecordSink,
   cases?: { opener: CaseOpener; archive: ArchiveStore; note: (line: string) => void },
 ): WatchOutput {
   let renderer: Renderer | undefined;
-  const open = async () => {
-    const { createRenderer } = await import('../../output/renderer.js');
-    return createRenderer({
-      format: plan.format,
-      out: ctx.stdout,
+  const open = () =>
+    sink.renderer({
       tableColumns: matchTableColumns(catalogue),
       csvColumns: matchColumns(catalogue),
       formulaGuard: plan.formulaGuard,
-      width,
       wholeHeaders: true,
-      color,
-      toTerminal,
     });
-  };
   return {
     prepare(records) {
       const rows = records.flatMap((recall) =>
@@ -68,7 +53,7 @@ function matchOutput(
           .map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
         async write() {
           if (rows.length === 0) return;
-          renderer ??= await open();
+          renderer ??= open();
           // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
           await renderer.write(plan.format === 'table' ? [...rows].sort(byLevelThenSeverity) : rows);
           if (cases)
@@ -86,21 +71,21 @@ function matchOutput(
  * Polls like `feed --watch` (its flags checked by the feed's own plan, its files under the feed's run lock)
  * and matches each new recall.
  */
-export function watchMatch(
-  watch: FeedOptions,
+export async function watchMatch(
+  plan: FeedPlan,
   catalogue: Catalogue,
   index: CatalogueIndex,
-  globals: GlobalFlags,
-  ctx: Context,
+  run: Session,
   openCases?: { key: string | undefined; db: DbChoice; levels?: readonly ('match' | 'possible')[]; sla?: Sla },
 ): Promise<void> {
-  return withFeedRun(watch, globals, ctx, async (plan, session, terminal) => {
+  const { ctx } = run;
+  const output = await run.output({ format: plan.format });
+  return withFeedRun(plan, run, async (session) => {
     reportCatalogue(catalogue, index.rejected, session.status);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
     const opener = openCases && caseOpener(catalogue, openCases.key, session.status, { ...openCases, sla });
     // Live: the archive the cases go to is created when missing, as `sync` would.
-    const target =
-      openCases && archiveTarget(openCases.db, ctx.env, session.settings.profileDb, fromSandbox(session.settings));
+    const target = openCases && run.archive(openCases.db);
     const archive =
       target === undefined
         ? undefined
@@ -108,17 +93,9 @@ export function watchMatch(
     try {
       const note = (line: string) => session.status.note(line);
       const cases = opener && archive ? { opener, archive, note } : undefined;
-      const output = matchOutput(
-        catalogue,
-        index,
-        plan,
-        ctx,
-        terminal.columns,
-        terminal.color,
-        terminal.stdoutIsTTY,
-        cases,
+      await output.write((sink) =>
+        runWatch(plan as WatchPlan, session, ctx, matchOutput(catalogue, index, plan, ctx, sink, cases)),
       );
-      await runWatch(plan as WatchPlan, session, ctx, output);
     } finally {
       await archive?.close();
     }

@@ -1,27 +1,20 @@
-// The frame of every feed run (settings, plan, session, run lock), shared by `feed` and `match --watch`.
-import type { Context } from '../../runtime/context.js';
-import { withRunLock } from '../../runtime/files/run-lock.js';
+// The frame of every feed run (its API session and run lock), shared by `feed` and `match --watch`.
 import type { ApiSession } from '../../runtime/api-session.js';
-import { loadSettings, openSession } from '../../runtime/session.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
-import { detectTerminal, type Terminal } from '../../runtime/terminal/terminal.js';
-import { planFeed, type FeedOptions, type FeedPlan } from './plan.js';
+import { withRunLock } from '../../runtime/files/run-lock.js';
+import type { Session } from '../../runtime/session.js';
+import type { FeedPlan } from './plan.js';
 
 /**
- * The frame of every feed run: settings, the plan (every flag checked before anything starts), the
- * session, and the run lock on the output and state files, held while `run` runs.
+ * The frame of every feed run: the API session, and the run lock on the output and state files, held while
+ * `run` runs. The plan was checked in full before: bad input sends no request and touches no file.
  */
 export async function withFeedRun(
-  opts: FeedOptions,
-  globals: GlobalFlags,
-  ctx: Context,
-  run: (plan: FeedPlan, session: ApiSession, terminal: Terminal) => Promise<void>,
+  plan: FeedPlan,
+  session: Session,
+  run: (api: ApiSession) => Promise<void>,
 ): Promise<void> {
-  const settings = await loadSettings(globals, ctx);
-  // Every flag is checked before anything starts: bad input sends no request and touches no file.
-  const terminal = detectTerminal(ctx, globals.color);
-  const plan = planFeed(opts, settings, terminal);
-  const session = await openSession(globals, ctx, { needsKey: true, settings, terminal });
+  const api = await session.api({ needsKey: true });
+  const { ctx, settings } = session;
   // Overlapping runs (a cron job that overran its interval) take turns on the same output and state files.
   const files = [settings.output, plan.state].filter((f): f is string => f !== undefined);
   const lockOptions = {
@@ -33,9 +26,5 @@ export async function withFeedRun(
     onWait: (holder: string, file: string) =>
       session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
   };
-  try {
-    await withRunLock(files, lockOptions, (lock) => run(plan, { ...session, lock }, terminal));
-  } finally {
-    await session.close();
-  }
+  await withRunLock(files, lockOptions, (lock) => run({ ...api, lock }));
 }

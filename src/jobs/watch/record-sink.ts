@@ -1,10 +1,10 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
-import { reachesTerminal } from '../../runtime/files/output-target.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import { type Format, formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../../runtime/options/column-names.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
+import type { RecordSink } from '../../runtime/files/record-output.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import type { FeedPlan } from './plan.js';
 
@@ -31,8 +31,9 @@ export interface PageSink {
 
 export interface PageSinkOptions {
   plan: FeedPlan;
-  session: ApiSession;
-  target: OutputTarget;
+  session: Pick<ApiSession, 'settings' | 'status'>;
+  /** The run's output, open: its target, and renderers of the run's format on it. */
+  sink: RecordSink;
   /** The head of the csv file continued, as continuedCsv() read and checked it before any request. */
   head?: CsvHead | undefined;
 }
@@ -66,12 +67,12 @@ export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: 
  * (csv, table) and the BOM go only into output that starts empty; a resumed json array continues; csv
  * added to an existing file follows that file's header.
  */
-export function createRecordSink({ plan, session, target, head }: PageSinkOptions): PageSink {
+export function createRecordSink({ plan, session, sink, head }: PageSinkOptions): PageSink {
   const { format } = plan;
+  const { target } = sink;
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
   async function create(first: readonly Record<string, unknown>[]) {
-    const { createRenderer } = await import('../../output/renderer.js');
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
     for (const w of columnWarnings({ columns: plan.columns, format, records: first })) session.status.warn(w);
@@ -81,9 +82,7 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
       const { checkHeaderFits } = await import('../../runtime/files/csv-header.js');
       checkHeaderFits(session.settings.output ?? '', existingHeader, headerNeeds(plan, first));
     }
-    return createRenderer({
-      format,
-      out: target.stream,
+    return sink.renderer({
       columns: plan.columns,
       tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
       csvColumns: custom ? undefined : RECALL_FIELDS,
@@ -97,9 +96,6 @@ export function createRecordSink({ plan, session, target, head }: PageSinkOption
         const where = existingHeader ? 'the header of the file' : 'the csv columns';
         session.status.warn(`${where} has no column for ${fields.join(', ')}; left out`);
       },
-      width: session.terminal.columns,
-      color: session.terminal.color,
-      toTerminal: reachesTerminal(target, session.terminal),
       resumeCount: target.resumed?.count,
     });
   }

@@ -3,7 +3,7 @@ import { groupDigits } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { compileFilter } from '../../filters/record-filter.js';
 import type { Context } from '../../runtime/context.js';
-import { stdoutTarget } from '../../runtime/files/file-target.js';
+import type { RecordSink } from '../../runtime/files/record-output.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
@@ -75,10 +75,15 @@ async function pollOnce(
   return poll;
 }
 
-export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Context, given?: WatchOutput): Promise<void> {
+/** `feed --watch`'s output: each new record written as the API sent it, on the run's (stdout) output. */
+export function recordsTo(sink: RecordSink, plan: WatchPlan, session: ApiSession): WatchOutput {
+  return recordOutput(createRecordSink({ plan, session, sink }));
+}
+
+/** Polls until stopped, writing what each poll finds through `output`. */
+export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Context, output: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
   const { intervalMs, skipExisting } = plan.watch;
-  const output = given ?? recordOutput(createRecordSink({ plan, session, target: stdoutTarget(ctx.stdout) }));
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   let first = true;

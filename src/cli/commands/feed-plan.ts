@@ -1,0 +1,132 @@
+// The shell's half of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), into the plan the job runs.
+import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
+import { FORMATS, formatSpec } from '../../output/formats.js';
+import { validateCustomName } from '../../api/params.js';
+import {
+  asUsage,
+  parseColumns,
+  parseOneOf,
+  parseSeconds,
+  parseSourceList,
+  parseWholeNumber,
+} from '../../runtime/options/option-parsers.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import { chooseFormat } from '../../runtime/files/output-target.js';
+import type { Format, Settings } from '../../runtime/settings.js';
+import type { Terminal } from '../../runtime/terminal/terminal.js';
+import { isEmptyFilter } from '../../filters/record-filter.js';
+import { parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { planActions } from '../../jobs/watch/actions-plan.js';
+import {
+  DEFAULT_INTERVAL_S,
+  DEFAULT_LOCK_WAIT_S,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_WATCH_HOURS,
+} from '../../jobs/watch/defaults.js';
+import type { FeedPlan } from '../../jobs/watch/plan.js';
+import type { FeedOptions } from './feed-options.js';
+
+function refuseWith(mode: string, given: [unknown, string][]): void {
+  for (const [value, name] of given) {
+    if (value !== undefined && value !== false) throw new UsageError(`${mode} cannot be combined with ${name}`);
+  }
+}
+
+function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
+  if (!opts.watch) {
+    if (opts.interval !== undefined) throw new UsageError('--interval works with --watch');
+    if (opts.skipExisting) throw new UsageError('--skip-existing works with --watch');
+    return undefined;
+  }
+  refuseWith('--watch', [
+    [opts.max, '--max'],
+    [opts.cursor, '--cursor'],
+    [opts.resume, '--resume'],
+    [!opts.paginate, '--no-paginate'],
+  ]);
+  if (settings.output) {
+    throw new UsageError(
+      '--watch writes to stdout',
+      'redirect it (>> file), or run from cron with --state and -o --append',
+    );
+  }
+  const intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_INTERVAL_S * 1000;
+  return { intervalMs, skipExisting: opts.skipExisting ?? false };
+}
+
+/** The formats --append can add to, as a hint says them. */
+const appendable = () =>
+  FORMATS.filter((f) => formatSpec(f).appendable)
+    .map((f) => `-f ${f}`)
+    .join(' or ');
+
+function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format): void {
+  if (opts.cursor !== undefined && opts.cursor.trim() === '') throw new UsageError('--cursor needs a value');
+  if ((opts.append || opts.resume) && !settings.output) {
+    throw new UsageError(`--${opts.append ? 'append' : 'resume'} works with -o <file>`);
+  }
+  if (opts.resume && opts.cursor)
+    throw new UsageError('--resume and --cursor cannot be combined: the partial file knows its cursor');
+  if (opts.append && !formatSpec(format).appendable) {
+    throw new UsageError(`--append cannot add to a ${format} file`, `use ${appendable()} to append`);
+  }
+  if (opts.resume && !formatSpec(format).resumable) {
+    throw new UsageError(`--resume cannot continue a ${format} file`, 'run the export again without --resume');
+  }
+  if (opts.state === '') throw new UsageError('--state needs a file name');
+  if (opts.state !== undefined && !opts.watch) {
+    // The state decides what is new and where the window starts; these would quietly fight it.
+    refuseWith('--state', [
+      [opts.cursor, '--cursor'],
+      [opts.resume, '--resume'],
+      [!opts.paginate, '--no-paginate'],
+    ]);
+  }
+}
+
+export function planFeed(opts: FeedOptions, settings: Settings, terminal: Terminal): FeedPlan {
+  const format = chooseFormat(settings, terminal);
+  const sources = parseSourceList(opts.sources) ?? settings.profileSources;
+  const max = parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER);
+  const pageSize =
+    parseWholeNumber(opts.pageSize, '--page-size', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax) ??
+    settings.profilePageSize ??
+    DEFAULT_PAGE_SIZE;
+  const hours = parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax);
+  // A custom feed's fields are its own: only the recall feed's column names can be checked up front.
+  const columns = parseColumns(opts.columns, opts.custom === undefined ? RECALL_FIELDS : undefined);
+  const custom = opts.custom === undefined ? undefined : asUsage(() => validateCustomName(opts.custom!, '--custom'));
+  const sortBy = parseOneOf(opts.sort, SORT_FIELDS, '--sort');
+  const sortOrder = parseOneOf(opts.order, SORT_ORDERS, '--order');
+  checkOutputFlags(opts, settings, format);
+  const watch = watchPlan(opts, settings);
+  // A plain export with --max asks for no larger page than needed (`--max 10`: one request of 10);
+  // with --state, records already written do not count, so pages stay full.
+  const filter = parseFilterOptions(opts);
+  // With record filters, n records written may take many more fetched: pages stay full then too.
+  const capPage = max !== undefined && opts.state === undefined && isEmptyFilter(filter);
+  return {
+    format,
+    params: {
+      dataSources: sources,
+      hoursAgo: hours ?? (watch ? DEFAULT_WATCH_HOURS : undefined),
+      sortBy,
+      sortOrder,
+      limit: capPage ? Math.min(pageSize, max) : pageSize,
+    },
+    custom,
+    columns,
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
+    max,
+    cursor: opts.cursor,
+    paginate: opts.paginate,
+    append: opts.append ?? false,
+    resume: opts.resume ?? false,
+    state: opts.state,
+    filter,
+    actions: planActions(opts, { watch: watch !== undefined, state: opts.state !== undefined }, settings),
+    lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
+    watch,
+  };
+}
