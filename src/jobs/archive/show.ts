@@ -89,9 +89,9 @@ export async function runShow(plan: ShowPlan, session: Session): Promise<void> {
       const text = plan.history
         ? historyView(versions, width)
         : recordView((versions[0] as VersionEntry).record, width);
-      sink.target.stream.write(text);
+      await sink.text(text);
     } else if (sink.format === 'json' && !plan.history) {
-      sink.target.stream.write(`${jsonText((versions[0] as VersionEntry).record)}\n`);
+      await sink.text(`${jsonText((versions[0] as VersionEntry).record)}\n`);
     } else {
       await sink.rows(
         { tableColumns: [], csvColumns: RECALL_FIELDS },

@@ -57,17 +57,16 @@ export async function runStats(plan: StatsPlan, session: Session): Promise<void>
 }
 
 async function write(result: StatsResult, plan: StatsPlan, session: Session, sink: RecordSink): Promise<void> {
-  const out = sink.target.stream;
   if (sink.format === 'json') {
     const object = Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []]));
-    out.write(`${jsonText(object)}\n`);
+    await sink.text(`${jsonText(object)}\n`);
     return;
   }
   if (sink.format === 'table') {
     const { barChart } = await import('../../output/bar-chart.js');
     const { chartSeries } = await import('./stats-chart.js');
     const charts = plan.by.map((f) => barChart(chartSeries(f, result.counts[f] ?? []), session.terminal.columns));
-    out.write(charts.join('\n'));
+    await sink.text(charts.join('\n'));
     return;
   }
   const columns = ['field', 'value', 'count'];
