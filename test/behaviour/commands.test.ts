@@ -64,6 +64,24 @@ describe('health', () => {
       sandbox.setHealthy(true);
     }
   });
+
+  it('-o writes the status line to the file, not stdout; an unhealthy answer is written there too', async () => {
+    const file = path.join(tempDir(), 'health.json');
+    const ok = await runMain(['--base-url', sandbox.url, 'health', '-f', 'json', '-o', file]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ healthy: true, http_status: 200 });
+    sandbox.setHealthy(false);
+    try {
+      const text = path.join(tempDir(), 'health.txt');
+      const bad = await runMain(['--base-url', sandbox.url, 'health', '-o', text]);
+      expect(bad.code).toBe(6);
+      expect(bad.stdout).toBe('');
+      expect(readFileSync(text, 'utf8')).toMatch(new RegExp(`^unhealthy \\(HTTP 503, \\d+ ms.*\\) ${sandbox.url}\n$`));
+    } finally {
+      sandbox.setHealthy(true);
+    }
+  });
 });
 
 describe('config', () => {

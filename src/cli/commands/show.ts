@@ -4,7 +4,7 @@ import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { ShowPlan } from '../../jobs/archive/plans.js';
-import { action, type OptionsOf } from './define-action.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
 
 /** `recall-feed show`: its flags and help; commander's types of them are the options' types. */
 function declareShow(program: Program) {
@@ -33,7 +33,7 @@ export function registerShow(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c, args) => {
       const plan = planShow(args[0] as string, opts);
       const { runShow } = await import('../../jobs/archive/show.js');
-      await runShow(plan, globals, c);
+      await inSession(globals, c, (session) => runShow(plan, session));
     }),
   );
 }

@@ -4,7 +4,7 @@ import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatsPlan } from '../../jobs/archive/plans.js';
-import { action, type OptionsOf } from './define-action.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
 import { addSelectionOptions, planSelection } from './query.js';
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
@@ -37,7 +37,7 @@ export function registerStats(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planStats(opts, c.now());
       const { runStats } = await import('../../jobs/archive/stats.js');
-      await runStats(plan, globals, c);
+      await inSession(globals, c, (session) => runStats(plan, session));
     }),
   );
 }

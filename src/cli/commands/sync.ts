@@ -1,6 +1,6 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import type { OptionsOf } from './define-action.js';
+import { inSession, type OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -70,7 +70,7 @@ export function registerSync(program: Program, ctx: Context): void {
     opsAction(ctx, 'sync', async () => async (opts, globals, c) => {
       const plan = planSync(opts);
       const { runSync } = await import('../../jobs/archive/sync.js');
-      await runSync(plan, globals, c);
+      await inSession(globals, c, (session) => runSync(plan, session));
     }),
   );
 }

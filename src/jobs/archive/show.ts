@@ -5,19 +5,16 @@ import type { ArchiveStore } from '../../archive/store.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
-import type { Context } from '../../runtime/context.js';
+import type { DbTarget } from '../../archive/db-target.js';
 import { MissingApiKeyError, UsageError } from '../../runtime/cli-errors.js';
-import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import { openSession } from '../../runtime/session.js';
-import type { GlobalFlags, Settings } from '../../runtime/settings.js';
-import { openLocal, readArchive, type LocalSession } from '../../runtime/archive/local-session.js';
+import type { Session } from '../../runtime/session.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
 
 /** The stored versions of the recall, oldest first (empty when the archive lacks it); undefined without an archive. */
-async function fromArchive(local: LocalSession, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
+async function fromArchive(session: Session, where: DbTarget, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
   let archive: ArchiveStore;
   try {
-    archive = await readArchive(local, local.archive);
+    archive = await readArchive(session, where);
   } catch (err) {
     // A missing archive is no error yet: the live window may still have the recall.
     if (err instanceof ArchiveMissingError) return undefined;
@@ -38,89 +35,68 @@ async function fromArchive(local: LocalSession, plan: ShowPlan): Promise<Version
 }
 
 /** `recall N is not archived`, saying why: no archive at all, or an archive without it. */
-function notArchived(
-  plan: ShowPlan,
-  local: LocalSession,
-  archived: VersionEntry[] | undefined,
-  hint: string,
-): UsageError {
-  const where = archived === undefined ? `no archive at ${local.archive.name}` : `not in ${local.archive.name}`;
-  return new UsageError(`recall ${plan.id} is not archived (${where})`, hint);
+function notArchived(plan: ShowPlan, where: DbTarget, archived: VersionEntry[] | undefined, hint: string): UsageError {
+  const why = archived === undefined ? `no archive at ${where.name}` : `not in ${where.name}`;
+  return new UsageError(`recall ${plan.id} is not archived (${why})`, hint);
 }
 
 /** Pages through the live window until the recall turns up; undefined when it is not there. */
-async function fromLive(
-  plan: ShowPlan,
-  globals: GlobalFlags,
-  settings: Settings,
-  ctx: Context,
-): Promise<Record<string, unknown> | undefined> {
-  const session = await openSession(globals, ctx, { needsKey: true, settings });
+async function fromLive(plan: ShowPlan, session: Session): Promise<Record<string, unknown> | undefined> {
+  const { client, status } = await session.api({ needsKey: true });
   try {
-    await session.status.start(`looking for recall ${plan.id} in the live window…`);
-    for await (const page of session.client.feedPages({ limit: BOUNDS.pageSizeMax })) {
+    await status.start(`looking for recall ${plan.id} in the live window…`);
+    for await (const page of client.feedPages({ limit: BOUNDS.pageSizeMax })) {
       const found = page.data.find((r) => r.id === plan.id);
       if (found) return found;
-      if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (session.ctx.signal.aborted) throw session.ctx.signal.reason;
     }
     return undefined;
   } finally {
-    await session.close();
+    // The spinner goes before the recall is printed.
+    status.stop();
   }
 }
 
-export async function runShow(plan: ShowPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const local = await openLocal(globals, ctx, plan.db);
-  const format = chooseFormat(local.settings, local.terminal);
-  const archived = await fromArchive(local, plan);
+export async function runShow(plan: ShowPlan, session: Session): Promise<void> {
+  const output = await session.output();
+  const where = session.archive(plan.db);
+  const archived = await fromArchive(session, where, plan);
   let versions = archived ?? [];
   if (versions.length === 0) {
-    if (plan.history) throw notArchived(plan, local, archived, 'run `recall-feed sync` to store it');
+    if (plan.history) throw notArchived(plan, where, archived, 'run `recall-feed sync` to store it');
     let live: Record<string, unknown> | undefined;
     try {
-      live = await fromLive(plan, globals, local.settings, ctx);
+      live = await fromLive(plan, session);
     } catch (err) {
       // Without a key the live window cannot be asked: what the user needs to know is that it is not archived.
       if (!(err instanceof MissingApiKeyError)) throw err;
       throw notArchived(
         plan,
-        local,
+        where,
         archived,
         'run `recall-feed sync` to store it, or give a key to look in the live window',
       );
     }
     if (!live) {
-      throw new UsageError(
-        `no recall ${plan.id} in the archive ${local.archive.name} or in the last 24 hours of the feed`,
-      );
+      throw new UsageError(`no recall ${plan.id} in the archive ${where.name} or in the last 24 hours of the feed`);
     }
     versions = [{ version: 1, storedAt: undefined, current: true, record: live }];
   }
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      const width = local.terminal.columns;
-      if (format === 'table') {
-        const { historyView, recordView } = await import('../../output/record-view.js');
-        const text = plan.history
-          ? historyView(versions, width)
-          : recordView((versions[0] as VersionEntry).record, width);
-        target.stream.write(text);
-      } else if (format === 'json' && !plan.history) {
-        target.stream.write(`${jsonText((versions[0] as VersionEntry).record)}\n`);
-      } else {
-        const { createRenderer } = await import('../../output/renderer.js');
-        const renderer = createRenderer({
-          format,
-          out: target.stream,
-          tableColumns: [],
-          csvColumns: RECALL_FIELDS,
-          width,
-          toTerminal: reachesTerminal(target, local.terminal),
-        });
-        await renderer.write(versions.map((v) => v.record));
-        await renderer.end();
-      }
-    },
-  );
+  await output.write(async (sink) => {
+    const width = session.terminal.columns;
+    if (sink.format === 'table') {
+      const { historyView, recordView } = await import('../../output/record-view.js');
+      const text = plan.history
+        ? historyView(versions, width)
+        : recordView((versions[0] as VersionEntry).record, width);
+      await sink.text(text);
+    } else if (sink.format === 'json' && !plan.history) {
+      await sink.text(`${jsonText((versions[0] as VersionEntry).record)}\n`);
+    } else {
+      await sink.rows(
+        { tableColumns: [], csvColumns: RECALL_FIELDS },
+        versions.map((v) => v.record),
+      );
+    }
+  });
 }

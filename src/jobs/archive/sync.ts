@@ -3,12 +3,11 @@ import type { ArchiveStore } from '../../archive/store.js';
 import type { SyncPlan } from './plans.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { formatOfPath, openTarget } from '../../runtime/files/output-target.js';
-import { tellsSuccess, writeOutput } from '../../runtime/files/write-output.js';
-import type { ApiSession } from '../../runtime/api-session.js';
-import { openSession } from '../../runtime/session.js';
-import type { GlobalFlags, Settings } from '../../runtime/settings.js';
-import { archiveTarget, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
+import { formatOfPath } from '../../runtime/files/output-target.js';
+import { tellsSuccess } from '../../runtime/files/write-output.js';
+import type { ApiSession, Session } from '../../runtime/session.js';
+import type { Settings } from '../../runtime/settings.js';
+import { openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
 import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../watch/poll-interval.js';
@@ -27,16 +26,19 @@ function jsonSummary(settings: Settings): boolean {
   return false;
 }
 
-export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const session = await openSession(globals, ctx, { needsKey: true });
+export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
+  const { ctx } = session;
+  const api = await session.api({ needsKey: true });
   let archive: ArchiveStore | undefined;
   let delivery: OutboxDelivery | undefined;
   try {
-    const json = jsonSummary(session.settings);
-    if (json && plan.intervalMs !== undefined && session.settings.output) {
+    const { settings } = api;
+    const json = jsonSummary(settings);
+    if (json && plan.intervalMs !== undefined && settings.output) {
       throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
     }
-    const { settings } = session;
+    // The summary is one JSON object, whichever of json and jsonl was asked for.
+    const output = json ? await session.output({ format: 'json' }) : undefined;
     // Checked before anything is opened or sent. A sync acts on what it stores, with or without --watch.
     const actions = plan.actions ? planActions(plan.actions, { watch: true, state: true }, settings) : undefined;
     if (plan.onUpdate && !actions)
@@ -44,37 +46,31 @@ export async function runSync(plan: SyncPlan, globals: GlobalFlags, ctx: Context
         '--on-update works with --exec, --webhook or --email',
         'e.g. sync --webhook URL --on-update',
       );
-    const target = archiveTarget(plan.db, ctx.env, settings.profileDb, fromSandbox(settings));
-    if (settings.verbose) session.status.note(`archive: ${target.name}`);
+    const target = session.archive(plan.db);
+    if (settings.verbose) api.status.note(`archive: ${target.name}`);
     archive = await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
     const opened = archive;
     // The sandbox's invented recalls and real ones never share an archive.
     await writing(target.name, () => opened.claimOrigin(fromSandbox(settings) ? 'sandbox' : 'api'));
-    delivery = actions ? await outboxDelivery(archive, actions, plan, session, ctx) : undefined;
-    if (plan.intervalMs !== undefined) return await watch(archive, plan, session, ctx, json, delivery);
-    await session.status.start('syncing…');
-    const result = await syncDelivering(archive, plan, session, ctx, delivery);
-    session.status.stop();
+    delivery = actions ? await outboxDelivery(archive, actions, plan, api, ctx) : undefined;
+    if (plan.intervalMs !== undefined) return await watch(archive, plan, api, ctx, json, delivery);
+    await api.status.start('syncing…');
+    const result = await syncDelivering(archive, plan, api, ctx, delivery);
+    api.status.stop();
     if (delivery) {
-      noteDeliveries(session, await delivery.deliver());
+      noteDeliveries(api, await delivery.deliver());
       // Stopped mid-delivery: what is left stays owed in the outbox; the run says it was interrupted.
       if (ctx.signal.aborted) throw ctx.signal.reason;
     }
-    if (!json) {
+    if (!output) {
       // Off a terminal a successful sync is silent (cron mails only problems); -v says it anyway.
-      if (tellsSuccess(session)) session.status.note(syncSummaryLine(result, named(session, opened)));
+      if (tellsSuccess(api)) api.status.note(syncSummaryLine(result, named(api, opened)));
       return;
     }
-    await writeOutput(
-      () => openTarget(session.settings, ctx),
-      async (target) => {
-        target.stream.write(syncSummaryJson(result));
-      },
-    );
+    await output.write((sink) => sink.text(syncSummaryJson(result)));
   } finally {
     await delivery?.close();
     await archive?.close();
-    await session.close();
   }
 }
 

@@ -1,0 +1,26 @@
+// Runs `health`: asks the API whether it is up (no key needed) and prints one status line, or it as JSON.
+import { UnhealthyError } from '../../runtime/cli-errors.js';
+import type { Session } from '../../runtime/session.js';
+import type { HealthPlan } from './plans.js';
+
+export async function runHealth(_plan: HealthPlan, session: Session): Promise<void> {
+  // A status line, not records: JSON only when asked for with -f, whatever the pipe or profile.
+  const { format } = session.settings;
+  const json = format === 'json' || format === 'jsonl';
+  const output = await session.output({ format: json ? 'json' : 'table' });
+  const { client, settings } = await session.api({ needsKey: false });
+  const result = await client.health();
+  const status = result.body?.status ?? 'unknown';
+  const version = result.body?.version ? `, version ${result.body.version}` : '';
+  const line = json
+    ? JSON.stringify({
+        healthy: result.healthy,
+        http_status: result.httpStatus,
+        latency_ms: result.latencyMs,
+        ...result.body,
+      })
+    : `${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${settings.baseUrl}`;
+  // Written (and an -o file committed) before an unhealthy answer fails the run: the line says why.
+  await output.write((sink) => sink.text(`${line}\n`));
+  if (!result.healthy) throw new UnhealthyError(`the API reports '${status}' (HTTP ${result.httpStatus})`);
+}
