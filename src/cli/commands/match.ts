@@ -1,6 +1,6 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import type { OptionsOf } from './define-action.js';
+import { inSession, type OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
@@ -103,11 +103,15 @@ export function registerMatch(program: Program, ctx: Context): void {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
     opsAction(ctx, 'match', async () => async (opts, globals, c) => {
       if (opts.quality) {
+        const plan = planQuality(opts, c.now());
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-        return runMatchQuality(planQuality(opts, c.now()), globals, c);
+        return inSession(globals, c, (session) => runMatchQuality(plan, session));
       }
-      const { runMatch } = await import('../../jobs/match/run-match.js');
-      return runMatch(planMatch(opts, c.now()), globals, c);
+      const plan = planMatch(opts, c.now());
+      const { runMatch, runMatchWatch } = await import('../../jobs/match/run-match.js');
+      // --watch runs the feed's watch, on the global flags until it takes a session (issue 27).
+      if (plan.watch) return runMatchWatch({ ...plan, watch: plan.watch }, globals, c);
+      return inSession(globals, c, (session) => runMatch(plan, session));
     }),
   );
 }
