@@ -4,14 +4,16 @@ import { parseDuration } from '../../api/duration.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { Context } from '../../runtime/context.js';
-import { action } from './define-action.js';
+import type { DoctorPlan } from '../../jobs/doctor/run-doctor.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function registerDoctor(program: Program, ctx: Context): void {
+/** `recall-feed doctor`: its flags and help; commander's types of them are the options' types. */
+function declareDoctor(program: Program) {
   const doctor = program.command('doctor');
   writesFormats(doctor, 'record', ['table', 'json', 'jsonl']);
-  doctor
+  return doctor
     .description('check the config, key, quota, clock, proxy, archive and files a job needs (read-only)')
     .option('--every <duration>', "the job's rhythm, e.g. 15m: forecast its monthly requests against the quota")
     .option('--db <file-or-url>', 'check this archive (default: RECALL_FEED_DB or the profile db, if set)')
@@ -32,24 +34,31 @@ Examples:
   recall-feed doctor
   recall-feed doctor --every 15m --db recalls.db --state seen.json -f json
   recall-feed doctor --check-delivery`,
-    )
-    .action(
-      action(ctx, async () => async (opts, globals, c) => {
-        if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
-          throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
-        const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
-        await runDoctor(
-          {
-            every: opts.every,
-            db: { db: opts.db, schema: opts.dbSchema },
-            state: opts.state ?? [],
-            locks: opts.lock ?? [],
-            checkDelivery: opts.checkDelivery === true,
-            webhook: opts.webhook,
-          },
-          globals,
-          c,
-        );
-      }),
     );
+}
+
+type DoctorOptions = OptionsOf<ReturnType<typeof declareDoctor>>;
+
+/** What doctor checks, from its flags; a bad --every is a usage error before any check. */
+export function planDoctor(opts: DoctorOptions): DoctorPlan {
+  if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
+    throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
+  return {
+    every: opts.every,
+    db: { db: opts.db, schema: opts.dbSchema },
+    state: opts.state ?? [],
+    locks: opts.lock ?? [],
+    checkDelivery: opts.checkDelivery === true,
+    webhook: opts.webhook,
+  };
+}
+
+export function registerDoctor(program: Program, ctx: Context): void {
+  declareDoctor(program).action(
+    action(ctx, async () => async (opts, globals, c) => {
+      const plan = planDoctor(opts);
+      const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
+      await inSession(globals, c, (session) => runDoctor(plan, session));
+    }),
+  );
 }

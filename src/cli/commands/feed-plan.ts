@@ -15,7 +15,7 @@ import { chooseFormat } from '../../runtime/files/output-target.js';
 import type { Format, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
-import { parseFilterOptions, type FilterFlags } from '../../runtime/options/filter-options.js';
+import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { planActions } from '../../jobs/watch/actions-plan.js';
 import {
   DEFAULT_INTERVAL_S,

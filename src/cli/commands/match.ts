@@ -106,11 +106,12 @@ export function registerMatch(program: Program, ctx: Context): void {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
     opsAction(ctx, 'match', async () => async (opts, globals, c) => {
       if (opts.quality) {
+        const plan = planQuality(opts, c.now());
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-        return runMatchQuality(planQuality(opts, c.now()), globals, c);
+        return inSession(globals, c, (session) => runMatchQuality(plan, session));
       }
       const { runMatch } = await import('../../jobs/match/run-match.js');
-      return inSession(globals, c, (session) => runMatch(planMatch(opts, c.now(), session), globals, c));
+      return inSession(globals, c, (session) => runMatch(planMatch(opts, c.now(), session), session));
     }),
   );
 }

@@ -1,14 +1,18 @@
 // Doctor's monitor check: the ping URL RECALL_FEED_MONITOR or the profile names is one --monitor accepts; never
 // pinged (a ping would count as a run of the job) and never shown beyond its host (its path is the check's token).
 import type { Context } from '../../runtime/context.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import type { Settings } from '../../runtime/settings.js';
 import { checkMonitorUrl, maskMonitorUrl } from '../../runtime/ops/monitor.js';
 import { resolveOpsSettings } from '../../runtime/ops/ops-settings.js';
 import { type CheckResult, fail, messageOf, ok } from './check.js';
 
 /** Undefined when no monitor is configured: then there is nothing to check. */
-export async function checkMonitor(globals: GlobalFlags, ctx: Context): Promise<CheckResult | undefined> {
-  const settings = await resolveOpsSettings({}, globals, ctx);
+export async function checkMonitor(
+  run: Pick<Settings, 'profile' | 'sandbox'>,
+  ctx: Context,
+): Promise<CheckResult | undefined> {
+  // As --monitor resolves it for the run's profile (none read with --sandbox).
+  const settings = await resolveOpsSettings({}, { profile: run.profile, sandbox: run.sandbox }, ctx);
   if (!settings.monitor) return undefined;
   const from = ctx.env.RECALL_FEED_MONITOR ? 'RECALL_FEED_MONITOR' : 'the monitor setting';
   try {

@@ -3,14 +3,13 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../runtime/context.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
-import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js';
 import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
 const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
 
-export async function checkConfig(globals: GlobalFlags, ctx: Context): Promise<CheckResult> {
+/** The config file and the run's profile (--profile, else RECALL_FEED_PROFILE, else default) in it. */
+export async function checkConfig(profile: string, ctx: Context): Promise<CheckResult> {
   const file = configPath(ctx.env);
-  const profile = resolveProfileName(globals, ctx.env);
   let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(file);

@@ -1,14 +1,12 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
-import type { Context } from '../../runtime/context.js';
+import path from 'node:path';
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
 import { archiveTarget } from '../../runtime/archive/archive-file.js';
 import { proxyFromEnv } from '../../runtime/api-session.js';
-import { loadSettings, openSession } from '../../runtime/session.js';
-import type { GlobalFlags, Settings } from '../../runtime/settings.js';
+import type { Session } from '../../runtime/session.js';
 import { checkApiKey } from '../../api/request-target.js';
-import { detectTerminal } from '../../runtime/terminal/terminal.js';
 import { plainLine } from '../../output/control-escapes.js';
-import { canonicalFormat } from '../../output/format-kinds.js';
+import { formatOfKindExtension } from '../../output/format-kinds.js';
 import { type CheckResult, fail, messageOf, overall, skip } from './check.js';
 import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
@@ -26,7 +24,8 @@ export interface DoctorPlan {
   webhook: string | undefined;
 }
 
-async function keyChecks(settings: Settings, globals: GlobalFlags, plan: DoctorPlan, ctx: Context) {
+async function keyChecks(plan: DoctorPlan, session: Session) {
+  const { settings } = session;
   if (!settings.sandbox && !settings.apiKey)
     return [
       fail('key', `no API key for profile '${settings.profile}'`, 'recall-feed config set api-key (reads stdin)'),
@@ -38,19 +37,16 @@ async function keyChecks(settings: Settings, globals: GlobalFlags, plan: DoctorP
       return [fail('key', `malformed: ${messageOf(err)}`, 'set it again as one line: recall-feed config set api-key')];
     }
   }
-  const session = await openSession(globals, ctx, { needsKey: true, settings });
-  try {
-    const key = await checkKey(session);
-    if (key.status === 'fail') return [key, skip('quota', 'the key was refused')];
-    return [key, await checkQuota(session, plan.every, ctx)];
-  } finally {
-    await session.close();
-  }
+  // The client (and with --sandbox the sandbox) stays open until the session closes.
+  const api = await session.api({ needsKey: true });
+  const key = await checkKey(api);
+  if (key.status === 'fail') return [key, skip('quota', 'the key was refused')];
+  return [key, await checkQuota(api, plan.every, session.ctx)];
 }
 
-export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx: Context): Promise<CheckResult[]> {
-  const results: CheckResult[] = [await checkConfig(globals, ctx)];
-  const settings = await loadSettings(globals, ctx);
+export async function collectChecks(plan: DoctorPlan, session: Session): Promise<CheckResult[]> {
+  const { ctx, settings } = session;
+  const results: CheckResult[] = [await checkConfig(settings.profile, ctx)];
   if (settings.sandbox) {
     results.push(skip('api', 'with --sandbox the API is a local sandbox'));
   } else {
@@ -59,13 +55,13 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
     if (!reach.reached) results.push(skip('key', 'the API was not reached'), skip('quota', 'the API was not reached'));
   }
   if (settings.sandbox || results.every((r) => r.name !== 'api' || r.status !== 'fail'))
-    results.push(...(await keyChecks(settings, globals, plan, ctx)));
+    results.push(...(await keyChecks(plan, session)));
   const named = plan.db.db ?? ctx.env.RECALL_FEED_DB ?? settings.profileDb;
   if (named !== undefined) {
     const target = archiveTarget(plan.db, ctx.env, settings.profileDb, settings.sandbox);
     results.push(...(await checkArchive(target, ctx.now())));
   }
-  const monitor = await checkMonitor(globals, ctx);
+  const monitor = await checkMonitor(settings, ctx);
   if (monitor) results.push(monitor);
   for (const file of plan.state) results.push(await checkState(file));
   for (const file of plan.locks) results.push(await checkLock(file));
@@ -83,13 +79,25 @@ export async function collectChecks(plan: DoctorPlan, globals: GlobalFlags, ctx:
   return results;
 }
 
-export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const terminal = detectTerminal(ctx, globals.color);
-  // -f was checked against doctor's formats (table, json, jsonl) before the command ran (format-choices.ts),
-  // in any case: `JSON` is json here too.
-  const format =
-    globals.format !== undefined ? canonicalFormat('record', globals.format) : terminal.stdoutIsTTY ? 'table' : 'jsonl';
-  const results = await collectChecks(plan, globals, ctx);
+type DoctorFormat = 'table' | 'json' | 'jsonl';
+
+/**
+ * -f (checked against doctor's formats before the command ran, in any case: `JSON` is json), else the -o
+ * file's extension, else a table on a terminal and JSON lines otherwise. Never the profile's format: it is
+ * the record commands' default, and may be one doctor does not write (csv).
+ */
+function doctorFormat(session: Session): DoctorFormat {
+  const { format, output } = session.settings;
+  if (format !== undefined) return format as DoctorFormat;
+  const file = output !== undefined && output !== '-' ? output : undefined;
+  const byExtension = file && formatOfKindExtension('record', ['json', 'jsonl'] as const, path.extname(file));
+  if (byExtension) return byExtension;
+  return session.terminal.stdoutIsTTY && !file ? 'table' : 'jsonl';
+}
+
+export async function runDoctor(plan: DoctorPlan, session: Session): Promise<void> {
+  const output = await session.output({ format: doctorFormat(session) });
+  const results = await collectChecks(plan, session);
   const status = overall(results);
   // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
   const clean = results.map((r) => ({
@@ -98,9 +106,13 @@ export async function runDoctor(plan: DoctorPlan, globals: GlobalFlags, ctx: Con
     detail: plainLine(r.detail),
     ...(r.hint ? { hint: plainLine(r.hint) } : {}),
   }));
-  if (format === 'json') ctx.stdout.write(`${JSON.stringify({ status, checks: clean }, null, 2)}\n`);
-  else if (format === 'jsonl') for (const r of clean) ctx.stdout.write(`${JSON.stringify(r)}\n`);
-  else ctx.stdout.write(await renderTable(clean, terminal.columns));
+  const text =
+    output.format === 'json'
+      ? `${JSON.stringify({ status, checks: clean }, null, 2)}\n`
+      : output.format === 'jsonl'
+        ? clean.map((r) => `${JSON.stringify(r)}\n`).join('')
+        : await renderTable(clean, session.terminal.columns);
+  await output.write((sink) => sink.text(text));
   if (status !== 'ok') throw new DoctorFindingsError(status);
 }
 

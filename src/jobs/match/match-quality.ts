@@ -3,11 +3,8 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { CoverageCounter, MIN_JUDGED, QUALITY_COLUMNS, tierPrecision } from '../../match/quality.js';
 import { groupDigits } from '../../output/numbers.js';
 import { inBatches, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
-import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
+import type { Session } from '../../runtime/session.js';
 
 export interface QualityPlan {
   db: DbChoice;
@@ -18,10 +15,11 @@ export interface QualityPlan {
   bom: boolean;
 }
 
-export async function runMatchQuality(plan: QualityPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const local = await openLocal(globals, ctx, plan.db);
+export async function runMatchQuality(plan: QualityPlan, session: Session): Promise<void> {
+  // The format chosen before the archive is opened: a bad -f or -o reads nothing.
+  const output = await session.output();
   // Reads only: cases through the archive's own listing (whose filter applies to each case's recall), recalls likewise.
-  const archive = await readArchive(local, local.archive);
+  const archive = await readArchive(session, session.archive(plan.db));
   const coverage = new CoverageCounter();
   let tiers: ReturnType<typeof tierPrecision>;
   try {
@@ -31,33 +29,20 @@ export async function runMatchQuality(plan: QualityPlan, globals: GlobalFlags, c
     );
     tiers = tierPrecision(cases);
     const records = archive.records({ sinceUs: plan.sinceUs, sources: plan.sources, filter: plan.filter });
-    for await (const batch of inBatches(records, ctx.signal)) for (const r of batch) coverage.add(r);
+    for await (const batch of inBatches(records, session.ctx.signal)) for (const r of batch) coverage.add(r);
   } finally {
     await archive.close();
   }
   const rows = [...tiers, ...coverage.rows()];
-  const format = chooseFormat(local.settings, local.terminal);
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: [...QUALITY_COLUMNS],
-        csvColumns: [...QUALITY_COLUMNS],
-        formulaGuard: plan.formulaGuard,
-        bom: plan.bom,
-        width: local.terminal.columns,
-        color: local.terminal.color,
-        toTerminal: reachesTerminal(target, local.terminal),
-      });
-      await renderer.write(rows as unknown as Record<string, unknown>[]);
-      await renderer.end();
-    },
-  );
+  const spec = {
+    tableColumns: [...QUALITY_COLUMNS],
+    csvColumns: [...QUALITY_COLUMNS],
+    formulaGuard: plan.formulaGuard,
+    bom: plan.bom,
+  };
+  await output.write((sink) => sink.rows(spec, rows as unknown as Record<string, unknown>[]));
   const judged = tiers.reduce((n, t) => n + t.sample, 0);
-  local.status.note(
+  session.status.note(
     `quality: ${groupDigits(judged)} cases closed as confirmed or wrong, over ${tiers.length} tiers (precision shown from ${MIN_JUDGED}) · coverage: ${groupDigits(rows.length - tiers.length)} sources`,
   );
 }

@@ -11,17 +11,12 @@ import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
-import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
 import type { FeedPlan } from '../watch/plan.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
-import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import { openSession } from '../../runtime/session.js';
-import type { Settings } from '../../runtime/settings.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import type { RecordOutput } from '../../runtime/files/record-output.js';
+import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import type { Terminal } from '../../runtime/terminal/terminal.js';
 import {
   byLevelThenSeverity,
   matchColumns,
@@ -60,13 +55,6 @@ export interface CasesPlan {
   sla?: Sla | undefined;
 }
 
-/** What writing the rows needs, from a session or a local (archive) one. */
-interface Surroundings {
-  settings: Settings;
-  terminal: Terminal;
-  status: StatusReporter;
-}
-
 /** Recalls in batches, with the window's size when the source knows it. */
 type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
 
@@ -84,117 +72,105 @@ async function matchAll(
   index: CatalogueIndex,
   batches: Batches,
   keep: (recall: Record<string, unknown>) => boolean,
-  where: Surroundings,
-  ctx: Context,
+  output: RecordOutput,
+  status: StatusReporter,
+  signal: AbortSignal,
   onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
-  const format = chooseFormat(where.settings, where.terminal);
-  await writeOutput(
-    () => openTarget(where.settings, ctx),
-    async (target) => {
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: matchTableColumns(catalogue, plan.explain),
-        csvColumns: matchColumns(catalogue, plan.explain),
-        columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
-        formulaGuard: plan.formulaGuard,
-        bom: plan.bom,
-        width: where.terminal.columns,
-        wholeHeaders: true,
-        color: where.terminal.color,
-        toTerminal: reachesTerminal(target, where.terminal),
-      });
-      // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
-      // within each). The machine formats stream as found.
-      const held: Record<string, unknown>[] | undefined = format === 'table' ? [] : undefined;
-      await where.status.start('matching recalls…');
-      for await (const batch of batches) {
-        const rows: Record<string, unknown>[] = [];
-        for (const recall of batch.records) {
-          counts.fetched++;
-          if (!keep(recall)) continue;
-          counts.checked++;
-          for (const m of index.match(recall, { explain: plan.explain })) {
-            counts[m.level]++;
-            rows.push(matchRow(m, recall, plan.explain));
-            // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
-            if (m.level !== 'excluded') onMatch?.(m, recall);
-          }
+  await output.write(async (sink) => {
+    const renderer = sink.renderer({
+      tableColumns: matchTableColumns(catalogue, plan.explain),
+      csvColumns: matchColumns(catalogue, plan.explain),
+      columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
+      formulaGuard: plan.formulaGuard,
+      bom: plan.bom,
+      wholeHeaders: true,
+    });
+    // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
+    // within each). The machine formats stream as found.
+    const held: Record<string, unknown>[] | undefined = output.format === 'table' ? [] : undefined;
+    await status.start('matching recalls…');
+    for await (const batch of batches) {
+      const rows: Record<string, unknown>[] = [];
+      for (const recall of batch.records) {
+        counts.fetched++;
+        if (!keep(recall)) continue;
+        counts.checked++;
+        for (const m of index.match(recall, { explain: plan.explain })) {
+          counts[m.level]++;
+          rows.push(matchRow(m, recall, plan.explain));
+          // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
+          if (m.level !== 'excluded') onMatch?.(m, recall);
         }
-        if (held) held.push(...rows);
-        else await where.status.around(() => renderer.write(rows));
-        const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
-        where.status.progress(`matching recalls… ${groupDigits(counts.fetched)}${of}`);
-        if (ctx.signal.aborted) throw ctx.signal.reason;
       }
-      if (held) await where.status.around(() => renderer.write(held.sort(byLevelThenSeverity)));
-      await renderer.end();
-    },
-  );
-  where.status.stop();
+      if (held) held.push(...rows);
+      else await status.around(() => renderer.write(rows));
+      const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
+      status.progress(`matching recalls… ${groupDigits(counts.fetched)}${of}`);
+      if (signal.aborted) throw signal.reason;
+    }
+    if (held) await status.around(() => renderer.write(held.sort(byLevelThenSeverity)));
+    await renderer.end();
+  });
+  status.stop();
   return counts;
 }
 
-export async function runMatch(plan: MatchPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  // Read before any request: a bad file is a usage error that costs no quota.
+/** The catalogue read and indexed before anything else: a bad file, or a --key it lacks, costs no quota and writes nothing. */
+async function indexCatalogue(plan: MatchPlan): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
-  // A --key the catalogue lacks is bad input: refused before any warning, request or file.
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  const index = new CatalogueIndex(catalogue);
-  const { watch } = plan;
-  if (watch) {
-    const { withSession } = await import('../../runtime/session.js');
-    return withSession(globals, ctx, (session) => watchMatch(watch, catalogue, index, session, plan.openCases));
-  }
+  return { catalogue, index: new CatalogueIndex(catalogue) };
+}
+
+export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
+  const { ctx } = session;
+  // Read before any request: a bad file is a usage error that costs no quota.
+  const { catalogue, index } = await indexCatalogue(plan);
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
+  // The format chosen before the archive is opened or a request sent: a bad -f or -o costs nothing.
+  const output = await session.output();
   const source = plan.recalls;
+  const status = session.status;
   let counts: Awaited<ReturnType<typeof matchAll>>;
-  let status: StatusReporter;
   if (source.kind === 'archive') {
     // Offline: no key, no request; the filters the archive can answer become SQL.
-    const local = await openLocal(globals, ctx, source.db);
-    status = local.status;
+    const where = session.archive(source.db);
     reportCatalogue(catalogue, index.rejected, status);
-    const sla = plan.openCases && (await caseSla(plan.openCases.sla, local.settings.profileCaseSla));
+    const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
     const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
     // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
     const archive = opener
-      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(local, local.archive);
+      ? await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(session, where);
     try {
       const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
       const batches = archiveBatches(records, ctx.signal);
       const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
-      counts = await matchAll(plan, catalogue, index, batches, () => true, local, ctx, onMatch);
+      counts = await matchAll(plan, catalogue, index, batches, () => true, output, status, ctx.signal, onMatch);
       // After the listing ends: the archive is one connection, and its rows were being streamed.
-      if (opener) status.note(casesLine(await writing(local.archive.name, () => opener.flush(archive, ctx.now()))));
+      if (opener) status.note(casesLine(await writing(where.name, () => opener.flush(archive, ctx.now()))));
       const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
       for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
     } finally {
       await archive.close();
     }
   } else {
-    const session = await openSession(globals, ctx, { needsKey: true });
-    status = session.status;
-    try {
-      reportCatalogue(catalogue, index.rejected, status);
-      const pages = session.client.feedPages({
-        dataSources: source.sources,
-        hoursAgo: source.hours,
-        limit: BOUNDS.pageSizeMax,
-      });
-      const batches: Batches = (async function* () {
-        for await (const page of pages)
-          yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
-      })();
-      const coverage = new FilterCoverage(plan.filter);
-      counts = await matchAll(plan, catalogue, index, batches, coverage.keep, session, ctx);
-      for (const warning of coverage.messages()) status.warn(warning);
-    } finally {
-      await session.close();
-    }
+    const api = await session.api({ needsKey: true });
+    reportCatalogue(catalogue, index.rejected, status);
+    const pages = api.client.feedPages({
+      dataSources: source.sources,
+      hoursAgo: source.hours,
+      limit: BOUNDS.pageSizeMax,
+    });
+    const batches: Batches = (async function* () {
+      for await (const page of pages)
+        yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+    })();
+    const coverage = new FilterCoverage(plan.filter);
+    counts = await matchAll(plan, catalogue, index, batches, coverage.keep, output, status, ctx.signal);
+    for (const warning of coverage.messages()) status.warn(warning);
   }
   ctx.ops?.counts({ fetched: counts.fetched });
   const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
