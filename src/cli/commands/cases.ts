@@ -168,7 +168,7 @@ function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
   return async (opts: StepFlags, globals: ListFlags & GlobalFlags, c: Context, args: string[]) => {
     const plan = planStep(name, args, { ...globals, ...opts }, c);
     const { runStep } = await import('../../jobs/cases/act.js');
-    await runStep(plan, globals, c);
+    await inSession(globals, c, (session) => runStep(plan, session));
   };
 }
 
@@ -237,7 +237,8 @@ fit, refuses the whole step and changes nothing.`,
       action(ctx, async () => async (_opts, globals, c, args) => {
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
-        await runShowCase({ db: parseDb(globals), ids }, globals, c);
+        const plan = { db: parseDb(globals), ids };
+        await inSession(globals, c, (session) => runShowCase(plan, session));
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
@@ -256,7 +257,8 @@ fit, refuses the whole step and changes nothing.`,
     .action(
       action(ctx, async () => async (_opts, globals, c) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
-        await runVerify(parseDb(globals), globals, c);
+        const db = parseDb(globals);
+        await inSession(globals, c, (session) => runVerify(db, session));
       }),
     );
 }

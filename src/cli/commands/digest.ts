@@ -1,6 +1,7 @@
+// `recall-feed digest`: its flags and help, and the plan the digest job runs with (its own -f taken off the globals).
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import type { OptionsOf } from './define-action.js';
+import { inSession, type OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
@@ -69,7 +70,8 @@ export function registerDigest(program: Program, ctx: Context): void {
     opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
       const { plan, globals: rest } = planDigest(opts, globals, c.now());
       const { runDigest } = await import('../../jobs/digest/run-digest.js');
-      await runDigest(plan, rest, c);
+      // The session is made from the globals without the digest's -f: the settings never see it.
+      await inSession(rest, c, (session) => runDigest(plan, session));
     }),
   );
 }
@@ -110,7 +112,7 @@ export function planDigest(
     filter: parseFilterOptions(opts),
     catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map, key: opts.key },
     format: digestFormat(format),
-    email: opts,
+    email: { email: opts.email, smtpUrl: opts.smtpUrl, emailFrom: opts.emailFrom },
     webhook: opts.webhook,
     webhookFormat: opts.webhookFormat,
   };

@@ -7,7 +7,7 @@ import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { action, type OptionsOf } from './define-action.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
 import { mapOf } from './match.js';
 
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
@@ -85,7 +85,7 @@ export function registerReport(program: Program, ctx: Context): void {
       const { format, ...rest } = globals;
       const plan = planReport(opts, format, globals.output, c.now());
       const { runReport } = await import('../../jobs/cases/run-report.js');
-      await runReport(plan, rest, c);
+      await inSession(rest, c, (session) => runReport(plan, session));
     }),
   );
 }

@@ -1,13 +1,11 @@
 // Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
+import type { DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, CaseView } from '../../archive/index.js';
-import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
-import { openLocal, type LocalSession, readArchive } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
-import { chooseFormat, openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
+import type { RecordOutput } from '../../runtime/files/record-output.js';
+import type { Session } from '../../runtime/session.js';
 import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
@@ -20,41 +18,42 @@ import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
 /** Opens the archive for `fn`: for writing a step, read-only for show and verify (a read-only file or role will do). */
 async function withArchive<T>(
+  session: Session,
   db: DbChoice,
   mode: 'read' | 'write',
-  globals: GlobalFlags,
-  ctx: Context,
-  fn: (archive: ArchiveStore, local: LocalSession) => Promise<T>,
+  fn: (archive: ArchiveStore, where: DbTarget) => Promise<T>,
 ): Promise<T> {
-  const local = await openLocal(globals, ctx, db);
+  const { ctx } = session;
+  const where = session.archive(db);
   const archive =
     mode === 'write'
-      ? await openArchiveAt(local.archive, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(local, local.archive);
+      ? await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) })
+      : await readArchive(session, where);
   try {
-    return await fn(archive, local);
+    return await fn(archive, where);
   } finally {
     await archive.close();
   }
 }
 
-export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals: GlobalFlags, ctx: Context) {
-  await withArchive(plan.db, 'read', globals, ctx, async (archive, local) => {
+export async function runShowCase(plan: { db: DbChoice; ids: number[] }, session: Session): Promise<void> {
+  // The format first: a bad -f or -o is refused before the archive is opened.
+  const output = await session.output();
+  await withArchive(session, plan.db, 'read', async (archive, where) => {
     // Every id is looked up first: an unknown one is refused before anything is printed.
     const found = [];
     for (const id of plan.ids) {
       const one = await archive.caseWithRecall(id).catch((err: unknown) => {
         if (!(err instanceof CasesNotKeptError)) throw err;
         throw new UsageError(
-          `no case ${id}: ${local.archive.name} was written by an earlier recall-feed and holds no cases yet`,
+          `no case ${id}: ${where.name} was written by an earlier recall-feed and holds no cases yet`,
           'cases are opened by recall-feed match --archive --open-cases',
         );
       });
       found.push(one);
     }
     await printCases(
-      local,
-      ctx,
+      output,
       found.map((f) => ({ c: f.case, recall: f.recall })),
       found.length === 1,
     );
@@ -67,12 +66,11 @@ export async function runShowCase(plan: { db: DbChoice; ids: number[] }, globals
  * itself rather than an array of one. `recall`: undefined or an object adds a `recall` field; null leaves it out.
  */
 async function printCases(
-  local: LocalSession,
-  ctx: Context,
+  output: RecordOutput,
   list: { c: CaseView; recall: Record<string, unknown> | undefined | null }[],
   one = false,
 ): Promise<void> {
-  const format = chooseFormat(local.settings, local.terminal);
+  const { format } = output;
   const json = list.map(({ c, recall }) =>
     recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null },
   );
@@ -82,23 +80,14 @@ async function printCases(
       : format === 'json'
         ? `${escapeJsonControls(JSON.stringify(one ? json[0] : json, null, 2))}\n`
         : json.map((j) => `${escapeJsonControls(JSON.stringify(j))}\n`).join('');
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      if (format !== 'csv') return writeChunk(target.stream, body);
-      const { createRenderer } = await import('../../output/renderer.js');
-      const columns = [...CASE_FIELDS];
-      const renderer = createRenderer({
-        format,
-        out: target.stream,
-        tableColumns: columns,
-        csvColumns: columns,
-        toTerminal: reachesTerminal(target, local.terminal),
-      });
-      await renderer.write(list.map(({ c }) => caseRecord(c)));
-      await renderer.end();
-    },
-  );
+  await output.write(async (sink) => {
+    if (format !== 'csv') return sink.text(body);
+    const columns = [...CASE_FIELDS];
+    await sink.rows(
+      { tableColumns: columns, csvColumns: columns },
+      list.map(({ c }) => caseRecord(c)),
+    );
+  });
 }
 
 /** The ids a step acts on: those given, or every case the selection finds. */
@@ -113,40 +102,45 @@ function stepWords(plan: CaseStepPlan): string {
   return plan.step.kind === 'resolve' ? `resolve as ${plan.step.outcome}` : plan.step.kind;
 }
 
-export async function runStep(plan: CaseStepPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  await withArchive(plan.db, 'write', globals, ctx, async (archive, local) => {
+export async function runStep(plan: CaseStepPlan, session: Session): Promise<void> {
+  const { ctx } = session;
+  // The format first: a bad -f or -o is refused before any case moves.
+  const output = await session.output();
+  await withArchive(session, plan.db, 'write', async (archive, where) => {
     const ids = await stepIds(plan, archive, ctx.now());
     if (ids.length === 0) {
-      local.status.note('no case fits the selection: nothing changed');
+      session.status.note('no case fits the selection: nothing changed');
       return;
     }
     // A bulk step asks first on a terminal (stdin and stderr), unless --yes; off a terminal it is what was asked.
-    const asks = ids.length > 1 && !plan.yes && local.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
+    const asks = ids.length > 1 && !plan.yes && session.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
     if (asks) {
       const shown = ids.length > 12 ? `${ids.slice(0, 12).join(', ')} and ${ids.length - 12} more` : ids.join(', ');
       if (!(await confirm(ctx, `${stepWords(plan)} ${ids.length} cases (${shown})?`))) {
-        local.status.note('nothing changed');
+        session.status.note('nothing changed');
         return;
       }
     }
     const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
-    const after = await writing(local.archive.name, () => archive.stepCases(ids, plan.step, by));
+    const after = await writing(where.name, () => archive.stepCases(ids, plan.step, by));
     await printCases(
-      local,
-      ctx,
+      output,
       after.map((c) => ({ c, recall: null })),
       after.length === 1 && plan.ids !== undefined,
     );
-    if (after.length > 1) local.status.note(`${after.length} cases: ${stepWords(plan)}`);
+    if (after.length > 1) session.status.note(`${after.length} cases: ${stepWords(plan)}`);
   });
 }
 
-export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context): Promise<void> {
-  await withArchive(db, 'read', globals, ctx, async (archive, local) => {
-    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
-      await archive.verifyCases(),
-    ]);
-    const format = chooseFormat(local.settings, local.terminal);
+export async function runVerify(db: DbChoice, session: Session): Promise<void> {
+  // The format first: a bad -f or -o is refused before the archive is opened.
+  const output = await session.output();
+  const { format } = output;
+  await withArchive(session, db, 'read', async (archive, where) => {
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(
+      { archive: where, status: session.status },
+      async () => [await archive.verifyCases()],
+    );
     const result = {
       ok: check.broken === undefined,
       cases: check.cases,
@@ -162,11 +156,7 @@ export async function runVerify(db: DbChoice, globals: GlobalFlags, ctx: Context
           ? ''
           : `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`
         : `${escapeJsonControls(JSON.stringify(result, null, format === 'json' ? 2 : undefined))}\n`;
-    if (text !== '')
-      await writeOutput(
-        () => openTarget(local.settings, ctx),
-        (t) => writeChunk(t.stream, text),
-      );
+    if (text !== '') await output.write((sink) => sink.text(text));
     if (check.broken) {
       const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
       throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);

@@ -10,14 +10,10 @@ import { CatalogueIndex } from '../../match/matcher.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { reportCatalogue } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
-import { writeChunk } from '../../output/backpressure.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { openLocal, readArchive } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
-import { openTarget, reachesTerminal } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import { readArchive } from '../../runtime/archive/local-session.js';
+import type { Session } from '../../runtime/session.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
@@ -39,24 +35,28 @@ export interface ReportPlan {
   key: string | undefined;
 }
 
-export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const local = await openLocal(globals, ctx, plan.db);
+export async function runReport(plan: ReportPlan, session: Session): Promise<void> {
+  const { ctx, settings, status } = session;
+  // The report's own format, decided by the plan (-f, the -o extension, else markdown).
+  const output = await session.output({ format: plan.format });
+  const where = session.archive(plan.db);
+  const reading = { archive: where, status };
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
   const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
   // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
   const column = catalogue && keyColumn(catalogue, plan.key);
   const index = catalogue && new CatalogueIndex(catalogue);
-  if (catalogue && index) reportCatalogue(catalogue, index.rejected, local.status);
+  if (catalogue && index) reportCatalogue(catalogue, index.rejected, status);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
-  const allowed = await allowedSources(undefined, globals, local, ctx);
-  const archive = await readArchive(local, local.archive);
+  const allowed = await allowedSources(undefined, session);
+  const archive = await readArchive(session, where);
   let data: ReportData;
   try {
-    const all = await casesOrNone(local, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
+    const all = await casesOrNone(reading, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
     // Every run up to the period's end (its start, when --since is not given, is the first run or case).
     const runs = await archive.syncRuns({ fromMs: plan.sinceMs ?? 0, toMs: untilMs });
-    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(local, async () => [
+    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(reading, async () => [
       await archive.verifyCases(),
     ]);
     // Cases up to the period's end, whether or not active in it: their rows have been looked at.
@@ -73,7 +73,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
         opened,
         records(),
         untilMs,
-        local.status,
+        status,
       ));
     } else recalls = await caseRecalls(all, records());
     const cases = all
@@ -93,7 +93,7 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
       provenance: {
         tool: 'recall-feed',
         version: packageJson.version,
-        archive: local.archive.name,
+        archive: where.name,
         catalogue:
           plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogue?.sha256 ?? '' },
         chain_head: check.head,
@@ -107,33 +107,21 @@ export async function runReport(plan: ReportPlan, globals: GlobalFlags, ctx: Con
   } finally {
     await archive.close();
   }
-  await writeOutput(
-    () => openTarget(local.settings, ctx),
-    async (target) => {
-      if (plan.format !== 'csv') return writeChunk(target.stream, render(plan.format, data));
-      const { createRenderer } = await import('../../output/renderer.js');
-      const renderer = createRenderer({
-        format: 'csv',
-        out: target.stream,
-        tableColumns: [...REPORT_CSV_COLUMNS],
-        csvColumns: [...REPORT_CSV_COLUMNS],
-        formulaGuard: true,
-        toTerminal: reachesTerminal(target, local.terminal),
-      });
-      await renderer.write([
-        ...data.cases.map(reportCsvRow),
-        ...(data.coverage.catalogue?.excluded ?? []).map(reportCsvExcludedRow),
-      ]);
-      await renderer.end();
-    },
-  );
+  await output.write(async (sink) => {
+    if (sink.format !== 'csv') return sink.text(render(sink.format, data));
+    const columns = [...REPORT_CSV_COLUMNS];
+    await sink.rows({ tableColumns: columns, csvColumns: columns, formulaGuard: true }, [
+      ...data.cases.map(reportCsvRow),
+      ...(data.coverage.catalogue?.excluded ?? []).map(reportCsvExcludedRow),
+    ]);
+  });
   if (!data.chain.intact)
-    local.status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
-  if (data.statement.incomplete) local.status.warn('monitoring was incomplete in this period: the report says so');
-  const file = local.settings.output;
+    status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
+  if (data.statement.incomplete) status.warn('monitoring was incomplete in this period: the report says so');
+  const file = settings.output;
   // As every command: off a terminal (cron) a success says nothing unless -v.
-  const tells = local.terminal.stderrIsTTY || local.settings.verbose;
-  if (file && file !== '-' && tells) local.status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
+  const tells = session.terminal.stderrIsTTY || settings.verbose;
+  if (file && file !== '-' && tells) status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
 }
 
 function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string {

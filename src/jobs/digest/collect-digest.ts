@@ -5,8 +5,9 @@ import type { ArchiveStore } from '../../archive/store.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { type LocalSession, readArchive } from '../../runtime/archive/local-session.js';
+import type { DbTarget } from '../../archive/db-target.js';
 import type { Context } from '../../runtime/context.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import type { Digest } from '../../output/digest/digest-view.js';
 import type { ProductRow } from '../../output/digest/product-text.js';
@@ -43,7 +44,11 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
  * The archive's cases (none, with a note, on an archive from before cases): the open and waiting ones for the
  * deadlines, and the closed ones too when "your products" names each pair's case.
  */
-async function readCases(archive: ArchiveStore, local: LocalSession, closedToo: boolean): Promise<CaseView[]> {
+async function readCases(
+  archive: ArchiveStore,
+  local: Pick<LocalSession, 'archive' | 'status'>,
+  closedToo: boolean,
+): Promise<CaseView[]> {
   const [{ CASE_STATUSES }, { casesOrNone }] = await Promise.all([
     import('../../archive/cases-model.js'),
     import('../../runtime/archive/cases-or-none.js'),
@@ -80,17 +85,14 @@ async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promis
   }
 }
 
-export async function collectDigest(
-  sel: DigestSelection,
-  globals: GlobalFlags,
-  local: LocalSession,
-  ctx: Context,
-): Promise<Digest> {
-  const matcher = await loadMatcher(sel.catalog, local.status);
+/** The period's digest from the archive at `where`, the sources asked with the run's client. */
+export async function collectDigest(sel: DigestSelection, where: DbTarget, session: Session): Promise<Digest> {
+  const { ctx, status } = session;
+  const matcher = await loadMatcher(sel.catalog, status);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive: a source the key may not use is refused as `feed` refuses it.
-  const allowed = await allowedSources(sel.sources, globals, local, ctx);
-  const archive = await readArchive(local, local.archive);
+  const allowed = await allowedSources(sel.sources, session);
+  const archive = await readArchive(session, where);
   let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
   let stored: Awaited<ReturnType<typeof archive.storedIn>>;
   let settled: boolean;
@@ -100,13 +102,13 @@ export async function collectDigest(
   try {
     settled = await settle(archive, sel.toMs, ctx);
     if (!settled)
-      local.status.warn(
+      status.warn(
         "a sync was still storing recalls of this period (or the archive's clock had not reached its end): the digest may miss some, so monitoring is not called complete",
       );
     runs = await archive.syncRuns(period);
     stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
     // Deadlines are the archive's, whatever the period, --sources or filters: a narrowed digest never hides a late case.
-    cases = await readCases(archive, local, matcher !== undefined);
+    cases = await readCases(archive, { archive: where, status }, matcher !== undefined);
     if (matcher) {
       const { matchRow } = await import('../matching/match-rows.js');
       const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
@@ -122,7 +124,7 @@ export async function collectDigest(
     }
     // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
     for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
-      local.status.warn(warning);
+      status.warn(warning);
   } finally {
     await archive.close();
   }

@@ -2,18 +2,14 @@
 import { DIGEST_FORMATS, type DigestFormat, formatOfKindExtension } from '../../output/format-kinds.js';
 import path from 'node:path';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { writeChunk } from '../../output/backpressure.js';
 import { jsonText } from '../../output/control-escapes.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { openLocal } from '../../runtime/archive/local-session.js';
-import type { Context } from '../../runtime/context.js';
-import { openTarget } from '../../runtime/files/output-target.js';
-import { writeOutput } from '../../runtime/files/write-output.js';
 import { webhookUrl } from '../watch/actions-plan.js';
 import { type EmailFlags, planEmail } from '../../runtime/options/email-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { GlobalFlags, Settings } from '../../runtime/settings.js';
+import type { Session } from '../../runtime/session.js';
+import type { Settings } from '../../runtime/settings.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../../actions/webhook-url.js';
 import { collectDigest } from './collect-digest.js';
 import type { Digest } from '../../output/digest/digest-view.js';
@@ -56,28 +52,25 @@ async function render(d: Digest, format: DigestFormat, width: number): Promise<s
   return format === 'markdown' ? digestMarkdown(d) : digestText(d, width);
 }
 
-export async function runDigest(plan: DigestPlan, globals: GlobalFlags, ctx: Context): Promise<void> {
-  const local = await openLocal(globals, ctx, plan.db);
-  const { settings } = local;
-  // Every flag is checked before the archive is read or anything is sent.
+export async function runDigest(plan: DigestPlan, session: Session): Promise<void> {
+  const { ctx, settings, status } = session;
+  // The archive named, then every flag checked, before the archive is read or anything is sent.
+  const where = session.archive(plan.db);
   const email = planEmail(plan.email, settings);
   const hook = planWebhook(plan, settings);
-  const format = chooseDigestFormat(plan, settings);
-  const digest = await collectDigest(plan, globals, local, ctx);
-  ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   // Sent somewhere, it is printed only when asked for: cron would otherwise mail it a second time.
   const print = (!email && !hook) || plan.format !== undefined || settings.output !== undefined;
+  const output = await session.output({ format: chooseDigestFormat(plan, settings) });
+  const digest = await collectDigest(plan, where, session);
+  ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   if (print) {
-    const text = await render(digest, format, local.terminal.columns);
-    await writeOutput(
-      () => openTarget(settings, ctx),
-      (target) => writeChunk(target.stream, text),
-    );
+    const text = await render(digest, output.format, session.terminal.columns);
+    await output.write((sink) => sink.text(text));
   }
   const { emailDigest, postDigest } = await import('./deliver-digest.js');
   if (email) {
-    await emailDigest(digest, email, settings.timeoutMs, local.status, ctx);
-    if (settings.verbose) local.status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
+    await emailDigest(digest, email, settings.timeoutMs, status, ctx);
+    if (settings.verbose) status.note(`digest e-mailed to ${email.to.join(', ')} via ${email.server.shown}`);
   }
-  if (hook) await postDigest(digest, hook, email?.to, settings.timeoutMs, local.status, ctx);
+  if (hook) await postDigest(digest, hook, email?.to, settings.timeoutMs, status, ctx);
 }
