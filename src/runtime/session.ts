@@ -1,6 +1,6 @@
 // The session a job runs in: settings, terminal and status line at once; the client, the archive and the output when asked.
 import type { DbTarget } from '../archive/db-target.js';
-import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
+import { statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
 import { readProfile } from './config/open-store.js';
@@ -96,18 +96,4 @@ export async function withSession<T>(
   } finally {
     await session.close();
   }
-}
-
-/**
- * Transitional, while jobs move to `Session` (issue 27): an API session from the raw global flags. Remove
- * once no job calls it.
- */
-export async function openSession(
-  globals: GlobalFlags,
-  ctx: Context,
-  opts: { needsKey: boolean; settings?: Settings; terminal?: Terminal },
-): Promise<ApiSession> {
-  const settings = opts.settings ?? (await loadSettings(globals, ctx));
-  const terminal = opts.terminal ?? detectTerminal(ctx, globals.color);
-  return openApiSession(settings, terminal, statusReporter(settings, terminal, ctx), ctx, opts);
 }

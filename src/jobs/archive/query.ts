@@ -5,7 +5,7 @@ import type { QueryPlan } from './plans.js';
 import type { Session } from '../../runtime/session.js';
 import { recallColumnKinds, TABLE_COLUMNS } from '../watch/record-sink.js';
 import { inBatches } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 
 export async function runQuery(plan: QueryPlan, session: Session): Promise<void> {

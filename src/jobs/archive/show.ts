@@ -8,7 +8,7 @@ import type { ShowPlan } from './plans.js';
 import type { DbTarget } from '../../archive/db-target.js';
 import { MissingApiKeyError, UsageError } from '../../runtime/cli-errors.js';
 import type { Session } from '../../runtime/session.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 
 /** The stored versions of the recall, oldest first (empty when the archive lacks it); undefined without an archive. */
 async function fromArchive(session: Session, where: DbTarget, plan: ShowPlan): Promise<VersionEntry[] | undefined> {

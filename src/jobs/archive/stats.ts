@@ -7,7 +7,7 @@ import type { StatsPlan } from './plans.js';
 import type { RecordSink } from '../../runtime/files/record-output.js';
 import type { Session } from '../../runtime/session.js';
 import type { DbTarget } from '../../archive/db-target.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 
 async function countArchive(session: Session, where: DbTarget, plan: StatsPlan): Promise<StatsResult> {
   const archive = await readArchive(session, where);

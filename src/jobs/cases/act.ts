@@ -3,7 +3,7 @@ import type { DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, CaseView } from '../../archive/index.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import type { Session } from '../../runtime/session.js';
 import { caseText } from './case-text.js';

@@ -2,7 +2,7 @@
 import { isOverdue } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { Session } from '../../runtime/session.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';

@@ -12,7 +12,7 @@ import { reportCatalogue } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
 import { escapeJsonControls } from '../../output/control-escapes.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { Session } from '../../runtime/session.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';

@@ -4,7 +4,7 @@ import type { CaseView } from '../../archive/cases-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { type LocalSession, readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { DbTarget } from '../../archive/db-target.js';
 import type { Context } from '../../runtime/context.js';
 import type { Session } from '../../runtime/session.js';
@@ -46,7 +46,7 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
  */
 async function readCases(
   archive: ArchiveStore,
-  local: Pick<LocalSession, 'archive' | 'status'>,
+  local: { archive: DbTarget; status: StatusReporter },
   closedToo: boolean,
 ): Promise<CaseView[]> {
   const [{ CASE_STATUSES }, { casesOrNone }] = await Promise.all([

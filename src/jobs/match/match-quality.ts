@@ -3,7 +3,7 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { CoverageCounter, MIN_JUDGED, QUALITY_COLUMNS, tierPrecision } from '../../match/quality.js';
 import { groupDigits } from '../../output/numbers.js';
 import { inBatches, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { Session } from '../../runtime/session.js';
 
 export interface QualityPlan {

@@ -11,7 +11,7 @@ import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
-import { readArchive } from '../../runtime/archive/local-session.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { FeedPlan } from '../watch/plan.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';

@@ -1,13 +1,14 @@
 // The archive's cases, or none with a note on an archive written before cases were kept.
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
-import type { LocalSession } from './local-session.js';
+import type { DbTarget } from '../../archive/db-target.js';
+import type { StatusReporter } from '../terminal/status.js';
 
 /**
  * What `read` gives, or nothing when the archive predates cases (written by an earlier version, opened read-only,
  * so not brought forward): no cases, with a note naming what to do.
  */
 export async function casesOrNone<T>(
-  local: Pick<LocalSession, 'archive' | 'status'>,
+  local: { archive: DbTarget; status: StatusReporter },
   read: () => Promise<T[]>,
 ): Promise<T[]> {
   try {
