@@ -25,13 +25,11 @@ const SECRET_PROMPTS: Record<string, string> = {
   monitor: 'monitor URL: ',
 };
 
-/** The settable keys, from the settings table: what each accepts and does (`config --help`). */
+/** The settable keys with what each is, from the settings table (`config --help`). */
 function keysHelp(): string {
   const rows = SETTINGS.filter((row) => row.key !== undefined);
   const width = Math.max(...rows.map((row) => (row.key as string).length));
-  return rows
-    .map((row) => `  ${(row.key as string).padEnd(width)}  ${row.description}${row.secret ? '' : `: ${row.values}`}`)
-    .join('\n');
+  return rows.map((row) => `  ${(row.key as string).padEnd(width)}  ${row.description}`).join('\n');
 }
 
 const secretKeys = () => SETTINGS.filter((row) => row.key !== undefined && row.secret).map((row) => row.key);
@@ -43,7 +41,7 @@ export function registerConfig(program: Program, ctx: Context): void {
     .addHelpText(
       'after',
       `
-Keys (every setting, its flag and variable: recall-feed help environment, docs/settings-table.md):
+Keys (what each accepts, its flag and variable: docs/settings-table.md, recall-feed help environment):
 ${keysHelp()}
 
 Examples:
