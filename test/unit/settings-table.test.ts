@@ -5,6 +5,7 @@ import { UsageError } from '../../src/runtime/cli-errors.js';
 import { SETTINGS, type SettingRow } from '../../src/runtime/settings-table.js';
 import { resolveSettings, type Settings, settingSource } from '../../src/runtime/settings.js';
 import { settingsMarkdown } from '../../src/cli/reference.js';
+import { SECRET_ENV_NAMES } from '../../src/actions/child-env.js';
 import { runMain } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -153,6 +154,45 @@ describe('config set', () => {
       expect(r.stderr, row.name).toBe(`error: invalid value${shown} for ${row.key}: expected ${row.values}\n`);
     }
     expect((await runMain(['config', 'list'], { env })).stdout).toBe('');
+  });
+});
+
+describe('secrets', () => {
+  /** A value of each secret key, its secret part spelled "s3cret". */
+  const SECRET_VALUES: Record<string, string> = {
+    'api-key': 'dr_live_s3cret0123456789abcdef',
+    webhook: 'https://hooks.example/T1/s3cret',
+    db: 'postgres://u:s3cret@127.0.0.1:5432/db',
+    'smtp-url': 'smtp://u:s3cret@127.0.0.1:25',
+    monitor: 'https://hc.example/ping/s3cret-0123456789abcdef',
+  };
+
+  it('config get and list mask every secret of the table (unless --show-secrets); the rest are shown', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-secrets-') };
+    const secret = SETTINGS.filter((row) => row.key && row.secret).map((row) => row.key as string);
+    expect(Object.keys(SECRET_VALUES).sort()).toEqual([...secret].sort());
+    for (const key of secret) {
+      // Without a value on the line, a secret is read from stdin.
+      expect((await runMain(['config', 'set', key], { env, stdin: `${SECRET_VALUES[key]}\n` })).code, key).toBe(0);
+      const shown = await runMain(['config', 'get', key], { env });
+      expect(shown.stdout, key).not.toContain('s3cret');
+      expect(shown.stdout, key).not.toBe('');
+      expect((await runMain(['config', 'get', key, '--show-secrets'], { env })).stdout).toBe(`${SECRET_VALUES[key]}\n`);
+    }
+    expect((await runMain(['config', 'set', 'email-from', 'a@example.com'], { env })).code).toBe(0);
+    const list = (await runMain(['config', 'list'], { env })).stdout;
+    expect(list).not.toContain('s3cret');
+    expect(list).toContain('email-from=a@example.com\n');
+    // A key that is no secret is never read from stdin.
+    const bare = await runMain(['config', 'set', 'email-from'], { env, stdin: 'b@example.com\n' });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe('error: config set email-from needs a value\n');
+  });
+
+  it('an --exec child never gets the variable of a secret (RECALL_FEED_DB only when its URL holds a password)', () => {
+    const names = SETTINGS.filter((row) => row.secret).flatMap((row) => row.env ?? []);
+    expect(names.length).toBeGreaterThan(3);
+    for (const name of names.filter((n) => n !== 'RECALL_FEED_DB')) expect(SECRET_ENV_NAMES, name).toContain(name);
   });
 });
 
