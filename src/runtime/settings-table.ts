@@ -79,7 +79,7 @@ export const SETTINGS: readonly SettingRow[] = [
     default: 'none',
     values: 'a non-empty key without whitespace',
     secret: true,
-    description: 'API key, sent as X-API-Key (a secret: `config set` stores it in a file of mode 0600)',
+    description: 'the API key (a secret), sent as X-API-Key',
     parse: parseApiKey,
   },
   {

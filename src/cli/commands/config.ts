@@ -9,9 +9,12 @@ import { readSecret } from '../../runtime/terminal/read-secret.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 import { SETTINGS } from '../../runtime/settings-table.js';
 
+/** The settable secrets, from the settings table: read from stdin, shown masked. */
+const secretKeys = () => SETTINGS.filter((row) => row.key !== undefined && row.secret).map((row) => row.key);
+
 /** --show-secrets, of `config get` and `config list`. */
 function addShowSecrets<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full');
+  return cmd.option('--show-secrets', `print the secrets (${secretKeys().join(', ')}) in full`);
 }
 
 type ConfigOptions = OptionsOf<ReturnType<typeof addShowSecrets<[], NoOptions, NoOptions>>>;
@@ -31,8 +34,6 @@ function keysHelp(): string {
   const width = Math.max(...rows.map((row) => (row.key as string).length));
   return rows.map((row) => `  ${(row.key as string).padEnd(width)}  ${row.description}`).join('\n');
 }
-
-const secretKeys = () => SETTINGS.filter((row) => row.key !== undefined && row.secret).map((row) => row.key);
 
 export function registerConfig(program: Program, ctx: Context): void {
   const config = program
