@@ -1,5 +1,5 @@
 // The small parsers of the settings table: each takes a raw value and the name of its source, returns what is stored.
-import { SOURCE_ID_PATTERN } from '../api/constants.js';
+import { checkSources } from '../api/params.js';
 import { parseDuration } from '../api/duration.js';
 import { isLoopbackHost } from '../api/loopback.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
@@ -7,7 +7,7 @@ import { checkWebhookUrl } from '../actions/webhook-url.js';
 import { parseAddresses, parseSmtpUrl } from '../actions/email-smtp.js';
 import { FORMATS, isFormat } from '../output/formats.js';
 import { UsageError } from './cli-errors.js';
-import { parseSeconds, parseWholeNumber } from './options/option-parsers.js';
+import { asUsage, parseSeconds, parseWholeNumber } from './options/option-parsers.js';
 
 /** What a setting's value is kept as: in the config file, and before settings.ts turns it into a Settings field. */
 export type SettingValue = string | number;
@@ -68,18 +68,13 @@ export function parseApiKey(raw: string, source: string): string {
   return key;
 }
 
-/** Comma-separated source ids, each once. */
+/** Comma-separated source ids, each once, checked as the client checks them (as `--sources` is). */
 export function parseSources(raw: string, source: string): string {
   const ids = raw
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (ids.length === 0) throw new SettingValueError(`${source} needs at least one data source ID`);
-  const bad = ids.find((id) => !SOURCE_ID_PATTERN.test(id));
-  if (bad !== undefined) {
-    throw new SettingValueError(`${source}: '${bad}' is not a data source ID (lowercase letters, digits, _)`);
-  }
-  return [...new Set(ids)].join(',');
+  return [...new Set(asUsage(() => checkSources(ids, source)))].join(',');
 }
 
 /** A whole number in [min, max], as every whole-number flag takes it. */
