@@ -1,4 +1,4 @@
-// `npm run docs`: writes the generated reference pages (docs/commands.md, docs/exit-codes.md) from the sources.
+// `npm run docs`: writes the generated reference pages (docs/commands.md, docs/exit-codes.md, docs/settings-table.md) from the sources.
 // src/cli/reference.ts is bundled in memory with esbuild (as the build does), so no build is needed first.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

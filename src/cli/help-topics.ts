@@ -3,21 +3,21 @@ import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
+import { longFlag, SETTINGS } from '../runtime/settings-table.js';
 
-/**
- * The variables recall-feed reads, with what each does. The settings ones come first in the order
- * flag > environment > profile > default (docs/settings.md).
- */
-export const ENVIRONMENT: readonly (readonly [string, string])[] = [
-  ['RECALL_FEED_API_KEY', 'the API key (DEEPRECALL_API_KEY, the name DeepRecall uses, works too); --api-key wins'],
-  ['RECALL_FEED_BASE_URL', 'the API address (default https://api.deeprecall.io); --base-url wins'],
-  ['RECALL_FEED_PROFILE', 'the config profile (default "default"); --profile wins'],
-  ['RECALL_FEED_WEBHOOK', 'the webhook URL a bare --webhook posts to (a secret)'],
-  ['RECALL_FEED_DB', 'the archive: a file, or a postgres:// URL (a secret when it holds a password); --db wins'],
-  ['RECALL_FEED_SMTP_URL', 'the SMTP server for --email, smtp:// or smtps:// (a secret)'],
-  ['RECALL_FEED_MONITOR', 'the healthchecks-style URL feed, sync, match and digest ping (a secret); --monitor wins'],
-  ['RECALL_FEED_METRICS_FILE', 'the Prometheus textfile those commands write; --metrics-file wins'],
-  ['RECALL_FEED_LOG_FORMAT', 'text or json: stderr as JSON lines, one object each; --log-format wins'],
+/** A setting's variables, as `help environment` and docs/settings-table.md name them: what each sets and what wins. */
+export function settingVariables(): readonly (readonly [string, string])[] {
+  return SETTINGS.filter((row) => row.env !== undefined).map((row) => {
+    const flag = longFlag(row);
+    const wins = flag ? `; ${flag} wins` : '';
+    const profile = row.key ? `, else the profile's ${row.key}` : '';
+    const fallback = row.default === 'none' ? '' : `; default ${row.default}`;
+    return [(row.env as readonly string[]).join(', '), `${row.description}${wins}${profile}${fallback}`] as const;
+  });
+}
+
+/** The other variables recall-feed reads, with what each does (the settings' own come from the settings table). */
+export const OTHER_ENVIRONMENT: readonly (readonly [string, string])[] = [
   [
     'RECALL_FEED_CONFIG_DIR',
     'the folder of config.json (default: the platform config folder, $XDG_CONFIG_HOME on Linux)',
@@ -39,12 +39,22 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
 ];
 
 function environmentText(): string {
-  const width = Math.max(...ENVIRONMENT.map(([name]) => name.length));
-  const lines = ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`);
+  const settings = settingVariables();
+  const column = (rows: readonly (readonly [string, string])[]) => Math.max(...rows.map(([name]) => name.length));
+  const lines = (rows: readonly (readonly [string, string])[], wrapAt?: number) =>
+    rows.map(([name, what]) => {
+      const width = column(rows);
+      const text = wrapAt === undefined ? what : wrap(what, wrapAt - width - 4, ' '.repeat(width + 4));
+      return `  ${name.padEnd(width)}  ${text}`;
+    });
   return `Environment variables recall-feed reads. A flag wins over the environment, which wins over the
 profile (config set), which wins over the default.
 
-${lines.join('\n')}
+Settings (every setting, with its flag and config key: docs/settings-table.md):
+${lines(settings, 100).join('\n')}
+
+Others:
+${lines(OTHER_ENVIRONMENT).join('\n')}
 
 --exec commands get this environment without the key, RECALL_FEED_WEBHOOK, RECALL_FEED_SMTP_URL,
 RECALL_FEED_MONITOR and PGPASSWORD, and without RECALL_FEED_DB and the proxy variables when their URL

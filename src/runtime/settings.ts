@@ -1,17 +1,10 @@
-// Resolves the global options: flag > environment > profile > default, in one documented place.
-import {
-  BOUNDS,
-  DEFAULT_BASE_URL,
-  DEFAULT_MAX_WAIT_MS,
-  DEFAULT_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  MAX_RETRIES,
-} from '../api/constants.js';
-import { parseDuration } from '../api/duration.js';
-import type { PacingOverrides, WindowName } from '../api/pacing.js';
-import { FORMATS, isFormat, type Format } from '../output/formats.js';
+// Resolves the global options: flag > environment > profile > default, from the one table (settings-table.ts).
+import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../api/constants.js';
+import type { PacingOverrides } from '../api/pacing.js';
+import type { Format } from '../output/formats.js';
 import { UsageError } from './cli-errors.js';
-import { parseSeconds, parseSourceList, parseWholeNumber } from './options/option-parsers.js';
+import { parseFormatValue, parsePacing, type SettingValue } from './settings-parsers.js';
+import { longFlag, setting } from './settings-table.js';
 
 export type { Format } from '../output/formats.js';
 
@@ -74,69 +67,77 @@ export interface Settings {
 }
 
 export function parseFormat(raw: string, flag: string): Format {
-  const name = raw.trim().toLowerCase();
-  if (!isFormat(name)) throw new UsageError(`${flag} must be one of ${FORMATS.join(', ')}, not '${raw}'`);
-  return name;
+  return parseFormatValue(raw, flag) as Format;
 }
+
+export { parsePacing };
+
+type Env = Record<string, string | undefined>;
+
+/** Where a setting's value came from: `--timeout`, `RECALL_FEED_BASE_URL`, "the profile's timeout". */
+export interface SettingSource {
+  raw: string;
+  from: 'flag' | 'env' | 'profile';
+  /** How an error names it. */
+  source: string;
+}
+
+const camel = (flag: string) => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * `--pace minute=10/2s,hour=500/1h`: the client's own pacing. A window's count can only lower
- * what the API reports; its length replaces the spec's (for a sandbox started with shrunken windows).
+ * The first of flag > environment > profile that gives the setting a value (an empty one counts as none),
+ * from the table's flag, variables and key; undefined: its default applies. `flags` holds commander's values
+ * by their camel-case names (the global flags, or a command's own such as `sources`).
  */
-export function parsePacing(raw: string): PacingOverrides {
-  const out: PacingOverrides = {};
-  const bad = () =>
-    new UsageError(`--pace must look like minute=30/1m,hour=500/1h (windows: minute, hour, day), not '${raw}'`);
-  for (const part of raw.split(',')) {
-    const m = /^(minute|hour|day)=(\d+)(?:\/(.+))?$/.exec(part.trim());
-    if (!m) throw bad();
-    const limit = Number(m[2]);
-    if (limit < 1) throw bad();
-    const windowMs = m[3] === undefined ? undefined : parseDuration(m[3]);
-    if (m[3] !== undefined && !(windowMs !== undefined && windowMs > 0)) throw bad();
-    out[m[1] as WindowName] = windowMs === undefined ? { limit } : { limit, windowMs };
+export function settingSource(
+  name: string,
+  flags: Readonly<Record<string, unknown>>,
+  env: Env,
+  profileValues: ProfileValues,
+): SettingSource | undefined {
+  const row = setting(name);
+  const flag = longFlag(row);
+  const candidates: SettingSource[] = [];
+  const given = flag === undefined ? undefined : flags[camel(flag)];
+  if (typeof given === 'string') candidates.push({ raw: given, from: 'flag', source: flag as string });
+  for (const variable of row.env ?? []) {
+    const value = env[variable];
+    if (value !== undefined) candidates.push({ raw: value, from: 'env', source: variable });
   }
-  return out;
+  const stored = row.key === undefined ? undefined : profileValues[row.key];
+  if (stored !== undefined)
+    candidates.push({ raw: String(stored), from: 'profile', source: `the profile's ${row.key}` });
+  return candidates.find((c) => c.raw !== '');
 }
 
-const BASE_URL_CREDENTIALS_HINT =
-  "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`";
-
-function checkBaseUrl(raw: string, source: string): string {
-  let url: URL;
+/** The setting's value checked by the table's parser; a bad value in the profile says how to mend it. */
+function checked(name: string, at: SettingSource | undefined): SettingValue | undefined {
+  if (at === undefined) return undefined;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${source} is not a URL: '${raw}'`, 'example: --base-url https://api.deeprecall.io');
+    return setting(name).parse(at.raw, at.source);
+  } catch (err) {
+    if (at.from === 'profile' && err instanceof UsageError && err.hint === undefined) {
+      throw new UsageError(err.message, `fix it with \`recall-feed config set ${name} ...\``);
+    }
+    throw err;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http or https URL, not '${raw}'`);
-  }
-  // Never sent, yet printed in resume hints: refused, and the message does not repeat them.
-  if (url.username !== '' || url.password !== '') {
-    throw new UsageError(
-      `${source} holds a user name or password, which recall-feed never sends`,
-      BASE_URL_CREDENTIALS_HINT,
-    );
-  }
-  return raw.replace(/\/+$/, '');
 }
 
-function mib(n: number | undefined): number | undefined {
-  return n === undefined ? undefined : n * 1024 * 1024;
+function resolved(name: string, flags: GlobalFlags, env: Env, profileValues: ProfileValues) {
+  return checked(name, settingSource(name, flags as Record<string, unknown>, env, profileValues));
 }
 
-function pick<T>(...candidates: [T | undefined, string][]): [T, string] | undefined {
-  for (const [value, source] of candidates) if (value !== undefined && value !== '') return [value, source];
-  return undefined;
+/** The profile's value alone (the command's own flag, if any, is resolved by the command). */
+function fromProfile(name: string, profileValues: ProfileValues): SettingValue | undefined {
+  return checked(name, settingSource(name, {}, {}, profileValues));
 }
 
 function str(v: string | number | undefined): string | undefined {
-  return v === undefined ? undefined : String(v);
+  return v === undefined || v === '' ? undefined : String(v);
 }
 
-export function resolveProfileName(flags: GlobalFlags, env: Record<string, string | undefined>): string {
-  return flags.profile ?? (env.RECALL_FEED_PROFILE || 'default');
+export function resolveProfileName(flags: GlobalFlags, env: Env): string {
+  return flags.profile ?? (env[setting('profile').env?.[0] as string] || 'default');
 }
 
 /** `--timeout=` (or `--pace ''`) is a mistake, never a way to ask for the default. */
@@ -160,61 +161,43 @@ export function resolveSettings(
   profileValues: ProfileValues,
 ): Settings {
   refuseEmpty(flags);
-  const key = pick<string>(
-    [flags.apiKey, 'flag'],
-    [env.RECALL_FEED_API_KEY, 'env'],
-    [env.DEEPRECALL_API_KEY, 'env'],
-    [str(profileValues['api-key']), 'profile'],
-  );
-  const base = pick<string>(
-    [flags.baseUrl, '--base-url'],
-    [env.RECALL_FEED_BASE_URL, 'RECALL_FEED_BASE_URL'],
-    [str(profileValues['base-url']), "the profile's base-url"],
-  );
-  const baseUrl = base ? checkBaseUrl(base[0], base[1]) : DEFAULT_BASE_URL;
-  const timeout = pick<string>([flags.timeout, '--timeout'], [str(profileValues.timeout), "the profile's timeout"]);
-  const maxWait = pick<string>(
-    [flags.maxWait, '--max-wait'],
-    [str(profileValues['max-wait']), "the profile's max-wait"],
-  );
-  const retries = pick<string>([flags.retries, '--retries'], [str(profileValues.retries), "the profile's retries"]);
-  const apiKey = key?.[0].trim();
+  const key = settingSource('api-key', flags as Record<string, unknown>, env, profileValues);
+  // Not the table's parser: a key with a control character is refused before any request, as a bad key (exit 3).
+  const apiKey = key?.raw.trim();
+  const base = resolved('base-url', flags, env, profileValues);
+  const number = (name: string) => resolved(name, flags, env, profileValues) as number | undefined;
+  const timeout = number('timeout');
+  const maxWait = number('max-wait');
+  const maxResponseMb = number('max-response-mb');
+  const profileSources = str(fromProfile('sources', profileValues));
+  // Only read here: the commands that use them check them (with their own flag) when they do.
+  const raw = (name: string) => settingSource(name, {}, env, profileValues)?.raw;
   const settings: Settings = {
     profile: resolveProfileName(flags, env),
     apiKey: apiKey === '' ? undefined : apiKey,
-    apiKeySource: key?.[1] as Settings['apiKeySource'],
-    baseUrl,
-    format: flags.format === undefined ? undefined : parseFormat(flags.format, '--format'),
-    profileFormat:
-      profileValues.format === undefined
+    apiKeySource: key?.from,
+    baseUrl: base === undefined ? DEFAULT_BASE_URL : String(base).replace(/\/+$/, ''),
+    format:
+      flags.format === undefined
         ? undefined
-        : parseFormat(String(profileValues.format), "the profile's format"),
+        : (checked('format', { raw: flags.format, from: 'flag', source: '--format' }) as Format),
+    profileFormat: fromProfile('format', profileValues) as Format | undefined,
     // The config store checked them, but the file may have been edited by hand.
-    profileSources: parseSourceList(
-      str(profileValues.sources),
-      "the profile's sources",
-      'fix it with `recall-feed config set sources ...`',
-    ),
-    webhook: pick<string>([env.RECALL_FEED_WEBHOOK, 'env'], [str(profileValues.webhook), 'profile'])?.[0],
-    smtpUrl: pick<string>([env.RECALL_FEED_SMTP_URL, 'env'], [str(profileValues['smtp-url']), 'profile'])?.[0],
-    emailFrom: str(profileValues['email-from']) || undefined,
-    profileDb: str(profileValues.db) || undefined,
-    profileCaseSla: str(profileValues['case-sla']) || undefined,
-    profilePageSize: parseWholeNumber(
-      str(profileValues['page-size']),
-      "the profile's page-size",
-      BOUNDS.pageSizeMin,
-      BOUNDS.pageSizeMax,
-    ),
+    profileSources: profileSources?.split(','),
+    webhook: raw('webhook'),
+    smtpUrl: raw('smtp-url'),
+    emailFrom: str(profileValues['email-from']),
+    profileDb: str(profileValues.db),
+    profileCaseSla: str(profileValues['case-sla']),
+    profilePageSize: fromProfile('page-size', profileValues) as number | undefined,
     output: flags.output,
     quiet: flags.quiet ?? false,
     verbose: flags.verbose ?? false,
-    timeoutMs: parseSeconds(timeout?.[0], timeout?.[1] ?? '', 0, true) ?? DEFAULT_TIMEOUT_MS,
-    maxWaitMs: parseSeconds(maxWait?.[0], maxWait?.[1] ?? '', 0) ?? DEFAULT_MAX_WAIT_MS,
-    retries: retries ? (parseWholeNumber(retries[0], retries[1], 0, MAX_RETRIES) as number) : DEFAULT_RETRIES,
-    // At most 500: a JavaScript string holds about 512 MiB.
-    maxResponseBytes: mib(parseWholeNumber(flags.maxResponseMb, '--max-response-mb', 1, 500)),
-    pacing: flags.pace !== undefined ? parsePacing(flags.pace) : {},
+    timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.round(timeout * 1000),
+    maxWaitMs: maxWait === undefined ? DEFAULT_MAX_WAIT_MS : Math.round(maxWait * 1000),
+    retries: number('retries') ?? DEFAULT_RETRIES,
+    maxResponseBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
+    pacing: flags.pace !== undefined ? parsePacing(flags.pace, '--pace') : {},
     sandbox: flags.sandbox ?? false,
     allowInsecureHttp: flags.allowInsecureHttp ?? false,
   };

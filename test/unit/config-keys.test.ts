@@ -41,10 +41,10 @@ describe('CONFIG_KEYS', () => {
       'case-sla',
     ]);
     for (const key of CONFIG_KEYS) {
-      expect(CONFIG_KEY_INFO[key].description).toMatch(/\w/);
-      expect(CONFIG_KEY_INFO[key].values).toMatch(/\w/);
+      expect(CONFIG_KEY_INFO[key]?.description).toMatch(/\w/);
+      expect(CONFIG_KEY_INFO[key]?.values).toMatch(/\w/);
     }
-    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k].secret)).toEqual([
+    expect(CONFIG_KEYS.filter((k) => CONFIG_KEY_INFO[k]?.secret)).toEqual([
       'api-key',
       'webhook',
       'db',
@@ -105,13 +105,48 @@ describe('validateConfigValue', () => {
     ['page-size', '501', 'invalid value "501" for page-size: expected a whole number from 1 to 500'],
     ['page-size', '2.5', 'invalid value "2.5" for page-size: expected a whole number from 1 to 500'],
     ['page-size', '0x10', 'invalid value "0x10" for page-size: expected a whole number from 1 to 500'],
-    ['timeout', '0', 'invalid value "0" for timeout: expected a number of seconds greater than 0'],
-    ['timeout', '-1', 'invalid value "-1" for timeout: expected a number of seconds greater than 0'],
-    ['timeout', 'soon', 'invalid value "soon" for timeout: expected a number of seconds greater than 0'],
-    ['max-wait', '-0.5', 'invalid value "-0.5" for max-wait: expected a number of seconds, 0 or more'],
-    ['max-wait', '', 'invalid value "" for max-wait: expected a number of seconds, 0 or more'],
+    ['timeout', '0', 'invalid value "0" for timeout: expected a number of seconds greater than 0 and at most 2147483'],
+    [
+      'timeout',
+      '-1',
+      'invalid value "-1" for timeout: expected a number of seconds greater than 0 and at most 2147483',
+    ],
+    [
+      'timeout',
+      'soon',
+      'invalid value "soon" for timeout: expected a number of seconds greater than 0 and at most 2147483',
+    ],
+    [
+      'max-wait',
+      '-0.5',
+      'invalid value "-0.5" for max-wait: expected a number of seconds, 0 or more and at most 2147483',
+    ],
+    ['max-wait', '', 'invalid value "" for max-wait: expected a number of seconds, 0 or more and at most 2147483'],
     ['retries', '21', 'invalid value "21" for retries: expected a whole number from 0 to 20'],
     ['retries', '1e1', 'invalid value "1e1" for retries: expected a whole number from 0 to 20'],
+    // Where `config set` and the flag disagreed, the stricter check of the two, now the one both use: a timer
+    // holds no more than 2147483 s, a timeout that rounds to 0 ms is none, and a monitor's plain http only to
+    // this machine (what --monitor refuses when it runs).
+    [
+      'timeout',
+      '2147484',
+      'invalid value "2147484" for timeout: expected a number of seconds greater than 0 and at most 2147483',
+    ],
+    [
+      'timeout',
+      '0.0001',
+      'invalid value "0.0001" for timeout: expected a number of seconds greater than 0 and at most 2147483',
+    ],
+    [
+      'max-wait',
+      '9999999',
+      'invalid value "9999999" for max-wait: expected a number of seconds, 0 or more and at most 2147483',
+    ],
+    [
+      'monitor',
+      'http://hc.example.com/ping/abc',
+      'invalid value for monitor: expected an https:// URL (plain http only to this machine)',
+    ],
   ] as const)('rejects %s %j', (key, raw, message) => {
     expect(errorOf(() => validateConfigValue(key, raw)).message).toBe(message);
   });

@@ -13,6 +13,10 @@ function recallFeedVariables(): string[] {
   for (const file of files) {
     const text = readFileSync(path.join(SRC, file), 'utf8');
     for (const m of text.matchAll(/env(?:\.|\[')(RECALL_FEED_[A-Z_]+|DEEPRECALL_[A-Z_]+)/g)) names.add(m[1] as string);
+    // The settings table's variables, which settings.ts reads by the table's names.
+    for (const m of text.matchAll(/env: \[([^\]]*)\]/g)) {
+      for (const name of m[1]!.matchAll(/'([A-Z_]+)'/g)) names.add(name[1] as string);
+    }
   }
   return [...names].sort();
 }

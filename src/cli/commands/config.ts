@@ -7,15 +7,19 @@ import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js'
 import { action, type NoOptions, type OptionsOf } from './define-action.js';
 import { readSecret } from '../../runtime/terminal/read-secret.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
+import { SETTINGS } from '../../runtime/settings-table.js';
+
+/** The settable secrets, from the settings table: read from stdin, shown masked. */
+const secretKeys = () => SETTINGS.filter((row) => row.key !== undefined && row.secret).map((row) => row.key);
 
 /** --show-secrets, of `config get` and `config list`. */
 function addShowSecrets<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.option('--show-secrets', 'print the API key, webhook URL and SMTP URL in full');
+  return cmd.option('--show-secrets', `print the secrets (${secretKeys().join(', ')}) in full`);
 }
 
 type ConfigOptions = OptionsOf<ReturnType<typeof addShowSecrets<[], NoOptions, NoOptions>>>;
 
-/** Secrets are read from stdin (never argv, never shell history) and shown masked. */
+/** Secrets (the table's) are read from stdin (never argv, never shell history) and shown masked; their prompts. */
 const SECRET_PROMPTS: Record<string, string> = {
   'api-key': 'API key: ',
   webhook: 'webhook URL: ',
@@ -24,6 +28,13 @@ const SECRET_PROMPTS: Record<string, string> = {
   monitor: 'monitor URL: ',
 };
 
+/** The settable keys with what each is, from the settings table (`config --help`). */
+function keysHelp(): string {
+  const rows = SETTINGS.filter((row) => row.key !== undefined);
+  const width = Math.max(...rows.map((row) => (row.key as string).length));
+  return rows.map((row) => `  ${(row.key as string).padEnd(width)}  ${row.description}`).join('\n');
+}
+
 export function registerConfig(program: Program, ctx: Context): void {
   const config = program
     .command('config')
@@ -31,6 +42,9 @@ export function registerConfig(program: Program, ctx: Context): void {
     .addHelpText(
       'after',
       `
+Keys (what each accepts, its flag and variable: docs/settings-table.md, recall-feed help environment):
+${keysHelp()}
+
 Examples:
   echo "$KEY" | recall-feed config set api-key        store the key (read from stdin, never from argv)
   recall-feed config set api-key                      prompt for it, without echo
@@ -42,7 +56,7 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
     );
   config
     .command('set <key> [value]')
-    .description('set a value; without a value (api-key, webhook, smtp-url, db, monitor) it is read from stdin')
+    .description(`set a value; without a value (${secretKeys().join(', ')}) it is read from stdin`)
     .action(action(ctx, async () => runSet));
   addShowSecrets(
     config.command('get <key>').description('print a value (secrets masked unless --show-secrets)'),
@@ -61,7 +75,8 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
 }
 
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
-  if (!(key in SECRET_PROMPTS) || showSecrets) return String(value);
+  const { isSecretKey } = await import('../../runtime/config/config-keys.js');
+  if (!isSecretKey(key) || showSecrets) return String(value);
   if (key === 'db') {
     // A file name is no secret; a database URL shows everything but its password.
     const { maskDbUrl } = await import('../../archive/db-target.js');
@@ -82,14 +97,13 @@ async function display(key: string, value: string | number, showSecrets: boolean
 
 async function runSet(_opts: unknown, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key, given] = args as [string, string | undefined];
-  const { validateConfigKey, validateConfigValue } = await import('../../runtime/config/config-keys.js');
+  const { isSecretKey, validateConfigKey, validateConfigValue } = await import('../../runtime/config/config-keys.js');
   // An unknown key is named as such (with a suggestion) before anything is asked for.
   validateConfigKey(key);
   let raw = given;
   if (raw === undefined) {
-    const prompt = SECRET_PROMPTS[key];
-    if (prompt === undefined) throw new UsageError(`config set ${key} needs a value`);
-    raw = await readSecret(ctx, key, prompt);
+    if (!isSecretKey(key)) throw new UsageError(`config set ${key} needs a value`);
+    raw = await readSecret(ctx, key, SECRET_PROMPTS[key] ?? `${key}: `);
   }
   const value = validateConfigValue(key, raw.trim());
   const store = await openConfigStore(ctx.env, ctx.stderr);

@@ -1,0 +1,184 @@
+// The small parsers of the settings table: each takes a raw value and the name of its source, returns what is stored.
+import { checkSources } from '../api/params.js';
+import { parseDuration } from '../api/duration.js';
+import { isLoopbackHost } from '../api/loopback.js';
+import type { PacingOverrides, WindowName } from '../api/pacing.js';
+import { checkWebhookUrl } from '../actions/webhook-url.js';
+import { parseAddresses, parseSmtpUrl } from '../actions/email-smtp.js';
+import { FORMATS, isFormat } from '../output/formats.js';
+import { UsageError } from './cli-errors.js';
+import { asUsage, parseSeconds, parseWholeNumber } from './options/option-parsers.js';
+
+/** What a setting's value is kept as: in the config file, and before settings.ts turns it into a Settings field. */
+export type SettingValue = string | number;
+
+/**
+ * A value a setting refuses, named by its source (`--timeout`, `RECALL_FEED_BASE_URL`, "the profile's
+ * format"). `config set` reports it in its own words (`invalid value ... expected ...`), unless `configReason`
+ * says why more plainly (and without the value).
+ */
+export class SettingValueError extends UsageError {
+  readonly configReason: string | undefined;
+  readonly configHint: string | undefined;
+  constructor(message: string, hint?: string, config?: { reason: string; hint?: string }) {
+    super(message, hint);
+    this.configReason = config?.reason;
+    this.configHint = config?.hint;
+  }
+}
+
+/** `${source} must be ${what}`, with the value when it is no secret. */
+function mustBe(source: string, what: string, raw: string, secret: boolean, hint?: string): SettingValueError {
+  return new SettingValueError(`${source} must be ${what}${secret ? '' : `, not '${raw}'`}`, hint);
+}
+
+export function parseFormatValue(raw: string, source: string): string {
+  const name = raw.trim().toLowerCase();
+  if (!isFormat(name)) throw mustBe(source, `one of ${FORMATS.join(', ')}`, raw, false);
+  return name;
+}
+
+const BASE_URL_CREDENTIALS = 'holds a user name or password, which recall-feed never sends';
+
+/** http(s), a host, and no credentials (never sent, yet printed in resume hints: refused without repeating them). */
+export function parseBaseUrl(raw: string, source: string): string {
+  if (!URL.canParse(raw)) {
+    throw new SettingValueError(`${source} is not a URL: '${raw}'`, 'example: --base-url https://api.deeprecall.io');
+  }
+  const url = new URL(raw);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new SettingValueError(`${source} must be an http or https URL, not '${raw}'`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new SettingValueError(
+      `${source} ${BASE_URL_CREDENTIALS}`,
+      "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`",
+      {
+        reason: `it ${BASE_URL_CREDENTIALS}`,
+        hint: "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in `recall-feed config set api-key`",
+      },
+    );
+  }
+  return raw;
+}
+
+export function parseApiKey(raw: string, source: string): string {
+  const key = raw.trim();
+  if (key === '' || /\s/.test(key)) throw mustBe(source, 'a non-empty key without whitespace', raw, true);
+  return key;
+}
+
+/** Comma-separated source ids, each once, checked as the client checks them (as `--sources` is). */
+export function parseSources(raw: string, source: string): string {
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return [...new Set(asUsage(() => checkSources(ids, source)))].join(',');
+}
+
+/** A whole number in [min, max], as every whole-number flag takes it. */
+export function wholeNumber(min: number, max: number) {
+  return (raw: string, source: string): number => parseWholeNumber(raw, source, min, max) as number;
+}
+
+/** Seconds, as every seconds flag takes them (no more than a timer holds); kept as seconds. */
+export function seconds(min: number, above = false) {
+  return (raw: string, source: string): number => {
+    parseSeconds(raw, source, min, above);
+    return Number(raw);
+  };
+}
+
+export function parseWebhook(raw: string, source: string): string {
+  try {
+    checkWebhookUrl(raw);
+  } catch {
+    throw mustBe(source, 'an https:// URL (plain http only to this machine) without user:password@', raw, true);
+  }
+  return raw;
+}
+
+/** As --monitor takes it (src/runtime/ops/monitor.ts): https, or plain http to this machine; no user:password@. */
+export function parseMonitor(raw: string, source: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  const ok =
+    url !== undefined &&
+    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) &&
+    url.username === '' &&
+    url.password === '';
+  if (!ok) throw mustBe(source, 'an https:// URL (plain http only to this machine)', raw, true);
+  return raw;
+}
+
+export function parseDb(raw: string, source: string): string {
+  if (raw === '' || (/^postgres(ql)?:\/\//i.test(raw) && !URL.canParse(raw))) {
+    throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
+  }
+  return raw;
+}
+
+export function parseSmtp(raw: string, source: string): string {
+  try {
+    parseSmtpUrl(raw);
+  } catch {
+    throw mustBe(source, 'an smtp:// or smtps:// URL', raw, true);
+  }
+  return raw;
+}
+
+export function parseEmailFrom(raw: string, source: string): string {
+  let list: string[];
+  try {
+    list = parseAddresses(raw, source);
+  } catch {
+    throw mustBe(source, 'an e-mail address', raw, false);
+  }
+  if (list.length !== 1) throw mustBe(source, 'one e-mail address', raw, false);
+  return list[0] as string;
+}
+
+export function parseMetricsFile(raw: string, source: string): string {
+  if (!raw.endsWith('.prom')) throw mustBe(source, 'a file name ending in .prom', raw, false);
+  return raw;
+}
+
+/** `2wd`, `2wd:FR`, `24h`, `3d`: as match --sla takes it, normalized. */
+export function parseCaseSla(raw: string, source: string): string {
+  const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*(?::\s*([a-z]{2})\s*)?$/i.exec(raw);
+  if (!m || Number(m[1]) < 1 || (m[3] !== undefined && m[2]!.toLowerCase() !== 'wd')) {
+    throw mustBe(source, 'a deadline such as 2wd, 2wd:FR, 24h or 3d', raw, false);
+  }
+  return `${Number(m[1])}${m[2]!.toLowerCase()}${m[3] ? `:${m[3].toUpperCase()}` : ''}`;
+}
+
+export function parseLogFormat(raw: string, source: string): string {
+  const value = raw.trim().toLowerCase();
+  if (value !== 'text' && value !== 'json') throw mustBe(source, 'text or json', raw, false);
+  return value;
+}
+
+/**
+ * `--pace minute=10/2s,hour=500/1h`: the client's own pacing. A window's count can only lower
+ * what the API reports; its length replaces the spec's (for a sandbox started with shrunken windows).
+ */
+export function parsePacing(raw: string, source = '--pace'): PacingOverrides {
+  const out: PacingOverrides = {};
+  const bad = () =>
+    new SettingValueError(
+      `${source} must look like minute=30/1m,hour=500/1h (windows: minute, hour, day), not '${raw}'`,
+    );
+  for (const part of raw.split(',')) {
+    const m = /^(minute|hour|day)=(\d+)(?:\/(.+))?$/.exec(part.trim());
+    if (!m) throw bad();
+    const limit = Number(m[2]);
+    if (limit < 1) throw bad();
+    const windowMs = m[3] === undefined ? undefined : parseDuration(m[3]);
+    if (m[3] !== undefined && !(windowMs !== undefined && windowMs > 0)) throw bad();
+    out[m[1] as WindowName] = windowMs === undefined ? { limit } : { limit, windowMs };
+  }
+  return out;
+}
+
+/** The profile name as given: the config store checks names when it reads or writes one. */
+export const anyText = (raw: string): string => raw;
