@@ -5,7 +5,7 @@ import { inSession, type OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { DigestPlan } from '../../jobs/digest/run-digest.js';
+import type { DigestDraft } from './digest-plan.js';
 import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
@@ -69,9 +69,10 @@ export function registerDigest(program: Program, ctx: Context): void {
   writesFormats(declareDigest(program), 'digest', DIGEST_FORMATS).action(
     opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
       const { plan, globals: rest } = planDigest(opts, globals, c.now());
+      const { settleDigest } = await import('./digest-plan.js');
       const { runDigest } = await import('../../jobs/digest/run-digest.js');
       // The session is made from the globals without the digest's -f: the settings never see it.
-      await inSession(rest, c, (session) => runDigest(plan, session));
+      await inSession(rest, c, (session) => runDigest(settleDigest(plan, session.settings), session));
     }),
   );
 }
@@ -88,7 +89,7 @@ export function planDigest(
   opts: DigestOptions,
   globals: GlobalFlags,
   nowMs: number,
-): { plan: DigestPlan; globals: GlobalFlags } {
+): { plan: DigestDraft; globals: GlobalFlags } {
   const { format, ...rest } = globals;
   const fromUs = parseInstant(opts.since ?? DEFAULT_SINCE, '--since', nowMs) as number;
   const toUs = parseInstant(opts.until, '--until', nowMs) ?? nowMs * 1000;
@@ -104,7 +105,7 @@ export function planDigest(
     if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
     throw err;
   }
-  const plan: DigestPlan = {
+  const plan: DigestDraft = {
     db: parseDb(opts),
     fromMs: Math.floor(fromUs / 1000),
     toMs: Math.floor(toUs / 1000),

@@ -16,7 +16,7 @@ import type { Format, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
-import { planActions } from '../../jobs/watch/actions-plan.js';
+import { planActions } from './actions-plan.js';
 import {
   DEFAULT_INTERVAL_S,
   DEFAULT_LOCK_WAIT_S,

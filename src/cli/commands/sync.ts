@@ -6,6 +6,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
+import type { ActionsPlan } from '../../jobs/watch/plan.js';
 import { addOpsOptions, opsAction } from './ops-action.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
@@ -69,8 +70,14 @@ export function registerSync(program: Program, ctx: Context): void {
   writesFormats(declareSync(program), 'record', ['json', 'jsonl']).action(
     opsAction(ctx, 'sync', async () => async (opts, globals, c) => {
       const plan = planSync(opts);
+      const { planActions } = await import('./actions-plan.js');
       const { runSync } = await import('../../jobs/archive/sync.js');
-      await inSession(globals, c, (session) => runSync(plan, session));
+      // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync
+      // acts on what it stores, with or without --watch.
+      await inSession(globals, c, (session) => {
+        const actions = planActions(opts, { watch: true, state: true }, session.settings);
+        return runSync({ ...plan, ...syncActions(opts, actions) }, session);
+      });
     }),
   );
 }
@@ -87,14 +94,12 @@ export function planSync(opts: SyncOptions): SyncPlan {
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
     intervalMs,
-    ...actionFlags(opts),
   };
 }
 
-/** The action flags given (checked later, with the settings: planActions), and --on-update; nothing when none is. */
-function actionFlags(opts: SyncOptions): Pick<SyncPlan, 'actions' | 'onUpdate'> {
-  const { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom } = opts;
-  const actions = { exec, execTimeout, webhook, webhookFormat, email, smtpUrl, emailFrom };
-  const given = Object.values(actions).some((v) => v !== undefined);
-  return { ...(given ? { actions } : {}), ...(opts.onUpdate ? { onUpdate: true } : {}) };
+/** What the sync does for each recall it stores (--exec, --webhook, --email), and whether for new versions too. */
+function syncActions(opts: SyncOptions, actions: ActionsPlan | undefined): Pick<SyncPlan, 'actions' | 'onUpdate'> {
+  if (opts.onUpdate && !actions)
+    throw new UsageError('--on-update works with --exec, --webhook or --email', 'e.g. sync --webhook URL --on-update');
+  return { ...(actions ? { actions } : {}), ...(opts.onUpdate ? { onUpdate: true } : {}) };
 }

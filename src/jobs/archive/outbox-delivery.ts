@@ -8,7 +8,7 @@ import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/out
 import type { ArchiveStore } from '../../archive/store.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
-import type { ActionsPlan } from '../watch/actions-plan.js';
+import type { ActionsPlan } from '../watch/plan.js';
 import { buildActions } from '../watch/build-actions.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 

@@ -2,7 +2,7 @@
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ArchiveListing, ArchiveQuery } from '../../archive/store.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import type { ActionOptions } from '../watch/actions-plan.js';
+import type { ActionsPlan } from '../watch/plan.js';
 
 export interface QueryPlan {
   db: DbChoice;
@@ -32,8 +32,8 @@ export interface SyncPlan {
   hours: number;
   /** Set with --watch: the pause between syncs. */
   intervalMs: number | undefined;
-  /** --exec, --webhook, --email as given: checked once the session's settings are known (planActions). */
-  actions?: ActionOptions;
+  /** --exec, --webhook, --email: what is done for each recall the sync stores. */
+  actions?: ActionsPlan;
   /** --on-update: the actions fire for new versions too. */
   onUpdate?: boolean;
 }

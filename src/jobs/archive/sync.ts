@@ -1,6 +1,7 @@
 // Runs `sync`: opens the session and the archive, syncs once (summary on stderr or -f json) or on a timer with --watch.
 import type { ArchiveStore } from '../../archive/store.js';
 import type { SyncPlan } from './plans.js';
+import type { ActionsPlan } from '../watch/plan.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { formatOfPath } from '../../runtime/files/output-target.js';
@@ -12,7 +13,6 @@ import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../watch/poll-interval.js';
 import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
-import { type ActionsPlan, planActions } from '../watch/actions-plan.js';
 import type { OutboxDelivery } from './outbox-delivery.js';
 
 /**
@@ -39,13 +39,7 @@ export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
     }
     // The summary is one JSON object, whichever of json and jsonl was asked for.
     const output = json ? await session.output({ format: 'json' }) : undefined;
-    // Checked before anything is opened or sent. A sync acts on what it stores, with or without --watch.
-    const actions = plan.actions ? planActions(plan.actions, { watch: true, state: true }, settings) : undefined;
-    if (plan.onUpdate && !actions)
-      throw new UsageError(
-        '--on-update works with --exec, --webhook or --email',
-        'e.g. sync --webhook URL --on-update',
-      );
+    const { actions } = plan;
     const target = session.archive(plan.db);
     if (settings.verbose) api.status.note(`archive: ${target.name}`);
     archive = await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });

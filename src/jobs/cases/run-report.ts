@@ -10,7 +10,6 @@ import { CatalogueIndex } from '../../match/matcher.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { reportCatalogue } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
-import { escapeJsonControls } from '../../output/control-escapes.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { Session } from '../../runtime/session.js';
@@ -20,8 +19,7 @@ import { byLevelAndSeverity } from '../matching/case-order.js';
 import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from '../../output/report/report-csv.js';
 import type { CatalogueCoverage, RecallFacts, ReportData } from '../../output/report/report-model.js';
 import { caseInPeriod, statement, summarize } from './report-data.js';
-import { reportHtml } from '../../output/report/report-html.js';
-import { reportMarkdown } from '../../output/report/report-markdown.js';
+import { renderReport } from '../../output/report/render-report.js';
 
 export type { ReportFormat } from '../../output/format-kinds.js';
 
@@ -108,7 +106,7 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
     await archive.close();
   }
   await output.write(async (sink) => {
-    if (sink.format !== 'csv') return sink.text(render(sink.format, data));
+    if (sink.format !== 'csv') return sink.text(renderReport(sink.format, data));
     const columns = [...REPORT_CSV_COLUMNS];
     await sink.rows({ tableColumns: columns, csvColumns: columns, formulaGuard: true }, [
       ...data.cases.map(reportCsvRow),
@@ -122,10 +120,4 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   // As every command: off a terminal (cron) a success says nothing unless -v.
   const tells = session.terminal.stderrIsTTY || settings.verbose;
   if (file && file !== '-' && tells) status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
-}
-
-function render(format: Exclude<ReportFormat, 'csv'>, data: ReportData): string {
-  if (format === 'html') return reportHtml(data);
-  if (format === 'markdown') return reportMarkdown(data);
-  return `${escapeJsonControls(JSON.stringify(data, null, 2))}\n`;
 }

@@ -9,7 +9,7 @@ import { webhookAction } from '../../actions/webhook-action.js';
 import { HttpAgent } from '../../api/http-agent.js';
 import type { Context } from '../../runtime/context.js';
 import { proxyFromEnv, type ApiSession } from '../../runtime/api-session.js';
-import type { ActionsPlan } from './actions-plan.js';
+import type { ActionsPlan } from './plan.js';
 
 export interface BuiltActions {
   /** Per-record actions: exec and webhook. */

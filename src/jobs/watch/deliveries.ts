@@ -2,7 +2,7 @@ import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../.
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { Context } from '../../runtime/context.js';
 import type { ApiSession } from '../../runtime/api-session.js';
-import type { ActionsPlan } from './actions-plan.js';
+import type { ActionsPlan } from './plan.js';
 import { buildActions } from './build-actions.js';
 import type { SeenState } from './seen-state.js';
 

@@ -2,7 +2,8 @@
 import type { FeedParams } from '../../api/schemas.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import type { Format } from '../../runtime/settings.js';
-import type { ActionsPlan } from './actions-plan.js';
+import type { WebhookFormat } from '../../actions/webhook-url.js';
+import type { EmailPlan } from '../../runtime/options/email-options.js';
 
 /** Everything a run needs, checked, with every default filled in. */
 export interface FeedPlan {
@@ -29,4 +30,12 @@ export interface FeedPlan {
   /** How long to wait for another run that holds the same output or state file. */
   lockWaitMs: number;
   watch: { intervalMs: number; skipExisting: boolean } | undefined;
+}
+
+/** What a run does for each recall it writes. */
+export interface ActionsPlan {
+  exec?: { words: string[]; timeoutMs: number };
+  webhook?: { url: URL; format: WebhookFormat };
+  /** --email: one message per poll or run with everything it wrote. */
+  email?: EmailPlan;
 }

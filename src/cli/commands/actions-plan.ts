@@ -1,27 +1,19 @@
-// The action flags of a run (--exec, --webhook): checked before anything is sent; they act on what --watch or --state writes.
+// The action flags of a run (--exec, --webhook, --email) turned into its ActionsPlan: checked before anything is sent; they act on what --watch, --state or sync writes.
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { type EmailFlags, type EmailPlan, planEmail } from '../../runtime/options/email-options.js';
+import { planEmail } from '../../runtime/options/email-options.js';
+import type { FeedOptions } from './feed-options.js';
 import { parseSeconds } from '../../runtime/options/option-parsers.js';
 import type { Settings } from '../../runtime/settings.js';
-import { DEFAULT_EXEC_TIMEOUT_S } from './defaults.js';
+import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
+import type { ActionsPlan } from '../../jobs/watch/plan.js';
 
-export interface ActionOptions extends EmailFlags {
-  exec?: string;
-  execTimeout?: string;
-  /** A URL, or `true` for a bare --webhook: the URL from RECALL_FEED_WEBHOOK or the profile. */
-  webhook?: string | boolean;
-  webhookFormat?: string;
-}
-
-/** What a run does for each recall it writes. */
-export interface ActionsPlan {
-  exec?: { words: string[]; timeoutMs: number };
-  webhook?: { url: URL; format: WebhookFormat };
-  /** --email: one message per poll or run with everything it wrote. */
-  email?: EmailPlan;
-}
+/** The action flags, typed by `feed`'s declaration of them (sync and match --watch declare the same names). */
+export type ActionOptions = Pick<
+  FeedOptions,
+  'exec' | 'execTimeout' | 'webhook' | 'webhookFormat' | 'email' | 'smtpUrl' | 'emailFrom'
+>;
 
 /** The --webhook URL given, or for a bare --webhook the configured one; checked (https, or loopback). */
 export function webhookUrl(given: string | true, settings: Settings): URL {
@@ -47,7 +39,7 @@ export function planActions(
   acts: { watch: boolean; state: boolean },
   settings: Settings,
 ): ActionsPlan | undefined {
-  const webhook = opts.webhook === undefined || opts.webhook === false ? undefined : opts.webhook;
+  const { webhook } = opts;
   if (opts.execTimeout !== undefined && opts.exec === undefined)
     throw new UsageError('--exec-timeout works with --exec');
   if (opts.webhookFormat !== undefined && webhook === undefined)
@@ -77,14 +69,19 @@ export function planActions(
       throw err;
     }
   }
-  if (webhook !== undefined) {
-    const format = (opts.webhookFormat ?? 'json').trim().toLowerCase();
-    if (!(WEBHOOK_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(
-        `--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${opts.webhookFormat}'`,
-      );
-    }
-    plan.webhook = { url: webhookUrl(webhook, settings), format: format as WebhookFormat };
-  }
+  if (webhook !== undefined) plan.webhook = planWebhook(webhook, opts.webhookFormat, settings);
   return plan;
+}
+
+/** --webhook with its --webhook-format (json by default), checked: for the actions and for `digest --webhook`. */
+export function planWebhook(
+  given: string | true,
+  rawFormat: string | undefined,
+  settings: Settings,
+): { url: URL; format: WebhookFormat } {
+  const format = (rawFormat ?? 'json').trim().toLowerCase();
+  if (!(WEBHOOK_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--webhook-format must be one of ${WEBHOOK_FORMATS.join(', ')}, not '${rawFormat}'`);
+  }
+  return { url: webhookUrl(given, settings), format: format as WebhookFormat };
 }
