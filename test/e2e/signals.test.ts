@@ -1,6 +1,7 @@
 // Signals to real processes: SIGTERM mid-export keeps the partial file and a resume command; `recall-feed sandbox` prints its
 // URL first and stops cleanly on SIGTERM or SIGINT; after a SIGKILL of `feed --watch --exec`, a restart delivers what was
-// pending and repeats nothing. The rest runs in process (test/behaviour/resilience.test.ts, actions-exec.test.ts).
+// pending and repeats nothing; a `feed --watch --email` SIGKILLed after the server took a message repeats that one message
+// and loses none. The rest runs in process (test/behaviour/resilience.test.ts, actions-exec.test.ts, actions-email.test.ts).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { execLogSetup } from '../helpers/exec-log.js';
 import { printedCommand } from '../helpers/shell-words.js';
+import { type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
 async function withSandbox<T>(opts: Parameters<typeof sandboxFor>[0], fn: (s: Sandbox) => Promise<T>): Promise<T> {
@@ -124,4 +126,57 @@ describe('--exec', () => {
         .sort(),
     ).toEqual([...ids].sort());
   }, 60_000);
+});
+
+function mailFlags(url: string, to = 'team@example.test') {
+  return ['--email', to, '--email-from', 'recalls@example.test', '--smtp-url', url];
+}
+
+function watchEmail(s: Sandbox, args: string[]) {
+  return runAgainst(s, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', ...args], {
+    timeout: 120_000,
+  });
+}
+
+const pendingIn = (state: string) =>
+  existsSync(state) ? ((JSON.parse(readFileSync(state, 'utf8')).pending ?? []) as { id: string }[]) : [];
+
+describe('--email', () => {
+  it('a watch SIGKILLed after the server took the message but before the state was saved repeats that one message, and loses none', async () => {
+    const sandbox = await sandboxFor({ seed: 42, recordCount: 50 });
+    const dir = tempDir();
+    const state = path.join(dir, 'seen.json');
+    let child: ReturnType<typeof watchEmail> | undefined;
+    // The server reads the whole message, then kills the watch before answering: the message is
+    // delivered, and the watch can never have recorded it.
+    const smtp = await smtpServer({
+      beforeAnswer: (_mail, n) => {
+        if (n === 1) child?.kill('SIGKILL');
+      },
+    });
+    child = watchEmail(sandbox, ['--state', state, ...mailFlags(smtp.url)]);
+    await until('the first poll', () => sandbox.requests().length >= 1);
+    const added = sandbox.addRecords([{ alert_title: 'one' }, { alert_title: 'two' }, { alert_title: 'three' }]);
+    const ids = added.map((x) => String(x.id)).sort();
+    const killed = await child;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(
+      pendingIn(state)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(ids);
+    // Restarted on the same state: the pending message goes again; then new recalls get a message of their own.
+    child = watchEmail(sandbox, ['--state', state, ...mailFlags(smtp.url)]);
+    await until('the repeated message', () => smtp.received.length >= 2, 30_000);
+    const later = sandbox.addRecords([{ alert_title: 'four' }]);
+    await until('the next message', () => smtp.received.length >= 3, 30_000);
+    await until('nothing pending', () => pendingIn(state).length === 0);
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(130);
+    const [m1, m2, m3] = smtp.received as [ReceivedMail, ReceivedMail, ReceivedMail];
+    expect(smtp.received).toHaveLength(3);
+    expect(m1.ids.sort()).toEqual(ids);
+    expect(m2.ids.sort()).toEqual(ids);
+    expect(m3.ids).toEqual([String(later[0]!.id)]);
+  }, 90_000);
 });
