@@ -1,6 +1,6 @@
 // --email in process on feed --state (cron), feed --watch and match --watch, against a real SMTP server: one message per
 // run or poll holding its new recalls; a refusing server leaves them pending (a SIGKILL mid-delivery:
-// test/e2e/actions-email.test.ts).
+// test/e2e/signals.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
