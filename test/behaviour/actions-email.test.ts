@@ -1,5 +1,6 @@
-// --email in process on feed --state (cron) and match --watch, against a real SMTP server: one message per run or poll
-// holding its new recalls; a refusing server leaves them pending (feed --watch with signals: test/e2e/actions-email.test.ts).
+// --email in process on feed --state (cron), feed --watch and match --watch, against a real SMTP server: one message per
+// run or poll holding its new recalls; a refusing server leaves them pending (a SIGKILL mid-delivery:
+// test/e2e/signals.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
-import { smtpServer } from '../helpers/smtp.js';
+import { type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
@@ -107,5 +108,63 @@ describe('--email', () => {
     expect(mail.text).toContain('Kettle recall');
     expect(mail.text).not.toContain('Unrelated');
     expect(mail.ids).toEqual([String(hit!.id)]);
+  });
+
+  it('feed --watch: each poll with new recalls sends one message holding them all; each recall in exactly one; an interrupt ends it', async () => {
+    sandbox = await sandboxFor({ seed: 41, recordCount: 50 });
+    const live = sandbox;
+    const smtp = await smtpServer();
+    const state = path.join(tempDir(), 'seen.json');
+    // The injected clock is the interval: recalls arrive after the first poll, more after the first message; the
+    // watch stops (as Ctrl-C would) once both are mailed and nothing is pending.
+    let first: { id: number }[] = [];
+    let second: { id: number }[] = [];
+    let sleeps = 0;
+    const stop = new AbortController();
+    const clock = fakeClock(Date.now(), () => {
+      if (++sleeps > 100) throw new Error(`${smtp.received.length} messages came, not 2`);
+      if (first.length === 0) {
+        expect(live.requests().length).toBeGreaterThanOrEqual(1);
+        first = live.addRecords([
+          { alert_title: 'Kettle', risk_severity: 'high' },
+          { alert_title: 'Heater', risk_severity: 'serious' },
+          { alert_title: '<b>Hostile</b> & "quoted"', risk_severity: 'low' },
+        ]);
+      } else if (second.length === 0) {
+        if (smtp.received.length >= 1)
+          second = live.addRecords([{ alert_title: 'Stroller', risk_severity: 'medium' }, { alert_title: 'Lamp' }]);
+      } else if (smtp.received.length >= 2 && pendingIn(state).length === 0) stop.abort(new InterruptedError('SIGINT'));
+    });
+    const r = await runMainAgainst(
+      live,
+      [
+        'feed',
+        '--watch',
+        '--interval',
+        '1',
+        '--skip-existing',
+        '-f',
+        'jsonl',
+        '--state',
+        state,
+        ...mailFlags(smtp.url, 'a@example.test,b@example.test'),
+      ],
+      { clock, signal: stop.signal },
+    );
+    expect(r.code).toBe(130);
+    const [m1, m2] = smtp.received as [ReceivedMail, ReceivedMail];
+    expect(smtp.received).toHaveLength(2);
+    expect(m1.ids.sort()).toEqual(first.map((x) => String(x.id)).sort());
+    expect(m2.ids.sort()).toEqual(second.map((x) => String(x.id)).sort());
+    const day = `${new Date().getUTCDate()} ${new Date().toUTCString().slice(8, 11)}`;
+    expect(m1.subject).toBe(`Recalls ${day}: 3 new (1 serious)`);
+    expect(m1.rcpt).toEqual(['a@example.test', 'b@example.test']);
+    // Worst first in the text; the hostile title is text in the HTML part, never markup.
+    expect(m1.text.indexOf('Heater')).toBeLessThan(m1.text.indexOf('Kettle'));
+    expect(m1.html).toContain('&lt;b&gt;Hostile&lt;/b&gt; &amp; &quot;quoted&quot;');
+    expect(m1.html).not.toContain('<b>Hostile</b>');
+    const counts = new Map<string, number>();
+    for (const m of smtp.received) for (const id of m.ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
   });
 });

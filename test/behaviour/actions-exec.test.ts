@@ -1,5 +1,5 @@
 // --exec in process (its commands real processes): once per new recall, never through a shell, retried until it
-// succeeds; refusals before any request (after a real SIGKILL: test/e2e/actions-exec.test.ts).
+// succeeds; refusals before any request (after a real SIGKILL: test/e2e/signals.test.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';

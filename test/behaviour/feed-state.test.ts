@@ -1,5 +1,5 @@
 // `feed --state` from cron, in process: --max counts new records, the state is checked before any request, and id-less
-// records are refused before anything is written (the file-size limit case: test/e2e/feed-state.test.ts).
+// records are refused before anything is written (the file-size limit case: test/e2e/file-targets.test.ts).
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

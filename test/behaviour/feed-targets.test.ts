@@ -1,5 +1,5 @@
 // `feed -o` onto what is not a plain new file, in process: symlinks, modes, long names, /dev/null, /dev/full, FIFOs
-// (/dev/stdout, relative folders and nobody: test/e2e/feed-targets.test.ts).
+// (/dev/stdout, relative folders and nobody: test/e2e/file-targets.test.ts).
 import {
   existsSync,
   chmodSync,

@@ -1,5 +1,5 @@
 // Transport edge cases in process: a kept-alive connection the server had closed, headers too large to accept,
-// credentials in the base URL (TLS inside a tunnel: test/e2e/transport-edges.test.ts).
+// credentials in the base URL (TLS inside a tunnel: test/e2e/proxy-tunnels.test.ts).
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,9 +1,11 @@
 // A source module bundled for a child process (the CLI bundle does not emit its modules one by one).
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { ROOT } from './cli.js';
 import { tempDir } from './temp-dir.js';
+
+// The checkout, computed here rather than taken from cli.js: that one needs dist/, and integration files need no build.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Bundles `src/...ts` into an ES module in a temp folder (removed with it) and returns its file URL. */
 export async function childModule(entry: string): Promise<string> {

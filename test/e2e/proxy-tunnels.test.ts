@@ -1,5 +1,7 @@
-// Issue 17's "done when": an export through an HTTP proxy that needs credentials is exact; NO_PROXY sends a
-// host around it; a 407 ends the run at once, naming the proxy; neither the key nor the password is printed.
+// HTTPS through a proxy's tunnel, trusted through NODE_EXTRA_CA_CERTS (read only at process start, hence spawned). Issue
+// 17's "done when": an export through an HTTP proxy that needs credentials is exact; NO_PROXY sends a host around it; a
+// 407 ends the run at once, naming the proxy; neither the key nor the password is printed. And the certificate inside
+// the tunnel is checked against the API's name (the other transport edges: test/behaviour/transport-edges.test.ts).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -114,4 +116,29 @@ describe.skipIf(apiCert === undefined)('an export through a proxy that needs cre
     expect(proxy.requests).toHaveLength(1);
     expect(front.requests).toEqual([]);
   });
+});
+
+const otherCert = selfSignedCert('other.example.test');
+
+describe('TLS inside a tunnel', () => {
+  it.skipIf(otherCert === undefined)(
+    "checks the certificate against the API's name, not the proxy's: a trusted certificate for another name is refused",
+    async () => {
+      const front = await handlerServer((req, res) => forwardRequest(sandbox.url, req, res), otherCert);
+      const proxy = await testProxy({ tunnelTo: Number(new URL(front.url).port) });
+      const ca = path.join(tempDir('rf-ca-'), 'ca.pem');
+      writeFileSync(ca, otherCert!.cert);
+      const r = await runCli(['--base-url', 'https://api.example.test', 'feed', '--max', '3', '-f', 'jsonl'], {
+        env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca, RECALL_FEED_API_KEY: ALL_KEY },
+      });
+      expect(r.exitCode).toBe(UNAVAILABLE);
+      expect(lines(r.stderr)[0]).toBe(
+        'error: cannot connect securely to api.example.test: its certificate is for another host name',
+      );
+      expect(lines(r.stderr)[1]).toMatch(/^hint: /);
+      // A certificate problem is no transient failure: one tunnel, no retry.
+      expect(proxy.requests.map((q) => [q.method, q.target])).toEqual([['CONNECT', 'api.example.test:443']]);
+      expect(front.requests).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// Cases end to end on both engines: opened by match --open-cases (never twice), worked through, reopened by a sync,
+// Cases in process on both engines: opened by match --open-cases (never twice), worked through, reopened by a sync,
 // verified; and the same flow lists the same cases on both.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,9 +8,10 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { clockFree, editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
+import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';
-import { until } from '../helpers/wait.js';
 
 type Rec = Record<string, any>;
 const folder = tempFolder('rf-cases-');
@@ -38,8 +39,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   let before: Map<number, SpecRecall>;
 
   async function cases(args: string[] = []): Promise<Rec[]> {
-    const r = await runCli(['cases', '--db', db, '-f', 'jsonl', ...args]);
-    expect(r.exitCode, r.stderr).toBe(0);
+    const r = await runMain(['cases', '--db', db, '-f', 'jsonl', ...args]);
+    expect(r.code, r.stderr).toBe(0);
     return jsonLines(r.stdout) as Rec[];
   }
 
@@ -47,8 +48,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     archive = await testArchive(engine);
     db = archive.db;
     sandbox = await sandboxFor({ seed: 21, recordCount: 120, clock: () => FIXED_START });
-    const synced = await runAgainst(sandbox, ['sync', '--db', db]);
-    expect(synced.exitCode, synced.stderr).toBe(0);
+    const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
+    expect(synced.code, synced.stderr).toBe(0);
     before = new Map(sandbox.records().map((r) => [r.id, r]));
     // A barcode of each of the first recalls that have one, plus a brand+model row and a row that matches nothing.
     const withCodes = sandbox.records().filter((r) => barcodes(r).length > 0);
@@ -65,15 +66,15 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         return [cells[0]!, Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']))];
       }),
     );
-    const plain = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
-    expect(plain.exitCode).toBe(0);
+    const plain = await runMain(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
+    expect(plain.code).toBe(0);
     pairs = new Set((jsonLines(plain.stdout) as Rec[]).map((m) => `${m.sku} ${m.recall_id} ${m.level} ${m.reason}`));
     expect(pairs.size).toBeGreaterThanOrEqual(5);
   });
 
   describe('match --open-cases', () => {
     it('opens one case per match pair, and a second run opens none', async () => {
-      const first = await runCli([
+      const first = await runMain([
         'match',
         '--catalog',
         catalog,
@@ -84,9 +85,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '-f',
         'jsonl',
       ]);
-      expect(first.exitCode, first.stderr).toBe(0);
+      expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain(`cases: ${pairs.size} opened · 0 pairs already had one`);
-      const second = await runCli([
+      const second = await runMain([
         'match',
         '--catalog',
         catalog,
@@ -97,14 +98,14 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '-f',
         'jsonl',
       ]);
-      expect(second.exitCode).toBe(0);
+      expect(second.code).toBe(0);
       expect(second.stderr).toContain(`cases: 0 opened · ${pairs.size} pairs already had one`);
       // The match rows themselves are unchanged by --open-cases.
       expect(second.stdout).toBe(first.stdout);
 
       const all = await cases(['--status', 'all']);
       expect(all).toHaveLength(pairs.size);
-      const csv = await runCli(['cases', '--db', db, '--status', 'all', '-f', 'csv']);
+      const csv = await runMain(['cases', '--db', db, '--status', 'all', '-f', 'csv']);
       expect(csv.stdout.split('\n')[0]).toBe(
         'id,status,recall_id,level,reason,catalog_row,catalog_key,alert_title,opened_at,updated_at,outcome,due_at,sla,risk_severity,product_name,events',
       );
@@ -142,11 +143,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const sku = [...pairs].find((p) => p.endsWith(' barcode'))!.split(' ')[0]!;
       writeFileSync(noKey, `gtin\n${rowsBySku.get(sku)!.gtin}\n`);
       const { db: other } = await editedCopy(archive);
-      const r = await runCli(['match', '--catalog', noKey, '--archive', '--db', other, '--open-cases', '-f', 'jsonl']);
-      expect(r.exitCode).toBe(0);
+      const r = await runMain(['match', '--catalog', noKey, '--archive', '--db', other, '--open-cases', '-f', 'jsonl']);
+      expect(r.code).toBe(0);
       expect(r.stderr).toContain('warning: no key column (sku, id, ref, our_ref, article) in the catalogue');
       const listed = jsonLines(
-        (await runCli(['cases', '--db', other, '--status', 'all', '-f', 'jsonl'])).stdout,
+        (await runMain(['cases', '--db', other, '--status', 'all', '-f', 'jsonl'])).stdout,
       ) as Rec[];
       expect(listed.filter((c) => c.catalog_key === 'line:1').length).toBeGreaterThan(0);
     });
@@ -156,29 +157,43 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const watchDb = (await testArchive(engine)).db;
       const watchCatalog = folder.file('watch.csv');
       writeFileSync(watchCatalog, 'ref,ean\nW-1,4006381333931\nW-2,0036000291452\n');
-      const child = runAgainst(live, [
-        'match',
-        '--catalog',
-        watchCatalog,
-        '--watch',
-        '--interval',
-        '1',
-        '--open-cases',
-        '--db',
-        watchDb,
-        '-f',
-        'jsonl',
-      ]);
+      // In process: each pause between two polls is the injected clock's; the watch stops as Ctrl-C would.
       let err = '';
-      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      await until('the first poll', () => live.requests().length >= 1);
-      const [hit] = live.addRecords([{ standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] }]);
-      await until('a case opened', () => err.includes('cases: 1 opened')).catch((e) => {
-        throw new Error(`${e.message}\nstderr: ${err}`);
+      let hit: { id: number } | undefined;
+      let pauses = 0;
+      const stop = new AbortController();
+      const clock = fakeClock(Date.now(), () => {
+        if (++pauses > 100) throw new Error(`no case opened\nstderr: ${err}`);
+        if (!hit) {
+          expect(live.requests().length).toBeGreaterThanOrEqual(1);
+          [hit] = live.addRecords([{ standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] }]);
+        } else if (err.includes('cases: 1 opened')) stop.abort(new InterruptedError('SIGINT'));
       });
-      child.kill('SIGINT');
-      await child;
-      const opened = jsonLines((await runCli(['cases', '--db', watchDb, '-f', 'jsonl'])).stdout) as Rec[];
+      const watched = await runMainAgainst(
+        live,
+        [
+          'match',
+          '--catalog',
+          watchCatalog,
+          '--watch',
+          '--interval',
+          '1',
+          '--open-cases',
+          '--db',
+          watchDb,
+          '-f',
+          'jsonl',
+        ],
+        {
+          clock,
+          signal: stop.signal,
+          onOutput: (stream, text) => {
+            if (stream === 'stderr') err += text;
+          },
+        },
+      );
+      expect(watched.code, err).toBe(130);
+      const opened = jsonLines((await runMain(['cases', '--db', watchDb, '-f', 'jsonl'])).stdout) as Rec[];
       expect(opened.map((c) => [c.recall_id, c.catalog_key, c.level, c.reason])).toEqual([
         [hit!.id, 'ref:W-1', 'match', 'barcode'],
       ]);
@@ -191,7 +206,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('resolve closes, wait parks; --status open excludes the resolved case and keeps the waiting one', async () => {
       const [a, b] = (await cases()).filter((c) => c.level === 'match');
-      const res = await runCli([
+      const res = await runMain([
         'cases',
         'resolve',
         String(a!.id),
@@ -206,7 +221,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '-f',
         'json',
       ]);
-      expect(res.exitCode, res.stderr).toBe(0);
+      expect(res.code, res.stderr).toBe(0);
       resolved = JSON.parse(res.stdout);
       expect(resolved).toMatchObject({ id: a!.id, status: 'closed', outcome: 'removed-from-sale' });
       expect(resolved.events.at(-1)).toMatchObject({
@@ -214,7 +229,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         actor: 'alice',
         note: 'pulled from 14 stores <b>&',
       });
-      const w = await runCli([
+      const w = await runMain([
         'cases',
         'wait',
         String(b!.id),
@@ -225,7 +240,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '-f',
         'json',
       ]);
-      expect(w.exitCode, w.stderr).toBe(0);
+      expect(w.code, w.stderr).toBe(0);
       waiting = JSON.parse(w.stdout);
       // --by defaults to the OS user name.
       expect(waiting.events.at(-1)).toMatchObject({
@@ -268,8 +283,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       ] as Array<[string[], string]>;
       const snapshot = await cases(['--status', 'all']);
       for (const [args, stderr] of bad) {
-        const r = await runCli(['cases', ...args, '--db', db]);
-        expect(r.exitCode).toBe(2);
+        const r = await runMain(['cases', ...args, '--db', db]);
+        expect(r.code).toBe(2);
         if (stderr) expect(r.stderr).toBe(stderr);
         else expect(r.stderr).toMatch(/^error: /);
       }
@@ -279,9 +294,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     it('a sync that stores a new version reopens the closed case: opened, resolved, reopened; the waiting one only hears of it', async () => {
       const revised = new Map(sandbox.updateRecords(100_000).map((r) => [r.id, r]));
       expect(revised.has(resolved.recall_id)).toBe(true);
-      const sync = await runAgainst(sandbox, ['sync', '--db', db, '-f', 'json']);
-      expect(sync.exitCode, sync.stderr).toBe(0);
-      const shown = await runCli(['cases', 'show', String(resolved.id), '--db', db, '-f', 'json']);
+      const sync = await runMainAgainst(sandbox, ['sync', '--db', db, '-f', 'json']);
+      expect(sync.code, sync.stderr).toBe(0);
+      const shown = await runMain(['cases', 'show', String(resolved.id), '--db', db, '-f', 'json']);
       const after = JSON.parse(shown.stdout) as Rec;
       expect(after).toMatchObject({ status: 'open', outcome: null });
       expect(after.events.map((e: Rec) => e.action)).toEqual(['opened', 'resolved', 'reopened']);
@@ -294,12 +309,14 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(reopen.note).toContain(`updated_at: ${old.updated_at} → ${now.updated_at}`);
       expect(after.recall).toEqual(now);
 
-      const parked = JSON.parse((await runCli(['cases', 'show', String(waiting.id), '--db', db, '-f', 'json'])).stdout);
+      const parked = JSON.parse(
+        (await runMain(['cases', 'show', String(waiting.id), '--db', db, '-f', 'json'])).stdout,
+      );
       expect(parked.status).toBe('waiting');
       expect(parked.events.map((e: Rec) => e.action)).toEqual(['opened', 'waiting', 'recall-updated']);
 
       // On a terminal: the recall and every step, notes below.
-      const text = await runCli(['cases', 'show', String(resolved.id), '--db', db], {
+      const text = await runMain(['cases', 'show', String(resolved.id), '--db', db], {
         env: { RECALL_FEED_FORCE_TTY: '1' },
       });
       expect(text.stdout).toContain(`case ${resolved.id} · open · match/`);
@@ -318,8 +335,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     };
 
     it('passes on the untouched log and names the head', async () => {
-      const r = await runCli(['cases', 'verify', '--db', db, '-f', 'json']);
-      expect(r.exitCode, r.stderr).toBe(0);
+      const r = await runMain(['cases', 'verify', '--db', db, '-f', 'json']);
+      expect(r.code, r.stderr).toBe(0);
       const result = JSON.parse(r.stdout);
       const [last] = await archive.rows<Rec>('SELECT seq, hash FROM case_events ORDER BY seq DESC LIMIT 1');
       const [count] = await archive.rows<Rec>('SELECT count(*) AS n FROM cases');
@@ -334,30 +351,30 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('fails, exit 12, naming the first event edited, removed, or a case row changed behind its timeline', async () => {
       const edited = await tampered("UPDATE case_events SET note = 'nothing to see' WHERE seq = 3");
-      const e = await runCli(['cases', 'verify', '--db', edited]);
-      expect(e.exitCode).toBe(12);
+      const e = await runMain(['cases', 'verify', '--db', edited]);
+      expect(e.code).toBe(12);
       // In a pipe the result is still printed, for scripts; on a terminal only the error.
       expect(JSON.parse(e.stdout)).toMatchObject({
         ok: false,
         broken: { seq: 3, problem: expect.stringContaining('edited') },
       });
-      const onTerminal = await runCli(['cases', 'verify', '--db', edited], { env: { RECALL_FEED_FORCE_TTY: '1' } });
-      expect([onTerminal.exitCode, onTerminal.stdout]).toEqual([12, '']);
+      const onTerminal = await runMain(['cases', 'verify', '--db', edited], { env: { RECALL_FEED_FORCE_TTY: '1' } });
+      expect([onTerminal.code, onTerminal.stdout]).toEqual([12, '']);
       expect(e.stderr).toMatch(
         /^error: the case log is broken at event 3: event 3 \(case \d+\) was edited: its hash does not match\nhint: /,
       );
 
       const removed = await tampered('DELETE FROM case_events WHERE seq = 2');
-      const d = await runCli(['cases', 'verify', '--db', removed]);
-      expect(d.exitCode).toBe(12);
+      const d = await runMain(['cases', 'verify', '--db', removed]);
+      expect(d.code).toBe(12);
       expect(d.stderr).toContain('error: the case log is broken at event 2: event 2 is missing (removed?)');
 
       const waitingId = await waiting_id();
       const status = await tampered(
         `UPDATE cases SET status = 'closed', outcome = 'false-positive' WHERE id = ${waitingId}`,
       );
-      const s = await runCli(['cases', 'verify', '--db', status]);
-      expect(s.exitCode).toBe(12);
+      const s = await runMain(['cases', 'verify', '--db', status]);
+      expect(s.code).toBe(12);
       expect(s.stderr).toContain(`case ${waitingId} is stored as closed (false-positive) but its last event`);
 
       // The last event's link changed: it no longer follows the one before.
@@ -365,8 +382,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const relinked = await tampered(
         `UPDATE case_events SET prev_hash = '${'f'.repeat(64)}' WHERE seq = ${Number(head!.seq)}`,
       );
-      const l = await runCli(['cases', 'verify', '--db', relinked, '-f', 'json']);
-      expect(l.exitCode).toBe(12);
+      const l = await runMain(['cases', 'verify', '--db', relinked, '-f', 'json']);
+      expect(l.code).toBe(12);
       expect(JSON.parse(l.stdout).broken).toMatchObject({
         seq: Number(head!.seq),
         problem: `event ${Number(head!.seq)} does not follow event ${Number(head!.seq) - 1}: the chain was changed`,
@@ -375,7 +392,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   });
 
   it('records what the flow left, for the engines check', async () => {
-    listings.set(engine, clockFree((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout));
+    listings.set(engine, clockFree((await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout));
   });
 
   /** The id of the case parked with `wait` in the tests above (read back from the archive). */

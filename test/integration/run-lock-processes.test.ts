@@ -5,9 +5,10 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../src/runtime/cli-errors.js';
 import { acquireRunLock } from '../../src/runtime/files/run-lock.js';
-import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 const LOCK_MODULE = await childModule('src/runtime/files/run-lock.ts');
 

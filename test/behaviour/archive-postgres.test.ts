@@ -1,14 +1,16 @@
-// The PostgreSQL engine from outside: errors that name host and database but never the password, the config key,
-// roles, schemas, a newer schema, a connection cut mid-sync, the BI view, and nothing written in the working folder.
-import { readdirSync, writeFileSync } from 'node:fs';
+// The PostgreSQL engine from outside, the CLI in process: errors that name host and database but never the password, the
+// config key, roles, schemas, a newer schema, a connection cut mid-sync, a watch outliving it, the BI view (nothing written
+// in the working folder needs a process of its own: test/e2e/archive-processes.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION as PG_SCHEMA_VERSION } from '../../src/archive/postgres/schema.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testArchive } from '../helpers/archive-engines.js';
-import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
+import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { adminQuery, freshDatabase, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
-import { until } from '../helpers/wait.js';
 
 const admin = pgAdminUrl();
 
@@ -28,65 +30,22 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     expect(r.stderr).not.toContain(password);
   };
 
-  it('sync, query, stats, show and match --archive with a URL write tables there and nothing in the working folder', async () => {
-    const { db, name } = await testArchive('postgres');
-    const cwd = tempDir('rf-cwd-');
-    const sync = await runAgainst(sandbox, ['-v', 'sync', '--db', db], { cwd });
-    expect(sync.exitCode).toBe(0);
-    noSecret(sync);
-    expect(sync.stderr).toContain(`archive: ${name}\n`);
-    const query = await runCli(['-v', 'query', '--db', db, '-f', 'jsonl', '--limit', '3'], { cwd });
-    noSecret(query);
-    expect(jsonLines(query.stdout).map((r) => r.id)).toEqual(
-      expectedFeed(sandbox, { now: FIXED_START })
-        .slice(0, 3)
-        .map((r) => r.id),
-    );
-    const stats = await runCli(['stats', '--db', db, '--by', 'source', '-f', 'json'], { cwd });
-    expect(stats.exitCode).toBe(0);
-    const [first] = expectedFeed(sandbox, { now: FIXED_START });
-    const show = await runCli(['show', String(first!.id), '--history', '-f', 'jsonl', '--db', db], { cwd });
-    expect(show.stdout).toBe(`${JSON.stringify(first)}\n`);
-    const modelled = expectedFeed(sandbox, { now: FIXED_START }).find(
-      (r) => r.product_model_numbers.length > 0 && /^[\w ]+$/.test(r.product_brand),
-    )!;
-    const catalogue = `${tempDir('rf-cat-')}/c.csv`;
-    writeFileSync(
-      catalogue,
-      `sku,ean,brand,model,name\nM,,${modelled.product_brand},${modelled.product_model_numbers[0]},\n`,
-    );
-    const match = await runCli(['match', '--archive', '--catalog', catalogue, '--db', db, '-f', 'jsonl'], { cwd });
-    expect(match.exitCode).toBe(0);
-    expect(jsonLines(match.stdout).some((x) => x.recall_id === modelled.id)).toBe(true);
-    noSecret(match);
-    expect(readdirSync(cwd)).toEqual([]);
-    // The run's provenance names the API's origin, never the database's credentials.
-    const stored = await adminQuery<{ params: string }>(
-      'SELECT params FROM recall_feed.sync_runs',
-      [],
-      new URL(db).pathname.slice(1),
-    );
-    expect(stored.map((r) => JSON.parse(r.params))).toEqual([
-      { sources: null, hours: 24, base_url: new URL(sandbox.url).origin },
-    ]);
-  });
-
   it('config set db takes the URL from stdin, shows it masked, and later commands use it', async () => {
     const { db, name } = await testArchive('postgres');
     const configDir = tempDir('rf-config-');
     const env = { RECALL_FEED_CONFIG_DIR: configDir };
-    const set = await runCli(['config', 'set', 'db'], { env, input: `${db}\n` });
-    expect(set.exitCode).toBe(0);
+    const set = await runMain(['config', 'set', 'db'], { env, stdin: `${db}\n` });
+    expect(set.code).toBe(0);
     noSecret(set);
-    const list = await runCli(['config', 'list'], { env });
-    const get = await runCli(['config', 'get', 'db'], { env });
+    const list = await runMain(['config', 'list'], { env });
+    const get = await runMain(['config', 'get', 'db'], { env });
     for (const r of [list, get]) {
       noSecret(r);
       expect(r.stdout).toContain(db.replace(`:${password}@`, ':****@'));
     }
-    const sync = await runAgainst(sandbox, ['sync', '-f', 'json'], { env });
+    const sync = await runMainAgainst(sandbox, ['sync', '-f', 'json'], { env });
     expect(JSON.parse(sync.stdout)).toMatchObject({ new: 800, total: 800 });
-    const stats = await runCli(['stats', '--by', 'severity'], { env: { ...env, RECALL_FEED_FORCE_TTY: '1' } });
+    const stats = await runMain(['stats', '--by', 'severity'], { env: { ...env, RECALL_FEED_FORCE_TTY: '1' } });
     expect(stats.stderr).toBe(`800 recalls in ${name}\n`);
   });
 
@@ -120,15 +79,15 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
       ['unknown host', host.toString(), /^error: unknown database host rf-nowhere\.invalid\nhint: check the host name/],
     ];
     for (const [what, db, message] of cases) {
-      const r = await runAgainst(sandbox, ['-v', 'sync', '--db', db]);
-      expect(r.exitCode, what).toBe(13);
+      const r = await runMainAgainst(sandbox, ['-v', 'sync', '--db', db]);
+      expect(r.code, what).toBe(13);
       // -v names the archive first, without its password.
       expect(r.stderr, what).toMatch(/^archive: postgres:\/\/rf_admin@/);
       expect(r.stderr.replace(/^archive: .*\n/, ''), what).toMatch(message);
       expect(r.stderr, what).not.toContain('not-the-password');
       noSecret(r);
-      const q = await runCli(['query', '--db', db]);
-      expect(q.exitCode, what).toBe(13);
+      const q = await runMain(['query', '--db', db]);
+      expect(q.code, what).toBe(13);
     }
     expect(u.password).toBe(password);
   });
@@ -137,21 +96,21 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     const { url, name } = await freshDatabase('rf_roles');
     await adminQuery("DROP ROLE IF EXISTS rf_reader; CREATE ROLE rf_reader LOGIN PASSWORD 'reader-pw-7'");
     const reader = withDatabase(url, name, { name: 'rf_reader', password: 'reader-pw-7' });
-    const refused = await runAgainst(sandbox, ['sync', '--db', reader]);
-    expect(refused.exitCode).toBe(13);
+    const refused = await runMainAgainst(sandbox, ['sync', '--db', reader]);
+    expect(refused.code).toBe(13);
     expect(refused.stderr).toMatch(new RegExp(`^error: permission denied in database ${name} on 127\\.0\\.0\\.1: `));
     expect(refused.stderr).not.toContain('reader-pw-7');
-    expect((await runAgainst(sandbox, ['sync', '--db', url])).exitCode).toBe(0);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', url])).code).toBe(0);
     await adminQuery(
       'GRANT USAGE ON SCHEMA recall_feed TO rf_reader; GRANT SELECT ON ALL TABLES IN SCHEMA recall_feed TO rf_reader',
       [],
       name,
     );
     const [asReader, asOwner] = await Promise.all([
-      runCli(['query', '--db', reader, '-f', 'jsonl', '--severity', 'high']),
-      runCli(['query', '--db', url, '-f', 'jsonl', '--severity', 'high']),
+      runMain(['query', '--db', reader, '-f', 'jsonl', '--severity', 'high']),
+      runMain(['query', '--db', url, '-f', 'jsonl', '--severity', 'high']),
     ]);
-    expect(asReader.exitCode).toBe(0);
+    expect(asReader.code).toBe(0);
     expect(asReader.stdout).toBe(asOwner.stdout);
     await adminQuery(
       `REVOKE ALL ON ALL TABLES IN SCHEMA recall_feed FROM rf_reader; REVOKE ALL ON SCHEMA recall_feed FROM rf_reader`,
@@ -164,10 +123,10 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
   it('--db-schema and ?schema= keep archives apart in one database; a newer schema is refused untouched', async () => {
     const { url, name } = await freshDatabase('rf_schema');
     await adminQuery('CREATE TABLE public.sales (id int)', [], name);
-    const team = await runAgainst(sandbox, ['sync', '--db', url, '--db-schema', 'team_a', '-f', 'json']);
+    const team = await runMainAgainst(sandbox, ['sync', '--db', url, '--db-schema', 'team_a', '-f', 'json']);
     expect(JSON.parse(team.stdout)).toMatchObject({ total: 800 });
-    const other = await runCli(['query', '--db', `${url}?schema=team_b`]);
-    expect(other.exitCode).toBe(2);
+    const other = await runMain(['query', '--db', `${url}?schema=team_b`]);
+    expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/^error: no archive at postgres:\/\/.* schema team_b\n/);
     const tables = await adminQuery<{ table_schema: string }>(
       "SELECT DISTINCT table_schema FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
@@ -177,8 +136,8 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     expect(tables.map((t) => t.table_schema)).toEqual(['public', 'team_a']);
     await adminQuery("UPDATE team_a.archive_meta SET value = '99' WHERE key = 'schema_version'", [], name);
     const before = await adminQuery('SELECT count(*)::int AS n FROM team_a.sync_runs', [], name);
-    const newer = await runAgainst(sandbox, ['sync', '--db', url, '--db-schema', 'team_a']);
-    expect(newer.exitCode).toBe(2);
+    const newer = await runMainAgainst(sandbox, ['sync', '--db', url, '--db-schema', 'team_a']);
+    expect(newer.code).toBe(2);
     expect(newer.stderr).toContain(
       `was made by a newer recall-feed (archive schema 99; this one knows up to ${PG_SCHEMA_VERSION})\nhint: upgrade`,
     );
@@ -191,14 +150,14 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
       slow.setFaults({ slow: 1, slowMs: 1500 });
       const archive = await testArchive('postgres');
       const dbName = new URL(archive.db).pathname.slice(1);
-      const child = runAgainst(slow, ['sync', '--db', archive.db]);
+      const child = runMainAgainst(slow, ['sync', '--db', archive.db]);
       for (let i = 0; i < 300 && (await archive.held()).count === 0; i++) await new Promise((r) => setTimeout(r, 100));
       await adminQuery(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'recall-feed'",
         [dbName],
       );
       const cut = await child;
-      expect(cut.exitCode).toBe(13);
+      expect(cut.code).toBe(13);
       expect(cut.stderr).toMatch(
         /^error: lost the connection to database \S+ on 127\.0\.0\.1; the page being stored was not committed\nhint: run the command again/,
       );
@@ -206,7 +165,7 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
       expect(partial.integrity).toBe('ok');
       expect(partial.count % 500).toBe(0);
       slow.setFaults({});
-      const rerun = await runAgainst(slow, ['sync', '--db', archive.db, '-f', 'json']);
+      const rerun = await runMainAgainst(slow, ['sync', '--db', archive.db, '-f', 'json']);
       expect(JSON.parse(rerun.stdout)).toMatchObject({ new: 1500 - partial.count, total: 1500 });
       expect(await archive.held()).toEqual({ count: 1500, distinct: 1500, integrity: 'ok' });
     } finally {
@@ -219,28 +178,35 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     try {
       const archive = await testArchive('postgres');
       const dbName = new URL(archive.db).pathname.slice(1);
-      const child = runAgainst(live, ['sync', '--watch', '--interval', '1', '--db', archive.db, '-f', 'json'], {
-        timeout: 120_000,
-      });
+      // In process: each pause between two rounds is the injected clock's; the watch stops as Ctrl-C would.
       let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-      });
+      let cut = false;
+      let added = false;
+      let pauses = 0;
+      const stop = new AbortController();
       const summaries = () => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1));
-      await until('the first sync', () => summaries().length >= 1, 30_000);
-      await adminQuery(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'recall-feed'",
-        [dbName],
-      );
-      live.addRecords(2);
-      await until(
-        'a sync after the cut that stores the new recalls',
-        () => summaries().some((x) => x.new === 2),
-        60_000,
-      );
-      child.kill('SIGINT');
-      const r = await child;
-      expect(r.exitCode).toBe(130);
+      const clock = fakeClock(Date.now(), async () => {
+        if (++pauses > 100) throw new Error(`no sync stored the new recalls after the cut\nstdout: ${out}`);
+        if (!cut) {
+          expect(summaries().length).toBeGreaterThanOrEqual(1);
+          await adminQuery(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'recall-feed'",
+            [dbName],
+          );
+          cut = true;
+        } else if (!added) {
+          live.addRecords(2);
+          added = true;
+        } else if (summaries().some((x) => x.new === 2)) stop.abort(new InterruptedError('SIGINT'));
+      });
+      const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', archive.db, '-f', 'json'], {
+        clock,
+        signal: stop.signal,
+        onOutput: (stream, text) => {
+          if (stream === 'stdout') out += text;
+        },
+      });
+      expect(r.code).toBe(130);
       expect(await archive.held()).toEqual({ count: 202, distinct: 202, integrity: 'ok' });
       expect(r.stderr).toMatch(/lost the connection to database \S+ on 127\.0\.0\.1/);
       noSecret(r);
@@ -251,7 +217,7 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
 
   it('BI tools read recalls_view: one row per recall with typed columns', async () => {
     const archive = await testArchive('postgres');
-    await runAgainst(sandbox, ['sync', '--db', archive.db]);
+    await runMainAgainst(sandbox, ['sync', '--db', archive.db]);
     const rows = await archive.rows<{ id: string; published_at: Date; risk_types: string[]; record: { id: number } }>(
       'SELECT id, published_at, risk_types, record FROM recalls_view ORDER BY id',
     );

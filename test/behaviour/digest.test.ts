@@ -1,11 +1,12 @@
-// `digest` end to end on both engines: every recall a period stored, monitoring health from sync_runs (a failed run, a gap, a killed run), formats, e-mail.
+// `digest` in process on both engines: every recall a period stored, monitoring health from sync_runs (a failed run, a gap, a killed run), formats, e-mail.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { editArchive } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { FIXED_START, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { smtpServer } from '../helpers/smtp.js';
@@ -56,9 +57,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   describe('digest', () => {
     it('after a good sync: every recall stored, worst severity first, and monitoring complete', async () => {
       const db = await freshDb();
-      expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
-      const r = await runAgainst(sandbox, ['digest', '--db', db, '--since', '24h', '-f', 'json']);
-      expect(r.exitCode).toBe(0);
+      expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+      const r = await runMainAgainst(sandbox, ['digest', '--db', db, '--since', '24h', '-f', 'json']);
+      expect(r.code).toBe(0);
       const d = JSON.parse(r.stdout) as DigestJson;
       const expected = expectedFeed(sandbox, { now: FIXED_START });
       expect(d.recalls.new.map((x) => x.id).sort()).toEqual(expected.map((x) => x.id).sort());
@@ -82,7 +83,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         sources_checked: true,
         writes_settled: true,
       });
-      const text = await runAgainst(sandbox, ['digest', '--db', db]);
+      const text = await runMainAgainst(sandbox, ['digest', '--db', db]);
       expect(text.stdout.split('\n')[0]).toBe(
         `Recalls ${new Date(Date.parse(d.period.to)).getUTCDate()} ${new Date(Date.parse(d.period.to)).toUTCString().slice(8, 11)}: ${expected.length} new (${serious} serious) · monitoring complete`,
       );
@@ -91,11 +92,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     it('with a failed sync, a gap and a killed sync: not complete, each named, never "no new recalls"', async () => {
       const db = await freshDb();
       // A 1-hour sync: from the start of the 24-hour period to an hour before it, nothing was fetched.
-      expect((await runAgainst(sandbox, ['sync', '--db', db, '--hours', '1'])).exitCode).toBe(0);
+      expect((await runMainAgainst(sandbox, ['sync', '--db', db, '--hours', '1'])).code).toBe(0);
       sandbox.setFaults({ error500: 1 });
-      const failed = await runAgainst(sandbox, ['--retries', '0', 'sync', '--db', db]);
+      const failed = await runMainAgainst(sandbox, ['--retries', '0', 'sync', '--db', db]);
       sandbox.setFaults({});
-      expect(failed.exitCode).toBe(6);
+      expect(failed.code).toBe(6);
       // A sync killed two hours ago before it could record its end.
       const killedAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
       const inserted = await editArchive(
@@ -103,8 +104,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         `INSERT INTO sync_runs (started_at, params) VALUES ('${killedAt}', '{"sources":null,"hours":24}')`,
       );
       expect(inserted).toBe(1);
-      const r = await runAgainst(sandbox, ['digest', '--db', db, '-f', 'json']);
-      expect(r.exitCode).toBe(0);
+      const r = await runMainAgainst(sandbox, ['digest', '--db', db, '-f', 'json']);
+      expect(r.code).toBe(0);
       const d = JSON.parse(r.stdout) as DigestJson;
       const [good, bad] = await runsIn(db);
       expect(bad?.outcome).toBe('failed');
@@ -120,7 +121,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
           hours: Math.round(((Date.parse(gapEnd) - Date.parse(d.period.from)) / 3_600_000) * 100) / 100,
         },
       ]);
-      const text = await runAgainst(sandbox, ['digest', '--db', db]);
+      const text = await runMainAgainst(sandbox, ['digest', '--db', db]);
       expect(text.stdout).toContain('Monitoring INCOMPLETE');
       expect(text.stdout).toContain('1 sync failed.');
       expect(text.stdout).toContain('1 sync was interrupted.');
@@ -134,9 +135,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('without a key the sources are not checked: said on stderr and in the json, never complete', async () => {
       const db = await freshDb();
-      await runAgainst(sandbox, ['sync', '--db', db]);
-      const r = await runCli(['digest', '--db', db, '-f', 'json']);
-      expect(r.exitCode).toBe(0);
+      await runMainAgainst(sandbox, ['sync', '--db', db]);
+      const r = await runMain(['digest', '--db', db, '-f', 'json']);
+      expect(r.code).toBe(0);
       const d = JSON.parse(r.stdout) as DigestJson;
       expect(d.health).toMatchObject({ complete: false, sources_checked: false, sources_missing: [], gaps: [] });
       expect(r.stderr).toContain('the sources this key may use were not checked');
@@ -144,7 +145,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it("--catalog adds the matches among the period's recalls; without it nothing is said about products", async () => {
       const db = await freshDb();
-      await runAgainst(sandbox, ['sync', '--db', db]);
+      await runMainAgainst(sandbox, ['sync', '--db', db]);
       const target = expectedFeed(sandbox, { now: FIXED_START }).find(
         (x) => x.product_brand && x.product_model_numbers.length > 0,
       )!;
@@ -153,41 +154,41 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         catalog,
         `sku,brand,model,name\nA-1,${target.product_brand},${target.product_model_numbers[0]},Thing\n`,
       );
-      const r = await runAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog, '-f', 'json']);
-      expect(r.exitCode).toBe(0);
+      const r = await runMainAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog, '-f', 'json']);
+      expect(r.code).toBe(0);
       const d = JSON.parse(r.stdout) as DigestJson;
       const rows = d.matches as { level: string; reason: string; recall_id: number; sku: string }[];
       expect(rows).toContainEqual(
         expect.objectContaining({ level: 'match', reason: 'model+brand', recall_id: target.id, sku: 'A-1' }),
       );
-      const text = await runAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog]);
+      const text = await runMainAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog]);
       expect(text.stdout).toMatch(/Catalogue: \d+ match(es)? and \d+ possible among this period's recalls\./);
-      const without = await runAgainst(sandbox, ['digest', '--db', db]);
+      const without = await runMainAgainst(sandbox, ['digest', '--db', db]);
       expect(without.stdout).not.toMatch(/catalogue/i);
     });
 
     it('-f html -o writes one self-contained page; -f markdown escapes what the API sent', async () => {
       const db = await freshDb();
-      await runAgainst(sandbox, ['sync', '--db', db]);
+      await runMainAgainst(sandbox, ['sync', '--db', db]);
       const out = folder.file('digest.html');
-      const r = await runAgainst(sandbox, ['digest', '--db', db, '-o', out]);
-      expect(r.exitCode).toBe(0);
+      const r = await runMainAgainst(sandbox, ['digest', '--db', db, '-o', out]);
+      expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
       const html = readFileSync(out, 'utf8');
       expect(html.startsWith('<!doctype html>')).toBe(true);
       expect(html).toContain('<style>');
       // No script and nothing fetched: no src=, no stylesheet link, no @import; only the notices' own links.
       expect(html).not.toMatch(/<script|\bsrc=|<link|@import|url\(/i);
-      const md = await runAgainst(sandbox, ['digest', '--db', db, '-f', 'markdown']);
+      const md = await runMainAgainst(sandbox, ['digest', '--db', db, '-f', 'markdown']);
       expect(md.stdout.startsWith('# Recalls')).toBe(true);
       expect(md.stdout).toContain('## New (');
     });
 
     it('--email sends one message with a text and an HTML part listing every new recall, and prints nothing', async () => {
       const db = await freshDb();
-      await runAgainst(sandbox, ['sync', '--db', db]);
+      await runMainAgainst(sandbox, ['sync', '--db', db]);
       const smtp = await smtpServer();
-      const r = await runAgainst(sandbox, [
+      const r = await runMainAgainst(sandbox, [
         'digest',
         '--db',
         db,
@@ -198,7 +199,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '--smtp-url',
         smtp.url,
       ]);
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
       expect(smtp.received).toHaveLength(1);
       const mail = smtp.received[0]!;
@@ -216,9 +217,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('--email to a server that refuses: exit 11, the server named, the password never', async () => {
       const db = await freshDb();
-      await runAgainst(sandbox, ['sync', '--db', db]);
+      await runMainAgainst(sandbox, ['sync', '--db', db]);
       const smtp = await smtpServer({ refuse: 'mailbox unavailable' });
-      const r = await runAgainst(sandbox, [
+      const r = await runMainAgainst(sandbox, [
         'digest',
         '--db',
         db,
@@ -229,7 +230,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         '--smtp-url',
         smtp.url,
       ]);
-      expect(r.exitCode).toBe(11);
+      expect(r.code).toBe(11);
       expect(r.stderr).toContain(`smtp://127.0.0.1:${smtp.port} refused the message`);
       expect(r.stderr).not.toContain(smtp.pass);
       expect(r.stderr).not.toContain(smtp.user);

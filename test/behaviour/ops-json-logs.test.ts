@@ -1,9 +1,7 @@
-// --log-format json end to end in process: every stderr line one JSON object, stdout unchanged, errors with their exit code.
+// --log-format json end to end in process: every stderr line one JSON object, stdout unchanged, errors with their exit code
+// (that the real process adds nothing else to stderr: test/e2e/launcher.test.ts).
 import { describe, expect, it } from 'vitest';
-import path from 'node:path';
-import { runAgainst } from '../helpers/cli.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
-import { tempDir } from '../helpers/temp-dir.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 
 interface LogLine {
@@ -74,17 +72,5 @@ describe('--log-format json', () => {
     expect(warns[0]?.msg).toMatch(/^monitor http:\/\/127\.0\.0\.1:9\/… not reached/);
     const bad = await runMain(['--log-format', 'xml', 'feed']);
     expect(bad.code).toBe(2);
-  });
-
-  it('the built CLI, spawned: a sync with -v writes only JSON lines on stderr, the summary as an info record', async () => {
-    const sandbox = await sandboxFor({ recordCount: 30, seed: 7 });
-    const db = path.join(tempDir('rf-jsonlog-'), 'r.db');
-    const r = await runAgainst(sandbox, ['--log-format', 'json', '-v', 'sync', '--db', db]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('');
-    const logs = parseLines(r.stderr);
-    expect(logs.some((l) => l.level === 'debug' && l.path === '/v1/recalls/feed')).toBe(true);
-    expect(logs.at(-1)).toMatchObject({ level: 'info' });
-    expect(logs.at(-1)?.msg).toMatch(/^fetched 30 · 30 new · 0 updated · archive: 30 recalls/);
   });
 });

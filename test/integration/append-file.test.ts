@@ -3,9 +3,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
 import { childModule } from '../helpers/child-module.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 const MODULE = await childModule('src/runtime/files/append-file.ts');
 

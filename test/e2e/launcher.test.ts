@@ -1,10 +1,11 @@
-// The launcher answers help from the CommonJS front (dist/cli/front.cjs): the same answer main() gives, and a
-// run that only mentions a help word is handed to main() untouched.
+// The launcher (bin/recall-feed.cjs) as a real process: help from the CommonJS front (dist/cli/front.cjs) is the answer
+// main() gives, a run that only mentions a help word is handed to main() untouched; main()'s exit code becomes the
+// process's; with --log-format json nothing but JSON lines reaches the real stderr.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ALL_KEY, BIN, cleanEnv, ROOT, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { runMain } from '../helpers/in-process.js';
 
 describe('help from the CommonJS front', () => {
@@ -78,5 +79,52 @@ describe('help from the CommonJS front', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`${version}\n`);
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('exit codes of the real process (the rest: test/behaviour/cli-exit-codes.test.ts)', () => {
+  it('an invalid key exits 3 without printing it', async () => {
+    const sandbox = await sandboxFor({ recordCount: 20 });
+    const key = 'dr_live_thisisnotavalidkeyatall0000000000000000';
+    const r = await runCli(['--base-url', sandbox.url, 'feed'], { env: { RECALL_FEED_API_KEY: key } });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/^error: the API rejected the key: /);
+    expect(r.stderr).not.toContain(key);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unreachable API exits 6', async () => {
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9\n/);
+  });
+});
+
+describe('--log-format json from the real process (the rest: test/behaviour/ops-json-logs.test.ts)', () => {
+  /** Every line of `stderr` one JSON log record. */
+  function parseLines(stderr: string): { level: string; msg: string; [field: string]: unknown }[] {
+    const lines = stderr.split('\n');
+    expect(lines.pop()).toBe('');
+    return lines.map((l) => {
+      const o = JSON.parse(l) as { time: string; level: string; msg: string };
+      expect(Number.isNaN(Date.parse(o.time))).toBe(false);
+      expect(['debug', 'info', 'warn', 'error']).toContain(o.level);
+      expect(typeof o.msg).toBe('string');
+      return o;
+    });
+  }
+
+  it('the built CLI, spawned: a sync with -v writes only JSON lines on stderr, the summary as an info record', async () => {
+    const sandbox = await sandboxFor({ recordCount: 30, seed: 7 });
+    const db = path.join(tempDir('rf-jsonlog-'), 'r.db');
+    const r = await runAgainst(sandbox, ['--log-format', 'json', '-v', 'sync', '--db', db]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const logs = parseLines(r.stderr);
+    expect(logs.some((l) => l.level === 'debug' && l.path === '/v1/recalls/feed')).toBe(true);
+    expect(logs.at(-1)).toMatchObject({ level: 'info' });
+    expect(logs.at(-1)?.msg).toMatch(/^fetched 30 · 30 new · 0 updated · archive: 30 recalls/);
   });
 });

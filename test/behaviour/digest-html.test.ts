@@ -1,4 +1,4 @@
-// digest -f html in a real browser (Debian's chromium through playwright-core): it asks for nothing over the network and prints to PDF.
+// digest -f html (written by the CLI in process) in a real browser (Debian's chromium through playwright-core): it asks for nothing over the network and prints to PDF.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,7 +6,9 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { FIXED_START, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -25,8 +27,8 @@ describe('digest -f html', () => {
       const dir = tempDir();
       const db = path.join(dir, 'a.db');
       const page = path.join(dir, 'digest.html');
-      expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
-      expect((await runAgainst(sandbox, ['digest', '--db', db, '-o', page])).exitCode).toBe(0);
+      expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
+      expect((await runMainAgainst(sandbox, ['digest', '--db', db, '-o', page])).code).toBe(0);
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
       deferCleanup(() => browser.close());
       const tab = await browser.newPage();

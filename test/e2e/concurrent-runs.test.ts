@@ -1,8 +1,10 @@
-// Overlapping cron runs on one csv and one state file: they take turns; no id is written twice, none is lost.
-import { readdirSync, readFileSync } from 'node:fs';
+// Real processes overlapping on the same files: overlapping cron runs on one csv and one state file take turns (no id
+// written twice, none lost); ten `config set` at once on one config file keep every setting in a 0600 file. A run that
+// cannot get the lock in time: test/behaviour/run-lock-wait.test.ts.
+import fs, { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
+import { jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 
 describe('overlapping cron runs', () => {
@@ -48,27 +50,45 @@ describe('overlapping cron runs', () => {
     // The lock left nothing behind.
     expect(readdirNames(dir)).toEqual(['c.csv', 'c.json']);
   }, 120_000);
-
-  it('a run that cannot get the lock in time exits 9 and names the holder', async () => {
-    const sandbox = await sandboxFor({ seed: 5, recordCount: 50 });
-    const dir = tempDir();
-    const out = path.join(dir, 'slow.jsonl');
-    const { acquireRunLock } = await import('../../src/runtime/files/run-lock.js');
-    const lock = await acquireRunLock([out], { waitMs: 0 });
-    try {
-      const r = await runAgainst(sandbox, ['feed', '-o', out, '--lock-wait', '1']);
-      expect(r.exitCode).toBe(9);
-      expect(r.stderr).toMatch(new RegExp(`in use by .*pid ${process.pid}`));
-      expect(r.stderr).toMatch(/^error: .*slow\.jsonl/m);
-      expect(r.stderr).toContain('--lock-wait');
-      const log = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: unknown[] };
-      expect(log.requests).toEqual([]);
-    } finally {
-      await lock.release();
-    }
-  });
 });
 
 function readdirNames(dir: string): string[] {
   return readdirSync(dir).sort();
 }
+
+// Ten different keys, each with a valid value; the API key is read from stdin, as the CLI requires.
+const SETTINGS: Record<string, string | number> = {
+  'api-key': 'dr_live_concurrentkey0123456789',
+  'base-url': 'http://127.0.0.1:9/',
+  format: 'csv',
+  sources: 'us_cpsc',
+  'page-size': 50,
+  timeout: 7,
+  'max-wait': 3,
+  retries: 2,
+  db: 'archive.sqlite',
+  'email-from': 'alerts@example.com',
+};
+
+describe('config set from concurrent processes', () => {
+  it('keeps all ten keys, in a 0600 file', async () => {
+    const dir = tempDir('rf-conc-');
+    const env = { RECALL_FEED_CONFIG_DIR: dir };
+    const runs = Object.entries(SETTINGS).map(([key, value]) =>
+      key === 'api-key'
+        ? runCli(['config', 'set', key], { env, input: `${value}\n` })
+        : runCli(['config', 'set', key, String(value)], { env }),
+    );
+    const results = await Promise.all(runs);
+    for (const r of results) {
+      expect(r.stderr).toMatch(/^saved /);
+      expect(r.exitCode).toBe(0);
+    }
+    const file = path.join(dir, 'config.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')).profiles.default;
+    expect(stored).toEqual(SETTINGS);
+    // No lock or temporary file is left beside it.
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+  });
+});

@@ -1,4 +1,4 @@
-// `report` end to end on both engines: every format against the archive's cases, coverage and health, computed here
+// `report` in process on both engines: every format against the archive's cases, coverage and health, computed here
 // from the archive itself; and the same flow reports the same on both.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +8,8 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { clockFree } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { FIXED_START, jsonLines, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';
 
 type Rec = Record<string, any>;
@@ -41,7 +42,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     archive = await testArchive(engine);
     db = archive.db;
     sandbox = await sandboxFor({ seed: 23, recordCount: 120, clock: () => FIXED_START });
-    expect((await runAgainst(sandbox, ['sync', '--db', db])).exitCode).toBe(0);
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
     // Candidate barcode rows; only those that match are kept, so each kept row has a valid barcode.
     const candidates = sandbox
       .records()
@@ -49,7 +50,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       .slice(0, 20)
       .map((r, i) => `P${i},${barcodes(r)[0]},,`);
     writeFileSync(catalog, `sku,gtin,brand,name\n${candidates.join('\n')}\n`);
-    const probe = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
+    const probe = await runMain(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
     const matched = [...new Set((jsonLines(probe.stdout) as Rec[]).map((m) => String(m.sku)))];
     expect(matched.length).toBeGreaterThanOrEqual(3);
     const kept = candidates.filter((line) => matched.includes(line.split(',')[0]!));
@@ -58,15 +59,15 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     writeFileSync(catalog, `sku,gtin,brand,name\n${rows.join('\n')}\n`);
     catalogueRows = rows.length;
     identifiable = kept.length + 1;
-    const opened = await runCli(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases']);
-    expect(opened.exitCode, opened.stderr).toBe(0);
-    listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
+    const opened = await runMain(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases']);
+    expect(opened.code, opened.stderr).toBe(0);
+    listing = jsonLines((await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
     const [a, b, c] = listing;
-    const step = async (args: string[]) => expect((await runCli(['cases', ...args, '--db', db])).exitCode).toBe(0);
+    const step = async (args: string[]) => expect((await runMain(['cases', ...args, '--db', db])).code).toBe(0);
     await step(['resolve', String(a!.id), '--as', 'removed-from-sale', '--note', HTML_NOTE, '--by', 'alice']);
     await step(['resolve', String(b!.id), '--as', 'false-positive', '--note', FORMULA_NOTE, '--by', 'bob']);
     if (c) await step(['wait', String(c.id), '--note', 'lab test ordered']);
-    listing = jsonLines((await runCli(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
+    listing = jsonLines((await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl'])).stdout) as Rec[];
     const [runs] = await archive.rows<Rec>(
       "SELECT min(started_at) AS first, max(ended_at) AS last FROM sync_runs WHERE outcome = 'ok'",
     );
@@ -75,8 +76,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
   /** The report on stdout; against the sandbox, so the sources the key may use are checked. */
   async function report(args: string[]) {
-    const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, ...args]);
-    expect(r.exitCode, r.stderr).toBe(0);
+    const r = await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, ...args]);
+    expect(r.code, r.stderr).toBe(0);
     return r;
   }
 
@@ -162,8 +163,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     it('-o report.html is one self-contained page with the notes, no script, nothing from the network, never "safe"', async () => {
       const file = folder.file('evidence.html');
-      const r = await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', file]);
-      expect(r.exitCode, r.stderr).toBe(0);
+      const r = await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', file]);
+      expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('');
       const html = readFileSync(file, 'utf8');
       expect(html.startsWith('<!doctype html>')).toBe(true);
@@ -205,7 +206,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       async () => {
         const file = folder.file('chromium.html');
         expect(
-          (await runAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-f', 'html', '-o', file])).exitCode,
+          (await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-f', 'html', '-o', file])).code,
         ).toBe(0);
         const { chromium } = await import('playwright-core');
         const browser = await chromium.launch({
@@ -297,11 +298,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     });
 
     it('refuses a format it does not write, and --key without --catalog, before reading anything', async () => {
-      const bad = await runCli(['report', '--db', db, '-f', 'table']);
-      expect(bad.exitCode).toBe(2);
+      const bad = await runMain(['report', '--db', db, '-f', 'table']);
+      expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/^error: --format/);
-      const key = await runCli(['report', '--db', db, '--key', 'sku']);
-      expect([key.exitCode, key.stderr]).toEqual([2, 'error: --key works with --catalog\n']);
+      const key = await runMain(['report', '--db', db, '--key', 'sku']);
+      expect([key.code, key.stderr]).toEqual([2, 'error: --key works with --catalog\n']);
     });
   });
 });

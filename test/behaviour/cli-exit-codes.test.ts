@@ -1,51 +1,53 @@
-// End-to-end proof of exit codes over a real spawn; the full tables run in process (test/unit/cli-*.test.ts).
+// Exit codes, stdout and stderr of whole runs in process (the full tables: test/unit/cli-*.test.ts; the same codes from the
+// real process: test/e2e/launcher.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, runAgainst, runCli, sandboxFor } from '../helpers/cli.js';
+import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await sandboxFor({ recordCount: 20 });
 });
 
-describe('exit codes of the real process', () => {
+describe('exit codes of whole runs', () => {
   it.each([
     [['feed', '--hours', '0'], /^error: --hours must be a whole number from 1 to 24, not '0'/],
     [['feed', '--bogus'], /^error: unknown option '--bogus'/],
     [['nonsense'], /^error: unknown command 'nonsense'/],
   ])('%j exits 2 and sends nothing', async (args, message) => {
     sandbox.clearRequests();
-    const r = await runAgainst(sandbox, args);
-    expect(r.exitCode).toBe(2);
+    const r = await runMainAgainst(sandbox, args);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
     expect(sandbox.requests()).toEqual([]);
   });
 
   it('prints help on stdout with exit 0, and usage with exit 2 when no command is given', async () => {
-    const help = await runCli(['feed', '--help']);
-    expect(help.exitCode).toBe(0);
+    const help = await runMain(['feed', '--help']);
+    expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--page-size <1-500>/);
-    const none = await runCli([]);
-    expect(none.exitCode).toBe(2);
+    const none = await runMain([]);
+    expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/Usage: recall-feed/);
   });
 
   it('an invalid key exits 3 without printing it', async () => {
     const key = 'dr_live_thisisnotavalidkeyatall0000000000000000';
-    const r = await runCli(['--base-url', sandbox.url, 'feed'], { env: { RECALL_FEED_API_KEY: key } });
-    expect(r.exitCode).toBe(3);
+    const r = await runMain(['--base-url', sandbox.url, 'feed'], { env: { RECALL_FEED_API_KEY: key } });
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: the API rejected the key: /);
     expect(r.stderr).not.toContain(key);
     expect(r.stdout).toBe('');
   });
 
   it('an unreachable API exits 6', async () => {
-    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], {
+    const r = await runMain(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], {
       env: { RECALL_FEED_API_KEY: ALL_KEY },
     });
-    expect(r.exitCode).toBe(6);
+    expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9\n/);
   });
 });

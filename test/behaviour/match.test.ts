@@ -1,10 +1,12 @@
-// `match` end to end: a catalogue built from the sandbox's live window, with decoys, against expectations computed here.
+// `match` in process: a catalogue built from the sandbox's live window, with decoys, against expectations computed here.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { FIXED_START, jsonLines, runAgainst, sandboxFor, tempDir } from '../helpers/cli.js';
-import { until } from '../helpers/wait.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 type Rec = Record<string, any>;
 let sandbox: Sandbox;
@@ -31,7 +33,7 @@ const sameBrand = (a: unknown, b: unknown) =>
 
 beforeAll(async () => {
   sandbox = await sandboxFor({ seed: 11, recordCount: 400, clock: () => FIXED_START });
-  const r = await runAgainst(sandbox, ['feed', '-f', 'jsonl']);
+  const r = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl']);
   recalls = jsonLines(r.stdout);
 });
 
@@ -73,8 +75,8 @@ describe('match', () => {
       }
     }
 
-    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
-    expect(r.exitCode).toBe(8);
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
+    expect(r.code).toBe(8);
     const out = jsonLines(r.stdout) as Rec[];
     const matches = out.filter((x) => x.level === 'match');
     expect(new Set(matches.map((x) => `${x.catalog_line} ${x.recall_id} ${x.reason}`))).toEqual(expected);
@@ -101,8 +103,8 @@ describe('match', () => {
     const catalog = path.join(dir, 'semi.csv');
     const code = recalls.flatMap(codes)[0] as string;
     writeFileSync(catalog, `\uFEFFEAN;Marque\n${code};Z\n`);
-    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '--map', 'gtin=EAN', '-f', 'csv']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--map', 'gtin=EAN', '-f', 'csv']);
+    expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(
       'level,reason,catalog_line,EAN,Marque,recall_id,alert_title,risk_severity,data_source,published_at,source_url,scope,scope_evidence',
     );
@@ -121,8 +123,8 @@ describe('match', () => {
       if (codes(r).includes(codeA)) expected.add(`1 ${r.id}`);
       if (codes(r).includes(codeB)) expected.add(`2 ${r.id}`);
     }
-    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
-    expect(r.exitCode).toBe(8);
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
+    expect(r.code).toBe(8);
     const rows = jsonLines(r.stdout) as Rec[];
     expect(new Set(rows.filter((x) => x.reason === 'barcode').map((x) => `${x.catalog_line} ${x.recall_id}`))).toEqual(
       expected,
@@ -138,15 +140,15 @@ describe('match', () => {
     // Brand and name only: unrecognised, the Libellé column would leave nothing to match on (exit 2).
     const names = path.join(dir, 'latin.csv');
     writeFileSync(names, Buffer.from('Marque;Libellé\nCôté Cuisine;Pâte à tartiner\n', 'latin1'));
-    const byName = await runAgainst(sandbox, ['match', '--catalog', names, '-f', 'jsonl']);
-    expect(byName.exitCode).toBe(0);
+    const byName = await runMainAgainst(sandbox, ['match', '--catalog', names, '-f', 'jsonl']);
+    expect(byName.code).toBe(0);
     expect(byName.stderr).toContain(`warning: ${names} is not UTF-8: read as Windows-1252`);
     const coded = path.join(dir, 'latin-codes.csv');
     // The euro sign is 0x80 in Windows-1252 (a C1 control character in Latin-1).
     const text = Buffer.from(`EAN;Marque;Libellé\n${code};Côté;Pâte à tartiner `, 'latin1');
     writeFileSync(coded, Buffer.concat([text, Buffer.from([0x80, 0x0a])]));
-    const byCode = await runAgainst(sandbox, ['match', '--catalog', coded, '-f', 'jsonl']);
-    expect(byCode.exitCode).toBe(0);
+    const byCode = await runMainAgainst(sandbox, ['match', '--catalog', coded, '-f', 'jsonl']);
+    expect(byCode.code).toBe(0);
     const row = (jsonLines(byCode.stdout) as Rec[])[0] as Rec;
     expect([row.Marque, row.Libellé]).toEqual(['Côté', 'Pâte à tartiner €']);
     for (const [encoding, bom] of [
@@ -158,8 +160,8 @@ describe('match', () => {
       const bytes = encoding === 'utf16le' ? le : Buffer.from(le).swap16();
       const wide = path.join(dir, `${encoding}.csv`);
       writeFileSync(wide, Buffer.concat([Buffer.from(bom), bytes]));
-      const r = await runAgainst(sandbox, ['match', '--catalog', wide, '-f', 'jsonl']);
-      expect(r.exitCode).toBe(0);
+      const r = await runMainAgainst(sandbox, ['match', '--catalog', wide, '-f', 'jsonl']);
+      expect(r.code).toBe(0);
       expect(r.stderr).not.toContain('warning');
       expect((jsonLines(r.stdout) as Rec[])[0]).toMatchObject({ reason: 'barcode', EAN: code, Libellé: 'Pâte' });
     }
@@ -169,8 +171,8 @@ describe('match', () => {
     const catalog = path.join(dir, 'all-codes.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0);
     writeFileSync(catalog, `gtin\n${withCodes.map((r) => codes(r)[0]).join('\n')}\n`);
-    const r = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious']);
-    expect(r.exitCode).toBe(0);
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious']);
+    expect(r.code).toBe(0);
     const expected = withCodes.filter((x) => x.risk_severity === 'serious').map((x) => x.id);
     expect(expected.length).toBeGreaterThan(0);
     const got = (jsonLines(r.stdout) as Rec[]).filter((x) => x.reason === 'barcode').map((x) => x.recall_id);
@@ -181,8 +183,8 @@ describe('match', () => {
 
   it('--archive matches the synced archive offline, with the same rows as the live window', async () => {
     const db = path.join(dir, 'archive.db');
-    const synced = await runAgainst(sandbox, ['sync', '--db', db]);
-    expect(synced.exitCode).toBe(0);
+    const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
+    expect(synced.code).toBe(0);
     const catalog = path.join(dir, 'mixed.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0).slice(0, 20);
     const withModels = recalls.filter((r) => r.product_model_numbers.length > 0 && r.product_brand).slice(0, 20);
@@ -192,18 +194,22 @@ describe('match', () => {
     ];
     writeFileSync(catalog, `gtin,brand,model,name\n${rows.join('\n')}\n`);
     const key = (x: Rec) => `${x.catalog_line} ${x.recall_id} ${x.level} ${x.reason}`;
-    const live = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl']);
+    const live = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl']);
     sandbox.clearRequests();
-    const offline = await runAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--archive', '--db', db], {
-      env: { RECALL_FEED_API_KEY: undefined },
-    });
-    expect(offline.exitCode).toBe(0);
+    const offline = await runMainAgainst(
+      sandbox,
+      ['match', '--catalog', catalog, '-f', 'jsonl', '--archive', '--db', db],
+      {
+        env: { RECALL_FEED_API_KEY: undefined },
+      },
+    );
+    expect(offline.code).toBe(0);
     expect(sandbox.requests()).toEqual([]);
     const liveRows = (jsonLines(live.stdout) as Rec[]).map(key).sort();
     expect(liveRows.length).toBeGreaterThanOrEqual(40);
     expect((jsonLines(offline.stdout) as Rec[]).map(key).sort()).toEqual(liveRows);
-    const since = await runAgainst(sandbox, ['match', '--catalog', catalog, '--since', '7d']);
-    expect(since.exitCode).toBe(2);
+    const since = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--since', '7d']);
+    expect(since.code).toBe(2);
     expect(since.stderr).toContain('--since works with --archive');
   });
 
@@ -218,7 +224,27 @@ describe('match', () => {
         script,
         `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`,
       );
-      const child = runAgainst(
+      // In process: each pause between two polls is the injected clock's; the watch stops as Ctrl-C would.
+      let out = '';
+      let err = '';
+      let added: { id: number }[] = [];
+      let polls = 0;
+      let pauses = 0;
+      const stop = new AbortController();
+      const acted = () => existsSync(log) && readFileSync(log, 'utf8').includes(String(added[0]!.id));
+      const clock = fakeClock(Date.now(), () => {
+        if (++pauses > 100) throw new Error(`the match was never acted on\nstdout: ${out}\nstderr: ${err}`);
+        if (added.length === 0) {
+          expect(live.requests().length).toBeGreaterThanOrEqual(1);
+          added = live.addRecords([
+            { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] },
+            { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333932' }] },
+          ]);
+        } else if (polls === 0) {
+          if (acted()) polls = live.requests().length;
+        } else if (live.requests().length > polls + 1) stop.abort(new InterruptedError('SIGINT'));
+      });
+      const watched = await runMainAgainst(
         live,
         [
           'match',
@@ -232,27 +258,18 @@ describe('match', () => {
           '--exec',
           `'${process.execPath}' '${script}' {recall_id} {level} {sku}`,
         ],
-        { timeout: 60_000 },
+        {
+          env: { PATH: process.env.PATH },
+          clock,
+          signal: stop.signal,
+          onOutput: (stream, text) => {
+            if (stream === 'stdout') out += text;
+            else err += text;
+          },
+        },
       );
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      await until('the first poll', () => live.requests().length >= 1);
-      const [hit, miss] = live.addRecords([
-        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333931' }] },
-        { standard_identifiers_and_barcodes: [{ type: 'EAN', value: '4006381333932' }] },
-      ]);
-      await until(
-        'the match acted on',
-        () => existsSync(log) && readFileSync(log, 'utf8').includes(String(hit!.id)),
-      ).catch((e) => {
-        throw new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`);
-      });
-      const polls = live.requests().length;
-      await until('two more polls', () => live.requests().length > polls + 1);
-      child.kill('SIGINT');
-      await child;
+      expect(watched.code, err).toBe(130);
+      const [hit, miss] = added;
       const rows = jsonLines(out) as Rec[];
       expect(rows.filter((r) => r.recall_id === hit!.id).map((r) => [r.level, r.reason, r.sku])).toEqual([
         ['match', 'barcode', 'K-1'],
@@ -271,14 +288,14 @@ describe('match', () => {
 
   it('a bad catalogue or --map is exit 2 before any request', async () => {
     await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
-    const none = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'missing.csv')]);
-    expect(none.exitCode).toBe(2);
+    const none = await runMainAgainst(sandbox, ['match', '--catalog', path.join(dir, 'missing.csv')]);
+    expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: cannot read the catalogue .*missing\.csv: no such file$/m);
-    const noCatalog = await runAgainst(sandbox, ['match']);
-    expect(noCatalog.exitCode).toBe(2);
+    const noCatalog = await runMainAgainst(sandbox, ['match']);
+    expect(noCatalog.code).toBe(2);
     expect(noCatalog.stderr).toContain('error: match needs --catalog <file>');
-    const badMap = await runAgainst(sandbox, ['match', '--catalog', path.join(dir, 'semi.csv'), '--map', 'ean']);
-    expect(badMap.exitCode).toBe(2);
+    const badMap = await runMainAgainst(sandbox, ['match', '--catalog', path.join(dir, 'semi.csv'), '--map', 'ean']);
+    expect(badMap.code).toBe(2);
     const log = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { requests: unknown[] };
     expect(log.requests).toEqual([]);
   });

@@ -1,10 +1,11 @@
-// `digest` periods on both engines, in process over real HTTP: a sync running across the period's end, a sync host with a wrong clock, a mistyped --sources, a key that covers fewer sources.
-import http from 'node:http';
+// `digest` periods on both engines, in process over real HTTP: a sync running across the period's end, a sync host with a
+// wrong clock, a mistyped --sources, a key that covers fewer sources (a sync in its own process at the SQLite write lock:
+// test/e2e/archive-processes.test.ts).
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { runCli } from '../helpers/cli.js';
+import { holdingProxy } from '../helpers/holding-proxy.js';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { ALL_KEY, LIMITED_KEY, sandboxFor } from '../helpers/sandbox.js';
@@ -13,46 +14,6 @@ import { until, untilValue } from '../helpers/wait.js';
 interface DigestJson {
   recalls: { new: { id: number }[]; updated: { id: number }[] };
   health: { complete: boolean; sources_missing: string[]; writes_settled: boolean };
-}
-
-/**
- * A loopback forwarder to the sandbox that can hold the next feed request: the sync that sent it has started (its
- * run row says so) but stores nothing until the test lets the answer through.
- */
-async function holdingProxy(target: string) {
-  let held: { arrived: boolean; release: () => void; gate: Promise<void> } | undefined;
-  const server = http.createServer((req, res) => {
-    const gate = req.url?.startsWith('/v1/recalls/feed') && held ? held : undefined;
-    if (gate) gate.arrived = true;
-    void (gate?.gate ?? Promise.resolve()).then(() => {
-      const out = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      req.pipe(out);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  deferCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hold() {
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      held = { arrived: false, release: () => release(), gate };
-      const h = held;
-      return {
-        arrived: () => h.arrived,
-        release: () => {
-          held = undefined;
-          h.release();
-        },
-      };
-    },
-  };
 }
 
 /** An instant after every commit so far and before every later one. */
@@ -165,43 +126,6 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const served = await archive.rows<{ served: string }>('SELECT served FROM sync_runs');
     expect(JSON.parse(served[0]!.served).sort()).toEqual(limited);
   });
-
-  if (engine === 'sqlite') {
-    it('a page waiting at the write lock while the digest reads (a sync in its own process): the digest waits, the next digest has it', async () => {
-      const sandbox = await sandboxFor({ recordCount: 30, seed: 12 });
-      const archive = await testArchive(engine);
-      const start = Date.now() - 60_000;
-      expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
-      sandbox.addRecords(5);
-      const proxy = await holdingProxy(sandbox.url);
-      const held = proxy.hold();
-      const child = runCli(['--base-url', proxy.url, 'sync', '--db', archive.db], {
-        env: { RECALL_FEED_API_KEY: ALL_KEY },
-      });
-      await until('the sync to ask for its page', held.arrived);
-      // Another writer's transaction holds the lock: the sync's page, once it has its records, waits for it.
-      const { default: Database } = await import('better-sqlite3');
-      const other = new Database(archive.db);
-      deferCleanup(() => {
-        if (other.inTransaction) other.exec('ROLLBACK');
-        other.close();
-      });
-      other.exec('BEGIN IMMEDIATE');
-      held.release();
-      const end = await boundary();
-      const release = () => {
-        if (other.inTransaction) other.exec('ROLLBACK');
-      };
-      const first = await digest(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
-      expect(first.sleeps.length).toBeGreaterThan(0);
-      expect((await child).exitCode).toBe(0);
-      const runs = await archive.rows<{ started_at: string }>('SELECT started_at FROM sync_runs ORDER BY id');
-      expect(Date.parse(runs[1]!.started_at)).toBeLessThan(end);
-      const next = await digest(archive.db, sandbox.url, end, await boundary());
-      await expectEachOnce(archive, first.json, next.json);
-      expect(next.json.recalls.new).toHaveLength(5);
-    });
-  }
 
   if (engine === 'postgres') {
     it('a page held mid-transaction while the digest reads: the digest waits for it, the next digest has it', async () => {

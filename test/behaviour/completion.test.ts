@@ -1,0 +1,37 @@
+// `recall-feed completion` in process: the zsh and fish scripts name every command and the closed values; an unknown or
+// missing shell is a usage error (the scripts in real shells: test/e2e/completion.test.ts).
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/in-process.js';
+
+const cli = (args: string[]) => runMain(args);
+
+describe('zsh and fish scripts', () => {
+  it('are generated and name every command and the closed values', async () => {
+    const zsh = await cli(['completion', 'zsh']);
+    expect(zsh.code).toBe(0);
+    expect(zsh.stdout.startsWith('#compdef recall-feed\n')).toBe(true);
+    const fish = await cli(['completion', 'fish']);
+    expect(fish.code).toBe(0);
+    for (const script of [zsh.stdout, fish.stdout]) {
+      for (const word of ['feed', 'sources', 'health', 'config', 'sandbox', 'completion'])
+        expect(script).toContain(word);
+      expect(script).toContain('table jsonl json csv');
+      expect(script).toContain('published_at created_in_db_at updated_at');
+    }
+    expect(fish.stdout).toMatch(/^complete -c recall-feed .*-l sort -x -a 'published_at created_in_db_at updated_at'/m);
+    expect(fish.stdout).toMatch(/^complete -c recall-feed .*-s o -l output -r -F/m);
+  });
+});
+
+describe('completion errors', () => {
+  it('refuses an unknown or missing shell with a usage error and no output', async () => {
+    const bad = await cli(['completion', 'tcsh']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^error: .*'tcsh'.*bash, zsh, fish/);
+    const none = await cli(['completion']);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^error: missing required argument 'shell'/);
+  });
+});
