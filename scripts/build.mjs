@@ -1,6 +1,7 @@
 // Builds dist/: the library with tsc (JavaScript and .d.ts), and the command-line tool as an esbuild bundle.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,75 @@ const undiciDispatchersOnly = {
 };
 
 /**
+ * esbuild splits the bundle by "which entry points reach this module", and every import() is an entry point:
+ * the services nearly every command runs (settings, session, config store, API client, renderers, output
+ * files) are reached from so many different sets of entry points that they came out as some 40 small chunks,
+ * each one more file to read, compile and link on every run. The core is these services and everything
+ * they import. Each of our entry points (main.ts, process-context.ts, every module loaded with import())
+ * gets one more import, of the core, after its own imports: every core module is then reached from the same
+ * entry points, and esbuild puts them all in one chunk. main.js loads it at start-up, so a command's import()
+ * finds it loaded (it holds declarations only: no module of it does anything when it loads). The core holds
+ * no package (the build fails if it would): packages keep their own chunks, loaded only where imported.
+ */
+const CORE_ROOTS = [
+  'src/runtime/session.ts',
+  'src/runtime/settings.ts',
+  'src/runtime/config/store.ts',
+  'src/runtime/ops/ops-settings.ts',
+  'src/api/client.ts',
+  'src/output/renderer.ts',
+  'src/runtime/files/output-target.ts',
+  'src/runtime/files/write-output.ts',
+];
+const CORE = 'core:services';
+
+const oneCoreChunk = {
+  name: 'one-core-chunk',
+  setup(build) {
+    let core;
+    let entries;
+    build.onStart(async () => {
+      // The import graph, from a build of the same options without this plugin.
+      const plugins = build.initialOptions.plugins.filter((p) => p.name !== 'one-core-chunk');
+      const { metafile } = await esbuild.build({
+        ...build.initialOptions,
+        plugins,
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const { inputs } = metafile;
+      core = new Set();
+      const visit = (file) => {
+        if (core.has(file)) return;
+        core.add(file);
+        for (const i of inputs[file].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+      };
+      for (const root of CORE_ROOTS) visit(root);
+      const packages = [...core].filter((f) => !f.startsWith('src/'));
+      if (packages.length) throw new Error(`the core chunk would hold ${packages.join(', ')}`);
+      const entryFiles = build.initialOptions.entryPoints.map((e) => e.in);
+      const dynamicTargets = Object.values(inputs).flatMap((i) =>
+        i.imports.filter((m) => m.kind === 'dynamic-import' && !m.external).map((m) => m.path),
+      );
+      entries = new Set([...entryFiles, ...dynamicTargets].filter((f) => f.startsWith('src/')));
+    });
+    build.onResolve({ filter: /^core:services$/ }, () => ({ path: CORE, namespace: 'core' }));
+    build.onLoad({ filter: /.*/, namespace: 'core' }, () => ({
+      contents: CORE_ROOTS.map((f) => `import './${f}';`).join('\n'),
+      loader: 'js',
+      resolveDir: ROOT,
+    }));
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const rel = path.relative(ROOT, args.path).split(path.sep).join('/');
+      if (!entries.has(rel)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `${source}\nimport '${CORE}';\n`, loader: 'ts' };
+    });
+  },
+};
+
+/**
  * @commander-js/extra-typings gives commander's declarations their types (src/cli); at run time it is only
  * commander re-exported, plus a global program we never use. The bundles take commander itself: the
  * start-up loads no more than before.
@@ -94,7 +164,7 @@ export const cliBuildOptions = {
   // A native addon cannot be bundled; it loads from node_modules.
   external: ['better-sqlite3'],
   alias: typedCommanderIsCommander,
-  plugins: [lazyChildProcessForCommander, undiciDispatchersOnly],
+  plugins: [lazyChildProcessForCommander, undiciDispatchersOnly, oneCoreChunk],
   logLevel: 'warning',
 };
 
