@@ -87,6 +87,8 @@ const CORE = 'core:services';
 const oneCoreChunk = {
   name: 'one-core-chunk',
   setup(build) {
+    // Without splitting (scripts/docs.mjs bundles one file) there are no chunks to gather.
+    if (!build.initialOptions.splitting) return;
     let core;
     let entries;
     build.onStart(async () => {
@@ -109,7 +111,7 @@ const oneCoreChunk = {
       for (const root of CORE_ROOTS) visit(root);
       const packages = [...core].filter((f) => !f.startsWith('src/'));
       if (packages.length) throw new Error(`the core chunk would hold ${packages.join(', ')}`);
-      const entryFiles = build.initialOptions.entryPoints.map((e) => e.in);
+      const entryFiles = build.initialOptions.entryPoints.map((e) => e.in ?? e);
       const dynamicTargets = Object.values(inputs).flatMap((i) =>
         i.imports.filter((m) => m.kind === 'dynamic-import' && !m.external).map((m) => m.path),
       );
