@@ -41,11 +41,22 @@ const lazyChildProcessForCommander = {
 const UNDICI_DISPATCHERS = `
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
 Object.assign(Dispatcher.prototype, require('undici/lib/api'));
-module.exports = {
-  get Agent() { return require('undici/lib/dispatcher/agent'); },
-  get EnvHttpProxyAgent() { return require('undici/lib/dispatcher/env-http-proxy-agent'); },
-  get Pool() { return require('undici/lib/dispatcher/pool'); },
+const exported = {
+  Agent: () => require('undici/lib/dispatcher/agent'),
+  EnvHttpProxyAgent: () => require('undici/lib/dispatcher/env-http-proxy-agent'),
+  Pool: () => require('undici/lib/dispatcher/pool'),
 };
+// Anything else the sources take from undici would be undefined here, with types that say otherwise: it fails
+// loudly instead, on its first use (the end-to-end tests run the bundle).
+module.exports = new Proxy({}, {
+  get(_, name) {
+    if (typeof name !== 'string' || name === '__esModule') return undefined;
+    if (!Object.hasOwn(exported, name)) {
+      throw new Error('undici.' + name + ' is not in the bundle: add it to UNDICI_DISPATCHERS in scripts/build.mjs');
+    }
+    return exported[name]();
+  },
+});
 `;
 const undiciDispatchersOnly = {
   name: 'undici-dispatchers-only',
@@ -108,6 +119,8 @@ const oneCoreChunk = {
         core.add(file);
         for (const i of inputs[file].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
       };
+      const gone = CORE_ROOTS.filter((root) => !inputs[root]);
+      if (gone.length) throw new Error(`CORE_ROOTS names what the bundle does not hold: ${gone.join(', ')}`);
       for (const root of CORE_ROOTS) visit(root);
       const packages = [...core].filter((f) => !f.startsWith('src/'));
       if (packages.length) throw new Error(`the core chunk would hold ${packages.join(', ')}`);
