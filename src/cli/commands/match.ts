@@ -6,9 +6,7 @@ import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../mat
 import type { Context } from '../../runtime/context.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
 import type { FeedPlan } from '../../jobs/watch/plan.js';
-import type { Session } from '../../runtime/session.js';
 import type { FeedOptions } from './feed-options.js';
-import { planFeed } from './feed-plan.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
@@ -110,8 +108,12 @@ export function registerMatch(program: Program, ctx: Context): void {
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
         return inSession(globals, c, (session) => runMatchQuality(plan, session));
       }
+      const { planFeed } = await import('./feed-plan.js');
       const { runMatch } = await import('../../jobs/match/run-match.js');
-      return inSession(globals, c, (session) => runMatch(planMatch(opts, c.now(), session), session));
+      return inSession(globals, c, (session) => {
+        const planWatch = (flags: FeedOptions) => planFeed(flags, session.settings, session.terminal);
+        return runMatch(planMatch(opts, c.now(), planWatch), session);
+      });
     }),
   );
 }
@@ -127,8 +129,8 @@ export function mapOf(raw: string | undefined): ColumnMap {
   }
 }
 
-/** `match`'s plan; `run`'s settings and terminal check --watch's feed flags as `feed` checks them. */
-export function planMatch(opts: MatchOptions, nowMs: number, run: Pick<Session, 'settings' | 'terminal'>): MatchPlan {
+/** `match`'s plan; `planWatch` plans --watch's feed flags as `feed` plans them (with the settings). */
+export function planMatch(opts: MatchOptions, nowMs: number, planWatch: (flags: FeedOptions) => FeedPlan): MatchPlan {
   if (!opts.catalog)
     throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
   const sources = parseSourceList(opts.sources);
@@ -165,7 +167,7 @@ export function planMatch(opts: MatchOptions, nowMs: number, run: Pick<Session, 
     exitCode: opts.exitCode ?? false,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
-    watch: watchPlan(opts, run),
+    watch: watchOptions(opts, planWatch),
     openCases: opts.openCases
       ? {
           key: opts.key,
@@ -212,14 +214,8 @@ function caseLevels(raw: string | undefined): ('match' | 'possible')[] {
   ];
 }
 
-/** `match --watch` polls as `feed --watch`: its feed flags planned, and checked, as the feed's. */
-function watchPlan(opts: MatchOptions, run: Pick<Session, 'settings' | 'terminal'>): FeedPlan | undefined {
-  const feed = watchOptions(opts);
-  return feed && planFeed(feed, run.settings, run.terminal);
-}
-
-/** `match --watch`'s feed flags, refused without --watch. */
-function watchOptions(opts: MatchOptions): FeedOptions | undefined {
+/** `match --watch` polls as `feed --watch`: its feed flags planned, and checked, as the feed's; refused without --watch. */
+function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => FeedPlan): FeedPlan | undefined {
   if (!opts.watch) {
     const given = (
       ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
@@ -254,5 +250,5 @@ function watchOptions(opts: MatchOptions): FeedOptions | undefined {
     quality: _q,
     ...feed
   } = opts;
-  return { ...feed, watch: true, paginate: true };
+  return planWatch?.({ ...feed, watch: true, paginate: true });
 }

@@ -2,8 +2,6 @@
 import type { Session } from '../../runtime/session.js';
 import { fingerprint, runExport } from './export.js';
 import type { FeedPlan } from '../watch/plan.js';
-import { runOnce } from './run-once.js';
-import { recordsTo, runWatch } from '../watch/watch.js';
 import { withFeedRun } from '../watch/feed-run.js';
 
 export async function runFeed(plan: FeedPlan, session: Session): Promise<void> {
@@ -19,10 +17,13 @@ export async function runFeed(plan: FeedPlan, session: Session): Promise<void> {
   });
   await withFeedRun(plan, session, async (api) => {
     const { watch, state } = plan;
+    // A poll with a seen-state (its deliveries, exec, webhooks, e-mail) loads only when asked for: a plain
+    // export, the common run, parses none of it.
     if (watch) {
+      const { recordsTo, runWatch } = await import('../watch/watch.js');
       const watchPlan = { ...plan, watch };
       await output.write((sink) => runWatch(watchPlan, api, ctx, recordsTo(sink, watchPlan, api)));
-    } else if (state !== undefined) await runOnce({ ...plan, state }, api, ctx, output);
+    } else if (state !== undefined) await (await import('./run-once.js')).runOnce({ ...plan, state }, api, ctx, output);
     else await runExport(plan, api, ctx, output);
   });
 }
