@@ -1,7 +1,6 @@
 // Where a run reports: --monitor and --metrics-file, else RECALL_FEED_MONITOR / RECALL_FEED_METRICS_FILE, else the profile.
 import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
-import { resolveProfileName } from '../settings.js';
+import { resolveProfileName, settingSource, type GlobalFlags, type ProfileValues } from '../settings.js';
 import { readProfile } from '../config/open-store.js';
 import { CONFIG_KEY_INFO } from '../config/config-keys.js';
 import { noteSecrets, runSecrets } from '../config/run-secrets.js';
@@ -23,11 +22,9 @@ export interface OpsSettings {
   profileDb: string | undefined;
 }
 
-const nonEmpty = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
-
 export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, ctx: Context): Promise<OpsSettings> {
   const env = ctx.env;
-  let profile: Record<string, string | number | undefined> = {};
+  let profile: ProfileValues = {};
   if (!globals.sandbox) {
     profile = await readProfile(ctx, resolveProfileName(globals, env));
   }
@@ -35,7 +32,8 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   const secretKeys = Object.entries(CONFIG_KEY_INFO)
     .filter(([, info]) => info.secret)
     .map(([key]) => str(profile[key]));
-  const monitor = nonEmpty(flags.monitor, env.RECALL_FEED_MONITOR, str(profile.monitor));
+  // Flag > environment > profile, as the settings table says (src/runtime/settings-table.ts).
+  const monitor = settingSource('monitor', { ...flags }, env, profile)?.raw;
   // The profile's monitor too, for the error report and the server text masked with the run's secrets; and its
   // token alone (a long path segment: hc-ping.com/<uuid>, /<ping-key>/<slug>), which a server may echo bare.
   noteSecrets(ctx, [monitor, ...monitorTokens(monitor)]);
@@ -51,7 +49,7 @@ export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, 
   ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
   return {
     monitor,
-    metricsFile: nonEmpty(flags.metricsFile, env.RECALL_FEED_METRICS_FILE, str(profile['metrics-file'])),
+    metricsFile: settingSource('metrics-file', { ...flags }, env, profile)?.raw,
     secrets,
     profileDb: str(profile.db),
   };
