@@ -76,6 +76,21 @@ describe('a case step with an -o it cannot write', () => {
     expect(readdirSync(dir).filter((f) => !/^(a\.db.*|catalogue\.csv)$/.test(f))).toEqual([]);
   });
 
+  it('refuses -o into a folder that does not exist before the step: exit 10, the case unchanged', async () => {
+    const [first] = await listed();
+    const out = path.join(dir, 'no-such-folder', 'step.json');
+    const r = await runMain(['cases', 'resolve', String(first!.id), '--as', 'false-positive', '--db', db, '-o', out], {
+      clock,
+    });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr.split('\n')[0]).toContain(`cannot write ${out}`);
+    expect(r.stdout).toBe('');
+    expect(existsSync(path.dirname(out))).toBe(false);
+    const after = (await listed()).find((c) => c.id === first!.id)!;
+    expect(after.status).toBe('open');
+    expect(after.events).toHaveLength(first!.events.length);
+  });
+
   it('with a file it can write, the step is made and the case written there', async () => {
     const first = (await listed()).find((c) => c.status !== 'closed');
     const out = path.join(dir, 'step.json');

@@ -7,6 +7,7 @@ import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
 import type { OutputTarget } from './file-target.js';
 import { chooseFormat, openTarget, reachesTerminal, type TargetOptions } from './output-target.js';
+import { resolveTargetPath } from './target-path.js';
 import { writeOutput, type OnWriteFailure } from './write-output.js';
 
 /** What a job says of its rows; the session adds the format, the target, the terminal's width and colour. */
@@ -47,14 +48,19 @@ export interface RecordOutput<F extends string = Format> {
   write<T>(fill: (sink: RecordSink<F>) => Promise<T>, failed?: OnWriteFailure): Promise<T>;
 }
 
-/** The record output of a run: chosen now (usage errors before any request), opened when written. */
-export function recordOutput<F extends string = Format>(
+/**
+ * The record output of a run: its format chosen and its -o path checked now (a folder, a missing folder:
+ * refused before any request, and before a case step or an archive write), its target opened when written.
+ */
+export async function recordOutput<F extends string = Format>(
   settings: Settings,
   terminal: Terminal,
   ctx: Context,
   spec: OutputSpec<F> = {},
-): RecordOutput<F> {
+): Promise<RecordOutput<F>> {
   const format = spec.format ?? (chooseFormat(settings, terminal) as F);
+  const toFile = settings.output !== undefined && settings.output !== '-';
+  if (toFile) await resolveTargetPath(settings.output as string);
   const sinkOn = (target: OutputTarget): RecordSink<F> => {
     const toTerminal = reachesTerminal(target, terminal);
     const renderer = (rows: RowsSpec): Renderer => {
@@ -84,7 +90,7 @@ export function recordOutput<F extends string = Format>(
   };
   return {
     format,
-    toFile: settings.output !== undefined && settings.output !== '-',
+    toFile,
     async write(fill, failed) {
       await loadRenderers();
       return writeOutput(
