@@ -1,6 +1,6 @@
 // The session a job runs in: settings, terminal and status line at once; the client, the archive and the output when asked.
 import type { DbTarget } from '../archive/db-target.js';
-import { statusReporter, type ApiSession } from './api-session.js';
+import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
 import { readProfile } from './config/open-store.js';
@@ -60,17 +60,18 @@ export async function createSession(globals: GlobalFlags, ctx: Context): Promise
   const settings = await loadSettings(globals, ctx);
   const terminal = detectTerminal(ctx, globals.color);
   const status = statusReporter(settings, terminal, ctx);
-  let api: Promise<ApiSession> | undefined;
+  let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
   return {
     ctx,
     settings,
     terminal,
     status,
     api(opts = {}) {
-      api ??= import('./api-session.js').then((m) =>
-        m.openApiSession(settings, terminal, status, ctx, { needsKey: opts.needsKey ?? true }),
-      );
-      return api;
+      const needsKey = opts.needsKey ?? true;
+      // One client per run: a job that asked without the key (health) and then with it is a bug, not a user's error.
+      if (api && api.needsKey !== needsKey) throw new TypeError('session.api() was asked with and without the key');
+      api ??= { needsKey, opened: openApiSession(settings, terminal, status, ctx, { needsKey }) };
+      return api.opened;
     },
     archive: (choice) => archiveTarget(choice, ctx.env, settings.profileDb, fromSandbox(settings)),
     async output(spec) {
@@ -79,7 +80,7 @@ export async function createSession(globals: GlobalFlags, ctx: Context): Promise
     },
     async close() {
       status.stop();
-      if (api) await (await api.catch(() => undefined))?.close();
+      if (api) await (await api.opened.catch(() => undefined))?.close();
     },
   };
 }
