@@ -65,3 +65,42 @@ describe("the e-mail's parts with thousands of possible matches", () => {
     });
   }
 });
+
+describe('a cut list of recalls ends what the e-mail parts show, in text and HTML alike', () => {
+  // 300 long new recalls (about 90 KB) then 50 short updated ones: the new list is cut; the updated would fit.
+  const long = (i: number) => ({ id: i, alert_title: `New recall ${i} ${'n'.repeat(300)}` });
+  const short = (i: number) => ({ id: 1000 + i, alert_title: `Upd ${i}` });
+  const cut = buildDigest({
+    fromMs: Date.parse('2026-11-25T08:00:00Z'),
+    toMs: Date.parse('2026-11-26T08:00:00Z'),
+    stored: {
+      new: Array.from({ length: 300 }, (_, i) => long(i + 1)),
+      updated: Array.from({ length: 50 }, (_, i) => short(i + 1)),
+    },
+    matches: [],
+    products: [],
+    health: {
+      complete: true,
+      runs: { ok: 24, failed: 0, interrupted: 0 },
+      last_ok_sync: null,
+      gaps: [],
+      sources_missing: [],
+    },
+    sourcesChecked: true,
+    settled: true,
+  });
+  const small = { maxBytes: 40_000, attachment: 'recalls.csv' };
+  for (const [name, render] of [
+    ['text', () => digestText(cut, 72, small)],
+    ['html', () => digestHtml(cut, small)],
+  ] as const) {
+    it(`${name}: some new recalls, no updated one, and every recall not shown counted`, () => {
+      const out = render();
+      const newShown = (out.match(/New recall \d+ /g) ?? []).length;
+      expect(newShown).toBeGreaterThan(0);
+      expect(newShown).toBeLessThan(300);
+      expect(out).not.toMatch(/Upd \d+/);
+      expect(out).toContain(`and ${300 - newShown + 50} more recalls`);
+    });
+  }
+});

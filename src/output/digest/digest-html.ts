@@ -142,6 +142,9 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
     used += taken;
     left += list.length - items.length;
     middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${items.join('')}`);
+    // As the text part: once a list is cut, the lists after it show nothing, and the closing note counts them
+    // all (an updated recall shown while new ones are hidden would read as if the new list were complete).
+    if (items.length < list.length) used = max;
   }
   if (left > 0)
     middle.push(
