@@ -92,6 +92,7 @@ const CORE_ROOTS = [
   'src/output/renderer.ts',
   'src/runtime/files/output-target.ts',
   'src/runtime/files/write-output.ts',
+  'src/runtime/files/record-output.ts',
 ];
 const CORE = 'core:services';
 
