@@ -99,15 +99,18 @@ export function parseWebhook(raw: string, source: string): string {
   return raw;
 }
 
-/** As --monitor takes it (src/runtime/ops/monitor.ts): https, or plain http to this machine; no user:password@. */
+/**
+ * The one check of a monitor's ping URL (--monitor, RECALL_FEED_MONITOR, the profile's, `config set monitor`):
+ * https, or plain http to this machine only; no user:password@ (the URL itself carries the check's token, a secret).
+ */
 export function parseMonitor(raw: string, source: string): string {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  const ok =
-    url !== undefined &&
-    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) &&
-    url.username === '' &&
-    url.password === '';
-  if (!ok) throw mustBe(source, 'an https:// URL (plain http only to this machine)', raw, true);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new SettingValueError(`${source} must be an https URL`, 'e.g. --monitor https://hc-ping.com/<uuid>');
+  if (url.username !== '' || url.password !== '')
+    throw new SettingValueError(`${source} must not carry user:password@`, 'the ping URL itself carries the token');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    throw new SettingValueError(`refusing to ping a plain http monitor on ${url.hostname}`, 'use https');
   return raw;
 }
 
@@ -143,13 +146,25 @@ export function parseMetricsFile(raw: string, source: string): string {
   return raw;
 }
 
-/** `2wd`, `2wd:FR`, `24h`, `3d`: as match --sla takes it, normalized. */
-export function parseCaseSla(raw: string, source: string): string {
+const DEADLINE_HINT =
+  'e.g. 2wd (two working days, Monday to Friday), 24h or 3d, counted from the recall’s published_at';
+
+/**
+ * The one check of a case deadline, normalized: `2wd` (working days), `24h`, `3d`; with `withCalendar` also
+ * `2wd:FR` (working days less that country's public holidays), as the case-sla setting takes it (match --sla
+ * takes its calendar from --calendar instead).
+ */
+export function parseDeadline(raw: string, source: string, withCalendar: boolean): string {
   const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*(?::\s*([a-z]{2})\s*)?$/i.exec(raw);
-  if (!m || Number(m[1]) < 1 || (m[3] !== undefined && m[2]!.toLowerCase() !== 'wd')) {
-    throw mustBe(source, 'a deadline such as 2wd, 2wd:FR, 24h or 3d', raw, false);
+  if (!m || Number(m[1]) < 1 || (m[3] !== undefined && (!withCalendar || m[2]!.toLowerCase() !== 'wd'))) {
+    throw new SettingValueError(`${source} ${raw}: not a deadline`, DEADLINE_HINT);
   }
   return `${Number(m[1])}${m[2]!.toLowerCase()}${m[3] ? `:${m[3].toUpperCase()}` : ''}`;
+}
+
+/** `2wd`, `2wd:FR`, `24h`, `3d`: the case-sla setting, normalized. */
+export function parseCaseSla(raw: string, source: string): string {
+  return parseDeadline(raw, source, true);
 }
 
 export function parseLogFormat(raw: string, source: string): string {

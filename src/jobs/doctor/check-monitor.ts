@@ -2,7 +2,8 @@
 // pinged (a ping would count as a run of the job) and never shown beyond its host (its path is the check's token).
 import type { Context } from '../../runtime/context.js';
 import type { Settings } from '../../runtime/settings.js';
-import { checkMonitorUrl, maskMonitorUrl } from '../../runtime/ops/monitor.js';
+import { maskMonitorUrl } from '../../runtime/ops/monitor.js';
+import { parseMonitor } from '../../runtime/settings-parsers.js';
 import { resolveOpsSettings } from '../../runtime/ops/ops-settings.js';
 import { type CheckResult, fail, messageOf, ok } from './check.js';
 
@@ -16,7 +17,7 @@ export async function checkMonitor(
   if (!settings.monitor) return undefined;
   const from = ctx.env.RECALL_FEED_MONITOR ? 'RECALL_FEED_MONITOR' : 'the monitor setting';
   try {
-    const url = checkMonitorUrl(settings.monitor, from);
+    const url = new URL(parseMonitor(settings.monitor, from));
     return ok('monitor', `${maskMonitorUrl(url)} (${from}); not pinged: a ping would count as a run`);
   } catch (err) {
     return fail('monitor', messageOf(err), 'recall-feed config set monitor https://hc-ping.com/<uuid>');

@@ -1,5 +1,6 @@
 // Case deadlines: an --sla (`2wd`, `24h`, `3d`) read, and a case's due time from its recall's published_at.
 import { UsageError } from '../../runtime/cli-errors.js';
+import { parseCaseSla, parseDeadline } from '../../runtime/settings-parsers.js';
 
 export interface Sla {
   amount: number;
@@ -13,32 +14,33 @@ export interface Sla {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** `2wd` (working days, Monday to Friday), `24h` (hours), `3d` (calendar days); with --calendar for holidays. */
+/** An Sla from a deadline the settings table's parser normalized: `2wd`, `2wd:FR`, `24h`. */
+function slaOf(text: string): Sla {
+  const [rule, calendar] = text.split(':') as [string, string | undefined];
+  const unit = rule.replace(/^\d+/, '') as Sla['unit'];
+  return { amount: Number.parseInt(rule, 10), unit, calendar, text };
+}
+
+/**
+ * `2wd` (working days, Monday to Friday), `24h` (hours), `3d` (calendar days), checked by the settings table's
+ * case-sla parser (without its `:<country>`: --calendar names the country); with --calendar for holidays.
+ */
 export function parseSla(raw: string | undefined, calendar: string | undefined, flag = '--sla'): Sla | undefined {
   if (raw === undefined) {
     if (calendar !== undefined)
       throw new UsageError('--calendar works with --sla <n>wd', 'example: --sla 2wd --calendar FR');
     return undefined;
   }
-  const m = /^\s*(\d{1,4})\s*(wd|h|d)\s*$/i.exec(raw);
-  const amount = m ? Number(m[1]) : 0;
-  if (!m || amount < 1)
+  const sla = slaOf(parseDeadline(raw, flag, false));
+  if (calendar === undefined) return sla;
+  if (sla.unit !== 'wd') throw new UsageError('--calendar counts working days: use it with --sla <n>wd');
+  const country = calendar.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country))
     throw new UsageError(
-      `${flag} ${raw}: not a deadline`,
-      'e.g. 2wd (two working days, Monday to Friday), 24h or 3d, counted from the recall’s published_at',
+      `--calendar ${calendar}: no public holidays known for that country`,
+      'a two-letter country code, e.g. FR, DE, GB, US',
     );
-  const unit = (m[2] as string).toLowerCase() as Sla['unit'];
-  let country: string | undefined;
-  if (calendar !== undefined) {
-    if (unit !== 'wd') throw new UsageError('--calendar counts working days: use it with --sla <n>wd');
-    country = calendar.trim().toUpperCase();
-    if (!/^[A-Z]{2}$/.test(country))
-      throw new UsageError(
-        `--calendar ${calendar}: no public holidays known for that country`,
-        'a two-letter country code, e.g. FR, DE, GB, US',
-      );
-  }
-  return { amount, unit, calendar: country, text: `${amount}${unit}${country ? `:${country}` : ''}` };
+  return slaOf(`${sla.text}:${country}`);
 }
 
 type HolidaysCtor = new (
@@ -117,9 +119,8 @@ export function dueAt(sla: Sla, publishedAt: unknown): string | undefined {
 
 /** The deadline of a run's cases: --sla, else the profile's case-sla; its calendar loaded and checked. */
 export async function caseSla(flag: Sla | undefined, setting: string | undefined): Promise<Sla | undefined> {
-  // The setting may name its calendar: `2wd:FR`.
-  const [rule, calendar] = (setting ?? '').split(':');
-  const sla = flag ?? (setting === undefined ? undefined : parseSla(rule, calendar, 'the case-sla setting'));
+  // The setting may name its calendar (`2wd:FR`): checked by the table's parser, as `config set case-sla` checks it.
+  const sla = flag ?? (setting === undefined ? undefined : slaOf(parseCaseSla(setting, 'the case-sla setting')));
   await prepareSla(sla);
   return sla;
 }

@@ -5,6 +5,7 @@ import { cannotWriteReason } from '../../archive/archive-errors.js';
 import { dbTarget, DbTargetError, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
+import { settingSource } from '../settings.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,9 +25,9 @@ function defaultArchivePath(env: Env, sandbox = false): string {
   return path.join(data, 'recall-feed', sandbox ? 'recalls-sandbox.db' : 'recalls.db');
 }
 
+/** The settings table's `db` (--db > RECALL_FEED_DB > the profile's; an empty one counts as none), else the default. */
 function archivePath(flag: string | undefined, env: Env, profileDb: string | undefined, sandbox = false): string {
-  const chosen = [flag, env.RECALL_FEED_DB, profileDb].find((v) => v !== undefined && v !== '');
-  return chosen ?? defaultArchivePath(env, sandbox);
+  return settingSource('db', { db: flag }, env, { db: profileDb })?.raw ?? defaultArchivePath(env, sandbox);
 }
 
 /** The archive a command uses: a SQLite file or a PostgreSQL database (the URL's password kept out of its name). */

@@ -2,8 +2,6 @@
 import { HttpAgent } from '../../api/http-agent.js';
 import type { ProxySettings } from '../../api/proxy.js';
 import { send } from '../../api/transport.js';
-import { isLoopbackHost } from '../../api/loopback.js';
-import { UsageError } from '../cli-errors.js';
 
 /** A monitor that takes longer than this is reported as slow and left behind: the job never waits on it. */
 export const MONITOR_TIMEOUT_MS = 10_000;
@@ -11,18 +9,6 @@ export const MONITOR_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 10_000;
 
 export type PingKind = 'start' | 'success' | 'fail';
-
-/** https, or plain http to this machine only (the URL carries the check's token, a secret). */
-export function checkMonitorUrl(raw: string, from: string): URL {
-  const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-    throw new UsageError(`${from} must be an https URL`, 'e.g. --monitor https://hc-ping.com/<uuid>');
-  if (url.username !== '' || url.password !== '')
-    throw new UsageError(`${from} must not carry user:password@`, 'the ping URL itself carries the token');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
-    throw new UsageError(`refusing to ping a plain http monitor on ${url.hostname}`, 'use https');
-  return url;
-}
 
 /** `https://hc-ping.com/…`: where, without the token. */
 export function maskMonitorUrl(url: URL): string {

@@ -3,7 +3,8 @@ import { proxyFromEnv } from '../api-session.js';
 import type { Context } from '../context.js';
 import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
-import { checkMonitorUrl, Monitor } from './monitor.js';
+import { Monitor } from './monitor.js';
+import { parseMonitor } from '../settings-parsers.js';
 import { maskPingBody, type OpsFlags, type OpsSettings } from './ops-settings.js';
 import { archiveFacts } from './archive-facts.js';
 import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
@@ -62,7 +63,8 @@ export class RunOps implements RunHooks {
     ) as Context;
     this.periodStart = base.now();
     if (settings.monitor) {
-      const url = checkMonitorUrl(settings.monitor, opts.monitor ? '--monitor' : 'the monitor setting');
+      // The settings table's check, as `config set monitor` makes it.
+      const url = new URL(parseMonitor(settings.monitor, opts.monitor ? '--monitor' : 'the monitor setting'));
       this.monitor = new Monitor(url, proxyFromEnv(base.env), (m) => this.warn(m));
     }
   }
