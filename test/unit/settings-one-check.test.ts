@@ -72,3 +72,18 @@ describe('monitor and --monitor', () => {
     }
   });
 });
+
+describe('the log format read before commander', () => {
+  it('takes the variable, default and parser of the table’s log-format row', async () => {
+    const { logFormatOf } = await import('../../src/runtime/terminal/json-log.js');
+    const row = setting('log-format');
+    const variable = row.env?.[0] as string;
+    expect(logFormatOf([], {})).toBe(row.default);
+    expect(logFormatOf([], { [variable]: ' Json ' })).toBe('json');
+    // An empty or unknown value stays text: commander refuses a bad flag, and the variable is only read here.
+    expect(logFormatOf([], { [variable]: '' })).toBe('text');
+    expect(logFormatOf([], { [variable]: 'yaml' })).toBe('text');
+    expect(logFormatOf(['--log-format', 'text'], { [variable]: 'json' })).toBe('text');
+    expect(logFormatOf(['--log-format'], { [variable]: 'json' })).toBe('json');
+  });
+});

@@ -1,6 +1,8 @@
 // --log-format json: every stderr line as one JSON object {time, level, msg, ...fields}; stdout is untouched.
 import type { OutStream } from '../context.js';
 import { plainLine } from '../../output/control-escapes.js';
+// Already part of the start-up (the global flags' help is the table's): reading the row here loads nothing more.
+import { setting } from '../settings-table.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -82,10 +84,11 @@ export function isJsonLog(stream: unknown): stream is JsonLogStream {
 
 /**
  * The log format before commander parses anything (the stream is swapped before the first line): the last
- * --log-format on the line (before `--`), else RECALL_FEED_LOG_FORMAT. An unknown value stays text here;
- * commander refuses it as a usage error.
+ * --log-format on the line (before `--`), else the settings table's log-format variable, else its default, read by
+ * the table's parser. An unknown value stays text here; commander refuses it as a usage error.
  */
 export function logFormatOf(argv: readonly string[], env: Record<string, string | undefined>): LogFormat {
+  const row = setting('log-format');
   let chosen: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -93,6 +96,10 @@ export function logFormatOf(argv: readonly string[], env: Record<string, string 
     if (arg === '--log-format') chosen = argv[i + 1];
     else if (arg.startsWith('--log-format=')) chosen = arg.slice('--log-format='.length);
   }
-  const value = (chosen ?? env.RECALL_FEED_LOG_FORMAT ?? 'text').trim().toLowerCase();
-  return value === 'json' ? 'json' : 'text';
+  const raw = chosen ?? row.env?.map((name) => env[name]).find((v) => v !== undefined) ?? row.default;
+  try {
+    return row.parse(raw, '--log-format') === 'json' ? 'json' : 'text';
+  } catch {
+    return 'text';
+  }
 }
