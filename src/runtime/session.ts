@@ -4,12 +4,14 @@ import { openApiSession, statusReporter, type ApiSession } from './api-session.j
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
 import { readProfile } from './config/open-store.js';
-import { dbSecret, noteSecrets } from './config/run-secrets.js';
+import { dbSecret, noteMonitor, noteSecrets } from './config/run-secrets.js';
 import type { Context } from './context.js';
 import type { OutputSpec, RecordOutput } from './files/record-output.js';
 import {
   resolveProfileName,
   resolveSettings,
+  runReporting,
+  type RunReporting,
   type Format,
   type GlobalFlags,
   type ProfileValues,
@@ -52,12 +54,30 @@ async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileV
 export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
   const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
   noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
+  noteMonitor(ctx, settings.monitor);
   return settings;
+}
+
+/**
+ * Where a run reports (the monitor, the metrics file) when its settings were refused: from the same profile read
+ * (kept on the context) and the same table, so that the refusal is reported there too.
+ */
+export async function loadReporting(globals: GlobalFlags, ctx: Context): Promise<RunReporting> {
+  const reporting = runReporting(globals as Record<string, unknown>, ctx.env, await loadProfile(globals, ctx));
+  noteMonitor(ctx, reporting.monitor);
+  return reporting;
 }
 
 /** The session of one run; the shell makes it from the global flags, and closes it when the job ends. */
 export async function createSession(globals: GlobalFlags, ctx: Context): Promise<Session> {
-  const settings = await loadSettings(globals, ctx);
+  return sessionWith(await loadSettings(globals, ctx), globals, ctx);
+}
+
+/**
+ * The session of settings already resolved (`loadSettings`): for a run that must know where it reports before its
+ * session starts (ops-action.ts), made with the context that hears the run.
+ */
+export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Context): Session {
   const terminal = detectTerminal(ctx, globals.color);
   const status = statusReporter(settings, terminal, ctx);
   let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;

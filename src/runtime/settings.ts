@@ -45,6 +45,10 @@ export interface Settings {
   profilePageSize: number | undefined;
   /** The profile's archive file; `--db` and RECALL_FEED_DB come first. */
   profileDb: string | undefined;
+  /** The ping URL of feed, sync, match and digest: --monitor, RECALL_FEED_MONITOR, the profile's (a secret; checked when pinged). */
+  monitor: string | undefined;
+  /** The Prometheus textfile of feed, sync, match and digest: --metrics-file, RECALL_FEED_METRICS_FILE, the profile's. */
+  metricsFile: string | undefined;
   /** The profile's case-sla: the deadline of the cases `match --open-cases` opens when --sla is not given. */
   profileCaseSla?: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
@@ -136,6 +140,25 @@ function str(v: string | number | undefined): string | undefined {
   return v === undefined || v === '' ? undefined : String(v);
 }
 
+/** Where a run reports, and its profile's archive: what --monitor and --metrics-file need before the rest is checked. */
+export type RunReporting = Pick<Settings, 'monitor' | 'metricsFile' | 'profileDb'>;
+
+/**
+ * The monitor and the metrics file from the table (flag > environment > profile; a command without the flags
+ * takes the others), and the profile's db. Never throws: a run reports even when its other settings are refused.
+ */
+export function runReporting(
+  flags: Readonly<Record<string, unknown>>,
+  env: Env,
+  profileValues: ProfileValues,
+): RunReporting {
+  return {
+    monitor: settingSource('monitor', flags, env, profileValues)?.raw,
+    metricsFile: settingSource('metrics-file', flags, env, profileValues)?.raw,
+    profileDb: str(profileValues.db),
+  };
+}
+
 export function resolveProfileName(flags: GlobalFlags, env: Env): string {
   return flags.profile ?? (env[setting('profile').env?.[0] as string] || 'default');
 }
@@ -187,7 +210,7 @@ export function resolveSettings(
     webhook: raw('webhook'),
     smtpUrl: raw('smtp-url'),
     emailFrom: str(profileValues['email-from']),
-    profileDb: str(profileValues.db),
+    ...runReporting(flags as Record<string, unknown>, env, profileValues),
     profileCaseSla: str(profileValues['case-sla']),
     profilePageSize: fromProfile('page-size', profileValues) as number | undefined,
     output: flags.output,

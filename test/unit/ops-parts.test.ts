@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pingUrl } from '../../src/runtime/ops/monitor.js';
 import { previousSuccesses, renderMetrics } from '../../src/runtime/ops/metrics.js';
-import { maskPingBody, type OpsFlags, resolveOpsSettings } from '../../src/runtime/ops/ops-settings.js';
+import { maskPingBody, type OpsFlags, opsSettings } from '../../src/runtime/ops/ops-settings.js';
 import { JsonLogStream, logFormatOf } from '../../src/runtime/terminal/json-log.js';
 import type { OutStream } from '../../src/runtime/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -106,10 +106,10 @@ describe('logFormatOf', () => {
 describe('the secrets a ping body masks', () => {
   it('include --webhook and --smtp-url given as flags, and a database password given as ?password=', async () => {
     const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-cfg-') };
-    const ctx = { env } as unknown as Parameters<typeof resolveOpsSettings>[2];
+    const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof loadSettings>[1];
     const hook = 'https://hooks.example.com/services/T0/B0/tok3n';
     const smtp = 'smtps://bot:s3cret@mail.example.com:465';
-    const settings = await resolveOpsSettings({ webhook: hook, smtpUrl: smtp } as OpsFlags, {}, ctx);
+    const settings = opsSettings(await loadSettings({}, ctx), { webhook: hook, smtpUrl: smtp } as OpsFlags, ctx);
     const body = `posting to ${hook} failed; smtp ${smtp}; db postgres://db.example.com/r?sslmode=require&password=pgpw9 gone`;
     expect(maskPingBody(body, settings.secrets)).toBe(
       'posting to https://…ok3n failed; smtp smtps://…:465; db postgres://db.example.com/r?sslmode=require&password=*** gone',
@@ -118,15 +118,17 @@ describe('the secrets a ping body masks', () => {
 });
 
 describe('the profile a run reads', () => {
-  it('is read from the config file once: the ops settings and the session share it', async () => {
+  it("is read from the config file once: the ops settings come from the session's settings", async () => {
     const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-once-') };
     const store = await openConfigStore(env);
     await store.set('default', 'metrics-file', '/var/lib/rf/rf.prom');
     await store.set('default', 'api-key', 'dr_test_0123456789abcdef');
-    const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof resolveOpsSettings>[2];
-    expect((await resolveOpsSettings({}, {}, ctx)).metricsFile).toBe('/var/lib/rf/rf.prom');
-    // Gone from disk after the first read: what the session plans with can only come from that read.
+    const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof loadSettings>[1];
+    const settings = await loadSettings({}, ctx);
+    // Gone from disk after the first read: the ops settings can only come from that read.
     rmSync(configPath(env));
-    expect((await loadSettings({}, ctx)).apiKey).toBe('dr_test_0123456789abcdef');
+    expect(opsSettings(settings, {}, ctx).metricsFile).toBe('/var/lib/rf/rf.prom');
+    expect(settings.apiKey).toBe('dr_test_0123456789abcdef');
+    expect((await loadSettings({ metricsFile: '/tmp/flag.prom' } as object, ctx)).metricsFile).toBe('/tmp/flag.prom');
   });
 });

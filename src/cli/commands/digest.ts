@@ -1,7 +1,7 @@
 // `recall-feed digest`: its flags and help, and the plan the digest job runs with (its own -f taken off the globals).
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import { inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
@@ -67,13 +67,18 @@ type DigestOptions = OptionsOf<ReturnType<typeof declareDigest>>;
 
 export function registerDigest(program: Program, ctx: Context): void {
   writesFormats(declareDigest(program), 'digest', DIGEST_FORMATS).action(
-    opsAction(ctx, 'digest', async () => async (opts, globals, c) => {
-      const { plan, globals: rest } = planDigest(opts, globals, c.now());
-      const { settleDigest } = await import('./digest-plan.js');
-      const { runDigest } = await import('../../jobs/digest/run-digest.js');
-      // The session is made from the globals without the digest's -f: the settings never see it.
-      await inSession(rest, c, (session) => runDigest(settleDigest(plan, session.settings), session));
-    }),
+    // The session is made from the globals without the digest's -f (ownFormat): the settings never see it.
+    opsAction(
+      ctx,
+      'digest',
+      async () => async (opts, globals, session) => {
+        const { plan } = planDigest(opts, globals, session.ctx.now());
+        const { settleDigest } = await import('./digest-plan.js');
+        const { runDigest } = await import('../../jobs/digest/run-digest.js');
+        await runDigest(settleDigest(plan, session.settings), session);
+      },
+      { ownFormat: true },
+    ),
   );
 }
 

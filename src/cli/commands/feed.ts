@@ -2,17 +2,16 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import type { Context } from '../../runtime/context.js';
-import { inSession } from './define-action.js';
 import { declareFeed } from './feed-options.js';
 import { opsAction } from './ops-action.js';
 
 export function registerFeed(program: Program, ctx: Context): void {
   writesFormats(declareFeed(program), 'record').action(
-    opsAction(ctx, 'feed', async () => async (opts, globals, c) => {
+    opsAction(ctx, 'feed', async () => {
       const { planFeed } = await import('./feed-plan.js');
       const { runFeed } = await import('../../jobs/feed/run-feed.js');
       // Every flag is checked against the settings before anything starts: bad input sends no request.
-      await inSession(globals, c, (session) => runFeed(planFeed(opts, session.settings, session.terminal), session));
+      return (opts, _globals, session) => runFeed(planFeed(opts, session.settings, session.terminal), session);
     }),
   );
 }

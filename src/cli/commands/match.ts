@@ -1,6 +1,6 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import { inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
@@ -102,18 +102,17 @@ type MatchOptions = OptionsOf<ReturnType<typeof declareMatch>>;
 export function registerMatch(program: Program, ctx: Context): void {
   writesFormats(declareMatch(program), 'record').action(
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
-    opsAction(ctx, 'match', async () => async (opts, globals, c) => {
+    opsAction(ctx, 'match', async () => async (opts, _globals, session) => {
+      const now = session.ctx.now();
       if (opts.quality) {
-        const plan = planQuality(opts, c.now());
+        const plan = planQuality(opts, now);
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-        return inSession(globals, c, (session) => runMatchQuality(plan, session));
+        return runMatchQuality(plan, session);
       }
       const { planFeed } = await import('./feed-plan.js');
       const { runMatch } = await import('../../jobs/match/run-match.js');
-      return inSession(globals, c, (session) => {
-        const planWatch = (flags: FeedOptions) => planFeed(flags, session.settings, session.terminal);
-        return runMatch(planMatch(opts, c.now(), planWatch), session);
-      });
+      const planWatch = (flags: FeedOptions) => planFeed(flags, session.settings, session.terminal);
+      return runMatch(planMatch(opts, now, planWatch), session);
     }),
   );
 }

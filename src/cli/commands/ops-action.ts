@@ -1,8 +1,9 @@
-// feed, sync, match and digest with --monitor and --metrics-file: their run wrapped, the flags declared once here.
+// feed, sync, match and digest with --monitor and --metrics-file: their run wrapped in its session, the flags declared once here.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
-import type { Action, WithGlobals } from './define-action.js';
-import type { GlobalFlags } from '../../runtime/settings.js';
+import type { WithGlobals } from './define-action.js';
+import type { GlobalFlags, RunReporting, Settings } from '../../runtime/settings.js';
+import type { Session } from '../../runtime/session.js';
 import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
 
 /** The two flags, on a command that reports (the monitor and metrics settings are their defaults). */
@@ -20,28 +21,64 @@ export function addOpsOptions<A extends unknown[], O extends OptionValues, G ext
     );
 }
 
+/** What a reporting command runs: its options, the global flags, the run's session (made here), the arguments. */
+export type OpsRun<O, W = GlobalFlags> = (opts: O, globals: W, session: Session, args: string[]) => Promise<void>;
+
+export interface OpsActionOptions {
+  /** -f is the command's own (digest's formats), never the record format: the session's settings never see it. */
+  ownFormat?: boolean;
+}
+
 /**
- * As define-action's `action`, with the run reported: a start ping, then after the run the end ping and the
+ * As define-action's `action`, with the run's one session made here (from the settings the monitor and the
+ * metrics file are read from) and the run reported: a start ping, then after the run the end ping and the
  * metrics. Reporting never changes the exit code; without a monitor or a metrics file only the settings are read.
  */
 export function opsAction<
   A extends unknown[],
   O extends OptionValues & OpsOptions,
   G extends OptionValues & GlobalFlags,
->(ctx: Context, command: OpsCommand, load: () => Promise<Action<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>) {
+>(
+  ctx: Context,
+  command: OpsCommand,
+  load: () => Promise<OpsRun<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>,
+  options: OpsActionOptions = {},
+) {
   return async function (this: Command<A, O, G>): Promise<void> {
     const opts = this.opts();
     const globals = this.optsWithGlobals();
     const run = await load();
+    const { format: _own, ...withoutFormat } = globals;
+    const flags: GlobalFlags = options.ownFormat ? withoutFormat : globals;
+    const { loadSettings, loadReporting, sessionWith } = await import('../../runtime/session.js');
+    // The settings first, the profile read once: they say where the run reports. A refusal (a bad --timeout, a
+    // profile's bad format) is reported there too, as the run's failure, after the start ping.
+    let settings: Settings | undefined;
+    let refused: unknown;
+    try {
+      settings = await loadSettings(flags, ctx);
+    } catch (err) {
+      refused = err;
+    }
+    const reporting: RunReporting = settings ?? (await loadReporting(flags, ctx));
+    const { opsSettings, reportsAnywhere } = await import('../../runtime/ops/ops-settings.js');
+    const inSession = async (runCtx: Context) => {
+      if (settings === undefined) throw refused;
+      const session = sessionWith(settings, flags, runCtx);
+      try {
+        await run(opts, globals, session, this.args);
+      } finally {
+        await session.close();
+      }
+    };
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
-    const { resolveOpsSettings } = await import('../../runtime/ops/ops-settings.js');
-    const settings = await resolveOpsSettings(opts, globals, ctx);
-    if (!settings.monitor && !settings.metricsFile) return run(opts, globals, ctx, this.args);
+    if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = RunOps.open(command, opts, globals, settings, ctx);
+    const ops = RunOps.open(command, opts, globals, opsSettings(settings ?? reporting, opts, ctx), ctx);
     await ops.started();
     try {
-      await run(opts, globals, ops.ctx, this.args);
+      // The session hears the run through the ops context: the client it opens is observed for the metrics.
+      await inSession(ops.ctx);
     } catch (err) {
       await ops.ended(err);
       throw err;

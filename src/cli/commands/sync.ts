@@ -1,6 +1,6 @@
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
-import { inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -68,16 +68,16 @@ type SyncOptions = OptionsOf<ReturnType<typeof declareSync>>;
 
 export function registerSync(program: Program, ctx: Context): void {
   writesFormats(declareSync(program), 'record', ['json', 'jsonl']).action(
-    opsAction(ctx, 'sync', async () => async (opts, globals, c) => {
-      const plan = planSync(opts);
+    opsAction(ctx, 'sync', async () => {
       const { planActions } = await import('./actions-plan.js');
       const { runSync } = await import('../../jobs/archive/sync.js');
-      // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync
-      // acts on what it stores, with or without --watch.
-      await inSession(globals, c, (session) => {
+      return async (opts, _globals, session) => {
+        const plan = planSync(opts);
+        // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync
+        // acts on what it stores, with or without --watch.
         const actions = planActions(opts, { watch: true, state: true }, session.settings);
-        return runSync({ ...plan, ...syncActions(opts, actions) }, session);
-      });
+        await runSync({ ...plan, ...syncActions(opts, actions) }, session);
+      };
     }),
   );
 }

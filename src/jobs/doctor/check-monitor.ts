@@ -4,16 +4,14 @@ import type { Context } from '../../runtime/context.js';
 import type { Settings } from '../../runtime/settings.js';
 import { maskMonitorUrl } from '../../runtime/ops/monitor.js';
 import { parseMonitor } from '../../runtime/settings-parsers.js';
-import { resolveOpsSettings } from '../../runtime/ops/ops-settings.js';
 import { type CheckResult, fail, messageOf, ok } from './check.js';
 
 /** Undefined when no monitor is configured: then there is nothing to check. */
 export async function checkMonitor(
-  run: Pick<Settings, 'profile' | 'sandbox'>,
+  settings: Pick<Settings, 'monitor'>,
   ctx: Context,
 ): Promise<CheckResult | undefined> {
-  // As --monitor resolves it for the run's profile (none read with --sandbox).
-  const settings = await resolveOpsSettings({}, { profile: run.profile, sandbox: run.sandbox }, ctx);
+  // As the run's settings resolved it (doctor has no --monitor: the environment, else the profile; none read with --sandbox).
   if (!settings.monitor) return undefined;
   const from = ctx.env.RECALL_FEED_MONITOR ? 'RECALL_FEED_MONITOR' : 'the monitor setting';
   try {

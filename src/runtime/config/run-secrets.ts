@@ -36,3 +36,17 @@ export function runSecrets(ctx: Pick<Context, 'env' | 'argv' | 'secrets'>): stri
   });
   return [...found].filter((s) => s.trim() !== '');
 }
+
+/** The path segments of a ping URL long enough to be a token (short ones are words such as `ping`). */
+export function monitorTokens(monitor: string | undefined): string[] {
+  if (!monitor || !URL.canParse(monitor)) return [];
+  return new URL(monitor).pathname.split('/').filter((segment) => segment.length >= 16);
+}
+
+/**
+ * A monitor's ping URL and its token alone (a long path segment: hc-ping.com/<uuid>, /<ping-key>/<slug>), which
+ * a server may echo bare: noted with the run's secrets, for the error report and the server text it masks.
+ */
+export function noteMonitor(ctx: Context, monitor: string | undefined): void {
+  noteSecrets(ctx, [monitor, ...monitorTokens(monitor)]);
+}

@@ -1,10 +1,10 @@
-// Where a run reports: --monitor and --metrics-file, else RECALL_FEED_MONITOR / RECALL_FEED_METRICS_FILE, else the profile.
+// Where a run reports (--monitor, --metrics-file: resolved with the run's settings by the settings table) and what its pings mask.
 import type { Context } from '../context.js';
-import { resolveProfileName, settingSource, type GlobalFlags, type ProfileValues } from '../settings.js';
-import { readProfile } from '../config/open-store.js';
-import { CONFIG_KEY_INFO } from '../config/config-keys.js';
-import { noteSecrets, runSecrets } from '../config/run-secrets.js';
+import type { RunReporting, Settings } from '../settings.js';
+import { monitorTokens, runSecrets } from '../config/run-secrets.js';
 import { maskSecrets } from '../../api/errors-mask.js';
+
+export { monitorTokens } from '../config/run-secrets.js';
 
 export interface OpsFlags {
   monitor?: string;
@@ -22,43 +22,34 @@ export interface OpsSettings {
   profileDb: string | undefined;
 }
 
-export async function resolveOpsSettings(flags: OpsFlags, globals: GlobalFlags, ctx: Context): Promise<OpsSettings> {
-  const env = ctx.env;
-  let profile: ProfileValues = {};
-  if (!globals.sandbox) {
-    profile = await readProfile(ctx, resolveProfileName(globals, env));
-  }
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const secretKeys = Object.entries(CONFIG_KEY_INFO)
-    .filter(([, info]) => info.secret)
-    .map(([key]) => str(profile[key]));
-  // Flag > environment > profile, as the settings table says (src/runtime/settings-table.ts).
-  const monitor = settingSource('monitor', { ...flags }, env, profile)?.raw;
-  // The profile's monitor too, for the error report and the server text masked with the run's secrets; and its
-  // token alone (a long path segment: hc-ping.com/<uuid>, /<ping-key>/<slug>), which a server may echo bare.
-  noteSecrets(ctx, [monitor, ...monitorTokens(monitor)]);
+/** Whether a run reports anywhere: else ops-action loads nothing of the monitor or the metrics. */
+export function reportsAnywhere(reporting: Pick<RunReporting, 'monitor' | 'metricsFile'>): boolean {
+  return Boolean(reporting.monitor || reporting.metricsFile);
+}
+
+/**
+ * The ops settings of a run, from its settings (the session's; only where it reports, when the rest was refused):
+ * the monitor, the metrics file, the profile's archive, and the secrets a ping body masks.
+ */
+export function opsSettings(
+  settings: RunReporting & Partial<Pick<Settings, 'apiKey' | 'webhook' | 'smtpUrl'>>,
+  flags: OpsFlags,
+  ctx: Pick<Context, 'env' | 'argv' | 'secrets'>,
+): OpsSettings {
+  const { monitor } = settings;
   const flagged = [typeof flags.webhook === 'string' ? flags.webhook : undefined, flags.smtpUrl];
   const secrets = [
-    globals.apiKey,
+    settings.apiKey,
     monitor,
     ...monitorTokens(monitor),
     ...flagged,
+    settings.webhook,
+    settings.smtpUrl,
+    settings.profileDb,
     // The environment's, the command line's and those already noted: the one list error reports mask with.
     ...runSecrets(ctx),
-    ...secretKeys,
   ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
-  return {
-    monitor,
-    metricsFile: settingSource('metrics-file', { ...flags }, env, profile)?.raw,
-    secrets,
-    profileDb: str(profile.db),
-  };
-}
-
-/** The path segments of a ping URL long enough to be a token (short ones are words such as `ping`). */
-export function monitorTokens(monitor: string | undefined): string[] {
-  if (!monitor || !URL.canParse(monitor)) return [];
-  return new URL(monitor).pathname.split('/').filter((segment) => segment.length >= 16);
+  return { monitor, metricsFile: settings.metricsFile, secrets: [...new Set(secrets)], profileDb: settings.profileDb };
 }
 
 /**
