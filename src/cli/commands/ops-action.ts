@@ -24,11 +24,6 @@ export function addOpsOptions<A extends unknown[], O extends OptionValues, G ext
 /** What a reporting command runs: its options, the global flags, the run's session (made here), the arguments. */
 export type OpsRun<O, W = GlobalFlags> = (opts: O, globals: W, session: Session, args: string[]) => Promise<void>;
 
-export interface OpsActionOptions {
-  /** -f is the command's own (digest's formats), never the record format: the session's settings never see it. */
-  ownFormat?: boolean;
-}
-
 /**
  * As define-action's `action`, with the run's one session made here (from the settings the monitor and the
  * metrics file are read from) and the run reported: a start ping, then after the run the end ping and the
@@ -42,14 +37,15 @@ export function opsAction<
   ctx: Context,
   command: OpsCommand,
   load: () => Promise<OpsRun<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>,
-  options: OpsActionOptions = {},
+  /** ownFormat: -f is the command's own (digest's formats), never the record format: the settings never see it. */
+  how: { ownFormat?: boolean } = {},
 ) {
   return async function (this: Command<A, O, G>): Promise<void> {
     const opts = this.opts();
     const globals = this.optsWithGlobals();
     const run = await load();
     const { format: _own, ...withoutFormat } = globals;
-    const flags: GlobalFlags = options.ownFormat ? withoutFormat : globals;
+    const flags: GlobalFlags = how.ownFormat ? withoutFormat : globals;
     const { loadSettings, loadReporting, sessionWith } = await import('../../runtime/session.js');
     // The settings first, the profile read once: they say where the run reports. A refusal (a bad --timeout, a
     // profile's bad format) is reported there too, as the run's failure, after the start ping.
