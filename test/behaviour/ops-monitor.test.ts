@@ -109,6 +109,19 @@ describe('--monitor', () => {
 });
 
 describe('--metrics-file', () => {
+  it("with a sandbox's key (dr_test_) reports the cases of the archive the sync used: the sandbox's own file", async () => {
+    const sandbox = await sandboxFor({ recordCount: 5, seed: 4 });
+    const data = tempDir('rf-metrics-data-');
+    const file = path.join(tempDir('rf-metrics-'), 'recall_feed.prom');
+    // No --db: a dr_test_ key's recalls go to recalls-sandbox.db beside the real archive, never into it.
+    const r = await runMainAgainst(sandbox, ['sync', '--metrics-file', file], { env: { XDG_DATA_HOME: data } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(path.join(data, 'recall-feed'))).toContain('recalls-sandbox.db');
+    expect(existsSync(path.join(data, 'recall-feed', 'recalls.db'))).toBe(false);
+    // The case gauges come from the archive the run wrote; read from the other file there would be none.
+    expect(readFileSync(file, 'utf8')).toContain('recall_feed_cases{state="open"} 0\n');
+  });
+
   it('sync writes a textfile promtool accepts, with the run, records, rate limits, credits and cases', async (ctx) => {
     const sandbox = await sandboxFor({ recordCount: 30, seed: 9 });
     const dir = tempDir('rf-metrics-');

@@ -70,7 +70,7 @@ export function opsAction<
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
     if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = RunOps.open(command, opts, globals, opsSettings(settings ?? reporting, opts, ctx), ctx);
+    const ops = RunOps.open(command, opts, opsSettings(settings ?? reporting, opts, ctx), ctx);
     await ops.started();
     try {
       // The session hears the run through the ops context: the client it opens is observed for the metrics.

@@ -1,7 +1,7 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
 import path from 'node:path';
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
-import { archiveTarget } from '../../runtime/archive/archive-file.js';
+import { settingSource } from '../../runtime/settings.js';
 import { proxyFromEnv } from '../../runtime/api-session.js';
 import type { Session } from '../../runtime/session.js';
 import { checkApiKey } from '../../api/request-target.js';
@@ -56,11 +56,9 @@ export async function collectChecks(plan: DoctorPlan, session: Session): Promise
   }
   if (settings.sandbox || results.every((r) => r.name !== 'api' || r.status !== 'fail'))
     results.push(...(await keyChecks(plan, session)));
-  const named = plan.db.db ?? ctx.env.RECALL_FEED_DB ?? settings.profileDb;
-  if (named !== undefined) {
-    const target = archiveTarget(plan.db, ctx.env, settings.profileDb, settings.sandbox);
-    results.push(...(await checkArchive(target, ctx.now())));
-  }
+  // Only an archive the run names (--db, RECALL_FEED_DB, the profile's), as the settings table resolves it.
+  if (settingSource('db', { db: plan.db.db }, ctx.env, { db: settings.profileDb }) !== undefined)
+    results.push(...(await checkArchive(session.archive(plan.db), ctx.now())));
   const monitor = await checkMonitor(settings, ctx);
   if (monitor) results.push(monitor);
   for (const file of plan.state) results.push(await checkState(file));

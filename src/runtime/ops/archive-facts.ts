@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import type { OutboxBacklog } from '../../archive/outbox-model.js';
 import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
 import { archiveTarget, openArchiveAt } from '../archive/archive-file.js';
 import { isOverdue } from '../../archive/cases-model.js';
 import type { OpsSettings } from './ops-settings.js';
@@ -25,17 +24,12 @@ export interface ArchiveFacts {
 export async function archiveFacts(
   command: string,
   opts: ArchiveFlags,
-  globals: GlobalFlags,
   settings: OpsSettings,
   ctx: Context,
 ): Promise<ArchiveFacts | undefined> {
   if (command === 'feed' || (command === 'match' && !opts.archive)) return undefined;
-  const target = archiveTarget(
-    { db: opts.db, schema: opts.dbSchema },
-    ctx.env,
-    settings.profileDb,
-    globals.sandbox === true,
-  );
+  // The archive the run used: with --sandbox or a dr_test_ key, by default the sandbox's own file.
+  const target = archiveTarget({ db: opts.db, schema: opts.dbSchema }, ctx.env, settings.profileDb, settings.sandbox);
   if (target.kind === 'sqlite' && !existsSync(target.file)) return undefined;
   const archive = await openArchiveAt(target, { create: false, readOnly: true });
   try {

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { RunReporting, Settings } from '../settings.js';
 import { monitorTokens, runSecrets } from '../config/run-secrets.js';
 import { maskSecrets } from '../../api/errors-mask.js';
+import { fromSandbox } from '../archive/sandbox-origin.js';
 
 export { monitorTokens } from '../config/run-secrets.js';
 
@@ -20,6 +21,8 @@ export interface OpsSettings {
   /** Values never to show in a ping body: the key, webhook and SMTP URLs, passwords in a --db URL. */
   secrets: string[];
   profileDb: string | undefined;
+  /** The run's recalls come from a sandbox (--sandbox, a dr_test_ key): its default archive is the sandbox's. */
+  sandbox: boolean;
 }
 
 /** Whether a run reports anywhere: else ops-action loads nothing of the monitor or the metrics. */
@@ -32,7 +35,7 @@ export function reportsAnywhere(reporting: Pick<RunReporting, 'monitor' | 'metri
  * the monitor, the metrics file, the profile's archive, and the secrets a ping body masks.
  */
 export function opsSettings(
-  settings: RunReporting & Partial<Pick<Settings, 'apiKey' | 'webhook' | 'smtpUrl'>>,
+  settings: RunReporting & Partial<Pick<Settings, 'apiKey' | 'webhook' | 'smtpUrl' | 'sandbox'>>,
   flags: OpsFlags,
   ctx: Pick<Context, 'env' | 'argv' | 'secrets'>,
 ): OpsSettings {
@@ -49,7 +52,13 @@ export function opsSettings(
     // The environment's, the command line's and those already noted: the one list error reports mask with.
     ...runSecrets(ctx),
   ].filter((v): v is string => typeof v === 'string' && v.length >= 4);
-  return { monitor, metricsFile: settings.metricsFile, secrets: [...new Set(secrets)], profileDb: settings.profileDb };
+  return {
+    monitor,
+    metricsFile: settings.metricsFile,
+    secrets: [...new Set(secrets)],
+    profileDb: settings.profileDb,
+    sandbox: fromSandbox({ sandbox: settings.sandbox ?? false, apiKey: settings.apiKey }),
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 // One monitored run: pings at its start and end (and after each --watch poll), the metrics file after each.
 import { proxyFromEnv } from '../api-session.js';
 import type { Context } from '../context.js';
-import type { GlobalFlags } from '../settings.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
 import { Monitor } from './monitor.js';
 import { parseMonitor } from '../settings-parsers.js';
@@ -48,7 +47,6 @@ export class RunOps implements RunHooks {
   private constructor(
     private readonly command: OpsCommand,
     private readonly opts: OpsOptions,
-    private readonly globals: GlobalFlags,
     private readonly settings: OpsSettings,
     base: Context,
   ) {
@@ -70,14 +68,8 @@ export class RunOps implements RunHooks {
   }
 
   /** For a run that reports somewhere (`reportsAnywhere(settings)`): ops-action loads this file only then. */
-  static open(
-    command: OpsCommand,
-    opts: OpsOptions,
-    globals: GlobalFlags,
-    settings: OpsSettings,
-    ctx: Context,
-  ): RunOps {
-    return new RunOps(command, opts, globals, settings, ctx);
+  static open(command: OpsCommand, opts: OpsOptions, settings: OpsSettings, ctx: Context): RunOps {
+    return new RunOps(command, opts, settings, ctx);
   }
 
   client(client: ObservedClient): void {
@@ -138,7 +130,7 @@ export class RunOps implements RunHooks {
   private async writeMetrics(code: number, counts: RunCounts, startedMs: number, endedMs: number): Promise<void> {
     const file = this.settings.metricsFile as string;
     try {
-      const facts = await archiveFacts(this.command, this.opts, this.globals, this.settings, this.ctx);
+      const facts = await archiveFacts(this.command, this.opts, this.settings, this.ctx);
       const sources = this.opts.sources
         ? this.opts.sources
             .split(',')
