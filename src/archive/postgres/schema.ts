@@ -10,6 +10,29 @@ export const APPLICATION = 'recall-feed';
 /** `"name"`: schema names are checked to be plain identifiers (db-target.ts), so quoting is all they need. */
 export const quoted = (schema: string) => `"${schema}"`;
 
+/** recalls_view's SELECT: v1 and v4 differ only in how `raw` becomes jsonb (`json`); each yields its released text unchanged. */
+const recallsView = (s: string, json: string) => `SELECT r.id,
+       r.data_source,
+       j ->> 'alert_title'           AS alert_title,
+       j ->> 'alert_summary'         AS alert_summary,
+       j ->> 'alert_status'          AS alert_status,
+       j ->> 'risk_severity'         AS risk_severity,
+       ${s}.text_array(j -> 'risk_types')        AS risk_types,
+       j ->> 'hazard_description'    AS hazard_description,
+       j ->> 'product_name'          AS product_name,
+       j ->> 'product_brand'         AS product_brand,
+       j ->> 'product_category'      AS product_category,
+       ${s}.text_array(j -> 'product_model_numbers') AS product_model_numbers,
+       j ->> 'country_of_origin'     AS country_of_origin,
+       ${s}.text_array(j -> 'geo_jurisdictions') AS geo_jurisdictions,
+       j ->> 'source_url'            AS source_url,
+       to_timestamp(r.published_us / 1e6) AS published_at,
+       to_timestamp(r.updated_us / 1e6)   AS updated_at,
+       to_timestamp(r.created_us / 1e6)   AS created_in_db_at,
+       r.version,
+       j                             AS record
+  FROM ${s}.recalls r CROSS JOIN LATERAL (SELECT ${json} AS j) AS x;`;
+
 const v1 = (s: string) => `
 CREATE TABLE ${s}.archive_meta (
   key   text PRIMARY KEY,
@@ -70,27 +93,7 @@ CREATE FUNCTION ${s}.text_array(j jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE A
   $$ SELECT CASE WHEN jsonb_typeof(j) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(j)) END $$;
 
 CREATE VIEW ${s}.recalls_view AS
-SELECT r.id,
-       r.data_source,
-       j ->> 'alert_title'           AS alert_title,
-       j ->> 'alert_summary'         AS alert_summary,
-       j ->> 'alert_status'          AS alert_status,
-       j ->> 'risk_severity'         AS risk_severity,
-       ${s}.text_array(j -> 'risk_types')        AS risk_types,
-       j ->> 'hazard_description'    AS hazard_description,
-       j ->> 'product_name'          AS product_name,
-       j ->> 'product_brand'         AS product_brand,
-       j ->> 'product_category'      AS product_category,
-       ${s}.text_array(j -> 'product_model_numbers') AS product_model_numbers,
-       j ->> 'country_of_origin'     AS country_of_origin,
-       ${s}.text_array(j -> 'geo_jurisdictions') AS geo_jurisdictions,
-       j ->> 'source_url'            AS source_url,
-       to_timestamp(r.published_us / 1e6) AS published_at,
-       to_timestamp(r.updated_us / 1e6)   AS updated_at,
-       to_timestamp(r.created_us / 1e6)   AS created_in_db_at,
-       r.version,
-       j                             AS record
-  FROM ${s}.recalls r CROSS JOIN LATERAL (SELECT r.raw::jsonb AS j) AS x;
+${recallsView(s, 'r.raw::jsonb')}
 `;
 
 // Cases: one per (catalogue row, recall) pair that \`match --open-cases\` found, and their append-only timeline,
@@ -148,27 +151,7 @@ INSERT INTO ${s}.archive_meta (key, value) SELECT 'commit_us', coalesce(max(vers
 // and the outbox.
 const v4 = (s: string) => `
 CREATE OR REPLACE VIEW ${s}.recalls_view AS
-SELECT r.id,
-       r.data_source,
-       j ->> 'alert_title'           AS alert_title,
-       j ->> 'alert_summary'         AS alert_summary,
-       j ->> 'alert_status'          AS alert_status,
-       j ->> 'risk_severity'         AS risk_severity,
-       ${s}.text_array(j -> 'risk_types')        AS risk_types,
-       j ->> 'hazard_description'    AS hazard_description,
-       j ->> 'product_name'          AS product_name,
-       j ->> 'product_brand'         AS product_brand,
-       j ->> 'product_category'      AS product_category,
-       ${s}.text_array(j -> 'product_model_numbers') AS product_model_numbers,
-       j ->> 'country_of_origin'     AS country_of_origin,
-       ${s}.text_array(j -> 'geo_jurisdictions') AS geo_jurisdictions,
-       j ->> 'source_url'            AS source_url,
-       to_timestamp(r.published_us / 1e6) AS published_at,
-       to_timestamp(r.updated_us / 1e6)   AS updated_at,
-       to_timestamp(r.created_us / 1e6)   AS created_in_db_at,
-       r.version,
-       j                             AS record
-  FROM ${s}.recalls r CROSS JOIN LATERAL (SELECT ${rawJsonb('r')} AS j) AS x;
+${recallsView(s, rawJsonb('r'))}
 
 -- The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
 -- the page's transaction; hosts claim rows with FOR UPDATE SKIP LOCKED and a lease on the server's clock (outbox.ts).
