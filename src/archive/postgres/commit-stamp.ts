@@ -30,13 +30,15 @@ export async function stampWrites(client: pg.Client, s: string, ids: readonly nu
 /**
  * The stamp (ms) below which every write has committed, or undefined while a writer holds the schema's write
  * lock. The lock is tried, never waited for (the caller sleeps and asks again), and released at once: a
- * read-only role may take an advisory lock. The clock is read only once the lock is held.
+ * read-only role may take an advisory lock. The clock is read only once the lock is held. `version` is the schema's,
+ * as the store found it when it opened (the digest asks every second while it waits: no catalogue read per poll).
  */
-export async function commitHorizon(client: pg.Client, s: string, target: PgTarget): Promise<number | undefined> {
-  const meta = await client.query<{ value: string }>(
-    `SELECT value FROM ${s}.archive_meta WHERE key = 'schema_version'`,
-  );
-  const version = Number(meta.rows[0]?.value ?? 0);
+export async function commitHorizon(
+  client: pg.Client,
+  s: string,
+  target: PgTarget,
+  version: number,
+): Promise<number | undefined> {
   if (version < STAMPS_VERSION) throw new ArchiveTooOldError(target.name, version, STAMPS_VERSION);
   await client.query('BEGIN');
   try {

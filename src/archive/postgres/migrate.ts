@@ -33,13 +33,16 @@ async function versionOf(client: pg.Client, target: PgTarget): Promise<number> {
   return Number(values.get('schema_version') ?? 0);
 }
 
-/** Checks (read-only) or brings forward (otherwise) the archive's schema before anything else uses it. */
-export async function prepareSchema(client: pg.Client, target: PgTarget, opts: OpenOptions): Promise<void> {
+/**
+ * Checks (read-only) or brings forward (otherwise) the archive's schema before anything else uses it; the version
+ * it leaves (a read-only open may find an older one).
+ */
+export async function prepareSchema(client: pg.Client, target: PgTarget, opts: OpenOptions): Promise<number> {
   if (opts.readOnly) {
     const found = await versionOf(client, target);
     if (found === 0) throw new ArchiveMissingError(target.name);
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(target.name, found, SCHEMA_VERSION);
-    return;
+    return found;
   }
   // Two first runs at once: the second waits here (within bounds), then finds the version the first one wrote.
   const waitMs = opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
@@ -59,7 +62,7 @@ export async function prepareSchema(client: pg.Client, target: PgTarget, opts: O
   try {
     const found = await versionOf(client, target);
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(target.name, found, SCHEMA_VERSION);
-    if (found === SCHEMA_VERSION) return;
+    if (found === SCHEMA_VERSION) return found;
     if (found === 0 && !opts.create) throw new ArchiveMissingError(target.name);
     const s = quoted(target.schema);
     await client.query('BEGIN');
@@ -72,6 +75,7 @@ export async function prepareSchema(client: pg.Client, target: PgTarget, opts: O
         [APPLICATION, String(SCHEMA_VERSION)],
       );
       await client.query('COMMIT');
+      return SCHEMA_VERSION;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;

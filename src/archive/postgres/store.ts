@@ -56,6 +56,8 @@ export class PostgresStore implements ArchiveStore {
     private readonly target: PgTarget,
     client: pg.Client,
     private readonly opts: OpenOptions,
+    /** The schema's version as opened (prepareSchema): only a read-only open may find an older one. */
+    private readonly version: number,
   ) {
     this.name = target.name;
     this.s = quoted(target.schema);
@@ -64,14 +66,15 @@ export class PostgresStore implements ArchiveStore {
 
   static async open(target: PgTarget, opts: OpenOptions): Promise<PostgresStore> {
     const client = await connect(target);
+    let version: number;
     try {
-      await prepareSchema(client, target, opts);
+      version = await prepareSchema(client, target, opts);
       await PostgresStore.session(client, target, opts);
     } catch (err) {
       await client.end().catch(() => {});
       throw databaseError(target, err) ?? err;
     }
-    return new PostgresStore(target, client, opts);
+    return new PostgresStore(target, client, opts, version);
   }
 
   /** A read-only command cannot write even by mistake; a writer waits for the write lock within bounds. */
@@ -216,7 +219,7 @@ export class PostgresStore implements ArchiveStore {
   }
 
   commitHorizon(): Promise<number | undefined> {
-    return this.run((client) => commitHorizon(client, this.s, this.target));
+    return this.run((client) => commitHorizon(client, this.s, this.target, this.version));
   }
 
   openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
