@@ -2,6 +2,7 @@
 // and report: no cases, with a note, never "no such table"; and nothing is written to it.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { openArchive } from '../../src/archive/index.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../src/archive/postgres/schema.js';
 import { MIGRATIONS } from '../../src/archive/sqlite/schema.js';
 import { tempFolder } from '../helpers/archive.js';
@@ -9,11 +10,12 @@ import { runMain } from '../helpers/in-process.js';
 import { adminQuery, type Engine, ENGINES, freshDatabase } from '../helpers/postgres.js';
 
 const folder = tempFolder('rf-old-archive-');
+let made = 0;
 
 /** An archive as the version before cases left it: its --db, and how to read its schema version back. */
 async function oldArchive(engine: Engine): Promise<{ db: string; version: () => Promise<string> }> {
   if (engine === 'sqlite') {
-    const file = folder.file('before-cases.db');
+    const file = folder.file(`before-cases-${++made}.db`);
     const db = new Database(file);
     db.exec(MIGRATIONS[0]!);
     db.exec(MIGRATIONS[1]!);
@@ -69,5 +71,19 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(show.code).toBe(2);
     expect(show.stderr).not.toContain('no such table');
     expect(await version()).toBe(before);
+  });
+
+  it.skipIf(!available)('the store refuses its cases naming the archive as the user gave it', async () => {
+    const { db } = await oldArchive(engine);
+    const archive = await openArchive(db, { create: false, readOnly: true });
+    try {
+      // doctor prints this message as it is: on PostgreSQL it named the quoted schema ("recall_feed").
+      for (const read of [() => archive.cases({ statuses: ['open'] }), () => archive.verifyCases()])
+        await expect(read()).rejects.toThrow(
+          `${archive.name} is from an earlier recall-feed (before cases): it holds no cases yet`,
+        );
+    } finally {
+      await archive.close();
+    }
   });
 });

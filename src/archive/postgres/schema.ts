@@ -177,6 +177,9 @@ CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
 export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4];
 
+/** The first version with cases (v2): a read-only open of an older schema has no case tables. */
+export const CASES_VERSION = 2;
+
 /** The first version with commit stamps (v3): a digest of an older archive asks for a sync first. */
 export const STAMPS_VERSION = 3;
 

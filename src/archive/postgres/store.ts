@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import type { CaseLogCheck } from '../cases-chain.js';
+import { CasesNotKeptError } from '../cases-errors.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../cases-model.js';
 import { settleOrigin } from '../origin.js';
 import type { SyncRunRow } from '../run-rows.js';
@@ -32,7 +33,7 @@ import { claimOutbox, outboxBacklog, outboxOldestPending, settleOutbox } from '.
 import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
-import { quoted } from './schema.js';
+import { CASES_VERSION, quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { DEFAULT_LOCK_WAIT_MS, inWriteTransaction, setLockWait } from './transactions.js';
@@ -228,12 +229,18 @@ export class PostgresStore implements ArchiveStore {
     return this.run((client) => openCases(client, this.s, this.target.schema, clean, by));
   }
 
+  /** A read-only open of a schema from before cases has no case tables: known from the open, never asked again. */
+  private keptCases<T>(read: (client: pg.Client) => Promise<T>): Promise<T> {
+    if (this.version < CASES_VERSION) return Promise.reject(new CasesNotKeptError(this.name));
+    return this.run(read);
+  }
+
   cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {
-    return this.run((client) => listCases(client, this.s, q, filter));
+    return this.keptCases((client) => listCases(client, this.s, q, filter));
   }
 
   caseWithRecall(id: number): Promise<{ case: CaseView; recall: Record<string, unknown> | undefined }> {
-    return this.run((client) => caseWithRecall(client, this.s, id));
+    return this.keptCases((client) => caseWithRecall(client, this.s, id));
   }
 
   stepCase(id: number, step: CaseStep, by: StepBy): Promise<CaseView> {
@@ -245,7 +252,7 @@ export class PostgresStore implements ArchiveStore {
   }
 
   verifyCases(): Promise<CaseLogCheck> {
-    return this.run((client) => verifyCases(client, this.s));
+    return this.keptCases((client) => verifyCases(client, this.s));
   }
 
   async close(): Promise<void> {
