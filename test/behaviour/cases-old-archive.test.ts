@@ -82,6 +82,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         await expect(read()).rejects.toThrow(
           `${archive.name} is from an earlier recall-feed (before cases): it holds no cases yet`,
         );
+      // Nor has it an outbox: nothing is owed (doctor and the metrics ask).
+      expect(await archive.outboxBacklog()).toEqual({ pending: 0, retrying: 0, failed: 0 });
+      expect(await archive.outboxOldestPending()).toBeUndefined();
     } finally {
       await archive.close();
     }

@@ -74,14 +74,7 @@ export async function settleOutbox(client: pg.Client, s: string, id: number, out
   );
 }
 
-/** False on an archive of an earlier version opened read-only: it has no outbox, so nothing is owed. */
-async function hasOutbox(client: pg.Client, s: string): Promise<boolean> {
-  const { rows } = await client.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${s}.outbox`]);
-  return rows[0]?.ok === true;
-}
-
 export async function outboxBacklog(client: pg.Client, s: string): Promise<OutboxBacklog> {
-  if (!(await hasOutbox(client, s))) return { pending: 0, retrying: 0, failed: 0 };
   const { rows } = await client.query<OutboxBacklog>(
     `SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
             count(*) FILTER (WHERE state = 'pending' AND last_error IS NOT NULL)::int AS retrying,
@@ -93,7 +86,6 @@ export async function outboxBacklog(client: pg.Client, s: string): Promise<Outbo
 
 /** The start of the sync that queued the oldest row still owed (its age is what doctor warns about). */
 export async function outboxOldestPending(client: pg.Client, s: string): Promise<string | undefined> {
-  if (!(await hasOutbox(client, s))) return undefined;
   const { rows } = await client.query<{ at: string | null }>(
     `SELECT min(r.started_at) AS at FROM ${s}.outbox o JOIN ${s}.sync_runs r ON r.id = o.created_run
       WHERE o.state = 'pending'`,

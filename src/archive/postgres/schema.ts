@@ -183,5 +183,8 @@ export const CASES_VERSION = 2;
 /** The first version with commit stamps (v3): a digest of an older archive asks for a sync first. */
 export const STAMPS_VERSION = 3;
 
+/** The first version with the outbox (v4): a read-only open of an older schema owes nothing. */
+export const OUTBOX_VERSION = 4;
+
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

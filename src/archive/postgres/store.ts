@@ -33,7 +33,7 @@ import { claimOutbox, outboxBacklog, outboxOldestPending, settleOutbox } from '.
 import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
-import { CASES_VERSION, quoted } from './schema.js';
+import { CASES_VERSION, OUTBOX_VERSION, quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { DEFAULT_LOCK_WAIT_MS, inWriteTransaction, setLockWait } from './transactions.js';
@@ -173,11 +173,14 @@ export class PostgresStore implements ArchiveStore {
     return this.run((client) => settleOutbox(client, this.s, id, outcome));
   }
 
+  // A read-only open of a schema from before the outbox owes nothing: known from the open, never asked again.
   outboxBacklog(): Promise<OutboxBacklog> {
+    if (this.version < OUTBOX_VERSION) return Promise.resolve({ pending: 0, retrying: 0, failed: 0 });
     return this.run((client) => outboxBacklog(client, this.s));
   }
 
   outboxOldestPending(): Promise<string | undefined> {
+    if (this.version < OUTBOX_VERSION) return Promise.resolve(undefined);
     return this.run((client) => outboxOldestPending(client, this.s));
   }
 
