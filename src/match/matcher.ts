@@ -31,7 +31,6 @@ import { explainBrand, explainName } from './explain.js';
 import type { BrandRelation } from './brands.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
-export { recallGtins } from './recall-codes.js';
 
 /** Model keys shorter than this ("A", "12") would tie unrelated products together. */
 const MIN_MODEL_KEY = 3;

@@ -83,10 +83,3 @@ export function recallCodes(recall: Record<string, unknown>): RecallCode[] {
   }
   return [...out.values()];
 }
-
-/** The barcodes a recall names that are valid GTINs, as GTIN-14. */
-export function recallGtins(recall: Record<string, unknown>): string[] {
-  return recallCodes(recall)
-    .filter((c) => c.valid)
-    .map((c) => c.gtin14);
-}

@@ -1,7 +1,8 @@
 // The matcher's tiers on a hand-made catalogue, with decoys that must never reach `match`.
 import { describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../src/match/catalogue.js';
-import { CatalogueIndex, recallGtins } from '../../src/match/matcher.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
+import { recallCodes } from '../../src/match/recall-codes.js';
 
 const columns = { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' };
 function catalogue(rows: Record<string, string>[]): Catalogue {
@@ -26,9 +27,13 @@ const recall = {
   ],
 };
 
-describe('recallGtins', () => {
-  it('keeps valid GTINs only, as GTIN-14', () => {
-    expect(recallGtins(recall)).toEqual(['00036000291452']);
+describe('recallCodes', () => {
+  it('reads the barcodes as GTIN-14, a wrong check digit kept as unchecked, never an ASIN', () => {
+    // 4006381333931 is the valid EAN-13: the notice's final 2 is a wrong check digit.
+    expect(recallCodes(recall)).toEqual([
+      { raw: '036000291452', gtin14: '00036000291452', valid: true },
+      { raw: '4006381333932', gtin14: '04006381333932', valid: false },
+    ]);
   });
 });
 
