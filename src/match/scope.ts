@@ -143,10 +143,9 @@ function foldMapped(text: string): { folded: string; origin: number[] } {
   return { folded: out.join(''), origin };
 }
 
-/** Everything a text names: lots, "all lots", dates. `field` says where it was read. */
-export function scopeOfText(text: string, field: string, monthFirst = false): ScopeItem[] {
+/** Everything a text names: lots, "all lots", dates. `field` says where it was read; `folded` is fold(text), when the caller has it. */
+export function scopeOfText(text: string, field: string, monthFirst = false, folded = fold(text)): ScopeItem[] {
   // Read on fold()'s text (fast); the map back to the notice's own characters is built only to quote something.
-  const folded = fold(text);
   let mapped: ReturnType<typeof foldMapped> | undefined;
   const quote = (at: number, end: number) => {
     if (end <= at) return '';
@@ -206,10 +205,10 @@ function lineItems(
   monthFirst: boolean,
 ): ScopeItem[] {
   if (/^(?:batch|lot|lot number|batch number|charge|los)$/.test(type)) {
-    const all = scopeOfText(value, field, monthFirst).filter((i) => i.kind === 'all-lots');
+    const all = scopeOfText(value, field, monthFirst, folded).filter((i) => i.kind === 'all-lots');
     return all.length > 0 ? all : [{ kind: 'lot', lot: value.trim(), field, text: `${type} ${value.trim()}` }];
   }
-  const items = scopeOfText(value, field, monthFirst);
+  const items = scopeOfText(value, field, monthFirst, folded);
   if (items.some((i) => i.kind === 'lot' || i.kind === 'all-lots')) return items;
   // No lot label: what stands between a leading GTIN and the first date label (or the end) is the lot;
   // without a GTIN before it, only when a date label follows ("L0237 Date limite de consommation 12/11/2020").
