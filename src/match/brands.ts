@@ -52,9 +52,13 @@ export function brandParts(raw: string): { strong: string[]; weak: string[] } {
   return { strong: [...strong], weak: [...weak] };
 }
 
+/** A word of `min` characters or more that says which brand it is: no digits alone, no place, trade or firm word. */
+const telling = (w: string, min: number) =>
+  w.length >= min && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w);
+
 /** The words of a brand core that can tie two brands on their own. */
 export function distinctiveBrandTokens(core: string): string[] {
-  return core.split(' ').filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w));
+  return core.split(' ').filter((w) => telling(w, 3));
 }
 
 /** How two brands were found to be the same. */
@@ -129,9 +133,7 @@ export function noticeBrandText(recall: Record<string, unknown>): { field: strin
  * place, trade or firm words, or of digits.
  */
 export function brandWrittenIn(core: string, text: string): boolean {
-  const words = core.split(' ');
-  const telling = words.some((w) => w.length >= 2 && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w));
-  return telling && containsWords(text, core);
+  return core.split(' ').some((w) => telling(w, 2)) && containsWords(text, core);
 }
 
 /**
