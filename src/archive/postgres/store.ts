@@ -27,7 +27,7 @@ import { caseWithRecall, listCases, openCases, stepCase, stepCases } from './cas
 import { verifyCases } from './cases-verify.js';
 import { commitHorizon } from './commit-stamp.js';
 import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
-import { prepareSchema } from './migrate.js';
+import { DEFAULT_LOCK_WAIT_MS, prepareSchema } from './migrate.js';
 import { pgTexts } from './pg-text.js';
 import { claimOutbox, outboxBacklog, outboxOldestPending, settleOutbox } from './outbox.js';
 import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
@@ -36,7 +36,7 @@ import { beginRun, extent, finishRun, versions } from './runs.js';
 import { CASES_VERSION, OUTBOX_VERSION, quoted } from './schema.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
-import { DEFAULT_LOCK_WAIT_MS, inWriteTransaction, setLockWait } from './transactions.js';
+import { inWriteTransaction, setLockWait } from './transactions.js';
 import { prepareRows, upsertPage } from './upsert.js';
 
 export class PostgresStore implements ArchiveStore {

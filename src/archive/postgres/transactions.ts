@@ -3,8 +3,6 @@ import type pg from 'pg';
 import { ArchiveDatabaseError } from '../archive-errors.js';
 import { lockName } from './migrate.js';
 
-export { DEFAULT_LOCK_WAIT_MS } from './migrate.js';
-
 /** How a connection waits for the write lock: bounded, and cut short when the command is interrupted. */
 export interface LockWait {
   ms: number;
