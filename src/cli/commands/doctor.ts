@@ -1,3 +1,4 @@
+// `recall-feed doctor`: its flags and help; the read-only checks a job needs run in src/jobs/doctor.
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import { parseDuration } from '../../api/duration.js';
