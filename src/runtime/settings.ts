@@ -3,7 +3,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT
 import type { PacingOverrides } from '../api/pacing.js';
 import type { Format } from '../output/formats.js';
 import { UsageError } from './cli-errors.js';
-import { parseFormatValue, parsePacing, type SettingValue } from './settings-parsers.js';
+import { parsePacing, type SettingValue } from './settings-parsers.js';
 import { longFlag, setting } from './settings-table.js';
 
 export type { Format } from '../output/formats.js';
@@ -69,12 +69,6 @@ export interface Settings {
   sandbox: boolean;
   allowInsecureHttp: boolean;
 }
-
-export function parseFormat(raw: string, flag: string): Format {
-  return parseFormatValue(raw, flag) as Format;
-}
-
-export { parsePacing };
 
 type Env = Record<string, string | undefined>;
 

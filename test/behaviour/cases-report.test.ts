@@ -199,6 +199,16 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       for (const c of listing) ours = ours.split(escapeHtml(c.alert_title ?? '')).join('');
       expect(ours).not.toMatch(/\bsafe\b|all clear/i);
       for (const c of listing) expect(html).toContain(`Case ${c.id} · ${c.status}`);
+      // Silent off a terminal (cron), as every command; on one, the file named; `-o -` names none.
+      expect(r.stderr).not.toContain('wrote');
+      const told = await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', file], {
+        stderrIsTTY: true,
+      });
+      expect(told.stderr.trimEnd().split('\n').at(-1)).toBe(`wrote the report (${listing.length} cases) to ${file}`);
+      const dash = await runMainAgainst(sandbox, ['report', '--db', db, '--catalog', catalog, '-o', '-'], {
+        stderrIsTTY: true,
+      });
+      expect(dash.stderr).not.toContain('wrote');
     });
 
     it.skipIf(!existsSync(CHROMIUM))(

@@ -69,6 +69,16 @@ describe('doctor', () => {
     expect(quota?.hint).toMatch(/run less often/);
   });
 
+  it('an --every that is no duration, or none at all, is a usage error (exit 2) before any request', async () => {
+    const sandbox = await sandboxFor({ recordCount: 10 });
+    for (const every of ['soon', '0m']) {
+      const r = await runMainAgainst(sandbox, ['doctor', '--every', every, '-f', 'json']);
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toContain(`--every must be a duration such as 15m or 1h, not '${every}'`);
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('a wrong key fails the key check (exit 16) and never prints the key', async () => {
     const sandbox = await sandboxFor({ recordCount: 10 });
     const key = 'rf_wrong_key_0123456789';

@@ -1,6 +1,6 @@
 // The run's one session, made by ops-action from the settings that say where the run reports: pings around
 // everything the run refuses or does, the client observed through the session, digest's own -f kept from the settings.
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlerServer } from '../helpers/handler-server.js';
@@ -35,6 +35,30 @@ describe('a reporting run and its session', () => {
     expect(hc.pings.map((p) => p.path)).toEqual(['/ping/run-1/start', '/ping/run-1/fail']);
     expect(hc.pings[1]?.body).toMatch(/^recall-feed feed: exit code 2: --timeout must be /);
     expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it('the profile is read once, the settings refused or not: its permission warning is given once', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const hc = await receiver();
+    const dir = tempDir('rf-ops-profile-');
+    const file = path.join(dir, 'config.json');
+    // The monitor comes from the profile, so where the run reports is read from it even when --timeout is refused.
+    writeFileSync(file, JSON.stringify({ profiles: { default: { monitor: hc.url } } }));
+    chmodSync(file, 0o644);
+    const env = { RECALL_FEED_CONFIG_DIR: dir };
+    const warning = `warning: the config file ${file} holds a secret and is readable by others`;
+    const ok = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--max', '1'], { env });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr.split(warning)).toHaveLength(2);
+    const refused = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--timeout', '0'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split(warning)).toHaveLength(2);
+    expect(hc.pings.map((p) => p.path)).toEqual([
+      '/ping/run-1/start',
+      '/ping/run-1',
+      '/ping/run-1/start',
+      '/ping/run-1/fail',
+    ]);
   });
 
   it('a plan refused after the settings too (sync --interval without --watch)', async () => {

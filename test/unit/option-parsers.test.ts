@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSeconds, parseWholeNumber } from '../../src/runtime/options/option-parsers.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
-import { parseFormat, resolveSettings } from '../../src/runtime/settings.js';
+import { resolveSettings } from '../../src/runtime/settings.js';
+import { parseFormatValue as parseFormat } from '../../src/runtime/settings-parsers.js';
 import { timestampMicros } from '../../src/api/timestamps.js';
 
 describe('parseWholeNumber', () => {

@@ -3,7 +3,8 @@ import { UsageError } from '../../src/runtime/cli-errors.js';
 import { resumeCommand } from '../../src/jobs/feed/resume-command.js';
 import { shellQuote } from '../../src/runtime/shell-quote.js';
 import { chooseFormat } from '../../src/runtime/files/output-target.js';
-import { parsePacing, resolveSettings } from '../../src/runtime/settings.js';
+import { resolveSettings } from '../../src/runtime/settings.js';
+import { parsePacing } from '../../src/runtime/settings-parsers.js';
 
 describe('resolveSettings', () => {
   const env = { RECALL_FEED_API_KEY: 'env-key', RECALL_FEED_BASE_URL: 'https://env.example' };

@@ -1,3 +1,4 @@
+// `recall-feed doctor`: its flags and help; the read-only checks a job needs run in src/jobs/doctor.
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import { parseDuration } from '../../api/duration.js';
@@ -41,7 +42,7 @@ type DoctorOptions = OptionsOf<ReturnType<typeof declareDoctor>>;
 
 /** What doctor checks, from its flags; a bad --every is a usage error before any check. */
 export function planDoctor(opts: DoctorOptions): DoctorPlan {
-  if (opts.every !== undefined && !(parseDuration(opts.every) && (parseDuration(opts.every) ?? 0) > 0))
+  if (opts.every !== undefined && !((parseDuration(opts.every) ?? 0) > 0))
     throw new UsageError(`--every must be a duration such as 15m or 1h, not '${opts.every}'`);
   return {
     every: opts.every,

@@ -1,3 +1,4 @@
+// `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine (src/jobs/matching).
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';

@@ -48,19 +48,13 @@ export function opsAction<
     const flags: GlobalFlags = how.ownFormat ? withoutFormat : globals;
     const { loadSettings, loadReporting, sessionWith } = await import('../../runtime/session.js');
     // The settings first, the profile read once: they say where the run reports. A refusal (a bad --timeout, a
-    // profile's bad format) is reported there too, as the run's failure, after the start ping.
-    let settings: Settings | undefined;
-    let refused: unknown;
-    try {
-      settings = await loadSettings(flags, ctx);
-    } catch (err) {
-      refused = err;
-    }
-    const reporting: RunReporting = settings ?? (await loadReporting(flags, ctx));
+    // profile's bad format) is reported there too, as the run's failure, after the start ping: the session awaits
+    // `loading` again, and so throws it.
+    const loading = loadSettings(flags, ctx);
+    const reporting: Settings | RunReporting = await loading.catch(() => loadReporting(flags, ctx));
     const { opsSettings, reportsAnywhere } = await import('../../runtime/ops/ops-settings.js');
     const inSession = async (runCtx: Context) => {
-      if (settings === undefined) throw refused;
-      const session = sessionWith(settings, flags, runCtx);
+      const session = sessionWith(await loading, flags, runCtx);
       try {
         await run(opts, globals, session, this.args);
       } finally {
@@ -70,7 +64,7 @@ export function opsAction<
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
     if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = RunOps.open(command, opts, opsSettings(settings ?? reporting, opts, ctx), ctx);
+    const ops = RunOps.open(command, opts, opsSettings(reporting, opts, ctx), ctx);
     await ops.started();
     try {
       // The session hears the run through the ops context: the client it opens is observed for the metrics.

@@ -1,3 +1,4 @@
+// `recall-feed schema`: prints the JSON Schema of an output contract (src/jobs/contracts).
 import type { Program } from '../global-options.js';
 import type { Context } from '../../runtime/context.js';
 import { action } from './define-action.js';

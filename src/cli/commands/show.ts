@@ -1,3 +1,4 @@
+// `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window (src/jobs/archive).
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import type { Context } from '../../runtime/context.js';

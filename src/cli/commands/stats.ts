@@ -1,3 +1,4 @@
+// `recall-feed stats`: its flags and help; counts by field over the archive, or over the live window with --live.
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';

@@ -1,3 +1,4 @@
+// `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
 import type { Program } from '../global-options.js';
 import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';

@@ -80,6 +80,6 @@ async function pollAndWrite(
   const what = isEmptyFilter(plan.filter)
     ? counted(fresh, 'new recall', 'new recalls')
     : `${counted(fresh, 'new matching recall', 'new matching recalls')} (of ${poll.fetched} fetched)`;
-  if (session.settings.output) announceWritten(session, what, `; ${remembered}`);
+  if (output.toFile) announceWritten(session, what, `; ${remembered}`);
   else if (tellsSuccess(session)) session.status.note(`${what}; ${remembered}`);
 }

@@ -11,16 +11,14 @@ export type ConfigValue = string | number;
 /** A settable key's row: description, the values it accepts, whether it is a secret, its parser. */
 export type ConfigKeyInfo = SettingRow & { key: string };
 
-export type ConfigKey = string;
-
-export const CONFIG_KEY_INFO: Readonly<Record<ConfigKey, ConfigKeyInfo>> = Object.fromEntries(
+export const CONFIG_KEY_INFO: Readonly<Record<string, ConfigKeyInfo>> = Object.fromEntries(
   SETTINGS.filter((row): row is ConfigKeyInfo => row.key !== undefined).map((row) => [row.key, row]),
 );
 
 /** The settable keys, in the order help and `config list` show them. */
-export const CONFIG_KEYS = Object.keys(CONFIG_KEY_INFO) as readonly ConfigKey[];
+export const CONFIG_KEYS = Object.keys(CONFIG_KEY_INFO) as readonly string[];
 
-export function isConfigKey(key: string): key is ConfigKey {
+export function isConfigKey(key: string): boolean {
   return Object.hasOwn(CONFIG_KEY_INFO, key);
 }
 
@@ -29,13 +27,13 @@ export function isSecretKey(key: string): boolean {
   return isConfigKey(key) && CONFIG_KEY_INFO[key]?.secret === true;
 }
 
-function closestKey(key: string): ConfigKey | undefined {
+function closestKey(key: string): string | undefined {
   const squash = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
   return CONFIG_KEYS.find((k) => squash(k) === squash(key));
 }
 
 /** Returns the key when it is settable; otherwise throws ConfigValueError naming the valid keys. */
-export function validateConfigKey(key: string): ConfigKey {
+export function validateConfigKey(key: string): string {
   if (isConfigKey(key)) return key;
   const guess = closestKey(key);
   throw new ConfigValueError(

@@ -24,11 +24,16 @@ export async function writeFileSynced(file: string, content: string, mode = 0o60
   }
 }
 
-/** Throws the file system's own error; callers say which file it was for (see write-errors.ts). */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+/**
+ * Throws the file system's own error; callers say which file it was for (see write-errors.ts). A `mode` other
+ * than 0600 (a file another user reads: the metrics textfile) is set again after creation, past the umask.
+ */
+export async function writeFileAtomic(file: string, content: string, mode?: number): Promise<void> {
   const tmp = sidecarPath(file, `.${process.pid}.${++sequence}.tmp`, '.');
   try {
-    await writeFileSynced(tmp, content);
+    await writeFileSynced(tmp, content, mode);
+    // The umask (077 under many cron setups) would take the mode given at creation down to 0600.
+    if (mode !== undefined) await fs.chmod(tmp, mode);
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });

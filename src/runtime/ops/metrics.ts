@@ -1,6 +1,6 @@
 // --metrics-file: the run's numbers as a Prometheus textfile (node_exporter's textfile collector), written atomically.
 import { promises as fs } from 'node:fs';
-import { atomicTempPath, writeFileSynced } from '../files/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 export interface Sample {
   labels?: Record<string, string>;
@@ -84,14 +84,5 @@ export async function previousSuccesses(file: string): Promise<Sample[]> {
  * no secret.
  */
 export async function writeMetricsFile(file: string, metrics: readonly Metric[]): Promise<void> {
-  const tmp = atomicTempPath(file);
-  try {
-    await writeFileSynced(tmp, renderMetrics(metrics), 0o644);
-    // The umask (077 under many cron setups) would take the mode given at creation down to 0600.
-    await fs.chmod(tmp, 0o644);
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(file, renderMetrics(metrics), 0o644);
 }

@@ -5,8 +5,6 @@ import { monitorTokens, runSecrets } from '../config/run-secrets.js';
 import { maskSecrets } from '../../api/errors-mask.js';
 import { fromSandbox } from '../archive/sandbox-origin.js';
 
-export { monitorTokens } from '../config/run-secrets.js';
-
 export interface OpsFlags {
   monitor?: string;
   metricsFile?: string;

@@ -130,13 +130,10 @@ export class StatusReporter {
    */
   private write(line: string): void {
     const text = plainLine(this.opts.mask?.(line) ?? line);
-    if (this.spinner) {
-      this.spinner.clear();
-      this.stderr.write(`${text}\n`);
-      this.spinner.render();
-    } else {
-      this.stderr.write(`${text}\n`);
-    }
+    // Above the spinner, which is drawn again below the line.
+    this.spinner?.clear();
+    this.stderr.write(`${text}\n`);
+    this.spinner?.render();
   }
 
   private clearCountdown(): void {
