@@ -22,6 +22,10 @@ describe('a run that succeeded', () => {
     expect(quiet.stderr).toBe('');
     const toStdout = await runMainAgainst(sandbox, ['feed', '--max', '1'], { stderrIsTTY: true });
     expect(toStdout.stderr).toBe('');
+    // `-o -` is stdout: no "wrote 1 recall to -" line.
+    const dash = await runMainAgainst(sandbox, ['feed', '--max', '1', '-o', '-'], { stderrIsTTY: true });
+    expect(dash).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(dash.stdout)).toHaveLength(1);
   });
 
   it('--state: silent off a terminal; on one, how many were new and how many ids the state holds', async () => {
@@ -36,6 +40,8 @@ describe('a run that succeeded', () => {
     expect(again.stderr).toBe(`wrote 0 new recalls to ${out}; ${remembered}\n`);
     const toStdout = await runMainAgainst(sandbox, ['feed', '--state', state], { stderrIsTTY: true });
     expect(toStdout.stderr).toBe(`0 new recalls; ${remembered}\n`);
+    const dash = await runMainAgainst(sandbox, ['feed', '--state', state, '-o', '-'], { stderrIsTTY: true });
+    expect(dash.stderr).toBe(`0 new recalls; ${remembered}\n`);
   });
 
   it('sources -o on a terminal says how many sources went where', async () => {

@@ -12,6 +12,7 @@ import { reportCatalogue } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
+import { announceWritten } from '../../runtime/files/write-output.js';
 import type { Session } from '../../runtime/session.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
@@ -34,7 +35,7 @@ export interface ReportPlan {
 }
 
 export async function runReport(plan: ReportPlan, session: Session): Promise<void> {
-  const { ctx, settings, status } = session;
+  const { ctx, status } = session;
   // The report's own format, decided by the plan (-f, the -o extension, else markdown).
   const output = await session.output({ format: plan.format });
   const where = session.archive(plan.db);
@@ -116,8 +117,5 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   if (!data.chain.intact)
     status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
   if (data.statement.incomplete) status.warn('monitoring was incomplete in this period: the report says so');
-  const file = settings.output;
-  // As every command: off a terminal (cron) a success says nothing unless -v.
-  const tells = session.terminal.stderrIsTTY || settings.verbose;
-  if (file && file !== '-' && tells) status.note(`wrote the report (${data.summary.cases} cases) to ${file}`);
+  announceWritten(session, `the report (${data.summary.cases} cases)`);
 }

@@ -80,6 +80,7 @@ async function pollAndWrite(
   const what = isEmptyFilter(plan.filter)
     ? counted(fresh, 'new recall', 'new recalls')
     : `${counted(fresh, 'new matching recall', 'new matching recalls')} (of ${poll.fetched} fetched)`;
-  if (session.settings.output) announceWritten(session, what, `; ${remembered}`);
+  const file = session.settings.output;
+  if (file && file !== '-') announceWritten(session, what, `; ${remembered}`);
   else if (tellsSuccess(session)) session.status.note(`${what}; ${remembered}`);
 }

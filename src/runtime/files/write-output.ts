@@ -31,12 +31,16 @@ export async function writeOutput<T>(
 }
 
 /** Off a terminal (cron) a success says nothing unless -v, so cron mails only problems; warnings and errors always print. */
-export function tellsSuccess(session: ApiSession): boolean {
+export function tellsSuccess(session: Pick<ApiSession, 'terminal' | 'settings'>): boolean {
   return session.terminal.stderrIsTTY || session.settings.verbose;
 }
 
-/** A run that wrote `-o` ends with one line saying what went where (`wrote 585 recalls to recalls.csv`). */
-export function announceWritten(session: ApiSession, what: string, more = ''): void {
+/** A run that wrote `-o FILE` ends with one line saying what went where (`wrote 585 recalls to recalls.csv`); `-o -` is stdout. */
+export function announceWritten(
+  session: Pick<ApiSession, 'terminal' | 'settings' | 'status'>,
+  what: string,
+  more = '',
+): void {
   const file = session.settings.output;
-  if (file && tellsSuccess(session)) session.status.note(`wrote ${what} to ${file}${more}`);
+  if (file && file !== '-' && tellsSuccess(session)) session.status.note(`wrote ${what} to ${file}${more}`);
 }
