@@ -28,16 +28,12 @@ export interface DigestSelection {
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
 async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter) {
   if (catalog === undefined) return undefined;
-  const [{ loadCatalogue }, { CatalogueIndex }, { reportCatalogue }] = await Promise.all([
+  const [{ loadMatcher }, { rowKey }] = await Promise.all([
     import('../matching/load-catalogue.js'),
-    import('../../match/matcher.js'),
-    import('../matching/match-rows.js'),
+    import('../matching/open-cases.js'),
   ]);
-  const catalogue = await loadCatalogue(catalog.file, catalog.map);
-  const index = new CatalogueIndex(catalogue);
-  reportCatalogue(catalogue, index.rejected, status);
-  const { keyColumn, rowKey } = await import('../matching/open-cases.js');
-  return { index, rowKey, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
+  const { catalogue, index, column } = await loadMatcher(catalog.file, catalog.map, catalog.key, status);
+  return { index, rowKey, columns: { key: column, name: catalogue.columns.name } };
 }
 
 /**
