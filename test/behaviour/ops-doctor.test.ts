@@ -135,6 +135,15 @@ describe('doctor', () => {
     expect(byName(parse(bad.stdout).checks, `state ${foreign}`)?.detail).toBe(
       'not a recall-feed state file (version 1)',
     );
+    // What feed --state refuses, doctor does not call fine: seen null, a pending entry that is no delivery.
+    for (const text of ['{"version":1,"seen":null}', '{"version":1,"seen":{},"pending":[{"id":1}]}']) {
+      writeFileSync(foreign, text);
+      const refused = await runMainAgainst(sandbox, ['feed', '--state', foreign]);
+      expect(refused.code).toBe(2);
+      const checked = await runMainAgainst(sandbox, ['doctor', '--state', foreign, '-f', 'json']);
+      expect(checked.code).toBe(16);
+      expect(byName(parse(checked.stdout).checks, `state ${foreign}`)?.status).toBe('fail');
+    }
   });
 
   it('--check-delivery: the SMTP server greets and takes the login, the webhook accepts a connection; nothing is sent', async () => {
