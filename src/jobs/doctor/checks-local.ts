@@ -3,6 +3,8 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../runtime/context.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
+import { DEFAULT_STALE_MS } from '../../runtime/files/run-lock.js';
+import { sidecarPath } from '../../runtime/files/sidecar-names.js';
 import { asStateFile } from '../watch/seen-state.js';
 import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
@@ -68,9 +70,18 @@ export async function checkLock(file: string): Promise<CheckResult> {
   const name = `lock ${file}`;
   const { default: lockfile } = await import('proper-lockfile');
   try {
-    const held = await lockfile.check(file, { realpath: false, stale: 60_000 });
+    // Where and when a run sees it: its sidecar lock, stale once not refreshed for the run lock's interval.
+    const held = await lockfile.check(file, {
+      realpath: false,
+      lockfilePath: sidecarPath(file, '.lock'),
+      stale: DEFAULT_STALE_MS,
+    });
     return held
-      ? warn(name, 'held: another run is using it now', 'if none runs, the lock goes stale after a minute')
+      ? warn(
+          name,
+          'held: another run is using it now',
+          `if none runs, the lock goes stale after ${DEFAULT_STALE_MS / 1000} s`,
+        )
       : ok(name, 'free');
   } catch (err) {
     return fail(name, messageOf(err));
