@@ -245,4 +245,28 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const d = JSON.parse((await digest(['-f', 'json'], due + HOUR)).stdout) as Rec;
     expect(d.deadlines).toMatchObject({ overdue: 0, due_soon: 0, cases: [] });
   });
+
+  it('your products finds the case of a row whose key holds a tab, keyed as match --open-cases keyed it', async () => {
+    const clock = fakeClock(SANDBOX_START + 2 * HOUR);
+    const tabbed = folder.file('tabbed.csv');
+    writeFileSync(
+      tabbed,
+      `sku,name,brand,model\n"KT\t200",Kettle Tab,${recall.product_brand},${recall.product_model_numbers[0]}\n`,
+    );
+    const open = await runMainAgainst(
+      sandbox,
+      ['match', '--catalog', tabbed, '--archive', '--db', archive.db, '--open-cases', '--level', 'match'],
+      { clock },
+    );
+    expect(open.code, open.stderr).toBe(0);
+    const cases = jsonLines(
+      (await runMainAgainst(sandbox, ['cases', '--db', archive.db, '-f', 'jsonl'], { clock })).stdout,
+    ) as Rec[];
+    const tabCase = cases.find((c) => c.catalog_key === 'sku:KT\t200');
+    expect(tabCase).toBeDefined();
+    const args = ['--catalog', tabbed, '--since', '2000-01-01', '--until', '2100-01-01', '-f', 'json'];
+    const json = JSON.parse((await digest(args, SANDBOX_START + 3 * HOUR)).stdout) as Rec;
+    const row = json.products.find((p: Rec) => p.recall_id === recall.id);
+    expect(row.case).toEqual({ id: tabCase!.id, status: 'open', due_at: null });
+  });
 });

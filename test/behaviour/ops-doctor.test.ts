@@ -1,5 +1,16 @@
 // `doctor` end to end in process against the sandbox: a good setup, warnings, a wrong key, no API, a damaged archive.
-import { chmodSync, closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testArchive } from '../helpers/archive-engines.js';
@@ -138,6 +149,17 @@ describe('doctor', () => {
       detail: '4 ids remembered, 4 recalls with deliveries still owed',
     });
     expect(byName(checks, `lock ${state}`)).toMatchObject({ status: 'ok', detail: 'free' });
+    // A killed run's lock, 30 s untouched: stale for a run (10 s), so for doctor too; one just refreshed is held.
+    mkdirSync(`${state}.lock`);
+    const lockAt = (agoMs: number) =>
+      utimesSync(`${state}.lock`, new Date(Date.now() - agoMs), new Date(Date.now() - agoMs));
+    lockAt(30_000);
+    const stale = await runMainAgainst(sandbox, ['doctor', '--lock', state, '-f', 'json']);
+    expect(byName(parse(stale.stdout).checks, `lock ${state}`)).toMatchObject({ status: 'ok', detail: 'free' });
+    lockAt(0);
+    const held = await runMainAgainst(sandbox, ['doctor', '--lock', state, '-f', 'json']);
+    expect(byName(parse(held.stdout).checks, `lock ${state}`)).toMatchObject({ status: 'warn' });
+    rmSync(`${state}.lock`, { recursive: true });
     const foreign = path.join(dir, 'package.json');
     writeFileSync(foreign, '{"name":"x"}');
     const bad = await runMainAgainst(sandbox, ['doctor', '--state', foreign, '-f', 'json']);
@@ -145,6 +167,15 @@ describe('doctor', () => {
     expect(byName(parse(bad.stdout).checks, `state ${foreign}`)?.detail).toBe(
       'not a recall-feed state file (version 1)',
     );
+    // What feed --state refuses, doctor does not call fine: seen null, a pending entry that is no delivery.
+    for (const text of ['{"version":1,"seen":null}', '{"version":1,"seen":{},"pending":[{"id":1}]}']) {
+      writeFileSync(foreign, text);
+      const refused = await runMainAgainst(sandbox, ['feed', '--state', foreign]);
+      expect(refused.code).toBe(2);
+      const checked = await runMainAgainst(sandbox, ['doctor', '--state', foreign, '-f', 'json']);
+      expect(checked.code).toBe(16);
+      expect(byName(parse(checked.stdout).checks, `state ${foreign}`)?.status).toBe('fail');
+    }
   });
 
   it('--check-delivery: the SMTP server greets and takes the login, the webhook accepts a connection; nothing is sent', async () => {

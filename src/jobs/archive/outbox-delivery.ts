@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { AttemptResult } from '../../actions/action.js';
+// A pass delivers for at most as long as feed's does; what is left waits for the next pass (or another host).
+import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
@@ -16,8 +18,6 @@ import type { ApiSession } from '../../runtime/api-session.js';
 const CLAIM = 10;
 /** Rows a batch action (--email) takes at once: one message holds them all. */
 const BATCH_CLAIM = 1000;
-/** A pass delivers for at most this long; what is left waits for the next pass (or another host). */
-const PASS_BUDGET_MS = 120_000;
 /** A failed attempt is retried after 30 s, doubling up to 15 minutes (or after the receiver's Retry-After). */
 const RETRY_BASE_MS = 30_000;
 const RETRY_CAP_MS = 15 * 60_000;
@@ -101,7 +101,7 @@ export function openOutboxDelivery(
     async deliver() {
       const report: OutboxReport = { delivered: 0, failed: 0 };
       const started = ctx.now();
-      const inBudget = () => !ctx.signal.aborted && ctx.now() - started < PASS_BUDGET_MS;
+      const inBudget = () => !ctx.signal.aborted && ctx.now() - started < DEFAULT_PASS_BUDGET_MS;
       const claim = (names: string[], limit: number) =>
         archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
       // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.

@@ -6,10 +6,7 @@ import { GENESIS } from '../../archive/cases-chain.js';
 import { computeHealth } from '../../archive/health.js';
 import { allowedSources } from '../../runtime/archive/allowed-sources.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
-import { CatalogueIndex } from '../../match/matcher.js';
-import { loadCatalogue } from '../matching/load-catalogue.js';
-import { reportCatalogue } from '../matching/match-rows.js';
-import { keyColumn } from '../matching/open-cases.js';
+import { loadMatcher } from '../matching/load-catalogue.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
 import { announceWritten } from '../../runtime/files/write-output.js';
@@ -42,11 +39,8 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   const reading = { archive: where, status };
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
-  const catalogue = plan.catalog === undefined ? undefined : await loadCatalogue(plan.catalog, plan.map);
-  // A wrong --key is refused now, before any request or archive read; the catalogue's warnings as match says them.
-  const column = catalogue && keyColumn(catalogue, plan.key);
-  const index = catalogue && new CatalogueIndex(catalogue);
-  if (catalogue && index) reportCatalogue(catalogue, index.rejected, status);
+  // A wrong --key is refused now, before any request or archive read.
+  const matcher = plan.catalog === undefined ? undefined : await loadMatcher(plan.catalog, plan.map, plan.key, status);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, session);
   const archive = await readArchive(session, where);
@@ -63,12 +57,12 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
     const records = () => archive.records({ sinceUs: undefined, sources: undefined, filter: {} });
     let coverage: CatalogueCoverage | null = null;
     let recalls: Map<number, RecallFacts>;
-    if (catalogue && index && plan.catalog !== undefined) {
+    if (matcher && plan.catalog !== undefined) {
       ({ coverage, recalls } = await checkCatalogue(
         path.basename(plan.catalog),
-        catalogue,
-        column,
-        index,
+        matcher.catalogue,
+        matcher.column,
+        matcher.index,
         opened,
         records(),
         untilMs,
@@ -94,7 +88,9 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
         version: packageJson.version,
         archive: where.name,
         catalogue:
-          plan.catalog === undefined ? null : { file: path.basename(plan.catalog), sha256: catalogue?.sha256 ?? '' },
+          plan.catalog === undefined
+            ? null
+            : { file: path.basename(plan.catalog), sha256: matcher?.catalogue.sha256 ?? '' },
         chain_head: check.head,
       },
       coverage: { catalogue: coverage, monitoring: health },

@@ -28,16 +28,12 @@ export interface DigestSelection {
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
 async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter) {
   if (catalog === undefined) return undefined;
-  const [{ loadCatalogue }, { CatalogueIndex }, { reportCatalogue }] = await Promise.all([
+  const [{ loadMatcher }, { rowKey }] = await Promise.all([
     import('../matching/load-catalogue.js'),
-    import('../../match/matcher.js'),
-    import('../matching/match-rows.js'),
+    import('../matching/open-cases.js'),
   ]);
-  const catalogue = await loadCatalogue(catalog.file, catalog.map);
-  const index = new CatalogueIndex(catalogue);
-  reportCatalogue(catalogue, index.rejected, status);
-  const { keyColumn } = await import('../matching/open-cases.js');
-  return { index, columns: { key: keyColumn(catalogue, catalog.key), name: catalogue.columns.name } };
+  const { catalogue, index, column } = await loadMatcher(catalog.file, catalog.map, catalog.key, status);
+  return { index, rowKey, columns: { key: column, name: catalogue.columns.name } };
 }
 
 /**
@@ -57,13 +53,12 @@ async function readCases(
   return casesOrNone(local, () => archive.cases({ statuses }));
 }
 
-/** The case of each (catalogue row, recall) pair, as match --open-cases keys them, with its due time. */
-function casesByPair(cases: readonly CaseView[], products: readonly ProductRow[]): void {
+/** The case of each (catalogue row, recall) pair, keyed as match --open-cases keys them (`rowKey`), with its due time. */
+function casesByPair(cases: readonly CaseView[], pairs: readonly { key: string; product: ProductRow }[]): void {
   const byPair = new Map(cases.map((c) => [`${c.catalog_key}\n${c.recall_id}`, c]));
-  for (const p of products) {
-    const key = p.key !== null ? `${p.key_column}:${p.key}` : `line:${p.catalog_line}`;
-    const c = byPair.get(`${key}\n${p.recall_id}`);
-    if (c) p.case = { id: c.id, status: c.status, due_at: c.due_at };
+  for (const { key, product } of pairs) {
+    const c = byPair.get(`${key}\n${product.recall_id}`);
+    if (c) product.case = { id: c.id, status: c.status, due_at: c.due_at };
   }
 }
 
@@ -111,16 +106,17 @@ export async function collectDigest(sel: DigestSelection, where: DbTarget, sessi
     cases = await readCases(archive, { archive: where, status }, matcher !== undefined);
     if (matcher) {
       const { matchRow } = await import('../matching/match-rows.js');
-      const pairs: { match: Record<string, unknown>; product: ProductRow }[] = [];
+      const pairs: { match: Record<string, unknown>; product: ProductRow; key: string }[] = [];
       for (const recall of [...stored.new, ...stored.updated])
         for (const m of matcher.index.match(recall)) {
           const match = matchRow(m, recall);
-          pairs.push({ match, product: productRow(match, recall, matcher.columns, m.row.values) });
+          const product = productRow(match, recall, matcher.columns, m.row.values);
+          pairs.push({ match, product, key: matcher.rowKey(m.row, matcher.columns.key) });
         }
       pairs.sort((a, b) => byReadingOrder(a.product, b.product));
       matches = pairs.map((p) => p.match);
       products = pairs.map((p) => p.product);
-      casesByPair(cases, products);
+      casesByPair(cases, pairs);
     }
     // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
     for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))

@@ -2,17 +2,12 @@
 import type { ProductRow } from '../../output/digest/product-text.js';
 import { plain, safeLink } from '../../output/recall-text.js';
 import { severityRank } from '../../output/severity-order.js';
-
-/** Matches, then possibles, then rows the matcher excluded (when it says so), then anything else. */
-const LEVELS = ['match', 'possible', 'excluded'];
-const levelRank = (level: string) => {
-  const i = LEVELS.indexOf(level);
-  return i === -1 ? LEVELS.length : i;
-};
+// Matches, then possibles, then rows the matcher excluded (when it says so), then anything else: as match's tables.
+import { levelRank } from '../matching/match-rows.js';
 
 export function byReadingOrder(a: ProductRow, b: ProductRow): number {
   return (
-    levelRank(a.level) - levelRank(b.level) ||
+    levelRank(a) - levelRank(b) ||
     severityRank({ risk_severity: a.risk_severity }) - severityRank({ risk_severity: b.risk_severity }) ||
     String(b.published_at ?? '').localeCompare(String(a.published_at ?? '')) ||
     (b.recall_id ?? 0) - (a.recall_id ?? 0) ||

@@ -3,6 +3,9 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../runtime/context.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
+import { DEFAULT_STALE_MS } from '../../runtime/files/run-lock.js';
+import { sidecarPath } from '../../runtime/files/sidecar-names.js';
+import { asStateFile } from '../watch/seen-state.js';
 import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
 const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
@@ -46,16 +49,18 @@ export async function checkState(file: string): Promise<CheckResult> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok(name, 'not there yet: the first run creates it');
     return fail(name, `cannot be read: ${messageOf(err)}`, 'check its permissions');
   }
-  let json: { version?: unknown; seen?: unknown; pending?: unknown };
+  let parsed: unknown;
   try {
-    json = JSON.parse(text) as typeof json;
+    parsed = JSON.parse(text);
   } catch {
     return fail(name, 'not valid JSON (damaged?)', 'restore it from a backup, or remove it to start afresh');
   }
-  if (json === null || typeof json !== 'object' || json.version !== 1 || typeof json.seen !== 'object')
+  // The check feed --state makes: a file doctor calls fine is one the next run reads.
+  const json = asStateFile(parsed);
+  if (json === undefined)
     return fail(name, 'not a recall-feed state file (version 1)', 'point --state at the file feed --state writes');
-  const ids = Object.keys(json.seen ?? {}).length;
-  const pending = Array.isArray(json.pending) ? json.pending.length : 0;
+  const ids = Object.keys(json.seen).length;
+  const pending = json.pending?.length ?? 0;
   const detail = `${ids} ids remembered${pending ? `, ${pending} recalls with deliveries still owed` : ''}`;
   return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
 }
@@ -65,9 +70,18 @@ export async function checkLock(file: string): Promise<CheckResult> {
   const name = `lock ${file}`;
   const { default: lockfile } = await import('proper-lockfile');
   try {
-    const held = await lockfile.check(file, { realpath: false, stale: 60_000 });
+    // Where and when a run sees it: its sidecar lock, stale once not refreshed for the run lock's interval.
+    const held = await lockfile.check(file, {
+      realpath: false,
+      lockfilePath: sidecarPath(file, '.lock'),
+      stale: DEFAULT_STALE_MS,
+    });
     return held
-      ? warn(name, 'held: another run is using it now', 'if none runs, the lock goes stale after a minute')
+      ? warn(
+          name,
+          'held: another run is using it now',
+          `if none runs, the lock goes stale after ${DEFAULT_STALE_MS / 1000} s`,
+        )
       : ok(name, 'free');
   } catch (err) {
     return fail(name, messageOf(err));

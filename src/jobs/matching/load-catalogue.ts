@@ -1,7 +1,11 @@
 // Reads a --catalog file for match, digest and report alike: a file that cannot be used is a usage error, before any request.
 import { CatalogueColumnsError, type ColumnMap } from '../../match/catalogue-columns.js';
 import { type Catalogue, CatalogueReadError, readCatalogue } from '../../match/catalogue.js';
+import { CatalogueIndex } from '../../match/matcher.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { reportCatalogue } from './match-rows.js';
+import { keyColumn } from './open-cases.js';
 
 export async function loadCatalogue(file: string, map: ColumnMap): Promise<Catalogue> {
   try {
@@ -14,4 +18,16 @@ export async function loadCatalogue(file: string, map: ColumnMap): Promise<Catal
     }
     throw err;
   }
+}
+
+/**
+ * The catalogue, its index and its key column, as digest and report read them: a wrong --key is refused before any
+ * warning, request or archive read; the catalogue's warnings said as match says them.
+ */
+export async function loadMatcher(file: string, map: ColumnMap, key: string | undefined, status: StatusReporter) {
+  const catalogue = await loadCatalogue(file, map);
+  const column = keyColumn(catalogue, key);
+  const index = new CatalogueIndex(catalogue);
+  reportCatalogue(catalogue, index.rejected, status);
+  return { catalogue, index, column };
 }

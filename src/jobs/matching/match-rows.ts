@@ -53,7 +53,7 @@ export function matchTableColumns(catalogue: Catalogue, explain = false): string
 
 /** Matches, then possibles, then excluded rows (and any other level last). */
 const LEVEL_ORDER = ['match', 'possible', 'excluded'];
-const levelRank = (row: Record<string, unknown>) => {
+export const levelRank = (row: { level?: unknown }) => {
   const i = LEVEL_ORDER.indexOf(String(row.level));
   return i === -1 ? LEVEL_ORDER.length : i;
 };

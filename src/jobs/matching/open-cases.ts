@@ -33,9 +33,14 @@ export function keyColumn(catalogue: Catalogue, flag: string | undefined): strin
   return undefined;
 }
 
+/** How a row is known to its cases: `<column>:<value>`, or `line:<n>` without a key column (or with an empty key). */
+export function rowKey(row: CatalogueRow, column: string | undefined): string {
+  const value = column === undefined ? '' : (row.values[column] ?? '').trim();
+  return value === '' ? `line:${row.line}` : `${column}:${value}`;
+}
+
 /**
- * How each row is known to its cases: `<column>:<value>`, or `line:<n>` without a key column (or with an
- * empty key). Warns once about line numbers and about keys shared by several rows (one case for them all).
+ * Each row's `rowKey`. Warns once about line numbers and about keys shared by several rows (one case for them all).
  */
 export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
   if (column === undefined)
@@ -47,9 +52,8 @@ export function rowKeys(catalogue: Catalogue, column: string | undefined, status
   let empty = 0;
   let shared = 0;
   for (const row of catalogue.rows) {
-    const value = column === undefined ? '' : (row.values[column] ?? '').trim();
-    if (column !== undefined && value === '') empty++;
-    const key = value === '' ? `line:${row.line}` : `${column}:${value}`;
+    const key = rowKey(row, column);
+    if (column !== undefined && key === `line:${row.line}`) empty++;
     if (seen.has(key)) shared++;
     seen.add(key);
     keys.set(row.line, key);

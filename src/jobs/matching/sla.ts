@@ -35,12 +35,16 @@ export function parseSla(raw: string | undefined, calendar: string | undefined, 
   if (calendar === undefined) return sla;
   if (sla.unit !== 'wd') throw new UsageError('--calendar counts working days: use it with --sla <n>wd');
   const country = calendar.trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country))
-    throw new UsageError(
-      `--calendar ${calendar}: no public holidays known for that country`,
-      'a two-letter country code, e.g. FR, DE, GB, US',
-    );
+  if (!/^[A-Z]{2}$/.test(country)) throw unknownCalendar(calendar);
   return slaOf(`${sla.text}:${country}`);
+}
+
+/** The refusal of a --calendar with no public holidays known, whether its form or date-holidays says so. */
+function unknownCalendar(calendar: string): UsageError {
+  return new UsageError(
+    `--calendar ${calendar}: no public holidays known for that country`,
+    'a two-letter country code, e.g. FR, DE, GB, US',
+  );
 }
 
 type HolidaysCtor = new (
@@ -60,11 +64,7 @@ async function loadCalendars(): Promise<void> {
 export async function prepareSla(sla: Sla | undefined): Promise<void> {
   if (sla?.calendar === undefined) return;
   await loadCalendars();
-  if (!HolidaysClass || !(sla.calendar in new HolidaysClass('FR').getCountries()))
-    throw new UsageError(
-      `--calendar ${sla.calendar}: no public holidays known for that country`,
-      'a two-letter country code, e.g. FR, DE, GB, US',
-    );
+  if (!HolidaysClass || !(sla.calendar in new HolidaysClass('FR').getCountries())) throw unknownCalendar(sla.calendar);
 }
 
 const holidayCache = new Map<string, Set<string>>();

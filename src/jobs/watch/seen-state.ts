@@ -40,6 +40,14 @@ function isPending(value: unknown): value is PendingDelivery {
   );
 }
 
+/** The parsed text of a state file, when it is one this tool wrote (version 1); undefined otherwise. doctor checks with it too. */
+export function asStateFile(parsed: unknown): StateFileV1 | undefined {
+  const file = parsed as StateFileV1 | null | undefined;
+  const pendingOk = file?.pending === undefined || (Array.isArray(file.pending) && file.pending.every(isPending));
+  if (file?.version !== 1 || typeof file.seen !== 'object' || file.seen === null || !pendingOk) return undefined;
+  return file;
+}
+
 /** Naive ISO timestamps of the API are UTC. */
 export function publishedMs(record: Record<string, unknown>, fallback: number): number {
   const raw = record.published_at;
@@ -96,13 +104,11 @@ export class SeenState {
   private parse(raw: string): void {
     let parsed: StateFileV1 | undefined;
     try {
-      parsed = JSON.parse(raw) as StateFileV1;
+      parsed = asStateFile(JSON.parse(raw));
     } catch {
       parsed = undefined;
     }
-    const pendingOk =
-      parsed?.pending === undefined || (Array.isArray(parsed.pending) && parsed.pending.every(isPending));
-    if (parsed?.version !== 1 || typeof parsed.seen !== 'object' || parsed.seen === null || !pendingOk) {
+    if (parsed === undefined) {
       throw new StateFileError(
         `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
         'move it away to start afresh: every recall in the window will then be written again',

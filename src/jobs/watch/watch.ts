@@ -89,6 +89,8 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
   let first = true;
   // The first poll looks at the whole window: a filter value that matched nothing in it is said once.
   const coverage = new FilterCoverage(plan.filter);
+  // Later polls keep the same records without noting which filter values matched: compiled once, not per poll.
+  const keepLater = compileFilter(plan.filter);
   try {
     await repeatPolls({
       intervalMs,
@@ -99,7 +101,7 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
       round: async () => {
         const started = ctx.now();
         const skipped = first && skipExisting;
-        const keep = first ? coverage.keep : compileFilter(plan.filter);
+        const keep = first ? coverage.keep : keepLater;
         const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries, keep);
         if (first) for (const warning of coverage.messages()) session.status.warn(warning);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.

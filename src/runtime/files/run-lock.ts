@@ -42,7 +42,7 @@ interface Holder {
   started: string;
 }
 
-const DEFAULT_STALE_MS = 10_000;
+export const DEFAULT_STALE_MS = 10_000;
 const POLL_MS = 250;
 const STARTED = new Date().toISOString();
 
