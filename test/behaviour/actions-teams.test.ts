@@ -1,3 +1,4 @@
+// --webhook-format teams end to end: feed posts one Adaptive Card message per new recall; digest --webhook posts its summary.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
