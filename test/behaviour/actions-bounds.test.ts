@@ -10,26 +10,13 @@ import { ALL_KEY, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { until } from '../helpers/wait.js';
+import { alive, pids } from '../helpers/processes.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
-
-/** Alive as a process, not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-function pids(file: string): number[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map(Number) : [];
-}
 
 function state(file: string): { seen: Record<string, unknown>; pending?: { id: string }[] } {
   return JSON.parse(readFileSync(file, 'utf8'));

@@ -1,11 +1,8 @@
 // --webhook-format teams end to end: feed posts one Adaptive Card message per new recall; digest --webhook posts its summary.
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { deferCleanup } from '../helpers/cleanup.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -18,23 +15,9 @@ afterEach(async () => {
 
 /** Keeps each POSTed body, answers 200. */
 async function receiver() {
-  const bodies: unknown[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req
-      .on('data', (d) => (body += d))
-      .on('end', () => {
-        bodies.push(JSON.parse(body));
-        res.end('1');
-      });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  deferCleanup(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/workflows/abc/triggers/secret`, bodies };
+  const server = await receivingServer('1');
+  const bodies = (): unknown[] => server.received.map((r) => JSON.parse(r.body));
+  return { url: `${server.url}/workflows/abc/triggers/secret`, bodies };
 }
 
 type Block = { type: string; inlines: { type: string; text: string }[] };
@@ -60,8 +43,8 @@ describe('--webhook-format teams', () => {
     ]);
     expect(r.code).toBe(0);
     const written = jsonLines(r.stdout);
-    expect(hook.bodies).toHaveLength(2);
-    for (const [i, body] of (hook.bodies as Envelope[]).entries()) {
+    expect(hook.bodies()).toHaveLength(2);
+    for (const [i, body] of (hook.bodies() as Envelope[]).entries()) {
       expect(body.type).toBe('message');
       expect(body.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
       expect(body.attachments[0]!.content.type).toBe('AdaptiveCard');
@@ -91,12 +74,12 @@ describe('--webhook-format teams', () => {
     expect(teams.stdout).toBe('');
     const json = await runMainAgainst(sandbox, ['digest', '--db', db, '--webhook', hook.url]);
     expect(json.code).toBe(0);
-    expect(hook.bodies).toHaveLength(2);
-    const card = (hook.bodies[0] as Envelope).attachments[0]!.content;
+    expect(hook.bodies()).toHaveLength(2);
+    const card = (hook.bodies()[0] as Envelope).attachments[0]!.content;
     expect(card.body[0]!.inlines[0]!.text).toMatch(
       /^Recalls \d{1,2} \w{3}: \d+ new \(\d+ \w+\) · monitoring complete$/,
     );
-    const digest = hook.bodies[1] as { period: unknown; recalls: { new: unknown[] }; health: { complete: boolean } };
+    const digest = hook.bodies()[1] as { period: unknown; recalls: { new: unknown[] }; health: { complete: boolean } };
     expect(Object.keys(digest)).toEqual(['period', 'deadlines', 'products', 'recalls', 'counts', 'matches', 'health']);
     expect(digest.health.complete).toBe(true);
   });

@@ -28,9 +28,13 @@ describe.skipIf(!pgAdminUrl())('SQLite and PostgreSQL give the same answers', ()
     await sandbox?.close();
   });
 
-  /** Runs the same command on both archives: stdout, exit code and stderr (the archive's name aside) must match. */
+  /**
+   * Runs the same command on both archives: it must succeed (the same failure on both would prove nothing), and stdout,
+   * exit code and stderr (the archive's name aside) must match.
+   */
   async function same(args: string[]): Promise<string> {
     const [a, b] = await Promise.all([sqlite, postgres].map((x) => runMain([...args, '--db', x.db])));
+    expect(a!.code, `${args.join(' ')}: ${a!.stderr}`).toBe(0);
     expect(b!.code, args.join(' ')).toBe(a!.code);
     expect(b!.stdout, args.join(' ')).toBe(a!.stdout);
     expect(b!.stderr.replaceAll(postgres.name, 'ARCHIVE')).toBe(a!.stderr.replaceAll(sqlite.name, 'ARCHIVE'));

@@ -1,12 +1,12 @@
 // Reading an archive writes nothing; the sandbox's own archive; damaged and odd archives: the CLI in process (reading
 // one as a user who may not write it, `nobody`, needs a process: test/e2e/archive-readonly.test.ts).
-import { chmodSync, closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { SOURCE_IDS } from '../../src/api/schemas.js';
-import { tempFolder } from '../helpers/archive.js';
+import { ARCHIVE_READS, catalogueIn, syncedFolder } from '../helpers/archive-reads.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { FIXED_START, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -19,37 +19,13 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** A folder anyone can enter and read, with a synced archive in it. */
-async function syncedFolder(): Promise<{ dir: string; db: string }> {
-  const { dir, file } = tempFolder('rf-ro-');
-  chmodSync(dir, 0o755);
-  const db = file('recalls.db');
-  expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
-  return { dir, db };
-}
-
-const READS = (db: string, catalogue: string) => [
-  ['query', '--db', db, '-f', 'jsonl', '--severity', 'high'],
-  ['stats', '--db', db, '--by', 'severity,day', '-f', 'json'],
-  ['query', '--db', db, '-f', 'jsonl', '--search', 'fire', '--limit', '5'],
-  ['match', '--archive', '--db', db, '--catalog', catalogue, '-f', 'jsonl'],
-];
-
-function catalogueIn(dir: string): string {
-  const file = path.join(dir, 'catalogue.csv');
-  const fd = openSync(file, 'w', 0o644);
-  writeSync(fd, 'sku,ean,brand,model,name\nA,,Acme,X-1,Kettle\n');
-  closeSync(fd);
-  return file;
-}
-
 describe('reading an archive', () => {
   it('reading writes nothing: the bytes and mtime stay, no -wal or -shm appears', async () => {
-    const { dir, db } = await syncedFolder();
+    const { dir, db } = await syncedFolder(sandbox);
     const catalogue = catalogueIn(dir);
     const bytes = readFileSync(db);
     const mtime = statSync(db).mtimeMs;
-    for (const args of READS(db, catalogue)) expect((await runMain(args)).code).toBe(0);
+    for (const args of ARCHIVE_READS(db, catalogue)) expect((await runMain(args)).code).toBe(0);
     expect(readFileSync(db).equals(bytes)).toBe(true);
     expect(statSync(db).mtimeMs).toBe(mtime);
     expect(readdirSync(dir).sort()).toEqual(['catalogue.csv', 'recalls.db']);
@@ -102,7 +78,7 @@ describe('the sandbox keeps its own archive', () => {
 
 describe('damaged and odd archives', () => {
   it('a damaged file names the file, exits 14 and says what to do', async () => {
-    const { db } = await syncedFolder();
+    const { db } = await syncedFolder(sandbox);
     const fd = openSync(db, 'r+');
     const size = statSync(db).size;
     // Garbage over the pages after the schema: the records' b-tree is broken.

@@ -1,9 +1,9 @@
-// Exit codes, stdout and stderr of whole runs in process (the full tables: test/unit/cli-*.test.ts; the same codes from the
-// real process: test/e2e/launcher.test.ts).
+// Exit codes, stdout and stderr of whole runs in process (the full tables, and the API's errors such as a rejected key or an
+// unreachable API: test/unit/cli-*.test.ts; the same codes from the real process: test/e2e/launcher.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
-import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
+import { sandboxFor } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -32,22 +32,5 @@ describe('exit codes of whole runs', () => {
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/Usage: recall-feed/);
-  });
-
-  it('an invalid key exits 3 without printing it', async () => {
-    const key = 'dr_live_thisisnotavalidkeyatall0000000000000000';
-    const r = await runMain(['--base-url', sandbox.url, 'feed'], { env: { RECALL_FEED_API_KEY: key } });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^error: the API rejected the key: /);
-    expect(r.stderr).not.toContain(key);
-    expect(r.stdout).toBe('');
-  });
-
-  it('an unreachable API exits 6', async () => {
-    const r = await runMain(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'feed'], {
-      env: { RECALL_FEED_API_KEY: ALL_KEY },
-    });
-    expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:9\n/);
   });
 });

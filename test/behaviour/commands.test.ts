@@ -50,21 +50,6 @@ describe('sources', () => {
 });
 
 describe('health', () => {
-  it('exit 0 when healthy and 6 when not, and needs no key', async () => {
-    const ok = await runMain(['--base-url', sandbox.url, 'health', '-f', 'json']);
-    expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ healthy: true, http_status: 200, status: 'healthy' });
-    sandbox.setHealthy(false);
-    try {
-      const bad = await runMain(['--base-url', sandbox.url, 'health']);
-      expect(bad.code).toBe(6);
-      expect(bad.stdout).toMatch(/^unhealthy \(HTTP 503/);
-      expect(bad.stderr).toBe("error: the API reports 'unhealthy' (HTTP 503)\n");
-    } finally {
-      sandbox.setHealthy(true);
-    }
-  });
-
   it('-o writes the status line to the file, not stdout; an unhealthy answer is written there too', async () => {
     const file = path.join(tempDir(), 'health.json');
     const ok = await runMain(['--base-url', sandbox.url, 'health', '-f', 'json', '-o', file]);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
@@ -166,22 +166,12 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
   it('the Teams card and the Slack text open with it as overdue; the e-mail subject counts it', async () => {
     const now = due + 3 * HOUR + 5 * MINUTE;
-    const bodies: string[] = [];
-    const hook = await handlerServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        bodies.push(body);
-        res.writeHead(200).end('1');
-      });
-    });
+    const hook = await receivingServer('1');
     for (const format of ['teams', 'slack']) {
       const r = await digest(['--webhook', `${hook.url}/hook`, '--webhook-format', format], now);
       expect(r.code, r.stderr).toBe(0);
     }
-    const [teams, slack] = bodies.map((b) => JSON.parse(b) as Rec);
+    const [teams, slack] = hook.received.map((b) => JSON.parse(b.body) as Rec);
     const teamsText = JSON.stringify(teams);
     const slackText = slack!.text as string;
     expect(slackText.split('\n')[0]).toMatch(/^\*Recalls \d{1,2} \w{3}: 1 case overdue · /);

@@ -5,50 +5,18 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
+import { boundary, type DigestJson, digestPeriod, expectEachOnce, iso } from '../helpers/digest-period.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { ALL_KEY, LIMITED_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { until, untilValue } from '../helpers/wait.js';
 
-interface DigestJson {
-  recalls: { new: { id: number }[]; updated: { id: number }[] };
-  health: { complete: boolean; sources_missing: string[]; writes_settled: boolean };
-}
-
-/** An instant after every commit so far and before every later one. */
-async function boundary(): Promise<number> {
-  const at = Date.now() + 2;
-  await until('the clock to pass a boundary', () => Date.now() > at);
-  return at;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const ids = (d: DigestJson) => [...d.recalls.new, ...d.recalls.updated].map((r) => r.id);
-
 describe.each(ENGINES)('$engine', ({ engine, available }) => {
   if (!available) {
     it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
     return;
   }
-
-  const digest = async (db: string, sandboxUrl: string, fromMs: number, toMs: number, clock = fakeClock()) => {
-    const r = await runMain(
-      ['--base-url', sandboxUrl, 'digest', '--db', db, '--since', iso(fromMs), '--until', iso(toMs), '-f', 'json'],
-      { env: { RECALL_FEED_API_KEY: ALL_KEY }, clock },
-    );
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    return { json: JSON.parse(r.stdout) as DigestJson, sleeps: r.sleeps };
-  };
-
-  /** Every recall the archive holds is in exactly one of the two digests. */
-  const expectEachOnce = async (archive: TestArchive, a: DigestJson, b: DigestJson) => {
-    const stored = (await archive.rows<{ id: number | string }>('SELECT id FROM recalls')).map((r) => Number(r.id));
-    const both = [...ids(a), ...ids(b)];
-    expect(new Set(both).size).toBe(both.length);
-    expect(both.sort((x, y) => x - y)).toEqual(stored.sort((x, y) => x - y));
-  };
 
   it('a sync that started before the period ended but stored after the digest read: in the next digest', async () => {
     const sandbox = await sandboxFor({ recordCount: 30, seed: 5 });
@@ -63,13 +31,13 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     });
     await until('the second sync to ask for its page', held.arrived);
     const end = await boundary();
-    const first = await digest(archive.db, sandbox.url, start, end);
+    const first = await digestPeriod(archive.db, sandbox.url, start, end);
     held.release();
     expect((await second).code).toBe(0);
     // The second run started before `end`, yet stored its recalls after the first digest read the archive.
     const runs = await archive.rows<{ started_at: string }>('SELECT started_at FROM sync_runs ORDER BY id');
     expect(Date.parse(runs[1]!.started_at)).toBeLessThan(end);
-    const next = await digest(archive.db, sandbox.url, end, await boundary());
+    const next = await digestPeriod(archive.db, sandbox.url, end, await boundary());
     await expectEachOnce(archive, first.json, next.json);
     expect(next.json.recalls.new).toHaveLength(4);
   });
@@ -80,13 +48,13 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const start = Date.now() - 60_000;
     expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
     const end = await boundary();
-    const first = await digest(archive.db, sandbox.url, start, end);
+    const first = await digestPeriod(archive.db, sandbox.url, start, end);
     sandbox.addRecords(3);
     const slow = fakeClock(Date.now() - 10 * 60_000);
     expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db], { clock: slow })).code).toBe(0);
     const runs = await archive.rows<{ started_at: string }>('SELECT started_at FROM sync_runs ORDER BY id');
     expect(Date.parse(runs[1]!.started_at)).toBeLessThan(end);
-    const next = await digest(archive.db, sandbox.url, end, await boundary());
+    const next = await digestPeriod(archive.db, sandbox.url, end, await boundary());
     await expectEachOnce(archive, first.json, next.json);
     expect(next.json.recalls.new).toHaveLength(3);
     expect(first.json.health.complete).toBe(true);
@@ -158,11 +126,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       );
       const end = await boundary();
       // The digest finds the lock taken, sleeps; the page commits meanwhile.
-      const first = await digest(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
+      const first = await digestPeriod(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
       expect(first.sleeps.length).toBeGreaterThan(0);
       expect(first.json.health.writes_settled).toBe(true);
       expect((await second).code).toBe(0);
-      const next = await digest(archive.db, sandbox.url, end, await boundary());
+      const next = await digestPeriod(archive.db, sandbox.url, end, await boundary());
       await expectEachOnce(archive, first.json, next.json);
       expect(next.json.recalls.new).toHaveLength(5);
     });

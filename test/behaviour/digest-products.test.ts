@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { testArchive } from '../helpers/archive-engines.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { sandboxFor } from '../helpers/sandbox.js';
@@ -109,17 +109,7 @@ describe('digest --catalog: your products first', () => {
       .filter((r) => stored.has(r.id) && r.alert_title !== a.alert_title && r.alert_title !== b.alert_title)
       .map((r) => r.alert_title)
       .filter((t) => t.length > 20 && !/[&<>@[\]]/.test(t));
-    const bodies: string[] = [];
-    const hook = await handlerServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        bodies.push(body);
-        res.writeHead(200).end('1');
-      });
-    });
+    const hook = await receivingServer('1');
     for (const format of ['teams', 'slack']) {
       const r = await runMainAgainst(sandbox, [
         'digest',
@@ -134,7 +124,7 @@ describe('digest --catalog: your products first', () => {
       ]);
       expect(r.code).toBe(0);
     }
-    const [teams, slack] = bodies.map((b) => JSON.stringify(JSON.parse(b)));
+    const [teams, slack] = hook.received.map((b) => JSON.stringify(JSON.parse(b.body)));
     for (const body of [teams!, slack!]) {
       const kettle = body.indexOf('sku KT-100 · Kettle Deluxe');
       const lamp = body.indexOf('sku LB-200 · Lamp Bright');

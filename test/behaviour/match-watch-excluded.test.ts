@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -26,17 +26,7 @@ describe('match --watch with actions', () => {
       script,
       `require('fs').appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + '\\n');`,
     );
-    const posted: Rec[] = [];
-    const receiver = await handlerServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        posted.push(JSON.parse(body) as Rec);
-        res.end();
-      });
-    });
+    const receiver = await receivingServer();
     const stop = new AbortController();
     let recallId = 0;
     let sleeps = 0;
@@ -82,6 +72,7 @@ describe('match --watch with actions', () => {
     expect(existsSync(log)).toBe(true);
     const acted = readFileSync(log, 'utf8').trim().split('\n').sort();
     expect(acted).toEqual([`${recallId} match A`, `${recallId} possible C`]);
+    const posted = receiver.received.map((r) => JSON.parse(r.body) as Rec);
     expect(posted.map((b) => [b.sku, b.level]).sort()).toEqual([
       ['A', 'match'],
       ['C', 'possible'],

@@ -3,34 +3,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { closedPort, silentServer } from '../helpers/test-proxy.js';
 import { Monitor } from '../../src/runtime/ops/monitor.js';
 
-interface Ping {
-  method: string;
-  path: string;
-  body: string;
-}
-
 /** A healthchecks stand-in: records every ping, answers 200 "OK". */
 async function receiver() {
-  const pings: Ping[] = [];
-  const server = await handlerServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      pings.push({ method: req.method ?? '', path: req.url ?? '', body });
-      res.end('OK');
-    });
-  });
-  return { url: `${server.url}/ping/abc-123`, pings };
+  const server = await receivingServer('OK');
+  return { url: `${server.url}/ping/abc-123`, pings: server.received };
 }
 
 const PROMTOOL = '/usr/bin/promtool';
@@ -42,7 +25,7 @@ describe('--monitor', () => {
     const db = path.join(tempDir('rf-mon-'), 'r.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, '--monitor', hc.url]);
     expect(r.code).toBe(0);
-    expect(hc.pings.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /ping/abc-123/start', 'POST /ping/abc-123']);
+    expect(hc.pings.map((p) => `${p.method} ${p.url}`)).toEqual(['POST /ping/abc-123/start', 'POST /ping/abc-123']);
     expect(hc.pings[1]?.body).toMatch(/^recall-feed sync: ok in \d+\.\d s; fetched 40, new 40, updated 0\n/);
   });
 
@@ -52,7 +35,7 @@ describe('--monitor', () => {
     const key = 'rf_bad_key_987654321';
     const r = await runMainAgainst(sandbox, ['feed', '--monitor', hc.url], { env: { RECALL_FEED_API_KEY: key } });
     expect(r.code).toBe(3);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/abc-123/start', '/ping/abc-123/fail']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/abc-123/start', '/ping/abc-123/fail']);
     const body = hc.pings[1]?.body ?? '';
     expect(body).toMatch(/^recall-feed feed: exit code 3: the API rejected the key: .* in \d+\.\d s\n/);
     expect(body).not.toContain(key);
@@ -94,7 +77,7 @@ describe('--monitor', () => {
       signal: stop.signal,
     });
     expect(r.code).toBe(130);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/abc-123/start', '/ping/abc-123', '/ping/abc-123']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/abc-123/start', '/ping/abc-123', '/ping/abc-123']);
     expect(hc.pings[1]?.body).toContain('new 20');
     expect(hc.pings[2]?.body).toContain('new 0');
   });
@@ -104,7 +87,7 @@ describe('--monitor', () => {
     const hc = await receiver();
     const r = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl'], { env: { RECALL_FEED_MONITOR: hc.url } });
     expect(r.code).toBe(0);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/abc-123/start', '/ping/abc-123']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/abc-123/start', '/ping/abc-123']);
   });
 });
 

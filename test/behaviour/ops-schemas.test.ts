@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -152,17 +152,7 @@ describe("the tool's outputs validate against their schemas; a wrong value fails
 
   it('webhook-slack and webhook-teams: the bodies a loopback receiver got', async () => {
     for (const format of ['slack', 'teams'] as const) {
-      const bodies: Json[] = [];
-      const receiver = await handlerServer((req, res) => {
-        let body = '';
-        req.on('data', (c: Buffer) => {
-          body += c.toString('utf8');
-        });
-        req.on('end', () => {
-          bodies.push(JSON.parse(body) as Json);
-          res.end();
-        });
-      });
+      const receiver = await receivingServer();
       const state = path.join(dir, `seen-${format}.json`);
       const r = await runMainAgainst(sandbox, [
         'feed',
@@ -178,6 +168,7 @@ describe("the tool's outputs validate against their schemas; a wrong value fails
         format,
       ]);
       expect(r.code, r.stderr).toBe(0);
+      const bodies = receiver.received.map((r) => JSON.parse(r.body) as Json);
       expect(bodies.length).toBe(3);
       for (const b of bodies) expect(validate(`webhook-${format}`, b)).toBe('valid');
       check(`webhook-${format}`, bodies[0] as Json, (v) => (format === 'slack' ? { text: 5 } : { ...v, type: 'card' }));

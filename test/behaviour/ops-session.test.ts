@@ -3,26 +3,15 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { handlerServer } from '../helpers/handler-server.js';
+import { receivingServer } from '../helpers/handler-server.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** A healthchecks stand-in: the path and body of every ping. */
 async function receiver() {
-  const pings: { path: string; body: string }[] = [];
-  const server = await handlerServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      pings.push({ path: req.url ?? '', body });
-      res.end('OK');
-    });
-  });
-  return { url: `${server.url}/ping/run-1`, pings };
+  const server = await receivingServer('OK');
+  return { url: `${server.url}/ping/run-1`, pings: server.received };
 }
 
 describe('a reporting run and its session', () => {
@@ -32,7 +21,7 @@ describe('a reporting run and its session', () => {
     const r = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--timeout', '0', '--monitor', hc.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: --timeout must be /);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/run-1/start', '/ping/run-1/fail']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/run-1/start', '/ping/run-1/fail']);
     expect(hc.pings[1]?.body).toMatch(/^recall-feed feed: exit code 2: --timeout must be /);
     expect(sandbox.requests()).toHaveLength(0);
   });
@@ -67,7 +56,7 @@ describe('a reporting run and its session', () => {
     const db = path.join(tempDir('rf-ops-session-'), 'r.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, '--interval', '60', '--monitor', hc.url]);
     expect([r.code, r.stderr]).toEqual([2, 'error: --interval works with --watch\n']);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/run-1/start', '/ping/run-1/fail']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/run-1/start', '/ping/run-1/fail']);
     expect(sandbox.requests()).toHaveLength(0);
   });
 
@@ -90,6 +79,6 @@ describe('a reporting run and its session', () => {
     const r = await runMainAgainst(sandbox, ['digest', '--db', db, '-f', 'markdown', '--monitor', hc.url]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# /m);
-    expect(hc.pings.map((p) => p.path)).toEqual(['/ping/run-1/start', '/ping/run-1']);
+    expect(hc.pings.map((p) => p.url)).toEqual(['/ping/run-1/start', '/ping/run-1']);
   });
 });

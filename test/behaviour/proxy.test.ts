@@ -4,12 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ALL_KEY, FIXED_START, jsonLines, lines, sandboxFirstIds, sandboxFor } from '../helpers/sandbox.js';
-import { closedPort, silentServer, testProxy } from '../helpers/test-proxy.js';
+import { closedPort, feedThree, silentServer, testProxy, USER_P_AT_SS } from '../helpers/test-proxy.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
 const UNAVAILABLE = 6;
-/** base64 of "user:p@ss", the decoded credentials of the proxy addresses below (printf %s 'user:p@ss' | base64). */
-const USER_P_AT_SS = 'Basic dXNlcjpwQHNz';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -24,19 +22,6 @@ const onlyLineNaming = (stderr: string, proxy: string) => lines(stderr).filter((
 
 const HINT =
   "hint: put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)";
-
-const feedThree = (baseUrl: string, ...more: string[]) => [
-  '--base-url',
-  baseUrl,
-  '--retries',
-  '0',
-  ...more,
-  'feed',
-  '--max',
-  '3',
-  '-f',
-  'jsonl',
-];
 
 describe('plain http through a proxy', () => {
   it('sends the whole address as the request target, with the credentials to the proxy', async () => {

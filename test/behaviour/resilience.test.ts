@@ -5,18 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { expectedFeed, expectExactExport } from '../helpers/expected.js';
 import { type FakeClock, fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
-import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { FIXED_START, jsonLines, withSandbox } from '../helpers/sandbox.js';
 import { printedCommand } from '../helpers/shell-words.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-async function withSandbox<T>(opts: Parameters<typeof sandboxFor>[0], fn: (s: Sandbox) => Promise<T>): Promise<T> {
-  const sandbox = await sandboxFor(opts);
-  try {
-    return await fn(sandbox);
-  } finally {
-    await sandbox.close();
-  }
-}
 
 /** A fake clock the sandbox shares: the CLI's waits move the sandbox's rate windows too, in no real time. */
 function sharedClock(): { clock: FakeClock; sandboxClock: () => number } {

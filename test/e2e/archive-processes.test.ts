@@ -7,8 +7,9 @@ import { execa } from 'execa';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
+import { testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
+import { boundary, digestPeriod, expectEachOnce } from '../helpers/digest-period.js';
 import {
   ALL_KEY,
   BIN,
@@ -22,7 +23,7 @@ import {
 } from '../helpers/cli.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
-import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { adminQuery, ENGINES, pgAdminUrl } from '../helpers/postgres.js';
 import { until, untilValue } from '../helpers/wait.js';
 
@@ -97,33 +98,6 @@ describe.each(ENGINES)('$engine: interrupted and concurrent syncs', ({ engine, a
 describe.skipIf(!ENGINES.find((e) => e.engine === 'sqlite')?.available)(
   'sqlite: a sync in its own process at the write lock',
   () => {
-    /** An instant after every commit so far and before every later one. */
-    async function boundary(): Promise<number> {
-      const at = Date.now() + 2;
-      await until('the clock to pass a boundary', () => Date.now() > at);
-      return at;
-    }
-    const iso = (ms: number) => new Date(ms).toISOString();
-    interface DigestJson {
-      recalls: { new: { id: number }[]; updated: { id: number }[] };
-    }
-    const ids = (d: DigestJson) => [...d.recalls.new, ...d.recalls.updated].map((r) => r.id);
-    const digest = async (db: string, sandboxUrl: string, fromMs: number, toMs: number, clock = fakeClock()) => {
-      const r = await runMain(
-        ['--base-url', sandboxUrl, 'digest', '--db', db, '--since', iso(fromMs), '--until', iso(toMs), '-f', 'json'],
-        { env: { RECALL_FEED_API_KEY: ALL_KEY }, clock },
-      );
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      return { json: JSON.parse(r.stdout) as DigestJson, sleeps: r.sleeps };
-    };
-    /** Every recall the archive holds is in exactly one of the two digests. */
-    const expectEachOnce = async (archive: TestArchive, a: DigestJson, b: DigestJson) => {
-      const stored = (await archive.rows<{ id: number | string }>('SELECT id FROM recalls')).map((r) => Number(r.id));
-      const both = [...ids(a), ...ids(b)];
-      expect(new Set(both).size).toBe(both.length);
-      expect(both.sort((x, y) => x - y)).toEqual(stored.sort((x, y) => x - y));
-    };
     const engine = 'sqlite';
 
     it('a page waiting at the write lock while the digest reads (a sync in its own process): the digest waits, the next digest has it', async () => {
@@ -151,12 +125,12 @@ describe.skipIf(!ENGINES.find((e) => e.engine === 'sqlite')?.available)(
       const release = () => {
         if (other.inTransaction) other.exec('ROLLBACK');
       };
-      const first = await digest(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
+      const first = await digestPeriod(archive.db, sandbox.url, start, end, fakeClock(Date.now(), release));
       expect(first.sleeps.length).toBeGreaterThan(0);
       expect((await child).exitCode).toBe(0);
       const runs = await archive.rows<{ started_at: string }>('SELECT started_at FROM sync_runs ORDER BY id');
       expect(Date.parse(runs[1]!.started_at)).toBeLessThan(end);
-      const next = await digest(archive.db, sandbox.url, end, await boundary());
+      const next = await digestPeriod(archive.db, sandbox.url, end, await boundary());
       await expectEachOnce(archive, first.json, next.json);
       expect(next.json.recalls.new).toHaveLength(5);
     });

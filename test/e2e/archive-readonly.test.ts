@@ -1,15 +1,14 @@
 // Reading an archive one may not write (a read-only file and folder), as `nobody` in a process of its own; the archive is
 // made and the expected output read in process. The rest of reading archives: test/behaviour/archive-files.test.ts.
-import { chmodSync, closeSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { tempFolder } from '../helpers/archive.js';
+import { ARCHIVE_READS, catalogueIn, syncedFolder } from '../helpers/archive-reads.js';
 import { BIN, FIXED_START, cleanEnv, sandboxFor, tempDir } from '../helpers/cli.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { runMain, runMainAgainst } from '../helpers/in-process.js';
+import { runMain } from '../helpers/in-process.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -35,15 +34,6 @@ if (!nobody)
     'archive-readonly: `nobody` cannot run the CLI here, so the read-only folder tests are skipped\n',
   );
 
-/** A folder nobody can enter and read, with a synced archive in it. */
-async function syncedFolder(): Promise<{ dir: string; db: string }> {
-  const { dir, file } = tempFolder('rf-ro-');
-  chmodSync(dir, 0o755);
-  const db = file('recalls.db');
-  expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
-  return { dir, db };
-}
-
 /** The CLI as `nobody`, with a home and config folder it may read. */
 function asNobody(args: string[]) {
   const home = tempDir('rf-nobody-');
@@ -62,32 +52,17 @@ function asNobody(args: string[]) {
   return child;
 }
 
-const READS = (db: string, catalogue: string) => [
-  ['query', '--db', db, '-f', 'jsonl', '--severity', 'high'],
-  ['stats', '--db', db, '--by', 'severity,day', '-f', 'json'],
-  ['query', '--db', db, '-f', 'jsonl', '--search', 'fire', '--limit', '5'],
-  ['match', '--archive', '--db', db, '--catalog', catalogue, '-f', 'jsonl'],
-];
-
-function catalogueIn(dir: string): string {
-  const file = path.join(dir, 'catalogue.csv');
-  const fd = openSync(file, 'w', 0o644);
-  writeSync(fd, 'sku,ean,brand,model,name\nA,,Acme,X-1,Kettle\n');
-  closeSync(fd);
-  return file;
-}
-
 describe('read-only archives', () => {
   it.skipIf(!nobody)(
     'query, stats, show and match --archive work on a read-only file in a read-only folder',
     async () => {
-      const { dir, db } = await syncedFolder();
+      const { dir, db } = await syncedFolder(sandbox);
       const catalogue = catalogueIn(dir);
-      const expected = await Promise.all(READS(db, catalogue).map((args) => runMain(args)));
+      const expected = await Promise.all(ARCHIVE_READS(db, catalogue).map((args) => runMain(args)));
       const id = JSON.parse(expected[0]!.stdout.split('\n')[0]!).id as number;
       chmodSync(db, 0o444);
       chmodSync(dir, 0o555);
-      for (const [i, args] of READS(db, catalogue).entries()) {
+      for (const [i, args] of ARCHIVE_READS(db, catalogue).entries()) {
         const r = await asNobody(args);
         expect([r.exitCode, r.stderr], args.join(' ')).toEqual([0, expected[i]!.stderr]);
         expect(r.stdout).toBe(expected[i]!.stdout);
@@ -104,7 +79,7 @@ describe('read-only archives', () => {
   it.skipIf(!nobody)(
     'a file left in WAL mode on a read-only folder is still read (from a copy in memory)',
     async () => {
-      const { dir, db } = await syncedFolder();
+      const { dir, db } = await syncedFolder(sandbox);
       const before = await runMain(['query', '--db', db, '-f', 'jsonl']);
       const handle = new Database(db);
       handle.pragma('journal_mode = WAL');

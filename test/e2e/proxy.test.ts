@@ -7,14 +7,12 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, FIXED_START, jsonLines, lines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
-import { forwardRequest, testProxy } from '../helpers/test-proxy.js';
+import { feedThree, forwardRequest, testProxy, USER_P_AT_SS } from '../helpers/test-proxy.js';
 import { sandboxFirstIds } from '../helpers/sandbox.js';
 
 /** The exit code of a connection failure (EXIT.unavailable), as the CLI's help lists it. */
 const UNAVAILABLE = 6;
 const USAGE = 2;
-/** base64 of "user:p@ss", the decoded credentials of the proxy addresses below (printf %s 'user:p@ss' | base64). */
-const USER_P_AT_SS = 'Basic dXNlcjpwQHNz';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -36,19 +34,6 @@ async function tlsFrontOfSandbox(cert: { key: string; cert: string }) {
   const front = await handlerServer((req, res) => forwardRequest(sandbox.url, req, res), cert);
   return { ...front, port: Number(new URL(front.url).port) };
 }
-
-const feedThree = (baseUrl: string, ...more: string[]) => [
-  '--base-url',
-  baseUrl,
-  '--retries',
-  '0',
-  ...more,
-  'feed',
-  '--max',
-  '3',
-  '-f',
-  'jsonl',
-];
 
 const apiCert = selfSignedCert('api.example.test');
 

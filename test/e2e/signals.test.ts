@@ -7,19 +7,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDir } from '../helpers/cli.js';
+import { withSandbox } from '../helpers/sandbox.js';
 import { execLogSetup } from '../helpers/exec-log.js';
 import { printedCommand } from '../helpers/shell-words.js';
 import { type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
-
-async function withSandbox<T>(opts: Parameters<typeof sandboxFor>[0], fn: (s: Sandbox) => Promise<T>): Promise<T> {
-  const sandbox = await sandboxFor(opts);
-  try {
-    return await fn(sandbox);
-  } finally {
-    await sandbox.close();
-  }
-}
 
 describe('interrupts', () => {
   it('SIGTERM mid-export keeps the partial file, prints --resume and exits 130; resuming completes it', async () => {

@@ -52,3 +52,30 @@ export function endlessBody(res: http.ServerResponse, headers: Record<string, st
   res.on('close', () => res.removeAllListeners('drain'));
   more();
 }
+
+/** A request as a receiving server saw it, its body read whole as UTF-8 text. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  body: string;
+}
+
+/**
+ * A webhook or ping receiver: keeps every request with its whole body (`received`, in order) and answers each with
+ * 200 and `reply` once the body has arrived.
+ */
+export async function receivingServer(reply = ''): Promise<HandlerServer & { received: ReceivedRequest[] }> {
+  const received: ReceivedRequest[] = [];
+  const server = await handlerServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', body });
+      res.end(reply);
+    });
+  });
+  return { ...server, received };
+}

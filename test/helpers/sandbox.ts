@@ -29,6 +29,16 @@ export function sandboxFor(opts: SandboxOptions = {}): Promise<Sandbox> {
   return trackedSandbox({ port: 0, rateLimits: GENEROUS_LIMITS, ...opts });
 }
 
+/** `fn` with a sandboxFor(opts) of its own, closed as soon as `fn` ends (not only when the test does). */
+export async function withSandbox<T>(opts: SandboxOptions, fn: (s: Sandbox) => Promise<T>): Promise<T> {
+  const sandbox = await sandboxFor(opts);
+  try {
+    return await fn(sandbox);
+  } finally {
+    await sandbox.close();
+  }
+}
+
 export function lines(text: string): string[] {
   return text.split('\n').filter((l) => l !== '');
 }

@@ -6,6 +6,23 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { deferCleanup } from './cleanup.js';
 
+/** base64 of "user:p@ss", the decoded credentials of the proxy tests' addresses (printf %s 'user:p@ss' | base64). */
+export const USER_P_AT_SS = 'Basic dXNlcjpwQHNz';
+
+/** The arguments of a three-record JSONL feed from `baseUrl` with no retries; `more` are global flags. */
+export const feedThree = (baseUrl: string, ...more: string[]) => [
+  '--base-url',
+  baseUrl,
+  '--retries',
+  '0',
+  ...more,
+  'feed',
+  '--max',
+  '3',
+  '-f',
+  'jsonl',
+];
+
 export interface ProxiedRequest {
   method: string;
   /** The request target as sent: `http://host/path?query` (absolute form) or `host:port` (CONNECT). */

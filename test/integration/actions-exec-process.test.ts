@@ -1,5 +1,4 @@
 // --exec's bounds on real processes: the whole process group ends, E2BIG is one failure, output is kept within bounds.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/actions/child-env.js';
@@ -8,26 +7,12 @@ import { execAction } from '../../src/actions/exec-action.js';
 import { OutputTail } from '../../src/actions/exec-output.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { until } from '../helpers/wait.js';
+import { alive, pids } from '../helpers/processes.js';
 
 const dir = tempDir('rf-exec-');
 const NODE = process.execPath;
 
-/** Alive as a process, not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 // A SIGKILL takes effect a moment after it is sent: the checks wait (briefly) for the processes to go.
-
-/** The PIDs a command wrote, one a line. */
-function pids(file: string): number[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map(Number) : [];
-}
 
 function run(command: string, timeoutMs = 10_000) {
   const lines: string[] = [];

@@ -5,6 +5,7 @@ import { slackMessage } from '../../src/actions/webhook-action.js';
 import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
 import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 /** Teams' documented limit for a Workflows webhook message: about 28 KB. */
 const TEAMS_LIMIT = 28 * 1024;
@@ -102,13 +103,7 @@ describe('teams', () => {
       stored: { new: recalls, updated: [] },
       matches: null,
       products: null,
-      health: {
-        complete: true,
-        runs: { ok: 24, failed: 0, interrupted: 0 },
-        last_ok_sync: null,
-        gaps: [],
-        sources_missing: [],
-      },
+      health: GOOD_HEALTH,
       sourcesChecked: true,
       settled: true,
     });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../src/actions/webhook-action.js';
 import { slackDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 const hostile = { id: 7, alert_title: 'Urgent @channel @here @all @everyone cc @jsmith', data_source: 'us_cpsc' };
 
@@ -12,13 +13,7 @@ const digest = buildDigest({
   stored: { new: [hostile], updated: [] },
   matches: null,
   products: null,
-  health: {
-    complete: true,
-    runs: { ok: 24, failed: 0, interrupted: 0 },
-    last_ok_sync: null,
-    gaps: [],
-    sources_missing: [],
-  },
+  health: GOOD_HEALTH,
   sourcesChecked: true,
   settled: true,
 });

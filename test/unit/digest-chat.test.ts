@@ -7,6 +7,7 @@ import type { MonitoringHealth } from '../../src/archive/health.js';
 import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import type { ProductRow } from '../../src/output/digest/product-text.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 const H = 3_600_000;
 const DAY0 = Date.parse('2026-11-25T00:00:00.000Z');
@@ -22,15 +23,7 @@ function recall(over: Record<string, unknown> = {}): Record<string, unknown> {
   };
 }
 
-const goodHealth: MonitoringHealth = {
-  complete: true,
-  runs: { ok: 24, failed: 0, interrupted: 0 },
-  last_ok_sync: null,
-  gaps: [],
-  sources_missing: [],
-};
-
-function digest(recalls: Record<string, unknown>[], health = goodHealth, products: ProductRow[] | null = null) {
+function digest(recalls: Record<string, unknown>[], health = GOOD_HEALTH, products: ProductRow[] | null = null) {
   return buildDigest({
     fromMs: DAY0 - 24 * H,
     toMs: DAY0,
@@ -85,7 +78,7 @@ describe('when monitoring failed: 348 gaps', () => {
     hours: 0.98,
   }));
   const broken: MonitoringHealth = {
-    ...goodHealth,
+    ...GOOD_HEALTH,
     complete: false,
     runs: { ok: 1, failed: 40, interrupted: 0 },
     gaps,
@@ -142,7 +135,7 @@ describe('your products first', () => {
 
   it('Teams names each matched product (key and name) before the other recalls, and says where the full digest is', () => {
     const products = [product(1), product(2, { level: 'possible', reason: 'brand+name', risk_severity: 'low' })];
-    const texts = cardTexts(teamsDigest(digest(many, goodHealth, products), ['qa@example.test']));
+    const texts = cardTexts(teamsDigest(digest(many, GOOD_HEALTH, products), ['qa@example.test']));
     const first = texts.findIndex((t) => t.includes('sku SKU-1 · Kettle model 1'));
     const second = texts.findIndex((t) => t.includes('sku SKU-2 · Kettle model 2'));
     const other = texts.findIndex((t) => t.startsWith('Other recall'));
@@ -156,21 +149,21 @@ describe('your products first', () => {
 
   it('a product whose recall has no title reads "recall <id>" in Teams and Slack, as in the other formats', () => {
     const products = [product(7, { alert_title: null })];
-    const texts = cardTexts(teamsDigest(digest(many, goodHealth, products)));
+    const texts = cardTexts(teamsDigest(digest(many, GOOD_HEALTH, products)));
     expect(texts).toContain('MATCH: sku SKU-7 · Kettle model 7: recall 1007');
-    const slack = slackDigest(digest(many, goodHealth, products)).text;
+    const slack = slackDigest(digest(many, GOOD_HEALTH, products)).text;
     expect(slack).toContain('• *MATCH* sku SKU-7 · Kettle model 7: recall 1007 (');
   });
 
   it('too many products for one message: as many as fit, then "and N more of your products"', () => {
     const products = Array.from({ length: 300 }, (_, i) => product(i));
-    const payload = teamsDigest(digest(many, goodHealth, products));
+    const payload = teamsDigest(digest(many, GOOD_HEALTH, products));
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
     const texts = cardTexts(payload);
     const named = texts.filter((t) => t.startsWith('MATCH: sku SKU-')).length;
     expect(named).toBeGreaterThan(10);
     expect(texts).toContain(`… and ${300 - named} more of your products`);
-    const slack = slackDigest(digest(many, goodHealth, products)).text;
+    const slack = slackDigest(digest(many, GOOD_HEALTH, products)).text;
     expect(slack.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
     const inSlack = slack.split('\n').filter((l) => l.startsWith('• *MATCH* sku SKU-')).length;
     expect(slack).toContain(`… and ${300 - inSlack} more of your products`);

@@ -11,6 +11,7 @@ import { digestSubject } from '../../src/output/digest/digest-view.js';
 import { digestHtml } from '../../src/output/digest/digest-html.js';
 import { digestText } from '../../src/output/digest/digest-text.js';
 import type { ProductRow } from '../../src/output/digest/product-text.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -111,13 +112,7 @@ describe('a flood of late cases stays in budget, your products still named', () 
     },
     matches: [{ level: 'match' }],
     products: [product(0)],
-    health: {
-      complete: true,
-      runs: { ok: 24, failed: 0, interrupted: 0 },
-      last_ok_sync: null,
-      gaps: [],
-      sources_missing: [],
-    },
+    health: GOOD_HEALTH,
     sourcesChecked: true,
     settled: true,
   });

@@ -4,6 +4,7 @@ import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import { digestHtml } from '../../src/output/digest/digest-html.js';
 import { digestText } from '../../src/output/digest/digest-text.js';
 import type { ProductRow } from '../../src/output/digest/product-text.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 function row(line: number, level: string): ProductRow {
   return {
@@ -37,13 +38,7 @@ const digest = buildDigest({
   stored: { new: Array.from({ length: 40 }, (_, i) => ({ id: i + 1, alert_title: `R${i}` })), updated: [] },
   matches: [],
   products,
-  health: {
-    complete: true,
-    runs: { ok: 24, failed: 0, interrupted: 0 },
-    last_ok_sync: null,
-    gaps: [],
-    sources_missing: [],
-  },
+  health: GOOD_HEALTH,
   sourcesChecked: true,
   settled: true,
 });
@@ -79,13 +74,7 @@ describe('a cut list of recalls ends what the e-mail parts show, in text and HTM
     },
     matches: [],
     products: [],
-    health: {
-      complete: true,
-      runs: { ok: 24, failed: 0, interrupted: 0 },
-      last_ok_sync: null,
-      gaps: [],
-      sources_missing: [],
-    },
+    health: GOOD_HEALTH,
     sourcesChecked: true,
     settled: true,
   });

@@ -4,6 +4,7 @@ import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import { digestSubject } from '../../src/output/digest/digest-view.js';
 import { byReadingOrder } from '../../src/jobs/digest/your-products.js';
 import type { ProductRow } from '../../src/output/digest/product-text.js';
+import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 function row(line: number, level: string, severity: string | null, published: string): ProductRow {
   return {
@@ -36,13 +37,7 @@ const digestOf = (products: ProductRow[] | null, complete = true) =>
     },
     matches: products === null ? null : [],
     products,
-    health: {
-      complete,
-      runs: { ok: 24, failed: 0, interrupted: 0 },
-      last_ok_sync: null,
-      gaps: [],
-      sources_missing: [],
-    },
+    health: { ...GOOD_HEALTH, complete },
     sourcesChecked: true,
     settled: true,
   });
