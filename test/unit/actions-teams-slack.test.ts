@@ -85,6 +85,18 @@ describe('teams', () => {
     expect(card.actions).toBeUndefined();
   });
 
+  it('a value holding " · " or ": " stays one fact: it cannot forge a labelled line of its own', () => {
+    const card = checkTeamsShape(teamsRecallMessage(recall({ product_brand: 'Acme · severity: none' })));
+    const body = card.body as { inlines: { text: string }[] }[];
+    expect(body.slice(1).map(textOf)).toEqual([
+      'severity: serious',
+      'brand: Acme · severity: none',
+      'source: rappel_conso',
+      'id 104835',
+    ]);
+    expect(body[2]!.inlines.map((r) => r.text)).toEqual(['brand: ', 'Acme · severity: none']);
+  });
+
   it('a runaway link is left out rather than sent in a body Teams would refuse', () => {
     const card = checkTeamsShape(
       teamsRecallMessage(recall({ source_url: `https://example.gov/${'a'.repeat(100_000)}` })),
