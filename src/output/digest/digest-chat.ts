@@ -136,21 +136,20 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
   let size = bytes(teamsEnvelope([...body, ...summary])) + bytes(tail) + 1;
   const note = (text: string) => ({ type: 'TextBlock', text, wrap: true });
   let limit = TEAMS_MAX_BYTES;
-  const fits = (els: CardElement[], more: string) =>
-    size + els.reduce((n, e) => n + bytes(e) + 1, 0) + (more ? bytes(note(more)) + 1 : 0) <= limit;
-  const add = (els: CardElement[]) => {
-    for (const e of els) {
-      body.push(e);
-      size += bytes(e) + 1;
-    }
+  /** What elements add to the card, each measured once (a newline between them). */
+  const sizeOf = (els: CardElement[]) => els.reduce((n, e) => n + bytes(e) + 1, 0);
+  const add = (els: CardElement[], n = sizeOf(els)) => {
+    body.push(...els);
+    size += n;
   };
   const section = <T>(items: readonly T[], elements: (t: T) => CardElement[], more: (n: number) => string) => {
     const groups = items.map(elements);
     const shown = pack(
       groups,
       (els, more) => {
-        if (!fits(els, more)) return false;
-        add(els);
+        const n = sizeOf(els);
+        if (size + n + (more ? bytes(note(more)) + 1 : 0) > limit) return false;
+        add(els, n);
         return true;
       },
       more,
