@@ -143,6 +143,15 @@ describe('slack', () => {
     expect(msg.text).toContain('&lt;!channel&gt;');
   });
 
+  it('a recall is said in the words of every other message: controls and line breaks gone, the same facts and link', () => {
+    const msg = slackMessage(
+      recall({ alert_title: 'Kettle\u001b[2J\u202e <b>\r\nrecalled', product_brand: 'Acme\u0007', id: 7 }),
+    );
+    expect(msg.text).toBe(
+      '*Kettle[2J &lt;b&gt; recalled*\nseverity: serious · brand: Acme · source: rappel_conso\n<https://rappel.conso.gouv.fr/fiche-rappel/1/Interne>',
+    );
+  });
+
   it('a digest of 3,000 recalls is one text under the limit, the rest counted', () => {
     const recalls = Array.from({ length: 3000 }, (_, i) => recall({ id: i + 1, alert_title: `Recall ${i + 1}` }));
     const d = buildDigest({
