@@ -4,6 +4,7 @@ import { TimeoutError } from '../api/api-errors.js';
 import { header, retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
+import { describeItem } from '../output/recall-text.js';
 import { shorten } from '../output/shorten.js';
 import { escapeSlack } from '../output/slack-text.js';
 import { teamsRecallMessage } from '../output/teams-card.js';
@@ -18,29 +19,16 @@ export interface WebhookActionOptions {
   now?: () => number;
 }
 
-/** A field cut to `max` characters before escaping, so an entity is never cut in half. */
-function field(record: Record<string, unknown>, name: string, max = 200): string {
-  const v = record[name];
-  return typeof v === 'string' || typeof v === 'number' ? escapeSlack(shorten(String(v), max)) : '';
-}
-
-/** Title, severity, brand, source and link: what Slack, Mattermost and similar incoming webhooks show. */
+/** Title, severity, brand, source and link (a recall's words, `describeItem`): what Slack, Mattermost and similar show. */
 export function slackMessage(record: Record<string, unknown>): { text: string } {
-  const title =
-    field(record, 'alert_title', 500) || field(record, 'product_name', 500) || `recall ${field(record, 'id')}`;
-  const facts = [
-    ['severity', field(record, 'risk_severity')],
-    ['brand', field(record, 'product_brand')],
-    ['source', field(record, 'data_source')],
-  ]
-    .filter(([, v]) => v !== '')
-    .map(([k, v]) => `${k}: ${v}`)
+  const d = describeItem(record);
+  // Each value cut before escaping, so an entity is never cut in half.
+  const facts = d.list
+    .filter((f) => f.label !== undefined)
+    .map((f) => `${f.label}: ${escapeSlack(shorten(f.value, 200))}`)
     .join(' · ');
-  const url =
-    typeof record.source_url === 'string' && /^https?:\/\//.test(record.source_url) && record.source_url.length <= 2000
-      ? `\n<${record.source_url.replace(/[<>|\s]/g, '')}>`
-      : '';
-  return { text: `*${title}*${facts ? `\n${facts}` : ''}${url}` };
+  const url = d.link ? `\n<${d.link.replace(/[<>|\s]/g, '')}>` : '';
+  return { text: `*${escapeSlack(shorten(d.title, 500))}*${facts ? `\n${facts}` : ''}${url}` };
 }
 
 /** An error message with the URL's path (its token) cut out. */

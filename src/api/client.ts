@@ -171,12 +171,7 @@ export class RecallFeedClient {
     return { healthy, httpStatus: res.status, latencyMs, body };
   }
 
-  /** Requests still allowed in the client's own minute window. */
-  minuteRemaining(): number {
-    return this.loop.minuteRemaining();
-  }
-
-  /** Requests still allowed in one of the client's windows (the metrics' headroom). */
+  /** Requests still allowed in one of the client's windows (the status line's minute budget, the metrics' headroom). */
   remaining(window: WindowName): number {
     return this.loop.remaining(window);
   }
@@ -246,7 +241,7 @@ export class RecallFeedClient {
       query: url.search,
       status,
       ms,
-      minuteRemaining: this.minuteRemaining(),
+      minuteRemaining: this.remaining('minute'),
     });
   }
 }

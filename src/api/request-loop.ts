@@ -75,11 +75,7 @@ export class RequestLoop {
     this.lastRateLimit = info;
   }
 
-  /** Requests still allowed in the client's own minute window. */
-  minuteRemaining(): number {
-    return this.pacer.remaining('minute', this.opts.now());
-  }
-
+  /** Requests still allowed in one of the client's own windows. */
   remaining(window: WindowName): number {
     return this.pacer.remaining(window, this.opts.now());
   }

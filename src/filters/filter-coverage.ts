@@ -1,6 +1,6 @@
 // Which filter values matched nothing: a mistyped `--severity seroius` is said on stderr, naming the values seen.
 import { fold } from './normalize.js';
-import { compileFilter, FILTER_FIELDS, type FilterName, type RecordFilter, stringValues } from './record-filter.js';
+import { compileText, FILTER_FIELDS, type FilterName, type RecordFilter, stringValues } from './record-filter.js';
 
 /** How many values seen a warning names (the most frequent first); the rest are counted. */
 const SHOWN = 12;
@@ -44,53 +44,56 @@ export function unmatchedIn(filter: RecordFilter, seen: Partial<Record<FilterNam
  * Watches the records a filter is applied to. `keep` is the filter's predicate; on the way it notes the
  * values each list field held and which text filters found something, so that a value that matched
  * nothing can be named afterwards, each field on its own (a typo in one is found whatever the others do).
+ * Each field's text is folded once per record: the notes and the verdict come from the same pass.
  */
 export class FilterCoverage {
   readonly keep: (record: Record<string, unknown>) => boolean;
   #looked = 0;
-  readonly #lists = new Map<FilterName, Map<string, { shown: string; count: number }>>();
+  readonly #lists = new Map<FilterName, { wanted: Set<string>; seen: Map<string, { shown: string; count: number }> }>();
   readonly #texts = new Map<FilterName, { test: (r: Record<string, unknown>) => boolean; hit: boolean }>();
   readonly #filter: RecordFilter;
 
   constructor(filter: RecordFilter) {
     this.#filter = filter;
-    const test = compileFilter(filter);
     for (const name of Object.keys(FILTER_FIELDS) as FilterName[]) {
       const wanted = filter[name];
       if (wanted === undefined) continue;
-      if (FILTER_FIELDS[name].kind === 'list') this.#lists.set(name, new Map());
-      else this.#texts.set(name, { test: compileFilter({ [name]: wanted }), hit: false });
+      if (FILTER_FIELDS[name].kind === 'list')
+        this.#lists.set(name, { wanted: new Set((wanted as string[]).map(fold)), seen: new Map() });
+      else this.#texts.set(name, { test: compileText(name, wanted as string), hit: false });
     }
-    this.keep = (record) => {
-      this.observe(record);
-      return test(record);
-    };
+    this.keep = (record) => this.#look(record);
   }
 
-  /** Notes what one record held. */
-  observe(record: Record<string, unknown>): void {
+  /** Notes what one record held; whether the filter keeps it. */
+  #look(record: Record<string, unknown>): boolean {
     this.#looked++;
-    for (const [name, seen] of this.#lists) {
+    let kept = true;
+    for (const [name, { wanted, seen }] of this.#lists) {
+      let found = false;
       for (const shown of stringValues(record[FILTER_FIELDS[name].field as string])) {
         const folded = fold(shown);
+        if (wanted.has(folded)) found = true;
         const entry = seen.get(folded);
         if (entry) entry.count++;
         else if (seen.size < KEPT) seen.set(folded, { shown, count: 1 });
       }
+      if (!found) kept = false;
     }
-    for (const text of this.#texts.values()) if (!text.hit && text.test(record)) text.hit = true;
-  }
-
-  /** Records looked at so far. */
-  get looked(): number {
-    return this.#looked;
+    // A text filter already hit need not run once the record is out.
+    for (const text of this.#texts.values()) {
+      if (text.hit && !kept) continue;
+      if (text.test(record)) text.hit = true;
+      else kept = false;
+    }
+    return kept;
   }
 
   /** The values that matched no record looked at; none before any record was looked at. */
   unmatched(): UnmatchedValue[] {
     if (this.#looked === 0) return [];
     const seen: Partial<Record<FilterName, string[]>> = {};
-    for (const [name, values] of this.#lists) {
+    for (const [name, { seen: values }] of this.#lists) {
       seen[name] = [...values.values()]
         .sort((a, b) => b.count - a.count || a.shown.localeCompare(b.shown))
         .map((v) => v.shown);

@@ -62,6 +62,18 @@ export function foldedValues(value: unknown): string[] {
   return stringValues(value).map(fold);
 }
 
+/** One text field's test: the wanted text (folded once) anywhere in the field, or in the whole record for `grep`. */
+export function compileText(name: FilterName, wanted: string): (record: Record<string, unknown>) => boolean {
+  const { field } = FILTER_FIELDS[name];
+  const needle = fold(wanted);
+  if (field === undefined)
+    return (r) => {
+      for (const s of strings(r)) if (fold(s).includes(needle)) return true;
+      return false;
+    };
+  return (r) => typeof r[field] === 'string' && fold(r[field] as string).includes(needle);
+}
+
 /** Compiles a filter into a predicate; the folding of the wanted values is done once. */
 export function compileFilter(filter: RecordFilter): (record: Record<string, unknown>) => boolean {
   const tests: ((r: Record<string, unknown>) => boolean)[] = [];
@@ -72,16 +84,7 @@ export function compileFilter(filter: RecordFilter): (record: Record<string, unk
     if (kind === 'list') {
       const set = new Set((wanted as string[]).map(fold));
       tests.push((r) => foldedValues(r[field]).some((v) => set.has(v)));
-    } else if (field === undefined) {
-      const needle = fold(wanted as string);
-      tests.push((r) => {
-        for (const s of strings(r)) if (fold(s).includes(needle)) return true;
-        return false;
-      });
-    } else {
-      const needle = fold(wanted as string);
-      tests.push((r) => typeof r[field] === 'string' && fold(r[field] as string).includes(needle));
-    }
+    } else tests.push(compileText(name, wanted as string));
   }
   if (tests.length === 0) return () => true;
   return (r) => tests.every((t) => t(r));

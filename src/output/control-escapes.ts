@@ -45,7 +45,10 @@ export function escapeTerminalControls(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (ch) => `\\x${hex(ch)}`);
 }
 
-/** C0 and C1 control characters but tab: what a hostile value could use to drive the terminal. */
+/**
+ * C0 and C1 control characters but tab and line feed, and the bidi controls: what a hostile value could use to
+ * drive the terminal or reorder what follows it (as plainLine drops them from messages and cells.ts from cells).
+ */
 export function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
 }

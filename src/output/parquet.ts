@@ -16,6 +16,11 @@ export class ParquetValueError extends Error {
 
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/;
 
+/** Date.parse rolls 2026-02-30 over into March: a day the month does not have is no date, not a guess. */
+function isCalendarDate(date: string): boolean {
+  return new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+}
+
 /** Microseconds since the epoch of an ISO 8601 timestamp (no offset: UTC); undefined when it is not one. */
 function timestampMicros(text: string): bigint | undefined {
   const m = ISO.exec(text);
@@ -23,7 +28,7 @@ function timestampMicros(text: string): bigint | undefined {
   const [, date, time, frac = '', zone = 'Z'] = m;
   const offset = zone === 'Z' || zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const ms = Date.parse(`${date}T${time}${offset}`);
-  if (Number.isNaN(ms)) return undefined;
+  if (Number.isNaN(ms) || !isCalendarDate(date as string)) return undefined;
   return BigInt(ms) * 1000n + BigInt(`${frac}000000`.slice(0, 6));
 }
 

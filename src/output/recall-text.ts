@@ -28,22 +28,39 @@ export function safeLink(record: Record<string, unknown>): string | undefined {
   return URL.canParse(v) ? new URL(v).href : undefined;
 }
 
-/** Title, then severity, brand, source (and for a match row its level and catalogue line). */
-export function describeItem(item: Record<string, unknown>): { title: string; facts: string; link?: string } {
+/** One fact of a recall: its label (none for a match row's level line and the id) and its value. */
+export interface Fact {
+  label?: string;
+  value: string;
+}
+
+/**
+ * Title, then severity, brand, source (and for a match row its level and catalogue line): `facts` as one line,
+ * `list` one by one for a card that shows each apart (never split back out of the line: a value may hold ` · `).
+ */
+export function describeItem(item: Record<string, unknown>): {
+  title: string;
+  facts: string;
+  list: Fact[];
+  link?: string;
+} {
   const id = plain(item, 'id') || plain(item, 'recall_id');
   const title = plain(item, 'alert_title') || plain(item, 'product_name') || `recall ${id}`;
-  const facts: string[] = [];
+  const list: Fact[] = [];
   if (item.level !== undefined) {
-    facts.push(`${plain(item, 'level')} (${plain(item, 'reason')}), catalogue line ${plain(item, 'catalog_line')}`);
+    list.push({
+      value: `${plain(item, 'level')} (${plain(item, 'reason')}), catalogue line ${plain(item, 'catalog_line')}`,
+    });
   }
   for (const [label, field] of [
     ['severity', 'risk_severity'],
     ['brand', 'product_brand'],
     ['source', 'data_source'],
   ] as const) {
-    const v = plain(item, field);
-    if (v !== '') facts.push(`${label}: ${v}`);
+    const value = plain(item, field);
+    if (value !== '') list.push({ label, value });
   }
-  if (id !== '') facts.push(`id ${id}`);
-  return { title, facts: facts.join(' · '), link: safeLink(item) };
+  if (id !== '') list.push({ value: `id ${id}` });
+  const facts = list.map((f) => (f.label === undefined ? f.value : `${f.label}: ${f.value}`)).join(' · ');
+  return { title, facts, list, link: safeLink(item) };
 }

@@ -62,15 +62,11 @@ export function teamsEnvelope(body: CardElement[], actions: CardElement[] = []):
 /** One recall: its title, a line per fact (severity, brand, source) and a button to the notice. */
 export function teamsRecallMessage(record: Record<string, unknown>): Record<string, unknown> {
   const d = describeItem(record);
-  const facts = d.facts
-    .split(' · ')
-    .filter((f) => f !== '')
-    .map((f) => {
-      const at = f.indexOf(': ');
-      return at === -1
-        ? plainBlock(shorten(f, MAX_FACT))
-        : plainBlock(shorten(f.slice(at + 2), MAX_FACT), {}, f.slice(0, at));
-    });
+  const facts = d.list.map((f) =>
+    f.label === undefined
+      ? plainBlock(shorten(f.value, MAX_FACT))
+      : plainBlock(shorten(f.value, MAX_FACT), {}, f.label),
+  );
   const body: CardElement[] = [plainBlock(shorten(d.title, MAX_TITLE), { weight: 'Bolder', size: 'Medium' }), ...facts];
   return teamsEnvelope(body, d.link ? [{ type: 'Action.OpenUrl', title: 'Open the notice', url: d.link }] : []);
 }

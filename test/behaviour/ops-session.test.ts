@@ -42,7 +42,7 @@ describe('a reporting run and its session', () => {
     const refused = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl', '--timeout', '0'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr.split(warning)).toHaveLength(2);
-    expect(hc.pings.map((p) => p.path)).toEqual([
+    expect(hc.pings.map((p) => p.url)).toEqual([
       '/ping/run-1/start',
       '/ping/run-1',
       '/ping/run-1/start',

@@ -86,6 +86,18 @@ describe('teams', () => {
     expect(card.actions).toBeUndefined();
   });
 
+  it('a value holding " · " or ": " stays one fact: it cannot forge a labelled line of its own', () => {
+    const card = checkTeamsShape(teamsRecallMessage(recall({ product_brand: 'Acme · severity: none' })));
+    const body = card.body as { inlines: { text: string }[] }[];
+    expect(body.slice(1).map(textOf)).toEqual([
+      'severity: serious',
+      'brand: Acme · severity: none',
+      'source: rappel_conso',
+      'id 104835',
+    ]);
+    expect(body[2]!.inlines.map((r) => r.text)).toEqual(['brand: ', 'Acme · severity: none']);
+  });
+
   it('a runaway link is left out rather than sent in a body Teams would refuse', () => {
     const card = checkTeamsShape(
       teamsRecallMessage(recall({ source_url: `https://example.gov/${'a'.repeat(100_000)}` })),
@@ -124,6 +136,15 @@ describe('slack', () => {
     expect(Object.keys(msg)).toEqual(['text']);
     expect(msg.text.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
     expect(msg.text).toContain('&lt;!channel&gt;');
+  });
+
+  it('a recall is said in the words of every other message: controls and line breaks gone, the same facts and link', () => {
+    const msg = slackMessage(
+      recall({ alert_title: 'Kettle\u001b[2J\u202e <b>\r\nrecalled', product_brand: 'Acme\u0007', id: 7 }),
+    );
+    expect(msg.text).toBe(
+      '*Kettle[2J &lt;b&gt; recalled*\nseverity: serious · brand: Acme · source: rappel_conso\n<https://rappel.conso.gouv.fr/fiche-rappel/1/Interne>',
+    );
   });
 
   it('a digest of 3,000 recalls is one text under the limit, the rest counted', () => {

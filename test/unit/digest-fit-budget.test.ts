@@ -1,6 +1,6 @@
 // fitting(): the items in order while their UTF-8 bytes fit, the rest never rendered.
 import { describe, expect, it } from 'vitest';
-import { fitting } from '../../src/output/digest/fit-budget.js';
+import { fitting, fittingKept, fittingLists } from '../../src/output/digest/fit-budget.js';
 
 describe('fitting', () => {
   it('counts UTF-8 bytes and the separator, stopping at the first item that does not fit', () => {
@@ -22,5 +22,38 @@ describe('fitting', () => {
     };
     fitting([1, 2, 3, 4, 5], render, 25);
     expect(rendered).toEqual([1, 2, 3]);
+  });
+});
+
+describe('fittingKept', () => {
+  it('shows every kept row whatever it takes and skips, not stops at, another row too big', () => {
+    // Rows of 6, 9, 3 and 2 bytes with the separator; only 'K' rows must show.
+    const rows = ['K....', 'abcdefgh', 'ab', 'a'];
+    const kept = (s: string) => s.startsWith('K');
+    expect(fittingKept(rows, (s) => s, kept, 11, 1)).toEqual({ shown: ['K....', 'ab', 'a'], used: 11, left: 1 });
+    expect(fittingKept(rows, (s) => s, kept, 0, 1)).toEqual({ shown: ['K....'], used: 6, left: 3 });
+    expect(
+      fittingKept(
+        rows,
+        (s) => s,
+        () => false,
+        0,
+      ),
+    ).toEqual({ shown: [], used: 0, left: 4 });
+  });
+});
+
+describe('fittingLists', () => {
+  it('fills the lists in turn and, once one is cut, shows nothing of the next, counting every item left', () => {
+    const lists = [['aaaa', 'bbbb'], [], ['c', 'd']];
+    // 5 bytes each with the separator: the first list fits, then c and d (2 each).
+    expect(fittingLists(lists, (s) => s, 14, 1)).toEqual({
+      shown: [['aaaa', 'bbbb'], [], ['c', 'd']],
+      used: 14,
+      left: 0,
+    });
+    // The first list is cut after one: the small c and d would fit but are not shown.
+    expect(fittingLists(lists, (s) => s, 9, 1)).toEqual({ shown: [['aaaa'], [], []], used: 5, left: 3 });
+    expect(fittingLists([[], ['x']], (s) => s, 0)).toEqual({ shown: [[], []], used: 0, left: 1 });
   });
 });

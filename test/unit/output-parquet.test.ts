@@ -218,6 +218,10 @@ describe('ParquetRenderer', () => {
       /column at of record 7 holds "yesterday", not an ISO 8601 timestamp/,
     );
     await expect(render([{ id: 7, tags: ['a', 2] }], { tags: 'strings' })).rejects.toThrow(/not a list of strings/);
+    // A day the month does not have is no date (Date.parse would roll it over into 2 March).
+    await expect(render([{ id: 8, at: '2026-02-30T10:00:00Z' }], { at: 'timestamp' })).rejects.toThrow(
+      /column at of record 8 holds "2026-02-30T10:00:00Z", not an ISO 8601 timestamp/,
+    );
   });
 
   it('keeps values of untyped columns: text as text, anything else as its JSON', async () => {

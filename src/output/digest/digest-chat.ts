@@ -53,6 +53,16 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     .map((l) => `\n${esc(l)}`)
     .join('');
   let text = `*${esc(digestSubject(d))}*`;
+  /** Lines in order while the text with them (and the note of the rest) keeps within `limit`; then that note. */
+  const section = (lines: readonly string[], limit: number, more: (n: number) => string) => {
+    const take = (line: string, note: string) => {
+      if (text.length + line.length + note.length > limit) return false;
+      text += line;
+      return true;
+    };
+    const shown = pack(lines, take, more);
+    if (shown.length < lines.length) text += more(lines.length - shown.length);
+  };
   const due = d.deadlines.cases;
   if (due.length > 0) {
     // Deadlines first, in at most half the message: the summary and your products keep their room.
@@ -62,41 +72,26 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
       (r) =>
         `\n• *${deadlineTag(r)}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
     );
-    const more = (n: number) => `\n${esc(deadlinesMore(n))}`;
-    const fitsCap = (line: string, note: string) => {
-      if ((text + line + note).length > cap) return false;
-      text += line;
-      return true;
-    };
-    const shown = pack(lines, fitsCap, more);
-    if (shown.length < lines.length) text += more(lines.length - shown.length);
+    section(lines, cap, (n) => `\n${esc(deadlinesMore(n))}`);
   }
   text += summary;
-  const room = (add: string, note: string) => (text + add + note + tail).length <= SLACK_MAX_CHARS;
+  // What follows keeps room for the line saying where the full digest is.
+  const limit = SLACK_MAX_CHARS - tail.length;
   const products = d.products ?? [];
-  const accept = (line: string, note: string) => {
-    if (!room(line, note)) return false;
-    text += line;
-    return true;
-  };
   if (products.length > 0) {
     text += '\n*Your products*';
     const lines = products.map((p) => {
       const link = p.source_url ? ` <${p.source_url.replace(/[<>|\s]/g, '')}>` : '';
       return `\n• *${esc(levelTag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(productTitle(p))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
     });
-    const more = (n: number) => `\n… and ${n} more of your products`;
-    const shown = pack(lines, accept, more);
-    if (shown.length < lines.length) text += more(lines.length - shown.length);
+    section(lines, limit, (n) => `\n… and ${n} more of your products`);
   }
   const items = [...d.recalls.new, ...d.recalls.updated].map((item) => {
     const x = describeItem(item);
     const link = x.link && x.link.length < 1000 ? ` <${x.link.replace(/[<>|\s]/g, '')}>` : '';
     return `\n• ${esc(shorten(x.title, MAX_TITLE))} (${esc(shorten(x.facts, MAX_FACTS))})${link}`;
   });
-  const more = (n: number) => `\n… and ${n} more`;
-  const shown = pack(items, accept, more);
-  if (shown.length < items.length) text += more(items.length - shown.length);
+  section(items, limit, (n) => `\n… and ${n} more`);
   return { text: text + tail };
 }
 
@@ -141,21 +136,20 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
   let size = bytes(teamsEnvelope([...body, ...summary])) + bytes(tail) + 1;
   const note = (text: string) => ({ type: 'TextBlock', text, wrap: true });
   let limit = TEAMS_MAX_BYTES;
-  const fits = (els: CardElement[], more: string) =>
-    size + els.reduce((n, e) => n + bytes(e) + 1, 0) + (more ? bytes(note(more)) + 1 : 0) <= limit;
-  const add = (els: CardElement[]) => {
-    for (const e of els) {
-      body.push(e);
-      size += bytes(e) + 1;
-    }
+  /** What elements add to the card, each measured once (a newline between them). */
+  const sizeOf = (els: CardElement[]) => els.reduce((n, e) => n + bytes(e) + 1, 0);
+  const add = (els: CardElement[], n = sizeOf(els)) => {
+    body.push(...els);
+    size += n;
   };
   const section = <T>(items: readonly T[], elements: (t: T) => CardElement[], more: (n: number) => string) => {
     const groups = items.map(elements);
     const shown = pack(
       groups,
       (els, more) => {
-        if (!fits(els, more)) return false;
-        add(els);
+        const n = sizeOf(els);
+        if (size + n + (more ? bytes(note(more)) + 1 : 0) > limit) return false;
+        add(els, n);
         return true;
       },
       more,

@@ -4,7 +4,7 @@ import { htmlPage } from '../markup-document.js';
 import { groupDigits } from '../numbers.js';
 import { describeItem, plain } from '../recall-text.js';
 import { shorten } from '../shorten.js';
-import { fitting } from './fit-budget.js';
+import { fitting, fittingKept, fittingLists } from './fit-budget.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
 import {
   type DeadlineRow,
@@ -104,17 +104,12 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
   const due = d.deadlines.cases;
   const { shown: deadlines, used: deadlineBytes } = fitting(due, (r) => deadlineHtml(r, d.deadlines.as_of), max * 0.3);
   used += deadlineBytes;
-  const productRows: string[] = [];
-  let productsLeft = 0;
-  for (const p of products) {
-    const row = productHtml(p);
-    if (p.level !== 'match' && used + size(row) > max) {
-      productsLeft++;
-      continue;
-    }
-    productRows.push(row);
-    used += size(row);
-  }
+  const {
+    shown: productRows,
+    used: productBytes,
+    left: productsLeft,
+  } = fittingKept(products, productHtml, (p) => p.level === 'match', max - used);
+  used += productBytes;
   const middle: string[] = [];
   if (due.length > 0)
     middle.push(
@@ -132,19 +127,19 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
       );
   }
   middle.push(health, `<p>${escapeHtml(recallsLine(d))}</p>`);
-  let left = 0;
-  for (const [title, list] of [
+  const lists = [
     ['New', d.recalls.new],
     ['Updated', d.recalls.updated],
-  ] as const) {
+  ] as const;
+  // As the text part: once a list is cut, the lists after it show nothing, and the closing note counts them all.
+  const { shown, left } = fittingLists(
+    lists.map(([, list]) => list),
+    recallHtml,
+    max - used,
+  );
+  for (const [i, [title, list]] of lists.entries()) {
     if (list.length === 0) continue;
-    const { shown: items, used: taken } = fitting(list, recallHtml, max - used);
-    used += taken;
-    left += list.length - items.length;
-    middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${items.join('')}`);
-    // As the text part: once a list is cut, the lists after it show nothing, and the closing note counts them
-    // all (an updated recall shown while new ones are hidden would read as if the new list were complete).
-    if (items.length < list.length) used = max;
+    middle.push(`<h2>${title} (${groupDigits(list.length)})</h2>${shown[i]!.join('')}`);
   }
   if (left > 0)
     middle.push(

@@ -14,7 +14,7 @@ import {
   deadlinesMore,
   deadlineTitle,
 } from './deadline-text.js';
-import { fitting } from './fit-budget.js';
+import { fitting, fittingKept, fittingLists } from './fit-budget.js';
 import type { HtmlBudget } from './digest-html.js';
 import { levelTag, productFacts, productName, type ProductRow, productTitle } from './product-text.js';
 
@@ -71,38 +71,38 @@ export function digestText(d: Digest, width: number, budget?: HtmlBudget): strin
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', `your products`, `  ${matches}`);
-    let productsLeft = 0;
-    for (const p of d.products ?? []) {
-      const lines = productText(p);
-      if (p.level !== 'match' && bytes(lines) > room) {
-        productsLeft++;
-        continue;
-      }
-      out.push(...lines);
-      room -= bytes(lines);
-    }
-    if (productsLeft > 0)
-      out.push(`  … and ${groupDigits(productsLeft)} more possible matches, in the attached ${budget?.attachment}.`);
+    const products = fittingKept(
+      d.products ?? [],
+      (p) => productText(p).join('\n'),
+      (p) => p.level === 'match',
+      room,
+      1,
+    );
+    out.push(...products.shown);
+    room -= products.used;
+    if (products.left > 0)
+      out.push(`  … and ${groupDigits(products.left)} more possible matches, in the attached ${budget?.attachment}.`);
   }
   out.push(...health);
-  let left = 0;
-  for (const [title, list] of [
+  const lists = [
     ['new', d.recalls.new],
     ['updated', d.recalls.updated],
-  ] as const) {
+  ] as const;
+  const recalls = fittingLists(
+    lists.map(([, list]) => list),
+    (item) => itemText(item).join('\n'),
+    room,
+    1,
+  );
+  for (const [i, [title, list]] of lists.entries()) {
     if (list.length === 0) continue;
-    out.push('', `${title} (${list.length})`);
-    const { shown, used } = fitting(list, (item) => itemText(item).join('\n'), room, 1);
-    out.push(...shown);
-    room -= used;
-    if (shown.length < list.length) {
-      left += list.length - shown.length;
-      // Once a list is cut, the lists after it show nothing: the closing note counts them all.
-      room = 0;
-    }
+    out.push('', `${title} (${list.length})`, ...recalls.shown[i]!);
   }
-  if (left > 0)
-    out.push('', `… and ${left} more recalls: every recall of the period is in the attached ${budget?.attachment}.`);
+  if (recalls.left > 0)
+    out.push(
+      '',
+      `… and ${recalls.left} more recalls: every recall of the period is in the attached ${budget?.attachment}.`,
+    );
   if (d.counts.by_severity.length > 0) {
     out.push('');
     out.push(

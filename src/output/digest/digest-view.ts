@@ -1,6 +1,6 @@
 // The digest of a period as its JSON contract (docs/digest.md), what every digest renderer reads, and the sentences every format says about it.
 import type { MonitoringHealth } from '../../archive/health.js';
-import { groupDigits } from '../numbers.js';
+import { counted, groupDigits } from '../numbers.js';
 import { shortDate } from '../recall-text.js';
 import { worstSeverity } from '../severity-order.js';
 import { type Deadlines, deadlinesPhrase } from './deadline-text.js';
@@ -62,8 +62,6 @@ export function digestSubject(d: Digest): string {
   return `Recalls ${date}: ${due ? `${due} · ` : ''}${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** Hours with two decimals, as the gaps give them. */
 const hoursText = (h: number) => String(Math.round(h * 100) / 100);
 
@@ -73,15 +71,15 @@ const hoursText = (h: number) => String(Math.round(h * 100) / 100);
  */
 export function healthLines(d: Digest, opts: { gapsShown?: number } = {}): string[] {
   const h = d.health;
-  const runs = `${plural(h.runs.ok, 'successful sync', 'successful syncs')}, ${h.runs.failed} failed, ${h.runs.interrupted} interrupted`;
+  const runs = `${counted(h.runs.ok, 'successful sync', 'successful syncs')}, ${h.runs.failed} failed, ${h.runs.interrupted} interrupted`;
   const last = `last successful sync: ${h.last_ok_sync ?? 'none'}`;
   if (h.complete) {
     return [`Monitoring complete: ${runs}; no gap; every source the key may use was synced.`, last];
   }
   const lines = ['Monitoring INCOMPLETE: recalls may be missing from this summary.'];
   if (h.runs.ok === 0) lines.push('No sync succeeded in this period.');
-  if (h.runs.failed > 0) lines.push(`${plural(h.runs.failed, 'sync', 'syncs')} failed.`);
-  if (h.runs.interrupted > 0) lines.push(`${plural(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
+  if (h.runs.failed > 0) lines.push(`${counted(h.runs.failed, 'sync', 'syncs')} failed.`);
+  if (h.runs.interrupted > 0) lines.push(`${counted(h.runs.interrupted, 'sync was', 'syncs were')} interrupted.`);
   const shown = opts.gapsShown === undefined ? h.gaps : h.gaps.slice(0, opts.gapsShown);
   if (shown.length < h.gaps.length) {
     const hours = hoursText(h.gaps.reduce((sum, g) => sum + g.hours, 0));
@@ -104,7 +102,7 @@ export function recallsLine(d: Digest): string {
       ? 'No new recalls in this period.'
       : 'The archive holds no recall stored in this period; as monitoring was incomplete, recalls may have been missed.';
   }
-  return `${plural(n, 'new recall', 'new recalls')} and ${plural(u, 'updated recall', 'updated recalls')}, serious and high first.`;
+  return `${counted(n, 'new recall', 'new recalls')} and ${counted(u, 'updated recall', 'updated recalls')}, serious and high first.`;
 }
 
 /** The catalogue's part; undefined without a catalogue (nothing is said about products then). */
@@ -114,5 +112,5 @@ export function matchesLine(d: Digest): string | undefined {
   const p = d.matches.length - m;
   if (d.matches.length === 0)
     return "Catalogue: no row matched this period's recalls (no row is not a verdict on a product).";
-  return `Catalogue: ${plural(m, 'match', 'matches')} and ${p} possible among this period's recalls.`;
+  return `Catalogue: ${counted(m, 'match', 'matches')} and ${p} possible among this period's recalls.`;
 }

@@ -8,6 +8,8 @@ import {
   caseTitle,
   catalogueFacts,
   chainText,
+  EVENT_HEADER,
+  eventRows,
   EXCLUDED_HEADER,
   EXCLUDED_HEADING,
   EXCLUDED_NOTE,
@@ -58,19 +60,10 @@ function cell(label: string, value: string): string {
 }
 
 function caseHtml(c: ReportCase): string {
-  // Numbered on the case (1, 2, 3); the archive-wide seq (the chain's) stays in the JSON.
-  const events = c.events.map((e) => [
-    String(e.number),
-    readable(e.at),
-    `${e.action}${e.action === 'resolved' && e.outcome ? `: ${e.outcome}` : ''}`,
-    e.status,
-    e.actor,
-    e.note ?? '',
-  ]);
   return `<article class="case" id="case-${esc(c.id)}">
 <h3>${esc(caseTitle(c))}</h3>
 ${facts(caseFacts(c))}
-${htmlTable(['#', 'When', 'What', 'Status', 'By', 'Note'], events, 'events')}
+${htmlTable(EVENT_HEADER, eventRows(c), 'events')}
 </article>`;
 }
 

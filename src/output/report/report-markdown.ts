@@ -8,6 +8,8 @@ import {
   caseTitle,
   catalogueFacts,
   chainText,
+  EVENT_HEADER,
+  eventRows,
   EXCLUDED_HEADER,
   EXCLUDED_HEADING,
   EXCLUDED_NOTE,
@@ -29,21 +31,7 @@ function facts(rows: Array<[string, string]>): string {
 }
 
 function caseMd(c: ReportCase): string {
-  const events = c.events.map((e) => [
-    String(e.number),
-    readable(e.at),
-    `${e.action}${e.action === 'resolved' && e.outcome ? `: ${e.outcome}` : ''}`,
-    e.status,
-    e.actor,
-    e.note ?? '',
-  ]);
-  return [
-    `### ${md(caseTitle(c))}`,
-    '',
-    facts(caseFacts(c)),
-    '',
-    markdownTable(['#', 'When', 'What', 'Status', 'By', 'Note'], events),
-  ].join('\n');
+  return [`### ${md(caseTitle(c))}`, '', facts(caseFacts(c)), '', markdownTable(EVENT_HEADER, eventRows(c))].join('\n');
 }
 
 export function reportMarkdown(d: ReportData): string {

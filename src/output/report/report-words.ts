@@ -163,6 +163,21 @@ export function caseTitle(c: ReportCase): string {
 }
 
 /** A case's facts: its product, its recall (severity, hazard, the notice's address as text), the clock. */
+/** The columns of a case's events. */
+export const EVENT_HEADER = ['#', 'When', 'What', 'Status', 'By', 'Note'] as const;
+
+/** A case's events as rows, numbered on the case (1, 2, 3); the archive-wide seq (the chain's) stays in the JSON. */
+export function eventRows(c: ReportCase): string[][] {
+  return c.events.map((e) => [
+    String(e.number),
+    readable(e.at),
+    `${e.action}${e.action === 'resolved' && e.outcome ? `: ${e.outcome}` : ''}`,
+    e.status,
+    e.actor,
+    e.note ?? '',
+  ]);
+}
+
 export function caseFacts(c: ReportCase): Array<[string, string]> {
   const r = c.recall;
   return [
