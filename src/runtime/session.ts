@@ -105,16 +105,20 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
   };
 }
 
+/** Runs `job` in `session`, closed however the job ends. */
+export async function runIn<T>(session: Session, job: (session: Session) => Promise<T>): Promise<T> {
+  try {
+    return await job(session);
+  } finally {
+    await session.close();
+  }
+}
+
 /** Runs `job` in a session made from the global flags, closed however the job ends. */
 export async function withSession<T>(
   globals: GlobalFlags,
   ctx: Context,
   job: (session: Session) => Promise<T>,
 ): Promise<T> {
-  const session = await createSession(globals, ctx);
-  try {
-    return await job(session);
-  } finally {
-    await session.close();
-  }
+  return runIn(await createSession(globals, ctx), job);
 }

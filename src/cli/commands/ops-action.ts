@@ -46,21 +46,15 @@ export function opsAction<
     const run = await load();
     const { format: _own, ...withoutFormat } = globals;
     const flags: GlobalFlags = how.ownFormat ? withoutFormat : globals;
-    const { loadSettings, loadReporting, sessionWith } = await import('../../runtime/session.js');
+    const { loadSettings, loadReporting, runIn, sessionWith } = await import('../../runtime/session.js');
     // The settings first, the profile read once: they say where the run reports. A refusal (a bad --timeout, a
     // profile's bad format) is reported there too, as the run's failure, after the start ping: the session awaits
     // `loading` again, and so throws it.
     const loading = loadSettings(flags, ctx);
     const reporting: Settings | RunReporting = await loading.catch(() => loadReporting(flags, ctx));
     const { opsSettings, reportsAnywhere } = await import('../../runtime/ops/ops-settings.js');
-    const inSession = async (runCtx: Context) => {
-      const session = sessionWith(await loading, flags, runCtx);
-      try {
-        await run(opts, globals, session, this.args);
-      } finally {
-        await session.close();
-      }
-    };
+    const inSession = async (runCtx: Context) =>
+      runIn(sessionWith(await loading, flags, runCtx), (session) => run(opts, globals, session, this.args));
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
     if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
