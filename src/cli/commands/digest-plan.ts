@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DigestPlan } from '../../jobs/digest/run-digest.js';
 import { DIGEST_FORMATS, type DigestFormat, formatOfKindExtension } from '../../output/format-kinds.js';
 import { type EmailFlags, planEmail } from '../../runtime/options/email-options.js';
+import { outputFile } from '../../runtime/files/output-target.js';
 import type { Settings } from '../../runtime/settings.js';
 import { planWebhook } from './actions-plan.js';
 
@@ -17,7 +18,7 @@ export interface DigestDraft extends Omit<DigestPlan, 'format' | 'print' | 'emai
 
 function digestFormat(draft: DigestDraft, settings: Settings): DigestFormat {
   if (draft.format) return draft.format;
-  const out = settings.output && settings.output !== '-' ? settings.output : undefined;
+  const out = outputFile(settings);
   const byExtension = out ? formatOfKindExtension('digest', DIGEST_FORMATS, path.extname(out)) : undefined;
   return byExtension ?? 'text';
 }

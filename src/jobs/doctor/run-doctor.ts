@@ -1,6 +1,7 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
 import path from 'node:path';
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
+import { outputFile } from '../../runtime/files/output-target.js';
 import { settingSource } from '../../runtime/settings.js';
 import { proxyFromEnv } from '../../runtime/api-session.js';
 import type { Session } from '../../runtime/session.js';
@@ -85,9 +86,9 @@ type DoctorFormat = 'table' | 'json' | 'jsonl';
  * the record commands' default, and may be one doctor does not write (csv).
  */
 function doctorFormat(session: Session): DoctorFormat {
-  const { format, output } = session.settings;
+  const { format } = session.settings;
   if (format !== undefined) return format as DoctorFormat;
-  const file = output !== undefined && output !== '-' ? output : undefined;
+  const file = outputFile(session.settings);
   const byExtension = file && formatOfKindExtension('record', ['json', 'jsonl'] as const, path.extname(file));
   if (byExtension) return byExtension;
   return session.terminal.stdoutIsTTY && !file ? 'table' : 'jsonl';

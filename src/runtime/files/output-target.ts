@@ -34,14 +34,15 @@ function refuseUnwritten(output: string): void {
 }
 
 /** `-o -` is stdout, as in most tools. */
-const toFile = (settings: Settings) => (settings.output === '-' ? undefined : settings.output);
+export const outputFile = (settings: Pick<Settings, 'output'>) =>
+  settings.output === '-' ? undefined : settings.output;
 
 /**
  * --format, else the -o file's extension, else the profile's format, else table on a terminal and jsonl
  * in a pipe. Without --format, an extension of a format not written (.gz, .tsv) is a usage error.
  */
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
-  const output = toFile(settings);
+  const output = outputFile(settings);
   const format = settings.format ?? pickFormat(settings, output, terminal);
   // A binary format is written into a file only: never a terminal, and not a pipe either (-o - too).
   if (formatSpec(format).needsFile && !output) {
@@ -77,7 +78,7 @@ export interface TargetOptions {
  * opens it: stdout, a device or pipe written through, or a regular file written through `.partial`.
  */
 export async function openTarget(settings: Settings, ctx: Context, opts: TargetOptions = {}): Promise<OutputTarget> {
-  const output = toFile(settings);
+  const output = outputFile(settings);
   if (!output) return stdoutTarget(ctx.stdout);
   const where = await resolveTargetPath(output);
   const resume = opts.resume ?? false;

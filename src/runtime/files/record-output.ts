@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
 import type { Terminal } from '../terminal/terminal.js';
 import type { OutputTarget } from './file-target.js';
-import { chooseFormat, openTarget, reachesTerminal, type TargetOptions } from './output-target.js';
+import { chooseFormat, openTarget, outputFile, reachesTerminal, type TargetOptions } from './output-target.js';
 import { resolveTargetPath } from './target-path.js';
 import { writeOutput, type OnWriteFailure } from './write-output.js';
 
@@ -59,8 +59,8 @@ export async function recordOutput<F extends string = Format>(
   spec: OutputSpec<F> = {},
 ): Promise<RecordOutput<F>> {
   const format = spec.format ?? (chooseFormat(settings, terminal) as F);
-  const toFile = settings.output !== undefined && settings.output !== '-';
-  if (toFile) await resolveTargetPath(settings.output as string);
+  const file = outputFile(settings);
+  if (file !== undefined) await resolveTargetPath(file);
   const sinkOn = (target: OutputTarget): RecordSink<F> => {
     const toTerminal = reachesTerminal(target, terminal);
     const renderer = (rows: RowsSpec): Renderer => {
@@ -90,7 +90,7 @@ export async function recordOutput<F extends string = Format>(
   };
   return {
     format,
-    toFile,
+    toFile: file !== undefined,
     async write(fill, failed) {
       await loadRenderers();
       return writeOutput(

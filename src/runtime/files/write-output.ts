@@ -1,6 +1,7 @@
 // One way to fill an output: open the target, write, then commit; on failure the caller decides what stays (by default nothing).
 import type { ApiSession } from '../api-session.js';
 import type { OutputTarget } from './file-target.js';
+import { outputFile } from './output-target.js';
 
 /** What to do with a target whose write failed; returns the error to throw. */
 export type OnWriteFailure = (err: unknown, target: OutputTarget) => Promise<unknown>;
@@ -40,6 +41,6 @@ export function tellsSuccess(session: Told): boolean {
 
 /** A run that wrote `-o` ends with one line saying what went where (`wrote 585 recalls to recalls.csv`); `-o -` is stdout. */
 export function announceWritten(session: Told, what: string, more = ''): void {
-  const file = session.settings.output;
-  if (file && file !== '-' && tellsSuccess(session)) session.status.note(`wrote ${what} to ${file}${more}`);
+  const file = outputFile(session.settings);
+  if (file && tellsSuccess(session)) session.status.note(`wrote ${what} to ${file}${more}`);
 }
