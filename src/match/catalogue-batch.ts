@@ -3,7 +3,7 @@ import type { ColumnMap } from './catalogue-columns.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
-import { cellDate } from './scope-dates.js';
+import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
 
 export interface RowCode {
   raw: string;
@@ -15,7 +15,8 @@ export interface RowCode {
 
 export interface CatalogueBatch {
   lot?: string;
-  date?: { from: string; to: string };
+  /** Every reading of the row's date: 01/02/2025 is two unless its column shows which number is the day. */
+  dates?: Span[];
 }
 
 const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
@@ -36,10 +37,22 @@ export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowC
 }
 
 /** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */
-export function rowBatch(catalogue: Catalogue, row: CatalogueRow, gs1?: Gs1Code): CatalogueBatch {
+export function rowBatch(
+  catalogue: Catalogue,
+  row: CatalogueRow,
+  gs1?: Gs1Code,
+  order: DateOrder = 'either',
+): CatalogueBatch {
   const lot = cell(row, catalogue.columns, 'lot') || gs1?.lot || '';
   const dateText = cell(row, catalogue.columns, 'best_before');
   const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
-  const date = dateText !== '' ? cellDate(dateText) : gs1Date ? { from: gs1Date, to: gs1Date } : undefined;
-  return { ...(lot !== '' && { lot }), ...(date && { date }) };
+  const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
+  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }) };
+}
+
+/** The order the catalogue's date column writes day and month in, from the cells that show it (13/04 or 04/13). */
+export function dateColumnOrder(catalogue: Catalogue): DateOrder {
+  const header = catalogue.columns.best_before;
+  if (header === undefined) return 'either';
+  return columnOrder(catalogue.rows.map((r) => r.values[header] ?? ''));
 }

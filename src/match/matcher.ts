@@ -12,7 +12,7 @@ import {
   titleBrandText,
 } from './brands.js';
 import type { Catalogue, CatalogueRow } from './catalogue.js';
-import { type CatalogueBatch, rowBatch, rowCodes } from './catalogue-batch.js';
+import { type CatalogueBatch, dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
 import {
   LEVEL,
@@ -85,6 +85,7 @@ export class CatalogueIndex {
 
   constructor(catalogue: Catalogue) {
     const { brand, model, name } = catalogue.columns;
+    const order = dateColumnOrder(catalogue);
     for (const row of catalogue.rows) {
       const brandText = brand === undefined ? '' : (row.values[brand] ?? '');
       const codes = rowCodes(catalogue, row);
@@ -96,7 +97,7 @@ export class CatalogueIndex {
         brands: [...parts.strong, ...parts.weak],
         strong: parts.strong.length,
         tokens: new Set(),
-        batch: rowBatch(catalogue, row, codes.gs1),
+        batch: rowBatch(catalogue, row, codes.gs1, order),
         gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
         modelKey: '',
       };
@@ -308,7 +309,7 @@ export class CatalogueIndex {
     // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
     const unbatched = new Map<string, ReturnType<typeof checkScope>>();
     const scopeOf = (r: IndexedRow) => {
-      if (r.batch.lot !== undefined || r.batch.date !== undefined) return checkScope(scope, r.batch, r.gtins);
+      if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
       const key = r.gtins.join(' ');
       let answer = unbatched.get(key);
       if (!answer) {

@@ -1,26 +1,32 @@
-// Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope, or unknown, with the notice's words.
-import { lotKey, type ScopeItem } from './scope.js';
+// Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope only on proof, else unknown.
 import { shorten } from '../output/shorten.js';
+import type { Span } from './scope-dates.js';
+import { lotKey, type ScopeItem } from './scope-items.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
 
-/** What a catalogue row says about its batch: a lot, and a best-before / use-by / expiry day or month. */
+/** What a catalogue row says about its batch: its lot cell, and every reading of its date cell. */
 export interface RowBatch {
   lot?: string;
-  date?: { from: string; to: string };
+  /** 01/02/2025 in a column of unknown order is two readings; the row is out only if both are. */
+  dates?: readonly Span[];
 }
 
 export interface ScopeAnswer {
   scope: Scope;
-  /** The notice's text that decided it (field: "words"), or why nothing could be decided. */
+  /** The notice's text that decided it (field: "words"), or what to verify and why. */
   evidence: string;
 }
 
-/** Dates a catalogue's best-before column can be compared with; a sale or production period cannot. */
-const COMPARABLE = new Set(['best-before', 'use-by']);
+type DateItem = Extract<ScopeItem, { kind: 'date' }>;
+type LotItem = Extract<ScopeItem, { kind: 'lot' | 'lot-range' }>;
+
+/** The dates a catalogue's date column holds: a notice naming only these can prove a row's date out. */
+const PACK = new Set(['best-before', 'use-by', 'expiry']);
+/** Dates that are, or may be, the date on the pack: a row's date inside one is in scope. */
+const COMPARABLE = new Set([...PACK, 'sell-by', 'code-date']);
 /** Evidence is a line in a table: at most this many of the notice's items are quoted. */
 const MAX_QUOTED = 4;
-
 /** A notice's words are quoted up to this many characters (its fields can be huge). */
 const MAX_QUOTE = 200;
 const cut = (text: string) => shorten(text, MAX_QUOTE + 1);
@@ -31,43 +37,82 @@ const quoted = (items: readonly ScopeItem[]) => {
   return unique.slice(0, MAX_QUOTED).join(' · ') + more;
 };
 
+/** A catalogue lot cell as every code it may be: "L35380 / L35381" is two lots, "L35380" is also "35380". */
+export function rowLotKeys(raw: string): Set<string> {
+  const keys = new Set<string>();
+  const parts = [raw, ...raw.split(/[,;/&+|]|\s(?:et|and|und|y|ou|or|oder)\s/i)];
+  for (const part of parts) {
+    let key = lotKey(part);
+    if (key.startsWith('lot') && /\d/.test(key.slice(3))) key = key.slice(3).replace(/^(?:no|n|#)/, '');
+    if (key === '') continue;
+    keys.add(key);
+    if (/^l\d/.test(key)) keys.add(key.slice(1));
+    if (/^\d/.test(key)) keys.add(`l${key}`);
+  }
+  return keys;
+}
+
+const NUMBERED = /^([a-z]*)(\d+)([a-z]*)$/;
+function inRange(key: string, from: string, to: string): boolean {
+  const [k, a, b] = [NUMBERED.exec(key), NUMBERED.exec(lotKey(from)), NUMBERED.exec(lotKey(to))];
+  if (!k || !a || !b || k[1] !== a[1] || k[3] !== a[3]) return false;
+  const n = Number(k[2]);
+  return Number(a[2]) <= n && n <= Number(b[2]);
+}
+
+const lotHits = (lot: LotItem, keys: ReadonlySet<string>) =>
+  lot.kind === 'lot' ? keys.has(lotKey(lot.lot)) : [...keys].some((k) => inRange(k, lot.from, lot.to));
+const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => d.from <= s.to && s.from <= d.to);
+
 /**
- * In scope when the notice names the row's lot (or all lots) or a best-before / use-by date or range holding
- * the row's date; out of scope when the notice names lots or such dates, the row has one of the same kind, and
- * none is the row's; unknown otherwise (the row or the notice gives none). Any named item that fits wins: when
- * lots and dates disagree the row stays in scope, as over-pulling is the safe error.
+ * In scope when the notice names the row's lot (any of its forms), all lots, or a pack date or range holding the
+ * row's date. Out of scope only on proof: the notice's scope read whole (nothing unread), a sure list of the same
+ * kind as the row gives, no reading of the row's lot or date inside anything the notice names, of any kind. Else
+ * unknown, saying what to verify. Any named item that fits wins: over-pulling is the safe error.
  */
 export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: readonly string[] = []): ScopeAnswer {
   // A notice listing several products ("A lot L1 | B lot L2"): a row with A's barcode is judged on A's lines
   // (and on what the notice says for all its products); a row matched otherwise on every line.
   const own = all.some((i) => i.gtin14 !== undefined && rowGtins.includes(i.gtin14));
-  const items = own ? all.filter((i) => i.gtin14 === undefined || rowGtins.includes(i.gtin14)) : all;
-  const lots = items.filter((i) => i.kind === 'lot');
+  const items = own
+    ? all.filter((i) => i.gtin14 === undefined || rowGtins.includes(i.gtin14) || i.kind === 'unread')
+    : all;
+  const lots = items.filter((i): i is LotItem => i.kind === 'lot' || i.kind === 'lot-range');
   const allLots = items.filter((i) => i.kind === 'all-lots');
-  const dates = items.filter(
-    (i): i is Extract<ScopeItem, { kind: 'date' }> => i.kind === 'date' && COMPARABLE.has(i.dateKind),
-  );
-  const compared: ScopeItem[] = [];
-  if (row.lot !== undefined && lotKey(row.lot) !== '') {
-    if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };
-    const key = lotKey(row.lot);
-    const hit = lots.filter((l) => l.kind === 'lot' && lotKey(l.lot) === key);
-    if (hit.length > 0) return { scope: 'in-scope', evidence: quoted(hit) };
-    compared.push(...lots);
-  }
-  const date = row.date;
-  if (date !== undefined) {
-    // The row's day (or month) overlaps a named day or range.
-    const hit = dates.filter((d) => d.from <= date.to && date.from <= d.to);
-    if (hit.length > 0) return { scope: 'in-scope', evidence: quoted(hit) };
-    compared.push(...dates);
-  }
-  if (compared.length > 0) return { scope: 'out-of-scope', evidence: quoted(compared) };
-  if (allLots.length > 0) return { scope: 'unknown', evidence: `the catalogue row has no lot; ${quoted(allLots)}` };
-  const named = [...lots, ...dates];
+  const dates = items.filter((i): i is DateItem => i.kind === 'date');
+  const unread = items.filter((i) => i.kind === 'unread');
+  const keys = row.lot !== undefined ? rowLotKeys(row.lot) : new Set<string>();
+  const spans = row.dates ?? [];
+
+  if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };
+  const lotHit = keys.size > 0 ? lots.filter((l) => lotHits(l, keys)) : [];
+  const dateHit = dates.filter((d) => overlaps(d, spans));
+  const inScope = [...lotHit.filter((l) => !l.mention), ...dateHit.filter((d) => COMPARABLE.has(d.dateKind))];
+  if (inScope.length > 0) return { scope: 'in-scope', evidence: quoted(inScope) };
+
+  const named = [...lots.filter((l) => !l.mention), ...dates.filter((d) => d.dateKind !== 'sale')];
+  // Anything the row's values touch, of whatever kind or certainty, keeps it from being excluded.
+  const touched = [...lotHit, ...dateHit];
+  if (touched.length > 0) return { scope: 'unknown', evidence: `verify ${what(touched)}: ${quoted(touched)}` };
+  if (unread.length > 0)
+    return { scope: 'unknown', evidence: `verify lot/date, the notice's scope was not read whole: ${quoted(unread)}` };
+
+  const sureLots = lots.filter((l) => l.sure && !l.mention);
+  const sureDates = dates.filter((d) => d.sure && PACK.has(d.dateKind));
+  const proof = [...(keys.size > 0 ? sureLots : []), ...(spans.length > 0 ? sureDates : [])];
+  if (proof.length > 0) return { scope: 'out-of-scope', evidence: quoted(proof) };
   if (named.length === 0) return { scope: 'unknown', evidence: '' };
-  return {
-    scope: 'unknown',
-    evidence: `the catalogue row has no ${lots.length > 0 ? 'lot' : 'date'}; ${quoted(named)}`,
-  };
+  const gives = keys.size > 0 ? 'lot' : spans.length > 0 ? 'date' : undefined;
+  const why =
+    gives === undefined
+      ? 'the catalogue row has no lot or date'
+      : `the notice does not limit the ${gives} in words the reader can prove`;
+  return { scope: 'unknown', evidence: `verify ${what(named)}, ${why}: ${quoted(named)}` };
+}
+
+/** "lot", "date" or "lot/date": what the reviewer should check on the shelf. */
+function what(items: readonly ScopeItem[]): string {
+  const lot = items.some((i) => i.kind !== 'date');
+  const date = items.some((i) => i.kind === 'date');
+  return lot && date ? 'lot/date' : date ? 'date' : 'lot';
 }

@@ -1,28 +1,35 @@
-// Dates as notices and catalogues write them (French, English, German): single days, months, and ranges, to ISO days.
+// Dates as notices and catalogues write them (English, French, German, Spanish): days and months to ISO days, with both readings of 04/05.
 import { fold } from '../filters/normalize.js';
 
-/** A day or a span of days, ISO yyyy-mm-dd, both ends included; `at`/`end` locate it in the folded text. */
-export interface DateSpan {
+/** A day or a month as ISO yyyy-mm-dd days, both ends included. */
+export interface Span {
   from: string;
   to: string;
+}
+/** A date of a text: its span, the other reading when day and month could be either way round, where it stands. */
+export interface DateSpan extends Span {
+  /** 04/05/2021 read the other way round, when the order is not known and both numbers could be a month. */
+  alt?: Span;
   at: number;
   end: number;
 }
+/** Which number comes first in 04/05/2021: known for a source's country or a catalogue column, else either. */
+export type DateOrder = 'day-first' | 'month-first' | 'either';
 
 const MONTHS: Record<string, number> = {};
 const NAMES = [
-  'january janvier januar jan janv jaenner',
-  'february fevrier februar feb fev fevr',
-  'march mars marz maerz mar',
-  'april avril apr avr',
-  'may mai',
-  'june juin juni jun',
-  'july juillet juli jul juil',
-  'august aout aug',
-  'september septembre sept sep',
-  'october octobre oktober oct okt',
-  'november novembre nov',
-  'december decembre dezember dec dez',
+  'january janvier januar jan janv jaenner enero ene',
+  'february fevrier februar feb fev fevr febrero',
+  'march mars marz maerz mar marzo',
+  'april avril apr avr abril abr',
+  'may mai mayo',
+  'june juin juni jun junio',
+  'july juillet juli jul juil julio',
+  'august aout aug agosto ago',
+  'september septembre sept sep septiembre setiembre',
+  'october octobre oktober oct okt octubre',
+  'november novembre nov noviembre',
+  'december decembre dezember dec dez diciembre dic',
 ];
 NAMES.forEach((names, i) => {
   for (const n of names.split(' ')) MONTHS[n] = i + 1;
@@ -32,10 +39,9 @@ const MONTH_NAME = Object.keys(MONTHS)
   .join('|');
 
 const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d)|(\d{1,2})[/.](\d{4})(?!\d)`;
-const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.? (${MONTH_NAME})\.? (\d{4})|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (\d{4})`;
+// "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021".
+const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})`;
 const DATE = new RegExp(`(?<![\\d\\p{L}])(?:${NUMERIC}|${WORDY})(?![\\p{L}])`, 'gu');
-/** What joins the two ends of a range: "du … au …", "from … to …", "between … and …", "vom … bis …", "… - …". */
-const RANGE_JOIN = /^ ?(?:au|a|to|through|thru|until|till|and|bis|-|–|jusqu ?au|jusqu'au|et le) ?$/;
 
 function iso(y: number, m: number, d: number): string | undefined {
   if (m < 1 || m > 12 || d < 1) return undefined;
@@ -52,55 +58,67 @@ function monthSpan(y: number, m: number): [string, string] | undefined {
 
 const year = (raw: string) => (raw.length === 2 ? 2000 + Number(raw) : Number(raw));
 
-/** One regex match as a span; `monthFirst` reads 04/05/2021 as April 5 (US notices) unless the numbers forbid it. */
-function spanOf(g: (string | undefined)[], monthFirst: boolean): [string, string] | undefined {
+/** One regex match as its span, and the other reading of a numeric day/month when `order` leaves both open. */
+function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?: Span } | undefined {
   const n = (i: number) => Number(g[i]);
-  if (g[1]) {
-    const d = iso(n(1), n(2), n(3));
-    return d ? [d, d] : undefined;
-  }
+  const day = (d: string | undefined) => (d ? { span: { from: d, to: d } } : undefined);
+  if (g[1]) return day(iso(n(1), n(2), n(3)));
   if (g[4]) {
-    const [a, b] = [n(4), n(5)];
-    // Day first, unless the numbers say otherwise (13/04 or 04/13 can be read one way only).
-    const monthIsFirst = monthFirst ? !(a > 12 && b <= 12) : b > 12 && a <= 12;
-    const d = monthIsFirst ? iso(year(g[6] as string), a, b) : iso(year(g[6] as string), b, a);
-    return d ? [d, d] : undefined;
+    const [a, b, y] = [n(4), n(5), year(g[6] as string)];
+    const dayFirst = iso(y, b, a);
+    const monthFirst = iso(y, a, b);
+    // One reading only when the numbers allow one (13/04, 04/13), they are equal, or the order is known.
+    if (!dayFirst || !monthFirst || a === b) return day(dayFirst ?? monthFirst);
+    if (order === 'day-first') return day(dayFirst);
+    if (order === 'month-first') return day(monthFirst);
+    return { span: { from: dayFirst, to: dayFirst }, alt: { from: monthFirst, to: monthFirst } };
   }
-  if (g[7]) return monthSpan(n(8), n(7));
-  if (g[9]) {
-    const d = iso(n(11), MONTHS[g[10] as string] as number, n(9));
-    return d ? [d, d] : undefined;
+  if (g[7]) {
+    const m = monthSpan(n(8), n(7));
+    return m && { span: { from: m[0], to: m[1] } };
   }
-  if (g[12]) {
-    const d = iso(n(14), MONTHS[g[12] as string] as number, n(13));
-    return d ? [d, d] : undefined;
+  if (g[9]) return day(iso(year(g[11] as string), MONTHS[g[10] as string] as number, n(9)));
+  if (g[12]) return day(iso(n(14), MONTHS[g[12] as string] as number, n(13)));
+  if (g[15]) {
+    const m = monthSpan(n(16), MONTHS[g[15] as string] as number);
+    return m && { span: { from: m[0], to: m[1] } };
   }
-  if (g[15]) return monthSpan(n(16), MONTHS[g[15] as string] as number);
   return undefined;
 }
 
-/**
- * The dates of a text already folded (fold()), in order, with two dates joined by a range word merged
- * into one span ("du 01/03/2021 au 15/03/2021").
- */
-export function findDates(folded: string, monthFirst = false): DateSpan[] {
+/** Every date of a folded text (fold()), in order, each on its own: ranges and bounds are the reader's to join. */
+export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpan[] {
   const found: DateSpan[] = [];
   for (const m of folded.matchAll(DATE)) {
-    const span = spanOf([...m], monthFirst);
-    if (!span) continue;
+    const read = spanOf([...m], order);
+    if (!read) continue;
     const at = m.index ?? 0;
-    const here = { from: span[0], to: span[1], at, end: at + m[0].length };
-    const prev = found.at(-1);
-    if (prev && RANGE_JOIN.test(folded.slice(prev.end, at)) && prev.from <= here.to) {
-      prev.to = here.to;
-      prev.end = here.end;
-    } else found.push(here);
+    found.push({ ...read.span, ...(read.alt && { alt: read.alt }), at, end: at + m[0].length });
   }
   return found;
 }
 
-/** A catalogue cell's date (2021-04-04, 04/04/2021, 04.04.21, 04/2021), day first; undefined when none. */
-export function cellDate(raw: string): { from: string; to: string } | undefined {
-  const [first] = findDates(fold(raw));
-  return first && { from: first.from, to: first.to };
+/**
+ * A catalogue cell's date (2021-04-04, 04/04/2021, 04.04.21, 04/2021) as every reading it allows: 01/02/2025 is
+ * 1 February or January 2 unless its column's order is known. Empty when the cell holds no date.
+ */
+export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
+  const [first] = datesOf(fold(raw), order);
+  if (!first) return [];
+  const span = { from: first.from, to: first.to };
+  return first.alt ? [span, first.alt] : [span];
+}
+
+/** The order a column's cells show: day first when one reads 13/04, month first when one reads 04/13, else either. */
+export function columnOrder(cells: Iterable<string>): DateOrder {
+  let dayFirst = false;
+  let monthFirst = false;
+  for (const raw of cells) {
+    const m = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/.exec(raw);
+    if (!m) continue;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (a > 12 && b <= 12) dayFirst = true;
+    if (b > 12 && a <= 12) monthFirst = true;
+  }
+  return dayFirst === monthFirst ? 'either' : dayFirst ? 'day-first' : 'month-first';
 }

@@ -1,12 +1,12 @@
 // Scope parsing on sentences as RappelConso, the CPSC and German notices write them, and rows checked against them.
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../src/filters/normalize.js';
 import { checkScope } from '../../src/match/scope-check.js';
-import { cellDate, findDates } from '../../src/match/scope-dates.js';
+import { cellDates, columnOrder, type DateOrder } from '../../src/match/scope-dates.js';
 import { recallScope, scopeOfIdentifier, scopeOfText } from '../../src/match/scope.js';
 
 const ID = 'standard_identifiers_and_barcodes';
-const span = (text: string, monthFirst = false) => findDates(fold(text), monthFirst).map((d) => [d.from, d.to]);
+const span = (text: string, order: DateOrder = 'day-first') =>
+  scopeOfText(text, 'production_dates', order).flatMap((d) => (d.kind === 'date' ? [[d.from, d.to]] : []));
 
 describe('dates', () => {
   it.each([
@@ -15,7 +15,13 @@ describe('dates', () => {
     ['DDM 04/2021', [['2021-04-01', '2021-04-30']]],
     ['du 01/03/2021 au 15/03/2021', [['2021-03-01', '2021-03-15']]],
     ['vom 4. April 2021 bis 10. April 2021', [['2021-04-04', '2021-04-10']]],
-    ['Best before 12 May 2021 and 4 June 2021', [['2021-05-12', '2021-06-04']]],
+    [
+      'Best before 12 May 2021 and 4 June 2021',
+      [
+        ['2021-05-12', '2021-05-12'],
+        ['2021-06-04', '2021-06-04'],
+      ],
+    ],
     ['à consommer jusqu’au 3 août 2020', [['2020-08-03', '2020-08-03']]],
     [
       '2021-04-04, 2021-04-06',
@@ -28,18 +34,29 @@ describe('dates', () => {
     expect(span(text)).toEqual(expected);
   });
 
-  it('reads 04/05/2021 day first, month first for US notices, and 13/04 or 04/13 one way only', () => {
+  it('reads 04/05/2021 day first in Europe, month first in the US, both ways when unknown; 13/04 or 04/13 one way only', () => {
     expect(span('04/05/2021')).toEqual([['2021-05-04', '2021-05-04']]);
-    expect(span('04/05/2021', true)).toEqual([['2021-04-05', '2021-04-05']]);
+    expect(span('04/05/2021', 'month-first')).toEqual([['2021-04-05', '2021-04-05']]);
+    expect(span('04/05/2021', 'either')).toEqual([
+      ['2021-05-04', '2021-05-04'],
+      ['2021-04-05', '2021-04-05'],
+    ]);
     expect(span('04/13/2021')).toEqual([['2021-04-13', '2021-04-13']]);
-    expect(span('13/04/2021', true)).toEqual([['2021-04-13', '2021-04-13']]);
+    expect(span('13/04/2021', 'month-first')).toEqual([['2021-04-13', '2021-04-13']]);
   });
 
-  it('a catalogue cell: ISO, day first, a month', () => {
-    expect(cellDate('2021-04-04')).toEqual({ from: '2021-04-04', to: '2021-04-04' });
-    expect(cellDate('05/04/2021')).toEqual({ from: '2021-04-05', to: '2021-04-05' });
-    expect(cellDate('04/2021')).toEqual({ from: '2021-04-01', to: '2021-04-30' });
-    expect(cellDate('soon')).toBeUndefined();
+  it('a catalogue cell: ISO, a month, and 05/04/2021 both ways unless its column shows the order', () => {
+    expect(cellDates('2021-04-04')).toEqual([{ from: '2021-04-04', to: '2021-04-04' }]);
+    expect(cellDates('05/04/2021')).toEqual([
+      { from: '2021-04-05', to: '2021-04-05' },
+      { from: '2021-05-04', to: '2021-05-04' },
+    ]);
+    expect(cellDates('05/04/2021', 'day-first')).toEqual([{ from: '2021-04-05', to: '2021-04-05' }]);
+    expect(cellDates('04/2021')).toEqual([{ from: '2021-04-01', to: '2021-04-30' }]);
+    expect(cellDates('soon')).toEqual([]);
+    expect(columnOrder(['01/02/2025', '13/02/2025'])).toBe('day-first');
+    expect(columnOrder(['01/02/2025', '02/13/2025'])).toBe('month-first');
+    expect(columnOrder(['01/02/2025', '2025-02-03'])).toBe('either');
   });
 });
 
@@ -52,6 +69,7 @@ describe('a notice identifier line (RappelConso)', () => {
       field: ID,
       text: '3564709006031 V028 Date de durabilité minimale 04/04/2021',
       gtin14: '03564709006031',
+      sure: true,
     });
     expect(items).toContainEqual({
       kind: 'date',
@@ -61,6 +79,7 @@ describe('a notice identifier line (RappelConso)', () => {
       field: ID,
       text: 'Date de durabilité minimale 04/04/2021',
       gtin14: '03564709006031',
+      sure: true,
     });
   });
 
@@ -74,10 +93,10 @@ describe('a notice identifier line (RappelConso)', () => {
 
   it('"Tous les lots" is all lots; a {type: batch} value is a lot; a bare GTIN or ASIN names none', () => {
     expect(scopeOfIdentifier('3250391773818 Tous les lots')).toEqual([
-      { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773818' },
+      { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773818', sure: true },
     ]);
     expect(scopeOfIdentifier({ type: 'batch', value: 'L12345' })).toEqual([
-      { kind: 'lot', lot: 'L12345', field: ID, text: 'batch L12345' },
+      { kind: 'lot', lot: 'L12345', field: ID, text: 'batch L12345', sure: true },
     ]);
     expect(scopeOfIdentifier({ type: 'EAN', value: '3564709006031' })).toEqual([]);
     expect(scopeOfIdentifier({ type: 'ASIN', value: 'B0C1234567' })).toEqual([]);
@@ -111,12 +130,12 @@ describe('a notice text', () => {
       expect.objectContaining({ kind: 'date', dateKind: 'best-before', from: '2021-04-04' }),
     );
     expect(scopeOfText('Betroffen sind alle Chargen.', 'product_description')).toEqual([
-      { kind: 'all-lots', field: 'product_description', text: 'alle Chargen' },
+      { kind: 'all-lots', field: 'product_description', text: 'alle Chargen', sure: true },
     ]);
   });
 
   it('an unlabelled sale period is kept as a period; a quantity after "charge" is not a lot', () => {
-    const items = scopeOfText('Du 01/02/2025 au 12/03/2025', 'production_dates');
+    const items = scopeOfText('Du 01/02/2025 au 12/03/2025', 'production_dates', 'day-first');
     expect(items).toEqual([
       expect.objectContaining({ kind: 'date', dateKind: 'period', from: '2025-02-01', to: '2025-03-12' }),
     ]);
@@ -136,8 +155,8 @@ describe('checkScope', () => {
     expect(checkScope(notice, { lot: 'v 031' }).scope).toBe('out-of-scope');
   });
   it('a best-before date named, or not', () => {
-    expect(checkScope(notice, { date: { from: '2021-04-04', to: '2021-04-04' } }).scope).toBe('in-scope');
-    const other = checkScope(notice, { date: { from: '2021-04-05', to: '2021-04-05' } });
+    expect(checkScope(notice, { dates: [{ from: '2021-04-04', to: '2021-04-04' }] }).scope).toBe('in-scope');
+    const other = checkScope(notice, { dates: [{ from: '2021-04-05', to: '2021-04-05' }] });
     expect(other).toEqual({ scope: 'out-of-scope', evidence: `${ID}: "Date de durabilité minimale 04/04/2021"` });
   });
   it('long notice text is quoted up to 200 characters, never halving an emoji', () => {
@@ -165,7 +184,7 @@ describe('checkScope', () => {
 
   it('a sale period never excludes a best-before date', () => {
     const period = scopeOfText('Du 01/02/2025 au 12/03/2025', 'production_dates');
-    expect(checkScope(period, { date: { from: '2026-01-01', to: '2026-01-01' } }).scope).toBe('unknown');
+    expect(checkScope(period, { dates: [{ from: '2026-01-01', to: '2026-01-01' }] }).scope).toBe('unknown');
   });
 });
 

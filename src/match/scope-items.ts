@@ -1,0 +1,65 @@
+// A notice's scope as data: lots, lot ranges, dates and date ranges with their kind, "all", and the scope text not understood.
+import type { DateKind } from './scope-words.js';
+
+export type { DateKind } from './scope-words.js';
+
+/** Where an item was read and the notice's words that say it. */
+export interface Found {
+  field: string;
+  text: string;
+  /** The GTIN (14 digits) of the identifier line the item was read from, when it starts with one. */
+  gtin14?: string;
+  /**
+   * Read under a label the reader understands, in a list it read to its end: only such items can prove a row out of
+   * scope. An unlabelled list, a bare "code", or a date far from its label can put a row in scope, never out.
+   */
+  sure: boolean;
+  /** A code the notice's prose names outside any list: a row's lot equal to it is never excluded, nor claimed in scope. */
+  mention?: boolean;
+}
+
+/** Days are ISO yyyy-mm-dd; an open bound ("08/25/14 or prior") runs to OPEN_START or OPEN_END. */
+export const OPEN_START = '0000-01-01';
+export const OPEN_END = '9999-12-31';
+
+export type ScopeItem =
+  | (Found & { kind: 'lot'; lot: string })
+  | (Found & { kind: 'lot-range'; from: string; to: string })
+  | (Found & { kind: 'all-lots' })
+  | (Found & { kind: 'date'; dateKind: DateKind; from: string; to: string })
+  /** Scope-looking text the reader could not read whole: while a notice has one, none of its rows is excluded. */
+  | (Found & { kind: 'unread'; why: string });
+
+/** Lots compare without case, accents, spaces, dashes, dots, slashes or underscores. */
+export function lotKey(raw: string): string {
+  return raw
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[\s\-./_]+/g, '');
+}
+
+/** One item in words, for `--explain`: "lot v028", "lots 1001 to 1050", "best-before up to 2025-06-30". */
+export function describeItem(item: ScopeItem): string {
+  switch (item.kind) {
+    case 'lot':
+      return `lot ${item.lot}`;
+    case 'lot-range':
+      return `lots ${item.from} to ${item.to}`;
+    case 'all-lots':
+      return 'all lots';
+    case 'unread':
+      return `not read (${item.why}): "${item.text}"`;
+    case 'date': {
+      const span =
+        item.from === OPEN_START
+          ? `up to ${item.to}`
+          : item.to === OPEN_END
+            ? `from ${item.from}`
+            : item.from === item.to
+              ? item.from
+              : `${item.from} to ${item.to}`;
+      return `${item.dateKind} ${span}`;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// A scope field as tokens: dates (with both readings when the order is open), codes, words and punctuation, with phrase look-up.
+import { type DateOrder, type DateSpan, datesOf } from './scope-dates.js';
+import { COUNT_NOUNS, UNITS } from './scope-words.js';
+
+export interface Tok {
+  /** The folded token ("l0237", "lot", ",", "jusqu'au"); a date's is its folded words. */
+  t: string;
+  at: number;
+  end: number;
+  date?: DateSpan;
+}
+
+const TOKEN = /[\p{L}\p{N}#](?:[\p{L}\p{N}#]|['\-./](?=[\p{L}\p{N}]))*|\.{3}|[,;:()[\]|=&+…]|[-–—]|\./gu;
+
+/** fold()'s text made ready for tokens: "n°" is "no", typographic apostrophes are plain, lengths unchanged. */
+export function prepared(folded: string): string {
+  return folded
+    .replace(/n[°º]/g, 'no')
+    .replace(/[°º]/g, ' ')
+    .replace(/[’‘`´]/g, "'");
+}
+
+/** The tokens of a prepared text, in order; a date is one token however many words it spans. */
+export function tokenize(text: string, order: DateOrder): Tok[] {
+  const toks: Tok[] = [];
+  let from = 0;
+  const words = (to: number) => {
+    TOKEN.lastIndex = from;
+    const part = text.slice(0, to);
+    for (let m = TOKEN.exec(part); m !== null; m = TOKEN.exec(part))
+      toks.push({ t: m[0] === '—' || m[0] === '–' ? '-' : m[0], at: m.index, end: m.index + m[0].length });
+  };
+  for (const date of datesOf(text, order)) {
+    words(date.at);
+    toks.push({ t: text.slice(date.at, date.end), at: date.at, end: date.end, date });
+    from = date.end;
+  }
+  words(text.length);
+  return toks;
+}
+
+/** Phrases indexed by their first word, so that each token costs one map look-up. */
+export class Phrases<T extends { words: readonly string[] }> {
+  private readonly byFirst = new Map<string, T[]>();
+  constructor(list: readonly T[]) {
+    for (const p of [...list].sort((a, b) => b.words.length - a.words.length)) {
+      const first = p.words[0] as string;
+      const had = this.byFirst.get(first);
+      if (had) had.push(p);
+      else this.byFirst.set(first, [p]);
+    }
+  }
+  /** The longest phrase starting at toks[i], and how many tokens it takes; "." between words is skipped ("ch.-b."). */
+  at(toks: readonly Tok[], i: number): { phrase: T; length: number } | undefined {
+    const tok = toks[i];
+    if (!tok || tok.date) return undefined;
+    for (const phrase of this.byFirst.get(tok.t) ?? []) {
+      let j = i;
+      let ok = true;
+      for (const w of phrase.words) {
+        while (toks[j]?.t === '.' && w !== '.' && j > i) j++;
+        if (toks[j]?.t !== w || toks[j]?.date) {
+          ok = false;
+          break;
+        }
+        j++;
+      }
+      if (ok) return { phrase, length: j - i };
+    }
+    return undefined;
+  }
+}
+
+export const wordsOf = (list: readonly (readonly string[])[]) => new Phrases(list.map((words) => ({ words })));
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+export const hasDigit = (t: string) => {
+  for (let i = 0; i < t.length; i++) if (isDigit(t.charCodeAt(i))) return true;
+  return false;
+};
+/** A code: letters, digits and inner dashes, dots or slashes, with a digit. */
+export const isCode = (tok: Tok | undefined): tok is Tok =>
+  tok !== undefined && tok.date === undefined && /^[\p{L}\p{N}]/u.test(tok.t) && hasDigit(tok.t);
+export const isWord = (tok: Tok | undefined): tok is Tok =>
+  tok !== undefined && tok.date === undefined && /^[\p{L}'#]+$/u.test(tok.t);
+
+/**
+ * A number with its unit ("65w", "500g", "1,5l") or followed by one ("25 kg", "12 pots"): a quantity, never a lot.
+ * Under a plain lot label ("Lot 2104A") a one-letter unit is read as part of the code: `letterUnits` false.
+ */
+export function isQuantity(toks: readonly Tok[], i: number, letterUnits = true): boolean {
+  const tok = toks[i];
+  if (!tok || tok.date) return false;
+  const glued = /^\d+(?:[.,]\d+)?([a-z%]+)$/.exec(tok.t);
+  if (glued && UNITS.has(glued[1] as string) && (letterUnits || (glued[1] as string).length > 1)) return true;
+  // A multipack: "2x50g", "12x33cl", "6x".
+  if (/^\d+x(?:\d+(?:[.,]\d+)?[a-z]*)?$/.test(tok.t)) return true;
+  if (!/^\d+(?:[.,]\d+)?$/.test(tok.t)) return false;
+  const next = toks[i + 1]?.t ?? '';
+  return UNITS.has(next) || COUNT_NOUNS.has(next);
+}

@@ -1,0 +1,219 @@
+// The words notices use for scope, in English, French, German and Spanish, folded (no case, no accents): labels, joins, ranges, bounds.
+
+/** What a notice's date limits. The pack dates (best-before, use-by, expiry) are what a catalogue's date column holds. */
+export type DateKind = 'best-before' | 'use-by' | 'expiry' | 'sell-by' | 'code-date' | 'production' | 'sale' | 'period';
+
+/** Phrases as word lists, longest first, so that "lot number" wins over "lot". */
+const phrases = (list: string) =>
+  list
+    .split('|')
+    .map((p) => p.trim().split(' '))
+    .sort((a, b) => b.length - a.length);
+
+/** Labels that introduce lots. `sure: false`: the word often names something else (an item code), so it never proves. */
+export const LOT_LABELS: { words: string[]; sure: boolean }[] = [
+  ...phrases(
+    'lot | lots | lot code | lot codes | lot number | lot numbers | code lot | codes lot | numero de lot | numeros de lot | ' +
+      'no de lot | nos de lot | no lot | lot de fabrication | lot de production | numero du lot | batch | batches | batch code | ' +
+      'batch codes | batch number | batch numbers | batch no | mfg code | mfg codes | manufacturing code | production code | ' +
+      'production codes | charge | chargen | chargennummer | chargennummern | chargen nr | chargenbezeichnung | ch b | los | ' +
+      'los nr | losnummer | losnummern | lote | lotes | numero de lote | numeros de lote | no de lote | codigo de lote',
+  ).map((words) => ({ words, sure: true })),
+  ...phrases('code | codes | coded | product code | production lot').map((words) => ({ words, sure: false })),
+];
+
+/** Words a lot label may carry before its values: "Lot n° 1234", "Batch code: 21045", "Lot #s 12, 13". */
+export const LOT_LABEL_TAIL = new Set([
+  ':',
+  '#',
+  '#s',
+  '.',
+  '-',
+  'no',
+  'nos',
+  'nr',
+  'n',
+  'number',
+  'numbers',
+  'num',
+  'numero',
+  'numeros',
+  'code',
+  'codes',
+  'id',
+  'is',
+  'are',
+  'concerne',
+  'concernes',
+  'affected',
+  'betroffen',
+]);
+
+export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
+  [
+    [
+      'best-before',
+      'date de durabilite minimale | ddm | dluo | a consommer de preference avant | a consommer de preference avant le | ' +
+        'a consommer de preference avant fin | best before | best before end | best before date | best before dates | ' +
+        'bbe | bbd | bb | best by | best by date | best by dates | best if used by | best if used by date | best if used before | ' +
+        'mhd | mindesthaltbarkeitsdatum | mindestens haltbar bis | consumir preferentemente antes del | ' +
+        'consumir preferentemente antes de | fecha de consumo preferente | consumo preferente',
+    ],
+    [
+      'use-by',
+      "date limite de consommation | dlc | a consommer jusqu au | a consommer jusqu'au | use by | use by date | use by dates | " +
+        'used by | use or freeze by | verbrauchsdatum | zu verbrauchen bis | verbrauchen bis | fecha de caducidad | caducidad | ' +
+        'consumir antes de | consumir antes del',
+    ],
+    [
+      'expiry',
+      'exp | exp date | expiry | expiry date | expiry dates | expiration | expiration date | expiration dates | expires | ' +
+        'date de peremption | peremption | verfallsdatum | verwendbar bis | fecha de vencimiento | vencimiento',
+    ],
+    [
+      'sell-by',
+      'sell by | sell by date | sell by dates | display until | a vendre avant | verkaufen bis | fecha de venta',
+    ],
+    ['code-date', 'code date | code dates | date code | date codes | dated | coded | pack code'],
+    [
+      'production',
+      'date de fabrication | fabrique le | fabrication | produced | produced on | production date | production dates | ' +
+        'manufactured | manufacture date | manufacturing date | manufacturing dates | mfg date | date of manufacture | ' +
+        'packed on | pack date | packing date | date d emballage | date de conditionnement | herstellungsdatum | ' +
+        'hergestellt am | produktionsdatum | fecha de fabricacion | fecha de produccion | fecha de envasado | elaborado el',
+    ],
+    [
+      'sale',
+      'sold | sold between | sold from | on sale | vendu | vendus | vendu entre | vendu du | commercialise | commercialises | ' +
+        'commercialisation | date de commercialisation | verkauft | im verkauf | vendido | vendidos | comercializado',
+    ],
+  ] as const
+).flatMap(([kind, list]) => phrases(list).map((words) => ({ kind, words })));
+
+/** Words between a date label and its first date: "Best by dates of 08/25/14", "DDM : du …", "MHD vom …". */
+export const DATE_FILLER = new Set(
+  (
+    ':|.|-|date|dates|of|du|le|la|les|des|de|d|vom|am|zum|der|del|el|is|are|on|the|with|from|between|entre|zwischen|' +
+    'desde|ranging|range|ranges|following|suivantes|suivante|folgende|siguientes|:'
+  ).split('|'),
+);
+
+/** What ends a lower bound ("from … to …") as a range, or joins two lot codes as one. */
+export const RANGE_WORDS = new Set([
+  '-',
+  'to',
+  'through',
+  'thru',
+  'until',
+  'till',
+  'au',
+  'a',
+  "jusqu'au",
+  'jusqu',
+  'bis',
+  'hasta',
+  'al',
+]);
+/** "between … and …": the word after "between" that closes the range. */
+export const BETWEEN = new Set(['between', 'entre', 'zwischen']);
+export const BETWEEN_AND = new Set(['and', 'et', 'und', 'y', '&']);
+
+/** Separators of a list of values. */
+export const LIST_JOINS = new Set([
+  ',',
+  ';',
+  '/',
+  '&',
+  '+',
+  'and',
+  'et',
+  'und',
+  'y',
+  'e',
+  'or',
+  'ou',
+  'oder',
+  'o',
+  'as',
+  'well',
+]);
+
+/** Bounds written before a date: everything up to (and including) it, or from it on. */
+export const BEFORE_PREFIX = phrases(
+  'up to and including | up to | up until | through | thru | until | till | to | on or before | before | prior to | ' +
+    "no later than | not later than | earlier than | jusqu au | jusqu'au | jusqu a | avant le | avant | anterieure au | " +
+    'bis einschliesslich | bis einschließlich | bis zum | bis | vor dem | vor | hasta el | hasta | antes del | antes de',
+);
+export const AFTER_PREFIX = phrases(
+  'on or after | after | later than | from | since | starting | beginning | a partir du | a partir de | apres le | ' +
+    'depuis le | depuis | ab dem | ab | seit | nach dem | desde el | desde | a partir del | despues del',
+);
+/** Bounds written after a date: "08/25/14 or prior", "… et antérieures", "… und früher". */
+export const BEFORE_SUFFIX = phrases(
+  'or prior | and prior | or earlier | and earlier | or before | and before | or older | and older | and below | ' +
+    'et avant | ou avant | et anterieures | et anterieurs | ou anterieure | et inferieures | und fruher | und frueher | ' +
+    'oder fruher | und alter | o anterior | o anteriores | y anteriores',
+);
+export const AFTER_SUFFIX = phrases(
+  'or later | and later | or after | and after | or newer | and newer | onwards | onward | and above | et apres | ' +
+    'ou apres | et posterieures | et ulterieures | und spater | und spaeter | oder spater | o posterior | o posteriores | ' +
+    'y posteriores | en adelante',
+);
+
+/** Every lot, date or code of the product: "Tous les lots", "All codes", "alle Chargen", "todos los lotes". */
+export const ALL_SCOPE = phrases(
+  'all lots | all lot numbers | all lot codes | all batches | all batch codes | all batch numbers | all codes | ' +
+    'all code dates | all dates | all date codes | all best before dates | all best by dates | all use by dates | ' +
+    'all expiration dates | all expiry dates | all production dates | all units | all products | ' +
+    'regardless of lot | regardless of code | irrespective of batch | tous les lots | tous lots | toutes les dates | ' +
+    'tous les numeros de lot | tous les codes | toutes les ddm | toutes les dlc | quel que soit le lot | alle chargen | ' +
+    'alle losnummern | alle mhd | alle mindesthaltbarkeitsdaten | alle chargennummern | unabhangig von der charge | unabhängig von der charge | ' +
+    'todos los lotes | todos los codigos | todas las fechas | independientemente del lote',
+);
+
+/** Words that limit what follows in a way the reader does not model ("all lots except …"): scope stays unproven. */
+export const NEGATIONS = phrases(
+  'except | excepting | excluding | excluded | exclusion | not affected | not included | not subject | unaffected | ' +
+    'not involved | not part of | sauf | hors | a l exception | excepte | exceptes | non concerne | non concernes | ' +
+    'non concernee | non concernees | pas concerne | pas concernes | ausser | ausgenommen | nicht betroffen | ' +
+    'nicht enthalten | excepto | salvo | no afectado | no afectados | no esta afectado | no estan afectados | ' +
+    'no incluidos | menos',
+);
+/** Phrases that say a list is complete ("other lots are not affected") or that none applies: read, carrying no limit. */
+export const COMPLETE_LIST = phrases(
+  'no other lots are affected | no other lots | other lots are not affected | other batches are not affected | ' +
+    'no other batches | no other products | no other codes | les autres lots ne sont pas concernes | ' +
+    'aucun autre lot n est concerne | aucun autre lot | andere chargen sind nicht betroffen | ' +
+    'weitere chargen sind nicht betroffen | otros lotes no estan afectados | ningun otro lote | ' +
+    // RappelConso's "date non concernée": the notice limits no date, which is read, not a limit to worry about.
+    'date non concernee | dates non concernees | lot non concerne | pas de date | sans date | not applicable | ' +
+    'no date | no lot | keine angabe | nicht zutreffend | no aplica',
+);
+/** Words that say a list goes on elsewhere or is not whole: "etc.", "see the attached list", "such as". */
+export const OPEN_LIST = phrases(
+  'etc | … | ... | among others | amongst others | including but not limited to | including | such as | for example | ' +
+    'e g | notamment | par exemple | entre autres | u a | unter anderem | z b | zum beispiel | entre otros | ' +
+    'por ejemplo | see attached | see the attached | see list | see the list | listed at | listed on | full list | ' +
+    'complete list | attached list | voir liste | voir la liste | voir piece jointe | en piece jointe | liste en annexe | ' +
+    'liste jointe | ci joint | siehe anhang | siehe liste | siehe tabelle | ver lista | ver anexo | vease la lista',
+);
+
+/** Units after a number make it a quantity ("charge 25 kg", "fast charge 65W"), not a lot. */
+export const UNITS = new Set(
+  (
+    'g|gr|kg|mg|mcg|µg|l|ml|cl|dl|oz|floz|fl|lb|lbs|w|v|kw|kwh|mah|wh|ah|a|hz|mm|cm|m|in|inch|inches|ft|gb|tb|mb|%|x|' +
+    'ct|pk|pc|pcs|pack|packs|count|mp|mhz|ghz|db|psi|bar'
+  ).split('|'),
+);
+/** Counted things after a number: "vendu en lot 12 pots", "Lot de 6 bouteilles", "250 stores". */
+export const COUNT_NOUNS = new Set(
+  (
+    'pot|pots|piece|pieces|unit|units|unite|unites|box|boxes|boite|boites|bottle|bottles|bouteille|bouteilles|jar|jars|' +
+    'bocal|bocaux|can|cans|canette|canettes|paquet|paquets|sachet|sachets|barquette|barquettes|tube|tubes|flacon|' +
+    'flacons|stuck|stueck|dose|dosen|glas|glaser|flasche|flaschen|packung|packungen|unidad|unidades|bote|botes|frasco|' +
+    'frascos|lata|latas|paquete|paquetes|pair|pairs|paire|paires|carton|cartons|case|cases|tray|trays|bag|bags|sac|sacs|' +
+    'tin|tins|cup|cups|pouch|pouches|portion|portions|stores|store|magasins|people|persons|personnes|reports|incidents|' +
+    'injuries|units|ounce|ounces|gram|grams|pound|pounds|liter|liters|litre|litres|capsules|tablets|comprimes|gelules|' +
+    'servings|slices|tranches|days|jours|months|mois|years|ans|hours|heures|percent|pour'
+  ).split('|'),
+);
