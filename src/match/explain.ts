@@ -1,5 +1,6 @@
 // The words of `match --explain`: which rule fired on which normalised values.
 import type { BrandRelation } from './brands.js';
+import { describeItem, type ScopeItem } from './scope-items.js';
 
 const HOW: Record<BrandRelation, string> = {
   same: 'the same once normalised',
@@ -25,4 +26,24 @@ export function explainName(
 ): string {
   const shared = [...notice].filter((t) => row.has(t));
   return `name words: notice {${[...notice].join(' ')}}, catalogue {${[...row].join(' ')}}, shared {${shared.join(' ')}}, similarity ${similarity.toFixed(2)} >= ${threshold}`;
+}
+
+/** At most this many scope items are listed in an explanation; a lot table can hold hundreds. */
+const MAX_ITEMS = 12;
+
+/** What the scope reader read in the notice, what the row gives, and the answer: the scope part of `--explain`. */
+export function explainScope(
+  items: readonly ScopeItem[],
+  batch: { lot?: string; dates?: readonly { from: string; to: string }[] },
+  answer: { scope: string; evidence: string },
+): string {
+  const read = [...new Set(items.map((i) => (i.sure || i.kind === 'unread' ? '' : 'maybe ') + describeItem(i)))];
+  const more = read.length > MAX_ITEMS ? ` (+${read.length - MAX_ITEMS} more)` : '';
+  const listed = read.length === 0 ? 'nothing' : read.slice(0, MAX_ITEMS).join(', ') + more;
+  const dates = (batch.dates ?? []).map((d) => (d.from === d.to ? d.from : `${d.from} to ${d.to}`)).join(' or ');
+  const row = [
+    batch.lot !== undefined ? `lot "${batch.lot}"` : 'no lot',
+    dates !== '' ? `date ${dates}` : 'no date',
+  ].join(', ');
+  return `scope read: ${listed}; row ${row}: ${answer.scope}${answer.evidence === '' ? '' : ` (${answer.evidence})`}`;
 }

@@ -27,7 +27,7 @@ import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import { recallScope, type ScopeItem } from './scope.js';
 import { checkScope } from './scope-check.js';
-import { explainBrand, explainName } from './explain.js';
+import { explainBrand, explainName, explainScope } from './explain.js';
 import type { BrandRelation } from './brands.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
@@ -322,14 +322,14 @@ export class CatalogueIndex {
       .map(([r, { reason, explain }]): Match => {
         const answer = scopeOf(r);
         const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[reason];
-        const why = answer.scope === 'out-of-scope' ? `; excluded: ${answer.evidence}` : '';
+        const why = () => `; ${explainScope(scope, r.batch, answer)}`;
         return {
           level,
           reason,
           row: r.row,
           scope: answer.scope,
           scopeEvidence: answer.evidence,
-          explain: opts.explain ? explain() + why : '',
+          explain: opts.explain ? explain() + why() : '',
         };
       })
       .sort(

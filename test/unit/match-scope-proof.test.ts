@@ -1,0 +1,173 @@
+// `excluded` only on proof: each wording from issue 32, as the notices write it, never lets a recalled row through.
+import { describe, expect, it } from 'vitest';
+import type { Catalogue } from '../../src/match/catalogue.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
+
+const EAN = '3564709006031';
+
+/** One catalogue row holding the notice's barcode, with the lot and best-before cells given; its match. */
+function judge(notice: Record<string, unknown>, row: { lot?: string; bb?: string; ean?: string }) {
+  const ean = row.ean ?? EAN;
+  const catalogue: Catalogue = {
+    file: 'c.csv',
+    headers: ['ean', 'lot', 'best_before'],
+    columns: { gtin: 'ean', lot: 'lot', best_before: 'best_before' },
+    rows: [{ line: 1, values: { ean, lot: row.lot ?? '', best_before: row.bb ?? '' } }],
+    repeated: [],
+  };
+  const recall = { standard_identifiers_and_barcodes: [{ type: 'EAN', value: ean }], ...notice };
+  const [m] = new CatalogueIndex(catalogue).match(recall, { explain: true });
+  if (!m) throw new Error('the row did not match the notice at all');
+  return m;
+}
+const FR = { geo_jurisdictions: ['FR'] };
+const US = { geo_jurisdictions: ['US'] };
+const GB = { geo_jurisdictions: ['GB'] };
+const DE = { geo_jurisdictions: ['DE'] };
+
+describe('a lot or date the notice names is in scope, however it is written', () => {
+  it.each([
+    [
+      'RappelConso identifier line, lot and best-before',
+      { standard_identifiers_and_barcodes: ['3564709006031 V028 Date de durabilité minimale 04/04/2021'], ...FR },
+      { lot: 'V028', bb: '04/04/2021' },
+    ],
+    [
+      'RappelConso line in production_dates',
+      { production_dates: '3564709006031 V028 Date de durabilité minimale 04/04/2021', ...FR },
+      { lot: 'V028', bb: '04/04/2021' },
+    ],
+    [
+      'Quenelles: a name between the barcode and the lot',
+      {
+        production_dates:
+          '3292590825263 Quenelles nature : lot L10500S Date de durabilité minimale 21/08/2022 3292590825270 Quenelles brochet : lot L10501S Date de durabilité minimale 22/08/2022',
+        ...FR,
+      },
+      { lot: 'L10500S', bb: '21/08/2022', ean: '3292590825263' },
+    ],
+  ])('%s', (_, notice, row) => {
+    const m = judge(notice, row);
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it('the 17th of 18 listed lots, far past any window', () => {
+    const lots = Array.from({ length: 18 }, (_, i) => `L${String(20_000 + i * 7)}`);
+    const m = judge({ product_description: `Lots concernés : ${lots.join(', ')}.`, ...FR }, { lot: lots[16] });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+    // And a lot the list does not hold is still excluded: the whole list was read.
+    expect(judge({ product_description: `Lots concernés : ${lots.join(', ')}.`, ...FR }, { lot: 'L99999' }).level).toBe(
+      'excluded',
+    );
+  });
+
+  it('row 80 of a CPSC-style lot table', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => `${String(1000 + i)}K${i % 10} ${String((i % 12) + 1).padStart(2, '0')}/2023`);
+    const text = `The UPC and lot numbers are printed on the bottle. UPC Lot Number Manufacturing Date 850027975177 ${rows.join(' ')}`;
+    const m = judge({ product_description: text, ...US }, { lot: '1079K9', ean: '850027975177' });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it('a best-before date listed long after its label', () => {
+    const dates = Array.from({ length: 20 }, (_, i) => `${String(i + 1).padStart(2, '0')}/05/2025`);
+    const m = judge({ production_dates: `Best before dates: ${dates.join(', ')}`, ...GB }, { bb: '18/05/2025' });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it.each([
+    ['Lots 1001 au 1050', FR],
+    ['Lots 1001-1050', US],
+    ['Lot numbers 1001 through 1050', US],
+    ['Chargen 1001 bis 1050', DE],
+  ])('a lot range: "%s" holds lot 1020', (text, geo) => {
+    const m = judge({ product_description: text, ...geo }, { lot: '1020' });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it.each([
+    ["'Best By' date of 08/25/14 or prior", US, '2014-06-01'],
+    ['All best before dates up to and including 30 June 2025', GB, '2025-03-01'],
+    ["DDM : toutes les dates jusqu'au 30/06/2025", FR, '2025-03-01'],
+    ['MHD bis einschließlich 30.06.2025', DE, '2025-03-01'],
+  ])('an open bound: "%s" holds an earlier date', (text, geo, bb) => {
+    const m = judge({ product_description: text, ...geo }, { bb });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it('date order: a US "Best By 01/02/2025" and the catalogue cell 01/02/2025 are the same day under some reading', () => {
+    const m = judge({ product_description: 'Best By 01/02/2025', ...US }, { bb: '01/02/2025' });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it.each([
+    ['Lot 2104 B', '2104 B'],
+    ['Lot L35380', '35380'],
+    ['Lot 35380', 'L35380'],
+    ['Lot L35381', 'L35380 / L35381'],
+  ])('lot spelling: "%s" names the row lot %s', (text, lot) => {
+    const m = judge({ product_description: text, ...FR }, { lot });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it.each([
+    ['Code Date: 11/15/2013', { bb: '11/15/2013' }],
+    ['0 11596 85161 7= 11/1/2013 - 11/29/2013', { bb: '11/15/2013' }],
+    ['Sell by 12/01/2024', { bb: '12/01/2024' }],
+    ['Use by 05/06/2025', { bb: '05/06/2025' }],
+    ['Used by 05/06/2025', { bb: '05/06/2025' }],
+    ['Lot Code: 4521, 4522', { lot: '4522' }],
+    ['MFG Code 9981', { lot: '9981' }],
+    ['All codes', { lot: 'ZZ1' }],
+    ['All units with UPC 0 11596 85161 7', { lot: 'ZZ1' }],
+    ['4521, 4522, 4523', { lot: '4523' }],
+  ])('wording read: "%s"', (text, row) => {
+    const m = judge({ production_dates: text, ...US }, row);
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+});
+
+describe('a row is excluded only on proof', () => {
+  it.each([
+    ['fast charge 65W', 'A1'],
+    ['vendu en lot 12 pots', 'L5'],
+    ['Lot de 6 bouteilles', 'L5'],
+  ])('words that are no lot ("%s") prove nothing about lot %s', (text, lot) => {
+    const m = judge({ product_description: text, ...FR }, { lot });
+    expect(m.level).toBe('match');
+    expect(m.scope).toBe('unknown');
+  });
+
+  it('a limit the reader does not model ("sauf", "except") leaves the row to verify, quoting it', () => {
+    const m = judge({ product_description: 'Tous les lots sauf le lot 1235', ...FR }, { lot: '1235' });
+    expect(m.level).toBe('match');
+    expect(m.scope).not.toBe('out-of-scope');
+    const n = judge({ product_description: 'Lots 1234 and 1236, except 1235', ...US }, { lot: '1235' });
+    expect([n.level, n.scope]).toEqual(['match', 'unknown']);
+    expect(n.scopeEvidence).toMatch(/^verify lot\/date, the notice's scope was not read whole: /);
+    expect(n.scopeEvidence).toContain('product_description: "except 1235"');
+  });
+
+  it('a list that goes on elsewhere ("see attached list", "etc.") proves nothing', () => {
+    for (const text of ['Lots 1234, 1235, etc.', 'Lot 1234 and others: voir liste des produits en pièce jointe'])
+      expect(judge({ production_dates: text, ...FR }, { lot: '9999' }).level).toBe('match');
+  });
+
+  it('a lot scope and a row with only a date: unknown, saying what to verify', () => {
+    const m = judge({ product_description: 'Lot 1234 only', ...FR }, { bb: '04/04/2021' });
+    expect([m.level, m.scope]).toEqual(['match', 'unknown']);
+    expect(m.scopeEvidence).toMatch(/^verify lot, /);
+  });
+
+  it('a sure list that does not hold the row: excluded, with the list as evidence and the reading in --explain', () => {
+    const m = judge({ product_description: 'Lot Code: 4521, 4522. Use by 12/01/2024', ...US }, { lot: '7777' });
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+    expect(m.scopeEvidence).toBe('product_description: "Lot Code: 4521, 4522"');
+    expect(m.explain).toContain('scope read: lot 4521, lot 4522, use-by 2024-12-01');
+    expect(m.explain).toContain('row lot "7777"');
+  });
+
+  it('a date outside every reading of a US notice, both readings of the cell outside: excluded', () => {
+    const m = judge({ product_description: 'Best By 01/02/2025', ...US }, { bb: '03/04/2025' });
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
