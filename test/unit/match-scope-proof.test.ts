@@ -62,7 +62,10 @@ describe('a lot or date the notice names is in scope, however it is written', ()
   });
 
   it('row 80 of a CPSC-style lot table', () => {
-    const rows = Array.from({ length: 100 }, (_, i) => `${String(1000 + i)}K${i % 10} ${String((i % 12) + 1).padStart(2, '0')}/2023`);
+    const rows = Array.from(
+      { length: 100 },
+      (_, i) => `${String(1000 + i)}K${i % 10} ${String((i % 12) + 1).padStart(2, '0')}/2023`,
+    );
     const text = `The UPC and lot numbers are printed on the bottle. UPC Lot Number Manufacturing Date 850027975177 ${rows.join(' ')}`;
     const m = judge({ product_description: text, ...US }, { lot: '1079K9', ean: '850027975177' });
     expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
