@@ -14,6 +14,7 @@ const BENCHMARKS = [
   { name: 'pacing', timeoutMs: 150_000 },
   { name: 'match', timeoutMs: 600_000 },
   { name: 'match-quality', timeoutMs: 120_000 },
+  { name: 'scope-accuracy', timeoutMs: 120_000 },
   { name: 'append-cost', timeoutMs: 180_000 },
   { name: 'archive', timeoutMs: 480_000 },
   { name: 'huge-field', timeoutMs: 180_000 },
