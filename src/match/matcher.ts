@@ -14,20 +14,11 @@ import {
 import type { Catalogue, CatalogueRow } from './catalogue.js';
 import { type CatalogueBatch, dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
-import {
-  LEVEL,
-  LEVEL_RANK,
-  type Match,
-  type MatchLevel,
-  type MatchReason,
-  RANK,
-  type RejectedCode,
-} from './match-levels.js';
+import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
-import { recallScope, type ScopeItem } from './scope.js';
-import { checkScope } from './scope-check.js';
-import { explainBrand, explainName, explainScope } from './explain.js';
+import { scopedMatches } from './scoped-matches.js';
+import { explainBrand, explainName } from './explain.js';
 import type { BrandRelation } from './brands.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
@@ -304,37 +295,6 @@ export class CatalogueIndex {
           }
       }
     }
-    if (best.size === 0) return [];
-    const scope: ScopeItem[] = recallScope(recall);
-    // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
-    const unbatched = new Map<string, ReturnType<typeof checkScope>>();
-    const scopeOf = (r: IndexedRow) => {
-      if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
-      const key = r.gtins.join(' ');
-      let answer = unbatched.get(key);
-      if (!answer) {
-        answer = checkScope(scope, r.batch, r.gtins);
-        unbatched.set(key, answer);
-      }
-      return answer;
-    };
-    return [...best]
-      .map(([r, { reason, explain }]): Match => {
-        const answer = scopeOf(r);
-        const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[reason];
-        const why = () => `; ${explainScope(scope, r.batch, answer)}`;
-        return {
-          level,
-          reason,
-          row: r.row,
-          scope: answer.scope,
-          scopeEvidence: answer.evidence,
-          explain: opts.explain ? explain() + why() : '',
-        };
-      })
-      .sort(
-        (a, b) =>
-          LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || RANK[a.reason] - RANK[b.reason] || a.row.line - b.row.line,
-      );
+    return best.size === 0 ? [] : scopedMatches(recall, best, opts.explain === true);
   }
 }

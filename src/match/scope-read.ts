@@ -1,143 +1,36 @@
-// Reads one scope field: lot and date labels with their lists, ranges, bounds and tables, "all", and what it could not read.
-import type { DateOrder, DateSpan, Span } from './scope-dates.js';
-import { OPEN_END, OPEN_START, type ScopeItem } from './scope-items.js';
+// Reads one scope field: lot labels with their lists, ranges and tables, "all", limits and open lists, then dates.
+import type { ScopeItem } from './scope-items.js';
+import { hasDigit, isCode, isQuantity, isWord, type Tok } from './scope-tokens.js';
+import { DATE_FILLER, type DateKind, LIST_JOINS, LOT_LABEL_TAIL, RANGE_WORDS } from './scope-words.js';
 import {
-  hasDigit,
-  isCode,
-  isQuantity,
-  isWord,
-  Phrases,
-  prepared,
-  type Tok,
-  tokenize,
-  wordsOf,
-} from './scope-tokens.js';
-import {
-  AFTER_PREFIX,
-  AFTER_SUFFIX,
-  ALL_SCOPE,
-  BEFORE_PREFIX,
-  BEFORE_SUFFIX,
-  BETWEEN,
-  BETWEEN_AND,
-  COMPLETE_LIST,
-  DATE_FILLER,
-  DATE_LABELS,
-  type DateKind,
-  LIST_JOINS,
-  LOT_LABEL_TAIL,
-  LOT_LABELS,
-  NEGATIONS,
-  OPEN_LIST,
-  RANGE_WORDS,
-} from './scope-words.js';
+  AFTER,
+  ALL,
+  AMBIGUOUS_LABEL,
+  BEFORE,
+  COMPLETE,
+  DATES,
+  HEADER_WORDS,
+  IDENTIFIER_WORDS,
+  LOTS,
+  lotRange,
+  NEG,
+  OPEN,
+  SENTENCE_END,
+  spacedCodeEnd,
+  YEAR,
+} from './scope-cursor.js';
+import { DateReader, unlabelledKind } from './scope-read-dates.js';
 
-const LOTS = new Phrases(LOT_LABELS);
-const DATES = new Phrases(DATE_LABELS);
-const ALL = wordsOf(ALL_SCOPE);
-const NEG = wordsOf(NEGATIONS);
-const COMPLETE = wordsOf(COMPLETE_LIST);
-const OPEN = wordsOf(OPEN_LIST);
-const BEFORE = wordsOf(BEFORE_PREFIX);
-const AFTER = wordsOf(AFTER_PREFIX);
-const BEFORE_AFTER = wordsOf(BEFORE_SUFFIX);
-const AFTER_AFTER = wordsOf(AFTER_SUFFIX);
-
-/** An item before the reader adds its field. */
-type Unplaced = ScopeItem extends infer T ? (T extends ScopeItem ? Omit<T, 'field'> : never) : never;
-
-/** Words a table's header may hold between its lot label and its first row ("UPC Lot Number Manufacturing Date"). */
-const HEADER_WORDS = new Set(
-  (
-    'upc|upcs|gtin|ean|sku|item|items|model|models|number|numbers|no|nos|date|dates|description|size|sizes|product|name|' +
-    'code|codes|best|before|by|use|used|exp|expiry|expiration|manufacturing|manufacture|production|mfg|and|&|/|lot|' +
-    'lots|batch|pack|packaging|format|weight|count|sell|if|de|du|et|und|y|mhd|ddm|dlc|charge|lote|fecha|(|)|:|-|,'
-  ).split('|'),
-);
-/** Words before a code that make it an identifier of the product, not a lot: "model 1234", "UPC 0 11596 …". */
-const IDENTIFIER_WORDS = new Set(
-  (
-    'model|models|modele|modeles|modell|modelo|item|items|ref|reference|references|sku|article|art|artikel|style|upc|' +
-    'upcs|ean|gtin|gtins|isbn|asin|barcode|barcodes|code-barres|registration|est|establishment|plant|usda|phone|tel|' +
-    'call|www|http|https|page|section|number|part|no|nr|#'
-  ).split('|'),
-);
-/** Labels that are other words too ("fast charge 65W", "code 4B"): a number with a unit after them is a quantity. */
-const AMBIGUOUS_LABEL = new Set(['charge', 'code', 'codes', 'coded', 'product', 'production', 'los']);
-/** How far past the end of a list the rest of its sentence is checked for codes the list did not take. */
-const TAIL = 15;
-/** Words that may stand between a date label and its first date before the date counts as labelled but unsure. */
-const LABEL_GAP = 6;
-const SENTENCE_END = new Set(['.', '…', '...']);
-/** Evidence quotes at most about this many characters of a list (the check cuts them further). */
-const MAX_SPAN = 240;
-
-/** A barcode written in groups ("0 11596 85161 7"): the index after it, or i when none starts there. */
-function spacedCodeEnd(toks: readonly Tok[], i: number): number {
-  let j = i;
-  let digits = 0;
-  while (j < toks.length && /^\d+$/.test((toks[j] as Tok).t) && digits < 15) digits += (toks[j++] as Tok).t.length;
-  return j - i >= 2 && digits >= 8 && digits <= 14 ? j : i;
-}
-
-const YEAR = /^(?:19|20)\d\d$/;
-const NUMERIC_RANGE = /^([a-z]*)(\d+)([a-z]*)$/;
-
-/** A lot range "1001 to 1050", "L1001-L1050": both ends share their letters, and the numbers climb. */
-export function lotRange(from: string, to: string): { from: string; to: string } | undefined {
-  const a = NUMERIC_RANGE.exec(from);
-  const b = NUMERIC_RANGE.exec(to);
-  if (!a || !b || a[1] !== b[1] || a[3] !== b[3]) return undefined;
-  return Number(a[2]) < Number(b[2]) ? { from, to } : undefined;
-}
+export { lotRange } from './scope-cursor.js';
 
 /** Reads one field's text into items; `quote(at, end)` gives the notice's own words for a folded span. */
-export class ScopeReader {
-  private readonly toks: Tok[];
-  private readonly items: ScopeItem[] = [];
-  /** Tokens a list, label or phrase has taken: what is left over is checked for scope the reader missed. */
-  private readonly taken: Uint8Array;
-
-  constructor(
-    folded: string,
-    private readonly field: string,
-    order: DateOrder,
-    private readonly quote: (at: number, end: number) => string,
-    /** A field that holds nothing but scope (production_dates, an identifier line): leftover codes are lots. */
-    private readonly scopeOnly: boolean,
-  ) {
-    this.toks = tokenize(prepared(folded), order);
-    this.taken = new Uint8Array(this.toks.length);
-  }
-
+export class ScopeReader extends DateReader {
   read(): ScopeItem[] {
     const { toks } = this;
     let i = 0;
     while (i < toks.length) i = this.step(i);
     this.leftoverLots();
     return this.items;
-  }
-
-  private push(item: Unplaced) {
-    this.items.push({ field: this.field, ...item } as ScopeItem);
-  }
-
-  /** The notice's words from token `from` to `to`; a long span keeps its label and its last words (lists run long). */
-  private text(from: number, to: number): string {
-    const a = this.toks[from];
-    const b = this.toks[Math.min(to, this.toks.length - 1)];
-    if (!a || !b) return '';
-    if (b.end - a.at <= MAX_SPAN) return this.quote(a.at, b.end);
-    return `${this.quote(a.at, a.end)} … ${this.quote(Math.max(a.end, b.end - MAX_SPAN / 2), b.end)}`;
-  }
-
-  private take(from: number, to: number) {
-    this.taken.fill(1, from, to);
-  }
-
-  private unread(from: number, to: number, why: string) {
-    this.push({ kind: 'unread', why, text: this.text(from, to), sure: false });
-    this.take(from, to + 1);
   }
 
   /** One step of the walk from token i; returns where to go on. */
@@ -190,17 +83,6 @@ export class ScopeReader {
     this.push({ kind: 'all-lots', text: this.text(i, i + length - 1), sure: true });
     this.take(i, i + length);
     return i + length;
-  }
-
-  private skip(j: number, set: ReadonlySet<string>): number {
-    while (j < this.toks.length && set.has((this.toks[j] as Tok).t)) j++;
-    return j;
-  }
-
-  private sentenceEnd(i: number): number {
-    let j = i;
-    while (j + 1 < this.toks.length && !SENTENCE_END.has((this.toks[j + 1] as Tok).t) && j - i < 40) j++;
-    return j;
   }
 
   /** Whether a lot or date label stands in the few tokens before i. */
@@ -259,12 +141,6 @@ export class ScopeReader {
     return k;
   }
 
-  /** Every item of one list quotes the whole list, label to last value: one piece of evidence, not a growing prefix each. */
-  private quoteWhole(first: number, start: number, last: number) {
-    const text = this.text(start, last);
-    for (let n = first; n < this.items.length; n++) (this.items[n] as ScopeItem).text = text;
-  }
-
   /** One listed code as every lot it may be: itself, the parts of "1234/1235", the range of "1001-1050". */
   private lotForms(code: string, text: string, sure: boolean) {
     this.push({ kind: 'lot', lot: code, text, sure });
@@ -308,139 +184,6 @@ export class ScopeReader {
   }
 
   /**
-   * The rest of the sentence after a list: a code there that the list did not take, and that is no date, quantity,
-   * year or product identifier, may be more of the list ("Lots 1234, 1235 (carton) 1236"): the scope is unread.
-   */
-  private tail(start: number, k: number) {
-    const { toks } = this;
-    for (let j = k; j < toks.length && j < k + TAIL; j++) {
-      const tok = toks[j] as Tok;
-      if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j)) return;
-      const spaced = spacedCodeEnd(toks, j);
-      if (spaced > j) {
-        j = spaced - 1;
-        continue;
-      }
-      if (tok.date || !isCode(tok) || isQuantity(toks, j) || YEAR.test(tok.t)) continue;
-      if (
-        /^\d{8,14}$/.test(tok.t) ||
-        IDENTIFIER_WORDS.has(toks[j - 1]?.t ?? '') ||
-        IDENTIFIER_WORDS.has(toks[j - 2]?.t ?? '')
-      )
-        continue;
-      this.unread(start, j, 'a code after the list it may belong to');
-      return;
-    }
-  }
-
-  /** Dates from token j under a label at `start` (or unlabelled: start = j): lists, ranges, open bounds. */
-  private dates(j: number, start: number, kind: DateKind, labelled: boolean): number {
-    const { toks } = this;
-    let sure = labelled;
-    let between = false;
-    let gap = 0;
-    let k = j;
-    // The words between the label and its first date.
-    while (k < toks.length && !toks[k]?.date && labelled) {
-      const t = (toks[k] as Tok).t;
-      if (BETWEEN.has(t)) between = true;
-      if (BEFORE.at(toks, k) || AFTER.at(toks, k)) break;
-      if (SENTENCE_END.has(t) || LOTS.at(toks, k) || DATES.at(toks, k) || isCode(toks[k])) break;
-      if (!DATE_FILLER.has(t)) {
-        gap++;
-        sure = false;
-      }
-      if (gap > LABEL_GAP) break;
-      k++;
-    }
-    const first = this.items.length;
-    while (k < toks.length) {
-      const tok = toks[k] as Tok;
-      if (LIST_JOINS.has(tok.t) && !(between && BETWEEN_AND.has(tok.t))) {
-        k++;
-        continue;
-      }
-      const before = BEFORE.at(toks, k);
-      const after = before ? undefined : AFTER.at(toks, k);
-      const bound = before ?? after;
-      if (bound && toks[k + bound.length]?.date) {
-        k += bound.length;
-        const d = (toks[k] as Tok).date as DateSpan;
-        this.dateItems(d, undefined, kind, this.text(start, k), sure, before ? 'before' : 'after');
-        k++;
-        continue;
-      }
-      if (!tok.date) break;
-      const d = tok.date;
-      const join = toks[k + 1]?.t ?? '';
-      const end = toks[k + 2]?.date;
-      if (end && (RANGE_WORDS.has(join) || (between && BETWEEN_AND.has(join)))) {
-        this.dateItems(d, end, kind, this.text(start, k + 2), sure);
-        between = false;
-        k += 3;
-        continue;
-      }
-      const older = BEFORE_AFTER.at(toks, k + 1);
-      const newer = older ? undefined : AFTER_AFTER.at(toks, k + 1);
-      const suffix = older ?? newer;
-      this.dateItems(
-        d,
-        undefined,
-        kind,
-        this.text(start, k + (suffix?.length ?? 0)),
-        sure,
-        older ? 'before' : newer ? 'after' : undefined,
-      );
-      k += 1 + (suffix?.length ?? 0);
-    }
-    if (this.items.length === first) {
-      // A label and no date: a mention ("the best before date is on the lid"), unless something date-like follows.
-      if (labelled) this.labelWithout(start, k);
-      return Math.max(k, start + 1);
-    }
-    this.quoteWhole(first, start, k - 1);
-    this.take(start, k);
-    if (labelled) this.tail(start, k);
-    return k;
-  }
-
-  /** A date label whose value the reader could not take: digits right after it ("DDM 2025", "Best by 2/25") are unread. */
-  private labelWithout(start: number, k: number) {
-    for (let j = k; j < this.toks.length && j < k + 3; j++) {
-      const tok = this.toks[j] as Tok;
-      if (SENTENCE_END.has(tok.t)) return;
-      if (hasDigit(tok.t) && !isQuantity(this.toks, j)) {
-        this.unread(start, j, 'a date the reader does not know');
-        return;
-      }
-    }
-  }
-
-  /** The items of one date or range, under each reading of its day and month. */
-  private dateItems(
-    d: DateSpan,
-    end: DateSpan | undefined,
-    kind: DateKind,
-    text: string,
-    sure: boolean,
-    open?: 'before' | 'after',
-  ) {
-    const spans: Span[] = [];
-    const readings: [Span, Span][] = end
-      ? [[d, end], ...(d.alt || end.alt ? [[d.alt ?? d, end.alt ?? end] as [Span, Span]] : [])]
-      : [[d, d], ...(d.alt ? [[d.alt, d.alt] as [Span, Span]] : [])];
-    for (const [a, b] of readings) if (a.from <= b.to) spans.push({ from: a.from, to: b.to });
-    // No reading runs forwards ("15/03 to 01/03"): each end on its own.
-    if (spans.length === 0)
-      for (const [a, b] of readings) spans.push({ from: a.from, to: a.to }, { from: b.from, to: b.to });
-    for (const s of spans) {
-      const from = open === 'before' ? OPEN_START : s.from;
-      const to = open === 'after' ? OPEN_END : s.to;
-      this.push({ kind: 'date', dateKind: kind, from, to, text, sure });
-    }
-  }
-
-  /**
    * Codes no label took: in a field of scope only, an unlabelled lot list (a row's lot among them is in scope); in
    * prose, a mention (a row's lot among them is never excluded). Neither proves a row out.
    */
@@ -461,12 +204,4 @@ export class ScopeReader {
         this.push({ kind: 'lot', lot, text: this.text(j, j), sure: false, ...(mention && { mention }) });
     }
   }
-}
-
-/** A date with no label: after a barcode ("0 11596 85161 7= 11/1/2013 - 11/29/2013") a code date, else a period. */
-function unlabelledKind(toks: readonly Tok[], i: number): DateKind {
-  const prev = toks[i - 1]?.t ?? '';
-  const before = toks[i - 2]?.t ?? '';
-  if (prev === '=' || (prev === ':' && /^\d+$/.test(before)) || /^\d{6,}$/.test(prev)) return 'code-date';
-  return 'period';
 }

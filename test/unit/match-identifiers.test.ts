@@ -92,8 +92,12 @@ describe('the matcher on these forms', () => {
     expect(got[2]?.scopeEvidence).toBe(
       'standard_identifiers_and_barcodes: "3564709006031 V028 Date de durabilité minimale 04/04/2021"',
     );
+    // The row gives no lot or date: the notice's scope is listed, and what to verify.
     expect(got[0]?.explain).toBe(
-      'barcode: notice "3564709006031" = catalogue "0003564709006031" (GTIN-14 03564709006031, check digit valid)',
+      'barcode: notice "3564709006031" = catalogue "0003564709006031" (GTIN-14 03564709006031, check digit valid)' +
+        '; scope read: best-before 2021-04-04, lot v028; row no lot, no date: unknown (verify lot/date, the catalogue row has no lot or date: ' +
+        'standard_identifiers_and_barcodes: "3564709006031 V028 Date de durabilité minimale 04/04/2021" · ' +
+        'standard_identifiers_and_barcodes: "Date de durabilité minimale 04/04/2021")',
     );
   });
   it('the identical code with a wrong check digit is possible/barcode-unchecked', () => {

@@ -1,0 +1,152 @@
+// The walk every scope reader shares: the tokens of one field, the items read, what was taken, and quoting.
+import type { DateOrder } from './scope-dates.js';
+import type { ScopeItem } from './scope-items.js';
+import { isCode, isQuantity, Phrases, prepared, type Tok, tokenize, wordsOf } from './scope-tokens.js';
+import {
+  AFTER_PREFIX,
+  AFTER_SUFFIX,
+  ALL_SCOPE,
+  BEFORE_PREFIX,
+  BEFORE_SUFFIX,
+  COMPLETE_LIST,
+  DATE_LABELS,
+  LOT_LABELS,
+  NEGATIONS,
+  OPEN_LIST,
+} from './scope-words.js';
+
+export const LOTS = new Phrases(LOT_LABELS);
+export const DATES = new Phrases(DATE_LABELS);
+export const ALL = wordsOf(ALL_SCOPE);
+export const NEG = wordsOf(NEGATIONS);
+export const COMPLETE = wordsOf(COMPLETE_LIST);
+export const OPEN = wordsOf(OPEN_LIST);
+export const BEFORE = wordsOf(BEFORE_PREFIX);
+export const AFTER = wordsOf(AFTER_PREFIX);
+export const BEFORE_AFTER = wordsOf(BEFORE_SUFFIX);
+export const AFTER_AFTER = wordsOf(AFTER_SUFFIX);
+
+/** An item before the reader adds its field. */
+export type Unplaced = ScopeItem extends infer T ? (T extends ScopeItem ? Omit<T, 'field'> : never) : never;
+
+/** Words a table's header may hold between its lot label and its first row ("UPC Lot Number Manufacturing Date"). */
+export const HEADER_WORDS = new Set(
+  (
+    'upc|upcs|gtin|ean|sku|item|items|model|models|number|numbers|no|nos|date|dates|description|size|sizes|product|name|' +
+    'code|codes|best|before|by|use|used|exp|expiry|expiration|manufacturing|manufacture|production|mfg|and|&|/|lot|' +
+    'lots|batch|pack|packaging|format|weight|count|sell|if|de|du|et|und|y|mhd|ddm|dlc|charge|lote|fecha|(|)|:|-|,'
+  ).split('|'),
+);
+/** Words before a code that make it an identifier of the product, not a lot: "model 1234", "UPC 0 11596 …". */
+export const IDENTIFIER_WORDS = new Set(
+  (
+    'model|models|modele|modeles|modell|modelo|item|items|ref|reference|references|sku|article|art|artikel|style|upc|' +
+    'upcs|ean|gtin|gtins|isbn|asin|barcode|barcodes|code-barres|registration|est|establishment|plant|usda|phone|tel|' +
+    'call|www|http|https|page|section|number|part|no|nr|#'
+  ).split('|'),
+);
+/** Labels that are other words too ("fast charge 65W", "code 4B"): a number with a unit after them is a quantity. */
+export const AMBIGUOUS_LABEL = new Set(['charge', 'code', 'codes', 'coded', 'product', 'production', 'los']);
+/** How far past the end of a list the rest of its sentence is checked for codes the list did not take. */
+export const TAIL = 15;
+/** Words that may stand between a date label and its first date before the date counts as labelled but unsure. */
+export const LABEL_GAP = 6;
+export const SENTENCE_END = new Set(['.', '…', '...']);
+/** Evidence quotes at most about this many characters of a list (the check cuts them further). */
+export const MAX_SPAN = 240;
+
+/** A barcode written in groups ("0 11596 85161 7"): the index after it, or i when none starts there. */
+export function spacedCodeEnd(toks: readonly Tok[], i: number): number {
+  let j = i;
+  let digits = 0;
+  while (j < toks.length && /^\d+$/.test((toks[j] as Tok).t) && digits < 15) digits += (toks[j++] as Tok).t.length;
+  return j - i >= 2 && digits >= 8 && digits <= 14 ? j : i;
+}
+
+export const YEAR = /^(?:19|20)\d\d$/;
+const NUMERIC_RANGE = /^([a-z]*)(\d+)([a-z]*)$/;
+
+/** A lot range "1001 to 1050", "L1001-L1050": both ends share their letters, and the numbers climb. */
+export function lotRange(from: string, to: string): { from: string; to: string } | undefined {
+  const a = NUMERIC_RANGE.exec(from);
+  const b = NUMERIC_RANGE.exec(to);
+  if (!a || !b || a[1] !== b[1] || a[3] !== b[3]) return undefined;
+  return Number(a[2]) < Number(b[2]) ? { from, to } : undefined;
+}
+
+/** One field's tokens and the items read from them; the readers of lots and dates extend it. */
+export class ScopeCursor {
+  protected readonly toks: Tok[];
+  protected readonly items: ScopeItem[] = [];
+  /** Tokens a list, label or phrase has taken: what is left over is checked for scope the reader missed. */
+  protected readonly taken: Uint8Array;
+
+  constructor(
+    folded: string,
+    protected readonly field: string,
+    order: DateOrder,
+    protected readonly quote: (at: number, end: number) => string,
+    /** A field that holds nothing but scope (production_dates, an identifier line): leftover codes are lots. */
+    protected readonly scopeOnly: boolean,
+  ) {
+    this.toks = tokenize(prepared(folded), order);
+    this.taken = new Uint8Array(this.toks.length);
+  }
+  protected push(item: Unplaced) {
+    this.items.push({ field: this.field, ...item } as ScopeItem);
+  }
+  /** The notice's words from token `from` to `to`; a long span keeps its label and its last words (lists run long). */
+  protected text(from: number, to: number): string {
+    const a = this.toks[from];
+    const b = this.toks[Math.min(to, this.toks.length - 1)];
+    if (!a || !b) return '';
+    if (b.end - a.at <= MAX_SPAN) return this.quote(a.at, b.end);
+    return `${this.quote(a.at, a.end)} … ${this.quote(Math.max(a.end, b.end - MAX_SPAN / 2), b.end)}`;
+  }
+  protected take(from: number, to: number) {
+    this.taken.fill(1, from, to);
+  }
+  protected unread(from: number, to: number, why: string) {
+    this.push({ kind: 'unread', why, text: this.text(from, to), sure: false });
+    this.take(from, to + 1);
+  }
+  protected skip(j: number, set: ReadonlySet<string>): number {
+    while (j < this.toks.length && set.has((this.toks[j] as Tok).t)) j++;
+    return j;
+  }
+  protected sentenceEnd(i: number): number {
+    let j = i;
+    while (j + 1 < this.toks.length && !SENTENCE_END.has((this.toks[j + 1] as Tok).t) && j - i < 40) j++;
+    return j;
+  }
+  /** Every item of one list quotes the whole list, label to last value: one piece of evidence, not a growing prefix each. */
+  protected quoteWhole(first: number, start: number, last: number) {
+    const text = this.text(start, last);
+    for (let n = first; n < this.items.length; n++) (this.items[n] as ScopeItem).text = text;
+  }
+  /**
+   * The rest of the sentence after a list: a code there that the list did not take, and that is no date, quantity,
+   * year or product identifier, may be more of the list ("Lots 1234, 1235 (carton) 1236"): the scope is unread.
+   */
+  protected tail(start: number, k: number) {
+    const { toks } = this;
+    for (let j = k; j < toks.length && j < k + TAIL; j++) {
+      const tok = toks[j] as Tok;
+      if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j)) return;
+      const spaced = spacedCodeEnd(toks, j);
+      if (spaced > j) {
+        j = spaced - 1;
+        continue;
+      }
+      if (tok.date || !isCode(tok) || isQuantity(toks, j) || YEAR.test(tok.t)) continue;
+      if (
+        /^\d{8,14}$/.test(tok.t) ||
+        IDENTIFIER_WORDS.has(toks[j - 1]?.t ?? '') ||
+        IDENTIFIER_WORDS.has(toks[j - 2]?.t ?? '')
+      )
+        continue;
+      this.unread(start, j, 'a code after the list it may belong to');
+      return;
+    }
+  }
+}

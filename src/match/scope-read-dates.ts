@@ -1,0 +1,131 @@
+// Reads the dates of a scope field: under a label or not, lists, ranges, open bounds, each reading of day and month.
+import type { DateSpan, Span } from './scope-dates.js';
+import { OPEN_END, OPEN_START } from './scope-items.js';
+import { hasDigit, isCode, isQuantity, type Tok } from './scope-tokens.js';
+import { BETWEEN, BETWEEN_AND, DATE_FILLER, type DateKind, LIST_JOINS, RANGE_WORDS } from './scope-words.js';
+import {
+  AFTER,
+  AFTER_AFTER,
+  BEFORE,
+  BEFORE_AFTER,
+  DATES,
+  LABEL_GAP,
+  LOTS,
+  SENTENCE_END,
+  ScopeCursor,
+} from './scope-cursor.js';
+
+export class DateReader extends ScopeCursor {
+  /** Dates from token j under a label at `start` (or unlabelled: start = j): lists, ranges, open bounds. */
+  protected dates(j: number, start: number, kind: DateKind, labelled: boolean): number {
+    const { toks } = this;
+    let sure = labelled;
+    let between = false;
+    let gap = 0;
+    let k = j;
+    // The words between the label and its first date.
+    while (k < toks.length && !toks[k]?.date && labelled) {
+      const t = (toks[k] as Tok).t;
+      if (BETWEEN.has(t)) between = true;
+      if (BEFORE.at(toks, k) || AFTER.at(toks, k)) break;
+      if (SENTENCE_END.has(t) || LOTS.at(toks, k) || DATES.at(toks, k) || isCode(toks[k])) break;
+      if (!DATE_FILLER.has(t)) {
+        gap++;
+        sure = false;
+      }
+      if (gap > LABEL_GAP) break;
+      k++;
+    }
+    const first = this.items.length;
+    while (k < toks.length) {
+      const tok = toks[k] as Tok;
+      if (LIST_JOINS.has(tok.t) && !(between && BETWEEN_AND.has(tok.t))) {
+        k++;
+        continue;
+      }
+      const before = BEFORE.at(toks, k);
+      const after = before ? undefined : AFTER.at(toks, k);
+      const bound = before ?? after;
+      if (bound && toks[k + bound.length]?.date) {
+        k += bound.length;
+        const d = (toks[k] as Tok).date as DateSpan;
+        this.dateItems(d, undefined, kind, this.text(start, k), sure, before ? 'before' : 'after');
+        k++;
+        continue;
+      }
+      if (!tok.date) break;
+      const d = tok.date;
+      const join = toks[k + 1]?.t ?? '';
+      const end = toks[k + 2]?.date;
+      if (end && (RANGE_WORDS.has(join) || (between && BETWEEN_AND.has(join)))) {
+        this.dateItems(d, end, kind, this.text(start, k + 2), sure);
+        between = false;
+        k += 3;
+        continue;
+      }
+      const older = BEFORE_AFTER.at(toks, k + 1);
+      const newer = older ? undefined : AFTER_AFTER.at(toks, k + 1);
+      const suffix = older ?? newer;
+      this.dateItems(
+        d,
+        undefined,
+        kind,
+        this.text(start, k + (suffix?.length ?? 0)),
+        sure,
+        older ? 'before' : newer ? 'after' : undefined,
+      );
+      k += 1 + (suffix?.length ?? 0);
+    }
+    if (this.items.length === first) {
+      // A label and no date: a mention ("the best before date is on the lid"), unless something date-like follows.
+      if (labelled) this.labelWithout(start, k);
+      return Math.max(k, start + 1);
+    }
+    this.quoteWhole(first, start, k - 1);
+    this.take(start, k);
+    if (labelled) this.tail(start, k);
+    return k;
+  }
+  /** A date label whose value the reader could not take: digits right after it ("DDM 2025", "Best by 2/25") are unread. */
+  protected labelWithout(start: number, k: number) {
+    for (let j = k; j < this.toks.length && j < k + 3; j++) {
+      const tok = this.toks[j] as Tok;
+      if (SENTENCE_END.has(tok.t)) return;
+      if (hasDigit(tok.t) && !isQuantity(this.toks, j)) {
+        this.unread(start, j, 'a date the reader does not know');
+        return;
+      }
+    }
+  }
+  /** The items of one date or range, under each reading of its day and month. */
+  protected dateItems(
+    d: DateSpan,
+    end: DateSpan | undefined,
+    kind: DateKind,
+    text: string,
+    sure: boolean,
+    open?: 'before' | 'after',
+  ) {
+    const spans: Span[] = [];
+    const readings: [Span, Span][] = end
+      ? [[d, end], ...(d.alt || end.alt ? [[d.alt ?? d, end.alt ?? end] as [Span, Span]] : [])]
+      : [[d, d], ...(d.alt ? [[d.alt, d.alt] as [Span, Span]] : [])];
+    for (const [a, b] of readings) if (a.from <= b.to) spans.push({ from: a.from, to: b.to });
+    // No reading runs forwards ("15/03 to 01/03"): each end on its own.
+    if (spans.length === 0)
+      for (const [a, b] of readings) spans.push({ from: a.from, to: a.to }, { from: b.from, to: b.to });
+    for (const s of spans) {
+      const from = open === 'before' ? OPEN_START : s.from;
+      const to = open === 'after' ? OPEN_END : s.to;
+      this.push({ kind: 'date', dateKind: kind, from, to, text, sure });
+    }
+  }
+}
+
+/** A date with no label: after a barcode ("0 11596 85161 7= 11/1/2013 - 11/29/2013") a code date, else a period. */
+export function unlabelledKind(toks: readonly Tok[], i: number): DateKind {
+  const prev = toks[i - 1]?.t ?? '';
+  const before = toks[i - 2]?.t ?? '';
+  if (prev === '=' || (prev === ':' && /^\d+$/.test(before)) || /^\d{6,}$/.test(prev)) return 'code-date';
+  return 'period';
+}

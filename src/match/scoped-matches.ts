@@ -1,0 +1,53 @@
+// The matcher's last step: each candidate row judged against the notice's scope, given its level, and ordered.
+import type { CatalogueBatch } from './catalogue-batch.js';
+import type { CatalogueRow } from './catalogue.js';
+import { explainScope } from './explain.js';
+import { LEVEL, LEVEL_RANK, type Match, type MatchLevel, type MatchReason, RANK } from './match-levels.js';
+import { recallScope } from './scope.js';
+import { checkScope, type ScopeAnswer } from './scope-check.js';
+
+/** What the scope step needs of an indexed catalogue row. */
+export interface ScopedRow {
+  row: CatalogueRow;
+  batch: CatalogueBatch;
+  gtins: string[];
+}
+
+/** Each row at its best tier, `excluded` when out of the notice's scope; best levels and tiers first, then by row. */
+export function scopedMatches<R extends ScopedRow>(
+  recall: Record<string, unknown>,
+  best: ReadonlyMap<R, { reason: MatchReason; explain: () => string }>,
+  explain: boolean,
+): Match[] {
+  const scope = recallScope(recall);
+  // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
+  const unbatched = new Map<string, ScopeAnswer>();
+  const scopeOf = (r: R) => {
+    if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
+    const key = r.gtins.join(' ');
+    let answer = unbatched.get(key);
+    if (!answer) {
+      answer = checkScope(scope, r.batch, r.gtins);
+      unbatched.set(key, answer);
+    }
+    return answer;
+  };
+  return [...best]
+    .map(([r, found]): Match => {
+      const answer = scopeOf(r);
+      const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[found.reason];
+      // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
+      const told = scope.length > 0 || r.batch.lot !== undefined || r.batch.dates !== undefined;
+      return {
+        level,
+        reason: found.reason,
+        row: r.row,
+        scope: answer.scope,
+        scopeEvidence: answer.evidence,
+        explain: explain ? found.explain() + (told ? `; ${explainScope(scope, r.batch, answer)}` : '') : '',
+      };
+    })
+    .sort(
+      (a, b) => LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || RANK[a.reason] - RANK[b.reason] || a.row.line - b.row.line,
+    );
+}
