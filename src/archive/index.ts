@@ -44,4 +44,11 @@ export type {
 } from './cases-model.js';
 export { CaseLogBrokenError, CaseNotFoundError, CasesNotKeptError, CaseStepError } from './cases-errors.js';
 export type { CaseLogCheck } from './cases-chain.js';
-export type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';
+export type {
+  OutboxActions,
+  OutboxBacklog,
+  OutboxClaim,
+  OutboxItem,
+  OutboxOutcome,
+  OutboxRenewal,
+} from './outbox-model.js';

@@ -32,6 +32,15 @@ export interface OutboxClaim {
   nowMs: number;
 }
 
+/** A host keeping the rows of its claim it has not finished: each gets a fresh lease, if it is still this host's. */
+export interface OutboxRenewal {
+  host: string;
+  ids: readonly number[];
+  leaseMs: number;
+  /** This host's clock (SQLite); PostgreSQL's leases run on the server's. */
+  nowMs: number;
+}
+
 /** How one attempt ended: done, to be retried after a while, or given up (it can never succeed). */
 export type OutboxOutcome = { ok: true } | { ok: false; error: string; retryInMs: number; giveUp: boolean };
 

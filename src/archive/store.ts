@@ -3,7 +3,14 @@ import type { SortField, SortOrder } from '../api/constants.js';
 import type { RecordFilter } from '../filters/record-filter.js';
 import type { CaseLogCheck } from './cases-chain.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from './cases-model.js';
-import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from './outbox-model.js';
+import type {
+  OutboxActions,
+  OutboxBacklog,
+  OutboxClaim,
+  OutboxItem,
+  OutboxOutcome,
+  OutboxRenewal,
+} from './outbox-model.js';
 import type { SyncRunRow } from './run-rows.js';
 import type { StatsField } from './stats-fields.js';
 
@@ -156,6 +163,11 @@ export interface ArchiveStore {
   setOutboxActions(actions: OutboxActions): void;
   /** Claims up to `limit` rows owed (unclaimed, or whose lease ended), oldest first; each claim counts an attempt. */
   claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]>;
+  /**
+   * Extends the lease of claimed rows still owed and still this host's (no other host claimed them after a lease
+   * ended); gives the ids it renewed: a row missing is another host's now, or done.
+   */
+  renewOutbox(renewal: OutboxRenewal): Promise<number[]>;
   /** Records how an attempt ended: done, retried after `retryInMs`, or given up. */
   settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void>;
   /** What the outbox still owes, and what it gave up: for `doctor` and the metrics. */

@@ -3,7 +3,9 @@ import type { DbTarget } from '../archive/db-target.js';
 import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
+import { ConfigError } from './config/config-errors.js';
 import { readProfile } from './config/open-store.js';
+import { UsageError } from './cli-errors.js';
 import { dbSecret, noteMonitor, noteSecrets } from './config/run-secrets.js';
 import type { Context } from './context.js';
 import type { OutputSpec, RecordOutput } from './files/record-output.js';
@@ -52,10 +54,31 @@ async function loadProfile(globals: GlobalFlags, ctx: Context): Promise<ProfileV
 
 /** Flags, environment and profile resolved into settings; the secrets among them noted, so no message shows them. */
 export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<Settings> {
-  const settings = resolveSettings(globals, ctx.env, await loadProfile(globals, ctx));
+  return settingsOf(globals, ctx, await loadProfile(globals, ctx));
+}
+
+function settingsOf(globals: GlobalFlags, ctx: Context, profileValues: ProfileValues): Settings {
+  const settings = resolveSettings(globals, ctx.env, profileValues);
   noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
   noteMonitor(ctx, settings.monitor);
   return settings;
+}
+
+/**
+ * For doctor, whose config check reports a config file it cannot read (or a value in the profile refused) and goes
+ * on with the other checks: then the settings leave the profile out, and `profileProblem` says why. A refusal that
+ * remains without the profile comes from a flag or the environment: the run's own error, thrown.
+ */
+export async function loadSettingsDespiteProfile(
+  globals: GlobalFlags,
+  ctx: Context,
+): Promise<{ settings: Settings; profileProblem?: Error }> {
+  try {
+    return { settings: await loadSettings(globals, ctx) };
+  } catch (err) {
+    if (!(err instanceof ConfigError || err instanceof UsageError)) throw err;
+    return { settings: settingsOf(globals, ctx, {}), profileProblem: err };
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type OutboxEntry,
   type OutboxItem,
   type OutboxOutcome,
+  type OutboxRenewal,
   type OutboxRow,
   outboxItem,
   outboxRows,
@@ -57,6 +58,18 @@ export async function claimOutbox(client: pg.Client, s: string, claim: OutboxCla
   );
   // RETURNING's order is not the subquery's: oldest first again.
   return rows.sort((a, b) => a.id - b.id).map(outboxItem);
+}
+
+/** Renews only rows this host claimed last and still owes: one whose lease ended and another host took stays theirs. */
+export async function renewOutbox(client: pg.Client, s: string, renewal: OutboxRenewal): Promise<number[]> {
+  if (renewal.ids.length === 0) return [];
+  const { rows } = await client.query<{ id: number }>(
+    `UPDATE ${s}.outbox SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+      WHERE id = ANY($1::bigint[]) AND claimed_by = $2 AND state = 'pending'
+      RETURNING id`,
+    [[...renewal.ids], renewal.host, renewal.leaseMs],
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 export async function settleOutbox(client: pg.Client, s: string, id: number, outcome: OutboxOutcome): Promise<void> {

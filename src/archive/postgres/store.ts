@@ -29,8 +29,15 @@ import { commitHorizon } from './commit-stamp.js';
 import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
 import { DEFAULT_LOCK_WAIT_MS, prepareSchema } from './migrate.js';
 import { pgTexts } from './pg-text.js';
-import { claimOutbox, outboxBacklog, outboxOldestPending, settleOutbox } from './outbox.js';
-import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
+import { claimOutbox, outboxBacklog, outboxOldestPending, renewOutbox, settleOutbox } from './outbox.js';
+import type {
+  OutboxActions,
+  OutboxBacklog,
+  OutboxClaim,
+  OutboxItem,
+  OutboxOutcome,
+  OutboxRenewal,
+} from '../outbox-model.js';
 import { runsAround, storedInPeriod } from './period.js';
 import { beginRun, extent, finishRun, versions } from './runs.js';
 import { CASES_VERSION, OUTBOX_VERSION, quoted } from './schema.js';
@@ -167,6 +174,10 @@ export class PostgresStore implements ArchiveStore {
 
   claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]> {
     return this.run((client) => claimOutbox(client, this.s, claim));
+  }
+
+  renewOutbox(renewal: OutboxRenewal): Promise<number[]> {
+    return this.run((client) => renewOutbox(client, this.s, renewal));
   }
 
   settleOutbox(id: number, outcome: OutboxOutcome, _nowMs: number): Promise<void> {

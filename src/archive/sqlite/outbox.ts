@@ -7,6 +7,7 @@ import {
   type OutboxEntry,
   type OutboxItem,
   type OutboxOutcome,
+  type OutboxRenewal,
   type OutboxRow,
   outboxItem,
   outboxRows,
@@ -46,6 +47,18 @@ export function claimOutbox(db: Database.Database, claim: OutboxClaim): OutboxIt
   });
   // Selected before the UPDATE counted this claim.
   return take.immediate().map((r) => outboxItem({ ...r, attempts: r.attempts + 1 }));
+}
+
+/** Renews only rows this host claimed last and still owes: one whose lease ended and another host took stays theirs. */
+export function renewOutbox(db: Database.Database, renewal: OutboxRenewal): number[] {
+  if (renewal.ids.length === 0) return [];
+  const marks = renewal.ids.map(() => '?').join(', ');
+  const rows = db
+    .prepare(
+      `UPDATE outbox SET lease_until = ? WHERE id IN (${marks}) AND claimed_by = ? AND state = 'pending' RETURNING id`,
+    )
+    .all(renewal.nowMs + renewal.leaseMs, ...renewal.ids, renewal.host) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 export function settleOutbox(db: Database.Database, id: number, outcome: OutboxOutcome, nowMs: number): void {

@@ -32,8 +32,15 @@ import { beginRun, extent, finishRun, runsAround } from './runs.js';
 import { listRecords, listRecordTexts } from './select.js';
 import { stats } from './stats.js';
 import { Upserter } from './upsert.js';
-import { claimOutbox, OutboxWriter, outboxBacklog, outboxOldestPending, settleOutbox } from './outbox.js';
-import type { OutboxActions, OutboxBacklog, OutboxClaim, OutboxItem, OutboxOutcome } from '../outbox-model.js';
+import { claimOutbox, OutboxWriter, outboxBacklog, outboxOldestPending, renewOutbox, settleOutbox } from './outbox.js';
+import type {
+  OutboxActions,
+  OutboxBacklog,
+  OutboxClaim,
+  OutboxItem,
+  OutboxOutcome,
+  OutboxRenewal,
+} from '../outbox-model.js';
 
 export class SqliteStore implements ArchiveStore {
   readonly engine = 'sqlite' as const;
@@ -115,6 +122,10 @@ export class SqliteStore implements ArchiveStore {
 
   claimOutbox(claim: OutboxClaim): Promise<OutboxItem[]> {
     return this.run(() => claimOutbox(this.db, claim));
+  }
+
+  renewOutbox(renewal: OutboxRenewal): Promise<number[]> {
+    return this.run(() => renewOutbox(this.db, renewal));
   }
 
   settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void> {

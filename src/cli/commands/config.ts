@@ -106,10 +106,25 @@ async function runSet(_opts: unknown, globals: GlobalFlags, ctx: Context, args: 
     raw = await readSecret(ctx, key, SECRET_PROMPTS[key] ?? `${key}: `);
   }
   const value = validateConfigValue(key, raw.trim());
+  if (key === 'case-sla') await refuseUnknownCalendar(String(value), raw.trim());
   const store = await openConfigStore(ctx.env, ctx.stderr);
   const profile = resolveProfileName(globals, ctx.env);
   await store.set(profile, key, value);
   ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
+}
+
+/**
+ * The table's parser checks a case-sla's form; whether date-holidays knows its country (`2wd:ZZ`) takes loading that
+ * package, so it is asked here, before the value is stored, rather than by every later `match --open-cases`.
+ */
+async function refuseUnknownCalendar(value: string, given: string): Promise<void> {
+  const { unknownCaseSlaCalendar } = await import('../../jobs/matching/sla.js');
+  const country = await unknownCaseSlaCalendar(value);
+  if (country === undefined) return;
+  const { ConfigValueError } = await import('../../runtime/config/config-errors.js');
+  throw new ConfigValueError(`invalid value "${given}" for case-sla: no public holidays known for ${country}`, {
+    hint: `expected ${SETTINGS.find((row) => row.key === 'case-sla')?.values}; <country>: a two-letter code such as FR, DE, GB or US`,
+  });
 }
 
 async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {

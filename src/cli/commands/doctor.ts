@@ -6,7 +6,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { Context } from '../../runtime/context.js';
 import type { DoctorPlan } from '../../jobs/doctor/run-doctor.js';
-import { action, inSession, type OptionsOf } from './define-action.js';
+import { action, type OptionsOf } from './define-action.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -59,7 +59,10 @@ export function registerDoctor(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planDoctor(opts);
       const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
-      await inSession(globals, c, (session) => runDoctor(plan, session));
+      // A config file that cannot be read is one of doctor's findings (its config check), not the end of the run.
+      const { loadSettingsDespiteProfile, runIn, sessionWith } = await import('../../runtime/session.js');
+      const { settings, profileProblem } = await loadSettingsDespiteProfile(globals, c);
+      await runIn(sessionWith(settings, globals, c), (session) => runDoctor(plan, session, profileProblem));
     }),
   );
 }

@@ -14,7 +14,7 @@ import type { ActionsPlan } from '../watch/plan.js';
 import { buildActions } from '../watch/build-actions.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 
-/** Rows claimed at once: a host killed mid-delivery leaves at most these to wait for their lease. */
+/** Rows claimed at once (their lease renewed before each attempt): a host killed mid-delivery leaves these to wait for it. */
 const CLAIM = 10;
 /** Rows a batch action (--email) takes at once: one message holds them all. */
 const BATCH_CLAIM = 1000;
@@ -96,6 +96,17 @@ export function openOutboxDelivery(
     );
   };
 
+  /**
+   * The lease covers one attempt, not the whole claim: before each attempt the rows not yet tried get a fresh one, so
+   * a live host keeps what it claimed however slow the receiver. False when the next row is no longer this host's
+   * (its lease ran out first and another host took it): that host delivers it.
+   */
+  const stillHeld = async (rest: readonly OutboxItem[]) => {
+    const ids = rest.map((r) => r.id);
+    const kept = await archive.renewOutbox({ host, ids, leaseMs: lease, nowMs: ctx.now() });
+    return kept.map(Number).includes(Number(ids[0]));
+  };
+
   return {
     queued,
     async deliver() {
@@ -121,10 +132,11 @@ export function openOutboxDelivery(
       while (perRecall.length > 0 && inBudget()) {
         const items = await claim(perRecall, CLAIM);
         if (items.length === 0) break;
-        for (const item of items) {
+        for (const [i, item] of items.entries()) {
           const action = actions.find((a) => a.name === item.action);
           // Interrupted: what is claimed but not tried waits for its lease, then any host delivers it.
           if (!action || ctx.signal.aborted) continue;
+          if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
           const result = await action.attempt(item.record, ctx.signal);
           if (!result.ok && ctx.signal.aborted) continue;
           await settle(item, result, report);

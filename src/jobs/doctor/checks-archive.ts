@@ -4,6 +4,8 @@ import type { DbTarget } from '../../archive/db-target.js';
 import { openArchiveAt } from '../../runtime/archive/archive-file.js';
 import { type CheckResult, fail, ok, warn } from './check.js';
 import { checkOutbox } from './check-outbox.js';
+import { checkArchiveMissing } from './check-archive-missing.js';
+import { ArchiveMissingError } from '../../archive/archive-errors.js';
 
 /** A source not synced successfully for this long is worth a warning: the feed's window is 24 hours. */
 const STALE_SYNC_MS = 25 * 3_600_000;
@@ -14,6 +16,8 @@ export async function checkArchive(target: DbTarget, now: number): Promise<Check
   try {
     archive = await openArchiveAt(target, { create: false, readOnly: true });
   } catch (err) {
+    // Before the first sync there is none: a fresh install is no failure, when the sync to come can create it.
+    if (err instanceof ArchiveMissingError) return [await checkArchiveMissing(target)];
     const { describeError } = await import('../../runtime/error-reports.js');
     const report = describeError(err);
     return [fail('archive', `${target.name}: ${report.message}`, report.hints[0])];

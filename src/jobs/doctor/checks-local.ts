@@ -10,8 +10,11 @@ import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
 const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
 
-/** The config file and the run's profile (--profile, else RECALL_FEED_PROFILE, else default) in it. */
-export async function checkConfig(profile: string, ctx: Context): Promise<CheckResult> {
+/**
+ * The config file and the run's profile (--profile, else RECALL_FEED_PROFILE, else default) in it; `profileProblem`
+ * is why the run's settings had to leave the profile out (a value in it refused).
+ */
+export async function checkConfig(profile: string, ctx: Context, profileProblem?: Error): Promise<CheckResult> {
   const file = configPath(ctx.env);
   let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
@@ -26,12 +29,27 @@ export async function checkConfig(profile: string, ctx: Context): Promise<CheckR
     });
     const known = Object.keys(store.list(profile)).length > 0 || profile === 'default';
     const detail = `${file} (mode ${mode(stat.mode)}), profile '${profile}'`;
+    if (profileProblem)
+      return fail(
+        'config',
+        `${detail}: ${messageOf(profileProblem)}; the other checks ran without the profile`,
+        hintOf(profileProblem) ?? 'recall-feed config set <key> <value>',
+      );
     if (warnings.length) return warn('config', `${detail}: ${warnings[0]}`, `chmod 600 ${file}`);
     if (!known) return warn('config', `${detail} holds no settings`, 'check --profile or RECALL_FEED_PROFILE');
     return ok('config', detail);
   } catch (err) {
-    return fail('config', messageOf(err), 'fix or move the file aside; `recall-feed config set` writes a new one');
+    return fail(
+      'config',
+      `${messageOf(err)}; the other checks ran without the profile`,
+      'fix or move the file aside; `recall-feed config set` writes a new one',
+    );
   }
+}
+
+function hintOf(err: Error): string | undefined {
+  const hint = (err as { hint?: unknown }).hint;
+  return typeof hint === 'string' ? hint : undefined;
 }
 
 /** A state file: absent (a first run creates it), or JSON we can read, in a folder we can write. */

@@ -14,6 +14,7 @@ import { checkArchive } from './checks-archive.js';
 import { checkSmtp, checkWebhook } from './checks-delivery.js';
 import { checkConfig, checkLock, checkState } from './checks-local.js';
 import { checkMonitor } from './check-monitor.js';
+import { checkCaseSla } from './check-case-sla.js';
 
 export interface DoctorPlan {
   every: string | undefined;
@@ -45,9 +46,15 @@ async function keyChecks(plan: DoctorPlan, session: Session) {
   return [key, await checkQuota(api, plan.every, session.ctx)];
 }
 
-export async function collectChecks(plan: DoctorPlan, session: Session): Promise<CheckResult[]> {
+export async function collectChecks(
+  plan: DoctorPlan,
+  session: Session,
+  profileProblem?: Error,
+): Promise<CheckResult[]> {
   const { ctx, settings } = session;
-  const results: CheckResult[] = [await checkConfig(settings.profile, ctx)];
+  const results: CheckResult[] = [await checkConfig(settings.profile, ctx, profileProblem)];
+  const sla = await checkCaseSla(settings.profileCaseSla);
+  if (sla) results.push(sla);
   if (settings.sandbox) {
     results.push(skip('api', 'with --sandbox the API is a local sandbox'));
   } else {
@@ -94,9 +101,10 @@ function doctorFormat(session: Session): DoctorFormat {
   return session.terminal.stdoutIsTTY && !file ? 'table' : 'jsonl';
 }
 
-export async function runDoctor(plan: DoctorPlan, session: Session): Promise<void> {
+/** `profileProblem`: why the profile's values were left out of the settings (the config check fails with it). */
+export async function runDoctor(plan: DoctorPlan, session: Session, profileProblem?: Error): Promise<void> {
   const output = await session.output({ format: doctorFormat(session) });
-  const results = await collectChecks(plan, session);
+  const results = await collectChecks(plan, session, profileProblem);
   const status = overall(results);
   // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
   const clean = results.map((r) => ({

@@ -1,6 +1,7 @@
 // Case deadlines: an --sla (`2wd`, `24h`, `3d`) read, and a case's due time from its recall's published_at.
 import { UsageError } from '../../runtime/cli-errors.js';
 import { parseCaseSla, parseDeadline } from '../../runtime/settings-parsers.js';
+import { setting } from '../../runtime/settings-table.js';
 
 export interface Sla {
   amount: number;
@@ -60,11 +61,36 @@ async function loadCalendars(): Promise<void> {
   HolidaysClass = mod.default;
 }
 
+/** Whether date-holidays knows the public holidays of `country` (its data loaded now, if it was not). */
+async function knownCalendar(country: string): Promise<boolean> {
+  await loadCalendars();
+  return HolidaysClass !== undefined && country in new HolidaysClass('FR').getCountries();
+}
+
 /** Loads the calendar an --sla needs, and refuses a country it has no holidays for (before anything is written). */
 export async function prepareSla(sla: Sla | undefined): Promise<void> {
   if (sla?.calendar === undefined) return;
-  await loadCalendars();
-  if (!HolidaysClass || !(sla.calendar in new HolidaysClass('FR').getCountries())) throw unknownCalendar(sla.calendar);
+  if (!(await knownCalendar(sla.calendar))) throw unknownCalendar(sla.calendar);
+}
+
+/**
+ * The country a case-sla value (as the settings table's parser normalized it: `2wd:ZZ`) names for its calendar when
+ * no public holidays are known for it; undefined when it names none or a known one. The table's parser checks only
+ * the form: `config set case-sla` and doctor ask this too, so that no run after them finds out.
+ */
+export async function unknownCaseSlaCalendar(value: string): Promise<string | undefined> {
+  const { calendar } = slaOf(value);
+  return calendar === undefined || (await knownCalendar(calendar)) ? undefined : calendar;
+}
+
+/** How to mend a stored case-sla: the command, and the forms it takes. */
+export function caseSlaHint(): string {
+  return `fix it with \`recall-feed config set case-sla ...\`: ${setting('case-sla').values}`;
+}
+
+/** The refusal of a stored case-sla, in the setting's words: its value and why. */
+export function caseSlaRefusal(source: string, value: string, why: string): UsageError {
+  return new UsageError(`${source} ${value}: ${why}`, caseSlaHint());
 }
 
 const holidayCache = new Map<string, Set<string>>();
@@ -117,10 +143,18 @@ export function dueAt(sla: Sla, publishedAt: unknown): string | undefined {
   return new Date(at).toISOString();
 }
 
+const SETTING = 'the case-sla setting';
+
 /** The deadline of a run's cases: --sla, else the profile's case-sla; its calendar loaded and checked. */
-export async function caseSla(flag: Sla | undefined, setting: string | undefined): Promise<Sla | undefined> {
-  // The setting may name its calendar (`2wd:FR`): checked by the table's parser, as `config set case-sla` checks it.
-  const sla = flag ?? (setting === undefined ? undefined : slaOf(parseCaseSla(setting, 'the case-sla setting')));
-  await prepareSla(sla);
+export async function caseSla(flag: Sla | undefined, stored: string | undefined): Promise<Sla | undefined> {
+  if (flag !== undefined || stored === undefined) {
+    await prepareSla(flag);
+    return flag;
+  }
+  // The setting may name its calendar (`2wd:FR`): its form checked by the table's parser, as `config set` checks it.
+  const sla = slaOf(parseCaseSla(stored, SETTING));
+  // Stored before `config set` asked date-holidays, or edited by hand: named as the setting, not as --calendar.
+  if (sla.calendar !== undefined && !(await knownCalendar(sla.calendar)))
+    throw caseSlaRefusal(SETTING, sla.text, `no public holidays known for ${sla.calendar}`);
   return sla;
 }
