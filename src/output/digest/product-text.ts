@@ -1,4 +1,5 @@
 // "Your products" as every digest format names them: a catalogue row and the recall it matched, and their words.
+import { groupDigits } from '../numbers.js';
 import { shorten } from '../shorten.js';
 
 /** One catalogue row and the recall it matched, as every digest format opens with it (docs/digest.md). */
@@ -58,4 +59,15 @@ export function productFacts(p: ProductRow): string {
 /** Why an excluded row is not affected, in the notice's own words: `out of scope: <field>: "<text>"`; else null. */
 export function outOfScope(p: ProductRow): string | null {
   return p.level === 'excluded' ? `out of scope: ${p.scope_evidence ?? 'the notice names other lots or dates'}` : null;
+}
+
+/** The note after a list cut to its budget: `… and 212 more of your products (200 matches, 12 possible), in the attached recalls-2026-11-26.csv.` */
+export function productsMore(left: readonly ProductRow[], attachment: string | undefined): string {
+  const by = new Map<string, number>();
+  for (const p of left) by.set(p.level, (by.get(p.level) ?? 0) + 1);
+  const levels = [...by].map(
+    ([level, n]) => `${groupDigits(n)} ${level === 'match' ? (n === 1 ? 'match' : 'matches') : level}`,
+  );
+  const where = attachment === undefined ? '' : `, in the attached ${attachment}`;
+  return `… and ${groupDigits(left.length)} more of your products (${levels.join(', ')})${where}.`;
 }
