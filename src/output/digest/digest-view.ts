@@ -1,5 +1,5 @@
 // The digest of a period as its JSON contract (docs/digest.md), what every digest renderer reads, and the sentences every format says about it.
-import type { MonitoringHealth } from '../../archive/health.js';
+import type { MonitoringView } from '../archive-views.js';
 import { counted, groupDigits } from '../numbers.js';
 import { shortDate } from '../recall-text.js';
 import { worstSeverity } from '../severity-order.js';
@@ -22,7 +22,7 @@ export interface Digest {
   counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
   /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
   matches: Record<string, unknown>[] | null;
-  health: MonitoringHealth & { sources_checked: boolean; writes_settled: boolean };
+  health: MonitoringView & { sources_checked: boolean; writes_settled: boolean };
 }
 
 /** With a catalogue: `3 of your products match (1 serious)`, counting catalogue rows, not pairs. */
