@@ -17,13 +17,15 @@ import {
 } from './deadline-text.js';
 import { outOfScope, productName, type ProductRow, productsMore, productTitle } from './product-text.js';
 
+// A long word (a name, a link) may break anywhere in a cell: else it widens its column and pushes the last ones (the
+// case) out of the window.
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
 h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.5em}
 .health{padding:.6em 1em;border-left:5px solid}.complete{border-color:#2a7a2a;background:#eef7ee}.incomplete{border-color:#b00020;background:#fdecee}
 .recall{margin:.6em 0;break-inside:avoid}.facts{color:#444}.sev{display:inline-block;min-width:5em;font-weight:bold}
 .late{color:#b00020;font-weight:bold}.sev-serious{color:#b00020}.sev-high{color:#c65d00}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
-td.n{text-align:right}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
+td.n{text-align:right}td{overflow-wrap:anywhere}table.products{width:100%}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
 `;
 
 /** A severity as a CSS class suffix (`sev-serious`): letters only, so hostile text cannot leave the attribute. */
