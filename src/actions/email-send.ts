@@ -10,6 +10,12 @@ export interface MailMessage {
   html: string;
   /** Files sent with it (the digest's CSV); their content in memory, never read from a path. */
   attachments?: { filename: string; content: string; contentType: string }[];
+  /**
+   * Send the text parts quoted-printable (or 7bit, when plain ASCII in short lines) rather than let the library
+   * pick base64 for text with many non-Latin characters: a part's size as sent then has the bound the digest's
+   * budget reckons with (src/output/digest/fit-budget.ts, wireBytes).
+   */
+  quotedPrintable?: boolean;
 }
 
 /** The outcome of one attempt; `refused` when the server answered with a permanent (5xx) refusal. */
@@ -64,6 +70,7 @@ export async function sendMail(
       text: message.text,
       html: message.html,
       ...(message.attachments ? { attachments: message.attachments } : {}),
+      ...(message.quotedPrintable ? { textEncoding: 'quoted-printable' as const } : {}),
     });
     return { ok: true };
   } catch (err) {

@@ -95,7 +95,7 @@ describe('match', () => {
     expect(Object.keys(first).slice(0, 3)).toEqual(['level', 'reason', 'catalog_line']);
     expect(r.stderr).toContain(`catalogue row 6: barcode '${wrongCheck}' has a wrong check digit`);
     expect(r.stderr).toContain(
-      `catalogue: 6 rows · 0 barcodes rejected · 1 with a wrong check digit · recalls: ${recalls.length.toLocaleString('en-US')} · ${matches.length} match`,
+      `catalogue: 6 rows · 0 barcodes rejected · 1 with a wrong check digit · recalls: ${recalls.length.toLocaleString('en-US')} published in the last 24 h · ${matches.length} match`,
     );
   });
 

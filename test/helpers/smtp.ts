@@ -15,6 +15,42 @@ export interface ReceivedMail {
   ids: string[];
   /** Files attached, their content as UTF-8 text. */
   attachments: { filename: string; contentType: string; content: string }[];
+  /** Each leaf MIME part as it came over the wire: its type, transfer encoding and body bytes (still encoded). */
+  parts: WirePart[];
+}
+
+export interface WirePart {
+  contentType: string;
+  encoding: string;
+  bytes: number;
+}
+
+/** A header's value in a block of headers (unfolded), lower-cased name. */
+function header(head: string, name: string): string {
+  const unfolded = head.replace(/\r\n[ \t]+/g, ' ');
+  const line = unfolded.split('\r\n').find((l) => l.toLowerCase().startsWith(`${name}:`));
+  return line === undefined ? '' : line.slice(name.length + 1).trim();
+}
+
+/** The leaf parts of a raw message, split on its multipart boundaries as sent (no decoding). */
+export function wireParts(raw: string): WirePart[] {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = split < 0 ? raw : raw.slice(0, split);
+  const body = split < 0 ? '' : raw.slice(split + 4);
+  const type = header(head, 'content-type');
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!/^multipart\//i.test(type) || boundary === undefined) {
+    return [
+      {
+        contentType: type.split(';')[0]!.toLowerCase(),
+        encoding: header(head, 'content-transfer-encoding').toLowerCase() || '7bit',
+        bytes: Buffer.byteLength(body.replace(/\r\n$/, '')),
+      },
+    ];
+  }
+  const pieces = body.split(`--${boundary}`);
+  // Before the first boundary: the preamble; after the closing `--boundary--`: the epilogue.
+  return pieces.slice(1, -1).flatMap((piece) => wireParts(piece.replace(/^\r\n/, '').replace(/\r\n$/, '')));
 }
 
 export interface SmtpOptions {
@@ -45,8 +81,14 @@ export async function smtpServer(opts: SmtpOptions = {}) {
       else cb(new Error('Invalid username or password'));
     },
     onData(stream, session, cb) {
-      simpleParser(stream)
-        .then((parsed) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      new Promise<Buffer>((resolve, reject) => {
+        stream.on('end', () => resolve(Buffer.concat(chunks)));
+        stream.on('error', reject);
+      })
+        .then(async (raw) => ({ raw, parsed: await simpleParser(raw) }))
+        .then(({ raw, parsed }) => {
           const text = parsed.text ?? '';
           const mail: ReceivedMail = {
             rcpt: session.envelope.rcptTo.map((r) => r.address),
@@ -60,6 +102,7 @@ export async function smtpServer(opts: SmtpOptions = {}) {
               contentType: a.contentType,
               content: a.content.toString('utf8'),
             })),
+            parts: wireParts(raw.toString('latin1')),
           };
           if (opts.refuse) {
             const err = new Error(opts.refuse) as Error & { responseCode: number };

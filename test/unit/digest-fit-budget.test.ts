@@ -1,15 +1,42 @@
-// fitting(): the items in order while their UTF-8 bytes fit, the rest never rendered.
+// fitting() and friends: the items in order while their bytes as sent (quoted-printable, wireBytes) fit, the rest never rendered.
+import { encode, wrap } from 'nodemailer/lib/qp';
 import { describe, expect, it } from 'vitest';
-import { fitting, fittingKept, fittingLists } from '../../src/output/digest/fit-budget.js';
+import { fitting, fittingLists, fittingSkip, wireBytes, withinBudget } from '../../src/output/digest/fit-budget.js';
+
+/** What nodemailer sends for a text part forced to quoted-printable: CRLF line ends, lines wrapped at 76. */
+const sentQp = (text: string) => Buffer.byteLength(wrap(encode(Buffer.from(text.replace(/\n/g, '\r\n'))), 76));
+
+describe('wireBytes', () => {
+  const samples = [
+    'plain words in a short line',
+    `<tr><td class="sev-serious">${'x'.repeat(300)}</td><td style="a=b">=</td></tr>`,
+    'Kettle Deluxe · 电热水壶 召回 · Überhitzung · ≥ 2 kW '.repeat(40),
+    'ends in spaces   \nand tabs\t\t\nnext',
+    '\u0007 control \u001b bytes',
+    'é'.repeat(500),
+  ];
+
+  it("is never less than what nodemailer's quoted-printable encoder sends", () => {
+    for (const s of samples) expect(wireBytes(s)).toBeGreaterThanOrEqual(sentQp(s));
+  });
+
+  it('adds up over parts to at least the whole, so lists measured item by item never undercount', () => {
+    const whole = samples.join('\n');
+    const parts = samples.reduce((n, s, i) => n + wireBytes(i < samples.length - 1 ? `${s}\n` : s), 0);
+    expect(parts).toBeGreaterThanOrEqual(wireBytes(whole));
+  });
+});
 
 describe('fitting', () => {
-  it('counts UTF-8 bytes and the separator, stopping at the first item that does not fit', () => {
-    // 'é' is 2 bytes: items of 4, 2 and 6 bytes, plus 1 separator each = 5, 3, 7.
+  it('counts bytes as sent and the separator, stopping at the first item that does not fit', () => {
     const items = ['éé', 'ab', 'abcdef', 'a'];
-    expect(fitting(items, (s) => s, 8, 1)).toEqual({ shown: ['éé', 'ab'], used: 8 });
+    const size = (s: string) => sentQp(`${s}\n`);
+    const room = wireBytes('éé\n') + wireBytes('ab\n');
+    const two = fitting(items, (s) => s, room, '\n');
+    expect(two).toEqual({ shown: ['éé', 'ab'], used: room });
+    expect(two.used).toBeGreaterThanOrEqual(size('éé') + size('ab'));
     // A later small item is not taken once one did not fit.
-    expect(fitting(items, (s) => s, 10, 1)).toEqual({ shown: ['éé', 'ab'], used: 8 });
-    expect(fitting(items, (s) => s, 4)).toEqual({ shown: ['éé'], used: 4 });
+    expect(fitting(items, (s) => s, room + wireBytes('abcdef\n') - 1, '\n').shown).toEqual(['éé', 'ab']);
     expect(fitting(items, (s) => s, 0)).toEqual({ shown: [], used: 0 });
     expect(fitting(items, (s) => s, Number.POSITIVE_INFINITY).shown).toEqual(items);
   });
@@ -20,40 +47,46 @@ describe('fitting', () => {
       rendered.push(n);
       return 'x'.repeat(10);
     };
-    fitting([1, 2, 3, 4, 5], render, 25);
+    fitting([1, 2, 3, 4, 5], render, 2 * wireBytes('x'.repeat(10)) + 1);
     expect(rendered).toEqual([1, 2, 3]);
   });
 });
 
-describe('fittingKept', () => {
-  it('shows every kept row whatever it takes and skips, not stops at, another row too big', () => {
-    // Rows of 6, 9, 3 and 2 bytes with the separator; only 'K' rows must show.
-    const rows = ['K....', 'abcdefgh', 'ab', 'a'];
-    const kept = (s: string) => s.startsWith('K');
-    expect(fittingKept(rows, (s) => s, kept, 11, 1)).toEqual({ shown: ['K....', 'ab', 'a'], used: 11, left: 1 });
-    expect(fittingKept(rows, (s) => s, kept, 0, 1)).toEqual({ shown: ['K....'], used: 6, left: 3 });
-    expect(
-      fittingKept(
-        rows,
-        (s) => s,
-        () => false,
-        0,
-      ),
-    ).toEqual({ shown: [], used: 0, left: 4 });
+describe('fittingSkip', () => {
+  it('shows each row that fits and skips, not stops at, a row too big, returning those skipped', () => {
+    const rows = ['K....', 'abcdefghijklmnopqrstuvwxyz', 'ab', 'a'];
+    const room = wireBytes('K....\n') + wireBytes('ab\n') + wireBytes('a\n');
+    expect(fittingSkip(rows, (s) => s, room, '\n')).toEqual({
+      shown: ['K....', 'ab', 'a'],
+      used: room,
+      left: ['abcdefghijklmnopqrstuvwxyz'],
+    });
+    expect(fittingSkip(rows, (s) => s, 0)).toEqual({ shown: [], used: 0, left: rows });
   });
 });
 
 describe('fittingLists', () => {
   it('fills the lists in turn and, once one is cut, shows nothing of the next, counting every item left', () => {
     const lists = [['aaaa', 'bbbb'], [], ['c', 'd']];
-    // 5 bytes each with the separator: the first list fits, then c and d (2 each).
-    expect(fittingLists(lists, (s) => s, 14, 1)).toEqual({
+    const all = ['aaaa', 'bbbb', 'c', 'd'].reduce((n, s) => n + wireBytes(`${s}\n`), 0);
+    expect(fittingLists(lists, (s) => s, all, '\n')).toEqual({
       shown: [['aaaa', 'bbbb'], [], ['c', 'd']],
-      used: 14,
+      used: all,
       left: 0,
     });
     // The first list is cut after one: the small c and d would fit but are not shown.
-    expect(fittingLists(lists, (s) => s, 9, 1)).toEqual({ shown: [['aaaa'], [], []], used: 5, left: 3 });
+    const one = wireBytes('aaaa\n');
+    expect(fittingLists(lists, (s) => s, one + 4, '\n')).toEqual({ shown: [['aaaa'], [], []], used: one, left: 3 });
     expect(fittingLists([[], ['x']], (s) => s, 0)).toEqual({ shown: [[], []], used: 0, left: 1 });
+  });
+});
+
+describe('withinBudget', () => {
+  it('renders again with less room until the whole fits as sent', () => {
+    // Fixed text of 300 bytes the first reckoning missed, then as many 10-byte items as the room allows.
+    const render = (room: number) => `${'f'.repeat(300)}${'i'.repeat(Math.max(0, Math.floor(room / 10)) * 10)}`;
+    const out = withinBudget(render, 1000, 1000);
+    expect(wireBytes(out)).toBeLessThanOrEqual(1000);
+    expect(out.length).toBeGreaterThan(300);
   });
 });

@@ -1,6 +1,7 @@
 // The layers of src/ (cli -> jobs -> runtime -> libraries): no upward or sideways import, no cycle, no crowded folder.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -100,6 +101,64 @@ function importCycles(edges: Edge[]): string[][] {
   return cycles;
 }
 
+/** Every relative import and re-export of a file, with whether it brings in types only (`import type`, `export type`). */
+function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly;
+      out.push({ spec: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteral(arg)) out.push({ spec: arg.text, typeOnly: false });
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
+      out.push({ spec: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out.filter((i) => i.spec.startsWith('.'));
+}
+
+/** Whether a module holds plain types only: interfaces, type aliases and type-only imports or exports, no code. */
+function plainTypes(text: string): boolean {
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+  return source.statements.every(
+    (s) =>
+      ts.isInterfaceDeclaration(s) ||
+      ts.isTypeAliasDeclaration(s) ||
+      (ts.isImportDeclaration(s) && s.importClause?.isTypeOnly === true) ||
+      (ts.isExportDeclaration(s) && s.isTypeOnly),
+  );
+}
+
+/**
+ * What src/output imports from outside itself that it may not: renderers import nothing outside src/output but
+ * plain types, brought in type-only from a module that holds nothing else (no health computed, no archive opened).
+ */
+function outputLeaks(files: string[], read: (file: string) => string): string[] {
+  const known = new Set(files);
+  return files
+    .filter((f) => f.startsWith('output/'))
+    .flatMap((from) =>
+      importsOf(read(from)).flatMap(({ spec, typeOnly }) => {
+        const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.js$/, '.ts');
+        if (to.startsWith('output/') || !known.has(to)) return [];
+        if (!typeOnly) return [`code: ${from} -> ${to}`];
+        return plainTypes(read(to)) ? [] : [`types from a module with code: ${from} -> ${to}`];
+      }),
+    );
+}
+
 /** Lines per top folder of src/ (files at the root of src/ counted under '.'). */
 function linesPerFolder(files: string[], read: (file: string) => string): Map<string, number> {
   const lines = new Map<string, number>();
@@ -188,6 +247,33 @@ describe('the checks themselves', () => {
     );
   });
 
+  it('finds what src/output takes from outside itself: code, or types from a module that has code', () => {
+    const text: Record<string, string> = {
+      'output/a.ts': [
+        "import type { H } from '../archive/health.js';",
+        "import { x } from '../archive/plain.js';",
+        "import type { P } from '../archive/plain.js';",
+        "import type { Q } from './b.js';",
+        "export type { R } from '../archive/index.js';",
+        "type S = import('../archive/health.js').H;",
+        "const m = await import('../jobs/x.js');",
+      ].join('\n'),
+      'output/b.ts': "import { y } from './c.js';",
+      'output/c.ts': 'export const y = 1;',
+      'archive/health.ts': 'export interface H { a: number }\nexport function computeHealth() {}',
+      'archive/plain.ts': "import type { H } from './health.js';\nexport interface P { h: H }\nexport type T = P;",
+      'archive/index.ts': "export * from './health.js';",
+      'jobs/x.ts': '',
+    };
+    expect(outputLeaks(Object.keys(text), (f) => text[f]!)).toEqual([
+      'types from a module with code: output/a.ts -> archive/health.ts',
+      'code: output/a.ts -> archive/plain.ts',
+      'types from a module with code: output/a.ts -> archive/index.ts',
+      'types from a module with code: output/a.ts -> archive/health.ts',
+      'code: output/a.ts -> jobs/x.ts',
+    ]);
+  });
+
   it('finds a crowded folder and a shell bigger than a layer below it', () => {
     const lines = new Map([
       ['cli', 310],
@@ -218,6 +304,11 @@ describe('src/', () => {
   it('imports run cli -> jobs -> runtime -> libraries, and between jobs only through a shared module', () => {
     expect(edges.length).toBeGreaterThan(100);
     expect(layerViolations(edges)).toEqual([]);
+  });
+
+  it('src/output imports nothing outside itself but plain types (the renderers are handed plain data)', () => {
+    expect(files.filter((f) => f.startsWith('output/digest/')).length).toBeGreaterThan(5);
+    expect(outputLeaks(files, read)).toEqual([]);
   });
 
   it('has no import cycle', () => {

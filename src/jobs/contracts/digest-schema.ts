@@ -73,6 +73,33 @@ export const DigestSchema = z
       updated: z.number().int(),
       by_severity: z.array(valueCount),
       by_source: z.array(valueCount),
+      products: z
+        .object({
+          period: z
+            .object({ from: z.string(), to: z.string() })
+            .describe("what is counted: the recalls stored (new or updated) in the period, the digest's"),
+          recalls_checked: z.number().int().min(0),
+          pairs: z
+            .object({
+              match: z.number().int().min(0),
+              possible: z.number().int().min(0),
+              excluded: z.number().int().min(0),
+              closed: z.number().int().min(0).describe('match and possible pairs whose case is closed'),
+            })
+            .describe('pairs of a catalogue row and a recall by level, as recall-feed match counts its rows'),
+          rows: z
+            .object({
+              match: z.number().int().min(0),
+              match_serious: z.number().int().min(0),
+              possible: z.number().int().min(0),
+              closed: z.number().int().min(0).describe("rows whose every pair's case is closed"),
+            })
+            .describe(
+              'catalogue rows with a pair still to act on (no case, or open or waiting), each once by its strongest level: what the subject counts',
+            ),
+        })
+        .nullable()
+        .describe('your products counted once for every format of the digest; null without --catalog'),
     }),
     matches: z.array(MatchRowSchema).nullable(),
     health: MonitoringHealthSchema.extend({

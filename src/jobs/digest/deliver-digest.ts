@@ -38,8 +38,8 @@ async function withRetries(
 }
 
 export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number, status: StatusReporter, ctx: Context) {
-  // Gmail clips a body over about 102 KB: the HTML part keeps under 100 KB (every match, recalls as they fit);
-  // the attachment lists every recall of the period, so nothing is lost.
+  // Gmail clips a body over about 102 KB: each part keeps under 100 KB as sent (quoted-printable, which the budget
+  // measures), listing what fits; the attachment lists every recall of the period and the products each touches.
   const attachment = digestCsvName(d);
   const message = {
     from: plan.from,
@@ -48,6 +48,7 @@ export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number,
     text: digestText(d, 72, { maxBytes: EMAIL_PART_BYTES, attachment }),
     html: digestHtml(d, { maxBytes: EMAIL_PART_BYTES, attachment }),
     attachments: [{ filename: attachment, content: digestCsv(d), contentType: 'text/csv; charset=utf-8' }],
+    quotedPrintable: true,
   };
   await withRetries(
     () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),

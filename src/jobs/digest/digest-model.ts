@@ -1,10 +1,11 @@
 // Builds the digest of a period (its JSON contract, docs/digest.md, is src/output/digest/digest-view.ts) from what was collected.
-import type { MonitoringHealth } from '../../archive/health.js';
+import type { MonitoringView } from '../../output/archive-views.js';
 import type { Deadlines } from '../../output/digest/deadline-text.js';
 import type { Digest, ValueCount } from '../../output/digest/digest-view.js';
 import type { ProductRow } from '../../output/digest/product-text.js';
 import { bySeverity, severityOf } from '../../output/severity-order.js';
 import { deadlinesOf } from './deadlines.js';
+import { productCounts } from './product-counts.js';
 
 function countBy(
   records: readonly Record<string, unknown>[],
@@ -25,7 +26,7 @@ export function buildDigest(parts: {
   stored: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
   matches: Record<string, unknown>[] | null;
   products: ProductRow[] | null;
-  health: MonitoringHealth;
+  health: MonitoringView;
   sourcesChecked: boolean;
   /** Every write stamped before the period's end had committed when the digest read it. */
   settled: boolean;
@@ -33,8 +34,9 @@ export function buildDigest(parts: {
   const fresh = [...parts.stored.new].sort(bySeverity);
   const updated = [...parts.stored.updated].sort(bySeverity);
   const all = [...fresh, ...updated];
+  const period = { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() };
   return {
-    period: { from: new Date(parts.fromMs).toISOString(), to: new Date(parts.toMs).toISOString() },
+    period,
     deadlines: parts.deadlines ?? deadlinesOf([], parts.toMs),
     products: parts.products,
     recalls: { new: fresh, updated },
@@ -43,6 +45,7 @@ export function buildDigest(parts: {
       updated: updated.length,
       by_severity: countBy(all, (r) => severityOf(r) ?? '(none)'),
       by_source: countBy(all, (r) => (typeof r.data_source === 'string' ? r.data_source : '(none)')),
+      products: parts.products === null ? null : productCounts(parts.products, period, all.length),
     },
     matches: parts.matches,
     health: {

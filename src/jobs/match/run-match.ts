@@ -124,6 +124,17 @@ async function indexCatalogue(plan: MatchPlan): Promise<{ catalogue: Catalogue; 
   return { catalogue, index: new CatalogueIndex(catalogue) };
 }
 
+/**
+ * Which recalls the counts are over, said with them: a digest counts the recalls stored in its period, so the two
+ * agree only when they look at the same recalls, and each says which it looked at.
+ */
+function windowText(source: RecallSource): string {
+  if (source.kind === 'live') return `published in the last ${source.hours ?? BOUNDS.hoursMax} h`;
+  return source.sinceUs === undefined
+    ? 'in the archive'
+    : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
+}
+
 export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
   const { ctx } = session;
   // Read before any request: a bad file is a usage error that costs no quota.
@@ -179,7 +190,7 @@ export async function runMatch(plan: MatchPlan, session: Session): Promise<void>
   const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
   const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
   status.note(
-    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(source)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }

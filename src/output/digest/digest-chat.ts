@@ -78,20 +78,24 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
   // What follows keeps room for the line saying where the full digest is.
   const limit = SLACK_MAX_CHARS - tail.length;
   const products = d.products ?? [];
+  const recalls = [...d.recalls.new, ...d.recalls.updated];
+  const recallsMore = (n: number) => `\n… and ${n} more`;
   if (products.length > 0) {
     text += '\n*Your products*';
     const lines = products.map((p) => {
       const link = p.source_url ? ` <${p.source_url.replace(/[<>|\s]/g, '')}>` : '';
       return `\n• *${esc(levelTag(p))}* ${esc(shorten(productName(p), MAX_TITLE))}: ${esc(productTitle(p))} (${esc(shorten(productFacts(p), MAX_FACTS))})${link}`;
     });
-    section(lines, limit, (n) => `\n… and ${n} more of your products`);
+    // Room is left for the recalls' note: when not one recall fits, that note is still added.
+    const reserve = recalls.length > 0 ? recallsMore(recalls.length).length : 0;
+    section(lines, limit - reserve, (n) => `\n… and ${n} more of your products`);
   }
-  const items = [...d.recalls.new, ...d.recalls.updated].map((item) => {
+  const items = recalls.map((item) => {
     const x = describeItem(item);
     const link = x.link && x.link.length < 1000 ? ` <${x.link.replace(/[<>|\s]/g, '')}>` : '';
     return `\n• ${esc(shorten(x.title, MAX_TITLE))} (${esc(shorten(x.facts, MAX_FACTS))})${link}`;
   });
-  section(items, limit, (n) => `\n… and ${n} more`);
+  section(items, limit, recallsMore);
   return { text: text + tail };
 }
 
@@ -165,15 +169,16 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
     limit = TEAMS_MAX_BYTES;
   }
   for (const e of summary) body.push(e);
+  const recalls = [...d.recalls.new, ...d.recalls.updated];
+  const recallsMore = (n: number) => `… and ${n} more`;
   if (d.products !== null && d.products.length > 0) {
+    // Your products leave room for the recalls' note: when not one recall fits, that note is still added.
+    limit = TEAMS_MAX_BYTES - (recalls.length > 0 ? bytes(note(recallsMore(recalls.length))) + 1 : 0);
     add([{ ...plainBlock('Your products', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
     section(d.products, productElements, (n) => `… and ${n} more of your products`);
+    limit = TEAMS_MAX_BYTES;
   }
-  section(
-    [...d.recalls.new, ...d.recalls.updated],
-    (item) => itemElements(describeItem(item)),
-    (n) => `… and ${n} more`,
-  );
+  section(recalls, (item) => itemElements(describeItem(item)), recallsMore);
   body.push(tail);
   return teamsEnvelope(body);
 }

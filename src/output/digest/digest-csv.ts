@@ -28,7 +28,9 @@ export function digestCsv(d: Digest): string {
   for (const p of d.products ?? []) {
     if (p.recall_id === null) continue;
     const list = touched.get(p.recall_id) ?? [];
-    list.push(`${p.level}: ${productName(p)}`);
+    // The case's state as the counts read it: a pair whose case is closed is no longer one to act on.
+    const kase = p.case === null ? '' : ` (case ${p.case.id} ${p.case.status})`;
+    list.push(`${p.level}: ${productName(p)}${kase}`);
     touched.set(p.recall_id, list);
   }
   const rows = [

@@ -4,7 +4,7 @@ import { htmlPage } from '../markup-document.js';
 import { groupDigits } from '../numbers.js';
 import { describeItem, plain } from '../recall-text.js';
 import { shorten } from '../shorten.js';
-import { fitting, fittingKept, fittingLists } from './fit-budget.js';
+import { fitting, fittingLists, fittingSkip, wireBytes, withinBudget } from './fit-budget.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
 import {
   type DeadlineRow,
@@ -15,15 +15,17 @@ import {
   deadlineWhen,
   dueText,
 } from './deadline-text.js';
-import { outOfScope, productName, type ProductRow, productTitle } from './product-text.js';
+import { outOfScope, productName, type ProductRow, productsMore, productTitle } from './product-text.js';
 
+// A long word (a name, a link) may break anywhere in a cell: else it widens its column and pushes the last ones (the
+// case) out of the window.
 const CSS = `
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#111;max-width:60em;margin:1.5em auto;padding:0 1em}
 h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.5em}
 .health{padding:.6em 1em;border-left:5px solid}.complete{border-color:#2a7a2a;background:#eef7ee}.incomplete{border-color:#b00020;background:#fdecee}
 .recall{margin:.6em 0;break-inside:avoid}.facts{color:#444}.sev{display:inline-block;min-width:5em;font-weight:bold}
 .late{color:#b00020;font-weight:bold}.sev-serious{color:#b00020}.sev-high{color:#c65d00}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
-td.n{text-align:right}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
+td.n{text-align:right}td{overflow-wrap:anywhere}table.products{width:100%}a{color:#0645ad}@media print{body{margin:0;max-width:none}a{color:#000}.health{border-width:3px}}
 `;
 
 /** A severity as a CSS class suffix (`sev-serious`): letters only, so hostile text cannot leave the attribute. */
@@ -73,10 +75,17 @@ export interface HtmlBudget {
 }
 
 /**
- * One page, your products first. With a budget (the e-mail), every `match` row is always there; possible rows and
- * the period's recalls fill what is left, then say how many more the attachment holds.
+ * One page, your products first. With a budget (the e-mail), deadlines, your products and the period's recalls
+ * fill what the page's fixed parts leave of `maxBytes` as sent, then say how many more the attachment holds.
  */
 export function digestHtml(d: Digest, budget?: HtmlBudget): string {
+  if (budget === undefined) return htmlWithRoom(d, Number.POSITIVE_INFINITY);
+  const fixed = wireBytes(htmlWithRoom(d, 0, budget));
+  return withinBudget((room) => htmlWithRoom(d, room, budget), budget.maxBytes - fixed, budget.maxBytes);
+}
+
+/** The page with `room` bytes (as sent) for its lists: deadlines (within 30 % of a budget), products, recalls. */
+function htmlWithRoom(d: Digest, room: number, budget?: HtmlBudget): string {
   const subject = digestSubject(d);
   const top = [
     `<h1>${escapeHtml(subject)}</h1>`,
@@ -95,21 +104,13 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
       ? `<h2>Counts</h2>${countTable('severity', d.counts.by_severity)}<br>${countTable('source', d.counts.by_source)}`
       : '';
   const page = (middle: string[]) => htmlPage(subject, CSS, [...top, ...middle, counts].join('\n'));
-  const size = (text: string) => Buffer.byteLength(text);
-  const max = budget?.maxBytes ?? Number.POSITIVE_INFINITY;
-  // Room kept for the notes that count what was left out.
-  const NOTE_ROOM = 1024;
-  let used = size(page([health, `<p>${escapeHtml(recallsLine(d))}</p>`])) + NOTE_ROOM;
   // Deadlines first, within 30 % of the budget: your products and monitoring keep their room.
   const due = d.deadlines.cases;
-  const { shown: deadlines, used: deadlineBytes } = fitting(due, (r) => deadlineHtml(r, d.deadlines.as_of), max * 0.3);
-  used += deadlineBytes;
-  const {
-    shown: productRows,
-    used: productBytes,
-    left: productsLeft,
-  } = fittingKept(products, productHtml, (p) => p.level === 'match', max - used);
-  used += productBytes;
+  const cap = budget ? Math.min(room, budget.maxBytes * 0.3) : room;
+  const { shown: deadlines, used: deadlineBytes } = fitting(due, (r) => deadlineHtml(r, d.deadlines.as_of), cap);
+  room -= deadlineBytes;
+  const { shown: productRows, used: productBytes, left: productsLeft } = fittingSkip(products, productHtml, room);
+  room -= productBytes;
   const middle: string[] = [];
   if (due.length > 0)
     middle.push(
@@ -119,12 +120,9 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
     );
   if (matches !== undefined) {
     middle.push(
-      `<h2>Your products</h2><p>${escapeHtml(matches)}</p>${productRows.length > 0 ? `<table>${PRODUCT_HEAD}${productRows.join('')}</table>` : ''}`,
+      `<h2>Your products</h2><p>${escapeHtml(matches)}</p>${productRows.length > 0 ? `<table class="products">${PRODUCT_HEAD}${productRows.join('')}</table>` : ''}`,
     );
-    if (productsLeft > 0)
-      middle.push(
-        `<p>… and ${groupDigits(productsLeft)} more possible matches, in the attached ${escapeHtml(budget?.attachment ?? '')}.</p>`,
-      );
+    if (productsLeft.length > 0) middle.push(`<p>${escapeHtml(productsMore(productsLeft, budget?.attachment))}</p>`);
   }
   middle.push(health, `<p>${escapeHtml(recallsLine(d))}</p>`);
   const lists = [
@@ -135,7 +133,7 @@ export function digestHtml(d: Digest, budget?: HtmlBudget): string {
   const { shown, left } = fittingLists(
     lists.map(([, list]) => list),
     recallHtml,
-    max - used,
+    room,
   );
   for (const [i, [title, list]] of lists.entries()) {
     if (list.length === 0) continue;

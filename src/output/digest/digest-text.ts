@@ -1,7 +1,6 @@
 // The digest as terminal text (the look of `stats`: sections and bar charts) and as Markdown.
 import { barChart } from '../bar-chart.js';
 import { escapeMarkdown as md } from '../markup.js';
-import { groupDigits } from '../numbers.js';
 import { describeItem, plain } from '../recall-text.js';
 import { shorten } from '../shorten.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
@@ -14,9 +13,9 @@ import {
   deadlinesMore,
   deadlineTitle,
 } from './deadline-text.js';
-import { fitting, fittingKept, fittingLists } from './fit-budget.js';
+import { fitting, fittingLists, fittingSkip, wireBytes, withinBudget } from './fit-budget.js';
 import type { HtmlBudget } from './digest-html.js';
-import { levelTag, productFacts, productName, type ProductRow, productTitle } from './product-text.js';
+import { levelTag, productFacts, productName, type ProductRow, productsMore, productTitle } from './product-text.js';
 
 function itemText(item: Record<string, unknown>): string[] {
   const d = describeItem(item);
@@ -43,45 +42,44 @@ function deadlineText(r: DeadlineRow, asOf: string): string[] {
   return [`  ${deadlineTag(r)}  ${deadlineProduct(r)}`, `    ${deadlineTitle(r)}`, `    ${deadlineFacts(r, asOf)}`];
 }
 
-/** The deadlines, first; with a budget, at most `maxBytes` of them, then how many more. */
+/** The deadlines, first; with a budget, at most `maxBytes` of them (as sent), then how many more. */
 function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[] {
   const { deadlines } = d;
   if (deadlines.cases.length === 0) return [];
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
-  const { shown } = fitting(deadlines.cases, (r) => deadlineText(r, deadlines.as_of).join('\n'), maxBytes, 1);
+  const { shown } = fitting(deadlines.cases, (r) => deadlineText(r, deadlines.as_of).join('\n'), maxBytes, '\n');
   out.push(...shown);
   if (shown.length < deadlines.cases.length) out.push(`  ${deadlinesMore(deadlines.cases.length - shown.length)}`);
   return out;
 }
 
 /**
- * Plain text, `width` columns for the charts. With a budget (the e-mail's text part), as the HTML part: every
- * match, possibles and recalls as they fit, then how many more the attachment holds.
+ * Plain text, `width` columns for the charts. With a budget (the e-mail's text part), as the HTML part: your
+ * products, then recalls, as they fit within `maxBytes` as sent, then how many more the attachment holds.
  */
 export function digestText(d: Digest, width: number, budget?: HtmlBudget): string {
+  if (budget === undefined) return textWithRoom(d, width, Number.POSITIVE_INFINITY);
+  // The fixed lines (subject, monitoring, charts, notes) take what they take; the lists share the rest.
+  const fixed = wireBytes(textWithRoom(d, width, 0, budget));
+  return withinBudget((room) => textWithRoom(d, width, room, budget), budget.maxBytes - fixed, budget.maxBytes);
+}
+
+/** The text with `room` bytes (as sent) for its lists: deadlines (within 30 % of a budget), products, recalls. */
+function textWithRoom(d: Digest, width: number, room: number, budget?: HtmlBudget): string {
   const head = [digestSubject(d), `period ${d.period.from} to ${d.period.to}`];
   const health = ['', 'monitoring', ...healthLines(d, budget ? { gapsShown: 10 } : {}).map((l) => `  ${l}`)];
   health.push('', recallsLine(d));
-  const bytes = (lines: readonly string[]) => Buffer.byteLength(lines.join('\n')) + 1;
-  // The charts and the notes of what was left out stay within the budget too.
   // Deadlines take at most 30 % of an e-mail part: your products and monitoring keep their room.
-  const deadlines = deadlineLines(d, budget ? budget.maxBytes * 0.3 : undefined);
-  let room = (budget?.maxBytes ?? Number.POSITIVE_INFINITY) - bytes(head) - bytes(health) - bytes(deadlines) - 8 * 1024;
+  const deadlines = deadlineLines(d, budget ? Math.min(room, budget.maxBytes * 0.3) : undefined);
+  room -= wireBytes(deadlines.slice(3).join('\n'));
   const out = [...head, ...deadlines];
   const matches = matchesLine(d);
   if (matches !== undefined) {
     out.push('', `your products`, `  ${matches}`);
-    const products = fittingKept(
-      d.products ?? [],
-      (p) => productText(p).join('\n'),
-      (p) => p.level === 'match',
-      room,
-      1,
-    );
+    const products = fittingSkip(d.products ?? [], (p) => productText(p).join('\n'), room, '\n');
     out.push(...products.shown);
     room -= products.used;
-    if (products.left > 0)
-      out.push(`  … and ${groupDigits(products.left)} more possible matches, in the attached ${budget?.attachment}.`);
+    if (products.left.length > 0) out.push(`  ${productsMore(products.left, budget?.attachment)}`);
   }
   out.push(...health);
   const lists = [
@@ -92,7 +90,7 @@ export function digestText(d: Digest, width: number, budget?: HtmlBudget): strin
     lists.map(([, list]) => list),
     (item) => itemText(item).join('\n'),
     room,
-    1,
+    '\n',
   );
   for (const [i, [title, list]] of lists.entries()) {
     if (list.length === 0) continue;

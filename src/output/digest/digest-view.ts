@@ -1,10 +1,10 @@
 // The digest of a period as its JSON contract (docs/digest.md), what every digest renderer reads, and the sentences every format says about it.
-import type { MonitoringHealth } from '../../archive/health.js';
+import type { MonitoringView } from '../archive-views.js';
 import { counted, groupDigits } from '../numbers.js';
 import { shortDate } from '../recall-text.js';
 import { worstSeverity } from '../severity-order.js';
 import { type Deadlines, deadlinesPhrase } from './deadline-text.js';
-import type { ProductRow } from './product-text.js';
+import { type ProductCounts, type ProductRow, productsLine, productsPhrase } from './product-text.js';
 
 export interface ValueCount {
   value: string;
@@ -19,26 +19,17 @@ export interface Digest {
   /** The catalogue rows the period's recalls touch, in reading order; null without --catalog. */
   products: ProductRow[] | null;
   recalls: { new: Record<string, unknown>[]; updated: Record<string, unknown>[] };
-  counts: { new: number; updated: number; by_severity: ValueCount[]; by_source: ValueCount[] };
+  counts: {
+    new: number;
+    updated: number;
+    by_severity: ValueCount[];
+    by_source: ValueCount[];
+    /** Your products, counted once for every format; null without --catalog. */
+    products: ProductCounts | null;
+  };
   /** Match rows as `match` writes them; null without --catalog (the digest then says nothing about products). */
   matches: Record<string, unknown>[] | null;
-  health: MonitoringHealth & { sources_checked: boolean; writes_settled: boolean };
-}
-
-/** With a catalogue: `3 of your products match (1 serious)`, counting catalogue rows, not pairs. */
-function productsPhrase(products: readonly ProductRow[]): string {
-  const matched = new Map<number, boolean>();
-  const possible = new Set<number>();
-  for (const p of products) {
-    if (p.level === 'match')
-      matched.set(p.catalog_line, (matched.get(p.catalog_line) ?? false) || p.risk_severity === 'serious');
-    else if (p.level === 'possible') possible.add(p.catalog_line);
-  }
-  for (const line of matched.keys()) possible.delete(line);
-  const also = possible.size > 0 ? `, ${groupDigits(possible.size)} possible` : '';
-  if (matched.size === 0) return `none of your products match${also}`;
-  const serious = [...matched.values()].filter(Boolean).length;
-  return `${groupDigits(matched.size)} of your products ${matched.size === 1 ? 'matches' : 'match'}${serious > 0 ? ` (${serious} serious)` : ''}${also}`;
+  health: MonitoringView & { sources_checked: boolean; writes_settled: boolean };
 }
 
 /**
@@ -56,8 +47,8 @@ export function digestSubject(d: Digest): string {
       ? d.health.complete
         ? 'no new recalls'
         : '0 new found'
-      : `${groupDigits(n)} new${worst && d.products === null ? ` (${worst.count} ${worst.severity})` : ''}`;
-  const products = d.products === null ? '' : `${productsPhrase(d.products)} · `;
+      : `${groupDigits(n)} new${worst && d.counts.products === null ? ` (${worst.count} ${worst.severity})` : ''}`;
+  const products = d.counts.products === null ? '' : `${productsPhrase(d.counts.products)} · `;
   const due = deadlinesPhrase(d.deadlines);
   return `Recalls ${date}: ${due ? `${due} · ` : ''}${products}${what} · monitoring ${d.health.complete ? 'complete' : 'INCOMPLETE'}`;
 }
@@ -107,10 +98,5 @@ export function recallsLine(d: Digest): string {
 
 /** The catalogue's part; undefined without a catalogue (nothing is said about products then). */
 export function matchesLine(d: Digest): string | undefined {
-  if (d.matches === null) return undefined;
-  const m = d.matches.filter((r) => r.level === 'match').length;
-  const p = d.matches.length - m;
-  if (d.matches.length === 0)
-    return "Catalogue: no row matched this period's recalls (no row is not a verdict on a product).";
-  return `Catalogue: ${counted(m, 'match', 'matches')} and ${p} possible among this period's recalls.`;
+  return d.counts.products === null ? undefined : productsLine(d.counts.products);
 }

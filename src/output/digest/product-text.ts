@@ -1,4 +1,5 @@
 // "Your products" as every digest format names them: a catalogue row and the recall it matched, and their words.
+import { groupDigits } from '../numbers.js';
 import { shorten } from '../shorten.js';
 
 /** One catalogue row and the recall it matched, as every digest format opens with it (docs/digest.md). */
@@ -25,6 +26,58 @@ export interface ProductRow {
   scope: string | null;
   /** The notice's words that decided the scope (why an `excluded` row is not affected); empty when it names none. */
   scope_evidence: string | null;
+}
+
+/**
+ * Your products counted once, on the job side, for every format of a digest (docs/digest.md, "Counts"). Pairs count
+ * as `match` counts its rows; rows count each catalogue row once, by its strongest pair still to act on.
+ */
+export interface ProductCounts {
+  /** What is counted: the recalls stored (new or updated) from `from` to `to`, the digest's period. */
+  period: { from: string; to: string };
+  recalls_checked: number;
+  /** Pairs of a catalogue row and a recall by level; `closed`: the match and possible pairs whose case is closed. */
+  pairs: { match: number; possible: number; excluded: number; closed: number };
+  /**
+   * Catalogue rows with a pair still to act on (no case, or one open or waiting): `match` when one of them is a
+   * match (`match_serious` when a serious one), else `possible`; `closed`: rows whose every pair's case is closed.
+   */
+  rows: { match: number; match_serious: number; possible: number; closed: number };
+}
+
+/** `4 of your products match (1 serious), 3 possible, 2 closed`: the subject's words, rows only. */
+export function productsPhrase(c: ProductCounts): string {
+  const { match, match_serious: serious, possible, closed } = c.rows;
+  const also = `${possible > 0 ? `, ${groupDigits(possible)} possible` : ''}${closed > 0 ? `, ${groupDigits(closed)} closed` : ''}`;
+  if (match === 0) return `none of your products match${also}`;
+  return `${groupDigits(match)} of your products ${match === 1 ? 'matches' : 'match'}${serious > 0 ? ` (${groupDigits(serious)} serious)` : ''}${also}`;
+}
+
+/** `2026-11-24 08:00 UTC`: a period's bound to the minute. */
+const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * The sentence every format says under "your products": which recalls were checked, the rows as the subject counts
+ * them, then the pairs as `match` counts them, so the two can be compared when their windows are the same.
+ */
+export function productsLine(c: ProductCounts): string {
+  const what = `Your products in the ${groupDigits(c.recalls_checked)} recalls stored ${minute(c.period.from)} to ${minute(c.period.to)}`;
+  const { match, possible, excluded, closed } = c.pairs;
+  if (match + possible + excluded === 0)
+    return `${what}: no catalogue row matches (no row is not a verdict on a product).`;
+  const rows = c.rows;
+  const rowWords = [
+    `${groupDigits(rows.match)} ${rows.match === 1 ? 'matches' : 'match'}${rows.match_serious > 0 ? ` (${groupDigits(rows.match_serious)} serious)` : ''}`,
+    `${groupDigits(rows.possible)} possible`,
+    ...(rows.closed > 0 ? [`${groupDigits(rows.closed)} with every case closed`] : []),
+  ];
+  const pairWords = [
+    `${groupDigits(match)} ${match === 1 ? 'match' : 'matches'}`,
+    `${groupDigits(possible)} possible`,
+    ...(excluded > 0 ? [`${groupDigits(excluded)} excluded (out of scope)`] : []),
+  ];
+  const closedWords = closed > 0 ? `; ${groupDigits(closed)} of the match and possible pairs have a closed case` : '';
+  return `${what}: ${rowWords.join(', ')}. As pairs of a row and a recall, as recall-feed match counts them: ${pairWords.join(' · ')}${closedWords}.`;
 }
 
 /** How every format labels a row's level: `MATCH` stands out, the others as `match` writes them. */
@@ -58,4 +111,15 @@ export function productFacts(p: ProductRow): string {
 /** Why an excluded row is not affected, in the notice's own words: `out of scope: <field>: "<text>"`; else null. */
 export function outOfScope(p: ProductRow): string | null {
   return p.level === 'excluded' ? `out of scope: ${p.scope_evidence ?? 'the notice names other lots or dates'}` : null;
+}
+
+/** The note after a list cut to its budget: `… and 212 more of your products (200 matches, 12 possible), in the attached recalls-2026-11-26.csv.` */
+export function productsMore(left: readonly ProductRow[], attachment: string | undefined): string {
+  const by = new Map<string, number>();
+  for (const p of left) by.set(p.level, (by.get(p.level) ?? 0) + 1);
+  const levels = [...by].map(
+    ([level, n]) => `${groupDigits(n)} ${level === 'match' ? (n === 1 ? 'match' : 'matches') : level}`,
+  );
+  const where = attachment === undefined ? '' : `, in the attached ${attachment}`;
+  return `… and ${groupDigits(left.length)} more of your products (${levels.join(', ')})${where}.`;
 }

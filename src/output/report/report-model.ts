@@ -1,5 +1,5 @@
 // The evidence report's content, one object every format renders (and `report -f json` prints): period, coverage, health, every case with its timeline, the statement.
-import type { CaseEventView, CaseView, MonitoringHealth } from '../../archive/index.js';
+import type { CaseEventRow, CaseRow, MonitoringView } from '../archive-views.js';
 
 export interface CatalogueCoverage {
   file: string;
@@ -56,11 +56,11 @@ export interface RecallFacts {
 }
 
 /** An event with its number on its case (1, 2, 3); `seq` stays the archive-wide chain's. */
-export interface ReportEvent extends CaseEventView {
+export interface ReportEvent extends CaseEventRow {
   number: number;
 }
 
-export interface ReportCase extends Omit<CaseView, 'events'> {
+export interface ReportCase extends Omit<CaseRow, 'events'> {
   recall: RecallFacts | null;
   /** When the case was closed (its last resolve), as of the period's end; null when it was not. */
   closed_at: string | null;
@@ -95,7 +95,7 @@ export interface ReportData {
   generated_at: string;
   period: { since: string | null; until: string };
   provenance: Provenance;
-  coverage: { catalogue: CatalogueCoverage | null; monitoring: MonitoringHealth };
+  coverage: { catalogue: CatalogueCoverage | null; monitoring: MonitoringView };
   /** Counts over `cases`, which holds every case of the period: nothing is ever cut. */
   summary: {
     cases: number;
