@@ -57,7 +57,9 @@ try {
   const catalogue = path.join(dir, 'catalogue.csv');
   writeFileSync(
     catalogue,
-    ['sku,ean,lot,best_before', ...cases.map((c, i) => [`G-${i}`, ean(i), quote(c.lot), quote(c.bb)].join(','))].join('\n'),
+    ['sku,ean,lot,best_before', ...cases.map((c, i) => [`G-${i}`, ean(i), quote(c.lot), quote(c.bb)].join(','))].join(
+      '\n',
+    ),
   );
   sandbox = await startSandbox({ port: 0, recordCount: 0, rateLimits: GENEROUS_LIMITS });
   sandbox.addRecords(intoWindow(recalls, Date.now()));
@@ -67,7 +69,12 @@ try {
     stdout,
     stderr,
     stdin: Readable.from([]),
-    env: { RECALL_FEED_API_KEY: DEMO_KEYS.all.key, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), HOME: dir, TERM: 'dumb' },
+    env: {
+      RECALL_FEED_API_KEY: DEMO_KEYS.all.key,
+      RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+      HOME: dir,
+      TERM: 'dumb',
+    },
     now: () => Date.now(),
     sleep: async () => {},
     signal: new AbortController().signal,
@@ -106,7 +113,11 @@ try {
   }
   claims.check('match exits 0', code === 0, code === 0 ? '' : stderr.text.slice(0, 300));
   claims.check('every generated row is found by its barcode', missing === 0, `${missing} missing`);
-  claims.check('no row inside its notice scope is excluded', wronglyExcluded === 0, `${wronglyExcluded} wrongly excluded`);
+  claims.check(
+    'no row inside its notice scope is excluded',
+    wronglyExcluded === 0,
+    `${wronglyExcluded} wrongly excluded`,
+  );
   claims.headline = `${wronglyExcluded} wrongly excluded of ${cases.filter((c) => c.inside).length} inside`;
 } finally {
   await sandbox?.close();
