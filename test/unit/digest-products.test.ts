@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import { digestSubject } from '../../src/output/digest/digest-view.js';
 import { byReadingOrder } from '../../src/jobs/digest/your-products.js';
-import type { ProductRow } from '../../src/output/digest/product-text.js';
+import { type ProductRow, productFacts, scopeNote } from '../../src/output/digest/product-text.js';
 import { GOOD_HEALTH } from '../helpers/digest-health.js';
 
 function row(line: number, level: string, severity: string | null, published: string): ProductRow {
@@ -77,5 +77,21 @@ describe('your products', () => {
     );
     // Without a catalogue, nothing is said about products.
     expect(digestSubject(digestOf(null))).toBe('Recalls 26 Nov: 1,236 new (316 serious) · monitoring complete');
+  });
+});
+
+describe('a row the notice scope could not settle', () => {
+  it('says what to verify, as match wrote it; a row with nothing to verify says nothing of scope', () => {
+    const evidence = 'verify lot, the catalogue row has no lot or date: product_description: "Lot 1234"';
+    const verify = { ...row(1, 'match', 'serious', '2026-11-25T09:00:00'), scope_evidence: evidence };
+    expect(productFacts(verify)).toBe(`serious · us_cpsc · match (gtin) · recall 101 · ${evidence}`);
+    expect(scopeNote(verify)).toBe(evidence);
+    expect(scopeNote(row(2, 'match', 'serious', '2026-11-25T09:00:00'))).toBeNull();
+    const excluded = {
+      ...row(3, 'excluded', null, '2026-11-25T09:00:00'),
+      scope: 'out-of-scope',
+      scope_evidence: 'x: "Lot 9"',
+    };
+    expect(scopeNote(excluded)).toBe('out of scope: x: "Lot 9"');
   });
 });

@@ -15,7 +15,7 @@ import {
   deadlineWhen,
   dueText,
 } from './deadline-text.js';
-import { outOfScope, productName, type ProductRow, productsMore, productTitle } from './product-text.js';
+import { productName, type ProductRow, productsMore, productTitle, scopeNote } from './product-text.js';
 
 // A long word (a name, a link) may break anywhere in a cell: else it widens its column and pushes the last ones (the
 // case) out of the window.
@@ -48,7 +48,7 @@ function productHtml(p: ProductRow): string {
   const title = escapeHtml(productTitle(p));
   const recall = p.source_url ? `<a href="${escapeHtml(p.source_url)}">${title}</a>` : title;
   const sev = sevClass(p.risk_severity ?? '');
-  const why = outOfScope(p);
+  const why = scopeNote(p);
   const kase =
     p.case === null
       ? '–'

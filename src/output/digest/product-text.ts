@@ -103,14 +103,19 @@ export function productFacts(p: ProductRow): string {
   ];
   if (p.case !== null)
     facts.push(`case ${p.case.id} ${p.case.status}${p.case.due_at !== null ? `, due ${p.case.due_at}` : ''}`);
-  const why = outOfScope(p);
+  const why = scopeNote(p);
   if (why !== null) facts.push(why);
   return facts.join(' · ');
 }
 
-/** Why an excluded row is not affected, in the notice's own words: `out of scope: <field>: "<text>"`; else null. */
-export function outOfScope(p: ProductRow): string | null {
-  return p.level === 'excluded' ? `out of scope: ${p.scope_evidence ?? 'the notice names other lots or dates'}` : null;
+/**
+ * What the reader should know of a row's scope, in the notice's own words: why an excluded row is not affected
+ * (`out of scope: <field>: "<text>"`), or what to check on the shelf for a row the notice's scope could not settle
+ * (`verify lot: …`); else null.
+ */
+export function scopeNote(p: ProductRow): string | null {
+  if (p.level === 'excluded') return `out of scope: ${p.scope_evidence ?? 'the notice names other lots or dates'}`;
+  return p.scope === 'unknown' && p.scope_evidence?.startsWith('verify ') ? p.scope_evidence : null;
 }
 
 /** The note after a list cut to its budget: `… and 212 more of your products (200 matches, 12 possible), in the attached recalls-2026-11-26.csv.` */
