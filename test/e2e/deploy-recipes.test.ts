@@ -33,7 +33,8 @@ describe('systemd units', () => {
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
-      npm_config_logs_max: '0',
+      // Its debug log goes with the temp folder (logs-max would prune the user's own logs instead).
+      npm_config_logs_dir: path.join(dir, 'npm-logs'),
     };
     const install = spawnSync('sh', [path.join(ROOT, 'deploy', 'install-systemd.sh'), ROOT, units], {
       encoding: 'utf8',
