@@ -121,6 +121,11 @@ export class RecallFeedClient {
     return this.loop.lastRateLimit;
   }
 
+  /** Time this client has spent waiting for rate limits (its own pacing and the API's 429s), in ms. */
+  get rateLimitWaitMs(): number {
+    return this.loop.rateLimitWaitMs;
+  }
+
   /** Every recall in the window, following every cursor. */
   async *feed(params: FeedParams = {}): AsyncGenerator<Recall> {
     for await (const page of this.feedPages(params)) yield* page.data;

@@ -29,6 +29,8 @@ export class RequestLoop {
   private readonly pacer: Pacer;
   /** The rate_limit block of the latest feed page. */
   lastRateLimit: RateLimitInfo | undefined;
+  /** Time spent waiting for rate limits (pacing and 429s) so far. */
+  rateLimitWaitMs = 0;
 
   constructor(private readonly opts: RequestLoopOptions) {
     this.pacer = new Pacer(opts.pacing);
@@ -123,6 +125,7 @@ export class RequestLoop {
       });
     }
     this.opts.onWait(event);
+    this.rateLimitWaitMs += ms;
     await this.opts.sleep(ms, this.opts.signal);
   }
 }

@@ -44,6 +44,7 @@ export function statusReporter(settings: Settings, terminal: Terminal, ctx: Cont
     spinner: terminal.animate,
     quiet: settings.quiet,
     verbose: settings.verbose,
+    terminal: terminal.stderrIsTTY,
     now: ctx.now,
     mask: (text) => maskSecrets(text, runSecrets(ctx)),
   });

@@ -1,6 +1,6 @@
-// The recipes of docs/deploy.md: the systemd units pass `systemd-analyze verify`, the Dockerfile's sources exist, the doc shows the files as they are.
+// The recipes of docs/deploy.md: the install script puts recall-feed in an npm prefix and writes units that pass `systemd-analyze verify`, the Dockerfile's sources exist, the doc shows the files as they are.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -11,21 +11,65 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 describe('systemd units', () => {
-  it.skipIf(!hasSystemdAnalyze)('pass systemd-analyze verify without a warning', () => {
-    const dir = tempDir('rf-units-');
-    // verify wants ExecStart's program to exist: the launcher of this checkout stands in for the installed one.
-    const service = read('deploy/systemd/recall-feed-sync.service').replace(
-      '/usr/local/bin/recall-feed',
-      path.join(ROOT, 'bin', 'recall-feed.cjs'),
-    );
-    writeFileSync(path.join(dir, UNITS[0] as string), service);
-    copyFileSync(path.join(ROOT, 'deploy/systemd', UNITS[1] as string), path.join(dir, UNITS[1] as string));
-    const r = spawnSync('systemd-analyze', ['verify', ...UNITS.map((u) => path.join(dir, u))], { encoding: 'utf8' });
+  it('the recipe installs with npm into a prefix and writes units that pass systemd-analyze verify', () => {
+    const doc = read('docs/deploy.md');
+    // The guide's commands, as written: pack the clone, then the script installs the tarball and writes the units.
+    expect(doc).toMatch(/^npm ci && npm pack\b/m);
+    expect(doc).toMatch(/^deploy\/install-systemd\.sh \.\/recall-feed-\S+\.tgz\b/m);
+    expect(doc).not.toMatch(/^npm install -g recall-feed\b/m);
+    const dir = tempDir('rf-deploy-');
+    const prefix = path.join(dir, 'prefix');
+    const units = path.join(dir, 'units');
+    mkdirSync(units);
+    // The same script, given the clone rather than its tarball: a tarball install resolves its dependencies'
+    // versions from the registry (npm ci cached the tarballs, not that metadata), so it cannot run offline. The
+    // clone's dist/ was built before the e2e run; a rebuild (its prepare script) would pull dist/ from under
+    // the e2e files running beside this one, hence ignore-scripts. npm_config_prefix is `npm install -g --prefix`.
+    const env = {
+      ...process.env,
+      npm_config_prefix: prefix,
+      npm_config_offline: 'true',
+      npm_config_ignore_scripts: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      // Its debug log goes with the temp folder (logs-max would prune the user's own logs instead).
+      npm_config_logs_dir: path.join(dir, 'npm-logs'),
+    };
+    const install = spawnSync('sh', [path.join(ROOT, 'deploy', 'install-systemd.sh'), ROOT, units], {
+      encoding: 'utf8',
+      env,
+    });
+    expect(install.stderr).not.toMatch(/error/i);
+    expect(install.status).toBe(0);
+    const launcher = path.join(prefix, 'bin', 'recall-feed');
+    const version = execFileSync(launcher, ['--version'], { encoding: 'utf8' }).trim();
+    expect(version).toBe(JSON.parse(read('package.json')).version);
+    const written = readFileSync(path.join(units, UNITS[0] as string), 'utf8');
+    const shipped = read(`deploy/systemd/${UNITS[0]}`);
+    expect(/^ExecStart=(\S+) /m.exec(written)?.[1]).toBe(launcher);
+    // Nothing but the program's path changed.
+    expect(written.replace(launcher, '/usr/local/bin/recall-feed')).toBe(shipped);
+    expect(readFileSync(path.join(units, UNITS[1] as string), 'utf8')).toBe(read(`deploy/systemd/${UNITS[1]}`));
+    if (!hasSystemdAnalyze) return;
+    const r = spawnSync('systemd-analyze', ['verify', ...UNITS.map((u) => path.join(units, u))], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
 
   it.skipIf(hasSystemdAnalyze)('LOUD: systemd-analyze is missing here, so the units were not verified', () => {});
+
+  it('a bare name is never handed to npm (the registry would answer with whoever owns it)', () => {
+    const dir = tempDir('rf-deploy-');
+    const r = spawnSync('sh', [path.join(ROOT, 'deploy', 'install-systemd.sh'), 'recall-feed', dir], {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, npm_config_prefix: path.join(dir, 'prefix'), npm_config_offline: 'true' },
+    });
+    expect(r.stderr).toContain('error: ./recall-feed does not exist');
+    expect(r.status).toBe(2);
+    expect(existsSync(path.join(dir, 'prefix'))).toBe(false);
+  });
 
   it('the timer catches up after downtime and spreads its start', () => {
     const timer = read('deploy/systemd/recall-feed-sync.timer');

@@ -90,7 +90,13 @@ describe('detectTerminal: colour level (what chalk is given)', () => {
 describe('StatusReporter without animation', () => {
   it('writes waits as plain lines, no cursor control, and no in-place countdown', async () => {
     const err = collector();
-    const status = new StatusReporter(err, { spinner: false, quiet: false, verbose: false, now: () => 0 });
+    const status = new StatusReporter(err, {
+      spinner: false,
+      quiet: false,
+      verbose: false,
+      terminal: true,
+      now: () => 0,
+    });
     await status.start('fetching recalls…');
     status.progress('fetching recalls… 50 of 100');
     status.event({ type: 'wait', reason: 'pacing', window: 'minute', ms: 2500 });
@@ -98,5 +104,32 @@ describe('StatusReporter without animation', () => {
     status.note('done');
     status.stop();
     expect(err.text()).toBe('recall-feed: minute limit reached, resuming in 3 s\ndone\n');
+  });
+});
+
+describe('StatusReporter off a terminal (cron)', () => {
+  const waits = (status: StatusReporter) => {
+    status.event({ type: 'wait', reason: 'pacing', window: 'minute', ms: 2500 });
+    status.event({ type: 'wait', reason: 'rate_limit', limitType: 'hour', ms: 4000, resetAt: new Date(4000) });
+    status.event({ type: 'wait', reason: 'retry', attempt: 1, ms: 1000, error: new Error('HTTP 503') });
+  };
+
+  it('a rate-limit wait is no problem to mail: only the retry of a failure is said', () => {
+    const err = collector();
+    waits(new StatusReporter(err, { spinner: false, quiet: false, verbose: false, now: () => 0 }));
+    expect(err.text()).toBe('recall-feed: HTTP 503; retry 1, resuming in 1 s\n');
+  });
+
+  it('with -v every wait is said', () => {
+    const err = collector();
+    waits(new StatusReporter(err, { spinner: false, quiet: false, verbose: true, now: () => 0 }));
+    expect(err.text()).toBe(
+      [
+        'recall-feed: minute limit reached, resuming in 3 s',
+        'recall-feed: rate limited by the API (hour limit), resuming in 4 s',
+        'recall-feed: HTTP 503; retry 1, resuming in 1 s',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -40,7 +40,8 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
   // A wrong --key is refused now, before any request or archive read.
-  const matcher = plan.catalog === undefined ? undefined : await loadMatcher(plan.catalog, plan.map, plan.key, status);
+  const matcher =
+    plan.catalog === undefined ? undefined : await loadMatcher(plan.catalog, plan.map, plan.key, status, ctx.env);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, session);
   const archive = await readArchive(session, where);

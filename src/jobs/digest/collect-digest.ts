@@ -26,13 +26,13 @@ export interface DigestSelection {
 }
 
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
-async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter) {
+async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter, env: Context['env']) {
   if (catalog === undefined) return undefined;
   const [{ loadMatcher }, { rowKey }] = await Promise.all([
     import('../matching/load-catalogue.js'),
     import('../matching/open-cases.js'),
   ]);
-  const { catalogue, index, column } = await loadMatcher(catalog.file, catalog.map, catalog.key, status);
+  const { catalogue, index, column } = await loadMatcher(catalog.file, catalog.map, catalog.key, status, env);
   return { index, rowKey, columns: { key: column, name: catalogue.columns.name } };
 }
 
@@ -83,7 +83,7 @@ async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promis
 /** The period's digest from the archive at `where`, the sources asked with the run's client. */
 export async function collectDigest(sel: DigestSelection, where: DbTarget, session: Session): Promise<Digest> {
   const { ctx, status } = session;
-  const matcher = await loadMatcher(sel.catalog, status);
+  const matcher = await loadMatcher(sel.catalog, status, ctx.env);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive: a source the key may not use is refused as `feed` refuses it.
   const allowed = await allowedSources(sel.sources, session);

@@ -4,6 +4,7 @@ import { type Catalogue, CatalogueReadError, readCatalogue } from '../../match/c
 import { CatalogueIndex } from '../../match/matcher.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { sayCatalogueWarningsOnce } from './catalogue-warnings-said.js';
 import { reportCatalogue } from './match-rows.js';
 import { keyColumn } from './open-cases.js';
 
@@ -22,12 +23,21 @@ export async function loadCatalogue(file: string, map: ColumnMap): Promise<Catal
 
 /**
  * The catalogue, its index and its key column, as digest and report read them: a wrong --key is refused before any
- * warning, request or archive read; the catalogue's warnings said as match says them.
+ * warning, request or archive read; the catalogue's warnings said as match says them, but only when they differ
+ * from those the last digest or report said (`env` finds where that is remembered).
  */
-export async function loadMatcher(file: string, map: ColumnMap, key: string | undefined, status: StatusReporter) {
+export async function loadMatcher(
+  file: string,
+  map: ColumnMap,
+  key: string | undefined,
+  status: StatusReporter,
+  env: Record<string, string | undefined>,
+) {
   const catalogue = await loadCatalogue(file, map);
   const column = keyColumn(catalogue, key);
   const index = new CatalogueIndex(catalogue);
-  reportCatalogue(catalogue, index.rejected, status);
+  const warnings: string[] = [];
+  reportCatalogue(catalogue, index.rejected, { warn: (text) => warnings.push(text) });
+  await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);
   return { catalogue, index, column };
 }

@@ -81,7 +81,11 @@ const MAX_REJECTED_LINES = 20;
  * What the user should know about the catalogue as read, on stderr: an encoding guessed, repeated
  * columns, and each barcode with a wrong check digit (never matched). Its text is the file's; the status reporter prints it without control codes.
  */
-export function reportCatalogue(catalogue: Catalogue, rejected: readonly RejectedCode[], status: StatusReporter): void {
+export function reportCatalogue(
+  catalogue: Catalogue,
+  rejected: readonly RejectedCode[],
+  status: Pick<StatusReporter, 'warn'>,
+): void {
   const { file } = catalogue;
   if (catalogue.readAs === 'windows-1252') {
     status.warn(

@@ -25,6 +25,9 @@ export async function withFeedRun(
     waitFlag: '--lock-wait',
     onWait: (holder: string, file: string) =>
       session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
+    // Once, as the run that was killed left it; the wait for it to go stale is spared.
+    onTakeOver: (holder: string, file: string) =>
+      session.status.warn(`took over the lock on ${file} from ${holder}, which has ended`),
   };
   await withRunLock(files, lockOptions, (lock) => run({ ...api, lock }));
 }

@@ -1,10 +1,9 @@
 // Keeps two runs off the same output or state file: a lock per file (proper-lockfile), waited for up to a bound, naming its holder.
 import { rmSync, promises as fs } from 'node:fs';
-import { hostname } from 'node:os';
 import type { LockOptions } from 'proper-lockfile';
 import { sleep as realSleep } from '../../api/sleep.js';
 import { BusyError } from '../cli-errors.js';
-import { sidecarPath } from './sidecar-names.js';
+import { describeHolder, holderFile, lockDir, readHolder, takeOverIfEnded, writeHolder } from './run-lock-holder.js';
 import { resolveTargetPath } from './target-path.js';
 import { cannotWrite, errnoCode } from './write-errors.js';
 
@@ -15,6 +14,8 @@ export interface RunLockOptions {
   signal?: AbortSignal;
   /** Told once, when a file turns out to be held by another run: who holds it, and which file. */
   onWait?: (holder: string, file: string) => void;
+  /** Told when the lock on a file was taken over at once from a run on this host that has ended (killed). */
+  onTakeOver?: (holder: string, file: string) => void;
   /**
    * A lock not refreshed for this long belongs to a run that died (SIGKILL, power loss) and is taken
    * over. A live run refreshes its locks every staleMs / 2. Default 10 s; at least 2 s.
@@ -35,19 +36,9 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
-/** Who holds a lock, written beside it so that a waiting run can name it. */
-interface Holder {
-  pid: number;
-  host: string;
-  started: string;
-}
-
 export const DEFAULT_STALE_MS = 10_000;
 const POLL_MS = 250;
 const STARTED = new Date().toISOString();
-
-const lockDir = (file: string) => sidecarPath(file, '.lock');
-const holderFile = (file: string) => sidecarPath(file, '.lock.json');
 
 /** The files behind the paths that need a lock, each once, in one order for every run (no deadlock). */
 async function lockableFiles(paths: readonly string[]): Promise<string[]> {
@@ -60,16 +51,6 @@ async function lockableFiles(paths: readonly string[]): Promise<string[]> {
   return [...files].sort();
 }
 
-async function describeHolder(file: string): Promise<string> {
-  try {
-    const h = JSON.parse(await fs.readFile(holderFile(file), 'utf8')) as Partial<Holder>;
-    if (typeof h.pid === 'number') return `another recall-feed run (pid ${h.pid} on ${h.host}, started ${h.started})`;
-  } catch {
-    // not written yet, or gone meanwhile
-  }
-  return 'another recall-feed run';
-}
-
 function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
@@ -77,7 +58,8 @@ function seconds(ms: number): string {
 /**
  * Locks `paths` (output and state files; symlinks followed, files that do not exist yet included) for
  * this run. When another run holds one, says so once through onWait and waits up to waitMs, then
- * throws BusyError naming the holder. File-system failures (a read-only folder) are CannotWriteError.
+ * throws BusyError naming the holder; the lock of a run on this host that has ended is taken over at once
+ * (onTakeOver). File-system failures (a read-only folder) are CannotWriteError.
  */
 export async function acquireRunLock(paths: readonly string[], opts: RunLockOptions): Promise<RunLock> {
   const files = await lockableFiles(paths);
@@ -116,15 +98,20 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
       try {
         const unlock = await lockfile.lock(file, options);
         held.push({ file, unlock });
-        const holder: Holder = { pid: process.pid, host: hostname(), started: STARTED };
-        await fs.writeFile(holderFile(file), `${JSON.stringify(holder)}\n`);
+        await writeHolder(file, STARTED);
         return;
       } catch (err) {
         if (errnoCode(err) !== 'ELOCKED') throw cannotWrite(file, err);
       }
       const left = deadline - now();
-      // Read only when said: once on the first wait, and when giving up.
-      const holder = !told || left <= 0 ? await describeHolder(file) : '';
+      // Read at each look: a lock whose run was killed (before this run came, or while it waits) is taken
+      // over at once, rather than once it has gone stale.
+      const note = await readHolder(file);
+      if (await takeOverIfEnded(file, note)) {
+        opts.onTakeOver?.(describeHolder(note), file);
+        continue;
+      }
+      const holder = describeHolder(note);
       if (left > 0 && !told) {
         told = true;
         opts.onWait?.(holder, file);
@@ -133,7 +120,7 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
         const flag = opts.waitFlag ? `, or wait longer with ${opts.waitFlag} <seconds>` : '';
         throw new BusyError(
           `${file} is in use by ${holder}; gave up after waiting ${seconds(opts.waitMs)}`,
-          `let that run finish${flag}; the lock of a run that was killed is taken over after ${seconds(staleMs)}`,
+          `let that run finish${flag}; the lock of a run that was killed is taken over at once on its host, after ${seconds(staleMs)} elsewhere`,
         );
       }
       await sleep(Math.min(POLL_MS, left), opts.signal);

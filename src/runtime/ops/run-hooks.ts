@@ -11,9 +11,11 @@ export interface RunCounts {
   failed?: number;
 }
 
-/** The client as the metrics read it at the end: its last rate_limit block and each window's room. */
+/** The client as the metrics read it at the end: its last rate_limit block, each window's room, its waits. */
 export interface ObservedClient {
   readonly lastRateLimit: RateLimitInfo | undefined;
+  /** Time spent waiting for rate limits, in ms: off a terminal only the metrics, -v and the JSON log say it. */
+  readonly rateLimitWaitMs: number;
   remaining(window: 'minute' | 'hour' | 'day'): number;
 }
 

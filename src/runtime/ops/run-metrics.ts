@@ -88,6 +88,15 @@ export function runMetrics(f: RunFacts): Metric[] {
       counts(f.counts.failed),
     ),
   ];
+  if (f.client) {
+    metrics.push(
+      gauge(
+        'recall_feed_rate_limit_wait_seconds',
+        'Time spent waiting for rate limits (pacing and 429s): by the last run, or a --watch since it started.',
+        [{ value: f.client.rateLimitWaitMs / 1000 }],
+      ),
+    );
+  }
   if (f.client && rate) {
     metrics.push(
       gauge(

@@ -9,6 +9,8 @@ export interface StatusOptions {
   spinner: boolean;
   quiet: boolean;
   verbose: boolean;
+  /** stderr is a terminal (someone watches): a rate-limit wait is said even without animation. */
+  terminal?: boolean;
   now: () => number;
   /** Masks the run's secrets in text a server chose (config/run-secrets.ts); none by default. */
   mask?: (text: string) => string;
@@ -74,9 +76,15 @@ export class StatusReporter {
       }
       return;
     }
-    if (e.reason === 'pacing') this.wait(`${e.window} limit reached`, e.ms);
-    else if (e.reason === 'rate_limit') this.wait(`rate limited by the API (${e.limitType} limit)`, e.ms);
-    else this.wait(`${this.opts.mask?.(e.error.message) ?? e.error.message}; retry ${e.attempt}`, e.ms);
+    if (e.reason === 'pacing' || e.reason === 'rate_limit') {
+      // A rate-limit wait the run sits out is no problem: off a terminal (cron mails whatever reaches stderr)
+      // it is said only with -v, in the JSON log and in the metrics (recall_feed_rate_limit_wait_seconds).
+      if (!this.spinner && !this.opts.terminal && !this.opts.verbose && !isJsonLog(this.stderr)) return;
+      this.wait(
+        e.reason === 'pacing' ? `${e.window} limit reached` : `rate limited by the API (${e.limitType} limit)`,
+        e.ms,
+      );
+    } else this.wait(`${this.opts.mask?.(e.error.message) ?? e.error.message}; retry ${e.attempt}`, e.ms);
   }
 
   /** On a terminal: a status line that counts down to `ms` from now. Elsewhere: nothing. */
