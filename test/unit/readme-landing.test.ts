@@ -21,10 +21,12 @@ describe('README.md', () => {
 
   it('the quick start is exactly its two commands', () => {
     const block = /^## Quick start\n\n```sh\n([\s\S]*?)```/m.exec(readme)?.[1] ?? '';
-    expect(block.trimEnd().split('\n').map((line) => line.replace(/\s+#.*$/, ''))).toEqual([
-      'npm ci && npx recall-feed feed --sandbox',
-      'npm ci && npm test',
-    ]);
+    expect(
+      block
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, '')),
+    ).toEqual(['npm ci && npx recall-feed feed --sandbox', 'npm ci && npm test']);
   });
 
   it('the install section says what makes the first npm ci slow, what it needs and how to see progress', () => {
