@@ -151,3 +151,39 @@ export function brandInitials(core: string): string | undefined {
 export function brandInTitle(core: string, titleText: string): boolean {
   return distinctiveBrandTokens(core).length > 0 && containsWords(titleText, core);
 }
+
+/** How a notice names the brand in its prose when its brand field names the firm (or is empty, as the FDA's). */
+const BRAND_PHRASES = [
+  // "sold under the H-E-B brand", "packaged under the brand name Great Value", "sous la marque Carrefour".
+  /\b(?:sold|marketed|distributed|packaged|packed|labell?ed|produced|offered)\s+under\s+(?:the\s+)?(?:brand\s+(?:names?\s+)?|label\s+)?["“]?([^,.;:"”()\n]{2,40}?)["”]?\s+(?:brand|label|trade\s?name)s?\b/gi,
+  /\bunder\s+the\s+(?:brand|label|trade)\s*(?:names?)?\s*[:"“]?\s*([^,.;:"”()\n]{2,40})/gi,
+  /\bsous\s+la\s+marque\s+["“«]?\s*([^,.;:"”»()\n]{2,40})/gi,
+  /\bunter\s+der\s+marke\s+["“„]?([^,.;:"”“()\n]{2,40})/gi,
+  // "Distributed by Sainsbury's Supermarkets Ltd", "Manufactured for Trader Joe's": the firm whose brand it is.
+  /\b(?:[Dd]istributed|[Mm]anufactured|[Pp]acked|[Pp]ackaged|[Pp]roduced|[Mm]ade|[Ii]mported|[Mm]arketed)\s+(?:for|by)\s*:?\s+(\p{Lu}[^,.;:()\n]{1,60})/gu,
+  /(?:[Dd]istribué|[Ff]abriqué|[Cc]onditionné|[Ii]mporté)e?s?\s+(?:par|pour)\s+(\p{Lu}[^,.;:()\n]{1,60})/gu,
+];
+/** Where a brand phrase stops: "Trader Joe's of Monrovia", "H-E-B in Texas". */
+const PHRASE_END = /\s+(?:of|in|at|from|and sold|which|that|who|located|based|with|through|to)\s+.*$/i;
+
+/** The brands a notice's prose names for its product: "sold under the … brand", "Distributed by …", the firm. */
+export function brandsInText(recall: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  for (const field of [
+    'alert_title',
+    'product_name',
+    'product_description',
+    'packaging_description',
+    'alert_summary',
+  ]) {
+    const v = recall[field];
+    if (typeof v !== 'string' || v === '') continue;
+    const text = v.slice(0, NOTICE_TEXT_LIMIT);
+    for (const re of BRAND_PHRASES)
+      for (const m of text.matchAll(re)) {
+        const core = brandCore((m[1] as string).replace(PHRASE_END, ''));
+        if (core !== '' && distinctiveBrandTokens(core).length > 0) found.add(core);
+      }
+  }
+  return [...found];
+}

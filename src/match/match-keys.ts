@@ -6,11 +6,21 @@ export function modelKey(raw: string): string {
   return fold(raw).replace(/[\s\-./\\_]+/g, '');
 }
 
-/** Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"). */
+/**
+ * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), without marks
+ * ("Lindt®", "Nutella(R)", "Oreo™"), with a possessive joined to its word ("Sainsbury's" = "Sainsburys") and
+ * initials as one word ("H-E-B" = "HEB").
+ */
 export function brandKey(raw: string): string {
-  return fold(raw)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  return (
+    fold(raw)
+      .replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ')
+      .replace(/(\p{L})['’`´]s(?![\p{L}\p{N}])/gu, '$1s')
+      // Initials written with dots or dashes are one word: "H-E-B" = "HEB", "P.F. Chang's" = "PF Changs".
+      .replace(/(?<![\p{L}\p{N}])\p{L}(?:[.-]\p{L})+(?![\p{L}\p{N}])/gu, (m) => m.replace(/[.-]/g, ''))
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+  );
 }
 
 /**

@@ -5,21 +5,22 @@ import {
   brandInitials,
   brandInTitle,
   brandParts,
+  brandsInText,
   brandWrittenIn,
   distinctiveBrandTokens,
   noticeBrandText,
   relateBrands,
   titleBrandText,
 } from './brands.js';
-import type { Catalogue, CatalogueRow } from './catalogue.js';
-import { type CatalogueBatch, dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
+import type { Catalogue } from './catalogue.js';
+import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import { scopedMatches } from './scoped-matches.js';
+import { type BrandHit, type IndexedRow, push, STRENGTH } from './indexed-row.js';
 import { explainBrand, explainName } from './explain.js';
-import type { BrandRelation } from './brands.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
 
@@ -27,35 +28,6 @@ export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-level
 const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
 const NAME_SIMILARITY = 0.5;
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-interface IndexedRow {
-  row: CatalogueRow;
-  /** The brand cell as written, and its cores (corporate forms dropped, multi-brand strings split; "A & B" halves last). */
-  brandText: string;
-  brands: string[];
-  /** How many of `brands` are strong (the rest are halves of "A & B"). */
-  strong: number;
-  tokens: Set<string>;
-  batch: CatalogueBatch;
-  /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
-  gtins: string[];
-  /** The row's model key, when long enough to compare ("" otherwise). */
-  modelKey: string;
-}
-
-/** How a recall's brand relates to a catalogue brand core, and the recall's words it rests on. */
-interface BrandHit {
-  how: BrandRelation;
-  recall: string;
-}
-
-const STRENGTH: Record<BrandRelation, number> = { same: 0, contained: 1, 'shared-word': 2, 'in-title': 3 };
 
 /** The catalogue indexed several ways, so each recall costs a few map look-ups, never a scan. */
 export class CatalogueIndex {
@@ -193,7 +165,12 @@ export class CatalogueIndex {
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
     // The brand field is parsed once per recall: the brand lookup, the name words and every row's checks share it.
     const recallParts = brandParts(recallBrand);
-    const brands = this.relatedBrands(recall, recallBrand, recallParts);
+    // The brands the prose names ("sold under the H-E-B brand", "Distributed by …") count as the brand field's.
+    const prose = brandsInText(recall);
+    const brands = this.relatedBrands(recall, recallBrand, {
+      strong: [...recallParts.strong, ...prose],
+      weak: recallParts.weak,
+    });
     const brandOf = (r: IndexedRow) => {
       for (const core of r.brands) {
         const hit = brands.get(core);

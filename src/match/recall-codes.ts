@@ -1,4 +1,4 @@
-// The barcodes a notice names: identifier objects or strings, RappelConso lines, GS1 codes, and "UPC …" in its text.
+// The barcodes a notice names: identifier objects or strings, RappelConso lines, GS1 codes, "UPC …" in its text, and any checked code in it.
 import { parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 
@@ -59,6 +59,35 @@ function fromText(out: Map<string, RecallCode>, text: string): void {
   for (const m of text.matchAll(DIGIT_RUN)) for (const c of codesOfRun(m[0])) add(out, c.raw);
 }
 
+/** Digits a code written with no label must have: 12 (UPC-A) to 14; an EAN-8 or shorter run is too often something else. */
+const UNLABELLED_DIGITS = 12;
+/**
+ * Codes written with no label anywhere in the notice's text (an FDA `code_info` line "0 11596 85161 7= 11/1/2013 -
+ * 11/29/2013", "UPC" said once for a list): only a run of 12 to 14 digits whose check digit is right. A wrong one
+ * could be any number; a labelled run keeps it as unchecked, an unlabelled one does not.
+ */
+function unlabelledFromText(out: Map<string, RecallCode>, text: string): void {
+  for (const m of text.matchAll(DIGIT_RUN))
+    for (const c of codesOfRun(m[0])) {
+      const digits = c.raw.replace(/\D/g, '');
+      if (digits.length < UNLABELLED_DIGITS || digits.length > 14 || out.has(digits.padStart(14, '0'))) continue;
+      const result = normalizeGtin(c.raw);
+      if (result.ok) out.set(result.gtin14, { raw: c.raw.trim(), gtin14: result.gtin14, valid: true });
+    }
+}
+
+/** The notice's free-text fields a barcode may stand in, labelled or not. */
+const TEXT_FIELDS = [
+  'production_dates',
+  'product_description',
+  'packaging_description',
+  'alert_summary',
+  'alert_title',
+  'product_name',
+];
+/** How much of one field is searched for unlabelled codes: hostile text may be huge. */
+const TEXT_LIMIT = 20_000;
+
 /** Every code of the notice, valid or not: identical digits with a wrong check digit still count, as possible. */
 export function recallCodes(recall: Record<string, unknown>): RecallCode[] {
   const out = new Map<string, RecallCode>();
@@ -76,10 +105,14 @@ export function recallCodes(recall: Record<string, unknown>): RecallCode[] {
     if (gs1) add(out, gs1.gtin);
     else fromText(out, value);
   }
-  for (const field of ['product_description', 'packaging_description', 'alert_summary']) {
+  for (const field of TEXT_FIELDS) {
     const text = recall[field];
     if (typeof text !== 'string') continue;
     for (const m of text.matchAll(LABELLED)) fromText(out, m[1] as string);
+  }
+  for (const field of TEXT_FIELDS) {
+    const text = recall[field];
+    if (typeof text === 'string') unlabelledFromText(out, text.slice(0, TEXT_LIMIT));
   }
   return [...out.values()];
 }
