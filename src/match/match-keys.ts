@@ -96,3 +96,26 @@ export function revisionBase(raw: string): string | undefined {
   // "1.5" or "V2.1" are versions of nothing a catalogue lists: the base must carry letters and digits.
   return base.length >= 5 && /[a-z]/.test(base) ? base : undefined;
 }
+
+/** Words that deny what follows or precedes ("non-dairy", "sugar free", "sans sucre", "decaf"): a different recipe. */
+const NEGATORS = new Set('non free sans ohne sin zero diet decaf decaffeinated unsweetened lite light'.split(' '));
+/** Groups of words of which a product is one: dark or milk chocolate, beef or steak pie, vanilla or cherry. */
+const ALTERNATIVES = [
+  'dark milk white noir lait blanc zartbitter vollmilch weiss negro leche blanco',
+  'beef steak chicken pork turkey lamb ham bacon sausage salmon tuna cod shrimp prawn veal duck boeuf poulet porc dinde agneau jambon saumon thon canard crevette rind huhn schwein pute lachs',
+  'vanilla chocolate strawberry cherry lemon orange mint caramel peanut almond hazelnut coconut raspberry blueberry apple banana mango peach cinnamon coffee vanille chocolat fraise cerise citron menthe noisette amande framboise myrtille pomme banane peche cafe erdbeer kirsch zitrone',
+].map((g) => new Set(g.split(' ')));
+
+/**
+ * The word that makes two same-brand names siblings rather than one product: one denies what the other has
+ * ("non-dairy"), or both name a different one of a group (dark vs milk, steak vs beef). Undefined when none does.
+ */
+export function siblingWord(a: ReadonlySet<string>, b: ReadonlySet<string>): string | undefined {
+  for (const w of NEGATORS) if (a.has(w) !== b.has(w)) return w;
+  for (const group of ALTERNATIVES) {
+    const inA = [...a].filter((t) => group.has(t));
+    const inB = [...b].filter((t) => group.has(t));
+    if (inA.length > 0 && inB.length > 0 && !inA.some((t) => inB.includes(t))) return `${inA[0]}/${inB[0]}`;
+  }
+  return undefined;
+}

@@ -14,7 +14,7 @@ import {
 } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, revisionBase, tokenSimilarity } from './match-keys.js';
+import { modelKey, nameTokens, revisionBase, siblingWord, tokenSimilarity } from './match-keys.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
@@ -261,6 +261,8 @@ export class CatalogueIndex {
             if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
             // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
             if (r.modelKey !== '' && otherModel(r.modelKey)) continue;
+            // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
+            if (siblingWord(noticeTokens, r.tokens) !== undefined) continue;
             const similarity = tokenSimilarity(noticeTokens, r.tokens);
             if (similarity >= NAME_SIMILARITY)
               offer(

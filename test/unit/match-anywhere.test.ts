@@ -75,3 +75,18 @@ describe('brands as agencies write them', () => {
     expect(levels(rows, { ...recall, product_brand: '' })).toEqual([['G1', 'possible', 'brand+name']]);
   });
 });
+
+describe("a brand's sibling product is not the recalled one", () => {
+  it.each([
+    // Ben & Jerry's recalled the non-dairy Chunky Monkey; Lindt's dark bar; a steak and ale pie.
+    ["Ben & Jerry's", 'Chunky Monkey Non-Dairy Frozen Dessert', 'Chunky Monkey Ice Cream'],
+    ['Lindt', 'Excellence 70% Dark Chocolate Bar', 'Excellence Milk Chocolate Bar'],
+    ['Pukka Pies', 'Steak and Ale Pie', 'Beef and Ale Pie'],
+  ])('%s: "%s" is not "%s"', (brand, notice, row) => {
+    const rows = [
+      { sku: 'SAME', upc: '', brand, name: notice },
+      { sku: 'SIBLING', upc: '', brand, name: row },
+    ];
+    expect(levels(rows, { product_brand: brand, product_name: notice })).toEqual([['SAME', 'possible', 'brand+name']]);
+  });
+});
