@@ -143,8 +143,18 @@ export interface ArchiveStore {
    */
   commitHorizon(): Promise<number | undefined>;
 
-  /** Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone. */
-  openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }>;
+  /**
+   * Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone.
+   * `levels`, when given, are recorded in the same transaction as the levels cases are opened at (`match
+   * --open-cases --level`): the report tells pairs below them (not opened by choice) from matches without a case.
+   */
+  openCases(
+    candidates: readonly CaseCandidate[],
+    by: StepBy,
+    levels?: readonly string[],
+  ): Promise<{ opened: number; existing: number }>;
+  /** The levels the last `match --open-cases` opened cases at; undefined when none was recorded. */
+  caseLevels(): Promise<string[] | undefined>;
   /** Cases with their timelines, oldest first; `filter` applies to each case's recall as archived. */
   cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]>;
   /** One case, and its recall as the archive holds it now. */

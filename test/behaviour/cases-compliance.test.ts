@@ -144,16 +144,21 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(c.risk_severity).toBe(recalls.get(c.recall_id)!.risk_severity ?? null);
     }
     expect(acrossWeekend).toBeGreaterThan(0);
-    // The possibles are still without a case: the report says so.
+    // The possibles are without a case by choice (level match): listed as not opened, not as a case missing.
     const data = await reportJson();
-    expect(data.coverage.catalogue.matches_without_case.map((m: Rec) => m.level)).toEqual(
+    expect(data.coverage.catalogue.case_levels).toEqual(['match']);
+    expect(data.coverage.catalogue.matches_without_case).toEqual([]);
+    expect(data.coverage.catalogue.not_opened.map((m: Rec) => m.level)).toEqual(
       pairs.filter((p) => p.level === 'possible').map(() => 'possible'),
     );
-    expect(data.statement.incomplete).toBe(true);
+    expect(data.statement.text).toContain('not opened (level match chosen)');
+    expect(data.statement.incomplete).toBe(data.verdict.state !== 'complete');
     // Then the possibles too (the default: both levels): the statement is complete.
     await ok(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases', '-f', 'jsonl']);
     const after = await reportJson();
     expect(after.coverage.catalogue.matches_without_case).toEqual([]);
+    expect(after.coverage.catalogue.not_opened).toEqual([]);
+    expect(after.coverage.catalogue.case_levels).toEqual(['match', 'possible']);
     expect(after.statement.text).toMatch(/^No match was found for the other \d+ rows as of /);
     expect(after.statement.incomplete).toBe(false);
   });

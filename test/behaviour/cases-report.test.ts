@@ -115,6 +115,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         rows_with_cases: rowsWithCases(),
         rows_matching: rowsWithCases(),
         matches_without_case: [],
+        not_opened: [],
+        // The flow opened cases at both levels (match --open-cases without --level), as the archive recorded.
+        case_levels: ['match', 'possible'],
         excluded: [],
       });
       expect(data.coverage.monitoring).toEqual({
@@ -124,8 +127,14 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         gaps: [],
         sources_missing: [],
       });
+      expect(data.verdict).toEqual({
+        state: 'complete',
+        text: 'Monitoring was complete over the period: 1 successful sync, none failed or interrupted, no gap, every source the key may use synced.',
+        monitoring_began: new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString(),
+        unmonitored_hours: 0,
+      });
       expect(data.statement).toEqual({
-        text: statementText(),
+        text: `${statementText()} ${data.verdict.text}`,
         incomplete: false,
         as_of: lastOkSync,
         rows_without_match: catalogueRows - rowsWithCases(),
@@ -140,21 +149,21 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       reports.set(engine, clockFree(JSON.stringify(comparable, null, 2)));
     });
 
-    it('a period reaching back before monitoring began is marked incomplete, with the gap', async () => {
-      const data = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01'])).stdout);
-      const gapEnd = new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString();
-      expect(data.coverage.monitoring.complete).toBe(false);
-      expect(data.coverage.monitoring.gaps).toEqual([
-        {
-          from: '2020-01-01T00:00:00.000Z',
-          to: gapEnd,
-          hours: Math.round((Date.parse(gapEnd) - Date.parse('2020-01-01')) / 36_000) / 100,
-        },
-      ]);
+    it('a period reaching back before monitoring began says once when it began, not a gap a sync missed', async () => {
+      const r = await report(['-f', 'json', '--since', '2020-01-01']);
+      const data = JSON.parse(r.stdout);
+      const began = new Date(Date.parse(firstSync) - 24 * 3_600_000).toISOString();
+      expect(data.coverage.monitoring).toMatchObject({ complete: true, gaps: [] });
+      expect(data.verdict).toMatchObject({
+        state: 'complete-since-start',
+        monitoring_began: began,
+        unmonitored_hours: Math.round((Date.parse(began) - Date.parse('2020-01-01')) / 360_000) / 10,
+      });
       expect(data.statement.incomplete).toBe(true);
       expect(data.statement.text).toMatch(
-        /^No match was found for the other \d+ rows as of .*\. This is incomplete: 1 gap no sync covered/,
+        /^No match was found for the other \d+ rows as of .*\. Monitoring began with the archive's first sync \(.*\), which fetched recalls published from .*; the .* of this period before that were not monitored\. From then on monitoring was complete: recall-feed report --since \S+ covers only monitored time, and is complete\.$/,
       );
+      expect(r.stderr).toContain(data.verdict.text);
       // A period that ended before the cases were opened has none of them.
       const early = JSON.parse((await report(['-f', 'json', '--since', '2020-01-01', '--until', '2020-02-01'])).stdout);
       expect(early.cases).toEqual([]);

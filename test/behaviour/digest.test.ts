@@ -162,7 +162,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         expect.objectContaining({ level: 'match', reason: 'model+brand', recall_id: target.id, sku: 'A-1' }),
       );
       const text = await runMainAgainst(sandbox, ['digest', '--db', db, '--catalog', catalog]);
-      expect(text.stdout).toMatch(/Catalogue: \d+ match(es)? and \d+ possible among this period's recalls\./);
+      expect(text.stdout).toMatch(
+        /Your products in the [\d,]+ recalls stored [\d-]+ [\d:]+ UTC to [\d-]+ [\d:]+ UTC: \d+ match(es)? .*\. As pairs of a row and a recall, as recall-feed match counts them: \d+ match(es)? · \d+ possible/,
+      );
       const without = await runMainAgainst(sandbox, ['digest', '--db', db]);
       expect(without.stdout).not.toMatch(/catalogue/i);
     });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MonitoringHealth } from '../../src/archive/health.js';
 import { statement } from '../../src/jobs/cases/report-data.js';
+import { reportVerdict } from '../../src/jobs/cases/report-verdict.js';
 import { reportHtml } from '../../src/output/report/report-html.js';
 import { reportMarkdown } from '../../src/output/report/report-markdown.js';
 import type { ReportData } from '../../src/output/report/report-model.js';
@@ -25,8 +26,20 @@ const catalogue = {
   rows_with_cases: 1,
   rows_matching: 1,
   matches_without_case: [],
+  not_opened: [],
+  case_levels: null,
   excluded: [],
 };
+
+/** The verdict of a period monitored from before its start (nothing unmonitored), every case owed opened. */
+const verdictOf = (health: MonitoringHealth, sourcesChecked = true) =>
+  reportVerdict({
+    health,
+    first: { startedAt: '2026-02-01T00:00:00.000Z', beganMs: Date.parse('2026-01-31T00:00:00.000Z') },
+    unmonitoredMs: 0,
+    sourcesChecked,
+    uncased: 0,
+  });
 
 function data(health: MonitoringHealth): ReportData {
   return {
@@ -42,6 +55,7 @@ function data(health: MonitoringHealth): ReportData {
       closed: 1,
       outcomes: { 'not-our-product': 1 },
       overdue: 0,
+      next_due: null,
       time_to_action: {
         closed: 1,
         median_hours: 1,
@@ -51,7 +65,8 @@ function data(health: MonitoringHealth): ReportData {
         share_within_sla: null,
       },
     },
-    statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', true),
+    verdict: verdictOf(health),
+    statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', verdictOf(health)),
     chain: { intact: true, events: 2, head: 'ab'.repeat(32), problem: null },
     cases: [
       {
@@ -128,9 +143,9 @@ describe('the report renderings', () => {
     expect(md).not.toMatch(/\u001b|\u0007/);
   });
 
-  it('the statement: the other rows, as of the last ok sync; incomplete monitoring said in the same breath', () => {
-    expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', true)).toEqual({
-      text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC.',
+  it('the statement: the other rows, as of the last ok sync, then the verdict once', () => {
+    expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', verdictOf(healthy))).toEqual({
+      text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. Monitoring was complete over the period: 3 successful syncs, none failed or interrupted, no gap, every source the key may use synced.',
       incomplete: false,
       as_of: '2026-03-02T00:00:00.000Z',
       rows_without_match: 9,
@@ -143,21 +158,19 @@ describe('the report renderings', () => {
         { from: 'c', to: 'd', hours: 1.5 },
       ],
     };
-    const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', true);
+    const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', verdictOf(gappy));
     expect(s.incomplete).toBe(true);
     expect(s.text).toBe(
-      'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. This is incomplete: 2 gaps no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
+      'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. INCOMPLETE: 2 gaps between syncs that no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
     );
-    const never = statement(
-      null,
-      { ...healthy, complete: false, runs: { ok: 0, failed: 2, interrupted: 0 }, last_ok_sync: null },
-      'T',
-      true,
-    );
+    const failed = { ...healthy, complete: false, runs: { ok: 0, failed: 2, interrupted: 0 }, last_ok_sync: null };
+    const never = statement(null, failed, 'T', verdictOf(failed));
     expect(never).toMatchObject({ incomplete: true, rows_without_match: null, as_of: 'T' });
-    expect(never.text).toContain('This is incomplete: no sync succeeded; 2 syncs failed.');
-    const unchecked = statement(catalogue, { ...healthy, complete: false }, '2026-03-03T00:00:00.000Z', false);
-    expect(unchecked.text).toContain('This is incomplete: the sources the key may use were not checked');
+    expect(never.text).toContain('INCOMPLETE: no sync succeeded; 2 syncs failed.');
+    const unchecked = { ...healthy, complete: false };
+    expect(statement(catalogue, unchecked, '2026-03-03T00:00:00.000Z', verdictOf(unchecked, false)).text).toContain(
+      'INCOMPLETE: the sources the key may use were not checked',
+    );
     for (const text of [s.text, never.text, reportHtml(data(gappy)).replaceAll('Safety', '')])
       expect(text).not.toMatch(/\bsafe\b|all clear/i);
     expect(reportHtml(data(gappy))).toContain('<p class="statement incomplete">');

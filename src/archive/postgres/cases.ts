@@ -38,8 +38,15 @@ export function openCases(
   schema: string,
   candidates: readonly CaseCandidate[],
   by: StepBy,
+  levels?: readonly string[],
 ): Promise<{ opened: number; existing: number }> {
   return inWriteTransaction(client, schema, async () => {
+    if (levels !== undefined)
+      await client.query(
+        `INSERT INTO ${s}.archive_meta (key, value) VALUES ('case_levels', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [levels.join(',')],
+      );
     let opened = 0;
     for (const c of candidates) {
       const row = canonicalJson(c.catalogRow);

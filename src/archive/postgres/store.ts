@@ -237,10 +237,23 @@ export class PostgresStore implements ArchiveStore {
     return this.run((client) => commitHorizon(client, this.s, this.target, this.version));
   }
 
-  openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
+  openCases(
+    candidates: readonly CaseCandidate[],
+    by: StepBy,
+    levels?: readonly string[],
+  ): Promise<{ opened: number; existing: number }> {
     // A catalogue's or a recall's NUL never reaches a text column (pg-text.ts).
     const clean = pgTexts(candidates);
-    return this.run((client) => openCases(client, this.s, this.target.schema, clean, by));
+    return this.run((client) => openCases(client, this.s, this.target.schema, clean, by, levels));
+  }
+
+  caseLevels(): Promise<string[] | undefined> {
+    return this.run(async (client) => {
+      const { rows } = await client.query<{ value: string }>(
+        `SELECT value FROM ${this.s}.archive_meta WHERE key = 'case_levels'`,
+      );
+      return rows[0] === undefined ? undefined : rows[0].value.split(',').filter((l) => l !== '');
+    });
   }
 
   /** A read-only open of a schema from before cases has no case tables: known from the open, never asked again. */

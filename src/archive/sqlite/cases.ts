@@ -51,12 +51,20 @@ export class CaseStore {
   }
 
   /** One transaction: a case and its opened event for each new pair; a pair that has a case is left alone. */
-  open(candidates: readonly CaseCandidate[], by: StepBy): { opened: number; existing: number } {
+  open(
+    candidates: readonly CaseCandidate[],
+    by: StepBy,
+    levels?: readonly string[],
+  ): { opened: number; existing: number } {
     const insert = this.db.prepare(
       `INSERT INTO cases (recall_id, catalog_key, level, reason, catalog_row, alert_title, status, outcome, opened_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, ?) ON CONFLICT (catalog_key, recall_id) DO NOTHING RETURNING id`,
     );
     const run = this.db.transaction(() => {
+      if (levels !== undefined)
+        this.db
+          .prepare("INSERT OR REPLACE INTO archive_meta (key, value) VALUES ('case_levels', ?)")
+          .run(levels.join(','));
       let opened = 0;
       for (const c of candidates) {
         const row = canonicalJson(c.catalogRow);

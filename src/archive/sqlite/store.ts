@@ -190,8 +190,19 @@ export class SqliteStore implements ArchiveStore {
     return this.caseStore;
   }
 
-  openCases(candidates: readonly CaseCandidate[], by: StepBy): Promise<{ opened: number; existing: number }> {
-    return this.run(() => this.store.open(candidates, by));
+  openCases(
+    candidates: readonly CaseCandidate[],
+    by: StepBy,
+    levels?: readonly string[],
+  ): Promise<{ opened: number; existing: number }> {
+    return this.run(() => this.store.open(candidates, by, levels));
+  }
+
+  caseLevels(): Promise<string[] | undefined> {
+    return this.run(() => {
+      const value = this.db.prepare("SELECT value FROM archive_meta WHERE key = 'case_levels'").pluck().get();
+      return typeof value === 'string' ? value.split(',').filter((l) => l !== '') : undefined;
+    });
   }
 
   cases(q: CaseQuery, filter?: RecordFilter): Promise<CaseView[]> {

@@ -40,6 +40,7 @@ export async function checkCatalogue(
   records: AsyncIterable<Record<string, unknown>>,
   untilMs: number,
   status: StatusReporter,
+  caseLevels: readonly string[] | undefined,
 ): Promise<{ coverage: CatalogueCoverage; recalls: Map<number, RecallFacts> }> {
   const keyOf = rowKeys(catalogue, column, status);
   const pairs = new Set(cases.map((c) => `${c.catalog_key}\u0000${c.recall_id}`));
@@ -47,6 +48,7 @@ export async function checkCatalogue(
   const recalls = new Map<number, RecallFacts>();
   const matchingKeys = new Set<string>();
   const uncased = new Map<string, UncasedMatch>();
+  const notOpened = new Map<string, UncasedMatch>();
   const excluded = new Map<string, ExcludedRow>();
   const nameColumn = catalogue.columns.name;
   for await (const recall of records) {
@@ -72,8 +74,10 @@ export async function checkCatalogue(
         continue;
       }
       matchingKeys.add(key);
-      if (pairs.has(pair) || uncased.has(pair)) continue;
-      uncased.set(pair, {
+      if (pairs.has(pair) || uncased.has(pair) || notOpened.has(pair)) continue;
+      // Below the levels cases are opened at: no case by the user's choice, not a case missing.
+      const owed = caseLevels === undefined || caseLevels.includes(m.level);
+      (owed ? uncased : notOpened).set(pair, {
         catalog_key: key,
         line: m.row.line,
         product_name: productName,
@@ -112,6 +116,8 @@ export async function checkCatalogue(
       rows_with_cases: withCases,
       rows_matching: matching,
       matches_without_case: [...uncased.values()].sort(byLevel),
+      not_opened: [...notOpened.values()].sort(byLevel),
+      case_levels: caseLevels === undefined ? null : [...caseLevels],
       excluded: [...excluded.values()].sort((a, b) => a.line - b.line || a.recall_id - b.recall_id),
     },
     recalls,

@@ -1,13 +1,16 @@
 // The evidence report's content (its shape, which every format renders, is src/output/report/report-model.ts): each case as of the period, the counts, the statement.
-import type { CaseView, MonitoringHealth } from '../../archive/index.js';
+import type { CaseView } from '../../archive/index.js';
+import type { MonitoringView } from '../../output/archive-views.js';
 import type {
   CatalogueCoverage,
   RecallFacts,
   ReportCase,
   ReportData,
   TimeToAction,
+  Verdict,
 } from '../../output/report/report-model.js';
 import { readable } from '../../output/report/report-times.js';
+import { notOpenedWhy } from '../../output/report/report-words.js';
 import { utcMs } from '../matching/sla.js';
 import { isOverdue } from '../../archive/cases-model.js';
 
@@ -92,56 +95,35 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
     closed: 0,
     outcomes: {} as Record<string, number>,
     overdue: 0,
+    next_due: null as ReportData['summary']['next_due'],
     time_to_action: timeToAction(cases, untilMs),
   };
   for (const c of cases) {
     summary[c.status]++;
     if (c.outcome) summary.outcomes[c.outcome] = (summary.outcomes[c.outcome] ?? 0) + 1;
     if (isOverdue(c, untilMs)) summary.overdue++;
+    const due = c.due_at;
+    if (c.status !== 'closed' && due !== null && (summary.next_due === null || due < summary.next_due.due_at))
+      summary.next_due = { case_id: c.id, due_at: due };
   }
   return summary;
 }
 
-/** Why monitoring was incomplete, in words; empty when it was complete. */
-function incompleteReasons(h: MonitoringHealth, sourcesChecked: boolean): string[] {
-  const reasons: string[] = [];
-  if (h.complete) return reasons;
-  if (h.last_ok_sync === null) reasons.push('no sync succeeded');
-  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  if (h.runs.failed > 0) reasons.push(`${plural(h.runs.failed, 'sync')} failed`);
-  if (h.runs.interrupted > 0) reasons.push(`${plural(h.runs.interrupted, 'sync')} interrupted`);
-  if (h.gaps.length > 0) {
-    const hours = h.gaps.reduce((s, g) => s + g.hours, 0);
-    reasons.push(
-      `${h.gaps.length} ${h.gaps.length === 1 ? 'gap' : 'gaps'} no sync covered (${Math.round(hours * 10) / 10} h)`,
-    );
-  }
-  if (h.sources_missing.length > 0) reasons.push(`sources never synced: ${h.sources_missing.join(', ')}`);
-  if (!sourcesChecked)
-    reasons.push('the sources the key may use were not checked (no API key, or the API unreachable)');
-  if (reasons.length === 0) reasons.push('no sync succeeded in the period');
-  return reasons;
-}
-
 /**
- * The one sentence about the rows without a case. Never "safe", never "all clear": only that no match was
- * found, as of a time, and whether monitoring up to then was complete.
+ * The one sentence about the rows without a case, then the verdict, said once. Never "safe", never "all clear":
+ * only that no match was found, as of a time, and whether monitoring up to then was complete.
  */
 export function statement(
   catalogue: CatalogueCoverage | null,
-  health: MonitoringHealth,
+  health: MonitoringView,
   untilIso: string,
-  sourcesChecked: boolean,
+  verdict: Verdict,
 ): ReportData['statement'] {
   const asOf = health.last_ok_sync !== null && health.last_ok_sync < untilIso ? health.last_ok_sync : untilIso;
-  const reasons = incompleteReasons(health, sourcesChecked);
-  const incomplete = reasons.length > 0;
-  const caveat = incomplete
-    ? ` This is incomplete: ${reasons.join('; ')}. Recalls that monitoring did not reach may not have been checked.`
-    : '';
+  const incomplete = verdict.state !== 'complete';
   if (catalogue === null) {
     return {
-      text: `No catalogue was given (--catalog), so the rows without a case are not counted here; for the cases listed, see their timelines. Monitoring as of ${readable(asOf)}.${caveat}`,
+      text: `No catalogue was given (--catalog), so the rows without a case are not counted here; for the cases listed, see their timelines. Monitoring as of ${readable(asOf)}. ${verdict.text}`,
       incomplete,
       as_of: asOf,
       rows_without_match: null,
@@ -149,20 +131,20 @@ export function statement(
   }
   // Rows with neither a case nor a match the report found itself: only those are said to have no match.
   const n = Math.max(0, catalogue.rows - catalogue.rows_matching);
-  const uncased = catalogue.matches_without_case.length;
   const which = catalogue.rows_matching > 0 ? 'the other' : 'any of the';
-  const missing =
-    uncased === 0
-      ? ''
-      : ` This is incomplete: ${uncased} ${uncased === 1 ? 'match of a catalogue row has' : 'matches of catalogue rows have'} no case (listed under "Matches without a case"): run recall-feed match --archive --open-cases.`;
   const excluded = catalogue.excluded.length;
   const out =
     excluded === 0
       ? ''
       : ` ${excluded} ${excluded === 1 ? 'pair of a catalogue row and a recall was' : 'pairs of catalogue rows and recalls were'} excluded by lot or date, each listed with the notice's words.`;
+  const skipped = catalogue.not_opened.length;
+  const notOpened =
+    skipped === 0
+      ? ''
+      : ` ${skipped} ${skipped === 1 ? 'pair below the level chosen for cases was' : 'pairs below the level chosen for cases were'} not opened (${notOpenedWhy(catalogue.case_levels)}), each listed.`;
   return {
-    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${out}${caveat}${missing}`,
-    incomplete: incomplete || uncased > 0,
+    text: `No match was found for ${which} ${n} ${n === 1 ? 'row' : 'rows'} as of ${readable(asOf)}.${out}${notOpened} ${verdict.text}`,
+    incomplete,
     as_of: asOf,
     rows_without_match: n,
   };

@@ -3,7 +3,6 @@ import type { ReportFormat } from '../../output/format-kinds.js';
 import path from 'node:path';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { GENESIS } from '../../archive/cases-chain.js';
-import { computeHealth } from '../../archive/health.js';
 import { allowedSources } from '../../runtime/archive/allowed-sources.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { loadMatcher } from '../matching/load-catalogue.js';
@@ -17,6 +16,7 @@ import { byLevelAndSeverity } from '../matching/case-order.js';
 import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from '../../output/report/report-csv.js';
 import type { CatalogueCoverage, RecallFacts, ReportData } from '../../output/report/report-model.js';
 import { caseInPeriod, statement, summarize } from './report-data.js';
+import { monitoringOver, reportVerdict } from './report-verdict.js';
 import { renderReport } from '../../output/report/render-report.js';
 
 export type { ReportFormat } from '../../output/format-kinds.js';
@@ -48,8 +48,10 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   let data: ReportData;
   try {
     const all = await casesOrNone(reading, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
-    // Every run up to the period's end (its start, when --since is not given, is the first run or case).
-    const runs = await archive.syncRuns({ fromMs: plan.sinceMs ?? 0, toMs: untilMs });
+    // Every run up to the period's end: the first successful one says when monitoring began.
+    const runs = await archive.syncRuns({ fromMs: 0, toMs: untilMs });
+    // The levels cases are opened at (match --open-cases --level): pairs below them are not owed a case.
+    const levels = await archive.caseLevels();
     const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(reading, async () => [
       await archive.verifyCases(),
     ]);
@@ -68,6 +70,7 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
         records(),
         untilMs,
         status,
+        levels,
       ));
     } else recalls = await caseRecalls(all, records());
     const cases = all
@@ -78,7 +81,14 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
       ...all.map((c) => Date.parse(c.opened_at)),
       untilMs,
     );
-    const health = computeHealth(runs, { fromMs: plan.sinceMs ?? firstMs, toMs: untilMs }, allowed);
+    const { health, first, unmonitoredMs } = monitoringOver(runs, plan.sinceMs ?? firstMs, untilMs, allowed);
+    const verdict = reportVerdict({
+      health,
+      first,
+      unmonitoredMs,
+      sourcesChecked: allowed !== undefined,
+      uncased: coverage?.matches_without_case.length ?? 0,
+    });
     const until = new Date(untilMs).toISOString();
     data = {
       title: 'Recall monitoring: cases and coverage',
@@ -96,7 +106,8 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
       },
       coverage: { catalogue: coverage, monitoring: health },
       summary: summarize(cases, untilMs),
-      statement: statement(coverage, health, until, allowed !== undefined),
+      verdict,
+      statement: statement(coverage, health, until, verdict),
       chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
       cases,
     };
@@ -113,6 +124,8 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   });
   if (!data.chain.intact)
     status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
-  if (data.statement.incomplete) status.warn('monitoring was incomplete in this period: the report says so');
+  // The verdict the page and the JSON give, in the same words.
+  if (data.verdict.state === 'complete') status.note(data.verdict.text);
+  else status.warn(data.verdict.text);
   announceWritten(session, `the report (${data.summary.cases} cases)`);
 }

@@ -91,7 +91,18 @@ export const ReportSchema = z
           key_column: z.string().nullable(),
           rows_with_cases: z.number().int(),
           rows_matching: z.number().int(),
-          matches_without_case: z.array(z.object({ ...pairFields, level: z.string() })),
+          matches_without_case: z
+            .array(z.object({ ...pairFields, level: z.string() }))
+            .describe('pairs at a level cases are opened at that have no case: they make the verdict incomplete'),
+          not_opened: z
+            .array(z.object({ ...pairFields, level: z.string() }))
+            .describe('pairs below the levels cases are opened at (possible after --level match): no case by choice'),
+          case_levels: z
+            .array(z.string())
+            .nullable()
+            .describe(
+              'the levels match --open-cases opens cases at, as the archive recorded them; null when never recorded',
+            ),
           excluded: z
             .array(z.object({ ...pairFields, scope_evidence: z.string() }))
             .describe(
@@ -108,6 +119,10 @@ export const ReportSchema = z
       closed: z.number().int(),
       outcomes: z.record(z.string(), z.number().int()),
       overdue: z.number().int(),
+      next_due: z
+        .object({ case_id: z.number().int(), due_at: z.string() })
+        .nullable()
+        .describe('the open or waiting case due first, overdue ones included; null when none has a due time'),
       time_to_action: z.object({
         closed: z.number().int(),
         median_hours: z.number().nullable(),
@@ -117,6 +132,17 @@ export const ReportSchema = z
         share_within_sla: z.number().nullable(),
       }),
     }),
+    verdict: z
+      .object({
+        state: z.enum(['complete', 'complete-since-start', 'incomplete']),
+        text: z.string().describe('the verdict as the page and stderr say it'),
+        monitoring_began: z
+          .string()
+          .nullable()
+          .describe("from when the archive's first successful sync fetched recalls; null before any"),
+        unmonitored_hours: z.number().describe('hours of the period before monitoring began: never monitored'),
+      })
+      .describe('the one verdict on the period: monitoring and the cases owed'),
     statement: z.object({
       text: z.string(),
       incomplete: z.boolean(),

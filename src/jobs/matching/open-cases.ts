@@ -64,6 +64,9 @@ export function rowKeys(catalogue: Catalogue, column: string | undefined, status
   return (row: CatalogueRow) => keys.get(row.line) ?? `line:${row.line}`;
 }
 
+/** The levels that open a case when --level is not given. */
+const CASE_LEVELS = ['match', 'possible'] as const;
+
 export interface OpenerOptions {
   /** Only these levels open a case (match --open-cases --level). */
   levels?: readonly string[] | undefined;
@@ -100,12 +103,22 @@ export class CaseOpener {
     });
   }
 
-  /** Opens what was gathered since the last flush; says how many were opened (and how many had a case). */
+  /** Whether this run has recorded its levels in the archive yet (once is enough, even with nothing to open). */
+  private levelsRecorded = false;
+
+  /**
+   * Opens what was gathered since the last flush; says how many were opened (and how many had a case). The levels
+   * cases are opened at are recorded with the first flush, so the report knows which pairs were left by choice.
+   */
   async flush(archive: ArchiveStore, atMs: number): Promise<{ opened: number; existing: number }> {
     const candidates = [...this.pairs.values()];
     this.pairs.clear();
-    if (candidates.length === 0) return { opened: 0, existing: 0 };
-    return archive.openCases(candidates, { at: new Date(atMs).toISOString(), actor: MATCH_ACTOR, note: null });
+    if (candidates.length === 0 && this.levelsRecorded) return { opened: 0, existing: 0 };
+    const levels = this.levelsRecorded ? undefined : (this.opts.levels ?? CASE_LEVELS);
+    const by = { at: new Date(atMs).toISOString(), actor: MATCH_ACTOR, note: null };
+    const counts = await archive.openCases(candidates, by, levels);
+    this.levelsRecorded = true;
+    return counts;
   }
 }
 

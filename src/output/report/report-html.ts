@@ -3,6 +3,7 @@ import { escapeHtml as esc } from '../markup.js';
 import { htmlPage, htmlTable } from '../markup-document.js';
 import type { ReportCase, ReportData } from './report-model.js';
 import {
+  answerText,
   CHAIN_NOTE,
   caseFacts,
   caseTitle,
@@ -15,6 +16,7 @@ import {
   EXCLUDED_NOTE,
   excludedRow,
   healthFacts,
+  notOpenedHeading,
   periodText,
   provenanceFacts,
   readable,
@@ -38,6 +40,7 @@ th { background: #f2f2f2; }
 .meta { color: #444; }
 .statement { font-size: 1.1em; padding: 0.6em 0.8em; border-left: 4px solid #2a6; background: #f4faf6; }
 .statement.incomplete { border-color: #c60; background: #fff7ee; }
+.answer { font-size: 1.15em; font-weight: bold; }
 .case { border: 1px solid #bbb; padding: 0.6em 0.8em; margin: 0.8em 0; break-inside: avoid; page-break-inside: avoid; }
 table.summary, table.uncased, table.excluded { font-size: 0.85em; }
 .hash { font-family: ui-monospace, monospace; font-size: 0.8em; word-break: break-all; }
@@ -70,18 +73,21 @@ ${htmlTable(EVENT_HEADER, eventRows(c), 'events')}
 export function reportHtml(d: ReportData): string {
   const statementClass = d.statement.incomplete ? 'statement incomplete' : 'statement';
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
+  const notOpened = d.coverage.catalogue?.not_opened ?? [];
   const excluded = d.coverage.catalogue?.excluded ?? [];
   return htmlPage(
     d.title,
     STYLE,
     `<h1>${esc(d.title)}</h1>
 <p class="meta">Period: ${esc(periodText(d))} · generated ${esc(readable(d.generated_at))}</p>
+<p class="answer">${esc(answerText(d))}</p>
 <h2>Summary</h2>
 <p>${esc(summaryText(d))}</p>
 ${htmlTable(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
 <h2>Statement</h2>
 <p class="${statementClass}">${esc(d.statement.text)}</p>
 ${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${htmlTable(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
+${notOpened.length > 0 ? `<h3>${esc(notOpenedHeading(d))}</h3>\n${htmlTable(UNCASED_HEADER, notOpened.map(uncasedRow), 'uncased')}` : ''}
 ${excluded.length > 0 ? `<h3>${esc(EXCLUDED_HEADING)}</h3>\n<p class="meta">${esc(EXCLUDED_NOTE)}</p>\n${htmlTable(EXCLUDED_HEADER, excluded.map(excludedRow), 'excluded')}` : ''}
 <h2>Time to action</h2>
 ${facts(timeFacts(d))}

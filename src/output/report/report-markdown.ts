@@ -3,6 +3,7 @@ import { escapeMarkdown as md } from '../markup.js';
 import { markdownTable } from '../markup-document.js';
 import type { ReportCase, ReportData } from './report-model.js';
 import {
+  answerText,
   CHAIN_NOTE,
   caseFacts,
   caseTitle,
@@ -15,6 +16,7 @@ import {
   EXCLUDED_NOTE,
   excludedRow,
   healthFacts,
+  notOpenedHeading,
   periodText,
   provenanceFacts,
   readable,
@@ -37,11 +39,14 @@ function caseMd(c: ReportCase): string {
 export function reportMarkdown(d: ReportData): string {
   const statement = d.statement.incomplete ? `**Incomplete.** ${md(d.statement.text)}` : md(d.statement.text);
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
+  const notOpened = d.coverage.catalogue?.not_opened ?? [];
   const excluded = d.coverage.catalogue?.excluded ?? [];
   return `${[
     `# ${md(d.title)}`,
     '',
     `Period: ${md(periodText(d))} · generated ${md(readable(d.generated_at))}`,
+    '',
+    `**${md(answerText(d))}**`,
     '',
     '## Summary',
     '',
@@ -55,6 +60,9 @@ export function reportMarkdown(d: ReportData): string {
     '',
     ...(uncased.length > 0
       ? ['### Matches without a case', '', markdownTable(UNCASED_HEADER, uncased.map(uncasedRow)), '']
+      : []),
+    ...(notOpened.length > 0
+      ? [`### ${md(notOpenedHeading(d))}`, '', markdownTable(UNCASED_HEADER, notOpened.map(uncasedRow)), '']
       : []),
     ...(excluded.length > 0
       ? [

@@ -14,8 +14,15 @@ export interface CatalogueCoverage {
   rows_with_cases: number;
   /** Rows the matcher, run by the report over the archive, finds a match or possible for, whether or not they have a case. */
   rows_matching: number;
-  /** Match pairs the report found in the archive that have no case: the cases were not opened (match --open-cases). */
+  /**
+   * Pairs the report found in the archive at a level cases are opened at, with no case: the cases were not opened
+   * (match --open-cases). They make the verdict incomplete.
+   */
   matches_without_case: UncasedMatch[];
+  /** Pairs below the levels cases are opened at (`possible` after `--level match`): left without a case by choice. */
+  not_opened: UncasedMatch[];
+  /** The levels `match --open-cases` opens cases at, as the archive recorded them; null when never recorded (all then). */
+  case_levels: string[] | null;
   /**
    * Pairs the matcher found but excluded: the row's lot or date is not among those the notice names. Never a match,
    * never counted in rows_matching, never making the statement incomplete: listed as the proof nothing was over-pulled.
@@ -90,6 +97,19 @@ export interface Provenance {
   chain_head: string;
 }
 
+/**
+ * The one verdict on the period, computed once: the page, the JSON and stderr all say `text`.
+ * `complete-since-start`: monitoring began (the archive's first sync) within the period and held from then on.
+ */
+export interface Verdict {
+  state: 'complete' | 'complete-since-start' | 'incomplete';
+  text: string;
+  /** From when the archive's first successful sync fetched recalls (its window before it started); null before any. */
+  monitoring_began: string | null;
+  /** Hours of the period before monitoring began, never monitored (0 when none). */
+  unmonitored_hours: number;
+}
+
 export interface ReportData {
   title: string;
   generated_at: string;
@@ -104,8 +124,12 @@ export interface ReportData {
     closed: number;
     outcomes: Record<string, number>;
     overdue: number;
+    /** The open or waiting case due first (overdue ones included), as of the period's end; null when none has a due time. */
+    next_due: { case_id: number; due_at: string } | null;
     time_to_action: TimeToAction;
   };
+  verdict: Verdict;
+  /** `incomplete` unless the verdict is `complete`; the text says the verdict once. */
   statement: { text: string; incomplete: boolean; as_of: string; rows_without_match: number | null };
   chain: { intact: boolean; events: number; head: string; problem: string | null };
   /** Ordered as the summary table: matches first, then by the recall's severity. */

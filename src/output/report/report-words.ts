@@ -129,15 +129,20 @@ export function catalogueFacts(d: ReportData): Array<[string, string]> {
     ['Rows known by', c.key_column ?? 'line number (no key column)'],
     ['Rows with a case', String(c.rows_with_cases)],
     ['Rows the archive matches now (this report ran the matcher)', String(c.rows_matching)],
+    ['Levels cases are opened at', c.case_levels === null ? 'not recorded (every level)' : c.case_levels.join(', ')],
     ['Matches without a case', String(c.matches_without_case.length)],
+    [notOpenedHeading(d), String(c.not_opened.length)],
     ['Excluded by lot or date (not matches)', String(c.excluded.length)],
   ];
 }
 
 export function healthFacts(d: ReportData): Array<[string, string]> {
   const h = d.coverage.monitoring;
+  const v = d.verdict;
   return [
-    ['Monitoring complete', h.complete ? 'yes' : 'no'],
+    ['Monitoring began', v.monitoring_began === null ? 'no sync yet' : readable(v.monitoring_began)],
+    ['Not monitored (before it began)', v.unmonitored_hours > 0 ? hoursText(v.unmonitored_hours) : 'none'],
+    ['Monitoring complete (over the monitored time)', h.complete ? 'yes' : 'no'],
     ['Syncs ok / failed / interrupted', `${h.runs.ok} / ${h.runs.failed} / ${h.runs.interrupted}`],
     ['Last successful sync', h.last_ok_sync ? readable(h.last_ok_sync) : 'none'],
     [
@@ -148,6 +153,32 @@ export function healthFacts(d: ReportData): Array<[string, string]> {
     ],
     ['Sources missing', h.sources_missing.length === 0 ? 'none' : h.sources_missing.join(', ')],
   ];
+}
+
+/** `level match chosen`: why pairs below the levels cases are opened at have no case. */
+export const notOpenedWhy = (levels: readonly string[] | null) => `level ${(levels ?? []).join(',')} chosen`;
+
+/** The heading of the pairs left without a case by choice: `Not opened (level match chosen)`. */
+export const notOpenedHeading = (d: ReportData) =>
+  `Not opened (${notOpenedWhy(d.coverage.catalogue?.case_levels ?? null)})`;
+
+/** The verdict in a few words, for the opening line. */
+function verdictShort(d: ReportData): string {
+  const v = d.verdict;
+  if (v.state === 'complete') return 'complete';
+  if (v.state === 'complete-since-start') return `complete since it began, ${minute(v.monitoring_began)} (not before)`;
+  return 'INCOMPLETE (see the statement)';
+}
+
+/**
+ * What a manager asks first, in one line: `Open cases: 3 (1 waiting) · overdue: 1 · next due: case 4, 2026-01-20
+ * 18:00 UTC · monitoring: complete`.
+ */
+export function answerText(d: ReportData): string {
+  const s = d.summary;
+  const open = s.open + s.waiting;
+  const next = s.next_due === null ? 'none' : `case ${s.next_due.case_id}, ${minute(s.next_due.due_at)}`;
+  return `Open cases: ${open}${s.waiting > 0 ? ` (${s.waiting} waiting)` : ''} · overdue: ${s.overdue} · next due: ${next} · monitoring: ${verdictShort(d)}`;
 }
 
 export function summaryText(d: ReportData): string {
