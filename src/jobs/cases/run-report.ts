@@ -124,8 +124,8 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   });
   if (!data.chain.intact)
     status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
-  // The verdict the page and the JSON give, in the same words.
-  if (data.verdict.state === 'complete') status.note(data.verdict.text);
+  // The verdict the page and the JSON give, in the same words; a complete one only where someone reads it live.
+  if (data.verdict.state === 'complete') status.success(data.verdict.text);
   else status.warn(data.verdict.text);
   announceWritten(session, `the report (${data.summary.cases} cases)`);
 }

@@ -57,6 +57,12 @@ export class StatusReporter {
     this.write(text);
   }
 
+  /** Good news: said on a terminal, with -v and in the JSON log; off a terminal silent (cron mails only problems). */
+  success(text: string): void {
+    if (this.opts.quiet || (!this.opts.terminal && !this.opts.verbose && !isJsonLog(this.stderr))) return;
+    this.write(text);
+  }
+
   /** `warning: <text>`: printed even with --quiet, which silences progress, not problems. */
   warn(text: string): void {
     this.write(`warning: ${text}`);
