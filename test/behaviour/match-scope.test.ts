@@ -91,8 +91,12 @@ describe('match: lot and date scope', () => {
     const r = await run(['--catalog', file, '-f', 'jsonl', '--explain']);
     expect(jsonLines(r.stdout)).toEqual([
       expect.objectContaining({
+        // The rule, then the scope: what the reader read in the notice (the sale period can never prove), the
+        // row's lot and date, the answer and the notice's words that decided it.
         explain:
-          'barcode: notice "3564709006031" = catalogue "0003564709006031" (GTIN-14 03564709006031, check digit valid)',
+          'barcode: notice "3564709006031" = catalogue "0003564709006031" (GTIN-14 03564709006031, check digit valid)' +
+          '; scope read: best-before 2021-04-04, lot v028, maybe period 2021-03-01 to 2021-03-20; row lot "V028", no date: ' +
+          'in-scope (standard_identifiers_and_barcodes: "3564709006031 V028 Date de durabilité minimale 04/04/2021")',
       }),
     ]);
   });
