@@ -26,6 +26,7 @@ export function addGlobalOptions(program: Command) {
     .addOption(new Option('--max-response-mb <n>', flagHelp('max-response-mb')))
     .addOption(new Option('--pace <spec>', flagHelp('pace')))
     .addOption(new Option('--sandbox', 'run against a built-in sandbox with generated data; no key needed'))
+    .addOption(new Option('--sandbox-now <time>', flagHelp('sandbox-now')))
     .addOption(new Option('--allow-insecure-http', 'allow sending the key over plain http to a non-loopback host'))
     .addOption(new Option('--log-format <format>', flagHelp('log-format')).choices(LOG_FORMATS));
 }

@@ -174,6 +174,19 @@ export function parseLogFormat(raw: string, source: string): string {
 }
 
 /**
+ * `2026-06-01T12:00:00Z`: the instant --sandbox-now pins, in epoch ms. A zone is required, so that the
+ * pinned world is the same on every machine whatever its TZ.
+ */
+export function parseSandboxNow(raw: string, source: string): number {
+  const value = raw.trim();
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/i.test(value)
+    ? Date.parse(value)
+    : Number.NaN;
+  if (Number.isNaN(ms)) throw mustBe(source, 'an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z', raw, false);
+  return ms;
+}
+
+/**
  * `--pace minute=10/2s,hour=500/1h`: the client's own pacing. A window's count can only lower
  * what the API reports; its length replaces the spec's (for a sandbox started with shrunken windows).
  */

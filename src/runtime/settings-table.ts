@@ -24,6 +24,7 @@ import {
   parseMetricsFile,
   parseMonitor,
   parsePacing,
+  parseSandboxNow,
   parseSmtp,
   parseSources,
   parseWebhook,
@@ -269,6 +270,17 @@ export const SETTINGS: readonly SettingRow[] = [
     secret: false,
     description: 'stderr as text, or json: one object per line',
     parse: parseLogFormat,
+  },
+  {
+    name: 'sandbox-now',
+    flag: '--sandbox-now <time>',
+    env: ['RECALL_FEED_SANDBOX_NOW'],
+    default: 'the real time',
+    values: 'an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z',
+    secret: false,
+    description:
+      'pins "now" of a --sandbox run and of `recall-feed sandbox` (reproducible examples: docs/sandbox-and-filters.md)',
+    parse: parseSandboxNow,
   },
 ];
 

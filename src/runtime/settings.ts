@@ -24,6 +24,7 @@ export interface GlobalFlags {
   maxResponseMb?: string;
   pace?: string;
   sandbox?: boolean;
+  sandboxNow?: string;
   allowInsecureHttp?: boolean;
 }
 
@@ -151,6 +152,11 @@ export function runReporting(
     metricsFile: settingSource('metrics-file', flags, env, profileValues)?.raw,
     profileDb: str(profileValues.db),
   };
+}
+
+/** Where --sandbox-now's instant comes from: the flag, else RECALL_FEED_SANDBOX_NOW (no profile key: a pin is per run). */
+export function sandboxNowSource(flags: GlobalFlags, env: Env): SettingSource | undefined {
+  return settingSource('sandbox-now', flags as Record<string, unknown>, env, {});
 }
 
 export function resolveProfileName(flags: GlobalFlags, env: Env): string {

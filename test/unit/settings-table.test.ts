@@ -36,6 +36,10 @@ const SAMPLES: Record<string, { good: [string, string, string]; bad: string }> =
   'metrics-file': { good: ['a.prom', 'b.prom', 'c.prom'], bad: 'a.txt' },
   'case-sla': { good: ['2wd', '24h', '3d'], bad: '2x' },
   'log-format': { good: ['json', 'text', 'json'], bad: 'xml' },
+  'sandbox-now': {
+    good: ['2026-06-01T12:00:00Z', '2026-06-01T14:00+02:00', '2026-06-01T12:00:00.5Z'],
+    bad: '2026-06-01',
+  },
 };
 
 const camel = (flag: string) => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -25,14 +25,19 @@ export type WithGlobals<A extends unknown[], O extends OptionValues, G extends O
  * Wires a command's action: its options, the global flags and the context, then the run `load` gives.
  * The types come from the command the action is attached to (commander calls it with `this` that command),
  * never from `load`: a run typed for other flags, or globals that do not fit `GlobalFlags`, fail to compile.
+ * The run gets the context on the clock --sandbox-now pins (run-clock.ts), unless it `ownsPin`.
  */
 export function action<A extends unknown[], O extends OptionValues, G extends OptionValues & GlobalFlags>(
   ctx: Context,
   load: () => Promise<Action<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>,
+  opts: { ownsPin?: boolean } = {},
 ) {
   return async function (this: Command<A, O, G>): Promise<void> {
     const run = await load();
-    await run(this.opts(), this.optsWithGlobals(), ctx, this.args);
+    const globals = this.optsWithGlobals();
+    // Before the plan: a plan reads the clock too (--since 7d).
+    const { runContext } = await import('../../runtime/run-clock.js');
+    await run(this.opts(), globals, runContext(globals, ctx, opts.ownsPin ?? false), this.args);
   };
 }
 

@@ -34,7 +34,7 @@ export function opsAction<
   O extends OptionValues & OpsOptions,
   G extends OptionValues & GlobalFlags,
 >(
-  ctx: Context,
+  baseCtx: Context,
   command: OpsCommand,
   load: () => Promise<OpsRun<NoInfer<O>, NoInfer<WithGlobals<A, O, G>>>>,
   /** ownFormat: -f is the command's own (digest's formats), never the record format: the settings never see it. */
@@ -44,6 +44,8 @@ export function opsAction<
     const opts = this.opts();
     const globals = this.optsWithGlobals();
     const run = await load();
+    const { runContext } = await import('../../runtime/run-clock.js');
+    const ctx = runContext(globals, baseCtx, false);
     const { format: _own, ...withoutFormat } = globals;
     const flags: GlobalFlags = how.ownFormat ? withoutFormat : globals;
     const { loadSettings, loadReporting, runIn, sessionWith } = await import('../../runtime/session.js');

@@ -6,6 +6,7 @@ import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { action, type OptionsOf } from './define-action.js';
 import { parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { sandboxNow } from '../../runtime/run-clock.js';
 
 /** `recall-feed sandbox`: its flags and help; commander's types of them are the options' types. */
 function declareSandbox(program: Program) {
@@ -45,7 +46,7 @@ Examples:
 type SandboxCommandOptions = OptionsOf<ReturnType<typeof declareSandbox>>;
 
 export function registerSandbox(program: Program, ctx: Context): void {
-  declareSandbox(program).action(action(ctx, async () => runSandbox));
+  declareSandbox(program).action(action(ctx, async () => runSandbox, { ownsPin: true }));
 }
 
 /** The errors a user can cause when binding (a taken port, a privileged one, an address not on this machine) as usage errors. */
@@ -73,11 +74,28 @@ function listenError(err: unknown, host: string, port: number): unknown {
   }
 }
 
-export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFlags, ctx: Context): Promise<void> {
+/**
+ * With --sandbox-now (or RECALL_FEED_SANDBOX_NOW), the sandbox's clock starts at that instant and runs on in
+ * real time: a lasting server's rate windows must still slide for the clients that wait on them.
+ */
+function sandboxClock(globals: GlobalFlags, ctx: Context, startTime: number | undefined) {
+  const at = sandboxNow(globals, ctx.env);
+  if (at === undefined) return undefined;
+  if (startTime !== undefined)
+    throw new UsageError(
+      "--start-time and --sandbox-now both set the sandbox's time",
+      'keep --sandbox-now (the calendar, as --sandbox sees it)',
+    );
+  const started = ctx.now();
+  return () => at.ms + (ctx.now() - started);
+}
+
+export async function runSandbox(opts: SandboxCommandOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
   const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../../sandbox/cli-options.js');
   const { startSandbox, DEMO_KEYS } = await import('../../sandbox/index.js');
   const startTime = opts.startTime === undefined ? undefined : Date.parse(opts.startTime);
   if (Number.isNaN(startTime)) throw new UsageError(`--start-time must be an ISO 8601 time, not '${opts.startTime}'`);
+  const clock = sandboxClock(globals, ctx, startTime);
   const port = parseWholeNumber(opts.port, '--port', 0, 65535)!;
   const sandbox = await startSandbox({
     port,
@@ -97,6 +115,7 @@ export async function runSandbox(opts: SandboxCommandOptions, _globals: GlobalFl
     faults: opts.faults ? parseFaultSpec(opts.faults) : undefined,
     rateLimitHeaders: opts.rateLimitHeaders ?? false,
     startTime,
+    ...(clock ? { clock } : {}),
     // A lasting sandbox keeps its recalls across restarts; a fixed start or arrival rate asks for the other world.
     calendar: startTime === undefined && opts.arrivals === undefined,
   }).catch((err: unknown) => {
