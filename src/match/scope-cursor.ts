@@ -74,6 +74,9 @@ export function lotRange(from: string, to: string): { from: string; to: string }
   return Number(a[2]) < Number(b[2]) ? { from, to } : undefined;
 }
 
+/** Joins a list may end on before the word that stops it. */
+const LIST_JOIN_PUNCT = new Set([',', ';', '/', '&', '+', '-', 'and', 'et', 'und', 'y', 'or', 'ou']);
+
 /** One field's tokens and the items read from them; the readers of lots and dates extend it. */
 export class ScopeCursor {
   protected readonly toks: Tok[];
@@ -120,7 +123,10 @@ export class ScopeCursor {
     return j;
   }
   /** Every item of one list quotes the whole list, label to last value: one piece of evidence, not a growing prefix each. */
-  protected quoteWhole(first: number, start: number, last: number) {
+  protected quoteWhole(first: number, start: number, end: number) {
+    // The list's last value, not the join after it ("Lot 115705," quotes "Lot 115705").
+    let last = end;
+    while (last > start && LIST_JOIN_PUNCT.has((this.toks[last] as Tok).t)) last--;
     const text = this.text(start, last);
     for (let n = first; n < this.items.length; n++) (this.items[n] as ScopeItem).text = text;
   }
