@@ -13,6 +13,8 @@ export interface Match {
   scope: Scope;
   /** The notice's words that decided the scope; empty when it names no lot or date. */
   scopeEvidence: string;
+  /** For an excluded row: which of its values (lot, date) the notice's lists proved outside. */
+  excludedOn?: 'lot' | 'date' | 'lot and date';
   /** Which rule fired on which normalised values; empty unless match() was asked for it. */
   explain: string;
 }

@@ -16,6 +16,8 @@ export interface ScopeAnswer {
   scope: Scope;
   /** The notice's text that decided it (field: "words"), or what to verify and why. */
   evidence: string;
+  /** For an out-of-scope row: which of its values the notice's lists proved outside. */
+  on?: 'lot' | 'date' | 'lot and date';
 }
 
 type DateItem = Extract<ScopeItem, { kind: 'date' }>;
@@ -99,8 +101,10 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
 
   const sureLots = lots.filter((l) => l.sure && !l.mention);
   const sureDates = dates.filter((d) => d.sure && PACK.has(d.dateKind));
-  const proof = [...(keys.size > 0 ? sureLots : []), ...(spans.length > 0 ? sureDates : [])];
-  if (proof.length > 0) return { scope: 'out-of-scope', evidence: quoted(proof) };
+  const byLot = keys.size > 0 ? sureLots : [];
+  const byDate = spans.length > 0 ? sureDates : [];
+  const on = byLot.length > 0 && byDate.length > 0 ? 'lot and date' : byLot.length > 0 ? 'lot' : 'date';
+  if (byLot.length + byDate.length > 0) return { scope: 'out-of-scope', evidence: quoted([...byLot, ...byDate]), on };
   if (named.length === 0) return { scope: 'unknown', evidence: '' };
   const gives = keys.size > 0 ? 'lot' : spans.length > 0 ? 'date' : undefined;
   const why =

@@ -44,6 +44,7 @@ export function scopedMatches<R extends ScopedRow>(
         row: r.row,
         scope: answer.scope,
         scopeEvidence: answer.evidence,
+        ...(answer.on !== undefined && { excludedOn: answer.on }),
         explain: explain ? found.explain() + (told ? `; ${explainScope(scope, r.batch, answer)}` : '') : '',
       };
     })

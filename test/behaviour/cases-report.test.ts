@@ -298,7 +298,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const csv = (await report(['-f', 'csv'])).stdout;
       const rows = parse(csv, { columns: true }) as Rec[];
       expect(csv.split('\n')[0]).toBe(
-        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note,risk_severity,product_name,due_at,closed_at,time_to_action_hours,entry,scope_evidence',
+        'case_id,status,outcome,level,reason,recall_id,alert_title,catalog_key,opened_at,events,last_event_at,last_event,last_event_by,last_event_note,risk_severity,product_name,due_at,closed_at,time_to_action_hours,entry,scope_evidence,row_lot,row_date,excluded_on',
       );
       expect(rows.map((r) => Number(r.case_id))).toEqual(listing.map((c) => c.id));
       for (const [i, c] of listing.entries()) {

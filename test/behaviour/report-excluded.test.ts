@@ -74,6 +74,10 @@ describe.each(ENGINES)('report on $engine', ({ engine, available }) => {
         alert_title: 'Yaourt nature <b>',
         risk_severity: sandbox.records().find((x) => x.id === recallId)?.risk_severity ?? null,
         scope_evidence: EVIDENCE,
+        // The row's own values beside the notice's words: lot V031 against the notice's V028.
+        row_lot: 'V031',
+        row_date: null,
+        excluded_on: 'lot',
       },
     ]);
     // A matches; B only excluded: one row matching, one without a match.
@@ -82,7 +86,9 @@ describe.each(ENGINES)('report on $engine', ({ engine, available }) => {
     // Incomplete only if monitoring was: an excluded pair never makes it so.
     expect(d.statement.incomplete).toBe(!d.coverage.monitoring.complete);
     expect(d.statement.text).not.toMatch(/no case/);
-    expect(d.statement.text).toContain('1 pair of a catalogue row and a recall was excluded by lot or date');
+    expect(d.statement.text).toContain(
+      "1 pair of a catalogue row and a recall was excluded by lot or date (1 on the lot), each only on proof: the notice's lots or dates read whole and the row's outside them under every reading",
+    );
     const ajv = new Ajv2020({ allErrors: true });
     const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as Rec);
     expect(validate(d) ? 'valid' : ajv.errorsText(validate.errors)).toBe('valid');
@@ -98,6 +104,9 @@ describe.each(ENGINES)('report on $engine', ({ engine, available }) => {
     // Written out by hand, not through the code's own escaper: the quotes must reach the page as entities.
     expect(html.stdout).toContain(`<td>standard_identifiers_and_barcodes: &quot;${LINE}&quot;</td>`);
     expect(html.stdout).toContain('<td>sku:B · Yaourt B</td>');
+    // The row's lot, and what the notice proved outside, stand beside the notice's words.
+    expect(html.stdout).toContain('<th>Row lot</th><th>Row date</th><th>Excluded on</th><th>Notice says</th>');
+    expect(html.stdout).toContain('<td>V031</td><td></td><td>lot</td>');
     expect(html.stdout).not.toContain('Matches without a case</h3>');
     expect(html.stdout).not.toContain('Yaourt nature <b>');
 
@@ -109,10 +118,14 @@ describe.each(ENGINES)('report on $engine', ({ engine, available }) => {
 
     const csv = await report('csv');
     const rows = parse(csv.stdout, { columns: true }) as Rec[];
-    expect(csv.stdout.split('\n')[0]).toMatch(/,time_to_action_hours,entry,scope_evidence$/);
-    expect(rows.map((x) => [x.entry, x.catalog_key, x.level, x.case_id, x.scope_evidence])).toEqual([
-      ['case', 'sku:A', 'match', expect.stringMatching(/^\d+$/), ''],
-      ['excluded', 'sku:B', 'excluded', '', EVIDENCE],
+    expect(csv.stdout.split('\n')[0]).toMatch(
+      /,time_to_action_hours,entry,scope_evidence,row_lot,row_date,excluded_on$/,
+    );
+    expect(
+      rows.map((x) => [x.entry, x.catalog_key, x.level, x.case_id, x.scope_evidence, x.row_lot, x.excluded_on]),
+    ).toEqual([
+      ['case', 'sku:A', 'match', expect.stringMatching(/^\d+$/), '', '', ''],
+      ['excluded', 'sku:B', 'excluded', '', EVIDENCE, 'V031', 'lot'],
     ]);
   });
 

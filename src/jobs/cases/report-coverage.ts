@@ -51,6 +51,8 @@ export async function checkCatalogue(
   const notOpened = new Map<string, UncasedMatch>();
   const excluded = new Map<string, ExcludedRow>();
   const nameColumn = catalogue.columns.name;
+  const cell = (row: Catalogue['rows'][number], header: string | undefined) =>
+    header === undefined ? null : text(row.values[header]?.trim());
   for await (const recall of records) {
     if (typeof recall.id === 'number' && caseRecalls.has(recall.id)) recalls.set(recall.id, recallFacts(recall));
     if (typeof recall.id !== 'number' || !publishedBefore(recall, untilMs)) continue;
@@ -70,6 +72,9 @@ export async function checkCatalogue(
             alert_title: text(recall.alert_title),
             risk_severity: text(recall.risk_severity),
             scope_evidence: m.scopeEvidence,
+            row_lot: cell(m.row, catalogue.columns.lot),
+            row_date: cell(m.row, catalogue.columns.best_before),
+            excluded_on: m.excludedOn ?? 'lot or date',
           });
         continue;
       }

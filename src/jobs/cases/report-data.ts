@@ -136,7 +136,7 @@ export function statement(
   const out =
     excluded === 0
       ? ''
-      : ` ${excluded} ${excluded === 1 ? 'pair of a catalogue row and a recall was' : 'pairs of catalogue rows and recalls were'} excluded by lot or date, each listed with the notice's words.`;
+      : ` ${excluded} ${excluded === 1 ? 'pair of a catalogue row and a recall was' : 'pairs of catalogue rows and recalls were'} excluded by lot or date (${excludedOn(catalogue.excluded)}), each only on proof: the notice's lots or dates read whole and the row's outside them under every reading; each is listed with the notice's words and the row's values.`;
   const skipped = catalogue.not_opened.length;
   const notOpened =
     skipped === 0
@@ -148,4 +148,11 @@ export function statement(
     as_of: asOf,
     rows_without_match: n,
   };
+}
+
+/** "2 on the lot, 1 on the date": what the exclusions rested on. */
+function excludedOn(rows: readonly { excluded_on: string }[]): string {
+  const by = new Map<string, number>();
+  for (const r of rows) by.set(r.excluded_on, (by.get(r.excluded_on) ?? 0) + 1);
+  return [...by].map(([on, n]) => `${n} on the ${on}`).join(', ');
 }

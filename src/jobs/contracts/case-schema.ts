@@ -104,7 +104,15 @@ export const ReportSchema = z
               'the levels match --open-cases opens cases at, as the archive recorded them; null when never recorded',
             ),
           excluded: z
-            .array(z.object({ ...pairFields, scope_evidence: z.string() }))
+            .array(
+              z.object({
+                ...pairFields,
+                scope_evidence: z.string(),
+                row_lot: nullableText.describe("the row's lot cell, as the catalogue writes it"),
+                row_date: nullableText.describe("the row's best-before cell, as the catalogue writes it"),
+                excluded_on: z.string().describe('which of them the notice proved outside: lot, date, or lot and date'),
+              }),
+            )
             .describe(
               "Pairs the matcher found whose row's lot or date the notice does not name: never matches, never making the statement incomplete.",
             ),

@@ -25,6 +25,10 @@ export const REPORT_CSV_COLUMNS = [
   // Added last, so the columns before keep their places: `case` rows, then `excluded` rows (no case_id).
   'entry',
   'scope_evidence',
+  // Then the excluded row's own lot and date, and what the notice proved outside.
+  'row_lot',
+  'row_date',
+  'excluded_on',
 ] as const;
 
 export function reportCsvRow(c: ReportCase): Record<string, unknown> {
@@ -51,6 +55,9 @@ export function reportCsvRow(c: ReportCase): Record<string, unknown> {
     time_to_action_hours: c.time_to_action_hours,
     entry: 'case',
     scope_evidence: null,
+    row_lot: null,
+    row_date: null,
+    excluded_on: null,
   };
 }
 
@@ -66,5 +73,8 @@ export function reportCsvExcludedRow(x: ExcludedRow): Record<string, unknown> {
     product_name: x.product_name,
     entry: 'excluded',
     scope_evidence: x.scope_evidence,
+    row_lot: x.row_lot,
+    row_date: x.row_date,
+    excluded_on: x.excluded_on,
   };
 }

@@ -41,6 +41,11 @@ export interface ExcludedRow {
   alert_title: string | null;
   risk_severity: string | null;
   scope_evidence: string;
+  /** The row's own lot and date cells, as the catalogue writes them: what the notice's words were held against. */
+  row_lot: string | null;
+  row_date: string | null;
+  /** Which of them the notice's lists proved outside. */
+  excluded_on: string;
 }
 
 export interface UncasedMatch {

@@ -96,9 +96,20 @@ export const UNCASED_HEADER = ['Product', 'Line', 'Match', 'Recall', 'Severity',
 export const EXCLUDED_HEADING = 'Excluded by lot or date';
 
 export const EXCLUDED_NOTE =
-  "The matcher found these pairs, but the notice names lots or dates and this row's are not among them: not a match, no case owed. The notice's own words are quoted.";
+  "The matcher found these pairs, but the notice's lots or dates, read whole, leave this row's out under every reading (both date orders, every form of the lot): not a match, no case owed. The notice's own words and the row's values are quoted.";
 
-export const EXCLUDED_HEADER = ['Product', 'Line', 'Found by', 'Recall', 'Severity', 'Title', 'Notice says'] as const;
+export const EXCLUDED_HEADER = [
+  'Product',
+  'Line',
+  'Found by',
+  'Recall',
+  'Severity',
+  'Title',
+  'Row lot',
+  'Row date',
+  'Excluded on',
+  'Notice says',
+] as const;
 
 export function excludedRow(x: ExcludedRow): string[] {
   return [
@@ -108,6 +119,9 @@ export function excludedRow(x: ExcludedRow): string[] {
     String(x.recall_id),
     x.risk_severity ?? '',
     x.alert_title ?? '',
+    x.row_lot ?? '',
+    x.row_date ?? '',
+    x.excluded_on,
     x.scope_evidence,
   ];
 }
