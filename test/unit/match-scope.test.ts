@@ -157,7 +157,11 @@ describe('checkScope', () => {
   it('a best-before date named, or not', () => {
     expect(checkScope(notice, { dates: [{ from: '2021-04-04', to: '2021-04-04' }] }).scope).toBe('in-scope');
     const other = checkScope(notice, { dates: [{ from: '2021-04-05', to: '2021-04-05' }] });
-    expect(other).toEqual({ scope: 'out-of-scope', evidence: `${ID}: "Date de durabilité minimale 04/04/2021"` });
+    expect(other).toEqual({
+      scope: 'out-of-scope',
+      evidence: `${ID}: "Date de durabilité minimale 04/04/2021"`,
+      on: 'date',
+    });
   });
   it('long notice text is quoted up to 200 characters, never halving an emoji', () => {
     const text = `Lot V028 ${'x'.repeat(190)}🥫🥫 and more words after the cut`;
