@@ -82,7 +82,8 @@ function readJsonl(file: string, content: string): Parsed {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new CatalogueReadError(`${file}, line ${i + 1}: not a JSON object`);
     }
-    const values: Record<string, string> = {};
+    // Header names are data: "constructor" or "__proto__" must be a column like any other, never Object's own.
+    const values: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(parsed)) {
       headers.add(k);
       values[k] = text(v);
@@ -112,7 +113,7 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
     .map((header) => ({ header, positions: positionsOf(all, header), conflicts: 0 }))
     .filter((r) => r.positions.length > 1);
   const rows = data.map((record, i) => {
-    const values: Record<string, string> = {};
+    const values: Record<string, string> = Object.create(null);
     const clashed = new Set<string>();
     all.forEach((h, k) => {
       const value = record[k] ?? '';

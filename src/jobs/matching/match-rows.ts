@@ -64,7 +64,12 @@ export function byLevelThenSeverity(a: Record<string, unknown>, b: Record<string
 }
 
 export function matchRow(match: Match, recall: Record<string, unknown>, explain = false): Record<string, unknown> {
-  const row: Record<string, unknown> = { level: match.level, reason: match.reason, catalog_line: match.row.line };
+  // Keyed by the catalogue's headers, which are data ("__proto__", "constructor"): no prototype to collide with.
+  const row: Record<string, unknown> = Object.assign(Object.create(null), {
+    level: match.level,
+    reason: match.reason,
+    catalog_line: match.row.line,
+  });
   for (const [header, value] of Object.entries(match.row.values)) row[catalogueKey(header)] = value;
   row.recall_id = recall.id ?? null;
   for (const field of RECALL.slice(1)) row[field] = recall[field] ?? null;
