@@ -60,6 +60,12 @@ export interface RenderOptions {
   /** table: never cut a header (a column is at least its header's width; too narrow for that gives blocks). */
   wholeHeaders?: boolean;
   /**
+   * table: default columns a narrow terminal may leave out, the first to go first, as gh does: rather than cut every
+   * column to a few characters, the ones a reader needs keep their room. Only for `tableColumns` (never the user's
+   * `columns`); the headers of the columns shown are then never cut.
+   */
+  dropOrder?: readonly string[];
+  /**
    * table: chalk's level for colouring risk_severity (red, yellow, green); 0 is none. The caller decides
    * (Terminal.colorLevel: --no-color, NO_COLOR, FORCE_COLOR, TERM, a terminal or not). Default 0.
    */

@@ -147,13 +147,17 @@ function severityColour(palette: Palette, value: unknown): Paint | undefined {
 }
 
 /** A table with its column widths, or one block per record. */
-type Layout = { kind: 'table'; widths: number[] } | { kind: 'blocks' };
+type Layout = { kind: 'table'; widths: number[]; shown: number[] } | { kind: 'blocks' };
+
+/** A free-text column narrower than this (or its natural width) is worth a dropped column elsewhere. */
+const DROP_BELOW = 16;
 
 export class TableRenderer implements Renderer {
   readonly #out: Writable;
   readonly #columns: string[];
   readonly #header: boolean;
   readonly #wholeHeaders: boolean;
+  readonly #dropOrder: readonly string[];
   readonly #width: number;
   readonly #colorLevel: ColorLevel;
   #palette: Palette | undefined;
@@ -164,7 +168,8 @@ export class TableRenderer implements Renderer {
     this.#out = opts.out;
     this.#columns = [...(opts.columns ?? opts.tableColumns)];
     this.#header = opts.header ?? true;
-    this.#wholeHeaders = opts.wholeHeaders ?? false;
+    this.#dropOrder = opts.columns === undefined ? (opts.dropOrder ?? []) : [];
+    this.#wholeHeaders = (opts.wholeHeaders ?? false) || this.#dropOrder.length > 0;
     this.#width = Math.max(1, Math.floor(opts.width ?? 120));
     this.#colorLevel = opts.color ?? 0;
   }
@@ -183,7 +188,14 @@ export class TableRenderer implements Renderer {
     const layout = this.#layout;
     const lines =
       layout.kind === 'table'
-        ? this.#tableLines(kit, records, cells, layout.widths, first)
+        ? this.#tableLines(
+            kit,
+            records,
+            cells.map((row) => layout.shown.map((i) => row[i]!)),
+            layout.widths,
+            layout.shown.map((i) => this.#columns[i]!),
+            first,
+          )
         : this.#blockLines(kit, records, cells);
     await writeChunk(this.#out, `${lines.join('\n')}\n`);
     this.#count += records.length;
@@ -202,17 +214,17 @@ export class TableRenderer implements Renderer {
     records: readonly Record<string, unknown>[],
     cells: string[][],
     widths: number[],
+    columns: readonly string[],
     first: boolean,
   ): string[] {
     const rows = records.map((record, r) =>
       widths.map((w, i) => {
         const text = truncateToWidth(cells[r]![i]!, w);
-        const colour = this.#colour(record, this.#columns[i]!);
+        const colour = this.#colour(record, columns[i]!);
         return colour && text ? colour(text) : text;
       }),
     );
-    const head =
-      first && this.#header ? this.#columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)) : undefined;
+    const head = first && this.#header ? columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)) : undefined;
     return drawRows(rows, widths, head);
   }
 
@@ -243,8 +255,29 @@ export class TableRenderer implements Renderer {
       const header = this.#wholeHeaders ? headerWidth : 0;
       return { natural, content, header, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };
     });
-    return tableFits(wants, this.#width)
-      ? { kind: 'table', widths: fitWidths(wants, this.#width) }
-      : { kind: 'blocks' };
+    // Leave out the columns the caller ranks lowest, one by one, while the rest would be cramped: a narrow
+    // terminal shows fewer columns, each readable.
+    let shown = wants.map((_, i) => i);
+    const droppable = this.#dropOrder.map((c) => this.#columns.indexOf(c)).filter((i) => i >= 0);
+    for (;;) {
+      const subset = shown.map((i) => wants[i]!);
+      const fits = tableFits(subset, this.#width);
+      const widths = fits ? fitWidths(subset, this.#width) : [];
+      // Cramped: a header cut, a short column (an id, a date) cut at all, or free text below DROP_BELOW.
+      const cramped =
+        !fits ||
+        subset.some(
+          (w, k) =>
+            widths[k]! < (w.header ?? 0) ||
+            (w.flex ? widths[k]! < Math.min(w.natural, DROP_BELOW) : widths[k]! < w.content),
+        );
+      const next = droppable.find((i) => shown.includes(i));
+      if (!cramped) return { kind: 'table', widths, shown };
+      // Nothing left to leave out: the caller's own columns stay a table while they fit; the default ones, still
+      // cramped with only the essential left, read better as blocks.
+      if (next === undefined)
+        return fits && droppable.length === 0 ? { kind: 'table', widths, shown } : { kind: 'blocks' };
+      shown = shown.filter((i) => i !== next);
+    }
   }
 }

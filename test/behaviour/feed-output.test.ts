@@ -243,9 +243,7 @@ describe('table', () => {
     });
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
-    expect(out[0]).toMatch(
-      /^published_at\s+data_source\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/,
-    );
+    expect(out[0]).toMatch(/^id\s+published_at\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/);
     const expected = expectedFeed(sandbox, { now: FIXED_START, hours: 3 });
     expect(out.length).toBe(expected.length + 2);
     for (const line of out) expect([...line].length).toBeLessThanOrEqual(100);
@@ -256,7 +254,19 @@ describe('table', () => {
     );
   });
 
-  it.each([20, 40])(
+  it('on a 40-column terminal: the id and the title, whole headers, the other columns left out', async () => {
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '3'], {
+      env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '40' },
+    });
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatch(/^id\s+alert_title$/);
+    const expected = expectedFeed(sandbox, { now: FIXED_START }).slice(0, 3);
+    expect(out.slice(2).map((l) => l.split(/\s+/)[0])).toEqual(expected.map((x) => String(x.id)));
+    for (const line of out) expect([...line].length).toBeLessThanOrEqual(40);
+  });
+
+  it.each([20])(
     'on a %i-column terminal: one block of `field: value` lines per record, nothing wider',
     async (width) => {
       const r = await runMainAgainst(sandbox, ['feed', '--max', '3'], {
@@ -272,6 +282,7 @@ describe('table', () => {
           .filter((l) => !l.startsWith(' '))
           .map((l) => l.replace(/:.*$/, ''));
         expect(labels).toEqual([
+          'id',
           'published_at',
           'data_source',
           'risk_severity',

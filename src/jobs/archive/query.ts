@@ -3,7 +3,7 @@ import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
 import type { Session } from '../../runtime/session.js';
-import { recallColumnKinds, TABLE_COLUMNS } from '../watch/record-sink.js';
+import { recallColumnKinds, TABLE_COLUMNS, TABLE_DROP_ORDER } from '../watch/record-sink.js';
 import { inBatches } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
@@ -18,6 +18,7 @@ export async function runQuery(plan: QueryPlan, session: Session): Promise<void>
       const renderer = sink.renderer({
         columns: plan.columns,
         tableColumns: TABLE_COLUMNS,
+        dropOrder: TABLE_DROP_ORDER,
         csvColumns: RECALL_FIELDS,
         columnKinds: await recallColumnKinds(output.format),
         formulaGuard: plan.formulaGuard,

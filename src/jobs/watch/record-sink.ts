@@ -14,8 +14,9 @@ export async function recallColumnKinds(format: Format) {
   return (await import('../../api/column-kinds.js')).RECALL_COLUMN_KINDS;
 }
 
-/** The compact table a terminal gets by default. */
+/** The compact table a terminal gets by default: the id first, for `show <id> --history`. */
 export const TABLE_COLUMNS = [
+  'id',
   'published_at',
   'data_source',
   'risk_severity',
@@ -23,6 +24,8 @@ export const TABLE_COLUMNS = [
   'product_name',
   'alert_title',
 ];
+/** What a narrow terminal leaves out of TABLE_COLUMNS first: the id, date, title and brand stay longest. */
+export const TABLE_DROP_ORDER = ['data_source', 'product_name', 'risk_severity', 'product_brand', 'published_at'];
 
 export interface PageSink {
   write(records: readonly Record<string, unknown>[]): Promise<void>;
@@ -85,6 +88,7 @@ export function createRecordSink({ plan, session, sink, head }: PageSinkOptions)
     return sink.renderer({
       columns: plan.columns,
       tableColumns: custom ? fromRecords.slice(0, 6) : TABLE_COLUMNS,
+      ...(custom ? {} : { dropOrder: TABLE_DROP_ORDER }),
       csvColumns: custom ? undefined : RECALL_FIELDS,
       columnKinds: custom ? undefined : await recallColumnKinds(format),
       formulaGuard: plan.formulaGuard,
