@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempFolder } from '../helpers/archive.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { receivingServer } from '../helpers/handler-server.js';
-import { runMainAgainst } from '../helpers/in-process.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { sandboxFor } from '../helpers/sandbox.js';
@@ -105,7 +105,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(expectedRows.closed).toBe(1);
 
     const base = ['digest', '--db', db, '--catalog', catalog];
-    const json = await runMainAgainst(sandbox, [...base, '-f', 'json']);
+    // Every digest run at one instant: their periods (and so the words that name them) are the same to the minute.
+    const clock = fakeClock(Date.now());
+    const json = await runMainAgainst(sandbox, [...base, '-f', 'json'], { clock });
     expect(json.code, json.stderr).toBe(0);
     const d = JSON.parse(json.stdout) as Rec;
     expect(d.counts.products).toEqual({
@@ -125,7 +127,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(out, what).toContain(`${stored.length} ${period}`);
     };
     for (const format of ['text', 'markdown', 'html']) {
-      const r = await runMainAgainst(sandbox, [...base, '-f', format]);
+      const r = await runMainAgainst(sandbox, [...base, '-f', format], { clock });
       expect(r.code, r.stderr).toBe(0);
       // Markdown's escapes undone, as a reader sees the text.
       says(format, format === 'markdown' ? r.stdout.replace(/\\([!-/:-@[-`{-~])/g, '$1') : r.stdout);
@@ -133,10 +135,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
     const smtp = await smtpServer();
     const hook = await receivingServer('1');
-    const mailed = await runMainAgainst(sandbox, [
-      ...base,
-      ...['--email', 'qa@example.test', '--email-from', 'recalls@example.test', '--smtp-url', smtp.url],
-    ]);
+    const mailed = await runMainAgainst(
+      sandbox,
+      [...base, ...['--email', 'qa@example.test', '--email-from', 'recalls@example.test', '--smtp-url', smtp.url]],
+      { clock },
+    );
     expect(mailed.code, mailed.stderr).toBe(0);
     const mail = smtp.received[0]!;
     expect(mail.subject).toContain(subjectWords);
@@ -150,7 +153,9 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(bRow[col('your_products')]).toContain(`match: sku KB · Lamp B (case ${kb.id} closed)`);
 
     for (const format of ['slack', 'teams']) {
-      const r = await runMainAgainst(sandbox, [...base, '--webhook', `${hook.url}/hook`, '--webhook-format', format]);
+      const r = await runMainAgainst(sandbox, [...base, '--webhook', `${hook.url}/hook`, '--webhook-format', format], {
+        clock,
+      });
       expect(r.code, r.stderr).toBe(0);
     }
     for (const [i, what] of ['slack', 'teams'].entries()) {
