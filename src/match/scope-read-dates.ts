@@ -15,6 +15,12 @@ import {
   ScopeCursor,
 } from './scope-cursor.js';
 
+/**
+ * Labels of the dates a pack carries: what follows them unread may hide a row's date. A sale or production label
+ * ("sold via AliExpress (2611-0085)") is never compared with a row's date, so what it leaves unread proves nothing.
+ */
+const PACK_LIKE = new Set<DateKind>(['best-before', 'use-by', 'expiry', 'sell-by', 'code-date']);
+
 export class DateReader extends ScopeCursor {
   /** Dates from token j under a label at `start` (or unlabelled: start = j): lists, ranges, open bounds. */
   protected dates(j: number, start: number, kind: DateKind, labelled: boolean): number {
@@ -78,12 +84,12 @@ export class DateReader extends ScopeCursor {
     }
     if (this.items.length === first) {
       // A label and no date: a mention ("the best before date is on the lid"), unless something date-like follows.
-      if (labelled) this.labelWithout(start, k);
+      if (labelled && PACK_LIKE.has(kind)) this.labelWithout(start, k);
       return Math.max(k, start + 1);
     }
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
-    if (labelled) this.tail(start, k);
+    if (labelled && PACK_LIKE.has(kind)) this.tail(start, k);
     return k;
   }
   /** A date label whose value the reader could not take: digits right after it ("DDM 2025", "Best by 2/25") are unread. */

@@ -174,3 +174,17 @@ describe('a row is excluded only on proof', () => {
     expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
   });
 });
+
+describe('what is not scope text', () => {
+  it('a sale or production word followed by a number in a title ("sold via AliExpress (2611-0085)") leaves nothing unread', () => {
+    const m = judge(
+      {
+        alert_title: 'Product Safety Report: Electric Scooters sold via AliExpress (2611-0085)',
+        product_description: 'Lot 4521',
+        ...GB,
+      },
+      { lot: '7777' },
+    );
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
