@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RECALL_FIELDS } from '../../src/api/constants.js';
+import { RECALL_FIELDS, SOURCE_IDS } from '../../src/api/constants.js';
 import {
   convertAll,
   excelDate,
@@ -23,6 +23,8 @@ import {
   loadTruth,
   partOf,
   rowsOfPart,
+  SANDBOX_SOURCES,
+  servable,
   scoreSubset,
   splitCsv,
   wilson,
@@ -89,8 +91,13 @@ describe('the notices', () => {
     }
   });
 
-  it("carry the API's recall fields in its order", () => {
+  it("carry the API's recall fields in its order, and are served under a source the sandbox knows", () => {
     expect(FIELDS).toEqual([...RECALL_FIELDS]);
+    expect(SANDBOX_SOURCES).toEqual([...SOURCE_IDS]);
+    const served = servable(recalls);
+    for (const r of served) expect(SOURCE_IDS as readonly string[]).toContain(r.data_source);
+    // Only the source changes: the matcher sees the notice's own text.
+    expect(served.map(({ data_source, ...rest }) => rest)).toEqual(recalls.map(({ data_source, ...rest }) => rest));
     for (const r of recalls) expect(Object.keys(r)).toEqual([...RECALL_FIELDS]);
   });
 
