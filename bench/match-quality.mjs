@@ -3,6 +3,9 @@
 // The 346 real notices of test/fixtures/real-notices/recalls.jsonl are served by a loopback sandbox; the built CLI's
 // main() runs `match --catalog catalogue.csv -f jsonl` against it in this process (the code path of `match` itself),
 // and test/fixtures/real-notices/quality.mjs scores the rows against truth.csv. Claims: issue 25's goals.
+// Then, for each corpus (real-notices and real-notices-2), `match` runs once per part of its fixed split, served only
+// that part's notices, and the held-out table (per agency, tune and holdout side by side, Wilson 95% intervals) is
+// printed (test/fixtures/real-notices-2/quality.mjs). Issue 34 reports on `holdout`; tuning looks only at `tune`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +20,17 @@ import {
   loadTruth,
   score,
 } from '../test/fixtures/real-notices/quality.mjs';
+import {
+  CORPORA,
+  corpusFiles,
+  formatHeldOut,
+  heldOutTable,
+  loadRecalls as loadCorpusRecalls,
+  loadTruth as loadCorpusTruth,
+  loadSplit,
+  PARTS,
+  servable,
+} from '../test/fixtures/real-notices-2/quality.mjs';
 
 class Collect extends Writable {
   constructor() {
@@ -31,7 +45,7 @@ class Collect extends Writable {
 }
 
 /** `recall-feed --base-url <sandbox> match --catalog <catalogue> -f jsonl` in process; its rows, stderr and code. */
-async function runMatch(main, url, key, dir) {
+async function runMatch(main, url, key, dir, catalogue = CATALOGUE) {
   const stdout = new Collect();
   const stderr = new Collect();
   const ctx = {
@@ -44,7 +58,7 @@ async function runMatch(main, url, key, dir) {
     sleep: async () => {},
     signal: new AbortController().signal,
   };
-  const code = await main(['--base-url', url, 'match', '--catalog', CATALOGUE, '-f', 'jsonl'], ctx);
+  const code = await main(['--base-url', url, 'match', '--catalog', catalogue, '-f', 'jsonl'], ctx);
   const rows = stdout.text
     .split('\n')
     .filter((l) => l !== '')
@@ -85,7 +99,44 @@ try {
     claims.check(`${g.what} >= ${g.min}`, g.ok, g.value === null ? 'no rows' : g.value.toFixed(3));
   }
   const [m, mp] = result.levels;
-  claims.headline = `match precision ${m.precision?.toFixed(2) ?? '-'}, row recall ${m.rowRecall?.toFixed(2) ?? '-'}; match+possible precision ${mp.precision?.toFixed(2) ?? '-'}, row recall ${mp.rowRecall?.toFixed(2) ?? '-'}`;
+
+  // Held-out figures: one run per corpus and part, each served only that part's notices.
+  const heldOut = {};
+  for (const [name, corpusDir] of Object.entries(CORPORA)) {
+    const all = loadCorpusRecalls(corpusDir);
+    const split = loadSplit(corpusDir);
+    const truth = loadCorpusTruth(corpusDir);
+    const runs = {};
+    let ok = true;
+    for (const part of PARTS) {
+      const partSandbox = await startSandbox({ port: 0, recordCount: 0, rateLimits: GENEROUS_LIMITS });
+      try {
+        const served = all.filter((r) => split.get(r.id) === part);
+        partSandbox.addRecords(intoWindow(servable(served), Date.now()));
+        const run = await runMatch(main, partSandbox.url, DEMO_KEYS.all.key, dir, corpusFiles(corpusDir).catalogue);
+        const unknown = run.rows.filter((r) => !truth.has(String(r.sku))).length;
+        const read = Number(/recalls: (\d+)/.exec(run.stderr)?.[1] ?? -1);
+        ok &&= run.code === 0 && partSandbox.requests().length === 1 && unknown === 0 && read === served.length;
+        runs[part] = run.rows;
+      } finally {
+        await partSandbox.close();
+      }
+    }
+    claims.check(
+      `${name}: on each part, match exits 0 and reads every notice served (one page), and names only truth rows`,
+      ok,
+      '',
+    );
+    const lines = heldOutTable(all, truth, split, runs);
+    heldOut[name] = lines;
+    console.log(`\n${name}: held-out table (${all.length} notices; tune and holdout each served alone)\n`);
+    console.log(formatHeldOut(lines));
+  }
+  const hold = (name, level) =>
+    heldOut[name].find((l) => l.part === 'holdout' && l.agency === 'all' && l.name === level);
+  const h2m = hold('real-notices-2', 'match');
+  const h2p = hold('real-notices-2', 'match+possible');
+  claims.headline = `holdout, second corpus: match precision ${h2m.precision?.toFixed(2) ?? '-'}, row recall ${h2m.rowRecall?.toFixed(2) ?? '-'}; match+possible row recall ${h2p.rowRecall?.toFixed(2) ?? '-'}. First corpus, all notices: match precision ${m.precision?.toFixed(2) ?? '-'}, row recall ${m.rowRecall?.toFixed(2) ?? '-'}; match+possible precision ${mp.precision?.toFixed(2) ?? '-'}, row recall ${mp.rowRecall?.toFixed(2) ?? '-'}`;
   claims.finish();
 } catch (err) {
   claims.crash(err);
