@@ -62,7 +62,7 @@ export function distinctiveBrandTokens(core: string): string[] {
 }
 
 /** How two brands were found to be the same. */
-export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title';
+export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name';
 
 function containsWords(outer: string, inner: string): boolean {
   return ` ${outer} `.includes(` ${inner} `);

@@ -7,6 +7,7 @@ const HOW: Record<BrandRelation, string> = {
   contained: 'one inside the other',
   'shared-word': 'a shared distinctive word',
   'in-title': "named in the notice's title (its brand field names the recalling firm)",
+  'in-name': "written in the notice's product name (the label's words, as FSIS quotes them)",
 };
 
 export function explainBrand(

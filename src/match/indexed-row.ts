@@ -30,4 +30,10 @@ export interface BrandHit {
   recall: string;
 }
 
-export const STRENGTH: Record<BrandRelation, number> = { same: 0, contained: 1, 'shared-word': 2, 'in-title': 3 };
+export const STRENGTH: Record<BrandRelation, number> = {
+  same: 0,
+  contained: 1,
+  'shared-word': 2,
+  'in-title': 3,
+  'in-name': 4,
+};

@@ -13,7 +13,7 @@ export function modelKey(raw: string): string {
  */
 export function brandKey(raw: string): string {
   return (
-    fold(raw)
+    fold(decodeEntities(raw))
       .replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ')
       .replace(/(\p{L})['’`´]s(?![\p{L}\p{N}])/gu, '$1s')
       // Initials written with dots or dashes are one word: "H-E-B" = "HEB", "P.F. Chang's" = "PF Changs".
@@ -32,7 +32,10 @@ const GENERIC = new Set(
   kids kid children childrens child baby infant adult mens womens unisex toy toys product products
   item items piece pieces black white red blue green pink grey gray small medium large
   le la les un une des de du d l et en au aux pour avec sans sur par enfant enfants bebe jouet
-  jouets produit lot noir blanc rouge bleu vert rose gris petit petite grand grande`.split(/\s+/),
+  jouets produit lot noir blanc rouge bleu vert rose gris petit petite grand grande
+  package packages packaged packaging containing contains container containers plastic cardboard vacuum packed sealed
+  bag bags box boxes tray trays bottle bottles jar jars can cans pouch pouches case cases wrapped clear single various
+  weight sliced retail brand labeled labelled bearing label`.split(/\s+/),
 );
 
 /** Units of pack sizes, weights and volumes ("500g", "1 L", "14 oz", "12 x 33cl", "2 ct"), English, French and German. */
@@ -78,6 +81,33 @@ export function nameTokens(name: string, brand = ''): Set<string> {
     tokens.add(stem);
   }
   return tokens;
+}
+
+/** HTML entities agencies leave in their text ("Boar&#039;s Head", "&quot;Johnsonville"), decoded. */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(?:#(\d{1,6})|#x([\da-f]{1,6})|(quot|amp|apos|lt|gt|nbsp));/gi, (m, dec, hex, name) => {
+    if (name)
+      return (
+        ({ quot: '"', amp: '&', apos: "'", lt: '<', gt: '>', nbsp: ' ' } as Record<string, string>)[
+          name.toLowerCase()
+        ] ?? m
+      );
+    const code = dec ? Number(dec) : Number.parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+}
+
+/**
+ * A notice's product name without what is not the product: entities decoded, and the reason cut off ("… Roasted
+ * Cashews recalled due to off odour" is "… Roasted Cashews").
+ */
+export function noticeName(raw: unknown): string {
+  if (typeof raw !== 'string') return '';
+  return decodeEntities(raw.slice(0, 2000)).replace(
+    /\s+(?:recalled|recall|is being recalled|due to|because)\b.*$/is,
+    '',
+  );
 }
 
 /** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */

@@ -3,7 +3,7 @@ import type { CatalogueRow } from './catalogue.js';
 import type { Scope } from './scope-check.js';
 
 export type MatchLevel = 'match' | 'possible' | 'excluded';
-export type MatchReason = 'barcode' | 'model+brand' | 'barcode-unchecked' | 'model' | 'brand+name';
+export type MatchReason = 'barcode' | 'model+brand' | 'brand+full-name' | 'barcode-unchecked' | 'model' | 'brand+name';
 
 export interface Match {
   /** `excluded` when the row is out of the notice's scope (its lot or date is not among those named). */
@@ -30,13 +30,15 @@ export interface RejectedCode {
 export const RANK: Record<MatchReason, number> = {
   barcode: 0,
   'model+brand': 1,
-  'barcode-unchecked': 2,
-  model: 3,
-  'brand+name': 4,
+  'brand+full-name': 2,
+  'barcode-unchecked': 3,
+  model: 4,
+  'brand+name': 5,
 };
 export const LEVEL: Record<MatchReason, 'match' | 'possible'> = {
   barcode: 'match',
   'model+brand': 'match',
+  'brand+full-name': 'match',
   'barcode-unchecked': 'possible',
   model: 'possible',
   'brand+name': 'possible',

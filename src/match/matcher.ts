@@ -14,7 +14,16 @@ import {
 } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, revisionBase, siblingWord, tokenSimilarity } from './match-keys.js';
+import {
+  brandKey,
+  modelKey,
+  nameTokens,
+  noticeName,
+  revisionBase,
+  siblingWord,
+  tokenSimilarity,
+} from './match-keys.js';
+import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
@@ -28,6 +37,17 @@ export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-level
 const MIN_MODEL_KEY = 3;
 /** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
 const NAME_SIMILARITY = 0.5;
+/**
+ * Weighed share of the catalogue name's words the notice covers, from which a same-brand row is a possible match:
+ * chosen on the tune half of both corpora (bench/match-quality.mjs), never on their held-out half.
+ */
+const NAME_COVERAGE = 0.75;
+/** Brand relations strong enough for a name to make a match: the brand field names the row's brand. */
+const FULL_NAME_BRANDS = new Set(['same', 'contained']);
+/** A catalogue name of fewer words ("Gumbo") is too little to call the same product. */
+const FULL_NAME_WORDS = 2;
+/** How much of a notice's product name is searched for a catalogue brand: a hostile one may be huge. */
+const NAME_TEXT_LIMIT = 1000;
 
 /** The catalogue indexed several ways, so each recall costs a few map look-ups, never a scan. */
 export class CatalogueIndex {
@@ -45,6 +65,8 @@ export class CatalogueIndex {
   readonly rejected: RejectedCode[] = [];
   /** The lines of the rows a recall can match at all: a valid barcode, a model, or a brand and name words. */
   readonly matchable = new Set<number>();
+  /** Name-word weights from the catalogue's own frequencies. */
+  private readonly weights = new NameWeights();
 
   constructor(catalogue: Catalogue) {
     const { brand, model, name } = catalogue.columns;
@@ -97,6 +119,7 @@ export class CatalogueIndex {
       }
       if (indexed.brands.length > 0 && name !== undefined) {
         indexed.tokens = nameTokens(row.values[name] ?? '', indexed.brands.join(' '));
+        this.weights.add(indexed.tokens);
         for (const core of indexed.brands) {
           let tokens = this.byBrandToken.get(core);
           if (!tokens) {
@@ -137,6 +160,11 @@ export class CatalogueIndex {
       for (const w of title.split(' '))
         for (const core of this.brandsByWord.get(w) ?? [])
           if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
+    // The label's own words in the product name: "46-oz. packages containing “Wegmans FAMILY PACK …”" (FSIS).
+    const name = brandKey(noticeName(recall.product_name).slice(0, NAME_TEXT_LIMIT));
+    for (const w of new Set(name.split(' ')))
+      for (const core of this.brandsByWord.get(w) ?? [])
+        if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
     return hits;
   }
 
@@ -234,7 +262,7 @@ export class CatalogueIndex {
         );
     }
     if (brands.size > 0) {
-      const recallName = typeof recall.product_name === 'string' ? recall.product_name : '';
+      const recallName = noticeName(recall.product_name);
       const tokens = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
       // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
@@ -264,13 +292,15 @@ export class CatalogueIndex {
             // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
             if (siblingWord(noticeTokens, r.tokens) !== undefined) continue;
             const similarity = tokenSimilarity(noticeTokens, r.tokens);
-            if (similarity >= NAME_SIMILARITY)
-              offer(
-                r,
-                'brand+name',
-                () =>
-                  `${explainBrand(recallBrand, r.brandText, core, hit)}; ${explainName(noticeTokens, r.tokens, similarity, NAME_SIMILARITY)}`,
-              );
+            const covered = this.weights.coverage(noticeTokens, r.tokens);
+            // The brand field's own brand and every word of the catalogue's name (two or more): the same product.
+            const full = FULL_NAME_BRANDS.has(hit.how) && covered.score === 1 && r.tokens.size >= FULL_NAME_WORDS;
+            if (full || similarity >= NAME_SIMILARITY || covered.score >= NAME_COVERAGE)
+              offer(r, full ? 'brand+full-name' : 'brand+name', () => {
+                const words = explainName(noticeTokens, r.tokens, similarity, NAME_SIMILARITY);
+                const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
+                return `${explainBrand(recallBrand, r.brandText, core, hit)}; ${words}; ${weighed}`;
+              });
           }
       }
     }

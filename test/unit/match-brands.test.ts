@@ -98,21 +98,22 @@ describe('brands in the matcher', () => {
   );
   const levels = (recall: Record<string, unknown>) => index.match(recall).map((m) => [m.row.line, m.level, m.reason]);
 
-  it('"TRIBORD - DECATHLON" with a model is model+brand; "AUCHAN/POUCE" with a name is brand+name', () => {
+  it('"TRIBORD - DECATHLON" with a model is model+brand; "AUCHAN/POUCE" with every word of the name is brand+full-name', () => {
     expect(levels({ product_brand: 'TRIBORD - DECATHLON', product_model_numbers: ['LJ 100'] })).toEqual([
       [1, 'match', 'model+brand'],
     ]);
+    // The brand field names the row's brand and the notice's name holds every word of the catalogue's: a match.
     expect(levels({ product_brand: 'AUCHAN/POUCE', product_name: 'Compote de pomme' })).toEqual([
-      [2, 'possible', 'brand+name'],
+      [2, 'match', 'brand+full-name'],
     ]);
   });
 
   it('"Baby Jogger LLC" and "The Boppy Company" find their products; "baby" alone ties nothing', () => {
     expect(levels({ product_brand: 'Baby Jogger LLC', product_name: 'City Mini GT2 Strollers' })).toEqual([
-      [3, 'possible', 'brand+name'],
+      [3, 'match', 'brand+full-name'],
     ]);
     expect(levels({ product_brand: 'The Boppy Company', product_name: 'Boppy Original Newborn Loungers' })).toEqual([
-      [4, 'possible', 'brand+name'],
+      [4, 'match', 'brand+full-name'],
     ]);
   });
 
@@ -129,7 +130,7 @@ describe('brands in the matcher', () => {
 
   it('two "A & B" brands never meet through a shared half; a half equal to a whole brand does', () => {
     expect(levels({ product_brand: 'Cat & Jack', product_name: "Toddler Boys' Boots" })).toEqual([
-      [5, 'possible', 'brand+name'],
+      [5, 'match', 'brand+full-name'],
     ]);
     expect(levels({ product_brand: 'Jack Wolfskin', product_model_numbers: ['JJ-100'] })).toEqual([
       [9, 'possible', 'model'],

@@ -107,7 +107,10 @@ describe('explain', () => {
       'model: notice "PB-2000/X" = catalogue "pb 2000 x" (key pb2000x); brand: notice "Voltra Inc" ~ catalogue "VOLTRA" (the same once normalised: "voltra" / "voltra")',
     );
     expect(b?.explain).toBe(
-      'brand: notice "Voltra Inc" ~ catalogue "Voltra" (the same once normalised: "voltra" / "voltra"); name words: notice {portable power bank}, catalogue {power bank portable 10000}, shared {portable power bank}, similarity 0.86 >= 0.5',
+      // Weights worked out by hand: one catalogue row with name words, each word in it once, so each weighs
+      // ln((1 + 1) / (1 + 0.5)) = 0.29; three of its four words are in the notice's name: 0.75.
+      'brand: notice "Voltra Inc" ~ catalogue "Voltra" (the same once normalised: "voltra" / "voltra"); name words: notice {portable power bank}, catalogue {power bank portable 10000}, shared {portable power bank}, similarity 0.86 >= 0.5' +
+        '; weighed cover 0.75 (>= 0.75: power 0.3, bank 0.3, portable 0.3)',
     );
   });
 });

@@ -206,7 +206,7 @@ describe('brand+name beside model numbers', () => {
     );
     expect(levels(index, peloton)).toEqual([
       [3, 'match', 'model+brand'],
-      [2, 'possible', 'brand+name'],
+      [2, 'match', 'brand+full-name'],
     ]);
   });
 });

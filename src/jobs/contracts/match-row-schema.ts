@@ -7,7 +7,7 @@ export const MatchRowSchema = z
     level: z
       .enum(['match', 'possible', 'excluded'])
       .describe("excluded: the row is out of the notice's lots and dates (scope out-of-scope); never a match"),
-    reason: z.enum(['barcode', 'model+brand', 'barcode-unchecked', 'model', 'brand+name']),
+    reason: z.enum(['barcode', 'model+brand', 'brand+full-name', 'barcode-unchecked', 'model', 'brand+name']),
     catalog_line: z.number().int().min(1).describe('the catalogue line (1 is the first data row after a header)'),
     recall_id: z.number().int().nullable(),
     alert_title: z.string().nullable(),
