@@ -21,7 +21,8 @@ export function filterParts(filter: RecordFilter | undefined): FilterParts {
   const residual: RecordFilter = {};
   for (const [name, wanted] of Object.entries(filter ?? {}) as [keyof RecordFilter, unknown][]) {
     if (wanted === undefined) continue;
-    if (!(SQL_FILTERS as readonly string[]).includes(name)) {
+    // A filter with its own comparison (--country: whole countries) runs in JavaScript, the same on both engines.
+    if (!(SQL_FILTERS as readonly string[]).includes(name) || 'compare' in FILTER_FIELDS[name]) {
       (residual as Record<string, unknown>)[name] = wanted;
       continue;
     }

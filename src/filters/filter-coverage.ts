@@ -1,4 +1,5 @@
 // Which filter values matched nothing: a mistyped `--severity seroius` is said on stderr, naming the values seen.
+import { countryCode } from './countries.js';
 import { fold } from './normalize.js';
 import { compileText, FILTER_FIELDS, type FilterName, type RecordFilter, stringValues } from './record-filter.js';
 
@@ -20,7 +21,8 @@ function thousands(n: number): string {
 
 /** `--severity seroius matched no recall of the 1,200 looked at; values seen: high, low, serious` */
 export function unmatchedMessage(u: UnmatchedValue, looked: number, where = 'looked at'): string {
-  const head = `--${u.name} ${u.value} matched no recall of the ${thousands(looked)} ${where}`;
+  const known = u.name !== 'country' || countryCode(u.value) !== undefined;
+  const head = `--${u.name} ${u.value} matched no recall of the ${thousands(looked)} ${where}${known ? '' : `; ${u.value} is no country this tool knows (an ISO code such as DE, or a name such as Germany)`}`;
   if (u.seen === undefined) return head;
   if (u.seen.length === 0) return `${head}; none of them has a ${FILTER_FIELDS[u.name].field}`;
   const more = u.seen.length > SHOWN ? `, … (${u.seen.length - SHOWN} more)` : '';

@@ -1,4 +1,5 @@
 // Record filters the API cannot apply (severity, risk, status, brand, ...): one predicate shared by every command.
+import { countryTest } from './countries.js';
 import { fold } from './normalize.js';
 
 /**
@@ -18,7 +19,7 @@ export interface RecordFilter {
   category?: string;
   /** product_brand, substring. */
   brand?: string;
-  /** country_of_origin, substring. */
+  /** country_of_origin, whole countries: an ISO code or a name in English, French, German or Spanish. */
   country?: string;
   /** Any text anywhere in the record (nested arrays and objects included), substring. */
   grep?: string;
@@ -32,7 +33,8 @@ export const FILTER_FIELDS = {
   jurisdiction: { field: 'geo_jurisdictions', kind: 'list' },
   category: { field: 'product_category', kind: 'text' },
   brand: { field: 'product_brand', kind: 'text' },
-  country: { field: 'country_of_origin', kind: 'text' },
+  // Whole countries, never a substring ("DE" is in "Bangladesh"): countries.ts, in JavaScript on both engines.
+  country: { field: 'country_of_origin', kind: 'text', compare: 'country' },
   grep: { field: undefined, kind: 'text' },
 } as const;
 
@@ -64,7 +66,12 @@ export function foldedValues(value: unknown): string[] {
 
 /** One text field's test: the wanted text (folded once) anywhere in the field, or in the whole record for `grep`. */
 export function compileText(name: FilterName, wanted: string): (record: Record<string, unknown>) => boolean {
-  const { field } = FILTER_FIELDS[name];
+  const spec = FILTER_FIELDS[name];
+  const { field } = spec;
+  if ('compare' in spec) {
+    const test = countryTest(wanted);
+    return (r) => test(r[spec.field]);
+  }
   const needle = fold(wanted);
   if (field === undefined)
     return (r) => {

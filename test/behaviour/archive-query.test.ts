@@ -64,7 +64,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       ['--jurisdiction', ['--jurisdiction', 'fr'], (r) => r.geo_jurisdictions.includes('FR')],
       ['--brand', ['--brand', 'MAISON'], (r) => plain(r.product_brand).includes('maison')],
       ['--category', ['--category', 'jouet'], (r) => plain(r.product_category).includes('jouet')],
-      ['--country', ['--country', 'viet'], (r) => plain(r.country_of_origin).includes('viet')],
+      ['--country', ['--country', 'Viêt Nam'], (r) => plain(r.country_of_origin) === 'vietnam'],
       ['--grep', ['--grep', 'LITHIUM'], (r) => plain(JSON.stringify(Object.values(r))).includes('lithium')],
       ['--sources', ['--sources', 'uk_opss,us_cpsc'], (r) => ['uk_opss', 'us_cpsc'].includes(r.data_source)],
       [

@@ -33,7 +33,12 @@ const CASES: [string, string[], (r: Rec) => boolean][] = [
   ['jurisdiction', ['--jurisdiction', 'fr,ca'], (r) => anyOf(r.geo_jurisdictions, ['FR', 'CA'])],
   ['category (accents)', ['--category', 'electriques'], (r) => contains(r.product_category, 'électriques')],
   ['brand', ['--brand', 'cote'], (r) => contains(r.product_brand, 'Côté')],
-  ['country', ['--country', 'CHIN'], (r) => contains(r.country_of_origin, 'chin')],
+  // Whole countries: the code CN is China whichever language names it (the sandbox writes "China" and "Chine").
+  [
+    'country (a code)',
+    ['--country', 'cn'],
+    (r) => typeof r.country_of_origin === 'string' && ['china', 'chine'].includes(r.country_of_origin.toLowerCase()),
+  ],
   ['grep (nested text)', ['--grep', 'carrefour'], (r) => texts(r).some((t) => contains(t, 'carrefour'))],
   [
     'two lists and a text',

@@ -22,7 +22,7 @@ export function addFilterOptions<A extends unknown[], O extends OptionValues, G 
     .option('--jurisdiction <list>', 'geo_jurisdictions include one of these, e.g. FR,DE')
     .option('--category <text>', 'product_category contains this text')
     .option('--brand <text>', 'product_brand contains this text')
-    .option('--country <text>', 'country_of_origin contains this text')
+    .option('--country <country>', 'country_of_origin is this country: an ISO code or a name (DE, Germany, Allemagne)')
     .option('--grep <text>', 'any text field of the record contains this text');
 }
 
@@ -56,6 +56,6 @@ const EXAMPLES: Record<keyof FilterFlags, string> = {
   jurisdiction: 'FR',
   category: 'toys',
   brand: 'acme',
-  country: 'china',
+  country: 'DE',
   grep: 'lithium',
 };
