@@ -46,7 +46,10 @@ function addCaseFilters<A extends unknown[], O extends OptionValues, G extends O
     .option('--jurisdiction <list>', "the recall's geo_jurisdictions include one of these, e.g. FR,DE")
     .option('--category <text>', "the recall's product_category contains this text")
     .option('--brand <text>', "the recall's product_brand contains this text")
-    .option('--country <country>', "the recall's country_of_origin is this country: an ISO code or a name (DE, Germany)")
+    .option(
+      '--country <country>',
+      "the recall's country_of_origin is this country: an ISO code or a name (DE, Germany)",
+    )
     .option('--grep <text>', 'any text field of the recall contains this text');
 }
 
