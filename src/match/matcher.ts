@@ -30,24 +30,9 @@ import { recallCodes } from './recall-codes.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type BrandHit, type IndexedRow, push, STRENGTH } from './indexed-row.js';
 import { explainBrand, explainName } from './explain.js';
+import * as T from './match-thresholds.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
-
-/** Model keys shorter than this ("A", "12") would tie unrelated products together. */
-const MIN_MODEL_KEY = 3;
-/** Dice similarity of distinctive name words from which a same-brand product is a possible match. */
-const NAME_SIMILARITY = 0.5;
-/**
- * Weighed share of the catalogue name's words the notice covers, from which a same-brand row is a possible match:
- * chosen on the tune half of both corpora (bench/match-quality.mjs), never on their held-out half.
- */
-const NAME_COVERAGE = 0.75;
-/** Brand relations strong enough for a name to make a match: the brand field names the row's brand. */
-const FULL_NAME_BRANDS = new Set(['same', 'contained']);
-/** A catalogue name of fewer words ("Gumbo") is too little to call the same product. */
-const FULL_NAME_WORDS = 2;
-/** How much of a notice's product name is searched for a catalogue brand: a hostile one may be huge. */
-const NAME_TEXT_LIMIT = 1000;
 
 /** The catalogue indexed several ways, so each recall costs a few map look-ups, never a scan. */
 export class CatalogueIndex {
@@ -103,7 +88,7 @@ export class CatalogueIndex {
       }
       const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
       const key = modelKey(modelRaw);
-      if (key.length >= MIN_MODEL_KEY) {
+      if (key.length >= T.MIN_MODEL_KEY) {
         indexed.modelKey = key;
         push(this.byModel, key, { indexed, raw: modelRaw });
         this.matchable.add(row.line);
@@ -161,7 +146,7 @@ export class CatalogueIndex {
         for (const core of this.brandsByWord.get(w) ?? [])
           if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
     // The label's own words in the product name: "46-oz. packages containing “Wegmans FAMILY PACK …”" (FSIS).
-    const name = brandKey(noticeName(recall.product_name).slice(0, NAME_TEXT_LIMIT));
+    const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
     for (const w of new Set(name.split(' ')))
       for (const core of this.brandsByWord.get(w) ?? [])
         if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
@@ -224,7 +209,7 @@ export class CatalogueIndex {
     const noticeModels = new Set<string>();
     for (const m of stringValues(recall.product_model_numbers)) {
       const key = modelKey(m);
-      if (key.length < MIN_MODEL_KEY) continue;
+      if (key.length < T.MIN_MODEL_KEY) continue;
       noticeModels.add(key);
       const base = revisionBase(m);
       if (base !== undefined) noticeModels.add(base);
@@ -294,11 +279,11 @@ export class CatalogueIndex {
             const similarity = tokenSimilarity(noticeTokens, r.tokens);
             const covered = this.weights.coverage(noticeTokens, r.tokens);
             // The brand field's own brand and every word of the catalogue's name (two or more): the same product.
-            const full = FULL_NAME_BRANDS.has(hit.how) && covered.score === 1 && r.tokens.size >= FULL_NAME_WORDS;
-            if (full || similarity >= NAME_SIMILARITY || covered.score >= NAME_COVERAGE)
+            const full = T.FULL_NAME_BRANDS.has(hit.how) && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
+            if (full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)
               offer(r, full ? 'brand+full-name' : 'brand+name', () => {
-                const words = explainName(noticeTokens, r.tokens, similarity, NAME_SIMILARITY);
-                const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
+                const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
+                const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
                 return `${explainBrand(recallBrand, r.brandText, core, hit)}; ${words}; ${weighed}`;
               });
           }
