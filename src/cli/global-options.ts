@@ -1,7 +1,7 @@
 // The global flags, declared once: main.ts adds them to the program, and their inferred types type every command's globals.
 import { type Command, Option } from '@commander-js/extra-typings';
 import { FORMATS } from '../output/formats.js';
-import { flagHelp } from '../runtime/settings-table.js';
+import { flagHelp } from '../runtime/setting-flags.js';
 import { LOG_FORMATS } from '../runtime/terminal/json-log.js';
 
 /** Adds the global flags to the program; the result's type carries them (see `Program`). The settings' help is the settings table's. */

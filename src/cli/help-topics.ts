@@ -3,7 +3,8 @@ import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
-import { longFlag, SETTINGS } from '../runtime/settings-table.js';
+import { longFlag } from '../runtime/setting-flags.js';
+import { SETTINGS } from '../runtime/settings-table.js';
 
 /** A setting's variables, as `help environment` and docs/settings-table.md name them: what each sets and what wins. */
 export function settingVariables(): readonly (readonly [string, string])[] {

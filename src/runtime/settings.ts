@@ -4,7 +4,8 @@ import type { PacingOverrides } from '../api/pacing.js';
 import type { Format } from '../output/formats.js';
 import { UsageError } from './cli-errors.js';
 import { parsePacing, type SettingValue } from './settings-parsers.js';
-import { longFlag, setting } from './settings-table.js';
+import { longFlag } from './setting-flags.js';
+import { setting } from './settings-table.js';
 
 export type { Format } from '../output/formats.js';
 
