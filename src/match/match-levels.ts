@@ -15,6 +15,8 @@ export interface Match {
   scopeEvidence: string;
   /** For an excluded row: which of its values (lot, date) the notice's lists proved outside. */
   excludedOn?: 'lot' | 'date' | 'lot and date';
+  /** The name words the notice and the row shared, for a brand+name tier: what `match --learn` learns from. */
+  nameWords?: string[];
   /** Which rule fired on which normalised values; empty unless match() was asked for it. */
   explain: string;
 }

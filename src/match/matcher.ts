@@ -27,6 +27,7 @@ import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
+import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type BrandHit, type IndexedRow, push, STRENGTH } from './indexed-row.js';
 import { explainBrand, explainName } from './explain.js';
@@ -50,10 +51,13 @@ export class CatalogueIndex {
   readonly rejected: RejectedCode[] = [];
   /** The lines of the rows a recall can match at all: a valid barcode, a model, or a brand and name words. */
   readonly matchable = new Set<number>();
-  /** Name-word weights from the catalogue's own frequencies. */
-  private readonly weights = new NameWeights();
+  /** Name-word weights from the catalogue's own frequencies, and what `match --learn` measured of each word. */
+  private readonly weights: NameWeights;
+  private readonly learned: Learned | undefined;
 
-  constructor(catalogue: Catalogue) {
+  constructor(catalogue: Catalogue, opts: { learned?: Learned } = {}) {
+    this.learned = opts.learned;
+    this.weights = new NameWeights(opts.learned?.words);
     const { brand, model, name } = catalogue.columns;
     const order = dateColumnOrder(catalogue);
     for (const row of catalogue.rows) {
@@ -158,10 +162,11 @@ export class CatalogueIndex {
    * row. `explain` fills each match's explain text (built only when asked: it costs more than the match).
    */
   match(recall: Record<string, unknown>, opts: { explain?: boolean } = {}): Match[] {
-    const best = new Map<IndexedRow, { reason: MatchReason; explain: () => string }>();
-    const offer = (r: IndexedRow, reason: MatchReason, explain: () => string) => {
+    const best = new Map<IndexedRow, { reason: MatchReason; explain: () => string; words?: string[] }>();
+    const offer = (r: IndexedRow, reason: MatchReason, explain: () => string, words?: string[]) => {
       const had = best.get(r);
-      if (had === undefined || RANK[reason] < RANK[had.reason]) best.set(r, { reason, explain });
+      if (had === undefined || RANK[reason] < RANK[had.reason])
+        best.set(r, { reason, explain, ...(words && { words }) });
     };
     const noticeGtins = new Set<string>();
     for (const code of recallCodes(recall)) {
@@ -281,14 +286,19 @@ export class CatalogueIndex {
             // The brand field's own brand and every word of the catalogue's name (two or more): the same product.
             const full = T.FULL_NAME_BRANDS.has(hit.how) && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
             if (full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)
-              offer(r, full ? 'brand+full-name' : 'brand+name', () => {
-                const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
-                const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
-                return `${explainBrand(recallBrand, r.brandText, core, hit)}; ${words}; ${weighed}`;
-              });
+              offer(
+                r,
+                full ? 'brand+full-name' : 'brand+name',
+                () => {
+                  const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
+                  const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
+                  return `${explainBrand(recallBrand, r.brandText, core, hit)}; ${words}; ${weighed}`;
+                },
+                covered.shared,
+              );
           }
       }
     }
-    return best.size === 0 ? [] : scopedMatches(recall, best, opts.explain === true);
+    return best.size === 0 ? [] : scopedMatches(recall, best, opts.explain === true, this.learned);
   }
 }

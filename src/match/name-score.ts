@@ -8,6 +8,9 @@ export class NameWeights {
   private readonly df = new Map<string, number>();
   private rows = 0;
 
+  /** `factors`: what `match --learn` measured of each word on the user's closed cases (1 when it has not). */
+  constructor(private readonly factors: Readonly<Record<string, number>> = {}) {}
+
   add(tokens: ReadonlySet<string>): void {
     if (tokens.size === 0) return;
     this.rows++;
@@ -16,7 +19,8 @@ export class NameWeights {
 
   /** log((N + 1) / (df + 0.5)): never 0, highest for a word the catalogue has once. */
   weight(token: string): number {
-    return Math.log((this.rows + 1) / ((this.df.get(token) ?? 0) + 0.5));
+    const factor = Object.hasOwn(this.factors, token) ? (this.factors[token] as number) : 1;
+    return Math.log((this.rows + 1) / ((this.df.get(token) ?? 0) + 0.5)) * factor;
   }
 
   /**

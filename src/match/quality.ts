@@ -3,9 +3,9 @@ import { recallCodes } from './recall-codes.js';
 import { recallScope } from './scope.js';
 
 /** Closed as the product was really affected. */
-const CONFIRMED = new Set(['removed-from-sale', 'action-taken']);
+export const CONFIRMED = new Set(['removed-from-sale', 'action-taken']);
 /** Closed as the match was wrong. */
-const WRONG = new Set(['false-positive', 'not-our-product']);
+export const WRONG = new Set(['false-positive', 'not-our-product']);
 /** Fewer judged cases than this and a tier's precision is not worth printing. */
 export const MIN_JUDGED = 10;
 

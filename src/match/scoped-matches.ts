@@ -4,6 +4,7 @@ import type { CatalogueRow } from './catalogue.js';
 import { explainScope } from './explain.js';
 import { LEVEL, LEVEL_RANK, type Match, type MatchLevel, type MatchReason, RANK } from './match-levels.js';
 import { recallScope } from './scope.js';
+import type { Learned } from './learned.js';
 import { checkScope, type ScopeAnswer } from './scope-check.js';
 
 /** What the scope step needs of an indexed catalogue row. */
@@ -16,8 +17,9 @@ export interface ScopedRow {
 /** Each row at its best tier, `excluded` when out of the notice's scope; best levels and tiers first, then by row. */
 export function scopedMatches<R extends ScopedRow>(
   recall: Record<string, unknown>,
-  best: ReadonlyMap<R, { reason: MatchReason; explain: () => string }>,
+  best: ReadonlyMap<R, { reason: MatchReason; explain: () => string; words?: string[] }>,
   explain: boolean,
+  learned?: Learned,
 ): Match[] {
   const scope = recallScope(recall);
   // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
@@ -35,7 +37,10 @@ export function scopedMatches<R extends ScopedRow>(
   return [...best]
     .map(([r, found]): Match => {
       const answer = scopeOf(r);
-      const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : LEVEL[found.reason];
+      // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
+      const tier = learned?.tiers[found.reason];
+      const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
+      const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : promoted ? 'match' : LEVEL[found.reason];
       // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
       const told = scope.length > 0 || r.batch.lot !== undefined || r.batch.dates !== undefined;
       return {
@@ -45,7 +50,14 @@ export function scopedMatches<R extends ScopedRow>(
         scope: answer.scope,
         scopeEvidence: answer.evidence,
         ...(answer.on !== undefined && { excludedOn: answer.on }),
-        explain: explain ? found.explain() + (told ? `; ${explainScope(scope, r.batch, answer)}` : '') : '',
+        ...(found.words && { nameWords: found.words }),
+        explain: explain
+          ? found.explain() +
+            (promoted
+              ? `; a match by match --learn: ${tier.confirmed} of ${tier.confirmed + tier.wrong} closed cases right (at least ${tier.lower} sure)`
+              : '') +
+            (told ? `; ${explainScope(scope, r.batch, answer)}` : '')
+          : '',
       };
     })
     .sort(

@@ -10,6 +10,7 @@ import type { FeedPlan } from '../../jobs/watch/plan.js';
 import type { FeedOptions } from './feed-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
+import type { LearnPlan } from '../../jobs/match/match-learn.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
@@ -51,6 +52,11 @@ function declareMatch(program: Program) {
       '--quality',
       "from the archive: each tier's precision on your closed cases, and each source's share of recalls with a barcode, model, lot or date",
     )
+    .option(
+      '--learn',
+      "from the archive's closed cases: promote a tier whose measured precision reaches 0.98 and reweigh name words, into a file match then uses",
+    )
+    .option('--learned <file>', 'what --learn writes and match reads (default: <catalogue>.learned.json)')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
     .option('--interval <seconds>', `with --watch: seconds between polls (default ${DEFAULT_INTERVAL_S})`)
     .option('--state <file>', 'with --watch: remember the recalls checked, and the deliveries owed, across restarts')
@@ -105,6 +111,11 @@ export function registerMatch(program: Program, ctx: Context): void {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
     opsAction(ctx, 'match', async () => async (opts, _globals, session) => {
       const now = session.ctx.now();
+      if (opts.learn) {
+        const plan = planLearn(opts);
+        const { runMatchLearn } = await import('../../jobs/match/match-learn.js');
+        return runMatchLearn(plan, session);
+      }
       if (opts.quality) {
         const plan = planQuality(opts, now);
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
@@ -177,6 +188,34 @@ export function planMatch(opts: MatchOptions, nowMs: number, planWatch: (flags: 
         }
       : undefined,
     explain: opts.explain ?? false,
+    learned: opts.learned,
+  };
+}
+
+/** `match --learn` reads the archive's closed cases and the catalogue they were opened on, and writes one file. */
+export function planLearn(opts: MatchOptions): LearnPlan {
+  if (!opts.catalog)
+    throw new UsageError(
+      '--learn needs the catalogue the cases were opened on: --catalog <file>',
+      'example: recall-feed match --learn --catalog products.csv',
+    );
+  const given = (
+    ['watch', 'openCases', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours', 'quality'] as const
+  ).find((k) => opts[k] !== undefined);
+  if (given)
+    throw new UsageError(
+      `--learn reads the archive's closed cases: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply`,
+      'example: recall-feed match --learn --catalog products.csv',
+    );
+  watchOptions(opts);
+  return {
+    db: parseDb(opts),
+    catalog: opts.catalog,
+    map: mapOf(opts.map),
+    key: opts.key,
+    learned: opts.learned,
+    formulaGuard: opts.formulaGuard,
+    bom: opts.bom ?? false,
   };
 }
 
@@ -248,6 +287,8 @@ function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => Fe
     calendar: _cal,
     explain: _x,
     quality: _q,
+    learn: _ln,
+    learned: _ld,
     ...feed
   } = opts;
   return planWatch?.({ ...feed, watch: true, paginate: true });

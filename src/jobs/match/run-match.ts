@@ -6,6 +6,7 @@ import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
@@ -45,6 +46,8 @@ export interface MatchPlan {
   explain?: boolean;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
   openCases?: CasesPlan | undefined;
+  /** `--learned <file>`: what match --learn learned (default: beside the catalogue, when there is one). */
+  learned?: string | undefined;
 }
 
 /** `--open-cases`: the key column (--key), the levels that open a case (--level), the deadline (--sla), and with --watch the archive (--db). */
@@ -118,10 +121,14 @@ async function matchAll(
 }
 
 /** The catalogue read and indexed before anything else: a bad file, or a --key it lacks, costs no quota and writes nothing. */
-async function indexCatalogue(plan: MatchPlan): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
+async function indexCatalogue(
+  plan: MatchPlan,
+  status: StatusReporter,
+): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  return { catalogue, index: new CatalogueIndex(catalogue) };
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
 }
 
 /**
@@ -138,7 +145,7 @@ function windowText(source: RecallSource): string {
 export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
   const { ctx } = session;
   // Read before any request: a bad file is a usage error that costs no quota.
-  const { catalogue, index } = await indexCatalogue(plan);
+  const { catalogue, index } = await indexCatalogue(plan, session.status);
   if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
   // The format chosen before the archive is opened or a request sent: a bad -f or -o costs nothing.
   const output = await session.output();

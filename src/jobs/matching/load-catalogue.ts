@@ -5,6 +5,7 @@ import { CatalogueIndex } from '../../match/matcher.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { sayCatalogueWarningsOnce } from './catalogue-warnings-said.js';
+import { learnedPath, readLearned } from './learned-file.js';
 import { reportCatalogue } from './match-rows.js';
 import { keyColumn } from './open-cases.js';
 
@@ -35,7 +36,8 @@ export async function loadMatcher(
 ) {
   const catalogue = await loadCatalogue(file, map);
   const column = keyColumn(catalogue, key);
-  const index = new CatalogueIndex(catalogue);
+  // What match --learn learned for this catalogue, as match reads it: digest and report agree with match.
+  const index = new CatalogueIndex(catalogue, { learned: await readLearned(learnedPath(file, undefined), status) });
   const warnings: string[] = [];
   reportCatalogue(catalogue, index.rejected, { warn: (text) => warnings.push(text) });
   await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);

@@ -1,0 +1,74 @@
+// Runs `match --learn`: the archive's closed cases judged against the catalogue, tiers and name words fitted, written beside it.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fitLearned, type JudgedPair, MIN_CASES, TARGET } from '../../match/learned.js';
+import { CatalogueIndex } from '../../match/matcher.js';
+import { CONFIRMED, WRONG } from '../../match/quality.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { groupDigits } from '../../output/numbers.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
+import { readArchive } from '../../runtime/archive/read-archive.js';
+import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
+import type { Session } from '../../runtime/session.js';
+import { learnedPath } from '../matching/learned-file.js';
+import { loadCatalogue } from '../matching/load-catalogue.js';
+import { keyColumn, rowKeys } from '../matching/open-cases.js';
+
+export interface LearnPlan {
+  db: DbChoice;
+  catalog: string;
+  map: ColumnMap;
+  key: string | undefined;
+  /** Where to write; default beside the catalogue. */
+  learned: string | undefined;
+  formulaGuard: boolean;
+  bom: boolean;
+}
+
+const COLUMNS = ['tier', 'confirmed', 'wrong', 'lower', 'level', 'target'] as const;
+
+export async function runMatchLearn(plan: LearnPlan, session: Session): Promise<void> {
+  const output = await session.output();
+  const catalogue = await loadCatalogue(plan.catalog, plan.map);
+  const keyOf = rowKeys(catalogue, keyColumn(catalogue, plan.key), session.status);
+  const rows = new Map(catalogue.rows.map((r) => [keyOf(r), r]));
+  // Fitted on the matcher as it is without any learning, so a second --learn does not learn from the first.
+  const index = new CatalogueIndex(catalogue);
+  const pairs: JudgedPair[] = [];
+  const archive = await readArchive(session, session.archive(plan.db));
+  try {
+    for (const c of await archive.cases({ statuses: ['closed'] })) {
+      const right = c.outcome !== null && CONFIRMED.has(c.outcome);
+      if (!right && !(c.outcome !== null && WRONG.has(c.outcome))) continue;
+      const row = rows.get(c.catalog_key);
+      const { recall } = await archive.caseWithRecall(c.id);
+      // The words the pair shares as the matcher sees it now: a row or recall gone since teaches the tier only.
+      const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
+      pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
+    }
+  } finally {
+    await archive.close();
+  }
+  const sha256 = createHash('sha256')
+    .update(await readFile(plan.catalog))
+    .digest('hex');
+  const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 });
+  const file = learnedPath(plan.catalog, plan.learned);
+  await writeFileAtomic(file, `${JSON.stringify(learned, null, 2)}\n`, 0o644);
+  const table = Object.entries(learned.tiers).map(([tier, t]) => ({
+    tier,
+    confirmed: t.confirmed,
+    wrong: t.wrong,
+    lower: t.lower,
+    level: t.level,
+    target: t.level === 'match' ? TARGET.match : TARGET.possible,
+  }));
+  const spec = { tableColumns: [...COLUMNS], csvColumns: [...COLUMNS], formulaGuard: plan.formulaGuard, bom: plan.bom };
+  await output.write((sink) => sink.rows(spec, table));
+  const promoted = table.filter(
+    (t) => t.level === 'match' && !['barcode', 'model+brand', 'brand+full-name'].includes(t.tier),
+  );
+  session.status.note(
+    `learned from ${groupDigits(pairs.length)} closed cases (${MIN_CASES.tier} per tier needed): ${promoted.length === 0 ? 'no tier promoted' : `${promoted.map((t) => t.tier).join(', ')} promoted to match`} · ${groupDigits(Object.keys(learned.words).length)} name words reweighed · written to ${file}`,
+  );
+}

@@ -1,0 +1,95 @@
+// `match --learn` end to end on both engines: cases opened by match, closed by people, learned from, and read back by match.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { testArchive } from '../helpers/archive-engines.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { ENGINES } from '../helpers/postgres.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+type Rec = Record<string, any>;
+
+describe.each(ENGINES)('match --learn on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+  const dir = tempDir('rf-learn-');
+  const catalog = path.join(dir, 'products.csv');
+  let sandbox: Sandbox;
+  let db: string;
+  const run = (args: string[]) => runMainAgainst(sandbox, args, { clock: fakeClock(FIXED_START + 3_600_000) });
+
+  beforeAll(async () => {
+    sandbox = await sandboxFor({ recordCount: 0, clock: () => FIXED_START });
+    // Two notices of one brand; the catalogue holds a row of each product named as the notices name them.
+    sandbox.addRecords([
+      {
+        data_source: 'us_cpsc',
+        product_brand: 'Nordvik',
+        product_name: 'Kielbasa Turkey Sausage',
+        standard_identifiers_and_barcodes: [],
+      },
+      {
+        data_source: 'us_cpsc',
+        product_brand: 'Nordvik',
+        product_name: 'Kielbasa Pork Sausage links',
+        standard_identifiers_and_barcodes: [],
+      },
+    ]);
+    writeFileSync(catalog, 'sku,brand,name\nK1,Nordvik,Kielbasa Turkey Sausage\nK2,Nordvik,Kielbasa Pork Sausage\n');
+    ({ db } = await testArchive(engine));
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db], { clock: fakeClock(FIXED_START) })).code).toBe(0);
+    const opened = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases', '--key', 'sku']);
+    expect(opened.code, opened.stderr).toBe(0);
+  });
+
+  it('learns the tiers and words of the closed cases, writes them beside the catalogue, and match reads them', async () => {
+    const cases = jsonLines((await run(['cases', '--db', db, '-f', 'jsonl'])).stdout) as Rec[];
+    expect(cases.length).toBeGreaterThanOrEqual(2);
+    // People close every case as wrong: the words these pairs shared misled.
+    for (const c of cases) {
+      const r = await run(['cases', 'resolve', String(c.id), '--as', 'false-positive', '--db', db, '--by', 'alice']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const learn = await run(['match', '--learn', '--catalog', catalog, '--db', db, '--key', 'sku', '-f', 'jsonl']);
+    expect(learn.code, learn.stderr).toBe(0);
+    const file = `${catalog}.learned.json`;
+    expect(existsSync(file)).toBe(true);
+    const learned = JSON.parse(readFileSync(file, 'utf8')) as Rec;
+    const byTier = new Map<string, Rec>();
+    for (const c of cases) byTier.set(c.reason, { confirmed: 0, wrong: (byTier.get(c.reason)?.wrong ?? 0) + 1 });
+    // Each tier counted as the cases were closed; too few to judge, so none promoted.
+    for (const [tier, t] of byTier) expect(learned.tiers[tier]).toMatchObject({ ...t, lower: null });
+    expect(
+      jsonLines(learn.stdout)
+        .map((r: Rec) => r.tier)
+        .sort(),
+    ).toEqual([...byTier.keys()].sort());
+    expect(learn.stderr).toContain(`learned from ${cases.length} closed cases`);
+    // "kielbasa" and "sausage" were shared by every wrong pair: they weigh half from now on.
+    expect(learned.words).toMatchObject({ kielbasa: 0.5, sausage: 0.5 });
+    const after = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--explain', '-f', 'jsonl']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).not.toContain('warning');
+  });
+
+  it('a learned file that is not one is said and ignored; match still runs', async () => {
+    const broken = path.join(dir, 'broken.json');
+    writeFileSync(broken, '{ nope');
+    const r = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--learned', broken, '-f', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${broken} is not a file match --learn wrote: ignored`);
+  });
+
+  it('--learn needs the catalogue, and refuses flags of another run before reading anything', async () => {
+    const r = await run(['match', '--learn', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--learn needs the catalogue the cases were opened on');
+    const w = await run(['match', '--learn', '--catalog', catalog, '--db', db, '--watch']);
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain('--watch does not apply');
+  });
+});
