@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { Claims, GENEROUS_LIMITS, requireBuild } from './lib/common.mjs';
+import { runMatchInProcess } from './lib/in-process-match.mjs';
 import {
   CATALOGUE,
   formatReport,
@@ -32,39 +32,8 @@ import {
   servable,
 } from '../test/fixtures/real-notices-2/quality.mjs';
 
-class Collect extends Writable {
-  constructor() {
-    super({ decodeStrings: false });
-    this.text = '';
-  }
-
-  _write(chunk, _enc, cb) {
-    this.text += String(chunk);
-    cb();
-  }
-}
-
-/** `recall-feed --base-url <sandbox> match --catalog <catalogue> -f jsonl` in process; its rows, stderr and code. */
-async function runMatch(main, url, key, dir, catalogue = CATALOGUE) {
-  const stdout = new Collect();
-  const stderr = new Collect();
-  const ctx = {
-    stdout,
-    stderr,
-    stdin: Readable.from([]),
-    env: { RECALL_FEED_API_KEY: key, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), HOME: dir, TERM: 'dumb' },
-    now: () => Date.now(),
-    // Generous limits: the client never paces, so a sleep would be a retry, which the claims below rule out.
-    sleep: async () => {},
-    signal: new AbortController().signal,
-  };
-  const code = await main(['--base-url', url, 'match', '--catalog', catalogue, '-f', 'jsonl'], ctx);
-  const rows = stdout.text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
-  return { code, rows, stderr: stderr.text };
-}
+/** `match --catalog <catalogue> -f jsonl` against the sandbox at `url`, in process. */
+const runMatch = (main, url, key, dir, catalogue = CATALOGUE) => runMatchInProcess(main, url, key, dir, catalogue);
 
 const claims = new Claims('match-quality');
 let sandbox;

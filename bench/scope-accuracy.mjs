@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { Claims, GENEROUS_LIMITS, requireBuild } from './lib/common.mjs';
+import { runMatchInProcess } from './lib/in-process-match.mjs';
 import { GEO, generatedCase } from '../test/fixtures/scope-notices.mjs';
 import { intoWindow, loadRecalls } from '../test/fixtures/real-notices/quality.mjs';
 
@@ -16,17 +16,6 @@ function ean(i) {
   const body = `20${String(i).padStart(10, '0')}`;
   const sum = [...body].reduce((s, d, k) => s + Number(d) * (k % 2 === 0 ? 1 : 3), 0);
   return body + String((10 - (sum % 10)) % 10);
-}
-
-class Collect extends Writable {
-  constructor() {
-    super({ decodeStrings: false });
-    this.text = '';
-  }
-  _write(chunk, _enc, cb) {
-    this.text += String(chunk);
-    cb();
-  }
 }
 
 const claims = new Claims('scope-accuracy');
@@ -63,24 +52,9 @@ try {
   );
   sandbox = await startSandbox({ port: 0, recordCount: 0, rateLimits: GENEROUS_LIMITS });
   sandbox.addRecords(intoWindow(recalls, Date.now()));
-  const stdout = new Collect();
-  const stderr = new Collect();
-  const code = await main(['--base-url', sandbox.url, 'match', '--catalog', catalogue, '-f', 'jsonl'], {
-    stdout,
-    stderr,
-    stdin: Readable.from([]),
-    env: {
-      RECALL_FEED_API_KEY: DEMO_KEYS.all.key,
-      RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
-      HOME: dir,
-      TERM: 'dumb',
-    },
-    now: () => Date.now(),
-    sleep: async () => {},
-    signal: new AbortController().signal,
-  });
+  const { code, rows, stderr } = await runMatchInProcess(main, sandbox.url, DEMO_KEYS.all.key, dir, catalogue);
   const bySku = new Map();
-  for (const line of stdout.text.split('\n')) if (line !== '') bySku.set(JSON.parse(line).sku, JSON.parse(line));
+  for (const row of rows) bySku.set(row.sku, row);
 
   const classes = new Map();
   let wronglyExcluded = 0;
@@ -111,7 +85,7 @@ try {
       `${cls.padEnd(10)}  ${String(k.inside).padStart(6)}  ${pct(k.insideIn, k.inside).padStart(8)}  ${pct(k.insideVerify, k.inside).padStart(6)}  ${String(k.wrong).padStart(16)}  ${String(k.outside).padStart(7)}  ${pct(k.outsideOut, k.outside).padStart(10)}`,
     );
   }
-  claims.check('match exits 0', code === 0, code === 0 ? '' : stderr.text.slice(0, 300));
+  claims.check('match exits 0', code === 0, code === 0 ? '' : stderr.slice(0, 300));
   claims.check('every generated row is found by its barcode', missing === 0, `${missing} missing`);
   claims.check(
     'no row inside its notice scope is excluded',

@@ -1,0 +1,37 @@
+// `recall-feed --base-url <sandbox> match --catalog <file> -f jsonl` run in this process by the built CLI's main():
+// its rows, stderr and exit code. Shared by the benchmarks that score match (match-quality, scope-accuracy).
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+
+class Collect extends Writable {
+  constructor() {
+    super({ decodeStrings: false });
+    this.text = '';
+  }
+
+  _write(chunk, _enc, cb) {
+    this.text += String(chunk);
+    cb();
+  }
+}
+
+export async function runMatchInProcess(main, url, key, dir, catalogue) {
+  const stdout = new Collect();
+  const stderr = new Collect();
+  const ctx = {
+    stdout,
+    stderr,
+    stdin: Readable.from([]),
+    env: { RECALL_FEED_API_KEY: key, RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'), HOME: dir, TERM: 'dumb' },
+    now: () => Date.now(),
+    // Generous limits: the client never paces, so a sleep would be a retry, which the benchmarks' claims rule out.
+    sleep: async () => {},
+    signal: new AbortController().signal,
+  };
+  const code = await main(['--base-url', url, 'match', '--catalog', catalogue, '-f', 'jsonl'], ctx);
+  const rows = stdout.text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+  return { code, rows, stderr: stderr.text };
+}
