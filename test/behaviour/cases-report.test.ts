@@ -119,7 +119,13 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         // The flow opened cases at both levels (match --open-cases without --level), as the archive recorded.
         case_levels: ['match', 'possible'],
         excluded: [],
+        to_verify: expect.any(Array),
       });
+      // Each pair to verify is one the flow found, with what to check in the notice's words.
+      for (const v of data.coverage.catalogue.to_verify as Record<string, unknown>[]) {
+        expect(['match', 'possible']).toContain(v.level);
+        expect(String(v.verify)).toMatch(/^verify (lot|date|lot\/date)[ ,:]/);
+      }
       expect(data.coverage.monitoring).toEqual({
         complete: true,
         runs: { ok: 1, failed: 0, interrupted: 0 },

@@ -29,6 +29,7 @@ const catalogue = {
   not_opened: [],
   case_levels: null,
   excluded: [],
+  to_verify: [],
 };
 
 /** The verdict of a period monitored from before its start (nothing unmonitored), every case owed opened. */

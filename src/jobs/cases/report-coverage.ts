@@ -6,7 +6,13 @@ import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { rowKeys } from '../matching/open-cases.js';
 import { utcMs } from '../matching/sla.js';
-import type { CatalogueCoverage, ExcludedRow, RecallFacts, UncasedMatch } from '../../output/report/report-model.js';
+import type {
+  CatalogueCoverage,
+  ExcludedRow,
+  RecallFacts,
+  UncasedMatch,
+  VerifyRow,
+} from '../../output/report/report-model.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -50,6 +56,7 @@ export async function checkCatalogue(
   const uncased = new Map<string, UncasedMatch>();
   const notOpened = new Map<string, UncasedMatch>();
   const excluded = new Map<string, ExcludedRow>();
+  const toVerify = new Map<string, VerifyRow>();
   const nameColumn = catalogue.columns.name;
   const cell = (row: Catalogue['rows'][number], header: string | undefined) =>
     header === undefined ? null : text(row.values[header]?.trim());
@@ -79,6 +86,19 @@ export async function checkCatalogue(
         continue;
       }
       matchingKeys.add(key);
+      // A pair the notice's scope could not settle: said once, case or not, with what to check.
+      if (m.scope === 'unknown' && m.scopeEvidence.startsWith('verify ') && !toVerify.has(pair))
+        toVerify.set(pair, {
+          catalog_key: key,
+          line: m.row.line,
+          product_name: productName,
+          level: m.level,
+          recall_id: recall.id,
+          alert_title: text(recall.alert_title),
+          row_lot: cell(m.row, catalogue.columns.lot),
+          row_date: cell(m.row, catalogue.columns.best_before),
+          verify: m.scopeEvidence,
+        });
       if (pairs.has(pair) || uncased.has(pair) || notOpened.has(pair)) continue;
       // Below the levels cases are opened at: no case by the user's choice, not a case missing.
       const owed = caseLevels === undefined || caseLevels.includes(m.level);
@@ -124,6 +144,7 @@ export async function checkCatalogue(
       not_opened: [...notOpened.values()].sort(byLevel),
       case_levels: caseLevels === undefined ? null : [...caseLevels],
       excluded: [...excluded.values()].sort((a, b) => a.line - b.line || a.recall_id - b.recall_id),
+      to_verify: [...toVerify.values()].sort((a, b) => a.line - b.line || a.recall_id - b.recall_id),
     },
     recalls,
   };

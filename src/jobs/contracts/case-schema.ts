@@ -116,6 +116,21 @@ export const ReportSchema = z
             .describe(
               "Pairs the matcher found whose row's lot or date the notice does not name: never matches, never making the statement incomplete.",
             ),
+          to_verify: z
+            .array(
+              z.object({
+                catalog_key: z.string(),
+                line: z.number().int(),
+                product_name: nullableText,
+                level: z.string(),
+                recall_id: z.number().int(),
+                alert_title: nullableText,
+                row_lot: nullableText,
+                row_date: nullableText,
+                verify: z.string().describe("what to check, in the notice's words: verify lot: …, verify date: …"),
+              }),
+            )
+            .describe("pairs at match or possible whose lot or date the notice's scope could not settle"),
         })
         .nullable(),
       monitoring: MonitoringHealthSchema,

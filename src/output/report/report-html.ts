@@ -15,6 +15,10 @@ import {
   EXCLUDED_HEADING,
   EXCLUDED_NOTE,
   excludedRow,
+  VERIFY_HEADER,
+  VERIFY_HEADING,
+  VERIFY_NOTE,
+  verifyRow,
   healthFacts,
   notOpenedHeading,
   periodText,
@@ -75,6 +79,7 @@ export function reportHtml(d: ReportData): string {
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
   const notOpened = d.coverage.catalogue?.not_opened ?? [];
   const excluded = d.coverage.catalogue?.excluded ?? [];
+  const verify = d.coverage.catalogue?.to_verify ?? [];
   return htmlPage(
     d.title,
     STYLE,
@@ -88,6 +93,7 @@ ${htmlTable(SUMMARY_HEADER, d.cases.map(summaryRow), 'summary')}
 <p class="${statementClass}">${esc(d.statement.text)}</p>
 ${uncased.length > 0 ? `<h3>Matches without a case</h3>\n${htmlTable(UNCASED_HEADER, uncased.map(uncasedRow), 'uncased')}` : ''}
 ${notOpened.length > 0 ? `<h3>${esc(notOpenedHeading(d))}</h3>\n${htmlTable(UNCASED_HEADER, notOpened.map(uncasedRow), 'uncased')}` : ''}
+${verify.length > 0 ? `<h3>${esc(VERIFY_HEADING)}</h3>\n<p class="meta">${esc(VERIFY_NOTE)}</p>\n${htmlTable(VERIFY_HEADER, verify.map(verifyRow), 'excluded')}` : ''}
 ${excluded.length > 0 ? `<h3>${esc(EXCLUDED_HEADING)}</h3>\n<p class="meta">${esc(EXCLUDED_NOTE)}</p>\n${htmlTable(EXCLUDED_HEADER, excluded.map(excludedRow), 'excluded')}` : ''}
 <h2>Time to action</h2>
 ${facts(timeFacts(d))}

@@ -15,6 +15,10 @@ import {
   EXCLUDED_HEADING,
   EXCLUDED_NOTE,
   excludedRow,
+  VERIFY_HEADER,
+  VERIFY_HEADING,
+  VERIFY_NOTE,
+  verifyRow,
   healthFacts,
   notOpenedHeading,
   periodText,
@@ -41,6 +45,7 @@ export function reportMarkdown(d: ReportData): string {
   const uncased = d.coverage.catalogue?.matches_without_case ?? [];
   const notOpened = d.coverage.catalogue?.not_opened ?? [];
   const excluded = d.coverage.catalogue?.excluded ?? [];
+  const verify = d.coverage.catalogue?.to_verify ?? [];
   return `${[
     `# ${md(d.title)}`,
     '',
@@ -63,6 +68,9 @@ export function reportMarkdown(d: ReportData): string {
       : []),
     ...(notOpened.length > 0
       ? [`### ${md(notOpenedHeading(d))}`, '', markdownTable(UNCASED_HEADER, notOpened.map(uncasedRow)), '']
+      : []),
+    ...(verify.length > 0
+      ? [`### ${md(VERIFY_HEADING)}`, '', md(VERIFY_NOTE), '', markdownTable(VERIFY_HEADER, verify.map(verifyRow)), '']
       : []),
     ...(excluded.length > 0
       ? [

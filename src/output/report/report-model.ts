@@ -28,6 +28,24 @@ export interface CatalogueCoverage {
    * never counted in rows_matching, never making the statement incomplete: listed as the proof nothing was over-pulled.
    */
   excluded: ExcludedRow[];
+  /**
+   * Pairs at match or possible whose lot or date the notice's scope could not settle: what to check on the shelf,
+   * in the notice's words (`verify lot: …`). Cased or not; never making the statement incomplete.
+   */
+  to_verify: VerifyRow[];
+}
+
+/** A pair to check on the shelf: the row, the recall, and what the notice's scope left open. */
+export interface VerifyRow {
+  catalog_key: string;
+  line: number;
+  product_name: string | null;
+  level: string;
+  recall_id: number;
+  alert_title: string | null;
+  row_lot: string | null;
+  row_date: string | null;
+  verify: string;
 }
 
 /** A catalogue row a recall touches but whose lot or date the notice does not name, with the notice's words that say so. */

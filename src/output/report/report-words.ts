@@ -1,5 +1,5 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
-import type { ExcludedRow, ReportCase, ReportData, UncasedMatch } from './report-model.js';
+import type { ExcludedRow, ReportCase, ReportData, UncasedMatch, VerifyRow } from './report-model.js';
 import { minute, readable } from './report-times.js';
 
 export { readable } from './report-times.js';
@@ -123,6 +123,25 @@ export function excludedRow(x: ExcludedRow): string[] {
     x.row_date ?? '',
     x.excluded_on,
     x.scope_evidence,
+  ];
+}
+
+/** The section of pairs whose lot or date the notice's scope could not settle. */
+export const VERIFY_HEADING = 'To verify: lot or date';
+export const VERIFY_NOTE =
+  "The notice names a scope these rows could not be proved in or out of: check the lot or date on the shelf. The notice's words are quoted.";
+export const VERIFY_HEADER = ['Product', 'Line', 'Level', 'Recall', 'Title', 'Row lot', 'Row date', 'Check'] as const;
+
+export function verifyRow(x: VerifyRow): string[] {
+  return [
+    productText(x.catalog_key, x.product_name),
+    String(x.line),
+    x.level,
+    String(x.recall_id),
+    x.alert_title ?? '',
+    x.row_lot ?? '',
+    x.row_date ?? '',
+    x.verify,
   ];
 }
 
