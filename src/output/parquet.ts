@@ -123,7 +123,10 @@ export class ParquetRenderer implements Renderer {
     const seen = [...new Set(first.flatMap((r) => Object.keys(r)))];
     const names = columns ?? [...new Set([...(csvColumns ?? []), ...seen])];
     // A column the schema does not type is text (other values as JSON text): a later record can never break it.
-    this.#columns = names.map((name) => ({ name, kind: columnKinds[name] ?? 'string' }));
+    this.#columns = names.map((name) => ({
+      name,
+      kind: (Object.hasOwn(columnKinds, name) ? columnKinds[name] : undefined) ?? 'string',
+    }));
     const { ByteWriter, ParquetWriter } = await import('hyparquet-writer');
     const schema: SchemaElement[] = [{ name: 'root', num_children: names.length }];
     for (const c of this.#columns) schema.push(...schemaOf(c.name, c.kind));
@@ -140,7 +143,7 @@ export class ParquetRenderer implements Renderer {
     if (this.#opts.columns === undefined) this.#warnDropped(group, columns);
     const columnData = columns.map(({ name, kind }) => ({
       name,
-      data: group.map((record) => cell(kind, record[name], name, record)),
+      data: group.map((record) => cell(kind, Object.hasOwn(record, name) ? record[name] : undefined, name, record)),
     }));
     await this.#writer?.write({ columnData, rowGroupSize: group.length });
     await this.#drain();

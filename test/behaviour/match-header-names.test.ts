@@ -1,72 +1,100 @@
-// Catalogue headers are data: a column named "constructor", "toString" or "__proto__" is read and written like any other.
-import { writeFileSync } from 'node:fs';
+// `match` with catalogue columns named like Object's own properties (`constructor`, `toString`, `__proto__`): header names are data.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { parquetMetadata, parquetRead, parquetSchema } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { runMainAgainst } from '../helpers/in-process.js';
-import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const EAN = '3564709006031';
+type Rec = Record<string, unknown>;
+const dir = tempDir('rf-match-headers-');
+const NAMES = ['constructor', 'toString', '__proto__'] as const;
+const CODE = '3564709006031';
+let sandbox: Sandbox;
+let recallId: unknown;
 
-describe('match with header names that are Object members', () => {
-  const dir = tempDir('rf-header-names-');
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await sandboxFor({ recordCount: 5, seed: 3 });
-    sandbox.addRecords([
-      {
-        data_source: 'rappel_conso',
-        alert_title: 'Yaourt nature',
-        product_brand: 'Laiterie',
-        product_name: 'Yaourt nature',
-        product_model_numbers: [],
-        standard_identifiers_and_barcodes: [{ type: 'GTIN', value: EAN }],
-      },
-    ]);
+beforeAll(async () => {
+  sandbox = await sandboxFor({ recordCount: 10, seed: 4, clock: () => FIXED_START });
+  sandbox.addRecords([{ alert_title: 'Yaourt nature', standard_identifiers_and_barcodes: [CODE] }]);
+  const feed = await runMainAgainst(sandbox, ['feed', '-f', 'jsonl'], { clock: fakeClock(FIXED_START) });
+  recallId = jsonLines(feed.stdout).find((r) => r.alert_title === 'Yaourt nature')?.id;
+  expect(recallId).toBeTypeOf('number');
+});
+
+const run = (args: string[]) =>
+  runMainAgainst(sandbox, ['match', ...args], { clock: fakeClock(FIXED_START), columns: 400 });
+
+/** The one match row of `-f jsonl`, as JSON.parse reads it (`__proto__` an own key). */
+async function matchRow(args: string[]): Promise<Rec> {
+  const r = await run([...args, '-f', 'jsonl']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).not.toContain('unexpected');
+  const rows = jsonLines(r.stdout);
+  expect(rows.map((x) => [x.recall_id, x.reason])).toEqual([[recallId, 'barcode']]);
+  return rows[0] as Rec;
+}
+
+const own = (row: Rec, key: string) => (Object.hasOwn(row, key) ? row[key] : 'missing');
+
+describe('match: catalogue columns named constructor, toString, __proto__', () => {
+  it('as extra columns: exit 0, each column and its value in jsonl, csv and Parquet', async () => {
+    const catalog = path.join(dir, 'extra.csv');
+    writeFileSync(catalog, `ean,name,${NAMES.join(',')}\n${CODE},Yaourt,c-value,t-value,p-value\n`);
+    const row = await matchRow(['--catalog', catalog]);
+    expect(NAMES.map((n) => own(row, n))).toEqual(['c-value', 't-value', 'p-value']);
+
+    const out = path.join(dir, 'extra-out.csv');
+    const csv = await run(['--catalog', catalog, '-o', out]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, first] = await parseCsvWithPython(out);
+    expect(NAMES.map((n) => first?.[header?.indexOf(n) ?? -1])).toEqual(['c-value', 't-value', 'p-value']);
+
+    const parquet = path.join(dir, 'extra-out.parquet');
+    const written = await run(['--catalog', catalog, '-o', parquet]);
+    expect(written.code, written.stderr).toBe(0);
+    const bytes = readFileSync(parquet);
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    // Rows as arrays, read by the schema's names: hyparquet's row objects would drop a `__proto__` key themselves.
+    const names = parquetSchema(parquetMetadata(file)).children.map((c) => c.element.name);
+    let read: unknown[][] = [];
+    await parquetRead({ file, rowFormat: 'array', onComplete: (rows) => (read = rows as unknown[][]) });
+    expect(NAMES.map((n) => read[0]?.[names.indexOf(n)])).toEqual(['c-value', 't-value', 'p-value']);
   });
 
-  it.each(['csv', 'jsonl'])(
-    'extra columns constructor, toString and __proto__ (%s catalogue): exit 0, values kept',
-    async (kind) => {
-      const file = path.join(dir, `products.${kind}`);
-      writeFileSync(
-        file,
-        kind === 'csv'
-          ? `sku,ean,name,constructor,toString,__proto__\nA,${EAN},Yaourt,c1,t1,p1\n`
-          : `${JSON.stringify(JSON.parse(`{"sku":"A","ean":"${EAN}","name":"Yaourt","constructor":"c1","toString":"t1","__proto__":"p1"}`))}\n`,
-      );
-      const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
-      expect(r.code, r.stderr).toBe(0);
-      const [row] = jsonLines(r.stdout) as Record<string, unknown>[];
-      // Read as own keys of the parsed line: JSON.parse keeps "__proto__" as data.
-      expect([
-        row?.sku,
-        row?.level,
-        row?.constructor,
-        row?.toString,
-        Object.getOwnPropertyDescriptor(row, '__proto__')?.value,
-      ]).toEqual(['A', 'match', 'c1', 't1', 'p1']);
-      const csv = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'csv']);
-      expect(csv.code, csv.stderr).toBe(0);
-      const [header, first] = parse(csv.stdout) as string[][];
-      // As pairs, not an object literal: in a literal "__proto__" would set the prototype, not a key.
-      expect(['constructor', 'toString', '__proto__'].map((h) => [h, first?.[header?.indexOf(h) ?? -1]])).toEqual([
-        ['constructor', 'c1'],
-        ['toString', 't1'],
-        ['__proto__', 'p1'],
-      ]);
-    },
-  );
+  it('a JSON lines row without them reads them as absent (even as the mapped name and brand), never as what Object inherits', async () => {
+    const catalog = path.join(dir, 'partial.jsonl');
+    // The first row has the three columns (so the output has them too), the row that matches has none.
+    const other = { ean: '', name: 'Autre', constructor: 'c', toString: 't', ['__proto__']: 'p' };
+    writeFileSync(catalog, `${JSON.stringify(other)}\n${JSON.stringify({ ean: CODE, name: 'Yaourt' })}\n`);
+    const map = ['--map', 'name=constructor,brand=toString'];
+    const row = await matchRow(['--catalog', catalog, ...map]);
+    expect(NAMES.map((n) => own(row, n))).toEqual(['missing', 'missing', 'missing']);
+    const out = path.join(dir, 'partial-out.csv');
+    const csv = await run(['--catalog', catalog, ...map, '-o', out]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, first] = await parseCsvWithPython(out);
+    expect(NAMES.map((n) => first?.[header?.indexOf(n) ?? -1])).toEqual(['', '', '']);
+  });
 
-  it('a recognised role read from a column named constructor (--map name=constructor)', async () => {
-    const file = path.join(dir, 'mapped.csv');
-    writeFileSync(file, `sku,ean,brand,constructor\nA,${EAN},Laiterie,Yaourt nature\n`);
-    const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '--map', 'name=constructor', '-f', 'jsonl']);
-    expect(r.code, r.stderr).toBe(0);
-    expect((jsonLines(r.stdout) as Record<string, unknown>[]).map((x) => [x.sku, x.level, x.constructor])).toEqual([
-      ['A', 'match', 'Yaourt nature'],
-    ]);
+  it('as the barcode, name and brand columns (--map), from CSV and from JSON lines', async () => {
+    const map = ['--map', 'gtin=__proto__,name=constructor,brand=toString'];
+    const csvCatalog = path.join(dir, 'mapped.csv');
+    writeFileSync(csvCatalog, `${NAMES.join(',')}\nYaourt,Danone,${CODE}\n`);
+    const jsonCatalog = path.join(dir, 'mapped.jsonl');
+    writeFileSync(jsonCatalog, `{"constructor":"Yaourt","toString":"Danone","__proto__":"${CODE}"}\n`);
+    for (const catalog of [csvCatalog, jsonCatalog]) {
+      const row = await matchRow(['--catalog', catalog, ...map]);
+      expect(NAMES.map((n) => own(row, n))).toEqual(['Yaourt', 'Danone', CODE]);
+    }
+    // The table shows the name and brand columns under their own headers.
+    const table = await run(['--catalog', csvCatalog, ...map, '-f', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    const [head, , line] = table.stdout.split('\n');
+    const headers = head?.trim().split(/\s{2,}/) ?? [];
+    const cells = line?.trim().split(/\s{2,}/) ?? [];
+    expect(['constructor', 'toString'].map((h) => cells[headers.indexOf(h)])).toEqual(['Yaourt', 'Danone']);
   });
 });
