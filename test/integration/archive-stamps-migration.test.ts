@@ -17,6 +17,7 @@ async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<
   if (engine === 'sqlite') {
     const db = new Database(where);
     try {
+      db.exec('DROP INDEX recalls_stats');
       for (const c of STAT_NAMES) db.exec(`ALTER TABLE recalls DROP COLUMN stat_${c}`);
       db.exec(`DROP TABLE outbox; DROP INDEX recalls_first_us; DROP INDEX recalls_version_us;
         ALTER TABLE recalls DROP COLUMN first_us; ALTER TABLE recalls DROP COLUMN version_us;

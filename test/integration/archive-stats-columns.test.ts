@@ -103,7 +103,7 @@ const BLANK_RAW = `UPDATE recall_feed.recalls SET raw = '{"id":0}'`;
 
 /** The archive as it was before the stat_* columns (SQLite 5, PostgreSQL 4). */
 const DOWNGRADE = {
-  sqlite: `${Object.keys(FIELDS)
+  sqlite: `DROP INDEX recalls_stats; ${Object.keys(FIELDS)
     .map((c) => `ALTER TABLE recalls DROP COLUMN stat_${c};`)
     .join('\n')} PRAGMA user_version = 5;`,
   postgres: `ALTER TABLE recall_feed.recalls ${Object.keys(FIELDS)

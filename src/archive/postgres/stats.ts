@@ -10,13 +10,14 @@ import { cursorRows, selection } from './select.js';
 /** The record as jsonb, a stored NUL (\u0000) cast as U+FFFD: see pg-text.ts. */
 const RAW = rawJsonb('r');
 
-type Source = { value: string; join: string };
+/** A field's value over `recalls r`, with what it joins and, for a list, the condition that the field is there. */
+type Source = { value: string; join: string; present?: string };
 /** json_each in SQLite: an array's elements, a scalar (JSON null too) as itself, nothing for a missing field. */
 const elements = (json: string, present: string): Source => ({
   value: 'e.value',
   join: ` CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(${json})
-            WHEN 'array' THEN ${json} ELSE jsonb_build_array(${json}) END) AS e
-         WHERE ${present}`,
+            WHEN 'array' THEN ${json} ELSE jsonb_build_array(${json}) END) AS e`,
+  present,
 });
 const bucket = (format: string): Source => ({
   value: `to_jsonb(to_char(timestamp 'epoch' + (r.published_us / 1000000) * interval '1 second', '${format}'))`,
@@ -94,7 +95,8 @@ export async function stats(
 ): Promise<StatsResult> {
   const sources = version < STAT_COLUMNS_VERSION ? RAW_SOURCES : SOURCES;
   const sel = selection(q);
-  let from = `(SELECT r.id FROM ${s}.recalls r WHERE ${sel.where})`;
+  let from = `${s}.recalls r`;
+  let where = sel.where;
   let params = sel.params;
   if (sel.residual) {
     // Filters SQL cannot answer run on each record; the ids that pass become the selection.
@@ -105,16 +107,17 @@ export async function stats(
       sel.params,
     );
     for await (const row of rows) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
-    from = '(SELECT unnest($1::bigint[]) AS id)';
+    from = `(SELECT unnest($1::bigint[]) AS id) AS s JOIN ${s}.recalls r ON r.id = s.id`;
+    where = 'true';
     params = [ids];
   }
-  const total = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} AS s`, params);
+  const total = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, params);
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
-    const { value, join } = sources[field];
+    const { value, join, present } = sources[field];
     const result = await client.query<{ value: unknown; count: number }>(
-      `SELECT ${value} AS value, count(*)::int AS count FROM ${from} AS s JOIN ${s}.recalls r ON r.id = s.id${join}
-       GROUP BY 1`,
+      `SELECT ${value} AS value, count(*)::int AS count FROM ${from}${join}
+       WHERE ${where}${present ? ` AND ${present}` : ''} GROUP BY 1`,
       params,
     );
     counts[field] = settle(result.rows);
