@@ -111,10 +111,31 @@ export async function stats(
     where = 'true';
     params = [ids];
   }
-  const total = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`, params);
+  // The total and every field read from the row itself in one scan (grouping sets), since the rows are wide (the
+  // tsvector is inline) and each scan reads them all; a list field's elements need a join of their own.
+  const scalars = by.filter((f) => sources[f].join === '');
+  const sets = [...scalars.map((_, i) => `(f${i})`), '()'].join(', ');
+  const marks = scalars.map((_, i) => `GROUPING(f${i}) AS g${i}, f${i}`).join(', ');
+  const exprs = scalars.map((f, i) => `${sources[f].value} AS f${i}`).join(', ');
+  const grouped = await client.query<Record<string, unknown> & { count: number }>(
+    `SELECT ${marks}${marks ? ', ' : ''}count(*)::int AS count
+       FROM (SELECT ${exprs || '1 AS one'} FROM ${from} WHERE ${where}) AS t GROUP BY GROUPING SETS (${sets})`,
+    params,
+  );
+  let total = 0;
+  const rows = new Map<StatsField, { value: unknown; count: number }[]>(scalars.map((f) => [f, []]));
+  for (const row of grouped.rows) {
+    const i = scalars.findIndex((_, k) => row[`g${k}`] === 0);
+    if (i < 0) total = row.count;
+    else rows.get(scalars[i] as StatsField)?.push({ value: row[`f${i}`], count: row.count });
+  }
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
     const { value, join, present } = sources[field];
+    if (join === '') {
+      counts[field] = settle(rows.get(field) ?? []);
+      continue;
+    }
     const result = await client.query<{ value: unknown; count: number }>(
       `SELECT ${value} AS value, count(*)::int AS count FROM ${from}${join}
        WHERE ${where}${present ? ` AND ${present}` : ''} GROUP BY 1`,
@@ -122,5 +143,5 @@ export async function stats(
     );
     counts[field] = settle(result.rows);
   }
-  return { total: total.rows[0]?.n ?? 0, counts };
+  return { total, counts };
 }
