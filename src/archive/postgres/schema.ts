@@ -175,7 +175,7 @@ CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
 `;
 
 // What stats counts by, beside raw, as SQLite's V6 (STAT_COLUMNS in record-columns.ts): each field as jsonb, NULL when
-// absent. Counting by raw::jsonb parsed every record's JSON.
+// absent. Counting by raw::jsonb parsed every record's JSON. And the sort indexes in the listings' order of nulls.
 const v5 = (s: string) => `
 ALTER TABLE ${s}.recalls ADD COLUMN stat_severity jsonb, ADD COLUMN stat_status jsonb, ADD COLUMN stat_risk jsonb,
   ADD COLUMN stat_jurisdiction jsonb, ADD COLUMN stat_category jsonb, ADD COLUMN stat_brand jsonb,
@@ -185,6 +185,15 @@ UPDATE ${s}.recalls r SET
   (SELECT j -> 'risk_severity', j -> 'alert_status', j -> 'risk_types', j -> 'geo_jurisdictions',
           j -> 'product_category', j -> 'product_brand', j -> 'country_of_origin'
      FROM (SELECT ${rawJsonb('r')} AS j) AS x);
+
+-- The listings order NULLS FIRST ascending and NULLS LAST descending (SQLite's order), which an index in the default
+-- NULLS LAST serves in neither direction: every --limit sorted the whole table (200 ms for 20 rows at 200k recalls).
+DROP INDEX ${s}.recalls_published;
+DROP INDEX ${s}.recalls_updated;
+DROP INDEX ${s}.recalls_created;
+CREATE INDEX recalls_published ON ${s}.recalls (published_us NULLS FIRST, id);
+CREATE INDEX recalls_updated ON ${s}.recalls (updated_us NULLS FIRST, id);
+CREATE INDEX recalls_created ON ${s}.recalls (created_us NULLS FIRST, id);
 `;
 
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
