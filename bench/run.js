@@ -19,6 +19,7 @@ const BENCHMARKS = [
   { name: 'archive', timeoutMs: 480_000 },
   { name: 'huge-field', timeoutMs: 180_000 },
   { name: 'archive-postgres', timeoutMs: 900_000 },
+  { name: 'archive-scale', timeoutMs: 900_000 },
 ];
 
 function runOne({ name, timeoutMs }) {

@@ -15,6 +15,21 @@ export const SQL_FILTERS = [
 ] as const satisfies readonly FilterName[];
 export type SqlFilter = (typeof SQL_FILTERS)[number];
 
+/**
+ * The record fields `stats` counts by (beside data_source and published_us), each kept in its column `stat_<name>`
+ * as the JSON text of its value, null when the record has no such field: stats reads these small columns, never raw.
+ */
+export const STAT_COLUMNS = {
+  severity: 'risk_severity',
+  status: 'alert_status',
+  risk: 'risk_types',
+  jurisdiction: 'geo_jurisdictions',
+  category: 'product_category',
+  brand: 'product_brand',
+  country: 'country_of_origin',
+} as const;
+export type StatColumn = keyof typeof STAT_COLUMNS;
+
 /** One row of `recalls` except id, version and run columns. */
 export type RecordColumns = {
   data_source: string | null;
@@ -24,7 +39,7 @@ export type RecordColumns = {
   updated_us: number | null;
   created_us: number | null;
   raw: string;
-} & { [K in SqlFilter as `filter_${K}`]: string | null };
+} & { [K in SqlFilter as `filter_${K}`]: string | null } & { [K in StatColumn as `stat_${K}`]: string | null };
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
@@ -60,6 +75,9 @@ export function recordColumns(record: Record<string, unknown>, raw: string): Rec
     const { field, kind } = FILTER_FIELDS[name];
     columns[`filter_${name}`] = kind === 'list' ? foldedList(record[field]) : foldedText(record[field]);
   }
+  // As raw (JSON.stringify of the record) has it: an undefined field is absent there too.
+  for (const [name, field] of Object.entries(STAT_COLUMNS))
+    columns[`stat_${name}`] = record[field] === undefined ? null : JSON.stringify(record[field]);
   return columns as RecordColumns;
 }
 

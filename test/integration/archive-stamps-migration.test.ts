@@ -3,18 +3,22 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/index.js';
+import { STAT_COLUMNS } from '../../src/archive/record-columns.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
 import { runMain } from '../helpers/in-process.js';
 import { ENGINES, freshDatabase } from '../helpers/postgres.js';
 
 const T0 = Date.parse('2026-11-20T06:00:00.000Z');
 const H = 3_600_000;
+const STAT_NAMES = Object.keys(STAT_COLUMNS);
 
-/** Takes the stamps (and the outbox, a later version's) out again, as the previous version's schema had neither. */
+/** Takes the stamps (and the outbox and stat columns, later versions') out again, as the previous version's schema had none. */
 async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<number> {
   if (engine === 'sqlite') {
     const db = new Database(where);
     try {
+      db.exec('DROP INDEX recalls_stats');
+      for (const c of STAT_NAMES) db.exec(`ALTER TABLE recalls DROP COLUMN stat_${c}`);
       db.exec(`DROP TABLE outbox; DROP INDEX recalls_first_us; DROP INDEX recalls_version_us;
         ALTER TABLE recalls DROP COLUMN first_us; ALTER TABLE recalls DROP COLUMN version_us;
         ALTER TABLE sync_runs DROP COLUMN served; DELETE FROM archive_meta WHERE key = 'commit_us';
@@ -28,6 +32,7 @@ async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<
   await client.connect();
   try {
     await client.query(`DROP TABLE recall_feed.outbox;
+      ALTER TABLE recall_feed.recalls ${STAT_NAMES.map((c) => `DROP COLUMN stat_${c}`).join(', ')};
       ALTER TABLE recall_feed.recalls DROP COLUMN first_us, DROP COLUMN version_us;
       ALTER TABLE recall_feed.sync_runs DROP COLUMN served;
       DELETE FROM recall_feed.archive_meta WHERE key = 'commit_us';

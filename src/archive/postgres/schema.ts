@@ -174,8 +174,30 @@ CREATE TABLE ${s}.outbox (
 CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
 `;
 
+// What stats counts by, beside raw, as SQLite's V6 (STAT_COLUMNS in record-columns.ts): each field as jsonb, NULL when
+// absent. Counting by raw::jsonb parsed every record's JSON. And the sort indexes in the listings' order of nulls.
+const v5 = (s: string) => `
+ALTER TABLE ${s}.recalls ADD COLUMN stat_severity jsonb, ADD COLUMN stat_status jsonb, ADD COLUMN stat_risk jsonb,
+  ADD COLUMN stat_jurisdiction jsonb, ADD COLUMN stat_category jsonb, ADD COLUMN stat_brand jsonb,
+  ADD COLUMN stat_country jsonb;
+UPDATE ${s}.recalls r SET
+  (stat_severity, stat_status, stat_risk, stat_jurisdiction, stat_category, stat_brand, stat_country) =
+  (SELECT j -> 'risk_severity', j -> 'alert_status', j -> 'risk_types', j -> 'geo_jurisdictions',
+          j -> 'product_category', j -> 'product_brand', j -> 'country_of_origin'
+     FROM (SELECT ${rawJsonb('r')} AS j) AS x);
+
+-- The listings order NULLS FIRST ascending and NULLS LAST descending (SQLite's order), which an index in the default
+-- NULLS LAST serves in neither direction: every --limit sorted the whole table (200 ms for 20 rows at 200k recalls).
+DROP INDEX ${s}.recalls_published;
+DROP INDEX ${s}.recalls_updated;
+DROP INDEX ${s}.recalls_created;
+CREATE INDEX recalls_published ON ${s}.recalls (published_us NULLS FIRST, id);
+CREATE INDEX recalls_updated ON ${s}.recalls (updated_us NULLS FIRST, id);
+CREATE INDEX recalls_created ON ${s}.recalls (created_us NULLS FIRST, id);
+`;
+
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
-export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4];
+export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4, v5];
 
 /** The first version with cases (v2): a read-only open of an older schema has no case tables. */
 export const CASES_VERSION = 2;
@@ -185,6 +207,9 @@ export const STAMPS_VERSION = 3;
 
 /** The first version with the outbox (v4): a read-only open of an older schema owes nothing. */
 export const OUTBOX_VERSION = 4;
+
+/** The first version with the stat_* columns (v5): stats over an older schema, opened read-only, reads raw. */
+export const STAT_COLUMNS_VERSION = 5;
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

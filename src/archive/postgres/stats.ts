@@ -1,37 +1,60 @@
 // Counts by field on PostgreSQL, ordered and typed as the SQLite engine's are (null, numbers, then text by bytes).
 import type pg from 'pg';
+import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
 import { rawJsonb } from './pg-text.js';
+import { STAT_COLUMNS_VERSION } from './schema.js';
 import { cursorRows, selection } from './select.js';
 
 /** The record as jsonb, a stored NUL (\u0000) cast as U+FFFD: see pg-text.ts. */
 const RAW = rawJsonb('r');
 
-const scalar = (field: string) => ({ value: `${RAW} -> '${field}'`, join: '' });
+/** A field's value over `recalls r`, with what it joins and, for a list, the condition that the field is there. */
+type Source = { value: string; join: string; present?: string };
 /** json_each in SQLite: an array's elements, a scalar (JSON null too) as itself, nothing for a missing field. */
-const each = (field: string) => ({
+const elements = (json: string, present: string): Source => ({
   value: 'e.value',
-  join: ` CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(${RAW} -> '${field}')
-            WHEN 'array' THEN ${RAW} -> '${field}' ELSE jsonb_build_array(${RAW} -> '${field}') END) AS e
-         WHERE ${RAW} ? '${field}'`,
+  join: ` CROSS JOIN LATERAL jsonb_array_elements(CASE jsonb_typeof(${json})
+            WHEN 'array' THEN ${json} ELSE jsonb_build_array(${json}) END) AS e`,
+  present,
 });
-const bucket = (format: string) => ({
+const bucket = (format: string): Source => ({
   value: `to_jsonb(to_char(timestamp 'epoch' + (r.published_us / 1000000) * interval '1 second', '${format}'))`,
   join: '',
 });
+/** A field's value, read from its small stat_* column (jsonb, NULL when the record has no such field). */
+const scalar = (name: StatColumn): Source => ({ value: `r.stat_${name}`, join: '' });
+const each = (name: StatColumn): Source => elements(`r.stat_${name}`, `r.stat_${name} IS NOT NULL`);
 
-const SOURCES: Record<StatsField, { value: string; join: string }> = {
-  source: scalar('data_source'),
-  severity: scalar('risk_severity'),
-  risk: each('risk_types'),
-  category: scalar('product_category'),
-  brand: scalar('product_brand'),
-  country: scalar('country_of_origin'),
-  jurisdiction: each('geo_jurisdictions'),
-  status: scalar('alert_status'),
+/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
+const SOURCES: Record<StatsField, Source> = {
+  // The API's schema makes data_source a string (src/api/schemas.ts), which the column holds as it is.
+  source: { value: 'r.data_source', join: '' },
+  severity: scalar('severity'),
+  risk: each('risk'),
+  category: scalar('category'),
+  brand: scalar('brand'),
+  country: scalar('country'),
+  jurisdiction: each('jurisdiction'),
+  status: scalar('status'),
   day: bucket('YYYY-MM-DD'),
   hour: bucket('YYYY-MM-DD"T"HH24:00'),
+};
+
+/** A schema older than v5 opened read-only has no stat_* columns: the same fields read from raw. */
+const rawScalar = (name: StatColumn): Source => ({ value: `${RAW} -> '${STAT_COLUMNS[name]}'`, join: '' });
+const rawEach = (name: StatColumn): Source =>
+  elements(`${RAW} -> '${STAT_COLUMNS[name]}'`, `${RAW} ? '${STAT_COLUMNS[name]}'`);
+const RAW_SOURCES: Record<StatsField, Source> = {
+  ...SOURCES,
+  severity: rawScalar('severity'),
+  risk: rawEach('risk'),
+  category: rawScalar('category'),
+  brand: rawScalar('brand'),
+  country: rawScalar('country'),
+  jurisdiction: rawEach('jurisdiction'),
+  status: rawScalar('status'),
 };
 
 /** A JSON value as SQLite's json_extract hands it over: true as 1, objects and arrays as their JSON text. */
@@ -68,9 +91,12 @@ export async function stats(
   s: string,
   q: ArchiveQuery,
   by: readonly StatsField[],
+  version: number,
 ): Promise<StatsResult> {
+  const sources = version < STAT_COLUMNS_VERSION ? RAW_SOURCES : SOURCES;
   const sel = selection(q);
-  let from = `(SELECT r.id FROM ${s}.recalls r WHERE ${sel.where})`;
+  let from = `${s}.recalls r`;
+  let where = sel.where;
   let params = sel.params;
   if (sel.residual) {
     // Filters SQL cannot answer run on each record; the ids that pass become the selection.
@@ -81,19 +107,41 @@ export async function stats(
       sel.params,
     );
     for await (const row of rows) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
-    from = '(SELECT unnest($1::bigint[]) AS id)';
+    from = `(SELECT unnest($1::bigint[]) AS id) AS s JOIN ${s}.recalls r ON r.id = s.id`;
+    where = 'true';
     params = [ids];
   }
-  const total = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} AS s`, params);
+  // The total and every field read from the row itself in one scan (grouping sets), since the rows are wide (the
+  // tsvector is inline) and each scan reads them all; a list field's elements need a join of their own.
+  const scalars = by.filter((f) => sources[f].join === '');
+  const sets = [...scalars.map((_, i) => `(f${i})`), '()'].join(', ');
+  const marks = scalars.map((_, i) => `GROUPING(f${i}) AS g${i}, f${i}`).join(', ');
+  const exprs = scalars.map((f, i) => `${sources[f].value} AS f${i}`).join(', ');
+  const grouped = await client.query<Record<string, unknown> & { count: number }>(
+    `SELECT ${marks}${marks ? ', ' : ''}count(*)::int AS count
+       FROM (SELECT ${exprs || '1 AS one'} FROM ${from} WHERE ${where}) AS t GROUP BY GROUPING SETS (${sets})`,
+    params,
+  );
+  let total = 0;
+  const rows = new Map<StatsField, { value: unknown; count: number }[]>(scalars.map((f) => [f, []]));
+  for (const row of grouped.rows) {
+    const i = scalars.findIndex((_, k) => row[`g${k}`] === 0);
+    if (i < 0) total = row.count;
+    else rows.get(scalars[i] as StatsField)?.push({ value: row[`f${i}`], count: row.count });
+  }
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
-    const { value, join } = SOURCES[field];
+    const { value, join, present } = sources[field];
+    if (join === '') {
+      counts[field] = settle(rows.get(field) ?? []);
+      continue;
+    }
     const result = await client.query<{ value: unknown; count: number }>(
-      `SELECT ${value} AS value, count(*)::int AS count FROM ${from} AS s JOIN ${s}.recalls r ON r.id = s.id${join}
-       GROUP BY 1`,
+      `SELECT ${value} AS value, count(*)::int AS count FROM ${from}${join}
+       WHERE ${where}${present ? ` AND ${present}` : ''} GROUP BY 1`,
       params,
     );
     counts[field] = settle(result.rows);
   }
-  return { total: total.rows[0]?.n ?? 0, counts };
+  return { total, counts };
 }

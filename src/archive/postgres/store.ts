@@ -222,7 +222,7 @@ export class PostgresStore implements ArchiveStore {
   }
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult> {
-    return this.run((client) => stats(client, this.s, q, by));
+    return this.run((client) => stats(client, this.s, q, by, this.version));
   }
 
   syncRuns(period: Period): Promise<SyncRunRow[]> {

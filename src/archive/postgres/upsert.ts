@@ -1,6 +1,6 @@
 // Stores a page in one transaction: one writer decides at a time (an advisory lock), updates never roll a record back.
 import type pg from 'pg';
-import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
+import { ftsValues, recordColumns, SQL_FILTERS, STAT_COLUMNS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
 import { stampWrites } from './commit-stamp.js';
@@ -14,6 +14,7 @@ import { inWriteTransaction } from './transactions.js';
 const SCALARS = ['data_source', 'published_at', 'updated_at', 'published_us', 'updated_us', 'created_us'] as const;
 const LIST_FILTERS = ['severity', 'status', 'risk', 'jurisdiction'] as const;
 const TEXT_FILTERS = SQL_FILTERS.filter((f) => !(LIST_FILTERS as readonly string[]).includes(f));
+const STATS = Object.keys(STAT_COLUMNS).map((f) => `stat_${f}`);
 
 const COLUMNS = [
   'id',
@@ -23,6 +24,7 @@ const COLUMNS = [
   ...SCALARS,
   ...LIST_FILTERS.map((f) => `filter_${f}`),
   ...TEXT_FILTERS.map((f) => `filter_${f}`),
+  ...STATS,
   'raw',
   'search',
 ];
@@ -35,6 +37,7 @@ const CASTS = [
   ...['text', 'text', 'text', 'bigint', 'bigint', 'bigint'],
   ...LIST_FILTERS.map(() => 'text[]'),
   ...TEXT_FILTERS.map(() => 'text'),
+  ...STATS.map(() => 'jsonb'),
   'text',
   'tsvector',
 ];
@@ -76,6 +79,11 @@ function buildUpsertSql(s: string, rows: number): string {
 function arrayLiteral(json: string): string {
   const values = JSON.parse(json) as string[];
   return `{${values.map((v) => `"${pgText(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** JSON text for a jsonb column, `\u0000` replaced as rawJsonb replaces it. */
+function jsonbText(json: string | null): string | null {
+  return json?.includes('\\u0000') ? json.replaceAll('\\u0000', '\\ufffd') : json;
 }
 
 interface Stored {
@@ -129,6 +137,8 @@ export function prepareRows(records: readonly ArchivedRecord[]): PreparedRow[] {
         ...SCALARS.map((c) => pgText(row[c])),
         ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
         ...TEXT_FILTERS.map((f) => pgText(row[`filter_${f}`])),
+        // jsonb refuses the escape \u0000: the stand-in rawJsonb (pg-text.ts) puts in raw's place, so both agree.
+        ...STATS.map((c) => jsonbText(row[c] as string | null)),
         raw,
         tsvectorText(ftsValues(record)),
       ],

@@ -1,31 +1,57 @@
 // Counts by field over the recalls a query selects; array fields count each element, day and hour bucket published_at.
 import type Database from 'better-sqlite3';
+import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
+import { STAT_COLUMNS_VERSION } from './schema.js';
 import { selection } from './select.js';
 
-const bucket = (format: string) => `strftime('${format}', r.published_us / 1000000, 'unixepoch')`;
-const scalar = (field: string) => ({ value: `json_extract(r.raw, '$.${field}')`, join: '' });
-const each = (field: string) => ({ value: 'e.value', join: `, json_each(r.raw, '$.${field}') AS e` });
+type Source = { value: string; join: string };
+const bucket = (format: string): Source => ({
+  value: `strftime('${format}', r.published_us / 1000000, 'unixepoch')`,
+  join: '',
+});
+/** A field's value as json_extract over the record gives it, read from its small stat_* column (JSON text or NULL). */
+const scalar = (name: StatColumn): Source => ({ value: `json_extract(r.stat_${name}, '$')`, join: '' });
+/** json_each over the column: an array's elements, a scalar (JSON null too) as itself, nothing when absent. */
+const each = (name: StatColumn): Source => ({ value: 'e.value', join: `, json_each(r.stat_${name}) AS e` });
 
-/** How each field is read from a row of `recalls r`. */
-const SOURCES: Record<StatsField, { value: string; join: string }> = {
-  source: scalar('data_source'),
-  severity: scalar('risk_severity'),
-  risk: each('risk_types'),
-  category: scalar('product_category'),
-  brand: scalar('product_brand'),
-  country: scalar('country_of_origin'),
-  jurisdiction: each('geo_jurisdictions'),
-  status: scalar('alert_status'),
-  day: { value: bucket('%Y-%m-%d'), join: '' },
-  hour: { value: bucket('%Y-%m-%dT%H:00'), join: '' },
+/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
+const SOURCES: Record<StatsField, Source> = {
+  // The API's schema makes data_source a string (src/api/schemas.ts), which the column holds as it is.
+  source: { value: 'r.data_source', join: '' },
+  severity: scalar('severity'),
+  risk: each('risk'),
+  category: scalar('category'),
+  brand: scalar('brand'),
+  country: scalar('country'),
+  jurisdiction: each('jurisdiction'),
+  status: scalar('status'),
+  day: bucket('%Y-%m-%d'),
+  hour: bucket('%Y-%m-%dT%H:00'),
 };
 
-/** The ids of the selected recalls as a table expression, plus its parameters. */
-function selected(db: Database.Database, q: ArchiveQuery): { from: string; params: unknown[] } {
+/** An archive older than V6 opened read-only has no stat_* columns: the same fields read from raw. */
+const rawScalar = (name: StatColumn): Source => ({ value: `json_extract(r.raw, '$.${STAT_COLUMNS[name]}')`, join: '' });
+const rawEach = (name: StatColumn): Source => ({
+  value: 'e.value',
+  join: `, json_each(r.raw, '$.${STAT_COLUMNS[name]}') AS e`,
+});
+const RAW_SOURCES: Record<StatsField, Source> = {
+  ...SOURCES,
+  severity: rawScalar('severity'),
+  risk: rawEach('risk'),
+  category: rawScalar('category'),
+  brand: rawScalar('brand'),
+  country: rawScalar('country'),
+  jurisdiction: rawEach('jurisdiction'),
+  status: rawScalar('status'),
+};
+
+/** Where the selected recalls are: `recalls r` under a WHERE, or the ids a residual filter let through. */
+function selected(db: Database.Database, q: ArchiveQuery): { from: string; where: string; params: unknown[] } {
   const sel = selection(q);
-  if (!sel.residual) return { from: `(SELECT r.id FROM recalls r WHERE ${sel.where})`, params: sel.params };
+  if (!sel.residual) return { from: 'recalls r', where: sel.where, params: sel.params };
   // Filters SQL cannot answer run on each record; the ids that pass go to a temporary table.
   const ids: number[] = [];
   const rows = db
@@ -40,23 +66,24 @@ function selected(db: Database.Database, q: ArchiveQuery): { from: string; param
   db.transaction(() => {
     for (const id of ids) insert.run(id);
   })();
-  return { from: 'temp.stats_selection', params: [] };
+  return { from: 'temp.stats_selection AS s JOIN recalls r ON r.id = s.id', where: '1', params: [] };
 }
 
 export function stats(db: Database.Database, q: ArchiveQuery, by: readonly StatsField[]): StatsResult {
-  const { from, params } = selected(db, q);
+  const { from, where, params } = selected(db, q);
+  const old = (db.pragma('user_version', { simple: true }) as number) < STAT_COLUMNS_VERSION;
+  const sources = old ? RAW_SOURCES : SOURCES;
   const total =
     (db
-      .prepare(`SELECT count(*) FROM ${from}`)
+      .prepare(`SELECT count(*) FROM ${from} WHERE ${where}`)
       .pluck()
       .get(...params) as number) ?? 0;
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
-    const { value, join } = SOURCES[field];
+    const { value, join } = sources[field];
     counts[field] = db
       .prepare(
-        `SELECT ${value} AS value, count(*) AS count FROM ${from} AS s JOIN recalls r ON r.id = s.id${join}
-         GROUP BY 1 ORDER BY 2 DESC, 1`,
+        `SELECT ${value} AS value, count(*) AS count FROM ${from}${join} WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1`,
       )
       .all(...params) as ValueCount[];
   }

@@ -1,6 +1,6 @@
 // Stores a page of records in one transaction: new ones inserted, changed ones updated with the old version kept.
 import type Database from 'better-sqlite3';
-import { ftsValues, recordColumns, SQL_FILTERS } from '../record-columns.js';
+import { ftsValues, recordColumns, SQL_FILTERS, STAT_COLUMNS } from '../record-columns.js';
 import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { CaseReopener } from './cases-reopen.js';
 import { CommitStamp } from './commit-stamp.js';
@@ -15,6 +15,7 @@ const COLUMNS = [
   'updated_us',
   'created_us',
   ...SQL_FILTERS.map((f) => `filter_${f}`),
+  ...Object.keys(STAT_COLUMNS).map((f) => `stat_${f}`),
   'raw',
 ];
 
