@@ -94,7 +94,7 @@ export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
 export const DATE_FILLER = new Set(
   (
     ':|.|-|date|dates|of|du|le|la|les|des|de|d|vom|am|zum|der|del|el|is|are|on|the|with|from|between|entre|zwischen|' +
-    'desde|ranging|range|ranges|following|suivantes|suivante|folgende|siguientes|:'
+    'desde|ranging|range|ranges|following|suivantes|suivante|folgende|siguientes'
   ).split('|'),
 );
 
