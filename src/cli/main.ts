@@ -7,35 +7,11 @@ import { addGlobalOptions, type Program } from './global-options.js';
 import { checkFormatChoice } from './format-choices.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
+import { isCommandName, loadCommand, loadCommands } from './registry.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
 export const VERSION: string = packageJson.version;
-
-type Register = (program: Program, ctx: Context) => void;
-
-/**
- * Every command, in the order help lists them, each loaded only when needed: a run defines the command
- * it invokes and no other, so `feed --help` parses neither the other definitions nor what they import.
- */
-const COMMANDS: Record<string, () => Promise<Register>> = {
-  feed: async () => (await import('./commands/feed.js')).registerFeed,
-  sources: async () => (await import('./commands/sources.js')).registerSources,
-  health: async () => (await import('./commands/health.js')).registerHealth,
-  config: async () => (await import('./commands/config.js')).registerConfig,
-  sync: async () => (await import('./commands/sync.js')).registerSync,
-  query: async () => (await import('./commands/query.js')).registerQuery,
-  show: async () => (await import('./commands/show.js')).registerShow,
-  stats: async () => (await import('./commands/stats.js')).registerStats,
-  digest: async () => (await import('./commands/digest.js')).registerDigest,
-  match: async () => (await import('./commands/match.js')).registerMatch,
-  cases: async () => (await import('./commands/cases.js')).registerCases,
-  report: async () => (await import('./commands/report.js')).registerReport,
-  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
-  schema: async () => (await import('./commands/schema.js')).registerSchema,
-  sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
-  completion: async () => (await import('./commands/completion.js')).registerCompletion,
-};
 
 /**
  * The command `argv` invokes, found as commander finds it: the first word that is neither an option nor
@@ -56,9 +32,9 @@ export function invokedCommand(argv: string[], root: CommandUnknownOpts): string
 /** The command that runs, alone; every command for the root help, `help`, an unknown word and `completion`. */
 async function registerCommands(program: Program, argv: string[], ctx: Context): Promise<void> {
   const word = invokedCommand(argv, program);
-  const one = word !== undefined && word !== 'completion' ? COMMANDS[word] : undefined;
-  const registers = await Promise.all(one ? [one()] : Object.values(COMMANDS).map((load) => load()));
-  for (const register of registers) register(program, ctx);
+  const one = word !== undefined && word !== 'completion' && isCommandName(word) ? word : undefined;
+  const definitions = one ? [await loadCommand(one)] : await loadCommands();
+  for (const definition of definitions) definition.mount(program, ctx);
 }
 
 function buildProgram(ctx: Context): Program {

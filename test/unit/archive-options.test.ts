@@ -2,7 +2,8 @@
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { parseInstant } from '../../src/cli/commands/archive-options.js';
-import { addFilterOptions, parseFilterOptions } from '../../src/runtime/options/filter-options.js';
+import { addFilterOptions } from '../../src/cli/commands/filter-flags.js';
+import { parseFilterOptions } from '../../src/runtime/options/filter-options.js';
 import { planQuery } from '../../src/cli/commands/query.js';
 import { planShow } from '../../src/cli/commands/show.js';
 import { planStats } from '../../src/cli/commands/stats.js';

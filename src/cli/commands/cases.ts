@@ -1,7 +1,6 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
 import { writesFormats } from '../format-choices.js';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { Program } from '../global-options.js';
 import { type CaseStatus, OUTCOMES } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -12,6 +11,7 @@ import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { osUser } from '../../jobs/cases/os-user.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import { action, inSession, type OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 
 const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
 const LEVELS = ['match', 'possible'] as const;
@@ -176,12 +176,10 @@ function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
 }
 
 /** The `cases` command and its selection flags. */
-function declareCases(program: Program) {
+function declareCases(cmd: NewCommand) {
   return addDbOption(
     addCaseFilters(
-      program
-        .command('cases')
-        .description('work through the matches: list cases, show, resolve, wait, reopen, verify the timeline')
+      cmd
         .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
         .option('--level <list>', 'match, possible')
         .option('--overdue', 'only open and waiting cases past their due time (see match --open-cases --sla)')
@@ -191,13 +189,7 @@ function declareCases(program: Program) {
   );
 }
 
-export function registerCases(program: Program, ctx: Context): void {
-  const cases = writesFormats(declareCases(program), 'record');
-  // One case, a step or the chain's check: text, a JSON object or a csv row (no parquet).
-  const one = ['table', 'jsonl', 'json', 'csv'];
-  cases.addHelpText(
-    'after',
-    `
+const CASES_HELP = `
 Cases are opened by \`recall-feed match --catalog <file> --archive --open-cases\`, one per (catalogue
 row, recall) pair. Every step is an event on the case's timeline, hash-chained: \`cases verify\` finds an
 edited or removed event. A sync that stores a new version of a recall reopens its closed cases.
@@ -218,21 +210,31 @@ Examples:
 
 Several ids, or a selection (the record filters, --level, --status; resolve and wait take the unresolved
 cases, reopen the closed ones): one transaction, an event each. An unknown id, or a case the step does not
-fit, refuses the whole step and changes nothing.`,
-  );
+fit, refuses the whole step and changes nothing.`;
+
+export default defineCommand({
+  name: 'cases',
+  summary: 'work through the matches: list cases, show, resolve, wait, reopen, verify the timeline',
+  formats: { kind: 'record' },
+  uses: ['archive', 'output'],
   // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
-  cases.allowExcessArguments(true).action(
-    action(ctx, async () => async (opts, globals, c, args) => {
-      if (args.length > 0)
-        throw new UsageError(
-          `unknown cases subcommand '${args[0]}'`,
-          'one of: show, resolve, wait, reopen, verify (or none, to list)',
-        );
-      const plan = planCasesList(opts);
-      const { runCasesList } = await import('../../jobs/cases/list-cases.js');
-      await inSession(globals, c, (session) => runCasesList(plan, session));
-    }),
-  );
+  flags: (cmd) => declareCases(cmd).allowExcessArguments(true).addHelpText('after', CASES_HELP),
+  plan: (opts, { args }) => {
+    if (args.length > 0)
+      throw new UsageError(
+        `unknown cases subcommand '${args[0]}'`,
+        'one of: show, resolve, wait, reopen, verify (or none, to list)',
+      );
+    return planCasesList(opts);
+  },
+  run: async (plan, session) => (await import('../../jobs/cases/list-cases.js')).runCasesList(plan, session),
+  subcommands: mountSteps,
+});
+
+/** show, resolve, wait, reopen and verify, under `cases`. */
+function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void {
+  // One case, a step or the chain's check: text, a JSON object or a csv row (no parquet).
+  const one = ['table', 'jsonl', 'json', 'csv'];
   writesFormats(cases.command('show'), 'record', one)
     .description('one case: its catalogue row, its recall and its whole timeline')
     .argument('<ids...>', 'the case ids')

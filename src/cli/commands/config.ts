@@ -1,10 +1,10 @@
 // `recall-feed config`: set, get, unset and list profile settings; the key is read from stdin and shown masked.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { Program } from '../global-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js';
 import { action, type NoOptions, type OptionsOf } from './define-action.js';
+import { defineGroup } from './define-command.js';
 import { readSecret } from '../../runtime/terminal/read-secret.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 import { SETTINGS } from '../../runtime/settings-table.js';
@@ -35,11 +35,12 @@ function keysHelp(): string {
   return rows.map((row) => `  ${(row.key as string).padEnd(width)}  ${row.description}`).join('\n');
 }
 
-export function registerConfig(program: Program, ctx: Context): void {
-  const config = program
-    .command('config')
-    .description('manage settings per profile (api-key, base-url, format, sources, page-size, timeout, ...)')
-    .addHelpText(
+export default defineGroup({
+  name: 'config',
+  summary: 'manage settings per profile (api-key, base-url, format, sources, page-size, timeout, ...)',
+  uses: ['config'],
+  flags: (cmd) =>
+    cmd.addHelpText(
       'after',
       `
 Keys (what each accepts, its flag and variable: docs/settings-table.md, recall-feed help environment):
@@ -53,26 +54,28 @@ Examples:
   recall-feed config path
 
 The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFIG_DIR moves it.`,
-    );
-  config
-    .command('set <key> [value]')
-    .description(`set a value; without a value (${secretKeys().join(', ')}) it is read from stdin`)
-    .action(action(ctx, async () => runSet));
-  addShowSecrets(
-    config.command('get <key>').description('print a value (secrets masked unless --show-secrets)'),
-  ).action(action(ctx, async () => runGet));
-  config
-    .command('unset <key>')
-    .description('remove a value')
-    .action(action(ctx, async () => runUnset));
-  addShowSecrets(
-    config.command('list').description("print the profile's values (secrets masked unless --show-secrets)"),
-  ).action(action(ctx, async () => runList));
-  config
-    .command('path')
-    .description('print where the config file is')
-    .action(action(ctx, async () => runPath));
-}
+    ),
+  subcommands: (config, ctx) => {
+    config
+      .command('set <key> [value]')
+      .description(`set a value; without a value (${secretKeys().join(', ')}) it is read from stdin`)
+      .action(action(ctx, async () => runSet));
+    addShowSecrets(
+      config.command('get <key>').description('print a value (secrets masked unless --show-secrets)'),
+    ).action(action(ctx, async () => runGet));
+    config
+      .command('unset <key>')
+      .description('remove a value')
+      .action(action(ctx, async () => runUnset));
+    addShowSecrets(
+      config.command('list').description("print the profile's values (secrets masked unless --show-secrets)"),
+    ).action(action(ctx, async () => runList));
+    config
+      .command('path')
+      .description('print where the config file is')
+      .action(action(ctx, async () => runPath));
+  },
+});
 
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
   const { isSecretKey } = await import('../../runtime/config/config-keys.js');

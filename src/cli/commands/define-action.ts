@@ -1,5 +1,5 @@
 // Adapts a command's run function to commander: its options, the global flags, the context, the arguments.
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
 import type { Session } from '../../runtime/session.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
@@ -8,7 +8,13 @@ import type { GlobalFlags } from '../../runtime/settings.js';
  * What every command's action receives: its own options, the global flags (with a parent command's
  * options, for a subcommand such as `cases resolve`) and the context.
  */
-export type Action<O, W = GlobalFlags> = (opts: O, globals: W, ctx: Context, args: string[]) => Promise<void>;
+export type Action<O, W = GlobalFlags> = (
+  opts: O,
+  globals: W,
+  ctx: Context,
+  args: string[],
+  command: CommandUnknownOpts,
+) => Promise<void>;
 
 /** The options a command declares, as commander's declarations type them. */
 export type OptionsOf<C extends { opts(): unknown }> = ReturnType<C['opts']>;
@@ -37,7 +43,7 @@ export function action<A extends unknown[], O extends OptionValues, G extends Op
     const globals = this.optsWithGlobals();
     // Before the plan: a plan reads the clock too (--since 7d).
     const { runContext } = await import('../../runtime/run-clock.js');
-    await run(this.opts(), globals, runContext(globals, ctx, opts.ownsPin ?? false), this.args);
+    await run(this.opts(), globals, runContext(globals, ctx, opts.ownsPin ?? false), this.args, this);
   };
 }
 

@@ -1,26 +1,23 @@
 // `recall-feed digest`: its flags and help, and the plan the digest job runs with (its own -f taken off the globals).
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
-import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { DigestDraft } from './digest-plan.js';
 import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
-import { addEmailOptions } from '../../runtime/options/email-options.js';
-import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { addEmailOptions } from './email-flags.js';
+import { parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { addFilterOptions } from './filter-flags.js';
 import { parseSourceList } from '../../runtime/options/option-parsers.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
+import { addOpsOptions } from './ops-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 
 const DEFAULT_SINCE = '24h';
 
 /** `recall-feed digest`: its flags and help; commander's types of them are the options' types. */
-function declareDigest(program: Program) {
-  const cmd = program
-    .command('digest')
-    .description('what the archive stored in a period (new and updated recalls) and whether monitoring held')
+function declareDigest(cmd: NewCommand) {
+  const digest = cmd
     .option(
       '--since <when>',
       `start of the period: a duration back from now or an ISO date-time (default ${DEFAULT_SINCE})`,
@@ -36,7 +33,9 @@ function declareDigest(program: Program) {
     .option('--webhook [url]', 'POST the summary there (bare: RECALL_FEED_WEBHOOK or config set webhook)')
     .option('--webhook-format <format>', 'json (the digest, default), slack or teams');
   return addDbOption(
-    addFilterOptions(addOpsOptions(addEmailOptions(cmd, 'e-mail the digest to these addresses (text and HTML parts)'))),
+    addFilterOptions(
+      addOpsOptions(addEmailOptions(digest, 'e-mail the digest to these addresses (text and HTML parts)')),
+    ),
   ).addHelpText(
     'after',
     `
@@ -65,22 +64,20 @@ Examples:
 
 type DigestOptions = OptionsOf<ReturnType<typeof declareDigest>>;
 
-export function registerDigest(program: Program, ctx: Context): void {
-  writesFormats(declareDigest(program), 'digest', DIGEST_FORMATS).action(
-    // The session is made from the globals without the digest's -f (ownFormat): the settings never see it.
-    opsAction(
-      ctx,
-      'digest',
-      async () => async (opts, globals, session) => {
-        const { plan } = planDigest(opts, globals, session.ctx.now());
-        const { settleDigest } = await import('./digest-plan.js');
-        const { runDigest } = await import('../../jobs/digest/run-digest.js');
-        await runDigest(settleDigest(plan, session.settings), session);
-      },
-      { ownFormat: true },
-    ),
-  );
-}
+export default defineCommand({
+  name: 'digest',
+  summary: 'what the archive stored in a period (new and updated recalls) and whether monitoring held',
+  // -f is the digest's own: the session is made from the globals without it, and the settings never see it.
+  formats: { kind: 'digest', names: DIGEST_FORMATS },
+  uses: ['archive', 'catalogue', 'output', 'mail'],
+  flags: declareDigest,
+  plan: async (opts, { globals, now, settings }) => {
+    const { settleDigest } = await import('./digest-plan.js');
+    return settleDigest(planDigest(opts, globals, now).plan, settings);
+  },
+  run: async (plan, session) => (await import('../../jobs/digest/run-digest.js')).runDigest(plan, session),
+  reports: 'digest',
+});
 
 /** -f text|markdown|html|json, which the global --format does not know: taken off the globals here. */
 function digestFormat(raw: string | undefined): DigestFormat | undefined {

@@ -1,21 +1,16 @@
 // `recall-feed doctor`: its flags and help; the read-only checks a job needs run in src/jobs/doctor.
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
 import { parseDuration } from '../../api/duration.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
-import type { Context } from '../../runtime/context.js';
 import type { DoctorPlan } from '../../jobs/doctor/run-doctor.js';
-import { action, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
+import { defineLocalCommand, type NewCommand } from './define-command.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** `recall-feed doctor`: its flags and help; commander's types of them are the options' types. */
-function declareDoctor(program: Program) {
-  const doctor = program.command('doctor');
-  writesFormats(doctor, 'record', ['table', 'json', 'jsonl']);
-  return doctor
-    .description('check the config, key, quota, clock, proxy, archive and files a job needs (read-only)')
+function declareDoctor(cmd: NewCommand) {
+  return cmd
     .option('--every <duration>', "the job's rhythm, e.g. 15m: forecast its monthly requests against the quota")
     .option('--db <file-or-url>', 'check this archive (default: RECALL_FEED_DB or the profile db, if set)')
     .option('--db-schema <name>', 'PostgreSQL schema of the archive')
@@ -54,15 +49,19 @@ export function planDoctor(opts: DoctorOptions): DoctorPlan {
   };
 }
 
-export function registerDoctor(program: Program, ctx: Context): void {
-  declareDoctor(program).action(
-    action(ctx, async () => async (opts, globals, c) => {
-      const plan = planDoctor(opts);
-      const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
-      // A config file that cannot be read is one of doctor's findings (its config check), not the end of the run.
-      const { loadSettingsDespiteProfile, runIn, sessionWith } = await import('../../runtime/session.js');
-      const { settings, profileProblem } = await loadSettingsDespiteProfile(globals, c);
-      await runIn(sessionWith(settings, globals, c), (session) => runDoctor(plan, session, profileProblem));
-    }),
-  );
-}
+export default defineLocalCommand({
+  name: 'doctor',
+  summary: 'check the config, key, quota, clock, proxy, archive and files a job needs (read-only)',
+  formats: { kind: 'record', names: ['table', 'json', 'jsonl'] },
+  uses: ['config', 'api', 'archive', 'mail', 'output'],
+  flags: declareDoctor,
+  plan: (opts, { globals }) => ({ plan: planDoctor(opts), globals }),
+  // Its own session: a config file that cannot be read is one of doctor's findings (its config check), not the
+  // end of the run.
+  run: async ({ plan, globals }, ctx) => {
+    const { runDoctor } = await import('../../jobs/doctor/run-doctor.js');
+    const { loadSettingsDespiteProfile, runIn, sessionWith } = await import('../../runtime/session.js');
+    const { settings, profileProblem } = await loadSettingsDespiteProfile(globals, ctx);
+    await runIn(sessionWith(settings, globals, ctx), (session) => runDoctor(plan, session, profileProblem));
+  },
+});

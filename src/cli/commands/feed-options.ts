@@ -1,5 +1,4 @@
 // `recall-feed feed`: its flags and help, and the type of its options as commander parses them.
-import type { Program } from '../global-options.js';
 import { SORT_FIELDS } from '../../api/constants.js';
 import {
   DEFAULT_EXEC_TIMEOUT_S,
@@ -8,16 +7,15 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_WATCH_HOURS,
 } from '../../jobs/watch/defaults.js';
-import { addEmailOptions } from '../../runtime/options/email-options.js';
-import { addFilterOptions } from '../../runtime/options/filter-options.js';
+import { addEmailOptions } from './email-flags.js';
+import { addFilterOptions } from './filter-flags.js';
 import type { OptionsOf } from './define-action.js';
+import type { NewCommand } from './define-command.js';
 import { addOpsOptions } from './ops-action.js';
 
 /** `feed`'s flags and help; commander's types of them are the options' types (FeedOptions). */
-export function declareFeed(program: Program) {
-  const feed = program
-    .command('feed')
-    .description('recalls published in the last 1-24 hours, every page, within the rate limits')
+export function declareFeed(cmd: NewCommand) {
+  const feed = cmd
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)

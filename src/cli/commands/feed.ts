@@ -1,17 +1,15 @@
-// `recall-feed feed`: registers the command; its plan is built in feed-plan.ts, its run is jobs/feed.
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
-import type { Context } from '../../runtime/context.js';
+// `recall-feed feed`: the command; its flags are in feed-options.ts, its plan in feed-plan.ts, its run is jobs/feed.
+import { defineCommand } from './define-command.js';
 import { declareFeed } from './feed-options.js';
-import { opsAction } from './ops-action.js';
 
-export function registerFeed(program: Program, ctx: Context): void {
-  writesFormats(declareFeed(program), 'record').action(
-    opsAction(ctx, 'feed', async () => {
-      const { planFeed } = await import('./feed-plan.js');
-      const { runFeed } = await import('../../jobs/feed/run-feed.js');
-      // Every flag is checked against the settings before anything starts: bad input sends no request.
-      return (opts, _globals, session) => runFeed(planFeed(opts, session.settings, session.terminal), session);
-    }),
-  );
-}
+export default defineCommand({
+  name: 'feed',
+  summary: 'recalls published in the last 1-24 hours, every page, within the rate limits',
+  formats: { kind: 'record' },
+  uses: ['api', 'output', 'mail'],
+  flags: declareFeed,
+  // Every flag is checked against the settings before anything starts: bad input sends no request.
+  plan: async (opts, { settings, terminal }) => (await import('./feed-plan.js')).planFeed(opts, settings, terminal),
+  run: async (plan, session) => (await import('../../jobs/feed/run-feed.js')).runFeed(plan, session),
+  reports: 'feed',
+});

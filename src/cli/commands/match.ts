@@ -1,10 +1,7 @@
 // `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine (src/jobs/matching).
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
-import type { Context } from '../../runtime/context.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
 import type { FeedPlan } from '../../jobs/watch/plan.js';
 import type { FeedOptions } from './feed-options.js';
@@ -12,20 +9,18 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
 import type { LearnPlan } from '../../jobs/match/match-learn.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
-import { addEmailOptions } from '../../runtime/options/email-options.js';
-import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { addEmailOptions } from './email-flags.js';
+import { parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { addFilterOptions } from './filter-flags.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
+import { addOpsOptions } from './ops-action.js';
+import { defineCommand, type NewCommand, type SessionPlanInput } from './define-command.js';
 import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { parseSla } from '../../jobs/matching/sla.js';
 
 /** `recall-feed match`: its flags and help; commander's types of them are the options' types. */
-function declareMatch(program: Program) {
-  const match = program
-    .command('match')
-    .description(
-      'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
-    )
+function declareMatch(cmd: NewCommand) {
+  const match = cmd
     .option('--catalog <file>', 'the catalogue: CSV with a header row (delimiter and BOM detected) or JSON lines')
     .option(
       '--map <spec>',
@@ -106,27 +101,36 @@ Examples:
 
 type MatchOptions = OptionsOf<ReturnType<typeof declareMatch>>;
 
-export function registerMatch(program: Program, ctx: Context): void {
-  writesFormats(declareMatch(program), 'record').action(
+export default defineCommand({
+  name: 'match',
+  summary: 'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
+  formats: { kind: 'record' },
+  uses: ['catalogue', 'api', 'archive', 'output', 'mail'],
+  flags: declareMatch,
+  plan: (opts, input) => planMatchRun(opts, input),
+  run: async (plan, session) => {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
-    opsAction(ctx, 'match', async () => async (opts, _globals, session) => {
-      const now = session.ctx.now();
-      if (opts.learn) {
-        const plan = planLearn(opts);
-        const { runMatchLearn } = await import('../../jobs/match/match-learn.js');
-        return runMatchLearn(plan, session);
-      }
-      if (opts.quality) {
-        const plan = planQuality(opts, now);
-        const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-        return runMatchQuality(plan, session);
-      }
-      const { planFeed } = await import('./feed-plan.js');
-      const { runMatch } = await import('../../jobs/match/run-match.js');
-      const planWatch = (flags: FeedOptions) => planFeed(flags, session.settings, session.terminal);
-      return runMatch(planMatch(opts, now, planWatch), session);
-    }),
-  );
+    if (plan.kind === 'learn')
+      return (await import('../../jobs/match/match-learn.js')).runMatchLearn(plan.plan, session);
+    if (plan.kind === 'quality')
+      return (await import('../../jobs/match/match-quality.js')).runMatchQuality(plan.plan, session);
+    return (await import('../../jobs/match/run-match.js')).runMatch(plan.plan, session);
+  },
+  reports: 'match',
+});
+
+/** Which of match's three jobs runs, with its plan. */
+type MatchRun =
+  | { kind: 'learn'; plan: LearnPlan }
+  | { kind: 'quality'; plan: QualityPlan }
+  | { kind: 'match'; plan: MatchPlan };
+
+async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: SessionPlanInput): Promise<MatchRun> {
+  if (opts.learn) return { kind: 'learn', plan: planLearn(opts) };
+  if (opts.quality) return { kind: 'quality', plan: planQuality(opts, now) };
+  const { planFeed } = await import('./feed-plan.js');
+  const planWatch = (flags: FeedOptions) => planFeed(flags, settings, terminal);
+  return { kind: 'match', plan: planMatch(opts, now, planWatch) };
 }
 
 /** --map, checked: a bad spec is a usage error (also for `report --map`). */

@@ -1,5 +1,5 @@
 // feed, sync, match and digest with --monitor and --metrics-file: their run wrapped in its session, the flags declared once here.
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
 import type { WithGlobals } from './define-action.js';
 import type { GlobalFlags, RunReporting, Settings } from '../../runtime/settings.js';
@@ -22,7 +22,13 @@ export function addOpsOptions<A extends unknown[], O extends OptionValues, G ext
 }
 
 /** What a reporting command runs: its options, the global flags, the run's session (made here), the arguments. */
-export type OpsRun<O, W = GlobalFlags> = (opts: O, globals: W, session: Session, args: string[]) => Promise<void>;
+export type OpsRun<O, W = GlobalFlags> = (
+  opts: O,
+  globals: W,
+  session: Session,
+  args: string[],
+  command: CommandUnknownOpts,
+) => Promise<void>;
 
 /**
  * As define-action's `action`, with the run's one session made here (from the settings the monitor and the
@@ -56,7 +62,7 @@ export function opsAction<
     const reporting: Settings | RunReporting = await loading.catch(() => loadReporting(flags, ctx));
     const { opsSettings, reportsAnywhere } = await import('../../runtime/ops/ops-settings.js');
     const inSession = async (runCtx: Context) =>
-      runIn(sessionWith(await loading, flags, runCtx), (session) => run(opts, globals, session, this.args));
+      runIn(sessionWith(await loading, flags, runCtx), (session) => run(opts, globals, session, this.args, this));
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
     if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');

@@ -1,16 +1,15 @@
 // `recall-feed query`: its flags and help; lists recalls from the local archive, offline (no key, no request).
-import { writesFormats } from '../format-choices.js';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { Program } from '../global-options.js';
 import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import type { ArchiveListing } from '../../archive/store.js';
-import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
 import type { QueryPlan } from '../../jobs/archive/plans.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { action, inSession, type NoOptions, type OptionsOf } from './define-action.js';
-import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
+import type { NoOptions, OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
+import { parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { addFilterOptions } from './filter-flags.js';
 import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
 /** The flags that choose recalls in the archive, as their declaration types them. */
@@ -45,17 +44,15 @@ export function planSelection(opts: SelectionFlags, nowMs: number): { db: DbChoi
 }
 
 /** `recall-feed query`: its flags and help; commander's types of them are the options' types. */
-function declareQuery(program: Program) {
-  const cmd = program
-    .command('query')
-    .description('list recalls from the local archive (offline: no key, no request)')
+function declareQuery(cmd: NewCommand) {
+  const query = cmd
     .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)
     .option('--order <order>', 'asc or desc (default desc; ties broken by id in the same direction)')
     .option('--limit <n>', 'at most n recalls')
     .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
-  return addSelectionOptions(cmd).addHelpText(
+  return addSelectionOptions(query).addHelpText(
     'after',
     `
 Examples:
@@ -70,15 +67,15 @@ jsonl prints each recall exactly as the API last sent it; run \`recall-feed sync
 
 type QueryOptions = OptionsOf<ReturnType<typeof declareQuery>>;
 
-export function registerQuery(program: Program, ctx: Context): void {
-  writesFormats(declareQuery(program), 'record').action(
-    action(ctx, async () => async (opts, globals, c) => {
-      const plan = planQuery(opts, c.now());
-      const { runQuery } = await import('../../jobs/archive/query.js');
-      await inSession(globals, c, (session) => runQuery(plan, session));
-    }),
-  );
-}
+export default defineCommand({
+  name: 'query',
+  summary: 'list recalls from the local archive (offline: no key, no request)',
+  formats: { kind: 'record' },
+  uses: ['archive', 'output'],
+  flags: declareQuery,
+  plan: (opts, { now }) => planQuery(opts, now),
+  run: async (plan, session) => (await import('../../jobs/archive/query.js')).runQuery(plan, session),
+});
 
 export function planQuery(opts: QueryOptions, nowMs: number): QueryPlan {
   const { db, ...selection } = planSelection(opts, nowMs);

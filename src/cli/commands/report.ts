@@ -1,13 +1,11 @@
 // `recall-feed report`: its flags and help; evidence of the period's cases, coverage and monitoring health, for a person to hand over.
-import { writesFormats } from '../format-choices.js';
 import path from 'node:path';
-import type { Program } from '../global-options.js';
 import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
 import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { action, inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 import { mapOf } from './match.js';
 
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
@@ -48,16 +46,14 @@ export function planReport(
 }
 
 /** `recall-feed report`: its flags and help; commander's types of them are the options' types. */
-function declareReport(program: Program) {
-  const cmd = program
-    .command('report')
-    .description('evidence for an auditor or a marketplace: coverage, monitoring health, every case and its timeline')
+function declareReport(cmd: NewCommand) {
+  const report = cmd
     .option('--since <when>', 'the period starts: a duration back from now (30d) or an ISO date (default: all)')
     .option('--until <when>', 'the period ends (default: now)')
     .option('--catalog <file>', 'the catalogue the cases came from: rows checked, with and without identifiers')
     .option('--map <spec>', 'with --catalog: its columns by role, as for match')
     .option('--key <column>', 'with --catalog: the column naming each product, as for match --open-cases');
-  return addDbOption(cmd).addHelpText(
+  return addDbOption(report).addHelpText(
     'after',
     `
 html is one self-contained printable page, markdown the default on stdout, json every case with every
@@ -78,14 +74,13 @@ Examples:
 
 type ReportOptions = OptionsOf<ReturnType<typeof declareReport>>;
 
-export function registerReport(program: Program, ctx: Context): void {
-  writesFormats(declareReport(program), 'report', REPORT_FORMATS).action(
-    action(ctx, async () => async (opts, globals, c) => {
-      // -f is the report's own here (html, markdown): the settings never see it.
-      const { format, ...rest } = globals;
-      const plan = planReport(opts, format, globals.output, c.now());
-      const { runReport } = await import('../../jobs/cases/run-report.js');
-      await inSession(rest, c, (session) => runReport(plan, session));
-    }),
-  );
-}
+export default defineCommand({
+  name: 'report',
+  summary: 'evidence for an auditor or a marketplace: coverage, monitoring health, every case and its timeline',
+  // -f is the report's own (html, markdown): the session is made without it, the settings never see it.
+  formats: { kind: 'report', names: REPORT_FORMATS },
+  uses: ['archive', 'catalogue', 'output'],
+  flags: declareReport,
+  plan: (opts, { globals, now }) => planReport(opts, globals.format, globals.output, now),
+  run: async (plan, session) => (await import('../../jobs/cases/run-report.js')).runReport(plan, session),
+});

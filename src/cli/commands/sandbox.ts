@@ -1,18 +1,16 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
 import { Option } from '@commander-js/extra-typings';
-import type { Program } from '../global-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
-import { action, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
+import { defineLocalCommand, type NewCommand } from './define-command.js';
 import { parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { sandboxNow } from '../../runtime/run-clock.js';
 
 /** `recall-feed sandbox`: its flags and help; commander's types of them are the options' types. */
-function declareSandbox(program: Program) {
-  return program
-    .command('sandbox')
-    .description('run a local server that implements the whole API with generated data (no key needed)')
+function declareSandbox(cmd: NewCommand) {
+  return cmd
     .option('--port <port>', 'port to listen on; 0 picks a free one', '0')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', '1')
@@ -45,9 +43,16 @@ Examples:
 
 type SandboxCommandOptions = OptionsOf<ReturnType<typeof declareSandbox>>;
 
-export function registerSandbox(program: Program, ctx: Context): void {
-  declareSandbox(program).action(action(ctx, async () => runSandbox, { ownsPin: true }));
-}
+export default defineLocalCommand({
+  name: 'sandbox',
+  summary: 'run a local server that implements the whole API with generated data (no key needed)',
+  uses: ['server'],
+  flags: declareSandbox,
+  plan: (opts, { globals }) => ({ opts, globals }),
+  run: async ({ opts, globals }, ctx) => runSandbox(opts, globals, ctx),
+  // The sandbox serves --sandbox-now: its own clock, not the run's.
+  ownsPin: true,
+});
 
 /** The errors a user can cause when binding (a taken port, a privileged one, an address not on this machine) as usage errors. */
 function listenError(err: unknown, host: string, port: number): unknown {

@@ -1,20 +1,16 @@
 // `recall-feed show <id>`: its flags and help; one recall in full, from the archive or else the live window (src/jobs/archive).
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
-import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { ShowPlan } from '../../jobs/archive/plans.js';
-import { action, inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 
 /** `recall-feed show`: its flags and help; commander's types of them are the options' types. */
-function declareShow(program: Program) {
-  const cmd = program
-    .command('show')
-    .description('one recall in full: from the archive, else from the live window')
+function declareShow(cmd: NewCommand) {
+  const show = cmd
     .argument('<id>', 'the recall id')
     .option('--history', 'every version the archive kept, and what changed between them');
-  return addDbOption(cmd).addHelpText(
+  return addDbOption(show).addHelpText(
     'after',
     `
 On a terminal every field is shown, wrapped to its width; -f json prints the record as the API sent it,
@@ -29,15 +25,15 @@ Examples:
 
 type ShowOptions = OptionsOf<ReturnType<typeof declareShow>>;
 
-export function registerShow(program: Program, ctx: Context): void {
-  writesFormats(declareShow(program), 'record').action(
-    action(ctx, async () => async (opts, globals, c, args) => {
-      const plan = planShow(args[0] as string, opts);
-      const { runShow } = await import('../../jobs/archive/show.js');
-      await inSession(globals, c, (session) => runShow(plan, session));
-    }),
-  );
-}
+export default defineCommand({
+  name: 'show',
+  summary: 'one recall in full: from the archive, else from the live window',
+  formats: { kind: 'record' },
+  uses: ['archive', 'api', 'output'],
+  flags: declareShow,
+  plan: (opts, { args }) => planShow(args[0] as string, opts),
+  run: async (plan, session) => (await import('../../jobs/archive/show.js')).runShow(plan, session),
+});
 
 export function planShow(rawId: string, opts: ShowOptions): ShowPlan {
   const id = Number(rawId);

@@ -1,23 +1,19 @@
 // `recall-feed stats`: its flags and help; counts by field over the archive, or over the live window with --live.
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
 import { STATS_FIELDS, type StatsField } from '../../archive/stats-fields.js';
-import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatsPlan } from '../../jobs/archive/plans.js';
-import { action, inSession, type OptionsOf } from './define-action.js';
+import type { OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 import { addSelectionOptions, planSelection } from './query.js';
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
 
 /** `recall-feed stats`: its flags and help; commander's types of them are the options' types. */
-function declareStats(program: Program) {
-  const cmd = program
-    .command('stats')
-    .description('count recalls by source, severity, risk, ..., day or hour: over the archive, or the live window')
+function declareStats(cmd: NewCommand) {
+  const stats = cmd
     .option('--by <fields>', `comma-separated: ${STATS_FIELDS.join(', ')} (default ${DEFAULT_STATS_BY.join(',')})`)
     .option('--live', 'count the live 24-hour window instead of the archive (needs a key, not an archive)');
-  return addSelectionOptions(cmd).addHelpText(
+  return addSelectionOptions(stats).addHelpText(
     'after',
     `
 Array fields (risk_types, geo_jurisdictions) count each element; day and hour are UTC buckets of
@@ -33,15 +29,15 @@ Examples:
 
 type StatsOptions = OptionsOf<ReturnType<typeof declareStats>>;
 
-export function registerStats(program: Program, ctx: Context): void {
-  writesFormats(declareStats(program), 'record').action(
-    action(ctx, async () => async (opts, globals, c) => {
-      const plan = planStats(opts, c.now());
-      const { runStats } = await import('../../jobs/archive/stats.js');
-      await inSession(globals, c, (session) => runStats(plan, session));
-    }),
-  );
-}
+export default defineCommand({
+  name: 'stats',
+  summary: 'count recalls by source, severity, risk, ..., day or hour: over the archive, or the live window',
+  formats: { kind: 'record' },
+  uses: ['archive', 'api', 'output'],
+  flags: declareStats,
+  plan: (opts, { now }) => planStats(opts, now),
+  run: async (plan, session) => (await import('../../jobs/archive/stats.js')).runStats(plan, session),
+});
 
 export function planStats(opts: StatsOptions, nowMs: number): StatsPlan {
   const { db, ...query } = planSelection(opts, nowMs);

@@ -1,26 +1,22 @@
 // `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
-import type { Program } from '../global-options.js';
-import { writesFormats } from '../format-choices.js';
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
 import type { ActionsPlan } from '../../jobs/watch/plan.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
+import { addOpsOptions } from './ops-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
 import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
-import { addEmailOptions } from '../../runtime/options/email-options.js';
+import { addEmailOptions } from './email-flags.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
 
 /** Polling the whole 24 h window every 10 minutes costs about 13,000 requests a month at 1,500 recalls a day. */
 export const DEFAULT_SYNC_INTERVAL_S = 600;
 
 /** `recall-feed sync`: its flags and help; commander's types of them are the options' types. */
-function declareSync(program: Program) {
-  const cmd = program
-    .command('sync')
-    .description('copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored')
+function declareSync(cmd: NewCommand) {
+  const sync = cmd
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
     .option('--hours <1-24>', 'look-back window in hours (default 24)')
     .option('--watch', 'sync again and again, keeping the archive current')
@@ -43,7 +39,7 @@ function declareSync(program: Program) {
     )
     .option('--on-update', 'the actions also fire for each new version of a recall the sync stores');
   return addDbOption(
-    addOpsOptions(addEmailOptions(cmd, 'e-mail the recalls the sync stores as new, one message per sync')),
+    addOpsOptions(addEmailOptions(sync, 'e-mail the recalls the sync stores as new, one message per sync')),
   ).addHelpText(
     'after',
     `
@@ -67,21 +63,22 @@ Examples:
 
 type SyncOptions = OptionsOf<ReturnType<typeof declareSync>>;
 
-export function registerSync(program: Program, ctx: Context): void {
-  writesFormats(declareSync(program), 'record', ['json', 'jsonl']).action(
-    opsAction(ctx, 'sync', async () => {
-      const { planActions } = await import('./actions-plan.js');
-      const { runSync } = await import('../../jobs/archive/sync.js');
-      return async (opts, _globals, session) => {
-        const plan = planSync(opts);
-        // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync
-        // acts on what it stores, with or without --watch.
-        const actions = planActions(opts, { watch: true, state: true }, session.settings);
-        await runSync({ ...plan, ...syncActions(opts, actions) }, session);
-      };
-    }),
-  );
-}
+export default defineCommand({
+  name: 'sync',
+  summary: 'copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored',
+  formats: { kind: 'record', names: ['json', 'jsonl'] },
+  uses: ['api', 'archive', 'output', 'mail'],
+  flags: declareSync,
+  // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync acts on
+  // what it stores, with or without --watch.
+  plan: async (opts, { settings }) => {
+    const { planActions } = await import('./actions-plan.js');
+    const actions = planActions(opts, { watch: true, state: true }, settings);
+    return { ...planSync(opts), ...syncActions(opts, actions) };
+  },
+  run: async (plan, session) => (await import('../../jobs/archive/sync.js')).runSync(plan, session),
+  reports: 'sync',
+});
 
 export function planSync(opts: SyncOptions): SyncPlan {
   let intervalMs: number | undefined;

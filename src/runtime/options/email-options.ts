@@ -1,5 +1,4 @@
-// The e-mail flags (--email, --smtp-url, --email-from) of feed, match and digest: checked before anything is sent.
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+// The e-mail flags' values (--email, --smtp-url, --email-from) of feed, match and digest: checked before anything is sent.
 import {
   EmailAddressError,
   parseAddresses,
@@ -10,29 +9,13 @@ import {
 import { UsageError } from '../cli-errors.js';
 import type { Settings } from '../settings.js';
 
-/** The flags as commander parses them: the types its declarations (below) give them. */
-export type EmailFlags = ReturnType<
-  ReturnType<typeof addEmailOptions<[], Record<never, never>, Record<never, never>>>['opts']
->;
+/** The flags' raw values, as the shell parsed them (src/cli/commands/email-flags.ts declares them). */
+export type EmailFlags = { email?: string | undefined; smtpUrl?: string | undefined; emailFrom?: string | undefined };
 
 export interface EmailPlan {
   to: string[];
   from: string;
   server: SmtpServer;
-}
-
-/** `description` says what --email sends, and when. */
-export function addEmailOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  cmd: Command<A, O, G>,
-  description: string,
-) {
-  return cmd
-    .option('--email <to[,to]>', description)
-    .option(
-      '--smtp-url <url>',
-      'SMTP server, smtp://user:pass@host:587 or smtps://… (visible in ps: prefer RECALL_FEED_SMTP_URL or config set smtp-url)',
-    )
-    .option('--email-from <address>', 'the sender of --email (default: config set email-from)');
 }
 
 function asUsage<T>(fn: () => T, hint: string): T {

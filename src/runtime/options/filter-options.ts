@@ -1,30 +1,12 @@
-// The record filter flags (--severity ... --grep), declared once for every command that filters records.
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+// The record filter flags' values (--severity ... --grep) checked into a filter, for every command that filters records.
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../cli-errors.js';
-
-/** The flags as commander parses them: the types its declarations (below) give them. */
-export type FilterFlags = ReturnType<
-  ReturnType<typeof addFilterOptions<[], Record<never, never>, Record<never, never>>>['opts']
->;
 
 const LISTS = ['severity', 'risk', 'status', 'jurisdiction'] as const;
 const TEXTS = ['category', 'brand', 'country', 'grep'] as const;
 
-/** Adds the filter flags to a command. Values are case- and accent-insensitive; flags combine with AND. */
-export function addFilterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  cmd: Command<A, O, G>,
-) {
-  return cmd
-    .option('--severity <list>', 'risk_severity is one of these, e.g. serious,high')
-    .option('--risk <list>', 'risk_types include one of these, e.g. fire,burn')
-    .option('--status <list>', 'alert_status is one of these, e.g. active')
-    .option('--jurisdiction <list>', 'geo_jurisdictions include one of these, e.g. FR,DE')
-    .option('--category <text>', 'product_category contains this text')
-    .option('--brand <text>', 'product_brand contains this text')
-    .option('--country <country>', 'country_of_origin is this country: an ISO code or a name (DE, Germany, Allemagne)')
-    .option('--grep <text>', 'any text field of the record contains this text');
-}
+/** The flags' raw values, as the shell parsed them (src/cli/commands/filter-flags.ts declares them). */
+export type FilterFlags = { [K in (typeof LISTS)[number] | (typeof TEXTS)[number]]?: string | undefined };
 
 /** The filter the flags ask for (empty when none is given). Lists are comma-separated whole values. */
 export function parseFilterOptions(flags: FilterFlags): RecordFilter {

@@ -1,0 +1,188 @@
+// A command as data: name, summary, formats and uses (read by help, docs, completion, the tests and other front
+// ends), with its flags, the plan made of them and the job that runs it.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { FormatKind } from '../../output/format-kinds.js';
+import type { Context } from '../../runtime/context.js';
+import type { OpsCommand } from '../../runtime/ops/run-ops.js';
+import type { Session } from '../../runtime/session.js';
+import type { GlobalFlags, Settings } from '../../runtime/settings.js';
+import type { Terminal } from '../../runtime/terminal/terminal.js';
+import { writesFormats } from '../format-choices.js';
+import type { Program } from '../global-options.js';
+import { action, inSession, type OptionsOf } from './define-action.js';
+import { opsAction } from './ops-action.js';
+
+/** What a run opens: the API client, the archive, its output, a catalogue file, mail, the config file, a server. */
+export type Use = 'api' | 'archive' | 'output' | 'catalogue' | 'mail' | 'config' | 'server';
+
+/** The formats -f and -o may name: all of a kind, or those listed. */
+export interface FormatChoice {
+  readonly kind: FormatKind;
+  readonly names?: readonly string[];
+}
+
+/** What the registry knows of each command; `mount` adds it to the program. */
+export interface CommandDefinition {
+  readonly name: string;
+  readonly summary: string;
+  readonly formats?: FormatChoice;
+  readonly uses: readonly Use[];
+  mount(program: Program, ctx: Context): void;
+}
+
+/** A command as the program makes it from a name, before its flags. */
+export type NewCommand = ReturnType<typeof newCommand>;
+
+function newCommand(program: Program, name: string, summary: string) {
+  return program.command(name).description(summary);
+}
+
+/** What a plan is made from besides the command's own flags. */
+export interface PlanInput {
+  /** The global flags (with a parent command's options for a subcommand). */
+  readonly globals: GlobalFlags;
+  /** The command's arguments (`show <id>`). */
+  readonly args: string[];
+  readonly ctx: Context;
+  /** Now, on the run's clock (--sandbox-now pins it). */
+  readonly now: number;
+  /** The program, with the commands this run defined (every one for `completion`). */
+  readonly root: CommandUnknownOpts;
+}
+
+/** A plan made inside the session also sees the settings and the terminal. */
+export interface SessionPlanInput extends PlanInput {
+  readonly settings: Settings;
+  readonly terminal: Terminal;
+}
+
+interface Described<C extends CommandUnknownOpts> {
+  name: string;
+  summary: string;
+  formats?: FormatChoice;
+  uses: readonly Use[];
+  /** The arguments, flags, help text and subcommands, added to what the program made of the name and summary. */
+  flags: (cmd: NewCommand) => C;
+  /** Its subcommands, each wired here (`cases show`, `config set`): they see this command's flags too. */
+  subcommands?: (cmd: C, ctx: Context) => void;
+}
+
+/** A command that runs a job in a session; the plan is made in the session, so it may read the settings. */
+export interface SessionCommand<C extends CommandUnknownOpts, P> extends Described<C> {
+  plan: (opts: OptionsOf<C>, input: SessionPlanInput) => P | Promise<P>;
+  /** The job; it imports what it runs (`await import(...)`), so that the definition stays cheap for help. */
+  run: (plan: P, session: Session) => Promise<void>;
+  /** feed, sync, match and digest: the run is reported to the monitor and the metrics file. */
+  reports?: OpsCommand;
+}
+
+/** A command that runs without a session (no settings read): schema, completion, sandbox, doctor. */
+export interface LocalCommand<C extends CommandUnknownOpts, P> extends Described<C> {
+  plan: (opts: OptionsOf<C>, input: PlanInput) => P | Promise<P>;
+  run: (plan: P, ctx: Context) => Promise<void>;
+  /** The command pins the clock itself (the sandbox serves --sandbox-now). */
+  ownsPin?: boolean;
+}
+
+/** A command whose work is all in its subcommands (config). */
+export type GroupCommand<C extends CommandUnknownOpts> = Described<C>;
+
+/** -f is the command's own (digest, report) when it writes another kind than records: the settings never see it. */
+function ownsFormat(formats: FormatChoice | undefined): boolean {
+  return formats !== undefined && formats.kind !== 'record';
+}
+
+function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+function withoutFormat(globals: GlobalFlags): GlobalFlags {
+  const { format: _own, ...rest } = globals;
+  return rest;
+}
+
+function declared<C extends CommandUnknownOpts>(spec: Described<C>, program: Program, ctx: Context): C {
+  const cmd = spec.flags(newCommand(program, spec.name, spec.summary));
+  if (spec.formats) writesFormats(cmd, spec.formats.kind, spec.formats.names);
+  spec.subcommands?.(cmd, ctx);
+  return cmd;
+}
+
+function describe<C extends CommandUnknownOpts>(
+  spec: Described<C>,
+  mount: CommandDefinition['mount'],
+): CommandDefinition {
+  const { name, summary, formats, uses } = spec;
+  return { name, summary, ...(formats ? { formats } : {}), uses, mount };
+}
+
+/** A command run in a session: flags, then the plan (a usage error before any request), then the job. */
+export function defineCommand<C extends CommandUnknownOpts, P>(spec: SessionCommand<C, P>): CommandDefinition {
+  const ownFormat = ownsFormat(spec.formats);
+  return describe(spec, (program, ctx) => {
+    const cmd: CommandUnknownOpts = declared(spec, program, ctx);
+    // The flags as `spec.flags` declared them: commander types them on `C`, which this generic code cannot name.
+    const plan = (opts: unknown, globals: GlobalFlags, args: string[], session: Session, command: CommandUnknownOpts) =>
+      spec.plan(opts as OptionsOf<C>, {
+        globals,
+        args,
+        root: rootOf(command),
+        ctx: session.ctx,
+        now: session.ctx.now(),
+        settings: session.settings,
+        terminal: session.terminal,
+      });
+    if (spec.reports) {
+      cmd.action(
+        opsAction(
+          ctx,
+          spec.reports,
+          async () => async (opts, globals, session, args, command) =>
+            spec.run(await plan(opts, globals, args, session, command), session),
+          { ownFormat },
+        ),
+      );
+      return;
+    }
+    cmd.action(
+      action(ctx, async () => async (opts, globals, c, args, command) => {
+        const flags = ownFormat ? withoutFormat(globals) : globals;
+        await inSession(flags, c, async (session) =>
+          spec.run(await plan(opts, globals, args, session, command), session),
+        );
+      }),
+    );
+  });
+}
+
+/** A command run without a session: flags, the plan, then the run with the context. */
+export function defineLocalCommand<C extends CommandUnknownOpts, P>(spec: LocalCommand<C, P>): CommandDefinition {
+  return describe(spec, (program, ctx) => {
+    const cmd: CommandUnknownOpts = declared(spec, program, ctx);
+    cmd.action(
+      action(
+        ctx,
+        async () => async (opts, globals, c, args, command) => {
+          const plan = await spec.plan(opts as OptionsOf<C>, {
+            globals,
+            args,
+            ctx: c,
+            now: c.now(),
+            root: rootOf(command),
+          });
+          await spec.run(plan, c);
+        },
+        { ownsPin: spec.ownsPin ?? false },
+      ),
+    );
+  });
+}
+
+/** A command of subcommands only (config), wired by `subcommands`. */
+export function defineGroup<C extends CommandUnknownOpts>(spec: GroupCommand<C>): CommandDefinition {
+  return describe(spec, (program, ctx) => {
+    declared(spec, program, ctx);
+  });
+}
