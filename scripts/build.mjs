@@ -196,7 +196,7 @@ export const cliBuildOptions = {
 export const FRONT = 'dist/cli/front.cjs';
 
 /**
- * The front's bundle: main.ts's program, every command's definition and commander, as one CommonJS file
+ * The front's bundle: main.ts's program, every command's definition (the registry's) and commander, as one CommonJS file
  * (Node's ES module loader alone costs about a third of `node -e 0`). What a command imports to run, and
  * main()'s error mapping, stay behind import() and out of it: the front never runs a command, it hands the
  * arguments to the ES module bundle instead.
@@ -225,10 +225,11 @@ export const frontBuildOptions = {
     {
       name: 'commands-only',
       setup(build) {
-        // main.ts's import() of a command's definition is bundled; every other import() is left out.
+        // The registry's import() of a command's definition is bundled; every other import() is left out.
         build.onResolve({ filter: /.*/ }, (args) => {
           if (args.kind !== 'dynamic-import') return undefined;
-          if (/src[\\/]cli[\\/]main\.ts$/.test(args.importer) && args.path.startsWith('./commands/')) return undefined;
+          if (/src[\\/]cli[\\/]registry\.ts$/.test(args.importer) && args.path.startsWith('./commands/'))
+            return undefined;
           return { path: args.path, external: true };
         });
       },
