@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   report: async () => (await import('./commands/report.js')).registerReport,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
   schema: async () => (await import('./commands/schema.js')).registerSchema,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcp,
   sandbox: async () => (await import('./commands/sandbox.js')).registerSandbox,
   completion: async () => (await import('./commands/completion.js')).registerCompletion,
 };
