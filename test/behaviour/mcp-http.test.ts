@@ -50,7 +50,11 @@ async function serve(extra: string[], opts: { env?: Record<string, string>; nowM
   expect(at, (await Promise.race([ended, Promise.resolve(undefined)]))?.stderr).toMatch(
     /^http:\/\/127\.0\.0\.1:\d+\/mcp$/,
   );
-  return { url: at, stop: async () => (stop.abort(), ended), stderr: () => stderr };
+  const halt = () => {
+    stop.abort();
+    return ended;
+  };
+  return { url: at, stop: halt, stderr: () => stderr };
 }
 
 async function connect(url: string, name: string, headers: Record<string, string> = {}) {
