@@ -10,7 +10,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { fakeClock, type MainResult, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
-import { ALL_KEY, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { ALL_KEY, FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const DAY_MS = 86_400_000;
@@ -83,7 +83,7 @@ function post(url: string, headers: Record<string, string>): Promise<number> {
 
 beforeAll(async () => {
   db = path.join(tempDir('rf-mcp-http-'), 'archive.db');
-  sandbox = await sandboxFor({ seed: 5, recordCount: 60 });
+  sandbox = await sandboxFor({ seed: 5, recordCount: 60, clock: () => FIXED_START });
   const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
   expect(synced.code, synced.stderr).toBe(0);
   archived = jsonLines((await runMain(['query', '--db', db, '-f', 'jsonl'])).stdout) as SpecRecall[];
@@ -103,14 +103,19 @@ describe('over Streamable HTTP', () => {
     const digest = await callOk(client, schemas, 'digest', {});
     expect(digest.data.digest.counts.new).toBe(archived.length);
     expect(digest.data.digest.products).toBeNull();
-    const code = one.standard_identifiers_and_barcodes as unknown[];
-    const gtin = code.map((x) => (typeof x === 'string' ? x : String((x as Rec).value)))[0];
-    const product = gtin
-      ? { sku: 'H-1', gtin }
-      : { sku: 'H-1', brand: String(one.product_brand), model: String(one.product_model_numbers[0]) };
-    const checked = await callOk(client, schemas, 'check_products', { products: [product] });
-    expect(checked.data.rows.map((r: Rec) => r.recall_id)).toContain(one.id);
-    const opened = await callOk(client, schemas, 'open_case', { recall_id: one.id, product });
+    // Products of ours from the notices' barcodes; not every one is a valid GTIN, so the pair is the first row found.
+    const gtins = archived.map(
+      (r) =>
+        (r.standard_identifiers_and_barcodes as unknown[]).map((x) =>
+          typeof x === 'string' ? x : String((x as Rec).value),
+        )[0],
+    );
+    const products = gtins.flatMap((gtin, i) => (gtin ? [{ sku: `H-${i}`, gtin }] : []));
+    const checked = await callOk(client, schemas, 'check_products', { products });
+    const row = checked.data.rows.find((r: Rec) => r.level !== 'excluded');
+    expect(row, checked.text).toBeDefined();
+    const product = products[row.catalog_line - 1]!;
+    const opened = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product });
     const id = opened.data.case.id as number;
     await callOk(client, schemas, 'resolve_case', { id, outcome: 'not-our-product', note: 'other supplier' });
     const c = await callOk(client, schemas, 'get_case', { id });

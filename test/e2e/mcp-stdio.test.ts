@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_KEY, BIN, cleanEnv, jsonLines, sandboxFor, tempDir } from '../helpers/cli.js';
+import { ALL_KEY, BIN, cleanEnv, FIXED_START, jsonLines, sandboxFor, tempDir } from '../helpers/cli.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
@@ -60,7 +60,7 @@ beforeAll(async () => {
   const dir = tempDir('rf-mcp-');
   db = path.join(dir, 'archive.db');
   catalog = path.join(dir, 'products.csv');
-  sandbox = await sandboxFor({ seed: 21, recordCount: 120 });
+  sandbox = await sandboxFor({ seed: 21, recordCount: 120, clock: () => FIXED_START });
   const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
   expect(synced.code, synced.stderr).toBe(0);
   archived = jsonLines(await cli(['query', '-f', 'jsonl'])) as SpecRecall[];
@@ -203,11 +203,16 @@ describe('--allow-writes', () => {
   it('adds open_case, wait_case and resolve_case; each step is in the chain as mcp:<client name>', async () => {
     const { client, tools, schemas } = await connect(['--allow-writes'], 'e2e-assistant');
     expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
-    const recall = withCodes[20]!;
-    const product = { sku: 'MCP-1', gtin: barcodes(recall)[0], name: 'Our own product' };
+    // A product of ours that matches a recall (not every notice's barcode is a valid one): as check_products finds it.
+    const candidates = withCodes.slice(12).map((r, i) => ({ sku: `MCP-${i}`, gtin: barcodes(r)[0] }));
+    const checked = await callOk(client, schemas, 'check_products', { products: candidates });
+    const row = checked.data.rows.find((r: Rec) => r.level !== 'excluded');
+    expect(row).toBeDefined();
+    const product = { ...candidates[row.catalog_line - 1]!, name: 'Our own product' };
+    const recall = { id: row.recall_id as number };
     const opened = await callOk(client, schemas, 'open_case', { recall_id: recall.id, product, note: 'seen in chat' });
     expect(opened.data.opened).toBe(true);
-    expect(opened.data.case).toMatchObject({ recall_id: recall.id, catalog_key: 'sku:MCP-1', status: 'open' });
+    expect(opened.data.case).toMatchObject({ recall_id: recall.id, catalog_key: `sku:${product.sku}`, status: 'open' });
     const id = opened.data.case.id as number;
     const again = await callOk(client, schemas, 'open_case', { recall_id: recall.id, product });
     expect(again.data).toMatchObject({ opened: false, case: { id } });
