@@ -10,6 +10,9 @@ import { type GlobalFlags, resolveProfileName, settingSource } from '../runtime/
 import type { McpPlan } from './plan.js';
 import { buildServer } from './server.js';
 
+/** How long a failure to learn the key's sources stands before it is asked again. */
+const RETRY_SOURCES_MS = 10 * 60_000;
+
 /** The config's mcp-token (RECALL_FEED_MCP_TOKEN, else the profile's), noted as a secret: no message shows it. */
 async function configuredToken(session: Session, globals: GlobalFlags): Promise<string | undefined> {
   const { ctx } = session;
@@ -30,11 +33,13 @@ function stopped(signal: AbortSignal): Promise<void> {
 
 export async function serveMcp(plan: McpPlan, session: Session, globals: GlobalFlags): Promise<void> {
   const { ctx, status } = session;
-  // Asked once (the API, or the sandbox's), when the first answer needs it: a server that is never asked asks nothing.
-  let sources: Promise<string[] | undefined> | undefined;
-  const allowed = () => {
-    sources ??= allowedSources(undefined, session);
-    return sources;
+  // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
+  // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
+  let sources: { at: number; list: Promise<string[] | undefined> } | undefined;
+  const allowed = async () => {
+    if (sources === undefined || ((await sources.list) === undefined && ctx.now() - sources.at > RETRY_SOURCES_MS))
+      sources = { at: ctx.now(), list: allowedSources(undefined, session) };
+    return sources.list;
   };
   const make = () => buildServer(session, plan, allowed);
   if (plan.http === undefined) {
