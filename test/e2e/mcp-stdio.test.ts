@@ -201,7 +201,7 @@ describe('read-only (the default)', () => {
 
 describe('--allow-writes', () => {
   it('adds open_case, wait_case and resolve_case; each step is in the chain as mcp:<client name>', async () => {
-    const { client, tools, schemas } = await connect(['--allow-writes'], 'e2e-assistant');
+    const { client, tools, schemas } = await connect(['--allow-writes', '--catalog', catalog], 'e2e-assistant');
     expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
     // A product of ours that matches a recall (not every notice's barcode is a valid one): as check_products finds it.
     const candidates = withCodes.slice(12).map((r, i) => ({ sku: `MCP-${i}`, gtin: barcodes(r)[0] }));
@@ -225,6 +225,15 @@ describe('--allow-writes', () => {
     expect(await callFails(client, 'open_case', { recall_id: recall.id, product: other })).toMatch(
       /does not match recall/,
     );
+
+    // A line of the server's catalogue whose pair match --open-cases already opened: the same case, none new.
+    const byMatch = jsonLines(await cli(['cases', '--status', 'all', '-f', 'jsonl'])).find((c) =>
+      /^sku:P\d+$/.test(String(c.catalog_key)),
+    )!;
+    const line = Number(String(byMatch.catalog_key).slice('sku:P'.length)) + 1;
+    const kept = await callOk(client, schemas, 'open_case', { recall_id: byMatch.recall_id, catalog_line: line });
+    expect(kept.data).toMatchObject({ opened: false, case: { id: byMatch.id, catalog_key: byMatch.catalog_key } });
+    expect(await callFails(client, 'open_case', { recall_id: byMatch.recall_id })).toMatch(/give either product/);
 
     const shown = JSON.parse(await cli(['cases', 'show', String(id), '-f', 'json']));
     expect(shown.events.map((e: Rec) => [e.actor, e.action, e.note])).toEqual([
