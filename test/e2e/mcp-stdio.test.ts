@@ -10,7 +10,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_KEY, BIN, cleanEnv, FIXED_START, jsonLines, sandboxFor, tempDir } from '../helpers/cli.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
-import { callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
+import { answered, callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
 
 const READ_TOOLS = ['check_products', 'digest', 'get_case', 'get_recall', 'list_cases', 'search_recalls'];
 const WRITE_TOOLS = ['open_case', 'resolve_case', 'wait_case'];
@@ -21,6 +21,11 @@ let catalog: string;
 let withCodes: SpecRecall[];
 /** The recalls the sync archived (the sandbox's window), as `query` lists them. */
 let archived: SpecRecall[];
+/** Secrets in the servers' environment besides the key: in no answer, no log line, no error. */
+const SECRETS = {
+  RECALL_FEED_WEBHOOK: 'https://hooks.example/T000/s3cret-hook',
+  RECALL_FEED_SMTP_URL: 'smtp://u:s3cret-pw@127.0.0.1:25',
+};
 /** Every text the servers answered, and what they wrote on stderr: no key may be in any of it. */
 const said: string[] = [];
 
@@ -32,7 +37,9 @@ const barcodes = (r: SpecRecall): string[] =>
 /** A client of a spawned `recall-feed mcp`, closed (and the child with it) when the file ends. */
 async function connect(extra: string[], name = 'e2e-reader') {
   const env = Object.fromEntries(
-    Object.entries(cleanEnv({ RECALL_FEED_API_KEY: ALL_KEY })).filter((e): e is [string, string] => e[1] !== undefined),
+    Object.entries(cleanEnv({ RECALL_FEED_API_KEY: ALL_KEY, ...SECRETS })).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    ),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -191,6 +198,13 @@ describe('read-only (the default)', () => {
     expect((await client.listTools()).tools).toHaveLength(READ_TOOLS.length);
   });
 
+  it('an archive that is not there is a tool error that says to sync', async () => {
+    const { client } = await connect(['--db', path.join(tempDir('rf-mcp-none-'), 'none.db')]);
+    expect(await callFails(client, 'search_recalls', {})).toMatch(
+      /^no archive at .*none\.db \(hint: run `recall-feed sync`/,
+    );
+  });
+
   it('without a catalogue, check_products asks for products', async () => {
     const bare = await connect([]);
     expect(await callFails(bare.client, 'check_products', {})).toMatch(
@@ -246,8 +260,12 @@ describe('--allow-writes', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, broken: null });
   });
 
-  it('never says the key: in no answer and nowhere on stderr', () => {
+  it('never says the key, the webhook or the SMTP password: in no answer and nowhere on stderr', () => {
     expect(said.length).toBeGreaterThan(0);
-    for (const text of said) expect(text).not.toContain(ALL_KEY);
+    expect(answered.length).toBeGreaterThan(20);
+    for (const text of [...said, ...answered]) {
+      expect(text).not.toContain(ALL_KEY);
+      expect(text).not.toContain('s3cret');
+    }
   });
 });

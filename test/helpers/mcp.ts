@@ -6,6 +6,9 @@ import { expect } from 'vitest';
 
 export type Rec = Record<string, any>;
 
+/** Every answer's text and structuredContent this test file saw: for checks that no secret is in any of them. */
+export const answered: string[] = [];
+
 /** Checks answers against the outputSchemas a server listed: what a client that validates would see. */
 export class OutputSchemas {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
@@ -30,6 +33,7 @@ export class OutputSchemas {
 export async function callOk(client: Client, schemas: OutputSchemas, name: string, args: Rec = {}) {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  answered.push(text, JSON.stringify(r.structuredContent));
   expect(r.isError ?? false, `${name}: ${text}`).toBe(false);
   expect(schemas.check(name, r.structuredContent), name).toBe('valid');
   return { text, data: r.structuredContent as Rec };
@@ -38,6 +42,7 @@ export async function callOk(client: Client, schemas: OutputSchemas, name: strin
 /** A call that must come back as a tool error (not a thrown protocol error, not a crash): its text. */
 export async function callFails(client: Client, name: string, args: Rec): Promise<string> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  answered.push(JSON.stringify(r));
   expect(r.isError, name).toBe(true);
   expect(r.structuredContent, name).toBeUndefined();
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
