@@ -9,9 +9,11 @@ import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { fakeClock, type MainResult, runMain, runMainAgainst } from '../helpers/in-process.js';
-import { callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
+import { answered, callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
 import { ALL_KEY, FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testArchive } from '../helpers/archive-engines.js';
+import { ENGINES } from '../helpers/postgres.js';
 
 const DAY_MS = 86_400_000;
 const TOKEN = 'f00dfeed'.repeat(6);
@@ -20,24 +22,28 @@ let db: string;
 let archived: SpecRecall[];
 
 /** `recall-feed mcp --http 127.0.0.1:0` running until the test ends: its URL, and everything it wrote. */
-async function serve(extra: string[], opts: { env?: Record<string, string>; nowMs?: number } = {}) {
+async function serve(extra: string[], opts: { env?: Record<string, string>; nowMs?: number; db?: string } = {}) {
   const stop = new AbortController();
   let stderr = '';
   let announced: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => {
     announced = resolve;
   });
-  const run: Promise<MainResult> = runMainAgainst(sandbox, ['mcp', '--http', '127.0.0.1:0', '--db', db, ...extra], {
-    signal: stop.signal,
-    env: opts.env,
-    clock: fakeClock(opts.nowMs ?? Date.now()),
-    onOutput: (stream, text) => {
-      if (stream !== 'stderr') return;
-      stderr += text;
-      const m = /serving MCP at (http:\/\/\S+?\/mcp)/.exec(stderr);
-      if (m) announced(m[1]!);
+  const run: Promise<MainResult> = runMainAgainst(
+    sandbox,
+    ['mcp', '--http', '127.0.0.1:0', '--db', opts.db ?? db, ...extra],
+    {
+      signal: stop.signal,
+      env: opts.env,
+      clock: fakeClock(opts.nowMs ?? Date.now()),
+      onOutput: (stream, text) => {
+        if (stream !== 'stderr') return;
+        stderr += text;
+        const m = /serving MCP at (http:\/\/\S+?\/mcp)/.exec(stderr);
+        if (m) announced(m[1]!);
+      },
     },
-  });
+  );
   const ended = run.then((r) => {
     announced('');
     return r;
@@ -90,9 +96,20 @@ beforeAll(async () => {
   expect(archived.length).toBeGreaterThan(10);
 });
 
-describe('over Streamable HTTP', () => {
+describe.each(ENGINES)('on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+  let engineDb: string;
+  beforeAll(async () => {
+    engineDb = (await testArchive(engine)).db;
+    const synced = await runMainAgainst(sandbox, ['sync', '--db', engineDb]);
+    expect(synced.code, synced.stderr).toBe(0);
+  });
+
   it('answers every read tool, each answer valid against its outputSchema; writes as mcp:<client>', async () => {
-    const server = await serve(['--allow-writes']);
+    const server = await serve(['--allow-writes'], { db: engineDb });
     const { client, tools, schemas } = await connect(server.url, 'http-assistant');
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['search_recalls', 'open_case', 'resolve_case']));
     const one = archived[3]!;
@@ -125,9 +142,15 @@ describe('over Streamable HTTP', () => {
     ]);
     expect(c.data.chain.intact).toBe(true);
     expect(await callFails(client, 'get_case', { id: 4242 })).toMatch(/^no case 4242 in the archive/);
-    expect((await server.stop()).code).toBe(0);
+    const result = await server.stop();
+    expect(result.code).toBe(0);
+    // A PostgreSQL URL's password is a secret too.
+    const password = URL.canParse(engineDb) ? new URL(engineDb).password : '';
+    if (password !== '') for (const text of [...answered, result.stderr]) expect(text).not.toContain(password);
   });
+});
 
+describe('over Streamable HTTP', () => {
   it('refuses a foreign Host or Origin (DNS rebinding), and any path but /mcp', async () => {
     const { url } = await serve([]);
     const port = new URL(url).port;
