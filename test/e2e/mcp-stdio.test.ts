@@ -115,6 +115,12 @@ describe('read-only (the default)', () => {
     for (const h of data.hits) expect(h.severity).toBe(severity);
     expect(text.split('\n')[0]).toMatch(/^Archive fresh: last successful sync /);
     expect(data.freshness).toMatchObject({ stale: false, complete: true, problems: [] });
+    expect(data.warnings).toEqual([]);
+    const typo = await callOk(server.client, server.schemas, 'search_recalls', { severity: ['seriuos'] });
+    expect(typo.data.hits).toEqual([]);
+    expect(typo.data.warnings).toHaveLength(1);
+    expect(typo.data.warnings[0]).toMatch(/seriuos matched no recall .*values seen: .*serious/);
+    expect(typo.text).toContain(`warning: ${typo.data.warnings[0]}`);
     const one = withCodes[0]!;
     const word = String(one.product_brand);
     const found = await callOk(server.client, server.schemas, 'search_recalls', { query: word, limit: 100 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RecallSchema } from '../../api/schemas.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { answer, guarded } from '../answer.js';
 import { FreshnessSchema } from '../freshness.js';
 import { sinceMicros } from '../since.js';
@@ -31,7 +32,12 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
       description:
         'Full-text search of the local recall archive (offline), newest first, with record filters. Each hit cites its source and notice link.',
       inputSchema: searchInput,
-      outputSchema: { freshness: FreshnessSchema, hits: z.array(RecallHitSchema), truncated: z.boolean() },
+      outputSchema: {
+        freshness: FreshnessSchema,
+        hits: z.array(RecallHitSchema),
+        truncated: z.boolean(),
+        warnings: z.array(z.string()).describe('filter values no archived recall holds: a likely typo'),
+      },
       annotations: READ_ONLY,
     },
     (args) =>
@@ -50,10 +56,13 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
           for await (const r of archive.records(listing)) hits.push(recallHit(r));
           const truncated = hits.length > args.limit;
           const shown = hits.slice(0, args.limit);
+          // After the listing: the archive is one connection. A mistyped value would read as "nothing recalled".
+          const warnings = await archiveFilterWarnings(archive, listing);
           const freshness = await deps.freshness(archive);
           const head = `${shown.length}${truncated ? '+' : ''} recall(s) in the archive:`;
-          const text = shown.length === 0 ? 'No recall in the archive fits.' : [head, ...shown.map(hitLine)].join('\n');
-          return answer(freshness, text, { hits: shown, truncated });
+          const found = shown.length === 0 ? ['No recall in the archive fits.'] : [head, ...shown.map(hitLine)];
+          const text = [...warnings.map((w) => `warning: ${w}`), ...found].join('\n');
+          return answer(freshness, text, { hits: shown, truncated, warnings });
         }),
       ),
   );
