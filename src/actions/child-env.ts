@@ -9,6 +9,7 @@ export const SECRET_ENV_NAMES = [
   'PGPASSWORD',
   // A healthchecks ping URL: its path is the check's token; a child could ping (or silence) the job's monitor.
   'RECALL_FEED_MONITOR',
+  'RECALL_FEED_MCP_TOKEN',
 ];
 
 /** Removed when their value is a URL that carries a password (a database or a proxy with credentials). */

@@ -23,6 +23,7 @@ const LOADERS = {
   report: () => import('./commands/report.js'),
   doctor: () => import('./commands/doctor.js'),
   schema: () => import('./commands/schema.js'),
+  mcp: () => import('./commands/mcp.js'),
   sandbox: () => import('./commands/sandbox.js'),
   completion: () => import('./commands/completion.js'),
 } satisfies Record<string, Load>;

@@ -32,6 +32,7 @@ import {
   seconds,
   wholeNumber,
 } from './settings-parsers.js';
+import { MCP_TOKEN_ROW } from './mcp-token-setting.js';
 
 export interface SettingRow {
   /** The setting's name: its config key where it has one, else its flag's name. */
@@ -261,6 +262,7 @@ export const SETTINGS: readonly SettingRow[] = [
     description: 'the deadline of each case match --open-cases opens, from the recall’s published_at',
     parse: parseCaseSla,
   },
+  MCP_TOKEN_ROW,
   {
     name: 'log-format',
     flag: '--log-format <format>',

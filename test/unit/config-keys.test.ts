@@ -39,6 +39,7 @@ describe('CONFIG_KEYS', () => {
       'monitor',
       'metrics-file',
       'case-sla',
+      'mcp-token',
     ]);
     for (const key of CONFIG_KEYS) {
       expect(CONFIG_KEY_INFO[key]?.description).toMatch(/\w/);
@@ -50,6 +51,7 @@ describe('CONFIG_KEYS', () => {
       'db',
       'smtp-url',
       'monitor',
+      'mcp-token',
     ]);
     expect(isConfigKey('format')).toBe(true);
     expect(isConfigKey('toString')).toBe(false);
@@ -159,7 +161,7 @@ describe('validateConfigValue', () => {
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {
     expect(errorOf(() => validateConfigValue('colour', 'x')).message).toBe(
-      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from, monitor, metrics-file, case-sla',
+      'unknown config key "colour"; valid keys: api-key, webhook, base-url, format, sources, page-size, timeout, max-wait, retries, db, smtp-url, email-from, monitor, metrics-file, case-sla, mcp-token',
     );
     expect(errorOf(() => validateConfigKey('api_key')).message).toMatch(
       /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,

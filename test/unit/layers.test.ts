@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
-/** Lower layers never import higher ones; libraries (api, output, filters, archive, match, actions, sandbox) are last. */
-const RANK: Record<string, number> = { cli: 0, jobs: 1, runtime: 2 };
+/**
+ * Lower layers never import higher ones; libraries (api, output, filters, archive, match, actions, sandbox) are last.
+ * src/mcp is a second front end beside src/cli: the MCP server over the same jobs.
+ */
+const RANK: Record<string, number> = { cli: 0, mcp: 0, jobs: 1, runtime: 2 };
 const LIBRARY_RANK = 3;
 
 /**
@@ -159,6 +162,33 @@ function outputLeaks(files: string[], read: (file: string) => string): string[] 
     );
 }
 
+/**
+ * What breaks src/mcp's isolation: a module other than the `mcp` command importing it, the command importing it
+ * other than type-only or by import() (the help bundles every command definition), src/mcp importing src/cli, or
+ * the MCP SDK imported outside src/mcp (every other command starts without it).
+ */
+function mcpLeaks(files: string[], read: (file: string) => string): string[] {
+  return files.flatMap((from) => {
+    const text = read(from);
+    const problems: string[] = [];
+    if (!from.startsWith('mcp/') && /(?:from|import\()\s*['"]@modelcontextprotocol\//.test(text))
+      problems.push(`the MCP SDK outside src/mcp: ${from}`);
+    const statics = new Set(
+      [...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]!),
+    );
+    for (const { spec } of importsOf(text)) {
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.js$/, '.ts');
+      if (to.startsWith('mcp/') && !from.startsWith('mcp/') && from !== 'cli/commands/mcp.ts')
+        problems.push(`into src/mcp: ${from} -> ${to}`);
+      if (to.startsWith('mcp/') && from === 'cli/commands/mcp.ts' && statics.has(spec))
+        problems.push(`loaded with the help: ${from} -> ${to}`);
+      if (from.startsWith('mcp/') && to.startsWith('cli/')) problems.push(`src/mcp into src/cli: ${from} -> ${to}`);
+    }
+    // A module both imported and import()ed is one problem.
+    return [...new Set(problems)];
+  });
+}
+
 /** Lines per top folder of src/ (files at the root of src/ counted under '.'). */
 function linesPerFolder(files: string[], read: (file: string) => string): Map<string, number> {
   const lines = new Map<string, number>();
@@ -274,6 +304,25 @@ describe('the checks themselves', () => {
     ]);
   });
 
+  it("finds what breaks src/mcp's isolation", () => {
+    const from = (spec: string) => `from '${spec}'`;
+    const text: Record<string, string> = {
+      'cli/commands/mcp.ts': `import type { P } ${from('../../mcp/plan.js')};\nimport { s } ${from('../../mcp/serve.js')};\nconst m = await import('../../mcp/serve.js');\n`,
+      'cli/commands/feed.ts': `import { x } ${from('../../mcp/server.js')};\n`,
+      'jobs/a/b.ts': `import { McpServer } ${from('@modelcontextprotocol/sdk/server/mcp.js')};\n`,
+      'mcp/serve.ts': `import { y } ${from('../cli/main.js')};\nimport { z } ${from('@modelcontextprotocol/sdk/server/stdio.js')};\n`,
+      'mcp/plan.ts': '',
+      'mcp/server.ts': '',
+      'cli/main.ts': '',
+    };
+    expect(mcpLeaks(Object.keys(text), (f) => text[f]!)).toEqual([
+      'loaded with the help: cli/commands/mcp.ts -> mcp/serve.ts',
+      'into src/mcp: cli/commands/feed.ts -> mcp/server.ts',
+      'the MCP SDK outside src/mcp: jobs/a/b.ts',
+      'src/mcp into src/cli: mcp/serve.ts -> cli/main.ts',
+    ]);
+  });
+
   it('finds a crowded folder and a shell bigger than a layer below it', () => {
     const lines = new Map([
       ['cli', 310],
@@ -309,6 +358,11 @@ describe('src/', () => {
   it('src/output imports nothing outside itself but plain types (the renderers are handed plain data)', () => {
     expect(files.filter((f) => f.startsWith('output/digest/')).length).toBeGreaterThan(5);
     expect(outputLeaks(files, read)).toEqual([]);
+  });
+
+  it('src/mcp is reached only by the mcp command, lazily; the MCP SDK only from src/mcp', () => {
+    expect(files.filter((f) => f.startsWith('mcp/')).length).toBeGreaterThan(5);
+    expect(mcpLeaks(files, read)).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -35,6 +35,7 @@ const SAMPLES: Record<string, { good: [string, string, string]; bad: string }> =
   },
   'metrics-file': { good: ['a.prom', 'b.prom', 'c.prom'], bad: 'a.txt' },
   'case-sla': { good: ['2wd', '24h', '3d'], bad: '2x' },
+  'mcp-token': { good: ['a'.repeat(32), 'b'.repeat(40), 'c0ffee'.repeat(8)], bad: 'short' },
   'log-format': { good: ['json', 'text', 'json'], bad: 'xml' },
   'sandbox-now': {
     good: ['2026-06-01T12:00:00Z', '2026-06-01T14:00+02:00', '2026-06-01T12:00:00.5Z'],
@@ -169,6 +170,7 @@ describe('secrets', () => {
     db: 'postgres://u:s3cret@127.0.0.1:5432/db',
     'smtp-url': 'smtp://u:s3cret@127.0.0.1:25',
     monitor: 'https://hc.example/ping/s3cret-0123456789abcdef',
+    'mcp-token': 'tok-0123456789-s3cret-abcdef-0123456789',
   };
 
   it('config get and list mask every secret of the table (unless --show-secrets); the rest are shown', async () => {

@@ -1,0 +1,67 @@
+// `recall-feed mcp`: its flags and help; the MCP server itself (src/mcp) and its SDK load only when it runs.
+import { UsageError } from '../../runtime/cli-errors.js';
+import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
+import type { McpPlan } from '../../mcp/plan.js';
+import { addDbOption, parseDb } from './archive-options.js';
+import type { OptionsOf } from './define-action.js';
+import { defineCommand, type NewCommand } from './define-command.js';
+
+/** `recall-feed mcp`: its flags and help; commander's types of them are the options' types. */
+function declareMcp(cmd: NewCommand) {
+  const mcp = cmd
+    .option('--http <[host:]port>', 'serve Streamable HTTP at /mcp instead of stdio (host default 127.0.0.1)')
+    .option('--allow-writes', 'add the tools open_case, wait_case and resolve_case (recorded as mcp:<client>)')
+    .option('--catalog <file>', 'your products (CSV or JSON lines): what check_products and digest check by default')
+    .option('--map <spec>', 'catalogue columns by role, as match --map: gtin=EAN13,brand=Marque,...')
+    .option('--key <column>', 'the column naming each product for cases (default: sku, id, ref, our_ref, article)');
+  return addDbOption(mcp).addHelpText(
+    'after',
+    `
+Read-only unless --allow-writes. Every answer says when the archive last synced and whether monitoring
+was complete; keep \`recall-feed sync\` running from cron. Over --http beyond loopback a bearer token is
+required: set it with \`recall-feed config set mcp-token\` (read from stdin) or RECALL_FEED_MCP_TOKEN,
+never on the command line. Client set-up for Claude Desktop, VS Code and Cursor: docs/mcp.md.
+
+Examples:
+  recall-feed mcp --catalog products.csv
+  recall-feed mcp --http 8765 --allow-writes`,
+  );
+}
+
+type McpOptions = OptionsOf<ReturnType<typeof declareMcp>>;
+
+export default defineCommand({
+  name: 'mcp',
+  summary: 'serve the archive, your matches, cases and deadlines to AI assistants (Model Context Protocol)',
+  uses: ['archive', 'catalogue', 'api', 'server'],
+  flags: declareMcp,
+  plan: (opts) => planMcp(opts),
+  run: async (plan, session) => (await import('../../mcp/serve.js')).serveMcp(plan, session),
+});
+
+/** `[host:]port`: a port alone binds loopback; `[::1]:8765` for IPv6. */
+export function parseListen(raw: string): { host: string; port: number } {
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):)?(\d{1,5})$/.exec(raw.trim());
+  const port = m ? Number(m[2]) : Number.NaN;
+  if (!m || port > 65_535)
+    throw new UsageError(`--http must be [host:]port, not '${raw}'`, 'examples: --http 8765, --http 127.0.0.1:8765');
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port };
+}
+
+export function planMcp(opts: McpOptions): McpPlan {
+  if ((opts.map !== undefined || opts.key !== undefined) && opts.catalog === undefined)
+    throw new UsageError('--map and --key describe a --catalog', 'example: recall-feed mcp --catalog products.csv');
+  let map = {};
+  try {
+    if (opts.map !== undefined) map = parseColumnMap(opts.map);
+  } catch (err) {
+    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
+  return {
+    db: parseDb(opts),
+    http: opts.http === undefined ? undefined : parseListen(opts.http),
+    allowWrites: opts.allowWrites === true,
+    catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map, key: opts.key },
+  };
+}

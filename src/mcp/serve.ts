@@ -1,0 +1,72 @@
+// `recall-feed mcp`: serves over stdio until the client closes it, or over Streamable HTTP until the run is stopped.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isLoopbackHost } from '../api/loopback.js';
+import { allowedSources } from '../runtime/archive/allowed-sources.js';
+import { UsageError } from '../runtime/cli-errors.js';
+import { readProfile } from '../runtime/config/open-store.js';
+import { parseMcpToken } from '../runtime/mcp-token-setting.js';
+import type { Session } from '../runtime/session.js';
+import { settingSource } from '../runtime/settings.js';
+import type { McpPlan } from './plan.js';
+import { buildServer } from './server.js';
+
+/** How long a failure to learn the key's sources stands before it is asked again. */
+const RETRY_SOURCES_MS = 10 * 60_000;
+
+/** The config's mcp-token (RECALL_FEED_MCP_TOKEN, else the profile's), noted as a secret: no message shows it. */
+async function configuredToken(session: Session): Promise<string | undefined> {
+  const { ctx } = session;
+  const profile = await readProfile(ctx, session.settings.profile);
+  const at = settingSource('mcp-token', {}, ctx.env, profile);
+  if (at === undefined) return undefined;
+  ctx.secrets?.add(at.raw.trim());
+  return parseMcpToken(at.raw, at.source);
+}
+
+/** Resolves when the signal aborts (SIGINT, SIGTERM). */
+function stopped(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
+  const { ctx, status } = session;
+  // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
+  // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
+  let sources: { at: number; list: Promise<string[] | undefined> } | undefined;
+  const allowed = async () => {
+    if (sources === undefined || ((await sources.list) === undefined && ctx.now() - sources.at > RETRY_SOURCES_MS))
+      sources = { at: ctx.now(), list: allowedSources(undefined, session) };
+    return sources.list;
+  };
+  const make = () => buildServer(session, plan, allowed);
+  if (plan.http === undefined) {
+    const server = make();
+    const stdinClosed = new Promise<void>((resolve) => {
+      ctx.stdin.once('end', resolve);
+      ctx.stdin.once('close', resolve);
+    });
+    await server.connect(new StdioServerTransport(ctx.stdin, ctx.stdout));
+    await Promise.race([stdinClosed, stopped(ctx.signal)]);
+    await server.close();
+    return;
+  }
+  const token = await configuredToken(session);
+  if (!isLoopbackHost(plan.http.host) && token === undefined)
+    throw new UsageError(
+      `--http ${plan.http.host} reaches beyond this machine: a bearer token is required`,
+      'set one, never on the command line: openssl rand -hex 32 | recall-feed config set mcp-token (or RECALL_FEED_MCP_TOKEN)',
+    );
+  const { startHttp } = await import('./http.js');
+  const http = await startHttp(plan.http, { host: plan.http.host, token }, make, (err) =>
+    status.warn(`mcp: ${err.message}`),
+  );
+  status.note(`serving MCP at ${http.url}${token ? ' (bearer token required)' : ''}; stop with Ctrl-C`);
+  try {
+    await stopped(ctx.signal);
+  } finally {
+    await http.close();
+  }
+}

@@ -1,0 +1,66 @@
+// What every tool is handed: the run's session, the plan, the archive opened per call, the freshness, the actor.
+import type { DbTarget } from '../archive/db-target.js';
+import type { ArchiveStore } from '../archive/store.js';
+import { openArchiveAt, writerOptions, writing } from '../runtime/archive/archive-file.js';
+import { readArchive } from '../runtime/archive/read-archive.js';
+import type { Session } from '../runtime/session.js';
+import { type Freshness, freshnessOf } from './freshness.js';
+import type { McpPlan } from './plan.js';
+
+export interface ToolDeps {
+  session: Session;
+  plan: McpPlan;
+  where: DbTarget;
+  /** The archive opened read-only for `fn` and closed after: a sync from cron may write between two calls. */
+  read<T>(fn: (archive: ArchiveStore) => Promise<T>): Promise<T>;
+  /** The archive opened for writing (case steps), a failure to write said as the CLI says it. */
+  write<T>(fn: (archive: ArchiveStore) => Promise<T>): Promise<T>;
+  freshness(archive: ArchiveStore): Promise<Freshness>;
+  /** `mcp:<client name>`, from the client's initialize request: the actor of the steps it records. */
+  actor(): string;
+}
+
+/** The parts every connection shares; `actor` is the connection's own. */
+export function toolDeps(
+  session: Session,
+  plan: McpPlan,
+  allowed: () => Promise<string[] | undefined>,
+  actor: () => string,
+): ToolDeps {
+  const where = session.archive(plan.db);
+  const { ctx } = session;
+  return {
+    session,
+    plan,
+    where,
+    actor,
+    async read(fn) {
+      const archive = await readArchive(session, where);
+      try {
+        return await fn(archive);
+      } finally {
+        await archive.close();
+      }
+    },
+    async write(fn) {
+      const archive = await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) });
+      try {
+        return await writing(where.name, () => fn(archive));
+      } finally {
+        await archive.close();
+      }
+    },
+    async freshness(archive) {
+      return freshnessOf(archive, ctx.now(), await allowed());
+    },
+  };
+}
+
+/** A client's name as an actor: printable ASCII, at most 64 characters; hostile text never reaches the chain. */
+export function actorOf(clientName: string | undefined): string {
+  const name = (clientName ?? '')
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, 64);
+  return `mcp:${name === '' ? 'unknown-client' : name}`;
+}

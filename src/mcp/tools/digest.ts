@@ -1,0 +1,60 @@
+// digest: a period's summary from the archive as `digest -f json` collects it, your products first, with monitoring health.
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DigestSchema } from '../../jobs/contracts/digest-schema.js';
+import { collectDigest } from '../../jobs/digest/collect-digest.js';
+import { digestSubject, healthLines } from '../../output/digest/digest-view.js';
+import { answer, guarded } from '../answer.js';
+import { FreshnessSchema } from '../freshness.js';
+import type { ToolDeps } from '../tool-deps.js';
+import { RecallHitSchema, recallHit } from './recall-hits.js';
+
+const DAY_MS = 86_400_000;
+/** Recalls listed per kind; the counts cover them all. A week of every source is thousands: a model needs the few worst. */
+const LISTED = 50;
+
+/** The digest contract, with each recall as a hit (its full record is one get_recall away). */
+const McpDigestSchema = DigestSchema.omit({ recalls: true, matches: true }).extend({
+  recalls: z.object({
+    new: z.array(RecallHitSchema).describe(`the ${LISTED} worst first; counts.new counts all`),
+    updated: z.array(RecallHitSchema).describe(`the ${LISTED} worst first; counts.updated counts all`),
+  }),
+});
+
+export function registerDigest(server: McpServer, deps: ToolDeps): void {
+  const { ctx } = deps.session;
+  server.registerTool(
+    'digest',
+    {
+      title: "The period's digest",
+      description:
+        "What the archive stored in the last days: your products first (with the server's catalogue), cases overdue or due soon, the new and updated recalls worst first, and whether monitoring held (complete or not, and why).",
+      inputSchema: { days: z.number().int().min(1).max(31).default(1).describe('the period: the last N days') },
+      outputSchema: { freshness: FreshnessSchema, digest: McpDigestSchema },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(ctx, async () => {
+        const toMs = ctx.now();
+        const selection = {
+          fromMs: toMs - args.days * DAY_MS,
+          toMs,
+          sources: undefined,
+          filter: {},
+          catalog: deps.plan.catalog,
+        };
+        const d = await collectDigest(selection, deps.where, deps.session);
+        const { matches: _matches, recalls, ...rest } = d;
+        const digest = {
+          ...rest,
+          recalls: {
+            new: recalls.new.slice(0, LISTED).map(recallHit),
+            updated: recalls.updated.slice(0, LISTED).map(recallHit),
+          },
+        };
+        const freshness = await deps.read((archive) => deps.freshness(archive));
+        const text = [digestSubject(d), ...healthLines(d)].join('\n');
+        return answer(freshness, text, { digest });
+      }),
+  );
+}

@@ -1,0 +1,108 @@
+// search_recalls and get_recall: the archive's recalls by full-text query and record filters, and one with its history.
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { RecallSchema } from '../../api/schemas.js';
+import { UsageError } from '../../runtime/cli-errors.js';
+import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
+import { answer, guarded } from '../answer.js';
+import { FreshnessSchema } from '../freshness.js';
+import { sinceMicros } from '../since.js';
+import type { ToolDeps } from '../tool-deps.js';
+import { hitLine, recallHit, RecallHitSchema } from './recall-hits.js';
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+const searchInput = {
+  query: z.string().max(500).optional().describe('words that must all appear (title, product, brand, hazard, ...)'),
+  sources: z.array(z.string().max(100)).max(50).optional().describe('data source ids, e.g. us_cpsc, eu_safety_gate'),
+  since: z.string().max(40).optional().describe('published since: 36h, 7d, 2w or an ISO date'),
+  severity: z.array(z.string().max(100)).max(20).optional().describe('risk_severity values, e.g. serious, high'),
+  country: z.string().max(100).optional().describe('country of origin: ISO code or name'),
+  brand: z.string().max(200).optional().describe('product_brand contains this'),
+  category: z.string().max(200).optional().describe('product_category contains this'),
+  limit: z.number().int().min(1).max(100).default(20),
+};
+
+export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
+  const { ctx } = deps.session;
+  server.registerTool(
+    'search_recalls',
+    {
+      title: 'Search the recall archive',
+      description:
+        'Full-text search of the local recall archive (offline), newest first, with record filters. Each hit cites its source and notice link.',
+      inputSchema: searchInput,
+      outputSchema: {
+        freshness: FreshnessSchema,
+        hits: z.array(RecallHitSchema),
+        truncated: z.boolean(),
+        warnings: z.array(z.string()).describe('filter values no archived recall holds: a likely typo'),
+      },
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, () =>
+        deps.read(async (archive) => {
+          const listing = {
+            search: args.query?.trim() || undefined,
+            sources: args.sources,
+            sinceUs: sinceMicros(args.since, ctx.now()),
+            filter: { severity: args.severity, country: args.country, brand: args.brand, category: args.category },
+            sortBy: 'published_at' as const,
+            order: 'desc' as const,
+            limit: args.limit + 1,
+          };
+          const hits = [];
+          for await (const r of archive.records(listing)) hits.push(recallHit(r));
+          const truncated = hits.length > args.limit;
+          const shown = hits.slice(0, args.limit);
+          // After the listing: the archive is one connection. A mistyped value would read as "nothing recalled".
+          const warnings = await archiveFilterWarnings(archive, listing);
+          const freshness = await deps.freshness(archive);
+          const head = `${shown.length}${truncated ? '+' : ''} recall(s) in the archive:`;
+          const found = shown.length === 0 ? ['No recall in the archive fits.'] : [head, ...shown.map(hitLine)];
+          const text = [...warnings.map((w) => `warning: ${w}`), ...found].join('\n');
+          return answer(freshness, text, { hits: shown, truncated, warnings });
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'get_recall',
+    {
+      title: 'One recall with its history',
+      description: 'One recall from the archive by id, as the regulator published it, with every stored version.',
+      inputSchema: { id: z.number().int().min(1).describe('the recall id') },
+      outputSchema: {
+        freshness: FreshnessSchema,
+        recall: RecallSchema,
+        versions: z.array(
+          z.object({
+            version: z.number().int(),
+            stored_at: z.string().nullable(),
+            current: z.boolean(),
+            record: RecallSchema,
+          }),
+        ),
+      },
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, () =>
+        deps.read(async (archive) => {
+          const stored = await archive.versions(args.id);
+          if (stored.length === 0)
+            throw new UsageError(`recall ${args.id} is not in the archive`, 'search_recalls finds ids');
+          const versions = stored.map((v) => ({
+            version: v.version,
+            stored_at: v.storedAt ?? null,
+            current: v.current,
+            record: JSON.parse(v.raw) as Record<string, unknown> & { id: number },
+          }));
+          const recall = (versions.find((v) => v.current) ?? versions[versions.length - 1]!).record;
+          const text = `${hitLine(recallHit(recall))}\n${versions.length} stored version(s).`;
+          return answer(await deps.freshness(archive), text, { recall, versions });
+        }),
+      ),
+  );
+}
