@@ -15,7 +15,7 @@ export const READ_TOOLS = ['search_recalls', 'get_recall', 'check_products', 'li
 export const WRITE_TOOLS = ['open_case', 'wait_case', 'resolve_case'];
 
 const INSTRUCTIONS =
-  "recall-feed's local archive of product recalls (synced from the regulators), your catalogue's matches, cases and deadlines. Offline: answers come from the last sync; each says how fresh it is, and a stale or incomplete archive is said first. No row from check_products is never a verdict that a product is safe.";
+  "recall-feed's local archive of product recalls (synced from the regulators), your catalogue's matches, cases and deadlines. Offline: answers come from the last sync; each says how fresh it is, and a stale or incomplete archive is said first. A product check_products returns no row for is not thereby safe: only nothing visible in the archived notices matched it.";
 
 export function buildServer(session: Session, plan: McpPlan, allowed: () => Promise<string[] | undefined>): McpServer {
   const server = new McpServer({ name: 'recall-feed', version: packageJson.version }, { instructions: INSTRUCTIONS });

@@ -154,8 +154,8 @@ describe('read-only (the default)', () => {
       products: 13,
       match: expected.filter((r) => r.level === 'match').length,
     });
-    expect(inline.data.note).toMatch(/No row is not a verdict of safety/);
-    expect(inline.text).toMatch(/No row is not a verdict of safety/);
+    expect(inline.data.note).toMatch(/A product with no row is not thereby safe/);
+    expect(inline.text).toMatch(/A product with no row is not thereby safe/);
   });
 
   it('list_cases and get_case: the cases `cases` lists, a timeline as `cases show` gives it, the chain verified', async () => {

@@ -12,7 +12,7 @@ import { ProductSchema, productsFor } from './products.js';
 
 /** Said with every answer, rows or none: matching shows what it can prove, never that a product is safe. */
 export const NOT_A_VERDICT =
-  'No row is not a verdict of safety: it only means nothing visible in the archived notices matched. Rows with scope "unknown" need their lot or date checked against the notice.';
+  'A product with no row is not thereby safe: no row only means nothing visible in the archived notices matched it. Rows with scope "unknown" need their lot or date checked against the notice.';
 
 const counts = z.object({
   recalls_checked: z.number().int().min(0),
