@@ -32,8 +32,9 @@ export function declaredFormats(cmd: CommandUnknownOpts): { kind: OutputKind; fo
 }
 
 /**
- * Every command under `root` (itself included) that declared formats, with its name as typed: what the tests
- * iterate over rather than a list of their own (`record` ones write records, each in every format of the list).
+ * Every command under `root` (itself included) that declared formats, with its name as typed and the formats
+ * (those of a command that declared none by name are every format of its kind registered now): what the tests
+ * iterate over rather than a list of their own.
  */
 export function formatCommands(
   root: CommandUnknownOpts,
