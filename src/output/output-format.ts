@@ -29,8 +29,9 @@ export interface FormatCapabilities {
 
 /**
  * What a format is for: `records`, a stream of records (feed, query...); `document`, only a whole document a
- * command renders itself (the digest's and report's Markdown, HTML and text); `status`, only a status answer.
- * A records format also writes documents and status answers: see `documentParts`.
+ * command renders itself (the digest's and report's Markdown, HTML and text); `status`, only status answers
+ * (doctor's, health's: none shipped is only that). A records format also writes documents and status answers,
+ * in the forms its `documentParts` name.
  */
 export type FormatKind = 'records' | 'document' | 'status';
 
