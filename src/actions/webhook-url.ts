@@ -4,6 +4,8 @@ import { isLoopbackHost } from '../api/loopback.js';
 /** What a webhook receives: the record as the API sent it, a Slack-style {"text": ...} message, or a Teams card. */
 export type WebhookFormat = 'json' | 'slack' | 'teams';
 export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack', 'teams'];
+/** Posts the payload as it is: for a caller that shaped it already (the digest's Slack text, Teams card). */
+export const AS_GIVEN: WebhookFormat = 'json';
 
 export class WebhookUrlError extends Error {
   override name = 'WebhookUrlError';

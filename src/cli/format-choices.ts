@@ -2,22 +2,47 @@
 import path from 'node:path';
 import { type CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import {
-  FORMAT_EXTENSIONS,
-  type FormatKind,
-  canonicalFormat,
   extensionsOf,
   formatOfKindExtension,
+  formatsOf,
   isKnownExtension,
+  kindFormat,
+  type OutputKind,
 } from '../output/format-kinds.js';
 import { UsageError } from '../runtime/cli-errors.js';
 
-interface Choices {
-  kind: FormatKind;
-  formats: readonly string[];
+export interface Choices {
+  kind: OutputKind;
+  /** The formats' names; undefined: every format of the kind, as registered when asked. */
+  formats: readonly string[] | undefined;
 }
 
 /** The commands' declarations, kept off commander's objects (whose types would not carry them). */
 const DECLARED = new WeakMap<object, Choices>();
+
+/** The formats a declaration names: its own list, or every format of its kind registered now. */
+function formatsOfChoices(choices: Choices): readonly string[] {
+  return choices.formats ?? formatsOf(choices.kind);
+}
+
+/** The formats `cmd` declared it writes (their kind and names); undefined for a command that declared none. */
+export function declaredFormats(cmd: CommandUnknownOpts): { kind: OutputKind; formats: readonly string[] } | undefined {
+  const choices = DECLARED.get(cmd);
+  return choices && { kind: choices.kind, formats: formatsOfChoices(choices) };
+}
+
+/**
+ * Every command under `root` (itself included) that declared formats, with its name as typed and the formats
+ * (those of a command that declared none by name are every format of its kind registered now): what the tests
+ * iterate over rather than a list of their own.
+ */
+export function formatCommands(
+  root: CommandUnknownOpts,
+): { path: string; kind: OutputKind; formats: readonly string[] }[] {
+  const found = declaredFormats(root);
+  const here = found ? [{ path: commandPath(root), ...found }] : [];
+  return [...here, ...root.commands.flatMap((c) => formatCommands(c as CommandUnknownOpts))];
+}
 
 /** A command's name as typed: `cases show`, `feed`. */
 function commandPath(cmd: CommandUnknownOpts): string {
@@ -30,8 +55,8 @@ function commandPath(cmd: CommandUnknownOpts): string {
 export function formatsHelp(cmd: CommandUnknownOpts, helper: Help): string {
   const choices = DECLARED.get(cmd);
   if (!choices) return '';
-  const { kind, formats } = choices;
-  const exts = extensionsOf(kind, formats);
+  const formats = formatsOfChoices(choices);
+  const exts = extensionsOf(formats);
   const byExt = exts.length > 0 ? `; without -f, -o picks one by its extension (${exts.join(', ')})` : '';
   const text = helper.boxWrap(`${formats.join(', ')}${byExt}.`, (helper.helpWidth ?? 80) - 2);
   return `\nFormats (-f):\n${text.replace(/^/gm, '  ')}\n`;
@@ -41,11 +66,7 @@ export function formatsHelp(cmd: CommandUnknownOpts, helper: Help): string {
  * Declares that `cmd` writes `formats` of `kind` (default: all of the kind) and lists them in its help,
  * after its options. Returns `cmd`, for chaining.
  */
-export function writesFormats<C extends CommandUnknownOpts>(
-  cmd: C,
-  kind: FormatKind,
-  formats: readonly string[] = Object.keys(FORMAT_EXTENSIONS[kind]),
-): C {
+export function writesFormats<C extends CommandUnknownOpts>(cmd: C, kind: OutputKind, formats?: readonly string[]): C {
   DECLARED.set(cmd, { kind, formats });
   // Part of the help proper, so docs/commands.md (helpInformation) lists the formats too.
   cmd.configureHelp({
@@ -62,12 +83,13 @@ export function writesFormats<C extends CommandUnknownOpts>(
 export function checkFormatChoice(cmd: CommandUnknownOpts): void {
   const choices = DECLARED.get(cmd);
   if (!choices) return;
-  const { kind, formats } = choices;
+  const { kind } = choices;
+  const formats = formatsOfChoices(choices);
   // The global -f and -o, whatever command declared them (commander types a leaf's globals loosely).
   const globals: Record<string, unknown> = cmd.optsWithGlobals();
   const { format, output } = globals;
   if (typeof format === 'string') {
-    if (!formats.includes(canonicalFormat(kind, format)))
+    if (kindFormat(kind, formats, format) === undefined)
       // Worded as every flag's bad choice; the list is this command's own.
       throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${format}'`);
     return;
@@ -75,7 +97,7 @@ export function checkFormatChoice(cmd: CommandUnknownOpts): void {
   if (typeof output !== 'string' || output === '-') return;
   const ext = path.extname(output).toLowerCase();
   if (!isKnownExtension(ext) || formatOfKindExtension(kind, formats, ext) !== undefined) return;
-  const exts = extensionsOf(kind, formats);
+  const exts = extensionsOf(formats);
   throw new UsageError(
     `${commandPath(cmd)} does not write ${ext} files (-o ${output})`,
     exts.length > 0

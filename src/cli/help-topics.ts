@@ -1,5 +1,6 @@
 // `recall-feed help environment|exit-codes|formats`: help topics beside the commands' own help, as gh has them.
 import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
+import { defaultFormat, formatsOfKind, type OutputFormat } from '../output/format-registry.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
@@ -89,28 +90,39 @@ The error classes behind each code: docs/exit-codes.md.
 `;
 }
 
-function formatsText(): string {
-  const width = Math.max(...FORMATS.map((f) => f.length));
+/** `  name  summary` and, under it, what the format can do, its aliases and its -o extensions. */
+function formatLines(formats: readonly OutputFormat[]): string[] {
+  const width = Math.max(...formats.map((f) => f.name.length));
   const yes = (can: boolean, what: string) => (can ? [what] : []);
-  const lines = FORMATS.map((f) => {
-    const spec = formatSpec(f);
+  return formats.map((f) => {
     const can = [
-      ...yes(spec.streams, 'streams'),
-      ...yes(spec.appendable, '--append'),
-      ...yes(spec.resumable, '--resume'),
-      ...yes(spec.needsFile, 'needs -o <file>'),
-      ...yes(spec.binary, 'binary'),
+      ...yes(f.streams, 'streams'),
+      ...yes(f.appendable, '--append'),
+      ...yes(f.resumable, '--resume'),
+      ...yes(f.needsFile, 'needs -o <file>'),
+      ...yes(f.binary, 'binary'),
+      ...(f.aliases.length ? [`-f ${f.aliases.join(', ')}`] : []),
     ];
-    const ext = spec.extensions.length ? `; -o ${spec.extensions.join(', ')}` : '';
-    return `  ${f.padEnd(width)}  ${spec.summary}\n  ${' '.repeat(width)}  (${can.join(', ')}${ext})`;
+    const ext = f.extensions.length ? `-o ${f.extensions.join(', ')}` : '';
+    const notes = [can.join(', '), ext].filter((n) => n !== '').join('; ');
+    return `  ${f.name.padEnd(width)}  ${f.summary}${notes ? `\n  ${' '.repeat(width)}  (${notes})` : ''}`;
   });
+}
+
+function formatsText(): string {
+  const records = FORMATS.map((f) => formatSpec(f));
+  const documents = formatsOfKind('document');
   return `Record formats, chosen with -f, else by the -o file's extension, else the profile's format, else
-table on a terminal and jsonl in a pipe. feed, sources, query, show, stats, match and cases write every
+${defaultFormat('terminal').name} on a terminal and ${defaultFormat('pipe').name} in a pipe. feed, sources, query, show, stats, match and cases write every
 one of them; each command's --help lists its own.
 
-${lines.join('\n')}
+${formatLines(records).join('\n')}
 
-digest (${DIGEST_FORMATS.join(', ')}) and report (${REPORT_FORMATS.join(', ')}) have formats of their own.
+digest (${DIGEST_FORMATS.join(', ')}) and report (${REPORT_FORMATS.join(', ')}) have formats of their own; those
+not above are documents:
+
+${formatLines(documents).join('\n')}
+
 The contracts: docs/formats.md.
 `;
 }

@@ -9,7 +9,6 @@
 // - csv:   see csv.ts (RFC 4180 quoting, "\n" line ends, header once, formula guard).
 // The table is for people and may change.
 import type { Writable } from 'node:stream';
-import type { Format } from './formats.js';
 
 /**
  * What a column holds, from the record schema, for formats with typed columns (Parquet): whole numbers,
@@ -22,7 +21,8 @@ export type ColumnKind = 'integer' | 'timestamp' | 'strings' | 'json' | 'string'
 export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface RenderOptions {
-  format: Format;
+  /** The name of a record format of the registry (format-registry.ts). */
+  format: string;
   /** Written with backpressure; never ended by the renderer. */
   out: Writable;
   /** The user's --columns (table and csv); unknown names render as empty cells. */

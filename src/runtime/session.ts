@@ -14,7 +14,6 @@ import {
   resolveSettings,
   runReporting,
   type RunReporting,
-  type Format,
   type GlobalFlags,
   type ProfileValues,
   type Settings,
@@ -42,7 +41,7 @@ export interface Session {
    * The run's output: its format chosen now (a bad -f or -o is refused before any request), its target
    * opened when written, through `<file>.partial` for a file.
    */
-  output<F extends string = Format>(spec?: OutputSpec<F>): Promise<RecordOutput<F>>;
+  output(spec?: OutputSpec): Promise<RecordOutput>;
   close(): Promise<void>;
 }
 

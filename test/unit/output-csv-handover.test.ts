@@ -7,7 +7,7 @@ import { collector, makeRecall } from './output-helpers.js';
 describe('csv write()', () => {
   it('hands every row to a slow output before it resolves, so ending the output then loses none', async () => {
     const out = collector({ highWaterMark: 1024, slow: true });
-    const renderer = createRenderer({ format: 'csv', out, tableColumns: [], columns: ['id'] });
+    const renderer = await createRenderer({ format: 'csv', out, tableColumns: [], columns: ['id'] });
     const records = Array.from({ length: 400 }, (_, i) => makeRecall(i));
     await renderer.write(records);
     // What a failed export does with its partial file: close it without ending the renderer.

@@ -6,7 +6,7 @@ import { AWKWARD, collector } from './output-helpers.js';
 
 async function csv(batches: Record<string, unknown>[][], extra: Partial<RenderOptions> = {}) {
   const out = collector();
-  const renderer = createRenderer({ format: 'csv', out, tableColumns: [], ...extra });
+  const renderer = await createRenderer({ format: 'csv', out, tableColumns: [], ...extra });
   for (const batch of batches) await renderer.write(batch);
   await renderer.end();
   return { text: out.text(), bytes: out.bytes(), count: renderer.count };

@@ -12,7 +12,7 @@ const RECORDS = [
 
 async function render(format: Format, how: 'records' | 'texts', extra = {}) {
   const out = collector();
-  const renderer = createRenderer({ format, out, tableColumns: [], ...extra });
+  const renderer = await createRenderer({ format, out, tableColumns: [], ...extra });
   if (how === 'records') await renderer.write(RECORDS);
   // The archive stores JSON.stringify's text and hands it over as it is.
   else await renderer.writeJson!(RECORDS.map((r) => JSON.stringify(r)));
@@ -42,7 +42,7 @@ describe('jsonl and json escape DEL and C1', () => {
 describe('csv', () => {
   it('on a terminal shows ESC, BEL, DEL and C1 as \\xNN; tab and line ends stay', async () => {
     const out = collector();
-    const renderer = createRenderer({
+    const renderer = await createRenderer({
       format: 'csv',
       out,
       tableColumns: [],
@@ -56,7 +56,7 @@ describe('csv', () => {
 
   it('into a file or pipe keeps the exact bytes', async () => {
     const out = collector();
-    const renderer = createRenderer({ format: 'csv', out, tableColumns: [], csvColumns: ['id', 'v'] });
+    const renderer = await createRenderer({ format: 'csv', out, tableColumns: [], csvColumns: ['id', 'v'] });
     await renderer.write([{ id: 1, v: 'a\u001b]0;t\u0007b\u009bc' }]);
     await renderer.end();
     expect(out.text()).toBe('id,v\n1,a\u001b]0;t\u0007b\u009bc\n');

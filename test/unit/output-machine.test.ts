@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createRenderer, type Format, type RenderOptions } from '../../src/output/renderer.js';
 import { AWKWARD, collector, makeRecall } from './output-helpers.js';
 
-function render(format: Format, extra: Partial<RenderOptions> = {}) {
+async function render(format: Format, extra: Partial<RenderOptions> = {}) {
   const out = collector();
-  const renderer = createRenderer({ format, out, tableColumns: ['id'], ...extra });
+  const renderer = await createRenderer({ format, out, tableColumns: ['id'], ...extra });
   return { out, renderer };
 }
 
@@ -24,7 +24,7 @@ const LINE_3 =
 
 describe('jsonl', () => {
   it('writes one compact object per line, every field in its order, untouched', async () => {
-    const { out, renderer } = render('jsonl');
+    const { out, renderer } = await render('jsonl');
     await renderer.write(AWKWARD.slice(0, 2));
     await renderer.write([]);
     await renderer.write(AWKWARD.slice(2));
@@ -34,7 +34,7 @@ describe('jsonl', () => {
   });
 
   it('hands each batch to the output as soon as write() resolves (a watch pipeline reacts at once)', async () => {
-    const { out, renderer } = render('jsonl');
+    const { out, renderer } = await render('jsonl');
     await renderer.write([AWKWARD[0]!]);
     expect(out.text()).toBe(`${LINE_1}\n`);
     await renderer.write([AWKWARD[1]!]);
@@ -42,7 +42,7 @@ describe('jsonl', () => {
   });
 
   it('writes nothing for an empty run', async () => {
-    const { out, renderer } = render('jsonl');
+    const { out, renderer } = await render('jsonl');
     await renderer.write([]);
     await renderer.end();
     expect(out.text()).toBe('');
@@ -52,7 +52,7 @@ describe('jsonl', () => {
 
 describe('json', () => {
   it('streams one array: "[\\n", one record per line joined by ",\\n", "\\n]\\n"', async () => {
-    const { out, renderer } = render('json');
+    const { out, renderer } = await render('json');
     await renderer.write(AWKWARD.slice(0, 2));
     await renderer.write(AWKWARD.slice(2));
     await renderer.end();
@@ -62,7 +62,7 @@ describe('json', () => {
   });
 
   it('writes "[]\\n" for an empty run, once even when end() is called twice', async () => {
-    const { out, renderer } = render('json');
+    const { out, renderer } = await render('json');
     await renderer.write([]);
     await renderer.end();
     await renderer.end();
@@ -72,7 +72,7 @@ describe('json', () => {
   it('continues a resumed document with ",\\n" and closes it again (resumeCount)', async () => {
     // An earlier run wrote two records; the caller removed its closing "\n]\n" before appending.
     const earlier = `[\n${LINE_1},\n${LINE_2}`;
-    const { out, renderer } = render('json', { resumeCount: 2 });
+    const { out, renderer } = await render('json', { resumeCount: 2 });
     await renderer.write([AWKWARD[2]!]);
     await renderer.end();
     expect(out.text()).toBe(`,\n${LINE_3}\n]\n`);
@@ -81,7 +81,7 @@ describe('json', () => {
   });
 
   it('re-closes a resumed document when this run has no records', async () => {
-    const { out, renderer } = render('json', { resumeCount: 5 });
+    const { out, renderer } = await render('json', { resumeCount: 5 });
     await renderer.end();
     expect(out.text()).toBe('\n]\n');
   });
@@ -90,10 +90,10 @@ describe('json', () => {
 describe('records given as JSON text (writeJson)', () => {
   it('gives the bytes write() gives for the parsed records, in jsonl and json, mixed with write()', async () => {
     for (const format of ['jsonl', 'json'] as const) {
-      const parsed = render(format);
+      const parsed = await render(format);
       await parsed.renderer.write(AWKWARD);
       await parsed.renderer.end();
-      const texts = render(format);
+      const texts = await render(format);
       await texts.renderer.writeJson!(AWKWARD.slice(0, 2).map((r) => JSON.stringify(r)));
       await texts.renderer.write(AWKWARD.slice(2));
       await texts.renderer.end();
@@ -102,9 +102,9 @@ describe('records given as JSON text (writeJson)', () => {
     }
   });
 
-  it('is offered by jsonl and json only: csv and table need the fields', () => {
-    expect(render('csv').renderer.writeJson).toBeUndefined();
-    expect(render('table').renderer.writeJson).toBeUndefined();
+  it('is offered by jsonl and json only: csv and table need the fields', async () => {
+    expect((await render('csv')).renderer.writeJson).toBeUndefined();
+    expect((await render('table')).renderer.writeJson).toBeUndefined();
   });
 });
 
@@ -119,7 +119,7 @@ describe('backpressure', () => {
         if (out.writableNeedDrain) overfull++;
         return write(chunk);
       }) as typeof out.write;
-      const renderer = createRenderer({ format, out, tableColumns: ['id', 'alert_title'], width: 80 });
+      const renderer = await createRenderer({ format, out, tableColumns: ['id', 'alert_title'], width: 80 });
       const records = Array.from({ length: 300 }, (_, i) => makeRecall(i));
       for (let i = 0; i < records.length; i += 100) await renderer.write(records.slice(i, i + 100));
       await renderer.end();
@@ -133,7 +133,7 @@ describe('backpressure', () => {
 
   it('rejects instead of hanging when the output closes while waiting for drain', async () => {
     const out = collector({ highWaterMark: 1, stalled: true });
-    const renderer = createRenderer({ format: 'jsonl', out, tableColumns: [] });
+    const renderer = await createRenderer({ format: 'jsonl', out, tableColumns: [] });
     const pending = renderer.write([makeRecall(1)]);
     out.destroy();
     await expect(pending).rejects.toThrow(/closed/);

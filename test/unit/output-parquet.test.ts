@@ -175,7 +175,7 @@ describe('ParquetRenderer', () => {
         done();
       },
     });
-    const renderer = createRenderer({ format: 'parquet', out, tableColumns: [], columnKinds });
+    const renderer = await createRenderer({ format: 'parquet', out, tableColumns: [], columnKinds });
     await renderer.write(records);
     await renderer.end();
     const bytes = Buffer.concat(chunks);

@@ -18,7 +18,7 @@ const RECORDS = [
 
 async function header(width: number, extra: { columns?: string[] } = {}) {
   const out = collector();
-  const r = createRenderer({
+  const r = await createRenderer({
     format: 'table',
     out,
     tableColumns: TABLE_COLUMNS,

@@ -9,7 +9,7 @@ const COLUMNS = ['id', 'data_source', 'risk_severity', 'alert_title', 'product_n
 
 async function table(batches: Record<string, unknown>[][], extra: Partial<RenderOptions> = {}) {
   const out = collector();
-  const renderer = createRenderer({ format: 'table', out, tableColumns: COLUMNS, ...extra });
+  const renderer = await createRenderer({ format: 'table', out, tableColumns: COLUMNS, ...extra });
   for (const batch of batches) await renderer.write(batch);
   await renderer.end();
   return { text: out.text(), count: renderer.count };

@@ -11,7 +11,7 @@ const SLACK = 200 * 1024;
 describe.each(['jsonl', 'json', 'csv'] as const)('%s, 100k records', (format) => {
   it('writes every record as it goes, never holding more than a chunk', async () => {
     const sink = nullSink();
-    const renderer = createRenderer({ format, out: sink, tableColumns: [], formulaGuard: true });
+    const renderer = await createRenderer({ format, out: sink, tableColumns: [], formulaGuard: true });
     let expectedBytes = format === 'json' ? 2 : 0; // "[\n"
     let header = format === 'csv';
     let maxLag = 0;

@@ -36,7 +36,7 @@ describe('displayWidth (string-width 8)', () => {
 describe('table with combining and wide scripts (cli-table3 pads with the same widths)', () => {
   it('lines every row up', async () => {
     const out = collector();
-    const renderer = createRenderer({ format: 'table', out, tableColumns: ['product_name', 'id'], width: 80 });
+    const renderer = await createRenderer({ format: 'table', out, tableColumns: ['product_name', 'id'], width: 80 });
     const names: [string, number][] = [
       [HINDI, 3],
       [THAI, 4],

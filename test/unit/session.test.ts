@@ -51,7 +51,7 @@ describe('session.output()', () => {
     const ctx = context();
     const s = await createSession({}, ctx);
     const output = await s.output();
-    expect(output.format).toBe('jsonl');
+    expect(output.format.name).toBe('jsonl');
     expect(output.toFile).toBe(false);
     await output.write((sink) => sink.rows({ tableColumns: ['id'] }, [{ id: 1, name: 'A' }]));
     expect(ctx.out()).toBe('{"id":1,"name":"A"}\n');
@@ -72,7 +72,7 @@ describe('session.output()', () => {
     const file = path.join(dir, 'cases.csv');
     const s = await session({ output: file });
     const output = await s.output();
-    expect(output.format).toBe('csv');
+    expect(output.format.name).toBe('csv');
     await expect(
       output.write(async (sink) => {
         await sink.text('id,name\n');
@@ -91,7 +91,7 @@ describe('session.output()', () => {
 
   it('takes a format the job decides (a digest, a report) without checking it against the record formats', async () => {
     const s = await session({ output: path.join(tempDir('rf-session-out-'), 'week.html') });
-    expect((await s.output({ format: 'html' })).format).toBe('html');
+    expect((await s.output({ format: 'html' })).format.name).toBe('html');
   });
 });
 

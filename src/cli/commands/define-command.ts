@@ -1,7 +1,7 @@
 // A command as data: name, summary, formats and uses (read by help, docs, completion, the tests and other front
 // ends), with its flags, the plan made of them and the job that runs it.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { FormatKind } from '../../output/format-kinds.js';
+import type { OutputKind } from '../../output/format-kinds.js';
 import type { Context } from '../../runtime/context.js';
 import type { OpsCommand } from '../../runtime/ops/run-ops.js';
 import type { Session } from '../../runtime/session.js';
@@ -17,7 +17,7 @@ export type Use = 'api' | 'archive' | 'output' | 'catalogue' | 'mail' | 'config'
 
 /** The formats -f and -o may name: all of a kind, or those listed. */
 export interface FormatChoice {
-  readonly kind: FormatKind;
+  readonly kind: OutputKind;
   readonly names?: readonly string[];
 }
 

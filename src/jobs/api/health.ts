@@ -5,22 +5,24 @@ import type { HealthPlan } from './plans.js';
 
 export async function runHealth(_plan: HealthPlan, session: Session): Promise<void> {
   // A status line, not records: JSON only when asked for with -f, whatever the pipe or profile.
-  const { format } = session.settings;
-  const json = format === 'json' || format === 'jsonl';
-  const output = await session.output({ format: json ? 'json' : 'table' });
+  const output = await session.output({ status: 'flag' });
   const { client, settings } = await session.api({ needsKey: false });
   const result = await client.health();
   const status = result.body?.status ?? 'unknown';
   const version = result.body?.version ? `, version ${result.body.version}` : '';
-  const line = json
-    ? JSON.stringify({
-        healthy: result.healthy,
-        http_status: result.httpStatus,
-        latency_ms: result.latencyMs,
-        ...result.body,
-      })
-    : `${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${settings.baseUrl}`;
+  // One JSON object on one line, whichever of json and jsonl was asked for.
+  const answer = {
+    healthy: result.healthy,
+    http_status: result.httpStatus,
+    latency_ms: result.latencyMs,
+    ...result.body,
+  };
+  const doc = {
+    people: () => `${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${settings.baseUrl}\n`,
+    one: answer,
+    items: [answer],
+  };
   // Written (and an -o file committed) before an unhealthy answer fails the run: the line says why.
-  await output.write((sink) => sink.text(`${line}\n`));
+  await output.write((sink) => sink.document(doc));
   if (!result.healthy) throw new UnhealthyError(`the API reports '${status}' (HTTP ${result.httpStatus})`);
 }

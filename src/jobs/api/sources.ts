@@ -10,10 +10,10 @@ export async function runSources(plan: SourcesPlan, session: Session): Promise<v
   const output = await session.output();
   const answer = await api.client.sources();
   const { columns } = plan;
-  for (const w of columnWarnings({ columns, format: output.format, records: answer.data_sources }))
+  for (const w of columnWarnings({ columns, format: output.format.name, records: answer.data_sources }))
     session.status.warn(w);
   const spec = { columns, tableColumns: SOURCE_COLUMNS, csvColumns: SOURCE_COLUMNS };
   await output.write((sink) => sink.rows(spec, answer.data_sources));
   announceWritten(api, counted(answer.data_sources.length, 'data source', 'data sources'));
-  if (output.format === 'table') session.status.note(`${answer.total_available} data sources available to this key`);
+  if (output.format.forPeople) session.status.note(`${answer.total_available} data sources available to this key`);
 }

@@ -42,5 +42,5 @@ export async function runQuery(plan: QueryPlan, session: Session): Promise<void>
   } finally {
     await archive.close();
   }
-  if (output.format === 'table') session.status.note(`${groupDigits(written)} recalls from ${where.name}`);
+  if (output.format.forPeople) session.status.note(`${groupDigits(written)} recalls from ${where.name}`);
 }

@@ -2,7 +2,6 @@
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { ArchiveMissingError } from '../../archive/archive-errors.js';
 import type { ArchiveStore } from '../../archive/store.js';
-import { jsonText } from '../../output/control-escapes.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { DbTarget } from '../../archive/db-target.js';
@@ -84,19 +83,14 @@ export async function runShow(plan: ShowPlan, session: Session): Promise<void> {
   }
   await output.write(async (sink) => {
     const width = session.terminal.columns;
-    if (sink.format === 'table') {
-      const { historyView, recordView } = await import('../../output/record-view.js');
-      const text = plan.history
-        ? historyView(versions, width)
-        : recordView((versions[0] as VersionEntry).record, width);
-      await sink.text(text);
-    } else if (sink.format === 'json' && !plan.history) {
-      await sink.text(`${jsonText((versions[0] as VersionEntry).record)}\n`);
-    } else {
-      await sink.rows(
-        { tableColumns: [], csvColumns: RECALL_FIELDS },
-        versions.map((v) => v.record),
-      );
-    }
+    // A view for people; one record as one JSON object (json); else every version as rows.
+    await sink.document({
+      people: async () => {
+        const { historyView, recordView } = await import('../../output/record-view.js');
+        return plan.history ? historyView(versions, width) : recordView((versions[0] as VersionEntry).record, width);
+      },
+      one: plan.history ? undefined : (versions[0] as VersionEntry).record,
+      rows: { spec: { tableColumns: [], csvColumns: RECALL_FIELDS }, rows: versions.map((v) => v.record) },
+    });
   });
 }

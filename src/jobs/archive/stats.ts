@@ -1,6 +1,5 @@
 // Runs `stats`: counts over the archive, or over the live window loaded into an in-memory archive; prints charts or data.
 import { groupDigits } from '../../output/numbers.js';
-import { jsonText } from '../../output/control-escapes.js';
 import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/store.js';
 import type { StatsPlan } from './plans.js';
@@ -49,7 +48,7 @@ export async function runStats(plan: StatsPlan, session: Session): Promise<void>
   const where = session.archive(plan.db);
   const result = plan.live ? await countLive(plan, session) : await countArchive(session, where, plan);
   await output.write((sink) => write(result, plan, session, sink));
-  if (output.format === 'table') {
+  if (output.format.forPeople) {
     session.status.note(
       `${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${where.name}`}`,
     );
@@ -57,21 +56,20 @@ export async function runStats(plan: StatsPlan, session: Session): Promise<void>
 }
 
 async function write(result: StatsResult, plan: StatsPlan, session: Session, sink: RecordSink): Promise<void> {
-  if (sink.format === 'json') {
-    const object = Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []]));
-    await sink.text(`${jsonText(object)}\n`);
-    return;
-  }
-  if (sink.format === 'table') {
-    const { barChart } = await import('../../output/bar-chart.js');
-    const { chartSeries } = await import('./stats-chart.js');
-    const charts = plan.by.map((f) => barChart(chartSeries(f, result.counts[f] ?? []), session.terminal.columns));
-    await sink.text(charts.join('\n'));
-    return;
-  }
   const columns = ['field', 'value', 'count'];
-  const renderer = sink.renderer({ tableColumns: columns, csvColumns: columns });
-  for (const field of plan.by)
-    await renderer.write((result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })));
-  await renderer.end();
+  // Bar charts for people, one JSON object of every count (json), else a row per field and value.
+  await sink.document({
+    people: async () => {
+      const { barChart } = await import('../../output/bar-chart.js');
+      const { chartSeries } = await import('./stats-chart.js');
+      return plan.by.map((f) => barChart(chartSeries(f, result.counts[f] ?? []), session.terminal.columns)).join('\n');
+    },
+    one: Object.fromEntries(plan.by.map((f) => [f, result.counts[f] ?? []])),
+    rows: {
+      spec: { tableColumns: columns, csvColumns: columns },
+      rows: plan.by.flatMap((field) =>
+        (result.counts[field] ?? []).map((c) => ({ field, value: c.value, count: c.count })),
+      ),
+    },
+  });
 }

@@ -109,7 +109,12 @@ export function syncSummaryLine(r: SyncResult, archiveName?: string): string {
   return `fetched ${groupDigits(r.fetched)} · ${groupDigits(r.added)} new · ${groupDigits(r.updated)} updated · archive: ${groupDigits(total)} recalls${span}${archiveName ? ` in ${archiveName}` : ''}`;
 }
 
-/** The -f json summary; `total` is the archive's size after the run. */
+/** The summary for programs (-f json); `total` is the archive's size after the run. */
+export function syncSummary(r: SyncResult): Record<string, number> {
+  return { fetched: r.fetched, new: r.added, updated: r.updated, unchanged: r.unchanged, total: r.extent.total };
+}
+
+/** The summary for programs as one line of JSON, as --watch prints it after each sync. */
 export function syncSummaryJson(r: SyncResult): string {
-  return `${JSON.stringify({ fetched: r.fetched, new: r.added, updated: r.updated, unchanged: r.unchanged, total: r.extent.total })}\n`;
+  return `${JSON.stringify(syncSummary(r))}\n`;
 }

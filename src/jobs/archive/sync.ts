@@ -4,7 +4,7 @@ import type { SyncPlan } from './plans.js';
 import type { ActionsPlan } from '../watch/plan.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { formatOfPath } from '../../runtime/files/output-target.js';
+import { askedFormat } from '../../runtime/files/output-target.js';
 import { tellsSuccess } from '../../runtime/files/write-output.js';
 import type { ApiSession, Session } from '../../runtime/session.js';
 import type { Settings } from '../../runtime/settings.js';
@@ -12,16 +12,15 @@ import { openArchiveAt, writerOptions, writing } from '../../runtime/archive/arc
 import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../watch/poll-interval.js';
-import { syncOnce, syncSummaryJson, syncSummaryLine } from './sync-once.js';
+import { syncOnce, syncSummary, syncSummaryJson, syncSummaryLine } from './sync-once.js';
 import type { OutboxDelivery } from './outbox-delivery.js';
 
 /**
- * Whether the summary goes to stdout as JSON (-f json or jsonl); sync has no records to print otherwise.
- * Any other -f, or an -o extension of another format, was refused before the run (format-choices.ts).
+ * Whether the summary goes to stdout as JSON: when -f or the -o extension asks for a format, which can only be
+ * one of sync's (json, jsonl: others were refused before the run, format-choices.ts); sync has no records.
  */
 function jsonSummary(settings: Settings): boolean {
-  const format = settings.format ?? formatOfPath(settings.output);
-  if (format === 'json' || format === 'jsonl') return true;
+  if (askedFormat(settings)) return true;
   if (settings.output) throw new UsageError('sync writes its summary to -o only with -f json');
   return false;
 }
@@ -37,8 +36,7 @@ export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
     if (json && plan.intervalMs !== undefined && settings.output) {
       throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
     }
-    // The summary is one JSON object, whichever of json and jsonl was asked for.
-    const output = json ? await session.output({ format: 'json' }) : undefined;
+    const output = json ? await session.output() : undefined;
     const { actions } = plan;
     const target = session.archive(plan.db);
     if (settings.verbose) api.status.note(`archive: ${target.name}`);
@@ -61,7 +59,9 @@ export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
       if (tellsSuccess(api)) api.status.note(syncSummaryLine(result, named(api, opened)));
       return;
     }
-    await output.write((sink) => sink.text(syncSummaryJson(result)));
+    // The summary is one JSON object on one line, whichever of json and jsonl was asked for.
+    const summary = syncSummary(result);
+    await output.write((sink) => sink.document({ one: summary, items: [summary] }));
   } finally {
     await delivery?.close();
     await archive?.close();

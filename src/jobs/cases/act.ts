@@ -1,7 +1,6 @@
 // Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
 import type { DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, CaseView } from '../../archive/index.js';
-import { escapeJsonControls } from '../../output/control-escapes.js';
 import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
@@ -70,24 +69,18 @@ async function printCases(
   list: { c: CaseView; recall: Record<string, unknown> | undefined | null }[],
   one = false,
 ): Promise<void> {
-  const { format } = output;
   const json = list.map(({ c, recall }) =>
     recall === null ? caseRecord(c) : { ...caseRecord(c), recall: recall ?? null },
   );
-  const body =
-    format === 'table'
-      ? list.map(({ c, recall }) => caseText(c, recall ?? undefined, recall !== null)).join('\n')
-      : format === 'json'
-        ? `${escapeJsonControls(JSON.stringify(one ? json[0] : json, null, 2))}\n`
-        : json.map((j) => `${escapeJsonControls(JSON.stringify(j))}\n`).join('');
-  await output.write(async (sink) => {
-    if (format !== 'csv') return sink.text(body);
-    const columns = [...CASE_FIELDS];
-    await sink.rows(
-      { tableColumns: columns, csvColumns: columns },
-      list.map(({ c }) => caseRecord(c)),
-    );
-  });
+  const columns = [...CASE_FIELDS];
+  await output.write((sink) =>
+    sink.document({
+      people: () => list.map(({ c, recall }) => caseText(c, recall ?? undefined, recall !== null)).join('\n'),
+      whole: one ? json[0] : json,
+      items: json,
+      rows: { spec: { tableColumns: columns, csvColumns: columns }, rows: list.map(({ c }) => caseRecord(c)) },
+    }),
+  );
 }
 
 /** The ids a step acts on: those given, or every case the selection finds. */
@@ -135,7 +128,6 @@ export async function runStep(plan: CaseStepPlan, session: Session): Promise<voi
 export async function runVerify(db: DbChoice, session: Session): Promise<void> {
   // The format first: a bad -f or -o is refused before the archive is opened.
   const output = await session.output();
-  const { format } = output;
   await withArchive(session, db, 'read', async (archive, where) => {
     const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(
       { archive: where, status: session.status },
@@ -150,13 +142,15 @@ export async function runVerify(db: DbChoice, session: Session): Promise<void> {
         ? { seq: check.broken.seq, case_id: check.broken.caseId ?? null, problem: check.broken.problem }
         : null,
     };
-    const text =
-      format === 'table'
-        ? check.broken
-          ? ''
-          : `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`
-        : `${escapeJsonControls(JSON.stringify(result, null, format === 'json' ? 2 : undefined))}\n`;
-    if (text !== '') await output.write((sink) => sink.text(text));
+    // People read a broken log in the error alone; programs get the result either way.
+    if (!(check.broken && output.format.forPeople))
+      await output.write((sink) =>
+        sink.document({
+          people: () => `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`,
+          whole: result,
+          items: [result],
+        }),
+      );
     if (check.broken) {
       const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
       throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);

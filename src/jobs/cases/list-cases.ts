@@ -29,10 +29,9 @@ export async function runCasesList(plan: CasesListPlan, session: Session): Promi
   }
   cases.sort(byLevelAndSeverity);
   // A table is read by people: the due time to the minute (UTC), so it fits beside the others.
-  const rows =
-    output.format === 'table'
-      ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16).replace('T', ' ') : null }))
-      : cases.map(caseRecord);
+  const rows = output.format.forPeople
+    ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16).replace('T', ' ') : null }))
+    : cases.map(caseRecord);
   const spec = {
     tableColumns: CASE_TABLE_COLUMNS,
     csvColumns: [...CASE_FIELDS],
@@ -41,5 +40,5 @@ export async function runCasesList(plan: CasesListPlan, session: Session): Promi
     wholeHeaders: true,
   };
   await output.write((sink) => sink.rows(spec, rows));
-  if (output.format === 'table') session.status.note(`${counted(cases.length, 'case', 'cases')} in ${where.name}`);
+  if (output.format.forPeople) session.status.note(`${counted(cases.length, 'case', 'cases')} in ${where.name}`);
 }

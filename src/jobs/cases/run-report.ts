@@ -1,7 +1,6 @@
 // Runs `report`: gathers the period's cases, coverage and monitoring health, and writes them in one format, atomically with -o.
 import type { ReportFormat } from '../../output/format-kinds.js';
 import path from 'node:path';
-import packageJson from '../../../package.json' with { type: 'json' };
 import { GENESIS } from '../../archive/cases-chain.js';
 import { allowedSources } from '../../runtime/archive/allowed-sources.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
@@ -9,6 +8,7 @@ import { loadMatcher } from '../matching/load-catalogue.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { readArchive } from '../../runtime/archive/read-archive.js';
 import { announceWritten } from '../../runtime/files/write-output.js';
+import { TOOL_VERSION } from '../../runtime/tool-version.js';
 import type { Session } from '../../runtime/session.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
@@ -96,7 +96,7 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
       period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
       provenance: {
         tool: 'recall-feed',
-        version: packageJson.version,
+        version: TOOL_VERSION,
         archive: where.name,
         catalogue:
           plan.catalog === undefined
@@ -114,14 +114,17 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
   } finally {
     await archive.close();
   }
-  await output.write(async (sink) => {
-    if (sink.format !== 'csv') return sink.text(renderReport(sink.format, data));
-    const columns = [...REPORT_CSV_COLUMNS];
-    await sink.rows({ tableColumns: columns, csvColumns: columns, formulaGuard: true }, [
-      ...data.cases.map(reportCsvRow),
-      ...(data.coverage.catalogue?.excluded ?? []).map(reportCsvExcludedRow),
-    ]);
-  });
+  const columns = [...REPORT_CSV_COLUMNS];
+  // A page (html, markdown) or the model (json) from the report's renderers; rows for a tabular format (csv).
+  await output.write((sink) =>
+    sink.document({
+      text: (format) => renderReport(format.name, data),
+      rows: {
+        spec: { tableColumns: columns, csvColumns: columns, formulaGuard: true },
+        rows: [...data.cases.map(reportCsvRow), ...(data.coverage.catalogue?.excluded ?? []).map(reportCsvExcludedRow)],
+      },
+    }),
+  );
   if (!data.chain.intact)
     status.warn(`the case log is broken: ${data.chain.problem ?? ''} (see recall-feed cases verify)`);
   // The verdict the page and the JSON give, in the same words; a complete one only where someone reads it live.

@@ -69,14 +69,14 @@ export async function postDigest(
 ) {
   const { HttpAgent } = await import('../../api/http-agent.js');
   const { webhookAction } = await import('../../actions/webhook-action.js');
-  const { maskWebhookUrl } = await import('../../actions/webhook-url.js');
+  const { AS_GIVEN, maskWebhookUrl } = await import('../../actions/webhook-url.js');
   const { proxyFromEnv } = await import('../../runtime/api-session.js');
   const agent = new HttpAgent({ proxy: proxyFromEnv(ctx.env), timeoutMs });
-  // The payload is built here; the action posts it as it is (its json format).
+  // The payload is built here; the action posts it as it is.
   const { slackDigest, teamsDigest } = await import('../../output/digest/digest-chat.js');
   const payload =
     hook.format === 'slack' ? slackDigest(d, emailedTo) : hook.format === 'teams' ? teamsDigest(d, emailedTo) : d;
-  const post = webhookAction({ url: hook.url, format: 'json', timeoutMs, agent, now: ctx.now });
+  const post = webhookAction({ url: hook.url, format: AS_GIVEN, timeoutMs, agent, now: ctx.now });
   try {
     await withRetries(
       async (): Promise<AttemptResult> => post.attempt(payload as unknown as Record<string, unknown>, ctx.signal),

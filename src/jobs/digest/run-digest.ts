@@ -35,7 +35,7 @@ export async function runDigest(plan: DigestPlan, session: Session): Promise<voi
   const digest = await collectDigest(plan, where, session);
   ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   if (plan.print) {
-    const text = await renderDigest(digest, output.format, session.terminal.columns);
+    const text = await renderDigest(digest, output.format.name, session.terminal.columns);
     await output.write((sink) => sink.text(text));
   }
   const { emailDigest, postDigest } = await import('./deliver-digest.js');

@@ -1,13 +1,10 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
-import path from 'node:path';
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
-import { outputFile } from '../../runtime/files/output-target.js';
 import { settingSource } from '../../runtime/settings.js';
 import { proxyFromEnv } from '../../runtime/api-session.js';
 import type { Session } from '../../runtime/session.js';
 import { checkApiKey } from '../../api/request-target.js';
 import { plainLine } from '../../output/control-escapes.js';
-import { formatOfKindExtension } from '../../output/format-kinds.js';
 import { type CheckResult, fail, messageOf, overall, skip } from './check.js';
 import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
@@ -85,25 +82,10 @@ export async function collectChecks(
   return results;
 }
 
-type DoctorFormat = 'table' | 'json' | 'jsonl';
-
-/**
- * -f (checked against doctor's formats before the command ran, in any case: `JSON` is json), else the -o
- * file's extension, else a table on a terminal and JSON lines otherwise. Never the profile's format: it is
- * the record commands' default, and may be one doctor does not write (csv).
- */
-function doctorFormat(session: Session): DoctorFormat {
-  const { format } = session.settings;
-  if (format !== undefined) return format as DoctorFormat;
-  const file = outputFile(session.settings);
-  const byExtension = file && formatOfKindExtension('record', ['json', 'jsonl'] as const, path.extname(file));
-  if (byExtension) return byExtension;
-  return session.terminal.stdoutIsTTY && !file ? 'table' : 'jsonl';
-}
-
 /** `profileProblem`: why the profile's values were left out of the settings (the config check fails with it). */
 export async function runDoctor(plan: DoctorPlan, session: Session, profileProblem?: Error): Promise<void> {
-  const output = await session.output({ format: doctorFormat(session) });
+  // -f, else the -o extension, else a table on a terminal and JSON lines otherwise; never the profile's format.
+  const output = await session.output({ status: 'file' });
   const results = await collectChecks(plan, session, profileProblem);
   const status = overall(results);
   // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
@@ -113,13 +95,12 @@ export async function runDoctor(plan: DoctorPlan, session: Session, profileProbl
     detail: plainLine(r.detail),
     ...(r.hint ? { hint: plainLine(r.hint) } : {}),
   }));
-  const text =
-    output.format === 'json'
-      ? `${JSON.stringify({ status, checks: clean }, null, 2)}\n`
-      : output.format === 'jsonl'
-        ? clean.map((r) => `${JSON.stringify(r)}\n`).join('')
-        : await renderTable(clean, session.terminal.columns);
-  await output.write((sink) => sink.text(text));
+  const doc = {
+    people: () => renderTable(clean, session.terminal.columns),
+    whole: { status, checks: clean },
+    items: clean,
+  };
+  await output.write((sink) => sink.document(doc));
   if (status !== 'ok') throw new DoctorFindingsError(status);
 }
 

@@ -1,5 +1,4 @@
 // A plain `feed` run: pages through the window and streams each page to stdout or `-o`; a failure keeps what can be resumed.
-import { formatSpec } from '../../output/formats.js';
 import { counted } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
@@ -115,12 +114,11 @@ export async function runExport(
       await fill(plan, session, ctx, sink, progress, head);
       session.lock?.check();
     },
-    (err, target) =>
-      keepForResume(err, { session, ctx, target, progress, resumable: formatSpec(plan.format).resumable }),
+    (err, target) => keepForResume(err, { session, ctx, target, progress, resumable: output.format.resumable }),
   );
   session.status.stop();
   ctx.ops?.counts({ fetched: progress.fetched });
-  if (plan.format === 'table' || session.settings.verbose) {
+  if (output.format.forPeople || session.settings.verbose) {
     const fetched = isEmptyFilter(plan.filter) ? undefined : progress.fetched;
     session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched));
   }

@@ -92,7 +92,7 @@ async function matchAll(
     });
     // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
     // within each). The machine formats stream as found.
-    const held: Record<string, unknown>[] | undefined = output.format === 'table' ? [] : undefined;
+    const held: Record<string, unknown>[] | undefined = output.format.forPeople ? [] : undefined;
     await status.start('matching recalls…');
     for await (const batch of batches) {
       const rows: Record<string, unknown>[] = [];

@@ -55,7 +55,7 @@ function matchOutput(
           if (rows.length === 0) return;
           renderer ??= open();
           // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
-          await renderer.write(plan.format === 'table' ? [...rows].sort(byLevelThenSeverity) : rows);
+          await renderer.write(sink.format.forPeople ? [...rows].sort(byLevelThenSeverity) : rows);
           if (cases)
             cases.note(
               casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),

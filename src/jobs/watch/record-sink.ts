@@ -1,6 +1,7 @@
 // Feeds pages of records to the renderer chosen for the run, creating it on the first records it sees; checks the csv header a run continues.
 import { RECALL_FIELDS } from '../../api/constants.js';
-import { type Format, formatSpec } from '../../output/formats.js';
+import type { FormatCapabilities } from '../../output/format-registry.js';
+import { formatSpec } from '../../output/formats.js';
 import { columnWarnings } from '../../runtime/options/column-names.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
@@ -9,8 +10,8 @@ import type { ApiSession } from '../../runtime/api-session.js';
 import type { FeedPlan } from './plan.js';
 
 /** The record schema's column types, for a format that types its columns (loaded only then: it loads zod). */
-export async function recallColumnKinds(format: Format) {
-  if (!formatSpec(format).typedColumns) return undefined;
+export async function recallColumnKinds(format: Pick<FormatCapabilities, 'typedColumns'>) {
+  if (!format.typedColumns) return undefined;
   return (await import('../../api/column-kinds.js')).RECALL_COLUMN_KINDS;
 }
 
@@ -58,7 +59,7 @@ function headerNeeds(plan: FeedPlan, first?: readonly Record<string, unknown>[])
  * Undefined when nothing is continued.
  */
 export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: string): Promise<CsvHead | undefined> {
-  if (plan.format !== 'csv' || target.headerSource === undefined) return undefined;
+  if (!formatSpec(plan.format).headerRow || target.headerSource === undefined) return undefined;
   const { checkHeaderFits, readCsvHead } = await import('../../runtime/files/csv-header.js');
   const head = await readCsvHead(target.headerSource);
   if (head) checkHeaderFits(shown, head.header, headerNeeds(plan));
@@ -71,14 +72,15 @@ export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: 
  * added to an existing file follows that file's header.
  */
 export function createRecordSink({ plan, session, sink, head }: PageSinkOptions): PageSink {
-  const { format } = plan;
+  const { format } = sink;
   const { target } = sink;
   type Renderer = Awaited<ReturnType<typeof create>>;
   let renderer: Renderer | undefined;
   async function create(first: readonly Record<string, unknown>[]) {
     const custom = plan.custom !== undefined;
     const fromRecords = Object.keys(first[0] ?? {});
-    for (const w of columnWarnings({ columns: plan.columns, format, records: first })) session.status.warn(w);
+    for (const w of columnWarnings({ columns: plan.columns, format: format.name, records: first }))
+      session.status.warn(w);
     const existingHeader = head?.header;
     // A custom feed's columns are known now: its rows must share a column with the file, or none is written.
     if (existingHeader && custom && first.length > 0) {
@@ -112,7 +114,7 @@ export function createRecordSink({ plan, session, sink, head }: PageSinkOptions)
     async end() {
       // An empty json run still prints a valid document, and an empty csv or parquet file gets its header
       // (on stdout, nothing new is silence: a cron job's mail stays empty).
-      const framed = format === 'json' || (formatSpec(format).headerWhenEmpty && target.kind === 'file');
+      const framed = format.framed || (format.headerWhenEmpty && target.kind === 'file');
       if (!renderer && framed) renderer = await create([]);
       await renderer?.end();
     },

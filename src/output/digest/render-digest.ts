@@ -10,7 +10,8 @@ const DIGEST_RENDERERS: Record<DigestFormat, (d: Digest, width: number) => Promi
   json: async (d) => `${jsonText(d)}\n`,
 };
 
-/** The digest as `format` writes it; `width` is the terminal's, for text. */
-export function renderDigest(d: Digest, format: DigestFormat, width: number): Promise<string> {
-  return DIGEST_RENDERERS[format](d, width);
+/** The digest as the format named `format` writes it; `width` is the terminal's, for text. */
+export function renderDigest(d: Digest, format: string, width: number): Promise<string> {
+  if (!Object.hasOwn(DIGEST_RENDERERS, format)) throw new TypeError(`the digest has no ${format} form`);
+  return DIGEST_RENDERERS[format as DigestFormat](d, width);
 }

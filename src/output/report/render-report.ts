@@ -13,7 +13,8 @@ const REPORT_RENDERERS: Record<ReportDocumentFormat, (data: ReportData) => strin
   json: (data) => `${escapeJsonControls(JSON.stringify(data, null, 2))}\n`,
 };
 
-/** The report as `format` writes it. */
-export function renderReport(format: ReportDocumentFormat, data: ReportData): string {
-  return REPORT_RENDERERS[format](data);
+/** The report as the format named `format` writes it (csv is rows: not here). */
+export function renderReport(format: string, data: ReportData): string {
+  if (!Object.hasOwn(REPORT_RENDERERS, format)) throw new TypeError(`the report has no ${format} document`);
+  return REPORT_RENDERERS[format as ReportDocumentFormat](data);
 }

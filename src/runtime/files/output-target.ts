@@ -1,6 +1,7 @@
 // Picks the output format and target for a command, so feed and sources decide them the same way.
 import path from 'node:path';
-import { formatOfExtension, formatSpec } from '../../output/formats.js';
+import { allFormats, defaultFormat, formatNamed, type OutputFormat } from '../../output/format-registry.js';
+import { formatOfExtension, FORMATS } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import type { Format, Settings } from '../settings.js';
@@ -15,21 +16,39 @@ export function formatOfPath(file: string | undefined): Format | undefined {
 }
 
 /**
- * Extensions of formats this tool does not write: `-o x.json.gz` or `-o x.tsv` would get plain jsonl
+ * Extensions of formats no record is written in: `-o x.json.gz` or `-o x.tsv` would get plain jsonl
  * under a name that promises something else. Other names (none, .txt, .out) take the usual format.
  */
 const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
-const OTHER_FORMATS = new Set(['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml', '.html']);
+/** Formats no format in the registry writes (unless one is registered for the extension: the registry wins). */
+const FOREIGN = ['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml'];
+/** Names any text, not one format (the digest's text): a record command writes its usual format under it. */
+const ANY_TEXT = '.txt';
+
+/** Whether records are never written under `ext`: a foreign format's, or a document format's (`.html`, `.md`). */
+function otherFormat(ext: string): boolean {
+  if (ext === ANY_TEXT || formatOfExtension(ext)) return false;
+  return FOREIGN.includes(ext) || allFormats().some((f) => f.kind !== 'records' && f.extensions.includes(ext));
+}
+
+/** `a, b or c`. */
+function listed(names: readonly string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? '');
+}
 
 function refuseUnwritten(output: string): void {
   const ext = path.extname(output).toLowerCase();
   const compressed = COMPRESSED.has(ext);
-  if (!compressed && !OTHER_FORMATS.has(ext)) return;
+  if (!compressed && !otherFormat(ext)) return;
+  const pipe = defaultFormat('pipe').name;
+  // The formats a file name can pick, alphabetically, as a reader scans them.
+  const byName = FORMATS.filter((f) => formatNamed(f).extensions.length > 0).sort();
+  const example = formatNamed(byName[0] ?? pipe).extensions[0] ?? '';
   throw new UsageError(
     `recall-feed does not write ${ext} files (-o ${output})`,
     compressed
-      ? `pipe it to the compressor instead (recall-feed feed -f jsonl | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
-      : 'write csv, json, jsonl or parquet (e.g. -o recalls.csv), or say the format with -f to write it under that name anyway',
+      ? `pipe it to the compressor instead (recall-feed feed -f ${pipe} | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
+      : `write ${listed(byName)} (e.g. -o recalls${example}), or say the format with -f to write it under that name anyway`,
   );
 }
 
@@ -42,24 +61,48 @@ export const outputFile = (settings: Pick<Settings, 'output'>) =>
  * in a pipe. Without --format, an extension of a format not written (.gz, .tsv) is a usage error.
  */
 export function chooseFormat(settings: Settings, terminal: Terminal): Format {
+  return chooseOutputFormat(settings, terminal).name;
+}
+
+/** The format `chooseFormat` names, as the registry's object. */
+export function chooseOutputFormat(settings: Settings, terminal: Terminal): OutputFormat {
   const output = outputFile(settings);
-  const format = settings.format ?? pickFormat(settings, output, terminal);
+  const format = settings.format ? formatNamed(settings.format) : pickFormat(settings, output, terminal);
   // A binary format is written into a file only: never a terminal, and not a pipe either (-o - too).
-  if (formatSpec(format).needsFile && !output) {
+  if (format.needsFile && !output) {
     throw new UsageError(
-      `-f ${format} writes a file: add -o <file>`,
-      `e.g. -o recalls${formatSpec(format).extensions[0] ?? ''}`,
+      `-f ${format.name} writes a file: add -o <file>`,
+      `e.g. -o recalls${format.extensions[0] ?? ''}`,
     );
   }
   return format;
 }
 
-function pickFormat(settings: Settings, output: string | undefined, terminal: Terminal): Format {
+function pickFormat(settings: Settings, output: string | undefined, terminal: Terminal): OutputFormat {
   if (output) refuseUnwritten(output);
   const byExtension = formatOfPath(output);
-  if (byExtension) return byExtension;
-  if (settings.profileFormat) return settings.profileFormat;
-  return terminal.stdoutIsTTY && !output ? 'table' : 'jsonl';
+  if (byExtension) return formatNamed(byExtension);
+  if (settings.profileFormat) return formatNamed(settings.profileFormat);
+  return defaultFormat(terminal.stdoutIsTTY && !output ? 'terminal' : 'pipe');
+}
+
+/**
+ * How a status answer (doctor's checks, health's line) is written. `file` (doctor): -f, else the -o extension,
+ * else the format for people on a terminal and the pipe's otherwise. `flag` (health): -f, else the format for
+ * people, wherever it goes. Never the profile's format: it is the record commands' default, and may be one the
+ * answer has no form in. -f and -o were checked against the command's formats before it ran.
+ */
+export function chooseStatusFormat(settings: Settings, terminal: Terminal, choice: 'file' | 'flag'): OutputFormat {
+  if (choice === 'flag') return settings.format ? formatNamed(settings.format) : defaultFormat('terminal');
+  const asked = askedFormat(settings);
+  if (asked) return asked;
+  return defaultFormat(terminal.stdoutIsTTY && !outputFile(settings) ? 'terminal' : 'pipe');
+}
+
+/** The format -f or else the -o extension asks for; undefined when neither does (sync then prints no summary). */
+export function askedFormat(settings: Settings): OutputFormat | undefined {
+  const name = settings.format ?? formatOfPath(outputFile(settings));
+  return name === undefined ? undefined : formatNamed(name);
 }
 
 /** Whether what goes to `target` lands on the user's terminal (stdout, and stdout is one): escape controls then. */

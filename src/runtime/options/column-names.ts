@@ -1,5 +1,5 @@
 // Checks --columns names: refuses typos of recall fields before any request; warns where the shape is unknown or the format ignores them.
-import { formatSpec, isFormat } from '../../output/formats.js';
+import { FORMATS, formatSpec, isFormat } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 
 const MAX_SUGGESTIONS = 3;
@@ -91,8 +91,11 @@ export interface ColumnWarningInput {
 export function columnWarnings({ columns, format, records }: ColumnWarningInput): string[] {
   if (!columns) return [];
   // Formats that print whole records, where --columns has no effect.
-  if (isFormat(format) && formatSpec(format).wholeRecords)
-    return [`--columns applies to table, csv and parquet only; ${format} prints whole records`];
+  if (isFormat(format) && formatSpec(format).wholeRecords) {
+    const chosen = FORMATS.filter((f) => !formatSpec(f).wholeRecords);
+    const listed = chosen.length > 1 ? `${chosen.slice(0, -1).join(', ')} and ${chosen.at(-1)}` : chosen.join('');
+    return [`--columns applies to ${listed} only; ${format} prints whole records`];
+  }
   if (!records || records.length === 0) return [];
   const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
   const missing = columns.filter((c) => !fields.includes(c));
