@@ -18,7 +18,7 @@ const COLUMNS = [
   'raw',
 ];
 
-/** Prepared once per connection, run synchronously inside the page's transaction (shared upsert.ts). */
+/** Prepared once per connection, run synchronously inside the page's transaction (features/upsert.ts). */
 export class SqliteRecalls implements RecallWriter {
   private readonly insert: Database.Statement;
   private readonly update: Database.Statement;
