@@ -4,7 +4,8 @@ import type { NewEvent } from '../cases-model.js';
 import type { Dialect, SqlClient } from '../sql/client.js';
 
 /** Must run inside a write transaction: the head read here must not move before the insert. */
-export async function appendEvent(client: SqlClient, d: Dialect, e: NewEvent): Promise<StoredEvent> {
+export async function appendEvent(client: SqlClient, d: Dialect, event: NewEvent): Promise<StoredEvent> {
+  const e = d.texts(event);
   const head = await client.get<{ seq: number; hash: string }>(
     `SELECT seq, hash FROM ${d.t('case_events')} ORDER BY seq DESC LIMIT 1`,
   );

@@ -39,7 +39,8 @@ export function openCases(
   return client.transaction('write', async () => {
     if (levels !== undefined) await setMeta(client, d, 'case_levels', levels.join(','));
     let opened = 0;
-    for (const c of candidates) {
+    // As stored: the case row and its opened event's detail agree (cases verify compares them).
+    for (const c of d.texts(candidates)) {
       const row = canonicalJson(c.catalogRow);
       // Looked up first (under the lock): a conflicting INSERT would still take an id on PostgreSQL.
       const had = await client.get(`SELECT 1 AS one FROM ${d.t('cases')} WHERE catalog_key = ? AND recall_id = ?`, [

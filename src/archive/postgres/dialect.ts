@@ -1,5 +1,6 @@
 // PostgreSQL's side of the dialect layer: tables in the archive's schema, arrays, tsquery, the server's clock.
 import type { Dialect } from '../sql/client.js';
+import { pgTexts } from './pg-text.js';
 import { quoted } from './schema.js';
 import { tsqueryText } from './search.js';
 
@@ -23,6 +24,7 @@ export function postgresDialect(schema: string): Dialect {
     claimLock: 'FOR UPDATE SKIP LOCKED',
     later: (_nowMs, ms) => ({ sql: "clock_timestamp() + ? * interval '1 millisecond'", params: [ms] }),
     now: () => ({ sql: 'clock_timestamp()', params: [] }),
+    texts: pgTexts,
     stamp: () => ({ sql: 'clock_timestamp()', params: [] }),
   };
 }

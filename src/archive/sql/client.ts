@@ -52,6 +52,11 @@ export interface Dialect {
   later(nowMs: number, ms: number): Fragment;
   /** Now on that clock, as lease_until holds it. */
   now(nowMs: number): Fragment;
+  /**
+   * `value` (strings inside objects and arrays too) as a text column holds it: as it is on SQLite; on PostgreSQL,
+   * whose text refuses NUL, with U+FFFD in its place. Applied before a value is hashed, so the chain holds the stored text.
+   */
+  texts<T>(value: T): T;
   /** Now as done_at holds it (ISO text on SQLite, timestamptz on PostgreSQL). */
   stamp(nowMs: number): Fragment;
 }

@@ -34,5 +34,6 @@ export const sqliteDialect: Dialect = {
   claimLock: '',
   later: (nowMs, ms) => ({ sql: '?', params: [nowMs + ms] }),
   now: (nowMs) => ({ sql: '?', params: [nowMs] }),
+  texts: (value) => value,
   stamp: (nowMs) => ({ sql: '?', params: [new Date(nowMs).toISOString()] }),
 };
