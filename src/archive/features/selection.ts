@@ -27,14 +27,14 @@ export function selection(d: Dialect, q: ArchiveQuery): Selection {
 }
 
 /**
- * The matching rows in order (ties broken by id in the same direction), one at a time: each record's stored
+ * The matching rows in order (ties broken by id in the same direction), a batch at a time: each record's stored
  * JSON text, with the record parsed when a residual filter had to parse it to check it.
  */
 async function* matchingRows(
   client: SqlClient,
   d: Dialect,
   q: ArchiveListing,
-): AsyncGenerator<[text: string, record: Record<string, unknown> | undefined]> {
+): AsyncGenerator<[text: string, record: Record<string, unknown> | undefined][]> {
   if (q.limit === 0) return;
   const sel = selection(d, q);
   const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
@@ -44,33 +44,38 @@ async function* matchingRows(
   const sql = `SELECT r.raw FROM ${d.t('recalls')} r WHERE ${sel.where}
     ORDER BY r.${column} ${d.order(dir)}, r.id ${dir === 'asc' ? 'ASC' : 'DESC'}${sqlLimit ? ' LIMIT ?' : ''}`;
   const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
-  let n = 0;
+  let left = q.limit ?? Number.POSITIVE_INFINITY;
   const { residual } = sel;
-  for await (const { raw } of client.iterate<{ raw: string }>(sql, params)) {
-    let record: Record<string, unknown> | undefined;
-    if (residual) {
-      record = JSON.parse(raw) as Record<string, unknown>;
-      if (!residual(record)) continue;
+  for await (const rows of client.batches<{ raw: string }>(sql, params)) {
+    const out: [string, Record<string, unknown> | undefined][] = [];
+    for (const { raw } of rows) {
+      let record: Record<string, unknown> | undefined;
+      if (residual) {
+        record = JSON.parse(raw) as Record<string, unknown>;
+        if (!residual(record)) continue;
+      }
+      out.push([raw, record]);
+      if (--left <= 0) break;
     }
-    yield [raw, record];
-    if (q.limit !== undefined && ++n >= q.limit) return;
+    yield out;
+    if (left <= 0) return;
   }
 }
 
-/** The matching records in order (ties broken by id in the same direction), parsed one at a time. */
+/** The matching records in order (ties broken by id in the same direction), parsed, a batch at a time. */
 export async function* listRecords(
   client: SqlClient,
   d: Dialect,
   q: ArchiveListing,
-): AsyncGenerator<Record<string, unknown>> {
-  for await (const [text, record] of matchingRows(client, d, q))
-    yield record ?? (JSON.parse(text) as Record<string, unknown>);
+): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const rows of matchingRows(client, d, q))
+    yield rows.map(([text, record]) => record ?? (JSON.parse(text) as Record<string, unknown>));
 }
 
 /**
  * The same records as stored: JSON.stringify's text of each (upsert), for output that is JSON anyway and need
  * not parse a record only to serialize it again.
  */
-export async function* listRecordTexts(client: SqlClient, d: Dialect, q: ArchiveListing): AsyncGenerator<string> {
-  for await (const [text] of matchingRows(client, d, q)) yield text;
+export async function* listRecordTexts(client: SqlClient, d: Dialect, q: ArchiveListing): AsyncGenerator<string[]> {
+  for await (const rows of matchingRows(client, d, q)) yield rows.map(([text]) => text);
 }

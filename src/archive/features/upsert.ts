@@ -8,9 +8,9 @@ import type { ArchivedRecord, UpsertCounts } from '../store.js';
 import { casesOnRecallUpdates, type RecallUpdate } from './cases-reopen.js';
 import { queueOutbox } from './outbox.js';
 
-/** The page's JSON texts and update instants: computed before its turn. */
+/** The page's JSON texts: computed before its turn. */
 export function pageRows(records: readonly ArchivedRecord[]): PageRow[] {
-  return records.map((record) => ({ record, raw: JSON.stringify(record), updatedUs: micros(record.updated_at) }));
+  return records.map((record) => ({ record, raw: JSON.stringify(record) }));
 }
 
 const HISTORY = ['recall_id', 'version', 'updated_at', 'stored_run', 'replaced_run', 'raw'];
@@ -25,8 +25,10 @@ function decide(rows: readonly PageRow[], stored: Map<number, StoredRecall>, run
       counts.unchanged++;
       continue;
     }
-    // An older version arriving late (a concurrent sync that fetched before the change) is not stored.
-    if (old && row.updatedUs !== null && old.updated_us !== null && row.updatedUs < old.updated_us) {
+    // Only now, for the few records that differ: an older version arriving late (a concurrent sync that fetched
+    // before the change) is not stored.
+    const updatedUs = micros(record.updated_at);
+    if (old && updatedUs !== null && old.updated_us !== null && updatedUs < old.updated_us) {
       counts.unchanged++;
       continue;
     }
@@ -36,7 +38,7 @@ function decide(rows: readonly PageRow[], stored: Map<number, StoredRecall>, run
     else counts.added++;
     // A record twice in one page: the second compares with the first.
     const updated_at = typeof record.updated_at === 'string' ? record.updated_at : null;
-    stored.set(record.id, { id: record.id, raw, version, updated_at, updated_us: row.updatedUs, version_run: runId });
+    stored.set(record.id, { id: record.id, raw, version, updated_at, updated_us: updatedUs, version_run: runId });
   }
   return writes;
 }

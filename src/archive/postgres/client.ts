@@ -60,8 +60,8 @@ export class PgClient implements SqlClient {
     return (await this.query(sql, params)).rowCount ?? 0;
   }
 
-  iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
-    return cursorRows(this.client, pgSql(sql), pgTexts([...params])) as AsyncIterable<T>;
+  batches<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T[]> {
+    return cursorRows(this.client, pgSql(sql), pgTexts([...params])) as AsyncIterable<T[]>;
   }
 
   async transaction<T>(kind: TransactionKind, fn: () => Promise<T>): Promise<T> {

@@ -8,14 +8,14 @@ export async function* cursorRows<T extends pg.QueryResultRow>(
   client: pg.Client,
   sql: string,
   params: unknown[],
-): AsyncGenerator<T> {
+): AsyncGenerator<T[]> {
   await client.query('BEGIN READ ONLY');
   try {
     await client.query(`DECLARE archive_rows NO SCROLL CURSOR FOR ${sql}`, params);
     for (;;) {
       const { rows } = await client.query<T>(`FETCH ${FETCH} FROM archive_rows`);
       if (rows.length === 0) break;
-      yield* rows;
+      yield rows;
     }
   } finally {
     await client.query('ROLLBACK').catch(() => {});

@@ -110,7 +110,8 @@ export async function stats(
       `SELECT r.id, r.raw FROM ${d.t('recalls')} r WHERE ${where}`,
       sel.params,
     );
-    for await (const row of rows) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
+    for await (const batch of rows)
+      for (const row of batch) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
     from = `(SELECT unnest($1::bigint[]) AS id) AS s JOIN ${d.t('recalls')} r ON r.id = s.id`;
     where = 'true';
     params = [ids];

@@ -22,8 +22,11 @@ export interface SqlClient {
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** A statement without rows; resolves to the rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
-  /** Rows one at a time, memory flat however many (a cursor on PostgreSQL): a listing, nothing else meanwhile. */
-  iterate<T>(sql: string, params?: readonly unknown[]): AsyncIterable<T>;
+  /**
+   * The rows a batch at a time, memory flat however many (a cursor on PostgreSQL): a listing, nothing else
+   * meanwhile. Batches, not rows: a promise per row would cost more than SQLite takes to read the row.
+   */
+  batches<T>(sql: string, params?: readonly unknown[]): AsyncIterable<T[]>;
   /** `fn` in one transaction; inside one already, `fn` joins it (a page's hooks join the page's transaction). */
   transaction<T>(kind: TransactionKind, fn: () => Promise<T>): Promise<T>;
 }

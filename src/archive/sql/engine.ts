@@ -13,11 +13,10 @@ export interface StoredRecall {
   version_run: number | null;
 }
 
-/** A record of the page, before any transaction: its JSON text and what the decision needs. */
+/** A record of the page, before any transaction: its JSON text. */
 export interface PageRow {
   record: ArchivedRecord;
   raw: string;
-  updatedUs: number | null;
 }
 
 /** A record the page stores: new (version 1, no `old`) or a new version of `old`. */

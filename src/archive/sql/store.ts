@@ -71,10 +71,11 @@ export class SqlStore implements ArchiveStore {
     return turn;
   }
 
-  private async *stream<T>(rows: (client: SqlClient) => AsyncIterable<T>): AsyncGenerator<T> {
+  /** A listing's batches as one row at a time: one promise per row, the least an async iterable costs. */
+  private async *stream<T>(batches: (client: SqlClient) => AsyncIterable<T[]>): AsyncGenerator<T> {
     await this.turns;
     try {
-      yield* rows(await this.e.client());
+      for await (const batch of batches(await this.e.client())) yield* batch;
     } catch (err) {
       throw this.e.failed(err);
     }

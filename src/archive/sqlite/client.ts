@@ -4,6 +4,8 @@ import type Database from 'better-sqlite3';
 import type { SqlClient, TransactionKind } from '../sql/client.js';
 
 const MAX_STATEMENTS = 500;
+/** Rows per batch of a listing: the first rows come at once (a --limit 20), later ones a page at a time. */
+const BATCH = 256;
 
 const BEGIN: Record<TransactionKind, string> = {
   // IMMEDIATE takes the write lock before reading, so two syncs never both decide a record is new.
@@ -68,9 +70,16 @@ export class SqliteClient implements SqlClient {
     return this.prepare(sql).run(...params).changes;
   }
 
-  async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
+  async *batches<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T[]> {
     await this.ready();
-    yield* this.prepare(sql).iterate(...params) as IterableIterator<T>;
+    let batch: T[] = [];
+    for (const row of this.prepare(sql).iterate(...params) as IterableIterator<T>) {
+      batch.push(row);
+      if (batch.length < BATCH) continue;
+      yield batch;
+      batch = [];
+    }
+    if (batch.length > 0) yield batch;
   }
 
   async transaction<T>(kind: TransactionKind, fn: () => Promise<T>): Promise<T> {
