@@ -45,7 +45,8 @@ function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function micros(value: unknown): number | null {
+/** An ISO 8601 instant as µs since the epoch; null when it is not one. */
+export function micros(value: unknown): number | null {
   if (typeof value !== 'string') return null;
   const us = timestampMicros(value);
   return Number.isNaN(us) ? null : us;

@@ -1,4 +1,4 @@
-// The archive interface both engines implement (SQLite in sqlite/, PostgreSQL in postgres/), and the types it speaks.
+// The archive interface the jobs use (implemented once, by sql/store.ts over either engine), and the types it speaks.
 import type { SortField, SortOrder } from '../api/constants.js';
 import type { RecordFilter } from '../filters/record-filter.js';
 import type { CaseLogCheck } from './cases-chain.js';

@@ -5,7 +5,10 @@ import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
 import { rawJsonb } from './pg-text.js';
 import { STAT_COLUMNS_VERSION } from './schema.js';
-import { cursorRows, selection } from './select.js';
+import { selection } from '../features/selection.js';
+import { cursorRows } from './cursor.js';
+import { numbered } from './client.js';
+import type { Dialect } from '../sql/client.js';
 
 /** The record as jsonb, a stored NUL (\u0000) cast as U+FFFD: see pg-text.ts. */
 const RAW = rawJsonb('r');
@@ -88,26 +91,28 @@ function settle(rows: { value: unknown; count: number }[]): ValueCount[] {
 
 export async function stats(
   client: pg.Client,
-  s: string,
+  d: Dialect,
   q: ArchiveQuery,
   by: readonly StatsField[],
   version: number,
 ): Promise<StatsResult> {
   const sources = version < STAT_COLUMNS_VERSION ? RAW_SOURCES : SOURCES;
-  const sel = selection(q);
-  let from = `${s}.recalls r`;
-  let where = sel.where;
+  const sel = selection(d, q);
+  let from = `${d.t('recalls')} r`;
+  // The selection's `?` as $n: the counts below add no parameter of their own.
+  let where = numbered(sel.where);
   let params = sel.params;
   if (sel.residual) {
     // Filters SQL cannot answer run on each record; the ids that pass become the selection.
     const ids: number[] = [];
     const rows = cursorRows<{ id: number; raw: string }>(
       client,
-      `SELECT r.id, r.raw FROM ${s}.recalls r WHERE ${sel.where}`,
+      `SELECT r.id, r.raw FROM ${d.t('recalls')} r WHERE ${where}`,
       sel.params,
     );
-    for await (const row of rows) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
-    from = `(SELECT unnest($1::bigint[]) AS id) AS s JOIN ${s}.recalls r ON r.id = s.id`;
+    for await (const batch of rows)
+      for (const row of batch) if (sel.residual(JSON.parse(row.raw) as Record<string, unknown>)) ids.push(row.id);
+    from = `(SELECT unnest($1::bigint[]) AS id) AS s JOIN ${d.t('recalls')} r ON r.id = s.id`;
     where = 'true';
     params = [ids];
   }

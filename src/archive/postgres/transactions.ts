@@ -21,7 +21,7 @@ export function setLockWait(client: pg.Client, wait: LockWait): void {
   waits.set(client, wait);
 }
 
-async function inTransaction<T>(client: pg.Client, begin: string, fn: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(client: pg.Client, begin: string, fn: () => Promise<T>): Promise<T> {
   await client.query(begin);
   try {
     const result = await fn();

@@ -6,7 +6,7 @@
 /** `PRAGMA application_id` of a recall-feed archive: "RCFA" in ASCII. */
 export const APPLICATION_ID = 0x52434641;
 
-/** The columns of recalls_fts, as V1 creates them; upsert.ts fills them (ftsValues in record-columns.ts). */
+/** The columns of recalls_fts, as V1 creates them; recalls.ts fills them (ftsValues in record-columns.ts). */
 export const FTS_COLUMNS = ['title', 'summary', 'product', 'brand', 'models', 'hazard', 'descriptions'] as const;
 
 const V1 = `
@@ -124,7 +124,7 @@ INSERT OR REPLACE INTO archive_meta (key, value) VALUES ('commit_us', (SELECT CA
 `;
 
 // The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
-// the page's transaction; a host claims rows with a lease (outbox.ts). PostgreSQL's mirrors it.
+// the page's transaction; a host claims rows with a lease (features/outbox.ts). PostgreSQL's mirrors it.
 const V5 = `
 CREATE TABLE outbox (
   id            INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -4,7 +4,8 @@ import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
 import { STAT_COLUMNS_VERSION } from './schema.js';
-import { selection } from './select.js';
+import { selection } from '../features/selection.js';
+import { sqliteDialect } from './dialect.js';
 
 type Source = { value: string; join: string };
 const bucket = (format: string): Source => ({
@@ -50,7 +51,7 @@ const RAW_SOURCES: Record<StatsField, Source> = {
 
 /** Where the selected recalls are: `recalls r` under a WHERE, or the ids a residual filter let through. */
 function selected(db: Database.Database, q: ArchiveQuery): { from: string; where: string; params: unknown[] } {
-  const sel = selection(q);
+  const sel = selection(sqliteDialect, q);
   if (!sel.residual) return { from: 'recalls r', where: sel.where, params: sel.params };
   // Filters SQL cannot answer run on each record; the ids that pass go to a temporary table.
   const ids: number[] = [];

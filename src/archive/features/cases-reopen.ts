@@ -1,6 +1,6 @@
-// The sync's hook on cases, on PostgreSQL: a new version of a recall reopens its closed cases, and notes the change on the others.
-import type pg from 'pg';
+// The sync's hook on cases: a new version of a recall reopens its closed cases, and notes the change on the others.
 import { type CaseOnRecall, recallUpdatedEvents } from '../cases-changes.js';
+import type { Dialect, SqlClient } from '../sql/client.js';
 import { appendEvent } from './cases-events.js';
 
 /** A recall the page stored a new version of, with the version it replaced. */
@@ -13,24 +13,25 @@ export interface RecallUpdate {
 
 /** Runs inside the sync's page transaction (under its write lock): the versions and these events commit together. */
 export async function casesOnRecallUpdates(
-  client: pg.Client,
-  s: string,
+  client: SqlClient,
+  d: Dialect,
   updates: readonly RecallUpdate[],
   now: () => number = Date.now,
 ): Promise<void> {
   if (updates.length === 0) return;
-  const { rows } = await client.query<CaseOnRecall & { recall_id: number }>(
-    `SELECT id, recall_id, status, outcome FROM ${s}.cases WHERE recall_id = ANY($1::bigint[]) ORDER BY id`,
-    [updates.map((u) => u.recallId)],
+  const ids = d.anyOf('recall_id', [...new Set(updates.map((u) => u.recallId))], 'bigint');
+  const rows = await client.all<CaseOnRecall & { recall_id: number }>(
+    `SELECT id, recall_id, status, outcome FROM ${d.t('cases')} WHERE ${ids.sql} ORDER BY id`,
+    ids.params,
   );
   if (rows.length === 0) return;
   const byRecall = new Map<number, CaseOnRecall[]>();
   for (const r of rows) byRecall.set(r.recall_id, [...(byRecall.get(r.recall_id) ?? []), r]);
-  // In the page's record order, as SQLite's hook appends them while it stores each record.
+  // In the page's record order.
   for (const u of updates) {
     const cases = byRecall.get(u.recallId);
     if (cases === undefined) continue;
     const at = new Date(now()).toISOString();
-    for (const e of recallUpdatedEvents(cases, u.version, u.oldRaw, u.record, at)) await appendEvent(client, s, e);
+    for (const e of recallUpdatedEvents(cases, u.version, u.oldRaw, u.record, at)) await appendEvent(client, d, e);
   }
 }

@@ -1,0 +1,31 @@
+// The archive's own facts in archive_meta: where its recalls come from, and the levels cases were last opened at.
+import { settleOrigin } from '../origin.js';
+import type { Dialect, SqlClient } from '../sql/client.js';
+import type { ArchiveOrigin } from '../store.js';
+
+/** Sets one fact, replacing it: in the caller's transaction. */
+export function setMeta(client: SqlClient, d: Dialect, key: string, value: string): Promise<number> {
+  return client.run(
+    `INSERT INTO ${d.t('archive_meta')} (key, value) VALUES (?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    [key, value],
+  );
+}
+
+/** Records the origin once, under the write lock; refuses recalls of the other origin (settleOrigin). */
+export function claimOrigin(client: SqlClient, d: Dialect, name: string, origin: ArchiveOrigin): Promise<void> {
+  return client.transaction('write', async () => {
+    const row = (await client.get<{ recorded: string | null; has: number | boolean }>(
+      `SELECT (SELECT value FROM ${d.t('archive_meta')} WHERE key = 'origin') AS recorded,
+              CASE WHEN EXISTS (SELECT 1 FROM ${d.t('recalls')}) THEN 1 ELSE 0 END AS has`,
+    )) as { recorded: string | null; has: number };
+    const holds = settleOrigin(name, row.recorded ?? undefined, row.has === 1, origin);
+    if (row.recorded === null)
+      await client.run(`INSERT INTO ${d.t('archive_meta')} (key, value) VALUES ('origin', ?)`, [holds]);
+  });
+}
+
+export async function caseLevels(client: SqlClient, d: Dialect): Promise<string[] | undefined> {
+  const row = await client.get<{ value: string }>(`SELECT value FROM ${d.t('archive_meta')} WHERE key = 'case_levels'`);
+  return row === undefined ? undefined : row.value.split(',').filter((l) => l !== '');
+}

@@ -1,0 +1,81 @@
+// Which recalls a query selects (window, sources, full text, record filters) as SQL over `recalls r`, and the listing.
+import { filterParts, SORT_COLUMN, type Selection } from '../query-parts.js';
+import type { Dialect, Fragment, SqlClient } from '../sql/client.js';
+import type { ArchiveListing, ArchiveQuery } from '../store.js';
+
+export function selection(d: Dialect, q: ArchiveQuery): Selection {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (f: Fragment) => {
+    where.push(f.sql);
+    params.push(...f.params);
+  };
+  if (q.sinceUs !== undefined) add({ sql: 'r.published_us >= ?', params: [q.sinceUs] });
+  if (q.untilUs !== undefined) add({ sql: 'r.published_us < ?', params: [q.untilUs] });
+  // No source at all selects nothing, as an empty IN list would.
+  if (q.sources) add(q.sources.length ? d.anyOf('r.data_source', q.sources, 'text') : { sql: d.false, params: [] });
+  if (q.search !== undefined) {
+    // No word at all (only spaces or `*`) matches nothing rather than everything.
+    add(d.search(q.search) ?? { sql: d.false, params: [] });
+  }
+  const parts = filterParts(q.filter);
+  for (const c of parts.sql) {
+    const column = `r.filter_${c.name}`;
+    add(c.kind === 'list' ? d.listHasAny(column, c.values) : d.contains(column, c.value));
+  }
+  return { where: where.length ? where.join(' AND ') : d.true, params, residual: parts.residual };
+}
+
+/**
+ * The matching rows in order (ties broken by id in the same direction), a batch at a time: each record's stored
+ * JSON text, with the record parsed when a residual filter had to parse it to check it.
+ */
+async function* matchingRows(
+  client: SqlClient,
+  d: Dialect,
+  q: ArchiveListing,
+): AsyncGenerator<[text: string, record: Record<string, unknown> | undefined][]> {
+  if (q.limit === 0) return;
+  const sel = selection(d, q);
+  const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
+  const dir = q.order ?? 'desc';
+  // With a residual filter the limit counts records that pass it, so it is applied here, not in SQL.
+  const sqlLimit = q.limit !== undefined && !sel.residual;
+  const sql = `SELECT r.raw FROM ${d.t('recalls')} r WHERE ${sel.where}
+    ORDER BY r.${column} ${d.order(dir)}, r.id ${dir === 'asc' ? 'ASC' : 'DESC'}${sqlLimit ? ' LIMIT ?' : ''}`;
+  const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
+  let left = q.limit ?? Number.POSITIVE_INFINITY;
+  const { residual } = sel;
+  for await (const rows of client.batches<{ raw: string }>(sql, params)) {
+    const out: [string, Record<string, unknown> | undefined][] = [];
+    for (const { raw } of rows) {
+      let record: Record<string, unknown> | undefined;
+      if (residual) {
+        record = JSON.parse(raw) as Record<string, unknown>;
+        if (!residual(record)) continue;
+      }
+      out.push([raw, record]);
+      if (--left <= 0) break;
+    }
+    yield out;
+    if (left <= 0) return;
+  }
+}
+
+/** The matching records in order (ties broken by id in the same direction), parsed, a batch at a time. */
+export async function* listRecords(
+  client: SqlClient,
+  d: Dialect,
+  q: ArchiveListing,
+): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const rows of matchingRows(client, d, q))
+    yield rows.map(([text, record]) => record ?? (JSON.parse(text) as Record<string, unknown>));
+}
+
+/**
+ * The same records as stored: JSON.stringify's text of each (upsert), for output that is JSON anyway and need
+ * not parse a record only to serialize it again.
+ */
+export async function* listRecordTexts(client: SqlClient, d: Dialect, q: ArchiveListing): AsyncGenerator<string[]> {
+  for await (const rows of matchingRows(client, d, q)) yield rows.map(([text]) => text);
+}

@@ -1,0 +1,63 @@
+// SQLite's side of a page: each decided record inserted or updated by prepared statements, its FTS5 row replaced.
+import type Database from 'better-sqlite3';
+import { ftsValues, recordColumns, SQL_FILTERS, STAT_COLUMNS } from '../record-columns.js';
+import type { RecallWrite, RecallWriter } from '../sql/engine.js';
+import type { SqliteClient } from './client.js';
+import { CommitStamp } from './commit-stamp.js';
+import { FTS_COLUMNS } from './schema.js';
+
+const COLUMNS = [
+  'data_source',
+  'published_at',
+  'updated_at',
+  'published_us',
+  'updated_us',
+  'created_us',
+  ...SQL_FILTERS.map((f) => `filter_${f}`),
+  ...Object.keys(STAT_COLUMNS).map((f) => `stat_${f}`),
+  'raw',
+];
+
+/** Prepared once per connection, run synchronously inside the page's transaction (features/upsert.ts). */
+export class SqliteRecalls implements RecallWriter {
+  private readonly insert: Database.Statement;
+  private readonly update: Database.Statement;
+  private readonly index: Database.Statement;
+  private readonly unindex: Database.Statement;
+  private readonly stamp: CommitStamp;
+
+  constructor(db: Database.Database, now: () => number = Date.now) {
+    this.stamp = new CommitStamp(db, now);
+    const names = COLUMNS.map((c) => `@${c}`).join(', ');
+    this.insert = db.prepare(
+      `INSERT INTO recalls (id, version, first_run, version_run, first_us, version_us, ${COLUMNS.join(', ')}) VALUES (@id, 1, @run, @run, @stamp, @stamp, ${names})`,
+    );
+    this.update = db.prepare(
+      `UPDATE recalls SET version = @version, version_run = @run, version_us = @stamp, ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+    );
+    this.index = db.prepare(
+      `INSERT INTO recalls_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    this.unindex = db.prepare('DELETE FROM recalls_fts WHERE rowid = ?');
+  }
+
+  /** Nothing ahead of the turn: most records of a sync are unchanged, and their columns are never derived. */
+  prepare(): undefined {
+    return undefined;
+  }
+
+  async write(_client: SqliteClient, _prepared: unknown, writes: readonly RecallWrite[], runId: number) {
+    if (writes.length === 0) return;
+    // Read under the write lock (BEGIN IMMEDIATE): every page committed before has a smaller stamp.
+    const stamp = this.stamp.next();
+    for (const { row, version, old } of writes) {
+      const { record, raw } = row;
+      const columns = { id: record.id, run: runId, stamp, ...recordColumns(record, raw) };
+      if (old) {
+        this.update.run({ ...columns, version });
+        this.unindex.run(record.id);
+      } else this.insert.run(columns);
+      this.index.run(record.id, ...ftsValues(record));
+    }
+  }
+}
