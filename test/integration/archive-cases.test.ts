@@ -135,16 +135,25 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         prev_hash: "prev_hash = prev_hash || 'x'",
         hash: "hash = hash || 'x'",
       };
+      // One copy, its events kept aside and put back after each edit: a copy per edit (44 PostgreSQL databases) took
+      // most of this test's time.
+      const copy = { ...where, db: (await editedCopy(where)).db };
+      await editArchive(copy, 'CREATE TABLE events_kept AS SELECT * FROM case_events');
       for (const seq of [1, 2, 3, 4]) {
         for (const [column, set] of Object.entries(edits)) {
-          const copy = await editedCopy(where, `UPDATE case_events SET ${set} WHERE seq = ${seq}`);
-          expect(copy.changed).toBe(1);
+          expect(await editArchive(copy, `UPDATE case_events SET ${set} WHERE seq = ${seq}`)).toBe(1);
           const reopened = await openArchive(copy.db, { create: false });
           const check = await reopened.verifyCases();
           await reopened.close();
           expect(check.broken, `${column} of event ${seq}`).toBeDefined();
+          await editArchive(copy, 'DELETE FROM case_events');
+          expect(await editArchive(copy, 'INSERT INTO case_events SELECT * FROM events_kept')).toBe(4);
         }
       }
+      // Put back, the events verify again: each break above was the edit's.
+      const restored = await openArchive(copy.db, { create: false });
+      expect((await restored.verifyCases()).broken).toBeUndefined();
+      await restored.close();
     });
 
     it('a catalogue row, title and note holding NUL still verify, their case and events agreeing as stored', async () => {
