@@ -171,7 +171,7 @@ function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
   return async (opts: StepFlags, globals: ListFlags & GlobalFlags, c: Context, args: string[]) => {
     const plan = planStep(name, args, { ...globals, ...opts }, c);
     const { runStep } = await import('../../jobs/cases/act.js');
-    await inSession(globals, c, (session) => runStep(plan, session));
+    await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'write' } }, (s) => runStep(plan, s));
   };
 }
 
@@ -230,7 +230,7 @@ fit, refuses the whole step and changes nothing.`,
         );
       const plan = planCasesList(opts);
       const { runCasesList } = await import('../../jobs/cases/list-cases.js');
-      await inSession(globals, c, (session) => runCasesList(plan, session));
+      await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) => runCasesList(plan, s));
     }),
   );
   writesFormats(cases.command('show'), 'record', one)
@@ -241,7 +241,9 @@ fit, refuses the whole step and changes nothing.`,
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
         const plan = { db: parseDb(globals), ids };
-        await inSession(globals, c, (session) => runShowCase(plan, session));
+        await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) =>
+          runShowCase(plan, s),
+        );
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
@@ -261,7 +263,7 @@ fit, refuses the whole step and changes nothing.`,
       action(ctx, async () => async (_opts, globals, c) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
         const db = parseDb(globals);
-        await inSession(globals, c, (session) => runVerify(db, session));
+        await inSession(globals, c, { output: {}, archive: { db, mode: 'read' } }, runVerify);
       }),
     );
 }

@@ -12,7 +12,7 @@ import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filt
 import { parseSourceList } from '../../runtime/options/option-parsers.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
+import { addOpsOptions, opsAction, withUses } from './ops-action.js';
 
 const DEFAULT_SINCE = '24h';
 
@@ -75,7 +75,9 @@ export function registerDigest(program: Program, ctx: Context): void {
         const { plan } = planDigest(opts, globals, session.ctx.now());
         const { settleDigest } = await import('./digest-plan.js');
         const { runDigest } = await import('../../jobs/digest/run-digest.js');
-        await runDigest(settleDigest(plan, session.settings), session);
+        const settled = settleDigest(plan, session.settings);
+        const uses = { output: { format: settled.format }, archive: { db: settled.db, mode: 'read' as const } };
+        await withUses(session, uses, (s) => runDigest(settled, s));
       },
       { ownFormat: true },
     ),

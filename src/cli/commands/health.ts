@@ -13,7 +13,7 @@ export function registerHealth(program: Program, ctx: Context): void {
     .action(
       action(ctx, async () => async (_opts, globals, c) => {
         const { runHealth } = await import('../../jobs/api/health.js');
-        await inSession(globals, c, (session) => runHealth({}, session));
+        await inSession(globals, c, {}, (session) => runHealth({}, session));
       }),
     );
 }

@@ -6,16 +6,15 @@ import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import type { Context } from '../../runtime/context.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
-import type { FeedPlan } from '../../jobs/watch/plan.js';
-import type { FeedOptions } from './feed-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
+import type { MatchWatchPlan } from '../../jobs/match/watch-match.js';
 import type { LearnPlan } from '../../jobs/match/match-learn.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { addFilterOptions, parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
+import { addOpsOptions, opsAction, withUses } from './ops-action.js';
 import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { parseSla } from '../../jobs/matching/sla.js';
 
@@ -114,17 +113,27 @@ export function registerMatch(program: Program, ctx: Context): void {
       if (opts.learn) {
         const plan = planLearn(opts);
         const { runMatchLearn } = await import('../../jobs/match/match-learn.js');
-        return runMatchLearn(plan, session);
+        return withUses(session, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) => runMatchLearn(plan, s));
       }
       if (opts.quality) {
         const plan = planQuality(opts, now);
         const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
-        return runMatchQuality(plan, session);
+        return withUses(session, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) =>
+          runMatchQuality(plan, s),
+        );
       }
-      const { planFeed } = await import('./feed-plan.js');
-      const { runMatch } = await import('../../jobs/match/run-match.js');
-      const planWatch = (flags: FeedOptions) => planFeed(flags, session.settings, session.terminal);
-      return runMatch(planMatch(opts, now, planWatch), session);
+      const [{ planFeedWatch }, { chooseFormat }] = await Promise.all([
+        import('./feed-plan.js'),
+        import('../../runtime/files/output-target.js'),
+      ]);
+      const { runMatch, matchUses } = await import('../../jobs/match/run-match.js');
+      const { settings, terminal } = session;
+      const planWatch = (o: MatchOptions) => {
+        const format = chooseFormat(settings, terminal);
+        return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
+      };
+      const plan = planMatch(opts, now, planWatch);
+      return withUses(session, matchUses(plan), (s) => runMatch(plan, s));
     }),
   );
 }
@@ -141,7 +150,11 @@ export function mapOf(raw: string | undefined): ColumnMap {
 }
 
 /** `match`'s plan; `planWatch` plans --watch's feed flags as `feed` plans them (with the settings). */
-export function planMatch(opts: MatchOptions, nowMs: number, planWatch: (flags: FeedOptions) => FeedPlan): MatchPlan {
+export function planMatch(
+  opts: MatchOptions,
+  nowMs: number,
+  planWatch: (o: MatchOptions) => MatchWatchPlan,
+): MatchPlan {
   if (!opts.catalog)
     throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
   const sources = parseSourceList(opts.sources);
@@ -253,8 +266,8 @@ function caseLevels(raw: string | undefined): ('match' | 'possible')[] {
   ];
 }
 
-/** `match --watch` polls as `feed --watch`: its feed flags planned, and checked, as the feed's; refused without --watch. */
-function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => FeedPlan): FeedPlan | undefined {
+/** `match --watch` polls as `feed --watch`: its poll flags planned, and checked, as the feed's; refused without --watch. */
+function watchOptions(opts: MatchOptions, planWatch?: (o: MatchOptions) => MatchWatchPlan): MatchWatchPlan | undefined {
   if (!opts.watch) {
     const given = (
       ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
@@ -270,26 +283,5 @@ function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => Fe
       '--exit-code ends a run with its answer; a --watch does not end',
       'use --exec or --webhook to act on each match',
     );
-  const {
-    catalog: _c,
-    map: _m,
-    archive: _a,
-    since: _s,
-    db: _d,
-    dbSchema: _ds,
-    exitCode: _e,
-    watch: _w,
-    bom: _b,
-    openCases: _oc,
-    key: _k,
-    level: _l,
-    sla: _sla,
-    calendar: _cal,
-    explain: _x,
-    quality: _q,
-    learn: _ln,
-    learned: _ld,
-    ...feed
-  } = opts;
-  return planWatch?.({ ...feed, watch: true, paginate: true });
+  return planWatch?.(opts);
 }

@@ -75,7 +75,7 @@ export function registerQuery(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planQuery(opts, c.now());
       const { runQuery } = await import('../../jobs/archive/query.js');
-      await inSession(globals, c, (session) => runQuery(plan, session));
+      await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) => runQuery(plan, s));
     }),
   );
 }

@@ -85,7 +85,9 @@ export function registerReport(program: Program, ctx: Context): void {
       const { format, ...rest } = globals;
       const plan = planReport(opts, format, globals.output, c.now());
       const { runReport } = await import('../../jobs/cases/run-report.js');
-      await inSession(rest, c, (session) => runReport(plan, session));
+      await inSession(rest, c, { output: { format: plan.format }, archive: { db: plan.db, mode: 'read' } }, (s) =>
+        runReport(plan, s),
+      );
     }),
   );
 }

@@ -34,7 +34,9 @@ export function registerShow(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c, args) => {
       const plan = planShow(args[0] as string, opts);
       const { runShow } = await import('../../jobs/archive/show.js');
-      await inSession(globals, c, (session) => runShow(plan, session));
+      await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read', optional: true } }, (s) =>
+        runShow(plan, s),
+      );
     }),
   );
 }

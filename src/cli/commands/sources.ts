@@ -25,7 +25,7 @@ export function registerSources(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planSources(opts);
       const { runSources } = await import('../../jobs/api/sources.js');
-      await inSession(globals, c, (session) => runSources(plan, session));
+      await inSession(globals, c, {}, (session) => runSources(plan, session));
     }),
   );
 }

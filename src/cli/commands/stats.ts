@@ -38,7 +38,9 @@ export function registerStats(program: Program, ctx: Context): void {
     action(ctx, async () => async (opts, globals, c) => {
       const plan = planStats(opts, c.now());
       const { runStats } = await import('../../jobs/archive/stats.js');
-      await inSession(globals, c, (session) => runStats(plan, session));
+      await inSession(globals, c, { output: {}, archive: plan.live ? undefined : { db: plan.db, mode: 'read' } }, (s) =>
+        runStats(plan, s),
+      );
     }),
   );
 }

@@ -8,8 +8,9 @@ import type { Context } from '../../runtime/context.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
 import type { ActionsPlan } from '../../jobs/watch/plan.js';
-import { addOpsOptions, opsAction } from './ops-action.js';
-import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { addOpsOptions, opsAction, withUses } from './ops-action.js';
+import { parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { planPoll } from './poll-plan.js';
 import { addEmailOptions } from '../../runtime/options/email-options.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
 
@@ -71,30 +72,26 @@ export function registerSync(program: Program, ctx: Context): void {
   writesFormats(declareSync(program), 'record', ['json', 'jsonl']).action(
     opsAction(ctx, 'sync', async () => {
       const { planActions } = await import('./actions-plan.js');
-      const { runSync } = await import('../../jobs/archive/sync.js');
+      const { runSync, syncUses } = await import('../../jobs/archive/sync.js');
       return async (opts, _globals, session) => {
-        const plan = planSync(opts);
+        const base = planSync(opts);
         // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync
         // acts on what it stores, with or without --watch.
         const actions = planActions(opts, { watch: true, state: true }, session.settings);
-        await runSync({ ...plan, ...syncActions(opts, actions) }, session);
+        const plan = { ...base, ...syncActions(opts, actions) };
+        await withUses(session, syncUses(plan, session.settings), (s) => runSync(plan, s));
       };
     }),
   );
 }
 
 export function planSync(opts: SyncOptions): SyncPlan {
-  let intervalMs: number | undefined;
-  if (opts.watch) {
-    intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_SYNC_INTERVAL_S * 1000;
-  } else if (opts.interval !== undefined) {
-    throw new UsageError('--interval works with --watch');
-  }
+  const watch = planPoll(opts, DEFAULT_SYNC_INTERVAL_S);
   return {
     db: parseDb(opts),
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
-    intervalMs,
+    watch,
   };
 }
 
