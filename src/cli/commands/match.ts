@@ -126,14 +126,15 @@ export function registerMatch(program: Program, ctx: Context): void {
         import('./feed-plan.js'),
         import('../../runtime/files/output-target.js'),
       ]);
-      const { runMatch, matchUses } = await import('../../jobs/match/run-match.js');
+      const { indexCatalogue, runMatch, matchUses } = await import('../../jobs/match/run-match.js');
       const { settings, terminal } = session;
       const planWatch = (o: MatchOptions) => {
         const format = chooseFormat(settings, terminal);
         return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
       };
       const plan = planMatch(opts, now, planWatch);
-      return withUses(session, matchUses(plan), (s) => runMatch(plan, s));
+      const indexed = await indexCatalogue(plan, session.status);
+      return withUses(session, matchUses(plan), (s) => runMatch(plan, indexed, s));
     }),
   );
 }

@@ -132,8 +132,11 @@ async function matchAll(
   return counts;
 }
 
-/** The catalogue read and indexed before anything else: a bad file, or a --key it lacks, costs no quota and writes nothing. */
-async function indexCatalogue(
+/**
+ * The catalogue read and indexed before anything else, before the run's output, client or archive open: a bad file,
+ * or a --key it lacks, costs no quota and writes nothing.
+ */
+export async function indexCatalogue(
   plan: MatchPlan,
   status: StatusReporter,
 ): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
@@ -154,11 +157,14 @@ function windowText(source: RecallSource): string {
     : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
 }
 
-/** `session`: with what `matchUses(plan)` declares open. */
-export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
+/** `indexed`: the catalogue, from indexCatalogue(); `session`: with what `matchUses(plan)` declares open. */
+export async function runMatch(
+  plan: MatchPlan,
+  indexed: { catalogue: Catalogue; index: CatalogueIndex },
+  session: Session,
+): Promise<void> {
   const { ctx } = session;
-  // Read before any request: a bad file is a usage error that costs no quota.
-  const { catalogue, index } = await indexCatalogue(plan, session.status);
+  const { catalogue, index } = indexed;
   if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
   const output = await session.output();
   const source = plan.recalls;
