@@ -126,15 +126,15 @@ export function registerMatch(program: Program, ctx: Context): void {
         import('./feed-plan.js'),
         import('../../runtime/files/output-target.js'),
       ]);
-      const { indexCatalogue, runMatch, matchUses } = await import('../../jobs/match/run-match.js');
+      const { prepareMatch, runMatch, matchUses } = await import('../../jobs/match/run-match.js');
       const { settings, terminal } = session;
       const planWatch = (o: MatchOptions) => {
         const format = chooseFormat(settings, terminal);
         return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
       };
       const plan = planMatch(opts, now, planWatch);
-      const indexed = await indexCatalogue(plan, session.status);
-      return withUses(session, matchUses(plan), (s) => runMatch(plan, indexed, s));
+      const inputs = await prepareMatch(plan, session);
+      return withUses(session, matchUses(plan), (s) => runMatch(plan, inputs, s));
     }),
   );
 }

@@ -10,7 +10,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
+import { caseOpener, type CaseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
@@ -132,18 +132,29 @@ async function matchAll(
   return counts;
 }
 
+/** What a match reads first (prepareMatch): the catalogue indexed, and from the archive the opener of its cases. */
+export interface MatchInputs {
+  catalogue: Catalogue;
+  index: CatalogueIndex;
+  opener?: CaseOpener | undefined;
+}
+
 /**
- * The catalogue read and indexed before anything else, before the run's output, client or archive open: a bad file,
- * or a --key it lacks, costs no quota and writes nothing.
+ * What a match reads before its run's output, client or archive open: the catalogue (a bad file, or a --key it
+ * lacks, costs no quota and writes nothing); from the archive with --open-cases, the cases' deadline too (a bad
+ * case-sla is refused before the archive is looked for).
  */
-export async function indexCatalogue(
-  plan: MatchPlan,
-  status: StatusReporter,
-): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
+export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
+  const { status } = session;
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
+  const index = new CatalogueIndex(catalogue, { learned });
+  if (plan.watch || plan.recalls.kind === 'live') return { catalogue, index };
+  reportCatalogue(catalogue, index.rejected, status);
+  const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
+  const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
+  return { catalogue, index, opener };
 }
 
 /**
@@ -157,14 +168,10 @@ function windowText(source: RecallSource): string {
     : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
 }
 
-/** `indexed`: the catalogue, from indexCatalogue(); `session`: with what `matchUses(plan)` declares open. */
-export async function runMatch(
-  plan: MatchPlan,
-  indexed: { catalogue: Catalogue; index: CatalogueIndex },
-  session: Session,
-): Promise<void> {
+/** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
+export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
   const { ctx } = session;
-  const { catalogue, index } = indexed;
+  const { catalogue, index, opener } = inputs;
   if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
   const output = await session.output();
   const source = plan.recalls;
@@ -174,9 +181,6 @@ export async function runMatch(
     // Offline: no key, no request; the filters the archive can answer become SQL. Opening cases writes to the
     // archive; matching alone only reads it (a read-only file or role will do): matchUses() declared which.
     const archive = declaredStore(session);
-    reportCatalogue(catalogue, index.rejected, status);
-    const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
-    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
     const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
     const batches = archiveBatches(records, ctx.signal);
     const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
