@@ -2,7 +2,7 @@
 import type { DbTarget } from '../archive/db-target.js';
 import type { ArchiveStore } from '../archive/store.js';
 import { openArchiveAt, writerOptions, writing } from '../runtime/archive/archive-file.js';
-import { readArchive } from '../runtime/archive/read-archive.js';
+import { openUsedArchive } from '../runtime/archive/run-archive.js';
 import type { Session } from '../runtime/session.js';
 import { type Freshness, freshnessOf } from './freshness.js';
 import type { McpPlan } from './plan.js';
@@ -35,7 +35,9 @@ export function toolDeps(
     where,
     actor,
     async read(fn) {
-      const archive = await readArchive(session, where);
+      // Per call, not per run: the server runs for hours while a sync from cron writes between two calls.
+      const archive = await openUsedArchive({ db: plan.db, mode: 'read' }, where, session);
+      if (archive === undefined) throw new TypeError('openUsedArchive() gave no archive for a required one');
       try {
         return await fn(archive);
       } finally {

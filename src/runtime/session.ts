@@ -1,7 +1,9 @@
-// The session a job runs in: settings, terminal and status line at once; the client, the archive and the output when asked.
+// The session a job runs in: settings, terminal and status line at once; what its command declared it uses, opened before it.
 import type { DbTarget } from '../archive/db-target.js';
+import type { ArchiveStore } from '../archive/store.js';
 import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
+import type { ArchiveUse } from './archive/run-archive.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
 import { ConfigError } from './config/config-errors.js';
 import { readProfile } from './config/open-store.js';
@@ -22,6 +24,40 @@ import type { StatusReporter } from './terminal/status.js';
 import { detectTerminal, type Terminal } from './terminal/terminal.js';
 
 export type { ApiSession } from './api-session.js';
+export type { ArchiveUse } from './archive/run-archive.js';
+
+/**
+ * What a command's run uses, declared with its plan: the session opens them before the job, in this order (the format
+ * chosen, the client started, then the archive: a bad -f costs nothing, and a run without its key creates no
+ * archive), and closes them when the run ends, however it ends.
+ */
+export interface Uses {
+  /** The output, its format chosen (and -o checked) first; the job gets it from `output()`. */
+  output?: OutputSpec;
+  /** The API client: a run that needs the key and has none is refused before its archive is opened or created. */
+  api?: { needsKey: boolean };
+  /** The archive, open from before the job until the run ends: `session.store`. */
+  archive?: ArchiveUse | undefined;
+}
+
+/** The store a declaration promises: one when an archive is declared; maybe none when it is optional. */
+type StoreOf<A> = A extends { optional: true }
+  ? ArchiveStore | undefined
+  : A extends ArchiveUse
+    ? ArchiveStore
+    : undefined;
+
+/** The session a job gets for what `U` declares: `store` typed as the declaration promises it. */
+export type SessionOf<U extends Uses> = Session & {
+  readonly store: U extends { archive: infer A }
+    ? StoreOf<A>
+    : U extends { archive?: infer A }
+      ? StoreOf<A> | undefined
+      : undefined;
+};
+
+/** A session whose run declared an archive (not optional): its store is open. */
+export type ArchiveSession = SessionOf<{ archive: ArchiveUse & { optional?: false } }>;
 
 /**
  * What a job is given with its plan. Cheap parts are ready (the settings resolved from flags, environment
@@ -37,9 +73,11 @@ export interface Session {
   api(opts?: { needsKey?: boolean }): Promise<ApiSession>;
   /** The archive `choice` names (--db, RECALL_FEED_DB, the profile's, the default or the sandbox's); not opened. */
   archive(choice: DbChoice): DbTarget;
+  /** The archive the run declared (`Uses.archive`), open until `close()`; undefined when it declared none. */
+  readonly store: ArchiveStore | undefined;
   /**
    * The run's output: its format chosen now (a bad -f or -o is refused before any request), its target
-   * opened when written, through `<file>.partial` for a file.
+   * opened when written, through `<file>.partial` for a file. The one the run declared (`Uses.output`), when it did.
    */
   output(spec?: OutputSpec): Promise<RecordOutput>;
   close(): Promise<void>;
@@ -103,7 +141,9 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
   const terminal = detectTerminal(ctx, globals.color);
   const status = statusReporter(settings, terminal, ctx);
   let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
-  return {
+  let declaredOutput: Promise<RecordOutput> | undefined;
+  let store: ArchiveStore | undefined;
+  const session: Session = {
     ctx,
     settings,
     terminal,
@@ -116,15 +156,66 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       return api.opened;
     },
     archive: (choice) => archiveTarget(choice, ctx.env, settings.profileDb, fromSandbox(settings)),
-    async output(spec) {
+    get store() {
+      return store;
+    },
+    async output(spec?: OutputSpec): Promise<RecordOutput> {
+      if (declaredOutput) {
+        // The run declared its output: the job takes that one, never another.
+        if (spec !== undefined)
+          throw new TypeError('session.output() was declared; the job asks for it without a spec');
+        return declaredOutput;
+      }
       const { recordOutput } = await import('./files/record-output.js');
       return recordOutput(settings, terminal, ctx, spec);
     },
     async close() {
       status.stop();
+      // The archive before the client: what the job wrote is committed; the client may be a sandbox the sync read.
+      const opened = store;
+      store = undefined;
+      await opened?.close();
       if (api) await (await api.opened.catch(() => undefined))?.close();
     },
   };
+  openers.set(session, async (uses) => {
+    if (uses.output) {
+      const { recordOutput } = await import('./files/record-output.js');
+      declaredOutput = recordOutput(settings, terminal, ctx, uses.output);
+      await declaredOutput;
+    }
+    if (uses.api) await session.api(uses.api);
+    if (uses.archive) {
+      const { openUsedArchive } = await import('./archive/run-archive.js');
+      store = await openUsedArchive(uses.archive, session.archive(uses.archive.db), session);
+    }
+  });
+  return session;
+}
+
+/** The archive a run declared, for a job whose plan decides whether it has one; none is a bug in its command. */
+export function declaredStore(session: Session): ArchiveStore {
+  if (session.store === undefined) throw new TypeError('the job reads an archive its command did not declare');
+  return session.store;
+}
+
+/** How each session opens what its run declared: kept off the `Session` a job sees, so no job opens anything. */
+const openers = new WeakMap<Session, (uses: Uses) => Promise<void>>();
+
+/**
+ * Opens what `uses` declares in `session` (its client, its output, its archive), then runs `job` with them ready;
+ * they close with the session (`runIn`), however the job ends.
+ */
+export async function using<U extends Uses, T>(
+  session: Session,
+  uses: U,
+  job: (session: SessionOf<U>) => Promise<T>,
+): Promise<T> {
+  const open = openers.get(session);
+  if (!open) throw new TypeError('using() needs a session made by sessionWith()');
+  await open(uses);
+  // What `uses` declared is now open, as SessionOf<U> says.
+  return job(session as SessionOf<U>);
 }
 
 /** Runs `job` in `session`, closed however the job ends. */
@@ -136,11 +227,12 @@ export async function runIn<T>(session: Session, job: (session: Session) => Prom
   }
 }
 
-/** Runs `job` in a session made from the global flags, closed however the job ends. */
-export async function withSession<T>(
+/** Runs `job` in a session made from the global flags, with what `uses` declares open; closed however the job ends. */
+export async function withSession<U extends Uses, T>(
   globals: GlobalFlags,
   ctx: Context,
-  job: (session: Session) => Promise<T>,
+  uses: U,
+  job: (session: SessionOf<U>) => Promise<T>,
 ): Promise<T> {
-  return runIn(await createSession(globals, ctx), job);
+  return runIn(await createSession(globals, ctx), (session) => using(session, uses, job));
 }

@@ -102,10 +102,10 @@ describe('plans', () => {
       db: { db: undefined, schema: undefined },
       sources: undefined,
       hours: 24,
-      intervalMs: undefined,
+      watch: undefined,
     });
-    expect(planSync({ watch: true, hours: '6' })).toMatchObject({ hours: 6, intervalMs: 600_000 });
-    expect(planSync({ watch: true, interval: '1.5' }).intervalMs).toBe(1500);
+    expect(planSync({ watch: true, hours: '6' })).toMatchObject({ hours: 6, watch: { intervalMs: 600_000 } });
+    expect(planSync({ watch: true, interval: '1.5' }).watch?.intervalMs).toBe(1500);
     expect(usage(() => planSync({ hours: '0' }))).toMatch(/^--hours must be a whole number from 1 to 24/);
     expect(usage(() => planSync({ interval: '60' }))).toBe('--interval works with --watch');
     expect(usage(() => planSync({ watch: true, interval: '0' }))).toMatch(/^--interval must be a number of seconds/);

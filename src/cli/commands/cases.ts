@@ -171,7 +171,7 @@ function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
   return async (opts: StepFlags, globals: ListFlags & GlobalFlags, c: Context, args: string[]) => {
     const plan = planStep(name, args, { ...globals, ...opts }, c);
     const { runStep } = await import('../../jobs/cases/act.js');
-    await inSession(globals, c, (session) => runStep(plan, session));
+    await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'write' } }, (s) => runStep(plan, s));
   };
 }
 
@@ -216,7 +216,6 @@ export default defineCommand({
   name: 'cases',
   summary: 'work through the matches: list cases, show, resolve, wait, reopen, verify the timeline',
   formats: { kind: 'record' },
-  uses: ['archive', 'output'],
   // A mistyped subcommand reaches the listing as a word: named, with the right ones, rather than "too many arguments".
   flags: (cmd) => declareCases(cmd).allowExcessArguments(true).addHelpText('after', CASES_HELP),
   plan: (opts, { args }) => {
@@ -227,6 +226,7 @@ export default defineCommand({
       );
     return planCasesList(opts);
   },
+  uses: (plan) => ({ output: {}, archive: { db: plan.db, mode: 'read' as const } }),
   run: async (plan, session) => (await import('../../jobs/cases/list-cases.js')).runCasesList(plan, session),
   subcommands: mountSteps,
 });
@@ -243,7 +243,9 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
         const plan = { db: parseDb(globals), ids };
-        await inSession(globals, c, (session) => runShowCase(plan, session));
+        await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) =>
+          runShowCase(plan, s),
+        );
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
@@ -263,7 +265,7 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
       action(ctx, async () => async (_opts, globals, c) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
         const db = parseDb(globals);
-        await inSession(globals, c, (session) => runVerify(db, session));
+        await inSession(globals, c, { output: {}, archive: { db, mode: 'read' } }, runVerify);
       }),
     );
 }

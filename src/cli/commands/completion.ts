@@ -6,7 +6,6 @@ import { defineLocalCommand } from './define-command.js';
 export default defineLocalCommand({
   name: 'completion',
   summary: 'print a shell completion script (bash, zsh or fish)',
-  uses: [],
   flags: (cmd) =>
     cmd.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS)).addHelpText(
       'after',

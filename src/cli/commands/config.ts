@@ -38,7 +38,6 @@ function keysHelp(): string {
 export default defineGroup({
   name: 'config',
   summary: 'manage settings per profile (api-key, base-url, format, sources, page-size, timeout, ...)',
-  uses: ['config'],
   flags: (cmd) =>
     cmd.addHelpText(
       'after',

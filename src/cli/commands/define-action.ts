@@ -1,7 +1,7 @@
 // Adapts a command's run function to commander: its options, the global flags, the context, the arguments.
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
-import type { Session } from '../../runtime/session.js';
+import type { SessionOf, Uses } from '../../runtime/session.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 
 /**
@@ -48,14 +48,16 @@ export function action<A extends unknown[], O extends OptionValues, G extends Op
 }
 
 /**
- * Runs a job with its plan in a session made from the global flags, closed however the job ends. The
- * session's code loads only when a command runs, never for its help.
+ * Runs a job with its plan in a session made from the global flags, with what the run `uses` (its client, output,
+ * archive) opened before the job and closed after it, however it ends. The session's code loads only when a
+ * command runs, never for its help.
  */
-export async function inSession<T>(
+export async function inSession<U extends Uses, T>(
   globals: GlobalFlags,
   ctx: Context,
-  job: (session: Session) => Promise<T>,
+  uses: U,
+  job: (session: SessionOf<U>) => Promise<T>,
 ): Promise<T> {
   const { withSession } = await import('../../runtime/session.js');
-  return withSession(globals, ctx, job);
+  return withSession(globals, ctx, uses, job);
 }

@@ -1,19 +1,16 @@
-// A command as data: name, summary, formats and uses (read by help, docs, completion, the tests and other front
-// ends), with its flags, the plan made of them and the job that runs it.
+// A command as data: name, summary and formats (read by help, docs, completion, the tests and other front ends),
+// with its flags, the plan made of them, what the run uses and the job that runs it.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { OutputKind } from '../../output/format-kinds.js';
 import type { Context } from '../../runtime/context.js';
 import type { OpsCommand } from '../../runtime/ops/run-ops.js';
-import type { Session } from '../../runtime/session.js';
+import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { writesFormats } from '../format-choices.js';
 import type { Program } from '../global-options.js';
 import { action, inSession, type OptionsOf } from './define-action.js';
-import { opsAction } from './ops-action.js';
-
-/** What a run opens: the API client, the archive, its output, a catalogue file, mail, the config file, a server. */
-export type Use = 'api' | 'archive' | 'output' | 'catalogue' | 'mail' | 'config' | 'server';
+import { opsAction, withUses } from './ops-action.js';
 
 /** The formats -f and -o may name: all of a kind, or those listed. */
 export interface FormatChoice {
@@ -26,7 +23,6 @@ export interface CommandDefinition {
   readonly name: string;
   readonly summary: string;
   readonly formats?: FormatChoice;
-  readonly uses: readonly Use[];
   mount(program: Program, ctx: Context): void;
 }
 
@@ -60,7 +56,6 @@ interface Described<C extends CommandUnknownOpts> {
   name: string;
   summary: string;
   formats?: FormatChoice;
-  uses: readonly Use[];
   /** The arguments, flags, help text and subcommands, added to what the program made of the name and summary. */
   flags: (cmd: NewCommand) => C;
   /** Its subcommands, each wired here (`cases show`, `config set`): they see this command's flags too. */
@@ -68,10 +63,15 @@ interface Described<C extends CommandUnknownOpts> {
 }
 
 /** A command that runs a job in a session; the plan is made in the session, so it may read the settings. */
-export interface SessionCommand<C extends CommandUnknownOpts, P> extends Described<C> {
+export interface SessionCommand<C extends CommandUnknownOpts, P, U extends Uses> extends Described<C> {
   plan: (opts: OptionsOf<C>, input: SessionPlanInput) => P | Promise<P>;
+  /**
+   * What the run uses, for its plan: the session opens it (the output's format chosen, the client started, the
+   * archive opened) before `run`, and closes it after, however the run ends. None when omitted.
+   */
+  uses?: (plan: P, settings: Settings) => U;
   /** The job; it imports what it runs (`await import(...)`), so that the definition stays cheap for help. */
-  run: (plan: P, session: Session) => Promise<void>;
+  run: (plan: P, session: SessionOf<U>) => Promise<void>;
   /** feed, sync, match and digest: the run is reported to the monitor and the metrics file. */
   reports?: OpsCommand;
 }
@@ -114,12 +114,14 @@ function describe<C extends CommandUnknownOpts>(
   spec: Described<C>,
   mount: CommandDefinition['mount'],
 ): CommandDefinition {
-  const { name, summary, formats, uses } = spec;
-  return { name, summary, ...(formats ? { formats } : {}), uses, mount };
+  const { name, summary, formats } = spec;
+  return { name, summary, ...(formats ? { formats } : {}), mount };
 }
 
 /** A command run in a session: flags, then the plan (a usage error before any request), then the job. */
-export function defineCommand<C extends CommandUnknownOpts, P>(spec: SessionCommand<C, P>): CommandDefinition {
+export function defineCommand<C extends CommandUnknownOpts, P, U extends Uses = Record<never, never>>(
+  spec: SessionCommand<C, P, U>,
+): CommandDefinition {
   const ownFormat = ownsFormat(spec.formats);
   return describe(spec, (program, ctx) => {
     const cmd: CommandUnknownOpts = declared(spec, program, ctx);
@@ -134,13 +136,15 @@ export function defineCommand<C extends CommandUnknownOpts, P>(spec: SessionComm
         settings: session.settings,
         terminal: session.terminal,
       });
+    const runWith = async (planned: P, session: Session) =>
+      withUses(session, spec.uses?.(planned, session.settings) ?? ({} as U), (opened) => spec.run(planned, opened));
     if (spec.reports) {
       cmd.action(
         opsAction(
           ctx,
           spec.reports,
           async () => async (opts, globals, session, args, command) =>
-            spec.run(await plan(opts, globals, args, session, command), session),
+            runWith(await plan(opts, globals, args, session, command), session),
           { ownFormat },
         ),
       );
@@ -149,8 +153,8 @@ export function defineCommand<C extends CommandUnknownOpts, P>(spec: SessionComm
     cmd.action(
       action(ctx, async () => async (opts, globals, c, args, command) => {
         const flags = ownFormat ? withoutFormat(globals) : globals;
-        await inSession(flags, c, async (session) =>
-          spec.run(await plan(opts, globals, args, session, command), session),
+        await inSession(flags, c, {}, async (session) =>
+          runWith(await plan(opts, globals, args, session, command), session),
         );
       }),
     );

@@ -69,12 +69,12 @@ export default defineCommand({
   summary: 'what the archive stored in a period (new and updated recalls) and whether monitoring held',
   // -f is the digest's own: the session is made from the globals without it, and the settings never see it.
   formats: { kind: 'digest', names: DIGEST_FORMATS },
-  uses: ['archive', 'catalogue', 'output', 'mail'],
   flags: declareDigest,
   plan: async (opts, { globals, now, settings }) => {
     const { settleDigest } = await import('./digest-plan.js');
     return settleDigest(planDigest(opts, globals, now).plan, settings);
   },
+  uses: (plan) => ({ output: { format: plan.format }, archive: { db: plan.db, mode: 'read' as const } }),
   run: async (plan, session) => (await import('../../jobs/digest/run-digest.js')).runDigest(plan, session),
   reports: 'digest',
 });

@@ -53,7 +53,6 @@ export default defineLocalCommand({
   name: 'doctor',
   summary: 'check the config, key, quota, clock, proxy, archive and files a job needs (read-only)',
   formats: { kind: 'record', names: ['table', 'json', 'jsonl'] },
-  uses: ['config', 'api', 'archive', 'mail', 'output'],
   flags: declareDoctor,
   plan: (opts, { globals }) => ({ plan: planDoctor(opts), globals }),
   // Its own session: a config file that cannot be read is one of doctor's findings (its config check), not the

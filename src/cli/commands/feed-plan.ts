@@ -1,4 +1,4 @@
-// The shell's half of a `feed` run: its flags checked, crossed with each other and with the settings (flag > profile > default), into the plan the job runs.
+// The shell's half of a `feed` run, and of the polls of the feed `match --watch` shares: the flags checked, crossed with each other and with the settings (flag > profile > default), into the plans the jobs run.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS, formatSpec } from '../../output/formats.js';
 import { validateCustomName } from '../../api/params.js';
@@ -6,7 +6,6 @@ import {
   asUsage,
   parseColumns,
   parseOneOf,
-  parseSeconds,
   parseSourceList,
   parseWholeNumber,
 } from '../../runtime/options/option-parsers.js';
@@ -15,15 +14,16 @@ import { chooseFormat } from '../../runtime/files/output-target.js';
 import type { Format, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
-import { parseFilterOptions } from '../../runtime/options/filter-options.js';
-import { planActions } from './actions-plan.js';
+import { type FilterFlags, parseFilterOptions } from '../../runtime/options/filter-options.js';
+import { type ActionOptions, planActions } from './actions-plan.js';
+import { planPoll, pollPace } from './poll-plan.js';
 import {
   DEFAULT_INTERVAL_S,
   DEFAULT_LOCK_WAIT_S,
   DEFAULT_PAGE_SIZE,
   DEFAULT_WATCH_HOURS,
 } from '../../jobs/watch/defaults.js';
-import type { FeedPlan } from '../../jobs/watch/plan.js';
+import type { FeedPlan, FeedPollPlan, WatchPlan } from '../../jobs/watch/plan.js';
 import type { FeedOptions } from './feed-options.js';
 
 function refuseWith(mode: string, given: [unknown, string][]): void {
@@ -32,26 +32,92 @@ function refuseWith(mode: string, given: [unknown, string][]): void {
   }
 }
 
-function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
-  if (!opts.watch) {
-    if (opts.interval !== undefined) throw new UsageError('--interval works with --watch');
-    if (opts.skipExisting) throw new UsageError('--skip-existing works with --watch');
-    return undefined;
-  }
-  refuseWith('--watch', [
-    [opts.max, '--max'],
-    [opts.cursor, '--cursor'],
-    [opts.resume, '--resume'],
-    [!opts.paginate, '--no-paginate'],
-  ]);
+/** The flags of a poll of the feed, as `feed` declares them; `match --watch` declares those it has by the same names. */
+export type FeedPollOptions = Partial<
+  Pick<FeedOptions, 'sources' | 'hours' | 'sort' | 'order' | 'pageSize' | 'custom' | 'state' | 'lockWait'>
+> &
+  ActionOptions &
+  FilterFlags;
+
+/** --watch writes to stdout: -o is refused (feed's, match's). */
+function refuseWatchOutput(settings: Settings): void {
   if (settings.output) {
     throw new UsageError(
       '--watch writes to stdout',
       'redirect it (>> file), or run from cron with --state and -o --append',
     );
   }
-  const intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_INTERVAL_S * 1000;
-  return { intervalMs, skipExisting: opts.skipExisting ?? false };
+}
+
+function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
+  if (opts.watch) {
+    refuseWith('--watch', [
+      [opts.max, '--max'],
+      [opts.cursor, '--cursor'],
+      [opts.resume, '--resume'],
+      [!opts.paginate, '--no-paginate'],
+    ]);
+    refuseWatchOutput(settings);
+  }
+  const poll = planPoll(opts, DEFAULT_INTERVAL_S);
+  if (!poll) {
+    if (opts.skipExisting) throw new UsageError('--skip-existing works with --watch');
+    return undefined;
+  }
+  return { ...poll, skipExisting: opts.skipExisting ?? false };
+}
+
+/**
+ * A poll of the feed (`feed --state`, `feed --watch`, `match --watch`): the window of each request, the filters, the
+ * state, the actions and the lock wait. `max` (feed's --max) caps the page of a plain export.
+ */
+function planFeedPoll(
+  opts: FeedPollOptions,
+  settings: Settings,
+  run: { watch: boolean; max?: number | undefined },
+): FeedPollPlan {
+  const sources = parseSourceList(opts.sources) ?? settings.profileSources;
+  const pageSize =
+    parseWholeNumber(opts.pageSize, '--page-size', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax) ??
+    settings.profilePageSize ??
+    DEFAULT_PAGE_SIZE;
+  const hours = parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax);
+  const custom = opts.custom === undefined ? undefined : asUsage(() => validateCustomName(opts.custom!, '--custom'));
+  const sortBy = parseOneOf(opts.sort, SORT_FIELDS, '--sort');
+  const sortOrder = parseOneOf(opts.order, SORT_ORDERS, '--order');
+  const filter = parseFilterOptions(opts);
+  // A plain export with --max asks for no larger page than needed (`--max 10`: one request of 10); with --state,
+  // records already written do not count, and with record filters n written may take many more fetched: pages stay full.
+  const { max } = run;
+  const capPage = max !== undefined && opts.state === undefined && isEmptyFilter(filter);
+  return {
+    params: {
+      dataSources: sources,
+      hoursAgo: hours ?? (run.watch ? DEFAULT_WATCH_HOURS : undefined),
+      sortBy,
+      sortOrder,
+      limit: capPage ? Math.min(pageSize, max) : pageSize,
+    },
+    custom,
+    filter,
+    state: opts.state,
+    actions: planActions(opts, { watch: run.watch, state: opts.state !== undefined }, settings),
+    lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
+  };
+}
+
+/**
+ * The polls of the feed that `match --watch` runs, from its own flags (it declares the poll flags feed has, by the
+ * same names), checked as feed checks them.
+ */
+export function planFeedWatch(
+  opts: FeedPollOptions & { interval?: string | undefined },
+  settings: Settings,
+): WatchPlan {
+  refuseWatchOutput(settings);
+  if (opts.state === '') throw new UsageError('--state needs a file name');
+  const watch = { ...pollPace(opts.interval, DEFAULT_INTERVAL_S), skipExisting: false };
+  return { ...planFeedPoll(opts, settings, { watch: true }), watch };
 }
 
 /** The formats --append can add to, as a hint says them. */
@@ -86,35 +152,14 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
 
 export function planFeed(opts: FeedOptions, settings: Settings, terminal: Terminal): FeedPlan {
   const format = chooseFormat(settings, terminal);
-  const sources = parseSourceList(opts.sources) ?? settings.profileSources;
   const max = parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER);
-  const pageSize =
-    parseWholeNumber(opts.pageSize, '--page-size', BOUNDS.pageSizeMin, BOUNDS.pageSizeMax) ??
-    settings.profilePageSize ??
-    DEFAULT_PAGE_SIZE;
-  const hours = parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax);
   // A custom feed's fields are its own: only the recall feed's column names can be checked up front.
   const columns = parseColumns(opts.columns, opts.custom === undefined ? RECALL_FIELDS : undefined);
-  const custom = opts.custom === undefined ? undefined : asUsage(() => validateCustomName(opts.custom!, '--custom'));
-  const sortBy = parseOneOf(opts.sort, SORT_FIELDS, '--sort');
-  const sortOrder = parseOneOf(opts.order, SORT_ORDERS, '--order');
   checkOutputFlags(opts, settings, format);
   const watch = watchPlan(opts, settings);
-  // A plain export with --max asks for no larger page than needed (`--max 10`: one request of 10);
-  // with --state, records already written do not count, so pages stay full.
-  const filter = parseFilterOptions(opts);
-  // With record filters, n records written may take many more fetched: pages stay full then too.
-  const capPage = max !== undefined && opts.state === undefined && isEmptyFilter(filter);
   return {
+    ...planFeedPoll(opts, settings, { watch: watch !== undefined, max }),
     format,
-    params: {
-      dataSources: sources,
-      hoursAgo: hours ?? (watch ? DEFAULT_WATCH_HOURS : undefined),
-      sortBy,
-      sortOrder,
-      limit: capPage ? Math.min(pageSize, max) : pageSize,
-    },
-    custom,
     columns,
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
@@ -123,10 +168,6 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
     paginate: opts.paginate,
     append: opts.append ?? false,
     resume: opts.resume ?? false,
-    state: opts.state,
-    filter,
-    actions: planActions(opts, { watch: watch !== undefined, state: opts.state !== undefined }, settings),
-    lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
     watch,
   };
 }

@@ -6,7 +6,6 @@ export default defineCommand({
   name: 'feed',
   summary: 'recalls published in the last 1-24 hours, every page, within the rate limits',
   formats: { kind: 'record' },
-  uses: ['api', 'output', 'mail'],
   flags: declareFeed,
   // Every flag is checked against the settings before anything starts: bad input sends no request.
   plan: async (opts, { settings, terminal }) => (await import('./feed-plan.js')).planFeed(opts, settings, terminal),

@@ -5,7 +5,6 @@ export default defineCommand({
   name: 'health',
   summary: 'check that the API is up (no key needed); exit 0 healthy, 6 unhealthy or unreachable',
   formats: { kind: 'record', names: ['table', 'json', 'jsonl'] },
-  uses: ['api', 'output'],
   flags: (cmd) => cmd.addHelpText('after', '\nExamples:\n  recall-feed health\n  recall-feed health -f json'),
   plan: () => ({}),
   run: async (plan, session) => (await import('../../jobs/api/health.js')).runHealth(plan, session),

@@ -3,17 +3,16 @@ import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
 import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
-import type { FeedPlan } from '../../jobs/watch/plan.js';
-import type { FeedOptions } from './feed-options.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
+import type { MatchWatchPlan } from '../../jobs/match/watch-match.js';
 import type { LearnPlan } from '../../jobs/match/match-learn.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from './email-flags.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addFilterOptions } from './filter-flags.js';
 import { addDbOption, parseDb, parseInstant } from './archive-options.js';
-import { addOpsOptions } from './ops-action.js';
+import { addOpsOptions, withUses } from './ops-action.js';
 import { defineCommand, type NewCommand, type SessionPlanInput } from './define-command.js';
 import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { parseSla } from '../../jobs/matching/sla.js';
@@ -105,16 +104,24 @@ export default defineCommand({
   name: 'match',
   summary: 'check a product catalogue (CSV or JSON lines) against the recalls: match, possible, or nothing visible',
   formats: { kind: 'record' },
-  uses: ['catalogue', 'api', 'archive', 'output', 'mail'],
   flags: declareMatch,
   plan: (opts, input) => planMatchRun(opts, input),
   run: async (plan, session) => {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
-    if (plan.kind === 'learn')
-      return (await import('../../jobs/match/match-learn.js')).runMatchLearn(plan.plan, session);
-    if (plan.kind === 'quality')
-      return (await import('../../jobs/match/match-quality.js')).runMatchQuality(plan.plan, session);
-    return (await import('../../jobs/match/run-match.js')).runMatch(plan.plan, session);
+    if (plan.kind === 'learn') {
+      const { runMatchLearn } = await import('../../jobs/match/match-learn.js');
+      const uses = { output: {}, archive: { db: plan.plan.db, mode: 'read' as const } };
+      return withUses(session, uses, (s) => runMatchLearn(plan.plan, s));
+    }
+    if (plan.kind === 'quality') {
+      const { runMatchQuality } = await import('../../jobs/match/match-quality.js');
+      const uses = { output: {}, archive: { db: plan.plan.db, mode: 'read' as const } };
+      return withUses(session, uses, (s) => runMatchQuality(plan.plan, s));
+    }
+    // The catalogue (and a case deadline's calendar) is read and checked before the output, client or archive opens.
+    const { prepareMatch, runMatch, matchUses } = await import('../../jobs/match/run-match.js');
+    const inputs = await prepareMatch(plan.plan, session);
+    return withUses(session, matchUses(plan.plan), (s) => runMatch(plan.plan, inputs, s));
   },
   reports: 'match',
 });
@@ -128,8 +135,14 @@ type MatchRun =
 async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: SessionPlanInput): Promise<MatchRun> {
   if (opts.learn) return { kind: 'learn', plan: planLearn(opts) };
   if (opts.quality) return { kind: 'quality', plan: planQuality(opts, now) };
-  const { planFeed } = await import('./feed-plan.js');
-  const planWatch = (flags: FeedOptions) => planFeed(flags, settings, terminal);
+  const [{ planFeedWatch }, { chooseFormat }] = await Promise.all([
+    import('./feed-plan.js'),
+    import('../../runtime/files/output-target.js'),
+  ]);
+  const planWatch = (o: MatchOptions) => {
+    const format = chooseFormat(settings, terminal);
+    return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
+  };
   return { kind: 'match', plan: planMatch(opts, now, planWatch) };
 }
 
@@ -145,7 +158,11 @@ export function mapOf(raw: string | undefined): ColumnMap {
 }
 
 /** `match`'s plan; `planWatch` plans --watch's feed flags as `feed` plans them (with the settings). */
-export function planMatch(opts: MatchOptions, nowMs: number, planWatch: (flags: FeedOptions) => FeedPlan): MatchPlan {
+export function planMatch(
+  opts: MatchOptions,
+  nowMs: number,
+  planWatch: (o: MatchOptions) => MatchWatchPlan,
+): MatchPlan {
   if (!opts.catalog)
     throw new UsageError('match needs --catalog <file>', 'example: recall-feed match --catalog products.csv');
   const sources = parseSourceList(opts.sources);
@@ -257,8 +274,8 @@ function caseLevels(raw: string | undefined): ('match' | 'possible')[] {
   ];
 }
 
-/** `match --watch` polls as `feed --watch`: its feed flags planned, and checked, as the feed's; refused without --watch. */
-function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => FeedPlan): FeedPlan | undefined {
+/** `match --watch` polls as `feed --watch`: its poll flags planned, and checked, as the feed's; refused without --watch. */
+function watchOptions(opts: MatchOptions, planWatch?: (o: MatchOptions) => MatchWatchPlan): MatchWatchPlan | undefined {
   if (!opts.watch) {
     const given = (
       ['interval', 'state', 'exec', 'execTimeout', 'webhook', 'webhookFormat', 'email', 'smtpUrl', 'emailFrom'] as const
@@ -274,26 +291,5 @@ function watchOptions(opts: MatchOptions, planWatch?: (flags: FeedOptions) => Fe
       '--exit-code ends a run with its answer; a --watch does not end',
       'use --exec or --webhook to act on each match',
     );
-  const {
-    catalog: _c,
-    map: _m,
-    archive: _a,
-    since: _s,
-    db: _d,
-    dbSchema: _ds,
-    exitCode: _e,
-    watch: _w,
-    bom: _b,
-    openCases: _oc,
-    key: _k,
-    level: _l,
-    sla: _sla,
-    calendar: _cal,
-    explain: _x,
-    quality: _q,
-    learn: _ln,
-    learned: _ld,
-    ...feed
-  } = opts;
-  return planWatch?.({ ...feed, watch: true, paginate: true });
+  return planWatch?.(opts);
 }

@@ -33,7 +33,6 @@ type McpOptions = OptionsOf<ReturnType<typeof declareMcp>>;
 export default defineCommand({
   name: 'mcp',
   summary: 'serve the archive, your matches, cases and deadlines to AI assistants (Model Context Protocol)',
-  uses: ['archive', 'catalogue', 'api', 'server'],
   flags: declareMcp,
   plan: (opts) => planMcp(opts),
   run: async (plan, session) => (await import('../../mcp/serve.js')).serveMcp(plan, session),

@@ -3,7 +3,7 @@ import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/ex
 import type { Context } from '../../runtime/context.js';
 import type { WithGlobals } from './define-action.js';
 import type { GlobalFlags, RunReporting, Settings } from '../../runtime/settings.js';
-import type { Session } from '../../runtime/session.js';
+import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
 
 /** The two flags, on a command that reports (the monitor and metrics settings are their defaults). */
@@ -29,6 +29,19 @@ export type OpsRun<O, W = GlobalFlags> = (
   args: string[],
   command: CommandUnknownOpts,
 ) => Promise<void>;
+
+/**
+ * Runs a reporting command's job with what it `uses` (client, output, archive) open in the run's session: its plan is
+ * made in the run (with the settings), so its uses are declared there; they close with the session.
+ */
+export async function withUses<U extends Uses, T>(
+  session: Session,
+  uses: U,
+  job: (session: SessionOf<U>) => Promise<T>,
+): Promise<T> {
+  const { using } = await import('../../runtime/session.js');
+  return using(session, uses, job);
+}
 
 /**
  * As define-action's `action`, with the run's one session made here (from the settings the monitor and the

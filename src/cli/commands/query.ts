@@ -71,9 +71,9 @@ export default defineCommand({
   name: 'query',
   summary: 'list recalls from the local archive (offline: no key, no request)',
   formats: { kind: 'record' },
-  uses: ['archive', 'output'],
   flags: declareQuery,
   plan: (opts, { now }) => planQuery(opts, now),
+  uses: (plan) => ({ output: {}, archive: { db: plan.db, mode: 'read' as const } }),
   run: async (plan, session) => (await import('../../jobs/archive/query.js')).runQuery(plan, session),
 });
 

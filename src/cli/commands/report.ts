@@ -79,8 +79,8 @@ export default defineCommand({
   summary: 'evidence for an auditor or a marketplace: coverage, monitoring health, every case and its timeline',
   // -f is the report's own (html, markdown): the session is made without it, the settings never see it.
   formats: { kind: 'report', names: REPORT_FORMATS },
-  uses: ['archive', 'catalogue', 'output'],
   flags: declareReport,
   plan: (opts, { globals, now }) => planReport(opts, globals.format, globals.output, now),
+  uses: (plan) => ({ output: { format: plan.format }, archive: { db: plan.db, mode: 'read' as const } }),
   run: async (plan, session) => (await import('../../jobs/cases/run-report.js')).runReport(plan, session),
 });

@@ -46,7 +46,6 @@ type SandboxCommandOptions = OptionsOf<ReturnType<typeof declareSandbox>>;
 export default defineLocalCommand({
   name: 'sandbox',
   summary: 'run a local server that implements the whole API with generated data (no key needed)',
-  uses: ['server'],
   flags: declareSandbox,
   plan: (opts, { globals }) => ({ opts, globals }),
   run: async ({ opts, globals }, ctx) => runSandbox(opts, globals, ctx),

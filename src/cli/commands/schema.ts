@@ -4,7 +4,6 @@ import { defineLocalCommand } from './define-command.js';
 export default defineLocalCommand({
   name: 'schema',
   summary: 'print the JSON Schema (draft 2020-12) of an output contract: record, match, case, digest, ...',
-  uses: [],
   flags: (cmd) =>
     cmd
       .argument('[name]', 'the contract (see --list)')

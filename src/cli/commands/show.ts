@@ -29,9 +29,9 @@ export default defineCommand({
   name: 'show',
   summary: 'one recall in full: from the archive, else from the live window',
   formats: { kind: 'record' },
-  uses: ['archive', 'api', 'output'],
   flags: declareShow,
   plan: (opts, { args }) => planShow(args[0] as string, opts),
+  uses: (plan) => ({ output: {}, archive: { db: plan.db, mode: 'read' as const, optional: true as const } }),
   run: async (plan, session) => (await import('../../jobs/archive/show.js')).runShow(plan, session),
 });
 

@@ -20,7 +20,6 @@ export default defineCommand({
   name: 'sources',
   summary: 'list the data sources your key may use',
   formats: { kind: 'record' },
-  uses: ['api', 'output'],
   flags: declareSources,
   plan: (opts) => planSources(opts),
   run: async (plan, session) => (await import('../../jobs/api/sources.js')).runSources(plan, session),

@@ -33,9 +33,9 @@ export default defineCommand({
   name: 'stats',
   summary: 'count recalls by source, severity, risk, ..., day or hour: over the archive, or the live window',
   formats: { kind: 'record' },
-  uses: ['archive', 'api', 'output'],
   flags: declareStats,
   plan: (opts, { now }) => planStats(opts, now),
+  uses: (plan) => ({ output: {}, archive: plan.live ? undefined : { db: plan.db, mode: 'read' as const } }),
   run: async (plan, session) => (await import('../../jobs/archive/stats.js')).runStats(plan, session),
 });
 

@@ -5,9 +5,10 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
 import type { ActionsPlan } from '../../jobs/watch/plan.js';
-import { addOpsOptions } from './ops-action.js';
+import { addOpsOptions, withUses } from './ops-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
-import { parseSeconds, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
+import { planPoll } from './poll-plan.js';
 import { addEmailOptions } from './email-flags.js';
 import { DEFAULT_EXEC_TIMEOUT_S } from '../../jobs/watch/defaults.js';
 
@@ -67,7 +68,6 @@ export default defineCommand({
   name: 'sync',
   summary: 'copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored',
   formats: { kind: 'record', names: ['json', 'jsonl'] },
-  uses: ['api', 'archive', 'output', 'mail'],
   flags: declareSync,
   // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync acts on
   // what it stores, with or without --watch.
@@ -76,22 +76,21 @@ export default defineCommand({
     const actions = planActions(opts, { watch: true, state: true }, settings);
     return { ...planSync(opts), ...syncActions(opts, actions) };
   },
-  run: async (plan, session) => (await import('../../jobs/archive/sync.js')).runSync(plan, session),
+  run: async (plan, session) => {
+    const { runSync, syncUses } = await import('../../jobs/archive/sync.js');
+    // What the sync opens follows from its plan (-f json or -o asks for the summary): checked before anything opens.
+    await withUses(session, syncUses(plan, session.settings), (s) => runSync(plan, s));
+  },
   reports: 'sync',
 });
 
 export function planSync(opts: SyncOptions): SyncPlan {
-  let intervalMs: number | undefined;
-  if (opts.watch) {
-    intervalMs = parseSeconds(opts.interval, '--interval', 1) ?? DEFAULT_SYNC_INTERVAL_S * 1000;
-  } else if (opts.interval !== undefined) {
-    throw new UsageError('--interval works with --watch');
-  }
+  const watch = planPoll(opts, DEFAULT_SYNC_INTERVAL_S);
   return {
     db: parseDb(opts),
     sources: parseSourceList(opts.sources),
     hours: parseWholeNumber(opts.hours, '--hours', BOUNDS.hoursMin, BOUNDS.hoursMax) ?? BOUNDS.defaultHours,
-    intervalMs,
+    watch,
   };
 }
 

@@ -2,7 +2,7 @@
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ArchiveListing, ArchiveQuery } from '../../archive/store.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import type { ActionsPlan } from '../watch/plan.js';
+import type { ActionsPlan, PollPlan } from '../watch/plan.js';
 
 export interface QueryPlan {
   db: DbChoice;
@@ -30,8 +30,8 @@ export interface SyncPlan {
   /** Undefined: the profile's sources, else all the key may use. */
   sources: string[] | undefined;
   hours: number;
-  /** Set with --watch: the pause between syncs. */
-  intervalMs: number | undefined;
+  /** Set with --watch: the pace of its syncs. */
+  watch: PollPlan | undefined;
   /** --exec, --webhook, --email: what is done for each recall the sync stores. */
   actions?: ActionsPlan;
   /** --on-update: the actions fire for new versions too. */

@@ -2,45 +2,40 @@
 import { groupDigits } from '../../output/numbers.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import { recallColumnKinds, TABLE_COLUMNS, TABLE_DROP_ORDER } from '../watch/record-sink.js';
 import { inBatches } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 
-export async function runQuery(plan: QueryPlan, session: Session): Promise<void> {
+/** `session`: with the output and the archive (read-only) the command declared. */
+export async function runQuery(plan: QueryPlan, session: ArchiveSession): Promise<void> {
   const output = await session.output();
-  const where = session.archive(plan.db);
-  const archive = await readArchive(session, where);
+  const archive = session.store;
   let written = 0;
-  try {
-    await output.write(async (sink) => {
-      const renderer = sink.renderer({
-        columns: plan.columns,
-        tableColumns: TABLE_COLUMNS,
-        dropOrder: TABLE_DROP_ORDER,
-        csvColumns: RECALL_FIELDS,
-        columnKinds: await recallColumnKinds(output.format),
-        formulaGuard: plan.formulaGuard,
-        bom: plan.bom,
-      });
-      // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
-      if (renderer.writeJson) {
-        for await (const batch of inBatches(archive.recordTexts(plan.listing), session.ctx.signal)) {
-          await renderer.writeJson(batch);
-          written += batch.length;
-        }
-      } else {
-        for await (const batch of inBatches(archive.records(plan.listing), session.ctx.signal)) {
-          await renderer.write(batch);
-          written += batch.length;
-        }
-      }
-      await renderer.end();
+  await output.write(async (sink) => {
+    const renderer = sink.renderer({
+      columns: plan.columns,
+      tableColumns: TABLE_COLUMNS,
+      dropOrder: TABLE_DROP_ORDER,
+      csvColumns: RECALL_FIELDS,
+      columnKinds: await recallColumnKinds(output.format),
+      formulaGuard: plan.formulaGuard,
+      bom: plan.bom,
     });
-    for (const warning of await archiveFilterWarnings(archive, plan.listing)) session.status.warn(warning);
-  } finally {
-    await archive.close();
-  }
-  if (output.format.forPeople) session.status.note(`${groupDigits(written)} recalls from ${where.name}`);
+    // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
+    if (renderer.writeJson) {
+      for await (const batch of inBatches(archive.recordTexts(plan.listing), session.ctx.signal)) {
+        await renderer.writeJson(batch);
+        written += batch.length;
+      }
+    } else {
+      for await (const batch of inBatches(archive.records(plan.listing), session.ctx.signal)) {
+        await renderer.write(batch);
+        written += batch.length;
+      }
+    }
+    await renderer.end();
+  });
+  for (const warning of await archiveFilterWarnings(archive, plan.listing)) session.status.warn(warning);
+  if (output.format.forPeople) session.status.note(`${groupDigits(written)} recalls from ${archive.name}`);
 }

@@ -1,36 +1,24 @@
 // Runs `show`: finds the recall (archive first, then the live window) and prints it for a person or as data.
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
-import { ArchiveMissingError } from '../../archive/archive-errors.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { VersionEntry } from '../../output/record-view.js';
 import type { ShowPlan } from './plans.js';
 import type { DbTarget } from '../../archive/db-target.js';
 import { MissingApiKeyError, UsageError } from '../../runtime/cli-errors.js';
 import type { Session } from '../../runtime/session.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
 
 /** The stored versions of the recall, oldest first (empty when the archive lacks it); undefined without an archive. */
-async function fromArchive(session: Session, where: DbTarget, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
-  let archive: ArchiveStore;
-  try {
-    archive = await readArchive(session, where);
-  } catch (err) {
-    // A missing archive is no error yet: the live window may still have the recall.
-    if (err instanceof ArchiveMissingError) return undefined;
-    throw err;
-  }
-  try {
-    const all = await archive.versions(plan.id);
-    const wanted = plan.history ? all : all.filter((v) => v.current);
-    return wanted.map((v) => ({
-      version: v.version,
-      storedAt: v.storedAt,
-      current: v.current,
-      record: JSON.parse(v.raw),
-    }));
-  } finally {
-    await archive.close();
-  }
+async function fromArchive(archive: ArchiveStore | undefined, plan: ShowPlan): Promise<VersionEntry[] | undefined> {
+  // A missing archive is no error yet: the live window may still have the recall.
+  if (archive === undefined) return undefined;
+  const all = await archive.versions(plan.id);
+  const wanted = plan.history ? all : all.filter((v) => v.current);
+  return wanted.map((v) => ({
+    version: v.version,
+    storedAt: v.storedAt,
+    current: v.current,
+    record: JSON.parse(v.raw),
+  }));
 }
 
 /** `recall N is not archived`, saying why: no archive at all, or an archive without it. */
@@ -56,10 +44,11 @@ async function fromLive(plan: ShowPlan, session: Session): Promise<Record<string
   }
 }
 
+/** `session`: with the output and the archive (read-only, when there is one) the command declared. */
 export async function runShow(plan: ShowPlan, session: Session): Promise<void> {
   const output = await session.output();
   const where = session.archive(plan.db);
-  const archived = await fromArchive(session, where, plan);
+  const archived = await fromArchive(session.store, plan);
   let versions = archived ?? [];
   if (versions.length === 0) {
     if (plan.history) throw notArchived(plan, where, archived, 'run `recall-feed sync` to store it');

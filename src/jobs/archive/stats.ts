@@ -4,26 +4,14 @@ import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/store.js';
 import type { StatsPlan } from './plans.js';
 import type { RecordSink } from '../../runtime/files/record-output.js';
-import type { Session } from '../../runtime/session.js';
-import type { DbTarget } from '../../archive/db-target.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
-
-async function countArchive(session: Session, where: DbTarget, plan: StatsPlan): Promise<StatsResult> {
-  const archive = await readArchive(session, where);
-  try {
-    return await archive.stats(plan.query, plan.by);
-  } finally {
-    await archive.close();
-  }
-}
+import { declaredStore, type Session } from '../../runtime/session.js';
+import { withScratchArchive } from '../../runtime/archive/run-archive.js';
 
 /** The live window, every page, stored in an in-memory archive so that the same SQL counts it. */
 async function countLive(plan: StatsPlan, session: Session): Promise<StatsResult> {
   const { client, status } = await session.api({ needsKey: true });
   const { ctx } = session;
-  const { openScratchArchive } = await import('../../archive/open-archive.js');
-  const archive = await openScratchArchive();
-  try {
+  return withScratchArchive(async (archive) => {
     await status.start('fetching recalls…');
     const run = await archive.beginRun({ live: true }, ctx.now());
     let fetched = 0;
@@ -38,19 +26,18 @@ async function countLive(plan: StatsPlan, session: Session): Promise<StatsResult
     }
     status.stop();
     return await archive.stats(plan.query, plan.by);
-  } finally {
-    await archive.close();
-  }
+  });
 }
 
+/** `session`: with the output and, unless --live, the archive (read-only) the command declared. */
 export async function runStats(plan: StatsPlan, session: Session): Promise<void> {
   const output = await session.output();
-  const where = session.archive(plan.db);
-  const result = plan.live ? await countLive(plan, session) : await countArchive(session, where, plan);
+  const archive = plan.live ? undefined : declaredStore(session);
+  const result = archive ? await archive.stats(plan.query, plan.by) : await countLive(plan, session);
   await output.write((sink) => write(result, plan, session, sink));
   if (output.format.forPeople) {
     session.status.note(
-      `${groupDigits(result.total)} recalls ${plan.live ? 'in the live window' : `in ${where.name}`}`,
+      `${groupDigits(result.total)} recalls ${archive ? `in ${archive.name}` : 'in the live window'}`,
     );
   }
 }

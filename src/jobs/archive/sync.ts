@@ -1,14 +1,14 @@
-// Runs `sync`: opens the session and the archive, syncs once (summary on stderr or -f json) or on a timer with --watch.
+// Runs `sync`: with the client and the archive its run opened, syncs once (summary on stderr or -f json) or on a timer with --watch.
 import type { ArchiveStore } from '../../archive/store.js';
 import type { SyncPlan } from './plans.js';
-import type { ActionsPlan } from '../watch/plan.js';
+import type { ActionsPlan, PollPlan } from '../watch/plan.js';
 import type { Context } from '../../runtime/context.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { askedFormat } from '../../runtime/files/output-target.js';
 import { tellsSuccess } from '../../runtime/files/write-output.js';
-import type { ApiSession, Session } from '../../runtime/session.js';
+import type { ApiSession, ArchiveSession, ArchiveUse, Uses } from '../../runtime/session.js';
 import type { Settings } from '../../runtime/settings.js';
-import { openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
+import { writing } from '../../runtime/archive/archive-file.js';
 import { fromSandbox } from '../../runtime/archive/sandbox-origin.js';
 import { BOUNDS } from '../../api/constants.js';
 import { clock, repeatPolls } from '../watch/poll-interval.js';
@@ -25,27 +25,37 @@ function jsonSummary(settings: Settings): boolean {
   return false;
 }
 
-export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
-  const { ctx } = session;
+/**
+ * What a sync uses: the summary's output with -f json (one JSON object, whichever of json and jsonl was asked for),
+ * the client, then the archive, created when missing. Its output flags are checked here, before anything opens.
+ */
+export function syncUses(plan: SyncPlan, settings: Settings): Uses & { archive: ArchiveUse } {
+  const json = jsonSummary(settings);
+  if (json && plan.watch !== undefined && settings.output) {
+    throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
+  }
+  return {
+    // The format asked for (json or jsonl) prints the summary as one JSON object either way (sink.document).
+    ...(json ? { output: {} } : {}),
+    api: { needsKey: true },
+    archive: { db: plan.db, mode: 'create' },
+  };
+}
+
+/** `session`: with what `syncUses(plan)` declares open. */
+export async function runSync(plan: SyncPlan, session: ArchiveSession): Promise<void> {
+  const { ctx, store: archive } = session;
   const api = await session.api({ needsKey: true });
-  let archive: ArchiveStore | undefined;
   let delivery: OutboxDelivery | undefined;
   try {
     const { settings } = api;
     const json = jsonSummary(settings);
-    if (json && plan.intervalMs !== undefined && settings.output) {
-      throw new UsageError('--watch writes its summaries to stdout', 'redirect it (>> file)');
-    }
     const output = json ? await session.output() : undefined;
     const { actions } = plan;
-    const target = session.archive(plan.db);
-    if (settings.verbose) api.status.note(`archive: ${target.name}`);
-    archive = await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
-    const opened = archive;
     // The sandbox's invented recalls and real ones never share an archive.
-    await writing(target.name, () => opened.claimOrigin(fromSandbox(settings) ? 'sandbox' : 'api'));
+    await writing(archive.name, () => archive.claimOrigin(fromSandbox(settings) ? 'sandbox' : 'api'));
     delivery = actions ? await outboxDelivery(archive, actions, plan, api, ctx) : undefined;
-    if (plan.intervalMs !== undefined) return await watch(archive, plan, api, ctx, json, delivery);
+    if (plan.watch !== undefined) return await watch(archive, plan.watch, plan, api, ctx, json, delivery);
     await api.status.start('syncing…');
     const result = await syncDelivering(archive, plan, api, ctx, delivery);
     api.status.stop();
@@ -56,7 +66,7 @@ export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
     }
     if (!output) {
       // Off a terminal a successful sync is silent (cron mails only problems); -v says it anyway.
-      if (tellsSuccess(api)) api.status.note(syncSummaryLine(result, named(api, opened)));
+      if (tellsSuccess(api)) api.status.note(syncSummaryLine(result, named(api, archive)));
       return;
     }
     // The summary is one JSON object on one line, whichever of json and jsonl was asked for.
@@ -64,7 +74,6 @@ export async function runSync(plan: SyncPlan, session: Session): Promise<void> {
     await output.write((sink) => sink.document({ one: summary, items: [summary] }));
   } finally {
     await delivery?.close();
-    await archive?.close();
   }
 }
 
@@ -114,6 +123,7 @@ function named(session: ApiSession, archive: ArchiveStore): string | undefined {
 /** Syncs, waits, syncs again; a failed sync is reported and retried with backoff, never fatal unless no retry can help. */
 function watch(
   archive: ArchiveStore,
+  poll: PollPlan,
   plan: SyncPlan,
   session: ApiSession,
   ctx: Context,
@@ -122,7 +132,7 @@ function watch(
 ): Promise<never> {
   // The same loop as feed --watch: stretched to fit the monthly quota, backed off after failures.
   return repeatPolls({
-    intervalMs: plan.intervalMs as number,
+    intervalMs: poll.intervalMs,
     noun: 'sync',
     verb: 'syncing',
     session,

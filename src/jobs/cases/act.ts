@@ -1,10 +1,8 @@
 // Runs `cases show|resolve|wait|reopen|verify`: one case read or moved one step, or the whole log checked.
-import type { DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, CaseView } from '../../archive/index.js';
-import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
+import { writing } from '../../runtime/archive/archive-file.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
@@ -15,48 +13,27 @@ import { caseRecord } from './list-cases.js';
 import { confirm } from './confirm.js';
 import { CASE_FIELDS, type CaseStepPlan } from './plans.js';
 
-/** Opens the archive for `fn`: for writing a step, read-only for show and verify (a read-only file or role will do). */
-async function withArchive<T>(
-  session: Session,
-  db: DbChoice,
-  mode: 'read' | 'write',
-  fn: (archive: ArchiveStore, where: DbTarget) => Promise<T>,
-): Promise<T> {
-  const { ctx } = session;
-  const where = session.archive(db);
-  const archive =
-    mode === 'write'
-      ? await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(session, where);
-  try {
-    return await fn(archive, where);
-  } finally {
-    await archive.close();
-  }
-}
-
-export async function runShowCase(plan: { db: DbChoice; ids: number[] }, session: Session): Promise<void> {
-  // The format first: a bad -f or -o is refused before the archive is opened.
+/** `session`: with the output and the archive (read-only: a read-only file or role will do) the command declared. */
+export async function runShowCase(plan: { ids: number[] }, session: ArchiveSession): Promise<void> {
   const output = await session.output();
-  await withArchive(session, plan.db, 'read', async (archive, where) => {
-    // Every id is looked up first: an unknown one is refused before anything is printed.
-    const found = [];
-    for (const id of plan.ids) {
-      const one = await archive.caseWithRecall(id).catch((err: unknown) => {
-        if (!(err instanceof CasesNotKeptError)) throw err;
-        throw new UsageError(
-          `no case ${id}: ${where.name} was written by an earlier recall-feed and holds no cases yet`,
-          'cases are opened by recall-feed match --archive --open-cases',
-        );
-      });
-      found.push(one);
-    }
-    await printCases(
-      output,
-      found.map((f) => ({ c: f.case, recall: f.recall })),
-      found.length === 1,
-    );
-  });
+  const archive = session.store;
+  // Every id is looked up first: an unknown one is refused before anything is printed.
+  const found = [];
+  for (const id of plan.ids) {
+    const one = await archive.caseWithRecall(id).catch((err: unknown) => {
+      if (!(err instanceof CasesNotKeptError)) throw err;
+      throw new UsageError(
+        `no case ${id}: ${archive.name} was written by an earlier recall-feed and holds no cases yet`,
+        'cases are opened by recall-feed match --archive --open-cases',
+      );
+    });
+    found.push(one);
+  }
+  await printCases(
+    output,
+    found.map((f) => ({ c: f.case, recall: f.recall })),
+    found.length === 1,
+  );
 }
 
 /**
@@ -95,65 +72,63 @@ function stepWords(plan: CaseStepPlan): string {
   return plan.step.kind === 'resolve' ? `resolve as ${plan.step.outcome}` : plan.step.kind;
 }
 
-export async function runStep(plan: CaseStepPlan, session: Session): Promise<void> {
+/** `session`: with the output and the archive (for writing) the command declared: a bad -f is refused before any case moves. */
+export async function runStep(plan: CaseStepPlan, session: ArchiveSession): Promise<void> {
   const { ctx } = session;
-  // The format first: a bad -f or -o is refused before any case moves.
   const output = await session.output();
-  await withArchive(session, plan.db, 'write', async (archive, where) => {
-    const ids = await stepIds(plan, archive, ctx.now());
-    if (ids.length === 0) {
-      session.status.note('no case fits the selection: nothing changed');
+  const archive = session.store;
+  const ids = await stepIds(plan, archive, ctx.now());
+  if (ids.length === 0) {
+    session.status.note('no case fits the selection: nothing changed');
+    return;
+  }
+  // A bulk step asks first on a terminal (stdin and stderr), unless --yes; off a terminal it is what was asked.
+  const asks = ids.length > 1 && !plan.yes && session.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
+  if (asks) {
+    const shown = ids.length > 12 ? `${ids.slice(0, 12).join(', ')} and ${ids.length - 12} more` : ids.join(', ');
+    if (!(await confirm(ctx, `${stepWords(plan)} ${ids.length} cases (${shown})?`))) {
+      session.status.note('nothing changed');
       return;
     }
-    // A bulk step asks first on a terminal (stdin and stderr), unless --yes; off a terminal it is what was asked.
-    const asks = ids.length > 1 && !plan.yes && session.terminal.stderrIsTTY && ctx.stdin.isTTY === true;
-    if (asks) {
-      const shown = ids.length > 12 ? `${ids.slice(0, 12).join(', ')} and ${ids.length - 12} more` : ids.join(', ');
-      if (!(await confirm(ctx, `${stepWords(plan)} ${ids.length} cases (${shown})?`))) {
-        session.status.note('nothing changed');
-        return;
-      }
-    }
-    const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
-    const after = await writing(where.name, () => archive.stepCases(ids, plan.step, by));
-    await printCases(
-      output,
-      after.map((c) => ({ c, recall: null })),
-      after.length === 1 && plan.ids !== undefined,
-    );
-    if (after.length > 1) session.status.note(`${after.length} cases: ${stepWords(plan)}`);
-  });
+  }
+  const by = { at: new Date(ctx.now()).toISOString(), actor: plan.by, note: plan.note };
+  const after = await writing(archive.name, () => archive.stepCases(ids, plan.step, by));
+  await printCases(
+    output,
+    after.map((c) => ({ c, recall: null })),
+    after.length === 1 && plan.ids !== undefined,
+  );
+  if (after.length > 1) session.status.note(`${after.length} cases: ${stepWords(plan)}`);
 }
 
-export async function runVerify(db: DbChoice, session: Session): Promise<void> {
-  // The format first: a bad -f or -o is refused before the archive is opened.
+/** `session`: with the output and the archive (read-only) the command declared. */
+export async function runVerify(session: ArchiveSession): Promise<void> {
   const output = await session.output();
-  await withArchive(session, db, 'read', async (archive, where) => {
-    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(
-      { archive: where, status: session.status },
-      async () => [await archive.verifyCases()],
+  const archive = session.store;
+  const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(
+    { archive, status: session.status },
+    async () => [await archive.verifyCases()],
+  );
+  const result = {
+    ok: check.broken === undefined,
+    cases: check.cases,
+    events: check.events,
+    head: check.head,
+    broken: check.broken
+      ? { seq: check.broken.seq, case_id: check.broken.caseId ?? null, problem: check.broken.problem }
+      : null,
+  };
+  // People read a broken log in the error alone; programs get the result either way.
+  if (!(check.broken && output.format.forPeople))
+    await output.write((sink) =>
+      sink.document({
+        people: () => `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`,
+        whole: result,
+        items: [result],
+      }),
     );
-    const result = {
-      ok: check.broken === undefined,
-      cases: check.cases,
-      events: check.events,
-      head: check.head,
-      broken: check.broken
-        ? { seq: check.broken.seq, case_id: check.broken.caseId ?? null, problem: check.broken.problem }
-        : null,
-    };
-    // People read a broken log in the error alone; programs get the result either way.
-    if (!(check.broken && output.format.forPeople))
-      await output.write((sink) =>
-        sink.document({
-          people: () => `ok: ${check.events} events on ${check.cases} cases, every hash in place\nhead ${check.head}\n`,
-          whole: result,
-          items: [result],
-        }),
-      );
-    if (check.broken) {
-      const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
-      throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);
-    }
-  });
+  if (check.broken) {
+    const { CaseLogBrokenError } = await import('../../archive/cases-errors.js');
+    throw new CaseLogBrokenError(`the case log is broken at event ${check.broken.seq}: ${check.broken.problem}`);
+  }
 }

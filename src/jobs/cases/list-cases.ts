@@ -2,8 +2,7 @@
 import { isOverdue } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 import { CASE_FIELDS, CASE_TABLE_COLUMNS, type CasesListPlan } from './plans.js';
@@ -13,16 +12,11 @@ export function caseRecord(c: CaseView): Record<string, unknown> {
   return Object.fromEntries(CASE_FIELDS.map((f) => [f, c[f]]));
 }
 
-export async function runCasesList(plan: CasesListPlan, session: Session): Promise<void> {
+/** `session`: with the output and the archive (read-only) the command declared. */
+export async function runCasesList(plan: CasesListPlan, session: ArchiveSession): Promise<void> {
   const output = await session.output();
-  const where = session.archive(plan.db);
-  const archive = await readArchive(session, where);
-  let cases: CaseView[];
-  try {
-    cases = await casesOrNone({ archive: where, status: session.status }, () => archive.cases(plan.query, plan.filter));
-  } finally {
-    await archive.close();
-  }
+  const archive = session.store;
+  let cases = await casesOrNone({ archive, status: session.status }, () => archive.cases(plan.query, plan.filter));
   if (plan.overdue) {
     const now = session.ctx.now();
     cases = cases.filter((c) => isOverdue(c, now));
@@ -40,5 +34,5 @@ export async function runCasesList(plan: CasesListPlan, session: Session): Promi
     wholeHeaders: true,
   };
   await output.write((sink) => sink.rows(spec, rows));
-  if (output.format.forPeople) session.status.note(`${counted(cases.length, 'case', 'cases')} in ${where.name}`);
+  if (output.format.forPeople) session.status.note(`${counted(cases.length, 'case', 'cases')} in ${archive.name}`);
 }

@@ -6,10 +6,9 @@ import { allowedSources } from '../../runtime/archive/allowed-sources.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { loadMatcher } from '../matching/load-catalogue.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
 import { announceWritten } from '../../runtime/files/write-output.js';
 import { TOOL_VERSION } from '../../runtime/tool-version.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import { caseRecalls, checkCatalogue } from './report-coverage.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
@@ -31,12 +30,12 @@ export interface ReportPlan {
   key: string | undefined;
 }
 
-export async function runReport(plan: ReportPlan, session: Session): Promise<void> {
+/** `session`: with the output in the report's own format (the plan's) and the archive (read-only) the command declared. */
+export async function runReport(plan: ReportPlan, session: ArchiveSession): Promise<void> {
   const { ctx, status } = session;
-  // The report's own format, decided by the plan (-f, the -o extension, else markdown).
-  const output = await session.output({ format: plan.format });
-  const where = session.archive(plan.db);
-  const reading = { archive: where, status };
+  const output = await session.output();
+  const archive = session.store;
+  const reading = { archive, status };
   const nowMs = ctx.now();
   const untilMs = plan.untilMs ?? nowMs;
   // A wrong --key is refused now, before any request or archive read.
@@ -44,76 +43,70 @@ export async function runReport(plan: ReportPlan, session: Session): Promise<voi
     plan.catalog === undefined ? undefined : await loadMatcher(plan.catalog, plan.map, plan.key, status, ctx.env);
   // The sources monitoring had to cover, as the digest asks for them: without them it cannot be complete.
   const allowed = await allowedSources(undefined, session);
-  const archive = await readArchive(session, where);
-  let data: ReportData;
-  try {
-    const all = await casesOrNone(reading, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
-    // Every run up to the period's end: the first successful one says when monitoring began.
-    const runs = await archive.syncRuns({ fromMs: 0, toMs: untilMs });
-    // The levels cases are opened at (match --open-cases --level): pairs below them are not owed a case.
-    const levels = await archive.caseLevels();
-    const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(reading, async () => [
-      await archive.verifyCases(),
-    ]);
-    // Cases up to the period's end, whether or not active in it: their rows have been looked at.
-    const opened = all.filter((c) => Date.parse(c.opened_at) < untilMs);
-    const records = () => archive.records({ sinceUs: undefined, sources: undefined, filter: {} });
-    let coverage: CatalogueCoverage | null = null;
-    let recalls: Map<number, RecallFacts>;
-    if (matcher && plan.catalog !== undefined) {
-      ({ coverage, recalls } = await checkCatalogue(
-        path.basename(plan.catalog),
-        matcher.catalogue,
-        matcher.column,
-        matcher.index,
-        opened,
-        records(),
-        untilMs,
-        status,
-        levels,
-      ));
-    } else recalls = await caseRecalls(all, records());
-    const cases = all
-      .flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs, recalls.get(c.recall_id) ?? null) ?? [])
-      .sort(byLevelAndSeverity);
-    const firstMs = Math.min(
-      ...runs.map((r) => Date.parse(r.started_at)),
-      ...all.map((c) => Date.parse(c.opened_at)),
+  const all = await casesOrNone(reading, () => archive.cases({ statuses: ['open', 'waiting', 'closed'] }));
+  // Every run up to the period's end: the first successful one says when monitoring began.
+  const runs = await archive.syncRuns({ fromMs: 0, toMs: untilMs });
+  // The levels cases are opened at (match --open-cases --level): pairs below them are not owed a case.
+  const levels = await archive.caseLevels();
+  const [check = { events: 0, cases: 0, head: GENESIS, broken: undefined }] = await casesOrNone(reading, async () => [
+    await archive.verifyCases(),
+  ]);
+  // Cases up to the period's end, whether or not active in it: their rows have been looked at.
+  const opened = all.filter((c) => Date.parse(c.opened_at) < untilMs);
+  const records = () => archive.records({ sinceUs: undefined, sources: undefined, filter: {} });
+  let coverage: CatalogueCoverage | null = null;
+  let recalls: Map<number, RecallFacts>;
+  if (matcher && plan.catalog !== undefined) {
+    ({ coverage, recalls } = await checkCatalogue(
+      path.basename(plan.catalog),
+      matcher.catalogue,
+      matcher.column,
+      matcher.index,
+      opened,
+      records(),
       untilMs,
-    );
-    const { health, first, unmonitoredMs } = monitoringOver(runs, plan.sinceMs ?? firstMs, untilMs, allowed);
-    const verdict = reportVerdict({
-      health,
-      first,
-      unmonitoredMs,
-      sourcesChecked: allowed !== undefined,
-      uncased: coverage?.matches_without_case.length ?? 0,
-    });
-    const until = new Date(untilMs).toISOString();
-    data = {
-      title: 'Recall monitoring: cases and coverage',
-      generated_at: new Date(nowMs).toISOString(),
-      period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
-      provenance: {
-        tool: 'recall-feed',
-        version: TOOL_VERSION,
-        archive: where.name,
-        catalogue:
-          plan.catalog === undefined
-            ? null
-            : { file: path.basename(plan.catalog), sha256: matcher?.catalogue.sha256 ?? '' },
-        chain_head: check.head,
-      },
-      coverage: { catalogue: coverage, monitoring: health },
-      summary: summarize(cases, untilMs),
-      verdict,
-      statement: statement(coverage, health, until, verdict),
-      chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
-      cases,
-    };
-  } finally {
-    await archive.close();
-  }
+      status,
+      levels,
+    ));
+  } else recalls = await caseRecalls(all, records());
+  const cases = all
+    .flatMap((c) => caseInPeriod(c, plan.sinceMs, untilMs, recalls.get(c.recall_id) ?? null) ?? [])
+    .sort(byLevelAndSeverity);
+  const firstMs = Math.min(
+    ...runs.map((r) => Date.parse(r.started_at)),
+    ...all.map((c) => Date.parse(c.opened_at)),
+    untilMs,
+  );
+  const { health, first, unmonitoredMs } = monitoringOver(runs, plan.sinceMs ?? firstMs, untilMs, allowed);
+  const verdict = reportVerdict({
+    health,
+    first,
+    unmonitoredMs,
+    sourcesChecked: allowed !== undefined,
+    uncased: coverage?.matches_without_case.length ?? 0,
+  });
+  const until = new Date(untilMs).toISOString();
+  const data: ReportData = {
+    title: 'Recall monitoring: cases and coverage',
+    generated_at: new Date(nowMs).toISOString(),
+    period: { since: plan.sinceMs === undefined ? null : new Date(plan.sinceMs).toISOString(), until },
+    provenance: {
+      tool: 'recall-feed',
+      version: TOOL_VERSION,
+      archive: archive.name,
+      catalogue:
+        plan.catalog === undefined
+          ? null
+          : { file: path.basename(plan.catalog), sha256: matcher?.catalogue.sha256 ?? '' },
+      chain_head: check.head,
+    },
+    coverage: { catalogue: coverage, monitoring: health },
+    summary: summarize(cases, untilMs),
+    verdict,
+    statement: statement(coverage, health, until, verdict),
+    chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
+    cases,
+  };
   const columns = [...REPORT_CSV_COLUMNS];
   // A page (html, markdown) or the model (json) from the report's renderers; rows for a tabular format (csv).
   await output.write((sink) =>

@@ -4,10 +4,8 @@ import type { CaseView } from '../../archive/cases-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
-import type { DbTarget } from '../../archive/db-target.js';
 import type { Context } from '../../runtime/context.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import type { Digest } from '../../output/digest/digest-view.js';
 import type { ProductRow } from '../../output/digest/product-text.js';
@@ -42,7 +40,7 @@ async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusRe
  */
 async function readCases(
   archive: ArchiveStore,
-  local: { archive: DbTarget; status: StatusReporter },
+  local: { archive: ArchiveStore; status: StatusReporter },
   closedToo: boolean,
 ): Promise<CaseView[]> {
   const [{ CASE_STATUSES }, { casesOrNone }] = await Promise.all([
@@ -80,50 +78,41 @@ async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promis
   }
 }
 
-/** The period's digest from the archive at `where`, the sources asked with the run's client. */
-export async function collectDigest(sel: DigestSelection, where: DbTarget, session: Session): Promise<Digest> {
-  const { ctx, status } = session;
+/** The period's digest from the run's archive, the sources asked with the run's client. */
+export async function collectDigest(sel: DigestSelection, session: ArchiveSession): Promise<Digest> {
+  const { ctx, status, store: archive } = session;
   const matcher = await loadMatcher(sel.catalog, status, ctx.env);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
-  // Before the archive: a source the key may not use is refused as `feed` refuses it.
+  // Before the archive is read: a source the key may not use is refused as `feed` refuses it.
   const allowed = await allowedSources(sel.sources, session);
-  const archive = await readArchive(session, where);
-  let runs: Awaited<ReturnType<typeof archive.syncRuns>>;
-  let stored: Awaited<ReturnType<typeof archive.storedIn>>;
-  let settled: boolean;
   let matches: Record<string, unknown>[] | null = null;
   let products: ProductRow[] | null = null;
-  let cases: CaseView[];
-  try {
-    settled = await settle(archive, sel.toMs, ctx);
-    if (!settled)
-      status.warn(
-        "a sync was still storing recalls of this period (or the archive's clock had not reached its end): the digest may miss some, so monitoring is not called complete",
-      );
-    runs = await archive.syncRuns(period);
-    stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
-    // Deadlines are the archive's, whatever the period, --sources or filters: a narrowed digest never hides a late case.
-    cases = await readCases(archive, { archive: where, status }, matcher !== undefined);
-    if (matcher) {
-      const { matchRow } = await import('../matching/match-rows.js');
-      const pairs: { match: Record<string, unknown>; product: ProductRow; key: string }[] = [];
-      for (const recall of [...stored.new, ...stored.updated])
-        for (const m of matcher.index.match(recall)) {
-          const match = matchRow(m, recall);
-          const product = productRow(match, recall, matcher.columns, m.row.values);
-          pairs.push({ match, product, key: matcher.rowKey(m.row, matcher.columns.key) });
-        }
-      pairs.sort((a, b) => byReadingOrder(a.product, b.product));
-      matches = pairs.map((p) => p.match);
-      products = pairs.map((p) => p.product);
-      casesByPair(cases, pairs);
-    }
-    // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
-    for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
-      status.warn(warning);
-  } finally {
-    await archive.close();
+  const settled = await settle(archive, sel.toMs, ctx);
+  if (!settled)
+    status.warn(
+      "a sync was still storing recalls of this period (or the archive's clock had not reached its end): the digest may miss some, so monitoring is not called complete",
+    );
+  const runs = await archive.syncRuns(period);
+  const stored = await archive.storedIn(period, { sources: sel.sources, filter: sel.filter });
+  // Deadlines are the archive's, whatever the period, --sources or filters: a narrowed digest never hides a late case.
+  const cases = await readCases(archive, { archive, status }, matcher !== undefined);
+  if (matcher) {
+    const { matchRow } = await import('../matching/match-rows.js');
+    const pairs: { match: Record<string, unknown>; product: ProductRow; key: string }[] = [];
+    for (const recall of [...stored.new, ...stored.updated])
+      for (const m of matcher.index.match(recall)) {
+        const match = matchRow(m, recall);
+        const product = productRow(match, recall, matcher.columns, m.row.values);
+        pairs.push({ match, product, key: matcher.rowKey(m.row, matcher.columns.key) });
+      }
+    pairs.sort((a, b) => byReadingOrder(a.product, b.product));
+    matches = pairs.map((p) => p.match);
+    products = pairs.map((p) => p.product);
+    casesByPair(cases, pairs);
   }
+  // A mistyped filter value would make every digest say "no new recalls": said against the whole archive.
+  for (const warning of await archiveFilterWarnings(archive, { sources: sel.sources, filter: sel.filter }))
+    status.warn(warning);
   return buildDigest({
     fromMs: sel.fromMs,
     toMs: sel.toMs,

@@ -3,7 +3,7 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import type { EmailPlan } from '../../runtime/options/email-options.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import type { WebhookFormat } from '../../actions/webhook-url.js';
 import { renderDigest } from '../../output/digest/render-digest.js';
 import type { DigestFormat } from '../../output/format-kinds.js';
@@ -27,12 +27,12 @@ export interface DigestPlan {
   webhook: { url: URL; format: WebhookFormat } | undefined;
 }
 
-export async function runDigest(plan: DigestPlan, session: Session): Promise<void> {
+/** `session`: with the output in the digest's format (the plan's) and the archive (read-only) the command declared. */
+export async function runDigest(plan: DigestPlan, session: ArchiveSession): Promise<void> {
   const { ctx, settings, status } = session;
   const { email, webhook: hook } = plan;
-  const where = session.archive(plan.db);
-  const output = await session.output({ format: plan.format });
-  const digest = await collectDigest(plan, where, session);
+  const output = await session.output();
+  const digest = await collectDigest(plan, session);
   ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   if (plan.print) {
     const text = await renderDigest(digest, output.format.name, session.terminal.columns);

@@ -1,40 +1,33 @@
 // Doctor's archive checks (read-only): it opens, its schema is one we read, the case log verifies, the last syncs, the outbox.
 import type { ArchiveStore } from '../../archive/store.js';
 import type { DbTarget } from '../../archive/db-target.js';
-import { openArchiveAt } from '../../runtime/archive/archive-file.js';
+import { probeArchive } from '../../runtime/archive/run-archive.js';
 import { type CheckResult, fail, ok, warn } from './check.js';
 import { checkOutbox } from './check-outbox.js';
 import { checkArchiveMissing } from './check-archive-missing.js';
-import { ArchiveMissingError } from '../../archive/archive-errors.js';
 
 /** A source not synced successfully for this long is worth a warning: the feed's window is 24 hours. */
 const STALE_SYNC_MS = 25 * 3_600_000;
 const LOOK_BACK_MS = 31 * 86_400_000;
 
+/** The archive at `target`, read-only; a failure to open it or to read it is the last check, failed. */
 export async function checkArchive(target: DbTarget, now: number): Promise<CheckResult[]> {
-  let archive: ArchiveStore;
-  try {
-    archive = await openArchiveAt(target, { create: false, readOnly: true });
-  } catch (err) {
-    // Before the first sync there is none: a fresh install is no failure, when the sync to come can create it.
-    if (err instanceof ArchiveMissingError) return [await checkArchiveMissing(target)];
-    const { describeError } = await import('../../runtime/error-reports.js');
-    const report = describeError(err);
-    return [fail('archive', `${target.name}: ${report.message}`, report.hints[0])];
-  }
   const results: CheckResult[] = [];
   try {
-    // A read-only open refuses a newer schema and migrates nothing: opening is the schema check.
-    results.push(ok('archive', `${target.name} (${archive.engine}) opens; its schema is one this version reads`));
-    results.push(await casesCheck(archive));
-    results.push(...(await syncChecks(archive, now)));
-    results.push(await checkOutbox(archive, target, now));
+    const found = await probeArchive(target, async (archive) => {
+      // A read-only open refuses a newer schema and migrates nothing: opening is the schema check.
+      results.push(ok('archive', `${target.name} (${archive.engine}) opens; its schema is one this version reads`));
+      results.push(await casesCheck(archive));
+      results.push(...(await syncChecks(archive, now)));
+      results.push(await checkOutbox(archive, target, now));
+      return true;
+    });
+    // Before the first sync there is none: a fresh install is no failure, when the sync to come can create it.
+    if (!found) return [await checkArchiveMissing(target)];
   } catch (err) {
     const { describeError } = await import('../../runtime/error-reports.js');
     const report = describeError(err);
     results.push(fail('archive', `${target.name}: ${report.message}`, report.hints[0]));
-  } finally {
-    await archive.close();
   }
   return results;
 }

@@ -21,8 +21,7 @@ export async function runFeed(plan: FeedPlan, session: Session): Promise<void> {
     // export, the common run, parses none of it.
     if (watch) {
       const { recordsTo, runWatch } = await import('../watch/watch.js');
-      const watchPlan = { ...plan, watch };
-      await output.write((sink) => runWatch(watchPlan, api, ctx, recordsTo(sink, watchPlan, api)));
+      await output.write((sink) => runWatch({ ...plan, watch }, api, ctx, recordsTo(sink, plan, api)));
     } else if (state !== undefined) await (await import('./run-once.js')).runOnce({ ...plan, state }, api, ctx, output);
     else await runExport(plan, api, ctx, output);
   });

@@ -7,9 +7,8 @@ import { CONFIRMED, WRONG } from '../../match/quality.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { groupDigits } from '../../output/numbers.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
 import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { keyColumn, rowKeys } from '../matching/open-cases.js';
@@ -27,7 +26,8 @@ export interface LearnPlan {
 
 const COLUMNS = ['tier', 'confirmed', 'wrong', 'lower', 'level', 'target'] as const;
 
-export async function runMatchLearn(plan: LearnPlan, session: Session): Promise<void> {
+/** `session`: with the output and the archive (read-only) the command declared. */
+export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): Promise<void> {
   const output = await session.output();
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   const keyOf = rowKeys(catalogue, keyColumn(catalogue, plan.key), session.status);
@@ -35,19 +35,15 @@ export async function runMatchLearn(plan: LearnPlan, session: Session): Promise<
   // Fitted on the matcher as it is without any learning, so a second --learn does not learn from the first.
   const index = new CatalogueIndex(catalogue);
   const pairs: JudgedPair[] = [];
-  const archive = await readArchive(session, session.archive(plan.db));
-  try {
-    for (const c of await archive.cases({ statuses: ['closed'] })) {
-      const right = c.outcome !== null && CONFIRMED.has(c.outcome);
-      if (!right && !(c.outcome !== null && WRONG.has(c.outcome))) continue;
-      const row = rows.get(c.catalog_key);
-      const { recall } = await archive.caseWithRecall(c.id);
-      // The words the pair shares as the matcher sees it now: a row or recall gone since teaches the tier only.
-      const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
-      pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
-    }
-  } finally {
-    await archive.close();
+  const archive = session.store;
+  for (const c of await archive.cases({ statuses: ['closed'] })) {
+    const right = c.outcome !== null && CONFIRMED.has(c.outcome);
+    if (!right && !(c.outcome !== null && WRONG.has(c.outcome))) continue;
+    const row = rows.get(c.catalog_key);
+    const { recall } = await archive.caseWithRecall(c.id);
+    // The words the pair shares as the matcher sees it now: a row or recall gone since teaches the tier only.
+    const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
+    pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
   }
   const sha256 = createHash('sha256')
     .update(await readFile(plan.catalog))

@@ -3,8 +3,7 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { CoverageCounter, MIN_JUDGED, QUALITY_COLUMNS, tierPrecision } from '../../match/quality.js';
 import { groupDigits } from '../../output/numbers.js';
 import { inBatches, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
-import type { Session } from '../../runtime/session.js';
+import type { ArchiveSession } from '../../runtime/session.js';
 
 export interface QualityPlan {
   db: DbChoice;
@@ -15,24 +14,19 @@ export interface QualityPlan {
   bom: boolean;
 }
 
-export async function runMatchQuality(plan: QualityPlan, session: Session): Promise<void> {
-  // The format chosen before the archive is opened: a bad -f or -o reads nothing.
+/** `session`: with the output and the archive (read-only) the command declared: a bad -f or -o reads nothing. */
+export async function runMatchQuality(plan: QualityPlan, session: ArchiveSession): Promise<void> {
   const output = await session.output();
   // Reads only: cases through the archive's own listing (whose filter applies to each case's recall), recalls likewise.
-  const archive = await readArchive(session, session.archive(plan.db));
+  const archive = session.store;
   const coverage = new CoverageCounter();
-  let tiers: ReturnType<typeof tierPrecision>;
-  try {
-    const sinceMs = plan.sinceUs === undefined ? undefined : plan.sinceUs / 1000;
-    const cases = (await archive.cases({ statuses: ['open', 'waiting', 'closed'] }, plan.filter)).filter(
-      (c) => sinceMs === undefined || Date.parse(c.opened_at) >= sinceMs,
-    );
-    tiers = tierPrecision(cases);
-    const records = archive.records({ sinceUs: plan.sinceUs, sources: plan.sources, filter: plan.filter });
-    for await (const batch of inBatches(records, session.ctx.signal)) for (const r of batch) coverage.add(r);
-  } finally {
-    await archive.close();
-  }
+  const sinceMs = plan.sinceUs === undefined ? undefined : plan.sinceUs / 1000;
+  const cases = (await archive.cases({ statuses: ['open', 'waiting', 'closed'] }, plan.filter)).filter(
+    (c) => sinceMs === undefined || Date.parse(c.opened_at) >= sinceMs,
+  );
+  const tiers = tierPrecision(cases);
+  const records = archive.records({ sinceUs: plan.sinceUs, sources: plan.sources, filter: plan.filter });
+  for await (const batch of inBatches(records, session.ctx.signal)) for (const r of batch) coverage.add(r);
   const rows = [...tiers, ...coverage.rows()];
   const spec = {
     tableColumns: [...QUALITY_COLUMNS],

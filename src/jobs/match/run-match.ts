@@ -9,14 +9,12 @@ import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
-import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
+import { inBatches, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
+import { caseOpener, type CaseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
-import { readArchive } from '../../runtime/archive/read-archive.js';
-import type { FeedPlan } from '../watch/plan.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
-import type { Session } from '../../runtime/session.js';
+import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import {
   byLevelThenSeverity,
@@ -25,7 +23,7 @@ import {
   matchTableColumns,
   reportCatalogue,
 } from '../matching/match-rows.js';
-import { watchMatch } from './watch-match.js';
+import { type MatchWatchPlan, watchMatch } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
 export type RecallSource =
@@ -40,8 +38,8 @@ export interface MatchPlan {
   exitCode: boolean;
   formulaGuard: boolean;
   bom: boolean;
-  /** `match --watch`: the feed's plan of its polls (interval, state, actions). */
-  watch: FeedPlan | undefined;
+  /** `match --watch`: its polls of the feed (interval, state, actions) and how its rows are written. */
+  watch: MatchWatchPlan | undefined;
   /** `--explain`: each row says which rule fired on which normalised values. */
   explain?: boolean;
   /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
@@ -56,6 +54,20 @@ export interface CasesPlan {
   db: DbChoice;
   levels?: readonly ('match' | 'possible')[];
   sla?: Sla | undefined;
+}
+
+/**
+ * What a match uses: its output, chosen first; the archive it reads (writes, opening cases); with --watch --open-cases
+ * the client, then the archive the cases go to, created when missing as `sync` would create it.
+ */
+export function matchUses(plan: MatchPlan): Uses {
+  if (plan.watch) {
+    const output = { format: plan.watch.format };
+    if (!plan.openCases) return { output };
+    return { output, api: { needsKey: true }, archive: { db: plan.openCases.db, mode: 'create' } };
+  }
+  if (plan.recalls.kind === 'live') return { output: {} };
+  return { output: {}, archive: { db: plan.recalls.db, mode: plan.openCases ? 'write' : 'read' } };
 }
 
 /** Recalls in batches, with the window's size when the source knows it. */
@@ -120,15 +132,29 @@ async function matchAll(
   return counts;
 }
 
-/** The catalogue read and indexed before anything else: a bad file, or a --key it lacks, costs no quota and writes nothing. */
-async function indexCatalogue(
-  plan: MatchPlan,
-  status: StatusReporter,
-): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
+/** What a match reads first (prepareMatch): the catalogue indexed, and from the archive the opener of its cases. */
+export interface MatchInputs {
+  catalogue: Catalogue;
+  index: CatalogueIndex;
+  opener?: CaseOpener | undefined;
+}
+
+/**
+ * What a match reads before its run's output, client or archive open: the catalogue (a bad file, or a --key it
+ * lacks, costs no quota and writes nothing); from the archive with --open-cases, the cases' deadline too (a bad
+ * case-sla is refused before the archive is looked for).
+ */
+export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
+  const { status } = session;
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
+  const index = new CatalogueIndex(catalogue, { learned });
+  if (plan.watch || plan.recalls.kind === 'live') return { catalogue, index };
+  reportCatalogue(catalogue, index.rejected, status);
+  const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
+  const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
+  return { catalogue, index, opener };
 }
 
 /**
@@ -142,38 +168,27 @@ function windowText(source: RecallSource): string {
     : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
 }
 
-export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
+/** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
+export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
   const { ctx } = session;
-  // Read before any request: a bad file is a usage error that costs no quota.
-  const { catalogue, index } = await indexCatalogue(plan, session.status);
+  const { catalogue, index, opener } = inputs;
   if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
-  // The format chosen before the archive is opened or a request sent: a bad -f or -o costs nothing.
   const output = await session.output();
   const source = plan.recalls;
   const status = session.status;
   let counts: Awaited<ReturnType<typeof matchAll>>;
   if (source.kind === 'archive') {
-    // Offline: no key, no request; the filters the archive can answer become SQL.
-    const where = session.archive(source.db);
-    reportCatalogue(catalogue, index.rejected, status);
-    const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
-    const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
-    // Opening cases writes to the archive; matching alone only reads it (a read-only file or role will do).
-    const archive = opener
-      ? await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) })
-      : await readArchive(session, where);
-    try {
-      const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
-      const batches = archiveBatches(records, ctx.signal);
-      const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
-      counts = await matchAll(plan, catalogue, index, batches, () => true, output, status, ctx.signal, onMatch);
-      // After the listing ends: the archive is one connection, and its rows were being streamed.
-      if (opener) status.note(casesLine(await writing(where.name, () => opener.flush(archive, ctx.now()))));
-      const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
-      for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
-    } finally {
-      await archive.close();
-    }
+    // Offline: no key, no request; the filters the archive can answer become SQL. Opening cases writes to the
+    // archive; matching alone only reads it (a read-only file or role will do): matchUses() declared which.
+    const archive = declaredStore(session);
+    const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
+    const batches = archiveBatches(records, ctx.signal);
+    const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
+    counts = await matchAll(plan, catalogue, index, batches, () => true, output, status, ctx.signal, onMatch);
+    // After the listing ends: the archive is one connection, and its rows were being streamed.
+    if (opener) status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
+    const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
+    for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
   } else {
     const api = await session.api({ needsKey: true });
     reportCatalogue(catalogue, index.rejected, status);

@@ -4,14 +4,15 @@ import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../../runtime/context.js';
 import type { Renderer } from '../../output/renderer.js';
 import type { RecordSink } from '../../runtime/files/record-output.js';
-import type { FeedPlan } from '../watch/plan.js';
+import type { WatchPlan } from '../watch/plan.js';
 import { withFeedRun } from '../watch/feed-run.js';
-import { runWatch, type WatchOutput, type WatchPlan } from '../watch/watch.js';
+import { runWatch, type WatchOutput } from '../watch/watch.js';
 import type { Session } from '../../runtime/session.js';
-import { type DbChoice, openArchiveAt, writerOptions, writing } from '../../runtime/archive/archive-file.js';
+import { type DbChoice, writing } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, type CaseOpener } from '../matching/open-cases.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
+import type { Format } from '../../runtime/settings.js';
 import {
   byLevelThenSeverity,
   matchColumns,
@@ -20,11 +21,17 @@ import {
   reportCatalogue,
 } from '../matching/match-rows.js';
 
+/** `match --watch`: polls of the feed (planned from match's own flags as feed plans them), and how its rows are written. */
+export interface MatchWatchPlan extends WatchPlan {
+  format: Format;
+  formulaGuard: boolean;
+}
+
 /** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
 function matchOutput(
   catalogue: Catalogue,
   index: CatalogueIndex,
-  plan: FeedPlan,
+  plan: MatchWatchPlan,
   ctx: Context,
   sink: RecordSink,
   cases?: { opener: CaseOpener; archive: ArchiveStore; note: (line: string) => void },
@@ -68,36 +75,25 @@ function matchOutput(
 }
 
 /**
- * Polls like `feed --watch` (its flags checked by the feed's own plan, its files under the feed's run lock)
- * and matches each new recall.
+ * Polls like `feed --watch` (its files under the feed's run lock) and matches each new recall. `run`: with the output,
+ * and with --open-cases the archive the cases go to (created when missing, as `sync` would), that matchUses() declared.
  */
 export async function watchMatch(
-  plan: FeedPlan,
+  plan: MatchWatchPlan,
   catalogue: Catalogue,
   index: CatalogueIndex,
   run: Session,
   openCases?: { key: string | undefined; db: DbChoice; levels?: readonly ('match' | 'possible')[]; sla?: Sla },
 ): Promise<void> {
   const { ctx } = run;
-  const output = await run.output({ format: plan.format });
+  const output = await run.output();
+  const archive = run.store;
   return withFeedRun(plan, run, async (session) => {
     reportCatalogue(catalogue, index.rejected, session.status);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
     const opener = openCases && caseOpener(catalogue, openCases.key, session.status, { ...openCases, sla });
-    // Live: the archive the cases go to is created when missing, as `sync` would.
-    const target = openCases && run.archive(openCases.db);
-    const archive =
-      target === undefined
-        ? undefined
-        : await openArchiveAt(target, { create: true, ...writerOptions(ctx.env, ctx.signal) });
-    try {
-      const note = (line: string) => session.status.note(line);
-      const cases = opener && archive ? { opener, archive, note } : undefined;
-      await output.write((sink) =>
-        runWatch(plan as WatchPlan, session, ctx, matchOutput(catalogue, index, plan, ctx, sink, cases)),
-      );
-    } finally {
-      await archive?.close();
-    }
+    const note = (line: string) => session.status.note(line);
+    const cases = opener && archive ? { opener, archive, note } : undefined;
+    await output.write((sink) => runWatch(plan, session, ctx, matchOutput(catalogue, index, plan, ctx, sink, cases)));
   });
 }

@@ -2,14 +2,14 @@
 import type { ApiSession } from '../../runtime/api-session.js';
 import { withRunLock } from '../../runtime/files/run-lock.js';
 import type { Session } from '../../runtime/session.js';
-import type { FeedPlan } from './plan.js';
+import type { FeedPollPlan } from './plan.js';
 
 /**
  * The frame of every feed run: the API session, and the run lock on the output and state files, held while
  * `run` runs. The plan was checked in full before: bad input sends no request and touches no file.
  */
 export async function withFeedRun(
-  plan: FeedPlan,
+  plan: Pick<FeedPollPlan, 'state' | 'lockWaitMs'>,
   session: Session,
   run: (api: ApiSession) => Promise<void>,
 ): Promise<void> {

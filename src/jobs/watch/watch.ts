@@ -9,11 +9,9 @@ import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
-import type { FeedPlan } from './plan.js';
+import type { FeedPlan, WatchPlan } from './plan.js';
 import { createRecordSink, type PageSink } from './record-sink.js';
 import { SeenState } from './seen-state.js';
-
-export type WatchPlan = FeedPlan & { watch: NonNullable<FeedPlan['watch']> };
 
 /** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
 export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
@@ -76,7 +74,7 @@ async function pollOnce(
 }
 
 /** `feed --watch`'s output: each new record written as the API sent it, on the run's (stdout) output. */
-export function recordsTo(sink: RecordSink, plan: WatchPlan, session: ApiSession): WatchOutput {
+export function recordsTo(sink: RecordSink, plan: FeedPlan, session: ApiSession): WatchOutput {
   return recordOutput(createRecordSink({ plan, session, sink }));
 }
 

@@ -43,7 +43,7 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
           filter: {},
           catalog: deps.plan.catalog,
         };
-        const d = await collectDigest(selection, deps.where, deps.session);
+        const d = await deps.read((store) => collectDigest(selection, { ...deps.session, store }));
         const { matches: _matches, recalls, ...rest } = d;
         const digest = {
           ...rest,

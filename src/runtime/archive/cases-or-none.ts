@@ -1,6 +1,5 @@
 // The archive's cases, or none with a note on an archive written before cases were kept.
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
-import type { DbTarget } from '../../archive/db-target.js';
 import type { StatusReporter } from '../terminal/status.js';
 
 /**
@@ -8,7 +7,7 @@ import type { StatusReporter } from '../terminal/status.js';
  * so not brought forward): no cases, with a note naming what to do.
  */
 export async function casesOrNone<T>(
-  local: { archive: DbTarget; status: StatusReporter },
+  local: { archive: { readonly name: string }; status: StatusReporter },
   read: () => Promise<T[]>,
 ): Promise<T[]> {
   try {

@@ -1,0 +1,68 @@
+// The archive a run declares it uses (`uses.archive`), opened by the session before the job; a probe of one that may not exist; a scratch one.
+import { ArchiveMissingError } from '../../archive/archive-errors.js';
+import type { DbTarget } from '../../archive/db-target.js';
+import type { ArchiveStore } from '../../archive/store.js';
+import type { Context } from '../context.js';
+import type { Settings } from '../settings.js';
+import type { StatusReporter } from '../terminal/status.js';
+import { type DbChoice, openArchiveAt, writerOptions } from './archive-file.js';
+
+/** The archive a command's run uses: which one (--db), and how. */
+export interface ArchiveUse {
+  db: DbChoice;
+  /**
+   * `read`: read-only (a read-only file, mount or database role will do); `write`: one that exists, written (a case
+   * step, cases opened from the archive); `create`: created when missing, as a sync creates it.
+   */
+  mode: 'read' | 'write' | 'create';
+  /** With `read`: a missing archive is no error, and the job gets none (`show` then looks in the live window). */
+  optional?: boolean;
+}
+
+/** Opens the archive `use` names at `target`; undefined only when it is optional and missing. */
+export async function openUsedArchive(
+  use: ArchiveUse,
+  target: DbTarget,
+  run: { settings: Pick<Settings, 'verbose'>; status: StatusReporter; ctx: Pick<Context, 'env' | 'signal'> },
+): Promise<ArchiveStore | undefined> {
+  if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
+  if (use.mode === 'read') return readOnly(target, use.optional ?? false);
+  return openArchiveAt(target, { create: use.mode === 'create', ...writerOptions(run.ctx.env, run.ctx.signal) });
+}
+
+async function readOnly(target: DbTarget, optional: boolean): Promise<ArchiveStore | undefined> {
+  try {
+    return await openArchiveAt(target, { create: false, readOnly: true });
+  } catch (err) {
+    if (optional && err instanceof ArchiveMissingError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Reads the archive at `target` read-only with `read`, closed however it ends; undefined when there is none (doctor,
+ * before the first sync). Any other failure to open it is thrown.
+ */
+export async function probeArchive<T>(
+  target: DbTarget,
+  read: (archive: ArchiveStore) => Promise<T>,
+): Promise<T | undefined> {
+  const archive = await readOnly(target, true);
+  if (archive === undefined) return undefined;
+  try {
+    return await read(archive);
+  } finally {
+    await archive.close();
+  }
+}
+
+/** A private archive in memory for `fn` (`stats --live` counts the live window with the archive's own SQL), gone after. */
+export async function withScratchArchive<T>(fn: (archive: ArchiveStore) => Promise<T>): Promise<T> {
+  const { openScratchArchive } = await import('../../archive/open-archive.js');
+  const archive = await openScratchArchive();
+  try {
+    return await fn(archive);
+  } finally {
+    await archive.close();
+  }
+}
