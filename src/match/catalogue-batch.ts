@@ -25,7 +25,10 @@ const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
 };
 
 /** The row's barcode cell: one code, or a GS1 element string / Digital Link whose lot and dates the batch reads. */
-export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowCode[]; gs1?: Gs1Code } {
+export function rowCodes(
+  catalogue: Pick<Catalogue, 'columns'>,
+  row: CatalogueRow,
+): { codes: RowCode[]; gs1?: Gs1Code } {
   const raw = cell(row, catalogue.columns, 'gtin');
   if (raw === '') return { codes: [] };
   const gs1 = parseGs1(raw);
@@ -38,7 +41,7 @@ export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowC
 
 /** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */
 export function rowBatch(
-  catalogue: Catalogue,
+  catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
   gs1?: Gs1Code,
   order: DateOrder = 'either',

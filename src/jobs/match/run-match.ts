@@ -1,4 +1,5 @@
 // Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import type { RecallFeedClient } from '../../api/client.js';
 import { BOUNDS } from '../../api/constants.js';
 import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
@@ -7,7 +8,16 @@ import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js'
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
-import { loadCatalogue } from '../matching/load-catalogue.js';
+import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
+import { catalogueHead } from '../../match/stream-matches.js';
+import type { RecallIndex } from '../../match/recall-index.js';
+import {
+  indexRecalls,
+  type MatchCounts,
+  type RecallBatches,
+  STREAMED_FORMATS,
+  streamMatchRows,
+} from '../matching/stream-match.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
@@ -58,8 +68,7 @@ export interface CasesPlan {
   sla?: Sla | undefined;
 }
 
-/** Recalls in batches, with the window's size when the source knows it. */
-type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+type Batches = RecallBatches;
 
 async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
   for await (const batch of inBatches(records, signal)) yield { records: batch };
@@ -143,12 +152,64 @@ function windowText(source: RecallSource): string {
 }
 
 export async function runMatch(plan: MatchPlan, session: Session): Promise<void> {
-  const { ctx } = session;
+  // Cases and --watch keep the whole catalogue: a case needs its row's key, a watch checks every poll against it.
+  if (plan.watch || plan.openCases) return runIndexed(plan, session, await indexCatalogue(plan, session.status));
   // Read before any request: a bad file is a usage error that costs no quota.
-  const { catalogue, index } = await indexCatalogue(plan, session.status);
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
+  await asUsageError(() => catalogueHead(plan.catalog, plan.map));
   // The format chosen before the archive is opened or a request sent: a bad -f or -o costs nothing.
   const output = await session.output();
+  if (!STREAMED_FORMATS.has(output.format))
+    return runIndexed(plan, session, await indexCatalogue(plan, session.status), output);
+  const { ctx, status } = session;
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  const source = plan.recalls;
+  const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const warnings: string[] = [];
+  let index: RecallIndex;
+  if (source.kind === 'archive') {
+    const archive = await readArchive(session, session.archive(source.db));
+    try {
+      const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
+      const batches = archiveBatches(archive.records(query), ctx.signal);
+      index = await indexRecalls(batches, () => true, counts, status, ctx.signal);
+      warnings.push(...(await archiveFilterWarnings(archive, query)));
+    } finally {
+      await archive.close();
+    }
+  } else {
+    const api = await session.api({ needsKey: true });
+    const coverage = new FilterCoverage(plan.filter);
+    index = await indexRecalls(liveBatches(api.client, source), coverage.keep, counts, status, ctx.signal);
+    warnings.push(...coverage.messages());
+  }
+  const read = await streamMatchRows(plan, index, learned, output, counts, status, ctx.signal);
+  for (const warning of warnings) status.warn(warning);
+  const { rejectedTotal, uncheckedTotal } = read.census;
+  finish(plan, session, counts, { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal });
+}
+
+/** The live window's pages as batches, with the window's size. */
+function liveBatches(
+  client: Pick<RecallFeedClient, 'feedPages'>,
+  source: Extract<RecallSource, { kind: 'live' }>,
+): Batches {
+  const pages = client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: BOUNDS.pageSizeMax });
+  return (async function* () {
+    for await (const page of pages)
+      yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+  })();
+}
+
+/** `match` with the whole catalogue in memory: --watch, --open-cases, and a table (sorted for people). */
+async function runIndexed(
+  plan: MatchPlan,
+  session: Session,
+  { catalogue, index }: { catalogue: Catalogue; index: CatalogueIndex },
+  chosen?: RecordOutput,
+): Promise<void> {
+  const { ctx } = session;
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
+  const output = chosen ?? (await session.output());
   const source = plan.recalls;
   const status = session.status;
   let counts: Awaited<ReturnType<typeof matchAll>>;
@@ -177,27 +238,30 @@ export async function runMatch(plan: MatchPlan, session: Session): Promise<void>
   } else {
     const api = await session.api({ needsKey: true });
     reportCatalogue(catalogue, index.rejected, status);
-    const pages = api.client.feedPages({
-      dataSources: source.sources,
-      hoursAgo: source.hours,
-      limit: BOUNDS.pageSizeMax,
-    });
-    const batches: Batches = (async function* () {
-      for await (const page of pages)
-        yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
-    })();
     const coverage = new FilterCoverage(plan.filter);
+    const batches = liveBatches(api.client, source);
     counts = await matchAll(plan, catalogue, index, batches, coverage.keep, output, status, ctx.signal);
     for (const warning of coverage.messages()) status.warn(warning);
   }
-  ctx.ops?.counts({ fetched: counts.fetched });
-  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
   const rejected = index.rejected.filter((r) => !r.unchecked).length;
   const unchecked = index.rejected.length - rejected;
+  finish(plan, session, counts, { rows: catalogue.rows.length, rejected, unchecked });
+}
+
+/** The run's last line (the counts, and the window they are over) and its exit code. */
+function finish(
+  plan: MatchPlan,
+  session: Session,
+  counts: MatchCounts,
+  catalogue: { rows: number; rejected: number; unchecked: number },
+): void {
+  session.ctx.ops?.counts({ fetched: counts.fetched });
+  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const { rejected, unchecked } = catalogue;
   const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
   const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
-  status.note(
-    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(source)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+  session.status.note(
+    `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }
