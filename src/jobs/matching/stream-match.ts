@@ -1,4 +1,4 @@
-// `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, rows written as found.
+// `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
 import { groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
@@ -7,6 +7,7 @@ import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/s
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { asUsageError, usageErrorOf } from './load-catalogue.js';
+import { MatchSpool } from './match-spool.js';
 import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
 
 /** The machine formats stream; a table is sorted for people, so it needs every row first. */
@@ -56,8 +57,9 @@ export async function indexRecalls(
 }
 
 /**
- * Reads the catalogue's census (first pass), says its warnings, then writes each match row as the second pass finds
- * it: catalogue order, and the recalls' order within a row. Returns the catalogue as read.
+ * Reads the catalogue's census (first pass), says its warnings, then finds the match rows (second pass) and writes
+ * them in match's documented order: per recall, matches, possibles, excluded, each by catalogue line. Returns the
+ * catalogue as read.
  */
 export async function streamMatchRows(
   plan: StreamPlan,
@@ -86,16 +88,19 @@ export async function streamMatchRows(
       bom: plan.bom,
       wholeHeaders: true,
     });
+    const spool = new MatchSpool();
     try {
       for await (const batch of streamMatches(read, index, { explain: plan.explain === true, learned, onRows })) {
-        const rows = batch.map(({ recall, match }) => {
+        for (const { recall, match } of batch) {
           counts[match.level]++;
-          return matchRow(match, recall.recall, plan.explain);
-        });
-        if (rows.length > 0) await status.around(() => renderer.write(rows));
+          await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
+        }
       }
+      for await (const rows of spool.rows()) await status.around(() => renderer.write(rows));
     } catch (err) {
       throw usageErrorOf(err);
+    } finally {
+      await spool.close();
     }
     await renderer.end();
   });
