@@ -1,6 +1,6 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
 import type { ColumnMap } from './catalogue-columns.js';
-import type { Catalogue, CatalogueRow } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
@@ -21,7 +21,7 @@ export interface CatalogueBatch {
 
 const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
   const header = columns[role];
-  return header === undefined ? '' : (row.values[header] ?? '').trim();
+  return header === undefined ? '' : cellOf(row, header).trim();
 };
 
 /** The row's barcode cell: one code, or a GS1 element string / Digital Link whose lot and dates the batch reads. */

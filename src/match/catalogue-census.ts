@@ -3,11 +3,28 @@ import type { CoreFacts } from './brand-hits.js';
 import { brandParts } from './brands.js';
 import { rowCodes } from './catalogue-batch.js';
 import type { ColumnMap } from './catalogue-columns.js';
-import type { CatalogueRow } from './catalogue.js';
+import { type CatalogueRow, cellOf } from './catalogue.js';
 import type { RejectedCode } from './match-levels.js';
 import { nameTokens } from './match-keys.js';
 import type { RecallIndex } from './recall-index.js';
 import { type DateOrder, orderSeenIn, seenOrder } from './scope-dates.js';
+
+/** A brand cell read once for every row that has it. */
+export interface RowBrands {
+  strong: string[];
+  weak: string[];
+  /** Strong cores, then weak ones (as IndexedRow.brands). */
+  brands: string[];
+  /** `brands` joined: the words a row's name words leave out. */
+  words: string;
+  /** Whether any recall can relate to one of them (a superset of those that do). */
+  relevant: boolean;
+}
+
+const someIn = (tokens: ReadonlySet<string>, shared: ReadonlySet<string>) => {
+  for (const t of tokens) if (shared.has(t)) return true;
+  return false;
+};
 
 /** Rejected codes kept to list; the rest are counted. */
 export const REJECTED_KEPT = 21;
@@ -45,14 +62,20 @@ export class CatalogueCensus {
   /** Words first needed at a line, counted in this pass from there on. */
   readonly late = new Map<string, number>();
   lastLate = 0;
-  readonly partsOf = boundedMemo(brandParts);
   readonly relevant: (core: string) => boolean;
+  /** A brand cell's cores, as the index keeps them, and those any recall can relate to. */
+  readonly brandsOf: (text: string) => RowBrands;
 
   constructor(
     private readonly columns: ColumnMap,
     private readonly index: RecallIndex,
   ) {
     this.relevant = boundedMemo((core) => index.brandCandidates(core).length > 0);
+    this.brandsOf = boundedMemo((text) => {
+      const { strong, weak } = brandParts(text);
+      const brands = [...strong, ...weak];
+      return { strong, weak, brands, words: brands.join(' '), relevant: brands.some(this.relevant) };
+    });
   }
 
   get order(): DateOrder {
@@ -75,21 +98,21 @@ export class CatalogueCensus {
           ...(unchecked && { unchecked: true }),
         });
     }
-    if (best_before !== undefined) orderSeenIn(row.values[best_before] ?? '', this.seen);
-    const parts = this.partsOf(brand === undefined ? '' : (row.values[brand] ?? ''));
-    for (const core of parts.strong) {
-      if (!this.relevant(core)) continue;
-      const facts = this.facts.get(core) ?? { amp: false, first: this.facts.size };
-      this.facts.set(core, facts);
-      if (parts.weak.length > 0) facts.amp = true;
-    }
-    const brands = [...parts.strong, ...parts.weak];
-    if (brands.length === 0 || name === undefined) return;
-    const tokens = nameTokens(row.values[name] ?? '', brands.join(' '));
+    if (best_before !== undefined) orderSeenIn(cellOf(row, best_before), this.seen);
+    const parts = this.brandsOf(brand === undefined ? '' : cellOf(row, brand));
+    if (parts.relevant)
+      for (const core of parts.strong) {
+        if (!this.relevant(core)) continue;
+        const facts = this.facts.get(core) ?? { amp: false, first: this.facts.size };
+        this.facts.set(core, facts);
+        if (parts.weak.length > 0) facts.amp = true;
+      }
+    if (parts.brands.length === 0 || name === undefined) return;
+    const tokens = nameTokens(cellOf(row, name), parts.words);
     if (tokens.size === 0) return;
     this.named++;
     const shared = this.index.tokens;
-    if (brands.some(this.relevant) && [...tokens].some((t) => shared.has(t)))
+    if (parts.relevant && someIn(tokens, shared))
       for (const t of tokens)
         if (!shared.has(t) && !this.late.has(t)) {
           this.late.set(t, row.line);

@@ -110,6 +110,61 @@ async function* jsonlRows(file: string, chunks: AsyncIterable<string>, shape: Ca
   }
 }
 
+/** Where each header's cells are, and how a whole row is built (repeated columns: the first non-empty value). */
+class CsvLayout {
+  readonly positions = new Map<string, number[]>();
+  readonly build: ReturnType<typeof csvRowBuilder>;
+  constructor(
+    all: readonly string[],
+    readonly repeated: Catalogue['repeated'],
+  ) {
+    all.forEach((h, k) => {
+      const list = this.positions.get(h);
+      if (list) list.push(k);
+      else this.positions.set(h, [k]);
+    });
+    this.build = csvRowBuilder(all);
+  }
+}
+
+/** A CSV row whose `values` are built only when asked for; its repeated columns' conflicts counted by the first pass. */
+class CsvRow implements CatalogueRow {
+  private built: Record<string, string> | undefined;
+  constructor(
+    readonly line: number,
+    private readonly record: readonly string[],
+    private readonly layout: CsvLayout,
+  ) {}
+
+  get values(): Record<string, string> {
+    // A scratch copy of the repeated columns: their conflicts are the first pass's to count, once (countConflicts).
+    this.built ??= this.layout.build(
+      this.record,
+      this.layout.repeated.map((r) => ({ ...r })),
+    );
+    return this.built;
+  }
+
+  cell(header: string): string {
+    const at = this.layout.positions.get(header);
+    if (!at) return '';
+    for (const k of at) {
+      const v = this.record[k] ?? '';
+      if (v !== '') return v;
+    }
+    return '';
+  }
+
+  countConflicts(): void {
+    if (this.layout.repeated.length > 0) this.layout.build(this.record, this.layout.repeated);
+  }
+}
+
+/** Counts a streamed CSV row's repeated-column conflicts (the whole-file reader counts them as it builds rows). */
+export function countConflicts(row: CatalogueRow): void {
+  if (row instanceof CsvRow) row.countConflicts();
+}
+
 async function* csvRows(file: string, chunks: AsyncIterable<string>, shape: CatalogueShape) {
   const { parse } = await import('csv-parse');
   const iterator = chunks[Symbol.asyncIterator]();
@@ -134,19 +189,19 @@ async function* csvRows(file: string, chunks: AsyncIterable<string>, shape: Cata
     failure = err;
   });
   const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('error', () => resolve()));
-  let build: ReturnType<typeof csvRowBuilder> | undefined;
+  let layout: CsvLayout | undefined;
   let line = 0;
   const take = () => {
     if (failure) throw new CatalogueReadError(`${file} is not valid CSV: ${failure.message}`);
     const rows: CatalogueRow[] = [];
     for (const record of records.splice(0)) {
-      if (!build) {
-        build = csvRowBuilder(record);
+      if (!layout) {
         shape.headers = [...new Set(record)];
         shape.repeated = repeatedColumns(record);
+        layout = new CsvLayout(record, shape.repeated);
         continue;
       }
-      rows.push({ line: ++line, values: build(record, shape.repeated) });
+      rows.push(new CsvRow(++line, record, layout));
     }
     return rows;
   };

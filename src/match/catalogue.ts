@@ -8,6 +8,13 @@ export interface CatalogueRow {
   line: number;
   /** Every column of the row, as text, in the catalogue's order. */
   values: Record<string, string>;
+  /** One column's text without building `values` (a streamed CSV row: most rows are read for a few columns only). */
+  cell?(header: string): string;
+}
+
+/** One column's text ('' when the row lacks it). */
+export function cellOf(row: CatalogueRow, header: string): string {
+  return row.cell ? row.cell(header) : (row.values[header] ?? '');
 }
 
 /** A header that appears more than once: each row reads the first non-empty value among its columns. */
@@ -126,6 +133,10 @@ export function repeatedColumns(all: readonly string[]): RepeatedColumn[] {
 export function csvRowBuilder(all: readonly string[]) {
   return (record: readonly string[], repeated: RepeatedColumn[]): Record<string, string> => {
     const values: Record<string, string> = Object.create(null);
+    if (repeated.length === 0) {
+      for (let k = 0; k < all.length; k++) values[all[k] as string] = record[k] ?? '';
+      return values;
+    }
     const clashed = new Set<string>();
     all.forEach((h, k) => {
       const value = record[k] ?? '';

@@ -3,8 +3,8 @@ import { BrandHits } from './brand-hits.js';
 import { rowBatch, rowCodes } from './catalogue-batch.js';
 import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
 import { CatalogueCensus } from './catalogue-census.js';
-import { type CatalogueShape, catalogueRows } from './catalogue-stream.js';
-import type { Catalogue, CatalogueRow } from './catalogue.js';
+import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
+import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
 import { modelKey, nameTokens } from './match-keys.js';
 import type { Match } from './match-levels.js';
@@ -53,7 +53,10 @@ export async function readCensus(
     for await (const batch of catalogueRows(file, shape, { hash: true, restart })) {
       columns ??= resolveColumns(shape.headers, mapped);
       census ??= new CatalogueCensus(columns, index);
-      for (const row of batch) census.add(row);
+      for (const row of batch) {
+        countConflicts(row);
+        census.add(row);
+      }
       onRows?.('reading', census.rows);
     }
     const final = resolveColumns(shape.headers, mapped);
@@ -69,15 +72,15 @@ export async function readCensus(
 /** A row as the match pass indexes it; its name words and batch are read only when needed. */
 function streamRow(catalogue: StreamedCatalogue, row: CatalogueRow): StreamRow {
   const { brand, model } = catalogue.columns;
-  const brandText = brand === undefined ? '' : (row.values[brand] ?? '');
+  const brandText = brand === undefined ? '' : cellOf(row, brand);
   const codes = rowCodes(catalogue, row);
-  const parts = catalogue.census.partsOf(brandText);
-  const modelRaw = model === undefined ? '' : (row.values[model] ?? '');
+  const parts = catalogue.census.brandsOf(brandText);
+  const modelRaw = model === undefined ? '' : cellOf(row, model);
   const key = modelKey(modelRaw);
   return {
     row,
     brandText,
-    brands: [...parts.strong, ...parts.weak],
+    brands: parts.brands,
     strong: parts.strong.length,
     tokens: new Set(),
     batch: {},
@@ -119,7 +122,7 @@ export async function* streamMatches(
       const r = streamRow(catalogue, row);
       const early = row.line < census.lastLate;
       if (r.brands.length > 0 && name !== undefined && (early || r.brands.some((c) => ctx.hits.of(c).size > 0))) {
-        r.tokens = nameTokens(row.values[name] ?? '', r.brands.join(' '));
+        r.tokens = nameTokens(cellOf(row, name), catalogue.census.brandsOf(r.brandText).words);
         if (early) census.addEarly(row.line, r.tokens);
       }
       for (const found of rowMatches(r, ctx)) out.push(found);
