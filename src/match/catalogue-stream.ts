@@ -1,5 +1,6 @@
 // Reads a catalogue file as a stream of row batches (CSV through csv-parse's stream, or JSON lines): memory flat in its size.
 import { createHash, type Hash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import {
   type Catalogue,
@@ -28,14 +29,22 @@ class NotUtf8 extends Error {}
 
 const CHUNK = 1 << 20;
 
-/** The file's text in chunks, decoded as its first bytes (or `readAs`) say; `hash` sees every byte. */
-async function* textChunks(file: string, readAs: 'windows-1252' | undefined, hash?: Hash): AsyncGenerator<string> {
-  let decode: ((bytes: Buffer, end: boolean) => string) | undefined;
+/**
+ * The file's text in chunks, decoded as its first bytes (or `readAs`) say; `hash` sees every byte. With `bytes`, UTF-8
+ * comes as checked bytes, not text: csv-parse reads bytes, and a string would be encoded back for it.
+ */
+async function* textChunks(
+  file: string,
+  readAs: 'windows-1252' | undefined,
+  hash?: Hash,
+  bytes = false,
+): AsyncGenerator<string | Buffer> {
+  let decode: ((bytes: Buffer, end: boolean) => string | Buffer) | undefined;
   try {
-    for await (const bytes of createReadStream(file, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) {
-      hash?.update(bytes);
-      decode ??= decoderFor(file, bytes, readAs);
-      yield decode(bytes, false);
+    for await (const chunk of createReadStream(file, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) {
+      hash?.update(chunk);
+      decode ??= decoderFor(file, chunk, readAs, bytes);
+      yield decode(chunk, false);
     }
   } catch (err) {
     if (err instanceof CatalogueReadError || err instanceof NotUtf8) throw err;
@@ -44,8 +53,25 @@ async function* textChunks(file: string, readAs: 'windows-1252' | undefined, has
   if (decode) yield decode(Buffer.alloc(0), true);
 }
 
+/** UTF-8 checked chunk by chunk, a character cut by the chunk's end carried to the next. */
+function checkedUtf8(): (bytes: Buffer, end: boolean) => Buffer {
+  let carry = Buffer.alloc(0);
+  return (bytes, end) => {
+    const whole = carry.length > 0 ? Buffer.concat([carry, bytes]) : bytes;
+    let cut = whole.length;
+    let i = whole.length - 1;
+    while (i >= 0 && whole.length - i <= 3 && ((whole[i] as number) & 0xc0) === 0x80) i--;
+    const lead = whole[i] ?? 0;
+    if (!end && i >= 0 && lead >= 0xc0 && whole.length - i < (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2)) cut = i;
+    const done = whole.subarray(0, cut);
+    if (!isUtf8(done)) throw new NotUtf8();
+    carry = Buffer.from(whole.subarray(cut));
+    return done;
+  };
+}
+
 /** As decodeCatalogue decides for a whole file, from its first bytes: UTF-16 by BOM or NUL, else UTF-8 or Windows-1252. */
-function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined) {
+function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined, bytes: boolean) {
   if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')))
     throw new CatalogueReadError(
       `${file} is a zip or spreadsheet file (xlsx?), not CSV or JSON lines`,
@@ -59,6 +85,7 @@ function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefi
       : (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== 0)
         ? 'utf-16be'
         : 'utf-8';
+  if (label === 'utf-8' && bytes) return checkedUtf8();
   const decoder = new TextDecoder(label, { fatal: label === 'utf-8' });
   return (bytes: Buffer, end: boolean) => {
     try {
@@ -70,7 +97,7 @@ function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefi
 }
 
 /** Text chunks as lines; the last one without its newline too. */
-async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
+async function* lines(chunks: AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
   let rest = '';
   for await (const chunk of chunks) {
     const parts = (rest + chunk).split('\n');
@@ -80,7 +107,7 @@ async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
   yield [rest];
 }
 
-async function* jsonlRows(file: string, chunks: AsyncIterable<string>, shape: CatalogueShape) {
+async function* jsonlRows(file: string, chunks: AsyncIterable<string | Buffer>, shape: CatalogueShape) {
   const headers = new Set<string>();
   let physical = 0;
   let line = 0;
@@ -165,22 +192,25 @@ export function countConflicts(row: CatalogueRow): void {
   if (row instanceof CsvRow) row.countConflicts();
 }
 
-async function* csvRows(file: string, chunks: AsyncIterable<string>, shape: CatalogueShape) {
+async function* csvRows(file: string, chunks: AsyncIterable<string | Buffer>, shape: CatalogueShape) {
   const { parse } = await import('csv-parse');
   const iterator = chunks[Symbol.asyncIterator]();
   // The delimiter is read off the first line, as the whole-file reader reads it.
-  let head = '';
+  const head: (string | Buffer)[] = [];
   let done = false;
-  while (!done && !/\r?\n/.test(head)) {
+  while (!done && !head.some((c) => c.includes('\n'))) {
     const next = await iterator.next();
     if (next.done) done = true;
-    else head += next.value;
+    else head.push(next.value);
   }
+  const first = head.map((c) => (typeof c === 'string' ? c : c.toString('utf8'))).join('');
   const parser = parse({
-    delimiter: detectDelimiter(head.split(/\r?\n/, 1)[0] ?? ''),
+    delimiter: detectDelimiter(first.split(/\r?\n/, 1)[0] ?? ''),
     relax_column_count: true,
     skip_empty_lines: true,
     trim: true,
+    // Bytes keep their byte-order mark (text lost it when decoded).
+    bom: true,
   });
   const records: string[][] = [];
   let failure: Error | undefined;
@@ -205,7 +235,7 @@ async function* csvRows(file: string, chunks: AsyncIterable<string>, shape: Cata
     }
     return rows;
   };
-  parser.write(head);
+  for (const chunk of head) parser.write(chunk);
   while (!done) {
     const next = await iterator.next();
     if (next.done) break;
@@ -234,7 +264,7 @@ export async function* catalogueRows(
   shape.kind = jsonl ? 'jsonl' : 'csv';
   for (;;) {
     const hash = opts.hash ? createHash('sha256') : undefined;
-    const chunks = textChunks(file, shape.readAs, hash);
+    const chunks = textChunks(file, shape.readAs, hash, !jsonl);
     try {
       yield* jsonl ? jsonlRows(file, chunks, shape) : csvRows(file, chunks, shape);
     } catch (err) {

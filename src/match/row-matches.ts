@@ -47,7 +47,11 @@ const memoOf = (p: PreparedRecall) => {
 };
 
 /** The row's matches, one per recall that touches it, in recall order. */
-export function rowMatches(r: StreamRow, ctx: RowContext): { recall: PreparedRecall; match: Match }[] {
+export function rowMatches(
+  r: StreamRow,
+  ctx: RowContext,
+  coreHits: readonly ReadonlyMap<PreparedRecall, CoreHit>[],
+): { recall: PreparedRecall; match: Match }[] {
   const candidates = new Set<PreparedRecall>();
   for (const c of r.codes)
     if (c.gtin14 !== undefined) for (const p of ctx.index.byGtin.get(c.gtin14) ?? []) candidates.add(p);
@@ -55,7 +59,6 @@ export function rowMatches(r: StreamRow, ctx: RowContext): { recall: PreparedRec
     for (const p of ctx.index.byModel.get(r.modelKey) ?? []) candidates.add(p);
     for (const p of ctx.index.byBase.get(r.modelKey) ?? []) candidates.add(p);
   }
-  const coreHits = r.brands.map((core) => ctx.hits.of(core));
   for (const hits of coreHits) for (const p of hits.keys()) candidates.add(p);
   if (candidates.size === 0) return [];
   ctx.fillBatch(r);

@@ -2,7 +2,7 @@
 import { BrandHits } from './brand-hits.js';
 import { rowBatch, rowCodes } from './catalogue-batch.js';
 import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
-import { CatalogueCensus } from './catalogue-census.js';
+import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
 import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
 import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
@@ -69,14 +69,16 @@ export async function readCensus(
   }
 }
 
-/** A row as the match pass indexes it; its name words and batch are read only when needed. */
-function streamRow(catalogue: StreamedCatalogue, row: CatalogueRow): StreamRow {
-  const { brand, model } = catalogue.columns;
-  const brandText = brand === undefined ? '' : cellOf(row, brand);
-  const codes = rowCodes(catalogue, row);
+/** A row as the match pass indexes it (only a row some recall may touch, or whose name words are still counted). */
+function streamRow(
+  catalogue: StreamedCatalogue,
+  row: CatalogueRow,
+  brandText: string,
+  codes: ReturnType<typeof rowCodes>,
+  modelRaw: string,
+  key: string,
+): StreamRow {
   const parts = catalogue.census.brandsOf(brandText);
-  const modelRaw = model === undefined ? '' : cellOf(row, model);
-  const key = modelKey(modelRaw);
   return {
     row,
     brandText,
@@ -113,19 +115,35 @@ export async function* streamMatches(
       r.batch = rowBatch(catalogue, r.row, r.gs1, order);
     },
   };
-  const { name } = catalogue.columns;
+  const { name, brand, model } = catalogue.columns;
+  // Each brand cell's hits, per core: a catalogue repeats its brands row after row.
+  const hitsOf = boundedMemo((text) => {
+    const cores = census.brandsOf(text).brands.map((core) => ctx.hits.of(core));
+    return { cores, any: cores.some((h) => h.size > 0) };
+  });
   const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
   let read = 0;
   for await (const batch of catalogueRows(catalogue.file, shape)) {
     const out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {
-      const r = streamRow(catalogue, row);
+      const brandText = brand === undefined ? '' : cellOf(row, brand);
+      const hits = hitsOf(brandText);
+      const codes = rowCodes(catalogue, row);
+      const modelRaw = model === undefined ? '' : cellOf(row, model);
+      const key = modelKey(modelRaw);
+      const touched =
+        hits.any ||
+        codes.codes.some((c) => c.gtin14 !== undefined && index.byGtin.has(c.gtin14)) ||
+        (key.length >= T.MIN_MODEL_KEY && (index.byModel.has(key) || index.byBase.has(key)));
       const early = row.line < census.lastLate;
-      if (r.brands.length > 0 && name !== undefined && (early || r.brands.some((c) => ctx.hits.of(c).size > 0))) {
-        r.tokens = nameTokens(cellOf(row, name), catalogue.census.brandsOf(r.brandText).words);
+      // Most rows share nothing with any recall: read for these few cells only.
+      if (!touched && !early) continue;
+      const r = streamRow(catalogue, row, brandText, codes, modelRaw, key);
+      if (r.brands.length > 0 && name !== undefined && (early || hits.any)) {
+        r.tokens = nameTokens(cellOf(row, name), census.brandsOf(brandText).words);
         if (early) census.addEarly(row.line, r.tokens);
       }
-      for (const found of rowMatches(r, ctx)) out.push(found);
+      if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);
     }
     read += batch.length;
     opts.onRows?.('matching', read);
