@@ -10,14 +10,8 @@ import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
-import type { RecallIndex } from '../../match/recall-index.js';
-import {
-  indexRecalls,
-  type MatchCounts,
-  type RecallBatches,
-  STREAMED_FORMATS,
-  streamMatchRows,
-} from '../matching/stream-match.js';
+import type { StreamedCatalogue } from '../../match/stream-matches.js';
+import { type MatchCounts, type RecallBatches, STREAMED_FORMATS, streamMatchRows } from '../matching/stream-match.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
@@ -165,13 +159,14 @@ export async function runMatch(plan: MatchPlan, session: Session): Promise<void>
   const source = plan.recalls;
   const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
   const warnings: string[] = [];
-  let index: RecallIndex;
+  let read: StreamedCatalogue;
+  const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean) =>
+    streamMatchRows(plan, batches, keep, learned, output, counts, status, ctx.signal);
   if (source.kind === 'archive') {
     const archive = await readArchive(session, session.archive(source.db));
     try {
       const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
-      const batches = archiveBatches(archive.records(query), ctx.signal);
-      index = await indexRecalls(batches, () => true, counts, status, ctx.signal);
+      read = await stream(archiveBatches(archive.records(query), ctx.signal), () => true);
       warnings.push(...(await archiveFilterWarnings(archive, query)));
     } finally {
       await archive.close();
@@ -179,10 +174,9 @@ export async function runMatch(plan: MatchPlan, session: Session): Promise<void>
   } else {
     const api = await session.api({ needsKey: true });
     const coverage = new FilterCoverage(plan.filter);
-    index = await indexRecalls(liveBatches(api.client, source), coverage.keep, counts, status, ctx.signal);
+    read = await stream(liveBatches(api.client, source), coverage.keep);
     warnings.push(...coverage.messages());
   }
-  const read = await streamMatchRows(plan, index, learned, output, counts, status, ctx.signal);
   for (const warning of warnings) status.warn(warning);
   const { rejectedTotal, uncheckedTotal } = read.census;
   finish(plan, session, counts, { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal });

@@ -32,80 +32,101 @@ export interface MatchCounts {
   excluded: number;
 }
 
-/** The recalls `keep` accepts, indexed: the small side, held while the catalogue streams past. */
-export async function indexRecalls(
-  batches: RecallBatches,
+/**
+ * Recalls held at once. Memory grows with the recalls, not the catalogue; a bigger window (a year of the archive)
+ * is matched this many recalls at a time, each chunk one more pair of passes over the catalogue. The output order
+ * (per recall, in the recalls' order) is the same either way.
+ */
+export const RECALL_CHUNK = 20_000;
+
+/** The next recalls `keep` accepts, indexed, up to about `limit`; `done` when the source has no more. */
+async function nextRecalls(
+  batches: AsyncIterator<{ records: Record<string, unknown>[]; total?: number }>,
   keep: (recall: Record<string, unknown>) => boolean,
   counts: MatchCounts,
   status: StatusReporter,
   signal: AbortSignal,
-): Promise<RecallIndex> {
+  limit: number,
+): Promise<{ index: RecallIndex; done: boolean }> {
   const index = new RecallIndex();
-  await status.start('fetching recalls…');
-  for await (const batch of batches) {
-    for (const recall of batch.records) {
+  while (index.recalls.length < limit) {
+    const next = await batches.next();
+    if (next.done) return { index, done: true };
+    for (const recall of next.value.records) {
       counts.fetched++;
       if (!keep(recall)) continue;
       counts.checked++;
       index.add(recall);
     }
-    const of = batch.total === undefined ? '' : ` of ${groupDigits(batch.total)}`;
+    const of = next.value.total === undefined ? '' : ` of ${groupDigits(next.value.total)}`;
     status.progress(`fetching recalls… ${groupDigits(counts.fetched)}${of}`);
     if (signal.aborted) throw signal.reason;
   }
-  return index;
+  return { index, done: false };
 }
 
 /**
- * Reads the catalogue's census (first pass), says its warnings, then finds the match rows (second pass) and writes
- * them in match's documented order: per recall, matches, possibles, excluded, each by catalogue line. Returns the
- * catalogue as read.
+ * For each chunk of recalls: the catalogue's census (first pass; its warnings said after the first), then the match
+ * rows (second pass), written in match's documented order: per recall, matches, possibles, excluded, each by reason
+ * and catalogue line. Returns the catalogue as read.
  */
 export async function streamMatchRows(
   plan: StreamPlan,
-  index: RecallIndex,
+  batches: RecallBatches,
+  keep: (recall: Record<string, unknown>) => boolean,
   learned: Learned | undefined,
   output: RecordOutput,
   counts: MatchCounts,
   status: StatusReporter,
   signal: AbortSignal,
+  chunk = RECALL_CHUNK,
 ): Promise<StreamedCatalogue> {
+  let catalogue: StreamedCatalogue | undefined;
   const onRows = (pass: 'reading' | 'matching', rows: number) => {
     const of = pass === 'matching' ? ` of ${groupDigits(catalogue?.census.rows ?? 0)}` : '';
-    status.progress(`${pass === 'reading' ? 'reading' : 'matching'} the catalogue… ${groupDigits(rows)}${of} rows`);
+    status.progress(`${pass} the catalogue… ${groupDigits(rows)}${of} rows`);
     if (signal.aborted) throw signal.reason;
   };
-  let catalogue: StreamedCatalogue | undefined;
-  catalogue = await asUsageError(() => readCensus(plan.catalog, plan.map, index, onRows));
-  const read = catalogue;
-  reportCatalogue(read, read.census.rejected, status, rejectedCount(read));
+  const recalls = batches[Symbol.asyncIterator]();
+  await status.start('fetching recalls…');
   await output.write(async (sink) => {
-    const renderer = sink.renderer({
-      tableColumns: matchTableColumns(read, plan.explain),
-      csvColumns: matchColumns(read, plan.explain),
-      columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
-      formulaGuard: plan.formulaGuard,
-      bom: plan.bom,
-      wholeHeaders: true,
-    });
-    const spool = new MatchSpool();
-    try {
-      for await (const batch of streamMatches(read, index, { explain: plan.explain === true, learned, onRows })) {
-        for (const { recall, match } of batch) {
-          counts[match.level]++;
-          await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
-        }
+    let renderer: ReturnType<typeof sink.renderer> | undefined;
+    for (let done = false; !done; ) {
+      const next = await nextRecalls(recalls, keep, counts, status, signal, chunk);
+      done = next.done;
+      // An empty last chunk has nothing to match (the first one still reads the catalogue: its rows, its warnings).
+      if (catalogue && next.index.recalls.length === 0) break;
+      const read = await asUsageError(() => readCensus(plan.catalog, plan.map, next.index, onRows));
+      if (!catalogue) reportCatalogue(read, read.census.rejected, status, rejectedCount(read));
+      catalogue = read;
+      renderer ??= sink.renderer({
+        tableColumns: matchTableColumns(read, plan.explain),
+        csvColumns: matchColumns(read, plan.explain),
+        columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom,
+        wholeHeaders: true,
+      });
+      const out = renderer;
+      const spool = new MatchSpool();
+      try {
+        const options = { explain: plan.explain === true, learned, onRows };
+        for await (const batch of streamMatches(read, next.index, options))
+          for (const { recall, match } of batch) {
+            counts[match.level]++;
+            await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
+          }
+        for await (const rows of spool.rows()) await status.around(() => out.write(rows));
+      } catch (err) {
+        throw usageErrorOf(err);
+      } finally {
+        await spool.close();
       }
-      for await (const rows of spool.rows()) await status.around(() => renderer.write(rows));
-    } catch (err) {
-      throw usageErrorOf(err);
-    } finally {
-      await spool.close();
     }
-    await renderer.end();
+    await renderer?.end();
   });
   status.stop();
-  return read;
+  return catalogue as StreamedCatalogue;
 }
 
 const rejectedCount = (c: StreamedCatalogue) => c.census.rejectedTotal + c.census.uncheckedTotal;
