@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LEVEL_RANK, type Match, RANK } from '../../match/match-levels.js';
 
 /** Rows held in memory before the spool writes them to its file. */
-const HELD_ROWS = 20_000;
+const HELD_ROWS = 5_000;
 const REASONS = Object.keys(RANK).length;
 const LEVELS = Object.keys(LEVEL_RANK).length;
 
