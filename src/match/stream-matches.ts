@@ -4,7 +4,7 @@ import { rowBatch, rowCodes } from './catalogue-batch.js';
 import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
 import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
 import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
-import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, CatalogueReadError, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
 import { modelKey, nameTokens } from './match-keys.js';
 import type { Match } from './match-levels.js';
@@ -123,7 +123,7 @@ export async function* streamMatches(
   });
   const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
   let read = 0;
-  for await (const batch of catalogueRows(catalogue.file, shape)) {
+  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true })) {
     const out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {
       const brandText = brand === undefined ? '' : cellOf(row, brand);
@@ -149,4 +149,7 @@ export async function* streamMatches(
     opts.onRows?.('matching', read);
     yield out;
   }
+  // Both passes must have read the same file: one rewritten in between (an export still running) is refused.
+  if (shape.sha256 !== catalogue.sha256)
+    throw new CatalogueReadError(`the catalogue ${catalogue.file} changed while it was read`, 'run match again');
 }

@@ -154,4 +154,19 @@ describe('match over a streamed catalogue', () => {
       expect(full.rows.length, corpus).toBeGreaterThan(50);
     }
   });
+
+  it('a catalogue rewritten between the two passes is refused, never matched half old, half new', async () => {
+    const file = path.join(dir, 'rewritten.csv');
+    writeFileSync(file, csv);
+    const index = new RecallIndex();
+    for (const r of recalls) index.add(r);
+    const read = await readCensus(file, {}, index);
+    writeFileSync(file, csv.replace('S1,', 'S1b,'));
+    const drain = async () => {
+      for await (const _ of streamMatches(read, index)) {
+        // Rows of the new file may be found before its end shows it changed.
+      }
+    };
+    await expect(drain()).rejects.toThrow('changed while it was read');
+  });
 });

@@ -1,6 +1,6 @@
 // `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
 import { groupDigits } from '../../output/numbers.js';
-import type { Catalogue } from '../../match/catalogue.js';
+import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
 import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/stream-matches.js';
@@ -98,6 +98,10 @@ export async function streamMatchRows(
       if (catalogue && next.index.recalls.length === 0) break;
       const read = await asUsageError(() => readCensus(plan.catalog, plan.map, next.index, onRows));
       if (!catalogue) reportCatalogue(read, read.census.rejected, status, rejectedCount(read));
+      else if (read.sha256 !== catalogue.sha256)
+        throw usageErrorOf(
+          new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
+        );
       catalogue = read;
       renderer ??= sink.renderer({
         tableColumns: matchTableColumns(read, plan.explain),
