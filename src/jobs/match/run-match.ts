@@ -11,7 +11,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { type MatchCounts, type RecallBatches, STREAMED_FORMATS, streamMatchRows } from '../matching/stream-match.js';
+import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from '../matching/stream-match.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
@@ -152,7 +152,7 @@ export async function runMatch(plan: MatchPlan, session: Session): Promise<void>
   await asUsageError(() => catalogueHead(plan.catalog, plan.map));
   // The format chosen before the archive is opened or a request sent: a bad -f or -o costs nothing.
   const output = await session.output();
-  if (!STREAMED_FORMATS.has(output.format))
+  if (!(await streams(plan.catalog, output.format)))
     return runIndexed(plan, session, await indexCatalogue(plan, session.status), output);
   const { ctx, status } = session;
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);

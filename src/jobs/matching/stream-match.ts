@@ -1,4 +1,5 @@
 // `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
+import { promises as fs } from 'node:fs';
 import { groupDigits } from '../../output/numbers.js';
 import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
@@ -37,7 +38,24 @@ export interface MatchCounts {
  * is matched this many recalls at a time, each chunk one more pair of passes over the catalogue. The output order
  * (per recall, in the recalls' order) is the same either way.
  */
-export const RECALL_CHUNK = 20_000;
+export const RECALL_CHUNK = 5_000;
+
+/**
+ * Catalogues smaller than this are indexed whole, as before (one read, no second pass; about 20 bytes of memory per
+ * byte of file, so at most some 160 MB): the answers and their order are the same either way.
+ */
+export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
+
+/** Whether `match` streams this catalogue: a machine format, and a file big enough for its index to weigh. */
+export async function streams(file: string, format: string): Promise<boolean> {
+  if (!STREAMED_FORMATS.has(format)) return false;
+  try {
+    return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
+  } catch {
+    // The reader says what is wrong with it.
+    return false;
+  }
+}
 
 /** The next recalls `keep` accepts, indexed, up to about `limit`; `done` when the source has no more. */
 async function nextRecalls(
