@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FROM_BYTES } from '../../src/jobs/matching/stream-match.js';
+import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';

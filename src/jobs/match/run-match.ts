@@ -11,7 +11,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from '../matching/stream-match.js';
+import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, openArchiveAt, writerOptions, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, casesLine, keyColumn } from '../matching/open-cases.js';

@@ -7,9 +7,9 @@ import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/stream-matches.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { asUsageError, usageErrorOf } from './load-catalogue.js';
+import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
 import { MatchSpool } from './match-spool.js';
-import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from './match-rows.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
 
 /** The machine formats stream; a table is sorted for people, so it needs every row first. */
 export const STREAMED_FORMATS: ReadonlySet<string> = new Set(['csv', 'jsonl', 'json']);
