@@ -13,6 +13,7 @@ const BENCHMARKS = [
   { name: 'client-throughput', timeoutMs: 180_000 },
   { name: 'pacing', timeoutMs: 150_000 },
   { name: 'match', timeoutMs: 600_000 },
+  { name: 'match-scale', timeoutMs: 900_000 },
   { name: 'match-quality', timeoutMs: 120_000 },
   { name: 'scope-accuracy', timeoutMs: 120_000 },
   { name: 'append-cost', timeoutMs: 180_000 },

@@ -1,6 +1,6 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
 import type { ColumnMap } from './catalogue-columns.js';
-import type { Catalogue, CatalogueRow } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
@@ -21,11 +21,14 @@ export interface CatalogueBatch {
 
 const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
   const header = columns[role];
-  return header === undefined ? '' : (row.values[header] ?? '').trim();
+  return header === undefined ? '' : cellOf(row, header).trim();
 };
 
 /** The row's barcode cell: one code, or a GS1 element string / Digital Link whose lot and dates the batch reads. */
-export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowCode[]; gs1?: Gs1Code } {
+export function rowCodes(
+  catalogue: Pick<Catalogue, 'columns'>,
+  row: CatalogueRow,
+): { codes: RowCode[]; gs1?: Gs1Code } {
   const raw = cell(row, catalogue.columns, 'gtin');
   if (raw === '') return { codes: [] };
   const gs1 = parseGs1(raw);
@@ -38,7 +41,7 @@ export function rowCodes(catalogue: Catalogue, row: CatalogueRow): { codes: RowC
 
 /** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */
 export function rowBatch(
-  catalogue: Catalogue,
+  catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
   gs1?: Gs1Code,
   order: DateOrder = 'either',

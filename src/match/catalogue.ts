@@ -8,6 +8,13 @@ export interface CatalogueRow {
   line: number;
   /** Every column of the row, as text, in the catalogue's order. */
   values: Record<string, string>;
+  /** One column's text without building `values` (a streamed CSV row: most rows are read for a few columns only). */
+  cell?(header: string): string;
+}
+
+/** One column's text ('' when the row lacks it). */
+export function cellOf(row: CatalogueRow, header: string): string {
+  return row.cell ? row.cell(header) : (row.values[header] ?? '');
 }
 
 /** A header that appears more than once: each row reads the first non-empty value among its columns. */
@@ -59,7 +66,8 @@ export function detectDelimiter(firstLine: string): string {
   return best;
 }
 
-function text(value: unknown): string {
+/** A JSON value as the cell's text. */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -86,7 +94,7 @@ function readJsonl(file: string, content: string): Parsed {
     const values: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(parsed)) {
       headers.add(k);
-      values[k] = text(v);
+      values[k] = cellText(v);
     }
     rows.push({ line: rows.length + 1, values });
   });
@@ -108,12 +116,27 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
     throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
   }
   const [all = [], ...data] = records;
-  const headers = [...new Set(all)];
-  const repeated: RepeatedColumn[] = headers
+  const repeated = repeatedColumns(all);
+  const build = csvRowBuilder(all);
+  const rows = data.map((record, i) => ({ line: i + 1, values: build(record, repeated) }));
+  return { headers: [...new Set(all)], rows, repeated };
+}
+
+/** The headers that appear more than once, with their positions (conflicts counted as rows are built). */
+export function repeatedColumns(all: readonly string[]): RepeatedColumn[] {
+  return [...new Set(all)]
     .map((header) => ({ header, positions: positionsOf(all, header), conflicts: 0 }))
     .filter((r) => r.positions.length > 1);
-  const rows = data.map((record, i) => {
+}
+
+/** A CSV record as a row's values under the header row `all`; a repeated header reads its first non-empty value. */
+export function csvRowBuilder(all: readonly string[]) {
+  return (record: readonly string[], repeated: RepeatedColumn[]): Record<string, string> => {
     const values: Record<string, string> = Object.create(null);
+    if (repeated.length === 0) {
+      for (let k = 0; k < all.length; k++) values[all[k] as string] = record[k] ?? '';
+      return values;
+    }
     const clashed = new Set<string>();
     all.forEach((h, k) => {
       const value = record[k] ?? '';
@@ -123,9 +146,8 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
       else if (value !== '' && value !== before) clashed.add(h);
     });
     for (const h of clashed) (repeated.find((r) => r.header === h) as RepeatedColumn).conflicts++;
-    return { line: i + 1, values };
-  });
-  return { headers, rows, repeated };
+    return values;
+  };
 }
 
 /**
@@ -157,7 +179,7 @@ const CP1252_HIGH =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
-function decodeWindows1252(bytes: Buffer): string {
+export function decodeWindows1252(bytes: Buffer): string {
   return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
@@ -165,17 +187,22 @@ function positionsOf(headers: readonly string[], header: string): number[] {
   return headers.flatMap((h, k) => (h === header ? [k + 1] : []));
 }
 
+/** A file that cannot be read, said as the user can act on it. */
+export function readError(file: string, err: unknown): CatalogueReadError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
+  return new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
+}
+
 /** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */
 export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promise<Catalogue> {
-  // Read once: every row is kept for the index anyway, so streaming would save nothing.
+  // Read once: every row is kept for the index anyway (catalogue-stream.ts reads it as a stream for `match`).
   let bytes: Buffer;
   try {
     bytes = await fs.readFile(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
-    throw new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
+    throw readError(file, err);
   }
   const { text: content, readAs } = decodeCatalogue(file, bytes);
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');

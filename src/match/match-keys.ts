@@ -12,15 +12,14 @@ export function modelKey(raw: string): string {
  * initials as one word ("H-E-B" = "HEB").
  */
 export function brandKey(raw: string): string {
-  return (
-    fold(decodeEntities(raw))
-      .replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ')
-      .replace(/(\p{L})['’`´]s(?![\p{L}\p{N}])/gu, '$1s')
-      // Initials written with dots or dashes are one word: "H-E-B" = "HEB", "P.F. Chang's" = "PF Changs".
-      .replace(/(?<![\p{L}\p{N}])\p{L}(?:[.-]\p{L})+(?![\p{L}\p{N}])/gu, (m) => m.replace(/[.-]/g, ''))
-      .replace(/[^\p{L}\p{N}]+/gu, ' ')
-      .trim()
-  );
+  // Each step runs only when its characters are there: a catalogue of millions of rows keys every name.
+  let key = fold(decodeEntities(raw));
+  if (/[(®™©℠]/.test(key)) key = key.replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ');
+  if (/['’`´]/.test(key)) key = key.replace(/(\p{L})['’`´]s(?![\p{L}\p{N}])/gu, '$1s');
+  // Initials written with dots or dashes are one word: "H-E-B" = "HEB", "P.F. Chang's" = "PF Changs".
+  if (/[.-]/.test(key))
+    key = key.replace(/(?<![\p{L}\p{N}])\p{L}(?:[.-]\p{L})+(?![\p{L}\p{N}])/gu, (m) => m.replace(/[.-]/g, ''));
+  return key.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /**
@@ -57,9 +56,9 @@ const UNIT_WORDS = new Set(
  * units, so two products never look alike through a shared pack size.
  */
 function withoutQuantities(key: string): string {
+  // Every quantity has a digit.
   return (
-    key
-      .replace(QUANTITY, ' ')
+    (/\d/.test(key) ? key.replace(QUANTITY, ' ') : key)
       .split(' ')
       // A bare number stays: "iPhone 12" and "iPhone 13" are different products.
       .filter((w) => w !== '' && !UNIT_WORDS.has(w) && !/^\d+x$/.test(w))

@@ -5,11 +5,15 @@
  * agreement on a rare value): "kielbasa" in 1 row of 10,000 weighs far more than "chicken" in 900.
  */
 export class NameWeights {
-  private readonly df = new Map<string, number>();
-  private rows = 0;
-
-  /** `factors`: what `match --learn` measured of each word on the user's closed cases (1 when it has not). */
-  constructor(private readonly factors: Readonly<Record<string, number>> = {}) {}
+  /**
+   * `factors`: what `match --learn` measured of each word on the user's closed cases (1 when it has not). `df` and
+   * `rows`: counts made elsewhere (a streamed catalogue counts only the words it will weigh).
+   */
+  constructor(
+    private readonly factors: Readonly<Record<string, number>> = {},
+    private readonly df = new Map<string, number>(),
+    private rows = 0,
+  ) {}
 
   add(tokens: ReadonlySet<string>): void {
     if (tokens.size === 0) return;

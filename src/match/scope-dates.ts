@@ -111,14 +111,21 @@ export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
 
 /** The order a column's cells show: day first when one reads 13/04, month first when one reads 04/13, else either. */
 export function columnOrder(cells: Iterable<string>): DateOrder {
-  let dayFirst = false;
-  let monthFirst = false;
-  for (const raw of cells) {
-    const m = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/.exec(raw);
-    if (!m) continue;
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    if (a > 12 && b <= 12) dayFirst = true;
-    if (b > 12 && a <= 12) monthFirst = true;
-  }
-  return dayFirst === monthFirst ? 'either' : dayFirst ? 'day-first' : 'month-first';
+  const seen = { dayFirst: false, monthFirst: false };
+  for (const raw of cells) orderSeenIn(raw, seen);
+  return seenOrder(seen);
+}
+
+/** What one cell shows of its column's order (a streamed catalogue sees its cells one at a time). */
+export function orderSeenIn(raw: string, seen: { dayFirst: boolean; monthFirst: boolean }): void {
+  const m = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/.exec(raw);
+  if (!m) return;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  if (a > 12 && b <= 12) seen.dayFirst = true;
+  if (b > 12 && a <= 12) seen.monthFirst = true;
+}
+
+/** The order the cells seen show: one way only, or either. */
+export function seenOrder(seen: { dayFirst: boolean; monthFirst: boolean }): DateOrder {
+  return seen.dayFirst === seen.monthFirst ? 'either' : seen.dayFirst ? 'day-first' : 'month-first';
 }

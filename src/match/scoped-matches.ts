@@ -3,7 +3,7 @@ import type { CatalogueBatch } from './catalogue-batch.js';
 import type { CatalogueRow } from './catalogue.js';
 import { explainScope } from './explain.js';
 import { LEVEL, LEVEL_RANK, type Match, type MatchLevel, type MatchReason, RANK } from './match-levels.js';
-import { recallScope } from './scope.js';
+import { recallScope, type ScopeItem } from './scope.js';
 import type { Learned } from './learned.js';
 import { checkScope, type ScopeAnswer } from './scope-check.js';
 
@@ -14,52 +14,69 @@ export interface ScopedRow {
   gtins: string[];
 }
 
+/** A candidate row's best tier: its reason, the explain text (built only when asked) and the name words shared. */
+export interface Found {
+  reason: MatchReason;
+  explain: () => string;
+  words?: string[];
+}
+
+/** The row's scope answer; rows without a lot or date share one per set of barcodes (`unbatched`, one per recall). */
+export function scopeAnswer(scope: ScopeItem[], r: ScopedRow, unbatched: Map<string, ScopeAnswer>): ScopeAnswer {
+  if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
+  const key = r.gtins.join(' ');
+  let answer = unbatched.get(key);
+  if (!answer) {
+    answer = checkScope(scope, r.batch, r.gtins);
+    unbatched.set(key, answer);
+  }
+  return answer;
+}
+
+/** One row at its best tier, `excluded` when out of the notice's scope. */
+export function scopedMatch(
+  scope: ScopeItem[],
+  answer: ScopeAnswer,
+  r: ScopedRow,
+  found: Found,
+  explain: boolean,
+  learned?: Learned,
+): Match {
+  // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
+  const tier = learned?.tiers[found.reason];
+  const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
+  const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : promoted ? 'match' : LEVEL[found.reason];
+  // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
+  const told = scope.length > 0 || r.batch.lot !== undefined || r.batch.dates !== undefined;
+  return {
+    level,
+    reason: found.reason,
+    row: r.row,
+    scope: answer.scope,
+    scopeEvidence: answer.evidence,
+    ...(answer.on !== undefined && { excludedOn: answer.on }),
+    ...(found.words && { nameWords: found.words }),
+    explain: explain
+      ? found.explain() +
+        (promoted
+          ? `; a match by match --learn: ${tier.confirmed} of ${tier.confirmed + tier.wrong} closed cases right (at least ${tier.lower} sure)`
+          : '') +
+        (told ? `; ${explainScope(scope, r.batch, answer)}` : '')
+      : '',
+  };
+}
+
 /** Each row at its best tier, `excluded` when out of the notice's scope; best levels and tiers first, then by row. */
 export function scopedMatches<R extends ScopedRow>(
   recall: Record<string, unknown>,
-  best: ReadonlyMap<R, { reason: MatchReason; explain: () => string; words?: string[] }>,
+  best: ReadonlyMap<R, Found>,
   explain: boolean,
   learned?: Learned,
 ): Match[] {
   const scope = recallScope(recall);
-  // Rows without a lot or date get the same answer for the same barcodes: worked out once per recall.
   const unbatched = new Map<string, ScopeAnswer>();
-  const scopeOf = (r: R) => {
-    if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
-    const key = r.gtins.join(' ');
-    let answer = unbatched.get(key);
-    if (!answer) {
-      answer = checkScope(scope, r.batch, r.gtins);
-      unbatched.set(key, answer);
-    }
-    return answer;
-  };
   return [...best]
-    .map(([r, found]): Match => {
-      const answer = scopeOf(r);
-      // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
-      const tier = learned?.tiers[found.reason];
-      const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
-      const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : promoted ? 'match' : LEVEL[found.reason];
-      // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
-      const told = scope.length > 0 || r.batch.lot !== undefined || r.batch.dates !== undefined;
-      return {
-        level,
-        reason: found.reason,
-        row: r.row,
-        scope: answer.scope,
-        scopeEvidence: answer.evidence,
-        ...(answer.on !== undefined && { excludedOn: answer.on }),
-        ...(found.words && { nameWords: found.words }),
-        explain: explain
-          ? found.explain() +
-            (promoted
-              ? `; a match by match --learn: ${tier.confirmed} of ${tier.confirmed + tier.wrong} closed cases right (at least ${tier.lower} sure)`
-              : '') +
-            (told ? `; ${explainScope(scope, r.batch, answer)}` : '')
-          : '',
-      };
-    })
+    .map(([r, found]) => scopedMatch(scope, scopeAnswer(scope, r, unbatched), r, found, explain, learned))
     .sort(
       (a, b) => LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || RANK[a.reason] - RANK[b.reason] || a.row.line - b.row.line,
     );

@@ -1,4 +1,5 @@
 // Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
+import type { RecallFeedClient } from '../../api/client.js';
 import { BOUNDS } from '../../api/constants.js';
 import { groupDigits, counted } from '../../output/numbers.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
@@ -7,7 +8,10 @@ import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js'
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
-import { loadCatalogue } from '../matching/load-catalogue.js';
+import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
+import { catalogueHead } from '../../match/stream-matches.js';
+import type { StreamedCatalogue } from '../../match/stream-matches.js';
+import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
 import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { inBatches, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
 import { caseOpener, type CaseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
@@ -70,8 +74,7 @@ export function matchUses(plan: MatchPlan): Uses {
   return { output: {}, archive: { db: plan.recalls.db, mode: plan.openCases ? 'write' : 'read' } };
 }
 
-/** Recalls in batches, with the window's size when the source knows it. */
-type Batches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+type Batches = RecallBatches;
 
 async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
   for await (const batch of inBatches(records, signal)) yield { records: batch };
@@ -132,29 +135,43 @@ async function matchAll(
   return counts;
 }
 
-/** What a match reads first (prepareMatch): the catalogue indexed, and from the archive the opener of its cases. */
-export interface MatchInputs {
-  catalogue: Catalogue;
-  index: CatalogueIndex;
-  opener?: CaseOpener | undefined;
-}
-
 /**
- * What a match reads before its run's output, client or archive open: the catalogue (a bad file, or a --key it
- * lacks, costs no quota and writes nothing); from the archive with --open-cases, the cases' deadline too (a bad
- * case-sla is refused before the archive is looked for).
+ * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch and --open-cases
+ * (a case needs its row's key, a watch checks every poll against it), with the opener of its cases from the archive;
+ * `head`: only the header checked, the rows read once the output is known (streamed, or indexed for a table).
  */
-export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
-  const { status } = session;
+export type MatchInputs =
+  | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }
+  | { kind: 'head' };
+
+/** The catalogue read and indexed: a bad file, or a --key it lacks, costs no quota and writes nothing. */
+async function indexCatalogue(
+  plan: MatchPlan,
+  status: StatusReporter,
+): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  const index = new CatalogueIndex(catalogue, { learned });
-  if (plan.watch || plan.recalls.kind === 'live') return { catalogue, index };
-  reportCatalogue(catalogue, index.rejected, status);
-  const sla = plan.openCases && (await caseSla(plan.openCases.sla, session.settings.profileCaseSla));
-  const opener = plan.openCases && caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
-  return { catalogue, index, opener };
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
+}
+
+/**
+ * What a match reads before its run's output, client or archive open: the catalogue's header at least (a bad file
+ * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue (a --key it lacks is refused
+ * first), and from the archive with --open-cases the cases' deadline too (a bad case-sla is refused before the
+ * archive is looked for).
+ */
+export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
+  const { status } = session;
+  if (!plan.watch && !plan.openCases) {
+    await asUsageError(() => catalogueHead(plan.catalog, plan.map));
+    return { kind: 'head' };
+  }
+  const { catalogue, index } = await indexCatalogue(plan, status);
+  if (plan.watch || plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
+  const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
+  const opener = caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
+  return { kind: 'indexed', catalogue, index, opener };
 }
 
 /**
@@ -170,10 +187,57 @@ function windowText(source: RecallSource): string {
 
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
 export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
-  const { ctx } = session;
-  const { catalogue, index, opener } = inputs;
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
+  if (inputs.kind === 'indexed') return runIndexed(plan, session, inputs);
+  // The format was chosen before the archive was opened or a request sent (matchUses): a bad -f or -o costs nothing.
   const output = await session.output();
+  if (!(await streams(plan.catalog, output.format)))
+    return runIndexed(plan, session, { kind: 'indexed', ...(await indexCatalogue(plan, session.status)) }, output);
+  const { ctx, status } = session;
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  const source = plan.recalls;
+  const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const warnings: string[] = [];
+  let read: StreamedCatalogue;
+  const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean) =>
+    streamMatchRows(plan, batches, keep, learned, output, counts, status, ctx.signal);
+  if (source.kind === 'archive') {
+    const archive = declaredStore(session);
+    const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
+    read = await stream(archiveBatches(archive.records(query), ctx.signal), () => true);
+    warnings.push(...(await archiveFilterWarnings(archive, query)));
+  } else {
+    const api = await session.api({ needsKey: true });
+    const coverage = new FilterCoverage(plan.filter);
+    read = await stream(liveBatches(api.client, source), coverage.keep);
+    warnings.push(...coverage.messages());
+  }
+  for (const warning of warnings) status.warn(warning);
+  const { rejectedTotal, uncheckedTotal } = read.census;
+  finish(plan, session, counts, { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal });
+}
+
+/** The live window's pages as batches, with the window's size. */
+function liveBatches(
+  client: Pick<RecallFeedClient, 'feedPages'>,
+  source: Extract<RecallSource, { kind: 'live' }>,
+): Batches {
+  const pages = client.feedPages({ dataSources: source.sources, hoursAgo: source.hours, limit: BOUNDS.pageSizeMax });
+  return (async function* () {
+    for await (const page of pages)
+      yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
+  })();
+}
+
+/** `match` with the whole catalogue in memory: --watch, --open-cases, and a table (sorted for people). */
+async function runIndexed(
+  plan: MatchPlan,
+  session: Session,
+  { catalogue, index, opener }: Extract<MatchInputs, { kind: 'indexed' }>,
+  chosen?: RecordOutput,
+): Promise<void> {
+  const { ctx } = session;
+  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
+  const output = chosen ?? (await session.output());
   const source = plan.recalls;
   const status = session.status;
   let counts: Awaited<ReturnType<typeof matchAll>>;
@@ -181,6 +245,7 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
     // Offline: no key, no request; the filters the archive can answer become SQL. Opening cases writes to the
     // archive; matching alone only reads it (a read-only file or role will do): matchUses() declared which.
     const archive = declaredStore(session);
+    reportCatalogue(catalogue, index.rejected, status);
     const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
     const batches = archiveBatches(records, ctx.signal);
     const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
@@ -192,27 +257,30 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
   } else {
     const api = await session.api({ needsKey: true });
     reportCatalogue(catalogue, index.rejected, status);
-    const pages = api.client.feedPages({
-      dataSources: source.sources,
-      hoursAgo: source.hours,
-      limit: BOUNDS.pageSizeMax,
-    });
-    const batches: Batches = (async function* () {
-      for await (const page of pages)
-        yield { records: page.data as Record<string, unknown>[], total: page.pagination.total_count };
-    })();
     const coverage = new FilterCoverage(plan.filter);
+    const batches = liveBatches(api.client, source);
     counts = await matchAll(plan, catalogue, index, batches, coverage.keep, output, status, ctx.signal);
     for (const warning of coverage.messages()) status.warn(warning);
   }
-  ctx.ops?.counts({ fetched: counts.fetched });
-  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
   const rejected = index.rejected.filter((r) => !r.unchecked).length;
   const unchecked = index.rejected.length - rejected;
+  finish(plan, session, counts, { rows: catalogue.rows.length, rejected, unchecked });
+}
+
+/** The run's last line (the counts, and the window they are over) and its exit code. */
+function finish(
+  plan: MatchPlan,
+  session: Session,
+  counts: MatchCounts,
+  catalogue: { rows: number; rejected: number; unchecked: number },
+): void {
+  session.ctx.ops?.counts({ fetched: counts.fetched });
+  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const { rejected, unchecked } = catalogue;
   const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
   const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
-  status.note(
-    `catalogue: ${counted(catalogue.rows.length, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(source)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+  session.status.note(
+    `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
   );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
 }

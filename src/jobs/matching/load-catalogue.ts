@@ -10,15 +10,23 @@ import { reportCatalogue } from './match-rows.js';
 import { keyColumn } from './open-cases.js';
 
 export async function loadCatalogue(file: string, map: ColumnMap): Promise<Catalogue> {
+  return asUsageError(() => readCatalogue(file, map));
+}
+
+/** A catalogue that cannot be used, as a usage error: the --map hint helps with columns only. */
+export function usageErrorOf(err: unknown): unknown {
+  if (err instanceof CatalogueReadError) return new UsageError(err.message, err.hint);
+  if (err instanceof CatalogueColumnsError)
+    return new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
+  return err;
+}
+
+/** Runs `read`, its catalogue errors said as usage errors. */
+export async function asUsageError<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return await readCatalogue(file, map);
+    return await read();
   } catch (err) {
-    // The --map hint helps with columns only; a file we cannot read says what would help, if anything.
-    if (err instanceof CatalogueReadError) throw new UsageError(err.message, err.hint);
-    if (err instanceof CatalogueColumnsError) {
-      throw new UsageError(err.message, 'name the columns with --map gtin=<col>,brand=<col>,model=<col>,name=<col>');
-    }
-    throw err;
+    throw usageErrorOf(err);
   }
 }
 

@@ -24,7 +24,7 @@ function catalogueKey(header: string): string {
 }
 
 /** Every column of a match row, in order: csv header and the full table. */
-export function matchColumns(catalogue: Catalogue, explain = false): string[] {
+export function matchColumns(catalogue: Pick<Catalogue, 'headers'>, explain = false): string[] {
   return [...LEAD, ...catalogue.headers.map(catalogueKey), ...RECALL, ...SCOPE, ...(explain ? [EXPLAIN] : [])];
 }
 
@@ -32,7 +32,7 @@ export function matchColumns(catalogue: Catalogue, explain = false): string[] {
  * What a table shows on a terminal: the tier and scope, the catalogue's identifying columns (the product's name first,
  * else its model or barcode), the recall's severity and title, the evidence.
  */
-export function matchTableColumns(catalogue: Catalogue, explain = false): string[] {
+export function matchTableColumns(catalogue: Pick<Catalogue, 'columns'>, explain = false): string[] {
   const { gtin, brand, model, name, lot, best_before } = catalogue.columns;
   const own = [name ?? model ?? gtin, brand, lot, best_before]
     .filter((c): c is string => c !== undefined)
@@ -87,9 +87,11 @@ const MAX_REJECTED_LINES = 20;
  * columns, and each barcode with a wrong check digit (never matched). Its text is the file's; the status reporter prints it without control codes.
  */
 export function reportCatalogue(
-  catalogue: Catalogue,
+  catalogue: Omit<Catalogue, 'rows'>,
   rejected: readonly RejectedCode[],
   status: Pick<StatusReporter, 'warn'>,
+  /** All the rejected and unchecked codes, when `rejected` lists only the first (a streamed catalogue). */
+  total = rejected.length,
 ): void {
   const { file } = catalogue;
   if (catalogue.readAs === 'windows-1252') {
@@ -111,7 +113,7 @@ export function reportCatalogue(
         : `catalogue row ${r.line}: barcode '${r.value}' rejected (${r.reason}); it is never matched`,
     );
   }
-  if (rejected.length > MAX_REJECTED_LINES) {
-    status.warn(`… and ${groupDigits(rejected.length - MAX_REJECTED_LINES)} more barcodes rejected or unchecked`);
+  if (total > MAX_REJECTED_LINES) {
+    status.warn(`… and ${groupDigits(total - MAX_REJECTED_LINES)} more barcodes rejected or unchecked`);
   }
 }

@@ -1,0 +1,233 @@
+// `match` at marketplace scale (issue 37): generated catalogues of 200k and 2M rows (10M with --rows) against 5,000 recalls.
+//
+// Claims: the catalogue streams (peak memory at 2M rows at most 1.3x that at 200k, and under 400 MiB); 2M rows in at
+// most 20 s of CPU; 10M rows end to end in at most 2 minutes (when asked for); the streaming answers are the
+// in-memory matcher's (the table format still indexes the whole catalogue: the same rows at 200k).
+//
+//   node bench/match-scale.mjs                         200k and 2M rows
+//   node bench/match-scale.mjs --rows 200000,2000000,10000000
+import { createWriteStream, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import {
+  Claims,
+  cleanEnv,
+  forkSandbox,
+  GENEROUS_LIMITS,
+  mb,
+  ratio,
+  requireBuild,
+  runCliMeasured,
+  table,
+  tempDir,
+} from './lib/common.mjs';
+
+const RECALLS = 5_000;
+const flag = process.argv.indexOf('--rows');
+const SIZES = flag > 0 ? process.argv[flag + 1].split(',').map(Number) : [200_000, 2_000_000];
+const RUN_TIMEOUT_MS = 900_000;
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function gtin13(body) {
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
+  return body + ((10 - (sum % 10)) % 10);
+}
+
+const SYLLABLES = 'ka lo mi ne ru sa to vi ze bo da fe gu hi jo'.split(' ');
+const word = (rand, n) => Array.from({ length: n }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join('');
+/** 20,000 invented brands and 5,000 name words, drawn with a skew (a few common, many rare), as catalogues are. */
+const vocabulary = (rand) => ({
+  brands: Array.from({ length: 20_000 }, () => `${word(rand, 3)}${rand() < 0.3 ? ` ${word(rand, 2)}` : ''}`),
+  words: Array.from({ length: 5_000 }, () => word(rand, 2 + Math.floor(rand() * 2))),
+});
+const skewed = (rand, list) => list[Math.floor(list.length * rand() ** 2)];
+
+async function sampleRecalls(url, key) {
+  const out = [];
+  let cursor;
+  for (let i = 0; i < 20; i++) {
+    const q = new URLSearchParams({ limit: '500', ...(cursor ? { cursor } : {}) });
+    const res = await fetch(`${url}/v1/recalls/feed?${q}`, { headers: { 'x-api-key': key } });
+    const body = await res.json();
+    out.push(...body.data);
+    cursor = body.pagination.next_cursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+/**
+ * `size` rows: one in 500 from a recall's barcode, one in 500 its brand and name, one in 1,000 its brand and model;
+ * the rest invented (brands, skewed name words, a model-like word in a third of them: a vocabulary that keeps growing).
+ */
+async function writeCatalogue(file, size, sample, planted) {
+  const rand = rng(size);
+  const { brands, words } = vocabulary(rng(3));
+  const out = createWriteStream(file);
+  const cell = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  let chunk = ['sku,gtin,brand,model,name,lot'];
+  for (let i = 0; i < size; i++) {
+    const r = i % 500 === 0 || i % 500 === 250 || i % 1000 === 125 ? sample[(i * 7) % sample.length] : undefined;
+    const code = r?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
+    let row;
+    if (r && i % 500 === 0 && code) {
+      row = [`S${i}`, code, '', '', '', ''];
+      planted.add(`S${i} ${r.id}`);
+    } else if (r && i % 500 === 250 && r.product_brand && r.product_name) {
+      row = [`S${i}`, '', r.product_brand, '', r.product_name, ''];
+      planted.add(`S${i} ${r.id}`);
+    } else if (r?.product_model_numbers[0] && r.product_brand) {
+      row = [`S${i}`, '', r.product_brand, r.product_model_numbers[0], '', ''];
+      planted.add(`S${i} ${r.id}`);
+    } else {
+      const n = 2 + Math.floor(rand() * 4);
+      const name = Array.from({ length: n }, () => skewed(rand, words));
+      if (rand() < 0.33) name.push(`x${Math.floor(rand() * 1e7)}`);
+      name.push(`${1 + Math.floor(rand() * 999)}g`);
+      const gtin = rand() < 0.7 ? gtin13(`4${String(Math.floor(rand() * 1e11)).padStart(11, '0')}`) : '';
+      const model = rand() < 0.3 ? `M${Math.floor(rand() * 1e7)}` : '';
+      row = [`S${i}`, gtin, skewed(rand, brands), model, name.join(' '), rand() < 0.1 ? `L${i % 9999}` : ''];
+    }
+    chunk.push(row.map(cell).join(','));
+    if (chunk.length >= 10_000) {
+      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+      chunk = [];
+    }
+  }
+  out.end(`${chunk.join('\n')}\n`);
+  await new Promise((resolve, reject) => out.on('finish', resolve).on('error', reject));
+}
+
+/** Each jsonl match row as `sku recall level`, sorted. */
+const matchKeys = (jsonl) =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .map((row) => `${row.sku} ${row.recall_id} ${row.level} ${row.reason}`)
+    .sort();
+
+const claims = new Claims('match-scale');
+let sandbox;
+const dir = tempDir('match-scale');
+try {
+  requireBuild();
+  sandbox = await forkSandbox({ port: 0, recordCount: RECALLS, rateLimits: GENEROUS_LIMITS });
+  const env = cleanEnv({
+    HOME: dir,
+    RECALL_FEED_CONFIG_DIR: path.join(dir, 'config'),
+    RECALL_FEED_API_KEY: sandbox.key,
+  });
+  const sample = await sampleRecalls(sandbox.url, sandbox.key);
+  claims.check(`the sandbox serves ${RECALLS} recalls`, sample.length === RECALLS, String(sample.length));
+  const runs = [];
+  const measure = async (label, rows, args, out) => {
+    const started = Date.now();
+    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-o', out], {
+      env,
+      timeoutMs: RUN_TIMEOUT_MS,
+      dir,
+    });
+    const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.stderr.trim().slice(-300));
+    if (!ok) return undefined;
+    const cpu = (res.usage.userUs + res.usage.systemUs) / 1e6;
+    const run = { label, rows, wall: (Date.now() - started) / 1000, cpu, rssKB: res.usage.maxRssKB };
+    run.summary = res.stderr.trim().split('\n').at(-1);
+    runs.push(run);
+    return run;
+  };
+  const feedOut = path.join(dir, 'feed.jsonl');
+  const feed = await measure('feed (baseline)', 0, ['feed', '-f', 'jsonl'], feedOut);
+  rmSync(feedOut, { force: true });
+  const bySize = new Map();
+  for (const size of SIZES) {
+    const file = path.join(dir, `catalogue-${size}.csv`);
+    const planted = new Set();
+    await writeCatalogue(file, size, sample, planted);
+    const out = path.join(dir, `matches-${size}.jsonl`);
+    const run = await measure(
+      `match ${size.toLocaleString('en')} rows`,
+      size,
+      ['match', '--catalog', file, '-f', 'jsonl'],
+      out,
+    );
+    if (run) {
+      const keys = matchKeys(readFileSync(out, 'utf8'));
+      const found = new Set(keys.map((k) => k.split(' ').slice(0, 2).join(' ')));
+      claims.check(
+        `${size.toLocaleString('en')} rows: every planted row comes back for its recall`,
+        planted.size > 0 && [...planted].every((k) => found.has(k)),
+        `${[...planted].filter((k) => found.has(k)).length} of ${planted.size}`,
+      );
+      bySize.set(size, { run, keys });
+    }
+    rmSync(out, { force: true });
+    if (size === SIZES[0]) {
+      // The in-memory path (a table sorts for people, so it holds the whole catalogue): the same rows, side by side.
+      const tableOut = path.join(dir, 'matches.table');
+      const whole = await measure(
+        `match ${size.toLocaleString('en')} rows in memory (-f table)`,
+        size,
+        ['match', '--catalog', file, '-f', 'table'],
+        tableOut,
+      );
+      rmSync(tableOut, { force: true });
+      const streamed = bySize.get(size);
+      if (whole && streamed)
+        claims.check(
+          'the in-memory run counts the same rows, rejected codes, matches, possibles and excluded rows',
+          whole.summary === streamed.run.summary,
+          `${whole.summary} | ${streamed.run.summary}`,
+        );
+    }
+    rmSync(file, { force: true });
+  }
+  console.log(
+    table(
+      ['run', 'CPU', 'wall', 'CPU vs feed', 'peak RSS'],
+      runs.map((r) => [
+        r.label,
+        `${r.cpu.toFixed(1)} s`,
+        `${r.wall.toFixed(1)} s`,
+        feed ? ratio(r.cpu, feed.cpu) : '-',
+        mb(r.rssKB * 1024),
+      ]),
+    ),
+  );
+  for (const r of runs) if (r.rows > 0) console.log(`${r.label}: ${r.summary}`);
+  const small = bySize.get(200_000)?.run;
+  const big = bySize.get(2_000_000)?.run;
+  if (small && big) {
+    claims.check('2M rows in at most 20 s of CPU', big.cpu <= 20, `${big.cpu.toFixed(1)} s`);
+    claims.check(
+      'peak memory at 2M rows at most 1.3x that at 200k',
+      big.rssKB / small.rssKB <= 1.3,
+      `${ratio(big.rssKB, small.rssKB)} (${mb(big.rssKB * 1024)} / ${mb(small.rssKB * 1024)})`,
+    );
+    claims.check('peak memory at 2M rows under 400 MiB', big.rssKB * 1024 < 400 * 1024 * 1024, mb(big.rssKB * 1024));
+  }
+  const huge = bySize.get(10_000_000)?.run;
+  if (huge)
+    claims.check(
+      '10M rows end to end in at most 2 minutes',
+      huge.wall <= 120,
+      `${huge.wall.toFixed(1)} s wall, ${huge.cpu.toFixed(1)} s CPU`,
+    );
+  claims.finish(
+    big && small
+      ? `2M rows: ${big.cpu.toFixed(1)} s CPU, ${mb(big.rssKB * 1024)} peak (${ratio(big.rssKB, small.rssKB)} of 200k)`
+      : 'incomplete',
+  );
+} catch (err) {
+  claims.crash(err);
+} finally {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+}

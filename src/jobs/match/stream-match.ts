@@ -1,0 +1,155 @@
+// `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
+import { promises as fs } from 'node:fs';
+import { groupDigits } from '../../output/numbers.js';
+import type { OutputFormat } from '../../output/output-format.js';
+import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
+import type { Learned } from '../../match/learned.js';
+import { RecallIndex } from '../../match/recall-index.js';
+import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/stream-matches.js';
+import type { RecordOutput } from '../../runtime/files/record-output.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
+import { MatchSpool } from './match-spool.js';
+import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+
+export interface StreamPlan {
+  catalog: string;
+  map: Catalogue['columns'];
+  explain?: boolean;
+  formulaGuard: boolean;
+  bom: boolean;
+}
+
+/** Recalls in batches, with the window's size when the source knows it. */
+export type RecallBatches = AsyncIterable<{ records: Record<string, unknown>[]; total?: number }>;
+
+export interface MatchCounts {
+  fetched: number;
+  checked: number;
+  match: number;
+  possible: number;
+  excluded: number;
+}
+
+/**
+ * Recalls held at once. Memory grows with the recalls, not the catalogue; a bigger window (a year of the archive)
+ * is matched this many recalls at a time, each chunk one more pair of passes over the catalogue. The output order
+ * (per recall, in the recalls' order) is the same either way.
+ */
+export const RECALL_CHUNK = 5_000;
+
+/**
+ * Catalogues smaller than this are indexed whole, as before (one read, no second pass; about 20 bytes of memory per
+ * byte of file, so at most some 160 MB): the answers and their order are the same either way.
+ */
+export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Whether `match` streams this catalogue: a format for programs that writes as it goes (a table is sorted for people,
+ * so it needs every row first), and a file big enough for its index to weigh.
+ */
+export async function streams(file: string, format: Pick<OutputFormat, 'forPeople' | 'streams'>): Promise<boolean> {
+  if (format.forPeople || !format.streams) return false;
+  try {
+    return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
+  } catch {
+    // The reader says what is wrong with it.
+    return false;
+  }
+}
+
+/** The next recalls `keep` accepts, indexed, up to about `limit`; `done` when the source has no more. */
+async function nextRecalls(
+  batches: AsyncIterator<{ records: Record<string, unknown>[]; total?: number }>,
+  keep: (recall: Record<string, unknown>) => boolean,
+  counts: MatchCounts,
+  status: StatusReporter,
+  signal: AbortSignal,
+  limit: number,
+): Promise<{ index: RecallIndex; done: boolean }> {
+  const index = new RecallIndex();
+  while (index.recalls.length < limit) {
+    const next = await batches.next();
+    if (next.done) return { index, done: true };
+    for (const recall of next.value.records) {
+      counts.fetched++;
+      if (!keep(recall)) continue;
+      counts.checked++;
+      index.add(recall);
+    }
+    const of = next.value.total === undefined ? '' : ` of ${groupDigits(next.value.total)}`;
+    status.progress(`fetching recalls… ${groupDigits(counts.fetched)}${of}`);
+    if (signal.aborted) throw signal.reason;
+  }
+  return { index, done: false };
+}
+
+/**
+ * For each chunk of recalls: the catalogue's census (first pass; its warnings said after the first), then the match
+ * rows (second pass), written in match's documented order: per recall, matches, possibles, excluded, each by reason
+ * and catalogue line. Returns the catalogue as read.
+ */
+export async function streamMatchRows(
+  plan: StreamPlan,
+  batches: RecallBatches,
+  keep: (recall: Record<string, unknown>) => boolean,
+  learned: Learned | undefined,
+  output: RecordOutput,
+  counts: MatchCounts,
+  status: StatusReporter,
+  signal: AbortSignal,
+  chunk = RECALL_CHUNK,
+): Promise<StreamedCatalogue> {
+  let catalogue: StreamedCatalogue | undefined;
+  const onRows = (pass: 'reading' | 'matching', rows: number) => {
+    const of = pass === 'matching' ? ` of ${groupDigits(catalogue?.census.rows ?? 0)}` : '';
+    status.progress(`${pass} the catalogue… ${groupDigits(rows)}${of} rows`);
+    if (signal.aborted) throw signal.reason;
+  };
+  const recalls = batches[Symbol.asyncIterator]();
+  await status.start('fetching recalls…');
+  await output.write(async (sink) => {
+    let renderer: ReturnType<typeof sink.renderer> | undefined;
+    for (let done = false; !done; ) {
+      const next = await nextRecalls(recalls, keep, counts, status, signal, chunk);
+      done = next.done;
+      // An empty last chunk has nothing to match (the first one still reads the catalogue: its rows, its warnings).
+      if (catalogue && next.index.recalls.length === 0) break;
+      const read = await asUsageError(() => readCensus(plan.catalog, plan.map, next.index, onRows));
+      if (!catalogue) reportCatalogue(read, read.census.rejected, status, rejectedCount(read));
+      else if (read.sha256 !== catalogue.sha256)
+        throw usageErrorOf(
+          new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
+        );
+      catalogue = read;
+      renderer ??= sink.renderer({
+        tableColumns: matchTableColumns(read, plan.explain),
+        csvColumns: matchColumns(read, plan.explain),
+        columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
+        formulaGuard: plan.formulaGuard,
+        bom: plan.bom,
+        wholeHeaders: true,
+      });
+      const out = renderer;
+      const spool = new MatchSpool();
+      try {
+        const options = { explain: plan.explain === true, learned, onRows };
+        for await (const batch of streamMatches(read, next.index, options))
+          for (const { recall, match } of batch) {
+            counts[match.level]++;
+            await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
+          }
+        for await (const rows of spool.rows()) await status.around(() => out.write(rows));
+      } catch (err) {
+        throw usageErrorOf(err);
+      } finally {
+        await spool.close();
+      }
+    }
+    await renderer?.end();
+  });
+  status.stop();
+  return catalogue as StreamedCatalogue;
+}
+
+const rejectedCount = (c: StreamedCatalogue) => c.census.rejectedTotal + c.census.uncheckedTotal;

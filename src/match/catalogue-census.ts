@@ -1,0 +1,131 @@
+// The first pass over a streamed catalogue: what matching needs of the whole file, counted for the recalls at hand.
+import type { CoreFacts } from './brand-hits.js';
+import { brandParts } from './brands.js';
+import { rowCodes } from './catalogue-batch.js';
+import type { ColumnMap } from './catalogue-columns.js';
+import { type CatalogueRow, cellOf } from './catalogue.js';
+import type { RejectedCode } from './match-levels.js';
+import { nameTokens } from './match-keys.js';
+import type { RecallIndex } from './recall-index.js';
+import { type DateOrder, orderSeenIn, seenOrder } from './scope-dates.js';
+
+/** A brand cell read once for every row that has it. */
+export interface RowBrands {
+  strong: string[];
+  weak: string[];
+  /** Strong cores, then weak ones (as IndexedRow.brands). */
+  brands: string[];
+  /** `brands` joined: the words a row's name words leave out. */
+  words: string;
+  /** Whether any recall can relate to one of them (a superset of those that do). */
+  relevant: boolean;
+}
+
+const someIn = (tokens: ReadonlySet<string>, shared: ReadonlySet<string>) => {
+  for (const t of tokens) if (shared.has(t)) return true;
+  return false;
+};
+
+/** Rejected codes kept to list; the rest are counted. */
+export const REJECTED_KEPT = 21;
+
+/** A bounded memo: a catalogue repeats its brands, and a cache that outgrew this starts again. */
+export function boundedMemo<V>(compute: (key: string) => V, limit = 50_000): (key: string) => V {
+  const cache = new Map<string, V>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      v = compute(key);
+      if (cache.size >= limit) cache.clear();
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * Counts over the whole catalogue. Name-word weights need each word's document frequency, but only for words a
+ * row that can be weighed holds: every notice word, and the words of each row that shares a brand and a word with
+ * a notice (`late`: from its line on; the match pass counts the rows before it).
+ */
+export class CatalogueCensus {
+  rows = 0;
+  readonly rejected: RejectedCode[] = [];
+  rejectedTotal = 0;
+  uncheckedTotal = 0;
+  private readonly seen = { dayFirst: false, monthFirst: false };
+  /** The strong cores any recall can relate to, with what the whole catalogue says of them. */
+  readonly facts = new Map<string, CoreFacts>();
+  readonly df = new Map<string, number>();
+  /** Rows with name words (the weights' N). */
+  named = 0;
+  /** Words first needed at a line, counted in this pass from there on. */
+  readonly late = new Map<string, number>();
+  lastLate = 0;
+  readonly relevant: (core: string) => boolean;
+  /** A brand cell's cores, as the index keeps them, and those any recall can relate to. */
+  readonly brandsOf: (text: string) => RowBrands;
+
+  constructor(
+    private readonly columns: ColumnMap,
+    private readonly index: RecallIndex,
+  ) {
+    this.relevant = boundedMemo((core) => index.brandCandidates(core).length > 0);
+    this.brandsOf = boundedMemo((text) => {
+      const { strong, weak } = brandParts(text);
+      const brands = [...strong, ...weak];
+      return { strong, weak, brands, words: brands.join(' '), relevant: brands.some(this.relevant) };
+    });
+  }
+
+  get order(): DateOrder {
+    return seenOrder(this.seen);
+  }
+
+  add(row: CatalogueRow): void {
+    this.rows++;
+    const { brand, name, best_before } = this.columns;
+    for (const c of rowCodes({ columns: this.columns }, row).codes) {
+      if (c.gtin14 !== undefined && c.valid) continue;
+      const unchecked = c.gtin14 !== undefined;
+      if (unchecked) this.uncheckedTotal++;
+      else this.rejectedTotal++;
+      if (this.rejected.length < REJECTED_KEPT)
+        this.rejected.push({
+          line: row.line,
+          value: c.raw,
+          reason: c.reason ?? (unchecked ? 'wrong check digit' : 'not a GTIN'),
+          ...(unchecked && { unchecked: true }),
+        });
+    }
+    if (best_before !== undefined) orderSeenIn(cellOf(row, best_before), this.seen);
+    const parts = this.brandsOf(brand === undefined ? '' : cellOf(row, brand));
+    if (parts.relevant)
+      for (const core of parts.strong) {
+        if (!this.relevant(core)) continue;
+        const facts = this.facts.get(core) ?? { amp: false, first: this.facts.size };
+        this.facts.set(core, facts);
+        if (parts.weak.length > 0) facts.amp = true;
+      }
+    if (parts.brands.length === 0 || name === undefined) return;
+    const tokens = nameTokens(cellOf(row, name), parts.words);
+    if (tokens.size === 0) return;
+    this.named++;
+    const shared = this.index.tokens;
+    if (parts.relevant && someIn(tokens, shared))
+      for (const t of tokens)
+        if (!shared.has(t) && !this.late.has(t)) {
+          this.late.set(t, row.line);
+          this.lastLate = row.line;
+        }
+    for (const t of tokens) if (shared.has(t) || this.late.has(t)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  /** The match pass's share of the count: a row before the line a word was first needed at. */
+  addEarly(line: number, tokens: ReadonlySet<string>): void {
+    for (const t of tokens) {
+      const from = this.late.get(t);
+      if (from !== undefined && line < from) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    }
+  }
+}

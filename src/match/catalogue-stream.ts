@@ -1,0 +1,296 @@
+// Reads a catalogue file as a stream of row batches (CSV through csv-parse's stream, or JSON lines): memory flat in its size.
+import { createHash, type Hash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import {
+  type Catalogue,
+  type CatalogueRow,
+  CatalogueReadError,
+  cellText,
+  csvRowBuilder,
+  decodeWindows1252,
+  detectDelimiter,
+  readError,
+  repeatedColumns,
+} from './catalogue.js';
+
+/** What a pass over the file learns besides its rows: complete once the pass has ended. */
+export interface CatalogueShape {
+  headers: string[];
+  repeated: Catalogue['repeated'];
+  readAs?: 'windows-1252';
+  sha256?: string;
+  /** Set once the pass has looked at the file. */
+  kind?: 'csv' | 'jsonl';
+}
+
+/** The UTF-8 decoder met a byte that is not UTF-8: the pass starts again as Windows-1252. */
+class NotUtf8 extends Error {}
+
+const CHUNK = 1 << 20;
+
+/**
+ * The file's text in chunks, decoded as its first bytes (or `readAs`) say; `hash` sees every byte. With `bytes`, UTF-8
+ * comes as checked bytes, not text: csv-parse reads bytes, and a string would be encoded back for it.
+ */
+async function* textChunks(
+  file: string,
+  readAs: 'windows-1252' | undefined,
+  hash?: Hash,
+  bytes = false,
+): AsyncGenerator<string | Buffer> {
+  let decode: ((bytes: Buffer, end: boolean) => string | Buffer) | undefined;
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: CHUNK }) as AsyncIterable<Buffer>) {
+      hash?.update(chunk);
+      decode ??= decoderFor(file, chunk, readAs, bytes);
+      yield decode(chunk, false);
+    }
+  } catch (err) {
+    if (err instanceof CatalogueReadError || err instanceof NotUtf8) throw err;
+    throw readError(file, err);
+  }
+  if (decode) yield decode(Buffer.alloc(0), true);
+}
+
+/** UTF-8 checked chunk by chunk, a character cut by the chunk's end carried to the next. */
+function checkedUtf8(): (bytes: Buffer, end: boolean) => Buffer {
+  let carry = Buffer.alloc(0);
+  return (bytes, end) => {
+    const whole = carry.length > 0 ? Buffer.concat([carry, bytes]) : bytes;
+    let cut = whole.length;
+    let i = whole.length - 1;
+    while (i >= 0 && whole.length - i <= 3 && ((whole[i] as number) & 0xc0) === 0x80) i--;
+    const lead = whole[i] ?? 0;
+    if (!end && i >= 0 && lead >= 0xc0 && whole.length - i < (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2)) cut = i;
+    const done = whole.subarray(0, cut);
+    if (!isUtf8(done)) throw new NotUtf8();
+    carry = Buffer.from(whole.subarray(cut));
+    return done;
+  };
+}
+
+/** As decodeCatalogue decides for a whole file, from its first bytes: UTF-16 by BOM or NUL, else UTF-8 or Windows-1252. */
+function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined, bytes: boolean) {
+  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')))
+    throw new CatalogueReadError(
+      `${file} is a zip or spreadsheet file (xlsx?), not CSV or JSON lines`,
+      'save it from the spreadsheet as "CSV UTF-8"',
+    );
+  if (readAs === 'windows-1252') return (bytes: Buffer) => decodeWindows1252(bytes);
+  const [b0, b1] = [first[0], first[1]];
+  const label =
+    (b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0)
+      ? 'utf-16le'
+      : (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== 0)
+        ? 'utf-16be'
+        : 'utf-8';
+  if (label === 'utf-8' && bytes) return checkedUtf8();
+  const decoder = new TextDecoder(label, { fatal: label === 'utf-8' });
+  return (bytes: Buffer, end: boolean) => {
+    try {
+      return decoder.decode(bytes, { stream: !end });
+    } catch {
+      throw new NotUtf8();
+    }
+  };
+}
+
+/** Text chunks as lines; the last one without its newline too. */
+async function* lines(chunks: AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
+  let rest = '';
+  for await (const chunk of chunks) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() as string;
+    if (parts.length > 0) yield parts;
+  }
+  yield [rest];
+}
+
+async function* jsonlRows(file: string, chunks: AsyncIterable<string | Buffer>, shape: CatalogueShape) {
+  const headers = new Set<string>();
+  let physical = 0;
+  let line = 0;
+  for await (const batch of lines(chunks)) {
+    const rows: CatalogueRow[] = [];
+    for (const raw of batch) {
+      physical++;
+      const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (text.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new CatalogueReadError(`${file}, line ${physical}: not a JSON object`);
+      }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new CatalogueReadError(`${file}, line ${physical}: not a JSON object`);
+      const values: Record<string, string> = Object.create(null);
+      for (const [k, v] of Object.entries(parsed)) {
+        headers.add(k);
+        values[k] = cellText(v);
+      }
+      rows.push({ line: ++line, values });
+    }
+    shape.headers = [...headers];
+    if (rows.length > 0) yield rows;
+  }
+}
+
+/** Where each header's cells are, and how a whole row is built (repeated columns: the first non-empty value). */
+class CsvLayout {
+  readonly positions = new Map<string, number[]>();
+  readonly build: ReturnType<typeof csvRowBuilder>;
+  constructor(
+    all: readonly string[],
+    readonly repeated: Catalogue['repeated'],
+  ) {
+    all.forEach((h, k) => {
+      const list = this.positions.get(h);
+      if (list) list.push(k);
+      else this.positions.set(h, [k]);
+    });
+    this.build = csvRowBuilder(all);
+  }
+}
+
+/** A CSV row whose `values` are built only when asked for; its repeated columns' conflicts counted by the first pass. */
+class CsvRow implements CatalogueRow {
+  private built: Record<string, string> | undefined;
+  constructor(
+    readonly line: number,
+    private readonly record: readonly string[],
+    private readonly layout: CsvLayout,
+  ) {}
+
+  get values(): Record<string, string> {
+    // A scratch copy of the repeated columns: their conflicts are the first pass's to count, once (countConflicts).
+    this.built ??= this.layout.build(
+      this.record,
+      this.layout.repeated.map((r) => ({ ...r })),
+    );
+    return this.built;
+  }
+
+  cell(header: string): string {
+    const at = this.layout.positions.get(header);
+    if (!at) return '';
+    for (const k of at) {
+      const v = this.record[k] ?? '';
+      if (v !== '') return v;
+    }
+    return '';
+  }
+
+  countConflicts(): void {
+    if (this.layout.repeated.length > 0) this.layout.build(this.record, this.layout.repeated);
+  }
+}
+
+/** Counts a streamed CSV row's repeated-column conflicts (the whole-file reader counts them as it builds rows). */
+export function countConflicts(row: CatalogueRow): void {
+  if (row instanceof CsvRow) row.countConflicts();
+}
+
+async function* csvRows(file: string, chunks: AsyncIterable<string | Buffer>, shape: CatalogueShape) {
+  const { parse } = await import('csv-parse');
+  const iterator = chunks[Symbol.asyncIterator]();
+  // The delimiter is read off the first line, as the whole-file reader reads it.
+  const head: (string | Buffer)[] = [];
+  let done = false;
+  while (!done && !head.some((c) => c.includes('\n'))) {
+    const next = await iterator.next();
+    if (next.done) done = true;
+    else head.push(next.value);
+  }
+  const first = head.map((c) => (typeof c === 'string' ? c : c.toString('utf8'))).join('');
+  const parser = parse({
+    delimiter: detectDelimiter(first.split(/\r?\n/, 1)[0] ?? ''),
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+    // Bytes keep their byte-order mark (text lost it when decoded).
+    bom: true,
+  });
+  const records: string[][] = [];
+  let failure: Error | undefined;
+  parser.on('data', (r: string[]) => records.push(r));
+  parser.on('error', (err: Error) => {
+    failure = err;
+  });
+  const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('error', () => resolve()));
+  let layout: CsvLayout | undefined;
+  let line = 0;
+  const take = () => {
+    if (failure) throw new CatalogueReadError(`${file} is not valid CSV: ${failure.message}`);
+    const rows: CatalogueRow[] = [];
+    for (const record of records.splice(0)) {
+      if (!layout) {
+        shape.headers = [...new Set(record)];
+        shape.repeated = repeatedColumns(record);
+        layout = new CsvLayout(record, shape.repeated);
+        continue;
+      }
+      rows.push(new CsvRow(++line, record, layout));
+    }
+    return rows;
+  };
+  for (const chunk of head) parser.write(chunk);
+  while (!done) {
+    const next = await iterator.next();
+    if (next.done) break;
+    parser.write(next.value);
+    const rows = take();
+    if (rows.length > 0) yield rows;
+  }
+  parser.end();
+  await ended;
+  const rows = take();
+  if (rows.length > 0) yield rows;
+}
+
+/**
+ * One pass over the catalogue: its rows in batches, in file order; `shape` is filled as the file is read (headers
+ * and repeated columns of a CSV from its first row, of JSON lines at the end; the sha256 at the end). A file that is
+ * not UTF-8 is read again, whole, as Windows-1252 (`shape.readAs`), so the rows already handed out must be dropped:
+ * `restart` is called first.
+ */
+export async function* catalogueRows(
+  file: string,
+  shape: CatalogueShape,
+  opts: { hash?: boolean; restart?: () => void } = {},
+): AsyncGenerator<CatalogueRow[]> {
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || (await startsWithBrace(file, shape.readAs));
+  shape.kind = jsonl ? 'jsonl' : 'csv';
+  for (;;) {
+    const hash = opts.hash ? createHash('sha256') : undefined;
+    const chunks = textChunks(file, shape.readAs, hash, !jsonl);
+    try {
+      yield* jsonl ? jsonlRows(file, chunks, shape) : csvRows(file, chunks, shape);
+    } catch (err) {
+      if (!(err instanceof NotUtf8)) throw err;
+      shape.readAs = 'windows-1252';
+      opts.restart?.();
+      continue;
+    }
+    if (hash) shape.sha256 = hash.digest('hex');
+    if (shape.headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
+    return;
+  }
+}
+
+/** Whether the text starts with `{` (after white space): JSON lines whatever the name. */
+async function startsWithBrace(file: string, readAs: 'windows-1252' | undefined): Promise<boolean> {
+  let seen = '';
+  try {
+    for await (const chunk of textChunks(file, readAs)) {
+      seen = (seen + chunk).trimStart();
+      if (seen !== '') break;
+    }
+  } catch (err) {
+    // Not UTF-8 further on: the start decides, read as Windows-1252 then.
+    if (err instanceof NotUtf8) return startsWithBrace(file, 'windows-1252');
+    throw err;
+  }
+  return seen.startsWith('{');
+}

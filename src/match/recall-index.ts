@@ -1,0 +1,116 @@
+// The recalls indexed for a catalogue streamed past them: each notice's codes, models, brands and words read once.
+import { stringValues } from '../filters/record-filter.js';
+import { brandParts, brandsInText, distinctiveBrandTokens, titleBrandText } from './brands.js';
+import { push } from './indexed-row.js';
+import { brandKey, modelKey, nameTokens, noticeName, revisionBase } from './match-keys.js';
+import { type RecallCode, recallCodes } from './recall-codes.js';
+import type { ScopeItem } from './scope-items.js';
+import { recallScope } from './scope.js';
+import * as T from './match-thresholds.js';
+
+/** A recall as CatalogueIndex.match reads it, worked out once for every catalogue row. */
+export interface PreparedRecall {
+  /** Its position among the recalls: rows found for one catalogue row are written in this order. */
+  order: number;
+  recall: Record<string, unknown>;
+  codes: RecallCode[];
+  noticeGtins: Set<string>;
+  recallBrand: string;
+  /** The brand field's parts and the brands its prose names (strong), and the halves of "A & B" (weak). */
+  strong: string[];
+  weak: string[];
+  /** The brand field's own words, left out of the notice's name words. */
+  ownBrand: string;
+  title: string | undefined;
+  titleWords: string[];
+  name: string;
+  nameWords: string[];
+  /** The model numbers it lists, long enough to compare: as written, their key and revision base. */
+  models: { raw: string; key: string; base: string | undefined }[];
+  noticeModels: Set<string>;
+  tokens: Set<string>;
+  scope?: ScopeItem[];
+}
+
+export function prepareRecall(recall: Record<string, unknown>, order: number): PreparedRecall {
+  const codes = recallCodes(recall);
+  const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
+  const parts = brandParts(recallBrand);
+  const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, recallBrand) : undefined;
+  const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
+  const models: PreparedRecall['models'] = [];
+  const noticeModels = new Set<string>();
+  for (const raw of stringValues(recall.product_model_numbers)) {
+    const key = modelKey(raw);
+    if (key.length < T.MIN_MODEL_KEY) continue;
+    const base = revisionBase(raw);
+    models.push({ raw, key, base });
+    noticeModels.add(key);
+    if (base !== undefined) noticeModels.add(base);
+  }
+  const ownBrand = [...parts.strong, ...parts.weak].join(' ');
+  return {
+    order,
+    recall,
+    codes,
+    noticeGtins: new Set(codes.map((c) => c.gtin14)),
+    recallBrand,
+    strong: [...parts.strong, ...brandsInText(recall)],
+    weak: parts.weak,
+    ownBrand,
+    title,
+    titleWords: title === undefined ? [] : title.split(' '),
+    name,
+    nameWords: [...new Set(name.split(' '))],
+    models,
+    noticeModels,
+    tokens: nameTokens(noticeName(recall.product_name), ownBrand),
+  };
+}
+
+/** The notice's scope, read the first time a row needs it. */
+export function scopeOf(p: PreparedRecall): ScopeItem[] {
+  p.scope ??= recallScope(p.recall);
+  return p.scope;
+}
+
+/** Recalls by what a catalogue row can share with them; each list in recall order, each recall once. */
+export class RecallIndex {
+  readonly recalls: PreparedRecall[] = [];
+  readonly byGtin = new Map<string, PreparedRecall[]>();
+  readonly byModel = new Map<string, PreparedRecall[]>();
+  readonly byBase = new Map<string, PreparedRecall[]>();
+  /** A brand part (strong or weak) as written: a catalogue core equal to it. */
+  readonly byPart = new Map<string, PreparedRecall[]>();
+  /** A distinctive word of a strong part, of the title's brand text, or of the name: a core holding it. */
+  readonly byBrandWord = new Map<string, PreparedRecall[]>();
+  /** Every name word of every notice: a catalogue name sharing none is never compared by name. */
+  readonly tokens = new Set<string>();
+
+  add(recall: Record<string, unknown>): void {
+    const p = prepareRecall(recall, this.recalls.length);
+    this.recalls.push(p);
+    const once = (map: Map<string, PreparedRecall[]>, keys: Iterable<string>) => {
+      for (const k of new Set(keys)) push(map, k, p);
+    };
+    once(this.byGtin, p.noticeGtins);
+    once(
+      this.byModel,
+      p.models.map((m) => m.key),
+    );
+    once(
+      this.byBase,
+      p.models.flatMap((m) => (m.base === undefined ? [] : [m.base])),
+    );
+    once(this.byPart, [...p.weak, ...p.strong]);
+    once(this.byBrandWord, [...p.strong.flatMap(distinctiveBrandTokens), ...p.titleWords, ...p.nameWords]);
+    for (const t of p.tokens) this.tokens.add(t);
+  }
+
+  /** The recalls whose brand can relate to a catalogue brand core at all (a superset: brand-hits.ts decides). */
+  brandCandidates(core: string): PreparedRecall[] {
+    const found = new Set<PreparedRecall>(this.byPart.get(core));
+    for (const w of distinctiveBrandTokens(core)) for (const p of this.byBrandWord.get(w) ?? []) found.add(p);
+    return [...found].sort((a, b) => a.order - b.order);
+  }
+}

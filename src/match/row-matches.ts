@@ -1,0 +1,192 @@
+// One streamed catalogue row against the recall index: the same tiers, reasons and scope as CatalogueIndex.match gives it.
+import { brandCore, brandInitials, brandWrittenIn, noticeBrandText } from './brands.js';
+import { type CoreHit, type BrandHits, hitOrder } from './brand-hits.js';
+import type { RowCode } from './catalogue-batch.js';
+import type { Gs1Code } from './gs1.js';
+import { explainBrand, explainName } from './explain.js';
+import type { IndexedRow } from './indexed-row.js';
+import type { Learned } from './learned.js';
+import { siblingWord, tokenSimilarity } from './match-keys.js';
+import { type Match, type MatchReason, RANK } from './match-levels.js';
+import type { NameWeights } from './name-score.js';
+import { textModelKeys } from './notice-models.js';
+import { type PreparedRecall, type RecallIndex, scopeOf } from './recall-index.js';
+import type { ScopeAnswer } from './scope-check.js';
+import { type Found, scopeAnswer, scopedMatch } from './scoped-matches.js';
+import * as T from './match-thresholds.js';
+
+/** A streamed row as the index would keep it, with its codes and model cell. */
+export interface StreamRow extends IndexedRow {
+  codes: RowCode[];
+  gs1?: Gs1Code;
+  modelRaw: string;
+}
+
+export interface RowContext {
+  index: RecallIndex;
+  hits: BrandHits;
+  weights: NameWeights;
+  learned: Learned | undefined;
+  explain: boolean;
+  /** Fills the row's batch (lot, dates): read only for a row some recall touches. */
+  fillBatch: (r: StreamRow) => void;
+}
+
+/** What a recall keeps for the rows after: its texts read lazily, its scope answers for rows without a batch. */
+interface RecallMemo {
+  noticeText?: { field: string; text: string }[];
+  fieldWords?: Set<string>;
+  described?: Set<string>;
+  unbatched?: Map<string, ScopeAnswer>;
+}
+const memos = new WeakMap<PreparedRecall, RecallMemo>();
+const memoOf = (p: PreparedRecall) => {
+  const m = memos.get(p) ?? {};
+  memos.set(p, m);
+  return m;
+};
+
+/** The row's matches, one per recall that touches it, in recall order. */
+export function rowMatches(
+  r: StreamRow,
+  ctx: RowContext,
+  coreHits: readonly ReadonlyMap<PreparedRecall, CoreHit>[],
+): { recall: PreparedRecall; match: Match }[] {
+  const candidates = new Set<PreparedRecall>();
+  for (const c of r.codes)
+    if (c.gtin14 !== undefined) for (const p of ctx.index.byGtin.get(c.gtin14) ?? []) candidates.add(p);
+  if (r.modelKey !== '') {
+    for (const p of ctx.index.byModel.get(r.modelKey) ?? []) candidates.add(p);
+    for (const p of ctx.index.byBase.get(r.modelKey) ?? []) candidates.add(p);
+  }
+  for (const hits of coreHits) for (const p of hits.keys()) candidates.add(p);
+  if (candidates.size === 0) return [];
+  ctx.fillBatch(r);
+  const out: { recall: PreparedRecall; match: Match }[] = [];
+  for (const p of [...candidates].sort((a, b) => a.order - b.order)) {
+    const hits = new Map<string, CoreHit>();
+    r.brands.forEach((core, i) => {
+      const hit = coreHits[i]?.get(p);
+      if (hit && !hits.has(core)) hits.set(core, hit);
+    });
+    const found = pairFound(p, r, hits, ctx);
+    if (!found) continue;
+    const scope = scopeOf(p);
+    const memo = memoOf(p);
+    memo.unbatched ??= new Map();
+    const answer = scopeAnswer(scope, r, memo.unbatched);
+    out.push({ recall: p, match: scopedMatch(scope, answer, r, found, ctx.explain, ctx.learned) });
+  }
+  return out;
+}
+
+/** The row's best tier with recall `p`, offered in the order CatalogueIndex.match offers them; undefined when none. */
+function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, ctx: RowContext): Found | undefined {
+  let best: Found | undefined;
+  const offer = (reason: MatchReason, explain: () => string, words?: string[]) => {
+    if (best === undefined || RANK[reason] < RANK[best.reason]) best = { reason, explain, ...(words && { words }) };
+  };
+  for (const code of p.codes)
+    for (const c of r.codes) {
+      if (c.gtin14 !== code.gtin14) continue;
+      const valid = code.valid && c.valid;
+      offer(valid ? 'barcode' : 'barcode-unchecked', () =>
+        valid
+          ? `barcode: notice "${code.raw}" = catalogue "${c.raw}" (GTIN-14 ${code.gtin14}, check digit valid)`
+          : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
+      );
+    }
+  const { recallBrand } = p;
+  const brandOf = () => {
+    for (const core of r.brands) {
+      const hit = hits.get(core);
+      if (hit) return { core, hit: hit.hit };
+    }
+    return undefined;
+  };
+  for (const { raw: m, key, base } of p.models) {
+    if (key === r.modelKey) {
+      const b = brandOf();
+      const model = () => `model: notice "${m}" = catalogue "${r.modelRaw}" (key ${key})`;
+      const brandWords = () => (b ? explainBrand(recallBrand, r.brandText, b.core, b.hit) : '');
+      const written = b && b.hit.how !== 'shared-word' ? undefined : writtenBrand(p, r);
+      if (b && b.hit.how !== 'shared-word') offer('model+brand', () => `${model()}; ${brandWords()}`);
+      else if (written)
+        offer(
+          'model+brand',
+          () =>
+            `${model()}; brand: catalogue "${r.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
+        );
+      else
+        offer('model', () =>
+          b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
+        );
+    }
+    if (base !== undefined && base === r.modelKey)
+      offer(
+        'model',
+        () =>
+          `model: notice "${m}" is a revision of catalogue "${r.modelRaw}" (key ${base}); which revision is unknown`,
+      );
+  }
+  const name = nameFound(p, r, hits, ctx);
+  if (name) offer(name.reason, name.explain, name.words);
+  return best;
+}
+
+/** The row's brand as the notice's own text writes it, when its brand field does not name it. */
+function writtenBrand(p: PreparedRecall, r: StreamRow): { core: string; field: string } | undefined {
+  const memo = memoOf(p);
+  memo.noticeText ??= noticeBrandText(p.recall);
+  for (const core of r.brands.slice(0, r.strong))
+    for (const { field, text } of memo.noticeText) if (brandWrittenIn(core, text)) return { core, field };
+  memo.fieldWords ??= new Set(brandCore(p.recallBrand).split(' '));
+  for (const core of r.brands.slice(0, r.strong)) {
+    const initials = brandInitials(core);
+    if (initials !== undefined && memo.fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
+  }
+  return undefined;
+}
+
+/**
+ * The brand+name tier: the row is weighed once, through the first of its cores in the recall's hits order whose
+ * notice words (the core's own left out) it shares one of, as the index's loop over hits and words first reaches it.
+ */
+function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, ctx: RowContext): Found | undefined {
+  if (hits.size === 0 || r.tokens.size === 0) return undefined;
+  const ordered = [...hits]
+    .map(([core, hit]) => ({ core, hit, facts: ctx.hits.factsOf(core) }))
+    .sort((a, b) => hitOrder(a, b));
+  for (const { core, hit } of ordered) {
+    const own = new Set(core.split(' '));
+    const noticeTokens = new Set([...p.tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
+    if (![...noticeTokens].some((t) => r.tokens.has(t))) continue;
+    if (r.gtins.length > 0 && p.noticeGtins.size > 0 && !r.gtins.some((g) => p.noticeGtins.has(g))) return undefined;
+    if (r.modelKey !== '' && otherModel(p, r.modelKey)) return undefined;
+    if (siblingWord(noticeTokens, r.tokens) !== undefined) return undefined;
+    const similarity = tokenSimilarity(noticeTokens, r.tokens);
+    const covered = ctx.weights.coverage(noticeTokens, r.tokens);
+    const full = T.FULL_NAME_BRANDS.has(hit.hit.how) && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
+    if (!(full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
+    return {
+      reason: full ? 'brand+full-name' : 'brand+name',
+      explain: () => {
+        const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
+        const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${ctx.weights.weight(t).toFixed(1)}`).join(', ')})`;
+        return `${explainBrand(p.recallBrand, r.brandText, core, hit.hit)}; ${words}; ${weighed}`;
+      },
+      words: covered.shared,
+    };
+  }
+  return undefined;
+}
+
+/** A model the notice does not list, in its model field or its description: the brand's other product. */
+function otherModel(p: PreparedRecall, key: string): boolean {
+  const memo = memoOf(p);
+  if (memo.described === undefined) {
+    const text = typeof p.recall.product_description === 'string' ? p.recall.product_description : '';
+    memo.described = new Set([...p.noticeModels, ...textModelKeys(text)]);
+  }
+  return memo.described.size > 0 && !memo.described.has(key);
+}

@@ -1,0 +1,155 @@
+// `match` over a streamed catalogue: a first pass counts what the whole file decides, the second writes rows as found.
+import { BrandHits } from './brand-hits.js';
+import { rowBatch, rowCodes } from './catalogue-batch.js';
+import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
+import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
+import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
+import { type Catalogue, type CatalogueRow, CatalogueReadError, cellOf } from './catalogue.js';
+import type { Learned } from './learned.js';
+import { modelKey, nameTokens } from './match-keys.js';
+import type { Match } from './match-levels.js';
+import { NameWeights } from './name-score.js';
+import type { PreparedRecall, RecallIndex } from './recall-index.js';
+import { type RowContext, rowMatches, type StreamRow } from './row-matches.js';
+import * as T from './match-thresholds.js';
+
+/** The catalogue as the first pass read it: everything of a Catalogue but its rows, and the census. */
+export type StreamedCatalogue = Omit<Catalogue, 'rows'> & { census: CatalogueCensus };
+
+/** Progress: which pass, and how many rows it has read. */
+export type OnRows = (pass: 'reading' | 'matching', rows: number) => void;
+
+/**
+ * The catalogue's header and columns, read before any recall is fetched: a CSV's from its first row; JSON lines'
+ * from the first rows, or the whole file when those lack a column (a later row may add it).
+ */
+export async function catalogueHead(file: string, mapped: ColumnMap): Promise<Omit<Catalogue, 'rows'>> {
+  const shape: CatalogueShape = { headers: [], repeated: [] };
+  for await (const _ of catalogueRows(file, shape)) {
+    try {
+      return { file, ...shape, columns: resolveColumns(shape.headers, mapped) };
+    } catch (err) {
+      // A CSV's header row is all there is; JSON lines' next rows may bring the column.
+      if (!(err instanceof CatalogueColumnsError) || shape.kind !== 'jsonl') throw err;
+    }
+  }
+  return { file, ...shape, columns: resolveColumns(shape.headers, mapped) };
+}
+
+/** The first pass: the census of the whole file for these recalls (again, when JSON lines' later rows moved a column). */
+export async function readCensus(
+  file: string,
+  mapped: ColumnMap,
+  index: RecallIndex,
+  onRows?: OnRows,
+): Promise<StreamedCatalogue> {
+  let columns: ColumnMap | undefined;
+  for (;;) {
+    const shape: CatalogueShape = { headers: [], repeated: [] };
+    let census: CatalogueCensus | undefined;
+    const restart = () => {
+      census = undefined;
+    };
+    for await (const batch of catalogueRows(file, shape, { hash: true, restart })) {
+      columns ??= resolveColumns(shape.headers, mapped);
+      census ??= new CatalogueCensus(columns, index);
+      for (const row of batch) {
+        countConflicts(row);
+        census.add(row);
+      }
+      onRows?.('reading', census.rows);
+    }
+    const final = resolveColumns(shape.headers, mapped);
+    census ??= new CatalogueCensus(final, index);
+    if (columns !== undefined && JSON.stringify(final) !== JSON.stringify(columns)) {
+      columns = final;
+      continue;
+    }
+    return { file, ...shape, columns: final, census };
+  }
+}
+
+/** A row as the match pass indexes it (only a row some recall may touch, or whose name words are still counted). */
+function streamRow(
+  catalogue: StreamedCatalogue,
+  row: CatalogueRow,
+  brandText: string,
+  codes: ReturnType<typeof rowCodes>,
+  modelRaw: string,
+  key: string,
+): StreamRow {
+  const parts = catalogue.census.brandsOf(brandText);
+  return {
+    row,
+    brandText,
+    brands: parts.brands,
+    strong: parts.strong.length,
+    tokens: new Set(),
+    batch: {},
+    gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
+    modelKey: key.length >= T.MIN_MODEL_KEY ? key : '',
+    codes: codes.codes,
+    ...(codes.gs1 && { gs1: codes.gs1 }),
+    modelRaw,
+  };
+}
+
+/**
+ * The second pass: each catalogue row's matches as it is read, in catalogue order, and for one row in the order of
+ * the recalls. The same rows, levels, reasons and scopes as CatalogueIndex.match gives recall by recall.
+ */
+export async function* streamMatches(
+  catalogue: StreamedCatalogue,
+  index: RecallIndex,
+  opts: { explain?: boolean; learned?: Learned; onRows?: OnRows } = {},
+): AsyncGenerator<{ recall: PreparedRecall; match: Match }[]> {
+  const { census } = catalogue;
+  const order = census.order;
+  const ctx: RowContext = {
+    index,
+    hits: new BrandHits(index, census.facts),
+    weights: new NameWeights(opts.learned?.words, census.df, census.named),
+    learned: opts.learned,
+    explain: opts.explain === true,
+    fillBatch: (r) => {
+      r.batch = rowBatch(catalogue, r.row, r.gs1, order);
+    },
+  };
+  const { name, brand, model } = catalogue.columns;
+  // Each brand cell's hits, per core: a catalogue repeats its brands row after row.
+  const hitsOf = boundedMemo((text) => {
+    const cores = census.brandsOf(text).brands.map((core) => ctx.hits.of(core));
+    return { cores, any: cores.some((h) => h.size > 0) };
+  });
+  const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
+  let read = 0;
+  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true })) {
+    const out: { recall: PreparedRecall; match: Match }[] = [];
+    for (const row of batch) {
+      const brandText = brand === undefined ? '' : cellOf(row, brand);
+      const hits = hitsOf(brandText);
+      const codes = rowCodes(catalogue, row);
+      const modelRaw = model === undefined ? '' : cellOf(row, model);
+      const key = modelKey(modelRaw);
+      const touched =
+        hits.any ||
+        codes.codes.some((c) => c.gtin14 !== undefined && index.byGtin.has(c.gtin14)) ||
+        (key.length >= T.MIN_MODEL_KEY && (index.byModel.has(key) || index.byBase.has(key)));
+      const early = row.line < census.lastLate;
+      // Most rows share nothing with any recall: read for these few cells only.
+      if (!touched && !early) continue;
+      const r = streamRow(catalogue, row, brandText, codes, modelRaw, key);
+      if (r.brands.length > 0 && name !== undefined && (early || hits.any)) {
+        r.tokens = nameTokens(cellOf(row, name), census.brandsOf(brandText).words);
+        if (early) census.addEarly(row.line, r.tokens);
+      }
+      if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);
+    }
+    read += batch.length;
+    opts.onRows?.('matching', read);
+    yield out;
+  }
+  // Both passes must have read the same file: one rewritten in between (an export still running) is refused.
+  if (shape.sha256 !== catalogue.sha256)
+    throw new CatalogueReadError(`the catalogue ${catalogue.file} changed while it was read`, 'run match again');
+}
