@@ -3,33 +3,23 @@ import { stringValues } from '../filters/record-filter.js';
 import {
   brandCore,
   brandInitials,
-  brandInTitle,
   brandParts,
   brandsInText,
   brandWrittenIn,
   distinctiveBrandTokens,
   noticeBrandText,
-  relateBrands,
-  titleBrandText,
 } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import {
-  brandKey,
-  modelKey,
-  nameTokens,
-  noticeName,
-  revisionBase,
-  siblingWord,
-  tokenSimilarity,
-} from './match-keys.js';
+import { modelKey, nameTokens, noticeName, revisionBase, siblingWord, tokenSimilarity } from './match-keys.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
-import { type BrandHit, type IndexedRow, push, STRENGTH } from './indexed-row.js';
+import { type IndexedRow, push } from './indexed-row.js';
+import { relatedBrands } from './notice-brands.js';
 import { explainBrand, explainName } from './explain.js';
 import * as T from './match-thresholds.js';
 
@@ -42,12 +32,12 @@ export class CatalogueIndex {
   /** brand core -> name token -> rows of that brand whose name has the token. */
   private readonly byBrandToken = new Map<string, Map<string, IndexedRow[]>>();
   /** brand core -> rows; distinctive brand word -> the cores holding it. */
-  private readonly byBrand = new Map<string, IndexedRow[]>();
+  readonly byBrand = new Map<string, IndexedRow[]>();
   /** The halves of catalogue brands written "A & B": found only by a notice brand equal to one. */
-  private readonly byWeakBrand = new Map<string, IndexedRow[]>();
+  readonly byWeakBrand = new Map<string, IndexedRow[]>();
   /** Catalogue brand cores written "A & B": a shared word never ties them (their halves are often brands). */
-  private readonly ampersandCores = new Set<string>();
-  private readonly brandsByWord = new Map<string, Set<string>>();
+  readonly ampersandCores = new Set<string>();
+  readonly brandsByWord = new Map<string, Set<string>>();
   readonly rejected: RejectedCode[] = [];
   /** The lines of the rows a recall can match at all: a valid barcode, a model, or a brand and name words. */
   readonly matchable = new Set<number>();
@@ -122,41 +112,6 @@ export class CatalogueIndex {
     }
   }
 
-  /** The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to. */
-  private relatedBrands(
-    recall: Record<string, unknown>,
-    field: string,
-    parts: { strong: string[]; weak: string[] },
-  ): Map<string, BrandHit> {
-    const hits = new Map<string, BrandHit>();
-    const offer = (core: string, hit: BrandHit) => {
-      const had = hits.get(core);
-      if (!had || STRENGTH[hit.how] < STRENGTH[had.how]) hits.set(core, hit);
-    };
-    // A half of the notice's "A & B" equal to a whole catalogue brand.
-    for (const part of parts.weak) if (this.byBrand.has(part)) offer(part, { how: 'same', recall: part });
-    for (const part of parts.strong) {
-      if (this.byBrand.has(part) || this.byWeakBrand.has(part)) offer(part, { how: 'same', recall: part });
-      for (const w of distinctiveBrandTokens(part))
-        for (const core of this.brandsByWord.get(w) ?? []) {
-          const how = relateBrands(part, core);
-          const halves = parts.weak.length > 0 || this.ampersandCores.has(core);
-          if (how && !(how === 'shared-word' && halves)) offer(core, { how, recall: part });
-        }
-    }
-    const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, field) : undefined;
-    if (title !== undefined)
-      for (const w of title.split(' '))
-        for (const core of this.brandsByWord.get(w) ?? [])
-          if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
-    // The label's own words in the product name: "46-oz. packages containing “Wegmans FAMILY PACK …”" (FSIS).
-    const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
-    for (const w of new Set(name.split(' ')))
-      for (const core of this.brandsByWord.get(w) ?? [])
-        if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
-    return hits;
-  }
-
   /**
    * Each catalogue row that touches the recall, once, at its best tier; best levels and tiers first, then by
    * row. `explain` fills each match's explain text (built only when asked: it costs more than the match).
@@ -185,7 +140,7 @@ export class CatalogueIndex {
     const recallParts = brandParts(recallBrand);
     // The brands the prose names ("sold under the H-E-B brand", "Distributed by …") count as the brand field's.
     const prose = brandsInText(recall);
-    const brands = this.relatedBrands(recall, recallBrand, {
+    const brands = relatedBrands(this, recall, recallBrand, {
       strong: [...recallParts.strong, ...prose],
       weak: recallParts.weak,
     });

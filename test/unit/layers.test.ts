@@ -374,4 +374,9 @@ describe('src/', () => {
     expect([...lines.keys()]).toEqual(expect.arrayContaining(['cli', 'jobs', 'runtime']));
     expect(sizeProblems(lines)).toEqual([]);
   });
+
+  it('has no file over 300 lines (a module does one thing; a longer one splits)', () => {
+    const long = files.filter((f) => read(f).split('\n').length - 1 > 300);
+    expect(long).toEqual([]);
+  });
 });

@@ -1,0 +1,49 @@
+// The catalogue brands a notice names: its brand field (whole, parts, halves), its prose, its title after the firm, its label's words.
+import { brandInTitle, distinctiveBrandTokens, relateBrands, titleBrandText } from './brands.js';
+import { type BrandHit, type IndexedRow, STRENGTH } from './indexed-row.js';
+import { brandKey, noticeName } from './match-keys.js';
+import * as T from './match-thresholds.js';
+
+/** The matcher's brand maps (CatalogueIndex's): brand core -> rows, "A & B" halves -> rows, distinctive word -> cores. */
+export interface BrandIndex {
+  readonly byBrand: ReadonlyMap<string, IndexedRow[]>;
+  readonly byWeakBrand: ReadonlyMap<string, IndexedRow[]>;
+  readonly ampersandCores: ReadonlySet<string>;
+  readonly brandsByWord: ReadonlyMap<string, Set<string>>;
+}
+
+/** The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to. */
+export function relatedBrands(
+  index: BrandIndex,
+  recall: Record<string, unknown>,
+  field: string,
+  parts: { strong: string[]; weak: string[] },
+): Map<string, BrandHit> {
+  const hits = new Map<string, BrandHit>();
+  const offer = (core: string, hit: BrandHit) => {
+    const had = hits.get(core);
+    if (!had || STRENGTH[hit.how] < STRENGTH[had.how]) hits.set(core, hit);
+  };
+  // A half of the notice's "A & B" equal to a whole catalogue brand.
+  for (const part of parts.weak) if (index.byBrand.has(part)) offer(part, { how: 'same', recall: part });
+  for (const part of parts.strong) {
+    if (index.byBrand.has(part) || index.byWeakBrand.has(part)) offer(part, { how: 'same', recall: part });
+    for (const w of distinctiveBrandTokens(part))
+      for (const core of index.brandsByWord.get(w) ?? []) {
+        const how = relateBrands(part, core);
+        const halves = parts.weak.length > 0 || index.ampersandCores.has(core);
+        if (how && !(how === 'shared-word' && halves)) offer(core, { how, recall: part });
+      }
+  }
+  const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, field) : undefined;
+  if (title !== undefined)
+    for (const w of title.split(' '))
+      for (const core of index.brandsByWord.get(w) ?? [])
+        if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
+  // The label's own words in the product name: "46-oz. packages containing “Wegmans FAMILY PACK …”" (FSIS).
+  const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
+  for (const w of new Set(name.split(' ')))
+    for (const core of index.brandsByWord.get(w) ?? [])
+      if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
+  return hits;
+}
