@@ -1,7 +1,7 @@
 // Flag parsing of the archive commands and the shared record filter flags: checked before anything is opened or sent.
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { parseInstant } from '../../src/cli/commands/archive-options.js';
+import { parseInstant } from '../../src/runtime/options/option-parsers.js';
 import { addFilterOptions } from '../../src/cli/commands/filter-flags.js';
 import { parseFilterOptions } from '../../src/runtime/options/filter-options.js';
 import { planQuery } from '../../src/cli/commands/query.js';

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
+import { statsSources } from '../stats-sources.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
 import { rawJsonb } from './pg-text.js';
 import { STAT_COLUMNS_VERSION } from './schema.js';
@@ -30,35 +31,20 @@ const bucket = (format: string): Source => ({
 const scalar = (name: StatColumn): Source => ({ value: `r.stat_${name}`, join: '' });
 const each = (name: StatColumn): Source => elements(`r.stat_${name}`, `r.stat_${name} IS NOT NULL`);
 
-/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
-const SOURCES: Record<StatsField, Source> = {
-  // The API's schema makes data_source a string (src/api/schemas.ts), which the column holds as it is.
+/** The source column and the time buckets, read alike from columns and raw. */
+const COMMON = {
   source: { value: 'r.data_source', join: '' },
-  severity: scalar('severity'),
-  risk: each('risk'),
-  category: scalar('category'),
-  brand: scalar('brand'),
-  country: scalar('country'),
-  jurisdiction: each('jurisdiction'),
-  status: scalar('status'),
   day: bucket('YYYY-MM-DD'),
   hour: bucket('YYYY-MM-DD"T"HH24:00'),
 };
+/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
+const SOURCES = statsSources<Source>({ ...COMMON, scalar, each });
 
 /** A schema older than v5 opened read-only has no stat_* columns: the same fields read from raw. */
 const rawScalar = (name: StatColumn): Source => ({ value: `${RAW} -> '${STAT_COLUMNS[name]}'`, join: '' });
 const rawEach = (name: StatColumn): Source =>
   elements(`${RAW} -> '${STAT_COLUMNS[name]}'`, `${RAW} ? '${STAT_COLUMNS[name]}'`);
-const RAW_SOURCES: Record<StatsField, Source> = {
-  ...SOURCES,
-  severity: rawScalar('severity'),
-  risk: rawEach('risk'),
-  category: rawScalar('category'),
-  brand: rawScalar('brand'),
-  country: rawScalar('country'),
-  jurisdiction: rawEach('jurisdiction'),
-  status: rawScalar('status'),
-};
+const RAW_SOURCES = statsSources<Source>({ ...COMMON, scalar: rawScalar, each: rawEach });
 
 /** A JSON value as SQLite's json_extract hands it over: true as 1, objects and arrays as their JSON text. */
 function asSqlite(value: unknown): unknown {

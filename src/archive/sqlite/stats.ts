@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
+import { statsSources } from '../stats-sources.js';
 import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
 import { STAT_COLUMNS_VERSION } from './schema.js';
 import { selection } from '../features/selection.js';
@@ -17,20 +18,14 @@ const scalar = (name: StatColumn): Source => ({ value: `json_extract(r.stat_${na
 /** json_each over the column: an array's elements, a scalar (JSON null too) as itself, nothing when absent. */
 const each = (name: StatColumn): Source => ({ value: 'e.value', join: `, json_each(r.stat_${name}) AS e` });
 
-/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
-const SOURCES: Record<StatsField, Source> = {
-  // The API's schema makes data_source a string (src/api/schemas.ts), which the column holds as it is.
+/** The source column and the time buckets, read alike from columns and raw. */
+const COMMON = {
   source: { value: 'r.data_source', join: '' },
-  severity: scalar('severity'),
-  risk: each('risk'),
-  category: scalar('category'),
-  brand: scalar('brand'),
-  country: scalar('country'),
-  jurisdiction: each('jurisdiction'),
-  status: scalar('status'),
   day: bucket('%Y-%m-%d'),
   hour: bucket('%Y-%m-%dT%H:00'),
 };
+/** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
+const SOURCES = statsSources<Source>({ ...COMMON, scalar, each });
 
 /** An archive older than V6 opened read-only has no stat_* columns: the same fields read from raw. */
 const rawScalar = (name: StatColumn): Source => ({ value: `json_extract(r.raw, '$.${STAT_COLUMNS[name]}')`, join: '' });
@@ -38,16 +33,7 @@ const rawEach = (name: StatColumn): Source => ({
   value: 'e.value',
   join: `, json_each(r.raw, '$.${STAT_COLUMNS[name]}') AS e`,
 });
-const RAW_SOURCES: Record<StatsField, Source> = {
-  ...SOURCES,
-  severity: rawScalar('severity'),
-  risk: rawEach('risk'),
-  category: rawScalar('category'),
-  brand: rawScalar('brand'),
-  country: rawScalar('country'),
-  jurisdiction: rawEach('jurisdiction'),
-  status: rawScalar('status'),
-};
+const RAW_SOURCES = statsSources<Source>({ ...COMMON, scalar: rawScalar, each: rawEach });
 
 /** Where the selected recalls are: `recalls r` under a WHERE, or the ids a residual filter let through. */
 function selected(db: Database.Database, q: ArchiveQuery): { from: string; where: string; params: unknown[] } {

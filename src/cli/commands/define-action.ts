@@ -61,3 +61,10 @@ export async function inSession<U extends Uses, T>(
   const { withSession } = await import('../../runtime/session.js');
   return withSession(globals, ctx, uses, job);
 }
+
+/** The globals a session is made from: without -f when the format is the command's own (digest, report), never the settings'. */
+export function sessionFlags(globals: GlobalFlags, ownFormat: boolean): GlobalFlags {
+  if (!ownFormat) return globals;
+  const { format: _own, ...rest } = globals;
+  return rest;
+}

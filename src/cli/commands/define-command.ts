@@ -9,7 +9,7 @@ import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { writesFormats } from '../format-choices.js';
 import type { Program } from '../global-options.js';
-import { action, inSession, type OptionsOf } from './define-action.js';
+import { action, inSession, type OptionsOf, sessionFlags } from './define-action.js';
 import { opsAction, withUses } from './ops-action.js';
 
 /** The formats -f and -o may name: all of a kind, or those listed. */
@@ -98,11 +98,6 @@ function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
   return root;
 }
 
-function withoutFormat(globals: GlobalFlags): GlobalFlags {
-  const { format: _own, ...rest } = globals;
-  return rest;
-}
-
 function declared<C extends CommandUnknownOpts>(spec: Described<C>, program: Program, ctx: Context): C {
   const cmd = spec.flags(newCommand(program, spec.name, spec.summary));
   if (spec.formats) writesFormats(cmd, spec.formats.kind, spec.formats.names);
@@ -152,8 +147,7 @@ export function defineCommand<C extends CommandUnknownOpts, P, U extends Uses = 
     }
     cmd.action(
       action(ctx, async () => async (opts, globals, c, args, command) => {
-        const flags = ownFormat ? withoutFormat(globals) : globals;
-        await inSession(flags, c, {}, async (session) =>
+        await inSession(sessionFlags(globals, ownFormat), c, {}, async (session) =>
           runWith(await plan(opts, globals, args, session, command), session),
         );
       }),

@@ -1,6 +1,5 @@
 // `recall-feed digest`: its flags and help, and the plan the digest job runs with (its own -f taken off the globals).
 import type { OptionsOf } from './define-action.js';
-import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { DigestDraft } from './digest-plan.js';
 import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
@@ -9,7 +8,8 @@ import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addFilterOptions } from './filter-flags.js';
 import { parseSourceList } from '../../runtime/options/option-parsers.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
-import { addDbOption, parseDb, parseInstant } from './archive-options.js';
+import { addDbOption, parseDb } from './archive-options.js';
+import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
 import { addOpsOptions } from './ops-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
 
@@ -100,13 +100,7 @@ export function planDigest(
   if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');
   if (opts.webhookFormat !== undefined && opts.webhook === undefined)
     throw new UsageError('--webhook-format works with --webhook');
-  let map = {};
-  try {
-    map = opts.map === undefined ? {} : parseColumnMap(opts.map);
-  } catch (err) {
-    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
-    throw err;
-  }
+  const map = mapOf(opts.map);
   const plan: DigestDraft = {
     db: parseDb(opts),
     fromMs: Math.floor(fromUs / 1000),

@@ -1,7 +1,6 @@
 // `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine (src/jobs/matching).
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
-import { CatalogueColumnsError, parseColumnMap, type ColumnMap } from '../../match/catalogue-columns.js';
 import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
@@ -11,7 +10,8 @@ import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from './email-flags.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addFilterOptions } from './filter-flags.js';
-import { addDbOption, parseDb, parseInstant } from './archive-options.js';
+import { addDbOption, parseDb } from './archive-options.js';
+import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
 import { addOpsOptions, withUses } from './ops-action.js';
 import { defineCommand, type NewCommand, type SessionPlanInput } from './define-command.js';
 import { parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
@@ -144,17 +144,6 @@ async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: Ses
     return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
   };
   return { kind: 'match', plan: planMatch(opts, now, planWatch) };
-}
-
-/** --map, checked: a bad spec is a usage error (also for `report --map`). */
-export function mapOf(raw: string | undefined): ColumnMap {
-  if (raw === undefined) return {};
-  try {
-    return parseColumnMap(raw);
-  } catch (err) {
-    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 /** `match`'s plan; `planWatch` plans --watch's feed flags as `feed` plans them (with the settings). */

@@ -1,6 +1,6 @@
 // `recall-feed mcp`: its flags and help; the MCP server itself (src/mcp) and its SDK load only when it runs.
 import { UsageError } from '../../runtime/cli-errors.js';
-import { CatalogueColumnsError, parseColumnMap } from '../../match/catalogue-columns.js';
+import { mapOf } from '../../runtime/options/option-parsers.js';
 import type { McpPlan } from '../../mcp/plan.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { OptionsOf } from './define-action.js';
@@ -50,13 +50,7 @@ export function parseListen(raw: string): { host: string; port: number } {
 export function planMcp(opts: McpOptions): McpPlan {
   if ((opts.map !== undefined || opts.key !== undefined) && opts.catalog === undefined)
     throw new UsageError('--map and --key describe a --catalog', 'example: recall-feed mcp --catalog products.csv');
-  let map = {};
-  try {
-    if (opts.map !== undefined) map = parseColumnMap(opts.map);
-  } catch (err) {
-    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
-    throw err;
-  }
+  const map = mapOf(opts.map);
   return {
     db: parseDb(opts),
     http: opts.http === undefined ? undefined : parseListen(opts.http),

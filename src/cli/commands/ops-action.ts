@@ -1,7 +1,7 @@
 // feed, sync, match and digest with --monitor and --metrics-file: their run wrapped in its session, the flags declared once here.
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
-import type { WithGlobals } from './define-action.js';
+import { sessionFlags, type WithGlobals } from './define-action.js';
 import type { GlobalFlags, RunReporting, Settings } from '../../runtime/settings.js';
 import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
@@ -65,8 +65,7 @@ export function opsAction<
     const run = await load();
     const { runContext } = await import('../../runtime/run-clock.js');
     const ctx = runContext(globals, baseCtx, false);
-    const { format: _own, ...withoutFormat } = globals;
-    const flags: GlobalFlags = how.ownFormat ? withoutFormat : globals;
+    const flags = sessionFlags(globals, how.ownFormat ?? false);
     const { loadSettings, loadReporting, runIn, sessionWith } = await import('../../runtime/session.js');
     // The settings first, the profile read once: they say where the run reports. A refusal (a bad --timeout, a
     // profile's bad format) is reported there too, as the run's failure, after the start ping: the session awaits

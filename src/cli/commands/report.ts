@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
 import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { addDbOption, parseDb, parseInstant } from './archive-options.js';
+import { addDbOption, parseDb } from './archive-options.js';
+import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
 import type { OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
-import { mapOf } from './match.js';
 
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
 export function reportFormat(flag: string | undefined, output: string | undefined): ReportFormat {

@@ -6,7 +6,7 @@ import { byLevelThenSeverity, matchRow } from '../../jobs/matching/match-rows.js
 import { plain } from '../../output/recall-text.js';
 import { answer, guarded } from '../answer.js';
 import { FreshnessSchema } from '../freshness.js';
-import { sinceMicros } from '../since.js';
+import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
 import { ProductSchema, productsFor } from './products.js';
 
@@ -50,7 +50,7 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
     },
     (args) =>
       guarded(ctx, async () => {
-        const sinceUs = sinceMicros(args.since, ctx.now());
+        const sinceUs = parseInstant(args.since, 'since', ctx.now());
         const { catalogue, index } = await productsFor(deps, args.products);
         return deps.read(async (archive) => {
           const tally = { recalls_checked: 0, products: catalogue.rows.length, match: 0, possible: 0, excluded: 0 };

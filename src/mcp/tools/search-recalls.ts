@@ -6,7 +6,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { answer, guarded } from '../answer.js';
 import { FreshnessSchema } from '../freshness.js';
-import { sinceMicros } from '../since.js';
+import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
 import { hitLine, recallHit, RecallHitSchema } from './recall-hits.js';
 
@@ -46,7 +46,7 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
           const listing = {
             search: args.query?.trim() || undefined,
             sources: args.sources,
-            sinceUs: sinceMicros(args.since, ctx.now()),
+            sinceUs: parseInstant(args.since, 'since', ctx.now()),
             filter: { severity: args.severity, country: args.country, brand: args.brand, category: args.category },
             sortBy: 'published_at' as const,
             order: 'desc' as const,

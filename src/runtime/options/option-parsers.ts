@@ -1,7 +1,10 @@
 // Option parsing shared by several commands.
+import { parseDuration } from '../../api/duration.js';
 import { MAX_TIMER_MS } from '../../api/sleep.js';
+import { timestampMicros } from '../../api/timestamps.js';
 import { InvalidParamsError } from '../../api/api-errors.js';
 import { checkOneOf, checkSources } from '../../api/params.js';
+import { CatalogueColumnsError, type ColumnMap, parseColumnMap } from '../../match/catalogue-columns.js';
 import { UsageError } from '../cli-errors.js';
 import { checkKnownColumns } from './column-names.js';
 
@@ -101,4 +104,32 @@ export function parseSeconds(raw: string | undefined, flag: string, min: number,
     );
   }
   return ms;
+}
+
+/**
+ * An instant as µs since the epoch: a duration back from now (`90m`, `36h`, `7d`, `2w`) or an ISO 8601
+ * date or date-time (naive ones are UTC, as the API's are). Undefined when the flag is absent.
+ */
+export function parseInstant(raw: string | undefined, flag: string, nowMs: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  const back = parseDuration(text);
+  if (back !== undefined) return (nowMs - back) * 1000;
+  const us = timestampMicros(text);
+  if (!Number.isNaN(us)) return us;
+  throw new UsageError(
+    `${flag} must be a duration such as 36h or 7d, or an ISO date or date-time, not '${raw.slice(0, 100)}'`,
+    `examples: ${flag} 7d, ${flag} 2026-01-15, ${flag} 2026-01-15T08:00:00Z`,
+  );
+}
+
+/** --map (match, report, digest, mcp), checked: a bad spec is a usage error. */
+export function mapOf(raw: string | undefined): ColumnMap {
+  if (raw === undefined) return {};
+  try {
+    return parseColumnMap(raw);
+  } catch (err) {
+    if (err instanceof CatalogueColumnsError) throw new UsageError(err.message);
+    throw err;
+  }
 }
