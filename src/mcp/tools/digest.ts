@@ -43,7 +43,11 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
           filter: {},
           catalog: deps.plan.catalog,
         };
-        const d = await deps.read((store) => collectDigest(selection, { ...deps.session, store }));
+        // One opening of the archive for the digest and its freshness: they then describe the same state.
+        const [d, freshness] = await deps.read(
+          async (store) =>
+            [await collectDigest(selection, { ...deps.session, store }), await deps.freshness(store)] as const,
+        );
         const { matches: _matches, recalls, ...rest } = d;
         const digest = {
           ...rest,
@@ -52,7 +56,6 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
             updated: recalls.updated.slice(0, LISTED).map(recallHit),
           },
         };
-        const freshness = await deps.read((archive) => deps.freshness(archive));
         const text = [digestSubject(d), ...healthLines(d)].join('\n');
         return answer(freshness, text, { digest });
       }),
