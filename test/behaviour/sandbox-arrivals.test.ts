@@ -1,10 +1,10 @@
 // New records arriving on the sandbox clock show up at the head of the feed, published at their arrival time.
 import { afterAll, expect, it } from 'vitest';
 import { SpecRecallSchema } from '../../src/api/schemas.js';
-import { agent, get } from './sandbox-helpers.js';
+import { closeAgent, get } from './sandbox-helpers.js';
 import { trackedSandbox } from '../helpers/sandbox.js';
 
-afterAll(() => agent.close());
+afterAll(closeAgent);
 
 it('adds arrivalsPerMinute records per minute of sandbox time, lazily and deterministically', async () => {
   const T0 = Date.parse('2026-03-10T12:00:00.000Z');

@@ -9,7 +9,7 @@ import {
   CustomFeedResponseSchema,
 } from '../../src/api/schemas.js';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ALL, LIMITED, agent, call, get } from './sandbox-helpers.js';
+import { ALL, LIMITED, closeAgent, call, get } from './sandbox-helpers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sb.close();
-  await agent.close();
+  await closeAgent();
 });
 
 const ISO_MICRO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;

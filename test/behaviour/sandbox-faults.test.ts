@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { until } from '../helpers/wait.js';
-import { ALL, agent, call, get } from './sandbox-helpers.js';
+import { ALL, agent, closeAgent, call, get } from './sandbox-helpers.js';
 import { trackedSandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await sb.close();
-  await agent.close();
+  await closeAgent();
 });
 
 const FEED = '/v1/recalls/feed?limit=20';
@@ -25,7 +25,7 @@ const FEED = '/v1/recalls/feed?limit=20';
 /** A request that may fail below HTTP: resolves to the headers' arrival time and the body's fate. */
 async function rawFeed(base: string) {
   const t0 = performance.now();
-  const res = await request(base + FEED, { headers: { 'x-api-key': ALL }, dispatcher: agent });
+  const res = await request(base + FEED, { headers: { 'x-api-key': ALL }, dispatcher: agent() });
   const headersAt = performance.now() - t0;
   try {
     const text = await res.body.text();

@@ -12,7 +12,17 @@ export interface RawAnswer {
   json: any;
 }
 
-export const agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+const newAgent = () => new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+let current = newAgent();
+
+/** The keep-alive agent; a new one once a file's `closeAgent` closed the last (files may share this module). */
+export function agent(): Agent {
+  if (current.closed || current.destroyed) current = newAgent();
+  return current;
+}
+
+/** Closes the agent at the end of a file: its keep-alive sockets would hold the worker open. */
+export const closeAgent = (): Promise<void> => current.close();
 
 export async function call(
   base: string,
@@ -30,7 +40,7 @@ export async function call(
     method: (opts.method ?? 'GET') as 'GET',
     headers,
     body,
-    dispatcher: agent,
+    dispatcher: agent(),
   });
   const text = await res.body.text();
   let json: unknown;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpecRecallSchema } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ALL, agent, call, get } from './sandbox-helpers.js';
+import { ALL, closeAgent, call, get } from './sandbox-helpers.js';
 import { trackedSandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sb.close();
-  await agent.close();
+  await closeAgent();
 });
 
 describe('hooks and the in-process handle', () => {

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RateLimitConfig, type Sandbox } from '../../src/sandbox/index.js';
 import { untilValue } from '../helpers/wait.js';
-import { agent, get } from './sandbox-helpers.js';
+import { closeAgent, get } from './sandbox-helpers.js';
 import { trackedSandbox } from '../helpers/sandbox.js';
 
 const SECOND = 1000;
@@ -25,7 +25,7 @@ afterEach(async () => {
   await sb?.close();
   sb = undefined;
 });
-afterAll(() => agent.close());
+afterAll(closeAgent);
 
 const feed = (s: Sandbox) => get(s.url, '/v1/recalls/feed?limit=1');
 

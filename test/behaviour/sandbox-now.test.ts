@@ -1,12 +1,12 @@
 // --sandbox-now and RECALL_FEED_SANDBOX_NOW: a --sandbox run, and `recall-feed sandbox`, on a clock pinned to one instant.
 import { afterAll, describe, expect, it } from 'vitest';
-import { agent, get } from './sandbox-helpers.js';
+import { closeAgent, get } from './sandbox-helpers.js';
 import { runMain } from '../helpers/in-process.js';
 import { ALL_KEY, jsonLines, trackedSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { until } from '../helpers/wait.js';
 
-afterAll(() => agent.close());
+afterAll(closeAgent);
 
 const PIN = '2026-06-01T12:00:00Z';
 const PIN_MS = Date.parse(PIN);

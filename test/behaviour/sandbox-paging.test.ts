@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedResponseSchema, SORT_FIELDS, SORT_ORDERS, type SpecRecall } from '../../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { LIMITED, agent, get } from './sandbox-helpers.js';
+import { LIMITED, closeAgent, get } from './sandbox-helpers.js';
 
 let sb: Sandbox;
 let startedAt: number;
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sb.close();
-  await agent.close();
+  await closeAgent();
 });
 
 /** Expected order, computed independently: the generated formats sort as strings, ties broken by id. */

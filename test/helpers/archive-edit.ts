@@ -9,22 +9,36 @@ import { copyDatabase } from './postgres.js';
 
 let copies = 0;
 
-/** Runs one writing statement on the archive itself (tables in the default schema on PostgreSQL); rows changed. */
-export async function editArchive(archive: TestArchive, sql: string, params: unknown[] = []): Promise<number> {
+/** One connection to the archive itself (tables in the default schema on PostgreSQL) for many writing statements. */
+export interface ArchiveEditor {
+  /** Runs one writing statement; rows changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function archiveEditor(archive: TestArchive): Promise<ArchiveEditor> {
   if (archive.engine === 'sqlite') {
     const conn = new Database(archive.db);
-    try {
-      return conn.prepare(sql).run(...params).changes;
-    } finally {
-      conn.close();
-    }
+    return {
+      run: async (sql, params = []) => conn.prepare(sql).run(...params).changes,
+      close: async () => void conn.close(),
+    };
   }
   const client = new pg.Client({ connectionString: archive.db, options: '-c search_path=recall_feed' });
   await client.connect();
+  return {
+    run: async (sql, params = []) => (await client.query(sql, params)).rowCount ?? 0,
+    close: () => client.end(),
+  };
+}
+
+/** Runs one writing statement on the archive itself, on a connection of its own; rows changed. */
+export async function editArchive(archive: TestArchive, sql: string, params: unknown[] = []): Promise<number> {
+  const editor = await archiveEditor(archive);
   try {
-    return (await client.query(sql, params)).rowCount ?? 0;
+    return await editor.run(sql, params);
   } finally {
-    await client.end();
+    await editor.close();
   }
 }
 

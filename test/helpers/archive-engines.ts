@@ -1,7 +1,9 @@
 // An archive for an end-to-end test on either engine: the --db value the CLI gets, and a look at what it holds.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { tempFolder } from './archive.js';
+import { tempDir } from './temp-dir.js';
 import { type Engine, freshDatabase } from './postgres.js';
 
 export interface Held {
@@ -29,11 +31,16 @@ const VERSIONS_KEPT = `SELECT count(*) AS n FROM recalls r
 const COUNTS = 'SELECT count(*) AS count, count(DISTINCT id) AS distinct_ FROM recalls';
 
 let files = 0;
-const folder = tempFolder('rf-engines-');
+let folder: string | undefined;
+/** The test file's folder of SQLite archives, kept to its end (test files share this module, and each cleans up). */
+function engineFolder(): string {
+  if (folder === undefined || !existsSync(folder)) folder = tempDir('rf-engines-', { scope: 'file' });
+  return folder;
+}
 
 export async function testArchive(engine: Engine): Promise<TestArchive> {
   if (engine === 'sqlite') {
-    const db = folder.file(`recalls-${++files}.db`);
+    const db = path.join(engineFolder(), `recalls-${++files}.db`);
     const rows = async <T>(sql: string) => {
       const handle = new Database(db, { readonly: true, fileMustExist: true });
       try {

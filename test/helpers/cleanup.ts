@@ -15,6 +15,11 @@ export function deferCleanup(dispose: Disposer): void {
   (inTest ? testScope : fileScope).push(dispose);
 }
 
+/** Runs `dispose` when the current file ends, even from inside a test: for what later tests of the file reuse. */
+export function deferFileCleanup(dispose: Disposer): void {
+  fileScope.push(dispose);
+}
+
 export function enterTest(): void {
   inTest = true;
 }

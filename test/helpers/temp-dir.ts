@@ -2,12 +2,15 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deferCleanup } from './cleanup.js';
+import { deferCleanup, deferFileCleanup } from './cleanup.js';
 
-/** A new empty folder in the system temp directory, removed with everything in it when the test ends. */
-export function tempDir(prefix = 'rf-'): string {
+/**
+ * A new empty folder in the system temp directory, removed with everything in it when the test ends (made outside
+ * a test, or with `scope: 'file'`: when the file ends).
+ */
+export function tempDir(prefix = 'rf-', opts: { scope?: 'file' } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  deferCleanup(() => removeTree(dir));
+  (opts.scope === 'file' ? deferFileCleanup : deferCleanup)(() => removeTree(dir));
   return dir;
 }
 

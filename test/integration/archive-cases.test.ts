@@ -8,7 +8,7 @@ import { describeChanges } from '../../src/archive/cases-changes.js';
 import { MIGRATIONS as PG_MIGRATIONS, SCHEMA_VERSION as PG_VERSION } from '../../src/archive/postgres/schema.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/archive/sqlite/schema.js';
 import { sampleRecords, tempFolder } from '../helpers/archive.js';
-import { editArchive, editedCopy } from '../helpers/archive-edit.js';
+import { archiveEditor, editArchive, editedCopy } from '../helpers/archive-edit.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { adminQuery, ENGINES, freshDatabase } from '../helpers/postgres.js';
 
@@ -138,17 +138,22 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       // One copy, its events kept aside and put back after each edit: a copy per edit (44 PostgreSQL databases) took
       // most of this test's time.
       const copy = { ...where, db: (await editedCopy(where)).db };
-      await editArchive(copy, 'CREATE TABLE events_kept AS SELECT * FROM case_events');
-      for (const seq of [1, 2, 3, 4]) {
-        for (const [column, set] of Object.entries(edits)) {
-          expect(await editArchive(copy, `UPDATE case_events SET ${set} WHERE seq = ${seq}`)).toBe(1);
-          const reopened = await openArchive(copy.db, { create: false });
-          const check = await reopened.verifyCases();
-          await reopened.close();
-          expect(check.broken, `${column} of event ${seq}`).toBeDefined();
-          await editArchive(copy, 'DELETE FROM case_events');
-          expect(await editArchive(copy, 'INSERT INTO case_events SELECT * FROM events_kept')).toBe(4);
+      // One connection edits and one archive verifies, both kept open: a connection per edit was most of the rest.
+      const editor = await archiveEditor(copy);
+      const reopened = await openArchive(copy.db, { create: false });
+      try {
+        await editor.run('CREATE TABLE events_kept AS SELECT * FROM case_events');
+        for (const seq of [1, 2, 3, 4]) {
+          for (const [column, set] of Object.entries(edits)) {
+            expect(await editor.run(`UPDATE case_events SET ${set} WHERE seq = ${seq}`)).toBe(1);
+            expect((await reopened.verifyCases()).broken, `${column} of event ${seq}`).toBeDefined();
+            await editor.run('DELETE FROM case_events');
+            expect(await editor.run('INSERT INTO case_events SELECT * FROM events_kept')).toBe(4);
+          }
         }
+      } finally {
+        await reopened.close();
+        await editor.close();
       }
       // Put back, the events verify again: each break above was the edit's.
       const restored = await openArchive(copy.db, { create: false });
