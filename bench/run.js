@@ -18,6 +18,7 @@ const BENCHMARKS = [
   { name: 'scope-accuracy', timeoutMs: 120_000 },
   { name: 'append-cost', timeoutMs: 180_000 },
   { name: 'archive', timeoutMs: 480_000 },
+  { name: 'sync-cost', timeoutMs: 300_000 },
   { name: 'huge-field', timeoutMs: 180_000 },
   { name: 'archive-postgres', timeoutMs: 900_000 },
   { name: 'archive-scale', timeoutMs: 900_000 },
