@@ -3,7 +3,8 @@ import { BrandHits } from './brand-hits.js';
 import { rowBatch, rowCodes } from './catalogue-batch.js';
 import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
 import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
-import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
+import { countConflicts } from './catalogue-csv-stream.js';
+import { type CatalogueShape, catalogueRows } from './catalogue-stream.js';
 import { type Catalogue, type CatalogueRow, CatalogueReadError, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
 import { modelKey, nameTokens } from './match-keys.js';
@@ -122,8 +123,7 @@ export async function* streamMatches(
     return { cores, any: cores.some((h) => h.size > 0) };
   });
   const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
-  let read = 0;
-  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true })) {
+  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true, spans: census.spans })) {
     const out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {
       const brandText = brand === undefined ? '' : cellOf(row, brand);
@@ -145,8 +145,8 @@ export async function* streamMatches(
       }
       if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);
     }
-    read += batch.length;
-    opts.onRows?.('matching', read);
+    // Only the rows some recall may touch are read again: the last one's line says how far the pass is.
+    opts.onRows?.('matching', batch.at(-1)?.line ?? 0);
     yield out;
   }
   // Both passes must have read the same file: one rewritten in between (an export still running) is refused.
