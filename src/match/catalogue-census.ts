@@ -7,7 +7,7 @@ import { CsvRow } from './catalogue-csv-stream.js';
 import { RowSpans } from './catalogue-spans.js';
 import { type CatalogueRow, cellOf } from './catalogue.js';
 import type { RejectedCode } from './match-levels.js';
-import { modelKey, nameTokens } from './match-keys.js';
+import { forEachNameWord, modelKey, nameTokens } from './match-keys.js';
 import type { RecallIndex } from './recall-index.js';
 import { type DateOrder, orderSeenIn, seenOrder } from './scope-dates.js';
 import * as T from './match-thresholds.js';
@@ -140,6 +140,10 @@ export class CatalogueCensus {
   private countWords(row: CatalogueRow, parts: RowBrands, at: CsvRow | undefined): void {
     const { name } = this.columns;
     if (parts.brands.length === 0 || name === undefined) return;
+    if (!parts.relevant && this.late.size === 0) {
+      this.countShared(cellOf(row, name), parts.words);
+      return;
+    }
     const tokens = nameTokens(cellOf(row, name), parts.words);
     if (tokens.size === 0) return;
     this.named++;
@@ -157,6 +161,20 @@ export class CatalogueCensus {
         }
     const late = this.late.size > 0;
     for (const t of tokens) if (shared.has(t) || (late && this.late.has(t))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  /** countWords for a row no recall relates to while no word is counted late: the notice words it has, once each. */
+  private countShared(name: string, brandWords: string): void {
+    const shared = this.index.tokens;
+    let named = false;
+    const counted: string[] = [];
+    forEachNameWord(name, brandWords, (t) => {
+      named = true;
+      if (!shared.has(t) || counted.includes(t)) return;
+      counted.push(t);
+      this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    });
+    if (named) this.named++;
   }
 
   /** The match pass's share of the count: a row before the line a word was first needed at. */

@@ -26,7 +26,7 @@ export interface CatalogueShape {
 /** The UTF-8 decoder met a byte that is not UTF-8: the pass starts again as Windows-1252. */
 class NotUtf8 extends Error {}
 
-const CHUNK = 1 << 16;
+const CHUNK = 1 << 15;
 
 /**
  * The file's text in chunks, decoded as its first bytes (or `readAs`) say; `hash` sees every byte. With `bytes`, UTF-8

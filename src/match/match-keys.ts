@@ -85,6 +85,12 @@ function hasWord(text: string, word: string): boolean {
  */
 export function nameTokens(name: string, brand = ''): Set<string> {
   const tokens = new Set<string>();
+  forEachNameWord(name, brand, (t) => tokens.add(t));
+  return tokens;
+}
+
+/** nameTokens' words one by one, as the name has them (once each time it has them): a census needs no Set per row. */
+export function forEachNameWord(name: string, brand: string, visit: (token: string) => void): void {
   const key = brandKey(name);
   // Every quantity has a digit.
   for (const word of (/\d/.test(key) ? key.replace(QUANTITY, ' ') : key).split(' ')) {
@@ -93,9 +99,8 @@ export function nameTokens(name: string, brand = ''): Set<string> {
     // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.
     const stem = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
     if (stem.length < 2 || GENERIC.has(word) || (stem !== word && GENERIC.has(stem)) || hasWord(brand, word)) continue;
-    tokens.add(stem);
+    visit(stem);
   }
-  return tokens;
 }
 
 /** HTML entities agencies leave in their text ("Boar&#039;s Head", "&quot;Johnsonville"), decoded. */

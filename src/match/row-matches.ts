@@ -61,7 +61,11 @@ export function rowMatches(
     for (const p of ctx.index.byModel.get(r.modelKey) ?? []) candidates.add(p);
     for (const p of ctx.index.byBase.get(r.modelKey) ?? []) candidates.add(p);
   }
-  for (const hits of coreHits) for (const p of hits.keys()) candidates.add(p);
+  // A recall found by brand alone can only make a brand+name pair (its codes and models would have found it above),
+  // and only through a name word both have: most recalls of a brand share none with the row.
+  if (r.tokens.size > 0)
+    for (const hits of coreHits)
+      for (const p of hits.keys()) if (!candidates.has(p) && someShared(r.tokens, p.tokens)) candidates.add(p);
   if (candidates.size === 0) return [];
   ctx.fillBatch(r);
   const out: { recall: PreparedRecall; match: Match }[] = [];

@@ -14,6 +14,9 @@ import type { PreparedRecall, RecallIndex } from './recall-index.js';
 import { type RowContext, rowMatches, type StreamRow } from './row-matches.js';
 import * as T from './match-thresholds.js';
 
+/** Matches handed on at once, at most (about). */
+const HANDED_ON = 256;
+
 /** The catalogue as the first pass read it: everything of a Catalogue but its rows, and the census. */
 export type StreamedCatalogue = Omit<Catalogue, 'rows'> & { census: CatalogueCensus };
 
@@ -124,7 +127,7 @@ export async function* streamMatches(
   });
   const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
   for await (const batch of catalogueRows(catalogue.file, shape, { hash: true, spans: census.spans })) {
-    const out: { recall: PreparedRecall; match: Match }[] = [];
+    let out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {
       const brandText = brand === undefined ? '' : cellOf(row, brand);
       const hits = hitsOf(brandText);
@@ -144,6 +147,12 @@ export async function* streamMatches(
         if (early) census.addEarly(row.line, r.tokens);
       }
       if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);
+      // Handed on in small groups: a match held while the caller works through a whole batch outlives the young
+      // generation, and a million-row catalogue's worth of them would wait for a full collection.
+      if (out.length >= HANDED_ON) {
+        yield out;
+        out = [];
+      }
     }
     // Only the rows some recall may touch are read again: the last one's line says how far the pass is.
     opts.onRows?.('matching', batch.at(-1)?.line ?? 0);
