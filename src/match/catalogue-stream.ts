@@ -153,7 +153,13 @@ export async function* catalogueRows(
   for (;;) {
     const hash = opts.hash ? createHash('sha256') : undefined;
     if (spans) {
-      yield* csvRows(file, spanChunks(file, spans, hash), shape, spanLines(file, spans));
+      try {
+        yield* csvRows(file, spanChunks(file, spans, hash), shape, spanLines(file, spans));
+      } catch (err) {
+        // These bytes were whole rows of valid CSV in the earlier pass: they no longer are.
+        if (!(err instanceof CatalogueReadError) || err.message.includes('changed while')) throw err;
+        throw new CatalogueReadError(`the catalogue ${file} changed while it was read`, 'run match again');
+      }
       if (hash) shape.sha256 = hash.digest('hex');
       return;
     }

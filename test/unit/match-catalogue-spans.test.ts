@@ -60,6 +60,20 @@ describe("a streamed CSV read again by its rows' bytes", () => {
       expect((await readAll(file, run)).map(view)).toEqual(expected);
     });
 
+  it('a row that is no longer valid CSV when read again means the file changed in between', async () => {
+    const file = path.join(dir, 'changed.csv');
+    const text = catalogue(12, '\n', false, true);
+    writeFileSync(file, text);
+    const whole = (await readAll(file)) as CsvRow[];
+    const spans = new RowSpans();
+    spans.header((whole[0] as CsvRow).start);
+    for (const r of whole) spans.add(r.line, r.start, r.end);
+    // The same length, so every span still falls on the same bytes: one of them now opens a quote mid-field.
+    writeFileSync(file, text.replace('Toaster 4', 'Toa"ter 4'));
+    await expect(readAll(file, spans)).rejects.toThrow('changed while it was read');
+    await expect(readAll(file)).rejects.toThrow('not valid CSV');
+  });
+
   it('a file read as text (not UTF-8) has no spans, and spans are not used for it', async () => {
     const file = path.join(dir, 'latin.csv');
     writeFileSync(file, Buffer.from(`${HEADERS.join(',')}\nS1,Caf\xe9,Cr\xe8me\nS2,Acme,Lamp\n`, 'latin1'));
