@@ -6,7 +6,10 @@
 //
 //   node bench/match-scale.mjs                         200k and 2M rows
 //   node bench/match-scale.mjs --rows 200000,2000000,10000000
-import { createWriteStream, readFileSync, rmSync } from 'node:fs';
+//   node bench/match-scale.mjs --baseline DIR          also DIR/bin/recall-feed.cjs (an earlier build: a copy of its
+//                                                      bin/, dist/ and package.json) on each catalogue, side by side
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   Claims,
@@ -14,8 +17,10 @@ import {
   forkSandbox,
   GENEROUS_LIMITS,
   mb,
+  RUSAGE_PRELOAD,
   ratio,
   requireBuild,
+  run,
   runCliMeasured,
   table,
   tempDir,
@@ -25,6 +30,31 @@ const RECALLS = 5_000;
 const flag = process.argv.indexOf('--rows');
 const SIZES = flag > 0 ? process.argv[flag + 1].split(',').map(Number) : [200_000, 2_000_000];
 const RUN_TIMEOUT_MS = 900_000;
+const baselineAt = process.argv.indexOf('--baseline');
+const BASELINE = baselineAt > 0 ? path.resolve(process.argv[baselineAt + 1], 'bin', 'recall-feed.cjs') : undefined;
+if (BASELINE && !existsSync(BASELINE)) throw new Error(`no build at ${BASELINE}`);
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/** As runCliMeasured, with another build's launcher. */
+async function runBaselineMeasured(args, { env, timeoutMs, dir }) {
+  const file = path.join(dir, `rusage-baseline-${Math.random().toString(36).slice(2)}.json`);
+  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, BASELINE, ...args], {
+    env: { ...env, BENCH_RUSAGE_FILE: file },
+    timeoutMs,
+  });
+  let usage;
+  try {
+    usage = JSON.parse(readFileSync(file, 'utf8'));
+    rmSync(file, { force: true });
+  } catch {
+    usage = undefined;
+  }
+  return { ...res, usage };
+}
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -105,6 +135,27 @@ async function writeCatalogue(file, size, sample, planted) {
   await new Promise((resolve, reject) => out.on('finish', resolve).on('error', reject));
 }
 
+/**
+ * Whether two jsonl outputs hold the same lines in the same order, for the recalls both runs were served (the
+ * sandbox's 24-hour window moves on between two runs: a recall at its edge may be served to one run only).
+ */
+function sameRows(a, b) {
+  const lines = (text) =>
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ({ line, id: JSON.parse(line).recall_id }));
+  const [x, y] = [lines(a), lines(b)];
+  const served = new Set(y.map((l) => l.id));
+  const both = new Set(x.map((l) => l.id).filter((id) => served.has(id)));
+  const [kx, ky] = [x.filter((l) => both.has(l.id)), y.filter((l) => both.has(l.id))];
+  return {
+    equal: kx.length > 0 && kx.length === ky.length && kx.every((l, i) => l.line === ky[i].line),
+    compared: kx.length,
+    left: x.length + y.length - kx.length - ky.length,
+  };
+}
+
 /** Each jsonl match row as `sku recall level`, sorted. */
 const matchKeys = (jsonl) =>
   jsonl
@@ -128,17 +179,29 @@ try {
   const sample = await sampleRecalls(sandbox.url, sandbox.key);
   claims.check(`the sandbox serves ${RECALLS} recalls`, sample.length === RECALLS, String(sample.length));
   const runs = [];
-  const measure = async (label, rows, args, out) => {
+  const measure = async (label, rows, args, out, baseline = false) => {
     const started = Date.now();
-    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-o', out], {
-      env,
-      timeoutMs: RUN_TIMEOUT_MS,
-      dir,
-    });
+    const before = load();
+    const res = await (baseline ? runBaselineMeasured : runCliMeasured)(
+      [...args, '--base-url', sandbox.url, '-o', out],
+      {
+        env,
+        timeoutMs: RUN_TIMEOUT_MS,
+        dir,
+      },
+    );
     const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.stderr.trim().slice(-300));
     if (!ok) return undefined;
     const cpu = (res.usage.userUs + res.usage.systemUs) / 1e6;
-    const run = { label, rows, wall: (Date.now() - started) / 1000, cpu, rssKB: res.usage.maxRssKB };
+    const run = {
+      label,
+      rows,
+      wall: (Date.now() - started) / 1000,
+      cpu,
+      rssKB: res.usage.maxRssKB,
+      load: `${before} / ${load()}`,
+      baseline,
+    };
     run.summary = res.stderr.trim().split('\n').at(-1);
     runs.push(run);
     return run;
@@ -152,12 +215,23 @@ try {
     const planted = new Set();
     await writeCatalogue(file, size, sample, planted);
     const out = path.join(dir, `matches-${size}.jsonl`);
-    const run = await measure(
-      `match ${size.toLocaleString('en')} rows`,
-      size,
-      ['match', '--catalog', file, '-f', 'jsonl'],
-      out,
-    );
+    const args = ['match', '--catalog', file, '-f', 'jsonl'];
+    const label = `match ${size.toLocaleString('en')} rows`;
+    // The earlier build first on every other size (the machine's load drifts), its rows compared with this build's.
+    const baseOut = path.join(dir, `matches-${size}-baseline.jsonl`);
+    const baseline = async () => (BASELINE ? measure(`${label} (baseline)`, size, args, baseOut, true) : undefined);
+    const first = SIZES.indexOf(size) % 2 === 1 ? await baseline() : undefined;
+    const run = await measure(label, size, args, out);
+    const base = first ?? (await baseline());
+    if (run && base) {
+      const same = sameRows(readFileSync(baseOut, 'utf8'), readFileSync(out, 'utf8'));
+      claims.check(
+        `${size.toLocaleString('en')} rows: the baseline build writes the same rows, in the same order`,
+        same.equal,
+        `${same.compared.toLocaleString('en')} rows compared, ${same.left.toLocaleString('en')} of recalls only one run was served; ${base.summary} | ${run.summary}`,
+      );
+    }
+    rmSync(baseOut, { force: true });
     if (run) {
       const keys = matchKeys(readFileSync(out, 'utf8'));
       const found = new Set(keys.map((k) => k.split(' ').slice(0, 2).join(' ')));
@@ -191,19 +265,27 @@ try {
   }
   console.log(
     table(
-      ['run', 'CPU', 'wall', 'CPU vs feed', 'peak RSS'],
+      ['run', 'CPU', 'wall', 'CPU vs feed', 'peak RSS', 'load before / after'],
       runs.map((r) => [
         r.label,
         `${r.cpu.toFixed(1)} s`,
         `${r.wall.toFixed(1)} s`,
         feed ? ratio(r.cpu, feed.cpu) : '-',
         mb(r.rssKB * 1024),
+        r.load,
       ]),
     ),
   );
   for (const r of runs) if (r.rows > 0) console.log(`${r.label}: ${r.summary}`);
   const small = bySize.get(200_000)?.run;
   const big = bySize.get(2_000_000)?.run;
+  for (const r of runs.filter((x) => x.baseline)) {
+    const now = runs.find((x) => !x.baseline && x.rows === r.rows);
+    if (now)
+      claims.note(
+        `${r.rows.toLocaleString('en')} rows, this build against the baseline: CPU ${ratio(now.cpu, r.cpu)}, peak RSS ${ratio(now.rssKB, r.rssKB)}`,
+      );
+  }
   if (small && big) {
     claims.check('2M rows in at most 20 s of CPU', big.cpu <= 20, `${big.cpu.toFixed(1)} s`);
     claims.check(

@@ -3,11 +3,14 @@ import type { CoreFacts } from './brand-hits.js';
 import { brandParts } from './brands.js';
 import { rowCodes } from './catalogue-batch.js';
 import type { ColumnMap } from './catalogue-columns.js';
+import { CsvRow } from './catalogue-csv-stream.js';
+import { RowSpans } from './catalogue-spans.js';
 import { type CatalogueRow, cellOf } from './catalogue.js';
 import type { RejectedCode } from './match-levels.js';
-import { nameTokens } from './match-keys.js';
+import { forEachNameWord, modelKey, nameTokens } from './match-keys.js';
 import type { RecallIndex } from './recall-index.js';
 import { type DateOrder, orderSeenIn, seenOrder } from './scope-dates.js';
+import * as T from './match-thresholds.js';
 
 /** A brand cell read once for every row that has it. */
 export interface RowBrands {
@@ -62,6 +65,13 @@ export class CatalogueCensus {
   /** Words first needed at a line, counted in this pass from there on. */
   readonly late = new Map<string, number>();
   lastLate = 0;
+  /**
+   * The rows the match pass reads: every row before `lastLate` (their words are counted there), and after it each row
+   * a recall may touch (a brand some recall can relate to, or a barcode or model key one lists). Not usable when the
+   * rows came without their bytes: then it reads them all.
+   */
+  readonly spans = new RowSpans();
+  private firstRowAt = 0;
   readonly relevant: (core: string) => boolean;
   /** A brand cell's cores, as the index keeps them, and those any recall can relate to. */
   readonly brandsOf: (text: string) => RowBrands;
@@ -84,8 +94,15 @@ export class CatalogueCensus {
 
   add(row: CatalogueRow): void {
     this.rows++;
-    const { brand, name, best_before } = this.columns;
-    for (const c of rowCodes({ columns: this.columns }, row).codes) {
+    const { brand, best_before, model } = this.columns;
+    const at = row instanceof CsvRow && row.start >= 0 ? row : undefined;
+    if (!at) this.spans.usable = false;
+    else if (this.rows === 1) {
+      this.firstRowAt = at.start;
+      this.spans.header(at.start);
+    }
+    const { codes } = rowCodes({ columns: this.columns }, row);
+    for (const c of codes) {
       if (c.gtin14 !== undefined && c.valid) continue;
       const unchecked = c.gtin14 !== undefined;
       if (unchecked) this.uncheckedTotal++;
@@ -107,7 +124,26 @@ export class CatalogueCensus {
         this.facts.set(core, facts);
         if (parts.weak.length > 0) facts.amp = true;
       }
+    this.countWords(row, parts, at);
+    if (at && (parts.relevant || this.touches(codes, model === undefined ? '' : cellOf(row, model))))
+      this.spans.add(row.line, at.start, at.end);
+  }
+
+  /** Whether a recall lists one of the row's barcodes or its model key (as the match pass looks them up). */
+  private touches(codes: readonly { gtin14?: string }[], modelRaw: string): boolean {
+    const { byGtin, byModel, byBase } = this.index;
+    if (codes.some((c) => c.gtin14 !== undefined && byGtin.has(c.gtin14))) return true;
+    const key = modelRaw === '' ? '' : modelKey(modelRaw);
+    return key.length >= T.MIN_MODEL_KEY && (byModel.has(key) || byBase.has(key));
+  }
+
+  private countWords(row: CatalogueRow, parts: RowBrands, at: CsvRow | undefined): void {
+    const { name } = this.columns;
     if (parts.brands.length === 0 || name === undefined) return;
+    if (!parts.relevant && this.late.size === 0) {
+      this.countShared(cellOf(row, name), parts.words);
+      return;
+    }
     const tokens = nameTokens(cellOf(row, name), parts.words);
     if (tokens.size === 0) return;
     this.named++;
@@ -116,9 +152,29 @@ export class CatalogueCensus {
       for (const t of tokens)
         if (!shared.has(t) && !this.late.has(t)) {
           this.late.set(t, row.line);
+          if (this.lastLate !== row.line && at) {
+            // Every row before this one is read again: one run replaces the rows kept so far.
+            this.spans.keepHeader();
+            this.spans.addRun(this.firstRowAt, at.start, row.line - 1);
+          }
           this.lastLate = row.line;
         }
-    for (const t of tokens) if (shared.has(t) || this.late.has(t)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    const late = this.late.size > 0;
+    for (const t of tokens) if (shared.has(t) || (late && this.late.has(t))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  /** countWords for a row no recall relates to while no word is counted late: the notice words it has, once each. */
+  private countShared(name: string, brandWords: string): void {
+    const shared = this.index.tokens;
+    let named = false;
+    const counted: string[] = [];
+    forEachNameWord(name, brandWords, (t) => {
+      named = true;
+      if (!shared.has(t) || counted.includes(t)) return;
+      counted.push(t);
+      this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    });
+    if (named) this.named++;
   }
 
   /** The match pass's share of the count: a row before the line a word was first needed at. */

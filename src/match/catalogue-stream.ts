@@ -2,16 +2,15 @@
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { csvRows } from './catalogue-csv-stream.js';
+import { type RowSpans, spanChunks, spanLines } from './catalogue-spans.js';
 import {
   type Catalogue,
   type CatalogueRow,
   CatalogueReadError,
   cellText,
-  csvRowBuilder,
   decodeWindows1252,
-  detectDelimiter,
   readError,
-  repeatedColumns,
 } from './catalogue.js';
 
 /** What a pass over the file learns besides its rows: complete once the pass has ended. */
@@ -27,7 +26,7 @@ export interface CatalogueShape {
 /** The UTF-8 decoder met a byte that is not UTF-8: the pass starts again as Windows-1252. */
 class NotUtf8 extends Error {}
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 15;
 
 /**
  * The file's text in chunks, decoded as its first bytes (or `readAs`) say; `hash` sees every byte. With `bytes`, UTF-8
@@ -137,133 +136,33 @@ async function* jsonlRows(file: string, chunks: AsyncIterable<string | Buffer>, 
   }
 }
 
-/** Where each header's cells are, and how a whole row is built (repeated columns: the first non-empty value). */
-class CsvLayout {
-  readonly positions = new Map<string, number[]>();
-  readonly build: ReturnType<typeof csvRowBuilder>;
-  constructor(
-    all: readonly string[],
-    readonly repeated: Catalogue['repeated'],
-  ) {
-    all.forEach((h, k) => {
-      const list = this.positions.get(h);
-      if (list) list.push(k);
-      else this.positions.set(h, [k]);
-    });
-    this.build = csvRowBuilder(all);
-  }
-}
-
-/** A CSV row whose `values` are built only when asked for; its repeated columns' conflicts counted by the first pass. */
-class CsvRow implements CatalogueRow {
-  private built: Record<string, string> | undefined;
-  constructor(
-    readonly line: number,
-    private readonly record: readonly string[],
-    private readonly layout: CsvLayout,
-  ) {}
-
-  get values(): Record<string, string> {
-    // A scratch copy of the repeated columns: their conflicts are the first pass's to count, once (countConflicts).
-    this.built ??= this.layout.build(
-      this.record,
-      this.layout.repeated.map((r) => ({ ...r })),
-    );
-    return this.built;
-  }
-
-  cell(header: string): string {
-    const at = this.layout.positions.get(header);
-    if (!at) return '';
-    for (const k of at) {
-      const v = this.record[k] ?? '';
-      if (v !== '') return v;
-    }
-    return '';
-  }
-
-  countConflicts(): void {
-    if (this.layout.repeated.length > 0) this.layout.build(this.record, this.layout.repeated);
-  }
-}
-
-/** Counts a streamed CSV row's repeated-column conflicts (the whole-file reader counts them as it builds rows). */
-export function countConflicts(row: CatalogueRow): void {
-  if (row instanceof CsvRow) row.countConflicts();
-}
-
-async function* csvRows(file: string, chunks: AsyncIterable<string | Buffer>, shape: CatalogueShape) {
-  const { parse } = await import('csv-parse');
-  const iterator = chunks[Symbol.asyncIterator]();
-  // The delimiter is read off the first line, as the whole-file reader reads it.
-  const head: (string | Buffer)[] = [];
-  let done = false;
-  while (!done && !head.some((c) => c.includes('\n'))) {
-    const next = await iterator.next();
-    if (next.done) done = true;
-    else head.push(next.value);
-  }
-  const first = head.map((c) => (typeof c === 'string' ? c : c.toString('utf8'))).join('');
-  const parser = parse({
-    delimiter: detectDelimiter(first.split(/\r?\n/, 1)[0] ?? ''),
-    relax_column_count: true,
-    skip_empty_lines: true,
-    trim: true,
-    // Bytes keep their byte-order mark (text lost it when decoded).
-    bom: true,
-  });
-  const records: string[][] = [];
-  let failure: Error | undefined;
-  parser.on('data', (r: string[]) => records.push(r));
-  parser.on('error', (err: Error) => {
-    failure = err;
-  });
-  const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('error', () => resolve()));
-  let layout: CsvLayout | undefined;
-  let line = 0;
-  const take = () => {
-    if (failure) throw new CatalogueReadError(`${file} is not valid CSV: ${failure.message}`);
-    const rows: CatalogueRow[] = [];
-    for (const record of records.splice(0)) {
-      if (!layout) {
-        shape.headers = [...new Set(record)];
-        shape.repeated = repeatedColumns(record);
-        layout = new CsvLayout(record, shape.repeated);
-        continue;
-      }
-      rows.push(new CsvRow(++line, record, layout));
-    }
-    return rows;
-  };
-  for (const chunk of head) parser.write(chunk);
-  while (!done) {
-    const next = await iterator.next();
-    if (next.done) break;
-    parser.write(next.value);
-    const rows = take();
-    if (rows.length > 0) yield rows;
-  }
-  parser.end();
-  await ended;
-  const rows = take();
-  if (rows.length > 0) yield rows;
-}
-
 /**
  * One pass over the catalogue: its rows in batches, in file order; `shape` is filled as the file is read (headers
  * and repeated columns of a CSV from its first row, of JSON lines at the end; the sha256 at the end). A file that is
  * not UTF-8 is read again, whole, as Windows-1252 (`shape.readAs`), so the rows already handed out must be dropped:
- * `restart` is called first.
+ * `restart` is called first. `spans`: only these rows of a CSV read as UTF-8 (an earlier pass's spans of it).
  */
 export async function* catalogueRows(
   file: string,
   shape: CatalogueShape,
-  opts: { hash?: boolean; restart?: () => void } = {},
+  opts: { hash?: boolean; restart?: () => void; spans?: RowSpans } = {},
 ): AsyncGenerator<CatalogueRow[]> {
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || (await startsWithBrace(file, shape.readAs));
   shape.kind = jsonl ? 'jsonl' : 'csv';
+  const spans = opts.spans?.usable && !jsonl && shape.readAs === undefined ? opts.spans : undefined;
   for (;;) {
     const hash = opts.hash ? createHash('sha256') : undefined;
+    if (spans) {
+      try {
+        yield* csvRows(file, spanChunks(file, spans, hash), shape, spanLines(file, spans));
+      } catch (err) {
+        // These bytes were whole rows of valid CSV in the earlier pass: they no longer are.
+        if (!(err instanceof CatalogueReadError) || err.message.includes('changed while')) throw err;
+        throw new CatalogueReadError(`the catalogue ${file} changed while it was read`, 'run match again');
+      }
+      if (hash) shape.sha256 = hash.digest('hex');
+      return;
+    }
     const chunks = textChunks(file, shape.readAs, hash, !jsonl);
     try {
       yield* jsonl ? jsonlRows(file, chunks, shape) : csvRows(file, chunks, shape);

@@ -1,9 +1,24 @@
 // The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
 import { fold } from '../filters/normalize.js';
 
+/**
+ * fold() for keys: ASCII text has no accents to take apart, so its Unicode normalization (the dearest step, and a new
+ * string every time) is skipped there. A catalogue of millions of rows keys every name, brand and model.
+ */
+function foldKey(text: string): string {
+  if (!ASCII.test(text)) return fold(text);
+  const lower = text.toLowerCase();
+  return (OTHER_SPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
+}
+const ASCII = /^[\x00-\x7f]*$/;
+/** White space that fold() would collapse to one space: any but a single space. */
+const OTHER_SPACE = /[\t\n\v\f\r]| {2}/;
+
+const PLAIN = /^[a-z0-9 ]*$/;
+
 /** Model numbers compare without case, accents, spaces, dashes, dots, slashes or underscores. */
 export function modelKey(raw: string): string {
-  return fold(raw).replace(/[\s\-./\\_]+/g, '');
+  return foldKey(raw).replace(/[\s\-./\\_]+/g, '');
 }
 
 /**
@@ -13,7 +28,9 @@ export function modelKey(raw: string): string {
  */
 export function brandKey(raw: string): string {
   // Each step runs only when its characters are there: a catalogue of millions of rows keys every name.
-  let key = fold(decodeEntities(raw));
+  let key = foldKey(decodeEntities(raw));
+  // Most names are letters, digits and single spaces already, which every step below leaves as they are.
+  if (PLAIN.test(key)) return key;
   if (/[(®™©℠]/.test(key)) key = key.replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ');
   if (/['’`´]/.test(key)) key = key.replace(/(\p{L})['’`´]s(?![\p{L}\p{N}])/gu, '$1s');
   // Initials written with dots or dashes are one word: "H-E-B" = "HEB", "P.F. Chang's" = "PF Changs".
@@ -51,35 +68,39 @@ const UNIT_WORDS = new Set(
     .concat(['fl', 'oz', 'pcs', 'pieces', 'inches']),
 );
 
-/**
- * A brandKey'd text without its quantities: "lait 1 5l" (from "1,5L") and "12 x 33cl" lose their numbers and
- * units, so two products never look alike through a shared pack size.
- */
-function withoutQuantities(key: string): string {
-  // Every quantity has a digit.
-  return (
-    (/\d/.test(key) ? key.replace(QUANTITY, ' ') : key)
-      .split(' ')
-      // A bare number stays: "iPhone 12" and "iPhone 13" are different products.
-      .filter((w) => w !== '' && !UNIT_WORDS.has(w) && !/^\d+x$/.test(w))
-      .join(' ')
-  );
+/** Whether `word` (no spaces, not empty) is one of the space-separated words of `text`. */
+function hasWord(text: string, word: string): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    const end = i + word.length;
+    if ((i === 0 || text[i - 1] === ' ') && (end === text.length || text[end] === ' ')) return true;
+  }
+  return false;
 }
 
 /**
  * The distinctive words of a product name: folded, 2+ characters, neither generic nor part of the brand.
- * `brand` is the brand's key (brandKey), which callers have at hand already.
+ * `brand` is the brand's key (brandKey), which callers have at hand already. A brandKey'd name loses its quantities
+ * first: "lait 1 5l" (from "1,5L") and "12 x 33cl" lose their numbers and units, so two products never look alike
+ * through a shared pack size.
  */
 export function nameTokens(name: string, brand = ''): Set<string> {
-  const brandWords = new Set(brand.split(' '));
   const tokens = new Set<string>();
-  for (const word of withoutQuantities(brandKey(name)).split(' ')) {
+  forEachNameWord(name, brand, (t) => tokens.add(t));
+  return tokens;
+}
+
+/** nameTokens' words one by one, as the name has them (once each time it has them): a census needs no Set per row. */
+export function forEachNameWord(name: string, brand: string, visit: (token: string) => void): void {
+  const key = brandKey(name);
+  // Every quantity has a digit.
+  for (const word of (/\d/.test(key) ? key.replace(QUANTITY, ' ') : key).split(' ')) {
+    // A bare number stays: "iPhone 12" and "iPhone 13" are different products.
+    if (word === '' || UNIT_WORDS.has(word) || (word.endsWith('x') && /^\d+x$/.test(word))) continue;
     // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.
     const stem = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
-    if (stem.length < 2 || GENERIC.has(word) || GENERIC.has(stem) || brandWords.has(word)) continue;
-    tokens.add(stem);
+    if (stem.length < 2 || GENERIC.has(word) || (stem !== word && GENERIC.has(stem)) || hasWord(brand, word)) continue;
+    visit(stem);
   }
-  return tokens;
 }
 
 /** HTML entities agencies leave in their text ("Boar&#039;s Head", "&quot;Johnsonville"), decoded. */
@@ -141,10 +162,17 @@ const ALTERNATIVES = [
  */
 export function siblingWord(a: ReadonlySet<string>, b: ReadonlySet<string>): string | undefined {
   for (const w of NEGATORS) if (a.has(w) !== b.has(w)) return w;
+  // Each row's name is weighed against many notices: no arrays per group.
   for (const group of ALTERNATIVES) {
-    const inA = [...a].filter((t) => group.has(t));
-    const inB = [...b].filter((t) => group.has(t));
-    if (inA.length > 0 && inB.length > 0 && !inA.some((t) => inB.includes(t))) return `${inA[0]}/${inB[0]}`;
+    let inA: string | undefined;
+    let shared = false;
+    for (const t of a)
+      if (group.has(t)) {
+        inA ??= t;
+        if (b.has(t)) shared = true;
+      }
+    if (inA === undefined || shared) continue;
+    for (const t of b) if (group.has(t)) return `${inA}/${t}`;
   }
   return undefined;
 }

@@ -38,6 +38,8 @@ interface RecallMemo {
   fieldWords?: Set<string>;
   described?: Set<string>;
   unbatched?: Map<string, ScopeAnswer>;
+  /** The notice's name words without a catalogue core's own, per core: the same for every row of that brand. */
+  wordsBesides?: Map<string, Set<string>>;
 }
 const memos = new WeakMap<PreparedRecall, RecallMemo>();
 const memoOf = (p: PreparedRecall) => {
@@ -59,7 +61,11 @@ export function rowMatches(
     for (const p of ctx.index.byModel.get(r.modelKey) ?? []) candidates.add(p);
     for (const p of ctx.index.byBase.get(r.modelKey) ?? []) candidates.add(p);
   }
-  for (const hits of coreHits) for (const p of hits.keys()) candidates.add(p);
+  // A recall found by brand alone can only make a brand+name pair (its codes and models would have found it above),
+  // and only through a name word both have: most recalls of a brand share none with the row.
+  if (r.tokens.size > 0)
+    for (const hits of coreHits)
+      for (const p of hits.keys()) if (!candidates.has(p) && someShared(r.tokens, p.tokens)) candidates.add(p);
   if (candidates.size === 0) return [];
   ctx.fillBatch(r);
   const out: { recall: PreparedRecall; match: Match }[] = [];
@@ -158,9 +164,8 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
     .map(([core, hit]) => ({ core, hit, facts: ctx.hits.factsOf(core) }))
     .sort((a, b) => hitOrder(a, b));
   for (const { core, hit } of ordered) {
-    const own = new Set(core.split(' '));
-    const noticeTokens = new Set([...p.tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
-    if (![...noticeTokens].some((t) => r.tokens.has(t))) continue;
+    const noticeTokens = wordsBesides(p, core);
+    if (!someShared(noticeTokens, r.tokens)) continue;
     if (r.gtins.length > 0 && p.noticeGtins.size > 0 && !r.gtins.some((g) => p.noticeGtins.has(g))) return undefined;
     if (r.modelKey !== '' && otherModel(p, r.modelKey)) return undefined;
     if (siblingWord(noticeTokens, r.tokens) !== undefined) return undefined;
@@ -179,6 +184,24 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
     };
   }
   return undefined;
+}
+
+/** The notice's name words, the core's own left out. */
+function wordsBesides(p: PreparedRecall, core: string): Set<string> {
+  const memo = memoOf(p);
+  memo.wordsBesides ??= new Map();
+  let words = memo.wordsBesides.get(core);
+  if (words === undefined) {
+    const own = new Set(core.split(' '));
+    words = new Set([...p.tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
+    memo.wordsBesides.set(core, words);
+  }
+  return words;
+}
+
+function someShared(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const t of a) if (b.has(t)) return true;
+  return false;
 }
 
 /** A model the notice does not list, in its model field or its description: the brand's other product. */

@@ -3,7 +3,8 @@ import { BrandHits } from './brand-hits.js';
 import { rowBatch, rowCodes } from './catalogue-batch.js';
 import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalogue-columns.js';
 import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
-import { type CatalogueShape, catalogueRows, countConflicts } from './catalogue-stream.js';
+import { countConflicts } from './catalogue-csv-stream.js';
+import { type CatalogueShape, catalogueRows } from './catalogue-stream.js';
 import { type Catalogue, type CatalogueRow, CatalogueReadError, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
 import { modelKey, nameTokens } from './match-keys.js';
@@ -12,6 +13,9 @@ import { NameWeights } from './name-score.js';
 import type { PreparedRecall, RecallIndex } from './recall-index.js';
 import { type RowContext, rowMatches, type StreamRow } from './row-matches.js';
 import * as T from './match-thresholds.js';
+
+/** Matches handed on at once, at most (about). */
+const HANDED_ON = 256;
 
 /** The catalogue as the first pass read it: everything of a Catalogue but its rows, and the census. */
 export type StreamedCatalogue = Omit<Catalogue, 'rows'> & { census: CatalogueCensus };
@@ -122,9 +126,8 @@ export async function* streamMatches(
     return { cores, any: cores.some((h) => h.size > 0) };
   });
   const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
-  let read = 0;
-  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true })) {
-    const out: { recall: PreparedRecall; match: Match }[] = [];
+  for await (const batch of catalogueRows(catalogue.file, shape, { hash: true, spans: census.spans })) {
+    let out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {
       const brandText = brand === undefined ? '' : cellOf(row, brand);
       const hits = hitsOf(brandText);
@@ -144,9 +147,15 @@ export async function* streamMatches(
         if (early) census.addEarly(row.line, r.tokens);
       }
       if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);
+      // Handed on in small groups: a match held while the caller works through a whole batch outlives the young
+      // generation, and a million-row catalogue's worth of them would wait for a full collection.
+      if (out.length >= HANDED_ON) {
+        yield out;
+        out = [];
+      }
     }
-    read += batch.length;
-    opts.onRows?.('matching', read);
+    // Only the rows some recall may touch are read again: the last one's line says how far the pass is.
+    opts.onRows?.('matching', batch.at(-1)?.line ?? 0);
     yield out;
   }
   // Both passes must have read the same file: one rewritten in between (an export still running) is refused.

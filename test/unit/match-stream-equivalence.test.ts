@@ -111,6 +111,14 @@ describe('match over a streamed catalogue', () => {
     }
     for (const t of census.late.keys()) expect(census.df.get(t), t).toBe(df.get(t));
     expect([...census.late.values()].some((line) => line > 1)).toBe(true);
+    // The match pass read every row before the last word first needed late, and after it only rows a recall may touch.
+    const runs = [...census.spans.spans()].slice(1);
+    expect(census.spans.usable).toBe(true);
+    expect(runs[0]?.[2]).toBe(1);
+    expect(runs[0]?.[3]).toBeGreaterThanOrEqual(census.lastLate - 1);
+    const reread = runs.reduce((n, run) => n + run[3], 0);
+    expect(reread).toBeLessThan(census.rows);
+    expect(reread).toBeGreaterThan(census.lastLate);
   });
 
   it('JSON lines whose later rows add keys, and a file that is not UTF-8 (read again as Windows-1252)', async () => {

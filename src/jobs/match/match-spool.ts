@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { LEVEL_RANK, type Match, RANK } from '../../match/match-levels.js';
 
+// Keyed by the catalogue's headers, which are data ("__proto__", "toString"): back without a prototype.
+const parseRow = (line: string) => Object.assign(Object.create(null), JSON.parse(line)) as Record<string, unknown>;
+
 /** Rows held in memory before the spool writes them to its file. */
 const HELD_ROWS = 5_000;
 const REASONS = Object.keys(RANK).length;
@@ -15,7 +18,8 @@ const LEVELS = Object.keys(LEVEL_RANK).length;
  * bucket fills already sorted: the spool only keeps the buckets apart, and reads them back in key order.
  */
 export class MatchSpool {
-  private readonly buckets = new Map<number, Record<string, unknown>[]>();
+  /** Rows held as their JSON text: a row object held until a spill outlives the young generation and weighs more. */
+  private readonly buckets = new Map<number, string[]>();
   private held = 0;
   private readonly segments = new Map<number, { at: number; bytes: number }[]>();
   private file: { dir: string; handle: fs.FileHandle; size: number } | undefined;
@@ -24,9 +28,10 @@ export class MatchSpool {
 
   async add(recallOrder: number, match: Match, row: Record<string, unknown>): Promise<void> {
     const key = (recallOrder * LEVELS + LEVEL_RANK[match.level]) * REASONS + RANK[match.reason];
+    const text = JSON.stringify(row);
     const bucket = this.buckets.get(key);
-    if (bucket) bucket.push(row);
-    else this.buckets.set(key, [row]);
+    if (bucket) bucket.push(text);
+    else this.buckets.set(key, [text]);
     if (++this.held >= this.limit) await this.spill();
   }
 
@@ -36,14 +41,20 @@ export class MatchSpool {
       this.file = { dir, handle: await fs.open(path.join(dir, 'rows.jsonl'), 'w+', 0o600), size: 0 };
     }
     const file = this.file;
+    // One write for every bucket: a spill touches hundreds of them.
+    const parts: Buffer[] = [];
+    let at = file.size;
     for (const [key, rows] of this.buckets) {
-      const text = Buffer.from(`${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-      await file.handle.write(text, 0, text.length, file.size);
+      const text = Buffer.from(`${rows.join('\n')}\n`);
+      parts.push(text);
       const list = this.segments.get(key) ?? [];
-      list.push({ at: file.size, bytes: text.length });
+      list.push({ at, bytes: text.length });
       this.segments.set(key, list);
-      file.size += text.length;
+      at += text.length;
     }
+    const all = Buffer.concat(parts);
+    await file.handle.write(all, 0, all.length, file.size);
+    file.size = at;
     this.buckets.clear();
     this.held = 0;
   }
@@ -55,7 +66,7 @@ export class MatchSpool {
       for (const key of keys) {
         for (const { at, bytes } of this.segments.get(key) ?? []) yield await this.read(at, bytes);
         const rows = this.buckets.get(key);
-        if (rows) yield rows;
+        if (rows) yield rows.map(parseRow);
       }
     } finally {
       await this.close();
@@ -65,12 +76,11 @@ export class MatchSpool {
   private async read(at: number, bytes: number): Promise<Record<string, unknown>[]> {
     const buffer = Buffer.alloc(bytes);
     await this.file?.handle.read(buffer, 0, bytes, at);
-    // Keyed by the catalogue's headers, which are data ("__proto__", "toString"): back without a prototype.
     return buffer
       .toString('utf8')
       .split('\n')
       .filter((line) => line !== '')
-      .map((line) => Object.assign(Object.create(null), JSON.parse(line)) as Record<string, unknown>);
+      .map(parseRow);
   }
 
   async close(): Promise<void> {
