@@ -31,7 +31,7 @@ async function downgrade(engine: 'sqlite' | 'postgres', where: string): Promise<
   const client = new pg.Client({ connectionString: where });
   await client.connect();
   try {
-    await client.query(`DROP TABLE recall_feed.outbox;
+    await client.query(`DROP TABLE recall_feed.outbox; DROP TABLE recall_feed.recall_stats;
       ALTER TABLE recall_feed.recalls ${STAT_NAMES.map((c) => `DROP COLUMN stat_${c}`).join(', ')};
       ALTER TABLE recall_feed.recalls DROP COLUMN first_us, DROP COLUMN version_us;
       ALTER TABLE recall_feed.sync_runs DROP COLUMN served;

@@ -1,11 +1,13 @@
-// Stats from the stat_* columns, both engines: the counts the synced records give, with raw unread; an archive from before the columns is counted read-only and migrated by the next writer.
+// Stats from the stat_* columns, both engines: the counts the synced records give, with raw unread; an archive from before the columns is counted read-only and migrated by the next writer. On PostgreSQL, the narrow recall_stats table (v6): the same counts before and after it, kept in step by every write, and recalls' columns for a reader that may not read it.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import { openArchive, STATS_FIELDS, type StatsField } from '../../src/archive/index.js';
 import { ms, sampleRecords, tempFolder } from '../helpers/archive.js';
-import { ENGINES, freshDatabase } from '../helpers/postgres.js';
+import { randomBytes } from 'node:crypto';
+import { deferCleanup } from '../helpers/cleanup.js';
+import { adminQuery, ENGINES, freshDatabase, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
 
 const T0 = Date.parse('2026-11-20T06:00:00.000Z');
 /** Every field stats counts by: the input, not the expected answer. */
@@ -91,12 +93,12 @@ async function sql(engine: 'sqlite' | 'postgres', where: string, text: string): 
 /** Every record's raw JSON replaced by one that has none of the fields counted: what stats says then came from columns. */
 const BLANK_RAW = `UPDATE recall_feed.recalls SET raw = '{"id":0}'`;
 
-/** The archive as it was before the stat_* columns (SQLite 5, PostgreSQL 4). */
+/** The archive as it was before the stat_* columns (SQLite 5, PostgreSQL 4, so without recall_stats either). */
 const DOWNGRADE = {
   sqlite: `DROP INDEX recalls_stats; ${Object.keys(FIELDS)
     .map((c) => `ALTER TABLE recalls DROP COLUMN stat_${c};`)
     .join('\n')} PRAGMA user_version = 5;`,
-  postgres: `ALTER TABLE recall_feed.recalls ${Object.keys(FIELDS)
+  postgres: `DROP TABLE recall_feed.recall_stats; ALTER TABLE recall_feed.recalls ${Object.keys(FIELDS)
     .map((c) => `DROP COLUMN stat_${c}`)
     .join(', ')};
     UPDATE recall_feed.archive_meta SET value = '4' WHERE key = 'schema_version';`,
@@ -154,5 +156,123 @@ describe.each(ENGINES)('$engine: stats from columns', ({ engine, available }) =>
     const migrated = await statsOf(where, true);
     expect(migrated.total).toBe(list.length);
     for (const field of ALL) expect(migrated.counts[field], field).toEqual(want[field]);
+  });
+});
+
+/** recalls' stat columns set to NULL: what stats says then came from recall_stats. */
+const BLANK_RECALLS = `UPDATE recall_feed.recalls SET raw = '{"id":0}', data_source = NULL, ${Object.keys(FIELDS)
+  .map((c) => `stat_${c} = NULL`)
+  .join(', ')}`;
+
+/** Rows of recall_stats that differ from their recall's columns, both ways. */
+const MISMATCHES = `SELECT count(*)::int AS n FROM (
+  (SELECT id, published_us, data_source, ${Object.keys(FIELDS)
+    .map((c) => `stat_${c}`)
+    .join(', ')} FROM recall_feed.recalls
+   EXCEPT SELECT * FROM recall_feed.recall_stats)
+  UNION ALL
+  (SELECT * FROM recall_feed.recall_stats
+   EXCEPT SELECT id, published_us, data_source, ${Object.keys(FIELDS)
+     .map((c) => `stat_${c}`)
+     .join(', ')} FROM recall_feed.recalls)) AS d`;
+
+describe.skipIf(!pgAdminUrl())('postgres: stats from recall_stats (schema 6)', () => {
+  async function synced(list: SpecRecall[]): Promise<{ url: string; name: string }> {
+    const db = await freshDatabase('rf_stattable');
+    const archive = await openArchive(db.url, { create: true });
+    const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
+    for (let i = 0; i < list.length; i += 100) await archive.upsertPage(list.slice(i, i + 100), run);
+    await archive.finishRun(run, 'ok', T0 + 60_000);
+    await archive.close();
+    return db;
+  }
+
+  async function statsOf(url: string, q: Parameters<Awaited<ReturnType<typeof openArchive>>['stats']>[0] = {}) {
+    const archive = await openArchive(url, { create: false, readOnly: true });
+    try {
+      return await archive.stats(q, ALL);
+    } finally {
+      await archive.close();
+    }
+  }
+
+  it('counts an archive from schema 5 the same before and after v6 fills recall_stats, then from it alone', async () => {
+    const list = records();
+    const db = await synced(list);
+    const source = list[7]?.data_source as string;
+    await adminQuery(
+      `DROP TABLE recall_feed.recall_stats; UPDATE recall_feed.archive_meta SET value = '5' WHERE key = 'schema_version'`,
+      [],
+      db.name,
+    );
+    const before = await statsOf(db.url);
+    const beforeOne = await statsOf(db.url, { sources: [source] });
+    expect(before.total).toBe(list.length);
+    for (const field of ALL) expect(before.counts[field], field).toEqual(expected(list)[field]);
+
+    await (await openArchive(db.url, { create: false })).close();
+    const [version] = await adminQuery<{ value: string }>(
+      `SELECT value FROM recall_feed.archive_meta WHERE key = 'schema_version'`,
+      [],
+      db.name,
+    );
+    expect(Number(version?.value)).toBeGreaterThanOrEqual(6);
+    expect((await adminQuery<{ n: number }>(MISMATCHES, [], db.name))[0]?.n).toBe(0);
+    // With recalls' own columns blanked, only recall_stats can still give these counts.
+    await adminQuery(BLANK_RECALLS, [], db.name);
+    expect(await statsOf(db.url)).toEqual(before);
+    const one = await statsOf(db.url, { sources: [source] });
+    expect(one).toEqual(beforeOne);
+    const ofSource = list.filter((r) => r.data_source === source);
+    expect(one.total).toBe(ofSource.length);
+    for (const field of ALL) expect(one.counts[field], field).toEqual(expected(ofSource)[field]);
+  });
+
+  it('follows every write: a newer version changes the counts, an older one changes nothing', async () => {
+    const list = records();
+    const db = await synced(list);
+    const later = (r: SpecRecall, minutes: number) =>
+      new Date(ms(r.updated_at ?? r.published_at) + minutes * 60_000).toISOString();
+    const newer = list.slice(10, 40).map((r, i) => ({
+      ...r,
+      updated_at: later(r, 60),
+      risk_severity: i % 2 ? 'low' : 'serious',
+      product_brand: `Brand ${i % 3}`,
+      risk_types: ['chemical', `kind ${i % 4}`],
+      published_at: later(r, 30),
+    }));
+    const stale = list.slice(40, 50).map((r) => ({ ...r, updated_at: later(r, -60), risk_severity: 'stale' }));
+    const archive = await openArchive(db.url, { create: false });
+    const run = await archive.beginRun({ sources: null, hours: 24 }, T0 + 3_600_000);
+    await archive.upsertPage([...newer, ...stale] as SpecRecall[], run);
+    await archive.finishRun(run, 'ok', T0 + 3_660_000);
+    await archive.close();
+
+    const now = list.map((r) => newer.find((n) => n.id === r.id) ?? r) as SpecRecall[];
+    expect((await adminQuery<{ n: number }>(MISMATCHES, [], db.name))[0]?.n).toBe(0);
+    const counts = await statsOf(db.url);
+    expect(counts.total).toBe(list.length);
+    for (const field of ALL) expect(counts.counts[field], field).toEqual(expected(now)[field]);
+  });
+
+  it('counts from recalls for a reader that may not read recall_stats', async () => {
+    const list = records();
+    const db = await synced(list);
+    const role = `rf_reader_${randomBytes(4).toString('hex')}`;
+    await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD 'reader-pw'`);
+    deferCleanup(async () => {
+      await adminQuery(`DROP OWNED BY ${role} CASCADE`, [], db.name).catch(() => {});
+      await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+    });
+    await adminQuery(
+      `GRANT USAGE ON SCHEMA recall_feed TO ${role}; GRANT SELECT ON ALL TABLES IN SCHEMA recall_feed TO ${role};
+       REVOKE SELECT ON recall_feed.recall_stats FROM ${role}`,
+      [],
+      db.name,
+    );
+    const url = withDatabase(pgAdminUrl() as string, db.name, { name: role, password: 'reader-pw' });
+    const counts = await statsOf(url);
+    expect(counts.total).toBe(list.length);
+    for (const field of ALL) expect(counts.counts[field], field).toEqual(expected(list)[field]);
   });
 });

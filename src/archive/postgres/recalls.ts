@@ -25,6 +25,9 @@ const COLUMNS = [
   'raw',
   'search',
 ];
+/** recall_stats' columns (schema v6), copied from the row recalls keeps: what stats counts by. */
+const STATS_ROW = ['id', 'published_us', 'data_source', ...STATS];
+
 /** Each column's SQL type, in COLUMNS order. */
 const CASTS = [
   'bigint',
@@ -65,11 +68,18 @@ function buildUpsertSql(s: string, rows: number): string {
     (_, r) => `(${CASTS.map((t, c) => `$${r * width + c + 1}::${t}`).join(', ')})`,
   );
   const changed = COLUMNS.filter((c) => c !== 'id' && c !== 'first_run');
-  // The WHERE keeps a newer stored version even from a writer that did not take the lock.
-  return `INSERT INTO ${s}.recalls (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
+  // The WHERE keeps a newer stored version even from a writer that did not take the lock. The rows it wrote, and only
+  // those, go on to recall_stats (schema v6) in the same statement, so the two tables never disagree.
+  return `WITH written AS (
+    INSERT INTO ${s}.recalls (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}
     ON CONFLICT (id) DO UPDATE SET ${changed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
     WHERE recalls.raw IS DISTINCT FROM EXCLUDED.raw
-      AND (EXCLUDED.updated_us IS NULL OR recalls.updated_us IS NULL OR EXCLUDED.updated_us >= recalls.updated_us)`;
+      AND (EXCLUDED.updated_us IS NULL OR recalls.updated_us IS NULL OR EXCLUDED.updated_us >= recalls.updated_us)
+    RETURNING ${STATS_ROW.join(', ')})
+    INSERT INTO ${s}.recall_stats (${STATS_ROW.join(', ')}) SELECT ${STATS_ROW.join(', ')} FROM written
+    ON CONFLICT (id) DO UPDATE SET ${STATS_ROW.slice(1)
+      .map((c) => `${c} = EXCLUDED.${c}`)
+      .join(', ')}`;
 }
 
 /** A text[] literal (`{"a","b"}`), from the JSON array text record-columns.ts makes for SQLite. */
