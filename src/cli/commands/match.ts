@@ -29,10 +29,7 @@ function declareMatch(cmd: NewCommand) {
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
-    .option(
-      '--full',
-      'with --archive: check every recall again, not only those stored since the last run (see docs/matching.md)',
-    )
+    .option('--full', 'with --archive: check every recall again, not only those stored since the last run')
     .option('--open-cases', 'open a case in the archive for each new match or possible pair (see `cases`)')
     .option(
       '--key <column>',
@@ -137,6 +134,8 @@ type MatchRun =
   | { kind: 'match'; plan: MatchPlan };
 
 async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: SessionPlanInput): Promise<MatchRun> {
+  if (opts.full && (!opts.archive || opts.learn || opts.quality))
+    throw new UsageError('--full works with match --archive', 'it checks every recall of the archive again');
   if (opts.learn) return { kind: 'learn', plan: planLearn(opts) };
   if (opts.quality) return { kind: 'quality', plan: planQuality(opts, now) };
   const [{ planFeedWatch }, { chooseFormat }] = await Promise.all([
@@ -162,8 +161,6 @@ export function planMatch(
   if (opts.archive && opts.hours !== undefined) {
     throw new UsageError('--hours is the live window: with --archive use --since', 'example: --archive --since 30d');
   }
-  if (opts.full && !opts.archive)
-    throw new UsageError('--full works with --archive', 'the live window is always checked whole');
   if (opts.key !== undefined && !opts.openCases) throw new UsageError('--key works with --open-cases');
   for (const [flag, given] of [
     ['--level', opts.level],
@@ -217,7 +214,7 @@ export function planLearn(opts: MatchOptions): LearnPlan {
       'example: recall-feed match --learn --catalog products.csv',
     );
   const given = (
-    ['watch', 'openCases', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours', 'quality', 'full'] as const
+    ['watch', 'openCases', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours', 'quality'] as const
   ).find((k) => opts[k] !== undefined);
   if (given)
     throw new UsageError(
@@ -239,20 +236,7 @@ export function planLearn(opts: MatchOptions): LearnPlan {
 /** `match --quality` reads the archive's cases and recalls: no catalogue, no key, nothing of a live run. */
 export function planQuality(opts: MatchOptions, nowMs: number): QualityPlan {
   const given = (
-    [
-      'catalog',
-      'map',
-      'watch',
-      'openCases',
-      'key',
-      'level',
-      'sla',
-      'calendar',
-      'exitCode',
-      'explain',
-      'hours',
-      'full',
-    ] as const
+    ['catalog', 'map', 'watch', 'openCases', 'key', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours'] as const
   ).find((k) => opts[k] !== undefined);
   if (given)
     throw new UsageError(

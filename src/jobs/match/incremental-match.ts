@@ -10,7 +10,7 @@ import { finish, type MatchSummary } from './match-parts.js';
 import { replayMatch } from './match-replay.js';
 import { fileSha256, type MatchState, readState, stateFile, stateKey, writeState } from './match-state.js';
 import { RowCapture, teeOutput } from './row-capture.js';
-import type { MatchInputs, MatchPlan } from './run-match.js';
+import type { MatchInputs, MatchPlan } from './match-plan.js';
 
 /** How long a run waits for a sync storing a page to let go of the archive's write lock, and how often it asks. */
 const HORIZON_WAIT_MS = 30_000;

@@ -11,7 +11,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
-import type { MatchPlan, RecallSource } from './run-match.js';
+import type { MatchPlan, RecallSource } from './match-plan.js';
 import type { MatchCounts } from './stream-match.js';
 
 /** What a run found, for its last line: the counts, and the catalogue's rows and rejected barcodes. */

@@ -13,7 +13,7 @@ import { casesLine } from '../matching/open-cases.js';
 import { matchRowsSpec, type MatchSummary } from './match-parts.js';
 import type { MatchState, RecallRows } from './match-state.js';
 import { captureOnly, RowCapture } from './row-capture.js';
-import type { MatchInputs, MatchPlan } from './run-match.js';
+import type { MatchInputs, MatchPlan } from './match-plan.js';
 import { type MatchCounts, streamMatchRows } from './stream-match.js';
 
 /** The archive's order, as records() lists it: published_at newest first (none last), then id, highest first. */

@@ -2,10 +2,8 @@
 import type { RecallFeedClient } from '../../api/client.js';
 import { BOUNDS } from '../../api/constants.js';
 import { groupDigits } from '../../output/numbers.js';
-import type { RecordFilter } from '../../filters/record-filter.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
-import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
@@ -14,47 +12,17 @@ import type { StreamedCatalogue } from '../../match/stream-matches.js';
 import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
-import { inBatches, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { caseOpener, type CaseOpener, casesLine } from '../matching/open-cases.js';
-import { caseSla, type Sla } from '../matching/sla.js';
+import { inBatches, writing } from '../../runtime/archive/archive-file.js';
+import { caseOpener, casesLine } from '../matching/open-cases.js';
+import { caseSla } from '../matching/sla.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
-import { type MatchWatchPlan, watchMatch } from './watch-match.js';
+import { watchMatch } from './watch-match.js';
+import type { MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
-/** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
-export type RecallSource =
-  | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
-  | { kind: 'archive'; db: DbChoice; sources: string[] | undefined; sinceUs: number | undefined };
-
-export interface MatchPlan {
-  catalog: string;
-  map: ColumnMap;
-  recalls: RecallSource;
-  filter: RecordFilter;
-  exitCode: boolean;
-  formulaGuard: boolean;
-  bom: boolean;
-  /** `match --watch`: its polls of the feed (interval, state, actions) and how its rows are written. */
-  watch: MatchWatchPlan | undefined;
-  /** `--explain`: each row says which rule fired on which normalised values. */
-  explain?: boolean;
-  /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
-  openCases?: CasesPlan | undefined;
-  /** `--learned <file>`: what match --learn learned (default: beside the catalogue, when there is one). */
-  learned?: string | undefined;
-  /** `--archive --full`: check every recall, not only those stored since the last run (and keep this run's state). */
-  full?: boolean;
-}
-
-/** `--open-cases`: the key column (--key), the levels that open a case (--level), the deadline (--sla), and with --watch the archive (--db). */
-export interface CasesPlan {
-  key: string | undefined;
-  db: DbChoice;
-  levels?: readonly ('match' | 'possible')[];
-  sla?: Sla | undefined;
-}
+export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
 /**
  * What a match uses: its output, chosen first; the archive it reads (writes, opening cases); with --watch --open-cases
@@ -123,15 +91,6 @@ async function matchAll(
   status.stop();
   return counts;
 }
-
-/**
- * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch and --open-cases
- * (a case needs its row's key, a watch checks every poll against it), with the opener of its cases from the archive;
- * `head`: only the header checked, the rows read once the output is known (streamed, or indexed for a table).
- */
-export type MatchInputs =
-  | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }
-  | { kind: 'head' };
 
 /**
  * What a match reads before its run's output, client or archive open: the catalogue's header at least (a bad file
