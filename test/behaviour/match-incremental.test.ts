@@ -74,15 +74,17 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
 
     // 100 new recalls; 20 matched ones given a new version that no longer names their products, 10 a new title.
     const matched = [...new Set(firstRows.map((l) => (JSON.parse(l) as Rec).recall_id as number))];
-    const gone = matched.slice(0, 20).map((id): Rec => ({
-      ...all.find((r) => r.id === id),
-      standard_identifiers_and_barcodes: [],
-      product_model_numbers: [],
-      product_brand: 'Nobody',
-      product_name: 'nothing',
-      alert_title: 'nothing',
-      product_description: '',
-    }));
+    const gone = matched.slice(0, 20).map(
+      (id): Rec => ({
+        ...all.find((r) => r.id === id),
+        standard_identifiers_and_barcodes: [],
+        product_model_numbers: [],
+        product_brand: 'Nobody',
+        product_name: 'nothing',
+        alert_title: 'nothing',
+        product_description: '',
+      }),
+    );
     const retitled = matched.slice(20, 30).map((id) => ({ ...all.find((r) => r.id === id), alert_title: 'Retitled' }));
     await store(archive.db, [...all.slice(500, 600), ...gone, ...retitled]);
     const after = await compare(['-f', 'jsonl'], 130);
@@ -154,6 +156,15 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     for (const file of stateFiles(cache)) writeFileSync(file, '{"format":1,"key":');
     await same([], 'checking every recall: its state was unreadable');
     await same([], 'checked 0 recalls new or changed');
+
+    // A cache that cannot be written: said, and the run's answer stands.
+    const blocked = path.join(dir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const args = ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl'];
+    const unkept = await runMain(args, { env: { RECALL_FEED_CACHE_DIR: blocked } });
+    expect(unkept.code, unkept.stderr).toBe(0);
+    expect(unkept.stderr).toContain("could not keep match's state");
+    expect(unkept.stdout).toBe((await run([])).stdout);
   });
 
   it('--open-cases: an incremental run opens the new pairs, as a full run would; a full run after it opens none', async () => {
