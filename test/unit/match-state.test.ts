@@ -25,8 +25,12 @@ const inputs: StateInputs = {
 };
 
 function state(key: string): MatchState {
-  const row: Record<string, unknown> = Object.assign(Object.create(null), { level: 'match', recall_id: 7 });
-  row['constructor'] = 'a catalogue column';
+  // A catalogue header is data: it may be named as an Object.prototype member.
+  const row: Record<string, unknown> = Object.assign(Object.create(null), {
+    level: 'match',
+    recall_id: 7,
+    constructor: 'a catalogue column',
+  });
   return {
     format: 1,
     key,
@@ -68,7 +72,7 @@ describe('match state', () => {
     expect(JSON.stringify(read.state)).toBe(JSON.stringify(state(key)));
     const row = read.state.recalls[0]![2][0]!;
     expect(Object.getPrototypeOf(row)).toBe(null);
-    expect(row['constructor']).toBe('a catalogue column');
+    expect(Object.getOwnPropertyDescriptor(row, 'constructor')?.value).toBe('a catalogue column');
   });
 
   it('anything but a whole state of this key is unreadable, and a missing file is missing', async () => {
