@@ -157,6 +157,11 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     await same([], 'checking every recall: its state was unreadable');
     await same([], 'checked 0 recalls new or changed');
 
+    // --full is for the archive only.
+    const live = await runMain(['match', '--catalog', catalog, '--full']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('--full works with match --archive');
+
     // A cache that cannot be written: said, and the run's answer stands.
     const blocked = path.join(dir, 'not-a-folder');
     writeFileSync(blocked, '');
