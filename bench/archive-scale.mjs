@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import pg from 'pg';
 import { postgresBinDir, startCluster } from '../test/helpers/pg-cluster.mjs';
 import { Claims, median, ROOT, ratio, requireBuild, table, tempDir } from './lib/common.mjs';
+import { CATALOGUE_ROWS, DAILY_NEW, DAILY_UPDATED, incrementalMatchFigure } from './lib/archive-match.mjs';
 
 const MILLION = process.argv.includes('--million');
 /** PostgreSQL alone (its build is the long one to repeat); --sqlite-only is the other half. */
@@ -21,6 +22,9 @@ const SEARCH = 'listeria';
 const BY = ['source', 'severity', 'day'];
 const YEAR_MS = 365 * 24 * 3_600_000;
 const START = Date.parse('2026-11-01T00:00:00Z');
+/** Days of the incremental match figure (each a small sync, an incremental run and a --full run); 0 skips it. */
+const MATCH_DAYS = Number(process.env.BENCH_MATCH_DAYS ?? 3);
+const MATCH_GOAL_MS = 5000;
 
 const claims = new Claims('archive-scale');
 const cleanups = [];
@@ -48,13 +52,18 @@ async function archiveModule() {
   return import(out);
 }
 
-/** The sandbox's generator, one recall at a time (realistic field sizes), published over the past year. */
-async function* pages(count) {
+/** Recall `j` of the sandbox's generator (realistic field sizes): the archive's are published over the past year, later ones since. */
+async function recallMaker(count) {
   const { generateArrival } = await import('../dist/sandbox/data.js');
+  return (j) =>
+    generateArrival(7, j, 1_000_000 + j, j < count ? START - YEAR_MS + Math.floor((j / count) * YEAR_MS) : START + j);
+}
+
+async function* pages(count) {
+  const recall = await recallMaker(count);
   for (let i = 0; i < count; i += PAGE) {
     const page = [];
-    for (let j = i; j < Math.min(i + PAGE, count); j++)
-      page.push(generateArrival(7, j, 1_000_000 + j, START - YEAR_MS + Math.floor((j / count) * YEAR_MS)));
+    for (let j = i; j < Math.min(i + PAGE, count); j++) page.push(recall(j));
     yield page;
   }
 }
@@ -209,8 +218,25 @@ try {
   const { openArchive } = await archiveModule();
   const rows = [];
   const builds = [];
+  const dir = tempDir('archive-scale');
+  const matchRows = [];
+  const matchFigure = async (engine, db) =>
+    MATCH_DAYS > 0 &&
+    matchRows.push([
+      engine,
+      await incrementalMatchFigure({
+        engine,
+        db,
+        open: () => openArchive(db, { create: false }),
+        recall: await recallMaker(RECORDS),
+        records: RECORDS,
+        rounds: MATCH_DAYS,
+        dir,
+        claims,
+        load,
+      }),
+    ]);
   if (!PG_ONLY) {
-    const dir = tempDir('archive-scale');
     const file = path.join(dir, 'scale.db');
     const sqlite = await openArchive(file, { create: true });
     const built = await fill(sqlite, 'SQLite');
@@ -222,6 +248,7 @@ try {
     const reader = await openArchive(file, { readOnly: true });
     cleanups.push(() => reader.close());
     rows.push(...(await measure('SQLite', reader, sqliteRawStats(file))));
+    await matchFigure('SQLite', file);
   }
 
   const admin = process.argv.includes('--sqlite-only') ? undefined : await pgUrl();
@@ -235,6 +262,8 @@ try {
     const pgReader = await openArchive(url, { readOnly: true });
     cleanups.push(() => pgReader.close());
     rows.push(...(await measure('PostgreSQL', pgReader, await pgRawStats(url), await pgSchema5Stats(url))));
+    await pgReader.close();
+    await matchFigure('PostgreSQL', url);
   } else claims.note('PostgreSQL skipped: --sqlite-only, or no RECALL_FEED_TEST_PG and no local installation');
 
   console.log(`\n${fmt(RECORDS)} recalls, medians of ${ROUNDS} (load ${load()}):`);
@@ -251,6 +280,31 @@ try {
       ]),
     ),
   );
+  if (matchRows.length > 0) {
+    console.log(
+      `\nmatch --archive of ${fmt(CATALOGUE_ROWS)} catalogue rows after a day's sync (${fmt(DAILY_NEW)} new, ${fmt(DAILY_UPDATED)} new versions), medians of ${MATCH_DAYS} days (load ${load()}):`,
+    );
+    console.log(
+      table(
+        ['engine', 'incremental s', 'CPU s', 'peak RSS MB', '--full s', '--full CPU s', 'ratio'],
+        matchRows.map(([engine, f]) => [
+          engine,
+          (f.ms / 1000).toFixed(2),
+          f.cpu.toFixed(2),
+          f.rssMB.toFixed(0),
+          (f.base / 1000).toFixed(1),
+          f.fullCpu.toFixed(1),
+          f.ratio,
+        ]),
+      ),
+    );
+    for (const [engine, f] of matchRows)
+      claims.check(
+        `${engine}: a daily incremental match --archive of ${fmt(CATALOGUE_ROWS)} rows at most ${MATCH_GOAL_MS / 1000} s`,
+        f.ms <= MATCH_GOAL_MS,
+        `${(f.ms / 1000).toFixed(2)} s (${f.ratio} the --full run)`,
+      );
+  }
   const statsGoal = (STATS_GOAL_MS_AT_1M * RECORDS) / 1_000_000;
   for (const [engine, what, f, base] of rows) {
     if (what.startsWith('stats') && base === RAW_BASELINE) {

@@ -25,6 +25,10 @@ export const OTHER_ENVIRONMENT: readonly (readonly [string, string])[] = [
     'the folder of config.json (default: the platform config folder, $XDG_CONFIG_HOME on Linux)',
   ],
   ['XDG_DATA_HOME', 'where the default archive lives: $XDG_DATA_HOME/recall-feed/recalls.db'],
+  [
+    'RECALL_FEED_CACHE_DIR',
+    "the folder of match --archive's state (default: the platform cache folder, $XDG_CACHE_HOME/recall-feed on Linux)",
+  ],
   ['PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE', 'what a postgres:// URL leaves out, as libpq reads them'],
   [
     'HTTPS_PROXY, HTTP_PROXY, NO_PROXY',

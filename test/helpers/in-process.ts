@@ -105,6 +105,8 @@ export async function runMain(args: string[], opts: MainOptions = {}): Promise<M
   const env: Record<string, string | undefined> = { TERM: 'dumb', ...opts.env };
   // Never the user's own config: without a dir of its own the store falls back to the real home.
   if (!env.RECALL_FEED_CONFIG_DIR) env.RECALL_FEED_CONFIG_DIR = tempDir('rf-config-');
+  // Nor the user's cache (match --archive keeps its state there).
+  if (!('RECALL_FEED_CACHE_DIR' in env)) env.RECALL_FEED_CACHE_DIR = tempDir('rf-cache-');
   const ctx: Context = {
     stdout,
     stderr,

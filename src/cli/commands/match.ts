@@ -29,6 +29,7 @@ function declareMatch(cmd: NewCommand) {
     .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
+    .option('--full', 'with --archive: check every recall again, not only those stored since the last run')
     .option('--open-cases', 'open a case in the archive for each new match or possible pair (see `cases`)')
     .option(
       '--key <column>',
@@ -133,6 +134,8 @@ type MatchRun =
   | { kind: 'match'; plan: MatchPlan };
 
 async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: SessionPlanInput): Promise<MatchRun> {
+  if (opts.full && (!opts.archive || opts.learn || opts.quality))
+    throw new UsageError('--full works with match --archive', 'it checks every recall of the archive again');
   if (opts.learn) return { kind: 'learn', plan: planLearn(opts) };
   if (opts.quality) return { kind: 'quality', plan: planQuality(opts, now) };
   const [{ planFeedWatch }, { chooseFormat }] = await Promise.all([
@@ -199,6 +202,7 @@ export function planMatch(
       : undefined,
     explain: opts.explain ?? false,
     learned: opts.learned,
+    full: opts.full ?? false,
   };
 }
 

@@ -1,64 +1,28 @@
 // Runs `match`: reads and indexes the catalogue, then checks each recall of the live window or the archive against it.
 import type { RecallFeedClient } from '../../api/client.js';
 import { BOUNDS } from '../../api/constants.js';
-import { groupDigits, counted } from '../../output/numbers.js';
-import type { RecordFilter } from '../../filters/record-filter.js';
+import { groupDigits } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
-import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
-import { asUsageError, loadCatalogue } from '../matching/load-catalogue.js';
+import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
 import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
-import { CatalogueIndex, type Match } from '../../match/matcher.js';
-import { inBatches, writing, type DbChoice } from '../../runtime/archive/archive-file.js';
-import { caseOpener, type CaseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
-import { caseSla, type Sla } from '../matching/sla.js';
-import { MatchesFoundError } from '../../runtime/cli-errors.js';
+import type { CatalogueIndex, Match } from '../../match/matcher.js';
+import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
+import { inBatches, writing } from '../../runtime/archive/archive-file.js';
+import { caseOpener, casesLine } from '../matching/open-cases.js';
+import { caseSla } from '../matching/sla.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import {
-  byLevelThenSeverity,
-  matchColumns,
-  matchRow,
-  matchTableColumns,
-  reportCatalogue,
-} from '../matching/match-rows.js';
-import { type MatchWatchPlan, watchMatch } from './watch-match.js';
+import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
+import { watchMatch } from './watch-match.js';
+import type { MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
-/** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
-export type RecallSource =
-  | { kind: 'live'; sources: string[] | undefined; hours: number | undefined }
-  | { kind: 'archive'; db: DbChoice; sources: string[] | undefined; sinceUs: number | undefined };
-
-export interface MatchPlan {
-  catalog: string;
-  map: ColumnMap;
-  recalls: RecallSource;
-  filter: RecordFilter;
-  exitCode: boolean;
-  formulaGuard: boolean;
-  bom: boolean;
-  /** `match --watch`: its polls of the feed (interval, state, actions) and how its rows are written. */
-  watch: MatchWatchPlan | undefined;
-  /** `--explain`: each row says which rule fired on which normalised values. */
-  explain?: boolean;
-  /** `--open-cases`: the key column (--key) and, with --watch, the archive (--db) the cases go to. */
-  openCases?: CasesPlan | undefined;
-  /** `--learned <file>`: what match --learn learned (default: beside the catalogue, when there is one). */
-  learned?: string | undefined;
-}
-
-/** `--open-cases`: the key column (--key), the levels that open a case (--level), the deadline (--sla), and with --watch the archive (--db). */
-export interface CasesPlan {
-  key: string | undefined;
-  db: DbChoice;
-  levels?: readonly ('match' | 'possible')[];
-  sla?: Sla | undefined;
-}
+export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
 /**
  * What a match uses: its output, chosen first; the archive it reads (writes, opening cases); with --watch --open-cases
@@ -97,14 +61,7 @@ async function matchAll(
 ) {
   const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
   await output.write(async (sink) => {
-    const renderer = sink.renderer({
-      tableColumns: matchTableColumns(catalogue, plan.explain),
-      csvColumns: matchColumns(catalogue, plan.explain),
-      columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
-      formulaGuard: plan.formulaGuard,
-      bom: plan.bom,
-      wholeHeaders: true,
-    });
+    const renderer = sink.renderer(matchRowsSpec(plan, catalogue));
     // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
     // within each). The machine formats stream as found.
     const held: Record<string, unknown>[] | undefined = output.format.forPeople ? [] : undefined;
@@ -136,26 +93,6 @@ async function matchAll(
 }
 
 /**
- * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch and --open-cases
- * (a case needs its row's key, a watch checks every poll against it), with the opener of its cases from the archive;
- * `head`: only the header checked, the rows read once the output is known (streamed, or indexed for a table).
- */
-export type MatchInputs =
-  | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }
-  | { kind: 'head' };
-
-/** The catalogue read and indexed: a bad file, or a --key it lacks, costs no quota and writes nothing. */
-async function indexCatalogue(
-  plan: MatchPlan,
-  status: StatusReporter,
-): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
-  const catalogue = await loadCatalogue(plan.catalog, plan.map);
-  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
-}
-
-/**
  * What a match reads before its run's output, client or archive open: the catalogue's header at least (a bad file
  * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue (a --key it lacks is refused
  * first), and from the archive with --open-cases the cases' deadline too (a bad case-sla is refused before the
@@ -174,22 +111,28 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
   return { kind: 'indexed', catalogue, index, opener };
 }
 
-/**
- * Which recalls the counts are over, said with them: a digest counts the recalls stored in its period, so the two
- * agree only when they look at the same recalls, and each says which it looked at.
- */
-function windowText(source: RecallSource): string {
-  if (source.kind === 'live') return `published in the last ${source.hours ?? BOUNDS.hoursMax} h`;
-  return source.sinceUs === undefined
-    ? 'in the archive'
-    : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
-}
-
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
 export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
-  if (inputs.kind === 'indexed') return runIndexed(plan, session, inputs);
+  if (plan.watch && inputs.kind === 'indexed')
+    return watchMatch(plan.watch, inputs.catalogue, inputs.index, session, plan.openCases);
+  if (plan.recalls.kind === 'archive') {
+    // Each run keeps what it found, so the next checks only the recalls stored since (docs/matching.md).
+    const { incrementalMatch } = await import('./incremental-match.js');
+    return incrementalMatch(plan, inputs, session, (output) => fullMatch(plan, inputs, session, output));
+  }
+  finish(plan, session, await fullMatch(plan, inputs, session));
+}
+
+/** Every recall of the window checked; `chosen`: the output (match --archive's keeps the rows it writes). */
+async function fullMatch(
+  plan: MatchPlan,
+  inputs: MatchInputs,
+  session: Session,
+  chosen?: RecordOutput,
+): Promise<MatchSummary> {
+  if (inputs.kind === 'indexed') return runIndexed(plan, session, inputs, chosen);
   // The format was chosen before the archive was opened or a request sent (matchUses): a bad -f or -o costs nothing.
-  const output = await session.output();
+  const output = chosen ?? (await session.output());
   if (!(await streams(plan.catalog, output.format)))
     return runIndexed(plan, session, { kind: 'indexed', ...(await indexCatalogue(plan, session.status)) }, output);
   const { ctx, status } = session;
@@ -213,7 +156,8 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
   }
   for (const warning of warnings) status.warn(warning);
   const { rejectedTotal, uncheckedTotal } = read.census;
-  finish(plan, session, counts, { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal });
+  const shape = { headers: read.headers, columns: read.columns, sha256: read.sha256 };
+  return { counts, catalogue: { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal }, shape };
 }
 
 /** The live window's pages as batches, with the window's size. */
@@ -234,9 +178,8 @@ async function runIndexed(
   session: Session,
   { catalogue, index, opener }: Extract<MatchInputs, { kind: 'indexed' }>,
   chosen?: RecordOutput,
-): Promise<void> {
+): Promise<MatchSummary> {
   const { ctx } = session;
-  if (plan.watch) return watchMatch(plan.watch, catalogue, index, session, plan.openCases);
   const output = chosen ?? (await session.output());
   const source = plan.recalls;
   const status = session.status;
@@ -264,23 +207,6 @@ async function runIndexed(
   }
   const rejected = index.rejected.filter((r) => !r.unchecked).length;
   const unchecked = index.rejected.length - rejected;
-  finish(plan, session, counts, { rows: catalogue.rows.length, rejected, unchecked });
-}
-
-/** The run's last line (the counts, and the window they are over) and its exit code. */
-function finish(
-  plan: MatchPlan,
-  session: Session,
-  counts: MatchCounts,
-  catalogue: { rows: number; rejected: number; unchecked: number },
-): void {
-  session.ctx.ops?.counts({ fetched: counts.fetched });
-  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
-  const { rejected, unchecked } = catalogue;
-  const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
-  const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
-  session.status.note(
-    `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
-  );
-  if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
+  const shape = { headers: catalogue.headers, columns: catalogue.columns, sha256: catalogue.sha256 };
+  return { counts, catalogue: { rows: catalogue.rows.length, rejected, unchecked }, shape };
 }

@@ -1,4 +1,4 @@
-// Where the config file lives: RECALL_FEED_CONFIG_DIR, else the platform's config directory.
+// Where the config file lives (RECALL_FEED_CONFIG_DIR, else the platform's config folder), and the cache folder.
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,4 +18,16 @@ export function defaultConfigDir(env: Env = process.env, platform = process.plat
 /** The config file: `<dir>/config.json`, where dir is RECALL_FEED_CONFIG_DIR or the platform's default. */
 export function configFilePath(dir: string | undefined, env?: Env): string {
   return path.join(path.resolve(dir ?? defaultConfigDir(env)), 'config.json');
+}
+
+/**
+ * The folder of what recall-feed keeps only to go faster (match --archive's state): RECALL_FEED_CACHE_DIR, else the
+ * platform's cache folder ($XDG_CACHE_HOME or ~/.cache on Linux). Anything in it may be deleted at any time.
+ */
+export function cacheFolder(env: Env, platform = process.platform, home = env.HOME || os.homedir()): string {
+  if (env.RECALL_FEED_CACHE_DIR) return path.resolve(env.RECALL_FEED_CACHE_DIR);
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'recall-feed');
+  if (platform === 'win32')
+    return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'recall-feed', 'Cache');
+  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'recall-feed');
 }

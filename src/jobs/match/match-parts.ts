@@ -1,0 +1,73 @@
+// What a full and an incremental `match --archive` share: the catalogue indexed, the rows' renderer, the last line.
+import { BOUNDS } from '../../api/constants.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import { CatalogueIndex } from '../../match/matcher.js';
+import { counted, groupDigits } from '../../output/numbers.js';
+import { MatchesFoundError } from '../../runtime/cli-errors.js';
+import type { RowsSpec } from '../../runtime/files/record-output.js';
+import type { Session } from '../../runtime/session.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
+import { loadCatalogue } from '../matching/load-catalogue.js';
+import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
+import { keyColumn } from '../matching/open-cases.js';
+import type { MatchPlan, RecallSource } from './match-plan.js';
+import type { MatchCounts } from './stream-match.js';
+
+/** What a run found, for its last line: the counts, and the catalogue's rows and rejected barcodes. */
+export interface MatchSummary {
+  counts: MatchCounts;
+  catalogue: { rows: number; rejected: number; unchecked: number };
+  /** The catalogue's header as read, and the sha256 of its bytes: what an incremental run keeps of it. */
+  shape?: Pick<Catalogue, 'headers' | 'columns' | 'sha256'>;
+}
+
+/** The catalogue read and indexed: a bad file, or a --key it lacks, costs no quota and writes nothing. */
+export async function indexCatalogue(
+  plan: Pick<MatchPlan, 'catalog' | 'map' | 'openCases' | 'learned'>,
+  status: StatusReporter,
+): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
+  const catalogue = await loadCatalogue(plan.catalog, plan.map);
+  if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
+}
+
+/** How match rows are rendered: the columns of this catalogue's header, and the plan's csv options. */
+export function matchRowsSpec(
+  plan: Pick<MatchPlan, 'explain' | 'formulaGuard' | 'bom'>,
+  catalogue: Pick<Catalogue, 'headers' | 'columns'>,
+): RowsSpec {
+  return {
+    tableColumns: matchTableColumns(catalogue, plan.explain),
+    csvColumns: matchColumns(catalogue, plan.explain),
+    columnKinds: { catalog_line: 'integer', recall_id: 'integer', published_at: 'timestamp' },
+    formulaGuard: plan.formulaGuard,
+    bom: plan.bom,
+    wholeHeaders: true,
+  };
+}
+
+/**
+ * Which recalls the counts are over, said with them: a digest counts the recalls stored in its period, so the two
+ * agree only when they look at the same recalls, and each says which it looked at.
+ */
+function windowText(source: RecallSource): string {
+  if (source.kind === 'live') return `published in the last ${source.hours ?? BOUNDS.hoursMax} h`;
+  return source.sinceUs === undefined
+    ? 'in the archive'
+    : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
+}
+
+/** The run's last line (the counts, and the window they are over) and its exit code. */
+export function finish(plan: MatchPlan, session: Session, { counts, catalogue }: MatchSummary): void {
+  session.ctx.ops?.counts({ fetched: counts.fetched });
+  const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
+  const { rejected, unchecked } = catalogue;
+  const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
+  const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
+  session.status.note(
+    `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+  );
+  if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
+}

@@ -1,0 +1,147 @@
+// An incremental `match --archive`: the recalls stored since the last run checked, the rest of its rows carried over.
+import { micros } from '../../archive/record-columns.js';
+import type { ArchiveQuery, ArchiveStore } from '../../archive/store.js';
+import { CatalogueReadError } from '../../match/catalogue.js';
+import type { Match } from '../../match/matcher.js';
+import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
+import { writing } from '../../runtime/archive/archive-file.js';
+import { declaredStore, type Session } from '../../runtime/session.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
+import { usageErrorOf } from '../matching/load-catalogue.js';
+import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
+import { casesLine } from '../matching/open-cases.js';
+import { matchRowsSpec, type MatchSummary } from './match-parts.js';
+import type { MatchState, RecallRows } from './match-state.js';
+import { captureOnly, RowCapture } from './row-capture.js';
+import type { MatchInputs, MatchPlan } from './match-plan.js';
+import { type MatchCounts, streamMatchRows } from './stream-match.js';
+
+/** The archive's order, as records() lists it: published_at newest first (none last), then id, highest first. */
+export function archiveOrder(a: RecallRows, b: RecallRows): number {
+  const [ia, pa] = a;
+  const [ib, pb] = b;
+  if (pa !== pb) {
+    if (pa === null) return 1;
+    if (pb === null) return -1;
+    return pb - pa;
+  }
+  return ib - ia;
+}
+
+/** Rows written at once: a big carried-over listing goes out in pieces, as a full run's batches do. */
+const WRITE_BATCH = 1000;
+
+/**
+ * The rows of `recalls` as a full run finds them: with the catalogue indexed in memory when it already is
+ * (--open-cases), else streamed. Its warnings are said as a full run says them. A catalogue whose bytes are not
+ * those of the state's key is refused, as a full run refuses one that changes while read.
+ */
+async function matchRecalls(
+  plan: MatchPlan,
+  inputs: MatchInputs,
+  session: Session,
+  recalls: Record<string, unknown>[],
+  sha256: string,
+): Promise<Map<number, Record<string, unknown>[]>> {
+  const capture = new RowCapture();
+  if (recalls.length === 0) return capture.byRecall;
+  const { status, ctx } = session;
+  let read: string | undefined;
+  // Streamed past an index of these few recalls, whatever its size: cheaper than indexing the whole catalogue for them
+  // (measured in bench/archive-scale.mjs), and the same rows (the streaming path's tests).
+  if (inputs.kind === 'head') {
+    const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+    const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+    const batches = (async function* () {
+      yield { records: recalls };
+    })();
+    const output = captureOnly(capture);
+    read = (await streamMatchRows(plan, batches, () => true, learned, output, counts, status, ctx.signal)).sha256;
+  } else {
+    const { catalogue, index } = inputs;
+    reportCatalogue(catalogue, index.rejected, status);
+    read = catalogue.sha256;
+    for (const recall of recalls)
+      capture.add(index.match(recall, { explain: plan.explain }).map((m) => matchRow(m, recall, plan.explain)));
+  }
+  if (read !== sha256)
+    throw usageErrorOf(
+      new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
+    );
+  return capture.byRecall;
+}
+
+/** `match --open-cases`: every pair of the listing offered to the opener, in its order, as a full run offers them. */
+async function openCases(
+  rows: Record<string, unknown>[],
+  inputs: MatchInputs,
+  archive: ArchiveStore,
+  session: Session,
+) {
+  if (inputs.kind !== 'indexed' || !inputs.opener) return;
+  const { opener, catalogue } = inputs;
+  const byLine = new Map(catalogue.rows.map((row) => [row.line, row]));
+  for (const row of rows) {
+    const catalogueRow = byLine.get(row.catalog_line as number);
+    if (row.level === 'excluded' || !catalogueRow) continue;
+    const match = { level: row.level, reason: row.reason, row: catalogueRow } as Match;
+    opener.add(match, { id: row.recall_id, alert_title: row.alert_title, published_at: row.published_at });
+  }
+  const { status, ctx } = session;
+  status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
+}
+
+/**
+ * The run from `state` up to the archive's commit stamp `horizonMs`: the recalls first stored or given a new version
+ * in between (docs/digest.md: the period is of commit stamps, so a write in flight is in the next run's) are checked
+ * again and replace their rows; rows of recalls now before --since drop out. Writes the listing; returns its summary
+ * and the state's next recalls.
+ */
+export async function replayMatch(
+  plan: MatchPlan,
+  inputs: MatchInputs,
+  session: Session,
+  state: MatchState,
+  horizonMs: number,
+  sha256: string,
+): Promise<{ summary: MatchSummary; recalls: RecallRows[] }> {
+  const { status } = session;
+  const archive = declaredStore(session);
+  const source = plan.recalls as Extract<MatchPlan['recalls'], { kind: 'archive' }>;
+  const period = { fromMs: state.horizonMs, toMs: horizonMs };
+  const since = source.sinceUs;
+  const inWindow = (us: number | null) => since === undefined || (us !== null && us >= since);
+  // Every recall given a new version loses its rows, even one the filters now leave out; the ones they keep are checked.
+  const changed = await archive.storedIn(period, {});
+  const query: ArchiveQuery = { sinceUs: since, sources: source.sources, filter: plan.filter };
+  const stored = await archive.storedIn(period, query);
+  const fresh = [...stored.new, ...stored.updated].filter((r) => inWindow(micros(r.published_at)));
+  const found = await matchRecalls(plan, inputs, session, fresh, sha256);
+  const kept = new Map<number, RecallRows>();
+  for (const entry of state.recalls) if (inWindow(entry[1])) kept.set(entry[0], entry);
+  for (const recall of [...changed.new, ...changed.updated]) kept.delete(recall.id as number);
+  const carried = [...kept.values()].reduce((n, [, , rows]) => n + rows.length, 0);
+  for (const [id, rows] of found) kept.set(id, [id, micros(rows[0]?.published_at), rows]);
+  const recalls = [...kept.values()].sort(archiveOrder);
+  const rows = recalls.flatMap(([, , r]) => r);
+  const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  for (const row of rows)
+    if (row.level === 'match' || row.level === 'possible' || row.level === 'excluded') counts[row.level]++;
+  // The archive filters in its query: every recall it lists is checked.
+  counts.fetched = counts.checked = (await archive.stats(query, [])).total;
+  const output = await session.output();
+  await output.write(async (sink) => {
+    const renderer = sink.renderer(matchRowsSpec(plan, state.catalogue));
+    const listed = output.format.forPeople ? [...rows].sort(byLevelThenSeverity) : rows;
+    for (let i = 0; i === 0 || i < listed.length; i += WRITE_BATCH)
+      await status.around(() => renderer.write(listed.slice(i, i + WRITE_BATCH)));
+    await renderer.end();
+  });
+  await openCases(rows, inputs, archive, session);
+  for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
+  status.note(
+    `match --archive: checked ${fresh.length} recalls new or changed since ${new Date(state.horizonMs).toISOString()}; ${carried} results carried over`,
+  );
+  const { headers: _h, columns: _c, ...catalogue } = state.catalogue;
+  return { summary: { counts, catalogue }, recalls };
+}

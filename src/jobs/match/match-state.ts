@@ -1,0 +1,131 @@
+// match --archive's state between runs: the file in the cache folder, its key, and reading and writing it safely.
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import type { Catalogue } from '../../match/catalogue.js';
+import type { RecordFilter } from '../../filters/record-filter.js';
+import { cacheFolder } from '../../runtime/config/paths.js';
+import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
+import { TOOL_VERSION } from '../../runtime/tool-version.js';
+
+/** Bumped when what the file holds changes shape: a file of another format is read as none. */
+const STATE_FORMAT = 1;
+
+/** One recall's rows: its id, its published_at in µs as the archive orders it (null: none), its rows as written. */
+export type RecallRows = [id: number, publishedUs: number | null, rows: Record<string, unknown>[]];
+
+export interface MatchState {
+  format: typeof STATE_FORMAT;
+  key: string;
+  /** The archive's commit stamp (ms) below which every write had been checked. */
+  horizonMs: number;
+  /** The --since bound (µs) the rows cover; null: the whole archive. */
+  sinceUs: number | null;
+  /** The catalogue as the run that wrote the state read it: what the output's columns and the last line need. */
+  catalogue: {
+    headers: string[];
+    columns: Catalogue['columns'];
+    rows: number;
+    rejected: number;
+    unchecked: number;
+  };
+  /** The recalls with rows, in any order. */
+  recalls: RecallRows[];
+}
+
+/** What decides a run's answers besides the recalls: any change to one is another state, so a full run. */
+export interface StateInputs {
+  archive: string;
+  schema: string | undefined;
+  catalogueSha256: string;
+  learnedSha256: string | null;
+  map: ColumnMap;
+  sources: readonly string[] | undefined;
+  filter: RecordFilter;
+  explain: boolean;
+}
+
+/** sha256 of a file's bytes in hex; null when it does not exist. */
+export async function fileSha256(file: string): Promise<string | null> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The state's key: the inputs and the tool's version (an upgrade may change the matching rules, so it checks every
+ * recall again). The archive is named as people see it, never with a password.
+ */
+export function stateKey(inputs: StateInputs): string {
+  const { archive, schema, catalogueSha256, learnedSha256, map, sources, filter, explain } = inputs;
+  const parts = [STATE_FORMAT, TOOL_VERSION, archive, schema ?? null, catalogueSha256, learnedSha256];
+  const rest = [Object.entries(map).sort(), sources ?? null, Object.entries(filter).sort(), explain];
+  return createHash('sha256')
+    .update(JSON.stringify([...parts, ...rest]))
+    .digest('hex');
+}
+
+/** `<cache folder>/match-state/<key>.json`. */
+export function stateFile(env: Record<string, string | undefined>, key: string): string {
+  return path.join(cacheFolder(env), 'match-state', `${key}.json`);
+}
+
+const isRow = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function recallRows(v: unknown): v is RecallRows {
+  if (!Array.isArray(v) || v.length !== 3) return false;
+  const [id, us, rows] = v as unknown[];
+  return (
+    Number.isInteger(id) &&
+    (us === null || typeof us === 'number') &&
+    Array.isArray(rows) &&
+    (rows as unknown[]).every(isRow)
+  );
+}
+
+/** Checks what was parsed, and gives rows back the prototype-free shape matchRow gives them (headers are data). */
+function validState(v: unknown, key: string): MatchState | undefined {
+  if (!isRow(v) || v.format !== STATE_FORMAT || v.key !== key) return undefined;
+  const c = v.catalogue;
+  if (typeof v.horizonMs !== 'number' || !(v.sinceUs === null || typeof v.sinceUs === 'number')) return undefined;
+  if (!isRow(c) || !Array.isArray(c.headers) || !isRow(c.columns)) return undefined;
+  if (![c.rows, c.rejected, c.unchecked].every(Number.isInteger)) return undefined;
+  if (!Array.isArray(v.recalls) || !v.recalls.every(recallRows)) return undefined;
+  for (const entry of v.recalls as RecallRows[])
+    entry[2] = entry[2].map((row) => Object.assign(Object.create(null) as Record<string, unknown>, row));
+  return v as unknown as MatchState;
+}
+
+export type StateRead = { state: MatchState } | { missing: true } | { unreadable: string };
+
+/** The state at `file`: none yet, or unreadable (corrupt, another format, another key) with why; never throws. */
+export async function readState(file: string, key: string): Promise<StateRead> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
+    return { unreadable: (err as Error).message };
+  }
+  try {
+    const state = validState(JSON.parse(text), key);
+    return state ? { state } : { unreadable: 'not a state this version wrote' };
+  } catch {
+    return { unreadable: 'not valid JSON' };
+  }
+}
+
+/**
+ * Replaces the state in one step (a killed run leaves the old file or the new one, never half of one), mode 0600 in
+ * a folder of mode 0700: the rows hold the catalogue's products. Throws the file system's error.
+ */
+export async function writeState(file: string, state: MatchState): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, JSON.stringify(state));
+}

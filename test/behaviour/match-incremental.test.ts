@@ -1,0 +1,246 @@
+// An incremental `match --archive` (only the recalls stored since the last run checked) writes what a --full run writes.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openArchive } from '../../src/archive/open-archive.js';
+import type { ArchivedRecord } from '../../src/archive/store.js';
+import { testArchive } from '../helpers/archive-engines.js';
+import { runMain } from '../helpers/in-process.js';
+import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
+import { ENGINES } from '../helpers/postgres.js';
+import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+type Rec = Record<string, unknown>;
+
+/** Stores `records` as one sync run would: new ones first stored, known ones given a new version. */
+async function store(db: string, records: Rec[]): Promise<void> {
+  const archive = await openArchive(db, { create: true });
+  try {
+    const run = await archive.beginRun({}, Date.now());
+    await archive.upsertPage(records as ArchivedRecord[], run);
+    await archive.finishRun(run, 'ok', Date.now());
+  } finally {
+    await archive.close();
+  }
+}
+
+const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1);
+const stateFiles = (cache: string) =>
+  readdirSync(path.join(cache, 'match-state')).map((f) => path.join(cache, 'match-state', f));
+
+describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+
+  it('after new recalls and new versions: the rows, order and counts of a --full run, in every format', async () => {
+    const archive = await testArchive(engine);
+    const dir = tempDir('rf-incr-');
+    const cache = tempDir('rf-incr-cache-');
+    const all = generatedRecalls(700, 7);
+    const catalog = path.join(dir, 'catalogue.csv');
+    writeFileSync(catalog, generatedCatalogue(all, 600, 3, 4));
+    await store(archive.db, all.slice(0, 500));
+    const run = (args: string[]) =>
+      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, ...args], {
+        env: { RECALL_FEED_CACHE_DIR: cache },
+      });
+    /** The run in question against a --full run of the same archive: same stdout, same last line. */
+    const compare = async (args: string[], checked: number | 'first') => {
+      const incremental = await run(args);
+      expect(incremental.code, incremental.stderr).toBe(0);
+      expect(incremental.stderr).toContain(
+        checked === 'first'
+          ? 'checking every recall: no earlier run'
+          : `checked ${checked} recalls new or changed since`,
+      );
+      const full = await run([...args, '--full']);
+      expect(full.code, full.stderr).toBe(0);
+      expect(full.stderr).toContain('checking every recall: --full');
+      expect(incremental.stdout).toBe(full.stdout);
+      expect(lastLine(incremental.stderr)).toBe(lastLine(full.stderr));
+      return full;
+    };
+
+    const first = await run(['-f', 'jsonl']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('checking every recall: no earlier run');
+    const firstRows = first.stdout.trim().split('\n');
+    expect(firstRows.length).toBeGreaterThan(50);
+    // Nothing stored since: every row carried over.
+    await compare(['-f', 'jsonl'], 0);
+
+    // 100 new recalls; 20 matched ones given a new version that no longer names their products, 10 a new title.
+    const matched = [...new Set(firstRows.map((l) => (JSON.parse(l) as Rec).recall_id as number))];
+    const gone = matched.slice(0, 20).map(
+      (id): Rec => ({
+        ...all.find((r) => r.id === id),
+        standard_identifiers_and_barcodes: [],
+        product_model_numbers: [],
+        product_brand: 'Nobody',
+        product_name: 'nothing',
+        alert_title: 'nothing',
+        product_description: '',
+      }),
+    );
+    const retitled = matched.slice(20, 30).map((id) => ({ ...all.find((r) => r.id === id), alert_title: 'Retitled' }));
+    await store(archive.db, [...all.slice(500, 600), ...gone, ...retitled]);
+    const after = await compare(['-f', 'jsonl'], 130);
+    const ids = new Set(
+      after.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as Rec).recall_id),
+    );
+    expect(gone.some((r) => ids.has(r.id))).toBe(false);
+    expect(all.slice(500, 600).some((r) => ids.has(r.id))).toBe(true);
+
+    // --explain and filters are states of their own; the formats share one (a table sorted for people, csv as written).
+    await store(archive.db, all.slice(600, 650));
+    await compare(['-f', 'csv', '--explain'], 'first');
+    await store(archive.db, all.slice(650, 700));
+    await compare(['-f', 'csv', '--explain'], 50);
+    await compare(['-f', 'table'], 100);
+    await compare(['-f', 'csv'], 0);
+    await compare(['-f', 'jsonl', '--severity', 'serious,high'], 'first');
+    await store(archive.db, [
+      { ...all[5], risk_severity: 'low' },
+      { ...all[6], risk_severity: 'serious' },
+    ]);
+    const filtered = await compare(['-f', 'jsonl', '--severity', 'serious,high'], 1);
+    expect(filtered.stdout).not.toContain('"recall_id":1005,');
+
+    // The state: 0600, no password of the archive's URL in it.
+    for (const file of stateFiles(cache)) {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const password = engine === 'postgres' ? new URL(archive.db).password : '';
+      if (password) expect(readFileSync(file, 'utf8')).not.toContain(password);
+    }
+  });
+
+  it('--since moving forward drops older rows; reaching further back, a changed catalogue or a corrupt state: full runs', async () => {
+    const archive = await testArchive(engine);
+    const dir = tempDir('rf-incr-');
+    const cache = tempDir('rf-incr-cache-');
+    const all = generatedRecalls(400, 11);
+    const catalog = path.join(dir, 'catalogue.csv');
+    writeFileSync(catalog, generatedCatalogue(all, 300, 5, 3));
+    await store(archive.db, all);
+    const run = (args: string[]) =>
+      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', ...args], {
+        env: { RECALL_FEED_CACHE_DIR: cache },
+      });
+    const same = async (args: string[], note: string) => {
+      const r = await run(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(note);
+      const full = await run([...args, '--full']);
+      expect(r.stdout).toBe(full.stdout);
+      expect(lastLine(r.stderr)).toBe(lastLine(full.stderr));
+      return r;
+    };
+    expect((await run(['--since', '2026-06-03T00:00:00Z'])).stderr).toContain('checking every recall');
+    const later = await same(['--since', '2026-06-06T00:00:00Z'], 'checked 0 recalls new or changed');
+    const published = (later.stdout.trim().split('\n') as string[]).map((l) => (JSON.parse(l) as Rec).published_at);
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.every((p) => String(p) >= '2026-06-06')).toBe(true);
+    await same(['--since', '2026-06-02T00:00:00Z'], 'checking every recall: --since reaches further back');
+    await same([], 'checking every recall: --since reaches further back');
+    await same([], 'checked 0 recalls new or changed');
+
+    writeFileSync(catalog, `${readFileSync(catalog, 'utf8')}Z1,,,,one more row,,,\n`);
+    await same([], 'checking every recall: no earlier run with this catalogue');
+
+    for (const file of stateFiles(cache)) writeFileSync(file, '{"format":1,"key":');
+    await same([], 'checking every recall: its state was unreadable');
+    await same([], 'checked 0 recalls new or changed');
+
+    // --full is for the archive only.
+    const live = await runMain(['match', '--catalog', catalog, '--full']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('--full works with match --archive');
+
+    // A cache that cannot be written: said, and the run's answer stands.
+    const blocked = path.join(dir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const args = ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl'];
+    const unkept = await runMain(args, { env: { RECALL_FEED_CACHE_DIR: blocked } });
+    expect(unkept.code, unkept.stderr).toBe(0);
+    expect(unkept.stderr).toContain("could not keep match's state");
+    expect(unkept.stdout).toBe((await run([])).stdout);
+  });
+
+  it('--open-cases: an incremental run opens the new pairs, as a full run would; a full run after it opens none', async () => {
+    const archive = await testArchive(engine);
+    const dir = tempDir('rf-incr-');
+    const cache = tempDir('rf-incr-cache-');
+    const all = generatedRecalls(300, 13);
+    const catalog = path.join(dir, 'catalogue.csv');
+    writeFileSync(catalog, generatedCatalogue(all, 300, 9, 3));
+    await store(archive.db, all.slice(0, 200));
+    const run = (args: string[]) =>
+      runMain(
+        ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', '--open-cases', ...args],
+        {
+          env: { RECALL_FEED_CACHE_DIR: cache },
+        },
+      );
+    const pairs = (stdout: string) =>
+      new Set(
+        (stdout.trim().split('\n') as string[])
+          .map((l) => JSON.parse(l) as Rec)
+          .filter((r) => r.level !== 'excluded')
+          .map((r) => `${r.sku}\n${r.recall_id}`),
+      );
+    const cases = (stderr: string) =>
+      stderr
+        .match(/cases: (\d+) opened · (\d+) pairs? already had one/)
+        ?.slice(1)
+        .map(Number);
+    const first = await run([]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = pairs(first.stdout);
+    expect(cases(first.stderr)).toEqual([before.size, 0]);
+    await store(archive.db, all.slice(200, 300));
+    const next = await run([]);
+    expect(next.stderr).toContain('checked 100 recalls new or changed since');
+    const now = pairs(next.stdout);
+    const added = [...now].filter((p) => !before.has(p)).length;
+    expect(added).toBeGreaterThan(0);
+    expect(cases(next.stderr)).toEqual([added, now.size - added]);
+    const full = await run(['--full']);
+    expect(full.stdout).toBe(next.stdout);
+    expect(cases(full.stderr)).toEqual([0, now.size]);
+  });
+
+  it("a catalogue big enough to stream: the incremental rows are the full run's", async () => {
+    const archive = await testArchive(engine);
+    const dir = tempDir('rf-incr-');
+    const cache = tempDir('rf-incr-cache-');
+    const all = generatedRecalls(300, 17);
+    const small = generatedCatalogue(all, 300, 4, 3);
+    const filler: string[] = [];
+    for (let i = 0, size = small.length; size < STREAM_FROM_BYTES + 4096; i++) {
+      const row = `F${i},,,,Qwzt vrk ${i},,,`;
+      filler.push(row);
+      size += row.length + 1;
+    }
+    const catalog = path.join(dir, 'catalogue.csv');
+    writeFileSync(catalog, `${small}${filler.join('\n')}\n`);
+    await store(archive.db, all.slice(0, 200));
+    const run = (args: string[]) =>
+      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', ...args], {
+        env: { RECALL_FEED_CACHE_DIR: cache },
+      });
+    expect((await run([])).stderr).toContain('checking every recall: no earlier run');
+    await store(archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
+    const next = await run([]);
+    expect(next.stderr).toContain('checked 101 recalls new or changed since');
+    const full = await run(['--full']);
+    expect(next.stdout.split('\n').length).toBeGreaterThan(20);
+    expect(next.stdout).toBe(full.stdout);
+    expect(lastLine(next.stderr)).toBe(lastLine(full.stderr));
+  });
+});
