@@ -8,6 +8,7 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import { cacheFolder } from '../../runtime/config/paths.js';
 import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
 import { TOOL_VERSION } from '../../runtime/tool-version.js';
+import { buildId } from '../../runtime/build-id.js';
 
 /** Bumped when what the file holds changes shape: a file of another format is read as none. */
 const STATE_FORMAT = 1;
@@ -59,12 +60,13 @@ export async function fileSha256(file: string): Promise<string | null> {
 }
 
 /**
- * The state's key: the inputs and the tool's version (an upgrade may change the matching rules, so it checks every
+ * The state's key: the inputs and the tool's version and build (either may change the matching rules, so it checks every
  * recall again). The archive is named as people see it, never with a password.
  */
 export function stateKey(inputs: StateInputs): string {
   const { archive, schema, catalogueSha256, learnedSha256, map, sources, filter, explain } = inputs;
-  const parts = [STATE_FORMAT, TOOL_VERSION, archive, schema ?? null, catalogueSha256, learnedSha256];
+  // The build too: a matching rule changed in a build of the same version must not carry over the old answers.
+  const parts = [STATE_FORMAT, TOOL_VERSION, buildId(), archive, schema ?? null, catalogueSha256, learnedSha256];
   const rest = [Object.entries(map).sort(), sources ?? null, Object.entries(filter).sort(), explain];
   return createHash('sha256')
     .update(JSON.stringify([...parts, ...rest]))
