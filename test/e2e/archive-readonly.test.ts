@@ -34,14 +34,16 @@ if (!nobody)
     'archive-readonly: `nobody` cannot run the CLI here, so the read-only folder tests are skipped\n',
   );
 
-/** The CLI as `nobody`, with a home and config folder it may read. */
+/** The CLI as `nobody`, with a home and config folder it may read, and a cache folder it may write (match's state). */
 function asNobody(args: string[]) {
   const home = tempDir('rf-nobody-');
   chmodSync(home, 0o755);
+  const cache = tempDir('rf-nobody-cache-');
+  chmodSync(cache, 0o777);
   const child = execa('runuser', ['-u', 'nobody', '--', 'node', BIN, ...args], {
     reject: false,
     extendEnv: false,
-    env: cleanEnv({ HOME: home, RECALL_FEED_CONFIG_DIR: home }),
+    env: cleanEnv({ HOME: home, RECALL_FEED_CONFIG_DIR: home, RECALL_FEED_CACHE_DIR: cache }),
     cwd: home,
     stripFinalNewline: false,
   });
