@@ -17,14 +17,13 @@ import {
   forkSandbox,
   GENEROUS_LIMITS,
   mb,
-  RUSAGE_PRELOAD,
   ratio,
   requireBuild,
-  run,
   runCliMeasured,
   table,
   tempDir,
 } from './lib/common.mjs';
+import { gtin13, rng, word } from './lib/generate.mjs';
 
 const RECALLS = 5_000;
 const flag = process.argv.indexOf('--rows');
@@ -39,39 +38,6 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 
-/** As runCliMeasured, with another build's launcher. */
-async function runBaselineMeasured(args, { env, timeoutMs, dir }) {
-  const file = path.join(dir, `rusage-baseline-${Math.random().toString(36).slice(2)}.json`);
-  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, BASELINE, ...args], {
-    env: { ...env, BENCH_RUSAGE_FILE: file },
-    timeoutMs,
-  });
-  let usage;
-  try {
-    usage = JSON.parse(readFileSync(file, 'utf8'));
-    rmSync(file, { force: true });
-  } catch {
-    usage = undefined;
-  }
-  return { ...res, usage };
-}
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function gtin13(body) {
-  let sum = 0;
-  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
-  return body + ((10 - (sum % 10)) % 10);
-}
-
-const SYLLABLES = 'ka lo mi ne ru sa to vi ze bo da fe gu hi jo'.split(' ');
-const word = (rand, n) => Array.from({ length: n }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join('');
 /** 20,000 invented brands and 5,000 name words, drawn with a skew (a few common, many rare), as catalogues are. */
 const vocabulary = (rand) => ({
   brands: Array.from({ length: 20_000 }, () => `${word(rand, 3)}${rand() < 0.3 ? ` ${word(rand, 2)}` : ''}`),
@@ -182,14 +148,12 @@ try {
   const measure = async (label, rows, args, out, baseline = false) => {
     const started = Date.now();
     const before = load();
-    const res = await (baseline ? runBaselineMeasured : runCliMeasured)(
-      [...args, '--base-url', sandbox.url, '-o', out],
-      {
-        env,
-        timeoutMs: RUN_TIMEOUT_MS,
-        dir,
-      },
-    );
+    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-o', out], {
+      env,
+      timeoutMs: RUN_TIMEOUT_MS,
+      dir,
+      ...(baseline && { bin: BASELINE }),
+    });
     const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.stderr.trim().slice(-300));
     if (!ok) return undefined;
     const cpu = (res.usage.userUs + res.usage.systemUs) / 1e6;

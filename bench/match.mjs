@@ -16,19 +16,11 @@ import {
   table,
   tempDir,
 } from './lib/common.mjs';
+import { rng } from './lib/generate.mjs';
 
 const RECALLS = 100_000;
 const SIZES = [10_000, 100_000];
 const RUN_TIMEOUT_MS = 300_000;
-
-/** A deterministic generator, so every run matches the same rows. */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 function checkDigit(body) {
   let sum = 0;

@@ -2,6 +2,7 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, median, ratio, runCliMeasured } from './common.mjs';
+import { gtin13, rng, word } from './generate.mjs';
 
 export const CATALOGUE_ROWS = Number(process.env.BENCH_CATALOGUE_ROWS ?? 100_000);
 /** A day's sync: new recalls, and new versions of recalls stored before. */
@@ -9,22 +10,6 @@ export const DAILY_NEW = 1000;
 export const DAILY_UPDATED = 100;
 const RUN_TIMEOUT_MS = 1_800_000;
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function gtin13(body) {
-  let sum = 0;
-  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
-  return body + ((10 - (sum % 10)) % 10);
-}
-
-const SYLLABLES = 'ka lo mi ne ru sa to vi ze bo da fe gu hi jo'.split(' ');
-const word = (rand, n) => Array.from({ length: n }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join('');
 const cell = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** The barcode of recall `j`, or of the next one that has one. */

@@ -77,11 +77,11 @@ export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStd
 
 /**
  * Runs the CLI (bin/recall-feed.cjs) with a preload that records the process's own getrusage at exit:
- * peak RSS (KB) and CPU time. The preload adds nothing else to the process.
+ * peak RSS (KB) and CPU time. The preload adds nothing else to the process. `bin`: another build's launcher.
  */
-export async function runCliMeasured(args, { env, timeoutMs, dir }) {
+export async function runCliMeasured(args, { env, timeoutMs, dir, bin = BIN }) {
   const file = path.join(dir, `rusage-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, BIN, ...args], {
+  const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, bin, ...args], {
     env: { ...env, BENCH_RUSAGE_FILE: file },
     timeoutMs,
   });
