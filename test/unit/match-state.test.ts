@@ -1,5 +1,5 @@
 // match --archive's state file: read back as written, anything else read as unreadable (never thrown), keyed by its inputs.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archiveOrder } from '../../src/jobs/match/match-replay.js';
@@ -12,6 +12,9 @@ import {
   writeState,
 } from '../../src/jobs/match/match-state.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+/** The injected clock's now: a fixed instant, as the files' times are set from it. */
+const NOW = Date.parse('2026-11-28T12:00:00Z');
 
 const inputs: StateInputs = {
   archive: 'postgres://alice@db.example/recalls',
@@ -64,7 +67,7 @@ describe('match state', () => {
     const key = stateKey(inputs);
     const file = stateFile(env, key);
     expect(path.dirname(file)).toBe(path.join(env.RECALL_FEED_CACHE_DIR, 'match-state'));
-    await writeState(file, state(key));
+    await writeState(file, state(key), NOW);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     const read = await readState(file, key);
@@ -75,12 +78,28 @@ describe('match state', () => {
     expect(Object.getOwnPropertyDescriptor(row, 'constructor')?.value).toBe('a catalogue column');
   });
 
+  it('removes the temporary files a killed run left a day ago, never one a write may still be making', async () => {
+    const dir = tempDir('rf-state-');
+    const key = stateKey(inputs);
+    const file = path.join(dir, 'state.json');
+    const stale = path.join(dir, 'state.json.4242.1.tmp');
+    const fresh = path.join(dir, 'state.json.4343.1.tmp');
+    const other = path.join(dir, 'notes.txt');
+    for (const f of [stale, fresh, other]) writeFileSync(f, 'x');
+    const dayAndMinute = (24 * 60 + 1) * 60_000;
+    utimesSync(stale, (NOW - dayAndMinute) / 1000, (NOW - dayAndMinute) / 1000);
+    utimesSync(fresh, (NOW - 60_000) / 1000, (NOW - 60_000) / 1000);
+    utimesSync(other, (NOW - dayAndMinute) / 1000, (NOW - dayAndMinute) / 1000);
+    await writeState(file, state(key), NOW);
+    expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'state.json', 'state.json.4343.1.tmp']);
+  });
+
   it('anything but a whole state of this key is unreadable, and a missing file is missing', async () => {
     const dir = tempDir('rf-state-');
     const key = stateKey(inputs);
     const file = path.join(dir, 'state.json');
     expect(await readState(file, key)).toEqual({ missing: true });
-    await writeState(file, state(key));
+    await writeState(file, state(key), NOW);
     const whole = readFileSync(file, 'utf8');
     const bad = [
       whole.slice(0, whole.length >> 1),

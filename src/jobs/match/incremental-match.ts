@@ -109,7 +109,7 @@ export async function incrementalMatch(
       };
   }
   if (next)
-    await writeState(file, next).catch((err: Error) =>
+    await writeState(file, next, ctx.now()).catch((err: Error) =>
       status.warn(`could not keep match's state in ${file} (${err.message}): the next run checks every recall again`),
     );
   finish(plan, session, summary);

@@ -127,7 +127,22 @@ export async function readState(file: string, key: string): Promise<StateRead> {
  * Replaces the state in one step (a killed run leaves the old file or the new one, never half of one), mode 0600 in
  * a folder of mode 0700: the rows hold the catalogue's products. Throws the file system's error.
  */
-export async function writeState(file: string, state: MatchState): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+export async function writeState(file: string, state: MatchState, nowMs: number): Promise<void> {
+  const folder = path.dirname(file);
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, JSON.stringify(state));
+  await sweepTemporaries(folder, nowMs);
+}
+
+/** A write in flight takes seconds; a temporary file a day old was left by a run killed mid-write. */
+const LEFT_BEHIND_MS = 24 * 3_600_000;
+
+/** Removes the temporary files killed runs left in the state folder; one that cannot be removed is left to the next run. */
+async function sweepTemporaries(folder: string, nowMs: number): Promise<void> {
+  for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
+    if (!name.endsWith('.tmp')) continue;
+    const file = path.join(folder, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat && nowMs - stat.mtimeMs > LEFT_BEHIND_MS) await fs.rm(file, { force: true }).catch(() => undefined);
+  }
 }
