@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { allFormats } from '../../src/output/format-registry.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -212,6 +213,20 @@ function sizeProblems(lines: Map<string, number>): string[] {
   return problems;
 }
 
+/** The output decision stays in the shell: files of src/jobs that name a format, and files below src/cli importing commander. */
+function shellLeaks(files: string[], read: (file: string) => string): string[] {
+  const names = allFormats().flatMap((f) => [f.name, ...f.aliases]);
+  const named = new RegExp(`(['"\`])(?:${names.join('|')})\\1`);
+  return files.flatMap((f) => {
+    const text = read(f);
+    const out: string[] = [];
+    if (f.startsWith('jobs/') && named.test(text)) out.push(`${f} names an output format`);
+    if (/^(jobs|runtime)\//.test(f) && /from\s+['"](?:commander|@commander-js\/[^'"]+)['"]/.test(text))
+      out.push(`${f} imports commander`);
+    return out;
+  });
+}
+
 describe('the checks themselves', () => {
   const edges = (pairs: [string, string][]) => pairs.map(([from, to]) => ({ from, to }));
 
@@ -323,6 +338,19 @@ describe('the checks themselves', () => {
     ]);
   });
 
+  it('finds a format named in a job, and commander imported below the shell', () => {
+    const files: Record<string, string> = {
+      'jobs/a/run.ts': "const f = formatNamed('jsonl');",
+      'jobs/a/ok.ts': "const note = 'a jsonl file';",
+      'runtime/opts.ts': "import { Option } from '@commander-js/extra-typings';",
+      'cli/commands/x.ts': "import { Command } from 'commander'; const f = 'csv';",
+    };
+    expect(shellLeaks(Object.keys(files), (f) => files[f]!)).toEqual([
+      'jobs/a/run.ts names an output format',
+      'runtime/opts.ts imports commander',
+    ]);
+  });
+
   it('finds a crowded folder and a shell bigger than a layer below it', () => {
     const lines = new Map([
       ['cli', 310],
@@ -363,6 +391,10 @@ describe('src/', () => {
   it('src/mcp is reached only by the mcp command, lazily; the MCP SDK only from src/mcp', () => {
     expect(files.filter((f) => f.startsWith('mcp/')).length).toBeGreaterThan(5);
     expect(mcpLeaks(files, read)).toEqual([]);
+  });
+
+  it('names no output format in src/jobs, and imports commander nowhere below src/cli', () => {
+    expect(shellLeaks(files, read)).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -55,7 +55,7 @@ async function matchRecalls(
     const batches = (async function* () {
       yield { records: recalls };
     })();
-    const output = captureOnly(capture);
+    const output = captureOnly(capture, (await session.output()).format);
     read = (await streamMatchRows(plan, batches, () => true, learned, output, counts, status, ctx.signal)).sha256;
   } else {
     const { catalogue, index } = inputs;

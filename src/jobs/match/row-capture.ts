@@ -1,5 +1,5 @@
 // Keeps the rows a match run writes, per recall in the order written: what an incremental run carries over.
-import { formatNamed } from '../../output/format-registry.js';
+import type { OutputFormat } from '../../output/format-registry.js';
 import type { Renderer } from '../../output/render-contract.js';
 import type { RecordOutput, RecordSink } from '../../runtime/files/record-output.js';
 
@@ -55,9 +55,11 @@ export function teeOutput(output: RecordOutput, capture: RowCapture): RecordOutp
   };
 }
 
-/** An output that writes nothing and keeps every row: for the recalls an incremental run checks again. */
-export function captureOnly(capture: RowCapture): RecordOutput {
-  const format = formatNamed('jsonl');
+/**
+ * An output that writes nothing and keeps every row: for the recalls an incremental run checks again. It takes the
+ * run's own format, so the rows are made as the run's output would make them.
+ */
+export function captureOnly(capture: RowCapture, format: OutputFormat): RecordOutput {
   const renderer = (): Renderer => {
     let count = 0;
     return {
