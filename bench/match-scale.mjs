@@ -8,7 +8,7 @@
 //   node bench/match-scale.mjs --rows 200000,2000000,10000000
 //   node bench/match-scale.mjs --baseline DIR          also DIR/bin/recall-feed.cjs (an earlier build: a copy of its
 //                                                      bin/, dist/ and package.json) on each catalogue, side by side
-import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -23,7 +23,7 @@ import {
   table,
   tempDir,
 } from './lib/common.mjs';
-import { gtin13, rng, word } from './lib/generate.mjs';
+import { gtin13, rng, word, writeCsv } from './lib/generate.mjs';
 
 const RECALLS = 5_000;
 const flag = process.argv.indexOf('--rows');
@@ -66,39 +66,33 @@ async function sampleRecalls(url, key) {
 async function writeCatalogue(file, size, sample, planted) {
   const rand = rng(size);
   const { brands, words } = vocabulary(rng(3));
-  const out = createWriteStream(file);
-  const cell = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  let chunk = ['sku,gtin,brand,model,name,lot'];
-  for (let i = 0; i < size; i++) {
-    const r = i % 500 === 0 || i % 500 === 250 || i % 1000 === 125 ? sample[(i * 7) % sample.length] : undefined;
-    const code = r?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
-    let row;
-    if (r && i % 500 === 0 && code) {
-      row = [`S${i}`, code, '', '', '', ''];
-      planted.add(`S${i} ${r.id}`);
-    } else if (r && i % 500 === 250 && r.product_brand && r.product_name) {
-      row = [`S${i}`, '', r.product_brand, '', r.product_name, ''];
-      planted.add(`S${i} ${r.id}`);
-    } else if (r?.product_model_numbers[0] && r.product_brand) {
-      row = [`S${i}`, '', r.product_brand, r.product_model_numbers[0], '', ''];
-      planted.add(`S${i} ${r.id}`);
-    } else {
-      const n = 2 + Math.floor(rand() * 4);
-      const name = Array.from({ length: n }, () => skewed(rand, words));
-      if (rand() < 0.33) name.push(`x${Math.floor(rand() * 1e7)}`);
-      name.push(`${1 + Math.floor(rand() * 999)}g`);
-      const gtin = rand() < 0.7 ? gtin13(`4${String(Math.floor(rand() * 1e11)).padStart(11, '0')}`) : '';
-      const model = rand() < 0.3 ? `M${Math.floor(rand() * 1e7)}` : '';
-      row = [`S${i}`, gtin, skewed(rand, brands), model, name.join(' '), rand() < 0.1 ? `L${i % 9999}` : ''];
+  const lines = function* () {
+    for (let i = 0; i < size; i++) {
+      const r = i % 500 === 0 || i % 500 === 250 || i % 1000 === 125 ? sample[(i * 7) % sample.length] : undefined;
+      const code = r?.standard_identifiers_and_barcodes.find((x) => /^\d{12,13}$/.test(x.value))?.value;
+      let row;
+      if (r && i % 500 === 0 && code) {
+        row = [`S${i}`, code, '', '', '', ''];
+        planted.add(`S${i} ${r.id}`);
+      } else if (r && i % 500 === 250 && r.product_brand && r.product_name) {
+        row = [`S${i}`, '', r.product_brand, '', r.product_name, ''];
+        planted.add(`S${i} ${r.id}`);
+      } else if (r?.product_model_numbers[0] && r.product_brand) {
+        row = [`S${i}`, '', r.product_brand, r.product_model_numbers[0], '', ''];
+        planted.add(`S${i} ${r.id}`);
+      } else {
+        const n = 2 + Math.floor(rand() * 4);
+        const name = Array.from({ length: n }, () => skewed(rand, words));
+        if (rand() < 0.33) name.push(`x${Math.floor(rand() * 1e7)}`);
+        name.push(`${1 + Math.floor(rand() * 999)}g`);
+        const gtin = rand() < 0.7 ? gtin13(`4${String(Math.floor(rand() * 1e11)).padStart(11, '0')}`) : '';
+        const model = rand() < 0.3 ? `M${Math.floor(rand() * 1e7)}` : '';
+        row = [`S${i}`, gtin, skewed(rand, brands), model, name.join(' '), rand() < 0.1 ? `L${i % 9999}` : ''];
+      }
+      yield row;
     }
-    chunk.push(row.map(cell).join(','));
-    if (chunk.length >= 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
-      chunk = [];
-    }
-  }
-  out.end(`${chunk.join('\n')}\n`);
-  await new Promise((resolve, reject) => out.on('finish', resolve).on('error', reject));
+  };
+  await writeCsv(file, ['sku', 'gtin', 'brand', 'model', 'name', 'lot'], lines());
 }
 
 /**

@@ -1,16 +1,14 @@
 // archive-scale's match figure: a daily incremental `match --archive` of a 100,000-row catalogue after a small sync, beside a --full run of the same archive.
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, median, ratio, runCliMeasured } from './common.mjs';
-import { gtin13, rng, word } from './generate.mjs';
+import { gtin13, rng, word, writeCsv } from './generate.mjs';
 
 export const CATALOGUE_ROWS = Number(process.env.BENCH_CATALOGUE_ROWS ?? 100_000);
 /** A day's sync: new recalls, and new versions of recalls stored before. */
 export const DAILY_NEW = 1000;
 export const DAILY_UPDATED = 100;
 const RUN_TIMEOUT_MS = 1_800_000;
-
-const cell = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** The barcode of recall `j`, or of the next one that has one. */
 function barcodeOf(recall, j) {
@@ -29,25 +27,20 @@ function barcodeOf(recall, j) {
  */
 export async function writeCatalogue(file, rows, recall, recalls) {
   const rand = rng(rows);
-  const out = createWriteStream(file);
-  let chunk = ['sku,gtin,brand,model,name,lot'];
-  for (let i = 0; i < rows; i++) {
-    let row;
-    const code = i % 200 === 0 ? barcodeOf(recall, Math.floor(rand() * recalls)) : undefined;
-    if (code) row = [`S${i}`, code, '', '', '', ''];
-    else {
-      const name = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => word(rand, 2 + Math.floor(rand() * 2)));
-      const gtin = rand() < 0.7 ? gtin13(`4${String(Math.floor(rand() * 1e11)).padStart(11, '0')}`) : '';
-      row = [`S${i}`, gtin, word(rand, 3), rand() < 0.3 ? `M${Math.floor(rand() * 1e7)}` : '', name.join(' '), ''];
+  const lines = function* () {
+    for (let i = 0; i < rows; i++) {
+      let row;
+      const code = i % 200 === 0 ? barcodeOf(recall, Math.floor(rand() * recalls)) : undefined;
+      if (code) row = [`S${i}`, code, '', '', '', ''];
+      else {
+        const name = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => word(rand, 2 + Math.floor(rand() * 2)));
+        const gtin = rand() < 0.7 ? gtin13(`4${String(Math.floor(rand() * 1e11)).padStart(11, '0')}`) : '';
+        row = [`S${i}`, gtin, word(rand, 3), rand() < 0.3 ? `M${Math.floor(rand() * 1e7)}` : '', name.join(' '), ''];
+      }
+      yield row;
     }
-    chunk.push(row.map(cell).join(','));
-    if (chunk.length >= 10_000) {
-      if (!out.write(`${chunk.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
-      chunk = [];
-    }
-  }
-  out.end(`${chunk.join('\n')}\n`);
-  await new Promise((resolve, reject) => out.on('finish', resolve).on('error', reject));
+  };
+  await writeCsv(file, ['sku', 'gtin', 'brand', 'model', 'name', 'lot'], lines());
 }
 
 /**
