@@ -17,8 +17,8 @@ const HORIZON_WAIT_MS = 30_000;
 const HORIZON_STEP_MS = 250;
 
 /**
- * The archive's commit horizon (every write stamped before it has committed), read before any recall is: undefined
- * when a writer kept the lock the whole wait, or the archive predates commit stamps. Then no state is kept.
+ * The archive's commit horizon (every write stamped before it has committed), read before any recall is; or, when a
+ * writer kept the lock the whole wait or the archive predates commit stamps, why there is none. Then no state is kept.
  */
 async function horizonOf(archive: ArchiveStore, ctx: Context): Promise<number | string> {
   try {
