@@ -17,6 +17,8 @@ export interface IndexedRow {
   /** How many of `brands` are strong (the rest are halves of "A & B"). */
   strong: number;
   tokens: Set<string>;
+  /** The name cell as written ("" without one): its pack size is read only when a notice covers every name word. */
+  nameText: string;
   batch: CatalogueBatch;
   /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
   gtins: string[];

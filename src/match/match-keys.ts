@@ -22,13 +22,16 @@ export function modelKey(raw: string): string {
 }
 
 /**
- * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), without marks
+ * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), "&" and "and" left out, without marks
  * ("Lindt®", "Nutella(R)", "Oreo™"), with a possessive joined to its word ("Sainsbury's" = "Sainsburys") and
  * initials as one word ("H-E-B" = "HEB").
  */
 export function brandKey(raw: string): string {
   // Each step runs only when its characters are there: a catalogue of millions of rows keys every name.
   let key = foldKey(decodeEntities(raw));
+  // "First & Last Tavern" = "First and Last Tavern": neither the ampersand nor the word is kept (the FDA writes one,
+  // a catalogue the other).
+  if (key.includes(' and ')) key = key.replace(/ and(?= )/g, '');
   // Most names are letters, digits and single spaces already, which every step below leaves as they are.
   if (PLAIN.test(key)) return key;
   if (/[(®™©℠]/.test(key)) key = key.replace(/\((?:r|tm|c|sm)\)|[®™©℠]/g, ' ');
@@ -118,16 +121,18 @@ export function decodeEntities(text: string): string {
   });
 }
 
+/** Health Canada's "Food Recall Warning (Allergen) – " before the product: not the product, and not where to cut. */
+const WARNING_PREFIX = /^\s*(?:\p{L}+\s+)?recall\s+(?:warning|notice|alert)(?:\s*\([^)]{0,40}\))?\s*[–—:-]\s*/iu;
+
 /**
- * A notice's product name without what is not the product: entities decoded, and the reason cut off ("… Roasted
+ * A notice's product name without what is not the product: entities decoded, a warning's heading dropped, and the reason cut off ("… Roasted
  * Cashews recalled due to off odour" is "… Roasted Cashews").
  */
 export function noticeName(raw: unknown): string {
   if (typeof raw !== 'string') return '';
-  return decodeEntities(raw.slice(0, 2000)).replace(
-    /\s+(?:recalled|recall|is being recalled|due to|because)\b.*$/is,
-    '',
-  );
+  return decodeEntities(raw.slice(0, 2000))
+    .replace(WARNING_PREFIX, '')
+    .replace(/\s+(?:recalled|recall|is being recalled|due to|because)\b.*$/is, '');
 }
 
 /** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */

@@ -11,6 +11,11 @@ export const NAME_SIMILARITY = 0.5;
 export const NAME_COVERAGE = 0.75;
 /** Brand relations strong enough for a name to make a match: the brand field names the row's brand. */
 export const FULL_NAME_BRANDS: ReadonlySet<string> = new Set(['same', 'contained']);
+/**
+ * Brand relations that make a match only with a pack size the notice names as well: the brand is written in the
+ * notice's title or product name (FSIS quotes the label; the FDA has no brand field), not stated as its brand.
+ */
+export const WRITTEN_BRANDS: ReadonlySet<string> = new Set(['in-title', 'in-name']);
 /** A catalogue name of fewer words ("Gumbo") is too little to call the same product. */
 export const FULL_NAME_WORDS = 2;
 /** How much of a notice's product name is searched for a catalogue brand: a hostile one may be huge. */

@@ -11,7 +11,10 @@ import {
 } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, noticeName, revisionBase, siblingWord, tokenSimilarity } from './match-keys.js';
+import { modelKey, nameTokens, noticeName, revisionBase } from './match-keys.js';
+import { nameTier } from './name-tier.js';
+import { type NoticeItem, noticeItems } from './notice-items.js';
+import { packSizes } from './pack-sizes.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { textModelKeys } from './notice-models.js';
@@ -20,7 +23,7 @@ import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type IndexedRow, push } from './indexed-row.js';
 import { relatedBrands } from './notice-brands.js';
-import { explainBrand, explainName } from './explain.js';
+import { explainBrand } from './explain.js';
 import * as T from './match-thresholds.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
@@ -61,6 +64,7 @@ export class CatalogueIndex {
         brands: [...parts.strong, ...parts.weak],
         strong: parts.strong.length,
         tokens: new Set(),
+        nameText: name === undefined ? '' : (row.values[name] ?? ''),
         batch: rowBatch(catalogue, row, codes.gs1, order),
         gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
         modelKey: '',
@@ -208,8 +212,9 @@ export class CatalogueIndex {
     }
     if (brands.size > 0) {
       const recallName = noticeName(recall.product_name);
-      const tokens = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
+      const tokens = nameTokens(recallName);
       const seen = new Set<IndexedRow>();
+      let items: NoticeItem[] | undefined;
       // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
       let described: Set<string> | undefined;
       const otherModel = (key: string) => {
@@ -229,28 +234,22 @@ export class CatalogueIndex {
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
             if (seen.has(r)) continue;
             seen.add(r);
-            // Both sides name barcodes and none agree: the row is the brand's other product (another pack size,
-            // another recipe), whatever its name shares with the notice's.
-            if (r.gtins.length > 0 && noticeGtins.size > 0 && !r.gtins.some((g) => noticeGtins.has(g))) continue;
-            // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
-            if (r.modelKey !== '' && otherModel(r.modelKey)) continue;
-            // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
-            if (siblingWord(noticeTokens, r.tokens) !== undefined) continue;
-            const similarity = tokenSimilarity(noticeTokens, r.tokens);
-            const covered = this.weights.coverage(noticeTokens, r.tokens);
-            // The brand field's own brand and every word of the catalogue's name (two or more): the same product.
-            const full = T.FULL_NAME_BRANDS.has(hit.how) && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
-            if (full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)
-              offer(
-                r,
-                full ? 'brand+full-name' : 'brand+name',
-                () => {
-                  const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
-                  const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${this.weights.weight(t).toFixed(1)}`).join(', ')})`;
-                  return `${explainBrand(recallBrand, r.brandText, core, hit)}; ${words}; ${weighed}`;
-                },
-                covered.shared,
-              );
+            const found = nameTier({
+              row: r,
+              noticeTokens,
+              core,
+              hit,
+              recallBrand,
+              weights: this.weights,
+              noticeGtins,
+              otherModel,
+              noticeItems: () => {
+                items ??= noticeItems(recallName);
+                return items;
+              },
+              rowSizes: () => packSizes(r.nameText),
+            });
+            if (found) offer(r, found.reason, found.explain, found.words);
           }
       }
     }

@@ -19,8 +19,6 @@ export interface PreparedRecall {
   /** The brand field's parts and the brands its prose names (strong), and the halves of "A & B" (weak). */
   strong: string[];
   weak: string[];
-  /** The brand field's own words, left out of the notice's name words. */
-  ownBrand: string;
   title: string | undefined;
   titleWords: string[];
   name: string;
@@ -48,7 +46,6 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
     noticeModels.add(key);
     if (base !== undefined) noticeModels.add(base);
   }
-  const ownBrand = [...parts.strong, ...parts.weak].join(' ');
   return {
     order,
     recall,
@@ -57,14 +54,13 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
     recallBrand,
     strong: [...parts.strong, ...brandsInText(recall)],
     weak: parts.weak,
-    ownBrand,
     title,
     titleWords: title === undefined ? [] : title.split(' '),
     name,
     nameWords: [...new Set(name.split(' '))],
     models,
     noticeModels,
-    tokens: nameTokens(noticeName(recall.product_name), ownBrand),
+    tokens: nameTokens(noticeName(recall.product_name)),
   };
 }
 

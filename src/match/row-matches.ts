@@ -3,17 +3,19 @@ import { brandCore, brandInitials, brandWrittenIn, noticeBrandText } from './bra
 import { type CoreHit, type BrandHits, hitOrder } from './brand-hits.js';
 import type { RowCode } from './catalogue-batch.js';
 import type { Gs1Code } from './gs1.js';
-import { explainBrand, explainName } from './explain.js';
+import { explainBrand } from './explain.js';
 import type { IndexedRow } from './indexed-row.js';
 import type { Learned } from './learned.js';
-import { siblingWord, tokenSimilarity } from './match-keys.js';
+import { noticeName } from './match-keys.js';
+import { nameTier } from './name-tier.js';
+import { type NoticeItem, noticeItems } from './notice-items.js';
+import { packSizes } from './pack-sizes.js';
 import { type Match, type MatchReason, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
 import { textModelKeys } from './notice-models.js';
 import { type PreparedRecall, type RecallIndex, scopeOf } from './recall-index.js';
 import type { ScopeAnswer } from './scope-check.js';
 import { type Found, scopeAnswer, scopedMatch } from './scoped-matches.js';
-import * as T from './match-thresholds.js';
 
 /** A streamed row as the index would keep it, with its codes and model cell. */
 export interface StreamRow extends IndexedRow {
@@ -40,6 +42,8 @@ interface RecallMemo {
   unbatched?: Map<string, ScopeAnswer>;
   /** The notice's name words without a catalogue core's own, per core: the same for every row of that brand. */
   wordsBesides?: Map<string, Set<string>>;
+  /** The products its name lists, with their words and pack sizes. */
+  items?: NoticeItem[];
 }
 const memos = new WeakMap<PreparedRecall, RecallMemo>();
 const memoOf = (p: PreparedRecall) => {
@@ -166,22 +170,22 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
   for (const { core, hit } of ordered) {
     const noticeTokens = wordsBesides(p, core);
     if (!someShared(noticeTokens, r.tokens)) continue;
-    if (r.gtins.length > 0 && p.noticeGtins.size > 0 && !r.gtins.some((g) => p.noticeGtins.has(g))) return undefined;
-    if (r.modelKey !== '' && otherModel(p, r.modelKey)) return undefined;
-    if (siblingWord(noticeTokens, r.tokens) !== undefined) return undefined;
-    const similarity = tokenSimilarity(noticeTokens, r.tokens);
-    const covered = ctx.weights.coverage(noticeTokens, r.tokens);
-    const full = T.FULL_NAME_BRANDS.has(hit.hit.how) && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
-    if (!(full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
-    return {
-      reason: full ? 'brand+full-name' : 'brand+name',
-      explain: () => {
-        const words = explainName(noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
-        const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${ctx.weights.weight(t).toFixed(1)}`).join(', ')})`;
-        return `${explainBrand(p.recallBrand, r.brandText, core, hit.hit)}; ${words}; ${weighed}`;
+    return nameTier({
+      row: r,
+      noticeTokens,
+      core,
+      hit: hit.hit,
+      recallBrand: p.recallBrand,
+      weights: ctx.weights,
+      noticeGtins: p.noticeGtins,
+      otherModel: (key) => otherModel(p, key),
+      noticeItems: () => {
+        const memo = memoOf(p);
+        memo.items ??= noticeItems(noticeName(p.recall.product_name));
+        return memo.items;
       },
-      words: covered.shared,
-    };
+      rowSizes: () => packSizes(r.nameText),
+    });
   }
   return undefined;
 }

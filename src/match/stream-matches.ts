@@ -89,6 +89,7 @@ function streamRow(
     brands: parts.brands,
     strong: parts.strong.length,
     tokens: new Set(),
+    nameText: '',
     batch: {},
     gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
     modelKey: key.length >= T.MIN_MODEL_KEY ? key : '',
@@ -143,7 +144,8 @@ export async function* streamMatches(
       if (!touched && !early) continue;
       const r = streamRow(catalogue, row, brandText, codes, modelRaw, key);
       if (r.brands.length > 0 && name !== undefined && (early || hits.any)) {
-        r.tokens = nameTokens(cellOf(row, name), census.brandsOf(brandText).words);
+        r.nameText = cellOf(row, name);
+        r.tokens = nameTokens(r.nameText, census.brandsOf(brandText).words);
         if (early) census.addEarly(row.line, r.tokens);
       }
       if (touched) for (const found of rowMatches(r, ctx, hits.cores)) out.push(found);

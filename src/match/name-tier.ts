@@ -1,0 +1,81 @@
+// The brand+name tier of one catalogue row and one notice, for both matchers: the sibling guards, the weighed cover, and when a name makes a match.
+import { explainBrand, explainName } from './explain.js';
+import type { BrandHit, IndexedRow } from './indexed-row.js';
+import { siblingWord, tokenSimilarity } from './match-keys.js';
+import type { NameWeights } from './name-score.js';
+import type { NoticeItem } from './notice-items.js';
+import { compareSizes, type PackSize, type SizeAgreement } from './pack-sizes.js';
+import type { Found } from './scoped-matches.js';
+import * as T from './match-thresholds.js';
+
+/** What the tier weighs of a pair: the notice's side is read once per recall by the caller, and lazily. */
+export interface NamePair {
+  row: IndexedRow;
+  /** The notice's name words, the catalogue core's own left out. */
+  noticeTokens: ReadonlySet<string>;
+  core: string;
+  hit: BrandHit;
+  recallBrand: string;
+  weights: NameWeights;
+  noticeGtins: ReadonlySet<string>;
+  /** Whether the notice lists models and this one is not among them. */
+  otherModel: (key: string) => boolean;
+  /** The products the notice's name lists, each with its words and sizes. */
+  noticeItems: () => readonly NoticeItem[];
+  /** The sizes the row's name states. */
+  rowSizes: () => readonly PackSize[];
+}
+
+/**
+ * The row's brand+name tier with the notice, or undefined. A sibling (another barcode, another model, a word such as
+ * dark for milk) is never offered. `brand+full-name`, a match, needs one product the notice lists to hold every word
+ * of the row's name (two or more) and no other pack size, with the row's brand named by the brand field (or the
+ * prose); when the brand is only written in the notice's title or product name, that product's pack size must also
+ * be the row's.
+ */
+export function nameTier(p: NamePair): Found | undefined {
+  const r = p.row;
+  // Both sides name barcodes and none agree: the row is the brand's other product (another pack size, another
+  // recipe), whatever its name shares with the notice's.
+  if (r.gtins.length > 0 && p.noticeGtins.size > 0 && !r.gtins.some((g) => p.noticeGtins.has(g))) return undefined;
+  // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
+  if (r.modelKey !== '' && p.otherModel(r.modelKey)) return undefined;
+  // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
+  if (siblingWord(p.noticeTokens, r.tokens) !== undefined) return undefined;
+  const similarity = tokenSimilarity(p.noticeTokens, r.tokens);
+  const covered = p.weights.coverage(p.noticeTokens, r.tokens);
+  const every = covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
+  let sizes: SizeAgreement = { kind: 'unknown' };
+  let full = false;
+  if (every)
+    for (const item of p.noticeItems()) {
+      if (!containsAll(item.tokens, r.tokens)) continue;
+      sizes = compareSizes(p.rowSizes(), item.sizes);
+      full =
+        sizes.kind !== 'differs' &&
+        (T.FULL_NAME_BRANDS.has(p.hit.how) || (T.WRITTEN_BRANDS.has(p.hit.how) && sizes.kind === 'same'));
+      if (full) break;
+    }
+  if (!(full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
+  return {
+    reason: full ? 'brand+full-name' : 'brand+name',
+    explain: () => {
+      const words = explainName(p.noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
+      const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${p.weights.weight(t).toFixed(1)}`).join(', ')})`;
+      return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}`;
+    },
+    words: covered.shared,
+  };
+}
+
+function explainSize(sizes: SizeAgreement): string {
+  if (sizes.kind === 'same') return `; pack size ${sizes.size} is one the notice names`;
+  if (sizes.kind === 'differs')
+    return `; pack size differs: catalogue ${sizes.row}, notice ${sizes.notice} (another size of the product: at most possible)`;
+  return '';
+}
+
+function containsAll(outer: ReadonlySet<string>, inner: ReadonlySet<string>): boolean {
+  for (const t of inner) if (!outer.has(t)) return false;
+  return true;
+}

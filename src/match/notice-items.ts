@@ -1,0 +1,23 @@
+// A notice's product name as the products it lists (FSIS writes one per bullet), each with its name words and pack sizes.
+import { nameTokens } from './match-keys.js';
+import { type PackSize, packSizes } from './pack-sizes.js';
+
+export interface NoticeItem {
+  tokens: ReadonlySet<string>;
+  sizes: readonly PackSize[];
+}
+
+/** Where one listed product ends and the next begins: a bullet, or a line of its own. */
+const ITEM_BREAK = /[•\n]+/;
+
+/**
+ * The products a notice's name lists. A catalogue row is the same product as one of them, never as words gathered
+ * from several ("Turkey Sausage" from one bullet and "Polish Kielbasa 14 oz" from another).
+ */
+export function noticeItems(name: string): NoticeItem[] {
+  const parts = name.split(ITEM_BREAK).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  return (parts.length > 1 ? parts : [name]).map((text) => ({
+    tokens: nameTokens(text),
+    sizes: packSizes(text),
+  }));
+}
