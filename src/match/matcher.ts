@@ -1,5 +1,4 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
-import { stringValues } from '../filters/record-filter.js';
 import {
   brandCore,
   brandInitials,
@@ -11,13 +10,13 @@ import {
 } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, noticeName, revisionBase } from './match-keys.js';
+import { modelKey, nameTokens, noticeName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItem, noticeItems } from './notice-items.js';
 import { packSizes } from './pack-sizes.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
-import { textModelKeys } from './notice-models.js';
+import { noticeModels as listedModels, textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
@@ -171,11 +170,8 @@ export class CatalogueIndex {
       return undefined;
     };
     const noticeModels = new Set<string>();
-    for (const m of stringValues(recall.product_model_numbers)) {
-      const key = modelKey(m);
-      if (key.length < T.MIN_MODEL_KEY) continue;
+    for (const { raw: m, key, base } of listedModels(recall)) {
       noticeModels.add(key);
-      const base = revisionBase(m);
       if (base !== undefined) noticeModels.add(base);
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);

@@ -1,5 +1,7 @@
-// Model numbers a notice writes in its description ("with model numbers TSSTTVFDXL, TSSTTVFDDG and TSSTTVFDMAF").
-import { modelKey } from './match-keys.js';
+// Model numbers a notice lists: its model field, its description's "model numbers …", a retailer's "Item# 19927".
+import { stringValues } from '../filters/record-filter.js';
+import { modelKey, revisionBase } from './match-keys.js';
+import { MIN_MODEL_KEY } from './match-thresholds.js';
 
 /** A model label, then its codes; "Model PL02", "model numbers A, B or C", "Model No.: X". */
 const MODEL_LABEL = /\bmodels?(?: numbers?| nos?\.?| #)?\s*(?:[:#]\s*)?/gi;
@@ -9,11 +11,18 @@ const JOIN = /^(?:and|or|&|,)$/i;
 /** How much of a field is read: a hostile one may be huge. */
 const TEXT_LIMIT = 4000;
 
+/**
+ * A retailer's own number for the product, labelled: "Costco Item# 19927", "Item No. 123456", "SKU 4471", or a number
+ * of four digits or more after "#" ("Wegmans #270010"). A lot is never one: "lot", "code" and "batch" are not labels.
+ */
+const ITEM_LABEL =
+  /\b(?:item|sku|article|art\.)(?: numbers?| nos?\.?| #)?\s*(?:[:#]\s*)?|(?<![\p{L}\p{N}#])#\s?(?=\d{4,}\b)/giu;
+
 /** The model keys a notice's text lists after a model label; empty when it lists none. */
-export function textModelKeys(text: string): string[] {
+export function textModelKeys(text: string, label: RegExp = MODEL_LABEL): string[] {
   const keys: string[] = [];
   const head = text.slice(0, TEXT_LIMIT);
-  for (const m of head.matchAll(MODEL_LABEL)) {
+  for (const m of head.matchAll(label)) {
     const words = head
       .slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 300)
       .split(/\s+|(?=,)|(?<=,)/);
@@ -25,4 +34,31 @@ export function textModelKeys(text: string): string[] {
     }
   }
   return keys;
+}
+
+/** A model a notice lists: as written, its key, and the model it is a revision of ("NTRW19147.0" of "NTRW19147"). */
+export interface NoticeModel {
+  raw: string;
+  key: string;
+  base: string | undefined;
+}
+
+/**
+ * The models a notice lists, each key once: its model field, then the retailer's item numbers its product name or
+ * description writes. An item number is a model like any other: with the row's brand it makes model+brand.
+ */
+export function noticeModels(recall: Record<string, unknown>): NoticeModel[] {
+  const out: NoticeModel[] = [];
+  const seen = new Set<string>();
+  const add = (raw: string, key: string, base: string | undefined) => {
+    if (key.length < MIN_MODEL_KEY || seen.has(key)) return;
+    seen.add(key);
+    out.push({ raw, key, base });
+  };
+  for (const raw of stringValues(recall.product_model_numbers)) add(raw, modelKey(raw), revisionBase(raw));
+  for (const field of ['product_name', 'product_description']) {
+    const text = recall[field];
+    if (typeof text === 'string') for (const key of textModelKeys(text, ITEM_LABEL)) add(key, key, undefined);
+  }
+  return out;
 }

@@ -1,11 +1,11 @@
 // The recalls indexed for a catalogue streamed past them: each notice's codes, models, brands and words read once.
-import { stringValues } from '../filters/record-filter.js';
 import { brandParts, brandsInText, distinctiveBrandTokens, titleBrandText } from './brands.js';
 import { push } from './indexed-row.js';
-import { brandKey, modelKey, nameTokens, noticeName, revisionBase } from './match-keys.js';
+import { brandKey, nameTokens, noticeName } from './match-keys.js';
 import { type RecallCode, recallCodes } from './recall-codes.js';
 import type { ScopeItem } from './scope-items.js';
 import { recallScope } from './scope.js';
+import { type NoticeModel, noticeModels as listedModels } from './notice-models.js';
 import * as T from './match-thresholds.js';
 
 /** A recall as CatalogueIndex.match reads it, worked out once for every catalogue row. */
@@ -24,7 +24,7 @@ export interface PreparedRecall {
   name: string;
   nameWords: string[];
   /** The model numbers it lists, long enough to compare: as written, their key and revision base. */
-  models: { raw: string; key: string; base: string | undefined }[];
+  models: NoticeModel[];
   noticeModels: Set<string>;
   tokens: Set<string>;
   scope?: ScopeItem[];
@@ -36,13 +36,9 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
   const parts = brandParts(recallBrand);
   const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, recallBrand) : undefined;
   const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
-  const models: PreparedRecall['models'] = [];
+  const models = listedModels(recall);
   const noticeModels = new Set<string>();
-  for (const raw of stringValues(recall.product_model_numbers)) {
-    const key = modelKey(raw);
-    if (key.length < T.MIN_MODEL_KEY) continue;
-    const base = revisionBase(raw);
-    models.push({ raw, key, base });
+  for (const { key, base } of models) {
     noticeModels.add(key);
     if (base !== undefined) noticeModels.add(base);
   }
