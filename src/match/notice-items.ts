@@ -7,8 +7,11 @@ export interface NoticeItem {
   sizes: readonly PackSize[];
 }
 
-/** Where one listed product ends and the next begins: a bullet, or a line of its own. */
-const ITEM_BREAK = /[•\n]+/;
+/**
+ * Where one listed product ends and the next begins: FSIS's bullet. A line break is not one: the FDA breaks one
+ * product's description into lines ("… Grated (Wegmans #270010)\nPackaged and sold by the pound\n…").
+ */
+const ITEM_BREAK = /•+/;
 
 /**
  * The products a notice's name lists. A catalogue row is the same product as one of them, never as words gathered

@@ -13,10 +13,10 @@ const TEXT_LIMIT = 4000;
 
 /**
  * A retailer's own number for the product, labelled: "Costco Item# 19927", "Item No. 123456", "SKU 4471", or a number
- * of four digits or more after "#" ("Wegmans #270010"). A lot is never one: "lot", "code" and "batch" are not labels.
+ * of four digits or more after "#" ("Wegmans #270010"). A lot or an establishment is never one: "Lot #1234", "Est. #1234".
  */
 const ITEM_LABEL =
-  /\b(?:item|sku|article|art\.)(?: numbers?| nos?\.?| #)?\s*(?:[:#]\s*)?|(?<![\p{L}\p{N}#])#\s?(?=\d{4,}\b)/giu;
+  /\b(?:item|sku|article|art\.)(?: numbers?| nos?\.?| #)?\s*(?:[:#]\s*)?|(?<![\p{L}\p{N}#])(?<!\b(?:est|lot|batch|code|case|no)\.?\s?)#\s?(?=\d{4,}\b)/giu;
 
 /** The model keys a notice's text lists after a model label; empty when it lists none. */
 export function textModelKeys(text: string, label: RegExp = MODEL_LABEL): string[] {

@@ -1,0 +1,218 @@
+// The matcher on sentences of real FDA, FSIS and Health Canada notices: pack sizes, listed products, brands written in the name, item numbers.
+import { describe, expect, it } from 'vitest';
+import type { Catalogue } from '../../src/match/catalogue.js';
+import { brandKey, noticeName } from '../../src/match/match-keys.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
+import { noticeModels } from '../../src/match/notice-models.js';
+import { noticeItems } from '../../src/match/notice-items.js';
+import { compareSizes, packSizes } from '../../src/match/pack-sizes.js';
+
+function catalogue(rows: Record<string, string>[]): Catalogue {
+  return {
+    file: 'catalogue.csv',
+    headers: ['brand', 'model', 'name'],
+    columns: { brand: 'brand', model: 'model', name: 'name' },
+    rows: rows.map((values, i) => ({ line: i + 1, values })),
+    repeated: [],
+  };
+}
+
+const found = (rows: Record<string, string>[], recall: Record<string, unknown>) =>
+  new CatalogueIndex(catalogue(rows)).match(recall, { explain: true }).map((m) => ({
+    line: m.row.line,
+    level: m.level,
+    reason: m.reason,
+    explain: m.explain ?? '',
+  }));
+
+/** Grams or millilitres, rounded: what a label's conversion would print. */
+const grams = (text: string) => packSizes(text).map((s) => `${s.family} ${Math.round(s.value)}`);
+const sortedGrams = (text: string) => grams(text).sort();
+
+describe('pack sizes as agencies write them', () => {
+  it('reads a number and its unit however it is joined', () => {
+    // FDA 3217203, FSIS 4000014, FDA 3217131: "Net Wt. 12 oz (340 g)", "12-oz.", "26 FL OZ (1 lb, 10 oz) 737g".
+    expect(grams('Net Wt. 12 oz (340 g)')).toEqual(['mass 340', 'volume 355', 'mass 340']);
+    expect(grams('12-oz. vacuum-packed packages')).toEqual(['mass 340', 'volume 355']);
+    expect(grams('26 FL OZ (1 lb, 10 oz) 737g')).toEqual([
+      'volume 769',
+      'mass 454',
+      'mass 283',
+      'volume 296',
+      'mass 737',
+    ]);
+    // The issue's own example: "two liter" is 2 L.
+    expect(grams('Regular Wild Cherry Pepsi two liter plastic bottles')).toEqual(['volume 2000']);
+    expect(grams('Empaques de 12 onzas empacados al vacío')).toEqual(['mass 340', 'volume 355']);
+  });
+
+  it('gives a unit to the bare numbers listed before it', () => {
+    // FDA 3217672 and 3217506 (Locatelli).
+    expect(sortedGrams('Locatelli Grated Pecorino Romano, 5 and 10-pound plastic bags')).toEqual([
+      'mass 2268',
+      'mass 4536',
+    ]);
+    expect(sortedGrams('Locatelli Grated Pecorino Romano 4 oz and 8 oz plastic cup & lid')).toEqual([
+      'mass 113',
+      'mass 227',
+      'volume 118',
+      'volume 237',
+    ]);
+  });
+
+  it('reads no size where there is none, and never a lot or a count', () => {
+    expect(packSizes('Publix Rich & Creamy Vanilla Ice Cream')).toEqual([]);
+    expect(packSizes('lot code 02673, 12 units per case')).toEqual([]);
+  });
+
+  it('compares sizes within a family, labels rounding their conversions', () => {
+    expect(compareSizes(packSizes('Baby Bhindi Frozen 12 oz'), packSizes('Net Wt. 12 oz (340 g)')).kind).toBe('same');
+    expect(compareSizes(packSizes('Korushka Smelts 150g'), packSizes('Net. Weight, 5.29 oz (150 g)')).kind).toBe(
+      'same',
+    );
+    expect(compareSizes(packSizes('Marinara Sauce 26 oz'), packSizes('26 FL OZ')).kind).toBe('same');
+    expect(compareSizes(packSizes('Polish Kielbasa 14 oz'), packSizes('12-oz. packages'))).toEqual({
+      kind: 'differs',
+      row: '14 oz',
+      notice: '12-oz.',
+    });
+    expect(compareSizes(packSizes('Vanilla Ice Cream 1.5 qt'), packSizes('Vanilla Ice Cream')).kind).toBe('unknown');
+    expect(compareSizes(packSizes('Grated 5 lb bag'), packSizes('5 and 10-pound plastic bags')).kind).toBe('same');
+  });
+});
+
+describe('the products a notice lists', () => {
+  it('splits FSIS bullets, one product each with its own size', () => {
+    // FSIS 4000011.
+    const items = noticeItems(
+      noticeName(
+        '•\t16-oz. plastic-wrapped tray packages containing “SAMSA HALAL” with “USE BEFORE” dates of 01/02/25 through 02/22/25., •\t12-oz. plastic-wrapped tray packages containing “M&amp;P DELICACIES Lamb Dumplings Lamb Samsa” with “USE BEFORE” dates 01/02/25 through 02/22/25.',
+      ),
+    );
+    expect(items.map((i) => [[...i.tokens].includes('dumpling'), i.sizes[0]?.written])).toEqual([
+      [false, '16-oz.'],
+      [true, '12-oz.'],
+    ]);
+  });
+
+  it('keeps an FDA description broken into lines as one product', () => {
+    // FDA 3217480.
+    const items = noticeItems(
+      'Locatelli Pecorino Romano Cheese Grated (Wegmans #270010)\nPackaged and sold by the pound\nPackaged in cylindrical clear plastic tubs with lid\n',
+    );
+    expect(items).toHaveLength(1);
+  });
+});
+
+describe('a brand written in the product name (the FDA has no brand field; FSIS names the firm)', () => {
+  // FDA 3216686.
+  const natsNuts = {
+    product_brand: '',
+    alert_title: 'Contains undeclared cashews',
+    product_name: "Nat's Nuts Cinnamon Whiskey Pecans, 4 oz.",
+  };
+  it('makes a match with every name word and the same pack size', () => {
+    const [m] = found([{ brand: 'Nats Nuts', name: 'Cinnamon Whiskey Pecans 4 oz' }], natsNuts);
+    expect(m).toMatchObject({ level: 'match', reason: 'brand+full-name' });
+    expect(m?.explain).toContain('pack size 4 oz is one the notice names');
+  });
+
+  it('stays possible when the notice names no pack size', () => {
+    // FDA 3216702: nothing says which of Publix's tubs.
+    const publix = { product_brand: '', product_name: 'Publix Rich & Creamy Vanilla Ice Cream' };
+    expect(found([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], publix)).toMatchObject([
+      { level: 'possible', reason: 'brand+name' },
+    ]);
+  });
+
+  // FSIS 4000014: the brand field is the firm; the label's words name Johnsonville.
+  const johnsonville = {
+    product_brand: 'Salm Partners, LLC',
+    alert_title:
+      'Salm Partners, LLC, Recalls Johnsonville Polish Kielbasa Turkey Sausage Products Due to Possible Foreign Matter Contamination',
+    product_name:
+      '12-oz. vacuum-packed packages containing a single piece of &quot;Johnsonville POLISH KIELBASA TURKEY&quot; sausage and best by dates &quot;05/17/24&quot; and &quot;05/18/24&quot; printed on the side of the packaging.',
+  };
+  it('keeps another pack size of the same words possible, and says which sizes differ', () => {
+    const rows = [
+      { brand: 'Johnsonville', name: 'Polish Kielbasa Turkey Sausage 12 oz' },
+      { brand: 'Johnsonville', name: 'Polish Kielbasa 14 oz' },
+    ];
+    const [recalled, other] = found(rows, johnsonville);
+    expect(recalled).toMatchObject({ line: 1, level: 'match', reason: 'brand+full-name' });
+    expect(other).toMatchObject({ line: 2, level: 'possible', reason: 'brand+name' });
+    expect(other?.explain).toContain('pack size differs: catalogue 14 oz, notice 12-oz');
+  });
+
+  it('never makes a match of words gathered from two listed products', () => {
+    // FSIS 4000011: "Samsa Halal" 16 oz in one bullet, lamb dumplings 12 oz in the other.
+    const recall = {
+      product_brand: 'M&P Delicacies',
+      product_name:
+        '•\t16-oz. plastic-wrapped tray packages containing “SAMSA HALAL”., •\t12-oz. plastic-wrapped tray packages containing “M&amp;P DELICACIES Lamb Dumplings Lamb Samsa”.',
+    };
+    const rows = [
+      { brand: 'M&P Delicacies', name: 'Samsa Halal Lamb 16 oz' },
+      { brand: 'M&P Delicacies', name: 'Lamb Dumplings 12 oz' },
+    ];
+    expect(found(rows, recall).map((m) => [m.line, m.level])).toEqual([
+      [2, 'match'],
+      [1, 'possible'],
+    ]);
+  });
+});
+
+describe('brand spellings and headings', () => {
+  it('reads "&" and "and" as the same brand', () => {
+    // FDA 3217131 against a catalogue that writes the word.
+    expect(brandKey('First & Last Tavern')).toBe(brandKey('First and Last Tavern'));
+    const recall = {
+      product_brand: '',
+      product_name: 'First & Last Tavern Marinara Sauce (tomato & basil) 26 FL OZ (1 lb, 10 oz) 737g',
+    };
+    expect(found([{ brand: 'First and Last Tavern', name: 'Marinara Sauce 26 oz' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
+
+  it('drops Health Canada\'s warning heading instead of cutting the name at its "Recall"', () => {
+    // Health Canada 6000098.
+    const name =
+      'Food Recall Warning (Allergen) – Mastro San Daniele brand Charcuterie Trio – Prosciutto Cotto, Capocollo, Mortadella recalled due to undeclared milk';
+    expect(noticeName(name)).toBe(
+      'Mastro San Daniele brand Charcuterie Trio – Prosciutto Cotto, Capocollo, Mortadella',
+    );
+    const recall = { product_brand: 'Mastro San Daniele', alert_title: name, product_name: name };
+    expect(found([{ brand: 'Mastro', name: 'San Daniele Charcuterie Trio 300 g' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
+});
+
+describe("a retailer's item number in the notice's text", () => {
+  // FDA 3217340 and 3217480.
+  const costco = {
+    product_brand: '',
+    product_name:
+      'Costco Item# 19927 Kirkland Signature Caesar Salad, refrigerated, packaged in clear plastic clamshell container.',
+  };
+  const wegmans = {
+    product_brand: '',
+    product_name: 'Locatelli Pecorino Romano Cheese Grated (Wegmans #270010)\nPackaged and sold by the pound\n',
+  };
+
+  it('reads "Item# 19927" and "#270010", never a lot code', () => {
+    expect(noticeModels(costco).map((m) => m.key)).toEqual(['19927']);
+    expect(noticeModels(wegmans).map((m) => m.key)).toEqual(['270010']);
+    expect(noticeModels({ product_name: '1-lb. plastic tubs with lot code 02673 and Est. #1234' })).toEqual([]);
+  });
+
+  it('makes model+brand with the brand written beside it, and model alone without', () => {
+    expect(found([{ brand: 'Kirkland Signature', model: '19927', name: 'Caesar Salad' }], costco)).toMatchObject([
+      { level: 'match', reason: 'model+brand' },
+    ]);
+    expect(found([{ brand: 'Acme', model: '19927', name: 'Garden Hose' }], costco)).toMatchObject([
+      { level: 'possible', reason: 'model' },
+    ]);
+  });
+});
