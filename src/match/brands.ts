@@ -56,10 +56,18 @@ export function brandParts(raw: string): { strong: string[]; weak: string[] } {
 const telling = (w: string, min: number) =>
   w.length >= min && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w);
 
-/** The words of a brand core that can tie two brands on their own. */
+/**
+ * The words of a brand core that can tie two brands on their own, and for a core of several words, the words joined:
+ * "Freshprep" is "Fresh Prep", "Sainsburys" is "Sainsbury s".
+ */
 export function distinctiveBrandTokens(core: string): string[] {
-  return core.split(' ').filter((w) => telling(w, 3));
+  const words = core.split(' ').filter((w) => telling(w, 3));
+  if (!core.includes(' ')) return words;
+  const joined = core.replaceAll(' ', '');
+  return telling(joined, 3) ? [...words, joined] : words;
 }
+
+const joinedForm = (core: string) => core.replaceAll(' ', '');
 
 /** How two brands were found to be the same. */
 export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name';
@@ -74,7 +82,7 @@ function containsWords(outer: string, inner: string): boolean {
  */
 export function relateBrands(a: string, b: string): BrandRelation | undefined {
   if (a === '' || b === '') return undefined;
-  if (a === b) return 'same';
+  if (a === b || joinedForm(a) === joinedForm(b)) return 'same';
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (distinctiveBrandTokens(short).length > 0 && containsWords(long, short)) return 'contained';
   const other = new Set(distinctiveBrandTokens(b));
@@ -147,9 +155,10 @@ export function brandInitials(core: string): string | undefined {
   return words.map((w) => w[0]).join('');
 }
 
-/** Whether a catalogue brand core is written in the title's text, at word boundaries. */
+/** Whether a catalogue brand core is written in the title's text, at word boundaries, as its words or joined. */
 export function brandInTitle(core: string, titleText: string): boolean {
-  return distinctiveBrandTokens(core).length > 0 && containsWords(titleText, core);
+  if (distinctiveBrandTokens(core).length === 0) return false;
+  return containsWords(titleText, core) || (core.includes(' ') && containsWords(titleText, joinedForm(core)));
 }
 
 /** How a notice names the brand in its prose when its brand field names the firm (or is empty, as the FDA's). */

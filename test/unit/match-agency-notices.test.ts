@@ -175,6 +175,17 @@ describe('brand spellings and headings', () => {
     ]);
   });
 
+  it('reads a brand written as one word as the same brand written as two', () => {
+    // Health Canada 6000058: "Freshprep brand Crunchy Caesar Salad"; the retailer writes "Fresh Prep".
+    const title = 'Freshprep brand Crunchy Caesar Salad recalled due to undeclared milk';
+    const recall = { product_brand: 'Freshprep', alert_title: title, product_name: title };
+    expect(found([{ brand: 'Fresh Prep', name: 'Crunchy Caesar Salad kit' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+    // Two brands that share a word are not joined into one.
+    expect(found([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
+  });
+
   it('drops Health Canada\'s warning heading instead of cutting the name at its "Recall"', () => {
     // Health Canada 6000098.
     const name =
