@@ -16,7 +16,7 @@ import { type NoticeItem, noticeItems } from './notice-items.js';
 import { packSizes } from './pack-sizes.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
-import { noticeModels as listedModels, textModelKeys } from './notice-models.js';
+import { noticeModels as listedModels, modelKeysOf, textModelKeys } from './notice-models.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
@@ -169,10 +169,9 @@ export class CatalogueIndex {
       }
       return undefined;
     };
-    const noticeModels = new Set<string>();
-    for (const { raw: m, key, base } of listedModels(recall)) {
-      noticeModels.add(key);
-      if (base !== undefined) noticeModels.add(base);
+    const listed = listedModels(recall);
+    const noticeModels = modelKeysOf(listed);
+    for (const { raw: m, key, base } of listed) {
       for (const c of this.byModel.get(key) ?? []) {
         const b = brandOf(c.indexed);
         const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
@@ -209,6 +208,7 @@ export class CatalogueIndex {
     if (brands.size > 0) {
       const recallName = noticeName(recall.product_name);
       const tokens = nameTokens(recallName);
+      const ownWords = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
       let items: NoticeItem[] | undefined;
       // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
@@ -225,7 +225,9 @@ export class CatalogueIndex {
         // ("Ozark Trail Tabletop 1-Burner Butane Camping Stoves", brand field "China Window Industry").
         const own = new Set(core.split(' '));
         // Name words are stemmed ("stories" is "storie"): a brand word is matched in that form too.
-        const noticeTokens = new Set([...tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
+        const besides = (t: string) => !own.has(t) && !own.has(`${t}s`);
+        const noticeTokens = new Set([...tokens].filter(besides));
+        const productTokens = new Set([...ownWords].filter(besides));
         for (const t of noticeTokens)
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {
             if (seen.has(r)) continue;
@@ -233,6 +235,7 @@ export class CatalogueIndex {
             const found = nameTier({
               row: r,
               noticeTokens,
+              productTokens,
               core,
               hit,
               recallBrand,

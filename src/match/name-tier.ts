@@ -11,8 +11,13 @@ import * as T from './match-thresholds.js';
 /** What the tier weighs of a pair: the notice's side is read once per recall by the caller, and lazily. */
 export interface NamePair {
   row: IndexedRow;
-  /** The notice's name words, the catalogue core's own left out. */
+  /** The notice's name words, the catalogue core's own left out: what must cover the row's name. */
   noticeTokens: ReadonlySet<string>;
+  /**
+   * The same without the notice's own brand words: what says a sibling ("Zero Water" is not a "zero" recipe) and how
+   * alike the names are.
+   */
+  productTokens: ReadonlySet<string>;
   core: string;
   hit: BrandHit;
   recallBrand: string;
@@ -41,8 +46,8 @@ export function nameTier(p: NamePair): Found | undefined {
   // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
   if (r.modelKey !== '' && p.otherModel(r.modelKey)) return undefined;
   // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
-  if (siblingWord(p.noticeTokens, r.tokens) !== undefined) return undefined;
-  const similarity = tokenSimilarity(p.noticeTokens, r.tokens);
+  if (siblingWord(p.productTokens, r.tokens) !== undefined) return undefined;
+  const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const covered = p.weights.coverage(p.noticeTokens, r.tokens);
   const every = covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
   let sizes: SizeAgreement = { kind: 'unknown' };

@@ -41,6 +41,8 @@ export interface NoticeModel {
   raw: string;
   key: string;
   base: string | undefined;
+  /** A retailer's item number: it finds that retailer's row, but never says another row is a different model. */
+  item?: true;
 }
 
 /**
@@ -50,15 +52,28 @@ export interface NoticeModel {
 export function noticeModels(recall: Record<string, unknown>): NoticeModel[] {
   const out: NoticeModel[] = [];
   const seen = new Set<string>();
-  const add = (raw: string, key: string, base: string | undefined) => {
-    if (key.length < MIN_MODEL_KEY || seen.has(key)) return;
-    seen.add(key);
-    out.push({ raw, key, base });
+  const add = (model: NoticeModel) => {
+    if (model.key.length < MIN_MODEL_KEY || seen.has(model.key)) return;
+    seen.add(model.key);
+    out.push(model);
   };
-  for (const raw of stringValues(recall.product_model_numbers)) add(raw, modelKey(raw), revisionBase(raw));
+  for (const raw of stringValues(recall.product_model_numbers))
+    add({ raw, key: modelKey(raw), base: revisionBase(raw) });
   for (const field of ['product_name', 'product_description']) {
     const text = recall[field];
-    if (typeof text === 'string') for (const key of textModelKeys(text, ITEM_LABEL)) add(key, key, undefined);
+    if (typeof text === 'string')
+      for (const key of textModelKeys(text, ITEM_LABEL)) add({ raw: key, key, base: undefined, item: true });
   }
   return out;
+}
+
+/** The keys (and revision bases) of the models a notice lists as models: the brand's other models are other products. */
+export function modelKeysOf(models: readonly NoticeModel[]): Set<string> {
+  const keys = new Set<string>();
+  for (const { key, base, item } of models) {
+    if (item) continue;
+    keys.add(key);
+    if (base !== undefined) keys.add(base);
+  }
+  return keys;
 }

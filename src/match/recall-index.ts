@@ -5,7 +5,7 @@ import { brandKey, nameTokens, noticeName } from './match-keys.js';
 import { type RecallCode, recallCodes } from './recall-codes.js';
 import type { ScopeItem } from './scope-items.js';
 import { recallScope } from './scope.js';
-import { type NoticeModel, noticeModels as listedModels } from './notice-models.js';
+import { modelKeysOf, type NoticeModel, noticeModels as listedModels } from './notice-models.js';
 import * as T from './match-thresholds.js';
 
 /** A recall as CatalogueIndex.match reads it, worked out once for every catalogue row. */
@@ -26,7 +26,9 @@ export interface PreparedRecall {
   /** The model numbers it lists, long enough to compare: as written, their key and revision base. */
   models: NoticeModel[];
   noticeModels: Set<string>;
+  /** Its name words, and those without its brand field's own words (which never say a sibling). */
   tokens: Set<string>;
+  productTokens: Set<string>;
   scope?: ScopeItem[];
 }
 
@@ -37,11 +39,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
   const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, recallBrand) : undefined;
   const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
   const models = listedModels(recall);
-  const noticeModels = new Set<string>();
-  for (const { key, base } of models) {
-    noticeModels.add(key);
-    if (base !== undefined) noticeModels.add(base);
-  }
+  const noticeModels = modelKeysOf(models);
   return {
     order,
     recall,
@@ -57,6 +55,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
     models,
     noticeModels,
     tokens: nameTokens(noticeName(recall.product_name)),
+    productTokens: nameTokens(noticeName(recall.product_name), [...parts.strong, ...parts.weak].join(' ')),
   };
 }
 

@@ -40,8 +40,8 @@ interface RecallMemo {
   fieldWords?: Set<string>;
   described?: Set<string>;
   unbatched?: Map<string, ScopeAnswer>;
-  /** The notice's name words without a catalogue core's own, per core: the same for every row of that brand. */
-  wordsBesides?: Map<string, Set<string>>;
+  /** The notice's name words (all, or its product's) without a catalogue core's own, per core: the same for every row of that brand. */
+  wordsBesides?: Map<ReadonlySet<string>, Map<string, Set<string>>>;
   /** The products its name lists, with their words and pack sizes. */
   items?: NoticeItem[];
 }
@@ -168,11 +168,12 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
     .map(([core, hit]) => ({ core, hit, facts: ctx.hits.factsOf(core) }))
     .sort((a, b) => hitOrder(a, b));
   for (const { core, hit } of ordered) {
-    const noticeTokens = wordsBesides(p, core);
+    const noticeTokens = wordsBesides(p, core, p.tokens);
     if (!someShared(noticeTokens, r.tokens)) continue;
     return nameTier({
       row: r,
       noticeTokens,
+      productTokens: wordsBesides(p, core, p.productTokens),
       core,
       hit: hit.hit,
       recallBrand: p.recallBrand,
@@ -190,17 +191,22 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
   return undefined;
 }
 
-/** The notice's name words, the core's own left out. */
-function wordsBesides(p: PreparedRecall, core: string): Set<string> {
+/** The notice's name words (`words`: all of them, or those besides its own brand's), the core's own left out. */
+function wordsBesides(p: PreparedRecall, core: string, words: ReadonlySet<string>): Set<string> {
   const memo = memoOf(p);
   memo.wordsBesides ??= new Map();
-  let words = memo.wordsBesides.get(core);
-  if (words === undefined) {
-    const own = new Set(core.split(' '));
-    words = new Set([...p.tokens].filter((t) => !own.has(t) && !own.has(`${t}s`)));
-    memo.wordsBesides.set(core, words);
+  let byCore = memo.wordsBesides.get(words);
+  if (byCore === undefined) {
+    byCore = new Map();
+    memo.wordsBesides.set(words, byCore);
   }
-  return words;
+  let out = byCore.get(core);
+  if (out === undefined) {
+    const own = new Set(core.split(' '));
+    out = new Set([...words].filter((t) => !own.has(t) && !own.has(`${t}s`)));
+    byCore.set(core, out);
+  }
+  return out;
 }
 
 function someShared(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -186,6 +186,14 @@ describe('brand spellings and headings', () => {
     expect(found([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
   });
 
+  it("never reads the notice's own brand words as a sibling's", () => {
+    // "zero" says a sibling recipe in a product name ("Zero Sugar"), never in the brand "Zero Water".
+    const recall = { product_brand: 'Zero Water', product_name: 'Zero Water 10-Cup Ready-Pour Filter Pitcher' };
+    expect(found([{ brand: 'ZeroWater', name: 'Ready-Pour Filter Pitcher 10 cup' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
+
   it('drops Health Canada\'s warning heading instead of cutting the name at its "Recall"', () => {
     // Health Canada 6000098.
     const name =
