@@ -33,7 +33,7 @@ export interface NamePair {
 
 /**
  * The row's brand+name tier with the notice, or undefined. A sibling (another barcode, another model, a word such as
- * dark for milk) is never offered. `brand+full-name`, a match, needs one product the notice lists to hold every word
+ * dark for milk, a pack size the notice does not name) is never offered. `brand+full-name`, a match, needs one product the notice lists to hold every word
  * of the row's name (two or more) and no other pack size, with the row's brand named by the brand field (or the
  * prose); when the brand is only written in the notice's title or product name, that product's pack size must also
  * be the row's.
@@ -49,19 +49,29 @@ export function nameTier(p: NamePair): Found | undefined {
   if (siblingWord(p.productTokens, r.tokens) !== undefined) return undefined;
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const covered = p.weights.coverage(p.noticeTokens, r.tokens);
-  const every = covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS;
+  if (!(similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
+  // So is another pack size: the notice states its sizes and the row's is none of them (Johnsonville's 14 oz
+  // Polish Kielbasa beside the recalled 12 oz one).
+  const items = p.noticeItems();
+  const rowSizes = p.rowSizes();
+  if (
+    compareSizes(
+      rowSizes,
+      items.flatMap((i) => i.sizes),
+    ).kind === 'differs'
+  )
+    return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;
-  if (every)
-    for (const item of p.noticeItems()) {
+  if (covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
+    for (const item of items) {
       if (!containsAll(item.tokens, r.tokens)) continue;
-      sizes = compareSizes(p.rowSizes(), item.sizes);
+      sizes = compareSizes(rowSizes, item.sizes);
       full =
         sizes.kind !== 'differs' &&
         (T.FULL_NAME_BRANDS.has(p.hit.how) || (T.WRITTEN_BRANDS.has(p.hit.how) && sizes.kind === 'same'));
       if (full) break;
     }
-  if (!(full || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
   return {
     reason: full ? 'brand+full-name' : 'brand+name',
     explain: () => {
@@ -76,7 +86,7 @@ export function nameTier(p: NamePair): Found | undefined {
 function explainSize(sizes: SizeAgreement): string {
   if (sizes.kind === 'same') return `; pack size ${sizes.size} is one the notice names`;
   if (sizes.kind === 'differs')
-    return `; pack size differs: catalogue ${sizes.row}, notice ${sizes.notice} (another size of the product: at most possible)`;
+    return `; pack size differs from that product's: catalogue ${sizes.row}, notice ${sizes.notice} (not enough for a match)`;
   return '';
 }
 
