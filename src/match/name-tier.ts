@@ -49,7 +49,9 @@ export function nameTier(p: NamePair): Found | undefined {
   if (siblingWord(p.productTokens, r.tokens) !== undefined) return undefined;
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const covered = p.weights.coverage(p.noticeTokens, r.tokens);
-  if (!(similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
+  // "Crave Stevia brand chocolate products": every word the notice names its products by is in the row's name.
+  const named = p.productTokens.size > 0 && containsAll(r.tokens, p.productTokens);
+  if (!(named || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
   // So is another pack size: the notice states its sizes and the row's is none of them (Johnsonville's 14 oz
   // Polish Kielbasa beside the recalled 12 oz one).
   const items = p.noticeItems();

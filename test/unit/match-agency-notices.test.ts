@@ -164,6 +164,19 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
   });
 });
 
+describe('a notice that names its products by a word', () => {
+  it("finds each of the brand's rows holding that word, as possible", () => {
+    // Health Canada 6000073: "Crave Stevia brand chocolate products recalled due to undeclared milk".
+    const title = 'Crave Stevia brand chocolate products recalled due to undeclared milk';
+    const recall = { product_brand: 'Crave Stevia', alert_title: title, product_name: title };
+    const rows = [
+      { brand: 'Crave Stevia', name: 'Dark All Natural Chocolate 80 g' },
+      { brand: 'Crave Stevia', name: 'Stevia Sweetener Drops 50 ml' },
+    ];
+    expect(found(rows, recall).map((m) => [m.line, m.level, m.reason])).toEqual([[1, 'possible', 'brand+name']]);
+  });
+});
+
 describe('brand spellings and headings', () => {
   it('reads "&" and "and" as the same brand', () => {
     // FDA 3217131 against a catalogue that writes the word.
