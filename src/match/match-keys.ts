@@ -64,6 +64,13 @@ const QUANTITY = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d{3})*(?: \\d+)? ?(?:${UNITS})|(?:x|lot de|pack of) ?\\d+)(?![\\p{L}\\p{N}])`,
   'gu',
 );
+const SPELT_UNITS =
+  'lit(?:er|re)s?|litros?|gallons?|ounces?|onzas?|pounds?|libras?|quarts?|pints?|grams?|grammes?|gramos?|kilos?|kilograms?';
+const SPELT_UNIT = new RegExp(`(?:^| )(?:${SPELT_UNITS})(?: |$)`);
+const SPELT_QUANTITY = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|half|a) (?:${SPELT_UNITS})(?![\\p{L}\\p{N}])`,
+  'gu',
+);
 /** A unit word left alone once its number is gone ("oz" in "14 oz"), never a name word. */
 const UNIT_WORDS = new Set(
   UNITS.replace(/\?|s\?/g, '')
@@ -94,8 +101,10 @@ export function nameTokens(name: string, brand = ''): Set<string> {
 
 /** nameTokens' words one by one, as the name has them (once each time it has them): a census needs no Set per row. */
 export function forEachNameWord(name: string, brand: string, visit: (token: string) => void): void {
-  const key = brandKey(name);
-  // Every quantity has a digit.
+  let key = brandKey(name);
+  // "two liter", "12 onzas", "5 pound": a quantity spelt out (a lone "pound", as in "pound cake", stays a word).
+  if (SPELT_UNIT.test(key)) key = key.replace(SPELT_QUANTITY, ' ');
+  // Every other quantity has a digit.
   for (const word of (/\d/.test(key) ? key.replace(QUANTITY, ' ') : key).split(' ')) {
     // A bare number stays: "iPhone 12" and "iPhone 13" are different products.
     if (word === '' || UNIT_WORDS.has(word) || (word.endsWith('x') && /^\d+x$/.test(word))) continue;

@@ -1,7 +1,7 @@
 // The matcher on sentences of real FDA, FSIS and Health Canada notices: pack sizes, listed products, brands written in the name, item numbers.
 import { describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../src/match/catalogue.js';
-import { brandKey, noticeName } from '../../src/match/match-keys.js';
+import { brandKey, nameTokens, noticeName } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import { noticeModels } from '../../src/match/notice-models.js';
 import { noticeItems } from '../../src/match/notice-items.js';
@@ -78,6 +78,22 @@ describe('pack sizes as agencies write them', () => {
     });
     expect(compareSizes(packSizes('Vanilla Ice Cream 1.5 qt'), packSizes('Vanilla Ice Cream')).kind).toBe('unknown');
     expect(compareSizes(packSizes('Grated 5 lb bag'), packSizes('5 and 10-pound plastic bags')).kind).toBe('same');
+  });
+});
+
+describe('quantities spelt out', () => {
+  it('are no name words, as digits are not', () => {
+    // The example: "Wild Cherry Pepsi 2L" vs "Regular Wild Cherry Pepsi two liter plastic bottles".
+    expect([...nameTokens('Regular Wild Cherry Pepsi two liter plastic bottles')]).toEqual([
+      'regular',
+      'wild',
+      'cherry',
+      'pepsi',
+    ]);
+    expect([...nameTokens('Wild Cherry Pepsi Two Liters')]).toEqual([...nameTokens('Wild Cherry Pepsi 2L')]);
+    // FSIS's Spanish notice (4500014); a pound cake stays a cake of that name.
+    expect([...nameTokens('Empaques de 12 onzas')]).toEqual(['empaque']);
+    expect([...nameTokens('Pound Cake 16 oz')]).toEqual(['pound', 'cake']);
   });
 });
 
