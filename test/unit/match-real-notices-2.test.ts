@@ -18,10 +18,14 @@ import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
  * The held-out figures bench/match-quality.mjs prints today (rows found / affected rows; right pairs / pairs), over
  * the whole holdout part. Raise them when the matcher improves; never lower them to make a change pass, and never
  * tune on the holdout part (split.csv is fixed by a hash of each id).
+ *
+ * `match` precision was lowered once, on purpose and in the open (issue 34, 2026-11-28): a brand written in the
+ * notice's title or product name, with the row's pack size, raised `match` row recall from 52/87 to 75/87 for two
+ * more wrong pairs (53/54 to 80/83). Both sides' intervals overlap; bench/README.md gives the figures.
  */
 const FLOOR = {
-  matchPrecision: 53 / 54,
-  matchRowRecall: 52 / 87,
+  matchPrecision: 80 / 83,
+  matchRowRecall: 75 / 87,
   matchOrPossibleRowRecall: 84 / 87,
   matchOrPossiblePrecision: 91 / 96,
 };
