@@ -14,8 +14,14 @@ import type { PreparedRecall, RecallIndex } from './recall-index.js';
 import { type RowContext, rowMatches, type StreamRow } from './row-matches.js';
 import * as T from './match-thresholds.js';
 
-/** Matches handed on at once, at most (about). */
-const HANDED_ON = 256;
+/**
+ * Matches handed on at once, at most (about). Few: V8 allocates an object literal's objects in the old generation from
+ * the young-generation collection that finds at least 100 of them made since the last one and nearly all still alive
+ * (allocation-site pretenuring), and 256 matches held together did that to the match rows' sites. Every later match
+ * was then allocated there, with all it holds, and stayed until the next full collection: the peak grew with the
+ * matches, so with the catalogue (issue 37).
+ */
+const HANDED_ON = 32;
 
 /** The catalogue as the first pass read it: everything of a Catalogue but its rows, and the census. */
 export type StreamedCatalogue = Omit<Catalogue, 'rows'> & { census: CatalogueCensus };

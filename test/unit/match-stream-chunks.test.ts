@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { streamMatchRows, type MatchCounts } from '../../src/jobs/match/stream-match.js';
 import { matchRow } from '../../src/jobs/matching/match-rows.js';
 import { MatchSpool } from '../../src/jobs/match/match-spool.js';
+import { LEVEL_RANK, type MatchLevel, type MatchReason, RANK } from '../../src/match/match-levels.js';
 import { readCatalogue } from '../../src/match/catalogue.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import type { RecordOutput } from '../../src/runtime/files/record-output.js';
@@ -105,5 +106,45 @@ describe('match streaming job', () => {
     expect(out.map((r) => r.n)).toEqual([4, 2, 3, 5, 1]);
     expect(Object.getPrototypeOf(out[0])).toBe(null);
     expect(Object.keys(out[0] as object)).toEqual(['n', '__proto__']);
+  });
+
+  it('the spool keeps rows of any size and script in order, whether they waited in memory or on disk', async () => {
+    const spools = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith('recall-feed-match-'));
+    const before = spools();
+    const levels: MatchLevel[] = ['match', 'possible', 'excluded'];
+    const reasons: MatchReason[] = ['barcode', 'brand+name', 'model'];
+    // Names of 1 to 480 characters, some in scripts UTF-8 writes in 2 to 4 bytes: many rows alone outgrow 200 bytes.
+    const names = ['a', 'é', '雪', '🍓', 'Kiełbasa'];
+    const input = Array.from({ length: 120 }, (_, n) => ({
+      recall: (n * 7) % 5,
+      level: levels[n % 3] as MatchLevel,
+      reason: reasons[(n >> 1) % 3] as MatchReason,
+      row: { n, name: (names[n % names.length] as string).repeat(1 + ((n * 37) % 60)) },
+    }));
+    const expected = [...input]
+      .sort(
+        (a, b) =>
+          a.recall - b.recall ||
+          LEVEL_RANK[a.level] - LEVEL_RANK[b.level] ||
+          RANK[a.reason] - RANK[b.reason] ||
+          a.row.n - b.row.n,
+      )
+      .map((x) => x.row);
+    const run = async (spool: MatchSpool) => {
+      for (const x of input)
+        await spool.add(
+          x.recall,
+          { level: x.level, reason: x.reason } as never,
+          Object.assign(Object.create(null), x.row),
+        );
+      const out: Record<string, unknown>[] = [];
+      for await (const batch of spool.rows()) out.push(...batch);
+      return out;
+    };
+    // Spilled every 4 rows or 200 bytes (a bigger row written alone), then all held in memory.
+    expect(await run(new MatchSpool(4, 200))).toEqual(expected);
+    expect(spools()).toEqual(before);
+    expect(await run(new MatchSpool())).toEqual(expected);
+    expect(spools()).toEqual(before);
   });
 });
