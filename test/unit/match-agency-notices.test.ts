@@ -1,21 +1,13 @@
 // The matcher on sentences of real FDA, FSIS and Health Canada notices: pack sizes, listed products, brands written in the name, item numbers.
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../src/match/catalogue.js';
 import { brandKey, nameTokens, noticeName } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import { noticeModels } from '../../src/match/notice-models.js';
 import { noticeItems } from '../../src/match/notice-items.js';
 import { compareSizes, packSizes } from '../../src/match/pack-sizes.js';
+import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-function catalogue(rows: Record<string, string>[]): Catalogue {
-  return {
-    file: 'catalogue.csv',
-    headers: ['brand', 'model', 'name'],
-    columns: { brand: 'brand', model: 'model', name: 'name' },
-    rows: rows.map((values, i) => ({ line: i + 1, values })),
-    repeated: [],
-  };
-}
+const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
 
 const found = (rows: Record<string, string>[], recall: Record<string, unknown>) =>
   new CatalogueIndex(catalogue(rows)).match(recall, { explain: true }).map((m) => ({

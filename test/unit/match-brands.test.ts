@@ -1,9 +1,9 @@
 // Brands as agencies write them ("TRIBORD - DECATHLON", "Baby Jogger LLC", "Target Recalls Cat & Jack…") and pack sizes in names.
 import { describe, expect, it } from 'vitest';
 import { brandCore, brandParts, relateBrands, titleBrandText } from '../../src/match/brands.js';
-import type { Catalogue } from '../../src/match/catalogue.js';
 import { nameTokens } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
+import { catalogueOf } from '../helpers/catalogue-rows.js';
 
 describe('brandCore', () => {
   it.each([
@@ -69,15 +69,7 @@ describe('nameTokens: quantities and units are never name words', () => {
   });
 });
 
-function catalogue(rows: Record<string, string>[]): Catalogue {
-  return {
-    file: 'c.csv',
-    headers: ['ean', 'brand', 'model', 'name'],
-    columns: { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' },
-    rows: rows.map((values, i) => ({ line: i + 1, values })),
-    repeated: [],
-  };
-}
+const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows, 'c.csv');
 const row = (brand: string, name: string, model = '') => ({ ean: '', brand, model, name });
 
 describe('brands in the matcher', () => {

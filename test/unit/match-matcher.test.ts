@@ -1,19 +1,10 @@
 // The matcher's tiers on a hand-made catalogue, with decoys that must never reach `match`.
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../src/match/catalogue.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import { recallCodes } from '../../src/match/recall-codes.js';
+import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-const columns = { gtin: 'ean', brand: 'brand', model: 'model', name: 'name' };
-function catalogue(rows: Record<string, string>[]): Catalogue {
-  return {
-    file: 'catalogue.csv',
-    headers: ['ean', 'brand', 'model', 'name'],
-    columns,
-    rows: rows.map((values, i) => ({ line: i + 1, values })),
-    repeated: [],
-  };
-}
+const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
 
 const recall = {
   id: 7,

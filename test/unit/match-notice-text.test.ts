@@ -1,20 +1,12 @@
 // The matcher on sentences of real CPSC notices: a brand the notice writes in its own words, model revisions, passive titles.
 import { describe, expect, it } from 'vitest';
 import { brandWrittenIn, titleBrandText } from '../../src/match/brands.js';
-import type { Catalogue } from '../../src/match/catalogue.js';
 import { brandKey, revisionBase } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import { textModelKeys } from '../../src/match/notice-models.js';
+import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-function catalogue(rows: Record<string, string>[]): Catalogue {
-  return {
-    file: 'catalogue.csv',
-    headers: ['brand', 'model', 'name'],
-    columns: { brand: 'brand', model: 'model', name: 'name' },
-    rows: rows.map((values, i) => ({ line: i + 1, values })),
-    repeated: [],
-  };
-}
+const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
 
 const levels = (index: CatalogueIndex, recall: Record<string, unknown>) =>
   index.match(recall, { explain: true }).map((m) => [m.row.line, m.level, m.reason]);
