@@ -2,6 +2,7 @@
 import type { BrandRelation } from './brands.js';
 import type { CatalogueBatch } from './catalogue-batch.js';
 import type { CatalogueRow } from './catalogue.js';
+import type { PackSize } from './pack-sizes.js';
 
 export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -19,6 +20,8 @@ export interface IndexedRow {
   tokens: Set<string>;
   /** The name cell as written ("" without one): its pack size is read only when a notice covers every name word. */
   nameText: string;
+  /** The pack sizes its name states, read the first time a notice weighs the row. */
+  sizes?: PackSize[];
   batch: CatalogueBatch;
   /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
   gtins: string[];

@@ -13,7 +13,6 @@ import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, noticeName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItem, noticeItems } from './notice-items.js';
-import { packSizes } from './pack-sizes.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { noticeModels as listedModels, modelKeysOf, textModelKeys } from './notice-models.js';
@@ -246,7 +245,6 @@ export class CatalogueIndex {
                 items ??= noticeItems(recallName);
                 return items;
               },
-              rowSizes: () => packSizes(r.nameText),
             });
             if (found) offer(r, found.reason, found.explain, found.words);
           }

@@ -4,7 +4,7 @@ import type { BrandHit, IndexedRow } from './indexed-row.js';
 import { siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
 import type { NoticeItem } from './notice-items.js';
-import { compareSizes, type PackSize, type SizeAgreement } from './pack-sizes.js';
+import { compareSizes, packSizes, type SizeAgreement } from './pack-sizes.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
 
@@ -27,8 +27,6 @@ export interface NamePair {
   otherModel: (key: string) => boolean;
   /** The products the notice's name lists, each with its words and sizes. */
   noticeItems: () => readonly NoticeItem[];
-  /** The sizes the row's name states. */
-  rowSizes: () => readonly PackSize[];
 }
 
 /**
@@ -55,14 +53,10 @@ export function nameTier(p: NamePair): Found | undefined {
   // So is another pack size: the notice states its sizes and the row's is none of them (Johnsonville's 14 oz
   // Polish Kielbasa beside the recalled 12 oz one).
   const items = p.noticeItems();
-  const rowSizes = p.rowSizes();
-  if (
-    compareSizes(
-      rowSizes,
-      items.flatMap((i) => i.sizes),
-    ).kind === 'differs'
-  )
-    return undefined;
+  r.sizes ??= packSizes(r.nameText);
+  const rowSizes = r.sizes;
+  const noticeSizes = items.flatMap((i) => i.sizes);
+  if (compareSizes(rowSizes, noticeSizes).kind === 'differs') return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;
   if (covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)

@@ -9,7 +9,6 @@ import type { Learned } from './learned.js';
 import { noticeName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItem, noticeItems } from './notice-items.js';
-import { packSizes } from './pack-sizes.js';
 import { type Match, type MatchReason, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
 import { textModelKeys } from './notice-models.js';
@@ -185,7 +184,6 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
         memo.items ??= noticeItems(noticeName(p.recall.product_name));
         return memo.items;
       },
-      rowSizes: () => packSizes(r.nameText),
     });
   }
   return undefined;
