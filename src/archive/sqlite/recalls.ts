@@ -50,7 +50,11 @@ export class SqliteRecalls implements RecallWriter {
     if (writes.length === 0) return;
     // Read under the write lock (BEGIN IMMEDIATE): every page committed before has a smaller stamp.
     const stamp = this.stamp.next();
-    for (const { row, version, old } of writes) {
+    // In id order: FTS5 keeps a transaction's terms in memory only while rowids increase, and writes a segment
+    // each time one is smaller than the last; the feed's newest-first order made one per record or two, and
+    // merging them cost more than the rest of the page. Stable, so a record twice in a page keeps its order.
+    const ordered = [...writes].sort((a, b) => a.row.record.id - b.row.record.id);
+    for (const { row, version, old } of ordered) {
       const { record, raw } = row;
       const columns = { id: record.id, run: runId, stamp, ...recordColumns(record, raw) };
       if (old) {
