@@ -19,6 +19,8 @@ import {
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Another build's launcher (bin/recall-feed.cjs of a checkout built with `npm run build`), synced in each round too: before and after side by side, at the same load. */
+const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
 /** Issue 37's goal: sync's CPU at most this share of sqlite-utils' for insert + FTS of the same records. */
 const TARGET = 0.8;
 /** The fields our archive indexes for full-text search (ftsValues in src/archive/record-columns.ts). */
@@ -89,6 +91,7 @@ try {
 
   const ours = [];
   const theirs = [];
+  const baseline = [];
   const fresh = (db) => {
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(db + suffix, { force: true });
   };
@@ -99,11 +102,24 @@ try {
     const res = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], { env, timeoutMs: 240_000, dir });
     if (res.code !== 0) throw new Error(`sync exited ${res.code}: ${res.stderr.slice(0, 400)}`);
     ours.push({ cpuUs: res.usage.userUs + res.usage.systemUs, ms: res.ms });
+    if (BASELINE_BIN) {
+      fresh(db);
+      const before = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], {
+        env,
+        timeoutMs: 240_000,
+        dir,
+        bin: BASELINE_BIN,
+      });
+      if (before.code !== 0)
+        throw new Error(`the baseline's sync exited ${before.code}: ${before.stderr.slice(0, 400)}`);
+      baseline.push({ cpuUs: before.usage.userUs + before.usage.systemUs, ms: before.ms });
+    }
     const theirsDb = path.join(dir, 'theirs.db');
     fresh(theirsDb);
     theirs.push(sqliteUtils(theirsDb, jsonl));
+    const was = BASELINE_BIN ? ` (baseline ${secs(baseline.at(-1).cpuUs)} s)` : '';
     console.log(
-      `  round ${round + 1}: sync ${secs(ours.at(-1).cpuUs)} s CPU, sqlite-utils ${secs(theirs.at(-1).cpuUs)} s CPU`,
+      `  round ${round + 1}: sync ${secs(ours.at(-1).cpuUs)} s CPU${was}, sqlite-utils ${secs(theirs.at(-1).cpuUs)} s CPU`,
     );
   }
   const oursCpu = median(ours.map((r) => r.cpuUs));
@@ -117,6 +133,15 @@ try {
           `${secs(oursCpu)} s`,
           `${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} s`,
         ],
+        ...(BASELINE_BIN
+          ? [
+              [
+                `baseline sync (${BASELINE_BIN})`,
+                `${secs(median(baseline.map((r) => r.cpuUs)))} s`,
+                `${(median(baseline.map((r) => r.ms)) / 1000).toFixed(2)} s`,
+              ],
+            ]
+          : []),
         [
           `sqlite-utils insert + enable-fts`,
           `${secs(theirsCpu)} s`,
@@ -125,6 +150,10 @@ try {
       ],
     )}\nload ${load()}`,
   );
+  if (BASELINE_BIN) {
+    const was = median(baseline.map((r) => r.cpuUs));
+    console.log(`baseline/sqlite-utils CPU ${ratio(was, theirsCpu)}; this build/baseline ${ratio(oursCpu, was)}`);
+  }
   claims.check(
     `sync of ${RECORDS.toLocaleString('en-US')} recalls within ${TARGET}× sqlite-utils' CPU`,
     oursCpu / theirsCpu <= TARGET,

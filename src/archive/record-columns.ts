@@ -62,23 +62,59 @@ function foldedText(value: unknown): string | null {
   return typeof value === 'string' ? fold(value) : null;
 }
 
+/** Each stat column's name and field; each SQL filter's column, field, folding and the stat column of its field. */
+const STAT_KEYS = Object.entries(STAT_COLUMNS).map(([name, field]) => ({ column: `stat_${name}`, field }));
+const FILTER_COLUMNS = SQL_FILTERS.map((name) => {
+  const { field, kind } = FILTER_FIELDS[name];
+  const stat = STAT_KEYS.findIndex((k) => k.field === field);
+  return { column: `filter_${name}`, field, fold: kind === 'list' ? foldedList : foldedText, stat };
+});
+
+/**
+ * Folded filter values by field and the value's JSON text. A feed repeats the same few severities, statuses,
+ * brands and countries in record after record, and folding (NFD, marks removed) is the dearest part of a row.
+ * Bounded: emptied when full, so a long watch never grows it.
+ */
+const folded = new Map<string, string | null>();
+const FOLDED_MAX = 4096;
+
+function foldedOf(spec: (typeof FILTER_COLUMNS)[number], value: unknown, json: string | undefined): string | null {
+  // The JSON text is the value's identity here: the same text, the same folded result.
+  if (json === undefined) return spec.fold(value);
+  const key = `${spec.field}\u0000${json}`;
+  let result = folded.get(key);
+  if (result === undefined) {
+    if (folded.size >= FOLDED_MAX) folded.clear();
+    result = spec.fold(value);
+    folded.set(key, result);
+  }
+  return result;
+}
+
 export function recordColumns(record: Record<string, unknown>, raw: string): RecordColumns {
+  const published_us = micros(record.published_at);
   const columns: Record<string, string | number | null> = {
     data_source: text(record.data_source),
     published_at: text(record.published_at),
     updated_at: text(record.updated_at),
-    published_us: micros(record.published_at),
-    updated_us: micros(record.updated_at),
+    published_us,
+    // Most records were never updated: the same text, parsed once.
+    updated_us: record.updated_at === record.published_at ? published_us : micros(record.updated_at),
     created_us: micros(record.created_in_db_at),
     raw,
   };
-  for (const name of SQL_FILTERS) {
-    const { field, kind } = FILTER_FIELDS[name];
-    columns[`filter_${name}`] = kind === 'list' ? foldedList(record[field]) : foldedText(record[field]);
-  }
   // As raw (JSON.stringify of the record) has it: an undefined field is absent there too.
-  for (const [name, field] of Object.entries(STAT_COLUMNS))
-    columns[`stat_${name}`] = record[field] === undefined ? null : JSON.stringify(record[field]);
+  const json: (string | undefined)[] = [];
+  for (const { column, field } of STAT_KEYS) {
+    const value = record[field];
+    const text = value === undefined ? undefined : JSON.stringify(value);
+    json.push(text);
+    columns[column] = text ?? null;
+  }
+  for (const spec of FILTER_COLUMNS) {
+    const value = record[spec.field];
+    columns[spec.column] = foldedOf(spec, value, spec.stat >= 0 ? json[spec.stat] : JSON.stringify(value));
+  }
   return columns as RecordColumns;
 }
 

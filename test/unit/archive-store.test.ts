@@ -151,6 +151,43 @@ describe('storing pages', () => {
     }
   });
 
+  it('indexes a newest-first page, a record twice in a page and a later version each under its own words only', async () => {
+    const f = folder();
+    const file = f.file('r.db');
+    const archive = await Archive.open(file, { create: true });
+    try {
+      // The feed's order: ids falling (the writer indexes them in id order).
+      const records = sampleRecords(40)
+        .sort((a, b) => b.id - a.id)
+        .map((r) => ({ ...r, alert_title: `Lamp tag${r.id}x` }));
+      const twice = records[7]!;
+      const again = { ...twice, alert_title: `Lamp again${twice.id}x` };
+      const run = await archive.beginRun({}, T0);
+      await archive.upsertPage([...records.slice(0, 20), again, ...records.slice(20)].slice(0, 25), run);
+      await archive.upsertPage([...records.slice(24)], run);
+      const later = {
+        ...records[30]!,
+        alert_title: `Lamp later${records[30]!.id}x`,
+        updated_at: '2027-01-01T00:00:00',
+      };
+      await archive.upsertPage([records[29]!, later], run);
+      const found = async (word: string) => (await all(archive.records({ search: word }))).map((r) => r.id);
+      for (const r of records) {
+        const current = r.id === twice.id || r.id === later.id ? [] : [r.id];
+        expect(await found(`tag${r.id}x`)).toEqual(current);
+      }
+      expect(await found(`again${twice.id}x`)).toEqual([twice.id]);
+      expect(await found(`later${later.id}x`)).toEqual([later.id]);
+      expect(await found('lamp')).toHaveLength(records.length);
+      const check = new Database(file);
+      // FTS5's own check: every row's terms in the index, no term of a replaced row left behind.
+      expect(() => check.exec("INSERT INTO recalls_fts (recalls_fts) VALUES ('integrity-check')")).not.toThrow();
+      check.close();
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('records each run with its parameters and outcome', async () => {
     const f = folder();
     const file = f.file('r.db');

@@ -28,12 +28,13 @@ export class SqliteRecalls implements RecallWriter {
 
   constructor(db: Database.Database, now: () => number = Date.now) {
     this.stamp = new CommitStamp(db, now);
-    const names = COLUMNS.map((c) => `@${c}`).join(', ');
+    // Positional parameters: better-sqlite3 binds an array by index, named ones by a property lookup each.
+    const marks = COLUMNS.map(() => '?').join(', ');
     this.insert = db.prepare(
-      `INSERT INTO recalls (id, version, first_run, version_run, first_us, version_us, ${COLUMNS.join(', ')}) VALUES (@id, 1, @run, @run, @stamp, @stamp, ${names})`,
+      `INSERT INTO recalls (id, version, first_run, version_run, first_us, version_us, ${COLUMNS.join(', ')}) VALUES (?, 1, ?, ?, ?, ?, ${marks})`,
     );
     this.update = db.prepare(
-      `UPDATE recalls SET version = @version, version_run = @run, version_us = @stamp, ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+      `UPDATE recalls SET version = ?, version_run = ?, version_us = ?, ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
     );
     this.index = db.prepare(
       `INSERT INTO recalls_fts (rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
@@ -50,13 +51,18 @@ export class SqliteRecalls implements RecallWriter {
     if (writes.length === 0) return;
     // Read under the write lock (BEGIN IMMEDIATE): every page committed before has a smaller stamp.
     const stamp = this.stamp.next();
-    for (const { row, version, old } of writes) {
+    // In id order: FTS5 keeps a transaction's terms in memory only while rowids increase, and writes a segment
+    // each time one is smaller than the last; the feed's newest-first order made one per record or two, and
+    // merging them cost more than the rest of the page. Stable, so a record twice in a page keeps its order.
+    const ordered = [...writes].sort((a, b) => a.row.record.id - b.row.record.id);
+    for (const { row, version, old } of ordered) {
       const { record, raw } = row;
-      const columns = { id: record.id, run: runId, stamp, ...recordColumns(record, raw) };
+      const columns = recordColumns(record, raw) as unknown as Record<string, unknown>;
+      const values = COLUMNS.map((c) => columns[c]);
       if (old) {
-        this.update.run({ ...columns, version });
+        this.update.run(version, runId, stamp, ...values, record.id);
         this.unindex.run(record.id);
-      } else this.insert.run(columns);
+      } else this.insert.run(record.id, runId, runId, stamp, stamp, ...values);
       this.index.run(record.id, ...ftsValues(record));
     }
   }
