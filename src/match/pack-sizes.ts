@@ -61,7 +61,9 @@ const TEXT_LIMIT = 2000;
 /** Two sizes this close are the same ("5.29 oz (150 g)", "12 oz (340 g)"): labels round their conversions. */
 const TOLERANCE = 0.03;
 
-const numberOf = (raw: string) => NUMBER_WORDS[raw.toLowerCase()] ?? Number(raw.replace(',', '.'));
+/** "1,000 mg" is a thousand, "1,5 l" one and a half. */
+const numberOf = (raw: string) =>
+  NUMBER_WORDS[raw.toLowerCase()] ?? Number(/^\d{1,3},\d{3}$/.test(raw) ? raw.replace(',', '') : raw.replace(',', '.'));
 
 function unitOf(raw: string): { families: ('mass' | 'volume')[]; factor: (family: 'mass' | 'volume') => number } {
   const word = raw.toLowerCase().replace(/\s+/g, ' ');

@@ -36,6 +36,9 @@ describe('pack sizes as agencies write them', () => {
     // The issue's own example: "two liter" is 2 L.
     expect(grams('Regular Wild Cherry Pepsi two liter plastic bottles')).toEqual(['volume 2000']);
     expect(grams('Empaques de 12 onzas empacados al vacío')).toEqual(['mass 340', 'volume 355']);
+    // A thousands separator is not a decimal comma.
+    expect(grams('Vitamin C 1,000 mg tablets')).toEqual(['mass 1']);
+    expect(grams('Lait demi-écrémé 1,5 l')).toEqual(['volume 1500']);
   });
 
   it('gives a unit to the bare numbers listed before it', () => {
