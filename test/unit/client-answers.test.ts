@@ -114,6 +114,37 @@ describe('the size of an answer', () => {
     await client.close();
   });
 
+  it('reads pages of every size one after another whole, however the body is cut into chunks', async () => {
+    // Sizes around the buffer the reader keeps between bodies: larger, smaller, past its bound, in one piece.
+    const sizes = [3_000, 400, 9_000, 1];
+    const pages = sizes.map((count, p) =>
+      Array.from({ length: count }, (_, i) => ({
+        ...record(p * 10_000 + i),
+        alert_title: `Rappel ${p}/${i} : Huîtres « été » ${'é'.repeat(i % 7)} 🦪`,
+        alert_summary: p === 2 ? `${i} ${'Présence de norovirus. '.repeat(20)}` : `${i}`,
+      })),
+    );
+    const bodies = pages.map((data, p) =>
+      Buffer.from(JSON.stringify(feedBody(data, { hasMore: p < pages.length - 1, next: `c${p + 1}` }))),
+    );
+    let served = 0;
+    const srv = await serve((_req, res) => {
+      const body = bodies[served]!;
+      // The last page in one write; the others in pieces that split multi-byte characters.
+      const piece = served === bodies.length - 1 ? body.length : 997 + served;
+      served++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let at = 0; at < body.length; at += piece) res.write(body.subarray(at, at + piece));
+      res.end();
+    });
+    const { client } = clientFor(srv.url);
+    const got: unknown[] = [];
+    for await (const r of client.feed()) got.push(r);
+    expect(got).toEqual(pages.flat());
+    expect(bodies[2]!.length).toBeGreaterThan(4 * 1024 * 1024);
+    await client.close();
+  });
+
   it('refuses a bound that is not a positive whole number', () => {
     expect(() => new RecallFeedClient({ maxResponseBytes: 0 })).toThrow(
       /maxResponseBytes must be a positive whole number/,
