@@ -36,6 +36,19 @@ export const words = (s: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 
+/** The words `query --search` may find a recall by: those of the fields the archive indexes, read from the spec. */
+export const searchableWords = (r: SpecRecall): string[] =>
+  [
+    r.alert_title,
+    r.alert_summary,
+    r.product_name,
+    r.product_brand,
+    r.hazard_description,
+    r.product_description,
+    r.packaging_description ?? '',
+    ...r.product_model_numbers,
+  ].flatMap(words);
+
 /** Every item of an async iterable (an archive listing), in order. */
 export async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
