@@ -1,13 +1,5 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
-import {
-  brandCore,
-  brandInitials,
-  brandParts,
-  brandsInText,
-  brandWrittenIn,
-  distinctiveBrandTokens,
-  noticeBrandText,
-} from './brands.js';
+import { brandParts, brandsInText, distinctiveBrandTokens } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, noticeName } from './match-keys.js';
@@ -15,13 +7,13 @@ import { nameTier } from './name-tier.js';
 import { type NoticeItem, noticeItems } from './notice-items.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
-import { noticeModels as listedModels, modelKeysOf, textModelKeys } from './notice-models.js';
+import { describedModels, noticeModels as listedModels, modelKeysOf } from './notice-models.js';
+import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type IndexedRow, push } from './indexed-row.js';
 import { relatedBrands } from './notice-brands.js';
-import { explainBrand } from './explain.js';
 import * as T from './match-thresholds.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
@@ -129,12 +121,8 @@ export class CatalogueIndex {
     for (const code of recallCodes(recall)) {
       noticeGtins.add(code.gtin14);
       for (const c of this.byGtin.get(code.gtin14) ?? []) {
-        const valid = code.valid && c.valid;
-        offer(c.indexed, valid ? 'barcode' : 'barcode-unchecked', () =>
-          valid
-            ? `barcode: notice "${code.raw}" = catalogue "${c.raw}" (GTIN-14 ${code.gtin14}, check digit valid)`
-            : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
-        );
+        const found = barcodeFound(code, c);
+        offer(c.indexed, found.reason, found.explain);
       }
     }
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
@@ -153,56 +141,19 @@ export class CatalogueIndex {
       }
       return undefined;
     };
-    let noticeText: { field: string; text: string }[] | undefined;
-    let fieldWords: Set<string> | undefined;
-    /** The row's brand as the notice's own text writes it, when its brand field does not name it. */
-    const writtenBrand = (r: IndexedRow) => {
-      noticeText ??= noticeBrandText(recall);
-      for (const core of r.brands.slice(0, r.strong))
-        for (const { field, text } of noticeText) if (brandWrittenIn(core, text)) return { core, field };
-      // "Restoration Hardware" is "RH" in the brand field "RH US, LLC": the initials of a brand of two words or more.
-      fieldWords ??= new Set(brandCore(recallBrand).split(' '));
-      for (const core of r.brands.slice(0, r.strong)) {
-        const initials = brandInitials(core);
-        if (initials !== undefined && fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
-      }
-      return undefined;
-    };
+    const words = new NoticeBrandWords(recall, recallBrand);
     const listed = listedModels(recall);
     const noticeModels = modelKeysOf(listed);
     for (const { raw: m, key, base } of listed) {
       for (const c of this.byModel.get(key) ?? []) {
-        const b = brandOf(c.indexed);
-        const model = () => `model: notice "${m}" = catalogue "${c.raw}" (key ${key})`;
-        const brandWords = () => (b ? explainBrand(recallBrand, c.indexed.brandText, b.core, b.hit) : '');
-        // A shared word is a hint, not the same brand: with a model it stays possible.
-        if (b && b.hit.how !== 'shared-word') {
-          offer(c.indexed, 'model+brand', () => `${model()}; ${brandWords()}`);
-          continue;
-        }
-        // The same model and the row's brand written in the notice's own words: the firm recalls that brand.
-        const written = writtenBrand(c.indexed);
-        if (written)
-          offer(
-            c.indexed,
-            'model+brand',
-            () =>
-              `${model()}; brand: catalogue "${c.indexed.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
-          );
-        else
-          offer(c.indexed, 'model', () =>
-            b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
-          );
+        const found = modelFound({ notice: m, key, row: c.raw }, c.indexed, brandOf(c.indexed), recallBrand, words);
+        offer(c.indexed, found.reason, found.explain);
       }
-      // "NTRW19147.0" to ".3": revisions of the model a retailer lists as "NTRW19147". Which revision the row
-      // holds is unknown, so it is a possible match whatever the brands say.
       if (base === undefined) continue;
-      for (const c of this.byModel.get(base) ?? [])
-        offer(
-          c.indexed,
-          'model',
-          () => `model: notice "${m}" is a revision of catalogue "${c.raw}" (key ${base}); which revision is unknown`,
-        );
+      for (const c of this.byModel.get(base) ?? []) {
+        const found = revisionFound(m, c.raw, base);
+        offer(c.indexed, found.reason, found.explain);
+      }
     }
     if (brands.size > 0) {
       const recallName = noticeName(recall.product_name);
@@ -210,13 +161,9 @@ export class CatalogueIndex {
       const ownWords = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
       let items: NoticeItem[] | undefined;
-      // The models the notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …").
       let described: Set<string> | undefined;
       const otherModel = (key: string) => {
-        if (described === undefined) {
-          const text = typeof recall.product_description === 'string' ? recall.product_description : '';
-          described = new Set([...noticeModels, ...textModelKeys(text)]);
-        }
+        described ??= describedModels(recall, noticeModels);
         return described.size > 0 && !described.has(key);
       };
       for (const [core, hit] of brands) {

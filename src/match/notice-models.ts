@@ -77,3 +77,9 @@ export function modelKeysOf(models: readonly NoticeModel[]): Set<string> {
   }
   return keys;
 }
+
+/** The models a notice lists, in its model field or its description ("with model numbers TSSTTVFDXL, …"). */
+export function describedModels(recall: Record<string, unknown>, listed: ReadonlySet<string>): Set<string> {
+  const text = typeof recall.product_description === 'string' ? recall.product_description : '';
+  return new Set([...listed, ...textModelKeys(text)]);
+}

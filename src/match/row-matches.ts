@@ -1,9 +1,7 @@
 // One streamed catalogue row against the recall index: the same tiers, reasons and scope as CatalogueIndex.match gives it.
-import { brandCore, brandInitials, brandWrittenIn, noticeBrandText } from './brands.js';
 import { type CoreHit, type BrandHits, hitOrder } from './brand-hits.js';
 import type { RowCode } from './catalogue-batch.js';
 import type { Gs1Code } from './gs1.js';
-import { explainBrand } from './explain.js';
 import type { IndexedRow } from './indexed-row.js';
 import type { Learned } from './learned.js';
 import { noticeName } from './match-keys.js';
@@ -11,7 +9,8 @@ import { nameTier } from './name-tier.js';
 import { type NoticeItem, noticeItems } from './notice-items.js';
 import { type Match, type MatchReason, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
-import { textModelKeys } from './notice-models.js';
+import { describedModels } from './notice-models.js';
+import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
 import { type PreparedRecall, type RecallIndex, scopeOf } from './recall-index.js';
 import type { ScopeAnswer } from './scope-check.js';
 import { type Found, scopeAnswer, scopedMatch } from './scoped-matches.js';
@@ -35,8 +34,7 @@ export interface RowContext {
 
 /** What a recall keeps for the rows after: its texts read lazily, its scope answers for rows without a batch. */
 interface RecallMemo {
-  noticeText?: { field: string; text: string }[];
-  fieldWords?: Set<string>;
+  words?: NoticeBrandWords;
   described?: Set<string>;
   unbatched?: Map<string, ScopeAnswer>;
   /** The notice's name words (all, or its product's) without a catalogue core's own, per core: the same for every row of that brand. */
@@ -98,14 +96,9 @@ function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
   for (const code of p.codes)
     for (const c of r.codes) {
       if (c.gtin14 !== code.gtin14) continue;
-      const valid = code.valid && c.valid;
-      offer(valid ? 'barcode' : 'barcode-unchecked', () =>
-        valid
-          ? `barcode: notice "${code.raw}" = catalogue "${c.raw}" (GTIN-14 ${code.gtin14}, check digit valid)`
-          : `barcode-unchecked: notice "${code.raw}" and catalogue "${c.raw}" are the same digits ${code.gtin14}, but its check digit is wrong`,
-      );
+      const found = barcodeFound(code, c);
+      offer(found.reason, found.explain);
     }
-  const { recallBrand } = p;
   const brandOf = () => {
     for (const core of r.brands) {
       const hit = hits.get(core);
@@ -115,46 +108,19 @@ function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
   };
   for (const { raw: m, key, base } of p.models) {
     if (key === r.modelKey) {
-      const b = brandOf();
-      const model = () => `model: notice "${m}" = catalogue "${r.modelRaw}" (key ${key})`;
-      const brandWords = () => (b ? explainBrand(recallBrand, r.brandText, b.core, b.hit) : '');
-      const written = b && b.hit.how !== 'shared-word' ? undefined : writtenBrand(p, r);
-      if (b && b.hit.how !== 'shared-word') offer('model+brand', () => `${model()}; ${brandWords()}`);
-      else if (written)
-        offer(
-          'model+brand',
-          () =>
-            `${model()}; brand: catalogue "${r.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
-        );
-      else
-        offer('model', () =>
-          b ? `${model()}; ${brandWords()}, not enough for model+brand` : `${model()}; brands differ or are missing`,
-        );
+      const memo = memoOf(p);
+      memo.words ??= new NoticeBrandWords(p.recall, p.recallBrand);
+      const found = modelFound({ notice: m, key, row: r.modelRaw }, r, brandOf(), p.recallBrand, memo.words);
+      offer(found.reason, found.explain);
     }
-    if (base !== undefined && base === r.modelKey)
-      offer(
-        'model',
-        () =>
-          `model: notice "${m}" is a revision of catalogue "${r.modelRaw}" (key ${base}); which revision is unknown`,
-      );
+    if (base !== undefined && base === r.modelKey) {
+      const found = revisionFound(m, r.modelRaw, base);
+      offer(found.reason, found.explain);
+    }
   }
   const name = nameFound(p, r, hits, ctx);
   if (name) offer(name.reason, name.explain, name.words);
   return best;
-}
-
-/** The row's brand as the notice's own text writes it, when its brand field does not name it. */
-function writtenBrand(p: PreparedRecall, r: StreamRow): { core: string; field: string } | undefined {
-  const memo = memoOf(p);
-  memo.noticeText ??= noticeBrandText(p.recall);
-  for (const core of r.brands.slice(0, r.strong))
-    for (const { field, text } of memo.noticeText) if (brandWrittenIn(core, text)) return { core, field };
-  memo.fieldWords ??= new Set(brandCore(p.recallBrand).split(' '));
-  for (const core of r.brands.slice(0, r.strong)) {
-    const initials = brandInitials(core);
-    if (initials !== undefined && memo.fieldWords.has(initials)) return { core: initials, field: 'product_brand' };
-  }
-  return undefined;
 }
 
 /**
@@ -215,9 +181,6 @@ function someShared(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 /** A model the notice does not list, in its model field or its description: the brand's other product. */
 function otherModel(p: PreparedRecall, key: string): boolean {
   const memo = memoOf(p);
-  if (memo.described === undefined) {
-    const text = typeof p.recall.product_description === 'string' ? p.recall.product_description : '';
-    memo.described = new Set([...p.noticeModels, ...textModelKeys(text)]);
-  }
+  memo.described ??= describedModels(p.recall, p.noticeModels);
   return memo.described.size > 0 && !memo.described.has(key);
 }
