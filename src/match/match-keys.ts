@@ -1,5 +1,6 @@
 // The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
 import { fold } from '../filters/normalize.js';
+import { NUMBER_WORDS, SPELT_UNITS } from './unit-words.js';
 
 /**
  * fold() for keys: ASCII text has no accents to take apart, so its Unicode normalization (the dearest step, and a new
@@ -64,11 +65,9 @@ const QUANTITY = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d{3})*(?: \\d+)? ?(?:${UNITS})|(?:x|lot de|pack of) ?\\d+)(?![\\p{L}\\p{N}])`,
   'gu',
 );
-const SPELT_UNITS =
-  'lit(?:er|re)s?|litros?|gallons?|ounces?|onzas?|pounds?|libras?|quarts?|pints?|grams?|grammes?|gramos?|kilos?|kilograms?';
 const SPELT_UNIT = new RegExp(`(?:^| )(?:${SPELT_UNITS})(?: |$)`);
 const SPELT_QUANTITY = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|half|a) (?:${SPELT_UNITS})(?![\\p{L}\\p{N}])`,
+  `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d+)?|${Object.keys(NUMBER_WORDS).join('|')}|half|a) (?:${SPELT_UNITS})(?![\\p{L}\\p{N}])`,
   'gu',
 );
 /** A unit word left alone once its number is gone ("oz" in "14 oz"), never a name word. */
