@@ -4,7 +4,7 @@ import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, noticeName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
-import { type NoticeItem, noticeItems } from './notice-items.js';
+import { type NoticeItems, noticeItems } from './notice-items.js';
 import { NameWeights } from './name-score.js';
 import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
 import { describedModels, noticeModels as listedModels, modelKeysOf } from './notice-models.js';
@@ -160,7 +160,7 @@ export class CatalogueIndex {
       const tokens = nameTokens(recallName);
       const ownWords = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
-      let items: NoticeItem[] | undefined;
+      let items: NoticeItems | undefined;
       let described: Set<string> | undefined;
       const otherModel = (key: string) => {
         described ??= describedModels(recall, noticeModels);
@@ -189,7 +189,7 @@ export class CatalogueIndex {
               noticeGtins,
               otherModel,
               noticeItems: () => {
-                items ??= noticeItems(recallName);
+                items ??= noticeItems(recallName, tokens);
                 return items;
               },
             });

@@ -3,7 +3,7 @@ import { explainBrand, explainName } from './explain.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
 import { siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
-import type { NoticeItem } from './notice-items.js';
+import type { NoticeItems } from './notice-items.js';
 import { compareSizes, packSizes, type SizeAgreement } from './pack-sizes.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
@@ -25,8 +25,8 @@ export interface NamePair {
   noticeGtins: ReadonlySet<string>;
   /** Whether the notice lists models and this one is not among them. */
   otherModel: (key: string) => boolean;
-  /** The products the notice's name lists, each with its words and sizes. */
-  noticeItems: () => readonly NoticeItem[];
+  /** The products the notice's name lists, each with its words and sizes, and every size it states. */
+  noticeItems: () => NoticeItems;
 }
 
 /**
@@ -52,10 +52,9 @@ export function nameTier(p: NamePair): Found | undefined {
   if (!(named || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
   // So is another pack size: the notice states its sizes and the row's is none of them (Johnsonville's 14 oz
   // Polish Kielbasa beside the recalled 12 oz one).
-  const items = p.noticeItems();
+  const { items, sizes: noticeSizes } = p.noticeItems();
   r.sizes ??= packSizes(r.nameText);
   const rowSizes = r.sizes;
-  const noticeSizes = items.flatMap((i) => i.sizes);
   if (compareSizes(rowSizes, noticeSizes).kind === 'differs') return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;

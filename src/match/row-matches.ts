@@ -6,7 +6,7 @@ import type { IndexedRow } from './indexed-row.js';
 import type { Learned } from './learned.js';
 import { noticeName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
-import { type NoticeItem, noticeItems } from './notice-items.js';
+import { type NoticeItems, noticeItems } from './notice-items.js';
 import { type Match, type MatchReason, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
 import { describedModels } from './notice-models.js';
@@ -40,7 +40,7 @@ interface RecallMemo {
   /** The notice's name words (all, or its product's) without a catalogue core's own, per core: the same for every row of that brand. */
   wordsBesides?: Map<ReadonlySet<string>, Map<string, Set<string>>>;
   /** The products its name lists, with their words and pack sizes. */
-  items?: NoticeItem[];
+  items?: NoticeItems;
 }
 const memos = new WeakMap<PreparedRecall, RecallMemo>();
 const memoOf = (p: PreparedRecall) => {
@@ -147,7 +147,7 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
       otherModel: (key) => otherModel(p, key),
       noticeItems: () => {
         const memo = memoOf(p);
-        memo.items ??= noticeItems(noticeName(p.recall.product_name));
+        memo.items ??= noticeItems(noticeName(p.recall.product_name), p.tokens);
         return memo.items;
       },
     });

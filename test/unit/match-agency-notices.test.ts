@@ -93,9 +93,11 @@ describe('quantities spelt out', () => {
 });
 
 describe('the products a notice lists', () => {
+  const listed = (name: string) => noticeItems(name, nameTokens(name));
+
   it('splits FSIS bullets, one product each with its own size', () => {
     // FSIS 4000011.
-    const items = noticeItems(
+    const { items, sizes } = listed(
       noticeName(
         '•\t16-oz. plastic-wrapped tray packages containing “SAMSA HALAL” with “USE BEFORE” dates of 01/02/25 through 02/22/25., •\t12-oz. plastic-wrapped tray packages containing “M&amp;P DELICACIES Lamb Dumplings Lamb Samsa” with “USE BEFORE” dates 01/02/25 through 02/22/25.',
       ),
@@ -104,14 +106,17 @@ describe('the products a notice lists', () => {
       [false, '16-oz.'],
       [true, '12-oz.'],
     ]);
+    // Every size the notice states, whichever product states it.
+    expect(sizes.map((s) => s.written)).toEqual(['16-oz.', '16-oz.', '12-oz.', '12-oz.']);
   });
 
-  it('keeps an FDA description broken into lines as one product', () => {
+  it("keeps an FDA description broken into lines as one product, with the whole name's words", () => {
     // FDA 3217480.
-    const items = noticeItems(
-      'Locatelli Pecorino Romano Cheese Grated (Wegmans #270010)\nPackaged and sold by the pound\nPackaged in cylindrical clear plastic tubs with lid\n',
-    );
+    const name =
+      'Locatelli Pecorino Romano Cheese Grated (Wegmans #270010)\nPackaged and sold by the pound\nPackaged in cylindrical clear plastic tubs with lid\n';
+    const { items } = listed(name);
     expect(items).toHaveLength(1);
+    expect(items[0]?.tokens).toEqual(nameTokens(name));
   });
 });
 
