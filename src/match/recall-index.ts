@@ -26,9 +26,11 @@ export interface PreparedRecall {
   /** The model numbers it lists, long enough to compare: as written, their key and revision base. */
   models: NoticeModel[];
   noticeModels: Set<string>;
-  /** Its name words, and those without its brand field's own words (which never say a sibling). */
+  /** Its name words. */
   tokens: Set<string>;
-  productTokens: Set<string>;
+  /** The brand field's own words, and the name words without them (productWords, read when a row needs them). */
+  ownBrand: string;
+  productTokens?: Set<string>;
   scope?: ScopeItem[];
 }
 
@@ -55,7 +57,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
     models,
     noticeModels,
     tokens: nameTokens(noticeName(recall.product_name)),
-    productTokens: nameTokens(noticeName(recall.product_name), [...parts.strong, ...parts.weak].join(' ')),
+    ownBrand: [...parts.strong, ...parts.weak].join(' '),
   };
 }
 
@@ -104,4 +106,10 @@ export class RecallIndex {
     for (const w of distinctiveBrandTokens(core)) for (const p of this.byBrandWord.get(w) ?? []) found.add(p);
     return [...found].sort((a, b) => a.order - b.order);
   }
+}
+
+/** The notice's name words without its brand field's own, which never say a sibling: read once, when a row needs them. */
+export function productWords(p: PreparedRecall): Set<string> {
+  p.productTokens ??= nameTokens(noticeName(p.recall.product_name), p.ownBrand);
+  return p.productTokens;
 }

@@ -11,7 +11,7 @@ import { type Match, type MatchReason, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
 import { describedModels } from './notice-models.js';
 import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
-import { type PreparedRecall, type RecallIndex, scopeOf } from './recall-index.js';
+import { type PreparedRecall, productWords, type RecallIndex, scopeOf } from './recall-index.js';
 import type { ScopeAnswer } from './scope-check.js';
 import { type Found, scopeAnswer, scopedMatch } from './scoped-matches.js';
 
@@ -138,7 +138,7 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
     return nameTier({
       row: r,
       noticeTokens,
-      productTokens: wordsBesides(p, core, p.productTokens),
+      productTokens: wordsBesides(p, core, productWords(p)),
       core,
       hit: hit.hit,
       recallBrand: p.recallBrand,
