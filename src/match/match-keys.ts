@@ -23,9 +23,9 @@ export function modelKey(raw: string): string {
 }
 
 /**
- * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), "&" and "and" left out, without marks
- * ("Lindt®", "Nutella(R)", "Oreo™"), with a possessive joined to its word ("Sainsbury's" = "Sainsburys") and
- * initials as one word ("H-E-B" = "HEB").
+ * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), with "&" and
+ * "and" left out, without marks ("Lindt®", "Nutella(R)", "Oreo™"), with a possessive joined to its word
+ * ("Sainsbury's" = "Sainsburys") and initials as one word ("H-E-B" = "HEB").
  */
 export function brandKey(raw: string): string {
   // Each step runs only when its characters are there: a catalogue of millions of rows keys every name.
@@ -133,8 +133,8 @@ export function decodeEntities(text: string): string {
 const WARNING_PREFIX = /^\s*(?:\p{L}+\s+)?recall\s+(?:warning|notice|alert)(?:\s*\([^)]{0,40}\))?\s*[–—:-]\s*/iu;
 
 /**
- * A notice's product name without what is not the product: entities decoded, a warning's heading dropped, and the reason cut off ("… Roasted
- * Cashews recalled due to off odour" is "… Roasted Cashews").
+ * A notice's product name without what is not the product: entities decoded, a warning's heading dropped, and the
+ * reason cut off ("… Roasted Cashews recalled due to off odour" is "… Roasted Cashews").
  */
 export function noticeName(raw: unknown): string {
   if (typeof raw !== 'string') return '';
