@@ -7,7 +7,7 @@ import type { ArchivedRecord } from '../../src/archive/store.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { runMain } from '../helpers/in-process.js';
 import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
-import { ENGINES } from '../helpers/postgres.js';
+import { type Engine, ENGINES } from '../helpers/postgres.js';
 import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -25,6 +25,24 @@ async function store(db: string, records: Rec[]): Promise<void> {
   }
 }
 
+/**
+ * A test's archive, cache folder and catalogue (`catalogue`: its text), with the first `stored` recalls stored, and
+ * `run(args)`: `match --archive` of that catalogue and archive with `fixed` flags first.
+ */
+async function incrementalSetup(engine: Engine, catalogue: string, first: Rec[], fixed: string[] = []) {
+  const archive = await testArchive(engine);
+  const dir = tempDir('rf-incr-');
+  const cache = tempDir('rf-incr-cache-');
+  const catalog = path.join(dir, 'catalogue.csv');
+  writeFileSync(catalog, catalogue);
+  await store(archive.db, first);
+  const run = (args: string[]) =>
+    runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, ...fixed, ...args], {
+      env: { RECALL_FEED_CACHE_DIR: cache },
+    });
+  return { archive, cache, catalog, run };
+}
+
 const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1);
 const stateFiles = (cache: string) =>
   readdirSync(path.join(cache, 'match-state')).map((f) => path.join(cache, 'match-state', f));
@@ -36,17 +54,12 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
   }
 
   it('after new recalls and new versions: the rows, order and counts of a --full run, in every format', async () => {
-    const archive = await testArchive(engine);
-    const dir = tempDir('rf-incr-');
-    const cache = tempDir('rf-incr-cache-');
     const all = generatedRecalls(700, 7);
-    const catalog = path.join(dir, 'catalogue.csv');
-    writeFileSync(catalog, generatedCatalogue(all, 600, 3, 4));
-    await store(archive.db, all.slice(0, 500));
-    const run = (args: string[]) =>
-      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, ...args], {
-        env: { RECALL_FEED_CACHE_DIR: cache },
-      });
+    const { archive, cache, run } = await incrementalSetup(
+      engine,
+      generatedCatalogue(all, 600, 3, 4),
+      all.slice(0, 500),
+    );
     /** The run in question against a --full run of the same archive: same stdout, same last line. */
     const compare = async (args: string[], checked: number | 'first') => {
       const incremental = await run(args);
@@ -121,17 +134,11 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
   });
 
   it('--since moving forward drops older rows; reaching further back, a changed catalogue or a corrupt state: full runs', async () => {
-    const archive = await testArchive(engine);
-    const dir = tempDir('rf-incr-');
-    const cache = tempDir('rf-incr-cache-');
     const all = generatedRecalls(400, 11);
-    const catalog = path.join(dir, 'catalogue.csv');
-    writeFileSync(catalog, generatedCatalogue(all, 300, 5, 3));
-    await store(archive.db, all);
-    const run = (args: string[]) =>
-      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', ...args], {
-        env: { RECALL_FEED_CACHE_DIR: cache },
-      });
+    const { archive, cache, catalog, run } = await incrementalSetup(engine, generatedCatalogue(all, 300, 5, 3), all, [
+      '-f',
+      'jsonl',
+    ]);
     const same = async (args: string[], note: string) => {
       const r = await run(args);
       expect(r.code, r.stderr).toBe(0);
@@ -163,7 +170,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     expect(live.stderr).toContain('--full works with match --archive');
 
     // A cache that cannot be written: said, and the run's answer stands.
-    const blocked = path.join(dir, 'not-a-folder');
+    const blocked = path.join(path.dirname(catalog), 'not-a-folder');
     writeFileSync(blocked, '');
     const args = ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl'];
     const unkept = await runMain(args, { env: { RECALL_FEED_CACHE_DIR: blocked } });
@@ -173,20 +180,12 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
   });
 
   it('--open-cases: an incremental run opens the new pairs, as a full run would; a full run after it opens none', async () => {
-    const archive = await testArchive(engine);
-    const dir = tempDir('rf-incr-');
-    const cache = tempDir('rf-incr-cache-');
     const all = generatedRecalls(300, 13);
-    const catalog = path.join(dir, 'catalogue.csv');
-    writeFileSync(catalog, generatedCatalogue(all, 300, 9, 3));
-    await store(archive.db, all.slice(0, 200));
-    const run = (args: string[]) =>
-      runMain(
-        ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', '--open-cases', ...args],
-        {
-          env: { RECALL_FEED_CACHE_DIR: cache },
-        },
-      );
+    const { archive, run } = await incrementalSetup(engine, generatedCatalogue(all, 300, 9, 3), all.slice(0, 200), [
+      '-f',
+      'jsonl',
+      '--open-cases',
+    ]);
     const pairs = (stdout: string) =>
       new Set(
         (stdout.trim().split('\n') as string[])
@@ -216,9 +215,6 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
   });
 
   it("a catalogue big enough to stream: the incremental rows are the full run's", async () => {
-    const archive = await testArchive(engine);
-    const dir = tempDir('rf-incr-');
-    const cache = tempDir('rf-incr-cache-');
     const all = generatedRecalls(300, 17);
     const small = generatedCatalogue(all, 300, 4, 3);
     const filler: string[] = [];
@@ -227,13 +223,10 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
       filler.push(row);
       size += row.length + 1;
     }
-    const catalog = path.join(dir, 'catalogue.csv');
-    writeFileSync(catalog, `${small}${filler.join('\n')}\n`);
-    await store(archive.db, all.slice(0, 200));
-    const run = (args: string[]) =>
-      runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', ...args], {
-        env: { RECALL_FEED_CACHE_DIR: cache },
-      });
+    const { archive, run } = await incrementalSetup(engine, `${small}${filler.join('\n')}\n`, all.slice(0, 200), [
+      '-f',
+      'jsonl',
+    ]);
     expect((await run([])).stderr).toContain('checking every recall: no earlier run');
     await store(archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
     const next = await run([]);
