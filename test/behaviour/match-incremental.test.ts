@@ -26,7 +26,7 @@ async function store(db: string, records: Rec[]): Promise<void> {
 }
 
 /**
- * A test's archive, cache folder and catalogue (`catalogue`: its text), with the first `stored` recalls stored, and
+ * A test's archive, cache folder and catalogue (`catalogue`: its text), with the recalls `first` stored, and
  * `run(args)`: `match --archive` of that catalogue and archive with `fixed` flags first.
  */
 async function incrementalSetup(engine: Engine, catalogue: string, first: Rec[], fixed: string[] = []) {
