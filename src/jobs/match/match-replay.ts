@@ -14,7 +14,7 @@ import { matchRowsSpec, type MatchSummary } from './match-parts.js';
 import type { MatchState, RecallRows } from './match-state.js';
 import { captureOnly, RowCapture } from './row-capture.js';
 import type { MatchInputs, MatchPlan } from './match-plan.js';
-import { type MatchCounts, streamMatchRows } from './stream-match.js';
+import { noCounts, streamMatchRows } from './stream-match.js';
 
 /** The archive's order, as records() lists it: published_at newest first (none last), then id, highest first. */
 export function archiveOrder(a: RecallRows, b: RecallRows): number {
@@ -51,7 +51,7 @@ async function matchRecalls(
   // (measured in bench/archive-scale.mjs), and the same rows (the streaming path's tests).
   if (inputs.kind === 'head') {
     const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-    const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+    const counts = noCounts();
     const batches = (async function* () {
       yield { records: recalls };
     })();
@@ -124,7 +124,7 @@ export async function replayMatch(
   for (const [id, rows] of found) kept.set(id, [id, micros(rows[0]?.published_at), rows]);
   const recalls = [...kept.values()].sort(archiveOrder);
   const rows = recalls.flatMap(([, , r]) => r);
-  const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const counts = noCounts();
   for (const row of rows)
     if (row.level === 'match' || row.level === 'possible' || row.level === 'excluded') counts[row.level]++;
   // The archive filters in its query: every recall it lists is checked.

@@ -9,7 +9,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { type MatchCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
+import { noCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { inBatches, writing } from '../../runtime/archive/archive-file.js';
@@ -59,7 +59,7 @@ async function matchAll(
   signal: AbortSignal,
   onMatch?: (match: Match, recall: Record<string, unknown>) => void,
 ) {
-  const counts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const counts = noCounts();
   await output.write(async (sink) => {
     const renderer = sink.renderer(matchRowsSpec(plan, catalogue));
     // A table is read by people: held to the end, then written matches first, possibles, excluded (by severity
@@ -138,7 +138,7 @@ async function fullMatch(
   const { ctx, status } = session;
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
   const source = plan.recalls;
-  const counts: MatchCounts = { fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 };
+  const counts = noCounts();
   const warnings: string[] = [];
   let read: StreamedCatalogue;
   const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean) =>

@@ -31,6 +31,9 @@ export interface MatchCounts {
   excluded: number;
 }
 
+/** A run's counts before it has seen anything. */
+export const noCounts = (): MatchCounts => ({ fetched: 0, checked: 0, match: 0, possible: 0, excluded: 0 });
+
 /**
  * Recalls held at once. Memory grows with the recalls, not the catalogue; a bigger window (a year of the archive)
  * is matched this many recalls at a time, each chunk one more pair of passes over the catalogue. The output order
