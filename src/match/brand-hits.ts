@@ -48,6 +48,9 @@ export function brandHit(p: PreparedRecall, core: string, facts: CoreFacts | und
   }
   const j = p.nameWords.findIndex((w) => words.includes(w));
   if (j >= 0 && brandInTitle(core, p.name)) offer({ how: 'in-name', recall: p.name.slice(0, 80) }, [3, j]);
+  p.aliases.forEach((a, i) => {
+    if (a.core === core) offer({ how: 'alias', recall: a.firm }, [4, i]);
+  });
   return found;
 }
 

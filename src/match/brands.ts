@@ -70,7 +70,7 @@ export function distinctiveBrandTokens(core: string): string[] {
 const joinedForm = (core: string) => core.replaceAll(' ', '');
 
 /** How two brands were found to be the same. */
-export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name';
+export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name' | 'alias';
 
 function containsWords(outer: string, inner: string): boolean {
   return ` ${outer} `.includes(` ${inner} `);

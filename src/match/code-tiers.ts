@@ -3,6 +3,7 @@ import { brandCore, brandInitials, brandWrittenIn, noticeBrandText } from './bra
 import { explainBrand } from './explain.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
 import type { Found } from './scoped-matches.js';
+import * as T from './match-thresholds.js';
 
 /** The same GTIN on both sides: `barcode` when both check digits are valid, `barcode-unchecked` otherwise. */
 export function barcodeFound(
@@ -57,7 +58,7 @@ export function modelFound(
 ): Found {
   const said = () => `model: notice "${model.notice}" = catalogue "${model.row}" (key ${model.key})`;
   const brandWords = () => (brand ? explainBrand(recallBrand, r.brandText, brand.core, brand.hit) : '');
-  if (brand && brand.hit.how !== 'shared-word')
+  if (brand && !T.HINT_BRANDS.has(brand.hit.how))
     return { reason: 'model+brand', explain: () => `${said()}; ${brandWords()}` };
   const written = words.writtenBrand(r);
   if (written)

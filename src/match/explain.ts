@@ -8,6 +8,7 @@ const HOW: Record<BrandRelation, string> = {
   'shared-word': 'a shared distinctive word',
   'in-title': "named in the notice's title (its brand field names the recalling firm)",
   'in-name': "written in the notice's product name (the label's words, as FSIS quotes them)",
+  alias: "a brand the notice's firm recalls under, as match --learn learned it",
 };
 
 export function explainBrand(

@@ -41,4 +41,5 @@ export const STRENGTH: Record<BrandRelation, number> = {
   'shared-word': 2,
   'in-title': 3,
   'in-name': 4,
+  alias: 5,
 };

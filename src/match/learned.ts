@@ -1,4 +1,6 @@
-// What `match --learn` fits from the user's own closed cases: tiers promoted on measured precision, name words reweighed.
+// What `match --learn` fits from the user's own closed cases and the archive: tiers promoted on measured precision, name words reweighed, brand aliases.
+import { type AliasEvidence, type BrandAliases, MAX_BRANDS_PER_FIRM } from './brand-aliases.js';
+import { brandCore } from './brands.js';
 
 /** Each level's precision target: a tier is promoted to `match` only when its measured precision is sure to reach it. */
 export const TARGET = { match: 0.98, possible: 0.9 } as const;
@@ -34,6 +36,8 @@ export interface Learned {
   tiers: Record<string, LearnedTier>;
   /** Name word -> factor on its weight: below 1 for a word that misled, above for one that was right. */
   words: Record<string, number>;
+  /** Firm -> the catalogue brands it recalls under (brand-aliases.ts); absent from files written before. */
+  aliases?: BrandAliases;
 }
 
 /** The lower end of the Wilson score interval (95%): how low the true share may be, given k of n. */
@@ -50,7 +54,11 @@ export function wilsonLower(k: number, n: number, z = 1.96): number {
 const POSSIBLE_TIERS = new Set(['barcode-unchecked', 'model', 'brand+name']);
 
 /** Fits tiers and word factors from judged pairs. A tier is promoted only when its Wilson lower bound reaches 0.98. */
-export function fitLearned(pairs: readonly JudgedPair[], meta: { at: string; sha256: string }): Learned {
+export function fitLearned(
+  pairs: readonly JudgedPair[],
+  meta: { at: string; sha256: string },
+  aliases: BrandAliases = {},
+): Learned {
   const tiers: Record<string, LearnedTier> = Object.create(null);
   const words = new Map<string, { right: number; wrong: number }>();
   for (const p of pairs) {
@@ -79,7 +87,15 @@ export function fitLearned(pairs: readonly JudgedPair[], meta: { at: string; sha
     const factor = ((c.right + 1) / (c.right + c.wrong + 2)) * 2;
     factors[w] = round(Math.min(MAX_FACTOR, Math.max(1 / MAX_FACTOR, factor)));
   }
-  return { version: 1, learned_at: meta.at, catalogue_sha256: meta.sha256, cases: pairs.length, tiers, words: factors };
+  return {
+    version: 1,
+    learned_at: meta.at,
+    catalogue_sha256: meta.sha256,
+    cases: pairs.length,
+    tiers,
+    words: factors,
+    aliases,
+  };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -105,5 +121,25 @@ export function parseLearned(text: string): Learned | undefined {
   const words: Record<string, number> = Object.create(null);
   for (const [w, f] of Object.entries(l.words ?? {}))
     if (typeof f === 'number' && Number.isFinite(f)) words[w] = Math.min(MAX_FACTOR, Math.max(1 / MAX_FACTOR, f));
-  return { ...(l as Learned), tiers, words };
+  return { ...(l as Learned), tiers, words, aliases: parseAliases(l.aliases) };
+}
+
+/** Aliases as read back: firm and brand keys normalised as the matchers compare them, evidence counts checked. */
+function parseAliases(v: unknown): BrandAliases {
+  const aliases: BrandAliases = Object.create(null);
+  if (v === null || typeof v !== 'object') return aliases;
+  for (const [firm, brands] of Object.entries(v)) {
+    if (brands === null || typeof brands !== 'object') continue;
+    const of: Record<string, AliasEvidence> = Object.create(null);
+    for (const [brand, e] of Object.entries(brands as Record<string, unknown>)) {
+      const { notices, cases } = (e ?? {}) as Partial<AliasEvidence>;
+      const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+      const core = brandCore(brand);
+      if (core !== '' && count(notices) + count(cases) > 0) of[core] = { notices: count(notices), cases: count(cases) };
+    }
+    const key = brandCore(firm);
+    // The same limit as --learn's: an edited file cannot tie a retailer to every brand.
+    if (key !== '' && Object.keys(of).length > 0 && Object.keys(of).length <= MAX_BRANDS_PER_FIRM) aliases[key] = of;
+  }
+  return aliases;
 }

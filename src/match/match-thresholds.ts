@@ -16,6 +16,11 @@ export const FULL_NAME_BRANDS: ReadonlySet<string> = new Set(['same', 'contained
  * notice's title or product name (FSIS quotes the label; the FDA has no brand field), not stated as its brand.
  */
 export const WRITTEN_BRANDS: ReadonlySet<string> = new Set(['in-title', 'in-name']);
+/**
+ * Brand relations that only hint: a shared word, or a brand the firm was seen recalling under. With a model they give
+ * `model`, with a name `brand+name`: possible, never a match.
+ */
+export const HINT_BRANDS: ReadonlySet<string> = new Set(['shared-word', 'alias']);
 /** A catalogue name of fewer words ("Gumbo") is too little to call the same product. */
 export const FULL_NAME_WORDS = 2;
 /** How much of a notice's product name is searched for a catalogue brand: a hostile one may be huge. */

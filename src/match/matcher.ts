@@ -11,6 +11,7 @@ import { describedModels, noticeModels as listedModels, modelKeysOf } from './no
 import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
+import { type AliasLookup, aliasLookup, noticeAliases } from './brand-aliases.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type IndexedRow, push } from './indexed-row.js';
 import { relatedBrands } from './notice-brands.js';
@@ -37,9 +38,12 @@ export class CatalogueIndex {
   /** Name-word weights from the catalogue's own frequencies, and what `match --learn` measured of each word. */
   private readonly weights: NameWeights;
   private readonly learned: Learned | undefined;
+  /** The brands each firm recalls under, as `match --learn` learned them. */
+  private readonly aliases: AliasLookup | undefined;
 
   constructor(catalogue: Catalogue, opts: { learned?: Learned } = {}) {
     this.learned = opts.learned;
+    this.aliases = aliasLookup(opts.learned?.aliases);
     this.weights = new NameWeights(opts.learned?.words);
     const { brand, model, name } = catalogue.columns;
     const order = dateColumnOrder(catalogue);
@@ -130,10 +134,13 @@ export class CatalogueIndex {
     const recallParts = brandParts(recallBrand);
     // The brands the prose names ("sold under the H-E-B brand", "Distributed by …") count as the brand field's.
     const prose = brandsInText(recall);
-    const brands = relatedBrands(this, recall, recallBrand, {
-      strong: [...recallParts.strong, ...prose],
-      weak: recallParts.weak,
-    });
+    const brands = relatedBrands(
+      this,
+      recall,
+      recallBrand,
+      { strong: [...recallParts.strong, ...prose], weak: recallParts.weak },
+      this.aliases ? noticeAliases(this.aliases, recall) : [],
+    );
     const brandOf = (r: IndexedRow) => {
       for (const core of r.brands) {
         const hit = brands.get(core);

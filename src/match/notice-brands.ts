@@ -12,12 +12,16 @@ export interface BrandIndex {
   readonly brandsByWord: ReadonlyMap<string, Set<string>>;
 }
 
-/** The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to. */
+/**
+ * The catalogue brand cores the recall's brand (or its title, when the brand field names the firm) relates to; with
+ * `aliases`, also the brands its firms recall under.
+ */
 export function relatedBrands(
   index: BrandIndex,
   recall: Record<string, unknown>,
   field: string,
   parts: { strong: string[]; weak: string[] },
+  aliases: readonly { firm: string; core: string }[] = [],
 ): Map<string, BrandHit> {
   const hits = new Map<string, BrandHit>();
   const offer = (core: string, hit: BrandHit) => {
@@ -45,5 +49,7 @@ export function relatedBrands(
   for (const w of new Set(name.split(' ')))
     for (const core of index.brandsByWord.get(w) ?? [])
       if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
+  // Last and weakest: a brand the notice's firm recalls under, as `match --learn` learned it (brand-aliases.ts).
+  for (const { firm, core } of aliases) if (index.byBrand.has(core)) offer(core, { how: 'alias', recall: firm });
   return hits;
 }

@@ -7,6 +7,7 @@ import type { ScopeItem } from './scope-items.js';
 import { recallScope } from './scope.js';
 import { modelKeysOf, type NoticeModel, noticeModels as listedModels } from './notice-models.js';
 import * as T from './match-thresholds.js';
+import { type AliasLookup, noticeAliases } from './brand-aliases.js';
 
 /** A recall as CatalogueIndex.match reads it, worked out once for every catalogue row. */
 export interface PreparedRecall {
@@ -32,9 +33,11 @@ export interface PreparedRecall {
   ownBrand: string;
   productTokens?: Set<string>;
   scope?: ScopeItem[];
+  /** Its firms and the brands each recalls under (`match --learn`), in the order relatedBrands offers them. */
+  aliases: { firm: string; core: string }[];
 }
 
-export function prepareRecall(recall: Record<string, unknown>, order: number): PreparedRecall {
+export function prepareRecall(recall: Record<string, unknown>, order: number, aliases?: AliasLookup): PreparedRecall {
   const codes = recallCodes(recall);
   const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
   const parts = brandParts(recallBrand);
@@ -58,6 +61,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number): P
     noticeModels,
     tokens: nameTokens(noticeName(recall.product_name)),
     ownBrand: [...parts.strong, ...parts.weak].join(' '),
+    aliases: aliases ? noticeAliases(aliases, recall) : [],
   };
 }
 
@@ -73,15 +77,18 @@ export class RecallIndex {
   readonly byGtin = new Map<string, PreparedRecall[]>();
   readonly byModel = new Map<string, PreparedRecall[]>();
   readonly byBase = new Map<string, PreparedRecall[]>();
-  /** A brand part (strong or weak) as written: a catalogue core equal to it. */
+  /** A brand part (strong or weak) as written, or a brand its firm recalls under: a catalogue core equal to it. */
   readonly byPart = new Map<string, PreparedRecall[]>();
   /** A distinctive word of a strong part, of the title's brand text, or of the name: a core holding it. */
   readonly byBrandWord = new Map<string, PreparedRecall[]>();
   /** Every name word of every notice: a catalogue name sharing none is never compared by name. */
   readonly tokens = new Set<string>();
 
+  /** `aliases`: the brands each firm recalls under, as `match --learn` learned them. */
+  constructor(private readonly aliases?: AliasLookup) {}
+
   add(recall: Record<string, unknown>): void {
-    const p = prepareRecall(recall, this.recalls.length);
+    const p = prepareRecall(recall, this.recalls.length, this.aliases);
     this.recalls.push(p);
     const once = (map: Map<string, PreparedRecall[]>, keys: Iterable<string>) => {
       for (const k of new Set(keys)) push(map, k, p);
@@ -95,7 +102,7 @@ export class RecallIndex {
       this.byBase,
       p.models.flatMap((m) => (m.base === undefined ? [] : [m.base])),
     );
-    once(this.byPart, [...p.weak, ...p.strong]);
+    once(this.byPart, [...p.weak, ...p.strong, ...p.aliases.map((a) => a.core)]);
     once(this.byBrandWord, [...p.strong.flatMap(distinctiveBrandTokens), ...p.titleWords, ...p.nameWords]);
     for (const t of p.tokens) this.tokens.add(t);
   }

@@ -93,3 +93,76 @@ describe.each(ENGINES)('match --learn on $engine', ({ engine, available }) => {
     expect(w.stderr).toContain('--watch does not apply');
   });
 });
+
+describe.each(ENGINES)('match --learn learns brand aliases from the archive on $engine', ({ engine, available }) => {
+  if (!available) {
+    it.skip('needs a PostgreSQL server: none is installed and RECALL_FEED_TEST_PG is unset', () => {});
+    return;
+  }
+  const dir = tempDir('rf-learn-alias-');
+  const catalog = path.join(dir, 'products.csv');
+  let sandbox: Sandbox;
+  let db: string;
+  const run = (args: string[]) => runMainAgainst(sandbox, args, { clock: fakeClock(FIXED_START + 3_600_000) });
+  const importer = [{ name: 'Target Corporation, of Minneapolis, Minnesota', role: 'importer', country: 'US' }];
+
+  beforeAll(async () => {
+    sandbox = await sandboxFor({ recordCount: 0, clock: () => FIXED_START });
+    // The firm's first notice names its own brand in the title; the second names none.
+    sandbox.addRecords([
+      {
+        data_source: 'us_cpsc',
+        product_brand: 'Target',
+        alert_title: 'Target Recalls Cat & Jack Toddler Boots Due to Fall Hazard',
+        product_name: 'Cat & Jack Toddler Boots',
+        involved_parties: importer,
+        standard_identifiers_and_barcodes: [],
+        product_model_numbers: [],
+      },
+      {
+        data_source: 'us_cpsc',
+        product_brand: 'Target',
+        alert_title: 'Target Recalls Toddler Rain Boots Due to Slip Hazard',
+        product_name: 'Toddler Rain Boots',
+        involved_parties: importer,
+        standard_identifiers_and_barcodes: [],
+        product_model_numbers: [],
+      },
+    ]);
+    writeFileSync(catalog, 'sku,brand,name\nR1,Cat & Jack,Toddler Rain Boots\n');
+    ({ db } = await testArchive(engine));
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db], { clock: fakeClock(FIXED_START) })).code).toBe(0);
+  });
+
+  it('writes the firm and the brand it recalls under; match then finds the row from the notice that names no brand', async () => {
+    const matchRows = async () => {
+      const r = await run([
+        'match',
+        '--catalog',
+        catalog,
+        '--archive',
+        '--db',
+        db,
+        '--explain',
+        '--full',
+        '-f',
+        'jsonl',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return jsonLines(r.stdout) as Rec[];
+    };
+    const titleOf = (row: Rec) => String(row.alert_title);
+    const before = await matchRows();
+    expect(before.map(titleOf).some((t) => t.includes('Rain Boots'))).toBe(false);
+    const learn = await run(['match', '--learn', '--catalog', catalog, '--db', db, '--key', 'sku', '-f', 'jsonl']);
+    expect(learn.code, learn.stderr).toBe(0);
+    expect(learn.stderr).toContain("1 brands learned under another firm's name from 2 notices");
+    const learned = JSON.parse(readFileSync(`${catalog}.learned.json`, 'utf8')) as Rec;
+    expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0 } } });
+    const after = await matchRows();
+    const rain = after.filter((row) => titleOf(row).includes('Rain Boots'));
+    expect(rain).toHaveLength(1);
+    expect(rain[0]).toMatchObject({ level: 'possible', reason: 'brand+name' });
+    expect(String(rain[0]?.explain)).toContain('as match --learn learned it');
+  });
+});

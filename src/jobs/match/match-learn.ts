@@ -1,6 +1,8 @@
-// Runs `match --learn`: the archive's closed cases judged against the catalogue, tiers and name words fitted, written beside it.
+// Runs `match --learn`: the archive's closed cases judged against the catalogue, tiers and name words fitted, brand aliases gathered from its notices, written beside the catalogue.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { AliasLearner, namedBrands, noticeFirms } from '../../match/brand-aliases.js';
+import { brandParts } from '../../match/brands.js';
 import { fitLearned, type JudgedPair, MIN_CASES, TARGET } from '../../match/learned.js';
 import { CatalogueIndex } from '../../match/matcher.js';
 import { CONFIRMED, WRONG } from '../../match/quality.js';
@@ -35,6 +37,9 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
   // Fitted on the matcher as it is without any learning, so a second --learn does not learn from the first.
   const index = new CatalogueIndex(catalogue);
   const pairs: JudgedPair[] = [];
+  const aliases = new AliasLearner();
+  const brandOf = (row: { values: Record<string, string> }) =>
+    brandParts(catalogue.columns.brand === undefined ? '' : (row.values[catalogue.columns.brand] ?? '')).strong;
   const archive = session.store;
   for (const c of await archive.cases({ statuses: ['closed'] })) {
     const right = c.outcome !== null && CONFIRMED.has(c.outcome);
@@ -44,11 +49,22 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
     // The words the pair shares as the matcher sees it now: a row or recall gone since teaches the tier only.
     const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
     pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
+    // A pair people confirmed: the notice's firm recalled this row's brand, whatever tied them (a barcode, a model).
+    if (right && row && recall) aliases.confirmed(noticeFirms(recall), brandOf(row));
   }
+  // Every notice the archive holds: the catalogue brands it names beside a firm that is another.
+  let notices = 0;
+  await session.status.start("reading the archive's recalls…");
+  for await (const recall of archive.records({ sinceUs: undefined, sources: undefined, filter: {} })) {
+    aliases.notice(noticeFirms(recall), namedBrands(index, recall));
+    if (++notices % 10_000 === 0) session.status.progress(`reading the archive's recalls… ${groupDigits(notices)}`);
+    if (session.ctx.signal.aborted) throw session.ctx.signal.reason;
+  }
+  const learnedAliases = aliases.result();
   const sha256 = createHash('sha256')
     .update(await readFile(plan.catalog))
     .digest('hex');
-  const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 });
+  const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 }, learnedAliases.aliases);
   const file = learnedPath(plan.catalog, plan.learned);
   await writeFileAtomic(file, `${JSON.stringify(learned, null, 2)}\n`, 0o644);
   const table = Object.entries(learned.tiers).map(([tier, t]) => ({
@@ -65,6 +81,12 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
     (t) => t.level === 'match' && !['barcode', 'model+brand', 'brand+full-name'].includes(t.tier),
   );
   session.status.note(
-    `learned from ${groupDigits(pairs.length)} closed cases (${MIN_CASES.tier} per tier needed): ${promoted.length === 0 ? 'no tier promoted' : `${promoted.map((t) => t.tier).join(', ')} promoted to match`} · ${groupDigits(Object.keys(learned.words).length)} name words reweighed · written to ${file}`,
+    `learned from ${groupDigits(pairs.length)} closed cases (${MIN_CASES.tier} per tier needed): ${promoted.length === 0 ? 'no tier promoted' : `${promoted.map((t) => t.tier).join(', ')} promoted to match`} · ${groupDigits(Object.keys(learned.words).length)} name words reweighed · ${aliasSummary(learnedAliases, notices)} · written to ${file}`,
   );
+}
+
+function aliasSummary(learned: ReturnType<AliasLearner['result']>, notices: number): string {
+  const pairs = Object.values(learned.aliases).reduce((n, brands) => n + Object.keys(brands).length, 0);
+  const broad = learned.tooBroad === 0 ? '' : `; ${groupDigits(learned.tooBroad)} firms under too many brands left out`;
+  return `${groupDigits(pairs)} brands learned under another firm's name from ${groupDigits(notices)} notices${broad}`;
 }

@@ -4,6 +4,7 @@ import { groupDigits } from '../../output/numbers.js';
 import type { OutputFormat } from '../../output/output-format.js';
 import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
+import { type AliasLookup, aliasLookup } from '../../match/brand-aliases.js';
 import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/stream-matches.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
@@ -69,8 +70,9 @@ async function nextRecalls(
   status: StatusReporter,
   signal: AbortSignal,
   limit: number,
+  aliases: AliasLookup | undefined,
 ): Promise<{ index: RecallIndex; done: boolean }> {
-  const index = new RecallIndex();
+  const index = new RecallIndex(aliases);
   while (index.recalls.length < limit) {
     const next = await batches.next();
     if (next.done) return { index, done: true };
@@ -110,11 +112,12 @@ export async function streamMatchRows(
     if (signal.aborted) throw signal.reason;
   };
   const recalls = batches[Symbol.asyncIterator]();
+  const aliases = aliasLookup(learned?.aliases);
   await status.start('fetching recalls…');
   await output.write(async (sink) => {
     let renderer: ReturnType<typeof sink.renderer> | undefined;
     for (let done = false; !done; ) {
-      const next = await nextRecalls(recalls, keep, counts, status, signal, chunk);
+      const next = await nextRecalls(recalls, keep, counts, status, signal, chunk, aliases);
       done = next.done;
       // An empty last chunk has nothing to match (the first one still reads the catalogue: its rows, its warnings).
       if (catalogue && next.index.recalls.length === 0) break;
