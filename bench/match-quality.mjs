@@ -6,11 +6,11 @@
 // Then, for each corpus (real-notices and real-notices-2), `match` runs once per part of its fixed split, served only
 // that part's notices, and the held-out table (per agency, tune and holdout side by side, Wilson 95% intervals) is
 // printed (test/fixtures/real-notices-2/quality.mjs). Issue 34 reports on `holdout`; tuning looks only at `tune`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Claims, GENEROUS_LIMITS, requireBuild } from './lib/common.mjs';
-import { runMatchInProcess } from './lib/in-process-match.mjs';
+import { runCliInProcess, runMatchInProcess } from './lib/in-process-match.mjs';
 import {
   CATALOGUE,
   formatReport,
@@ -33,7 +33,47 @@ import {
 } from '../test/fixtures/real-notices-2/quality.mjs';
 
 /** `match --catalog <catalogue> -f jsonl` against the sandbox at `url`, in process. */
-const runMatch = (main, url, key, dir, catalogue = CATALOGUE) => runMatchInProcess(main, url, key, dir, catalogue);
+const runMatch = (main, url, key, dir, catalogue = CATALOGUE, extra = []) =>
+  runMatchInProcess(main, url, key, dir, catalogue, extra);
+
+/** The tune notices synced into a fresh archive, and `match --learn` run on it: the learned file, and its aliases. */
+async function learnFromTune(main, startSandbox, key, { served, catalogue, dir, name }) {
+  const sandbox = await startSandbox({ port: 0, recordCount: 0, rateLimits: GENEROUS_LIMITS });
+  try {
+    sandbox.addRecords(intoWindow(served, Date.now()));
+    const db = path.join(dir, `${name}-tune.db`);
+    const file = path.join(dir, `${name}.learned.json`);
+    const sync = await runCliInProcess(main, sandbox.url, key, dir, ['sync', '--db', db]);
+    const learn = await runCliInProcess(main, sandbox.url, key, dir, [
+      'match',
+      '--learn',
+      '--catalog',
+      catalogue,
+      '--db',
+      db,
+      '--learned',
+      file,
+      '-f',
+      'jsonl',
+    ]);
+    const code = sync.code || learn.code;
+    if (code !== 0) return { code, file, aliases: 0 };
+    const { aliases } = JSON.parse(readFileSync(file, 'utf8'));
+    return { code, file, aliases: Object.values(aliases).reduce((n, b) => n + Object.keys(b).length, 0) };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** The holdout's `all` lines without and with what was learned, side by side. */
+function compareHoldout(plain, learned) {
+  const all = (lines) => lines.filter((l) => l.part === 'holdout' && l.agency === 'all');
+  const cell = (l) => `precision ${l.right}/${l.pairs}, row recall ${l.rowsFound}/${l.rowsTotal}`;
+  const after = new Map(all(learned).map((l) => [l.name, l]));
+  return all(plain)
+    .map((l) => `  ${l.name.padEnd(15)} without: ${cell(l)}; with: ${cell(after.get(l.name))}`)
+    .join('\n');
+}
 
 const claims = new Claims('match-quality');
 let sandbox;
@@ -100,6 +140,33 @@ try {
     heldOut[name] = lines;
     console.log(`\n${name}: held-out table (${all.length} notices; tune and holdout each served alone)\n`);
     console.log(formatHeldOut(lines));
+    // What match --learn learns from the tune notices alone (brand aliases: no case is closed here), used on holdout.
+    const learned = await learnFromTune(main, startSandbox, DEMO_KEYS.all.key, {
+      served: servable(all.filter((r) => split.get(r.id) === 'tune')),
+      catalogue: corpusFiles(corpusDir).catalogue,
+      dir,
+      name,
+    });
+    const holdSandbox = await startSandbox({ port: 0, recordCount: 0, rateLimits: GENEROUS_LIMITS });
+    try {
+      holdSandbox.addRecords(intoWindow(servable(all.filter((r) => split.get(r.id) === 'holdout')), Date.now()));
+      const run = await runMatch(main, holdSandbox.url, DEMO_KEYS.all.key, dir, corpusFiles(corpusDir).catalogue, [
+        '--learned',
+        learned.file,
+      ]);
+      claims.check(
+        `${name}: match --learn on the tune notices, then match --learned on holdout, exit 0`,
+        run.code === 0 && learned.code === 0,
+        `${learned.code} ${run.code}`,
+      );
+      const withAliases = heldOutTable(all, truth, split, { holdout: run.rows });
+      console.log(
+        `\n${name}: holdout with ${learned.aliases} brand aliases learned by match --learn from the tune notices\n`,
+      );
+      console.log(compareHoldout(lines, withAliases));
+    } finally {
+      await holdSandbox.close();
+    }
   }
   const hold = (name, level) =>
     heldOut[name].find((l) => l.part === 'holdout' && l.agency === 'all' && l.name === level);

@@ -1,5 +1,5 @@
-// `recall-feed --base-url <sandbox> match --catalog <file> -f jsonl` run in this process by the built CLI's main():
-// its rows, stderr and exit code. Shared by the benchmarks that score match (match-quality, scope-accuracy).
+// `recall-feed --base-url <sandbox> match --catalog <file> -f jsonl` (or any command) run in this process by the built
+// CLI's main(): its rows, stderr and exit code. Shared by the benchmarks that score match (match-quality, scope-accuracy).
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 
@@ -15,7 +15,8 @@ class Collect extends Writable {
   }
 }
 
-export async function runMatchInProcess(main, url, key, dir, catalogue) {
+/** `recall-feed --base-url <url> <args…>` in this process: its exit code, stdout and stderr. */
+export async function runCliInProcess(main, url, key, dir, args) {
   const stdout = new Collect();
   const stderr = new Collect();
   const ctx = {
@@ -28,10 +29,16 @@ export async function runMatchInProcess(main, url, key, dir, catalogue) {
     sleep: async () => {},
     signal: new AbortController().signal,
   };
-  const code = await main(['--base-url', url, 'match', '--catalog', catalogue, '-f', 'jsonl'], ctx);
-  const rows = stdout.text
+  const code = await main(['--base-url', url, ...args], ctx);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** `match --catalog <catalogue> -f jsonl` (and `extra` flags): its rows, stderr and exit code. */
+export async function runMatchInProcess(main, url, key, dir, catalogue, extra = []) {
+  const run = await runCliInProcess(main, url, key, dir, ['match', '--catalog', catalogue, '-f', 'jsonl', ...extra]);
+  const rows = run.stdout
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
-  return { code, rows, stderr: stderr.text };
+  return { code: run.code, rows, stderr: run.stderr };
 }

@@ -6,9 +6,15 @@ import { type BrandIndex, relatedBrands } from './notice-brands.js';
 const FIRM_ROLES =
   /\b(?:recalling firm|manufacturer|importer|distributor|establishment|producer|packer|brand owner)\b/i;
 /** "A dba B", "A doing business as B": both are the firm. */
-const DBA = /\s+(?:dba|d\/b\/a|doing business as|trading as|t\/a)\s+/i;
-/** ", of Middleton, Wisconsin", as the CPSC places a firm: not part of its name. */
-const PLACE = /,\s*of\s+.*$/is;
+const DBA = /[\s,]+(?:dba|d\/b\/a|doing business as|trading as|t\/a)\s+/i;
+/**
+ * Where a firm is, not its name: ", of Middleton, Wisconsin" (the CPSC), "of Irving, Texas", "of China". A name with
+ * "of" in it ("House of Tsang") keeps it.
+ */
+const PLACE =
+  /(?:,\s*of\s.*|\s+of\s+[^,]{2,40},.*|\s+of\s+(?:china|canada|taiwan|hong kong|korea|japan|vietnam|india|turkey|mexico)\b.*)$/is;
+/** "(TTIOPE)", "(Jialebei Department Store, Longhua District)": an aside, not the name. */
+const ASIDE = /\([^()]*\)/g;
 /** A firm learned under more brands than this is a retailer or an importer, not a brand's owner: nothing is kept of it. */
 export const MAX_BRANDS_PER_FIRM = 8;
 /** How much of a party's name is read: a hostile one may be huge. */
@@ -26,17 +32,18 @@ export type BrandAliases = Record<string, Record<string, AliasEvidence>>;
 /** Firm core -> the catalogue brand cores it recalls under, in the file's order: what the matchers look up. */
 export type AliasLookup = ReadonlyMap<string, readonly string[]>;
 
-/** The firms a notice names: its brand field's parts, and the parties that make, import or distribute the product. */
+/** The firms a notice names: its brand field, and the parties that make, import or distribute the product. */
 export function noticeFirms(recall: Record<string, unknown>): string[] {
   const found = new Set<string>();
+  // Whole, never split at its commas as a brand list is: "Mameix Retail, Inc. of Canada" is one firm.
   const add = (text: string) => {
-    for (const part of text.slice(0, NAME_LIMIT).replace(PLACE, '').split(DBA)) {
+    for (const part of text.slice(0, NAME_LIMIT).replace(ASIDE, ' ').replace(PLACE, '').split(DBA)) {
       const core = brandCore(part);
       if (core !== '' && distinctiveBrandTokens(core).length > 0) found.add(core);
     }
   };
   const brand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
-  for (const part of brandParts(brand.slice(0, NAME_LIMIT)).strong) add(part);
+  add(brand);
   const parties = Array.isArray(recall.involved_parties) ? recall.involved_parties : [];
   for (const p of parties.slice(0, 50)) {
     const { name, role } = (p ?? {}) as { name?: unknown; role?: unknown };

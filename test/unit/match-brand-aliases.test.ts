@@ -73,6 +73,18 @@ describe('noticeFirms', () => {
     ).toEqual(['silvestri sweets', 'carousel candies']);
   });
 
+  it('keeps a firm whole, without where it is or an aside: never split at its commas as a brand list', () => {
+    const firms = (brand: string) => noticeFirms({ product_brand: brand });
+    expect(firms('Airova Inc. of Newark, California')).toEqual(['airova']);
+    expect(firms('Mameix Retail, Inc. of Canada')).toEqual(['mameix retail']);
+    expect(firms('TTI Outdoor Power Equipment, Inc. (TTIOPE)')).toEqual(['tti outdoor power equipment']);
+    expect(firms('Changzhou Xunchuang Home Furnishing Co., Ltd., dba Momok of China')).toEqual([
+      'changzhou xunchuang home furnishing',
+      'momok',
+    ]);
+    expect(firms('House of Tsang')).toEqual(['house of tsang']);
+  });
+
   it('ignores parties that are not objects of strings (hostile input)', () => {
     expect(
       noticeFirms({ product_brand: 'Abbott', involved_parties: [null, 7, { name: 42, role: 'importer' }] }),
