@@ -69,6 +69,11 @@ export function distinctiveBrandTokens(core: string): string[] {
 
 const joinedForm = (core: string) => core.replaceAll(' ', '');
 
+/** Each word of 5 letters or more without a plural `s` ("organics", "kelloggs"; never "swiss", "mars"). */
+function singular(core: string): string {
+  return core.includes('s') ? core.replace(/\b(\p{L}{3,}[^s\s])s\b/gu, '$1') : core;
+}
+
 /** How two brands were found to be the same. */
 export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name' | 'alias';
 
@@ -83,7 +88,11 @@ function containsWords(outer: string, inner: string): boolean {
 export function relateBrands(a: string, b: string): BrandRelation | undefined {
   if (a === '' || b === '') return undefined;
   if (a === b || joinedForm(a) === joinedForm(b)) return 'same';
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  // Agencies write a brand's plural as they please: "Miski Organic" in a title, "Miski Organics" in the summary.
+  const sa = singular(a);
+  const sb = singular(b);
+  if (sa === sb || joinedForm(sa) === joinedForm(sb)) return 'same';
+  const [short, long] = sa.length <= sb.length ? [sa, sb] : [sb, sa];
   if (distinctiveBrandTokens(short).length > 0 && containsWords(long, short)) return 'contained';
   const other = new Set(distinctiveBrandTokens(b));
   // A shared word of 4 letters or more: 3-letter words ("sun", "top") tie too many unrelated brands.

@@ -109,7 +109,10 @@ export function forEachNameWord(name: string, brand: string, visit: (token: stri
     if (word === '' || UNIT_WORDS.has(word) || (word.endsWith('x') && /^\d+x$/.test(word))) continue;
     // "toys" and "toy", "chargeurs" and "chargeur": a trailing s is not a different product.
     const stem = word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word;
-    if (stem.length < 2 || GENERIC.has(word) || (stem !== word && GENERIC.has(stem)) || hasWord(brand, word)) continue;
+    if (stem.length < 2 || GENERIC.has(word) || (stem !== word && GENERIC.has(stem))) continue;
+    // The brand's own words, in either number: "Organic" in a name of "Miski Organics" is its brand, as the notice's
+    // side leaves it out (a core's word or that word with an s).
+    if (brand !== '' && (hasWord(brand, word) || hasWord(brand, `${stem}s`))) continue;
     visit(stem);
   }
 }

@@ -1,5 +1,6 @@
 // The matcher on sentences of real FDA, FSIS and Health Canada notices: pack sizes, listed products, brands written in the name, item numbers.
 import { describe, expect, it } from 'vitest';
+import { relateBrands } from '../../src/match/brands.js';
 import { brandKey, nameTokens, noticeName } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
 import { noticeModels } from '../../src/match/notice-models.js';
@@ -215,6 +216,25 @@ describe('brand spellings and headings', () => {
     ]);
     // Two brands that share a word are not joined into one.
     expect(found([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
+  });
+
+  it('reads a brand in the singular as the same brand in the plural, in its name words too', () => {
+    // Health Canada 6000001: "Miski Organic brand" in the title, "Miski Organics brand" in the summary, the firm's
+    // name in the brand field; the retailer lists "Miski Organics".
+    const title = 'Miski Organic brand Organic Dried Banana Slices recalled due to presence of insects';
+    const recall = { product_brand: 'Miski Organic Superfoods Inc.', alert_title: title, product_name: title };
+    expect(relateBrands('miski organic superfoods', 'miski organics')).toBe('contained');
+    expect(relateBrands('kelloggs', 'kellogg')).toBe('same');
+    // Only a plural s of a word of 5 letters or more: "Swiss" and "Mars" are words of their own.
+    expect(relateBrands('swiss', 'swis')).toBeUndefined();
+    expect(relateBrands('mars', 'mar')).toBeUndefined();
+    // "Organic" in the row's name is its brand's word, as it is on the notice's side.
+    expect(nameTokens('Organic Dried Banana Slices 150 g', 'miski organics')).toEqual(
+      new Set(['dried', 'banana', 'slice']),
+    );
+    expect(found([{ brand: 'Miski Organics', name: 'Organic Dried Banana Slices 150 g' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
   });
 
   it("never reads the notice's own brand words as a sibling's", () => {
