@@ -1,5 +1,5 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
-import { brandParts, brandsInText, distinctiveBrandTokens } from './brands.js';
+import { brandParts, distinctiveBrandTokens } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
 import { modelKey, nameTokens, noticeName } from './match-keys.js';
@@ -14,7 +14,7 @@ import type { Learned } from './learned.js';
 import { type AliasLookup, aliasLookup, noticeAliases } from './brand-aliases.js';
 import { scopedMatches } from './scoped-matches.js';
 import { type IndexedRow, push } from './indexed-row.js';
-import { relatedBrands } from './notice-brands.js';
+import { noticeBrandCores, relatedBrands } from './notice-brands.js';
 import * as T from './match-thresholds.js';
 
 export type { Match, MatchLevel, MatchReason, RejectedCode } from './match-levels.js';
@@ -132,13 +132,11 @@ export class CatalogueIndex {
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
     // The brand field is parsed once per recall: the brand lookup, the name words and every row's checks share it.
     const recallParts = brandParts(recallBrand);
-    // The brands the prose names ("sold under the H-E-B brand", "Distributed by …") count as the brand field's.
-    const prose = brandsInText(recall);
     const brands = relatedBrands(
       this,
       recall,
       recallBrand,
-      { strong: [...recallParts.strong, ...prose], weak: recallParts.weak },
+      { strong: noticeBrandCores(recall, recallParts), weak: recallParts.weak },
       this.aliases ? noticeAliases(this.aliases, recall) : [],
     );
     const brandOf = (r: IndexedRow) => {

@@ -1,8 +1,17 @@
 // The catalogue brands a notice names: its brand field (whole, parts, halves), its prose, its title after the firm, its label's words.
-import { brandInTitle, distinctiveBrandTokens, relateBrands, titleBrandText } from './brands.js';
+import { brandInTitle, brandsInText, distinctiveBrandTokens, relateBrands, titleBrandText } from './brands.js';
 import { type BrandHit, type IndexedRow, STRENGTH } from './indexed-row.js';
 import { brandKey, noticeName } from './match-keys.js';
 import * as T from './match-thresholds.js';
+import { firmBrands } from './notice-firms.js';
+
+/**
+ * The brands a notice states as its own, for both matchers: its brand field's parts, the brands its prose names ("sold
+ * under the H-E-B brand", "Distributed by …"), and with no brand field, its recalling firm.
+ */
+export function noticeBrandCores(recall: Record<string, unknown>, parts: { strong: string[] }): string[] {
+  return [...parts.strong, ...brandsInText(recall), ...firmBrands(recall)];
+}
 
 /** The matcher's brand maps (CatalogueIndex's): brand core -> rows, "A & B" halves -> rows, distinctive word -> cores. */
 export interface BrandIndex {

@@ -1,5 +1,6 @@
 // The recalls indexed for a catalogue streamed past them: each notice's codes, models, brands and words read once.
-import { brandParts, brandsInText, distinctiveBrandTokens, titleBrandText } from './brands.js';
+import { brandParts, distinctiveBrandTokens, titleBrandText } from './brands.js';
+import { noticeBrandCores } from './notice-brands.js';
 import { push } from './indexed-row.js';
 import { brandKey, nameTokens, noticeName } from './match-keys.js';
 import { type RecallCode, recallCodes } from './recall-codes.js';
@@ -17,7 +18,7 @@ export interface PreparedRecall {
   codes: RecallCode[];
   noticeGtins: Set<string>;
   recallBrand: string;
-  /** The brand field's parts and the brands its prose names (strong), and the halves of "A & B" (weak). */
+  /** The brands it states as its own (noticeBrandCores: strong), and the halves of "A & B" (weak). */
   strong: string[];
   weak: string[];
   title: string | undefined;
@@ -51,7 +52,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
     codes,
     noticeGtins: new Set(codes.map((c) => c.gtin14)),
     recallBrand,
-    strong: [...parts.strong, ...brandsInText(recall)],
+    strong: noticeBrandCores(recall, parts),
     weak: parts.weak,
     title,
     titleWords: title === undefined ? [] : title.split(' '),

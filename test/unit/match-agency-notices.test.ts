@@ -237,6 +237,19 @@ describe('brand spellings and headings', () => {
     ]);
   });
 
+  it("reads the FDA's recalling firm as the brand when the notice has no brand field", () => {
+    // FDA 3217577: no brand field, the firm in involved_parties, the product and its size in the name.
+    const name = 'Loaded Veggie Grain Bowl; NET WT. 10/90 OZ (309g)\nNO UPC\nIdentifying N4L code: V3FR';
+    const firm = [{ name: 'Nutrition for Longevity', role: 'recalling firm', country: 'United States' }];
+    const recall = { product_brand: '', product_name: name, product_description: name, involved_parties: firm };
+    const row = { brand: 'Nutrition for Longevity', name: 'Loaded Veggie Grain Bowl 10.9 oz' };
+    expect(found([row], recall)).toMatchObject([{ level: 'match', reason: 'brand+full-name' }]);
+    // A retailer that sold it is not its brand; nor is the firm when the notice has a brand field of its own.
+    const sold = [{ name: 'Nutrition for Longevity', role: 'retailer', country: 'United States' }];
+    expect(found([row], { ...recall, involved_parties: sold })).toEqual([]);
+    expect(found([row], { ...recall, product_brand: 'Veggie Co' })).toEqual([]);
+  });
+
   it("never reads the notice's own brand words as a sibling's", () => {
     // "zero" says a sibling recipe in a product name ("Zero Sugar"), never in the brand "Zero Water".
     const recall = { product_brand: 'Zero Water', product_name: 'Zero Water 10-Cup Ready-Pour Filter Pitcher' };

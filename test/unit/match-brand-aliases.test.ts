@@ -2,13 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AliasLearner,
-  aliasLookup,
-  MAX_BRANDS_PER_FIRM,
-  namedBrands,
-  noticeFirms,
-} from '../../src/match/brand-aliases.js';
+import { AliasLearner, aliasLookup, MAX_BRANDS_PER_FIRM, namedBrands } from '../../src/match/brand-aliases.js';
+import { noticeFirms } from '../../src/match/notice-firms.js';
 import { readCatalogue } from '../../src/match/catalogue.js';
 import { fitLearned, type Learned, parseLearned } from '../../src/match/learned.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';

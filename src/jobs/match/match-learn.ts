@@ -1,7 +1,8 @@
 // Runs `match --learn`: the archive's closed cases judged against the catalogue, tiers and name words fitted, brand aliases gathered from its notices, written beside the catalogue.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { AliasLearner, namedBrands, noticeFirms } from '../../match/brand-aliases.js';
+import { AliasLearner, namedBrands } from '../../match/brand-aliases.js';
+import { noticeFirms } from '../../match/notice-firms.js';
 import { brandParts } from '../../match/brands.js';
 import { fitLearned, type JudgedPair, MIN_CASES, TARGET } from '../../match/learned.js';
 import { CatalogueIndex } from '../../match/matcher.js';
