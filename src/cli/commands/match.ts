@@ -49,7 +49,7 @@ function declareMatch(cmd: NewCommand) {
     )
     .option(
       '--learn',
-      "from the archive's closed cases: promote a tier whose measured precision reaches 0.98 and reweigh name words, into a file match then uses",
+      "from the archive's closed cases: promote a tier whose measured precision reaches 0.98 and reweigh name words; from its notices: the brands each firm recalls under; into a file match then uses",
     )
     .option('--learned <file>', 'what --learn writes and match reads (default: <catalogue>.learned.json)')
     .option('--watch', 'poll the feed and check each new recall as it arrives (as feed --watch)')
