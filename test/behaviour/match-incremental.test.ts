@@ -1,5 +1,6 @@
 // An incremental `match --archive` (only the recalls stored since the last run checked) writes what a --full run writes.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/open-archive.js';
@@ -235,5 +236,89 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     expect(next.stdout.split('\n').length).toBeGreaterThan(20);
     expect(next.stdout).toBe(full.stdout);
     expect(lastLine(next.stderr)).toBe(lastLine(full.stderr));
+  });
+  it("a catalogue touched, its bytes the same: still incremental; a note of its stamp that lies: a full run's answer", async () => {
+    const all = generatedRecalls(300, 19);
+    const { archive, cache, catalog, run } = await incrementalSetup(
+      engine,
+      generatedCatalogue(all, 300, 6, 3),
+      all.slice(0, 200),
+      ['-f', 'jsonl'],
+    );
+    const same = async (note: string) => {
+      const r = await run([]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(note);
+      const full = await run(['--full']);
+      expect(r.stdout).toBe(full.stdout);
+      expect(lastLine(r.stderr)).toBe(lastLine(full.stderr));
+      return r;
+    };
+    const noteOf = () => stateFiles(cache).filter((f) => path.basename(f).startsWith('catalogue-'));
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect((await run([])).stderr).toContain('checking every recall: no earlier run');
+    const before = readFileSync(catalog, 'utf8');
+    const [note] = noteOf();
+    expect(JSON.parse(readFileSync(note as string, 'utf8')).sha256).toBe(sha(before));
+    expect(statSync(note as string).mode & 0o777).toBe(0o600);
+
+    // Touched (a new modification time, the same bytes): the state still applies, and the note takes the new stamp.
+    const noted = readFileSync(note as string, 'utf8');
+    utimesSync(catalog, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    await store(archive.db, all.slice(200, 250));
+    await same('checked 50 recalls new or changed since');
+    expect(readFileSync(note as string, 'utf8')).not.toBe(noted);
+    expect(JSON.parse(readFileSync(note as string, 'utf8')).sha256).toBe(sha(before));
+
+    // A state for each of two catalogues, and a note that names the old bytes under the stamp of the new (a file
+    // rewritten after its stamp was taken): the note is followed (else the new bytes' state would be used), and the
+    // bytes read decide, with nothing stored since (hashed) and with new recalls (streamed).
+    const grown = `${before}Z1,,,,one more row,,,\n`;
+    writeFileSync(catalog, grown);
+    await same('checking every recall: no earlier run with this catalogue');
+    const lie = () => {
+      const s = statSync(catalog, { bigint: true });
+      const stamp = [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].map(String);
+      expect(JSON.parse(readFileSync(note as string, 'utf8'))).toEqual({ stamp, sha256: sha(grown) });
+      writeFileSync(note as string, JSON.stringify({ stamp, sha256: sha(before) }));
+    };
+    lie();
+    await same('checking every recall: no earlier run with this catalogue');
+    await same('checked 0 recalls new or changed since');
+    lie();
+    await store(archive.db, all.slice(250, 300));
+    await same('checking every recall: no earlier run with this catalogue');
+    await store(archive.db, [{ ...all[0], alert_title: 'Retitled' }]);
+    await same('checked 1 recalls new or changed since');
+  });
+  it("--sources and filters answered in SQL and in JavaScript: the recalls stored since, selected as a full run's", async () => {
+    const all = generatedRecalls(300, 29);
+    const { archive, run } = await incrementalSetup(engine, generatedCatalogue(all, 300, 8, 3), all.slice(0, 200), [
+      '-f',
+      'jsonl',
+    ]);
+    const filters = [
+      ['--sources', 'us_cpsc'],
+      ['--severity', 'serious,high', '--grep', 'a'],
+      ['--sources', 'rappel_conso', '--severity', 'low,medium'],
+    ];
+    for (const args of filters) expect((await run(args)).stderr).toContain('checking every recall: no earlier run');
+    // New recalls of both sources, and new versions that move old ones into or out of the filters' and sources' reach.
+    const moved = all.slice(0, 40).map((r, i) => ({
+      ...r,
+      data_source: i % 3 === 0 ? (r.data_source === 'us_cpsc' ? 'rappel_conso' : 'us_cpsc') : r.data_source,
+      risk_severity: ['serious', 'low', 'high', 'medium'][i % 4],
+    }));
+    await store(archive.db, [...all.slice(200, 300), ...moved]);
+    for (const args of filters) {
+      const incremental = await run(args);
+      expect(incremental.code, incremental.stderr).toBe(0);
+      const checked = Number(incremental.stderr.match(/checked (\d+) recalls new or changed since/)?.[1]);
+      expect(checked, args.join(' ')).toBeGreaterThan(0);
+      expect(checked, args.join(' ')).toBeLessThan(140);
+      const full = await run([...args, '--full']);
+      expect(incremental.stdout, args.join(' ')).toBe(full.stdout);
+      expect(lastLine(incremental.stderr)).toBe(lastLine(full.stderr));
+    }
   });
 });

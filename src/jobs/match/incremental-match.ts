@@ -7,8 +7,9 @@ import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
 import { finish, type MatchSummary } from './match-parts.js';
-import { replayMatch } from './match-replay.js';
+import { type CatalogueSha, replayMatch } from './match-replay.js';
 import { fileSha256, type MatchState, readState, stateFile, stateKey, writeState } from './match-state.js';
+import { type FileStamp, fileStamp, keepNote, notedSha256, noteFile } from './catalogue-note.js';
 import { RowCapture, teeOutput } from './row-capture.js';
 import type { MatchInputs, MatchPlan } from './match-plan.js';
 
@@ -34,6 +35,8 @@ async function horizonOf(archive: ArchiveStore, ctx: Context): Promise<number | 
   }
 }
 
+const NO_STATE = 'no earlier run with this catalogue (as it is now), archive and options';
+
 /** Why this run checks every recall; undefined when the state lets it check only what was stored since. */
 function fullReason(
   plan: MatchPlan,
@@ -41,7 +44,7 @@ function fullReason(
   horizonMs: number,
 ): string | undefined {
   if (plan.full) return '--full';
-  if ('missing' in read) return 'no earlier run with this catalogue (as it is now), archive and options';
+  if ('missing' in read) return NO_STATE;
   if ('unreadable' in read) return `its state was unreadable (${read.unreadable})`;
   const since = plan.recalls.kind === 'archive' ? plan.recalls.sinceUs : undefined;
   const { sinceUs, horizonMs: last } = read.state;
@@ -49,6 +52,24 @@ function fullReason(
     return '--since reaches further back than the last run checked';
   if (horizonMs < last) return "the archive's clock is behind the last run's";
   return undefined;
+}
+
+/**
+ * The catalogue's sha256 to look for a state by, without a read of its own where the run already has one: the bytes
+ * indexed before (--open-cases), or what the last run noted for a file of this stamp (the replay checks it against
+ * the bytes it reads); else the file hashed. Null when it cannot be read (the run that follows says why).
+ */
+async function catalogueSha(
+  plan: MatchPlan,
+  inputs: MatchInputs,
+  note: string,
+  stamp: FileStamp | undefined,
+): Promise<CatalogueSha | null> {
+  if (inputs.kind === 'indexed' && inputs.catalogue.sha256) return { sha256: inputs.catalogue.sha256, read: true };
+  const noted = stamp && (await notedSha256(note, stamp));
+  if (noted) return { sha256: noted, read: false };
+  const sha256 = await fileSha256(plan.catalog).catch(() => null);
+  return sha256 === null ? null : { sha256, read: true };
 }
 
 /**
@@ -67,50 +88,64 @@ export async function incrementalMatch(
   const archive = declaredStore(session);
   const source = plan.recalls as Extract<MatchPlan['recalls'], { kind: 'archive' }>;
   const horizon = await horizonOf(archive, ctx);
-  const sha256 = await fileSha256(plan.catalog).catch(() => null);
-  const learnedSha256 = await fileSha256(learnedPath(plan.catalog, plan.learned)).catch(() => null);
-  if (typeof horizon === 'string' || sha256 === null) {
-    if (typeof horizon === 'string') status.note(`match --archive: checking every recall: ${horizon}`);
+  if (typeof horizon === 'string') {
+    status.note(`match --archive: checking every recall: ${horizon}`);
     return finish(plan, session, await full(await session.output()));
   }
-  const key = stateKey({
-    archive: archive.name,
-    schema: source.db.schema,
-    catalogueSha256: sha256,
-    learnedSha256,
-    map: plan.map,
-    sources: source.sources,
-    filter: plan.filter,
-    explain: plan.explain === true,
-  });
-  const file = stateFile(ctx.env, key);
-  const read = plan.full ? ({ missing: true } as const) : await readState(file, key);
-  const why = fullReason(plan, read, horizon);
-  let summary: MatchSummary;
+  // Taken before any read of the catalogue here: a note says what bytes a file of this stamp held when read.
+  const stamp = inputs.kind === 'head' ? await fileStamp(plan.catalog) : undefined;
+  const note = noteFile(ctx.env, plan.catalog);
+  // --full looks for no state: its key is of the bytes its own read gives.
+  const known = plan.full ? undefined : await catalogueSha(plan, inputs, note, stamp);
+  if (known === null) return finish(plan, session, await full(await session.output()));
+  const learnedSha256 = await fileSha256(learnedPath(plan.catalog, plan.learned)).catch(() => null);
+  const keyOf = (catalogueSha256: string) =>
+    stateKey({
+      archive: archive.name,
+      schema: source.db.schema,
+      catalogueSha256,
+      learnedSha256,
+      map: plan.map,
+      sources: source.sources,
+      filter: plan.filter,
+      explain: plan.explain === true,
+    });
+  const key = known && keyOf(known.sha256);
+  const read = key ? await readState(stateFile(ctx.env, key), key) : ({ missing: true } as const);
+  let why = fullReason(plan, read, horizon);
+  let summary: MatchSummary | undefined;
   let next: MatchState | undefined;
-  if (why === undefined && 'state' in read) {
-    const replayed = await replayMatch(plan, inputs, session, read.state, horizon, sha256);
-    summary = replayed.summary;
-    next = { ...read.state, horizonMs: horizon, sinceUs: source.sinceUs ?? null, recalls: replayed.recalls };
-  } else {
+  if (why === undefined && 'state' in read && known) {
+    const replayed = await replayMatch(plan, inputs, session, read.state, horizon, known);
+    if (replayed) {
+      summary = replayed.summary;
+      next = { ...read.state, horizonMs: horizon, sinceUs: source.sinceUs ?? null, recalls: replayed.recalls };
+      if (stamp && known.read) await keepNote(note, plan.catalog, stamp, known.sha256);
+    } else why = NO_STATE;
+  }
+  if (!summary) {
     status.note(`match --archive: checking every recall: ${why}`);
     const capture = new RowCapture();
     summary = await full(teeOutput(await session.output(), capture));
     const shape = summary.shape;
-    // A catalogue replaced while it was read keeps no state: its rows may be of either version.
-    if (shape && shape.sha256 === sha256)
+    // Keyed by the bytes its rows came from (a full run refuses a catalogue whose passes read different bytes).
+    if (shape?.sha256) {
       next = {
         format: 1,
-        key,
+        key: keyOf(shape.sha256),
         horizonMs: horizon,
         sinceUs: source.sinceUs ?? null,
         catalogue: { headers: shape.headers, columns: shape.columns, ...summary.catalogue },
         recalls: [...capture.byRecall].map(([id, rows]) => [id, micros(rows[0]?.published_at), rows]),
       };
+      if (stamp) await keepNote(note, plan.catalog, stamp, shape.sha256);
+    }
   }
-  if (next)
+  if (next) {
+    const file = stateFile(ctx.env, next.key);
     await writeState(file, next, ctx.now()).catch((err: Error) =>
       status.warn(`could not keep match's state in ${file} (${err.message}): the next run checks every recall again`),
     );
+  }
   finish(plan, session, summary);
 }

@@ -1,6 +1,7 @@
 // An incremental `match --archive`: the recalls stored since the last run checked, the rest of its rows carried over.
 import { micros } from '../../archive/record-columns.js';
 import type { ArchiveQuery, ArchiveStore } from '../../archive/store.js';
+import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueReadError } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
@@ -11,7 +12,7 @@ import { usageErrorOf } from '../matching/load-catalogue.js';
 import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { casesLine } from '../matching/open-cases.js';
 import { matchRowsSpec, type MatchSummary } from './match-parts.js';
-import type { MatchState, RecallRows } from './match-state.js';
+import { fileSha256, type MatchState, type RecallRows } from './match-state.js';
 import { captureOnly, RowCapture } from './row-capture.js';
 import type { MatchInputs, MatchPlan } from './match-plan.js';
 import { noCounts, streamMatchRows } from './stream-match.js';
@@ -28,25 +29,53 @@ export function archiveOrder(a: RecallRows, b: RecallRows): number {
   return ib - ia;
 }
 
+/**
+ * The recalls the archive's query selects by its sources and record filters, decided in memory over the period's
+ * recalls already read: the answer its SQL gives on either engine, as the archive's tests hold it to
+ * (test/integration/archive-query.test.ts: a query's records are those compileFilter keeps). The published_at window
+ * is the caller's (inWindow).
+ */
+function selectedBy({ sources, filter }: ArchiveQuery): (recall: Record<string, unknown>) => boolean {
+  const keep = compileFilter(filter ?? {});
+  // No source at all selects nothing, as the archive's empty IN list does.
+  const fromSource = (s: unknown) => sources === undefined || (typeof s === 'string' && sources.includes(s));
+  return (recall) => fromSource(recall.data_source) && keep(recall);
+}
+
 /** Rows written at once: a big carried-over listing goes out in pieces, as a full run's batches do. */
 const WRITE_BATCH = 1000;
 
 /**
+ * The catalogue's sha256 a state was found by: of bytes this run read (`read`), or what the last run noted for a file
+ * of its stamp, a guess until the bytes read here bear it out.
+ */
+export interface CatalogueSha {
+  sha256: string;
+  read: boolean;
+}
+
+/**
  * The rows of `recalls` as a full run finds them: with the catalogue indexed in memory when it already is
- * (--open-cases), else streamed. Its warnings are said as a full run says them. A catalogue whose bytes are not
- * those of the state's key is refused, as a full run refuses one that changes while read.
+ * (--open-cases), else streamed. Its warnings are said as a full run says them. The bytes read must be those of the
+ * state's key: when they were read before, a catalogue changed since is refused, as a full run refuses one that changes
+ * while read; a noted sha256 they do not bear out gives undefined (a full run, with the same reason as a new catalogue).
  */
 async function matchRecalls(
   plan: MatchPlan,
   inputs: MatchInputs,
   session: Session,
   recalls: Record<string, unknown>[],
-  sha256: string,
-): Promise<Map<number, Record<string, unknown>[]>> {
+  known: CatalogueSha,
+): Promise<Map<number, Record<string, unknown>[]> | undefined> {
   const capture = new RowCapture();
-  if (recalls.length === 0) return capture.byRecall;
   const { status, ctx } = session;
-  let read: string | undefined;
+  let read: string | null | undefined;
+  if (recalls.length === 0) {
+    if (known.read) return capture.byRecall;
+    // Nothing to match, so no read to check the note against: the one read this run makes of the catalogue.
+    read = await fileSha256(plan.catalog).catch(() => null);
+    return read === known.sha256 ? capture.byRecall : undefined;
+  }
   // Streamed past an index of these few recalls, whatever its size: cheaper than indexing the whole catalogue for them
   // (measured in bench/archive-scale.mjs), and the same rows (the streaming path's tests).
   if (inputs.kind === 'head') {
@@ -64,11 +93,12 @@ async function matchRecalls(
     for (const recall of recalls)
       capture.add(index.match(recall, { explain: plan.explain }).map((m) => matchRow(m, recall, plan.explain)));
   }
-  if (read !== sha256)
-    throw usageErrorOf(
-      new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
-    );
-  return capture.byRecall;
+  if (read === known.sha256) return capture.byRecall;
+  // The rare guess gone wrong (a file rewritten after its stamp was taken) costs its warnings said twice.
+  if (!known.read) return undefined;
+  throw usageErrorOf(
+    new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
+  );
 }
 
 /** `match --open-cases`: every pair of the listing offered to the opener, in its order, as a full run offers them. */
@@ -95,7 +125,7 @@ async function openCases(
  * The run from `state` up to the archive's commit stamp `horizonMs`: the recalls first stored or given a new version
  * in between (docs/digest.md: the period is of commit stamps, so a write in flight is in the next run's) are checked
  * again and replace their rows; rows of recalls now before --since drop out. Writes the listing; returns its summary
- * and the state's next recalls.
+ * and the state's next recalls, or undefined (nothing written) when the catalogue's bytes are not the noted ones.
  */
 export async function replayMatch(
   plan: MatchPlan,
@@ -103,8 +133,8 @@ export async function replayMatch(
   session: Session,
   state: MatchState,
   horizonMs: number,
-  sha256: string,
-): Promise<{ summary: MatchSummary; recalls: RecallRows[] }> {
+  known: CatalogueSha,
+): Promise<{ summary: MatchSummary; recalls: RecallRows[] } | undefined> {
   const { status } = session;
   const archive = declaredStore(session);
   const source = plan.recalls as Extract<MatchPlan['recalls'], { kind: 'archive' }>;
@@ -114,9 +144,10 @@ export async function replayMatch(
   // Every recall given a new version loses its rows, even one the filters now leave out; the ones they keep are checked.
   const changed = await archive.storedIn(period, {});
   const query: ArchiveQuery = { sinceUs: since, sources: source.sources, filter: plan.filter };
-  const stored = await archive.storedIn(period, query);
-  const fresh = [...stored.new, ...stored.updated].filter((r) => inWindow(micros(r.published_at)));
-  const found = await matchRecalls(plan, inputs, session, fresh, sha256);
+  const selected = selectedBy(query);
+  const fresh = [...changed.new, ...changed.updated].filter((r) => inWindow(micros(r.published_at)) && selected(r));
+  const found = await matchRecalls(plan, inputs, session, fresh, known);
+  if (!found) return undefined;
   const kept = new Map<number, RecallRows>();
   for (const entry of state.recalls) if (inWindow(entry[1])) kept.set(entry[0], entry);
   for (const recall of [...changed.new, ...changed.updated]) kept.delete(recall.id as number);

@@ -73,9 +73,14 @@ export function stateKey(inputs: StateInputs): string {
     .digest('hex');
 }
 
+/** `<cache folder>/match-state`: the states, and the notes of their catalogues (catalogue-note.ts). */
+export function stateFolder(env: Record<string, string | undefined>): string {
+  return path.join(cacheFolder(env), 'match-state');
+}
+
 /** `<cache folder>/match-state/<key>.json`. */
 export function stateFile(env: Record<string, string | undefined>, key: string): string {
-  return path.join(cacheFolder(env), 'match-state', `${key}.json`);
+  return path.join(stateFolder(env), `${key}.json`);
 }
 
 const isRow = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
