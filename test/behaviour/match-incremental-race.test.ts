@@ -3,23 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { openSync, closeSync, promises as fs, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/archive/open-archive.js';
-import type { ArchivedRecord } from '../../src/archive/store.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { runMain } from '../helpers/in-process.js';
 import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
+import { storeRun } from '../helpers/archive.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-async function store(db: string, records: Record<string, unknown>[]): Promise<void> {
-  const archive = await openArchive(db, { create: true });
-  try {
-    const run = await archive.beginRun({}, Date.now());
-    await archive.upsertPage(records as ArchivedRecord[], run);
-    await archive.finishRun(run, 'ok', Date.now());
-  } finally {
-    await archive.close();
-  }
-}
 
 /**
  * Waits for the run to open the named pipe `fifo` to read, calls `then`, and lets it read nothing; false when the
@@ -49,7 +37,7 @@ describe.skipIf(process.platform === 'win32')('match --archive, its catalogue re
     const learned = path.join(dir, 'learned.json');
     writeFileSync(catalog, generatedCatalogue(all, 300, 7, 3));
     writeFileSync(learned, '');
-    await store(archive.db, all.slice(0, 200));
+    await storeRun(archive.db, all.slice(0, 200));
     const env = { RECALL_FEED_CACHE_DIR: tempDir('rf-incr-race-cache-') };
     const args = ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', '--learned', learned];
     const run = (more: string[] = []) => runMain([...args, ...more], { env });
@@ -58,7 +46,7 @@ describe.skipIf(process.platform === 'win32')('match --archive, its catalogue re
     // Touched, so the run hashes it to find its state; rewritten before the recalls stored since are matched.
     const before = readFileSync(catalog, 'utf8');
     utimesSync(catalog, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-    await store(archive.db, all.slice(200, 300));
+    await storeRun(archive.db, all.slice(200, 300));
     rmSync(learned);
     execFileSync('mkfifo', [learned]);
     const racing = run();

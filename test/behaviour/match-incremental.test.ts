@@ -3,28 +3,15 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/archive/open-archive.js';
-import type { ArchivedRecord } from '../../src/archive/store.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { runMain } from '../helpers/in-process.js';
 import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';
 import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
+import { storeRun } from '../helpers/archive.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 type Rec = Record<string, unknown>;
-
-/** Stores `records` as one sync run would: new ones first stored, known ones given a new version. */
-async function store(db: string, records: Rec[]): Promise<void> {
-  const archive = await openArchive(db, { create: true });
-  try {
-    const run = await archive.beginRun({}, Date.now());
-    await archive.upsertPage(records as ArchivedRecord[], run);
-    await archive.finishRun(run, 'ok', Date.now());
-  } finally {
-    await archive.close();
-  }
-}
 
 /**
  * A test's archive, cache folder and catalogue (`catalogue`: its text), with the recalls `first` stored, and
@@ -36,7 +23,7 @@ async function incrementalSetup(engine: Engine, catalogue: string, first: Rec[],
   const cache = tempDir('rf-incr-cache-');
   const catalog = path.join(dir, 'catalogue.csv');
   writeFileSync(catalog, catalogue);
-  await store(archive.db, first);
+  await storeRun(archive.db, first);
   const run = (args: string[]) =>
     runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, ...fixed, ...args], {
       env: { RECALL_FEED_CACHE_DIR: cache },
@@ -100,7 +87,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
       }),
     );
     const retitled = matched.slice(20, 30).map((id) => ({ ...all.find((r) => r.id === id), alert_title: 'Retitled' }));
-    await store(archive.db, [...all.slice(500, 600), ...gone, ...retitled]);
+    await storeRun(archive.db, [...all.slice(500, 600), ...gone, ...retitled]);
     const after = await compare(['-f', 'jsonl'], 130);
     const ids = new Set(
       after.stdout
@@ -112,14 +99,14 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     expect(all.slice(500, 600).some((r) => ids.has(r.id))).toBe(true);
 
     // --explain and filters are states of their own; the formats share one (a table sorted for people, csv as written).
-    await store(archive.db, all.slice(600, 650));
+    await storeRun(archive.db, all.slice(600, 650));
     await compare(['-f', 'csv', '--explain'], 'first');
-    await store(archive.db, all.slice(650, 700));
+    await storeRun(archive.db, all.slice(650, 700));
     await compare(['-f', 'csv', '--explain'], 50);
     await compare(['-f', 'table'], 100);
     await compare(['-f', 'csv'], 0);
     await compare(['-f', 'jsonl', '--severity', 'serious,high'], 'first');
-    await store(archive.db, [
+    await storeRun(archive.db, [
       { ...all[5], risk_severity: 'low' },
       { ...all[6], risk_severity: 'serious' },
     ]);
@@ -203,7 +190,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     expect(first.code, first.stderr).toBe(0);
     const before = pairs(first.stdout);
     expect(cases(first.stderr)).toEqual([before.size, 0]);
-    await store(archive.db, all.slice(200, 300));
+    await storeRun(archive.db, all.slice(200, 300));
     const next = await run([]);
     expect(next.stderr).toContain('checked 100 recalls new or changed since');
     const now = pairs(next.stdout);
@@ -229,7 +216,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
       'jsonl',
     ]);
     expect((await run([])).stderr).toContain('checking every recall: no earlier run');
-    await store(archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
+    await storeRun(archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
     const next = await run([]);
     expect(next.stderr).toContain('checked 101 recalls new or changed since');
     const full = await run(['--full']);
@@ -265,7 +252,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     // Touched (a new modification time, the same bytes): the state still applies, and the note takes the new stamp.
     const noted = readFileSync(note as string, 'utf8');
     utimesSync(catalog, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-    await store(archive.db, all.slice(200, 250));
+    await storeRun(archive.db, all.slice(200, 250));
     await same('checked 50 recalls new or changed since');
     expect(readFileSync(note as string, 'utf8')).not.toBe(noted);
     expect(JSON.parse(readFileSync(note as string, 'utf8')).sha256).toBe(sha(before));
@@ -286,9 +273,9 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     await same('checking every recall: no earlier run with this catalogue');
     await same('checked 0 recalls new or changed since');
     lie();
-    await store(archive.db, all.slice(250, 300));
+    await storeRun(archive.db, all.slice(250, 300));
     await same('checking every recall: no earlier run with this catalogue');
-    await store(archive.db, [{ ...all[0], alert_title: 'Retitled' }]);
+    await storeRun(archive.db, [{ ...all[0], alert_title: 'Retitled' }]);
     await same('checked 1 recalls new or changed since');
   });
   it("--sources and filters answered in SQL and in JavaScript: the recalls stored since, selected as a full run's", async () => {
@@ -309,7 +296,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
       data_source: i % 3 === 0 ? (r.data_source === 'us_cpsc' ? 'rappel_conso' : 'us_cpsc') : r.data_source,
       risk_severity: ['serious', 'low', 'high', 'medium'][i % 4],
     }));
-    await store(archive.db, [...all.slice(200, 300), ...moved]);
+    await storeRun(archive.db, [...all.slice(200, 300), ...moved]);
     for (const args of filters) {
       const incremental = await run(args);
       expect(incremental.code, incremental.stderr).toBe(0);

@@ -1,6 +1,8 @@
-// Helpers of the archive tests: a self-cleaning folder, sample records, and an independent text folding.
+// Helpers of the archive tests: a self-cleaning folder, sample records, one sync run's store, and an independent text folding.
 import path from 'node:path';
 import type { SpecRecall } from '../../src/api/schemas.js';
+import { openArchive } from '../../src/archive/open-archive.js';
+import type { ArchivedRecord } from '../../src/archive/store.js';
 import { generateDataset } from '../../src/sandbox/data.js';
 import { FIXED_START } from './sandbox.js';
 import { tempDir } from './temp-dir.js';
@@ -54,4 +56,16 @@ export async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/** Stores `records` as one sync run would (new ones first stored, known ones given a new version), the archive closed after. */
+export async function storeRun(db: string, records: readonly Record<string, unknown>[]): Promise<void> {
+  const archive = await openArchive(db, { create: true });
+  try {
+    const run = await archive.beginRun({}, Date.now());
+    await archive.upsertPage(records as ArchivedRecord[], run);
+    await archive.finishRun(run, 'ok', Date.now());
+  } finally {
+    await archive.close();
+  }
 }
