@@ -58,9 +58,12 @@ const GENERIC = new Set(
   weight sliced retail brand labeled labelled bearing label`.split(/\s+/),
 );
 
-/** Units of pack sizes, weights and volumes ("500g", "1 L", "14 oz", "12 x 33cl", "2 ct"), English, French and German. */
+/**
+ * Units of pack sizes, weights and volumes ("500g", "1 L", "14 oz", "1.5 qt", "12 x 33cl", "2 ct"), English, French and
+ * German; the US volumes as pack-sizes.ts reads them.
+ */
 const UNITS =
-  'mg|g|gr|kg|ml|cl|dl|l|lt|ltr|oz|fl ?oz|lb|lbs|ct|pk|pcs?|pc|pack|pieces?|st|stk|stuck|mm|cm|m|in|inch|inches|w|kw|v|mah|wh|x';
+  'mg|g|gr|kg|ml|cl|dl|l|lt|ltr|oz|fl ?oz|lb|lbs|qt|pt|gal|ct|pk|pcs?|pc|pack|pieces?|st|stk|stuck|mm|cm|m|in|inch|inches|w|kw|v|mah|wh|x';
 const QUANTITY = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d{3})*(?: \\d+)? ?(?:${UNITS})|(?:x|lot de|pack of) ?\\d+)(?![\\p{L}\\p{N}])`,
   'gu',

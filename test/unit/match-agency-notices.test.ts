@@ -91,6 +91,27 @@ describe('quantities spelt out', () => {
     expect([...nameTokens('Empaques de 12 onzas')]).toEqual(['empaque']);
     expect([...nameTokens('Pound Cake 16 oz')]).toEqual(['pound', 'cake']);
   });
+
+  it('include the US volumes: a quart, a pint or a gallon is a size, not a word', () => {
+    expect([...nameTokens('Rich & Creamy Vanilla Ice Cream 1.5 qt')]).toEqual([
+      'rich',
+      'creamy',
+      'vanilla',
+      'ice',
+      'cream',
+    ]);
+    expect([...nameTokens('Whole Milk 1 gal')]).toEqual(['whole', 'milk']);
+    expect([...nameTokens('Heavy Cream 1 pt')]).toEqual(['heavy', 'cream']);
+    // FDA 3216702: the product name has no size and no brand field; the recalling firm is the retailer's own brand.
+    const recall = {
+      product_brand: '',
+      product_name: 'Publix Rich & Creamy Vanilla Ice Cream',
+      involved_parties: [{ name: 'Publix Super Markets, Inc.', role: 'recalling firm', country: 'United States' }],
+    };
+    expect(found([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
 });
 
 describe('the products a notice lists', () => {
