@@ -6,10 +6,12 @@ import { noticeFirms } from './notice-firms.js';
 /** A firm learned under more brands than this is a retailer or an importer, not a brand's owner: nothing is kept of it. */
 export const MAX_BRANDS_PER_FIRM = 8;
 
-/** What a learned alias rests on: notices that name the brand beside the firm, and closed cases judged right. */
+/** What a learned alias rests on: notices that name the brand beside the firm, closed cases judged right, and wrong. */
 export interface AliasEvidence {
   notices: number;
   cases: number;
+  /** Cases of the firm's notices and the brand's rows closed as wrong: an alias they outnumber its support is dropped. */
+  wrong: number;
 }
 
 /** Firm core -> catalogue brand core -> evidence: the learned file's `aliases`. */
@@ -26,7 +28,7 @@ export function namedBrands(index: BrandIndex, recall: Record<string, unknown>):
   return [...hits].filter(([, hit]) => hit.how !== 'shared-word').map(([core]) => core);
 }
 
-/** Gathers aliases: each brand a notice (or a confirmed case) ties to firms that are not that brand. */
+/** Gathers aliases: each brand a notice (or a confirmed case) ties to firms that are not that brand, less what wrong cases deny. */
 export class AliasLearner {
   private readonly seen = new Map<string, Map<string, AliasEvidence>>();
 
@@ -40,6 +42,11 @@ export class AliasLearner {
     this.add(firms, rowBrands, 'cases');
   }
 
+  /** A case closed as wrong (false positive, not our product): evidence against the firm's tie to the row's brand. */
+  refuted(firms: readonly string[], rowBrands: readonly string[]): void {
+    this.add(firms, rowBrands, 'wrong');
+  }
+
   private add(firms: readonly string[], brands: readonly string[], kind: keyof AliasEvidence): void {
     for (const brand of brands) {
       if (firms.some((f) => relateBrands(f, brand) !== undefined)) continue;
@@ -49,7 +56,7 @@ export class AliasLearner {
           of = new Map();
           this.seen.set(firm, of);
         }
-        const e = of.get(brand) ?? { notices: 0, cases: 0 };
+        const e = of.get(brand) ?? { notices: 0, cases: 0, wrong: 0 };
         e[kind]++;
         of.set(brand, e);
       }
@@ -62,16 +69,19 @@ export class AliasLearner {
     const aliases: BrandAliases = Object.create(null);
     let tooBroad = 0;
     for (const firm of [...this.seen.keys()].sort()) {
-      const of = this.seen.get(firm) as Map<string, AliasEvidence>;
-      if (of.size > MAX_BRANDS_PER_FIRM) {
+      const of = [...(this.seen.get(firm) as Map<string, AliasEvidence>)].filter(([, e]) => supported(e));
+      if (of.length > MAX_BRANDS_PER_FIRM) {
         tooBroad++;
         continue;
       }
-      aliases[firm] = Object.fromEntries([...of].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      if (of.length > 0) aliases[firm] = Object.fromEntries(of.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
     return { aliases, tooBroad };
   }
 }
+
+/** An alias more notices and right cases show than wrong cases deny. */
+export const supported = (e: AliasEvidence): boolean => e.notices + e.cases > e.wrong;
 
 /** The learned aliases as the matchers look them up; undefined when none were learned. */
 export function aliasLookup(aliases: BrandAliases | undefined): AliasLookup | undefined {

@@ -1,5 +1,5 @@
 // What `match --learn` fits from the user's own closed cases and the archive: tiers promoted on measured precision, name words reweighed, brand aliases.
-import { type AliasEvidence, type BrandAliases, MAX_BRANDS_PER_FIRM } from './brand-aliases.js';
+import { type AliasEvidence, type BrandAliases, MAX_BRANDS_PER_FIRM, supported } from './brand-aliases.js';
 import { brandCore } from './brands.js';
 
 /** Each level's precision target: a tier is promoted to `match` only when its measured precision is sure to reach it. */
@@ -132,10 +132,11 @@ function parseAliases(v: unknown): BrandAliases {
     if (brands === null || typeof brands !== 'object') continue;
     const of: Record<string, AliasEvidence> = Object.create(null);
     for (const [brand, e] of Object.entries(brands as Record<string, unknown>)) {
-      const { notices, cases } = (e ?? {}) as Partial<AliasEvidence>;
+      const { notices, cases, wrong } = (e ?? {}) as Partial<AliasEvidence>;
       const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+      const evidence = { notices: count(notices), cases: count(cases), wrong: count(wrong) };
       const core = brandCore(brand);
-      if (core !== '' && count(notices) + count(cases) > 0) of[core] = { notices: count(notices), cases: count(cases) };
+      if (core !== '' && supported(evidence)) of[core] = evidence;
     }
     const key = brandCore(firm);
     // The same limit as --learn's: an edited file cannot tie a retailer to every brand.

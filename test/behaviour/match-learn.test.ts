@@ -158,11 +158,26 @@ describe.each(ENGINES)('match --learn learns brand aliases from the archive on $
     expect(learn.code, learn.stderr).toBe(0);
     expect(learn.stderr).toContain("1 brands learned under another firm's name from 2 notices");
     const learned = JSON.parse(readFileSync(`${catalog}.learned.json`, 'utf8')) as Rec;
-    expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0 } } });
+    expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0, wrong: 0 } } });
     const after = await matchRows();
     const rain = after.filter((row) => titleOf(row).includes('Rain Boots'));
     expect(rain).toHaveLength(1);
     expect(rain[0]).toMatchObject({ level: 'possible', reason: 'brand+name' });
     expect(String(rain[0]?.explain)).toContain('as match --learn learned it');
+
+    // The pair opened as a case and closed as not our product: learning again drops the alias, and the row.
+    const opened = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases', '--key', 'sku']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const cases = jsonLines((await run(['cases', '--db', db, '-f', 'jsonl'])).stdout) as Rec[];
+    const rainCase = cases.find((c) => String(c.alert_title).includes('Rain Boots'));
+    expect(rainCase).toBeDefined();
+    for (const c of cases) {
+      const r = await run(['cases', 'resolve', String(c.id), '--as', 'not-our-product', '--db', db, '--by', 'alice']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const again = await run(['match', '--learn', '--catalog', catalog, '--db', db, '--key', 'sku', '-f', 'jsonl']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(`${catalog}.learned.json`, 'utf8')).aliases).toEqual({});
+    expect((await matchRows()).map(titleOf).some((t) => t.includes('Rain Boots'))).toBe(false);
   });
 });

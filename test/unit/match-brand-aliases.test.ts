@@ -96,7 +96,7 @@ describe('learning aliases from notices and cases', () => {
     const index = new CatalogueIndex(c);
     expect(namedBrands(index, CAT_AND_JACK)).toContain('cat jack');
     const learned = learnedFrom(index, [CAT_AND_JACK, LATER]);
-    expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0 } } });
+    expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0, wrong: 0 } } });
   });
 
   it('learns from a confirmed case whatever tied it, and leaves out a firm under too many brands', () => {
@@ -109,27 +109,43 @@ describe('learning aliases from notices and cases', () => {
     );
     learner.notice(['bigmart'], brands);
     const { aliases, tooBroad } = learner.result();
-    expect(aliases).toEqual({ abbott: { similac: { notices: 0, cases: 1 } } });
+    expect(aliases).toEqual({ abbott: { similac: { notices: 0, cases: 1, wrong: 0 } } });
     expect(tooBroad).toBe(1);
+  });
+
+  it('drops an alias that wrong cases deny as often as notices and right cases show it', () => {
+    const learner = new AliasLearner();
+    learner.notice(['target'], ['cat jack']);
+    learner.refuted(['target'], ['cat jack']);
+    learner.notice(['sunbeam'], ['oster']);
+    learner.notice(['sunbeam'], ['oster']);
+    learner.refuted(['sunbeam'], ['oster']);
+    // A wrong case alone teaches no alias.
+    learner.refuted(['abbott'], ['similac']);
+    expect(learner.result().aliases).toEqual({ sunbeam: { oster: { notices: 2, cases: 0, wrong: 1 } } });
   });
 
   it('read back: keys normalised, bad evidence and over-broad firms dropped, a "__proto__" firm only a key', () => {
     const nine = Object.fromEntries(
-      Array.from({ length: MAX_BRANDS_PER_FIRM + 1 }, (_, i) => [`b${i}x`, { notices: 1, cases: 0 }]),
+      Array.from({ length: MAX_BRANDS_PER_FIRM + 1 }, (_, i) => [`b${i}x`, { notices: 1, cases: 0, wrong: 0 }]),
     );
     const text = JSON.stringify({
       version: 1,
       tiers: {},
       words: {},
       aliases: {
-        'Abbott Laboratories Inc.': { 'Similac®': { notices: 0, cases: 2 }, Bad: { notices: -1, cases: 'x' } },
+        'Abbott Laboratories Inc.': {
+          'Similac®': { notices: 0, cases: 2, wrong: 0 },
+          Bad: { notices: -1, cases: 'x' },
+          Denied: { notices: 1, cases: 0, wrong: 1 },
+        },
         Broad: nine,
-        PROTO: { Polluted: { notices: 1, cases: 0 } },
+        PROTO: { Polluted: { notices: 1, cases: 0, wrong: 0 } },
       },
       // Written by hand: an object literal's __proto__ would set its prototype, not a key.
     }).replace('"PROTO"', '"__proto__"');
     const parsed = parseLearned(text);
-    expect(parsed?.aliases?.['abbott laboratories']).toEqual({ similac: { notices: 0, cases: 2 } });
+    expect(parsed?.aliases?.['abbott laboratories']).toEqual({ similac: { notices: 0, cases: 2, wrong: 0 } });
     expect(parsed?.aliases?.broad).toBeUndefined();
     expect(({} as Rec).Polluted).toBeUndefined();
     expect(aliasLookup(parsed?.aliases)?.get('abbott laboratories')).toEqual(['similac']);

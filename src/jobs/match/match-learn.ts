@@ -51,7 +51,12 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
     const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
     pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
     // A pair people confirmed: the notice's firm recalled this row's brand, whatever tied them (a barcode, a model).
-    if (right && row && recall) aliases.confirmed(noticeFirms(recall), brandOf(row));
+    // One they refused counts against that tie.
+    if (row && recall) {
+      const firms = noticeFirms(recall);
+      if (right) aliases.confirmed(firms, brandOf(row));
+      else aliases.refuted(firms, brandOf(row));
+    }
   }
   // Every notice the archive holds: the catalogue brands it names beside a firm that is another.
   let notices = 0;
