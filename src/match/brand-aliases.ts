@@ -1,4 +1,4 @@
-// A firm and the brands it recalls under, learned by `match --learn` from the archive's notices and the user's confirmed cases: a later notice from the firm relates to them, as a hint only.
+// A firm and the brands it recalls under, learned by `match --learn` from the archive's notices and the user's closed cases: a later notice from the firm relates to them, as a hint only.
 import { brandParts, relateBrands } from './brands.js';
 import { type BrandIndex, noticeBrandCores, relatedBrands } from './notice-brands.js';
 import { noticeFirms } from './notice-firms.js';
@@ -10,7 +10,7 @@ export const MAX_BRANDS_PER_FIRM = 8;
 export interface AliasEvidence {
   notices: number;
   cases: number;
-  /** Cases of the firm's notices and the brand's rows closed as wrong: an alias they outnumber its support is dropped. */
+  /** Cases of the firm's notices and the brand's rows closed as wrong: an alias with as many as its support is dropped. */
   wrong: number;
 }
 
