@@ -24,6 +24,8 @@ export function brandCore(raw: string): string {
     .filter((w) => w !== '');
   let start = 0;
   let end = words.length;
+  // "Ambriola Co., Inc., The": the FDA's firm names put a leading "The" last.
+  if (end > 1 && words[end - 1] === 'the') end--;
   while (end - start > 1 && FIRM_WORDS.has(words[end - 1] as string)) end--;
   while (end - start > 1 && LEADING_FIRM_WORDS.has(words[start] as string)) start++;
   // "Gmbh & Co KG" leaves a trailing "co" once "kg" is gone: the loop above takes it too.

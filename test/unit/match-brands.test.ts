@@ -14,6 +14,9 @@ describe('brandCore', () => {
     ['Haribo GmbH & Co. KG', 'haribo'],
     ['Products', 'products'],
     ["L'Oréal", 'l oreal'],
+    // FDA 3217506's recalling firm: a leading "The" written last.
+    ['Ambriola Co., Inc., The', 'ambriola'],
+    ['The', 'the'],
   ])('%s is %s', (raw, core) => {
     expect(brandCore(raw)).toBe(core);
   });
