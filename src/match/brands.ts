@@ -59,14 +59,22 @@ const telling = (w: string, min: number) =>
   w.length >= min && !/^\d+$/.test(w) && !WEAK_TOKENS.has(w) && !FIRM_WORDS.has(w);
 
 /**
- * The words of a brand core that can tie two brands on their own, and for a core of several words, the words joined:
- * "Freshprep" is "Fresh Prep", "Sainsburys" is "Sainsbury s".
+ * The words of a brand core that can tie two brands on their own, each also without a plural `s`, and for a core of
+ * several words, the words joined: "Freshprep" is "Fresh Prep", "Kelloggs" is "Kellogg", "Sainsburys" is "Sainsbury s".
+ * Both matchers find a brand's candidates by these words, so a form listed here is one relateBrands is asked about.
  */
 export function distinctiveBrandTokens(core: string): string[] {
   const words = core.split(' ').filter((w) => telling(w, 3));
-  if (!core.includes(' ')) return words;
-  const joined = core.replaceAll(' ', '');
-  return telling(joined, 3) ? [...words, joined] : words;
+  const forms = new Set(words);
+  for (const w of words) {
+    const one = singular(w);
+    if (one !== w && telling(one, 3)) forms.add(one);
+  }
+  if (core.includes(' ')) {
+    const joined = core.replaceAll(' ', '');
+    if (telling(joined, 3)) forms.add(joined);
+  }
+  return [...forms];
 }
 
 const joinedForm = (core: string) => core.replaceAll(' ', '');

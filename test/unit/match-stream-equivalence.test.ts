@@ -163,6 +163,28 @@ describe('match over a streamed catalogue', () => {
     }
   });
 
+  it("a brand's plural, in one word or several: found and weighed alike by both", async () => {
+    const file = path.join(dir, 'plurals.csv');
+    writeFileSync(
+      file,
+      'sku,brand,name\nK1,Kellogg,Frosted Flakes Cereal\nM1,Miski Organics,Organic Dried Banana Slices\nS1,Sainsbury,Taste the Difference Mince Pies\n',
+    );
+    const notices: Rec[] = [
+      { product_brand: "Kellogg's", product_name: 'Frosted Flakes Cereal' },
+      {
+        product_brand: 'Miski Organic Superfoods Inc.',
+        product_name: 'Miski Organic brand Organic Dried Banana Slices',
+      },
+      { product_brand: "Sainsbury's", product_name: 'Taste the Difference Mince Pies' },
+    ];
+    const { full } = await expectSame(file, notices);
+    expect(full.rows.map((r) => [r.line, r.level, r.reason])).toEqual([
+      [1, 'match', 'brand+full-name'],
+      [2, 'match', 'brand+full-name'],
+      [3, 'match', 'brand+full-name'],
+    ]);
+  });
+
   it('a catalogue rewritten between the two passes is refused, never matched half old, half new', async () => {
     const file = path.join(dir, 'rewritten.csv');
     writeFileSync(file, csv);
