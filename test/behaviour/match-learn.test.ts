@@ -1,4 +1,5 @@
 // `match --learn` end to end on both engines: cases opened by match, closed by people, learned from, and read back by match.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +160,7 @@ describe.each(ENGINES)('match --learn learns brand aliases from the archive on $
     expect(learn.stderr).toContain("1 brands learned under another firm's name from 2 notices");
     const learned = JSON.parse(readFileSync(`${catalog}.learned.json`, 'utf8')) as Rec;
     expect(learned.aliases).toEqual({ target: { 'cat jack': { notices: 1, cases: 0, wrong: 0 } } });
+    expect(learned.catalogue_sha256).toBe(createHash('sha256').update(readFileSync(catalog)).digest('hex'));
     const after = await matchRows();
     const rain = after.filter((row) => titleOf(row).includes('Rain Boots'));
     expect(rain).toHaveLength(1);

@@ -1,6 +1,4 @@
 // Runs `match --learn`: the archive's closed cases judged against the catalogue, tiers and name words fitted, brand aliases gathered from its notices, written beside the catalogue.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { AliasLearner, namedBrands } from '../../match/brand-aliases.js';
 import { noticeFirms } from '../../match/notice-firms.js';
 import { brandParts } from '../../match/brands.js';
@@ -67,9 +65,8 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
     if (session.ctx.signal.aborted) throw session.ctx.signal.reason;
   }
   const learnedAliases = aliases.result();
-  const sha256 = createHash('sha256')
-    .update(await readFile(plan.catalog))
-    .digest('hex');
+  // The bytes the cases were judged against, as the catalogue's read hashed them: the file is not read again.
+  const sha256 = catalogue.sha256 ?? '';
   const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 }, learnedAliases.aliases);
   const file = learnedPath(plan.catalog, plan.learned);
   await writeFileAtomic(file, `${JSON.stringify(learned, null, 2)}\n`, 0o644);
