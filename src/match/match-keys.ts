@@ -1,6 +1,6 @@
 // The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
 import { fold } from '../filters/normalize.js';
-import { NUMBER_WORDS, SPELT_UNITS } from './unit-words.js';
+import { NUMBER_WORDS, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
 
 /**
  * fold() for keys: ASCII text has no accents to take apart, so its Unicode normalization (the dearest step, and a new
@@ -59,11 +59,13 @@ const GENERIC = new Set(
 );
 
 /**
- * Units of pack sizes, weights and volumes ("500g", "1 L", "14 oz", "1.5 qt", "12 x 33cl", "2 ct"), English, French and
- * German; the US volumes as pack-sizes.ts reads them.
+ * Units of quantities ("500g", "1 L", "14 oz", "1.5 qt", "12 x 33cl", "2 ct"): every pack size's (unit-words.ts), then
+ * counts, lengths and power, English, French and German.
  */
-const UNITS =
-  'mg|g|gr|kg|ml|cl|dl|l|lt|ltr|oz|fl ?oz|lb|lbs|qt|pt|gal|ct|pk|pcs?|pc|pack|pieces?|st|stk|stuck|mm|cm|m|in|inch|inches|w|kw|v|mah|wh|x';
+const UNITS = [
+  ...SIZE_ABBREVIATIONS.map((u) => u.replace(' ', ' ?')),
+  'ct|pk|pcs?|pc|pack|pieces?|st|stk|stuck|mm|cm|m|in|inch|inches|w|kw|v|mah|wh|x',
+].join('|');
 const QUANTITY = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:\\d+(?: \\d{3})*(?: \\d+)? ?(?:${UNITS})|(?:x|lot de|pack of) ?\\d+)(?![\\p{L}\\p{N}])`,
   'gu',

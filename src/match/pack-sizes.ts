@@ -1,6 +1,6 @@
 // Pack sizes in product names ("12-oz.", "5 and 10-pound bags", "two liter", "5.29 oz (150 g)"): do two names state the same size?
 import { decodeEntities } from './match-keys.js';
-import { NUMBER_WORDS, SPELT_UNITS } from './unit-words.js';
+import { NUMBER_WORDS, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
 
 /** A size as grams (mass) or millilitres (volume); an "oz" may be either, so it gives one of each. */
 export interface PackSize {
@@ -34,8 +34,8 @@ const UNITS: [RegExp, ('mass' | 'volume' | 'oz')[], number][] = [
   [/^(?:pt|pints?)\.?$/, ['volume'], 473.176_473],
   [/^(?:gal|gallons?)\.?$/, ['volume'], 3785.411_784],
 ];
-/** Units as labels abbreviate them, then spelt out: longest first where one begins another ("fl oz" before "oz"). */
-const UNIT_WORDS = `fl\\.? ?oz\\.?|${SPELT_UNITS}|ozs?\\.?|lbs?\\.?|mg|gr\\.?|g|kgs?|ml|cl|dl|ltr|lt|l|qt\\.?|pt\\.?|gal\\.?`;
+/** Units as labels abbreviate them, a dot allowed after each part ("fl. oz.", "12-oz."), then spelt out. */
+const UNIT_WORDS = [...SIZE_ABBREVIATIONS.map((u) => `${u.replace(' ', '\\.? ?')}\\.?`), SPELT_UNITS].join('|');
 const NUMBER = `\\d+(?:[.,]\\d+)?|${Object.keys(NUMBER_WORDS).join('|')}`;
 /** A number and its unit: "12-oz.", "26 FL OZ", "150 g", "two liter". */
 const SIZE = new RegExp(`(?<![\\p{L}\\p{N}.,])(${NUMBER})\\s?-?\\s?(${UNIT_WORDS})(?![\\p{L}\\p{N}])`, 'giu');

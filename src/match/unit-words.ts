@@ -1,4 +1,4 @@
-// Quantities written in words, shared by the name words (which drop them) and the pack sizes (which read them).
+// The units of a pack size, abbreviated and spelt out, shared by the name words (which drop them) and the pack sizes (which read them).
 
 /** Numbers a label spells out ("two liter", "twelve ounces"). */
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {
@@ -18,3 +18,29 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
 /** Units spelt out, English, French, Spanish and German, as a regular expression's alternatives. */
 export const SPELT_UNITS =
   'fluid ounces?|ounces?|onzas?|pounds?|libras?|grams?|grammes?|gramos?|gramm|kilos?|kilograms?|kilogrammes?|kilogramos?|millilit(?:er|re)s?|mililitros?|lit(?:er|re)s?|litros?|quarts?|pints?|gallons?';
+
+/**
+ * Mass and volume units as labels abbreviate them, longest first where one begins another ("fl oz" before "oz"): the
+ * one list both readers build on, so a unit pack sizes read is never a name word ("1.5 qt").
+ */
+export const SIZE_ABBREVIATIONS = [
+  'fl oz',
+  'ozs',
+  'oz',
+  'lbs',
+  'lb',
+  'mg',
+  'gr',
+  'g',
+  'kgs',
+  'kg',
+  'ml',
+  'cl',
+  'dl',
+  'ltr',
+  'lt',
+  'l',
+  'qt',
+  'pt',
+  'gal',
+] as const;
