@@ -65,7 +65,7 @@ export class AliasLearner {
 
   /** What was learned, firms and brands sorted; a firm with too many brands is left out. */
   result(): { aliases: BrandAliases; tooBroad: number } {
-    // No prototype: a firm's key comes from hostile text ("__proto__" is a key like any other here).
+    // No prototype: a firm's key comes from hostile text, and "constructor" must be a firm like any other.
     const aliases: BrandAliases = Object.create(null);
     let tooBroad = 0;
     for (const firm of [...this.seen.keys()].sort()) {

@@ -125,7 +125,7 @@ describe('learning aliases from notices and cases', () => {
     expect(learner.result().aliases).toEqual({ sunbeam: { oster: { notices: 2, cases: 0, wrong: 1 } } });
   });
 
-  it('read back: keys normalised, bad evidence and over-broad firms dropped, a "__proto__" firm only a key', () => {
+  it('read back: keys normalised, bad evidence and over-broad firms dropped; a firm named like an Object key is a firm', () => {
     const nine = Object.fromEntries(
       Array.from({ length: MAX_BRANDS_PER_FIRM + 1 }, (_, i) => [`b${i}x`, { notices: 1, cases: 0, wrong: 0 }]),
     );
@@ -140,15 +140,17 @@ describe('learning aliases from notices and cases', () => {
           Denied: { notices: 1, cases: 0, wrong: 1 },
         },
         Broad: nine,
-        PROTO: { Polluted: { notices: 1, cases: 0, wrong: 0 } },
+        Constructor: { 'Hasownproperty Foods': { notices: 1, cases: 0, wrong: 0 } },
       },
-      // Written by hand: an object literal's __proto__ would set its prototype, not a key.
-    }).replace('"PROTO"', '"__proto__"');
+    });
     const parsed = parseLearned(text);
+    expect(Object.keys(parsed?.aliases ?? {}).sort()).toEqual(['abbott laboratories', 'constructor']);
     expect(parsed?.aliases?.['abbott laboratories']).toEqual({ similac: { notices: 0, cases: 2, wrong: 0 } });
-    expect(parsed?.aliases?.broad).toBeUndefined();
-    expect(({} as Rec).Polluted).toBeUndefined();
-    expect(aliasLookup(parsed?.aliases)?.get('abbott laboratories')).toEqual(['similac']);
+    const lookup = aliasLookup(parsed?.aliases);
+    expect(lookup?.get('abbott laboratories')).toEqual(['similac']);
+    expect(lookup?.get('constructor')).toEqual(['hasownproperty foods']);
+    // A firm the file does not name finds nothing, whatever Object's own keys are.
+    expect(lookup?.get('tostring')).toBeUndefined();
   });
 });
 
