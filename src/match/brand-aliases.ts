@@ -69,19 +69,30 @@ export class AliasLearner {
     const aliases: BrandAliases = Object.create(null);
     let tooBroad = 0;
     for (const firm of [...this.seen.keys()].sort()) {
-      const of = [...(this.seen.get(firm) as Map<string, AliasEvidence>)].filter(([, e]) => supported(e));
-      if (of.length > MAX_BRANDS_PER_FIRM) {
-        tooBroad++;
-        continue;
-      }
-      if (of.length > 0) aliases[firm] = Object.fromEntries(of.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      const kept = keptBrands(this.seen.get(firm) as Map<string, AliasEvidence>);
+      if (kept === 'too broad') tooBroad++;
+      else if (kept) aliases[firm] = kept;
     }
     return { aliases, tooBroad };
   }
 }
 
 /** An alias more notices and right cases show than wrong cases deny. */
-export const supported = (e: AliasEvidence): boolean => e.notices + e.cases > e.wrong;
+const supported = (e: AliasEvidence): boolean => e.notices + e.cases > e.wrong;
+
+/**
+ * A firm's brands as kept, learned or read back from a file: the supported ones, sorted; undefined when none is, and
+ * 'too broad' when more than MAX_BRANDS_PER_FIRM are (a retailer or an importer, not a brand's owner).
+ */
+export function keptBrands(
+  brands: Iterable<[string, AliasEvidence]>,
+): Record<string, AliasEvidence> | 'too broad' | undefined {
+  const kept = [...brands].filter(([, e]) => supported(e));
+  if (kept.length > MAX_BRANDS_PER_FIRM) return 'too broad';
+  if (kept.length === 0) return undefined;
+  const sorted = kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.assign(Object.create(null), Object.fromEntries(sorted));
+}
 
 /** The learned aliases as the matchers look them up; undefined when none were learned. */
 export function aliasLookup(aliases: BrandAliases | undefined): AliasLookup | undefined {

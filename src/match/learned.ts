@@ -1,5 +1,5 @@
 // What `match --learn` fits from the user's own closed cases and the archive: tiers promoted on measured precision, name words reweighed, brand aliases.
-import { type AliasEvidence, type BrandAliases, MAX_BRANDS_PER_FIRM, supported } from './brand-aliases.js';
+import { type AliasEvidence, type BrandAliases, keptBrands } from './brand-aliases.js';
 import { brandCore } from './brands.js';
 
 /** Each level's precision target: a tier is promoted to `match` only when its measured precision is sure to reach it. */
@@ -128,19 +128,19 @@ export function parseLearned(text: string): Learned | undefined {
 function parseAliases(v: unknown): BrandAliases {
   const aliases: BrandAliases = Object.create(null);
   if (v === null || typeof v !== 'object') return aliases;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
   for (const [firm, brands] of Object.entries(v)) {
     if (brands === null || typeof brands !== 'object') continue;
-    const of: Record<string, AliasEvidence> = Object.create(null);
+    const read: [string, AliasEvidence][] = [];
     for (const [brand, e] of Object.entries(brands as Record<string, unknown>)) {
       const { notices, cases, wrong } = (e ?? {}) as Partial<AliasEvidence>;
-      const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
-      const evidence = { notices: count(notices), cases: count(cases), wrong: count(wrong) };
       const core = brandCore(brand);
-      if (core !== '' && supported(evidence)) of[core] = evidence;
+      if (core !== '') read.push([core, { notices: count(notices), cases: count(cases), wrong: count(wrong) }]);
     }
+    // The same rules as --learn's: an edited file cannot tie a retailer to every brand.
     const key = brandCore(firm);
-    // The same limit as --learn's: an edited file cannot tie a retailer to every brand.
-    if (key !== '' && Object.keys(of).length > 0 && Object.keys(of).length <= MAX_BRANDS_PER_FIRM) aliases[key] = of;
+    const kept = keptBrands(read);
+    if (key !== '' && kept !== undefined && kept !== 'too broad') aliases[key] = kept;
   }
   return aliases;
 }
