@@ -8,10 +8,8 @@ import { noticeItems } from '../../src/match/notice-items.js';
 import { compareSizes, packSizes } from '../../src/match/pack-sizes.js';
 import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
-
 const found = (rows: Record<string, string>[], recall: Record<string, unknown>) =>
-  new CatalogueIndex(catalogue(rows)).match(recall, { explain: true }).map((m) => ({
+  new CatalogueIndex(catalogueOf(rows)).match(recall, { explain: true }).map((m) => ({
     line: m.row.line,
     level: m.level,
     reason: m.reason,

@@ -4,8 +4,6 @@ import { CatalogueIndex } from '../../src/match/matcher.js';
 import { recallCodes } from '../../src/match/recall-codes.js';
 import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
-
 const recall = {
   id: 7,
   product_brand: 'Voltra',
@@ -41,7 +39,7 @@ describe('CatalogueIndex.match', () => {
     { ean: '', brand: 'Voltra', model: 'Q1', name: '' }, // 9 decoy: model too short to count
     { ean: '036000291452', brand: 'Voltra', model: 'PB-2000/X', name: 'Portable Power Banks' }, // 10 barcode beats all
   ];
-  const index = new CatalogueIndex(catalogue(rows));
+  const index = new CatalogueIndex(catalogueOf(rows));
 
   it('each row at its best tier, best first', () => {
     const got = index.match(recall).map((m) => [m.row.line, m.level, m.reason]);
@@ -69,7 +67,7 @@ describe('CatalogueIndex.match', () => {
 describe('CatalogueIndex.matchable', () => {
   it('holds the rows a recall can match at all: a valid barcode, a model of 3 or more, or a brand with name words', () => {
     const index = new CatalogueIndex(
-      catalogue([
+      catalogueOf([
         { ean: '4006381333931', brand: '', model: '', name: '' }, // 1 valid barcode
         { ean: '4006381333932', brand: '', model: '', name: '' }, // 2 wrong check digit, nothing else
         { ean: '', brand: '', model: 'A-1', name: '' }, // 3 model key "a1": too short
@@ -85,7 +83,7 @@ describe('CatalogueIndex.matchable', () => {
 
 describe('explain', () => {
   const index = new CatalogueIndex(
-    catalogue([
+    catalogueOf([
       { ean: '', brand: 'VOLTRA', model: 'pb 2000 x', name: '' },
       { ean: '', brand: 'Voltra', model: '', name: 'Power Bank portable 10000' },
     ]),

@@ -6,8 +6,6 @@ import { CatalogueIndex } from '../../src/match/matcher.js';
 import { textModelKeys } from '../../src/match/notice-models.js';
 import { catalogueOf } from '../helpers/catalogue-rows.js';
 
-const catalogue = (rows: Record<string, string>[]) => catalogueOf(rows);
-
 const levels = (index: CatalogueIndex, recall: Record<string, unknown>) =>
   index.match(recall, { explain: true }).map((m) => [m.row.line, m.level, m.reason]);
 
@@ -34,7 +32,7 @@ describe('a catalogue brand written in the notice beside an equal model', () => 
     product_model_numbers: ['10138977EMPR'],
   };
   const index = new CatalogueIndex(
-    catalogue([
+    catalogueOf([
       { brand: 'Frigidaire', model: 'EFMIS121', name: 'Compact Mini Fridge 1.6 cu ft' }, // 1
       { brand: 'Danby', model: 'EFMIS129', name: 'Mini Fridge' }, // 2 same model, brand nowhere in the notice
       { brand: 'Scotch', model: 'TL90950', name: 'Thermal Laminator 9 in' }, // 3
@@ -74,7 +72,7 @@ describe('model revisions', () => {
     expect(revisionBase('TL909-50')).toBeUndefined();
     expect(revisionBase('1.5')).toBeUndefined();
     expect(revisionBase('V2.1')).toBeUndefined();
-    const index = new CatalogueIndex(catalogue([{ brand: 'NordicTrack', model: 'NTRW19147', name: 'RW900 Rower' }]));
+    const index = new CatalogueIndex(catalogueOf([{ brand: 'NordicTrack', model: 'NTRW19147', name: 'RW900 Rower' }]));
     const recall = {
       product_brand: 'iFIT Inc.',
       alert_title: 'iFIT Recalls NordicTrack Rowing Machines Due to Fire Hazard',
@@ -95,7 +93,7 @@ describe('titles that name no recalling firm', () => {
   });
 
   it('find a brand+name pair whose brand field names only the seller (CPSC 1010488)', () => {
-    const index = new CatalogueIndex(catalogue([{ brand: 'Bearlala', model: '', name: 'Baby Lounger newborn' }]));
+    const index = new CatalogueIndex(catalogueOf([{ brand: 'Bearlala', model: '', name: 'Baby Lounger newborn' }]));
     const recall = {
       product_brand: 'Shenzhenshiruoxuandianzishangwuyouxiangongsi doing business as Nuoxuann',
       alert_title:
@@ -139,7 +137,7 @@ describe('name words of a notice whose brand is in its title', () => {
   // CPSC 1010411: brand field "Sunbeam Products Inc.", product name "Oster French Door Countertop Ovens".
   it('leave out the brand, as the catalogue row’s do', () => {
     const index = new CatalogueIndex(
-      catalogue([{ brand: 'Oster', model: '', name: 'Oster French Door Countertop Oven, Stainless Steel' }]),
+      catalogueOf([{ brand: 'Oster', model: '', name: 'Oster French Door Countertop Oven, Stainless Steel' }]),
     );
     const [m] = index.match(
       {
@@ -166,7 +164,7 @@ describe('a brand written as its initials', () => {
   };
   it('confirm an equal model (model+brand), unless a trade word is among them', () => {
     const index = new CatalogueIndex(
-      catalogue([
+      catalogueOf([
         { brand: 'Restoration Hardware', model: '10036671NAT', name: 'Natural Antler Chandelier 48"' }, // 1
         { brand: 'Royal Home', model: '10036671SUNB', name: 'Chandelier' }, // 2 "RH", but "home" is a trade word
         { brand: 'Red Hen', model: '10036671SUNB', name: 'Chandelier' }, // 3 "RH" too: beside an equal SKU, a match
@@ -190,7 +188,7 @@ describe('brand+name beside model numbers', () => {
   };
   it('a row whose own model the notice does not name is not found by its name; one without a model still is', () => {
     const index = new CatalogueIndex(
-      catalogue([
+      catalogueOf([
         { brand: 'Peloton', model: 'PL01', name: 'Bike original' }, // 1
         { brand: 'Peloton', model: '', name: 'Bike+ Original Series' }, // 2
         { brand: 'Peloton', model: 'PL-02', name: 'Bike+' }, // 3
@@ -221,7 +219,7 @@ describe('models a notice lists only in its description', () => {
       'tssttvfddaf',
     ]);
     const index = new CatalogueIndex(
-      catalogue([
+      catalogueOf([
         { brand: 'Oster', model: 'TSSTTVDGXL', name: 'Oster Digital French Door Countertop Oven' }, // 1 another model
         { brand: 'Oster', model: '', name: 'Oster French Door Countertop Oven, Stainless Steel' }, // 2
       ]),
@@ -233,7 +231,9 @@ describe('models a notice lists only in its description', () => {
 describe('a brand ending in s, read from the title', () => {
   // CPSC 1010531: "17 Stories Furniture 18-Drawer Dressers Recalled …; Imported by Shenzhen Jinhongzhen Technology Co".
   it('is left out of the notice’s name words in its stemmed form too', () => {
-    const index = new CatalogueIndex(catalogue([{ brand: '17 Stories', model: '', name: '18-Drawer Dresser black' }]));
+    const index = new CatalogueIndex(
+      catalogueOf([{ brand: '17 Stories', model: '', name: '18-Drawer Dresser black' }]),
+    );
     const [m] = index.match(
       {
         product_brand: 'Shenzhen Jinhongzhen Technology Co., Ltd.',
