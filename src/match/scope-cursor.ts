@@ -139,6 +139,11 @@ export class ScopeCursor {
     for (let j = k; j < toks.length && j < k + TAIL; j++) {
       const tok = toks[j] as Tok;
       if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j)) return;
+      // "… 2025 (and prior)": a bound the list did not take may widen it; what it leaves out is not proven.
+      if (BEFORE_AFTER.at(toks, j) || AFTER_AFTER.at(toks, j)) {
+        this.unread(start, j + 1, 'a bound after the list it may belong to');
+        return;
+      }
       const spaced = spacedCodeEnd(toks, j);
       if (spaced > j) {
         j = spaced - 1;

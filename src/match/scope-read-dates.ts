@@ -21,6 +21,14 @@ import {
  */
 const PACK_LIKE = new Set<DateKind>(['best-before', 'use-by', 'expiry', 'sell-by', 'code-date']);
 
+/** A bound written after a date ("or prior", "and later") starting at token i: its length and open side. */
+function boundAfter(toks: readonly Tok[], i: number): { length: number; open: 'before' | 'after' } | undefined {
+  const older = BEFORE_AFTER.at(toks, i);
+  if (older) return { length: older.length, open: 'before' };
+  const newer = AFTER_AFTER.at(toks, i);
+  return newer ? { length: newer.length, open: 'after' } : undefined;
+}
+
 export class DateReader extends ScopeCursor {
   /** Dates from token j under a label at `start` (or unlabelled: start = j): lists, ranges, open bounds. */
   protected dates(j: number, start: number, kind: DateKind, labelled: boolean): number {
@@ -69,18 +77,13 @@ export class DateReader extends ScopeCursor {
         k += 3;
         continue;
       }
-      const older = BEFORE_AFTER.at(toks, k + 1);
-      const newer = older ? undefined : AFTER_AFTER.at(toks, k + 1);
-      const suffix = older ?? newer;
-      this.dateItems(
-        d,
-        undefined,
-        kind,
-        this.text(start, k + (suffix?.length ?? 0)),
-        sure,
-        older ? 'before' : newer ? 'after' : undefined,
-      );
-      k += 1 + (suffix?.length ?? 0);
+      // The bound may follow a comma: FSIS writes "best by dates of December 11, 2025, and prior".
+      const comma = toks[k + 1]?.t === ',' && boundAfter(toks, k + 2) !== undefined;
+      const at = comma ? k + 2 : k + 1;
+      const suffix = boundAfter(toks, at);
+      const next = suffix ? at + suffix.length : k + 1;
+      this.dateItems(d, undefined, kind, this.text(start, next - 1), sure, suffix?.open);
+      k = next;
     }
     if (this.items.length === first) {
       // A label and no date: a mention ("the best before date is on the lid"), unless something date-like follows.

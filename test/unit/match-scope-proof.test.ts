@@ -92,7 +92,10 @@ describe('a lot or date the notice names is in scope, however it is written', ()
     ['All best before dates up to and including 30 June 2025', GB, '2025-03-01'],
     ["DDM : toutes les dates jusqu'au 30/06/2025", FR, '2025-03-01'],
     ['MHD bis einschließlich 30.06.2025', DE, '2025-03-01'],
-  ])('an open bound: "%s" holds an earlier date', (text, geo, bb) => {
+    // FSIS, Pasty Oven alert: a comma between the date and its bound.
+    ['“The Pasty Oven Pasty WITH CHICKEN & CHEESE” with best by dates of December 11, 2025, and prior.', US, '11/20/2025'],
+    ['use by dates of 01/05/2025, or later', US, '2025-02-01'],
+  ])('an open bound: "%s" holds a date on its open side', (text, geo, bb) => {
     const m = judge({ product_description: text, ...geo }, { bb });
     expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
   });
@@ -148,6 +151,12 @@ describe('a row is excluded only on proof', () => {
     expect([n.level, n.scope]).toEqual(['match', 'unknown']);
     expect(n.scopeEvidence).toMatch(/^verify lot\/date, the notice's scope was not read whole: /);
     expect(n.scopeEvidence).toContain('product_description: "except 1235"');
+  });
+
+  it('a bound the reader cannot tie to its date ("(and prior)") leaves a later row to verify, quoting it', () => {
+    const m = judge({ production_dates: 'best by dates of December 11, 2025 (and prior)', ...US }, { bb: '11/20/2025' });
+    expect([m.level, m.scope]).toEqual(['match', 'unknown']);
+    expect(m.scopeEvidence).toContain('and prior');
   });
 
   it('a list that goes on elsewhere ("see attached list", "etc.") proves nothing', () => {
