@@ -62,6 +62,8 @@ export class DateReader extends ScopeCursor {
       const bound = before ?? after;
       if (bound && toks[k + bound.length]?.date) {
         k += bound.length;
+        // "from 03/21/24 through 05/09/24" is one range, not two open bounds: the date itself is read below.
+        if (after && RANGE_WORDS.has(toks[k + 1]?.t ?? '') && toks[k + 2]?.date) continue;
         const d = (toks[k] as Tok).date as DateSpan;
         this.dateItems(d, undefined, kind, this.text(start, k), sure, before ? 'before' : 'after');
         k++;

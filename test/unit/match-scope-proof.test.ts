@@ -93,7 +93,11 @@ describe('a lot or date the notice names is in scope, however it is written', ()
     ["DDM : toutes les dates jusqu'au 30/06/2025", FR, '2025-03-01'],
     ['MHD bis einschließlich 30.06.2025', DE, '2025-03-01'],
     // FSIS, Pasty Oven alert: a comma between the date and its bound.
-    ['“The Pasty Oven Pasty WITH CHICKEN & CHEESE” with best by dates of December 11, 2025, and prior.', US, '11/20/2025'],
+    [
+      '“The Pasty Oven Pasty WITH CHICKEN & CHEESE” with best by dates of December 11, 2025, and prior.',
+      US,
+      '11/20/2025',
+    ],
     ['use by dates of 01/05/2025, or later', US, '2025-02-01'],
   ])('an open bound: "%s" holds a date on its open side', (text, geo, bb) => {
     const m = judge({ product_description: text, ...geo }, { bb });
@@ -154,7 +158,10 @@ describe('a row is excluded only on proof', () => {
   });
 
   it('a bound the reader cannot tie to its date ("(and prior)") leaves a later row to verify, quoting it', () => {
-    const m = judge({ production_dates: 'best by dates of December 11, 2025 (and prior)', ...US }, { bb: '11/20/2025' });
+    const m = judge(
+      { production_dates: 'best by dates of December 11, 2025 (and prior)', ...US },
+      { bb: '11/20/2025' },
+    );
     expect([m.level, m.scope]).toEqual(['match', 'unknown']);
     expect(m.scopeEvidence).toContain('and prior');
   });
@@ -176,6 +183,17 @@ describe('a row is excluded only on proof', () => {
     expect(m.scopeEvidence).toBe('product_description: "Lot Code: 4521, 4522"');
     expect(m.explain).toContain('scope read: lot 4521, lot 4522, use-by 2024-12-01');
     expect(m.explain).toContain('row lot "7777"');
+  });
+
+  it('"ranging from … through …" is one range (FSIS, Pruski\'s jerky), not two open bounds that hold every date', () => {
+    const text = (label: string) =>
+      `“Pruski’s Market Beef Jerky” and a “${label}” date ranging from 03/21/24 through 05/09/24 represented on the back`;
+    expect(judge({ production_dates: text('SELL BY'), ...US }, { bb: '04/10/2024' }).scope).toBe('in-scope');
+    // A sell-by date is not the pack date a catalogue's best-before column holds: a date after it is to verify.
+    const later = judge({ production_dates: text('SELL BY'), ...US }, { bb: '05/20/2024' });
+    expect([later.level, later.scope]).toEqual(['match', 'unknown']);
+    const m = judge({ production_dates: text('BEST BY'), ...US }, { bb: '05/20/2024' });
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
   });
 
   it('a date outside every reading of a US notice, both readings of the cell outside: excluded', () => {
