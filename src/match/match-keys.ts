@@ -141,6 +141,12 @@ export function decodeEntities(text: string): string {
 const WARNING_PREFIX = /^\s*(?:\p{L}+\s+)?recall\s+(?:warning|notice|alert)(?:\s*\([^)]{0,40}\))?\s*[–—:-]\s*/iu;
 
 /**
+ * A reason and what follows it, up to the next product a list names: FSIS writes "The product subject to recall bears
+ * establishment number …" inside its first bullet, and the bullets after it are products still.
+ */
+const REASON = /\s+(?:recalled|recall|is being recalled|due to|because)\b[^•]*/giu;
+
+/**
  * A notice's product name without what is not the product: entities decoded, a warning's heading dropped, and the
  * reason cut off ("… Roasted Cashews recalled due to off odour" is "… Roasted Cashews").
  */
@@ -148,7 +154,7 @@ export function noticeName(raw: unknown): string {
   if (typeof raw !== 'string') return '';
   return decodeEntities(raw.slice(0, 2000))
     .replace(WARNING_PREFIX, '')
-    .replace(/\s+(?:recalled|recall|is being recalled|due to|because)\b.*$/is, '');
+    .replace(REASON, '');
 }
 
 /** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */

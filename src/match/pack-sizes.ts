@@ -20,9 +20,10 @@ const OUNCE = 28.349_523;
 const FLUID_OUNCE = 29.573_53;
 /** Unit words (English, French, Spanish, German) to their family and factor. Longest alternatives first in the pattern. */
 const UNITS: [RegExp, ('mass' | 'volume' | 'oz')[], number][] = [
-  [/^fl\.? ?oz\.?$|^fluid ounces?$/, ['volume'], FLUID_OUNCE],
+  [/^fl\.?[ -]?oz\.?$|^fluid ounces?$/, ['volume'], FLUID_OUNCE],
   [/^(?:oz|ozs|ounces?|onzas?)\.?$/, ['oz'], 1],
-  [/^(?:lbs?|pounds?|libras?)\.?$/, ['mass'], 453.592_37],
+  // FSIS and the meat trade write pounds as "#" after the number: "Net Wt. 5#".
+  [/^(?:lbs?|pounds?|libras?)\.?$|^#$/, ['mass'], 453.592_37],
   [/^(?:mg)$/, ['mass'], 0.001],
   [/^(?:g|gr|grams?|grammes?|gramos?|gramm)\.?$/, ['mass'], 1],
   [/^(?:kg|kgs|kilos?|kilograms?|kilogrammes?|kilogramos?)\.?$/, ['mass'], 1000],
@@ -35,7 +36,7 @@ const UNITS: [RegExp, ('mass' | 'volume' | 'oz')[], number][] = [
   [/^(?:gal|gallons?)\.?$/, ['volume'], 3785.411_784],
 ];
 /** Units as labels abbreviate them, a dot allowed after each part ("fl. oz.", "12-oz."), then spelt out. */
-const UNIT_WORDS = [...SIZE_ABBREVIATIONS.map((u) => `${u.replace(' ', '\\.? ?')}\\.?`), SPELT_UNITS].join('|');
+const UNIT_WORDS = [...SIZE_ABBREVIATIONS.map((u) => `${u.replace(' ', '\\.?[ -]?')}\\.?`), SPELT_UNITS, '#'].join('|');
 const NUMBER = `\\d+(?:[.,]\\d+)?|${Object.keys(NUMBER_WORDS).join('|')}`;
 /** A number and its unit: "12-oz.", "26 FL OZ", "150 g", "two liter". */
 const SIZE = new RegExp(`(?<![\\p{L}\\p{N}.,])(${NUMBER})\\s?-?\\s?(${UNIT_WORDS})(?![\\p{L}\\p{N}])`, 'giu');
