@@ -3,7 +3,7 @@ import { explainBrand, explainName } from './explain.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
 import { siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
-import type { NoticeItems } from './notice-items.js';
+import type { NoticeItem, NoticeItems } from './notice-items.js';
 import { compareSizes, packSizes, type SizeAgreement } from './pack-sizes.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
@@ -43,8 +43,11 @@ export function nameTier(p: NamePair): Found | undefined {
   if (r.gtins.length > 0 && p.noticeGtins.size > 0 && !r.gtins.some((g) => p.noticeGtins.has(g))) return undefined;
   // The same for model numbers: the Peloton Bike PL01 is not the recalled Bike+ PL02.
   if (r.modelKey !== '' && p.otherModel(r.modelKey)) return undefined;
-  // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike.
-  if (siblingWord(p.productTokens, r.tokens) !== undefined) return undefined;
+  // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike. A notice
+  // listing several products denies the row only when none of them is the row's without such a word (Egg Beaters'
+  // cage-free carton beside the original one).
+  if (siblingWord(p.productTokens, r.tokens) !== undefined && !p.noticeItems().items.some((i) => sameProduct(p, i)))
+    return undefined;
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const covered = p.weights.coverage(p.noticeTokens, r.tokens);
   // "Crave Stevia brand chocolate products": every word the notice names its products by is in the row's name.
@@ -60,7 +63,7 @@ export function nameTier(p: NamePair): Found | undefined {
   let full = false;
   if (covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
     for (const item of items) {
-      if (!containsAll(item.tokens, r.tokens)) continue;
+      if (!containsAll(item.tokens, r.tokens) || siblingWord(productWords(p, item), r.tokens) !== undefined) continue;
       sizes = compareSizes(rowSizes, item.sizes);
       full =
         sizes.kind !== 'differs' &&
@@ -83,6 +86,17 @@ function explainSize(sizes: SizeAgreement): string {
   if (sizes.kind === 'differs')
     return `; pack size differs from that product's: catalogue ${sizes.row}, notice ${sizes.notice} (not enough for a match)`;
   return '';
+}
+
+/** A listed product's words without the notice's own brand words, which never say a sibling. */
+function productWords(p: NamePair, item: NoticeItem): Set<string> {
+  return new Set([...item.tokens].filter((t) => p.productTokens.has(t)));
+}
+
+/** Whether a listed product may be the row's: no word of it says a sibling, and it covers the row's name. */
+function sameProduct(p: NamePair, item: NoticeItem): boolean {
+  if (siblingWord(productWords(p, item), p.row.tokens) !== undefined) return false;
+  return p.weights.coverage(item.tokens, p.row.tokens).score >= T.NAME_COVERAGE;
 }
 
 function containsAll(outer: ReadonlySet<string>, inner: ReadonlySet<string>): boolean {

@@ -12,6 +12,12 @@ export interface NoticeItem {
  * product's description into lines ("… Grated (Wegmans #270010)\nPackaged and sold by the pound\n…").
  */
 const ITEM_BREAK = /•+/;
+/** A list joined by commas, each product opening with its size: "… USE BY AUG 10 2025., 32-oz. (2 LB) carton …". */
+const COMMA_ITEM = /([.”"])\s*,\s+(?=\d)/g;
+/** "12 oz., 16 oz. packages" is one product in two sizes: a size just before the comma is no product's end. */
+const SIZE_END = /\d\s?-?\s?(?:[a-z]{1,6}|#)\.?$/i;
+/** Two labels one product line quotes: "… containing “Q’Delicia DE EMPANADA BEEF” and “… MEAT GLUTEN FREE.”". */
+const LABEL_BREAK = /(?<=”)\s*,?\s*(?:and|or)?\s*(?=“)/giu;
 
 /** The products a notice's name lists, and every size it states. */
 export interface NoticeItems {
@@ -19,17 +25,39 @@ export interface NoticeItems {
   sizes: PackSize[];
 }
 
+/** A product line's text split where a comma-joined list starts its next product. */
+function commaItems(part: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (const m of part.matchAll(COMMA_ITEM)) {
+    const end = (m.index ?? 0) + 1;
+    if (SIZE_END.test(part.slice(from, end))) continue;
+    out.push(part.slice(from, end));
+    from = end + m[0].length - 1;
+  }
+  out.push(part.slice(from));
+  return out;
+}
+
 /**
  * The products a notice's name lists. A catalogue row is the same product as one of them, never as words gathered
- * from several ("Turkey Sausage" from one bullet and "Polish Kielbasa 14 oz" from another). `words`: the whole
- * name's words, as the caller has them already (nameTokens(name)), which a name of one product does not read again.
+ * from several ("Turkey Sausage" from one bullet and "Polish Kielbasa 14 oz" from another). Each label a product line
+ * quotes is a product of that line's sizes. `words`: the whole name's words, as the caller has them already
+ * (nameTokens(name)), which a name of one product does not read again.
  */
 export function noticeItems(name: string, words: ReadonlySet<string>): NoticeItems {
-  const parts = name.split(ITEM_BREAK).filter((p) => /[\p{L}\p{N}]/u.test(p));
-  if (parts.length <= 1) {
+  const lines = name
+    .split(ITEM_BREAK)
+    .flatMap(commaItems)
+    .filter((p) => /[\p{L}\p{N}]/u.test(p));
+  const labelled = lines.map((text) => ({ text, labels: text.split(LABEL_BREAK) }));
+  if (labelled.length <= 1 && (labelled[0]?.labels.length ?? 0) <= 1) {
     const sizes = packSizes(name);
     return { items: [{ tokens: words, sizes }], sizes };
   }
-  const items = parts.map((text) => ({ tokens: nameTokens(text), sizes: packSizes(text) }));
-  return { items, sizes: items.flatMap((i) => i.sizes) };
+  const items = labelled.flatMap(({ text, labels }) => {
+    const sizes = packSizes(text);
+    return labels.map((label) => ({ tokens: nameTokens(label), sizes }));
+  });
+  return { items, sizes: labelled.flatMap(({ text }) => packSizes(text)) };
 }

@@ -1,7 +1,8 @@
 // The matcher on FSIS notices that list several products: sizes as FSIS writes them, a reason inside one bullet, siblings per product.
 import { describe, expect, it } from 'vitest';
-import { noticeName } from '../../src/match/match-keys.js';
+import { nameTokens, noticeName } from '../../src/match/match-keys.js';
 import { CatalogueIndex } from '../../src/match/matcher.js';
+import { noticeItems } from '../../src/match/notice-items.js';
 import { packSizes } from '../../src/match/pack-sizes.js';
 import { catalogueOf } from '../helpers/catalogue-rows.js';
 
@@ -71,5 +72,72 @@ describe('a reason written inside one listed product', () => {
       { brand: 'CHOMPS', name: 'Original Beef Stick Mild 24 ct 27.6 oz' },
     ];
     expect(found(rows, chomps)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
+  });
+});
+
+describe('the products a list names, each its own', () => {
+  // Cargill Kitchen Solutions, 009-2025: products joined by commas, one of them cage-free.
+  const eggs = {
+    product_brand: 'Cargill Kitchen Solutions, Inc.',
+    product_name:
+      '32-oz. (2 LB) carton containing “egg beaters ORIGINAL LIQUID EGG SUBSTITUTE” and USE BY AUG 10 2025., 32-oz. (2 LB) carton containing “egg beaters CAGE-FREE ORIGINAL LIQUID EGG SUBSTITUTE” and USE BY AUG 09 2025., 32-oz. (2 LB) carton containing “Bob Evans Better’n Eggs Made with Real Egg Whites LIQUID EGG SUBSTITUTE” and USE BY AUG 10 2025.',
+  };
+  // Q'Delicia, 2024: two labels quoted on each product line, one of them gluten free.
+  const empanadas = {
+    product_brand: '',
+    product_name:
+      '1.25-lb. and 6.25-lb. plastic bags containing “Q’Delicia DE EMPANADA BEEF” and “Q’Delicia DE EMPANADA MEAT GLUTEN FREE.” , 1.25-lb. and 6.25-lb. plastic bags containing “Q’Delicia DE EMPANADA CHICKEN” and “Q’Delicia DE EMPANADA CHICKEN GLUTEN FREE.”',
+  };
+
+  it('reads a comma-joined list as its products, and the labels of one line as products of its sizes', () => {
+    const words = (recall: { product_name: string }) => {
+      const name = noticeName(recall.product_name);
+      return noticeItems(name, nameTokens(name)).items.map((i) =>
+        [...i.tokens].filter((t) => !/^\d/.test(t)).join(' '),
+      );
+    };
+    expect(words(eggs)).toHaveLength(3);
+    expect(words(eggs)[1]).toContain('cage free');
+    expect(words(empanadas)).toEqual([
+      'delicia empanada beef',
+      'delicia empanada meat gluten free',
+      'delicia empanada chicken',
+      'delicia empanada chicken gluten free',
+    ]);
+    const name = noticeName(empanadas.product_name);
+    expect(noticeItems(name, nameTokens(name)).items.map((i) => i.sizes.map((s) => s.written))).toEqual(
+      Array(4).fill(['1.25-lb.', '6.25-lb.']),
+    );
+  });
+
+  it('two sizes of one product before a comma stay one product', () => {
+    const name = '12 oz., 16 oz. packages containing “Brand Smoked Sausage”';
+    expect(noticeItems(name, nameTokens(name)).items).toHaveLength(1);
+  });
+
+  it('a sibling word in one listed product does not deny the row another product is (cage-free, gluten free)', () => {
+    expect(found([{ brand: 'Egg Beaters', name: 'Original Liquid Egg Substitute 32 oz' }], eggs)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+    expect(found([{ brand: "Q'Delicia", name: 'Empanada Beef 1.25 lb' }], empanadas)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+    // The gluten-free chicken empanada is listed too. A gluten-free beef one is not: its words are gathered from two
+    // labels, which never make a match (at most a `possible`, to verify).
+    expect(found([{ brand: "Q'Delicia", name: 'Empanada Chicken Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+    expect(found([{ brand: "Q'Delicia", name: 'Empanada Beef Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
+      { level: 'possible', reason: 'brand+name' },
+    ]);
+  });
+
+  it('a row no listed product is without a sibling word stays denied (dark for milk, beef for chicken)', () => {
+    const recall = {
+      product_brand: '',
+      product_name:
+        '•\t10-oz. packages containing “Acme Chicken Sausage”, •\t10-oz. packages containing “Acme Pork Rinds”',
+    };
+    expect(found([{ brand: 'Acme', name: 'Beef Sausage 10 oz' }], recall)).toEqual([]);
   });
 });
