@@ -152,9 +152,7 @@ const REASON = /\s+(?:recalled|recall|is being recalled|due to|because)\b[^•]*
  */
 export function noticeName(raw: unknown): string {
   if (typeof raw !== 'string') return '';
-  return decodeEntities(raw.slice(0, 2000))
-    .replace(WARNING_PREFIX, '')
-    .replace(REASON, '');
+  return decodeEntities(raw.slice(0, 2000)).replace(WARNING_PREFIX, '').replace(REASON, '');
 }
 
 /** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */
