@@ -115,6 +115,8 @@ const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappe
 
 /** A title that names no recalling firm: "<brand and product> Recalled" (or "Recall Expanded"). */
 const RECALLED = /^(.+?)\s+(?:recalled|recall expanded|recall extended)\b/i;
+/** An agency's alert that names the product after it: "FSIS Issues Public Health Alert for Kirkland Signature … Ham". */
+const ALERT_FOR = /\bpublic health alert for\s+(.+)$/i;
 
 /**
  * The title's words after the recalling firm when the brand field names that firm (or nothing): the CPSC
@@ -126,8 +128,9 @@ export function titleBrandText(title: string, brandField: string): string | unde
   const m = RECALL_VERB.exec(title.slice(0, 300));
   if (!m) {
     // "Bearlala Baby Loungers Recalled Due to…; Sold on Walmart.com by Nuoxuann": no firm in the title, whose
-    // words before "Recalled" name the product and its brand; the brand field names the seller or importer.
-    const passive = RECALLED.exec(title.slice(0, 300));
+    // words before "Recalled" (or after an alert's "for") name the product and its brand; the brand field names the
+    // seller, importer or establishment.
+    const passive = RECALLED.exec(title.slice(0, 300)) ?? ALERT_FOR.exec(title.slice(0, 300));
     return passive ? brandKey(passive[1] as string) : undefined;
   }
   const firm = brandCore(m[1] as string);

@@ -155,6 +155,15 @@ export function noticeName(raw: unknown): string {
   return decodeEntities(raw.slice(0, 2000)).replace(WARNING_PREFIX, '').replace(REASON, '');
 }
 
+/**
+ * The name a notice's products are compared by: its product name, or its title when it gives none (an FSIS alert may
+ * list no product: "FSIS Issues Public Health Alert for Bismillah Halal Meats Ground Beef Due to …").
+ */
+export function noticeProductName(recall: Record<string, unknown>): string {
+  const name = noticeName(recall.product_name);
+  return name.trim() !== '' ? name : noticeName(recall.alert_title);
+}
+
 /** Dice similarity of two token sets: 2|A∩B| / (|A|+|B|); 0 when either is empty. */
 export function tokenSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

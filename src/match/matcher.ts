@@ -2,7 +2,7 @@
 import { brandParts, distinctiveBrandTokens } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
-import { modelKey, nameTokens, noticeName } from './match-keys.js';
+import { modelKey, nameTokens, noticeProductName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItems, noticeItems } from './notice-items.js';
 import { NameWeights } from './name-score.js';
@@ -161,7 +161,7 @@ export class CatalogueIndex {
       }
     }
     if (brands.size > 0) {
-      const recallName = noticeName(recall.product_name);
+      const recallName = noticeProductName(recall);
       const tokens = nameTokens(recallName);
       const ownWords = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();

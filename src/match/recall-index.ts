@@ -2,7 +2,7 @@
 import { brandParts, distinctiveBrandTokens, titleBrandText } from './brands.js';
 import { noticeBrandCores } from './notice-brands.js';
 import { push } from './indexed-row.js';
-import { brandKey, nameTokens, noticeName } from './match-keys.js';
+import { brandKey, nameTokens, noticeName, noticeProductName } from './match-keys.js';
 import { type RecallCode, recallCodes } from './recall-codes.js';
 import type { ScopeItem } from './scope-items.js';
 import { recallScope } from './scope.js';
@@ -60,7 +60,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
     nameWords: [...new Set(name.split(' '))],
     models,
     noticeModels,
-    tokens: nameTokens(noticeName(recall.product_name)),
+    tokens: nameTokens(noticeProductName(recall)),
     ownBrand: [...parts.strong, ...parts.weak].join(' '),
     aliases: aliases ? noticeAliases(aliases, recall) : [],
   };
@@ -118,6 +118,6 @@ export class RecallIndex {
 
 /** The notice's name words without its brand field's own, which never say a sibling: read once, when a row needs them. */
 export function productWords(p: PreparedRecall): Set<string> {
-  p.productTokens ??= nameTokens(noticeName(p.recall.product_name), p.ownBrand);
+  p.productTokens ??= nameTokens(noticeProductName(p.recall), p.ownBrand);
   return p.productTokens;
 }

@@ -141,3 +141,53 @@ describe('the products a list names, each its own', () => {
     expect(found([{ brand: 'Acme', name: 'Beef Sausage 10 oz' }], recall)).toEqual([]);
   });
 });
+
+describe('the title, when FSIS gives no brand field or no product list', () => {
+  it('the firm the title says recalls is the brand, each name of "A Dba B" (C&T Produce, L&V Food Supply)', () => {
+    const recall = {
+      product_brand: '',
+      alert_title:
+        'C&amp;T Produce Wholesale Inc. Dba L&amp;v Food Supply Recalls Ineligible Frozen, Dried Silurifomes Products  Imported From Vietnam',
+      product_name: '2-lb. cardboard boxes containing “Peppered Dried CATFISH.”',
+    };
+    expect(found([{ brand: 'L&V Food Supply', name: 'Peppered Dried Catfish 2 lb box' }], recall)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+    // "Expands Recall" names its firm too (Starway International Group).
+    const expanded = {
+      product_brand: '',
+      alert_title: 'Starway International Group LLC Expands Recall for Ineligible Frozen Siluriformes Fish Products',
+      product_name: '• 500-g plastic bag packages containing “Xúc Xích Cá Fish Sausage” with item number “81142104”',
+    };
+    expect(found([{ brand: 'Starway', name: 'Xuc Xich Ca Fish Sausage 500 g' }], expanded)).toMatchObject([
+      { level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
+
+  it('a brand field keeps its own firm: the title then names no brand of its own', () => {
+    const recall = {
+      product_brand: 'Quality Poultry & Seafood, Inc.',
+      alert_title: 'Acme Foods Recalls Peppered Dried Catfish',
+      product_name: '2-lb. cardboard boxes containing “Peppered Dried CATFISH.”',
+    };
+    expect(found([{ brand: 'Acme Foods', name: 'Peppered Dried Catfish 2 lb' }], recall)).not.toMatchObject([
+      { level: 'match' },
+    ]);
+  });
+
+  it('an alert with no product list is read by its title: brand and name, at most possible with no size', () => {
+    // FSIS, Bismillah Halal Meats: the alert lists no product.
+    const recall = {
+      product_brand: '',
+      alert_title:
+        'FSIS Issues Public Health Alert for Bismillah Halal Meats Ground Beef Due to Possible E. Coli O103 Contamination',
+      product_name: '',
+    };
+    const rows = [
+      { brand: 'Bismillah Halal Meats', name: 'Ground Beef 1 lb' },
+      { brand: 'Bismillah Halal Meats', name: 'Ground Lamb 1 lb' },
+    ];
+    expect(found(rows, recall)).toMatchObject([{ line: 1, level: 'possible', reason: 'brand+name' }]);
+    expect(found(rows, recall)[0]?.explain).toContain("named in the notice's title");
+  });
+});
