@@ -10,6 +10,7 @@ import {
   BEFORE_SUFFIX,
   COMPLETE_LIST,
   DATE_LABELS,
+  LIST_JOINS,
   LOT_LABELS,
   NEGATIONS,
   OPEN_LIST,
@@ -108,6 +109,21 @@ export class ScopeCursor {
   }
   protected take(from: number, to: number) {
     this.taken.fill(1, from, to);
+  }
+  /**
+   * A list that runs to the end of its field may have been cut there (a store that keeps 255 characters): it is, when
+   * it ends on a join ("4074, 4102,") or on a value shorter than the two or more before it, all of one length ("4074,
+   * 4102, 4130, 41"). What such a list leaves out is not proven.
+   */
+  protected cutOff(start: number, k: number, values: readonly string[]) {
+    if (k < this.toks.length) return;
+    const last = this.toks[k - 1];
+    const length = values[0]?.length ?? 0;
+    const before = values.slice(0, -1);
+    const shorter =
+      before.length >= 2 && before.every((v) => v.length === length) && (values.at(-1)?.length ?? 0) < length;
+    if ((last !== undefined && LIST_JOINS.has(last.t)) || shorter)
+      this.unread(start, k - 1, 'a list that may be cut off at the end of its field');
   }
   protected unread(from: number, to: number, why: string) {
     this.push({ kind: 'unread', why, text: this.text(from, to), sure: false });

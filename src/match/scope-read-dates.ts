@@ -95,6 +95,7 @@ export class DateReader extends ScopeCursor {
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
     if (labelled && PACK_LIKE.has(kind)) this.tail(start, k);
+    this.cutOff(start, k, []);
     return k;
   }
   /** A date label whose value the reader could not take: digits right after it ("DDM 2025", "Best by 2/25") are unread. */

@@ -104,6 +104,7 @@ export class ScopeReader extends DateReader {
     if ((toks[j]?.t === 'de' || toks[j]?.t === 'of') && /^\d+$/.test(toks[j + 1]?.t ?? '')) return j + 2;
     if (counted(j)) return j + 1;
     const first = this.items.length;
+    const values: string[] = [];
     let k = j;
     while (k < toks.length) {
       const tok = toks[k] as Tok;
@@ -112,6 +113,7 @@ export class ScopeReader extends DateReader {
         continue;
       }
       if (!isCode(tok) || counted(k) || LOTS.at(toks, k) || DATES.at(toks, k)) break;
+      values.push(tok.t);
       const text = this.text(start, k);
       // "1001 au 1050", "1001 through 1050", "L1 - L9".
       const to = toks[k + 2];
@@ -138,6 +140,7 @@ export class ScopeReader extends DateReader {
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
     this.tail(start, k);
+    this.cutOff(start, k, values);
     return k;
   }
 

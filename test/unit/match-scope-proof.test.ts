@@ -166,6 +166,28 @@ describe('a row is excluded only on proof', () => {
     expect(m.scopeEvidence).toContain('and prior');
   });
 
+  it('a list cut off at the end of its field proves nothing past the cut (FSIS Yats, stored at 255 characters)', () => {
+    const cut = 'Cajas de 60-lb. … de “YATS DRUNKEN CHICKEN” con códigos de lote 4074, 4102, 4130, 41';
+    const m = judge({ production_dates: cut, ...US }, { lot: '4236' });
+    expect([m.level, m.scope]).toEqual(['match', 'unknown']);
+    expect(m.scopeEvidence).toContain('lote 4074, 4102, 4130, 41');
+    expect(judge({ production_dates: 'with lot codes 4074, 4102, 4130,', ...US }, { lot: '4236' }).scope).toBe(
+      'unknown',
+    );
+    expect(judge({ production_dates: 'Best By 01/02/2025, 02/02/2025,', ...US }, { bb: '03/03/2025' }).scope).toBe(
+      'unknown',
+    );
+    // The whole list, closed by its full stop, or its last value as long as the others: proof.
+    expect(judge({ production_dates: 'with lot codes 4074, 4102, 4130.', ...US }, { lot: '4236' }).level).toBe(
+      'excluded',
+    );
+    expect(judge({ production_dates: 'with lot codes 4074, 4102, 4130', ...US }, { lot: '4236' }).level).toBe(
+      'excluded',
+    );
+    // A listed value is in scope however the list ends.
+    expect(judge({ production_dates: cut, ...US }, { lot: '4102' }).scope).toBe('in-scope');
+  });
+
   it('a list that goes on elsewhere ("see attached list", "etc.") proves nothing', () => {
     for (const text of ['Lots 1234, 1235, etc.', 'Lot 1234 and others: voir liste des produits en pièce jointe'])
       expect(judge({ production_dates: text, ...FR }, { lot: '9999' }).level).toBe('match');
