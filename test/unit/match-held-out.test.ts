@@ -1,0 +1,72 @@
+// `match` on the held-out half of the second and third corpora (FDA, FSIS, Health Canada notices it was never tuned on): floors.
+import { describe, expect, it } from 'vitest';
+import { intoWindow } from '../fixtures/real-notices/quality.mjs';
+import {
+  CORPORA,
+  corpusFiles,
+  formatHeldOut,
+  heldOutTable,
+  loadRecalls,
+  loadSplit,
+  loadTruth,
+  servable,
+} from '../fixtures/real-notices-2/quality.mjs';
+import { runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+
+/**
+ * The held-out figures bench/match-quality.mjs prints today (rows found / affected rows; right pairs / pairs), over
+ * the whole holdout part of each corpus. Raise them when the matcher improves; never lower them to make a change pass,
+ * and never tune on the holdout part (split.csv is fixed by a hash of each id).
+ *
+ * The second corpus's `match` precision was lowered once, on purpose and in the open (issue 34, 2026-11-28): a brand
+ * written in the notice's title or product name, with the row's pack size, raised `match` row recall from 52/87 to
+ * 75/87 for two more wrong pairs (53/54 to 80/83). Both sides' intervals overlap; bench/README.md gives the figures.
+ *
+ * `excluded` is held to no wrong pair at all on either corpus: a wrong one puts a recalled product back on sale.
+ */
+const FLOORS = {
+  'real-notices-2': {
+    matchPrecision: 81 / 84,
+    matchRowRecall: 76 / 87,
+    matchOrPossibleRowRecall: 85 / 87,
+    matchOrPossiblePrecision: 92 / 97,
+  },
+  'real-notices-3': {
+    matchPrecision: 41 / 48,
+    matchRowRecall: 35 / 42,
+    matchOrPossibleRowRecall: 39 / 42,
+    matchOrPossiblePrecision: 45 / 52,
+  },
+} as const;
+
+describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('match on %s, held-out part', (name) => {
+  it('keeps today’s held-out precision and row recall, and excludes no row the truth keeps in scope', async () => {
+    const floor = FLOORS[name];
+    const dir = CORPORA[name];
+    const all = loadRecalls(dir);
+    const split = loadSplit(dir);
+    const truth = loadTruth(dir);
+    const served = all.filter((r) => split.get(r.id) === 'holdout');
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    sandbox.addRecords(intoWindow(servable(served), Date.now()));
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', corpusFiles(dir).catalogue, '-f', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`recalls: ${served.length}`);
+    const lines = heldOutTable(all, truth, split, {
+      tune: [],
+      holdout: jsonLines(r.stdout) as Record<string, unknown>[],
+    });
+    const report = formatHeldOut(lines);
+    if (process.env.PRINT_HELD_OUT) console.log(report);
+    const line = (level: string) => lines.find((l) => l.part === 'holdout' && l.agency === 'all' && l.name === level);
+    const m = line('match');
+    const mp = line('match+possible');
+    const excluded = line('excluded');
+    expect(m?.precision ?? 0, report).toBeGreaterThanOrEqual(floor.matchPrecision);
+    expect(m?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(floor.matchRowRecall);
+    expect(mp?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(floor.matchOrPossibleRowRecall);
+    expect(mp?.precision ?? 0, report).toBeGreaterThanOrEqual(floor.matchOrPossiblePrecision);
+    expect(excluded?.right, report).toBe(excluded?.pairs);
+  });
+});
