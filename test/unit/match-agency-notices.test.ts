@@ -2,19 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { relateBrands } from '../../src/match/brands.js';
 import { brandKey, nameTokens, noticeName } from '../../src/match/match-keys.js';
-import { CatalogueIndex } from '../../src/match/matcher.js';
 import { noticeModels } from '../../src/match/notice-models.js';
 import { noticeItems } from '../../src/match/notice-items.js';
 import { compareSizes, packSizes } from '../../src/match/pack-sizes.js';
-import { catalogueOf } from '../helpers/catalogue-rows.js';
-
-const found = (rows: Record<string, string>[], recall: Record<string, unknown>) =>
-  new CatalogueIndex(catalogueOf(rows)).match(recall, { explain: true }).map((m) => ({
-    line: m.row.line,
-    level: m.level,
-    reason: m.reason,
-    explain: m.explain ?? '',
-  }));
+import { matchesOf } from '../helpers/catalogue-rows.js';
 
 /** Grams or millilitres, rounded: what a label's conversion would print. */
 const grams = (text: string) => packSizes(text).map((s) => `${s.family} ${Math.round(s.value)}`);
@@ -106,7 +97,7 @@ describe('quantities spelt out', () => {
       product_name: 'Publix Rich & Creamy Vanilla Ice Cream',
       involved_parties: [{ name: 'Publix Super Markets, Inc.', role: 'recalling firm', country: 'United States' }],
     };
-    expect(found([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -148,7 +139,7 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
     product_name: "Nat's Nuts Cinnamon Whiskey Pecans, 4 oz.",
   };
   it('makes a match with every name word and the same pack size', () => {
-    const [m] = found([{ brand: 'Nats Nuts', name: 'Cinnamon Whiskey Pecans 4 oz' }], natsNuts);
+    const [m] = matchesOf([{ brand: 'Nats Nuts', name: 'Cinnamon Whiskey Pecans 4 oz' }], natsNuts);
     expect(m).toMatchObject({ level: 'match', reason: 'brand+full-name' });
     expect(m?.explain).toContain('pack size 4 oz is one the notice names');
   });
@@ -156,7 +147,7 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
   it('stays possible when the notice names no pack size', () => {
     // FDA 3216702: nothing says which of Publix's tubs.
     const publix = { product_brand: '', product_name: 'Publix Rich & Creamy Vanilla Ice Cream' };
-    expect(found([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], publix)).toMatchObject([
+    expect(matchesOf([{ brand: 'Publix', name: 'Rich & Creamy Vanilla Ice Cream 1.5 qt' }], publix)).toMatchObject([
       { level: 'possible', reason: 'brand+name' },
     ]);
   });
@@ -176,7 +167,7 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
       { brand: 'Johnsonville', name: 'Polish Kielbasa' },
     ];
     // The 14 oz row is another product; the row that states no size may be the recalled one.
-    expect(found(rows, johnsonville).map((m) => [m.line, m.level, m.reason])).toEqual([
+    expect(matchesOf(rows, johnsonville).map((m) => [m.line, m.level, m.reason])).toEqual([
       [1, 'match', 'brand+full-name'],
       [3, 'possible', 'brand+name'],
     ]);
@@ -193,7 +184,7 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
       { brand: 'M&P Delicacies', name: 'Samsa Halal Lamb 16 oz' },
       { brand: 'M&P Delicacies', name: 'Lamb Dumplings 12 oz' },
     ];
-    expect(found(rows, recall).map((m) => [m.line, m.level])).toEqual([
+    expect(matchesOf(rows, recall).map((m) => [m.line, m.level])).toEqual([
       [2, 'match'],
       [1, 'possible'],
     ]);
@@ -209,7 +200,7 @@ describe('a notice that names its products by a word', () => {
       { brand: 'Crave Stevia', name: 'Dark All Natural Chocolate 80 g' },
       { brand: 'Crave Stevia', name: 'Stevia Sweetener Drops 50 ml' },
     ];
-    expect(found(rows, recall).map((m) => [m.line, m.level, m.reason])).toEqual([[1, 'possible', 'brand+name']]);
+    expect(matchesOf(rows, recall).map((m) => [m.line, m.level, m.reason])).toEqual([[1, 'possible', 'brand+name']]);
   });
 });
 
@@ -221,7 +212,7 @@ describe('brand spellings and headings', () => {
       product_brand: '',
       product_name: 'First & Last Tavern Marinara Sauce (tomato & basil) 26 FL OZ (1 lb, 10 oz) 737g',
     };
-    expect(found([{ brand: 'First and Last Tavern', name: 'Marinara Sauce 26 oz' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'First and Last Tavern', name: 'Marinara Sauce 26 oz' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -230,11 +221,11 @@ describe('brand spellings and headings', () => {
     // Health Canada 6000058: "Freshprep brand Crunchy Caesar Salad"; the retailer writes "Fresh Prep".
     const title = 'Freshprep brand Crunchy Caesar Salad recalled due to undeclared milk';
     const recall = { product_brand: 'Freshprep', alert_title: title, product_name: title };
-    expect(found([{ brand: 'Fresh Prep', name: 'Crunchy Caesar Salad kit' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'Fresh Prep', name: 'Crunchy Caesar Salad kit' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
     // Two brands that share a word are not joined into one.
-    expect(found([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
+    expect(matchesOf([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
   });
 
   it('reads a brand in the singular as the same brand in the plural, in its name words too', () => {
@@ -251,7 +242,7 @@ describe('brand spellings and headings', () => {
     expect(nameTokens('Organic Dried Banana Slices 150 g', 'miski organics')).toEqual(
       new Set(['dried', 'banana', 'slice']),
     );
-    expect(found([{ brand: 'Miski Organics', name: 'Organic Dried Banana Slices 150 g' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'Miski Organics', name: 'Organic Dried Banana Slices 150 g' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -262,17 +253,17 @@ describe('brand spellings and headings', () => {
     const firm = [{ name: 'Nutrition for Longevity', role: 'recalling firm', country: 'United States' }];
     const recall = { product_brand: '', product_name: name, product_description: name, involved_parties: firm };
     const row = { brand: 'Nutrition for Longevity', name: 'Loaded Veggie Grain Bowl 10.9 oz' };
-    expect(found([row], recall)).toMatchObject([{ level: 'match', reason: 'brand+full-name' }]);
+    expect(matchesOf([row], recall)).toMatchObject([{ level: 'match', reason: 'brand+full-name' }]);
     // A retailer that sold it is not its brand; nor is the firm when the notice has a brand field of its own.
     const sold = [{ name: 'Nutrition for Longevity', role: 'retailer', country: 'United States' }];
-    expect(found([row], { ...recall, involved_parties: sold })).toEqual([]);
-    expect(found([row], { ...recall, product_brand: 'Veggie Co' })).toEqual([]);
+    expect(matchesOf([row], { ...recall, involved_parties: sold })).toEqual([]);
+    expect(matchesOf([row], { ...recall, product_brand: 'Veggie Co' })).toEqual([]);
   });
 
   it("never reads the notice's own brand words as a sibling's", () => {
     // "zero" says a sibling recipe in a product name ("Zero Sugar"), never in the brand "Zero Water".
     const recall = { product_brand: 'Zero Water', product_name: 'Zero Water 10-Cup Ready-Pour Filter Pitcher' };
-    expect(found([{ brand: 'ZeroWater', name: 'Ready-Pour Filter Pitcher 10 cup' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'ZeroWater', name: 'Ready-Pour Filter Pitcher 10 cup' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -285,7 +276,7 @@ describe('brand spellings and headings', () => {
       'Mastro San Daniele brand Charcuterie Trio – Prosciutto Cotto, Capocollo, Mortadella',
     );
     const recall = { product_brand: 'Mastro San Daniele', alert_title: name, product_name: name };
-    expect(found([{ brand: 'Mastro', name: 'San Daniele Charcuterie Trio 300 g' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'Mastro', name: 'San Daniele Charcuterie Trio 300 g' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -310,10 +301,10 @@ describe("a retailer's item number in the notice's text", () => {
   });
 
   it('makes model+brand with the brand written beside it, and model alone without', () => {
-    expect(found([{ brand: 'Kirkland Signature', model: '19927', name: 'Caesar Salad' }], costco)).toMatchObject([
+    expect(matchesOf([{ brand: 'Kirkland Signature', model: '19927', name: 'Caesar Salad' }], costco)).toMatchObject([
       { level: 'match', reason: 'model+brand' },
     ]);
-    expect(found([{ brand: 'Acme', model: '19927', name: 'Garden Hose' }], costco)).toMatchObject([
+    expect(matchesOf([{ brand: 'Acme', model: '19927', name: 'Garden Hose' }], costco)).toMatchObject([
       { level: 'possible', reason: 'model' },
     ]);
   });

@@ -1,18 +1,9 @@
 // The matcher on FSIS notices that list several products: sizes as FSIS writes them, a reason inside one bullet, siblings per product.
 import { describe, expect, it } from 'vitest';
 import { nameTokens, noticeName } from '../../src/match/match-keys.js';
-import { CatalogueIndex } from '../../src/match/matcher.js';
 import { noticeItems } from '../../src/match/notice-items.js';
 import { packSizes } from '../../src/match/pack-sizes.js';
-import { catalogueOf } from '../helpers/catalogue-rows.js';
-
-const found = (rows: Record<string, string>[], recall: Record<string, unknown>) =>
-  new CatalogueIndex(catalogueOf(rows)).match(recall, { explain: true }).map((m) => ({
-    line: m.row.line,
-    level: m.level,
-    reason: m.reason,
-    explain: m.explain ?? '',
-  }));
+import { matchesOf } from '../helpers/catalogue-rows.js';
 
 /** Grams or millilitres, rounded; a pound is 453.59237 g and a US fluid ounce 29.5735 ml, by definition. */
 const grams = (text: string) => packSizes(text).map((s) => `${s.family} ${Math.round(s.value)}`);
@@ -43,7 +34,7 @@ describe('pack sizes as FSIS writes them', () => {
       { brand: 'Quality Poultry & Seafood', name: 'Varied Catfish Miscut Fillets 5 lb' },
       { brand: 'Quality Poultry & Seafood', name: 'Varied Catfish Miscut Fillets 2 lb' },
     ];
-    expect(found(rows, recall)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
+    expect(matchesOf(rows, recall)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
   });
 });
 
@@ -71,7 +62,7 @@ describe('a reason written inside one listed product', () => {
       { brand: 'CHOMPS', name: 'Original Beef Stick Mild 12 ct 13.8 oz' },
       { brand: 'CHOMPS', name: 'Original Beef Stick Mild 24 ct 27.6 oz' },
     ];
-    expect(found(rows, chomps)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
+    expect(matchesOf(rows, chomps)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
   });
 });
 
@@ -116,18 +107,18 @@ describe('the products a list names, each its own', () => {
   });
 
   it('a sibling word in one listed product does not deny the row another product is (cage-free, gluten free)', () => {
-    expect(found([{ brand: 'Egg Beaters', name: 'Original Liquid Egg Substitute 32 oz' }], eggs)).toMatchObject([
+    expect(matchesOf([{ brand: 'Egg Beaters', name: 'Original Liquid Egg Substitute 32 oz' }], eggs)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
-    expect(found([{ brand: "Q'Delicia", name: 'Empanada Beef 1.25 lb' }], empanadas)).toMatchObject([
+    expect(matchesOf([{ brand: "Q'Delicia", name: 'Empanada Beef 1.25 lb' }], empanadas)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
     // The gluten-free chicken empanada is listed too. A gluten-free beef one is not: its words are gathered from two
     // labels, which never make a match (at most a `possible`, to verify).
-    expect(found([{ brand: "Q'Delicia", name: 'Empanada Chicken Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
+    expect(matchesOf([{ brand: "Q'Delicia", name: 'Empanada Chicken Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
-    expect(found([{ brand: "Q'Delicia", name: 'Empanada Beef Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
+    expect(matchesOf([{ brand: "Q'Delicia", name: 'Empanada Beef Gluten Free 1.25 lb' }], empanadas)).toMatchObject([
       { level: 'possible', reason: 'brand+name' },
     ]);
   });
@@ -138,7 +129,7 @@ describe('the products a list names, each its own', () => {
       product_name:
         '•\t10-oz. packages containing “Acme Chicken Sausage”, •\t10-oz. packages containing “Acme Pork Rinds”',
     };
-    expect(found([{ brand: 'Acme', name: 'Beef Sausage 10 oz' }], recall)).toEqual([]);
+    expect(matchesOf([{ brand: 'Acme', name: 'Beef Sausage 10 oz' }], recall)).toEqual([]);
   });
 });
 
@@ -150,7 +141,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
         'C&amp;T Produce Wholesale Inc. Dba L&amp;v Food Supply Recalls Ineligible Frozen, Dried Silurifomes Products  Imported From Vietnam',
       product_name: '2-lb. cardboard boxes containing “Peppered Dried CATFISH.”',
     };
-    expect(found([{ brand: 'L&V Food Supply', name: 'Peppered Dried Catfish 2 lb box' }], recall)).toMatchObject([
+    expect(matchesOf([{ brand: 'L&V Food Supply', name: 'Peppered Dried Catfish 2 lb box' }], recall)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
     // "Expands Recall" names its firm too (Starway International Group).
@@ -159,7 +150,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
       alert_title: 'Starway International Group LLC Expands Recall for Ineligible Frozen Siluriformes Fish Products',
       product_name: '• 500-g plastic bag packages containing “Xúc Xích Cá Fish Sausage” with item number “81142104”',
     };
-    expect(found([{ brand: 'Starway', name: 'Xuc Xich Ca Fish Sausage 500 g' }], expanded)).toMatchObject([
+    expect(matchesOf([{ brand: 'Starway', name: 'Xuc Xich Ca Fish Sausage 500 g' }], expanded)).toMatchObject([
       { level: 'match', reason: 'brand+full-name' },
     ]);
   });
@@ -170,7 +161,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
       alert_title: 'Acme Foods Recalls Peppered Dried Catfish',
       product_name: '2-lb. cardboard boxes containing “Peppered Dried CATFISH.”',
     };
-    expect(found([{ brand: 'Acme Foods', name: 'Peppered Dried Catfish 2 lb' }], recall)).not.toMatchObject([
+    expect(matchesOf([{ brand: 'Acme Foods', name: 'Peppered Dried Catfish 2 lb' }], recall)).not.toMatchObject([
       { level: 'match' },
     ]);
   });
@@ -187,7 +178,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
       { brand: 'Bismillah Halal Meats', name: 'Ground Beef 1 lb' },
       { brand: 'Bismillah Halal Meats', name: 'Ground Lamb 1 lb' },
     ];
-    expect(found(rows, recall)).toMatchObject([{ line: 1, level: 'possible', reason: 'brand+name' }]);
-    expect(found(rows, recall)[0]?.explain).toContain("named in the notice's title");
+    expect(matchesOf(rows, recall)).toMatchObject([{ line: 1, level: 'possible', reason: 'brand+name' }]);
+    expect(matchesOf(rows, recall)[0]?.explain).toContain("named in the notice's title");
   });
 });

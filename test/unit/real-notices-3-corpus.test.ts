@@ -25,6 +25,7 @@ import {
   servable,
   splitCsv,
 } from '../fixtures/real-notices-2/quality.mjs';
+import { expectTruthOfRows } from '../helpers/corpus-truth.js';
 
 const DIR = CORPORA['real-notices-3'];
 const recalls = loadRecalls(DIR);
@@ -126,14 +127,7 @@ describe('the catalogue and its truth', () => {
   const byId = new Map(recalls.map((r) => [r.id as number, r]));
 
   it('have one truth row per catalogue row, naming only recalls of the corpus', () => {
-    expect(new Set(skus).size).toBe(skus.length);
-    expect([...truth.keys()].sort()).toEqual([...skus].sort());
-    for (const [sku, t] of truth) {
-      for (const id of t.ids) expect(byId.has(id), `${sku} names recall ${id}`).toBe(true);
-      if (t.ids.size === 0) expect(t.scope, sku).toBe('-');
-      else expect(['in-scope', 'out-of-scope', 'unknown'], sku).toContain(t.scope);
-      expect(t.why.length, sku).toBeGreaterThan(5);
-    }
+    expectTruthOfRows(skus, truth, new Set(byId.keys()));
   });
 
   it('hold at least 150 rows, a third of them never recalled, scope both ways, and most notices concerned', () => {

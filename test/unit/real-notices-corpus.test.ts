@@ -20,6 +20,7 @@ import {
   score,
   type TruthRow,
 } from '../fixtures/real-notices/quality.mjs';
+import { expectTruthOfRows } from '../helpers/corpus-truth.js';
 
 const recalls = loadRecalls();
 const truth = loadTruth();
@@ -115,14 +116,7 @@ describe('the catalogue and its truth', () => {
   const ids = new Set(recalls.map((r) => r.id as number));
 
   it('have one truth row per catalogue row, naming only recalls of the corpus', () => {
-    expect(new Set(skus).size).toBe(skus.length);
-    expect([...truth.keys()].sort()).toEqual([...skus].sort());
-    for (const [sku, t] of truth) {
-      for (const id of t.ids) expect(ids.has(id), `${sku} names recall ${id}`).toBe(true);
-      if (t.ids.size === 0) expect(t.scope, sku).toBe('-');
-      else expect(['in-scope', 'out-of-scope', 'unknown'], sku).toContain(t.scope);
-      expect(t.why.length, sku).toBeGreaterThan(5);
-    }
+    expectTruthOfRows(skus, truth, ids);
   });
 
   it('cover 80-140 recalled rows and at least as many rows never recalled, in both sections', () => {
