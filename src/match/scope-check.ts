@@ -1,6 +1,6 @@
 // Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope only on proof, else unknown.
 import { shorten } from '../output/shorten.js';
-import type { Span } from './scope-dates.js';
+import { isYearless, type Span } from './scope-dates.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
@@ -64,7 +64,20 @@ function inRange(key: string, from: string, to: string): boolean {
 
 const lotHits = (lot: LotItem, keys: ReadonlySet<string>) =>
   lot.kind === 'lot' ? keys.has(lotKey(lot.lot)) : [...keys].some((k) => inRange(k, lot.from, lot.to));
-const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => d.from <= s.to && s.from <= d.to);
+const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => spansMeet(d, s));
+
+/**
+ * Whether a notice's date and a row's reading share a day. A notice's date without a year (--mm-dd) is that month and
+ * day in any year: a row's date meets it when its month and day do, and a row is out only when no year would help.
+ */
+function spansMeet(d: Span, s: Span): boolean {
+  if (!isYearless(d)) return d.from <= s.to && s.from <= d.to;
+  // A reading that runs into another year holds every month and day there is.
+  if (s.from.slice(0, 4) !== s.to.slice(0, 4)) return true;
+  const [a, b, x, y] = [d.from, d.to, s.from, s.to].map((v) => v.slice(-5)) as [string, string, string, string];
+  // "Dec 28 - Jan 3" runs over the new year.
+  return a <= b ? a <= y && x <= b : x <= b || a <= y;
+}
 
 /**
  * In scope when the notice names the row's lot (any of its forms), all lots, or a pack date or range holding the

@@ -1,7 +1,10 @@
 // Dates as notices and catalogues write them (English, French, German, Spanish): days and months to ISO days, with both readings of 04/05.
 import { fold } from '../filters/normalize.js';
 
-/** A day or a month as ISO yyyy-mm-dd days, both ends included. */
+/**
+ * A day or a month as ISO yyyy-mm-dd days, both ends included. A notice's date written without its year ("Best By
+ * dates of 21 FEB, 23 FEB") is ISO's --mm-dd: the same month and day in any year (YEARLESS).
+ */
 export interface Span {
   from: string;
   to: string;
@@ -39,8 +42,9 @@ const MONTH_NAME = Object.keys(MONTHS)
   .join('|');
 
 const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d)|(\d{1,2})[/.](\d{4})(?!\d)`;
-// "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021".
-const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})`;
+// "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021"; and with no
+// year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year).
+const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})|(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?(?![ -]?\d)|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?!,? ?\d)`;
 const DATE = new RegExp(`(?<![\\d\\p{L}])(?:${NUMERIC}|${WORDY})(?![\\p{L}])`, 'gu');
 
 function iso(y: number, m: number, d: number): string | undefined {
@@ -83,8 +87,18 @@ function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?
     const m = monthSpan(n(16), MONTHS[g[15] as string] as number);
     return m && { span: { from: m[0], to: m[1] } };
   }
+  if (g[17]) return day(yearless(MONTHS[g[18] as string] as number, n(17)));
+  if (g[19]) return day(yearless(MONTHS[g[19] as string] as number, n(20)));
   return undefined;
 }
+
+/** A month and day with no year, as ISO's --mm-dd; 29 February is a day of some years. */
+function yearless(m: number, d: number): string | undefined {
+  return iso(2024, m, d)?.replace(/^2024/, '-');
+}
+
+/** Whether a span is a month and day of any year (--mm-dd). */
+export const isYearless = (span: Span) => span.from.startsWith('--');
 
 /** Every date of a folded text (fold()), in order, each on its own: ranges and bounds are the reader's to join. */
 export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpan[] {
@@ -104,7 +118,8 @@ export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpa
  */
 export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
   const [first] = datesOf(fold(raw), order);
-  if (!first) return [];
+  // A cell without a year says too little to compare: no date.
+  if (!first || isYearless(first)) return [];
   const span = { from: first.from, to: first.to };
   return first.alt ? [span, first.alt] : [span];
 }

@@ -59,7 +59,7 @@ export function describeItem(item: ScopeItem): string {
             : item.from === item.to
               ? item.from
               : `${item.from} to ${item.to}`;
-      return `${item.dateKind} ${span}`;
+      return `${item.dateKind} ${span}${item.from.startsWith('--') ? ' (any year)' : ''}`;
     }
   }
 }

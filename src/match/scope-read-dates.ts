@@ -1,5 +1,5 @@
 // Reads the dates of a scope field: under a label or not, lists, ranges, open bounds, each reading of day and month.
-import type { DateSpan, Span } from './scope-dates.js';
+import { type DateSpan, isYearless, type Span } from './scope-dates.js';
 import { OPEN_END, OPEN_START } from './scope-items.js';
 import { hasDigit, isCode, isQuantity, type Tok } from './scope-tokens.js';
 import { BETWEEN, BETWEEN_AND, DATE_FILLER, type DateKind, LIST_JOINS, RANGE_WORDS } from './scope-words.js';
@@ -118,11 +118,20 @@ export class DateReader extends ScopeCursor {
     sure: boolean,
     open?: 'before' | 'after',
   ) {
+    // "21 FEB" with no year: no bound can be drawn from it (which year's?); beside a dated end it takes that year.
+    if ((isYearless(d) || (end && isYearless(end))) && open) {
+      this.push({ kind: 'unread', why: 'a bound on a date with no year', text, sure: false });
+      return;
+    }
+    if (end && isYearless(d) !== isYearless(end)) {
+      [d, end] = isYearless(d) ? [withYearOf(d, end, -1), end] : [d, withYearOf(end, d, 1)];
+    }
     const spans: Span[] = [];
     const readings: [Span, Span][] = end
       ? [[d, end], ...(d.alt || end.alt ? [[d.alt ?? d, end.alt ?? end] as [Span, Span]] : [])]
       : [[d, d], ...(d.alt ? [[d.alt, d.alt] as [Span, Span]] : [])];
-    for (const [a, b] of readings) if (a.from <= b.to) spans.push({ from: a.from, to: b.to });
+    // Without years, "Dec 28 - Jan 3" runs over the new year: a range either way round.
+    for (const [a, b] of readings) if (a.from <= b.to || isYearless(a)) spans.push({ from: a.from, to: b.to });
     // No reading runs forwards ("15/03 to 01/03"): each end on its own.
     if (spans.length === 0)
       for (const [a, b] of readings) spans.push({ from: a.from, to: a.to }, { from: b.from, to: b.to });
@@ -132,6 +141,19 @@ export class DateReader extends ScopeCursor {
       this.push({ kind: 'date', dateKind: kind, from, to, text, sure });
     }
   }
+}
+
+/**
+ * A date with no year given the year of the other end of its range ("FEB 21 - FEB 25, 2025"): the same year, or the one
+ * before (`step` -1, for a start) or after (+1, for an end) when that keeps the range running forwards.
+ */
+function withYearOf(yearless: DateSpan, dated: Span, step: -1 | 1): DateSpan {
+  const year = Number((step < 0 ? dated.to : dated.from).slice(0, 4));
+  const at = (y: number) => `${y}${yearless.from.slice(1)}`;
+  const same = at(year);
+  const forwards = step < 0 ? same <= dated.to : same >= dated.from;
+  const day = forwards ? same : at(year + step);
+  return { ...yearless, from: day, to: day, alt: undefined };
 }
 
 /** A date with no label: after a barcode ("0 11596 85161 7= 11/1/2013 - 11/29/2013") a code date, else a period. */

@@ -218,6 +218,48 @@ describe('a row is excluded only on proof', () => {
     expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
   });
 
+  describe('dates with no year, as FSIS writes them ("Best By dates of 21 FEB, 23 FEB, 25 FEB")', () => {
+    // Fresh & Ready Foods' Chicken Caesar Wrap.
+    const lpk = {
+      production_dates:
+        '10-oz. clear clamshell containers containing “Chicken Caesar Wrap” with Best By dates of 21 FEB, 23 FEB, 25 FEB, and lot codes LPK1WA046, LPK1WA048, LPK1WA050 printed on the label.',
+      ...US,
+    };
+
+    it('a row whose month and day none of them has, in any year, is out; one that has them is in, in any year', () => {
+      const out = judge(lpk, { lot: 'LPK1WA053', bb: '02/28/2025' });
+      expect([out.level, out.scope]).toEqual(['excluded', 'out-of-scope']);
+      expect(out.explain).toContain('best-before --02-21 (any year)');
+      expect(judge(lpk, { bb: '02/22/2025' }).level).toBe('excluded');
+      expect(judge(lpk, { lot: 'LPK1WA048', bb: '02/23/2025' }).scope).toBe('in-scope');
+      // The notice did not say which year: another year's 23 February is not proved out.
+      expect(judge(lpk, { bb: '02/23/2026' }).scope).toBe('in-scope');
+    });
+
+    it('a range over the new year holds its January days; a bound on a yearless date proves nothing', () => {
+      const range = { production_dates: 'Use by dates of Dec 28 - Jan 3 printed on the tray.', ...US };
+      expect(judge(range, { bb: '01/02/2025' }).scope).toBe('in-scope');
+      expect(judge(range, { bb: '12/30/2024' }).scope).toBe('in-scope');
+      expect(judge(range, { bb: '01/10/2025' }).level).toBe('excluded');
+      const bound = judge(
+        { production_dates: 'Best By dates through FEB 25 on the label.', ...US },
+        { bb: '03/01/2025' },
+      );
+      expect([bound.level, bound.scope]).toEqual(['match', 'unknown']);
+    });
+
+    it('a yearless start takes its end\'s year ("FEB 21 - FEB 25, 2025"); "Jan 20 24" is no yearless date', () => {
+      const mixed = { production_dates: 'Best By FEB 21 - FEB 25, 2025 on the label.', ...US };
+      expect(judge(mixed, { bb: '02/23/2025' }).scope).toBe('in-scope');
+      expect(judge(mixed, { bb: '02/23/2026' }).level).toBe('excluded');
+      const kirkland = {
+        production_dates: 'with Use / Freeze by date Jan 20 24 and a sticker with lot number 264 - 4.',
+        ...US,
+      };
+      expect(judge(kirkland, { bb: '01/20/2026' }).level).toBe('match');
+    });
+  });
+
   it('a date outside every reading of a US notice, both readings of the cell outside: excluded', () => {
     const m = judge({ product_description: 'Best By 01/02/2025', ...US }, { bb: '03/04/2025' });
     expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
