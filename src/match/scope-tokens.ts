@@ -93,6 +93,9 @@ export function isQuantity(toks: readonly Tok[], i: number, letterUnits = true):
   if (!tok || tok.date) return false;
   const glued = /^\d+(?:[.,]\d+)?([a-z%]+)$/.exec(tok.t);
   if (glued && UNITS.has(glued[1] as string) && (letterUnits || (glued[1] as string).length > 1)) return true;
+  // FSIS hyphenates its sizes ("1.75-oz", "19-oz"); a hyphen before one letter ("12-A") may be a lot's.
+  const hyphened = /^\d+(?:[.,]\d+)?-([a-z]{2,})$/.exec(tok.t);
+  if (hyphened && UNITS.has(hyphened[1] as string)) return true;
   // A multipack: "2x50g", "12x33cl", "6x".
   if (/^\d+x(?:\d+(?:[.,]\d+)?[a-z]*)?$/.test(tok.t)) return true;
   if (!/^\d+(?:[.,]\d+)?$/.test(tok.t)) return false;

@@ -260,6 +260,15 @@ describe('a row is excluded only on proof', () => {
     });
   });
 
+  it('FSIS\'s hyphenated sizes ("1.75-oz.", "19-oz.") are no lots, not even maybe ones', () => {
+    const text = '1.75-oz., 2.75-oz., and 19-oz. packages containing “Johnsonville BRATS CHEDDAR” and Lot 4521.';
+    const m = judge({ production_dates: text, ...US }, { lot: '7777' });
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+    expect(m.explain).toContain('scope read: lot 4521;');
+    // "Lot 12-A": a hyphen before one letter stays a lot's.
+    expect(judge({ production_dates: 'Lot 12-A', ...US }, { lot: '12-A' }).scope).toBe('in-scope');
+  });
+
   it('a date outside every reading of a US notice, both readings of the cell outside: excluded', () => {
     const m = judge({ product_description: 'Best By 01/02/2025', ...US }, { bb: '03/04/2025' });
     expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
