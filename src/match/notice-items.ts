@@ -55,9 +55,7 @@ export function noticeItems(name: string, words: ReadonlySet<string>): NoticeIte
     const sizes = packSizes(name);
     return { items: [{ tokens: words, sizes }], sizes };
   }
-  const items = labelled.flatMap(({ text, labels }) => {
-    const sizes = packSizes(text);
-    return labels.map((label) => ({ tokens: nameTokens(label), sizes }));
-  });
-  return { items, sizes: labelled.flatMap(({ text }) => packSizes(text)) };
+  const sized = labelled.map(({ text, labels }) => ({ labels, sizes: packSizes(text) }));
+  const items = sized.flatMap(({ labels, sizes }) => labels.map((label) => ({ tokens: nameTokens(label), sizes })));
+  return { items, sizes: sized.flatMap(({ sizes }) => sizes) };
 }
