@@ -252,6 +252,10 @@ describe('a row is excluded only on proof', () => {
       const mixed = { production_dates: 'Best By FEB 21 - FEB 25, 2025 on the label.', ...US };
       expect(judge(mixed, { bb: '02/23/2025' }).scope).toBe('in-scope');
       expect(judge(mixed, { bb: '02/23/2026' }).level).toBe('excluded');
+      // "may" is a word too: "Lots 1 and 2 may contain" names lots 1 and 2, no date.
+      expect(judge({ production_dates: 'Lots 1 and 2 may contain metal.', ...US }, { lot: '2' }).scope).toBe(
+        'in-scope',
+      );
       const kirkland = {
         production_dates: 'with Use / Freeze by date Jan 20 24 and a sticker with lot number 264 - 4.',
         ...US,
