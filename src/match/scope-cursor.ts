@@ -92,6 +92,8 @@ export class ScopeCursor {
     protected readonly quote: (at: number, end: number) => string,
     /** A field that holds nothing but scope (production_dates, an identifier line): leftover codes are lots. */
     protected readonly scopeOnly: boolean,
+    /** The field is as long as a store's limit and ends mid-sentence: it may have been cut there. */
+    protected readonly mayBeCut = false,
   ) {
     this.toks = tokenize(prepared(folded), order);
     this.taken = new Uint8Array(this.toks.length);
@@ -112,17 +114,21 @@ export class ScopeCursor {
   }
   /**
    * A list that runs to the end of its field may have been cut there (a store that keeps 255 characters): it is, when
-   * it ends on a join ("4074, 4102,") or on a value shorter than the two or more before it, all of one length ("4074,
-   * 4102, 4130, 41"). What such a list leaves out is not proven.
+   * the field is as long as such a limit, when the list ends on a join ("4074, 4102,"), or when its last value is
+   * `cut` beside the ones before it ("4074, 4102, 4130, 41"; "03/18/2026, 03/20/20"). What such a list leaves out
+   * is not proven.
    */
-  protected cutOff(start: number, k: number, values: readonly string[]) {
+  protected cutOff(
+    start: number,
+    k: number,
+    values: readonly string[],
+    cut: (last: string, before: string[]) => boolean,
+  ) {
     if (k < this.toks.length) return;
     const last = this.toks[k - 1];
-    const length = values[0]?.length ?? 0;
-    const before = values.slice(0, -1);
-    const shorter =
-      before.length >= 2 && before.every((v) => v.length === length) && (values.at(-1)?.length ?? 0) < length;
-    if ((last !== undefined && LIST_JOINS.has(last.t)) || shorter)
+    const value = values.at(-1);
+    const shorter = value !== undefined && values.length >= 2 && cut(value, values.slice(0, -1));
+    if (this.mayBeCut || (last !== undefined && LIST_JOINS.has(last.t)) || shorter)
       this.unread(start, k - 1, 'a list that may be cut off at the end of its field');
   }
   protected unread(from: number, to: number, why: string) {

@@ -40,17 +40,19 @@ NAMES.forEach((names, i) => {
 const MONTH_NAME = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join('|');
-/** Month names that are also words ("lots 1 and 2 may contain", "10 ago"): never a month without its year. */
+/**
+ * Month names that are also words ("lots 1 and 2 may contain", "10 ago") name a month without its year only where a
+ * list's punctuation or the text's end follows ("21 MAY, 23 MAY").
+ */
 const WORDS_TOO = new Set(['may', 'mar', 'ago']);
-const YEARLESS_MONTH = Object.keys(MONTHS)
+const YEARLESS_MONTH = `${Object.keys(MONTHS)
   .filter((m) => !WORDS_TOO.has(m))
   .sort((a, b) => b.length - a.length)
-  .join('|');
+  .join('|')}|(?:${[...WORDS_TOO].join('|')})(?=\\s*(?:[,;.)]|$))`;
 
 const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d)|(\d{1,2})[/.](\d{4})(?!\d)`;
 // "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021"; and with no
-// year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year), and never
-// with a month name that is a word too.
+// year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year).
 const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})|(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${YEARLESS_MONTH})\.?(?![ -]?\d)|(${YEARLESS_MONTH})\.? (\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?!,? ?\d)`;
 const DATE = new RegExp(`(?<![\\d\\p{L}])(?:${NUMERIC}|${WORDY})(?![\\p{L}])`, 'gu');
 

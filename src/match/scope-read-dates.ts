@@ -21,6 +21,9 @@ import {
  */
 const PACK_LIKE = new Set<DateKind>(['best-before', 'use-by', 'expiry', 'sell-by', 'code-date']);
 
+/** A year written with its four digits. */
+const FULL_YEAR = /(?<!\d)\d{4}(?!\d)/;
+
 /** A bound written after a date ("or prior", "and later") starting at token i: its length and open side. */
 function boundAfter(toks: readonly Tok[], i: number): { length: number; open: 'before' | 'after' } | undefined {
   const older = BEFORE_AFTER.at(toks, i);
@@ -95,7 +98,9 @@ export class DateReader extends ScopeCursor {
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
     if (labelled && PACK_LIKE.has(kind)) this.tail(start, k);
-    this.cutOff(start, k, []);
+    // A date whose year is cut to two digits after dates that write all four: "03/18/2026, 03/20/20".
+    const written = toks.slice(j, k).flatMap((t) => (t.date ? [t.t] : []));
+    this.cutOff(start, k, written, (v, before) => !FULL_YEAR.test(v) && before.every((b) => FULL_YEAR.test(b)));
     return k;
   }
   /** A date label whose value the reader could not take: digits right after it ("DDM 2025", "Best by 2/25") are unread. */

@@ -140,7 +140,13 @@ export class ScopeReader extends DateReader {
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
     this.tail(start, k);
-    this.cutOff(start, k, values);
+    // A lot shorter than two or more before it, all of one length ("4074, 4102, 4130, 41"), or at most half as long as
+    // the one before it ("025093, 0").
+    this.cutOff(start, k, values, (v, before) => {
+      const length = before[0]?.length ?? 0;
+      const same = before.every((b) => b.length === length);
+      return same && v.length < length && (before.length >= 2 || v.length * 2 <= length);
+    });
     return k;
   }
 

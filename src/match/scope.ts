@@ -63,7 +63,15 @@ export function scopeOfText(
     if (mapped.folded.trimEnd() !== folded) return folded.slice(at, end).trim();
     return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   };
-  return new ScopeReader(folded, field, order, quote, SCOPE_ONLY.has(field)).read();
+  return new ScopeReader(folded, field, order, quote, SCOPE_ONLY.has(field), mayBeCut(text)).read();
+}
+
+/** Lengths at which stores cut a text (a VARCHAR(255), a 4,000-character column). */
+const STORE_LIMITS = new Set([255, 256, 500, 512, 1000, 1024, 2000, 2048, 4000, 4096, 8000, 8192]);
+
+/** A text exactly as long as a store's limit, ending mid-sentence, may have been cut there. */
+function mayBeCut(text: string): boolean {
+  return STORE_LIMITS.has(text.length) && !/[.!?;)\]"”'’»]\s*$/u.test(text);
 }
 
 /**

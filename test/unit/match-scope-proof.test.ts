@@ -177,6 +177,15 @@ describe('a row is excluded only on proof', () => {
     expect(judge({ production_dates: 'Best By 01/02/2025, 02/02/2025,', ...US }, { bb: '03/03/2025' }).scope).toBe(
       'unknown',
     );
+    // One value before a shorter last one is enough: a lot code, and a year cut to two digits (Allen Family Foods).
+    expect(judge({ production_dates: 'and lot codes 025093, 0', ...US }, { lot: '025100' }).scope).toBe('unknown');
+    const allen = 'with lot codes E225077, E225083 and “best before by dates” of 03/18/2026, 03/20/20';
+    expect(judge({ production_dates: allen, ...US }, { bb: '03/20/2026' }).scope).toBe('unknown');
+    // A field as long as a store's limit (255 characters) that ends mid-sentence may have been cut after a whole value.
+    const cut255 = `${'x'.repeat(255 - 'Lot codes 4074, 4102'.length - 1)} Lot codes 4074, 4102`;
+    expect(cut255).toHaveLength(255);
+    expect(judge({ production_dates: cut255, ...US }, { lot: '4236' }).scope).toBe('unknown');
+    expect(judge({ production_dates: `${cut255.slice(1)}.`, ...US }, { lot: '4236' }).level).toBe('excluded');
     // The whole list, closed by its full stop, or its last value as long as the others: proof.
     expect(judge({ production_dates: 'with lot codes 4074, 4102, 4130.', ...US }, { lot: '4236' }).level).toBe(
       'excluded',
