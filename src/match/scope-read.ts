@@ -21,6 +21,16 @@ import {
 } from './scope-cursor.js';
 import { DateReader, unlabelledKind } from './scope-read-dates.js';
 
+/** The codes of a run that only spaces part, from the run's first (not before `from`) to token k, written as one. */
+function spacedRun(toks: readonly Tok[], from: number, k: number): string {
+  let i = k;
+  while (i - 1 >= from && isCode(toks[i - 1]) && !LIST_JOINS.has((toks[i - 1] as Tok).t)) i--;
+  return toks
+    .slice(i, k + 1)
+    .map((t) => t.t)
+    .join('');
+}
+
 export { lotRange } from './scope-cursor.js';
 
 /** Reads one field's text into items; `quote(at, end)` gives the notice's own words for a folded span. */
@@ -128,6 +138,9 @@ export class ScopeReader extends DateReader {
         continue;
       }
       this.lotForms(tok.t, text, sure);
+      // "lot code P864 4893 23241950": codes with only spaces between may be one code, read whole too.
+      if (k - 1 >= j && isCode(toks[k - 1]) && !LIST_JOINS.has((toks[k - 1] as Tok).t))
+        this.push({ kind: 'lot', lot: spacedRun(toks, j, k), text, sure });
       // "Lot 2104 B": the letter may belong to the code.
       const next = toks[k + 1];
       if (isWord(next) && next.t.length <= 2 && !LIST_JOINS.has(next.t) && !RANGE_WORDS.has(next.t)) {

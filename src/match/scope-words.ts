@@ -62,6 +62,7 @@ export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
     [
       'use-by',
       "date limite de consommation | dlc | a consommer jusqu au | a consommer jusqu'au | use by | use by date | use by dates | " +
+        'use before | use before date | use before dates | ' +
         'used by | use or freeze by | verbrauchsdatum | zu verbrauchen bis | verbrauchen bis | fecha de caducidad | caducidad | ' +
         'consumir antes de | consumir antes del',
     ],

@@ -109,6 +109,14 @@ describe('a lot or date the notice names is in scope, however it is written', ()
     expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
   });
 
+  it('a code written in parts ("lot code P864 4893 23241950", Hanover soup) names the row that writes it whole', () => {
+    const text =
+      '15-oz. metal cans containing “HANOVER SOUP CLASSICS Chicken Pot Pie” with lot code P864 4893 23241950 printed';
+    expect(judge({ production_dates: text, ...US }, { lot: 'P864 4893 23241950' }).scope).toBe('in-scope');
+    expect(judge({ production_dates: text, ...US }, { lot: 'P864489323241950' }).scope).toBe('in-scope');
+    expect(judge({ production_dates: text, ...US }, { lot: 'P865 4893 23241950' }).level).toBe('excluded');
+  });
+
   it.each([
     ['Lot 2104 B', '2104 B'],
     ['Lot L35380', '35380'],
@@ -124,6 +132,7 @@ describe('a lot or date the notice names is in scope, however it is written', ()
     ['0 11596 85161 7= 11/1/2013 - 11/29/2013', { bb: '11/15/2013' }],
     ['Sell by 12/01/2024', { bb: '12/01/2024' }],
     ['Use by 05/06/2025', { bb: '05/06/2025' }],
+    ['“SAMSA HALAL” with “USE BEFORE” dates of 01/02/25 through 02/22/25.', { bb: '01/15/2025' }],
     ['Used by 05/06/2025', { bb: '05/06/2025' }],
     ['Lot Code: 4521, 4522', { lot: '4522' }],
     ['MFG Code 9981', { lot: '9981' }],
@@ -280,6 +289,12 @@ describe('a row is excluded only on proof', () => {
     expect(m.explain).toContain('scope read: lot 4521;');
     // "Lot 12-A": a hyphen before one letter stays a lot's.
     expect(judge({ production_dates: 'Lot 12-A', ...US }, { lot: '12-A' }).scope).toBe('in-scope');
+  });
+
+  it('FSIS\'s "USE BEFORE" dates are the pack\'s: a date after them is out (SAMSA HALAL)', () => {
+    const text =
+      '16-oz. plastic-wrapped tray packages containing “SAMSA HALAL” with “USE BEFORE” dates of 01/02/25 through 02/22/25.';
+    expect(judge({ production_dates: text, ...US }, { bb: '03/13/2025' }).level).toBe('excluded');
   });
 
   it('a date outside every reading of a US notice, both readings of the cell outside: excluded', () => {
