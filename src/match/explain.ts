@@ -17,7 +17,9 @@ export function explainBrand(
   core: string,
   hit: { how: BrandRelation; recall: string },
 ): string {
-  return `brand: notice "${recallBrand}" ~ catalogue "${rowBrand}" (${HOW[hit.how]}: "${hit.recall}" / "${core}")`;
+  // An empty brand field is said so: the brand then came from the notice's firm, title or label (hit.recall).
+  const notice = recallBrand.trim() === '' ? 'notice (no brand field)' : `notice "${recallBrand}"`;
+  return `brand: ${notice} ~ catalogue "${rowBrand}" (${HOW[hit.how]}: "${hit.recall}" / "${core}")`;
 }
 
 export function explainName(

@@ -141,9 +141,9 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
         'C&amp;T Produce Wholesale Inc. Dba L&amp;v Food Supply Recalls Ineligible Frozen, Dried Silurifomes Products  Imported From Vietnam',
       product_name: '2-lb. cardboard boxes containing “Peppered Dried CATFISH.”',
     };
-    expect(matchesOf([{ brand: 'L&V Food Supply', name: 'Peppered Dried Catfish 2 lb box' }], recall)).toMatchObject([
-      { level: 'match', reason: 'brand+full-name' },
-    ]);
+    const [found] = matchesOf([{ brand: 'L&V Food Supply', name: 'Peppered Dried Catfish 2 lb box' }], recall);
+    expect(found).toMatchObject({ level: 'match', reason: 'brand+full-name' });
+    expect(found?.explain).toContain('brand: notice (no brand field) ~ catalogue "L&V Food Supply" (the same once');
     // "Expands Recall" names its firm too (Starway International Group).
     const expanded = {
       product_brand: '',
