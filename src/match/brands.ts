@@ -180,7 +180,25 @@ export function brandInitials(core: string): string | undefined {
 /** Whether a catalogue brand core is written in the title's text, at word boundaries, as its words or joined. */
 export function brandInTitle(core: string, titleText: string): boolean {
   if (distinctiveBrandTokens(core).length === 0) return false;
-  return containsWords(titleText, core) || (core.includes(' ') && containsWords(titleText, joinedForm(core)));
+  if (core.includes(' ')) return containsWords(titleText, core) || containsWords(titleText, joinedForm(core));
+  return containsWords(titleText, core) || writtenInTwo(titleText, core);
+}
+
+/** A one-word brand the text writes as two words ("QDelicia" as "Q’Delicia", "Freshprep" as "Fresh Prep"). */
+function writtenInTwo(text: string, core: string): boolean {
+  const words = text.split(' ');
+  for (let i = 0; i + 1 < words.length; i++) if (`${words[i]}${words[i + 1]}` === core) return true;
+  return false;
+}
+
+/**
+ * The words a notice's brandKey'd text is searched for brands by: its words, then each two neighbours written as one,
+ * which find a catalogue brand written joined ("qdelicia" in "q delicia de empanada").
+ */
+export function brandLookupWords(text: string): string[] {
+  const words = text.split(' ');
+  const pairs = words.slice(1).map((w, i) => `${words[i]}${w}`);
+  return [...new Set([...words, ...pairs])];
 }
 
 /** How a notice names the brand in its prose when its brand field names the firm (or is empty, as the FDA's). */

@@ -1,5 +1,12 @@
 // The catalogue brands a notice names: its brand field (whole, parts, halves), its prose, its title after the firm, its label's words.
-import { brandInTitle, brandsInText, distinctiveBrandTokens, relateBrands, titleBrandText } from './brands.js';
+import {
+  brandInTitle,
+  brandLookupWords,
+  brandsInText,
+  distinctiveBrandTokens,
+  relateBrands,
+  titleBrandText,
+} from './brands.js';
 import { type BrandHit, type IndexedRow, STRENGTH } from './indexed-row.js';
 import { brandKey, noticeName } from './match-keys.js';
 import * as T from './match-thresholds.js';
@@ -50,12 +57,12 @@ export function relatedBrands(
   }
   const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, field) : undefined;
   if (title !== undefined)
-    for (const w of title.split(' '))
+    for (const w of brandLookupWords(title))
       for (const core of index.brandsByWord.get(w) ?? [])
         if (brandInTitle(core, title)) offer(core, { how: 'in-title', recall: title });
   // The label's own words in the product name: "46-oz. packages containing “Wegmans FAMILY PACK …”" (FSIS).
   const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
-  for (const w of new Set(name.split(' ')))
+  for (const w of brandLookupWords(name))
     for (const core of index.brandsByWord.get(w) ?? [])
       if (brandInTitle(core, name)) offer(core, { how: 'in-name', recall: name.slice(0, 80) });
   // Last and weakest: a brand the notice's firm recalls under, as `match --learn` learned it (brand-aliases.ts).

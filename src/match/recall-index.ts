@@ -1,5 +1,5 @@
 // The recalls indexed for a catalogue streamed past them: each notice's codes, models, brands and words read once.
-import { brandParts, distinctiveBrandTokens, titleBrandText } from './brands.js';
+import { brandLookupWords, brandParts, distinctiveBrandTokens, titleBrandText } from './brands.js';
 import { noticeBrandCores } from './notice-brands.js';
 import { push } from './indexed-row.js';
 import { brandKey, nameTokens, noticeName, noticeProductName } from './match-keys.js';
@@ -55,9 +55,9 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
     strong: noticeBrandCores(recall, parts),
     weak: parts.weak,
     title,
-    titleWords: title === undefined ? [] : title.split(' '),
+    titleWords: title === undefined ? [] : brandLookupWords(title),
     name,
-    nameWords: [...new Set(name.split(' '))],
+    nameWords: brandLookupWords(name),
     models,
     noticeModels,
     tokens: nameTokens(noticeProductName(recall)),

@@ -152,7 +152,7 @@ describe('match over a streamed catalogue', () => {
   });
 
   it('the real-notice corpora: the same rows as the catalogue in memory', async () => {
-    for (const corpus of ['real-notices', 'real-notices-2']) {
+    for (const corpus of ['real-notices', 'real-notices-2', 'real-notices-3']) {
       const base = path.join('test/fixtures', corpus);
       const notices = readFileSync(path.join(base, 'recalls.jsonl'), 'utf8')
         .split('\n')
@@ -183,6 +183,21 @@ describe('match over a streamed catalogue', () => {
       [2, 'match', 'brand+full-name'],
       [3, 'match', 'brand+full-name'],
     ]);
+  });
+
+  it('a brand the catalogue writes as one word and the label as two (QDelicia, Q’Delicia): found alike by both', async () => {
+    const file = path.join(dir, 'joined.csv');
+    writeFileSync(file, 'sku,brand,name\nQ1,QDelicia,Empanada Chicken 1.25 lb\nQ2,QDelicia,Empanada Pork 1.25 lb\n');
+    const notices: Rec[] = [
+      {
+        // The brand only on the label: the firm is another.
+        product_brand: 'Acme Foods Inc.',
+        alert_title: 'Acme Foods Recalls Ready-To-Eat Empanada Products Produced Without Benefit of Inspection',
+        product_name: '1.25-lb. plastic bags containing “Q’Delicia DE EMPANADA CHICKEN”',
+      },
+    ];
+    const { full } = await expectSame(file, notices);
+    expect(full.rows.map((r) => [r.line, r.level, r.reason])).toEqual([[1, 'match', 'brand+full-name']]);
   });
 
   it('a catalogue rewritten between the two passes is refused, never matched half old, half new', async () => {
