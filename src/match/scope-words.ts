@@ -17,7 +17,9 @@ export const LOT_LABELS: { words: string[]; sure: boolean }[] = [
       'no de lot | nos de lot | no lot | lot de fabrication | lot de production | numero du lot | batch | batches | batch code | ' +
       'batch codes | batch number | batch numbers | batch no | mfg code | mfg codes | manufacturing code | production code | ' +
       'production codes | charge | chargen | chargennummer | chargennummern | chargen nr | chargenbezeichnung | ch b | los | ' +
-      'los nr | losnummer | losnummern | lote | lotes | numero de lote | numeros de lote | no de lote | codigo de lote',
+      'los nr | losnummer | losnummern | lote | lotes | numero de lote | numeros de lote | no de lote | codigo de lote | ' +
+      // FSIS: "and the package code B9FOD", "case code 04472".
+      'package code | package codes | case code | case codes | codigo de paquete | codigos de paquete',
   ).map((words) => ({ words, sure: true })),
   ...phrases('code | codes | coded | product code | production lot').map((words) => ({ words, sure: false })),
 ];

@@ -136,6 +136,7 @@ describe('a lot or date the notice names is in scope, however it is written', ()
     ['Used by 05/06/2025', { bb: '05/06/2025' }],
     ['Lot Code: 4521, 4522', { lot: '4522' }],
     ['MFG Code 9981', { lot: '9981' }],
+    ['“Johnsonville BRATS CHEDDAR Bratwurst” and the package code B9FOD.', { lot: 'B9FOD' }],
     ['All codes', { lot: 'ZZ1' }],
     ['All units with UPC 0 11596 85161 7', { lot: 'ZZ1' }],
     ['4521, 4522, 4523', { lot: '4523' }],
@@ -289,6 +290,12 @@ describe('a row is excluded only on proof', () => {
     expect(m.explain).toContain('scope read: lot 4521;');
     // "Lot 12-A": a hyphen before one letter stays a lot's.
     expect(judge({ production_dates: 'Lot 12-A', ...US }, { lot: '12-A' }).scope).toBe('in-scope');
+  });
+
+  it('FSIS\'s "package code" lists the lots: another package code is out (Johnsonville brats)', () => {
+    const text =
+      '19-oz. Sealed firm tray packages containing five pieces of “Johnsonville BRATS CHEDDAR Bratwurst” and the package code B9FOD.';
+    expect(judge({ production_dates: text, ...US }, { lot: 'C2H1A' }).level).toBe('excluded');
   });
 
   it('FSIS\'s "USE BEFORE" dates are the pack\'s: a date after them is out (SAMSA HALAL)', () => {
