@@ -111,7 +111,18 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
 }
 
 /** Words after which a notice's title names what was recalled: "Target Recalls Cat & Jack…". */
-const RECALL_VERB = /^(.+?)\s+(?:recalls?|is recalling|announces recall of|rappelle|ruft)\s+(.+)$/i;
+const RECALL_VERB =
+  /^(.+?)\s+(?:recalls?|is recalling|expands recall(?:\s+(?:of|for))?|announces recall(?:\s+of)?|rappelle|ruft)\s+(.+)$/i;
+
+/**
+ * The firm a title says recalls, and its words after the verb: "Target Recalls Cat & Jack Toddler Boots", "Starway
+ * International Group LLC Expands Recall for …". Undefined when the title names no firm that way.
+ */
+export function titleFirm(title: string): { firm: string; text: string } | undefined {
+  // A title is a line: its first 300 characters name the firm and the brand (a hostile one may be huge).
+  const m = RECALL_VERB.exec(title.slice(0, 300));
+  return m ? { firm: m[1] as string, text: m[2] as string } : undefined;
+}
 
 /** A title that names no recalling firm: "<brand and product> Recalled" (or "Recall Expanded"). */
 const RECALLED = /^(.+?)\s+(?:recalled|recall expanded|recall extended)\b/i;
@@ -124,8 +135,7 @@ const ALERT_FOR = /\bpublic health alert for\s+(.+)$/i;
  * or the brand field is another brand than the firm.
  */
 export function titleBrandText(title: string, brandField: string): string | undefined {
-  // A title is a line: its first 300 characters name the firm and the brand (a hostile one may be huge).
-  const m = RECALL_VERB.exec(title.slice(0, 300));
+  const m = titleFirm(title);
   if (!m) {
     // "Bearlala Baby Loungers Recalled Due to…; Sold on Walmart.com by Nuoxuann": no firm in the title, whose
     // words before "Recalled" (or after an alert's "for") name the product and its brand; the brand field names the
@@ -133,10 +143,10 @@ export function titleBrandText(title: string, brandField: string): string | unde
     const passive = RECALLED.exec(title.slice(0, 300)) ?? ALERT_FOR.exec(title.slice(0, 300));
     return passive ? brandKey(passive[1] as string) : undefined;
   }
-  const firm = brandCore(m[1] as string);
+  const firm = brandCore(m.firm);
   const brand = brandCore(brandField);
   if (brand !== '' && relateBrands(brand, firm) === undefined) return undefined;
-  return brandKey(m[2] as string);
+  return brandKey(m.text);
 }
 
 /** How much of a notice's text is searched for a catalogue brand: a hostile field may be huge. */

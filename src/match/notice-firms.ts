@@ -1,5 +1,5 @@
 // The firms a notice names (its brand field, the parties that make, import or distribute), read whole: what brand aliases are learned and looked up by, and the brand of a notice without a brand field.
-import { brandCore, distinctiveBrandTokens } from './brands.js';
+import { brandCore, distinctiveBrandTokens, titleFirm } from './brands.js';
 import { decodeEntities } from './match-keys.js';
 
 /** Involved parties whose name is the firm behind the product; a retailer (or a marketplace) sells every firm's brands. */
@@ -49,9 +49,6 @@ export function noticeFirms(recall: Record<string, unknown>): string[] {
 /** Who recalls it or makes it: the brand a notice without a brand field names (the FDA's recalling firm). */
 const MAKER_ROLES = /\b(?:recalling firm|manufacturer)\b/i;
 
-/** A title that opens with the recalling firm: "C&T Produce Wholesale Inc. Dba L&v Food Supply Recalls …" (FSIS). */
-const TITLE_FIRM = /^(.+?)\s+(?:recalls|is recalling|expands recall|announces recall)\b/i;
-
 /**
  * With an empty brand field (the FDA has none, FSIS mostly none), the recalling firm or maker is the brand the notice
  * names, as its prose's "Distributed by …" is: "Nutrition for Longevity" recalls its own "Loaded Veggie Grain Bowl".
@@ -62,8 +59,8 @@ export function firmBrands(recall: Record<string, unknown>): string[] {
   if (typeof brand === 'string' && brand.trim() !== '') return [];
   const found = new Set<string>();
   for (const name of partiesOf(recall, MAKER_ROLES)) firmCores(name, found);
-  const title =
-    typeof recall.alert_title === 'string' ? TITLE_FIRM.exec(decodeEntities(recall.alert_title.slice(0, 300))) : null;
-  if (title) firmCores(title[1] as string, found);
+  // "C&T Produce Wholesale Inc. Dba L&v Food Supply Recalls …" (FSIS).
+  const title = typeof recall.alert_title === 'string' ? titleFirm(decodeEntities(recall.alert_title)) : undefined;
+  if (title) firmCores(title.firm, found);
   return [...found];
 }
