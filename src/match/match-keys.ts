@@ -1,6 +1,6 @@
 // The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
 import { fold } from '../filters/normalize.js';
-import { NUMBER_WORDS, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
+import { NUMBER_WORDS, poundsWritten, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
 
 /**
  * fold() for keys: ASCII text has no accents to take apart, so its Unicode normalization (the dearest step, and a new
@@ -105,7 +105,7 @@ export function nameTokens(name: string, brand = ''): Set<string> {
 
 /** nameTokens' words one by one, as the name has them (once each time it has them): a census needs no Set per row. */
 export function forEachNameWord(name: string, brand: string, visit: (token: string) => void): void {
-  let key = brandKey(name);
+  let key = brandKey(poundsWritten(name));
   // "two liter", "12 onzas", "5 pound": a quantity spelt out (a lone "pound", as in "pound cake", stays a word).
   if (SPELT_UNIT.test(key)) key = key.replace(SPELT_QUANTITY, ' ');
   // Every other quantity has a digit.

@@ -1,6 +1,6 @@
 // Pack sizes in product names ("12-oz.", "5 and 10-pound bags", "two liter", "5.29 oz (150 g)"): do two names state the same size?
 import { decodeEntities } from './match-keys.js';
-import { NUMBER_WORDS, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
+import { NUMBER_WORDS, poundsWritten, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
 
 /** A size as grams (mass) or millilitres (volume); an "oz" may be either, so it gives one of each. */
 export interface PackSize {
@@ -22,8 +22,7 @@ const FLUID_OUNCE = 29.573_53;
 const UNITS: [RegExp, ('mass' | 'volume' | 'oz')[], number][] = [
   [/^fl\.?[ -]?oz\.?$|^fluid ounces?$/, ['volume'], FLUID_OUNCE],
   [/^(?:oz|ozs|ounces?|onzas?)\.?$/, ['oz'], 1],
-  // FSIS and the meat trade write pounds as "#" after the number: "Net Wt. 5#".
-  [/^(?:lbs?|pounds?|libras?)\.?$|^#$/, ['mass'], 453.592_37],
+  [/^(?:lbs?|pounds?|libras?)\.?$/, ['mass'], 453.592_37],
   [/^(?:mg)$/, ['mass'], 0.001],
   [/^(?:g|gr|grams?|grammes?|gramos?|gramm)\.?$/, ['mass'], 1],
   [/^(?:kg|kgs|kilos?|kilograms?|kilogrammes?|kilogramos?)\.?$/, ['mass'], 1000],
@@ -36,7 +35,7 @@ const UNITS: [RegExp, ('mass' | 'volume' | 'oz')[], number][] = [
   [/^(?:gal|gallons?)\.?$/, ['volume'], 3785.411_784],
 ];
 /** Units as labels abbreviate them, a dot allowed after each part ("fl. oz.", "12-oz."), then spelt out. */
-const UNIT_WORDS = [...SIZE_ABBREVIATIONS.map((u) => `${u.replace(' ', '\\.?[ -]?')}\\.?`), SPELT_UNITS, '#'].join('|');
+const UNIT_WORDS = [...SIZE_ABBREVIATIONS.map((u) => `${u.replace(' ', '\\.?[ -]?')}\\.?`), SPELT_UNITS].join('|');
 const NUMBER = `\\d+(?:[.,]\\d+)?|${Object.keys(NUMBER_WORDS).join('|')}`;
 /** A number and its unit: "12-oz.", "26 FL OZ", "150 g", "two liter". */
 const SIZE = new RegExp(`(?<![\\p{L}\\p{N}.,])(${NUMBER})\\s?-?\\s?(${UNIT_WORDS})(?![\\p{L}\\p{N}])`, 'giu');
@@ -67,7 +66,7 @@ function unitOf(raw: string): { families: ('mass' | 'volume')[]; factor: (family
 
 /** The sizes a name states, each unit applied to the bare numbers listed before it. */
 export function packSizes(raw: string): PackSize[] {
-  const text = decodeEntities(raw.slice(0, TEXT_LIMIT));
+  const text = poundsWritten(decodeEntities(raw.slice(0, TEXT_LIMIT)));
   if (!/\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve/i.test(text)) return [];
   const out: PackSize[] = [];
   for (const m of text.matchAll(SIZE)) {

@@ -44,3 +44,11 @@ export const SIZE_ABBREVIATIONS = [
   'pt',
   'gal',
 ] as const;
+
+/** A number's "#" (FSIS and the meat trade write "Net Wt. 5#"), never an item's ("Item# 19927", "#10 can"). */
+const POUND_SIGN = /(\d)\s?#(?![\p{L}\p{N}])/gu;
+
+/** The text with pounds written "#" as "lb", so that both readers take "5#" for the size "5 lb". */
+export function poundsWritten(text: string): string {
+  return text.includes('#') ? text.replace(POUND_SIGN, '$1 lb') : text;
+}

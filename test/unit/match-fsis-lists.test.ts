@@ -16,6 +16,11 @@ describe('pack sizes as FSIS writes them', () => {
     expect(grams('and Net Wt. 15#.')).toEqual(['mass 6804']);
     // An item number's "#" comes before its digits: no size.
     expect(grams('Costco Item# 19927')).toEqual([]);
+    // The name words drop it as they drop "15 lb": one reading of the unit for both.
+    expect([...nameTokens('Varied Catfish Miscut Fillets 15#')]).toEqual([
+      ...nameTokens('Varied Catfish Miscut Fillets 15 lb'),
+    ]);
+    expect([...nameTokens('Varied Catfish Miscut Fillets 15#')]).not.toContain('15');
   });
 
   it('reads fluid ounces hyphenated throughout (Common Sense Soap, Lady May tallow)', () => {
