@@ -46,8 +46,11 @@ export function nameTier(p: NamePair): Found | undefined {
   // The brand's sibling (dark for milk chocolate, non-dairy for dairy) is another product, however alike. A notice
   // listing several products denies the row only when none of them is the row's without such a word (Egg Beaters'
   // cage-free carton beside the original one).
-  if (siblingWord(p.productTokens, r.tokens) !== undefined && !p.noticeItems().items.some((i) => sameProduct(p, i)))
-    return undefined;
+  if (siblingWord(p.productTokens, r.tokens) !== undefined) {
+    // A notice of one product is that product: its words are the whole notice's, already found to deny the row.
+    const { items } = p.noticeItems();
+    if (items.length < 2 || !items.some((i) => sameProduct(p, i))) return undefined;
+  }
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const covered = p.weights.coverage(p.noticeTokens, r.tokens);
   // "Crave Stevia brand chocolate products": every word the notice names its products by is in the row's name.

@@ -28,7 +28,8 @@ export interface PreparedRecall {
   /** The model numbers it lists, long enough to compare: as written, their key and revision base. */
   models: NoticeModel[];
   noticeModels: Set<string>;
-  /** Its name words. */
+  /** The name its products are compared by (noticeProductName), and its words. */
+  productName: string;
   tokens: Set<string>;
   /** The brand field's own words, and the name words without them (productWords, read when a row needs them). */
   ownBrand: string;
@@ -44,6 +45,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
   const parts = brandParts(recallBrand);
   const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, recallBrand) : undefined;
   const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
+  const productName = noticeProductName(recall);
   const models = listedModels(recall);
   const noticeModels = modelKeysOf(models);
   return {
@@ -60,7 +62,8 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
     nameWords: brandLookupWords(name),
     models,
     noticeModels,
-    tokens: nameTokens(noticeProductName(recall)),
+    productName,
+    tokens: nameTokens(productName),
     ownBrand: [...parts.strong, ...parts.weak].join(' '),
     aliases: aliases ? noticeAliases(aliases, recall) : [],
   };
@@ -118,6 +121,6 @@ export class RecallIndex {
 
 /** The notice's name words without its brand field's own, which never say a sibling: read once, when a row needs them. */
 export function productWords(p: PreparedRecall): Set<string> {
-  p.productTokens ??= nameTokens(noticeProductName(p.recall), p.ownBrand);
+  p.productTokens ??= nameTokens(p.productName, p.ownBrand);
   return p.productTokens;
 }

@@ -4,7 +4,6 @@ import type { RowCode } from './catalogue-batch.js';
 import type { Gs1Code } from './gs1.js';
 import type { IndexedRow } from './indexed-row.js';
 import type { Learned } from './learned.js';
-import { noticeProductName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItems, noticeItems } from './notice-items.js';
 import { type Match, type MatchReason, RANK } from './match-levels.js';
@@ -147,7 +146,7 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
       otherModel: (key) => otherModel(p, key),
       noticeItems: () => {
         const memo = memoOf(p);
-        memo.items ??= noticeItems(noticeProductName(p.recall), p.tokens);
+        memo.items ??= noticeItems(p.productName, p.tokens);
         return memo.items;
       },
     });
