@@ -67,6 +67,7 @@ describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('match on %s, held
     expect(m?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(floor.matchRowRecall);
     expect(mp?.rowRecall ?? 0, report).toBeGreaterThanOrEqual(floor.matchOrPossibleRowRecall);
     expect(mp?.precision ?? 0, report).toBeGreaterThanOrEqual(floor.matchOrPossiblePrecision);
+    expect(excluded, report).toBeDefined();
     expect(excluded?.right, report).toBe(excluded?.pairs);
   });
 });
