@@ -70,6 +70,10 @@ try {
       if (row?.level === 'excluded') {
         k.wrong++;
         wronglyExcluded++;
+        // Each one, to reproduce: the generated notice's words, the row's lot and date, and what excluded it.
+        console.log(
+          `WRONGLY EXCLUDED ${c.cls}: ${JSON.stringify(c.text)} lot ${JSON.stringify(c.lot)} bb ${JSON.stringify(c.bb)}: ${row.scope_evidence}`,
+        );
       }
     } else {
       k.outside++;

@@ -14,6 +14,7 @@ import {
   LOT_LABELS,
   NEGATIONS,
   OPEN_LIST,
+  RANGE_WORDS,
 } from './scope-words.js';
 
 export const LOTS = new Phrases(LOT_LABELS);
@@ -154,13 +155,16 @@ export class ScopeCursor {
   }
   /**
    * The rest of the sentence after a list: a code there that the list did not take, and that is no date, quantity,
-   * year or product identifier, may be more of the list ("Lots 1234, 1235 (carton) 1236"): the scope is unread.
+   * year or product identifier, may be more of the list ("Lots 1234, 1235 (carton) 1236"). It is a lot the notice may
+   * name (a row with it is never excluded), unless it may start a range ("1236 - 1240") or, after dates, be a date
+   * written as digits ("EXP 12/2025 (case) 1225"): then the scope is unread. Sulu's "“LOT: 08012024-7895 EXP:
+   * 07/2026,” “07192023-4502 EXP: 12/2024”" names a lot without its label; other lots are still proved out.
    */
-  protected tail(start: number, k: number) {
+  protected tail(start: number, k: number, dated = false) {
     const { toks } = this;
     for (let j = k; j < toks.length && j < k + TAIL; j++) {
       const tok = toks[j] as Tok;
-      if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j)) return;
+      if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j) || NEG.at(toks, j)) return;
       // "… 2025 (and prior)": a bound the list did not take may widen it; what it leaves out is not proven.
       if (BEFORE_AFTER.at(toks, j) || AFTER_AFTER.at(toks, j)) {
         this.unread(start, j + 1, 'a bound after the list it may belong to');
@@ -178,8 +182,12 @@ export class ScopeCursor {
         IDENTIFIER_WORDS.has(toks[j - 2]?.t ?? '')
       )
         continue;
-      this.unread(start, j, 'a code after the list it may belong to');
-      return;
+      if (RANGE_WORDS.has(toks[j + 1]?.t ?? '') || (dated && /^\d{3,8}$/.test(tok.t))) {
+        this.unread(start, j, 'a code after the list it may belong to');
+        return;
+      }
+      this.push({ kind: 'lot', lot: tok.t, text: this.text(start, j), sure: false, mention: true });
+      this.take(j, j + 1);
     }
   }
 }

@@ -97,7 +97,7 @@ export class DateReader extends ScopeCursor {
     }
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
-    if (labelled && PACK_LIKE.has(kind)) this.tail(start, k);
+    if (labelled && PACK_LIKE.has(kind)) this.tail(start, k, true);
     // A date whose year is cut to two digits after dates that write all four: "03/18/2026, 03/20/20".
     const written = toks.slice(j, k).flatMap((t) => (t.date ? [t.t] : []));
     this.cutOff(start, k, written, (v, before) => !FULL_YEAR.test(v) && before.every((b) => FULL_YEAR.test(b)));

@@ -1,7 +1,14 @@
 // Reads one scope field: lot labels with their lists, ranges and tables, "all", limits and open lists, then dates.
 import type { ScopeItem } from './scope-items.js';
 import { hasDigit, isCode, isQuantity, isWord, type Tok } from './scope-tokens.js';
-import { DATE_FILLER, type DateKind, LIST_JOINS, LOT_LABEL_TAIL, RANGE_WORDS } from './scope-words.js';
+import {
+  CODE_DATE_LABELS,
+  DATE_FILLER,
+  type DateKind,
+  LIST_JOINS,
+  LOT_LABEL_TAIL,
+  RANGE_WORDS,
+} from './scope-words.js';
 import {
   AFTER,
   ALL,
@@ -68,9 +75,19 @@ export class ScopeReader extends DateReader {
     const date = DATES.at(toks, i);
     const lot = LOTS.at(toks, i);
     // "lot code" is a lot label; "code date" a date label: the longer phrase decides.
-    if (date && (!lot || date.length >= lot.length)) return this.dates(i + date.length, i, date.phrase.kind, true);
+    if (date && (!lot || date.length >= lot.length)) {
+      if (this.codeAfter(date.phrase.words, i + date.length)) return this.lots(i, i + date.length, true, true);
+      return this.dates(i + date.length, i, date.phrase.kind, true);
+    }
     if (lot) return this.lots(i, i + lot.length, lot.phrase.sure, !AMBIGUOUS_LABEL.has(lot.phrase.words[0] as string));
     return i + 1;
+  }
+
+  /** A label that names a code ("date code") followed by a code that is no date ("D23270"): read as a lot label. */
+  private codeAfter(words: readonly string[], j: number): boolean {
+    if (!CODE_DATE_LABELS.has(words.join(' '))) return false;
+    const k = this.skip(j, LOT_LABEL_TAIL);
+    return isCode(this.toks[k]) && !isQuantity(this.toks, k) && !YEAR.test((this.toks[k] as Tok).t);
   }
 
   /** "All lots", or "all best before dates up to and including 30 June 2025" (a bound, not everything). */
@@ -205,9 +222,17 @@ export class ScopeReader extends DateReader {
     return k;
   }
 
+  /** Whether the token before j, past a list's joins, was read as scope. */
+  private afterTaken(j: number): boolean {
+    let p = j - 1;
+    while (p >= 0 && LIST_JOINS.has((this.toks[p] as Tok).t)) p--;
+    return p >= 0 && this.taken[p] === 1;
+  }
+
   /**
    * Codes no label took: in a field of scope only, an unlabelled lot list (a row's lot among them is in scope); in
-   * prose, a mention (a row's lot among them is never excluded). Neither proves a row out.
+   * prose, or when it may be a quantity, a mention (a row's lot among them is never excluded). Neither proves a row
+   * out.
    */
   private leftoverLots() {
     const { toks } = this;
@@ -218,10 +243,14 @@ export class ScopeReader extends DateReader {
         j = spaced - 1;
         continue;
       }
-      if (this.taken[j] || !isCode(tok) || isQuantity(toks, j) || YEAR.test(tok.t) || tok.t.length < 2) continue;
+      if (this.taken[j] || !isCode(tok) || YEAR.test(tok.t) || tok.t.length < 2) continue;
       if (/^\d{8,14}$/.test(tok.t)) continue;
       if (IDENTIFIER_WORDS.has(toks[j - 1]?.t ?? '')) continue;
-      const mention = !this.scopeOnly;
+      // A number with a one-letter unit right after a list may be a lot it left behind ("Charge A69196B, 45549A":
+      // after "charge", 45549A reads as amperes): a mention, so that a row with that lot is never excluded.
+      const lettered = isQuantity(toks, j) && !isQuantity(toks, j, false) && this.afterTaken(j);
+      if (isQuantity(toks, j) && !lettered) continue;
+      const mention = !this.scopeOnly || lettered;
       for (const lot of tok.t.includes('/') ? [tok.t, ...tok.t.split('/').filter(hasDigit)] : [tok.t])
         this.push({ kind: 'lot', lot, text: this.text(j, j), sure: false, ...(mention && { mention }) });
     }

@@ -1,29 +1,6 @@
 // `excluded` only on proof: each wording from issue 32, as the notices write it, never lets a recalled row through.
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../src/match/catalogue.js';
-import { CatalogueIndex } from '../../src/match/matcher.js';
-
-const EAN = '3564709006031';
-
-/** One catalogue row holding the notice's barcode, with the lot and best-before cells given; its match. */
-function judge(notice: Record<string, unknown>, row: { lot?: string; bb?: string; ean?: string }) {
-  const ean = row.ean ?? EAN;
-  const catalogue: Catalogue = {
-    file: 'c.csv',
-    headers: ['ean', 'lot', 'best_before'],
-    columns: { gtin: 'ean', lot: 'lot', best_before: 'best_before' },
-    rows: [{ line: 1, values: { ean, lot: row.lot ?? '', best_before: row.bb ?? '' } }],
-    repeated: [],
-  };
-  const recall = { standard_identifiers_and_barcodes: [{ type: 'EAN', value: ean }], ...notice };
-  const [m] = new CatalogueIndex(catalogue).match(recall, { explain: true });
-  if (!m) throw new Error('the row did not match the notice at all');
-  return m;
-}
-const FR = { geo_jurisdictions: ['FR'] };
-const US = { geo_jurisdictions: ['US'] };
-const GB = { geo_jurisdictions: ['GB'] };
-const DE = { geo_jurisdictions: ['DE'] };
+import { DE, FR, GB, judge, US } from '../helpers/scope-judge.js';
 
 describe('a lot or date the notice names is in scope, however it is written', () => {
   it.each([
