@@ -181,7 +181,9 @@ try {
   const h3m = hold('real-notices-3', 'match');
   const h3p = hold('real-notices-3', 'match+possible');
   const f = (x) => x?.toFixed(2) ?? '-';
-  claims.headline = `holdout, second corpus: match precision ${h2m.precision?.toFixed(2) ?? '-'}, row recall ${h2m.rowRecall?.toFixed(2) ?? '-'}; match+possible row recall ${h2p.rowRecall?.toFixed(2) ?? '-'}. Third (FSIS): match precision ${f(h3m.precision)}, row recall ${f(h3m.rowRecall)}; match+possible row recall ${f(h3p.rowRecall)}. First corpus, all notices: match precision ${m.precision?.toFixed(2) ?? '-'}, row recall ${m.rowRecall?.toFixed(2) ?? '-'}; match+possible precision ${mp.precision?.toFixed(2) ?? '-'}, row recall ${mp.rowRecall?.toFixed(2) ?? '-'}`;
+  // The match pairs whose notice concerns the row's product, its lot or date aside (the rest are rows to verify).
+  const product = (l) => `${l.rightProduct}/${l.pairs}`;
+  claims.headline = `holdout, second corpus: match precision ${h2m.precision?.toFixed(2) ?? '-'} (right product ${product(h2m)}), row recall ${h2m.rowRecall?.toFixed(2) ?? '-'}; match+possible row recall ${h2p.rowRecall?.toFixed(2) ?? '-'}. Third (FSIS): match precision ${f(h3m.precision)} (right product ${product(h3m)}), row recall ${f(h3m.rowRecall)}; match+possible row recall ${f(h3p.rowRecall)}. First corpus, all notices: match precision ${m.precision?.toFixed(2) ?? '-'}, row recall ${m.rowRecall?.toFixed(2) ?? '-'}; match+possible precision ${mp.precision?.toFixed(2) ?? '-'}, row recall ${mp.rowRecall?.toFixed(2) ?? '-'}`;
   claims.finish();
 } catch (err) {
   claims.crash(err);
