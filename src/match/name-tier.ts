@@ -33,7 +33,7 @@ export interface NamePair {
  * The row's brand+name tier with the notice, or undefined. A sibling (another barcode, another model, a word such as
  * dark for milk, a pack size the notice does not name) is never offered. `brand+full-name`, a match, needs one
  * product the notice lists to hold every word of the row's name (two or more) and no other pack size, with the row's
- * brand named by the brand field (or the prose); when the brand is only written in the notice's title or product
+ * brand named by the brand field (or the prose) or the title; when the brand is only written in the notice's product
  * name, that product's pack size must also be the row's.
  */
 export function nameTier(p: NamePair): Found | undefined {

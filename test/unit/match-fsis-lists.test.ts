@@ -169,7 +169,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
     expect(matchesOf([{ brand: 'Acme Foods', name: 'Peppered Dried Catfish 2 lb' }], recall)).toEqual([]);
   });
 
-  it('an alert with no product list is read by its title: brand and name, at most possible with no size', () => {
+  it('an alert with no product list is read by its title: its brand and name make a match, its sibling none', () => {
     // FSIS, Bismillah Halal Meats: the alert lists no product.
     const recall = {
       product_brand: '',
@@ -181,7 +181,7 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
       { brand: 'Bismillah Halal Meats', name: 'Ground Beef 1 lb' },
       { brand: 'Bismillah Halal Meats', name: 'Ground Lamb 1 lb' },
     ];
-    expect(matchesOf(rows, recall)).toMatchObject([{ line: 1, level: 'possible', reason: 'brand+name' }]);
+    expect(matchesOf(rows, recall)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
     expect(matchesOf(rows, recall)[0]?.explain).toContain("named in the notice's title");
   });
 });
