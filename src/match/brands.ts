@@ -93,7 +93,8 @@ function containsWords(outer: string, inner: string): boolean {
 
 /**
  * How brand core `a` relates to brand core `b`: equal, one inside the other at word boundaries
- * ("carrefour" in "carrefour selection"), or sharing a distinctive word; undefined when unrelated.
+ * ("carrefour" in "carrefour selection") or word by word in order ("foster farms" in "foster poultry farms"), or
+ * sharing a distinctive word; undefined when unrelated.
  */
 export function relateBrands(a: string, b: string): BrandRelation | undefined {
   if (a === '' || b === '') return undefined;
@@ -103,11 +104,25 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
   const sb = singular(b);
   if (sa === sb || joinedForm(sa) === joinedForm(sb)) return 'same';
   const [short, long] = sa.length <= sb.length ? [sa, sb] : [sb, sa];
-  if (distinctiveBrandTokens(short).length > 0 && containsWords(long, short)) return 'contained';
+  if (distinctiveBrandTokens(short).length > 0 && (containsWords(long, short) || inOrder(short, long)))
+    return 'contained';
   const other = new Set(distinctiveBrandTokens(b));
   // A shared word of 4 letters or more: 3-letter words ("sun", "top") tie too many unrelated brands.
   if (distinctiveBrandTokens(a).some((w) => w.length >= 4 && other.has(w))) return 'shared-word';
   return undefined;
+}
+
+/**
+ * A brand of two or more distinctive words that the other writes in order from its first, with words between: "Foster
+ * Farms" in "Foster Poultry Farms, LLC". One shared word ("Sulu Nutrition", "Sulu Organics") stays a hint.
+ */
+function inOrder(short: string, long: string): boolean {
+  const a = short.split(' ');
+  const b = long.split(' ');
+  if (a[0] !== b[0] || distinctiveBrandTokens(short).length < 2) return false;
+  let j = 0;
+  for (const w of b) if (w === a[j]) j++;
+  return j === a.length;
 }
 
 /** Words after which a notice's title names what was recalled: "Target Recalls Cat & Jack…". */

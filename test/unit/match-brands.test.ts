@@ -154,3 +154,30 @@ describe('brands in the matcher', () => {
     expect(levels({ product_brand: 'Baby Jogger' })).toEqual([]);
   });
 });
+
+describe('a brand whose words the notice writes in order, with words between', () => {
+  it('"Foster Farms" is the brand of "Foster Poultry Farms, LLC"; one shared word stays a hint', () => {
+    expect(relateBrands('foster farms', 'foster poultry farms')).toBe('contained');
+    expect(relateBrands('foster poultry farms', 'foster farms')).toBe('contained');
+    // Words side by side are contained wherever they stand; out of order, only a shared word.
+    expect(relateBrands('poultry farms', 'foster poultry farms')).toBe('contained');
+    expect(relateBrands('farms foster', 'foster poultry farms')).toBe('shared-word');
+    expect(relateBrands('sulu nutrition', 'sulu organics')).toBe('shared-word');
+  });
+
+  it('finds the corn dogs of FSIS 031-2025 at match by name, not the brand’s other products', () => {
+    const recall = {
+      alert_title:
+        'Foster Poultry Farms, LLC Recalls Chicken Corn Dog and Ground Turkey on a Stick Products Due To Possible Extraneous Matter Contamination',
+      product_brand: 'Foster Poultry Farms, LLC',
+      product_name: '',
+    };
+    const catalogue = catalogueOf([
+      { brand: 'Foster Farms', name: 'Chicken Corn Dogs 10 ct' },
+      { brand: 'Foster Farms', name: 'Honey Roasted Chicken Breast' },
+      { brand: 'Sulu Nutrition', name: 'Chicken Corn Dogs' },
+    ]);
+    const found = new CatalogueIndex(catalogue).match(recall, { explain: false });
+    expect(found.map((m) => [m.row.line, m.level, m.reason])).toEqual([[1, 'match', 'brand+full-name']]);
+  });
+});
