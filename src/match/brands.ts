@@ -127,7 +127,7 @@ function inOrder(short: string, long: string): boolean {
 
 /** Words after which a notice's title names what was recalled: "Target Recalls Cat & Jack…". */
 const RECALL_VERB =
-  /^(.+?)\s+(?:recalls?|is recalling|expands recall(?:\s+(?:of|for))?|announces recall(?:\s+of)?|rappelle|ruft)\s+(.+)$/i;
+  /^(.+?)\s+(?:recalls?|is recalling|expands recall(?:\s+(?:of|for))?|announces recall(?:\s+of)?|rappelle|ruft|retira|retiran)\s+(.+)$/i;
 
 /**
  * The firm a title says recalls, and its words after the verb: "Target Recalls Cat & Jack Toddler Boots", "Starway

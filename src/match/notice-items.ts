@@ -16,8 +16,12 @@ const ITEM_BREAK = /•+/;
 const COMMA_ITEM = /([.”"])\s*,\s+(?=\d)/g;
 /** "12 oz., 16 oz. packages" is one product in two sizes: a size just before the comma is no product's end. */
 const SIZE_END = /\d\s?-?\s?(?:[a-z]{1,6}|#)\.?$/i;
-/** Two labels one product line quotes: "… containing “Q’Delicia DE EMPANADA BEEF” and “… MEAT GLUTEN FREE.”". */
-const LABEL_BREAK = /(?<=”)\s*,?\s*(?:and|or)?\s*(?=“)/giu;
+/**
+ * Two labels one product line quotes: "… containing “Q’Delicia DE EMPANADA BEEF” and “… MEAT GLUTEN FREE.”"; FSIS's
+ * Spanish alerts put each label's translation after it: "“… EMPANADA BEEF” (EMPANADA DE CARNE DE RES) y “… FREE”".
+ * The translation stays with its label.
+ */
+const LABEL_BREAK = /(?<=”(?:\s*\([^()“”]{0,200}\))?)\s*,?\s*(?:and|or|y|o)?\s*(?=“)/giu;
 
 /** The products a notice's name lists, and every size it states. */
 export interface NoticeItems {

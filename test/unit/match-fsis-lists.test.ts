@@ -1,5 +1,6 @@
 // The matcher on FSIS notices that list several products: sizes as FSIS writes them, a reason inside one bullet, siblings per product.
 import { describe, expect, it } from 'vitest';
+import { titleFirm } from '../../src/match/brands.js';
 import { nameTokens, noticeName } from '../../src/match/match-keys.js';
 import { noticeItems } from '../../src/match/notice-items.js';
 import { packSizes } from '../../src/match/pack-sizes.js';
@@ -183,5 +184,34 @@ describe('the title, when FSIS gives no brand field or no product list', () => {
     ];
     expect(matchesOf(rows, recall)).toMatchObject([{ line: 1, level: 'match', reason: 'brand+full-name' }]);
     expect(matchesOf(rows, recall)[0]?.explain).toContain("named in the notice's title");
+  });
+});
+
+describe('FSIS’s Spanish alerts', () => {
+  // FSIS 4600044's Spanish twin of the Q’Delicia empanada recall: each label followed by its translation.
+  const recall = {
+    product_brand: '',
+    alert_title:
+      'Q’Delicia Retira Productos De Empanada Listos Para Consumir Producidos Sin El Beneficio De La Inspección',
+    product_name:
+      '• Bolsas plásticas de 1.25 y 6.25 libras que contienen “Q’Delicia DE EMPANADA BEEF” (EMPANADA DE CARNE DE RES) y “Q’Delicia DE EMPANADA MEAT GLUTEN FREE” (EMPANADA DE CARNE LIBRE DE GLUTEN Q&#039;Delicia). \u00a0\u00a0, • Bolsas plásticas de 1.25 y 6.25 libras que contienen “Q’Delicia DE EMPANADA CHICKEN” (EMPANADA DE POLLO Q&#039;Delicia) y “Q’Delicia DE EMPANADA CHICKEN GLUTEN FREE” (EMPANADA DE POLLO LIBRE DE GLUTEN Q&#039;Delicia).',
+  };
+
+  it('reads "<firm> Retira …" as the title naming its firm, and each label with its translation as a product', () => {
+    expect(titleFirm(recall.alert_title)?.firm).toBe('Q’Delicia');
+    const { items } = noticeItems(recall.product_name, nameTokens(recall.product_name));
+    expect(items).toHaveLength(4);
+    // The translation stays with its label: the beef empanada is also "carne de res", and gluten-free only the second.
+    expect([...(items[0]?.tokens ?? [])]).toEqual(expect.arrayContaining(['empanada', 'beef', 'carne', 'res']));
+    expect(items[0]?.tokens.has('free')).toBe(false);
+    expect(items[1]?.tokens.has('free')).toBe(true);
+  });
+
+  it('finds the beef empanada, whose gluten-free sibling is listed beside it, at match', () => {
+    const rows = [
+      { brand: "Q'Delicia", name: 'Empanada Beef 1.25 lb' },
+      { brand: "Q'Delicia", name: 'Empanada Beef 3 lb' },
+    ];
+    expect(matchesOf(rows, recall).map((m) => [m.line, m.level, m.reason])).toEqual([[1, 'match', 'brand+full-name']]);
   });
 });
