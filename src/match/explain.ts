@@ -41,13 +41,14 @@ export function explainScope(
   batch: { lot?: string; dates?: readonly { from: string; to: string }[] },
   answer: { scope: string; evidence: string },
 ): string {
-  const read = [...new Set(items.map((i) => (i.sure || i.kind === 'unread' ? '' : 'maybe ') + describeItem(i)))];
+  const listed = items.filter((i) => !i.quiet);
+  const read = [...new Set(listed.map((i) => (i.sure || i.kind === 'unread' ? '' : 'maybe ') + describeItem(i)))];
   const more = read.length > MAX_ITEMS ? ` (+${read.length - MAX_ITEMS} more)` : '';
-  const listed = read.length === 0 ? 'nothing' : read.slice(0, MAX_ITEMS).join(', ') + more;
+  const text = read.length === 0 ? 'nothing' : read.slice(0, MAX_ITEMS).join(', ') + more;
   const dates = (batch.dates ?? []).map((d) => (d.from === d.to ? d.from : `${d.from} to ${d.to}`)).join(' or ');
   const row = [
     batch.lot !== undefined ? `lot "${batch.lot}"` : 'no lot',
     dates !== '' ? `date ${dates}` : 'no date',
   ].join(', ');
-  return `scope read: ${listed}; row ${row}: ${answer.scope}${answer.evidence === '' ? '' : ` (${answer.evidence})`}`;
+  return `scope read: ${text}; row ${row}: ${answer.scope}${answer.evidence === '' ? '' : ` (${answer.evidence})`}`;
 }

@@ -99,7 +99,7 @@ export class CoverageCounter {
     const models = recall.product_model_numbers;
     if (Array.isArray(models) && models.some((m) => typeof m === 'string' && m.trim() !== '')) c.model++;
     const scope = recallScope(recall);
-    if (scope.some((i) => i.kind === 'lot' || i.kind === 'all-lots')) c.lot++;
+    if (scope.some((i) => (i.kind === 'lot' && !i.quiet) || i.kind === 'all-lots')) c.lot++;
     if (scope.some((i) => i.kind === 'date' && (i.dateKind === 'best-before' || i.dateKind === 'use-by'))) c.date++;
     this.bySource.set(source, c);
   }

@@ -16,6 +16,8 @@ export interface Found {
   sure: boolean;
   /** A code the notice's prose names outside any list: a row's lot equal to it is never excluded, nor claimed in scope. */
   mention?: boolean;
+  /** A mention that reads as something else (a quantity, a year, a barcode): kept for safety, never listed. */
+  quiet?: boolean;
 }
 
 /** Days are ISO yyyy-mm-dd; an open bound ("08/25/14 or prior") runs to OPEN_START or OPEN_END. */

@@ -222,17 +222,10 @@ export class ScopeReader extends DateReader {
     return k;
   }
 
-  /** Whether the token before j, past a list's joins, was read as scope. */
-  private afterTaken(j: number): boolean {
-    let p = j - 1;
-    while (p >= 0 && LIST_JOINS.has((this.toks[p] as Tok).t)) p--;
-    return p >= 0 && this.taken[p] === 1;
-  }
-
   /**
    * Codes no label took: in a field of scope only, an unlabelled lot list (a row's lot among them is in scope); in
-   * prose, or when it may be a quantity, a mention (a row's lot among them is never excluded). Neither proves a row
-   * out.
+   * prose, a mention (a row's lot among them is never excluded). Neither proves a row out. What it leaves (a quantity,
+   * a year, a barcode) recallScope keeps quietly (writtenCodes in scope.ts).
    */
   private leftoverLots() {
     const { toks } = this;
@@ -243,14 +236,10 @@ export class ScopeReader extends DateReader {
         j = spaced - 1;
         continue;
       }
-      if (this.taken[j] || !isCode(tok) || YEAR.test(tok.t) || tok.t.length < 2) continue;
+      if (this.taken[j] || !isCode(tok) || isQuantity(toks, j) || YEAR.test(tok.t) || tok.t.length < 2) continue;
       if (/^\d{8,14}$/.test(tok.t)) continue;
       if (IDENTIFIER_WORDS.has(toks[j - 1]?.t ?? '')) continue;
-      // A number with a one-letter unit right after a list may be a lot it left behind ("Charge A69196B, 45549A":
-      // after "charge", 45549A reads as amperes): a mention, so that a row with that lot is never excluded.
-      const lettered = isQuantity(toks, j) && !isQuantity(toks, j, false) && this.afterTaken(j);
-      if (isQuantity(toks, j) && !lettered) continue;
-      const mention = !this.scopeOnly || lettered;
+      const mention = !this.scopeOnly;
       for (const lot of tok.t.includes('/') ? [tok.t, ...tok.t.split('/').filter(hasDigit)] : [tok.t])
         this.push({ kind: 'lot', lot, text: this.text(j, j), sure: false, ...(mention && { mention }) });
     }

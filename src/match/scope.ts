@@ -3,7 +3,7 @@ import { fold } from '../filters/normalize.js';
 import { normalizeGtin } from './gtin.js';
 import type { DateOrder } from './scope-dates.js';
 import { ScopeReader } from './scope-read.js';
-import type { ScopeItem } from './scope-items.js';
+import { lotKey, type ScopeItem } from './scope-items.js';
 
 export { lotKey, type ScopeItem } from './scope-items.js';
 
@@ -143,9 +143,39 @@ export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
   const items: ScopeItem[] = [];
   const ids = recall[ID_FIELD];
   for (const id of Array.isArray(ids) ? ids : []) items.push(...scopeOfIdentifier(id, order));
+  const texts: [string, string][] = [];
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
-    if (typeof text === 'string' && text.trim() !== '') items.push(...scopeOfText(text, field, order));
+    if (typeof text !== 'string' || text.trim() === '') continue;
+    items.push(...scopeOfText(text, field, order));
+    texts.push([field, text]);
   }
+  items.push(...writtenCodes(texts, items));
   return items;
+}
+
+/** A run of letters and digits, with single dashes, dots or slashes inside ("45549A", "031825-0102", "5.99-16"). */
+const CODE_WORD = /[\p{L}\p{N}]+(?:[-./][\p{L}\p{N}]+)*/gu;
+/** How much of a field is searched for codes: a hostile one may be huge. */
+const WRITTEN_LIMIT = 20_000;
+
+/**
+ * The safety net under the reader: every code the scope fields write (a word with a digit) that no item names yet, as
+ * a quiet mention. A row whose lot the notice writes anywhere is never excluded, whatever the reader made of the
+ * words around it ("Charge A69196B, 45549A": after "charge", 45549A reads as 45549 amperes, and the list stops).
+ */
+function writtenCodes(texts: readonly [string, string][], items: readonly ScopeItem[]): ScopeItem[] {
+  // Only a sure list of lots proves a row out by its lot; scope left unread already keeps every row from being excluded.
+  if (!items.some((i) => (i.kind === 'lot' || i.kind === 'lot-range') && i.sure)) return [];
+  if (items.some((i) => i.kind === 'unread')) return [];
+  const named = new Set(items.flatMap((i) => (i.kind === 'lot' ? [lotKey(i.lot)] : [])));
+  const out: ScopeItem[] = [];
+  for (const [field, text] of texts)
+    for (const [word] of text.slice(0, WRITTEN_LIMIT).matchAll(CODE_WORD)) {
+      const key = lotKey(word);
+      if (!/\d/.test(word) || key.length < 2 || named.has(key)) continue;
+      named.add(key);
+      out.push({ kind: 'lot', lot: word, field, text: word, sure: false, mention: true, quiet: true });
+    }
+  return out;
 }

@@ -47,7 +47,7 @@ export function scopedMatch(
   const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
   const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : promoted ? 'match' : LEVEL[found.reason];
   // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
-  const told = scope.length > 0 || r.batch.lot !== undefined || r.batch.dates !== undefined;
+  const told = scope.some((i) => !i.quiet) || r.batch.lot !== undefined || r.batch.dates !== undefined;
   return {
     level,
     reason: found.reason,

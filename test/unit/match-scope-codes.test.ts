@@ -1,5 +1,6 @@
-// Codes in scope text that no list label took: a date code read as the pack's lot, and codes a list left behind, which a
-// row may carry and so are never grounds to exclude it, while the rest of the notice's list still proves other lots out.
+// Codes in scope text that no list label took: a date code read as the pack's lot, and codes a list left behind or the
+// text writes anywhere, which a row may carry and so are never grounds to exclude it, while the list still proves other
+// lots out.
 import { describe, expect, it } from 'vitest';
 import { DE, judge, US } from '../helpers/scope-judge.js';
 
@@ -65,5 +66,21 @@ describe('a code after a list, without a label, may be one of its lots', () => {
     }
     const other = judge({ product_description: 'Charge A69196B, 45549A', ...DE }, { lot: 'B11111C' });
     expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+
+  it('whatever the reader made of it, a lot the notice writes anywhere in its scope text is never grounds to exclude', () => {
+    // A quantity, a year and a barcode-length number next to a lot list: none is read as a lot, each may be one.
+    for (const [text, lot] of [
+      ['Lot 1234, 25KG', '25KG'],
+      ['Lot 1234. Produced in 2025.', '2025'],
+      ['Lots 1234 and 1235; carton 40012345678905', '40012345678905'],
+    ]) {
+      const m = judge({ product_description: text, ...US }, { lot });
+      expect([text, m.level, m.scope]).toEqual([text, 'match', 'unknown']);
+    }
+    // Kept quietly: --explain lists the lots the reader read, not every number the text writes.
+    const m = judge({ product_description: 'Lot 1234, 25KG', ...US }, { lot: '9999' });
+    expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+    expect(m.explain).toContain('scope read: lot 1234;');
   });
 });
