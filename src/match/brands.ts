@@ -156,13 +156,20 @@ export function titleBrandText(title: string, brandField: string): string | unde
     // words before "Recalled" (or after an alert's "for") name the product and its brand; the brand field names the
     // seller, importer or establishment.
     const passive = RECALLED.exec(title.slice(0, 300)) ?? ALERT_FOR.exec(title.slice(0, 300));
-    return passive ? brandKey(passive[1] as string) : undefined;
+    return passive ? brandKey((passive[1] as string).replace(TITLE_TAIL, '')) : undefined;
   }
   const firm = brandCore(m.firm);
   const brand = brandCore(brandField);
   if (brand !== '' && relateBrands(brand, firm) === undefined) return undefined;
-  return brandKey(m.text);
+  return brandKey(m.text.replace(TITLE_TAIL, ''));
 }
+
+/**
+ * Where a title stops naming what was recalled: the reason, and where it was sold ("… Chili Sold at Walmart Due to
+ * …"): a retailer or a distributor named there is not the product's brand.
+ */
+const TITLE_TAIL =
+  /(?:\s+(?:due to|because of|after|sold (?:at|by|on|in|through|exclusively|online|nationwide)|distributed (?:by|to|at)|imported by)\b|\s*[;:(]).*$/is;
 
 /** How much of a notice's text is searched for a catalogue brand: a hostile field may be huge. */
 const NOTICE_TEXT_LIMIT = 4000;

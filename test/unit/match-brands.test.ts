@@ -51,8 +51,19 @@ describe('relateBrands', () => {
 describe('titleBrandText', () => {
   it('reads the title after the firm when the brand field names the firm, or nothing', () => {
     expect(titleBrandText("Target Recalls Cat & Jack Toddler Boys' Boots Due to Fall Hazard", 'Target')).toBe(
-      'cat jack toddler boys boots due to fall hazard',
+      'cat jack toddler boys boots',
     );
+    // Where it was sold and why are not the product's words: a retailer named there is no brand of it.
+    expect(
+      titleBrandText('Hormel Foods Recalls Chili With Beans Sold at Walmart Due to Misbranding', 'Hormel Foods'),
+    ).toBe('chili with beans');
+    expect(titleBrandText('Acme Recalls Heaters; Sold Exclusively at Costco', '')).toBe('heaters');
+    expect(
+      titleBrandText(
+        'FSIS Issues Public Health Alert for Bismillah Halal Meats Ground Beef Due to Possible E. Coli O103 Contamination',
+        '',
+      ),
+    ).toBe('bismillah halal meats ground beef');
     expect(titleBrandText('Target Recalls Cat & Jack Boots', '')).toBe('cat jack boots');
     expect(titleBrandText('Target Recalls Cat & Jack Boots', 'Mattel')).toBeUndefined();
     expect(titleBrandText('Boots sold at Target', 'Target')).toBeUndefined();
