@@ -169,7 +169,7 @@ export function titleBrandText(title: string, brandField: string): string | unde
  * …"): a retailer or a distributor named there is not the product's brand.
  */
 const TITLE_TAIL =
-  /(?:\s+(?:due to|because of|after|sold (?:at|by|on|in|through|exclusively|online|nationwide)|distributed (?:by|to|at)|imported by)\b|\s*[;:(]).*$/is;
+  /(?:\s+(?:due to|because of|sold (?:at|by|on|in|through|exclusively|online|nationwide)|distributed (?:by|to|at)|imported by)\b|\s*;).*$/is;
 
 /** How much of a notice's text is searched for a catalogue brand: a hostile field may be huge. */
 const NOTICE_TEXT_LIMIT = 4000;
