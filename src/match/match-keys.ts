@@ -187,7 +187,7 @@ const NEGATORS = new Set('non free sans ohne sin zero diet decaf decaffeinated u
 const ALTERNATIVES = [
   'dark milk white noir lait blanc zartbitter vollmilch weiss negro leche blanco',
   'beef steak chicken pork turkey lamb ham bacon sausage salmon tuna cod shrimp prawn veal duck boeuf poulet porc dinde agneau jambon saumon thon canard crevette rind huhn schwein pute lachs',
-  'vanilla chocolate strawberry cherry lemon orange mint caramel peanut almond hazelnut coconut raspberry blueberry apple banana mango peach cinnamon coffee vanille chocolat fraise cerise citron menthe noisette amande framboise myrtille pomme banane peche cafe erdbeer kirsch zitrone',
+  'vanilla chocolate strawberry cherry lemon orange mint caramel peanut almond hazelnut cashew pistachio walnut pecan macadamia coconut raspberry blueberry apple banana mango peach cinnamon coffee vanille chocolat fraise cerise citron menthe noisette amande framboise myrtille pomme banane peche cafe erdbeer kirsch zitrone',
 ].map((g) => new Set(g.split(' ')));
 
 /**

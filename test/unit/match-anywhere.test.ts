@@ -84,6 +84,9 @@ describe("a brand's sibling product is not the recalled one", () => {
     ["Ben & Jerry's", 'Chunky Monkey Non-Dairy Frozen Dessert', 'Chunky Monkey Frozen Dessert'],
     ['Lindt', 'Excellence 70% Dark Chocolate Bar', 'Excellence Milk Chocolate Bar'],
     ['Pukka', 'Steak and Ale Pie family size', 'Beef and Ale Pie family size'],
+    // Health Canada: President's Choice's roasted cashews; the brand's roasted almonds share every other word.
+    ["President's Choice", 'Roasted Cashews with Sea Salt', 'Roasted Almonds with Sea Salt'],
+    ['Kirkland Signature', 'Shelled Pistachios', 'Shelled Walnuts'],
   ])('%s: "%s" is not "%s"', (brand, notice, row) => {
     const rows = [
       { sku: 'SAME', upc: '', brand, name: notice },
