@@ -11,6 +11,7 @@ import {
   cellText,
   decodeWindows1252,
   readError,
+  rowValues,
 } from './catalogue.js';
 
 /** What a pass over the file learns besides its rows: complete once the pass has ended. */
@@ -124,7 +125,7 @@ async function* jsonlRows(file: string, chunks: AsyncIterable<string | Buffer>, 
       }
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
         throw new CatalogueReadError(`${file}, line ${physical}: not a JSON object`);
-      const values: Record<string, string> = Object.create(null);
+      const values = rowValues();
       for (const [k, v] of Object.entries(parsed)) {
         headers.add(k);
         values[k] = cellText(v);
