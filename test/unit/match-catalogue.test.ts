@@ -75,6 +75,21 @@ describe('catalogue files', () => {
     expect(decodeCatalogue('a', cp1252)).toEqual({ text, readAs: 'windows-1252' });
   });
 
+  it("keeps each row's values as its own columns, whatever the headers are called", async () => {
+    const csv = await readCatalogue(file('proto.csv', '__proto__,constructor,ean\np,c,3017620422003\n'));
+    const jsonl = await readCatalogue(
+      file('proto.jsonl', '{"__proto__":"p","constructor":"c","ean":"3017620422003"}\n'),
+    );
+    for (const cat of [csv, jsonl]) {
+      const values = cat.rows[0]?.values as Record<string, string>;
+      expect(Object.keys(values)).toEqual(['__proto__', 'constructor', 'ean']);
+      expect([values.__proto__, values.constructor, values.ean]).toEqual(['p', 'c', '3017620422003']);
+      // Nothing of Object's is inherited: a column the file lacks reads as missing.
+      expect((values as Record<string, unknown>).toString).toBeUndefined();
+      expect((values as Record<string, unknown>).hasOwnProperty).toBeUndefined();
+    }
+  });
+
   it('refuses a spreadsheet with a hint to save it as CSV', () => {
     const xlsx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(20)]);
     expect(() => decodeCatalogue('cat.xlsx', xlsx)).toThrow(/cat\.xlsx is a zip or spreadsheet file/);
