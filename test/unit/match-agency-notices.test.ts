@@ -168,6 +168,7 @@ describe('a brand written in the product name (the FDA has no brand field; FSIS 
     ];
     // The 14 oz row is another product. The row that states no size may be the recalled one: the title names the
     // brand (the brand field names the recalling firm), which counts as a brand field does, so it is a match to verify.
+    // A risk taken knowingly: its name lacks "Turkey", and it may be the pork kielbasa, which no word here tells apart.
     expect(matchesOf(rows, johnsonville).map((m) => [m.line, m.level, m.reason])).toEqual([
       [1, 'match', 'brand+full-name'],
       [3, 'match', 'brand+full-name'],
