@@ -145,6 +145,13 @@ const RECALLED = /^(.+?)\s+(?:recalled|recall expanded|recall extended)\b/i;
 const ALERT_FOR = /\bpublic health alert for\s+(.+)$/i;
 
 /**
+ * Where a title stops naming what was recalled: the reason, and where it was sold ("… Chili Sold at Walmart Due to
+ * …"): a retailer or a distributor named there is not the product's brand.
+ */
+const TITLE_TAIL =
+  /(?:\s+(?:due to|because of|sold (?:at|by|on|in|through|exclusively|online|nationwide)|distributed (?:by|to|at)|imported by)\b|\s*;).*$/is;
+
+/**
  * The title's words after the recalling firm when the brand field names that firm (or nothing): the CPSC
  * writes "Target Recalls Cat & Jack Toddler Boots", brand "Target". Undefined when the title names no firm
  * or the brand field is another brand than the firm.
@@ -155,7 +162,8 @@ export function titleBrandText(title: string, brandField: string): string | unde
     // "Bearlala Baby Loungers Recalled Due to…; Sold on Walmart.com by Nuoxuann": no firm in the title, whose
     // words before "Recalled" (or after an alert's "for") name the product and its brand; the brand field names the
     // seller, importer or establishment.
-    const passive = RECALLED.exec(title.slice(0, 300)) ?? ALERT_FOR.exec(title.slice(0, 300));
+    const head = title.slice(0, 300);
+    const passive = RECALLED.exec(head) ?? ALERT_FOR.exec(head);
     return passive ? brandKey((passive[1] as string).replace(TITLE_TAIL, '')) : undefined;
   }
   const firm = brandCore(m.firm);
@@ -163,13 +171,6 @@ export function titleBrandText(title: string, brandField: string): string | unde
   if (brand !== '' && relateBrands(brand, firm) === undefined) return undefined;
   return brandKey(m.text.replace(TITLE_TAIL, ''));
 }
-
-/**
- * Where a title stops naming what was recalled: the reason, and where it was sold ("… Chili Sold at Walmart Due to
- * …"): a retailer or a distributor named there is not the product's brand.
- */
-const TITLE_TAIL =
-  /(?:\s+(?:due to|because of|sold (?:at|by|on|in|through|exclusively|online|nationwide)|distributed (?:by|to|at)|imported by)\b|\s*;).*$/is;
 
 /** How much of a notice's text is searched for a catalogue brand: a hostile field may be huge. */
 const NOTICE_TEXT_LIMIT = 4000;

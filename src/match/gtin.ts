@@ -44,8 +44,8 @@ export function normalizeGtin(raw: string): GtinResult {
 }
 
 /**
- * One text per pair of digits, shared: a catalogue of a million codes with wrong check digits keeps a reason for each,
- * and a text built per code (a tree of joined pieces in V8) cost 40 MB per 100,000.
+ * One text per pair of digits, shared: the in-memory matcher keeps a reason for every code with a wrong check digit,
+ * and a text built per code (a tree of joined pieces in V8) cost 11 MB per 100,000 (measured 2026-11-28).
  */
 const CHECK_REASONS: string[] = [];
 function checkDigitReason(check: number, expected: number): string {

@@ -157,10 +157,13 @@ export function noticeName(raw: unknown): string {
 
 /**
  * The name a notice's products are compared by: its product name, or its title when it gives none (an FSIS alert may
- * list no product: "FSIS Issues Public Health Alert for Bismillah Halal Meats Ground Beef Due to …").
+ * list no product: "FSIS Issues Public Health Alert for Bismillah Halal Meats Ground Beef Due to …"). `name`: the
+ * product name as noticeName gives it, when the caller has it already.
  */
-export function noticeProductName(recall: Record<string, unknown>): string {
-  const name = noticeName(recall.product_name);
+export function noticeProductName(
+  recall: Record<string, unknown>,
+  name: string = noticeName(recall.product_name),
+): string {
   return name.trim() !== '' ? name : noticeName(recall.alert_title);
 }
 

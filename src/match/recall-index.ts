@@ -44,8 +44,9 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
   const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
   const parts = brandParts(recallBrand);
   const title = typeof recall.alert_title === 'string' ? titleBrandText(recall.alert_title, recallBrand) : undefined;
-  const name = brandKey(noticeName(recall.product_name).slice(0, T.NAME_TEXT_LIMIT));
-  const productName = noticeProductName(recall);
+  const ownName = noticeName(recall.product_name);
+  const name = brandKey(ownName.slice(0, T.NAME_TEXT_LIMIT));
+  const productName = noticeProductName(recall, ownName);
   const models = listedModels(recall);
   const noticeModels = modelKeysOf(models);
   return {

@@ -172,8 +172,9 @@ function writtenCodes(texts: readonly [string, string][], items: readonly ScopeI
   const out: ScopeItem[] = [];
   for (const [field, text] of texts)
     for (const [word] of text.slice(0, WRITTEN_LIMIT).matchAll(CODE_WORD)) {
+      if (!/\d/.test(word)) continue;
       const key = lotKey(word);
-      if (!/\d/.test(word) || key.length < 2 || named.has(key)) continue;
+      if (key.length < 2 || named.has(key)) continue;
       named.add(key);
       out.push({ kind: 'lot', lot: word, field, text: word, sure: false, mention: true, quiet: true });
     }
