@@ -30,7 +30,7 @@ import {
   wilson,
 } from '../fixtures/real-notices-2/quality.mjs';
 import type { TruthRow } from '../fixtures/real-notices/quality.mjs';
-import { expectTruthOfRows } from '../helpers/corpus-truth.js';
+import { expectRawFilesDocumented, expectTruthOfRows } from '../helpers/corpus-truth.js';
 
 const recalls = loadRecalls(FIXTURE_DIR);
 const truth = loadTruth(FIXTURE_DIR);
@@ -62,20 +62,7 @@ describe('the notices', () => {
   });
 
   it('each come from a raw record of a documented public source, under 1 MiB a file', () => {
-    for (const file of Object.values(RAW_FILES)) {
-      const raw = readRaw(file);
-      expect(readFileSync(path.join(FIXTURE_DIR, 'raw', file)).length).toBeLessThan(1024 * 1024);
-      const source = raw.source as Record<string, unknown>;
-      expect(String(source.repository)).toMatch(/^[\w.-]+\/[\w.-]+$/);
-      expect(String(source.licence).length).toBeGreaterThan(10);
-      expect(readme).toContain(file);
-      expect(readme).toContain(String(source.repository));
-      for (const r of raw.records) {
-        const commit = String(r._commit ?? source.commit);
-        expect(commit).toMatch(/^[0-9a-f]{40}$/);
-        expect(readme).toContain(commit);
-      }
-    }
+    expectRawFilesDocumented(FIXTURE_DIR, Object.values(RAW_FILES), readme);
     // Every notice's case number is one of a raw record.
     const cases = new Set([
       ...readRaw(RAW_FILES.fda).records.map((r) => `${r['Event ID']}/${r['Product ID']}`),

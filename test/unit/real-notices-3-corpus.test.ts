@@ -25,7 +25,7 @@ import {
   servable,
   splitCsv,
 } from '../fixtures/real-notices-2/quality.mjs';
-import { expectTruthOfRows } from '../helpers/corpus-truth.js';
+import { expectRawFilesDocumented, expectTruthOfRows } from '../helpers/corpus-truth.js';
 
 const DIR = CORPORA['real-notices-3'];
 const recalls = loadRecalls(DIR);
@@ -71,21 +71,7 @@ describe('the notices', () => {
   });
 
   it('each come from a raw record of a documented public source, under 1 MiB a file', () => {
-    for (const file of Object.values(RAW_FILES)) {
-      const raw = readRaw(file);
-      expect(readFileSync(path.join(DIR, 'raw', file)).length).toBeLessThan(1024 * 1024);
-      const source = raw.source as Record<string, unknown>;
-      expect(String(source.repository)).toMatch(/^[\w.-]+\/[\w.-]+$/);
-      expect(String(source.licence).length).toBeGreaterThan(10);
-      expect(readme).toContain(file);
-      expect(readme).toContain(String(source.repository));
-      expect(readme).toContain(String(source.path));
-      for (const r of raw.records) {
-        const commit = String(r._commit ?? source.commit);
-        expect(commit).toMatch(/^[0-9a-f]{40}$/);
-        expect(readme).toContain(commit);
-      }
-    }
+    expectRawFilesDocumented(DIR, Object.values(RAW_FILES), readme);
     const cases = new Set(
       readRaw(RAW_FILES.fsis).records.map((r) => (isSpanish(r) ? `${recallNumber(r)} (es)` : recallNumber(r))),
     );
