@@ -91,20 +91,25 @@ export function leaveWal(db: Database.Database): void {
   }
 }
 
+/**
+ * The file's application id and its count of tables, read by one statement, so from one snapshot: read apart, a sync
+ * creating the archive at that moment could commit between them, and its new tables under the id read before it
+ * looked like another program's database.
+ */
+const IDENTITY = `SELECT (SELECT application_id FROM pragma_application_id()) AS appId,
+  (SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%') AS tables`;
+
 function checkIdentity(db: Database.Database, file: string): void {
-  let appId: number;
+  let found: { appId: number; tables: number };
   try {
-    appId = db.pragma('application_id', { simple: true }) as number;
+    found = db.prepare(IDENTITY).get() as { appId: number; tables: number };
   } catch (err) {
     if ((err as { code?: string }).code === 'SQLITE_NOTADB') throw new NotAnArchiveError(file, 'not a SQLite database');
     throw err;
   }
-  if (appId === APPLICATION_ID) return;
-  if (appId !== 0) throw new NotAnArchiveError(file, 'it belongs to another program');
-  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
-    n: number;
-  };
-  if (tables.n > 0) throw new NotAnArchiveError(file, 'a SQLite database of another program');
+  if (found.appId === APPLICATION_ID) return;
+  if (found.appId !== 0) throw new NotAnArchiveError(file, 'it belongs to another program');
+  if (found.tables > 0) throw new NotAnArchiveError(file, 'a SQLite database of another program');
 }
 
 function version(db: Database.Database): number {
