@@ -18,6 +18,8 @@ export interface ScopeAnswer {
   evidence: string;
   /** For an out-of-scope row: which of its values the notice's lists proved outside. */
   on?: 'lot' | 'date' | 'lot and date';
+  /** Unknown, but the row's date is none of the dates the notice names: never `match`, at most `possible`. */
+  unnamed?: boolean;
 }
 
 type DateItem = Extract<ScopeItem, { kind: 'date' }>;
@@ -119,6 +121,14 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const on = byLot.length > 0 && byDate.length > 0 ? 'lot and date' : byLot.length > 0 ? 'lot' : 'date';
   if (byLot.length + byDate.length > 0) return { scope: 'out-of-scope', evidence: quoted([...byLot, ...byDate]), on };
   if (named.length === 0) return { scope: 'unknown', evidence: '' };
+  // Read whole, it names sell-by or code dates, none of them the row's: its column may hold another date of the pack,
+  // so this proves nothing, but the row is no match either (scoped-matches.ts makes it `possible`).
+  if (spans.length > 0 && dates.some((d) => d.sure && COMPARABLE.has(d.dateKind)))
+    return {
+      scope: 'unknown',
+      evidence: `verify date, the row's is none the notice names, and a sell-by or code date proves no pack date out: ${quoted(named)}`,
+      unnamed: true,
+    };
   const gives = keys.size > 0 ? 'lot' : spans.length > 0 ? 'date' : undefined;
   const why =
     gives === undefined

@@ -45,7 +45,9 @@ export function scopedMatch(
   // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
   const tier = learned?.tiers[found.reason];
   const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
-  const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : promoted ? 'match' : LEVEL[found.reason];
+  const tierLevel: MatchLevel = promoted ? 'match' : LEVEL[found.reason];
+  const level: MatchLevel =
+    answer.scope === 'out-of-scope' ? 'excluded' : answer.unnamed && tierLevel === 'match' ? 'possible' : tierLevel;
   // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
   const told = scope.some((i) => !i.quiet) || r.batch.lot !== undefined || r.batch.dates !== undefined;
   return {
@@ -61,7 +63,10 @@ export function scopedMatch(
         (promoted
           ? `; a match by match --learn: ${tier.confirmed} of ${tier.confirmed + tier.wrong} closed cases right (at least ${tier.lower} sure)`
           : '') +
-        (told ? `; ${explainScope(scope, r.batch, answer)}` : '')
+        (told ? `; ${explainScope(scope, r.batch, answer)}` : '') +
+        (answer.unnamed && level !== tierLevel
+          ? `; ${level}, not ${tierLevel}: the row's date is none the notice names`
+          : '')
       : '',
   };
 }

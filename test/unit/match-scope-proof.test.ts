@@ -207,11 +207,31 @@ describe('a row is excluded only on proof', () => {
     const text = (label: string) =>
       `“Pruski’s Market Beef Jerky” and a “${label}” date ranging from 03/21/24 through 05/09/24 represented on the back`;
     expect(judge({ production_dates: text('SELL BY'), ...US }, { bb: '04/10/2024' }).scope).toBe('in-scope');
-    // A sell-by date is not the pack date a catalogue's best-before column holds: a date after it is to verify.
+    // A sell-by date is not the pack date a catalogue's best-before column holds: a date after it is to verify, and
+    // no match, since the notice names the dates it covers and the row's is none of them.
     const later = judge({ production_dates: text('SELL BY'), ...US }, { bb: '05/20/2024' });
-    expect([later.level, later.scope]).toEqual(['match', 'unknown']);
+    expect([later.level, later.reason, later.scope]).toEqual(['possible', 'barcode', 'unknown']);
+    expect(later.scopeEvidence).toMatch(/^verify date, the row's is none the notice names, and a sell-by/);
+    expect(later.explain).toMatch(/; possible, not match: the row's date is none the notice names$/);
     const m = judge({ production_dates: text('BEST BY'), ...US }, { bb: '05/20/2024' });
     expect([m.level, m.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+
+  it('a row dated none of the sell-by dates a notice names is possible, to verify; one it names is a match', () => {
+    // An FDA notice of the second corpus names two sell-by dates, each in its own sentence.
+    const notice = { product_description: 'Sell by 11/3/2025. Sell by 11/4/2025.', ...US };
+    const other = judge(notice, { bb: '11/12/2025' });
+    expect([other.level, other.scope]).toEqual(['possible', 'unknown']);
+    expect(other.scopeEvidence).toContain('product_description: "Sell by 11/3/2025"');
+    const named = judge(notice, { bb: '11/04/2025' });
+    expect([named.level, named.scope]).toEqual(['match', 'in-scope']);
+    // A row without a date, or a lot only, stays a match: nothing the notice names speaks of it.
+    expect(judge(notice, {}).level).toBe('match');
+    expect(judge(notice, { lot: 'A1234' }).level).toBe('match');
+    // Sell-by dates with a part left unread prove nothing about what the rest names: still a match, to verify.
+    expect(
+      judge({ ...notice, product_description: 'Sell by 11/3/2025, 11/4/2025, etc.' }, { bb: '11/12/2025' }).level,
+    ).toBe('match');
   });
 
   describe('dates with no year, as FSIS writes them ("Best By dates of 21 FEB, 23 FEB, 25 FEB")', () => {
