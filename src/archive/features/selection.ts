@@ -28,9 +28,12 @@ export function selection(d: Dialect, q: ArchiveQuery): Selection {
 
 /**
  * The matching rows in order (ties broken by id in the same direction), a batch at a time: each record's stored
- * JSON text, with the record parsed when a residual filter had to parse it to check it.
+ * JSON text (JSON.stringify's, as upsert wrote it), with the record parsed when a residual filter had to parse it to
+ * check it. The store parses the others one at a time, as they are read: a batch parsed at once outlives the young
+ * generation while its records are matched, and the garbage it leaves in the old one was most of match --archive's
+ * peak memory.
  */
-async function* matchingRows(
+export async function* listRows(
   client: SqlClient,
   d: Dialect,
   q: ArchiveListing,
@@ -60,22 +63,4 @@ async function* matchingRows(
     yield out;
     if (left <= 0) return;
   }
-}
-
-/** The matching records in order (ties broken by id in the same direction), parsed, a batch at a time. */
-export async function* listRecords(
-  client: SqlClient,
-  d: Dialect,
-  q: ArchiveListing,
-): AsyncGenerator<Record<string, unknown>[]> {
-  for await (const rows of matchingRows(client, d, q))
-    yield rows.map(([text, record]) => record ?? (JSON.parse(text) as Record<string, unknown>));
-}
-
-/**
- * The same records as stored: JSON.stringify's text of each (upsert), for output that is JSON anyway and need
- * not parse a record only to serialize it again.
- */
-export async function* listRecordTexts(client: SqlClient, d: Dialect, q: ArchiveListing): AsyncGenerator<string[]> {
-  for await (const rows of matchingRows(client, d, q)) yield rows.map(([text]) => text);
 }

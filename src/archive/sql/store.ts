@@ -10,7 +10,7 @@ import { caseLevels, claimOrigin } from '../features/meta.js';
 import * as outbox from '../features/outbox.js';
 import { storedIn } from '../features/period.js';
 import { beginRun, extent, finishRun, runsAround } from '../features/runs.js';
-import { listRecords, listRecordTexts } from '../features/selection.js';
+import { listRows } from '../features/selection.js';
 import { pageRows, upsertPage } from '../features/upsert.js';
 import type {
   OutboxActions,
@@ -71,11 +71,14 @@ export class SqlStore implements ArchiveStore {
     return turn;
   }
 
-  /** A listing's batches as one row at a time: one promise per row, the least an async iterable costs. */
-  private async *stream<T>(batches: (client: SqlClient) => AsyncIterable<T[]>): AsyncGenerator<T> {
+  /** A listing's batches as one row at a time, each made by `each` as it is read: one promise per row. */
+  private async *stream<T, U>(
+    batches: (client: SqlClient) => AsyncIterable<T[]>,
+    each: (row: T) => U,
+  ): AsyncGenerator<U> {
     await this.turns;
     try {
-      for await (const batch of batches(await this.e.client())) yield* batch;
+      for await (const batch of batches(await this.e.client())) for (const row of batch) yield each(row);
     } catch (err) {
       throw this.e.failed(err);
     }
@@ -123,11 +126,17 @@ export class SqlStore implements ArchiveStore {
   }
 
   records(q: ArchiveListing): AsyncIterable<Record<string, unknown>> {
-    return this.stream((c) => listRecords(c, this.d, q));
+    return this.stream(
+      (c) => listRows(c, this.d, q),
+      ([text, record]) => record ?? (JSON.parse(text) as Record<string, unknown>),
+    );
   }
 
   recordTexts(q: ArchiveListing): AsyncIterable<string> {
-    return this.stream((c) => listRecordTexts(c, this.d, q));
+    return this.stream(
+      (c) => listRows(c, this.d, q),
+      ([text]) => text,
+    );
   }
 
   versions(id: number): Promise<StoredVersion[]> {

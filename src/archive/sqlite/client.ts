@@ -4,8 +4,12 @@ import type Database from 'better-sqlite3';
 import type { SqlClient, TransactionKind } from '../sql/client.js';
 
 const MAX_STATEMENTS = 500;
-/** Rows per batch of a listing: the first rows come at once (a --limit 20), later ones a page at a time. */
-const BATCH = 256;
+/**
+ * Rows per batch of a listing: the first rows come at once (a --limit 20), later ones a batch at a time. Few, since a
+ * batch's texts stay alive while its records are used, and what outlives young collections waits for a full one
+ * (match --archive's batches, in run-match.ts, measured with this).
+ */
+const BATCH = 64;
 
 const BEGIN: Record<TransactionKind, string> = {
   // IMMEDIATE takes the write lock before reading, so two syncs never both decide a record is new.

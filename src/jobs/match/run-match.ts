@@ -40,8 +40,16 @@ export function matchUses(plan: MatchPlan): Uses {
 
 type Batches = RecallBatches;
 
+/**
+ * Recalls from the archive handed to the matcher at once: few, since matching one allocates much and a batch alive
+ * across young collections is promoted, to wait for a full one. bench/match.mjs's 100k x 100k from the archive peaked
+ * at 400 MB with 500 here, 256 rows a listing batch (sqlite/client.ts) and each batch parsed at once; at 290 MB, no
+ * slower, with 64, 64 and each record parsed as it is read (sql/store.ts).
+ */
+const ARCHIVE_BATCH = 64;
+
 async function* archiveBatches(records: AsyncIterable<Record<string, unknown>>, signal: AbortSignal): Batches {
-  for await (const batch of inBatches(records, signal)) yield { records: batch };
+  for await (const batch of inBatches(records, signal, ARCHIVE_BATCH)) yield { records: batch };
 }
 
 /**

@@ -92,11 +92,11 @@ export async function openArchiveAt(target: DbTarget, opts: OpenOptions): Promis
 const BATCH = 500;
 
 /** The archive's streamed records in batches, stopping between batches when the run is interrupted. */
-export async function* inBatches<T>(records: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T[]> {
+export async function* inBatches<T>(records: AsyncIterable<T>, signal: AbortSignal, size = BATCH): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for await (const record of records) {
     batch.push(record);
-    if (batch.length < BATCH) continue;
+    if (batch.length < size) continue;
     yield batch;
     batch = [];
     if (signal.aborted) throw signal.reason;
