@@ -87,7 +87,8 @@ export class ScopeReader extends DateReader {
   private codeAfter(words: readonly string[], j: number): boolean {
     if (!CODE_DATE_LABELS.has(words.join(' '))) return false;
     const k = this.skip(j, LOT_LABEL_TAIL);
-    return isCode(this.toks[k]) && !isQuantity(this.toks, k) && !YEAR.test((this.toks[k] as Tok).t);
+    // As under a plain lot label, "41441A" is a code, not 41441 amperes.
+    return isCode(this.toks[k]) && !isQuantity(this.toks, k, false) && !YEAR.test((this.toks[k] as Tok).t);
   }
 
   /** "All lots", or "all best before dates up to and including 30 June 2025" (a bound, not everything). */

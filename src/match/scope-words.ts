@@ -18,6 +18,8 @@ export const LOT_LABELS: { words: string[]; sure: boolean }[] = [
       'batch codes | batch number | batch numbers | batch no | mfg code | mfg codes | manufacturing code | production code | ' +
       'production codes | charge | chargen | chargennummer | chargennummern | chargen nr | chargenbezeichnung | ch b | los | ' +
       'los nr | losnummer | losnummern | lote | lotes | numero de lote | numeros de lote | no de lote | codigo de lote | ' +
+      // Labels hyphenated into one token: "Los-Nr. L102", "Chargen-Nr.: 4521", "Lot-No. 2104".
+      'los-nr | los-nummer | los-nummern | lot-nr | lot-no | charge-nr | chargen-nr | chargen-nummer | chargen-nummern | ' +
       // FSIS: "and the package code B9FOD", "case code 04472".
       'package code | package codes | case code | case codes | codigo de paquete | codigos de paquete',
   ).map((words) => ({ words, sure: true })),

@@ -84,3 +84,24 @@ describe('a code after a list, without a label, may be one of its lots', () => {
     expect(m.explain).toContain('scope read: lot 1234;');
   });
 });
+
+describe('labels a hyphen joins into one word, and a code with a letter after a date code', () => {
+  it.each([
+    'Los-Nr. 8078A, 52423S, L62013A und L42284. Das Produkt wurde bundesweit verkauft.',
+    'Chargen-Nr.: 8078A, 52423S, L62013A und L42284',
+    'Lot-Nr. 8078A, 52423S, L62013A und L42284',
+  ])('"%s" lists lots: a listed lot is in scope, another proved out', (text) => {
+    const listed = judge({ product_description: text, ...DE }, { lot: '8078A' });
+    expect([listed.level, listed.scope]).toEqual(['match', 'in-scope']);
+    const other = judge({ product_description: text, ...DE }, { lot: 'Z98500' });
+    expect([other.level, other.scope, other.excludedOn]).toEqual(['excluded', 'out-of-scope', 'lot']);
+    expect(other.scopeEvidence).toContain('8078A, 52423S, L62013A und L42284');
+  });
+
+  it('"con código de fecha 41441A" names a lot, not 41441 amperes', () => {
+    const text = 'con código de fecha 41441A impreso en el empaque';
+    expect(judge({ production_dates: text, ...US }, { lot: '41441A' }).scope).toBe('in-scope');
+    const other = judge({ production_dates: text, ...US }, { lot: '41442A' });
+    expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
