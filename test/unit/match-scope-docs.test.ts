@@ -1,0 +1,92 @@
+// docs/matching.md's table of the scope words the reader knows, held to what the reader does: each label it lists,
+// in each language, read before a list (a lot, or a date) proves a row in, and a pack date's label proves one out.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DE, FR, judge, US } from '../helpers/scope-judge.js';
+
+const DOC = readFileSync(path.resolve(import.meta.dirname, '../../docs/matching.md'), 'utf8');
+const LANGUAGES = ['English', 'French', 'German', 'Spanish'] as const;
+/** A notice's country for each column: the order of day and month in its dates. */
+const WHERE = { English: US, French: FR, German: DE, Spanish: FR } as const;
+
+/** The table whose header starts `| item | English |`: each row's item and, per language, its backticked words. */
+function scopeTable(): Map<string, Record<(typeof LANGUAGES)[number], string[]>> {
+  const lines = DOC.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('| item | English | French | German | Spanish |'));
+  const rows = new Map<string, Record<(typeof LANGUAGES)[number], string[]>>();
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    const [item, ...cells] = line.split(' | ').map((c) => c.replace(/^\| ?| ?\|$/g, ''));
+    const words = (cell = '') => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+    rows.set(item as string, Object.fromEntries(LANGUAGES.map((lang, i) => [lang, words(cells[i])])) as never);
+  }
+  return rows;
+}
+
+/** `Lot number(s)` is `Lot number` and `Lot numbers`; `Best before (end)` is `Best before` and `Best before end`. */
+const spelled = (label: string) => {
+  const optional = /^(.*?)\s?\((\w+)\)$/.exec(label);
+  if (!optional) return [label];
+  const [, head, tail] = optional as unknown as [string, string, string];
+  return [head, `${head}${label.includes(' (') ? ' ' : ''}${tail}`];
+};
+
+const table = scopeTable();
+const labels = (item: string) =>
+  LANGUAGES.flatMap((lang) =>
+    (table.get(item)?.[lang] ?? [])
+      // Examples of what follows a label (a table's header, a barcode's line) are not labels.
+      .filter((w) => !/\d/.test(w))
+      .flatMap(spelled)
+      .map((label) => [lang, label] as const),
+  );
+
+describe('every lot label docs/matching.md lists is read as one', () => {
+  it('the table is there, with lot labels in every language', () => {
+    for (const lang of LANGUAGES) expect(labels('lot').filter(([l]) => l === lang).length).toBeGreaterThan(0);
+  });
+
+  it.each(labels('lot'))('%s: "%s 4521, 4522"', (lang, label) => {
+    const text = `${label} 4521, 4522`;
+    expect(judge({ production_dates: text, ...WHERE[lang] }, { lot: '4522' }).scope).toBe('in-scope');
+    const other = judge({ production_dates: text, ...WHERE[lang] }, { lot: '7777' });
+    expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
+
+describe('every pack date label docs/matching.md lists is read as one', () => {
+  const dated = ['best before', 'use by', 'expiry'].flatMap((item) => labels(item).map(([l, w]) => [item, l, w]));
+
+  it('the table gives labels for each kind of pack date', () => {
+    expect(dated.length).toBeGreaterThanOrEqual(3 * LANGUAGES.length);
+  });
+
+  it.each(dated)('%s, %s: "%s 13/04/2026"', (_, lang, label) => {
+    // 13/04 has one reading in any order; the row's dates are written in the notice's own order.
+    const date = lang === 'English' ? '04/13/2026' : '13/04/2026';
+    const text = `${label} ${date}`;
+    const where = WHERE[lang as keyof typeof WHERE];
+    expect(judge({ production_dates: text, ...where }, { bb: '2026-04-13' }).scope).toBe('in-scope');
+    const other = judge({ production_dates: text, ...where }, { bb: '2026-05-20' });
+    expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
+
+describe('every sell-by and code date label docs/matching.md lists is read as one', () => {
+  const dated = ['sell by', 'code date'].flatMap((item) => labels(item).map(([l, w]) => [item, l, w]));
+
+  it('the table gives them', () => {
+    expect(dated.length).toBeGreaterThanOrEqual(LANGUAGES.length + 1);
+  });
+
+  it.each(dated)('%s, %s: "%s 13/04/2026" holds that day, and proves no other pack date out', (_, lang, label) => {
+    const date = lang === 'English' ? '04/13/2026' : '13/04/2026';
+    const where = WHERE[lang as keyof typeof WHERE];
+    const text = `${label} ${date}`;
+    expect(judge({ production_dates: text, ...where }, { bb: '2026-04-13' }).scope).toBe('in-scope');
+    // Another date is no proof (the pack's best-before may differ from its sell-by date), and no match either.
+    const other = judge({ production_dates: text, ...where }, { bb: '2026-05-20' });
+    expect([other.level, other.scope]).toEqual(['possible', 'unknown']);
+  });
+});
