@@ -85,7 +85,7 @@ function singular(core: string): string {
 }
 
 /** How two brands were found to be the same. */
-export type BrandRelation = 'same' | 'contained' | 'shared-word' | 'in-title' | 'in-name' | 'alias';
+export type BrandRelation = 'same' | 'spelled' | 'contained' | 'shared-word' | 'in-title' | 'in-name' | 'alias';
 
 function containsWords(outer: string, inner: string): boolean {
   return ` ${outer} `.includes(` ${inner} `);
@@ -103,6 +103,7 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
   const sa = singular(a);
   const sb = singular(b);
   if (sa === sb || joinedForm(sa) === joinedForm(sb)) return 'same';
+  if (spelledAlike(sa, sb)) return 'spelled';
   const [short, long] = sa.length <= sb.length ? [sa, sb] : [sb, sa];
   if (distinctiveBrandTokens(short).length > 0 && (containsWords(long, short) || inOrder(short, long)))
     return 'contained';
@@ -110,6 +111,34 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
   // A shared word of 4 letters or more: 3-letter words ("sun", "top") tie too many unrelated brands.
   if (distinctiveBrandTokens(a).some((w) => w.length >= 4 && other.has(w))) return 'shared-word';
   return undefined;
+}
+
+/** A brand word this long or longer may be misspelt by one letter and still be the brand. */
+const SPELLED_MIN = 7;
+
+/**
+ * The same words but one, which one letter changed, added or dropped turns into the other, both of SPELLED_MIN letters
+ * or more: an agency's "Sabrositos Hondurenos" for the label's "Sabrocitos Hondurenos". Only asked of brands that share
+ * a distinctive word (the candidates are found by one), so a one-word brand is never taken for a one-letter neighbour.
+ */
+function spelledAlike(a: string, b: string): boolean {
+  const wa = a.split(' ');
+  const wb = b.split(' ');
+  if (wa.length !== wb.length || wa.length < 2) return false;
+  const differ = wa.flatMap((w, i) => (w === wb[i] ? [] : [[w, wb[i] as string] as const]));
+  if (differ.length !== 1) return false;
+  const [x, y] = differ[0] as readonly [string, string];
+  return x.length >= SPELLED_MIN && y.length >= SPELLED_MIN && !/\d/.test(x + y) && oneLetterApart(x, y);
+}
+
+/** Whether one letter changed, added or dropped turns `x` into `y`. */
+function oneLetterApart(x: string, y: string): boolean {
+  const [s, l] = x.length <= y.length ? [x, y] : [y, x];
+  if (l.length - s.length > 1) return false;
+  let i = 0;
+  while (i < s.length && s[i] === l[i]) i++;
+  // Changed: the rest after one letter on each side; added or dropped: the rest after one letter of the longer.
+  return s.length === l.length ? s.slice(i + 1) === l.slice(i + 1) : s.slice(i) === l.slice(i + 1);
 }
 
 /**

@@ -4,6 +4,7 @@ import { describeItem, type ScopeItem } from './scope-items.js';
 
 const HOW: Record<BrandRelation, string> = {
   same: 'the same once normalised',
+  spelled: 'the same but for one letter',
   contained: 'one inside the other',
   'shared-word': 'a shared distinctive word',
   'in-title': "named in the notice's title (its brand field names the recalling firm)",

@@ -37,9 +37,10 @@ export interface BrandHit {
 
 export const STRENGTH: Record<BrandRelation, number> = {
   same: 0,
-  contained: 1,
-  'shared-word': 2,
-  'in-title': 3,
-  'in-name': 4,
-  alias: 5,
+  spelled: 1,
+  contained: 2,
+  'shared-word': 3,
+  'in-title': 4,
+  'in-name': 5,
+  alias: 6,
 };

@@ -14,7 +14,7 @@ export const NAME_COVERAGE = 0.75;
  * ("… Recalls Kirkland Signature Ready-To-Eat Ham …", where FSIS's brand field names the recalling firm). The title
  * joined on 2026-11-28: on the tune half it found 5 more rows at `match` over the three corpora and no wrong pair.
  */
-export const FULL_NAME_BRANDS: ReadonlySet<string> = new Set(['same', 'contained', 'in-title']);
+export const FULL_NAME_BRANDS: ReadonlySet<string> = new Set(['same', 'spelled', 'contained', 'in-title']);
 /**
  * Brand relations that make a match only with a pack size the notice names as well: the brand is written in the
  * notice's product name (FSIS quotes the label; the FDA has no brand field), not stated as its brand.

@@ -230,6 +230,23 @@ describe('brand spellings and headings', () => {
     expect(matchesOf([{ brand: 'Fresh Direct', name: 'Crunchy Caesar Salad kit' }], recall)).toEqual([]);
   });
 
+  it('reads a brand the notice spells one letter apart as the same brand (FSIS, Sabrositos Hondurenos)', () => {
+    // The firm's name in the title, one letter from the brand on its own label (and in the grocer's catalogue).
+    const recall = {
+      alert_title: 'Sabrositos Hondurenos, LLC, Recalls Various Meat Products  Produced Without Benefit of Inspection',
+      product_name:
+        '•\t14-oz. vacuum-sealed packages containing homestyle chorizo labeled “OLANCHO Chorizo Suelto Olanchano SABROCITOS HONDUREÑOS.”',
+    };
+    const [m] = matchesOf([{ brand: 'Sabrocitos Hondurenos', name: 'Olancho Chorizo Suelto Olanchano 14 oz' }], recall);
+    expect(m).toMatchObject({ level: 'match', reason: 'brand+full-name' });
+    expect(m?.explain).toContain('the same but for one letter: "sabrositos hondurenos" / "sabrocitos hondurenos"');
+    expect(relateBrands('kirkland signatur', 'kirkland signature')).toBe('spelled');
+    // Never a brand of one word (its one-letter neighbours are other brands), two letters, or a word under 7 letters.
+    expect(relateBrands('sabrositos', 'sabrocitos')).toBeUndefined();
+    expect(relateBrands('sabrositas hondurenos', 'sabrocitos hondurenos')).toBe('shared-word');
+    expect(relateBrands('boston kreme', 'bolton kreme')).toBe('shared-word');
+  });
+
   it('reads a brand in the singular as the same brand in the plural, in its name words too', () => {
     // Health Canada 6000001: "Miski Organic brand" in the title, "Miski Organics brand" in the summary, the firm's
     // name in the brand field; the retailer lists "Miski Organics".
