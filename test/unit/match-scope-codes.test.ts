@@ -12,16 +12,21 @@ const BURRITO_ES =
 const TALLOW =
   '4-lb. \u00a0buckets of “Sulu TREAT YOUR SOUL TALLOW RENDERED 100% PURE GRASS FEED GRASS FINISHED” with “LOT: 08012024-7895 EXP: 07/2026,” “07192023-4502 EXP: 12/2024” and “LOT: 080124-7895 EXP 01/2026” represented on the container label., 1.5-lb. jars of “Sulu TREAT YOUR SOUL BEEF TALLOW RENDERED 100% PURE GRASS FEED GRASS FINISHED” with “LOT: 021925-0044 EXP:09/2026,” “LOT: 012224-0960 EXP: 01/2026” represented on the container label.';
 
+/** A notice whose lot list names `listed`: that lot is in scope, `other` is proved out by the lot, quoting `quoted`. */
+function namesOnly(notice: Record<string, unknown>, listed: string, other: string, quoted: string) {
+  const named = judge(notice, { lot: listed });
+  expect([named.level, named.scope]).toEqual(['match', 'in-scope']);
+  const out = judge(notice, { lot: other });
+  expect([out.level, out.scope, out.excludedOn]).toEqual(['excluded', 'out-of-scope', 'lot']);
+  expect(out.scopeEvidence).toContain(quoted);
+}
+
 describe('a date code that is no date is the pack’s lot (FSIS, Don Miguel Foods, 047-2023)', () => {
   it.each([
     ['English', BURRITO],
     ['Spanish', BURRITO_ES],
   ])('%s: the code named is in scope, another code of its form is proved out', (_, text) => {
-    const named = judge({ production_dates: text, ...US }, { lot: 'D23270' });
-    expect([named.level, named.scope]).toEqual(['match', 'in-scope']);
-    const other = judge({ production_dates: text, ...US }, { lot: 'D23285' });
-    expect([other.level, other.scope, other.excludedOn]).toEqual(['excluded', 'out-of-scope', 'lot']);
-    expect(other.scopeEvidence).toContain('D23270');
+    namesOnly({ production_dates: text, ...US }, 'D23270', 'D23285', 'D23270');
   });
 
   it('a date after "date code" is still a date, and a year is no code', () => {
@@ -91,17 +96,11 @@ describe('labels a hyphen joins into one word, and a code with a letter after a 
     'Chargen-Nr.: 8078A, 52423S, L62013A und L42284',
     'Lot-Nr. 8078A, 52423S, L62013A und L42284',
   ])('"%s" lists lots: a listed lot is in scope, another proved out', (text) => {
-    const listed = judge({ product_description: text, ...DE }, { lot: '8078A' });
-    expect([listed.level, listed.scope]).toEqual(['match', 'in-scope']);
-    const other = judge({ product_description: text, ...DE }, { lot: 'Z98500' });
-    expect([other.level, other.scope, other.excludedOn]).toEqual(['excluded', 'out-of-scope', 'lot']);
-    expect(other.scopeEvidence).toContain('8078A, 52423S, L62013A und L42284');
+    namesOnly({ product_description: text, ...DE }, '8078A', 'Z98500', '8078A, 52423S, L62013A und L42284');
   });
 
   it('"con código de fecha 41441A" names a lot, not 41441 amperes', () => {
     const text = 'con código de fecha 41441A impreso en el empaque';
-    expect(judge({ production_dates: text, ...US }, { lot: '41441A' }).scope).toBe('in-scope');
-    const other = judge({ production_dates: text, ...US }, { lot: '41442A' });
-    expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+    namesOnly({ production_dates: text, ...US }, '41441A', '41442A', '41441A');
   });
 });
