@@ -90,3 +90,10 @@ describe('every sell-by and code date label docs/matching.md lists is read as on
     expect([other.level, other.scope]).toEqual(['possible', 'unknown']);
   });
 });
+
+describe('every "all" phrase docs/matching.md lists puts any lot and date in scope', () => {
+  it.each(labels('all'))('%s: "%s"', (lang, phrase) => {
+    const m = judge({ production_dates: phrase, ...WHERE[lang] }, { lot: '7777', bb: '2026-04-13' });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+});
