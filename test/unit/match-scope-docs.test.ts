@@ -97,3 +97,28 @@ describe('every "all" phrase docs/matching.md lists puts any lot and date in sco
     expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
   });
 });
+
+describe('every date form docs/matching.md lists is read as that day or month', () => {
+  // Each form as the doc writes it, with the notice's country and what it means (worked out by hand, not by the reader).
+  const forms: [form: string, where: Record<string, unknown>, from: string, to: string][] = [
+    ['04/04/2021', FR, '2021-04-04', '2021-04-04'],
+    ['04.04.21', DE, '2021-04-04', '2021-04-04'],
+    ['2021-04-04', US, '2021-04-04', '2021-04-04'],
+    ['04/2021', FR, '2021-04-01', '2021-04-30'],
+    ['4 avril 2021', FR, '2021-04-04', '2021-04-04'],
+    ['April 4, 2021', US, '2021-04-04', '2021-04-04'],
+    ['4. April 2021', DE, '2021-04-04', '2021-04-04'],
+    ['4 de abril de 2021', FR, '2021-04-04', '2021-04-04'],
+    ['04-APR-2021', US, '2021-04-04', '2021-04-04'],
+  ];
+  const flat = DOC.replace(/\s+/g, ' ');
+
+  it.each(forms)('"Best before %s"', (form, where, from, to) => {
+    expect(flat).toContain(`\`${form}\``);
+    const text = `Best before ${form}`;
+    expect(judge({ production_dates: text, ...where }, { bb: from }).scope).toBe('in-scope');
+    expect(judge({ production_dates: text, ...where }, { bb: to }).scope).toBe('in-scope');
+    const other = judge({ production_dates: text, ...where }, { bb: '2021-05-20' });
+    expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
