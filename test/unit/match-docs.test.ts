@@ -1,8 +1,9 @@
-// docs/matching.md's table of the scope words the reader knows, held to what the reader does: each label it lists,
-// in each language, read before a list (a lot, or a date) proves a row in, and a pack date's label proves one out.
+// docs/matching.md held to what the matcher does: each scope label, "all" phrase and date form it lists is read as it
+// says, and each brand spelling it calls the same brand is one.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { brandCore, relateBrands } from '../../src/match/brands.js';
 import { DE, FR, judge, US } from '../helpers/scope-judge.js';
 
 const DOC = readFileSync(path.resolve(import.meta.dirname, '../../docs/matching.md'), 'utf8');
@@ -120,5 +121,20 @@ describe('every date form docs/matching.md lists is read as that day or month', 
     expect(judge({ production_dates: text, ...where }, { bb: to }).scope).toBe('in-scope');
     const other = judge({ production_dates: text, ...where }, { bb: '2021-05-20' });
     expect([other.level, other.scope]).toEqual(['excluded', 'out-of-scope']);
+  });
+});
+
+describe('every brand spelling docs/matching.md says is the same brand is', () => {
+  const bullet = /- \*\*Spellings\.\*\*([\s\S]*?)\n(?:- \*\*|\n)/.exec(DOC)?.[1] ?? '';
+  const pairs = [...bullet.replace(/\s+/g, ' ').matchAll(/`([^`]+)` = `([^`]+)`/g)].map(
+    (m) => [m[1] as string, m[2] as string] as const,
+  );
+
+  it('the bullet gives its examples', () => {
+    expect(pairs.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(pairs)('"%s" and "%s"', (a, b) => {
+    expect(relateBrands(brandCore(a), brandCore(b))).toBe('same');
   });
 });
