@@ -99,6 +99,14 @@ describe('labels a hyphen joins into one word, and a code with a letter after a 
     namesOnly({ product_description: text, ...DE }, '8078A', 'Z98500', '8078A, 52423S, L62013A und L42284');
   });
 
+  it('a label as a Swiss dairy prints it: "Los-Nr.: 1004550391 MHD: 01.05.27"', () => {
+    const text = 'Los-Nr.: 1004550391 MHD: 01.05.27';
+    namesOnly({ production_dates: text, ...DE }, '1004550391', '1004550392', 'Los-Nr.: 1004550391');
+    // Its best-before date is 1 May 2027, read day first.
+    expect(judge({ production_dates: text, ...DE }, { bb: '2027-05-01' }).scope).toBe('in-scope');
+    expect(judge({ production_dates: text, ...DE }, { bb: '2027-01-05' }).level).toBe('excluded');
+  });
+
   it('"con código de fecha 41441A" names a lot, not 41441 amperes', () => {
     const text = 'con código de fecha 41441A impreso en el empaque';
     namesOnly({ production_dates: text, ...US }, '41441A', '41442A', '41441A');
