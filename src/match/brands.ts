@@ -1,4 +1,5 @@
 // Brands as agencies and retailers write them: corporate forms dropped, multi-brand strings split, related brands found.
+import { editDistance } from '../filters/edit-distance.js';
 import { brandKey } from './match-keys.js';
 
 /** Legal forms and firm words that say nothing about the brand ("Baby Jogger LLC", "Sunbeam Products"). */
@@ -117,28 +118,19 @@ export function relateBrands(a: string, b: string): BrandRelation | undefined {
 const SPELLED_MIN = 7;
 
 /**
- * The same words but one, which one letter changed, added or dropped turns into the other, both of SPELLED_MIN letters
- * or more: an agency's "Sabrositos Hondurenos" for the label's "Sabrocitos Hondurenos". Only asked of brands that share
- * a distinctive word (the candidates are found by one), so a one-word brand is never taken for a one-letter neighbour.
+ * The same words but one, which one edit turns into the other (a letter changed, added or dropped, or two neighbours
+ * swapped), both of SPELLED_MIN letters or more: an agency's "Sabrositos Hondurenos" for the label's "Sabrocitos
+ * Hondurenos". Only asked of brands that share a distinctive word (the candidates are found by one), so a one-word
+ * brand is never taken for a one-letter neighbour.
  */
 function spelledAlike(a: string, b: string): boolean {
   const wa = a.split(' ');
   const wb = b.split(' ');
   if (wa.length !== wb.length || wa.length < 2) return false;
-  const differ = wa.flatMap((w, i) => (w === wb[i] ? [] : [[w, wb[i] as string] as const]));
-  if (differ.length !== 1) return false;
-  const [x, y] = differ[0] as readonly [string, string];
-  return x.length >= SPELLED_MIN && y.length >= SPELLED_MIN && !/\d/.test(x + y) && oneLetterApart(x, y);
-}
-
-/** Whether one letter changed, added or dropped turns `x` into `y`. */
-function oneLetterApart(x: string, y: string): boolean {
-  const [s, l] = x.length <= y.length ? [x, y] : [y, x];
-  if (l.length - s.length > 1) return false;
-  let i = 0;
-  while (i < s.length && s[i] === l[i]) i++;
-  // Changed: the rest after one letter on each side; added or dropped: the rest after one letter of the longer.
-  return s.length === l.length ? s.slice(i + 1) === l.slice(i + 1) : s.slice(i) === l.slice(i + 1);
+  const at = wa.findIndex((w, i) => w !== wb[i]);
+  const [x, y] = [wa[at] ?? '', wb[at] ?? ''];
+  if (at < 0 || wa.some((w, i) => i > at && w !== wb[i])) return false;
+  return x.length >= SPELLED_MIN && y.length >= SPELLED_MIN && !/\d/.test(x + y) && editDistance(x, y) === 1;
 }
 
 /**

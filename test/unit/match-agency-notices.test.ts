@@ -241,6 +241,7 @@ describe('brand spellings and headings', () => {
     expect(m).toMatchObject({ level: 'match', reason: 'brand+full-name' });
     expect(m?.explain).toContain('the same but for one letter: "sabrositos hondurenos" / "sabrocitos hondurenos"');
     expect(relateBrands('kirkland signatur', 'kirkland signature')).toBe('spelled');
+    expect(relateBrands('kirkland sigantures', 'kirkland signatures')).toBe('spelled');
     // Never a brand of one word (its one-letter neighbours are other brands), two letters, or a word under 7 letters.
     expect(relateBrands('sabrositos', 'sabrocitos')).toBeUndefined();
     expect(relateBrands('sabrositas hondurenos', 'sabrocitos hondurenos')).toBe('shared-word');
