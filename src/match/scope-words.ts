@@ -53,6 +53,9 @@ export const LOT_LABEL_TAIL = new Set([
   'betroffen',
 ]);
 
+/** Code-date labels whose code may be no date (CODE_DATE_LABELS), listed once for both. */
+const CODE_NAMING = 'date code | date codes | pack code | codigo de fecha | codigos de fecha';
+
 export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
   [
     [
@@ -79,10 +82,7 @@ export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
       'sell-by',
       'sell by | sell by date | sell by dates | display until | a vendre avant | verkaufen bis | fecha de venta',
     ],
-    [
-      'code-date',
-      'code date | code dates | date code | date codes | dated | coded | pack code | codigo de fecha | codigos de fecha',
-    ],
+    ['code-date', `code date | code dates | dated | coded | ${CODE_NAMING}`],
     [
       'production',
       'date de fabrication | fabrique le | fabrication | produced | produced on | production date | production dates | ' +
@@ -102,13 +102,7 @@ export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
  * Date labels that name a code, not a date: FSIS's "with date code D23270 printed on the package" (Spanish "con código de
  * fecha D23270"). A code after one that is no date is read as a lot: the pack carries it as a batch's code.
  */
-export const CODE_DATE_LABELS = new Set([
-  'date code',
-  'date codes',
-  'pack code',
-  'codigo de fecha',
-  'codigos de fecha',
-]);
+export const CODE_DATE_LABELS = new Set(CODE_NAMING.split('|').map((p) => p.trim()));
 
 /** Words between a date label and its first date: "Best by dates of 08/25/14", "DDM : du …", "MHD vom …". */
 export const DATE_FILLER = new Set(

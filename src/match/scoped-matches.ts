@@ -46,8 +46,9 @@ export function scopedMatch(
   const tier = learned?.tiers[found.reason];
   const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
   const tierLevel: MatchLevel = promoted ? 'match' : LEVEL[found.reason];
-  const level: MatchLevel =
-    answer.scope === 'out-of-scope' ? 'excluded' : answer.unnamed && tierLevel === 'match' ? 'possible' : tierLevel;
+  // A match whose date is none the notice names (scope-check.ts) is only possible.
+  const demoted = answer.unnamed === true && tierLevel === 'match';
+  const level: MatchLevel = answer.scope === 'out-of-scope' ? 'excluded' : demoted ? 'possible' : tierLevel;
   // The scope part only when there is one to tell: the notice names some, or the row gives a lot or date.
   const told = scope.some((i) => !i.quiet) || r.batch.lot !== undefined || r.batch.dates !== undefined;
   return {
@@ -64,9 +65,7 @@ export function scopedMatch(
           ? `; a match by match --learn: ${tier.confirmed} of ${tier.confirmed + tier.wrong} closed cases right (at least ${tier.lower} sure)`
           : '') +
         (told ? `; ${explainScope(scope, r.batch, answer)}` : '') +
-        (answer.unnamed && level !== tierLevel
-          ? `; ${level}, not ${tierLevel}: the row's date is none the notice names`
-          : '')
+        (demoted ? "; possible, not match: the row's date is none the notice names" : '')
       : '',
   };
 }
