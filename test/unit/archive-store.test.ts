@@ -39,6 +39,38 @@ describe('opening an archive', () => {
     await (await Archive.open(file, { create: false })).close();
   });
 
+  it('makes a new file with 16 KiB pages; a file made with 4 KiB pages keeps them, and takes new pages', async () => {
+    const f = folder();
+    const fresh = f.file('new.db');
+    await (await Archive.open(fresh, { create: true })).close();
+    const pageSize = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.pragma('page_size', { simple: true });
+      } finally {
+        db.close();
+      }
+    };
+    expect(pageSize(fresh)).toBe(16_384);
+    // An archive as versions before this one made it: rebuilt with SQLite's default page.
+    const old = f.file('old.db');
+    await (await Archive.open(old, { create: true })).close();
+    const db = new Database(old);
+    db.pragma('page_size = 4096');
+    db.exec('VACUUM');
+    db.close();
+    expect(pageSize(old)).toBe(4096);
+    const archive = await Archive.open(old, { create: false });
+    const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
+    const records = sampleRecords(50);
+    await archive.upsertPage(records, run);
+    await archive.finishRun(run, 'ok', T0 + 1000);
+    const ids = (await all(archive.records({}))).map((r) => (r as { id: number }).id);
+    expect(ids.sort((a, b) => a - b)).toEqual(records.map((r) => r.id as number).sort((a, b) => a - b));
+    await archive.close();
+    expect(pageSize(old)).toBe(4096);
+  });
+
   it('refuses a missing file unless asked to create it', async () => {
     const f = folder();
     await expect(Archive.open(f.file('none.db'), { create: false })).rejects.toThrow(ArchiveMissingError);
