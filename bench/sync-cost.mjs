@@ -124,29 +124,20 @@ try {
   }
   const oursCpu = median(ours.map((r) => r.cpuUs));
   const theirsCpu = median(theirs.map((r) => r.cpuUs));
+  // The least of the rounds beside the median: on a shared machine the other jobs only ever add to a run's CPU.
+  const row = (name, runs) => [
+    name,
+    `${secs(median(runs.map((r) => r.cpuUs)))} s`,
+    `${secs(Math.min(...runs.map((r) => r.cpuUs)))} s`,
+    `${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s`,
+  ];
   console.log(
     `\n${table(
-      ['', 'CPU (median)', 'wall (median)'],
+      ['', 'CPU (median)', 'CPU (least)', 'wall (median)'],
       [
-        [
-          `recall-feed sync (over HTTP)`,
-          `${secs(oursCpu)} s`,
-          `${(median(ours.map((r) => r.ms)) / 1000).toFixed(2)} s`,
-        ],
-        ...(BASELINE_BIN
-          ? [
-              [
-                `baseline sync (${BASELINE_BIN})`,
-                `${secs(median(baseline.map((r) => r.cpuUs)))} s`,
-                `${(median(baseline.map((r) => r.ms)) / 1000).toFixed(2)} s`,
-              ],
-            ]
-          : []),
-        [
-          `sqlite-utils insert + enable-fts`,
-          `${secs(theirsCpu)} s`,
-          `${(median(theirs.map((r) => r.ms)) / 1000).toFixed(2)} s`,
-        ],
+        row('recall-feed sync (over HTTP)', ours),
+        ...(BASELINE_BIN ? [row(`baseline sync (${BASELINE_BIN})`, baseline)] : []),
+        row('sqlite-utils insert + enable-fts', theirs),
       ],
     )}\nload ${load()}`,
   );
