@@ -2,6 +2,7 @@
 import { brandParts, distinctiveBrandTokens } from './brands.js';
 import type { Catalogue } from './catalogue.js';
 import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
+import { glossed } from './glossary.js';
 import { modelKey, nameTokens, noticeProductName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItems, noticeItems } from './notice-items.js';
@@ -163,6 +164,8 @@ export class CatalogueIndex {
     if (brands.size > 0) {
       const recallName = noticeProductName(recall);
       const tokens = nameTokens(recallName);
+      // What the row's name is covered by; its listed products keep the notice's own words (glossary.ts).
+      const covering = glossed(tokens);
       const ownWords = nameTokens(recallName, [...recallParts.strong, ...recallParts.weak].join(' '));
       const seen = new Set<IndexedRow>();
       let items: NoticeItems | undefined;
@@ -177,7 +180,7 @@ export class CatalogueIndex {
         const own = new Set(core.split(' '));
         // Name words are stemmed ("stories" is "storie"): a brand word is matched in that form too.
         const besides = (t: string) => !own.has(t) && !own.has(`${t}s`);
-        const noticeTokens = new Set([...tokens].filter(besides));
+        const noticeTokens = new Set([...covering].filter(besides));
         const productTokens = new Set([...ownWords].filter(besides));
         for (const t of noticeTokens)
           for (const r of this.byBrandToken.get(core)?.get(t) ?? []) {

@@ -2,6 +2,7 @@
 import { brandLookupWords, brandParts, distinctiveBrandTokens, titleBrandText } from './brands.js';
 import { noticeBrandCores } from './notice-brands.js';
 import { push } from './indexed-row.js';
+import { glossed } from './glossary.js';
 import { brandKey, nameTokens, noticeName, noticeProductName } from './match-keys.js';
 import { type RecallCode, recallCodes } from './recall-codes.js';
 import type { ScopeItem } from './scope-items.js';
@@ -31,6 +32,8 @@ export interface PreparedRecall {
   /** The name its products are compared by (noticeProductName), and its words. */
   productName: string;
   tokens: Set<string>;
+  /** The same with the English word of each Spanish one (glossary.ts): what a row's name is covered by. */
+  glossed: ReadonlySet<string>;
   /** The brand field's own words, and the name words without them (productWords, read when a row needs them). */
   ownBrand: string;
   productTokens?: Set<string>;
@@ -49,6 +52,7 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
   const productName = noticeProductName(recall, ownName);
   const models = listedModels(recall);
   const noticeModels = modelKeysOf(models);
+  const tokens = nameTokens(productName);
   return {
     order,
     recall,
@@ -64,7 +68,8 @@ export function prepareRecall(recall: Record<string, unknown>, order: number, al
     models,
     noticeModels,
     productName,
-    tokens: nameTokens(productName),
+    tokens,
+    glossed: glossed(tokens),
     ownBrand: [...parts.strong, ...parts.weak].join(' '),
     aliases: aliases ? noticeAliases(aliases, recall) : [],
   };
@@ -109,7 +114,7 @@ export class RecallIndex {
     );
     once(this.byPart, [...p.weak, ...p.strong, ...p.aliases.map((a) => a.core)]);
     once(this.byBrandWord, [...p.strong.flatMap(distinctiveBrandTokens), ...p.titleWords, ...p.nameWords]);
-    for (const t of p.tokens) this.tokens.add(t);
+    for (const t of p.glossed) this.tokens.add(t);
   }
 
   /** The recalls whose brand can relate to a catalogue brand core at all (a superset: brand-hits.ts decides). */

@@ -65,7 +65,7 @@ export function rowMatches(
   // and only through a name word both have: most recalls of a brand share none with the row.
   if (r.tokens.size > 0)
     for (const hits of coreHits)
-      for (const p of hits.keys()) if (!candidates.has(p) && someShared(r.tokens, p.tokens)) candidates.add(p);
+      for (const p of hits.keys()) if (!candidates.has(p) && someShared(r.tokens, p.glossed)) candidates.add(p);
   if (candidates.size === 0) return [];
   ctx.fillBatch(r);
   const out: { recall: PreparedRecall; match: Match }[] = [];
@@ -132,7 +132,7 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
     .map(([core, hit]) => ({ core, hit, facts: ctx.hits.factsOf(core) }))
     .sort((a, b) => hitOrder(a, b));
   for (const { core, hit } of ordered) {
-    const noticeTokens = wordsBesides(p, core, p.tokens);
+    const noticeTokens = wordsBesides(p, core, p.glossed);
     if (!someShared(noticeTokens, r.tokens)) continue;
     return nameTier({
       row: r,

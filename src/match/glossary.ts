@@ -1,0 +1,49 @@
+// The English words a Spanish notice's name stands for: FSIS publishes its alerts in Spanish too, a grocer's catalogue is in English.
+
+/**
+ * Spanish name words as nameTokens gives them (folded, a trailing s dropped) and the English word a catalogue row
+ * writes for each, in the same form. The meats and forms of FSIS's alerts and the packs their bullets open with:
+ * "Estuche plástico de 7.8-8 lb. (1 gal) que contiene …" is the English alert's "plastic tub containing …".
+ */
+const SPANISH: Readonly<Record<string, string>> = {
+  salchicha: 'sausage',
+  pollo: 'chicken',
+  res: 'beef',
+  carne: 'meat',
+  cerdo: 'pork',
+  pavo: 'turkey',
+  jamon: 'ham',
+  tocino: 'bacon',
+  tocineta: 'bacon',
+  cordero: 'lamb',
+  queso: 'cheese',
+  huevo: 'egg',
+  congelado: 'frozen',
+  congelada: 'frozen',
+  ahumado: 'smoked',
+  ahumada: 'smoked',
+  picante: 'spicy',
+  molida: 'ground',
+  molido: 'ground',
+  estuche: 'tub',
+  bandeja: 'tray',
+  frasco: 'jar',
+  bolsa: 'bag',
+  lata: 'can',
+};
+
+/**
+ * The notice's name words with the English word of each Spanish one beside it. Only ever added to what a row's name
+ * is covered by: a listed product's own words are not glossed, so a row found through a translation is at most
+ * `possible` (name-tier.ts: a full name needs one listed product holding every word of the row's).
+ */
+export function glossed(tokens: ReadonlySet<string>): ReadonlySet<string> {
+  let out: Set<string> | undefined;
+  for (const t of tokens) {
+    const english = SPANISH[t];
+    if (english === undefined || tokens.has(english)) continue;
+    out ??= new Set(tokens);
+    out.add(english);
+  }
+  return out ?? tokens;
+}
