@@ -1,7 +1,7 @@
 // The brand+name tier of one catalogue row and one notice, for both matchers: the sibling guards, the weighed cover, and when a name makes a match.
 import { explainBrand, explainName } from './explain.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
-import { siblingWord, tokenSimilarity } from './match-keys.js';
+import { nameTokens, siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
 import type { NoticeItem, NoticeItems } from './notice-items.js';
 import { compareSizes, packSizes, type SizeAgreement } from './pack-sizes.js';
@@ -52,7 +52,11 @@ export function nameTier(p: NamePair): Found | undefined {
     if (items.length < 2 || !items.some((i) => sameProduct(p, i))) return undefined;
   }
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
-  const covered = p.weights.coverage(p.noticeTokens, r.tokens);
+  const whole = p.weights.coverage(p.noticeTokens, r.tokens);
+  // A grocer's gloss the notice need not write ("Baby Bhindi (Okra)" for the FDA's "Baby Bhindi"): the words outside it.
+  const unglossed = whole.score < T.NAME_COVERAGE ? outsideGloss(r) : undefined;
+  const outside = unglossed && p.weights.coverage(p.noticeTokens, unglossed);
+  const covered = outside && outside.score > whole.score ? outside : whole;
   // "Crave Stevia brand chocolate products": every word the notice names its products by is in the row's name.
   const named = p.productTokens.size > 0 && containsAll(r.tokens, p.productTokens);
   if (!(named || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
@@ -64,7 +68,8 @@ export function nameTier(p: NamePair): Found | undefined {
   if (compareSizes(rowSizes, noticeSizes).kind === 'differs') return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;
-  if (covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
+  // A name covered only without its gloss is at most brand+name.
+  if (covered === whole && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
     for (const item of items) {
       if (!containsAll(item.tokens, r.tokens) || siblingWord(productWords(p, item), r.tokens) !== undefined) continue;
       sizes = compareSizes(rowSizes, item.sizes);
@@ -77,11 +82,20 @@ export function nameTier(p: NamePair): Found | undefined {
     reason: full ? 'brand+full-name' : 'brand+name',
     explain: () => {
       const words = explainName(p.noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
-      const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${p.weights.weight(t).toFixed(1)}`).join(', ')})`;
+      const gloss = covered === whole ? '' : ", the row's words in parentheses left out";
+      const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${p.weights.weight(t).toFixed(1)}`).join(', ')})${gloss}`;
       return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}`;
     },
     words: covered.shared,
   };
+}
+
+/** A row name's words outside its parentheses, when it has a parenthesis and words outside it; else undefined. */
+function outsideGloss(r: IndexedRow): ReadonlySet<string> | undefined {
+  if (!r.nameText.includes('(')) return undefined;
+  const inside = nameTokens(r.nameText.match(/\([^()]*\)/g)?.join(' ') ?? '');
+  const outside = new Set([...r.tokens].filter((t) => !inside.has(t)));
+  return outside.size > 0 && outside.size < r.tokens.size ? outside : undefined;
 }
 
 function explainSize(sizes: SizeAgreement): string {
