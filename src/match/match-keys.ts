@@ -103,9 +103,18 @@ export function nameTokens(name: string, brand = ''): Set<string> {
   return tokens;
 }
 
+/**
+ * "96% FAT FREE" is a claim on the label, not a recipe: with its share written, "free" denies nothing (a row for the
+ * same ham need not repeat it). "Fat Free" alone stays a negator (fat-free milk is not whole milk).
+ */
+const SHARE_FREE = /(\d\s?%\s*\p{L}+)[\s-]+free\b/giu;
+function claimed(name: string): string {
+  return name.includes('%') ? name.replace(SHARE_FREE, '$1') : name;
+}
+
 /** nameTokens' words one by one, as the name has them (once each time it has them): a census needs no Set per row. */
 export function forEachNameWord(name: string, brand: string, visit: (token: string) => void): void {
-  let key = brandKey(poundsWritten(name));
+  let key = brandKey(claimed(poundsWritten(name)));
   // "two liter", "12 onzas", "5 pound": a quantity spelt out (a lone "pound", as in "pound cake", stays a word).
   if (SPELT_UNIT.test(key)) key = key.replace(SPELT_QUANTITY, ' ');
   // Every other quantity has a digit.
