@@ -5,32 +5,34 @@
  * writes for each, in the same form. The meats and forms of FSIS's alerts and the packs their bullets open with:
  * "Estuche plástico de 7.8-8 lb. (1 gal) que contiene …" is the English alert's "plastic tub containing …".
  */
-const SPANISH: Readonly<Record<string, string>> = {
-  salchicha: 'sausage',
-  pollo: 'chicken',
-  res: 'beef',
-  carne: 'meat',
-  cerdo: 'pork',
-  pavo: 'turkey',
-  jamon: 'ham',
-  tocino: 'bacon',
-  tocineta: 'bacon',
-  cordero: 'lamb',
-  queso: 'cheese',
-  huevo: 'egg',
-  congelado: 'frozen',
-  congelada: 'frozen',
-  ahumado: 'smoked',
-  ahumada: 'smoked',
-  picante: 'spicy',
-  molida: 'ground',
-  molido: 'ground',
-  estuche: 'tub',
-  bandeja: 'tray',
-  frasco: 'jar',
-  bolsa: 'bag',
-  lata: 'can',
-};
+const SPANISH: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    salchicha: 'sausage',
+    pollo: 'chicken',
+    res: 'beef',
+    carne: 'meat',
+    cerdo: 'pork',
+    pavo: 'turkey',
+    jamon: 'ham',
+    tocino: 'bacon',
+    tocineta: 'bacon',
+    cordero: 'lamb',
+    queso: 'cheese',
+    huevo: 'egg',
+    congelado: 'frozen',
+    congelada: 'frozen',
+    ahumado: 'smoked',
+    ahumada: 'smoked',
+    picante: 'spicy',
+    molida: 'ground',
+    molido: 'ground',
+    estuche: 'tub',
+    bandeja: 'tray',
+    frasco: 'jar',
+    bolsa: 'bag',
+    lata: 'can',
+  }),
+);
 
 /**
  * The notice's name words with the English word of each Spanish one beside it. Only ever added to what a row's name
@@ -40,7 +42,8 @@ const SPANISH: Readonly<Record<string, string>> = {
 export function glossed(tokens: ReadonlySet<string>): ReadonlySet<string> {
   let out: Set<string> | undefined;
   for (const t of tokens) {
-    const english = SPANISH[t];
+    // A Map: a notice's word is never looked up among an object's own names ("constructor").
+    const english = SPANISH.get(t);
     if (english === undefined || tokens.has(english)) continue;
     out ??= new Set(tokens);
     out.add(english);

@@ -17,6 +17,9 @@ describe('the Spanish words of a notice name', () => {
     const english = nameTokens('Polish Kielbasa Turkey Sausage');
     expect(glossed(english)).toBe(english);
     expect([...glossed(nameTokens('salchicha sausage'))].sort()).toEqual(['salchicha', 'sausage']);
+    // Words that are an object's own names in JavaScript are words like any other.
+    const odd = nameTokens('constructor toString hasOwnProperty proto');
+    expect(glossed(odd)).toBe(odd);
   });
 });
 
