@@ -1,5 +1,6 @@
 // API errors, in process: one clear line, a hint and the documented exit code; the key never appears.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from '../../src/api/retry.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ALL_KEY, LIMITED_KEY, sandboxFor } from '../helpers/sandbox.js';
@@ -46,7 +47,13 @@ describe('API errors', () => {
       r.stderr.match(/^recall-feed: connection refused by 127\.0\.0\.1:9; retry \d, resuming in \d+ s$/gm),
     ).toHaveLength(5);
     expect(r.sleeps).toHaveLength(5);
-    expect(r.sleeps.every((ms) => ms > 0)).toBe(true);
+    // Full jitter: each wait is uniform in [0, 500 ms x 2^(retry - 1)), so one of 0 ms is a right answer (asking
+    // for more made this test fail about once in 250 runs); all five at 0 would not be backing off.
+    r.sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThan(Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** i));
+    });
+    expect(r.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     const once = await runMain(['--base-url', UNREACHABLE, '--retries', '0', 'feed'], {
       env: { RECALL_FEED_API_KEY: ALL_KEY },
     });
