@@ -5,7 +5,7 @@
  * writes for each, in the same form. The meats and forms of FSIS's alerts and the packs their bullets open with:
  * "Estuche plástico de 7.8-8 lb. (1 gal) que contiene …" is the English alert's "plastic tub containing …".
  */
-const SPANISH: ReadonlyMap<string, string> = new Map(
+const SPANISH: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     salchicha: 'sausage',
     pollo: 'chicken',
@@ -31,22 +31,25 @@ const SPANISH: ReadonlyMap<string, string> = new Map(
     frasco: 'jar',
     bolsa: 'bag',
     lata: 'can',
-  }),
+    // FSIS writes "Caja de 32 oz." for a "32-oz. carton", and "cajas" for the cases and boxes of its English alerts.
+    caja: 'carton box case',
+  }).map(([spanish, english]) => [spanish, english.split(' ')]),
 );
 
 /**
- * The notice's name words with the English word of each Spanish one beside it. Only ever added to what a row's name
- * is covered by: a listed product's own words are not glossed, so a row found through a translation is at most
- * `possible` (name-tier.ts: a full name needs one listed product holding every word of the row's).
+ * The notice's (or one listed product's) name words with the English words of each Spanish one beside them. Only
+ * ever added to what a row's name is covered by, never to the words a full name is checked against, so a row found
+ * through a translation is at most `possible` (name-tier.ts).
  */
 export function glossed(tokens: ReadonlySet<string>): ReadonlySet<string> {
   let out: Set<string> | undefined;
   for (const t of tokens) {
     // A Map: a notice's word is never looked up among an object's own names ("constructor").
-    const english = SPANISH.get(t);
-    if (english === undefined || tokens.has(english)) continue;
-    out ??= new Set(tokens);
-    out.add(english);
+    for (const english of SPANISH.get(t) ?? []) {
+      if (tokens.has(english)) continue;
+      out ??= new Set(tokens);
+      out.add(english);
+    }
   }
   return out ?? tokens;
 }

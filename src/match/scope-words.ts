@@ -64,14 +64,17 @@ export const DATE_LABELS: { kind: DateKind; words: string[] }[] = (
         'a consommer de preference avant fin | best before | best before end | best before date | best before dates | ' +
         'bbe | bbd | bb | best by | best by date | best by dates | best if used by | best if used by date | best if used before | ' +
         'mhd | mindesthaltbarkeitsdatum | mindestens haltbar bis | consumir preferentemente antes del | ' +
-        'consumir preferentemente antes de | fecha de consumo preferente | consumo preferente',
+        'consumir preferentemente antes de | fecha de consumo preferente | consumo preferente | ' +
+        // FSIS's Spanish alerts: "Mejor consumir antes del día 05/17/24" for "Best By".
+        'mejor consumir antes del | mejor consumir antes de',
     ],
     [
       'use-by',
       "date limite de consommation | dlc | a consommer jusqu au | a consommer jusqu'au | use by | use by date | use by dates | " +
         'use before | use before date | use before dates | ' +
         'used by | use or freeze by | verbrauchsdatum | zu verbrauchen bis | verbrauchen bis | fecha de caducidad | caducidad | ' +
-        'consumir antes de | consumir antes del',
+        // FSIS's Spanish alerts: "USAR ANTES DEL 10 AGO 2025" for "USE BY AUG 10 2025".
+        'consumir antes de | consumir antes del | usar antes de | usar antes del',
     ],
     [
       'expiry',

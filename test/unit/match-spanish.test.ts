@@ -1,7 +1,10 @@
 // FSIS's Spanish alerts against an English catalogue: the pack and the meat in Spanish, the label's words in English.
 import { describe, expect, it } from 'vitest';
+import type { Catalogue } from '../../src/match/catalogue.js';
 import { glossed } from '../../src/match/glossary.js';
 import { nameTokens } from '../../src/match/match-keys.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
+import { scopeOfText } from '../../src/match/scope.js';
 import { matchesOf } from '../helpers/catalogue-rows.js';
 
 describe('the Spanish words of a notice name', () => {
@@ -17,6 +20,8 @@ describe('the Spanish words of a notice name', () => {
     const english = nameTokens('Polish Kielbasa Turkey Sausage');
     expect(glossed(english)).toBe(english);
     expect([...glossed(nameTokens('salchicha sausage'))].sort()).toEqual(['salchicha', 'sausage']);
+    // A carton, a box or a case: FSIS writes "caja" for each.
+    expect([...glossed(nameTokens('Caja de 32 oz.'))].sort()).toEqual(['box', 'caja', 'carton', 'case']);
     // Words that are an object's own names in JavaScript are words like any other.
     const odd = nameTokens('constructor toString hasOwnProperty proto');
     expect(glossed(odd)).toBe(odd);
@@ -55,5 +60,48 @@ describe('a Spanish alert and the row its English twin names', () => {
     expect(found).toMatchObject([{ line: 1, level: 'possible', reason: 'brand+name' }]);
     // One catalogue row weighs its four words alike: three of them cover it already; the salchicha makes it whole.
     expect(found[0]?.explain).toMatch(/weighed cover 1\.00 \(>= 0\.75: [^)]*\bsausage\b/);
+  });
+});
+
+describe("a Spanish alert's pack dates", () => {
+  const dates = (text: string) =>
+    scopeOfText(text, 'production_dates', 'month-first').flatMap((i) =>
+      i.kind === 'date' ? [[i.dateKind, i.from, i.to, i.sure]] : [],
+    );
+
+  it('reads "Usar antes del" as use by and "Mejor consumir antes del" as best before', () => {
+    expect(dates('Usar antes del 10/08/2025')).toEqual([['use-by', '2025-10-08', '2025-10-08', true]]);
+    expect(dates('Mejor consumir antes del 05/17/24')).toEqual([['best-before', '2024-05-17', '2024-05-17', true]]);
+  });
+
+  // Cargill Kitchen Solutions' Spanish alert (FSIS, 2025), its first two products as published; the feed gives the
+  // product line as its production dates too.
+  const line =
+    ' •\tCaja de 32 oz. (2 lb.) que contiene “egg beaters ORIGINAL LIQUID EGG SUBSTITUTE” (SUSTITUTO DE HUEVO LÍQUIDO ORIGINAL) y fecha de &quot;USAR ANTES DEL&quot; 10 AGO 2025.,  •\tCaja de 32 oz. (2 lb.) que contiene “egg beaters CAGE-FREE ORIGINAL LIQUID EGG SUBSTITUTE” (SUSTITUTO DE HUEVO LÍQUIDO ORIGINAL LIBRE DE JAULA) y fecha de &quot;USAR ANTES DEL&quot; 09 AGO 2025.';
+  const cargill = {
+    production_dates: line,
+    product_brand: 'Cargill Kitchen Solutions, Inc.',
+    geo_jurisdictions: ['US'],
+    product_name: line,
+    product_description:
+      '• Caja de 32 oz. (2 lb.) que contiene “egg beaters ORIGINAL LIQUID EGG SUBSTITUTE” (SUSTITUTO DE HUEVO LÍQUIDO ORIGINAL) y fecha de "USAR ANTES DEL" 10 AGO 2025., • Caja de 32 oz. (2 lb.) que contiene “egg beaters CAGE-FREE ORIGINAL LIQUID EGG SUBSTITUTE” (SUSTITUTO DE HUEVO LÍQUIDO ORIGINAL LIBRE DE JAULA) y fecha de "USAR ANTES DEL" 09 AGO 2025.',
+  };
+
+  it('excludes the carton of another date: the caja is its carton, and the use-by dates prove it out', () => {
+    const catalogue: Catalogue = {
+      file: 'catalogue.csv',
+      headers: ['brand', 'name', 'best_before'],
+      columns: { brand: 'brand', name: 'name', best_before: 'best_before' },
+      rows: [
+        { brand: 'Egg Beaters', name: 'Original 32oz carton', best_before: '08/24/2025' },
+        { brand: 'Egg Beaters', name: 'Original 32oz carton', best_before: '08/10/2025' },
+      ].map((values, i) => ({ line: i + 1, values })),
+      repeated: [],
+    };
+    const found = new CatalogueIndex(catalogue).match(cargill).map((m) => [m.row.line, m.level, m.scope]);
+    expect(found).toEqual([
+      [2, 'possible', 'in-scope'],
+      [1, 'excluded', 'out-of-scope'],
+    ]);
   });
 });
