@@ -1,6 +1,5 @@
 // The brand+name tier of one catalogue row and one notice, for both matchers: the sibling guards, the weighed cover, and when a name makes a match.
 import { explainBrand, explainName } from './explain.js';
-import { glossed } from './glossary.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
 import { nameTokens, siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
@@ -114,8 +113,7 @@ function productWords(p: NamePair, item: NoticeItem): Set<string> {
 /** Whether a listed product may be the row's: no word of it says a sibling, and it covers the row's name. */
 function sameProduct(p: NamePair, item: NoticeItem): boolean {
   if (siblingWord(productWords(p, item), p.row.tokens) !== undefined) return false;
-  // Covered as the whole name is, with a Spanish alert's words in English (glossary.ts).
-  return p.weights.coverage(glossed(item.tokens), p.row.tokens).score >= T.NAME_COVERAGE;
+  return p.weights.coverage(item.covering, p.row.tokens).score >= T.NAME_COVERAGE;
 }
 
 function containsAll(outer: ReadonlySet<string>, inner: ReadonlySet<string>): boolean {

@@ -1,9 +1,12 @@
 // A notice's product name as the products it lists (FSIS writes one per bullet), each with its name words and pack sizes.
+import { glossed } from './glossary.js';
 import { nameTokens } from './match-keys.js';
 import { type PackSize, packSizes } from './pack-sizes.js';
 
 export interface NoticeItem {
   tokens: ReadonlySet<string>;
+  /** Its words with a Spanish alert's in English beside them (glossary.ts): what may cover a row, not a full name. */
+  covering: ReadonlySet<string>;
   sizes: readonly PackSize[];
 }
 
@@ -57,9 +60,14 @@ export function noticeItems(name: string, words: ReadonlySet<string>): NoticeIte
   const labelled = lines.map((text) => ({ text, labels: text.split(LABEL_BREAK) }));
   if (labelled.length <= 1 && (labelled[0]?.labels.length ?? 0) <= 1) {
     const sizes = packSizes(name);
-    return { items: [{ tokens: words, sizes }], sizes };
+    return { items: [{ tokens: words, covering: glossed(words), sizes }], sizes };
   }
   const sized = labelled.map(({ text, labels }) => ({ labels, sizes: packSizes(text) }));
-  const items = sized.flatMap(({ labels, sizes }) => labels.map((label) => ({ tokens: nameTokens(label), sizes })));
+  const items = sized.flatMap(({ labels, sizes }) =>
+    labels.map((label) => {
+      const tokens = nameTokens(label);
+      return { tokens, covering: glossed(tokens), sizes };
+    }),
+  );
   return { items, sizes: sized.flatMap(({ sizes }) => sizes) };
 }
