@@ -22,6 +22,8 @@ export interface IndexedRow {
   nameText: string;
   /** The pack sizes its name states, read the first time a notice weighs the row. */
   sizes?: PackSize[];
+  /** Its name words outside parentheses (a grocer's gloss: "Baby Bhindi (Okra)"), read the first time they are needed; null without. */
+  outside?: ReadonlySet<string> | null;
   batch: CatalogueBatch;
   /** The row's barcode as 14 digits (valid or not): a notice's lines for that product decide its scope. */
   gtins: string[];

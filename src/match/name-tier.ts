@@ -54,9 +54,10 @@ export function nameTier(p: NamePair): Found | undefined {
   const similarity = tokenSimilarity(p.productTokens, r.tokens);
   const whole = p.weights.coverage(p.noticeTokens, r.tokens);
   // A grocer's gloss the notice need not write ("Baby Bhindi (Okra)" for the FDA's "Baby Bhindi"): the words outside it.
-  const unglossed = whole.score < T.NAME_COVERAGE ? outsideGloss(r) : undefined;
-  const outside = unglossed && p.weights.coverage(p.noticeTokens, unglossed);
-  const covered = outside && outside.score > whole.score ? outside : whole;
+  const outside = whole.score < T.NAME_COVERAGE ? wordsOutsideParentheses(r) : null;
+  const alone = outside ? p.weights.coverage(p.noticeTokens, outside) : undefined;
+  const withoutParentheses = alone !== undefined && alone.score > whole.score;
+  const covered = withoutParentheses ? alone : whole;
   // "Crave Stevia brand chocolate products": every word the notice names its products by is in the row's name.
   const named = p.productTokens.size > 0 && containsAll(r.tokens, p.productTokens);
   if (!(named || similarity >= T.NAME_SIMILARITY || covered.score >= T.NAME_COVERAGE)) return undefined;
@@ -68,8 +69,8 @@ export function nameTier(p: NamePair): Found | undefined {
   if (compareSizes(rowSizes, noticeSizes).kind === 'differs') return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;
-  // A name covered only without its gloss is at most brand+name.
-  if (covered === whole && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
+  // A name covered only without its parentheses is at most brand+name.
+  if (!withoutParentheses && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
     for (const item of items) {
       if (!containsAll(item.tokens, r.tokens) || siblingWord(productWords(p, item), r.tokens) !== undefined) continue;
       sizes = compareSizes(rowSizes, item.sizes);
@@ -82,7 +83,7 @@ export function nameTier(p: NamePair): Found | undefined {
     reason: full ? 'brand+full-name' : 'brand+name',
     explain: () => {
       const words = explainName(p.noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
-      const gloss = covered === whole ? '' : ", the row's words in parentheses left out";
+      const gloss = withoutParentheses ? ", the row's words in parentheses left out" : '';
       const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${p.weights.weight(t).toFixed(1)}`).join(', ')})${gloss}`;
       return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}`;
     },
@@ -90,12 +91,22 @@ export function nameTier(p: NamePair): Found | undefined {
   };
 }
 
-/** A row name's words outside its parentheses, when it has a parenthesis and words outside it; else undefined. */
-function outsideGloss(r: IndexedRow): ReadonlySet<string> | undefined {
-  if (!r.nameText.includes('(')) return undefined;
-  const inside = nameTokens(r.nameText.match(/\([^()]*\)/g)?.join(' ') ?? '');
+/**
+ * A row name's words outside its parentheses, read once per row (a row is weighed against every recall of its brand);
+ * null when its name has none in parentheses, or none outside them.
+ */
+function wordsOutsideParentheses(r: IndexedRow): ReadonlySet<string> | null {
+  // null is an answer: `??=` would read a name without parentheses again for every recall.
+  if (r.outside === undefined) r.outside = outsideOf(r);
+  return r.outside;
+}
+
+function outsideOf(r: IndexedRow): ReadonlySet<string> | null {
+  const glosses = r.nameText.match(/\([^()]*\)/g);
+  if (glosses === null) return null;
+  const inside = nameTokens(glosses.join(' '));
   const outside = new Set([...r.tokens].filter((t) => !inside.has(t)));
-  return outside.size > 0 && outside.size < r.tokens.size ? outside : undefined;
+  return outside.size > 0 && outside.size < r.tokens.size ? outside : null;
 }
 
 function explainSize(sizes: SizeAgreement): string {
