@@ -22,8 +22,8 @@ describe('the Spanish words of a notice name', () => {
     expect([...glossed(nameTokens('salchicha sausage'))].sort()).toEqual(['salchicha', 'sausage']);
     // A carton, a box or a case: FSIS writes "caja" for each.
     expect([...glossed(nameTokens('Caja de 32 oz.'))].sort()).toEqual(['box', 'caja', 'carton', 'case']);
-    // Words that are an object's own names in JavaScript are words like any other.
-    const odd = nameTokens('constructor toString hasOwnProperty proto');
+    // A name word that every JavaScript object answers to (name words are lower case: "constructor" is the one).
+    const odd = nameTokens('Lego Technic Constructor Set');
     expect(glossed(odd)).toBe(odd);
   });
 });
