@@ -1,8 +1,8 @@
 // The English words a Spanish notice's name stands for: FSIS publishes its alerts in Spanish too, a grocer's catalogue is in English.
 
 /**
- * Spanish name words as nameTokens gives them (folded, a trailing s dropped) and the English word a catalogue row
- * writes for each, in the same form. The meats and forms of FSIS's alerts and the packs their bullets open with:
+ * Spanish name words as nameTokens gives them (folded, a trailing s dropped) and the English words (space-separated)
+ * a catalogue row writes for each, in the same form. The meats and forms of FSIS's alerts and the packs their bullets open with:
  * "Estuche plástico de 7.8-8 lb. (1 gal) que contiene …" is the English alert's "plastic tub containing …".
  */
 const SPANISH: ReadonlyMap<string, readonly string[]> = new Map(
