@@ -41,13 +41,13 @@ const load = () =>
     .join(' ');
 const secs = (us) => (us / 1e6).toFixed(2);
 
-/** sqlite-utils, in Python: the CPU (user + system, µs) of its children, measured by Python's own getrusage. */
+/** sqlite-utils, in Python: the CPU (user + system, µs) of its children and the largest one's peak RSS (KiB), by Python's own getrusage. */
 const MEASURE_CHILDREN = `
 import resource, subprocess, sys
 for argv in sys.argv[1].split('\\x1f'):
     subprocess.run(argv.split('\\x1e'), check=True, stdout=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(int((r.ru_utime + r.ru_stime) * 1e6))
+print(int((r.ru_utime + r.ru_stime) * 1e6), r.ru_maxrss)
 `;
 
 function sqliteUtils(db, jsonl) {
@@ -57,7 +57,8 @@ function sqliteUtils(db, jsonl) {
   const out = execFileSync('python3', ['-c', MEASURE_CHILDREN, [insert, fts].map((a) => a.join('\x1e')).join('\x1f')], {
     encoding: 'utf8',
   });
-  return { cpuUs: Number(out.trim()), ms: performance.now() - started };
+  const [cpuUs, maxRssKB] = out.trim().split(' ').map(Number);
+  return { cpuUs, maxRssKB, ms: performance.now() - started };
 }
 
 const claims = new Claims('sync-cost');
@@ -101,7 +102,7 @@ try {
     fresh(db);
     const res = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], { env, timeoutMs: 240_000, dir });
     if (res.code !== 0) throw new Error(`sync exited ${res.code}: ${res.stderr.slice(0, 400)}`);
-    ours.push({ cpuUs: res.usage.userUs + res.usage.systemUs, ms: res.ms });
+    ours.push({ cpuUs: res.usage.userUs + res.usage.systemUs, maxRssKB: res.usage.maxRssKB, ms: res.ms });
     if (BASELINE_BIN) {
       fresh(db);
       const before = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], {
@@ -112,7 +113,11 @@ try {
       });
       if (before.code !== 0)
         throw new Error(`the baseline's sync exited ${before.code}: ${before.stderr.slice(0, 400)}`);
-      baseline.push({ cpuUs: before.usage.userUs + before.usage.systemUs, ms: before.ms });
+      baseline.push({
+        cpuUs: before.usage.userUs + before.usage.systemUs,
+        maxRssKB: before.usage.maxRssKB,
+        ms: before.ms,
+      });
     }
     const theirsDb = path.join(dir, 'theirs.db');
     fresh(theirsDb);
@@ -130,10 +135,11 @@ try {
     `${secs(median(runs.map((r) => r.cpuUs)))} s`,
     `${secs(Math.min(...runs.map((r) => r.cpuUs)))} s`,
     `${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s`,
+    `${(median(runs.map((r) => r.maxRssKB)) / 1024).toFixed(0)} MB`,
   ];
   console.log(
     `\n${table(
-      ['', 'CPU (median)', 'CPU (least)', 'wall (median)'],
+      ['', 'CPU (median)', 'CPU (least)', 'wall (median)', 'peak RSS (median)'],
       [
         row('recall-feed sync (over HTTP)', ours),
         ...(BASELINE_BIN ? [row(`baseline sync (${BASELINE_BIN})`, baseline)] : []),

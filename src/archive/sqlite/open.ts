@@ -17,12 +17,14 @@ const BUSY_TIMEOUT_MS = 30_000;
 export const PAGE_SIZE = 16_384;
 
 /**
- * A writer's page cache. SQLite's default, 2 MiB, is 125 pages of 16 KiB: fewer than one page of the feed (500
- * recalls) dirties across the table, its indexes and the full-text index, so it spilled to the WAL mid-transaction
- * and the larger pages saved nothing. With both, a sync of 20,000 recalls takes about a tenth less CPU
- * (bench/sync-cost.mjs).
+ * A writer's page cache, set on every writable open. It must be set again after the page size: a new file's identity
+ * and version are read first, with SQLite's 4 KiB pages, and SQLite keeps the number of pages its default cache
+ * (16,000 KiB in better-sqlite3's build) held at that size, about 3,900, when the pages become 16 KiB. That cache of
+ * some 60 MB cost a sync of 20,000 recalls 46-52 MB more memory and 11-19% more CPU, in page faults. From 2 to 16 MiB
+ * the sync writes the same bytes (a page of the feed dirties less than 2 MiB); 8 MiB took the CPU 16 MiB did, with
+ * 9 MB less memory (bench/README.md, sync-cost.mjs).
  */
-const CACHE_KIB = 16_384;
+const CACHE_KIB = 8_192;
 
 /** An in-memory archive (stats over the live window). */
 export const IN_MEMORY = ':memory:';
