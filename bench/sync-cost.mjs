@@ -127,12 +127,13 @@ try {
       `  round ${round + 1}: sync ${secs(ours.at(-1).cpuUs)} s CPU${was}, sqlite-utils ${secs(theirs.at(-1).cpuUs)} s CPU`,
     );
   }
-  const oursCpu = median(ours.map((r) => r.cpuUs));
-  const theirsCpu = median(theirs.map((r) => r.cpuUs));
+  const cpu = (runs) => median(runs.map((r) => r.cpuUs));
+  const oursCpu = cpu(ours);
+  const theirsCpu = cpu(theirs);
   // The least of the rounds beside the median: on a shared machine the other jobs only ever add to a run's CPU.
   const row = (name, runs) => [
     name,
-    `${secs(median(runs.map((r) => r.cpuUs)))} s`,
+    `${secs(cpu(runs))} s`,
     `${secs(Math.min(...runs.map((r) => r.cpuUs)))} s`,
     `${(median(runs.map((r) => r.ms)) / 1000).toFixed(2)} s`,
     `${(median(runs.map((r) => r.maxRssKB)) / 1024).toFixed(0)} MB`,
@@ -148,7 +149,7 @@ try {
     )}\nload ${load()}`,
   );
   if (BASELINE_BIN) {
-    const was = median(baseline.map((r) => r.cpuUs));
+    const was = cpu(baseline);
     console.log(`baseline/sqlite-utils CPU ${ratio(was, theirsCpu)}; this build/baseline ${ratio(oursCpu, was)}`);
   }
   claims.check(

@@ -142,6 +142,42 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       }
     });
 
+    it('gives a limited search the first rows of the whole one, in every order, with a window, sources and --grep', async () => {
+      const fire = records.filter((r) => indexed(r).has('fire'));
+      const byId = new Map(records.map((r) => [r.id, r]));
+      expect(fire.length).toBeGreaterThan(20);
+      for (const field of ['published_at', 'updated_at'] as const)
+        for (const dir of [-1, 1]) {
+          const order = dir === 1 ? ('asc' as const) : ('desc' as const);
+          expect(await ids({ search: 'fire', limit: 5, sortBy: field, order }), `${field} ${order}`).toEqual(
+            ordered(fire, field, dir).slice(0, 5),
+          );
+        }
+      const created = [...fire].sort((a, b) => b.created_in_db_at.localeCompare(a.created_in_db_at) || b.id - a.id);
+      expect(await ids({ search: 'fire', limit: 4, sortBy: 'created_in_db_at' })).toEqual(
+        created.slice(0, 4).map((r) => r.id),
+      );
+      // The newer half of the hits, from all their sources but one.
+      const since = Math.min(
+        ...ordered(fire)
+          .slice(0, fire.length / 2)
+          .map((id) => ms(byId.get(id)!.published_at)),
+      );
+      const sources = [...new Set(fire.map((r) => r.data_source))].slice(1);
+      const filter = { grep: 'e' };
+      const narrowed = fire.filter(
+        (r) => ms(r.published_at) >= since && sources.includes(r.data_source) && compileFilter(filter)(r),
+      );
+      expect(narrowed.length).toBeGreaterThan(3);
+      expect(await ids({ search: 'fire', limit: 3, sinceUs: since * 1000, sources, filter })).toEqual(
+        ordered(narrowed).slice(0, 3),
+      );
+      // A limit larger than the hits gives them all.
+      expect(await ids({ search: 'fire', limit: fire.length + 10, order: 'asc' })).toEqual(
+        ordered(fire, 'published_at', 1),
+      );
+    });
+
     it('treats punctuation and query syntax as text, and a trailing * as a prefix', async () => {
       expect(await ids({ search: 'XK-200/B' })).toEqual(expectSearch('xk 200 b'));
       expect(await ids({ search: '"brulee' })).toEqual(expectSearch('brulee'));

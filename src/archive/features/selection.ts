@@ -26,6 +26,20 @@ export function selection(d: Dialect, q: ArchiveQuery): Selection {
   return { where: where.length ? where.join(' AND ') : d.true, params, residual: parts.residual };
 }
 
+/** A listing's SQL: the selection in order, with its limit when no residual filter decides which rows count. */
+export function listingSql(d: Dialect, q: ArchiveListing): Fragment & Pick<Selection, 'residual'> {
+  const sel = selection(d, q);
+  const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
+  const dir = q.order ?? 'desc';
+  // With a residual filter the limit counts records that pass it, so it is applied in listRows, not in SQL.
+  const sqlLimit = q.limit !== undefined && !sel.residual;
+  // Limited here or in listRows, the rows are read in order and no more than needed.
+  const scan = q.limit !== undefined && q.search !== undefined ? ` ${d.sortedScan(column)}` : '';
+  const sql = `SELECT r.raw FROM ${d.t('recalls')} r${scan} WHERE ${sel.where}
+    ORDER BY r.${column} ${d.order(dir)}, r.id ${dir === 'asc' ? 'ASC' : 'DESC'}${sqlLimit ? ' LIMIT ?' : ''}`;
+  return { sql, params: sqlLimit ? [...sel.params, q.limit] : sel.params, residual: sel.residual };
+}
+
 /**
  * The matching rows in order (ties broken by id in the same direction), a batch at a time: each record's stored
  * JSON text (JSON.stringify's, as upsert wrote it), with the record parsed when a residual filter had to parse it to
@@ -39,16 +53,8 @@ export async function* listRows(
   q: ArchiveListing,
 ): AsyncGenerator<[text: string, record: Record<string, unknown> | undefined][]> {
   if (q.limit === 0) return;
-  const sel = selection(d, q);
-  const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
-  const dir = q.order ?? 'desc';
-  // With a residual filter the limit counts records that pass it, so it is applied here, not in SQL.
-  const sqlLimit = q.limit !== undefined && !sel.residual;
-  const sql = `SELECT r.raw FROM ${d.t('recalls')} r WHERE ${sel.where}
-    ORDER BY r.${column} ${d.order(dir)}, r.id ${dir === 'asc' ? 'ASC' : 'DESC'}${sqlLimit ? ' LIMIT ?' : ''}`;
-  const params = sqlLimit ? [...sel.params, q.limit] : sel.params;
+  const { sql, params, residual } = listingSql(d, q);
   let left = q.limit ?? Number.POSITIVE_INFINITY;
-  const { residual } = sel;
   for await (const rows of client.batches<{ raw: string }>(sql, params)) {
     const out: [string, Record<string, unknown> | undefined][] = [];
     for (const { raw } of rows) {
