@@ -1,6 +1,7 @@
 // The barcode and model tiers of one pair, for both matchers: which reason, the brand the notice writes, and the words of --explain.
 import { brandCore, brandInitials, brandWrittenIn, noticeBrandText } from './brands.js';
 import { explainBrand } from './explain.js';
+import { isCellSize } from './match-keys.js';
 import type { BrandHit, IndexedRow } from './indexed-row.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
@@ -47,7 +48,8 @@ export class NoticeBrandWords {
 
 /**
  * An equal model: `model+brand` with a related brand (a shared word is a hint, not the same brand) or with the row's
- * brand written in the notice's own words (the firm recalls that brand); `model` otherwise.
+ * brand written in the notice's own words (the firm recalls that brand); `model` otherwise, except for a battery's
+ * size (isCellSize), which ties no other brand's pack: undefined.
  */
 export function modelFound(
   model: { notice: string; key: string; row: string },
@@ -55,7 +57,7 @@ export function modelFound(
   brand: { core: string; hit: BrandHit } | undefined,
   recallBrand: string,
   words: NoticeBrandWords,
-): Found {
+): Found | undefined {
   const said = () => `model: notice "${model.notice}" = catalogue "${model.row}" (key ${model.key})`;
   const brandWords = () => (brand ? explainBrand(recallBrand, r.brandText, brand.core, brand.hit) : '');
   if (brand && !T.HINT_BRANDS.has(brand.hit.how))
@@ -67,6 +69,7 @@ export function modelFound(
       explain: () =>
         `${said()}; brand: catalogue "${r.brandText}" written in the notice's ${written.field} (as "${written.core}")`,
     };
+  if (isCellSize(model.key)) return undefined;
   return {
     reason: 'model',
     explain: () =>

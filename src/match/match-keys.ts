@@ -17,6 +17,15 @@ const OTHER_SPACE = /[\t\n\v\f\r]| {2}/;
 
 const PLAIN = /^[a-z0-9 ]*$/;
 
+/**
+ * A battery's IEC size (CR2032, CR2016, LR44, SR626, AG13, 6LR61, CR123A) as a model key: every maker's cell of that
+ * size has it, so it names a size, not a product, and ties two brands' packs no more than "AA" does.
+ */
+export function isCellSize(key: string): boolean {
+  return CELL_SIZE.test(key);
+}
+const CELL_SIZE = /^\d?(?:cr|br|lr|sr|ag)\d{1,4}[a-z]?$/;
+
 /** Model numbers compare without case, accents, spaces, dashes, dots, slashes or underscores. */
 export function modelKey(raw: string): string {
   return foldKey(raw).replace(/[\s\-./\\_]+/g, '');

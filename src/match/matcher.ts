@@ -153,7 +153,7 @@ export class CatalogueIndex {
     for (const { raw: m, key, base } of listed) {
       for (const c of this.byModel.get(key) ?? []) {
         const found = modelFound({ notice: m, key, row: c.raw }, c.indexed, brandOf(c.indexed), recallBrand, words);
-        offer(c.indexed, found.reason, found.explain);
+        if (found) offer(c.indexed, found.reason, found.explain);
       }
       if (base === undefined) continue;
       for (const c of this.byModel.get(base) ?? []) {

@@ -110,7 +110,7 @@ function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
       const memo = memoOf(p);
       memo.words ??= new NoticeBrandWords(p.recall, p.recallBrand);
       const found = modelFound({ notice: m, key, row: r.modelRaw }, r, brandOf(), p.recallBrand, memo.words);
-      offer(found.reason, found.explain);
+      if (found) offer(found.reason, found.explain);
     }
     if (base !== undefined && base === r.modelKey) {
       const found = revisionFound(m, r.modelRaw, base);
