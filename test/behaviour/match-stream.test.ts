@@ -1,8 +1,10 @@
-// `match` on a catalogue big enough to stream (8 MiB and over) writes the bytes the in-memory index writes for the same rows.
+// `match` on a catalogue big enough to stream (8 MiB and over) writes the bytes the in-memory index writes for the same rows,
+// as a table too.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
+import { STREAM_FROM_BYTES, streams } from '../../src/jobs/match/stream-match.js';
+import { formatNamed } from '../../src/output/format-registry.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -11,7 +13,7 @@ import { CATALOGUE, intoWindow, loadRecalls } from '../fixtures/real-notices/qua
 const dir = tempDir('rf-match-stream-');
 
 describe('match on a catalogue that streams', () => {
-  it('the real-notice catalogue padded past the threshold: the same jsonl and csv bytes, the same counts', async () => {
+  it('the real-notice catalogue padded past the threshold: the same jsonl, csv and table bytes, the same counts', async () => {
     const sandbox = await sandboxFor({ recordCount: 0 });
     sandbox.addRecords(intoWindow(loadRecalls(), Date.now()));
     const small = readFileSync(CATALOGUE, 'utf8');
@@ -25,7 +27,10 @@ describe('match on a catalogue that streams', () => {
     }
     const big = path.join(dir, 'catalogue.csv');
     writeFileSync(big, `${small.trimEnd()}\n${filler.join('\n')}\n`);
-    for (const format of ['jsonl', 'csv']) {
+    // The table (the default on a terminal) streams as well: its rows are sorted for people at the end.
+    expect(await streams(big, formatNamed('table'))).toBe(true);
+    expect(await streams(CATALOGUE, formatNamed('table'))).toBe(false);
+    for (const format of ['jsonl', 'csv', 'table']) {
       const whole = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', format, '--explain']);
       const streamed = await runMainAgainst(sandbox, ['match', '--catalog', big, '-f', format, '--explain']);
       expect(whole.code, whole.stderr).toBe(0);

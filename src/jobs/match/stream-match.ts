@@ -1,4 +1,4 @@
-// `match`'s streaming path (csv, jsonl, json): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
+// `match`'s streaming path (csv, jsonl, json, the table): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
 import { promises as fs } from 'node:fs';
 import { groupDigits } from '../../output/numbers.js';
 import type { OutputFormat } from '../../output/output-format.js';
@@ -11,7 +11,13 @@ import type { RecordOutput } from '../../runtime/files/record-output.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
 import { MatchSpool } from './match-spool.js';
-import { matchColumns, matchRow, matchTableColumns, reportCatalogue } from '../matching/match-rows.js';
+import {
+  byLevelThenSeverity,
+  matchColumns,
+  matchRow,
+  matchTableColumns,
+  reportCatalogue,
+} from '../matching/match-rows.js';
 
 export interface StreamPlan {
   catalog: string;
@@ -50,11 +56,12 @@ export const RECALL_CHUNK = 5_000;
 export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
 
 /**
- * Whether `match` streams this catalogue: a format for programs that writes as it goes (a table is sorted for people,
- * so it needs every row first), and a file big enough for its index to weigh.
+ * Whether `match` streams this catalogue: a file big enough for its index to weigh, written as it goes (csv, jsonl,
+ * json) or as a table, which is sorted for people: its rows, not the catalogue's, are held to the end. Parquet still
+ * indexes the whole catalogue (docs/matching.md, Large catalogues).
  */
 export async function streams(file: string, format: Pick<OutputFormat, 'forPeople' | 'streams'>): Promise<boolean> {
-  if (format.forPeople || !format.streams) return false;
+  if (!format.forPeople && !format.streams) return false;
   try {
     return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
   } catch {
@@ -114,6 +121,8 @@ export async function streamMatchRows(
   };
   const recalls = batches[Symbol.asyncIterator]();
   const aliases = aliasLookup(learned?.aliases);
+  // A table's rows (the matches: few beside the catalogue), written sorted for people at the end.
+  const held: Record<string, unknown>[] | undefined = output.format.forPeople ? [] : undefined;
   await status.start('fetching recalls…');
   await output.write(async (sink) => {
     let renderer: ReturnType<typeof sink.renderer> | undefined;
@@ -146,13 +155,19 @@ export async function streamMatchRows(
             counts[match.level]++;
             await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
           }
-        for await (const rows of spool.rows()) await status.around(() => out.write(rows));
+        for await (const rows of spool.rows())
+          if (held) for (const row of rows) held.push(row);
+          else await status.around(() => out.write(rows));
       } catch (err) {
         throw usageErrorOf(err);
       } finally {
         await spool.close();
       }
     }
+    // As the whole catalogue in memory writes a table: matches first, possibles, excluded, by severity within each
+    // (a stable sort of the rows in the order above).
+    const table = renderer;
+    if (held && table) await status.around(() => table.write(held.sort(byLevelThenSeverity)));
     await renderer?.end();
   });
   status.stop();
