@@ -224,6 +224,49 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     expect(next.stdout).toBe(full.stdout);
     expect(lastLine(next.stderr)).toBe(lastLine(full.stderr));
   });
+  it('--open-cases over a catalogue big enough to stream: the cases the whole catalogue in memory opens, run after run', async () => {
+    const all = generatedRecalls(300, 23);
+    const small = generatedCatalogue(all, 300, 11, 3);
+    // Rows no recall can touch, without a sku: the whole catalogue in memory would say each is known by its line.
+    const filler: string[] = [];
+    for (let i = 0, size = small.length; size < STREAM_FROM_BYTES + 4096; i++) {
+      const row = `,,,,Qwzt vrk ${i},,,`;
+      filler.push(row);
+      size += row.length + 1;
+    }
+    const args = ['-f', 'jsonl', '--open-cases', '--sla', '2wd'];
+    const whole = await incrementalSetup(engine, small, all.slice(0, 200), args);
+    const streamed = await incrementalSetup(engine, `${small}${filler.join('\n')}\n`, all.slice(0, 200), args);
+    const casesOf = async (db: string) => {
+      const r = await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl']);
+      expect(r.code, r.stderr).toBe(0);
+      return (r.stdout.trim().split('\n') as string[])
+        .map((l) => JSON.parse(l) as Rec)
+        .map(({ id: _i, opened_at: _o, updated_at: _u, events: _e, ...c }) => c)
+        .sort((a, b) => `${a.catalog_key} ${a.recall_id}`.localeCompare(`${b.catalog_key} ${b.recall_id}`));
+    };
+    const casesLine = (stderr: string) => stderr.match(/cases: .*/)?.[0];
+    const same = async (extra: string[], opened: RegExp) => {
+      const [a, b] = [await whole.run(extra), await streamed.run(extra)];
+      expect(a.code, a.stderr).toBe(0);
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stdout).toBe(a.stdout);
+      expect(casesLine(b.stderr)).toBe(casesLine(a.stderr));
+      expect(casesLine(b.stderr)).toMatch(opened);
+      // Streamed, not held whole: the keys are worked out for the rows that found a recall, and those all have one.
+      expect(b.stderr).not.toContain('no sku');
+      const [ca, cb] = [await casesOf(whole.archive.db), await casesOf(streamed.archive.db)];
+      expect(ca.length).toBeGreaterThan(10);
+      expect(cb).toEqual(ca);
+    };
+    await same([], /^cases: [1-9]\d* opened · 0 pairs already had one$/);
+    // A day later: new recalls and a new version, checked incrementally; then a full run that opens nothing.
+    await storeRun(whole.archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
+    await storeRun(streamed.archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
+    await same([], /^cases: [1-9]\d* opened · [1-9]\d* pairs already had one$/);
+    await same(['--full'], /^cases: 0 opened · [1-9]\d* pairs already had one$/);
+  });
+
   it("a catalogue touched, its bytes the same: still incremental; a note of its stamp that lies: a full run's answer", async () => {
     const all = generatedRecalls(300, 19);
     const { archive, cache, catalog, run } = await incrementalSetup(

@@ -62,7 +62,7 @@ async function run(file: string, recalls: Record<string, unknown>[], chunk: numb
     counts,
     status,
     AbortSignal.timeout(60_000),
-    chunk,
+    { chunk },
   );
   return { rows, counts };
 }

@@ -2,14 +2,14 @@
 import { micros } from '../../archive/record-columns.js';
 import type { ArchiveQuery, ArchiveStore } from '../../archive/store.js';
 import { compileFilter } from '../../filters/record-filter.js';
-import { CatalogueReadError } from '../../match/catalogue.js';
+import { CatalogueReadError, type CatalogueRow } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { writing } from '../../runtime/archive/archive-file.js';
 import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { usageErrorOf } from '../matching/load-catalogue.js';
-import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
+import { byLevelThenSeverity, catalogueValues, matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { casesLine } from '../matching/open-cases.js';
 import { matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { fileSha256, type MatchState, type RecallRows } from './match-state.js';
@@ -101,19 +101,27 @@ async function matchRecalls(
   );
 }
 
-/** `match --open-cases`: every pair of the listing offered to the opener, in its order, as a full run offers them. */
+/**
+ * `match --open-cases`: every pair of the listing offered to the opener, in its order, as a full run offers them. Each
+ * pair's catalogue row is the indexed catalogue's, or (a catalogue that streams) the one its match row was made from.
+ */
 async function openCases(
   rows: Record<string, unknown>[],
   inputs: MatchInputs,
+  headers: readonly string[],
   archive: ArchiveStore,
   session: Session,
 ) {
-  if (inputs.kind !== 'indexed' || !inputs.opener) return;
-  const { opener, catalogue } = inputs;
-  const byLine = new Map(catalogue.rows.map((row) => [row.line, row]));
+  const { opener } = inputs;
+  if (!opener) return;
+  const byLine = inputs.kind === 'indexed' ? new Map(inputs.catalogue.rows.map((row) => [row.line, row])) : undefined;
+  const rowOf = (row: Record<string, unknown>): CatalogueRow | undefined => {
+    const line = row.catalog_line as number;
+    return byLine ? byLine.get(line) : { line, values: catalogueValues(row, headers) };
+  };
   for (const row of rows) {
-    const catalogueRow = byLine.get(row.catalog_line as number);
-    if (row.level === 'excluded' || !catalogueRow) continue;
+    const catalogueRow = row.level === 'excluded' ? undefined : rowOf(row);
+    if (!catalogueRow) continue;
     const match = { level: row.level, reason: row.reason, row: catalogueRow } as Match;
     opener.add(match, { id: row.recall_id, alert_title: row.alert_title, published_at: row.published_at });
   }
@@ -168,7 +176,7 @@ export async function replayMatch(
       await status.around(() => renderer.write(listed.slice(i, i + WRITE_BATCH)));
     await renderer.end();
   });
-  await openCases(rows, inputs, archive, session);
+  await openCases(rows, inputs, state.catalogue.headers, archive, session);
   for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
   status.note(
     `match --archive: checked ${fresh.length} recalls new or changed since ${new Date(state.horizonMs).toISOString()}; ${carried} results carried over`,

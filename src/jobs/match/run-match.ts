@@ -9,11 +9,11 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { noCounts, type RecallBatches, streamMatchRows, streams } from './stream-match.js';
+import { noCounts, type RecallBatches, streamMatchRows, streams, streamsAtAll } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { inBatches, writing } from '../../runtime/archive/archive-file.js';
-import { caseOpener, casesLine } from '../matching/open-cases.js';
+import { caseOpener, casesLine, keyColumn, streamedCaseOpener } from '../matching/open-cases.js';
 import { caseSla } from '../matching/sla.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
@@ -112,6 +112,14 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
     await asUsageError(() => catalogueHead(plan.catalog, plan.map));
     return { kind: 'head' };
   }
+  // --archive --open-cases over a catalogue large enough to stream: its header and key column checked now, the same
+  // errors in the same order as below; its rows are read as the run streams them.
+  if (plan.openCases && !plan.watch && plan.recalls.kind === 'archive' && (await streamsAtAll(plan.catalog))) {
+    const head = await asUsageError(() => catalogueHead(plan.catalog, plan.map));
+    keyColumn(head, plan.openCases.key);
+    const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
+    return { kind: 'head', opener: streamedCaseOpener(head, plan.openCases.key, status, { ...plan.openCases, sla }) };
+  }
   const { catalogue, index } = await indexCatalogue(plan, status);
   if (plan.watch || plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
   const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
@@ -141,20 +149,26 @@ async function fullMatch(
   if (inputs.kind === 'indexed') return runIndexed(plan, session, inputs, chosen);
   // The format was chosen before the archive was opened or a request sent (matchUses): a bad -f or -o costs nothing.
   const output = chosen ?? (await session.output());
-  if (!(await streams(plan.catalog, output.format)))
-    return runIndexed(plan, session, { kind: 'indexed', ...(await indexCatalogue(plan, session.status)) }, output);
+  const { opener } = inputs;
+  if (!(await streams(plan.catalog, output.format))) {
+    const indexed = await indexCatalogue(plan, session.status);
+    return runIndexed(plan, session, { kind: 'indexed', ...indexed, opener }, output);
+  }
   const { ctx, status } = session;
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
   const source = plan.recalls;
   const counts = noCounts();
   const warnings: string[] = [];
   let read: StreamedCatalogue;
+  const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
   const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean) =>
-    streamMatchRows(plan, batches, keep, learned, output, counts, status, ctx.signal);
+    streamMatchRows(plan, batches, keep, learned, output, counts, status, ctx.signal, { onMatch });
   if (source.kind === 'archive') {
     const archive = declaredStore(session);
     const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
     read = await stream(archiveBatches(archive.records(query), ctx.signal), () => true);
+    // After the listing ends, as runIndexed does: the archive is one connection, and its rows were being streamed.
+    if (opener) status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
     warnings.push(...(await archiveFilterWarnings(archive, query)));
   } else {
     const api = await session.api({ needsKey: true });

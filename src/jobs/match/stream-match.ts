@@ -5,6 +5,7 @@ import type { OutputFormat } from '../../output/output-format.js';
 import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
 import { type AliasLookup, aliasLookup } from '../../match/brand-aliases.js';
+import type { Match } from '../../match/matcher.js';
 import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, type StreamedCatalogue, streamMatches } from '../../match/stream-matches.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
@@ -62,6 +63,11 @@ export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
  */
 export async function streams(file: string, format: Pick<OutputFormat, 'forPeople' | 'streams'>): Promise<boolean> {
   if (!format.forPeople && !format.streams) return false;
+  return streamsAtAll(file);
+}
+
+/** Whether the file is large enough to stream in a format that does (before the format is known). */
+export async function streamsAtAll(file: string): Promise<boolean> {
   try {
     return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
   } catch {
@@ -97,6 +103,13 @@ async function nextRecalls(
   return { index, done: false };
 }
 
+export interface StreamOptions {
+  /** Recalls held at once (RECALL_CHUNK). */
+  chunk?: number;
+  /** Each match and possible row found, with its recall, as it is found (match --open-cases). */
+  onMatch?: ((match: Match, recall: Record<string, unknown>) => void) | undefined;
+}
+
 /**
  * For each chunk of recalls: the catalogue's census (first pass; its warnings said after the first), then the match
  * rows (second pass), written in match's documented order: per recall, matches, possibles, excluded, each by reason
@@ -111,7 +124,7 @@ export async function streamMatchRows(
   counts: MatchCounts,
   status: StatusReporter,
   signal: AbortSignal,
-  chunk = RECALL_CHUNK,
+  { chunk = RECALL_CHUNK, onMatch }: StreamOptions = {},
 ): Promise<StreamedCatalogue> {
   let catalogue: StreamedCatalogue | undefined;
   const onRows = (pass: 'reading' | 'matching', rows: number) => {
@@ -154,6 +167,8 @@ export async function streamMatchRows(
           for (const { recall, match } of batch) {
             counts[match.level]++;
             await spool.add(recall.order, match, matchRow(match, recall.recall, plan.explain));
+            // An excluded row is listed (the proof nothing was over-pulled) but never opens a case.
+            if (match.level !== 'excluded') onMatch?.(match, recall.recall);
           }
         for await (const rows of spool.rows())
           if (held) for (const row of rows) held.push(row);

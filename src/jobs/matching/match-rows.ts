@@ -79,6 +79,19 @@ export function matchRow(match: Match, recall: Record<string, unknown>, explain 
   return row;
 }
 
+/**
+ * The catalogue row a match row was made from, by the catalogue's headers: what matchRow copied, each value under its
+ * header again (a header that names one of our columns is read from `catalog.<name>`).
+ */
+export function catalogueValues(row: Record<string, unknown>, headers: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = Object.create(null);
+  for (const header of headers) {
+    const value = row[catalogueKey(header)];
+    if (typeof value === 'string') values[header] = value;
+  }
+  return values;
+}
+
 /** Rejected codes listed one per line up to here; the rest are counted. */
 const MAX_REJECTED_LINES = 20;
 

@@ -14,7 +14,7 @@ const KEY_COLUMNS = ['sku', 'id', 'ref', 'our_ref', 'article'] as const;
 const MATCH_ACTOR = 'recall-feed match';
 
 /** The column named by --key (exactly, else ignoring case), or the first key column found; undefined for none. */
-export function keyColumn(catalogue: Catalogue, flag: string | undefined): string | undefined {
+export function keyColumn(catalogue: Pick<Catalogue, 'headers'>, flag: string | undefined): string | undefined {
   const find = (name: string) =>
     catalogue.headers.find((h) => h === name) ?? catalogue.headers.find((h) => h.toLowerCase() === name.toLowerCase());
   if (flag !== undefined) {
@@ -39,14 +39,18 @@ export function rowKey(row: CatalogueRow, column: string | undefined): string {
   return value === '' ? `line:${row.line}` : `${column}:${value}`;
 }
 
-/**
- * Each row's `rowKey`. Warns once about line numbers and about keys shared by several rows (one case for them all).
- */
-export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
+function warnNoKeyColumn(column: string | undefined, status: StatusReporter): void {
   if (column === undefined)
     status.warn(
       `no key column (${KEY_COLUMNS.join(', ')}) in the catalogue: rows are known by their line number, so a reordered catalogue opens new cases; name one with --key`,
     );
+}
+
+/**
+ * Each row's `rowKey`. Warns once about line numbers and about keys shared by several rows (one case for them all).
+ */
+export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
+  warnNoKeyColumn(column, status);
   const keys = new Map<number, string>();
   const seen = new Set<string>();
   let empty = 0;
@@ -74,6 +78,42 @@ export interface OpenerOptions {
   sla?: Sla | undefined;
   /** The catalogue's product-name column, kept with each case. */
   nameColumn?: string | undefined;
+  /** Where a streamed catalogue's key warnings go. */
+  status?: Pick<StatusReporter, 'warn'> | undefined;
+}
+
+/**
+ * The keys of a catalogue that streams (never held whole), worked out row by row as pairs are offered. rowKeys' two
+ * warnings then count only the rows that found a recall, said once the run has offered them all (warnings()).
+ */
+export class OfferedKeys {
+  private readonly lineOf = new Map<string, number>();
+  private readonly empty = new Set<number>();
+  private readonly shared = new Set<number>();
+
+  constructor(private readonly column: string | undefined) {}
+
+  readonly keyOf = (row: CatalogueRow): string => {
+    const key = rowKey(row, this.column);
+    if (this.column !== undefined && key === `line:${row.line}`) this.empty.add(row.line);
+    const first = this.lineOf.get(key);
+    if (first === undefined) this.lineOf.set(key, row.line);
+    else if (first !== row.line) this.shared.add(row.line);
+    return key;
+  };
+
+  warnings(): string[] {
+    const among = 'among the rows that found a recall';
+    const out: string[] = [];
+    const { empty, shared, column } = this;
+    if (empty.size > 0)
+      out.push(`${counted(empty.size, 'row has', 'rows have')} no ${column}: known by line number instead, ${among}`);
+    if (shared.size > 0)
+      out.push(
+        `${counted(shared.size, 'row shares', 'rows share')} a ${column} with another row: they share its cases, ${among}`,
+      );
+    return out;
+  }
 }
 
 /** Gathers the match pairs of a run, then opens the new ones in one transaction. */
@@ -82,6 +122,8 @@ export class CaseOpener {
   constructor(
     private readonly keyOf: (row: CatalogueRow) => string,
     private readonly opts: OpenerOptions = {},
+    /** A streamed catalogue's keys: their warnings are said before the cases' line. */
+    private readonly offered?: OfferedKeys,
   ) {}
 
   add(match: Match, recall: Record<string, unknown>): void {
@@ -111,6 +153,7 @@ export class CaseOpener {
    * cases are opened at are recorded with the first flush, so the report knows which pairs were left by choice.
    */
   async flush(archive: ArchiveStore, atMs: number): Promise<{ opened: number; existing: number }> {
+    for (const warning of this.offered?.warnings() ?? []) this.opts.status?.warn(warning);
     const candidates = [...this.pairs.values()];
     this.pairs.clear();
     if (candidates.length === 0 && this.levelsRecorded) return { opened: 0, existing: 0 };
@@ -137,4 +180,20 @@ export function caseOpener(
     ...opts,
     nameColumn: catalogue.columns.name,
   });
+}
+
+/**
+ * The opener of `match --archive --open-cases` over a catalogue that streams: its key column checked from the header
+ * (a missing --key column is a usage error), each row's key worked out as its pairs are offered (OfferedKeys).
+ */
+export function streamedCaseOpener(
+  head: Pick<Catalogue, 'headers' | 'columns'>,
+  key: string | undefined,
+  status: StatusReporter,
+  opts: OpenerOptions = {},
+): CaseOpener {
+  const column = keyColumn(head, key);
+  warnNoKeyColumn(column, status);
+  const offered = new OfferedKeys(column);
+  return new CaseOpener(offered.keyOf, { ...opts, nameColumn: head.columns.name, status }, offered);
 }
