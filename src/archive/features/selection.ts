@@ -3,7 +3,8 @@ import { filterParts, SORT_COLUMN, type Selection } from '../query-parts.js';
 import type { Dialect, Fragment, SqlClient } from '../sql/client.js';
 import type { ArchiveListing, ArchiveQuery } from '../store.js';
 
-export function selection(d: Dialect, q: ArchiveQuery): Selection {
+/** `inOrder`: a listing with a limit, whose search hits are wanted in its order (Dialect.search). */
+export function selection(d: Dialect, q: ArchiveQuery, inOrder = false): Selection {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (f: Fragment) => {
@@ -16,7 +17,7 @@ export function selection(d: Dialect, q: ArchiveQuery): Selection {
   if (q.sources) add(q.sources.length ? d.anyOf('r.data_source', q.sources, 'text') : { sql: d.false, params: [] });
   if (q.search !== undefined) {
     // No word at all (only spaces or `*`) matches nothing rather than everything.
-    add(d.search(q.search) ?? { sql: d.false, params: [] });
+    add(d.search(q.search, inOrder) ?? { sql: d.false, params: [] });
   }
   const parts = filterParts(q.filter);
   for (const c of parts.sql) {
@@ -28,14 +29,13 @@ export function selection(d: Dialect, q: ArchiveQuery): Selection {
 
 /** A listing's SQL: the selection in order, with its limit when no residual filter decides which rows count. */
 export function listingSql(d: Dialect, q: ArchiveListing): Fragment & Pick<Selection, 'residual'> {
-  const sel = selection(d, q);
+  // Limited here or in listRows, the rows are read in order and no more than needed.
+  const sel = selection(d, q, q.limit !== undefined);
   const column = SORT_COLUMN[q.sortBy ?? 'published_at'];
   const dir = q.order ?? 'desc';
   // With a residual filter the limit counts records that pass it, so it is applied in listRows, not in SQL.
   const sqlLimit = q.limit !== undefined && !sel.residual;
-  // Limited here or in listRows, the rows are read in order and no more than needed.
-  const scan = q.limit !== undefined && q.search !== undefined ? ` ${d.sortedScan(column)}` : '';
-  const sql = `SELECT r.raw FROM ${d.t('recalls')} r${scan} WHERE ${sel.where}
+  const sql = `SELECT r.raw FROM ${d.t('recalls')} r WHERE ${sel.where}
     ORDER BY r.${column} ${d.order(dir)}, r.id ${dir === 'asc' ? 'ASC' : 'DESC'}${sqlLimit ? ' LIMIT ?' : ''}`;
   return { sql, params: sqlLimit ? [...sel.params, q.limit] : sel.params, residual: sel.residual };
 }

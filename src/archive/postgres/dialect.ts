@@ -19,8 +19,6 @@ export function postgresDialect(schema: string): Dialect {
       const tsquery = tsqueryText(text);
       return tsquery === undefined ? undefined : { sql: 'r.search @@ ?::tsquery', params: [tsquery] };
     },
-    // Its planner weighs the hits against the sort's index by their statistics.
-    sortedScan: () => '',
     // Explicit, as SQLite orders: PostgreSQL's default puts nulls last ascending (the indexes are built so).
     order: (dir) => (dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST'),
     claimLock: 'FOR UPDATE SKIP LOCKED',

@@ -45,14 +45,13 @@ export interface Dialect {
   listHasAny(column: string, values: readonly string[]): Fragment;
   /** `column` holds `value` as a substring. */
   contains(column: string, value: string): Fragment;
-  /** `--search` as a condition on `recalls r`; undefined when it has no word (which matches nothing). */
-  search(text: string): Fragment | undefined;
   /**
-   * How a limited search scans `recalls r` (after the table in FROM): on SQLite, through the sort column's index, so
-   * that the hits are met in order and the scan stops at the limit; its planner otherwise reads every hit's row to
-   * sort them (a 20-row search of a common word at a million recalls read some 20,000). Nothing on PostgreSQL.
+   * `--search` as a condition on `recalls r`; undefined when it has no word (which matches nothing). `inOrder`: the
+   * hits are wanted in the listing's order up to a limit. SQLite's planner would otherwise look every hit up by its id
+   * and sort them all (some 20,000 rows for 20 at a million recalls); written so it cannot, it walks the sort
+   * column's index and stops at the limit. PostgreSQL's planner weighs the two by its statistics.
    */
-  sortedScan(column: string): string;
+  search(text: string, inOrder?: boolean): Fragment | undefined;
   /** ORDER BY direction for a nullable column, nulls first ascending and last descending on both engines. */
   order(dir: 'asc' | 'desc'): string;
   /** Ends a claim's SELECT: rows another claim holds are locked and skipped (nothing on SQLite: one writer). */

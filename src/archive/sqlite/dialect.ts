@@ -13,13 +13,6 @@ export function searchExpression(text: string): string | undefined {
   return terms.length ? terms.join(' ') : undefined;
 }
 
-/** The index on each sort column (schema.ts, V1), with id: a scan of it meets the rows in the listing's order. */
-const SORT_INDEX: Readonly<Record<string, string>> = {
-  published_us: 'recalls_published',
-  updated_us: 'recalls_updated',
-  created_us: 'recalls_created',
-};
-
 export const sqliteDialect: Dialect = {
   engine: 'sqlite',
   t: (table) => table,
@@ -31,12 +24,13 @@ export const sqliteDialect: Dialect = {
     params: [...values],
   }),
   contains: (column, value) => ({ sql: `instr(${column}, ?) > 0`, params: [value] }),
-  search(text): Fragment | undefined {
+  search(text, inOrder): Fragment | undefined {
     const expression = searchExpression(text);
     if (expression === undefined) return undefined;
-    return { sql: 'r.id IN (SELECT rowid FROM recalls_fts WHERE recalls_fts MATCH ?)', params: [expression] };
+    // `+r.id` is no longer the column itself, so no index can serve the IN: the ORDER BY's index does, in order.
+    const id = inOrder ? '+r.id' : 'r.id';
+    return { sql: `${id} IN (SELECT rowid FROM recalls_fts WHERE recalls_fts MATCH ?)`, params: [expression] };
   },
-  sortedScan: (column) => (SORT_INDEX[column] ? `INDEXED BY ${SORT_INDEX[column]}` : ''),
   // SQLite sorts NULL as the smallest value: first ascending, last descending, as wanted.
   order: (dir) => (dir === 'asc' ? 'ASC' : 'DESC'),
   claimLock: '',
