@@ -102,9 +102,9 @@ async function matchAll(
 
 /**
  * What a match reads before its run's output, client or archive open: the catalogue's header at least (a bad file
- * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue (a --key it lacks is refused
- * first), and from the archive with --open-cases the cases' deadline too (a bad case-sla is refused before the
- * archive is looked for).
+ * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue, unless --archive --open-cases
+ * over one large enough to stream (a --key it lacks is refused first, either way), and from the archive with
+ * --open-cases the cases' deadline too (a bad case-sla is refused before the archive is looked for).
  */
 export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
   const { status } = session;
@@ -194,7 +194,7 @@ function liveBatches(
   })();
 }
 
-/** `match` with the whole catalogue in memory: --watch, --open-cases, and a table (sorted for people). */
+/** `match` with the whole catalogue in memory: a small one, --watch, Parquet, and --open-cases over a small one. */
 async function runIndexed(
   plan: MatchPlan,
   session: Session,
