@@ -9,7 +9,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { noCounts, type RecallBatches, streamMatchRows, streams, streamsAtAll } from './stream-match.js';
+import { noCounts, type RecallBatches, streamMatchRows, streams, largeEnoughToStream } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { inBatches, writing } from '../../runtime/archive/archive-file.js';
@@ -114,7 +114,7 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
   }
   // --archive --open-cases over a catalogue large enough to stream: its header and key column checked now, the same
   // errors in the same order as below; its rows are read as the run streams them.
-  if (plan.openCases && !plan.watch && plan.recalls.kind === 'archive' && (await streamsAtAll(plan.catalog))) {
+  if (plan.openCases && !plan.watch && plan.recalls.kind === 'archive' && (await largeEnoughToStream(plan.catalog))) {
     const head = await asUsageError(() => catalogueHead(plan.catalog, plan.map));
     keyColumn(head, plan.openCases.key);
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);

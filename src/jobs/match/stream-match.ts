@@ -63,11 +63,11 @@ export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
  */
 export async function streams(file: string, format: Pick<OutputFormat, 'forPeople' | 'streams'>): Promise<boolean> {
   if (!format.forPeople && !format.streams) return false;
-  return streamsAtAll(file);
+  return largeEnoughToStream(file);
 }
 
 /** Whether the file is large enough to stream in a format that does (before the format is known). */
-export async function streamsAtAll(file: string): Promise<boolean> {
+export async function largeEnoughToStream(file: string): Promise<boolean> {
   try {
     return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
   } catch {
