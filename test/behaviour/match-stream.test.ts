@@ -1,10 +1,9 @@
 // `match` on a catalogue big enough to stream (8 MiB and over) writes the bytes the in-memory index writes for the same rows,
-// as a table too.
+// in every format.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FROM_BYTES, streams } from '../../src/jobs/match/stream-match.js';
-import { formatNamed } from '../../src/output/format-registry.js';
+import { largeEnoughToStream, STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -13,7 +12,7 @@ import { CATALOGUE, intoWindow, loadRecalls } from '../fixtures/real-notices/qua
 const dir = tempDir('rf-match-stream-');
 
 describe('match on a catalogue that streams', () => {
-  it('the real-notice catalogue padded past the threshold: the same jsonl, csv and table bytes, the same counts', async () => {
+  it('the real-notice catalogue padded past the threshold: the same jsonl, csv, table and Parquet bytes, the same counts', async () => {
     const sandbox = await sandboxFor({ recordCount: 0 });
     sandbox.addRecords(intoWindow(loadRecalls(), Date.now()));
     const small = readFileSync(CATALOGUE, 'utf8');
@@ -27,9 +26,8 @@ describe('match on a catalogue that streams', () => {
     }
     const big = path.join(dir, 'catalogue.csv');
     writeFileSync(big, `${small.trimEnd()}\n${filler.join('\n')}\n`);
-    // The table (the default on a terminal) streams as well: its rows are sorted for people at the end.
-    expect(await streams(big, formatNamed('table'))).toBe(true);
-    expect(await streams(CATALOGUE, formatNamed('table'))).toBe(false);
+    expect(await largeEnoughToStream(big)).toBe(true);
+    expect(await largeEnoughToStream(CATALOGUE)).toBe(false);
     for (const format of ['jsonl', 'csv', 'table']) {
       const whole = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', format, '--explain']);
       const streamed = await runMainAgainst(sandbox, ['match', '--catalog', big, '-f', format, '--explain']);
@@ -48,5 +46,14 @@ describe('match on a catalogue that streams', () => {
         `catalogue: ${(small.trimEnd().split('\n').length - 1 + filler.length).toLocaleString('en')} rows`,
       );
     }
+    // Parquet too, file against file (its bytes hold no time): the table (the default on a terminal) above.
+    const wholeFile = path.join(dir, 'whole.parquet');
+    const streamedFile = path.join(dir, 'streamed.parquet');
+    const whole = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', 'parquet', '-o', wholeFile]);
+    const streamed = await runMainAgainst(sandbox, ['match', '--catalog', big, '-f', 'parquet', '-o', streamedFile]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(streamed.code, streamed.stderr).toBe(0);
+    expect(readFileSync(wholeFile).length).toBeGreaterThan(1000);
+    expect(readFileSync(streamedFile).equals(readFileSync(wholeFile))).toBe(true);
   });
 });

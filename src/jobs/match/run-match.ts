@@ -9,7 +9,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { noCounts, type RecallBatches, streamMatchRows, streams, largeEnoughToStream } from './stream-match.js';
+import { noCounts, type RecallBatches, streamMatchRows, largeEnoughToStream } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { inBatches, writing } from '../../runtime/archive/archive-file.js';
@@ -150,7 +150,7 @@ async function fullMatch(
   // The format was chosen before the archive was opened or a request sent (matchUses): a bad -f or -o costs nothing.
   const output = chosen ?? (await session.output());
   const { opener } = inputs;
-  if (!(await streams(plan.catalog, output.format))) {
+  if (!(await largeEnoughToStream(plan.catalog))) {
     const indexed = await indexCatalogue(plan, session.status);
     return runIndexed(plan, session, { kind: 'indexed', ...indexed, opener }, output);
   }
@@ -194,7 +194,7 @@ function liveBatches(
   })();
 }
 
-/** `match` with the whole catalogue in memory: a small one, --watch, Parquet, and --open-cases over a small one. */
+/** `match` with the whole catalogue in memory: a small one (under STREAM_FROM_BYTES), and --watch. */
 async function runIndexed(
   plan: MatchPlan,
   session: Session,

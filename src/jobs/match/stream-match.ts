@@ -1,7 +1,6 @@
-// `match`'s streaming path (csv, jsonl, json, the table): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
+// `match`'s streaming path (every format): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
 import { promises as fs } from 'node:fs';
 import { groupDigits } from '../../output/numbers.js';
-import type { OutputFormat } from '../../output/output-format.js';
 import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
 import { type AliasLookup, aliasLookup } from '../../match/brand-aliases.js';
@@ -57,16 +56,9 @@ export const RECALL_CHUNK = 5_000;
 export const STREAM_FROM_BYTES = 8 * 1024 * 1024;
 
 /**
- * Whether `match` streams this catalogue: a file big enough for its index to weigh, written as it goes (csv, jsonl,
- * json) or as a table, which is sorted for people: its rows, not the catalogue's, are held to the end. Parquet still
- * indexes the whole catalogue (docs/matching.md, Large catalogues).
+ * Whether `match` streams this catalogue: a file big enough for its index to weigh, in any format (a table is sorted
+ * for people: its rows, not the catalogue's, are held to the end).
  */
-export async function streams(file: string, format: Pick<OutputFormat, 'forPeople' | 'streams'>): Promise<boolean> {
-  if (!format.forPeople && !format.streams) return false;
-  return largeEnoughToStream(file);
-}
-
-/** Whether the file is large enough to stream in a format that does (before the format is known). */
 export async function largeEnoughToStream(file: string): Promise<boolean> {
   try {
     return (await fs.stat(file)).size >= STREAM_FROM_BYTES;
