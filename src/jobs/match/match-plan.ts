@@ -42,8 +42,8 @@ export interface CasesPlan {
 }
 
 /**
- * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch and --open-cases
- * (a watch checks every poll against it), with the opener of its cases from the archive; `head`: only the header
+ * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch (it checks every
+ * poll against it) and for --open-cases over a small catalogue, with the opener of its cases from the archive; `head`: only the header
  * checked, the rows read once the output is known (streamed, or indexed when small), with the opener of
  * `--archive --open-cases` when the catalogue is large enough to stream (its rows' keys worked out as they are found).
  */

@@ -116,9 +116,9 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
   // errors in the same order as below; its rows are read as the run streams them.
   if (plan.openCases && !plan.watch && plan.recalls.kind === 'archive' && (await largeEnoughToStream(plan.catalog))) {
     const head = await asUsageError(() => catalogueHead(plan.catalog, plan.map));
-    keyColumn(head, plan.openCases.key);
+    const column = keyColumn(head, plan.openCases.key);
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
-    return { kind: 'head', opener: streamedCaseOpener(head, plan.openCases.key, status, { ...plan.openCases, sla }) };
+    return { kind: 'head', opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
   const { catalogue, index } = await indexCatalogue(plan, status);
   if (plan.watch || plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };

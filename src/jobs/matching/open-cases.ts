@@ -47,46 +47,10 @@ function warnNoKeyColumn(column: string | undefined, status: StatusReporter): vo
 }
 
 /**
- * Each row's `rowKey`. Warns once about line numbers and about keys shared by several rows (one case for them all).
+ * Each row's `rowKey`, counting the rows known by their line (an empty key) and the rows sharing a key with an earlier
+ * one (one case for them all). A row seen again (for another recall) counts once.
  */
-export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
-  warnNoKeyColumn(column, status);
-  const keys = new Map<number, string>();
-  const seen = new Set<string>();
-  let empty = 0;
-  let shared = 0;
-  for (const row of catalogue.rows) {
-    const key = rowKey(row, column);
-    if (column !== undefined && key === `line:${row.line}`) empty++;
-    if (seen.has(key)) shared++;
-    seen.add(key);
-    keys.set(row.line, key);
-  }
-  if (empty > 0) status.warn(`${counted(empty, 'row has', 'rows have')} no ${column}: known by line number instead`);
-  if (shared > 0)
-    status.warn(`${counted(shared, 'row shares', 'rows share')} a ${column} with an earlier row: they share its cases`);
-  return (row: CatalogueRow) => keys.get(row.line) ?? `line:${row.line}`;
-}
-
-/** The levels that open a case when --level is not given. */
-const CASE_LEVELS = ['match', 'possible'] as const;
-
-export interface OpenerOptions {
-  /** Only these levels open a case (match --open-cases --level). */
-  levels?: readonly string[] | undefined;
-  /** Each case's deadline, from its recall's published_at. */
-  sla?: Sla | undefined;
-  /** The catalogue's product-name column, kept with each case. */
-  nameColumn?: string | undefined;
-  /** Where a streamed catalogue's key warnings go. */
-  status?: Pick<StatusReporter, 'warn'> | undefined;
-}
-
-/**
- * The keys of a catalogue that streams (never held whole), worked out row by row as pairs are offered. rowKeys' two
- * warnings then count only the rows that found a recall, said once the run has offered them all (warnings()).
- */
-export class OfferedKeys {
+export class RowKeys {
   private readonly lineOf = new Map<string, number>();
   private readonly empty = new Set<number>();
   private readonly shared = new Set<number>();
@@ -102,18 +66,39 @@ export class OfferedKeys {
     return key;
   };
 
-  warnings(): string[] {
-    const among = 'among the rows that found a recall';
-    const out: string[] = [];
+  /** What the counts say; `among` names the rows counted when they were not all the catalogue's. */
+  warnings(among = ''): string[] {
     const { empty, shared, column } = this;
+    const out: string[] = [];
     if (empty.size > 0)
-      out.push(`${counted(empty.size, 'row has', 'rows have')} no ${column}: known by line number instead, ${among}`);
+      out.push(`${counted(empty.size, 'row has', 'rows have')} no ${column}: known by line number instead${among}`);
     if (shared.size > 0)
       out.push(
-        `${counted(shared.size, 'row shares', 'rows share')} a ${column} with another row: they share its cases, ${among}`,
+        `${counted(shared.size, 'row shares', 'rows share')} a ${column} with an earlier row: they share its cases${among}`,
       );
     return out;
   }
+}
+
+/** Each row's `rowKey` in a catalogue held whole. Warns once about line numbers and about shared keys. */
+export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
+  warnNoKeyColumn(column, status);
+  const keys = new RowKeys(column);
+  for (const row of catalogue.rows) keys.keyOf(row);
+  for (const warning of keys.warnings()) status.warn(warning);
+  return keys.keyOf;
+}
+
+/** The levels that open a case when --level is not given. */
+const CASE_LEVELS = ['match', 'possible'] as const;
+
+export interface OpenerOptions {
+  /** Only these levels open a case (match --open-cases --level). */
+  levels?: readonly string[] | undefined;
+  /** Each case's deadline, from its recall's published_at. */
+  sla?: Sla | undefined;
+  /** The catalogue's product-name column, kept with each case. */
+  nameColumn?: string | undefined;
 }
 
 /** Gathers the match pairs of a run, then opens the new ones in one transaction. */
@@ -122,8 +107,8 @@ export class CaseOpener {
   constructor(
     private readonly keyOf: (row: CatalogueRow) => string,
     private readonly opts: OpenerOptions = {},
-    /** A streamed catalogue's keys: their warnings are said before the cases' line. */
-    private readonly offered?: OfferedKeys,
+    /** Says what a streamed catalogue's keys counted, before the cases' line (streamedCaseOpener). */
+    private readonly sayKeys?: () => void,
   ) {}
 
   add(match: Match, recall: Record<string, unknown>): void {
@@ -153,7 +138,7 @@ export class CaseOpener {
    * cases are opened at are recorded with the first flush, so the report knows which pairs were left by choice.
    */
   async flush(archive: ArchiveStore, atMs: number): Promise<{ opened: number; existing: number }> {
-    for (const warning of this.offered?.warnings() ?? []) this.opts.status?.warn(warning);
+    this.sayKeys?.();
     const candidates = [...this.pairs.values()];
     this.pairs.clear();
     if (candidates.length === 0 && this.levelsRecorded) return { opened: 0, existing: 0 };
@@ -183,17 +168,19 @@ export function caseOpener(
 }
 
 /**
- * The opener of `match --archive --open-cases` over a catalogue that streams: its key column checked from the header
- * (a missing --key column is a usage error), each row's key worked out as its pairs are offered (OfferedKeys).
+ * The opener of `match --archive --open-cases` over a catalogue that streams: `column` is keyColumn's, from its header.
+ * Each row's key is worked out as its pairs are offered, so the warnings count the rows that found a recall.
  */
 export function streamedCaseOpener(
-  head: Pick<Catalogue, 'headers' | 'columns'>,
-  key: string | undefined,
+  head: Pick<Catalogue, 'columns'>,
+  column: string | undefined,
   status: StatusReporter,
   opts: OpenerOptions = {},
 ): CaseOpener {
-  const column = keyColumn(head, key);
   warnNoKeyColumn(column, status);
-  const offered = new OfferedKeys(column);
-  return new CaseOpener(offered.keyOf, { ...opts, nameColumn: head.columns.name, status }, offered);
+  const keys = new RowKeys(column);
+  const say = () => {
+    for (const warning of keys.warnings(', among the rows that found a recall')) status.warn(warning);
+  };
+  return new CaseOpener(keys.keyOf, { ...opts, nameColumn: head.columns.name }, say);
 }
