@@ -197,7 +197,7 @@ export class CatalogueIndex {
               noticeGtins,
               otherModel,
               noticeItems: () => {
-                items ??= noticeItems(recallName, tokens);
+                items ??= noticeItems(recallName, tokens, covering);
                 return items;
               },
             });

@@ -50,9 +50,13 @@ function commaItems(part: string): string[] {
  * The products a notice's name lists. A catalogue row is the same product as one of them, never as words gathered
  * from several ("Turkey Sausage" from one bullet and "Polish Kielbasa 14 oz" from another). Each label a product line
  * quotes is a product of that line's sizes. `words`: the whole name's words, as the caller has them already
- * (nameTokens(name)), which a name of one product does not read again.
+ * (nameTokens(name)), and `covering` the same glossed (glossed(words)), which a name of one product does not read again.
  */
-export function noticeItems(name: string, words: ReadonlySet<string>): NoticeItems {
+export function noticeItems(
+  name: string,
+  words: ReadonlySet<string>,
+  covering: ReadonlySet<string> = glossed(words),
+): NoticeItems {
   const lines = name
     .split(ITEM_BREAK)
     .flatMap(commaItems)
@@ -60,7 +64,7 @@ export function noticeItems(name: string, words: ReadonlySet<string>): NoticeIte
   const labelled = lines.map((text) => ({ text, labels: text.split(LABEL_BREAK) }));
   if (labelled.length <= 1 && (labelled[0]?.labels.length ?? 0) <= 1) {
     const sizes = packSizes(name);
-    return { items: [{ tokens: words, covering: glossed(words), sizes }], sizes };
+    return { items: [{ tokens: words, covering, sizes }], sizes };
   }
   const sized = labelled.map(({ text, labels }) => ({ labels, sizes: packSizes(text) }));
   const items = sized.flatMap(({ labels, sizes }) =>

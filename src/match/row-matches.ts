@@ -146,7 +146,7 @@ function nameFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
       otherModel: (key) => otherModel(p, key),
       noticeItems: () => {
         const memo = memoOf(p);
-        memo.items ??= noticeItems(p.productName, p.tokens);
+        memo.items ??= noticeItems(p.productName, p.tokens, p.glossed);
         return memo.items;
       },
     });
