@@ -1,9 +1,8 @@
 // A battery's IEC size in a notice's model list (CR2032, LR44) names a size every maker sells, not a product: it ties
 // no other brand's pack, not even as a possible; the recalling brand's own pack of that size still matches.
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../src/match/catalogue.js';
 import { isCellSize, modelKey } from '../../src/match/match-keys.js';
-import { CatalogueIndex } from '../../src/match/matcher.js';
+import { matchesOf } from '../helpers/catalogue-rows.js';
 
 // CPSC, Great Lakes Wholesale (2023): the notice's fields as published.
 const greatLakes = {
@@ -17,16 +16,6 @@ const greatLakes = {
   product_model_numbers: ['263', 'CR2032', '264', 'CR2016', 'CR2025', '265', '271', '272', '276'],
   geo_jurisdictions: ['US'],
 };
-
-function catalogue(rows: { brand: string; name: string; model: string }[]): Catalogue {
-  return {
-    file: 'catalogue.csv',
-    headers: ['brand', 'name', 'model'],
-    columns: { brand: 'brand', name: 'name', model: 'model' },
-    rows: rows.map((values, i) => ({ line: i + 1, values })),
-    repeated: [],
-  };
-}
 
 describe("a battery's size as a model number", () => {
   it('is recognised by its IEC designation, however it is written', () => {
@@ -42,7 +31,7 @@ describe("a battery's size as a model number", () => {
       { brand: 'Great Lakes Select', name: 'Coin batteries 6 pack', model: 'CR2032' },
       { brand: 'Duracell', name: 'Coin batteries 9 pack', model: '264' },
     ];
-    const found = new CatalogueIndex(catalogue(rows)).match(greatLakes).map((m) => [m.row.line, m.level, m.reason]);
+    const found = matchesOf(rows, greatLakes).map((m) => [m.line, m.level, m.reason]);
     expect(found).toEqual([
       [2, 'match', 'model+brand'],
       [3, 'possible', 'model'],
