@@ -96,29 +96,23 @@ try {
   const fresh = (db) => {
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(db + suffix, { force: true });
   };
+  const db = path.join(dir, 'ours.db');
+  /** A sync of the sandbox into a new archive by `bin` (this build's unless given): its CPU, peak RSS and wall time. */
+  const syncInto = async (name, bin) => {
+    fresh(db);
+    const res = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], {
+      env,
+      timeoutMs: 240_000,
+      dir,
+      ...(bin && { bin }),
+    });
+    if (res.code !== 0) throw new Error(`${name} exited ${res.code}: ${res.stderr.slice(0, 400)}`);
+    return { cpuUs: res.usage.userUs + res.usage.systemUs, maxRssKB: res.usage.maxRssKB, ms: res.ms };
+  };
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating, so that both see the same machine load.
-    const db = path.join(dir, 'ours.db');
-    fresh(db);
-    const res = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], { env, timeoutMs: 240_000, dir });
-    if (res.code !== 0) throw new Error(`sync exited ${res.code}: ${res.stderr.slice(0, 400)}`);
-    ours.push({ cpuUs: res.usage.userUs + res.usage.systemUs, maxRssKB: res.usage.maxRssKB, ms: res.ms });
-    if (BASELINE_BIN) {
-      fresh(db);
-      const before = await runCliMeasured(['--base-url', sandbox.url, 'sync', '--db', db], {
-        env,
-        timeoutMs: 240_000,
-        dir,
-        bin: BASELINE_BIN,
-      });
-      if (before.code !== 0)
-        throw new Error(`the baseline's sync exited ${before.code}: ${before.stderr.slice(0, 400)}`);
-      baseline.push({
-        cpuUs: before.usage.userUs + before.usage.systemUs,
-        maxRssKB: before.usage.maxRssKB,
-        ms: before.ms,
-      });
-    }
+    ours.push(await syncInto('sync'));
+    if (BASELINE_BIN) baseline.push(await syncInto("the baseline's sync", BASELINE_BIN));
     const theirsDb = path.join(dir, 'theirs.db');
     fresh(theirsDb);
     theirs.push(sqliteUtils(theirsDb, jsonl));
