@@ -1,7 +1,7 @@
 // The rows a streamed CSV's match pass reads again, as byte spans of the file: the rest is hashed, never parsed twice.
 import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { CatalogueReadError, readError } from './catalogue.js';
+import { CatalogueChangedError, readError } from './catalogue.js';
 
 /**
  * Spans kept at most (32 bytes each): past it the match pass reads the whole file again, as it would without them.
@@ -108,8 +108,7 @@ export function spanLines(file: string, spans: RowSpans): (n: number) => number 
       used = 0;
     }
     // More rows than the first pass saw there: the file changed in between.
-    if (run === undefined)
-      throw new CatalogueReadError(`the catalogue ${file} changed while it was read`, 'run match again');
+    if (run === undefined) throw new CatalogueChangedError(file);
     return run[2] + used++;
   };
 }

@@ -7,6 +7,7 @@ import { type RowSpans, spanChunks, spanLines } from './catalogue-spans.js';
 import {
   type Catalogue,
   type CatalogueRow,
+  CatalogueChangedError,
   CatalogueReadError,
   cellText,
   decodeWindows1252,
@@ -158,8 +159,8 @@ export async function* catalogueRows(
         yield* csvRows(file, spanChunks(file, spans, hash), shape, spanLines(file, spans));
       } catch (err) {
         // These bytes were whole rows of valid CSV in the earlier pass: they no longer are.
-        if (!(err instanceof CatalogueReadError) || err.message.includes('changed while')) throw err;
-        throw new CatalogueReadError(`the catalogue ${file} changed while it was read`, 'run match again');
+        if (!(err instanceof CatalogueReadError) || err instanceof CatalogueChangedError) throw err;
+        throw new CatalogueChangedError(file);
       }
       if (hash) shape.sha256 = hash.digest('hex');
       return;

@@ -60,6 +60,14 @@ export class CatalogueReadError extends Error {
   }
 }
 
+/** The file was rewritten between two reads of one run (an export still running): its two passes would disagree. */
+export class CatalogueChangedError extends CatalogueReadError {
+  override name = 'CatalogueChangedError';
+  constructor(file: string) {
+    super(`the catalogue ${file} changed while it was read`, 'run match again');
+  }
+}
+
 /** The delimiter that splits the header best, among comma, semicolon and tab (quotes respected). */
 export function detectDelimiter(firstLine: string): string {
   let best = ',';

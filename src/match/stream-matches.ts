@@ -5,7 +5,7 @@ import { CatalogueColumnsError, type ColumnMap, resolveColumns } from './catalog
 import { boundedMemo, CatalogueCensus } from './catalogue-census.js';
 import { countConflicts } from './catalogue-csv-stream.js';
 import { type CatalogueShape, catalogueRows } from './catalogue-stream.js';
-import { type Catalogue, type CatalogueRow, CatalogueReadError, cellOf } from './catalogue.js';
+import { type Catalogue, CatalogueChangedError, type CatalogueRow, cellOf } from './catalogue.js';
 import type { Learned } from './learned.js';
 import { modelKey, nameTokens } from './match-keys.js';
 import type { Match } from './match-levels.js';
@@ -167,6 +167,5 @@ export async function* streamMatches(
     yield out;
   }
   // Both passes must have read the same file: one rewritten in between (an export still running) is refused.
-  if (shape.sha256 !== catalogue.sha256)
-    throw new CatalogueReadError(`the catalogue ${catalogue.file} changed while it was read`, 'run match again');
+  if (shape.sha256 !== catalogue.sha256) throw new CatalogueChangedError(catalogue.file);
 }

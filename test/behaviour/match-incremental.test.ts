@@ -7,7 +7,7 @@ import { testArchive } from '../helpers/archive-engines.js';
 import { runMain } from '../helpers/in-process.js';
 import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';
-import { STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
+import { paddedToStream } from '../helpers/stream-padding.js';
 import { storeRun } from '../helpers/archive.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -205,16 +205,8 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
   it("a catalogue big enough to stream: the incremental rows are the full run's", async () => {
     const all = generatedRecalls(300, 17);
     const small = generatedCatalogue(all, 300, 4, 3);
-    const filler: string[] = [];
-    for (let i = 0, size = small.length; size < STREAM_FROM_BYTES + 4096; i++) {
-      const row = `F${i},,,,Qwzt vrk ${i},,,`;
-      filler.push(row);
-      size += row.length + 1;
-    }
-    const { archive, run } = await incrementalSetup(engine, `${small}${filler.join('\n')}\n`, all.slice(0, 200), [
-      '-f',
-      'jsonl',
-    ]);
+    const big = paddedToStream(small, (i) => `F${i},,,,Qwzt vrk ${i},,,`).text;
+    const { archive, run } = await incrementalSetup(engine, big, all.slice(0, 200), ['-f', 'jsonl']);
     expect((await run([])).stderr).toContain('checking every recall: no earlier run');
     await storeRun(archive.db, [...all.slice(200, 300), { ...all[0], alert_title: 'Retitled' }]);
     const next = await run([]);
@@ -228,15 +220,10 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
     const all = generatedRecalls(300, 23);
     const small = generatedCatalogue(all, 300, 11, 3);
     // Rows no recall can touch, without a sku: the whole catalogue in memory would say each is known by its line.
-    const filler: string[] = [];
-    for (let i = 0, size = small.length; size < STREAM_FROM_BYTES + 4096; i++) {
-      const row = `,,,,Qwzt vrk ${i},,,`;
-      filler.push(row);
-      size += row.length + 1;
-    }
+    const big = paddedToStream(small, (i) => `,,,,Qwzt vrk ${i},,,`).text;
     const args = ['-f', 'jsonl', '--open-cases', '--sla', '2wd'];
     const whole = await incrementalSetup(engine, small, all.slice(0, 200), args);
-    const streamed = await incrementalSetup(engine, `${small}${filler.join('\n')}\n`, all.slice(0, 200), args);
+    const streamed = await incrementalSetup(engine, big, all.slice(0, 200), args);
     const casesOf = async (db: string) => {
       const r = await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl']);
       expect(r.code, r.stderr).toBe(0);

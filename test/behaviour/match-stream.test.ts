@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { largeEnoughToStream, STREAM_FROM_BYTES } from '../../src/jobs/match/stream-match.js';
+import { largeEnoughToStream } from '../../src/jobs/match/stream-match.js';
+import { paddedToStream } from '../helpers/stream-padding.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -17,15 +18,9 @@ describe('match on a catalogue that streams', () => {
     sandbox.addRecords(intoWindow(loadRecalls(), Date.now()));
     const small = readFileSync(CATALOGUE, 'utf8');
     // Rows no notice can touch (no barcode, no brand, so no weight of a name word changes), after the real ones: their lines stay.
-    const filler: string[] = [];
-    let size = Buffer.byteLength(small);
-    for (let i = 0; size < STREAM_FROM_BYTES + 4096; i++) {
-      const row = `F${i},,,Qwzt vrk ${i},,,,filler`;
-      filler.push(row);
-      size += row.length + 1;
-    }
+    const padded = paddedToStream(small.trimEnd(), (i) => `F${i},,,Qwzt vrk ${i},,,,filler`);
     const big = path.join(dir, 'catalogue.csv');
-    writeFileSync(big, `${small.trimEnd()}\n${filler.join('\n')}\n`);
+    writeFileSync(big, padded.text);
     expect(await largeEnoughToStream(big)).toBe(true);
     expect(await largeEnoughToStream(CATALOGUE)).toBe(false);
     for (const format of ['jsonl', 'csv', 'table']) {
@@ -43,7 +38,7 @@ describe('match on a catalogue that streams', () => {
           ?.replace(/^catalogue: [\d,]+ rows/, '');
       expect(counts(streamed.stderr)).toBe(counts(whole.stderr));
       expect(streamed.stderr).toContain(
-        `catalogue: ${(small.trimEnd().split('\n').length - 1 + filler.length).toLocaleString('en')} rows`,
+        `catalogue: ${(small.trimEnd().split('\n').length - 1 + padded.added).toLocaleString('en')} rows`,
       );
     }
     // Parquet too, file against file (its bytes hold no time): the table (the default on a terminal) above.

@@ -42,10 +42,11 @@ export interface CasesPlan {
 }
 
 /**
- * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch (it checks every
- * poll against it) and for --open-cases over a small catalogue, with the opener of its cases from the archive; `head`: only the header
- * checked, the rows read once the output is known (streamed, or indexed when small), with the opener of
- * `--archive --open-cases` when the catalogue is large enough to stream (its rows' keys worked out as they are found).
+ * What a match reads first (prepareMatch). `indexed`: the whole catalogue in memory, for --watch and --open-cases over
+ * a small catalogue, with the opener of its cases from the archive; `head`: only the header checked, the rows read
+ * once the output is known (streamed, or indexed when small; a large one streamed again at each poll of --watch), with
+ * the opener of `--archive --open-cases` when the catalogue is large enough to stream (its rows' keys worked out as
+ * they are found).
  */
 export type MatchInputs =
   | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }

@@ -2,7 +2,7 @@
 import { micros } from '../../archive/record-columns.js';
 import type { ArchiveQuery, ArchiveStore } from '../../archive/store.js';
 import { compileFilter } from '../../filters/record-filter.js';
-import { CatalogueReadError, type CatalogueRow } from '../../match/catalogue.js';
+import { CatalogueChangedError, type CatalogueRow } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { writing } from '../../runtime/archive/archive-file.js';
@@ -96,9 +96,7 @@ async function matchRecalls(
   if (read === known.sha256) return capture.byRecall;
   // The rare guess gone wrong (a file rewritten after its stamp was taken) costs its warnings said twice.
   if (!known.read) return undefined;
-  throw usageErrorOf(
-    new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
-  );
+  throw usageErrorOf(new CatalogueChangedError(plan.catalog));
 }
 
 /**

@@ -19,7 +19,7 @@ import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
-import { watchMatch } from './watch-match.js';
+import { type WatchCatalogue, watchMatch } from './watch-match.js';
 import type { MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
 export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
@@ -102,9 +102,9 @@ async function matchAll(
 
 /**
  * What a match reads before its run's output, client or archive open: the catalogue's header at least (a bad file
- * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue, unless --archive --open-cases
- * over one large enough to stream (a --key it lacks is refused first, either way), and from the archive with
- * --open-cases the cases' deadline too (a bad case-sla is refused before the archive is looked for).
+ * costs no quota and writes nothing); with --watch or --open-cases the whole catalogue, unless it is large enough to
+ * stream (a --key it lacks is refused first, either way), and from the archive with --open-cases the cases' deadline
+ * too (a bad case-sla is refused before the archive is looked for).
  */
 export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
   const { status } = session;
@@ -112,11 +112,12 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
     await asUsageError(() => catalogueHead(plan.catalog, plan.map));
     return { kind: 'head' };
   }
-  // --archive --open-cases over a catalogue large enough to stream: its header and key column checked now, the same
-  // errors in the same order as below; its rows are read as the run streams them.
-  if (plan.openCases && !plan.watch && plan.recalls.kind === 'archive' && (await largeEnoughToStream(plan.catalog))) {
+  // --watch, or --archive --open-cases, over a catalogue large enough to stream: its header and key column checked
+  // now, the same errors in the same order as below; its rows are read as the run streams them.
+  if ((plan.watch || plan.recalls.kind === 'archive') && (await largeEnoughToStream(plan.catalog))) {
     const head = await asUsageError(() => catalogueHead(plan.catalog, plan.map));
-    const column = keyColumn(head, plan.openCases.key);
+    const column = plan.openCases && keyColumn(head, plan.openCases.key);
+    if (plan.watch || !plan.openCases) return { kind: 'head' };
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
     return { kind: 'head', opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
@@ -129,8 +130,13 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
 
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
 export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
-  if (plan.watch && inputs.kind === 'indexed')
-    return watchMatch(plan.watch, inputs.catalogue, inputs.index, session, plan.openCases);
+  if (plan.watch) {
+    const source: WatchCatalogue =
+      inputs.kind === 'indexed'
+        ? { kind: 'indexed', catalogue: inputs.catalogue, index: inputs.index }
+        : { kind: 'streamed', catalog: plan.catalog, map: plan.map, learned: plan.learned };
+    return watchMatch(plan.watch, source, session, plan.openCases);
+  }
   if (plan.recalls.kind === 'archive') {
     // Each run keeps what it found, so the next checks only the recalls stored since (docs/matching.md).
     const { incrementalMatch } = await import('./incremental-match.js');
@@ -194,7 +200,7 @@ function liveBatches(
   })();
 }
 
-/** `match` with the whole catalogue in memory: a small one (under STREAM_FROM_BYTES), and --watch. */
+/** `match` with the whole catalogue in memory: a small one (under STREAM_FROM_BYTES). */
 async function runIndexed(
   plan: MatchPlan,
   session: Session,

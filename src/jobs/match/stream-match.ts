@@ -1,7 +1,7 @@
 // `match`'s streaming path (every format): the recalls indexed, the catalogue read twice as a stream, memory flat in its size.
 import { promises as fs } from 'node:fs';
 import { groupDigits } from '../../output/numbers.js';
-import { type Catalogue, CatalogueReadError } from '../../match/catalogue.js';
+import { type Catalogue, CatalogueChangedError } from '../../match/catalogue.js';
 import type { Learned } from '../../match/learned.js';
 import { type AliasLookup, aliasLookup } from '../../match/brand-aliases.js';
 import type { Match } from '../../match/matcher.js';
@@ -138,10 +138,7 @@ export async function streamMatchRows(
       if (catalogue && next.index.recalls.length === 0) break;
       const read = await asUsageError(() => readCensus(plan.catalog, plan.map, next.index, onRows));
       if (!catalogue) reportCatalogue(read, read.census.rejected, status, rejectedCount(read));
-      else if (read.sha256 !== catalogue.sha256)
-        throw usageErrorOf(
-          new CatalogueReadError(`the catalogue ${plan.catalog} changed while it was read`, 'run match again'),
-        );
+      else if (read.sha256 !== catalogue.sha256) throw usageErrorOf(new CatalogueChangedError(plan.catalog));
       catalogue = read;
       renderer ??= sink.renderer({
         tableColumns: matchTableColumns(read, plan.explain),
@@ -181,4 +178,5 @@ export async function streamMatchRows(
   return catalogue as StreamedCatalogue;
 }
 
-const rejectedCount = (c: StreamedCatalogue) => c.census.rejectedTotal + c.census.uncheckedTotal;
+/** The rejected and unchecked barcodes of the whole file (its census lists only the first). */
+export const rejectedCount = (c: StreamedCatalogue) => c.census.rejectedTotal + c.census.uncheckedTotal;

@@ -23,14 +23,14 @@ export function pollSummary(started: number, fresh: number, skipped: boolean, qu
 /** What a watch writes for each poll's new records, and the items its actions fire for. */
 export interface WatchOutput {
   /** The rows to write for these records (the records themselves, or match rows), each with a stable id. */
-  prepare(records: FeedRecord[]): { items: DeliveryItem[]; write(): Promise<void> };
+  prepare(records: FeedRecord[]): Promise<{ items: DeliveryItem[]; write(): Promise<void> }>;
   end(): Promise<void>;
 }
 
 /** `feed --watch`: each new record is written, and acted on, as the API sent it. */
 function recordOutput(sink: PageSink): WatchOutput {
   return {
-    prepare: (records) => ({
+    prepare: async (records) => ({
       items: records.map((record) => ({ id: String(record.id), record })),
       write: () => sink.write(records),
     }),
@@ -38,7 +38,11 @@ function recordOutput(sink: PageSink): WatchOutput {
   };
 }
 
-/** One poll: the new records are remembered, the state staged, the rows written, then the state put in place. */
+/**
+ * One poll: the rows prepared (a poll that fails there has remembered nothing), the new records remembered, the state
+ * staged, the rows written, then the state put in place. A skipped first poll (feed --skip-existing) prepares nothing:
+ * it writes nothing and fires no action.
+ */
 async function pollOnce(
   plan: WatchPlan,
   session: ApiSession,
@@ -57,13 +61,13 @@ async function pollOnce(
     signal: ctx.signal,
   });
   ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
+  const rows = print ? await output.prepare(poll.records) : undefined;
   remember(state, poll.records, ctx.now());
-  const rows = output.prepare(poll.records);
-  // Actions fire for what is written; a skipped first poll writes nothing.
-  if (print) deliveries?.enqueue(rows.items);
+  // Actions fire for what is written.
+  if (rows) deliveries?.enqueue(rows.items);
   try {
     await state.stage();
-    if (print) await session.status.around(() => rows.write());
+    if (rows) await session.status.around(() => rows.write());
     session.lock?.check();
     await state.commit();
   } catch (err) {

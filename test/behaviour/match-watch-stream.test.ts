@@ -1,0 +1,108 @@
+// `match --watch` over a catalogue big enough to stream (8 MiB and over): each poll reads the file past its new recalls
+// and writes, acts on and opens cases for what the catalogue indexed whole would; a file replaced between polls is read
+// as it is then, and one whose columns changed ends the watch.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
+import { testArchive } from '../helpers/archive-engines.js';
+import { receivingServer } from '../helpers/handler-server.js';
+import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { paddedToStream } from '../helpers/stream-padding.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { CATALOGUE, intoWindow, loadRecalls } from '../fixtures/real-notices/quality.mjs';
+
+type Rec = Record<string, any>;
+const dir = tempDir('rf-match-watch-stream-', { scope: 'file' });
+const ean = (value: string) => ({ standard_identifiers_and_barcodes: [{ type: 'EAN', value }] });
+
+describe('match --watch on a catalogue that streams', () => {
+  it("the real notices' first poll: the rows, the webhook's posts and the cases of the catalogue indexed whole", async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    sandbox.addRecords(intoWindow(loadRecalls(), Date.now()));
+    const big = path.join(dir, 'catalogue.csv');
+    writeFileSync(
+      big,
+      paddedToStream(readFileSync(CATALOGUE, 'utf8').trimEnd(), (i) => `F${i},,,Qwzt vrk ${i},,,,`).text,
+    );
+    const watchOnce = async (catalog: string) => {
+      const receiver = await receivingServer();
+      const db = (await testArchive('sqlite')).db;
+      const stop = new AbortController();
+      // The first pause follows the first poll, its actions delivered: the watch stops as Ctrl-C would.
+      const clock = fakeClock(Date.now(), () => stop.abort(new InterruptedError('SIGINT')));
+      const args = ['match', '--catalog', catalog, '--watch', '--hours', '24', '-f', 'jsonl'];
+      const r = await runMainAgainst(
+        sandbox,
+        [...args, '--open-cases', '--db', db, '--webhook', `${receiver.url}/hook`],
+        { clock, signal: stop.signal },
+      );
+      await receiver.close();
+      expect(r.code, r.stderr).toBe(130);
+      const listed = await runMain(['cases', '--db', db, '--status', 'all', '-f', 'jsonl']);
+      const cases = (jsonLines(listed.stdout) as Rec[])
+        .map((c) => [c.catalog_key, c.recall_id, c.level, c.reason, c.product_name].join(' '))
+        .sort();
+      const posted = receiver.received.map((p) => p.body).sort();
+      return { stdout: r.stdout, stderr: r.stderr, cases, posted };
+    };
+    const whole = await watchOnce(CATALOGUE);
+    const streamed = await watchOnce(big);
+    const rows = jsonLines(whole.stdout) as Rec[];
+    expect(new Set(rows.map((r) => r.level))).toEqual(new Set(['match', 'possible', 'excluded']));
+    expect(streamed.stdout).toBe(whole.stdout);
+    const acted = rows.filter((r) => r.level !== 'excluded').length;
+    expect(whole.posted.length).toBe(acted);
+    expect(streamed.posted).toEqual(whole.posted);
+    expect(whole.cases.length).toBeGreaterThan(10);
+    expect(streamed.cases).toEqual(whole.cases);
+    expect(streamed.stderr).toMatch(/^cases: [1-9][\d,]* opened · 0 pairs already had one$/m);
+  });
+
+  it('a catalogue replaced between polls is read as it is then; one whose columns changed ends the watch (exit 2)', async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    const catalog = path.join(dir, 'replaced.csv');
+    // Long rows, so that the file streams with fewer of them to read at each poll.
+    const pad = (csv: string) => paddedToStream(csv, (i) => `F${i},,Qwzt vrk ${i} ${'z'.repeat(200)}`);
+    const first = pad('sku,ean,name\nK-1,4006381333931,Pencil\n');
+    writeFileSync(catalog, first.text);
+    let out = '';
+    let err = '';
+    const added: { id: number }[] = [];
+    let pauses = 0;
+    const clock = fakeClock(Date.now(), () => {
+      pauses++;
+      // After poll 1 (an empty window): a recall of K-1's barcode.
+      if (pauses === 1) added.push(...sandbox.addRecords([ean('4006381333931')]));
+      // After poll 2: the catalogue is replaced (K-1 gone, K-9 with another barcode), and a recall of that barcode.
+      if (pauses === 2) {
+        writeFileSync(catalog, pad('sku,ean,name\nK-9,0036000291452,Razor\n').text);
+        added.push(...sandbox.addRecords([ean('0036000291452')]));
+      }
+      // After poll 3: a new column, and one more recall for the poll that then reads it.
+      if (pauses === 3) {
+        writeFileSync(catalog, pad('sku,ean,name,colour\nK-9,0036000291452,Razor,red\n').text);
+        added.push(...sandbox.addRecords([ean('0036000291452')]));
+      }
+      if (pauses > 4) throw new Error(`the watch went on\nstderr: ${err}`);
+    });
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--watch', '-f', 'jsonl'], {
+      clock,
+      onOutput: (stream, text) => {
+        if (stream === 'stdout') out += text;
+        else err += text;
+      },
+    });
+    expect(r.code, err).toBe(2);
+    const [one, two] = added;
+    expect(added.length).toBe(3);
+    expect((jsonLines(out) as Rec[]).map((row) => [row.recall_id, row.sku, row.level, row.reason])).toEqual([
+      [one!.id, 'K-1', 'match', 'barcode'],
+      [two!.id, 'K-9', 'match', 'barcode'],
+    ]);
+    expect(err).toContain(`catalogue ${catalog} changed: ${(first.added + 1).toLocaleString('en')} rows`);
+    expect(err).toContain(`error: the catalogue ${catalog} has other columns than when the watch started`);
+    expect(err).toContain('start the watch again to write its new columns');
+  });
+});

@@ -1,0 +1,57 @@
+// A streamed watch's poll reads the catalogue again when the file is rewritten between its two passes, up to three
+// times; a file that never holds still is a usage error.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { streamedPolls } from '../../src/jobs/match/watch-stream.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { StatusReporter } from '../../src/runtime/terminal/status.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { collector } from './output-helpers.js';
+
+/** A status whose progress lines can act: each catalogue pass reports through it. */
+class HookedStatus extends StatusReporter {
+  onProgress: ((text: string) => void) | undefined;
+  override progress(text: string): void {
+    this.onProgress?.(text);
+    super.progress(text);
+  }
+}
+
+const recall = { id: 7, alert_title: 'Pencil recall', standard_identifiers_and_barcodes: ['4006381333931'] };
+
+async function setup() {
+  const file = path.join(tempDir('rf-watch-stream-'), 'catalogue.csv');
+  writeFileSync(file, 'sku,ean\nK-1,4006381333931\n');
+  const err = collector();
+  const status = new HookedStatus(err, { spinner: false, quiet: false, verbose: false, now: () => 0 });
+  const polls = await streamedPolls({ catalog: file, map: {} }, status, new AbortController().signal);
+  return { file, status, polls, err };
+}
+
+describe('streamedPolls', () => {
+  it('a file rewritten between the census and the match pass is read again, as it is then', async () => {
+    const { file, status, polls, err } = await setup();
+    let rewrites = 0;
+    // The census of this small file is one batch: once it is read, the file changes under the match pass.
+    status.onProgress = (text) => {
+      if (text.startsWith('reading') && rewrites++ === 0) writeFileSync(file, 'sku,ean\nK-2,4006381333931\n');
+    };
+    const rows = await polls.rows([recall]);
+    expect(rows.map((r) => [r.sku, r.level, r.recall_id])).toEqual([['K-2', 'match', 7]]);
+    expect(rewrites).toBe(2);
+    expect(err.text()).toContain(`catalogue ${file} changed: 1 rows`);
+  });
+
+  it('a file rewritten at every read: a usage error after the third', async () => {
+    const { file, status, polls } = await setup();
+    let reads = 0;
+    status.onProgress = (text) => {
+      if (text.startsWith('reading')) writeFileSync(file, `sku,ean\nR-${++reads},4006381333931\n`);
+    };
+    const failed = polls.rows([recall]);
+    await expect(failed).rejects.toBeInstanceOf(UsageError);
+    await expect(failed).rejects.toThrow(`the catalogue ${file} changed while it was read`);
+    expect(reads).toBe(3);
+  });
+});
