@@ -3,12 +3,15 @@
 // Claims: the catalogue streams (peak memory at 2M rows at most 1.3x that at 200k, and under 400 MiB); 2M rows in at
 // most 20 s of CPU; 10M rows end to end in at most 2 minutes (when asked for). Every format streams a catalogue this
 // large, so the answers are compared with the in-memory matcher's by the tests (match-stream-equivalence, match-stream).
+// Then `match --watch` on each catalogue, stopped (as Ctrl-C) at the --monitor ping of its first poll, which checks the
+// whole window: the same two memory claims (its rows equal the indexed watch's in match-watch-stream.test.ts).
 //
 //   node bench/match-scale.mjs                         200k and 2M rows
 //   node bench/match-scale.mjs --rows 200000,2000000,10000000
 //   node bench/match-scale.mjs --baseline DIR          also DIR/bin/recall-feed.cjs (an earlier build: a copy of its
 //                                                      bin/, dist/ and package.json) on each catalogue, side by side
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -116,6 +119,33 @@ function sameRows(a, b) {
   };
 }
 
+/**
+ * A loopback `--monitor`: `polled` settles at the first ping after the start ping (a watch pings once per poll), with
+ * that ping's body (the poll's numbers).
+ */
+async function pollMonitor() {
+  let polled;
+  const first = new Promise((resolve) => {
+    polled = resolve;
+  });
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      res.end();
+      if (!req.url.endsWith('/start')) polled(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/ping`,
+    polled: first,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 /** Each jsonl match row as `sku recall level`, sorted. */
 const matchKeys = (jsonl) =>
   jsonl
@@ -164,6 +194,43 @@ try {
     runs.push(run);
     return run;
   };
+  // `match --watch` on the same catalogue: its first poll (the whole window, as the run above), then Ctrl-C.
+  const measureWatch = async (label, rows, file) => {
+    const monitor = await pollMonitor();
+    try {
+      const started = Date.now();
+      const before = load();
+      const args = ['match', '--catalog', file, '--watch', '--hours', '24', '--interval', '3600', '-f', 'jsonl'];
+      const res = await runCliMeasured([...args, '--base-url', sandbox.url, '--monitor', monitor.url], {
+        env,
+        timeoutMs: RUN_TIMEOUT_MS,
+        dir,
+        stopWhen: monitor.polled,
+      });
+      const body = await Promise.race([monitor.polled, Promise.resolve('')]);
+      const ok = claims.check(
+        `${label}: stopped after its first poll (exit 130)`,
+        res.code === 130 && res.usage && body !== '',
+        res.stderr.trim().slice(-300),
+      );
+      if (!ok) return undefined;
+      const run = {
+        label,
+        rows,
+        wall: (Date.now() - started) / 1000,
+        cpu: (res.usage.userUs + res.usage.systemUs) / 1e6,
+        rssKB: res.usage.maxRssKB,
+        load: `${before} / ${load()}`,
+        baseline: false,
+        watch: true,
+        summary: body.split('\n')[0],
+      };
+      runs.push(run);
+      return run;
+    } finally {
+      await monitor.close();
+    }
+  };
   const feedOut = path.join(dir, 'feed.jsonl');
   const feed = await measure('feed (baseline)', 0, ['feed', '-f', 'jsonl'], feedOut);
   rmSync(feedOut, { force: true });
@@ -200,6 +267,12 @@ try {
       );
       bySize.set(size, { run, keys });
     }
+    const watched = await measureWatch(`match --watch ${size.toLocaleString('en')} rows`, size, file);
+    if (watched && run)
+      claims.note(
+        `${size.toLocaleString('en')} rows, --watch's first poll against the run above: CPU ${ratio(watched.cpu, run.cpu)}, peak RSS ${ratio(watched.rssKB, run.rssKB)}`,
+      );
+    if (watched && bySize.has(size)) bySize.get(size).watch = watched;
     rmSync(out, { force: true });
     rmSync(file, { force: true });
   }
@@ -220,7 +293,7 @@ try {
   const small = bySize.get(200_000)?.run;
   const big = bySize.get(2_000_000)?.run;
   for (const r of runs.filter((x) => x.baseline)) {
-    const now = runs.find((x) => !x.baseline && x.rows === r.rows);
+    const now = runs.find((x) => !x.baseline && !x.watch && x.rows === r.rows);
     if (now)
       claims.note(
         `${r.rows.toLocaleString('en')} rows, this build against the baseline: CPU ${ratio(now.cpu, r.cpu)}, peak RSS ${ratio(now.rssKB, r.rssKB)}`,
@@ -234,6 +307,22 @@ try {
       `${ratio(big.rssKB, small.rssKB)} (${mb(big.rssKB * 1024)} / ${mb(small.rssKB * 1024)})`,
     );
     claims.check('peak memory at 2M rows under 400 MiB', big.rssKB * 1024 < 400 * 1024 * 1024, mb(big.rssKB * 1024));
+  }
+  // A watch holds its poll's rows (its actions' items) besides what the run above holds: the first poll of a day's
+  // window is its largest.
+  const watchSmall = bySize.get(200_000)?.watch;
+  const watchBig = bySize.get(2_000_000)?.watch;
+  if (watchSmall && watchBig) {
+    claims.check(
+      "--watch's first poll: peak memory at 2M rows at most 1.3x that at 200k",
+      watchBig.rssKB / watchSmall.rssKB <= 1.3,
+      `${ratio(watchBig.rssKB, watchSmall.rssKB)} (${mb(watchBig.rssKB * 1024)} / ${mb(watchSmall.rssKB * 1024)})`,
+    );
+    claims.check(
+      "--watch's first poll: peak memory at 2M rows under 400 MiB",
+      watchBig.rssKB * 1024 < 400 * 1024 * 1024,
+      mb(watchBig.rssKB * 1024),
+    );
   }
   const huge = bySize.get(10_000_000)?.run;
   if (huge)

@@ -48,7 +48,8 @@ export function cleanEnv(extra = {}) {
  * Spawns a command and resolves when it exits; kills it (and fails) after `timeoutMs`.
  * stdout is discarded unless `captureStdout`; stderr is kept (bounded) for error reports.
  */
-export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStdout = false } = {}) {
+/** `stopWhen`: a promise; once it settles the child gets SIGINT (a watch stopped as Ctrl-C would). */
+export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStdout = false, stopWhen } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', captureStdout ? 'pipe' : 'ignore', 'pipe'] });
@@ -64,6 +65,10 @@ export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStd
       child.kill('SIGKILL');
       reject(new Error(`timed out after ${timeoutMs} ms: ${cmd} ${args.join(' ')}`));
     }, timeoutMs);
+    stopWhen?.then(
+      () => child.kill('SIGINT'),
+      () => child.kill('SIGINT'),
+    );
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -79,11 +84,12 @@ export function run(cmd, args, { env, cwd = ROOT, timeoutMs = 60_000, captureStd
  * Runs the CLI (bin/recall-feed.cjs) with a preload that records the process's own getrusage at exit:
  * peak RSS (KB) and CPU time. The preload adds nothing else to the process. `bin`: another build's launcher.
  */
-export async function runCliMeasured(args, { env, timeoutMs, dir, bin = BIN }) {
+export async function runCliMeasured(args, { env, timeoutMs, dir, bin = BIN, stopWhen }) {
   const file = path.join(dir, `rusage-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   const res = await run(process.execPath, ['--import', RUSAGE_PRELOAD, bin, ...args], {
     env: { ...env, BENCH_RUSAGE_FILE: file },
     timeoutMs,
+    stopWhen,
   });
   let usage;
   try {

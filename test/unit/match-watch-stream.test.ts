@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { streamedPolls } from '../../src/jobs/match/watch-stream.js';
+import { type PollRows, streamedPolls } from '../../src/jobs/match/watch-stream.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
 import { StatusReporter } from '../../src/runtime/terminal/status.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -19,6 +19,12 @@ class HookedStatus extends StatusReporter {
 }
 
 const recall = { id: 7, alert_title: 'Pencil recall', standard_identifiers_and_barcodes: ['4006381333931'] };
+
+async function rowsOf(polled: Promise<PollRows>) {
+  const rows: Record<string, unknown>[] = [];
+  for await (const batch of (await polled).batches()) rows.push(...batch);
+  return rows;
+}
 
 async function setup() {
   const file = path.join(tempDir('rf-watch-stream-'), 'catalogue.csv');
@@ -37,7 +43,7 @@ describe('streamedPolls', () => {
     status.onProgress = (text) => {
       if (text.startsWith('reading') && rewrites++ === 0) writeFileSync(file, 'sku,ean\nK-2,4006381333931\n');
     };
-    const rows = await polls.rows([recall]);
+    const rows = await rowsOf(polls.poll([recall]));
     expect(rows.map((r) => [r.sku, r.level, r.recall_id])).toEqual([['K-2', 'match', 7]]);
     expect(rewrites).toBe(2);
     expect(err.text()).toContain(`catalogue ${file} changed: 1 rows`);
@@ -49,7 +55,7 @@ describe('streamedPolls', () => {
     status.onProgress = (text) => {
       if (text.startsWith('reading')) writeFileSync(file, `sku,ean\nR-${++reads},4006381333931\n`);
     };
-    const failed = polls.rows([recall]);
+    const failed = polls.poll([recall]);
     await expect(failed).rejects.toBeInstanceOf(UsageError);
     await expect(failed).rejects.toThrow(`the catalogue ${file} changed while it was read`);
     expect(reads).toBe(3);

@@ -50,4 +50,4 @@ export interface CasesPlan {
  */
 export type MatchInputs =
   | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }
-  | { kind: 'head'; opener?: CaseOpener | undefined };
+  | { kind: 'head'; head?: Omit<Catalogue, 'rows'>; opener?: CaseOpener | undefined };

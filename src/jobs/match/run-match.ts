@@ -117,7 +117,7 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
   if ((plan.watch || plan.recalls.kind === 'archive') && (await largeEnoughToStream(plan.catalog))) {
     const head = await asUsageError(() => catalogueHead(plan.catalog, plan.map));
     const column = plan.openCases && keyColumn(head, plan.openCases.key);
-    if (plan.watch || !plan.openCases) return { kind: 'head' };
+    if (plan.watch || !plan.openCases) return { kind: 'head', head };
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
     return { kind: 'head', opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
@@ -134,7 +134,13 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
     const source: WatchCatalogue =
       inputs.kind === 'indexed'
         ? { kind: 'indexed', catalogue: inputs.catalogue, index: inputs.index }
-        : { kind: 'streamed', catalog: plan.catalog, map: plan.map, learned: plan.learned };
+        : {
+            kind: 'streamed',
+            head: inputs.head ?? (await asUsageError(() => catalogueHead(plan.catalog, plan.map))),
+            catalog: plan.catalog,
+            map: plan.map,
+            learned: plan.learned,
+          };
     return watchMatch(plan.watch, source, session, plan.openCases);
   }
   if (plan.recalls.kind === 'archive') {

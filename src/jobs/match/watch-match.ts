@@ -18,7 +18,7 @@ import {
   streamedCaseOpener,
 } from '../matching/open-cases.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { type PollMatcher, type StreamedWatchPlan, streamedPolls } from './watch-stream.js';
+import { type PollMatcher, type PollRows, type StreamedWatchPlan, streamedPolls } from './watch-stream.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
 import type { Format } from '../../runtime/settings.js';
@@ -40,15 +40,29 @@ export interface MatchWatchPlan extends WatchPlan {
 function indexedPolls(catalogue: Catalogue, index: CatalogueIndex, status: StatusReporter): PollMatcher {
   reportCatalogue(catalogue, index.rejected, status);
   return {
-    shape: catalogue,
-    rows: async (records, onMatch) =>
-      records.flatMap((recall) =>
+    async poll(records, onMatch) {
+      const rows = records.flatMap((recall) =>
         index.match(recall).map((m) => {
           if (m.level !== 'excluded') onMatch?.(m, recall);
           return matchRow(m, recall);
         }),
-      ),
+      );
+      return {
+        shape: catalogue,
+        batches: async function* () {
+          yield rows;
+        },
+        close: async () => {},
+      };
+    },
   };
+}
+
+/** Every row of the poll, in order. */
+async function allRows(polled: PollRows): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const batch of polled.batches()) for (const row of batch) rows.push(row);
+  return rows;
 }
 
 /** Match rows on stdout; each match or possible row is an action's item, its id `<recall_id>:<catalogue row>`. */
@@ -60,32 +74,41 @@ function matchOutput(
   cases?: { opener: CaseOpener; archive: ArchiveStore; note: (line: string) => void },
 ): WatchOutput {
   let renderer: Renderer | undefined;
-  const open = () =>
+  const open = (shape: PollRows['shape']) =>
     sink.renderer({
-      tableColumns: matchTableColumns(matcher.shape),
-      csvColumns: matchColumns(matcher.shape),
+      tableColumns: matchTableColumns(shape),
+      csvColumns: matchColumns(shape),
       formulaGuard: plan.formulaGuard,
       wholeHeaders: true,
     });
+  /** The poll's rows written (a table's sorted), then its cases opened; nothing at all when it found none. */
+  const write = async (polled: PollRows, held?: Record<string, unknown>[]) => {
+    // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
+    const batches = held ? [sink.format.forPeople ? [...held].sort(byLevelThenSeverity) : held] : polled.batches();
+    let wrote = false;
+    for await (const rows of batches) {
+      if (rows.length === 0) continue;
+      renderer ??= open(polled.shape);
+      await renderer.write(rows);
+      wrote = true;
+    }
+    if (wrote && cases)
+      cases.note(casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))));
+  };
   return {
-    async prepare(records) {
-      const rows = await matcher.rows(records, cases && ((m, recall) => cases.opener.add(m, recall)));
+    async prepare(records, { items }) {
+      const polled = await matcher.poll(records, cases && ((m, recall) => cases.opener.add(m, recall)));
+      // Only a table (sorted) or actions (their items, queued before the rows are written) hold the poll's rows.
+      if (!items && !sink.format.forPeople) return { items: [], write: () => write(polled), close: polled.close };
+      const held = await allRows(polled);
       return {
         // Actions fire for matches and possibles only: an excluded row (out of the notice's lots and dates) is printed
         // as the proof nothing was over-pulled, but an alert for a product not affected is noise to its receiver.
-        items: rows
+        items: held
           .filter((row) => row.level !== 'excluded')
           .map((row) => ({ id: `${String(row.recall_id)}:${String(row.catalog_line)}`, record: row })),
-        async write() {
-          if (rows.length === 0) return;
-          renderer ??= open();
-          // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
-          await renderer.write(sink.format.forPeople ? [...rows].sort(byLevelThenSeverity) : rows);
-          if (cases)
-            cases.note(
-              casesLine(await writing(cases.archive.name, () => cases.opener.flush(cases.archive, ctx.now()))),
-            );
-        },
+        write: () => write(polled, held),
+        close: polled.close,
       };
     },
     end: async () => renderer?.end(),
@@ -95,7 +118,7 @@ function matchOutput(
 /** What a watch checks each poll against: the catalogue indexed whole, or (8 MiB and over) its file, streamed. */
 export type WatchCatalogue =
   | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex }
-  | ({ kind: 'streamed' } & StreamedWatchPlan);
+  | ({ kind: 'streamed'; head: Omit<Catalogue, 'rows'> } & StreamedWatchPlan);
 
 /**
  * Polls like `feed --watch` (its files under the feed's run lock) and matches each new recall. `run`: with the output,
@@ -117,7 +140,7 @@ export async function watchMatch(
         ? indexedPolls(source.catalogue, source.index, status)
         : await streamedPolls(source, status, ctx.signal);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
-    const opener = openCases && watchOpener(source, matcher, status, { ...openCases, sla });
+    const opener = openCases && watchOpener(source, status, { ...openCases, sla });
     const note = (line: string) => status.note(line);
     const cases = opener && archive ? { opener, archive, note } : undefined;
     await output.write((sink) => runWatch(plan, session, ctx, matchOutput(matcher, plan, ctx, sink, cases)));
@@ -127,10 +150,9 @@ export async function watchMatch(
 /** The opener of a watch's cases: a streamed catalogue's keys are counted among the rows that found a recall. */
 function watchOpener(
   source: WatchCatalogue,
-  matcher: PollMatcher,
   status: StatusReporter,
   opts: OpenerOptions & { key: string | undefined },
 ): CaseOpener {
   if (source.kind === 'indexed') return caseOpener(source.catalogue, opts.key, status, opts);
-  return streamedCaseOpener(matcher.shape, keyColumn(matcher.shape, opts.key), status, opts);
+  return streamedCaseOpener(source.head, keyColumn(source.head, opts.key), status, opts);
 }

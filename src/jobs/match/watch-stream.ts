@@ -14,18 +14,23 @@ import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { MatchSpool } from './match-spool.js';
 import { rejectedCount } from './stream-match.js';
 
+/** One poll's match rows, in match's documented order (per recall, oldest first: matches, possibles, excluded). */
+export interface PollRows {
+  /** The catalogue's header and columns as this poll read it: the same at every poll. */
+  shape: Pick<Catalogue, 'headers' | 'columns'>;
+  /** The rows, in batches; read once. */
+  batches(): AsyncIterable<Record<string, unknown>[]>;
+  /** Drops what `batches` did not read (a spooled file). */
+  close(): Promise<void>;
+}
+
 /** Each poll's new recalls checked against the catalogue. */
 export interface PollMatcher {
-  /** The header and columns the rows are written with. */
-  readonly shape: Pick<Catalogue, 'headers' | 'columns'>;
-  /**
-   * The poll's match rows in match's documented order (per recall, oldest first: matches, possibles, excluded);
-   * `onMatch` is given each match and possible pair (its case), once the rows are known.
-   */
-  rows(
+  /** `onMatch` is given each match and possible pair (its case) before this returns. */
+  poll(
     records: readonly Record<string, unknown>[],
     onMatch?: (match: Match, recall: Record<string, unknown>) => void,
-  ): Promise<Record<string, unknown>[]>;
+  ): Promise<PollRows>;
 }
 
 /** Reads of the catalogue one poll tries when the file is rewritten while it is read (a nightly export landing). */
@@ -38,10 +43,10 @@ export interface StreamedWatchPlan {
 }
 
 /**
- * The catalogue is read once at the start (its rows counted, its warnings said, its header kept for the output's
- * columns), then twice per poll that brings new recalls: memory flat in its size, and each poll checks the file as it
- * is then. A file replaced since the last read is said, with its warnings; one whose columns changed ends the watch
- * (its rows' columns are fixed), as a usage error.
+ * The catalogue is read twice at each poll that brings new recalls, and at the first poll in any case (its warnings
+ * said then): memory flat in its size, and each poll checks the file as it is then. A file replaced since the last
+ * read is said, with its warnings; one whose columns changed ends the watch (its rows' columns are fixed), as a usage
+ * error.
  */
 export async function streamedPolls(
   plan: StreamedWatchPlan,
@@ -54,50 +59,59 @@ export async function streamedPolls(
     status.progress(`${pass} the catalogue… ${groupDigits(rows)} rows`);
     if (signal.aborted) throw signal.reason;
   };
-  const read = (index: RecallIndex) => readCensus(plan.catalog, plan.map, index, onRows);
-  const first = await asUsageError(() => read(new RecallIndex(aliases)));
-  reportCatalogue(first, first.census.rejected, status, rejectedCount(first));
-  let said = first.sha256;
-  const columns = JSON.stringify([first.headers, first.columns]);
+  let first: { shape: PollRows['shape']; columns: string } | undefined;
+  let said: string | undefined;
 
-  async function pollRows(index: RecallIndex) {
-    const catalogue = await read(index);
-    if (JSON.stringify([catalogue.headers, catalogue.columns]) !== columns)
+  /** The census of this poll's recalls, checked against the first poll's columns; a new file's warnings said. */
+  async function census(index: RecallIndex) {
+    const catalogue = await readCensus(plan.catalog, plan.map, index, onRows);
+    const columns = JSON.stringify([catalogue.headers, catalogue.columns]);
+    first ??= { shape: catalogue, columns };
+    if (columns !== first.columns)
       throw new UsageError(
         `the catalogue ${plan.catalog} has other columns than when the watch started`,
         'start the watch again to write its new columns',
       );
     if (catalogue.sha256 !== said) {
-      status.note(`catalogue ${plan.catalog} changed: ${groupDigits(catalogue.census.rows)} rows`);
+      if (said !== undefined)
+        status.note(`catalogue ${plan.catalog} changed: ${groupDigits(catalogue.census.rows)} rows`);
       reportCatalogue(catalogue, catalogue.census.rejected, status, rejectedCount(catalogue));
       said = catalogue.sha256;
     }
+    return catalogue;
+  }
+
+  /** The rows spooled in order; with `found`, each match and possible pair kept for its case. */
+  async function matchOnce(index: RecallIndex, found?: { match: Match; recall: Record<string, unknown> }[]) {
+    const catalogue = await census(index);
     const spool = new MatchSpool();
-    const found: { match: Match; recall: Record<string, unknown> }[] = [];
     try {
       for await (const batch of streamMatches(catalogue, index, { learned, onRows }))
         for (const { recall, match } of batch) {
           await spool.add(recall.order, match, matchRow(match, recall.recall));
-          if (match.level !== 'excluded') found.push({ match, recall: recall.recall });
+          if (found && match.level !== 'excluded') found.push({ match, recall: recall.recall });
         }
-      const rows: Record<string, unknown>[] = [];
-      for await (const batch of spool.rows()) for (const row of batch) rows.push(row);
-      return { rows, found };
-    } finally {
+    } catch (err) {
       await spool.close();
+      throw err;
     }
+    return { shape: first?.shape ?? catalogue, batches: () => spool.rows(), close: () => spool.close() };
   }
 
   return {
-    shape: first,
-    async rows(records, onMatch) {
-      if (records.length === 0) return [];
+    async poll(records, onMatch) {
       const index = new RecallIndex(aliases);
       for (const recall of records) index.add(recall);
+      // Nothing to match: the catalogue is read only at the first poll, for its warnings (and once, not twice).
+      if (records.length === 0) {
+        const shape = first?.shape ?? (await asUsageError(() => census(index)));
+        return { shape, batches: async function* () {}, close: async () => {} };
+      }
       for (let attempt = 1; ; attempt++) {
+        const found: { match: Match; recall: Record<string, unknown> }[] | undefined = onMatch && [];
         try {
-          const { rows, found } = await pollRows(index);
-          for (const { match, recall } of found) onMatch?.(match, recall);
+          const rows = await matchOnce(index, found);
+          for (const { match, recall } of found ?? []) onMatch?.(match, recall);
           return rows;
         } catch (err) {
           // Its two passes disagree: read again, as it is now.

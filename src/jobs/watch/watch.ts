@@ -20,10 +20,20 @@ export function pollSummary(started: number, fresh: number, skipped: boolean, qu
   return `last poll ${clock(started)} · ${what}${quotaText}`;
 }
 
+/** One poll's rows, prepared: the items its actions fire for, and the writing of them. */
+export interface PreparedRows {
+  items: DeliveryItem[];
+  write(): Promise<void>;
+  close?(): Promise<void>;
+}
+
 /** What a watch writes for each poll's new records, and the items its actions fire for. */
 export interface WatchOutput {
-  /** The rows to write for these records (the records themselves, or match rows), each with a stable id. */
-  prepare(records: FeedRecord[]): Promise<{ items: DeliveryItem[]; write(): Promise<void> }>;
+  /**
+   * The rows to write for these records (the records themselves, or match rows); with `items` (the watch has actions),
+   * each with a stable id. `close` drops what was prepared and not written.
+   */
+  prepare(records: FeedRecord[], want: { items: boolean }): Promise<PreparedRows>;
   end(): Promise<void>;
 }
 
@@ -61,18 +71,22 @@ async function pollOnce(
     signal: ctx.signal,
   });
   ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
-  const rows = print ? await output.prepare(poll.records) : undefined;
-  remember(state, poll.records, ctx.now());
-  // Actions fire for what is written.
-  if (rows) deliveries?.enqueue(rows.items);
+  const rows = print ? await output.prepare(poll.records, { items: deliveries !== undefined }) : undefined;
   try {
-    await state.stage();
-    if (rows) await session.status.around(() => rows.write());
-    session.lock?.check();
-    await state.commit();
-  } catch (err) {
-    await state.unstage();
-    throw err;
+    remember(state, poll.records, ctx.now());
+    // Actions fire for what is written.
+    if (rows) deliveries?.enqueue(rows.items);
+    try {
+      await state.stage();
+      if (rows) await session.status.around(() => rows.write());
+      session.lock?.check();
+      await state.commit();
+    } catch (err) {
+      await state.unstage();
+      throw err;
+    }
+  } finally {
+    await rows?.close?.();
   }
   return poll;
 }
