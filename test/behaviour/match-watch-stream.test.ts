@@ -1,7 +1,7 @@
 // `match --watch` over a catalogue big enough to stream (8 MiB and over): each poll reads the file past its new recalls
 // and writes, acts on and opens cases for what the catalogue indexed whole would; a file replaced between polls is read
 // as it is then, and one whose columns changed ends the watch.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
@@ -70,7 +70,7 @@ describe('match --watch on a catalogue that streams', () => {
     }
   });
 
-  it('a catalogue replaced between polls is read as it is then; one whose columns changed ends the watch (exit 2)', async () => {
+  it('a catalogue replaced between polls is read as it is then; gone for a poll, that poll fails; other columns end the watch (exit 2)', async () => {
     const sandbox = await sandboxFor({ recordCount: 0 });
     const catalog = path.join(dir, 'replaced.csv');
     // Long rows, so that the file streams with fewer of them to read at each poll.
@@ -90,12 +90,19 @@ describe('match --watch on a catalogue that streams', () => {
         writeFileSync(catalog, pad('sku,ean,name\nK-9,0036000291452,Razor\n').text);
         added.push(...sandbox.addRecords([ean('0036000291452')]));
       }
-      // After poll 3: a new column, and one more recall for the poll that then reads it.
+      // After poll 3: the file is gone (an export about to write it) when a recall comes: that poll fails.
       if (pauses === 3) {
+        renameSync(catalog, `${catalog}.away`);
+        added.push(...sandbox.addRecords([ean('0036000291452')]));
+      }
+      // After poll 4: the file is back; the poll after checks the recall the failed one did not remember.
+      if (pauses === 4) renameSync(`${catalog}.away`, catalog);
+      // After poll 5: a new column, and one more recall for the poll that then reads it.
+      if (pauses === 5) {
         writeFileSync(catalog, pad('sku,ean,name,colour\nK-9,0036000291452,Razor,red\n').text);
         added.push(...sandbox.addRecords([ean('0036000291452')]));
       }
-      if (pauses > 4) throw new Error(`the watch went on\nstderr: ${err}`);
+      if (pauses > 6) throw new Error(`the watch went on\nstderr: ${err}`);
     });
     const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--watch', '-f', 'jsonl'], {
       clock,
@@ -105,12 +112,19 @@ describe('match --watch on a catalogue that streams', () => {
       },
     });
     expect(r.code, err).toBe(2);
-    const [one, two] = added;
-    expect(added.length).toBe(3);
+    const [one, two, three] = added;
+    expect(added.length).toBe(4);
     expect((jsonLines(out) as Rec[]).map((row) => [row.recall_id, row.sku, row.level, row.reason])).toEqual([
       [one!.id, 'K-1', 'match', 'barcode'],
       [two!.id, 'K-9', 'match', 'barcode'],
+      [three!.id, 'K-9', 'match', 'barcode'],
     ]);
+    expect(err).toMatch(
+      new RegExp(
+        `^recall-feed: poll failed: cannot read the catalogue ${catalog}: no such file; next poll in \\d+ s$`,
+        'm',
+      ),
+    );
     expect(err).toContain(`catalogue ${catalog} changed: ${(first.added + 1).toLocaleString('en')} rows`);
     expect(err).toContain(`error: the catalogue ${catalog} has other columns than when the watch started`);
     expect(err).toContain('start the watch again to write its new columns');

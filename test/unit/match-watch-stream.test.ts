@@ -1,9 +1,10 @@
 // A streamed watch's poll reads the catalogue again when the file is rewritten between its two passes, up to three
 // times; a file that never holds still is a usage error.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type PollRows, streamedPolls } from '../../src/jobs/match/watch-stream.js';
+import { CatalogueUnreadableError, type PollRows, streamedPolls } from '../../src/jobs/match/watch-stream.js';
+import { endsWatch } from '../../src/runtime/failure-policy.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
 import { StatusReporter } from '../../src/runtime/terminal/status.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -59,5 +60,23 @@ describe('streamedPolls', () => {
     await expect(failed).rejects.toBeInstanceOf(UsageError);
     await expect(failed).rejects.toThrow(`the catalogue ${file} changed while it was read`);
     expect(reads).toBe(3);
+  });
+
+  it('a file gone after the first poll fails that poll only (the watch goes on); at the first poll it is exit 2', async () => {
+    const { file, polls } = await setup();
+    expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-1']);
+    rmSync(file);
+    const gone = await polls.poll([recall]).catch((err: unknown) => err);
+    expect(gone).toBeInstanceOf(CatalogueUnreadableError);
+    expect(endsWatch(gone)).toBe(false);
+    expect((gone as Error).message).toContain(`cannot read the catalogue ${file}`);
+    writeFileSync(file, 'sku,ean\nK-3,4006381333931\n');
+    expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-3']);
+
+    const fresh = await setup();
+    rmSync(fresh.file);
+    const first = await fresh.polls.poll([recall]).catch((err: unknown) => err);
+    expect(first).toBeInstanceOf(UsageError);
+    expect(endsWatch(first)).toBe(true);
   });
 });

@@ -1,12 +1,13 @@
 // `match --watch` over a catalogue large enough to stream: each poll's new recalls indexed, the catalogue read past them.
 import { aliasLookup } from '../../match/brand-aliases.js';
-import { type Catalogue, CatalogueChangedError } from '../../match/catalogue.js';
+import { type Catalogue, CatalogueChangedError, CatalogueReadError } from '../../match/catalogue.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Match } from '../../match/matcher.js';
 import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, streamMatches } from '../../match/stream-matches.js';
 import { groupDigits } from '../../output/numbers.js';
-import { UsageError } from '../../runtime/cli-errors.js';
+import { CliError, UsageError } from '../../runtime/cli-errors.js';
+import { EXIT } from '../../runtime/exit-codes.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
@@ -35,6 +36,15 @@ export interface PollMatcher {
 
 /** Reads of the catalogue one poll tries when the file is rewritten while it is read (a nightly export landing). */
 const READS = 3;
+
+/**
+ * The catalogue could not be read at a poll after the first (missing, or still being written): that poll fails, its
+ * recalls are not remembered, and the next poll tries again. At the first poll the same is a usage error (exit 2).
+ */
+export class CatalogueUnreadableError extends CliError {
+  override name = 'CatalogueUnreadableError';
+  readonly exitCode: number = EXIT.usage;
+}
 
 export interface StreamedWatchPlan {
   catalog: string;
@@ -100,6 +110,7 @@ export async function streamedPolls(
 
   return {
     async poll(records, onMatch) {
+      const later = first !== undefined;
       const index = new RecallIndex(aliases);
       for (const recall of records) index.add(recall);
       // Nothing to match: the catalogue is read only at the first poll, for its warnings (and once, not twice).
@@ -116,6 +127,12 @@ export async function streamedPolls(
         } catch (err) {
           // Its two passes disagree: read again, as it is now.
           if (err instanceof CatalogueChangedError && attempt < READS) continue;
+          // A watch that ran on it goes on: an export that replaces the file in place is still writing it.
+          if (later && err instanceof CatalogueReadError)
+            throw new CatalogueUnreadableError(
+              err.message,
+              'the next poll reads it again; replace the file in one step (write it beside, then rename it)',
+            );
           throw usageErrorOf(err);
         }
       }
