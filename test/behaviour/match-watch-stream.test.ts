@@ -70,63 +70,73 @@ describe('match --watch on a catalogue that streams', () => {
     }
   });
 
-  it('a catalogue replaced between polls is read as it is then; gone for a poll, that poll fails; other columns end the watch (exit 2)', async () => {
-    const sandbox = await sandboxFor({ recordCount: 0 });
-    const catalog = path.join(dir, 'replaced.csv');
-    // Long rows, so that the file streams with fewer of them to read at each poll.
-    const pad = (csv: string) => paddedToStream(csv, (i) => `F${i},,Qwzt vrk ${i} ${'z'.repeat(200)}`);
-    const first = pad('sku,ean,name\nK-1,4006381333931,Pencil\n');
-    writeFileSync(catalog, first.text);
-    let out = '';
-    let err = '';
-    const added: { id: number }[] = [];
-    let pauses = 0;
-    const clock = fakeClock(Date.now(), () => {
-      pauses++;
-      // After poll 1 (an empty window): a recall of K-1's barcode.
-      if (pauses === 1) added.push(...sandbox.addRecords([ean('4006381333931')]));
-      // After poll 2: the catalogue is replaced (K-1 gone, K-9 with another barcode), and a recall of that barcode.
-      if (pauses === 2) {
-        writeFileSync(catalog, pad('sku,ean,name\nK-9,0036000291452,Razor\n').text);
-        added.push(...sandbox.addRecords([ean('0036000291452')]));
-      }
-      // After poll 3: the file is gone (an export about to write it) when a recall comes: that poll fails.
-      if (pauses === 3) {
-        renameSync(catalog, `${catalog}.away`);
-        added.push(...sandbox.addRecords([ean('0036000291452')]));
-      }
-      // After poll 4: the file is back; the poll after checks the recall the failed one did not remember.
-      if (pauses === 4) renameSync(`${catalog}.away`, catalog);
-      // After poll 5: a new column, and one more recall for the poll that then reads it.
-      if (pauses === 5) {
-        writeFileSync(catalog, pad('sku,ean,name,colour\nK-9,0036000291452,Razor,red\n').text);
-        added.push(...sandbox.addRecords([ean('0036000291452')]));
-      }
-      if (pauses > 6) throw new Error(`the watch went on\nstderr: ${err}`);
-    });
-    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--watch', '-f', 'jsonl'], {
-      clock,
-      onOutput: (stream, text) => {
-        if (stream === 'stdout') out += text;
-        else err += text;
-      },
-    });
-    expect(r.code, err).toBe(2);
-    const [one, two, three] = added;
-    expect(added.length).toBe(4);
-    expect((jsonLines(out) as Rec[]).map((row) => [row.recall_id, row.sku, row.level, row.reason])).toEqual([
-      [one!.id, 'K-1', 'match', 'barcode'],
-      [two!.id, 'K-9', 'match', 'barcode'],
-      [three!.id, 'K-9', 'match', 'barcode'],
-    ]);
-    expect(err).toMatch(
-      new RegExp(
-        `^recall-feed: poll failed: cannot read the catalogue ${catalog}: no such file; next poll in \\d+ s$`,
-        'm',
-      ),
-    );
-    expect(err).toContain(`catalogue ${catalog} changed: ${(first.added + 1).toLocaleString('en')} rows`);
-    expect(err).toContain(`error: the catalogue ${catalog} has other columns than when the watch started`);
-    expect(err).toContain('start the watch again to write its new columns');
-  });
+  // Long rows, so that the file streams with fewer of them to read at each poll.
+  const streams = (csv: string) => paddedToStream(csv, (i) => `F${i},,Qwzt vrk ${i} ${'z'.repeat(200)}`);
+  const heldWhole = (csv: string) => ({ text: csv, added: 0 });
+  it.each([
+    ['streamed', streams],
+    ['held whole', heldWhole],
+  ])(
+    'a catalogue %s, replaced between polls, is read as it is then; gone for a poll, that poll fails; other columns end the watch (exit 2)',
+    async (_kind, pad) => {
+      const sandbox = await sandboxFor({ recordCount: 0 });
+      const catalog = path.join(dir, `replaced-${_kind.replace(' ', '-')}.csv`);
+      const first = pad('sku,ean,name\nK-1,4006381333931,Pencil\n');
+      writeFileSync(catalog, first.text);
+      let out = '';
+      let err = '';
+      const added: { id: number }[] = [];
+      let pauses = 0;
+      const clock = fakeClock(Date.now(), () => {
+        pauses++;
+        // After poll 1 (an empty window): a recall of K-1's barcode.
+        if (pauses === 1) added.push(...sandbox.addRecords([ean('4006381333931')]));
+        // After poll 2: the catalogue is replaced (K-1 gone, K-9 with another barcode), and a recall of that barcode.
+        if (pauses === 2) {
+          writeFileSync(catalog, pad('sku,ean,name\nK-9,0036000291452,Razor\n').text);
+          added.push(...sandbox.addRecords([ean('0036000291452')]));
+        }
+        // After poll 3: the file is gone (an export about to write it) when a recall comes: that poll fails.
+        if (pauses === 3) {
+          renameSync(catalog, `${catalog}.away`);
+          added.push(...sandbox.addRecords([ean('0036000291452')]));
+        }
+        // After poll 4: the file is back; the poll after checks the recall the failed one did not remember.
+        if (pauses === 4) renameSync(`${catalog}.away`, catalog);
+        // After poll 5: a new column, and one more recall for the poll that then reads it.
+        if (pauses === 5) {
+          writeFileSync(catalog, pad('sku,ean,name,colour\nK-9,0036000291452,Razor,red\n').text);
+          added.push(...sandbox.addRecords([ean('0036000291452')]));
+        }
+        if (pauses > 6) throw new Error(`the watch went on\nstderr: ${err}`);
+      });
+      const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '--watch', '-f', 'jsonl'], {
+        clock,
+        onOutput: (stream, text) => {
+          if (stream === 'stdout') out += text;
+          else err += text;
+        },
+      });
+      expect(r.code, err).toBe(2);
+      const [one, two, three] = added;
+      expect(added.length).toBe(4);
+      expect((jsonLines(out) as Rec[]).map((row) => [row.recall_id, row.sku, row.level, row.reason])).toEqual([
+        [one!.id, 'K-1', 'match', 'barcode'],
+        [two!.id, 'K-9', 'match', 'barcode'],
+        [three!.id, 'K-9', 'match', 'barcode'],
+      ]);
+      expect(err).toMatch(
+        new RegExp(
+          `^recall-feed: poll failed: cannot read the catalogue ${catalog}: no such file; next poll in \\d+ s$`,
+          'm',
+        ),
+      );
+      const rows = first.added + 1;
+      expect(err).toContain(
+        `catalogue ${catalog} changed: ${rows.toLocaleString('en')} ${rows === 1 ? 'row' : 'rows'}\n`,
+      );
+      expect(err).toContain(`error: the catalogue ${catalog} has other columns than when the watch started`);
+      expect(err).toContain('start the watch again to write its new columns');
+    },
+  );
 });

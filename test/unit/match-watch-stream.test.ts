@@ -3,7 +3,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CatalogueUnreadableError, type PollRows, streamedPolls } from '../../src/jobs/match/watch-stream.js';
+import { CatalogueUnreadableError, type PollRows } from '../../src/jobs/match/watch-polls.js';
+import { streamedPolls } from '../../src/jobs/match/watch-stream.js';
 import { endsWatch } from '../../src/runtime/failure-policy.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
 import { StatusReporter } from '../../src/runtime/terminal/status.js';
@@ -47,7 +48,7 @@ describe('streamedPolls', () => {
     const rows = await rowsOf(polls.poll([recall]));
     expect(rows.map((r) => [r.sku, r.level, r.recall_id])).toEqual([['K-2', 'match', 7]]);
     expect(rewrites).toBe(2);
-    expect(err.text()).toContain(`catalogue ${file} changed: 1 rows`);
+    expect(err.text()).toContain(`catalogue ${file} changed: 1 row`);
   });
 
   it('a file rewritten at every read: a usage error after the third', async () => {

@@ -18,7 +18,8 @@ export async function fileStamp(file: string): Promise<FileStamp | undefined> {
   }
 }
 
-const sameStamp = (a: readonly string[], b: readonly string[]) =>
+/** Whether two stamps are of the same file, unchanged. */
+export const sameStamp = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** `<state folder>/catalogue-<sha256 of its absolute path>.json`: one note per catalogue, whatever the options. */

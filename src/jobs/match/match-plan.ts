@@ -6,6 +6,7 @@ import type { RecordFilter } from '../../filters/record-filter.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import type { CaseOpener } from '../matching/open-cases.js';
 import type { Sla } from '../matching/sla.js';
+import type { FileStamp } from './catalogue-note.js';
 import type { MatchWatchPlan } from './watch-match.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
@@ -49,5 +50,12 @@ export interface CasesPlan {
  * they are found).
  */
 export type MatchInputs =
-  | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex; opener?: CaseOpener | undefined }
+  | {
+      kind: 'indexed';
+      catalogue: Catalogue;
+      index: CatalogueIndex;
+      opener?: CaseOpener | undefined;
+      /** With --watch: the file's stamp before it was read (a poll reads it again when it changes). */
+      stamp?: FileStamp | undefined;
+    }
   | { kind: 'head'; head?: Omit<Catalogue, 'rows'>; opener?: CaseOpener | undefined };

@@ -20,6 +20,7 @@ import { declaredStore, type Session, type Uses } from '../../runtime/session.js
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { type WatchCatalogue, watchMatch } from './watch-match.js';
+import { fileStamp } from './catalogue-note.js';
 import type { MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
 export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
@@ -121,8 +122,11 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
     return { kind: 'head', opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
+  // A watch reads the file again when its stamp changes: the stamp it had before this read.
+  const stamp = plan.watch ? await fileStamp(plan.catalog) : undefined;
   const { catalogue, index } = await indexCatalogue(plan, status);
-  if (plan.watch || plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
+  if (plan.watch) return { kind: 'indexed', catalogue, index, stamp };
+  if (plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
   const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
   const opener = caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
   return { kind: 'indexed', catalogue, index, opener };
@@ -131,15 +135,14 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
 export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Session): Promise<void> {
   if (plan.watch) {
+    const file = { catalog: plan.catalog, map: plan.map, learned: plan.learned };
     const source: WatchCatalogue =
       inputs.kind === 'indexed'
-        ? { kind: 'indexed', catalogue: inputs.catalogue, index: inputs.index }
+        ? { kind: 'indexed', start: { catalogue: inputs.catalogue, index: inputs.index, stamp: inputs.stamp }, ...file }
         : {
             kind: 'streamed',
             head: inputs.head ?? (await asUsageError(() => catalogueHead(plan.catalog, plan.map))),
-            catalog: plan.catalog,
-            map: plan.map,
-            learned: plan.learned,
+            ...file,
           };
     return watchMatch(plan.watch, source, session, plan.openCases);
   }

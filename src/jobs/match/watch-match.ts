@@ -1,5 +1,4 @@
 // `match --watch`: the feed's watch loop, writing (and acting on) match rows instead of records.
-import type { CatalogueIndex } from '../../match/matcher.js';
 import type { Catalogue } from '../../match/catalogue.js';
 import type { Context } from '../../runtime/context.js';
 import type { Renderer } from '../../output/renderer.js';
@@ -18,44 +17,23 @@ import {
   streamedCaseOpener,
 } from '../matching/open-cases.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { type PollMatcher, type PollRows, type StreamedWatchPlan, streamedPolls } from './watch-stream.js';
+import { streamedPolls } from './watch-stream.js';
+import {
+  type IndexedCatalogue,
+  indexedPolls,
+  type PollMatcher,
+  type PollRows,
+  type WatchedFile,
+} from './watch-polls.js';
 import { caseSla, type Sla } from '../matching/sla.js';
 import type { ArchiveStore } from '../../archive/index.js';
 import type { Format } from '../../runtime/settings.js';
-import {
-  byLevelThenSeverity,
-  matchColumns,
-  matchRow,
-  matchTableColumns,
-  reportCatalogue,
-} from '../matching/match-rows.js';
+import { byLevelThenSeverity, matchColumns, matchTableColumns } from '../matching/match-rows.js';
 
 /** `match --watch`: polls of the feed (planned from match's own flags as feed plans them), and how its rows are written. */
 export interface MatchWatchPlan extends WatchPlan {
   format: Format;
   formulaGuard: boolean;
-}
-
-/** The poll matcher of a catalogue indexed whole (under STREAM_FROM_BYTES): the same rows, in the same order. */
-function indexedPolls(catalogue: Catalogue, index: CatalogueIndex, status: StatusReporter): PollMatcher {
-  reportCatalogue(catalogue, index.rejected, status);
-  return {
-    async poll(records, onMatch) {
-      const rows = records.flatMap((recall) =>
-        index.match(recall).map((m) => {
-          if (m.level !== 'excluded') onMatch?.(m, recall);
-          return matchRow(m, recall);
-        }),
-      );
-      return {
-        shape: catalogue,
-        batches: async function* () {
-          yield rows;
-        },
-        close: async () => {},
-      };
-    },
-  };
 }
 
 /** Every row of the poll, in order. */
@@ -116,9 +94,8 @@ function matchOutput(
 }
 
 /** What a watch checks each poll against: the catalogue indexed whole, or (8 MiB and over) its file, streamed. */
-export type WatchCatalogue =
-  | { kind: 'indexed'; catalogue: Catalogue; index: CatalogueIndex }
-  | ({ kind: 'streamed'; head: Omit<Catalogue, 'rows'> } & StreamedWatchPlan);
+export type WatchCatalogue = WatchedFile &
+  ({ kind: 'indexed'; start: IndexedCatalogue } | { kind: 'streamed'; head: Omit<Catalogue, 'rows'> });
 
 /**
  * Polls like `feed --watch` (its files under the feed's run lock) and matches each new recall. `run`: with the output,
@@ -137,7 +114,7 @@ export async function watchMatch(
     const { status } = session;
     const matcher =
       source.kind === 'indexed'
-        ? indexedPolls(source.catalogue, source.index, status)
+        ? indexedPolls(source.start, source, status)
         : await streamedPolls(source, status, ctx.signal);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
     const opener = openCases && watchOpener(source, status, { ...openCases, sla });
@@ -153,6 +130,6 @@ function watchOpener(
   status: StatusReporter,
   opts: OpenerOptions & { key: string | undefined },
 ): CaseOpener {
-  if (source.kind === 'indexed') return caseOpener(source.catalogue, opts.key, status, opts);
+  if (source.kind === 'indexed') return caseOpener(source.start.catalogue, opts.key, status, opts);
   return streamedCaseOpener(source.head, keyColumn(source.head, opts.key), status, opts);
 }

@@ -1,56 +1,27 @@
 // `match --watch` over a catalogue large enough to stream: each poll's new recalls indexed, the catalogue read past them.
 import { aliasLookup } from '../../match/brand-aliases.js';
-import { type Catalogue, CatalogueChangedError, CatalogueReadError } from '../../match/catalogue.js';
-import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { CatalogueChangedError } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, streamMatches } from '../../match/stream-matches.js';
 import { groupDigits } from '../../output/numbers.js';
-import { CliError, UsageError } from '../../runtime/cli-errors.js';
-import { EXIT } from '../../runtime/exit-codes.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { MatchSpool } from './match-spool.js';
 import { rejectedCount } from './stream-match.js';
-
-/** One poll's match rows, in match's documented order (per recall, oldest first: matches, possibles, excluded). */
-export interface PollRows {
-  /** The catalogue's header and columns as this poll read it: the same at every poll. */
-  shape: Pick<Catalogue, 'headers' | 'columns'>;
-  /** The rows, in batches; read once. */
-  batches(): AsyncIterable<Record<string, unknown>[]>;
-  /** Drops what `batches` did not read (a spooled file). */
-  close(): Promise<void>;
-}
-
-/** Each poll's new recalls checked against the catalogue. */
-export interface PollMatcher {
-  /** `onMatch` is given each match and possible pair (its case) before this returns. */
-  poll(
-    records: readonly Record<string, unknown>[],
-    onMatch?: (match: Match, recall: Record<string, unknown>) => void,
-  ): Promise<PollRows>;
-}
+import {
+  laterReadError,
+  type PollMatcher,
+  type PollRows,
+  sayChanged,
+  WatchedColumns,
+  type WatchedFile,
+} from './watch-polls.js';
 
 /** Reads of the catalogue one poll tries when the file is rewritten while it is read (a nightly export landing). */
 const READS = 3;
-
-/**
- * The catalogue could not be read at a poll after the first (missing, or still being written): that poll fails, its
- * recalls are not remembered, and the next poll tries again. At the first poll the same is a usage error (exit 2).
- */
-export class CatalogueUnreadableError extends CliError {
-  override name = 'CatalogueUnreadableError';
-  readonly exitCode: number = EXIT.usage;
-}
-
-export interface StreamedWatchPlan {
-  catalog: string;
-  map: ColumnMap;
-  learned?: string | undefined;
-}
 
 /**
  * The catalogue is read twice at each poll that brings new recalls, and at the first poll in any case (its warnings
@@ -59,7 +30,7 @@ export interface StreamedWatchPlan {
  * error.
  */
 export async function streamedPolls(
-  plan: StreamedWatchPlan,
+  plan: WatchedFile,
   status: StatusReporter,
   signal: AbortSignal,
 ): Promise<PollMatcher> {
@@ -69,22 +40,16 @@ export async function streamedPolls(
     status.progress(`${pass} the catalogue… ${groupDigits(rows)} rows`);
     if (signal.aborted) throw signal.reason;
   };
-  let first: { shape: PollRows['shape']; columns: string } | undefined;
+  let first: { shape: PollRows['shape']; columns: WatchedColumns } | undefined;
   let said: string | undefined;
 
   /** The census of this poll's recalls, checked against the first poll's columns; a new file's warnings said. */
   async function census(index: RecallIndex) {
     const catalogue = await readCensus(plan.catalog, plan.map, index, onRows);
-    const columns = JSON.stringify([catalogue.headers, catalogue.columns]);
-    first ??= { shape: catalogue, columns };
-    if (columns !== first.columns)
-      throw new UsageError(
-        `the catalogue ${plan.catalog} has other columns than when the watch started`,
-        'start the watch again to write its new columns',
-      );
+    first ??= { shape: catalogue, columns: new WatchedColumns(plan.catalog, catalogue) };
+    first.columns.check(catalogue);
     if (catalogue.sha256 !== said) {
-      if (said !== undefined)
-        status.note(`catalogue ${plan.catalog} changed: ${groupDigits(catalogue.census.rows)} rows`);
+      if (said !== undefined) sayChanged(plan.catalog, catalogue.census.rows, status);
       reportCatalogue(catalogue, catalogue.census.rejected, status, rejectedCount(catalogue));
       said = catalogue.sha256;
     }
@@ -128,12 +93,7 @@ export async function streamedPolls(
           // Its two passes disagree: read again, as it is now.
           if (err instanceof CatalogueChangedError && attempt < READS) continue;
           // A watch that ran on it goes on: an export that replaces the file in place is still writing it.
-          if (later && err instanceof CatalogueReadError)
-            throw new CatalogueUnreadableError(
-              err.message,
-              'the next poll reads it again; replace the file in one step (write it beside, then rename it)',
-            );
-          throw usageErrorOf(err);
+          throw later ? laterReadError(err) : usageErrorOf(err);
         }
       }
     },

@@ -1,0 +1,144 @@
+// What `match --watch` checks each poll's recalls with, and the catalogue held whole (under STREAM_FROM_BYTES) read again
+// when its file changes.
+import { type Catalogue, CatalogueReadError, readCatalogue } from '../../match/catalogue.js';
+import type { ColumnMap } from '../../match/catalogue-columns.js';
+import { CatalogueIndex, type Match } from '../../match/matcher.js';
+import { counted } from '../../output/numbers.js';
+import { CliError, UsageError } from '../../runtime/cli-errors.js';
+import { EXIT } from '../../runtime/exit-codes.js';
+import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
+import { usageErrorOf } from '../matching/load-catalogue.js';
+import { matchRow, reportCatalogue } from '../matching/match-rows.js';
+import { type FileStamp, fileStamp, sameStamp } from './catalogue-note.js';
+
+/** One poll's match rows, in match's documented order (per recall, oldest first: matches, possibles, excluded). */
+export interface PollRows {
+  /** The catalogue's header and columns as this poll read it: the same at every poll. */
+  shape: Pick<Catalogue, 'headers' | 'columns'>;
+  /** The rows, in batches; read once. */
+  batches(): AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>;
+  /** Drops what `batches` did not read (a spooled file). */
+  close(): Promise<void>;
+}
+
+/** Each poll's new recalls checked against the catalogue. */
+export interface PollMatcher {
+  /** `onMatch` is given each match and possible pair (its case) before this returns. */
+  poll(
+    records: readonly Record<string, unknown>[],
+    onMatch?: (match: Match, recall: Record<string, unknown>) => void,
+  ): Promise<PollRows>;
+}
+
+/**
+ * The catalogue could not be read at a poll after the first (missing, or still being written): that poll fails, its
+ * recalls are not remembered, and the next poll tries again. At the first poll the same is a usage error (exit 2).
+ */
+export class CatalogueUnreadableError extends CliError {
+  override name = 'CatalogueUnreadableError';
+  readonly exitCode: number = EXIT.usage;
+}
+
+/** The file a watch reads its catalogue from, with match's --map and --learned. */
+export interface WatchedFile {
+  catalog: string;
+  map: ColumnMap;
+  learned?: string | undefined;
+}
+
+/**
+ * A read error of a poll after the first, as CatalogueUnreadableError (the watch goes on); a column the file no longer
+ * has is a usage error (it ends).
+ */
+export function laterReadError(err: unknown): unknown {
+  if (!(err instanceof CatalogueReadError)) return usageErrorOf(err);
+  return new CatalogueUnreadableError(
+    err.message,
+    'the next poll reads it again; replace the file in one step (write it beside, then rename it)',
+  );
+}
+
+/** The columns a watch's rows were first written with, against those of the file as read now. */
+export class WatchedColumns {
+  private readonly columns: string;
+
+  constructor(
+    private readonly file: string,
+    shape: Pick<Catalogue, 'headers' | 'columns'>,
+  ) {
+    this.columns = WatchedColumns.of(shape);
+  }
+
+  private static of(shape: Pick<Catalogue, 'headers' | 'columns'>): string {
+    return JSON.stringify([shape.headers, shape.columns]);
+  }
+
+  /** A usage error (the watch ends) when the file's columns are no longer those its rows are written with. */
+  check(shape: Pick<Catalogue, 'headers' | 'columns'>): void {
+    if (WatchedColumns.of(shape) !== this.columns)
+      throw new UsageError(
+        `the catalogue ${this.file} has other columns than when the watch started`,
+        'start the watch again to write its new columns',
+      );
+  }
+}
+
+/** Says a catalogue read again whose bytes changed: its rows, then its warnings. */
+export function sayChanged(file: string, rows: number, status: Pick<StatusReporter, 'note'>): void {
+  status.note(`catalogue ${file} changed: ${counted(rows, 'row', 'rows')}`);
+}
+
+/** A catalogue held whole, with its index, and the stamp its file had just before it was read. */
+export interface IndexedCatalogue {
+  catalogue: Catalogue;
+  index: CatalogueIndex;
+  stamp: FileStamp | undefined;
+}
+
+/** The file read and indexed again, as it is now (with the learned file as it is now); its errors as they are. */
+async function reindex(file: WatchedFile, status: StatusReporter): Promise<IndexedCatalogue> {
+  const stamp = await fileStamp(file.catalog);
+  const catalogue = await readCatalogue(file.catalog, file.map);
+  const learned = await readLearned(learnedPath(file.catalog, file.learned), status);
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned }), stamp };
+}
+
+/**
+ * The poll matcher of a catalogue held whole: each poll that brings recalls first looks at the file's stamp, and
+ * reads and indexes it again when the stamp changed (a catalogue replaced since, said when its bytes differ).
+ */
+export function indexedPolls(start: IndexedCatalogue, file: WatchedFile, status: StatusReporter): PollMatcher {
+  reportCatalogue(start.catalogue, start.index.rejected, status);
+  const columns = new WatchedColumns(start.catalogue.file, start.catalogue);
+  let current = start;
+  async function fresh(): Promise<IndexedCatalogue> {
+    const stamp = await fileStamp(current.catalogue.file);
+    if (stamp && current.stamp && sameStamp(stamp, current.stamp)) return current;
+    let next: IndexedCatalogue;
+    try {
+      next = await reindex(file, status);
+    } catch (err) {
+      throw laterReadError(err);
+    }
+    columns.check(next.catalogue);
+    if (next.catalogue.sha256 !== current.catalogue.sha256) {
+      sayChanged(next.catalogue.file, next.catalogue.rows.length, status);
+      reportCatalogue(next.catalogue, next.index.rejected, status);
+    }
+    current = next;
+    return next;
+  }
+  return {
+    async poll(records, onMatch) {
+      const { catalogue, index } = records.length === 0 ? current : await fresh();
+      const rows = records.flatMap((recall) =>
+        index.match(recall).map((m) => {
+          if (m.level !== 'excluded') onMatch?.(m, recall);
+          return matchRow(m, recall);
+        }),
+      );
+      return { shape: catalogue, batches: () => [rows], close: async () => {} };
+    },
+  };
+}
