@@ -11,7 +11,7 @@ import * as archive from '../../src/archive/archive-errors.js';
 import * as cases from '../../src/archive/cases-errors.js';
 import { DbTargetError } from '../../src/archive/db-target.js';
 import { CatalogueColumnsError } from '../../src/match/catalogue-columns.js';
-import { CatalogueReadError } from '../../src/match/catalogue.js';
+import { CatalogueChangedError, CatalogueReadError } from '../../src/match/catalogue.js';
 import { OutputClosedError } from '../../src/output/backpressure.js';
 import { ParquetValueError } from '../../src/output/parquet.js';
 import * as cli from '../../src/runtime/cli-errors.js';
@@ -27,6 +27,8 @@ const NO_ROW: Record<string, string> = {
   RecordRejectedError:
     'never leaves the sandbox (core.ts answers it as InvalidParamsError); a row would load zod on failures',
   ResumableError: 'wraps a failure; its cause decides the code (error-reports.ts)',
+  CatalogueChangedError:
+    "a CatalogueReadError, said by that row (a usage error with its own hint); its class lets a watch's poll read the file again",
 };
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -58,6 +60,15 @@ function withoutRow(classes: Map<ErrorClass, string>): string[] {
 }
 
 describe('the error table', () => {
+  it('says a catalogue changed while it was read by the CatalogueReadError row: exit 2, its own hint', () => {
+    const report = describeError(new CatalogueChangedError('products.csv'));
+    expect([report.code, report.message, report.hints]).toEqual([
+      2,
+      'the catalogue products.csv changed while it was read',
+      ['run match again'],
+    ]);
+  });
+
   it('has a row for every exported error class of src/, or the class is a CliError', async () => {
     const classes = await exportedErrorClasses();
     const names = new Set(classes.values());
