@@ -165,7 +165,8 @@ async function fullMatch(
   // The format was chosen before the archive was opened or a request sent (matchUses): a bad -f or -o costs nothing.
   const output = chosen ?? (await session.output());
   const { opener } = inputs;
-  if (!(await largeEnoughToStream(plan.catalog))) {
+  // Read with an opener: --archive --open-cases over a catalogue prepareMatch found large enough to stream (decided once).
+  if (!opener && !(await largeEnoughToStream(plan.catalog))) {
     const indexed = await indexCatalogue(plan, session.status);
     return runIndexed(plan, session, { kind: 'indexed', ...indexed, opener }, output);
   }
