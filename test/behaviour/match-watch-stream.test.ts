@@ -139,4 +139,32 @@ describe('match --watch on a catalogue that streams', () => {
       expect(err).toContain('start the watch again to write its new columns');
     },
   );
+
+  it('--open-cases: a keyless row found again at a later poll is warned about once', async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    const catalog = path.join(dir, 'keyless.csv');
+    writeFileSync(catalog, streams('sku,ean,name\n,4006381333931,Pencil\n').text);
+    const db = (await testArchive('sqlite')).db;
+    let err = '';
+    let pauses = 0;
+    const stop = new AbortController();
+    // A recall of the keyless row's barcode after polls 1 and 2; Ctrl-C after poll 3.
+    const clock = fakeClock(Date.now(), () => {
+      if (++pauses <= 2) sandbox.addRecords([ean('4006381333931')]);
+      else stop.abort(new InterruptedError('SIGINT'));
+    });
+    const args = ['match', '--catalog', catalog, '--watch', '-f', 'jsonl', '--open-cases', '--db', db];
+    const r = await runMainAgainst(sandbox, args, {
+      clock,
+      signal: stop.signal,
+      onOutput: (stream, text) => {
+        if (stream === 'stderr') err += text;
+      },
+    });
+    expect(r.code, err).toBe(130);
+    expect(jsonLines(r.stdout)).toHaveLength(2);
+    expect(err.match(/^cases: 1 opened · 0 pairs already had one$/gm)).toHaveLength(2);
+    const warning = 'warning: 1 row has no sku: known by line number instead, among the rows that found a recall';
+    expect(err.split('\n').filter((line) => line === warning)).toHaveLength(1);
+  });
 });

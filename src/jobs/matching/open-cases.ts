@@ -179,8 +179,14 @@ export function streamedCaseOpener(
 ): CaseOpener {
   warnNoKeyColumn(column, status);
   const keys = new RowKeys(column);
+  // A watch flushes at every poll: each count is said when it is new, not again.
+  const said = new Set<string>();
   const say = () => {
-    for (const warning of keys.warnings(', among the rows that found a recall')) status.warn(warning);
+    for (const warning of keys.warnings(', among the rows that found a recall'))
+      if (!said.has(warning)) {
+        said.add(warning);
+        status.warn(warning);
+      }
   };
   return new CaseOpener(keys.keyOf, { ...opts, nameColumn: head.columns.name }, say);
 }
