@@ -3,7 +3,16 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CatalogueUnreadableError, type PollRows } from '../../src/jobs/match/watch-polls.js';
+import {
+  CatalogueUnreadableError,
+  type HeldSoFar,
+  indexedPolls,
+  type PollRows,
+} from '../../src/jobs/match/watch-polls.js';
+import { fileStamp } from '../../src/jobs/match/catalogue-note.js';
+import { readCatalogue } from '../../src/match/catalogue.js';
+import { CatalogueIndex } from '../../src/match/matcher.js';
+import { paddedToStream } from '../helpers/stream-padding.js';
 import { streamedPolls } from '../../src/jobs/match/watch-stream.js';
 import { endsWatch } from '../../src/runtime/failure-policy.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
@@ -79,5 +88,27 @@ describe('streamedPolls', () => {
     const first = await fresh.polls.poll([recall]).catch((err: unknown) => err);
     expect(first).toBeInstanceOf(UsageError);
     expect(endsWatch(first)).toBe(true);
+  });
+
+  it('a catalogue held whole that grows large enough to stream is streamed from then on, its change said', async () => {
+    const file = path.join(tempDir('rf-watch-grows-'), 'catalogue.csv');
+    writeFileSync(file, 'sku,ean\nK-1,4006381333931\n');
+    const err = collector();
+    const status = new HookedStatus(err, { spinner: false, quiet: false, verbose: false, now: () => 0 });
+    const stamp = await fileStamp(file);
+    const catalogue = await readCatalogue(file);
+    const handedOn: HeldSoFar[] = [];
+    const plan = { catalog: file, map: {} };
+    const signal = new AbortController().signal;
+    const polls = indexedPolls({ catalogue, index: new CatalogueIndex(catalogue), stamp }, plan, status, (held) => {
+      handedOn.push(held);
+      return streamedPolls(plan, status, signal, held);
+    });
+    expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-1']);
+    writeFileSync(file, paddedToStream('sku,ean\nK-2,4006381333931\n', (i) => `F${i},`).text);
+    expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-2']);
+    expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-2']);
+    expect(handedOn.map((h) => [h.sha256, h.shape.headers])).toEqual([[catalogue.sha256, ['sku', 'ean']]]);
+    expect(err.text()).toMatch(new RegExp(`^catalogue ${file} changed: [\\d,]+ rows$`, 'm'));
   });
 });

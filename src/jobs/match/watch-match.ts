@@ -114,7 +114,7 @@ export async function watchMatch(
     const { status } = session;
     const matcher =
       source.kind === 'indexed'
-        ? indexedPolls(source.start, source, status)
+        ? indexedPolls(source.start, source, status, (held) => streamedPolls(source, status, ctx.signal, held))
         : await streamedPolls(source, status, ctx.signal);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
     const opener = openCases && watchOpener(source, status, { ...openCases, sla });

@@ -11,6 +11,7 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { type FileStamp, fileStamp, sameStamp } from './catalogue-note.js';
+import { STREAM_FROM_BYTES } from './stream-match.js';
 
 /** One poll's match rows, in match's documented order (per recall, oldest first: matches, possibles, excluded). */
 export interface PollRows {
@@ -104,17 +105,33 @@ async function reindex(file: WatchedFile, status: StatusReporter): Promise<Index
   return { catalogue, index: new CatalogueIndex(catalogue, { learned }), stamp };
 }
 
+/** What a watch that held its catalogue whole hands on when the file grows large enough to stream. */
+export interface HeldSoFar {
+  shape: Pick<Catalogue, 'headers' | 'columns'>;
+  columns: WatchedColumns;
+  sha256: string | undefined;
+}
+
 /**
  * The poll matcher of a catalogue held whole: each poll that brings recalls first looks at the file's stamp, and
- * reads and indexes it again when the stamp changed (a catalogue replaced since, said when its bytes differ).
+ * reads and indexes it again when the stamp changed (a catalogue replaced since, said when its bytes differ). A file
+ * grown to STREAM_FROM_BYTES or more is not held: the watch goes on with `streamed`, for good.
  */
-export function indexedPolls(start: IndexedCatalogue, file: WatchedFile, status: StatusReporter): PollMatcher {
+export function indexedPolls(
+  start: IndexedCatalogue,
+  file: WatchedFile,
+  status: StatusReporter,
+  streamed: (held: HeldSoFar) => Promise<PollMatcher>,
+): PollMatcher {
   reportCatalogue(start.catalogue, start.index.rejected, status);
   const columns = new WatchedColumns(start.catalogue.file, start.catalogue);
   let current = start;
-  async function fresh(): Promise<IndexedCatalogue> {
+  let handedOn: PollMatcher | undefined;
+  /** The catalogue as it is now: held again when it changed, or undefined once it is to be streamed. */
+  async function fresh(): Promise<IndexedCatalogue | undefined> {
     const stamp = await fileStamp(current.catalogue.file);
     if (stamp && current.stamp && sameStamp(stamp, current.stamp)) return current;
+    if (stamp && Number(stamp[2]) >= STREAM_FROM_BYTES) return undefined;
     let next: IndexedCatalogue;
     try {
       next = await reindex(file, status);
@@ -131,7 +148,14 @@ export function indexedPolls(start: IndexedCatalogue, file: WatchedFile, status:
   }
   return {
     async poll(records, onMatch) {
-      const { catalogue, index } = records.length === 0 ? current : await fresh();
+      if (handedOn) return handedOn.poll(records, onMatch);
+      const now = records.length === 0 ? current : await fresh();
+      if (!now) {
+        const { catalogue } = current;
+        handedOn = await streamed({ shape: catalogue, columns, sha256: catalogue.sha256 });
+        return handedOn.poll(records, onMatch);
+      }
+      const { catalogue, index } = now;
       const rows = records.flatMap((recall) =>
         index.match(recall).map((m) => {
           if (m.level !== 'excluded') onMatch?.(m, recall);

@@ -15,6 +15,7 @@ import {
   laterReadError,
   type PollMatcher,
   type PollRows,
+  type HeldSoFar,
   sayChanged,
   WatchedColumns,
   type WatchedFile,
@@ -23,16 +24,22 @@ import {
 /** Reads of the catalogue one poll tries when the file is rewritten while it is read (a nightly export landing). */
 const READS = 3;
 
+/** A match or possible pair found, kept for its case until the poll's reads agree. */
+type Found = { match: Match; recall: Record<string, unknown> };
+
 /**
  * The catalogue is read twice at each poll that brings new recalls, and at the first poll in any case (its warnings
  * said then): memory flat in its size, and each poll checks the file as it is then. A file replaced since the last
- * read is said, with its warnings; one whose columns changed ends the watch (its rows' columns are fixed), as a usage
- * error.
+ * read is said, with its warnings; one rewritten during a poll's reads is read again (READS); one that cannot be read
+ * at a later poll fails that poll only (laterReadError); one whose columns changed ends the watch (its rows' columns
+ * are fixed), as a usage error.
  */
 export async function streamedPolls(
   plan: WatchedFile,
   status: StatusReporter,
   signal: AbortSignal,
+  /** A watch that held the catalogue whole until it grew: the columns its rows have, and the bytes it last said. */
+  held?: HeldSoFar,
 ): Promise<PollMatcher> {
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
   const aliases = aliasLookup(learned?.aliases);
@@ -40,8 +47,8 @@ export async function streamedPolls(
     status.progress(`${pass} the catalogue… ${groupDigits(rows)} rows`);
     if (signal.aborted) throw signal.reason;
   };
-  let first: { shape: PollRows['shape']; columns: WatchedColumns } | undefined;
-  let said: string | undefined;
+  let first: { shape: PollRows['shape']; columns: WatchedColumns } | undefined = held;
+  let said = held?.sha256;
 
   /** The census of this poll's recalls, checked against the first poll's columns; a new file's warnings said. */
   async function census(index: RecallIndex) {
@@ -57,7 +64,7 @@ export async function streamedPolls(
   }
 
   /** The rows spooled in order; with `found`, each match and possible pair kept for its case. */
-  async function matchOnce(index: RecallIndex, found?: { match: Match; recall: Record<string, unknown> }[]) {
+  async function matchOnce(index: RecallIndex, found?: Found[]) {
     const catalogue = await census(index);
     const spool = new MatchSpool();
     try {
@@ -84,7 +91,7 @@ export async function streamedPolls(
         return { shape, batches: async function* () {}, close: async () => {} };
       }
       for (let attempt = 1; ; attempt++) {
-        const found: { match: Match; recall: Record<string, unknown> }[] | undefined = onMatch && [];
+        const found: Found[] | undefined = onMatch && [];
         try {
           const rows = await matchOnce(index, found);
           for (const { match, recall } of found ?? []) onMatch?.(match, recall);
