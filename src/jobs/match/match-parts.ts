@@ -1,14 +1,13 @@
 // What a full and an incremental `match --archive` share: the catalogue indexed, the rows' renderer, the last line.
 import { BOUNDS } from '../../api/constants.js';
 import type { Catalogue } from '../../match/catalogue.js';
-import { CatalogueIndex } from '../../match/matcher.js';
+import type { CatalogueIndex } from '../../match/matcher.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RowsSpec } from '../../runtime/files/record-output.js';
 import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { learnedPath, readLearned } from '../matching/learned-file.js';
-import { loadCatalogue } from '../matching/load-catalogue.js';
+import { indexOf, loadCatalogue } from '../matching/load-catalogue.js';
 import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
 import type { MatchPlan, RecallSource } from './match-plan.js';
@@ -29,8 +28,7 @@ export async function indexCatalogue(
 ): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
+  return { catalogue, index: await indexOf(catalogue, status, plan.learned) };
 }
 
 /** How match rows are rendered: the columns of this catalogue's header, and the plan's csv options. */

@@ -2,13 +2,12 @@
 // when its file changes.
 import { type Catalogue, CatalogueReadError, readCatalogue } from '../../match/catalogue.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
-import { CatalogueIndex, type Match } from '../../match/matcher.js';
+import type { CatalogueIndex, Match } from '../../match/matcher.js';
 import { counted } from '../../output/numbers.js';
 import { CliError, UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { learnedPath, readLearned } from '../matching/learned-file.js';
-import { usageErrorOf } from '../matching/load-catalogue.js';
+import { indexOf, usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { type FileStamp, fileStamp, sameStamp } from './catalogue-note.js';
 import { STREAM_FROM_BYTES } from './stream-match.js';
@@ -85,7 +84,7 @@ export class WatchedColumns {
   }
 }
 
-/** Says a catalogue read again whose bytes changed: its rows, then its warnings. */
+/** Says a catalogue read again whose bytes changed, and its rows (its warnings follow, from reportCatalogue). */
 export function sayChanged(file: string, rows: number, status: Pick<StatusReporter, 'note'>): void {
   status.note(`catalogue ${file} changed: ${counted(rows, 'row', 'rows')}`);
 }
@@ -101,8 +100,7 @@ export interface IndexedCatalogue {
 async function reindex(file: WatchedFile, status: StatusReporter): Promise<IndexedCatalogue> {
   const stamp = await fileStamp(file.catalog);
   const catalogue = await readCatalogue(file.catalog, file.map);
-  const learned = await readLearned(learnedPath(file.catalog, file.learned), status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned }), stamp };
+  return { catalogue, index: await indexOf(catalogue, status, file.learned), stamp };
 }
 
 /** What a watch that held its catalogue whole hands on when the file grows large enough to stream. */
