@@ -58,4 +58,4 @@ export type MatchInputs =
       /** With --watch: the file's stamp before it was read (a poll reads it again when it changes). */
       stamp?: FileStamp | undefined;
     }
-  | { kind: 'head'; head?: Omit<Catalogue, 'rows'>; opener?: CaseOpener | undefined };
+  | { kind: 'head'; head: Omit<Catalogue, 'rows'>; opener?: CaseOpener | undefined };

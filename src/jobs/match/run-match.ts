@@ -110,8 +110,7 @@ async function matchAll(
 export async function prepareMatch(plan: MatchPlan, session: Session): Promise<MatchInputs> {
   const { status } = session;
   if (!plan.watch && !plan.openCases) {
-    await asUsageError(() => catalogueHead(plan.catalog, plan.map));
-    return { kind: 'head' };
+    return { kind: 'head', head: await asUsageError(() => catalogueHead(plan.catalog, plan.map)) };
   }
   // --watch, or --archive --open-cases, over a catalogue large enough to stream: its header and key column checked
   // now, the same errors in the same order as below; its rows are read as the run streams them.
@@ -120,7 +119,7 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
     const column = plan.openCases && keyColumn(head, plan.openCases.key);
     if (plan.watch || !plan.openCases) return { kind: 'head', head };
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
-    return { kind: 'head', opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
+    return { kind: 'head', head, opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
   // A watch reads the file again when its stamp changes: the stamp it had before this read.
   const stamp = plan.watch ? await fileStamp(plan.catalog) : undefined;
@@ -139,11 +138,7 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
     const source: WatchCatalogue =
       inputs.kind === 'indexed'
         ? { kind: 'indexed', start: { catalogue: inputs.catalogue, index: inputs.index, stamp: inputs.stamp }, ...file }
-        : {
-            kind: 'streamed',
-            head: inputs.head ?? (await asUsageError(() => catalogueHead(plan.catalog, plan.map))),
-            ...file,
-          };
+        : { kind: 'streamed', head: inputs.head, ...file };
     return watchMatch(plan.watch, source, session, plan.openCases);
   }
   if (plan.recalls.kind === 'archive') {
@@ -168,7 +163,7 @@ async function fullMatch(
   // Read with an opener: --archive --open-cases over a catalogue prepareMatch found large enough to stream (decided once).
   if (!opener && !(await largeEnoughToStream(plan.catalog))) {
     const indexed = await indexCatalogue(plan, session.status);
-    return runIndexed(plan, session, { kind: 'indexed', ...indexed, opener }, output);
+    return runIndexed(plan, session, { kind: 'indexed', ...indexed }, output);
   }
   const { ctx, status } = session;
   const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
