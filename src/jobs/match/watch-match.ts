@@ -62,7 +62,7 @@ function matchOutput(
   /** The poll's rows written (a table's sorted), then its cases opened; nothing at all when it found none. */
   const write = async (polled: PollRows, held?: Record<string, unknown>[]) => {
     // A table lists each poll's matches first, then possibles, then excluded rows; other formats as found.
-    const batches = held ? [sink.format.forPeople ? [...held].sort(byLevelThenSeverity) : held] : polled.batches();
+    const batches = held ? [sink.format.forPeople ? held.sort(byLevelThenSeverity) : held] : polled.batches();
     let wrote = false;
     for await (const rows of batches) {
       if (rows.length === 0) continue;

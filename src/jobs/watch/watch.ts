@@ -72,19 +72,17 @@ async function pollOnce(
   });
   ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
   const rows = print ? await output.prepare(poll.records, { items: deliveries !== undefined }) : undefined;
+  remember(state, poll.records, ctx.now());
+  // Actions fire for what is written.
+  if (rows) deliveries?.enqueue(rows.items);
   try {
-    remember(state, poll.records, ctx.now());
-    // Actions fire for what is written.
-    if (rows) deliveries?.enqueue(rows.items);
-    try {
-      await state.stage();
-      if (rows) await session.status.around(() => rows.write());
-      session.lock?.check();
-      await state.commit();
-    } catch (err) {
-      await state.unstage();
-      throw err;
-    }
+    await state.stage();
+    if (rows) await session.status.around(() => rows.write());
+    session.lock?.check();
+    await state.commit();
+  } catch (err) {
+    await state.unstage();
+    throw err;
   } finally {
     await rows?.close?.();
   }
