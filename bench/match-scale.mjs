@@ -120,11 +120,12 @@ function sameRows(a, b) {
 }
 
 /**
- * A loopback `--monitor`: `polled` settles at the first ping after the start ping (a watch pings once per poll), with
- * that ping's body (the poll's numbers).
+ * A loopback `--monitor`: `polled` settles at the first ping after the start ping (a watch pings once per poll);
+ * `body()` is that ping's body (the poll's numbers), once it came.
  */
 async function pollMonitor() {
   let polled;
+  let received;
   const first = new Promise((resolve) => {
     polled = resolve;
   });
@@ -135,13 +136,16 @@ async function pollMonitor() {
     });
     req.on('end', () => {
       res.end();
-      if (!req.url.endsWith('/start')) polled(body);
+      if (req.url.endsWith('/start') || received !== undefined) return;
+      received = body;
+      polled();
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/ping`,
     polled: first,
+    body: () => received,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
@@ -169,28 +173,40 @@ try {
   const sample = await sampleRecalls(sandbox.url, sandbox.key);
   claims.check(`the sandbox serves ${RECALLS} recalls`, sample.length === RECALLS, String(sample.length));
   const runs = [];
-  const measure = async (label, rows, args, out, baseline = false) => {
+  /**
+   * One run of the CLI, measured and listed. `watch`: a `match --watch` stopped at its first poll's --monitor ping (it
+   * writes to stdout, so no -o): exit 130 is its success, and the ping's first line its summary.
+   */
+  const measure = async (label, rows, args, out, { baseline = false, watch } = {}) => {
     const started = Date.now();
     const before = load();
-    const res = await runCliMeasured([...args, '--base-url', sandbox.url, '-o', out], {
+    const res = await runCliMeasured([...args, '--base-url', sandbox.url, ...(watch ? [] : ['-o', out])], {
       env,
       timeoutMs: RUN_TIMEOUT_MS,
       dir,
       ...(baseline && { bin: BASELINE }),
+      ...(watch && { stopWhen: watch.polled }),
     });
-    const ok = claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.stderr.trim().slice(-300));
+    const body = watch?.body();
+    const ok = watch
+      ? claims.check(
+          `${label}: stopped after its first poll (exit 130)`,
+          res.code === 130 && res.usage && body,
+          res.stderr.trim().slice(-300),
+        )
+      : claims.check(`${label}: exit 0`, res.code === 0 && res.usage, res.stderr.trim().slice(-300));
     if (!ok) return undefined;
-    const cpu = (res.usage.userUs + res.usage.systemUs) / 1e6;
     const run = {
       label,
       rows,
       wall: (Date.now() - started) / 1000,
-      cpu,
+      cpu: (res.usage.userUs + res.usage.systemUs) / 1e6,
       rssKB: res.usage.maxRssKB,
       load: `${before} / ${load()}`,
       baseline,
+      watch: watch !== undefined,
+      summary: watch ? body.split('\n')[0] : res.stderr.trim().split('\n').at(-1),
     };
-    run.summary = res.stderr.trim().split('\n').at(-1);
     runs.push(run);
     return run;
   };
@@ -198,35 +214,8 @@ try {
   const measureWatch = async (label, rows, file) => {
     const monitor = await pollMonitor();
     try {
-      const started = Date.now();
-      const before = load();
       const args = ['match', '--catalog', file, '--watch', '--hours', '24', '--interval', '3600', '-f', 'jsonl'];
-      const res = await runCliMeasured([...args, '--base-url', sandbox.url, '--monitor', monitor.url], {
-        env,
-        timeoutMs: RUN_TIMEOUT_MS,
-        dir,
-        stopWhen: monitor.polled,
-      });
-      const body = await Promise.race([monitor.polled, Promise.resolve('')]);
-      const ok = claims.check(
-        `${label}: stopped after its first poll (exit 130)`,
-        res.code === 130 && res.usage && body !== '',
-        res.stderr.trim().slice(-300),
-      );
-      if (!ok) return undefined;
-      const run = {
-        label,
-        rows,
-        wall: (Date.now() - started) / 1000,
-        cpu: (res.usage.userUs + res.usage.systemUs) / 1e6,
-        rssKB: res.usage.maxRssKB,
-        load: `${before} / ${load()}`,
-        baseline: false,
-        watch: true,
-        summary: body.split('\n')[0],
-      };
-      runs.push(run);
-      return run;
+      return await measure(label, rows, [...args, '--monitor', monitor.url], undefined, { watch: monitor });
     } finally {
       await monitor.close();
     }
@@ -244,7 +233,8 @@ try {
     const label = `match ${size.toLocaleString('en')} rows`;
     // The earlier build first on every other size (the machine's load drifts), its rows compared with this build's.
     const baseOut = path.join(dir, `matches-${size}-baseline.jsonl`);
-    const baseline = async () => (BASELINE ? measure(`${label} (baseline)`, size, args, baseOut, true) : undefined);
+    const baseline = async () =>
+      BASELINE ? measure(`${label} (baseline)`, size, args, baseOut, { baseline: true }) : undefined;
     const first = SIZES.indexOf(size) % 2 === 1 ? await baseline() : undefined;
     const run = await measure(label, size, args, out);
     const base = first ?? (await baseline());
@@ -308,8 +298,7 @@ try {
     );
     claims.check('peak memory at 2M rows under 400 MiB', big.rssKB * 1024 < 400 * 1024 * 1024, mb(big.rssKB * 1024));
   }
-  // A watch holds its poll's rows (its actions' items) besides what the run above holds: the first poll of a day's
-  // window is its largest.
+  // A watch without actions holds no more than the run above: the first poll of a day's window is its largest.
   const watchSmall = bySize.get(200_000)?.watch;
   const watchBig = bySize.get(2_000_000)?.watch;
   if (watchSmall && watchBig) {
