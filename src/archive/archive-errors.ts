@@ -60,6 +60,14 @@ export class ArchiveCorruptError extends ArchiveError {
   }
 }
 
+/** A SQLite archive whose write lock another process held longer than the wait allowed (SQLITE_BUSY at the end of it). */
+export class ArchiveBusyError extends ArchiveError {
+  override name = 'ArchiveBusyError';
+  constructor(file: string, waitedSeconds: number) {
+    super(file, `the archive ${file} is busy: another process held its write lock for more than ${waitedSeconds} s`);
+  }
+}
+
 /** Sandbox recalls into an archive of real ones, or the other way round. */
 export class ArchiveOriginError extends ArchiveError {
   override name = 'ArchiveOriginError';

@@ -29,6 +29,7 @@ import { CommandSyntaxError } from '../actions/command-words.js';
 import { EmailAddressError, SmtpUrlError } from '../actions/email-smtp.js';
 import { WebhookUrlError } from '../actions/webhook-url.js';
 import {
+  ArchiveBusyError,
   ArchiveCorruptError,
   ArchiveDatabaseError,
   ArchiveError,
@@ -136,6 +137,7 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(ArchiveTooOldError, { exit: 'usage', hint: H.archiveTooOld }),
   row(ArchiveOriginError, { exit: 'usage', hint: (e) => (e.holds === 'sandbox' ? H.holdsSandbox : H.holdsReal) }),
   row(ArchiveCorruptError, { exit: 'archiveDamaged', hint: H.archiveCorrupt }),
+  row(ArchiveBusyError, { exit: 'busy', hint: H.archiveBusy }),
   row(ArchiveDatabaseError, { exit: 'database', hint: (e) => DATABASE_HINTS[e.problem] }),
   row(CaseNotFoundError, { exit: 'usage', hint: H.listCases }),
   row(CaseStepError, { exit: 'usage', hint: own }),

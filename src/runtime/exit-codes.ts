@@ -11,7 +11,7 @@ export const EXIT = {
   invalidResponse: 7,
   /** `match --exit-code`: at least one catalogue row matched a recall. */
   matchFound: 8,
-  /** Another run holds the lock on the same output or state file. */
+  /** Another run holds the lock on the same output or state file, or a SQLite archive's write lock. */
   busy: 9,
   /** The output, state or archive file cannot be written (disk full, read-only, permissions, name too long). */
   cannotWrite: 10,
@@ -79,7 +79,8 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   },
   busy: {
     summary: 'busy (another run holds the file)',
-    detail: 'busy: another run holds the output or state file for longer than `--lock-wait`',
+    detail:
+      "busy: another run holds the output or state file for longer than `--lock-wait`, or a SQLite archive's write lock for more than 30 s",
   },
   cannotWrite: {
     summary: 'cannot write a file',

@@ -208,6 +208,14 @@ describe('the error table', () => {
       ['restore it from a backup, or move it aside: the next `recall-feed sync` starts a new archive'],
     ],
     [
+      new archive.ArchiveBusyError('a.db', 30),
+      9,
+      'the archive a.db is busy: another process held its write lock for more than 30 s',
+      [
+        'another sync or cases step is writing it (a stuck one shows in `fuser` or `lsof`): run the command again when it ends',
+      ],
+    ],
+    [
       new archive.ArchiveDatabaseError('postgres://h/db', 'host', 'no such host'),
       13,
       'no such host',
@@ -328,7 +336,7 @@ describe('the error table', () => {
     expect([...by.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130]);
     expect(by.get(2)).toContain('UsageError');
     expect(by.get(2)).toContain('ArchiveMissingError');
-    expect(by.get(9)).toEqual(['BusyError']);
+    expect(by.get(9)).toEqual(['ArchiveBusyError', 'BusyError']);
     expect(by.get(10)).toEqual(['CannotWriteError']);
     expect(by.get(13)).toEqual(['ArchiveDatabaseError']);
     expect(by.get(15)).toEqual(['DoctorFindingsError']);

@@ -2,7 +2,13 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ArchiveCorruptError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from '../archive-errors.js';
+import {
+  ArchiveBusyError,
+  ArchiveCorruptError,
+  ArchiveMissingError,
+  ArchiveTooNewError,
+  NotAnArchiveError,
+} from '../archive-errors.js';
 import type { OpenOptions } from '../store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -29,12 +35,47 @@ const CACHE_KIB = 8_192;
 /** An in-memory archive (stats over the live window). */
 export const IN_MEMORY = ':memory:';
 
-/** A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; others as they are. */
-export function corruptionOf(file: string, err: unknown): unknown {
+/**
+ * A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; a write lock
+ * still held when the busy timeout ran out (SQLITE_BUSY) as ArchiveBusyError; others as they are.
+ */
+export function archiveErrorOf(file: string, err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB'))
+  if (typeof code !== 'string') return err;
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
     return new ArchiveCorruptError(file, (err as Error).message);
+  if (code === 'SQLITE_BUSY') return new ArchiveBusyError(file, BUSY_TIMEOUT_MS / 1000);
   return err;
+}
+
+/** How entering WAL waits for another writer: the clock and a pause that blocks, as SQLite's own busy handler does. */
+export interface BusyWait {
+  now(): number;
+  pause(ms: number): void;
+}
+
+const BLOCKED = new Int32Array(new SharedArrayBuffer(4));
+const REAL_WAIT: BusyWait = { now: Date.now, pause: (ms) => Atomics.wait(BLOCKED, 0, 0, ms) };
+/** Between two tries of entering WAL. */
+const WAL_RETRY_MS = 20;
+
+/**
+ * Puts the file in WAL mode. A file in rollback mode (a new one, or one a sync left so: leaveWal) needs its header
+ * rewritten for that, and SQLite reads the header first, then asks for the write lock without calling the busy
+ * handler: another process writing at that moment (a concurrent sync creating the archive or storing a page) fails it
+ * at once with SQLITE_BUSY. It is tried again until the busy timeout, as any other wait for the lock.
+ */
+export function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT): void {
+  const deadline = wait.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || wait.now() >= deadline) throw err;
+      wait.pause(WAL_RETRY_MS);
+    }
+  }
 }
 
 export function openDatabase(file: string, opts: OpenOptions): Database.Database {
@@ -53,7 +94,7 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
     // Only a file with nothing in it yet takes a page size (SQLite ignores it after the first write); see PAGE_SIZE.
     if (found === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
     // Readers never block the writer, and the busy timeout queues writers (two syncs at once).
-    if (!memory) db.pragma('journal_mode = WAL');
+    if (!memory) enterWal(db);
     db.pragma(`cache_size = -${CACHE_KIB}`);
     // With WAL, NORMAL keeps every commit atomic and the file consistent; only the last commits may be lost on power loss.
     db.pragma('synchronous = NORMAL');
@@ -61,7 +102,7 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
     return db;
   } catch (err) {
     db.close();
-    throw corruptionOf(file, err);
+    throw archiveErrorOf(file, err);
   }
 }
 
@@ -80,7 +121,7 @@ function openReadOnly(file: string): Database.Database {
     const wal = `${file}-wal`;
     const walEmpty = !existsSync(wal) || statSync(wal).size === 0;
     if (!(code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN') || !walEmpty)
-      throw corruptionOf(file, err);
+      throw archiveErrorOf(file, err);
     const copy = readFileSync(file);
     // Bytes 18 and 19 are the file format versions: 2 means WAL, 1 rollback.
     if (copy.length >= 20 && copy[18] === 2) copy.fill(1, 18, 20);
@@ -94,7 +135,7 @@ function openReadOnly(file: string): Database.Database {
     return db;
   } catch (err) {
     db.close();
-    throw corruptionOf(file, err);
+    throw archiveErrorOf(file, err);
   }
 }
 

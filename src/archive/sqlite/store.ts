@@ -7,7 +7,7 @@ import type { ArchiveQuery, ArchiveStore, OpenOptions, StatsResult } from '../st
 import { SqliteClient } from './client.js';
 import { commitHorizon } from './commit-stamp.js';
 import { sqliteDialect } from './dialect.js';
-import { corruptionOf, leaveWal, openDatabase } from './open.js';
+import { archiveErrorOf, leaveWal, openDatabase } from './open.js';
 import { SqliteRecalls } from './recalls.js';
 import { stats } from './stats.js';
 
@@ -32,9 +32,9 @@ class SqliteEngine implements ArchiveEngine {
     return Promise.resolve(this.sql);
   }
 
-  /** A damaged file named as such. */
+  /** A damaged file, or one busy past the wait, named as such. */
   failed(err: unknown): unknown {
-    return corruptionOf(this.name, err);
+    return archiveErrorOf(this.name, err);
   }
 
   async keeps(feature: Feature): Promise<boolean> {
