@@ -100,10 +100,16 @@ describe('streamedPolls', () => {
     const handedOn: HeldSoFar[] = [];
     const plan = { catalog: file, map: {} };
     const signal = new AbortController().signal;
-    const polls = indexedPolls({ catalogue, index: new CatalogueIndex(catalogue), stamp }, plan, status, (held) => {
-      handedOn.push(held);
-      return streamedPolls(plan, status, signal, held);
-    });
+    const learned = { learned: undefined, stamp: undefined };
+    const polls = indexedPolls(
+      { catalogue, index: new CatalogueIndex(catalogue), stamp, learned },
+      plan,
+      status,
+      (held) => {
+        handedOn.push(held);
+        return streamedPolls(plan, status, signal, held);
+      },
+    );
     expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-1']);
     writeFileSync(file, paddedToStream('sku,ean\nK-2,4006381333931\n', (i) => `F${i},`).text);
     expect((await rowsOf(polls.poll([recall]))).map((r) => r.sku)).toEqual(['K-2']);

@@ -123,12 +123,12 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
   }
   // A watch reads the file again when its stamp changes: the stamp it had before this read.
   const stamp = plan.watch ? await fileStamp(plan.catalog) : undefined;
-  const { catalogue, index } = await indexCatalogue(plan, status);
-  if (plan.watch) return { kind: 'indexed', catalogue, index, stamp };
-  if (plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
+  const { catalogue, index, learned } = await indexCatalogue(plan, status);
+  if (plan.watch) return { kind: 'indexed', catalogue, index, stamp, learned };
+  if (plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index, learned };
   const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
   const opener = caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
-  return { kind: 'indexed', catalogue, index, opener };
+  return { kind: 'indexed', catalogue, index, opener, learned };
 }
 
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
@@ -137,7 +137,11 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
     const file = { catalog: plan.catalog, map: plan.map, learned: plan.learned };
     const source: WatchCatalogue =
       inputs.kind === 'indexed'
-        ? { kind: 'indexed', start: { catalogue: inputs.catalogue, index: inputs.index, stamp: inputs.stamp }, ...file }
+        ? {
+            kind: 'indexed',
+            start: { catalogue: inputs.catalogue, index: inputs.index, stamp: inputs.stamp, learned: inputs.learned },
+            ...file,
+          }
         : { kind: 'streamed', head: inputs.head, ...file };
     return watchMatch(plan.watch, source, session, plan.openCases);
   }

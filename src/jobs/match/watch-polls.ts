@@ -2,12 +2,14 @@
 // when its file changes.
 import { type Catalogue, CatalogueReadError, readCatalogue } from '../../match/catalogue.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
-import type { CatalogueIndex, Match } from '../../match/matcher.js';
+import { CatalogueIndex, type Match } from '../../match/matcher.js';
 import { counted } from '../../output/numbers.js';
 import { CliError, UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { indexOf, usageErrorOf } from '../matching/load-catalogue.js';
+import type { Learned } from '../../match/learned.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
+import { usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { type FileStamp, fileStamp, sameStamp } from './catalogue-note.js';
 import { STREAM_FROM_BYTES } from './stream-match.js';
@@ -84,23 +86,60 @@ export class WatchedColumns {
   }
 }
 
+/**
+ * What `match --learn` wrote for the catalogue, with the stamp its file had just before it was read (undefined: no
+ * file). A watch reads it again when the stamp changes: a weekly `--learn` reaches a watch that runs for months.
+ */
+export interface StampedLearned {
+  learned: Learned | undefined;
+  stamp: FileStamp | undefined;
+}
+
+/** The learned file of a watched catalogue (match's --learned, else beside it), read now. */
+export async function readStampedLearned(file: WatchedFile, status: StatusReporter): Promise<StampedLearned> {
+  const where = learnedPath(file.catalog, file.learned);
+  const stamp = await fileStamp(where);
+  return { learned: await readLearned(where, status), stamp };
+}
+
+/** The same stamp, or no file either time. */
+const sameOrNone = (a: FileStamp | undefined, b: FileStamp | undefined) =>
+  a === undefined || b === undefined ? a === b : sameStamp(a, b);
+
+/** Whether the learned file is as it was read: the same stamp, or still no file. */
+export async function learnedUnchanged(file: WatchedFile, read: StampedLearned): Promise<boolean> {
+  return sameOrNone(await fileStamp(learnedPath(file.catalog, file.learned)), read.stamp);
+}
+
+/** Says a learned file read again: changed, or gone (a file that is not one `--learn` wrote was said as it was read). */
+export function sayLearnedChanged(file: WatchedFile, read: StampedLearned, status: Pick<StatusReporter, 'note'>): void {
+  const where = learnedPath(file.catalog, file.learned);
+  status.note(
+    read.stamp === undefined
+      ? `${where} is gone: matching without what match --learn learned`
+      : `${where} changed: matching with what match --learn learned now`,
+  );
+}
+
 /** Says a catalogue read again whose bytes changed, and its rows (its warnings follow, from reportCatalogue). */
 export function sayChanged(file: string, rows: number, status: Pick<StatusReporter, 'note'>): void {
   status.note(`catalogue ${file} changed: ${counted(rows, 'row', 'rows')}`);
 }
 
-/** A catalogue held whole, with its index, and the stamp its file had just before it was read. */
+/** A catalogue held whole, with its index, the stamp its file had just before it was read, and the learned file indexed with. */
 export interface IndexedCatalogue {
   catalogue: Catalogue;
   index: CatalogueIndex;
   stamp: FileStamp | undefined;
+  learned: StampedLearned;
 }
 
-/** The file read and indexed again, as it is now (with the learned file as it is now); its errors as they are. */
+/** The file read and indexed again, as it is now, with the learned file as it is now; its errors as they are. */
 async function reindex(file: WatchedFile, status: StatusReporter): Promise<IndexedCatalogue> {
   const stamp = await fileStamp(file.catalog);
+  const learned = await readStampedLearned(file, status);
   const catalogue = await readCatalogue(file.catalog, file.map);
-  return { catalogue, index: await indexOf(catalogue, status, file.learned), stamp };
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned: learned.learned }), stamp, learned };
 }
 
 /** What a watch that held its catalogue whole hands on when the file grows large enough to stream. */
@@ -111,9 +150,10 @@ export interface HeldSoFar {
 }
 
 /**
- * The poll matcher of a catalogue held whole: each poll that brings recalls first looks at the file's stamp, and
- * reads and indexes it again when the stamp changed (a catalogue replaced since, said when its bytes differ). A file
- * grown to STREAM_FROM_BYTES or more is not held: the watch goes on with `streamed`, for good.
+ * The poll matcher of a catalogue held whole: each poll that brings recalls first looks at the stamps of the file and
+ * of its learned file, and reads and indexes them again when either changed (a catalogue replaced since, said when its
+ * bytes differ; a learned file written or removed since, said). A file grown to STREAM_FROM_BYTES or more is not held:
+ * the watch goes on with `streamed`, for good.
  */
 export function indexedPolls(
   start: IndexedCatalogue,
@@ -128,7 +168,8 @@ export function indexedPolls(
   /** The catalogue as it is now: held again when it changed, or undefined once it is to be streamed. */
   async function fresh(): Promise<IndexedCatalogue | undefined> {
     const stamp = await fileStamp(current.catalogue.file);
-    if (stamp && current.stamp && sameStamp(stamp, current.stamp)) return current;
+    const same = stamp && current.stamp && sameStamp(stamp, current.stamp);
+    if (same && (await learnedUnchanged(file, current.learned))) return current;
     if (stamp && Number(stamp[2]) >= STREAM_FROM_BYTES) return undefined;
     let next: IndexedCatalogue;
     try {
@@ -141,6 +182,7 @@ export function indexedPolls(
       sayChanged(next.catalogue.file, next.catalogue.rows.length, status);
       reportCatalogue(next.catalogue, next.index.rejected, status);
     }
+    if (!sameOrNone(next.learned.stamp, current.learned.stamp)) sayLearnedChanged(file, next.learned, status);
     current = next;
     return next;
   }

@@ -6,17 +6,19 @@ import { RecallIndex } from '../../match/recall-index.js';
 import { readCensus, streamMatches } from '../../match/stream-matches.js';
 import { groupDigits } from '../../output/numbers.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError, usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { MatchSpool } from './match-spool.js';
 import { rejectedCount } from './stream-match.js';
 import {
   laterReadError,
+  learnedUnchanged,
   type PollMatcher,
   type PollRows,
   type HeldSoFar,
+  readStampedLearned,
   sayChanged,
+  sayLearnedChanged,
   WatchedColumns,
   type WatchedFile,
 } from './watch-polls.js';
@@ -32,7 +34,8 @@ type Found = { match: Match; recall: Record<string, unknown> };
  * said then): memory flat in its size, and each poll checks the file as it is then. A file replaced since the last
  * read is said, with its warnings; one rewritten during a poll's reads is read again (READS); one that cannot be read
  * at a later poll fails that poll only (laterReadError); one whose columns changed ends the watch (its rows' columns
- * are fixed), as a usage error.
+ * are fixed), as a usage error. What `match --learn` learned is read again when its file's stamp changes, as the
+ * catalogue held whole does.
  */
 export async function streamedPolls(
   plan: WatchedFile,
@@ -41,8 +44,8 @@ export async function streamedPolls(
   /** A watch that held the catalogue whole until it grew: the columns its rows have, and the bytes it last said. */
   held?: HeldSoFar,
 ): Promise<PollMatcher> {
-  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
-  const aliases = aliasLookup(learned?.aliases);
+  let learned = await readStampedLearned(plan, status);
+  let aliases = aliasLookup(learned.learned?.aliases);
   const onRows = (pass: 'reading' | 'matching', rows: number) => {
     status.progress(`${pass} the catalogue… ${groupDigits(rows)} rows`);
     if (signal.aborted) throw signal.reason;
@@ -68,7 +71,7 @@ export async function streamedPolls(
     const catalogue = await census(index);
     const spool = new MatchSpool();
     try {
-      for await (const batch of streamMatches(catalogue, index, { learned, onRows }))
+      for await (const batch of streamMatches(catalogue, index, { learned: learned.learned, onRows }))
         for (const { recall, match } of batch) {
           await spool.add(recall.order, match, matchRow(match, recall.recall));
           if (found && match.level !== 'excluded') found.push({ match, recall: recall.recall });
@@ -83,6 +86,11 @@ export async function streamedPolls(
   return {
     async poll(records, onMatch) {
       const later = first !== undefined;
+      if (records.length > 0 && !(await learnedUnchanged(plan, learned))) {
+        learned = await readStampedLearned(plan, status);
+        aliases = aliasLookup(learned.learned?.aliases);
+        sayLearnedChanged(plan, learned, status);
+      }
       const index = new RecallIndex(aliases);
       for (const recall of records) index.add(recall);
       // Nothing to match: the catalogue is read only at the first poll, for its warnings (and once, not twice).
