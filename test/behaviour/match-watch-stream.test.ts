@@ -140,6 +140,38 @@ describe('match --watch on a catalogue that streams', () => {
     },
   );
 
+  it("--open-cases, a catalogue held whole and replaced: the new file's key warnings are said, as at the start", async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    const catalog = path.join(dir, 'held-keys.csv');
+    writeFileSync(catalog, 'sku,ean,name\nK-1,4006381333931,Pencil\n');
+    const db = (await testArchive('sqlite')).db;
+    let pauses = 0;
+    const stop = new AbortController();
+    // After poll 1: the file replaced by one with a keyless row and two rows sharing a sku, and a recall that makes the
+    // next poll read it; Ctrl-C after poll 2.
+    const clock = fakeClock(Date.now(), () => {
+      if (++pauses === 1) {
+        writeFileSync(
+          catalog,
+          'sku,ean,name\n,4006381333931,Pencil\nK-2,0036000291452,Razor\nK-2,0036000291452,Razor\n',
+        );
+        sandbox.addRecords([ean('4006381333931')]);
+      } else stop.abort(new InterruptedError('SIGINT'));
+    });
+    const args = ['match', '--catalog', catalog, '--watch', '-f', 'jsonl', '--open-cases', '--db', db];
+    const r = await runMainAgainst(sandbox, args, { clock, signal: stop.signal });
+    expect(r.code, r.stderr).toBe(130);
+    const lines = r.stderr.split('\n');
+    const changed = lines.indexOf(`catalogue ${catalog} changed: 3 rows`);
+    expect(changed, r.stderr).toBeGreaterThan(-1);
+    const after = lines.slice(changed + 1);
+    expect(after.filter((l) => l.startsWith('warning: 1 row'))).toEqual([
+      'warning: 1 row has no sku: known by line number instead',
+      'warning: 1 row shares a sku with an earlier row: they share its cases',
+    ]);
+    expect(lines.slice(0, changed).filter((l) => l.startsWith('warning:'))).toEqual([]);
+  });
+
   it('--open-cases: a keyless row found again at a later poll is warned about once', async () => {
     const sandbox = await sandboxFor({ recordCount: 0 });
     const catalog = path.join(dir, 'keyless.csv');

@@ -14,6 +14,7 @@ import {
   type CaseOpener,
   keyColumn,
   type OpenerOptions,
+  sayRowKeys,
   streamedCaseOpener,
 } from '../matching/open-cases.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
@@ -112,9 +113,12 @@ export async function watchMatch(
   const archive = run.store;
   return withFeedRun(plan, run, async (session) => {
     const { status } = session;
+    // A catalogue held whole and replaced: its keys' warnings said as at the start (a streamed one says them as rows
+    // find recalls).
+    const keysOf = openCases && ((catalogue: Catalogue) => sayRowKeys(catalogue, openCases.key, status));
     const matcher =
       source.kind === 'indexed'
-        ? indexedPolls(source.start, source, status, (held) => streamedPolls(source, status, ctx.signal, held))
+        ? indexedPolls(source.start, source, status, (held) => streamedPolls(source, status, ctx.signal, held), keysOf)
         : await streamedPolls(source, status, ctx.signal);
     const sla = openCases && (await caseSla(openCases.sla, session.settings.profileCaseSla));
     const opener = openCases && watchOpener(source, status, { ...openCases, sla });

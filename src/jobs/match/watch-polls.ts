@@ -160,6 +160,8 @@ export function indexedPolls(
   file: WatchedFile,
   status: StatusReporter,
   streamed: (held: HeldSoFar) => Promise<PollMatcher>,
+  /** Told of a catalogue read again whose bytes changed, after its warnings (--open-cases says its keys'). */
+  onChanged?: (catalogue: Catalogue) => void,
 ): PollMatcher {
   reportCatalogue(start.catalogue, start.index.rejected, status);
   const columns = new WatchedColumns(start.catalogue.file, start.catalogue);
@@ -181,6 +183,7 @@ export function indexedPolls(
     if (next.catalogue.sha256 !== current.catalogue.sha256) {
       sayChanged(next.catalogue.file, next.catalogue.rows.length, status);
       reportCatalogue(next.catalogue, next.index.rejected, status);
+      onChanged?.(next.catalogue);
     }
     if (!sameOrNone(next.learned.stamp, current.learned.stamp)) sayLearnedChanged(file, next.learned, status);
     current = next;

@@ -89,6 +89,17 @@ export function rowKeys(catalogue: Catalogue, column: string | undefined, status
   return keys.keyOf;
 }
 
+/**
+ * What rowKeys warns of a catalogue held whole, for one read again (a watch's catalogue replaced): its rows known by
+ * their line, and those sharing a key, counted in the new file alone. A missing key column was said at the start (its
+ * columns cannot change while a watch runs).
+ */
+export function sayRowKeys(catalogue: Catalogue, key: string | undefined, status: StatusReporter): void {
+  const keys = new RowKeys(keyColumn(catalogue, key));
+  for (const row of catalogue.rows) keys.keyOf(row);
+  for (const warning of keys.warnings()) status.warn(warning);
+}
+
 /** The levels that open a case when --level is not given. */
 const CASE_LEVELS = ['match', 'possible'] as const;
 
