@@ -212,7 +212,7 @@ describe('the error table', () => {
       9,
       'the archive a.db is busy: another process held its write lock for more than 30 s',
       [
-        'another sync or cases step is writing it (a stuck one shows in `fuser` or `lsof`): run the command again when it ends',
+        'another recall-feed is writing it (a sync, a cases step, match --open-cases; `fuser` or `lsof` on the file shows which): run the command again when it ends',
       ],
     ],
     [
