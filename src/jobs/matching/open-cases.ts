@@ -80,24 +80,26 @@ export class RowKeys {
   }
 }
 
-/** Each row's `rowKey` in a catalogue held whole. Warns once about line numbers and about shared keys. */
-export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
-  warnNoKeyColumn(column, status);
+/** Every row of a catalogue held whole keyed, and what that counted warned: rows known by their line, keys shared. */
+function countedKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter): RowKeys {
   const keys = new RowKeys(column);
   for (const row of catalogue.rows) keys.keyOf(row);
   for (const warning of keys.warnings()) status.warn(warning);
-  return keys.keyOf;
+  return keys;
+}
+
+/** Each row's `rowKey` in a catalogue held whole. Warns once about line numbers and about shared keys. */
+export function rowKeys(catalogue: Catalogue, column: string | undefined, status: StatusReporter) {
+  warnNoKeyColumn(column, status);
+  return countedKeys(catalogue, column, status).keyOf;
 }
 
 /**
- * What rowKeys warns of a catalogue held whole, for one read again (a watch's catalogue replaced): its rows known by
- * their line, and those sharing a key, counted in the new file alone. A missing key column was said at the start (its
- * columns cannot change while a watch runs).
+ * What rowKeys warns of a catalogue held whole, for one read again (a watch's catalogue replaced), counted in the new
+ * file alone. A missing key column was said at the start (its columns cannot change while a watch runs).
  */
 export function sayRowKeys(catalogue: Catalogue, key: string | undefined, status: StatusReporter): void {
-  const keys = new RowKeys(keyColumn(catalogue, key));
-  for (const row of catalogue.rows) keys.keyOf(row);
-  for (const warning of keys.warnings()) status.warn(warning);
+  countedKeys(catalogue, keyColumn(catalogue, key), status);
 }
 
 /** The levels that open a case when --level is not given. */
