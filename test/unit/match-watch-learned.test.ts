@@ -44,7 +44,7 @@ async function watchOf(kind: Kind) {
       catalogue,
       index: new CatalogueIndex(catalogue),
       stamp,
-      learned: { learned: undefined, stamp: undefined },
+      learnedStamp: undefined,
     };
     polls = indexedPolls(start, plan, status, () => {
       throw new Error('a small catalogue is never handed over');

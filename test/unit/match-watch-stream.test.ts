@@ -100,9 +100,8 @@ describe('streamedPolls', () => {
     const handedOn: HeldSoFar[] = [];
     const plan = { catalog: file, map: {} };
     const signal = new AbortController().signal;
-    const learned = { learned: undefined, stamp: undefined };
     const polls = indexedPolls(
-      { catalogue, index: new CatalogueIndex(catalogue), stamp, learned },
+      { catalogue, index: new CatalogueIndex(catalogue), stamp, learnedStamp: undefined },
       plan,
       status,
       (held) => {

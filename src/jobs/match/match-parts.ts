@@ -7,12 +7,12 @@ import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RowsSpec } from '../../runtime/files/record-output.js';
 import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
+import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
 import { keyColumn } from '../matching/open-cases.js';
 import type { MatchPlan, RecallSource } from './match-plan.js';
 import type { MatchCounts } from './stream-match.js';
-import { readStampedLearned, type StampedLearned } from './watch-polls.js';
 
 /** What a run found, for its last line: the counts, and the catalogue's rows and rejected barcodes. */
 export interface MatchSummary {
@@ -22,18 +22,15 @@ export interface MatchSummary {
   shape?: Pick<Catalogue, 'headers' | 'columns' | 'sha256'>;
 }
 
-/**
- * The catalogue read and indexed, with what `match --learn` learned for it (and that file's stamp, which a watch
- * looks at): a bad file, or a --key it lacks, costs no quota and writes nothing.
- */
+/** The catalogue read and indexed: a bad file, or a --key it lacks, costs no quota and writes nothing. */
 export async function indexCatalogue(
   plan: Pick<MatchPlan, 'catalog' | 'map' | 'openCases' | 'learned'>,
   status: StatusReporter,
-): Promise<{ catalogue: Catalogue; index: CatalogueIndex; learned: StampedLearned }> {
+): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  const learned = await readStampedLearned(plan, status);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned: learned.learned }), learned };
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
 }
 
 /** How match rows are rendered: the columns of this catalogue's header, and the plan's csv options. */

@@ -8,7 +8,6 @@ import type { CaseOpener } from '../matching/open-cases.js';
 import type { Sla } from '../matching/sla.js';
 import type { FileStamp } from './catalogue-note.js';
 import type { MatchWatchPlan } from './watch-match.js';
-import type { StampedLearned } from './watch-polls.js';
 
 /** Where the recalls come from: the live window (a key, requests) or the archive (offline). */
 export type RecallSource =
@@ -58,7 +57,7 @@ export type MatchInputs =
       opener?: CaseOpener | undefined;
       /** With --watch: the file's stamp before it was read (a poll reads it again when it changes). */
       stamp?: FileStamp | undefined;
-      /** What `match --learn` learned, the index was made with, and that file's stamp (a watch's poll compares it). */
-      learned: StampedLearned;
+      /** With --watch: the stamp of what `match --learn` wrote, before the index read it (no file: undefined). */
+      learnedStamp?: FileStamp | undefined;
     }
   | { kind: 'head'; head: Omit<Catalogue, 'rows'>; opener?: CaseOpener | undefined };

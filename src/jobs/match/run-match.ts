@@ -21,6 +21,7 @@ import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { byLevelThenSeverity, matchRow, reportCatalogue } from '../matching/match-rows.js';
 import { type WatchCatalogue, watchMatch } from './watch-match.js';
 import { fileStamp } from './catalogue-note.js';
+import { learnedFileStamp } from './watch-polls.js';
 import type { MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
 
 export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-plan.js';
@@ -121,14 +122,17 @@ export async function prepareMatch(plan: MatchPlan, session: Session): Promise<M
     const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
     return { kind: 'head', head, opener: streamedCaseOpener(head, column, status, { ...plan.openCases, sla }) };
   }
-  // A watch reads the file again when its stamp changes: the stamp it had before this read.
-  const stamp = plan.watch ? await fileStamp(plan.catalog) : undefined;
-  const { catalogue, index, learned } = await indexCatalogue(plan, status);
-  if (plan.watch) return { kind: 'indexed', catalogue, index, stamp, learned };
-  if (plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index, learned };
+  // A watch reads the file, and its learned file, again when their stamps change: the stamps before these reads.
+  if (plan.watch) {
+    const stamp = await fileStamp(plan.catalog);
+    const learnedStamp = await learnedFileStamp(plan);
+    return { kind: 'indexed', ...(await indexCatalogue(plan, status)), stamp, learnedStamp };
+  }
+  const { catalogue, index } = await indexCatalogue(plan, status);
+  if (plan.recalls.kind === 'live' || !plan.openCases) return { kind: 'indexed', catalogue, index };
   const sla = await caseSla(plan.openCases.sla, session.settings.profileCaseSla);
   const opener = caseOpener(catalogue, plan.openCases.key, status, { ...plan.openCases, sla });
-  return { kind: 'indexed', catalogue, index, opener, learned };
+  return { kind: 'indexed', catalogue, index, opener };
 }
 
 /** `inputs`: from prepareMatch(); `session`: with what `matchUses(plan)` declares open. */
@@ -139,7 +143,12 @@ export async function runMatch(plan: MatchPlan, inputs: MatchInputs, session: Se
       inputs.kind === 'indexed'
         ? {
             kind: 'indexed',
-            start: { catalogue: inputs.catalogue, index: inputs.index, stamp: inputs.stamp, learned: inputs.learned },
+            start: {
+              catalogue: inputs.catalogue,
+              index: inputs.index,
+              stamp: inputs.stamp,
+              learnedStamp: inputs.learnedStamp,
+            },
             ...file,
           }
         : { kind: 'streamed', head: inputs.head, ...file };

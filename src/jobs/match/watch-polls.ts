@@ -7,7 +7,6 @@ import { counted } from '../../output/numbers.js';
 import { CliError, UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
-import type { Learned } from '../../match/learned.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { usageErrorOf } from '../matching/load-catalogue.js';
 import { matchRow, reportCatalogue } from '../matching/match-rows.js';
@@ -87,35 +86,31 @@ export class WatchedColumns {
 }
 
 /**
- * What `match --learn` wrote for the catalogue, with the stamp its file had just before it was read (undefined: no
- * file). A watch reads it again when the stamp changes: a weekly `--learn` reaches a watch that runs for months.
+ * The stamp of what `match --learn` wrote for the catalogue (match's --learned, else beside it); undefined when there
+ * is no file. Taken before the file is read: a watch reads it again when the stamp changes, so a weekly `--learn`
+ * reaches a watch that runs for months.
  */
-export interface StampedLearned {
-  learned: Learned | undefined;
-  stamp: FileStamp | undefined;
-}
-
-/** The learned file of a watched catalogue (match's --learned, else beside it), read now. */
-export async function readStampedLearned(file: WatchedFile, status: StatusReporter): Promise<StampedLearned> {
-  const where = learnedPath(file.catalog, file.learned);
-  const stamp = await fileStamp(where);
-  return { learned: await readLearned(where, status), stamp };
+export function learnedFileStamp(file: WatchedFile): Promise<FileStamp | undefined> {
+  return fileStamp(learnedPath(file.catalog, file.learned));
 }
 
 /** The same stamp, or no file either time. */
-const sameOrNone = (a: FileStamp | undefined, b: FileStamp | undefined) =>
+export const sameOrNone = (a: FileStamp | undefined, b: FileStamp | undefined) =>
   a === undefined || b === undefined ? a === b : sameStamp(a, b);
 
-/** Whether the learned file is as it was read: the same stamp, or still no file. */
-export async function learnedUnchanged(file: WatchedFile, read: StampedLearned): Promise<boolean> {
-  return sameOrNone(await fileStamp(learnedPath(file.catalog, file.learned)), read.stamp);
-}
+/** What `match --learn` wrote for a watched catalogue, as it is now (undefined without one). */
+export const readWatchedLearned = (file: WatchedFile, status: StatusReporter) =>
+  readLearned(learnedPath(file.catalog, file.learned), status);
 
-/** Says a learned file read again: changed, or gone (a file that is not one `--learn` wrote was said as it was read). */
-export function sayLearnedChanged(file: WatchedFile, read: StampedLearned, status: Pick<StatusReporter, 'note'>): void {
+/** Says a learned file read again: changed, or gone (one that is not a file `--learn` wrote was said as it was read). */
+export function sayLearnedChanged(
+  file: WatchedFile,
+  stamp: FileStamp | undefined,
+  status: Pick<StatusReporter, 'note'>,
+): void {
   const where = learnedPath(file.catalog, file.learned);
   status.note(
-    read.stamp === undefined
+    stamp === undefined
       ? `${where} is gone: matching without what match --learn learned`
       : `${where} changed: matching with what match --learn learned now`,
   );
@@ -126,20 +121,21 @@ export function sayChanged(file: string, rows: number, status: Pick<StatusReport
   status.note(`catalogue ${file} changed: ${counted(rows, 'row', 'rows')}`);
 }
 
-/** A catalogue held whole, with its index, the stamp its file had just before it was read, and the learned file indexed with. */
+/** A catalogue held whole, with its index, and the stamps its file and its learned file had just before they were read. */
 export interface IndexedCatalogue {
   catalogue: Catalogue;
   index: CatalogueIndex;
   stamp: FileStamp | undefined;
-  learned: StampedLearned;
+  learnedStamp: FileStamp | undefined;
 }
 
 /** The file read and indexed again, as it is now, with the learned file as it is now; its errors as they are. */
 async function reindex(file: WatchedFile, status: StatusReporter): Promise<IndexedCatalogue> {
   const stamp = await fileStamp(file.catalog);
-  const learned = await readStampedLearned(file, status);
+  const learnedStamp = await learnedFileStamp(file);
   const catalogue = await readCatalogue(file.catalog, file.map);
-  return { catalogue, index: new CatalogueIndex(catalogue, { learned: learned.learned }), stamp, learned };
+  const index = new CatalogueIndex(catalogue, { learned: await readWatchedLearned(file, status) });
+  return { catalogue, index, stamp, learnedStamp };
 }
 
 /** What a watch that held its catalogue whole hands on when the file grows large enough to stream. */
@@ -171,7 +167,7 @@ export function indexedPolls(
   async function fresh(): Promise<IndexedCatalogue | undefined> {
     const stamp = await fileStamp(current.catalogue.file);
     const same = stamp && current.stamp && sameStamp(stamp, current.stamp);
-    if (same && (await learnedUnchanged(file, current.learned))) return current;
+    if (same && sameOrNone(await learnedFileStamp(file), current.learnedStamp)) return current;
     if (stamp && Number(stamp[2]) >= STREAM_FROM_BYTES) return undefined;
     let next: IndexedCatalogue;
     try {
@@ -185,7 +181,7 @@ export function indexedPolls(
       reportCatalogue(next.catalogue, next.index.rejected, status);
       onChanged?.(next.catalogue);
     }
-    if (!sameOrNone(next.learned.stamp, current.learned.stamp)) sayLearnedChanged(file, next.learned, status);
+    if (!sameOrNone(next.learnedStamp, current.learnedStamp)) sayLearnedChanged(file, next.learnedStamp, status);
     current = next;
     return next;
   }

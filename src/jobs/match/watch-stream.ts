@@ -12,11 +12,12 @@ import { MatchSpool } from './match-spool.js';
 import { rejectedCount } from './stream-match.js';
 import {
   laterReadError,
-  learnedUnchanged,
+  learnedFileStamp,
   type PollMatcher,
   type PollRows,
   type HeldSoFar,
-  readStampedLearned,
+  readWatchedLearned,
+  sameOrNone,
   sayChanged,
   sayLearnedChanged,
   WatchedColumns,
@@ -44,8 +45,8 @@ export async function streamedPolls(
   /** A watch that held the catalogue whole until it grew: the columns its rows have, and the bytes it last said. */
   held?: HeldSoFar,
 ): Promise<PollMatcher> {
-  let learned = await readStampedLearned(plan, status);
-  let aliases = aliasLookup(learned.learned?.aliases);
+  let learnedStamp = await learnedFileStamp(plan);
+  let learned = await readWatchedLearned(plan, status);
   const onRows = (pass: 'reading' | 'matching', rows: number) => {
     status.progress(`${pass} the catalogue… ${groupDigits(rows)} rows`);
     if (signal.aborted) throw signal.reason;
@@ -71,7 +72,7 @@ export async function streamedPolls(
     const catalogue = await census(index);
     const spool = new MatchSpool();
     try {
-      for await (const batch of streamMatches(catalogue, index, { learned: learned.learned, onRows }))
+      for await (const batch of streamMatches(catalogue, index, { learned, onRows }))
         for (const { recall, match } of batch) {
           await spool.add(recall.order, match, matchRow(match, recall.recall));
           if (found && match.level !== 'excluded') found.push({ match, recall: recall.recall });
@@ -86,12 +87,13 @@ export async function streamedPolls(
   return {
     async poll(records, onMatch) {
       const later = first !== undefined;
-      if (records.length > 0 && !(await learnedUnchanged(plan, learned))) {
-        learned = await readStampedLearned(plan, status);
-        aliases = aliasLookup(learned.learned?.aliases);
-        sayLearnedChanged(plan, learned, status);
+      const stamp = records.length > 0 ? await learnedFileStamp(plan) : learnedStamp;
+      if (!sameOrNone(stamp, learnedStamp)) {
+        learnedStamp = stamp;
+        learned = await readWatchedLearned(plan, status);
+        sayLearnedChanged(plan, stamp, status);
       }
-      const index = new RecallIndex(aliases);
+      const index = new RecallIndex(aliasLookup(learned?.aliases));
       for (const recall of records) index.add(recall);
       // Nothing to match: the catalogue is read only at the first poll, for its warnings (and once, not twice).
       if (records.length === 0) {

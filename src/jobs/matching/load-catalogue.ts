@@ -30,15 +30,6 @@ export async function asUsageError<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The catalogue's index, with what `match --learn` learned for it (`learned`: match's --learned, else beside it). */
-export async function indexOf(
-  catalogue: Catalogue,
-  status: StatusReporter,
-  learned?: string | undefined,
-): Promise<CatalogueIndex> {
-  return new CatalogueIndex(catalogue, { learned: await readLearned(learnedPath(catalogue.file, learned), status) });
-}
-
 /**
  * The catalogue, its index and its key column, as digest and report read them: a wrong --key is refused before any
  * warning, request or archive read; the catalogue's warnings said as match says them, but only when they differ
@@ -54,7 +45,7 @@ export async function loadMatcher(
   const catalogue = await loadCatalogue(file, map);
   const column = keyColumn(catalogue, key);
   // What match --learn learned for this catalogue, as match reads it: digest and report agree with match.
-  const index = await indexOf(catalogue, status);
+  const index = new CatalogueIndex(catalogue, { learned: await readLearned(learnedPath(file, undefined), status) });
   const warnings: string[] = [];
   reportCatalogue(catalogue, index.rejected, { warn: (text) => warnings.push(text) });
   await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);
