@@ -4,7 +4,7 @@ import type { BrandHit, IndexedRow } from './indexed-row.js';
 import { nameTokens, siblingWord, tokenSimilarity } from './match-keys.js';
 import type { NameWeights } from './name-score.js';
 import type { NoticeItem, NoticeItems } from './notice-items.js';
-import { compareSizes, packSizes, type SizeAgreement } from './pack-sizes.js';
+import { compareSizes, type PackSize, packSizes, type SizeAgreement } from './pack-sizes.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
 
@@ -76,7 +76,8 @@ export function nameTier(p: NamePair): Found | undefined {
       sizes = compareSizes(rowSizes, item.sizes);
       full =
         sizes.kind !== 'differs' &&
-        (T.FULL_NAME_BRANDS.has(p.hit.how) || (T.WRITTEN_BRANDS.has(p.hit.how) && sizes.kind === 'same'));
+        (T.FULL_NAME_BRANDS.has(p.hit.how) ||
+          (T.WRITTEN_BRANDS.has(p.hit.how) && (sizes.kind === 'same' || sizeless(p, item, rowSizes))));
       if (full) break;
     }
   return {
@@ -114,6 +115,17 @@ function explainSize(sizes: SizeAgreement): string {
   if (sizes.kind === 'differs')
     return `; pack size differs from that product's: catalogue ${sizes.row}, notice ${sizes.notice} (not enough for a match)`;
   return '';
+}
+
+/**
+ * Neither the row nor the listed product states a pack size, and that product is the brand's label itself
+ * ("Plastic-wrapped packages of “BABUSHKA’S RECIPE CHICKEN BOLOGNA”"): there is no size to disagree on. A row with a
+ * size stays possible (Locatelli's grated Pecorino "sold by the pound" in Wegmans' tubs is not the 5 lb bag).
+ */
+function sizeless(p: NamePair, item: NoticeItem, rowSizes: readonly PackSize[]): boolean {
+  return (
+    item.sizes.length === 0 && rowSizes.length === 0 && p.core !== '' && containsAll(item.tokens, nameTokens(p.core))
+  );
 }
 
 /** A listed product's words without the notice's own brand words, which never say a sibling. */

@@ -139,6 +139,33 @@ describe('the products a list names, each its own', () => {
   });
 });
 
+describe('a label that states no pack size, its brand written only in the list', () => {
+  // Gaiser's European Style Provisions, 2024: seven bologna labels, none with a size; the brand field is the firm.
+  const gaisers = {
+    product_brand: "Gaiser's European Style Provisions Inc.",
+    product_name:
+      ' • Vacuum-packed packages of “FAMILY TREE BOLOGNA VEAL” containing undeclared pork.,  • Plastic-wrapped packages of “BABUSHKA’S RECIPE CHICKEN BOLOGNA” containing undeclared pork., • Plastic-wrapped packages of “FANCY BOLOGNA” labeled with pork as an ingredient but containing undeclared beef and chicken., • Vacuum-packed packages of “GAISERS TURKEY BOLOGNA” containing undeclared chicken and pork., • Plastic-wrapped packages of “CHICKEN BOLOGNA KYPOYKA PABA” containing undeclared pork.',
+  };
+
+  it('is a match for a row of that label that states no size either: there is no size to disagree on', () => {
+    expect(matchesOf([{ brand: 'Babushkas Recipe', name: 'Chicken Bologna' }], gaisers)).toMatchObject([
+      { line: 1, level: 'match', reason: 'brand+full-name' },
+    ]);
+  });
+
+  it('stays possible for a row with a size (the notice may sell it by weight), or a brand written on another label', () => {
+    const rows = [
+      { brand: 'Babushkas Recipe', name: 'Chicken Bologna 1 lb' },
+      // "Family Tree" is the veal bologna's label; the chicken bologna labels are other brands'.
+      { brand: 'Family Tree', name: 'Chicken Bologna' },
+    ];
+    expect(matchesOf(rows, gaisers)).toMatchObject([
+      { line: 1, level: 'possible', reason: 'brand+name' },
+      { line: 2, level: 'possible', reason: 'brand+name' },
+    ]);
+  });
+});
+
 describe('the title, when FSIS gives no brand field or no product list', () => {
   it('the firm the title says recalls is the brand, each name of "A Dba B" (C&T Produce, L&V Food Supply)', () => {
     const recall = {
