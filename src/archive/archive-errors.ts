@@ -124,6 +124,8 @@ const FS_REASONS: Record<string, string> = {
   // What creating the folder (mkdir -p) says when a part of the path is a file.
   EEXIST: 'a part of the path is not a folder',
   ENAMETOOLONG: 'the name is too long',
+  // Only a missing folder: the file itself is created (sqlite/open.ts).
+  ENOENT: 'its folder does not exist',
 };
 
 /** Why a database or file-system error means the archive cannot be written; undefined for other errors. */

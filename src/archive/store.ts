@@ -87,6 +87,11 @@ export type ArchiveOrigin = 'api' | 'sandbox';
 export interface OpenOptions {
   /** Create the archive when missing (sync). Otherwise a missing archive is ArchiveMissingError. */
   create: boolean;
+  /**
+   * With `create`: make its folder too when missing. Only the default location's: a folder that --db names and that
+   * does not exist is most likely a typo, and a new, empty archive there would be synced to unnoticed.
+   */
+  createFolder?: boolean;
   /** Never write (query, stats, show, match --archive): works on a read-only file, mount or role. */
   readOnly?: boolean;
   /** PostgreSQL: how long a write waits for the archive's write lock (default 30 s, as SQLite's busy timeout). */

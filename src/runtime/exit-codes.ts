@@ -85,7 +85,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   cannotWrite: {
     summary: 'cannot write a file',
     detail:
-      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o` as for `--state`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
+      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o`, `--state` and `--db`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
   },
   notDelivered: {
     summary: 'digest not delivered',

@@ -1,6 +1,6 @@
 // `sync` and `query` in process: the archive holds the window once, byte for byte; reruns; the default archive; failures
 // (a sync killed mid-run and syncs overlapping in real processes: test/e2e/archive-processes.test.ts).
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
@@ -121,6 +121,24 @@ describe('failures', () => {
     expect(blocked.stderr).toMatch(
       /^error: cannot write .*notes\.txt\/recalls\.db: a part of the path is not a folder\nhint: /,
     );
+  });
+
+  it('a folder --db names that does not exist is exit 10 before any request, and is not created', async () => {
+    // A typo in a shared archive's path must not start a new, empty archive that later syncs fill unnoticed.
+    sandbox.clearRequests();
+    const typo = folder.file('shraed');
+    const r = await runMainAgainst(sandbox, ['sync', '--db', `${typo}/recalls.db`]);
+    expect(r.code).toBe(10);
+    expect(r.stderr).toBe(
+      `error: cannot write ${typo}/recalls.db: its folder does not exist\nhint: create the folder first, or check the path that --db, RECALL_FEED_DB or the profile's db gives\n`,
+    );
+    expect(existsSync(typo)).toBe(false);
+    expect(sandbox.requests()).toEqual([]);
+    // Through the environment too; the default folder, by contrast, is created (the test above).
+    const viaEnv = await runMainAgainst(sandbox, ['sync'], { env: { RECALL_FEED_DB: `${typo}/recalls.db` } });
+    expect(viaEnv.code).toBe(10);
+    expect(existsSync(typo)).toBe(false);
+    expect(sandbox.requests()).toEqual([]);
   });
 
   it('bad flags are usage errors and send nothing', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,10 +19,13 @@ const folder = () => tempFolder();
 const T0 = Date.parse('2026-01-15T12:00:00Z');
 
 describe('opening an archive', () => {
-  it('creates the file and its folder, in WAL mode while open and rollback mode once closed, with the schema version and the application id', async () => {
+  it('creates the file and, asked to, its folder, in WAL mode while open and rollback mode once closed, with the schema version and the application id', async () => {
     const f = folder();
     const file = f.file('a/b/recalls.db');
-    const open = await Archive.open(file, { create: true });
+    // Without createFolder (a folder --db names), a missing folder is refused and nothing is made.
+    await expect(Archive.open(file, { create: true })).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(existsSync(f.file('a'))).toBe(false);
+    const open = await Archive.open(file, { create: true, createFolder: true });
     const peek = new Database(file, { readonly: true });
     expect(peek.pragma('journal_mode', { simple: true })).toBe('wal');
     peek.close();

@@ -78,11 +78,20 @@ export function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT): voi
   }
 }
 
+/** A folder a new archive goes into, when it may not be created: ENOENT when missing, ENOTDIR when a file (as fs says). */
+function checkFolder(folder: string): void {
+  const found = statSync(folder, { throwIfNoEntry: false });
+  if (found === undefined) throw Object.assign(new Error(`no folder ${folder}`), { code: 'ENOENT' });
+  if (!found.isDirectory()) throw Object.assign(new Error(`not a folder: ${folder}`), { code: 'ENOTDIR' });
+}
+
 export function openDatabase(file: string, opts: OpenOptions): Database.Database {
   const memory = file === IN_MEMORY;
   if (!memory && !existsSync(file)) {
     if (!opts.create) throw new ArchiveMissingError(file);
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const folder = path.dirname(path.resolve(file));
+    if (opts.createFolder) mkdirSync(folder, { recursive: true });
+    else checkFolder(folder);
   }
   if (opts.readOnly && !memory) return openReadOnly(file);
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });

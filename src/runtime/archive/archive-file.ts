@@ -5,6 +5,7 @@ import { cannotWriteReason } from '../../archive/archive-errors.js';
 import { dbTarget, DbTargetError, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
+import { errnoCode } from '../files/write-errors.js';
 import { settingSource } from '../settings.js';
 
 type Env = Record<string, string | undefined>;
@@ -20,9 +21,19 @@ export interface DbChoice {
  * `recalls-sandbox.db` beside it, so the sandbox's invented recalls never mix with real ones.
  */
 function defaultArchivePath(env: Env, sandbox = false): string {
+  return path.join(defaultArchiveFolder(env), sandbox ? 'recalls-sandbox.db' : 'recalls.db');
+}
+
+/** The folder of the default archives: created by the first sync, where a folder --db names must exist already. */
+export function defaultArchiveFolder(env: Env): string {
   const home = env.HOME || os.homedir();
   const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
-  return path.join(data, 'recall-feed', sandbox ? 'recalls-sandbox.db' : 'recalls.db');
+  return path.resolve(data, 'recall-feed');
+}
+
+/** Whether a sync may create the folder of `target`: only the default one (see OpenOptions.createFolder). */
+export function mayCreateFolder(target: DbTarget, env: Env): boolean {
+  return target.kind === 'sqlite' && path.dirname(path.resolve(target.file)) === defaultArchiveFolder(env);
 }
 
 /** The settings table's `db` (--db > RECALL_FEED_DB > the profile's; an empty one counts as none), else the default. */
@@ -54,6 +65,7 @@ export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | un
 }
 
 const WRITE_HINT = 'choose another file with --db or RECALL_FEED_DB';
+const FOLDER_HINT = "create the folder first, or check the path that --db, RECALL_FEED_DB or the profile's db gives";
 
 /** Runs `fn`, turning a failure to write the archive (read-only, disk full, permissions) into CannotWriteError. */
 export async function writing<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
@@ -61,7 +73,7 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
     return await fn();
   } catch (err) {
     const reason = cannotWriteReason(err);
-    if (reason) throw new CannotWriteError(name, reason, WRITE_HINT);
+    if (reason) throw new CannotWriteError(name, reason, errnoCode(err) === 'ENOENT' ? FOLDER_HINT : WRITE_HINT);
     throw err;
   }
 }

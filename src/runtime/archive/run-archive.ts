@@ -5,7 +5,7 @@ import type { ArchiveStore } from '../../archive/store.js';
 import type { Context } from '../context.js';
 import type { Settings } from '../settings.js';
 import type { StatusReporter } from '../terminal/status.js';
-import { type DbChoice, openArchiveAt, writerOptions } from './archive-file.js';
+import { type DbChoice, mayCreateFolder, openArchiveAt, writerOptions } from './archive-file.js';
 
 /** The archive a command's run uses: which one (--db), and how. */
 export interface ArchiveUse {
@@ -27,7 +27,12 @@ export async function openUsedArchive(
 ): Promise<ArchiveStore | undefined> {
   if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
   if (use.mode === 'read') return readOnly(target, use.optional ?? false);
-  return openArchiveAt(target, { create: use.mode === 'create', ...writerOptions(run.ctx.env, run.ctx.signal) });
+  const create = use.mode === 'create';
+  return openArchiveAt(target, {
+    create,
+    createFolder: create && mayCreateFolder(target, run.ctx.env),
+    ...writerOptions(run.ctx.env, run.ctx.signal),
+  });
 }
 
 async function readOnly(target: DbTarget, optional: boolean): Promise<ArchiveStore | undefined> {
