@@ -24,6 +24,39 @@ describe('splitWords', () => {
   });
 });
 
+describe('a {field} in the code an interpreter runs', () => {
+  // `sh -c '… {alert_title}'` would hand a recall's text to a shell: "Kettle $(touch pwned)" runs touch.
+  it.each([
+    ["sh -c 'echo new recall: {alert_title}'", 'sh'],
+    ["/bin/bash -ec 'notify {alert_title}'", 'bash'],
+    ["env LANG=C nice -n 5 dash -o errexit -c 'x {id}'", 'dash'],
+    ["sh -c -- 'x {id}'", 'sh'],
+    ["fish --command 'echo {id}'", 'fish'],
+    ['python3.12 -c \'print("{alert_title}")\'', 'python'],
+    ['perl -ne \'print "{id}"\'', 'perl'],
+    ['node --eval=\'console.log("{id}")\'', 'node'],
+    ['node -p \'"{id}"\'', 'node'],
+    ['awk \'BEGIN { print "{id}" }\'', 'awk'],
+    ["sed -e 's/x/{alert_title}/e' file", 'sed'],
+    ["sed 's/x/{alert_title}/' file", 'sed'],
+  ])('refuses %j', (command, program) => {
+    expect(() => splitWords(command)).toThrow(`a {field} cannot be in the code ${program} runs`);
+  });
+
+  it.each([
+    // The safe forms: the field is an argument of the script, never its text.
+    ['sh -c \'notify-send -- "$1"\' sh {alert_title}'],
+    ['bash notify.sh {alert_title}'],
+    ['python3 notify.py --title {alert_title}'],
+    ["perl -e 'print $ARGV[0]' {id}"],
+    ['awk -f notify.awk {id}'],
+    ['sed -e s/x/y/ {id}'],
+    ['notify-send -- sh {alert_title}'],
+  ])('accepts %j', (command) => {
+    expect(() => splitWords(command)).not.toThrow();
+  });
+});
+
 describe('fillWords', () => {
   const record = {
     id: 5,

@@ -64,7 +64,8 @@ export function planActions(
       if (err instanceof CommandSyntaxError)
         throw new UsageError(
           err.message,
-          'quote as in a shell: \'single\' or "double"; nothing is expanded; {field}s fill arguments, never the program',
+          err.hint ??
+            'quote as in a shell: \'single\' or "double"; nothing is expanded; {field}s fill arguments, never the program',
         );
       throw err;
     }
