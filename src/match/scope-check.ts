@@ -41,19 +41,39 @@ const quoted = (items: readonly ScopeItem[]) => {
   return unique.slice(0, MAX_QUOTED).join(' · ') + more;
 };
 
-/** A catalogue lot cell as every code it may be: "L35380 / L35381" is two lots, "L35380" is also "35380". */
+/** A lot's label written in its cell or the notice's list: "Lot: 1234", "Charge 1234", "#1234", "n° 1234". */
+const LOT_PREFIX =
+  /^(?:lot|lote|los|batch|charge|chargennr|chargennummer|partie)?(?:no|nr|n|num|numero|number|#)?(?=\d)/;
+
+/** A lot key as compared: its label left off, and leading zeros ("0012345" as Excel's 12345). */
+export function lotCore(key: string): string {
+  const bare = key.replace(LOT_PREFIX, '');
+  return /^0+\d/.test(bare) ? bare.replace(/^0+/, '') : bare;
+}
+
+/**
+ * A catalogue lot cell as every code it may be: "L35380 / L35381" (or "L123 L124", one per line) is two lots, "L35380"
+ * is also "35380", "Charge 1234" and "0001234" are 1234, Excel's ="01234" is 01234.
+ */
 export function rowLotKeys(raw: string): Set<string> {
   const keys = new Set<string>();
-  const parts = [raw, ...raw.split(/[,;/&+|]|\s(?:et|and|und|y|ou|or|oder)\s/i)];
+  const cell = raw.replace(/^\s*=\s*"(.*)"\s*$/s, '$1');
+  const parts = [cell, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
   for (const part of parts) {
-    let key = lotKey(part);
-    if (key.startsWith('lot') && /\d/.test(key.slice(3))) key = key.slice(3).replace(/^(?:no|n|#)/, '');
+    const key = lotCore(lotKey(part));
     if (key === '') continue;
     keys.add(key);
-    if (/^l\d/.test(key)) keys.add(key.slice(1));
+    if (/^l\d/.test(key)) keys.add(lotCore(key.slice(1)));
     if (/^\d/.test(key)) keys.add(`l${key}`);
   }
   return keys;
+}
+
+/** A cell that names a range of lots ("L120-L130", "1001 to 1050"): which of them the stock is, nothing can prove. */
+export function rowLotRange(raw: string): boolean {
+  return /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*[~–—]\s*[a-z]*\d/i.test(
+    raw,
+  );
 }
 
 const NUMBERED = /^([a-z]*)(\d+)([a-z]*)$/;
@@ -65,7 +85,9 @@ function inRange(key: string, from: string, to: string): boolean {
 }
 
 const lotHits = (lot: LotItem, keys: ReadonlySet<string>) =>
-  lot.kind === 'lot' ? keys.has(lotKey(lot.lot)) : [...keys].some((k) => inRange(k, lot.from, lot.to));
+  lot.kind === 'lot'
+    ? keys.has(lotKey(lot.lot)) || keys.has(lotCore(lotKey(lot.lot)))
+    : [...keys].some((k) => inRange(k, lot.from, lot.to));
 const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => spansMeet(d, s));
 
 /**
@@ -99,6 +121,8 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const dates = items.filter((i): i is DateItem => i.kind === 'date');
   const unread = items.filter((i) => i.kind === 'unread');
   const keys = row.lot !== undefined ? rowLotKeys(row.lot) : new Set<string>();
+  // A row whose cell names a range of lots is never out by its lot: a lot inside may be one the notice names.
+  const lotProvable = row.lot !== undefined && !rowLotRange(row.lot);
   const spans = row.dates ?? [];
 
   if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };
@@ -116,7 +140,7 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
 
   const sureLots = lots.filter((l) => l.sure && !l.mention);
   const sureDates = dates.filter((d) => d.sure && PACK.has(d.dateKind));
-  const byLot = keys.size > 0 ? sureLots : [];
+  const byLot = keys.size > 0 && lotProvable ? sureLots : [];
   const byDate = spans.length > 0 ? sureDates : [];
   const on = byLot.length > 0 && byDate.length > 0 ? 'lot and date' : byLot.length > 0 ? 'lot' : 'date';
   if (byLot.length + byDate.length > 0) return { scope: 'out-of-scope', evidence: quoted([...byLot, ...byDate]), on };

@@ -162,7 +162,9 @@ export class ScopeCursor {
    */
   protected tail(start: number, k: number, dated = false) {
     const { toks } = this;
-    for (let j = k; j < toks.length && j < k + TAIL; j++) {
+    // The list took the join of "1234 and prior" as its own: the bound starts there.
+    const from = k > start && LIST_JOINS.has((toks[k - 1] as Tok).t) ? k - 1 : k;
+    for (let j = from; j < toks.length && j < k + TAIL; j++) {
       const tok = toks[j] as Tok;
       if (SENTENCE_END.has(tok.t) || LOTS.at(toks, j) || DATES.at(toks, j) || NEG.at(toks, j)) return;
       // "… 2025 (and prior)": a bound the list did not take may widen it; what it leaves out is not proven.

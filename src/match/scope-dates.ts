@@ -21,15 +21,15 @@ export type DateOrder = 'day-first' | 'month-first' | 'either';
 
 const MONTHS: Record<string, number> = {};
 const NAMES = [
-  'january janvier januar jan janv jaenner enero ene',
-  'february fevrier februar feb fev fevr febrero',
+  'january janvier januar jan janv jaenner janner enero ene',
+  'february fevrier februar feb fev fevr feber febrero',
   'march mars marz maerz mar marzo',
   'april avril apr avr abril abr',
   'may mai mayo',
   'june juin juni jun junio',
   'july juillet juli jul juil julio',
   'august aout aug agosto ago',
-  'september septembre sept sep septiembre setiembre',
+  'september septembre sept sep septiembre setiembre set',
   'october octobre oktober oct okt octubre',
   'november novembre nov noviembre',
   'december decembre dezember dec dez diciembre dic',
@@ -44,13 +44,13 @@ const MONTH_NAME = Object.keys(MONTHS)
  * Month names that are also words ("lots 1 and 2 may contain", "10 ago") name a month without its year only where a
  * list's punctuation or the text's end follows ("21 MAY, 23 MAY").
  */
-const WORDS_TOO = new Set(['may', 'mar', 'ago']);
+const WORDS_TOO = new Set(['may', 'mar', 'ago', 'set']);
 const YEARLESS_MONTH = `${Object.keys(MONTHS)
   .filter((m) => !WORDS_TOO.has(m))
   .sort((a, b) => b.length - a.length)
   .join('|')}|(?:${[...WORDS_TOO].join('|')})(?=\\s*(?:[,;.)]|$))`;
 
-const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d)|(\d{1,2})[/.](\d{4})(?!\d)`;
+const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?:t[\d:.]+(?:z|[+-]\d{2}:?\d{2})?)?(?!\d)|(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d)|(\d{1,2})[/.](\d{4})(?!\d)`;
 // "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021"; and with no
 // year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year).
 const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})|(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${YEARLESS_MONTH})\.?(?![ -]?\d)|(${YEARLESS_MONTH})\.? (\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?!,? ?\d)`;
@@ -126,11 +126,11 @@ export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpa
  * 1 February or January 2 unless its column's order is known. Empty when the cell holds no date.
  */
 export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
-  const [first] = datesOf(fold(raw), order);
-  // A cell without a year says too little to compare: no date.
-  if (!first || isYearless(first)) return [];
-  const span = { from: first.from, to: first.to };
-  return first.alt ? [span, first.alt] : [span];
+  const found = datesOf(fold(raw), order);
+  // A cell without a year says too little to compare: no date. A cell of two dates ("01/06/2025, 01/07/2025") is
+  // each of them: the row is out only if all are.
+  if (found.length === 0 || found.some(isYearless)) return [];
+  return found.flatMap((d) => [{ from: d.from, to: d.to }, ...(d.alt ? [d.alt] : [])]);
 }
 
 /** The order a column's cells show: day first when one reads 13/04, month first when one reads 04/13, else either. */

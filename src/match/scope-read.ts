@@ -28,10 +28,17 @@ import {
 } from './scope-cursor.js';
 import { DateReader, unlabelledKind } from './scope-read-dates.js';
 
-/** The codes of a run that only spaces part, from the run's first (not before `from`) to token k, written as one. */
+/** A code written in more parts than this ("P864 4893 23241950" is three) is a list of codes, not one. */
+const MAX_SPACED_PARTS = 6;
+
+/**
+ * The codes of a run that only spaces part, from the run's first (not before `from`, nor more than MAX_SPACED_PARTS
+ * back: a list of thousands of lots costs no more than one of six) to token k, written as one.
+ */
 function spacedRun(toks: readonly Tok[], from: number, k: number): string {
   let i = k;
-  while (i - 1 >= from && isCode(toks[i - 1]) && !LIST_JOINS.has((toks[i - 1] as Tok).t)) i--;
+  const first = Math.max(from, k - MAX_SPACED_PARTS + 1);
+  while (i - 1 >= first && isCode(toks[i - 1]) && !LIST_JOINS.has((toks[i - 1] as Tok).t)) i--;
   return toks
     .slice(i, k + 1)
     .map((t) => t.t)
@@ -143,16 +150,17 @@ export class ScopeReader extends DateReader {
       if (!isCode(tok) || counted(k) || LOTS.at(toks, k) || DATES.at(toks, k)) break;
       values.push(tok.t);
       const text = this.text(start, k);
-      // "1001 au 1050", "1001 through 1050", "L1 - L9".
-      const to = toks[k + 2];
-      if (RANGE_WORDS.has(toks[k + 1]?.t ?? '') && isCode(to) && !counted(k + 2)) {
+      // "1001 au 1050", "1001 through 1050", "L1 - L9", "Lot 1001 through Lot 1050", "1001 up to 1050".
+      const end = this.rangeEnd(k);
+      const to = end === undefined ? undefined : toks[end];
+      if (end !== undefined && isCode(to) && !counted(end)) {
         const range = lotRange(tok.t, to.t);
         if (!range) {
-          this.unread(start, k + 2, 'a range of lots whose ends differ in form');
-          return k + 3;
+          this.unread(start, end, 'a range of lots whose ends differ in form');
+          return end + 1;
         }
-        this.push({ kind: 'lot-range', ...range, text: this.text(start, k + 2), sure });
-        k += 3;
+        this.push({ kind: 'lot-range', ...range, text: this.text(start, end), sure });
+        k = end + 1;
         continue;
       }
       this.lotForms(tok.t, text, sure);
@@ -181,11 +189,32 @@ export class ScopeReader extends DateReader {
     return k;
   }
 
+  /**
+   * Where the other end of a range starting at the code at k stands: after a range word ("to", "au", "bis"; "up to",
+   * "through to") and the lot label it may repeat ("Lot 1001 through Lot 1050", "lot 1001 au lot 1050").
+   */
+  private rangeEnd(k: number): number | undefined {
+    const { toks } = this;
+    let j = k + 1;
+    const word = toks[j]?.t ?? '';
+    if ((word === 'up' || word === 'through') && toks[j + 1]?.t === 'to') j++;
+    else if (!RANGE_WORDS.has(word)) return undefined;
+    j++;
+    const label = LOTS.at(toks, j);
+    return label ? this.skip(j + label.length, LOT_LABEL_TAIL) : j;
+  }
+
   /** One listed code as every lot it may be: itself, the parts of "1234/1235", the range of "1001-1050". */
   private lotForms(code: string, text: string, sure: boolean) {
     this.push({ kind: 'lot', lot: code, text, sure });
-    if (code.includes('/'))
-      for (const part of code.split('/')) if (hasDigit(part)) this.push({ kind: 'lot', lot: part, text, sure });
+    if (code.includes('/')) {
+      const [head = '', ...parts] = code.split('/');
+      for (const part of [head, ...parts]) if (hasDigit(part)) this.push({ kind: 'lot', lot: part, text, sure });
+      // "1234/35/36": the later parts may write only the end of a lot that starts as the first does (1235, 1236).
+      for (const part of parts)
+        if (/^\d+$/.test(part) && part.length < head.length)
+          this.push({ kind: 'lot', lot: head.slice(0, head.length - part.length) + part, text, sure });
+    }
     const dash = /^([a-z0-9]+)-([a-z0-9]+)$/.exec(code);
     const range = dash && lotRange(dash[1] as string, dash[2] as string);
     if (range) this.push({ kind: 'lot-range', ...range, text, sure });

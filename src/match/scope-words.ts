@@ -185,7 +185,11 @@ export const ALL_SCOPE = phrases(
     'regardless of lot | regardless of code | irrespective of batch | tous les lots | tous lots | toutes les dates | ' +
     'tous les numeros de lot | tous les codes | toutes les ddm | toutes les dlc | quel que soit le lot | alle chargen | ' +
     'alle losnummern | alle mhd | alle mindesthaltbarkeitsdaten | alle chargennummern | unabhangig von der charge | unabhängig von der charge | ' +
-    'todos los lotes | todos los codigos | todas las fechas | independientemente del lote',
+    'todos los lotes | todos los codigos | todas las fechas | independientemente del lote | every lot | every batch | ' +
+    'any lot | any lot code | any batch | all product lots | all sizes and lot codes | ' +
+    "samtliche chargen | saemtliche chargen | jede charge | jeder charge | l'ensemble des lots | ensemble des lots | " +
+    'tous les numeros de lots | quel que soit le numero de lot | quel que soit le numero du lot | cualquier lote | ' +
+    'todas las unidades | todos los productos',
 );
 
 /** Words that limit what follows in a way the reader does not model ("all lots except …"): scope stays unproven. */

@@ -2,6 +2,7 @@
 import { fold } from '../filters/normalize.js';
 import { normalizeGtin } from './gtin.js';
 import type { DateOrder } from './scope-dates.js';
+import { scopeGuards } from './scope-guards.js';
 import { ScopeReader } from './scope-read.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
 
@@ -63,7 +64,9 @@ export function scopeOfText(
     if (mapped.folded.trimEnd() !== folded) return folded.slice(at, end).trim();
     return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   };
-  return new ScopeReader(folded, field, order, quote, SCOPE_ONLY.has(field), mayBeCut(text)).read();
+  const cut = mayBeCut(text);
+  const items = new ScopeReader(folded, field, order, quote, SCOPE_ONLY.has(field), cut).read();
+  return [...items, ...scopeGuards(folded, field, items, cut)];
 }
 
 /** Lengths at which stores cut a text (a VARCHAR(255), a 4,000-character column). */
@@ -85,10 +88,8 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
   // RappelConso's export writes "GTIN$lot$date kind$date" per product and "|" between products.
   if (raw.includes('|')) return raw.split('|').flatMap((part) => scopeOfIdentifier({ type, value: part }, order));
   const value = raw.replace(/\s*\$\s*/g, ' ').trim();
-  if (/^(?:batch|lot|lot number|batch number|lot code|batch code|charge|los|lote)$/.test(type)) {
-    const all = scopeOfText(value, ID_FIELD, order).filter((i) => i.kind === 'all-lots');
-    return all.length > 0 ? all : [{ kind: 'lot', lot: value, field: ID_FIELD, text: `${type} ${value}`, sure: true }];
-  }
+  if (/^(?:batch|lot|lot number|batch number|lot code|batch code|charge|los|lote)$/.test(type))
+    return batchValue(type, value, order);
   // A lone code ("3564709006031", an ASIN "B0C1234567") identifies the product and names no scope.
   if (!/\s/.test(value)) return [];
   const folded = fold(value);
@@ -100,6 +101,26 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
       : i,
   );
   return gtin14 === undefined ? items : items.map((i) => ({ ...i, gtin14 }));
+}
+
+/** Batch values that name every lot: "All", "alle", "todos". */
+const EVERY = /^(?:all|all lots|alle|tous|toutes|todos|todas|tout|every|any)$/;
+
+/**
+ * A batch identifier's value: read as a lot label's list is ("L123, L124", "1001-1050"). A value with no digit is no
+ * lot: every lot when it says so ("All"), else scope nobody wrote down ("unknown", "N/A", "-", "various"), which proves
+ * nothing. A value the reader takes nothing sure from is a lot it may name, never proof.
+ */
+function batchValue(type: string, value: string, order: DateOrder): ScopeItem[] {
+  const text = `${type} ${value}`;
+  const folded = fold(value);
+  if (!/\d/.test(value)) {
+    if (EVERY.test(folded)) return [{ kind: 'all-lots', field: ID_FIELD, text, sure: true }];
+    return [{ kind: 'unread', why: 'a batch field that names no lot', field: ID_FIELD, text, sure: false }];
+  }
+  const items = scopeOfText(`lot ${value}`, ID_FIELD, order);
+  if (items.some((i) => i.sure)) return items.map((i) => ({ ...i, text: i.kind === 'unread' ? i.text : text }));
+  return [...items, { kind: 'lot', lot: value, field: ID_FIELD, text, sure: false }];
 }
 
 /** A leading GTIN and the text after it: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
@@ -150,6 +171,10 @@ export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
     items.push(...scopeOfText(text, field, order));
     texts.push([field, text]);
   }
+  for (const id of Array.isArray(ids) ? ids : []) {
+    const value = typeof id === 'string' ? id : (id as { value?: unknown } | null)?.value;
+    if (typeof value === 'string') texts.push([ID_FIELD, value]);
+  }
   items.push(...writtenCodes(texts, items));
   return items;
 }
@@ -165,8 +190,10 @@ const WRITTEN_LIMIT = 20_000;
  * words around it ("Charge A69196B, 45549A": after "charge", 45549A reads as 45549 amperes, and the list stops).
  */
 function writtenCodes(texts: readonly [string, string][], items: readonly ScopeItem[]): ScopeItem[] {
-  // Only a sure list of lots proves a row out by its lot; scope left unread already keeps every row from being excluded.
-  if (!items.some((i) => (i.kind === 'lot' || i.kind === 'lot-range') && i.sure)) return [];
+  // Only a sure list proves a row out, by its lot or by its date: a row whose lot the notice writes is never out on its
+  // date either ("Lot 12-06-25, 13-06-25; best before 30/06/2025" reads the lots as dates). Scope left unread already
+  // keeps every row from being excluded.
+  if (!items.some((i) => i.kind !== 'unread' && i.kind !== 'all-lots' && i.sure)) return [];
   if (items.some((i) => i.kind === 'unread')) return [];
   const named = new Set(items.flatMap((i) => (i.kind === 'lot' ? [lotKey(i.lot)] : [])));
   const out: ScopeItem[] = [];

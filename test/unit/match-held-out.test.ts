@@ -23,6 +23,10 @@ import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
  * written in the notice's title or product name, with the row's pack size, raised `match` row recall from 52/87 to
  * 75/87 for two more wrong pairs (53/54 to 80/83). Both sides' intervals overlap; bench/README.md gives the figures.
  *
+ * The second corpus's `match`+`possible` precision was lowered once more (2026-11-29, 92/97 to 92/98), for safety:
+ * the guards of scope-guards.ts leave a notice cut at a store's limit unread, and a pair that was `excluded` on it is
+ * now a `possible` to verify (its `excluded` 4/4 to 3/3). Proving less is the price of never excluding on a guess.
+ *
  * `matchRightProduct`: the `match` pairs whose notice concerns the row's product, whatever its lot or date (the
  * others' gap to `matchPrecision` is rows the notice does not cover that the reader could not prove out: left to
  * verify, never excluded).
@@ -34,7 +38,7 @@ const FLOORS = {
     matchPrecision: 82 / 85,
     matchRowRecall: 77 / 87,
     matchOrPossibleRowRecall: 85 / 87,
-    matchOrPossiblePrecision: 92 / 97,
+    matchOrPossiblePrecision: 92 / 98,
     matchRightProduct: 85 / 85,
   },
   'real-notices-3': {

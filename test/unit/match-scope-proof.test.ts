@@ -91,7 +91,9 @@ describe('a lot or date the notice names is in scope, however it is written', ()
       '15-oz. metal cans containing “HANOVER SOUP CLASSICS Chicken Pot Pie” with lot code P864 4893 23241950 printed';
     expect(judge({ production_dates: text, ...US }, { lot: 'P864 4893 23241950' }).scope).toBe('in-scope');
     expect(judge({ production_dates: text, ...US }, { lot: 'P864489323241950' }).scope).toBe('in-scope');
-    expect(judge({ production_dates: text, ...US }, { lot: 'P865 4893 23241950' }).level).toBe('excluded');
+    // A cell's parts are each a lot it may be ("L123 L124"): one the notice names keeps the row in scope, the safe error.
+    expect(judge({ production_dates: text, ...US }, { lot: 'P865 4893 23241950' }).scope).toBe('in-scope');
+    expect(judge({ production_dates: text, ...US }, { lot: 'P865 4894 23241951' }).level).toBe('excluded');
   });
 
   it.each([

@@ -96,7 +96,7 @@ describe('a notice identifier line (RappelConso)', () => {
       { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773818', sure: true },
     ]);
     expect(scopeOfIdentifier({ type: 'batch', value: 'L12345' })).toEqual([
-      { kind: 'lot', lot: 'L12345', field: ID, text: 'batch L12345', sure: true },
+      { kind: 'lot', lot: 'l12345', field: ID, text: 'batch L12345', sure: true },
     ]);
     expect(scopeOfIdentifier({ type: 'EAN', value: '3564709006031' })).toEqual([]);
     expect(scopeOfIdentifier({ type: 'ASIN', value: 'B0C1234567' })).toEqual([]);

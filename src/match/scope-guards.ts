@@ -1,0 +1,86 @@
+// Guards over a scope field after the reader: wording that says the scope runs wider than the items it read (a range or
+// bound around a lot, a shorthand list, a week number, a list of days, a field cut at a store's limit), kept as unread.
+import type { ScopeItem } from './scope-items.js';
+import { lotKey } from './scope-items.js';
+
+/** A code: letters and digits, a digit among them, with single dashes, dots or slashes inside. */
+const CODE = String.raw`[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*`;
+/** A lot label a range may repeat before its end ("Lot 1001 through Lot 1050", "lot n° 1050"). */
+const LABEL = String.raw`(?:(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|no|nr|n|numbers?|numeros?|#)\s*[.:#°]?\s*)*`;
+/** Words and signs that join the two ends of a range. */
+const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+to|au|a|bis|hasta|al|jusqu\s*'?\s*au)\s+|\s*[~–—]\s*|\s+-\s+)`;
+/** "1001 through Lot 1050", "du 1001 au 1050", "1001 ~ 1050"; "between 1001 and 1050". */
+const RANGE = new RegExp(
+  String.raw`(?<![a-z0-9])(?:(?:between|entre|zwischen)\s+${LABEL}(${CODE})\s+(?:and|et|und|y)\s+${LABEL}(${CODE})|(${CODE})${JOIN}${LABEL}(${CODE}))(?![a-z0-9])`,
+  'g',
+);
+/** A lot label shortly before: what says a range or a bound is about lots, not sizes or ages ("3 to 5 years"). */
+const LOT_NEAR = /\b(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|numeros? de lot\w*|lot numbers?)\b/;
+/** "1234 and prior", "1234 or earlier", "1234 and below": an open bound after a code. */
+const BOUND = new RegExp(
+  String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:and|or|&|et|ou|und|oder|y|o)\s+(?:prior|earlier|before|below|lower|older|later|after|above|higher|newer|greater|anterieur\w*|posterieur\w*|fruher|frueher|spater|spaeter|anterior\w*|posterior\w*)\b`,
+  'g',
+);
+/** "lot codes beginning with 25": a prefix, never a list. */
+const PREFIX =
+  /\b(?:beginning|starting|begins|starts|ending|ends|commencant|commencent|beginnend|beginnen|empiezan|empezando|comienzan)\s+(?:with|in|by|par|mit|con|por)\b/;
+/** "L1001-1050", "1001-50": a lot whose end is written short after a dash. */
+const SHORT_RANGE = /(?<![a-z0-9])([a-z]*)(\d+)-([a-z]*)(\d+)(?![a-z0-9./-])/g;
+/** "1234A, B and C", "2104B1, B2 and B3": the letters or short codes after a lot may each complete it. */
+const SUFFIXES =
+  /(?<![a-z0-9])[a-z]*\d+[a-z][a-z0-9]?\s*(?:,\s*[a-z][a-z0-9]?\s*)*,?\s*(?:and|&|et|und|y|or|ou)\s+[a-z][a-z0-9]?(?![a-z0-9])/;
+/** A week number ("KW 12/2025", "week 12"): not a day, and no reader of dates here reads it. */
+const WEEK = /(?<![a-z0-9])(?:kw|wk|week|woche|semaine|semana|sem)\s*\.?\s*\d{1,2}(?!\d)/;
+/** "June 15 and 16", "10., 11. und 12.06.2025", "1st and 2nd June", "… and 16/06": days listed with one month. */
+const DAY_LIST =
+  /(?<![\d/.-])\d{1,2}(?:st|nd|rd|th|er|\.)?\s*(?:,|&|and|et|und|y|or|ou|oder|o)\s*\d{1,2}(?:st|nd|rd|th|er|\.)?(?![\d/-])|(?:,|&|and|et|und|y|or|ou|oder)\s*\d{1,2}[/.]\d{1,2}(?![/.-]?\d)(?!\s*-?\s*[a-z])/;
+/** What shows a list of days is about dates: a month's name, a date label, or a date nearby. */
+const DATE_NEAR =
+  /(?:jan|feb|fev|mar|apr|avr|may|mai|jun|juin|jul|juil|aug|aou|sep|oct|okt|nov|dec|dez|best|use|bbd|exp|dlc|ddm|mhd|consum|caduc|sell|date|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})/;
+
+const isYear = (code: string) => /^(?:19|20)\d\d$/.test(code);
+const isDate = (code: string) => /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?$/.test(code);
+
+/** The unread items the guards find in one field's folded text, given what the reader made of it. */
+export function scopeGuards(folded: string, field: string, items: readonly ScopeItem[], cut: boolean): ScopeItem[] {
+  if (!items.some((i) => i.sure && i.kind !== 'unread' && i.kind !== 'all-lots')) return [];
+  const out: ScopeItem[] = [];
+  const unread = (text: string, why: string) => out.push({ kind: 'unread', why, text, field, sure: false });
+  if (cut) unread(folded.slice(-40), 'the field ends where a store cuts text, so more may have followed');
+  const ranges = new Set(items.flatMap((i) => (i.kind === 'lot-range' ? [`${lotKey(i.from)} ${lotKey(i.to)}`] : [])));
+  const aboutLots = (at: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), at + 1));
+  for (const m of folded.matchAll(RANGE)) {
+    const text = m[0];
+    const from = m[1] ?? m[3] ?? '';
+    const to = m[2] ?? m[4] ?? '';
+    if (isYear(from) || isYear(to) || isDate(from) || isDate(to) || ranges.has(`${lotKey(from)} ${lotKey(to)}`))
+      continue;
+    if (!aboutLots(m.index + text.indexOf(from))) continue;
+    unread(text, 'a range of lots the reader did not read whole');
+    break;
+  }
+  for (const m of folded.matchAll(BOUND)) {
+    const code = m[1] ?? '';
+    if (isYear(code) || isDate(code) || !aboutLots(m.index)) continue;
+    unread(m[0], 'an open bound after a lot');
+    break;
+  }
+  for (const m of folded.matchAll(SHORT_RANGE)) {
+    const [text, head = '', first = '', tail = '', last = ''] = m;
+    // The end written short ("1001-50") or with the start's letters left off ("L1001-1050"), and after the start.
+    const shortEnd = tail === '' && last.length < first.length && last.length <= 3;
+    const bareEnd = head !== '' && tail === '' && last.length === first.length;
+    const end = shortEnd ? first.slice(0, first.length - last.length) + last : last;
+    if ((shortEnd || bareEnd) && Number(end) > Number(first) && aboutLots(m.index)) {
+      unread(text, 'a range of lots written short');
+      break;
+    }
+  }
+  const suffixes = SUFFIXES.exec(folded);
+  const prefix = PREFIX.exec(folded) ?? (suffixes && aboutLots(suffixes.index) ? suffixes : null) ?? WEEK.exec(folded);
+  if (prefix) unread(prefix[0], 'lots or dates named by a part of them, or a week');
+  const days = DAY_LIST.exec(folded);
+  if (days && DATE_NEAR.test(folded.slice(Math.max(0, days.index - 60), days.index + days[0].length + 30)))
+    unread(days[0], 'a list of days the reader cannot read whole');
+  return out;
+}

@@ -1,0 +1,129 @@
+// Notices that cover the row in words the reader does not read whole: the row is never excluded (a review's findings).
+import { describe, expect, it } from 'vitest';
+import { DE, EAN, FR, GB, judge, US } from '../helpers/scope-judge.js';
+
+const AT = { geo_jurisdictions: ['AT'] };
+const ES = { geo_jurisdictions: ['ES'] };
+const batch = (value: string, type = 'batch') => ({
+  standard_identifiers_and_barcodes: [
+    { type: 'EAN', value: EAN },
+    { type, value },
+  ],
+});
+
+/** Each case: the notice's fields, the row's lot or best-before cell. */
+type Case = [string, Record<string, unknown>, { lot?: string; bb?: string }];
+const text = (t: string, geo: Record<string, unknown> = US) => ({ product_description: t, ...geo });
+
+describe('a notice that covers the row is never grounds to exclude it', () => {
+  it.each<Case>([
+    // A batch identifier's value is read as a list, never as one lot; one that names no lot proves nothing.
+    ['a batch list', batch('L123, L124'), { lot: 'L124' }],
+    ['a lot range in a lot field', batch('1001-1050', 'lot'), { lot: '1020' }],
+    ['a batch list with semicolons', batch('B2104; B2105', 'batch number'), { lot: 'B2105' }],
+    ['batch "unknown"', batch('unknown'), { lot: 'L777' }],
+    ['batch "-"', batch('-'), { lot: 'L777' }],
+    ['batch "N/A"', batch('N/A'), { lot: 'L777' }],
+    ['batch "Various"', batch('Various'), { lot: 'L777' }],
+    // Bounds and ranges around lots.
+    ['"and prior"', text('Lot codes 1234 and prior are affected.'), { lot: '1200' }],
+    ['"or earlier"', text('Lot numbers 1234 or earlier.'), { lot: '1200' }],
+    ['"and later"', text('Lots 1234 and later.'), { lot: '1300' }],
+    ['"Lot … through Lot …"', text('Lot 1001 through Lot 1050.'), { lot: '1020' }],
+    ['"from lot … to lot …"', text('Affected: from lot 1001 to lot 1050.'), { lot: '1020' }],
+    ['"lot … au lot …"', text('Lot 1001 au lot 1050.', FR), { lot: '1020' }],
+    ['"Lots du … au …"', text('Lots du 1001 au 1050.', FR), { lot: '1020' }],
+    ['"up to"', text('Lot numbers 1001 up to 1050.'), { lot: '1020' }],
+    ['"between … and …"', text('Batch 999. Lot numbers between 1001 and 1050.', GB), { lot: '1020' }],
+    ['"L1001-1050"', text('Lots L1001-1050', GB), { lot: 'L1020' }],
+    ['"1001-50"', text('Lots 1001-50', GB), { lot: '1020' }],
+    ['"1234/35/36"', text('Lot 1234/35/36', GB), { lot: '1235' }],
+    ['"1001 ~ 1050"', text('Lots 1001 ~ 1050', GB), { lot: '1020' }],
+    ['"1234A, B and C"', text('Batch 1234A, B and C', GB), { lot: '1234B' }],
+    ['"beginning with"', text('Lot codes 2401A and 2402A, and lot codes beginning with 25.'), { lot: '2517' }],
+    // Leading zeros, and a row's lot written with its label or in parts.
+    ['leading zeros in the notice', text('Lot 0012345.'), { lot: '12345' }],
+    ['leading zeros in the row', text('Lot 12345.'), { lot: '0012345' }],
+    ['"Charge 1234" in the cell', text('Charge 1234.', DE), { lot: 'Charge 1234' }],
+    ['"#1234" in the cell', text('Lot 1234.'), { lot: '#1234' }],
+    ['"Lot: 1234" in the cell', text('Lot 1234.'), { lot: 'Lot: 1234' }],
+    ['Excel\'s ="01234"', text('Lot 01234.'), { lot: '="01234"' }],
+    ['two lots in the cell', text('Lot L124.'), { lot: 'L123 L124' }],
+    ['two lots a line each', text('Lot L124.'), { lot: 'L123\nL124' }],
+    ['a range in the cell', text('Lot L125.'), { lot: 'L120-L130' }],
+    [
+      '"Lot n°1234" in an identifier line',
+      { standard_identifiers_and_barcodes: [`${EAN} Lot n°1234 DLC 15/06/2025`] },
+      { lot: '1234' },
+    ],
+    // Dates listed by their days, months the reader did not know, weeks.
+    ['"June 15 and 16, 2025"', text('Best by June 15 and 16, 2025.'), { bb: '06/16/2025' }],
+    [
+      '"28 May 2025, 10, 11 and 12 June 2025"',
+      text('Use by: 28 May 2025, 10, 11 and 12 June 2025.', GB),
+      { bb: '11/06/2025' },
+    ],
+    ['"10., 11. und 12.06.2025"', text('MHD 28.05.2025, 10., 11. und 12.06.2025', DE), { bb: '11.06.2025' }],
+    [
+      '"1st and 2nd June 2025"',
+      text('Best before dates: 30 May 2025, 1st and 2nd June 2025.', GB),
+      { bb: '01/06/2025' },
+    ],
+    ['"… and 16/06"', text('Best before 15/06/2025 and 16/06', GB), { bb: '16/06/2025' }],
+    ['"Jänner"', text('Mindesthaltbarkeitsdatum 15.01.2026, 31. Jänner 2026', AT), { bb: '31.01.2026' }],
+    ['"Feber"', text('MHD 15.01.2026, 28. Feber 2026', AT), { bb: '28.02.2026' }],
+    ['"set" (septiembre)', text('Consumo preferente 03/08/2025 y 4 set 2025', ES), { bb: '04/09/2025' }],
+    ['a week number', text('MHD 01.01.2026, KW 12/2025', DE), { bb: '19.03.2025' }],
+    // A row's date cell with a time, or two dates.
+    ['an ISO date-time cell', text('Best before 15/06/2025.', GB), { bb: '2025-06-15T00:00:00' }],
+    ['two dates in the cell', text('Best before 01/07/2025.', GB), { bb: '01/06/2025, 01/07/2025' }],
+    // Lots read as dates: the notice still writes the row's lot.
+    [
+      'lots that read as dates',
+      text('Lot 12-06-25, 13-06-25; best before 30/06/2025', GB),
+      { lot: '13-06-25', bb: '01/07/2025' },
+    ],
+    // Every lot, in words the reader now knows.
+    [
+      '"sämtliche Chargen"',
+      text('Betroffen sind sämtliche Chargen. Die Probe stammt aus Charge 12345.', DE),
+      { lot: '99999' },
+    ],
+    ['"jede Charge"', text('Der Rückruf betrifft jede Charge; Charge 12345 wurde beprobt.', DE), { lot: '99999' }],
+    [
+      '"l\'ensemble des lots"',
+      text("L'ensemble des lots est concerné. Lot 12345 (analyse positive).", FR),
+      { lot: '99999' },
+    ],
+    ['"tous les numéros de lots"', text('Tous les numéros de lots. Lot 12345.', FR), { lot: '99999' }],
+    ['"every lot"', text('Every lot is affected; lot 12345 tested positive.'), { lot: '99999' }],
+    ['"any lot code"', text('Any lot code is affected; lot 12345 tested positive.'), { lot: '99999' }],
+    ['"cualquier lote"', text('Afecta a cualquier lote. Lote 12345.', ES), { lot: '99999' }],
+  ])('%s', (_what, notice, row) => {
+    expect(judge(notice, row).level).not.toBe('excluded');
+  });
+
+  it.each<Case>([
+    // A text exactly as long as a store keeps, cut mid-list: what followed is unknown.
+    ['a list cut after "through"', text(' Lot numbers 1001, 1002, 1003 through'.padStart(255, 'x')), { lot: '1010' }],
+    ['a date list cut after "to"', text(' Best before 15/06/2025 to'.padStart(255, 'x'), GB), { bb: '20/06/2025' }],
+  ])('%s (255 characters)', (_what, notice, row) => {
+    expect(String(notice.product_description)).toHaveLength(255);
+    expect(judge(notice, row).level).not.toBe('excluded');
+  });
+});
+
+describe('the same notices still prove a row out when it is', () => {
+  it.each<Case>([
+    ['a batch list', batch('L123, L124'), { lot: 'L999' }],
+    ['"Lot … through Lot …"', text('Lot 1001 through Lot 1050.'), { lot: '2000' }],
+    ['"lot … au lot …"', text('Lot 1001 au lot 1050.', FR), { lot: '2000' }],
+    ['"1234/35/36"', text('Lot 1234/35/36', GB), { lot: '1240' }],
+    ['leading zeros', text('Lot 0012345.'), { lot: '12346' }],
+    ['"Charge 1234" in the cell', text('Charge 1234.', DE), { lot: 'Charge 5678' }],
+    ['an ISO date-time cell', text('Best before 15/06/2025.', GB), { bb: '2025-07-15T00:00:00' }],
+    ['two dates in the cell, both out', text('Best before 01/08/2025.', GB), { bb: '01/06/2025, 01/07/2025' }],
+  ])('%s', (_what, notice, row) => {
+    expect(judge(notice, row).level).toBe('excluded');
+  });
+});
