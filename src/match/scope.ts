@@ -65,8 +65,23 @@ export function scopeOfText(
     return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   };
   const cut = mayBeCut(text);
-  const items = new ScopeReader(folded, field, order, quote, SCOPE_ONLY.has(field), cut).read();
+  const read = textOrder(folded, order);
+  const items = new ScopeReader(folded, field, read, quote, SCOPE_ONLY.has(field), cut).read();
   return [...items, ...scopeGuards(folded, field, items, cut)];
+}
+
+/** A numeric date's first two numbers: which of them can be a month shows the order the text writes. */
+const NUMBERS = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?!\d)/g;
+
+/**
+ * The order a text's own dates show, when it contradicts its jurisdiction's: a US notice writing `28/06/2025` writes
+ * day first, so its `12/05/2025` may be either. Both readings are then kept: a row is out only under every one.
+ */
+function textOrder(folded: string, order: DateOrder): DateOrder {
+  if (order === 'either') return order;
+  for (const [, a, b] of folded.matchAll(NUMBERS))
+    if ((order === 'month-first' && Number(a) > 12) || (order === 'day-first' && Number(b) > 12)) return 'either';
+  return order;
 }
 
 /** Lengths at which stores cut a text (a VARCHAR(255), a 4,000-character column). */
@@ -136,9 +151,10 @@ function leadingGtin(folded: string): { rest: string; gtin14?: string } {
     taken = !whole.ok && whole.unchecked !== undefined ? groups.length : (groups[0] as string).length >= 8 ? 1 : 0;
   if (taken === 0) return { rest: folded };
   const code = normalizeGtin(groups.slice(0, taken).join(''));
-  const gtin14 = code.ok ? code.gtin14 : code.unchecked;
   const rest = [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
-  return { rest, ...(gtin14 !== undefined && { gtin14 }) };
+  // Only a valid code ties the line to one product: an 8-digit lot ("24061502 DLC 16/06/2024") may look like a code,
+  // and a line tied to no product judges every row, which can only keep more of them in scope.
+  return { rest, ...(code.ok && { gtin14: code.gtin14 }) };
 }
 
 /** Which number comes first in a notice's dates: the US writes month first, Europe and the UK day first; else either. */

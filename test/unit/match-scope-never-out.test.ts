@@ -83,6 +83,26 @@ describe('a notice that covers the row is never grounds to exclude it', () => {
       text('Lot 12-06-25, 13-06-25; best before 30/06/2025', GB),
       { lot: '13-06-25', bb: '01/07/2025' },
     ],
+    // A US notice whose own dates show it writes the day first; an 8-digit lot that looks like a barcode.
+    [
+      '"12/05/2025 and 28/06/2025" in a US notice',
+      text('Best before 12/05/2025 and 28/06/2025.'),
+      { bb: '2025-05-12' },
+    ],
+    ['"05/12/2025 et 06/28/2025" in a French one', text('DDM 05/12/2025 et 06/28/2025', FR), { bb: '2025-05-12' }],
+    [
+      'an 8-digit lot starting its identifier line',
+      {
+        standard_identifiers_and_barcodes: [`${EAN} 24061501 DLC 15/06/2024`, '24061502 DLC 16/06/2024'],
+        ...FR,
+      },
+      { lot: '24061502', bb: '16/06/2024' },
+    ],
+    [
+      '"2411CT" read as a count',
+      { standard_identifiers_and_barcodes: [`${EAN} Lot 2411AB, 2411CT, 2411DE`] },
+      { lot: '2411CT' },
+    ],
     // Every lot, in words the reader now knows.
     [
       '"sämtliche Chargen"',

@@ -92,8 +92,12 @@ describe('a notice identifier line (RappelConso)', () => {
   });
 
   it('"Tous les lots" is all lots; a {type: batch} value is a lot; a bare GTIN or ASIN names none', () => {
+    // 3250391773818's check digit is wrong (7 is right): the line is tied to no product, so it holds for every row.
     expect(scopeOfIdentifier('3250391773818 Tous les lots')).toEqual([
-      { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773818', sure: true },
+      { kind: 'all-lots', field: ID, text: 'Tous les lots', sure: true },
+    ]);
+    expect(scopeOfIdentifier('3250391773817 Tous les lots')).toEqual([
+      { kind: 'all-lots', field: ID, text: 'Tous les lots', gtin14: '03250391773817', sure: true },
     ]);
     expect(scopeOfIdentifier({ type: 'batch', value: 'L12345' })).toEqual([
       { kind: 'lot', lot: 'l12345', field: ID, text: 'batch L12345', sure: true },
