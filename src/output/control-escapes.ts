@@ -1,17 +1,25 @@
-// Characters a terminal would act on, escaped where records are printed: always in JSON (DEL and C1), in csv on a terminal.
+// Characters a terminal would act on, escaped where records are printed: always in JSON (DEL, C1, bidi), in csv on a terminal.
 //
 // JSON.stringify escapes U+0000-U+001F but leaves DEL and the C1 controls (U+0080-U+009F, among them
 // U+009B, a one-byte CSI) raw. They can only occur inside JSON strings, so escaping them as \u00XX gives
 // the same value in bytes no terminal acts on; the archive's stored JSON text goes through the same
 // function, so `query` and `feed` print identical bytes.
 
-const JSON_CONTROLS = /[\u007f-\u009f]/g;
-/** C0 controls but tab and line ends (csv keeps those, quoted), DEL and C1. */
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** The bidi controls, which reorder what follows them on screen (`…/\u202Efdp.exe` shows as `…/exe.pdf`). */
+const BIDI = '\u200e\u200f\u202a-\u202e\u2066-\u2069';
+const JSON_CONTROLS = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
+/**
+ * C0 controls but tab and line ends (csv keeps those, quoted), DEL, C1 and the bidi controls; a carriage return not
+ * ending a line ("fire risk\rSafe, no action needed" would print over the recall's own words).
+ */
+const TERMINAL_CONTROLS = new RegExp(`[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f${BIDI}]|\r(?!\n)`, 'g');
+
+/** Characters that show nothing and may hide or join what a reader sees ("evil\u200b.com"). */
+const INVISIBLE = '\u200b-\u200d\u2060\ufeff';
 
 /** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */
 const BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
-const CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const CONTROLS = new RegExp(`[\\p{Cc}${BIDI}${INVISIBLE}]`, 'gu');
 const LINE_LIMIT = 10_000;
 
 /**
@@ -29,10 +37,11 @@ export function plainLine(text: string): string {
 }
 
 const hex = (ch: string) => ch.charCodeAt(0).toString(16).padStart(2, '0');
+const hex4 = (ch: string) => ch.charCodeAt(0).toString(16).padStart(4, '0');
 
-/** JSON text with DEL and C1 escaped as \u00XX (the same JSON value). */
+/** JSON text with DEL, C1 and the bidi controls escaped as \uXXXX (the same JSON value). */
 export function escapeJsonControls(json: string): string {
-  return json.replace(JSON_CONTROLS, (ch) => `\\u00${hex(ch)}`);
+  return json.replace(JSON_CONTROLS, (ch) => `\\u${hex4(ch)}`);
 }
 
 /** A value as compact JSON, DEL and C1 escaped. */
@@ -40,9 +49,9 @@ export function jsonText(value: unknown): string {
   return escapeJsonControls(JSON.stringify(value));
 }
 
-/** Text for a terminal: ESC, BEL and every other control it would act on shown as `\xNN`. */
+/** Text for a terminal: ESC, BEL, a lone CR and every other control it would act on shown as `\xNN` (bidi `\uXXXX`). */
 export function escapeTerminalControls(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, (ch) => `\\x${hex(ch)}`);
+  return text.replace(TERMINAL_CONTROLS, (ch) => (ch.charCodeAt(0) > 0xff ? `\\u${hex4(ch)}` : `\\x${hex(ch)}`));
 }
 
 /**
@@ -50,5 +59,6 @@ export function escapeTerminalControls(text: string): string {
  * drive the terminal or reorder what follows it (as plainLine drops them from messages and cells.ts from cells).
  */
 export function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+  return text.replace(STRIPPED, '');
 }
+const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');

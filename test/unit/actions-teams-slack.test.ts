@@ -6,6 +6,7 @@ import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
 import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import { GOOD_HEALTH } from '../helpers/digest-health.js';
+import { healthLines } from '../../src/output/digest/digest-view.js';
 
 /** Teams' documented limit for a Workflows webhook message: about 28 KB. */
 const TEAMS_LIMIT = 28 * 1024;
@@ -145,6 +146,30 @@ describe('slack', () => {
     expect(msg.text).toBe(
       '*Kettle[2J &lt;b&gt; recalled*\nseverity: serious · brand: Acme · source: rappel_conso\n<https://rappel.conso.gouv.fr/fiche-rappel/1/Interne>',
     );
+  });
+
+  it("the API's source ids in a digest's monitoring lines carry no control code, in text, Slack and Teams", () => {
+    const evil = 'evil\u001b]8;;http://evil.example/\u0007CLICK\u001b[2J\rOVER\u202eevil\u200b';
+    const d = buildDigest({
+      fromMs: 0,
+      toMs: 86_400_000,
+      stored: { new: [], updated: [] },
+      matches: null,
+      products: null,
+      health: {
+        complete: false,
+        runs: { ok: 1, failed: 0, interrupted: 0 },
+        last_ok_sync: null,
+        gaps: [],
+        sources_missing: [evil],
+      },
+      sourcesChecked: true,
+      settled: true,
+    });
+    const line = healthLines(d).find((l) => l.startsWith('Sources no successful sync covered'));
+    expect(line).toBe('Sources no successful sync covered: evil]8;;http://evil.example/CLICK[2J OVERevil.');
+    for (const text of [slackDigest(d).text, JSON.stringify(teamsDigest(d))])
+      expect(text).not.toMatch(/[\u0007\u001b\r\u202e\u200b]|\\u001b|\\u0007|\\r|\\u202e/);
   });
 
   it('a digest of 3,000 recalls is one text under the limit, the rest counted', () => {

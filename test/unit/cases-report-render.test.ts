@@ -132,6 +132,13 @@ describe('the report renderings', () => {
       expect(reportHtml(d)).not.toContain('href');
     }
     const d = data(healthy);
+    // A bidi control in the address is percent-encoded in the link (a browser opens the same page) and gone from its
+    // text: "…/\u202efdp.exe" would show as "…/exe.pdf".
+    const bidi = data(healthy);
+    bidi.cases[0]!.recall!.source_url = 'https://x.example/\u202efdp.exe';
+    expect(reportHtml(bidi)).toContain(
+      '<a href="https://x.example/%E2%80%AEfdp.exe" rel="noreferrer noopener">https://x.example/fdp.exe</a>',
+    );
     d.cases[0]!.recall!.source_url = 'https://example.gov/recall?id=1&x=2';
     expect(reportHtml(d)).toContain(
       '<a href="https://example.gov/recall?id=1&amp;x=2" rel="noreferrer noopener">https://example.gov/recall?id=1&amp;x=2</a>',

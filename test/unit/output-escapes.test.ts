@@ -39,6 +39,39 @@ describe('jsonl and json escape DEL and C1', () => {
   });
 });
 
+describe('the bidi controls, which reorder what a reader sees ("…/\u202efdp.exe" shows as "…/exe.pdf")', () => {
+  const hostile = { id: 3, product_name: 'kettle \u202eexe.pdf\u2066 ok\u200f' };
+
+  it.each<Format>(['jsonl', 'json'])('%s escapes them as \\uXXXX, the same value', async (format) => {
+    const out = collector();
+    const renderer = await createRenderer({ format, out, tableColumns: [] });
+    await renderer.write([hostile]);
+    await renderer.end();
+    expect(out.text()).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
+    expect(out.text()).toContain('kettle \\u202eexe.pdf\\u2066 ok\\u200f');
+    const text = out.text().trim();
+    expect(format === 'json' ? JSON.parse(text) : JSON.parse(text)).toEqual(format === 'json' ? [hostile] : hostile);
+  });
+
+  it('csv on a terminal shows them, and a carriage return that ends no line, escaped; a line end inside stays', async () => {
+    const out = collector();
+    const renderer = await createRenderer({
+      format: 'csv',
+      out,
+      tableColumns: [],
+      toTerminal: true,
+      csvColumns: ['id', 'v'],
+    });
+    await renderer.write([{ id: 1, v: 'fire risk\rSafe, no action \u202eneeded\r\nnext' }]);
+    await renderer.end();
+    expect(out.text()).toBe('id,v\n1,"fire risk\\x0dSafe, no action \\u202eneeded\r\nnext"\n');
+  });
+
+  it('message lines drop them, and the characters that show nothing', () => {
+    expect(plainLine('a\u202eb\u200bc\u2060d\ufeffe')).toBe('abcde');
+  });
+});
+
 describe('csv', () => {
   it('on a terminal shows ESC, BEL, DEL and C1 as \\xNN; tab and line ends stay', async () => {
     const out = collector();

@@ -1,5 +1,6 @@
 // The digest of a period as its JSON contract (docs/digest.md), what every digest renderer reads, and the sentences every format says about it.
 import type { MonitoringView } from '../archive-views.js';
+import { plainLine } from '../control-escapes.js';
 import { counted, groupDigits } from '../numbers.js';
 import { shortDate } from '../recall-text.js';
 import { worstSeverity } from '../severity-order.js';
@@ -77,7 +78,9 @@ export function healthLines(d: Digest, opts: { gapsShown?: number } = {}): strin
     lines.push(`Not fetched: ${h.gaps.length} stretches, ${hours} h in all; the first ${shown.length}:`);
   }
   for (const g of shown) lines.push(`Not fetched: recalls published ${g.from} to ${g.to} (${g.hours} h).`);
-  if (h.sources_missing.length > 0) lines.push(`Sources no successful sync covered: ${h.sources_missing.join(', ')}.`);
+  // The API's own source ids: text a server chose, so no control code of theirs reaches a terminal or a message.
+  if (h.sources_missing.length > 0)
+    lines.push(`Sources no successful sync covered: ${h.sources_missing.map(plainLine).join(', ')}.`);
   if (!h.sources_checked) lines.push('The sources this key may use could not be checked.');
   if (!h.writes_settled)
     lines.push('A sync was still storing recalls when this digest read the archive: some may be missing here.');

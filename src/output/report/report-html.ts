@@ -63,7 +63,8 @@ function facts(rows: Array<[string, string]>): string {
  */
 function cell(label: string, value: string): string {
   if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return esc(value);
-  return `<a href="${esc(value)}" rel="noreferrer noopener">${esc(value)}</a>`;
+  // The URL as parsed: what a browser would open, every character it could hide (a bidi control) percent-encoded.
+  return `<a href="${esc(new URL(value).href)}" rel="noreferrer noopener">${esc(value)}</a>`;
 }
 
 function caseHtml(c: ReportCase): string {
