@@ -10,6 +10,17 @@ const args = process.argv.slice(2);
 /** Words that ask for help: such a run first tries the CommonJS front (dist/cli/front.cjs). */
 const HELP_WORDS = new Set(['--help', '-h', 'help']);
 
+/**
+ * stdout failing under the version or help (`recall-feed --help > /full/disk`): said in one line, exit 10, as the CLI
+ * says it for a command; a closed pipe is a reader saying "enough".
+ */
+function stdoutFailed(err) {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  const reason = err.code === 'ENOSPC' ? 'the disk is full' : err.code || String(err);
+  process.stderr.write(`error: cannot write the output: ${reason}\n`);
+  process.exit(10);
+}
+
 async function run() {
   // `recall-feed --version` alone is answered from package.json (the version's one owner, which the CLI
   // bundle inlines too) without loading the CLI: loading commander alone costs more than the whole answer.
@@ -20,7 +31,9 @@ async function run() {
     try {
       require('node:fs').writeSync(1, line);
     } catch (err) {
-      if (err.code !== 'EPIPE') process.stdout.write(line);
+      if (err.code !== 'EAGAIN') return stdoutFailed(err);
+      process.stdout.on('error', stdoutFailed);
+      process.stdout.write(line);
     }
     return;
   }
@@ -29,11 +42,13 @@ async function run() {
   // command; for anything else it has written nothing, and the full CLI below parses the arguments again.
   if (args.length === 0 || args.some((arg) => HELP_WORDS.has(arg))) {
     const front = require(path.join(__dirname, '../dist/cli/front.cjs'));
+    process.stdout.on('error', stdoutFailed);
     const code = await front.answerWithoutRunning(args, front.helpContext());
     if (code !== undefined) {
       process.exitCode = code;
       return;
     }
+    process.stdout.off('error', stdoutFailed);
   }
   const [{ main }, { processContext }] = await Promise.all([
     import('../dist/cli/main.js'),

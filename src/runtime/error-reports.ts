@@ -6,6 +6,7 @@ import { isInterrupt } from './failure-policy.js';
 import { EXIT } from './exit-codes.js';
 import { plainLine } from '../output/control-escapes.js';
 import { maskSecrets } from '../api/errors-mask.js';
+import { cannotWrite, errnoCode } from './files/write-errors.js';
 
 export interface ErrorReport {
   code: number;
@@ -33,6 +34,9 @@ function fromRow(r: ErrorRow, err: Error): ErrorReport {
   };
 }
 
+/** Errors of the disk under a write, whichever file it was. */
+const OUTPUT_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
+
 function describeCause(err: unknown): ErrorReport {
   // An abort that surfaced through a library (undici, pg) is an AbortError of its own, known by name only.
   if (isInterrupt(err)) return { code: EXIT.interrupted, message: 'interrupted', hints: [] };
@@ -40,6 +44,12 @@ function describeCause(err: unknown): ErrorReport {
   if (r) return fromRow(r, err as Error);
   // The CLI's own errors carry their exit code and hint (UsageError, BusyError, CannotWriteError, ...).
   if (err instanceof CliError) return { code: err.exitCode, message: err.message, hints: hintsOf(err.hint) };
+  // What only a write can fail with, surfacing unnamed (stdout on a full disk: `recall-feed feed > /full/disk/x`).
+  if (OUTPUT_FAULTS.has(errnoCode(err) ?? '')) {
+    const written = cannotWrite('the output', err);
+    if (written instanceof CliError)
+      return { code: written.exitCode, message: written.message, hints: hintsOf(written.hint) };
+  }
   const message = err instanceof Error ? err.message : String(err);
   return { code: EXIT.unexpected, message: `unexpected error: ${message}`, hints: [] };
 }

@@ -1,5 +1,6 @@
 // The session a job runs in: settings, terminal and status line at once; what its command declared it uses, opened before it.
 import type { DbTarget } from '../archive/db-target.js';
+import type { KeptFile } from './files/kept-files.js';
 import type { ArchiveStore } from '../archive/store.js';
 import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
@@ -38,6 +39,8 @@ export interface Uses {
   api?: { needsKey: boolean };
   /** The archive, open from before the job until the run ends: `session.store`. */
   archive?: ArchiveUse | undefined;
+  /** The files the run reads or keeps besides the archive (a catalogue, a state): -o and --metrics-file never name one. */
+  kept?: readonly KeptFile[];
 }
 
 /** The store a declaration promises: one when an archive is declared; maybe none when it is optional. */
@@ -179,6 +182,13 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
     },
   };
   openers.set(session, async (uses) => {
+    const kept = [...(uses.kept ?? [])];
+    const target = uses.archive ? session.archive(uses.archive.db) : undefined;
+    if (target?.kind === 'sqlite') kept.push({ path: target.file, what: 'archive' });
+    const { refuseWritingOver } = await import('./files/kept-files.js');
+    refuseWritingOver('-o', settings.output, kept);
+    const output = settings.output ? [{ path: settings.output, what: 'output (-o)' }] : [];
+    refuseWritingOver('--metrics-file', settings.metricsFile, [...kept, ...output]);
     if (uses.output) {
       const { recordOutput } = await import('./files/record-output.js');
       declaredOutput = recordOutput(settings, terminal, ctx, uses.output);

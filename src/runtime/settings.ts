@@ -99,6 +99,8 @@ export function settingSource(
   const flag = longFlag(row);
   const candidates: SettingSource[] = [];
   const given = flag === undefined ? undefined : flags[camel(flag)];
+  // An empty flag is a mistake to say, not a setting to skip: `--base-url ''` would send the key to the default API.
+  if (typeof given === 'string' && given.trim() === '') throw new UsageError(`${flag} needs a value`);
   if (typeof given === 'string') candidates.push({ raw: given, from: 'flag', source: flag as string });
   for (const variable of row.env ?? []) {
     const value = env[variable];
@@ -150,7 +152,10 @@ export function runReporting(
 ): RunReporting {
   return {
     monitor: settingSource('monitor', flags, env, profileValues)?.raw,
-    metricsFile: settingSource('metrics-file', flags, env, profileValues)?.raw,
+    // Checked as `config set metrics-file` checks it: a name ending .prom (never an archive or a device by mistake).
+    metricsFile: checked('metrics-file', settingSource('metrics-file', flags, env, profileValues)) as
+      | string
+      | undefined,
     profileDb: str(profileValues.db),
   };
 }

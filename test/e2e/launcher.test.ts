@@ -73,6 +73,20 @@ describe('help from the CommonJS front', () => {
     },
   );
 
+  it.each([['--version'], ['feed', '--help'], ['feed', '--sandbox', '--max', '1']])(
+    '%j onto a full disk (/dev/full): one line on stderr, exit 10, no stack trace',
+    async (...args) => {
+      const r = await execa('bash', ['-c', 'node "$@" > /dev/full', 'bash', BIN, ...args], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv({ HOME: tempDir('rf-full-') }),
+      });
+      expect(r.exitCode).toBe(10);
+      expect(r.stderr).toMatch(/^error: cannot write the output: the disk is full($|\nhint: )/);
+      expect(r.stderr).not.toContain(' at ');
+    },
+  );
+
   it.each([['--version'], ['-V']])('%s prints the version package.json gives, and exits 0', async (flag) => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const r = await runCli([flag]);

@@ -8,12 +8,13 @@ const VARIABLE = setting('db').env?.[0] as string;
 const file = (t: ReturnType<typeof archiveTarget>) => (t.kind === 'sqlite' ? t.file : t.name);
 
 describe('archiveTarget', () => {
-  it('takes --db, then the variable the table names, then the profile; an empty value counts as none', () => {
+  it('takes --db, then the variable the table names, then the profile; an empty variable counts as none, an empty flag is refused', () => {
     const choice = (db: string | undefined) => ({ db, schema: undefined });
     const env = { HOME: '/home/ana', [VARIABLE]: '/env/r.db' };
     expect(file(archiveTarget(choice('/flag/r.db'), env, '/profile/r.db', false))).toBe('/flag/r.db');
     expect(file(archiveTarget(choice(undefined), env, '/profile/r.db', false))).toBe('/env/r.db');
-    expect(file(archiveTarget(choice(''), env, '/profile/r.db', false))).toBe('/env/r.db');
+    // `--db "$DB"` with DB unset: a mistake to say, not the default archive to write to.
+    expect(() => archiveTarget(choice(''), env, '/profile/r.db', false)).toThrow('--db needs a value');
     expect(file(archiveTarget(choice(undefined), { HOME: '/home/ana' }, '/profile/r.db', false))).toBe('/profile/r.db');
     expect(file(archiveTarget(choice(undefined), { HOME: '/home/ana', [VARIABLE]: '' }, '/profile/r.db', false))).toBe(
       '/profile/r.db',

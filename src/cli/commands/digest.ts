@@ -74,7 +74,11 @@ export default defineCommand({
     const { settleDigest } = await import('./digest-plan.js');
     return settleDigest(planDigest(opts, globals, now).plan, settings);
   },
-  uses: (plan) => ({ output: { format: plan.format }, archive: { db: plan.db, mode: 'read' as const } }),
+  uses: (plan) => ({
+    output: { format: plan.format },
+    archive: { db: plan.db, mode: 'read' as const },
+    kept: plan.catalog ? [{ path: plan.catalog.file, what: 'catalogue' }] : [],
+  }),
   run: async (plan, session) => (await import('../../jobs/digest/run-digest.js')).runDigest(plan, session),
   reports: 'digest',
 });

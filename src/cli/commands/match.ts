@@ -110,8 +110,8 @@ export default defineCommand({
   run: async (plan, session) => {
     // Only the job the run needs is loaded: a plain match never loads --quality's, nor the reverse.
     if (plan.kind === 'learn') {
-      const { runMatchLearn } = await import('../../jobs/match/match-learn.js');
-      const uses = { output: {}, archive: { db: plan.plan.db, mode: 'read' as const } };
+      const { runMatchLearn, learnUses } = await import('../../jobs/match/match-learn.js');
+      const uses = learnUses(plan.plan);
       return withUses(session, uses, (s) => runMatchLearn(plan.plan, s));
     }
     if (plan.kind === 'quality') {

@@ -81,6 +81,10 @@ export default defineCommand({
   formats: { kind: 'report', names: REPORT_FORMATS },
   flags: declareReport,
   plan: (opts, { globals, now }) => planReport(opts, globals.format, globals.output, now),
-  uses: (plan) => ({ output: { format: plan.format }, archive: { db: plan.db, mode: 'read' as const } }),
+  uses: (plan) => ({
+    output: { format: plan.format },
+    archive: { db: plan.db, mode: 'read' as const },
+    kept: plan.catalog ? [{ path: plan.catalog, what: 'catalogue' }] : [],
+  }),
   run: async (plan, session) => (await import('../../jobs/cases/run-report.js')).runReport(plan, session),
 });

@@ -11,8 +11,23 @@ import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
 import type { ArchiveSession } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
+import { refuseWritingOver } from '../../runtime/files/kept-files.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { keyColumn, rowKeys } from '../matching/open-cases.js';
+
+/**
+ * What a learning run uses: the archive, read; the catalogue, which neither -o nor the learned file may name
+ * (`--learned products.csv` would write over the catalogue it learns for).
+ */
+export function learnUses(plan: LearnPlan) {
+  const file = learnedPath(plan.catalog, plan.learned);
+  refuseWritingOver('--learned', file, [{ path: plan.catalog, what: 'catalogue' }]);
+  const kept = [
+    { path: plan.catalog, what: 'catalogue' },
+    { path: file, what: 'learned file' },
+  ];
+  return { output: {}, kept, archive: { db: plan.db, mode: 'read' as const } };
+}
 
 export interface LearnPlan {
   db: DbChoice;

@@ -31,13 +31,17 @@ export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-pl
  * the client, then the archive the cases go to, created when missing as `sync` would create it.
  */
 export function matchUses(plan: MatchPlan): Uses {
+  const kept = [
+    { path: plan.catalog, what: 'catalogue' },
+    { path: learnedPath(plan.catalog, plan.learned), what: 'learned file' },
+  ];
   if (plan.watch) {
     const output = { format: plan.watch.format };
-    if (!plan.openCases) return { output };
-    return { output, api: { needsKey: true }, archive: { db: plan.openCases.db, mode: 'create' } };
+    if (!plan.openCases) return { output, kept };
+    return { output, kept, api: { needsKey: true }, archive: { db: plan.openCases.db, mode: 'create' } };
   }
-  if (plan.recalls.kind === 'live') return { output: {} };
-  return { output: {}, archive: { db: plan.recalls.db, mode: plan.openCases ? 'write' : 'read' } };
+  if (plan.recalls.kind === 'live') return { output: {}, kept };
+  return { output: {}, kept, archive: { db: plan.recalls.db, mode: plan.openCases ? 'write' : 'read' } };
 }
 
 type Batches = RecallBatches;

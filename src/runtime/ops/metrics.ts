@@ -1,5 +1,6 @@
 // --metrics-file: the run's numbers as a Prometheus textfile (node_exporter's textfile collector), written atomically.
-import { promises as fs } from 'node:fs';
+import { promises as fs, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
 export interface Sample {
@@ -62,6 +63,8 @@ function parseLabels(text: string): Record<string, string> | undefined {
 export async function previousSuccesses(file: string): Promise<Sample[]> {
   let text: string;
   try {
+    // Only a regular file: reading a named pipe would wait for a writer for ever.
+    if (!(await fs.stat(file)).isFile()) return [];
     text = await fs.readFile(file, 'utf8');
   } catch {
     return [];
@@ -84,5 +87,22 @@ export async function previousSuccesses(file: string): Promise<Sample[]> {
  * no secret.
  */
 export async function writeMetricsFile(file: string, metrics: readonly Metric[]): Promise<void> {
-  await writeFileAtomic(file, renderMetrics(metrics), 0o644);
+  await writeFileAtomic(metricsTarget(file), renderMetrics(metrics), 0o644);
+}
+
+/**
+ * The file a rename may replace: a link's target (the link stays a link), a regular file, or a new one. A device, a
+ * pipe or a folder is never renamed over (`/dev/full` would become a file).
+ */
+function metricsTarget(file: string): string {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    // A link to a file not made yet: that file.
+    const link = lstatSync(file, { throwIfNoEntry: false });
+    return link?.isSymbolicLink() ? path.resolve(path.dirname(file), readlinkSync(file)) : file;
+  }
+  if (!statSync(real).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
+  return real;
 }
