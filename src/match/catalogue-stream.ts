@@ -129,7 +129,7 @@ async function* jsonlRows(file: string, chunks: AsyncIterable<string | Buffer>, 
       const values = rowValues();
       for (const [k, v] of Object.entries(parsed)) {
         headers.add(k);
-        values[k] = cellText(v);
+        values[k] = cellText(v, `${file}, line ${physical}`);
       }
       rows.push({ line: ++line, values });
     }

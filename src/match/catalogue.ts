@@ -85,9 +85,16 @@ export function detectDelimiter(firstLine: string): string {
 }
 
 /** A JSON value as the cell's text. */
-export function cellText(value: unknown): string {
+export function cellText(value: unknown, where = 'the catalogue'): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value !== 'object') return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    // A value nested thousands deep (a hostile file) overflows the stack: a line to mend, not a crash.
+    if (err instanceof RangeError) throw new CatalogueReadError(`${where}: a value nested too deep to read`);
+    throw err;
+  }
 }
 
 /** A catalogue's content, before its columns are resolved. */
@@ -112,7 +119,7 @@ function readJsonl(file: string, content: string): Parsed {
     const values = rowValues();
     for (const [k, v] of Object.entries(parsed)) {
       headers.add(k);
-      values[k] = cellText(v);
+      values[k] = cellText(v, `${file}, line ${i + 1}`);
     }
     rows.push({ line: rows.length + 1, values });
   });

@@ -156,6 +156,23 @@ describe('sandbox command', () => {
     }
   });
 
+  it('mcp --http on a port in use is the same usage error, naming its flag', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const r = await runMain(['mcp', '--http', String(port), '--db', path.join(tempDir('rf-mcp-port-'), 'none.db')]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `error: port ${port} is taken (127.0.0.1:${port} is already in use)\n` +
+          'hint: choose another --http, or --http 0 to pick a free one\n',
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('an address that is not on this machine is a usage error', async () => {
     // 192.0.2.0/24 is TEST-NET-1: never assigned to a local interface, so binding fails at once.
     const r = await runMain(['sandbox', '--host', '192.0.2.1', '--port', '0']);

@@ -103,6 +103,11 @@ describe('catalogue files', () => {
       /cannot read the catalogue .*: no such file/,
     );
     await expect(readCatalogue(file('bad.jsonl', '{"a":1}\nnot json\n'))).rejects.toThrow(/line 2: not a JSON object/);
+    // A value nested 100,000 deep (a hostile file): a line to mend, not a stack overflow.
+    const deep = `{"sku":"a","brand":"Acme","name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    await expect(readCatalogue(file('deep.jsonl', `{"sku":"b","brand":"Acme","name":"x"}\n${deep}\n`))).rejects.toThrow(
+      /deep\.jsonl, line 2: a value nested too deep to read/,
+    );
     await expect(readCatalogue(file('none.csv', 'sku,price\n1,2\n'))).rejects.toThrow(
       /no barcode, model or brand and name column/,
     );

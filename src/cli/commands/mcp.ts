@@ -3,6 +3,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { mapOf } from '../../runtime/options/option-parsers.js';
 import type { McpPlan } from '../../mcp/plan.js';
 import { addDbOption, parseDb } from './archive-options.js';
+import { listenError } from './listen-errors.js';
 import type { OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
 
@@ -35,7 +36,14 @@ export default defineCommand({
   summary: 'serve the archive, your matches, cases and deadlines to AI assistants (Model Context Protocol)',
   flags: declareMcp,
   plan: (opts) => planMcp(opts),
-  run: async (plan, session) => (await import('../../mcp/serve.js')).serveMcp(plan, session),
+  run: async (plan, session) => {
+    const { serveMcp } = await import('../../mcp/serve.js');
+    try {
+      return await serveMcp(plan, session);
+    } catch (err) {
+      throw plan.http ? listenError(err, plan.http.host, plan.http.port, '--http') : err;
+    }
+  },
 });
 
 /** `[host:]port`: a port alone binds loopback; `[::1]:8765` for IPv6. */

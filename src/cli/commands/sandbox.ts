@@ -1,5 +1,6 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
 import { Option } from '@commander-js/extra-typings';
+import { listenError } from './listen-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
@@ -53,31 +54,6 @@ export default defineLocalCommand({
   ownsPin: true,
 });
 
-/** The errors a user can cause when binding (a taken port, a privileged one, an address not on this machine) as usage errors. */
-function listenError(err: unknown, host: string, port: number): unknown {
-  const where = `${host}:${port}`;
-  switch ((err as NodeJS.ErrnoException).code) {
-    case 'EADDRINUSE':
-      return new UsageError(
-        `port ${port} is taken (${where} is already in use)`,
-        'choose another --port, or --port 0 to pick a free one',
-      );
-    case 'EACCES':
-      return new UsageError(
-        `not allowed to listen on ${where}`,
-        'ports below 1024 need privileges: choose another --port, or --port 0',
-      );
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-      return new UsageError(
-        `cannot listen on ${where}: no such address on this machine`,
-        'use --host 127.0.0.1 (the default), or an address of this machine',
-      );
-    default:
-      return err;
-  }
-}
-
 /**
  * With --sandbox-now (or RECALL_FEED_SANDBOX_NOW), the sandbox's clock starts at that instant and runs on in
  * real time: a lasting server's rate windows must still slide for the clients that wait on them.
@@ -123,7 +99,7 @@ export async function runSandbox(opts: SandboxCommandOptions, globals: GlobalFla
     // A lasting sandbox keeps its recalls across restarts; a fixed start or arrival rate asks for the other world.
     calendar: startTime === undefined && opts.arrivals === undefined,
   }).catch((err: unknown) => {
-    throw listenError(err, opts.host, port);
+    throw listenError(err, opts.host, port, '--port');
   });
   // A sandbox's recalls are told from real ones by their key (src/cli/archive/sandbox-origin.ts).
   for (const k of sandbox.keys.filter((key) => !key.key.startsWith('dr_test_'))) {
