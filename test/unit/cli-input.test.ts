@@ -139,34 +139,25 @@ describe('bad input', () => {
 });
 
 describe('sandbox command', () => {
-  it('a port in use is a usage error naming the port, with a hint', async () => {
+  // sandbox --port and mcp --http alike: a port taken by another server is a usage error naming the flag to change.
+  it.each([
+    ['sandbox', (port: number) => ['sandbox', '--port', String(port)], '--port'],
+    [
+      'mcp',
+      (port: number) => ['mcp', '--http', String(port), '--db', path.join(tempDir('rf-mcp-port-'), 'none.db')],
+      '--http',
+    ],
+  ])('%s: a port in use is a usage error naming the port, with a hint', async (_name, args, flag) => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as { port: number }).port;
-      const r = await runMain(['sandbox', '--port', String(port)]);
+      const r = await runMain(args(port));
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
         `error: port ${port} is taken (127.0.0.1:${port} is already in use)\n` +
-          'hint: choose another --port, or --port 0 to pick a free one\n',
-      );
-    } finally {
-      await new Promise((resolve) => taken.close(resolve));
-    }
-  });
-
-  it('mcp --http on a port in use is the same usage error, naming its flag', async () => {
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (taken.address() as { port: number }).port;
-      const r = await runMain(['mcp', '--http', String(port), '--db', path.join(tempDir('rf-mcp-port-'), 'none.db')]);
-      expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(
-        `error: port ${port} is taken (127.0.0.1:${port} is already in use)\n` +
-          'hint: choose another --http, or --http 0 to pick a free one\n',
+          `hint: choose another ${flag}, or ${flag} 0 to pick a free one\n`,
       );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
