@@ -45,26 +45,28 @@ const quoted = (items: readonly ScopeItem[]) => {
 const LOT_PREFIX =
   /^(?:lot|lote|los|batch|charge|chargennr|chargennummer|partie)?(?:no|nr|n|num|numero|number|#)?(?=\d)/;
 
-/** A lot key as compared: its label left off, and leading zeros ("0012345" as Excel's 12345). */
+/**
+ * A lot key (lotKey) in the form both sides compare in: its label, the EU `L` marker and leading zeros left off
+ * ("Charge 1234", "L1234" and "001234" are all 1234: Excel drops the zeros, a notice may drop the marker).
+ */
 export function lotCore(key: string): string {
-  const bare = key.replace(LOT_PREFIX, '');
+  const bare = key.replace(LOT_PREFIX, '').replace(/^l(?=\d)/, '');
   return /^0+\d/.test(bare) ? bare.replace(/^0+/, '') : bare;
 }
 
 /**
- * A catalogue lot cell as every code it may be: "L35380 / L35381" (or "L123 L124", one per line) is two lots, "L35380"
- * is also "35380", "Charge 1234" and "0001234" are 1234, Excel's ="01234" is 01234.
+ * A catalogue lot cell as every code it may be, as written and in lotCore's form: "L35380 / L35381" (or "L123 L124", one
+ * per line) is two lots; Excel's ="01234" is 01234.
  */
 export function rowLotKeys(raw: string): Set<string> {
   const keys = new Set<string>();
   const cell = raw.replace(/^\s*=\s*"(.*)"\s*$/s, '$1');
   const parts = [cell, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
   for (const part of parts) {
-    const key = lotCore(lotKey(part));
+    const key = lotKey(part);
     if (key === '') continue;
     keys.add(key);
-    if (/^l\d/.test(key)) keys.add(lotCore(key.slice(1)));
-    if (/^\d/.test(key)) keys.add(`l${key}`);
+    keys.add(lotCore(key));
   }
   return keys;
 }
@@ -78,16 +80,18 @@ export function rowLotRange(raw: string): boolean {
 
 const NUMBERED = /^([a-z]*)(\d+)([a-z]*)$/;
 function inRange(key: string, from: string, to: string): boolean {
-  const [k, a, b] = [NUMBERED.exec(key), NUMBERED.exec(lotKey(from)), NUMBERED.exec(lotKey(to))];
+  const [k, a, b] = [NUMBERED.exec(key), NUMBERED.exec(from), NUMBERED.exec(to)];
   if (!k || !a || !b || k[1] !== a[1] || k[3] !== a[3]) return false;
   const n = Number(k[2]);
   return Number(a[2]) <= n && n <= Number(b[2]);
 }
 
-const lotHits = (lot: LotItem, keys: ReadonlySet<string>) =>
-  lot.kind === 'lot'
-    ? keys.has(lotKey(lot.lot)) || keys.has(lotCore(lotKey(lot.lot)))
-    : [...keys].some((k) => inRange(k, lot.from, lot.to));
+/** A lot or range the notice names holds one of the row's keys, as written or in their common form (lotCore). */
+function lotHits(lot: LotItem, keys: ReadonlySet<string>): boolean {
+  if (lot.kind === 'lot') return keys.has(lotKey(lot.lot)) || keys.has(lotCore(lotKey(lot.lot)));
+  const [from, to] = [lotKey(lot.from), lotKey(lot.to)];
+  return [...keys].some((k) => inRange(k, from, to) || inRange(lotCore(k), lotCore(from), lotCore(to)));
+}
 const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => spansMeet(d, s));
 
 /**

@@ -44,6 +44,8 @@ describe('a notice that covers the row is never grounds to exclude it', () => {
     // Leading zeros, and a row's lot written with its label or in parts.
     ['leading zeros in the notice', text('Lot 0012345.'), { lot: '12345' }],
     ['leading zeros in the row', text('Lot 12345.'), { lot: '0012345' }],
+    ['leading zeros and the EU marker on one side', text('Lot L0123.', FR), { lot: '0123' }],
+    ['the EU marker on a range', text('Lots L1001 to L1050.', FR), { lot: '1020' }],
     ['"Charge 1234" in the cell', text('Charge 1234.', DE), { lot: 'Charge 1234' }],
     ['"#1234" in the cell', text('Lot 1234.'), { lot: '#1234' }],
     ['"Lot: 1234" in the cell', text('Lot 1234.'), { lot: 'Lot: 1234' }],
