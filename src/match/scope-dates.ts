@@ -140,13 +140,16 @@ export function columnOrder(cells: Iterable<string>): DateOrder {
   return seenOrder(seen);
 }
 
-/** What one cell shows of its column's order (a streamed catalogue sees its cells one at a time). */
+/**
+ * What one text shows of the order its dates are written in, every date of it (a streamed catalogue sees its cells one
+ * at a time; a notice's field shows its own).
+ */
 export function orderSeenIn(raw: string, seen: { dayFirst: boolean; monthFirst: boolean }): void {
-  const m = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/.exec(raw);
-  if (!m) return;
-  const [a, b] = [Number(m[1]), Number(m[2])];
-  if (a > 12 && b <= 12) seen.dayFirst = true;
-  if (b > 12 && a <= 12) seen.monthFirst = true;
+  for (const m of raw.matchAll(/(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/g)) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (a > 12 && b <= 12) seen.dayFirst = true;
+    if (b > 12 && a <= 12) seen.monthFirst = true;
+  }
 }
 
 /** The order the cells seen show: one way only, or either. */

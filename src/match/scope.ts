@@ -1,7 +1,7 @@
 // A notice's scope: the lots, ranges, dates and "all" it names in every field agencies put scope in, and what was left unread.
 import { fold } from '../filters/normalize.js';
 import { normalizeGtin } from './gtin.js';
-import type { DateOrder } from './scope-dates.js';
+import { type DateOrder, orderSeenIn } from './scope-dates.js';
 import { scopeGuards } from './scope-guards.js';
 import { ScopeReader } from './scope-read.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
@@ -70,18 +70,15 @@ export function scopeOfText(
   return [...items, ...scopeGuards(folded, field, items, cut)];
 }
 
-/** A numeric date's first two numbers: which of them can be a month shows the order the text writes. */
-const NUMBERS = /(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](?:\d{4}|\d{2})(?!\d)/g;
-
 /**
  * The order a text's own dates show, when it contradicts its jurisdiction's: a US notice writing `28/06/2025` writes
  * day first, so its `12/05/2025` may be either. Both readings are then kept: a row is out only under every one.
  */
 function textOrder(folded: string, order: DateOrder): DateOrder {
   if (order === 'either') return order;
-  for (const [, a, b] of folded.matchAll(NUMBERS))
-    if ((order === 'month-first' && Number(a) > 12) || (order === 'day-first' && Number(b) > 12)) return 'either';
-  return order;
+  const seen = { dayFirst: false, monthFirst: false };
+  orderSeenIn(folded, seen);
+  return (order === 'month-first' && seen.dayFirst) || (order === 'day-first' && seen.monthFirst) ? 'either' : order;
 }
 
 /** Lengths at which stores cut a text (a VARCHAR(255), a 4,000-character column). */
@@ -179,17 +176,18 @@ export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
   const order = noticeOrder(recall);
   const items: ScopeItem[] = [];
   const ids = recall[ID_FIELD];
-  for (const id of Array.isArray(ids) ? ids : []) items.push(...scopeOfIdentifier(id, order));
+  // Each field's text too, for the net under the reader (writtenCodes): identifiers first, as they are read.
   const texts: [string, string][] = [];
+  for (const id of Array.isArray(ids) ? ids : []) {
+    items.push(...scopeOfIdentifier(id, order));
+    const value = typeof id === 'string' ? id : (id as { value?: unknown } | null)?.value;
+    if (typeof value === 'string') texts.push([ID_FIELD, value]);
+  }
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
     if (typeof text !== 'string' || text.trim() === '') continue;
     items.push(...scopeOfText(text, field, order));
     texts.push([field, text]);
-  }
-  for (const id of Array.isArray(ids) ? ids : []) {
-    const value = typeof id === 'string' ? id : (id as { value?: unknown } | null)?.value;
-    if (typeof value === 'string') texts.push([ID_FIELD, value]);
   }
   items.push(...writtenCodes(texts, items));
   return items;

@@ -1,12 +1,12 @@
 // Characters a terminal would act on, escaped where records are printed: always in JSON (DEL, C1, bidi), in csv on a terminal.
 //
 // JSON.stringify escapes U+0000-U+001F but leaves DEL and the C1 controls (U+0080-U+009F, among them
-// U+009B, a one-byte CSI) raw. They can only occur inside JSON strings, so escaping them as \u00XX gives
-// the same value in bytes no terminal acts on; the archive's stored JSON text goes through the same
+// U+009B, a one-byte CSI) raw, and the bidi controls, which reorder what follows them on screen. They can only occur
+// inside JSON strings, so escaping them as \uXXXX gives the same value in bytes no terminal acts on; the archive's stored JSON text goes through the same
 // function, so `query` and `feed` print identical bytes.
 
 /** The bidi controls, which reorder what follows them on screen (`…/\u202Efdp.exe` shows as `…/exe.pdf`). */
-const BIDI = '\u200e\u200f\u202a-\u202e\u2066-\u2069';
+export const BIDI = '\u200e\u200f\u202a-\u202e\u2066-\u2069';
 const JSON_CONTROLS = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
 /**
  * C0 controls but tab and line ends (csv keeps those, quoted), DEL, C1 and the bidi controls; a carriage return not
@@ -15,7 +15,7 @@ const JSON_CONTROLS = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
 const TERMINAL_CONTROLS = new RegExp(`[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f${BIDI}]|\r(?!\n)`, 'g');
 
 /** Characters that show nothing and may hide or join what a reader sees ("evil\u200b.com"). */
-const INVISIBLE = '\u200b-\u200d\u2060\ufeff';
+export const INVISIBLE = '\u200b-\u200d\u2060\ufeff';
 
 /** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */
 const BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
@@ -44,7 +44,7 @@ export function escapeJsonControls(json: string): string {
   return json.replace(JSON_CONTROLS, (ch) => `\\u${hex4(ch)}`);
 }
 
-/** A value as compact JSON, DEL and C1 escaped. */
+/** A value as compact JSON, DEL, C1 and the bidi controls escaped. */
 export function jsonText(value: unknown): string {
   return escapeJsonControls(JSON.stringify(value));
 }
@@ -54,6 +54,8 @@ export function escapeTerminalControls(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (ch) => (ch.charCodeAt(0) > 0xff ? `\\u${hex4(ch)}` : `\\x${hex(ch)}`));
 }
 
+const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');
+
 /**
  * C0 and C1 control characters but tab and line feed, and the bidi controls: what a hostile value could use to
  * drive the terminal or reorder what follows it (as plainLine drops them from messages and cells.ts from cells).
@@ -61,4 +63,3 @@ export function escapeTerminalControls(text: string): string {
 export function stripControls(text: string): string {
   return text.replace(STRIPPED, '');
 }
-const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');

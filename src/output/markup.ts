@@ -1,11 +1,11 @@
 // Text from records, catalogues and notes made safe inside HTML and Markdown documents: no control codes, no markup of its own.
+import { BIDI, INVISIBLE } from './control-escapes.js';
 
 /**
  * C0 controls but tab and line breaks, DEL and C1: no place in a document (some are not even valid HTML); the bidi
  * controls, which reorder what a reader sees, and the characters that show nothing.
  */
-const DOCUMENT_CONTROLS =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const DOCUMENT_CONTROLS = new RegExp(`[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');
 
 /** `value` as HTML text, also safe inside a quoted attribute; a carriage return not ending a line is a space. */
 export function escapeHtml(value: unknown): string {

@@ -185,10 +185,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
     const kept = [...(uses.kept ?? [])];
     const target = uses.archive ? session.archive(uses.archive.db) : undefined;
     if (target?.kind === 'sqlite') kept.push({ path: target.file, what: 'archive' });
-    const { refuseWritingOver } = await import('./files/kept-files.js');
-    refuseWritingOver('-o', settings.output, kept);
-    const output = settings.output ? [{ path: settings.output, what: 'output (-o)' }] : [];
-    refuseWritingOver('--metrics-file', settings.metricsFile, [...kept, ...output]);
+    (await import('./files/kept-files.js')).refuseOverwrites(settings, kept);
     if (uses.output) {
       const { recordOutput } = await import('./files/record-output.js');
       declaredOutput = recordOutput(settings, terminal, ctx, uses.output);

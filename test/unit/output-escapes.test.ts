@@ -20,6 +20,21 @@ async function render(format: Format, how: 'records' | 'texts', extra = {}) {
   return out.text();
 }
 
+/** One row {id: 1, v} as csv printed on a terminal. */
+async function csvOnTerminal(v: string) {
+  const out = collector();
+  const renderer = await createRenderer({
+    format: 'csv',
+    out,
+    tableColumns: [],
+    toTerminal: true,
+    csvColumns: ['id', 'v'],
+  });
+  await renderer.write([{ id: 1, v }]);
+  await renderer.end();
+  return out.text();
+}
+
 describe('jsonl and json escape DEL and C1', () => {
   it.each<Format>(['jsonl', 'json'])('%s: parsed records and stored JSON text give the same bytes', async (format) => {
     const fromRecords = await render(format, 'records');
@@ -50,21 +65,13 @@ describe('the bidi controls, which reorder what a reader sees ("…/\u202efdp.ex
     expect(out.text()).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
     expect(out.text()).toContain('kettle \\u202eexe.pdf\\u2066 ok\\u200f');
     const text = out.text().trim();
-    expect(format === 'json' ? JSON.parse(text) : JSON.parse(text)).toEqual(format === 'json' ? [hostile] : hostile);
+    expect(JSON.parse(text)).toEqual(format === 'json' ? [hostile] : hostile);
   });
 
   it('csv on a terminal shows them, and a carriage return that ends no line, escaped; a line end inside stays', async () => {
-    const out = collector();
-    const renderer = await createRenderer({
-      format: 'csv',
-      out,
-      tableColumns: [],
-      toTerminal: true,
-      csvColumns: ['id', 'v'],
-    });
-    await renderer.write([{ id: 1, v: 'fire risk\rSafe, no action \u202eneeded\r\nnext' }]);
-    await renderer.end();
-    expect(out.text()).toBe('id,v\n1,"fire risk\\x0dSafe, no action \\u202eneeded\r\nnext"\n');
+    expect(await csvOnTerminal('fire risk\rSafe, no action \u202eneeded\r\nnext')).toBe(
+      'id,v\n1,"fire risk\\x0dSafe, no action \\u202eneeded\r\nnext"\n',
+    );
   });
 
   it('message lines drop them, and the characters that show nothing', () => {
@@ -74,17 +81,9 @@ describe('the bidi controls, which reorder what a reader sees ("…/\u202efdp.ex
 
 describe('csv', () => {
   it('on a terminal shows ESC, BEL, DEL and C1 as \\xNN; tab and line ends stay', async () => {
-    const out = collector();
-    const renderer = await createRenderer({
-      format: 'csv',
-      out,
-      tableColumns: [],
-      toTerminal: true,
-      csvColumns: ['id', 'v'],
-    });
-    await renderer.write([{ id: 1, v: 'a\u001b]0;t\u0007b\u009bc\u007fd\te\nf' }]);
-    await renderer.end();
-    expect(out.text()).toBe('id,v\n1,"a\\x1b]0;t\\x07b\\x9bc\\x7fd\te\nf"\n');
+    expect(await csvOnTerminal('a\u001b]0;t\u0007b\u009bc\u007fd\te\nf')).toBe(
+      'id,v\n1,"a\\x1b]0;t\\x07b\\x9bc\\x7fd\te\nf"\n',
+    );
   });
 
   it('into a file or pipe keeps the exact bytes', async () => {

@@ -1,6 +1,6 @@
 // The shell's half of a `feed` run, and of the polls of the feed `match --watch` shares: the flags checked, crossed with each other and with the settings (flag > profile > default), into the plans the jobs run.
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
-import { refuseWritingOver } from '../../runtime/files/kept-files.js';
+import { refuseOverwrites } from '../../runtime/files/kept-files.js';
 import { FORMATS, formatSpec } from '../../output/formats.js';
 import { validateCustomName } from '../../api/params.js';
 import {
@@ -141,12 +141,8 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
     throw new UsageError(`--resume cannot continue a ${format} file`, 'run the export again without --resume');
   }
   if (opts.state === '') throw new UsageError('--state needs a file name');
-  const kept = opts.state === undefined ? [] : [{ path: opts.state, what: 'state file' }];
-  refuseWritingOver('-o', settings.output, kept);
-  refuseWritingOver('--metrics-file', settings.metricsFile, [
-    ...kept,
-    ...(settings.output ? [{ path: settings.output, what: 'output (-o)' }] : []),
-  ]);
+  // feed opens its output itself (no session `uses`): the same check as every other run's.
+  refuseOverwrites(settings, opts.state === undefined ? [] : [{ path: opts.state, what: 'state file' }]);
   if (opts.state !== undefined && !opts.watch) {
     // The state decides what is new and where the window starts; these would quietly fight it.
     refuseWith('--state', [

@@ -30,3 +30,13 @@ export function refuseWritingOver(flag: string, file: string | undefined, kept: 
         `give ${flag} another file`,
       );
 }
+
+/** Neither -o nor --metrics-file names a file the run keeps, nor --metrics-file the output: checked before anything runs. */
+export function refuseOverwrites(
+  settings: { output?: string | undefined; metricsFile?: string | undefined },
+  kept: readonly KeptFile[],
+): void {
+  refuseWritingOver('-o', settings.output, kept);
+  const output = settings.output ? [{ path: settings.output, what: 'output (-o)' }] : [];
+  refuseWritingOver('--metrics-file', settings.metricsFile, [...kept, ...output]);
+}
