@@ -11,6 +11,7 @@ import {
   CatalogueReadError,
   cellText,
   decodeWindows1252,
+  encodingOf,
   readError,
   rowValues,
 } from './catalogue.js';
@@ -73,19 +74,8 @@ function checkedUtf8(): (bytes: Buffer, end: boolean) => Buffer {
 
 /** As decodeCatalogue decides for a whole file, from its first bytes: UTF-16 by BOM or NUL, else UTF-8 or Windows-1252. */
 function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined, bytes: boolean) {
-  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')))
-    throw new CatalogueReadError(
-      `${file} is a zip or spreadsheet file (xlsx?), not CSV or JSON lines`,
-      'save it from the spreadsheet as "CSV UTF-8"',
-    );
   if (readAs === 'windows-1252') return (bytes: Buffer) => decodeWindows1252(bytes);
-  const [b0, b1] = [first[0], first[1]];
-  const label =
-    (b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0)
-      ? 'utf-16le'
-      : (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== 0)
-        ? 'utf-16be'
-        : 'utf-8';
+  const label = encodingOf(file, first);
   if (label === 'utf-8' && bytes) return checkedUtf8();
   const decoder = new TextDecoder(label, { fatal: label === 'utf-8' });
   return (bytes: Buffer, end: boolean) => {

@@ -1,5 +1,5 @@
 // Parsers for the sandbox command's flags (--faults, --rate-limit, --keys); bad input -> InvalidParamsError.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from '../api/duration.js';
 import { InvalidParamsError } from '../api/api-errors.js';
@@ -160,6 +160,9 @@ const KeysFileSchema = z
 /** Reads `[{"key":..,"sources":[..],"name"?:..}]`; names default to key-1, key-2, ... */
 export function loadKeysFile(path: string, flag = '--keys'): SandboxKey[] {
   let text: string;
+  // A named pipe with no writer would block the read where no signal ends it.
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (found && !found.isFile()) throw new InvalidParamsError(`${flag} ${path}: not a regular file`);
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {

@@ -167,6 +167,32 @@ describe('match', () => {
     }
   });
 
+  it('a UTF-32 catalogue is exit 2 naming its encoding, nothing sent (read as UTF-16 it matched nothing)', async () => {
+    const le = (text: string) => {
+      const points = [...text].map((c) => c.codePointAt(0) as number);
+      const bytes = Buffer.alloc(points.length * 4);
+      points.forEach((p, i) => bytes.writeUInt32LE(p, i * 4));
+      return bytes;
+    };
+    const text = 'EAN,Libellé\n4006381333931,Pâte\n';
+    for (const [name, bytes] of [
+      ['le-bom', le(`\ufeff${text}`)],
+      ['be-bom', Buffer.from(le(`\ufeff${text}`)).swap32()],
+      ['le', le(text)],
+    ] as const) {
+      const file = path.join(dir, `utf32-${name}.csv`);
+      writeFileSync(file, bytes);
+      sandbox.clearRequests();
+      const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${file} is in UTF-32, which match does not read\nhint: save it as UTF-8 (or UTF-16)\n`,
+      );
+      expect(r.stdout).toBe('');
+      expect(sandbox.requests()).toEqual([]);
+    }
+  });
+
   it('record filters narrow the recalls checked', async () => {
     const catalog = path.join(dir, 'all-codes.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0);

@@ -1,8 +1,19 @@
 // -o and --metrics-file never replace a file the run reads or keeps (its archive, catalogue, state, learned file), and
 // --metrics-file writes through a link and never over a pipe; an empty --base-url is refused. Exit 2, nothing sent.
-import { linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { runMainAgainst } from '../helpers/in-process.js';
@@ -91,5 +102,60 @@ describe('--metrics-file', () => {
       `warning: metrics file ${file('m/pipe.prom')} not written: ${file('m/pipe.prom')} is not a regular file`,
     );
     expect(lstatSync(file('m/pipe.prom')).isFIFO()).toBe(true);
+  });
+});
+
+/** A run that regressed into opening the pipe is blocked there: a writer's open and close gives it end of file. */
+function unblock(fifo: string): void {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // ENXIO: nothing is waiting to read it.
+  }
+}
+
+// A regression blocks on the pipe until the test's time is up; afterEach then lets it end.
+describe('a pipe or device where the run reads a file is exit 2 before anything is read or sent', {
+  timeout: 10_000,
+}, () => {
+  const fifo = file('p/fifo');
+  beforeAll(() => {
+    mkdirSync(file('p'), { recursive: true });
+    execFileSync('mkfifo', [fifo]);
+  });
+  afterEach(() => unblock(fifo));
+
+  it.each([
+    [['match', '--catalog', fifo], `the catalogue ${fifo} is a pipe, not a file`, "save the pipe's output"],
+    [['match', '--learn', '--catalog', fifo, '--db', 'a.db'], `the catalogue ${fifo} is a pipe`, 'save the pipe'],
+    [['digest', '--db', 'a.db', '--catalog', fifo], `the catalogue ${fifo} is a pipe`, 'save the pipe'],
+    [['report', '--db', 'a.db', '--catalog', fifo], `the catalogue ${fifo} is a pipe`, 'save the pipe'],
+    [['feed', '--state', fifo], `the state file ${fifo} is a pipe, not a file`, 'a pipe or device may block'],
+    [['feed', '--watch', '--state', fifo], `the state file ${fifo} is a pipe`, 'a pipe or device may block'],
+    [
+      ['match', '--catalog', 'products.csv', '--watch', '--state', fifo],
+      `the state file ${fifo} is a pipe`,
+      'a pipe or device may block',
+    ],
+    [['query', '--db', fifo], `the archive ${fifo} is a pipe, not a file`, 'a pipe or device may block'],
+    [['sync', '--db', fifo], `the archive ${fifo} is a pipe`, 'a pipe or device may block'],
+    [['match', '--catalog', '/dev/null'], 'the catalogue /dev/null is a device, not a file', 'save the pipe'],
+  ])('%j', async (args, message, hint) => {
+    sandbox.clearRequests();
+    const r = await runMainAgainst(
+      sandbox,
+      args.map((a) => (/\.(db|csv)$/.test(a) ? file(a) : a)),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: ${message}.*\nhint: give a regular file: .*${hint}`));
+    expect(r.stdout).toBe('');
+    expect(sandbox.requests()).toEqual([]);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('doctor --state on a pipe fails that check without opening it', async () => {
+    const r = await runMainAgainst(sandbox, ['doctor', '--state', fifo]);
+    expect(r.stdout + r.stderr).toMatch(/state .*fifo.*a pipe, not a file/);
+    expect(r.code).not.toBe(0);
   });
 });

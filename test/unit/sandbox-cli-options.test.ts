@@ -136,6 +136,10 @@ describe('loadKeysFile', () => {
     expect(() => loadKeysFile(p)).toThrow(message);
     expect(() => loadKeysFile(p)).toThrow(/^--keys /);
   });
+
+  it('a device or pipe is refused without being read (a named pipe with no writer would block)', () => {
+    expect(() => loadKeysFile('/dev/null')).toThrow('--keys /dev/null: not a regular file');
+  });
 });
 
 describe('FaultPlan', () => {

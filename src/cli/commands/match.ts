@@ -121,8 +121,11 @@ export default defineCommand({
     }
     // The catalogue (and a case deadline's calendar) is read and checked before the output, client or archive opens.
     const { prepareMatch, runMatch, matchUses } = await import('../../jobs/match/run-match.js');
+    const uses = matchUses(plan.plan);
+    // Before that first read, as the session checks them: a pipe as the catalogue would block it or read empty.
+    (await import('../../runtime/files/kept-files.js')).refuseSpecialFiles(uses.kept ?? []);
     const inputs = await prepareMatch(plan.plan, session);
-    return withUses(session, matchUses(plan.plan), (s) => runMatch(plan.plan, inputs, s));
+    return withUses(session, uses, (s) => runMatch(plan.plan, inputs, s));
   },
   reports: 'match',
 });

@@ -1,4 +1,5 @@
 // Doctor's checks on this machine: the config file and profile, and the state and lock files named by flags.
+import { specialKind } from '../../runtime/files/kept-files.js';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../runtime/context.js';
@@ -60,6 +61,9 @@ export async function checkState(file: string): Promise<CheckResult> {
   } catch (err) {
     return fail(name, `its folder cannot be written: ${messageOf(err)}`, 'point --state at a writable folder');
   }
+  // Never opened when a pipe or device: a named pipe with no writer would hang the check.
+  const kind = specialKind(file);
+  if (kind) return fail(name, `${kind}, not a file`, 'point --state at a regular file');
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');

@@ -34,6 +34,7 @@ export function matchUses(plan: MatchPlan): Uses {
   const kept = [
     { path: plan.catalog, what: 'catalogue' },
     { path: learnedPath(plan.catalog, plan.learned), what: 'learned file' },
+    ...(plan.watch?.state === undefined ? [] : [{ path: plan.watch.state, what: 'state file' }]),
   ];
   if (plan.watch) {
     const output = { format: plan.watch.format };

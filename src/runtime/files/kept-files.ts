@@ -31,11 +31,39 @@ export function refuseWritingOver(flag: string, file: string | undefined, kept: 
       );
 }
 
-/** Neither -o nor --metrics-file names a file the run keeps, nor --metrics-file the output: checked before anything runs. */
+/** What a path names when it is not a file or folder: a pipe blocks its reader (no writer) or is read once (`<(…)`). */
+export function specialKind(file: string): string | undefined {
+  const found = statSync(file, { throwIfNoEntry: false });
+  if (found === undefined || found.isFile() || found.isDirectory()) return undefined;
+  if (found.isFIFO()) return 'a pipe';
+  if (found.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * Refuses (exit 2, before anything is read or sent) a kept file that is a pipe, socket or device: a named pipe with no
+ * writer blocked the run where SIGTERM could not end it, and `--catalog <(…)` was read once and then looked empty.
+ */
+export function refuseSpecialFiles(kept: readonly KeptFile[]): void {
+  for (const k of kept) {
+    const kind = k.path === '' ? undefined : specialKind(k.path);
+    if (kind)
+      throw new UsageError(
+        `the ${k.what} ${k.path} is ${kind}, not a file`,
+        `give a regular file: ${k.what === 'catalogue' ? "save the pipe's output to one first, as it is read more than once" : 'a pipe or device may block the run'}`,
+      );
+  }
+}
+
+/**
+ * Neither -o nor --metrics-file names a file the run keeps, nor --metrics-file the output, and every kept file is a
+ * file: checked before anything runs.
+ */
 export function refuseOverwrites(
   settings: { output?: string | undefined; metricsFile?: string | undefined },
   kept: readonly KeptFile[],
 ): void {
+  refuseSpecialFiles(kept);
   refuseWritingOver('-o', settings.output, kept);
   const output = settings.output ? [{ path: settings.output, what: 'output (-o)' }] : [];
   refuseWritingOver('--metrics-file', settings.metricsFile, [...kept, ...output]);
