@@ -1,4 +1,5 @@
 // Each command declares the formats it writes; -f and the -o extension are checked against them before anything runs.
+import { neverWritten } from '../runtime/files/output-target.js';
 import path from 'node:path';
 import { type CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import {
@@ -96,7 +97,7 @@ export function checkFormatChoice(cmd: CommandUnknownOpts): void {
   }
   if (typeof output !== 'string' || output === '-') return;
   const ext = path.extname(output).toLowerCase();
-  if (!isKnownExtension(ext) || formatOfKindExtension(kind, formats, ext) !== undefined) return;
+  if (!(isKnownExtension(ext) || neverWritten(ext)) || formatOfKindExtension(kind, formats, ext) !== undefined) return;
   const exts = extensionsOf(formats);
   throw new UsageError(
     `${commandPath(cmd)} does not write ${ext} files (-o ${output})`,

@@ -2,6 +2,7 @@
 import { checkSources } from '../api/params.js';
 import { parseDuration } from '../api/duration.js';
 import { isLoopbackHost } from '../api/loopback.js';
+import { timestampMicros } from '../api/timestamps.js';
 import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { checkWebhookUrl } from '../actions/webhook-url.js';
 import { parseAddresses, parseSmtpUrl } from '../actions/email-smtp.js';
@@ -179,8 +180,9 @@ export function parseLogFormat(raw: string, source: string): string {
  */
 export function parseSandboxNow(raw: string, source: string): number {
   const value = raw.trim();
+  // timestampMicros, not Date.parse: that rolls 2026-02-30 over into March.
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/i.test(value)
-    ? Date.parse(value)
+    ? Math.floor(timestampMicros(value.toUpperCase()) / 1000)
     : Number.NaN;
   if (Number.isNaN(ms)) throw mustBe(source, 'an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z', raw, false);
   return ms;
@@ -210,3 +212,13 @@ export function parsePacing(raw: string, source = '--pace'): PacingOverrides {
 
 /** The profile name as given: the config store checks names when it reads or writes one. */
 export const anyText = (raw: string): string => raw;
+
+/** Profile names: letters, digits, `_`, `.` and `-`, starting with a letter or digit, at most 64. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** --profile and RECALL_FEED_PROFILE, checked as `config set` checks a profile's name. */
+export function parseProfileName(raw: string, source: string): string {
+  if (!PROFILE_NAME.test(raw))
+    throw mustBe(source, 'letters, digits, "_", "." and "-", starting with a letter or digit (at most 64)', raw, false);
+  return raw;
+}

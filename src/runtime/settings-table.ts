@@ -21,6 +21,7 @@ import {
   parseEmailFrom,
   parseFormatValue,
   parseLogFormat,
+  parseProfileName,
   parseMetricsFile,
   parseMonitor,
   parsePacing,
@@ -71,7 +72,7 @@ export const SETTINGS: readonly SettingRow[] = [
     values: 'letters, digits, _, . and -, starting with a letter or digit (at most 64)',
     secret: false,
     description: 'config profile',
-    parse: anyText,
+    parse: parseProfileName,
   },
   {
     name: 'api-key',

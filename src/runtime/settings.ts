@@ -165,8 +165,10 @@ export function sandboxNowSource(flags: GlobalFlags, env: Env): SettingSource | 
   return settingSource('sandbox-now', flags as Record<string, unknown>, env, {});
 }
 
+/** --profile, else RECALL_FEED_PROFILE, else "default"; a name `config set` would refuse is refused here too (exit 2). */
 export function resolveProfileName(flags: GlobalFlags, env: Env): string {
-  return flags.profile ?? (env[setting('profile').env?.[0] as string] || 'default');
+  const at = settingSource('profile', flags as Record<string, unknown>, env, {});
+  return at === undefined ? 'default' : (checked('profile', at) as string);
 }
 
 /** `--timeout=` (or `--pace ''`) is a mistake, never a way to ask for the default. */
@@ -190,6 +192,9 @@ export function resolveSettings(
   profileValues: ProfileValues,
 ): Settings {
   refuseEmpty(flags);
+  // Checked only: the stream's format was chosen before commander parsed the line (logFormatOf), which keeps text for
+  // a value it cannot read; a bad flag commander refused, a bad RECALL_FEED_LOG_FORMAT is refused here.
+  resolved('log-format', flags, env, profileValues);
   const key = settingSource('api-key', flags as Record<string, unknown>, env, profileValues);
   // Not the table's parser: a key with a control character is refused before any request, as a bad key (exit 3).
   const apiKey = key?.raw.trim();

@@ -118,4 +118,17 @@ describe('damaged and odd archives', () => {
     }
     expect(sandbox.requests()).toEqual([]);
   });
+  it('a folder as --db says so for reading and for sync, before any request (it was "an input/output error")', async () => {
+    const folder = tempDir();
+    sandbox.clearRequests();
+    for (const args of [['query'], ['stats'], ['sync'], ['cases']]) {
+      const r = await runMainAgainst(sandbox, [...args, '--db', folder]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${folder} is not a recall-feed archive: it is a folder\nhint: point --db at a recall-feed archive, or at a new file for sync to create\n`,
+      );
+    }
+    expect(sandbox.requests()).toEqual([]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
 });

@@ -104,6 +104,35 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       );
     });
 
+    it('a window that ends before it starts is exit 2 naming both flags, for query and stats (it printed nothing, exit 0)', async () => {
+      for (const command of ['query', 'stats'])
+        for (const [since, until] of [
+          ['7d', '30d'],
+          ['2026-01-15', '2026-01-15'],
+        ] as const) {
+          const r = await runMain([command, '--db', db, '--since', since, '--until', until]);
+          expect(r.code).toBe(2);
+          expect(r.stdout).toBe('');
+          expect(r.stderr).toBe(
+            `error: --until ${until} is not after --since ${since}: the window would be empty\nhint: durations count back from now: --since 30d --until 7d is from 30 days ago to 7 days ago\n`,
+          );
+        }
+    });
+
+    it('--columns warns of a name no recall has (csv), and that jsonl prints whole records, as feed does', async () => {
+      const csv = await runMain(['query', '--db', db, '-f', 'csv', '--limit', '2', '--columns', 'id,recall_notes']);
+      expect(csv.code).toBe(0);
+      expect(csv.stdout.split('\n')[0]).toBe('id,recall_notes');
+      expect(csv.stderr).toMatch(/^warning: no record has the column 'recall_notes' \(left empty\); /m);
+      const jsonl = await runMain(['query', '--db', db, '-f', 'jsonl', '--limit', '1', '--columns', 'id']);
+      expect(jsonl.code).toBe(0);
+      expect(jsonl.stderr).toContain(
+        'warning: --columns applies to table, csv and parquet only; jsonl prints whole records',
+      );
+      const known = await runMain(['query', '--db', db, '-f', 'csv', '--limit', '1', '--columns', 'id,product_name']);
+      expect(known.stderr).not.toContain('warning');
+    });
+
     it('csv has the feed columns and guards formulas; Python reads it back', async () => {
       const r = await runMain(['query', '--db', db, '-f', 'csv', '--brand', 'hyperlink']);
       const rows = await pythonRows(r.stdout);

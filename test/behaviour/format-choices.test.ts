@@ -72,6 +72,21 @@ describe('-f is checked against the formats the command writes', () => {
     );
   });
 
+  it('-o x.xlsx or x.html.gz is refused by digest and report, as by a record command (they wrote text into it)', async () => {
+    const db = path.join(dir, 'a.db');
+    for (const [command, name] of [
+      ['digest', 'week.xlsx'],
+      ['report', 'evidence.xlsx'],
+      ['report', 'evidence.html.gz'],
+      ['digest', 'week.ods'],
+    ] as const) {
+      const ext = path.extname(name);
+      expect(await refused([command, '--db', db, '-o', path.join(dir, name)])).toMatch(
+        new RegExp(`^error: ${command} does not write \\${ext} files .*\nhint: it writes `),
+      );
+    }
+  });
+
   it('.txt names any text: a record command still writes its usual format under it', async () => {
     const out = path.join(tempDir(), 'recalls.txt');
     const r = await runMainAgainst(sandbox, ['feed', '--max', '2', '-o', out]);

@@ -40,7 +40,10 @@ const BAD: Array<[string[], string]> = [
   [['cases', 'resolve', '2', 'x', '--as', 'false-positive'], "error: a case id is a whole number from 1, not 'x'\n"],
   [['cases', 'show', '1', '0'], "error: a case id is a whole number from 1, not '0'\n"],
   [['report', '-f', 'table'], "error: --format must be one of html, json, csv, markdown, not 'table'\n"],
-  [['report', '--since', '2026-02-01', '--until', '2026-01-01'], 'error: --since must be before --until\n'],
+  [
+    ['report', '--since', '2026-02-01', '--until', '2026-01-01'],
+    'error: --until 2026-01-01 is not after --since 2026-02-01: the window would be empty\n',
+  ],
   [['report', '--map', 'gtin=EAN'], 'error: --map works with --catalog\n'],
 ];
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigValueError, CONFIG_KEYS, validateConfigValue } from '../../src/runtime/config/config-keys.js';
 import { UsageError } from '../../src/runtime/cli-errors.js';
 import { SETTINGS, type SettingRow } from '../../src/runtime/settings-table.js';
-import { resolveSettings, type Settings, settingSource } from '../../src/runtime/settings.js';
+import { resolveProfileName, resolveSettings, type Settings, settingSource } from '../../src/runtime/settings.js';
+import { parseSandboxNow } from '../../src/runtime/settings-parsers.js';
 import { settingsMarkdown } from '../../src/cli/reference.js';
 import { SECRET_ENV_NAMES } from '../../src/actions/child-env.js';
 import { runMain } from '../helpers/in-process.js';
@@ -228,5 +229,35 @@ describe('help and docs list the table', () => {
     for (const row of SETTINGS.filter((s) => s.flag && !s.command && s.name !== 'format')) {
       expect(flat, row.name).toContain(`${row.flag} ${row.description}`);
     }
+  });
+});
+
+describe('settings checked wherever they come from, not only by config set', () => {
+  it('--sandbox-now refuses a day its month does not have (Date.parse rolled it over into March)', () => {
+    expect(() => parseSandboxNow('2026-02-30T00:00:00Z', '--sandbox-now')).toThrow(
+      "--sandbox-now must be an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z, not '2026-02-30T00:00:00Z'",
+    );
+    expect(() => parseSandboxNow('2026-04-31T08:00+02:00', 'RECALL_FEED_SANDBOX_NOW')).toThrow(UsageError);
+    expect(parseSandboxNow('2024-02-29T23:30:00-01:00', '--sandbox-now')).toBe(Date.UTC(2024, 2, 1, 0, 30));
+    expect(parseSandboxNow('2026-06-01t12:00:00.5z', '--sandbox-now')).toBe(Date.UTC(2026, 5, 1, 12, 0, 0, 500));
+  });
+
+  it('RECALL_FEED_LOG_FORMAT=xml is a usage error naming the variable (it was read as text, silently)', () => {
+    expect(() => resolveSettings({}, { RECALL_FEED_LOG_FORMAT: 'xml' }, {})).toThrow(
+      "RECALL_FEED_LOG_FORMAT must be text or json, not 'xml'",
+    );
+    expect(() => resolveSettings({}, { RECALL_FEED_LOG_FORMAT: 'JSON' }, {})).not.toThrow();
+  });
+
+  it('a profile name config set would refuse is refused from --profile and RECALL_FEED_PROFILE too', () => {
+    expect(() => resolveProfileName({ profile: 'bad!name' }, {})).toThrow(
+      `--profile must be letters, digits, "_", "." and "-", starting with a letter or digit (at most 64), not 'bad!name'`,
+    );
+    expect(() => resolveProfileName({}, { RECALL_FEED_PROFILE: '../etc' })).toThrow(/^RECALL_FEED_PROFILE must be/);
+    expect(() => resolveProfileName({}, { RECALL_FEED_PROFILE: 'x'.repeat(65) })).toThrow(UsageError);
+    expect(resolveProfileName({ profile: 'ok.name-1' }, { RECALL_FEED_PROFILE: 'other' })).toBe('ok.name-1');
+    expect(resolveProfileName({}, { RECALL_FEED_PROFILE: 'ops_2' })).toBe('ops_2');
+    expect(resolveProfileName({}, { RECALL_FEED_PROFILE: '' })).toBe('default');
+    expect(resolveProfileName({}, {})).toBe('default');
   });
 });

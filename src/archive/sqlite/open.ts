@@ -87,6 +87,9 @@ function checkFolder(folder: string): void {
 
 export function openDatabase(file: string, opts: OpenOptions): Database.Database {
   const memory = file === IN_MEMORY;
+  // SQLite reports a folder as an input/output error, which sent users to check the disk.
+  if (!memory && statSync(file, { throwIfNoEntry: false })?.isDirectory())
+    throw new NotAnArchiveError(file, 'it is a folder');
   if (!memory && !existsSync(file)) {
     if (!opts.create) throw new ArchiveMissingError(file);
     const folder = path.dirname(path.resolve(file));

@@ -4,7 +4,7 @@ import { RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js'
 import type { ArchiveListing } from '../../archive/store.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import { parseInstant } from '../../runtime/options/option-parsers.js';
+import { parseWindow } from '../../runtime/options/option-parsers.js';
 import type { QueryPlan } from '../../jobs/archive/plans.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import type { NoOptions, OptionsOf } from './define-action.js';
@@ -34,10 +34,11 @@ export function addSelectionOptions<A extends unknown[], O extends OptionValues,
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
 export function planSelection(opts: SelectionFlags, nowMs: number): { db: DbChoice } & ArchiveListing {
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs at least one word');
+  const { sinceUs, untilUs } = parseWindow(opts.since, opts.until, nowMs);
   return {
     db: parseDb(opts),
-    sinceUs: parseInstant(opts.since, '--since', nowMs),
-    untilUs: parseInstant(opts.until, '--until', nowMs),
+    sinceUs,
+    untilUs,
     sources: parseSourceList(opts.sources),
     search: opts.search,
     filter: parseFilterOptions(opts),

@@ -4,7 +4,7 @@ import type { ReportFormat, ReportPlan } from '../../jobs/cases/run-report.js';
 import { formatOfKindExtension, kindFormat, REPORT_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
+import { mapOf, parseWindow } from '../../runtime/options/option-parsers.js';
 import type { OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
 
@@ -26,12 +26,9 @@ export function planReport(
   output: string | undefined,
   nowMs: number,
 ): ReportPlan {
-  const sinceUs = parseInstant(opts.since, '--since', nowMs);
-  const untilUs = parseInstant(opts.until, '--until', nowMs);
+  const { sinceUs, untilUs } = parseWindow(opts.since, opts.until, nowMs);
   const sinceMs = sinceUs === undefined ? undefined : Math.floor(sinceUs / 1000);
   const untilMs = untilUs === undefined ? undefined : Math.floor(untilUs / 1000);
-  if (sinceMs !== undefined && untilMs !== undefined && sinceMs >= untilMs)
-    throw new UsageError('--since must be before --until');
   if (opts.catalog === undefined && (opts.map !== undefined || opts.key !== undefined))
     throw new UsageError(`${opts.map !== undefined ? '--map' : '--key'} works with --catalog`);
   return {

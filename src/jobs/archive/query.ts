@@ -6,6 +6,7 @@ import type { ArchiveSession } from '../../runtime/session.js';
 import { recallColumnKinds, TABLE_COLUMNS, TABLE_DROP_ORDER } from '../watch/record-sink.js';
 import { inBatches } from '../../runtime/archive/archive-file.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
+import { columnWarnings } from '../../runtime/options/column-names.js';
 
 /** `session`: with the output and the archive (read-only) the command declared. */
 export async function runQuery(plan: QueryPlan, session: ArchiveSession): Promise<void> {
@@ -22,14 +23,21 @@ export async function runQuery(plan: QueryPlan, session: ArchiveSession): Promis
       formulaGuard: plan.formulaGuard,
       bom: plan.bom,
     });
+    // As feed warns: --columns names no recall of the first batch has, or a format that prints whole records.
+    const warnColumns = (first?: readonly Record<string, unknown>[]) => {
+      for (const w of columnWarnings({ columns: plan.columns, format: output.format.name, records: first }))
+        session.status.warn(w);
+    };
     // jsonl and json print the text the archive holds as it is: no parsing only to serialize again.
     if (renderer.writeJson) {
+      warnColumns();
       for await (const batch of inBatches(archive.recordTexts(plan.listing), session.ctx.signal)) {
         await renderer.writeJson(batch);
         written += batch.length;
       }
     } else {
       for await (const batch of inBatches(archive.records(plan.listing), session.ctx.signal)) {
+        if (written === 0) warnColumns(batch);
         await renderer.write(batch);
         written += batch.length;
       }

@@ -1,5 +1,5 @@
 // The settable config keys (the settings table's rows with a key) and their validation by the table's parsers.
-import { SettingValueError } from '../settings-parsers.js';
+import { PROFILE_NAME, SettingValueError } from '../settings-parsers.js';
 import { SETTINGS, type SettingRow } from '../settings-table.js';
 import { UsageError } from '../cli-errors.js';
 import { ConfigValueError } from './config-errors.js';
@@ -61,9 +61,7 @@ export function validateConfigValue(key: string, raw: string): ConfigValue {
   }
 }
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Profile names: letters, digits, `_`, `.` and `-`, starting with a letter or digit, at most 64. */
+/** Profile names: as PROFILE_NAME says, refused for the config file. */
 export function validateProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
     throw new ConfigValueError(

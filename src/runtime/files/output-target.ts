@@ -25,6 +25,12 @@ const FOREIGN = ['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml
 /** Names any text, not one format (the digest's text): a record command writes its usual format under it. */
 const ANY_TEXT = '.txt';
 
+/** Whether no command writes under `ext` (`.xlsx`, `.gz`): a document command refuses it as a record command does. */
+export function neverWritten(ext: string): boolean {
+  const lower = ext.toLowerCase();
+  return COMPRESSED.has(lower) || FOREIGN.includes(lower);
+}
+
 /** Whether records are never written under `ext`: a foreign format's, or a document format's (`.html`, `.md`). */
 function otherFormat(ext: string): boolean {
   if (ext === ANY_TEXT || formatOfExtension(ext)) return false;

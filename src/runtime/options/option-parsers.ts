@@ -123,6 +123,23 @@ export function parseInstant(raw: string | undefined, flag: string, nowMs: numbe
   );
 }
 
+/** --since and --until (query, stats, report): each as parseInstant reads it; a window that ends before it starts is refused. */
+export function parseWindow(
+  since: string | undefined,
+  until: string | undefined,
+  nowMs: number,
+): { sinceUs: number | undefined; untilUs: number | undefined } {
+  const sinceUs = parseInstant(since, '--since', nowMs);
+  const untilUs = parseInstant(until, '--until', nowMs);
+  // It would select nothing: a swapped pair, never an empty answer.
+  if (sinceUs !== undefined && untilUs !== undefined && untilUs <= sinceUs)
+    throw new UsageError(
+      `--until ${until} is not after --since ${since}: the window would be empty`,
+      'durations count back from now: --since 30d --until 7d is from 30 days ago to 7 days ago',
+    );
+  return { sinceUs, untilUs };
+}
+
 /** --map (match, report, digest, mcp), checked: a bad spec is a usage error. */
 export function mapOf(raw: string | undefined): ColumnMap {
   if (raw === undefined) return {};
