@@ -157,11 +157,12 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(ParquetValueError, UNEXPECTED),
   row(OutputClosedError, UNEXPECTED),
 
-  // The profile store (runtime/config): a value refused is a usage error; a file we cannot use is not.
+  // The profile store (runtime/config): a value refused, or a file that cannot be read (damaged by a hand edit), is the
+  // user's to mend (exit 2); a file that cannot be written is exit 10, as every other file.
   row(ConfigError, { exit: 'unexpected', hint: own }),
   row(ConfigValueError, { exit: 'usage', hint: own }),
-  row(ConfigReadError, { exit: 'unexpected', hint: own }),
-  row(ConfigWriteError, { exit: 'unexpected', hint: own }),
+  row(ConfigReadError, { exit: 'usage', hint: own }),
+  row(ConfigWriteError, { exit: 'cannotWrite', hint: own }),
   row(ConfigShapeError, UNEXPECTED),
 
   // The run's own errors that are no CliError: a missing key, an unhealthy API, an interrupt, and outcomes.

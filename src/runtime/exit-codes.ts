@@ -47,7 +47,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   usage: {
     summary: 'usage',
     detail:
-      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), or the API rejected the parameters; an unreadable state file; records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
+      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), or the API rejected the parameters; an unreadable state file or config file (not valid JSON after a hand edit); records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
   },
   auth: {
     summary: 'API key',
@@ -85,7 +85,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   cannotWrite: {
     summary: 'cannot write a file',
     detail:
-      'cannot write the output, state or archive file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o`, `--state` and `--db`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
+      'cannot write the output, state, archive or config file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o`, `--state` and `--db`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
   },
   notDelivered: {
     summary: 'digest not delivered',

@@ -63,9 +63,13 @@ export function parseBaseUrl(raw: string, source: string): string {
   return raw;
 }
 
+/** What an HTTP header can carry: a key with anything else (`config set api-key` took `dr_live_ключ`) is never sent. */
+const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
+
 export function parseApiKey(raw: string, source: string): string {
   const key = raw.trim();
-  if (key === '' || /\s/.test(key)) throw mustBe(source, 'a non-empty key without whitespace', raw, true);
+  if (!KEY_CHARACTERS.test(key))
+    throw mustBe(source, 'a non-empty key of printable ASCII characters, without whitespace', raw, true);
   return key;
 }
 

@@ -80,7 +80,7 @@ export const SETTINGS: readonly SettingRow[] = [
     flag: '--api-key <key>',
     env: ['RECALL_FEED_API_KEY', 'DEEPRECALL_API_KEY'],
     default: 'none',
-    values: 'a non-empty key without whitespace',
+    values: 'a non-empty key of printable ASCII characters, without whitespace',
     secret: true,
     description: 'the API key (a secret), sent as X-API-Key',
     parse: parseApiKey,

@@ -72,7 +72,7 @@ export interface Settings {
   allowInsecureHttp: boolean;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /** Where a setting's value came from: `--timeout`, `RECALL_FEED_BASE_URL`, "the profile's timeout". */
 export interface SettingSource {

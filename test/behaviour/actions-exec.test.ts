@@ -1,6 +1,8 @@
 // --exec in process (its commands real processes): once per new recall, never through a shell, retried until it
 // succeeds; refusals before any request (after a real SIGKILL: test/e2e/signals.test.ts).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
@@ -66,5 +68,53 @@ describe('--exec', () => {
     expect(quote.code).toBe(2);
     expect(quote.stderr).toContain('unterminated single quote');
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('a program that is not there, or not executable, is exit 2 before any request (it was retried for every recall)', async () => {
+    sandbox = await sandboxFor({ seed: 9, recordCount: 10 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rf-exec-'));
+    try {
+      const script = path.join(dir, 'notify.sh');
+      writeFileSync(script, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+      const state = path.join(dir, 'state.json');
+      for (const [args, message, hint] of [
+        [
+          ['feed', '--state', state, '--exec', 'rf-no-such-command-xyz {id}'],
+          '--exec: command not found: rf-no-such-command-xyz',
+          'install it, or give its full path (PATH is searched)',
+        ],
+        [
+          ['sync', '--db', path.join(dir, 'a.db'), '--exec', `${dir}/missing.sh`],
+          `--exec: command not found: ${dir}/missing.sh`,
+          'check the path',
+        ],
+        [
+          ['feed', '--watch', '--exec', `${script} {id}`],
+          `--exec: ${script} is not executable`,
+          `make it so: chmod +x ${script}`,
+        ],
+        [
+          ['match', '--catalog', script, '--watch', '--exec', 'rf-no-such-command-xyz'],
+          '--exec: command not found: rf-no-such-command-xyz',
+          'install it',
+        ],
+      ] as const) {
+        const r = await runMainAgainst(sandbox, [...args]);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `^error: ${message.replace(/[.*+?()[\]\\/]/g, '\\$&')}\nhint: ${hint.replace(/[.*+?()[\]\\/]/g, '\\$&')}`,
+          ),
+        );
+      }
+      expect(sandbox.requests()).toEqual([]);
+      expect(readdirSync(dir)).toEqual(['notify.sh']);
+      // Found on PATH, it runs: the same plan with a program that is there passes the check.
+      chmodSync(script, 0o755);
+      const ok = await runMainAgainst(sandbox, ['feed', '--state', state, '--exec', `${script} {id}`, '-f', 'jsonl']);
+      expect(ok.code, ok.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

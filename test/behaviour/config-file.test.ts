@@ -30,6 +30,30 @@ describe('the config file', () => {
     expect(fs.readdirSync(root)).toEqual([]);
   });
 
+  it('a config file damaged by a hand edit is exit 2 for every command that reads it, left untouched, nothing sent', async () => {
+    const dir = tempDir('rf-badconf-');
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{"profiles": {"default": {"format": "csv",}}}\n');
+    const env = { RECALL_FEED_CONFIG_DIR: dir, RECALL_FEED_API_KEY: undefined };
+    sandbox.clearRequests();
+    for (const args of [
+      ['--base-url', sandbox.url, 'feed', '--max', '1'],
+      ['config', 'list'],
+      ['config', 'set', 'format', 'json'],
+    ]) {
+      const r = await runMain(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: cannot read the config file ${file.replace(/[/.]/g, '\\$&')}: it is not valid JSON .*\nhint: fix or remove the file \\(it was left untouched\\)`,
+        ),
+      );
+      expect(r.stdout).toBe('');
+    }
+    expect(sandbox.requests()).toEqual([]);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"format": "csv",}}}\n');
+  });
+
   it('warns of a 0644 file holding the key and a 0777 folder; the next write makes them 0600 and 0700', async () => {
     const dir = tempDir('rf-openconf-');
     const file = path.join(dir, 'config.json');

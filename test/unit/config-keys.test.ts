@@ -79,7 +79,22 @@ describe('validateConfigValue', () => {
   });
 
   it.each([
-    ['api-key', '', 'invalid value for api-key: expected a non-empty key without whitespace'],
+    [
+      'api-key',
+      '',
+      'invalid value for api-key: expected a non-empty key of printable ASCII characters, without whitespace',
+    ],
+    // An HTTP header cannot carry it: stored, every run was refused at its first request.
+    [
+      'api-key',
+      'dr_live_\u043a\u043b\u044e\u0447',
+      'invalid value for api-key: expected a non-empty key of printable ASCII characters, without whitespace',
+    ],
+    [
+      'api-key',
+      'dr_live_a\u0007b',
+      'invalid value for api-key: expected a non-empty key of printable ASCII characters, without whitespace',
+    ],
     // A secret is never echoed back, not even a mistyped one.
     [
       'webhook',
@@ -156,7 +171,9 @@ describe('validateConfigValue', () => {
   it('never echoes a rejected API key', () => {
     const message = errorOf(() => validateConfigValue('api-key', 'rf_live_secret part')).message;
     expect(message).not.toContain('secret');
-    expect(message).toBe('invalid value for api-key: expected a non-empty key without whitespace');
+    expect(message).toBe(
+      'invalid value for api-key: expected a non-empty key of printable ASCII characters, without whitespace',
+    );
   });
 
   it('names the valid keys for an unknown key, with a guess when it is close', () => {

@@ -250,13 +250,13 @@ describe('the error table', () => {
     [new config.ConfigValueError('unknown key', { hint: 'keys: a, b' }), 2, 'unknown key', ['keys: a, b']],
     [
       new config.ConfigReadError('/c.json', 'bad'),
-      1,
+      2,
       'cannot read the config file /c.json: bad',
       ['fix or remove the file (it was left untouched), or point RECALL_FEED_CONFIG_DIR at another directory'],
     ],
     [
       new config.ConfigWriteError('/c.json', 'read-only'),
-      1,
+      10,
       'cannot write the config file /c.json: read-only',
       ['set RECALL_FEED_CONFIG_DIR to a writable directory'],
     ],
@@ -337,7 +337,7 @@ describe('the error table', () => {
     expect(by.get(2)).toContain('UsageError');
     expect(by.get(2)).toContain('ArchiveMissingError');
     expect(by.get(9)).toEqual(['ArchiveBusyError', 'BusyError']);
-    expect(by.get(10)).toEqual(['CannotWriteError']);
+    expect(by.get(10)).toEqual(['CannotWriteError', 'ConfigWriteError']);
     expect(by.get(13)).toEqual(['ArchiveDatabaseError']);
     expect(by.get(15)).toEqual(['DoctorFindingsError']);
     expect(by.get(16)).toEqual(['DoctorFindingsError']);

@@ -11,7 +11,12 @@ const pipe = { stdoutIsTTY: false, stderrIsTTY: false, columns: 120, color: 0 } 
 const terminal: Terminal = { ...pipe, stdoutIsTTY: true, stderrIsTTY: true };
 
 function plan(flags: Partial<FeedOptions> = {}, globals: GlobalFlags = {}, profile: ProfileValues = {}, term = pipe) {
-  return planFeed({ paginate: true, formulaGuard: true, ...flags }, resolveSettings(globals, {}, profile), term);
+  return planFeed(
+    { paginate: true, formulaGuard: true, ...flags },
+    resolveSettings(globals, {}, profile),
+    term,
+    process.env,
+  );
 }
 
 function usage(fn: () => unknown): string {

@@ -1,5 +1,6 @@
 // The action flags of a run (--exec, --webhook, --email) turned into its ActionsPlan: checked before anything is sent; they act on what --watch, --state or sync writes.
 import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
+import { programProblem } from '../../actions/exec-program.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { planEmail } from '../../runtime/options/email-options.js';
@@ -38,6 +39,7 @@ export function planActions(
   opts: ActionOptions,
   acts: { watch: boolean; state: boolean },
   settings: Settings,
+  env: Readonly<Record<string, string | undefined>>,
 ): ActionsPlan | undefined {
   const { webhook } = opts;
   if (opts.execTimeout !== undefined && opts.exec === undefined)
@@ -69,6 +71,15 @@ export function planActions(
         );
       throw err;
     }
+    const program = plan.exec.words[0] as string;
+    const problem = programProblem(program, env.PATH);
+    if (problem === 'not found')
+      throw new UsageError(
+        `--exec: command not found: ${program}`,
+        program.includes('/') ? 'check the path' : 'install it, or give its full path (PATH is searched)',
+      );
+    if (problem === 'not executable')
+      throw new UsageError(`--exec: ${program} is not executable`, `make it so: chmod +x ${program}`);
   }
   if (webhook !== undefined) plan.webhook = planWebhook(webhook, opts.webhookFormat, settings);
   return plan;

@@ -12,7 +12,7 @@ import {
 } from '../../runtime/options/option-parsers.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { chooseFormat } from '../../runtime/files/output-target.js';
-import type { Format, Settings } from '../../runtime/settings.js';
+import type { Env, Format, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
 import { isEmptyFilter } from '../../filters/record-filter.js';
 import { type FilterFlags, parseFilterOptions } from '../../runtime/options/filter-options.js';
@@ -76,6 +76,7 @@ function planFeedPoll(
   opts: FeedPollOptions,
   settings: Settings,
   run: { watch: boolean; max?: number | undefined },
+  env: Env,
 ): FeedPollPlan {
   const sources = parseSourceList(opts.sources) ?? settings.profileSources;
   const pageSize =
@@ -102,7 +103,7 @@ function planFeedPoll(
     custom,
     filter,
     state: opts.state,
-    actions: planActions(opts, { watch: run.watch, state: opts.state !== undefined }, settings),
+    actions: planActions(opts, { watch: run.watch, state: opts.state !== undefined }, settings, env),
     lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
   };
 }
@@ -114,11 +115,12 @@ function planFeedPoll(
 export function planFeedWatch(
   opts: FeedPollOptions & { interval?: string | undefined },
   settings: Settings,
+  env: Env,
 ): WatchPlan {
   refuseWatchOutput(settings);
   if (opts.state === '') throw new UsageError('--state needs a file name');
   const watch = { ...pollPace(opts.interval, DEFAULT_INTERVAL_S), skipExisting: false };
-  return { ...planFeedPoll(opts, settings, { watch: true }), watch };
+  return { ...planFeedPoll(opts, settings, { watch: true }, env), watch };
 }
 
 /** The formats --append can add to, as a hint says them. */
@@ -153,7 +155,8 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
   }
 }
 
-export function planFeed(opts: FeedOptions, settings: Settings, terminal: Terminal): FeedPlan {
+/** `env`: the run's environment, whose PATH --exec's program is looked up in. */
+export function planFeed(opts: FeedOptions, settings: Settings, terminal: Terminal, env: Env): FeedPlan {
   const format = chooseFormat(settings, terminal);
   const max = parseWholeNumber(opts.max, '--max', 1, Number.MAX_SAFE_INTEGER);
   // A custom feed's fields are its own: only the recall feed's column names can be checked up front.
@@ -161,7 +164,7 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
   checkOutputFlags(opts, settings, format);
   const watch = watchPlan(opts, settings);
   return {
-    ...planFeedPoll(opts, settings, { watch: watch !== undefined, max }),
+    ...planFeedPoll(opts, settings, { watch: watch !== undefined, max }, env),
     format,
     columns,
     formulaGuard: opts.formulaGuard,

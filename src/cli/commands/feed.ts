@@ -8,7 +8,8 @@ export default defineCommand({
   formats: { kind: 'record' },
   flags: declareFeed,
   // Every flag is checked against the settings before anything starts: bad input sends no request.
-  plan: async (opts, { settings, terminal }) => (await import('./feed-plan.js')).planFeed(opts, settings, terminal),
+  plan: async (opts, { settings, terminal, ctx }) =>
+    (await import('./feed-plan.js')).planFeed(opts, settings, terminal, ctx.env),
   run: async (plan, session) => (await import('../../jobs/feed/run-feed.js')).runFeed(plan, session),
   reports: 'feed',
 });

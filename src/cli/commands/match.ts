@@ -136,7 +136,7 @@ type MatchRun =
   | { kind: 'quality'; plan: QualityPlan }
   | { kind: 'match'; plan: MatchPlan };
 
-async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: SessionPlanInput): Promise<MatchRun> {
+async function planMatchRun(opts: MatchOptions, { now, settings, terminal, ctx }: SessionPlanInput): Promise<MatchRun> {
   if (opts.full && (!opts.archive || opts.learn || opts.quality))
     throw new UsageError('--full works with match --archive', 'it checks every recall of the archive again');
   if (opts.learn) return { kind: 'learn', plan: planLearn(opts) };
@@ -147,7 +147,7 @@ async function planMatchRun(opts: MatchOptions, { now, settings, terminal }: Ses
   ]);
   const planWatch = (o: MatchOptions) => {
     const format = chooseFormat(settings, terminal);
-    return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings) };
+    return { format, formulaGuard: o.formulaGuard, ...planFeedWatch(o, settings, ctx.env) };
   };
   return { kind: 'match', plan: planMatch(opts, now, planWatch) };
 }

@@ -71,9 +71,9 @@ export default defineCommand({
   flags: declareSync,
   // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync acts on
   // what it stores, with or without --watch.
-  plan: async (opts, { settings }) => {
+  plan: async (opts, { settings, ctx }) => {
     const { planActions } = await import('./actions-plan.js');
-    const actions = planActions(opts, { watch: true, state: true }, settings);
+    const actions = planActions(opts, { watch: true, state: true }, settings, ctx.env);
     return { ...planSync(opts), ...syncActions(opts, actions) };
   },
   run: async (plan, session) => {
