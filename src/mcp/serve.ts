@@ -31,8 +31,25 @@ function stopped(signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The --catalog the tools read at each call, checked once before serving as match checks it (a file, its header, its
+ * --map and --key): a missing or unreadable one failed only at the assistant's first check_products.
+ */
+async function checkCatalogue(catalog: NonNullable<McpPlan['catalog']>): Promise<void> {
+  const [{ refuseSpecialFiles }, { catalogueHead }, { asUsageError }, { keyColumn }] = await Promise.all([
+    import('../runtime/files/kept-files.js'),
+    import('../match/stream-matches.js'),
+    import('../jobs/matching/load-catalogue.js'),
+    import('../jobs/matching/open-cases.js'),
+  ]);
+  refuseSpecialFiles([{ path: catalog.file, what: 'catalogue' }]);
+  const head = await asUsageError(() => catalogueHead(catalog.file, catalog.map));
+  keyColumn(head, catalog.key);
+}
+
 export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
   const { ctx, status } = session;
+  if (plan.catalog) await checkCatalogue(plan.catalog);
   // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
   // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
   let sources: { at: number; list: Promise<string[] | undefined> } | undefined;

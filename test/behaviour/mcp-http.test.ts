@@ -1,5 +1,6 @@
 // `recall-feed mcp --http` in process: the SDK's client over Streamable HTTP on a loopback port 0, the guard live
 // (Host, Origin, bearer token from the config), a stale archive said first, and a write recorded as mcp:<client>.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -187,6 +188,32 @@ describe('over Streamable HTTP', () => {
     expect((await runMain(['mcp', '--http', '0.0.0.0:0', '--api-key', ALL_KEY, '--db', db])).stderr).not.toContain(
       ALL_KEY,
     );
+  });
+
+  it('a --catalog that cannot serve is exit 2 before listening (it failed only at the first check_products)', async () => {
+    const dir = tempDir('rf-mcp-cat-');
+    const products = path.join(dir, 'products.csv');
+    writeFileSync(products, 'sku,name,brand\nA-1,Kettle,Acme\n');
+    for (const [extra, message] of [
+      [
+        ['--catalog', path.join(dir, 'missing.csv')],
+        `error: cannot read the catalogue ${path.join(dir, 'missing.csv')}: no such file\n`,
+      ],
+      [
+        ['--catalog', products, '--key', 'ean'],
+        'error: --key ean: the catalogue has no such column\nhint: its columns: sku, name, brand\n',
+      ],
+      [
+        ['--catalog', products, '--map', 'gtin=EAN'],
+        "error: the catalogue has no column 'EAN' (--map gtin=EAN); its columns: sku, name, brand\n",
+      ],
+      [['--catalog', '/dev/null'], 'error: the catalogue /dev/null is a device, not a file\n'],
+    ] as const) {
+      const r = await runMain(['mcp', '--http', '127.0.0.1:0', '--db', db, ...extra]);
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.stderr.startsWith(message), r.stderr).toBe(true);
+      expect(r.stderr).not.toContain('serving MCP');
+    }
   });
 
   it('says a stale archive first, in the text and in the data', async () => {

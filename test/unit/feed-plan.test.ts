@@ -30,6 +30,15 @@ function usage(fn: () => unknown): string {
 }
 
 describe('planFeed', () => {
+  it('refuses --lock-wait without a file to wait for, and --bom with a format that has no byte-order mark', () => {
+    expect(usage(() => plan({ lockWait: '30' }))).toBe('--lock-wait works with -o or --state');
+    expect(plan({ lockWait: '30', state: 'seen.json' }).lockWaitMs).toBe(30_000);
+    expect(plan({ lockWait: '5' }, { output: 'r.csv' }).lockWaitMs).toBe(5_000);
+    expect(usage(() => plan({ bom: true }, { format: 'jsonl' }))).toBe('--bom works with -f csv, not jsonl');
+    expect(usage(() => plan({ bom: true }, { output: 'r.parquet' }))).toBe('--bom works with -f csv, not parquet');
+    expect(plan({ bom: true }, { output: 'r.csv' }).bom).toBe(true);
+  });
+
   it('takes the page size and sources from the flag, else the profile, else the defaults', () => {
     const profile = { 'page-size': 40, sources: 'uk_opss, us_cpsc' };
     expect(plan({ pageSize: '7', sources: 'safety_gate' }, {}, profile).params).toMatchObject({

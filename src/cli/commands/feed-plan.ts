@@ -143,6 +143,17 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
     throw new UsageError(`--resume cannot continue a ${format} file`, 'run the export again without --resume');
   }
   if (opts.state === '') throw new UsageError('--state needs a file name');
+  // Flags that would do nothing here, silently.
+  if (opts.lockWait !== undefined && !settings.output && opts.state === undefined)
+    throw new UsageError(
+      '--lock-wait works with -o or --state',
+      'it is how long to wait for another run writing the same file',
+    );
+  if (opts.bom && format !== 'csv')
+    throw new UsageError(
+      `--bom works with -f csv, not ${format}`,
+      'it starts a csv file with the mark Excel reads as UTF-8',
+    );
   // feed opens its output itself (no session `uses`): the same check as every other run's.
   refuseOverwrites(settings, opts.state === undefined ? [] : [{ path: opts.state, what: 'state file' }]);
   if (opts.state !== undefined && !opts.watch) {
