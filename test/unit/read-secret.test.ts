@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Context, InStream } from '../../src/runtime/context.js';
 import { main } from '../../src/cli/main.js';
+import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { collector, type Collector } from './output-helpers.js';
 
@@ -27,7 +28,11 @@ beforeEach(() => {
   dir = tempDir('rf-secret-');
 });
 
-function run(tty: FakeTty, typed: string | 'EOF'): { code: Promise<number>; stdout: Collector; stderr: Collector } {
+function run(
+  tty: FakeTty,
+  typed: string | 'EOF' | 'SIGTERM',
+): { code: Promise<number>; stdout: Collector; stderr: Collector } {
+  const stop = new AbortController();
   const stdout = collector();
   const stderr = collector();
   const ctx: Context = {
@@ -37,11 +42,16 @@ function run(tty: FakeTty, typed: string | 'EOF'): { code: Promise<number>; stdo
     env: { RECALL_FEED_CONFIG_DIR: dir },
     now: () => 0,
     sleep: async () => {},
-    signal: new AbortController().signal,
+    signal: stop.signal,
   };
   const code = main(['config', 'set', 'api-key'], ctx);
-  // Typed once the prompt listens, as a person would.
-  tty.stdin.once('resume', () => setImmediate(() => (typed === 'EOF' ? tty.stdin.end() : tty.stdin.write(typed))));
+  // Typed once the prompt listens, as a person would; or the run is stopped there, as `kill` would.
+  const act = () => {
+    if (typed === 'EOF') tty.stdin.end();
+    else if (typed === 'SIGTERM') stop.abort(new InterruptedError('SIGTERM'));
+    else tty.stdin.write(typed);
+  };
+  tty.stdin.once('resume', () => setImmediate(act));
   return { code, stdout, stderr };
 }
 
@@ -52,6 +62,15 @@ describe('config set api-key at a terminal prompt', () => {
     expect(await r.code).toBe(130);
     expect(r.stderr.text()).toBe('API key: \nerror: interrupted\n');
     expect(r.stdout.text()).toBe('');
+    expect(tty.rawModes).toEqual([true, false]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('SIGTERM at the prompt ends it: exit 130, raw mode restored, nothing saved (it waited for a key)', async () => {
+    const tty = fakeTty();
+    const r = run(tty, 'SIGTERM');
+    expect(await r.code).toBe(130);
+    expect(r.stderr.text()).toBe('API key: \nerror: interrupted\n');
     expect(tty.rawModes).toEqual([true, false]);
     expect(fs.readdirSync(dir)).toEqual([]);
   });

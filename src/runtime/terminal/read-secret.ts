@@ -2,10 +2,26 @@
 import { InterruptedError, UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 
+/** The run's interrupt (SIGINT, SIGTERM) as the error that ends the read: a prompt never outlives a stop. */
+function interrupted(ctx: Context): Error {
+  const reason: unknown = ctx.signal.reason;
+  return reason instanceof Error ? reason : new InterruptedError('SIGTERM');
+}
+
 async function readAll(ctx: Context): Promise<string> {
   let text = '';
   ctx.stdin.setEncoding('utf8');
-  for await (const chunk of ctx.stdin) text += chunk as string;
+  const stop = () => ctx.stdin.destroy(interrupted(ctx));
+  if (ctx.signal.aborted) throw interrupted(ctx);
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const chunk of ctx.stdin) text += chunk as string;
+  } catch (err) {
+    if (ctx.signal.aborted) throw interrupted(ctx);
+    throw err;
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+  }
   return text;
 }
 
@@ -22,6 +38,7 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
       stdin.pause();
       stdin.off('data', onData);
       stdin.off('end', onEnd);
+      ctx.signal.removeEventListener('abort', onAbort);
       ctx.stderr.write('\n');
       if (err) reject(err);
       else resolve(text);
@@ -36,8 +53,12 @@ function readHidden(ctx: Context, prompt: string): Promise<string> {
       }
     };
     const onEnd = () => done();
+    // SIGTERM (or SIGINT from outside the terminal) while the prompt waits: raw mode is given back, exit 130.
+    const onAbort = () => done(interrupted(ctx));
+    if (ctx.signal.aborted) return done(interrupted(ctx));
     stdin.on('data', onData);
     stdin.on('end', onEnd);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
