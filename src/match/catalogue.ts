@@ -223,11 +223,21 @@ function positionsOf(headers: readonly string[], header: string): number[] {
 }
 
 /** A file that cannot be read, said as the user can act on it. */
+/** Why a catalogue could not be read, in words, with what to do where that is not plain. */
+const READ_PROBLEMS: Record<string, [why: string, hint?: string]> = {
+  ENOENT: ['no such file'],
+  EISDIR: ['it is a folder'],
+  EACCES: ['permission denied', 'let this user read it (chmod o+r), or run as a user who may'],
+  EPERM: ['permission denied', 'let this user read it (chmod o+r), or run as a user who may'],
+  ENOTDIR: ['a part of the path is not a folder'],
+  ELOOP: ['its link points round in a circle'],
+  EIO: ['an input/output error', 'check the disk, or copy the file somewhere readable'],
+};
+
 export function readError(file: string, err: unknown): CatalogueReadError {
   const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message);
-  return new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`);
+  const [why, hint] = (code && READ_PROBLEMS[code]) || [code ?? (err as Error).message];
+  return new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`, hint);
 }
 
 /** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseColumnMap, resolveColumns } from '../../src/match/catalogue-columns.js';
-import { decodeCatalogue, detectDelimiter, readCatalogue } from '../../src/match/catalogue.js';
+import { decodeCatalogue, detectDelimiter, readCatalogue, readError } from '../../src/match/catalogue.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('rf-catalogue-');
@@ -96,6 +96,15 @@ describe('catalogue files', () => {
   it('refuses a spreadsheet with a hint to save it as CSV', () => {
     const xlsx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(20)]);
     expect(() => decodeCatalogue('cat.xlsx', xlsx)).toThrow(/cat\.xlsx is a zip or spreadsheet file/);
+  });
+
+  it('a file this user may not read says so with a hint (it said EACCES, bare)', () => {
+    // As fs reports it; a test running as root could not make the file unreadable.
+    const denied = readError('/srv/p.csv', Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
+    expect(denied.message).toBe('cannot read the catalogue /srv/p.csv: permission denied');
+    expect(denied.hint).toBe('let this user read it (chmod o+r), or run as a user who may');
+    const odd = readError('/srv/p.csv', Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }));
+    expect([odd.message, odd.hint]).toEqual(['cannot read the catalogue /srv/p.csv: EMFILE', undefined]);
   });
 
   it('says what is wrong with an unreadable catalogue', async () => {
