@@ -1,5 +1,4 @@
 // Each command declares the formats it writes; -f and the -o extension are checked against them before anything runs.
-import { neverWritten } from '../runtime/files/output-target.js';
 import path from 'node:path';
 import { type CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import {
@@ -8,6 +7,7 @@ import {
   formatsOf,
   isKnownExtension,
   kindFormat,
+  neverWritten,
   type OutputKind,
 } from '../output/format-kinds.js';
 import { UsageError } from '../runtime/cli-errors.js';

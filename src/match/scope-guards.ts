@@ -15,12 +15,33 @@ const RANGE = new RegExp(
   'g',
 );
 /** A lot label shortly before: what says a range or a bound is about lots, not sizes or ages ("3 to 5 years"). */
-const LOT_NEAR = /\b(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|numeros? de lot\w*|lot numbers?)\b/;
-/** "1234 and prior", "1234 or earlier", "1234 and below": an open bound after a code. */
+const LOT_NEAR = /\b(?:lot\w*|batch\w*|charge\w*|los|los-?n\w*|codes?|numeros? de lot\w*)\b/;
+/** Words that leave a code's side open: "1234 and prior", "1001 und jünger", "1001 et suivants", "1001 y siguientes". */
+const OPEN_SIDE = String.raw`(?:prior|earlier|before|below|lower|older|previous|preceding|later|after|above|higher|newer|greater|subsequent\w*|following|up(?:wards?)?|onwards?|thereafter|beyond|anterieur\w*|posterieur\w*|ulterieur\w*|suivant\w*|precedent\w*|inferieur\w*|superieur\w*|fruher\w*|frueher\w*|spater\w*|spaeter\w*|alter\w*|aelter\w*|junger\w*|juenger\w*|neuer\w*|hoher\w*|hoeher\w*|niedriger\w*|nachfolgend\w*|folgend\w*|vorherig\w*|vorhergehend\w*|anterior\w*|posterior\w*|siguiente\w*|precedente\w*|inferior\w*|superior\w*|mayor\w*|menor\w*|previo\w*)`;
+/** "1234 and prior", "1001 and all later lots", "1001 onwards", "1001+": an open bound after a code. */
 const BOUND = new RegExp(
-  String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:and|or|&|et|ou|und|oder|y|o)\s+(?:prior|earlier|before|below|lower|older|later|after|above|higher|newer|greater|anterieur\w*|posterieur\w*|fruher|frueher|spater|spaeter|anterior\w*|posterior\w*)\b`,
+  String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+(?:(?:all|alle|tous|toutes|todos|todas|the|les|los|las|die|der)\s+)?${OPEN_SIDE}\b|onwards?\b|\+(?![a-z0-9]))`,
   'g',
 );
+/** "before 1001", "> 1001", "≤ 1001": an open bound before a code (a date there is the reader's). */
+const BOUND_BEFORE = new RegExp(
+  String.raw`(?:\bbefore|\bvor|\bavant|\bantes\s+de(?:l)?|[<>≤≥]=?|=[<>])\s*${LABEL}(${CODE})(?![a-z0-9])`,
+  'g',
+);
+/** Words that say the list is not the whole of it: "and others", "u.a.", "e.g.", "not exhaustive", "other lots may be". */
+const NOT_ALL = new RegExp(
+  [
+    String.raw`\b(?:and|or|&|et|und|y)\s+(?:(?:all|alle|tous\s+les|todos\s+los)\s+)?(?:others?|more|similar|so\s+on|so\s+forth|the\s+like|autres|andere|otros)\b`,
+    String.raw`\b(?:among(?:st)?\s+others|inter\s+alia|unter\s+anderem|entre\s+otros|entre\s+autres|notamment|beispielsweise|zum\s+beispiel|par\s+exemple|por\s+ejemplo|for\s+example|such\s+as|at\s+least|au\s+moins|mindestens(?!\s+haltbar)|al\s+menos|etc)\b`,
+    String.raw`(?<![a-z])(?:u\.\s?a\.|z\.\s?b\.|e\.\s?g\.)`,
+    String.raw`\b(?:not|non|nicht|no)[\s-]+(?:exhaustive?|exhaustiv\w*|abschliessend|limitativ\w*)`,
+    String.raw`\b(?:other|additional|further|more)\s+(?:lots?|batch(?:es)?|codes?)\s+(?:may|might|could|can|will|are\s+also|also)\b`,
+    String.raw`\b(?:weitere|andere)\s+chargen\s+(?:konnen|koennen|konnten|koennten|sind\s+ebenfalls|moglicherweise|moeglicherweise)`,
+    String.raw`\bd\s*'?\s*autres\s+lots\s+(?:peuvent|pourraient|sont\s+egalement|seront)`,
+    String.raw`\botros\s+lotes\s+(?:pueden|podrian|tambien)`,
+  ].join('|'),
+);
+
 /** "lot codes beginning with 25": a prefix, never a list. */
 const PREFIX =
   /\b(?:beginning|starting|begins|starts|ending|ends|commencant|commencent|beginnend|beginnen|empiezan|empezando|comienzan)\s+(?:with|in|by|par|mit|con|por)\b/;
@@ -59,12 +80,15 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
     unread(text, 'a range of lots the reader did not read whole');
     break;
   }
-  for (const m of folded.matchAll(BOUND)) {
-    const code = m[1] ?? '';
-    if (isYear(code) || isDate(code) || !aboutLots(m.index)) continue;
-    unread(m[0], 'an open bound after a lot');
-    break;
-  }
+  for (const bound of [BOUND, BOUND_BEFORE])
+    for (const m of folded.matchAll(bound)) {
+      const code = m[1] ?? '';
+      if (isYear(code) || isDate(code) || !aboutLots(m.index + m[0].indexOf(code))) continue;
+      unread(m[0], 'an open bound around a lot');
+      break;
+    }
+  const notAll = NOT_ALL.exec(folded);
+  if (notAll) unread(notAll[0], 'a list the notice says is not the whole of it');
   for (const m of folded.matchAll(SHORT_RANGE)) {
     const [text, head = '', first = '', tail = '', last = ''] = m;
     // The end written short ("1001-50") or with the start's letters left off ("L1001-1050"), and after the start.

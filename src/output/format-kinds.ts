@@ -43,7 +43,21 @@ export function kindFormat<F extends string>(_kind: OutputKind, formats: readonl
 }
 
 /** Names any text, not one format: it picks the digest's text, and a record command writes its usual format under it. */
-const ANY_TEXT = '.txt';
+export const ANY_TEXT = '.txt';
+
+/**
+ * Extensions of formats no record is written in: `-o x.json.gz` or `-o x.tsv` would get plain jsonl
+ * under a name that promises something else. Other names (none, .txt, .out) take the usual format.
+ */
+export const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
+/** Formats no format in the registry writes (unless one is registered for the extension: the registry wins). */
+export const FOREIGN = ['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml'];
+
+/** Whether no command writes under `ext` (`.xlsx`, `.gz`): a document command refuses it as a record command does. */
+export function neverWritten(ext: string): boolean {
+  const lower = ext.toLowerCase();
+  return COMPRESSED.has(lower) || FOREIGN.includes(lower);
+}
 
 /** Whether an extension names a format some kind writes: one a command that does not write it must refuse. */
 export function isKnownExtension(ext: string): boolean {

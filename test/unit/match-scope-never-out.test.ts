@@ -125,6 +125,50 @@ describe('a notice that covers the row is never grounds to exclude it', () => {
     expect(judge(notice, row).level).not.toBe('excluded');
   });
 
+  // An open bound in words the guard did not know, or a list the notice says is not all of it (a second probe).
+  it.each<Case>([
+    ['"oder älter"', text('Losnummer 1001 oder älter', DE), { lot: '0900' }],
+    ['"und jünger"', text('Chargen 1001 und jünger', DE), { lot: '1100' }],
+    ['"und neuer"', text('Chargen 1001 und neuer', DE), { lot: '1100' }],
+    ['"und nachfolgende"', text('Chargen 1001 und nachfolgende', DE), { lot: '1100' }],
+    ['"und alle folgenden"', text('Chargen 1001 und alle folgenden', DE), { lot: '1100' }],
+    ['"und höher"', text('Chargen 1001 und höher', DE), { lot: '1100' }],
+    ['"und niedriger"', text('Chargen 1001 und niedriger', DE), { lot: '0900' }],
+    ['"and subsequent"', text('Lot 1001 and subsequent'), { lot: '1100' }],
+    ['"and following"', text('Lot 1001 and following'), { lot: '1100' }],
+    ['"and up"', text('Lots 1001 and up'), { lot: '1100' }],
+    ['"and all later lots"', text('Lots 1001 and all later lots'), { lot: '1100' }],
+    ['"and all subsequent lots"', text('Lots 1001 and all subsequent lots'), { lot: '1100' }],
+    ['"and thereafter"', text('Lots 1001 and thereafter'), { lot: '1100' }],
+    ['"and beyond"', text('Lots 1001 and beyond'), { lot: '1100' }],
+    ['"and previous"', text('Lots 1001 and previous'), { lot: '0900' }],
+    ['"and preceding"', text('Lots 1001 and preceding'), { lot: '0900' }],
+    ['"before 1001"', text('Lots before 1001'), { lot: '0900' }],
+    ['"> 1001"', text('Lots > 1001'), { lot: '1100' }],
+    ['"< 1001"', text('Lots < 1001'), { lot: '0900' }],
+    ['"≥ 1001"', text('Lots ≥ 1001'), { lot: '1100' }],
+    ['"1001+"', text('Lot 1001+'), { lot: '1100' }],
+    ['"et suivants"', text('Lots 1001 et suivants', FR), { lot: '1100' }],
+    ['"et précédents"', text('Lots 1001 et précédents', FR), { lot: '0900' }],
+    ['"et ultérieurs"', text('Lots 1001 et ultérieurs', FR), { lot: '1100' }],
+    ['"et inférieurs"', text('Lots 1001 et inférieurs', FR), { lot: '0900' }],
+    ['"y siguientes"', text('Lotes 1001 y siguientes', ES), { lot: '1100' }],
+    ['"and all others"', text('Lots 1001, 1002 and all others'), { lot: '1100' }],
+    ['"and more"', text('Lots 1001, 1002 and more'), { lot: '1100' }],
+    ['"u.a."', text('Chargen 1001, 1002 u.a.', DE), { lot: '1100' }],
+    ['"(and others)"', text('Lot 1001 (and others)'), { lot: '1100' }],
+    ['"and similar"', text('Lots 1001 and similar'), { lot: '1100' }],
+    ['"at least"', text('At least lots 1001 and 1002'), { lot: '1100' }],
+    ['"list not exhaustive"', text('Lots 1001 and 1002 (list not exhaustive)'), { lot: '1100' }],
+    ['"other lots may be affected"', text('Lots 1001 and 1002; other lots may be affected'), { lot: '1100' }],
+    ['"additional lots may be added"', text('Lots 1001 and 1002; additional lots may be added'), { lot: '1100' }],
+    ['"z. B."', text('Betroffen sind z. B. Chargen 1001 und 1002', DE), { lot: '1100' }],
+    ['"notamment"', text('Lots notamment 1001 et 1002', FR), { lot: '1100' }],
+    ['"entre otros"', text('Lotes 1001 y 1002, entre otros', ES), { lot: '1100' }],
+  ])('%s', (_what, notice, row) => {
+    expect(judge(notice, row).level).not.toBe('excluded');
+  });
+
   it.each<Case>([
     // A text exactly as long as a store keeps, cut mid-list: what followed is unknown.
     ['a list cut after "through"', text(' Lot numbers 1001, 1002, 1003 through'.padStart(255, 'x')), { lot: '1010' }],
@@ -145,6 +189,15 @@ describe('the same notices still prove a row out when it is', () => {
     ['"Charge 1234" in the cell', text('Charge 1234.', DE), { lot: 'Charge 5678' }],
     ['an ISO date-time cell', text('Best before 15/06/2025.', GB), { bb: '2025-07-15T00:00:00' }],
     ['two dates in the cell, both out', text('Best before 01/08/2025.', GB), { bb: '01/06/2025, 01/07/2025' }],
+    // The new bound and "not all" words leave plain lists and their labels alone.
+    ['a plain list, "and" between its lots', text('Lots 1001 and 1002 are affected.'), { lot: '1100' }],
+    [
+      '"Mindestens haltbar bis", German best-before',
+      text('Mindestens haltbar bis 13/04/2026', DE),
+      { bb: '14/05/2026' },
+    ],
+    ['"other lots are not affected"', text('Lots 1001 and 1002. Other lots are not affected.'), { lot: '1100' }],
+    ['"Chargennummer" before a list', text('Chargennummer 1001, 1002', DE), { lot: '1100' }],
   ])('%s', (_what, notice, row) => {
     expect(judge(notice, row).level).toBe('excluded');
   });

@@ -1,6 +1,7 @@
 // Picks the output format and target for a command, so feed and sources decide them the same way.
 import path from 'node:path';
 import { allFormats, defaultFormat, formatNamed, type OutputFormat } from '../../output/format-registry.js';
+import { ANY_TEXT, COMPRESSED, FOREIGN } from '../../output/format-kinds.js';
 import { formatOfExtension, FORMATS } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
@@ -13,22 +14,6 @@ import { resolveTargetPath } from './target-path.js';
 /** The format a file name asks for by its extension (the registry's: `.csv`, `.jsonl`, `.parquet`...); undefined for none. */
 export function formatOfPath(file: string | undefined): Format | undefined {
   return file ? formatOfExtension(path.extname(file)) : undefined;
-}
-
-/**
- * Extensions of formats no record is written in: `-o x.json.gz` or `-o x.tsv` would get plain jsonl
- * under a name that promises something else. Other names (none, .txt, .out) take the usual format.
- */
-const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
-/** Formats no format in the registry writes (unless one is registered for the extension: the registry wins). */
-const FOREIGN = ['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml'];
-/** Names any text, not one format (the digest's text): a record command writes its usual format under it. */
-const ANY_TEXT = '.txt';
-
-/** Whether no command writes under `ext` (`.xlsx`, `.gz`): a document command refuses it as a record command does. */
-export function neverWritten(ext: string): boolean {
-  const lower = ext.toLowerCase();
-  return COMPRESSED.has(lower) || FOREIGN.includes(lower);
 }
 
 /** Whether records are never written under `ext`: a foreign format's, or a document format's (`.html`, `.md`). */
