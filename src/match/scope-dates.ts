@@ -23,7 +23,7 @@ const MONTHS: Record<string, number> = {};
 const NAMES = [
   'january janvier januar jan janv jaenner janner enero ene',
   'february fevrier februar feb fev fevr feber febrero',
-  'march mars marz maerz mar marzo',
+  'march mars marz maerz mrz mar marzo',
   'april avril apr avr abril abr',
   'may mai mayo',
   'june juin juni jun junio',

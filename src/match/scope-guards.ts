@@ -1,14 +1,14 @@
 // Guards over a scope field after the reader: wording that says the scope runs wider than the items it read (a range or
 // bound around a lot, a shorthand list, a week number, a list of days, a field cut at a store's limit), kept as unread.
 import type { ScopeItem } from './scope-items.js';
-import { lotKey } from './scope-items.js';
+import { lotKey, OPEN_END, OPEN_START } from './scope-items.js';
 
 /** A code: letters and digits, a digit among them, with single dashes, dots or slashes inside. */
 const CODE = String.raw`[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*`;
 /** A lot label a range may repeat before its end ("Lot 1001 through Lot 1050", "lot n° 1050"). */
 const LABEL = String.raw`(?:(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|no|nr|n|numbers?|numeros?|#)\s*[.:#°]?\s*)*`;
 /** Words and signs that join the two ends of a range. */
-const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+to|au|a|bis|hasta|al|jusqu\s*'?\s*au)\s+|\s*[~–—]\s*|\s+-\s+)`;
+const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+to(?:\s+and\s+including)?|au|a|bis(?:\s+(?:einschlie(?:ss|ß)lich|einschl\.?|inklusive|inkl\.?|und\s+mit))?|hasta(?:\s+(?:el|la))?|al|jusqu\s*'?\s*(?:au|a)(?:\s+la)?)\s+|\s*[~–—]\s*|\s+-\s+)`;
 /** "1001 through Lot 1050", "du 1001 au 1050", "1001 ~ 1050"; "between 1001 and 1050". */
 const RANGE = new RegExp(
   String.raw`(?<![a-z0-9])(?:(?:between|entre|zwischen)\s+${LABEL}(${CODE})\s+(?:and|et|und|y)\s+${LABEL}(${CODE})|(${CODE})${JOIN}${LABEL}(${CODE}))(?![a-z0-9])`,
@@ -17,10 +17,12 @@ const RANGE = new RegExp(
 /** A lot label shortly before: what says a range or a bound is about lots, not sizes or ages ("3 to 5 years"). */
 const LOT_NEAR = /\b(?:lot\w*|batch\w*|charge\w*|los|los-?n\w*|codes?|numeros? de lot\w*)\b/;
 /** Words that leave a code's side open: "1234 and prior", "1001 und jünger", "1001 et suivants", "1001 y siguientes". */
-const OPEN_SIDE = String.raw`(?:prior|earlier|before|below|lower|older|previous|preceding|later|after|above|higher|newer|greater|subsequent\w*|following|up(?:wards?)?|onwards?|thereafter|beyond|anterieur\w*|posterieur\w*|ulterieur\w*|suivant\w*|precedent\w*|inferieur\w*|superieur\w*|fruher\w*|frueher\w*|spater\w*|spaeter\w*|alter\w*|aelter\w*|junger\w*|juenger\w*|neuer\w*|hoher\w*|hoeher\w*|niedriger\w*|nachfolgend\w*|folgend\w*|vorherig\w*|vorhergehend\w*|anterior\w*|posterior\w*|siguiente\w*|precedente\w*|inferior\w*|superior\w*|mayor\w*|menor\w*|previo\w*)`;
+const OPEN_SIDE = String.raw`(?:prior|earlier|before|below|lower|less|fewer|sooner|smaller|lesser|older|previous|preceding|later|after|above|higher|newer|greater|subsequent\w*|following|up(?:wards?)?|onwards?|thereafter|beyond|anterieur\w*|posterieur\w*|ulterieur\w*|suivant\w*|precedent\w*|inferieur\w*|superieur\w*|fruher\w*|frueher\w*|spater\w*|spaeter\w*|alter\w*|aelter\w*|junger\w*|juenger\w*|neuer\w*|hoher\w*|hoeher\w*|niedriger\w*|nachfolgend\w*|folgend\w*|vorherig\w*|vorhergehend\w*|anterior\w*|posterior\w*|siguiente\w*|precedente\w*|inferior\w*|superior\w*|mayor\w*|menor\w*|previo\w*)`;
+/** What may stand between "and" and its bound: "and all later lots", "y fechas anteriores", "und alle folgenden". */
+const FILLER = String.raw`(?:(?:all|alle|tous|toutes|todos|todas|the|les|los|las|die|der)\s+)?(?:(?:dates?|lots?|batch(?:es)?|codes?|fechas|lotes|daten|chargen)\s+)?`;
 /** "1234 and prior", "1001 and all later lots", "1001 onwards", "1001+": an open bound after a code. */
 const BOUND = new RegExp(
-  String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+(?:(?:all|alle|tous|toutes|todos|todas|the|les|los|las|die|der)\s+)?${OPEN_SIDE}\b|onwards?\b|\+(?![a-z0-9]))`,
+  String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+${FILLER}${OPEN_SIDE}\b|onwards?\b|\+(?![a-z0-9]))`,
   'g',
 );
 /** "before 1001", "> 1001", "≤ 1001": an open bound before a code (a date there is the reader's). */
@@ -28,6 +30,37 @@ const BOUND_BEFORE = new RegExp(
   String.raw`(?:\bbefore|\bvor|\bavant|\bantes\s+de(?:l)?|[<>≤≥]=?|=[<>])\s*${LABEL}(${CODE})(?![a-z0-9])`,
   'g',
 );
+/** "Lot 24XX", "L2401*", "2401**": a code with a wildcard for its end names every lot it starts. */
+const WILDCARD = /(?<![a-z0-9])[a-z]*\d+(?:x{2,}|\*+|\?+|#{2,})(?![a-z0-9])/;
+/** "1234A/B/C", "1234 A/B/C", "1234A-D": letters after a code, each (or each between two) completing it. */
+const LETTER_LIST =
+  /(?<![a-z0-9])[a-z]*\d+\s?[a-z](?:\s*\/\s*[a-z])+(?![a-z0-9])|(?<![a-z0-9])[a-z]*\d+[a-z]\s*-\s*[a-z](?![a-z0-9])/;
+/** "1234, 35 and 36": numbers after a code, shorter than it, that end it (1235, 1236). */
+const SHORT_LIST =
+  /(?<![a-z0-9./-])(\d{4,})((?:\s*(?:,|&|and|et|und|y|or|ou)\s*\d{2})+)(?=\s*(?:[,.;)]|$|(?!(?:and|or|et|und|y|ou|oz|ounces?|lbs?|pounds?|g|kg|ml|cl|l|fl|count|ct|packs?|pk|x|cm|mm|in|inch\w*)\b)[a-z]))/;
+/** A code broken over a line (the folded text has a space there): "ABC-12344, ABC-⏎12345", "ABC12344, ABC⏎12345". */
+const LINE_BROKEN = /(?<![a-z0-9])([a-z]{1,6})-?\d+[a-z0-9]*\s*,\s*\1-?\s\d|(?<![a-z0-9])[a-z0-9]*[a-z0-9]-\s\d/;
+
+/** A date as notices write it: 15/06/2025, 2025-06-15, 15.06., 15 June 2025, June 15, 2025, 15JUN2025. */
+const DATE_TOKEN = String.raw`(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{1,2}(?:st|nd|rd|th|er|\.)?\s+[a-z]{3,10}\.?,?\s+\d{4}|[a-z]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}[a-z]{3}\d{2,4})`;
+/** "15/06/2025 and all earlier dates", "15 June 2025 and subsequent", "15.06.2025 und alle davor", "et suivantes". */
+const DATE_OPEN = new RegExp(
+  String.raw`(?<![a-z0-9])${DATE_TOKEN}\s*\)?\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+${FILLER}(?:${OPEN_SIDE}|davor|danach)\b|onwards?\b)`,
+);
+/** Words a date may repeat before a range's end ("du 01/06 au le 30/06"). */
+const LABEL_WORDS = String.raw`(?:le|el|dem|the)\s+`;
+/** Two dates joined as a range ("01.06.2025 bis und mit 30.06.2025", "14/06/2025 to 16/06", "15.-20.06.2025"). */
+const DATE_RANGE = new RegExp(
+  String.raw`(?<![a-z0-9])(?:${DATE_TOKEN}|\d{1,2}\.?)(?:${JOIN}|\s*-\s*)(?:${LABEL_WORDS})?${DATE_TOKEN}`,
+);
+/** "15JUN2025": a date written as one word, which the reader does not read. */
+const COMPACT_DATE =
+  /(?<![a-z0-9])\d{1,2}(?:jan|feb|fev|mar|mrz|apr|avr|may|mai|jun|jui|jul|aug|aou|sep|oct|okt|nov|dec|dez)[a-z]*\d{2,4}(?![a-z0-9])/;
+/** A date given as near, not exact: "approximately", "circa", "+/- 2 days", "environ", "etwa", "aproximadamente". */
+const DATE_NEAR_ONLY = new RegExp(
+  String.raw`\b(?:approx\w*\.?|circa|ca\.|around|roughly|environ|vers\s+le|etwa|ungefahr|ungefaehr|aproximadamente|alrededor\s+del?)\s*(?:the\s+|le\s+|el\s+|dem\s+)?${DATE_TOKEN}|(?<![a-z0-9])${DATE_TOKEN}\s*\(?\s*(?:approx\w*|circa|environ|etwa|ungefahr|ungefaehr|aproximadamente|\+\s*/\s*-|±|plus\s+or\s+minus)`,
+);
+
 /** Words that say the list is not the whole of it: "and others", "u.a.", "e.g.", "not exhaustive", "other lots may be". */
 const NOT_ALL = new RegExp(
   [
@@ -59,6 +92,10 @@ const DAY_LIST =
 const DATE_NEAR =
   /(?:jan|feb|fev|mar|apr|avr|may|mai|jun|juin|jul|juil|aug|aou|sep|oct|okt|nov|dec|dez|best|use|bbd|exp|dlc|ddm|mhd|consum|caduc|sell|date|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})/;
 
+/** Whether every number after `first` is shorter than it: the ends of codes that share its start. */
+const shorterEnds = (first: string, rest: string) =>
+  (rest.match(/\d+/g) ?? []).every((n) => n.length < first.length && first.length - n.length <= 3);
+
 const isYear = (code: string) => /^(?:19|20)\d\d$/.test(code);
 const isDate = (code: string) => /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?$/.test(code);
 
@@ -70,6 +107,7 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
   if (cut) unread(folded.slice(-40), 'the field ends where a store cuts text, so more may have followed');
   const ranges = new Set(items.flatMap((i) => (i.kind === 'lot-range' ? [`${lotKey(i.from)} ${lotKey(i.to)}`] : [])));
   const aboutLots = (at: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), at + 1));
+  const aboutDates = (at: number) => DATE_NEAR.test(folded.slice(Math.max(0, at - 60), at + 40));
   for (const m of folded.matchAll(RANGE)) {
     const text = m[0];
     const from = m[1] ?? m[3] ?? '';
@@ -87,8 +125,26 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
       unread(m[0], 'an open bound around a lot');
       break;
     }
+  // A bound on a date the reader read is one of its items; one it did not read, or a date only approximate, is not.
+  const openDate = items.some((i) => i.kind === 'date' && (i.from === OPEN_START || i.to === OPEN_END));
+  const dateBound = (openDate ? null : DATE_OPEN.exec(folded)) ?? DATE_NEAR_ONLY.exec(folded);
+  if (dateBound) unread(dateBound[0], 'dates the notice bounds or gives as near, in words the reader did not read');
+  // A date range the reader read is one item with two ends; two dates joined without one are not read whole.
+  const dateRange = items.some(
+    (i) => i.kind === 'date' && i.from !== i.to && i.from !== OPEN_START && i.to !== OPEN_END,
+  );
+  const unreadDates = (dateRange ? null : DATE_RANGE.exec(folded)) ?? COMPACT_DATE.exec(folded);
+  if (unreadDates) unread(unreadDates[0], 'dates the reader did not read whole');
+  const partial = WILDCARD.exec(folded) ?? LETTER_LIST.exec(folded) ?? LINE_BROKEN.exec(folded);
+  if (partial && aboutLots(partial.index))
+    unread(partial[0], 'lots named by a pattern, by their last letters, or broken over a line');
+  const short = SHORT_LIST.exec(folded);
+  if (short && aboutLots(short.index) && shorterEnds(short[1] ?? '', short[2] ?? ''))
+    unread(short[0], 'a list of lots written short after its first');
   const notAll = NOT_ALL.exec(folded);
-  if (notAll) unread(notAll[0], 'a list the notice says is not the whole of it');
+  const nearNotAll = (at: number, end: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), end + 40));
+  if (notAll && (nearNotAll(notAll.index, notAll.index + notAll[0].length) || aboutDates(notAll.index)))
+    unread(notAll[0], 'a list the notice says is not the whole of it');
   for (const m of folded.matchAll(SHORT_RANGE)) {
     const [text, head = '', first = '', tail = '', last = ''] = m;
     // The end written short ("1001-50") or with the start's letters left off ("L1001-1050"), and after the start.

@@ -27,6 +27,12 @@ import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
  * the guards of scope-guards.ts leave a notice cut at a store's limit unread, and a pair that was `excluded` on it is
  * now a `possible` to verify (its `excluded` 4/4 to 3/3). Proving less is the price of never excluding on a guess.
  *
+ * The third corpus's `match` and `match`+`possible` precision were lowered once (2026-11-29, 42/48 to 42/49 and 45/52
+ * to 45/53), for safety: two reviews found 60 notices whose words leave a lot or date list open (`und jünger`, `and all
+ * later lots`, `et suivantes`, `1001+`, `24XX`, `1234A/B/C`, `15.-20.06.2025`, `approximately`, `and others`, ...) and
+ * that excluded a row they cover; scope-guards.ts now keeps such a field unread. One held-out FSIS pair that was
+ * rightly `excluded` is now a `match` to verify (its `excluded` 13/13 to 12/12). Which words did it was not looked up.
+ *
  * `matchRightProduct`: the `match` pairs whose notice concerns the row's product, whatever its lot or date (the
  * others' gap to `matchPrecision` is rows the notice does not cover that the reader could not prove out: left to
  * verify, never excluded).
@@ -42,10 +48,10 @@ const FLOORS = {
     matchRightProduct: 85 / 85,
   },
   'real-notices-3': {
-    matchPrecision: 42 / 48,
+    matchPrecision: 42 / 49,
     matchRowRecall: 36 / 42,
     matchOrPossibleRowRecall: 39 / 42,
-    matchOrPossiblePrecision: 45 / 52,
+    matchOrPossiblePrecision: 45 / 53,
     matchRightProduct: 47 / 48,
   },
 } as const;

@@ -4,6 +4,7 @@ import { DE, EAN, FR, GB, judge, US } from '../helpers/scope-judge.js';
 
 const AT = { geo_jurisdictions: ['AT'] };
 const ES = { geo_jurisdictions: ['ES'] };
+const CH = { geo_jurisdictions: ['CH'] };
 const batch = (value: string, type = 'batch') => ({
   standard_identifiers_and_barcodes: [
     { type: 'EAN', value: EAN },
@@ -169,6 +170,65 @@ describe('a notice that covers the row is never grounds to exclude it', () => {
     expect(judge(notice, row).level).not.toBe('excluded');
   });
 
+  // A second review: ranges joined by words the guard did not know, patterns, letter lists, short lists, codes broken
+  // over a line, and dates bounded, joined or given as near in words the reader does not read.
+  it.each<Case>([
+    ['lots "jusqu\'à"', text("Lots 1001 jusqu'à 1050.", FR), { lot: '1020' }],
+    ['lots "bis einschließlich"', text('Chargen 1001 bis einschließlich 1050.', DE), { lot: '1020' }],
+    ['lots "bis und mit"', text('Chargen 1001 bis und mit 1050.', CH), { lot: '1020' }],
+    ['lots "hasta el"', text('Lotes 1001 hasta el 1050.', ES), { lot: '1020' }],
+    ['a batch identifier "bis einschließlich"', batch('1001 bis einschließlich 1050', 'charge'), { lot: '1020' }],
+    ['a lot identifier "jusqu\'à"', batch("1001 jusqu'à 1050", 'lot'), { lot: '1020' }],
+    [
+      'a RappelConso line "jusqu\'à"',
+      {
+        standard_identifiers_and_barcodes: [`${EAN} Lots 1001 jusqu'à 1050 Date limite de consommation 15/06/2025`],
+        ...FR,
+      },
+      { lot: '1020' },
+    ],
+    ['"24XX"', text('Lot 24XX.'), { lot: '2417' }],
+    ['"L2401*"', text('Lot L2401*', GB), { lot: 'L240117' }],
+    ['"2401**"', text('Lot 2401**'), { lot: '240117' }],
+    ['"1234A/B/C"', text('Batch code 1234A/B/C', GB), { lot: '1234B' }],
+    ['"1234 A/B/C"', text('Batch code 1234 A/B/C', GB), { lot: '1234B' }],
+    ['"1234A-D"', text('Batch codes 1234A-D', GB), { lot: '1234B' }],
+    ['"1234, 35 and 36"', text('Lots 1234, 35 and 36.', GB), { lot: '1235' }],
+    ['a code broken at its dash over a line', text('Lots ABC-12344, ABC-\n12345', GB), { lot: 'ABC-12345' }],
+    ['a code broken over a line', text('Lots ABC12344, ABC\n12345', GB), { lot: 'ABC12345' }],
+    ['"or less"', text('Lot numbers 1234 or less.'), { lot: '1200' }],
+    [
+      'dates "bis und mit"',
+      text('Mindesthaltbarkeitsdatum 01.06.2025 bis und mit 30.06.2025', CH),
+      { bb: '15.06.2025' },
+    ],
+    ['dates "du … jusqu\'à"', text("DDM du 01/06/2025 jusqu'à 30/06/2025", FR), { bb: '15/06/2025' }],
+    ['"and all earlier dates"', text('Best before 30/06/2025 and all earlier dates.', GB), { bb: '15/06/2025' }],
+    ['"und davor"', text('MHD 30.06.2025 und davor.', DE), { bb: '15.06.2025' }],
+    ['a date "oder älter"', text('MHD 30.06.2025 oder älter.', DE), { bb: '15.06.2025' }],
+    ['"y fechas anteriores"', text('Consumo preferente 30/06/2025 y fechas anteriores.', ES), { bb: '15/06/2025' }],
+    ['"ou antérieures"', text('DLC 20/06/2025 ou antérieures.', FR), { bb: '15/06/2025' }],
+    ['"et suivantes"', text('DLC 10/06/2025 et suivantes.', FR), { bb: '15/06/2025' }],
+    ['"and subsequent dates"', text('Best before 20/06/2025 and subsequent dates.', GB), { bb: '25/06/2025' }],
+    ['a date "y siguientes"', text('Fecha de caducidad 20/06/2025 y siguientes.', ES), { bb: '25/06/2025' }],
+    ['"Use by … and subsequent"', text('Use by 15 June 2025 and subsequent', GB), { bb: '20/06/2025' }],
+    ['"und alle davor"', text('Mindesthaltbarkeitsdatum 15.06.2025 und alle davor', DE), { bb: '01.06.2025' }],
+    ['"or sooner"', text('Use by 20/06/2025 or sooner.', GB), { bb: '15/06/2025' }],
+    ['"and following"', text('Best before 20/06/2025 and following.', GB), { bb: '25/06/2025' }],
+    ['"und danach"', text('MHD 20.06.2025 und danach.', DE), { bb: '25.06.2025' }],
+    ['"oder neuer"', text('MHD 20.06.2025 oder neuer.', DE), { bb: '25.06.2025' }],
+    ['"15.-20.06.2025" after a date', text('MHD 10.06.2025, 15.-20.06.2025', DE), { bb: '17.06.2025' }],
+    ['"sowie 15. bis 20.06.2025"', text('MHD 10.06.2025 sowie 15. bis 20.06.2025', DE), { bb: '17.06.2025' }],
+    ['"… and 14/06/2025 to 16/06"', text('Use by 10/06/2025 and 14/06/2025 to 16/06.', GB), { bb: '15/06/2025' }],
+    ['"Mrz"', text('MHD 10.03.2026, 15. Mrz 2026', DE), { bb: '15.03.2026' }],
+    ['"15JUN2025"', text('Best by 14 JUN 2025 and 15JUN2025'), { bb: '06/15/2025' }],
+    ['"(approximately)"', text('Best before 15/06/2025 (approximately)', GB), { bb: '16/06/2025' }],
+    ['"+/- 2 days"', text('Best before 15/06/2025 +/- 2 days', GB), { bb: '16/06/2025' }],
+    ['"± 2 days"', text('Best before 15/06/2025 ± 2 days', GB), { bb: '16/06/2025' }],
+  ])('%s', (_what, notice, row) => {
+    expect(judge(notice, row).level).not.toBe('excluded');
+  });
+
   it.each<Case>([
     // A text exactly as long as a store keeps, cut mid-list: what followed is unknown.
     ['a list cut after "through"', text(' Lot numbers 1001, 1002, 1003 through'.padStart(255, 'x')), { lot: '1010' }],
@@ -198,6 +258,10 @@ describe('the same notices still prove a row out when it is', () => {
     ],
     ['"other lots are not affected"', text('Lots 1001 and 1002. Other lots are not affected.'), { lot: '1100' }],
     ['"Chargennummer" before a list', text('Chargennummer 1001, 1002', DE), { lot: '1100' }],
+    ['a date bound the reader reads', text('Best before 15/06/2025 and earlier.', GB), { bb: '20/06/2025' }],
+    ['a date range the reader reads', text('Best before 15/06/2025 to 20/06/2025.', GB), { bb: '25/06/2025' }],
+    ['"Mrz" read as March', text('MHD 15. Mrz 2026', DE), { bb: '16.03.2026' }],
+    ['a plain list that ends the sentence', text('Lot 2514, 12 and 16 oz. packages.', US), { lot: '2600' }],
   ])('%s', (_what, notice, row) => {
     expect(judge(notice, row).level).toBe('excluded');
   });
