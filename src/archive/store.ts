@@ -98,6 +98,11 @@ export interface OpenOptions {
   lockWaitMs?: number;
   /** PostgreSQL: aborting it cancels a wait for the write lock; the write then throws the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * SQLite: the clock commit stamps are read from (default the real one): the run's, so that a world pinned by
+   * --sandbox-now stores what it syncs in its own time, where its digest looks. PostgreSQL reads its server's clock.
+   */
+  now?: () => number;
 }
 
 /**

@@ -97,7 +97,9 @@ export function checkFormatChoice(cmd: CommandUnknownOpts): void {
   }
   if (typeof output !== 'string' || output === '-') return;
   const ext = path.extname(output).toLowerCase();
-  if (!(isKnownExtension(ext) || neverWritten(ext)) || formatOfKindExtension(kind, formats, ext) !== undefined) return;
+  // A record command's .gz or .tsv is refused where its output opens, with the compressor's hint (output-target.ts).
+  const foreign = kind !== 'record' && neverWritten(ext);
+  if (!(isKnownExtension(ext) || foreign) || formatOfKindExtension(kind, formats, ext) !== undefined) return;
   const exts = extensionsOf(formats);
   throw new UsageError(
     `${commandPath(cmd)} does not write ${ext} files (-o ${output})`,

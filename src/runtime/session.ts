@@ -12,6 +12,7 @@ import { UsageError } from './cli-errors.js';
 import { dbSecret, noteMonitor, noteSecrets } from './config/run-secrets.js';
 import type { Context } from './context.js';
 import type { OutputSpec, RecordOutput } from './files/record-output.js';
+import type { RunLock } from './files/run-lock.js';
 import {
   resolveProfileName,
   resolveSettings,
@@ -145,6 +146,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
   const status = statusReporter(settings, terminal, ctx);
   let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
   let declaredOutput: Promise<RecordOutput> | undefined;
+  let outputLock: RunLock | undefined;
   let store: ArchiveStore | undefined;
   const session: Session = {
     ctx,
@@ -178,6 +180,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       const opened = store;
       store = undefined;
       await opened?.close();
+      await outputLock?.release();
       if (api) await (await api.opened.catch(() => undefined))?.close();
     },
   };
@@ -190,6 +193,15 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       const { recordOutput } = await import('./files/record-output.js');
       declaredOutput = recordOutput(settings, terminal, ctx, uses.output);
       await declaredOutput;
+      // Two runs of the same -o (a cron job that overran) take turns, as feed's do: both wrote one partial file.
+      const file = settings.output === '-' ? undefined : settings.output;
+      if (file !== undefined) {
+        const { acquireRunLock, runLockOptions, DEFAULT_LOCK_WAIT_MS } = await import('./files/run-lock.js');
+        outputLock = await acquireRunLock(
+          [file],
+          runLockOptions(ctx, (line) => status.warn(line), DEFAULT_LOCK_WAIT_MS),
+        );
+      }
     }
     if (uses.api) await session.api(uses.api);
     if (uses.archive) {

@@ -1,5 +1,5 @@
 // docs/mcp.md's client configurations parse, and each starts `recall-feed mcp` with flags the command accepts.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/in-process.js';
@@ -40,11 +40,16 @@ describe('docs/mcp.md', () => {
       expect(entry.type ?? 'stdio').toBe('stdio');
       expect(entry.command).toBe('recall-feed');
       expect(entry.args?.[0]).toBe('mcp');
-      // The server starts on these flags and ends with its stdin (empty here); a flag it lacks is a usage error.
-      const run = await runMain(entry.args!, { env: { HOME: tempDir('rf-mcp-home-') } });
+      // The server starts on these flags and ends with its stdin (empty here); a flag it lacks is a usage error. The
+      // catalogue the page names stands for the reader's own: one is written in its place (it is checked at start).
+      const home = tempDir('rf-mcp-home-');
+      const products = path.join(home, 'products.csv');
+      writeFileSync(products, 'sku,brand,name\nA-1,Acme,Kettle\n');
+      const args = entry.args!.map((a, i) => (entry.args![i - 1] === '--catalog' ? products : a));
+      const run = await runMain(args, { env: { HOME: home } });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toBe('');
-      expect((await runMain([...entry.args!, '--no-such-flag'])).code).toBe(2);
+      expect((await runMain([...args, '--no-such-flag'])).code).toBe(2);
     },
   );
 

@@ -1,13 +1,13 @@
 // A run whose files another run holds (the run lock): it waits --lock-wait on the injected clock, then exits 9 naming
 // the holder, having sent nothing (runs overlapping as real processes: test/e2e/concurrent-runs.test.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { childModule } from '../helpers/child-module.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { runMainAgainst } from '../helpers/in-process.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -68,5 +68,52 @@ setInterval(() => {}, 1000);`,
       }), which has ended`,
     ]);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(20);
+  });
+  it('match, query and digest -o take turns on their output as feed does: exit 9 naming the holder, the file kept', async () => {
+    const sandbox = await sandboxFor({ seed: 5, recordCount: 30 });
+    const dir = tempDir();
+    const catalog = path.join(dir, 'products.csv');
+    writeFileSync(catalog, 'sku,brand,name\nA-1,Acme,Kettle\n');
+    const db = path.join(dir, 'a.db');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db, '-q'])).code).toBe(0);
+    const out = path.join(dir, 'out.csv');
+    writeFileSync(out, 'the last good run\n');
+    const { acquireRunLock } = await import('../../src/runtime/files/run-lock.js');
+    const lock = await acquireRunLock([out], { waitMs: 0 });
+    try {
+      for (const args of [
+        ['match', '--catalog', catalog, '-o', out],
+        ['query', '--db', db, '-o', out],
+        ['digest', '--db', db, '-f', 'markdown', '-o', out],
+      ]) {
+        const r = await runMainAgainst(sandbox, args);
+        expect(r.code, args[0]).toBe(9);
+        expect(r.stderr).toContain(`warning: ${out} is in use by another recall-feed run (pid ${process.pid}`);
+        expect(r.stderr).toMatch(/waiting up to 60 s\n/);
+        expect(r.stderr).toMatch(/^error: .*out\.csv/m);
+        // The whole wait, on the run's clock.
+        expect(r.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(60_000);
+        expect(readFileSync(out, 'utf8')).toBe('the last good run\n');
+      }
+    } finally {
+      await lock.release();
+    }
+  });
+
+  it('match -o goes on once the other run lets its output go, and writes it whole', async () => {
+    const sandbox = await sandboxFor({ seed: 5, recordCount: 30 });
+    const dir = tempDir();
+    const catalog = path.join(dir, 'products.csv');
+    writeFileSync(catalog, 'sku,brand,name\nA-1,Acme,Kettle\n');
+    const out = path.join(dir, 'out.jsonl');
+    const { acquireRunLock } = await import('../../src/runtime/files/run-lock.js');
+    const lock = await acquireRunLock([out], { waitMs: 0 });
+    // The other run ends during this one's first wait.
+    const clock = fakeClock(Date.now(), () => lock.release());
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '-o', out], { clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: ${out} is in use by another recall-feed run`);
+    const alone = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl']);
+    expect(readFileSync(out, 'utf8')).toBe(alone.stdout);
   });
 });

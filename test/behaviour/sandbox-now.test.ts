@@ -52,6 +52,23 @@ describe('a --sandbox run with a pinned now', () => {
     expect(Math.max(...published)).toBeLessThanOrEqual(PIN_MS);
   });
 
+  it("stores what a sync fetched in the pinned world's time: a digest six hours later counts every recall it stored", async () => {
+    const env = { XDG_DATA_HOME: tempDir('rf-pin-digest-') };
+    const sync = await runMain(['sync', '--sandbox', '-f', 'json'], {
+      env: { ...env, RECALL_FEED_SANDBOX_NOW: '2026-06-01T06:00:00Z' },
+    });
+    expect(sync.code, sync.stderr).toBe(0);
+    const stored = JSON.parse(sync.stdout) as { new: number };
+    expect(stored.new).toBeGreaterThan(0);
+    const digest = await runMain(['digest', '--sandbox', '-f', 'json'], {
+      env: { ...env, RECALL_FEED_SANDBOX_NOW: PIN },
+    });
+    expect(digest.code, digest.stderr).toBe(0);
+    const summary = JSON.parse(digest.stdout) as { counts: { new: number }; health: { runs: { ok: number } } };
+    // Stamped by the real clock (months after the pin), they fell outside every pinned digest: 0 new.
+    expect([summary.counts.new, summary.health.runs.ok]).toEqual([stored.new, 1]);
+  });
+
   it('refuses a value that is not a time with its zone (exit 2), naming where it came from', async () => {
     const run = await runMain(['feed', '--sandbox'], { env: { RECALL_FEED_SANDBOX_NOW: '2026-06-01 12:00' } });
     expect(run.code).toBe(2);

@@ -85,11 +85,19 @@ function checkFolder(folder: string): void {
   if (!found.isDirectory()) throw Object.assign(new Error(`not a folder: ${folder}`), { code: 'ENOTDIR' });
 }
 
+/** Whether `file` is a folder; a path through a file (ENOTDIR) or one we may not look at is left to the open to say. */
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 export function openDatabase(file: string, opts: OpenOptions): Database.Database {
   const memory = file === IN_MEMORY;
   // SQLite reports a folder as an input/output error, which sent users to check the disk.
-  if (!memory && statSync(file, { throwIfNoEntry: false })?.isDirectory())
-    throw new NotAnArchiveError(file, 'it is a folder');
+  if (!memory && isFolder(file)) throw new NotAnArchiveError(file, 'it is a folder');
   if (!memory && !existsSync(file)) {
     if (!opts.create) throw new ArchiveMissingError(file);
     const folder = path.dirname(path.resolve(file));

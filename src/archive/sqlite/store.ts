@@ -24,6 +24,7 @@ class SqliteEngine implements ArchiveEngine {
     readonly name: string,
     private readonly db: Database.Database,
     private readonly readOnly: boolean,
+    private readonly now: () => number = Date.now,
   ) {
     this.sql = new SqliteClient(db);
   }
@@ -44,7 +45,7 @@ class SqliteEngine implements ArchiveEngine {
 
   /** Its statements prepared on the first page (a read-only open never prepares an INSERT). */
   get recalls(): SqliteRecalls {
-    this.writer ??= new SqliteRecalls(this.db);
+    this.writer ??= new SqliteRecalls(this.db, this.now);
     return this.writer;
   }
 
@@ -53,7 +54,7 @@ class SqliteEngine implements ArchiveEngine {
   }
 
   commitHorizon(): Promise<number | undefined> {
-    const us = commitHorizon(this.db, this.name, Date.now);
+    const us = commitHorizon(this.db, this.name, this.now);
     return Promise.resolve(us === undefined ? undefined : us / 1000);
   }
 
@@ -67,6 +68,6 @@ class SqliteEngine implements ArchiveEngine {
 export const SqliteStore = {
   /** Opens (with `create`, creates) the archive and brings its schema forward; read-only opens write nothing. */
   async open(file: string, opts: OpenOptions): Promise<ArchiveStore> {
-    return new SqlStore(new SqliteEngine(file, openDatabase(file, opts), opts.readOnly ?? false));
+    return new SqlStore(new SqliteEngine(file, openDatabase(file, opts), opts.readOnly ?? false, opts.now));
   },
 };

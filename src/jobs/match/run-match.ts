@@ -33,7 +33,7 @@ export type { CasesPlan, MatchInputs, MatchPlan, RecallSource } from './match-pl
 export function matchUses(plan: MatchPlan): Uses {
   const kept = [
     { path: plan.catalog, what: 'catalogue' },
-    { path: learnedPath(plan.catalog, plan.learned), what: 'learned file' },
+    { path: learnedPath(plan.catalog, plan.learned), what: 'learned file', pipeOk: true },
     ...(plan.watch?.state === undefined ? [] : [{ path: plan.watch.state, what: 'state file' }]),
   ];
   if (plan.watch) {

@@ -9,5 +9,4 @@ export const DEFAULT_INTERVAL_S = 60;
 export const DEFAULT_WATCH_HOURS = 1;
 /** Seconds an --exec command may run for one recall before it is stopped and counted as failed. */
 export const DEFAULT_EXEC_TIMEOUT_S = 30;
-/** Seconds a run waits for another that writes the same output or state file (a cron job that overran). */
-export const DEFAULT_LOCK_WAIT_S = 60;
+export { DEFAULT_LOCK_WAIT_S } from '../../runtime/files/lock-wait.js';

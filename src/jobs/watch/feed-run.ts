@@ -1,6 +1,6 @@
 // The frame of every feed run (its API session and run lock), shared by `feed` and `match --watch`.
 import type { ApiSession } from '../../runtime/api-session.js';
-import { withRunLock } from '../../runtime/files/run-lock.js';
+import { runLockOptions, withRunLock } from '../../runtime/files/run-lock.js';
 import type { Session } from '../../runtime/session.js';
 import type { FeedPollPlan } from './plan.js';
 
@@ -17,17 +17,6 @@ export async function withFeedRun(
   const { ctx, settings } = session;
   // Overlapping runs (a cron job that overran its interval) take turns on the same output and state files.
   const files = [settings.output, plan.state].filter((f): f is string => f !== undefined);
-  const lockOptions = {
-    waitMs: plan.lockWaitMs,
-    signal: ctx.signal,
-    now: ctx.now,
-    sleep: ctx.sleep,
-    waitFlag: '--lock-wait',
-    onWait: (holder: string, file: string) =>
-      session.status.warn(`${file} is in use by ${holder}; waiting up to ${plan.lockWaitMs / 1000} s`),
-    // Once, as the run that was killed left it; the wait for it to go stale is spared.
-    onTakeOver: (holder: string, file: string) =>
-      session.status.warn(`took over the lock on ${file} from ${holder}, which has ended`),
-  };
+  const lockOptions = runLockOptions(ctx, (line) => session.status.warn(line), plan.lockWaitMs, '--lock-wait');
   await withRunLock(files, lockOptions, (lock) => run({ ...api, lock }));
 }

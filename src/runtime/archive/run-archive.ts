@@ -23,21 +23,24 @@ export interface ArchiveUse {
 export async function openUsedArchive(
   use: ArchiveUse,
   target: DbTarget,
-  run: { settings: Pick<Settings, 'verbose'>; status: StatusReporter; ctx: Pick<Context, 'env' | 'signal'> },
+  run: { settings: Pick<Settings, 'verbose'>; status: StatusReporter; ctx: Pick<Context, 'env' | 'signal' | 'now'> },
 ): Promise<ArchiveStore | undefined> {
   if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
-  if (use.mode === 'read') return readOnly(target, use.optional ?? false);
+  // The run's clock: commit stamps and a digest's horizon in the same time as its period (--sandbox-now pins both).
+  const now = run.ctx.now;
+  if (use.mode === 'read') return readOnly(target, use.optional ?? false, now);
   const create = use.mode === 'create';
   return openArchiveAt(target, {
     create,
     createFolder: create && mayCreateFolder(target, run.ctx.env),
     ...writerOptions(run.ctx.env, run.ctx.signal),
+    now,
   });
 }
 
-async function readOnly(target: DbTarget, optional: boolean): Promise<ArchiveStore | undefined> {
+async function readOnly(target: DbTarget, optional: boolean, now?: () => number): Promise<ArchiveStore | undefined> {
   try {
-    return await openArchiveAt(target, { create: false, readOnly: true });
+    return await openArchiveAt(target, { create: false, readOnly: true, ...(now && { now }) });
   } catch (err) {
     if (optional && err instanceof ArchiveMissingError) return undefined;
     throw err;

@@ -1,6 +1,6 @@
 // The files a run reads or keeps (its archive, catalogue, state, learned file), which neither -o nor --metrics-file may
 // name: writing there would replace them ("match --catalog p.csv -o p.csv" lost the catalogue, "-o" the archive).
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../cli-errors.js';
 
@@ -8,12 +8,26 @@ import { UsageError } from '../cli-errors.js';
 export interface KeptFile {
   path: string;
   what: string;
+  /**
+   * Read once, and only when it is there (match's learned file): a pipe may hand it over. Every other kept file is read
+   * more than once or written, so a pipe there is refused.
+   */
+  pipeOk?: boolean;
+}
+
+/** What is at `file`, if anything: a path through a file (ENOTDIR) or one we may not look at is left to its open to say. */
+function statOrNone(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The same file: one inode when both exist (a link, another spelling of the path), else the same absolute path. */
 function sameFile(a: string, b: string): boolean {
-  const sa = statSync(a, { throwIfNoEntry: false });
-  const sb = statSync(b, { throwIfNoEntry: false });
+  const sa = statOrNone(a);
+  const sb = statOrNone(b);
   // A device (/dev/null, /dev/stdout) replaces nothing.
   if (sa?.isCharacterDevice() || sb?.isCharacterDevice()) return false;
   if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino;
@@ -33,7 +47,7 @@ export function refuseWritingOver(flag: string, file: string | undefined, kept: 
 
 /** What a path names when it is not a file or folder: a pipe blocks its reader (no writer) or is read once (`<(…)`). */
 export function specialKind(file: string): string | undefined {
-  const found = statSync(file, { throwIfNoEntry: false });
+  const found = statOrNone(file);
   if (found === undefined || found.isFile() || found.isDirectory()) return undefined;
   if (found.isFIFO()) return 'a pipe';
   if (found.isSocket()) return 'a socket';
@@ -46,7 +60,7 @@ export function specialKind(file: string): string | undefined {
  */
 export function refuseSpecialFiles(kept: readonly KeptFile[]): void {
   for (const k of kept) {
-    const kind = k.path === '' ? undefined : specialKind(k.path);
+    const kind = k.path === '' || k.pipeOk ? undefined : specialKind(k.path);
     if (kind)
       throw new UsageError(
         `the ${k.what} ${k.path} is ${kind}, not a file`,

@@ -4,6 +4,7 @@ import type { LockOptions } from 'proper-lockfile';
 import { sleep as realSleep } from '../../api/sleep.js';
 import { BusyError } from '../cli-errors.js';
 import { describeHolder, holderFile, lockDir, readHolder, takeOverIfEnded, writeHolder } from './run-lock-holder.js';
+import { DEFAULT_LOCK_WAIT_S } from './lock-wait.js';
 import { resolveTargetPath } from './target-path.js';
 import { cannotWrite, errnoCode } from './write-errors.js';
 
@@ -37,6 +38,28 @@ export interface RunLock {
 }
 
 export const DEFAULT_STALE_MS = 10_000;
+
+/** How long a run waits for another holding its output or state (feed's --lock-wait default, every other -o's wait). */
+export const DEFAULT_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_S * 1000;
+
+/** The options every run locks with: its clock and interrupt, and what it says on stderr while it waits or takes over. */
+export function runLockOptions(
+  ctx: { signal: AbortSignal; now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> },
+  warn: (line: string) => void,
+  waitMs: number,
+  waitFlag?: string,
+): RunLockOptions {
+  return {
+    waitMs,
+    signal: ctx.signal,
+    now: ctx.now,
+    sleep: ctx.sleep,
+    ...(waitFlag === undefined ? {} : { waitFlag }),
+    onWait: (holder, file) => warn(`${file} is in use by ${holder}; waiting up to ${waitMs / 1000} s`),
+    // Once, as the run that was killed left it; the wait for it to go stale is spared.
+    onTakeOver: (holder, file) => warn(`took over the lock on ${file} from ${holder}, which has ended`),
+  };
+}
 const POLL_MS = 250;
 const STARTED = new Date().toISOString();
 
