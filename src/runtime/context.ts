@@ -13,6 +13,11 @@ export interface Context {
   env: Record<string, string | undefined>;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /**
+   * Set when `now` is pinned (--sandbox-now): the sandbox's world then has one time, the archive's commit stamps too.
+   * Otherwise they keep the archive's own clock, whatever the run's (a sync host whose clock is slow).
+   */
+  pinned?: true;
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Aborts on SIGINT or SIGTERM; long-running commands stop at the next safe point. */

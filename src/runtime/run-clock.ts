@@ -23,6 +23,7 @@ export function pinnedContext(ctx: Context, atMs: number): Context {
     {
       ...Object.getOwnPropertyDescriptors(ctx),
       now: { value: () => atMs + waited, enumerable: true },
+      pinned: { value: true, enumerable: true },
       sleep: {
         value: async (ms: number, signal?: AbortSignal) => {
           await ctx.sleep(ms, signal);

@@ -23,18 +23,22 @@ export interface ArchiveUse {
 export async function openUsedArchive(
   use: ArchiveUse,
   target: DbTarget,
-  run: { settings: Pick<Settings, 'verbose'>; status: StatusReporter; ctx: Pick<Context, 'env' | 'signal' | 'now'> },
+  run: {
+    settings: Pick<Settings, 'verbose'>;
+    status: StatusReporter;
+    ctx: Pick<Context, 'env' | 'signal' | 'now' | 'pinned'>;
+  },
 ): Promise<ArchiveStore | undefined> {
   if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
-  // The run's clock: commit stamps and a digest's horizon in the same time as its period (--sandbox-now pins both).
-  const now = run.ctx.now;
+  // A pinned world's clock: its commit stamps and a digest's horizon in its time. Otherwise the archive's own clock.
+  const now = run.ctx.pinned ? run.ctx.now : undefined;
   if (use.mode === 'read') return readOnly(target, use.optional ?? false, now);
   const create = use.mode === 'create';
   return openArchiveAt(target, {
     create,
     createFolder: create && mayCreateFolder(target, run.ctx.env),
     ...writerOptions(run.ctx.env, run.ctx.signal),
-    now,
+    ...(now && { now }),
   });
 }
 
