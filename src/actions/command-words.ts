@@ -168,6 +168,11 @@ export function fieldText(value: unknown): string {
 }
 
 /** Each word with its {field}s replaced: the value stays inside its one argument, whatever it holds. */
+/** The field names the command's {placeholders} ask for, each once, in order. */
+export function placeholderNames(words: readonly string[]): string[] {
+  return [...new Set(words.flatMap((w) => [...w.matchAll(PLACEHOLDER)].map((m) => m[1] as string)))];
+}
+
 export function fillWords(words: readonly string[], record: Record<string, unknown>): string[] {
   return words.map((w) => w.replace(PLACEHOLDER, (_, name: string) => fieldText(record[name])));
 }

@@ -51,7 +51,11 @@ export const ANY_TEXT = '.txt';
  */
 export const COMPRESSED = new Set(['.gz', '.bz2', '.xz', '.zst', '.zip', '.7z', '.br', '.lz4', '.tgz']);
 /** Formats no format in the registry writes (unless one is registered for the extension: the registry wins). */
-export const FOREIGN = ['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml'];
+export const FOREIGN = [
+  ...['.tsv', '.tab', '.xlsx', '.xls', '.ods', '.xml', '.yaml', '.yml'],
+  // Documents and images: `report -o report.pdf` wrote Markdown under a name a PDF reader cannot open.
+  ...['.pdf', '.doc', '.docx', '.odt', '.rtf', '.ppt', '.pptx', '.png', '.jpg', '.jpeg', '.svg'],
+];
 
 /** Whether no command writes under `ext` (`.xlsx`, `.gz`): a document command refuses it as a record command does. */
 export function neverWritten(ext: string): boolean {

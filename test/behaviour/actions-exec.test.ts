@@ -8,6 +8,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
+import { deferCleanup } from '../helpers/cleanup.js';
 import { execLogSetup } from '../helpers/exec-log.js';
 
 let sandbox: Sandbox | undefined;
@@ -68,6 +69,24 @@ describe('--exec', () => {
     expect(quote.code).toBe(2);
     expect(quote.stderr).toContain('unterminated single quote');
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('a {placeholder} that is a typo of a field is exit 2 naming the field, before any request (it was filled with nothing)', async () => {
+    sandbox = await sandboxFor({ seed: 9, recordCount: 10 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rf-exec-typo-'));
+    deferCleanup(() => rmSync(dir, { recursive: true, force: true }));
+    for (const [args, typo, field] of [
+      [['feed', '--watch', '--exec', 'notify-send {alert_titel}'], 'alert_titel', 'alert_title'],
+      [['sync', '--db', path.join(dir, 'a.db'), '--exec', 'echo -- {prodcut_name}'], 'prodcut_name', 'product_name'],
+    ] as const) {
+      const r = await runMainAgainst(sandbox, [...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(
+        `error: --exec: {${typo}} is no field of a recall, so it would always be empty\nhint: did you mean {${field}}?\n`,
+      );
+    }
+    expect(sandbox.requests()).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('a program that is not there, or not executable, is exit 2 before any request (it was retried for every recall)', async () => {

@@ -79,6 +79,8 @@ describe('-f is checked against the formats the command writes', () => {
       ['report', 'evidence.xlsx'],
       ['report', 'evidence.html.gz'],
       ['digest', 'week.ods'],
+      ['report', 'evidence.pdf'],
+      ['digest', 'week.docx'],
     ] as const) {
       const ext = path.extname(name);
       expect(await refused([command, '--db', db, '-o', path.join(dir, name)])).toMatch(

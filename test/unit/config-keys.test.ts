@@ -184,6 +184,16 @@ describe('validateConfigValue', () => {
       /^unknown config key "api_key" \(did you mean "api-key"\?\); valid keys: api-key, /,
     );
     expect(validateConfigKey('retries')).toBe('retries');
+    // A typo, a few edits from a key: settings.md promises the guess "when it is close".
+    for (const [typo, key] of [
+      ['timout', 'timeout'],
+      ['formt', 'format'],
+      ['webhok', 'webhook'],
+      ['soruces', 'sources'],
+    ] as const)
+      expect(errorOf(() => validateConfigKey(typo)).message).toMatch(
+        new RegExp(`^unknown config key "${typo}" \\(did you mean "${key}"\\?\\)`),
+      );
   });
 });
 

@@ -30,6 +30,17 @@ function usage(fn: () => unknown): string {
 }
 
 describe('planFeed', () => {
+  it('refuses --append of one format to a file whose name says another (jsonl into a .parquet or .csv broke them)', () => {
+    expect(usage(() => plan({ append: true }, { output: 'p.parquet', format: 'jsonl' }))).toBe(
+      '--append: p.parquet is a parquet file, and -f jsonl would add jsonl to it',
+    );
+    expect(usage(() => plan({ append: true }, { output: 'new.csv', format: 'jsonl' }))).toBe(
+      '--append: new.csv is a csv file, and -f jsonl would add jsonl to it',
+    );
+    expect(plan({ append: true }, { output: 'new.csv', format: 'csv' }).append).toBe(true);
+    expect(plan({ append: true }, { output: 'new.log', format: 'jsonl' }).append).toBe(true);
+  });
+
   it('refuses --lock-wait without a file to wait for, and --bom with a format that has no byte-order mark', () => {
     expect(usage(() => plan({ lockWait: '30' }))).toBe('--lock-wait works with -o or --state');
     expect(plan({ lockWait: '30', state: 'seen.json' }).lockWaitMs).toBe(30_000);

@@ -1,6 +1,7 @@
 // The action flags of a run (--exec, --webhook, --email) turned into its ActionsPlan: checked before anything is sent; they act on what --watch, --state or sync writes.
-import { CommandSyntaxError, splitWords } from '../../actions/command-words.js';
+import { CommandSyntaxError, placeholderNames, splitWords } from '../../actions/command-words.js';
 import { programProblem } from '../../actions/exec-program.js';
+import { nearestNames } from '../../runtime/options/column-names.js';
 import { checkWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat, WebhookUrlError } from '../../actions/webhook-url.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { planEmail } from '../../runtime/options/email-options.js';
@@ -34,12 +35,30 @@ export function webhookUrl(given: string | true, settings: Settings): URL {
   }
 }
 
+/**
+ * Refuses a {placeholder} that is a typo of a field (`{alert_titel}`: did you mean alert_title?), as --columns does:
+ * filled with nothing, every time, the action still counted as done. Another name may be a field the API added since.
+ */
+function checkKnownPlaceholders(names: readonly string[], fields: readonly string[]): void {
+  for (const name of names) {
+    if (fields.includes(name)) continue;
+    const near = nearestNames(name, fields);
+    if (near.length > 0)
+      throw new UsageError(
+        `--exec: {${name}} is no field of a recall, so it would always be empty`,
+        `did you mean {${near.join('} or {')}}?`,
+      );
+  }
+}
+
 /** Undefined when the run has no action; a usage error when an action flag cannot work as given. */
 export function planActions(
   opts: ActionOptions,
   acts: { watch: boolean; state: boolean },
   settings: Settings,
   env: Readonly<Record<string, string | undefined>>,
+  /** The fields each record has (the recall feed's), when known up front: --exec's {placeholders} are checked against them. */
+  fields?: readonly string[],
 ): ActionsPlan | undefined {
   const { webhook } = opts;
   if (opts.execTimeout !== undefined && opts.exec === undefined)
@@ -71,6 +90,8 @@ export function planActions(
         );
       throw err;
     }
+    // A {field} no record has is filled with nothing, every time, and the action still counts as done.
+    if (fields !== undefined) checkKnownPlaceholders(placeholderNames(plan.exec.words), fields);
     const program = plan.exec.words[0] as string;
     const problem = programProblem(program, env.PATH);
     if (problem === 'not found')

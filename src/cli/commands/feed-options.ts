@@ -26,7 +26,7 @@ export function declareFeed(cmd: NewCommand) {
     .option('--no-paginate', 'fetch one page only; the next cursor goes to stderr')
     .option(
       '--columns <list>',
-      'table and csv columns, e.g. id,published_at,product_name (an unknown field is refused)',
+      'table and csv columns, e.g. id,published_at,product_name (a typo of a field is refused)',
     )
     .option('--custom <name>', 'an enterprise feed: /v1/recalls/feed/<name>')
     .option('--append', 'with -o: add the new records to the file, after the run succeeded')

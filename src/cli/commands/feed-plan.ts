@@ -1,7 +1,8 @@
 // The shell's half of a `feed` run, and of the polls of the feed `match --watch` shares: the flags checked, crossed with each other and with the settings (flag > profile > default), into the plans the jobs run.
+import path from 'node:path';
 import { BOUNDS, RECALL_FIELDS, SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { refuseOverwrites } from '../../runtime/files/kept-files.js';
-import { FORMATS, formatSpec } from '../../output/formats.js';
+import { FORMATS, formatOfExtension, formatSpec } from '../../output/formats.js';
 import { validateCustomName } from '../../api/params.js';
 import {
   asUsage,
@@ -77,6 +78,8 @@ function planFeedPoll(
   settings: Settings,
   run: { watch: boolean; max?: number | undefined },
   env: Env,
+  /** The fields each record written has, when known up front (the recall feed's): --exec's placeholders are checked. */
+  fields?: readonly string[],
 ): FeedPollPlan {
   const sources = parseSourceList(opts.sources) ?? settings.profileSources;
   const pageSize =
@@ -103,7 +106,7 @@ function planFeedPoll(
     custom,
     filter,
     state: opts.state,
-    actions: planActions(opts, { watch: run.watch, state: opts.state !== undefined }, settings, env),
+    actions: planActions(opts, { watch: run.watch, state: opts.state !== undefined }, settings, env, fields),
     lockWaitMs: (parseWholeNumber(opts.lockWait, '--lock-wait', 0, 86_400) ?? DEFAULT_LOCK_WAIT_S) * 1000,
   };
 }
@@ -139,6 +142,13 @@ function checkOutputFlags(opts: FeedOptions, settings: Settings, format: Format)
   if (opts.append && !formatSpec(format).appendable) {
     throw new UsageError(`--append cannot add to a ${format} file`, `use ${appendable()} to append`);
   }
+  // The file's name says what it holds: rows of another format appended to it would leave it readable as neither.
+  const named = opts.append && settings.output ? formatOfExtension(path.extname(settings.output)) : undefined;
+  if (named !== undefined && named !== format)
+    throw new UsageError(
+      `--append: ${settings.output} is a ${named} file, and -f ${format} would add ${format} to it`,
+      named === 'parquet' ? 'parquet files cannot be appended to: write a new file' : `leave -f out to append ${named}`,
+    );
   if (opts.resume && !formatSpec(format).resumable) {
     throw new UsageError(`--resume cannot continue a ${format} file`, 'run the export again without --resume');
   }
@@ -175,7 +185,13 @@ export function planFeed(opts: FeedOptions, settings: Settings, terminal: Termin
   checkOutputFlags(opts, settings, format);
   const watch = watchPlan(opts, settings);
   return {
-    ...planFeedPoll(opts, settings, { watch: watch !== undefined, max }, env),
+    ...planFeedPoll(
+      opts,
+      settings,
+      { watch: watch !== undefined, max },
+      env,
+      opts.custom === undefined ? RECALL_FIELDS : undefined,
+    ),
     format,
     columns,
     formulaGuard: opts.formulaGuard,

@@ -1,6 +1,6 @@
 // `recall-feed sync`: its flags and help; copies the feed's window into the local archive, once or on a timer.
 import type { OptionsOf } from './define-action.js';
-import { BOUNDS } from '../../api/constants.js';
+import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
@@ -73,7 +73,7 @@ export default defineCommand({
   // what it stores, with or without --watch.
   plan: async (opts, { settings, ctx }) => {
     const { planActions } = await import('./actions-plan.js');
-    const actions = planActions(opts, { watch: true, state: true }, settings, ctx.env);
+    const actions = planActions(opts, { watch: true, state: true }, settings, ctx.env, RECALL_FIELDS);
     return { ...planSync(opts), ...syncActions(opts, actions) };
   },
   run: async (plan, session) => {

@@ -1,4 +1,5 @@
 // The settable config keys (the settings table's rows with a key) and their validation by the table's parsers.
+import { editDistance } from '../../filters/edit-distance.js';
 import { PROFILE_NAME, SettingValueError } from '../settings-parsers.js';
 import { SETTINGS, type SettingRow } from '../settings-table.js';
 import { UsageError } from '../cli-errors.js';
@@ -29,7 +30,14 @@ export function isSecretKey(key: string): boolean {
 
 function closestKey(key: string): string | undefined {
   const squash = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
-  return CONFIG_KEYS.find((k) => squash(k) === squash(key));
+  const same = CONFIG_KEYS.find((k) => squash(k) === squash(key));
+  if (same) return same;
+  // A typo: the nearest key within a third of the name's length in edits ("timout", "formt").
+  const limit = Math.max(1, Math.floor(key.length / 3));
+  const near = CONFIG_KEYS.map((k) => ({ k, d: editDistance(squash(key), squash(k)) }))
+    .filter(({ d }) => d <= limit)
+    .sort((a, b) => a.d - b.d);
+  return near[0]?.k;
 }
 
 /** Returns the key when it is settable; otherwise throws ConfigValueError naming the valid keys. */
