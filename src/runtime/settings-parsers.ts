@@ -214,9 +214,6 @@ export function parsePacing(raw: string, source = '--pace'): PacingOverrides {
   return out;
 }
 
-/** The profile name as given: the config store checks names when it reads or writes one. */
-export const anyText = (raw: string): string => raw;
-
 /** Profile names: letters, digits, `_`, `.` and `-`, starting with a letter or digit, at most 64. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 

@@ -13,7 +13,6 @@ import {
 import { MAX_TIMER_MS } from '../api/sleep.js';
 import { FORMATS } from '../output/formats.js';
 import {
-  anyText,
   parseApiKey,
   parseBaseUrl,
   parseCaseSla,

@@ -171,7 +171,7 @@ describe('match', () => {
     const le = (text: string) => {
       const points = [...text].map((c) => c.codePointAt(0) as number);
       const bytes = Buffer.alloc(points.length * 4);
-      points.forEach((p, i) => bytes.writeUInt32LE(p, i * 4));
+      for (const [i, p] of points.entries()) bytes.writeUInt32LE(p, i * 4);
       return bytes;
     };
     const text = 'EAN,Libellé\n4006381333931,Pâte\n';
