@@ -2,20 +2,21 @@
 // bound around a lot, a shorthand list, a week number, a list of days, a field cut at a store's limit), kept as unread.
 import type { ScopeItem } from './scope-items.js';
 import { lotKey, OPEN_END, OPEN_START } from './scope-items.js';
+import { COMPLETE_LIST } from './scope-words.js';
 
 /** A code: letters and digits, a digit among them, with single dashes, dots or slashes inside. */
 const CODE = String.raw`[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*`;
 /** A lot label a range may repeat before its end ("Lot 1001 through Lot 1050", "lot n° 1050"). */
 const LABEL = String.raw`(?:(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|no|nr|n|numbers?|numeros?|#)\s*[.:#°]?\s*)*`;
 /** Words and signs that join the two ends of a range. */
-const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+to(?:\s+and\s+including)?|au|a|bis(?:\s+(?:einschlie(?:ss|ß)lich|einschl\.?|inklusive|inkl\.?|und\s+mit))?|hasta(?:\s+(?:el|la))?|al|jusqu\s*'?\s*(?:au|a)(?:\s+la)?)\s+|\s*[~–—]\s*|\s+-\s+)`;
+const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+(?:to|until|till)(?:\s+and\s+including)?|au|a|bis(?:\s+(?:einschlie(?:ss|ß)lich|einschl\.?|inklusive|inkl\.?|und\s+mit))?|hasta(?:\s+(?:el|la))?|al|jusqu\s*'?\s*(?:au|a)(?:\s+la)?)\s+|\s*(?:[~–—→]|->|\.\.)\s*|\s+-\s+)`;
 /** "1001 through Lot 1050", "du 1001 au 1050", "1001 ~ 1050"; "between 1001 and 1050". */
 const RANGE = new RegExp(
   String.raw`(?<![a-z0-9])(?:(?:between|entre|zwischen)\s+${LABEL}(${CODE})\s+(?:and|et|und|y)\s+${LABEL}(${CODE})|(${CODE})${JOIN}${LABEL}(${CODE}))(?![a-z0-9])`,
   'g',
 );
 /** A lot label shortly before: what says a range or a bound is about lots, not sizes or ages ("3 to 5 years"). */
-const LOT_NEAR = /\b(?:lot\w*|batch\w*|charge\w*|los|los-?n\w*|codes?|numeros? de lot\w*)\b/;
+const LOT_NEAR = /\b(?:lot\w*|batch\w*|charge\w*|los|los-?n\w*|codes?|numeros? de lot\w*|serial\w*)\b/;
 /** Words that leave a code's side open: "1234 and prior", "1001 und jünger", "1001 et suivants", "1001 y siguientes". */
 const OPEN_SIDE = String.raw`(?:prior|earlier|before|below|lower|less|fewer|sooner|smaller|lesser|older|previous|preceding|later|after|above|higher|newer|greater|subsequent\w*|following|up(?:wards?)?|onwards?|thereafter|beyond|anterieur\w*|posterieur\w*|ulterieur\w*|suivant\w*|precedent\w*|inferieur\w*|superieur\w*|fruher\w*|frueher\w*|spater\w*|spaeter\w*|alter\w*|aelter\w*|junger\w*|juenger\w*|neuer\w*|hoher\w*|hoeher\w*|niedriger\w*|nachfolgend\w*|folgend\w*|vorherig\w*|vorhergehend\w*|anterior\w*|posterior\w*|siguiente\w*|precedente\w*|inferior\w*|superior\w*|mayor\w*|menor\w*|previo\w*)`;
 /** What may stand between "and" and its bound: "and all later lots", "y fechas anteriores", "und alle folgenden". */
@@ -51,7 +52,7 @@ const DATE_OPEN = new RegExp(
 const LABEL_WORDS = String.raw`(?:le|el|dem|the)\s+`;
 /** Two dates joined as a range ("01.06.2025 bis und mit 30.06.2025", "14/06/2025 to 16/06", "15.-20.06.2025"). */
 const DATE_RANGE = new RegExp(
-  String.raw`(?<![a-z0-9])(?:${DATE_TOKEN}|\d{1,2}\.?)(?:${JOIN}|\s*-\s*)(?:${LABEL_WORDS})?${DATE_TOKEN}`,
+  String.raw`(?<![a-z0-9-])(?:${DATE_TOKEN}|\d{1,2}\.?)(?!\d)(?:${JOIN}|\s*-\s*)(?:${LABEL_WORDS})?${DATE_TOKEN}(?![\d-])`,
 );
 /** "15JUN2025": a date written as one word, which the reader does not read. */
 const COMPACT_DATE =
@@ -60,6 +61,33 @@ const COMPACT_DATE =
 const DATE_NEAR_ONLY = new RegExp(
   String.raw`\b(?:approx\w*\.?|circa|ca\.|around|roughly|environ|vers\s+le|etwa|ungefahr|ungefaehr|aproximadamente|alrededor\s+del?)\s*(?:the\s+|le\s+|el\s+|dem\s+)?${DATE_TOKEN}|(?<![a-z0-9])${DATE_TOKEN}\s*\(?\s*(?:approx\w*|circa|environ|etwa|ungefahr|ungefaehr|aproximadamente|\+\s*/\s*-|±|plus\s+or\s+minus)`,
 );
+
+/** Words that leave a lot out, or name the one lot that is safe: "other than lot 1234", "lot 1234 excepted", "tested negative". */
+const LEAVES_OUT = new RegExp(
+  [
+    String.raw`\b(?:other\s+than|autres?\s+que|andere\s+als|distint[oa]s?\s+de|with\s+the\s+exception|exception|ausnahme|excepcion|except\w*|exclud\w*|excepte\w*)\b`,
+    String.raw`\b(?:not|nicht|kein\w*|never|nie)\b|n't\b|\bne\b.{0,40}\bpas\b|\bno\s+(?:esta|estan|se\s|forma|incluid\w*|afectad\w*)`,
+    String.raw`\b(?:tested\s+negative|negati(?:f|v|ve|vo)\w*|remaining\s+(?:lots?|batch\w*|codes?)|all\s+others?|all\s+other\s+(?:lots?|batch\w*|codes?)|los\s+demas|les\s+autres|alle\s+anderen|restantes?)\b`,
+    String.raw`\b(?:may|can|could)\s+(?:be\s+)?(?:sold|eaten|consumed|used)\b|\bsafe\s+to\b`,
+    String.raw`\b(?:multiple|several|various|numerous|many|mehrere|verschiedene|plusieurs|divers|varios|multiples)\s+(?:lot\w*|batch\w*|charge\w*|code\w*|lote\w*|date\w*)\b|\bnot\s+the\s+only\b`,
+  ].join('|'),
+);
+/** A list joined with a limit of another kind: "or any pack with a best before…", "all product manufactured between…". */
+const OTHER_LIMIT =
+  /\bor\s+any\s+(?:pack|product|unit|item|package|bottle|jar|box)\w*|\b(?:all|any)\s+(?:the\s+)?(?:products?|packs?|units?|items?|packages?)\s+(?:manufactured|produced|made|packed|expiring|dated|sold|bought|purchased|with|from|between|before|after|on)\b|\b(?:\d+\s?(?:g|kg|ml|l|oz|lb)s?|packs?)\s*:\s*(?:all\s+)?(?:best|use|bbd|exp|dlc|ddm|mhd)/;
+/** Dates the reader does not read as a range or a span: "between the 10/06/2025 and the 20/06/2025", "June 15-30, 2025", "Q3 2025", "all … dates in 2025". */
+const DATE_SPAN = new RegExp(
+  [
+    String.raw`\b(?:between|entre|zwischen)\s+(?:the|le|el|dem)\s+${DATE_TOKEN}\s+(?:and|et|y|und)\s+(?:the|le|el|dem)\s+${DATE_TOKEN}(?![\d-])`,
+    String.raw`\b[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*(?:-|–|to|thru|through|until|till)\s*\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b`,
+    String.raw`\bq[1-4]\s*(?:19|20)\d\d\b|\b(?:first|second|third|fourth|last)\s+quarter\b`,
+    String.raw`\ball\s+[a-z-]+(?:\s+[a-z-]+)?\s+dates?\s+(?:in|of|from|during)\s+(?:19|20)\d\d\b`,
+  ].join('|'),
+);
+/** "Lots 24 001 to 24 050": codes written in groups of digits, joined as a range. */
+const SPACED_RANGE = new RegExp(String.raw`(?<![\d])\d{1,3}(?:\s\d{3})+${JOIN}\d{1,3}(?:\s\d{3})+(?!\d)`);
+/** "2405-2410" beside a list: a range of whole codes the reader kept as one code. */
+const DASH_RANGE = /(?<![a-z0-9./-])([a-z]*)(\d{3,})-\1(\d{3,})(?![a-z0-9/-]|\.[a-z0-9])/g;
 
 /** Words that say the list is not the whole of it: "and others", "u.a.", "e.g.", "not exhaustive", "other lots may be". */
 const NOT_ALL = new RegExp(
@@ -96,6 +124,13 @@ const DATE_NEAR =
 const shorterEnds = (first: string, rest: string) =>
   (rest.match(/\d+/g) ?? []).every((n) => n.length < first.length && first.length - n.length <= 3);
 
+/** The folded text without the phrases that say a list is complete ("other lots are not affected"): read as such. */
+const COMPLETE = new RegExp(
+  String.raw`\b(?:${COMPLETE_LIST.map((words) => words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')).join('|')})\b`,
+  'g',
+);
+const withoutCompleteLists = (folded: string) => folded.replace(COMPLETE, (m) => ' '.repeat(m.length));
+
 const isYear = (code: string) => /^(?:19|20)\d\d$/.test(code);
 const isDate = (code: string) => /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?$/.test(code);
 
@@ -108,6 +143,7 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
   const ranges = new Set(items.flatMap((i) => (i.kind === 'lot-range' ? [`${lotKey(i.from)} ${lotKey(i.to)}`] : [])));
   const aboutLots = (at: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), at + 1));
   const aboutDates = (at: number) => DATE_NEAR.test(folded.slice(Math.max(0, at - 60), at + 40));
+  const nearLot = (at: number, end: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), end + 40));
   for (const m of folded.matchAll(RANGE)) {
     const text = m[0];
     const from = m[1] ?? m[3] ?? '';
@@ -141,8 +177,25 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
   const short = SHORT_LIST.exec(folded);
   if (short && aboutLots(short.index) && shorterEnds(short[1] ?? '', short[2] ?? ''))
     unread(short[0], 'a list of lots written short after its first');
+  // What a known "no other lots" phrase says is read; any other wording that leaves lots out is not.
+  const leavesOut = LEAVES_OUT.exec(withoutCompleteLists(folded));
+  if (leavesOut && nearLot(leavesOut.index, leavesOut.index + leavesOut[0].length))
+    unread(leavesOut[0], 'words that leave lots out of the list, or name the safe one');
+  const otherLimit = OTHER_LIMIT.exec(folded);
+  if (otherLimit) unread(otherLimit[0], 'a list joined with a limit of another kind');
+  const span = dateRange ? null : DATE_SPAN.exec(folded);
+  if (span) unread(span[0], 'dates the reader did not read whole');
+  for (const m of folded.matchAll(DASH_RANGE)) {
+    const [text, , first = '', last = ''] = m;
+    if (first.length !== last.length || Number(last) <= Number(first) || !aboutLots(m.index)) continue;
+    if (ranges.has(`${lotKey(m[1] + first)} ${lotKey(m[1] + last)}`)) continue;
+    unread(text, 'a range of lots the reader did not read whole');
+    break;
+  }
+  const spaced = SPACED_RANGE.exec(folded);
+  if (spaced && aboutLots(spaced.index)) unread(spaced[0], 'a range of lots written in groups of digits');
   const notAll = NOT_ALL.exec(folded);
-  const nearNotAll = (at: number, end: number) => LOT_NEAR.test(folded.slice(Math.max(0, at - 60), end + 40));
+  const nearNotAll = nearLot;
   if (notAll && (nearNotAll(notAll.index, notAll.index + notAll[0].length) || aboutDates(notAll.index)))
     unread(notAll[0], 'a list the notice says is not the whole of it');
   for (const m of folded.matchAll(SHORT_RANGE)) {

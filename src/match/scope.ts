@@ -100,7 +100,8 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
   // RappelConso's export writes "GTIN$lot$date kind$date" per product and "|" between products.
   if (raw.includes('|')) return raw.split('|').flatMap((part) => scopeOfIdentifier({ type, value: part }, order));
   const value = raw.replace(/\s*\$\s*/g, ' ').trim();
-  if (/^(?:batch|lot|lot number|batch number|lot code|batch code|charge|los|lote)$/.test(type))
+  // Any type that names a lot, batch or serial ("Lot No.", "Numéro de lot", "batch_code", "serial number").
+  if (/(?:^|[^a-z])(?:batch\w*|lots?|lotes?|charge\w*|los|serials?|s\/n)(?:[^a-z]|$)/.test(type.replace(/_/g, ' ')))
     return batchValue(type, value, order);
   // A lone code ("3564709006031", an ASIN "B0C1234567") identifies the product and names no scope.
   if (!/\s/.test(value)) return [];
@@ -112,8 +113,23 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
       ? { ...i, sure: true, text: value }
       : i,
   );
+  // What follows the barcode may be a range or a code written in groups ("L555 - L560", "555 au 560", "25 123 A"):
+  // its first code is no lot alone then.
+  const spread = gtin14 === undefined ? null : LOT_SPREAD.exec(rest);
+  if (spread)
+    items.push({
+      kind: 'unread',
+      why: 'lots after the barcode the reader did not read whole',
+      field: ID_FIELD,
+      text: value,
+      sure: false,
+    });
   return gtin14 === undefined ? items : items.map((i) => ({ ...i, gtin14 }));
 }
+
+/** After a barcode: a range of lots ("l555 - l560", "555 au 560") or a lot in groups of digits ("25 123 a"). */
+const LOT_SPREAD =
+  /^(?:lots?\s+)?[a-z]*\d[a-z0-9]*\s*(?:-|–|~|a|au|to|through|thru|bis|al|hasta)\s+[a-z]*\d|^(?:lots?\s+)?\d{1,3}(?:\s\d{1,4})+(?:\s[a-z])?(?=\s|$)/;
 
 /** Batch values that name every lot: "All", "alle", "todos". */
 const EVERY = /^(?:all|all lots|alle|tous|toutes|todos|todas|tout|every|any)$/;
@@ -132,6 +148,12 @@ function batchValue(type: string, value: string, order: DateOrder): ScopeItem[] 
   }
   const items = scopeOfText(`lot ${value}`, ID_FIELD, order);
   if (items.some((i) => i.sure)) return items.map((i) => ({ ...i, text: i.kind === 'unread' ? i.text : text }));
+  // Words the reader took nothing sure from ("2401 à 2410"): scope not read whole, as a value that names no lot.
+  if (/\s/.test(value.trim()))
+    return [
+      ...items,
+      { kind: 'unread', why: 'a batch field the reader could not read', field: ID_FIELD, text, sure: false },
+    ];
   return [...items, { kind: 'lot', lot: value, field: ID_FIELD, text, sure: false }];
 }
 
@@ -151,7 +173,11 @@ function leadingGtin(folded: string): { rest: string; gtin14?: string } {
   const rest = [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
   // Only a valid code ties the line to one product: an 8-digit lot ("24061502 DLC 16/06/2024") may look like a code,
   // and a line tied to no product judges every row, which can only keep more of them in scope.
-  return { rest, ...(code.ok && { gtin14: code.gtin14 }) };
+  // A second barcode right after ("3017620422003 3564709006031 Lot L555"): the line is every one's, so it ties to none.
+  // Nor does a GTIN-8: one 8-digit lot in ten has a valid check digit ("24061506 DLC 16/06/2024").
+  const another = /^(?:\/\s*)?(\d{8,14})(?!\S)/.exec(rest)?.[1];
+  const tied = code.ok && code.gtin14.startsWith('000000') === false && !(another && normalizeGtin(another).ok);
+  return { rest, ...(tied && { gtin14: code.gtin14 }) };
 }
 
 /** Which number comes first in a notice's dates: the US writes month first, Europe and the UK day first; else either. */
@@ -190,7 +216,60 @@ export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
     texts.push([field, text]);
   }
   items.push(...writtenCodes(texts, items));
+  items.push(...lotsElsewhere(recall, items, texts));
   return items;
+}
+
+/** Fields the reader does not read for scope, where notices still write some: an update's added lots, "all lots". */
+const OTHER_FIELDS = [
+  'alert_summary',
+  'measure_details',
+  'hazard_description',
+  'product_name',
+  'product_model_numbers',
+];
+/** A lot label and, shortly after, a code; or every lot in words. */
+/** A lot label and the list of codes right after it: "batch codes 2405 and 2406", "lots L555 et L556". */
+const LOT_LIST =
+  /\b(?:lots?|batch\w*|charge\w*|lotes?|los(?:nummer\w*)?|serial\w*)\b(?:\s*(?:numbers?|nos?\.?|#|codes?|nummern?|:))*\s*([a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*(?:\s*(?:,|;|\/|and|et|und|y|&)\s*[a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*)*)/g;
+/** A word with a digit: a code. */
+const CODE_IN = /(?<![a-z0-9])[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*/g;
+/** A quantity, not a lot: "7-oz", "4-l", "12". */
+const NOT_A_CODE = /^(?:\d{1,2}|\d+-?(?:oz|lb|g|kg|l|ml|ct|pk|pack|count))$/;
+const EVERY_LOT =
+  /\b(?:all|every|any)\s+(?:the\s+)?(?:lots?|batch\w*|codes?)\b|\btous\s+les\s+lots\b|\balle\s+chargen\b|\btodos\s+los\s+lotes\b/;
+
+/**
+ * Lots a notice names outside the fields read for scope ("updated to include additional batch codes 2405", "recalling
+ * all lots"), that the scope read does not already name: the scope is then not read whole, and no row is excluded.
+ */
+function lotsElsewhere(
+  recall: Record<string, unknown>,
+  items: readonly ScopeItem[],
+  texts: readonly [string, string][],
+): ScopeItem[] {
+  if (!items.some((i) => i.sure && (i.kind === 'lot' || i.kind === 'lot-range' || i.kind === 'date'))) return [];
+  // What the fields read for scope write anywhere, as lots or otherwise, is no news.
+  const named = new Set([
+    ...items.flatMap((i) => (i.kind === 'lot' ? [lotKey(i.lot)] : [])),
+    ...texts.flatMap(([, text]) => [...fold(text.slice(0, WRITTEN_LIMIT)).matchAll(CODE_IN)].map((c) => lotKey(c[0]))),
+  ]);
+  for (const field of OTHER_FIELDS) {
+    const value = recall[field];
+    const text = Array.isArray(value) ? value.filter((v) => typeof v === 'string').join('; ') : value;
+    if (typeof text !== 'string' || text.trim() === '') continue;
+    const folded = fold(text.slice(0, WRITTEN_LIMIT));
+    const every = EVERY_LOT.exec(folded);
+    const other = [...folded.matchAll(LOT_LIST)]
+      .flatMap((m) => (m[1] ?? '').split(/\s*(?:,|;|\/|and|et|und|y|&)\s*/))
+      .find((code) => code !== '' && !NOT_A_CODE.test(code) && !named.has(lotKey(code)));
+    const seen = every?.[0] ?? other;
+    if (seen !== undefined)
+      return [
+        { kind: 'unread', why: 'lots named in a field the reader does not read', field, text: seen, sure: false },
+      ];
+  }
+  return [];
 }
 
 /** A run of letters and digits, with single dashes, dots or slashes inside ("45549A", "031825-0102", "5.99-16"). */

@@ -5,6 +5,16 @@ import { DE, EAN, FR, GB, judge, US } from '../helpers/scope-judge.js';
 const AT = { geo_jurisdictions: ['AT'] };
 const ES = { geo_jurisdictions: ['ES'] };
 const CH = { geo_jurisdictions: ['CH'] };
+const EAN2 = '3017620422003';
+const t = (s: string, geo: Record<string, unknown> = US) => ({ product_description: s, ...geo });
+const ids = (...lines: string[]) => ({ standard_identifiers_and_barcodes: lines });
+const id = (type: string, value: string, extra = {}) => ({
+  standard_identifiers_and_barcodes: [
+    { type: 'EAN', value: EAN },
+    { type, value },
+  ],
+  ...extra,
+});
 const batch = (value: string, type = 'batch') => ({
   standard_identifiers_and_barcodes: [
     { type: 'EAN', value: EAN },
@@ -229,6 +239,156 @@ describe('a notice that covers the row is never grounds to exclude it', () => {
     expect(judge(notice, row).level).not.toBe('excluded');
   });
 
+  // A third review: identifier lines (two barcodes, a GTIN-8 lot, a range or a spaced lot after the barcode, lot types
+  // spelled otherwise, serials), date spans, a list joined with a limit of another kind, lots left out or named as the
+  // safe one, and lots written in fields the reader does not read.
+  it.each<Case>([
+    // 1. Two GTINs opening one identifier line: the line is tied to the first GTIN only.
+    [
+      'two barcodes lead a line (1a)',
+      { ...ids(`${EAN2} ${EAN} Lot L555 DLC 15/06/2025`, `${EAN} Lot L777 DLC 16/06/2025`), ...FR },
+      { lot: 'L555' },
+    ],
+    [
+      '1b',
+      { ...ids(`${EAN2} ${EAN} Lot L555 DLC 15/06/2025`, `${EAN} Lot L777 DLC 16/06/2025`), ...FR },
+      { bb: '15/06/2025' },
+    ],
+    [
+      '1c',
+      {
+        ...ids(
+          `${EAN2} ${EAN}$L555$Date limite de consommation$15/06/2025|${EAN}$L777$Date limite de consommation$16/06/2025`,
+        ),
+        ...FR,
+      },
+      { lot: 'L555', bb: '15/06/2025' },
+    ],
+    [
+      '1d',
+      { ...ids(`${EAN2} / ${EAN}$L555$DLC$15/06/2025`, `${EAN}$L777$DLC$16/06/2025`), ...FR },
+      { lot: 'L555', bb: '15/06/2025' },
+    ],
+    // 2. An 8-digit lot opening a line whose check digit happens to be valid (24061506) ties the line to a phantom product.
+    ['2', { ...ids(`${EAN} 24061501 DLC 15/06/2024`, '24061506 DLC 16/06/2024'), ...FR }, { bb: '16/06/2024' }],
+    // 3. RappelConso lot slot holding an unlabelled range.
+    ['3a', { ...ids(`${EAN}$L555 - L560$Date limite de consommation$15/06/2025`), ...FR }, { lot: 'L557' }],
+    ['3b', { ...ids(`${EAN}$L555 à L560$DLC$15/06/2025`), ...FR }, { lot: 'L557' }],
+    ['3c', { ...ids(`${EAN} 555 au 560 DLC 15/06/2025`), ...FR }, { lot: '557' }],
+    // 4. RappelConso lot written with spaces; the catalogue writes it without.
+    ['4', { ...ids(`${EAN}$25 123 A$DLC$15/06/2025`), ...FR }, { lot: '25123A' }],
+    // 5. {type,value} lot identifiers whose type is spelled otherwise, value a range.
+    ['5a', id('Lot No.', '2401-2410', t('Batch code 2401.', GB)), { lot: '2405' }],
+    ['5b', id('Numéro de lot', '2401 à 2410', t('Lot 2401.', FR)), { lot: '2405' }],
+    ['5c', id('batch_code', 'L2401-L2410', t('Batch code L2401.', GB)), { lot: 'L2405' }],
+    // 6. Serial-number ranges.
+    ['6a', id('serial number', '100000-200000', t('Batch code 2401.', GB)), { lot: '150000' }],
+    ['6b', t('Lot 2401, S/N 100000-200000'), { lot: '150000' }],
+    ['6c', t('Lot 2401. Serial numbers 100000-200000.'), { lot: '150000' }],
+    // 7. "between the … and the …" with an article before the second date.
+    ['7a', t('DLC entre le 10/06/2025 et le 20/06/2025', FR), { bb: '15/06/2025' }],
+    ['7b', t('Best before between the 10/06/2025 and the 20/06/2025', GB), { bb: '15/06/2025' }],
+    ['7c', t('Fecha de caducidad entre el 10/06/2025 y el 20/06/2025', ES), { bb: '15/06/2025' }],
+    [
+      '7d',
+      { ...ids(`${EAN}$L555$Date limite de consommation$entre le 10/06/2025 et le 20/06/2025`), ...FR },
+      { bb: '15/06/2025' },
+    ],
+    // 8. A month name, then a range of days, then the year.
+    ['8a', t('Best by June 15-30, 2025'), { bb: '06/20/2025' }],
+    ['8b', t('Best by June 15 to 30, 2025'), { bb: '06/20/2025' }],
+    ['8c', t('Use by dates June 15-30, 2025'), { bb: '06/20/2025' }],
+    ['8d', t('Use by July 1st-5th, 2025'), { bb: '07/03/2025' }],
+    ['8e', t('Use by July 1 thru 5, 2025'), { bb: '07/03/2025' }],
+    // 9-11. Date scopes written in words the reader does not read.
+    ['9', t('Best before 30/06/2025. Also all best-before dates in 2025.', GB), { bb: '15/08/2025' }],
+    ['10', t('Best before 30/06/2025 and Q3 2025.', GB), { bb: '15/08/2025' }],
+    ['11', t('Lot 1234, and all product expiring before 12/31/2025.'), { lot: '5678', bb: '06/15/2025' }],
+    // 12-13. A lot list OR another limit (production period, a date for another pack size).
+    ['12', t('Lot 1234 and all product manufactured between January 1, 2025 and March 31, 2025.'), { lot: '5678' }],
+    ['13a', t('Lot 1234, or any pack with a best before date of 30/06/2025.', GB), { lot: '5678' }],
+    ['13b', t('200 g: batch 1234. 400 g: best before 15/06/2025.', GB), { lot: '5678' }],
+    [
+      '13c',
+      t('200 g packs: batch code 1234. 400 g packs: all best before dates up to and including 30/06/2025.', GB),
+      { lot: '5678' },
+    ],
+    // 14-17. Lot lists and ranges in shapes the reader does not read whole.
+    ['14', t('Lot 2401 (retail), 2405-2410 (food service).'), { lot: '2407' }],
+    ['15', t('Lots 24 001 to 24 050'), { lot: '24020' }],
+    ['16', t('Batches 1001 up until 1050', GB), { lot: '1020' }],
+    ['17a', t('Lots 1001..1050'), { lot: '1020' }],
+    ['17b', t('Lots 1001 → 1050'), { lot: '1020' }],
+    // 18. "other than".
+    ['18a', t('Lots other than lot 1234 are affected.'), { lot: '5678' }],
+    ['18b', t('Les lots autres que le lot 1234 sont concernés.', FR), { lot: '5678' }],
+    // 19. "with the exception of" in four languages ("à l'exception" is in NEGATIONS but never matches).
+    ['19a', t('With the exception of lot 1234, all product is recalled.'), { lot: '5678' }],
+    ['19b', t("À l'exception du lot 1234.", FR), { lot: '5678' }],
+    ['19c', t('Mit Ausnahme der Charge 1234.', DE), { lot: '5678' }],
+    ['19d', t('A excepción del lote 1234.', ES), { lot: '5678' }],
+    // 20. "excepted".
+    ['20', t('Lot 1234 excepted; every other lot is recalled.'), { lot: '5678' }],
+    // 21. A lot the recall leaves out, in verbs the guard does not know.
+    ['21a', t('The recall does not apply to lot 1234.'), { lot: '5678' }],
+    ['21b', t('This recall does not include lot 1234.'), { lot: '5678' }],
+    ['21c', t('Only lot 1234 is not recalled.'), { lot: '5678' }],
+    ['21d', t("Lot 1234 isn't affected."), { lot: '5678' }],
+    ['21e', t('Le rappel ne concerne pas le lot 1234.', FR), { lot: '5678' }],
+    ['21f', t('Charge 1234 ist nicht vom Rückruf betroffen.', DE), { lot: '5678' }],
+    ['21g', t('Die Charge 1234 ist nicht Teil des Rückrufs.', DE), { lot: '5678' }],
+    ['21h', t('El lote 1234 no está incluido en la retirada.', ES), { lot: '5678' }],
+    // 22. The one lot named is the one left out; the rest are recalled.
+    ['22a', t('Lot 1234 was tested negative. The recall covers the remaining lots.'), { lot: '5678' }],
+    ['22b', t('Lot 1234 tested negative, all others are recalled.'), { lot: '5678' }],
+    ['22c', t('Only lot 1234 may be sold.'), { lot: '5678' }],
+    // 23. The notice says several lots are affected and names only the one sampled.
+    ['23a', t('Multiple lot codes are affected; lot 1234 tested positive.'), { lot: '5678' }],
+    ['23b', t('Mehrere Chargen sind betroffen. Charge 1234 wurde beprobt.', DE), { lot: '5678' }],
+    ['23c', t('Several lots are affected, among which lot 1234.'), { lot: '5678' }],
+    ['23d', t('Lot 1234 is not the only lot affected.'), { lot: '5678' }],
+    // 24-27. Scope written in fields the reader never reads.
+    [
+      '24',
+      {
+        product_description: 'Batch code 2401, best before 15/06/2025.',
+        measure_details: 'This alert has been updated to include additional batch codes 2405 and 2406.',
+        ...GB,
+      },
+      { lot: '2405' },
+    ],
+    [
+      '25',
+      {
+        product_description: 'Lot 1234',
+        alert_summary: 'Out of an abundance of caution the firm is recalling all lots of the product.',
+        ...US,
+      },
+      { lot: '5678' },
+    ],
+    [
+      '26',
+      {
+        product_description: 'Batch 2301.',
+        product_model_numbers: ['Type 1234, batch numbers 2301, 2302 and 2305'],
+        ...DE,
+      },
+      { lot: '2305' },
+    ],
+    [
+      '27a',
+      { product_name: 'Tomme de Savoie lots L555 et L556', product_description: 'Lot L555', ...FR },
+      { lot: 'L556' },
+    ],
+    [
+      '27b',
+      { product_description: 'Lot 1234', hazard_description: 'Lot 5678 also tested positive.', ...US },
+      { lot: '5678' },
+    ],
+  ])('%s', (_what, notice, row) => {
+    expect(judge(notice, row).level).not.toBe('excluded');
+  });
+
   it.each<Case>([
     // A text exactly as long as a store keeps, cut mid-list: what followed is unknown.
     ['a list cut after "through"', text(' Lot numbers 1001, 1002, 1003 through'.padStart(255, 'x')), { lot: '1010' }],
@@ -262,6 +422,13 @@ describe('the same notices still prove a row out when it is', () => {
     ['a date range the reader reads', text('Best before 15/06/2025 to 20/06/2025.', GB), { bb: '25/06/2025' }],
     ['"Mrz" read as March', text('MHD 15. Mrz 2026', DE), { bb: '16.03.2026' }],
     ['a plain list that ends the sentence', text('Lot 2514, 12 and 16 oz. packages.', US), { lot: '2600' }],
+    ['"other lots are not affected" still proves', text('Lot 1234. Other lots are not affected.'), { lot: '5678' }],
+    ['a RappelConso line with one lot', { ...ids(`${EAN} L555 DLC 15/06/2025`), ...FR }, { lot: 'L777' }],
+    [
+      'a lot repeated in the summary',
+      { ...text('Lot 1234.'), alert_summary: 'Lot 1234 is recalled.' },
+      { lot: '5678' },
+    ],
   ])('%s', (_what, notice, row) => {
     expect(judge(notice, row).level).toBe('excluded');
   });
