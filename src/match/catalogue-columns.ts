@@ -13,7 +13,8 @@ const KNOWN: Record<Role, string[]> = {
   name: ['name', 'title', 'productname', 'producttitle', 'designation', 'libelle', 'nom'],
   // Optional: what narrows a product to a batch, checked against the lots and dates a notice names.
   lot: ['lot', 'batch', 'lotnumber', 'batchnumber', 'numerolot', 'charge'],
-  best_before: ['bestbefore', 'bbd', 'ddm', 'dlc', 'dluo', 'expiry', 'useby', 'date', 'expirydate', 'mhd'],
+  // Not a bare "date": a listing's or a delivery's date says nothing of the pack, yet would prove rows out of scope.
+  best_before: ['bestbefore', 'bbd', 'ddm', 'dlc', 'dluo', 'expiry', 'useby', 'expirydate', 'mhd'],
 };
 
 function headerKey(header: string): string {

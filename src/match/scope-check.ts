@@ -60,8 +60,14 @@ export function lotCore(key: string): string {
  */
 export function rowLotKeys(raw: string): Set<string> {
   const keys = new Set<string>();
-  const cell = raw.replace(/^\s*=\s*"(.*)"\s*$/s, '$1');
-  const parts = [cell, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
+  const cell = lotCell(raw);
+  // Excel's number forms of a lot: 12345.0, 1.2345E+04, 12,345.
+  const asNumber = /^\d+\.0+$|^\d(?:\.\d+)?e\+\d+$/i.test(cell) ? Number(cell) : Number.NaN;
+  const extra = [
+    ...(Number.isSafeInteger(asNumber) ? [String(asNumber)] : []),
+    ...(/^\d{1,3}(?:,\d{3})+$/.test(cell) ? [cell.replace(/,/g, '')] : []),
+  ];
+  const parts = [cell, ...extra, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
   for (const part of parts) {
     const key = lotKey(part);
     if (key === '') continue;
@@ -71,12 +77,45 @@ export function rowLotKeys(raw: string): Set<string> {
   return keys;
 }
 
-/** A cell that names a range of lots ("L120-L130", "1001 to 1050"): which of them the stock is, nothing can prove. */
-export function rowLotRange(raw: string): boolean {
-  return /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*[~–—]\s*[a-z]*\d/i.test(
-    raw,
-  );
+/**
+ * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,
+ * quotes, brackets, Excel's leading apostrophe and ="…", and a "№" left off.
+ */
+function lotCell(raw: string): string {
+  return raw
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/^\s*=\s*"(.*)"\s*$/s, '$1')
+    .replace(/^[\s'"“”‘’«»([{]+|[\s'"“”‘’«»)\]}]+$/g, '')
+    .replace(/^№\s*/, '');
 }
+
+/**
+ * A cell that names a range of lots ("L120-L130", "1001 to 1050", "12340 à 12350", "2400-2405", "12340-50") or a
+ * shorthand list ("12344/45"): which of them the stock is, nothing can prove.
+ */
+export function rowLotRange(raw: string): boolean {
+  const cell = lotCell(raw)
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
+  if (
+    /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*(?:[~–—→]|\.\.)\s*[a-z]*\d/i.test(
+      cell,
+    )
+  )
+    return true;
+  for (const m of cell.matchAll(/(?<![\d.])(\d+)\s*[-/]\s*(\d+)(?![\d.])/g)) {
+    const [first = '', last = ''] = [m[1], m[2]];
+    // The same length and larger ("2400-2405"), or the end written short ("12340-50", "12344/45").
+    const end =
+      last.length < first.length && last.length <= 3 ? first.slice(0, first.length - last.length) + last : last;
+    if ((last.length === first.length || last.length <= 3) && Number(end) > Number(first)) return true;
+  }
+  return false;
+}
+
+/** A cell that names no lot ("n/a", "various", "see label", "k.A.", "—"): it cannot put a row out by its lot. */
+export const namesNoLot = (raw: string) => !/\p{N}/u.test(lotCell(raw));
 
 const NUMBERED = /^([a-z]*)(\d+)([a-z]*)$/;
 function inRange(key: string, from: string, to: string): boolean {
@@ -126,7 +165,7 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const unread = items.filter((i) => i.kind === 'unread');
   const keys = row.lot !== undefined ? rowLotKeys(row.lot) : new Set<string>();
   // A row whose cell names a range of lots is never out by its lot: a lot inside may be one the notice names.
-  const lotProvable = row.lot !== undefined && !rowLotRange(row.lot);
+  const lotProvable = row.lot !== undefined && !rowLotRange(row.lot) && !namesNoLot(row.lot);
   const spans = row.dates ?? [];
 
   if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };

@@ -126,11 +126,36 @@ export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpa
  * 1 February or January 2 unless its column's order is known. Empty when the cell holds no date.
  */
 export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
-  const found = datesOf(fold(raw), order);
+  const folded = fold(raw.normalize('NFKC'));
+  // A span or a bound ("15/06/2025 - 20/06/2025", "before 20/06/2025", "10-20/06/2025"), or a time in another zone
+  // ("2025-06-14T22:00:00Z", the 15th at home): which day the stock is, nothing here can prove.
+  if (SPAN_OR_BOUND.test(folded.replace(DATE_LIKE, '§')) || DAY_SPAN.test(folded) || ZONED.test(folded)) return [];
+  const found = datesOf(folded, order);
   // A cell without a year says too little to compare: no date. A cell of two dates ("01/06/2025, 01/07/2025") is
   // each of them: the row is out only if all are.
   if (found.length === 0 || found.some(isYearless)) return [];
-  return found.flatMap((d) => [{ from: d.from, to: d.to }, ...(d.alt ? [d.alt] : [])]);
+  return [...found.flatMap((d) => [{ from: d.from, to: d.to }, ...(d.alt ? [d.alt] : [])]), ...yearFirst(folded)];
+}
+
+/** A date-like run of digits and separators, as the span test sees it. */
+const DATE_LIKE = /\d{1,4}(?:[/.-]\d{1,4}){1,2}(?:t[\d:.]+)?/g;
+/** Two dates (§) joined, or one bounded: "§ - §", "§ to §", "before §", "≥ §". */
+const SPAN_OR_BOUND =
+  /§\s*(?:[-–—~→]|\.\.|\/)\s*§|§\s+(?:to|bis|au|a|al|hasta|until|till|through|thru|jusqu\w*)\s+(?:le\s+|el\s+)?§|\b(?:before|after|avant|apres|vor|nach|ab|bis|until|till|from|des|desde|hasta|jusqu\w*|min|max|up\s+to|not\s+after|not\s+before)\b|[<>≤≥]/;
+/** A range of days in one month: "15.-20.06.2025", "10-20/06/2025". */
+const DAY_SPAN = /(?<!\d)\d{1,2}\.?\s*[-–]\s*\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/;
+/** A date-time with its zone: "2025-06-14t22:00:00z", "… +02:00", "… utc". */
+const ZONED = /\d[t\s]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2}|utc|gmt)\b/;
+
+/** "25/06/15" may be year first (2025-06-15) as well: that reading too, so that the row is out only if both are. */
+function yearFirst(folded: string): Span[] {
+  const m = /^\s*(\d{2})[/.-](\d{2})[/.-](\d{2})\s*$/.exec(folded);
+  if (!m) return [];
+  const [y, mo, d] = [2000 + Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return [];
+  const iso = date.toISOString().slice(0, 10);
+  return [{ from: iso, to: iso }];
 }
 
 /** The order a column's cells show: day first when one reads 13/04, month first when one reads 04/13, else either. */
