@@ -1,7 +1,7 @@
 // Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope only on proof, else unknown.
 import { shorten } from '../output/shorten.js';
 import { isYearless, type Span } from './scope-dates.js';
-import { lotKey, type ScopeItem } from './scope-items.js';
+import { lotKey, type ScopeItem, numberedRangeEnd } from './scope-items.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
 
@@ -104,13 +104,9 @@ export function rowLotRange(raw: string): boolean {
     )
   )
     return true;
-  for (const m of cell.matchAll(/(?<![\d.])(\d+)\s*[-/]\s*(\d+)(?![\d.])/g)) {
-    const [first = '', last = ''] = [m[1], m[2]];
-    // The same length and larger ("2400-2405"), or the end written short ("12340-50", "12344/45").
-    const end =
-      last.length < first.length && last.length <= 3 ? first.slice(0, first.length - last.length) + last : last;
-    if ((last.length === first.length || last.length <= 3) && Number(end) > Number(first)) return true;
-  }
+  // The same length and larger ("2400-2405"), or the end written short ("12340-50", "12344/45").
+  for (const m of cell.matchAll(/(?<![\d.])(\d+)\s*[-/]\s*(\d+)(?![\d.])/g))
+    if (numberedRangeEnd(m[1] ?? '', m[2] ?? '') !== undefined) return true;
   return false;
 }
 

@@ -10,33 +10,29 @@ const OTHER_FIELDS = [
   'product_name',
   'product_model_numbers',
 ];
-/** A lot label and, shortly after, a code; or every lot in words. */
 /** A lot label and the list of codes right after it: "batch codes 2405 and 2406", "lots L555 et L556". */
 const LOT_LIST =
   /\b(?:lots?|batch\w*|charge\w*|lotes?|los(?:nummer\w*)?|serial\w*)\b(?:\s*(?:numbers?|nos?\.?|#|codes?|nummern?|:))*\s*([a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*(?:\s*(?:,|;|\/|and|et|und|y|&)\s*[a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*)*)/g;
-/** A word with a digit: a code. */
-const CODE_IN = /(?<![a-z0-9])[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*/g;
 /** A quantity, not a lot: "7-oz", "4-l", "12". */
 const NOT_A_CODE = /^(?:\d{1,2}|\d+-?(?:oz|lb|g|kg|l|ml|ct|pk|pack|count))$/;
+/** Every lot, in words. */
 const EVERY_LOT =
   /\b(?:all|every|any)\s+(?:the\s+)?(?:lots?|batch\w*|codes?)\b|\btous\s+les\s+lots\b|\balle\s+chargen\b|\btodos\s+los\s+lotes\b/;
 
 /**
  * Lots a notice names outside the fields read for scope ("updated to include additional batch codes 2405", "recalling
  * all lots"), that the scope read does not already name: the scope is then not read whole, and no row is excluded.
+ * `items`: the scope read, with writtenCodes' mentions, so every code the read fields write anywhere is one of them.
  */
 export function lotsElsewhere(
   recall: Record<string, unknown>,
   items: readonly ScopeItem[],
-  texts: readonly [string, string][],
   limit: number,
 ): ScopeItem[] {
+  // Nothing to prove with, or scope already left unread: nothing more to find.
   if (!items.some((i) => i.sure && (i.kind === 'lot' || i.kind === 'lot-range' || i.kind === 'date'))) return [];
-  // What the fields read for scope write anywhere, as lots or otherwise, is no news.
-  const named = new Set([
-    ...items.flatMap((i) => (i.kind === 'lot' ? [lotKey(i.lot)] : [])),
-    ...texts.flatMap(([, text]) => [...fold(text.slice(0, limit)).matchAll(CODE_IN)].map((c) => lotKey(c[0]))),
-  ]);
+  if (items.some((i) => i.kind === 'unread')) return [];
+  const named = new Set(items.flatMap((i) => (i.kind === 'lot' ? [lotKey(i.lot)] : [])));
   for (const field of OTHER_FIELDS) {
     const value = recall[field];
     const text = Array.isArray(value) ? value.filter((v) => typeof v === 'string').join('; ') : value;

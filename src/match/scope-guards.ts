@@ -1,7 +1,7 @@
 // Guards over a scope field after the reader: wording that says the scope runs wider than the items it read (a range or
 // bound around a lot, a shorthand list, a week number, a list of days, a field cut at a store's limit), kept as unread.
 import type { ScopeItem } from './scope-items.js';
-import { lotKey, OPEN_END, OPEN_START } from './scope-items.js';
+import { lotKey, numberedRangeEnd, OPEN_END, OPEN_START } from './scope-items.js';
 import { COMPLETE_LIST } from './scope-words.js';
 
 /** A code: letters and digits, a digit among them, with single dashes, dots or slashes inside. */
@@ -86,8 +86,6 @@ const DATE_SPAN = new RegExp(
 );
 /** "Lots 24 001 to 24 050": codes written in groups of digits, joined as a range. */
 const SPACED_RANGE = new RegExp(String.raw`(?<![\d])\d{1,3}(?:\s\d{3})+${JOIN}\d{1,3}(?:\s\d{3})+(?!\d)`);
-/** "2405-2410" beside a list: a range of whole codes the reader kept as one code. */
-const DASH_RANGE = /(?<![a-z0-9./-])([a-z]*)(\d{3,})-\1(\d{3,})(?![a-z0-9/-]|\.[a-z0-9])/g;
 
 /** Words that say the list is not the whole of it: "and others", "u.a.", "e.g.", "not exhaustive", "other lots may be". */
 const NOT_ALL = new RegExp(
@@ -106,8 +104,8 @@ const NOT_ALL = new RegExp(
 /** "lot codes beginning with 25": a prefix, never a list. */
 const PREFIX =
   /\b(?:beginning|starting|begins|starts|ending|ends|commencant|commencent|beginnend|beginnen|empiezan|empezando|comienzan)\s+(?:with|in|by|par|mit|con|por)\b/;
-/** "L1001-1050", "1001-50": a lot whose end is written short after a dash. */
-const SHORT_RANGE = /(?<![a-z0-9])([a-z]*)(\d+)-([a-z]*)(\d+)(?![a-z0-9./-])/g;
+/** "L1001-1050", "1001-50", "2405-2410": two codes joined by a dash, its end perhaps written short. */
+const DASHED = /(?<![a-z0-9./-])([a-z]*)(\d+)-([a-z]*)(\d+)(?![a-z0-9/-]|\.[a-z0-9])/g;
 /** "1234A, B and C", "2104B1, B2 and B3": the letters or short codes after a lot may each complete it. */
 const SUFFIXES =
   /(?<![a-z0-9])[a-z]*\d+[a-z][a-z0-9]?\s*(?:,\s*[a-z][a-z0-9]?\s*)*,?\s*(?:and|&|et|und|y|or|ou)\s+[a-z][a-z0-9]?(?![a-z0-9])/;
@@ -169,7 +167,8 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
   const dateRange = items.some(
     (i) => i.kind === 'date' && i.from !== i.to && i.from !== OPEN_START && i.to !== OPEN_END,
   );
-  const unreadDates = (dateRange ? null : DATE_RANGE.exec(folded)) ?? COMPACT_DATE.exec(folded);
+  const unreadDates =
+    (dateRange ? null : (DATE_RANGE.exec(folded) ?? DATE_SPAN.exec(folded))) ?? COMPACT_DATE.exec(folded);
   if (unreadDates) unread(unreadDates[0], 'dates the reader did not read whole');
   const partial = WILDCARD.exec(folded) ?? LETTER_LIST.exec(folded) ?? LINE_BROKEN.exec(folded);
   if (partial && aboutLots(partial.index))
@@ -183,31 +182,24 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
     unread(leavesOut[0], 'words that leave lots out of the list, or name the safe one');
   const otherLimit = OTHER_LIMIT.exec(folded);
   if (otherLimit) unread(otherLimit[0], 'a list joined with a limit of another kind');
-  const span = dateRange ? null : DATE_SPAN.exec(folded);
-  if (span) unread(span[0], 'dates the reader did not read whole');
-  for (const m of folded.matchAll(DASH_RANGE)) {
-    const [text, , first = '', last = ''] = m;
-    if (first.length !== last.length || Number(last) <= Number(first) || !aboutLots(m.index)) continue;
-    if (ranges.has(`${lotKey(m[1] + first)} ${lotKey(m[1] + last)}`)) continue;
-    unread(text, 'a range of lots the reader did not read whole');
-    break;
-  }
   const spaced = SPACED_RANGE.exec(folded);
   if (spaced && aboutLots(spaced.index)) unread(spaced[0], 'a range of lots written in groups of digits');
   const notAll = NOT_ALL.exec(folded);
-  const nearNotAll = nearLot;
-  if (notAll && (nearNotAll(notAll.index, notAll.index + notAll[0].length) || aboutDates(notAll.index)))
+  if (notAll && (nearLot(notAll.index, notAll.index + notAll[0].length) || aboutDates(notAll.index)))
     unread(notAll[0], 'a list the notice says is not the whole of it');
-  for (const m of folded.matchAll(SHORT_RANGE)) {
+  for (const m of folded.matchAll(DASHED)) {
     const [text, head = '', first = '', tail = '', last = ''] = m;
-    // The end written short ("1001-50") or with the start's letters left off ("L1001-1050"), and after the start.
-    const shortEnd = tail === '' && last.length < first.length && last.length <= 3;
-    const bareEnd = head !== '' && tail === '' && last.length === first.length;
-    const end = shortEnd ? first.slice(0, first.length - last.length) + last : last;
-    if ((shortEnd || bareEnd) && Number(end) > Number(first) && aboutLots(m.index)) {
-      unread(text, 'a range of lots written short');
-      break;
-    }
+    // The end with the start's letters, or without them ("L1001-1050"), written whole or short ("1001-50"); a month and
+    // a day ("06-15") are no lots. A range the reader read is one of its items.
+    const end = (tail === head || tail === '') && first.length >= 3 ? numberedRangeEnd(first, last) : undefined;
+    if (end === undefined || !aboutLots(m.index)) continue;
+    if (
+      ranges.has(`${lotKey(head + first)} ${lotKey(tail + last)}`) ||
+      ranges.has(`${lotKey(head + first)} ${lotKey(head + end)}`)
+    )
+      continue;
+    unread(text, 'a range of lots the reader did not read whole');
+    break;
   }
   const suffixes = SUFFIXES.exec(folded);
   const prefix = PREFIX.exec(folded) ?? (suffixes && aboutLots(suffixes.index) ? suffixes : null) ?? WEEK.exec(folded);

@@ -41,6 +41,21 @@ export function lotKey(raw: string): string {
     .replace(/[\s\-./_]+/g, '');
 }
 
+/**
+ * The end of "first-last" read as a range of numbered lots: as written when as long as the start ("2400-2405"), the
+ * start's head with the end written short when that is 1-3 digits ("12340-50", "12344/45"); undefined when the end so
+ * read does not come after the start (then it is no range: "07192023-4502" is one code).
+ */
+export function numberedRangeEnd(first: string, last: string): string | undefined {
+  const end =
+    last.length === first.length
+      ? last
+      : last.length < first.length && last.length <= 3
+        ? first.slice(0, first.length - last.length) + last
+        : undefined;
+  return end !== undefined && Number(end) > Number(first) ? end : undefined;
+}
+
 /** One item in words, for `--explain`: "lot v028", "lots 1001 to 1050", "best-before up to 2025-06-30". */
 export function describeItem(item: ScopeItem): string {
   switch (item.kind) {

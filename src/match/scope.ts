@@ -217,7 +217,7 @@ export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
     texts.push([field, text]);
   }
   items.push(...writtenCodes(texts, items));
-  items.push(...lotsElsewhere(recall, items, texts, WRITTEN_LIMIT));
+  items.push(...lotsElsewhere(recall, items, WRITTEN_LIMIT));
   return items;
 }
 

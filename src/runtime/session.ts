@@ -194,7 +194,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       declaredOutput = recordOutput(settings, terminal, ctx, uses.output);
       await declaredOutput;
       // Two runs of the same -o (a cron job that overran) take turns, as feed's do: both wrote one partial file.
-      const file = settings.output === '-' ? undefined : settings.output;
+      const file = (await import('./files/output-target.js')).outputFile(settings);
       if (file !== undefined) {
         const { acquireRunLock, runLockOptions, DEFAULT_LOCK_WAIT_MS } = await import('./files/run-lock.js');
         outputLock = await acquireRunLock(
