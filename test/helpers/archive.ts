@@ -15,6 +15,17 @@ export function tempFolder(prefix = 'rf-archive-'): { dir: string; file: (name: 
   return { dir, file: (name) => path.join(dir, name) };
 }
 
+/** The text fields full-text search indexes (beside product_model_numbers), as docs/archive.md lists them. */
+export const TEXT_FIELDS = [
+  'alert_title',
+  'alert_summary',
+  'product_name',
+  'product_brand',
+  'hazard_description',
+  'product_description',
+  'packaging_description',
+] as const;
+
 /** Generated records (awkward ones included) plus one with accents and punctuation for full-text tests. */
 export function sampleRecords(count = 400, seed = 3): SpecRecall[] {
   const records = generateDataset({ seed, recordCount: count, startTime: FIXED_START });

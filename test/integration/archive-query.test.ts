@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import { openArchive, type ArchiveListing, type ArchiveStore, type StatsField } from '../../src/archive/index.js';
 import { compileFilter, type RecordFilter } from '../../src/filters/record-filter.js';
-import { all, ms, plain, sampleRecords, tempFolder, words } from '../helpers/archive.js';
+import { all, ms, plain, sampleRecords, TEXT_FIELDS, tempFolder, words } from '../helpers/archive.js';
 import { ENGINES, freshDatabase } from '../helpers/postgres.js';
 
 describe.each(ENGINES)('$engine', ({ engine, available }) => {
@@ -118,17 +118,8 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   });
 
   describe('full-text search', () => {
-    const FIELDS = [
-      'alert_title',
-      'alert_summary',
-      'product_name',
-      'product_brand',
-      'hazard_description',
-      'product_description',
-      'packaging_description',
-    ] as const;
     const indexed = (r: SpecRecall) =>
-      new Set([...FIELDS.flatMap((f) => words(String(r[f] ?? ''))), ...r.product_model_numbers.flatMap(words)]);
+      new Set([...TEXT_FIELDS.flatMap((f) => words(String(r[f] ?? ''))), ...r.product_model_numbers.flatMap(words)]);
     const expectSearch = (text: string) => {
       const wanted = words(text);
       return ordered(records.filter((r) => wanted.every((w) => indexed(r).has(w))));

@@ -5,18 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import { openArchive, type ArchiveStore } from '../../src/archive/index.js';
 import { ftsValues } from '../../src/archive/record-columns.js';
-import { all, sampleRecords, tempFolder } from '../helpers/archive.js';
+import { all, sampleRecords, TEXT_FIELDS, tempFolder } from '../helpers/archive.js';
 import { ENGINES, freshDatabase } from '../helpers/postgres.js';
-
-const TEXT_FIELDS = [
-  'alert_title',
-  'alert_summary',
-  'product_name',
-  'product_brand',
-  'hazard_description',
-  'product_description',
-  'packaging_description',
-] as const;
 
 /** Five records whose indexed text is only what is given here. */
 function phraseRecords(): SpecRecall[] {
