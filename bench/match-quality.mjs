@@ -76,6 +76,21 @@ function compareHoldout(plain, learned) {
     .join('\n');
 }
 
+/**
+ * The `match` pairs of each part (all agencies) that are not right, by cause: a wrong product; a row whose lot or
+ * date the matcher left to verify (its scope `unknown`) and the truth, reading the whole notice, puts out of scope;
+ * a row the matcher said was in scope that the truth puts out.
+ */
+function wrongMatchPairs(lines) {
+  return lines
+    .filter((l) => l.agency === 'all' && l.name === 'match')
+    .map((l) => {
+      const verify = l.rightProduct - l.right - l.saidIn;
+      return `  ${l.part.padEnd(8)} match pairs not right: ${l.pairs - l.rightProduct} wrong product, ${verify} lot/date left to verify (the truth: out of scope), ${l.saidIn} said in scope (the truth: out)`;
+    })
+    .join('\n');
+}
+
 const claims = new Claims('match-quality');
 let sandbox;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'recall-feed-bench-match-quality-'));
@@ -146,6 +161,7 @@ try {
     claims.check(`${name}: no wrong excluded pair, tune or holdout`, wrongExcluded === 0, String(wrongExcluded));
     console.log(`\n${name}: held-out table (${all.length} notices; tune and holdout each served alone)\n`);
     console.log(formatHeldOut(lines));
+    console.log(`\n${wrongMatchPairs(lines)}`);
     // What match --learn learns from the tune notices alone (brand aliases: no case is closed here), used on holdout.
     const learned = await learnFromTune(main, startSandbox, DEMO_KEYS.all.key, {
       served: servable(all.filter((r) => split.get(r.id) === 'tune')),
