@@ -2,7 +2,7 @@
 import type { SortField } from '../api/constants.js';
 import { fold } from '../filters/normalize.js';
 import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
-import { ftsValues, SQL_FILTERS, type SqlFilter } from './record-columns.js';
+import { SQL_FILTERS, type SqlFilter } from './record-columns.js';
 
 /** A record filter answered in SQL from its column `filter_<name>`: any of `values` (list) or a substring (text). */
 export type SqlCondition =
@@ -73,29 +73,6 @@ export function indexTokens(text: string): string[] {
 export function searchTokens(text: string): SearchWord[] | undefined {
   const words = searchWords(text).map(({ word, prefix }) => ({ tokens: indexTokens(word), prefix }));
   return words.length ? words : undefined;
-}
-
-/** `tokens` in a row from `at`, the last one a prefix when `prefix`. */
-function phraseAt(tokens: readonly string[], at: number, phrase: SearchWord): boolean {
-  const last = phrase.tokens.length - 1;
-  return phrase.tokens.every((t, i) =>
-    phrase.prefix && i === last ? tokens[at + i]?.startsWith(t) === true : tokens[at + i] === t,
-  );
-}
-
-/**
- * The words of several tokens (cb-200) as a check on a record: each one's tokens in a row inside one of its
- * full-text fields (ftsValues), as a phrase query finds them. Undefined when no word has several tokens. SQLite's
- * index keeps no positions (it is only ever asked which records hold a token), so it finds the tokens and this
- * keeps the phrase; PostgreSQL's tsquery holds the phrase itself.
- */
-export function phraseCheck(words: readonly SearchWord[]): ((record: Record<string, unknown>) => boolean) | undefined {
-  const phrases = words.filter((w) => w.tokens.length > 1);
-  if (phrases.length === 0) return undefined;
-  return (record) => {
-    const fields = ftsValues(record).map((text) => (text === null ? [] : indexTokens(text)));
-    return phrases.every((p) => fields.some((tokens) => tokens.some((_, at) => phraseAt(tokens, at, p))));
-  };
 }
 
 /** A query as SQL over `recalls r` (either engine's dialect), with what SQL cannot answer. */

@@ -15,24 +15,16 @@ export function selection(d: Dialect, q: ArchiveQuery, inOrder = false): Selecti
   if (q.untilUs !== undefined) add({ sql: 'r.published_us < ?', params: [q.untilUs] });
   // No source at all selects nothing, as an empty IN list would.
   if (q.sources) add(q.sources.length ? d.anyOf('r.data_source', q.sources, 'text') : { sql: d.false, params: [] });
-  let phrases: Selection['residual'];
   if (q.search !== undefined) {
     // No word at all (only spaces or `*`) matches nothing rather than everything.
-    const search = d.search(q.search, inOrder);
-    add(search ?? { sql: d.false, params: [] });
-    phrases = search?.residual;
+    add(d.search(q.search, inOrder) ?? { sql: d.false, params: [] });
   }
   const parts = filterParts(q.filter);
   for (const c of parts.sql) {
     const column = `r.filter_${c.name}`;
     add(c.kind === 'list' ? d.listHasAny(column, c.values) : d.contains(column, c.value));
   }
-  return { where: where.length ? where.join(' AND ') : d.true, params, residual: both(parts.residual, phrases) };
-}
-
-/** Both checks, or the one there is. */
-function both(a: Selection['residual'], b: Selection['residual']): Selection['residual'] {
-  return a && b ? (record) => a(record) && b(record) : (a ?? b);
+  return { where: where.length ? where.join(' AND ') : d.true, params, residual: parts.residual };
 }
 
 /** A listing's SQL: the selection in order, with its limit when no residual filter decides which rows count. */

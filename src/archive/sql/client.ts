@@ -6,11 +6,6 @@ export interface Fragment {
   params: unknown[];
 }
 
-/** A --search condition, and what SQL could not check of it, checked on each record found (words as phrases). */
-export interface SearchFragment extends Fragment {
-  residual?: ((record: Record<string, unknown>) => boolean) | undefined;
-}
-
 /**
  * How a transaction holds the archive. `write`: the archive's write lock first (SQLite's BEGIN IMMEDIATE,
  * PostgreSQL's advisory lock), so two writers never both decide from the same state. `claim`: rows taken by
@@ -56,7 +51,7 @@ export interface Dialect {
    * and sort them all (some 20,000 rows for 20 at a million recalls); written so it cannot, it walks the sort
    * column's index and stops at the limit. PostgreSQL's planner weighs the two by its statistics.
    */
-  search(text: string, inOrder?: boolean): SearchFragment | undefined;
+  search(text: string, inOrder?: boolean): Fragment | undefined;
   /** ORDER BY direction for a nullable column, nulls first ascending and last descending on both engines. */
   order(dir: 'asc' | 'desc'): string;
   /** Ends a claim's SELECT: rows another claim holds are locked and skipped (nothing on SQLite: one writer). */

@@ -1,21 +1,16 @@
 // SQLite's side of the dialect layer: FTS5 for --search, JSON text for list filters, this host's clock for leases.
-import { phraseCheck, type SearchWord, searchTokens } from '../query-parts.js';
-import type { Dialect, SearchFragment } from '../sql/client.js';
+import { searchWords } from '../query-parts.js';
+import type { Dialect, Fragment } from '../sql/client.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
- * An FTS5 expression from --search's words: every token of every word required, each quoted (so `-`, `"`, AND,
- * NEAR are just text), a word's last token a prefix when it ends in `*`. Tokens, not phrases: archives made since
- * the index kept no positions (`detail = none`) refuse a phrase, and the words of several tokens are checked as
- * phrases on the records found (phraseCheck), on every archive alike.
+ * An FTS5 expression from plain words: each word quoted (so `-`, `"`, AND, NEAR are just text), all
+ * required; a trailing `*` asks for a prefix. Undefined when there is no word.
  */
-export function searchExpression(words: readonly SearchWord[]): string {
-  return words
-    .flatMap(({ tokens, prefix }) =>
-      tokens.map((t, i) => `"${t.replace(/"/g, '""')}"${prefix && i === tokens.length - 1 ? '*' : ''}`),
-    )
-    .join(' ');
+export function searchExpression(text: string): string | undefined {
+  const terms = searchWords(text).map(({ word, prefix }) => `"${word.replace(/"/g, '""')}"${prefix ? '*' : ''}`);
+  return terms.length ? terms.join(' ') : undefined;
 }
 
 export const sqliteDialect: Dialect = {
@@ -29,17 +24,12 @@ export const sqliteDialect: Dialect = {
     params: [...values],
   }),
   contains: (column, value) => ({ sql: `instr(${column}, ?) > 0`, params: [value] }),
-  search(text, inOrder): SearchFragment | undefined {
-    // Words without a letter or digit are ignored, as FTS5 ignores an empty phrase; none left matches nothing.
-    const words = (searchTokens(text) ?? []).filter((w) => w.tokens.length > 0);
-    if (words.length === 0) return undefined;
+  search(text, inOrder): Fragment | undefined {
+    const expression = searchExpression(text);
+    if (expression === undefined) return undefined;
     // `+r.id` is no longer the column itself, so no index can serve the IN: the ORDER BY's index does, in order.
     const id = inOrder ? '+r.id' : 'r.id';
-    return {
-      sql: `${id} IN (SELECT rowid FROM recalls_fts WHERE recalls_fts MATCH ?)`,
-      params: [searchExpression(words)],
-      residual: phraseCheck(words),
-    };
+    return { sql: `${id} IN (SELECT rowid FROM recalls_fts WHERE recalls_fts MATCH ?)`, params: [expression] };
   },
   // SQLite sorts NULL as the smallest value: first ascending, last descending, as wanted.
   order: (dir) => (dir === 'asc' ? 'ASC' : 'DESC'),

@@ -57,11 +57,7 @@ CREATE TABLE recall_versions (
   PRIMARY KEY (recall_id, version)
 ) WITHOUT ROWID;
 
--- Full text is only ever asked which recalls hold a token (dialect.ts checks words of several tokens as phrases on
--- the records found): the index keeps no positions (detail = none) and no copy of the text (content = ''), which
--- a sync would write twice (the WAL, then the file). contentless_delete needs SQLite 3.43 to search (better-sqlite3
--- brings its own); an older sqlite3 reads every other table. Archives made before keep their full index.
-CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, models, hazard, descriptions, tokenize = 'unicode61 remove_diacritics 2', detail = none, content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, models, hazard, descriptions, tokenize = 'unicode61 remove_diacritics 2');
 -- Each page's commit adds a segment; merging them 16 at a time rather than 8 costs a sync less CPU, a search no time.
 INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);
 `;
