@@ -42,6 +42,35 @@ describe('devices, pipes and stdout are written through, never replaced', () => 
   });
 });
 
+describe('csv sent onto a file with >> (cron, or a restarted feed --watch, as its hint says)', () => {
+  it("continues the file: its header once, then every run's rows", async () => {
+    const file = path.join(scratch(), 'all.csv');
+    const alone = (await runAgainst(sandbox, ['feed', '--max', '3', '-f', 'csv'])).stdout.split(/\r?\n/);
+    const [header, ...rows] = alone.filter((l) => l !== '');
+    for (let run = 0; run < 2; run++) {
+      const r = await runAgainst(sandbox, ['feed', '--max', '3', '-f', 'csv'], { appendStdoutTo: file });
+      expect(r.exitCode).toBe(0);
+    }
+    const written = readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .filter((l) => l !== '');
+    expect(written).toEqual([header, ...rows, ...rows]);
+  });
+
+  it('onto a file whose first line names no recall column: exit 2 before any request, the file untouched', async () => {
+    const file = path.join(scratch(), 'notes.csv');
+    writeFileSync(file, 'shopping,list\nmilk,2\n');
+    sandbox.clearRequests();
+    const r = await runAgainst(sandbox, ['feed', '--max', '3', '-f', 'csv'], { appendStdoutTo: file });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: cannot append to the file stdout goes to: its header \(shopping,list\) shares no column with the records\nhint: /,
+    );
+    expect(sandbox.requests()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('shopping,list\nmilk,2\n');
+  });
+});
+
 describe('a folder that cannot be written', () => {
   // Root writes anywhere: then the CLI runs as nobody, which is what a cron user meets.
   const asRoot = process.getuid?.() === 0;

@@ -1,5 +1,5 @@
 // Spawns the built CLI with execa in a clean environment; every child still running when its test ends is killed.
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -24,6 +24,8 @@ export interface RunOptions {
   input?: string;
   cwd?: string;
   timeout?: number;
+  /** stdout onto this file opened for appending, as `>> file` does in a shell (the result's stdout is then empty). */
+  appendStdoutTo?: string;
 }
 
 /**
@@ -43,6 +45,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 export function runCli(args: string[], opts: RunOptions = {}): ResultPromise<{ reject: false }> {
+  // The child gets the descriptor itself (execa's { file, append } would pipe it): a regular file, as from a shell.
+  const appendFd = opts.appendStdoutTo === undefined ? undefined : openSync(opts.appendStdoutTo, 'a');
   const child = execa('node', [BIN, ...args], {
     reject: false,
     extendEnv: false,
@@ -51,7 +55,10 @@ export function runCli(args: string[], opts: RunOptions = {}): ResultPromise<{ r
     cwd: opts.cwd ?? ROOT,
     timeout: opts.timeout ?? 60_000,
     stripFinalNewline: false,
+    // execa takes any descriptor number; its types name only 0-2.
+    stdout: (appendFd ?? 'pipe') as 'pipe',
   }) as ResultPromise<{ reject: false }>;
+  if (appendFd !== undefined) child.finally(() => closeSync(appendFd)).catch(() => {});
   deferCleanup(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await child;

@@ -1,6 +1,5 @@
 // One sync: pages through the feed's window and stores each page in its own transaction, under one sync_runs row.
 import { groupDigits } from '../../output/numbers.js';
-import { setTimeout as delay } from 'node:timers/promises';
 import { BOUNDS } from '../../api/constants.js';
 import type { ArchiveExtent, ArchiveStore, RunCounts } from '../../archive/store.js';
 import type { SyncPlan } from './plans.js';
@@ -8,34 +7,12 @@ import type { Context } from '../../runtime/context.js';
 import { InterruptedError } from '../../runtime/cli-errors.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { writing } from '../../runtime/archive/archive-file.js';
+import { readAhead } from './read-ahead.js';
 import { maskSecrets } from '../../api/errors-mask.js';
 import { runSecrets } from '../../runtime/config/run-secrets.js';
 
 export interface SyncResult extends RunCounts {
   extent: ArchiveExtent;
-}
-
-/**
- * Yields the pages of `pages` while the request for the next one is already out, so that the server
- * prepares it while this process stores the current one (storing is synchronous work).
- */
-async function* readAhead<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
-  let next = pages.next();
-  try {
-    for (;;) {
-      const result = await next;
-      if (result.done) return;
-      next = pages.next();
-      // The request takes a few turns of the event loop to reach the wire; a timer turn covers them
-      // (setImmediate alone does not), and the server then prepares the page while this one is stored.
-      await delay(0);
-      yield result.value;
-    }
-  } finally {
-    // Stopped early (an error, an interrupt): the request in flight may still fail; nobody waits for it.
-    next.catch(() => {});
-    await pages.return(undefined);
-  }
 }
 
 /** The sources asked for: the flag, else the profile's, else undefined (all the key may use). */

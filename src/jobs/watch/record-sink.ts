@@ -62,7 +62,9 @@ export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: 
   if (!formatSpec(plan.format).headerRow || target.headerSource === undefined) return undefined;
   const { checkHeaderFits, readCsvHead } = await import('../../runtime/files/csv-header.js');
   const head = await readCsvHead(target.headerSource);
-  if (head) checkHeaderFits(shown, head.header, headerNeeds(plan));
+  // stdout sent onto a file with >> (stdoutTarget) has no name of its own here.
+  const name = target.kind === 'stdout' ? 'the file stdout goes to' : shown;
+  if (head) checkHeaderFits(name, head.header, headerNeeds(plan));
   return head;
 }
 

@@ -1,5 +1,5 @@
 // Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
-import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import { existsSync, fstatSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BusyError, UsageError } from '../cli-errors.js';
@@ -33,11 +33,32 @@ export interface OutputTarget {
   discard(): Promise<void>;
 }
 
+/**
+ * The regular file stdout was sent onto, when it already holds data (`>> file`, as a cron job or a restarted watch
+ * does): what is written continues it, so a header is not written again. Its path, where the system names a
+ * descriptor's file (Linux's /proc), is where csv reads the header to follow; undefined for anything else.
+ */
+function continuedFile(stdout: OutStream): { path: string | undefined } | undefined {
+  const fd = (stdout as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return undefined;
+  let stat: Stats;
+  try {
+    stat = fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile() || stat.size === 0) return undefined;
+  const named = `/proc/self/fd/${fd}`;
+  return { path: existsSync(named) ? named : undefined };
+}
+
 export function stdoutTarget(stdout: OutStream): OutputTarget {
+  const continued = continuedFile(stdout);
   return {
     kind: 'stdout',
     stream: stdout,
-    startsEmpty: true,
+    startsEmpty: continued === undefined,
+    ...(continued?.path !== undefined && { headerSource: continued.path }),
     resumed: undefined,
     commit: async () => {},
     keep: async () => undefined,
