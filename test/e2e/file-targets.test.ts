@@ -2,7 +2,17 @@
 // directory, read-only folders as nobody; `feed --state` under a file-size limit (ulimit -f), where the state is staged
 // before the output is committed; --metrics-file under a strict umask. Symlinks, modes, long names, /dev/null, /dev/full,
 // FIFOs and the rest of --state run in process (test/behaviour/feed-targets.test.ts, feed-state.test.ts).
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { execa, execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +40,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const scratch = () => tempDir('rf-targets-');
+
+// Root writes and reads anywhere: then the CLI runs as nobody, which is what a cron user meets.
+const asRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+// nobody must be able to run this checkout (a clone in a 0700 temp folder is out of its reach).
+const nobodyCanRun =
+  !asRoot || execaSync('node', [BIN, '--version'], { reject: false, uid: NOBODY, gid: NOBODY }).exitCode === 0;
 
 describe('devices, pipes and stdout are written through, never replaced', () => {
   it('-o /dev/stdout, /dev/fd/1 and - deliver every line to the pipe', async () => {
@@ -72,13 +89,6 @@ describe('csv sent onto a file with >> (cron, or a restarted feed --watch, as it
 });
 
 describe('a folder that cannot be written', () => {
-  // Root writes anywhere: then the CLI runs as nobody, which is what a cron user meets.
-  const asRoot = process.getuid?.() === 0;
-  const NOBODY = 65534;
-  // nobody must be able to run this checkout (a clone in a 0700 temp folder is out of its reach).
-  const nobodyCanRun =
-    !asRoot || execaSync('node', [BIN, '--version'], { reject: false, uid: NOBODY, gid: NOBODY }).exitCode === 0;
-
   it.skipIf(!nobodyCanRun).each([[[]], [['--append']]])(
     '-o into a read-only folder (%j) is exit 10 naming the file and the reason (as nobody when run as root)',
     async (extra) => {
@@ -118,6 +128,41 @@ describe('a folder that cannot be written', () => {
       }
     },
   );
+});
+
+describe('csv sent with >> onto a file this user may write but not read (a log only appended to)', () => {
+  it.skipIf(!nobodyCanRun)('adds the rows without a second header, exit 0 (as nobody when run as root)', async () => {
+    const dir = scratch();
+    chmodSync(dir, 0o755);
+    const file = path.join(dir, 'log.csv');
+    writeFileSync(file, 'id,alert_title\n1,old\n');
+    chmodSync(file, 0o200);
+    const home = path.join(dir, 'home');
+    mkdirSync(home);
+    if (asRoot) execaSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home, file]);
+    const out = openSync(file, 'a');
+    try {
+      const args = ['--base-url', sandbox.url, 'feed', '--max', '2', '-f', 'csv'];
+      const r = await execa('node', [BIN, ...args], {
+        reject: false,
+        extendEnv: false,
+        env: { PATH: process.env.PATH, HOME: home, RECALL_FEED_CONFIG_DIR: home, RECALL_FEED_API_KEY: ALL_KEY },
+        // A descriptor number, as a shell's >> gives it (execa's types name only 0-2).
+        stdout: out as unknown as 'pipe',
+        ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+      });
+      expect(r.exitCode).toBe(0);
+    } finally {
+      closeSync(out);
+      chmodSync(file, 0o600);
+    }
+    const written = readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .filter((l) => l !== '');
+    expect(written.slice(0, 2)).toEqual(['id,alert_title', '1,old']);
+    expect(written).toHaveLength(4);
+    expect(written.filter((l) => l.startsWith('id,'))).toHaveLength(1);
+  });
 });
 
 describe('folders', () => {

@@ -1,5 +1,5 @@
 // Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
-import { existsSync, fstatSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import { accessSync, fstatSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BusyError, UsageError } from '../cli-errors.js';
@@ -36,7 +36,7 @@ export interface OutputTarget {
 /**
  * The regular file stdout was sent onto, when it already holds data (`>> file`, as a cron job or a restarted watch
  * does): what is written continues it, so a header is not written again. Its path, where the system names a
- * descriptor's file (Linux's /proc), is where csv reads the header to follow; undefined for anything else.
+ * descriptor's file (Linux's /proc) and this process may read it, is where csv reads the header to follow.
  */
 function continuedFile(stdout: OutStream): { path: string | undefined } | undefined {
   const fd = (stdout as { fd?: unknown }).fd;
@@ -49,7 +49,17 @@ function continuedFile(stdout: OutStream): { path: string | undefined } | undefi
   }
   if (!stat.isFile() || stat.size === 0) return undefined;
   const named = `/proc/self/fd/${fd}`;
-  return { path: existsSync(named) ? named : undefined };
+  return { path: readable(named) ? named : undefined };
+}
+
+/** Whether this process may read `file` (a write-only log file it appends to is left unread). */
+function readable(file: string): boolean {
+  try {
+    accessSync(file, fsConstants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function stdoutTarget(stdout: OutStream): OutputTarget {
