@@ -6,7 +6,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 describe('digest flags', () => {
   const cases: [string[], string][] = [
     [['-f', 'csv'], "error: --format must be one of text, markdown, html, json, not 'csv'"],
-    [['--since', '1h', '--until', '2h'], 'error: --since must come before --until'],
+    [['--since', '1h', '--until', '2h'], 'error: --until 2h is not after --since 1h: the window would be empty'],
+    [['--since', '2099-01-01'], 'error: --since 2099-01-01 is not before now: the period would be empty'],
     [
       ['--since', 'yesterday'],
       "error: --since must be a duration such as 36h or 7d, or an ISO date or date-time, not 'yesterday'",

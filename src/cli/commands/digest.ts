@@ -6,10 +6,9 @@ import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/form
 import { addEmailOptions } from './email-flags.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
 import { addFilterOptions } from './filter-flags.js';
-import { parseSourceList } from '../../runtime/options/option-parsers.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb } from './archive-options.js';
-import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
+import { mapOf, parseSourceList, parseWindow } from '../../runtime/options/option-parsers.js';
 import { addOpsOptions } from './ops-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
 
@@ -97,9 +96,11 @@ export function planDigest(
   nowMs: number,
 ): { plan: DigestDraft; globals: GlobalFlags } {
   const { format, ...rest } = globals;
-  const fromUs = parseInstant(opts.since ?? DEFAULT_SINCE, '--since', nowMs) as number;
-  const toUs = parseInstant(opts.until, '--until', nowMs) ?? nowMs * 1000;
-  if (fromUs >= toUs) throw new UsageError('--since must come before --until');
+  // As query, stats and report read a window; --until left out is now.
+  const window = parseWindow(opts.since ?? DEFAULT_SINCE, opts.until, nowMs);
+  const fromUs = window.sinceUs as number;
+  const toUs = window.untilUs ?? nowMs * 1000;
+  if (fromUs >= toUs) throw new UsageError(`--since ${opts.since} is not before now: the period would be empty`);
   if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
   if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');
   if (opts.webhookFormat !== undefined && opts.webhook === undefined)
