@@ -1,6 +1,6 @@
 // Splits an --exec command into words as a POSIX shell would, expanding nothing, and fills in {field} placeholders.
 
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+import { PLACEHOLDER, placeholderRefusal } from './exec-guard.js';
 
 export class CommandSyntaxError extends Error {
   override name = 'CommandSyntaxError';
@@ -60,101 +60,9 @@ export function splitWords(command: string): string[] {
   }
   if (inWord) words.push(word);
   if (words.length === 0) throw new CommandSyntaxError('--exec needs a command');
-  // A record must never choose what runs: a placeholder is filled into arguments only.
-  if (hasPlaceholder(words[0] as string)) {
-    throw new CommandSyntaxError(`--exec: a {field} cannot be the program, only its arguments: ${words[0]}`);
-  }
-  const code = codeWithPlaceholder(words);
-  if (code !== undefined) {
-    throw new CommandSyntaxError(
-      `--exec: a {field} cannot be in the code ${code.program} runs, where a recall's text would run as commands: ${code.word}`,
-      `pass the field as an argument of the code instead: --exec 'sh -c "notify-send -- \\"\\$1\\"" sh {alert_title}'`,
-    );
-  }
+  const refusal = placeholderRefusal(words);
+  if (refusal) throw new CommandSyntaxError(refusal.message, refusal.hint);
   return words;
-}
-
-const hasPlaceholder = (word: string) => new RegExp(PLACEHOLDER.source).test(word);
-
-/**
- * The programs that run a word of their arguments as code, and where that word is: after a flag (`sh -c`, `python -c`,
- * `perl -e`, `node --eval`), or first of the words that are not options (awk's and sed's program). A placeholder there
- * hands a recall's text to an interpreter, as a shell would; filled in as the script's own argument it stays data.
- */
-const SHELL_CODE = /^-[A-Za-z]*c[A-Za-z]*$|^--command$/;
-const INTERPRETERS: Record<string, { flag: RegExp; program?: true; value?: RegExp }> = {
-  sh: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  bash: { flag: SHELL_CODE, value: /^[-+][oO]$/ },
-  dash: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  zsh: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  ksh: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  mksh: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  ash: { flag: SHELL_CODE, value: /^[-+]o$/ },
-  fish: { flag: SHELL_CODE },
-  csh: { flag: SHELL_CODE },
-  tcsh: { flag: SHELL_CODE },
-  pwsh: { flag: /^-(?:c|command|encodedcommand|ec)$/i },
-  powershell: { flag: /^-(?:c|command|encodedcommand|ec)$/i },
-  python: { flag: /^-[A-Za-z]*c$/ },
-  perl: { flag: /^-[A-Za-z]*[eE]$/ },
-  ruby: { flag: /^-[A-Za-z]*e$/ },
-  node: { flag: /^(?:-e|--eval|-p|--print)$/ },
-  php: { flag: /^-r$/ },
-  osascript: { flag: /^-e$/ },
-  awk: { flag: /^--source$/, program: true, value: /^-[fvF]$/ },
-  gawk: { flag: /^(?:--source|-e)$/, program: true, value: /^-[fvFi]$/ },
-  mawk: { flag: /^--source$/, program: true, value: /^-[fvF]$/ },
-  sed: { flag: /^(?:-e|--expression)$/, program: true, value: /^-[fl]$/ },
-};
-
-/** `python3.12` is python, `/usr/bin/bash` bash. */
-const programName = (word: string) => (word.split('/').pop() ?? word).toLowerCase().replace(/[\d.]+$/, '');
-
-/** The first interpreter in the command (after `env`, `nice`, `timeout 5`, `sudo`…) whose code holds a placeholder. */
-function codeWithPlaceholder(words: readonly string[]): { program: string; word: string } | undefined {
-  for (const [at, word] of words.entries()) {
-    const program = programName(word);
-    const rule = INTERPRETERS[program];
-    if (rule === undefined) continue;
-    const code = codeWord(rule, words.slice(at + 1));
-    if (code !== undefined && hasPlaceholder(code)) return { program, word: code };
-  }
-  return undefined;
-}
-
-/** The word of `args` an interpreter runs as code (the flag's own when attached: `--eval=…`, `-c…`), if any. */
-function codeWord(rule: (typeof INTERPRETERS)[string], args: readonly string[]): string | undefined {
-  let codeNext = false;
-  let valueNext = false;
-  let scriptGiven = false;
-  for (const arg of args) {
-    if (codeNext) {
-      if (arg === '--') continue;
-      return arg;
-    }
-    if (valueNext) {
-      valueNext = false;
-      continue;
-    }
-    if (arg === '--' || !/^[-+]./.test(arg)) return rule.program && !scriptGiven && arg !== '--' ? arg : undefined;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      if (rule.flag.test(arg.slice(0, eq))) return arg;
-      continue;
-    }
-    if (rule.flag.test(arg)) {
-      codeNext = true;
-      scriptGiven = true;
-    } else if (rule.value?.test(arg)) {
-      valueNext = true;
-      // `-f file`: awk's or sed's program is in a file, so no word of the command is one.
-      if (arg === '-f') scriptGiven = true;
-    } else if (/^-[A-Za-z]/.test(arg) && rule.flag.test(arg.slice(0, 2))) {
-      // `-cCODE`, `-eCODE`: attached to its flag.
-      return arg;
-    }
-  }
-  return undefined;
 }
 
 /** A field as argument text: arrays joined with ", ", objects as JSON, null and absent as ''; NUL bytes dropped. */

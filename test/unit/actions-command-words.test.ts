@@ -29,7 +29,6 @@ describe('a {field} in the code an interpreter runs', () => {
   it.each([
     ["sh -c 'echo new recall: {alert_title}'", 'sh'],
     ["/bin/bash -ec 'notify {alert_title}'", 'bash'],
-    ["env LANG=C nice -n 5 dash -o errexit -c 'x {id}'", 'dash'],
     ["sh -c -- 'x {id}'", 'sh'],
     ["fish --command 'echo {id}'", 'fish'],
     ['python3.12 -c \'print("{alert_title}")\'', 'python'],
@@ -39,8 +38,48 @@ describe('a {field} in the code an interpreter runs', () => {
     ['awk \'BEGIN { print "{id}" }\'', 'awk'],
     ["sed -e 's/x/{alert_title}/e' file", 'sed'],
     ["sed 's/x/{alert_title}/' file", 'sed'],
+    // A review's ways past the first guard: an option with a value of its own before the code flag, `--` before
+    // awk's or sed's program, a second -e, and an awk or sed whose options GNU getopt takes from any word.
+    ['python3 -W ignore -c {alert_title}', 'python'],
+    ['python3 -X utf8 -c {alert_title}', 'python'],
+    ['node -r fs -e {product_description}', 'node'],
+    ['perl -I /tmp -e {packaging_description}', 'perl'],
+    ["perl -e 'print 1' -e {id}", 'perl'],
+    ['bash --rcfile /dev/null -c {id}', 'bash'],
+    ['awk -- {product_name} /dev/null', 'awk'],
+    ['sed -n -- {product_brand} FILE', 'sed'],
+    ['awk -f notify.awk {id}', 'awk'],
+    ['sed -e s/x/y/ {id}', 'sed'],
   ])('refuses %j', (command, program) => {
     expect(() => splitWords(command)).toThrow(`a {field} cannot be in the code ${program} runs`);
+  });
+
+  it.each([
+    // A record's text choosing the module, the library path or the script an interpreter loads.
+    ['node -r {id} app.js', 'node'],
+    ['python3 -m {id}', 'python'],
+    ['perl -M{id} -e 1', 'perl'],
+    ['python3 {id}', 'python'],
+    ['ruby -I {id} notify.rb', 'ruby'],
+  ])('refuses %j: a {field} among the options or as the script', (command, program) => {
+    expect(() => splitWords(command)).toThrow(new RegExp(`a \\{field\\} cannot (be in the code|be among) ${program}`));
+  });
+
+  it.each([
+    // Programs that run another program, a shell command or code their words name: no placeholder anywhere.
+    ['env {hazard_description}', 'env'],
+    ['timeout 5 {product_category}', 'timeout'],
+    ['flock /tmp/lk -c {measure_details}', 'flock'],
+    ["env LANG=C nice -n 5 dash -o errexit -c 'x {id}'", 'env'],
+    ['/usr/bin/nice -n 5 notify.sh {id}', 'nice'],
+    ['ssh host notify {alert_title}', 'ssh'],
+    ['xargs -0 {id}', 'xargs'],
+    ['sudo -u bob notify.sh {id}', 'sudo'],
+    ['watch -n 5 echo {id}', 'watch'],
+    ['sqlite3 x.db {alert_title}', 'sqlite'],
+    ['git -c {id} status', 'git'],
+  ])('refuses %j: a {field} in a command that %s runs', (command, program) => {
+    expect(() => splitWords(command)).toThrow(`a {field} cannot be in a command ${program} runs`);
   });
 
   it.each([
@@ -49,9 +88,11 @@ describe('a {field} in the code an interpreter runs', () => {
     ['bash notify.sh {alert_title}'],
     ['python3 notify.py --title {alert_title}'],
     ["perl -e 'print $ARGV[0]' {id}"],
-    ['awk -f notify.awk {id}'],
-    ['sed -e s/x/y/ {id}'],
     ['notify-send -- sh {alert_title}'],
+    ['python3 -X utf8 notify.py {alert_title}'],
+    ["python3 -c 'import sys; print(sys.argv[1])' {alert_title}"],
+    ["node -e 'console.log(process.argv[1])' {id}"],
+    ['env LANG=C nice -n 5 notify.sh'],
   ])('accepts %j', (command) => {
     expect(() => splitWords(command)).not.toThrow();
   });
