@@ -6,10 +6,14 @@ import type { Context } from '../runtime/context.js';
 import { stripControls } from '../output/control-escapes.js';
 import { type Freshness, freshnessLine } from './freshness.js';
 
-/** The answer: the freshness first in the text too, since a client may read only the text. */
+/**
+ * The answer: the freshness first in the text too, since a client may read only the text. The text is cleaned of
+ * control codes here, once for every tool: it quotes archive and catalogue values (a case note, a filter warning
+ * naming stored values) that each tool would otherwise have to remember.
+ */
 export function answer(freshness: Freshness, text: string, structured: Record<string, unknown>): CallToolResult {
   return {
-    content: [{ type: 'text', text: `${freshnessLine(freshness)}\n${text}` }],
+    content: [{ type: 'text', text: stripControls(`${freshnessLine(freshness)}\n${text}`) }],
     structuredContent: { freshness, ...structured },
   };
 }

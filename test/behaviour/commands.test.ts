@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { handlerServer } from '../helpers/handler-server.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ALL_KEY, LIMITED_KEY, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -66,6 +67,25 @@ describe('health', () => {
     } finally {
       sandbox.setHealthy(true);
     }
+  });
+});
+
+describe('health, a server that sends control codes', () => {
+  it('prints its status and version on one line without them; the JSON keeps them, escaped', async () => {
+    const body = { status: 'healthy\u001b[2J', version: '1\u001b]52;c;ZXZpbA==\u0007\r\n2' };
+    const server = await handlerServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    // Not the word 'healthy': unhealthy (exit 6), the line written first.
+    const r = await runMain(['--base-url', server.url, 'health']);
+    expect(r.code).toBe(6);
+    expect(r.stdout).toMatch(
+      new RegExp(`^healthy\\[2J \\(HTTP 200, \\d+ ms, version 1\\]52;c;ZXZpbA== 2\\) ${server.url}\n$`),
+    );
+    expect(r.stderr).toBe("error: the API reports 'healthy[2J' (HTTP 200)\n");
+    const json = await runMain(['--base-url', server.url, 'health', '-f', 'json']);
+    expect(JSON.parse(json.stdout)).toMatchObject(body);
   });
 });
 

@@ -135,8 +135,12 @@ describe.each(ENGINES)('on $engine', ({ engine, available }) => {
     const product = products[row.catalog_line - 1]!;
     const opened = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product });
     const id = opened.data.case.id as number;
-    await callOk(client, schemas, 'resolve_case', { id, outcome: 'not-our-product', note: 'other supplier' });
+    // A note is anyone's text: the timeline quotes it without its control codes (a screen clear, a bidi override).
+    const note = 'other supplier\u001b[2J\u202e';
+    await callOk(client, schemas, 'resolve_case', { id, outcome: 'not-our-product', note });
     const c = await callOk(client, schemas, 'get_case', { id });
+    expect(c.text).toContain('(other supplier[2J)');
+    expect(c.text).not.toMatch(/[\u001b\u202e]/);
     expect(c.data.case.events.map((e: Rec) => `${e.actor} ${e.action}`)).toEqual([
       'mcp:http-assistant opened',
       'mcp:http-assistant resolved',

@@ -1,4 +1,5 @@
 // Runs `health`: asks the API whether it is up (no key needed) and prints one status line, or it as JSON.
+import { plainLine } from '../../output/control-escapes.js';
 import { UnhealthyError } from '../../runtime/cli-errors.js';
 import type { Session } from '../../runtime/session.js';
 import type { HealthPlan } from './plans.js';
@@ -8,8 +9,9 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   const output = await session.output({ status: 'flag' });
   const { client, settings } = await session.api({ needsKey: false });
   const result = await client.health();
-  const status = result.body?.status ?? 'unknown';
-  const version = result.body?.version ? `, version ${result.body.version}` : '';
+  // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).
+  const status = plainLine(String(result.body?.status ?? 'unknown'));
+  const version = result.body?.version ? `, version ${plainLine(String(result.body.version))}` : '';
   // One JSON object on one line, whichever of json and jsonl was asked for.
   const answer = {
     healthy: result.healthy,
