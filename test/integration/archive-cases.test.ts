@@ -176,6 +176,20 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       expect(c?.catalog_key).toBe(kept('sku:N\u0000UL'));
     });
 
+    it('a title, row and note holding a lone surrogate still verify: U+FFFD stands in for it, case and events alike', async () => {
+      const { archive, records } = await archiveWith();
+      const odd = { ...candidate(records[0]!.id, 'S\ud800KU'), alertTitle: 'a\udc00title\u0000' };
+      await archive.openCases([odd], by('m'));
+      await archive.stepCase(1, { kind: 'wait' }, by('alice', 'note \ud83d'));
+      const check = await archive.verifyCases();
+      const [c] = await archive.cases({ statuses: ['waiting'] });
+      await archive.close();
+      expect(check).toMatchObject({ events: 2, cases: 1, broken: undefined });
+      const nul = engine === 'postgres' ? '\uFFFD' : '\u0000';
+      expect(c?.alert_title).toBe(`a\uFFFDtitle${nul}`);
+      expect(c?.catalog_key).toBe('sku:S\uFFFDKU');
+    });
+
     it('opening the same pairs again opens nothing', async () => {
       const { archive, records } = await archiveWith();
       const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];

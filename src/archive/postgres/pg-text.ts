@@ -1,4 +1,5 @@
 // PostgreSQL's text refuses NUL (U+0000), which JSON allows: what we write to a text column has it replaced.
+import { mapTexts, wellFormed } from '../sql/stored-text.js';
 
 /** What stands for a NUL in PostgreSQL's text columns: the Unicode replacement character. */
 const NUL_STAND_IN = '\uFFFD';
@@ -10,13 +11,9 @@ export function pgText<T>(value: T): T {
   ) as T;
 }
 
-/** Every string inside `value` (objects and arrays walked) through pgText: for values written to several columns. */
+/** Every string inside `value` (objects and arrays walked) as a text column holds it: no NUL, no lone surrogate. */
 export function pgTexts<T>(value: T): T {
-  if (typeof value === 'string') return pgText(value);
-  if (Array.isArray(value)) return value.map(pgTexts) as T;
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [pgText(k), pgTexts(v)])) as T;
-  return value;
+  return mapTexts(value, (text) => pgText(wellFormed(text)));
 }
 
 /**

@@ -61,8 +61,9 @@ export interface Dialect {
   /** Now on that clock, as lease_until holds it. */
   now(nowMs: number): Fragment;
   /**
-   * `value` (strings inside objects and arrays too) as a text column holds it: as it is on SQLite; on PostgreSQL,
-   * whose text refuses NUL, with U+FFFD in its place. Applied before a value is hashed, so the chain holds the stored text.
+   * `value` (strings inside objects and arrays too) as a text column holds it: a lone surrogate as U+FFFD on both
+   * engines (it has no UTF-8 form), and on PostgreSQL, whose text refuses NUL, a NUL too. Applied before a value is
+   * hashed, so the chain holds the stored text.
    */
   texts<T>(value: T): T;
   /** Now as done_at holds it (ISO text on SQLite, timestamptz on PostgreSQL). */

@@ -1,0 +1,19 @@
+// Text as a column holds it: a lone surrogate (half a UTF-16 pair, which JSON allows as \ud800) has no UTF-8 form,
+// so each engine would store something other than the text a case event hashed. U+FFFD stands in for it, as it
+// does for what an encoder cannot write.
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with every lone surrogate replaced by U+FFFD. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** Every string inside `value` (objects' keys and values, arrays walked) through `fix`; anything else as it is. */
+export function mapTexts<T>(value: T, fix: (text: string) => string): T {
+  if (typeof value === 'string') return fix(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapTexts(v, fix)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fix(k), mapTexts(v, fix)])) as T;
+  return value;
+}
