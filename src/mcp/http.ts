@@ -6,8 +6,20 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type GuardOptions, MCP_PATH, refusal } from './http-guard.js';
 
-/** Sessions held at once: each is a server and its tools; a client that never closes must not exhaust memory. */
+/**
+ * Sessions held at once: each is a server and its tools; a client that never closes must not exhaust memory. A
+ * client that goes without a DELETE (most do, an editor restarted) leaves its session behind: a new one then takes
+ * the place of the one unused longest with no request open (its client, if it comes back, is told to initialize
+ * again, as the protocol has it).
+ */
 const MAX_SESSIONS = 64;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  /** Requests (and event streams) of the session not yet answered: a session so busy is never given up. */
+  open: number;
+}
 
 export interface HttpMcp {
   /** http://host:port/mcp as bound (port 0 becomes the port the system chose). */
@@ -31,7 +43,29 @@ export async function startHttp(
   makeServer: () => McpServer,
   onError: (err: Error) => void,
 ): Promise<HttpMcp> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  // In order of last use, the least recent first (a session used is moved to the end).
+  const sessions = new Map<string, Session>();
+
+  /** Gives up the session unused longest with nothing open; false when every one is busy. */
+  async function makeRoom(): Promise<boolean> {
+    for (const [sid, session] of sessions) {
+      if (session.open > 0) continue;
+      sessions.delete(sid);
+      await session.server.close();
+      return true;
+    }
+    return false;
+  }
+
+  async function serveIn(sid: string, session: Session, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    sessions.delete(sid);
+    sessions.set(sid, session);
+    session.open++;
+    res.once('close', () => {
+      session.open--;
+    });
+    await session.transport.handleRequest(req, res);
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = refusal(req, guard);
@@ -40,15 +74,16 @@ export async function startHttp(
     if (typeof id === 'string') {
       const known = sessions.get(id);
       if (!known) return refuse(res, 404, 'unknown or closed session: initialize again');
-      return known.transport.handleRequest(req, res);
+      return serveIn(id, known, req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'initialize with a POST first');
-    if (sessions.size >= MAX_SESSIONS) return refuse(res, 503, 'too many sessions: close one first');
+    if (sessions.size >= MAX_SESSIONS && !(await makeRoom()))
+      return refuse(res, 503, 'too many sessions, each busy: try again shortly');
     const server = makeServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server });
+        sessions.set(sid, { transport, server, open: 0 });
       },
     });
     transport.onclose = () => {

@@ -178,6 +178,21 @@ describe('over Streamable HTTP', () => {
     expect(result.stderr + result.stdout).not.toContain(TOKEN);
   });
 
+  it('serves a 65th client after 64 that closed without ending their session; the one unused longest is the one given up', async () => {
+    const server = await serve([]);
+    const first = await connect(server.url, 'kept-busy');
+    for (let i = 0; i < 63; i++) {
+      const { client } = await connect(server.url, `editor-${i}`);
+      await client.close();
+    }
+    // The first client is used again, so the least recent is now editor-0's.
+    expect((await callOk(first.client, first.schemas, 'list_cases', {})).data.total).toBe(0);
+    const late = await connect(server.url, 'late');
+    expect((await callOk(late.client, late.schemas, 'list_cases', {})).data.total).toBe(0);
+    expect((await callOk(first.client, first.schemas, 'list_cases', {})).data.total).toBe(0);
+    expect((await server.stop()).code).toBe(0);
+  });
+
   it('refuses to bind beyond loopback without a token, or with a bad one, before listening', async () => {
     const bare = await runMain(['mcp', '--http', '0.0.0.0:0', '--db', db]);
     expect(bare.code).toBe(2);
