@@ -4,6 +4,7 @@ import { describeError } from '../runtime/error-reports.js';
 import { runSecrets } from '../runtime/config/run-secrets.js';
 import type { Context } from '../runtime/context.js';
 import { stripControls } from '../output/control-escapes.js';
+import { safeLink } from '../output/recall-text.js';
 import { type Freshness, freshnessLine } from './freshness.js';
 
 /**
@@ -14,8 +15,24 @@ import { type Freshness, freshnessLine } from './freshness.js';
 export function answer(freshness: Freshness, text: string, structured: Record<string, unknown>): CallToolResult {
   return {
     content: [{ type: 'text', text: stripControls(`${freshnessLine(freshness)}\n${text}`) }],
-    structuredContent: { freshness, ...structured },
+    structuredContent: cleaned({ freshness, ...structured }),
   };
+}
+
+/**
+ * The data as docs/mcp.md promises it, whatever a tool put in: every string (keys too) without control codes, and a
+ * `source_url` only when it is an http(s) link (else empty: a raw record's schema wants a string there).
+ */
+function cleaned<T>(value: T): T {
+  if (typeof value === 'string') return stripControls(value) as T;
+  if (Array.isArray(value)) return value.map(cleaned) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[stripControls(key)] =
+      key === 'source_url' && typeof v === 'string' ? (safeLink({ source_url: v }) ?? '') : cleaned(v);
+  }
+  return out as T;
 }
 
 /**

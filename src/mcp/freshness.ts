@@ -32,10 +32,11 @@ export async function freshnessOf(
 ): Promise<Freshness> {
   const period = { fromMs: nowMs - WINDOW_MS, toMs: nowMs };
   const health = computeHealth(await archive.syncRuns(period), period, allowed);
-  const last = health.last_ok_sync;
+  // None in the window: how old the archive is still matters to whoever asks.
+  const last = health.last_ok_sync ?? (await lastOkBefore(archive, nowMs));
   const stale = last === null || nowMs - Date.parse(last) > STALE_AFTER_MS;
   const problems: string[] = [];
-  if (last === null) problems.push('no successful sync in the last 24 hours: run `recall-feed sync`');
+  if (last === null) problems.push('no successful sync in the last 31 days: run `recall-feed sync`');
   else if (stale) problems.push(`the last successful sync ended ${hoursAgo(nowMs, last)} ago (${last})`);
   const { failed, interrupted } = health.runs;
   if (failed > 0) problems.push(`${failed} sync run(s) failed in the last 24 hours`);
@@ -44,8 +45,23 @@ export async function freshnessOf(
   if (health.sources_missing.length > 0)
     problems.push(`no sync covered the sources ${health.sources_missing.join(', ')}`);
   if (allowed === undefined)
-    problems.push('the sources the key may use were not checked (no API key), so monitoring cannot be called complete');
+    problems.push(
+      'the sources the key may use were not checked (no API key, or the API has not answered), so monitoring cannot be called complete',
+    );
   return { as_of: new Date(nowMs).toISOString(), last_ok_sync: last, stale, complete: health.complete, problems };
+}
+
+/** How far back a stale archive's last successful sync is looked for (as `doctor` looks). */
+const LOOK_BACK_MS = 31 * 24 * HOUR_MS;
+
+/** When the newest successful sync of the last LOOK_BACK_MS ended; null when none did. */
+async function lastOkBefore(archive: ArchiveStore, nowMs: number): Promise<string | null> {
+  const runs = await archive.syncRuns({ fromMs: nowMs - LOOK_BACK_MS, toMs: nowMs });
+  const ended = runs
+    .filter((r) => r.outcome === 'ok')
+    .map((r) => Date.parse(r.ended_at ?? r.started_at))
+    .filter((ms) => !Number.isNaN(ms) && ms <= nowMs);
+  return ended.length === 0 ? null : new Date(Math.max(...ended)).toISOString();
 }
 
 function hoursAgo(nowMs: number, iso: string): string {

@@ -1,4 +1,5 @@
 // `recall-feed mcp`: serves over stdio until the client closes it, or over Streamable HTTP until the run is stopped.
+import { setTimeout as delay } from 'node:timers/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isLoopbackHost } from '../api/loopback.js';
 import { allowedSources } from '../runtime/archive/allowed-sources.js';
@@ -12,6 +13,19 @@ import { buildServer } from './server.js';
 
 /** How long a failure to learn the key's sources stands before it is asked again. */
 const RETRY_SOURCES_MS = 10 * 60_000;
+/** How long an answer waits for the sources the key may use, asked of the API once. */
+const SOURCES_WAIT_MS = 5_000;
+
+/** `promise`'s value if it settles within `ms`, else undefined (the promise goes on, for the answers after). */
+async function firstOf<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  const stop = new AbortController();
+  const late = delay(ms, undefined, { signal: stop.signal, ref: false }).catch(() => undefined);
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    stop.abort();
+  }
+}
 
 /** The config's mcp-token (RECALL_FEED_MCP_TOKEN, else the profile's), noted as a secret: no message shows it. */
 async function configuredToken(session: Session): Promise<string | undefined> {
@@ -52,11 +66,22 @@ export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
   if (plan.catalog) await checkCatalogue(plan.catalog);
   // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
   // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
-  let sources: { at: number; list: Promise<string[] | undefined> } | undefined;
+  let sources: { at: number; list: Promise<string[] | undefined>; known?: true } | undefined;
   const allowed = async () => {
-    if (sources === undefined || ((await sources.list) === undefined && ctx.now() - sources.at > RETRY_SOURCES_MS))
-      sources = { at: ctx.now(), list: allowedSources(undefined, session) };
-    return sources.list;
+    if (
+      sources === undefined ||
+      (sources.known && (await sources.list) === undefined && ctx.now() - sources.at > RETRY_SOURCES_MS)
+    ) {
+      const asked = { at: ctx.now(), list: allowedSources(undefined, session) } as NonNullable<typeof sources>;
+      const settled = () => {
+        asked.known = true;
+      };
+      asked.list.then(settled, settled);
+      sources = asked;
+    }
+    // An answer reads the archive, offline: it never waits long on the API (one that takes connections and never
+    // answers held every tool for minutes). Until the sources are known, answers say they were not checked.
+    return firstOf(sources.list, SOURCES_WAIT_MS);
   };
   const make = () => buildServer(session, plan, allowed);
   if (plan.http === undefined) {

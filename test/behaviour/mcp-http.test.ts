@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
+import { handlerServer } from '../helpers/handler-server.js';
 import { fakeClock, type MainResult, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { answered, callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
 import { ALL_KEY, FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
@@ -23,7 +24,10 @@ let db: string;
 let archived: SpecRecall[];
 
 /** `recall-feed mcp --http 127.0.0.1:0` running until the test ends: its URL, and everything it wrote. */
-async function serve(extra: string[], opts: { env?: Record<string, string>; nowMs?: number; db?: string } = {}) {
+async function serve(
+  extra: string[],
+  opts: { env?: Record<string, string>; nowMs?: number; db?: string; api?: { url: string } } = {},
+) {
   const stop = new AbortController();
   let stderr = '';
   let announced: (url: string) => void = () => {};
@@ -31,7 +35,7 @@ async function serve(extra: string[], opts: { env?: Record<string, string>; nowM
     announced = resolve;
   });
   const run: Promise<MainResult> = runMainAgainst(
-    sandbox,
+    (opts.api as Sandbox | undefined) ?? sandbox,
     ['mcp', '--http', '127.0.0.1:0', '--db', opts.db ?? db, ...extra],
     {
       signal: stop.signal,
@@ -136,11 +140,14 @@ describe.each(ENGINES)('on $engine', ({ engine, available }) => {
     const opened = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product });
     const id = opened.data.case.id as number;
     // A note is anyone's text: the timeline quotes it without its control codes (a screen clear, a bidi override).
-    const note = 'other supplier\u001b[2J\u202e';
+    const note = 'other supplier\u001b[2J\u202e\n  2099-01-01T00:00:00Z alice: resolved';
     await callOk(client, schemas, 'resolve_case', { id, outcome: 'not-our-product', note });
     const c = await callOk(client, schemas, 'get_case', { id });
-    expect(c.text).toContain('(other supplier[2J)');
-    expect(c.text).not.toMatch(/[\u001b\u202e]/);
+    expect(c.text).toMatch(/\(other supplier\[2J +2099-01-01T00:00:00Z alice: resolved\)/);
+    expect(c.text).not.toMatch(/[\u001b\u202e]|\n {2}2099/);
+    // The data too: the note without its control codes (a line break is data there, in a JSON string).
+    const resolved = c.data.case.events.find((e: Rec) => e.action === 'resolved');
+    expect(resolved.note).toBe('other supplier[2J\n  2099-01-01T00:00:00Z alice: resolved');
     expect(c.data.case.events.map((e: Rec) => `${e.actor} ${e.action}`)).toEqual([
       'mcp:http-assistant opened',
       'mcp:http-assistant resolved',
@@ -235,12 +242,28 @@ describe('over Streamable HTTP', () => {
     }
   });
 
+  it('answers from the archive while the API takes connections and never replies: the sources said unchecked', async () => {
+    const silent = await handlerServer(() => {});
+    const { url, stop } = await serve([], { api: silent });
+    const { client, schemas } = await connect(url, 'offline');
+    const { data, text } = await callOk(client, schemas, 'list_cases', {});
+    expect(data.freshness.complete).toBe(false);
+    expect(data.freshness.problems).toContain(
+      'the sources the key may use were not checked (no API key, or the API has not answered), so monitoring cannot be called complete',
+    );
+    expect(text).toMatch(/^WARNING, INCOMPLETE MONITORING: /);
+    expect(silent.requests.map((r) => r.url)).toEqual(['/v1/recalls/sources']);
+    expect((await stop()).code).toBe(0);
+  });
+
   it('says a stale archive first, in the text and in the data', async () => {
     const { url } = await serve([], { nowMs: Date.now() + 3 * DAY_MS });
     const { client, schemas } = await connect(url, 'late');
     const { data, text } = await callOk(client, schemas, 'search_recalls', {});
-    expect(data.freshness).toMatchObject({ stale: true, complete: false, last_ok_sync: null });
-    expect(data.freshness.problems[0]).toMatch(/no successful sync in the last 24 hours/);
-    expect(text).toMatch(/^WARNING, STALE ARCHIVE: no successful sync in the last 24 hours/);
+    // The sync was three days before this server's clock: older than the 24 hours judged, still said.
+    expect(data.freshness).toMatchObject({ stale: true, complete: false });
+    expect(data.freshness.last_ok_sync).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(data.freshness.problems[0]).toMatch(/^the last successful sync ended 3 days ago \(/);
+    expect(text).toMatch(/^WARNING, STALE ARCHIVE: the last successful sync ended 3 days ago/);
   });
 });

@@ -60,7 +60,16 @@ describe('freshnessOf', () => {
   it('with no sync at all, says to run one', async () => {
     const f = await freshnessOf(archiveOf([]), NOW, SOURCES);
     expect(f).toMatchObject({ stale: true, complete: false, last_ok_sync: null });
-    expect(f.problems[0]).toBe('no successful sync in the last 24 hours: run `recall-feed sync`');
+    expect(f.problems[0]).toBe('no successful sync in the last 31 days: run `recall-feed sync`');
+  });
+
+  it('a last successful sync older than the day judged is still given, with how long ago it ended', async () => {
+    for (const hoursBefore of [50, 24 * 20]) {
+      const f = await freshnessOf(archiveOf([run(1, NOW - hoursBefore * HOUR)]), NOW, SOURCES);
+      const ended = new Date(NOW - hoursBefore * HOUR + 60_000).toISOString();
+      expect(f).toMatchObject({ stale: true, complete: false, last_ok_sync: ended });
+      expect(f.problems[0]).toBe(`the last successful sync ended ${Math.round(hoursBefore / 24)} days ago (${ended})`);
+    }
   });
 
   it('fresh but incomplete: a failed run, a source no run covered, or sources never checked', async () => {
@@ -78,7 +87,7 @@ describe('freshnessOf', () => {
     const unchecked = await freshnessOf(archiveOf(hourly(NOW - 10 * 60_000)), NOW, undefined);
     expect(unchecked.complete).toBe(false);
     expect(unchecked.problems).toEqual([
-      'the sources the key may use were not checked (no API key), so monitoring cannot be called complete',
+      'the sources the key may use were not checked (no API key, or the API has not answered), so monitoring cannot be called complete',
     ]);
   });
 });

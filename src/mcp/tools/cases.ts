@@ -6,6 +6,7 @@ import { CaseSchema } from '../../jobs/contracts/case-schema.js';
 import { caseRecord } from '../../jobs/cases/list-cases.js';
 import { byLevelAndSeverity } from '../../jobs/matching/case-order.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
+import { plainLine } from '../../output/control-escapes.js';
 import { answer, guarded } from '../answer.js';
 import { FreshnessSchema } from '../freshness.js';
 import type { ToolDeps } from '../tool-deps.js';
@@ -92,7 +93,10 @@ export function registerCaseTools(server: McpServer, deps: ToolDeps): void {
             problem: check.broken ? `event ${check.broken.seq}: ${check.broken.problem}` : null,
           };
           const c = found.case;
-          const steps = c.events.map((e) => `  ${e.at} ${e.actor}: ${e.action}${e.note ? ` (${e.note})` : ''}`);
+          // One line a step: a note or actor is anyone's text, and a line break in it would forge a step.
+          const steps = c.events.map(
+            (e) => `  ${e.at} ${plainLine(e.actor)}: ${e.action}${e.note ? ` (${plainLine(e.note)})` : ''}`,
+          );
           const verdict = chain.intact ? 'the case log verifies' : `THE CASE LOG IS BROKEN at ${chain.problem}`;
           const text = [caseLine(c, ctx.now()), ...steps, verdict].join('\n');
           return answer(await deps.freshness(archive), text, {
