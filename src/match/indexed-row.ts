@@ -22,6 +22,8 @@ export interface IndexedRow {
   nameText: string;
   /** The pack sizes its name states, read the first time a notice weighs the row. */
   sizes?: PackSize[];
+  /** Its name's variant words (variants.ts), read the first time a notice's product holds every word of its name. */
+  variants?: ReadonlySet<string>;
   /** Its name words outside parentheses (a grocer's gloss: "Baby Bhindi (Okra)"), read the first time they are needed; null without. */
   outside?: ReadonlySet<string> | null;
   batch: CatalogueBatch;

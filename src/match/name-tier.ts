@@ -7,6 +7,7 @@ import type { NoticeItem, NoticeItems } from './notice-items.js';
 import { compareSizes, type PackSize, packSizes, type SizeAgreement } from './pack-sizes.js';
 import type { Found } from './scoped-matches.js';
 import * as T from './match-thresholds.js';
+import { variantSibling, variantWords } from './variants.js';
 
 /** What the tier weighs of a pair: the notice's side is read once per recall by the caller, and lazily. */
 export interface NamePair {
@@ -69,10 +70,19 @@ export function nameTier(p: NamePair): Found | undefined {
   if (compareSizes(rowSizes, noticeSizes).kind === 'differs') return undefined;
   let sizes: SizeAgreement = { kind: 'unknown' };
   let full = false;
+  let variant: string | undefined;
   // A name covered only without its parentheses is at most brand+name.
   if (!withoutParentheses && covered.score === 1 && r.tokens.size >= T.FULL_NAME_WORDS)
     for (const item of items) {
       if (!containsAll(item.tokens, r.tokens) || siblingWord(productWords(p, item), r.tokens) !== undefined) continue;
+      // Every word alike, and yet another of the brand's products: white for milk chocolate, Stage 2 for Stage 1,
+      // 100 for 60 softgels. Possible, never match: the words that say so are too common to deny the pair.
+      r.variants ??= variantWords(r.nameText);
+      const differs = variantSibling(item.variants, r.variants);
+      if (differs !== undefined) {
+        variant ??= differs;
+        continue;
+      }
       sizes = compareSizes(rowSizes, item.sizes);
       full =
         sizes.kind !== 'differs' &&
@@ -86,7 +96,11 @@ export function nameTier(p: NamePair): Found | undefined {
       const words = explainName(p.noticeTokens, r.tokens, similarity, T.NAME_SIMILARITY);
       const gloss = withoutParentheses ? ", the row's words in parentheses left out" : '';
       const weighed = `weighed cover ${covered.score.toFixed(2)} (>= ${T.NAME_COVERAGE}: ${covered.shared.map((t) => `${t} ${p.weights.weight(t).toFixed(1)}`).join(', ')})${gloss}`;
-      return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}`;
+      const other =
+        full || variant === undefined
+          ? ''
+          : `; possible, not match: the notice's product and the row differ in ${variant}`;
+      return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}${other}`;
     },
     words: covered.shared,
   };

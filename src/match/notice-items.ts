@@ -2,12 +2,15 @@
 import { glossed } from './glossary.js';
 import { nameTokens } from './match-keys.js';
 import { type PackSize, packSizes } from './pack-sizes.js';
+import { variantWords } from './variants.js';
 
 export interface NoticeItem {
   tokens: ReadonlySet<string>;
   /** Its words with a Spanish alert's in English beside them (glossary.ts): what may cover a row, not a full name. */
   covering: ReadonlySet<string>;
   sizes: readonly PackSize[];
+  /** The words that say which of the brand's products it is (variants.ts): a colour, a size, "Stage 1"… */
+  variants: ReadonlySet<string>;
 }
 
 /**
@@ -64,13 +67,13 @@ export function noticeItems(
   const labelled = lines.map((text) => ({ text, labels: text.split(LABEL_BREAK) }));
   if (labelled.length <= 1 && (labelled[0]?.labels.length ?? 0) <= 1) {
     const sizes = packSizes(name);
-    return { items: [{ tokens: words, covering, sizes }], sizes };
+    return { items: [{ tokens: words, covering, sizes, variants: variantWords(name) }], sizes };
   }
   const sized = labelled.map(({ text, labels }) => ({ labels, sizes: packSizes(text) }));
   const items = sized.flatMap(({ labels, sizes }) =>
     labels.map((label) => {
       const tokens = nameTokens(label);
-      return { tokens, covering: glossed(tokens), sizes };
+      return { tokens, covering: glossed(tokens), sizes, variants: variantWords(label) };
     }),
   );
   return { items, sizes: sized.flatMap(({ sizes }) => sizes) };
