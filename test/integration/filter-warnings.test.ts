@@ -126,6 +126,20 @@ describe.each(ENGINES)('on $engine', ({ engine, available }) => {
     expect(warnings(query.stderr)[0]).toMatch(/^warning: --status actve matched no recall of the \d+ in the archive; /);
     expect(named(warnings(query.stderr)[0]!).map(fold).sort()).toEqual(statuses);
 
+    // A mistyped source is named too, and does not silence the other filters' warnings.
+    const sources = [...new Set(sandbox.records().map((r) => String(r.data_source)))].sort();
+    const typo = await runMainAgainst(
+      sandbox,
+      ['query', '--db', db, '-f', 'jsonl', '--sources', `us_cspc,${sources[0]}`, '--status', 'actve'],
+      { clock: at() },
+    );
+    expect([typo.code, typo.stdout]).toEqual([0, '']);
+    const [source, status] = warnings(typo.stderr);
+    expect(source).toMatch(/^warning: --sources us_cspc matched no recall of the \d+ in the archive; sources seen: /);
+    expect(source!.split('; sources seen: ')[1]!.split(', ').sort()).toEqual(sources);
+    expect(status).toMatch(/^warning: --status actve matched no recall of the \d+ in the archive; /);
+    expect(warnings(typo.stderr)).toHaveLength(2);
+
     const catalogue = path.join(tempDir('rf-fa-cat-'), 'catalogue.csv');
     writeFileSync(catalogue, 'sku,brand,name\n1,Acme,Widget\n');
     const match = await runMainAgainst(

@@ -9,6 +9,36 @@ import { FILTER_FIELDS, type FilterName, isEmptyFilter } from '../../filters/rec
  * Asked only when a filter is given; an archive without such recalls gives no warning.
  */
 export async function archiveFilterWarnings(archive: ArchiveStore, query: ArchiveQuery): Promise<string[]> {
+  const { warnings, held } = await sourceWarnings(archive, query);
+  // No source asked for is in the archive: there is nothing to judge the other filters by.
+  if (held?.length === 0) return warnings;
+  return [...warnings, ...(await valueWarnings(archive, { ...query, ...(held && { sources: held }) }))];
+}
+
+/**
+ * A --sources id no recall of the window comes from (a typo such as us_cspc, which matched nothing and, as the base
+ * the other filters are judged by, silenced their warnings too), and the asked sources the archive does hold.
+ */
+async function sourceWarnings(
+  archive: ArchiveStore,
+  query: ArchiveQuery,
+): Promise<{ warnings: string[]; held: string[] | undefined }> {
+  const asked = query.sources;
+  if (asked === undefined || asked.length === 0) return { warnings: [], held: undefined };
+  const stats = await archive.stats({ ...query, sources: undefined, filter: undefined }, ['source']);
+  const seen = (stats.counts.source ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string');
+  const held = asked.filter((s) => seen.includes(s));
+  if (stats.total === 0) return { warnings: [], held };
+  const warnings = asked
+    .filter((s) => !seen.includes(s))
+    .map(
+      (s) =>
+        `--sources ${s} matched no recall of the ${stats.total.toLocaleString('en-US')} in the archive; sources seen: ${seen.join(', ')}`,
+    );
+  return { warnings, held };
+}
+
+async function valueWarnings(archive: ArchiveStore, query: ArchiveQuery): Promise<string[]> {
   const filter = query.filter;
   if (filter === undefined || isEmptyFilter(filter)) return [];
   const base: ArchiveQuery = { ...query, filter: undefined };
