@@ -90,9 +90,21 @@ export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
       ctx.stdin.once('end', resolve);
       ctx.stdin.once('close', resolve);
     });
-    await server.connect(new StdioServerTransport(ctx.stdin, ctx.stdout));
-    await Promise.race([stdinClosed, stopped(ctx.signal)]);
+    const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
+    // The SDK closes the connection on a message it cannot take (over 10 MiB): said, and the run fails (exit 1),
+    // rather than ending as if the client had hung up.
+    let broken: Error | undefined;
+    const gone = new Promise<void>((resolve) => {
+      transport.onerror = (err) => {
+        broken ??= err;
+        status.warn(`mcp: ${err.message}`);
+      };
+      transport.onclose = resolve;
+    });
+    await server.connect(transport);
+    await Promise.race([stdinClosed, gone, stopped(ctx.signal)]);
     await server.close();
+    if (broken && !ctx.signal.aborted) throw new Error(`the MCP connection on stdin failed: ${broken.message}`);
     return;
   }
   const token = await configuredToken(session);
