@@ -5,8 +5,12 @@ export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export const hasPlaceholder = (word: string) => new RegExp(PLACEHOLDER.source).test(word);
 
-/** `python3.12` is python, `/usr/bin/bash` bash, `sqlite3` sqlite. */
-export const programName = (word: string) => (word.split('/').pop() ?? word).toLowerCase().replace(/[\d.]+$/, '');
+/**
+ * The program a word names, by the letters its file name begins with: `python3.12` is python, `/usr/bin/bash` bash,
+ * `perl5.36-x86_64-linux-gnu` perl, `bash.exe` bash, `sqlite3` sqlite, `systemd-run` systemd-run.
+ */
+export const programName = (word: string) =>
+  /^[a-z][a-z_-]*/.exec((word.split('/').pop() ?? word).toLowerCase())?.[0].replace(/-+$/, '') ?? '';
 
 /**
  * Programs that run a program, a shell command or code their arguments name or write, each with options of its own
@@ -18,7 +22,8 @@ const RUNNERS = new Set(
     'env timeout nice nohup stdbuf setsid sudo doas su runuser sg newgrp chroot ionice taskset chrt unshare nsenter ' +
     'prlimit numactl cgexec strace ltrace valgrind gdb time xargs parallel flock watch script ssh busybox firejail ' +
     'systemd-run at batch exec command eval torsocks proxychains fakeroot catchsegv unbuffer expect tmux screen make ' +
-    'git find vim vi nvim emacs sqlite psql mysql docker podman kubectl npx npm pnpm yarn bunx uvx pipx deno'
+    'git find vim vi nvim emacs sqlite psql mysql docker podman kubectl npx npm pnpm yarn bunx uvx pipx deno tar scp ' +
+    'sftp rsync sort less more man'
   ).split(' '),
 );
 
@@ -30,6 +35,8 @@ const SHELL_CODE = /^-[A-Za-z]*c[A-Za-z]*$|^--command$/;
 const CODE_FLAGS: Record<string, RegExp> = {
   sh: SHELL_CODE,
   bash: SHELL_CODE,
+  rbash: SHELL_CODE,
+  rksh: SHELL_CODE,
   dash: SHELL_CODE,
   zsh: SHELL_CODE,
   ksh: SHELL_CODE,
@@ -81,30 +88,68 @@ function codeAt(flag: RegExp, args: readonly string[], i: number): { word: strin
   return undefined;
 }
 
-/** An interpreter's words: no placeholder in any code it is given, nor among its options or as its script. */
+/** Interpreters that take every word after their code as the code's arguments, never as options: shells, python. */
+const STOP_AT_CODE = new Set([
+  'sh',
+  'bash',
+  'rbash',
+  'dash',
+  'zsh',
+  'ksh',
+  'rksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+  'python',
+  'pypy',
+]);
+
+/** A script as a command names it: a path, or a name with a script's extension (`notify.py`, `./alert`). */
+const SCRIPT =
+  /\/|\.(?:sh|bash|zsh|py|pyw|pl|pm|rb|js|mjs|cjs|ts|lua|php|r|jl|tcl|groovy|exs?|scm|rkt|ps1|applescript|scpt)$/i;
+
+/** perl -n, -p or -i: its file operands are opened by two-argument open, where a name ending in | runs as a command. */
+const PERL_READS_FILES = /^-[A-Za-z]*[npi]/;
+
+/**
+ * An interpreter's words: no placeholder in any code it is given, and none before the words that are surely its
+ * code's or script's own: after the code for a shell or python; after a `--` that follows the code for the others
+ * (perl, node, ruby… read options there: a title `-e…` or `--eval=…` would be more code); after a word that names a
+ * script when no code is given (an option's value is no script: `python -W ignore {x}`). perl reading files (-n, -p,
+ * -i) takes none at all.
+ */
 function interpreterRefusal(program: string, flag: RegExp, args: readonly string[]): Refusal | undefined {
-  const code = (word: string): Refusal => ({
-    message: `--exec: a {field} cannot be in the code ${program} runs, where a recall's text would run as commands: ${word}`,
-    hint: ARGUMENT_HINT,
-  });
   let lastCode = -1;
-  const codeWords = new Set<number>();
   for (let i = 0; i < args.length; i++) {
     const found = codeAt(flag, args, i);
     if (found === undefined) continue;
-    if (hasPlaceholder(found.word)) return code(found.word);
-    codeWords.add(found.at);
+    if (hasPlaceholder(found.word))
+      return {
+        message: `--exec: a {field} cannot be in the code ${program} runs, where a recall's text would run as commands: ${found.word}`,
+        hint: ARGUMENT_HINT,
+      };
     lastCode = Math.max(lastCode, found.at);
+    i = found.at;
   }
-  // Without code given by a flag, the first word that is no option is the script (or an option's value: then the
-  // script comes later, and what follows the value is the script's own, as data).
-  const end = lastCode >= 0 ? lastCode : args.findIndex((a) => !/^[-+]./.test(a));
-  const before = end < 0 ? args : args.slice(0, end + 1);
-  const chosen = before.find((word, i) => !codeWords.has(i) && hasPlaceholder(word));
-  if (chosen === undefined) return undefined;
+  const withField = args.findIndex(hasPlaceholder);
+  if (withField < 0) return undefined;
+  let dataFrom: number;
+  if (program === 'perl' && args.some((a) => PERL_READS_FILES.test(a))) dataFrom = args.length;
+  else if (lastCode >= 0)
+    dataFrom = STOP_AT_CODE.has(program) ? lastCode + 1 : args.indexOf('--', lastCode + 1) + 1 || args.length;
+  else {
+    const script = args.findIndex((a, i) => i < withField && !/^[-+]/.test(a) && SCRIPT.test(a));
+    dataFrom = script < 0 ? args.length : script + 1;
+  }
+  if (withField >= dataFrom) return undefined;
   return {
-    message: `--exec: a {field} cannot be among ${program}'s options or be its script, where a recall's text could choose what runs: ${chosen}`,
-    hint: ARGUMENT_HINT,
+    message: `--exec: a {field} cannot stand where ${program} may read it as an option, code or its script: ${args[withField]}`,
+    hint:
+      lastCode >= 0 && !STOP_AT_CODE.has(program)
+        ? `put -- after the code, then the fields: --exec "${program} -e '…' -- {alert_title}"`
+        : `give the field to a script file: --exec '${program} notify-script {alert_title}' (a path, or a name such as notify.py)`,
   };
 }
 

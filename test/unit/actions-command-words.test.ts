@@ -61,8 +61,20 @@ describe('a {field} in the code an interpreter runs', () => {
     ['perl -M{id} -e 1', 'perl'],
     ['python3 {id}', 'python'],
     ['ruby -I {id} notify.rb', 'ruby'],
+    // A second review's: words after the code that perl and node still read as options (a title "-e…" or
+    // "--eval=…"), an option's value taken for the script, perl -n opening a name ending in |, a renamed shell.
+    ['perl -e \'print "@ARGV"\' {alert_title}', 'perl'],
+    ["node -e 'console.log(process.argv[1])' {alert_title}", 'node'],
+    ['python3 -W ignore {alert_title}', 'python'],
+    ['perl -ne print {alert_title}', 'perl'],
+    ['perl -ne print -- {alert_title}', 'perl'],
+    ['rbash -c {alert_title}', 'rbash'],
+    ['perl5.36-x86_64-linux-gnu -e {alert_title}', 'perl'],
+    ['/usr/bin/bash.exe -c {alert_title}', 'bash'],
   ])('refuses %j: a {field} among the options or as the script', (command, program) => {
-    expect(() => splitWords(command)).toThrow(new RegExp(`a \\{field\\} cannot (be in the code|be among) ${program}`));
+    expect(() => splitWords(command)).toThrow(
+      new RegExp(`a \\{field\\} cannot (be in the code ${program} runs|stand where ${program} may read it)`),
+    );
   });
 
   it.each([
@@ -78,6 +90,9 @@ describe('a {field} in the code an interpreter runs', () => {
     ['watch -n 5 echo {id}', 'watch'],
     ['sqlite3 x.db {alert_title}', 'sqlite'],
     ['git -c {id} status', 'git'],
+    ['tar -cf x.tar --to-command={id} .', 'tar'],
+    ['scp -S {id} a b', 'scp'],
+    ['sort --compress-program={id} f', 'sort'],
   ])('refuses %j: a {field} in a command that %s runs', (command, program) => {
     expect(() => splitWords(command)).toThrow(`a {field} cannot be in a command ${program} runs`);
   });
@@ -87,11 +102,13 @@ describe('a {field} in the code an interpreter runs', () => {
     ['sh -c \'notify-send -- "$1"\' sh {alert_title}'],
     ['bash notify.sh {alert_title}'],
     ['python3 notify.py --title {alert_title}'],
-    ["perl -e 'print $ARGV[0]' {id}"],
+    ["perl -e 'print $ARGV[0]' -- {id}"],
     ['notify-send -- sh {alert_title}'],
     ['python3 -X utf8 notify.py {alert_title}'],
     ["python3 -c 'import sys; print(sys.argv[1])' {alert_title}"],
-    ["node -e 'console.log(process.argv[1])' {id}"],
+    ["node -e 'console.log(process.argv[1])' -- {id}"],
+    ['node ./notify.mjs {id}'],
+    ['python3 -W ignore notify.py {id}'],
     ['env LANG=C nice -n 5 notify.sh'],
   ])('accepts %j', (command) => {
     expect(() => splitWords(command)).not.toThrow();
