@@ -45,6 +45,8 @@ export async function startHttp(
 ): Promise<HttpMcp> {
   // In order of last use, the least recent first (a session used is moved to the end).
   const sessions = new Map<string, Session>();
+  /** Initialize requests being answered: sessions about to be. */
+  let starting = 0;
 
   /** Gives up the session unused longest with nothing open; false when every one is busy. */
   async function makeRoom(): Promise<boolean> {
@@ -77,8 +79,18 @@ export async function startHttp(
       return serveIn(id, known, req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'initialize with a POST first');
-    if (sessions.size >= MAX_SESSIONS && !(await makeRoom()))
+    // Initializations still being answered count too: 150 at once all passed a check of the sessions alone.
+    if (sessions.size + starting >= MAX_SESSIONS && !(await makeRoom()))
       return refuse(res, 503, 'too many sessions, each busy: try again shortly');
+    starting++;
+    try {
+      await begin(req, res);
+    } finally {
+      starting--;
+    }
+  }
+
+  async function begin(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const server = makeServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -91,20 +91,21 @@ export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
       ctx.stdin.once('close', resolve);
     });
     const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
-    // The SDK closes the connection on a message it cannot take (over 10 MiB): said, and the run fails (exit 1),
-    // rather than ending as if the client had hung up.
-    let broken: Error | undefined;
-    const gone = new Promise<void>((resolve) => {
+    // A line that is no JSON-RPC is said and skipped (the SDK goes on). A message it cannot take (over 10 MiB)
+    // closes the connection: then the run fails (exit 1), rather than ending as if the client had hung up.
+    let lastError: Error | undefined;
+    const gone = new Promise<'gone'>((resolve) => {
       transport.onerror = (err) => {
-        broken ??= err;
+        lastError = err;
         status.warn(`mcp: ${err.message}`);
       };
-      transport.onclose = resolve;
+      transport.onclose = () => resolve('gone');
     });
     await server.connect(transport);
-    await Promise.race([stdinClosed, gone, stopped(ctx.signal)]);
+    const ended = await Promise.race([stdinClosed.then(() => 'hung up' as const), gone, stopped(ctx.signal)]);
     await server.close();
-    if (broken && !ctx.signal.aborted) throw new Error(`the MCP connection on stdin failed: ${broken.message}`);
+    if (ended === 'gone' && !ctx.signal.aborted)
+      throw new Error(`the MCP connection on stdin failed: ${lastError?.message ?? 'closed'}`);
     return;
   }
   const token = await configuredToken(session);

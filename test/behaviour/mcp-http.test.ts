@@ -200,6 +200,54 @@ describe('over Streamable HTTP', () => {
     expect((await server.stop()).code).toBe(0);
   });
 
+  it('150 initializations at once leave at most 64 sessions that answer', async () => {
+    const server = await serve([]);
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'burst', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    // Every request's headers first, so that all 150 are being answered before any session exists; then the bodies.
+    const requests = Array.from({ length: 150 }, () => {
+      const req = http.request(server.url, { method: 'POST', headers });
+      const answered = new Promise<string | undefined>((resolve, reject) => {
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers['mcp-session-id'] as string | undefined));
+        });
+        req.on('error', reject);
+      });
+      req.flushHeaders();
+      return { req, answered };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const { req } of requests) req.end(init);
+    const ids = await Promise.all(requests.map((r) => r.answered));
+    const given = ids.filter((id): id is string => id !== undefined);
+    const alive = await Promise.all(
+      given.map(
+        (id) =>
+          new Promise<number>((resolve, reject) => {
+            const req = http.request(
+              server.url,
+              { method: 'POST', headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } },
+              (res) => {
+                res.resume();
+                resolve(res.statusCode ?? 0);
+              },
+            );
+            req.on('error', reject);
+            req.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+          }),
+      ),
+    );
+    expect(given.length).toBeGreaterThan(0);
+    expect(alive.filter((status) => status === 200).length).toBeLessThanOrEqual(64);
+    expect((await server.stop()).code).toBe(0);
+  });
+
   it('refuses to bind beyond loopback without a token, or with a bad one, before listening', async () => {
     const bare = await runMain(['mcp', '--http', '0.0.0.0:0', '--db', db]);
     expect(bare.code).toBe(2);

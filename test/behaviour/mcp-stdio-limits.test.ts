@@ -17,6 +17,23 @@ describe('mcp over stdio', () => {
     expect(r.stderr).toContain('the MCP connection on stdin failed');
   });
 
+  it('a line that is no JSON-RPC is warned about and skipped: the client hanging up after it is exit 0', async () => {
+    const db = path.join(tempDir('rf-mcp-big-'), 'none.db');
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const stdin = `${JSON.stringify(init)}\nnot json\n${JSON.stringify(list)}\n`;
+    const r = await runMain(['mcp', '--db', db], { stdin });
+    // (In process, stdin ends at once: the answers may not be written before the hang-up.)
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: mcp: /);
+    expect(r.stderr).not.toContain('error');
+  });
+
   it('a client that hangs up ends the server with exit 0', async () => {
     const db = path.join(tempDir('rf-mcp-big-'), 'none.db');
     const r = await runMain(['mcp', '--db', db], { stdin: '' });
