@@ -74,6 +74,35 @@ describe('csv sent onto a file with >> (cron, or a restarted feed --watch, as it
     expect(written).toEqual([header, ...rows, ...rows]);
   });
 
+  it('a file opened without appending (1<> file, or > after an echo) is no continuation: the header is written', async () => {
+    const file = path.join(scratch(), 'over.csv');
+    writeFileSync(file, 'shopping,list\nmilk,2\n');
+    const fd = openSync(file, 'r+');
+    try {
+      const r = await execa('node', [BIN, '--base-url', sandbox.url, 'feed', '--max', '2', '-f', 'csv'], {
+        reject: false,
+        extendEnv: false,
+        env: cleanEnv({ RECALL_FEED_API_KEY: ALL_KEY }),
+        // A descriptor opened for reading and writing at offset 0, as a shell's 1<> gives it.
+        stdout: fd as unknown as 'pipe',
+      });
+      expect(r.exitCode).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file, 'utf8')).toMatch(/^id,data_source,/);
+  });
+
+  it('-f table onto a file with >> is a table of its own, with its header', async () => {
+    const file = path.join(scratch(), 'tables.txt');
+    for (let run = 0; run < 2; run++) {
+      const r = await runAgainst(sandbox, ['feed', '--max', '1', '-f', 'table'], { appendStdoutTo: file });
+      expect(r.exitCode).toBe(0);
+    }
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('\n').filter((l) => /\bpublished_at\b/.test(l))).toHaveLength(2);
+  });
+
   it('onto a file whose first line names no recall column: exit 2 before any request, the file untouched', async () => {
     const file = path.join(scratch(), 'notes.csv');
     writeFileSync(file, 'shopping,list\nmilk,2\n');

@@ -61,9 +61,9 @@ function headerNeeds(plan: FeedPlan, first?: readonly Record<string, unknown>[])
 export async function continuedCsv(plan: FeedPlan, target: OutputTarget, shown: string): Promise<CsvHead | undefined> {
   if (!formatSpec(plan.format).headerRow || target.headerSource === undefined) return undefined;
   const { checkHeaderFits, readCsvHead } = await import('../../runtime/files/csv-header.js');
-  const head = await readCsvHead(target.headerSource);
   // stdout sent onto a file with >> (stdoutTarget) has no name of its own here.
   const name = target.kind === 'stdout' ? 'the file stdout goes to' : shown;
+  const head = await readCsvHead(target.headerSource, name);
   if (head) checkHeaderFits(name, head.header, headerNeeds(plan));
   return head;
 }
@@ -97,7 +97,8 @@ export function createRecordSink({ plan, session, sink, head }: PageSinkOptions)
       columnKinds: custom ? undefined : await recallColumnKinds(format),
       formulaGuard: plan.formulaGuard,
       bom: plan.bom && target.startsEmpty,
-      header: target.startsEmpty,
+      // Only csv continues a file's header; a table added to a file (>>) is a table of its own.
+      header: target.startsEmpty || !format.headerRow,
       existingHeader,
       lineEnd: head?.lineEnd,
       onDroppedFields: (fields) => {

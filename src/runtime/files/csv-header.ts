@@ -14,7 +14,7 @@ export interface CsvHead {
 }
 
 /** The first record of `file` and its line end; undefined for an empty file. */
-export async function readCsvHead(file: string): Promise<CsvHead | undefined> {
+export async function readCsvHead(file: string, shown = file): Promise<CsvHead | undefined> {
   // A file appended to that this user may not read is as good as one it may not write (exit 10).
   const handle = await writing(file, () => fs.open(file, 'r'));
   let text: string;
@@ -35,7 +35,7 @@ export async function readCsvHead(file: string): Promise<CsvHead | undefined> {
     // not csv: refused below
   }
   throw new UsageError(
-    `cannot add csv rows to ${file}: its first line is not a csv header`,
+    `cannot add csv rows to ${shown}: its first line is not a csv header`,
     'write csv to a new file, or pick the format of that file with -f',
   );
 }

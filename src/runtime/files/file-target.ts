@@ -1,5 +1,5 @@
 // Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
-import { accessSync, fstatSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import { accessSync, fstatSync, readFileSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BusyError, UsageError } from '../cli-errors.js';
@@ -34,8 +34,8 @@ export interface OutputTarget {
 }
 
 /**
- * The regular file stdout was sent onto, when it already holds data (`>> file`, as a cron job or a restarted watch
- * does): what is written continues it, so a header is not written again. Its path, where the system names a
+ * The regular file stdout was sent onto, when it already holds data and was opened to append (`>> file`, as a cron
+ * job or a restarted watch does): what is written continues it, so a header is not written again. Its path, where the system names a
  * descriptor's file (Linux's /proc) and this process may read it, is where csv reads the header to follow.
  */
 function continuedFile(stdout: OutStream): { path: string | undefined } | undefined {
@@ -47,9 +47,22 @@ function continuedFile(stdout: OutStream): { path: string | undefined } | undefi
   } catch {
     return undefined;
   }
-  if (!stat.isFile() || stat.size === 0) return undefined;
+  if (!stat.isFile() || stat.size === 0 || !appending(fd)) return undefined;
   const named = `/proc/self/fd/${fd}`;
   return { path: readable(named) ? named : undefined };
+}
+
+/** O_APPEND, as Linux's /proc says the descriptor was opened: not so, `> file` (truncated) or `1<> file`. */
+const O_APPEND = 0o2000;
+
+/** Whether `fd` was opened to append (`>>`); false where the system does not say (then a header is written). */
+function appending(fd: number): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & O_APPEND) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether this process may read `file` (a write-only log file it appends to is left unread). */
