@@ -3,32 +3,49 @@
 // counts as no words at all, yet "white" chocolate is not "milk" chocolate, nor "Stage 1" formula "Stage 2".
 import { brandKey } from './match-keys.js';
 
+/**
+ * One word for each way of writing the same variant: plurals and possessives, British and American spellings, and
+ * the French, German and Spanish words (a notice in one language, a catalogue in another).
+ */
+const SAME: Record<string, string> = Object.fromEntries(
+  (
+    'noir:dark zartbitter:dark negro:dark lait:milk vollmilch:milk leche:milk blanc:white weiss:white blanco:white ' +
+    'grey:gray gris:gray rouge:red rot:red rojo:red bleu:blue blau:blue azul:blue vert:green grun:green verde:green ' +
+    'rose:pink rosa:pink jaune:yellow gelb:yellow amarillo:yellow schwarz:black marron:brown ' +
+    'petit:small petite:small klein:small pequeno:small moyen:medium mittel:medium mediano:medium grand:large ' +
+    'grande:large gross:large infants:infant baby:infant babies:infant bebe:infant toddlers:toddler kids:kid ' +
+    'child:kid children:kid childrens:kid enfant:kid enfants:kid adults:adult adulte:adult mens:men man:men ' +
+    'homme:men hommes:men herren:men womens:women woman:women femme:women femmes:women damen:women boys:boy girls:girl'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 /** Groups of which a product is one member: naming two different ones, two names are two products. */
 const GROUPS = [
-  'dark milk white noir lait blanc zartbitter vollmilch weiss negro leche blanco',
-  'black white red blue green pink grey gray yellow purple brown navy beige silver gold noir blanc rouge bleu vert rose gris jaune violet marron schwarz weiss rot blau grun gelb rosa negro blanco rojo azul verde amarillo',
-  'small medium large xl xxl petit petite moyen grand grande klein mittel gross pequeno mediano',
-  'infant infants toddler toddlers kid kids child children childrens junior adult adults baby bebe enfant enfants adulte',
-  'men mens man women womens woman boy boys girl girls homme hommes femme femmes herren damen',
+  'dark milk white',
+  'black white red blue green pink gray yellow purple brown navy beige silver gold',
+  'small medium large xl xxl',
+  'infant toddler kid junior adult',
+  'men women boy girl',
 ].map((g) => new Set(g.split(' ')));
 const MEMBERS = new Set(GROUPS.flatMap((g) => [...g]));
 
-/** A variant named with its number: "Stage 1", "Size 2", "SPF 30", "60 ct", "Step 3", "Gen 2". */
+/**
+ * A variant named with its numbers: "Stage 1", "Size 2", "SPF 30", "60 ct", "Step 3", "Gen 2"; a list or range after
+ * the label ("Sizes 3, 4 and 5", "Size 3-7") names each of them.
+ */
 const NUMBERED =
-  /\b(stage|size|step|spf|gen|generation|etape|taille|stufe|phase|level)\s*(\d{1,3})\b|\b(\d{1,4})\s*(ct|count|cts|caps|capsules|tablets|softgels|gummies)\b/g;
+  /\b(stage|size|step|spf|gen|generation|etape|taille|stufe|phase|level)s?\s*(\d{1,3}(?:\s*(?:-|to|through|,|and|&|or|\/)\s*\d{1,3})*)\b|\b(\d{1,4})\s*(ct|count|cts|caps|capsules|tablets|softgels|gummies)\b/g;
 
-/** A name's variant words: group members (`white`, `large`, `toddler`), `sans`, and numbered ones (`stage 1`, `ct 60`). */
-export function variantWords(name: string): Set<string> {
-  const key = brandKey(name);
-  const out = new Set<string>();
-  for (const word of key.split(' ')) {
-    const stem = word.length > 3 && word.endsWith('s') && !MEMBERS.has(word) ? word.slice(0, -1) : word;
-    if (MEMBERS.has(stem)) out.add(stem);
-    else if (word === 'sans') out.add(word);
-  }
-  for (const m of key.matchAll(NUMBERED)) {
-    if (m[1] !== undefined) out.add(`${normalLabel(m[1])} ${Number(m[2])}`);
-    else out.add(`ct ${Number(m[3])}`);
+/** "3", "3, 4 and 5", "3-7": each number named (a range of at most 50). */
+function numbersFrom(list: string): number[] {
+  const out: number[] = [];
+  for (const part of list.split(/\s*(?:,|and|&|or|\/)\s*/)) {
+    const range = /^(\d+)\s*(?:-|to|through)\s*(\d+)$/.exec(part);
+    if (range && Number(range[2]) >= Number(range[1]) && Number(range[2]) - Number(range[1]) <= 50)
+      for (let n = Number(range[1]); n <= Number(range[2]); n++) out.push(n);
+    else out.push(...(part.match(/\d+/g) ?? []).map(Number));
   }
   return out;
 }
@@ -37,9 +54,27 @@ const normalLabel = (label: string) =>
   ({ generation: 'gen', etape: 'stage', stufe: 'stage', phase: 'stage', taille: 'size', level: 'stage' })[label] ??
   label;
 
+/** A name's variant words: group members (`white`, `large`, `toddler`), `sans`, and numbered ones (`stage 1`, `ct 60`). */
+export function variantWords(name: string): Set<string> {
+  const key = brandKey(name);
+  const out = new Set<string>();
+  for (const word of key.split(' ')) {
+    const same = SAME[word] ?? word;
+    if (MEMBERS.has(same)) out.add(same);
+    else if (word === 'sans') out.add(word);
+  }
+  // As written (a key loses the dash of "3-7" and the commas of "3, 4, 5").
+  for (const m of name.toLowerCase().matchAll(NUMBERED)) {
+    if (m[1] === undefined) out.add(`ct ${Number(m[3])}`);
+    else for (const n of numbersFrom(m[2] as string)) out.add(`${normalLabel(m[1])} ${n}`);
+  }
+  return out;
+}
+
 /**
  * The variant that makes two names of one brand two products: a group member each, different (`milk/white`); `sans`
- * on one side only; or one label with two numbers (`stage 1/stage 2`, `ct 60/ct 100`). Undefined when none does.
+ * on one side only; or one label with numbers none of which the other names (`stage 1/stage 2`, `ct 60/ct 100`).
+ * Undefined when none does.
  */
 export function variantSibling(a: ReadonlySet<string>, b: ReadonlySet<string>): string | undefined {
   if (a.has('sans') !== b.has('sans')) return 'sans';
