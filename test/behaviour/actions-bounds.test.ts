@@ -37,7 +37,7 @@ describe('--exec bounds', () => {
     const dir = tempDir();
     const log = path.join(dir, 'log');
     const stateFile = path.join(dir, 'state.json');
-    const exec = `'${process.execPath}' -e "require('fs').appendFileSync(process.argv[1], process.argv[2].length + '\\n')" '${log}' {alert_title}`;
+    const exec = `'${process.execPath}' -e "require('fs').appendFileSync(process.argv[1], process.argv[2].length + '\\n')" -- '${log}' {alert_title}`;
     // The injected clock is the interval and the retry pauses: the two recalls arrive after the first poll; once
     // the other one is acted on and nothing is pending, two more polls must not try the given-up delivery again.
     const live = sandbox;

@@ -24,7 +24,7 @@ describe('execAction', () => {
     const record = { id: 9, alert_title: `$(touch ${dir}/pwned) \`touch ${dir}/pwned2\`; touch ${dir}/p3 && echo` };
     const lines: string[] = [];
     const action = execAction({
-      words: splitWords(`${NODE} -e "${RECORDER.replace(/"/g, '\\"')}" ${out} {alert_title} {id}`),
+      words: splitWords(`${NODE} -e "${RECORDER.replace(/"/g, '\\"')}" -- ${out} {alert_title} {id}`),
       timeoutMs: 10_000,
       onOutput: (line) => lines.push(line),
     });

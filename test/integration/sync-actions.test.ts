@@ -124,7 +124,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       '--db',
       archive.db,
       '--exec',
-      `'${process.execPath}' -e '${script}' '${log}' {id}`,
+      `'${process.execPath}' -e '${script}' -- '${log}' {id}`,
       '--webhook',
       hook.url,
       '--webhook-format',
