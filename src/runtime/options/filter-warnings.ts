@@ -25,6 +25,14 @@ async function sourceWarnings(
 ): Promise<{ warnings: string[]; held: string[] | undefined }> {
   const asked = query.sources;
   if (asked === undefined || asked.length === 0) return { warnings: [], held: undefined };
+  // One recall of each is enough, found at once along the sort index; only a source with none costs a count.
+  const missing: string[] = [];
+  for (const source of asked) {
+    let found = false;
+    for await (const _ of archive.records({ ...query, sources: [source], filter: undefined, limit: 1 })) found = true;
+    if (!found) missing.push(source);
+  }
+  if (missing.length === 0) return { warnings: [], held: [...asked] };
   const stats = await archive.stats({ ...query, sources: undefined, filter: undefined }, ['source']);
   const seen = (stats.counts.source ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string');
   const held = asked.filter((s) => seen.includes(s));
