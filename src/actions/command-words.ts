@@ -75,12 +75,12 @@ export function fieldText(value: unknown): string {
   return text.replace(/\0/g, '');
 }
 
-/** Each word with its {field}s replaced: the value stays inside its one argument, whatever it holds. */
 /** The field names the command's {placeholders} ask for, each once, in order. */
 export function placeholderNames(words: readonly string[]): string[] {
   return [...new Set(words.flatMap((w) => [...w.matchAll(PLACEHOLDER)].map((m) => m[1] as string)))];
 }
 
+/** Each word with its {field}s replaced: the value stays inside its one argument, whatever it holds. */
 export function fillWords(words: readonly string[], record: Record<string, unknown>): string[] {
   return words.map((w) => w.replace(PLACEHOLDER, (_, name: string) => fieldText(record[name])));
 }

@@ -3,7 +3,8 @@
 
 export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-export const hasPlaceholder = (word: string) => new RegExp(PLACEHOLDER.source).test(word);
+const ONE_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
+export const hasPlaceholder = (word: string) => ONE_PLACEHOLDER.test(word);
 
 /**
  * The program a word names, by the letters its file name begins with: `python3.12` is python, `/usr/bin/bash` bash,
@@ -32,6 +33,9 @@ const PROGRAM_OPERAND = new Set(['awk', 'gawk', 'mawk', 'nawk', 'sed', 'gsed']);
 
 /** Interpreters that run the word after a flag as code (`sh -c`, `python -c`, `perl -e`, `node --eval`), else a script file. */
 const SHELL_CODE = /^-[A-Za-z]*c[A-Za-z]*$|^--command$/;
+/** An interpreter that takes code only from a script file. */
+const NO_CODE_FLAG = /(?!)/;
+const PYTHON_CODE = /^-[A-Za-z]*c$/;
 const CODE_FLAGS: Record<string, RegExp> = {
   sh: SHELL_CODE,
   bash: SHELL_CODE,
@@ -47,8 +51,8 @@ const CODE_FLAGS: Record<string, RegExp> = {
   tcsh: SHELL_CODE,
   pwsh: /^-(?:c|command|encodedcommand|ec)$/i,
   powershell: /^-(?:c|command|encodedcommand|ec)$/i,
-  python: /^-[A-Za-z]*c$/,
-  pypy: /^-[A-Za-z]*c$/,
+  python: PYTHON_CODE,
+  pypy: PYTHON_CODE,
   perl: /^-[A-Za-z]*[eE]$/,
   ruby: /^-[A-Za-z]*e$/,
   node: /^(?:-e|--eval|-p|--print)$/,
@@ -60,8 +64,8 @@ const CODE_FLAGS: Record<string, RegExp> = {
   rscript: /^-e$/,
   julia: /^(?:-e|-E|--eval|--print)$/,
   osascript: /^-e$/,
-  tclsh: /^$/,
-  wish: /^$/,
+  tclsh: NO_CODE_FLAG,
+  wish: NO_CODE_FLAG,
   guile: /^-c$/,
   racket: /^(?:-e|--eval)$/,
   elixir: /^(?:-e|--eval)$/,
@@ -89,22 +93,11 @@ function codeAt(flag: RegExp, args: readonly string[], i: number): { word: strin
 }
 
 /** Interpreters that take every word after their code as the code's arguments, never as options: shells, python. */
-const STOP_AT_CODE = new Set([
-  'sh',
-  'bash',
-  'rbash',
-  'dash',
-  'zsh',
-  'ksh',
-  'rksh',
-  'mksh',
-  'ash',
-  'fish',
-  'csh',
-  'tcsh',
-  'python',
-  'pypy',
-]);
+const STOP_AT_CODE = new Set(
+  Object.entries(CODE_FLAGS)
+    .filter(([, flag]) => flag === SHELL_CODE || flag === PYTHON_CODE)
+    .map(([program]) => program),
+);
 
 /** A script as a command names it: a path, or a name with a script's extension (`notify.py`, `./alert`). */
 const SCRIPT =

@@ -5,6 +5,7 @@
 // run holds is masked in it first. One function, used by the client for its own key and by the CLI for
 // the rest.
 import { ApiError, RedirectError } from './api-errors.js';
+import { mapTexts } from './text-values.js';
 
 /** Shorter values are no secret worth searching for (and masking them would mangle ordinary words). */
 const MIN_SECRET_CHARS = 4;
@@ -53,12 +54,7 @@ export function maskSecrets(text: string, secrets: Iterable<string | undefined>)
 }
 
 function maskDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return maskSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, secrets));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, secrets)]));
-  }
-  return value;
+  return mapTexts(value, (text) => maskSecrets(text, secrets));
 }
 
 /**

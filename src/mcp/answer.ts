@@ -5,6 +5,7 @@ import { runSecrets } from '../runtime/config/run-secrets.js';
 import type { Context } from '../runtime/context.js';
 import { stripControls } from '../output/control-escapes.js';
 import { safeLink } from '../output/recall-text.js';
+import { mapTexts } from '../api/text-values.js';
 import { type Freshness, freshnessLine } from './freshness.js';
 
 /**
@@ -24,15 +25,9 @@ export function answer(freshness: Freshness, text: string, structured: Record<st
  * `source_url` only when it is an http(s) link (else empty: a raw record's schema wants a string there).
  */
 function cleaned<T>(value: T): T {
-  if (typeof value === 'string') return stripControls(value) as T;
-  if (Array.isArray(value)) return value.map(cleaned) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[stripControls(key)] =
-      key === 'source_url' && typeof v === 'string' ? (safeLink({ source_url: v }) ?? '') : cleaned(v);
-  }
-  return out as T;
+  return mapTexts(value, (text, key) =>
+    key === 'source_url' ? (safeLink({ source_url: text }) ?? '') : stripControls(text),
+  );
 }
 
 /**

@@ -66,17 +66,17 @@ export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
   if (plan.catalog) await checkCatalogue(plan.catalog);
   // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
   // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
-  let sources: { at: number; list: Promise<string[] | undefined>; known?: true } | undefined;
-  const allowed = async () => {
-    if (
-      sources === undefined ||
-      (sources.known && (await sources.list) === undefined && ctx.now() - sources.at > RETRY_SOURCES_MS)
-    ) {
-      const asked = { at: ctx.now(), list: allowedSources(undefined, session) } as NonNullable<typeof sources>;
-      const settled = () => {
-        asked.known = true;
-      };
-      asked.list.then(settled, settled);
+  let sources: { at: number; list: Promise<string[] | undefined>; unknown?: true } | undefined;
+  const allowed = () => {
+    if (sources === undefined || (sources.unknown && ctx.now() - sources.at > RETRY_SOURCES_MS)) {
+      const asked: NonNullable<typeof sources> = { at: ctx.now(), list: allowedSources(undefined, session) };
+      // Settled without a list (no key, the API down): asked again after a while. A refusal stays one.
+      asked.list.then(
+        (list) => {
+          if (list === undefined) asked.unknown = true;
+        },
+        () => {},
+      );
       sources = asked;
     }
     // An answer reads the archive, offline: it never waits long on the API (one that takes connections and never

@@ -1,5 +1,6 @@
 // PostgreSQL's text refuses NUL (U+0000), which JSON allows: what we write to a text column has it replaced.
-import { mapTexts, wellFormed } from '../sql/stored-text.js';
+import { mapTexts } from '../../api/text-values.js';
+import { wellFormed } from '../sql/stored-text.js';
 
 /** What stands for a NUL in PostgreSQL's text columns: the Unicode replacement character. */
 const NUL_STAND_IN = '\uFFFD';

@@ -8,12 +8,3 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
-
-/** Every string inside `value` (objects' keys and values, arrays walked) through `fix`; anything else as it is. */
-export function mapTexts<T>(value: T, fix: (text: string) => string): T {
-  if (typeof value === 'string') return fix(value) as T;
-  if (Array.isArray(value)) return value.map((v) => mapTexts(v, fix)) as T;
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fix(k), mapTexts(v, fix)])) as T;
-  return value;
-}

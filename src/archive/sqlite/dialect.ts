@@ -1,7 +1,8 @@
 // SQLite's side of the dialect layer: FTS5 for --search, JSON text for list filters, this host's clock for leases.
 import { searchWords } from '../query-parts.js';
 import type { Dialect, Fragment } from '../sql/client.js';
-import { mapTexts, wellFormed } from '../sql/stored-text.js';
+import { mapTexts } from '../../api/text-values.js';
+import { wellFormed } from '../sql/stored-text.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
@@ -38,6 +39,6 @@ export const sqliteDialect: Dialect = {
   later: (nowMs, ms) => ({ sql: '?', params: [nowMs + ms] }),
   now: (nowMs) => ({ sql: '?', params: [nowMs] }),
   // SQLite keeps a NUL; a lone surrogate it would write as bytes no UTF-8 reader gives back.
-  texts: (value) => mapTexts(value, wellFormed),
+  texts: (value) => mapTexts(value, (text) => wellFormed(text)),
   stamp: (nowMs) => ({ sql: '?', params: [new Date(nowMs).toISOString()] }),
 };

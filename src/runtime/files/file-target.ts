@@ -52,14 +52,14 @@ function continuedFile(stdout: OutStream): { path: string | undefined } | undefi
   return { path: readable(named) ? named : undefined };
 }
 
-/** O_APPEND, as Linux's /proc says the descriptor was opened: not so, `> file` (truncated) or `1<> file`. */
-const O_APPEND = 0o2000;
-
-/** Whether `fd` was opened to append (`>>`); false where the system does not say (then a header is written). */
+/**
+ * Whether `fd` was opened to append (`>>`; not `> file` nor `1<> file`), as Linux's /proc says; false where the
+ * system does not say (then a header is written).
+ */
 function appending(fd: number): boolean {
   try {
     const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
-    return flags !== undefined && (Number.parseInt(flags, 8) & O_APPEND) !== 0;
+    return flags !== undefined && (Number.parseInt(flags, 8) & fsConstants.O_APPEND) !== 0;
   } catch {
     return false;
   }
