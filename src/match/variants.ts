@@ -32,11 +32,15 @@ const GROUPS = [
 const MEMBERS = new Set(GROUPS.flatMap((g) => [...g]));
 
 /**
- * A variant named with its numbers: "Stage 1", "Size 2", "SPF 30", "60 ct", "Step 3", "Gen 2"; a list or range after
- * the label ("Sizes 3, 4 and 5", "Size 3-7") names each of them.
+ * A variant named with its numbers: "Stage 1", "Size 2", "SPF 30", "60 ct", "Step 3", "Gen 2", "6-in-1", "10-piece",
+ * "3-speed"; a list or range after the label ("Sizes 3, 4 and 5", "Size 3-7") names each of them.
  */
 const NUMBERED =
-  /\b(stage|size|step|spf|gen|generation|etape|taille|stufe|phase|level)s?\s*(\d{1,3}(?:\s*(?:-|to|through|,|and|&|or|\/)\s*\d{1,3})*)\b|\b(\d{1,4})\s*(ct|count|cts|caps|capsules|tablets|softgels|gummies)\b/g;
+  /\b(stage|size|step|spf|gen|generation|etape|taille|stufe|phase|level)s?\s*(\d{1,3}(?:\s*(?:-|to|through|,|and|&|or|\/)\s*\d{1,3})*)\b|\b(\d{1,4})\s*(ct|count|cts|caps|capsules|tablets|softgels|gummies)\b|\b(\d{1,2})\s*-?\s*(in\s*-?\s*(?:1|one)|pieces?|pcs?|speeds?)\b/g;
+
+/** The label a number stands after (`ct 60`, `in1 6`, `piece 3`), for the kinds written number first. */
+const countLabel = (word: string) =>
+  /^in/.test(word) ? 'in1' : /^(piece|pc)/.test(word) ? 'piece' : /^speed/.test(word) ? 'speed' : 'ct';
 
 /** "3", "3, 4 and 5", "3-7": each number named (a range of at most 50). */
 function numbersFrom(list: string): number[] {
@@ -65,7 +69,8 @@ export function variantWords(name: string): Set<string> {
   }
   // As written (a key loses the dash of "3-7" and the commas of "3, 4, 5").
   for (const m of name.toLowerCase().matchAll(NUMBERED)) {
-    if (m[1] === undefined) out.add(`ct ${Number(m[3])}`);
+    if (m[3] !== undefined) out.add(`ct ${Number(m[3])}`);
+    else if (m[5] !== undefined) out.add(`${countLabel(m[6] as string)} ${Number(m[5])}`);
     else for (const n of numbersFrom(m[2] as string)) out.add(`${normalLabel(m[1])} ${n}`);
   }
   return out;

@@ -1,5 +1,5 @@
 // A brand's other product whose every name word the notice's product holds: the words that tell them apart are a
-// colour, a size, an age, "sans", or a number with its label ("Stage 1", "SPF 30", "60 ct"), which name words leave
+// colour, a size, an age, "sans", or a number with its label ("Stage 1", "SPF 30", "60 ct", "6-in-1"), which name words leave
 // out. Such a row is `possible`, never `match`, and --explain names the variant (a review's rows, notices as agencies
 // write them).
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,9 @@ describe('a variant the name words leave out keeps a row possible', () => {
       'Vitamin D3 2000 IU Softgels 220 ct',
       'ct 90/ct 220',
     ],
+    [US('Ninja', 'Ninja Foodi 6-in-1 Digital Air Fryer'), 'Foodi 8-in-1 Digital Air Fryer', 'in1 6/in1 8'],
+    [US('Cuisinart', 'Cuisinart 10-Piece Stainless Cookware Set'), 'Stainless Cookware Set 7 pc', 'piece 10/piece 7'],
+    [US('Hamilton Beach', 'Hamilton Beach 6-Speed Hand Mixer'), '5 Speed Hand Mixer', 'speed 6/speed 5'],
   ])('%j against %s', (notice, name, variant) => {
     const brand = String(notice.product_brand);
     const m = matchOf(notice, brand, name);
@@ -90,6 +93,8 @@ describe('the same variant on both sides is still a match', () => {
       'Fish Oil 1200 mg Softgels 100 ct',
     ],
     [FR('Schär', 'Pain de mie sans gluten 300 g'), 'Pain de mie sans gluten 300 g'],
+    [US('Ninja', 'Ninja Foodi 6-in-1 Digital Air Fryer'), 'Foodi 6 in 1 Digital Air Fryer'],
+    [US('Cuisinart', 'Cuisinart 10-Piece Stainless Cookware Set'), 'Stainless Cookware Set 10 pcs'],
   ])('%j against %s', (notice, name) => {
     const m = matchOf(notice, String(notice.product_brand), name);
     expect(m?.level).toBe('match');
