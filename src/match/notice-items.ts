@@ -1,4 +1,5 @@
-// A notice's product name as the products it lists (FSIS writes one per bullet), each with its name words and pack sizes.
+// A notice's product name as the products it lists (FSIS writes one per bullet, the FDA joins them with semicolons),
+// each with its name words and pack sizes.
 import { glossed } from './glossary.js';
 import { nameTokens } from './match-keys.js';
 import { type PackSize, packSizes } from './pack-sizes.js';
@@ -28,6 +29,19 @@ const SIZE_END = /\d\s?-?\s?(?:[a-z]{1,6}|#)\.?$/i;
  * The translation stays with its label.
  */
 const LABEL_BREAK = /(?<=”(?:\s*\([^()“”]{0,200}\))?)\s*,?\s*(?:and|or|y|o)?\s*(?=“)/giu;
+
+/**
+ * A list joined by semicolons, each product opening with the same word (the FDA's "Great Value Whole Milk 1 gal;
+ * Great Value Chocolate Milk 1 gal"). Without that word repeated a semicolon parts one product's facts ("Cinnamon
+ * Powder; 8oz clear plastic container"), or ends an entity (`&quot;`), and the text stays whole.
+ */
+function semicolonItems(part: string): string[] {
+  const parts = part.split(';').filter((p) => /[\p{L}\p{N}]/u.test(p));
+  if (parts.length < 2) return [part];
+  const head = (p: string) => /^[\s\p{P}]*([\p{L}\p{N}]{3,})/u.exec(p)?.[1]?.toLowerCase();
+  const first = head(parts[0] as string);
+  return first !== undefined && parts.every((p) => head(p) === first) ? parts : [part];
+}
 
 /** The products a notice's name lists, and every size it states. */
 export interface NoticeItems {
@@ -62,6 +76,7 @@ export function noticeItems(
 ): NoticeItems {
   const lines = name
     .split(ITEM_BREAK)
+    .flatMap(semicolonItems)
     .flatMap(commaItems)
     .filter((p) => /[\p{L}\p{N}]/u.test(p));
   const labelled = lines.map((text) => ({ text, labels: text.split(LABEL_BREAK) }));
