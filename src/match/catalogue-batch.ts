@@ -1,6 +1,6 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
 import type { ColumnMap } from './catalogue-columns.js';
-import { type Catalogue, type CatalogueRow, cellOf } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
@@ -17,6 +17,8 @@ export interface CatalogueBatch {
   lot?: string;
   /** Every reading of the row's date: 01/02/2025 is two unless its column shows which number is the day. */
   dates?: Span[];
+  /** The row's cells do not line up with the header: its lot and date may be other columns', and prove nothing. */
+  ragged?: RaggedCells;
 }
 
 const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
@@ -50,7 +52,7 @@ export function rowBatch(
   const dateText = cell(row, catalogue.columns, 'best_before');
   const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
   const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
-  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }) };
+  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(row.ragged && { ragged: row.ragged }) };
 }
 
 /** The order the catalogue's date column writes day and month in, from the cells that show it (13/04 or 04/13). */

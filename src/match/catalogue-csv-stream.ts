@@ -5,6 +5,9 @@ import {
   CatalogueReadError,
   csvRowBuilder,
   detectDelimiter,
+  noteCells,
+  type RaggedCells,
+  type RaggedRows,
   repeatedColumns,
 } from './catalogue.js';
 
@@ -12,6 +15,7 @@ import {
 export interface CsvShape {
   headers: string[];
   repeated: Catalogue['repeated'];
+  ragged?: RaggedRows;
 }
 
 /** Where each header's cells are, and how a whole row is built (repeated columns: the first non-empty value). */
@@ -43,6 +47,7 @@ export class CsvRow implements CatalogueRow {
     private readonly layout: CsvLayout,
     readonly start: number,
     readonly end: number,
+    readonly ragged?: RaggedCells,
   ) {}
 
   get values(): Record<string, string> {
@@ -131,8 +136,13 @@ export async function* csvRows(
       if (!layout) {
         shape.headers = [...new Set(record)];
         shape.repeated = repeatedColumns(record);
+        shape.ragged = { header: record.length, rows: 0, lines: [] };
         layout = new CsvLayout(record, shape.repeated);
-      } else rows.push(new CsvRow(lineOf(n++), record, layout, spans ? start : -1, end));
+      } else {
+        const line = lineOf(n++);
+        const cells = noteCells(shape.ragged as RaggedRows, line, record.length);
+        rows.push(new CsvRow(line, record, layout, spans ? start : -1, end, cells));
+      }
       start = end;
     });
     return rows;

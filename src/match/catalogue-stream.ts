@@ -20,6 +20,7 @@ import {
 export interface CatalogueShape {
   headers: string[];
   repeated: Catalogue['repeated'];
+  ragged?: Catalogue['ragged'];
   readAs?: 'windows-1252';
   sha256?: string;
   /** Set once the pass has looked at the file. */

@@ -10,6 +10,32 @@ export interface CatalogueRow {
   values: Record<string, string>;
   /** One column's text without building `values` (a streamed CSV row: most rows are read for a few columns only). */
   cell?(header: string): string;
+  /** A CSV row with another count of cells than its header (a comma in an unquoted name): its cells may be others'. */
+  readonly ragged?: RaggedCells;
+}
+
+/** A CSV row's count of cells, and its header's. */
+export interface RaggedCells {
+  cells: number;
+  header: number;
+}
+
+/** The CSV rows whose count of cells is not the header's: how many, and the first lines. */
+export interface RaggedRows {
+  header: number;
+  rows: number;
+  lines: number[];
+}
+
+/** The lines a warning names; the rest are counted. */
+const RAGGED_LINES = 5;
+
+/** Counts a row of `cells` cells under `ragged`'s header; the row's RaggedCells when the counts differ. */
+export function noteCells(ragged: RaggedRows, line: number, cells: number): RaggedCells | undefined {
+  if (cells === ragged.header) return undefined;
+  ragged.rows++;
+  if (ragged.lines.length < RAGGED_LINES) ragged.lines.push(line);
+  return { cells, header: ragged.header };
 }
 
 /**
@@ -45,6 +71,8 @@ export interface Catalogue {
   repeated: RepeatedColumn[];
   /** Set when the file was not UTF-8 and was read as Windows-1252. */
   readAs?: 'windows-1252';
+  /** A CSV's rows with another count of cells than the header (set when there are any). */
+  ragged?: RaggedRows;
   /** sha256 of the bytes read, in hex (set by readCatalogue): the report's provenance names the file these rows came from. */
   sha256?: string;
 }
@@ -98,7 +126,7 @@ export function cellText(value: unknown, where = 'the catalogue'): string {
 }
 
 /** A catalogue's content, before its columns are resolved. */
-type Parsed = Pick<Catalogue, 'headers' | 'rows' | 'repeated'>;
+type Parsed = Pick<Catalogue, 'headers' | 'rows' | 'repeated' | 'ragged'>;
 
 function readJsonl(file: string, content: string): Parsed {
   const headers = new Set<string>();
@@ -143,8 +171,12 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   const [all = [], ...data] = records;
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
-  const rows = data.map((record, i) => ({ line: i + 1, values: build(record, repeated) }));
-  return { headers: [...new Set(all)], rows, repeated };
+  const ragged: RaggedRows = { header: all.length, rows: 0, lines: [] };
+  const rows = data.map((record, i): CatalogueRow => {
+    const cells = noteCells(ragged, i + 1, record.length);
+    return { line: i + 1, values: build(record, repeated), ...(cells && { ragged: cells }) };
+  });
+  return { headers: [...new Set(all)], rows, repeated, ...(ragged.rows > 0 && { ragged }) };
 }
 
 /** The headers that appear more than once, with their positions (conflicts counted as rows are built). */
@@ -251,8 +283,9 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
   }
   const { text: content, readAs } = decodeCatalogue(file, bytes);
   const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');
-  const { headers, rows, repeated } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
+  const { headers, rows, repeated, ragged } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { file, headers, columns: resolveColumns(headers, mapped), rows, repeated, ...(readAs && { readAs }), sha256 };
+  const columns = resolveColumns(headers, mapped);
+  return { file, headers, columns, rows, repeated, ...(ragged && { ragged }), ...(readAs && { readAs }), sha256 };
 }

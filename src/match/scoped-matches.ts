@@ -23,7 +23,8 @@ export interface Found {
 
 /** The row's scope answer; rows without a lot or date share one per set of barcodes (`unbatched`, one per recall). */
 export function scopeAnswer(scope: ScopeItem[], r: ScopedRow, unbatched: Map<string, ScopeAnswer>): ScopeAnswer {
-  if (r.batch.lot !== undefined || r.batch.dates !== undefined) return checkScope(scope, r.batch, r.gtins);
+  if (r.batch.lot !== undefined || r.batch.dates !== undefined)
+    return unlessRagged(checkScope(scope, r.batch, r.gtins), r);
   const key = r.gtins.join(' ');
   let answer = unbatched.get(key);
   if (!answer) {
@@ -31,6 +32,19 @@ export function scopeAnswer(scope: ScopeItem[], r: ScopedRow, unbatched: Map<str
     unbatched.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * A row whose cells do not line up with its header ("Gadget Pro, 2024 edition" unquoted) may hold its name's end where
+ * its lot should be: what it seems to say proves nothing out.
+ */
+function unlessRagged(answer: ScopeAnswer, r: ScopedRow): ScopeAnswer {
+  const ragged = r.batch.ragged;
+  if (ragged === undefined || answer.scope !== 'out-of-scope') return answer;
+  return {
+    scope: 'unknown',
+    evidence: `verify lot/date, the catalogue row has ${ragged.cells} cells where its header has ${ragged.header}, so its lot and date may be other columns': ${answer.evidence}`,
+  };
 }
 
 /** One row at its best tier, `excluded` when out of the notice's scope. */

@@ -71,7 +71,7 @@ export function variantWords(name: string): Set<string> {
   for (const m of name.toLowerCase().matchAll(NUMBERED)) {
     if (m[3] !== undefined) out.add(`ct ${Number(m[3])}`);
     else if (m[5] !== undefined) out.add(`${countLabel(m[6] as string)} ${Number(m[5])}`);
-    else for (const n of numbersFrom(m[2] as string)) out.add(`${normalLabel(m[1])} ${n}`);
+    else for (const n of numbersFrom(m[2] as string)) out.add(`${normalLabel(m[1] as string)} ${n}`);
   }
   return out;
 }

@@ -119,6 +119,14 @@ export function reportCatalogue(
       `catalogue column '${r.header}' appears ${r.positions.length} times (columns ${r.positions.join(', ')}): each row reads its first non-empty value${differ}`,
     );
   }
+  const ragged = catalogue.ragged;
+  if (ragged !== undefined && ragged.rows > 0) {
+    const more = ragged.rows > ragged.lines.length ? ` and ${groupDigits(ragged.rows - ragged.lines.length)} more` : '';
+    const rows = `catalogue ${ragged.rows === 1 ? 'row' : 'rows'} ${ragged.lines.join(', ')}${more}`;
+    status.warn(
+      `${rows}: not the header's ${ragged.header} cells (a comma in an unquoted value?); read as they fall, and their lot and date never exclude them: quote such values`,
+    );
+  }
   for (const r of rejected.slice(0, MAX_REJECTED_LINES)) {
     status.warn(
       r.unchecked
