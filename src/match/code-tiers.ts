@@ -74,6 +74,7 @@ export function modelFound(
     reason: 'model',
     explain: () =>
       brand ? `${said()}; ${brandWords()}, not enough for model+brand` : `${said()}; brands differ or are missing`,
+    ...(brand && { hint: true }),
   };
 }
 

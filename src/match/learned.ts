@@ -112,11 +112,17 @@ export function parseLearned(text: string): Learned | undefined {
   if (l === null || typeof l !== 'object' || l.version !== 1 || typeof l.tiers !== 'object' || l.tiers === null)
     return undefined;
   const tiers: Record<string, LearnedTier> = Object.create(null);
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
   for (const [reason, t] of Object.entries(l.tiers)) {
     if (!t || (t.level !== 'match' && t.level !== 'possible')) continue;
-    // Read back, a promotion still needs its measured precision: an edited file cannot promote a tier by hand.
-    const sure = typeof t.lower === 'number' && t.lower >= TARGET.match;
-    tiers[reason] = { ...t, level: POSSIBLE_TIERS.has(reason) && !sure ? 'possible' : t.level };
+    // Read back, the bound is worked out again from the counts: an edited file cannot promote a tier by hand, nor by
+    // a `lower` its own counts do not give.
+    const [confirmed, wrong] = [count(t.confirmed), count(t.wrong)];
+    const n = confirmed + wrong;
+    const lower = n >= MIN_CASES.tier ? wilsonLower(confirmed, n) : undefined;
+    const sure = lower !== undefined && lower >= TARGET.match;
+    const level = POSSIBLE_TIERS.has(reason) && !sure ? 'possible' : t.level;
+    tiers[reason] = { confirmed, wrong, lower: lower === undefined ? null : round(lower), level };
   }
   const words: Record<string, number> = Object.create(null);
   for (const [w, f] of Object.entries(l.words ?? {}))

@@ -7,13 +7,13 @@ import { modelKey, nameTokens, noticeProductName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItems, noticeItems } from './notice-items.js';
 import { NameWeights } from './name-score.js';
-import { type Match, type MatchReason, RANK, type RejectedCode } from './match-levels.js';
+import { type Match, RANK, type RejectedCode } from './match-levels.js';
 import { describedModels, noticeModels as listedModels, modelKeysOf } from './notice-models.js';
 import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
 import { recallCodes } from './recall-codes.js';
 import type { Learned } from './learned.js';
 import { type AliasLookup, aliasLookup, noticeAliases } from './brand-aliases.js';
-import { scopedMatches } from './scoped-matches.js';
+import { type Found, scopedMatches } from './scoped-matches.js';
 import { type IndexedRow, push } from './indexed-row.js';
 import { noticeBrandCores, relatedBrands } from './notice-brands.js';
 import * as T from './match-thresholds.js';
@@ -116,18 +116,17 @@ export class CatalogueIndex {
    * row. `explain` fills each match's explain text (built only when asked: it costs more than the match).
    */
   match(recall: Record<string, unknown>, opts: { explain?: boolean } = {}): Match[] {
-    const best = new Map<IndexedRow, { reason: MatchReason; explain: () => string; words?: string[] }>();
-    const offer = (r: IndexedRow, reason: MatchReason, explain: () => string, words?: string[]) => {
+    const best = new Map<IndexedRow, Found>();
+    const offer = (r: IndexedRow, found: Found) => {
       const had = best.get(r);
-      if (had === undefined || RANK[reason] < RANK[had.reason])
-        best.set(r, { reason, explain, ...(words && { words }) });
+      if (had === undefined || RANK[found.reason] < RANK[had.reason]) best.set(r, found);
     };
     const noticeGtins = new Set<string>();
     for (const code of recallCodes(recall)) {
       noticeGtins.add(code.gtin14);
       for (const c of this.byGtin.get(code.gtin14) ?? []) {
         const found = barcodeFound(code, c);
-        offer(c.indexed, found.reason, found.explain);
+        offer(c.indexed, found);
       }
     }
     const recallBrand = typeof recall.product_brand === 'string' ? recall.product_brand : '';
@@ -153,12 +152,12 @@ export class CatalogueIndex {
     for (const { raw: m, key, base } of listed) {
       for (const c of this.byModel.get(key) ?? []) {
         const found = modelFound({ notice: m, key, row: c.raw }, c.indexed, brandOf(c.indexed), recallBrand, words);
-        if (found) offer(c.indexed, found.reason, found.explain);
+        if (found) offer(c.indexed, found);
       }
       if (base === undefined) continue;
       for (const c of this.byModel.get(base) ?? []) {
         const found = revisionFound(m, c.raw, base);
-        offer(c.indexed, found.reason, found.explain);
+        offer(c.indexed, found);
       }
     }
     if (brands.size > 0) {
@@ -201,7 +200,7 @@ export class CatalogueIndex {
                 return items;
               },
             });
-            if (found) offer(r, found.reason, found.explain, found.words);
+            if (found) offer(r, found);
           }
       }
     }

@@ -103,6 +103,7 @@ export function nameTier(p: NamePair): Found | undefined {
       return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}${other}`;
     },
     words: covered.shared,
+    ...(T.HINT_BRANDS.has(p.hit.how) && { hint: true }),
   };
 }
 

@@ -6,7 +6,7 @@ import type { IndexedRow } from './indexed-row.js';
 import type { Learned } from './learned.js';
 import { nameTier } from './name-tier.js';
 import { type NoticeItems, noticeItems } from './notice-items.js';
-import { type Match, type MatchReason, RANK } from './match-levels.js';
+import { type Match, RANK } from './match-levels.js';
 import type { NameWeights } from './name-score.js';
 import { describedModels } from './notice-models.js';
 import { barcodeFound, modelFound, NoticeBrandWords, revisionFound } from './code-tiers.js';
@@ -89,14 +89,14 @@ export function rowMatches(
 /** The row's best tier with recall `p`, offered in the order CatalogueIndex.match offers them; undefined when none. */
 function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, ctx: RowContext): Found | undefined {
   let best: Found | undefined;
-  const offer = (reason: MatchReason, explain: () => string, words?: string[]) => {
-    if (best === undefined || RANK[reason] < RANK[best.reason]) best = { reason, explain, ...(words && { words }) };
+  const offer = (found: Found) => {
+    if (best === undefined || RANK[found.reason] < RANK[best.reason]) best = found;
   };
   for (const code of p.codes)
     for (const c of r.codes) {
       if (c.gtin14 !== code.gtin14) continue;
       const found = barcodeFound(code, c);
-      offer(found.reason, found.explain);
+      offer(found);
     }
   const brandOf = () => {
     for (const core of r.brands) {
@@ -110,15 +110,15 @@ function pairFound(p: PreparedRecall, r: StreamRow, hits: Map<string, CoreHit>, 
       const memo = memoOf(p);
       memo.words ??= new NoticeBrandWords(p.recall, p.recallBrand);
       const found = modelFound({ notice: m, key, row: r.modelRaw }, r, brandOf(), p.recallBrand, memo.words);
-      if (found) offer(found.reason, found.explain);
+      if (found) offer(found);
     }
     if (base !== undefined && base === r.modelKey) {
       const found = revisionFound(m, r.modelRaw, base);
-      offer(found.reason, found.explain);
+      offer(found);
     }
   }
   const name = nameFound(p, r, hits, ctx);
-  if (name) offer(name.reason, name.explain, name.words);
+  if (name) offer(name);
   return best;
 }
 

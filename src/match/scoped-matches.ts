@@ -19,6 +19,8 @@ export interface Found {
   reason: MatchReason;
   explain: () => string;
   words?: string[];
+  /** The brands are tied only by a hint (a shared word, a firm's learned alias): never promoted by match --learn. */
+  hint?: boolean;
 }
 
 /** The row's scope answer; rows without a lot or date share one per set of barcodes (`unbatched`, one per recall). */
@@ -58,7 +60,7 @@ export function scopedMatch(
 ): Match {
   // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
   const tier = learned?.tiers[found.reason];
-  const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible';
+  const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible' && found.hint !== true;
   const tierLevel: MatchLevel = promoted ? 'match' : LEVEL[found.reason];
   // A match whose date is none the notice names (scope-check.ts) is only possible.
   const demoted = answer.unnamed === true && tierLevel === 'match';

@@ -172,6 +172,39 @@ describe('matching with learned aliases', () => {
     expect(bySku.has('B')).toBe(false);
   });
 
+  it("stays possible when the user's closed cases promoted its tier: a tier is measured on brands, not on hints", async () => {
+    const { file, catalogue: c } = await catalogue('promoted.csv', csv);
+    const aliases = learnedFrom(new CatalogueIndex(c), [CAT_AND_JACK]).aliases;
+    // 500 right cases of each tier and none wrong: both tiers promoted to match.
+    const promoted = { confirmed: 500, wrong: 0, lower: 0.99, level: 'match' as const };
+    const learned: Learned = {
+      ...fitLearned([], META, aliases),
+      tiers: { 'brand+name': promoted, model: promoted },
+    };
+    const found = new CatalogueIndex(c, { learned }).match(LATER);
+    expect(found.map((m) => [m.row.values.sku, m.level, m.reason])).toEqual([
+      ['M', 'possible', 'model'],
+      ['A', 'possible', 'brand+name'],
+    ]);
+    // The same brand on a similar name is what the tier was measured on: promoted.
+    const same: Rec = { ...LATER, product_brand: 'Cat & Jack', product_model_numbers: [] };
+    expect(new CatalogueIndex(c, { learned }).match(same).map((m) => [m.row.values.sku, m.level])).toContainEqual([
+      'A',
+      'match',
+    ]);
+    // Streamed, the same levels.
+    const index = new RecallIndex(aliasLookup(aliases));
+    index.add(LATER);
+    const read = await readCensus(file, {}, index);
+    const levels: unknown[] = [];
+    for await (const batch of streamMatches(read, index, { learned }))
+      for (const { match } of batch) levels.push([match.row.values.sku, match.level]);
+    expect(levels.sort()).toEqual([
+      ['A', 'possible'],
+      ['M', 'possible'],
+    ]);
+  });
+
   it('the streamed catalogue gives what the in-memory one gives', async () => {
     const { file, catalogue: c } = await catalogue('stream.csv', csv);
     const learned = learnedFrom(new CatalogueIndex(c), [CAT_AND_JACK]);

@@ -64,6 +64,17 @@ describe('fitLearned', () => {
     expect(parseLearned('not json')).toBeUndefined();
     expect(parseLearned('{"version": 2, "tiers": {}}')).toBeUndefined();
   });
+
+  it('read back, the bound comes from the counts, never from the file: 0 of 500 right is no promotion', () => {
+    const edited = (t: Record<string, unknown>) => parseLearned(JSON.stringify({ version: 1, tiers: { model: t } }));
+    const wrong = edited({ confirmed: 0, wrong: 500, lower: 0.99, level: 'match' });
+    expect(wrong?.tiers.model).toEqual({ confirmed: 0, wrong: 500, lower: 0, level: 'possible' });
+    // 500 of 500: the Wilson bound 500 / (500 + 1.96²) = 0.9924, as fitLearned gives it.
+    const right = edited({ confirmed: 500, wrong: 0, lower: 0.1, level: 'match' });
+    expect(right?.tiers.model).toEqual({ confirmed: 500, wrong: 0, lower: 0.992, level: 'match' });
+    // Counts that are no counts read as none.
+    expect(edited({ confirmed: '500', wrong: -1, lower: 1, level: 'match' })?.tiers.model?.level).toBe('possible');
+  });
 });
 
 describe('the matcher with what was learned', () => {
