@@ -20,4 +20,11 @@ describe('maskSecrets', () => {
     // Values shorter than 4 characters are never searched for.
     expect(maskSecrets('a b c', ['b'])).toBe('a b c');
   });
+
+  it('masks a password holding a % of its own (no escape), and decodes the escapes beside it', () => {
+    const smtp = 'smtp://alice:S3cret%zzPassw0rd@127.0.0.1:2526';
+    expect(maskSecrets('535 auth failed for S3cret%zzPassw0rd', [smtp])).toBe('535 auth failed for ****');
+    const mixed = 'smtp://alice:Pa%ss%40home@127.0.0.1:2526';
+    expect(maskSecrets('rejected Pa%ss@home', [mixed])).toBe('rejected ****');
+  });
 });
