@@ -1,6 +1,15 @@
 // Reading an archive writes nothing; the sandbox's own archive; damaged and odd archives: the CLI in process (reading
 // one as a user who may not write it, `nobody`, needs a process: test/e2e/archive-readonly.test.ts).
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +139,20 @@ describe('damaged and odd archives', () => {
     }
     expect(sandbox.requests()).toEqual([]);
     expect(readdirSync(folder)).toEqual([]);
+  });
+  it('a catalogue given as --db is no archive, for reading as for sync: not "damaged", never "move it aside"', async () => {
+    const file = path.join(tempDir(), 'products.csv');
+    const csv = 'sku,name\n1,Gadget\n';
+    writeFileSync(file, csv);
+    sandbox.clearRequests();
+    for (const args of [['query'], ['stats'], ['cases'], ['report'], ['sync']]) {
+      const r = await runMainAgainst(sandbox, [...args, '--db', file]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${file} is not a recall-feed archive: not a SQLite database\nhint: point --db at a recall-feed archive, or at a new file for sync to create\n`,
+      );
+    }
+    expect(sandbox.requests()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(csv);
   });
 });

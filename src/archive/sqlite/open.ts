@@ -138,6 +138,8 @@ function openReadOnly(file: string): Database.Database {
     db.pragma('schema_version');
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
+    // A file that is no SQLite database at all (a catalogue given as --db) is not a damaged archive: it is none.
+    if (code === 'SQLITE_NOTADB') throw new NotAnArchiveError(file, 'not a SQLite database');
     const wal = `${file}-wal`;
     const walEmpty = !existsSync(wal) || statSync(wal).size === 0;
     if (!(code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN') || !walEmpty)
