@@ -14,6 +14,7 @@ import {
   encodingOf,
   readError,
   rowValues,
+  withoutUtf8Bom,
 } from './catalogue.js';
 
 /** What a pass over the file learns besides its rows: complete once the pass has ended. */
@@ -75,7 +76,15 @@ function checkedUtf8(): (bytes: Buffer, end: boolean) => Buffer {
 
 /** As decodeCatalogue decides for a whole file, from its first bytes: UTF-16 by BOM or NUL, else UTF-8 or Windows-1252. */
 function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined, bytes: boolean) {
-  if (readAs === 'windows-1252') return (bytes: Buffer) => decodeWindows1252(bytes);
+  if (readAs === 'windows-1252') {
+    // A UTF-8 byte-order mark before a Windows-1252 byte: the mark is still no text.
+    let first = true;
+    return (bytes: Buffer) => {
+      const text = decodeWindows1252(first ? withoutUtf8Bom(bytes) : bytes);
+      first = false;
+      return text;
+    };
+  }
   const label = encodingOf(file, first);
   if (label === 'utf-8' && bytes) return checkedUtf8();
   const decoder = new TextDecoder(label, { fatal: label === 'utf-8' });

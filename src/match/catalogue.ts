@@ -218,8 +218,15 @@ export function decodeCatalogue(file: string, bytes: Buffer): { text: string; re
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { text: decodeWindows1252(bytes), readAs: 'windows-1252' };
+    return { text: decodeWindows1252(withoutUtf8Bom(bytes)), readAs: 'windows-1252' };
   }
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The bytes without a leading UTF-8 byte-order mark (a file that says UTF-8 and then holds a Windows-1252 byte). */
+export function withoutUtf8Bom(bytes: Buffer): Buffer {
+  return bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
 }
 
 /**

@@ -73,6 +73,9 @@ describe('catalogue files', () => {
       0x0a,
     ]);
     expect(decodeCatalogue('a', cp1252)).toEqual({ text, readAs: 'windows-1252' });
+    // A UTF-8 byte-order mark, then a Windows-1252 byte: the mark is no part of the first header.
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(decodeCatalogue('a', Buffer.concat([bom, cp1252]))).toEqual({ text, readAs: 'windows-1252' });
   });
 
   it("keeps each row's values as its own columns, whatever the headers are called", async () => {

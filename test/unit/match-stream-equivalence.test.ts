@@ -149,6 +149,11 @@ describe('match over a streamed catalogue', () => {
     writeFileSync(latin, Buffer.from(`${text}\nZ1,,Atelier Lumière,,galettes riz ${'x'.repeat(10)},,\n`, 'latin1'));
     const { stream } = await expectSame(latin, recalls);
     expect(stream.read.readAs).toBe('windows-1252');
+    // The same behind a UTF-8 byte-order mark: its first column keeps its name (\u00ef\u00bb\u00bf before it, once).
+    const marked = path.join(dir, 'bom-latin1.csv');
+    writeFileSync(marked, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(latin)]));
+    const again = await expectSame(marked, recalls);
+    expect(again.stream.read.headers[0]).toBe((header as string).split(',')[0]);
   });
 
   it('the real-notice corpora: the same rows as the catalogue in memory', async () => {
