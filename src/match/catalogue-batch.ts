@@ -1,5 +1,5 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
-import type { ColumnMap } from './catalogue-columns.js';
+import type { ColumnMap, Role } from './catalogue-columns.js';
 import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
@@ -21,24 +21,41 @@ export interface CatalogueBatch {
   ragged?: RaggedCells;
 }
 
-const cell = (row: CatalogueRow, columns: ColumnMap, role: keyof ColumnMap) => {
+const cell = (row: CatalogueRow, columns: ColumnMap, role: Role) => {
   const header = columns[role];
   return header === undefined ? '' : cellOf(row, header).trim();
 };
 
-/** The row's barcode cell: one code, or a GS1 element string / Digital Link whose lot and dates the batch reads. */
+/**
+ * The row's barcode cells (one column, or each of several: `gtin` and `ean`): each one code, or a GS1 element string /
+ * Digital Link whose lot and dates the batch reads (the first such).
+ */
 export function rowCodes(
   catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
 ): { codes: RowCode[]; gs1?: Gs1Code } {
-  const raw = cell(row, catalogue.columns, 'gtin');
-  if (raw === '') return { codes: [] };
-  const gs1 = parseGs1(raw);
-  const result = normalizeGtin(gs1 ? gs1.gtin : raw);
-  const code: RowCode = result.ok
-    ? { raw, gtin14: result.gtin14, valid: true }
-    : { raw, valid: false, reason: result.reason, ...(result.unchecked !== undefined && { gtin14: result.unchecked }) };
-  return { codes: [code], ...(gs1 && { gs1 }) };
+  const first = cell(row, catalogue.columns, 'gtin');
+  const also = catalogue.columns.gtinAlso;
+  const raws = also === undefined ? [first] : [first, ...also.map((h) => cellOf(row, h).trim())];
+  const codes: RowCode[] = [];
+  let gs1: Gs1Code | undefined;
+  for (const raw of raws) {
+    if (raw === '' || codes.some((c) => c.raw === raw)) continue;
+    const parsed = parseGs1(raw);
+    gs1 ??= parsed;
+    const result = normalizeGtin(parsed ? parsed.gtin : raw);
+    codes.push(
+      result.ok
+        ? { raw, gtin14: result.gtin14, valid: true }
+        : {
+            raw,
+            valid: false,
+            reason: result.reason,
+            ...(result.unchecked !== undefined && { gtin14: result.unchecked }),
+          },
+    );
+  }
+  return { codes, ...(gs1 && { gs1 }) };
 }
 
 /** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */

@@ -3,7 +3,10 @@ import { fold } from '../filters/normalize.js';
 
 export const ROLES = ['gtin', 'brand', 'model', 'name', 'lot', 'best_before'] as const;
 export type Role = (typeof ROLES)[number];
-export type ColumnMap = Partial<Record<Role, string>>;
+export type ColumnMap = Partial<Record<Role, string>> & {
+  /** More barcode columns, read beside the first when none was mapped (`gtin` and `ean`, `EAN` and `ean`). */
+  gtinAlso?: string[];
+};
 
 /** Header names recognised for each role, compared without case, accents, spaces or punctuation. */
 const KNOWN: Record<Role, string[]> = {
@@ -65,8 +68,33 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
     const known = KNOWN[role].map((k) => byKey.get(k)).find((h) => h !== undefined);
     if (known !== undefined) out[role] = known;
   }
+  // Each barcode column is read (a row may fill one and leave the other), unless the user named the one to read.
+  if (mapped.gtin === undefined && out.gtin !== undefined) {
+    const used = new Set(ROLES.map((r) => out[r]));
+    const also = headers.filter((h) => !used.has(h) && KNOWN.gtin.includes(headerKey(h)));
+    if (also.length > 0) out.gtinAlso = also;
+  }
   if (out.gtin === undefined && out.model === undefined && (out.brand === undefined || out.name === undefined)) {
     throw new CatalogueColumnsError(`found no barcode, model or brand and name column among: ${headers.join(', ')}`);
+  }
+  return out;
+}
+
+/**
+ * The headers a role could have read and does not (a second barcode column, `gtin` beside `ean`, or `EAN` beside
+ * `ean`): each with the role and the header it reads. Only one column serves a role; the user is told of the others.
+ */
+export function unreadColumns(
+  headers: readonly string[],
+  columns: ColumnMap,
+): Array<{ role: Role; header: string; read: string }> {
+  const out: Array<{ role: Role; header: string; read: string }> = [];
+  const used = new Set([...ROLES.map((r) => columns[r]), ...(columns.gtinAlso ?? [])]);
+  for (const role of ROLES) {
+    const read = columns[role];
+    if (read === undefined) continue;
+    for (const header of headers)
+      if (!used.has(header) && KNOWN[role].includes(headerKey(header))) out.push({ role, header, read });
   }
   return out;
 }

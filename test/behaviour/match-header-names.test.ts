@@ -98,3 +98,53 @@ describe('match: catalogue columns named constructor, toString, __proto__', () =
     expect(['constructor', 'toString'].map((h) => cells[headers.indexOf(h)])).toEqual(['Yaourt', 'Danone']);
   });
 });
+
+describe('match: catalogue columns named like its own', () => {
+  it('`level` and `catalog.level` both keep their values, under keys of their own, in jsonl and csv', async () => {
+    const catalog = path.join(dir, 'ours.csv');
+    writeFileSync(catalog, `ean,level,catalog.level,recall_id\n${CODE},L-A,L-B,R1\n`);
+    const row = await matchRow(['--catalog', catalog]);
+    expect(row).toMatchObject({
+      level: 'match',
+      'catalog.level': 'L-A',
+      'catalog.catalog.level': 'L-B',
+      'catalog.recall_id': 'R1',
+      recall_id: recallId,
+    });
+    const out = path.join(dir, 'ours-out.csv');
+    const csv = await run(['--catalog', catalog, '-o', out]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, first] = await parseCsvWithPython(out);
+    expect(new Set(header).size).toBe(header?.length);
+    const at = (name: string) => first?.[header?.indexOf(name) ?? -1];
+    expect([at('catalog.level'), at('catalog.catalog.level'), at('catalog.recall_id')]).toEqual(['L-A', 'L-B', 'R1']);
+  });
+});
+
+describe('match: two barcode columns', () => {
+  it.each([
+    ['gtin,ean', 'the row fills the second'],
+    ['EAN,ean', 'two spellings of one name'],
+  ])('%s (%s): each is read, and a row is found by either', async (headers) => {
+    const catalog = path.join(dir, `two-${headers.replace(',', '-')}.csv`);
+    writeFileSync(catalog, `sku,${headers},name\nS1,,${CODE},Yaourt\nS2,${CODE},,Yaourt\n`);
+    const r = await run(['--catalog', catalog, '-f', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).map((x) => [x.sku, x.reason])).toEqual([
+      ['S1', 'barcode'],
+      ['S2', 'barcode'],
+    ]);
+    expect(r.stderr).not.toContain('is not read');
+  });
+
+  it('mapped to one, the other is named on stderr as not read', async () => {
+    const catalog = path.join(dir, 'two-mapped.csv');
+    writeFileSync(catalog, `sku,gtin,ean,name\nS1,,${CODE},Yaourt\n`);
+    const r = await run(['--catalog', catalog, '--map', 'gtin=gtin', '-f', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      "warning: catalogue column 'ean' is not read: the barcodes come from 'gtin' (--map gtin=ean reads it instead)\n",
+    );
+  });
+});

@@ -2,6 +2,7 @@
 import { severityRank } from '../../output/severity-order.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import type { Catalogue } from '../../match/catalogue.js';
+import { type Role, unreadColumns } from '../../match/catalogue-columns.js';
 import type { Match, RejectedCode } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 
@@ -13,12 +14,17 @@ const RECALL = ['recall_id', 'alert_title', 'risk_severity', 'data_source', 'pub
 const SCOPE = ['scope', 'scope_evidence'] as const;
 const EXPLAIN = 'explain';
 
-/** A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`. */
+/**
+ * A catalogue column whose name we use ourselves keeps its value under `catalog.<name>`; so does one whose name starts
+ * `catalog.` itself, so no two columns ever share a key (`level` and `catalog.level` are `catalog.level` and
+ * `catalog.catalog.level`).
+ */
 function catalogueKey(header: string): string {
   return (LEAD as readonly string[]).includes(header) ||
     (RECALL as readonly string[]).includes(header) ||
     (SCOPE as readonly string[]).includes(header) ||
-    header === EXPLAIN
+    header === EXPLAIN ||
+    header.startsWith('catalog.')
     ? `catalog.${header}`
     : header;
 }
@@ -92,6 +98,16 @@ export function catalogueValues(row: Record<string, unknown>, headers: readonly 
   return values;
 }
 
+/** What a role's column holds, in the warning about a second one. */
+const ROLE_WORDS: Record<Role, string> = {
+  gtin: 'barcodes',
+  brand: 'brands',
+  model: 'models',
+  name: 'names',
+  lot: 'lots',
+  best_before: 'best-before dates',
+};
+
 /** Rejected codes listed one per line up to here; the rest are counted. */
 const MAX_REJECTED_LINES = 20;
 
@@ -117,6 +133,11 @@ export function reportCatalogue(
       r.conflicts === 0 ? '' : `; in ${counted(r.conflicts, 'row', 'rows')} they differ and only the first is read`;
     status.warn(
       `catalogue column '${r.header}' appears ${r.positions.length} times (columns ${r.positions.join(', ')}): each row reads its first non-empty value${differ}`,
+    );
+  }
+  for (const u of unreadColumns(catalogue.headers, catalogue.columns)) {
+    status.warn(
+      `catalogue column '${u.header}' is not read: the ${ROLE_WORDS[u.role]} come from '${u.read}' (--map ${u.role}=${u.header} reads it instead)`,
     );
   }
   const ragged = catalogue.ragged;
