@@ -5,6 +5,7 @@ import {
   CatalogueReadError,
   csvRowBuilder,
   detectDelimiter,
+  namedHeaders,
   noteCells,
   type RaggedCells,
   type RaggedRows,
@@ -134,10 +135,11 @@ export async function* csvRows(
     records.splice(0).forEach((record, i) => {
       const end = spans ? (at[i] as number) : -1;
       if (!layout) {
-        shape.headers = [...new Set(record)];
-        shape.repeated = repeatedColumns(record);
-        shape.ragged = { header: record.length, rows: 0, lines: [] };
-        layout = new CsvLayout(record, shape.repeated);
+        const all = namedHeaders(record);
+        shape.headers = [...new Set(all)];
+        shape.repeated = repeatedColumns(all);
+        shape.ragged = { header: all.length, rows: 0, lines: [] };
+        layout = new CsvLayout(all, shape.repeated);
       } else {
         const line = lineOf(n++);
         const cells = noteCells(shape.ragged as RaggedRows, line, record.length);

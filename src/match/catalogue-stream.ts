@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { csvRows } from './catalogue-csv-stream.js';
 import { type RowSpans, spanChunks, spanLines } from './catalogue-spans.js';
+import { jsonArrayError } from './catalogue-errors.js';
 import {
   type Catalogue,
   type CatalogueRow,
@@ -149,7 +150,10 @@ export async function* catalogueRows(
   shape: CatalogueShape,
   opts: { hash?: boolean; restart?: () => void; spans?: RowSpans } = {},
 ): AsyncGenerator<CatalogueRow[]> {
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || (await startsWithBrace(file, shape.readAs));
+  const start = await textStart(file, shape.readAs);
+  const array = jsonArrayError(file, start);
+  if (array) throw array;
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.startsWith('{');
   shape.kind = jsonl ? 'jsonl' : 'csv';
   const spans = opts.spans?.usable && !jsonl && shape.readAs === undefined ? opts.spans : undefined;
   for (;;) {
@@ -180,18 +184,18 @@ export async function* catalogueRows(
   }
 }
 
-/** Whether the text starts with `{` (after white space): JSON lines whatever the name. */
-async function startsWithBrace(file: string, readAs: 'windows-1252' | undefined): Promise<boolean> {
+/** The text's first characters after white space: `{` is JSON lines whatever the name, `[{` a JSON array. */
+async function textStart(file: string, readAs: 'windows-1252' | undefined): Promise<string> {
   let seen = '';
   try {
     for await (const chunk of textChunks(file, readAs)) {
       seen = (seen + chunk).trimStart();
-      if (seen !== '') break;
+      if (seen.length >= 64) break;
     }
   } catch (err) {
     // Not UTF-8 further on: the start decides, read as Windows-1252 then.
-    if (err instanceof NotUtf8) return startsWithBrace(file, 'windows-1252');
+    if (err instanceof NotUtf8) return textStart(file, 'windows-1252');
     throw err;
   }
-  return seen.startsWith('{');
+  return seen.slice(0, 64);
 }

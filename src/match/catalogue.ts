@@ -2,6 +2,11 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
+import { decodeCatalogue } from './catalogue-encoding.js';
+import { CatalogueReadError, jsonArrayError, readError } from './catalogue-errors.js';
+
+export { decodeCatalogue, decodeWindows1252, encodingOf, withoutUtf8Bom } from './catalogue-encoding.js';
+export { CatalogueChangedError, CatalogueReadError, readError } from './catalogue-errors.js';
 
 export interface CatalogueRow {
   /** 1 for the first data row. */
@@ -77,25 +82,6 @@ export interface Catalogue {
   sha256?: string;
 }
 
-export class CatalogueReadError extends Error {
-  override name = 'CatalogueReadError';
-  constructor(
-    message: string,
-    /** What to do about it, when the --map hint would not help. */
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The file was rewritten between two reads of one run (an export still running): its two passes would disagree. */
-export class CatalogueChangedError extends CatalogueReadError {
-  override name = 'CatalogueChangedError';
-  constructor(file: string) {
-    super(`the catalogue ${file} changed while it was read`, 'run match again');
-  }
-}
-
 /** The delimiter that splits the header best, among comma, semicolon and tab (quotes respected). */
 export function detectDelimiter(firstLine: string): string {
   let best = ',';
@@ -168,7 +154,8 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   } catch (err) {
     throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
   }
-  const [all = [], ...data] = records;
+  const [first = [], ...data] = records;
+  const all = namedHeaders(first);
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
   const ragged: RaggedRows = { header: all.length, rows: 0, lines: [] };
@@ -177,6 +164,11 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
     return { line: i + 1, values: build(record, repeated), ...(cells && { ragged: cells }) };
   });
   return { headers: [...new Set(all)], rows, repeated, ...(ragged.rows > 0 && { ragged }) };
+}
+
+/** A header row with each blank name given its position (`column 3`): two blanks are two columns, not one repeated. */
+export function namedHeaders(record: readonly string[]): string[] {
+  return record.map((h, k) => (h === '' ? `column ${k + 1}` : h));
 }
 
 /** The headers that appear more than once, with their positions (conflicts counted as rows are built). */
@@ -207,76 +199,8 @@ export function csvRowBuilder(all: readonly string[]) {
   };
 }
 
-/**
- * The file's text: UTF-8, or UTF-16 when a BOM (or a NUL in the first pair of bytes) says so; a file that
- * is not valid UTF-8 is read as Windows-1252 (a Latin-1 export from Excel), which the caller reports.
- */
-export function decodeCatalogue(file: string, bytes: Buffer): { text: string; readAs?: 'windows-1252' } {
-  const label = encodingOf(file, bytes);
-  // TextDecoder drops the BOM itself.
-  if (label !== 'utf-8') return { text: new TextDecoder(label).decode(bytes) };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { text: decodeWindows1252(withoutUtf8Bom(bytes)), readAs: 'windows-1252' };
-  }
-}
-
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** The bytes without a leading UTF-8 byte-order mark (a file that says UTF-8 and then holds a Windows-1252 byte). */
-export function withoutUtf8Bom(bytes: Buffer): Buffer {
-  return bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
-}
-
-/**
- * A catalogue's encoding from its first bytes: UTF-16 by its BOM or a NUL in the first pair, else UTF-8 (or, when that
- * fails, Windows-1252). A zip (xlsx) and UTF-32 are refused: read as UTF-16, UTF-32 gave rows of NULs and no match.
- */
-export function encodingOf(file: string, first: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' {
-  if (first.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')))
-    throw new CatalogueReadError(
-      `${file} is a zip or spreadsheet file (xlsx?), not CSV or JSON lines`,
-      'save it from the spreadsheet as "CSV UTF-8"',
-    );
-  const [b0, b1, b2, b3] = [first[0], first[1], first[2], first[3]];
-  // UTF-32: a BE file starts with two NULs; an LE one has two after its first character or its BOM.
-  if ((b0 === 0 && b1 === 0) || (b2 === 0 && b3 === 0 && (b1 === 0 || (b0 === 0xff && b1 === 0xfe))))
-    throw new CatalogueReadError(`${file} is in UTF-32, which match does not read`, 'save it as UTF-8 (or UTF-16)');
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0)) return 'utf-16le';
-  if ((b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== 0)) return 'utf-16be';
-  return 'utf-8';
-}
-
-/** Windows-1252's 0x80-0x9F (Node 20's TextDecoder reads them as Latin-1's C1 controls); the five unused stay as they are. */
-const CP1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-export function decodeWindows1252(bytes: Buffer): string {
-  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
-}
-
 function positionsOf(headers: readonly string[], header: string): number[] {
   return headers.flatMap((h, k) => (h === header ? [k + 1] : []));
-}
-
-/** A file that cannot be read, said as the user can act on it. */
-/** Why a catalogue could not be read, in words, with what to do where that is not plain. */
-const READ_PROBLEMS: Record<string, [why: string, hint?: string]> = {
-  ENOENT: ['no such file'],
-  EISDIR: ['it is a folder'],
-  EACCES: ['permission denied', 'let this user read it (chmod o+r), or run as a user who may'],
-  EPERM: ['permission denied', 'let this user read it (chmod o+r), or run as a user who may'],
-  ENOTDIR: ['a part of the path is not a folder'],
-  ELOOP: ['its link points round in a circle'],
-  EIO: ['an input/output error', 'check the disk, or copy the file somewhere readable'],
-};
-
-export function readError(file: string, err: unknown): CatalogueReadError {
-  const code = (err as NodeJS.ErrnoException).code;
-  const [why, hint] = (code && READ_PROBLEMS[code]) || [code ?? (err as Error).message];
-  return new CatalogueReadError(`cannot read the catalogue ${file}: ${why}`, hint);
 }
 
 /** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */
@@ -289,7 +213,10 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
     throw readError(file, err);
   }
   const { text: content, readAs } = decodeCatalogue(file, bytes);
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || content.trimStart().startsWith('{');
+  const start = content.trimStart();
+  const array = jsonArrayError(file, start.slice(0, 64));
+  if (array) throw array;
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.startsWith('{');
   const { headers, rows, repeated, ragged } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');

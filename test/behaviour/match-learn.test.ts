@@ -83,6 +83,15 @@ describe.each(ENGINES)('match --learn on $engine', ({ engine, available }) => {
     const r = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--learned', broken, '-f', 'jsonl']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${broken} is not a file match --learn wrote: ignored`);
+    // A file named that is not there is said too (a typo would drop what was learned); the default one is not.
+    const missing = path.join(dir, 'lerned.json');
+    const m = await run(['match', '--catalog', catalog, '--archive', '--db', db, '--learned', missing, '-f', 'jsonl']);
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.stderr).toContain(
+      `warning: --learned ${missing}: no such file; matching without what match --learn learned\n`,
+    );
+    const quiet = await run(['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl']);
+    expect(quiet.stderr).not.toContain('--learned');
   });
 
   it('--learn needs the catalogue, and refuses flags of another run before reading anything', async () => {

@@ -193,6 +193,27 @@ describe('match', () => {
     }
   });
 
+  it('a JSON array catalogue is exit 2 saying match reads JSON lines, with how to convert it, nothing sent', async () => {
+    const array = `[\n  {"ean": "4006381333931", "name": "Pâte"},\n  {"ean": "3017620422003", "name": "Nutella"}\n]\n`;
+    for (const name of ['products.json', 'products.jsonl']) {
+      const file = path.join(dir, name);
+      writeFileSync(file, array);
+      sandbox.clearRequests();
+      const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${file} is a JSON array: match reads CSV, or JSON lines (one object a line)\nhint: write it one object a line, e.g. jq -c '.[]' < products.json > products.jsonl\n`,
+      );
+      expect(r.stdout).toBe('');
+      expect(sandbox.requests()).toEqual([]);
+    }
+    // A CSV whose header is bracketed is still a CSV.
+    const bracketed = path.join(dir, 'bracketed.csv');
+    writeFileSync(bracketed, '[ean],[name]\n4006381333931,Pâte\n');
+    const csv = await runMainAgainst(sandbox, ['match', '--catalog', bracketed, '--map', 'gtin=[ean]', '-f', 'jsonl']);
+    expect(csv.code, csv.stderr).toBe(0);
+  });
+
   it('record filters narrow the recalls checked', async () => {
     const catalog = path.join(dir, 'all-codes.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0);

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseColumnMap, resolveColumns } from '../../src/match/catalogue-columns.js';
 import { decodeCatalogue, detectDelimiter, readCatalogue, readError } from '../../src/match/catalogue.js';
+import { RecallIndex } from '../../src/match/recall-index.js';
+import { readCensus } from '../../src/match/stream-matches.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('rf-catalogue-');
@@ -76,6 +78,22 @@ describe('catalogue files', () => {
     // A UTF-8 byte-order mark, then a Windows-1252 byte: the mark is no part of the first header.
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     expect(decodeCatalogue('a', Buffer.concat([bom, cp1252]))).toEqual({ text, readAs: 'windows-1252' });
+  });
+
+  it('names a blank header by its position: two blanks are two columns, whole or streamed', async () => {
+    const f = file('blanks.csv', ',ean,,name\n7,3017620422003,x,Nutella\n');
+    const whole = await readCatalogue(f);
+    expect(whole.headers).toEqual(['column 1', 'ean', 'column 3', 'name']);
+    expect(whole.repeated).toEqual([]);
+    expect({ ...whole.rows[0]?.values }).toEqual({
+      'column 1': '7',
+      ean: '3017620422003',
+      'column 3': 'x',
+      name: 'Nutella',
+    });
+    const streamed = await readCensus(f, {}, new RecallIndex());
+    expect(streamed.headers).toEqual(whole.headers);
+    expect(streamed.repeated).toEqual([]);
   });
 
   it("keeps each row's values as its own columns, whatever the headers are called", async () => {

@@ -78,7 +78,7 @@ notice names; an out-of-scope row is level excluded: listed with its evidence, n
 
 Columns are found by name (gtin, ean, upc, barcode; brand; model, mpn, model_number, reference;
 name, title, product_name; lot, batch, lot_number; best_before, bbd, ddm, dlc, dluo, expiry,
-use_by, date) or given with --map. See docs/matching.md.
+use_by; never a bare date) or given with --map. See docs/matching.md.
 
 Examples:
   recall-feed match --catalog products.csv

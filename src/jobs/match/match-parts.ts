@@ -29,7 +29,7 @@ export async function indexCatalogue(
 ): Promise<{ catalogue: Catalogue; index: CatalogueIndex }> {
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   if (plan.openCases) keyColumn(catalogue, plan.openCases.key);
-  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status, plan.learned !== undefined);
   return { catalogue, index: new CatalogueIndex(catalogue, { learned }) };
 }
 

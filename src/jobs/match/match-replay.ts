@@ -79,7 +79,7 @@ async function matchRecalls(
   // Streamed past an index of these few recalls, whatever its size: cheaper than indexing the whole catalogue for them
   // (measured in bench/archive-scale.mjs), and the same rows (the streaming path's tests).
   if (inputs.kind === 'head') {
-    const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+    const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status, plan.learned !== undefined);
     const counts = noCounts();
     const batches = (async function* () {
       yield { records: recalls };

@@ -184,7 +184,7 @@ async function fullMatch(
     return runIndexed(plan, session, { kind: 'indexed', ...indexed }, output);
   }
   const { ctx, status } = session;
-  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status);
+  const learned = await readLearned(learnedPath(plan.catalog, plan.learned), status, plan.learned !== undefined);
   const source = plan.recalls;
   const counts = noCounts();
   const warnings: string[] = [];

@@ -100,7 +100,7 @@ export const sameOrNone = (a: FileStamp | undefined, b: FileStamp | undefined) =
 
 /** What `match --learn` wrote for a watched catalogue, as it is now (undefined without one). */
 export const readWatchedLearned = (file: WatchedFile, status: StatusReporter) =>
-  readLearned(learnedPath(file.catalog, file.learned), status);
+  readLearned(learnedPath(file.catalog, file.learned), status, file.learned !== undefined);
 
 /** Says a learned file read again: changed, or gone (one that is not a file `--learn` wrote was said as it was read). */
 export function sayLearnedChanged(

@@ -8,13 +8,19 @@ export function learnedPath(catalogue: string, given: string | undefined): strin
   return given ?? `${catalogue}.learned.json`;
 }
 
-/** What was learned for this catalogue, when anything was; a file that is not one `--learn` wrote is said and ignored. */
-export async function readLearned(file: string, status: StatusReporter): Promise<Learned | undefined> {
+/**
+ * What was learned for this catalogue, when anything was; a file that is not one `--learn` wrote is said and ignored,
+ * and so is a file the user named (`given`, --learned) that is not there: a typo would drop what was learned unsaid.
+ */
+export async function readLearned(file: string, status: StatusReporter, given = false): Promise<Learned | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (given) status.warn(`--learned ${file}: no such file; matching without what match --learn learned`);
+      return undefined;
+    }
     status.warn(`cannot read ${file} (${(err as Error).message}): matching without what match --learn learned`);
     return undefined;
   }
