@@ -30,6 +30,8 @@ export function checkApiKey(key: string): string {
   if (codes.some((c) => c < 0x20 || c === 0x7f)) {
     throw new MalformedApiKeyError('the API key contains control characters (a pasted line break or tab?)');
   }
+  // A header could carry it, but no key holds one: `config set` refuses it, and so does every other way in.
+  if (codes.includes(0x20)) throw new MalformedApiKeyError('the API key contains a space (two values pasted as one?)');
   if (codes.some((c) => c > 0x7e)) {
     throw new MalformedApiKeyError(
       'the API key contains characters other than printable ASCII, which a header cannot carry',

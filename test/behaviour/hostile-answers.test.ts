@@ -140,6 +140,19 @@ describe('a key a header cannot carry', () => {
     expect(r.stderr).not.toContain(secret);
     expect(srv.connections()).toBe(0);
   });
+
+  it.each([
+    ['the environment', [], { RECALL_FEED_API_KEY: `${secret} SECRET` }],
+    ['--api-key', ['--api-key', `dr_live_abc ${secret}`], {}],
+  ])('with a space inside, from %s: exit 3 before any request, as config set refuses it', async (_from, flags, env) => {
+    const srv = await answer(200, PAGE);
+    const r = await run(srv.url, [...flags, 'feed'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)[0]).toBe('error: the API key contains a space (two values pasted as one?)');
+    expect(r.stderr).not.toContain(secret);
+    expect(srv.connections()).toBe(0);
+  });
 });
 
 describe('TLS', () => {
