@@ -2,6 +2,8 @@
 import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
 import { defaultFormat, formatsOfKind, type OutputFormat } from '../output/format-registry.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
+import { editDistance } from '../filters/edit-distance.js';
+import { UsageError } from '../runtime/cli-errors.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
 import { longFlag } from '../runtime/setting-flags.js';
@@ -116,9 +118,9 @@ function formatLines(formats: readonly OutputFormat[]): string[] {
 function formatsText(): string {
   const records = FORMATS.map((f) => formatSpec(f));
   const documents = formatsOfKind('document');
-  return `Record formats, chosen with -f, else by the -o file's extension, else the profile's format, else
-${defaultFormat('terminal').name} on a terminal and ${defaultFormat('pipe').name} in a pipe. feed, sources, query, show, stats, match and cases write every
-one of them; each command's --help lists its own.
+  return `Record formats, chosen with -f, else by the -o file's extension, else the profile's format (where the
+command writes it; parquet with -o only), else ${defaultFormat('terminal').name} on a terminal and ${defaultFormat('pipe').name} in a pipe. feed, sources,
+query, show, stats, match and cases write every one of them; each command's --help lists its own.
 
 ${formatLines(records).join('\n')}
 
@@ -153,11 +155,42 @@ export function helpTopicsList(): string {
     .join('\n');
 }
 
-/** Answers `help <topic>` (exit 0); undefined for anything else, which commander answers. */
-export function answerHelpTopic(argv: readonly string[], ctx: Pick<Context, 'stdout'>): number | undefined {
+/** The words nearest `word` among `known`, within a third of its length in edits: a typo's candidates. */
+function nearest(word: string, known: readonly string[]): string[] {
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  const scored = known.map((k) => ({ k, d: editDistance(word.toLowerCase(), k) })).filter(({ d }) => d <= limit);
+  const best = Math.min(...scored.map(({ d }) => d));
+  return scored.filter(({ d }) => d === best).map(({ k }) => k);
+}
+
+/** `help <word>` naming neither a command nor a topic: a usage error with the nearest names, never the whole help. */
+function unknownHelpWord(word: string, commands: readonly string[]): UsageError {
+  const near = nearest(word, [...commands, ...Object.keys(HELP_TOPICS)]);
+  return new UsageError(
+    `unknown command or help topic '${word}'`,
+    near.length > 0
+      ? `did you mean ${near.join(' or ')}?`
+      : `the commands: ${commands.join(', ')}; the help topics: ${Object.keys(HELP_TOPICS).join(', ')}`,
+  );
+}
+
+/**
+ * Answers `help <topic>` (exit 0); undefined for anything else, which commander answers (`help feed`, `help config
+ * set`). `help <word>` where the word is none of `commands` nor a topic throws a UsageError.
+ */
+export function answerHelpTopic(
+  argv: readonly string[],
+  ctx: Pick<Context, 'stdout'>,
+  commands: readonly string[],
+): number | undefined {
   if (argv.length !== 2 || argv[0] !== 'help') return undefined;
-  const topic = Object.hasOwn(HELP_TOPICS, argv[1] as string) ? HELP_TOPICS[argv[1] as string] : undefined;
-  if (!topic) return undefined;
+  const word = argv[1] as string;
+  const topic = Object.hasOwn(HELP_TOPICS, word) ? HELP_TOPICS[word] : undefined;
+  if (!topic) {
+    // commander's own `help help`, and a flag (`help --help`), are commander's to answer.
+    if (word === 'help' || word.startsWith('-') || commands.includes(word)) return undefined;
+    throw unknownHelpWord(word, commands);
+  }
   ctx.stdout.write(topic.text());
   return EXIT.ok;
 }

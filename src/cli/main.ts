@@ -7,7 +7,7 @@ import { addGlobalOptions, type Program } from './global-options.js';
 import { checkFormatChoice } from './format-choices.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
-import { isCommandName, loadCommand, loadCommands } from './registry.js';
+import { COMMAND_NAMES, isCommandName, loadCommand, loadCommands } from './registry.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** package.json owns the version; the bundle inlines it at build time (no file is read when the CLI runs). */
@@ -124,10 +124,11 @@ const HAND_OVER = Symbol('hand over to main()');
  */
 export async function answerWithoutRunning(argv: string[], baseCtx: Context): Promise<number | undefined> {
   const ctx = withArgv(baseCtx, argv);
-  const topic = answerHelpTopic(argv, ctx);
-  if (topic !== undefined) return topic;
   const program = buildProgram(ctx);
   try {
+    // `help <word>` naming neither a command nor a topic throws: main() runs and says so.
+    const topic = answerHelpTopic(argv, ctx, COMMAND_NAMES);
+    if (topic !== undefined) return topic;
     await registerCommands(program, argv, ctx);
     program.hook('preAction', () => {
       throw HAND_OVER;
@@ -163,18 +164,34 @@ export async function main(argv: string[], baseCtx: Context): Promise<number> {
   }
 }
 
+/**
+ * Throws the error a write to stdout met, if one did: a command that writes to the context's stdout itself
+ * (`config list`, `schema`, `completion`) on a full disk fails as one writing through the output service does.
+ * Node's stream keeps the error (process-context.ts hears its 'error' event, so that it ends nothing by itself).
+ */
+function throwStdoutFailure(ctx: Context): void {
+  const failed = ctx.stdout.errored;
+  if (failed) throw failed;
+}
+
 async function mainIn(argv: string[], ctx: Context): Promise<number> {
-  const topic = answerHelpTopic(argv, ctx);
-  if (topic !== undefined) return topic;
   const program = buildProgram(ctx);
   try {
+    const topic = answerHelpTopic(argv, ctx, COMMAND_NAMES);
+    if (topic !== undefined) {
+      throwStdoutFailure(ctx);
+      return topic;
+    }
     await registerCommands(program, argv, ctx);
     // -f and -o against the formats the command writes: a usage error before anything runs.
     program.hook('preAction', (_root, command) => checkFormatChoice(command));
     await program.parseAsync(argv, { from: 'user' });
+    throwStdoutFailure(ctx);
     return EXIT.ok;
-  } catch (err) {
-    if (err instanceof CommanderError) return commanderExitCode(err);
+  } catch (caught) {
+    // Help or the version that could not be written fails as any output does (a real run's front answers them first).
+    const err = caught instanceof CommanderError ? ctx.stdout.errored : caught;
+    if (caught instanceof CommanderError && !err) return commanderExitCode(caught);
     // A reader that stopped reading (`recall-feed query | head`) is done, not failed; the write that
     // noticed may reject before stdout's own 'error' handler (process-context.ts) ends the process.
     // Loaded only now: the mapping imports every error class, which a run that succeeds never needs.

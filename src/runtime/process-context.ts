@@ -23,7 +23,8 @@ export function processContext(): { ctx: Context; dispose: () => void } {
   // default is to kill: caught, the write fails with EFBIG instead and the run says what it could not write.
   const onFileTooLarge = () => {};
   process.on('SIGXFSZ', onFileTooLarge);
-  // A closed pipe (`recall-feed feed | head`) is a normal way for a reader to say "enough".
+  // A closed pipe (`recall-feed feed | head`) is a normal way for a reader to say "enough". Any other failure (a
+  // full disk) stays on the stream (`errored`), and main() ends the run with it as the error it is (exit 10).
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });

@@ -42,13 +42,14 @@ export function pinnedContext(ctx: Context, atMs: number): Context {
  */
 export function runContext(globals: GlobalFlags, ctx: Context, ownsPin: boolean): Context {
   if (ownsPin) return ctx;
-  const at = sandboxNow(globals, ctx.env);
-  if (at === undefined) return ctx;
-  if (globals.sandbox) return pinnedContext(ctx, at.ms);
-  if (at.from === 'flag')
+  // Read only where it applies: a bad RECALL_FEED_SANDBOX_NOW left in the environment never stops a real run.
+  const source = sandboxNowSource(globals, ctx.env);
+  if (source === undefined) return ctx;
+  if (!globals.sandbox && source.from === 'flag')
     throw new UsageError(
       '--sandbox-now pins the clock of a --sandbox run or of `recall-feed sandbox` only',
       'add --sandbox, or leave --sandbox-now out',
     );
-  return ctx;
+  const at = globals.sandbox ? sandboxNow(globals, ctx.env) : undefined;
+  return at === undefined ? ctx : pinnedContext(ctx, at.ms);
 }

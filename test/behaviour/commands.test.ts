@@ -70,6 +70,26 @@ describe('health', () => {
   });
 });
 
+describe('health -o, without -f', () => {
+  it("picks the format by the file's extension (.json, .jsonl); a pipe and the profile's format keep the line", async () => {
+    const dir = tempDir();
+    const config = { env: { RECALL_FEED_CONFIG_DIR: path.join(dir, 'config') } };
+    expect((await runMain(['config', 'set', 'format', 'jsonl'], config)).code).toBe(0);
+    for (const name of ['status.json', 'status.jsonl']) {
+      const file = path.join(dir, name);
+      const r = await runMain(['--base-url', sandbox.url, 'health', '-o', file], config);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const written = readFileSync(file, 'utf8');
+      expect(lines(written)).toHaveLength(1);
+      expect(JSON.parse(written)).toMatchObject({ healthy: true, http_status: 200, status: 'healthy' });
+    }
+    const piped = await runMain(['--base-url', sandbox.url, 'health'], config);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(new RegExp(`^healthy \\(HTTP 200, \\d+ ms.*\\) ${sandbox.url}\n$`));
+  });
+});
+
 describe('health, a server that sends control codes', () => {
   it('prints its status and version on one line without them; the JSON keeps them, escaped', async () => {
     const body = { status: 'healthy\u001b[2J', version: '1\u001b]52;c;ZXZpbA==\u0007\r\n2' };

@@ -21,6 +21,23 @@ describe('zsh and fish scripts', () => {
     expect(fish.stdout).toMatch(/^complete -c recall-feed .*-l sort -x -a 'published_at created_in_db_at updated_at'/m);
     expect(fish.stdout).toMatch(/^complete -c recall-feed .*-s o -l output -r -F/m);
   });
+
+  it("fish offers after -f the command's own formats, and the program's only where no command has its own", async () => {
+    const fish = (await cli(['completion', 'fish'])).stdout.split('\n');
+    const format = fish.filter((l) => / -s f -l format /.test(l));
+    expect(format).toContainEqual(
+      expect.stringMatching(
+        /^complete -c recall-feed -n '__fish_seen_subcommand_from digest' -s f -l format -x -a 'text markdown html json' /,
+      ),
+    );
+    // The program's own line: not under a command that has its own -f.
+    const program = format.filter((l) => l.startsWith("complete -c recall-feed -n 'not "));
+    expect(program).toHaveLength(1);
+    expect(program[0]).toMatch(
+      /-n 'not __fish_seen_subcommand_from [a-z ]*\bdigest\b[a-z ]*' -s f -l format -x -a 'table jsonl json csv parquet'/,
+    );
+    expect(fish.filter((l) => / -l db -r -F /.test(l)).length).toBeGreaterThan(5);
+  });
 });
 
 describe('completion errors', () => {

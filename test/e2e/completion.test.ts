@@ -118,6 +118,24 @@ describe('bash completion', () => {
     expect(await offered(['recall-feed', 'feed', '--hours', ''])).toEqual([]);
   });
 
+  it('offers file names after --db, --catalog and --metrics-file, whose placeholders name more than a file', async () => {
+    const all = ['recalls.csv', 'recent.json', 'reports'];
+    expect(await offered(['recall-feed', 'query', '--db', 're'])).toEqual(all);
+    expect(await offered(['recall-feed', 'cases', 'show', '--db', 're'])).toEqual(all);
+    expect(await offered(['recall-feed', 'match', '--catalog', 're'])).toEqual(all);
+    expect(await offered(['recall-feed', 'sync', '--metrics-file', 'o'])).toEqual(['other.txt']);
+  });
+
+  it("offers after -f the formats the command writes, not the record formats of the program's -f", async () => {
+    const record = ['csv', 'json', 'jsonl', 'parquet', 'table'];
+    expect(await offered(['recall-feed', 'digest', '-f', ''])).toEqual(['html', 'json', 'markdown', 'text']);
+    expect(await offered(['recall-feed', 'report', '--format', ''])).toEqual(['csv', 'html', 'json', 'markdown']);
+    expect(await offered(['recall-feed', 'health', '-f', ''])).toEqual(['json', 'jsonl', 'table']);
+    expect(await offered(['recall-feed', 'cases', 'show', '-f', ''])).toEqual(['csv', 'json', 'jsonl', 'table']);
+    expect(await offered(['recall-feed', 'cases', '-f', ''])).toEqual(record);
+    expect(await offered(['recall-feed', '-f', ''])).toEqual(record);
+  });
+
   it('skips the values of earlier flags when finding the command', async () => {
     // `feed` here is the profile's name, not the command: the next word is still a command
     expect(await offered(['recall-feed', '--profile', 'feed', 'con'])).toEqual(['config']);

@@ -2,6 +2,7 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { describeTree, flagsInScope, type CommandSpec } from '../../src/cli/completion/tree.js';
+import { writesFormats } from '../../src/cli/format-choices.js';
 
 function program(): Command {
   const p = new Command('tool')
@@ -71,5 +72,32 @@ describe('flagsInScope', () => {
     expect(names.filter((n) => n === '--name')).toHaveLength(1);
     expect(flags.find((f) => f.names.includes('--name'))?.value).toEqual({ kind: 'none' });
     expect(names).not.toContain('--secret');
+  });
+});
+
+describe('what follows a flag, from its placeholder and the command', () => {
+  it('takes a placeholder naming a file, and more, as a file; a word that merely starts with file is not one', () => {
+    const p = new Command('tool')
+      .option('--db <file|url>', 'an archive')
+      .option('--to <file-or-url>', 'somewhere')
+      .option('--metrics-file <file.prom>', 'a textfile')
+      .option('--filter <filter>', 'not a file');
+    const byName = Object.fromEntries(describeTree(p).flags.map((f) => [f.names.join(' '), f.value.kind]));
+    expect(byName).toMatchObject({ '--db': 'file', '--to': 'file', '--metrics-file': 'file', '--filter': 'free' });
+  });
+
+  it("gives a command that declared its formats an -f of its own, with them, over the program's", () => {
+    const p = new Command('tool').option('-f, --format <format>', 'records');
+    writesFormats(p.command('digest'), 'digest', ['text', 'json']).action(() => undefined);
+    writesFormats(p.command('plain'), 'record').action(() => undefined);
+    p.command('other').action(() => undefined);
+    const root = describeTree(p);
+    const format = (path: string[]) => flagsInScope(root, path).find((f) => f.names.includes('--format'));
+    expect(format(['digest'])).toMatchObject({
+      names: ['-f', '--format'],
+      value: { kind: 'oneOf', values: ['text', 'json'] },
+    });
+    expect(format(['plain'])?.value).toEqual({ kind: 'oneOf', values: ['table', 'jsonl', 'json', 'csv', 'parquet'] });
+    expect(format(['other'])?.description).toBe('records');
   });
 });

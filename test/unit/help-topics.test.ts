@@ -2,6 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { answerWithoutRunning } from '../../src/cli/main.js';
+import type { Context } from '../../src/runtime/context.js';
 import { runMain } from '../helpers/in-process.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -52,7 +55,7 @@ describe('help topics', () => {
     for (const name of read) expect(r.stdout, name).toContain(name);
   });
 
-  it('the root help lists the topics and the exit codes; an unknown topic is commander usage error', async () => {
+  it('the root help lists the topics and the exit codes; an unknown topic is a usage error', async () => {
     const root = await runMain(['--help']);
     expect(root.code).toBe(0);
     expect(root.stdout).toContain('  recall-feed help exit-codes   what each exit code means');
@@ -64,5 +67,39 @@ describe('help topics', () => {
     const unknown = await runMain(['help', 'nosuch']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
+  });
+
+  it('help <typo> says what it is not and the nearest names, not the whole help (exit 2)', async () => {
+    for (const [word, near] of [
+      ['environmnet', 'environment'],
+      ['fed', 'feed'],
+      ['exitcodes', 'exit-codes'],
+      ['cases', undefined],
+    ] as const) {
+      const r = await runMain(['help', word]);
+      if (near === undefined) {
+        // A command: its own help.
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/^Usage: recall-feed cases /);
+        continue;
+      }
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`error: unknown command or help topic '${word}'\nhint: did you mean ${near}?\n`);
+    }
+    const far = await runMain(['help', 'xyzzy']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toMatch(
+      /^error: unknown command or help topic 'xyzzy'\nhint: the commands: feed, sources, .*; the help topics: environment, exit-codes, formats\n$/,
+    );
+  });
+
+  it("the launcher's help front leaves help <typo> to main(), having written nothing", async () => {
+    const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+    const ctx = { stdout, stderr, env: {}, now: Date.now } as unknown as Context;
+    expect(await answerWithoutRunning(['help', 'fed'], ctx)).toBeUndefined();
+    expect([stdout.read(), stderr.read()]).toEqual([null, null]);
+    expect(await answerWithoutRunning(['help', 'formats'], ctx)).toBe(0);
+    expect(String(stdout.read())).toMatch(/^Record formats/);
   });
 });

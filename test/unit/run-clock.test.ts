@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/runtime/context.js';
 import { pinnedContext, runContext } from '../../src/runtime/run-clock.js';
-import { fakeClock } from '../helpers/in-process.js';
+import { UsageError } from '../../src/runtime/cli-errors.js';
+import { fakeClock, runMain } from '../helpers/in-process.js';
 
 const AT = Date.parse('2026-06-01T12:00:00Z');
 
@@ -37,5 +38,30 @@ describe('runContext', () => {
     expect(runContext({ sandbox: true }, ctx, false).now()).toBe(AT);
     expect(runContext({}, ctx, false).now()).toBe(real.now());
     expect(runContext({ sandbox: true }, ctx, true)).toBe(ctx);
+  });
+});
+
+describe('a bad RECALL_FEED_SANDBOX_NOW', () => {
+  const env = { RECALL_FEED_SANDBOX_NOW: 'garbage' };
+
+  it('is read only by a run a sandbox is part of', () => {
+    const real = fakeClock(Date.parse('2026-11-28T05:00:00Z'));
+    const ctx = contextOn(real, env);
+    expect(runContext({}, ctx, false)).toBe(ctx);
+    expect(() => runContext({ sandbox: true }, ctx, false)).toThrow(UsageError);
+    expect(() => runContext({ sandbox: true }, ctx, false)).toThrow(
+      /^RECALL_FEED_SANDBOX_NOW must be an ISO 8601 time/,
+    );
+  });
+
+  it('leaves a real run alone, and still stops a --sandbox one (exit 2)', async () => {
+    const set = await runMain(['config', 'set', 'timeout', '12'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    const path = await runMain(['config', 'path'], { env });
+    expect(path.code, path.stderr).toBe(0);
+    expect(path.stderr).toBe('');
+    const sandboxed = await runMain(['config', 'path', '--sandbox'], { env });
+    expect(sandboxed.code).toBe(2);
+    expect(sandboxed.stderr).toMatch(/^error: RECALL_FEED_SANDBOX_NOW must be an ISO 8601 time with its zone/);
   });
 });

@@ -6,6 +6,7 @@ import { InvalidParamsError } from '../../src/api/api-errors.js';
 import { loadKeysFile, parseFaultSpec, parseRateLimitFlag, parseRateLimitSpec } from '../../src/sandbox/cli-options.js';
 import { FaultPlan } from '../../src/sandbox/faults.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/sandbox/limiter.js';
+import { runMain } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('parseFaultSpec', () => {
@@ -191,5 +192,13 @@ describe('FaultPlan', () => {
     const run = (p: FaultPlan) => Array.from({ length: 30 }, () => p.decide()?.kind ?? '-').join(',');
     expect(run(a)).toBe(run(b));
     expect(run(new FaultPlan({ error500: 0.5, seed: 3 }))).toContain('error500');
+  });
+});
+
+describe('recall-feed sandbox --help', () => {
+  it('lists --start-time, which docs/sandbox-and-filters.md documents', async () => {
+    const r = await runMain(['sandbox', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}--start-time <iso> +generate the recalls relative to this instant/m);
   });
 });

@@ -1,6 +1,6 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
 import { writesFormats } from '../format-choices.js';
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { type CaseStatus, OUTCOMES } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -11,7 +11,7 @@ import { parseOneOf } from '../../runtime/options/option-parsers.js';
 import { osUser } from '../../jobs/cases/os-user.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import { action, inSession, type OptionsOf } from './define-action.js';
-import { defineCommand, type NewCommand } from './define-command.js';
+import { defineCommand, type NewCommand, withWrites } from './define-command.js';
 
 const STATUSES = ['open', 'waiting', 'closed', 'all'] as const;
 const LEVELS = ['match', 'possible'] as const;
@@ -168,10 +168,17 @@ function declareStep(cases: ReturnType<typeof declareCases>, name: 'resolve' | '
  * after the subcommand: the parent command holds them.
  */
 function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
-  return async (opts: StepFlags, globals: ListFlags & GlobalFlags, c: Context, args: string[]) => {
+  return async (
+    opts: StepFlags,
+    globals: ListFlags & GlobalFlags,
+    c: Context,
+    args: string[],
+    command: CommandUnknownOpts,
+  ) => {
     const plan = planStep(name, args, { ...globals, ...opts }, c);
     const { runStep } = await import('../../jobs/cases/act.js');
-    await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'write' } }, (s) => runStep(plan, s));
+    const uses = withWrites({ output: {}, archive: { db: plan.db, mode: 'write' as const } }, command);
+    await inSession(globals, c, uses, (s) => runStep(plan, s));
   };
 }
 
@@ -239,13 +246,12 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
     .description('one case: its catalogue row, its recall and its whole timeline')
     .argument('<ids...>', 'the case ids')
     .action(
-      action(ctx, async () => async (_opts, globals, c, args) => {
+      action(ctx, async () => async (_opts, globals, c, args, command) => {
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
         const plan = { db: parseDb(globals), ids };
-        await inSession(globals, c, { output: {}, archive: { db: plan.db, mode: 'read' } }, (s) =>
-          runShowCase(plan, s),
-        );
+        const uses = withWrites({ output: {}, archive: { db: plan.db, mode: 'read' as const } }, command);
+        await inSession(globals, c, uses, (s) => runShowCase(plan, s));
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
@@ -262,10 +268,15 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
   writesFormats(cases.command('verify'), 'record', ['table', 'jsonl', 'json'])
     .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
     .action(
-      action(ctx, async () => async (_opts, globals, c) => {
+      action(ctx, async () => async (_opts, globals, c, _args, command) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
         const db = parseDb(globals);
-        await inSession(globals, c, { output: {}, archive: { db, mode: 'read' } }, runVerify);
+        await inSession(
+          globals,
+          c,
+          withWrites({ output: {}, archive: { db, mode: 'read' as const } }, command),
+          runVerify,
+        );
       }),
     );
 }

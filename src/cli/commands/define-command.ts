@@ -7,7 +7,7 @@ import type { OpsCommand } from '../../runtime/ops/run-ops.js';
 import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
-import { writesFormats } from '../format-choices.js';
+import { declaredFormats, writesFormats } from '../format-choices.js';
 import type { Program } from '../global-options.js';
 import { action, inSession, type OptionsOf, sessionFlags } from './define-action.js';
 import { opsAction, withUses } from './ops-action.js';
@@ -92,6 +92,12 @@ function ownsFormat(formats: FormatChoice | undefined): boolean {
   return formats !== undefined && formats.kind !== 'record';
 }
 
+/** `uses` with the formats `command` writes on its output, so that the profile's format applies only to one of them. */
+export function withWrites<U extends Uses>(uses: U, command: CommandUnknownOpts): U {
+  const writes = declaredFormats(command)?.formats;
+  return uses.output && writes ? { ...uses, output: { writes, ...uses.output } } : uses;
+}
+
 function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
   let root = cmd;
   while (root.parent) root = root.parent;
@@ -131,15 +137,17 @@ export function defineCommand<C extends CommandUnknownOpts, P, U extends Uses = 
         settings: session.settings,
         terminal: session.terminal,
       });
-    const runWith = async (planned: P, session: Session) =>
-      withUses(session, spec.uses?.(planned, session.settings) ?? ({} as U), (opened) => spec.run(planned, opened));
+    const runWith = async (planned: P, session: Session, command: CommandUnknownOpts) =>
+      withUses(session, withWrites(spec.uses?.(planned, session.settings) ?? ({} as U), command), (opened) =>
+        spec.run(planned, opened),
+      );
     if (spec.reports) {
       cmd.action(
         opsAction(
           ctx,
           spec.reports,
           async () => async (opts, globals, session, args, command) =>
-            runWith(await plan(opts, globals, args, session, command), session),
+            runWith(await plan(opts, globals, args, session, command), session, command),
           { ownFormat },
         ),
       );
@@ -148,7 +156,7 @@ export function defineCommand<C extends CommandUnknownOpts, P, U extends Uses = 
     cmd.action(
       action(ctx, async () => async (opts, globals, c, args, command) => {
         await inSession(sessionFlags(globals, ownFormat), c, {}, async (session) =>
-          runWith(await plan(opts, globals, args, session, command), session),
+          runWith(await plan(opts, globals, args, session, command), session, command),
         );
       }),
     );

@@ -1,5 +1,4 @@
 // `recall-feed sandbox`: runs the local sandbox server until SIGINT or SIGTERM, printing its URL first.
-import { Option } from '@commander-js/extra-typings';
 import { listenError } from './listen-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
@@ -27,7 +26,10 @@ function declareSandbox(cmd: NewCommand) {
     )
     .option('--faults <spec>', 'inject faults, e.g. 500=0.1,503=0.1,502=0.05,cut=0.05,truncate=0.05,slow=0.1,429=0.02')
     .option('--rate-limit-headers', 'also send X-RateLimit-* headers and Retry-After')
-    .addOption(new Option('--start-time <iso>', 'generate data relative to this instant (fixed outputs)').hideHelp())
+    .option(
+      '--start-time <iso>',
+      'generate the recalls relative to this instant, off the calendar: the same seed and time, the same recalls (a fixed world, for tests; not with --sandbox-now)',
+    )
     .option('--json', 'print {"url":...,"keys":[...]} on one line instead of the URL')
     .addHelpText(
       'after',

@@ -3,6 +3,7 @@ import type { Argument, CommandUnknownOpts as Command, Option } from '@commander
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
 import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';
+import { declaredFormats } from '../format-choices.js';
 
 /** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
 export type FlagValue =
@@ -47,7 +48,8 @@ const CLOSED_FLAG_VALUES: Record<string, readonly string[]> = {
 const CLOSED_ARG_VALUES: Record<string, readonly string[]> = {
   key: Object.keys(CONFIG_KEY_INFO),
 };
-const FILE_PLACEHOLDER = /[<[]file(\.\.\.)?[\]>]/;
+/** `<file>`, `[file...]`, and a file named more closely: `<file|url>`, `<file-or-url>`, `<file.prom>`. */
+const FILE_PLACEHOLDER = /[<[]file([.|-][^\]>]*)?[\]>]/;
 
 /** The values a flag is limited to: commander's choices when declared, else the known lists above. */
 export function closedValues(option: Option): readonly string[] | undefined {
@@ -68,21 +70,40 @@ function argValues(arg: Argument, cmd: Command, siblings: readonly string[]): re
   return arg.argChoices ?? CLOSED_ARG_VALUES[arg.name()];
 }
 
+/**
+ * -f is the program's flag, but what it takes is each command's own (format-choices.ts): a command that declared
+ * its formats gets -f of its own, with them, which shadows the program's (flagsInScope).
+ */
+function ownFormatFlag(cmd: Command, options: readonly Option[]): FlagSpec[] {
+  const formats = declaredFormats(cmd)?.formats;
+  if (!formats || options.some((o) => o.long === '--format')) return [];
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const global = root.options.find((o) => o.long === '--format');
+  if (!global) return [];
+  const names = [global.short, global.long].filter((n): n is string => n !== undefined);
+  return [{ names, value: { kind: 'oneOf', values: formats }, description: `the format: ${formats.join(', ')}` }];
+}
+
 /** The visible tree under `cmd` (hidden commands and options left out, commander's help ones put in). */
 export function describeTree(cmd: Command, path: string[] = [], siblings: readonly string[] = []): CommandSpec {
   const help = cmd.createHelp();
   const subs = help.visibleCommands(cmd);
   const subNames = subs.map((s) => s.name()).filter((n) => n !== 'help');
+  const options = help.visibleOptions(cmd);
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
     path,
     description: cmd.description(),
-    flags: help.visibleOptions(cmd).map((o) => ({
-      names: [o.short, o.long].filter((n): n is string => n !== undefined),
-      value: flagValue(o),
-      description: o.description,
-    })),
+    flags: [
+      ...options.map((o) => ({
+        names: [o.short, o.long].filter((n): n is string => n !== undefined),
+        value: flagValue(o),
+        description: o.description,
+      })),
+      ...ownFormatFlag(cmd, options),
+    ],
     args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argValues(a, cmd, siblings) })),
     commands: subs.map((s) => describeTree(s, [...path, s.name()], subNames)),
   };

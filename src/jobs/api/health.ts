@@ -5,8 +5,8 @@ import type { Session } from '../../runtime/session.js';
 import type { HealthPlan } from './plans.js';
 
 export async function runHealth(_plan: HealthPlan, session: Session): Promise<void> {
-  // A status line, not records: JSON only when asked for with -f, whatever the pipe or profile.
-  const output = await session.output({ status: 'flag' });
+  // A status line, not records: JSON only when asked for (-f, or an -o file's extension), whatever the pipe or profile.
+  const output = await session.output({ status: 'line' });
   const { client, settings } = await session.api({ needsKey: false });
   const result = await client.health();
   // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).

@@ -55,10 +55,13 @@ export function chooseFormat(settings: Settings, terminal: Terminal): Format {
   return chooseOutputFormat(settings, terminal).name;
 }
 
-/** The format `chooseFormat` names, as the registry's object. */
-export function chooseOutputFormat(settings: Settings, terminal: Terminal): OutputFormat {
+/**
+ * The format `chooseFormat` names, as the registry's object. `writes`: the formats the command writes (its
+ * declaration; undefined: every record format), of which the profile's must be one to apply.
+ */
+export function chooseOutputFormat(settings: Settings, terminal: Terminal, writes?: readonly string[]): OutputFormat {
   const output = outputFile(settings);
-  const format = settings.format ? formatNamed(settings.format) : pickFormat(settings, output, terminal);
+  const format = settings.format ? formatNamed(settings.format) : pickFormat(settings, output, terminal, writes);
   // A binary format is written into a file only: never a terminal, and not a pipe either (-o - too).
   if (format.needsFile && !output) {
     throw new UsageError(
@@ -69,25 +72,42 @@ export function chooseOutputFormat(settings: Settings, terminal: Terminal): Outp
   return format;
 }
 
-function pickFormat(settings: Settings, output: string | undefined, terminal: Terminal): OutputFormat {
+/**
+ * The profile's format, where it can apply: a default for the commands that write it, never a refusal. So not for
+ * a command that does not write it (`cases verify` with csv), nor a file-only format (parquet) without -o.
+ */
+function profileFormat(settings: Settings, output: string | undefined, writes: readonly string[] | undefined) {
+  if (!settings.profileFormat || (writes && !writes.includes(settings.profileFormat))) return undefined;
+  const format = formatNamed(settings.profileFormat);
+  return format.needsFile && !output ? undefined : format;
+}
+
+function pickFormat(
+  settings: Settings,
+  output: string | undefined,
+  terminal: Terminal,
+  writes: readonly string[] | undefined,
+): OutputFormat {
   if (output) refuseUnwritten(output);
   const byExtension = formatOfPath(output);
   if (byExtension) return formatNamed(byExtension);
-  if (settings.profileFormat) return formatNamed(settings.profileFormat);
-  return defaultFormat(terminal.stdoutIsTTY && !output ? 'terminal' : 'pipe');
+  return (
+    profileFormat(settings, output, writes) ?? defaultFormat(terminal.stdoutIsTTY && !output ? 'terminal' : 'pipe')
+  );
 }
 
 /**
- * How a status answer (doctor's checks, health's line) is written. `file` (doctor): -f, else the -o extension,
- * else the format for people on a terminal and the pipe's otherwise. `flag` (health): -f, else the format for
- * people, wherever it goes. Never the profile's format: it is the record commands' default, and may be one the
- * answer has no form in. -f and -o were checked against the command's formats before it ran.
+ * How a status answer (doctor's checks, health's line) is written: -f, else the -o extension, else for `file`
+ * (doctor) the format for people on a terminal and the pipe's otherwise, for `line` (health) the format for people
+ * wherever it goes (a status line, JSON only when asked for). Never the profile's format: it is the record
+ * commands' default, and may be one the answer has no form in. -f and -o were checked against the command's formats
+ * before it ran.
  */
-export function chooseStatusFormat(settings: Settings, terminal: Terminal, choice: 'file' | 'flag'): OutputFormat {
-  if (choice === 'flag') return settings.format ? formatNamed(settings.format) : defaultFormat('terminal');
+export function chooseStatusFormat(settings: Settings, terminal: Terminal, choice: 'file' | 'line'): OutputFormat {
   const asked = askedFormat(settings);
   if (asked) return asked;
-  return defaultFormat(terminal.stdoutIsTTY && !outputFile(settings) ? 'terminal' : 'pipe');
+  const forPeople = choice === 'line' || (terminal.stdoutIsTTY && !outputFile(settings));
+  return defaultFormat(forPeople ? 'terminal' : 'pipe');
 }
 
 /** The format -f or else the -o extension asks for; undefined when neither does (sync then prints no summary). */

@@ -34,9 +34,14 @@ export interface OutputSpec extends TargetOptions {
   format?: string;
   /**
    * A status answer rather than records, its format chosen by `chooseStatusFormat` (never the profile's):
-   * `file` as doctor, `flag` as health.
+   * `file` as doctor, `line` as health.
    */
-  status?: 'file' | 'flag';
+  status?: 'file' | 'line';
+  /**
+   * The record formats the command writes (its declaration, src/cli/format-choices.ts); undefined: every one. The
+   * profile's format is the default only of a command that writes it.
+   */
+  writes?: readonly string[];
 }
 
 /** What a job writes to while the target is open: rows through a renderer of the run's format, or a whole document. */
@@ -70,7 +75,7 @@ export interface RecordOutput {
 function pick(settings: Settings, terminal: Terminal, spec: OutputSpec): OutputFormat {
   if (spec.format !== undefined) return formatNamed(spec.format);
   if (spec.status) return chooseStatusFormat(settings, terminal, spec.status);
-  return chooseOutputFormat(settings, terminal);
+  return chooseOutputFormat(settings, terminal, spec.writes);
 }
 
 /**
