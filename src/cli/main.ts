@@ -37,6 +37,14 @@ async function registerCommands(program: Program, argv: string[], ctx: Context):
   for (const definition of definitions) definition.mount(program, ctx);
 }
 
+/**
+ * Commander's message with the value of an option it does not know left out: `--api-kye=<key>` or a `--monitor=<url>`
+ * given to a command without it would print a secret in full (on stderr, in a JSON log).
+ */
+function withoutOptionValues(message: string): string {
+  return message.replace(/(unknown option '-{1,2}[^=' ]+)=[^']*'/g, "$1=…'");
+}
+
 function buildProgram(ctx: Context): Program {
   const program = addGlobalOptions(
     new Command('recall-feed')
@@ -47,7 +55,7 @@ function buildProgram(ctx: Context): Program {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
+      writeErr: (s) => ctx.stderr.write(withoutOptionValues(s)),
       // The context's streams, not process.stdout (whose creation costs a help run a tenth of a Node
       // start): their width on a terminal, as commander would take it; no colours (the help has none).
       // (undefined is commander's own answer off a terminal, which its types do not admit.)

@@ -24,6 +24,23 @@ describe('exit codes of whole runs', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('an unknown option given a value never prints the value: a mistyped key, a monitor URL, in text and JSON logs', async () => {
+    const key = 'dr_live_0123456789abcdefSECRET';
+    const monitor = 'https://hc-ping.com/0123456789abcdef0123456789abSECRET';
+    for (const [args, flag] of [
+      [['feed', `--api-kye=${key}`], '--api-kye'],
+      [['doctor', `--monitor=${monitor}`], '--monitor'],
+      [['--log-format', 'json', 'sources', `--webhook=${monitor}`], '--webhook'],
+    ] as const) {
+      sandbox.clearRequests();
+      const r = await runMainAgainst(sandbox, [...args]);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(`unknown option '${flag}=…'`);
+      expect(r.stderr).not.toContain('SECRET');
+      expect(sandbox.requests()).toEqual([]);
+    }
+  });
+
   it('prints help on stdout with exit 0, and usage with exit 2 when no command is given', async () => {
     const help = await runMain(['feed', '--help']);
     expect(help.code).toBe(0);
