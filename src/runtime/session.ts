@@ -99,6 +99,10 @@ export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<
 }
 
 function settingsOf(globals: GlobalFlags, ctx: Context, profileValues: ProfileValues): Settings {
+  // The profile's secrets first: refusing another value (a --base-url that is no URL) may quote one of them.
+  const stored = (key: string) => (typeof profileValues[key] === 'string' ? (profileValues[key] as string) : undefined);
+  noteSecrets(ctx, [stored('api-key'), stored('webhook'), stored('smtp-url'), dbSecret(stored('db'))]);
+  noteMonitor(ctx, stored('monitor'));
   const settings = resolveSettings(globals, ctx.env, profileValues);
   noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, dbSecret(settings.profileDb)]);
   noteMonitor(ctx, settings.monitor);

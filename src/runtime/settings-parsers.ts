@@ -41,14 +41,25 @@ export function parseFormatValue(raw: string, source: string): string {
 
 const BASE_URL_CREDENTIALS = 'holds a user name or password, which recall-feed never sends';
 
+/** A URL as an error may repeat it: whatever stands before its last `@` (a user name and password) left out. */
+function withoutUserinfo(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return raw;
+  const scheme = /^[a-z][\w+.-]*:\/\//i.exec(raw)?.[0] ?? '';
+  return `${scheme}…${raw.slice(at)}`;
+}
+
 /** http(s), a host, and no credentials (never sent, yet printed in resume hints: refused without repeating them). */
 export function parseBaseUrl(raw: string, source: string): string {
   if (!URL.canParse(raw)) {
-    throw new SettingValueError(`${source} is not a URL: '${raw}'`, 'example: --base-url https://api.deeprecall.io');
+    throw new SettingValueError(
+      `${source} is not a URL: '${withoutUserinfo(raw)}'`,
+      'example: --base-url https://api.deeprecall.io',
+    );
   }
   const url = new URL(raw);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw new SettingValueError(`${source} must be an http or https URL, not '${raw}'`);
+    throw new SettingValueError(`${source} must be an http or https URL, not '${withoutUserinfo(raw)}'`);
   }
   if (url.username !== '' || url.password !== '') {
     throw new SettingValueError(

@@ -77,6 +77,15 @@ const BAD: [string[], RegExp][] = [
   ],
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
+  // A URL's user name and password are never repeated, parseable or not.
+  [
+    ['--base-url', 'https://gwuser:S3cr#tPassw0rd@gw.example.com/api', 'feed'],
+    /^error: --base-url is not a URL: 'https:\/\/…@gw\.example\.com\/api'\n/,
+  ],
+  [
+    ['--base-url', 'ftp://gwuser:Passw0rd@gw.example.com', 'feed'],
+    /^error: --base-url must be an http or https URL, not 'ftp:\/\/…@gw\.example\.com'\n/,
+  ],
   [['sources', '--columns', ','], /--columns needs at least one column name/],
   [
     ['feed', '--columns', 'id,prodcut_name'],
@@ -98,6 +107,15 @@ describe('bad input', () => {
     expect(sandbox.requests()).toEqual([]);
     expect(existsSync(JSON_OUT)).toBe(false);
     expect(readdirSync(OUT_DIR)).toEqual([]);
+  });
+
+  it("a refused value never quotes the profile's key: its secrets are known before the flags are checked", async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-config-') };
+    expect((await runMain(['config', 'set', 'api-key'], { env, stdin: `${ALL_KEY}\n` })).code).toBe(0);
+    const r = await runMain(['--base-url', `not a url ${ALL_KEY}`, 'feed'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --base-url is not a URL: 'not a url /);
+    expect(r.stderr).not.toContain(ALL_KEY);
   });
 
   it('refuses to send the key over plain http to a non-loopback host, before any request', async () => {
