@@ -10,6 +10,11 @@ export interface AttemptResult {
   timedOut?: boolean;
   /** The same record can never succeed (an argument too long for the system): given up, not retried. */
   permanent?: boolean;
+  /**
+   * The receiver refused this request (a webhook's 4xx other than 408 and 429; for the digest, an SMTP server's 5xx):
+   * sent again at once it would be refused again, so it is not retried now. A recall it was for stays pending.
+   */
+  refused?: boolean;
 }
 
 export interface Action {

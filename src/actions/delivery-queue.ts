@@ -232,7 +232,8 @@ export class DeliveryQueue {
       if (!result.ok && this.opts.signal?.aborted) return false;
       if (result.ok) return true;
       if (await failed(result, result.error ?? 'failed')) return false;
-      if (n === tries - 1) break;
+      // Refused (a webhook's 4xx): the same request now would be refused again; it waits for the next pass.
+      if (result.refused || n === tries - 1) break;
       const wait = this.delay(n, result.retryAfterMs);
       if (wait === undefined) break;
       if (now() + wait >= pass.deadline) {

@@ -57,6 +57,8 @@ export function webhookAction(opts: WebhookActionOptions): Action {
         });
         if (res.status >= 200 && res.status < 300) return { ok: true };
         const result: AttemptResult = { ok: false, error: `${where} answered HTTP ${res.status}` };
+        // A 4xx refuses the post itself, and says so again if sent again; 408 (no request in time) and 429 do not.
+        if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) result.refused = true;
         if (res.status === 429) {
           // The receiver asks to be left alone for a while: seconds or a date, read as the client reads them.
           const now = (opts.now ?? Date.now)();

@@ -63,6 +63,11 @@ function openedAsStored(c: CaseRowState): boolean {
   return same && (!('alert_title' in d) || d.alert_title === c.alert_title);
 }
 
+/** A status and its outcome whenever there is one, quoted: an outcome edited to '' or ' ' shows as such. */
+function withOutcome(status: string | null, outcome: string | null): string {
+  return outcome === null ? String(status) : `${status} (outcome '${outcome}')`;
+}
+
 /** The sound chain's result, or the first case whose row its events do not explain (an edited status or row). */
 export function checkCaseRows(chain: ChainCheck, cases: number, rows: Iterable<CaseRowState>): CaseLogCheck {
   for (const c of rows) {
@@ -88,7 +93,7 @@ export function checkCaseRows(chain: ChainCheck, cases: number, rows: Iterable<C
     if (c.status !== c.last_status || c.outcome !== c.last_outcome)
       return broken(
         c.last_seq,
-        `case ${c.id} is stored as ${c.status}${c.outcome ? ` (${c.outcome})` : ''} but its last event ${c.last_seq} says ${c.last_status}${c.last_outcome ? ` (${c.last_outcome})` : ''}: the case row was edited`,
+        `case ${c.id} is stored as ${withOutcome(c.status, c.outcome)} but its last event ${c.last_seq} says ${withOutcome(c.last_status, c.last_outcome)}: the case row was edited`,
       );
   }
   return { ...chain, cases };

@@ -121,8 +121,11 @@ export interface ArchiveStore {
   claimOrigin(origin: ArchiveOrigin): Promise<void>;
   /** Starts a sync_runs row; the counts grow with each page stored under it. */
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
-  /** Stores one page in one transaction and adds its counts to the run. */
-  upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts>;
+  /**
+   * Stores one page in one transaction and adds its counts to the run. `now`: the run's clock (a pinned world's under
+   * --sandbox-now), which the cases' events the page writes (a reopened case, a note) are stamped with; default the real one.
+   */
+  upsertPage(records: readonly ArchivedRecord[], runId: number, now?: () => number): Promise<UpsertCounts>;
   /** Ends the run; `served`: the sources the API's answers said they applied (`data_sources.filtered`), when known. */
   finishRun(
     runId: number,

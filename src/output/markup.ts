@@ -19,10 +19,18 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
-/** `value` as one line of Markdown text: line breaks become spaces, every character Markdown acts on escaped (a table cell's pipe too). */
+/**
+ * `value` as one line of Markdown text: line breaks become spaces, every character Markdown acts on escaped (a table
+ * cell's pipe too, and `&`, so that no entity such as `&rlm;` is formed). GFM's autolinks are broken too: `\:` in
+ * `https://` and `\.` in `www.`, which a renderer shows as `:` and `.`; an e-mail address, which GFM links in the text
+ * once escapes are undone, gets a zero-width space after its `@`.
+ */
 export function escapeMarkdown(value: unknown): string {
   return String(value ?? '')
     .replace(/\r\n|[\r\n\t]/g, ' ')
     .replace(DOCUMENT_CONTROLS, '')
-    .replace(/([\\`*_{}[\]()<>#+!|~])/g, '\\$1');
+    .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
+    .replace(/([\\`*_{}[\]()<>#+!|~&])/g, '\\$1')
+    .replace(/:(?=\/\/)/g, '\\:')
+    .replace(/(www)\./gi, '$1\\.');
 }

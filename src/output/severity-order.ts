@@ -1,4 +1,5 @@
 // Recall severities from worst to least, for sorting and for naming the worst one in a subject line (the digest, the alert e-mail).
+import { newestFirst } from './api-time.js';
 
 /** Known labels, worst first; any other label ranks after them, and a missing one last. */
 export const SEVERITY_ORDER = ['serious', 'high', 'medium', 'low'] as const;
@@ -32,11 +33,14 @@ export function worstSeverity(
   return best === undefined ? undefined : { severity: SEVERITY_ORDER[best] as string, count };
 }
 
-/** Worst severity first; within one, newest published first, then the highest id (as the archive lists them). */
+/**
+ * Worst severity first; within one, newest published first (as instants: `07:00-04:00` is after `08:00` UTC), then
+ * the highest id (as the archive lists them).
+ */
 export function bySeverity(a: Record<string, unknown>, b: Record<string, unknown>): number {
   return (
     severityRank(a) - severityRank(b) ||
-    String(b.published_at ?? '').localeCompare(String(a.published_at ?? '')) ||
+    newestFirst(a.published_at, b.published_at) ||
     Number(b.id ?? 0) - Number(a.id ?? 0)
   );
 }

@@ -139,3 +139,32 @@ describe('--webhook', () => {
     expect(bare.stderr).toContain('--webhook acts on new recalls');
   });
 });
+
+describe('--webhook refused', () => {
+  it('a 4xx other than 408 and 429 is posted once per run, and the recall stays pending for the next run', async () => {
+    sandbox = await sandboxFor({ seed: 12, recordCount: 2 });
+    let posts = 0;
+    const server = createServer((req, res) => {
+      req.resume().on('end', () => {
+        posts++;
+        res.statusCode = 404;
+        res.end('no such channel');
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    deferCleanup(() => new Promise((r) => server.close(r)));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/secret-token`;
+    const state = path.join(tempDir(), 'state.json');
+    const run = () =>
+      runMainAgainst(sandbox!, ['feed', '--state', state, '--webhook', url, '-f', 'jsonl'], { clock: fakeClock() });
+    const first = await run();
+    expect(posts).toBe(2);
+    expect(first.stderr.match(/answered HTTP 404; it stays pending/g)).toHaveLength(2);
+    expect(first.sleeps).toEqual([]);
+    const second = await run();
+    expect(posts).toBe(4);
+    expect(second.stderr.match(/answered HTTP 404; it stays pending/g)).toHaveLength(2);
+    expect(second.stderr).not.toContain('secret-token');
+  });
+});

@@ -295,7 +295,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const md = (await report([])).stdout;
       expect(md.startsWith('# Recall monitoring: cases and coverage\n')).toBe(true);
       expect(md).toContain(statementText());
-      expect(md).toContain('pulled from 14 stores \\<b\\>& "all" of them');
+      expect(md).toContain('pulled from 14 stores \\<b\\>\\& "all" of them');
       for (const c of listing) expect(md).toContain(`### Case ${c.id} · ${c.status}`);
       expect(md).not.toMatch(/all clear/i);
     });

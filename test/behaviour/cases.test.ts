@@ -375,7 +375,22 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       );
       const s = await runMain(['cases', 'verify', '--db', status]);
       expect(s.code).toBe(12);
-      expect(s.stderr).toContain(`case ${waitingId} is stored as closed (false-positive) but its last event`);
+      expect(s.stderr).toMatch(
+        new RegExp(
+          `case ${waitingId} is stored as closed \\(outcome 'false-positive'\\) but its last event \\d+ says waiting: the case row was edited`,
+        ),
+      );
+      // An outcome edited to '' is shown, quoted: the row and its event no longer read alike.
+      const blank = await runMain([
+        'cases',
+        'verify',
+        '--db',
+        await tampered(`UPDATE cases SET outcome = '' WHERE id = ${waitingId}`),
+      ]);
+      expect(blank.code).toBe(12);
+      expect(blank.stderr).toMatch(
+        new RegExp(`case ${waitingId} is stored as waiting \\(outcome ''\\) but its last event \\d+ says waiting: the`),
+      );
 
       // The last event's link changed: it no longer follows the one before.
       const [head] = await archive.rows<Rec>('SELECT max(seq) AS seq FROM case_events');

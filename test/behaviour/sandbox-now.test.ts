@@ -1,4 +1,6 @@
 // --sandbox-now and RECALL_FEED_SANDBOX_NOW: a --sandbox run, and `recall-feed sandbox`, on a clock pinned to one instant.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAgent, get } from './sandbox-helpers.js';
 import { runMain } from '../helpers/in-process.js';
@@ -67,6 +69,39 @@ describe('a --sandbox run with a pinned now', () => {
     const summary = JSON.parse(digest.stdout) as { counts: { new: number }; health: { runs: { ok: number } } };
     // Stamped by the real clock (months after the pin), they fell outside every pinned digest: 0 new.
     expect([summary.counts.new, summary.health.runs.ok]).toEqual([stored.new, 1]);
+  });
+
+  it('stamps the case events a sync writes with the pinned instant: closed cases reopened by updates', async () => {
+    const home = tempDir('rf-pin-cases-');
+    const at = (pin: string) => ({ env: { XDG_DATA_HOME: home, RECALL_FEED_SANDBOX_NOW: pin } });
+    const [first, later] = ['2026-06-01T06:00:00Z', '2026-06-02T00:00:00Z'];
+    const sync = await runMain(['sync', '--sandbox'], at(first));
+    expect(sync.code, sync.stderr).toBe(0);
+    // A catalogue row for the first barcode of every recall stored: cases on many recalls, some updated later.
+    const stored = jsonLines((await runMain(['query', '--sandbox', '-f', 'jsonl'], at(first))).stdout);
+    const codes = stored
+      .map((r) => (r.standard_identifiers_and_barcodes as unknown[])[0])
+      .map((c) => /\b\d{13}\b/.exec(typeof c === 'string' ? c : String((c as { value?: unknown })?.value))?.[0])
+      .filter((c) => c !== undefined);
+    const catalog = path.join(home, 'products.csv');
+    writeFileSync(catalog, ['sku,gtin', ...codes.map((c, i) => `P${i},${c}`)].join('\n'));
+    const opened = await runMain(['match', '--sandbox', '--archive', '--catalog', catalog, '--open-cases'], at(first));
+    expect(opened.code, opened.stderr).toBe(0);
+    const resolved = await runMain(
+      ['cases', 'resolve', '--sandbox', '--status', 'open', '--as', 'false-positive', '--yes'],
+      at(first),
+    );
+    expect(resolved.code, resolved.stderr).toBe(0);
+    const again = await runMain(['sync', '--sandbox'], at(later));
+    expect(again.code, again.stderr).toBe(0);
+    const reopened = jsonLines((await runMain(['cases', '--sandbox', '-f', 'jsonl'], at(later))).stdout);
+    expect(reopened.length).toBeGreaterThan(0);
+    for (const c of reopened) {
+      const shown = await runMain(['cases', 'show', String(c.id), '--sandbox', '-f', 'json'], at(later));
+      const events = (JSON.parse(shown.stdout) as { events: { action: string; at: string }[] }).events;
+      expect(events.map((e) => e.action)).toEqual(['opened', 'resolved', 'reopened']);
+      expect(events.map((e) => e.at)).toEqual([first, first, later].map((t) => new Date(t).toISOString()));
+    }
   });
 
   it('refuses a value that is not a time with its zone (exit 2), naming where it came from', async () => {

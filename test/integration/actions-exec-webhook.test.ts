@@ -120,6 +120,17 @@ describe('webhookAction', () => {
       expect(failed).toEqual({ ok: false, error: `http://${r.url.host}/… answered HTTP 500` });
       status = 429;
       expect(await json.attempt(record)).toMatchObject({ ok: false, retryAfterMs: 7000 });
+      expect((await json.attempt(record)).refused).toBeUndefined();
+      // A 4xx other than 408 and 429 refuses the post: not worth sending again at once.
+      for (status of [400, 403, 404, 422]) {
+        expect(await json.attempt(record)).toEqual({
+          ok: false,
+          refused: true,
+          error: `http://${r.url.host}/… answered HTTP ${status}`,
+        });
+      }
+      status = 408;
+      expect(await json.attempt(record)).toEqual({ ok: false, error: `http://${r.url.host}/… answered HTTP 408` });
     } finally {
       await agent.close();
       await r.close();

@@ -130,6 +130,32 @@ describe('DeliveryQueue', () => {
     });
   });
 
+  it('a refused attempt (a webhook 4xx) is not retried in the pass; the recall stays pending for the next', async () => {
+    const log: string[] = [];
+    const refused = { ok: false, refused: true, error: 'answered HTTP 404' };
+    const { q, sleeps, failures } = queue([scripted('webhook', { '1': [refused, refused] }, log)]);
+    q.add('1', { id: 1 });
+    q.add('2', { id: 2 });
+    expect(await q.deliver()).toEqual({
+      delivered: 1,
+      pending: 1,
+      failed: 1,
+      givenUp: 0,
+      rested: [],
+      outOfTime: false,
+    });
+    expect(log).toEqual(['webhook:1', 'webhook:2']);
+    expect(sleeps).toEqual([]);
+    expect(failures).toEqual(['1 webhook answered HTTP 404']);
+    expect(q.snapshot()).toEqual([
+      { id: '1', record: { id: 1 }, done: [], attempts: 1, lastError: 'webhook: answered HTTP 404' },
+    ]);
+    // The next pass tries it again, once.
+    expect((await q.deliver()).pending).toBe(1);
+    expect(log).toEqual(['webhook:1', 'webhook:2', 'webhook:1']);
+    expect((await q.deliver()).pending).toBe(0);
+  });
+
   it('an action that succeeded is never run again for that recall, also after a restart', async () => {
     const log: string[] = [];
     const fail = { ok: false, error: 'HTTP 500' };

@@ -151,6 +151,28 @@ describe('the report renderings', () => {
     expect(md).not.toMatch(/\u001b|\u0007/);
   });
 
+  it('markdown forms no entity and no GFM autolink from data; the notice stays a link', () => {
+    const d = data(healthy);
+    const note = '&rlm;R&amp;D see https://evil.example/pay, www.evil.example or pay@evil.example';
+    d.cases[0]!.events[1]!.note = note;
+    d.cases[0]!.recall!.source_url = 'https://rappel.conso.gouv.fr/fiche-rappel/1|2?a=1&b=2';
+    const md = reportMarkdown(d);
+    // `\&` shows `&` (no `&rlm;`, no `&amp;` read as `&`); `\:` and `\.` show `:` and `.`, and no GFM autolink
+    // starts (www. and http:// autolinks start from the source text); GFM finds e-mail addresses in the text as
+    // shown, so a zero-width space follows the `@`.
+    expect(md).toContain(
+      '| \\&rlm;R\\&amp;D see https\\://evil.example/pay, www\\.evil.example or pay@\u200bevil.example |',
+    );
+    expect(md).not.toMatch(/https:\/\/evil|www\.evil|@evil/);
+    expect(md).toContain(
+      '| Notice | [https\\://rappel.conso.gouv.fr/fiche-rappel/1\\|2?a=1\\&b=2](<https://rappel.conso.gouv.fr/fiche-rappel/1%7C2?a=1&b=2>) |',
+    );
+    for (const url of ['javascript:alert(1)', 'https://x.example/a"b', 'data:text/html,x']) {
+      d.cases[0]!.recall!.source_url = url;
+      expect(reportMarkdown(d)).not.toContain('](');
+    }
+  });
+
   it('the statement: the other rows, as of the last ok sync, then the verdict once', () => {
     expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', verdictOf(healthy))).toEqual({
       text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. Monitoring was complete over the period: 3 successful syncs, none failed or interrupted, no gap, every source the key may use synced.',

@@ -16,7 +16,7 @@ export async function casesOnRecallUpdates(
   client: SqlClient,
   d: Dialect,
   updates: readonly RecallUpdate[],
-  now: () => number = Date.now,
+  now: () => number,
 ): Promise<void> {
   if (updates.length === 0) return;
   const ids = d.anyOf('recall_id', [...new Set(updates.map((u) => u.recallId))], 'bigint');

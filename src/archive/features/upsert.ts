@@ -43,7 +43,10 @@ function decide(rows: readonly PageRow[], stored: Map<number, StoredRecall>, run
   return writes;
 }
 
-/** One page, both or neither: its recalls, their history, their cases' events, their outbox rows, the run's counts. */
+/**
+ * One page, both or neither: its recalls, their history, their cases' events (stamped by the run's clock), their
+ * outbox rows, the run's counts.
+ */
 export function upsertPage(
   client: SqlClient,
   d: Dialect,
@@ -51,6 +54,7 @@ export function upsertPage(
   page: { rows: readonly PageRow[]; prepared: unknown },
   runId: number,
   outbox: OutboxActions | undefined,
+  now: () => number,
 ): Promise<UpsertCounts> {
   const { rows } = page;
   // The write lock first: two syncs never both find a record new, nor both store one change.
@@ -78,7 +82,7 @@ export function upsertPage(
       oldRaw: (old as StoredRecall).raw,
       record: row.record,
     }));
-    await casesOnRecallUpdates(client, d, updates);
+    await casesOnRecallUpdates(client, d, updates, now);
     // The actions these recalls owe, in the same transaction: queued exactly when they are stored.
     const queued: OutboxEntry[] = writes.map(({ row, version, old }) => ({
       recallId: row.record.id,

@@ -103,12 +103,12 @@ export class SqlStore implements ArchiveStore {
     return this.run((c) => beginRun(c, this.d, params, atMs));
   }
 
-  upsertPage(records: readonly ArchivedRecord[], runId: number): Promise<UpsertCounts> {
+  upsertPage(records: readonly ArchivedRecord[], runId: number, now: () => number = Date.now): Promise<UpsertCounts> {
     // Prepared now, before the page's turn: this JavaScript work overlaps the server storing the page before.
     const rows = pageRows(records);
     const page = { rows, prepared: this.e.recalls.prepare(rows) };
     const actions = this.outboxActions;
-    return this.run((c) => upsertPage(c, this.d, this.e.recalls, page, runId, actions));
+    return this.run((c) => upsertPage(c, this.d, this.e.recalls, page, runId, actions, now));
   }
 
   finishRun(

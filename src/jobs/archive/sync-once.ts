@@ -43,7 +43,7 @@ export async function syncOnce(
     for await (const page of readAhead(pages)) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       for (const source of page.data_sources.filtered) served.add(source);
-      const stored = writing(file, () => archive.upsertPage(page.data, runId)).then(() => {
+      const stored = writing(file, () => archive.upsertPage(page.data, runId, ctx.now)).then(() => {
         fetched += page.data.length;
         session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
       });

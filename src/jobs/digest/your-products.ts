@@ -1,4 +1,5 @@
 // "Your products": each catalogue row a period's recall touches, named by its key and name, ordered for the reader (level, severity, newest).
+import { newestFirst } from '../../output/api-time.js';
 import type { ProductRow } from '../../output/digest/product-text.js';
 import { plain, safeLink } from '../../output/recall-text.js';
 import { severityRank } from '../../output/severity-order.js';
@@ -9,7 +10,7 @@ export function byReadingOrder(a: ProductRow, b: ProductRow): number {
   return (
     levelRank(a) - levelRank(b) ||
     severityRank({ risk_severity: a.risk_severity }) - severityRank({ risk_severity: b.risk_severity }) ||
-    String(b.published_at ?? '').localeCompare(String(a.published_at ?? '')) ||
+    newestFirst(a.published_at, b.published_at) ||
     (b.recall_id ?? 0) - (a.recall_id ?? 0) ||
     a.catalog_line - b.catalog_line
   );

@@ -1,4 +1,5 @@
 // Case deadlines: an --sla (`2wd`, `24h`, `3d`) read, and a case's due time from its recall's published_at.
+import { utcMs } from '../../output/api-time.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { parseCaseSla, parseDeadline } from '../../runtime/settings-parsers.js';
 import { setting } from '../../runtime/settings-table.js';
@@ -118,12 +119,8 @@ function workingDay(day: Date, calendar: string | undefined): boolean {
   return calendar === undefined || !holidays(calendar, day.getUTCFullYear()).has(day.toISOString().slice(0, 10));
 }
 
-/** An API time as milliseconds: one without an offset (`2026-01-14T17:00:00`, as some sources send) is UTC. */
-export function utcMs(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN;
-  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value.trim());
-  return Date.parse(bare ? `${value.trim()}Z` : value);
-}
+// An API time as milliseconds (one without an offset is UTC): the report's coverage and data read it from here too.
+export { utcMs };
 
 /**
  * The due time of a case on a recall published at `publishedAt`: hours and days added as such; working days

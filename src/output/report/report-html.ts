@@ -20,6 +20,7 @@ import {
   VERIFY_NOTE,
   verifyRow,
   healthFacts,
+  noticeHref,
   notOpenedHeading,
   periodText,
   provenanceFacts,
@@ -62,9 +63,8 @@ function facts(rows: Array<[string, string]>): string {
  * it, and no other scheme ever becomes one), so an auditor can open the authority's page.
  */
 function cell(label: string, value: string): string {
-  if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return esc(value);
-  // The URL as parsed: what a browser would open, every character it could hide (a bidi control) percent-encoded.
-  return `<a href="${esc(new URL(value).href)}" rel="noreferrer noopener">${esc(value)}</a>`;
+  const href = noticeHref(label, value);
+  return href === undefined ? esc(value) : `<a href="${esc(href)}" rel="noreferrer noopener">${esc(value)}</a>`;
 }
 
 function caseHtml(c: ReportCase): string {

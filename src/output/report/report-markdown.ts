@@ -20,6 +20,7 @@ import {
   VERIFY_NOTE,
   verifyRow,
   healthFacts,
+  noticeHref,
   notOpenedHeading,
   periodText,
   provenanceFacts,
@@ -32,8 +33,14 @@ import {
   uncasedRow,
 } from './report-words.js';
 
+/** A fact's value, escaped; the notice's address a link as in the HTML page (its text escaped, so nothing else links). */
+function cell(label: string, value: string): string {
+  const href = noticeHref(label, value);
+  return href === undefined ? md(value) : `[${md(value)}](<${href.replace(/\|/g, '%7C')}>)`;
+}
+
 function facts(rows: Array<[string, string]>): string {
-  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${md(k)} | ${md(v)} |`)].join('\n');
+  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${md(k)} | ${cell(k, v)} |`)].join('\n');
 }
 
 function caseMd(c: ReportCase): string {

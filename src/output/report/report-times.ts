@@ -1,10 +1,5 @@
 // Times as the report's pages show them (UTC, to the second or the minute); the JSON keeps the exact values.
-
-/** An API time as milliseconds, as the cases read it (src/jobs/matching/sla.ts): one without an offset is UTC. */
-function utcMs(value: string): number {
-  const bare = /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value.trim());
-  return Date.parse(bare ? `${value.trim()}Z` : value);
-}
+import { utcMs } from '../api-time.js';
 
 /** An ISO time as people read it: `2026-11-26 08:03:15 UTC` (the JSON keeps the exact value). */
 export function readable(iso: string | null | undefined): string {

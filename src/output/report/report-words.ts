@@ -242,6 +242,15 @@ export function eventRows(c: ReportCase): string[][] {
   ]);
 }
 
+/**
+ * Where a fact links to: the notice's address when it is a plain http(s) URL, as parsed (what a browser would open,
+ * every character it could hide, a bidi control, percent-encoded); no other fact, and no other scheme, ever links.
+ */
+export function noticeHref(label: string, value: string): string | undefined {
+  if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return undefined;
+  return new URL(value).href;
+}
+
 export function caseFacts(c: ReportCase): Array<[string, string]> {
   const r = c.recall;
   return [
