@@ -69,6 +69,9 @@ function settleSslMode(url: URL): void {
   if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca') url.searchParams.set('sslmode', 'verify-full');
 }
 
+/** A `%` not followed by two hex digits: no percent-escape. */
+const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
+
 export function dbTarget(given: string, schemaFlag?: string): DbTarget {
   // A pasted value often carries a space or a line break: never part of a file name or URL we mean.
   const value = given.trim();
@@ -87,6 +90,12 @@ export function dbTarget(given: string, schemaFlag?: string): DbTarget {
   } catch {
     throw new DbTargetError(`${maskDbUrl(value)} is not a valid database URL`);
   }
+  // pg decodes the user, password and database of the URL (and so do the names below): a % that starts no escape
+  // (`100%pure`) would end the run with a URIError instead of this line.
+  if ([url.username, url.password, url.hostname, url.pathname].some((part) => LONE_PERCENT.test(part)))
+    throw new DbTargetError(
+      `${maskDbUrl(value)}: its user name, password or database name holds a % that starts no escape (write a % as %25)`,
+    );
   settleSslMode(url);
   const fromUrl = url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');

@@ -7,6 +7,7 @@ import type { PacingOverrides, WindowName } from '../api/pacing.js';
 import { checkWebhookUrl } from '../actions/webhook-url.js';
 import { parseAddresses, parseSmtpUrl } from '../actions/email-smtp.js';
 import { FORMATS, isFormat } from '../output/formats.js';
+import { DbTargetError, dbTarget, isDbUrl } from '../archive/db-target.js';
 import { UsageError } from './cli-errors.js';
 import { asUsage, parseSeconds, parseWholeNumber } from './options/option-parsers.js';
 
@@ -134,6 +135,14 @@ export function parseDb(raw: string, source: string): string {
   if (raw === '' || (/^postgres(ql)?:\/\//i.test(raw) && !URL.canParse(raw))) {
     throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
   }
+  // What opening it would refuse, refused as it is stored (`config set db`); the message masks the password.
+  if (isDbUrl(raw))
+    try {
+      dbTarget(raw);
+    } catch (err) {
+      if (err instanceof DbTargetError) throw new SettingValueError(`${source}: ${err.message}`);
+      throw err;
+    }
   return raw;
 }
 

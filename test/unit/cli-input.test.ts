@@ -77,6 +77,12 @@ const BAD: [string[], RegExp][] = [
   ],
   [['--pace', 'minute=ten', 'feed'], /--pace must look like/],
   [['--base-url', 'not a url', 'feed'], /--base-url is not a URL/],
+  // PostgreSQL's driver decodes the password: a % that starts no escape is refused here, the URL never repeated.
+  [
+    ['query', '--db', 'postgres://alice:100%pure@127.0.0.1:1/recalls'],
+    /^error: postgres:\/\/alice:\*\*\*\*@127\.0\.0\.1:1\/recalls: its user name, password or database name holds a % that starts no escape \(write a % as %25\)\n/,
+  ],
+  [['query', '--db', 'postgres://al%ice@127.0.0.1:1/recalls'], /holds a % that starts no escape/],
   // A URL's user name and password are never repeated, parseable or not.
   [
     ['--base-url', 'https://gwuser:S3cr#tPassw0rd@gw.example.com/api', 'feed'],
@@ -107,6 +113,15 @@ describe('bad input', () => {
     expect(sandbox.requests()).toEqual([]);
     expect(existsSync(JSON_OUT)).toBe(false);
     expect(readdirSync(OUT_DIR)).toEqual([]);
+  });
+
+  it('config set db refuses a URL whose password holds a % that starts no escape, without repeating it', async () => {
+    const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-config-') };
+    const r = await runMain(['config', 'set', 'db'], { env, stdin: 'postgres://alice:100%pure@127.0.0.1:1/recalls\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: invalid value for db: expected a file path or a postgres:\/\/ URL\n/);
+    expect(r.stderr).not.toContain('pure');
+    expect((await runMain(['config', 'get', 'db'], { env })).stdout).not.toContain('127.0.0.1');
   });
 
   it("a refused value never quotes the profile's key: its secrets are known before the flags are checked", async () => {
