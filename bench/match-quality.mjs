@@ -30,6 +30,7 @@ import {
   loadTruth as loadCorpusTruth,
   loadSplit,
   PARTS,
+  rowsOfPart,
   servable,
 } from '../test/fixtures/real-notices-2/quality.mjs';
 
@@ -89,6 +90,34 @@ function wrongMatchPairs(lines) {
       return `  ${l.part.padEnd(8)} match pairs not right: ${l.pairs - l.rightProduct} wrong product, ${verify} lot/date left to verify (the truth: out of scope), ${l.saidIn} said in scope (the truth: out)`;
     })
     .join('\n');
+}
+
+/**
+ * The rows each part's truth counts as affected (row recall's denominator) that `match` did not find at level
+ * `match`, by what it said of them instead: `possible` with its reason (the tier that carried it), `excluded`, or
+ * nothing at all. Counted, never listed: the holdout's notices are not looked at one by one.
+ */
+function missedRows(all, truth, split, runs) {
+  return PARTS.map((part) => {
+    const { skus } = rowsOfPart(truth, split, part);
+    const inPart = new Set(all.filter((r) => split.get(r.id) === part).map((r) => r.id));
+    const causes = new Map();
+    let affected = 0;
+    for (const sku of skus) {
+      const t = truth.get(sku);
+      const ids = new Set([...(t?.ids ?? [])].filter((id) => inPart.has(id)));
+      if (!t || ids.size === 0 || t.scope === 'out-of-scope') continue;
+      affected++;
+      const pairs = (runs[part] ?? []).filter((r) => String(r.sku) === sku && ids.has(Number(r.recall_id)));
+      if (pairs.some((r) => r.level === 'match')) continue;
+      const possible = pairs.find((r) => r.level === 'possible');
+      const cause = possible ? `possible (${possible.reason})` : pairs.length > 0 ? 'excluded' : 'not found';
+      causes.set(cause, (causes.get(cause) ?? 0) + 1);
+    }
+    const listed = [...causes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const text = listed.length === 0 ? 'none' : listed.map(([c, n]) => `${n} ${c}`).join(', ');
+    return `  ${part.padEnd(8)} affected rows not found at match (of ${affected}): ${text}`;
+  }).join('\n');
 }
 
 const claims = new Claims('match-quality');
@@ -162,6 +191,7 @@ try {
     console.log(`\n${name}: held-out table (${all.length} notices; tune and holdout each served alone)\n`);
     console.log(formatHeldOut(lines));
     console.log(`\n${wrongMatchPairs(lines)}`);
+    console.log(missedRows(all, truth, split, runs));
     // What match --learn learns from the tune notices alone (brand aliases: no case is closed here), used on holdout.
     const learned = await learnFromTune(main, startSandbox, DEMO_KEYS.all.key, {
       served: servable(all.filter((r) => split.get(r.id) === 'tune')),
