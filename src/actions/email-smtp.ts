@@ -1,5 +1,6 @@
 // The SMTP server of --email: its URL (a secret: it carries the password) checked once, shown only masked.
 import { isLoopbackHost } from '../api/loopback.js';
+import { percentDecode } from '../api/proxy.js';
 
 export class SmtpUrlError extends Error {
   override name = 'SmtpUrlError';
@@ -43,8 +44,9 @@ export function parseSmtpUrl(raw: string): SmtpServer {
     port,
     secure,
     requireTls: !secure && !isLoopbackHost(url.hostname),
-    user: url.username === '' ? undefined : decodeURIComponent(url.username),
-    pass: url.password === '' ? undefined : decodeURIComponent(url.password),
+    // Tolerant, as for a proxy's: `100%pure` is a password as typed, not a broken escape.
+    user: url.username === '' ? undefined : percentDecode(url.username),
+    pass: url.password === '' ? undefined : percentDecode(url.password),
     shown: `${url.protocol}//${url.hostname}:${port}`,
   };
 }

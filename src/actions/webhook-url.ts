@@ -11,23 +11,27 @@ export class WebhookUrlError extends Error {
   override name = 'WebhookUrlError';
 }
 
-/** https only, except to loopback; never credentials in a URL we would have to mask anyway. */
-export function checkWebhookUrl(raw: string): URL {
+/**
+ * https only, except to loopback; never credentials in a URL we would have to mask anyway. `source` names where
+ * the value came from in the message: `--webhook`, `RECALL_FEED_WEBHOOK` or "the profile's webhook".
+ */
+export function checkWebhookUrl(raw: string, source = '--webhook'): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new WebhookUrlError('--webhook is not a URL');
+    throw new WebhookUrlError(`${source} is not a URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new WebhookUrlError(`--webhook must be an https URL, not ${url.protocol}`);
+    throw new WebhookUrlError(`${source} must be an https URL, not ${url.protocol}`);
   }
   // Nothing would send them: a receiver that wants credentials keeps its token in the path.
   if (url.username !== '' || url.password !== '') {
-    throw new WebhookUrlError('--webhook must not carry user:password@ (the receiver would never see them)');
+    throw new WebhookUrlError(`${source} must not carry user:password@ (the receiver would never see them)`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new WebhookUrlError(`refusing to send recalls to a plain http webhook on ${url.hostname}: use https`);
+    const from = source === '--webhook' ? '' : ` (${source})`;
+    throw new WebhookUrlError(`refusing to send recalls to a plain http webhook on ${url.hostname}${from}: use https`);
   }
   return url;
 }

@@ -70,7 +70,7 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
 }
 
 /** %XX escapes decoded; a % that starts none (a password's own %, never escaped) stays as it is, as curl sends it. */
-function percentDecode(text: string): string {
+export function percentDecode(text: string): string {
   return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
     try {
       return decodeURIComponent(run);

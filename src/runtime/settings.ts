@@ -55,6 +55,8 @@ export interface Settings {
   profileCaseSla?: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
+  /** How an error names where `webhook` came from: `RECALL_FEED_WEBHOOK` or "the profile's webhook". */
+  webhookSource?: string;
   /** The SMTP server of --email: RECALL_FEED_SMTP_URL, else the profile's smtp-url (a secret: never printed). */
   smtpUrl: string | undefined;
   /** The profile's email-from: the sender of --email when --email-from is not given. */
@@ -219,6 +221,7 @@ export function resolveSettings(
     // The config store checked them, but the file may have been edited by hand.
     profileSources: profileSources?.split(','),
     webhook: raw('webhook'),
+    webhookSource: settingSource('webhook', {}, env, profileValues)?.source,
     smtpUrl: raw('smtp-url'),
     emailFrom: str(profileValues['email-from']),
     ...runReporting(flags as Record<string, unknown>, env, profileValues),

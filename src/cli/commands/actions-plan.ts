@@ -26,11 +26,18 @@ export function webhookUrl(given: string | true, settings: Settings): URL {
       'give it (--webhook https://...), set RECALL_FEED_WEBHOOK, or store it: recall-feed config set webhook',
     );
   }
+  // A bare --webhook's URL is the environment's or the profile's: the error names that, not the flag.
+  const source = given === true ? (settings.webhookSource ?? '--webhook') : '--webhook';
   try {
-    return checkWebhookUrl(raw);
+    return checkWebhookUrl(raw, source);
   } catch (err) {
     if (err instanceof WebhookUrlError)
-      throw new UsageError(err.message, 'webhook URLs carry a token: only https, or plain http to this machine');
+      throw new UsageError(
+        err.message,
+        source.startsWith('the profile')
+          ? 'store a good one with `recall-feed config set webhook` (reads it from stdin): only https, or plain http to this machine'
+          : 'webhook URLs carry a token: only https, or plain http to this machine',
+      );
     throw err;
   }
 }

@@ -34,12 +34,18 @@ export async function checkSmtp(raw: string, timeoutMs: number): Promise<CheckRe
 
 /**
  * A TCP (and, for https, TLS) connection to the webhook's host, closed at once; when the proxy rules send
- * the webhook through a proxy, a TCP connection to that proxy (what lies behind it is not contacted).
+ * the webhook through a proxy, a TCP connection to that proxy (what lies behind it is not contacted). `source`:
+ * where the URL came from (`--webhook`, `RECALL_FEED_WEBHOOK`, "the profile's webhook"), as a refusal names it.
  */
-export async function checkWebhook(raw: string, timeoutMs: number, proxies: ProxySettings): Promise<CheckResult> {
+export async function checkWebhook(
+  raw: string,
+  source: string,
+  timeoutMs: number,
+  proxies: ProxySettings,
+): Promise<CheckResult> {
   let url: URL;
   try {
-    url = checkWebhookUrl(raw);
+    url = checkWebhookUrl(raw, source);
   } catch (err) {
     return fail('webhook', messageOf(err));
   }

@@ -1,9 +1,11 @@
 // Runs doctor's checks in order and prints them: a table on a terminal, JSON lines or one JSON document otherwise.
 import { DoctorFindingsError } from '../../runtime/cli-errors.js';
 import { settingSource } from '../../runtime/settings.js';
-import { proxyFromEnv } from '../../runtime/api-session.js';
+import { type ApiSession, proxyFromEnv } from '../../runtime/api-session.js';
 import type { Session } from '../../runtime/session.js';
 import { checkApiKey } from '../../api/request-target.js';
+import { InsecureTransportError } from '../../api/api-errors.js';
+import { H } from '../../runtime/error-hints.js';
 import { plainLine } from '../../output/control-escapes.js';
 import { type CheckResult, fail, messageOf, overall, skip } from './check.js';
 import { checkKey, checkQuota, checkReach } from './checks-api.js';
@@ -37,7 +39,15 @@ async function keyChecks(plan: DoctorPlan, session: Session) {
     }
   }
   // The client (and with --sandbox the sandbox) stays open until the session closes.
-  const api = await session.api({ needsKey: true });
+  let api: ApiSession;
+  try {
+    api = await session.api({ needsKey: true });
+  } catch (err) {
+    // Plain http to a host that is not this machine: the client refused the key before any request carried it.
+    if (err instanceof InsecureTransportError)
+      return [fail('key', `not sent: ${messageOf(err)}`, H.insecure), skip('quota', 'the key was not sent')];
+    throw err;
+  }
   const key = await checkKey(api);
   if (key.status === 'fail') return [key, skip('quota', 'the key was refused')];
   return [key, await checkQuota(api, plan.every, session.ctx)];
@@ -70,9 +80,10 @@ export async function collectChecks(
   for (const file of plan.locks) results.push(await checkLock(file));
   if (plan.checkDelivery) {
     const hook = plan.webhook ?? settings.webhook;
+    const from = plan.webhook !== undefined ? '--webhook' : (settings.webhookSource ?? 'webhook');
     results.push(
       hook
-        ? await checkWebhook(hook, settings.timeoutMs, proxyFromEnv(ctx.env))
+        ? await checkWebhook(hook, from, settings.timeoutMs, proxyFromEnv(ctx.env))
         : skip('webhook', 'no webhook configured'),
     );
     results.push(
