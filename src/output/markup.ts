@@ -21,15 +21,14 @@ export function escapeHtml(value: unknown): string {
 
 /**
  * `value` as one line of Markdown text: line breaks become spaces, every character Markdown acts on escaped (a table
- * cell's pipe too, and `&`, so that no entity such as `&rlm;` is formed). GFM's autolinks are broken too: `\:` in
- * `https://` and `\.` in `www.`, which a renderer shows as `:` and `.`; an e-mail address, which GFM links in the text
- * once escapes are undone, gets a zero-width space after its `@`.
+ * cell's pipe too, and `&`, so that no entity such as `&rlm;` is formed). GFM's web autolinks are broken too: `\:` in
+ * `https://` and `\.` in `www.`, which a renderer shows as `:` and `.`. An e-mail address stays as written: GFM may
+ * link it, to itself (a mailto: showing its own address deceives no one), and a reader can copy it as it reads.
  */
 export function escapeMarkdown(value: unknown): string {
   return String(value ?? '')
     .replace(/\r\n|[\r\n\t]/g, ' ')
     .replace(DOCUMENT_CONTROLS, '')
-    .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
     .replace(/([\\`*_{}[\]()<>#+!|~&])/g, '\\$1')
     .replace(/:(?=\/\/)/g, '\\:')
     .replace(/(www)\./gi, '$1\\.');

@@ -18,7 +18,7 @@ describe('escapeHtml', () => {
 describe('escapeMarkdown', () => {
   it('gives one line with every character Markdown acts on escaped, and no control codes', () => {
     expect(escapeMarkdown('# [click](http://x) *a* _b_ `c` | d')).toBe(
-      '\\# \\[click\\]\\(http://x\\) \\*a\\* \\_b\\_ \\`c\\` \\| d',
+      '\\# \\[click\\]\\(http\\://x\\) \\*a\\* \\_b\\_ \\`c\\` \\| d',
     );
     expect(escapeMarkdown('line one\r\nline two\nthree\tfour')).toBe('line one line two three four');
     expect(escapeMarkdown('x\u001b]0;title\u0007y')).toBe('x\\]0;titley');
