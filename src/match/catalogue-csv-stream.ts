@@ -7,6 +7,7 @@ import {
   detectDelimiter,
   namedHeaders,
   noteCells,
+  raggedRows,
   type RaggedCells,
   type RaggedRows,
   repeatedColumns,
@@ -138,11 +139,11 @@ export async function* csvRows(
         const all = namedHeaders(record);
         shape.headers = [...new Set(all)];
         shape.repeated = repeatedColumns(all);
-        shape.ragged = { header: all.length, rows: 0, lines: [] };
+        shape.ragged = raggedRows(record);
         layout = new CsvLayout(all, shape.repeated);
       } else {
         const line = lineOf(n++);
-        const cells = noteCells(shape.ragged as RaggedRows, line, record.length);
+        const cells = noteCells(shape.ragged as RaggedRows, line, record);
         rows.push(new CsvRow(line, record, layout, spans ? start : -1, end, cells));
       }
       start = end;

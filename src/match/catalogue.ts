@@ -25,9 +25,11 @@ export interface RaggedCells {
   header: number;
 }
 
-/** The CSV rows whose count of cells is not the header's: how many, and the first lines. */
+/** The CSV rows whose cells do not line up with the header's: how many, and the first lines. */
 export interface RaggedRows {
   header: number;
+  /** The header's cells up to its last named one: a row may leave out the blank ones after it. */
+  named: number;
   rows: number;
   lines: number[];
 }
@@ -35,9 +37,24 @@ export interface RaggedRows {
 /** The lines a warning names; the rest are counted. */
 const RAGGED_LINES = 5;
 
-/** Counts a row of `cells` cells under `ragged`'s header; the row's RaggedCells when the counts differ. */
-export function noteCells(ragged: RaggedRows, line: number, cells: number): RaggedCells | undefined {
+/** RaggedRows for the header row `header` (as read: a blank name still blank), none counted yet. */
+export function raggedRows(header: readonly string[]): RaggedRows {
+  let named = header.length;
+  while (named > 0 && header[named - 1] === '') named--;
+  return { header: header.length, named, rows: 0, lines: [] };
+}
+
+/**
+ * Counts a row whose cells do not line up with the header; its RaggedCells then. A row lines up with as many cells as
+ * the header, with more that are all empty past its last named column (an export ending each row with a delimiter),
+ * or with fewer that leave out only the header's blank columns at its end.
+ */
+export function noteCells(ragged: RaggedRows, line: number, record: readonly string[]): RaggedCells | undefined {
+  const cells = record.length;
   if (cells === ragged.header) return undefined;
+  // More: empty past the last named column (a value pushed into a blank-named column is a shift, not a delimiter).
+  if (cells > ragged.header && record.every((c, k) => k < ragged.named || c === '')) return undefined;
+  if (cells < ragged.header && cells >= ragged.named) return undefined;
   ragged.rows++;
   if (ragged.lines.length < RAGGED_LINES) ragged.lines.push(line);
   return { cells, header: ragged.header };
@@ -158,9 +175,9 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   const all = namedHeaders(first);
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
-  const ragged: RaggedRows = { header: all.length, rows: 0, lines: [] };
+  const ragged = raggedRows(first);
   const rows = data.map((record, i): CatalogueRow => {
-    const cells = noteCells(ragged, i + 1, record.length);
+    const cells = noteCells(ragged, i + 1, record);
     return { line: i + 1, values: build(record, repeated), ...(cells && { ragged: cells }) };
   });
   return { headers: [...new Set(all)], rows, repeated, ...(ragged.rows > 0 && { ragged }) };

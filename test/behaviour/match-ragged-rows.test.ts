@@ -11,6 +11,16 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('rf-match-ragged-');
 
+const GADGET = {
+  alert_title: 'Acmeco recalls Gadget Pro',
+  product_name: 'Gadget Pro',
+  product_brand: 'Acmeco',
+  standard_identifiers_and_barcodes: [{ type: 'EAN', value: '5901234123457' }],
+  product_model_numbers: ['GP-5000'],
+  production_dates: 'Lot L555',
+  geo_jurisdictions: ['FR'],
+};
+
 const CSV = [
   'sku,ean,brand,lot,model,name',
   // A cell short (the lot left out): the model stands in the lot column.
@@ -27,17 +37,7 @@ describe('a catalogue row whose cells do not line up with the header', () => {
     ['streamed', true],
   ])('%s: is never excluded by what stands in its lot column, and stderr names it', async (_, streamed) => {
     const sandbox = await sandboxFor({ recordCount: 0 });
-    sandbox.addRecords([
-      {
-        alert_title: 'Acmeco recalls Gadget Pro',
-        product_name: 'Gadget Pro',
-        product_brand: 'Acmeco',
-        standard_identifiers_and_barcodes: [{ type: 'EAN', value: '5901234123457' }],
-        product_model_numbers: ['GP-5000'],
-        production_dates: 'Lot L555',
-        geo_jurisdictions: ['FR'],
-      },
-    ]);
+    sandbox.addRecords([GADGET]);
     const file = path.join(dir, streamed ? 'big.csv' : 'small.csv');
     writeFileSync(file, streamed ? paddedToStream(CSV, (i) => `F${i},,,,,Qwzt vrk ${i}`).text : `${CSV}\n`);
     expect(await largeEnoughToStream(file)).toBe(streamed);
@@ -52,6 +52,38 @@ describe('a catalogue row whose cells do not line up with the header', () => {
     expect(run.stderr).toContain(
       "warning: catalogue rows 1, 2: not the header's 6 cells (a comma in an unquoted value?); read as they fall, and their lot and date never exclude them: quote such values",
     );
+    await sandbox.close();
+  });
+});
+
+describe('rows that line up, however the export ends them', () => {
+  it.each([
+    // Each data row ends with a delimiter, the header does not.
+    ['sku,ean,brand,lot,model,name', 'S4,5901234123457,Acmeco,L999,GP-5000,Gadget Pro,'],
+    // Both end with one: the header's last column has no name.
+    ['sku,ean,brand,lot,model,name,', 'S4,5901234123457,Acmeco,L999,GP-5000,Gadget Pro,'],
+    // The header ends with a blank column the rows leave out.
+    ['sku,ean,brand,lot,model,name,', 'S4,5901234123457,Acmeco,L999,GP-5000,Gadget Pro'],
+  ])('%s / %s: still excluded on proof, no warning', async (header, row) => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    sandbox.addRecords([GADGET]);
+    const file = path.join(dir, 'trailing.csv');
+    writeFileSync(file, `${header}\n${row}\n`);
+    const run = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonLines(run.stdout)).toMatchObject([{ sku: 'S4', level: 'excluded', scope: 'out-of-scope' }]);
+    expect(run.stderr).not.toContain('warning');
+    await sandbox.close();
+  });
+
+  it('a value pushed into the blank-named last column is a shift, trailing delimiter or not', async () => {
+    const sandbox = await sandboxFor({ recordCount: 0 });
+    sandbox.addRecords([GADGET]);
+    const file = path.join(dir, 'shifted-trailing.csv');
+    writeFileSync(file, 'sku,ean,brand,lot,model,name,\nS3,5901234123457,Acmeco, 2024,L555,GP-5000,Gadget Pro,\n');
+    const run = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
+    expect(jsonLines(run.stdout)).toMatchObject([{ sku: 'S3', level: 'match', scope: 'unknown' }]);
+    expect(run.stderr).toContain('warning: catalogue row 1: not the header');
     await sandbox.close();
   });
 });
