@@ -74,7 +74,8 @@ export function modelFound(
     reason: 'model',
     explain: () =>
       brand ? `${said()}; ${brandWords()}, not enough for model+brand` : `${said()}; brands differ or are missing`,
-    ...(brand && { hint: true }),
+    // Only a missing brand leaves the tier's measure to apply: a hint, or two brands that differ, is never promoted.
+    ...((brand || (r.brands.length > 0 && recallBrand.trim() !== '')) && { hint: true }),
   };
 }
 

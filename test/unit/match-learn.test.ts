@@ -97,6 +97,32 @@ describe('the matcher with what was learned', () => {
     expect(m?.explain).toContain('a match by match --learn: 200 of 200 closed cases right (at least 0.981 sure)');
   });
 
+  it('a promoted model tier: a row without a brand is promoted, one of another brand or a brand hint is not', () => {
+    const models: Catalogue = {
+      file: 'm.csv',
+      headers: ['sku', 'brand', 'model', 'name'],
+      columns: { brand: 'brand', model: 'model', name: 'name' },
+      rows: [
+        { line: 1, values: { sku: 'NONE', brand: '', model: 'BH-77321', name: 'Drill' } },
+        { line: 2, values: { sku: 'OTHER', brand: 'Zeta Corp', model: 'BH-77321', name: 'Drill' } },
+        { line: 3, values: { sku: 'WORD', brand: 'Harbor Tools', model: 'BH-77321', name: 'Drill' } },
+      ],
+      repeated: [],
+    };
+    const blender = {
+      product_brand: 'Blue Harbor Foods',
+      product_name: 'Power Blender',
+      product_model_numbers: ['BH-77321'],
+    };
+    const learned = fitLearned(pairs('model', 200, 0), META);
+    const found = new CatalogueIndex(models, { learned }).match(blender);
+    expect(found.map((m) => [m.row.values.sku, m.level, m.reason]).sort()).toEqual([
+      ['NONE', 'match', 'model'],
+      ['OTHER', 'possible', 'model'],
+      ['WORD', 'possible', 'model'],
+    ]);
+  });
+
   it('a word that misled weighs less: the pair falls below the cover it reached', () => {
     // Unweighed, "chicken" and "gumbo" of {chicken, gumbo, family} cover 2/3 of equal weights; a Dice of 0.67 still
     // ties them, so the test reads the cover the explanation gives.
