@@ -69,8 +69,15 @@ function settleSslMode(url: URL): void {
   if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca') url.searchParams.set('sslmode', 'verify-full');
 }
 
-/** A `%` not followed by two hex digits: no percent-escape. */
-const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
+/** Whether a URL part's percent-escapes decode (a lone `%`, or `%E9` that is no UTF-8, do not). */
+function decodes(part: string): boolean {
+  try {
+    decodeURIComponent(part);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function dbTarget(given: string, schemaFlag?: string): DbTarget {
   // A pasted value often carries a space or a line break: never part of a file name or URL we mean.
@@ -91,10 +98,10 @@ export function dbTarget(given: string, schemaFlag?: string): DbTarget {
     throw new DbTargetError(`${maskDbUrl(value)} is not a valid database URL`);
   }
   // pg decodes the user, password and database of the URL (and so do the names below): a % that starts no escape
-  // (`100%pure`) would end the run with a URIError instead of this line.
-  if ([url.username, url.password, url.hostname, url.pathname].some((part) => LONE_PERCENT.test(part)))
+  // (`100%pure`), or one that is no UTF-8 (`caf%E9`), would end the run with a URIError instead of this line.
+  if (![url.username, url.password, url.hostname, url.pathname].every(decodes))
     throw new DbTargetError(
-      `${maskDbUrl(value)}: its user name, password or database name holds a % that starts no escape (write a % as %25)`,
+      `${maskDbUrl(value)}: its user name, password or database name holds a % escape that is no UTF-8 text (write a % as %25)`,
     );
   settleSslMode(url);
   const fromUrl = url.searchParams.get('schema') ?? undefined;

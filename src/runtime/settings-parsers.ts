@@ -140,7 +140,9 @@ export function parseDb(raw: string, source: string): string {
     try {
       dbTarget(raw);
     } catch (err) {
-      if (err instanceof DbTargetError) throw new SettingValueError(`${source}: ${err.message}`);
+      // Its message masks the password: config set may say it too.
+      if (err instanceof DbTargetError)
+        throw new SettingValueError(`${source}: ${err.message}`, undefined, { reason: err.message });
       throw err;
     }
   return raw;

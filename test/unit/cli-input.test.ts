@@ -80,9 +80,10 @@ const BAD: [string[], RegExp][] = [
   // PostgreSQL's driver decodes the password: a % that starts no escape is refused here, the URL never repeated.
   [
     ['query', '--db', 'postgres://alice:100%pure@127.0.0.1:1/recalls'],
-    /^error: postgres:\/\/alice:\*\*\*\*@127\.0\.0\.1:1\/recalls: its user name, password or database name holds a % that starts no escape \(write a % as %25\)\n/,
+    /^error: postgres:\/\/alice:\*\*\*\*@127\.0\.0\.1:1\/recalls: its user name, password or database name holds a % escape that is no UTF-8 text \(write a % as %25\)\n/,
   ],
-  [['query', '--db', 'postgres://al%ice@127.0.0.1:1/recalls'], /holds a % that starts no escape/],
+  [['query', '--db', 'postgres://al%ice@127.0.0.1:1/recalls'], /holds a % escape that is no UTF-8 text/],
+  [['query', '--db', 'postgres://u:caf%E9@127.0.0.1:1/recalls'], /holds a % escape that is no UTF-8 text/],
   // A URL's user name and password are never repeated, parseable or not.
   [
     ['--base-url', 'https://gwuser:S3cr#tPassw0rd@gw.example.com/api', 'feed'],
@@ -119,7 +120,9 @@ describe('bad input', () => {
     const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-config-') };
     const r = await runMain(['config', 'set', 'db'], { env, stdin: 'postgres://alice:100%pure@127.0.0.1:1/recalls\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: invalid value for db: expected a file path or a postgres:\/\/ URL\n/);
+    expect(r.stderr).toBe(
+      'error: invalid value for db: postgres://alice:****@127.0.0.1:1/recalls: its user name, password or database name holds a % escape that is no UTF-8 text (write a % as %25)\n',
+    );
     expect(r.stderr).not.toContain('pure');
     expect((await runMain(['config', 'get', 'db'], { env })).stdout).not.toContain('127.0.0.1');
   });
