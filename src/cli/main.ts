@@ -42,7 +42,8 @@ async function registerCommands(program: Program, argv: string[], ctx: Context):
  * given to a command without it would print a secret in full (on stderr, in a JSON log).
  */
 function withoutOptionValues(message: string): string {
-  return message.replace(/(unknown option '-{1,2}[^=' ]+)=[^']*'/g, "$1=…'");
+  // To the line's last quote: the value may hold quotes of its own.
+  return message.replace(/(unknown option '-{1,2}[^=' ]+)=.*'$/gm, "$1=…'");
 }
 
 function buildProgram(ctx: Context): Program {

@@ -31,6 +31,7 @@ describe('exit codes of whole runs', () => {
       [['feed', `--api-kye=${key}`], '--api-kye'],
       [['doctor', `--monitor=${monitor}`], '--monitor'],
       [['--log-format', 'json', 'sources', `--webhook=${monitor}`], '--webhook'],
+      [['query', "--smtp-ur=smtp://u:pa'sswordSECRET@h"], '--smtp-ur'],
     ] as const) {
       sandbox.clearRequests();
       const r = await runMainAgainst(sandbox, [...args]);
