@@ -123,9 +123,9 @@ export interface ArchiveStore {
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
   /**
    * Stores one page in one transaction and adds its counts to the run. `now`: the run's clock (a pinned world's under
-   * --sandbox-now), which the cases' events the page writes (a reopened case, a note) are stamped with; default the real one.
+   * --sandbox-now), which the cases' events the page writes (a reopened case, a note) are stamped with.
    */
-  upsertPage(records: readonly ArchivedRecord[], runId: number, now?: () => number): Promise<UpsertCounts>;
+  upsertPage(records: readonly ArchivedRecord[], runId: number, now: () => number): Promise<UpsertCounts>;
   /** Ends the run; `served`: the sources the API's answers said they applied (`data_sources.filtered`), when known. */
   finishRun(
     runId: number,

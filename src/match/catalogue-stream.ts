@@ -79,10 +79,10 @@ function checkedUtf8(): (bytes: Buffer, end: boolean) => Buffer {
 function decoderFor(file: string, first: Buffer, readAs: 'windows-1252' | undefined, bytes: boolean) {
   if (readAs === 'windows-1252') {
     // A UTF-8 byte-order mark before a Windows-1252 byte: the mark is still no text.
-    let first = true;
+    let atStart = true;
     return (bytes: Buffer) => {
-      const text = decodeWindows1252(first ? withoutUtf8Bom(bytes) : bytes);
-      first = false;
+      const text = decodeWindows1252(atStart ? withoutUtf8Bom(bytes) : bytes);
+      atStart = false;
       return text;
     };
   }

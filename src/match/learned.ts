@@ -100,6 +100,9 @@ export function fitLearned(
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** A count as read back from a file a user may edit: a whole number from 0, else none. */
+const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+
 /** A learned file as read back: checked field by field, since a user may edit or break it. Undefined when unusable. */
 export function parseLearned(text: string): Learned | undefined {
   let v: unknown;
@@ -112,7 +115,6 @@ export function parseLearned(text: string): Learned | undefined {
   if (l === null || typeof l !== 'object' || l.version !== 1 || typeof l.tiers !== 'object' || l.tiers === null)
     return undefined;
   const tiers: Record<string, LearnedTier> = Object.create(null);
-  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
   for (const [reason, t] of Object.entries(l.tiers)) {
     if (!t || (t.level !== 'match' && t.level !== 'possible')) continue;
     // Read back, the bound is worked out again from the counts: an edited file cannot promote a tier by hand, nor by
@@ -134,7 +136,6 @@ export function parseLearned(text: string): Learned | undefined {
 function parseAliases(v: unknown): BrandAliases {
   const aliases: BrandAliases = Object.create(null);
   if (v === null || typeof v !== 'object') return aliases;
-  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
   for (const [firm, brands] of Object.entries(v)) {
     if (brands === null || typeof brands !== 'object') continue;
     const read: [string, AliasEvidence][] = [];

@@ -74,7 +74,7 @@ export async function storeRun(db: string, records: readonly Record<string, unkn
   const archive = await openArchive(db, { create: true });
   try {
     const run = await archive.beginRun({}, Date.now());
-    await archive.upsertPage(records as ArchivedRecord[], run);
+    await archive.upsertPage(records as ArchivedRecord[], run, Date.now);
     await archive.finishRun(run, 'ok', Date.now());
   } finally {
     await archive.close();

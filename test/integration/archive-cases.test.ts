@@ -37,7 +37,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const archive = await openArchive(where.db, { create: true });
     const records = sampleRecords(count, 5);
     const run = await archive.beginRun({}, Date.parse(AT));
-    await archive.upsertPage(records, run);
+    await archive.upsertPage(records, run, Date.now);
     return { where, archive, records };
   }
 
@@ -221,10 +221,10 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
       // A page that fails part-way stores neither the version nor the events.
       const run = await archive.beginRun({}, Date.parse(AT));
-      await expect(archive.upsertPage([next, { id: 'not a number' } as never], run)).rejects.toThrow();
+      await expect(archive.upsertPage([next, { id: 'not a number' } as never], run, Date.now)).rejects.toThrow();
       expect((await archive.caseWithRecall(1)).case.status).toBe('closed');
 
-      await archive.upsertPage([next], run);
+      await archive.upsertPage([next], run, Date.now);
       const [a, b, c] = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
       expect(a!.status).toBe('open');
       expect(a!.events.map((e) => [e.action, e.actor])).toEqual([
@@ -256,7 +256,11 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       };
       const pages = async () => {
         for (const [i, r] of picked.entries())
-          await archive.upsertPage([{ ...r, alert_status: `revised ${i}`, updated_at: '2030-01-01T00:00:00' }], run);
+          await archive.upsertPage(
+            [{ ...r, alert_status: `revised ${i}`, updated_at: '2030-01-01T00:00:00' }],
+            run,
+            Date.now,
+          );
       };
       await Promise.all([steps(), pages()]);
       await other.close();

@@ -32,18 +32,22 @@ describe.each(ENGINES)('$engine: Archive.storedIn and Archive.syncRuns', ({ engi
     try {
       // A day before the period: a and b. In the period: a new version of a, then c and d.
       const early = await archive.beginRun({ sources: null, hours: 24 }, T0 - 26 * H);
-      await archive.upsertPage([a!, b!], early);
+      await archive.upsertPage([a!, b!], early, Date.now);
       await archive.finishRun(early, 'ok', T0 - 26 * H + 60_000);
       const fromMs = await boundary();
       const before = await archive.beginRun({ sources: ['us_cpsc'], hours: 1 }, T0 - 2 * H);
       await archive.finishRun(before, 'failed', T0 - 2 * H + 1000, 'HTTP 500');
       const inside = await archive.beginRun({ sources: null, hours: 24 }, T0 + H);
-      await archive.upsertPage([{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!], inside);
+      await archive.upsertPage(
+        [{ ...a!, updated_at: '2026-11-24T06:30:00', alert_status: 'updated' }, c!, d!],
+        inside,
+        Date.now,
+      );
       await archive.finishRun(inside, 'ok', T0 + H + 60_000);
       const toMs = await boundary();
       // Stored after the period: in none of its lists.
       const after = await archive.beginRun({ sources: null, hours: 24 }, T0 + 2 * H);
-      await archive.upsertPage([{ ...sampleRecords(5, 7)[4]!, data_source: 'us_cpsc' }], after);
+      await archive.upsertPage([{ ...sampleRecords(5, 7)[4]!, data_source: 'us_cpsc' }], after, Date.now);
       const stamped = { fromMs, toMs };
       const period = { fromMs: T0, toMs: T0 + 24 * H };
       expect(await archive.commitHorizon()).toBeGreaterThanOrEqual(toMs);

@@ -18,7 +18,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     const where = engine === 'sqlite' ? folder.file('q.db') : (await freshDatabase('rf_unit')).url;
     archive = await openArchive(where, { create: true });
     const run = await archive.beginRun({}, Date.now());
-    for (let i = 0; i < records.length; i += 100) await archive.upsertPage(records.slice(i, i + 100), run);
+    for (let i = 0; i < records.length; i += 100) await archive.upsertPage(records.slice(i, i + 100), run, Date.now);
   });
   afterAll(async () => {
     await archive?.close();

@@ -36,7 +36,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   beforeAll(async () => {
     const where = engine === 'sqlite' ? folder.file('p.db') : (await freshDatabase('rf_phrase')).url;
     archive = await openArchive(where, { create: true });
-    await archive.upsertPage(records, await archive.beginRun({}, Date.now()));
+    await archive.upsertPage(records, await archive.beginRun({}, Date.now()), Date.now);
   });
   afterAll(async () => {
     await archive?.close();

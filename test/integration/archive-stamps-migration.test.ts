@@ -55,7 +55,7 @@ describe.each(ENGINES)('$engine: an archive without commit stamps', ({ engine, a
     const [a, b] = sampleRecords(2, 3);
     const archive = await openArchive(where, { create: true });
     const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
-    await archive.upsertPage([a!, b!], run);
+    await archive.upsertPage([a!, b!], run, Date.now);
     await archive.finishRun(run, 'ok', T0 + 60_000);
     await archive.close();
     const old = await downgrade(engine, where);

@@ -115,7 +115,7 @@ describe.each(ENGINES)('$engine: stats from columns', ({ engine, available }) =>
     const list = records();
     const archive = await openArchive(where, { create: true });
     const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
-    for (let i = 0; i < list.length; i += 100) await archive.upsertPage(list.slice(i, i + 100), run);
+    for (let i = 0; i < list.length; i += 100) await archive.upsertPage(list.slice(i, i + 100), run, Date.now);
     await archive.finishRun(run, 'ok', T0 + 60_000);
     await archive.close();
     return { where, list };
@@ -181,7 +181,7 @@ describe.skipIf(!pgAdminUrl())('postgres: stats from recall_stats (schema 6)', (
     const db = await freshDatabase('rf_stattable');
     const archive = await openArchive(db.url, { create: true });
     const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
-    for (let i = 0; i < list.length; i += 100) await archive.upsertPage(list.slice(i, i + 100), run);
+    for (let i = 0; i < list.length; i += 100) await archive.upsertPage(list.slice(i, i + 100), run, Date.now);
     await archive.finishRun(run, 'ok', T0 + 60_000);
     await archive.close();
     return db;
@@ -244,7 +244,7 @@ describe.skipIf(!pgAdminUrl())('postgres: stats from recall_stats (schema 6)', (
     const stale = list.slice(40, 50).map((r) => ({ ...r, updated_at: later(r, -60), risk_severity: 'stale' }));
     const archive = await openArchive(db.url, { create: false });
     const run = await archive.beginRun({ sources: null, hours: 24 }, T0 + 3_600_000);
-    await archive.upsertPage([...newer, ...stale] as SpecRecall[], run);
+    await archive.upsertPage([...newer, ...stale] as SpecRecall[], run, Date.now);
     await archive.finishRun(run, 'ok', T0 + 3_660_000);
     await archive.close();
 

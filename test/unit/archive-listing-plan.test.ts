@@ -13,7 +13,7 @@ async function archiveFile(): Promise<string> {
   const file = tempFolder().file('plan.db');
   const archive = await SqliteStore.open(file, { create: true });
   const run = await archive.beginRun({}, Date.now());
-  await archive.upsertPage(sampleRecords(200), run);
+  await archive.upsertPage(sampleRecords(200), run, Date.now);
   await archive.close();
   return file;
 }

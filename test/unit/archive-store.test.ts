@@ -82,7 +82,7 @@ describe('opening an archive', () => {
     const archive = await Archive.open(old, { create: false });
     const run = await archive.beginRun({ sources: null, hours: 24 }, T0);
     const records = sampleRecords(50);
-    await archive.upsertPage(records, run);
+    await archive.upsertPage(records, run, Date.now);
     await archive.finishRun(run, 'ok', T0 + 1000);
     const ids = (await all(archive.records({}))).map((r) => (r as { id: number }).id);
     expect(ids.sort((a, b) => a - b)).toEqual(records.map((r) => r.id as number).sort((a, b) => a - b));
@@ -136,8 +136,12 @@ describe('storing pages', () => {
     try {
       const records = sampleRecords(50);
       const run1 = await archive.beginRun({ hours: 24 }, T0);
-      expect(await archive.upsertPage(records.slice(0, 30), run1)).toEqual({ added: 30, updated: 0, unchanged: 0 });
-      expect(await archive.upsertPage(records.slice(20), run1)).toEqual({
+      expect(await archive.upsertPage(records.slice(0, 30), run1, Date.now)).toEqual({
+        added: 30,
+        updated: 0,
+        unchanged: 0,
+      });
+      expect(await archive.upsertPage(records.slice(20), run1, Date.now)).toEqual({
         added: records.length - 30,
         updated: 0,
         unchanged: 10,
@@ -152,12 +156,16 @@ describe('storing pages', () => {
       const target = records[5]!;
       const changed = { ...target, alert_status: 'updated', updated_at: '2026-01-15T13:00:00' };
       const run2 = await archive.beginRun({ hours: 24 }, T0 + 60_000);
-      expect(await archive.upsertPage([changed, records[6]!], run2)).toEqual({ added: 0, updated: 1, unchanged: 1 });
+      expect(await archive.upsertPage([changed, records[6]!], run2, Date.now)).toEqual({
+        added: 0,
+        updated: 1,
+        unchanged: 1,
+      });
       // The version fetched before the change, stored by a slower concurrent sync: not a new version.
-      expect(await archive.upsertPage([target], run2)).toEqual({ added: 0, updated: 0, unchanged: 1 });
+      expect(await archive.upsertPage([target], run2, Date.now)).toEqual({ added: 0, updated: 0, unchanged: 1 });
       // Same updated_at, different content: still a change.
       const edited = { ...changed, product_name: 'Renamed' };
-      expect(await archive.upsertPage([edited], run2)).toEqual({ added: 0, updated: 1, unchanged: 0 });
+      expect(await archive.upsertPage([edited], run2, Date.now)).toEqual({ added: 0, updated: 1, unchanged: 0 });
       await archive.finishRun(run2, 'ok', T0 + 61_000);
 
       const versions = await archive.versions(target.id);
@@ -192,9 +200,9 @@ describe('storing pages', () => {
     try {
       const [record] = sampleRecords(1);
       const run = await archive.beginRun({}, T0);
-      await archive.upsertPage([{ ...record!, alert_title: 'Zanzibar kettle' }], run);
+      await archive.upsertPage([{ ...record!, alert_title: 'Zanzibar kettle' }], run, Date.now);
       expect(await all(archive.records({ search: 'zanzibar' }))).toHaveLength(1);
-      await archive.upsertPage([{ ...record!, alert_title: 'Quokka kettle' }], run);
+      await archive.upsertPage([{ ...record!, alert_title: 'Quokka kettle' }], run, Date.now);
       expect(await all(archive.records({ search: 'zanzibar' }))).toHaveLength(0);
       expect(await all(archive.records({ search: 'QUOKKA' }))).toHaveLength(1);
     } finally {
@@ -214,14 +222,14 @@ describe('storing pages', () => {
       const twice = records[7]!;
       const again = { ...twice, alert_title: `Lamp again${twice.id}x` };
       const run = await archive.beginRun({}, T0);
-      await archive.upsertPage([...records.slice(0, 20), again, ...records.slice(20)].slice(0, 25), run);
-      await archive.upsertPage([...records.slice(24)], run);
+      await archive.upsertPage([...records.slice(0, 20), again, ...records.slice(20)].slice(0, 25), run, Date.now);
+      await archive.upsertPage([...records.slice(24)], run, Date.now);
       const later = {
         ...records[30]!,
         alert_title: `Lamp later${records[30]!.id}x`,
         updated_at: '2027-01-01T00:00:00',
       };
-      await archive.upsertPage([records[29]!, later], run);
+      await archive.upsertPage([records[29]!, later], run, Date.now);
       const found = async (word: string) => (await all(archive.records({ search: word }))).map((r) => r.id);
       for (const r of records) {
         const current = r.id === twice.id || r.id === later.id ? [] : [r.id];
@@ -244,7 +252,7 @@ describe('storing pages', () => {
     const file = f.file('r.db');
     const archive = await Archive.open(file, { create: true });
     const run = await archive.beginRun({ sources: ['us_cpsc'], hours: 6 }, T0);
-    await archive.upsertPage(sampleRecords(3), run);
+    await archive.upsertPage(sampleRecords(3), run, Date.now);
     await archive.finishRun(run, 'interrupted', T0 + 5000, 'interrupted by SIGINT', ['us_cpsc']);
     await archive.close();
     const db = new Database(file, { readonly: true });

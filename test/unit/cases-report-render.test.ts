@@ -159,9 +159,7 @@ describe('the report renderings', () => {
     const md = reportMarkdown(d);
     // `\&` shows `&` (no `&rlm;`, no `&amp;` read as `&`); `\:` and `\.` show `:` and `.`, and no GFM web autolink
     // starts (www. and http:// autolinks start from the source text). An e-mail address stays as written, to be copied.
-    expect(md).toContain(
-      '| \\&rlm;R\\&amp;D see https\\://evil.example/pay, www\\.evil.example or pay@evil.example |',
-    );
+    expect(md).toContain('| \\&rlm;R\\&amp;D see https\\://evil.example/pay, www\\.evil.example or pay@evil.example |');
     expect(md).not.toMatch(/https:\/\/evil|www\.evil/);
     expect(md).toContain(
       '| Notice | [https\\://rappel.conso.gouv.fr/fiche-rappel/1\\|2?a=1\\&b=2](<https://rappel.conso.gouv.fr/fiche-rappel/1%7C2?a=1&b=2>) |',

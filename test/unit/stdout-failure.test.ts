@@ -60,8 +60,7 @@ async function runOnFullDisk(args: string[]): Promise<{ code: number; stderr: st
   return { code, stderr: stderr.text };
 }
 
-const DISK_FULL =
-  'error: cannot write the output: the disk is full\nhint: free some space, or write to another disk with -o\n';
+const DISK_FULL = 'error: cannot write the output: the disk is full\nhint: free some space, or write to another disk\n';
 
 describe('stdout on a full disk', () => {
   it.each([

@@ -103,7 +103,7 @@ export class SqlStore implements ArchiveStore {
     return this.run((c) => beginRun(c, this.d, params, atMs));
   }
 
-  upsertPage(records: readonly ArchivedRecord[], runId: number, now: () => number = Date.now): Promise<UpsertCounts> {
+  upsertPage(records: readonly ArchivedRecord[], runId: number, now: () => number): Promise<UpsertCounts> {
     // Prepared now, before the page's turn: this JavaScript work overlaps the server storing the page before.
     const rows = pageRows(records);
     const page = { rows, prepared: this.e.recalls.prepare(rows) };

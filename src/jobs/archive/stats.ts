@@ -19,7 +19,7 @@ async function countLive(plan: StatsPlan, session: Session): Promise<StatsResult
       dataSources: plan.query.sources && [...plan.query.sources],
       limit: BOUNDS.pageSizeMax,
     })) {
-      await archive.upsertPage(page.data, run);
+      await archive.upsertPage(page.data, run, ctx.now);
       fetched += page.data.length;
       status.progress(`fetching recalls… ${fetched} of ${page.pagination.total_count}`);
       if (ctx.signal.aborted) throw ctx.signal.reason;

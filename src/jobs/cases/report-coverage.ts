@@ -5,7 +5,7 @@ import type { Catalogue } from '../../match/catalogue.js';
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { rowKeys } from '../matching/open-cases.js';
-import { utcMs } from '../matching/sla.js';
+import { utcMs } from '../../output/api-time.js';
 import type {
   CatalogueCoverage,
   ExcludedRow,

@@ -11,7 +11,7 @@ import type {
 } from '../../output/report/report-model.js';
 import { readable } from '../../output/report/report-times.js';
 import { notOpenedWhy } from '../../output/report/report-words.js';
-import { utcMs } from '../matching/sla.js';
+import { utcMs } from '../../output/api-time.js';
 import { isOverdue } from '../../archive/cases-model.js';
 
 const HOUR_MS = 3_600_000;

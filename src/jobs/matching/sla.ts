@@ -119,9 +119,6 @@ function workingDay(day: Date, calendar: string | undefined): boolean {
   return calendar === undefined || !holidays(calendar, day.getUTCFullYear()).has(day.toISOString().slice(0, 10));
 }
 
-// An API time as milliseconds (one without an offset is UTC): the report's coverage and data read it from here too.
-export { utcMs };
-
 /**
  * The due time of a case on a recall published at `publishedAt`: hours and days added as such; working days
  * counted one by one after the day of publication (Monday to Friday in UTC, less the calendar's public holidays),

@@ -9,8 +9,8 @@ interface Reason {
 const ELSEWHERE = 'write somewhere else with -o, or fix the folder';
 
 const REASONS: Record<string, Reason> = {
-  ENOSPC: { words: 'the disk is full', hint: 'free some space, or write to another disk with -o' },
-  EDQUOT: { words: 'the disk quota is used up', hint: 'free some space, or write to another disk with -o' },
+  ENOSPC: { words: 'the disk is full', hint: 'free some space, or write to another disk' },
+  EDQUOT: { words: 'the disk quota is used up', hint: 'free some space, or write to another disk' },
   EROFS: { words: 'the file system is read-only', hint: ELSEWHERE },
   EACCES: { words: 'permission denied', hint: `check the permissions, or ${ELSEWHERE}` },
   EPERM: { words: 'operation not permitted', hint: `check the permissions, or ${ELSEWHERE}` },
