@@ -56,6 +56,24 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   const ids = (text: string) => jsonLines(text).map((r) => r.id);
   const idsOf = (list: SpecRecall[]) => list.map((r) => r.id);
 
+  describe('what a run that wrote -o says (with -v, as on a terminal)', () => {
+    it('query, stats and show each end with the line naming the file, in the singular for one', async () => {
+      const out = (name: string) => folder.file(name);
+      const one = window.filter((r) => r.data_source === 'us_cpsc').slice(0, 1);
+      const q = await runMain(['query', '--db', db, '--limit', '1', '-o', out('q.csv'), '-v']);
+      expect(q.code, q.stderr).toBe(0);
+      expect(q.stderr).toContain(`wrote 1 recall from ${dbName} to ${out('q.csv')}\n`);
+      const s = await runMain(['stats', '--db', db, '-o', out('s.csv'), '-v']);
+      expect(s.stderr).toContain(`wrote the counts of ${window.length} recalls in ${dbName} to ${out('s.csv')}\n`);
+      const id = String(one[0]?.id);
+      const h = await runMain(['show', id, '--db', db, '--history', '-o', out('h.jsonl'), '-v']);
+      expect(h.stderr).toContain(`wrote 1 version to ${out('h.jsonl')}\n`);
+      // Without -v, off a terminal (cron): nothing but what went wrong.
+      const quiet = await runMain(['query', '--db', db, '--limit', '1', '-o', out('q2.csv')]);
+      expect(quiet.stderr).toBe('');
+    });
+  });
+
   describe('query', () => {
     it.each<[string, string[], (r: SpecRecall) => boolean]>([
       ['--severity', ['--severity', 'Serious,LOW'], (r) => ['serious', 'low'].includes(r.risk_severity)],

@@ -51,7 +51,7 @@ function declareQuery(cmd: NewCommand) {
     .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)
     .option('--order <order>', 'asc or desc (default desc; ties broken by id in the same direction)')
     .option('--limit <n>', 'at most n recalls')
-    .option('--columns <list>', 'columns for table and csv, e.g. id,published_at,product_name')
+    .option('--columns <list>', 'columns for table, csv and parquet, e.g. id,published_at,product_name')
     .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
     .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)');
   return addSelectionOptions(query).addHelpText(

@@ -1,5 +1,6 @@
 // Runs `query`: streams the archive's matching recalls, a batch at a time, through the chosen renderer.
-import { groupDigits } from '../../output/numbers.js';
+import { counted } from '../../output/numbers.js';
+import { announceWritten } from '../../runtime/files/write-output.js';
 import { RECALL_FIELDS } from '../../api/constants.js';
 import type { QueryPlan } from './plans.js';
 import type { ArchiveSession } from '../../runtime/session.js';
@@ -45,5 +46,8 @@ export async function runQuery(plan: QueryPlan, session: ArchiveSession): Promis
     await renderer.end();
   });
   for (const warning of await archiveFilterWarnings(archive, plan.listing)) session.status.warn(warning);
-  if (output.format.forPeople) session.status.note(`${groupDigits(written)} recalls from ${archive.name}`);
+  const what = `${counted(written, 'recall', 'recalls')} from ${archive.name}`;
+  // Into a file, the line every -o run ends with (wrote … to FILE); on a terminal's table, the count under it.
+  if (output.toFile) announceWritten(session, what);
+  else if (output.format.forPeople) session.status.note(what);
 }

@@ -1,4 +1,6 @@
 // Runs `show`: finds the recall (archive first, then the live window) and prints it for a person or as data.
+import { counted } from '../../output/numbers.js';
+import { announceWritten } from '../../runtime/files/write-output.js';
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { VersionEntry } from '../../output/record-view.js';
@@ -82,4 +84,6 @@ export async function runShow(plan: ShowPlan, session: Session): Promise<void> {
       rows: { spec: { tableColumns: [], csvColumns: RECALL_FIELDS }, rows: versions.map((v) => v.record) },
     });
   });
+  if (output.toFile)
+    announceWritten(session, plan.history ? counted(versions.length, 'version', 'versions') : `recall ${plan.id}`);
 }

@@ -1,5 +1,6 @@
 // Runs `stats`: counts over the archive, or over the live window loaded into an in-memory archive; prints charts or data.
-import { groupDigits } from '../../output/numbers.js';
+import { counted } from '../../output/numbers.js';
+import { announceWritten } from '../../runtime/files/write-output.js';
 import { BOUNDS } from '../../api/constants.js';
 import type { StatsResult } from '../../archive/store.js';
 import type { StatsPlan } from './plans.js';
@@ -35,11 +36,9 @@ export async function runStats(plan: StatsPlan, session: Session): Promise<void>
   const archive = plan.live ? undefined : declaredStore(session);
   const result = archive ? await archive.stats(plan.query, plan.by) : await countLive(plan, session);
   await output.write((sink) => write(result, plan, session, sink));
-  if (output.format.forPeople) {
-    session.status.note(
-      `${groupDigits(result.total)} recalls ${archive ? `in ${archive.name}` : 'in the live window'}`,
-    );
-  }
+  const what = `${counted(result.total, 'recall', 'recalls')} ${archive ? `in ${archive.name}` : 'in the live window'}`;
+  if (output.toFile) announceWritten(session, `the counts of ${what}`);
+  else if (output.format.forPeople) session.status.note(what);
 }
 
 async function write(result: StatsResult, plan: StatsPlan, session: Session, sink: RecordSink): Promise<void> {
