@@ -183,8 +183,15 @@ export function answerHelpTopic(
   ctx: Pick<Context, 'stdout'>,
   commands: readonly string[],
 ): number | undefined {
-  if (argv.length !== 2 || argv[0] !== 'help') return undefined;
-  const word = argv[1] as string;
+  // `help <word>`, with flags that change nothing here beside it (`help exit-codes -q`).
+  const words = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (
+    argv[0] !== 'help' ||
+    words.length !== 1 ||
+    (argv.length > 2 && argv.slice(1).some((a) => a === '--help' || a === '-h'))
+  )
+    return undefined;
+  const word = words[0] as string;
   const topic = Object.hasOwn(HELP_TOPICS, word) ? HELP_TOPICS[word] : undefined;
   if (!topic) {
     // commander's own `help help`, and a flag (`help --help`), are commander's to answer.

@@ -94,6 +94,15 @@ describe('help topics', () => {
     );
   });
 
+  it('a flag beside the word changes nothing: help exit-codes -q is the topic, help fed -q the typo', async () => {
+    const topic = await runMain(['help', 'exit-codes', '-q']);
+    expect(topic.code).toBe(0);
+    expect(topic.stdout).toBe((await runMain(['help', 'exit-codes'])).stdout);
+    const typo = await runMain(['help', 'fed', '-q']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("error: unknown command or help topic 'fed'\nhint: did you mean feed?\n");
+  });
+
   it("the launcher's help front leaves help <typo> to main(), having written nothing", async () => {
     const [stdout, stderr] = [new PassThrough(), new PassThrough()];
     const ctx = { stdout, stderr, env: {}, now: Date.now } as unknown as Context;
