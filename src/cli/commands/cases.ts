@@ -3,6 +3,7 @@ import { writesFormats } from '../format-choices.js';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { type CaseStatus, OUTCOMES } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import type { Context } from '../../runtime/context.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import type { CasesListPlan, CaseStepPlan } from '../../jobs/cases/plans.js';
@@ -167,6 +168,11 @@ function declareStep(cases: ReturnType<typeof declareCases>, name: 'resolve' | '
  * Runs a step. Its globals hold the `cases` options (the selection, --db, --db-schema), given before or
  * after the subcommand: the parent command holds them.
  */
+/** What a `cases` subcommand opens: its output (in the formats it declares) and the archive, to read or to write. */
+function caseUses(db: DbChoice, mode: 'read' | 'write', command: CommandUnknownOpts) {
+  return withWrites({ output: {}, archive: { db, mode } }, command);
+}
+
 function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
   return async (
     opts: StepFlags,
@@ -177,8 +183,7 @@ function runStepOf(name: 'resolve' | 'wait' | 'reopen') {
   ) => {
     const plan = planStep(name, args, { ...globals, ...opts }, c);
     const { runStep } = await import('../../jobs/cases/act.js');
-    const uses = withWrites({ output: {}, archive: { db: plan.db, mode: 'write' as const } }, command);
-    await inSession(globals, c, uses, (s) => runStep(plan, s));
+    await inSession(globals, c, caseUses(plan.db, 'write', command), (s) => runStep(plan, s));
   };
 }
 
@@ -250,8 +255,7 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
         const ids = parseCaseIds(args);
         const { runShowCase } = await import('../../jobs/cases/act.js');
         const plan = { db: parseDb(globals), ids };
-        const uses = withWrites({ output: {}, archive: { db: plan.db, mode: 'read' as const } }, command);
-        await inSession(globals, c, uses, (s) => runShowCase(plan, s));
+        await inSession(globals, c, caseUses(plan.db, 'read', command), (s) => runShowCase(plan, s));
       }),
     );
   writesFormats(declareStep(cases, 'resolve', 'close a case with its outcome (--as)'), 'record', one)
@@ -271,12 +275,7 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
       action(ctx, async () => async (_opts, globals, c, _args, command) => {
         const { runVerify } = await import('../../jobs/cases/act.js');
         const db = parseDb(globals);
-        await inSession(
-          globals,
-          c,
-          withWrites({ output: {}, archive: { db, mode: 'read' as const } }, command),
-          runVerify,
-        );
+        await inSession(globals, c, caseUses(db, 'read', command), runVerify);
       }),
     );
 }
