@@ -60,11 +60,14 @@ export class ArchiveCorruptError extends ArchiveError {
   }
 }
 
-/** A SQLite archive whose write lock another process held longer than the wait allowed (SQLITE_BUSY at the end of it). */
+/**
+ * A SQLite archive another process kept locked longer than the wait allowed (SQLITE_BUSY at the end of it): a writer,
+ * or a reader while a writer switches the file to WAL.
+ */
 export class ArchiveBusyError extends ArchiveError {
   override name = 'ArchiveBusyError';
   constructor(file: string, waitedSeconds: number) {
-    super(file, `the archive ${file} is busy: another process held its write lock for more than ${waitedSeconds} s`);
+    super(file, `the archive ${file} is busy: another process kept it locked for more than ${waitedSeconds} s`);
   }
 }
 

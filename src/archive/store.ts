@@ -96,8 +96,16 @@ export interface OpenOptions {
   readOnly?: boolean;
   /** PostgreSQL: how long a write waits for the archive's write lock (default 30 s, as SQLite's busy timeout). */
   lockWaitMs?: number;
-  /** PostgreSQL: aborting it cancels a wait for the write lock; the write then throws the signal's reason. */
+  /**
+   * Aborting it (the run interrupted) ends a wait at once, and the open or the write throws the signal's reason:
+   * PostgreSQL's for the write lock (cancelled on the server), SQLite's for the file while a sync switches it to WAL.
+   */
   signal?: AbortSignal;
+  /**
+   * SQLite: the clock and the sleep a writer waits with while other connections keep it from switching the file to
+   * WAL (default the real ones): the run's, so that a test's fake clock runs the 30 s at once.
+   */
+  wait?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
   /**
    * SQLite: the clock commit stamps are read from (default the real one): the run's, so that a world pinned by
    * --sandbox-now stores what it syncs in its own time, where its digest looks. PostgreSQL reads its server's clock.

@@ -45,7 +45,7 @@ export function toolDeps(
       }
     },
     async write(fn) {
-      const archive = await openArchiveAt(where, { create: false, ...writerOptions(ctx.env, ctx.signal) });
+      const archive = await openArchiveAt(where, { create: false, ...writerOptions(ctx) });
       try {
         return await writing(where.name, () => fn(archive));
       } finally {

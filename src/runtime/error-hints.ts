@@ -21,7 +21,7 @@ export const H = {
   archiveTooOld: 'run `recall-feed sync` once: it brings the archive forward',
   archiveCorrupt: 'restore it from a backup, or move it aside: the next `recall-feed sync` starts a new archive',
   archiveBusy:
-    'another recall-feed is writing it (a sync, a cases step, match --open-cases; `fuser` or `lsof` on the file shows which): run the command again when it ends',
+    'another program has it open: a recall-feed writing it (a sync, a cases step, match --open-cases), or, as a sync switches it to WAL, one still reading it (a query or stats paged into less, the sqlite3 shell, Datasette); `fuser` or `lsof` on the file shows which: run the command again once it has finished',
   holdsSandbox: 'sync real recalls into another archive (--db), or remove this sandbox archive',
   holdsReal:
     'with --sandbox or a sandbox key (dr_test_…) the default archive is recalls-sandbox.db: leave out --db, or name another file',

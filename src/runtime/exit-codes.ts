@@ -80,7 +80,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   busy: {
     summary: 'busy (another run holds the file)',
     detail:
-      "busy: another run holds the output or state file for longer than `--lock-wait`, or a SQLite archive's write lock for more than 30 s",
+      'busy: another run holds the output or state file for longer than `--lock-wait`, or another process keeps a SQLite archive locked for more than 30 s (a writer, or a reader while a sync switches the file to WAL)',
   },
   cannotWrite: {
     summary: 'cannot write a file',

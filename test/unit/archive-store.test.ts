@@ -43,12 +43,12 @@ describe('opening an archive', () => {
     await (await Archive.open(file, { create: false })).close();
   });
 
-  it("sets a writer's cache size on a new file and an existing one (better-sqlite3's default is -16000)", () => {
+  it("sets a writer's cache size on a new file and an existing one (better-sqlite3's default is -16000)", async () => {
     // Left unset on a new file, SQLite keeps the number of pages its default cache held at 4 KiB, read before the
     // page size became 16 KiB: some 60 MB, while this pragma still says -16000 (src/archive/sqlite/open.ts).
     const file = folder().file('cache.db');
     for (const create of [true, false]) {
-      const db = openDatabase(file, { create });
+      const db = await openDatabase(file, { create });
       try {
         expect(db.pragma('cache_size', { simple: true })).toBe(-8192);
         expect(db.pragma('page_size', { simple: true })).toBe(16_384);

@@ -210,9 +210,9 @@ describe('the error table', () => {
     [
       new archive.ArchiveBusyError('a.db', 30),
       9,
-      'the archive a.db is busy: another process held its write lock for more than 30 s',
+      'the archive a.db is busy: another process kept it locked for more than 30 s',
       [
-        'another recall-feed is writing it (a sync, a cases step, match --open-cases; `fuser` or `lsof` on the file shows which): run the command again when it ends',
+        'another program has it open: a recall-feed writing it (a sync, a cases step, match --open-cases), or, as a sync switches it to WAL, one still reading it (a query or stats paged into less, the sqlite3 shell, Datasette); `fuser` or `lsof` on the file shows which: run the command again once it has finished',
       ],
     ],
     [

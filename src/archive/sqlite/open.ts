@@ -9,10 +9,14 @@ import {
   ArchiveTooNewError,
   NotAnArchiveError,
 } from '../archive-errors.js';
+import { sleep } from '../../api/sleep.js';
 import type { OpenOptions } from '../store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
-/** How long a writer waits for another one (a concurrent sync) to finish its page. */
+/**
+ * How long a connection waits for another one: a writer for another writer (a concurrent sync) to finish its page, a
+ * sync switching the file to WAL for its readers to finish (enterWal).
+ */
 const BUSY_TIMEOUT_MS = 30_000;
 
 /**
@@ -36,8 +40,9 @@ const CACHE_KIB = 8_192;
 export const IN_MEMORY = ':memory:';
 
 /**
- * A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; a write lock
- * still held when the busy timeout ran out (SQLITE_BUSY) as ArchiveBusyError; others as they are.
+ * A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; a file still
+ * locked when the busy timeout ran out (SQLITE_BUSY: another writer, or readers while a sync enters WAL) as
+ * ArchiveBusyError; others as they are.
  */
 export function archiveErrorOf(file: string, err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
@@ -48,33 +53,38 @@ export function archiveErrorOf(file: string, err: unknown): unknown {
   return err;
 }
 
-/** How entering WAL waits for another writer: the clock and a pause that blocks, as SQLite's own busy handler does. */
-export interface BusyWait {
-  now(): number;
-  pause(ms: number): void;
-}
+/** How entering WAL waits: the run's clock, and its sleep, which the run's signal ends (the real ones by default). */
+export type BusyWait = NonNullable<OpenOptions['wait']>;
 
-const BLOCKED = new Int32Array(new SharedArrayBuffer(4));
-const REAL_WAIT: BusyWait = { now: Date.now, pause: (ms) => Atomics.wait(BLOCKED, 0, 0, ms) };
+const REAL_WAIT: BusyWait = { now: Date.now, sleep };
 /** Between two tries of entering WAL. */
 const WAL_RETRY_MS = 20;
 
 /**
  * Puts the file in WAL mode. A file in rollback mode (a new one, or one a sync left so: leaveWal) needs its header
- * rewritten for that, and SQLite reads the header first, then asks for the write lock without calling the busy
- * handler: another process writing at that moment (a concurrent sync creating the archive or storing a page) fails it
- * at once with SQLITE_BUSY. It is tried again until the busy timeout, as any other wait for the lock.
+ * rewritten for that, which needs the file to itself: another process writing at that moment (a concurrent sync
+ * creating the archive or storing a page) fails it at once with SQLITE_BUSY, and one reading it (a query whose
+ * output is paged, the sqlite3 shell, Datasette) makes SQLite's busy handler wait, blocking the thread and with it
+ * Ctrl-C. So each try fails at once (busy_timeout 0), and the tries are paused between asynchronously until the busy
+ * timeout; aborting `signal` (the run interrupted) ends the wait at once with its reason.
  */
-export function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT): void {
+export async function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT, signal?: AbortSignal): Promise<void> {
   const deadline = wait.now() + BUSY_TIMEOUT_MS;
-  for (;;) {
-    try {
-      db.pragma('journal_mode = WAL');
-      return;
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || wait.now() >= deadline) throw err;
-      wait.pause(WAL_RETRY_MS);
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      try {
+        db.pragma('journal_mode = WAL');
+        return;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || wait.now() >= deadline) throw err;
+      }
+      await wait.sleep(WAL_RETRY_MS, signal);
     }
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
   }
 }
 
@@ -94,7 +104,7 @@ function isFolder(file: string): boolean {
   }
 }
 
-export function openDatabase(file: string, opts: OpenOptions): Database.Database {
+export async function openDatabase(file: string, opts: OpenOptions): Promise<Database.Database> {
   const memory = file === IN_MEMORY;
   // SQLite reports a folder as an input/output error, which sent users to check the disk.
   if (!memory && isFolder(file)) throw new NotAnArchiveError(file, 'it is a folder');
@@ -113,8 +123,8 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(file, found, SCHEMA_VERSION);
     // Only a file with nothing in it yet takes a page size (SQLite ignores it after the first write); see PAGE_SIZE.
     if (found === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
-    // Readers never block the writer, and the busy timeout queues writers (two syncs at once).
-    if (!memory) enterWal(db);
+    // Once in WAL readers never block the writer, and the busy timeout queues writers (two syncs at once).
+    if (!memory) await enterWal(db, opts.wait, opts.signal);
     db.pragma(`cache_size = -${CACHE_KIB}`);
     // With WAL, NORMAL keeps every commit atomic and the file consistent; only the last commits may be lost on power loss.
     db.pragma('synchronous = NORMAL');
@@ -127,9 +137,12 @@ export function openDatabase(file: string, opts: OpenOptions): Database.Database
 }
 
 /**
- * Opens for reading only: nothing is written, no -wal or -shm is created. A file left in WAL mode in a folder
- * we cannot write (a read-only mount) cannot be opened by SQLite that way; it is then read from a copy in
- * memory, whose header says rollback mode (the file itself is untouched).
+ * Opens for reading only: the file itself is never written. One in rollback mode (as a sync leaves it) is read with
+ * no -wal or -shm. One left in WAL mode (a sync killed, or another program's `journal_mode=wal`) is read through
+ * them: SQLite creates them where the folder may be written, and a read-only connection cannot remove them (the next
+ * sync does). `immutable` would spare them, but a sync that starts meanwhile changes the file's pages under such a
+ * reader at its checkpoint (SQLITE_CORRUPT). In a folder we cannot write (a read-only mount) SQLite cannot open a
+ * WAL file read-only at all; it is then read from a copy in memory, whose header says rollback mode.
  */
 function openReadOnly(file: string): Database.Database {
   let db: Database.Database;

@@ -68,6 +68,6 @@ class SqliteEngine implements ArchiveEngine {
 export const SqliteStore = {
   /** Opens (with `create`, creates) the archive and brings its schema forward; read-only opens write nothing. */
   async open(file: string, opts: OpenOptions): Promise<ArchiveStore> {
-    return new SqlStore(new SqliteEngine(file, openDatabase(file, opts), opts.readOnly ?? false, opts.now));
+    return new SqlStore(new SqliteEngine(file, await openDatabase(file, opts), opts.readOnly ?? false, opts.now));
   },
 };

@@ -5,6 +5,7 @@ import { cannotWriteReason } from '../../archive/archive-errors.js';
 import { dbTarget, DbTargetError, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
+import type { Context } from '../context.js';
 import { errnoCode } from '../files/write-errors.js';
 import { settingSource } from '../settings.js';
 
@@ -79,19 +80,24 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
 }
 
 /**
- * How a writer waits for a PostgreSQL archive's write lock: RECALL_FEED_DB_LOCK_WAIT seconds (default 30, as SQLite's
- * busy timeout), and not at all once the command is interrupted (SIGTERM, Ctrl-C).
+ * How a writer waits: for a PostgreSQL archive's write lock RECALL_FEED_DB_LOCK_WAIT seconds (default 30, as SQLite's
+ * busy timeout); for a SQLite file it switches to WAL on the run's clock; neither once the command is interrupted
+ * (SIGTERM, Ctrl-C).
  */
-export function writerOptions(env: Env, signal: AbortSignal): Pick<OpenOptions, 'lockWaitMs' | 'signal'> {
-  const raw = env.RECALL_FEED_DB_LOCK_WAIT?.trim();
-  if (raw === undefined || raw === '') return { signal };
+export function writerOptions(
+  ctx: Pick<Context, 'env' | 'signal' | 'now' | 'sleep'>,
+): Pick<OpenOptions, 'lockWaitMs' | 'signal' | 'wait'> {
+  const { signal } = ctx;
+  const wait = { now: ctx.now, sleep: ctx.sleep };
+  const raw = ctx.env.RECALL_FEED_DB_LOCK_WAIT?.trim();
+  if (raw === undefined || raw === '') return { signal, wait };
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
     throw new UsageError(
       `RECALL_FEED_DB_LOCK_WAIT must be a number of seconds (up to 86400), not '${raw}'`,
       'example: RECALL_FEED_DB_LOCK_WAIT=120',
     );
-  return { lockWaitMs: seconds * 1000, signal };
+  return { lockWaitMs: seconds * 1000, signal, wait };
 }
 
 /** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */

@@ -26,7 +26,7 @@ export async function openUsedArchive(
   run: {
     settings: Pick<Settings, 'verbose'>;
     status: StatusReporter;
-    ctx: Pick<Context, 'env' | 'signal' | 'now' | 'pinned'>;
+    ctx: Pick<Context, 'env' | 'signal' | 'now' | 'sleep' | 'pinned'>;
   },
 ): Promise<ArchiveStore | undefined> {
   if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
@@ -37,7 +37,7 @@ export async function openUsedArchive(
   return openArchiveAt(target, {
     create,
     createFolder: create && mayCreateFolder(target, run.ctx.env),
-    ...writerOptions(run.ctx.env, run.ctx.signal),
+    ...writerOptions(run.ctx),
     ...(now && { now }),
   });
 }
