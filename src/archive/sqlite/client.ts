@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { SqlClient, TransactionKind } from '../sql/client.js';
+import { type BusyWait, whenNotBusy } from './busy-wait.js';
 
 const MAX_STATEMENTS = 500;
 /**
@@ -37,7 +38,11 @@ export class SqliteClient implements SqlClient {
   /** The file's key in `open`; undefined in memory (nothing else can reach it). */
   private readonly file: string | undefined;
 
-  constructor(readonly db: Database.Database) {
+  constructor(
+    readonly db: Database.Database,
+    /** How a write waits for another process's writer: the run's clock and sleep, ended by its signal. */
+    private readonly waiting: { wait?: BusyWait; signal?: AbortSignal } = {},
+  ) {
     this.file = db.memory ? undefined : path.resolve(db.name);
   }
 
@@ -94,7 +99,9 @@ export class SqliteClient implements SqlClient {
     if (this.file !== undefined) open.set(this.file, new Promise<void>((r) => (release = r)));
     this.depth++;
     try {
-      this.db.exec(BEGIN[kind]);
+      // Another process's writer (a second sync) holds the write lock for a page: waited for without blocking.
+      if (kind === 'read' || this.file === undefined) this.db.exec(BEGIN[kind]);
+      else await whenNotBusy(this.db, () => this.db.exec(BEGIN[kind]), this.waiting.wait, this.waiting.signal);
       const result = await fn();
       this.db.exec('COMMIT');
       return result;

@@ -9,15 +9,9 @@ import {
   ArchiveTooNewError,
   NotAnArchiveError,
 } from '../archive-errors.js';
-import { sleep } from '../../api/sleep.js';
+import { BUSY_TIMEOUT_MS, type BusyWait, REAL_WAIT, whenNotBusy } from './busy-wait.js';
 import type { OpenOptions } from '../store.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-
-/**
- * How long a connection waits for another one: a writer for another writer (a concurrent sync) to finish its page, a
- * sync switching the file to WAL for its readers to finish (enterWal).
- */
-const BUSY_TIMEOUT_MS = 30_000;
 
 /**
  * A new archive's page size. A recall's row is about 2.5 KB (its raw JSON and the columns beside it): 4 KiB pages held
@@ -53,13 +47,6 @@ export function archiveErrorOf(file: string, err: unknown): unknown {
   return err;
 }
 
-/** How entering WAL waits: the run's clock, and its sleep, which the run's signal ends (the real ones by default). */
-export type BusyWait = NonNullable<OpenOptions['wait']>;
-
-const REAL_WAIT: BusyWait = { now: Date.now, sleep };
-/** Between two tries of entering WAL. */
-const WAL_RETRY_MS = 20;
-
 /**
  * Puts the file in WAL mode. A file in rollback mode (a new one, or one a sync left so: leaveWal) needs its header
  * rewritten for that, which needs the file to itself: another process writing at that moment (a concurrent sync
@@ -69,23 +56,7 @@ const WAL_RETRY_MS = 20;
  * timeout; aborting `signal` (the run interrupted) ends the wait at once with its reason.
  */
 export async function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT, signal?: AbortSignal): Promise<void> {
-  const deadline = wait.now() + BUSY_TIMEOUT_MS;
-  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0');
-  try {
-    for (;;) {
-      signal?.throwIfAborted();
-      try {
-        db.pragma('journal_mode = WAL');
-        return;
-      } catch (err) {
-        if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || wait.now() >= deadline) throw err;
-      }
-      await wait.sleep(WAL_RETRY_MS, signal);
-    }
-  } finally {
-    db.pragma(`busy_timeout = ${timeout}`);
-  }
+  await whenNotBusy(db, () => db.pragma('journal_mode = WAL'), wait, signal);
 }
 
 /** A folder a new archive goes into, when it may not be created: ENOENT when missing, ENOTDIR when a file (as fs says). */

@@ -5,6 +5,7 @@ import type { ArchiveEngine, Feature } from '../sql/engine.js';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, ArchiveStore, OpenOptions, StatsResult } from '../store.js';
 import { SqliteClient } from './client.js';
+import type { BusyWait } from './busy-wait.js';
 import { commitHorizon } from './commit-stamp.js';
 import { sqliteDialect } from './dialect.js';
 import { archiveErrorOf, leaveWal, openDatabase } from './open.js';
@@ -25,8 +26,9 @@ class SqliteEngine implements ArchiveEngine {
     private readonly db: Database.Database,
     private readonly readOnly: boolean,
     private readonly now: () => number = Date.now,
+    waiting: { wait?: BusyWait; signal?: AbortSignal } = {},
   ) {
-    this.sql = new SqliteClient(db);
+    this.sql = new SqliteClient(db, waiting);
   }
 
   client(): Promise<SqliteClient> {
@@ -68,6 +70,8 @@ class SqliteEngine implements ArchiveEngine {
 export const SqliteStore = {
   /** Opens (with `create`, creates) the archive and brings its schema forward; read-only opens write nothing. */
   async open(file: string, opts: OpenOptions): Promise<ArchiveStore> {
-    return new SqlStore(new SqliteEngine(file, await openDatabase(file, opts), opts.readOnly ?? false, opts.now));
+    const db = await openDatabase(file, opts);
+    const waiting = { ...(opts.wait && { wait: opts.wait }), ...(opts.signal && { signal: opts.signal }) };
+    return new SqlStore(new SqliteEngine(file, db, opts.readOnly ?? false, opts.now, waiting));
   },
 };
