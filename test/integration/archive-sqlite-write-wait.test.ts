@@ -70,7 +70,7 @@ describe("a write while another process's writer holds the lock", () => {
     const { ours, holder } = await heldArchive();
     const controller = new AbortController();
     const { wait, sleeps } = fakeWait((n) => {
-      if (n === 2) controller.abort(new InterruptedError());
+      if (n === 2) controller.abort(new InterruptedError('SIGINT'));
     });
     await expect(write(new SqliteClient(ours, { wait, signal: controller.signal }), 'ours')).rejects.toBeInstanceOf(
       InterruptedError,
