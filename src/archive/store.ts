@@ -168,12 +168,13 @@ export interface ArchiveStore {
    * Opens a case for each new (catalogue row, recall) pair, in one transaction; a pair with a case is left alone.
    * `levels`, when given, are recorded in the same transaction as the levels cases are opened at (`match
    * --open-cases --level`): the report tells pairs below them (not opened by choice) from matches without a case.
+   * `ids`: each candidate's case, opened now or before, in the candidates' order.
    */
   openCases(
     candidates: readonly CaseCandidate[],
     by: StepBy,
     levels?: readonly string[],
-  ): Promise<{ opened: number; existing: number }>;
+  ): Promise<{ opened: number; existing: number; ids: number[] }>;
   /** The levels the last `match --open-cases` opened cases at; undefined when none was recorded. */
   caseLevels(): Promise<string[] | undefined>;
   /** Cases with their timelines, oldest first; `filter` applies to each case's recall as archived. */

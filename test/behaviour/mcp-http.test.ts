@@ -139,6 +139,13 @@ describe.each(ENGINES)('on $engine', ({ engine, available }) => {
     const product = products[row.catalog_line - 1]!;
     const opened = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product });
     const id = opened.data.case.id as number;
+    // A sku the archive stores otherwise (a lone surrogate becomes U+FFFD): the case is found, opened once.
+    const odd = { ...product, sku: '\ud800X' };
+    const first = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product: odd });
+    expect(first.text).toMatch(/^Opened: - case \d+ \[open\]/m);
+    const again = await callOk(client, schemas, 'open_case', { recall_id: row.recall_id, product: odd });
+    expect(again.data).toMatchObject({ opened: false, case: { id: first.data.case.id } });
+    await callOk(client, schemas, 'resolve_case', { id: first.data.case.id, outcome: 'false-positive' });
     // A note is anyone's text: the timeline quotes it without its control codes (a screen clear, a bidi override).
     const note = 'other supplier\u001b[2J\u202e\n  2099-01-01T00:00:00Z alice: resolved';
     await callOk(client, schemas, 'resolve_case', { id, outcome: 'not-our-product', note });

@@ -35,30 +35,37 @@ export function openCases(
   candidates: readonly CaseCandidate[],
   by: StepBy,
   levels?: readonly string[],
-): Promise<{ opened: number; existing: number }> {
+): Promise<{ opened: number; existing: number; ids: number[] }> {
   return client.transaction('write', async () => {
+    // Each candidate's case, new or already there, in the candidates' order: a caller finds it by id, not by the
+    // candidate's own text (which the engine may store otherwise: a lone surrogate as U+FFFD).
+    const ids: number[] = [];
     if (levels !== undefined) await setMeta(client, d, 'case_levels', levels.join(','));
     let opened = 0;
     // As stored: the case row and its opened event's detail agree (cases verify compares them).
     for (const c of d.texts(candidates)) {
       const row = canonicalJson(c.catalogRow);
       // Looked up first (under the lock): a conflicting INSERT would still take an id on PostgreSQL.
-      const had = await client.get(`SELECT 1 AS one FROM ${d.t('cases')} WHERE catalog_key = ? AND recall_id = ?`, [
-        c.catalogKey,
-        c.recallId,
-      ]);
-      if (had !== undefined) continue;
+      const had = await client.get<{ id: number }>(
+        `SELECT id FROM ${d.t('cases')} WHERE catalog_key = ? AND recall_id = ?`,
+        [c.catalogKey, c.recallId],
+      );
+      if (had !== undefined) {
+        ids.push(Number(had.id));
+        continue;
+      }
       const made = await client.get<{ id: number }>(
         `INSERT INTO ${d.t('cases')} (recall_id, catalog_key, level, reason, catalog_row, alert_title, status, outcome, opened_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, ?) ON CONFLICT (catalog_key, recall_id) DO NOTHING RETURNING id`,
         [c.recallId, c.catalogKey, c.level, c.reason, row, c.alertTitle, by.at, by.at],
       );
       if (made === undefined) continue;
+      ids.push(Number(made.id));
       opened++;
       const detail = candidateDetail(c, row);
       await appendEvent(client, d, { caseId: made.id, ...by, action: 'opened', status: 'open', outcome: null, detail });
     }
-    return { opened, existing: candidates.length - opened };
+    return { opened, existing: candidates.length - opened, ids };
   });
 }
 

@@ -163,7 +163,7 @@ export class SqlStore implements ArchiveStore {
     candidates: readonly CaseCandidate[],
     by: StepBy,
     levels?: readonly string[],
-  ): Promise<{ opened: number; existing: number }> {
+  ): Promise<{ opened: number; existing: number; ids: number[] }> {
     return this.withCases((c) => cases.openCases(c, this.d, candidates, by, levels));
   }
 

@@ -87,9 +87,10 @@ export function registerCaseWrites(server: McpServer, deps: ToolDeps): void {
           const [current] = (await archive.versions(args.recall_id)).filter((v) => v.current);
           if (current === undefined) throw new UsageError(`recall ${args.recall_id} is not in the archive`);
           const pair = await candidate(deps, args, JSON.parse(current.raw) as Record<string, unknown>);
-          const { opened } = await archive.openCases([pair], by(args.note));
+          const { opened, ids } = await archive.openCases([pair], by(args.note));
+          // By its id: the archive stores the pair's texts its own way (a lone surrogate as U+FFFD).
           const cases = await archive.cases({ statuses: ['open', 'waiting', 'closed'] });
-          const c = cases.find((x) => x.recall_id === pair.recallId && x.catalog_key === pair.catalogKey);
+          const c = cases.find((x) => x.id === ids[0]);
           if (c === undefined) throw new Error('the case just opened is not in the archive');
           const text = `${opened > 0 ? 'Opened' : 'Already open'}: ${caseLine(c, ctx.now())}`;
           return answer(await deps.freshness(archive), text, { case: caseRecord(c), opened: opened > 0 });
