@@ -40,10 +40,13 @@ export interface SearchWord {
   prefix: boolean;
 }
 
-/** The plain words of --search (empty when there is none); `*` alone is no word. */
+/**
+ * The plain words of --search (empty when there is none); `*` alone is no word. Control characters part words: no
+ * token holds one, and FTS5 reads a query only up to a NUL ("unterminated string").
+ */
 export function searchWords(text: string): { word: string; prefix: boolean }[] {
   return text
-    .split(/\s+/)
+    .split(/[\s\p{Cc}]+/u)
     .filter((w) => w !== '' && w !== '*')
     .map((w) => (w.endsWith('*') ? { word: w.slice(0, -1), prefix: true } : { word: w, prefix: false }));
 }

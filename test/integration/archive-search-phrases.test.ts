@@ -60,6 +60,13 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(await found('xk-2000*')).toEqual([heater]);
   });
 
+  it('reads a control character (a NUL, a tab, an escape) as a space, never as an error', async () => {
+    expect(await found('drill\u0000')).toEqual([drill]);
+    expect(await found('cordless\u0000drill')).toEqual([drill]);
+    expect(await found('xk-200/b\u001b')).toEqual([drill]);
+    expect(await found('\u0000')).toEqual([]);
+  });
+
   it('requires separate words anywhere, and keeps a phrase with other words and a limit', async () => {
     expect(await found('xk 200 b')).toEqual([drill, kettle, lamp]);
     expect(await found('brulee xk200')).toEqual([creme]);
