@@ -1,5 +1,6 @@
 // `recall-feed mcp --http` in process: the SDK's client over Streamable HTTP on a loopback port 0, the guard live
 // (Host, Origin, bearer token from the config), a stale archive said first, and a write recorded as mcp:<client>.
+import { SOURCE_IDS } from '../../src/api/constants.js';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -117,6 +118,13 @@ describe.each(ENGINES)('on $engine', ({ engine, available }) => {
     const server = await serve(['--allow-writes'], { db: engineDb });
     const { client, tools, schemas } = await connect(server.url, 'http-assistant');
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['search_recalls', 'open_case', 'resolve_case']));
+    // The source ids the schema gives as examples are ones the archive holds (an assistant copies them).
+    const search = tools.find((t) => t.name === 'search_recalls') as unknown as {
+      inputSchema: { properties: { sources: { description: string } } };
+    };
+    const examples = search.inputSchema.properties.sources.description.match(/\b[a-z]+_[a-z_]+\b/g) ?? [];
+    expect(examples.length).toBeGreaterThan(0);
+    for (const id of examples) expect(SOURCE_IDS).toContain(id);
     const one = archived[3]!;
     const found = await callOk(client, schemas, 'search_recalls', { query: String(one.product_brand), limit: 100 });
     expect(found.data.hits.map((h: Rec) => h.id)).toContain(one.id);

@@ -1,4 +1,5 @@
 // search_recalls and get_recall: the archive's recalls by full-text query and record filters, and one with its history.
+import { SOURCE_IDS } from '../../api/constants.js';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RecallSchema } from '../../api/schemas.js';
@@ -14,7 +15,11 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 const searchInput = {
   query: z.string().max(500).optional().describe('words that must all appear (title, product, brand, hazard, ...)'),
-  sources: z.array(z.string().max(100)).max(50).optional().describe('data source ids, e.g. us_cpsc, eu_safety_gate'),
+  sources: z
+    .array(z.string().max(100))
+    .max(50)
+    .optional()
+    .describe(`data source ids as the archive holds them, e.g. ${SOURCE_IDS.join(', ')}`),
   since: z.string().max(40).optional().describe('published since: 36h, 7d, 2w or an ISO date'),
   severity: z.array(z.string().max(100)).max(20).optional().describe('risk_severity values, e.g. serious, high'),
   country: z.string().max(100).optional().describe('country of origin: ISO code or name'),
