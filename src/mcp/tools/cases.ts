@@ -1,7 +1,7 @@
 // list_cases and get_case: the cases `match --open-cases` opened, their deadlines, timelines and whether the chain holds.
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CASE_STATUSES, type CaseStatus, isOverdue } from '../../archive/cases-model.js';
+import { CASE_STATUSES, type CaseStatus, type CaseView, isOverdue } from '../../archive/cases-model.js';
 import { CaseSchema } from '../../jobs/contracts/case-schema.js';
 import { caseRecord } from '../../jobs/cases/list-cases.js';
 import { byLevelAndSeverity } from '../../jobs/matching/case-order.js';
@@ -26,6 +26,17 @@ function statuses(state: (typeof STATES)[number]): CaseStatus[] {
   if (state === 'all') return [...CASE_STATUSES];
   if (state === 'active') return ['open', 'waiting'];
   return [state];
+}
+
+
+/**
+ * Most urgent first: overdue cases, then the rest by their due time (the soonest first, none last), then by level and
+ * the recall's severity. What a text-only client reads is the first 20.
+ */
+export function byUrgency(nowMs: number) {
+  const due = (c: CaseView) => (c.due_at === null ? Number.POSITIVE_INFINITY : Date.parse(c.due_at));
+  return (a: CaseView, b: CaseView) =>
+    Number(isOverdue(b, nowMs)) - Number(isOverdue(a, nowMs)) || due(a) - due(b) || byLevelAndSeverity(a, b);
 }
 
 export function registerCaseTools(server: McpServer, deps: ToolDeps): void {
@@ -56,7 +67,7 @@ export function registerCaseTools(server: McpServer, deps: ToolDeps): void {
           const all = await casesOrNone({ archive: deps.where, status }, () =>
             archive.cases({ statuses: statuses(args.state) }),
           );
-          const chosen = (args.overdue ? all.filter((c) => isOverdue(c, now)) : all).sort(byLevelAndSeverity);
+          const chosen = (args.overdue ? all.filter((c) => isOverdue(c, now)) : all).sort(byUrgency(now));
           const overdue = chosen.filter((c) => isOverdue(c, now)).length;
           const shown = chosen.slice(0, args.limit);
           const head = `${chosen.length} case(s) (${args.overdue ? 'overdue' : args.state}), ${overdue} overdue.`;
