@@ -1,12 +1,20 @@
 // `recall-feed mcp`: serves over stdio until the client closes it, or over Streamable HTTP until the run is stopped.
 import { setTimeout as delay } from 'node:timers/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isLoopbackHost } from '../api/loopback.js';
+import { openApiSession } from '../runtime/api-session.js';
 import { allowedSources } from '../runtime/archive/allowed-sources.js';
 import { UsageError } from '../runtime/cli-errors.js';
 import { readProfile } from '../runtime/config/open-store.js';
 import { parseMcpToken } from '../runtime/mcp-token-setting.js';
-import type { Session } from '../runtime/session.js';
+import type { ApiSession, Session } from '../runtime/session.js';
 import { settingSource } from '../runtime/settings.js';
 import type { McpPlan } from './plan.js';
 import { buildServer } from './server.js';
@@ -15,11 +23,16 @@ import { buildServer } from './server.js';
 const RETRY_SOURCES_MS = 10 * 60_000;
 /** How long an answer waits for the sources the key may use, asked of the API once. */
 const SOURCES_WAIT_MS = 5_000;
+/** How long answers still being made when the client closes stdin may take to be written, before the server closes. */
+const HANG_UP_WAIT_MS = 2 * SOURCES_WAIT_MS;
 
-/** `promise`'s value if it settles within `ms`, else undefined (the promise goes on, for the answers after). */
-async function firstOf<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
+/**
+ * `promise`'s value if it settles within `ms`, else undefined (the promise goes on, for the answers after). `hold`: the
+ * wait keeps the process alive.
+ */
+async function firstOf<T>(promise: Promise<T | undefined>, ms: number, hold = false): Promise<T | undefined> {
   const stop = new AbortController();
-  const late = delay(ms, undefined, { signal: stop.signal, ref: false }).catch(() => undefined);
+  const late = delay(ms, undefined, { signal: stop.signal, ref: hold }).catch(() => undefined);
   try {
     return await Promise.race([promise, late]);
   } finally {
@@ -61,13 +74,13 @@ async function checkCatalogue(catalog: NonNullable<McpPlan['catalog']>): Promise
   keyColumn(head, catalog.key);
 }
 
-export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
-  const { ctx, status } = session;
-  if (plan.catalog) await checkCatalogue(plan.catalog);
+/** What asks the API for the sources the key may use, for the answers of `session`'s servers. */
+function sourcesOf(session: Session): () => Promise<string[] | undefined> {
+  const { ctx } = session;
   // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
   // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
   let sources: { at: number; list: Promise<string[] | undefined>; unknown?: true } | undefined;
-  const allowed = () => {
+  return () => {
     if (sources === undefined || (sources.unknown && ctx.now() - sources.at > RETRY_SOURCES_MS)) {
       const asked: NonNullable<typeof sources> = { at: ctx.now(), list: allowedSources(undefined, session) };
       // Settled without a list (no key, the API down): asked again after a while. A refusal stays one.
@@ -83,31 +96,120 @@ export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
     // answers held every tool for minutes). Until the sources are known, answers say they were not checked.
     return firstOf(sources.list, SOURCES_WAIT_MS);
   };
-  const make = () => buildServer(session, plan, allowed);
-  if (plan.http === undefined) {
-    const server = make();
-    const stdinClosed = new Promise<void>((resolve) => {
-      ctx.stdin.once('end', resolve);
-      ctx.stdin.once('close', resolve);
-    });
-    const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
-    // A line that is no JSON-RPC is said and skipped (the SDK goes on). A message it cannot take (over 10 MiB)
-    // closes the connection: then the run fails (exit 1), rather than ending as if the client had hung up.
-    let lastError: Error | undefined;
-    const gone = new Promise<'gone'>((resolve) => {
-      transport.onerror = (err) => {
-        lastError = err;
-        status.warn(`mcp: ${err.message}`);
+}
+
+/**
+ * `session` with a client of its own, whose requests (and retries) end when `signal` aborts: the run's client follows
+ * only the run's signal, and went on retrying a slow API for minutes after a stdio client had hung up.
+ */
+function endingWith(session: Session, signal: AbortSignal): Session {
+  const ctx = { ...session.ctx, signal };
+  let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
+  return {
+    ...session,
+    ctx,
+    api(opts = {}) {
+      const needsKey = opts.needsKey ?? true;
+      if (api && api.needsKey !== needsKey) throw new TypeError('session.api() was asked with and without the key');
+      if (signal.aborted) return Promise.reject(signal.reason);
+      api ??= {
+        needsKey,
+        opened: openApiSession(session.settings, session.terminal, session.status, ctx, { needsKey }),
       };
-      transport.onclose = () => resolve('gone');
-    });
+      return api.opened;
+    },
+    async close() {
+      await (await api?.opened.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/**
+ * The requests received on `transport` not yet answered (nor cancelled by the client): `settled()` resolves when none
+ * is left. Set before the server connects: the SDK's own handling of each message comes after.
+ */
+function unanswered(transport: StdioServerTransport): { settled(): Promise<void> } {
+  const open = new Set<RequestId>();
+  let wake = () => {};
+  const done = (id: unknown) => {
+    open.delete(id as RequestId);
+    if (open.size === 0) wake();
+  };
+  transport.onmessage = (message) => {
+    if (isJSONRPCRequest(message)) open.add(message.id);
+    else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled')
+      done(message.params?.requestId);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) done(message.id);
+  };
+  return {
+    settled: () =>
+      open.size === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            wake = resolve;
+          }),
+  };
+}
+
+/**
+ * Serves over stdio until the client closes stdin (the answers still being made written first, within
+ * HANG_UP_WAIT_MS), the connection fails or the run is stopped; then whatever still asks the API is aborted.
+ */
+async function serveStdio(plan: McpPlan, session: Session): Promise<void> {
+  const { ctx, status } = session;
+  const ending = new AbortController();
+  const stop = () => ending.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  if (ctx.signal.aborted) stop();
+  const own = endingWith(session, ending.signal);
+  const server = buildServer(own, plan, sourcesOf(own));
+  const stdinClosed = new Promise<void>((resolve) => {
+    ctx.stdin.once('end', resolve);
+    ctx.stdin.once('close', resolve);
+  });
+  const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
+  const requests = unanswered(transport);
+  // A line that is no JSON-RPC is said and skipped (the SDK goes on). A message it cannot take (over 10 MiB)
+  // closes the connection: then the run fails (exit 1), rather than ending as if the client had hung up.
+  let lastError: Error | undefined;
+  const gone = new Promise<'gone'>((resolve) => {
+    transport.onerror = (err) => {
+      lastError = err;
+      status.warn(`mcp: ${err.message}`);
+    };
+    transport.onclose = () => resolve('gone');
+  });
+  let ended: 'hung up' | 'gone' | undefined;
+  try {
     await server.connect(transport);
-    const ended = await Promise.race([stdinClosed.then(() => 'hung up' as const), gone, stopped(ctx.signal)]);
+    ended = await Promise.race([
+      stdinClosed.then(() => 'hung up' as const),
+      gone,
+      stopped(ctx.signal).then(() => undefined),
+    ]);
+    // A client that wrote its requests and closed stdin (a script's pipe) still gets their answers.
+    if (ended === 'hung up')
+      await firstOf(Promise.race([requests.settled(), gone, stopped(ctx.signal)]), HANG_UP_WAIT_MS, true);
     await server.close();
-    if (ended === 'gone' && !ctx.signal.aborted)
-      throw new Error(`the MCP connection on stdin failed: ${lastError?.message ?? 'closed'}`);
-    return;
+  } finally {
+    ending.abort();
+    ctx.signal.removeEventListener('abort', stop);
+    await own.close();
   }
+  if (ended === 'gone' && !ctx.signal.aborted)
+    throw new Error(`the MCP connection on stdin failed: ${lastError?.message ?? 'closed'}`);
+}
+
+export async function serveMcp(plan: McpPlan, session: Session): Promise<void> {
+  const { ctx, status } = session;
+  if (plan.catalog) await checkCatalogue(plan.catalog);
+  if (plan.http === undefined) return serveStdio(plan, session);
+  const allowed = sourcesOf(session);
+  const make = () => buildServer(session, plan, allowed);
   const token = await configuredToken(session);
   if (!isLoopbackHost(plan.http.host) && token === undefined)
     throw new UsageError(

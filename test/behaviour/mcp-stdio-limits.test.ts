@@ -28,8 +28,14 @@ describe('mcp over stdio', () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     const stdin = `${JSON.stringify(init)}\nnot json\n${JSON.stringify(list)}\n`;
     const r = await runMain(['mcp', '--db', db], { stdin });
-    // (In process, stdin ends at once: the answers may not be written before the hang-up.)
+    // stdin ends at once, in process: the answers to what was received are written before the hang-up.
     expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2]);
     expect(r.stderr).toMatch(/^warning: mcp: /);
     expect(r.stderr).not.toContain('error');
   });

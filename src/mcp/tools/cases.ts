@@ -28,7 +28,6 @@ function statuses(state: (typeof STATES)[number]): CaseStatus[] {
   return [state];
 }
 
-
 /**
  * Most urgent first: overdue cases, then the rest by their due time (the soonest first, none last), then by level and
  * the recall's severity. What a text-only client reads is the first 20.
