@@ -193,16 +193,15 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     it('opening the same pairs again opens nothing', async () => {
       const { archive, records } = await archiveWith();
       const pairs = [candidate(records[0]!.id, 'A'), candidate(records[0]!.id, 'B')];
-      expect(await archive.openCases(pairs, by('m'))).toEqual({ opened: 2, existing: 0 });
-      expect(await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'))).toEqual({
-        opened: 1,
-        existing: 2,
-      });
-      expect((await archive.cases({ statuses: ['open'] })).map((c) => c.catalog_key)).toEqual([
-        'sku:A',
-        'sku:B',
-        'sku:A',
-      ]);
+      const first = await archive.openCases(pairs, by('m'));
+      expect(first).toMatchObject({ opened: 2, existing: 0 });
+      const second = await archive.openCases([...pairs, candidate(records[2]!.id, 'A')], by('m'));
+      expect(second).toMatchObject({ opened: 1, existing: 2 });
+      const open = await archive.cases({ statuses: ['open'] });
+      expect(open.map((c) => c.catalog_key)).toEqual(['sku:A', 'sku:B', 'sku:A']);
+      // Each candidate's case, in the candidates' order: the two already there, then the new one.
+      expect(first.ids).toEqual(open.slice(0, 2).map((c) => c.id));
+      expect(second.ids).toEqual(open.map((c) => c.id));
       await archive.close();
     });
   });
