@@ -119,7 +119,7 @@ describe('read-only (the default)', () => {
     const typo = await callOk(server.client, server.schemas, 'search_recalls', { severity: ['seriuos'] });
     expect(typo.data.hits).toEqual([]);
     expect(typo.data.warnings).toHaveLength(1);
-    expect(typo.data.warnings[0]).toMatch(/seriuos matched no recall .*values seen: .*serious/);
+    expect(typo.data.warnings[0]).toMatch(/^severity seriuos matched no recall .*values seen: .*serious/);
     expect(typo.text).toContain(`warning: ${typo.data.warnings[0]}`);
     const one = withCodes[0]!;
     const word = String(one.product_brand);

@@ -62,7 +62,8 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
           const truncated = hits.length > args.limit;
           const shown = hits.slice(0, args.limit);
           // After the listing: the archive is one connection. A mistyped value would read as "nothing recalled".
-          const warnings = await archiveFilterWarnings(archive, listing);
+          // Named as this tool's arguments (`severity seriuos matched no recall…`), not as the CLI's flags.
+          const warnings = (await archiveFilterWarnings(archive, listing)).map((w) => w.replace(/^--(\w+) /, '$1 '));
           const freshness = await deps.freshness(archive);
           const head = `${shown.length}${truncated ? '+' : ''} recall(s) in the archive:`;
           const found = shown.length === 0 ? ['No recall in the archive fits.'] : [head, ...shown.map(hitLine)];
