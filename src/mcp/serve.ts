@@ -9,12 +9,12 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isLoopbackHost } from '../api/loopback.js';
-import { openApiSession } from '../runtime/api-session.js';
+import { lazyApiSession } from '../runtime/api-session.js';
 import { allowedSources } from '../runtime/archive/allowed-sources.js';
 import { UsageError } from '../runtime/cli-errors.js';
 import { readProfile } from '../runtime/config/open-store.js';
 import { parseMcpToken } from '../runtime/mcp-token-setting.js';
-import type { ApiSession, Session } from '../runtime/session.js';
+import type { Session } from '../runtime/session.js';
 import { settingSource } from '../runtime/settings.js';
 import type { McpPlan } from './plan.js';
 import { buildServer } from './server.js';
@@ -104,24 +104,7 @@ function sourcesOf(session: Session): () => Promise<string[] | undefined> {
  */
 function endingWith(session: Session, signal: AbortSignal): Session {
   const ctx = { ...session.ctx, signal };
-  let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
-  return {
-    ...session,
-    ctx,
-    api(opts = {}) {
-      const needsKey = opts.needsKey ?? true;
-      if (api && api.needsKey !== needsKey) throw new TypeError('session.api() was asked with and without the key');
-      if (signal.aborted) return Promise.reject(signal.reason);
-      api ??= {
-        needsKey,
-        opened: openApiSession(session.settings, session.terminal, session.status, ctx, { needsKey }),
-      };
-      return api.opened;
-    },
-    async close() {
-      await (await api?.opened.catch(() => undefined))?.close();
-    },
-  };
+  return { ...session, ctx, ...lazyApiSession(session.settings, session.terminal, session.status, ctx) };
 }
 
 /**
@@ -161,11 +144,9 @@ function unanswered(transport: StdioServerTransport): { settled(): Promise<void>
  */
 async function serveStdio(plan: McpPlan, session: Session): Promise<void> {
   const { ctx, status } = session;
+  // Once a run: AbortSignal.any leaves one entry on the run's signal, not one a request.
   const ending = new AbortController();
-  const stop = () => ending.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', stop, { once: true });
-  if (ctx.signal.aborted) stop();
-  const own = endingWith(session, ending.signal);
+  const own = endingWith(session, AbortSignal.any([ctx.signal, ending.signal]));
   const server = buildServer(own, plan, sourcesOf(own));
   const stdinClosed = new Promise<void>((resolve) => {
     ctx.stdin.once('end', resolve);
@@ -197,7 +178,6 @@ async function serveStdio(plan: McpPlan, session: Session): Promise<void> {
     await server.close();
   } finally {
     ending.abort();
-    ctx.signal.removeEventListener('abort', stop);
     await own.close();
   }
   if (ended === 'gone' && !ctx.signal.aborted)

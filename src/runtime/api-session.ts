@@ -105,3 +105,22 @@ export async function openApiSession(
     },
   };
 }
+
+/**
+ * The API client of one run, opened when first asked for and closed with `close()`: what a Session's `api()` is. One
+ * client a run: asked with and without the key is a bug in a job, not a user's error.
+ */
+export function lazyApiSession(settings: Settings, terminal: Terminal, status: StatusReporter, ctx: Context) {
+  let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
+  return {
+    api(opts: { needsKey?: boolean } = {}): Promise<ApiSession> {
+      const needsKey = opts.needsKey ?? true;
+      if (api && api.needsKey !== needsKey) throw new TypeError('session.api() was asked with and without the key');
+      api ??= { needsKey, opened: openApiSession(settings, terminal, status, ctx, { needsKey }) };
+      return api.opened;
+    },
+    async close(): Promise<void> {
+      if (api) await (await api.opened.catch(() => undefined))?.close();
+    },
+  };
+}

@@ -2,7 +2,7 @@
 import type { DbTarget } from '../archive/db-target.js';
 import type { KeptFile } from './files/kept-files.js';
 import type { ArchiveStore } from '../archive/store.js';
-import { openApiSession, statusReporter, type ApiSession } from './api-session.js';
+import { lazyApiSession, statusReporter, type ApiSession } from './api-session.js';
 import { archiveTarget, type DbChoice } from './archive/archive-file.js';
 import type { ArchiveUse } from './archive/run-archive.js';
 import { fromSandbox } from './archive/sandbox-origin.js';
@@ -148,7 +148,7 @@ export async function createSession(globals: GlobalFlags, ctx: Context): Promise
 export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Context): Session {
   const terminal = detectTerminal(ctx, globals.color);
   const status = statusReporter(settings, terminal, ctx);
-  let api: { needsKey: boolean; opened: Promise<ApiSession> } | undefined;
+  const client = lazyApiSession(settings, terminal, status, ctx);
   let declaredOutput: Promise<RecordOutput> | undefined;
   let outputLock: RunLock | undefined;
   let store: ArchiveStore | undefined;
@@ -157,13 +157,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
     settings,
     terminal,
     status,
-    api(opts = {}) {
-      const needsKey = opts.needsKey ?? true;
-      // One client per run: a job that asked without the key (health) and then with it is a bug, not a user's error.
-      if (api && api.needsKey !== needsKey) throw new TypeError('session.api() was asked with and without the key');
-      api ??= { needsKey, opened: openApiSession(settings, terminal, status, ctx, { needsKey }) };
-      return api.opened;
-    },
+    api: client.api,
     archive: (choice) => archiveTarget(choice, ctx.env, settings.profileDb, fromSandbox(settings)),
     get store() {
       return store;
@@ -185,7 +179,7 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       store = undefined;
       await opened?.close();
       await outputLock?.release();
-      if (api) await (await api.opened.catch(() => undefined))?.close();
+      await client.close();
     },
   };
   openers.set(session, async (uses) => {
