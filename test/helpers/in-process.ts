@@ -16,9 +16,10 @@ export interface FakeClock {
 
 /**
  * `start` defaults to the real time, so that it agrees with a sandbox on the real clock. `onSleep`
- * runs inside each sleep, after the time moved: the place to change the world between two polls.
+ * runs inside each sleep, after the time moved: the place to change the world between two polls; `count` is how
+ * many sleeps there were, this one included.
  */
-export function fakeClock(start = Date.now(), onSleep?: (ms: number) => unknown): FakeClock {
+export function fakeClock(start = Date.now(), onSleep?: (ms: number, count: number) => unknown): FakeClock {
   let now = start;
   const sleeps: number[] = [];
   return {
@@ -28,7 +29,7 @@ export function fakeClock(start = Date.now(), onSleep?: (ms: number) => unknown)
       signal?.throwIfAborted();
       sleeps.push(ms);
       now += ms;
-      await onSleep?.(ms);
+      await onSleep?.(ms, sleeps.length);
       signal?.throwIfAborted();
     },
   };

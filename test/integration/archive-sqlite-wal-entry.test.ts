@@ -10,6 +10,7 @@ import { ArchiveBusyError } from '../../src/archive/archive-errors.js';
 import { archiveErrorOf, enterWal, openDatabase } from '../../src/archive/sqlite/open.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { describeError } from '../../src/runtime/error-reports.js';
+import { fakeClock } from '../helpers/in-process.js';
 import { tempFolder } from '../helpers/archive.js';
 
 const open: Database.Database[] = [];
@@ -50,23 +51,10 @@ async function readArchive(): Promise<{ file: string; reading: IterableIterator<
   return { file, reading, opener };
 }
 
-/** A clock moved only by the sleeps, and the sleeps taken; a sleep rejects when its signal aborts, as the run's do. */
+/** The run's clock and sleep, faked: the time moves only by the sleeps; a sleep rejects when its signal aborts. */
 function fakeWait(onSleep: (count: number) => void = () => {}) {
-  let now = 1_000_000;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    wait: {
-      now: () => now,
-      sleep: async (ms: number, signal?: AbortSignal) => {
-        signal?.throwIfAborted();
-        sleeps.push(ms);
-        now += ms;
-        onSleep(sleeps.length);
-        signal?.throwIfAborted();
-      },
-    },
-  };
+  const wait = fakeClock(1_000_000, (_ms, count) => onSleep(count));
+  return { wait, sleeps: wait.sleeps };
 }
 
 const mode = (db: Database.Database) => db.pragma('journal_mode', { simple: true });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteClient } from '../../src/archive/sqlite/client.js';
 import { openDatabase } from '../../src/archive/sqlite/open.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
+import { fakeClock } from '../helpers/in-process.js';
 import { tempFolder } from '../helpers/archive.js';
 
 const open: Database.Database[] = [];
@@ -29,23 +30,10 @@ async function heldArchive() {
   return { ours, holder };
 }
 
-/** A clock moved only by the sleeps; a sleep rejects when its signal aborts, as the run's do. */
+/** The run's clock and sleep, faked: the time moves only by the sleeps; a sleep rejects when its signal aborts. */
 function fakeWait(onSleep: (count: number) => void = () => {}) {
-  let now = 1_000_000;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    wait: {
-      now: () => now,
-      sleep: async (ms: number, signal?: AbortSignal) => {
-        signal?.throwIfAborted();
-        sleeps.push(ms);
-        now += ms;
-        onSleep(sleeps.length);
-        signal?.throwIfAborted();
-      },
-    },
-  };
+  const wait = fakeClock(1_000_000, (_ms, count) => onSleep(count));
+  return { wait, sleeps: wait.sleeps };
 }
 
 const write = (client: SqliteClient, value: string) =>
