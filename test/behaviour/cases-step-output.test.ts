@@ -4,15 +4,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock, runMain, runMainAgainst } from '../helpers/in-process.js';
 import { FIXED_START, jsonLines, sandboxFor } from '../helpers/sandbox.js';
+import { withCheck, yoghurtWithBarcode } from '../helpers/barcodes.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 type Rec = Record<string, any>;
-
-/** The test's own GS1 check digit: weights 3,1 from the right of the body. */
-function withCheck(body: string): string {
-  const sum = [...body].reverse().reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 
 const clock = fakeClock(FIXED_START);
 let dir: string;
@@ -29,18 +24,7 @@ beforeAll(async () => {
   db = path.join(dir, 'a.db');
   const sandbox = await sandboxFor({ recordCount: 0, seed: 3, clock: () => FIXED_START });
   const codes = [withCheck('356000000001'), withCheck('356000000002')];
-  sandbox.addRecords(
-    codes.map((code) => ({
-      data_source: 'rappel_conso',
-      product_brand: 'Laiterie',
-      product_name: 'Yaourt',
-      product_model_numbers: [],
-      product_description: 'x',
-      packaging_description: null,
-      alert_summary: 'x',
-      standard_identifiers_and_barcodes: [code],
-    })),
-  );
+  sandbox.addRecords(codes.map(yoghurtWithBarcode));
   expect((await runMainAgainst(sandbox, ['sync', '--db', db], { clock })).code).toBe(0);
   const catalog = path.join(dir, 'catalogue.csv');
   writeFileSync(catalog, `sku,ean\nA1,${codes[0]}\nA2,${codes[1]}\n`);

@@ -1,4 +1,5 @@
 // `match --quality` in process on both archive engines: tier precision from cases closed with `cases resolve`, coverage per source.
+import { withCheck } from '../helpers/barcodes.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +12,6 @@ import { tempDir } from '../helpers/temp-dir.js';
 type Rec = Record<string, any>;
 const dir = tempDir('rf-match-quality-');
 
-/** The test's own GS1 check digit: weights 3,1 from the right of the body. */
-function withCheck(body: string): string {
-  const sum = [...body].reverse().reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 const NONE = { product_model_numbers: [], product_description: 'x', packaging_description: null, alert_summary: 'x' };
 
 describe.each(ENGINES)('match --quality on $engine', ({ engine, available }) => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { FIXED_START, jsonLines, lines, sandboxFor } from '../helpers/sandbox.js';
+import { withCheck, yoghurtWithBarcode } from '../helpers/barcodes.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox;
@@ -20,30 +21,13 @@ async function withProfileFormat(format: string, args: string[]) {
   return runMainAgainst(sandbox, args, { env });
 }
 
-/** The test's own GS1 check digit: weights 3,1 from the right of the body. */
-function withCheck(body: string): string {
-  const sum = [...body].reverse().reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
-
 beforeAll(async () => {
   sandbox = await sandboxFor({ recordCount: 5, seed: 3, clock: () => FIXED_START });
   dir = tempDir('rf-profile-format-');
   db = path.join(dir, 'recalls.db');
   // A recall with a barcode the catalogue's row carries, so that match opens case 1.
   const code = withCheck('356000000001');
-  sandbox.addRecords([
-    {
-      data_source: 'rappel_conso',
-      product_brand: 'Laiterie',
-      product_name: 'Yaourt',
-      product_model_numbers: [],
-      product_description: 'x',
-      packaging_description: null,
-      alert_summary: 'x',
-      standard_identifiers_and_barcodes: [code],
-    },
-  ]);
+  sandbox.addRecords([yoghurtWithBarcode(code)]);
   const synced = await runMainAgainst(sandbox, ['sync', '--db', db]);
   expect(synced.code, synced.stderr).toBe(0);
   const catalog = path.join(dir, 'products.csv');
