@@ -2,8 +2,8 @@
 import { DIGEST_FORMATS, REPORT_FORMATS } from '../output/format-kinds.js';
 import { defaultFormat, formatsOfKind, type OutputFormat } from '../output/format-registry.js';
 import { FORMATS, formatSpec } from '../output/formats.js';
-import { editDistance } from '../filters/edit-distance.js';
 import { UsageError } from '../runtime/cli-errors.js';
+import { nearestNames } from '../runtime/options/column-names.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT, exitCodeList } from '../runtime/exit-codes.js';
 import { longFlag } from '../runtime/setting-flags.js';
@@ -155,17 +155,9 @@ export function helpTopicsList(): string {
     .join('\n');
 }
 
-/** The words nearest `word` among `known`, within a third of its length in edits: a typo's candidates. */
-function nearest(word: string, known: readonly string[]): string[] {
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  const scored = known.map((k) => ({ k, d: editDistance(word.toLowerCase(), k) })).filter(({ d }) => d <= limit);
-  const best = Math.min(...scored.map(({ d }) => d));
-  return scored.filter(({ d }) => d === best).map(({ k }) => k);
-}
-
 /** `help <word>` naming neither a command nor a topic: a usage error with the nearest names, never the whole help. */
 function unknownHelpWord(word: string, commands: readonly string[]): UsageError {
-  const near = nearest(word, [...commands, ...Object.keys(HELP_TOPICS)]);
+  const near = nearestNames(word, [...commands, ...Object.keys(HELP_TOPICS)]);
   return new UsageError(
     `unknown command or help topic '${word}'`,
     near.length > 0
