@@ -55,8 +55,8 @@ export interface Settings {
   profileCaseSla?: string | undefined;
   /** The webhook URL a bare --webhook uses: RECALL_FEED_WEBHOOK, else the profile's (a secret: never printed). */
   webhook: string | undefined;
-  /** How an error names where `webhook` came from: `RECALL_FEED_WEBHOOK` or "the profile's webhook". */
-  webhookSource?: string;
+  /** Where `webhook` came from (the environment or the profile), as an error names it: `RECALL_FEED_WEBHOOK`. */
+  webhookFrom?: Pick<SettingSource, 'from' | 'source'>;
   /** The SMTP server of --email: RECALL_FEED_SMTP_URL, else the profile's smtp-url (a secret: never printed). */
   smtpUrl: string | undefined;
   /** The profile's email-from: the sender of --email when --email-from is not given. */
@@ -112,6 +112,11 @@ export function settingSource(
   if (stored !== undefined)
     candidates.push({ raw: String(stored), from: 'profile', source: `the profile's ${row.key}` });
   return candidates.find((c) => c.raw !== '');
+}
+
+/** Where a setting came from, without its value. */
+function sourceOnly(at: SettingSource | undefined): Pick<SettingSource, 'from' | 'source'> | undefined {
+  return at && { from: at.from, source: at.source };
 }
 
 /** The setting's value checked by the table's parser; a bad value in the profile says how to mend it. */
@@ -221,7 +226,8 @@ export function resolveSettings(
     // The config store checked them, but the file may have been edited by hand.
     profileSources: profileSources?.split(','),
     webhook: raw('webhook'),
-    webhookSource: settingSource('webhook', {}, env, profileValues)?.source,
+    // Where from, not the value again (a secret: `webhook` holds it).
+    webhookFrom: sourceOnly(settingSource('webhook', {}, env, profileValues)),
     smtpUrl: raw('smtp-url'),
     emailFrom: str(profileValues['email-from']),
     ...runReporting(flags as Record<string, unknown>, env, profileValues),

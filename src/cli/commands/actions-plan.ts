@@ -27,14 +27,15 @@ export function webhookUrl(given: string | true, settings: Settings): URL {
     );
   }
   // A bare --webhook's URL is the environment's or the profile's: the error names that, not the flag.
-  const source = given === true ? (settings.webhookSource ?? '--webhook') : '--webhook';
+  const from = given === true ? settings.webhookFrom : undefined;
+  const source = from?.source ?? '--webhook';
   try {
     return checkWebhookUrl(raw, source);
   } catch (err) {
     if (err instanceof WebhookUrlError)
       throw new UsageError(
         err.message,
-        source.startsWith('the profile')
+        from?.from === 'profile'
           ? 'store a good one with `recall-feed config set webhook` (reads it from stdin): only https, or plain http to this machine'
           : 'webhook URLs carry a token: only https, or plain http to this machine',
       );

@@ -80,7 +80,7 @@ export async function collectChecks(
   for (const file of plan.locks) results.push(await checkLock(file));
   if (plan.checkDelivery) {
     const hook = plan.webhook ?? settings.webhook;
-    const from = plan.webhook !== undefined ? '--webhook' : (settings.webhookSource ?? 'webhook');
+    const from = plan.webhook !== undefined ? '--webhook' : (settings.webhookFrom?.source ?? 'webhook');
     results.push(
       hook
         ? await checkWebhook(hook, from, settings.timeoutMs, proxyFromEnv(ctx.env))
