@@ -1,6 +1,6 @@
 // The SMTP server of --email: its URL (a secret: it carries the password) checked once, shown only masked.
 import { isLoopbackHost } from '../api/loopback.js';
-import { percentDecode } from '../api/proxy.js';
+import { percentDecode } from '../api/percent-decode.js';
 
 export class SmtpUrlError extends Error {
   override name = 'SmtpUrlError';

@@ -6,6 +6,7 @@
 // the rest.
 import { ApiError, RedirectError } from './api-errors.js';
 import { mapTexts } from './text-values.js';
+import { percentDecode } from './percent-decode.js';
 
 /** Shorter values are no secret worth searching for (and masking them would mangle ordinary words). */
 const MIN_SECRET_CHARS = 4;
@@ -22,17 +23,6 @@ function masked(secret: string): string {
   return Array.from(secret).length >= 24 ? maskSecret(secret) : '****';
 }
 
-/** Percent-escapes decoded where they decode: a password may hold a `%` of its own (`Pa%ss`), which is no escape. */
-function decodedWherever(text: string): string {
-  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
-    }
-  });
-}
-
 /**
  * The forms of a secret that text may hold: the value itself and percent-encoded, and for a URL its
  * password (raw and decoded) and its path with query, where webhook services keep their tokens.
@@ -44,7 +34,7 @@ export function secretForms(value: string): string[] {
     forms.add(url.href);
     if (url.password !== '') {
       forms.add(url.password);
-      forms.add(decodedWherever(url.password));
+      forms.add(percentDecode(url.password));
     }
     const tail = url.pathname + url.search;
     if (tail.length >= 8 && tail !== '/') forms.add(tail);

@@ -2,6 +2,7 @@
 // (to name that proxy in messages): HTTPS_PROXY falls back to HTTP_PROXY, NO_PROXY as undici matches it.
 import { InvalidParamsError } from './api-errors.js';
 import { isLoopbackHost } from './loopback.js';
+import { percentDecode } from './percent-decode.js';
 
 export interface ProxySettings {
   /** The proxy for http:// addresses. */
@@ -67,17 +68,6 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
     : parseProxy(settings.httpProxy, 'http://');
   if (!proxy || bypassesProxy(url, settings.noProxy)) return undefined;
   return proxy;
-}
-
-/** %XX escapes decoded; a % that starts none (a password's own %, never escaped) stays as it is, as curl sends it. */
-export function percentDecode(text: string): string {
-  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
-    }
-  });
 }
 
 /** `Proxy-Authorization` for a proxy address with user:password in it (a user alone is `user:`). */

@@ -132,15 +132,12 @@ export function parseMonitor(raw: string, source: string): string {
 }
 
 export function parseDb(raw: string, source: string): string {
-  if (raw === '' || (/^postgres(ql)?:\/\//i.test(raw) && !URL.canParse(raw))) {
-    throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
-  }
-  // What opening it would refuse, refused as it is stored (`config set db`); the message masks the password.
+  if (raw === '') throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
+  // A URL as opening it would refuse it, refused as it is stored (`config set db`): the message masks the password.
   if (isDbUrl(raw))
     try {
       dbTarget(raw);
     } catch (err) {
-      // Its message masks the password: config set may say it too.
       if (err instanceof DbTargetError)
         throw new SettingValueError(`${source}: ${err.message}`, undefined, { reason: err.message });
       throw err;
