@@ -4,12 +4,12 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { csvRows } from './catalogue-csv-stream.js';
 import { type RowSpans, spanChunks, spanLines } from './catalogue-spans.js';
-import { jsonArrayError } from './catalogue-errors.js';
 import {
   type Catalogue,
   type CatalogueRow,
   CatalogueChangedError,
   CatalogueReadError,
+  catalogueKind,
   cellText,
   decodeWindows1252,
   encodingOf,
@@ -150,11 +150,8 @@ export async function* catalogueRows(
   shape: CatalogueShape,
   opts: { hash?: boolean; restart?: () => void; spans?: RowSpans } = {},
 ): AsyncGenerator<CatalogueRow[]> {
-  const start = await textStart(file, shape.readAs);
-  const array = jsonArrayError(file, start);
-  if (array) throw array;
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.startsWith('{');
-  shape.kind = jsonl ? 'jsonl' : 'csv';
+  shape.kind = catalogueKind(file, await textStart(file, shape.readAs));
+  const jsonl = shape.kind === 'jsonl';
   const spans = opts.spans?.usable && !jsonl && shape.readAs === undefined ? opts.spans : undefined;
   for (;;) {
     const hash = opts.hash ? createHash('sha256') : undefined;
@@ -184,7 +181,7 @@ export async function* catalogueRows(
   }
 }
 
-/** The text's first characters after white space: `{` is JSON lines whatever the name, `[{` a JSON array. */
+/** The text's first characters after white space, as catalogueKind reads them. */
 async function textStart(file: string, readAs: 'windows-1252' | undefined): Promise<string> {
   let seen = '';
   try {

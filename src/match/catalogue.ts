@@ -220,7 +220,18 @@ function positionsOf(headers: readonly string[], header: string): number[] {
   return headers.flatMap((h, k) => (h === header ? [k + 1] : []));
 }
 
-/** JSON lines when the name says so or the file starts with `{`; CSV with a header row otherwise. */
+/**
+ * JSON lines when the name says so or the text (`start`: its first characters) opens with `{`; CSV with a header row
+ * otherwise. A JSON array is refused: match reads JSON one object a line.
+ */
+export function catalogueKind(file: string, start: string): 'jsonl' | 'csv' {
+  const text = start.trimStart().slice(0, 64);
+  const array = jsonArrayError(file, text);
+  if (array) throw array;
+  return /\.(jsonl|ndjson)$/i.test(file) || text.startsWith('{') ? 'jsonl' : 'csv';
+}
+
+/** Reads the whole catalogue: the rows, their columns found, the bytes' sha256. */
 export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promise<Catalogue> {
   // Read once: every row is kept for the index anyway (catalogue-stream.ts reads it as a stream for `match`).
   let bytes: Buffer;
@@ -230,10 +241,9 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
     throw readError(file, err);
   }
   const { text: content, readAs } = decodeCatalogue(file, bytes);
-  const start = content.trimStart();
-  const array = jsonArrayError(file, start.slice(0, 64));
-  if (array) throw array;
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file) || start.startsWith('{');
+  // Its first characters only: trimming a large file's text would copy all of it.
+  const at = Math.max(0, content.search(/\S/));
+  const jsonl = catalogueKind(file, content.slice(at, at + 64)) === 'jsonl';
   const { headers, rows, repeated, ragged } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
