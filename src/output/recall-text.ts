@@ -21,11 +21,15 @@ export function plain(record: Record<string, unknown>, name: string): string {
 /** Longer links are left out: no notice needs one, and one could push a message past a service's limit. */
 const MAX_LINK = 2000;
 
-/** The recall's link when it is an http(s) URL; anything else (javascript:, data:) is never a link. */
-export function safeLink(record: Record<string, unknown>): string | undefined {
-  const v = record.source_url;
+/** `v` as parsed when it is an http(s) URL; anything else (javascript:, data:) is never a link. */
+export function safeUrl(v: unknown): string | undefined {
   if (typeof v !== 'string' || v.length > MAX_LINK || !/^https?:\/\//i.test(v)) return undefined;
   return URL.canParse(v) ? new URL(v).href : undefined;
+}
+
+/** The recall's link when it is an http(s) URL (safeUrl). */
+export function safeLink(record: Record<string, unknown>): string | undefined {
+  return safeUrl(record.source_url);
 }
 
 /** One fact of a recall: its label (none for a match row's level line and the id) and its value. */

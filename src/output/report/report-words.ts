@@ -1,6 +1,7 @@
 // Words the report formats share: headings, the catalogue and health facts as label/value pairs, a case's title.
 import type { ExcludedRow, ReportCase, ReportData, UncasedMatch, VerifyRow } from './report-model.js';
 import { minute, readable } from './report-times.js';
+import { safeUrl } from '../recall-text.js';
 
 export { readable } from './report-times.js';
 
@@ -247,8 +248,9 @@ export function eventRows(c: ReportCase): string[][] {
  * every character it could hide, a bidi control, percent-encoded); no other fact, and no other scheme, ever links.
  */
 export function noticeHref(label: string, value: string): string | undefined {
-  if (label !== 'Notice' || !/^https?:\/\/[^\s"'<>\\]+$/i.test(value) || !URL.canParse(value)) return undefined;
-  return new URL(value).href;
+  // Stricter than a digest's link: no character a browser would encode (a space, a quote) in what a report shows.
+  if (label !== 'Notice' || !/^[^\s"'<>\\]+$/.test(value)) return undefined;
+  return safeUrl(value);
 }
 
 export function caseFacts(c: ReportCase): Array<[string, string]> {
