@@ -27,6 +27,13 @@ function formatsOfChoices(choices: Choices): readonly string[] {
 }
 
 /** The formats `cmd` declared it writes (their kind and names); undefined for a command that declared none. */
+/** The program a command belongs to (its topmost parent). */
+export function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
 export function declaredFormats(cmd: CommandUnknownOpts): { kind: OutputKind; formats: readonly string[] } | undefined {
   const choices = DECLARED.get(cmd);
   return choices && { kind: choices.kind, formats: formatsOfChoices(choices) };

@@ -7,7 +7,7 @@ import type { OpsCommand } from '../../runtime/ops/run-ops.js';
 import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { GlobalFlags, Settings } from '../../runtime/settings.js';
 import type { Terminal } from '../../runtime/terminal/terminal.js';
-import { declaredFormats, writesFormats } from '../format-choices.js';
+import { declaredFormats, rootOf, writesFormats } from '../format-choices.js';
 import type { Program } from '../global-options.js';
 import { action, inSession, type OptionsOf, sessionFlags } from './define-action.js';
 import { opsAction, withUses } from './ops-action.js';
@@ -96,12 +96,6 @@ function ownsFormat(formats: FormatChoice | undefined): boolean {
 export function withWrites<U extends Uses>(uses: U, command: CommandUnknownOpts): U {
   const writes = declaredFormats(command)?.formats;
   return uses.output && writes ? { ...uses, output: { writes, ...uses.output } } : uses;
-}
-
-function rootOf(cmd: CommandUnknownOpts): CommandUnknownOpts {
-  let root = cmd;
-  while (root.parent) root = root.parent;
-  return root;
 }
 
 function declared<C extends CommandUnknownOpts>(spec: Described<C>, program: Program, ctx: Context): C {

@@ -3,7 +3,7 @@ import type { Argument, CommandUnknownOpts as Command, Option } from '@commander
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
 import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';
-import { declaredFormats } from '../format-choices.js';
+import { declaredFormats, rootOf } from '../format-choices.js';
 
 /** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
 export type FlagValue =
@@ -77,9 +77,7 @@ function argValues(arg: Argument, cmd: Command, siblings: readonly string[]): re
 function ownFormatFlag(cmd: Command, options: readonly Option[]): FlagSpec[] {
   const formats = declaredFormats(cmd)?.formats;
   if (!formats || options.some((o) => o.long === '--format')) return [];
-  let root = cmd;
-  while (root.parent) root = root.parent;
-  const global = root.options.find((o) => o.long === '--format');
+  const global = rootOf(cmd).options.find((o) => o.long === '--format');
   if (!global) return [];
   const names = [global.short, global.long].filter((n): n is string => n !== undefined);
   return [{ names, value: { kind: 'oneOf', values: formats }, description: `the format: ${formats.join(', ')}` }];
