@@ -132,7 +132,9 @@ export function parseMonitor(raw: string, source: string): string {
 }
 
 export function parseDb(raw: string, source: string): string {
-  if (raw === '') throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
+  // No URL at all is said in the table's words, as any refused value is.
+  if (raw === '' || (isDbUrl(raw) && !URL.canParse(raw.trim())))
+    throw mustBe(source, 'a file path or a postgres:// URL', raw, true);
   // A URL as opening it would refuse it, refused as it is stored (`config set db`): the message masks the password.
   if (isDbUrl(raw))
     try {
