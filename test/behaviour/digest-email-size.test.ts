@@ -88,7 +88,7 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       const shown = new Set([...body.matchAll(/SKU-(\d+) · Catalogue product/g)].map((m) => m[1])).size;
       expect(shown).toBeGreaterThan(0);
       expect(shown).toBeLessThan(products.length);
-      const more = /… and ([\d,]+) more of your products/.exec(body);
+      const more = /… and ([\d,]+) more pairs of a row and a recall/.exec(body);
       expect(Number(more?.[1]?.replace(/,/g, ''))).toBe(products.length - shown);
       expect(body).toContain(mail.attachments[0]!.filename);
     }

@@ -126,7 +126,7 @@ describe('teams', () => {
     const texts = (card.body as { type: string; text?: string; inlines?: { text: string }[] }[]).map(textOf);
     const shown = texts.filter((t) => t.startsWith('Recall number')).length;
     expect(shown).toBeGreaterThan(10);
-    expect(texts.at(-2)).toBe(`… and ${3000 - shown} more`);
+    expect(texts.at(-2)).toBe(`… and ${(3000 - shown).toLocaleString('en-US')} more`);
     expect(texts.at(-1)).toMatch(/^The full digest, every recall listed: recall-feed digest --since /);
   });
 });
@@ -194,7 +194,7 @@ describe('slack', () => {
     expect(text.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
     expect(text.split('\n')[0]).toBe('*Recalls 2 Jan: 3,000 new (3000 serious) · monitoring INCOMPLETE*');
     const shown = text.split('\n').filter((l) => l.startsWith('• ')).length;
-    expect(text.split('\n').at(-2)).toBe(`… and ${3000 - shown} more`);
+    expect(text.split('\n').at(-2)).toBe(`… and ${(3000 - shown).toLocaleString('en-US')} more`);
     expect(text.split('\n').at(-1)).toMatch(/^The full digest, every recall listed: /);
     expect(text).toContain('1 sync failed.');
   });

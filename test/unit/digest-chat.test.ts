@@ -155,17 +155,17 @@ describe('your products first', () => {
     expect(slack).toContain('• *MATCH* sku SKU-7 · Kettle model 7: recall 1007 (');
   });
 
-  it('too many products for one message: as many as fit, then "and N more of your products"', () => {
+  it('too many products for one message: as many as fit, then "and N more pairs of a row and a recall"', () => {
     const products = Array.from({ length: 300 }, (_, i) => product(i));
     const payload = teamsDigest(digest(many, GOOD_HEALTH, products));
     expect(Buffer.byteLength(JSON.stringify(payload))).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
     const texts = cardTexts(payload);
     const named = texts.filter((t) => t.startsWith('MATCH: sku SKU-')).length;
     expect(named).toBeGreaterThan(10);
-    expect(texts).toContain(`… and ${300 - named} more of your products`);
+    expect(texts).toContain(`… and ${300 - named} more pairs of a row and a recall (${300 - named} matches)`);
     const slack = slackDigest(digest(many, GOOD_HEALTH, products)).text;
     expect(slack.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
     const inSlack = slack.split('\n').filter((l) => l.startsWith('• *MATCH* sku SKU-')).length;
-    expect(slack).toContain(`… and ${300 - inSlack} more of your products`);
+    expect(slack).toContain(`… and ${300 - inSlack} more pairs of a row and a recall (${300 - inSlack} matches)`);
   });
 });

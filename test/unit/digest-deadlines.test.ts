@@ -125,13 +125,13 @@ describe('a flood of late cases stays in budget, your products still named', () 
   it('Slack and Teams: within their budgets, then "and N more", then your products', () => {
     const slack = slackDigest(d).text;
     expect(slack.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
-    expect(slack).toMatch(/… and [\d,]+ more cases due: recall-feed cases --overdue/);
+    expect(slack).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones\n/);
     expect(slack.indexOf('sku P2000 · Product 2000')).toBeGreaterThan(0);
-    expect(slack.indexOf('sku M0 · Matched 0')).toBeGreaterThan(slack.indexOf('more cases due'));
+    expect(slack.indexOf('sku M0 · Matched 0')).toBeGreaterThan(slack.indexOf('more cases overdue'));
     const teams = JSON.stringify(teamsDigest(d));
     expect(Buffer.byteLength(teams)).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
-    expect(teams).toMatch(/… and [\d,]+ more cases due/);
-    expect(teams.indexOf('sku M0 · Matched 0')).toBeGreaterThan(teams.indexOf('more cases due'));
+    expect(teams).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones/);
+    expect(teams.indexOf('sku M0 · Matched 0')).toBeGreaterThan(teams.indexOf('more cases overdue'));
   });
 
   it('the e-mail: text and HTML parts under 100 KB, the match still there', () => {
@@ -140,7 +140,7 @@ describe('a flood of late cases stays in budget, your products still named', () 
       expect(Buffer.byteLength(part)).toBeLessThan(100_000);
       expect(part).toContain('sku P2000 · Product 2000');
       expect(part).toContain('sku M0 · Matched 0');
-      expect(part).toMatch(/… and [\d,]+ more cases due/);
+      expect(part).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones/);
     }
   });
 });

@@ -55,7 +55,7 @@ describe("the e-mail's parts with thousands of possible matches", () => {
       for (let line = 1; line <= 12; line++) expect(out).toContain(`K${line} · Product ${line} `);
       const shown = products.filter((p) => p.level === 'possible' && out.includes(`K${p.catalog_line} · Product`));
       expect(shown.length).toBeLessThan(3000);
-      const more = /… and ([\d,]+) more of your products \(([\d,]+) possible\)/.exec(out);
+      const more = /… and ([\d,]+) more pairs of a row and a recall \(([\d,]+) possible\)/.exec(out);
       expect(Number(more?.[1]?.replace(/,/g, ''))).toBe(3000 - shown.length);
     });
   }

@@ -1,5 +1,6 @@
 // The digest for chat: a Slack/Mattermost text and a Teams card, each within its service's budget; your products first, then recalls, then where the full digest is.
 import { describeItem } from '../recall-text.js';
+import { groupDigits } from '../numbers.js';
 import { shorten } from '../shorten.js';
 import { escapeSlack as esc, SLACK_MAX_CHARS } from '../slack-text.js';
 import { itemElements, plainBlock, TEAMS_MAX_BYTES, teamsEnvelope } from '../teams-card.js';
@@ -13,7 +14,7 @@ import {
   deadlinesMore,
   deadlineTitle,
 } from './deadline-text.js';
-import { levelTag, productFacts, productName, type ProductRow, productTitle } from './product-text.js';
+import { levelTag, productFacts, productName, type ProductRow, productsMore, productTitle } from './product-text.js';
 
 /** Gap lines a chat message lists before counting the rest (348 gaps once made a 56 KB card). */
 const CHAT_GAPS = 3;
@@ -72,14 +73,14 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
       (r) =>
         `\n• *${deadlineTag(r)}* ${esc(deadlineProduct(r))}: ${esc(deadlineTitle(r))} (${esc(deadlineFacts(r, d.deadlines.as_of))})`,
     );
-    section(lines, cap, (n) => `\n${esc(deadlinesMore(n))}`);
+    section(lines, cap, (n) => `\n${esc(deadlinesMore(due.slice(due.length - n)))}`);
   }
   text += summary;
   // What follows keeps room for the line saying where the full digest is.
   const limit = SLACK_MAX_CHARS - tail.length;
   const products = d.products ?? [];
   const recalls = [...d.recalls.new, ...d.recalls.updated];
-  const recallsMore = (n: number) => `\n… and ${n} more`;
+  const recallsMore = (n: number) => `\n… and ${groupDigits(n)} more`;
   if (products.length > 0) {
     text += '\n*Your products*';
     const lines = products.map((p) => {
@@ -88,7 +89,7 @@ export function slackDigest(d: Digest, emailedTo?: readonly string[]): { text: s
     });
     // Room is left for the recalls' note: when not one recall fits, that note is still added.
     const reserve = recalls.length > 0 ? recallsMore(recalls.length).length : 0;
-    section(lines, limit - reserve, (n) => `\n… and ${n} more of your products`);
+    section(lines, limit - reserve, (n) => `\n${esc(productsMore(products.slice(products.length - n)))}`);
   }
   const items = recalls.map((item) => {
     const x = describeItem(item);
@@ -165,17 +166,23 @@ export function teamsDigest(d: Digest, emailedTo?: readonly string[]): Record<st
     limit = Math.max(size, TEAMS_MAX_BYTES / 2);
     add([{ ...plainBlock('Deadlines', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
     add([plainBlock(deadlinesLine(d.deadlines))]);
-    section(d.deadlines.cases, (r) => deadlineElements(r, d.deadlines.as_of), deadlinesMore);
+    const due = d.deadlines.cases;
+    section(
+      due,
+      (r) => deadlineElements(r, d.deadlines.as_of),
+      (n) => deadlinesMore(due.slice(due.length - n)),
+    );
     limit = TEAMS_MAX_BYTES;
   }
   for (const e of summary) body.push(e);
   const recalls = [...d.recalls.new, ...d.recalls.updated];
-  const recallsMore = (n: number) => `… and ${n} more`;
+  const recallsMore = (n: number) => `… and ${groupDigits(n)} more`;
   if (d.products !== null && d.products.length > 0) {
     // Your products leave room for the recalls' note: when not one recall fits, that note is still added.
     limit = TEAMS_MAX_BYTES - (recalls.length > 0 ? bytes(note(recallsMore(recalls.length))) + 1 : 0);
     add([{ ...plainBlock('Your products', { weight: 'Bolder', size: 'Medium' }), spacing: 'Large' }]);
-    section(d.products, productElements, (n) => `… and ${n} more of your products`);
+    const products = d.products;
+    section(products, productElements, (n) => productsMore(products.slice(products.length - n)));
     limit = TEAMS_MAX_BYTES;
   }
   section(recalls, (item) => itemElements(describeItem(item)), recallsMore);

@@ -115,7 +115,7 @@ function htmlWithRoom(d: Digest, room: number, budget?: HtmlBudget): string {
   if (due.length > 0)
     middle.push(
       `<h2>Deadlines</h2><p>${escapeHtml(deadlinesLine(d.deadlines))}</p><table>${DEADLINE_HEAD}${deadlines.join('')}</table>${
-        deadlines.length < due.length ? `<p>${escapeHtml(deadlinesMore(due.length - deadlines.length))}.</p>` : ''
+        deadlines.length < due.length ? `<p>${escapeHtml(deadlinesMore(due.slice(deadlines.length)))}.</p>` : ''
       }`,
     );
   if (matches !== undefined) {

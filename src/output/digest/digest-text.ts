@@ -1,6 +1,7 @@
 // The digest as terminal text (the look of `stats`: sections and bar charts) and as Markdown.
 import { barChart } from '../bar-chart.js';
 import { escapeMarkdown as md } from '../markup.js';
+import { groupDigits } from '../numbers.js';
 import { describeItem, plain } from '../recall-text.js';
 import { shorten } from '../shorten.js';
 import { type Digest, digestSubject, healthLines, matchesLine, recallsLine } from './digest-view.js';
@@ -49,7 +50,7 @@ function deadlineLines(d: Digest, maxBytes = Number.POSITIVE_INFINITY): string[]
   const out = ['', 'deadlines', `  ${deadlinesLine(deadlines)}`];
   const { shown } = fitting(deadlines.cases, (r) => deadlineText(r, deadlines.as_of).join('\n'), maxBytes, '\n');
   out.push(...shown);
-  if (shown.length < deadlines.cases.length) out.push(`  ${deadlinesMore(deadlines.cases.length - shown.length)}`);
+  if (shown.length < deadlines.cases.length) out.push(`  ${deadlinesMore(deadlines.cases.slice(shown.length))}`);
   return out;
 }
 
@@ -99,7 +100,7 @@ function textWithRoom(d: Digest, width: number, room: number, budget?: HtmlBudge
   if (recalls.left > 0)
     out.push(
       '',
-      `… and ${recalls.left} more recalls: every recall of the period is in the attached ${budget?.attachment}.`,
+      `… and ${groupDigits(recalls.left)} more recalls: every recall of the period is in the attached ${budget?.attachment}.`,
     );
   if (d.counts.by_severity.length > 0) {
     out.push('');

@@ -118,13 +118,19 @@ export function scopeNote(p: ProductRow): string | null {
   return p.scope === 'unknown' && p.scope_evidence?.startsWith('verify ') ? p.scope_evidence : null;
 }
 
-/** The note after a list cut to its budget: `… and 212 more of your products (200 matches, 12 possible), in the attached recalls-2026-11-26.csv.` */
-export function productsMore(left: readonly ProductRow[], attachment: string | undefined): string {
+/**
+ * The note after a list cut to its budget, over the pairs `left` out. The list names pairs of a catalogue row and a
+ * recall, so the note counts pairs, by level as `match` counts them, not your products (the rows):
+ * `… and 212 more pairs of a row and a recall (200 matches, 12 possible), in the attached recalls-2026-11-26.csv.`
+ * Without `attachment` (the chat posts), no place and no full stop.
+ */
+export function productsMore(left: readonly ProductRow[], attachment?: string): string {
   const by = new Map<string, number>();
   for (const p of left) by.set(p.level, (by.get(p.level) ?? 0) + 1);
   const levels = [...by].map(
     ([level, n]) => `${groupDigits(n)} ${level === 'match' ? (n === 1 ? 'match' : 'matches') : level}`,
   );
-  const where = attachment === undefined ? '' : `, in the attached ${attachment}`;
-  return `… and ${groupDigits(left.length)} more of your products (${levels.join(', ')})${where}.`;
+  const pairs = left.length === 1 ? 'pair' : 'pairs';
+  const note = `… and ${groupDigits(left.length)} more ${pairs} of a row and a recall (${levels.join(', ')})`;
+  return attachment === undefined ? note : `${note}, in the attached ${attachment}.`;
 }
