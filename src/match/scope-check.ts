@@ -68,14 +68,19 @@ export function rowLotKeys(raw: string): Set<string> {
     ...(/^\d{1,3}(?:,\d{3})+$/.test(cell) ? [cell.replace(/,/g, '')] : []),
   ];
   const parts = [cell, ...extra, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
-  for (const part of parts) {
-    const key = lotKey(part);
-    if (key === '') continue;
-    keys.add(key);
-    keys.add(lotCore(key));
-  }
+  for (const part of parts)
+    for (const form of [part, part.replace(CELL_LABEL, '')]) {
+      const key = lotKey(form);
+      if (key === '') continue;
+      keys.add(key);
+      keys.add(lotCore(key));
+    }
   return keys;
 }
+
+/** A lot's label at the start of a cell, with its marks: "LOT:1234", "Batch: 1234", "Lot n°1234", "Charge-Nr.1234", "#1234". */
+const CELL_LABEL =
+  /^(?:(?:lot(?:e|s)?|los|batch(?:\s*code)?|charge(?:n)?|partie)(?!\p{L}{2})\s*[-.]?\s*)?(?:(?:n\s*[°º]|no|nr|num(?:ero|éro)?|number|#)\s*\.?\s*)?[:#]?\s*(?=[\p{L}\p{N}]*\p{N})/iu;
 
 /**
  * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,

@@ -1,7 +1,17 @@
 // The walk every scope reader shares: the tokens of one field, the items read, what was taken, and quoting.
 import type { DateOrder } from './scope-dates.js';
 import type { ScopeItem } from './scope-items.js';
-import { isCode, isQuantity, Phrases, prepared, type Tok, tokenize, wordsOf } from './scope-tokens.js';
+import {
+  hasDigit,
+  isCode,
+  isQuantity,
+  Phrases,
+  prepared,
+  type Sign,
+  type Tok,
+  tokenize,
+  wordsOf,
+} from './scope-tokens.js';
 import {
   AFTER_PREFIX,
   AFTER_SUFFIX,
@@ -85,6 +95,8 @@ export class ScopeCursor {
   protected readonly items: ScopeItem[] = [];
   /** Tokens a list, label or phrase has taken: what is left over is checked for scope the reader missed. */
   protected readonly taken: Uint8Array;
+  /** Signs no token took ("≤", ">", "~", "*"): beside a code or a date, the field is not read whole. */
+  private readonly signs: Sign[] = [];
 
   constructor(
     folded: string,
@@ -96,8 +108,32 @@ export class ScopeCursor {
     /** The field is as long as a store's limit and ends mid-sentence: it may have been cut there. */
     protected readonly mayBeCut = false,
   ) {
-    this.toks = tokenize(prepared(folded), order);
+    this.toks = tokenize(prepared(folded), order, this.signs);
     this.taken = new Uint8Array(this.toks.length);
+  }
+  /**
+   * A sign the tokens leave out beside a code or a date ("≤ 30.06.2025", "1234 > 1240", "L2401*", "1234 〰 1240") may
+   * bound, join or widen it, which nothing read: the field is then not read whole (one unread item, the first such sign).
+   */
+  signsUnread(): ScopeItem[] {
+    const { toks } = this;
+    const digits = (j: number) => toks[j] !== undefined && hasDigit((toks[j] as Tok).t);
+    const near = (s: Sign) => {
+      for (let j = s.next - 1; j >= s.next - 2 && j >= 0 && !SENTENCE_END.has((toks[j] as Tok).t); j--)
+        if (digits(j)) return true;
+      for (let j = s.next; j <= s.next + 1 && j < toks.length && !SENTENCE_END.has((toks[j] as Tok).t); j++)
+        if (digits(j)) return true;
+      return false;
+    };
+    const sign = this.signs.find(near);
+    if (sign === undefined) return [];
+    // The sign with a token on each side, two after it when the first is no code ("<= 30.06.2025").
+    const inSentence = (j: number) => toks[j] !== undefined && !SENTENCE_END.has((toks[j] as Tok).t);
+    const last = inSentence(sign.next + 1) && !digits(sign.next) ? sign.next + 1 : sign.next;
+    const from = inSentence(sign.next - 1) ? (toks[sign.next - 1] as Tok).at : sign.at;
+    const to = inSentence(last) ? (toks[last] as Tok).end : sign.at + 1;
+    const why = 'a sign the reader does not read, beside a code or a date';
+    return [{ kind: 'unread', why, field: this.field, text: this.quote(from, to), sure: false }];
   }
   protected push(item: Unplaced) {
     this.items.push({ field: this.field, ...item } as ScopeItem);

@@ -80,10 +80,11 @@ function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?
     const [a, b, y] = [n(4), n(5), year(g[6] as string)];
     const dayFirst = iso(y, b, a);
     const monthFirst = iso(y, a, b);
-    // One reading only when the numbers allow one (13/04, 04/13), they are equal, or the order is known.
+    // One reading only when the numbers allow one (13/04, 04/13), they are equal, or the order is known. Dots and
+    // dashes are Europe's way (05.06.2025): never month first alone, whatever the notice's country.
     if (!dayFirst || !monthFirst || a === b) return day(dayFirst ?? monthFirst);
     if (order === 'day-first') return day(dayFirst);
-    if (order === 'month-first') return day(monthFirst);
+    if (order === 'month-first' && (g[0] as string).includes('/')) return day(monthFirst);
     return { span: { from: dayFirst, to: dayFirst }, alt: { from: monthFirst, to: monthFirst } };
   }
   if (g[7]) {

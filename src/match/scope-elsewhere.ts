@@ -15,9 +15,9 @@ const LOT_LIST =
   /\b(?:lots?|batch\w*|charge\w*|lotes?|los(?:nummer\w*)?|serial\w*)\b(?:\s*(?:numbers?|nos?\.?|#|codes?|nummern?|:))*\s*([a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*(?:\s*(?:,|;|\/|and|et|und|y|&)\s*[a-z]*\d[a-z0-9]*(?:[-.][a-z0-9]+)*)*)/g;
 /** A quantity, not a lot: "7-oz", "4-l", "12". */
 const NOT_A_CODE = /^(?:\d{1,2}|\d+-?(?:oz|lb|g|kg|l|ml|ct|pk|pack|count))$/;
-/** Every lot, in words. */
+/** Every lot, in words: "all lots", "all unexpired lots", "the entire production", "Lot: All", "Sämtliche Losnummern". */
 const EVERY_LOT =
-  /\b(?:all|every|any)\s+(?:the\s+)?(?:lots?|batch\w*|codes?)\b|\btous\s+les\s+lots\b|\balle\s+chargen\b|\btodos\s+los\s+lotes\b/;
+  /\b(?:all|every|any|entire|whole)\s+(?:the\s+)?(?:(?:unexpired|in-date|current|product)\s+)?(?:lots?|batch\w*|codes?|production)\b|\b(?:lots?|batch\w*|lotes?|charge\w*)\s*(?:numbers?|codes?|nos?\.?|#s?)?\s*:\s*(?:all|any|alle|tous|toutes|todos|todas)\b|\btous\s+les\s+lots\b|\b(?:alle|samtliche|saemtliche)\s+(?:chargen|losnummern)\b|\btodos\s+los\s+lotes\b/;
 
 /**
  * Lots a notice names outside the fields read for scope ("updated to include additional batch codes 2405", "recalling

@@ -19,8 +19,12 @@ const RANGE = new RegExp(
 const LOT_NEAR = /\b(?:lot\w*|batch\w*|charge\w*|los|los-?n\w*|codes?|numeros? de lot\w*|serial\w*)\b/;
 /** Words that leave a code's side open: "1234 and prior", "1001 und jünger", "1001 et suivants", "1001 y siguientes". */
 const OPEN_SIDE = String.raw`(?:prior|earlier|before|below|lower|less|fewer|sooner|smaller|lesser|older|previous|preceding|later|after|above|higher|newer|greater|subsequent\w*|following|up(?:wards?)?|onwards?|thereafter|beyond|anterieur\w*|posterieur\w*|ulterieur\w*|suivant\w*|precedent\w*|inferieur\w*|superieur\w*|fruher\w*|frueher\w*|spater\w*|spaeter\w*|alter\w*|aelter\w*|junger\w*|juenger\w*|neuer\w*|hoher\w*|hoeher\w*|niedriger\w*|nachfolgend\w*|folgend\w*|vorherig\w*|vorhergehend\w*|anterior\w*|posterior\w*|siguiente\w*|precedente\w*|inferior\w*|superior\w*|mayor\w*|menor\w*|previo\w*)`;
-/** What may stand between "and" and its bound: "and all later lots", "y fechas anteriores", "und alle folgenden". */
-const FILLER = String.raw`(?:(?:all|alle|tous|toutes|todos|todas|the|les|los|las|die|der)\s+)?(?:(?:dates?|lots?|batch(?:es)?|codes?|fechas|lotes|daten|chargen)\s+)?`;
+/**
+ * What may stand between "and" and its bound: "and all later lots", "y fechas anteriores", "und alle folgenden", "and any
+ * earlier date", "and anything earlier", "and all expiry dates before" (a date's kind only before "dates": "and best
+ * before 30/06" is a label).
+ */
+const FILLER = String.raw`(?:(?:all|any|anything|every|alle|tous|toutes|todos|todas|the|les|los|las|die|der)\s+)?(?:(?:expiry|expiration|best\s+before|best\s+by|use\s+by|sell\s+by)\s+(?=dates?\b))?(?:(?:dates?|lots?|batch(?:es)?|codes?|fechas|lotes|daten|chargen)\s+)?`;
 /** "1234 and prior", "1001 and all later lots", "1001 onwards", "1001+": an open bound after a code. */
 const BOUND = new RegExp(
   String.raw`(?<![a-z0-9])(${CODE})\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+${FILLER}${OPEN_SIDE}\b|onwards?\b|\+(?![a-z0-9]))`,
@@ -42,11 +46,17 @@ const SHORT_LIST =
 /** A code broken over a line (the folded text has a space there): "ABC-12344, ABC-⏎12345", "ABC12344, ABC⏎12345". */
 const LINE_BROKEN = /(?<![a-z0-9])([a-z]{1,6})-?\d+[a-z0-9]*\s*,\s*\1-?\s\d|(?<![a-z0-9])[a-z0-9]*[a-z0-9]-\s\d/;
 
-/** A date as notices write it: 15/06/2025, 2025-06-15, 15.06., 15 June 2025, June 15, 2025, 15JUN2025. */
-const DATE_TOKEN = String.raw`(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{1,2}(?:st|nd|rd|th|er|\.)?\s+[a-z]{3,10}\.?,?\s+\d{4}|[a-z]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}[a-z]{3}\d{2,4})`;
+/** A month's name, in any of the four languages, whole or cut. */
+const MONTH = String.raw`(?:jan(?:uary|vier|uar)?|janner|jaenner|feb(?:ruary|rero|ruar|er)?|fev(?:rier)?|mar(?:ch|s|zo|z)?|maerz|apr(?:il)?|avr(?:il)?|abr(?:il)?|mayo?|mai|jun(?:e|i|io)?|juin|jul(?:y|i|io)?|juil(?:let)?|aug(?:ust)?|aout|ago(?:sto)?|sep(?:t|tember|tembre|tiembre)?|set|oct(?:ober|obre|ubre)?|okt(?:ober)?|nov(?:ember|embre|iembre)?|dec(?:ember|embre)?|dez(?:ember)?|dic(?:iembre)?|ene(?:ro)?)\.?`;
+/** A date as notices write it: 15/06/2025, 2025-06-15, 15.06., 15 June 2025, June 15, 2025, 15JUN2025, June 2025, 06/2025. */
+const DATE_TOKEN = String.raw`(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{1,2}[/.-]\d{4}|\d{1,2}(?:st|nd|rd|th|er|\.)?\s+[a-z]{3,10}\.?,?\s+\d{4}|[a-z]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}[a-z]{3}\d{2,4}|(?<![a-z])${MONTH}\s+(?:de\s+)?\d{4})`;
 /** "15/06/2025 and all earlier dates", "15 June 2025 and subsequent", "15.06.2025 und alle davor", "et suivantes". */
 const DATE_OPEN = new RegExp(
   String.raw`(?<![a-z0-9])${DATE_TOKEN}\s*\)?\s*,?\s*(?:(?:and|or|&|et|ou|und|oder|y|o)\s+${FILLER}(?:${OPEN_SIDE}|davor|danach)\b|onwards?\b)`,
+);
+/** "Lot 1234 to present", "01.06.2025 to date", "bis heute", "hasta la fecha": a range with an open end. */
+const OPEN_TO = new RegExp(
+  String.raw`(?<![a-z0-9])(?:${DATE_TOKEN}|${CODE})\s*(?:(?:to|through|thru|until|till|up\s+to|bis|hasta|au|a|jusqu\s*'?\s*(?:au|a))\s+(?:the\s+)?(?:present|current|today|now|date(?!\s*(?:de|d|of|limite)\b)|heute|jetzt|aujourd\s*'?\s*hui|ce\s+jour|hoy|la\s+fecha)|[-–—]\s*(?:present|today|heute|hoy|aujourd\s*'?\s*hui))\b`,
 );
 /** Words a date may repeat before a range's end ("du 01/06 au le 30/06"). */
 const LABEL_WORDS = String.raw`(?:le|el|dem|the)\s+`;
@@ -161,7 +171,7 @@ export function scopeGuards(folded: string, field: string, items: readonly Scope
     }
   // A bound on a date the reader read is one of its items; one it did not read, or a date only approximate, is not.
   const openDate = items.some((i) => i.kind === 'date' && (i.from === OPEN_START || i.to === OPEN_END));
-  const dateBound = (openDate ? null : DATE_OPEN.exec(folded)) ?? DATE_NEAR_ONLY.exec(folded);
+  const dateBound = (openDate ? null : (DATE_OPEN.exec(folded) ?? OPEN_TO.exec(folded))) ?? DATE_NEAR_ONLY.exec(folded);
   if (dateBound) unread(dateBound[0], 'dates the notice bounds or gives as near, in words the reader did not read');
   // A date range the reader read is one item with two ends; two dates joined without one are not read whole.
   const dateRange = items.some(

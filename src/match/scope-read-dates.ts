@@ -1,6 +1,7 @@
 // Reads the dates of a scope field: under a label or not, lists, ranges, open bounds, each reading of day and month.
 import { type DateSpan, isYearless, type Span } from './scope-dates.js';
 import { OPEN_END, OPEN_START } from './scope-items.js';
+import { isInclusive, openEndAt } from './scope-open.js';
 import { hasDigit, isCode, isQuantity, type Tok } from './scope-tokens.js';
 import { BETWEEN, BETWEEN_AND, DATE_FILLER, type DateKind, LIST_JOINS, RANGE_WORDS } from './scope-words.js';
 import {
@@ -24,12 +25,49 @@ const PACK_LIKE = new Set<DateKind>(['best-before', 'use-by', 'expiry', 'sell-by
 /** A year written with its four digits. */
 const FULL_YEAR = /(?<!\d)\d{4}(?!\d)/;
 
+const words = (list: string) => new Set(list.split('|'));
+/** What joins a bound to its date ("and earlier", "& prior", "or any later date"). */
+const BOUND_JOINS = words('and|or|&|et|ou|und|oder|y|o');
+/** Words between the join and the bound's side: "and all", "or any", "and anything", "and all expiry dates". */
+const BOUND_FILLER = words(
+  'all|any|anything|every|the|alle|tous|toutes|todos|todas|les|las|los|date|dates|fechas|daten',
+);
+const BEFORE_SIDE = words(
+  'prior|earlier|before|older|previous|preceding|sooner|anterieures|anterieurs|anterieure|precedentes|fruher|frueher|' +
+    'fruheren|frueheren|davor|alter|aelter|alteren|aelteren|vorherigen|anteriores|anterior|previas|previos',
+);
+const AFTER_SIDE = words(
+  'later|after|newer|subsequent|posterieures|posterieurs|ulterieures|spater|spaeter|spateren|spaeteren|danach|posteriores',
+);
+/** Words after the side a bound may end on: "prior to this", "before it", "earlier dates". */
+const BOUND_TRAILING = words('this|it|that|these|those|date|dates|one|ones|ceci|cela|fechas|daten');
+
 /** A bound written after a date ("or prior", "and later") starting at token i: its length and open side. */
 function boundAfter(toks: readonly Tok[], i: number): { length: number; open: 'before' | 'after' } | undefined {
   const older = BEFORE_AFTER.at(toks, i);
   if (older) return { length: older.length, open: 'before' };
   const newer = AFTER_AFTER.at(toks, i);
-  return newer ? { length: newer.length, open: 'after' } : undefined;
+  if (newer) return { length: newer.length, open: 'after' };
+  // In other words: "and all earlier dates", "or any earlier date", "and all expiry dates before", "and anything earlier".
+  if (!BOUND_JOINS.has(toks[i]?.t ?? '')) return undefined;
+  let k = i + 1;
+  for (let n = 0; n < 4 && k < toks.length; n++) {
+    const label = DATES.at(toks, k);
+    if (label) k += label.length;
+    else if (BOUND_FILLER.has((toks[k] as Tok).t) && !toks[k]?.date) k++;
+    else break;
+  }
+  const side = toks[k]?.t ?? '';
+  const open = BEFORE_SIDE.has(side) ? 'before' : AFTER_SIDE.has(side) ? 'after' : undefined;
+  if (open === undefined || toks[k]?.date) return undefined;
+  k++;
+  if (toks[k]?.t === 'to' && BOUND_TRAILING.has(toks[k + 1]?.t ?? '')) k++;
+  const trailing = DATES.at(toks, k);
+  if (trailing) k += trailing.length;
+  else if (BOUND_TRAILING.has(toks[k]?.t ?? '') && !toks[k]?.date) k++;
+  // "and before 15/07/2025" bounds that date, not this one.
+  if (toks[k]?.date || toks[k - 1]?.t === 'to') return undefined;
+  return { length: k - i, open };
 }
 
 export class DateReader extends ScopeCursor {
@@ -70,6 +108,9 @@ export class DateReader extends ScopeCursor {
         const d = (toks[k] as Tok).date as DateSpan;
         this.dateItems(d, undefined, kind, this.text(start, k), sure, before ? 'before' : 'after');
         k++;
+        // "from 01.06.2025 to date" is the same bound; "up to 30/06/2025 inclusive" too.
+        if (after) k = openEndAt(toks, k) ?? k;
+        if (isInclusive(toks[k])) k++;
         continue;
       }
       if (!tok.date) break;
@@ -79,7 +120,14 @@ export class DateReader extends ScopeCursor {
       if (end && (RANGE_WORDS.has(join) || (between && BETWEEN_AND.has(join)))) {
         this.dateItems(d, end, kind, this.text(start, k + 2), sure);
         between = false;
-        k += 3;
+        k += isInclusive(toks[k + 3]) ? 4 : 3;
+        continue;
+      }
+      // "01.06.2025 to date", "Lot … 01/06/2025 - present": from that date on.
+      const openEnd = openEndAt(toks, k + 1);
+      if (openEnd !== undefined) {
+        this.dateItems(d, undefined, kind, this.text(start, openEnd - 1), sure, 'after');
+        k = openEnd;
         continue;
       }
       // The bound may follow a comma: FSIS writes "best by dates of December 11, 2025, and prior".
@@ -87,8 +135,13 @@ export class DateReader extends ScopeCursor {
       const at = comma ? k + 2 : k + 1;
       const suffix = boundAfter(toks, at);
       const next = suffix ? at + suffix.length : k + 1;
+      // "15/06/2025 & 20/06/2025 inclusive" may name a range's two ends: not read whole.
+      if (!suffix && isInclusive(toks[next]) && this.items.length > first) {
+        this.unread(start, next, 'dates that may be the ends of a range');
+        return next + 1;
+      }
       this.dateItems(d, undefined, kind, this.text(start, next - 1), sure, suffix?.open);
-      k = next;
+      k = isInclusive(toks[next]) ? next + 1 : next;
     }
     if (this.items.length === first) {
       // A label and no date: a mention ("the best before date is on the lid"), unless something date-like follows.

@@ -27,6 +27,7 @@ import {
   YEAR,
 } from './scope-cursor.js';
 import { DateReader, unlabelledKind } from './scope-read-dates.js';
+import { afterLabel, everyLotsEnd, isInclusive, openEndAt, pluralMark, unconsumed } from './scope-open.js';
 
 /** A code written in more parts than this ("P864 4893 23241950" is three) is a list of codes, not one. */
 const MAX_SPACED_PARTS = 6;
@@ -53,8 +54,19 @@ export class ScopeReader extends DateReader {
     const { toks } = this;
     let i = 0;
     while (i < toks.length) i = this.step(i);
+    // The net: words that say the scope is whole or open, left unread beside what was read.
+    const open = this.items.some((it) => it.kind !== 'unread') && unconsumed(toks, this.taken);
+    if (open) this.unread(open.from, open.to, 'words that say the scope is whole or open, not read');
     this.leftoverLots();
     return this.items;
+  }
+
+  /** Every lot ("Lot: All"), as sure as its words; `open` ("Lot: all sizes", "1234 to present"): unread. */
+  private everyLot(start: number, end: number, sure: boolean, open = false): number {
+    if (open) this.unread(start, end, 'lot words that may name every lot, or a range');
+    else this.push({ kind: 'all-lots', text: this.text(start, end - 1), sure });
+    this.take(start, end);
+    return open ? end + 1 : end;
   }
 
   /** One step of the walk from token i; returns where to go on. */
@@ -79,6 +91,8 @@ export class ScopeReader extends DateReader {
     }
     const all = ALL.at(toks, i);
     if (all) return this.all(i, all.length);
+    const every = everyLotsEnd(toks, i);
+    if (every !== undefined) return this.everyLot(i, every, true);
     const date = DATES.at(toks, i);
     const lot = LOTS.at(toks, i);
     // "lot code" is a lot label; "code date" a date label: the longer phrase decides.
@@ -129,10 +143,12 @@ export class ScopeReader extends DateReader {
     return false;
   }
 
-  /** A lot label at `start`, its values from `j`: a list, ranges, a table, or a pack size ("lot de 6"). */
+  /** A lot label at `start`, its values from `j`: a list, ranges, a table, every lot ("Lot: All"), or a pack ("lot de 6"). */
   private lots(start: number, j: number, sure: boolean, plain: boolean): number {
     const { toks } = this;
-    j = this.skip(j, LOT_LABEL_TAIL);
+    j = this.skip(pluralMark(toks, this.skip(j, LOT_LABEL_TAIL)), LOT_LABEL_TAIL);
+    const every = afterLabel(toks, j);
+    if (every !== undefined) return this.everyLot(start, every === 'open' ? j : every, sure, every === 'open');
     // "lot de 6 bouteilles", "lot of 3", "vendu en lot 12 pots": a pack, not a batch. After "charge" (a batch in
     // German, a load or a fee in English and French) "65W" is a quantity; after "lot" or "batch", "2104A" a code.
     const counted = (k: number) => isQuantity(toks, k, !plain);
@@ -150,6 +166,9 @@ export class ScopeReader extends DateReader {
       if (!isCode(tok) || counted(k) || LOTS.at(toks, k) || DATES.at(toks, k)) break;
       values.push(tok.t);
       const text = this.text(start, k);
+      // "Lot 1234 to present": every lot from one on, which no list holds.
+      const openEnd = openEndAt(toks, k + 1) ?? 0;
+      if (openEnd > 0) return this.everyLot(start, openEnd - 1, sure, true);
       // "1001 au 1050", "1001 through 1050", "L1 - L9", "Lot 1001 through Lot 1050", "1001 up to 1050".
       const end = this.rangeEnd(k);
       const to = end === undefined ? undefined : toks[end];
@@ -160,7 +179,7 @@ export class ScopeReader extends DateReader {
           return end + 1;
         }
         this.push({ kind: 'lot-range', ...range, text: this.text(start, end), sure });
-        k = end + 1;
+        k = isInclusive(toks[end + 1]) ? end + 2 : end + 1;
         continue;
       }
       this.lotForms(tok.t, text, sure);
@@ -176,6 +195,8 @@ export class ScopeReader extends DateReader {
       k++;
     }
     if (this.items.length === first) return this.table(start, j, sure);
+    // "Lots 1234 & 1240 inclusive": the ends of a range, perhaps.
+    if (isInclusive(toks[k])) return this.everyLot(start, k, sure, true);
     this.quoteWhole(first, start, k - 1);
     this.take(start, k);
     this.tail(start, k);
@@ -195,7 +216,8 @@ export class ScopeReader extends DateReader {
    */
   private rangeEnd(k: number): number | undefined {
     const { toks } = this;
-    let j = k + 1;
+    // "1234 inclusive to 1240".
+    let j = isInclusive(toks[k + 1]) && RANGE_WORDS.has(toks[k + 2]?.t ?? '') ? k + 2 : k + 1;
     const word = toks[j]?.t ?? '';
     if ((word === 'up' || word === 'through') && toks[j + 1]?.t === 'to') j++;
     else if (!RANGE_WORDS.has(word)) return undefined;

@@ -10,25 +10,69 @@ export interface Tok {
   date?: DateSpan;
 }
 
-const TOKEN = /[\p{L}\p{N}#](?:[\p{L}\p{N}#]|['\-./](?=[\p{L}\p{N}]))*|\.{3}|[,;:()[\]|=&+…]|[-–—]|\./gu;
+const TOKEN = /[\p{L}\p{N}#](?:[\p{L}\p{N}#]|['\-./](?=[\p{L}\p{N}]))*|\.{3}|[,;:()[\]|=&+…]|-|\./gu;
 
-/** fold()'s text made ready for tokens: "n°" is "no", typographic apostrophes are plain, lengths unchanged. */
+/** Dashes of every kind (\p{Pd}: hyphens, en and em dashes, wave dashes, full-width ones), the minus sign, the full-width tilde. */
+const DASHES = /[\p{Pd}\u2212\uff5e]/gu;
+/** Full-width ASCII ("１２３４", "：") and the multiplication sign ("2×50g"). */
+const WIDE = /[\uff01-\uff5d\u00d7]/g;
+const narrow = (c: string) => (c === '×' ? 'x' : String.fromCharCode(c.charCodeAt(0) - 0xfee0).toLowerCase());
+
+/**
+ * A folded text with one form of each sign the scope is written with, lengths unchanged (evidence quotes by position):
+ * every dash is "-" ("1234 − 1240", "L1234‑L1240", "01/07/2025 ‐ 15/07/2025" are ranges), full-width forms are ASCII.
+ */
+export function plainSigns(folded: string): string {
+  return folded.replace(DASHES, (c) => '-'.padEnd(c.length)).replace(WIDE, narrow);
+}
+
+/** fold()'s text made ready for tokens: "n°" is "no", "№" "n", typographic apostrophes are plain, one dash, lengths unchanged. */
 export function prepared(folded: string): string {
-  return folded
+  return plainSigns(folded)
     .replace(/n[°º]/g, 'no')
+    .replace(/№/g, 'n')
     .replace(/[°º]/g, ' ')
     .replace(/[’‘`´]/g, "'");
 }
 
-/** The tokens of a prepared text, in order; a date is one token however many words it spans. */
-export function tokenize(text: string, order: DateOrder): Tok[] {
+/** A sign the tokens leave out, and the index of the token after it. */
+export interface Sign {
+  at: number;
+  next: number;
+}
+
+/**
+ * Signs the tokens may leave out without losing scope: spaces, quotes, braces, a lone slash (a list's join, as a comma
+ * is), "!", "¡", "¿", "%", "‰", "@", currency, trademark signs and bullets. Any other (≤, >, ~, *, ?, →, an invisible
+ * character) beside a code or a date may change what it names: such a field is not read whole.
+ */
+const HARMLESS = /[\s"'«»‹›„‟‚‛“”{}⟨⟩〈〉《》「」『』【】/!¡¿%‰@\p{Sc}®©™℗℠•‣◦⁃∙·●○▪▫■□►▸✓✔]/u;
+const OTHER = new RegExp(`(?!${HARMLESS.source})[^]`, 'gu');
+
+/**
+ * The tokens of a prepared text, in order; a date is one token however many words it spans. The signs no token takes,
+ * other than harmless ones, are added to `signs` (where given).
+ */
+export function tokenize(text: string, order: DateOrder, signs?: Sign[]): Tok[] {
   const toks: Tok[] = [];
   let from = 0;
+  const skipped = (at: number, to: number) => {
+    if (signs === undefined || to - at < 1 || (to - at === 1 && text.charCodeAt(at) === 32)) return;
+    // A gap holds no token's character, so the search stops at the next token at the latest: no copy of the text.
+    OTHER.lastIndex = at;
+    for (let m = OTHER.exec(text); m !== null && m.index < to; m = OTHER.exec(text))
+      signs.push({ at: m.index, next: toks.length });
+  };
   const words = (to: number) => {
     TOKEN.lastIndex = from;
     const part = text.slice(0, to);
-    for (let m = TOKEN.exec(part); m !== null; m = TOKEN.exec(part))
-      toks.push({ t: m[0] === '—' || m[0] === '–' ? '-' : m[0], at: m.index, end: m.index + m[0].length });
+    let last = from;
+    for (let m = TOKEN.exec(part); m !== null; m = TOKEN.exec(part)) {
+      skipped(last, m.index);
+      toks.push({ t: m[0], at: m.index, end: m.index + m[0].length });
+      last = m.index + m[0].length;
+    }
+    skipped(last, to);
   };
   for (const date of datesOf(text, order)) {
     words(date.at);

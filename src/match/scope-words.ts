@@ -168,11 +168,13 @@ export const AFTER_PREFIX = phrases(
 /** Bounds written after a date: "08/25/14 or prior", "… et antérieures", "… und früher". */
 export const BEFORE_SUFFIX = phrases(
   'or prior | and prior | or earlier | and earlier | or before | and before | or older | and older | and below | ' +
+    '& prior | & earlier | & before | & older | & below | ' +
     'et avant | ou avant | et anterieures | et anterieurs | ou anterieure | et inferieures | und fruher | und frueher | ' +
     'oder fruher | und alter | o anterior | o anteriores | y anteriores',
 );
 export const AFTER_SUFFIX = phrases(
   'or later | and later | or after | and after | or newer | and newer | onwards | onward | and above | et apres | ' +
+    '& later | & after | & newer | & above | & onwards | ' +
     'ou apres | et posterieures | et ulterieures | und spater | und spaeter | oder spater | o posterior | o posteriores | ' +
     'y posteriores | en adelante',
 );
@@ -189,7 +191,61 @@ export const ALL_SCOPE = phrases(
     'any lot | any lot code | any batch | all product lots | all sizes and lot codes | ' +
     "samtliche chargen | saemtliche chargen | jede charge | jeder charge | l'ensemble des lots | ensemble des lots | " +
     'tous les numeros de lots | quel que soit le numero de lot | quel que soit le numero du lot | cualquier lote | ' +
-    'todas las unidades | todos los productos',
+    'todas las unidades | todos los productos | the entire production | entire production | entire production run | ' +
+    'the whole production | whole production | all production | toute la production | l ensemble de la production | ' +
+    "l'ensemble de la production | die gesamte produktion | gesamte produktion | toda la produccion",
+);
+
+/**
+ * Words that make what follows every one ("Lot: All", "all unexpired lots", "Sämtliche Losnummern"), or that say a scope
+ * runs open ("to present", "and everything in between"): the reader reads the forms it knows, and any left unread
+ * beside what it read keep the field unread (scope-open.ts).
+ */
+export const EVERY_WORDS = new Set(
+  (
+    'all|any|every|entire|whole|alle|samtliche|saemtliche|jede|jeder|jedes|gesamte|gesamten|tous|toutes|tout|' +
+    "l'ensemble|ensemble|todos|todas|toda|todo|cualquier|cualquiera"
+  ).split('|'),
+);
+/** Words between an every-word and its noun that leave it every lot: "all unexpired lots", "all in-date batches". */
+export const EVERY_ADJECTIVES = new Set(
+  (
+    'the|of|les|des|de|los|las|die|der|unexpired|non-expired|nonexpired|in-date|current|existing|available|product|' +
+    'products|affected|recalled|concerned|concernes|betroffenen|afectados|valid|remaining-in-date'
+  ).split('|'),
+);
+/** What "all …" may cover that is no lot label: "the entire production", "all stock". */
+export const WHOLE_NOUNS = new Set(
+  'production|production-run|run|stock|output|produktion|produccion|fabrication|lots|batches|codes|chargen|lotes'.split(
+    '|',
+  ),
+);
+/** The open end of a range ("Lot 1234 to present", "01.06.2025 to date", "bis heute", "hasta la fecha"). */
+export const OPEN_END_WORDS = phrases(
+  'present | the present | present day | the present day | present time | the present time | current | current date | ' +
+    "the current date | date | today | now | heute | jetzt | dato | aujourd'hui | aujourd hui | ce jour | hoy | la fecha | " +
+    'el presente | la actualidad',
+);
+/** "1001 to 1050 inclusive", "1001 inclusive to 1050", "jusqu'au 30/06/2025 inclus". */
+export const INCLUSIVE = new Set(
+  'inclusive|inclusively|incl|inclus|incluse|inclusivement|einschliesslich|einschlieslich|inklusive|inkl|incluido|incluidos|incluida|incluidas|incluso'.split(
+    '|',
+  ),
+);
+/**
+ * Words that say a scope runs open or wider: left unread right beside what the reader read ("Lot 1234 and everything
+ * in between", "30 June 2025 or sooner"), the field is not read whole.
+ */
+export const OPEN_WORDS = new Set(
+  (
+    'earlier|later|before|after|prior|previous|preceding|sooner|older|newer|subsequent|subsequently|onwards|onward|' +
+    'thereafter|beyond|between|present|today|inclusive|inclusively|everything|anything|remaining|rest|' +
+    'anterieur|anterieure|anterieures|anterieurs|posterieur|posterieure|posterieures|posterieurs|ulterieur|' +
+    'ulterieures|ulterieurs|suivants|suivantes|precedents|precedentes|avant|apres|entre|inclus|incluse|inclusivement|' +
+    'fruher|frueher|spater|spaeter|alter|aelter|junger|juenger|davor|danach|vorher|nachher|zwischen|dazwischen|' +
+    'folgende|folgenden|heute|einschliesslich|inklusive|anteriores|posteriores|siguientes|previas|' +
+    'previos|hoy|adelante|incluido|incluidos'
+  ).split('|'),
 );
 
 /** Words that limit what follows in a way the reader does not model ("all lots except …"): scope stays unproven. */

@@ -4,8 +4,9 @@ import { normalizeGtin } from './gtin.js';
 import { type DateOrder, orderSeenIn } from './scope-dates.js';
 import { lotsElsewhere } from './scope-elsewhere.js';
 import { scopeGuards } from './scope-guards.js';
-import { ScopeReader } from './scope-read.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
+import { ScopeReader } from './scope-read.js';
+import { plainSigns } from './scope-tokens.js';
 
 export { lotKey, type ScopeItem } from './scope-items.js';
 
@@ -55,6 +56,15 @@ export function scopeOfText(
   order: DateOrder = 'either',
   folded = fold(text),
 ): ScopeItem[] {
+  return readText(text, field, order, folded, plainSigns(folded));
+}
+
+/**
+ * A text read whole: the reader, the signs it did not read, and the guards. `reading` is `folded` as the reader sees
+ * it, of the same length (one form of each dash; an identifier line's barcode as a lot label), so that evidence
+ * still quotes the notice's own words.
+ */
+function readText(text: string, field: string, order: DateOrder, folded: string, reading: string): ScopeItem[] {
   // Read on fold()'s text (fast); the map back to the notice's own characters is built only to quote something.
   let mapped: ReturnType<typeof foldMapped> | undefined;
   const quote = (at: number, end: number) => {
@@ -66,17 +76,26 @@ export function scopeOfText(
     return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   };
   const cut = mayBeCut(text);
-  const read = textOrder(folded, order);
-  const items = new ScopeReader(folded, field, read, quote, SCOPE_ONLY.has(field), cut).read();
-  return [...items, ...scopeGuards(folded, field, items, cut)];
+  const reader = new ScopeReader(reading, field, textOrder(reading, order), quote, SCOPE_ONLY.has(field), cut);
+  const items = [...reader.read(), ...reader.signsUnread()];
+  return [...items, ...scopeGuards(reading, field, items, cut)];
 }
 
 /**
+ * Date labels of French and German packs: the dates under them are written day first, whatever the notice's country
+ * (FSIS's Spanish alerts keep the US order, so Spanish labels are not among them).
+ */
+const EUROPEAN_LABEL =
+  /\b(?:mhd|ddm|dlc|dluo|mindesthaltbarkeitsdatum|mindestens haltbar|verbrauchsdatum|zu verbrauchen|verbrauchen bis|verfallsdatum|verwendbar bis|date (?:de durabilite|limite|de peremption|de fabrication)|a consommer)\b/;
+
+/**
  * The order a text's own dates show, when it contradicts its jurisdiction's: a US notice writing `28/06/2025` writes
- * day first, so its `12/05/2025` may be either. Both readings are then kept: a row is out only under every one.
+ * day first, so its `12/05/2025` may be either; so may a US notice's dates under a European label (`MHD 05/06/2025`, an
+ * imported product's). Both readings are then kept: a row is out only under every one.
  */
 function textOrder(folded: string, order: DateOrder): DateOrder {
   if (order === 'either') return order;
+  if (order === 'month-first' && EUROPEAN_LABEL.test(folded)) return 'either';
   const seen = { dayFirst: false, monthFirst: false };
   orderSeenIn(folded, seen);
   return (order === 'month-first' && seen.dayFirst) || (order === 'day-first' && seen.monthFirst) ? 'either' : order;
@@ -107,13 +126,21 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
   // A lone code ("3564709006031", an ASIN "B0C1234567") identifies the product and names no scope.
   if (!/\s/.test(value)) return [];
   const folded = fold(value);
-  const { rest, gtin14 } = leadingGtin(folded);
+  const reading = plainSigns(folded);
+  const { rest, gtin14, codeEnd } = leadingGtin(reading);
   // The line without its barcode is read as scope; "3564709006031 V028 DDM …": V028 is a lot, as sure as a label.
-  const items = scopeOfText(value, ID_FIELD, order, folded).map((i) =>
-    gtin14 !== undefined && i.kind === 'lot' && !i.sure && rest.startsWith(i.lot)
-      ? { ...i, sure: true, text: value }
-      : i,
-  );
+  // When a code follows the barcode, the line is read again with the barcode as a lot label ("lot V028 DDM …"): its
+  // lots then go through every check a labelled list does (a range "L555-L560", "L555 et suivants", "555 > 560").
+  let items = readText(value, ID_FIELD, order, folded, reading);
+  if (gtin14 !== undefined && items.some((i) => i.kind === 'lot' && !i.sure && rest.startsWith(i.lot))) {
+    const labelled = 'lot'.padEnd(codeEnd) + reading.slice(codeEnd);
+    const read = readText(value, ID_FIELD, order, folded, labelled);
+    // Quoted and listed as before: the line for its lots, which come after its dates and before what is unread.
+    const rank = (i: ScopeItem) => (i.kind === 'lot' || i.kind === 'lot-range' ? 1 : i.kind === 'unread' ? 2 : 0);
+    items = [0, 1, 2].flatMap((r) =>
+      read.filter((i) => rank(i) === r).map((i) => (r === 1 ? { ...i, text: value } : i)),
+    );
+  }
   // What follows the barcode may be a range or a code written in groups ("L555 - L560", "555 au 560", "25 123 A"):
   // its first code is no lot alone then.
   const spread = gtin14 === undefined ? null : LOT_SPREAD.exec(rest);
@@ -158,10 +185,13 @@ function batchValue(type: string, value: string, order: DateOrder): ScopeItem[] 
   return [...items, { kind: 'lot', lot: value, field: ID_FIELD, text, sure: false }];
 }
 
-/** A leading GTIN and the text after it: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230. */
-function leadingGtin(folded: string): { rest: string; gtin14?: string } {
+/**
+ * A leading GTIN and the text after it: "3564709006031 2230 dlc …" is the code 3564709006031 and the lot 2230;
+ * `codeEnd` is where the code's digits end.
+ */
+function leadingGtin(folded: string): { rest: string; gtin14?: string; codeEnd: number } {
   const lead = /^\d[\d ]{0,40}\d(?![^\s])/.exec(folded)?.[0];
-  if (lead === undefined) return { rest: folded };
+  if (lead === undefined) return { rest: folded, codeEnd: 0 };
   const groups = lead.split(' ');
   let taken = groups.length;
   while (taken > 0 && !normalizeGtin(groups.slice(0, taken).join('')).ok) taken--;
@@ -169,8 +199,9 @@ function leadingGtin(folded: string): { rest: string; gtin14?: string } {
   // No valid code: the whole run when its digits could be one (a wrong check digit), else an 8-digit or longer first group.
   if (taken === 0)
     taken = !whole.ok && whole.unchecked !== undefined ? groups.length : (groups[0] as string).length >= 8 ? 1 : 0;
-  if (taken === 0) return { rest: folded };
+  if (taken === 0) return { rest: folded, codeEnd: 0 };
   const code = normalizeGtin(groups.slice(0, taken).join(''));
+  const codeEnd = groups.slice(0, taken).join(' ').length;
   const rest = [...groups.slice(taken), folded.slice(lead.length)].join(' ').trim();
   // Only a valid code ties the line to one product: an 8-digit lot ("24061502 DLC 16/06/2024") may look like a code,
   // and a line tied to no product judges every row, which can only keep more of them in scope.
@@ -178,7 +209,7 @@ function leadingGtin(folded: string): { rest: string; gtin14?: string } {
   // Nor does a GTIN-8: one 8-digit lot in ten has a valid check digit ("24061506 DLC 16/06/2024").
   const another = /^(?:\/\s*)?(\d{8,14})(?!\S)/.exec(rest)?.[1];
   const tied = code.ok && code.gtin14.startsWith('000000') === false && !(another && normalizeGtin(another).ok);
-  return { rest, ...(tied && { gtin14: code.gtin14 }) };
+  return { rest, codeEnd, ...(tied && { gtin14: code.gtin14 }) };
 }
 
 /** Which number comes first in a notice's dates: the US writes month first, Europe and the UK day first; else either. */
