@@ -84,18 +84,40 @@ export function writesFormats<C extends CommandUnknownOpts>(cmd: C, kind: Output
 }
 
 /**
+ * Whether `cmd` takes the program's -f and -o: a command that declared the formats it writes does; one that writes
+ * no file format (schema, completion, config, sandbox, mcp: each prints to stdout itself) does not. The program itself
+ * takes them (they may come before the command's name). Completion offers them where this says so.
+ */
+export function takesOutputFlags(cmd: CommandUnknownOpts): boolean {
+  return cmd.parent === null || DECLARED.has(cmd);
+}
+
+/** A command that writes no file format given -f, or -o other than `-` (stdout, where it writes anyway). */
+function refuseOutputFlags(cmd: CommandUnknownOpts, format: unknown, output: unknown): void {
+  const flag = typeof format === 'string' ? '-f' : typeof output === 'string' && output !== '-' ? '-o' : undefined;
+  if (flag === undefined) return;
+  throw new UsageError(
+    `${commandPath(cmd)} takes no ${flag}: it writes no file format, only to stdout`,
+    `to keep what it prints, redirect it: recall-feed ${commandPath(cmd)} … > file`,
+  );
+}
+
+/**
  * Refuses, before the command runs (so before any request), an -f the command does not write, and without
- * -f an -o extension of a format it does not write (`report -o x.parquet`). Commands without declared
- * formats are left to themselves.
+ * -f an -o extension of a format it does not write (`report -o x.parquet`). A command that declared no
+ * formats refuses -f and -o alike.
  */
 export function checkFormatChoice(cmd: CommandUnknownOpts): void {
-  const choices = DECLARED.get(cmd);
-  if (!choices) return;
-  const { kind } = choices;
-  const formats = formatsOfChoices(choices);
   // The global -f and -o, whatever command declared them (commander types a leaf's globals loosely).
   const globals: Record<string, unknown> = cmd.optsWithGlobals();
   const { format, output } = globals;
+  const choices = DECLARED.get(cmd);
+  if (!choices) {
+    refuseOutputFlags(cmd, format, output);
+    return;
+  }
+  const { kind } = choices;
+  const formats = formatsOfChoices(choices);
   if (typeof format === 'string') {
     if (kindFormat(kind, formats, format) === undefined)
       // Worded as every flag's bad choice; the list is this command's own.

@@ -5,6 +5,7 @@ import type { ErrorReport } from '../runtime/error-reports.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { addGlobalOptions, type Program } from './global-options.js';
 import { checkFormatChoice } from './format-choices.js';
+import { checkParentOptions } from './parent-options.js';
 import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
 import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
 import { COMMAND_NAMES, isCommandName, loadCommand, loadCommands } from './registry.js';
@@ -46,6 +47,20 @@ function withoutOptionValues(message: string): string {
   return message.replace(/(unknown option '-{1,2}[^=' ]+)=.*'$/gm, "$1=…'");
 }
 
+/**
+ * Commander's usage error (`error: unknown option '--hous'`, then `(Did you mean --hours?)`) written as every other
+ * error is: `error:` and `hint:` lines, or with --log-format json one record with exit_code and hints.
+ */
+function commanderError(text: string, ctx: Context): void {
+  const lines = withoutOptionValues(text).trimEnd().split('\n');
+  const message = (lines[0] ?? '').replace(/^error: /, '');
+  const hints = lines
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.replace(/^\(Did you mean (.*)\)$/, 'did you mean $1'));
+  printError({ message, hints, code: EXIT.usage, silent: false }, ctx);
+}
+
 function buildProgram(ctx: Context): Program {
   const program = addGlobalOptions(
     new Command('recall-feed')
@@ -57,6 +72,7 @@ function buildProgram(ctx: Context): Program {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(withoutOptionValues(s)),
+      outputError: (s) => commanderError(s, ctx),
       // The context's streams, not process.stdout (whose creation costs a help run a tenth of a Node
       // start): their width on a terminal, as commander would take it; no colours (the help has none).
       // (undefined is commander's own answer off a terminal, which its types do not admit.)
@@ -192,8 +208,12 @@ async function mainIn(argv: string[], ctx: Context): Promise<number> {
       return topic;
     }
     await registerCommands(program, argv, ctx);
-    // -f and -o against the formats the command writes: a usage error before anything runs.
-    program.hook('preAction', (_root, command) => checkFormatChoice(command));
+    // -f and -o against the formats the command writes, and a parent's options a subcommand does not take: usage
+    // errors before anything runs.
+    program.hook('preAction', (_root, command) => {
+      checkFormatChoice(command);
+      checkParentOptions(command);
+    });
     await program.parseAsync(argv, { from: 'user' });
     throwStdoutFailure(ctx);
     return EXIT.ok;

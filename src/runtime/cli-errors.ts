@@ -1,4 +1,5 @@
 // Errors the command-line layer raises itself (the client's own are in api/errors.ts).
+import { counted } from '../output/numbers.js';
 import { EXIT } from './exit-codes.js';
 
 /**
@@ -70,11 +71,14 @@ export class CannotWriteError extends CliError {
   }
 }
 
-/** `match --exit-code` found at least one `match` row: not a failure, an answer for scripts (exit 8). */
+/**
+ * `match --exit-code` found at least one `match` row: not a failure, an answer for scripts (exit 8). `matches` counts
+ * the `match` rows (a catalogue row and a recall each), as match's summary line does.
+ */
 export class MatchesFoundError extends Error {
   override name = 'MatchesFoundError';
   constructor(readonly matches: number) {
-    super(`${matches} catalogue ${matches === 1 ? 'row matches' : 'rows match'} a recall`);
+    super(counted(matches, 'match', 'matches'));
   }
 }
 

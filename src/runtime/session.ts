@@ -186,7 +186,9 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
     const kept = [...(uses.kept ?? [])];
     const target = uses.archive ? session.archive(uses.archive.db) : undefined;
     if (target?.kind === 'sqlite') kept.push({ path: target.file, what: 'archive' });
-    (await import('./files/kept-files.js')).refuseOverwrites(settings, kept);
+    // The metrics file only where the run writes it (feed, sync, match and digest report through `ctx.ops`).
+    const metricsFile = ctx.ops === undefined ? undefined : settings.metricsFile;
+    (await import('./files/kept-files.js')).refuseOverwrites({ output: settings.output, metricsFile }, kept);
     if (uses.output) {
       const { recordOutput } = await import('./files/record-output.js');
       declaredOutput = recordOutput(settings, terminal, ctx, uses.output);

@@ -49,7 +49,10 @@ export interface Settings {
   profileDb: string | undefined;
   /** The ping URL of feed, sync, match and digest: --monitor, RECALL_FEED_MONITOR, the profile's (a secret; checked when pinged). */
   monitor: string | undefined;
-  /** The Prometheus textfile of feed, sync, match and digest: --metrics-file, RECALL_FEED_METRICS_FILE, the profile's. */
+  /**
+   * The Prometheus textfile of feed, sync, match and digest: --metrics-file, RECALL_FEED_METRICS_FILE, the profile's.
+   * Checked (a name ending .prom) only by those commands (`runReporting`) and doctor: another command never writes it.
+   */
   metricsFile: string | undefined;
   /** The profile's case-sla: the deadline of the cases `match --open-cases` opens when --sla is not given. */
   profileCaseSla?: string | undefined;
@@ -150,7 +153,9 @@ export type RunReporting = Pick<Settings, 'monitor' | 'metricsFile' | 'profileDb
 
 /**
  * The monitor and the metrics file from the table (flag > environment > profile; a command without the flags
- * takes the others), and the profile's db. Never throws: a run reports even when its other settings are refused.
+ * takes the others), and the profile's db, for a command that reports (feed, sync, match, digest): a run reports
+ * even when its other settings are refused. Throws only for a metrics file `config set metrics-file` would refuse (a
+ * name not ending .prom: never an archive or a device by mistake).
  */
 export function runReporting(
   flags: Readonly<Record<string, unknown>>,
@@ -158,11 +163,18 @@ export function runReporting(
   profileValues: ProfileValues,
 ): RunReporting {
   return {
-    monitor: settingSource('monitor', flags, env, profileValues)?.raw,
-    // Checked as `config set metrics-file` checks it: a name ending .prom (never an archive or a device by mistake).
+    ...reportingRaw(flags, env, profileValues),
     metricsFile: checked('metrics-file', settingSource('metrics-file', flags, env, profileValues)) as
       | string
       | undefined,
+  };
+}
+
+/** As `runReporting`, unchecked: every command's settings carry them, and only those that report check them. */
+function reportingRaw(flags: Readonly<Record<string, unknown>>, env: Env, profileValues: ProfileValues): RunReporting {
+  return {
+    monitor: settingSource('monitor', flags, env, profileValues)?.raw,
+    metricsFile: settingSource('metrics-file', flags, env, profileValues)?.raw,
     profileDb: str(profileValues.db),
   };
 }
@@ -230,7 +242,7 @@ export function resolveSettings(
     webhookFrom: sourceOnly(settingSource('webhook', {}, env, profileValues)),
     smtpUrl: raw('smtp-url'),
     emailFrom: str(profileValues['email-from']),
-    ...runReporting(flags as Record<string, unknown>, env, profileValues),
+    ...reportingRaw(flags as Record<string, unknown>, env, profileValues),
     profileCaseSla: str(profileValues['case-sla']),
     profilePageSize: fromProfile('page-size', profileValues) as number | undefined,
     output: flags.output,

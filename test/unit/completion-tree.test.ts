@@ -12,7 +12,7 @@ function program(): Command {
     .option('--name <text>', 'any text')
     .option('-q, --quiet', 'a switch')
     .addOption(new Option('--secret <x>', 'not shown').hideHelp());
-  p.command('run')
+  writesFormats(p.command('run'), 'record')
     .option('--input <file>', 'a file by its placeholder')
     .option('--sort <field>', 'a known list')
     .option('--name', "a switch here, shadowing the program's")
@@ -98,6 +98,24 @@ describe('what follows a flag, from its placeholder and the command', () => {
       value: { kind: 'oneOf', values: ['text', 'json'] },
     });
     expect(format(['plain'])?.value).toEqual({ kind: 'oneOf', values: ['table', 'jsonl', 'json', 'csv', 'parquet'] });
-    expect(format(['other'])?.description).toBe('records');
+    // A command that declared no formats takes no -f (format-choices.ts refuses it): not offered there.
+    expect(format(['other'])).toBeUndefined();
+    expect(format([])?.description).toBe('records');
+  });
+
+  it('leaves out, where a command refuses them, the -o and -f of the program and the options of its parent', async () => {
+    const { refusesParentOptions } = await import('../../src/cli/parent-options.js');
+    const p = new Command('tool').option('-f, --format <format>', 'records').option('-o, --output <file>', 'here');
+    const parent = writesFormats(p.command('list'), 'record').option('--level <list>', 'a selection');
+    refusesParentOptions(writesFormats(parent.command('one'), 'record'), ['--level'], 'why');
+    writesFormats(parent.command('each'), 'record');
+    p.command('print').action(() => undefined);
+    const root = describeTree(p);
+    const names = (path: string[]) => flagsInScope(root, path).flatMap((f) => f.names);
+    expect(names(['list', 'one'])).toEqual(expect.arrayContaining(['-o', '-f']));
+    expect(names(['list', 'one'])).not.toContain('--level');
+    expect(names(['list', 'each'])).toContain('--level');
+    for (const flag of ['-f', '--format', '-o', '--output']) expect(names(['print'])).not.toContain(flag);
+    expect(find(root, ['print']).refuses).toEqual(['-f', '--format', '-o', '--output']);
   });
 });

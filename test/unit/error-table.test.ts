@@ -264,7 +264,7 @@ describe('the error table', () => {
     [new cli.MissingApiKeyError('no API key'), 3, 'no API key', [KEY]],
     [new cli.UnhealthyError('unhealthy'), 6, 'unhealthy', []],
     [new cli.InterruptedError('SIGINT'), 130, 'interrupted', []],
-    [new cli.MatchesFoundError(2), 8, '2 catalogue rows match a recall', []],
+    [new cli.MatchesFoundError(2), 8, '2 matches', []],
     [new cli.DoctorFindingsError('fail'), 16, 'a doctor check failed', []],
   ];
 

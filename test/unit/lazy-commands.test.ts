@@ -50,7 +50,7 @@ describe('a command defined alone', () => {
   it('an unknown command is still met with a suggestion from every command', async () => {
     const r = await runMain(['feeed']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('(Did you mean feed?)');
+    expect(r.stderr).toContain('hint: did you mean feed?');
   });
 
   it('an option value that names a command does not pick that command', async () => {

@@ -1,5 +1,6 @@
 // `recall-feed cases`: its flags, subcommands and help; lists the cases `match --open-cases` opened and records each step.
 import { writesFormats } from '../format-choices.js';
+import { refusesParentOptions } from '../parent-options.js';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { type CaseStatus, OUTCOMES } from '../../archive/cases-model.js';
 import { UsageError } from '../../runtime/cli-errors.js';
@@ -37,6 +38,9 @@ const SELECTION_FLAGS = [
   'grep',
   'overdue',
 ] as const;
+
+/** The selection flags as typed (`--alert-status`): `cases show` and `cases verify` refuse them. */
+const SELECTION_LONGS = SELECTION_FLAGS.map((f) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
 
 /** The record filters, with alert_status as --alert-status: --status is the case's own here. */
 function addCaseFilters<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
@@ -247,7 +251,8 @@ export default defineCommand({
 function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void {
   // One case, a step or the chain's check: text, a JSON object or a csv row (no parquet).
   const one = ['table', 'jsonl', 'json', 'csv'];
-  writesFormats(cases.command('show'), 'record', one)
+  const show = refusesParentOptions(cases.command('show'), SELECTION_LONGS, 'it shows the cases named by id');
+  writesFormats(show, 'record', one)
     .description('one case: its catalogue row, its recall and its whole timeline')
     .argument('<ids...>', 'the case ids')
     .action(
@@ -269,7 +274,8 @@ function mountSteps(cases: ReturnType<typeof declareCases>, ctx: Context): void 
   writesFormats(declareStep(cases, 'reopen', 'open a closed case again'), 'record', one).action(
     action(ctx, async () => runStepOf('reopen')),
   );
-  writesFormats(cases.command('verify'), 'record', ['table', 'jsonl', 'json'])
+  const verify = refusesParentOptions(cases.command('verify'), SELECTION_LONGS, 'it checks the whole case log');
+  writesFormats(verify, 'record', ['table', 'jsonl', 'json'])
     .description("check the timeline's hash chain: exit 12 naming the first edited or removed event")
     .action(
       action(ctx, async () => async (_opts, globals, c, _args, command) => {

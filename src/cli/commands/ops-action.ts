@@ -2,7 +2,7 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../runtime/context.js';
 import { sessionFlags, type WithGlobals } from './define-action.js';
-import type { GlobalFlags, RunReporting, Settings } from '../../runtime/settings.js';
+import type { GlobalFlags } from '../../runtime/settings.js';
 import type { Session, SessionOf, Uses } from '../../runtime/session.js';
 import type { OpsCommand, OpsOptions } from '../../runtime/ops/run-ops.js';
 
@@ -71,16 +71,23 @@ export function opsAction<
     // profile's bad format) is reported there too, as the run's failure, after the start ping: the session awaits
     // `loading` again, and so throws it.
     const loading = loadSettings(flags, ctx);
-    const reporting: Settings | RunReporting = await loading.catch(() => loadReporting(flags, ctx));
+    loading.catch(() => {});
+    // Where it reports, from the same profile: a metrics file whose name does not end .prom is refused here, before
+    // anything runs (only these four commands check it; another command never writes it).
+    const reporting = await loadReporting(flags, ctx);
     const { opsSettings, reportsAnywhere } = await import('../../runtime/ops/ops-settings.js');
     const inSession = async (runCtx: Context) =>
       runIn(sessionWith(await loading, flags, runCtx), (session) => run(opts, globals, session, this.args, this));
     // Only the settings are read first: a run that reports nowhere never loads the monitor or the metrics.
     if (!reportsAnywhere(reporting)) return inSession(ctx);
     const { RunOps } = await import('../../runtime/ops/run-ops.js');
-    const ops = RunOps.open(command, opts, opsSettings(reporting, opts, ctx), ctx);
+    const settings = await loading.catch(() => undefined);
+    const ops = RunOps.open(command, opts, opsSettings({ ...settings, ...reporting }, opts, ctx), ctx);
     await ops.started();
     try {
+      // Before the settings or the plan may be refused: the metrics, written at the end however the run ends, would
+      // replace a file the run keeps (its archive, -o, state file, catalogue) that the metrics file names.
+      ops.refuseKeptFiles(flags.output);
       // The session hears the run through the ops context: the client it opens is observed for the metrics.
       await inSession(ops.ctx);
     } catch (err) {

@@ -2,6 +2,7 @@
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS, RECALL_FIELDS } from '../../api/constants.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import type { Settings } from '../../runtime/settings.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import type { SyncPlan } from '../../jobs/archive/plans.js';
 import type { ActionsPlan } from '../../jobs/watch/plan.js';
@@ -64,14 +65,29 @@ Examples:
 
 type SyncOptions = OptionsOf<ReturnType<typeof declareSync>>;
 
+/** What sync writes to stdout or -o: its summary, one JSON object, in either JSON format. */
+const SUMMARY_FORMATS = ['json', 'jsonl'];
+
+/** -o without -f must name one of the summary's formats: sync writes nothing else there. */
+async function refuseUnnamedOutput(settings: Settings): Promise<void> {
+  const { askedFormat } = await import('../../runtime/files/output-target.js');
+  if (settings.output === undefined || askedFormat(settings)) return;
+  const { extensionsOf } = await import('../../output/format-kinds.js');
+  const exts = extensionsOf(SUMMARY_FORMATS);
+  throw new UsageError(
+    `sync writes its summary to -o only as JSON: with ${SUMMARY_FORMATS.map((f) => `-f ${f}`).join(' or ')}, or to a file named ${exts.slice(0, -1).join(', ')} or ${exts.at(-1)}`,
+  );
+}
+
 export default defineCommand({
   name: 'sync',
   summary: 'copy the recalls of the last 1-24 hours into the local archive; new and changed ones are stored',
-  formats: { kind: 'record', names: ['json', 'jsonl'] },
+  formats: { kind: 'record', names: SUMMARY_FORMATS },
   flags: declareSync,
   // The action flags are checked with the settings (a bare --webhook takes the configured URL). A sync acts on
   // what it stores, with or without --watch.
   plan: async (opts, { settings, ctx }) => {
+    await refuseUnnamedOutput(settings);
     const { planActions } = await import('./actions-plan.js');
     const actions = planActions(opts, { watch: true, state: true }, settings, ctx.env, RECALL_FIELDS);
     return { ...planSync(opts), ...syncActions(opts, actions) };

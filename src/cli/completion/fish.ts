@@ -22,15 +22,21 @@ function underPath(path: readonly string[]): string | undefined {
 }
 
 /**
- * Not where a deeper command has a flag of the same name that takes a value (its own -f formats): fish offers
- * every line whose condition holds, so there only that command's values are offered.
+ * The commands below `c` where its flag is not offered, by name: where a deeper command has a flag of the same name
+ * that takes a value (its own -f formats; fish offers every line whose condition holds, so there only that command's
+ * values are offered), and where a command refuses it (`schema` the program's -o, `cases show` the selection of
+ * `cases`: the topmost such commands, since fish looks for a name anywhere on the line).
  */
-function unshadowed(c: CommandSpec, flag: FlagSpec): string | undefined {
-  if (flag.value.kind === 'none') return undefined;
-  const deeper = allCommands(c)
-    .slice(1)
-    .filter((d) => d.flags.some((f) => f.value.kind !== 'none' && f.names.some((n) => flag.names.includes(n))));
-  const names = [...new Set(deeper.map((d) => d.name))];
+function notUnder(c: CommandSpec, flag: FlagSpec): string | undefined {
+  const shadowing =
+    flag.value.kind === 'none'
+      ? []
+      : allCommands(c)
+          .slice(1)
+          .filter((d) => d.flags.some((f) => f.value.kind !== 'none' && f.names.some((n) => flag.names.includes(n))));
+  const refuses = (d: CommandSpec) => flag.names.some((n) => d.refuses.includes(n));
+  const refusing = (d: CommandSpec): CommandSpec[] => d.commands.flatMap((s) => (refuses(s) ? [s] : refusing(s)));
+  const names = [...new Set([...shadowing, ...refusing(c)].map((d) => d.name))];
   return names.length > 0 ? `not __fish_seen_subcommand_from ${names.join(' ')}` : undefined;
 }
 
@@ -65,7 +71,7 @@ export function fishScript(root: CommandSpec): string {
       );
     }
     for (const f of c.flags) {
-      const condition = [underPath(c.path), unshadowed(c, f)].filter((p) => p !== undefined).join('; and ');
+      const condition = [underPath(c.path), notUnder(c, f)].filter((p) => p !== undefined).join('; and ');
       lines.push(flagLine(program, f, condition === '' ? undefined : condition));
     }
   }

@@ -3,7 +3,8 @@ import type { Argument, CommandUnknownOpts as Command, Option } from '@commander
 import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
 import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';
-import { declaredFormats, rootOf } from '../format-choices.js';
+import { declaredFormats, rootOf, takesOutputFlags } from '../format-choices.js';
+import { refusedParentOptions } from '../parent-options.js';
 
 /** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
 export type FlagValue =
@@ -31,8 +32,10 @@ export interface CommandSpec {
   /** Command names from the program down to this one; [] for the program itself. */
   path: string[];
   description: string;
-  /** This command's own flags; its ancestors' flags apply too (see flagsInScope). */
+  /** This command's own flags; its ancestors' flags apply too (see flagsInScope), but for those it refuses. */
   flags: FlagSpec[];
+  /** Spellings of its ancestors' flags this command refuses (-f and -o where it writes no format; `cases show`'s). */
+  refuses: string[];
   args: ArgSpec[];
   commands: CommandSpec[];
 }
@@ -83,6 +86,16 @@ function ownFormatFlag(cmd: Command, options: readonly Option[]): FlagSpec[] {
   return [{ names, value: { kind: 'oneOf', values: formats }, description: `the format: ${formats.join(', ')}` }];
 }
 
+/** Every spelling of the ancestors' options `cmd` refuses: the program's -f and -o, a parent's options it does not take. */
+function refusedFlags(cmd: Command): string[] {
+  const longs = [...(takesOutputFlags(cmd) ? [] : ['--format', '--output']), ...refusedParentOptions(cmd)];
+  const inherited: Option[] = [];
+  for (let c = cmd.parent; c; c = c.parent) inherited.push(...c.options);
+  return inherited
+    .filter((o) => o.long !== undefined && longs.includes(o.long))
+    .flatMap((o) => [o.short, o.long].filter((n): n is string => n !== undefined));
+}
+
 /** The visible tree under `cmd` (hidden commands and options left out, commander's help ones put in). */
 export function describeTree(cmd: Command, path: string[] = [], siblings: readonly string[] = []): CommandSpec {
   const help = cmd.createHelp();
@@ -102,6 +115,7 @@ export function describeTree(cmd: Command, path: string[] = [], siblings: readon
       })),
       ...ownFormatFlag(cmd, options),
     ],
+    refuses: refusedFlags(cmd),
     args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argValues(a, cmd, siblings) })),
     commands: subs.map((s) => describeTree(s, [...path, s.name()], subNames)),
   };
@@ -112,7 +126,10 @@ export function allCommands(spec: CommandSpec): CommandSpec[] {
   return [spec, ...spec.commands.flatMap(allCommands)];
 }
 
-/** The flags usable at `path`: its own, then its ancestors' (commander reads program flags after a command too). */
+/**
+ * The flags usable at `path`: its own, then its ancestors' (commander reads program flags after a command too), but
+ * for those the command refuses.
+ */
 export function flagsInScope(root: CommandSpec, path: readonly string[]): FlagSpec[] {
   const chain: CommandSpec[] = [root];
   for (const name of path) {
@@ -120,8 +137,9 @@ export function flagsInScope(root: CommandSpec, path: readonly string[]): FlagSp
     if (!next) break;
     chain.push(next);
   }
+  const here = chain[chain.length - 1] as CommandSpec;
   const flags: FlagSpec[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(here.refuses);
   for (const c of chain.reverse()) {
     for (const f of c.flags) {
       if (f.names.some((n) => seen.has(n))) continue;

@@ -12,6 +12,7 @@ import type { ApiSession } from '../../runtime/api-session.js';
 import { proxyFromEnv } from '../../runtime/api-session.js';
 import type { Settings } from '../../runtime/settings.js';
 import { type CheckResult, fail, messageOf, ok, skip, warn } from './check.js';
+import { sourcesFailure } from './check-sources-failure.js';
 
 /** A clock this far off is worth a warning (logs, cases and digests carry times); this far, a failure (TLS). */
 const SKEW_WARN_MS = 30_000;
@@ -74,17 +75,18 @@ function clockCheck(date: string | string[] | undefined, now: number): CheckResu
   return ok('clock', shown);
 }
 
-/** The key accepted by one `sources` call (it counts against the quota), and the sources it may use. */
-export async function checkKey(session: ApiSession): Promise<CheckResult> {
+/**
+ * The key accepted by one `sources` call (it counts against the quota), and the sources it may use; when the call
+ * fails, what failed (check-sources-failure.ts). `quota`: whether the quota check may follow.
+ */
+export async function checkKey(session: ApiSession, now: number): Promise<{ results: CheckResult[]; quota: boolean }> {
+  const keySource = session.settings.apiKeySource ?? 'sandbox';
   try {
     const res = await session.client.sources();
     const ids = res.data_sources.map((s) => s.id);
-    return ok(
-      'key',
-      `accepted (${session.settings.apiKeySource ?? 'sandbox'}); may use ${ids.length}: ${ids.join(', ')}`,
-    );
+    return { results: [ok('key', `accepted (${keySource}); may use ${ids.length}: ${ids.join(', ')}`)], quota: true };
   } catch (err) {
-    return fail('key', `refused: ${messageOf(err)}`, 'store a key with `recall-feed config set api-key` (reads stdin)');
+    return { results: sourcesFailure(err, keySource, now), quota: false };
   }
 }
 

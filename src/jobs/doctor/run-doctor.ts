@@ -12,7 +12,7 @@ import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
 import { checkSmtp, checkWebhook } from './checks-delivery.js';
 import { checkConfig, checkLock, checkState } from './checks-local.js';
-import { checkMonitor } from './check-monitor.js';
+import { checkMetricsFile, checkMonitor } from './check-monitor.js';
 import { checkCaseSla } from './check-case-sla.js';
 
 export interface DoctorPlan {
@@ -48,9 +48,8 @@ async function keyChecks(plan: DoctorPlan, session: Session) {
       return [fail('key', `not sent: ${messageOf(err)}`, H.insecure), skip('quota', 'the key was not sent')];
     throw err;
   }
-  const key = await checkKey(api);
-  if (key.status === 'fail') return [key, skip('quota', 'the key was refused')];
-  return [key, await checkQuota(api, plan.every, session.ctx)];
+  const key = await checkKey(api, session.ctx.now());
+  return key.quota ? [...key.results, await checkQuota(api, plan.every, session.ctx)] : key.results;
 }
 
 export async function collectChecks(
@@ -76,6 +75,8 @@ export async function collectChecks(
     results.push(...(await checkArchive(session.archive(plan.db), ctx.now())));
   const monitor = await checkMonitor(settings, ctx);
   if (monitor) results.push(monitor);
+  const metrics = checkMetricsFile(settings, ctx);
+  if (metrics) results.push(metrics);
   for (const file of plan.state) results.push(await checkState(file));
   for (const file of plan.locks) results.push(await checkLock(file));
   if (plan.checkDelivery) {

@@ -34,15 +34,25 @@ function sameFile(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);
 }
 
+/**
+ * A file `flag` names is one the run keeps (exit 2). It says which flag it refused: a run refused for its
+ * --metrics-file writes no metrics there at its end (run-ops.ts).
+ */
+export class WritingOverError extends UsageError {
+  override name = 'WritingOverError';
+  constructor(
+    readonly flag: string,
+    file: string,
+    what: string,
+  ) {
+    super(`${flag} ${file} is the ${what}: writing there would replace it`, `give ${flag} another file`);
+  }
+}
+
 /** Refuses (exit 2, before anything is read or sent) a file `flag` names that is one of `kept`. */
 export function refuseWritingOver(flag: string, file: string | undefined, kept: readonly KeptFile[]): void {
   if (file === undefined || file === '' || file === '-') return;
-  for (const k of kept)
-    if (k.path !== '' && sameFile(file, k.path))
-      throw new UsageError(
-        `${flag} ${file} is the ${k.what}: writing there would replace it`,
-        `give ${flag} another file`,
-      );
+  for (const k of kept) if (k.path !== '' && sameFile(file, k.path)) throw new WritingOverError(flag, file, k.what);
 }
 
 /** What a path names when it is not a file or folder: a pipe blocks its reader (no writer) or is read once (`<(…)`). */

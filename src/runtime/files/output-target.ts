@@ -38,7 +38,7 @@ function refuseUnwritten(output: string): void {
   throw new UsageError(
     `recall-feed does not write ${ext} files (-o ${output})`,
     compressed
-      ? `pipe it to the compressor instead (recall-feed feed -f ${pipe} | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
+      ? `pipe it to the compressor instead (… -f ${pipe} | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
       : `write ${listed(byName)} (e.g. -o recalls${example}), or say the format with -f to write it under that name anyway`,
   );
 }
@@ -101,11 +101,14 @@ function pickFormat(
  * (doctor) the format for people on a terminal and the pipe's otherwise, for `line` (health) the format for people
  * wherever it goes (a status line, JSON only when asked for). Never the profile's format: it is the record
  * commands' default, and may be one the answer has no form in. -f and -o were checked against the command's formats
- * before it ran.
+ * before it ran; without -f, an -o extension of a format not written (.gz, .tsv) is refused here, as pickFormat does.
  */
 export function chooseStatusFormat(settings: Settings, terminal: Terminal, choice: 'file' | 'line'): OutputFormat {
   const asked = askedFormat(settings);
   if (asked) return asked;
+  // Without -f, a name that promises a format the answer is not in (.gz, .tsv) is refused as a record command's is.
+  const output = outputFile(settings);
+  if (output) refuseUnwritten(output);
   const forPeople = choice === 'line' || (terminal.stdoutIsTTY && !outputFile(settings));
   return defaultFormat(forPeople ? 'terminal' : 'pipe');
 }

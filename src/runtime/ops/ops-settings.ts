@@ -21,6 +21,8 @@ export interface OpsSettings {
   profileDb: string | undefined;
   /** The run's recalls come from a sandbox (--sandbox, a dr_test_ key): its default archive is the sandbox's. */
   sandbox: boolean;
+  /** The profile's sources, resolved with the run's settings: feed and sync ask for them without --sources. */
+  profileSources: string[] | undefined;
 }
 
 /** Whether a run reports anywhere: else ops-action loads nothing of the monitor or the metrics. */
@@ -33,7 +35,7 @@ export function reportsAnywhere(reporting: Pick<RunReporting, 'monitor' | 'metri
  * the monitor, the metrics file, the profile's archive, and the secrets a ping body masks.
  */
 export function opsSettings(
-  settings: RunReporting & Partial<Pick<Settings, 'apiKey' | 'webhook' | 'smtpUrl' | 'sandbox'>>,
+  settings: RunReporting & Partial<Pick<Settings, 'apiKey' | 'webhook' | 'smtpUrl' | 'sandbox' | 'profileSources'>>,
   flags: OpsFlags,
   ctx: Pick<Context, 'env' | 'argv' | 'secrets'>,
 ): OpsSettings {
@@ -56,6 +58,7 @@ export function opsSettings(
     secrets: [...new Set(secrets)],
     profileDb: settings.profileDb,
     sandbox: fromSandbox({ sandbox: settings.sandbox ?? false, apiKey: settings.apiKey }),
+    profileSources: settings.profileSources,
   };
 }
 

@@ -10,6 +10,8 @@ import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
 import { runMetrics } from './run-metrics.js';
 import { StderrTail } from './stderr-tail.js';
 import { isJsonLog } from '../terminal/json-log.js';
+import { type KeptFile, refuseWritingOver, WritingOverError } from '../files/kept-files.js';
+import { archiveTarget } from '../archive/archive-file.js';
 
 /** The commands that report; the archive's cases are counted for those that use one. */
 export type OpsCommand = 'feed' | 'sync' | 'match' | 'digest';
@@ -19,7 +21,17 @@ export interface OpsOptions extends OpsFlags {
   db?: string;
   dbSchema?: string;
   archive?: boolean;
+  /** The files the run keeps that a flag names: the metrics file may be none of them. */
+  state?: string;
+  catalog?: string;
+  learned?: string;
 }
+
+/**
+ * The commands whose run falls back to the profile's `sources` without --sources (feed-plan.ts, sync-once.ts): their
+ * label is the resolved setting. match and digest read every source then, and say `all`.
+ */
+const PROFILE_SOURCES: ReadonlySet<OpsCommand> = new Set(['feed', 'sync']);
 
 function add(into: RunCounts, more: RunCounts): void {
   for (const k of ['fetched', 'new', 'updated'] as const) {
@@ -43,6 +55,8 @@ export class RunOps implements RunHooks {
   private readonly monitor: Monitor | undefined;
   private periodStart: number;
   private polls = 0;
+  /** The run was refused for its metrics file (a file it keeps): nothing is written there. */
+  private metricsRefused = false;
 
   private constructor(
     private readonly command: OpsCommand,
@@ -84,6 +98,43 @@ export class RunOps implements RunHooks {
     await this.monitor?.ping('start', `recall-feed ${this.command} started`);
   }
 
+  /**
+   * Refuses (exit 2) a metrics file that is a file the run keeps and a flag or setting names: its archive (resolved as
+   * the run resolves it), -o, its state file, catalogue or learned file. Called before the run's settings or plan may
+   * be refused, since the metrics are written at its end however it ends; the session refuses the rest (a learned
+   * file beside the catalogue) the same way, and a run refused so writes no metrics there either.
+   */
+  refuseKeptFiles(output: string | undefined): void {
+    const file = this.settings.metricsFile;
+    if (!file) return;
+    const { state, catalog, learned } = this.opts;
+    const named: [string | undefined, string][] = [
+      [this.archiveFile(), 'archive'],
+      [output, 'output (-o)'],
+      [state, 'state file'],
+      [catalog, 'catalogue'],
+      [learned, 'learned file'],
+    ];
+    const kept = named.flatMap(([path, what]): KeptFile[] => (path ? [{ path, what }] : []));
+    refuseWritingOver('--metrics-file', file, kept);
+  }
+
+  /** The SQLite file of the archive the run would use; none when it is PostgreSQL or refused (the session says so). */
+  private archiveFile(): string | undefined {
+    try {
+      const { db, dbSchema } = this.opts;
+      const target = archiveTarget(
+        { db, schema: dbSchema },
+        this.ctx.env,
+        this.settings.profileDb,
+        this.settings.sandbox,
+      );
+      return target.kind === 'sqlite' ? target.file : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The end of one --watch poll: a ping (success or fail) and the metrics, then the next poll starts afresh. */
   async pollEnded(err?: unknown): Promise<void> {
     this.polls++;
@@ -95,6 +146,7 @@ export class RunOps implements RunHooks {
    * reported. Never throws: reporting never changes the run's exit code.
    */
   async ended(err?: unknown): Promise<void> {
+    if (err instanceof WritingOverError && err.flag === '--metrics-file') this.metricsRefused = true;
     try {
       const outcome = err === undefined ? { code: 0, message: '' } : await this.outcomeOf(err);
       if (this.polls > 0 && outcome.code === 130) return;
@@ -115,7 +167,7 @@ export class RunOps implements RunHooks {
       const body = maskPingBody(this.summary(code, message, counts, endedMs - startedMs, lines), this.settings.secrets);
       await this.monitor.ping(code === 0 ? 'success' : 'fail', body);
     }
-    if (this.settings.metricsFile) await this.writeMetrics(code, counts, startedMs, endedMs);
+    if (this.settings.metricsFile && !this.metricsRefused) await this.writeMetrics(code, counts, startedMs, endedMs);
   }
 
   private summary(code: number, message: string, counts: RunCounts, ms: number, lines: string[]): string {
@@ -131,12 +183,7 @@ export class RunOps implements RunHooks {
     const file = this.settings.metricsFile as string;
     try {
       const facts = await archiveFacts(this.command, this.opts, this.settings, this.ctx);
-      const sources = this.opts.sources
-        ? this.opts.sources
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : ['all'];
+      const sources = this.sources() ?? ['all'];
       const metrics = runMetrics({
         command: this.command,
         sources,
@@ -153,6 +200,16 @@ export class RunOps implements RunHooks {
     } catch (err) {
       this.warn(`metrics file ${file} not written: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** The sources the run asked for: --sources, else the profile's where the command falls back to them. */
+  private sources(): string[] | undefined {
+    const given = this.opts.sources
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (given?.length) return given;
+    return PROFILE_SOURCES.has(this.command) ? this.settings.profileSources : undefined;
   }
 
   /** The exit code and the one-line message main() will print for `err` (the same mapping). */
