@@ -1,12 +1,15 @@
-// Which stats field is read how (a column's value, a list's elements, a time bucket), for an engine's SQL to fill in.
+// Which stats field is read how (a record field's stored value, the source column, a time bucket), for an engine's SQL.
 import type { StatColumn } from './record-columns.js';
 import type { StatsField } from './stats-fields.js';
 
-/** An engine's readers: the source column, a stat column read as one value or as a list's elements, the buckets. */
+/**
+ * An engine's readers: the source column, a record field's whole stored value (its JSON, grouped as it is and folded
+ * afterwards by stats-groups.ts, lists included: never their elements, which would count a recall once per element),
+ * and the buckets.
+ */
 export interface FieldReaders<S> {
   source: S;
-  scalar(column: StatColumn): S;
-  each(column: StatColumn): S;
+  stored(column: StatColumn): S;
   day: S;
   hour: S;
 }
@@ -15,13 +18,13 @@ export interface FieldReaders<S> {
 export function statsSources<S>(read: FieldReaders<S>): Record<StatsField, S> {
   return {
     source: read.source,
-    severity: read.scalar('severity'),
-    risk: read.each('risk'),
-    category: read.scalar('category'),
-    brand: read.scalar('brand'),
-    country: read.scalar('country'),
-    jurisdiction: read.each('jurisdiction'),
-    status: read.scalar('status'),
+    severity: read.stored('severity'),
+    risk: read.stored('risk'),
+    category: read.stored('category'),
+    brand: read.stored('brand'),
+    country: read.stored('country'),
+    jurisdiction: read.stored('jurisdiction'),
+    status: read.stored('status'),
     day: read.day,
     hour: read.hour,
   };

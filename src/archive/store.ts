@@ -69,7 +69,10 @@ export interface StoredVersion {
 }
 
 export interface ValueCount {
-  /** As in the record (a string, a number, null); a bucket's UTC start for day and hour. */
+  /**
+   * A record field's group as its filter reads it, labelled (stats-groups.ts), null for the recalls no value selects;
+   * the source as stored; a bucket's UTC start for day and hour.
+   */
   value: unknown;
   count: number;
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { SpecRecall } from '../../src/api/schemas.js';
 import { openArchive, STATS_FIELDS, type StatsField } from '../../src/archive/index.js';
-import { ms, sampleRecords, tempFolder } from '../helpers/archive.js';
+import { ms, plain, sampleRecords, tempFolder } from '../helpers/archive.js';
 import { randomBytes } from 'node:crypto';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { adminQuery, ENGINES, freshDatabase, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
@@ -22,7 +22,6 @@ const FIELDS = {
   brand: 'product_brand',
   country: 'country_of_origin',
 } as const;
-const LISTS = new Set(['risk', 'jurisdiction']);
 
 /** Generated records plus the odd shapes stats must count as before: fields missing, null, a list as a scalar. */
 function records(): SpecRecall[] {
@@ -50,7 +49,57 @@ function counted(values: unknown[]): { value: unknown; count: number }[] {
   return [...m].map(([value, count]) => ({ value, count })).sort(byCountThenValue);
 }
 
-/** What stats should say, from the records themselves: a missing scalar counts as null, a missing list not at all. */
+/** The filters' folding, written apart from src/filters: no accents, no case, whitespace runs as one space, trimmed. */
+const folded = (s: string) => plain(s).replace(/\s+/g, ' ').trim();
+/** The sandbox's countries of origin (src/sandbox/vocab.ts) as --country reads them: one country, named in English or French. */
+const COUNTRY: Record<string, string> = {
+  China: 'CN',
+  Chine: 'CN',
+  Vietnam: 'VN',
+  India: 'IN',
+  Turkey: 'TR',
+  Poland: 'PL',
+  'United States': 'US',
+  Germany: 'DE',
+  Bangladesh: 'BD',
+  Mexico: 'MX',
+  France: 'FR',
+  Italie: 'IT',
+  Espagne: 'ES',
+  Belgique: 'BE',
+};
+/** A value's texts: itself, or the texts in a list; nothing for anything else. */
+const texts = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/**
+ * A record field's counts as the filters see it: a group per distinct key a recall's value gives (once per recall), null
+ * for the recalls with none; labelled by the key (severity, status) or by the spelling most recalls of the group use.
+ */
+function grouped(values: unknown[], keysOf: (v: unknown) => [string, string][], byKey: boolean) {
+  const groups = new Map<string, { count: number; votes: Map<string, number> }>();
+  let none = 0;
+  for (const v of values) {
+    const keys = keysOf(v);
+    if (keys.length === 0) none++;
+    for (const key of new Set(keys.map(([k]) => k))) {
+      const g = groups.get(key) ?? { count: 0, votes: new Map<string, number>() };
+      groups.set(key, g);
+      g.count++;
+    }
+    for (const pair of new Set(keys.map(([k, spelling]) => JSON.stringify([k, spelling])))) {
+      const [key, spelling] = JSON.parse(pair) as [string, string];
+      const votes = groups.get(key)?.votes as Map<string, number>;
+      votes.set(spelling, (votes.get(spelling) ?? 0) + 1);
+    }
+  }
+  const spelling = (votes: Map<string, number>) =>
+    [...votes].map(([value, count]) => ({ value, count })).sort(byCountThenValue)[0]?.value as string;
+  const out = [...groups].map(([key, g]) => ({ value: byKey ? key : spelling(g.votes), count: g.count }));
+  return [...out, ...(none > 0 ? [{ value: null, count: none }] : [])].sort(byCountThenValue);
+}
+
+/** What stats should say, from the records themselves: every record field as the filters see it (grouped above). */
 function expected(list: SpecRecall[]): Record<StatsField, { value: unknown; count: number }[]> {
   const out = {} as Record<StatsField, { value: unknown; count: number }[]>;
   const day = (r: SpecRecall) => new Date(ms(r.published_at)).toISOString().slice(0, 10);
@@ -58,14 +107,25 @@ function expected(list: SpecRecall[]): Record<StatsField, { value: unknown; coun
   out.source = counted(list.map((r) => r.data_source));
   out.day = counted(list.map(day));
   out.hour = counted(list.map(hour));
+  const many = (v: unknown): [string, string][] => texts(v).map((s) => [folded(s), s]);
+  const text = (v: unknown): [string, string][] => (typeof v === 'string' ? [[folded(v), v]] : []);
+  const country = (v: unknown): [string, string][] => (typeof v === 'string' ? [[COUNTRY[v] ?? `? ${v}`, v]] : []);
+  const read = {
+    severity: many,
+    status: many,
+    risk: many,
+    jurisdiction: many,
+    category: text,
+    brand: text,
+    country,
+  };
   for (const [name, field] of Object.entries(FIELDS)) {
-    const values = list.flatMap((r) => {
-      const v = (r as unknown as Record<string, unknown>)[field];
-      if (!LISTS.has(name)) return [v === undefined ? null : v];
-      if (v === undefined) return [];
-      return Array.isArray(v) ? v : [v];
-    });
-    out[name as StatsField] = counted(values);
+    const values = list.map((r) => (r as unknown as Record<string, unknown>)[field]);
+    out[name as StatsField] = grouped(
+      values,
+      read[name as keyof typeof FIELDS],
+      name === 'severity' || name === 'status',
+    );
   }
   return out;
 }

@@ -1,39 +1,32 @@
-// Counts by field over the recalls a query selects; array fields count each element, day and hour bucket published_at.
+// Counts by field over the recalls a query selects: record fields grouped by their whole stored JSON, then folded as the
+// filters fold them (stats-groups.ts); day and hour bucket published_at.
 import type Database from 'better-sqlite3';
 import { STAT_COLUMNS, type StatColumn } from '../record-columns.js';
 import type { StatsField } from '../stats-fields.js';
 import { statsSources } from '../stats-sources.js';
-import type { ArchiveQuery, StatsResult, ValueCount } from '../store.js';
+import { foldedCounts, isRecordField, sortedCounts, type StoredCount } from '../stats-groups.js';
+import type { ArchiveQuery, StatsResult } from '../store.js';
 import { STAT_COLUMNS_VERSION } from './schema.js';
 import { selection } from '../features/selection.js';
 import { sqliteDialect } from './dialect.js';
 
-type Source = { value: string; join: string };
-const bucket = (format: string): Source => ({
-  value: `strftime('${format}', r.published_us / 1000000, 'unixepoch')`,
-  join: '',
-});
-/** A field's value as json_extract over the record gives it, read from its small stat_* column (JSON text or NULL). */
-const scalar = (name: StatColumn): Source => ({ value: `json_extract(r.stat_${name}, '$')`, join: '' });
-/** json_each over the column: an array's elements, a scalar (JSON null too) as itself, nothing when absent. */
-const each = (name: StatColumn): Source => ({ value: 'e.value', join: `, json_each(r.stat_${name}) AS e` });
+type Source = { value: string };
+const bucket = (format: string): Source => ({ value: `strftime('${format}', r.published_us / 1000000, 'unixepoch')` });
+/** A record field's whole value as JSON text (NULL when absent), from its small stat_* column, in the covering index. */
+const stored = (name: StatColumn): Source => ({ value: `r.stat_${name}` });
 
 /** The source column and the time buckets, read alike from columns and raw. */
 const COMMON = {
-  source: { value: 'r.data_source', join: '' },
+  source: { value: 'r.data_source' },
   day: bucket('%Y-%m-%d'),
   hour: bucket('%Y-%m-%dT%H:00'),
 };
 /** How each field is read from a row of `recalls r`: columns only, never the raw JSON. */
-const SOURCES = statsSources<Source>({ ...COMMON, scalar, each });
+const SOURCES = statsSources<Source>({ ...COMMON, stored });
 
-/** An archive older than V6 opened read-only has no stat_* columns: the same fields read from raw. */
-const rawScalar = (name: StatColumn): Source => ({ value: `json_extract(r.raw, '$.${STAT_COLUMNS[name]}')`, join: '' });
-const rawEach = (name: StatColumn): Source => ({
-  value: 'e.value',
-  join: `, json_each(r.raw, '$.${STAT_COLUMNS[name]}') AS e`,
-});
-const RAW_SOURCES = statsSources<Source>({ ...COMMON, scalar: rawScalar, each: rawEach });
+/** An archive older than V6 opened read-only has no stat_* columns: the same JSON text read from raw. */
+const rawStored = (name: StatColumn): Source => ({ value: `r.raw -> '$.${STAT_COLUMNS[name]}'` });
+const RAW_SOURCES = statsSources<Source>({ ...COMMON, stored: rawStored });
 
 /** Where the selected recalls are: `recalls r` under a WHERE, or the ids a residual filter let through. */
 function selected(db: Database.Database, q: ArchiveQuery): { from: string; where: string; params: unknown[] } {
@@ -67,12 +60,15 @@ export function stats(db: Database.Database, q: ArchiveQuery, by: readonly Stats
       .get(...params) as number) ?? 0;
   const counts: StatsResult['counts'] = {};
   for (const field of by) {
-    const { value, join } = sources[field];
-    counts[field] = db
-      .prepare(
-        `SELECT ${value} AS value, count(*) AS count FROM ${from}${join} WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1`,
-      )
-      .all(...params) as ValueCount[];
+    const rows = db
+      .prepare(`SELECT ${sources[field].value} AS value, count(*) AS count FROM ${from} WHERE ${where} GROUP BY 1`)
+      .all(...params) as StoredCount[];
+    counts[field] = isRecordField(field)
+      ? foldedCounts(
+          field,
+          rows.map((r) => ({ value: r.value === null ? null : JSON.parse(r.value as string), count: r.count })),
+        )
+      : sortedCounts(rows);
   }
   return { total, counts };
 }

@@ -16,9 +16,12 @@ function declareStats(cmd: NewCommand) {
   return addSelectionOptions(stats).addHelpText(
     'after',
     `
-Array fields (risk_types, geo_jurisdictions) count each element; day and hour are UTC buckets of
-published_at. On a terminal: a bar chart per field and a histogram by day or hour. -f json prints
-{"<field>":[{"value":...,"count":n},...]} sorted by count, then value; -f csv prints field,value,count.
+A field with a filter counts as the filter reads it: a group counts the recalls that
+query --<field> <value> selects (no case, accents or outer spaces; a list's value once per
+recall; countries whole), and (none) those no value selects. day and hour are UTC buckets of
+published_at (docs/archive.md). On a terminal: a bar chart per field and a histogram by day or
+hour. -f json prints {"<field>":[{"value":...,"count":n},...]} sorted by count, then value;
+-f csv prints field,value,count.
 
 Examples:
   recall-feed stats --by severity,risk --since 7d
