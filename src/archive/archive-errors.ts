@@ -98,7 +98,9 @@ export type DatabaseProblem =
   /** A lock waited for past lock_timeout (55P03), or the archive's write lock past the wait allowed. */
   | 'lock'
   /** A statement ran past statement_timeout (57014). */
-  | 'timeout';
+  | 'timeout'
+  /** The server refused the session as it started: a setting of the URL's ?options=, too many connections... */
+  | 'session';
 
 /** The PostgreSQL server could not be reached or refused us. `file` is the URL without its password. */
 export class ArchiveDatabaseError extends ArchiveError {

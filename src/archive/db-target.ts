@@ -2,8 +2,17 @@
 
 export const DEFAULT_SCHEMA = 'recall_feed';
 
-/** A PostgreSQL schema name we create and quote: a plain identifier, so it never needs escaping. */
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/**
+ * A PostgreSQL schema name we create and quote: a plain lower-case identifier, so it never needs escaping, and SQL that
+ * names it unquoted (docs/archive.md's GRANT examples) finds it: PostgreSQL folds unquoted names to lower case.
+ */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+/** PostgreSQL's longest identifier (NAMEDATALEN - 1 bytes; ours are ASCII). */
+const SCHEMA_MAX = 63;
+const SCHEMA_HINT = 'a schema name is lower-case letters, digits and _, up to 63 of them: --db-schema team_a';
+
+/** The sslmode values pg knows (libpq's six, and pg's own no-verify); any other is a typo pg would take as TLS on. */
+const SSL_MODES = new Set(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']);
 
 export type DbTarget =
   | { kind: 'sqlite'; file: string; name: string }
@@ -14,12 +23,20 @@ export type DbTarget =
       schema: string;
       /** `postgres://user@host:port/db` (plus ` schema x` when not the default): never the password. */
       name: string;
+      /** The server pg connects to, as pg works it out (pgServer): the URL, then libpq's PG* variables, then defaults. */
       host: string;
+      port: number;
       database: string;
     };
 
 export class DbTargetError extends Error {
   override name = 'DbTargetError';
+  /** What to do instead, when more to the point than the general example of a URL. */
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
 }
 
 /** True for `postgres://` and `postgresql://` (any case, white space around ignored): everything else names a SQLite file. */
@@ -69,6 +86,46 @@ function settleSslMode(url: URL): void {
   if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca') url.searchParams.set('sslmode', 'verify-full');
 }
 
+/**
+ * The host, port and database pg connects to for `url`, worked out as pg does it (pg-connection-string, then its
+ * ConnectionParameters): `?host=`, `?port=` and `?user=` before the URL's own parts, then libpq's PGHOST, PGPORT,
+ * PGUSER and PGDATABASE from the process's environment (which pg reads), then localhost, 5432, $USER, and the user's
+ * name for the database. `url` is the URL as checked, its host a stand-in when `noHost`.
+ */
+function pgServer(
+  url: URL,
+  noHost: boolean,
+  env: Record<string, string | undefined>,
+): { host: string; port: number; database: string } {
+  const q = url.searchParams;
+  const user = q.get('user') || decodeURIComponent(url.username) || env.PGUSER || env.USER || '';
+  const hostname = noHost ? '' : decodeURIComponent(url.hostname).replace(/^\[(.+)\]$/, '$1');
+  const host = q.get('host') || hostname || env.PGHOST || 'localhost';
+  const port = Number.parseInt(q.get('port') || url.port || env.PGPORT || '5432', 10);
+  const path = url.pathname.slice(1);
+  const database = (path ? decodeURI(path) : '') || env.PGDATABASE || user;
+  return { host, port, database };
+}
+
+/** Refuses a schema name PostgreSQL would fold, truncate or need escaped, saying which. */
+function checkSchema(schema: string): void {
+  if (schema.length > SCHEMA_MAX)
+    throw new DbTargetError(
+      `schema name '${schema}' is ${schema.length} characters long: PostgreSQL's names are at most ${SCHEMA_MAX}`,
+      SCHEMA_HINT,
+    );
+  if (SCHEMA_NAME.test(schema)) return;
+  if (SCHEMA_NAME.test(schema.toLowerCase()))
+    throw new DbTargetError(
+      `schema name '${schema}' has capitals: PostgreSQL folds names written without quotes to lower case, so SQL naming it (GRANT USAGE ON SCHEMA ${schema}) would find ${schema.toLowerCase()}`,
+      `use --db-schema ${schema.toLowerCase()}; to keep an archive made in "${schema}" before, rename it first: ALTER SCHEMA "${schema}" RENAME TO ${schema.toLowerCase()}`,
+    );
+  throw new DbTargetError(
+    `schema name '${schema}' must be lower-case letters, digits and _, not starting with a digit`,
+    SCHEMA_HINT,
+  );
+}
+
 /** Whether a URL part's percent-escapes decode (a lone `%`, or `%E9` that is no UTF-8, do not). */
 function decodes(part: string): boolean {
   try {
@@ -103,20 +160,24 @@ export function dbTarget(given: string, schemaFlag?: string): DbTarget {
     throw new DbTargetError(
       `${maskDbUrl(value)}: its user name, password or database name holds a % escape that is no UTF-8 text (write a % as %25)`,
     );
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.has(sslmode))
+    throw new DbTargetError(
+      `${maskDbUrl(value)}: sslmode '${sslmode}' is none of ${[...SSL_MODES].join(', ')}`,
+      'check sslmode in the --db URL (docs/archive.md: TLS)',
+    );
   settleSslMode(url);
   const fromUrl = url.searchParams.get('schema') ?? undefined;
   url.searchParams.delete('schema');
   const schema = schemaFlag ?? fromUrl ?? DEFAULT_SCHEMA;
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new DbTargetError(`schema name '${schema}' must be letters, digits and _, not starting with a digit`);
-  }
+  checkSchema(schema);
   const hostname = noHost ? '' : url.hostname;
-  // pg's own fallback for an empty host, so that messages name the server it really tried.
-  const host = decodeURIComponent(hostname) || process.env.PGHOST || 'localhost';
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
+  // Where pg really connects, so that messages and match's state name the server and database it reaches.
+  const { host, port: serverPort, database } = pgServer(url, noHost, process.env);
   const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
   const port = url.port ? `:${url.port}` : '';
   const name = `postgres://${user}${hostname}${port}/${url.pathname.replace(/^\//, '')}${schema === DEFAULT_SCHEMA ? '' : ` schema ${schema}`}`;
-  const pgUrl = noHost ? url.toString().replace(`@${NO_HOST}`, '@') : url.toString();
-  return { kind: 'postgres', url: pgUrl, schema, name, host, database };
+  // The stand-in taken out of the host alone (URL() drops the `@` of an empty user: postgres://@/db).
+  const pgUrl = noHost ? url.toString().replace(/^([^:]+:\/\/(?:[^@/?#]*@)?)no-host\.invalid/, '$1') : url.toString();
+  return { kind: 'postgres', url: pgUrl, schema, name, host, port: serverPort, database };
 }

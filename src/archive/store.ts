@@ -130,6 +130,8 @@ export interface ArchiveStore {
    * archive already holds recalls of the other origin.
    */
   claimOrigin(origin: ArchiveOrigin): Promise<void>;
+  /** The id a sync recorded in the archive (a copy shares it, another archive does not); undefined before one did. */
+  archiveId(): Promise<string | undefined>;
   /** Starts a sync_runs row; the counts grow with each page stored under it. */
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
   /**
@@ -152,6 +154,8 @@ export interface ArchiveStore {
   recordTexts(q: ArchiveListing): AsyncIterable<string>;
   /** Every stored version of one recall, oldest first; empty when the archive does not hold it. */
   versions(id: number): Promise<StoredVersion[]>;
+  /** Which of these recalls the archive holds. */
+  heldRecalls(ids: readonly number[]): Promise<Set<number>>;
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult>;
 
   /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */

@@ -38,10 +38,12 @@ export const DATABASE_HINTS: Record<DatabaseProblem, string> = {
   permission:
     "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see docs/archive.md: Roles and grants)",
   lost: 'run the command again: what was committed is kept, and the next sync completes it',
-  ssl: 'check sslmode in the --db URL (docs/archive.md: TLS)',
+  ssl: 'check sslmode, and the files sslrootcert, sslcert and sslkey name, in the --db URL (docs/archive.md: TLS)',
   lock: 'another writer (a sync or cases step, maybe stuck on another host) holds it: see pg_stat_activity; RECALL_FEED_DB_LOCK_WAIT sets the wait for the write lock in seconds',
   timeout:
     "raise the role's statement_timeout (ALTER ROLE … SET statement_timeout), or set it in the --db URL: ?options=-c%20statement_timeout%3D0",
+  session:
+    "check the settings the --db URL passes (?options=-c%20name%3Dvalue: a setting this server knows, with a value it takes), and the role's and database's own (ALTER ROLE … SET)",
 };
 
 export function tlsHint(err: TlsError): string {

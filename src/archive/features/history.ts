@@ -1,4 +1,4 @@
-// One recall as stored: every version the archive kept, oldest first, the current one last.
+// One recall as stored: every version the archive kept, oldest first, the current one last; which recalls it holds.
 import type { Dialect, SqlClient } from '../sql/client.js';
 import type { StoredVersion } from '../store.js';
 
@@ -18,4 +18,18 @@ export async function versions(client: SqlClient, d: Dialect, id: number): Promi
     storedAt: r.stored_at ?? undefined,
     current: r.current === 1,
   }));
+}
+
+/** Ids asked about at once: well under SQLite's limit of bound parameters. */
+const HELD_BATCH = 5000;
+
+/** Which of `ids` the archive holds. */
+export async function heldRecalls(client: SqlClient, d: Dialect, ids: readonly number[]): Promise<Set<number>> {
+  const held = new Set<number>();
+  for (let i = 0; i < ids.length; i += HELD_BATCH) {
+    const any = d.anyOf('id', ids.slice(i, i + HELD_BATCH), 'bigint');
+    const rows = await client.all<{ id: number }>(`SELECT id FROM ${d.t('recalls')} WHERE ${any.sql}`, any.params);
+    for (const row of rows) held.add(Number(row.id));
+  }
+  return held;
 }

@@ -1,4 +1,5 @@
-// The archive's own facts in archive_meta: where its recalls come from, and the levels cases were last opened at.
+// The archive's own facts in archive_meta: where its recalls come from, its id, and the levels cases were last opened at.
+import { randomUUID } from 'node:crypto';
 import { settleOrigin } from '../origin.js';
 import type { Dialect, SqlClient } from '../sql/client.js';
 import type { ArchiveOrigin } from '../store.js';
@@ -12,17 +13,33 @@ export function setMeta(client: SqlClient, d: Dialect, key: string, value: strin
   );
 }
 
-/** Records the origin once, under the write lock; refuses recalls of the other origin (settleOrigin). */
+/**
+ * Records the origin once, under the write lock; refuses recalls of the other origin (settleOrigin). Gives the archive
+ * its id (`archive_id`, random) when it has none: a sync's first write, so that an archive written by an earlier
+ * version gets one at its next sync.
+ */
 export function claimOrigin(client: SqlClient, d: Dialect, name: string, origin: ArchiveOrigin): Promise<void> {
   return client.transaction('write', async () => {
-    const row = (await client.get<{ recorded: string | null; has: number | boolean }>(
+    const row = (await client.get<{ recorded: string | null; id: string | null; has: number | boolean }>(
       `SELECT (SELECT value FROM ${d.t('archive_meta')} WHERE key = 'origin') AS recorded,
+              (SELECT value FROM ${d.t('archive_meta')} WHERE key = 'archive_id') AS id,
               CASE WHEN EXISTS (SELECT 1 FROM ${d.t('recalls')}) THEN 1 ELSE 0 END AS has`,
-    )) as { recorded: string | null; has: number };
+    )) as { recorded: string | null; id: string | null; has: number };
     const holds = settleOrigin(name, row.recorded ?? undefined, row.has === 1, origin);
     if (row.recorded === null)
       await client.run(`INSERT INTO ${d.t('archive_meta')} (key, value) VALUES ('origin', ?)`, [holds]);
+    if (row.id === null)
+      await client.run(`INSERT INTO ${d.t('archive_meta')} (key, value) VALUES ('archive_id', ?)`, [randomUUID()]);
   });
+}
+
+/**
+ * The archive's id: a copy of the archive shares it, another archive put in its place does not (match --archive keeps
+ * its state by it). Undefined for an archive no sync of this version has written.
+ */
+export async function archiveId(client: SqlClient, d: Dialect): Promise<string | undefined> {
+  const row = await client.get<{ value: string }>(`SELECT value FROM ${d.t('archive_meta')} WHERE key = 'archive_id'`);
+  return row?.value;
 }
 
 export async function caseLevels(client: SqlClient, d: Dialect): Promise<string[] | undefined> {

@@ -5,8 +5,8 @@ import { CasesNotKeptError } from '../cases-errors.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../cases-model.js';
 import * as cases from '../features/cases.js';
 import { verifyCases } from '../features/cases-verify.js';
-import { versions } from '../features/history.js';
-import { caseLevels, claimOrigin } from '../features/meta.js';
+import { heldRecalls, versions } from '../features/history.js';
+import { archiveId, caseLevels, claimOrigin } from '../features/meta.js';
 import * as outbox from '../features/outbox.js';
 import { storedIn } from '../features/period.js';
 import { beginRun, extent, finishRun, runsAround } from '../features/runs.js';
@@ -99,6 +99,10 @@ export class SqlStore implements ArchiveStore {
     return this.run((c) => claimOrigin(c, this.d, this.name, origin));
   }
 
+  archiveId(): Promise<string | undefined> {
+    return this.run((c) => archiveId(c, this.d));
+  }
+
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {
     return this.run((c) => beginRun(c, this.d, params, atMs));
   }
@@ -141,6 +145,10 @@ export class SqlStore implements ArchiveStore {
 
   versions(id: number): Promise<StoredVersion[]> {
     return this.run((c) => versions(c, this.d, id));
+  }
+
+  heldRecalls(ids: readonly number[]): Promise<Set<number>> {
+    return this.run((c) => heldRecalls(c, this.d, ids));
   }
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult> {

@@ -4,6 +4,7 @@ import { micros } from '../../archive/record-columns.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import type { Context } from '../../runtime/context.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
+import { archiveIdentity } from '../../runtime/archive/archive-file.js';
 import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
 import { finish, type MatchSummary } from './match-parts.js';
@@ -73,6 +74,15 @@ async function catalogueSha(
 }
 
 /**
+ * The state without the rows of recalls the archive no longer holds (a backup restored, rows deleted by hand): they are
+ * no match of this archive's, whatever an earlier run found.
+ */
+async function heldOnly(archive: ArchiveStore, state: MatchState): Promise<MatchState> {
+  const held = await archive.heldRecalls(state.recalls.map(([id]) => id));
+  return { ...state, recalls: state.recalls.filter(([id]) => held.has(id)) };
+}
+
+/**
  * `match --archive` (without --watch): the archive's horizon read first, then the state of this catalogue, archive
  * and options; with one that fits, only the recalls stored since are checked; otherwise `full` checks them all, its
  * rows kept. Either way the state is replaced (atomically, mode 0600), and the output, summary and counts are a full
@@ -99,9 +109,12 @@ export async function incrementalMatch(
   const known = plan.full ? undefined : await catalogueSha(plan, inputs, note, stamp);
   if (known === null) return finish(plan, session, await full(await session.output()));
   const learnedSha256 = await fileSha256(learnedPath(plan.catalog, plan.learned)).catch(() => null);
+  // The archive as it is, not as --db names it: `r.db` in another folder, or a URL whose database PGDATABASE chooses,
+  // is another archive, whose state is another.
+  const identity = await archiveIdentity(session.archive(source.db), await archive.archiveId());
   const keyOf = (catalogueSha256: string) =>
     stateKey({
-      archive: archive.name,
+      archive: identity,
       schema: source.db.schema,
       catalogueSha256,
       learnedSha256,
@@ -116,7 +129,7 @@ export async function incrementalMatch(
   let summary: MatchSummary | undefined;
   let next: MatchState | undefined;
   if (why === undefined && 'state' in read && known) {
-    const replayed = await replayMatch(plan, inputs, session, read.state, horizon, known);
+    const replayed = await replayMatch(plan, inputs, session, await heldOnly(archive, read.state), horizon, known);
     if (replayed) {
       summary = replayed.summary;
       next = { ...read.state, horizonMs: horizon, sinceUs: source.sinceUs ?? null, recalls: replayed.recalls };

@@ -37,6 +37,7 @@ export interface MatchState {
 
 /** What decides a run's answers besides the recalls: any change to one is another state, so a full run. */
 export interface StateInputs {
+  /** The archive as it really is (archiveIdentity): never the --db text, which names other archives elsewhere. */
   archive: string;
   schema: string | undefined;
   catalogueSha256: string;
@@ -61,7 +62,7 @@ export async function fileSha256(file: string): Promise<string | null> {
 
 /**
  * The state's key: the inputs and the tool's version and build (either may change the matching rules, so it checks every
- * recall again). The archive is named as people see it, never with a password.
+ * recall again). The archive is its identity, never with a password.
  */
 export function stateKey(inputs: StateInputs): string {
   const { archive, schema, catalogueSha256, learnedSha256, map, sources, filter, explain } = inputs;

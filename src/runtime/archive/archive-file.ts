@@ -1,8 +1,9 @@
 // Where the archive lives (--db > RECALL_FEED_DB > the profile's db > the XDG data folder), and opening it.
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cannotWriteReason } from '../../archive/archive-errors.js';
-import { dbTarget, DbTargetError, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
+import { dbTarget, DbTargetError, isDbUrl, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
@@ -57,9 +58,10 @@ export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | un
     if (err instanceof DbTargetError)
       throw new UsageError(
         err.message,
-        looksLikeUrl(chosen) && !/^postgres(ql)?:\/\//i.test(chosen.trim())
-          ? 'a PostgreSQL archive is postgres://user:password@host:5432/database; a file whose name holds a colon: --db ./name'
-          : 'example: --db postgres://user@host:5432/db',
+        err.hint ??
+          (looksLikeUrl(chosen) && !/^postgres(ql)?:\/\//i.test(chosen.trim())
+            ? 'a PostgreSQL archive is postgres://user:password@host:5432/database; a file whose name holds a colon: --db ./name'
+            : 'example: --db postgres://user@host:5432/db'),
       );
     throw err;
   }
@@ -68,11 +70,16 @@ export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | un
 const WRITE_HINT = 'choose another file with --db or RECALL_FEED_DB';
 const FOLDER_HINT = "create the folder first, or check the path that --db, RECALL_FEED_DB or the profile's db gives";
 
-/** Runs `fn`, turning a failure to write the archive (read-only, disk full, permissions) into CannotWriteError. */
+/**
+ * Runs `fn`, turning a failure to write a SQLite archive (read-only, disk full, permissions) into CannotWriteError. A
+ * PostgreSQL archive's failures are the server's, named by its engine (postgres/connect.ts): a missing socket folder or
+ * certificate file there is no file of the archive to write.
+ */
 export async function writing<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (isDbUrl(name)) throw err;
     const reason = cannotWriteReason(err);
     if (reason) throw new CannotWriteError(name, reason, errnoCode(err) === 'ENOENT' ? FOLDER_HINT : WRITE_HINT);
     throw err;
@@ -103,7 +110,20 @@ export function writerOptions(
 /** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */
 export async function openArchiveAt(target: DbTarget, opts: OpenOptions): Promise<ArchiveStore> {
   const { openArchive } = await import('../../archive/open-archive.js');
-  return writing(target.name, () => openArchive(target, opts));
+  return target.kind === 'sqlite' ? writing(target.name, () => openArchive(target, opts)) : openArchive(target, opts);
+}
+
+/**
+ * What the archive really is, whatever --db's text: the SQLite file's real absolute path (links resolved), or the
+ * server, port, database and schema pg reaches (the URL with libpq's PG* variables, db-target.ts); with the id the
+ * archive holds (a sync records one), so that another archive put in the same place is told apart.
+ */
+export async function archiveIdentity(target: DbTarget, id: string | undefined): Promise<string> {
+  if (target.kind === 'postgres')
+    return JSON.stringify(['postgres', target.host, target.port, target.database, target.schema, id ?? null]);
+  const file = path.resolve(target.file);
+  const real = await fs.realpath(file).catch(() => file);
+  return JSON.stringify(['sqlite', real, id ?? null]);
 }
 
 /** Records handed on at once: big enough to be cheap for a renderer, small enough to keep memory flat. */
