@@ -40,6 +40,8 @@ async function pollAndWrite(
 ): Promise<void> {
   // Says which filter values matched nothing in the window (a typo), once the poll is done.
   const coverage = new FilterCoverage(plan.filter);
+  // The rows appended (--append) are cut back by the next run unless the state that covers them is in place.
+  let appended: (() => Promise<void>) | undefined;
   const poll = await output.write(
     async (out) => {
       const { target } = out;
@@ -61,6 +63,8 @@ async function pollAndWrite(
       // Staged before the records are printed or the file is committed: a disk that cannot take
       // the state fails the run while the output is still as it was.
       await state.stage();
+      const staged = state.stagedCommit;
+      if (staged) appended = target.appendsFor?.(staged);
       await sink.write(poll.records);
       await sink.end();
       session.lock?.check();
@@ -73,6 +77,7 @@ async function pollAndWrite(
     },
   );
   await state.commit();
+  await appended?.();
   for (const warning of coverage.messages()) session.status.warn(warning);
   const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
   const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;

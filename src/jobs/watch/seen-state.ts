@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../../runtime/cli-errors.js';
+import type { StagedCommit } from '../../runtime/files/append-journal.js';
 import { atomicTempPath, writeFileSynced } from '../../runtime/files/atomic-write.js';
 import { realFilePath } from '../../runtime/files/target-path.js';
 import { cannotWrite } from '../../runtime/files/write-errors.js';
@@ -188,7 +189,15 @@ export class SeenState {
     this.staged = true;
   }
 
-  /** Puts the staged state in place, after the output: a crash between the two repeats records, never loses one. */
+  /** The staged state and where it goes, while one is staged: an append it covers is cut back unless it is put in place. */
+  get stagedCommit(): StagedCommit | undefined {
+    return this.file && this.staged ? { file: this.file, staged: this.tmp } : undefined;
+  }
+
+  /**
+   * Puts the staged state in place, after the output: a crash between the two never loses a record, and repeats none in
+   * an -o --append file (the next run cuts back the rows appended for a state never put in place: stagedCommit).
+   */
   async commit(): Promise<void> {
     if (!this.file || !this.staged) return;
     try {

@@ -1,6 +1,8 @@
-// Adds one file's bytes to the end of another, all or nothing: a failure cuts the target back to its old size.
+// Adds one file's bytes to the end of another, all or nothing: a failure cuts the target back to its old size, and a
+// journal flushed first lets the next run do so after a kill (append-journal.ts).
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { beginAppend, endAppend, type StagedCommit } from './append-journal.js';
 import { writing } from './write-errors.js';
 import { writeAll } from './file-writer.js';
 
@@ -24,9 +26,11 @@ async function lineEndOf(handle: FileHandle, size: number): Promise<string> {
  * Appends the bytes of `from` to `to` (created if missing), first adding the final newline `to` lacks (in
  * the line end of its first line) so that the first new line is not glued onto its last one. Costs what `from` holds, whatever the size of
  * `to`. On any failure `to` is truncated back to its size before, and the error (CannotWriteError for
- * file-system errors, naming `shown`) is thrown.
+ * file-system errors, naming `shown`) is thrown. The append's journal, written first, goes when the append is done; with
+ * `commit` (the --state it belongs to) it stays until that is in place too (endAppend), so that a run killed in between
+ * has the append cut back by the next one.
  */
-export async function appendFileBytes(from: string, to: string, shown: string): Promise<void> {
+export async function appendFileBytes(from: string, to: string, shown: string, commit?: StagedCommit): Promise<void> {
   await writing(shown, async () => {
     const source = await fs.open(from, 'r');
     try {
@@ -37,9 +41,10 @@ export async function appendFileBytes(from: string, to: string, shown: string): 
       let before: number | undefined;
       try {
         before = (await target.stat()).size;
-        if (before > 0 && !(await endsWithNewline(target, before))) {
-          await writeAll(target, Buffer.from(await lineEndOf(target, before)));
-        }
+        const lineEnd = before > 0 && !(await endsWithNewline(target, before)) ? await lineEndOf(target, before) : '';
+        // On the disk before the first byte is added: a kill from here on is repaired by the next run.
+        await beginAppend(to, to, before, before + lineEnd.length + length, commit);
+        if (lineEnd) await writeAll(target, Buffer.from(lineEnd));
         const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length));
         for (let done = 0; done < length; ) {
           const { bytesRead } = await source.read(buffer, 0, buffer.length, done);
@@ -49,8 +54,18 @@ export async function appendFileBytes(from: string, to: string, shown: string): 
         }
         // On the disk before the caller forgets the partial: a power cut never loses appended rows.
         await target.sync();
+        if (!commit) await endAppend(to);
       } catch (err) {
-        if (before !== undefined) await target.truncate(before).catch(() => {});
+        // Cut back, the journal has nothing left to repair; if the cut fails, it stays for the next run.
+        if (
+          before !== undefined &&
+          (await target.truncate(before).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          await endAppend(to).catch(() => {});
+        }
         throw err;
       } finally {
         await target.close();

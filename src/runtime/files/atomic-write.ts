@@ -1,9 +1,13 @@
 // Replaces a file in one step (temp file in the same folder, flushed to disk, then renamed), created with mode 0600.
 import { promises as fs } from 'node:fs';
 import { sidecarPath } from './sidecar-names.js';
+import { removeStaleTemps } from './stale-temps.js';
 
 /** Temporary names handed out by this process: two replacements in flight never share one. */
 let sequence = 0;
+
+/** The files whose killed writers' temporary files this process has looked for: once each (a watch writes metrics each poll). */
+const tidied = new Set<string>();
 
 /** The temporary file beside `file` that a replacement is written to first (short enough for any name). */
 export function atomicTempPath(file: string): string {
@@ -25,10 +29,16 @@ export async function writeFileSynced(file: string, content: string, mode = 0o60
 }
 
 /**
- * Throws the file system's own error; callers say which file it was for (see write-errors.ts). A `mode` other
+ * Throws the file system's own error; callers say which file it was for (see write-errors.ts). The temporary files of
+ * this one's writers that are not running any more (killed) are removed first. A `mode` other
  * than 0600 (a file another user reads: the metrics textfile) is set again after creation, past the umask.
  */
 export async function writeFileAtomic(file: string, content: string, mode?: number): Promise<void> {
+  // A run killed mid-write left its temporary file here (metrics, notes, a partial's state): it goes now.
+  if (!tidied.has(file)) {
+    tidied.add(file);
+    await removeStaleTemps(file);
+  }
   const tmp = sidecarPath(file, `.${process.pid}.${++sequence}.tmp`, '.');
   try {
     await writeFileSynced(tmp, content, mode);

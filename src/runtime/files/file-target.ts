@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { BusyError, UsageError } from '../cli-errors.js';
 import type { OutStream } from '../context.js';
 import { appendFileBytes } from './append-file.js';
+import { beginAppend, endAppend, type StagedCommit } from './append-journal.js';
 import { FileWriter } from './file-writer.js';
 import { type PartialState, readPartialState, writePartialState } from './partial-state.js';
 import { partialPath, partialStatePath } from './sidecar-names.js';
@@ -31,6 +32,12 @@ export interface OutputTarget {
   keep(state: { cursor: string | undefined; count: number }): Promise<string | undefined>;
   /** The run failed in a way not worth resuming: leave nothing behind (a resumed partial stays, for the next try). */
   discard(): Promise<void>;
+  /**
+   * --append into a file (feed --state): what commit() adds belongs to `state`, put in place after it. The append's
+   * journal then stays until the returned function is called, once the state is in place: a run killed before that has
+   * the append cut back by the next run, whose state does not know those records. Only a regular file has it.
+   */
+  appendsFor?(state: StagedCommit): () => Promise<void>;
 }
 
 /**
@@ -212,6 +219,7 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
   const open = opts.resume ? openResumed : openFresh;
   const { handle, resumed, appending, startsEmpty, headerSource } = await open(file, partial, statePath, opts);
   const stream = new FileWriter(handle, partial);
+  let state: StagedCommit | undefined;
   return {
     kind: 'file',
     stream,
@@ -224,9 +232,14 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
       // Appending to a file that is not there (yet): the partial simply becomes it.
       const existing = appending ? await fs.stat(file.path).catch(() => undefined) : undefined;
       if (existing) {
-        await appendFileBytes(partial, file.path, shown);
+        await appendFileBytes(partial, file.path, shown, state);
         await writing(partial, () => fs.rm(partial, { force: true }));
       } else {
+        // A new file its state must follow: journalled as an append to nothing, cut to empty if the state never follows.
+        if (appending && state) {
+          const { size } = await writing(partial, () => fs.stat(partial));
+          await writing(shown, () => beginAppend(file.path, partial, 0, size, state));
+        }
         await writing(shown, () => replaceWith(partial, file.path));
       }
       await writing(statePath, () => fs.rm(statePath, { force: true }));
@@ -251,6 +264,10 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
       if (resumed) return;
       await fs.rm(partial, { force: true });
       await fs.rm(statePath, { force: true });
+    },
+    appendsFor: (staged) => {
+      state = staged;
+      return () => endAppend(file.path);
     },
   };
 }

@@ -47,7 +47,8 @@ export function describeHolder(h: Holder | undefined): string {
   return h ? `another recall-feed run (pid ${h.pid} on ${h.host}, started ${h.started})` : 'another recall-feed run';
 }
 
-function running(pid: number): boolean {
+/** Whether a process of this pid runs on this host (as any user). */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

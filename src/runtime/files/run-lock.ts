@@ -3,8 +3,11 @@ import { rmSync, promises as fs } from 'node:fs';
 import type { LockOptions } from 'proper-lockfile';
 import { sleep as realSleep } from '../../api/sleep.js';
 import { BusyError } from '../cli-errors.js';
+import { repairKilledAppend } from './append-journal.js';
 import { describeHolder, holderFile, lockDir, readHolder, takeOverIfEnded, writeHolder } from './run-lock-holder.js';
 import { DEFAULT_LOCK_WAIT_S } from './lock-wait.js';
+import { partialStatePath } from './sidecar-names.js';
+import { removeStaleTemps } from './stale-temps.js';
 import { resolveTargetPath } from './target-path.js';
 import { cannotWrite, errnoCode } from './write-errors.js';
 
@@ -17,6 +20,8 @@ export interface RunLockOptions {
   onWait?: (holder: string, file: string) => void;
   /** Told when the lock on a file was taken over at once from a run on this host that has ended (killed). */
   onTakeOver?: (holder: string, file: string) => void;
+  /** Told what a killed run left half done beside a file (an append) and how it was repaired, or why it was not. */
+  onRepair?: (line: string) => void;
   /**
    * A lock not refreshed for this long belongs to a run that died (SIGKILL, power loss) and is taken
    * over. A live run refreshes its locks every staleMs / 2. Default 10 s; at least 2 s.
@@ -58,6 +63,7 @@ export function runLockOptions(
     onWait: (holder, file) => warn(`${file} is in use by ${holder}; waiting up to ${waitMs / 1000} s`),
     // Once, as the run that was killed left it; the wait for it to go stale is spared.
     onTakeOver: (holder, file) => warn(`took over the lock on ${file} from ${holder}, which has ended`),
+    onRepair: warn,
   };
 }
 const POLL_MS = 250;
@@ -79,10 +85,22 @@ function seconds(ms: number): string {
 }
 
 /**
+ * What a run killed while holding `file` left beside it, repaired under the lock before anything is written: an
+ * append under way (cut back unless its state was put in place), and the temporary files of `file` and of its
+ * partial's state whose writer runs no more.
+ */
+async function repairLeftBehind(file: string, warn: (line: string) => void): Promise<void> {
+  await repairKilledAppend(file, warn);
+  await removeStaleTemps(file);
+  await removeStaleTemps(partialStatePath(file));
+}
+
+/**
  * Locks `paths` (output and state files; symlinks followed, files that do not exist yet included) for
  * this run. When another run holds one, says so once through onWait and waits up to waitMs, then
  * throws BusyError naming the holder; the lock of a run on this host that has ended is taken over at once
- * (onTakeOver). File-system failures (a read-only folder) are CannotWriteError.
+ * (onTakeOver). With every lock held, what killed runs left beside the files is repaired (onRepair).
+ * File-system failures (a read-only folder) are CannotWriteError.
  */
 export async function acquireRunLock(paths: readonly string[], opts: RunLockOptions): Promise<RunLock> {
   const files = await lockableFiles(paths);
@@ -153,6 +171,8 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
   process.on('exit', removeHoldersSync);
   try {
     for (const file of files) await lockOne(file);
+    // Only once all are held: an append is judged by the state file beside it, locked with it.
+    for (const file of files) await repairLeftBehind(file, opts.onRepair ?? (() => {}));
   } catch (err) {
     await release();
     throw err;
