@@ -17,7 +17,8 @@ ENV NODE_ENV=production \
     RECALL_FEED_CONFIG_DIR=/config \
     XDG_DATA_HOME=/data \
     RECALL_FEED_LOG_FORMAT=json
-RUN groupadd --system recall-feed && useradd --system --gid recall-feed --home-dir /data recall-feed \
+# uid and gid 999, fixed: a folder bind-mounted from the host (the metrics) is made writable for them there.
+RUN groupadd --system --gid 999 recall-feed && useradd --system --uid 999 --gid recall-feed --home-dir /data recall-feed \
     && mkdir -p /data /config && chown recall-feed:recall-feed /data /config && chmod 0700 /config
 WORKDIR /app
 COPY --from=build /src/package.json ./

@@ -1,6 +1,7 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
 import { backoffMs } from '../api/retry.js';
 import type { Action, AttemptResult } from './action.js';
+import { TimeoutStreaks } from './timeout-streaks.js';
 
 /** One recall waiting for its actions; kept in the --state file so a restart retries it. */
 export interface PendingDelivery {
@@ -122,7 +123,7 @@ export class DeliveryQueue {
     const pass: Pass = {
       report: { delivered: 0, pending: 0, failed: 0, givenUp: 0, rested: [], outOfTime: false },
       deadline: now() + (this.opts.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS),
-      timeouts: new Map(),
+      timeouts: new TimeoutStreaks(),
     };
     for (const action of this.opts.batchActions ?? []) {
       if (this.opts.signal?.aborted || this.outOfTime(pass)) break;
@@ -208,7 +209,7 @@ export class DeliveryQueue {
       },
     );
     if (!ok) return;
-    pass.timeouts.delete(action.name);
+    pass.timeouts.succeeded(action.name);
     delivery.done.push(action.name);
     this.opts.onSuccess?.(delivery, action.name);
     // The recall's last action is saved with its completion, by deliver(): one write, not two.
@@ -249,15 +250,9 @@ export class DeliveryQueue {
     return false;
   }
 
-  /**
-   * Counts a timeout; true when the action timed out on two recalls in a row with no success between:
-   * its receiver is not answering, and each further attempt would cost another full timeout.
-   */
+  /** Counts a timeout; true (and the action rested for the pass) when it timed out on two recalls in a row. */
   private restAfterTimeout(pass: Pass, action: string, id: string): boolean {
-    const ids = pass.timeouts.get(action) ?? new Set<string>();
-    ids.add(id);
-    pass.timeouts.set(action, ids);
-    if (ids.size < 2) return false;
+    if (!pass.timeouts.timedOut(action, id)) return false;
     pass.report.rested.push(action);
     return true;
   }
@@ -280,7 +275,7 @@ interface Pass {
   report: DeliveryReport;
   deadline: number;
   /** Per action, the recalls it timed out on since its last success. */
-  timeouts: Map<string, Set<string>>;
+  timeouts: TimeoutStreaks;
 }
 
 /** Nothing more to run for it: the action succeeded, or was given up. */

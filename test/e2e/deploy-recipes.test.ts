@@ -118,3 +118,35 @@ describe('docs/deploy.md', () => {
     for (const file of [...UNITS.map((u) => `deploy/systemd/${u}`), 'Dockerfile']) expect(doc).toContain(read(file));
   });
 });
+
+describe("docs/deploy.md's container recipe", () => {
+  const doc = read('docs/deploy.md');
+  const dockerfile = read('Dockerfile');
+  // The shell block after the build, its continued lines joined.
+  const start = doc.indexOf('docker build -t recall-feed .');
+  const recipe = doc.slice(start, doc.indexOf('```', start)).replace(/\s*\\\n\s*/g, ' ');
+  const lines = recipe.split('\n');
+
+  it("doctor names the archive the image's sync keeps, so that the archive and outbox checks run", () => {
+    // The default archive under the image's XDG_DATA_HOME (src/runtime/archive/archive-file.ts).
+    const data = /XDG_DATA_HOME=(\S+)/.exec(dockerfile)?.[1];
+    expect(data).toBeDefined();
+    const doctors = lines.filter((l) => /^docker run .* recall-feed doctor /.test(l));
+    expect(doctors.length).toBeGreaterThan(0);
+    for (const line of doctors) expect(line).toContain(` --db ${data}/recall-feed/recalls.db`);
+  });
+
+  it("a bind-mounted folder is created first, owned by the image's fixed uid and gid", () => {
+    const uid = /useradd .*--uid (\d+)/.exec(dockerfile)?.[1];
+    const gid = /groupadd .*--gid (\d+)/.exec(dockerfile)?.[1];
+    expect(uid).toBeDefined();
+    expect(gid).toBeDefined();
+    const mounts = lines.flatMap((l, i) => [...l.matchAll(/ -v (\/\S+):\S+/g)].map((m) => ({ folder: m[1], at: i })));
+    expect(mounts.length).toBeGreaterThan(0);
+    for (const { folder, at } of mounts) {
+      const made = lines.findIndex((l) => l.includes(`install -d -o ${uid} -g ${gid} `) && l.endsWith(` ${folder}`));
+      expect(made, folder).toBeGreaterThanOrEqual(0);
+      expect(made, folder).toBeLessThan(at);
+    }
+  });
+});

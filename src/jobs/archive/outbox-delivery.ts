@@ -3,8 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { AttemptResult } from '../../actions/action.js';
-// A pass delivers for at most as long as feed's does; what is left waits for the next pass (or another host).
+// A pass delivers within feed's bounds; what is left waits for the next pass (or another host).
 import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
+import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
@@ -12,6 +13,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/plan.js';
 import { buildActions } from '../watch/build-actions.js';
+import { cutShortWarning } from '../watch/deliveries.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 
 /** Rows claimed at once (their lease renewed before each attempt): a host killed mid-delivery leaves these to wait for it. */
@@ -25,6 +27,10 @@ const RETRY_CAP_MS = 15 * 60_000;
 export interface OutboxReport {
   delivered: number;
   failed: number;
+  /** Actions that stopped for the rest of this pass: they timed out on two recalls in a row. */
+  rested: string[];
+  /** The pass stopped at its time budget. */
+  outOfTime: boolean;
 }
 
 export interface OutboxDelivery {
@@ -107,17 +113,37 @@ export function openOutboxDelivery(
     return kept.map(Number).includes(Number(ids[0]));
   };
 
+  /** A pass cut short says, once, what the outbox still owes: the next sync (or another host) delivers it. */
+  const sayWhatWaits = async (report: OutboxReport) => {
+    if (report.rested.length === 0 && !report.outOfTime) return;
+    const { pending } = await archive.outboxBacklog();
+    const waiting = `${pending} ${pending === 1 ? 'delivery stays' : 'deliveries stay'} pending in the archive's outbox; the next sync retries them`;
+    const warning = cutShortWarning({ ...report, pending }, DEFAULT_PASS_BUDGET_MS, where.trim(), waiting);
+    if (warning !== undefined) session.status.warn(warning);
+  };
+
   return {
     queued,
     async deliver() {
-      const report: OutboxReport = { delivered: 0, failed: 0 };
-      const started = ctx.now();
-      const inBudget = () => !ctx.signal.aborted && ctx.now() - started < DEFAULT_PASS_BUDGET_MS;
+      // feed's bounds (docs/cron.md): the budget before each attempt, and an action resting after two timeouts in a row.
+      const report: OutboxReport = { delivered: 0, failed: 0, rested: [], outOfTime: false };
+      const deadline = ctx.now() + DEFAULT_PASS_BUDGET_MS;
+      const streaks = new TimeoutStreaks();
+      const inBudget = () => {
+        if (ctx.now() < deadline) return true;
+        report.outOfTime = true;
+        return false;
+      };
+      const going = () => !ctx.signal.aborted && inBudget();
+      const countStreak = (name: string, result: AttemptResult, first: OutboxItem) => {
+        if (result.ok) streaks.succeeded(name);
+        else if (result.timedOut && streaks.timedOut(name, String(first.id))) report.rested.push(name);
+      };
       const claim = (names: string[], limit: number) =>
         archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
       // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
       for (const batch of batches) {
-        while (inBudget()) {
+        while (!report.rested.includes(batch.name) && going()) {
           const owed = await claim([batch.name], BATCH_CLAIM);
           if (owed.length === 0) break;
           const result = await batch.attemptAll(
@@ -126,22 +152,25 @@ export function openOutboxDelivery(
           );
           if (!result.ok && ctx.signal.aborted) break;
           for (const item of owed) await settle(item, result, report);
+          countStreak(batch.name, result, owed[0]!);
         }
       }
-      const perRecall = actions.map((a) => a.name);
-      while (perRecall.length > 0 && inBudget()) {
-        const items = await claim(perRecall, CLAIM);
+      const perRecall = () => actions.map((a) => a.name).filter((name) => !report.rested.includes(name));
+      while (perRecall().length > 0 && going()) {
+        const items = await claim(perRecall(), CLAIM);
         if (items.length === 0) break;
         for (const [i, item] of items.entries()) {
           const action = actions.find((a) => a.name === item.action);
-          // Interrupted: what is claimed but not tried waits for its lease, then any host delivers it.
-          if (!action || ctx.signal.aborted) continue;
+          // Interrupted, out of time or resting: what is claimed but not tried waits for its lease, then any host delivers it.
+          if (!action || report.rested.includes(action.name) || !going()) continue;
           if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
           const result = await action.attempt(item.record, ctx.signal);
           if (!result.ok && ctx.signal.aborted) continue;
           await settle(item, result, report);
+          countStreak(action.name, result, item);
         }
       }
+      await sayWhatWaits(report);
       return report;
     },
     async close() {

@@ -27,9 +27,21 @@ export function deliverySummary(report: DeliveryReport): string {
   return `actions: ${report.delivered} delivered · ${report.pending} pending${givenUp} · ${report.failed} failed ${attempts}`;
 }
 
-/** The one warning for a pass cut short, or undefined when it went through. */
-export function cutShortWarning(report: DeliveryReport, budgetMs: number, where: string): string | undefined {
-  const waiting = `${report.pending} ${report.pending === 1 ? 'recall stays' : 'recalls stay'} pending for the next run`;
+/** `5 recalls stay pending for the next run`: what a cut-short pass of feed's leaves. */
+function pendingForNextRun(pending: number): string {
+  return `${pending} ${pending === 1 ? 'recall stays' : 'recalls stay'} pending for the next run`;
+}
+
+/**
+ * The one warning for a pass cut short, or undefined when it went through; `waiting` says what is left and where
+ * (sync's: in the archive's outbox).
+ */
+export function cutShortWarning(
+  report: Pick<DeliveryReport, 'pending' | 'rested' | 'outOfTime'>,
+  budgetMs: number,
+  where: string,
+  waiting = pendingForNextRun(report.pending),
+): string | undefined {
   const why: string[] = [];
   for (const action of report.rested) {
     const who = action === 'webhook' && where !== '' ? `webhook ${where}` : action;

@@ -43,13 +43,22 @@ export function errnoCode(err: unknown): string | undefined {
  */
 export function cannotWrite(file: string, err: unknown, hint?: string): unknown {
   if (err instanceof CannotWriteError) return err;
+  const words = writeReason(err);
+  if (words === undefined) return err;
+  return new CannotWriteError(file, words, hint ?? REASONS[errnoCode(err) as string]?.hint ?? ELSEWHERE);
+}
+
+/**
+ * Why a file-system call failed, in words ("permission denied"); a system error without words is its code and call
+ * (`EXDEV (rename)`). Undefined for anything else: Node's own ERR_* codes are bugs, not the disk.
+ */
+export function writeReason(err: unknown): string | undefined {
   const code = errnoCode(err);
-  // System errors only (ENOSPC, EACCES, ...): Node's own ERR_* codes are bugs, not the disk.
-  if (code === undefined || !/^E[A-Z0-9]+$/.test(code) || !(err instanceof Error)) return err;
+  if (code === undefined || !/^E[A-Z0-9]+$/.test(code) || !(err instanceof Error)) return undefined;
   const reason = REASONS[code];
-  if (reason) return new CannotWriteError(file, reason.words, hint ?? reason.hint);
-  const detail = (err as NodeJS.ErrnoException).syscall ? `${code} (${(err as NodeJS.ErrnoException).syscall})` : code;
-  return new CannotWriteError(file, detail, hint ?? ELSEWHERE);
+  if (reason) return reason.words;
+  const syscall = (err as NodeJS.ErrnoException).syscall;
+  return syscall ? `${code} (${syscall})` : code;
 }
 
 /** Runs `fn`; a file-system error it throws becomes CannotWriteError for `file`. */

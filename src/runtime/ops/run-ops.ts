@@ -1,4 +1,5 @@
 // One monitored run: pings at its start and end (and after each --watch poll), the metrics file after each.
+import path from 'node:path';
 import { proxyFromEnv } from '../api-session.js';
 import type { Context } from '../context.js';
 import { previousSuccesses, writeMetricsFile } from './metrics.js';
@@ -12,6 +13,18 @@ import { StderrTail } from './stderr-tail.js';
 import { isJsonLog } from '../terminal/json-log.js';
 import { type KeptFile, refuseWritingOver, WritingOverError } from '../files/kept-files.js';
 import { archiveTarget } from '../archive/archive-file.js';
+import { writeReason } from '../files/write-errors.js';
+
+/**
+ * Why the metrics file was not written. A file-system error names the folder it could not write in and the reason
+ * in words: never the temporary file it was writing first, nor Node's errno text.
+ */
+function notWritten(err: unknown): string {
+  const failed = (err as NodeJS.ErrnoException | undefined)?.path;
+  const reason = writeReason(err);
+  if (failed !== undefined && reason !== undefined) return `cannot write in ${path.dirname(failed)}: ${reason}`;
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** The commands that report; the archive's cases are counted for those that use one. */
 export type OpsCommand = 'feed' | 'sync' | 'match' | 'digest';
@@ -198,7 +211,7 @@ export class RunOps implements RunHooks {
       });
       await writeMetricsFile(file, metrics);
     } catch (err) {
-      this.warn(`metrics file ${file} not written: ${err instanceof Error ? err.message : String(err)}`);
+      this.warn(`metrics file ${file} not written: ${notWritten(err)}`);
     }
   }
 
