@@ -335,7 +335,9 @@ describe('proxyFor names the proxy undici really uses', () => {
     const proxy = await testProxy({ requestStatus: 407 });
     const settings = { httpProxy: proxy.url, noProxy };
     // Where there is no proxy, the request goes out directly and fails (no DNS, no route): only the proxy's log matters.
-    await failure(send(new URL(address), sendOpts(agentFor(settings, 1500), 1500)));
+    // 4 s: on a loaded machine the first request's trip to the proxy took longer than 1.5 s (a CI run saw it time out
+    // before the proxy logged it); a direct request fails at once here (no DNS, no route), so the bound costs nothing.
+    await failure(send(new URL(address), sendOpts(agentFor(settings, 4000), 4000)));
     const viaProxy = proxy.requests.length > 0;
     expect(proxyFor(new URL(address), settings) !== undefined).toBe(viaProxy);
   });
