@@ -88,13 +88,14 @@ describe('planFeed', () => {
     expect(plan({ max: '10', state: 's.json' }).max).toBe(10);
   });
 
-  it('--watch polls the last hour every minute unless told otherwise, and writes to stdout only', () => {
+  it('--watch polls the last hour every minute, the whole window hourly, unless told otherwise; writes to stdout only', () => {
     expect(plan({ watch: true })).toMatchObject({
-      watch: { intervalMs: 60_000, skipExisting: false },
+      watch: { intervalMs: 60_000, skipExisting: false, sweepMs: 3_600_000 },
       params: { hoursAgo: 1 },
     });
+    // The user's --hours is every poll's window: no sweep.
     expect(plan({ watch: true, hours: '6', interval: '2.5', skipExisting: true })).toMatchObject({
-      watch: { intervalMs: 2500, skipExisting: true },
+      watch: { intervalMs: 2500, skipExisting: true, sweepMs: undefined },
       params: { hoursAgo: 6 },
     });
     expect(usage(() => plan({ watch: true }, { output: 'x.csv' }))).toBe('--watch writes to stdout');

@@ -5,7 +5,7 @@ import {
   DEFAULT_INTERVAL_S,
   DEFAULT_LOCK_WAIT_S,
   DEFAULT_PAGE_SIZE,
-  DEFAULT_WATCH_HOURS,
+  HOURS_HELP,
 } from '../../jobs/watch/defaults.js';
 import { addEmailOptions } from './email-flags.js';
 import { addFilterOptions } from './filter-flags.js';
@@ -17,7 +17,7 @@ import { addOpsOptions } from './ops-action.js';
 export function declareFeed(cmd: NewCommand) {
   const feed = cmd
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
-    .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
+    .option('--hours <1-24>', HOURS_HELP)
     .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)
     .option('--order <order>', 'asc or desc (default desc)')
     .option('--page-size <1-500>', `records per request (default ${DEFAULT_PAGE_SIZE}: fewest requests)`)

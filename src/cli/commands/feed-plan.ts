@@ -23,6 +23,7 @@ import {
   DEFAULT_INTERVAL_S,
   DEFAULT_LOCK_WAIT_S,
   DEFAULT_PAGE_SIZE,
+  DEFAULT_SWEEP_S,
   DEFAULT_WATCH_HOURS,
 } from '../../jobs/watch/defaults.js';
 import type { FeedPlan, FeedPollPlan, WatchPlan } from '../../jobs/watch/plan.js';
@@ -51,6 +52,14 @@ function refuseWatchOutput(settings: Settings): void {
   }
 }
 
+/**
+ * How often a watch asks for the whole window: without --hours, on the first poll and every DEFAULT_SWEEP_S (a recall can
+ * reach the API hours after its published_at); with --hours, the user's window is every poll's.
+ */
+function sweepMs(hours: string | undefined): number | undefined {
+  return hours === undefined ? DEFAULT_SWEEP_S * 1000 : undefined;
+}
+
 function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
   if (opts.watch) {
     refuseWith('--watch', [
@@ -66,7 +75,7 @@ function watchPlan(opts: FeedOptions, settings: Settings): FeedPlan['watch'] {
     if (opts.skipExisting) throw new UsageError('--skip-existing works with --watch');
     return undefined;
   }
-  return { ...poll, skipExisting: opts.skipExisting ?? false };
+  return { ...poll, skipExisting: opts.skipExisting ?? false, sweepMs: sweepMs(opts.hours) };
 }
 
 /**
@@ -122,7 +131,7 @@ export function planFeedWatch(
 ): WatchPlan {
   refuseWatchOutput(settings);
   if (opts.state === '') throw new UsageError('--state needs a file name');
-  const watch = { ...pollPace(opts.interval, DEFAULT_INTERVAL_S), skipExisting: false };
+  const watch = { ...pollPace(opts.interval, DEFAULT_INTERVAL_S), skipExisting: false, sweepMs: sweepMs(opts.hours) };
   return { ...planFeedPoll(opts, settings, { watch: true }, env), watch };
 }
 

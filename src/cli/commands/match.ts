@@ -1,7 +1,7 @@
 // `recall-feed match`: which products of a catalogue were recalled; flags and help, then the match engine (src/jobs/matching).
 import type { OptionsOf } from './define-action.js';
 import { BOUNDS } from '../../api/constants.js';
-import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, DEFAULT_WATCH_HOURS } from '../../jobs/watch/defaults.js';
+import { DEFAULT_EXEC_TIMEOUT_S, DEFAULT_INTERVAL_S, HOURS_HELP } from '../../jobs/watch/defaults.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { MatchPlan } from '../../jobs/match/run-match.js';
 import type { MatchWatchPlan } from '../../jobs/match/watch-match.js';
@@ -26,7 +26,7 @@ function declareMatch(cmd: NewCommand) {
       'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé,lot=Lot,best_before=DDM',
     )
     .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
-    .option('--hours <1-24>', `look-back window in hours (default 24; ${DEFAULT_WATCH_HOURS} with --watch)`)
+    .option('--hours <1-24>', HOURS_HELP)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
     .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
     .option('--full', 'with --archive: check every recall again, not only those stored since the last run')

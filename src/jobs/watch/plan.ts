@@ -28,9 +28,13 @@ export interface FeedPollPlan {
   lockWaitMs: number;
 }
 
-/** Polls of the feed on a loop: `feed --watch`, `match --watch`; with --skip-existing the first poll only remembers. */
+/**
+ * Polls of the feed on a loop: `feed --watch`, `match --watch`; with --skip-existing the first poll only remembers.
+ * `params.hoursAgo` is the window of a routine poll; `sweepMs`, when set, how often a poll asks for the whole window the
+ * API allows instead (the first poll always does), for the recalls that reach the API after their routine window.
+ */
 export interface WatchPlan extends FeedPollPlan {
-  watch: PollPlan & { skipExisting: boolean };
+  watch: PollPlan & { skipExisting: boolean; sweepMs: number | undefined };
 }
 
 /** A `feed` run (an export, a `--state` poll or a `--watch`), checked, with every default filled in. */

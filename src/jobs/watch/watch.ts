@@ -1,4 +1,5 @@
 // `feed --watch`: polls again and again, writing each new recall once, oldest first; survives faults, ends on refusals.
+import { BOUNDS } from '../../api/constants.js';
 import { groupDigits } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { compileFilter } from '../../filters/record-filter.js';
@@ -9,9 +10,10 @@ import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
 import { pollNew, remember } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
-import type { FeedPlan, WatchPlan } from './plan.js';
+import type { FeedPlan, FeedPollPlan, WatchPlan } from './plan.js';
+import { HOUR_MS, PollWindow } from './poll-window.js';
 import { createRecordSink, type PageSink } from './record-sink.js';
-import { SeenState } from './seen-state.js';
+import { publishedMs, SeenState } from './seen-state.js';
 
 /** The status line after a poll; a skipped first poll says it printed nothing on purpose. */
 export function pollSummary(started: number, fresh: number, skipped: boolean, quota: number | undefined): string {
@@ -49,12 +51,12 @@ function recordOutput(sink: PageSink): WatchOutput {
 }
 
 /**
- * One poll: the rows prepared (a poll that fails there has remembered nothing), the new records remembered, the state
+ * One poll of `feed` (the plan's, with this poll's window): the rows prepared (a poll that fails there has remembered nothing), the new records remembered, the state
  * staged, the rows written, then the state put in place. A skipped first poll (feed --skip-existing) prepares nothing:
  * it writes nothing and fires no action.
  */
 async function pollOnce(
-  plan: WatchPlan,
+  feed: Pick<FeedPollPlan, 'params' | 'custom'>,
   session: ApiSession,
   ctx: Context,
   output: WatchOutput,
@@ -62,16 +64,22 @@ async function pollOnce(
   print: boolean,
   deliveries: Deliveries | undefined,
   keep: (record: FeedRecord) => boolean,
+  quietBefore?: number,
 ) {
-  const poll = await pollNew(pagesOf(session, plan), {
+  const poll = await pollNew(pagesOf(session, feed), {
     state,
-    custom: plan.custom,
+    custom: feed.custom,
     keep,
     flag: '--watch',
     signal: ctx.signal,
   });
   ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
-  const rows = print ? await output.prepare(poll.records, { items: deliveries !== undefined }) : undefined;
+  // Remembered all, written only from `quietBefore` on (a record without a date is written).
+  const written =
+    quietBefore === undefined
+      ? poll.records
+      : poll.records.filter((r) => publishedMs(r, Number.POSITIVE_INFINITY) >= quietBefore);
+  const rows = print ? await output.prepare(written, { items: deliveries !== undefined }) : undefined;
   remember(state, poll.records, ctx.now());
   // Actions fire for what is written.
   if (rows) deliveries?.enqueue(rows.items);
@@ -86,7 +94,7 @@ async function pollOnce(
   } finally {
     await rows?.close?.();
   }
-  return poll;
+  return { ...poll, written: written.length };
 }
 
 /** `feed --watch`'s output: each new record written as the API sent it, on the run's (stdout) output. */
@@ -97,9 +105,13 @@ export function recordsTo(sink: RecordSink, plan: FeedPlan, session: ApiSession)
 /** Polls until stopped, writing what each poll finds through `output`. */
 export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Context, output: WatchOutput): Promise<void> {
   const state = plan.state ? await SeenState.load(plan.state) : SeenState.memory();
-  const { intervalMs, skipExisting } = plan.watch;
+  const { intervalMs, skipExisting, sweepMs } = plan.watch;
+  const routineHours = plan.params.hoursAgo ?? BOUNDS.defaultHours;
+  const pollWindow = new PollWindow(routineHours, sweepMs);
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
+  const tooLong = pollWindow.checkInterval(intervalMs);
+  if (tooLong) session.status.warn(tooLong);
   let first = true;
   // The first poll looks at the whole window: a filter value that matched nothing in it is said once.
   const coverage = new FilterCoverage(plan.filter);
@@ -116,7 +128,16 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
         const started = ctx.now();
         const skipped = first && skipExisting;
         const keep = first ? coverage.keep : keepLater;
-        const poll = await pollOnce(plan, session, ctx, output, state, !skipped, deliveries, keep);
+        // Each poll's window: the routine one, the whole window on the first poll and every sweep, or wider to cover a gap.
+        const { hours, warning: gap } = pollWindow.next(started);
+        if (gap) session.status.warn(gap);
+        const feed = { custom: plan.custom, params: { ...plan.params, hoursAgo: hours } };
+        // A first poll with nothing remembered writes what is in the routine window, as it always has, and only
+        // remembers the rest of the day its sweep reads: the later sweeps then write only what arrives late.
+        const quietBefore =
+          first && state.size === 0 && hours > routineHours ? started - routineHours * HOUR_MS : undefined;
+        const poll = await pollOnce(feed, session, ctx, output, state, !skipped, deliveries, keep, quietBefore);
+        pollWindow.succeeded(started, hours);
         if (first) for (const warning of coverage.messages()) session.status.warn(warning);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
@@ -125,7 +146,7 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
           requests: poll.pages,
           done: (delay) => {
             const quota = session.client.lastRateLimit?.remaining_credits;
-            session.status.countdown(`${pollSummary(started, poll.records.length, skipped, quota)}${actions}`, delay);
+            session.status.countdown(`${pollSummary(started, poll.written, skipped, quota)}${actions}`, delay);
           },
         };
       },
