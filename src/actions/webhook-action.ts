@@ -1,7 +1,8 @@
 // --webhook: POSTs each recall as JSON (as the API sent it), as a Slack-style {"text": ...} message, or as a Teams card.
 import type { HttpAgent } from '../api/http-agent.js';
 import { TimeoutError } from '../api/api-errors.js';
-import { header, retryAfterAt } from '../api/retry.js';
+import { header } from '../api/answer-headers.js';
+import { retryAfterAt } from '../api/retry.js';
 import { send } from '../api/transport.js';
 import type { Action, AttemptResult } from './action.js';
 import { describeItem } from '../output/recall-text.js';

@@ -1,4 +1,5 @@
-// Typed errors of the client; error-mapping.ts picks the class for an answer. No dependencies.
+// Typed errors of the client; error-mapping.ts picks the class for an answer. Imports only timestamps.ts.
+import { timestampMicros } from './timestamps.js';
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -88,15 +89,15 @@ export class RateLimitError extends ApiError {
   /** minute, hour, day or month; undefined when the server did not say. */
   readonly limitType: string | undefined;
   readonly limit: number | undefined;
-  /** When the limit resets, from `details.reset_at`; undefined when absent or unparsable. */
+  /** When the limit resets, from `details.reset_at` (one without a zone is UTC); undefined when absent or unparsable. */
   readonly resetAt: Date | undefined;
   constructor(init: ApiErrorInit) {
     super(init);
     const d = init.details ?? {};
     this.limitType = typeof d.limit_type === 'string' ? d.limit_type : undefined;
     this.limit = typeof d.limit === 'number' ? d.limit : undefined;
-    const reset = typeof d.reset_at === 'string' ? Date.parse(d.reset_at) : NaN;
-    this.resetAt = Number.isNaN(reset) ? undefined : new Date(reset);
+    const reset = typeof d.reset_at === 'string' ? timestampMicros(d.reset_at.trim()) : NaN;
+    this.resetAt = Number.isNaN(reset) ? undefined : new Date(Math.floor(reset / 1000));
   }
 }
 
@@ -173,9 +174,18 @@ export class ResponseTooLargeError extends InvalidResponseError {
   }
 }
 
-/** The server's paging broke its own rules (has_more without a cursor, or a cursor that repeats). */
+/**
+ * The server's paging broke its own rules: has_more without a cursor, a cursor that repeats, or a next_cursor
+ * it sent and then refused, also after the chain started over (`refusedCursor`).
+ */
 export class PaginationError extends InvalidResponseError {
   override name = 'PaginationError';
+  /** The next_cursor the API sent and then refused, when that is what broke: no use to continue from. */
+  readonly refusedCursor: string | undefined;
+  constructor(message: string, opts: { status?: number; refusedCursor?: string } = {}) {
+    super(message, { status: opts.status });
+    this.refusedCursor = opts.refusedCursor;
+  }
 }
 
 /** The caller's own input was wrong; raised before any request is sent. */

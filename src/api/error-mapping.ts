@@ -15,21 +15,22 @@ import {
   type ApiErrorInit,
 } from './api-errors.js';
 import { isErrorBody } from './body-shapes.js';
-import { header } from './retry.js';
+import { header } from './answer-headers.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
 type ErrorClass = new (init: ApiErrorInit) => ApiError;
 
-const BY_CODE: Record<string, ErrorClass> = {
-  invalid_api_key: InvalidApiKeyError,
-  unauthorized_data_sources: UnauthorizedDataSourcesError,
-  validation_error: ValidationError,
-  rate_limit_exceeded: RateLimitError,
-  not_found: NotFoundError,
-  internal_error: ServerError,
-  service_unavailable: ServiceUnavailableError,
-};
+/** A Map, not an object: a code the server chose (`constructor`, `__proto__`) must not find Object.prototype's members. */
+const BY_CODE: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
+  ['invalid_api_key', InvalidApiKeyError],
+  ['unauthorized_data_sources', UnauthorizedDataSourcesError],
+  ['validation_error', ValidationError],
+  ['rate_limit_exceeded', RateLimitError],
+  ['not_found', NotFoundError],
+  ['internal_error', ServerError],
+  ['service_unavailable', ServiceUnavailableError],
+]);
 
 function classForStatus(status: number): ErrorClass {
   if (status === 400 || status === 422) return ValidationError;
@@ -88,7 +89,7 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     return new Class({ status, code, message: `HTTP ${status} from the API`, headers });
   }
   const { error, message, help, details } = json.detail;
-  let Class = BY_CODE[error] ?? classForStatus(status);
+  let Class = BY_CODE.get(error) ?? classForStatus(status);
   const init = { status, code: error, message, help, details, headers };
   if (Class === RateLimitError) {
     if (details?.limit_type === 'month') Class = QuotaExhaustedError;

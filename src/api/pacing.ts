@@ -1,4 +1,5 @@
-// Client-side sliding windows: spaces requests so none would go over the minute, hour or day limit.
+// Client-side sliding windows: spaces requests so none would go over the minute, hour or day limit, counting our
+// own requests and, when answers report it (X-RateLimit-Remaining-*), the server's count for the whole key.
 import { SPEC_RATE_LIMITS } from './constants.js';
 import type { RateLimitInfo } from './schemas.js';
 
@@ -24,14 +25,43 @@ const REPORTED_FIELD: Record<WindowName, 'per_minute' | 'per_hour' | 'per_day'> 
   day: 'per_day',
 };
 
+/** One window as an answer's headers reported it (rate-limit-headers.ts reads them). */
+export interface WindowReport {
+  /** Requests the server still allows in the window. */
+  remaining: number;
+  /**
+   * How long after the answer the window frees a request, on the server's clock (X-RateLimit-Reset-<Window>
+   * minus the answer's Date header); undefined when either header is missing or unreadable.
+   */
+  resetInMs?: number;
+}
+
 export interface PacingDelay {
   ms: number;
   window: WindowName;
 }
 
+/** A reset this far past the window's length is not believed (a Date header off the server's clock, say). */
+const RESET_SLACK_MS = 1000;
+
+/** What the server last said of a window. */
+interface ServerCount {
+  /** When it was said (epoch ms, our clock). */
+  at: number;
+  remaining: number;
+  /** How many of our requests were logged by then: those logged since come off `remaining`. */
+  sent: number;
+  /** From when (epoch ms, our clock) the window holds a free request again once `remaining` is spent. */
+  freeAt: number;
+}
+
 export class Pacer {
   /** Times (epoch ms) at which our requests were answered, oldest first. */
   private log: number[] = [];
+  /** Requests logged so far, ever. */
+  private sent = 0;
+  /** Per window, the server's latest count: it also holds the requests of other runs and hosts on the key. */
+  private readonly server: Partial<Record<WindowName, ServerCount>> = {};
   private readonly reported: Record<WindowName, number>;
   private readonly overrides: PacingOverrides;
 
@@ -54,6 +84,7 @@ export class Pacer {
 
   /** Logs a request. Use the time its answer arrived: the server counted it no later than that. */
   record(at: number): void {
+    this.sent++;
     this.log.push(at);
     const horizon = at - this.windowMs('day');
     let drop = 0;
@@ -70,24 +101,71 @@ export class Pacer {
     return this.overrides[name]?.windowMs ?? DEFAULT_WINDOWS[name].windowMs;
   }
 
-  /** Requests still allowed in the window right now. */
+  /**
+   * Takes what an answer (arrived at `at`, after record) reported of a window. With no usable reset, the
+   * window is taken to free a request when our oldest request in it leaves.
+   */
+  observe(name: WindowName, report: WindowReport, at: number): void {
+    const windowMs = this.windowMs(name);
+    const longest = Math.max(windowMs, DEFAULT_WINDOWS[name].windowMs) + RESET_SLACK_MS;
+    const resetIn = report.resetInMs;
+    let freeAt: number;
+    if (resetIn !== undefined && resetIn > 0 && resetIn <= longest) freeAt = at + resetIn;
+    else {
+      const oldest = this.log[this.log.length - this.countSince(at - windowMs)];
+      freeAt = (oldest === undefined || oldest > at ? at : oldest) + windowMs;
+    }
+    this.server[name] = { at, remaining: report.remaining, sent: this.sent, freeAt };
+  }
+
+  /**
+   * Requests still allowed in the window right now. The server's count, while it holds, replaces our own tally
+   * (which misses the key's other clients and may misjudge the window); a count the caller set still caps it.
+   */
   remaining(name: WindowName, now: number): number {
-    return Math.max(0, this.limit(name) - this.countSince(now - this.windowMs(name)));
+    const own = Math.max(0, this.limit(name) - this.countSince(now - this.windowMs(name)));
+    const server = this.serverLeft(name, now);
+    if (server === undefined) return own;
+    const left = Math.max(0, server);
+    return this.overrides[name]?.limit === undefined ? left : Math.min(own, left);
   }
 
   /** How long to wait before the next request fits every window; ms 0 when it fits now. */
   delay(now: number): PacingDelay {
     let longest: PacingDelay = { ms: 0, window: 'minute' };
     for (const name of WINDOW_NAMES) {
-      const limit = this.limit(name);
-      const inWindow = this.countSince(now - this.windowMs(name));
-      if (inWindow < limit) continue;
-      // The oldest request that must leave the window before one more fits.
-      const mustLeave = this.log[this.log.length - limit] as number;
-      const ms = mustLeave + this.windowMs(name) - now;
+      const ms = this.windowDelay(name, now);
       if (ms > longest.ms) longest = { ms, window: name };
     }
     return longest;
+  }
+
+  private windowDelay(name: WindowName, now: number): number {
+    const server = this.serverLeft(name, now);
+    let ms = 0;
+    if (server === undefined || this.overrides[name]?.limit !== undefined) {
+      const limit = this.limit(name);
+      if (this.countSince(now - this.windowMs(name)) >= limit) {
+        // The oldest request that must leave the window before one more fits.
+        const mustLeave = this.log[this.log.length - limit] as number;
+        ms = mustLeave + this.windowMs(name) - now;
+      }
+    }
+    const count = this.server[name];
+    if (server !== undefined && server <= 0 && count !== undefined) ms = Math.max(ms, count.freeAt - now);
+    return ms;
+  }
+
+  /**
+   * Requests the server's latest count leaves for the window, less ours sent since; undefined when it no longer
+   * holds: the window has freed a request since it was spent, or the count is older than the window.
+   */
+  private serverLeft(name: WindowName, now: number): number | undefined {
+    const count = this.server[name];
+    if (count === undefined) return undefined;
+    const left = count.remaining - (this.sent - count.sent);
+    if (left <= 0) return now < count.freeAt ? left : undefined;
+    return now - count.at < this.windowMs(name) ? left : undefined;
   }
 
   private countSince(start: number): number {

@@ -1,7 +1,10 @@
-// One logical request: pacing to the client's windows, the monthly quota, retries of transient failures
-// with backoff, and waits for 429s, each wait bounded by maxWaitMs. Knows nothing of paths or bodies.
+// One logical request: pacing to the client's windows (and the counts answers report in X-RateLimit-* headers),
+// the monthly quota, retries of transient failures with backoff, and waits for 429s, each wait bounded by
+// maxWaitMs. Knows nothing of paths or bodies.
 import { QuotaExhaustedError, RateLimitError, WaitTooLongError } from './api-errors.js';
-import { Pacer, type PacingOverrides, type WindowName } from './pacing.js';
+import { Pacer, WINDOW_NAMES, type PacingOverrides, type WindowName } from './pacing.js';
+import type { AnswerHeaders } from './answer-headers.js';
+import { windowReports } from './rate-limit-headers.js';
 import { backoffMs, isRetryable, nextMonthlyReset, rateLimitWaitMs } from './retry.js';
 import type { RateLimitInfo } from './schemas.js';
 
@@ -39,9 +42,13 @@ export class RequestLoop {
   /**
    * Paces, then sends and reads the answer; retried on transient failures and 429s. `send` is counted
    * against the windows when it settles, answered or not: the server may have counted a request that
-   * timed out or was cut. `read` turns the answer into the result, or throws the error it stands for.
+   * timed out or was cut; the remaining counts its answer's headers report, a 429's too, replace our own.
+   * `read` turns the answer into the result, or throws the error it stands for.
    */
-  async run<R, T>(send: () => Promise<R>, read: (answer: R) => Promise<T>): Promise<T> {
+  async run<R extends { headers: AnswerHeaders }, T>(
+    send: () => Promise<R>,
+    read: (answer: R) => Promise<T>,
+  ): Promise<T> {
     let failures = 0;
     let rateLimited = 0;
     for (;;) {
@@ -53,6 +60,7 @@ export class RequestLoop {
         } finally {
           this.pacer.record(this.opts.now());
         }
+        this.noteHeaders(answer.headers);
         return await read(answer);
       } catch (err) {
         if (this.opts.signal?.aborted) throw err;
@@ -77,9 +85,19 @@ export class RequestLoop {
     this.lastRateLimit = info;
   }
 
-  /** Requests still allowed in one of the client's own windows. */
+  /** Requests still allowed in one of the windows: the server's count when an answer reported one, else our own. */
   remaining(window: WindowName): number {
     return this.pacer.remaining(window, this.opts.now());
+  }
+
+  /** Feeds the windows an answer's X-RateLimit-Remaining-* / -Reset-* headers report into the pacer. */
+  private noteHeaders(headers: AnswerHeaders): void {
+    const reports = windowReports(headers);
+    const at = this.opts.now();
+    for (const name of WINDOW_NAMES) {
+      const report = reports[name];
+      if (report !== undefined) this.pacer.observe(name, report, at);
+    }
   }
 
   private async pace(): Promise<void> {

@@ -17,6 +17,7 @@ import {
   WaitTooLongError,
   WrongAddressError,
 } from './api-errors.js';
+import { header, serverNow } from './answer-headers.js';
 
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
@@ -75,12 +76,6 @@ export function backoffMs(
   return Math.floor(random() * ceiling);
 }
 
-/** A header's first value (Node gives repeated headers as an array). */
-export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** A `Retry-After` value (seconds, or an HTTP date) as epoch ms; undefined when absent or unreadable. */
 export function retryAfterAt(value: string | undefined, now: number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -91,8 +86,9 @@ export function retryAfterAt(value: string | undefined, now: number): number | u
 }
 
 /**
- * When a 429 says the limit resets, as epoch ms: `details.reset_at` first, then `Retry-After`
- * (seconds or an HTTP date), then `X-RateLimit-Reset-<Type>` (epoch seconds). Undefined when none is usable.
+ * When a 429 says the limit resets, as epoch ms on the server's clock: `details.reset_at` first, then
+ * `Retry-After` (seconds after `now`, or an HTTP date), then `X-RateLimit-Reset-<Type>` (epoch seconds).
+ * Undefined when none is usable. `now` is the server's clock when it answered (serverNow).
  */
 export function rateLimitResetAt(err: RateLimitError, now: number): number | undefined {
   if (err.resetAt) return err.resetAt.getTime();
@@ -104,12 +100,20 @@ export function rateLimitResetAt(err: RateLimitError, now: number): number | und
   return undefined;
 }
 
-/** How long to wait after a 429: until the reset plus a small random margin; a minute when nothing says. */
+/** The wait after a 429 that says nothing usable of its reset. */
+export const UNKNOWN_RESET_WAIT_MS = 60_000;
+
+/**
+ * How long to wait after a 429: from the server's clock when it answered (serverNow) until the reset, plus a
+ * small random margin. A 429 that names no reset, or one not ahead of that clock, backs off a minute instead:
+ * retrying at once would only meet the same refusal.
+ */
 export function rateLimitWaitMs(err: RateLimitError, now: number, random: () => number): number {
   const margin = RESET_MARGIN_MIN_MS + Math.floor(random() * (RESET_MARGIN_MAX_MS - RESET_MARGIN_MIN_MS));
-  const resetAt = rateLimitResetAt(err, now);
-  if (resetAt === undefined) return 60_000 + margin;
-  return Math.max(0, resetAt - now) + margin;
+  const theirs = serverNow(err.headers, now);
+  const resetAt = rateLimitResetAt(err, theirs);
+  const wait = resetAt === undefined ? 0 : resetAt - theirs;
+  return (wait > 0 ? wait : UNKNOWN_RESET_WAIT_MS) + margin;
 }
 
 /** The monthly quota resets on the 1st of the next month at 00:00 UTC. */

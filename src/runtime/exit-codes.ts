@@ -71,7 +71,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   invalidResponse: {
     summary: 'invalid response',
     detail:
-      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, a redirect, or a 404 that is not the API's (a wrong `--base-url`)",
+      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` the API sent and then refused, again after starting over), a redirect, or a 404 that is not the API's (a wrong `--base-url`)",
   },
   matchFound: {
     summary: 'match found (match --exit-code)',

@@ -48,8 +48,18 @@ function routeOf(path: string): Route {
   if (path === '/v1/recalls/feed') return { kind: 'feed' };
   if (path === '/v1/recalls/sources') return { kind: 'sources' };
   const m = /^\/v1\/recalls\/feed\/([^/]+)$/.exec(path);
-  if (m) return { kind: 'custom', name: decodeURIComponent(m[1] as string) };
-  return { kind: 'unknown' };
+  if (!m) return { kind: 'unknown' };
+  // A percent-escape that decodes to no text (`%E0`, `%zz`) names no feed: 404, not a 500 clients would retry.
+  const name = decodeSegment(m[1] as string);
+  return name === undefined ? { kind: 'unknown' } : { kind: 'custom', name };
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 export function createHandler(core: SandboxCore, pending: Pending) {
@@ -88,6 +98,9 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
   const path = url.pathname;
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return handleHook(core, req, res, path);
   core.tick();
+  // Dated on the sandbox's own clock, which its reset_at and X-RateLimit-Reset-* use too (Node's own Date
+  // would be the machine's, even under --sandbox-now): a client measures a 429's wait against this header.
+  res.setHeader('Date', new Date(core.now()).toUTCString());
   const rawKey = req.headers['x-api-key'];
   const keyValue = Array.isArray(rawKey) ? rawKey[0] : rawKey;
   const key = core.keyring.find(keyValue);

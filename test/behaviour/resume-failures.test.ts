@@ -1,4 +1,5 @@
-// A `--resume` that fails for any reason keeps `<file>.partial` and `<file>.partial.json` and prints the command again.
+// A `--resume` that fails for any reason keeps `<file>.partial` and `<file>.partial.json` and prints the command again;
+// one whose kept cursor the API refuses starts the window over instead of failing.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,23 +53,30 @@ describe('a failed --resume', () => {
     expect(readdirSync(run.dir)).toEqual(['export.csv']);
   });
 
-  it('with a cursor the API rejects (exit 2) keeps both partial files and prints the command again', async () => {
+  it('with a cursor the API now refuses, starts the window over, skipping what the partial holds, and finishes', async () => {
     const sandbox = await sandboxFor({ clock: () => FIXED_START });
     const run = await interruptedExport(sandbox);
-    // What an expired cursor looks like to the tool: the API answers 400 to it.
+    // What an expired cursor looks like to the tool: the API answers 400 to it. The partial's cursor is the
+    // tool's own, not the user's input: the window starts over (it used to stop with exit 2, and its
+    // resume command failed the same way every time).
     const state = JSON.parse(run.files().state) as Record<string, unknown>;
     writeFileSync(
       `${run.target}.partial.json`,
       `${JSON.stringify({ ...state, cursor: Buffer.from('{"expired":true}').toString('base64') })}\n`,
     );
-    const before = run.files();
     sandbox.clearRequests();
 
-    const rejected = await runMain(run.command, { env: KEY });
-    expect(rejected.code).toBe(2);
-    expect(rejected.stderr).toMatch(/^error: the API rejected the request: Invalid cursor/);
-    expect(printedCommand(rejected.stderr)).toEqual(run.command);
-    expect(sandbox.requests().map((r) => r.status)).toEqual([400]);
-    expect(run.files()).toEqual(before);
+    const resumed = await runMain(run.command, { env: KEY });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(
+      /^recall-feed: the API refused the cursor \(Invalid cursor: [^)]*\); starting over from the first page, skipping the recalls already written\n$/,
+    );
+    const asked = sandbox.requests();
+    expect(asked[0]?.status).toBe(400);
+    expect(asked[1]?.query.cursor).toBeUndefined();
+    expect(asked.slice(1).every((r) => r.status === 200)).toBe(true);
+    const whole = await runMainAgainst(sandbox, ['feed', '-f', 'csv', '--page-size', '100']);
+    expect(readFileSync(run.target, 'utf8')).toBe(whole.stdout);
+    expect(readdirSync(run.dir)).toEqual(['export.csv']);
   });
 });

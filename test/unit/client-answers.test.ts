@@ -345,11 +345,14 @@ describe('answers from something that is not the API', () => {
 });
 
 describe('absurd rate-limit resets', () => {
+  // The server's clock agrees with the client's virtual one: a 429's wait is measured against its Date header.
+  const VIRTUAL_DATE = { date: 'Tue, 10 Mar 2026 12:00:00 GMT' };
   it('a reset decades away gives up at once, in days, and says raising the wait is pointless', async () => {
     const reset = '2099-01-01T00:00:00Z';
     const srv = await answering([
       {
         status: 429,
+        headers: VIRTUAL_DATE,
         body: JSON.stringify(
           errorBody('rate_limit_exceeded', 'slow', { limit_type: 'hour', limit: 1, reset_at: reset }),
         ),
@@ -369,6 +372,7 @@ describe('absurd rate-limit resets', () => {
     const srv = await answering([
       {
         status: 429,
+        headers: VIRTUAL_DATE,
         body: JSON.stringify(
           errorBody('rate_limit_exceeded', 'slow', { limit_type: 'day', limit: 1, reset_at: '2026-03-11T12:00:00Z' }),
         ),

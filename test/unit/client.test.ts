@@ -122,6 +122,8 @@ describe('RecallFeedClient', () => {
     const { client, sleeps, events } = await setup([
       {
         status: 429,
+        // The server's clock agrees with the client's virtual one (the wait is measured against its Date header).
+        headers: { date: 'Tue, 10 Mar 2026 12:00:00 GMT' },
         body: errorBody('rate_limit_exceeded', 'slow', { limit_type: 'minute', limit: 60, reset_at: resetAt }),
       },
       { body: feedBody([record(1)]) },
@@ -136,6 +138,7 @@ describe('RecallFeedClient', () => {
       [
         {
           status: 429,
+          headers: { date: 'Tue, 10 Mar 2026 12:00:00 GMT' },
           body: errorBody('rate_limit_exceeded', 'slow', {
             limit_type: 'hour',
             limit: 1000,

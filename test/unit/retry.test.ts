@@ -76,9 +76,9 @@ describe('rate limit waits', () => {
     expect(rateLimitResetAt(limited(undefined), now)).toBeUndefined();
     expect(rateLimitWaitMs(limited(undefined), now, () => 0)).toBe(60_100);
   });
-  it('never waits a negative time for a reset already past', () => {
+  it('backs off as for an unknown reset, never retrying at once, when the reset is already past', () => {
     const err = limited({ limit_type: 'minute', limit: 60, reset_at: '2026-03-10T11:59:00Z' });
-    expect(rateLimitWaitMs(err, now, () => 0)).toBe(100);
+    expect(rateLimitWaitMs(err, now, () => 0)).toBe(60_100);
   });
   it('puts the monthly reset on the 1st of next month, 00:00 UTC', () => {
     expect(nextMonthlyReset(now).toISOString()).toBe('2026-04-01T00:00:00.000Z');

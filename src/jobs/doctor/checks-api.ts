@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../api/loopback.js';
 import { proxyFor, proxyName } from '../../api/proxy.js';
 import { send } from '../../api/transport.js';
 import { endpointUrl } from '../../api/request-target.js';
+import { serverDateMs } from '../../api/answer-headers.js';
 import { nextMonthlyReset } from '../../api/retry.js';
 import { parseDuration } from '../../api/duration.js';
 import { BOUNDS } from '../../api/constants.js';
@@ -50,7 +51,7 @@ export async function checkReach(settings: Settings, ctx: Context): Promise<Reac
     results.push(ok('proxy', proxy ? `${proxyName(proxy)} (reached ${base.host} through it)` : 'none (direct)'));
     const api = `${base.origin} answered ${res.status}${via}${ms > 0 ? ` in ${ms} ms` : ''}`;
     results.push(res.status < 500 ? ok('api', api) : warn('api', api, 'the API reports trouble; try again later'));
-    results.push(clockCheck(res.headers.date, ctx.now()));
+    results.push(clockCheck(serverDateMs(res.headers), ctx.now()));
     return { reached: true, results };
   } catch (err) {
     const hint = proxy ? 'check the proxy address, and that it allows the API' : 'check --base-url and the network';
@@ -63,10 +64,8 @@ export async function checkReach(settings: Settings, ctx: Context): Promise<Reac
   }
 }
 
-function clockCheck(date: string | string[] | undefined, now: number): CheckResult {
-  const header = Array.isArray(date) ? date[0] : date;
-  const theirs = header ? Date.parse(header) : Number.NaN;
-  if (Number.isNaN(theirs)) return warn('clock', 'the API sent no Date header to compare with');
+function clockCheck(theirs: number | undefined, now: number): CheckResult {
+  if (theirs === undefined) return warn('clock', 'the API sent no Date header to compare with');
   const skew = now - theirs;
   // The header counts whole seconds.
   const shown = `${skew >= 0 ? '+' : ''}${Math.round(skew / 1000)} s against the API's Date header`;

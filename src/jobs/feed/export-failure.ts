@@ -1,4 +1,5 @@
 // What a failed export leaves behind: a partial file and the command that finishes it, or no trace at all.
+import { PaginationError } from '../../api/api-errors.js';
 import { counted } from '../../output/numbers.js';
 import type { Context } from '../../runtime/context.js';
 import { ResumableError } from '../../runtime/cli-errors.js';
@@ -30,7 +31,9 @@ export interface FailedExport {
 /**
  * Keeps what can be resumed and says how; anything else leaves no trace. A run that was itself a
  * `--resume` always keeps its partial, whatever the failure (a wrong key, an expired cursor): only
- * a completed resume removes it. Returns the error to throw.
+ * a completed resume removes it. A cursor the API sent and then refused, also after starting over (exit 7),
+ * keeps the partial too; its --resume starts the window over, skipping the records the partial holds.
+ * Returns the error to throw.
  */
 export async function keepForResume(err: unknown, f: FailedExport): Promise<unknown> {
   f.session.status.stop();
@@ -50,6 +53,14 @@ export async function keepForResume(err: unknown, f: FailedExport): Promise<unkn
       err,
       resumeCommand(argv, ['--resume']),
       `${f.session.settings.output} is unchanged; ${counted(written, 'record is', 'records are')} kept in ${partial}. To finish${keyNote}, run:`,
+    );
+  }
+  // A cursor the API refused is no place to continue from: the run is asked for again from the start.
+  if (err instanceof PaginationError && err.refusedCursor !== undefined) {
+    return new ResumableError(
+      err,
+      resumeCommand(argv, []),
+      `${counted(written, 'record was', 'records were')} written; the API no longer takes the cursor after them. To fetch the window again${keyNote}, run:`,
     );
   }
   const continueWith = cursor === undefined ? [] : ['--cursor', cursor];

@@ -8,7 +8,8 @@ import type { RecordOutput, RecordSink } from '../../runtime/files/record-output
 import type { OutputTarget } from '../../runtime/files/file-target.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { keepForResume, type Progress } from './export-failure.js';
-import { pagesOf } from '../watch/pages.js';
+import { type Page, pagesOf } from '../watch/pages.js';
+import { refusesCursor } from '../../api/pagination.js';
 import type { FeedPlan } from '../watch/plan.js';
 import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
@@ -55,7 +56,8 @@ async function fill(
   const already = resumed && resumed.count > 0 ? await idsWritten(plan, target, head) : undefined;
   // A resumed run whose last page was already written only closes the document.
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
-    for await (const page of pagesOf(session, plan, progress.cursor)) {
+    for await (const page of exportPages(session, plan, progress.cursor, resumed !== undefined)) {
+      if (page.restartedAfter !== undefined) session.status.note(restartLine(page.restartedAfter));
       progress.last = page;
       const kept = filtered ? page.data.filter(keep) : page.data;
       const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;
@@ -80,6 +82,40 @@ async function fill(
   }
   for (const warning of coverage.messages()) session.status.warn(warning);
   await sink.end();
+}
+
+/** Said once on stderr when the window starts over because the API refused a cursor. */
+function restartLine(refusal: string): string {
+  return `recall-feed: the API refused the cursor (${refusal}); starting over from the first page, skipping the recalls already written`;
+}
+
+/**
+ * The pages from `cursor` on. A resume's cursor is the one its partial stored, not the user's input: when the API
+ * refuses it (expired), the window starts over from its first page, and the ids the partial holds are skipped (fill).
+ */
+async function* exportPages(
+  session: ApiSession,
+  plan: FeedPlan,
+  cursor: string | undefined,
+  resuming: boolean,
+): AsyncGenerator<Page> {
+  const pages = pagesOf(session, plan, cursor);
+  if (!resuming || cursor === undefined) return yield* pages;
+  let first: IteratorResult<Page>;
+  try {
+    first = await pages.next();
+  } catch (err) {
+    if (!refusesCursor(err, cursor)) throw err;
+    let said = false;
+    for await (const page of pagesOf(session, plan)) {
+      yield said ? page : { ...page, restartedAfter: (err as Error).message };
+      said = true;
+    }
+    return;
+  }
+  if (first.done) return;
+  yield first.value;
+  yield* pages;
 }
 
 /** The ids the partial a resume continues already holds. */
