@@ -89,6 +89,8 @@ export class ArchiveOriginError extends ArchiveError {
 /** Why the archive's database server cannot be used; each kind has its own hint. */
 export type DatabaseProblem =
   | 'password'
+  /** The server asked for a password and none was given: not in the URL, PGPASSWORD or the password file. */
+  | 'no-password'
   | 'host'
   | 'down'
   | 'database'
@@ -120,24 +122,52 @@ const SQLITE_REASONS: Record<string, string> = {
   SQLITE_IOERR: 'an input/output error',
 };
 
-const FS_REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
+/**
+ * What a failed file-system call means, in words: the one table for every file the tool reads or writes (the archive,
+ * the -o, state and metrics files through src/runtime/files/write-errors.ts, a TLS file the --db URL names). ENOENT
+ * is said by `fileErrorWords`: the file itself when it is read, its folder when it is created.
+ */
+const FILE_ERRORS: Record<string, string> = {
   ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENAMETOOLONG: 'the file name is too long',
+  EISDIR: 'it is a folder',
   ENOTDIR: 'a part of the path is not a folder',
-  // What creating the folder (mkdir -p) says when a part of the path is a file.
-  EEXIST: 'a part of the path is not a folder',
-  ENAMETOOLONG: 'the name is too long',
-  // Only a missing folder: the file itself is created (sqlite/open.ts).
-  ENOENT: 'its folder does not exist',
+  ELOOP: 'too many symbolic links',
+  EFBIG: 'the file is too large',
+  EIO: 'input/output error',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files on the system',
+  EPIPE: 'the reading end was closed',
+  ENXIO: 'no such device, or a socket that cannot be opened by name',
+  ETXTBSY: 'the file is busy',
 };
+
+/**
+ * Why a file-system call failed, in words ("permission denied"): `read` a file that must exist, `write` one that is
+ * created (ENOENT: its folder is missing). A system error without words is its code and call (`EXDEV (rename)`).
+ * Undefined for anything else: Node's own ERR_* codes are bugs, not the disk.
+ */
+export function fileErrorWords(err: unknown, use: 'read' | 'write'): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined;
+  if (code === 'ENOENT') return use === 'read' ? 'no such file' : 'its folder does not exist';
+  if (FILE_ERRORS[code]) return FILE_ERRORS[code];
+  const syscall = (err as { syscall?: unknown }).syscall;
+  return typeof syscall === 'string' ? `${code} (${syscall})` : code;
+}
 
 /** Why a database or file-system error means the archive cannot be written; undefined for other errors. */
 export function cannotWriteReason(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  if (FS_REASONS[code]) return FS_REASONS[code];
+  // What creating the folder (mkdir -p) says when a part of the path is a file.
+  if (code === 'EEXIST') return FILE_ERRORS.ENOTDIR;
+  // ENOENT: only a missing folder, as the file itself is created (sqlite/open.ts).
+  if (Object.hasOwn(FILE_ERRORS, code) || code === 'ENOENT') return fileErrorWords(err, 'write');
   // Extended result codes (SQLITE_READONLY_DBMOVED, SQLITE_IOERR_WRITE, ...) share their primary's meaning.
   const primary = Object.keys(SQLITE_REASONS).find((p) => code === p || code.startsWith(`${p}_`));
   return primary ? SQLITE_REASONS[primary] : undefined;

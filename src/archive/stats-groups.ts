@@ -1,6 +1,6 @@
 // stats' one count model, shared by both engines: the whole stored values their SQL grouped, folded as the record filters
 // fold them, each recall counted once under every distinct value a filter would select it by, and each group labelled.
-import { countriesIn, countryCode } from '../filters/countries.js';
+import { countriesIn, countryCode, countryFieldParts } from '../filters/countries.js';
 import { fold } from '../filters/normalize.js';
 import { stringValues } from '../filters/record-filter.js';
 import type { StatColumn } from './record-columns.js';
@@ -16,15 +16,17 @@ export interface StoredCount {
 /** One value a recall counts under: the key the filter compares, and the spelling it was written in (a label's vote). */
 type Part = { key: string; spelling?: string };
 
+/** A text as the part its filter compares, folded; none for a blank text, which no filter value selects. */
+function textPart(text: string): Part[] {
+  const key = fold(text);
+  return key === '' ? [] : [{ key, spelling: text }];
+}
+
 /** List filters (--severity, --status, --risk, --jurisdiction): each string, or each string of a list, folded. */
-const listParts = (value: unknown): Part[] => stringValues(value).map((s) => ({ key: fold(s), spelling: s }));
+const listParts = (value: unknown): Part[] => stringValues(value).flatMap(textPart);
 
-/** Substring filters (--category, --brand): the whole text, folded; a value that is no text has none. */
-const textParts = (value: unknown): Part[] =>
-  typeof value === 'string' ? [{ key: fold(value), spelling: value }] : [];
-
-/** The parts `countryTest` (src/filters/countries.ts) compares an unknown country with. */
-const COUNTRY_PARTS = /[,;/|&+]/;
+/** Substring filters (--category, --brand): the whole text, folded; a value that is no text, or blank, has none. */
+const textParts = (value: unknown): Part[] => (typeof value === 'string' ? textPart(value) : []);
 
 /**
  * --country (whole countries): each country the value names, as its ISO code (a vote for the spelling of a part that
@@ -33,7 +35,7 @@ const COUNTRY_PARTS = /[,;/|&+]/;
 function countryParts(value: unknown): Part[] {
   if (typeof value !== 'string') return [];
   const parts: Part[] = countriesIn(value).map((code) => ({ key: `=${code}` }));
-  for (const part of value.split(COUNTRY_PARTS)) {
+  for (const part of countryFieldParts(value)) {
     const code = countryCode(part);
     if (code !== undefined) parts.push({ key: `=${code}`, spelling: part });
     else if (countriesIn(part).length === 0 && fold(part) !== '') parts.push({ key: `~${fold(part)}`, spelling: part });
@@ -88,7 +90,7 @@ export function sortedCounts(rows: readonly StoredCount[]): ValueCount[] {
 /**
  * A record field's counts from its grouped stored values: a group per distinct key its filter compares, counting each
  * recall once however often the key occurs in it; null counts the recalls no value of the field would select (none,
- * null, no text). Labelled by the key (severity, status) or by its most common spelling.
+ * null, no text, blank text). Labelled by the key (severity, status) or by its most common spelling.
  */
 export function foldedCounts(field: StatColumn, rows: readonly StoredCount[]): ValueCount[] {
   const { parts, labelIsKey } = MODEL[field];

@@ -84,6 +84,11 @@ export function countriesIn(value: string): string[] {
   return [...out];
 }
 
+/** The parts of a country_of_origin field that `--country` compares a country it does not know with, each whole. */
+export function countryFieldParts(value: string): string[] {
+  return value.split(/[,;/|&+]/);
+}
+
 /**
  * The test of `--country`: whole countries, never a substring (DE is not "Bangladesh"). A value the tool does not
  * know as a country is compared as a whole part of the field, folded.
@@ -94,6 +99,6 @@ export function countryTest(wanted: string): (value: unknown) => boolean {
   return (value) => {
     if (typeof value !== 'string') return false;
     if (code !== undefined) return countriesIn(value).includes(code);
-    return value.split(/[,;/|&+]/).some((p) => fold(p) === folded);
+    return countryFieldParts(value).some((p) => fold(p) === folded);
   };
 }

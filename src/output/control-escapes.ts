@@ -37,11 +37,17 @@ export function plainLine(text: string): string {
 }
 
 const hex = (ch: string) => ch.charCodeAt(0).toString(16).padStart(2, '0');
-const hex4 = (ch: string) => ch.charCodeAt(0).toString(16).padStart(4, '0');
+
+/** Each UTF-16 unit of `ch` as `\uXXXX`, as JSON escapes it (a character beyond U+FFFF as its two halves). */
+export function unicodeEscape(ch: string): string {
+  let out = '';
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
 
 /** JSON text with DEL, C1 and the bidi controls escaped as \uXXXX (the same JSON value). */
 export function escapeJsonControls(json: string): string {
-  return json.replace(JSON_CONTROLS, (ch) => `\\u${hex4(ch)}`);
+  return json.replace(JSON_CONTROLS, unicodeEscape);
 }
 
 /** A value as compact JSON, DEL, C1 and the bidi controls escaped. */
@@ -51,7 +57,7 @@ export function jsonText(value: unknown): string {
 
 /** Text for a terminal: ESC, BEL, a lone CR and every other control it would act on shown as `\xNN` (bidi `\uXXXX`). */
 export function escapeTerminalControls(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, (ch) => (ch.charCodeAt(0) > 0xff ? `\\u${hex4(ch)}` : `\\x${hex(ch)}`));
+  return text.replace(TERMINAL_CONTROLS, (ch) => (ch.charCodeAt(0) > 0xff ? unicodeEscape(ch) : `\\x${hex(ch)}`));
 }
 
 const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');

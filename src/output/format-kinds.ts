@@ -15,6 +15,9 @@ export const DIGEST_FORMATS = ['text', 'markdown', 'html', 'json'] as const;
 /** The report's formats, in the order help lists them. */
 export const REPORT_FORMATS = ['html', 'json', 'csv', 'markdown'] as const;
 
+/** A status answer's formats (health, doctor): a line or a table for people, or JSON. */
+export const STATUS_FORMATS = ['table', 'json', 'jsonl'] as const;
+
 export type DigestFormat = (typeof DIGEST_FORMATS)[number];
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 

@@ -32,6 +32,8 @@ export const H = {
 
 export const DATABASE_HINTS: Record<DatabaseProblem, string> = {
   password: 'check the user and password in the --db URL (or PGPASSWORD, ~/.pgpass)',
+  'no-password':
+    'give it in the --db URL (postgres://user:password@host/db), in PGPASSWORD, or as a line host:port:database:user:password of the password file (chmod 600; docs/archive.md: PostgreSQL)',
   host: 'check the host name in the --db URL',
   down: 'start the server, or check the host and port in the --db URL',
   database: 'create it (createdb), or name an existing database in the --db URL',

@@ -8,12 +8,14 @@ import {
   realpathSync,
   renameSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STALE_TEMP_AGE_MS } from '../../src/runtime/files/stale-temps.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { expectedFeed } from '../helpers/expected.js';
 import { runMainAgainst } from '../helpers/in-process.js';
@@ -262,7 +264,7 @@ describe('the other appends a kill can cut short', () => {
 });
 
 describe('the temporary files killed runs leave', () => {
-  it('the next run removes those whose process has ended (state, partial state, metrics), and keeps a running one', async () => {
+  it('the next run removes those whose process has ended once they are old, at once those of a run whose lock it took over, and keeps a running one and a recent one', async () => {
     const startedAt = Date.now();
     const f = files();
     expect((await runMainAgainst(sandbox, cron(f, ['--max', '5']))).code).toBe(0);
@@ -273,15 +275,21 @@ describe('the temporary files killed runs leave', () => {
     const staged = `.seen.json.${dead}.tmp`;
     expect(JSON.parse(readFileSync(path.join(f.dir, staged), 'utf8')).version).toBe(1);
     // What other writers killed at their own moment leave (a partial's state, the metrics file), as they name them,
-    // and one of a process that still runs (the test runner's parent).
+    // last written 11 minutes ago (past STALE_TEMP_AGE_MS); one as old of a process that still runs (the test
+    // runner's parent); and a recent one of a pid that runs no more here: maybe another host's writer, at work now.
     const metrics = path.join(f.dir, 'recall_feed.prom');
     const deadOnes = [`.new.csv.partial.json.${dead}.1.tmp`, `.recall_feed.prom.${dead}.3.tmp`];
     const live = `.recall_feed.prom.${process.ppid}.1.tmp`;
-    for (const name of [...deadOnes, live]) writeFileSync(path.join(f.dir, name), 'half');
+    const recent = `.recall_feed.prom.${dead}.4.tmp`;
+    const old = new Date(Date.now() - 11 * 60_000);
+    for (const name of [...deadOnes, live, recent]) writeFileSync(path.join(f.dir, name), 'half');
+    for (const name of [...deadOnes, live]) utimesSync(path.join(f.dir, name), old, old);
+    expect(STALE_TEMP_AGE_MS).toBeLessThan(11 * 60_000);
 
     const again = await runMainAgainst(sandbox, [...cron(f), '--metrics-file', metrics]);
     expect(again.code).toBe(0);
-    expect(readdirSync(f.dir).sort()).toEqual([live, 'new.csv', 'recall_feed.prom', 'seen.json']);
+    // The staged state went at once, though recent: its run's lock on seen.json was taken over as ended.
+    expect(readdirSync(f.dir).sort()).toEqual([live, recent, 'new.csv', 'recall_feed.prom', 'seen.json']);
     await expectEachRecordOnce(f.out, startedAt);
   });
 });

@@ -2,7 +2,7 @@
 // refuse a compressed or foreign name as feed does; schema, completion and config refuse them), `cases show` and
 // `cases verify` refuse the selection of `cases`, completion offers only what is taken, and the messages of
 // `match --exit-code`, commander's parse errors and `sync -o` say what is so.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -52,11 +52,47 @@ describe('health and doctor refuse an -o name of a format they do not write, as 
       [command, '-o', out],
       [literal(`error: recall-feed does not write .${ext} files (-o ${out})`), /^hint: /],
     );
-    // The same hint as feed's, which names no command.
+    // The same error line as feed's, which names no command; the hint names the formats this command writes.
     const r = await runMainAgainst(sandbox, [command, '-o', out]);
-    expect(r.stderr).toBe(feed.stderr);
+    expect(r.stderr.split('\n')[0]).toBe(feedLines[0]);
     expect(existsSync(out)).toBe(false);
   });
+
+  it.each([
+    ['health', 'up.tsv'],
+    ['doctor', 'checks.xlsx'],
+  ])(
+    '%s -o %s: the hint names only json and jsonl, the formats it writes, and each named one is written',
+    async (command, name) => {
+      const out = path.join(dir, name);
+      const stem = out.slice(0, -path.extname(out).length);
+      await refusedWith(
+        [command, '-o', out],
+        [
+          literal(`error: recall-feed does not write ${path.extname(out)} files (-o ${out})`),
+          literal(
+            `hint: write json or jsonl (e.g. -o ${stem}.json), or say the format with -f to write it under that name anyway`,
+          ),
+        ],
+      );
+      // feed, which writes every record format, names them all.
+      const feed = await runMainAgainst(sandbox, ['feed', '-o', out]);
+      expect(feed.stderr.split('\n')[1]).toBe(
+        `hint: write csv, json, jsonl or parquet (e.g. -o ${stem}.csv), or say the format with -f to write it under that name anyway`,
+      );
+      // Each format the hint names is one the command takes: its answer is written there.
+      for (const ext of ['.json', '.jsonl']) {
+        const file = `${stem}${ext}`;
+        const r = await runMainAgainst(sandbox, [command, '-o', file]);
+        expect(r.stderr, r.stderr).not.toMatch(/^(error|hint):/m);
+        expect(r.stdout).toBe('');
+        const text = readFileSync(file, 'utf8');
+        if (ext === '.json') expect(JSON.parse(text)).toBeTypeOf('object');
+        else for (const line of text.trimEnd().split('\n')) expect(JSON.parse(line)).toBeTypeOf('object');
+        rmSync(file);
+      }
+    },
+  );
 
   it("with -f the name is the user's: health -f json -o up.json.gz writes the JSON there", async () => {
     const out = path.join(dir, 'named.json.gz');

@@ -1,6 +1,6 @@
 // Reaching the archive's PostgreSQL server: each failure one line naming host and database, exit 13 (never "cannot
 // write"), the password file read without pg's warning, and what --db may not say refused before connecting (exit 2).
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storeRun } from '../helpers/archive.js';
@@ -43,6 +43,27 @@ describe.skipIf(!pg)('connecting to the archive on PostgreSQL (a real process: i
     }
   });
 
+  const tlsHint =
+    'hint: check sslmode, and the files sslrootcert, sslcert and sslkey name, in the --db URL (docs/archive.md: TLS)\n';
+
+  it('a TLS file that is a folder: exit 13, naming which file, in words (never Node\'s "illegal operation")', async () => {
+    const folder = path.join(home, 'certs');
+    mkdirSync(folder, { recursive: true });
+    const cert = path.join(home, 'client.crt');
+    writeFileSync(cert, 'not read further: the key fails first\n');
+    const cases: [string, string][] = [
+      [`sslrootcert=${folder}`, `sslrootcert ${folder}`],
+      // pg reads sslcert, then sslkey, then sslrootcert: the key is the one that fails.
+      [`sslcert=${cert}&sslkey=${folder}&sslrootcert=/nosuch.pem`, `sslkey ${folder}`],
+    ];
+    for (const [params, file] of cases) {
+      const r = await run(['stats', '--db', `${db.url}?sslmode=verify-full&${params}`]);
+      expect(r.exitCode, r.stderr).toBe(13);
+      expect(r.stderr).toBe(`error: cannot read ${file} for ${on()}: it is a folder\n${tlsHint}`);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('a Unix socket folder that is not there (PGHOST or ?host=): exit 13, no server answers there', async () => {
     const noHost = `postgres://${admin.username}:${admin.password}@/${db.name}`;
     const viaEnv = await run(['stats', '--db', noHost], { PGHOST: '/nonexistent', PGPORT: admin.port });
@@ -75,9 +96,9 @@ describe.skipIf(!pg)('connecting to the archive on PostgreSQL (a real process: i
     );
   });
 
-  it('the password file: libpq rules (first match, *, \\: and \\\\ escapes), and never a warning on stderr', async () => {
+  /** A role that may read the archive, with `password`, dropped when the test ends; its name. */
+  async function readerRole(password: string): Promise<string> {
     const role = `rf_pgpass_${Math.random().toString(36).slice(2, 8)}`;
-    const password = 'pa:ss\\word';
     await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
     await adminQuery(`GRANT USAGE ON SCHEMA recall_feed TO ${role}`, [], db.name);
     await adminQuery(`GRANT SELECT ON ALL TABLES IN SCHEMA recall_feed TO ${role}`, [], db.name);
@@ -85,6 +106,54 @@ describe.skipIf(!pg)('connecting to the archive on PostgreSQL (a real process: i
       await adminQuery(`DROP OWNED BY ${role}`, [], db.name);
       await adminQuery(`DROP ROLE ${role}`);
     });
+    return role;
+  }
+
+  const noPasswordHint =
+    'hint: give it in the --db URL (postgres://user:password@host/db), in PGPASSWORD, or as a line host:port:database:user:password of the password file (chmod 600; docs/archive.md: PostgreSQL)\n';
+
+  it('no password in the URL, PGPASSWORD or the password file: exit 13, saying so (the server refused nothing)', async () => {
+    const role = await readerRole('never-given');
+    const none = path.join(home, 'no-such.pgpass');
+    const r = await run(['stats', '--db', `postgres://${role}@127.0.0.1:${admin.port}/${db.name}`], {
+      PGPASSFILE: none,
+    });
+    expect(r.exitCode, r.stderr).toBe(13);
+    expect(r.stderr).toBe(
+      `error: no password for ${role}@127.0.0.1:${admin.port}/${db.name} in the --db URL, PGPASSWORD or ${none}\n${noPasswordHint}`,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('a Unix socket folder is looked up in the password file as written, as psql does: not as localhost', async (t) => {
+    // A folder of this test's own holding the server's socket (a link to it), reached with ?host=<folder>.
+    const [shown] = await adminQuery<{ unix_socket_directories: string }>('SHOW unix_socket_directories');
+    const serverFolder = shown!.unix_socket_directories.split(',')[0]!.trim();
+    const socket = `.s.PGSQL.${admin.port}`;
+    // A server of RECALL_FEED_TEST_PG on another machine has no socket here.
+    if (!existsSync(path.join(serverFolder, socket))) t.skip();
+    const role = await readerRole('by-socket');
+    const folder = tempDir('rf-conn-socket-');
+    symlinkSync(path.join(serverFolder, socket), path.join(folder, socket));
+    const url = `postgres://${role}@/${db.name}?host=${folder}&port=${admin.port}`;
+    const file = path.join(home, 'socket.pgpass');
+    writeFileSync(file, `${folder}:${admin.port}:${db.name}:${role}:by-socket\n`, { mode: 0o600 });
+    const ok = await run(['stats', '--db', url, '--by', 'source', '-f', 'json'], { PGPASSFILE: file });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stderr).toBe('');
+    expect((JSON.parse(ok.stdout) as { source: { count: number }[] }).source.reduce((n, s) => n + s.count, 0)).toBe(30);
+    // A localhost line is not this folder's (only libpq's own default folder is looked up as localhost).
+    writeFileSync(file, `localhost:${admin.port}:${db.name}:${role}:by-socket\n`, { mode: 0o600 });
+    const other = await run(['stats', '--db', url], { PGPASSFILE: file });
+    expect(other.exitCode, other.stderr).toBe(13);
+    expect(other.stderr).toBe(
+      `error: no password for ${role}@${folder}:${admin.port}/${db.name} in the --db URL, PGPASSWORD or ${file}\n${noPasswordHint}`,
+    );
+  });
+
+  it('the password file: libpq rules (first match, *, \\: and \\\\ escapes), and never a warning on stderr', async () => {
+    const password = 'pa:ss\\word';
+    const role = await readerRole(password);
     const file = path.join(home, '.pgpass');
     writeFileSync(
       file,
@@ -115,13 +184,12 @@ describe.skipIf(!pg)('connecting to the archive on PostgreSQL (a real process: i
     expect(elsewhere.exitCode).toBe(13);
     expect(elsewhere.stderr).toMatch(/^error: PostgreSQL refused the login to .*: wrong user name or password\n/);
 
-    // A file its group or others may read is not read, as libpq does; the login's error says why.
+    // A file its group or others may read is not read, as libpq does; the error says why there is no password.
     chmodSync(file, 0o644);
     const open = await run(['stats', '--db', url]);
     expect(open.exitCode).toBe(13);
     expect(open.stderr).toBe(
-      `error: PostgreSQL refused the login to ${on()}: wrong user name or password (${file} was not read: its group or others may read it (chmod 600 ${file}))\n` +
-        'hint: check the user and password in the --db URL (or PGPASSWORD, ~/.pgpass)\n',
+      `error: no password for ${role}@127.0.0.1:${admin.port}/${db.name} in the --db URL, PGPASSWORD or ${file} (${file} was not read: its group or others may read it (chmod 600 ${file}))\n${noPasswordHint}`,
     );
   });
 });

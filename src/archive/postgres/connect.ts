@@ -1,6 +1,7 @@
 // Connects to the archive's PostgreSQL server with pg, and names every failure to reach or use it without the password.
 import pg from 'pg';
-import { ArchiveDatabaseError, type DatabaseProblem } from '../archive-errors.js';
+import { readFileSync } from 'node:fs';
+import { ArchiveDatabaseError, type DatabaseProblem, fileErrorWords } from '../archive-errors.js';
 import type { DbTarget } from '../db-target.js';
 import { type PgpassAnswer, type PgpassFor, readPgpass } from './pgpass.js';
 
@@ -37,14 +38,14 @@ export async function connect(target: PgTarget): Promise<pg.Client> {
       types,
     });
   } catch (err) {
-    throw databaseError(target, err, { connecting: true }) ?? err;
+    throw tlsFileError(target, err) ?? databaseError(target, err, { connecting: true }) ?? err;
   }
   // No password in the URL or PGPASSWORD: the password file's, read by us (pg would warn on stderr at every run).
-  let pgpass: PgpassAnswer | undefined;
+  let looked: { for: PgpassFor; answer: PgpassAnswer } | undefined;
   if (client.password === null) {
     const lookup = async (params: PgpassFor) => {
-      pgpass = await readPgpass(params, process.env);
-      return pgpass.password;
+      looked = { for: params, answer: await readPgpass(params, process.env) };
+      return looked.answer.password;
     };
     (client as unknown as { password: typeof lookup }).password = lookup;
   }
@@ -54,12 +55,62 @@ export async function connect(target: PgTarget): Promise<pg.Client> {
     await client.connect();
   } catch (err) {
     await client.end().catch(() => {});
-    throw databaseError(target, err, { connecting: true, pgpass: pgpass?.ignored }) ?? err;
+    // The server asked for a password and there was none to give: pg failed here, the server refused nothing.
+    if (looked && looked.answer.password === undefined && problemOf(err, true) === 'password')
+      throw noPasswordError(target, looked.for, looked.answer);
+    throw databaseError(target, err, { connecting: true }) ?? err;
   }
   return client;
 }
 
-const CONNECTION_CODES: Record<string, DatabaseProblem> = {
+/** The TLS files of the URL, in the order pg reads them as it makes the client (pg-connection-string). */
+const TLS_FILES = ['sslcert', 'sslkey', 'sslrootcert'] as const;
+
+/**
+ * A file-system error raised while pg made the client: it reads the URL's sslcert, sslkey and sslrootcert then, and
+ * nothing else. Which one failed is the error's path, or (a read that failed after the open, EISDIR) the first that
+ * cannot be read. Undefined for any other error.
+ */
+function tlsFileError(target: PgTarget, err: unknown): ArchiveDatabaseError | undefined {
+  const words = fileErrorWords(err, 'read');
+  if (words === undefined) return undefined;
+  const params = new URL(target.url).searchParams;
+  const named = TLS_FILES.flatMap((name) => {
+    const file = params.get(name);
+    return file ? [{ name, file }] : [];
+  });
+  const path = (err as { path?: unknown }).path;
+  const failed =
+    named.find((n) => n.file === path) ??
+    named.find((n) => {
+      try {
+        readFileSync(n.file);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  const what = failed ? `${failed.name} ${failed.file}` : 'a TLS file of the URL';
+  return new ArchiveDatabaseError(target.name, 'ssl', `cannot read ${what} for ${dbOf(target)}: ${words}`);
+}
+
+/** No password for the login in the URL, PGPASSWORD or the password file (or that file was not read, and why). */
+function noPasswordError(target: PgTarget, of: PgpassFor, answer: PgpassAnswer): ArchiveDatabaseError {
+  const who = `${of.user}@${of.host}:${of.port}/${of.database}`;
+  const why = answer.ignored ? ` (${answer.ignored})` : '';
+  return new ArchiveDatabaseError(
+    target.name,
+    'no-password',
+    `no password for ${who} in the --db URL, PGPASSWORD or ${answer.file}${why}`,
+  );
+}
+
+const dbOf = (target: PgTarget) => `database ${target.database} on ${target.host}`;
+
+/** What went wrong reaching or using the server, as its answer or the socket's error tells (a missing password aside). */
+type ServerProblem = Exclude<DatabaseProblem, 'no-password'>;
+
+const CONNECTION_CODES: Record<string, ServerProblem> = {
   ENOTFOUND: 'host',
   EAI_AGAIN: 'host',
   ECONNREFUSED: 'down',
@@ -83,14 +134,12 @@ const CONNECTION_CODES: Record<string, DatabaseProblem> = {
 };
 
 /** What went wrong, when it is a problem of reaching or using the server; `connecting`: raised while connecting. */
-function problemOf(err: unknown, connecting: boolean): DatabaseProblem | undefined {
+function problemOf(err: unknown, connecting: boolean): ServerProblem | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && CONNECTION_CODES[code]) return CONNECTION_CODES[code];
   const syscall = (err as { syscall?: unknown } | null)?.syscall;
   // A Unix socket's folder missing or closed to us (PGHOST=/run/x, ?host=/run/x): no server to be reached there.
   if (syscall === 'connect' && (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR')) return 'down';
-  // A certificate or key file pg reads before connecting.
-  if (syscall === 'open' && connecting) return 'ssl';
   const message = err instanceof Error ? err.message : '';
   if (/Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(message))
     return /timeout/i.test(message) ? 'down' : 'lost';
@@ -103,41 +152,28 @@ function problemOf(err: unknown, connecting: boolean): DatabaseProblem | undefin
   return undefined;
 }
 
-/** Which TLS file of the URL a failure to open `file` is about. */
-function tlsFile(target: PgTarget, file: unknown): string {
-  const params = new URL(target.url).searchParams;
-  const name = ['sslrootcert', 'sslcert', 'sslkey'].find((p) => params.get(p) === file);
-  return `${name ?? 'the TLS file'} ${String(file)}`;
-}
-
 /**
  * The failure as ArchiveDatabaseError, naming host and database (never the password); undefined for other errors.
- * `connecting`: raised while connecting, where any refusal of the server's is a problem of the archive's database;
- * `pgpass`: why the password file was not read, said when the login is refused.
+ * `connecting`: raised while connecting, where any refusal of the server's is a problem of the archive's database.
  */
 export function databaseError(
   target: PgTarget,
   err: unknown,
-  context: { connecting?: boolean; pgpass?: string | undefined } = {},
+  context: { connecting?: boolean } = {},
 ): ArchiveDatabaseError | undefined {
   if (err instanceof ArchiveDatabaseError) return err;
   const problem = problemOf(err, context.connecting === true);
   if (!problem) return undefined;
-  const db = `database ${target.database} on ${target.host}`;
+  const db = dbOf(target);
   const detail = err instanceof Error ? err.message : String(err);
-  const reason = (err as { code?: string }).code === 'ENOENT' ? 'no such file' : detail;
-  const { pgpass } = context;
-  const messages: Record<DatabaseProblem, string> = {
-    password: `PostgreSQL refused the login to ${db}: wrong user name or password${pgpass ? ` (${pgpass})` : ''}`,
+  const messages: Record<ServerProblem, string> = {
+    password: `PostgreSQL refused the login to ${db}: wrong user name or password`,
     host: `unknown database host ${target.host}`,
     down: `no PostgreSQL server answers at ${target.host} (${db}): ${detail}`,
     database: `${db} does not exist`,
     permission: `permission denied in ${db}: ${detail}`,
     lost: `lost the connection to ${db}; the page being stored was not committed`,
-    ssl:
-      (err as { syscall?: unknown }).syscall === 'open'
-        ? `cannot read ${tlsFile(target, (err as { path?: unknown }).path)} for ${db}: ${reason}`
-        : `the TLS connection to ${db} failed: ${detail}`,
+    ssl: `the TLS connection to ${db} failed: ${detail}`,
     lock: `gave up waiting for a lock in ${db}: ${detail}`,
     timeout: `a statement ran past statement_timeout in ${db}: ${detail}`,
     session: `PostgreSQL refused to start a session in ${db}: ${detail}`,

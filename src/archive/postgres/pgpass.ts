@@ -15,11 +15,18 @@ export interface PgpassFor {
 /** The password of the first line that matches; else none, with why the file was not read when that is worth saying. */
 export interface PgpassAnswer {
   password: string | undefined;
+  /** The file looked in. */
+  file: string;
   ignored?: string;
 }
 
-/** libpq's default socket folders (Debian's, and PostgreSQL's own): a connection through one is looked up as localhost. */
-const DEFAULT_SOCKET_DIRS = new Set(['/var/run/postgresql', '/run/postgresql', '/tmp']);
+/**
+ * The one socket folder libpq looks up as `localhost`: its compiled-in default (DEFAULT_PGSOCKET_DIR), compared as
+ * written. pg has no default socket folder (no host is `localhost` over TCP), so this is the folder of the libpq
+ * Debian and Ubuntu build (`pg_config --configure`: --with-socket-dir), whose psql and recall-feed then read the same
+ * line; any other folder, /tmp and /run/postgresql too, is looked up as itself, as that libpq does.
+ */
+export const LIBPQ_SOCKET_DIR = '/var/run/postgresql';
 
 /** PGPASSFILE, else ~/.pgpass (%APPDATA%\postgresql\pgpass.conf on Windows), as libpq names it. */
 export function pgpassFile(env: Record<string, string | undefined>): string {
@@ -52,7 +59,7 @@ function fieldsOf(line: string): { text: string; star: boolean }[] {
 
 /** The password of the first line of `content` whose host, port, database and user match, as libpq reads the file. */
 export function pgpassPassword(content: string, of: PgpassFor): string | undefined {
-  const host = of.host.startsWith('/') && DEFAULT_SOCKET_DIRS.has(of.host.replace(/\/+$/, '')) ? 'localhost' : of.host;
+  const host = of.host === LIBPQ_SOCKET_DIR ? 'localhost' : of.host;
   const wanted = [host, String(of.port), of.database, of.user];
   for (const line of content.split('\n')) {
     const text = line.replace(/\r$/, '');
@@ -71,13 +78,14 @@ export function pgpassPassword(content: string, of: PgpassFor): string | undefin
 export async function readPgpass(of: PgpassFor, env: Record<string, string | undefined>): Promise<PgpassAnswer> {
   const file = pgpassFile(env);
   const stat = await fs.stat(file).catch(() => undefined);
-  if (!stat) return { password: undefined };
-  if (!stat.isFile()) return { password: undefined, ignored: `${file} was not read: it is not a plain file` };
+  if (!stat) return { password: undefined, file };
+  if (!stat.isFile()) return { password: undefined, file, ignored: `${file} was not read: it is not a plain file` };
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
     return {
       password: undefined,
+      file,
       ignored: `${file} was not read: its group or others may read it (chmod 600 ${file})`,
     };
   const content = await fs.readFile(file, 'utf8').catch(() => undefined);
-  return { password: content === undefined ? undefined : pgpassPassword(content, of) };
+  return { password: content === undefined ? undefined : pgpassPassword(content, of), file };
 }

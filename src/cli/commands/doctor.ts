@@ -1,5 +1,6 @@
 // `recall-feed doctor`: its flags and help; the read-only checks a job needs run in src/jobs/doctor.
 import { parseDuration } from '../../api/duration.js';
+import { STATUS_FORMATS } from '../../output/format-kinds.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { EXIT } from '../../runtime/exit-codes.js';
 import type { DoctorPlan } from '../../jobs/doctor/run-doctor.js';
@@ -52,7 +53,7 @@ export function planDoctor(opts: DoctorOptions): DoctorPlan {
 export default defineLocalCommand({
   name: 'doctor',
   summary: 'check the config, key, quota, clock, proxy, archive and files a job needs (read-only)',
-  formats: { kind: 'record', names: ['table', 'json', 'jsonl'] },
+  formats: { kind: 'record', names: STATUS_FORMATS },
   flags: declareDoctor,
   plan: (opts, { globals }) => ({ plan: planDoctor(opts), globals }),
   // Its own session: a config file that cannot be read is one of doctor's findings (its config check), not the

@@ -3,7 +3,7 @@ import { groupDigits } from '../../output/numbers.js';
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ValueCount } from '../../archive/store.js';
 import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
-import { cleanForTerminal } from '../../output/terminal-cells.js';
+import { cleanForTerminal, escapeUnseen } from '../../output/terminal-cells.js';
 
 /** Values shown per field on a terminal; -f csv and -f json list them all. */
 const TOP_VALUES = 15;
@@ -11,14 +11,6 @@ const TOP_VALUES = 15;
 const MAX_BUCKETS = 60;
 
 const STEP_MS = { day: 86_400_000, hour: 3_600_000 } as const;
-
-/** What a terminal would not show, or show as something else: controls, format characters, selectors, line breaks. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to escape them
-const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
-
-/** Each UTF-16 unit of a character as `\uXXXX`. */
-const escaped = (ch: string) =>
-  Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * A value as its row's label, never the same as another value's: a terminal drops invisible characters, so a text it
@@ -29,7 +21,7 @@ function labelOf(value: unknown): string {
   if (value === null || value === undefined) return '(none)';
   if (typeof value !== 'string') return JSON.stringify(value);
   if (cleanForTerminal(value) === value && !value.startsWith('"') && value !== '(none)' && value !== '') return value;
-  return JSON.stringify(value).replace(UNSEEN, escaped);
+  return escapeUnseen(JSON.stringify(value));
 }
 
 function valueSeries(field: StatsField, counts: readonly ValueCount[]): ChartSeries {

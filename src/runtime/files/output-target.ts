@@ -1,7 +1,7 @@
 // Picks the output format and target for a command, so feed and sources decide them the same way.
 import path from 'node:path';
 import { allFormats, defaultFormat, formatNamed, type OutputFormat } from '../../output/format-registry.js';
-import { ANY_TEXT, COMPRESSED, FOREIGN } from '../../output/format-kinds.js';
+import { ANY_TEXT, COMPRESSED, FOREIGN, STATUS_FORMATS } from '../../output/format-kinds.js';
 import { formatOfExtension, FORMATS } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
@@ -27,19 +27,23 @@ function listed(names: readonly string[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? '');
 }
 
-function refuseUnwritten(output: string): void {
+/**
+ * Refuses an -o name whose extension promises a format no record is written in (.gz, .tsv); the hint names the
+ * formats `writes` (the command's own, default every record format) that a file name can pick.
+ */
+function refuseUnwritten(output: string, writes: readonly string[] = FORMATS): void {
   const ext = path.extname(output).toLowerCase();
   const compressed = COMPRESSED.has(ext);
   if (!compressed && !otherFormat(ext)) return;
-  const pipe = defaultFormat('pipe').name;
+  const pipe = writes.includes(defaultFormat('pipe').name) ? defaultFormat('pipe').name : writes[0];
   // The formats a file name can pick, alphabetically, as a reader scans them.
-  const byName = FORMATS.filter((f) => formatNamed(f).extensions.length > 0).sort();
-  const example = formatNamed(byName[0] ?? pipe).extensions[0] ?? '';
+  const byName = writes.filter((f) => formatNamed(f).extensions.length > 0).sort();
+  const example = formatNamed(byName[0] ?? pipe ?? '').extensions[0] ?? '';
   throw new UsageError(
     `recall-feed does not write ${ext} files (-o ${output})`,
     compressed
       ? `pipe it to the compressor instead (… -f ${pipe} | gzip > ${path.basename(output)}), or say the format with -f to write it uncompressed under that name`
-      : `write ${listed(byName)} (e.g. -o recalls${example}), or say the format with -f to write it under that name anyway`,
+      : `write ${listed(byName)} (e.g. -o ${output.slice(0, -ext.length)}${example}), or say the format with -f to write it under that name anyway`,
   );
 }
 
@@ -106,9 +110,10 @@ function pickFormat(
 export function chooseStatusFormat(settings: Settings, terminal: Terminal, choice: 'file' | 'line'): OutputFormat {
   const asked = askedFormat(settings);
   if (asked) return asked;
-  // Without -f, a name that promises a format the answer is not in (.gz, .tsv) is refused as a record command's is.
+  // Without -f, a name that promises a format the answer is not in (.gz, .tsv) is refused as a record command's is,
+  // the hint naming the formats a status answer is written in.
   const output = outputFile(settings);
-  if (output) refuseUnwritten(output);
+  if (output) refuseUnwritten(output, STATUS_FORMATS);
   const forPeople = choice === 'line' || (terminal.stdoutIsTTY && !outputFile(settings));
   return defaultFormat(forPeople ? 'terminal' : 'pipe');
 }

@@ -87,12 +87,12 @@ function seconds(ms: number): string {
 /**
  * What a run killed while holding `file` left beside it, repaired under the lock before anything is written: an
  * append under way (cut back unless its state was put in place), and the temporary files of `file` and of its
- * partial's state whose writer runs no more.
+ * partial's state whose writer runs no more (at once for `ended`: the pids of this host whose locks were taken over).
  */
-async function repairLeftBehind(file: string, warn: (line: string) => void): Promise<void> {
+async function repairLeftBehind(file: string, warn: (line: string) => void, ended: ReadonlySet<number>): Promise<void> {
   await repairKilledAppend(file, warn);
-  await removeStaleTemps(file);
-  await removeStaleTemps(partialStatePath(file));
+  await removeStaleTemps(file, ended);
+  await removeStaleTemps(partialStatePath(file), ended);
 }
 
 /**
@@ -114,6 +114,8 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
   const held: { file: string; unlock: () => Promise<void> }[] = [];
   let lost: { file: string } | undefined;
   let told = false;
+  /** The runs of this host whose locks were taken over as ended: their temporary files go at once. */
+  const ended = new Set<number>();
 
   const removeHoldersSync = () => {
     for (const h of held) rmSync(holderFile(h.file), { force: true });
@@ -148,7 +150,8 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
       // Read at each look: a lock whose run was killed (before this run came, or while it waits) is taken
       // over at once, rather than once it has gone stale.
       const note = await readHolder(file);
-      if (await takeOverIfEnded(file, note)) {
+      if (note && (await takeOverIfEnded(file, note))) {
+        ended.add(note.pid);
         opts.onTakeOver?.(describeHolder(note), file);
         continue;
       }
@@ -172,7 +175,7 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
   try {
     for (const file of files) await lockOne(file);
     // Only once all are held: an append is judged by the state file beside it, locked with it.
-    for (const file of files) await repairLeftBehind(file, opts.onRepair ?? (() => {}));
+    for (const file of files) await repairLeftBehind(file, opts.onRepair ?? (() => {}), ended);
   } catch (err) {
     await release();
     throw err;
