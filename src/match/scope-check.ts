@@ -69,7 +69,7 @@ export function rowLotKeys(raw: string): Set<string> {
   ];
   const parts = [cell, ...extra, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
   for (const part of parts)
-    for (const form of [part, part.replace(CELL_LABEL, '')]) {
+    for (const form of [part, part.replace(CELL_LABEL, ''), part.replace(WORDS_LABEL, '')]) {
       const key = lotKey(form);
       if (key === '') continue;
       keys.add(key);
@@ -81,6 +81,9 @@ export function rowLotKeys(raw: string): Set<string> {
 /** A lot's label at the start of a cell, with its marks: "LOT:1234", "Batch: 1234", "Lot n°1234", "Charge-Nr.1234", "#1234". */
 const CELL_LABEL =
   /^(?:(?:lot(?:e|s)?|los|batch(?:\s*code)?|charge(?:n)?|partie)(?!\p{L}{2})\s*[-.]?\s*)?(?:(?:n\s*[°º]|no|nr|num(?:ero|éro)?|number|#)\s*\.?\s*)?[:#]?\s*(?=[\p{L}\p{N}]*\p{N})/iu;
+
+/** Any label of a word or two before ":", "#" or "=": "Lot code:1234", "Lot ID:1234", "Lot ref: 1234", "Code lot:1234". */
+const WORDS_LABEL = /^\p{L}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*)?\s*[:#=]\s*(?=[\p{L}\p{N}]*\p{N})/u;
 
 /**
  * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,

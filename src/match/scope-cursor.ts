@@ -1,17 +1,7 @@
 // The walk every scope reader shares: the tokens of one field, the items read, what was taken, and quoting.
 import type { DateOrder } from './scope-dates.js';
 import type { ScopeItem } from './scope-items.js';
-import {
-  hasDigit,
-  isCode,
-  isQuantity,
-  Phrases,
-  prepared,
-  type Sign,
-  type Tok,
-  tokenize,
-  wordsOf,
-} from './scope-tokens.js';
+import { hasDigit, isCode, isQuantity, Phrases, type Sign, type Tok, tokenize, wordsOf } from './scope-tokens.js';
 import {
   AFTER_PREFIX,
   AFTER_SUFFIX,
@@ -75,6 +65,23 @@ export function spacedCodeEnd(toks: readonly Tok[], i: number): number {
   return j - i >= 2 && digits >= 8 && digits <= 14 ? j : i;
 }
 
+/** A code written in more parts than this ("P864 4893 23241950" is three) is a list of codes, not one. */
+const MAX_SPACED_PARTS = 6;
+
+/**
+ * The codes of a run that only spaces part, from the run's first (not before `from`, nor more than MAX_SPACED_PARTS
+ * back: a list of thousands of lots costs no more than one of six) to token k, written as one.
+ */
+export function spacedRun(toks: readonly Tok[], from: number, k: number): string {
+  let i = k;
+  const first = Math.max(from, k - MAX_SPACED_PARTS + 1);
+  while (i - 1 >= first && isCode(toks[i - 1]) && !LIST_JOINS.has((toks[i - 1] as Tok).t)) i--;
+  return toks
+    .slice(i, k + 1)
+    .map((t) => t.t)
+    .join('');
+}
+
 export const YEAR = /^(?:19|20)\d\d$/;
 const NUMERIC_RANGE = /^([a-z]*)(\d+)([a-z]*)$/;
 
@@ -99,7 +106,8 @@ export class ScopeCursor {
   private readonly signs: Sign[] = [];
 
   constructor(
-    folded: string,
+    /** The field's text as prepared() makes it. */
+    reading: string,
     protected readonly field: string,
     order: DateOrder,
     protected readonly quote: (at: number, end: number) => string,
@@ -108,7 +116,7 @@ export class ScopeCursor {
     /** The field is as long as a store's limit and ends mid-sentence: it may have been cut there. */
     protected readonly mayBeCut = false,
   ) {
-    this.toks = tokenize(prepared(folded), order, this.signs);
+    this.toks = tokenize(reading, order, this.signs);
     this.taken = new Uint8Array(this.toks.length);
   }
   /**

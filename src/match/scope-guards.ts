@@ -9,7 +9,7 @@ const CODE = String.raw`[a-z]*\d[a-z0-9]*(?:[-./][a-z0-9]+)*`;
 /** A lot label a range may repeat before its end ("Lot 1001 through Lot 1050", "lot n° 1050"). */
 const LABEL = String.raw`(?:(?:lots?|batch(?:es)?|charge[n]?|lotes?|los|codes?|no|nr|n|numbers?|numeros?|#)\s*[.:#°]?\s*)*`;
 /** Words and signs that join the two ends of a range. */
-const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+(?:to|until|till)(?:\s+and\s+including)?|au|a|bis(?:\s+(?:einschlie(?:ss|ß)lich|einschl\.?|inklusive|inkl\.?|und\s+mit))?|hasta(?:\s+(?:el|la))?|al|jusqu\s*'?\s*(?:au|a)(?:\s+la)?)\s+|\s*(?:[~–—→]|->|\.\.)\s*|\s+-\s+)`;
+const JOIN = String.raw`(?:\s+(?:to|through(?:\s+to)?|thru|until|till|up\s+(?:to|until|till)(?:\s+and\s+including)?|au|a|bis(?:\s+(?:einschlie(?:ss|ß)lich|einschl\.?|inklusive|inkl\.?|und\s+mit))?|hasta(?:\s+(?:el|la))?|al|jusqu\s*'?\s*(?:au|a)(?:\s+la)?)\s+|\s*(?:[~→]|->|\.\.)\s*|\s+-\s+)`;
 /** "1001 through Lot 1050", "du 1001 au 1050", "1001 ~ 1050"; "between 1001 and 1050". */
 const RANGE = new RegExp(
   String.raw`(?<![a-z0-9])(?:(?:between|entre|zwischen)\s+${LABEL}(${CODE})\s+(?:and|et|und|y)\s+${LABEL}(${CODE})|(${CODE})${JOIN}${LABEL}(${CODE}))(?![a-z0-9])`,
@@ -56,7 +56,7 @@ const DATE_OPEN = new RegExp(
 );
 /** "Lot 1234 to present", "01.06.2025 to date", "bis heute", "hasta la fecha": a range with an open end. */
 const OPEN_TO = new RegExp(
-  String.raw`(?<![a-z0-9])(?:${DATE_TOKEN}|${CODE})\s*(?:(?:to|through|thru|until|till|up\s+to|bis|hasta|au|a|jusqu\s*'?\s*(?:au|a))\s+(?:the\s+)?(?:present|current|today|now|date(?!\s*(?:de|d|of|limite)\b)|heute|jetzt|aujourd\s*'?\s*hui|ce\s+jour|hoy|la\s+fecha)|[-–—]\s*(?:present|today|heute|hoy|aujourd\s*'?\s*hui))\b`,
+  String.raw`(?<![a-z0-9])(?:${DATE_TOKEN}|${CODE})\s*(?:(?:to|through|thru|until|till|up\s+to|bis|hasta|au|a|jusqu\s*'?\s*(?:au|a))\s+(?:the\s+)?(?:present|current|today|now|date(?!\s*(?:de|d|of|limite)\b)|heute|jetzt|aujourd\s*'?\s*hui|ce\s+jour|hoy|la\s+fecha)|-\s*(?:present|today|heute|hoy|aujourd\s*'?\s*hui))\b`,
 );
 /** Words a date may repeat before a range's end ("du 01/06 au le 30/06"). */
 const LABEL_WORDS = String.raw`(?:le|el|dem|the)\s+`;
@@ -89,7 +89,7 @@ const OTHER_LIMIT =
 const DATE_SPAN = new RegExp(
   [
     String.raw`\b(?:between|entre|zwischen)\s+(?:the|le|el|dem)\s+${DATE_TOKEN}\s+(?:and|et|y|und)\s+(?:the|le|el|dem)\s+${DATE_TOKEN}(?![\d-])`,
-    String.raw`\b[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*(?:-|–|to|thru|through|until|till)\s*\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b`,
+    String.raw`\b[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*(?:-|to|thru|through|until|till)\s*\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b`,
     String.raw`\bq[1-4]\s*(?:19|20)\d\d\b|\b(?:first|second|third|fourth|last)\s+quarter\b`,
     String.raw`\ball\s+[a-z-]+(?:\s+[a-z-]+)?\s+dates?\s+(?:in|of|from|during)\s+(?:19|20)\d\d\b`,
   ].join('|'),
@@ -142,7 +142,10 @@ const withoutCompleteLists = (folded: string) => folded.replace(COMPLETE, (m) =>
 const isYear = (code: string) => /^(?:19|20)\d\d$/.test(code);
 const isDate = (code: string) => /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?$/.test(code);
 
-/** The unread items the guards find in one field's folded text, given what the reader made of it. */
+/**
+ * The unread items the guards find in one field's text as the reader sees it (`folded` is prepared(): one dash, one
+ * apostrophe, so "jusqu’à ce jour" is "jusqu'a ce jour" here too), given what the reader made of it.
+ */
 export function scopeGuards(folded: string, field: string, items: readonly ScopeItem[], cut: boolean): ScopeItem[] {
   if (!items.some((i) => i.sure && i.kind !== 'unread' && i.kind !== 'all-lots')) return [];
   const out: ScopeItem[] = [];

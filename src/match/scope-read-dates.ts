@@ -1,12 +1,13 @@
 // Reads the dates of a scope field: under a label or not, lists, ranges, open bounds, each reading of day and month.
 import { type DateSpan, isYearless, type Span } from './scope-dates.js';
 import { OPEN_END, OPEN_START } from './scope-items.js';
-import { isInclusive, openEndAt } from './scope-open.js';
+import { afterLabel, isEvery, isInclusive, openEndAt } from './scope-open.js';
 import { hasDigit, isCode, isQuantity, type Tok } from './scope-tokens.js';
 import { BETWEEN, BETWEEN_AND, DATE_FILLER, type DateKind, LIST_JOINS, RANGE_WORDS } from './scope-words.js';
 import {
   AFTER,
   AFTER_AFTER,
+  ALL,
   BEFORE,
   BEFORE_AFTER,
   DATES,
@@ -81,6 +82,26 @@ export class DateReader extends ScopeCursor {
     // The words between the label and its first date.
     while (k < toks.length && !toks[k]?.date && labelled) {
       const t = (toks[k] as Tok).t;
+      // "Best before: any date", "DLC : toutes", "MHD: alle": every date ("all dates" is the step's, as anywhere). Only
+      // a pack's dates prove a row out: "sold all over the UK" is no scope.
+      if (gap === 0 && isEvery(toks[k]) && PACK_LIKE.has(kind)) {
+        // "Best before: all dates up to 30/06/2025": the label's bound.
+        const all = ALL.at(toks, k);
+        const next = all ? this.skip(k + all.length, DATE_FILLER) : k;
+        if (all && (BEFORE.at(toks, next) || AFTER.at(toks, next) || toks[next]?.date)) {
+          k = next;
+          continue;
+        }
+        const every = afterLabel(toks, k, true);
+        if (every === undefined) break;
+        if (every === 'open') {
+          this.unread(start, k, 'date words that may name every date');
+          return k + 1;
+        }
+        this.push({ kind: 'all-lots', text: this.text(start, every - 1), sure: true });
+        this.take(start, every);
+        return every;
+      }
       if (BETWEEN.has(t)) between = true;
       if (BEFORE.at(toks, k) || AFTER.at(toks, k)) break;
       if (SENTENCE_END.has(t) || LOTS.at(toks, k) || DATES.at(toks, k) || isCode(toks[k])) break;

@@ -14,7 +14,6 @@ import {
   ALL,
   AMBIGUOUS_LABEL,
   BEFORE,
-  COMPLETE,
   DATES,
   HEADER_WORDS,
   IDENTIFIER_WORDS,
@@ -24,27 +23,20 @@ import {
   OPEN,
   SENTENCE_END,
   spacedCodeEnd,
+  spacedRun,
   YEAR,
 } from './scope-cursor.js';
 import { DateReader, unlabelledKind } from './scope-read-dates.js';
-import { afterLabel, everyLotsEnd, isInclusive, openEndAt, pluralMark, unconsumed } from './scope-open.js';
-
-/** A code written in more parts than this ("P864 4893 23241950" is three) is a list of codes, not one. */
-const MAX_SPACED_PARTS = 6;
-
-/**
- * The codes of a run that only spaces part, from the run's first (not before `from`, nor more than MAX_SPACED_PARTS
- * back: a list of thousands of lots costs no more than one of six) to token k, written as one.
- */
-function spacedRun(toks: readonly Tok[], from: number, k: number): string {
-  let i = k;
-  const first = Math.max(from, k - MAX_SPACED_PARTS + 1);
-  while (i - 1 >= first && isCode(toks[i - 1]) && !LIST_JOINS.has((toks[i - 1] as Tok).t)) i--;
-  return toks
-    .slice(i, k + 1)
-    .map((t) => t.t)
-    .join('');
-}
+import {
+  afterLabel,
+  completeEnd,
+  everyLotsEnd,
+  everyValueEnd,
+  isInclusive,
+  openEndAt,
+  pluralMark,
+  unconsumed,
+} from './scope-open.js';
 
 export { lotRange } from './scope-cursor.js';
 
@@ -74,10 +66,10 @@ export class ScopeReader extends DateReader {
     const { toks } = this;
     const tok = toks[i] as Tok;
     if (tok.date) return this.dates(i, i, unlabelledKind(toks, i), false);
-    const complete = COMPLETE.at(toks, i);
-    if (complete) {
-      this.take(i, i + complete.length);
-      return i + complete.length;
+    const complete = completeEnd(toks, i);
+    if (complete !== undefined) {
+      this.take(i, complete);
+      return complete;
     }
     const neg = NEG.at(toks, i);
     if (neg) {
@@ -101,6 +93,9 @@ export class ScopeReader extends DateReader {
       return this.dates(i + date.length, i, date.phrase.kind, true);
     }
     if (lot) return this.lots(i, i + lot.length, lot.phrase.sure, !AMBIGUOUS_LABEL.has(lot.phrase.words[0] as string));
+    // "Ch.-B.: alle": every value of a label the reader does not know, which may be every lot.
+    const value = everyValueEnd(toks, i);
+    if (value !== undefined) return this.everyLot(Math.max(0, i - 3), value - 1, false, true);
     return i + 1;
   }
 

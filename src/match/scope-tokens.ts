@@ -19,16 +19,15 @@ const WIDE = /[\uff01-\uff5d\u00d7]/g;
 const narrow = (c: string) => (c === '×' ? 'x' : String.fromCharCode(c.charCodeAt(0) - 0xfee0).toLowerCase());
 
 /**
- * A folded text with one form of each sign the scope is written with, lengths unchanged (evidence quotes by position):
- * every dash is "-" ("1234 − 1240", "L1234‑L1240", "01/07/2025 ‐ 15/07/2025" are ranges), full-width forms are ASCII.
+ * fold()'s text as every scope reader sees it (the tokens and the guards alike), with one form of each sign the scope is
+ * written with, lengths unchanged (evidence quotes by position): every dash is "-" ("1234 − 1240", "L1234‑L1240",
+ * "01/07/2025 ‐ 15/07/2025" are ranges), full-width forms are ASCII, typographic apostrophes are "'" ("jusqu’à ce jour"),
+ * "n°" is "no" and "№" "n".
  */
-export function plainSigns(folded: string): string {
-  return folded.replace(DASHES, (c) => '-'.padEnd(c.length)).replace(WIDE, narrow);
-}
-
-/** fold()'s text made ready for tokens: "n°" is "no", "№" "n", typographic apostrophes are plain, one dash, lengths unchanged. */
 export function prepared(folded: string): string {
-  return plainSigns(folded)
+  return folded
+    .replace(DASHES, (c) => '-'.padEnd(c.length))
+    .replace(WIDE, narrow)
     .replace(/n[°º]/g, 'no')
     .replace(/№/g, 'n')
     .replace(/[°º]/g, ' ')

@@ -20,6 +20,7 @@ export const LOT_LABELS: { words: string[]; sure: boolean }[] = [
       'los nr | losnummer | losnummern | lote | lotes | numero de lote | numeros de lote | no de lote | codigo de lote | ' +
       // Labels hyphenated into one token: "Los-Nr. L102", "Chargen-Nr.: 4521", "Lot-No. 2104".
       'los-nr | los-nummer | los-nummern | lot-nr | lot-no | charge-nr | chargen-nr | chargen-nummer | chargen-nummern | ' +
+      'lotnummer | lotnummern | lot-nummer | batch/lot | lot/batch | batches/lots | lots/batches | ' +
       // FSIS: "and the package code B9FOD", "case code 04472".
       'package code | package codes | case code | case codes | codigo de paquete | codigos de paquete',
   ).map((words) => ({ words, sure: true })),
@@ -27,31 +28,11 @@ export const LOT_LABELS: { words: string[]; sure: boolean }[] = [
 ];
 
 /** Words a lot label may carry before its values: "Lot n° 1234", "Batch code: 21045", "Lot #s 12, 13". */
-export const LOT_LABEL_TAIL = new Set([
-  ':',
-  '#',
-  '#s',
-  '.',
-  '-',
-  'no',
-  'nos',
-  'nr',
-  'n',
-  'number',
-  'numbers',
-  'num',
-  'numero',
-  'numeros',
-  'code',
-  'codes',
-  'id',
-  'is',
-  'are',
-  'concerne',
-  'concernes',
-  'affected',
-  'betroffen',
-]);
+export const LOT_LABEL_TAIL = new Set(
+  ':|#|#s|.|-|no|nos|nr|n|number|numbers|num|numero|numeros|code|codes|id|ref|reference|is|are|concerne|concernes|affected|betroffen'.split(
+    '|',
+  ),
+);
 
 /** Code-date labels whose code may be no date (CODE_DATE_LABELS), listed once for both. */
 const CODE_NAMING = 'date code | date codes | pack code | codigo de fecha | codigos de fecha';
@@ -220,6 +201,8 @@ export const WHOLE_NOUNS = new Set(
     '|',
   ),
 );
+/** What "all" may cover after a date label, besides a date label: "Best before: All dates", "Use by: any date". */
+export const DATE_NOUNS = new Set('date|dates|fecha|fechas|daten|datum|code|codes'.split('|'));
 /** The open end of a range ("Lot 1234 to present", "01.06.2025 to date", "bis heute", "hasta la fecha"). */
 export const OPEN_END_WORDS = phrases(
   'present | the present | present day | the present day | present time | the present time | current | current date | ' +
@@ -248,6 +231,20 @@ export const OPEN_WORDS = new Set(
   ).split('|'),
 );
 
+/** Words an open word may point back with: "and prior to this", "or earlier ones". */
+export const POINTERS = new Set('this|it|that|these|those|one|ones|them'.split('|'));
+/** Words after which "before" or "after" is an instruction, not a bound: "after opening", "before consuming". */
+export const INSTRUCTION_OBJECTS = new Set(
+  (
+    'opening|opened|consuming|consumption|cooking|eating|use|using|serving|thawing|defrosting|purchase|feeding|' +
+    "ouverture|l'ouverture|consommation|cuisson|offnen|oeffnen|anbruch|verzehr|abrir|abierto|apertura|consumo|consumir"
+  ).split('|'),
+);
+/** Words that make an open word speak of something other than a lot or date: "present in all regions", "prior to recall". */
+export const PREPOSITIONS = new Set(
+  'to|than|in|on|at|for|from|of|with|by|within|au|a|de|dans|zu|an|im|en|para|por'.split('|'),
+);
+
 /** Words that limit what follows in a way the reader does not model ("all lots except …"): scope stays unproven. */
 export const NEGATIONS = phrases(
   'except | excepting | excluding | excluded | exclusion | not affected | not included | not subject | unaffected | ' +
@@ -260,6 +257,9 @@ export const NEGATIONS = phrases(
 export const COMPLETE_LIST = phrases(
   'no other lots are affected | no other lots | other lots are not affected | other batches are not affected | ' +
     'no other batches | no other products | no other codes | les autres lots ne sont pas concernes | ' +
+    // After "all" or "any" too (scope-read.ts): "any other lot is safe", "all other lots are unaffected".
+    'other lot is safe | other lots are safe | other batch is safe | other batches are safe | other lot is not affected | ' +
+    'other lots are unaffected | other batches are unaffected | other lot is unaffected | other batch is not affected | ' +
     'aucun autre lot n est concerne | aucun autre lot | andere chargen sind nicht betroffen | ' +
     'weitere chargen sind nicht betroffen | otros lotes no estan afectados | ningun otro lote | ' +
     // RappelConso's "date non concernée": the notice limits no date, which is read, not a limit to worry about.

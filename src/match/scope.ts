@@ -6,7 +6,7 @@ import { lotsElsewhere } from './scope-elsewhere.js';
 import { scopeGuards } from './scope-guards.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
 import { ScopeReader } from './scope-read.js';
-import { plainSigns } from './scope-tokens.js';
+import { prepared } from './scope-tokens.js';
 
 export { lotKey, type ScopeItem } from './scope-items.js';
 
@@ -56,13 +56,13 @@ export function scopeOfText(
   order: DateOrder = 'either',
   folded = fold(text),
 ): ScopeItem[] {
-  return readText(text, field, order, folded, plainSigns(folded));
+  return readText(text, field, order, folded, prepared(folded));
 }
 
 /**
- * A text read whole: the reader, the signs it did not read, and the guards. `reading` is `folded` as the reader sees
- * it, of the same length (one form of each dash; an identifier line's barcode as a lot label), so that evidence
- * still quotes the notice's own words.
+ * A text read whole: the reader, the signs it did not read, and the guards. `reading` is `folded` as both the reader and
+ * the guards see it (prepared(): one form of each dash and apostrophe; an identifier line's barcode as a lot label), of
+ * the same length, so that evidence still quotes the notice's own words.
  */
 function readText(text: string, field: string, order: DateOrder, folded: string, reading: string): ScopeItem[] {
   // Read on fold()'s text (fast); the map back to the notice's own characters is built only to quote something.
@@ -126,7 +126,7 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
   // A lone code ("3564709006031", an ASIN "B0C1234567") identifies the product and names no scope.
   if (!/\s/.test(value)) return [];
   const folded = fold(value);
-  const reading = plainSigns(folded);
+  const reading = prepared(folded);
   const { rest, gtin14, codeEnd } = leadingGtin(reading);
   // The line without its barcode is read as scope; "3564709006031 V028 DDM …": V028 is a lot, as sure as a label.
   // When a code follows the barcode, the line is read again with the barcode as a lot label ("lot V028 DDM …"): its
@@ -157,7 +157,7 @@ export function scopeOfIdentifier(id: unknown, order: DateOrder = 'either'): Sco
 
 /** After a barcode: a range of lots ("l555 - l560", "555 au 560") or a lot in groups of digits ("25 123 a"). */
 const LOT_SPREAD =
-  /^(?:lots?\s+)?[a-z]*\d[a-z0-9]*\s*(?:-|–|~|a|au|to|through|thru|bis|al|hasta)\s+[a-z]*\d|^(?:lots?\s+)?\d{1,3}(?:\s\d{1,4})+(?:\s[a-z])?(?=\s|$)/;
+  /^(?:lots?\s+)?[a-z]*\d[a-z0-9]*\s*(?:-|~|a|au|to|through|thru|bis|al|hasta)\s+[a-z]*\d|^(?:lots?\s+)?\d{1,3}(?:\s\d{1,4})+(?:\s[a-z])?(?=\s|$)/;
 
 /** Batch values that name every lot: "All", "alle", "todos". */
 const EVERY = /^(?:all|all lots|alle|tous|toutes|todos|todas|tout|every|any)$/;

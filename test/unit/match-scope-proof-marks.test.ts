@@ -151,3 +151,29 @@ describe("a US notice's dotted dates and dates under European labels are read bo
     expect(judge({ production_dates: 'Best before 05.06.2025', ...GB }, { bb: '2025-05-06' }).level).toBe('excluded');
   });
 });
+
+describe('one folding for the reader and the guards (second read, defects 1 and 3)', () => {
+  it.each([
+    ['Lot 1234 jusqu’à ce jour', { lot: '1300' }],
+    ['Lot 1234 jusqu’à aujourd’hui', { lot: '1300' }],
+    ['DDM du 01/06/2025 jusqu’à aujourd’hui', { bb: '01/07/2025' }],
+  ])('"%s" (typographic apostrophes) runs open: %j is never excluded, as with a straight one', (text, row) => {
+    for (const written of [text, text.replace(/’/g, "'")]) inside(judge({ production_dates: written, ...FR }, row));
+  });
+
+  it('"Lot 1234 – 1240", an en dash the guards used to list apart, is still a range: 1238 in, 1250 out', () => {
+    expect(judge({ production_dates: 'Lots 1234 – 1240', ...FR }, { lot: '1238' }).scope).toBe('in-scope');
+    expect(judge({ production_dates: 'Lots 1234 – 1240', ...FR }, { lot: '1250' }).level).toBe('excluded');
+  });
+});
+
+describe('a lot cell with any label of a word or two before ":" (second read, defect 1)', () => {
+  it.each(['Lot code:1234', 'Lot ID:1234', 'Lot ref: 1234'])('notice "Lot 1234", cell "%s": in scope', (lot) => {
+    const m = judge({ production_dates: 'Lot 1234', ...US }, { lot });
+    expect([m.level, m.scope]).toEqual(['match', 'in-scope']);
+  });
+
+  it('a cell so labelled with another lot is still out ("Lot code:1299")', () => {
+    expect(judge({ production_dates: 'Lot 1234', ...US }, { lot: 'Lot code:1299' }).level).toBe('excluded');
+  });
+});

@@ -237,3 +237,65 @@ describe('the guards over a field, whatever the reader made of it', () => {
     expect(level({ production_dates: 'Lot 1234', alert_summary: 'Lot: All', ...GB }, { lot: '9999' })).toEqual(VERIFY);
   });
 });
+
+// Second read (defects 1 and 2): labels before "All" the first fix did not know, and the net narrowed to words that bear
+// on a lot or a date. Each expected scope is read off the notice's words by hand.
+describe('second read, defect 1: every lot or date after the labels notices write', () => {
+  it.each(['Lot No. All', 'Lot ref: All', 'Batch No. All', 'Lotnummer: alle', 'Batch/Lot: ALL'])(
+    '"Chocolate 100g, %s. Chocolate 200g, Lot 1234.": the 100g is every lot, so lot 9999 is in scope',
+    (words) => {
+      const notice = { production_dates: `Chocolate 100g, ${words}. Chocolate 200g, Lot 1234.`, ...GB };
+      expect(level(notice, { lot: '9999' })).toEqual(IN);
+    },
+  );
+
+  it.each(['Best before: All dates', 'Use by: any date'])(
+    '"Chocolate 100g, %s. Chocolate 200g, Best before 30/06/2025.": the 100g is every date, so 01/05/2025 is in scope',
+    (words) => {
+      const text = `Chocolate 100g, ${words}. Chocolate 200g, Best before 30/06/2025.`;
+      expect(level({ production_dates: text, ...GB }, { bb: '01/05/2025' })).toEqual(IN);
+      // The 200g alone names one date: 01/05/2025 is outside it.
+      const alone = { production_dates: 'Chocolate 200g, Best before 30/06/2025.', ...GB };
+      expect(level(alone, { bb: '01/05/2025' })).toEqual(OUT);
+    },
+  );
+
+  it('"Lot No. 1234" is still a list: lot 9999 is out', () => {
+    expect(level({ production_dates: 'Chocolate 200g, Lot No. 1234.', ...GB }, { lot: '9999' })).toEqual(OUT);
+  });
+
+  it('"Ch.-B.: alle", "all" under a label the reader does not know, may be every lot: not read whole', () => {
+    const notice = { production_dates: 'Chocolate 100g, Ch.-B.: alle. Chocolate 200g, Lot 1234.', ...DE };
+    expect(level(notice, { lot: '9999' })).toEqual(VERIFY);
+  });
+});
+
+describe('second read, defect 2: a word that speaks of something else leaves the proof standing', () => {
+  it.each([
+    ['Lot 1234 only; any other lot is safe', { lot: '9999' }],
+    ['Lot 1234; all other lots are not affected', { lot: '9999' }],
+    ['Lot 1234 packed after 1 May', { lot: '9999' }],
+    ['Lot 1234 prior to recall', { lot: '9999' }],
+    ['Lot 1234 (all 500g packs)', { lot: '9999' }],
+    ['Lot 1234 distributed to all regions', { lot: '9999' }],
+    ['Lot 1234, affecting every size', { lot: '9999' }],
+    ['Lot 1234, present in all regions', { lot: '9999' }],
+    ['Use by 30/06/2025 after opening consume within 3 days', { bb: '15/07/2025' }],
+    ['Use by 30/06/2025, after opening consume within 3 days', { bb: '15/07/2025' }],
+    ['Best before 30/06/2025 for all pack sizes', { bb: '15/07/2025' }],
+    ['Use by 30/06/2025, any customers who bought', { bb: '15/07/2025' }],
+    ['Best before 30/06/2025 - please return before consuming', { bb: '15/07/2025' }],
+    ['Lot L1234 exp 30/06/2025 all flavours', { lot: '9999', bb: '15/07/2025' }],
+  ])('"%s": the list names the one lot or date; %j is out', (text, row) => {
+    expect(level({ production_dates: text, ...GB }, row)).toEqual(OUT);
+  });
+
+  it.each([
+    ['Lot 1234 and any other lot', { lot: '9999' }],
+    ['Lot 1234 and all later lots', { lot: '1300' }],
+    ['Best before 30/06/2025 plus earlier', { bb: '01/05/2025' }],
+    ['Lot 1234 prior', { lot: '1000' }],
+  ])('"%s" still bears on the lots or dates: %j is not proved out', (text, row) => {
+    expect(level({ production_dates: text, ...GB }, row)).toEqual(VERIFY);
+  });
+});
