@@ -9,16 +9,26 @@ export function header(headers: AnswerHeaders, name: string): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** An IMF-fixdate (`Tue, 10 Mar 2026 12:00:00 GMT`), the only form RFC 9110 lets a server send in `Date`. */
-const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+/**
+ * The forms RFC 9110 (5.6.7) has a recipient read in `Date`: IMF-fixdate (`Tue, 10 Mar 2026 12:00:00 GMT`), the
+ * obsolete RFC 850 form (`Tuesday, 10-Mar-26 12:00:00 GMT`), both in GMT, and asctime (`Tue Mar 10 12:00:00 2026`),
+ * which names no zone and is GMT too.
+ */
+const GMT_DATE = /^[a-z]{3,9}, \d{2}[ -][a-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} gmt$/i;
+const ASCTIME = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
+
+function httpDateMs(value: string): number {
+  if (GMT_DATE.test(value)) return Date.parse(value);
+  return ASCTIME.test(value) ? Date.parse(`${value} GMT`) : Number.NaN;
+}
 /** A Date before 2000 comes from a clock that was never set: no measure of the server's time. */
 const EARLIEST_PLAUSIBLE_DATE_MS = Date.UTC(2000, 0, 1);
 
 /** The server's clock when it answered (epoch ms), from a `Date` header that is present and plausible; else undefined. */
 export function serverDateMs(headers: AnswerHeaders): number | undefined {
   const value = header(headers, 'date')?.trim();
-  if (value === undefined || !HTTP_DATE.test(value)) return undefined;
-  const at = Date.parse(value);
+  if (value === undefined) return undefined;
+  const at = httpDateMs(value);
   return Number.isFinite(at) && at >= EARLIEST_PLAUSIBLE_DATE_MS ? at : undefined;
 }
 

@@ -103,17 +103,20 @@ export function rateLimitResetAt(err: RateLimitError, now: number): number | und
 /** The wait after a 429 that says nothing usable of its reset. */
 export const UNKNOWN_RESET_WAIT_MS = 60_000;
 
+/** The Date header counts whole seconds: a reset up to a second behind it may be this very second. */
+const DATE_PRECISION_MS = 1000;
+
 /**
  * How long to wait after a 429: from the server's clock when it answered (serverNow) until the reset, plus a
- * small random margin. A 429 that names no reset, or one not ahead of that clock, backs off a minute instead:
- * retrying at once would only meet the same refusal.
+ * small random margin. A 429 that names no reset, or one clearly behind that clock (more than the Date header's
+ * second), backs off a minute instead: retrying at once would only meet the same refusal.
  */
 export function rateLimitWaitMs(err: RateLimitError, now: number, random: () => number): number {
   const margin = RESET_MARGIN_MIN_MS + Math.floor(random() * (RESET_MARGIN_MAX_MS - RESET_MARGIN_MIN_MS));
   const theirs = serverNow(err.headers, now);
   const resetAt = rateLimitResetAt(err, theirs);
-  const wait = resetAt === undefined ? 0 : resetAt - theirs;
-  return (wait > 0 ? wait : UNKNOWN_RESET_WAIT_MS) + margin;
+  if (resetAt === undefined || resetAt - theirs <= -DATE_PRECISION_MS) return UNKNOWN_RESET_WAIT_MS + margin;
+  return Math.max(0, resetAt - theirs) + margin;
 }
 
 /** The monthly quota resets on the 1st of the next month at 00:00 UTC. */

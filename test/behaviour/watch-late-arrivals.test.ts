@@ -37,6 +37,7 @@ async function watchOnClock(
   args: string[],
   step: (s: Sandbox, now: number, pauses: number, stdout: string) => boolean | undefined,
   recordCount = 200,
+  monthlyUsage = 0,
 ): Promise<Watched> {
   let stdout = '';
   let pauses = 0;
@@ -46,7 +47,7 @@ async function watchOnClock(
     if (pauses > 500) throw new Error('the watch never reached what the test waits for');
     if (step(live, clock.now(), pauses, stdout)) stop.abort(new InterruptedError('SIGINT'));
   });
-  sandbox = await sandboxFor({ recordCount, seed: 43, clock: () => clock.now() });
+  sandbox = await sandboxFor({ recordCount, seed: 43, clock: () => clock.now(), monthlyUsage });
   const live = sandbox;
   const r = await runMainAgainst(live, args, {
     clock,
@@ -154,6 +155,18 @@ describe('--watch and recalls that reach the API late', () => {
       for (const h of windows.slice(1)) expect(h === 2 || h === 3).toBe(true);
     }
     expect(w.r.stderr).not.toContain('warning');
+  });
+
+  it("a sweep's extra pages do not stretch the pace: the quota is judged by what a routine poll costs", async () => {
+    // 1,200 recalls a day: a sweep takes 3 pages of 500, a routine poll 1. 60,000 credits left: a poll a minute until
+    // the month's reset (2026-07-01, 43,920 minutes away) is within them, 3 requests a poll would not be.
+    const limit = 10_000_000; // the month of GENEROUS_LIMITS
+    const w = await watchOnClock(['feed', '--watch', '-f', 'jsonl'], (_s, _n, p) => p === 5, 1200, limit - 60_000);
+    expect(w.r.code, w.r.stderr).toBe(130);
+    expect(w.r.stderr).not.toContain('would use up the monthly quota');
+    const starts = [...new Set(w.requests.map(([at]) => at))];
+    expect(starts.slice(1).map((at, n) => at - (starts[n] as number))).toEqual([MINUTE, MINUTE, MINUTE, MINUTE]);
+    expect(w.requests.filter(([, h]) => h === '24')).toHaveLength(3);
   });
 
   it('--hours is the window of every poll: no sweep', async () => {

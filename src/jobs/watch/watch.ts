@@ -97,6 +97,9 @@ async function pollOnce(
   return { ...poll, written: written.length };
 }
 
+/** How much further back than its routine window a first poll writes: this machine's clock may run fast. */
+const FIRST_POLL_SLACK_MS = 10 * 60_000;
+
 /** `feed --watch`'s output: each new record written as the API sent it, on the run's (stdout) output. */
 export function recordsTo(sink: RecordSink, plan: FeedPlan, session: ApiSession): WatchOutput {
   return recordOutput(createRecordSink({ plan, session, sink }));
@@ -113,6 +116,7 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
   const tooLong = pollWindow.checkInterval(intervalMs);
   if (tooLong) session.status.warn(tooLong);
   let first = true;
+  let routinePages = 1;
   // The first poll looks at the whole window: a filter value that matched nothing in it is said once.
   const coverage = new FilterCoverage(plan.filter);
   // Later polls keep the same records without noting which filter values matched: compiled once, not per poll.
@@ -134,19 +138,27 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
         const feed = { custom: plan.custom, params: { ...plan.params, hoursAgo: hours } };
         // A first poll with nothing remembered writes what is in the routine window, as it always has, and only
         // remembers the rest of the day its sweep reads: the later sweeps then write only what arrives late.
+        // The cut is on this machine's clock, the window on the server's: ten minutes more for a clock that runs fast.
         const quietBefore =
-          first && state.size === 0 && hours > routineHours ? started - routineHours * HOUR_MS : undefined;
+          first && state.size === 0 && hours > routineHours
+            ? started - routineHours * HOUR_MS - FIRST_POLL_SLACK_MS
+            : undefined;
         const poll = await pollOnce(feed, session, ctx, output, state, !skipped, deliveries, keep, quietBefore);
         pollWindow.succeeded(started, hours);
+        if (hours <= routineHours) routinePages = poll.pages;
         if (first) for (const warning of coverage.messages()) session.status.warn(warning);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
         const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
         first = false;
         return {
-          requests: poll.pages,
+          // What a routine poll costs, for the quota's pace: a sweep's extra pages once an hour are not every poll's.
+          requests: hours > routineHours ? routinePages : poll.pages,
           done: (delay) => {
             const quota = session.client.lastRateLimit?.remaining_credits;
-            session.status.countdown(`${pollSummary(started, poll.written, skipped, quota)}${actions}`, delay);
+            session.status.countdown(
+              `${pollSummary(started, skipped ? poll.records.length : poll.written, skipped, quota)}${actions}`,
+              delay,
+            );
           },
         };
       },
