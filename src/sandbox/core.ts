@@ -38,6 +38,8 @@ export class SandboxCore {
   readonly opts: SandboxOptions;
   readonly now: () => number;
   readonly startTime: number;
+  /** Whether this sandbox's clock runs at an instant other than the machine's (a pinned world). */
+  readonly shiftedClock: boolean;
   readonly seed: number;
   readonly keyring: KeyRing;
   readonly rateLimitHeaders: boolean;
@@ -64,6 +66,8 @@ export class SandboxCore {
     this.startTime = opts.startTime ?? (clock ? clock() : realStart);
     const offset = this.startTime - realStart;
     this.now = clock ?? (() => Date.now() + offset);
+    // Started off the calendar (--sandbox-now, --start-time): its Date says nothing of the machine's clock.
+    this.shiftedClock = clock === undefined && Math.abs(offset) > 60_000;
     this.seed = opts.seed ?? 1;
     this.keyring = new KeyRing(opts.keys ?? [DEMO_KEYS.all, DEMO_KEYS.limited]);
     this.rateLimitHeaders = opts.rateLimitHeaders ?? false;

@@ -101,6 +101,8 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
   // Dated on the sandbox's own clock, which its reset_at and X-RateLimit-Reset-* use too (Node's own Date
   // would be the machine's, even under --sandbox-now): a client measures a 429's wait against this header.
   res.setHeader('Date', new Date(core.now()).toUTCString());
+  // Said, so that doctor does not blame this machine's clock for the sandbox's chosen instant.
+  if (core.shiftedClock) res.setHeader('X-Sandbox-Clock', 'shifted');
   const rawKey = req.headers['x-api-key'];
   const keyValue = Array.isArray(rawKey) ? rawKey[0] : rawKey;
   const key = core.keyring.find(keyValue);

@@ -255,6 +255,17 @@ describe('doctor', () => {
     expect(clock?.detail).toMatch(/^\+(599|600|601) s against the API's Date header$/);
   });
 
+  it('a sandbox started at another instant (--sandbox-now) says so, and its Date is not held against this clock', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3, startTime: Date.parse('2026-06-01T12:00:00Z') });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], {
+      clock: fakeClock(Date.parse('2026-11-29T12:00:00Z')),
+    });
+    const clock = byName(parse(r.stdout).checks, 'clock');
+    expect(clock?.status, r.stdout).toBe('skip');
+    expect(clock?.detail).toBe('not compared: the sandbox runs on a clock of its own (--sandbox-now, --start-time)');
+    expect(parse(r.stdout).checks.filter((c) => c.status === 'fail')).toEqual([]);
+  });
+
   it('a malformed key fails the key check before any request carries it', async () => {
     const sandbox = await sandboxFor({ recordCount: 3 });
     const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env: { RECALL_FEED_API_KEY: 'two\tparts' } });

@@ -4,7 +4,7 @@ import { isLoopbackHost } from '../../api/loopback.js';
 import { proxyFor, proxyName } from '../../api/proxy.js';
 import { send } from '../../api/transport.js';
 import { endpointUrl } from '../../api/request-target.js';
-import { serverDateMs } from '../../api/answer-headers.js';
+import { header, serverDateMs } from '../../api/answer-headers.js';
 import { nextMonthlyReset } from '../../api/retry.js';
 import { parseDuration } from '../../api/duration.js';
 import { BOUNDS } from '../../api/constants.js';
@@ -51,7 +51,11 @@ export async function checkReach(settings: Settings, ctx: Context): Promise<Reac
     results.push(ok('proxy', proxy ? `${proxyName(proxy)} (reached ${base.host} through it)` : 'none (direct)'));
     const api = `${base.origin} answered ${res.status}${via}${ms > 0 ? ` in ${ms} ms` : ''}`;
     results.push(res.status < 500 ? ok('api', api) : warn('api', api, 'the API reports trouble; try again later'));
-    results.push(clockCheck(serverDateMs(res.headers), ctx.now()));
+    results.push(
+      header(res.headers, 'x-sandbox-clock') === 'shifted'
+        ? skip('clock', 'not compared: the sandbox runs on a clock of its own (--sandbox-now, --start-time)')
+        : clockCheck(serverDateMs(res.headers), ctx.now()),
+    );
     return { reached: true, results };
   } catch (err) {
     const hint = proxy ? 'check the proxy address, and that it allows the API' : 'check --base-url and the network';
