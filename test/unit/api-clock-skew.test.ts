@@ -2,10 +2,11 @@
 // that is not ahead backs off instead of retrying at once; a reset_at without a zone is UTC. Injected clock and sleep.
 import { describe, expect, it, vi } from 'vitest';
 import { RateLimitError, WaitTooLongError } from '../../src/api/api-errors.js';
-import { RecallFeedClient, type ClientOptions } from '../../src/api/client.js';
+import type { ClientOptions } from '../../src/api/client.js';
 import { errorFromResponse } from '../../src/api/error-mapping.js';
 import { serverNow } from '../../src/api/answer-headers.js';
 import { errorBody, feedBody, scriptedServer, type Scripted } from '../helpers/scripted-server.js';
+import { feedIds, virtualClient } from '../helpers/virtual-client.js';
 
 /** The server's clock: its answers are dated at this instant. */
 const SERVER_NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -35,25 +36,8 @@ const minuteReset = (at: number) => ({ limit_type: 'minute', limit: 60, reset_at
 /** A client whose own clock is `skewMs` off the server's: sleeping moves it, nothing waits for real. */
 async function skewedClient(script: Scripted[], skewMs: number, opts: ClientOptions = {}) {
   const server = await scriptedServer([...script]);
-  let now = SERVER_NOW + skewMs;
-  const sleeps: number[] = [];
-  const client = new RecallFeedClient({
-    apiKey: 'dr_test_0123456789abcdef0123456789abcdef01234567',
-    baseUrl: server.url,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    random: () => 0.5,
-    ...opts,
-  });
-  const ids = async () => {
-    const out: number[] = [];
-    for await (const r of client.feed()) out.push(r.id);
-    return out;
-  };
-  return { client, sleeps, ids, requests: server.requests };
+  const { client, sleeps } = virtualClient(server.url, SERVER_NOW + skewMs, opts);
+  return { client, sleeps, ids: () => feedIds(client), requests: server.requests };
 }
 
 const PAGE: Scripted = { body: feedBody([record(1)]) };

@@ -1,10 +1,11 @@
 // Pacing on the server's own count: X-RateLimit-Remaining-* / X-RateLimit-Reset-* headers, measured against Date.
 import { describe, expect, it } from 'vitest';
 import { WaitTooLongError } from '../../src/api/api-errors.js';
-import { RecallFeedClient, type ClientEvent, type ClientOptions } from '../../src/api/client.js';
+import type { ClientOptions } from '../../src/api/client.js';
 import { Pacer } from '../../src/api/pacing.js';
 import { windowReports } from '../../src/api/rate-limit-headers.js';
 import { feedBody, scriptedServer, type Scripted } from '../helpers/scripted-server.js';
+import { feedIds, virtualClient } from '../helpers/virtual-client.js';
 
 const record = (id: number) => ({
   id,
@@ -37,30 +38,12 @@ const minute = (remaining: number, extra: Record<string, string> = {}) => ({
 /** A client on a virtual clock: sleeping moves the time and returns at once. */
 async function setup(script: Scripted[], opts: ClientOptions = {}) {
   const srv = await scriptedServer(script);
-  let now = LOCAL_START;
-  const sleeps: number[] = [];
-  const events: ClientEvent[] = [];
-  const client = new RecallFeedClient({
-    apiKey: 'dr_test_0123456789abcdef0123456789abcdef01234567',
-    baseUrl: srv.url,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    random: () => 0.5,
-    onEvent: (e) => events.push(e),
-    ...opts,
-  });
+  const { client, sleeps, events } = virtualClient(srv.url, LOCAL_START, opts);
   const budgets = () => events.flatMap((e) => (e.type === 'response' ? [e.minuteRemaining] : []));
   return { client, srv, sleeps, events, budgets };
 }
 
-async function ids(client: RecallFeedClient): Promise<number[]> {
-  const out: number[] = [];
-  for await (const r of client.feed()) out.push(r.id);
-  return out;
-}
+const ids = feedIds;
 
 describe('pacing on the X-RateLimit headers', () => {
   it('answers with Remaining 3, 2, 1, 0: the 5th request waits for the reset, measured against Date', async () => {

@@ -17,6 +17,7 @@ import {
 import { endlessBody, handlerServer, type HandlerServer } from '../helpers/handler-server.js';
 import { errorBody, feedBody } from '../helpers/scripted-server.js';
 import { selfSignedCert } from '../helpers/self-signed.js';
+import { feedIds, virtualClient } from '../helpers/virtual-client.js';
 
 const KEY = 'dr_test_0123456789abcdef0123456789abcdef01234567';
 const record = (id: number) => ({ id, data_source: 'us_cpsc', published_at: '2025-12-11T00:00:00' });
@@ -45,27 +46,10 @@ function answering(answers: { status?: number; headers?: Record<string, string>;
 
 /** A client on a virtual clock; `sleeps` records every wait (retries show up there). */
 function clientFor(baseUrl: string, opts: ClientOptions = {}) {
-  let now = Date.parse('2026-03-10T12:00:00Z');
-  const sleeps: number[] = [];
-  const client = new RecallFeedClient({
-    apiKey: KEY,
-    baseUrl,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    random: () => 0.5,
-    ...opts,
-  });
-  return { client, sleeps };
+  return virtualClient(baseUrl, Date.parse('2026-03-10T12:00:00Z'), { apiKey: KEY, ...opts });
 }
 
-async function ids(client: RecallFeedClient): Promise<number[]> {
-  const out: number[] = [];
-  for await (const r of client.feed()) out.push(r.id);
-  return out;
-}
+const ids = feedIds;
 
 const failure = (p: Promise<unknown>) =>
   p.then(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecallFeedClient, type ClientEvent, type ClientOptions } from '../../src/api/client.js';
+import { RecallFeedClient, type ClientOptions } from '../../src/api/client.js';
 import {
   InvalidApiKeyError,
   InvalidParamsError,
@@ -9,6 +9,7 @@ import {
   WaitTooLongError,
 } from '../../src/api/api-errors.js';
 import { errorBody, feedBody, scriptedServer, type Scripted } from '../helpers/scripted-server.js';
+import { virtualClient } from '../helpers/virtual-client.js';
 
 const record = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -25,21 +26,7 @@ const record = (id: number, extra: Record<string, unknown> = {}) => ({
  */
 async function setup(script: Scripted[], opts: ClientOptions = {}) {
   const server = await scriptedServer(script);
-  let now = Date.parse('2026-03-10T12:00:00Z');
-  const sleeps: number[] = [];
-  const events: ClientEvent[] = [];
-  const client = new RecallFeedClient({
-    apiKey: 'dr_test_0123456789abcdef0123456789abcdef01234567',
-    baseUrl: server.url,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    random: () => 0.5,
-    onEvent: (e) => events.push(e),
-    ...opts,
-  });
+  const { client, sleeps, events } = virtualClient(server.url, Date.parse('2026-03-10T12:00:00Z'), opts);
   return { client, sleeps, events, srv: server };
 }
 
