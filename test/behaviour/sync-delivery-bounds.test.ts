@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { handlerServer } from '../helpers/handler-server.js';
-import { type FakeClock, runMainAgainst } from '../helpers/in-process.js';
+import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -18,24 +18,6 @@ afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
-
-/** A clock moved only by the test (the receiver's answers) and by the run's own sleeps. */
-function movableClock(): FakeClock & { advance(ms: number): void } {
-  let now = Date.now();
-  const sleeps: number[] = [];
-  return {
-    now: () => now,
-    sleeps,
-    async sleep(ms, signal) {
-      signal?.throwIfAborted();
-      sleeps.push(ms);
-      now += ms;
-    },
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
 
 /** The outbox's rows by state, as the archive holds them. */
 async function outboxStates(archive: Awaited<ReturnType<typeof testArchive>>): Promise<Record<string, number>> {
@@ -90,7 +72,7 @@ describe('sync --exec/--webhook: the bounds of a run’s deliveries', () => {
   it('the budget is checked before each attempt: a slow receiver gets the 2 minutes and the attempt under way', async () => {
     sandbox = await sandboxFor({ seed: 403, recordCount: 20 });
     const archive = await testArchive('sqlite');
-    const clock = movableClock();
+    const clock = fakeClock();
     /** Each post takes the receiver 50 s, by the run's clock. */
     const POST_MS = 50_000;
     let firstPost: number | undefined;

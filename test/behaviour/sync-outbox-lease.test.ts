@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { handlerServer } from '../helpers/handler-server.js';
-import { type FakeClock, type MainResult, runMainAgainst } from '../helpers/in-process.js';
+import { type FakeClock, fakeClock, type MainResult, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 
@@ -14,29 +14,11 @@ const LEASE_S = 15;
 /** What each post costs the receiver: four of them outlast one lease. */
 const POST_MS = 4_000;
 
-/** One clock for both hosts, moved on by the receiver: the time its posts take. */
-function sharedClock(): FakeClock & { advance(ms: number): void } {
-  let now = Date.now();
-  const sleeps: number[] = [];
-  return {
-    now: () => now,
-    sleeps,
-    async sleep(ms, signal) {
-      signal?.throwIfAborted();
-      sleeps.push(ms);
-      now += ms;
-    },
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
-
 /**
  * Time passing for the archive's leases: SQLite judges them on the host's clock (the injected one); PostgreSQL on the
  * server's, which no test can move, so every lease is brought nearer by as much instead (the same to a claim).
  */
-async function elapse(archive: TestArchive, clock: ReturnType<typeof sharedClock>, ms: number): Promise<void> {
+async function elapse(archive: TestArchive, clock: FakeClock, ms: number): Promise<void> {
   clock.advance(ms);
   if (archive.engine === 'postgres')
     await archive.rows(
@@ -59,7 +41,7 @@ describe.each(ENGINES)('sync --webhook on two live hosts, $engine', ({ engine, a
 
   it('a second host syncing while the first is still posting its claim posts nothing twice', async () => {
     const archive = await testArchive(engine);
-    const clock = sharedClock();
+    const clock = fakeClock();
     const env = { RECALL_FEED_OUTBOX_LEASE: String(LEASE_S) };
     const posted: number[] = [];
     let second: Promise<MainResult> | undefined;
