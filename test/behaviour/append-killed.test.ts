@@ -7,12 +7,11 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
-  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleCliScript } from '../helpers/child-module.js';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STALE_TEMP_AGE_MS } from '../../src/runtime/files/stale-temps.js';
@@ -23,7 +22,7 @@ import { parseCsvWithPython } from '../helpers/python-csv.js';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const _ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /**
  * The CLI as bin/recall-feed.cjs runs it, killed by SIGKILL at the point RF_KILL_AT names, as `kill -9` would be:
@@ -66,20 +65,7 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   const dir = tempDir('rf-killed-cli-', { scope: 'file' });
   cli = path.join(dir, 'cli.mjs');
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'killed-cli-entry.ts' },
-    outfile: cli,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    external: ['better-sqlite3'],
-    alias: { '@commander-js/extra-typings': 'commander' },
-    logLevel: 'silent',
-  });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  await bundleCliScript(cli, ENTRY, 'killed-cli-entry.ts');
   // The real clock: --state forgets what was published more than 25 hours before now.
   sandbox = await sandboxFor({ seed: 43, recordCount: 300 });
 });

@@ -1,11 +1,9 @@
-// The CLI built from the sources into a temp folder, run as a real process: its own working folder, process.env and stderr.
-import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleCliScript } from './child-module.js';
 import { execa } from 'execa';
 import { tempDir } from './temp-dir.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const _ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** What bin/recall-feed.cjs does once it has the CLI: main() with the process's context, its code the exit code. */
 const ENTRY = `import { main } from './src/cli/main.ts';
@@ -33,20 +31,7 @@ export type SourceCli = (
 export async function sourceCli(): Promise<SourceCli> {
   const dir = tempDir('rf-source-cli-', { scope: 'file' });
   const outfile = path.join(dir, 'cli.mjs');
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'source-cli-entry.ts' },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    external: ['better-sqlite3'],
-    alias: { '@commander-js/extra-typings': 'commander' },
-    logLevel: 'silent',
-  });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  await bundleCliScript(outfile, ENTRY, 'source-cli-entry.ts');
   return async (args, { cwd, env }) => {
     const r = await execa(process.execPath, [outfile, ...args], {
       cwd,
