@@ -1,6 +1,6 @@
 // match --archive's state between runs: the file in the cache folder, its key, and reading and writing it safely.
 import { createHash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import type { Catalogue } from '../../match/catalogue.js';
@@ -46,18 +46,6 @@ export interface StateInputs {
   sources: readonly string[] | undefined;
   filter: RecordFilter;
   explain: boolean;
-}
-
-/** sha256 of a file's bytes in hex; null when it does not exist. */
-export async function fileSha256(file: string): Promise<string | null> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return hash.digest('hex');
 }
 
 /**

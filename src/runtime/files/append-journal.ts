@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { groupDigits } from '../../output/numbers.js';
 import { writeFileSynced } from './atomic-write.js';
+import { fileSha256 } from './file-sha256.js';
 import { sidecarPath } from './sidecar-names.js';
 import { cannotWrite, errnoCode } from './write-errors.js';
 
@@ -34,15 +35,6 @@ export const journalPath = (file: string) => sidecarPath(file, '.appending.json'
 async function sha256(data: Buffer): Promise<string> {
   const { createHash } = await import('node:crypto');
   return createHash('sha256').update(data).digest('hex');
-}
-
-async function fileSha256(file: string): Promise<string | null> {
-  try {
-    return await sha256(await fs.readFile(file));
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /** The identity and the digests of the first `before` bytes of `file`. */
