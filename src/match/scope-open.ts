@@ -143,6 +143,19 @@ const OPEN_TAIL = new Set([
   'to',
   'the',
 ]);
+/**
+ * What a pack is sold as: an open word right before one speaks of other packs of the product, so of other lots or
+ * dates ("Lot 1234 earlier packs", "Best before 30/06/2025 and older jars"); an every-word before one does not ("for all
+ * pack sizes", "(all 500g packs)").
+ */
+const PACK_NOUNS = new Set(
+  (
+    'pack|packs|package|packages|packet|packets|unit|units|product|products|item|items|bag|bags|box|boxes|can|cans|' +
+    'jar|jars|bottle|bottles|carton|cartons|container|containers|tin|tins|tray|trays|pouch|pouches|sachet|sachets|' +
+    'shipment|shipments|delivery|deliveries|versions|emballages|produits|unites|conditionnements|' +
+    'packungen|produkte|einheiten|envases|productos|unidades|paquetes'
+  ).split('|'),
+);
 /** What may stand before a list's next value: a join, a dash, "plus" ("Lot 1234 - all", "30/06/2025 plus earlier"). */
 const NEXT_VALUE = new Set([...LIST_JOINS, '-', 'plus', 'also']);
 /** Whether every word from m to the end of its clause is one OPEN_TAIL holds. */
@@ -172,6 +185,8 @@ function bearsOnScope(toks: readonly Tok[], taken: Uint8Array, j: number, k: num
   if (isCode(noun) && !isQuantity(toks, m)) return true;
   if (noun !== undefined && !taken[m]) {
     if (lotNounEnd(toks, m) !== undefined || dateNounEnd(toks, m) !== undefined || noun.date) return true;
+    // "Lot 1234 earlier packs", "30/06/2025 older stock": other packs of the product, so other lots or dates.
+    if (!every && PACK_NOUNS.has(noun.t)) return true;
   }
   // Where the list's next value would be: only joins since what was read, and one right before the word.
   let joined = NEXT_VALUE.has(toks[k - 1]?.t ?? '');

@@ -295,6 +295,11 @@ describe('second read, defect 2: a word that speaks of something else leaves the
     ['Lot 1234 and all later lots', { lot: '1300' }],
     ['Best before 30/06/2025 plus earlier', { bb: '01/05/2025' }],
     ['Lot 1234 prior', { lot: '1000' }],
+    // An open word before other packs of the product speaks of their lots or dates.
+    ['Lot 1234 earlier packs', { lot: '1000' }],
+    ['Lot 1234 and previous packets', { lot: '1000' }],
+    ['Best before 30/06/2025 older jars', { bb: '01/05/2025' }],
+    ['Numéro de lot 1234 et produits antérieurs', { lot: '1000' }],
   ])('"%s" still bears on the lots or dates: %j is not proved out', (text, row) => {
     expect(level({ production_dates: text, ...GB }, row)).toEqual(VERIFY);
   });
