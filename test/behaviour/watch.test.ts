@@ -33,6 +33,7 @@ async function watch(
   args: string[],
   step: (w: Watching, sleep: number) => boolean | undefined = () => undefined,
   env: Record<string, string> = {},
+  terminal = false,
 ): Promise<Watching & { r: MainResult }> {
   const out = { text: '' };
   const err = { text: '' };
@@ -52,6 +53,8 @@ async function watch(
   const r = await runMainAgainst(s, ['feed', '--watch', '--interval', '1', ...args], {
     env,
     clock,
+    // A terminal on both streams shows the status line (the poll's summary, with its countdown).
+    ...(terminal && { stdoutIsTTY: true, stderrIsTTY: true, columns: 100 }),
     signal: stop.signal,
     onOutput: (stream, text) => {
       (stream === 'stdout' ? out : err).text += text;
@@ -105,16 +108,24 @@ describe('feed --watch', () => {
   it('--skip-existing only remembers the first poll; csv writes its header once', async () => {
     sandbox = await sandboxFor();
     const live = sandbox;
+    // The first poll reads the whole day (it sweeps): every recall of it is remembered, none printed.
+    const day = expectedFeed(live, { hours: 24 }).length;
     let added: number[] = [];
-    const w = await watch(live, ['--skip-existing', '-f', 'csv', '--columns', 'id,product_name'], (w) => {
-      if (added.length === 0) {
-        if (w.polls() < 2) return;
-        expect(w.out.text).toBe('');
-        added = live.addRecords(2).map((r) => r.id);
-        return;
-      }
-      return lines(w.out.text).length === 3;
-    });
+    const w = await watch(
+      live,
+      ['--skip-existing', '-f', 'csv', '--columns', 'id,product_name'],
+      (w) => {
+        if (added.length === 0) {
+          if (w.polls() < 2) return;
+          expect(w.out.text).toBe('');
+          added = live.addRecords(2).map((r) => r.id);
+          return;
+        }
+        return lines(w.out.text).length === 3;
+      },
+      { TERM: 'xterm' },
+      true,
+    );
     const rows = lines(w.out.text);
     expect(rows[0]).toBe('id,product_name');
     expect(
@@ -123,6 +134,8 @@ describe('feed --watch', () => {
         .map((l) => Number(l.split(',')[0]))
         .sort(),
     ).toEqual([...added].sort());
+    expect(w.err.text).toContain(`· ${day} existing recalls remembered, not printed`);
+    expect(day).toBeGreaterThan(0);
   });
 
   it('a restart with the same --state repeats nothing and misses nothing that arrived meanwhile', async () => {

@@ -79,6 +79,21 @@ class MemoryOut extends Writable {
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
   }
+
+  // What a terminal's stream has beyond writing, for a spinner (ora) drawn on a fake terminal: cursor moves are not text.
+  cursorTo(_x: number, _y?: unknown, done?: () => void): boolean {
+    if (typeof _y === 'function') _y();
+    done?.();
+    return true;
+  }
+  moveCursor(_dx: number, _dy: number, done?: () => void): boolean {
+    done?.();
+    return true;
+  }
+  clearLine(_dir: number, done?: () => void): boolean {
+    done?.();
+    return true;
+  }
 }
 
 function memoryOut(isTTY: boolean | undefined, columns: number | undefined): MemoryOut & OutStream {
