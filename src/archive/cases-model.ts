@@ -130,3 +130,28 @@ export interface StepBy {
 export function isOverdue(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
   return c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < nowMs;
 }
+
+const DAY_MS = 86_400_000;
+
+/** 00:00 UTC after the next working day (Monday to Friday, UTC) after the day of `nowMs`: Friday's digest sees Monday. */
+export function dueSoonUntil(nowMs: number): number {
+  let day = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  do day += DAY_MS;
+  while ([0, 6].includes(new Date(day).getUTCDay()));
+  return day + DAY_MS;
+}
+
+/** Open or waiting, and due before `dueSoonUntil` (overdue ones too): the digest's deadlines and `cases --due-soon`. */
+export function isDueSoon(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
+  return isOverdue(c, dueSoonUntil(nowMs));
+}
+
+/** `cases --overdue` and `--due-soon`: which of the cases a listing or a step keeps (both given: the overdue). */
+export interface DueSelection {
+  overdue?: boolean;
+  dueSoon?: boolean;
+}
+
+export function dueSelected(c: Pick<CaseView, 'status' | 'due_at'>, due: DueSelection, nowMs: number): boolean {
+  return (!due.overdue || isOverdue(c, nowMs)) && (!due.dueSoon || isDueSoon(c, nowMs));
+}

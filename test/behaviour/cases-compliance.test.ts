@@ -198,6 +198,34 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     expect(new Set(jsonLines(all.stdout).map((c) => c.id))).toEqual(new Set(cases.map((c) => c.id)));
   });
 
+  it('cases --due-soon lists the open and waiting cases due by the end of the next working day, overdue ones too', async () => {
+    const cases = (await listing()).filter((c) => c.due_at !== null);
+    const dues = cases.map((c) => Date.parse(c.due_at)).sort((a, b) => a - b);
+    // The end of the next working day (Monday to Friday, UTC) after `now`'s day, as docs/cases.md words it.
+    const windowEnd = (now: number) => {
+      const day = new Date(now);
+      day.setUTCHours(0, 0, 0, 0);
+      do day.setUTCDate(day.getUTCDate() + 1);
+      while (day.getUTCDay() === 0 || day.getUTCDay() === 6);
+      return day.getTime() + DAY;
+    };
+    const ids = (r: { stdout: string }) => new Set(jsonLines(r.stdout).map((c) => c.id));
+    // Two days before the first due time, a week after it, and after the last: none, some or all in the window.
+    for (const now of [dues[0]! - 2 * DAY, dues[0]! + 7 * DAY, dues.at(-1)! + 1]) {
+      const want = cases.filter((c) => Date.parse(c.due_at) < windowEnd(now)).map((c) => c.id);
+      const r = await runMainAgainst(sandbox, ['cases', '--db', db, '--due-soon', '-f', 'jsonl'], {
+        clock: fakeClock(now),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ids(r)).toEqual(new Set(want));
+      // With --overdue as well: the overdue ones alone.
+      const late = await runMainAgainst(sandbox, ['cases', '--db', db, '--due-soon', '--overdue', '-f', 'jsonl'], {
+        clock: fakeClock(now),
+      });
+      expect(ids(late)).toEqual(new Set(cases.filter((c) => Date.parse(c.due_at) < now).map((c) => c.id)));
+    }
+  });
+
   it('#24.25: bulk resolve of several ids is all or nothing, one event each; show takes several ids', async () => {
     const cases = await listing();
     const [a, b, c] = cases;

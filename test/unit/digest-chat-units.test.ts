@@ -165,8 +165,9 @@ describe('the note of the pairs left out counts pairs, never "your products"', (
 });
 
 describe('the note of the cases left out says their state and the command that lists them', () => {
-  const LIST_OPEN = 'recall-feed cases lists every open case with its due time';
-  const LIST_OVERDUE = 'recall-feed cases --overdue lists the overdue ones';
+  // Each note names the listing that holds exactly the cases it counts: --due-soon holds the overdue ones too.
+  const LIST_OPEN = 'recall-feed cases --due-soon lists them';
+  const LIST_OVERDUE = 'recall-feed cases --overdue lists them';
 
   it('due soon, overdue, both; singular and grouped', () => {
     const soon = (n: number) => Array.from({ length: n }, (_, i) => dueRow(i + 1, 'due-soon'));
@@ -174,7 +175,7 @@ describe('the note of the cases left out says their state and the command that l
     expect(deadlinesMore(soon(6))).toBe(`… and 6 more cases due soon: ${LIST_OPEN}`);
     expect(deadlinesMore(late(1))).toBe(`… and 1 more case overdue: ${LIST_OVERDUE}`);
     expect(deadlinesMore([...late(2), ...soon(4)])).toBe(
-      `… and 6 more cases due (2 overdue, 4 due soon): ${LIST_OVERDUE}, ${LIST_OPEN}`,
+      `… and 6 more cases due (2 overdue, 4 due soon): ${LIST_OPEN}`,
     );
     expect(deadlinesMore(soon(1_503))).toBe(`… and 1,503 more cases due soon: ${LIST_OPEN}`);
   });

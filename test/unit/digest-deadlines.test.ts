@@ -5,7 +5,8 @@ import { TEAMS_MAX_BYTES } from '../../src/output/teams-card.js';
 import { SLACK_MAX_CHARS } from '../../src/output/slack-text.js';
 import type { CaseView } from '../../src/archive/cases-model.js';
 import { slackDigest, teamsDigest } from '../../src/output/digest/digest-chat.js';
-import { deadlinesOf, dueSoonUntil } from '../../src/jobs/digest/deadlines.js';
+import { dueSoonUntil } from '../../src/archive/cases-model.js';
+import { deadlinesOf } from '../../src/jobs/digest/deadlines.js';
 import { buildDigest } from '../../src/jobs/digest/digest-model.js';
 import { digestSubject } from '../../src/output/digest/digest-view.js';
 import { digestHtml } from '../../src/output/digest/digest-html.js';
@@ -125,12 +126,12 @@ describe('a flood of late cases stays in budget, your products still named', () 
   it('Slack and Teams: within their budgets, then "and N more", then your products', () => {
     const slack = slackDigest(d).text;
     expect(slack.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
-    expect(slack).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones\n/);
+    expect(slack).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists them\n/);
     expect(slack.indexOf('sku P2000 · Product 2000')).toBeGreaterThan(0);
     expect(slack.indexOf('sku M0 · Matched 0')).toBeGreaterThan(slack.indexOf('more cases overdue'));
     const teams = JSON.stringify(teamsDigest(d));
     expect(Buffer.byteLength(teams)).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
-    expect(teams).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones/);
+    expect(teams).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists them/);
     expect(teams.indexOf('sku M0 · Matched 0')).toBeGreaterThan(teams.indexOf('more cases overdue'));
   });
 
@@ -140,7 +141,7 @@ describe('a flood of late cases stays in budget, your products still named', () 
       expect(Buffer.byteLength(part)).toBeLessThan(100_000);
       expect(part).toContain('sku P2000 · Product 2000');
       expect(part).toContain('sku M0 · Matched 0');
-      expect(part).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists the overdue ones/);
+      expect(part).toMatch(/… and [\d,]+ more cases overdue: recall-feed cases --overdue lists them/);
     }
   });
 });

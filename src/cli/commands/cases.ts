@@ -37,6 +37,7 @@ const SELECTION_FLAGS = [
   'country',
   'grep',
   'overdue',
+  'dueSoon',
 ] as const;
 
 /** The selection flags as typed (`--alert-status`): `cases show` and `cases verify` refuse them. */
@@ -90,7 +91,7 @@ export function planCasesList(opts: ListFlags): CasesListPlan {
     filter: parseFilterOptions({ ...rest, status: alertStatus }),
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
-    overdue: opts.overdue ?? false,
+    due: { overdue: opts.overdue ?? false, dueSoon: opts.dueSoon ?? false },
   };
 }
 
@@ -141,7 +142,7 @@ export function planStep(
   if (rawIds.length === 0) {
     const list = planCasesList({ ...opts, formulaGuard: true });
     const query = opts.status === undefined ? { ...list.query, statuses: STEP_FROM[kind] } : list.query;
-    select = { query, filter: list.filter, overdue: list.overdue ?? false };
+    select = { query, filter: list.filter, due: list.due };
   }
   return {
     db: parseDb(opts),
@@ -199,6 +200,7 @@ function declareCases(cmd: NewCommand) {
         .option('--status <list>', 'open (unresolved: waiting ones too), waiting, closed or all (default: open)')
         .option('--level <list>', 'match, possible')
         .option('--overdue', 'only open and waiting cases past their due time (see match --open-cases --sla)')
+        .option('--due-soon', 'only open and waiting cases due by the end of the next working day (UTC), overdue too')
         .option('--no-formula-guard', "csv: do not prefix cells starting with = + - @ with '")
         .option('--bom', 'csv: start the file with a UTF-8 byte-order mark (Excel)'),
     ),
@@ -222,6 +224,7 @@ Examples:
   recall-feed cases resolve 14 15 16 --as not-our-product --note "other model, checked the labels"
   recall-feed cases resolve --level possible --severity low --as false-positive --yes
   recall-feed cases --overdue                          open and waiting cases past their due time
+  recall-feed cases --due-soon                         and those due by the end of the next working day
   recall-feed cases verify
 
 Several ids, or a selection (the record filters, --level, --status; resolve and wait take the unresolved

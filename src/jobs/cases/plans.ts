@@ -1,5 +1,5 @@
 // What the `cases` commands run with, every flag checked.
-import type { CaseQuery, CaseStep } from '../../archive/cases-model.js';
+import type { CaseQuery, CaseStep, DueSelection } from '../../archive/cases-model.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
 
@@ -9,8 +9,8 @@ export interface CasesListPlan {
   filter: RecordFilter;
   formulaGuard: boolean;
   bom: boolean;
-  /** `--overdue`: only open and waiting cases past their due time. */
-  overdue?: boolean;
+  /** `--overdue`, `--due-soon`: only open and waiting cases past their due time, or due by the next working day's end. */
+  due: DueSelection;
 }
 
 export interface CaseStepPlan {
@@ -18,7 +18,7 @@ export interface CaseStepPlan {
   /** The cases named by id; or undefined, and `select` says which. */
   ids: number[] | undefined;
   /** The record filters and --level/--status: every case they select (one transaction, an event each). */
-  select?: { query: CaseQuery; filter: RecordFilter; overdue?: boolean } | undefined;
+  select?: { query: CaseQuery; filter: RecordFilter; due: DueSelection } | undefined;
   step: CaseStep;
   note: string | null;
   by: string;

@@ -1,26 +1,15 @@
 // The digest's deadlines: open and waiting cases that are overdue or due soon (by the end of the next working day), as every format opens with them.
 import type { CaseView } from '../../archive/cases-model.js';
-import { isOverdue } from '../../archive/cases-model.js';
+import { dueSoonUntil, isDueSoon, isOverdue } from '../../archive/cases-model.js';
 import type { DeadlineRow, Deadlines } from '../../output/digest/deadline-text.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-
-/** 00:00 UTC after the next working day (Monday to Friday, UTC) after the day of `nowMs`: Friday's digest sees Monday. */
-export function dueSoonUntil(nowMs: number): number {
-  let day = Math.floor(nowMs / DAY_MS) * DAY_MS;
-  do day += DAY_MS;
-  while ([0, 6].includes(new Date(day).getUTCDay()));
-  return day + DAY_MS;
-}
+const HOUR_MS = 3_600_000;
 
 /** The open and waiting cases due before `dueSoonUntil(nowMs)`, overdue first; closed cases and cases without a due time never. */
 export function deadlinesOf(cases: readonly CaseView[], nowMs: number): Deadlines {
-  const until = dueSoonUntil(nowMs);
   const rows = cases
-    .filter((c) => c.status !== 'closed' && c.due_at !== null && Date.parse(c.due_at) < until)
+    .filter((c) => isDueSoon(c, nowMs))
     .sort((a, b) => Date.parse(a.due_at ?? '') - Date.parse(b.due_at ?? '') || byLevelAndSeverity(a, b))
     .map(
       (c): DeadlineRow => ({
@@ -41,7 +30,7 @@ export function deadlinesOf(cases: readonly CaseView[], nowMs: number): Deadline
   const overdue = rows.filter((r) => r.state === 'overdue').length;
   return {
     as_of: new Date(nowMs).toISOString(),
-    due_soon_until: new Date(until).toISOString(),
+    due_soon_until: new Date(dueSoonUntil(nowMs)).toISOString(),
     overdue,
     due_soon: rows.length - overdue,
     cases: rows,

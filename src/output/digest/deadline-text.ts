@@ -99,18 +99,18 @@ export function deadlinesLine(d: Deadlines): string {
   return `Cases: ${groupDigits(d.overdue)} overdue, ${soon}, as of ${d.as_of.slice(0, 16).replace('T', ' ')} UTC.`;
 }
 
-const LIST_OVERDUE = 'recall-feed cases --overdue lists the overdue ones';
-const LIST_OPEN = 'recall-feed cases lists every open case with its due time';
+const LIST_OVERDUE = 'recall-feed cases --overdue lists them';
+const LIST_DUE = 'recall-feed cases --due-soon lists them';
 
 /**
  * The note after a list cut to its budget, over the cases `left` out: how many, in which state, and the command that
- * lists them (`cases --overdue` for the overdue; `cases` lists the open ones, due soon among them, with due times).
+ * lists them (`cases --overdue` the overdue; `cases --due-soon` the digest's whole list, overdue and due soon).
  */
 export function deadlinesMore(left: readonly DeadlineRow[]): string {
   const overdue = left.filter((r) => r.state === 'overdue').length;
   const soon = left.length - overdue;
   const more = `… and ${groupDigits(left.length)} more ${left.length === 1 ? 'case' : 'cases'}`;
   if (soon === 0) return `${more} overdue: ${LIST_OVERDUE}`;
-  if (overdue === 0) return `${more} due soon: ${LIST_OPEN}`;
-  return `${more} due (${groupDigits(overdue)} overdue, ${groupDigits(soon)} due soon): ${LIST_OVERDUE}, ${LIST_OPEN}`;
+  if (overdue === 0) return `${more} due soon: ${LIST_DUE}`;
+  return `${more} due (${groupDigits(overdue)} overdue, ${groupDigits(soon)} due soon): ${LIST_DUE}`;
 }
