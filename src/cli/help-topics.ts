@@ -167,6 +167,16 @@ function unknownHelpWord(word: string, commands: readonly string[]): UsageError 
 }
 
 /**
+ * `help config set` as `config set --help`: commander's help command follows one word only, and would print the
+ * help of `config`. Any other line is returned as it is.
+ */
+export function helpAsFlag(argv: readonly string[], commands: readonly string[]): string[] {
+  const words = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (argv[0] !== 'help' || words.length < 2 || !commands.includes(words[0] as string)) return [...argv];
+  return [...argv.slice(1), '--help'];
+}
+
+/**
  * Answers `help <topic>` (exit 0); undefined for anything else, which commander answers (`help feed`, `help config
  * set`). `help <word>` where the word is none of `commands` nor a topic throws a UsageError.
  */

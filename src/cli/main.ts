@@ -6,7 +6,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 import { addGlobalOptions, type Program } from './global-options.js';
 import { checkFormatChoice } from './format-choices.js';
 import { checkParentOptions } from './parent-options.js';
-import { answerHelpTopic, exitCodesParagraph, helpTopicsList } from './help-topics.js';
+import { answerHelpTopic, exitCodesParagraph, helpAsFlag, helpTopicsList } from './help-topics.js';
 import { isJsonLog, JsonLogStream, logFormatOf } from '../runtime/terminal/json-log.js';
 import { COMMAND_NAMES, isCommandName, loadCommand, loadCommands } from './registry.js';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -147,7 +147,8 @@ const HAND_OVER = Symbol('hand over to main()');
  * no ES module is loaded. Undefined when a command would run or anything else is thrown: nothing has
  * been written then, and the caller runs main(), which parses the same arguments again.
  */
-export async function answerWithoutRunning(argv: string[], baseCtx: Context): Promise<number | undefined> {
+export async function answerWithoutRunning(line: string[], baseCtx: Context): Promise<number | undefined> {
+  const argv = helpAsFlag(line, COMMAND_NAMES);
   const ctx = withArgv(baseCtx, argv);
   const program = buildProgram(ctx);
   try {
@@ -199,7 +200,8 @@ function throwStdoutFailure(ctx: Context): void {
   if (failed) throw failed;
 }
 
-async function mainIn(argv: string[], ctx: Context): Promise<number> {
+async function mainIn(line: string[], ctx: Context): Promise<number> {
+  const argv = helpAsFlag(line, COMMAND_NAMES);
   const program = buildProgram(ctx);
   try {
     const topic = answerHelpTopic(argv, ctx, COMMAND_NAMES);

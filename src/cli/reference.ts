@@ -41,7 +41,7 @@ const anchor = (title: string) =>
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
 
-/** docs/commands.md: each command's own help, as `recall-feed <command> --help` prints it. */
+/** docs/commands.md: each command's usage, options and subcommands, as `recall-feed <command> --help` lists them. */
 export async function commandsMarkdown(): Promise<string> {
   const program = await commandTree(quietContext());
   const commands = walk(program).filter((c) => c.name() !== 'help');
@@ -56,7 +56,8 @@ export async function commandsMarkdown(): Promise<string> {
 
 ${GENERATED}
 
-Every command and option, as \`recall-feed <command> --help\` prints it. Guides: [the README](../README.md).
+Every command and option, as \`recall-feed <command> --help\` lists them; the examples and notes \`--help\` prints at
+its end are left out here. Guides: [the README](../README.md).
 
 ${toc.join('\n')}
 

@@ -19,6 +19,15 @@ describe('zsh and fish scripts', () => {
       expect(script).toContain('published_at created_in_db_at updated_at');
     }
     expect(fish.stdout).toMatch(/^complete -c recall-feed .*-l sort -x -a 'published_at created_in_db_at updated_at'/m);
+    // schema's contracts and the help topics, which no flag declares.
+    expect(fish.stdout).toMatch(
+      /^complete -c recall-feed -f -n '__fish_seen_subcommand_from schema' -a 'record match case digest .*webhook-teams'$/m,
+    );
+    expect(fish.stdout).toMatch(
+      /^complete -c recall-feed -f -n '__fish_seen_subcommand_from help' -a 'feed sources .* completion environment exit-codes formats'$/m,
+    );
+    expect(zsh.stdout).toContain("'schema|0') printf '%s\\n' 'record match case digest ");
+    expect(zsh.stdout).toMatch(/'help\|0'\) printf '%s\\n' 'feed .* environment exit-codes formats' ;;/);
     expect(fish.stdout).toMatch(/^complete -c recall-feed .*-s o -l output -r -F/m);
   });
 

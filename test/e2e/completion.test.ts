@@ -99,6 +99,26 @@ describe('bash completion', () => {
     expect(await offered(['recall-feed', 'completion', ''])).toEqual(['bash', 'fish', 'zsh']);
   });
 
+  it('offers the contracts after schema, and the commands and help topics after help', async () => {
+    const list = await cli(['schema', '--list']);
+    const contracts = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[0] as string);
+    expect(contracts).toContain('webhook-teams');
+    expect(await offered(['recall-feed', 'schema', ''])).toEqual([...contracts].sort());
+    expect(await offered(['recall-feed', 'schema', 'webhook-'])).toEqual([
+      'webhook-json',
+      'webhook-slack',
+      'webhook-teams',
+    ]);
+    const commands = helpCommands((await cli(['--help'])).stdout).filter((c) => c !== 'help');
+    const topics = [...(await cli(['--help'])).stdout.matchAll(/^ {2}recall-feed help (\S+)/gm)].map((m) => m[1]);
+    expect(topics).toEqual(['environment', 'exit-codes', 'formats']);
+    expect(await offered(['recall-feed', 'help', ''])).toEqual([...commands, ...topics].sort());
+    expect(await offered(['recall-feed', 'help', 'ex'])).toEqual(['exit-codes']);
+  });
+
   it('offers the sort fields after --sort and the formats after -f', async () => {
     expect(await offered(['recall-feed', 'feed', '--sort', ''])).toEqual([
       'created_in_db_at',

@@ -57,8 +57,20 @@ describe('describeTree', () => {
   it("gives arguments their closed values: declared choices, known names, help's sibling commands", () => {
     expect(find(root, ['run']).args).toEqual([{ name: 'speed', values: ['1', '2'] }]);
     expect(find(root, ['group', 'leaf']).args[0]?.values).toContain('api-key');
-    expect(find(root, ['help']).args[0]?.values).toEqual(['run', 'group']);
+    // The program's help also takes a help topic (help-topics.ts); a group's, its subcommands only.
+    expect(find(root, ['help']).args[0]?.values).toEqual(['run', 'group', 'environment', 'exit-codes', 'formats']);
     expect(find(root, ['group', 'help']).args[0]?.values).toEqual(['leaf']);
+  });
+
+  it('takes the values only a job knows from the caller, by command path and argument name', () => {
+    const p = program();
+    p.command('schema')
+      .argument('[name]')
+      .action(() => undefined);
+    const root = describeTree(p, { 'schema name': ['record', 'match'], 'group leaf key': ['mine'] });
+    expect(find(root, ['schema']).args).toEqual([{ name: 'name', values: ['record', 'match'] }]);
+    expect(find(root, ['group', 'leaf']).args[0]?.values).toEqual(['mine']);
+    expect(find(describeTree(p), ['schema']).args[0]?.values).toBeUndefined();
   });
 });
 

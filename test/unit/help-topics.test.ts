@@ -103,6 +103,22 @@ describe('help topics', () => {
     expect(typo.stderr).toBe("error: unknown command or help topic 'fed'\nhint: did you mean feed?\n");
   });
 
+  it('help <command> <subcommand> is the help of the subcommand, as its --help prints it (main and the front)', async () => {
+    const own = await runMain(['config', 'set', '--help']);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/^Usage: recall-feed config set \[options\] <key> \[value\]\n/);
+    const help = await runMain(['help', 'config', 'set']);
+    expect(help).toMatchObject({ code: 0, stdout: own.stdout, stderr: '' });
+    const cases = await runMain(['help', 'cases', 'resolve']);
+    expect(cases.stdout).toMatch(/^Usage: recall-feed cases resolve /);
+    // A word that is no subcommand leaves the command's own help, as before.
+    expect((await runMain(['help', 'config', 'nosuch'])).stdout).toBe((await runMain(['config', '--help'])).stdout);
+    const stdout = new PassThrough();
+    const ctx = { stdout, stderr: new PassThrough(), env: {}, now: Date.now } as unknown as Context;
+    expect(await answerWithoutRunning(['help', 'config', 'set'], ctx)).toBe(0);
+    expect(String(stdout.read())).toBe(own.stdout);
+  });
+
   it("the launcher's help front leaves help <typo> to main(), having written nothing", async () => {
     const [stdout, stderr] = [new PassThrough(), new PassThrough()];
     const ctx = { stdout, stderr, env: {}, now: Date.now } as unknown as Context;

@@ -19,7 +19,11 @@ Examples:
   // The script covers the whole program (a completion run defines every command), not this command alone.
   plan: (_opts, { args, root }) => ({ shell: args[0] as (typeof SHELLS)[number], root }),
   run: async ({ shell, root }, ctx) => {
-    const { completionScript } = await import('../completion/script.js');
-    ctx.stdout.write(completionScript(shell, root));
+    const [{ completionScript }, { CONTRACTS }] = await Promise.all([
+      import('../completion/script.js'),
+      import('../../jobs/contracts/contracts.js'),
+    ]);
+    // `schema <name>`: the contracts, which only the job knows.
+    ctx.stdout.write(completionScript(shell, root, { 'schema name': Object.keys(CONTRACTS) }));
   },
 });

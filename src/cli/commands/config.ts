@@ -6,7 +6,7 @@ import { resolveProfileName, type GlobalFlags } from '../../runtime/settings.js'
 import { action, type NoOptions, type OptionsOf } from './define-action.js';
 import { defineGroup } from './define-command.js';
 import { readSecret } from '../../runtime/terminal/read-secret.js';
-import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
+import { configPath, openConfigStore, warnUnknownKeys } from '../../runtime/config/open-store.js';
 import { SETTINGS } from '../../runtime/settings-table.js';
 
 /** The settable secrets, from the settings table: read from stdin, shown masked. */
@@ -139,17 +139,26 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
   ctx.stdout.write(`${await display(key, value, opts.showSecrets)}\n`);
 }
 
+/** A key no setting reads is removed too when the profile holds it (a typo in a hand edit), and said so. */
 async function runUnset(_opts: unknown, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { validateConfigKey } = await import('../../runtime/config/config-keys.js');
-  validateConfigKey(key);
+  const { isConfigKey, validateConfigKey } = await import('../../runtime/config/config-keys.js');
+  const profile = resolveProfileName(globals, ctx.env);
   const store = await openConfigStore(ctx.env, ctx.stderr);
-  await store.unset(resolveProfileName(globals, ctx.env), key);
+  if (isConfigKey(key) || store.get(profile, key) === undefined) {
+    validateConfigKey(key);
+    await store.unset(profile, key);
+    return;
+  }
+  await store.unset(profile, key);
+  ctx.stderr.write(`removed "${key}", which is no config key, from profile '${profile}' in ${store.path}\n`);
 }
 
 async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
   const store = await openConfigStore(ctx.env, ctx.stderr);
-  const values = store.list(resolveProfileName(globals, ctx.env));
+  const profile = resolveProfileName(globals, ctx.env);
+  const values = store.list(profile);
+  await warnUnknownKeys(values, profile, store.path, ctx.stderr);
   for (const [key, value] of Object.entries(values)) {
     ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);
   }

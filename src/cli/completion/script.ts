@@ -3,7 +3,7 @@ import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings'
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import type { Shell } from './shells.js';
-import { describeTree } from './tree.js';
+import { describeTree, type KnownArgs } from './tree.js';
 import { zshScript } from './zsh.js';
 
 /** `_recall_feed` for `recall-feed`: a name every shell accepts for a function. */
@@ -11,8 +11,9 @@ export function functionName(program: string): string {
   return `_${program.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
-export function completionScript(shell: Shell, program: Command): string {
-  const root = describeTree(program);
+/** `known`: the values of arguments only a job knows (tree.ts KnownArgs), which the completion command loads. */
+export function completionScript(shell: Shell, program: Command, known: KnownArgs = {}): string {
+  const root = describeTree(program, known);
   const fn = functionName(root.name);
   switch (shell) {
     case 'bash':

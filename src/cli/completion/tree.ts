@@ -4,6 +4,7 @@ import { SORT_FIELDS, SORT_ORDERS } from '../../api/constants.js';
 import { FORMATS } from '../../output/formats.js';
 import { CONFIG_KEY_INFO } from '../../runtime/config/config-keys.js';
 import { declaredFormats, rootOf, takesOutputFlags } from '../format-choices.js';
+import { HELP_TOPICS } from '../help-topics.js';
 import { refusedParentOptions } from '../parent-options.js';
 
 /** What a flag takes: nothing (a switch), a file name, a value from a closed list, or any value. */
@@ -67,10 +68,23 @@ export function flagValue(option: Option): FlagValue {
   return { kind: 'free' };
 }
 
-function argValues(arg: Argument, cmd: Command, siblings: readonly string[]): readonly string[] | undefined {
-  // commander's implicit `help [command]` takes the name of a sibling command.
-  if (cmd.name() === 'help' && arg.name() === 'command') return siblings;
-  return arg.argChoices ?? CLOSED_ARG_VALUES[arg.name()];
+/**
+ * The closed values of arguments that only a job knows (`schema`'s contracts), loaded by the completion command:
+ * by the command's path and the argument's name, `schema name`.
+ */
+export type KnownArgs = Readonly<Record<string, readonly string[]>>;
+
+function argValues(
+  arg: Argument,
+  cmd: Command,
+  siblings: readonly string[],
+  known: KnownArgs,
+  path: readonly string[],
+): readonly string[] | undefined {
+  // commander's implicit `help [command]` takes the name of a sibling command; the program's, a help topic too.
+  if (cmd.name() === 'help' && arg.name() === 'command')
+    return path.length === 1 ? [...siblings, ...Object.keys(HELP_TOPICS)] : siblings;
+  return arg.argChoices ?? known[[...path, arg.name()].join(' ')] ?? CLOSED_ARG_VALUES[arg.name()];
 }
 
 /**
@@ -96,8 +110,15 @@ function refusedFlags(cmd: Command): string[] {
     .flatMap((o) => [o.short, o.long].filter((n): n is string => n !== undefined));
 }
 
-/** The visible tree under `cmd` (hidden commands and options left out, commander's help ones put in). */
-export function describeTree(cmd: Command, path: string[] = [], siblings: readonly string[] = []): CommandSpec {
+/**
+ * The visible tree under `cmd` (hidden commands and options left out, commander's help ones put in); `known`: the
+ * values of arguments the tree cannot say (KnownArgs).
+ */
+export function describeTree(cmd: Command, known: KnownArgs = {}): CommandSpec {
+  return describeCommand(cmd, [], [], known);
+}
+
+function describeCommand(cmd: Command, path: string[], siblings: readonly string[], known: KnownArgs): CommandSpec {
   const help = cmd.createHelp();
   const subs = help.visibleCommands(cmd);
   const subNames = subs.map((s) => s.name()).filter((n) => n !== 'help');
@@ -116,8 +137,8 @@ export function describeTree(cmd: Command, path: string[] = [], siblings: readon
       ...ownFormatFlag(cmd, options),
     ],
     refuses: refusedFlags(cmd),
-    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argValues(a, cmd, siblings) })),
-    commands: subs.map((s) => describeTree(s, [...path, s.name()], subNames)),
+    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argValues(a, cmd, siblings, known, path) })),
+    commands: subs.map((s) => describeCommand(s, [...path, s.name()], subNames, known)),
   };
 }
 

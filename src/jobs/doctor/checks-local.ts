@@ -3,6 +3,7 @@ import { specialKind } from '../../runtime/files/kept-files.js';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../runtime/context.js';
+import { unknownProfileKeys } from '../../runtime/config/config-keys.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 import { DEFAULT_STALE_MS } from '../../runtime/files/run-lock.js';
 import { sidecarPath } from '../../runtime/files/sidecar-names.js';
@@ -37,6 +38,10 @@ export async function checkConfig(profile: string, ctx: Context, profileProblem?
         hintOf(profileProblem) ?? 'recall-feed config set <key> <value>',
       );
     if (warnings.length) return warn('config', `${detail}: ${warnings[0]}`, `chmod 600 ${file}`);
+    // A key no setting reads (a typo in a hand edit): every run ignores it, with a warning.
+    const unknown = unknownProfileKeys(store.list(profile), profile, file);
+    if (unknown.length > 0)
+      return warn('config', unknown.map((u) => u.message).join('; '), unknown.map((u) => u.remedy).join('; '));
     if (!known) return warn('config', `${detail} holds no settings`, 'check --profile or RECALL_FEED_PROFILE');
     return ok('config', detail);
   } catch (err) {

@@ -3,6 +3,7 @@ import { editDistance } from '../../filters/edit-distance.js';
 import { PROFILE_NAME, SettingValueError } from '../settings-parsers.js';
 import { SETTINGS, type SettingRow } from '../settings-table.js';
 import { UsageError } from '../cli-errors.js';
+import { shellQuote } from '../shell-quote.js';
 import { ConfigValueError } from './config-errors.js';
 
 export { ConfigValueError } from './config-errors.js';
@@ -40,14 +41,43 @@ function closestKey(key: string): string | undefined {
   return near[0]?.k;
 }
 
+/** `unknown config key "pagesize" (did you mean "page-size"?)`: the guess when one is close. */
+function unknownKey(key: string): string {
+  const guess = closestKey(key);
+  return `unknown config key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
+}
+
 /** Returns the key when it is settable; otherwise throws ConfigValueError naming the valid keys. */
 export function validateConfigKey(key: string): string {
   if (isConfigKey(key)) return key;
-  const guess = closestKey(key);
-  throw new ConfigValueError(
-    `unknown config key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}; valid keys: ${CONFIG_KEYS.join(', ')}`,
-    { hint: 'run `recall-feed config --help` to see what each key does' },
-  );
+  throw new ConfigValueError(`${unknownKey(key)}; valid keys: ${CONFIG_KEYS.join(', ')}`, {
+    hint: 'run `recall-feed config --help` to see what each key does',
+  });
+}
+
+/** A key the profile holds that is no setting (a hand edit, another version's): what a run says of it, and its remedy. */
+export interface UnknownProfileKey {
+  key: string;
+  /** `unknown config key "pagesize" (did you mean "page-size"?) in profile 'default' of <file> is ignored` */
+  message: string;
+  /** The command that removes it: `recall-feed config unset pagesize`. */
+  remedy: string;
+}
+
+/** The keys of a profile's stored values that no setting reads, each named with a guess; [] when there are none. */
+export function unknownProfileKeys(
+  values: Readonly<Record<string, unknown>>,
+  profile: string,
+  file: string,
+): UnknownProfileKey[] {
+  const option = profile === 'default' ? '' : ` --profile ${profile}`;
+  return Object.keys(values)
+    .filter((key) => !isConfigKey(key))
+    .map((key) => ({
+      key,
+      message: `${unknownKey(key)} in profile '${profile}' of ${file} is ignored`,
+      remedy: `recall-feed${option} config unset ${shellQuote(key)}`,
+    }));
 }
 
 /**

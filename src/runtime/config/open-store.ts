@@ -23,7 +23,8 @@ export async function openConfigStore(env: Env, stderr?: { write(text: string): 
 /**
  * One profile's stored values, read once per run: the ops settings (before the run) and the session both
  * need them, so the file is opened (and a permission warning given) once. Kept on the run's context, which
- * a later command line does not share, so a `config set` is always seen by the next run.
+ * a later command line does not share, so a `config set` is always seen by the next run. A key in it that no
+ * setting reads (a typo in a hand edit) is ignored, and said so once, as the permission warnings are.
  */
 export function readProfile(
   ctx: Pick<Context, 'env' | 'stderr' | 'profiles'>,
@@ -32,10 +33,27 @@ export function readProfile(
   ctx.profiles ??= new Map();
   let values = ctx.profiles.get(profile);
   if (!values) {
-    values = openConfigStore(ctx.env, ctx.stderr).then((store) => store.list(profile));
+    values = openConfigStore(ctx.env, ctx.stderr).then(async (store) => {
+      const stored = store.list(profile);
+      await warnUnknownKeys(stored, profile, store.path, ctx.stderr);
+      return stored;
+    });
     ctx.profiles.set(profile, values);
   }
   return values;
+}
+
+/** One warning per key of the profile that no setting reads, with the guess and the command that removes it. */
+export async function warnUnknownKeys(
+  values: Readonly<Record<string, unknown>>,
+  profile: string,
+  file: string,
+  stderr: { write(text: string): unknown },
+): Promise<void> {
+  const { unknownProfileKeys } = await import('./config-keys.js');
+  for (const { message, remedy } of unknownProfileKeys(values, profile, file)) {
+    stderr.write(`warning: ${message}; remove it with: ${remedy}\n`);
+  }
 }
 
 /** The config file's path, without loading the store. */
