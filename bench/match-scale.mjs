@@ -214,7 +214,7 @@ try {
   const measureWatch = async (label, rows, file) => {
     const monitor = await pollMonitor();
     try {
-      const args = ['match', '--catalog', file, '--watch', '--hours', '24', '--interval', '3600', '-f', 'jsonl'];
+      const args = ['match', '--catalog', file, '--watch', '--hours', '24', '--interval', '3600', '-f', 'jsonl', '-v'];
       return await measure(label, rows, [...args, '--monitor', monitor.url], undefined, { watch: monitor });
     } finally {
       await monitor.close();
@@ -229,7 +229,8 @@ try {
     const planted = new Set();
     await writeCatalogue(file, size, sample, planted);
     const out = path.join(dir, `matches-${size}.jsonl`);
-    const args = ['match', '--catalog', file, '-f', 'jsonl'];
+    // -v: off a terminal, match says its summary line (the table's last column) only when asked.
+    const args = ['match', '--catalog', file, '-f', 'jsonl', '-v'];
     const label = `match ${size.toLocaleString('en')} rows`;
     // The earlier build first on every other size (the machine's load drifts), its rows compared with this build's.
     const baseOut = path.join(dir, `matches-${size}-baseline.jsonl`);

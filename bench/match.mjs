@@ -120,7 +120,8 @@ try {
     const planted = new Set();
     writeFileSync(file, catalogue(size, sample, rand, planted));
     plantedBySize.set(size, planted);
-    await measure(`match ${size / 1000}k`, ['match', '--catalog', file]);
+    // -v: off a terminal, match says its summary line (printed below) only when asked.
+    await measure(`match ${size / 1000}k`, ['match', '--catalog', file, '-v']);
   }
   // The same 100k recalls from the archive: sync them once, then match offline.
   const db = path.join(dir, 'archive.db');
@@ -137,6 +138,7 @@ try {
     '--archive',
     '--db',
     db,
+    '-v',
   ]);
   const feed = runs.feed;
   const small = runs['match 10k'];

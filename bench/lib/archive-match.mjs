@@ -54,7 +54,8 @@ export async function incrementalMatchFigure({ engine, db, open, recall, records
   const env = cleanEnv({ HOME: dir, RECALL_FEED_CACHE_DIR: path.join(dir, `cache-${engine}`) });
   const match = async (name, extra) => {
     const out = path.join(dir, `${name}-${engine}.jsonl`);
-    const args = ['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl', '-o', out, ...extra];
+    // -v: off a terminal, match says what it checked (the claim below reads it) only when asked.
+    const args = ['match', '--catalog', catalog, '--archive', '--db', db, '-f', 'jsonl', '-o', out, '-v', ...extra];
     const res = await runCliMeasured(args, { env, timeoutMs: RUN_TIMEOUT_MS, dir });
     if (res.code !== 0) throw new Error(`${name} match exited ${res.code}: ${res.stderr}`);
     return { ...res, out: readFileSync(out, 'utf8'), note: res.stderr.match(/match --archive: [^\n]*/)?.[0] };

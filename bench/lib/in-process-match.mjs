@@ -33,9 +33,13 @@ export async function runCliInProcess(main, url, key, dir, args) {
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
-/** `match --catalog <catalogue> -f jsonl` (and `extra` flags): its rows, stderr and exit code. */
+/**
+ * `match --catalog <catalogue> -f jsonl -v` (and `extra` flags): its rows, stderr and exit code. `-v`: off a terminal
+ * match says its summary (`recalls: N`, the counts) only when asked.
+ */
 export async function runMatchInProcess(main, url, key, dir, catalogue, extra = []) {
-  const run = await runCliInProcess(main, url, key, dir, ['match', '--catalog', catalogue, '-f', 'jsonl', ...extra]);
+  const args = ['match', '--catalog', catalogue, '-f', 'jsonl', '-v', ...extra];
+  const run = await runCliInProcess(main, url, key, dir, args);
   const rows = run.stdout
     .split('\n')
     .filter((l) => l !== '')

@@ -1,6 +1,6 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
 import type { ColumnMap, Role } from './catalogue-columns.js';
-import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells, raggedIn } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
@@ -58,9 +58,12 @@ export function rowCodes(
   return { codes, ...(gs1 && { gs1 }) };
 }
 
-/** The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date). */
+/**
+ * The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date); ragged
+ * as the catalogue's rows decide (`catalogue.ragged`: whether rows ending with empty cells line up).
+ */
 export function rowBatch(
-  catalogue: Pick<Catalogue, 'columns'>,
+  catalogue: Pick<Catalogue, 'columns' | 'ragged'>,
   row: CatalogueRow,
   gs1?: Gs1Code,
   order: DateOrder = 'either',
@@ -69,7 +72,8 @@ export function rowBatch(
   const dateText = cell(row, catalogue.columns, 'best_before');
   const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
   const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
-  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(row.ragged && { ragged: row.ragged }) };
+  const ragged = raggedIn(row.ragged, catalogue.ragged);
+  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(ragged && { ragged }) };
 }
 
 /** The order the catalogue's date column writes day and month in, from the cells that show it (13/04 or 04/13). */

@@ -5,11 +5,11 @@ import {
   CatalogueReadError,
   csvRowBuilder,
   detectDelimiter,
+  HeaderLine,
   namedHeaders,
-  noteCells,
-  raggedRows,
   type RaggedCells,
   type RaggedRows,
+  RaggedTally,
   repeatedColumns,
 } from './catalogue.js';
 
@@ -94,17 +94,20 @@ export async function* csvRows(
 ): AsyncGenerator<CatalogueRow[]> {
   const { parse } = await import('csv-parse');
   const iterator = chunks[Symbol.asyncIterator]();
-  // The delimiter is read off the first line, as the whole-file reader reads it.
+  // The delimiter is read off the header row (blank lines before it skipped), as the whole-file reader reads it.
   const head: (string | Buffer)[] = [];
+  const header = new HeaderLine();
   let done = false;
-  while (!done && !head.some((c) => c.includes('\n'))) {
+  while (!done && header.ended === undefined) {
     const next = await iterator.next();
     if (next.done) done = true;
-    else head.push(next.value);
+    else {
+      head.push(next.value);
+      header.add(typeof next.value === 'string' ? next.value : next.value.toString('utf8'));
+    }
   }
-  const first = head.map((c) => (typeof c === 'string' ? c : c.toString('utf8'))).join('');
   const parser = parse({
-    delimiter: detectDelimiter(first.split(/\r?\n/, 1)[0] ?? ''),
+    delimiter: detectDelimiter(header.text),
     relax_column_count: true,
     skip_empty_lines: true,
     trim: true,
@@ -127,6 +130,8 @@ export async function* csvRows(
   });
   const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('error', () => resolve()));
   let layout: CsvLayout | undefined;
+  // Whether a row's trailing empty cells line up is the whole file's to say: shape.ragged is settled after each batch.
+  let tally: RaggedTally | undefined;
   let n = 0;
   let start = 0;
   const take = () => {
@@ -139,15 +144,16 @@ export async function* csvRows(
         const all = namedHeaders(record);
         shape.headers = [...new Set(all)];
         shape.repeated = repeatedColumns(all);
-        shape.ragged = raggedRows(record);
+        tally = new RaggedTally(record);
         layout = new CsvLayout(all, shape.repeated);
       } else {
         const line = lineOf(n++);
-        const cells = noteCells(shape.ragged as RaggedRows, line, record);
+        const cells = (tally as RaggedTally).note(line, record);
         rows.push(new CsvRow(line, record, layout, spans ? start : -1, end, cells));
       }
       start = end;
     });
+    if (tally) shape.ragged = tally.settled();
     return rows;
   };
   const write = (chunk: string | Buffer) => {

@@ -4,9 +4,11 @@ import { promises as fs } from 'node:fs';
 import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
 import { decodeCatalogue } from './catalogue-encoding.js';
 import { CatalogueReadError, jsonArrayError, readError } from './catalogue-errors.js';
+import { type RaggedCells, type RaggedRows, RaggedTally } from './catalogue-ragged.js';
 
 export { decodeCatalogue, decodeWindows1252, encodingOf, withoutUtf8Bom } from './catalogue-encoding.js';
 export { CatalogueChangedError, CatalogueReadError, readError } from './catalogue-errors.js';
+export { type RaggedCells, type RaggedRows, RaggedTally, raggedIn } from './catalogue-ragged.js';
 
 export interface CatalogueRow {
   /** 1 for the first data row. */
@@ -15,49 +17,8 @@ export interface CatalogueRow {
   values: Record<string, string>;
   /** One column's text without building `values` (a streamed CSV row: most rows are read for a few columns only). */
   cell?(header: string): string;
-  /** A CSV row with another count of cells than its header (a comma in an unquoted name): its cells may be others'. */
+  /** A CSV row whose cells may not line up with its header's (a comma in an unquoted name): its cells may be others'. */
   readonly ragged?: RaggedCells;
-}
-
-/** A CSV row's count of cells, and its header's. */
-export interface RaggedCells {
-  cells: number;
-  header: number;
-}
-
-/** The CSV rows whose cells do not line up with the header's: how many, and the first lines. */
-export interface RaggedRows {
-  header: number;
-  /** The header's cells up to its last named one: a row may leave out the blank ones after it. */
-  named: number;
-  rows: number;
-  lines: number[];
-}
-
-/** The lines a warning names; the rest are counted. */
-const RAGGED_LINES = 5;
-
-/** RaggedRows for the header row `header` (as read: a blank name still blank), none counted yet. */
-export function raggedRows(header: readonly string[]): RaggedRows {
-  let named = header.length;
-  while (named > 0 && header[named - 1] === '') named--;
-  return { header: header.length, named, rows: 0, lines: [] };
-}
-
-/**
- * Counts a row whose cells do not line up with the header; its RaggedCells then. A row lines up with as many cells as
- * the header, with more that are all empty past its last named column (an export ending each row with a delimiter),
- * or with fewer that leave out only the header's blank columns at its end.
- */
-export function noteCells(ragged: RaggedRows, line: number, record: readonly string[]): RaggedCells | undefined {
-  const cells = record.length;
-  if (cells === ragged.header) return undefined;
-  // More: empty past the last named column (a value pushed into a blank-named column is a shift, not a delimiter).
-  if (cells > ragged.header && record.every((c, k) => k < ragged.named || c === '')) return undefined;
-  if (cells < ragged.header && cells >= ragged.named) return undefined;
-  ragged.rows++;
-  if (ragged.lines.length < RAGGED_LINES) ragged.lines.push(line);
-  return { cells, header: ragged.header };
 }
 
 /**
@@ -115,6 +76,34 @@ export function detectDelimiter(firstLine: string): string {
   return best;
 }
 
+/** The header row of CSV text read in pieces: its first line with more than white space on it (blank lines skipped). */
+export class HeaderLine {
+  private line = '';
+  private filled = false;
+  /** The header row, once its line has ended. */
+  ended: string | undefined;
+
+  add(text: string): this {
+    let from = 0;
+    while (this.ended === undefined) {
+      const nl = text.indexOf('\n', from);
+      const part = text.slice(from, nl < 0 ? undefined : nl);
+      this.line += part;
+      this.filled ||= /\S/.test(part);
+      if (nl < 0) break;
+      if (this.filled) this.ended = this.line;
+      else this.line = '';
+      from = nl + 1;
+    }
+    return this;
+  }
+
+  /** The header row, ended or not ('' when no line has more than white space yet). */
+  get text(): string {
+    return this.ended ?? (this.filled ? this.line : '');
+  }
+}
+
 /** A JSON value as the cell's text. */
 export function cellText(value: unknown, where = 'the catalogue'): string {
   if (value === null || value === undefined) return '';
@@ -163,7 +152,7 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   let records: string[][];
   try {
     records = parse(content, {
-      delimiter: detectDelimiter(content.split(/\r?\n/, 1)[0] ?? ''),
+      delimiter: detectDelimiter(new HeaderLine().add(content).text),
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
@@ -175,11 +164,12 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   const all = namedHeaders(first);
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
-  const ragged = raggedRows(first);
+  const tally = new RaggedTally(first);
   const rows = data.map((record, i): CatalogueRow => {
-    const cells = noteCells(ragged, i + 1, record);
+    const cells = tally.note(i + 1, record);
     return { line: i + 1, values: build(record, repeated), ...(cells && { ragged: cells }) };
   });
+  const ragged = tally.settled();
   return { headers: [...new Set(all)], rows, repeated, ...(ragged.rows > 0 && { ragged }) };
 }
 

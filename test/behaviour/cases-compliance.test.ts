@@ -115,21 +115,25 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
   });
 
   it('--level match opens only matches; --sla 2wd puts due_at two working days after published_at', async () => {
-    const r = await ok([
-      'match',
-      '--catalog',
-      catalog,
-      '--archive',
-      '--db',
-      db,
-      '--open-cases',
-      '--level',
-      'match',
-      '--sla',
-      '2wd',
-      '-f',
-      'jsonl',
-    ]);
+    // On a terminal, where match says what it opened.
+    const r = await ok(
+      [
+        'match',
+        '--catalog',
+        catalog,
+        '--archive',
+        '--db',
+        db,
+        '--open-cases',
+        '--level',
+        'match',
+        '--sla',
+        '2wd',
+        '-f',
+        'jsonl',
+      ],
+      { stderrIsTTY: true },
+    );
     const matches = pairs.filter((p) => p.level === 'match');
     expect(r.stderr).toContain(`cases: ${matches.length} opened`);
     const cases = await listing();

@@ -74,30 +74,18 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
 
   describe('match --open-cases', () => {
     it('opens one case per match pair, and a second run opens none', async () => {
-      const first = await runMain([
-        'match',
-        '--catalog',
-        catalog,
-        '--archive',
-        '--db',
-        db,
-        '--open-cases',
-        '-f',
-        'jsonl',
-      ]);
+      // On a terminal, where match says what it opened.
+      const terminal = { stderrIsTTY: true };
+      const first = await runMain(
+        ['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases', '-f', 'jsonl'],
+        terminal,
+      );
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain(`cases: ${pairs.size} opened · 0 pairs already had one`);
-      const second = await runMain([
-        'match',
-        '--catalog',
-        catalog,
-        '--archive',
-        '--db',
-        db,
-        '--open-cases',
-        '-f',
-        'jsonl',
-      ]);
+      const second = await runMain(
+        ['match', '--catalog', catalog, '--archive', '--db', db, '--open-cases', '-f', 'jsonl'],
+        terminal,
+      );
       expect(second.code).toBe(0);
       expect(second.stderr).toContain(`cases: 0 opened · ${pairs.size} pairs already had one`);
       // The match rows themselves are unchanged by --open-cases.

@@ -61,10 +61,15 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
     );
 
     // As the README says: cases for matches only; one of them then closed.
-    const opened = await runMainAgainst(sandbox, [
-      ...['match', '--archive', '--db', db, '--catalog', catalog],
-      ...['--open-cases', '--level', 'match', '-f', 'jsonl'],
-    ]);
+    // On a terminal, where match says its counts.
+    const opened = await runMainAgainst(
+      sandbox,
+      [
+        ...['match', '--archive', '--db', db, '--catalog', catalog],
+        ...['--open-cases', '--level', 'match', '-f', 'jsonl'],
+      ],
+      { stderrIsTTY: true },
+    );
     expect(opened.code, opened.stderr).toBe(0);
     // What match counts, and says it counts: every recall in the archive (all stored in the digest's day).
     const rows = jsonl(opened.stdout);

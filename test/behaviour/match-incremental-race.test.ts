@@ -40,7 +40,8 @@ describe.skipIf(process.platform === 'win32')('match --archive, its catalogue re
     await storeRun(archive.db, all.slice(0, 200));
     const env = { RECALL_FEED_CACHE_DIR: tempDir('rf-incr-race-cache-') };
     const args = ['match', '--catalog', catalog, '--archive', '--db', archive.db, '-f', 'jsonl', '--learned', learned];
-    const run = (more: string[] = []) => runMain([...args, ...more], { env });
+    // On a terminal: which kind of run it was is said to someone watching (off one, a success is silent).
+    const run = (more: string[] = []) => runMain([...args, ...more], { env, stderrIsTTY: true });
     expect((await run()).stderr).toContain('checking every recall: no earlier run');
 
     // Touched, so the run hashes it to find its state; rewritten before the recalls stored since are matched.

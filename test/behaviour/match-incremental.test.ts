@@ -24,9 +24,11 @@ async function incrementalSetup(engine: Engine, catalogue: string, first: Rec[],
   const catalog = path.join(dir, 'catalogue.csv');
   writeFileSync(catalog, catalogue);
   await storeRun(archive.db, first);
+  // On a terminal: which kind of run it was, and the last line, are said to someone watching (off one, silent).
   const run = (args: string[]) =>
     runMain(['match', '--catalog', catalog, '--archive', '--db', archive.db, ...fixed, ...args], {
       env: { RECALL_FEED_CACHE_DIR: cache },
+      stderrIsTTY: true,
     });
   return { archive, cache, catalog, run };
 }

@@ -63,8 +63,10 @@ describe('match: scope the reader once misread', () => {
         '',
       ].join('\n'),
     );
+    // On a terminal, where the last line (the counts) is said.
     const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl', '--explain', '--exit-code'], {
       clock: fakeClock(FIXED_START),
+      stderrIsTTY: true,
     });
     expect(r.code, r.stderr).toBe(8);
     const rows = (jsonLines(r.stdout) as Rec[]).filter((x) => ids.includes(x.recall_id));

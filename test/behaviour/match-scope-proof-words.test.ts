@@ -54,8 +54,10 @@ describe('match: words that make a scope whole or open', () => {
         `P2,${PIE},Acme,Pork pie,,15/07/2025`,
       ].join('\n'),
     );
+    // On a terminal, where the last line (the counts) is said.
     const r = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl', '--exit-code'], {
       clock: fakeClock(FIXED_START),
+      stderrIsTTY: true,
     });
     expect(r.code, r.stderr + r.stdout).toBe(8);
     const rows = (jsonLines(r.stdout) as Rec[])

@@ -50,7 +50,8 @@ describe('match: lot and date scope', () => {
       'C,03564709006031,Yaourt,,05/04/2021',
       'D,3564709006031,Yaourt,,',
     ]);
-    const r = await run(['--catalog', file, '-f', 'jsonl', '--exit-code']);
+    // -v: the last line (the counts) is said off a terminal too.
+    const r = await run(['--catalog', file, '-f', 'jsonl', '--exit-code', '-v']);
     expect(r.code).toBe(8);
     const rows = (jsonLines(r.stdout) as Rec[]).filter((x) => x.recall_id === recallId);
     expect(rows.map((x) => [x.sku, x.level, x.reason, x.scope])).toEqual([

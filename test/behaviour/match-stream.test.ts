@@ -23,9 +23,15 @@ describe('match on a catalogue that streams', () => {
     writeFileSync(big, padded.text);
     expect(await largeEnoughToStream(big)).toBe(true);
     expect(await largeEnoughToStream(CATALOGUE)).toBe(false);
+    // On a terminal, where the last line (the counts) is said.
+    const terminal = { stderrIsTTY: true };
     for (const format of ['jsonl', 'csv', 'table']) {
-      const whole = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', format, '--explain']);
-      const streamed = await runMainAgainst(sandbox, ['match', '--catalog', big, '-f', format, '--explain']);
+      const whole = await runMainAgainst(
+        sandbox,
+        ['match', '--catalog', CATALOGUE, '-f', format, '--explain'],
+        terminal,
+      );
+      const streamed = await runMainAgainst(sandbox, ['match', '--catalog', big, '-f', format, '--explain'], terminal);
       expect(whole.code, whole.stderr).toBe(0);
       expect(streamed.code, streamed.stderr).toBe(0);
       expect(whole.stdout.split('\n').length).toBeGreaterThan(50);

@@ -75,7 +75,10 @@ describe('match', () => {
       }
     }
 
-    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code']);
+    // On a terminal, where the last line (the counts) is said.
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--exit-code'], {
+      stderrIsTTY: true,
+    });
     expect(r.code).toBe(8);
     const out = jsonLines(r.stdout) as Rec[];
     const matches = out.filter((x) => x.level === 'match');
@@ -218,7 +221,10 @@ describe('match', () => {
     const catalog = path.join(dir, 'all-codes.csv');
     const withCodes = recalls.filter((r) => codes(r).length > 0);
     writeFileSync(catalog, `gtin\n${withCodes.map((r) => codes(r)[0]).join('\n')}\n`);
-    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious']);
+    // On a terminal, where the last line (the counts) is said.
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', catalog, '-f', 'jsonl', '--severity', 'serious'], {
+      stderrIsTTY: true,
+    });
     expect(r.code).toBe(0);
     const expected = withCodes.filter((x) => x.risk_severity === 'serious').map((x) => x.id);
     expect(expected.length).toBeGreaterThan(0);

@@ -238,6 +238,8 @@ describe('messages', () => {
       '--exit-code',
       '--monitor',
       `${hc.url}/ping/m`,
+      // The last line (the counts) is said off a terminal too.
+      '-v',
     ]);
     expect(r.code, r.stderr).toBe(8);
     const rows = jsonLines(r.stdout).filter((row) => row.level === 'match');

@@ -32,15 +32,14 @@ beforeAll(async () => {
   expect(synced.code, synced.stderr).toBe(0);
   const catalog = path.join(dir, 'products.csv');
   writeFileSync(catalog, `sku,ean\nA1,${code}\n`);
-  const matched = await runMainAgainst(sandbox, [
-    'match',
-    '--catalog',
-    catalog,
-    '--archive',
-    '--open-cases',
-    '--db',
-    db,
-  ]);
+  // On a terminal, where match says what it opened.
+  const matched = await runMainAgainst(
+    sandbox,
+    ['match', '--catalog', catalog, '--archive', '--open-cases', '--db', db],
+    {
+      stderrIsTTY: true,
+    },
+  );
   expect(matched.code, matched.stderr).toBe(0);
   expect(matched.stderr).toMatch(/cases: 1 opened/);
 });

@@ -71,8 +71,9 @@ describe('the same --db text naming two archives (a real process: its own workin
     await storeRun(path.join(root, 'd1', 'r.db'), ALL);
     await storeRun(path.join(root, 'd2', 'r.db'), CPSC);
     const env = { HOME: root, RECALL_FEED_CACHE_DIR: cache, RECALL_FEED_CONFIG_DIR: path.join(root, 'cfg') };
+    // -v: which kind of run it was, and the last line, are said off a terminal too.
     const match = (folder: string, more: string[] = []) =>
-      cli(['match', '--catalog', '../products.csv', '--archive', '-f', 'csv', '--db', 'r.db', ...more], {
+      cli(['match', '--catalog', '../products.csv', '--archive', '-f', 'csv', '--db', 'r.db', '-v', ...more], {
         cwd: path.join(root, folder),
         env,
       });
@@ -116,7 +117,8 @@ describe('the same --db text naming two archives (a real process: its own workin
           '--db',
           path.join(root, folder, 'r.db'),
         ],
-        { env },
+        // On a terminal, where match says which kind of run it was.
+        { env, stderrIsTTY: true },
       );
     const first = await match('link');
     expect(first.stderr).toContain('checking every recall: no earlier run');
@@ -135,8 +137,9 @@ describe('the same --db text naming two archives (a real process: its own workin
     const cache = tempDir('rf-identity-cache-');
     writeFileSync(path.join(root, 'products.csv'), CATALOGUE);
     const db = `postgres://${admin.username}:${admin.password}@/`;
+    // -v: which kind of run it was, and the last line, are said off a terminal too.
     const match = (database: string, more: string[] = []) =>
-      cli(['match', '--catalog', 'products.csv', '--archive', '-f', 'csv', '--db', db, ...more], {
+      cli(['match', '--catalog', 'products.csv', '--archive', '-f', 'csv', '--db', db, '-v', ...more], {
         cwd: root,
         env: {
           HOME: root,
@@ -187,8 +190,12 @@ describe.each(ENGINES)('another archive put in the place of the one matched, on 
     const catalog = path.join(dir, 'catalogue.csv');
     writeFileSync(catalog, CATALOGUE);
     const env = { RECALL_FEED_CACHE_DIR: tempDir('rf-identity-cache-') };
+    // On a terminal, where match says which kind of run it was, and its last line.
     const match = (more: string[] = []) =>
-      runMain(['match', '--catalog', catalog, '--archive', '-f', 'csv', '--db', archive.db, ...more], { env });
+      runMain(['match', '--catalog', catalog, '--archive', '-f', 'csv', '--db', archive.db, ...more], {
+        env,
+        stderrIsTTY: true,
+      });
     return { archive, other, match };
   }
 

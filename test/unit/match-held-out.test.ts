@@ -66,7 +66,10 @@ describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('match on %s, held
     const served = all.filter((r) => split.get(r.id) === 'holdout');
     const sandbox = await sandboxFor({ recordCount: 0 });
     sandbox.addRecords(intoWindow(servable(served), Date.now()));
-    const r = await runMainAgainst(sandbox, ['match', '--catalog', corpusFiles(dir).catalogue, '-f', 'jsonl']);
+    // On a terminal, where the last line (the counts) is said.
+    const r = await runMainAgainst(sandbox, ['match', '--catalog', corpusFiles(dir).catalogue, '-f', 'jsonl'], {
+      stderrIsTTY: true,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`recalls: ${served.length}`);
     const lines = heldOutTable(all, truth, split, {

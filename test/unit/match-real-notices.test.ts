@@ -33,7 +33,10 @@ describe('match on the real-notice corpus', () => {
     const recalls = loadRecalls();
     sandbox.addRecords(intoWindow(recalls, Date.now()));
 
-    const { code, stdout, stderr } = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', 'jsonl']);
+    // On a terminal, where the last line (the counts) is said.
+    const { code, stdout, stderr } = await runMainAgainst(sandbox, ['match', '--catalog', CATALOGUE, '-f', 'jsonl'], {
+      stderrIsTTY: true,
+    });
     expect(code, stderr).toBe(0);
     // Every notice reached the matcher: one page, all of them.
     expect(stderr).toContain(`recalls: ${recalls.length}`);

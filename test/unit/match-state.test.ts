@@ -34,14 +34,28 @@ function state(key: string): MatchState {
     recall_id: 7,
     constructor: 'a catalogue column',
   });
+  // What the catalogue's warnings are made of, said again by a run that reads no row of it.
+  const report = {
+    readAs: 'windows-1252' as const,
+    repeated: [{ header: 'ean', positions: [2, 5], conflicts: 1 }],
+    ragged: { header: 5, named: 5, rows: 1, lines: [4] },
+    rejected: [{ line: 3, value: '3047256804776', reason: 'wrong check digit (6, expected 5)', unchecked: true }],
+    total: 1,
+  };
   return {
-    format: 1,
+    format: 2,
     key,
     horizonMs: 1_700_000_000_000.5,
     sinceUs: null,
-    catalogue: { headers: ['constructor'], columns: {}, rows: 3, rejected: 0, unchecked: 1 },
+    catalogue: { headers: ['constructor'], columns: {}, rows: 3, rejected: 0, unchecked: 1, report },
     recalls: [[7, 1_600_000_000_000_000, [row]]],
   };
+}
+
+/** The state with its catalogue's report changed. */
+function withReport(key: string, change: Record<string, unknown>) {
+  const whole = state(key);
+  return { ...whole, catalogue: { ...whole.catalogue, report: { ...whole.catalogue.report, ...change } } };
 }
 
 describe('match state', () => {
@@ -106,11 +120,18 @@ describe('match state', () => {
       '',
       'null',
       '[]',
-      JSON.stringify({ ...state(key), format: 2 }),
+      JSON.stringify({ ...state(key), format: 1 }),
       JSON.stringify({ ...state(key), recalls: [[7, null, 'rows']] }),
       JSON.stringify({ ...state(key), recalls: [['7', null, []]] }),
       JSON.stringify({ ...state(key), horizonMs: '1' }),
       JSON.stringify({ ...state(key), catalogue: { headers: [], columns: {}, rows: 1 } }),
+      // A state of the format before warnings were kept, and reports reportCatalogue could not read.
+      JSON.stringify({ ...state(key), catalogue: { ...state(key).catalogue, report: undefined } }),
+      JSON.stringify({ ...state(key), catalogue: { ...state(key).catalogue, report: { repeated: [], rejected: [] } } }),
+      JSON.stringify(withReport(key, { repeated: [{ header: 'ean', positions: '2,5', conflicts: 0 }] })),
+      JSON.stringify(withReport(key, { ragged: { header: 5, named: 5, rows: 1 } })),
+      JSON.stringify(withReport(key, { rejected: [{ line: 3, value: 3047256804776, reason: 'x' }] })),
+      JSON.stringify(withReport(key, { readAs: 'latin1' })),
     ];
     for (const text of bad) {
       writeFileSync(file, text);

@@ -5,6 +5,7 @@ import type { ArchiveStore } from '../../archive/store.js';
 import type { Context } from '../../runtime/context.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { archiveIdentity } from '../../runtime/archive/archive-file.js';
+import { tellsSuccess } from '../../runtime/files/write-output.js';
 import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
 import { finish, type MatchSummary } from './match-parts.js';
@@ -35,6 +36,11 @@ async function horizonOf(archive: ArchiveStore, ctx: Context): Promise<number | 
     if (err instanceof ArchiveTooOldError) return 'the archive predates commit stamps (a sync upgrades it)';
     throw err;
   }
+}
+
+/** Which kind of run this is: no problem, so said on a terminal or with -v only (cron mails only problems). */
+function sayFull(session: Session, why: string | undefined): void {
+  if (tellsSuccess(session)) session.status.note(`match --archive: checking every recall: ${why}`);
 }
 
 const NO_STATE = 'no earlier run with this catalogue (as it is now), archive and options';
@@ -100,7 +106,7 @@ export async function incrementalMatch(
   const source = plan.recalls as Extract<MatchPlan['recalls'], { kind: 'archive' }>;
   const horizon = await horizonOf(archive, ctx);
   if (typeof horizon === 'string') {
-    status.note(`match --archive: checking every recall: ${horizon}`);
+    sayFull(session, horizon);
     return finish(plan, session, await full(await session.output()));
   }
   // Taken before any read of the catalogue here: a note says what bytes a file of this stamp held when read.
@@ -138,18 +144,18 @@ export async function incrementalMatch(
     } else why = NO_STATE;
   }
   if (!summary) {
-    status.note(`match --archive: checking every recall: ${why}`);
+    sayFull(session, why);
     const capture = new RowCapture();
     summary = await full(teeOutput(await session.output(), capture));
     const shape = summary.shape;
     // Keyed by the bytes its rows came from (a full run refuses a catalogue whose passes read different bytes).
     if (shape?.sha256) {
       next = {
-        format: 1,
+        format: 2,
         key: keyOf(shape.sha256),
         horizonMs: horizon,
         sinceUs: source.sinceUs ?? null,
-        catalogue: { headers: shape.headers, columns: shape.columns, ...summary.catalogue },
+        catalogue: { headers: shape.headers, columns: shape.columns, ...summary.catalogue, report: shape.report },
         recalls: [...capture.byRecall].map(([id, rows]) => [id, micros(rows[0]?.published_at), rows]),
       };
       if (stamp) await keepNote(note, plan.catalog, stamp, shape.sha256);

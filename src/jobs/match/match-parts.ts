@@ -1,25 +1,37 @@
 // What a full and an incremental `match --archive` share: the catalogue indexed, the rows' renderer, the last line.
 import { BOUNDS } from '../../api/constants.js';
 import type { Catalogue } from '../../match/catalogue.js';
-import { CatalogueIndex } from '../../match/matcher.js';
+import { REJECTED_KEPT } from '../../match/catalogue-census.js';
+import { CatalogueIndex, type RejectedCode } from '../../match/matcher.js';
 import { counted, groupDigits } from '../../output/numbers.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
 import type { RowsSpec } from '../../runtime/files/record-output.js';
+import { tellsSuccess } from '../../runtime/files/write-output.js';
 import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
-import { keyColumn } from '../matching/open-cases.js';
+import { casesLine, keyColumn } from '../matching/open-cases.js';
 import type { MatchPlan, RecallSource } from './match-plan.js';
+import type { CatalogueReport } from './match-state.js';
 import type { MatchCounts } from './stream-match.js';
 
 /** What a run found, for its last line: the counts, and the catalogue's rows and rejected barcodes. */
 export interface MatchSummary {
   counts: MatchCounts;
   catalogue: { rows: number; rejected: number; unchecked: number };
-  /** The catalogue's header as read, and the sha256 of its bytes: what an incremental run keeps of it. */
-  shape?: Pick<Catalogue, 'headers' | 'columns' | 'sha256'>;
+  /** The catalogue's header as read, the sha256 of its bytes and its warnings: what an incremental run keeps of it. */
+  shape?: Pick<Catalogue, 'headers' | 'columns' | 'sha256'> & { report: CatalogueReport };
+}
+
+/** What reportCatalogue says of a catalogue as read, kept: `rejected` may list only the first of `total` codes. */
+export function catalogueReport(
+  { readAs, repeated, ragged }: Omit<Catalogue, 'rows'>,
+  rejected: readonly RejectedCode[],
+  total = rejected.length,
+): CatalogueReport {
+  return { readAs, repeated, ragged, rejected: rejected.slice(0, REJECTED_KEPT), total };
 }
 
 /** The catalogue read and indexed: a bad file, or a --key it lacks, costs no quota and writes nothing. */
@@ -59,15 +71,24 @@ function windowText(source: RecallSource): string {
     : `in the archive published since ${new Date(Math.floor(source.sinceUs / 1000)).toISOString()}`;
 }
 
-/** The run's last line (the counts, and the window they are over) and its exit code. */
+/**
+ * The run's last line (the counts, and the window they are over), said on a terminal or with -v (off one a success is
+ * silent, so cron mails only problems), and its exit code.
+ */
 export function finish(plan: MatchPlan, session: Session, { counts, catalogue }: MatchSummary): void {
   session.ctx.ops?.counts({ fetched: counts.fetched });
   const filtered = counts.checked === counts.fetched ? '' : ` (${groupDigits(counts.checked)} after filters)`;
   const { rejected, unchecked } = catalogue;
   const uncheckedText = unchecked === 0 ? '' : ` · ${groupDigits(unchecked)} with a wrong check digit`;
   const excluded = counts.excluded === 0 ? '' : ` · ${groupDigits(counts.excluded)} excluded (out of scope)`;
-  session.status.note(
-    `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
-  );
+  if (tellsSuccess(session))
+    session.status.note(
+      `catalogue: ${counted(catalogue.rows, 'row', 'rows')} · ${counted(rejected, 'barcode', 'barcodes')} rejected${uncheckedText} · recalls: ${groupDigits(counts.fetched)} ${windowText(plan.recalls)}${filtered} · ${counted(counts.match, 'match', 'matches')} · ${groupDigits(counts.possible)} possible${excluded}`,
+    );
   if (plan.exitCode && counts.match > 0) throw new MatchesFoundError(counts.match);
+}
+
+/** What --open-cases opened (a success: said on a terminal or with -v, as the last line is). */
+export function sayCases(session: Session, counts: { opened: number; existing: number }): void {
+  if (tellsSuccess(session)) session.status.note(casesLine(counts));
 }

@@ -10,8 +10,8 @@ import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { usageErrorOf } from '../matching/load-catalogue.js';
 import { byLevelThenSeverity, catalogueValues, matchRow, reportCatalogue } from '../matching/match-rows.js';
-import { casesLine } from '../matching/open-cases.js';
-import { matchRowsSpec, type MatchSummary } from './match-parts.js';
+import { matchRowsSpec, type MatchSummary, sayCases } from './match-parts.js';
+import { tellsSuccess } from '../../runtime/files/write-output.js';
 import { fileSha256 } from '../../runtime/files/file-sha256.js';
 import type { MatchState, RecallRows } from './match-state.js';
 import { captureOnly, RowCapture } from './row-capture.js';
@@ -57,9 +57,10 @@ export interface CatalogueSha {
 
 /**
  * The rows of `recalls` as a full run finds them: with the catalogue indexed in memory when it already is
- * (--open-cases), else streamed. Its warnings are said as a full run says them. The bytes read must be those of the
- * state's key: when they were read before, a catalogue changed since is refused, as a full run refuses one that changes
- * while read; a noted sha256 they do not bear out gives undefined (a full run, with the same reason as a new catalogue).
+ * (--open-cases), else streamed. Its warnings are said as a full run says them (with no recall to check, from the
+ * state: the catalogue is not read). The bytes read must be those of the state's key: when they were read before, a
+ * catalogue changed since is refused, as a full run refuses one that changes while read; a noted sha256 they do not
+ * bear out gives undefined (a full run, with the same reason as a new catalogue).
  */
 async function matchRecalls(
   plan: MatchPlan,
@@ -67,15 +68,21 @@ async function matchRecalls(
   session: Session,
   recalls: Record<string, unknown>[],
   known: CatalogueSha,
+  kept: MatchState['catalogue'],
 ): Promise<Map<number, Record<string, unknown>[]> | undefined> {
   const capture = new RowCapture();
   const { status, ctx } = session;
   let read: string | null | undefined;
   if (recalls.length === 0) {
-    if (known.read) return capture.byRecall;
     // Nothing to match, so no read to check the note against: the one read this run makes of the catalogue.
-    read = await fileSha256(plan.catalog).catch(() => null);
-    return read === known.sha256 ? capture.byRecall : undefined;
+    if (!known.read && (await fileSha256(plan.catalog).catch(() => null)) !== known.sha256) return undefined;
+    if (inputs.kind === 'indexed') reportCatalogue(inputs.catalogue, inputs.index.rejected, status);
+    else {
+      await readLearned(learnedPath(plan.catalog, plan.learned), status, plan.learned !== undefined);
+      const { headers, columns, report } = kept;
+      reportCatalogue({ file: plan.catalog, headers, columns, ...report }, report.rejected, status, report.total);
+    }
+    return capture.byRecall;
   }
   // Streamed past an index of these few recalls, whatever its size: cheaper than indexing the whole catalogue for them
   // (measured in bench/archive-scale.mjs), and the same rows (the streaming path's tests).
@@ -124,8 +131,7 @@ async function openCases(
     const match = { level: row.level, reason: row.reason, row: catalogueRow } as Match;
     opener.add(match, { id: row.recall_id, alert_title: row.alert_title, published_at: row.published_at });
   }
-  const { status, ctx } = session;
-  status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
+  sayCases(session, await writing(archive.name, () => opener.flush(archive, session.ctx.now())));
 }
 
 /**
@@ -153,7 +159,7 @@ export async function replayMatch(
   const query: ArchiveQuery = { sinceUs: since, sources: source.sources, filter: plan.filter };
   const selected = selectedBy(query);
   const fresh = [...changed.new, ...changed.updated].filter((r) => inWindow(micros(r.published_at)) && selected(r));
-  const found = await matchRecalls(plan, inputs, session, fresh, known);
+  const found = await matchRecalls(plan, inputs, session, fresh, known, state.catalogue);
   if (!found) return undefined;
   const kept = new Map<number, RecallRows>();
   for (const entry of state.recalls) if (inWindow(entry[1])) kept.set(entry[0], entry);
@@ -177,9 +183,11 @@ export async function replayMatch(
   });
   await openCases(rows, inputs, state.catalogue.headers, archive, session);
   for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
-  status.note(
-    `match --archive: checked ${fresh.length} recalls new or changed since ${new Date(state.horizonMs).toISOString()}; ${carried} results carried over`,
-  );
-  const { headers: _h, columns: _c, ...catalogue } = state.catalogue;
+  if (tellsSuccess(session))
+    status.note(
+      `match --archive: checked ${fresh.length} recalls new or changed since ${new Date(state.horizonMs).toISOString()}; ${carried} results carried over`,
+    );
+  const { rows: catalogueRows, rejected, unchecked } = state.catalogue;
+  const catalogue = { rows: catalogueRows, rejected, unchecked };
   return { summary: { counts, catalogue }, recalls };
 }

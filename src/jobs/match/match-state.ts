@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
-import type { Catalogue } from '../../match/catalogue.js';
+import type { Catalogue, RaggedRows, RepeatedColumn } from '../../match/catalogue.js';
+import type { RejectedCode } from '../../match/matcher.js';
 import type { RecordFilter } from '../../filters/record-filter.js';
 import { cacheFolder } from '../../runtime/config/paths.js';
 import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
@@ -11,10 +12,24 @@ import { TOOL_VERSION } from '../../runtime/tool-version.js';
 import { buildId } from '../../runtime/build-id.js';
 
 /** Bumped when what the file holds changes shape: a file of another format is read as none. */
-const STATE_FORMAT = 1;
+const STATE_FORMAT = 2;
 
 /** One recall's rows: its id, its published_at in µs as the archive orders it (null: none), its rows as written. */
 export type RecallRows = [id: number, publishedUs: number | null, rows: Record<string, unknown>[]];
+
+/**
+ * What the catalogue's warnings are made of (reportCatalogue, with its file and columns): a run that checks no recall
+ * reads no row, so it says them from here. The key pins the bytes and --map they come from.
+ */
+export interface CatalogueReport {
+  readAs?: 'windows-1252' | undefined;
+  repeated: RepeatedColumn[];
+  ragged?: RaggedRows | undefined;
+  /** The first rejected or unchecked barcodes (at least as many as are listed one per line). */
+  rejected: RejectedCode[];
+  /** How many there are in all. */
+  total: number;
+}
 
 export interface MatchState {
   format: typeof STATE_FORMAT;
@@ -30,6 +45,7 @@ export interface MatchState {
     rows: number;
     rejected: number;
     unchecked: number;
+    report: CatalogueReport;
   };
   /** The recalls with rows, in any order. */
   recalls: RecallRows[];
@@ -85,13 +101,32 @@ function recallRows(v: unknown): v is RecallRows {
   );
 }
 
+const isInts = (v: unknown): boolean => Array.isArray(v) && v.every(Number.isInteger);
+
+/** The report's shape, as reportCatalogue reads it: anything else would throw there. */
+function validReport(r: unknown): boolean {
+  if (!isRow(r) || !Number.isInteger(r.total) || !(r.readAs === undefined || r.readAs === 'windows-1252')) return false;
+  const { repeated, ragged, rejected } = r;
+  const repeatedOk =
+    Array.isArray(repeated) &&
+    repeated.every(
+      (c) => isRow(c) && typeof c.header === 'string' && isInts(c.positions) && Number.isInteger(c.conflicts),
+    );
+  const raggedOk =
+    ragged === undefined ||
+    (isRow(ragged) && isInts([ragged.header, ragged.named, ragged.rows]) && isInts(ragged.lines));
+  const code = (c: unknown) =>
+    isRow(c) && Number.isInteger(c.line) && typeof c.value === 'string' && typeof c.reason === 'string';
+  return repeatedOk && raggedOk && Array.isArray(rejected) && rejected.every(code);
+}
+
 /** Checks what was parsed, and gives rows back the prototype-free shape matchRow gives them (headers are data). */
 function validState(v: unknown, key: string): MatchState | undefined {
   if (!isRow(v) || v.format !== STATE_FORMAT || v.key !== key) return undefined;
   const c = v.catalogue;
   if (typeof v.horizonMs !== 'number' || !(v.sinceUs === null || typeof v.sinceUs === 'number')) return undefined;
   if (!isRow(c) || !Array.isArray(c.headers) || !isRow(c.columns)) return undefined;
-  if (![c.rows, c.rejected, c.unchecked].every(Number.isInteger)) return undefined;
+  if (![c.rows, c.rejected, c.unchecked].every(Number.isInteger) || !validReport(c.report)) return undefined;
   if (!Array.isArray(v.recalls) || !v.recalls.every(recallRows)) return undefined;
   for (const entry of v.recalls as RecallRows[])
     entry[2] = entry[2].map((row) => Object.assign(Object.create(null) as Record<string, unknown>, row));

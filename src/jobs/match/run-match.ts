@@ -9,11 +9,11 @@ import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { asUsageError } from '../matching/load-catalogue.js';
 import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
-import { noCounts, type RecallBatches, streamMatchRows, largeEnoughToStream } from './stream-match.js';
+import { noCounts, type RecallBatches, rejectedCount, streamMatchRows, largeEnoughToStream } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
-import { finish, indexCatalogue, matchRowsSpec, type MatchSummary } from './match-parts.js';
+import { catalogueReport, finish, indexCatalogue, matchRowsSpec, type MatchSummary, sayCases } from './match-parts.js';
 import { inBatches, writing } from '../../runtime/archive/archive-file.js';
-import { caseOpener, casesLine, keyColumn, streamedCaseOpener } from '../matching/open-cases.js';
+import { caseOpener, keyColumn, streamedCaseOpener } from '../matching/open-cases.js';
 import { caseSla } from '../matching/sla.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
 import { declaredStore, type Session, type Uses } from '../../runtime/session.js';
@@ -197,7 +197,7 @@ async function fullMatch(
     const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
     read = await stream(archiveBatches(archive.records(query), ctx.signal), () => true);
     // After the listing ends, as runIndexed does: the archive is one connection, and its rows were being streamed.
-    if (opener) status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
+    if (opener) sayCases(session, await writing(archive.name, () => opener.flush(archive, ctx.now())));
     warnings.push(...(await archiveFilterWarnings(archive, query)));
   } else {
     const api = await session.api({ needsKey: true });
@@ -207,7 +207,8 @@ async function fullMatch(
   }
   for (const warning of warnings) status.warn(warning);
   const { rejectedTotal, uncheckedTotal } = read.census;
-  const shape = { headers: read.headers, columns: read.columns, sha256: read.sha256 };
+  const report = catalogueReport(read, read.census.rejected, rejectedCount(read));
+  const shape = { headers: read.headers, columns: read.columns, sha256: read.sha256, report };
   return { counts, catalogue: { rows: read.census.rows, rejected: rejectedTotal, unchecked: uncheckedTotal }, shape };
 }
 
@@ -245,7 +246,7 @@ async function runIndexed(
     const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
     counts = await matchAll(plan, catalogue, index, batches, () => true, output, status, ctx.signal, onMatch);
     // After the listing ends: the archive is one connection, and its rows were being streamed.
-    if (opener) status.note(casesLine(await writing(archive.name, () => opener.flush(archive, ctx.now()))));
+    if (opener) sayCases(session, await writing(archive.name, () => opener.flush(archive, ctx.now())));
     const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
     for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
   } else {
@@ -258,6 +259,7 @@ async function runIndexed(
   }
   const rejected = index.rejected.filter((r) => !r.unchecked).length;
   const unchecked = index.rejected.length - rejected;
-  const shape = { headers: catalogue.headers, columns: catalogue.columns, sha256: catalogue.sha256 };
+  const report = catalogueReport(catalogue, index.rejected);
+  const shape = { headers: catalogue.headers, columns: catalogue.columns, sha256: catalogue.sha256, report };
   return { counts, catalogue: { rows: catalogue.rows.length, rejected, unchecked }, shape };
 }
