@@ -77,9 +77,13 @@ export interface ChainBreak {
 }
 
 export interface ChainCheck {
+  /** The events that checked out, from the first: every event of a sound chain, those before the break of a broken one. */
   events: number;
-  /** The hash of the last event (GENESIS for an empty log): write it down to detect a later truncation. */
-  head: string;
+  /**
+   * The hash of the last event (GENESIS for an empty log): write it down to detect a later truncation. Null when the
+   * chain is broken: no hash is then the head of the log as written.
+   */
+  head: string | null;
   broken: ChainBreak | undefined;
 }
 
@@ -89,16 +93,15 @@ export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
   let prev = GENESIS;
   let count = 0;
   for (const e of events) {
-    count++;
     const at = (problem: string): ChainCheck => ({
       events: count,
-      head: prev,
+      head: null,
       broken: { seq: e.seq, caseId: e.case_id, problem },
     });
     if (e.seq !== expectedSeq) {
       return {
         events: count,
-        head: prev,
+        head: null,
         broken: {
           seq: expectedSeq,
           caseId: undefined,
@@ -113,6 +116,7 @@ export function checkChain(events: Iterable<StoredEvent>): ChainCheck {
     if (eventHash(e) !== e.hash) return at(`event ${e.seq} (case ${e.case_id}) was edited: its hash does not match`);
     prev = e.hash;
     expectedSeq++;
+    count++;
   }
   return { events: count, head: prev, broken: undefined };
 }

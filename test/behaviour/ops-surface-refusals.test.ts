@@ -123,7 +123,7 @@ describe('a command that writes no file format refuses -o and -f', () => {
   it('-o - is stdout, where it writes anyway', async () => {
     const r = await runMain(['schema', 'record', '-o', '-']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ $id: 'urn:recall-feed:schema:record:v1' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ $id: 'urn:recall-feed:schema:record:v2' });
   });
 });
 

@@ -67,7 +67,7 @@ function data(health: MonitoringHealth): ReportData {
       },
     },
     verdict: verdictOf(health),
-    statement: statement(catalogue, health, '2026-03-03T00:00:00.000Z', verdictOf(health)),
+    statement: statement(catalogue, health.last_ok_sync, '2026-03-03T00:00:00.000Z', verdictOf(health)),
     chain: { intact: true, events: 2, head: 'ab'.repeat(32), problem: null },
     cases: [
       {
@@ -171,7 +171,7 @@ describe('the report renderings', () => {
   });
 
   it('the statement: the other rows, as of the last ok sync, then the verdict once', () => {
-    expect(statement(catalogue, healthy, '2026-03-03T00:00:00.000Z', verdictOf(healthy))).toEqual({
+    expect(statement(catalogue, healthy.last_ok_sync, '2026-03-03T00:00:00.000Z', verdictOf(healthy))).toEqual({
       text: 'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. Monitoring was complete over the period: 3 successful syncs, none failed or interrupted, no gap, every source the key may use synced.',
       incomplete: false,
       as_of: '2026-03-02T00:00:00.000Z',
@@ -185,19 +185,19 @@ describe('the report renderings', () => {
         { from: 'c', to: 'd', hours: 1.5 },
       ],
     };
-    const s = statement(catalogue, gappy, '2026-03-03T00:00:00.000Z', verdictOf(gappy));
+    const s = statement(catalogue, gappy.last_ok_sync, '2026-03-03T00:00:00.000Z', verdictOf(gappy));
     expect(s.incomplete).toBe(true);
     expect(s.text).toBe(
       'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. INCOMPLETE: 2 gaps between syncs that no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
     );
     const failed = { ...healthy, complete: false, runs: { ok: 0, failed: 2, interrupted: 0 }, last_ok_sync: null };
-    const never = statement(null, failed, 'T', verdictOf(failed));
+    const never = statement(null, failed.last_ok_sync, 'T', verdictOf(failed));
     expect(never).toMatchObject({ incomplete: true, rows_without_match: null, as_of: 'T' });
     expect(never.text).toContain('INCOMPLETE: no sync succeeded; 2 syncs failed.');
     const unchecked = { ...healthy, complete: false };
-    expect(statement(catalogue, unchecked, '2026-03-03T00:00:00.000Z', verdictOf(unchecked, false)).text).toContain(
-      'INCOMPLETE: the sources the key may use were not checked',
-    );
+    expect(
+      statement(catalogue, unchecked.last_ok_sync, '2026-03-03T00:00:00.000Z', verdictOf(unchecked, false)).text,
+    ).toContain('INCOMPLETE: the sources the key may use were not checked');
     for (const text of [s.text, never.text, reportHtml(data(gappy)).replaceAll('Safety', '')])
       expect(text).not.toMatch(/\bsafe\b|all clear/i);
     expect(reportHtml(data(gappy))).toContain('<p class="statement incomplete">');

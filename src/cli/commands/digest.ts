@@ -96,10 +96,11 @@ export function planDigest(
   nowMs: number,
 ): { plan: DigestDraft; globals: GlobalFlags } {
   const { format, ...rest } = globals;
-  // As query, stats and report read a window; --until left out is now.
+  // As query, stats and report read a window; --until left out is now, included (the period ends 1 ms after it):
+  // what a sync stored at this very instant (on a pinned clock, every stamp is exactly now) belongs to it.
   const window = parseWindow(opts.since ?? DEFAULT_SINCE, opts.until, nowMs);
   const fromUs = window.sinceUs as number;
-  const toUs = window.untilUs ?? nowMs * 1000;
+  const toUs = window.untilUs ?? (nowMs + 1) * 1000;
   if (fromUs >= toUs) throw new UsageError(`--since ${opts.since} is not before now: the period would be empty`);
   if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
   if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');

@@ -1,6 +1,5 @@
 // The evidence report's content (its shape, which every format renders, is src/output/report/report-model.ts): each case as of the period, the counts, the statement.
 import type { CaseView } from '../../archive/index.js';
-import type { MonitoringView } from '../../output/archive-views.js';
 import type {
   CatalogueCoverage,
   RecallFacts,
@@ -15,6 +14,17 @@ import { utcMs } from '../../output/api-time.js';
 import { isOverdue } from '../../archive/cases-model.js';
 
 const HOUR_MS = 3_600_000;
+
+/**
+ * The end of the report's period, exclusive: --until, but never later than now, as overdue cases, the SLA and gaps
+ * can only be judged over time that has come (`clamped` when --until was later). Without --until, now included: 1 ms
+ * after it, as a sync on a pinned clock (RECALL_FEED_SANDBOX_NOW) is stamped at exactly now.
+ */
+export function reportEnd(untilMs: number | undefined, nowMs: number): { untilMs: number; clamped: boolean } {
+  const end = nowMs + 1;
+  if (untilMs === undefined) return { untilMs: end, clamped: false };
+  return untilMs > end ? { untilMs: end, clamped: true } : { untilMs, clamped: false };
+}
 
 /**
  * The case as of `untilMs`: its events up to then (numbered on the case), and the status and outcome the last of them
@@ -111,15 +121,16 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
 
 /**
  * The one sentence about the rows without a case, then the verdict, said once. Never "safe", never "all clear":
- * only that no match was found, as of a time, and whether monitoring up to then was complete.
+ * only that no match was found, as of a time, and whether monitoring up to then was complete. The time is when the
+ * last successful sync began fetching (`lastSyncStart`), else the period's end.
  */
 export function statement(
   catalogue: CatalogueCoverage | null,
-  health: MonitoringView,
+  lastSyncStart: string | null,
   untilIso: string,
   verdict: Verdict,
 ): ReportData['statement'] {
-  const asOf = health.last_ok_sync !== null && health.last_ok_sync < untilIso ? health.last_ok_sync : untilIso;
+  const asOf = lastSyncStart !== null && Date.parse(lastSyncStart) < Date.parse(untilIso) ? lastSyncStart : untilIso;
   const incomplete = verdict.state !== 'complete';
   if (catalogue === null) {
     return {

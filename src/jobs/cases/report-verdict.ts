@@ -18,6 +18,21 @@ export function firstSync(runs: readonly SyncRunRow[]): { startedAt: string; beg
 }
 
 /**
+ * When the last successful sync before `untilMs` began fetching (the run the health names, the one that ended last):
+ * what the report's "no match ... as of" rests on, as the recalls it stored were fetched from then on. Null: none.
+ */
+export function lastSyncStart(runs: readonly SyncRunRow[], untilMs: number): string | null {
+  let last: SyncRunRow | undefined;
+  const ended = (r: SyncRunRow) => Date.parse(r.ended_at ?? r.started_at);
+  for (const r of runs) {
+    if (r.outcome !== 'ok' || !(Date.parse(r.started_at) < untilMs)) continue;
+    if (last === undefined || ended(r) > ended(last) || (ended(r) === ended(last) && r.started_at > last.started_at))
+      last = r;
+  }
+  return last?.started_at ?? null;
+}
+
+/**
  * Monitoring over [fromMs, untilMs) as far as it could be: the time before the first sync's window was never
  * monitored, which is said once (`unmonitoredMs`), not counted as a gap a sync missed.
  */
@@ -50,7 +65,8 @@ function reasons(h: MonitoringView, sourcesChecked: boolean, uncased: number): s
         `${h.gaps.length} ${h.gaps.length === 1 ? 'gap' : 'gaps'} between syncs that no sync covered (${Math.round(hours * 10) / 10} h)`,
       );
     }
-    if (h.sources_missing.length > 0) out.push(`sources never synced: ${h.sources_missing.join(', ')}`);
+    if (h.sources_missing.length > 0)
+      out.push(`no successful sync in the period covered: ${h.sources_missing.join(', ')}`);
     if (!sourcesChecked) out.push('the sources the key may use were not checked (no API key, or the API unreachable)');
     if (out.length === 0) out.push('no sync succeeded in the period');
   }

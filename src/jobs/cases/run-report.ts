@@ -14,8 +14,8 @@ import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from '../../output/report/report-csv.js';
 import type { CatalogueCoverage, RecallFacts, ReportData } from '../../output/report/report-model.js';
-import { caseInPeriod, statement, summarize } from './report-data.js';
-import { monitoringOver, reportVerdict } from './report-verdict.js';
+import { caseInPeriod, reportEnd, statement, summarize } from './report-data.js';
+import { lastSyncStart, monitoringOver, reportVerdict } from './report-verdict.js';
 import { renderReport } from '../../output/report/render-report.js';
 
 export type { ReportFormat } from '../../output/format-kinds.js';
@@ -37,7 +37,12 @@ export async function runReport(plan: ReportPlan, session: ArchiveSession): Prom
   const archive = session.store;
   const reading = { archive, status };
   const nowMs = ctx.now();
-  const untilMs = plan.untilMs ?? nowMs;
+  // Never past now (overdue, SLA and gaps are judged only over time that has come); without --until, now included.
+  const { untilMs, clamped } = reportEnd(plan.untilMs, nowMs);
+  if (clamped)
+    status.warn(
+      `--until ${new Date(plan.untilMs as number).toISOString()} is after now: the report's period ends now (${new Date(nowMs).toISOString()}), as time that has not come cannot be judged`,
+    );
   // A wrong --key is refused now, before any request or archive read.
   const matcher =
     plan.catalog === undefined ? undefined : await loadMatcher(plan.catalog, plan.map, plan.key, status, ctx.env);
@@ -103,7 +108,7 @@ export async function runReport(plan: ReportPlan, session: ArchiveSession): Prom
     coverage: { catalogue: coverage, monitoring: health },
     summary: summarize(cases, untilMs),
     verdict,
-    statement: statement(coverage, health, until, verdict),
+    statement: statement(coverage, lastSyncStart(runs, untilMs), until, verdict),
     chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },
     cases,
   };

@@ -76,7 +76,12 @@ export const ReportSchema = z
       version: z.string(),
       archive: z.string(),
       catalogue: z.object({ file: z.string(), sha256: z.string() }).nullable(),
-      chain_head: z.string(),
+      chain_head: z
+        .string()
+        .nullable()
+        .describe(
+          "the case log's head hash (write it down to detect a later truncation); null when the chain is broken",
+        ),
     }),
     coverage: z.object({
       catalogue: z
@@ -174,8 +179,8 @@ export const ReportSchema = z
     }),
     chain: z.object({
       intact: z.boolean(),
-      events: z.number().int(),
-      head: z.string(),
+      events: z.number().int().describe('the events that checked out: all of them, or those before the break'),
+      head: z.string().nullable().describe('the hash of the last event; null when the chain is broken'),
       problem: z.string().nullable(),
     }),
     cases: z.array(

@@ -10,9 +10,10 @@ import { MatchRowSchema } from './match-row-schema.js';
 
 /**
  * Raised when a contract changes incompatibly (a field removed, renamed or retyped); a field added keeps it.
- * The $id carries it, so a consumer pins the version it was written against.
+ * The $id carries it, so a consumer pins the version it was written against. 2: the report's `chain_head` and
+ * `chain.head` may be null (a broken case log has no head).
  */
-export const CONTRACT_VERSION = 1;
+export const CONTRACT_VERSION = 2;
 
 const RecordContract = RecallSchema.describe(
   'A recall as recall-feed accepts it from the API and writes it unchanged (feed -f jsonl, query, the json webhook): an integer id, the source and the timestamps are required; every other field passes through.',

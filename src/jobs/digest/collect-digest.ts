@@ -67,14 +67,17 @@ const SETTLE_STEP_MS = 1000;
 /**
  * Whether every write stamped before `toMs` has committed (docs/digest.md, "The period"): the archive's commit
  * horizon, read under its write lock, has reached the end of the period. A page being stored holds the lock: the
- * digest waits for it; an archive clock behind the period's end, likewise, within SETTLE_MAX_MS.
+ * digest waits for it; an archive clock behind the period's end, likewise, within SETTLE_MAX_MS, and no longer than
+ * it is behind (the default end, 1 ms after now, is reached in 1 ms).
  */
 async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promise<boolean> {
-  for (let waited = 0; ; waited += SETTLE_STEP_MS) {
+  for (let waited = 0; ; ) {
     const horizon = await archive.commitHorizon();
     if (horizon !== undefined && horizon >= toMs) return true;
     if (waited >= SETTLE_MAX_MS || (horizon !== undefined && toMs - horizon > SETTLE_MAX_MS - waited)) return false;
-    await ctx.sleep(SETTLE_STEP_MS, ctx.signal);
+    const step = horizon === undefined ? SETTLE_STEP_MS : Math.min(SETTLE_STEP_MS, Math.ceil(toMs - horizon));
+    await ctx.sleep(step, ctx.signal);
+    waited += step;
   }
 }
 

@@ -17,8 +17,8 @@ const STATES = ['active', 'open', 'waiting', 'closed', 'all'] as const;
 const ChainSchema = z.object({
   intact: z.boolean().describe('the whole case log verifies: every hash in place'),
   this_case_ok: z.boolean().describe("no break found in this case's own events"),
-  events: z.number().int(),
-  head: z.string(),
+  events: z.number().int().describe('the events that checked out: all of them, or those before the break'),
+  head: z.string().nullable().describe("the log's head hash; null when the chain is broken"),
   problem: z.string().nullable(),
 });
 

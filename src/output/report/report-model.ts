@@ -117,7 +117,8 @@ export interface Provenance {
   /** The archive as messages name it: a file, or a URL without its password. */
   archive: string;
   catalogue: { file: string; sha256: string } | null;
-  chain_head: string;
+  /** The case log's head hash; null when its chain is broken (no hash is then the head of the log as written). */
+  chain_head: string | null;
 }
 
 /**
@@ -154,7 +155,8 @@ export interface ReportData {
   verdict: Verdict;
   /** `incomplete` unless the verdict is `complete`; the text says the verdict once. */
   statement: { text: string; incomplete: boolean; as_of: string; rows_without_match: number | null };
-  chain: { intact: boolean; events: number; head: string; problem: string | null };
+  /** `events`: those that checked out (before the break, when broken); `head` null when the chain is broken. */
+  chain: { intact: boolean; events: number; head: string | null; problem: string | null };
   /** Ordered as the summary table: matches first, then by the recall's severity. */
   cases: ReportCase[];
 }

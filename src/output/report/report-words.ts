@@ -76,7 +76,7 @@ export function provenanceFacts(d: ReportData): Array<[string, string]> {
     ['Tool', `${p.tool} ${p.version}`],
     ['Archive', p.archive],
     ['Catalogue', p.catalogue ? `${p.catalogue.file} (sha256 ${p.catalogue.sha256})` : 'not given'],
-    ['Chain head', p.chain_head],
+    ['Chain head', p.chain_head ?? 'none: the case log is broken (see Timeline integrity)'],
   ];
 }
 
