@@ -6,7 +6,12 @@ import type { Context } from '../runtime/context.js';
 import { stripControls } from '../output/control-escapes.js';
 import { safeLink } from '../output/recall-text.js';
 import { mapTexts } from '../api/text-values.js';
+import { CaseNotFoundError, CaseStepError } from '../archive/cases-errors.js';
+import { cutText } from './fit.js';
 import { type Freshness, freshnessLine } from './freshness.js';
+
+/** The longest text an answer gives: a summary for a client that reads only text; the data is in structuredContent. */
+const MAX_TEXT = 100_000;
 
 /**
  * The answer: the freshness first in the text too, since a client may read only the text. The text is cleaned of
@@ -15,7 +20,7 @@ import { type Freshness, freshnessLine } from './freshness.js';
  */
 export function answer(freshness: Freshness, text: string, structured: Record<string, unknown>): CallToolResult {
   return {
-    content: [{ type: 'text', text: stripControls(`${freshnessLine(freshness)}\n${text}`) }],
+    content: [{ type: 'text', text: cutText(stripControls(`${freshnessLine(freshness)}\n${text}`), MAX_TEXT) }],
     structuredContent: cleaned({ freshness, ...structured }),
   };
 }
@@ -31,6 +36,17 @@ function cleaned<T>(value: T): T {
 }
 
 /**
+ * The CLI's hints worded for an assistant, which has tools, not a shell: what a tool does instead, or who can do what
+ * no tool does.
+ */
+function toolHints(err: unknown, hints: string[]): string[] {
+  if (err instanceof CaseNotFoundError) return ['list_cases with state "all" lists every case'];
+  if (err instanceof CaseStepError && /\bcases reopen\b/.test(err.hint ?? ''))
+    return ['no tool reopens a closed case: the user can reopen it from the command line'];
+  return hints;
+}
+
+/**
  * Runs a tool; anything it throws becomes a tool error with the CLI's one-line message and hints, every secret the
  * run knows masked: never a crash, never a stack, never a key.
  */
@@ -39,7 +55,8 @@ export async function guarded(ctx: Context, run: () => Promise<CallToolResult>):
     return await run();
   } catch (err) {
     const report = describeError(err, runSecrets(ctx));
-    const hints = report.hints.length === 0 ? '' : ` (hint: ${report.hints.join('; ')})`;
+    const said = toolHints(err, report.hints);
+    const hints = said.length === 0 ? '' : ` (hint: ${said.join('; ')})`;
     return { content: [{ type: 'text', text: stripControls(`${report.message}${hints}`) }], isError: true };
   }
 }

@@ -24,11 +24,21 @@ export const FreshnessSchema = z
 
 export type Freshness = z.infer<typeof FreshnessSchema>;
 
-/** The freshness of `archive` at `nowMs`; `allowed`: the sources the key may use, undefined when not checked. */
+/** The sources the key may use (`ids`), or why they are not known (no key, the key refused, no answer yet). */
+export interface KeySources {
+  ids: string[] | undefined;
+  why?: string;
+}
+
+/**
+ * The freshness of `archive` at `nowMs`; `allowed`: the sources the key may use, undefined when not checked, and
+ * `why` not (said as is: never the key).
+ */
 export async function freshnessOf(
   archive: ArchiveStore,
   nowMs: number,
   allowed: readonly string[] | undefined,
+  why = 'no API key, or the API has not answered',
 ): Promise<Freshness> {
   const period = { fromMs: nowMs - WINDOW_MS, toMs: nowMs };
   const health = computeHealth(await archive.syncRuns(period), period, allowed);
@@ -45,9 +55,7 @@ export async function freshnessOf(
   if (health.sources_missing.length > 0)
     problems.push(`no sync covered the sources ${health.sources_missing.join(', ')}`);
   if (allowed === undefined)
-    problems.push(
-      'the sources the key may use were not checked (no API key, or the API has not answered), so monitoring cannot be called complete',
-    );
+    problems.push(`the sources the key may use were not checked (${why}), so monitoring cannot be called complete`);
   return { as_of: new Date(nowMs).toISOString(), last_ok_sync: last, stale, complete: health.complete, problems };
 }
 

@@ -1,5 +1,4 @@
 // `recall-feed mcp`: serves over stdio until the client closes it, or over Streamable HTTP until the run is stopped.
-import { setTimeout as delay } from 'node:timers/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   isJSONRPCErrorResponse,
@@ -10,35 +9,17 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isLoopbackHost } from '../api/loopback.js';
 import { lazyApiSession } from '../runtime/api-session.js';
-import { allowedSources } from '../runtime/archive/allowed-sources.js';
 import { UsageError } from '../runtime/cli-errors.js';
 import { readProfile } from '../runtime/config/open-store.js';
 import { parseMcpToken } from '../runtime/mcp-token-setting.js';
 import type { Session } from '../runtime/session.js';
 import { settingSource } from '../runtime/settings.js';
+import { firstOf, SOURCES_WAIT_MS, sourcesOf } from './key-sources.js';
 import type { McpPlan } from './plan.js';
 import { buildServer } from './server.js';
 
-/** How long a failure to learn the key's sources stands before it is asked again. */
-const RETRY_SOURCES_MS = 10 * 60_000;
-/** How long an answer waits for the sources the key may use, asked of the API once. */
-const SOURCES_WAIT_MS = 5_000;
 /** How long answers still being made when the client closes stdin may take to be written, before the server closes. */
 const HANG_UP_WAIT_MS = 2 * SOURCES_WAIT_MS;
-
-/**
- * `promise`'s value if it settles within `ms`, else undefined (the promise goes on, for the answers after). `hold`: the
- * wait keeps the process alive.
- */
-async function firstOf<T>(promise: Promise<T | undefined>, ms: number, hold = false): Promise<T | undefined> {
-  const stop = new AbortController();
-  const late = delay(ms, undefined, { signal: stop.signal, ref: hold }).catch(() => undefined);
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    stop.abort();
-  }
-}
 
 /** The config's mcp-token (RECALL_FEED_MCP_TOKEN, else the profile's), noted as a secret: no message shows it. */
 async function configuredToken(session: Session): Promise<string | undefined> {
@@ -72,30 +53,6 @@ async function checkCatalogue(catalog: NonNullable<McpPlan['catalog']>): Promise
   refuseSpecialFiles([{ path: catalog.file, what: 'catalogue' }]);
   const head = await asUsageError(() => catalogueHead(catalog.file, catalog.map));
   keyColumn(head, catalog.key);
-}
-
-/** What asks the API for the sources the key may use, for the answers of `session`'s servers. */
-function sourcesOf(session: Session): () => Promise<string[] | undefined> {
-  const { ctx } = session;
-  // Asked (of the API, or the sandbox) when the first answer needs it, then kept; a failure (no key, the API
-  // down) is asked again after a while, so that a server started offline stops saying "incomplete" once it can.
-  let sources: { at: number; list: Promise<string[] | undefined>; unknown?: true } | undefined;
-  return () => {
-    if (sources === undefined || (sources.unknown && ctx.now() - sources.at > RETRY_SOURCES_MS)) {
-      const asked: NonNullable<typeof sources> = { at: ctx.now(), list: allowedSources(undefined, session) };
-      // Settled without a list (no key, the API down): asked again after a while. A refusal stays one.
-      asked.list.then(
-        (list) => {
-          if (list === undefined) asked.unknown = true;
-        },
-        () => {},
-      );
-      sources = asked;
-    }
-    // An answer reads the archive, offline: it never waits long on the API (one that takes connections and never
-    // answers held every tool for minutes). Until the sources are known, answers say they were not checked.
-    return firstOf(sources.list, SOURCES_WAIT_MS);
-  };
 }
 
 /**

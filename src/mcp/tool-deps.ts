@@ -4,7 +4,7 @@ import type { ArchiveStore } from '../archive/store.js';
 import { openArchiveAt, writerOptions, writing } from '../runtime/archive/archive-file.js';
 import { openUsedArchive } from '../runtime/archive/run-archive.js';
 import type { Session } from '../runtime/session.js';
-import { type Freshness, freshnessOf } from './freshness.js';
+import { type Freshness, freshnessOf, type KeySources } from './freshness.js';
 import type { McpPlan } from './plan.js';
 
 export interface ToolDeps {
@@ -15,7 +15,10 @@ export interface ToolDeps {
   read<T>(fn: (archive: ArchiveStore) => Promise<T>): Promise<T>;
   /** The archive opened for writing (case steps), a failure to write said as the CLI says it. */
   write<T>(fn: (archive: ArchiveStore) => Promise<T>): Promise<T>;
-  freshness(archive: ArchiveStore): Promise<Freshness>;
+  /** `known`: the sources this answer already asked for (a second wait on an API that does not answer is not taken). */
+  freshness(archive: ArchiveStore, known?: KeySources): Promise<Freshness>;
+  /** The sources the key may use, as the server knows them: asked of the API once, never waited on long. */
+  sources(): Promise<KeySources>;
   /** `mcp:<client name>`, from the client's initialize request: the actor of the steps it records. */
   actor(): string;
 }
@@ -24,7 +27,7 @@ export interface ToolDeps {
 export function toolDeps(
   session: Session,
   plan: McpPlan,
-  allowed: () => Promise<string[] | undefined>,
+  allowed: () => Promise<KeySources>,
   actor: () => string,
 ): ToolDeps {
   const where = session.archive(plan.db);
@@ -52,9 +55,11 @@ export function toolDeps(
         await archive.close();
       }
     },
-    async freshness(archive) {
-      return freshnessOf(archive, ctx.now(), await allowed());
+    async freshness(archive, known) {
+      const { ids, why } = known ?? (await allowed());
+      return freshnessOf(archive, ctx.now(), ids, why);
     },
+    sources: allowed,
   };
 }
 

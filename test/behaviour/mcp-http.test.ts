@@ -312,7 +312,7 @@ describe('over Streamable HTTP', () => {
     const { data, text } = await callOk(client, schemas, 'list_cases', {});
     expect(data.freshness.complete).toBe(false);
     expect(data.freshness.problems).toContain(
-      'the sources the key may use were not checked (no API key, or the API has not answered), so monitoring cannot be called complete',
+      'the sources the key may use were not checked (the API has not answered within 5 s), so monitoring cannot be called complete',
     );
     expect(text).toMatch(/^WARNING, INCOMPLETE MONITORING: /);
     expect(silent.requests.map((r) => r.url)).toEqual(['/v1/recalls/sources']);

@@ -23,15 +23,31 @@ export interface DigestSelection {
   catalog: { file: string; map: ColumnMap; key?: string } | undefined;
 }
 
+/**
+ * What a caller that knows more hands in (the MCP server): the sources the key may use as it already asked for them,
+ * within its own time limit; and where the catalogue's warnings go, instead of being said (and remembered) once.
+ */
+export interface DigestGiven {
+  allowed?: { ids: string[] | undefined };
+  catalogueWarnings?: (warnings: string[]) => void;
+}
+
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
-async function loadMatcher(catalog: DigestSelection['catalog'], status: StatusReporter, env: Context['env']) {
+async function loadMatcher(
+  catalog: DigestSelection['catalog'],
+  status: StatusReporter,
+  env: Context['env'],
+  heard?: (warnings: string[]) => void,
+) {
   if (catalog === undefined) return undefined;
   const [{ loadMatcher }, { rowKey }] = await Promise.all([
     import('../matching/load-catalogue.js'),
     import('../matching/open-cases.js'),
   ]);
-  const { catalogue, index, column } = await loadMatcher(catalog.file, catalog.map, catalog.key, status, env);
-  return { index, rowKey, columns: { key: column, name: catalogue.columns.name } };
+  const sayOnce = heard === undefined;
+  const read = await loadMatcher(catalog.file, catalog.map, catalog.key, status, env, { sayOnce });
+  heard?.(read.warnings);
+  return { index: read.index, rowKey, columns: { key: read.column, name: read.catalogue.columns.name } };
 }
 
 /**
@@ -81,13 +97,17 @@ async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promis
   }
 }
 
-/** The period's digest from the run's archive, the sources asked with the run's client. */
-export async function collectDigest(sel: DigestSelection, session: ArchiveSession): Promise<Digest> {
+/** The period's digest from the run's archive, the sources asked with the run's client unless `given`. */
+export async function collectDigest(
+  sel: DigestSelection,
+  session: ArchiveSession,
+  given: DigestGiven = {},
+): Promise<Digest> {
   const { ctx, status, store: archive } = session;
-  const matcher = await loadMatcher(sel.catalog, status, ctx.env);
+  const matcher = await loadMatcher(sel.catalog, status, ctx.env, given.catalogueWarnings);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive is read: a source the key may not use is refused as `feed` refuses it.
-  const allowed = await allowedSources(sel.sources, session);
+  const allowed = given.allowed ? given.allowed.ids : await allowedSources(sel.sources, session);
   let matches: Record<string, unknown>[] | null = null;
   let products: ProductRow[] | null = null;
   const settled = await settle(archive, sel.toMs, ctx);

@@ -33,7 +33,9 @@ export async function asUsageError<T>(read: () => Promise<T>): Promise<T> {
 /**
  * The catalogue, its index and its key column, as digest and report read them: a wrong --key is refused before any
  * warning, request or archive read; the catalogue's warnings said as match says them, but only when they differ
- * from those the last digest or report said (`env` finds where that is remembered).
+ * from those the last digest or report said (`env` finds where that is remembered). `sayOnce: false` (the MCP
+ * server, which reads for an assistant, never for the cron log) says and records nothing: the warnings come back in
+ * `warnings`, always.
  */
 export async function loadMatcher(
   file: string,
@@ -41,6 +43,7 @@ export async function loadMatcher(
   key: string | undefined,
   status: StatusReporter,
   env: Record<string, string | undefined>,
+  opts: { sayOnce?: boolean } = {},
 ) {
   const catalogue = await loadCatalogue(file, map);
   const column = keyColumn(catalogue, key);
@@ -48,6 +51,6 @@ export async function loadMatcher(
   const index = new CatalogueIndex(catalogue, { learned: await readLearned(learnedPath(file, undefined), status) });
   const warnings: string[] = [];
   reportCatalogue(catalogue, index.rejected, { warn: (text) => warnings.push(text) });
-  await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);
-  return { catalogue, index, column };
+  if (opts.sayOnce !== false) await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);
+  return { catalogue, index, column, warnings };
 }

@@ -5,6 +5,7 @@ import { MatchRowSchema } from '../../jobs/contracts/match-row-schema.js';
 import { byLevelThenSeverity, matchRow } from '../../jobs/matching/match-rows.js';
 import { plain } from '../../output/recall-text.js';
 import { answer, guarded } from '../answer.js';
+import { cutText, fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
@@ -45,13 +46,16 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
         truncated: z.boolean(),
         counts,
         note: z.string(),
+        warnings: z
+          .array(z.string())
+          .describe("the products' problems, as `match` says them: a barcode with a wrong check digit, ..."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(ctx, async () => {
         const sinceUs = parseInstant(args.since, 'since', ctx.now());
-        const { catalogue, index } = await productsFor(deps, args.products);
+        const { catalogue, index, warnings } = await productsFor(deps, args.products);
         return deps.read(async (archive) => {
           const tally = { recalls_checked: 0, products: catalogue.rows.length, match: 0, possible: 0, excluded: 0 };
           const rows: Record<string, unknown>[] = [];
@@ -64,20 +68,24 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
             if (ctx.signal.aborted) throw ctx.signal.reason;
           }
           rows.sort(byLevelThenSeverity);
-          const shown = rows.slice(0, args.limit);
+          // Within what a client reads at once: a long title repeated in a thousand rows is cut, then rows dropped.
+          const fit = fitted({ rows: rows.slice(0, args.limit), warnings });
+          const shown = fit.value.rows;
           const lines = shown
             .slice(0, 20)
             .map(
               (r) =>
-                `- ${r.level} (${r.reason}, ${r.scope}): line ${r.catalog_line} ~ recall ${r.recall_id} ${plain(r, 'alert_title')}`,
+                `- ${r.level} (${r.reason}, ${r.scope}): line ${r.catalog_line} ~ recall ${r.recall_id} ${cutText(plain(r, 'alert_title'), 300)}`,
             );
           const head = `${tally.match} match, ${tally.possible} possible, ${tally.excluded} excluded over ${tally.recalls_checked} archived recalls and ${tally.products} product(s).`;
-          const text = [head, ...lines, NOT_A_VERDICT].join('\n');
+          const said = fit.value.warnings.map((w) => `warning: ${w}`);
+          const text = [head, ...said, ...lines, NOT_A_VERDICT].join('\n');
           return answer(await deps.freshness(archive), text, {
             rows: shown,
             truncated: rows.length > shown.length,
             counts: tally,
             note: NOT_A_VERDICT,
+            warnings: fit.value.warnings,
           });
         });
       }),

@@ -5,6 +5,7 @@ import { DigestSchema } from '../../jobs/contracts/digest-schema.js';
 import { collectDigest } from '../../jobs/digest/collect-digest.js';
 import { digestSubject, healthLines } from '../../output/digest/digest-view.js';
 import { answer, guarded } from '../answer.js';
+import { fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import type { ToolDeps } from '../tool-deps.js';
 import { RecallHitSchema, recallHit } from './recall-hits.js';
@@ -30,7 +31,12 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
       description:
         "What the archive stored in the last days: your products first (with the server's catalogue), cases overdue or due soon, the new and updated recalls worst first, and whether monitoring held (complete or not, and why).",
       inputSchema: { days: z.number().int().min(1).max(31).default(1).describe('the period: the last N days') },
-      outputSchema: { freshness: FreshnessSchema, digest: McpDigestSchema },
+      outputSchema: {
+        freshness: FreshnessSchema,
+        digest: McpDigestSchema,
+        warnings: z.array(z.string()).describe("the catalogue's problems: a barcode it rejected (never matched), ..."),
+        cut: z.array(z.string()).describe('what was cut to keep the answer small (each cut is marked in the text)'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -43,10 +49,17 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
           filter: {},
           catalog: deps.plan.catalog,
         };
+        // The server's sources, asked once and never waited on long (the digest's own ask waited minutes on an API
+        // that did not answer); the catalogue's warnings kept for the answer, not said once for the cron log.
+        let warnings: string[] = [];
+        const given = { allowed: await deps.sources(), catalogueWarnings: (w: string[]) => (warnings = w) };
         // One opening of the archive for the digest and its freshness: they then describe the same state.
         const [d, freshness] = await deps.read(
           async (store) =>
-            [await collectDigest(selection, { ...deps.session, store }), await deps.freshness(store)] as const,
+            [
+              await collectDigest(selection, { ...deps.session, store }, given),
+              await deps.freshness(store, given.allowed),
+            ] as const,
         );
         const { matches: _matches, recalls, ...rest } = d;
         const digest = {
@@ -56,8 +69,11 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
             updated: recalls.updated.slice(0, LISTED).map(recallHit),
           },
         };
-        const text = [digestSubject(d), ...healthLines(d)].join('\n');
-        return answer(freshness, text, { digest });
+        const said = warnings.map((w) => `warning: ${w}`);
+        const fit = fitted({ digest, warnings });
+        const cut = fit.cut.length > 0 ? [`Cut to keep the answer small: ${fit.cut.join('; ')}.`] : [];
+        const text = [digestSubject(d), ...said, ...healthLines(d), ...cut].join('\n');
+        return answer(freshness, text, { ...fit.value, cut: fit.cut });
       }),
   );
 }

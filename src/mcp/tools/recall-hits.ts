@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RecallSchema } from '../../api/schemas.js';
 import { plain, safeLink } from '../../output/recall-text.js';
+import { cutText } from '../fit.js';
 
 const text = z.string().nullable();
 
@@ -18,10 +19,13 @@ export const RecallHitSchema = z.object({
 
 export type RecallHit = z.infer<typeof RecallHitSchema>;
 
-/** Control characters and line breaks gone: a hit is read by people and models alike. */
+/** The longest text a hit gives: a title is a line, and a hit is one of up to 100 (the whole is one get_recall away). */
+const HIT_TEXT = 500;
+
+/** Control characters and line breaks gone: a hit is read by people and models alike. Cut, marked, when too long. */
 function field(record: Record<string, unknown>, name: string): string | null {
   const v = plain(record, name);
-  return v === '' ? null : v;
+  return v === '' ? null : cutText(v, HIT_TEXT);
 }
 
 export function recallHit(record: Record<string, unknown>): RecallHit {

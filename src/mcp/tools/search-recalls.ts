@@ -1,4 +1,5 @@
 // search_recalls and get_recall: the archive's recalls by full-text query and record filters, and one with its history.
+import { isDeepStrictEqual } from 'node:util';
 import { SOURCE_IDS } from '../../api/constants.js';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -6,6 +7,7 @@ import { RecallSchema } from '../../api/schemas.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { answer, guarded } from '../answer.js';
+import { fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
@@ -27,6 +29,14 @@ const searchInput = {
   category: z.string().max(200).optional().describe('product_category contains this'),
   limit: z.number().int().min(1).max(100).default(20),
 };
+
+/** The fields where `version` differs from `current`, with `version`'s values (null for a field it lacks). */
+function differences(version: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  const differs: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(version), ...Object.keys(current)]))
+    if (!isDeepStrictEqual(version[key], current[key])) differs[key] = version[key] ?? null;
+  return differs;
+}
 
 export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
   const { ctx } = deps.session;
@@ -77,7 +87,8 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
     'get_recall',
     {
       title: 'One recall with its history',
-      description: 'One recall from the archive by id, as the regulator published it, with every stored version.',
+      description:
+        'One recall from the archive by id, as the regulator published it, with every stored version: what each earlier version said differently. A text too long to send is cut, marked where it was cut.',
       inputSchema: { id: z.number().int().min(1).describe('the recall id') },
       outputSchema: {
         freshness: FreshnessSchema,
@@ -87,9 +98,14 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
             version: z.number().int(),
             stored_at: z.string().nullable(),
             current: z.boolean(),
-            record: RecallSchema,
+            differs: z
+              .record(z.string(), z.unknown())
+              .describe(
+                "the fields where this version differs from the current record (`recall`), with this version's values; null: it had no such field. Empty for the current version",
+              ),
           }),
         ),
+        cut: z.array(z.string()).describe('what was cut to keep the answer small (each cut is marked in the text)'),
       },
       annotations: READ_ONLY,
     },
@@ -99,15 +115,24 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
           const stored = await archive.versions(args.id);
           if (stored.length === 0)
             throw new UsageError(`recall ${args.id} is not in the archive`, 'search_recalls finds ids');
-          const versions = stored.map((v) => ({
+          const records = stored.map((v) => JSON.parse(v.raw) as Record<string, unknown> & { id: number });
+          const found = stored.findIndex((v) => v.current);
+          const at = found === -1 ? stored.length - 1 : found;
+          const recall = records[at]!;
+          // The current record once: a version repeating it whole doubled the answer (11 MB for a 5.5 MB notice).
+          const versions = stored.map((v, i) => ({
             version: v.version,
             stored_at: v.storedAt ?? null,
-            current: v.current,
-            record: JSON.parse(v.raw) as Record<string, unknown> & { id: number },
+            current: i === at,
+            differs: i === at ? {} : differences(records[i]!, recall),
           }));
-          const recall = (versions.find((v) => v.current) ?? versions[versions.length - 1]!).record;
-          const text = `${hitLine(recallHit(recall))}\n${versions.length} stored version(s).`;
-          return answer(await deps.freshness(archive), text, { recall, versions });
+          const { value, cut } = fitted({ recall, versions });
+          const text = [
+            hitLine(recallHit(value.recall)),
+            `${versions.length} stored version(s).`,
+            ...(cut.length > 0 ? [`Cut to keep the answer small: ${cut.join('; ')}.`] : []),
+          ].join('\n');
+          return answer(await deps.freshness(archive), text, { ...value, cut });
         }),
       ),
   );

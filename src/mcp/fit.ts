@@ -1,0 +1,82 @@
+// An answer made to fit: long texts and long lists cut, each cut marked, so that no answer nears what a client reads at once.
+import { UsageError } from '../runtime/cli-errors.js';
+
+/**
+ * The most an answer's structured part may weigh, in bytes of JSON: the SDK's client refuses a message over 10 MiB
+ * (and drops the connection), and an assistant gains nothing from megabytes of one notice.
+ */
+export const ANSWER_BUDGET_BYTES = 1_000_000;
+
+/** The cuts tried in turn, mildest first: the longest text kept, then the most items of a list kept. */
+const STEPS: readonly { text: number; items: number }[] = [
+  { text: 20_000, items: Number.POSITIVE_INFINITY },
+  { text: 5_000, items: Number.POSITIVE_INFINITY },
+  { text: 1_000, items: Number.POSITIVE_INFINITY },
+  { text: 1_000, items: 1_000 },
+  { text: 300, items: 200 },
+  { text: 300, items: 50 },
+  { text: 300, items: 10 },
+];
+
+/** The cut paths named at most: a thousand rows each cut would make the list itself long. */
+const NAMED_CUTS = 20;
+
+/** `text` cut to `max` characters (never inside a surrogate pair), marked where it was cut and by how much. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)} […cut: ${(text.length - end).toLocaleString('en-US')} more characters]`;
+}
+
+interface Cut {
+  paths: string[];
+  /** Lists cut at the top level of the value (a tool's `rows`): the tool says it truncated them. */
+  lists: Set<string>;
+}
+
+function shrink(value: unknown, limits: { text: number; items: number }, at: string, cut: Cut): unknown {
+  if (typeof value === 'string') {
+    if (value.length <= limits.text) return value;
+    cut.paths.push(`${at}: ${value.length.toLocaleString('en-US')} characters, the first ${limits.text} kept`);
+    return cutText(value, limits.text);
+  }
+  if (Array.isArray(value)) {
+    const kept = value.length > limits.items ? value.slice(0, limits.items) : value;
+    if (kept !== value) {
+      cut.paths.push(`${at}: ${value.length} items, the first ${limits.items} kept`);
+      if (!at.slice(1).includes('.') && !at.includes('[')) cut.lists.add(at.slice(1));
+    }
+    return kept.map((v, i) => shrink(v, limits, `${at}[${i}]`, cut));
+  }
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v, limits, `${at}.${k}`, cut)]));
+  return value;
+}
+
+const weight = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/**
+ * `value` within `budget` bytes of JSON: as it is when it fits, else with its long texts cut (marked in the text), then
+ * its long lists. `cut` names what was cut (a path like `recall.product_description`), `lists` the top-level lists cut.
+ * A value that no cut brings within the budget is refused.
+ */
+export function fitted<T extends Record<string, unknown>>(
+  value: T,
+  budget = ANSWER_BUDGET_BYTES,
+): { value: T; cut: string[]; lists: Set<string> } {
+  if (weight(value) <= budget) return { value, cut: [], lists: new Set() };
+  for (const limits of STEPS) {
+    const cut: Cut = { paths: [], lists: new Set() };
+    const small = shrink(value, limits, '', cut) as T;
+    if (weight(small) > budget) continue;
+    const named = cut.paths.slice(0, NAMED_CUTS).map((p) => p.replace(/^\./, ''));
+    if (cut.paths.length > NAMED_CUTS) named.push(`… and ${cut.paths.length - NAMED_CUTS} more cut`);
+    return { value: small, cut: named, lists: cut.lists };
+  }
+  throw new UsageError(
+    `the answer would be over ${Math.round(budget / 1e6)} MB even cut short: too large to send`,
+    'ask for less: a smaller limit, or a narrower question',
+  );
+}
