@@ -7,6 +7,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
+import { openArchive } from '../../src/archive/open-archive.js';
+import type { ArchivedRecord } from '../../src/archive/store.js';
 import { sourcesOf } from '../../src/mcp/key-sources.js';
 import type { McpPlan } from '../../src/mcp/plan.js';
 import { buildServer } from '../../src/mcp/server.js';
@@ -15,7 +17,7 @@ import { createSession } from '../../src/runtime/session.js';
 import { sampleRecords, storeRun } from '../helpers/archive.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { handlerServer } from '../helpers/handler-server.js';
-import { runMain } from '../helpers/in-process.js';
+import { type FakeClock, fakeClock, runMain } from '../helpers/in-process.js';
 import { callFails, callOk, OutputSchemas, type Rec } from '../helpers/mcp.js';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -24,7 +26,15 @@ import { until } from '../helpers/wait.js';
 /** A server as `recall-feed mcp` builds it, its client linked in memory; `waitMs`: how long an answer waits on the API. */
 async function serve(
   db: string,
-  opts: { api?: string; key?: string; waitMs?: number; catalog?: string; writes?: boolean; config?: string } = {},
+  opts: {
+    api?: string;
+    key?: string;
+    waitMs?: number;
+    catalog?: string;
+    writes?: boolean;
+    config?: string;
+    clock?: FakeClock;
+  } = {},
 ) {
   let stderr = '';
   const ctx: Context = {
@@ -42,8 +52,8 @@ async function serve(
       RECALL_FEED_CACHE_DIR: tempDir('rf-cache-'),
       ...(opts.key === undefined ? {} : { RECALL_FEED_API_KEY: opts.key }),
     },
-    now: () => Date.now(),
-    sleep: async () => {},
+    now: opts.clock?.now ?? (() => Date.now()),
+    sleep: opts.clock?.sleep ?? (async () => {}),
     signal: new AbortController().signal,
   };
   const session = await createSession(opts.api === undefined ? {} : { baseUrl: opts.api }, ctx);
@@ -279,5 +289,27 @@ describe('errors and freshness worded for an assistant', () => {
       'the sources the key may use were not checked (no API key is set), so monitoring cannot be called complete',
     );
     expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe('digest on a clock that stands still (the sandbox pinned with --sandbox-now)', () => {
+  it('a sync stored at exactly now is in the period (it ends 1 ms after now): its run counted, monitoring complete', async () => {
+    // Every stamp at one instant, as a run on the pinned clock makes them: the sync began, stored and ended at now.
+    const now = Date.parse('2026-06-01T12:00:00Z');
+    const db = path.join(tempDir('rf-mcp-pinned-'), 'archive.db');
+    const store = await openArchive(db, { create: true });
+    try {
+      const run = await store.beginRun({}, now);
+      await store.upsertPage(sampleRecords(6) as ArchivedRecord[], run, () => now);
+      await store.finishRun(run, 'ok', now);
+    } finally {
+      await store.close();
+    }
+    const sandbox = await sandboxFor({});
+    const { client, schemas } = await serve(db, { api: sandbox.url, key: ALL_KEY, clock: fakeClock(now) });
+    const { data } = await callOk(client, schemas, 'digest', {});
+    expect(data.digest.health.runs).toEqual({ ok: 1, failed: 0, interrupted: 0 });
+    expect(data.digest.health.complete).toBe(true);
+    expect(data.digest.period.to).toBe(new Date(now + 1).toISOString());
   });
 });

@@ -41,7 +41,8 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
     },
     (args) =>
       guarded(ctx, async () => {
-        const toMs = ctx.now();
+        // As the digest command's default: the period ends 1 ms after now, so what was stored at now is in it.
+        const toMs = ctx.now() + 1;
         const selection = {
           fromMs: toMs - args.days * DAY_MS,
           toMs,
