@@ -20,14 +20,30 @@ export const VERSION: string = packageJson.version;
  * as `-qo`): then every command is defined and commander decides, as it always did.
  */
 export function invokedCommand(argv: string[], root: CommandUnknownOpts): string | undefined {
+  const at = commandIndex(argv, root);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where invokedCommand's word is in `argv`. */
+function commandIndex(argv: readonly string[], root: CommandUnknownOpts): number | undefined {
   const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (!arg.startsWith('-')) return arg;
+    if (!arg.startsWith('-')) return i;
     if (arg === '--' || /^-[^-]{2,}/.test(arg)) return undefined;
     if (takesValue.has(arg)) i++;
   }
   return undefined;
+}
+
+/**
+ * `help config set` as `config set --help`, after the global flags given before it (`--profile prod help config
+ * set`): the line as run, and the words from the command on, which `help <topic>` is answered from.
+ */
+function helpLine(line: string[]): { argv: string[]; words: string[] } {
+  const at = commandIndex(line, addGlobalOptions(new Command())) ?? 0;
+  const words = helpAsFlag(line.slice(at), COMMAND_NAMES);
+  return { argv: [...line.slice(0, at), ...words], words };
 }
 
 /** The command that runs, alone; every command for the root help, `help`, an unknown word and `completion`. */
@@ -148,12 +164,12 @@ const HAND_OVER = Symbol('hand over to main()');
  * been written then, and the caller runs main(), which parses the same arguments again.
  */
 export async function answerWithoutRunning(line: string[], baseCtx: Context): Promise<number | undefined> {
-  const argv = helpAsFlag(line, COMMAND_NAMES);
+  const { argv, words } = helpLine(line);
   const ctx = withArgv(baseCtx, argv);
   const program = buildProgram(ctx);
   try {
     // `help <word>` naming neither a command nor a topic throws: main() runs and says so.
-    const topic = answerHelpTopic(argv, ctx, COMMAND_NAMES);
+    const topic = answerHelpTopic(words, ctx, COMMAND_NAMES);
     if (topic !== undefined) return topic;
     await registerCommands(program, argv, ctx);
     program.hook('preAction', () => {
@@ -201,10 +217,10 @@ function throwStdoutFailure(ctx: Context): void {
 }
 
 async function mainIn(line: string[], ctx: Context): Promise<number> {
-  const argv = helpAsFlag(line, COMMAND_NAMES);
+  const { argv, words } = helpLine(line);
   const program = buildProgram(ctx);
   try {
-    const topic = answerHelpTopic(argv, ctx, COMMAND_NAMES);
+    const topic = answerHelpTopic(words, ctx, COMMAND_NAMES);
     if (topic !== undefined) {
       throwStdoutFailure(ctx);
       return topic;

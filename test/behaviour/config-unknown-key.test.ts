@@ -44,6 +44,22 @@ describe('an unknown key in the profile', () => {
     expect(feed.map((q) => q.query.limit)).toEqual(['4']);
   });
 
+  it('a key holding ESC and a line break is shown escaped, on one line, and unset says it the same way', async () => {
+    const key = 'bad\u001b[31mkey\nforged';
+    const { env, file } = handEdited({ default: { [key]: 1 } });
+    const r = await runMainAgainst(sandbox, ['feed', '--max', '1', '-f', 'jsonl'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `warning: unknown config key "bad\\u001b[31mkey\\nforged" in profile 'default' of ${file} is ignored; remove it with: edit ${file}\n`,
+    );
+    const unset = await runMain(['config', 'unset', key], { env });
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.stderr).toBe(
+      `removed "bad\\u001b[31mkey\\nforged", which is no config key, from profile 'default' in ${file}\n`,
+    );
+    expect(JSON.stringify(stored(file))).not.toContain('forged');
+  });
+
   it('--profile names the profile, and the remedy carries it', async () => {
     const { env, file } = handEdited({ prod: { pagesize: 2 } });
     const r = await runMainAgainst(sandbox, ['--profile', 'prod', 'feed', '--max', '1', '-f', 'jsonl'], { env });

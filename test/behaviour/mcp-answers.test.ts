@@ -310,6 +310,8 @@ describe('digest on a clock that stands still (the sandbox pinned with --sandbox
     const { data } = await callOk(client, schemas, 'digest', {});
     expect(data.digest.health.runs).toEqual({ ok: 1, failed: 0, interrupted: 0 });
     expect(data.digest.health.complete).toBe(true);
+    // The days back from now, as the digest command counts them, to 1 ms after now.
+    expect(data.digest.period.from).toBe(new Date(now - 86_400_000).toISOString());
     expect(data.digest.period.to).toBe(new Date(now + 1).toISOString());
   });
 });

@@ -113,6 +113,32 @@ describe('on a clock pinned with RECALL_FEED_SANDBOX_NOW, right after a sync and
     );
   });
 
+  it('report --since after now: refused before anything is read (exit 2), with or without --until', async () => {
+    for (const until of [[], ['--until', '2026-06-05T00:00:00Z']]) {
+      const r = await run(['report', '--since', '2026-06-02T00:00:00Z', ...until, '-f', 'json']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        "error: --since 2026-06-02T00:00:00Z is after now: the report's period would be empty\n",
+      ]);
+    }
+  });
+
+  it('cases --overdue or --due-soon among closed cases only (--status closed, reopen): refused, nothing changed', async () => {
+    for (const args of [
+      ['cases', '--status', 'closed', '--due-soon'],
+      ['cases', '--status', 'closed', '--overdue'],
+      ['cases', 'reopen', '--due-soon', '--note', 'x', '--yes'],
+    ]) {
+      const r = await run(args);
+      const flag = args.includes('--overdue') ? '--overdue' : '--due-soon';
+      expect([r.code, r.stderr], args.join(' ')).toEqual([
+        2,
+        `error: ${flag} selects open and waiting cases: among closed ones it would select none\n`,
+      ]);
+    }
+  });
+
   it('report --since 10m an hour later: the verdict names the sources no sync in the period covered', async () => {
     const later = iso(PIN_MS + 3_600_000);
     const r = await run(['report', '--since', '10m', '-f', 'json'], later);

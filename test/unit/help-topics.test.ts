@@ -119,6 +119,21 @@ describe('help topics', () => {
     expect(String(stdout.read())).toBe(own.stdout);
   });
 
+  it('help after global flags is the same help: a subcommand, a topic, in main and the front', async () => {
+    const own = (await runMain(['config', 'set', '--help'])).stdout;
+    for (const lead of [['--profile', 'prod'], ['-v'], ['--sandbox']]) {
+      const help = await runMain([...lead, 'help', 'config', 'set']);
+      expect(help, lead.join(' ')).toMatchObject({ code: 0, stdout: own, stderr: '' });
+      const stdout = new PassThrough();
+      const ctx = { stdout, stderr: new PassThrough(), env: {}, now: Date.now } as unknown as Context;
+      expect(await answerWithoutRunning([...lead, 'help', 'config', 'set'], ctx)).toBe(0);
+      expect(String(stdout.read())).toBe(own);
+    }
+    const topic = (await runMain(['help', 'formats'])).stdout;
+    expect(topic).not.toMatch(/^Usage:/);
+    expect(await runMain(['--sandbox', 'help', 'formats'])).toMatchObject({ code: 0, stdout: topic, stderr: '' });
+  });
+
   it("the launcher's help front leaves help <typo> to main(), having written nothing", async () => {
     const [stdout, stderr] = [new PassThrough(), new PassThrough()];
     const ctx = { stdout, stderr, env: {}, now: Date.now } as unknown as Context;

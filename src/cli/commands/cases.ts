@@ -82,17 +82,23 @@ function caseStatuses(asked: readonly (typeof STATUSES)[number][]): CaseStatus[]
 
 export function planCasesList(opts: ListFlags): CasesListPlan {
   const { alertStatus, status: _s, ...rest } = opts;
+  const statuses = caseStatuses(list(opts.status, STATUSES, '--status') ?? ['open']);
+  dueOnlyOpen(opts, statuses);
   return {
     db: parseDb(opts),
-    query: {
-      statuses: caseStatuses(list(opts.status, STATUSES, '--status') ?? ['open']),
-      levels: list(opts.level, LEVELS, '--level'),
-    },
+    query: { statuses, levels: list(opts.level, LEVELS, '--level') },
     filter: parseFilterOptions({ ...rest, status: alertStatus }),
     formulaGuard: opts.formulaGuard,
     bom: opts.bom ?? false,
     due: { overdue: opts.overdue ?? false, dueSoon: opts.dueSoon ?? false },
   };
+}
+
+/** --overdue and --due-soon select open and waiting cases: among closed ones only (reopen) they would select none. */
+function dueOnlyOpen(opts: { overdue?: boolean; dueSoon?: boolean }, statuses: readonly CaseStatus[]): void {
+  const flag = opts.overdue ? '--overdue' : opts.dueSoon ? '--due-soon' : undefined;
+  if (flag !== undefined && statuses.every((s) => s === 'closed'))
+    throw new UsageError(`${flag} selects open and waiting cases: among closed ones it would select none`);
 }
 
 /** Case ids as given (each checked), without repeats, in order. */
@@ -142,6 +148,7 @@ export function planStep(
   if (rawIds.length === 0) {
     const list = planCasesList({ ...opts, formulaGuard: true });
     const query = opts.status === undefined ? { ...list.query, statuses: STEP_FROM[kind] } : list.query;
+    dueOnlyOpen(opts, query.statuses);
     select = { query, filter: list.filter, due: list.due };
   }
   return {

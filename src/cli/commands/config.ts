@@ -142,7 +142,7 @@ async function runGet(opts: ConfigOptions, globals: GlobalFlags, ctx: Context, a
 /** A key no setting reads is removed too when the profile holds it (a typo in a hand edit), and said so. */
 async function runUnset(_opts: unknown, globals: GlobalFlags, ctx: Context, args: string[]): Promise<void> {
   const [key] = args as [string];
-  const { isConfigKey, validateConfigKey } = await import('../../runtime/config/config-keys.js');
+  const { isConfigKey, shownKey, validateConfigKey } = await import('../../runtime/config/config-keys.js');
   const profile = resolveProfileName(globals, ctx.env);
   const store = await openConfigStore(ctx.env, ctx.stderr);
   if (isConfigKey(key) || store.get(profile, key) === undefined) {
@@ -151,7 +151,7 @@ async function runUnset(_opts: unknown, globals: GlobalFlags, ctx: Context, args
     return;
   }
   await store.unset(profile, key);
-  ctx.stderr.write(`removed "${key}", which is no config key, from profile '${profile}' in ${store.path}\n`);
+  ctx.stderr.write(`removed ${shownKey(key)}, which is no config key, from profile '${profile}' in ${store.path}\n`);
 }
 
 async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context): Promise<void> {

@@ -29,6 +29,9 @@ export function planReport(
   const { sinceUs, untilUs } = parseWindow(opts.since, opts.until, nowMs);
   const sinceMs = sinceUs === undefined ? undefined : Math.floor(sinceUs / 1000);
   const untilMs = untilUs === undefined ? undefined : Math.floor(untilUs / 1000);
+  // The period never ends after now (report-data.ts, reportEnd): one starting after now would be empty, or inverted.
+  if (sinceMs !== undefined && sinceMs > nowMs)
+    throw new UsageError(`--since ${opts.since} is after now: the report's period would be empty`);
   if (opts.catalog === undefined && (opts.map !== undefined || opts.key !== undefined))
     throw new UsageError(`${opts.map !== undefined ? '--map' : '--key'} works with --catalog`);
   return {

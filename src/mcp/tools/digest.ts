@@ -41,10 +41,12 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
     },
     (args) =>
       guarded(ctx, async () => {
-        // As the digest command's default: the period ends 1 ms after now, so what was stored at now is in it.
-        const toMs = ctx.now() + 1;
+        // As the digest command's default: the period is the days back from now, and ends 1 ms after now, so what
+        // was stored at now is in it.
+        const nowMs = ctx.now();
+        const toMs = nowMs + 1;
         const selection = {
-          fromMs: toMs - args.days * DAY_MS,
+          fromMs: nowMs - args.days * DAY_MS,
           toMs,
           sources: undefined,
           filter: {},

@@ -4,6 +4,7 @@ import { PROFILE_NAME, SettingValueError } from '../settings-parsers.js';
 import { SETTINGS, type SettingRow } from '../settings-table.js';
 import { UsageError } from '../cli-errors.js';
 import { shellQuote } from '../shell-quote.js';
+import { plainLine } from '../../output/control-escapes.js';
 import { ConfigValueError } from './config-errors.js';
 
 export { ConfigValueError } from './config-errors.js';
@@ -41,10 +42,16 @@ function closestKey(key: string): string | undefined {
   return near[0]?.k;
 }
 
+/**
+ * A key as a message shows it: quoted, its control characters written as escapes (a hand-edited file's key may hold
+ * ESC or a line break, which would drive the terminal or forge a line).
+ */
+export const shownKey = (key: string) => plainLine(JSON.stringify(key));
+
 /** `unknown config key "pagesize" (did you mean "page-size"?)`: the guess when one is close. */
 function unknownKey(key: string): string {
   const guess = closestKey(key);
-  return `unknown config key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
+  return `unknown config key ${shownKey(key)}${guess ? ` (did you mean "${guess}"?)` : ''}`;
 }
 
 /** Returns the key when it is settable; otherwise throws ConfigValueError naming the valid keys. */
@@ -76,7 +83,11 @@ export function unknownProfileKeys(
     .map((key) => ({
       key,
       message: `${unknownKey(key)} in profile '${profile}' of ${file} is ignored`,
-      remedy: `recall-feed${option} config unset ${shellQuote(key)}`,
+      // A key no shell line can spell plainly is removed by editing the file.
+      remedy:
+        shownKey(key) === JSON.stringify(key) && !/[\u0000-\u001f\u007f]/.test(key)
+          ? `recall-feed${option} config unset ${shellQuote(key)}`
+          : `edit ${file}`,
     }));
 }
 
