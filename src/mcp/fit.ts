@@ -7,12 +7,17 @@ import { UsageError } from '../runtime/cli-errors.js';
  */
 export const ANSWER_BUDGET_BYTES = 1_000_000;
 
-/** The cuts tried in turn, mildest first: the longest text kept, then the most items of a list kept. */
+/**
+ * The cuts tried in turn, mildest first: the longest text kept, then the most items of a list kept. Lists are cut
+ * before texts go down to 300 characters: a notice's thousands of image links would otherwise take its words with them.
+ */
 const STEPS: readonly { text: number; items: number }[] = [
   { text: 20_000, items: Number.POSITIVE_INFINITY },
   { text: 5_000, items: Number.POSITIVE_INFINITY },
   { text: 1_000, items: Number.POSITIVE_INFINITY },
   { text: 1_000, items: 1_000 },
+  { text: 1_000, items: 200 },
+  { text: 1_000, items: 50 },
   { text: 300, items: 200 },
   { text: 300, items: 50 },
   { text: 300, items: 10 },
@@ -30,6 +35,15 @@ export function cutText(text: string, max: number): string {
   return `${text.slice(0, end)} […cut: ${(text.length - end).toLocaleString('en-US')} more characters]`;
 }
 
+/** A string that is one link: never cut (a cut link leads nowhere, or somewhere else); kept whole or dropped whole. */
+const LINK = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
+
+/** The longest link kept whatever the step: a longer one is dropped whole, marked. */
+export const LINK_KEPT = 8_192;
+
+/** What stands for a link dropped whole. */
+const droppedLink = (length: number) => `[…link dropped: ${length.toLocaleString('en-US')} characters]`;
+
 interface Cut {
   paths: string[];
   /** Lists cut at the top level of the value (a tool's `rows`): the tool says it truncated them. */
@@ -39,6 +53,11 @@ interface Cut {
 function shrink(value: unknown, limits: { text: number; items: number }, at: string, cut: Cut): unknown {
   if (typeof value === 'string') {
     if (value.length <= limits.text) return value;
+    if (LINK.test(value)) {
+      if (value.length <= LINK_KEPT) return value;
+      cut.paths.push(`${at}: a link of ${value.length.toLocaleString('en-US')} characters, dropped whole`);
+      return droppedLink(value.length);
+    }
     cut.paths.push(`${at}: ${value.length.toLocaleString('en-US')} characters, the first ${limits.text} kept`);
     return cutText(value, limits.text);
   }
@@ -59,8 +78,9 @@ const weight = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf
 
 /**
  * `value` within `budget` bytes of JSON: as it is when it fits, else with its long texts cut (marked in the text), then
- * its long lists. `cut` names what was cut (a path like `recall.product_description`), `lists` the top-level lists cut.
- * A value that no cut brings within the budget is refused.
+ * its long lists. A link is never cut: one longer than LINK_KEPT is dropped whole, marked. `cut` names what was cut
+ * (a path like `recall.product_description`), `lists` the top-level lists cut. A value that no cut brings within the
+ * budget is refused.
  */
 export function fitted<T extends Record<string, unknown>>(
   value: T,

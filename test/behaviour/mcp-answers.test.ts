@@ -315,3 +315,88 @@ describe('digest on a clock that stands still (the sandbox pinned with --sandbox
     expect(data.digest.period.to).toBe(new Date(now + 1).toISOString());
   });
 });
+
+describe('answers cut to fit keep their links whole', () => {
+  it('get_recall keeps the notice link and image links whole, cutting the image list before texts go to 300', async () => {
+    const [first, ...rest] = sampleRecords(3);
+    const url = `https://rappel.conso.gouv.fr/fiche-rappel/12756/Interne?${'q=1&'.repeat(120)}end=1`;
+    const images = Array.from(
+      { length: 3_000 },
+      (_, i) => `https://rappel.conso.gouv.fr/images/${i}.jpg?${'w=1&'.repeat(370)}`,
+    );
+    const description = 'Présence de salmonelles. '.repeat(220_000);
+    const title = Array(1_000).fill('Rappel de produit : Saucisson sec Saveurs d’Antan.').join(' ');
+    const recall = { ...first!, alert_title: title, source_url: url, images, product_description: description };
+    const db = await archive([recall, ...rest]);
+    const { client, schemas } = await serve(db);
+    const r = await client.callTool({ name: 'get_recall', arguments: { id: first!.id } });
+    expect(Buffer.byteLength(JSON.stringify(r), 'utf8')).toBeLessThan(1_200_000);
+    const data = r.structuredContent as Rec;
+    expect(schemas.check('get_recall', data)).toBe('valid');
+    expect(data.recall.source_url).toBe(url);
+    const kept = data.recall.images as string[];
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(images.slice(0, kept.length));
+    expect(data.cut).toContain(`recall.images: 3000 items, the first ${kept.length} kept`);
+    // Texts are not cut to 300 while cutting the list would do.
+    expect(data.recall.product_description).toBe(
+      `${description.slice(0, 1_000)} […cut: ${(description.length - 1_000).toLocaleString('en-US')} more characters]`,
+    );
+    // The text's line for the recall is made from the record as stored: the notice linked whole, the title cut at a
+    // hit's 500 characters and marked with what the title lacks, not what the fitted copy lacks.
+    const hitTitle = `${title.slice(0, 500)} […cut: ${(title.length - 500).toLocaleString('en-US')} more characters]`;
+    const text = (r.content as { text: string }[])[0]!.text;
+    expect(text.split('\n')).toContain(
+      `- ${first!.id} [${first!.risk_severity}] ${hitTitle} (${first!.data_source}, ${first!.published_at.slice(0, 10)}) ${url}`,
+    );
+  });
+});
+
+describe('a learned file that cannot be used, over MCP', () => {
+  it('check_products and digest say it in warnings, never on the server stderr', async () => {
+    const db = await archive();
+    const folder = tempDir('rf-mcp-learned-');
+    const catalog = path.join(folder, 'products.csv');
+    writeFileSync(catalog, `sku,gtin,brand,name\nA-1,12345,Acme,Kettle\n`);
+    writeFileSync(`${catalog}.learned.json`, '{"not":"learned"}');
+    const learned = `${catalog}.learned.json is not a file match --learn wrote: ignored (run match --learn again to rewrite it)`;
+    const barcode =
+      "catalogue row 1: barcode '12345' rejected (5 digits (GTIN has 8 to 14, or more with leading zeros)); it is never matched";
+    const { client, schemas, stderr } = await serve(db, { catalog });
+    for (const tool of ['check_products', 'digest', 'check_products']) {
+      const { data, text } = await callOk(client, schemas, tool, {});
+      expect(data.warnings, tool).toEqual([learned, barcode]);
+      expect(text, tool).toContain(`warning: ${learned}`);
+    }
+    expect(stderr()).not.toContain('learned');
+  });
+});
+
+describe('check_products says what it cut', () => {
+  it('names in cut each text it cut to fit, as get_recall and digest do, and says so in its text', async () => {
+    const [recall] = sampleRecords(1);
+    const title = 'Recall of kettles '.repeat(20_000);
+    const db = await archive([{ ...recall!, alert_title: title }]);
+    const { client, schemas } = await serve(db);
+    const products = Array.from({ length: 40 }, (_, i) => ({
+      sku: `K-${i}`,
+      brand: recall!.product_brand,
+      name: recall!.product_name,
+    }));
+    const r = await client.callTool({ name: 'check_products', arguments: { products, limit: 1000 } });
+    const data = r.structuredContent as Rec;
+    expect(schemas.check('check_products', data)).toBe('valid');
+    expect(data.rows).toHaveLength(40);
+    expect(data.truncated).toBe(false);
+    const kept = /\[…cut: ([\d,]+) more characters\]$/.exec(data.rows[0].alert_title);
+    expect(kept).not.toBeNull();
+    const first = title.length - Number(kept![1]!.replaceAll(',', ''));
+    // 40 titles cut: the first 20 named, then how many more.
+    expect(data.cut).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `rows[${i}].alert_title: 360,000 characters, the first ${first} kept`),
+      '… and 20 more cut',
+    ]);
+    const text = (r.content as { text: string }[])[0]!.text;
+    expect(text).toContain(`Cut to keep the answer small: ${data.cut.join('; ')}.`);
+  });
+});

@@ -12,7 +12,11 @@ export function learnedPath(catalogue: string, given: string | undefined): strin
  * What was learned for this catalogue, when anything was; a file that is not one `--learn` wrote is said and ignored,
  * and so is a file the user named (`given`, --learned) that is not there: a typo would drop what was learned unsaid.
  */
-export async function readLearned(file: string, status: StatusReporter, given = false): Promise<Learned | undefined> {
+export async function readLearned(
+  file: string,
+  status: Pick<StatusReporter, 'warn'>,
+  given = false,
+): Promise<Learned | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -34,8 +34,8 @@ export async function asUsageError<T>(read: () => Promise<T>): Promise<T> {
  * The catalogue, its index and its key column, as digest and report read them: a wrong --key is refused before any
  * warning, request or archive read; the catalogue's warnings said as match says them, but only when they differ
  * from those the last digest or report said (`env` finds where that is remembered). `sayOnce: false` (the MCP
- * server, which reads for an assistant, never for the cron log) says and records nothing: the warnings come back in
- * `warnings`, always.
+ * server, which reads for an assistant, never for the cron log) says and records nothing: the warnings, the learned
+ * file's among them, come back in `warnings`, always.
  */
 export async function loadMatcher(
   file: string,
@@ -48,8 +48,11 @@ export async function loadMatcher(
   const catalogue = await loadCatalogue(file, map);
   const column = keyColumn(catalogue, key);
   // What match --learn learned for this catalogue, as match reads it: digest and report agree with match.
-  const index = new CatalogueIndex(catalogue, { learned: await readLearned(learnedPath(file, undefined), status) });
   const warnings: string[] = [];
+  // A learned file that cannot be used is said each time, as match says it; for the MCP server, in `warnings`.
+  const learnedSaid = opts.sayOnce === false ? { warn: (text: string) => warnings.push(text) } : status;
+  const learned = await readLearned(learnedPath(file, undefined), learnedSaid);
+  const index = new CatalogueIndex(catalogue, { learned });
   reportCatalogue(catalogue, index.rejected, { warn: (text) => warnings.push(text) });
   if (opts.sayOnce !== false) await sayCatalogueWarningsOnce(file, warnings, (text) => status.warn(text), env);
   return { catalogue, index, column, warnings };

@@ -49,6 +49,7 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
         warnings: z
           .array(z.string())
           .describe("the products' problems, as `match` says them: a barcode with a wrong check digit, ..."),
+        cut: z.array(z.string()).describe('what was cut to keep the answer small (each cut is marked in the text)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -79,13 +80,15 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
             );
           const head = `${tally.match} match, ${tally.possible} possible, ${tally.excluded} excluded over ${tally.recalls_checked} archived recalls and ${tally.products} product(s).`;
           const said = fit.value.warnings.map((w) => `warning: ${w}`);
-          const text = [head, ...said, ...lines, NOT_A_VERDICT].join('\n');
+          const cut = fit.cut.length > 0 ? [`Cut to keep the answer small: ${fit.cut.join('; ')}.`] : [];
+          const text = [head, ...said, ...lines, ...cut, NOT_A_VERDICT].join('\n');
           return answer(await deps.freshness(archive), text, {
             rows: shown,
             truncated: rows.length > shown.length,
             counts: tally,
             note: NOT_A_VERDICT,
             warnings: fit.value.warnings,
+            cut: fit.cut,
           });
         });
       }),

@@ -128,7 +128,8 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
           }));
           const { value, cut } = fitted({ recall, versions });
           const text = [
-            hitLine(recallHit(value.recall)),
+            // From the record as stored: its link whole, never the cut one (a hit cuts its own texts).
+            hitLine(recallHit(recall)),
             `${versions.length} stored version(s).`,
             ...(cut.length > 0 ? [`Cut to keep the answer small: ${cut.join('; ')}.`] : []),
           ].join('\n');
