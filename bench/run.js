@@ -14,6 +14,7 @@ const BENCHMARKS = [
   { name: 'pacing', timeoutMs: 150_000 },
   { name: 'match', timeoutMs: 600_000 },
   { name: 'match-scale', timeoutMs: 900_000 },
+  { name: 'catalogue-shapes', timeoutMs: 300_000 },
   { name: 'match-quality', timeoutMs: 120_000 },
   { name: 'scope-accuracy', timeoutMs: 120_000 },
   { name: 'append-cost', timeoutMs: 180_000 },

@@ -1,10 +1,12 @@
 // A streamed CSV catalogue's rows through csv-parse's stream, each with the bytes it spans in the file when they are known.
+import type { Options as CsvOptions } from 'csv-parse';
+import { afterLead, type CsvRecordAt, csvLead, csvRecords, LEAD_SAMPLE } from './catalogue-csv-lead.js';
 import {
   type Catalogue,
   type CatalogueRow,
   CatalogueReadError,
+  csvOptions,
   csvRowBuilder,
-  detectDelimiter,
   HeaderLine,
   namedHeaders,
   type RaggedCells,
@@ -81,6 +83,60 @@ export function countConflicts(row: CatalogueRow): void {
   if (row instanceof CsvRow) row.countConflicts();
 }
 
+/** The chunks read so far, from the first, and the rest to read. */
+class ChunksRead {
+  readonly read: (string | Buffer)[] = [];
+  /** The characters or bytes kept in `read`. */
+  length = 0;
+  done = false;
+  private readonly iterator: AsyncIterator<string | Buffer>;
+  constructor(chunks: AsyncIterable<string | Buffer>) {
+    this.iterator = chunks[Symbol.asyncIterator]();
+  }
+
+  /** The next chunk (kept in `read` when `keep`), or undefined at the end. */
+  async next(keep = true): Promise<string | Buffer | undefined> {
+    const next = this.done ? undefined : await this.iterator.next();
+    if (!next || next.done) {
+      this.done = true;
+      return undefined;
+    }
+    if (keep) {
+      this.read.push(next.value);
+      this.length += next.value.length;
+    }
+    return next.value;
+  }
+
+  /** Everything read so far, as one text or buffer. */
+  joined(): string | Buffer {
+    const read = this.read;
+    return read.every((c) => typeof c !== 'string') ? Buffer.concat(read) : read.map(String).join('');
+  }
+}
+
+/**
+ * The lead (catalogue-csv-lead.ts) of the chunks, read on until they hold LEAD_SAMPLE whole rows or are all (a quoted
+ * line break may run on). Parsed again only once the chunks read have doubled: a quote never closed costs a few passes
+ * over the file, not one a chunk.
+ */
+async function leadOf(file: string, head: ChunksRead, options: CsvOptions): Promise<CsvRecordAt[]> {
+  for (let parsed = 0; ; ) {
+    if (head.done || head.length >= 2 * parsed) {
+      parsed = head.length;
+      const text = head.joined();
+      try {
+        const records = await csvRecords(text, options, 1 + LEAD_SAMPLE, head.done);
+        if (head.done || records.length > LEAD_SAMPLE) return csvLead(records);
+      } catch (err) {
+        if (head.done || (err as { code?: string }).code !== 'CSV_QUOTE_NOT_CLOSED')
+          throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
+      }
+    }
+    await head.next();
+  }
+}
+
 /**
  * The rows of CSV text in batches. Chunks of bytes are the file's own from its start (UTF-8 is checked, not decoded),
  * so csv-parse's byte count is where each row is in the file; text chunks give rows without their bytes. `lineOf`:
@@ -93,27 +149,28 @@ export async function* csvRows(
   lineOf: (n: number) => number = (n) => n + 1,
 ): AsyncGenerator<CatalogueRow[]> {
   const { parse } = await import('csv-parse');
-  const iterator = chunks[Symbol.asyncIterator]();
+  const head = new ChunksRead(chunks);
   // The delimiter is read off the header row (blank lines before it skipped), as the whole-file reader reads it.
-  const head: (string | Buffer)[] = [];
-  const header = new HeaderLine();
-  let done = false;
-  while (!done && header.ended === undefined) {
-    const next = await iterator.next();
-    if (next.done) done = true;
-    else {
-      head.push(next.value);
-      header.add(typeof next.value === 'string' ? next.value : next.value.toString('utf8'));
-    }
+  const firstLine = new HeaderLine();
+  while (firstLine.ended === undefined) {
+    const chunk = await head.next();
+    if (chunk === undefined) break;
+    firstLine.add(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
   }
-  const parser = parse({
-    delimiter: detectDelimiter(header.text),
-    relax_column_count: true,
-    skip_empty_lines: true,
-    trim: true,
-    // Bytes keep their byte-order mark (text lost it when decoded).
-    bom: true,
-  });
+  // Bytes keep their byte-order mark (text lost it when decoded).
+  const options: CsvOptions = { ...csvOptions(firstLine.text), bom: true };
+  const lead = await leadOf(file, head, options);
+  const [header, ...leading] = lead;
+  if (!header) return;
+  const all = namedHeaders(header.record);
+  shape.headers = [...new Set(all)];
+  shape.repeated = repeatedColumns(all);
+  // Whether a row's trailing empty cells line up is the whole file's to say: shape.ragged is settled after each batch.
+  const tally = new RaggedTally(header.record);
+  shape.ragged = tally.settled();
+  const layout = new CsvLayout(all, shape.repeated);
+  // The rows after the lead (catalogue-csv-lead.ts says why).
+  const parser = parse(afterLead(options, lead));
   const records: string[][] = [];
   const ends: number[] = [];
   // csv-parse hands each record on as it ends it, so its byte count is that record's end; checked by its count.
@@ -129,42 +186,33 @@ export async function* csvRows(
     failure = err;
   });
   const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('error', () => resolve()));
-  let layout: CsvLayout | undefined;
-  // Whether a row's trailing empty cells line up is the whole file's to say: shape.ragged is settled after each batch.
-  let tally: RaggedTally | undefined;
+  for (const r of leading) {
+    records.push(r.record);
+    ends.push(r.bytes);
+  }
   let n = 0;
-  let start = 0;
+  let start = header.bytes;
   const take = () => {
     if (failure) throw new CatalogueReadError(`${file} is not valid CSV: ${failure.message}`);
     const rows: CatalogueRow[] = [];
     const at = ends.splice(0);
     records.splice(0).forEach((record, i) => {
       const end = spans ? (at[i] as number) : -1;
-      if (!layout) {
-        const all = namedHeaders(record);
-        shape.headers = [...new Set(all)];
-        shape.repeated = repeatedColumns(all);
-        tally = new RaggedTally(record);
-        layout = new CsvLayout(all, shape.repeated);
-      } else {
-        const line = lineOf(n++);
-        const cells = (tally as RaggedTally).note(line, record);
-        rows.push(new CsvRow(line, record, layout, spans ? start : -1, end, cells));
-      }
+      const line = lineOf(n++);
+      const cells = tally.note(line, record);
+      rows.push(new CsvRow(line, record, layout, spans ? start : -1, end, cells));
       start = end;
     });
-    if (tally) shape.ragged = tally.settled();
+    shape.ragged = tally.settled();
     return rows;
   };
   const write = (chunk: string | Buffer) => {
     if (typeof chunk === 'string') spans = false;
     parser.write(chunk);
   };
-  for (const chunk of head) write(chunk);
-  while (!done) {
-    const next = await iterator.next();
-    if (next.done) break;
-    write(next.value);
+  for (const chunk of head.read.splice(0)) write(chunk);
+  for (let chunk = await head.next(false); chunk !== undefined; chunk = await head.next(false)) {
+    write(chunk);
     const rows = take();
     if (rows.length > 0) yield rows;
   }

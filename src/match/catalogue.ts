@@ -1,7 +1,9 @@
 // Reads a product catalogue (CSV with a header, delimiter and BOM detected, or JSON lines) into rows.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import type { Options as CsvOptions } from 'csv-parse';
 import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
+import { afterLead, type CsvRecordAt, csvLead, csvRecords, LEAD_SAMPLE } from './catalogue-csv-lead.js';
 import { decodeCatalogue } from './catalogue-encoding.js';
 import { CatalogueReadError, jsonArrayError, readError } from './catalogue-errors.js';
 import { type RaggedCells, type RaggedRows, RaggedTally } from './catalogue-ragged.js';
@@ -147,20 +149,25 @@ function readJsonl(file: string, content: string): Parsed {
   return { headers: [...headers], rows, repeated: [] };
 }
 
+/** csv-parse's options for a catalogue, its delimiter read off the header row's text. */
+export function csvOptions(headerText: string): CsvOptions {
+  return { delimiter: detectDelimiter(headerText), relax_column_count: true, skip_empty_lines: true, trim: true };
+}
+
 async function readCsv(file: string, content: string): Promise<Parsed> {
   const { parse } = await import('csv-parse/sync');
-  let records: string[][];
+  const options = csvOptions(new HeaderLine().add(content).text);
+  let lead: CsvRecordAt[];
+  let rest: string[][];
   try {
-    records = parse(content, {
-      delimiter: detectDelimiter(new HeaderLine().add(content).text),
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-    });
+    // The header and any first rows of an odd count of cells on their own (catalogue-csv-lead.ts says why).
+    lead = csvLead(await csvRecords(content, options, 1 + LEAD_SAMPLE));
+    rest = lead.length > 0 ? parse(content, afterLead(options, lead)) : [];
   } catch (err) {
     throw new CatalogueReadError(`${file} is not valid CSV: ${(err as Error).message}`);
   }
-  const [first = [], ...data] = records;
+  const [first = [], ...data] = lead.map((r) => r.record);
+  for (const record of rest) data.push(record);
   const all = namedHeaders(first);
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
