@@ -1,6 +1,6 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
 import type { ColumnMap, Role } from './catalogue-columns.js';
-import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells, raggedIn } from './catalogue.js';
+import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
@@ -72,7 +72,10 @@ export function rowBatch(
   const dateText = cell(row, catalogue.columns, 'best_before');
   const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
   const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
-  const ragged = raggedIn(row.ragged, catalogue.ragged);
+  // Any row whose cells are not exactly the header's named ones, trailing empty cells too: a shifted row ending with a
+  // delimiter (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends every row with one,
+  // so its lot and date never prove it out (over-pulling is the safe error). Only the warning waits for an uneven file.
+  const ragged = row.ragged;
   return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(ragged && { ragged }) };
 }
 

@@ -37,8 +37,14 @@ export async function csvRecords(
   return records;
 }
 
-/** The lead of `records` (the header, then rows): the header and the rows before the first of the commonest count. */
-export function csvLead(records: readonly CsvRecordAt[]): CsvRecordAt[] {
+/**
+ * The lead of `all` (the header, then rows): the header and the rows before the first of the commonest count. The
+ * header is the first record with text: lines of white space or bare delimiters before it (csv-parse skips only empty
+ * lines) are no header, as the delimiter was read off the first line with text (HeaderLine).
+ */
+export function csvLead(all: readonly CsvRecordAt[]): CsvRecordAt[] {
+  const start = all.findIndex((r) => r.record.some((cell) => cell.trim() !== ''));
+  const records = start < 0 ? [] : all.slice(start);
   const counts = new Map<number, number>();
   for (const { record } of records.slice(1)) counts.set(record.length, (counts.get(record.length) ?? 0) + 1);
   const most = Math.max(0, ...counts.values());

@@ -84,8 +84,3 @@ export class RaggedTally {
     };
   }
 }
-
-/** A row's RaggedCells as its whole file decides them (`file`: the file's RaggedRows, settled). */
-export function raggedIn(cells: RaggedCells | undefined, file: RaggedRows | undefined): RaggedCells | undefined {
-  return cells !== undefined && (cells.trailing !== true || file?.uneven === true) ? cells : undefined;
-}

@@ -10,7 +10,7 @@ import { type RaggedCells, type RaggedRows, RaggedTally } from './catalogue-ragg
 
 export { decodeCatalogue, decodeWindows1252, encodingOf, withoutUtf8Bom } from './catalogue-encoding.js';
 export { CatalogueChangedError, CatalogueReadError, readError } from './catalogue-errors.js';
-export { type RaggedCells, type RaggedRows, RaggedTally, raggedIn } from './catalogue-ragged.js';
+export { type RaggedCells, type RaggedRows, RaggedTally } from './catalogue-ragged.js';
 
 export interface CatalogueRow {
   /** 1 for the first data row. */
