@@ -190,9 +190,16 @@ describe('the report renderings', () => {
     expect(s.text).toBe(
       'No match was found for the other 9 rows as of 2026-03-02 00:00:00 UTC. INCOMPLETE: 2 gaps between syncs that no sync covered (31.5 h). Recalls that monitoring did not reach may not have been checked.',
     );
-    const failed = { ...healthy, complete: false, runs: { ok: 0, failed: 2, interrupted: 0 }, last_ok_sync: null };
+    const failed = {
+      ...healthy,
+      complete: false,
+      runs: { ok: 0, failed: 2, interrupted: 0 },
+      last_ok_sync: null,
+      sources_missing: ['us_cpsc', 'uk_opss'],
+    };
     const never = statement(null, failed.last_ok_sync, 'T', verdictOf(failed));
     expect(never).toMatchObject({ incomplete: true, rows_without_match: null, as_of: 'T' });
+    // With no sync at all, the sources none covered are every source: not said a second time.
     expect(never.text).toContain('INCOMPLETE: no sync succeeded; 2 syncs failed.');
     const unchecked = { ...healthy, complete: false };
     expect(

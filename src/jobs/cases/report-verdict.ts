@@ -65,7 +65,8 @@ function reasons(h: MonitoringView, sourcesChecked: boolean, uncased: number): s
         `${h.gaps.length} ${h.gaps.length === 1 ? 'gap' : 'gaps'} between syncs that no sync covered (${Math.round(hours * 10) / 10} h)`,
       );
     }
-    if (h.sources_missing.length > 0)
+    // With no sync at all, every source is one no sync covered: said once, by 'no sync succeeded'.
+    if (h.sources_missing.length > 0 && h.last_ok_sync !== null)
       out.push(`no successful sync in the period covered: ${h.sources_missing.join(', ')}`);
     if (!sourcesChecked) out.push('the sources the key may use were not checked (no API key, or the API unreachable)');
     if (out.length === 0) out.push('no sync succeeded in the period');
