@@ -60,7 +60,7 @@ describe('schema', () => {
       ).toBe(printed.stdout);
       const schema = JSON.parse(printed.stdout) as Json;
       expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-      expect(schema.$id).toBe(`urn:recall-feed:schema:${name}:v1`);
+      expect(schema.$id).toBe(`urn:recall-feed:schema:${name}:v2`);
     }
   });
 

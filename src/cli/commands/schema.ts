@@ -11,7 +11,7 @@ export default defineLocalCommand({
       .addHelpText(
         'after',
         `
-Each schema is JSON Schema draft 2020-12 with a versioned $id (urn:recall-feed:schema:<name>:v1), made from
+Each schema is JSON Schema draft 2020-12 with a versioned $id (urn:recall-feed:schema:<name>:v2), made from
 the zod schema the code itself uses; the package ships them under schemas/ (docs/operations.md).
 
 Examples:
