@@ -46,6 +46,15 @@ export function parseColumnMap(raw: string): ColumnMap {
 }
 
 /**
+ * The blank-named header cells a column map reads (`--map lot='column 5'`): the rows' cells count them as named, so a
+ * value there is no shifted cell.
+ */
+export function mappedBlanks(header: readonly string[], columns: ColumnMap | undefined): number[] {
+  const read = new Set(ROLES.flatMap((role) => (columns?.[role] === undefined ? [] : [headerKey(columns[role])])));
+  return header.flatMap((h, k) => (h === '' && read.has(headerKey(`column ${k + 1}`)) ? [k] : []));
+}
+
+/**
  * The header each role reads from: the user's mapping first (its header must exist), else the first
  * header with a known name. At least one of barcode, model or brand+name must be found.
  */

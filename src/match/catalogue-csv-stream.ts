@@ -1,6 +1,7 @@
 // A streamed CSV catalogue's rows through csv-parse's stream, each with the bytes it spans in the file when they are known.
 import type { Options as CsvOptions } from 'csv-parse';
 import { afterLead, type CsvRecordAt, csvLead, csvRecords, LEAD_SAMPLE } from './catalogue-csv-lead.js';
+import { type ColumnMap, mappedBlanks } from './catalogue-columns.js';
 import {
   type Catalogue,
   type CatalogueRow,
@@ -20,6 +21,8 @@ export interface CsvShape {
   headers: string[];
   repeated: Catalogue['repeated'];
   ragged?: RaggedRows;
+  /** Given: the columns the user mapped (--map), whose blank-named cells are no shifted ones (mappedBlanks). */
+  mapped?: ColumnMap;
 }
 
 /** Where each header's cells are, and how a whole row is built (repeated columns: the first non-empty value). */
@@ -166,7 +169,7 @@ export async function* csvRows(
   shape.headers = [...new Set(all)];
   shape.repeated = repeatedColumns(all);
   // Whether a row's trailing empty cells line up is the whole file's to say: shape.ragged is settled after each batch.
-  const tally = new RaggedTally(header.record);
+  const tally = new RaggedTally(header.record, mappedBlanks(header.record, shape.mapped));
   shape.ragged = tally.settled();
   const layout = new CsvLayout(all, shape.repeated);
   // The rows after the lead (catalogue-csv-lead.ts says why).

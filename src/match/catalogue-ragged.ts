@@ -53,8 +53,9 @@ export class RaggedTally {
   /** The count of cells every row with nothing past the named ones has so far; null once two of them differ. */
   private count: number | null | undefined;
 
-  constructor(header: readonly string[]) {
-    this.named = namedCells(header);
+  /** `read`: blank-named cells a column map reads (mappedBlanks), named as a header name makes one. */
+  constructor(header: readonly string[], read: readonly number[] = []) {
+    this.named = Math.max(namedCells(header), ...read.map((k) => k + 1));
   }
 
   /** Row `line`'s cells (counted when they may not line up). */

@@ -1,4 +1,5 @@
 // Reads a catalogue file as a stream of row batches (CSV through csv-parse's stream, or JSON lines): memory flat in its size.
+import type { ColumnMap } from './catalogue-columns.js';
 import { createHash, type Hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
@@ -27,6 +28,8 @@ export interface CatalogueShape {
   sha256?: string;
   /** Set once the pass has looked at the file. */
   kind?: 'csv' | 'jsonl';
+  /** Given: the columns mapped (--map), whose blank-named cells are no shifted ones (CsvShape). */
+  mapped?: ColumnMap;
 }
 
 /** The UTF-8 decoder met a byte that is not UTF-8: the pass starts again as Windows-1252. */

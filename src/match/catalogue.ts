@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { Options as CsvOptions } from 'csv-parse';
-import { resolveColumns, type ColumnMap } from './catalogue-columns.js';
+import { mappedBlanks, resolveColumns, type ColumnMap } from './catalogue-columns.js';
 import { afterLead, type CsvRecordAt, csvLead, csvRecords, LEAD_SAMPLE } from './catalogue-csv-lead.js';
 import { decodeCatalogue } from './catalogue-encoding.js';
 import { CatalogueReadError, jsonArrayError, readError } from './catalogue-errors.js';
@@ -154,7 +154,7 @@ export function csvOptions(headerText: string): CsvOptions {
   return { delimiter: detectDelimiter(headerText), relax_column_count: true, skip_empty_lines: true, trim: true };
 }
 
-async function readCsv(file: string, content: string): Promise<Parsed> {
+async function readCsv(file: string, content: string, mapped: ColumnMap): Promise<Parsed> {
   const { parse } = await import('csv-parse/sync');
   const options = csvOptions(new HeaderLine().add(content).text);
   let lead: CsvRecordAt[];
@@ -171,7 +171,7 @@ async function readCsv(file: string, content: string): Promise<Parsed> {
   const all = namedHeaders(first);
   const repeated = repeatedColumns(all);
   const build = csvRowBuilder(all);
-  const tally = new RaggedTally(first);
+  const tally = new RaggedTally(first, mappedBlanks(first, mapped));
   const rows = data.map((record, i): CatalogueRow => {
     const cells = tally.note(i + 1, record);
     return { line: i + 1, values: build(record, repeated), ...(cells && { ragged: cells }) };
@@ -241,7 +241,7 @@ export async function readCatalogue(file: string, mapped: ColumnMap = {}): Promi
   // Its first characters only: trimming a large file's text would copy all of it.
   const at = Math.max(0, content.search(/\S/));
   const jsonl = catalogueKind(file, content.slice(at, at + 64)) === 'jsonl';
-  const { headers, rows, repeated, ragged } = jsonl ? readJsonl(file, content) : await readCsv(file, content);
+  const { headers, rows, repeated, ragged } = jsonl ? readJsonl(file, content) : await readCsv(file, content, mapped);
   if (headers.length === 0) throw new CatalogueReadError(`the catalogue ${file} is empty`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const columns = resolveColumns(headers, mapped);

@@ -34,7 +34,7 @@ export type OnRows = (pass: 'reading' | 'matching', rows: number) => void;
  * from the first rows, or the whole file when those lack a column (a later row may add it).
  */
 export async function catalogueHead(file: string, mapped: ColumnMap): Promise<Omit<Catalogue, 'rows'>> {
-  const shape: CatalogueShape = { headers: [], repeated: [] };
+  const shape: CatalogueShape = { headers: [], repeated: [], mapped };
   for await (const _ of catalogueRows(file, shape)) {
     try {
       return { file, ...shape, columns: resolveColumns(shape.headers, mapped) };
@@ -55,7 +55,7 @@ export async function readCensus(
 ): Promise<StreamedCatalogue> {
   let columns: ColumnMap | undefined;
   for (;;) {
-    const shape: CatalogueShape = { headers: [], repeated: [] };
+    const shape: CatalogueShape = { headers: [], repeated: [], mapped };
     let census: CatalogueCensus | undefined;
     const restart = () => {
       census = undefined;
@@ -132,7 +132,13 @@ export async function* streamMatches(
     const cores = census.brandsOf(text).brands.map((core) => ctx.hits.of(core));
     return { cores, any: cores.some((h) => h.size > 0) };
   });
-  const shape: CatalogueShape = { headers: [], repeated: [], ...(catalogue.readAs && { readAs: catalogue.readAs }) };
+  const shape: CatalogueShape = {
+    headers: [],
+    repeated: [],
+    // The resolved columns: a role read from a blank-named column got there only by --map.
+    mapped: catalogue.columns,
+    ...(catalogue.readAs && { readAs: catalogue.readAs }),
+  };
   for await (const batch of catalogueRows(catalogue.file, shape, { hash: true, spans: census.spans })) {
     let out: { recall: PreparedRecall; match: Match }[] = [];
     for (const row of batch) {

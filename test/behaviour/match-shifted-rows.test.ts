@@ -31,14 +31,21 @@ const WHOLE_OR_STREAMED = [
  * header's count of cells, as csv-parse builds an error, stack and all, for each other row it lets through): its rows
  * by sku, stderr, and the line `tail` starts at.
  */
-async function matched(name: string, csv: string, streamed: boolean, pad: (i: number) => string, tail = '') {
+async function matched(
+  name: string,
+  csv: string,
+  streamed: boolean,
+  pad: (i: number) => string,
+  tail = '',
+  args: string[] = [],
+) {
   const sandbox = await sandboxFor({ recordCount: 0 });
   sandbox.addRecords([GADGET]);
   const file = path.join(dir, `${name}-${streamed ? 'big' : 'small'}.csv`);
   const padded = streamed ? paddedToStream(csv, pad) : { text: csv, added: 0 };
   writeFileSync(file, padded.text + tail);
   expect(await largeEnoughToStream(file)).toBe(streamed);
-  const run = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl']);
+  const run = await runMainAgainst(sandbox, ['match', '--catalog', file, '-f', 'jsonl', ...args]);
   await sandbox.close();
   expect(run.code, run.stderr).toBe(0);
   const rows = Object.fromEntries(jsonLines(run.stdout).map((r) => [r.sku, r]));
@@ -106,6 +113,25 @@ describe('a shifted row whose extra or missing cells are empty', () => {
       expect(rows.S1?.scope_evidence).toContain('the catalogue row has 6 cells where its header has 5');
       expect(rows.S2).toMatchObject({ level: 'match', scope: 'unknown' });
       expect(stderr).toContain(warning('row 1', 5));
+    },
+  );
+});
+
+describe('a blank-named column that --map reads', () => {
+  it.each(WHOLE_OR_STREAMED)(
+    '%s: is a named one: rows up to it line up; a value past it is shifted',
+    async (_, streamed) => {
+      const csv = ['sku,ean,brand,name,', `S1,${EAN},Acmeco,Gadget Pro,L999`, `S2,${EAN},Acmeco,Gadget Pro, 2024,L555`];
+      const pad = (i: number) => `F${i},,,Qwzt vrk ${i},`;
+      const { rows, stderr } = await matched('mapped-blank', `${csv.join('\n')}\n`, streamed, pad, '', [
+        '--map',
+        'lot=column 5',
+      ]);
+      expect(rows.S1).toMatchObject({ level: 'excluded', scope: 'out-of-scope' });
+      expect(rows.S2).toMatchObject({ level: 'match', scope: 'unknown' });
+      expect(rows.S2?.scope_evidence).toContain('the catalogue row has 6 cells where its header has 5');
+      expect(stderr).toContain(warning('row 2', 5));
+      expect(stderr).not.toContain('row 1');
     },
   );
 });
