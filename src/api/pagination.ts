@@ -18,7 +18,7 @@ export interface PagedResult<R> extends FeedPage<R> {
 }
 
 /** How often one run starts its chain over after the API refused its own cursor; the next refusal ends it. */
-export const CURSOR_RESTARTS = 1;
+const CURSOR_RESTARTS = 1;
 
 /**
  * The API refused `cursor` itself: a validation error (400) that names the cursor in its message or details

@@ -4,7 +4,7 @@
 import { type AnswerHeaders, header, serverDateMs } from './answer-headers.js';
 import { WINDOW_NAMES, type WindowName, type WindowReport } from './pacing.js';
 
-export type WindowReports = Partial<Record<WindowName, WindowReport>>;
+type WindowReports = Partial<Record<WindowName, WindowReport>>;
 
 function first(headers: AnswerHeaders, name: string): string | undefined {
   return header(headers, name)?.trim();

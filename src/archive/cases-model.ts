@@ -141,17 +141,17 @@ export function dueSoonUntil(nowMs: number): number {
   return day + DAY_MS;
 }
 
-/** Open or waiting, and due before `dueSoonUntil` (overdue ones too): the digest's deadlines and `cases --due-soon`. */
-export function isDueSoon(c: Pick<CaseView, 'status' | 'due_at'>, nowMs: number): boolean {
-  return isOverdue(c, dueSoonUntil(nowMs));
-}
-
 /** `cases --overdue` and `--due-soon`: which of the cases a listing or a step keeps (both given: the overdue). */
 export interface DueSelection {
   overdue?: boolean;
   dueSoon?: boolean;
 }
 
-export function dueSelected(c: Pick<CaseView, 'status' | 'due_at'>, due: DueSelection, nowMs: number): boolean {
-  return (!due.overdue || isOverdue(c, nowMs)) && (!due.dueSoon || isDueSoon(c, nowMs));
+/**
+ * Whether a case is one `due` selects at `nowMs`: due soon is open or waiting and due before `dueSoonUntil` (overdue ones
+ * too), as the digest's deadlines are. The window is worked out once, not per case.
+ */
+export function dueSelector(due: DueSelection, nowMs: number): (c: Pick<CaseView, 'status' | 'due_at'>) => boolean {
+  const soon = due.dueSoon ? dueSoonUntil(nowMs) : undefined;
+  return (c) => (!due.overdue || isOverdue(c, nowMs)) && (soon === undefined || isOverdue(c, soon));
 }

@@ -59,11 +59,14 @@ export function rowCodes(
 }
 
 /**
- * The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date); ragged
- * as the catalogue's rows decide (`catalogue.ragged`: whether rows ending with empty cells line up).
+ * The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date); and the
+ * row's ragged cells: any row whose cells are not exactly the header's named ones, trailing empty cells too. A shifted
+ * row ending with a delimiter (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends
+ * every row with one, so its lot and date never prove it out (over-pulling is the safe error); only the warning
+ * (RaggedTally.settled) waits for an uneven file.
  */
 export function rowBatch(
-  catalogue: Pick<Catalogue, 'columns' | 'ragged'>,
+  catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
   gs1?: Gs1Code,
   order: DateOrder = 'either',
@@ -72,10 +75,7 @@ export function rowBatch(
   const dateText = cell(row, catalogue.columns, 'best_before');
   const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
   const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
-  // Any row whose cells are not exactly the header's named ones, trailing empty cells too: a shifted row ending with a
-  // delimiter (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends every row with one,
-  // so its lot and date never prove it out (over-pulling is the safe error). Only the warning waits for an uneven file.
-  const ragged = row.ragged;
+  const { ragged } = row;
   return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(ragged && { ragged }) };
 }
 

@@ -16,7 +16,6 @@ export interface RaggedCells {
 export interface RaggedRows {
   /** The header's cells up to its last named one: what the rows are compared with. */
   header: number;
-  named: number;
   rows: number;
   lines: number[];
   /** The rows with nothing past the named cells end with different counts of empty cells: those with any are ragged. */
@@ -78,7 +77,6 @@ export class RaggedTally {
     const lines = uneven ? [...this.sure.lines, ...this.trailing.lines].sort((a, b) => a - b) : this.sure.lines;
     return {
       header: this.named,
-      named: this.named,
       rows: this.sure.rows + (uneven ? this.trailing.rows : 0),
       lines: lines.slice(0, RAGGED_LINES),
       ...(uneven && { uneven: true as const }),

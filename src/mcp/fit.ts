@@ -5,7 +5,7 @@ import { UsageError } from '../runtime/cli-errors.js';
  * The most an answer's structured part may weigh, in bytes of JSON: the SDK's client refuses a message over 10 MiB
  * (and drops the connection), and an assistant gains nothing from megabytes of one notice.
  */
-export const ANSWER_BUDGET_BYTES = 1_000_000;
+const ANSWER_BUDGET_BYTES = 1_000_000;
 
 /**
  * The cuts tried in turn, mildest first: the longest text kept, then the most items of a list kept. Lists are cut
@@ -39,34 +39,25 @@ export function cutText(text: string, max: number): string {
 const LINK = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
 
 /** The longest link kept whatever the step: a longer one is dropped whole, marked. */
-export const LINK_KEPT = 8_192;
+const LINK_KEPT = 8_192;
 
 /** What stands for a link dropped whole. */
 const droppedLink = (length: number) => `[…link dropped: ${length.toLocaleString('en-US')} characters]`;
 
-interface Cut {
-  paths: string[];
-  /** Lists cut at the top level of the value (a tool's `rows`): the tool says it truncated them. */
-  lists: Set<string>;
-}
-
-function shrink(value: unknown, limits: { text: number; items: number }, at: string, cut: Cut): unknown {
+function shrink(value: unknown, limits: { text: number; items: number }, at: string, cut: string[]): unknown {
   if (typeof value === 'string') {
     if (value.length <= limits.text) return value;
     if (LINK.test(value)) {
       if (value.length <= LINK_KEPT) return value;
-      cut.paths.push(`${at}: a link of ${value.length.toLocaleString('en-US')} characters, dropped whole`);
+      cut.push(`${at}: a link of ${value.length.toLocaleString('en-US')} characters, dropped whole`);
       return droppedLink(value.length);
     }
-    cut.paths.push(`${at}: ${value.length.toLocaleString('en-US')} characters, the first ${limits.text} kept`);
+    cut.push(`${at}: ${value.length.toLocaleString('en-US')} characters, the first ${limits.text} kept`);
     return cutText(value, limits.text);
   }
   if (Array.isArray(value)) {
     const kept = value.length > limits.items ? value.slice(0, limits.items) : value;
-    if (kept !== value) {
-      cut.paths.push(`${at}: ${value.length} items, the first ${limits.items} kept`);
-      if (!at.slice(1).includes('.') && !at.includes('[')) cut.lists.add(at.slice(1));
-    }
+    if (kept !== value) cut.push(`${at}: ${value.length} items, the first ${limits.items} kept`);
     return kept.map((v, i) => shrink(v, limits, `${at}[${i}]`, cut));
   }
   if (value !== null && typeof value === 'object')
@@ -79,24 +70,28 @@ const weight = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf
 /**
  * `value` within `budget` bytes of JSON: as it is when it fits, else with its long texts cut (marked in the text), then
  * its long lists. A link is never cut: one longer than LINK_KEPT is dropped whole, marked. `cut` names what was cut
- * (a path like `recall.product_description`), `lists` the top-level lists cut. A value that no cut brings within the
- * budget is refused.
+ * (a path like `recall.product_description`). A value that no cut brings within the budget is refused.
  */
 export function fitted<T extends Record<string, unknown>>(
   value: T,
   budget = ANSWER_BUDGET_BYTES,
-): { value: T; cut: string[]; lists: Set<string> } {
-  if (weight(value) <= budget) return { value, cut: [], lists: new Set() };
+): { value: T; cut: string[] } {
+  if (weight(value) <= budget) return { value, cut: [] };
   for (const limits of STEPS) {
-    const cut: Cut = { paths: [], lists: new Set() };
+    const cut: string[] = [];
     const small = shrink(value, limits, '', cut) as T;
     if (weight(small) > budget) continue;
-    const named = cut.paths.slice(0, NAMED_CUTS).map((p) => p.replace(/^\./, ''));
-    if (cut.paths.length > NAMED_CUTS) named.push(`… and ${cut.paths.length - NAMED_CUTS} more cut`);
-    return { value: small, cut: named, lists: cut.lists };
+    const named = cut.slice(0, NAMED_CUTS).map((p) => p.replace(/^\./, ''));
+    if (cut.length > NAMED_CUTS) named.push(`… and ${cut.length - NAMED_CUTS} more cut`);
+    return { value: small, cut: named };
   }
   throw new UsageError(
     `the answer would be over ${Math.round(budget / 1e6)} MB even cut short: too large to send`,
     'ask for less: a smaller limit, or a narrower question',
   );
+}
+
+/** The text answer's line saying what was cut, if anything was: every tool that fits its answer says it so. */
+export function cutLines(cut: readonly string[]): string[] {
+  return cut.length > 0 ? [`Cut to keep the answer small: ${cut.join('; ')}.`] : [];
 }

@@ -217,7 +217,7 @@ describe('answer sizes', () => {
     expect(data.case.recall.product_description).toMatch(/^Kettle details\. .* \[…cut: [\d,]+ more characters\]$/s);
   });
 
-  it('check_products cuts a long title repeated in many rows, within the bound', async () => {
+  it('check_products cuts a long title repeated in many rows, within the bound, and names each cut', async () => {
     const [recall] = sampleRecords(1);
     const title = 'Recall of kettles '.repeat(20_000);
     const db = await archive([{ ...recall!, alert_title: title }]);
@@ -231,8 +231,20 @@ describe('answer sizes', () => {
     expect(Buffer.byteLength(JSON.stringify(r), 'utf8')).toBeLessThan(1_200_000);
     const data = r.structuredContent as Rec;
     expect(schemas.check('check_products', data)).toBe('valid');
-    expect(data.rows.length).toBeGreaterThan(0);
     for (const row of data.rows) expect(row.alert_title).toMatch(/\[…cut: [\d,]+ more characters\]$/);
+    // Each text cut is named in cut, as get_recall and digest name theirs, and the text says so.
+    expect(data.rows).toHaveLength(40);
+    expect(data.truncated).toBe(false);
+    const kept = /\[…cut: ([\d,]+) more characters\]$/.exec(data.rows[0].alert_title);
+    expect(kept).not.toBeNull();
+    const first = title.length - Number(kept![1]!.replaceAll(',', ''));
+    // 40 titles cut: the first 20 named, then how many more.
+    expect(data.cut).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `rows[${i}].alert_title: 360,000 characters, the first ${first} kept`),
+      '… and 20 more cut',
+    ]);
+    const text = (r.content as { text: string }[])[0]!.text;
+    expect(text).toContain(`Cut to keep the answer small: ${data.cut.join('; ')}.`);
   });
 });
 
@@ -369,34 +381,5 @@ describe('a learned file that cannot be used, over MCP', () => {
       expect(text, tool).toContain(`warning: ${learned}`);
     }
     expect(stderr()).not.toContain('learned');
-  });
-});
-
-describe('check_products says what it cut', () => {
-  it('names in cut each text it cut to fit, as get_recall and digest do, and says so in its text', async () => {
-    const [recall] = sampleRecords(1);
-    const title = 'Recall of kettles '.repeat(20_000);
-    const db = await archive([{ ...recall!, alert_title: title }]);
-    const { client, schemas } = await serve(db);
-    const products = Array.from({ length: 40 }, (_, i) => ({
-      sku: `K-${i}`,
-      brand: recall!.product_brand,
-      name: recall!.product_name,
-    }));
-    const r = await client.callTool({ name: 'check_products', arguments: { products, limit: 1000 } });
-    const data = r.structuredContent as Rec;
-    expect(schemas.check('check_products', data)).toBe('valid');
-    expect(data.rows).toHaveLength(40);
-    expect(data.truncated).toBe(false);
-    const kept = /\[…cut: ([\d,]+) more characters\]$/.exec(data.rows[0].alert_title);
-    expect(kept).not.toBeNull();
-    const first = title.length - Number(kept![1]!.replaceAll(',', ''));
-    // 40 titles cut: the first 20 named, then how many more.
-    expect(data.cut).toEqual([
-      ...Array.from({ length: 20 }, (_, i) => `rows[${i}].alert_title: 360,000 characters, the first ${first} kept`),
-      '… and 20 more cut',
-    ]);
-    const text = (r.content as { text: string }[])[0]!.text;
-    expect(text).toContain(`Cut to keep the answer small: ${data.cut.join('; ')}.`);
   });
 });

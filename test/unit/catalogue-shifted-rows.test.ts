@@ -14,7 +14,7 @@ function tallied(header: string, rows: string[]) {
 describe('the rows whose cells do not line up with the header', () => {
   it('rows ending with empty cells are not warned of when every such row has as many, yet never line up for scope', () => {
     const { file, ragged } = tallied('a,b,c', ['1,2,3,', '4,5,6,', '7,8,9,x', '1,2']);
-    expect(file).toEqual({ header: 3, named: 3, rows: 2, lines: [3, 4] });
+    expect(file).toEqual({ header: 3, rows: 2, lines: [3, 4] });
     // A shifted row ending with a delimiter looks the same as these: their lot and date never exclude them.
     expect(ragged).toEqual([4, 4, 4, 2]);
   });
@@ -23,7 +23,7 @@ describe('the rows whose cells do not line up with the header', () => {
     // Rows 1, 3, 5, 7 end with one empty cell; 2, 4, 6 have a value past the header; 8 has the header's count.
     const rows = ['1,2,3,', '1,2,3,x', '1,2,3,', '1,2,3,x', '1,2,3,', '1,2,3,x', '1,2,3,', '1,2,3'];
     const { file, ragged } = tallied('a,b,c', rows);
-    expect(file).toEqual({ header: 3, named: 3, rows: 7, lines: [1, 2, 3, 4, 5], uneven: true });
+    expect(file).toEqual({ header: 3, rows: 7, lines: [1, 2, 3, 4, 5], uneven: true });
     expect(ragged).toEqual([4, 4, 4, 4, 4, 4, 4, null]);
   });
 
@@ -33,7 +33,7 @@ describe('the rows whose cells do not line up with the header', () => {
     expect(tallied('a,b,c,,', ['1,2,3,,', '4,5,6,,']).file.rows).toBe(0);
     expect(tallied('a,b,c,,', ['1,2,3,x', '1,2,3,,x', '1,2,3']).ragged).toEqual([4, 5, null]);
     const mixed = tallied('a,b,c,,', ['1,2,3', '1,2,3,,', '1,2,3,']);
-    expect(mixed.file).toEqual({ header: 3, named: 3, rows: 2, lines: [2, 3], uneven: true });
+    expect(mixed.file).toEqual({ header: 3, rows: 2, lines: [2, 3], uneven: true });
     expect(mixed.ragged).toEqual([null, 5, 4]);
   });
 

@@ -43,7 +43,7 @@ const FILES: { name: string; order: Sku[]; ragged: number[] }[] = [
 const shapeOf = (f: (typeof FILES)[number]) => {
   const text = HEAD + f.order.map((s) => ROW[s]).join('');
   const expected = f.order.map((s, k) => ({ line: k + 1, ...CELLS[s] }));
-  return { text, expected, ragged: { header: 4, named: 4, rows: 2, lines: f.ragged } };
+  return { text, expected, ragged: { header: 4, rows: 2, lines: f.ragged } };
 };
 
 const view = (r: CatalogueRow) => ({
@@ -119,7 +119,7 @@ it('rows ending with different counts of empty cells are ragged together (uneven
     { line: 3, cells: ['C', '3'], ragged: undefined },
   ];
   const file = written('uneven.csv', text);
-  const ragged = { header: 2, named: 2, rows: 2, lines: [1, 2], uneven: true };
+  const ragged = { header: 2, rows: 2, lines: [1, 2], uneven: true };
   const held = await readCatalogue(file);
   const pick = (r: CatalogueRow) => ({ line: r.line, cells: [r.values.sku, r.values.ean], ragged: r.ragged });
   expect(held.rows.map(pick)).toEqual(expected);

@@ -38,7 +38,7 @@ function state(key: string): MatchState {
   const report = {
     readAs: 'windows-1252' as const,
     repeated: [{ header: 'ean', positions: [2, 5], conflicts: 1 }],
-    ragged: { header: 5, named: 5, rows: 1, lines: [4] },
+    ragged: { header: 5, rows: 1, lines: [4] },
     rejected: [{ line: 3, value: '3047256804776', reason: 'wrong check digit (6, expected 5)', unchecked: true }],
     total: 1,
   };
@@ -129,7 +129,7 @@ describe('match state', () => {
       JSON.stringify({ ...state(key), catalogue: { ...state(key).catalogue, report: undefined } }),
       JSON.stringify({ ...state(key), catalogue: { ...state(key).catalogue, report: { repeated: [], rejected: [] } } }),
       JSON.stringify(withReport(key, { repeated: [{ header: 'ean', positions: '2,5', conflicts: 0 }] })),
-      JSON.stringify(withReport(key, { ragged: { header: 5, named: 5, rows: 1 } })),
+      JSON.stringify(withReport(key, { ragged: { header: 5, rows: 1 } })),
       JSON.stringify(withReport(key, { rejected: [{ line: 3, value: 3047256804776, reason: 'x' }] })),
       JSON.stringify(withReport(key, { readAs: 'latin1' })),
     ];

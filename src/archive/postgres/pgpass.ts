@@ -26,10 +26,10 @@ export interface PgpassAnswer {
  * Debian and Ubuntu build (`pg_config --configure`: --with-socket-dir), whose psql and recall-feed then read the same
  * line; any other folder, /tmp and /run/postgresql too, is looked up as itself, as that libpq does.
  */
-export const LIBPQ_SOCKET_DIR = '/var/run/postgresql';
+const LIBPQ_SOCKET_DIR = '/var/run/postgresql';
 
 /** PGPASSFILE, else ~/.pgpass (%APPDATA%\postgresql\pgpass.conf on Windows), as libpq names it. */
-export function pgpassFile(env: Record<string, string | undefined>): string {
+function pgpassFile(env: Record<string, string | undefined>): string {
   if (env.PGPASSFILE) return env.PGPASSFILE;
   if (process.platform === 'win32') return path.join(env.APPDATA ?? '', 'postgresql', 'pgpass.conf');
   return path.join(env.HOME || os.homedir(), '.pgpass');

@@ -7,7 +7,7 @@ import { caseText } from './case-text.js';
 import { GENESIS } from '../../archive/cases-chain.js';
 import { CasesNotKeptError } from '../../archive/cases-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import { dueSelected } from '../../archive/cases-model.js';
+import { dueSelector } from '../../archive/cases-model.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { caseRecord } from './list-cases.js';
 import { confirm } from './confirm.js';
@@ -65,7 +65,7 @@ async function stepIds(plan: CaseStepPlan, archive: ArchiveStore, nowMs: number)
   if (plan.ids) return plan.ids;
   const select = plan.select ?? { query: { statuses: [] }, filter: {}, due: {} };
   const chosen = await archive.cases(select.query, select.filter);
-  return chosen.filter((c) => dueSelected(c, select.due, nowMs)).map((c) => c.id);
+  return chosen.filter(dueSelector(select.due, nowMs)).map((c) => c.id);
 }
 
 function stepWords(plan: CaseStepPlan): string {

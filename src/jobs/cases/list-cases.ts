@@ -1,5 +1,5 @@
 // Runs `cases` (the listing): the cases asked for, with their timelines, through the chosen renderer.
-import { dueSelected } from '../../archive/cases-model.js';
+import { dueSelector } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
 import type { ArchiveSession } from '../../runtime/session.js';
@@ -17,8 +17,7 @@ export async function runCasesList(plan: CasesListPlan, session: ArchiveSession)
   const output = await session.output();
   const archive = session.store;
   let cases = await casesOrNone({ archive, status: session.status }, () => archive.cases(plan.query, plan.filter));
-  const now = session.ctx.now();
-  cases = cases.filter((c) => dueSelected(c, plan.due, now));
+  cases = cases.filter(dueSelector(plan.due, session.ctx.now()));
   cases.sort(byLevelAndSeverity);
   // A table is read by people: the due time to the minute (UTC), so it fits beside the others.
   const rows = output.format.forPeople

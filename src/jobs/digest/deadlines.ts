@@ -1,6 +1,6 @@
 // The digest's deadlines: open and waiting cases that are overdue or due soon (by the end of the next working day), as every format opens with them.
 import type { CaseView } from '../../archive/cases-model.js';
-import { dueSoonUntil, isDueSoon, isOverdue } from '../../archive/cases-model.js';
+import { dueSoonUntil, isOverdue } from '../../archive/cases-model.js';
 import type { DeadlineRow, Deadlines } from '../../output/digest/deadline-text.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 
@@ -8,8 +8,9 @@ const HOUR_MS = 3_600_000;
 
 /** The open and waiting cases due before `dueSoonUntil(nowMs)`, overdue first; closed cases and cases without a due time never. */
 export function deadlinesOf(cases: readonly CaseView[], nowMs: number): Deadlines {
+  const until = dueSoonUntil(nowMs);
   const rows = cases
-    .filter((c) => isDueSoon(c, nowMs))
+    .filter((c) => isOverdue(c, until))
     .sort((a, b) => Date.parse(a.due_at ?? '') - Date.parse(b.due_at ?? '') || byLevelAndSeverity(a, b))
     .map(
       (c): DeadlineRow => ({
@@ -30,7 +31,7 @@ export function deadlinesOf(cases: readonly CaseView[], nowMs: number): Deadline
   const overdue = rows.filter((r) => r.state === 'overdue').length;
   return {
     as_of: new Date(nowMs).toISOString(),
-    due_soon_until: new Date(dueSoonUntil(nowMs)).toISOString(),
+    due_soon_until: new Date(until).toISOString(),
     overdue,
     due_soon: rows.length - overdue,
     cases: rows,

@@ -113,8 +113,7 @@ function validReport(r: unknown): boolean {
       (c) => isRow(c) && typeof c.header === 'string' && isInts(c.positions) && Number.isInteger(c.conflicts),
     );
   const raggedOk =
-    ragged === undefined ||
-    (isRow(ragged) && isInts([ragged.header, ragged.named, ragged.rows]) && isInts(ragged.lines));
+    ragged === undefined || (isRow(ragged) && isInts([ragged.header, ragged.rows]) && isInts(ragged.lines));
   const code = (c: unknown) =>
     isRow(c) && Number.isInteger(c.line) && typeof c.value === 'string' && typeof c.reason === 'string';
   return repeatedOk && raggedOk && Array.isArray(rejected) && rejected.every(code);

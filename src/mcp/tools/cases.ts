@@ -8,7 +8,7 @@ import { byLevelAndSeverity } from '../../jobs/matching/case-order.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { plainLine } from '../../output/control-escapes.js';
 import { answer, guarded } from '../answer.js';
-import { fitted } from '../fit.js';
+import { cutLines, fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import type { ToolDeps } from '../tool-deps.js';
 import { caseLine } from './case-line.js';
@@ -111,7 +111,7 @@ export function registerCaseTools(server: McpServer, deps: ToolDeps): void {
           const verdict = chain.intact ? 'the case log verifies' : `THE CASE LOG IS BROKEN at ${chain.problem}`;
           // The recall whole, as get_recall gives it: within what a client reads at once, long texts cut and marked.
           const fit = fitted({ case: { ...caseRecord(c), recall: found.recall ?? null } });
-          const cut = fit.cut.length > 0 ? [`Cut to keep the answer small: ${fit.cut.join('; ')}.`] : [];
+          const cut = cutLines(fit.cut);
           const text = [caseLine(c, ctx.now()), ...steps, verdict, ...cut].join('\n');
           return answer(await deps.freshness(archive), text, { ...fit.value, chain });
         }),

@@ -5,7 +5,7 @@ import { MatchRowSchema } from '../../jobs/contracts/match-row-schema.js';
 import { byLevelThenSeverity, matchRow } from '../../jobs/matching/match-rows.js';
 import { plain } from '../../output/recall-text.js';
 import { answer, guarded } from '../answer.js';
-import { cutText, fitted } from '../fit.js';
+import { cutLines, cutText, fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
@@ -80,7 +80,7 @@ export function registerCheckProducts(server: McpServer, deps: ToolDeps): void {
             );
           const head = `${tally.match} match, ${tally.possible} possible, ${tally.excluded} excluded over ${tally.recalls_checked} archived recalls and ${tally.products} product(s).`;
           const said = fit.value.warnings.map((w) => `warning: ${w}`);
-          const cut = fit.cut.length > 0 ? [`Cut to keep the answer small: ${fit.cut.join('; ')}.`] : [];
+          const cut = cutLines(fit.cut);
           const text = [head, ...said, ...lines, ...cut, NOT_A_VERDICT].join('\n');
           return answer(await deps.freshness(archive), text, {
             rows: shown,

@@ -5,7 +5,7 @@ import { DigestSchema } from '../../jobs/contracts/digest-schema.js';
 import { collectDigest } from '../../jobs/digest/collect-digest.js';
 import { digestSubject, healthLines } from '../../output/digest/digest-view.js';
 import { answer, guarded } from '../answer.js';
-import { fitted } from '../fit.js';
+import { cutLines, fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import type { ToolDeps } from '../tool-deps.js';
 import { RecallHitSchema, recallHit } from './recall-hits.js';
@@ -74,7 +74,7 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
         };
         const said = warnings.map((w) => `warning: ${w}`);
         const fit = fitted({ digest, warnings });
-        const cut = fit.cut.length > 0 ? [`Cut to keep the answer small: ${fit.cut.join('; ')}.`] : [];
+        const cut = cutLines(fit.cut);
         const text = [digestSubject(d), ...said, ...healthLines(d), ...cut].join('\n');
         return answer(freshness, text, { ...fit.value, cut: fit.cut });
       }),

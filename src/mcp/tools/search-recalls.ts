@@ -7,7 +7,7 @@ import { RecallSchema } from '../../api/schemas.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
 import { answer, guarded } from '../answer.js';
-import { fitted } from '../fit.js';
+import { cutLines, fitted } from '../fit.js';
 import { FreshnessSchema } from '../freshness.js';
 import { parseInstant } from '../../runtime/options/option-parsers.js';
 import type { ToolDeps } from '../tool-deps.js';
@@ -131,7 +131,7 @@ export function registerSearchTools(server: McpServer, deps: ToolDeps): void {
             // From the record as stored: its link whole, never the cut one (a hit cuts its own texts).
             hitLine(recallHit(recall)),
             `${versions.length} stored version(s).`,
-            ...(cut.length > 0 ? [`Cut to keep the answer small: ${cut.join('; ')}.`] : []),
+            ...cutLines(cut),
           ].join('\n');
           return answer(await deps.freshness(archive), text, { ...value, cut });
         }),

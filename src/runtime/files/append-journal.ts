@@ -30,7 +30,7 @@ interface Journal {
 
 const EDGE = 4096;
 
-export const journalPath = (file: string) => sidecarPath(file, '.appending.json');
+const journalPath = (file: string) => sidecarPath(file, '.appending.json');
 
 async function sha256(data: Buffer): Promise<string> {
   const { createHash } = await import('node:crypto');
