@@ -223,6 +223,14 @@ export interface Period {
   toMs: number;
 }
 
+/**
+ * The exclusive end of a period that runs up to now with now included: 1 ms after it, since a write on a pinned clock
+ * (RECALL_FEED_SANDBOX_NOW) is stamped at exactly now and belongs to the period (report, digest, the MCP digest).
+ */
+export function endAfterNow(nowMs: number): number {
+  return nowMs + 1;
+}
+
 export interface StoredInPeriod {
   /** First stored in the period. */
   new: Record<string, unknown>[];

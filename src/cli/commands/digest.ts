@@ -1,5 +1,6 @@
 // `recall-feed digest`: its flags and help, and the plan the digest job runs with (its own -f taken off the globals).
 import type { OptionsOf } from './define-action.js';
+import { endAfterNow } from '../../archive/store.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { DigestDraft } from './digest-plan.js';
 import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
@@ -96,11 +97,10 @@ export function planDigest(
   nowMs: number,
 ): { plan: DigestDraft; globals: GlobalFlags } {
   const { format, ...rest } = globals;
-  // As query, stats and report read a window; --until left out is now, included (the period ends 1 ms after it):
-  // what a sync stored at this very instant (on a pinned clock, every stamp is exactly now) belongs to it.
+  // As query, stats and report read a window; --until left out is now, included.
   const window = parseWindow(opts.since ?? DEFAULT_SINCE, opts.until, nowMs);
   const fromUs = window.sinceUs as number;
-  const toUs = window.untilUs ?? (nowMs + 1) * 1000;
+  const toUs = window.untilUs ?? endAfterNow(nowMs) * 1000;
   if (fromUs >= toUs) throw new UsageError(`--since ${opts.since} is not before now: the period would be empty`);
   if (opts.map !== undefined && opts.catalog === undefined) throw new UsageError('--map works with --catalog');
   if (opts.key !== undefined && opts.catalog === undefined) throw new UsageError('--key works with --catalog');

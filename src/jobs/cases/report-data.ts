@@ -1,5 +1,6 @@
 // The evidence report's content (its shape, which every format renders, is src/output/report/report-model.ts): each case as of the period, the counts, the statement.
 import type { CaseView } from '../../archive/index.js';
+import { endAfterNow } from '../../archive/store.js';
 import type {
   CatalogueCoverage,
   RecallFacts,
@@ -17,11 +18,10 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The end of the report's period, exclusive: --until, but never later than now, as overdue cases, the SLA and gaps
- * can only be judged over time that has come (`clamped` when --until was later). Without --until, now included: 1 ms
- * after it, as a sync on a pinned clock (RECALL_FEED_SANDBOX_NOW) is stamped at exactly now.
+ * can only be judged over time that has come (`clamped` when --until was later). Without --until, now included.
  */
 export function reportEnd(untilMs: number | undefined, nowMs: number): { untilMs: number; clamped: boolean } {
-  const end = nowMs + 1;
+  const end = endAfterNow(nowMs);
   if (untilMs === undefined) return { untilMs: end, clamped: false };
   return untilMs > end ? { untilMs: end, clamped: true } : { untilMs, clamped: false };
 }

@@ -1,6 +1,7 @@
 // digest: a period's summary from the archive as `digest -f json` collects it, your products first, with monitoring health.
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { endAfterNow } from '../../archive/store.js';
 import { DigestSchema } from '../../jobs/contracts/digest-schema.js';
 import { collectDigest } from '../../jobs/digest/collect-digest.js';
 import { digestSubject, healthLines } from '../../output/digest/digest-view.js';
@@ -41,10 +42,9 @@ export function registerDigest(server: McpServer, deps: ToolDeps): void {
     },
     (args) =>
       guarded(ctx, async () => {
-        // As the digest command's default: the period is the days back from now, and ends 1 ms after now, so what
-        // was stored at now is in it.
+        // As the digest command's default: the period is the days back from now, now included.
         const nowMs = ctx.now();
-        const toMs = nowMs + 1;
+        const toMs = endAfterNow(nowMs);
         const selection = {
           fromMs: nowMs - args.days * DAY_MS,
           toMs,
