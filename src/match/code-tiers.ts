@@ -74,19 +74,21 @@ export function modelFound(
     reason: 'model',
     explain: () =>
       brand ? `${said()}; ${brandWords()}, not enough for model+brand` : `${said()}; brands differ or are missing`,
-    // Only a missing brand leaves the tier's measure to apply: a hint, or two brands that differ, is never promoted.
-    ...((brand || (r.brands.length > 0 && recallBrand.trim() !== '')) && { hint: true }),
+    // Only a row without a brand is left to the tier's measure: a hint, two brands that differ, or a row's brand the
+    // notice writes nowhere (it may name none in its brand field, and its firm is another) is never promoted.
+    ...((brand || r.brands.length > 0) && { keepLevel: true }),
   };
 }
 
 /**
  * "NTRW19147.0" to ".3": revisions of the model a retailer lists as "NTRW19147". Which revision the row holds is
- * unknown, so it is a possible match whatever the brands say.
+ * unknown, so it is a possible match whatever the brands say, and match --learn never promotes it.
  */
 export function revisionFound(notice: string, row: string, base: string): Found {
   return {
     reason: 'model',
     explain: () =>
       `model: notice "${notice}" is a revision of catalogue "${row}" (key ${base}); which revision is unknown`,
+    keepLevel: true,
   };
 }

@@ -103,7 +103,8 @@ export function nameTier(p: NamePair): Found | undefined {
       return `${explainBrand(p.recallBrand, r.brandText, p.core, p.hit)}; ${words}; ${weighed}${explainSize(sizes)}${other}`;
     },
     words: covered.shared,
-    ...(T.HINT_BRANDS.has(p.hit.how) && { hint: true }),
+    // A sibling (variant) is never a match, however often the tier was right.
+    ...((T.HINT_BRANDS.has(p.hit.how) || variant !== undefined) && { keepLevel: true }),
   };
 }
 

@@ -19,8 +19,12 @@ export interface Found {
   reason: MatchReason;
   explain: () => string;
   words?: string[];
-  /** The brands are tied only by a hint (a shared word, a firm's learned alias): never promoted by match --learn. */
-  hint?: boolean;
+  /**
+   * Never promoted by match --learn, whatever the tier measured: the brands are tied only by a hint (a shared word, a
+   * firm's learned alias) or not at all while the row has one, the row is the notice's sibling (a variant word), or
+   * which revision of the model it holds is unknown.
+   */
+  keepLevel?: boolean;
 }
 
 /** The row's scope answer; rows without a lot or date share one per set of barcodes (`unbatched`, one per recall). */
@@ -60,7 +64,7 @@ export function scopedMatch(
 ): Match {
   // A tier `match --learn` promoted on the user's own closed cases gives `match`; nothing else moves a level.
   const tier = learned?.tiers[found.reason];
-  const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible' && found.hint !== true;
+  const promoted = tier?.level === 'match' && LEVEL[found.reason] === 'possible' && found.keepLevel !== true;
   const tierLevel: MatchLevel = promoted ? 'match' : LEVEL[found.reason];
   // A match whose date is none the notice names (scope-check.ts) is only possible.
   const demoted = answer.unnamed === true && tierLevel === 'match';
