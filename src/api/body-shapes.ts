@@ -30,8 +30,9 @@ function isRecall(r: unknown): r is Recall {
   );
 }
 
-/** CustomRecordSchema: any object. */
-export const isCustomRecord = (r: unknown): r is CustomRecord => isObject(r);
+/** CustomRecordSchema: any object whose numeric id, if it has one, JSON numbers hold exactly. */
+export const isCustomRecord = (r: unknown): r is CustomRecord =>
+  isObject(r) && (typeof r.id !== 'number' || Math.abs(r.id) <= Number.MAX_SAFE_INTEGER);
 
 function isPagination(p: unknown): boolean {
   return (

@@ -4,6 +4,7 @@ import { errorFromResponse } from './error-mapping.js';
 import { maskErrorSecrets } from './errors-mask.js';
 import { InvalidParamsError, InvalidResponseError } from './api-errors.js';
 import { isHealthBody } from './body-shapes.js';
+import type { InexactNumber } from './inexact-numbers.js';
 import { CUSTOM_FEED_BODY, FEED_BODY, parseJson, readApiBody, SOURCES_BODY, type BodyShape } from './json-body.js';
 import { paginate, type PagedResult } from './pagination.js';
 import type { PacingOverrides, WindowName } from './pacing.js';
@@ -34,6 +35,8 @@ import {
 /** What the client reports while it works; the CLI turns these into --verbose lines and countdowns. */
 export type ClientEvent =
   | { type: 'response'; path: string; query: string; status: number; ms: number; minuteRemaining: number }
+  /** An answer held numbers that JSON.parse changed (inexact-numbers.ts): its records carry the numbers as kept. */
+  | { type: 'inexact'; path: string; numbers: InexactNumber[] }
   | WaitEvent;
 
 export interface ClientOptions {
@@ -212,7 +215,9 @@ export class RecallFeedClient {
         this.report(url, res.status, this.now() - started);
         try {
           if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, res.headers, url);
-          return await readApiBody(res, url, shape);
+          return await readApiBody(res, url, shape, (numbers) =>
+            this.onEvent({ type: 'inexact', path: url.pathname, numbers }),
+          );
         } catch (err) {
           // A server may echo the key it was sent: its text never carries it further (errors-mask.ts).
           throw maskErrorSecrets(err, [this.apiKey]);

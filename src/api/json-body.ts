@@ -3,6 +3,7 @@
 import { isErrorBody, isFeedBody, isCustomFeedBody, isSourcesBody } from './body-shapes.js';
 import { errorFromBody } from './error-mapping.js';
 import { InvalidResponseError } from './api-errors.js';
+import { type InexactNumber, inexactNumbers } from './inexact-numbers.js';
 import type { CustomRecord, FeedPage, Recall, SourcesResponse } from './schemas.js';
 import type { RawResponse } from './transport.js';
 
@@ -25,29 +26,34 @@ export const CUSTOM_FEED_BODY: BodyShape<FeedPage<CustomRecord>> = {
 };
 export const SOURCES_BODY: BodyShape<SourcesResponse> = { matches: isSourcesBody, schema: 'SourcesResponseSchema' };
 
-/** Whether a parsed JSON value nests objects and arrays more than `limit` levels deep; no recursion. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * One walk of a parsed JSON value, no recursion: whether it nests objects and arrays more than `limit` levels deep,
+ * and whether it holds a number past 2^53 - 1 or an infinite one, which JSON.parse may have changed from what was
+ * sent (inexact-numbers.ts then reads the text; almost no body needs it).
+ */
+function survey(value: unknown, limit: number): { tooDeep: boolean; beyondDouble: boolean } {
+  let beyondDouble = false;
   const stack: unknown[] = [value];
   const depths: number[] = [1];
   while (stack.length > 0) {
     const v = stack.pop() as object;
     const depth = depths.pop() as number;
-    if (depth > limit) return true;
+    if (depth > limit) return { tooDeep: true, beyondDouble };
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
       if (typeof child === 'object' && child !== null) {
         stack.push(child);
         depths.push(depth + 1);
-      }
+      } else if (typeof child === 'number' && !(Math.abs(child) <= Number.MAX_SAFE_INTEGER)) beyondDouble = true;
     }
   }
-  return false;
+  return { tooDeep: false, beyondDouble };
 }
 
 /**
  * The body as JSON. One that is not complete JSON (cut short, an HTML page) is worth a retry; one
  * nested beyond MAX_JSON_DEPTH is not (it would be the same again).
  */
-export function parseJson(res: RawResponse): unknown {
+function readJson(res: RawResponse): { json: unknown; beyondDouble: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(res.body);
@@ -57,22 +63,41 @@ export function parseJson(res: RawResponse): unknown {
       retryable: true,
     });
   }
-  if (typeof json === 'object' && json !== null && nestedDeeperThan(json, MAX_JSON_DEPTH)) {
+  if (typeof json !== 'object' || json === null) return { json, beyondDouble: false };
+  const { tooDeep, beyondDouble } = survey(json, MAX_JSON_DEPTH);
+  if (tooDeep) {
     throw new InvalidResponseError(`the answer is nested more than ${MAX_JSON_DEPTH} levels deep`, {
       status: res.status,
     });
   }
-  return json;
+  return { json, beyondDouble };
 }
 
-/** The body of a 2xx answer, checked against `shape`. `success: false` is an error, by its detail when it has one. */
-export async function readApiBody<T>(res: RawResponse, url: URL, shape: BodyShape<T>): Promise<T> {
-  const json = parseJson(res);
+/** The body as JSON (readJson); for answers whose numbers nothing keeps (health). */
+export function parseJson(res: RawResponse): unknown {
+  return readJson(res).json;
+}
+
+/**
+ * The body of a 2xx answer, checked against `shape`. `success: false` is an error, by its detail when it has one.
+ * `onInexact` hears of the numbers JSON.parse changed, when there are any.
+ */
+export async function readApiBody<T>(
+  res: RawResponse,
+  url: URL,
+  shape: BodyShape<T>,
+  onInexact: (numbers: InexactNumber[]) => void = () => {},
+): Promise<T> {
+  const { json, beyondDouble } = readJson(res);
   if ((json as { success?: unknown } | null)?.success === false) {
     if (isErrorBody(json)) throw errorFromBody(res.status, json, res.headers, url);
     throw new InvalidResponseError('the API answered success: false without saying why', { status: res.status });
   }
-  if (shape.matches(json)) return json;
+  if (shape.matches(json)) {
+    const numbers = beyondDouble ? inexactNumbers(res.body) : [];
+    if (numbers.length > 0) onInexact(numbers);
+    return json;
+  }
   const schemas = await import('./schemas.js');
   const parsed = schemas[shape.schema].safeParse(json);
   // The schema has the last word; the hand check and it agree (a unit test holds them together).

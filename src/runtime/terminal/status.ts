@@ -31,6 +31,8 @@ function seconds(ms: number): number {
 export class StatusReporter {
   private spinner: Spinner | undefined;
   private ticker: NodeJS.Timeout | undefined;
+  /** Numbers JSON.parse changed are said once a run: every page of a feed may carry the same field. */
+  private inexactSaid = false;
 
   constructor(
     private readonly stderr: OutStream,
@@ -70,6 +72,15 @@ export class StatusReporter {
 
   /** Turns a client event into a --verbose line or a wait message. */
   event(e: ClientEvent): void {
+    if (e.type === 'inexact') {
+      if (this.inexactSaid) return;
+      this.inexactSaid = true;
+      const changes = e.numbers.map((n) => `${n.sent} as ${n.kept}`).join(', ');
+      this.warn(
+        `the API sent numbers no double holds exactly; each is kept and written as the nearest one (${changes})`,
+      );
+      return;
+    }
     if (e.type === 'response') {
       if (this.opts.verbose && isJsonLog(this.stderr)) {
         const fields = { method: 'GET', path: e.path, query: e.query, status: e.status, ms: Math.round(e.ms) };
