@@ -100,10 +100,16 @@ export function fitLearned(
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** A count as read back from a file a user may edit: a whole number from 0, else none. */
-const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+/**
+ * A count as read back from a file a user may edit: a whole number from 0 (within the numbers a double holds exactly),
+ * else undefined. Never 0: a `wrong` read as none would promote its tier.
+ */
+const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
-/** A learned file as read back: checked field by field, since a user may edit or break it. Undefined when unusable. */
+/**
+ * A learned file as read back: checked field by field, since a user may edit or break it. Undefined when unusable,
+ * also when a tier's or an alias's count is not a whole number from 0: --learn never writes one, and none is read as 0.
+ */
 export function parseLearned(text: string): Learned | undefined {
   let v: unknown;
   try {
@@ -120,6 +126,7 @@ export function parseLearned(text: string): Learned | undefined {
     // Read back, the bound is worked out again from the counts: an edited file cannot promote a tier by hand, nor by
     // a `lower` its own counts do not give.
     const [confirmed, wrong] = [count(t.confirmed), count(t.wrong)];
+    if (confirmed === undefined || wrong === undefined) return undefined;
     const n = confirmed + wrong;
     const lower = n >= MIN_CASES.tier ? wilsonLower(confirmed, n) : undefined;
     const sure = lower !== undefined && lower >= TARGET.match;
@@ -129,11 +136,16 @@ export function parseLearned(text: string): Learned | undefined {
   const words: Record<string, number> = Object.create(null);
   for (const [w, f] of Object.entries(l.words ?? {}))
     if (typeof f === 'number' && Number.isFinite(f)) words[w] = Math.min(MAX_FACTOR, Math.max(1 / MAX_FACTOR, f));
-  return { ...(l as Learned), tiers, words, aliases: parseAliases(l.aliases) };
+  const aliases = parseAliases(l.aliases);
+  if (aliases === undefined) return undefined;
+  return { ...(l as Learned), tiers, words, aliases };
 }
 
-/** Aliases as read back: firm and brand keys normalised as the matchers compare them, evidence counts checked. */
-function parseAliases(v: unknown): BrandAliases {
+/**
+ * Aliases as read back: firm and brand keys normalised as the matchers compare them, evidence counts checked (undefined
+ * when one is not a count).
+ */
+function parseAliases(v: unknown): BrandAliases | undefined {
   const aliases: BrandAliases = Object.create(null);
   if (v === null || typeof v !== 'object') return aliases;
   for (const [firm, brands] of Object.entries(v)) {
@@ -141,8 +153,10 @@ function parseAliases(v: unknown): BrandAliases {
     const read: [string, AliasEvidence][] = [];
     for (const [brand, e] of Object.entries(brands as Record<string, unknown>)) {
       const { notices, cases, wrong } = (e ?? {}) as Partial<AliasEvidence>;
+      const [n, c, w] = [count(notices), count(cases), count(wrong)];
+      if (n === undefined || c === undefined || w === undefined) return undefined;
       const core = brandCore(brand);
-      if (core !== '') read.push([core, { notices: count(notices), cases: count(cases), wrong: count(wrong) }]);
+      if (core !== '') read.push([core, { notices: n, cases: c, wrong: w }]);
     }
     // The same rules as --learn's: an edited file cannot tie a retailer to every brand.
     const key = brandCore(firm);

@@ -71,7 +71,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   invalidResponse: {
     summary: 'invalid response',
     detail:
-      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` the API sent and then refused, again after starting over), a redirect, or a 404 that is not the API's (a wrong `--base-url`)",
+      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` the API sent and then refused, again after starting over), a redirect, or a 404 that is not the API's (a wrong `--base-url`); also a record value of another shape than its Parquet column (`-f jsonl` or `-f csv` write any shape)",
   },
   matchFound: {
     summary: 'match found (match --exit-code)',
@@ -85,7 +85,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   cannotWrite: {
     summary: 'cannot write a file',
     detail:
-      'cannot write the output, state, archive or config file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o`, `--state` and `--db`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
+      'cannot write the output, state, archive, learned or config file: disk full, read-only, permission denied, name too long, a folder that does not exist (for `-o`, `--state`, `--db` and `--learned`; refused before any request), a `--state` link into a folder that is gone (the message names the path and the reason)',
   },
   notDelivered: {
     summary: 'digest not delivered',

@@ -136,7 +136,6 @@ describe('learning aliases from notices and cases', () => {
       aliases: {
         'Abbott Laboratories Inc.': {
           'Similac®': { notices: 0, cases: 2, wrong: 0 },
-          Bad: { notices: -1, cases: 'x' },
           Denied: { notices: 1, cases: 0, wrong: 1 },
         },
         Broad: nine,
@@ -144,6 +143,8 @@ describe('learning aliases from notices and cases', () => {
       },
     });
     const parsed = parseLearned(text);
+    // Evidence whose counts are no counts is no file --learn wrote (test/unit/learned-file-counts.test.ts).
+    expect(parseLearned(text.replace('"Denied"', '"Bad":{"notices":-1,"cases":"x"},"Denied"'))).toBeUndefined();
     expect(Object.keys(parsed?.aliases ?? {}).sort()).toEqual(['abbott laboratories', 'constructor']);
     expect(parsed?.aliases?.['abbott laboratories']).toEqual({ similac: { notices: 0, cases: 2, wrong: 0 } });
     const lookup = aliasLookup(parsed?.aliases);

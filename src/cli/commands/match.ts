@@ -216,9 +216,12 @@ export function planLearn(opts: MatchOptions): LearnPlan {
       '--learn needs the catalogue the cases were opened on: --catalog <file>',
       'example: recall-feed match --learn --catalog products.csv',
     );
-  const given = (
-    ['watch', 'openCases', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'hours', 'quality'] as const
-  ).find((k) => opts[k] !== undefined);
+  const otherRuns = ['watch', 'openCases', 'level', 'sla', 'calendar', 'exitCode', 'explain', 'quality'] as const;
+  // Every closed case of this catalogue teaches, whatever its recall: a window, sources or filters would be ignored.
+  const recallChoice = ['hours', 'since', 'sources', 'severity', 'risk', 'status', 'jurisdiction'] as const;
+  const given = ([...otherRuns, ...recallChoice, 'category', 'brand', 'country', 'grep'] as const).find(
+    (k) => opts[k] !== undefined,
+  );
   if (given)
     throw new UsageError(
       `--learn reads the archive's closed cases: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply`,

@@ -8,16 +8,17 @@ import { CONFIRMED, WRONG } from '../../match/quality.js';
 import type { ColumnMap } from '../../match/catalogue-columns.js';
 import { groupDigits } from '../../output/numbers.js';
 import type { DbChoice } from '../../runtime/archive/archive-file.js';
-import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
 import type { ArchiveSession } from '../../runtime/session.js';
 import { learnedPath } from '../matching/learned-file.js';
 import { refuseWritingOver } from '../../runtime/files/kept-files.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { keyColumn, rowKeys } from '../matching/open-cases.js';
+import { checkLearnedTarget, writeLearned } from './learned-target.js';
 
 /**
  * What a learning run uses: the archive, read; the catalogue, which neither -o nor the learned file may name
- * (`--learned products.csv` would write over the catalogue it learns for).
+ * (`--learned products.csv` would write over the catalogue it learns for). The learned file naming the archive, which
+ * only the session can find, is refused by runMatchLearn before it reads anything (checkLearnedTarget).
  */
 export function learnUses(plan: LearnPlan) {
   const file = learnedPath(plan.catalog, plan.learned);
@@ -44,10 +45,15 @@ const COLUMNS = ['tier', 'confirmed', 'wrong', 'lower', 'level', 'target'] as co
 
 /** `session`: with the output and the archive (read-only) the command declared. */
 export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): Promise<void> {
+  const file = learnedPath(plan.catalog, plan.learned);
+  // Before the catalogue or the cases are read: neither the archive nor a path that cannot be written (exit 2, 10).
+  const archiveTarget = session.archive(plan.db);
+  await checkLearnedTarget(file, archiveTarget.kind === 'sqlite' ? archiveTarget.file : undefined);
   const output = await session.output();
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   const keyOf = rowKeys(catalogue, keyColumn(catalogue, plan.key), session.status);
   const rows = new Map(catalogue.rows.map((r) => [keyOf(r), r]));
+  const cells = productCells(catalogue.columns);
   // Fitted on the matcher as it is without any learning, so a second --learn does not learn from the first.
   const index = new CatalogueIndex(catalogue);
   const pairs: JudgedPair[] = [];
@@ -55,17 +61,24 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
   const brandOf = (row: { values: Record<string, string> }) =>
     brandParts(catalogue.columns.brand === undefined ? '' : (row.values[catalogue.columns.brand] ?? '')).strong;
   const archive = session.store;
+  let elsewhere = 0;
   for (const c of await archive.cases({ statuses: ['closed'] })) {
     const right = c.outcome !== null && CONFIRMED.has(c.outcome);
     if (!right && !(c.outcome !== null && WRONG.has(c.outcome))) continue;
+    // Only this catalogue's cases: a row with the case's key that is still the product the case was opened on. Another
+    // catalogue's case, or one whose key now names another product (a re-sorted `line:` key), teaches nothing of it.
     const row = rows.get(c.catalog_key);
+    if (!row || !sameProduct(cells, c.catalog_row, row.values)) {
+      elsewhere++;
+      continue;
+    }
     const { recall } = await archive.caseWithRecall(c.id);
-    // The words the pair shares as the matcher sees it now: a row or recall gone since teaches the tier only.
-    const found = row && recall ? index.match(recall).find((m) => m.row === row) : undefined;
+    // The words the pair shares as the matcher sees it now: a recall gone since teaches the tier only.
+    const found = recall ? index.match(recall).find((m) => m.row === row) : undefined;
     pairs.push({ reason: c.reason, right, words: found?.nameWords ?? [] });
     // A pair people confirmed: the notice's firm recalled this row's brand, whatever tied them (a barcode, a model).
     // One they refused counts against that tie.
-    if (row && recall) {
+    if (recall) {
       const firms = noticeFirms(recall);
       if (right) aliases.confirmed(firms, brandOf(row));
       else aliases.refuted(firms, brandOf(row));
@@ -83,8 +96,7 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
   // The bytes the cases were judged against, as the catalogue's read hashed them: the file is not read again.
   const sha256 = catalogue.sha256 ?? '';
   const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 }, learnedAliases.aliases);
-  const file = learnedPath(plan.catalog, plan.learned);
-  await writeFileAtomic(file, `${JSON.stringify(learned, null, 2)}\n`, 0o644);
+  await writeLearned(file, `${JSON.stringify(learned, null, 2)}\n`);
   const table = Object.entries(learned.tiers).map(([tier, t]) => ({
     tier,
     confirmed: t.confirmed,
@@ -99,8 +111,23 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
     (t) => t.level === 'match' && !['barcode', 'model+brand', 'brand+full-name'].includes(t.tier),
   );
   session.status.note(
-    `learned from ${groupDigits(pairs.length)} closed cases (${MIN_CASES.tier} per tier needed): ${promoted.length === 0 ? 'no tier promoted' : `${promoted.map((t) => t.tier).join(', ')} promoted to match`} · ${groupDigits(Object.keys(learned.words).length)} name words reweighed · ${aliasSummary(learnedAliases, notices)} · written to ${file}`,
+    `learned from ${groupDigits(pairs.length)} closed cases (${MIN_CASES.tier} per tier needed${leftOut(elsewhere)}): ${promoted.length === 0 ? 'no tier promoted' : `${promoted.map((t) => t.tier).join(', ')} promoted to match`} · ${groupDigits(Object.keys(learned.words).length)} name words reweighed · ${aliasSummary(learnedAliases, notices)} · written to ${file}`,
   );
+}
+
+/** The cells that make a row the product it is, which a case's row (as it was opened) must still hold to teach. */
+function productCells(columns: ColumnMap): string[] {
+  const roles = [columns.gtin, ...(columns.gtinAlso ?? []), columns.brand, columns.model, columns.name];
+  return roles.filter((c): c is string => c !== undefined);
+}
+
+/** Each of those cells the case kept holds what it held then (a column added since is not held against it). */
+function sameProduct(cells: readonly string[], opened: Record<string, string>, now: Record<string, string>): boolean {
+  return cells.every((c) => !Object.hasOwn(opened, c) || opened[c]?.trim() === (now[c] ?? '').trim());
+}
+
+function leftOut(cases: number): string {
+  return cases === 0 ? '' : `; ${groupDigits(cases)} left out: their rows are not this catalogue's as they were`;
 }
 
 function aliasSummary(learned: ReturnType<AliasLearner['result']>, notices: number): string {
