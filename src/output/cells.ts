@@ -2,18 +2,24 @@
 // Free of the width code, so a csv run never loads it; terminal cells are in terminal-cells.ts.
 
 /**
- * Cells starting with one of these are taken for formulas by spreadsheets (CSV injection); the guard
- * prefixes them with `'`, which spreadsheets show as text and strip from the displayed value.
+ * Cells starting with `=`, `+`, `-`, `@`, tab or CR are taken for formulas by spreadsheets (CSV injection); the guard
+ * prefixes them with `'`, which spreadsheets show as text and strip from the displayed value. It prefixes a cell that
+ * starts with `'` too, so that every cell starting with `'` is a guarded one: taking one leading `'` off such a cell
+ * gives the value back (`=1+1` is written `'=1+1`, and `'=1+1` is written `''=1+1`).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const GUARDED_START = /^['=+\-@\t\r]/;
 
 export function guardFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  return GUARDED_START.test(text) ? `'${text}` : text;
 }
 
-/** The field name behind a header cell that guardFormula may have prefixed (a header read back from a file). */
+/**
+ * The value behind a cell guardFormula may have prefixed (a header or an id read back from a file): one leading `'`
+ * off, when what follows it is a start the guard prefixes. A file an older version wrote, which left a value's own
+ * leading `'` alone, keeps such a value (`'x`) as it is.
+ */
 export function unguardFormula(text: string): string {
-  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+  return text.startsWith("'") && GUARDED_START.test(text.slice(1)) ? text.slice(1) : text;
 }
 
 export function primitiveText(value: unknown): string | undefined {

@@ -14,12 +14,21 @@ const JSON_CONTROLS = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
  */
 const TERMINAL_CONTROLS = new RegExp(`[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f${BIDI}]|\r(?!\n)`, 'g');
 
-/** Characters that show nothing and may hide or join what a reader sees ("evil\u200b.com"). */
-export const INVISIBLE = '\u200b-\u200d\u2060\ufeff';
+/**
+ * Characters that show nothing and may hide what a reader sees ("evil\u200b.com"), and that no script's spelling
+ * needs: zero-width space, word joiner, BOM. Documents (markup.ts, plain text) drop them.
+ */
+export const INVISIBLE = '\u200b\u2060\ufeff';
+/**
+ * ZWNJ and ZWJ: invisible too, but part of the text: Persian and Indic spelling, and emoji sequences (👩‍💻). Documents
+ * keep them; the lines the CLI writes to a terminal (plainLine, stripControls) drop them with INVISIBLE, since there
+ * they join nothing a reader needs and can hide a character as well.
+ */
+const JOINERS = '\u200c\u200d';
 
 /** Line breaks (a message is one line) and the bidi controls that reorder what follows them. */
 const BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
-const CONTROLS = new RegExp(`[\\p{Cc}${BIDI}${INVISIBLE}]`, 'gu');
+const CONTROLS = new RegExp(`[\\p{Cc}${BIDI}${INVISIBLE}${JOINERS}]`, 'gu');
 const LINE_LIMIT = 10_000;
 
 /**
@@ -60,7 +69,7 @@ export function escapeTerminalControls(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (ch) => (ch.charCodeAt(0) > 0xff ? unicodeEscape(ch) : `\\x${hex(ch)}`));
 }
 
-const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}]`, 'g');
+const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${INVISIBLE}${JOINERS}]`, 'g');
 
 /**
  * C0 and C1 control characters but tab and line feed, and the bidi controls: what a hostile value could use to
@@ -68,4 +77,18 @@ const STRIPPED = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}${IN
  */
 export function stripControls(text: string): string {
   return text.replace(STRIPPED, '');
+}
+
+/** Every line break, and tab: a document's one line of text has spaces there. */
+const TEXT_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+/** The controls but those breaks (NEL, U+0085, among them), bidi, and INVISIBLE: taken out before the breaks become spaces. */
+const TEXT_STRIPPED = new RegExp(`[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f${BIDI}${INVISIBLE}]`, 'g');
+
+/**
+ * A value as one line of document text (the digest's and the messages' text, before any escaping for Markdown or
+ * HTML): each run of line breaks and tabs, a lone CR too, one space, so that no two words merge; the controls and
+ * what hides text (INVISIBLE) gone; ZWNJ and ZWJ kept, as the words and emoji they shape need them.
+ */
+export function plainText(text: string): string {
+  return text.replace(TEXT_STRIPPED, '').replace(TEXT_BREAKS, ' ');
 }

@@ -9,25 +9,39 @@ type SchemaElement = ConstructorParameters<ParquetWriterModule['ParquetWriter']>
 /** Records per row group: big enough for good compression, small enough to bound memory (about 20 MB of recalls). */
 export const ROW_GROUP_RECORDS = 10_000;
 
-/** A value that does not fit its column's type: the file is not committed (exit 1), nothing is lost. */
+/**
+ * A value that does not fit its column's type (the record schema's, which the API's answer broke): the file is not
+ * committed, nothing is lost; never dropped or guessed.
+ */
 export class ParquetValueError extends Error {
   override name = 'ParquetValueError';
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/;
+/**
+ * ISO 8601 in the forms src/api/timestamps.ts reads (a date alone; `hh:mm`; seconds with a fraction; `Z`, `+hh:mm`
+ * or `+hhmm`), and those it leaves out: a comma before the fraction, an offset of hours alone (`+05`), and RFC 3339's
+ * lower-case `t` and `z`. The output layer imports nothing outside itself, so a test checks the two agree.
+ */
+const ISO = /^(\d{4}-\d{2}-\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Date.parse rolls 2026-02-30 over into March: a day the month does not have is no date, not a guess. */
 function isCalendarDate(date: string): boolean {
   return new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
 }
 
-/** Microseconds since the epoch of an ISO 8601 timestamp (no offset: UTC); undefined when it is not one. */
+/** `Z`, or an offset as `+hh:mm`, which Date.parse reads. */
+function zoneText(zone: string): string {
+  if (zone === 'Z' || zone === 'z') return 'Z';
+  const digits = zone.slice(1).replace(':', '');
+  return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2) || '00'}`;
+}
+
+/** Microseconds since the epoch of an ISO 8601 timestamp (no offset: UTC; a date alone: its midnight); undefined when it is not one. */
 function timestampMicros(text: string): bigint | undefined {
   const m = ISO.exec(text);
   if (!m) return undefined;
-  const [, date, time, frac = '', zone = 'Z'] = m;
-  const offset = zone === 'Z' || zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  const ms = Date.parse(`${date}T${time}${offset}`);
+  const [, date, hh = '00', mm = '00', ss = '00', frac = '', zone = 'Z'] = m;
+  const ms = Date.parse(`${date}T${hh}:${mm}:${ss}${zoneText(zone)}`);
   if (Number.isNaN(ms) || !isCalendarDate(date as string)) return undefined;
   return BigInt(ms) * 1000n + BigInt(`${frac}000000`.slice(0, 6));
 }
@@ -70,7 +84,10 @@ function cell(kind: ColumnKind, value: unknown, column: string, record: Record<s
       return micros;
     }
     case 'strings':
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw refuse('a list of strings');
+      // The list's element is optional: a null element stays a null element.
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || v === null)) {
+        throw refuse('a list of strings');
+      }
       return value;
     case 'json':
       return value;
@@ -121,7 +138,8 @@ export class ParquetRenderer implements Renderer {
     if (this.#writer) return;
     const { columns, csvColumns, columnKinds = {} } = this.#opts;
     const seen = [...new Set(first.flatMap((r) => Object.keys(r)))];
-    const names = columns ?? [...new Set([...(csvColumns ?? []), ...seen])];
+    // Once each: two columns of one name make a schema readers collapse (the CLI refuses a repeated --columns name).
+    const names = [...new Set(columns ?? [...(csvColumns ?? []), ...seen])];
     // A column the schema does not type is text (other values as JSON text): a later record can never break it.
     this.#columns = names.map((name) => ({
       name,

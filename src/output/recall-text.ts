@@ -1,5 +1,5 @@
 // A recall (or a match row) as plain text for people: its title, facts and safe link, and dates as messages show them.
-import { stripControls } from './control-escapes.js';
+import { plainText } from './control-escapes.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -9,13 +9,11 @@ export function shortDate(ms: number): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 }
 
-/** A field as one line of plain text: hostile control characters and line breaks gone. */
+/** A field as one line of plain text: line breaks (a lone CR too) as spaces, hostile control characters gone. */
 export function plain(record: Record<string, unknown>, name: string): string {
   const v = record[name];
   if (typeof v !== 'string' && typeof v !== 'number') return '';
-  return stripControls(String(v))
-    .replace(/[\t\r\n]+/g, ' ')
-    .trim();
+  return plainText(String(v)).trim();
 }
 
 /** Longer links are left out: no notice needs one, and one could push a message past a service's limit. */

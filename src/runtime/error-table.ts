@@ -153,8 +153,12 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(EmailAddressError, { exit: 'usage' }),
   row(CatalogueReadError, { exit: 'usage', hint: own }),
   row(CatalogueColumnsError, { exit: 'usage' }),
-  // A value that does not fit its Parquet column: the file is not committed, nothing is lost.
-  row(ParquetValueError, UNEXPECTED),
+  // A value of another shape than the record schema gives its Parquet column: data the API sent that cannot be
+  // written as typed, so an invalid response (7) and no bug. The file is not committed, nothing is lost.
+  row(ParquetValueError, {
+    exit: 'invalidResponse',
+    hint: 'the file was left as it was; -f jsonl or -f csv write records of any shape',
+  }),
   row(OutputClosedError, UNEXPECTED),
 
   // The profile store (runtime/config): a value refused, or a file that cannot be read (damaged by a hand edit), is the

@@ -244,7 +244,12 @@ describe('the error table', () => {
     [new EmailAddressError('not an address'), 2, 'not an address', []],
     [new CatalogueReadError('cannot read c.csv', 'check it'), 2, 'cannot read c.csv', ['check it']],
     [new CatalogueColumnsError('no gtin column'), 2, 'no gtin column', []],
-    [new ParquetValueError('parquet: column id'), 1, 'unexpected error: parquet: column id', []],
+    [
+      new ParquetValueError('parquet: column id'),
+      7,
+      'parquet: column id',
+      ['the file was left as it was; -f jsonl or -f csv write records of any shape'],
+    ],
     [new OutputClosedError(), 1, 'unexpected error: the output stream closed before all data was written', []],
     [new config.ConfigError('odd', { hint: 'h' }), 1, 'odd', ['h']],
     [new config.ConfigValueError('unknown key', { hint: 'keys: a, b' }), 2, 'unknown key', ['keys: a, b']],

@@ -10,7 +10,8 @@ import { checkKnownColumns } from './column-names.js';
 
 /**
  * `--columns a,b,c` as a list; undefined when the flag is absent. With `known` (the recall feed's
- * fields), an unknown name is a usage error: a typo would otherwise give a silently empty column.
+ * fields), an unknown name is a usage error: a typo would otherwise give a silently empty column. So is a
+ * name given twice, with or without `known`.
  */
 export function parseColumns(raw: string | undefined, known?: readonly string[]): string[] | undefined {
   if (raw === undefined) return undefined;
@@ -20,6 +21,15 @@ export function parseColumns(raw: string | undefined, known?: readonly string[])
     .filter(Boolean);
   if (list.length === 0)
     throw new UsageError('--columns needs at least one column name', 'example: --columns id,product_name');
+  const repeated = list.find((c, i) => list.indexOf(c) !== i);
+  if (repeated !== undefined) {
+    // Two columns of one name: csv readers would key them as one, and Parquet readers collapse them.
+    const times = list.filter((c) => c === repeated).length;
+    throw new UsageError(
+      `--columns names ${repeated} ${times === 2 ? 'twice' : `${times} times`}`,
+      `name each column once: --columns ${[...new Set(list)].join(',')}`,
+    );
+  }
   if (known) checkKnownColumns(list, known);
   return list;
 }
