@@ -1,5 +1,8 @@
 // What an action on a new recall is: a name for reports and the state file, and one attempt at running it.
 
+/** What a delivery is for: a recall stored for the first time, or a new version of one (sync --on-update). */
+export type Change = 'new' | 'update';
+
 export interface AttemptResult {
   ok: boolean;
   /** Why it failed, in one line (never holding a secret such as the webhook URL). */

@@ -1,7 +1,10 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
 import { backoffMs } from '../api/retry.js';
 import type { Action, AttemptResult } from './action.js';
+import { type BatchAction, outcomeAt } from './batch-action.js';
 import { TimeoutStreaks } from './timeout-streaks.js';
+
+export type { BatchAction, BatchResult } from './batch-action.js';
 
 /** One recall waiting for its actions; kept in the --state file so a restart retries it. */
 export interface PendingDelivery {
@@ -30,12 +33,6 @@ export interface DeliveryReport {
   rested: string[];
   /** The pass stopped at its time budget; what it did not reach waits for the next one. */
   outOfTime: boolean;
-}
-
-/** An action that takes every recall still owed to it at once: one e-mail per poll, never one per recall. */
-export interface BatchAction {
-  name: string;
-  attemptAll(records: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<AttemptResult>;
 }
 
 /** A pass delivers for at most this long (plus the attempt under way): a cron run is never held for long. */
@@ -154,37 +151,43 @@ export class DeliveryQueue {
 
   /**
    * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked
-   * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it.
+   * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it. When it
+   * went in parts (`each`), those accepted are marked at once and only the rest is tried again.
    */
   private async runBatch(action: BatchAction, pass: Pass): Promise<void> {
-    const owed = this.queue.filter((d) => !settled(d, action.name));
+    let owed = this.queue.filter((d) => !settled(d, action.name));
     if (owed.length === 0) return;
-    const ok = await this.retrying(
-      () =>
-        action.attemptAll(
-          owed.map((d) => d.record),
-          this.opts.signal,
-        ),
-      pass,
-      async (result, error) => {
-        for (const d of owed) {
-          d.attempts++;
-          d.lastError = `${action.name}: ${error}`;
-        }
-        pass.report.failed++;
-        if (this.opts.onBatchFailure) this.opts.onBatchFailure(owed, action.name, error);
-        else for (const d of owed) this.opts.onFailure(d, action.name, error);
-        await this.opts.persist();
-        return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, 'batch');
-      },
-    );
-    if (!ok) return;
-    for (const d of owed) {
-      d.done.push(action.name);
-      this.opts.onSuccess?.(d, action.name);
-    }
-    pass.report.delivered += this.settle(owed);
-    await this.opts.persist();
+    const took = async (done: readonly PendingDelivery[]) => {
+      for (const d of done) {
+        d.done.push(action.name);
+        this.opts.onSuccess?.(d, action.name);
+      }
+      pass.report.delivered += this.settle(done);
+      await this.opts.persist();
+    };
+    const attempt = async () => {
+      const result = await action.attemptAll(
+        owed.map((d) => d.record),
+        this.opts.signal,
+      );
+      if (result.ok || !result.each) return result;
+      const done = owed.filter((_, i) => outcomeAt(result, i).ok);
+      owed = owed.filter((_, i) => !outcomeAt(result, i).ok);
+      if (done.length > 0) await took(done);
+      return result;
+    };
+    const ok = await this.retrying(attempt, pass, async (result, error) => {
+      for (const d of owed) {
+        d.attempts++;
+        d.lastError = `${action.name}: ${error}`;
+      }
+      pass.report.failed++;
+      if (this.opts.onBatchFailure) this.opts.onBatchFailure(owed, action.name, error);
+      else for (const d of owed) this.opts.onFailure(d, action.name, error);
+      await this.opts.persist();
+      return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, 'batch');
+    });
+    if (ok) await took(owed);
   }
 
   private async runAction(delivery: PendingDelivery, action: Action, pass: Pass): Promise<void> {

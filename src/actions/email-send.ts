@@ -21,6 +21,14 @@ export interface MailMessage {
 /** The outcome of one attempt; `refused` when the server answered with a permanent (5xx) refusal. */
 export interface SendResult extends AttemptResult {
   refused?: boolean;
+  /** The refusal was for the message's size (552, or 5.3.4 / 5.2.3): a smaller message may go through. */
+  tooLarge?: boolean;
+}
+
+/** A reply of 552 (but a full mailbox, 5.2.2), or of a message too big by its enhanced code (5.3.4, 5.2.3). */
+function sizeRefusal(code: number | undefined, message: string): boolean {
+  if (/\b5\d\d[ -]5\.(3\.4|2\.3)\b/.test(message)) return true;
+  return code === 552 && !/\b552[ -]5\.2\.2\b/.test(message);
 }
 
 interface SmtpError extends Error {
@@ -77,7 +85,13 @@ export async function sendMail(
     const e = err as SmtpError;
     const refused = (e.responseCode !== undefined && e.responseCode >= 500) || e.code === 'EAUTH';
     const why = scrub(e.message, server);
-    return { ok: false, refused, error: `${server.shown} ${refused ? 'refused the message' : 'failed'}: ${why}` };
+    const result: SendResult = {
+      ok: false,
+      refused,
+      error: `${server.shown} ${refused ? 'refused the message' : 'failed'}: ${why}`,
+    };
+    if (refused && sizeRefusal(e.responseCode, why)) result.tooLarge = true;
+    return result;
   } finally {
     opts.signal?.removeEventListener('abort', abort);
     transport.close();

@@ -28,7 +28,8 @@ export function slackMessage(record: Record<string, unknown>): { text: string } 
     .filter((f) => f.label !== undefined)
     .map((f) => `${f.label}: ${escapeSlack(shorten(f.value, 200))}`)
     .join(' · ');
-  const url = d.link ? `\n<${d.link.replace(/[<>|\s]/g, '')}>` : '';
+  // `<`, `>` and `|` end Slack's link (`<url|text>`): percent-encoded, as a browser reads them, never dropped.
+  const url = d.link ? `\n<${d.link.replace(/[<>|\s]/g, (c) => encodeURIComponent(c))}>` : '';
   return { text: `*${escapeSlack(shorten(d.title, 500))}*${facts ? `\n${facts}` : ''}${url}` };
 }
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import type { AttemptResult } from '../../actions/action.js';
 // A pass delivers within feed's bounds; what is left waits for the next pass (or another host).
 import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
+import { type BatchResult, outcomeAt } from '../../actions/batch-action.js';
 import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
@@ -83,23 +84,42 @@ export function openOutboxDelivery(
   const host = `${os.hostname()} pid ${process.pid} ${randomBytes(3).toString('hex')}`;
   const where = plan.webhook ? ` ${maskWebhookUrl(plan.webhook.url)}` : '';
 
-  const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport) => {
+  const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport, quiet = false) => {
     const outcome = outcomeOf(result, item.attempts);
     await archive.settleOutbox(item.id, outcome, ctx.now());
     const what = `recall ${item.recallId}${item.kind === 'update' ? ` (version ${item.version})` : ''}`;
     if (outcome.ok) {
       report.delivered++;
-      if (session.settings.verbose)
+      if (session.settings.verbose && !quiet)
         session.status.note(`${item.action}${item.action === 'webhook' ? where : ''}: ${what} delivered`);
-      return;
+      return outcome;
     }
     report.failed++;
     // Error text can hold what a receiver or a record said: the status reporter prints it without control codes.
-    session.status.warn(
-      outcome.giveUp
-        ? `${item.action} given up for ${what}: ${outcome.error}; it can never succeed for this record`
-        : `${item.action} failed for ${what}: ${outcome.error}; it stays in the archive's outbox and is retried`,
-    );
+    if (!quiet)
+      session.status.warn(
+        outcome.giveUp
+          ? `${item.action} given up for ${what}: ${outcome.error}; it can never succeed for this record`
+          : `${item.action} failed for ${what}: ${outcome.error}; it stays in the archive's outbox and is retried`,
+      );
+    return outcome;
+  };
+
+  /** A batch's rows settled quietly, then one line per way it ended (one message: one line), with the count. */
+  const settleBatch = async (name: string, owed: readonly OutboxItem[], result: BatchResult, report: OutboxReport) => {
+    const failures = new Map<string, number>();
+    let delivered = 0;
+    for (const [i, item] of owed.entries()) {
+      const outcome = await settle(item, outcomeAt(result, i), report, true);
+      if (outcome.ok) delivered++;
+      else failures.set(outcome.error, (failures.get(outcome.error) ?? 0) + 1);
+    }
+    if (delivered > 0 && session.settings.verbose)
+      session.status.note(`${name}: ${delivered} ${delivered === 1 ? 'recall' : 'recalls'} delivered`);
+    for (const [error, n] of failures)
+      session.status.warn(
+        `${name} failed for ${n} ${n === 1 ? 'recall' : 'recalls'}: ${error}; ${n === 1 ? 'it stays' : 'they stay'} in the archive's outbox and ${n === 1 ? 'is' : 'are'} retried`,
+      );
   };
 
   /**
@@ -149,9 +169,15 @@ export function openOutboxDelivery(
           const result = await batch.attemptAll(
             owed.map((i) => i.record),
             ctx.signal,
+            owed.map((i) => i.kind),
           );
-          if (!result.ok && ctx.signal.aborted) break;
-          for (const item of owed) await settle(item, result, report);
+          if (!result.ok && ctx.signal.aborted) {
+            // Interrupted: what the server took is settled; the rest waits for its lease, then any host delivers it.
+            const took = owed.filter((_, i) => outcomeAt(result, i).ok);
+            await settleBatch(batch.name, took, { ok: true }, report);
+            break;
+          }
+          await settleBatch(batch.name, owed, result, report);
           countStreak(batch.name, result, owed[0]!);
         }
       }
