@@ -7,7 +7,7 @@ import { unknownProfileKeys } from '../../runtime/config/config-keys.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 import { DEFAULT_STALE_MS } from '../../runtime/files/run-lock.js';
 import { sidecarPath } from '../../runtime/files/sidecar-names.js';
-import { asStateFile } from '../watch/seen-state.js';
+import { checkStateFile } from '../watch/state-file.js';
 import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
 const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
@@ -82,12 +82,14 @@ export async function checkState(file: string): Promise<CheckResult> {
   } catch {
     return fail(name, 'not valid JSON (damaged?)', 'restore it from a backup, or remove it to start afresh');
   }
-  // The check feed --state makes: a file doctor calls fine is one the next run reads.
-  const json = asStateFile(parsed);
-  if (json === undefined)
-    return fail(name, 'not a recall-feed state file (version 1)', 'point --state at the file feed --state writes');
-  const ids = Object.keys(json.seen).length;
-  const pending = json.pending?.length ?? 0;
+  // The check feed --state makes: a file doctor calls fine is one the next run reads, and one it refuses fails here.
+  const { state, entry } = checkStateFile(parsed);
+  if (state === undefined)
+    return entry === undefined
+      ? fail(name, 'not a recall-feed state file (version 1)', 'point --state at the file feed --state writes')
+      : fail(name, `damaged: ${entry}`, 'restore it from a backup, or remove it to start afresh');
+  const ids = Object.keys(state.seen).length;
+  const pending = state.pending?.length ?? 0;
   const detail = `${ids} ids remembered${pending ? `, ${pending} recalls with deliveries still owed` : ''}`;
   return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
 }

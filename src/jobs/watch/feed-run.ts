@@ -3,6 +3,7 @@ import type { ApiSession } from '../../runtime/api-session.js';
 import { runLockOptions, withRunLock } from '../../runtime/files/run-lock.js';
 import type { Session } from '../../runtime/session.js';
 import type { FeedPollPlan } from './plan.js';
+import { STATE_WRITE_HINT } from './seen-state.js';
 
 /**
  * The frame of every feed run: the API session, and the run lock on the output and state files, held while
@@ -18,5 +19,7 @@ export async function withFeedRun(
   // Overlapping runs (a cron job that overran its interval) take turns on the same output and state files.
   const files = [settings.output, plan.state].filter((f): f is string => f !== undefined);
   const lockOptions = runLockOptions(ctx, (line) => session.status.warn(line), plan.lockWaitMs, '--lock-wait');
-  await withRunLock(files, lockOptions, (lock) => run({ ...api, lock }));
+  // A state whose lock cannot be taken (a read-only folder) is said as --state's, not -o's.
+  const hints = plan.state === undefined ? {} : { [plan.state]: STATE_WRITE_HINT };
+  await withRunLock(files, { ...lockOptions, hints }, (lock) => run({ ...api, lock }));
 }

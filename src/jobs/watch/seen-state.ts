@@ -2,11 +2,13 @@
 import { promises as fs } from 'node:fs';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
+import { fileErrorWords } from '../../archive/archive-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StagedCommit } from '../../runtime/files/append-journal.js';
 import { atomicTempPath, writeFileSynced } from '../../runtime/files/atomic-write.js';
 import { realFilePath } from '../../runtime/files/target-path.js';
 import { cannotWrite } from '../../runtime/files/write-errors.js';
+import { checkStateFile, type StateFileCheck, type StateFileV1 } from './state-file.js';
 
 /** A state file that cannot be read or is not ours: a usage error (exit 2), never a silent re-emit of everything. */
 export class StateFileError extends UsageError {
@@ -16,38 +18,10 @@ export class StateFileError extends UsageError {
 /** How long after its publication an id is kept: the widest window (24 h) plus a margin for clock skew. */
 export const KEEP_MS = 25 * 3_600_000;
 
-const WRITE_HINT =
-  'give --state a file in a folder this user can write to: the state is what keeps each recall from being written twice';
-
-interface StateFileV1 {
-  version: 1;
-  /** id -> epoch seconds of its published_at (or of when it was first seen, for records without one). */
-  seen: Record<string, number>;
-  /** Recalls written whose actions (--exec, --webhook) have not all succeeded yet, oldest first. */
-  pending?: PendingDelivery[];
-}
-
-function isPending(value: unknown): value is PendingDelivery {
-  const d = value as PendingDelivery;
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.id === 'string' &&
-    typeof d.record === 'object' &&
-    d.record !== null &&
-    Array.isArray(d.done) &&
-    d.done.every((a) => typeof a === 'string') &&
-    typeof d.attempts === 'number'
-  );
-}
-
-/** The parsed text of a state file, when it is one this tool wrote (version 1); undefined otherwise. doctor checks with it too. */
-export function asStateFile(parsed: unknown): StateFileV1 | undefined {
-  const file = parsed as StateFileV1 | null | undefined;
-  const pendingOk = file?.pending === undefined || (Array.isArray(file.pending) && file.pending.every(isPending));
-  if (file?.version !== 1 || typeof file.seen !== 'object' || file.seen === null || !pendingOk) return undefined;
-  return file;
-}
+const WHY = 'the state is what keeps each recall from being written twice';
+/** The hint of a state that cannot be written: its probe, its save, and its run lock (feed-run.ts). */
+export const STATE_WRITE_HINT = `give --state a file in a folder this user can write to: ${WHY}`;
+const READ_HINT = `give --state a file this user can read and write: ${WHY}`;
 
 /** Naive ISO timestamps of the API are UTC. */
 export function publishedMs(record: Record<string, unknown>, fallback: number): number {
@@ -58,7 +32,7 @@ export function publishedMs(record: Record<string, unknown>, fallback: number): 
 }
 
 /** A state that cannot be written ends the run with exit 10, naming the file and the reason. */
-const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, WRITE_HINT);
+const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, STATE_WRITE_HINT);
 
 export class SeenState {
   private readonly seen = new Map<string, number>();
@@ -95,7 +69,10 @@ export class SeenState {
       // A path that can never hold a file is a place the state cannot be written to, not a damaged state.
       if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') throw cannotWriteState(file, err);
       if (code !== 'ENOENT')
-        throw new StateFileError(`cannot read the state file ${file}: ${code ?? (err as Error).message}`);
+        throw new StateFileError(
+          `cannot read the state file ${real}: ${fileErrorWords(err, 'read') ?? (err as Error).message}`,
+          READ_HINT,
+        );
     }
     if (raw !== undefined) state.parse(raw);
     await state.probe();
@@ -103,22 +80,21 @@ export class SeenState {
   }
 
   private parse(raw: string): void {
-    let parsed: StateFileV1 | undefined;
+    let checked: StateFileCheck = {};
     try {
-      parsed = asStateFile(JSON.parse(raw));
+      checked = checkStateFile(JSON.parse(raw));
     } catch {
-      parsed = undefined;
+      // Not JSON: not ours, or damaged.
     }
-    if (parsed === undefined) {
+    const { state, entry } = checked;
+    if (state === undefined) {
       throw new StateFileError(
-        `the state file ${this.file} is not one this tool wrote (or it is damaged)`,
+        `the state file ${this.file} is not one this tool wrote (or it is damaged)${entry ? `: ${entry}` : ''}`,
         'move it away to start afresh: every recall in the window will then be written again',
       );
     }
-    for (const [id, at] of Object.entries(parsed.seen)) {
-      if (typeof at === 'number') this.seen.set(id, at * 1000);
-    }
-    this.pending = parsed.pending ?? [];
+    for (const [id, at] of Object.entries(state.seen)) this.seen.set(id, at * 1000);
+    this.pending = state.pending ?? [];
   }
 
   /** The file beside the state where the next version is written before it replaces the state. */

@@ -29,6 +29,8 @@ export interface RunLockOptions {
   staleMs?: number;
   /** The flag that sets waitMs, named in the hint when the wait runs out. */
   waitFlag?: string;
+  /** The hint when the lock on one of the paths (as given) cannot be taken, for a file -o does not name (--state). */
+  hints?: Readonly<Record<string, string>>;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -69,15 +71,18 @@ export function runLockOptions(
 const POLL_MS = 250;
 const STARTED = new Date().toISOString();
 
-/** The files behind the paths that need a lock, each once, in one order for every run (no deadlock). */
-async function lockableFiles(paths: readonly string[]): Promise<string[]> {
-  const files = new Set<string>();
+/** The files behind the paths that need a lock, each once, with the hint of a lock not taken (opts.hints). */
+async function lockableFiles(
+  paths: readonly string[],
+  hints: Readonly<Record<string, string>> = {},
+): Promise<Map<string, string | undefined>> {
+  const files = new Map<string, string | undefined>();
   for (const p of paths) {
     // A path that cannot be resolved (a folder, a missing folder) is refused by whoever opens it.
     const where = await resolveTargetPath(p).catch(() => undefined);
-    if (where?.kind === 'file') files.add(where.path);
+    if (where?.kind === 'file') files.set(where.path, Object.hasOwn(hints, p) ? hints[p] : files.get(where.path));
   }
-  return [...files].sort();
+  return files;
 }
 
 function seconds(ms: number): string {
@@ -103,7 +108,9 @@ async function repairLeftBehind(file: string, warn: (line: string) => void, ende
  * File-system failures (a read-only folder) are CannotWriteError.
  */
 export async function acquireRunLock(paths: readonly string[], opts: RunLockOptions): Promise<RunLock> {
-  const files = await lockableFiles(paths);
+  const hints = await lockableFiles(paths, opts.hints);
+  // In one order for every run: no deadlock.
+  const files = [...hints.keys()].sort();
   // Stdout, devices and pipes need no lock: a plain export then never loads the lock library.
   if (files.length === 0) return { files, check: () => {}, release: async () => {} };
   const { default: lockfile } = await import('proper-lockfile');
@@ -144,7 +151,7 @@ export async function acquireRunLock(paths: readonly string[], opts: RunLockOpti
         await writeHolder(file, STARTED);
         return;
       } catch (err) {
-        if (errnoCode(err) !== 'ELOCKED') throw cannotWrite(file, err);
+        if (errnoCode(err) !== 'ELOCKED') throw cannotWrite(file, err, hints.get(file));
       }
       const left = deadline - now();
       // Read at each look: a lock whose run was killed (before this run came, or while it waits) is taken
