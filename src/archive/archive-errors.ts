@@ -36,11 +36,8 @@ export class ArchiveTooNewError extends ArchiveError {
 /** An archive from an earlier version, opened read-only: what needs its newer tables asks for a sync (which upgrades it) first. */
 export class ArchiveTooOldError extends ArchiveError {
   override name = 'ArchiveTooOldError';
-  constructor(file: string, fileVersion: number, needed: number) {
-    super(
-      file,
-      `${file} was made by an earlier recall-feed (archive schema ${fileVersion}; the digest needs ${needed})`,
-    );
+  constructor(file: string, fileVersion: number, needed: number, what = 'the digest') {
+    super(file, `${file} was made by an earlier recall-feed (archive schema ${fileVersion}; ${what} needs ${needed})`);
   }
 }
 

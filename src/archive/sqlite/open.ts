@@ -7,11 +7,13 @@ import {
   ArchiveCorruptError,
   ArchiveMissingError,
   ArchiveTooNewError,
+  ArchiveTooOldError,
   NotAnArchiveError,
 } from '../archive-errors.js';
 import { BUSY_TIMEOUT_MS, type BusyWait, REAL_WAIT, whenNotBusy } from './busy-wait.js';
 import type { OpenOptions } from '../store.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { interimFts, repairInterimFts } from './fts-repair.js';
+import { APPLICATION_ID, FTS_REPAIR_VERSION, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /**
  * A new archive's page size. A recall's row is about 2.5 KB (its raw JSON and the columns beside it): 4 KiB pages held
@@ -138,6 +140,9 @@ function openReadOnly(file: string): Database.Database {
     const found = version(db);
     if (found > SCHEMA_VERSION) throw new ArchiveTooNewError(file, found, SCHEMA_VERSION);
     if (found === 0) throw new ArchiveMissingError(file);
+    // The interim token-only index refuses the phrases --search asks; a sync rebuilds it (fts-repair.ts).
+    if (found < FTS_REPAIR_VERSION && interimFts(db))
+      throw new ArchiveTooOldError(file, found, FTS_REPAIR_VERSION, 'its interim full-text index');
     return db;
   } catch (err) {
     db.close();
@@ -189,7 +194,10 @@ function migrate(db: Database.Database, file: string): void {
   db.transaction(() => {
     const current = version(db);
     if (current > SCHEMA_VERSION) throw new ArchiveTooNewError(file, current, SCHEMA_VERSION);
-    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] as string);
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v] as string);
+      if (v + 1 === FTS_REPAIR_VERSION) repairInterimFts(db);
+    }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     db.pragma(`application_id = ${APPLICATION_ID}`);
   }).immediate();

@@ -9,6 +9,11 @@ export const APPLICATION_ID = 0x52434641;
 /** The columns of recalls_fts, as V1 creates them; recalls.ts fills them (ftsValues in record-columns.ts). */
 export const FTS_COLUMNS = ['title', 'summary', 'product', 'brand', 'models', 'hazard', 'descriptions'] as const;
 
+/** recalls_fts and its merge setting, as V1 creates them (V1's text is unchanged); V7 creates them so again. */
+export const FTS_TABLE = `CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, models, hazard, descriptions, tokenize = 'unicode61 remove_diacritics 2');
+-- Each page's commit adds a segment; merging them 16 at a time rather than 8 costs a sync less CPU, a search no time.
+INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);`;
+
 const V1 = `
 CREATE TABLE sync_runs (
   id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -57,9 +62,7 @@ CREATE TABLE recall_versions (
   PRIMARY KEY (recall_id, version)
 ) WITHOUT ROWID;
 
-CREATE VIRTUAL TABLE recalls_fts USING fts5(title, summary, product, brand, models, hazard, descriptions, tokenize = 'unicode61 remove_diacritics 2');
--- Each page's commit adds a segment; merging them 16 at a time rather than 8 costs a sync less CPU, a search no time.
-INSERT INTO recalls_fts (recalls_fts, rank) VALUES ('automerge', 16);
+${FTS_TABLE}
 `;
 
 /** Where the recalls come from ('api' or 'sandbox'), recorded by the first sync: the two are never mixed. */
@@ -168,8 +171,18 @@ CREATE INDEX recalls_stats ON recalls (published_us, data_source, stat_severity,
   stat_country, stat_risk, stat_jurisdiction);
 `;
 
+// Archives made by 33d23d5 to 902b417^ (four commits, reverted without a migration) got from their V1 a token-only
+// recalls_fts (detail = none, no copy of the text), which refuses the phrase that a --search word of several tokens
+// (ZR-0532) asks for. SQL cannot ask which index a file has, so V7's work is code, run by open.ts after this (empty)
+// SQL: fts-repair.ts rebuilds such an index as V1 creates it and fills it from the recalls; other archives only have
+// their version raised.
+const V7 = '';
+
 /** Each entry is one schema version's SQL; never edit a released one, append the next. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
+
+/** The first version whose recalls_fts is V1's on every file (V7): a read-only open of an older interim one is refused. */
+export const FTS_REPAIR_VERSION = 7;
 
 /** The first version with the stat_* columns (V6): stats over an older file, opened read-only, reads raw. */
 export const STAT_COLUMNS_VERSION = 6;
