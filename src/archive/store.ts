@@ -154,8 +154,13 @@ export interface ArchiveStore {
   recordTexts(q: ArchiveListing): AsyncIterable<string>;
   /** Every stored version of one recall, oldest first; empty when the archive does not hold it. */
   versions(id: number): Promise<StoredVersion[]>;
-  /** Which of these recalls the archive holds. */
-  heldRecalls(ids: readonly number[]): Promise<Set<number>>;
+  /**
+   * The version stamps (µs: when each one's current version committed; null before the archive had stamps) of those
+   * of these recalls the archive holds.
+   */
+  versionStamps(ids: readonly number[]): Promise<Map<number, number | null>>;
+  /** The `limit` latest versions committed before `beforeUs` (µs), newest first: [id, version stamp]. */
+  latestStamps(beforeUs: number, limit: number): Promise<[number, number][]>;
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult>;
 
   /** The sync runs that started in the period or up to a day before it (whose window may reach into it). */

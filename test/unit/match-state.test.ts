@@ -43,12 +43,16 @@ function state(key: string): MatchState {
     total: 1,
   };
   return {
-    format: 2,
+    format: 3,
     key,
     horizonMs: 1_700_000_000_000.5,
     sinceUs: null,
     catalogue: { headers: ['constructor'], columns: {}, rows: 3, rejected: 0, unchecked: 1, report },
     recalls: [[7, 1_600_000_000_000_000, [row]]],
+    stamps: [
+      [7, 1_650_000_000_000_000],
+      [8, null],
+    ],
   };
 }
 

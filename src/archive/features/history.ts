@@ -1,4 +1,4 @@
-// One recall as stored: every version the archive kept, oldest first, the current one last; which recalls it holds.
+// One recall as stored: every version the archive kept, oldest first, the current one last; the stamps of current versions.
 import type { Dialect, SqlClient } from '../sql/client.js';
 import type { StoredVersion } from '../store.js';
 
@@ -23,13 +23,34 @@ export async function versions(client: SqlClient, d: Dialect, id: number): Promi
 /** Ids asked about at once: well under SQLite's limit of bound parameters. */
 const HELD_BATCH = 5000;
 
-/** Which of `ids` the archive holds. */
-export async function heldRecalls(client: SqlClient, d: Dialect, ids: readonly number[]): Promise<Set<number>> {
-  const held = new Set<number>();
+/** The version stamps (`version_us`: when each recall's current version committed) of those of `ids` the archive holds. */
+export async function versionStamps(
+  client: SqlClient,
+  d: Dialect,
+  ids: readonly number[],
+): Promise<Map<number, number | null>> {
+  const held = new Map<number, number | null>();
   for (let i = 0; i < ids.length; i += HELD_BATCH) {
     const any = d.anyOf('id', ids.slice(i, i + HELD_BATCH), 'bigint');
-    const rows = await client.all<{ id: number }>(`SELECT id FROM ${d.t('recalls')} WHERE ${any.sql}`, any.params);
-    for (const row of rows) held.add(Number(row.id));
+    const rows = await client.all<{ id: number; version_us: number | string | null }>(
+      `SELECT id, version_us FROM ${d.t('recalls')} WHERE ${any.sql}`,
+      any.params,
+    );
+    for (const row of rows) held.set(Number(row.id), row.version_us === null ? null : Number(row.version_us));
   }
   return held;
+}
+
+/** The `limit` latest versions committed before `beforeUs`, newest first: [id, version_us] (the version_us index). */
+export async function latestStamps(
+  client: SqlClient,
+  d: Dialect,
+  beforeUs: number,
+  limit: number,
+): Promise<[number, number][]> {
+  const rows = await client.all<{ id: number; version_us: number | string }>(
+    `SELECT id, version_us FROM ${d.t('recalls')} WHERE version_us < ? ORDER BY version_us DESC LIMIT ?`,
+    [beforeUs, limit],
+  );
+  return rows.map((r) => [Number(r.id), Number(r.version_us)]);
 }

@@ -5,7 +5,7 @@ import { CasesNotKeptError } from '../cases-errors.js';
 import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../cases-model.js';
 import * as cases from '../features/cases.js';
 import { verifyCases } from '../features/cases-verify.js';
-import { heldRecalls, versions } from '../features/history.js';
+import { latestStamps, versionStamps, versions } from '../features/history.js';
 import { archiveId, caseLevels, claimOrigin } from '../features/meta.js';
 import * as outbox from '../features/outbox.js';
 import { storedIn } from '../features/period.js';
@@ -147,8 +147,12 @@ export class SqlStore implements ArchiveStore {
     return this.run((c) => versions(c, this.d, id));
   }
 
-  heldRecalls(ids: readonly number[]): Promise<Set<number>> {
-    return this.run((c) => heldRecalls(c, this.d, ids));
+  versionStamps(ids: readonly number[]): Promise<Map<number, number | null>> {
+    return this.run((c) => versionStamps(c, this.d, ids));
+  }
+
+  latestStamps(beforeUs: number, limit: number): Promise<[number, number][]> {
+    return this.run((c) => latestStamps(c, this.d, beforeUs, limit));
   }
 
   stats(q: ArchiveQuery, by: readonly StatsField[]): Promise<StatsResult> {

@@ -11,7 +11,15 @@ import { learnedPath } from '../matching/learned-file.js';
 import { finish, type MatchSummary } from './match-parts.js';
 import { type CatalogueSha, replayMatch } from './match-replay.js';
 import { fileSha256 } from '../../runtime/files/file-sha256.js';
-import { type MatchState, readState, stateFile, stateKey, writeState } from './match-state.js';
+import {
+  type MatchState,
+  type RecallRows,
+  readState,
+  STATE_FORMAT,
+  stateFile,
+  stateKey,
+  writeState,
+} from './match-state.js';
 import { type FileStamp, fileStamp, keepNote, notedSha256, noteFile } from './catalogue-note.js';
 import { RowCapture, teeOutput } from './row-capture.js';
 import type { MatchInputs, MatchPlan } from './match-plan.js';
@@ -80,13 +88,33 @@ async function catalogueSha(
   return sha256 === null ? null : { sha256, read: true };
 }
 
+/** The latest writes a state also keeps the stamps of: a restored backup lacks them, or holds older versions. */
+const WITNESSES = 32;
+
 /**
- * The state without the rows of recalls the archive no longer holds (a backup restored, rows deleted by hand): they are
- * no match of this archive's, whatever an earlier run found.
+ * The version stamps of the recalls the state carries rows of, and of the archive's latest writes before its horizon:
+ * what the next run checks the archive still holds, as it was.
  */
-async function heldOnly(archive: ArchiveStore, state: MatchState): Promise<MatchState> {
-  const held = await archive.heldRecalls(state.recalls.map(([id]) => id));
-  return { ...state, recalls: state.recalls.filter(([id]) => held.has(id)) };
+async function stampsAt(archive: ArchiveStore, recalls: readonly RecallRows[], horizonMs: number) {
+  const latest = await archive.latestStamps(horizonMs * 1000, WITNESSES);
+  const stamps = await archive.versionStamps([...new Set([...recalls.map(([id]) => id), ...latest.map(([id]) => id)])]);
+  return [...stamps];
+}
+
+/**
+ * Whether the archive still holds every version the last run's state rests on: each recall it carries rows of, and
+ * the archive's latest writes then, as they were or given a newer version since its horizon. A restored backup (or a
+ * recall deleted by hand) fails this, and the run checks every recall: carried rows of a version the archive no longer
+ * holds would be answers no full run gives.
+ */
+async function stillHeld(archive: ArchiveStore, state: MatchState): Promise<boolean> {
+  const now = await archive.versionStamps(state.stamps.map(([id]) => id));
+  const horizonUs = state.horizonMs * 1000;
+  return state.stamps.every(([id, was]) => {
+    if (!now.has(id)) return false;
+    const stamp = now.get(id) as number | null;
+    return stamp === was || (stamp !== null && stamp >= horizonUs);
+  });
 }
 
 /**
@@ -133,13 +161,17 @@ export async function incrementalMatch(
   const key = known && keyOf(known.sha256);
   const read = key ? await readState(stateFile(ctx.env, key), key) : ({ missing: true } as const);
   let why = fullReason(plan, read, horizon);
+  if (why === undefined && 'state' in read && !(await stillHeld(archive, read.state)))
+    why = 'the archive no longer holds every version the last run checked (a backup restored?)';
   let summary: MatchSummary | undefined;
   let next: MatchState | undefined;
   if (why === undefined && 'state' in read && known) {
-    const replayed = await replayMatch(plan, inputs, session, await heldOnly(archive, read.state), horizon, known);
+    const replayed = await replayMatch(plan, inputs, session, read.state, horizon, known);
     if (replayed) {
       summary = replayed.summary;
-      next = { ...read.state, horizonMs: horizon, sinceUs: source.sinceUs ?? null, recalls: replayed.recalls };
+      const { recalls } = replayed;
+      const stamps = await stampsAt(archive, recalls, horizon);
+      next = { ...read.state, horizonMs: horizon, sinceUs: source.sinceUs ?? null, recalls, stamps };
       if (stamp && known.read) await keepNote(note, plan.catalog, stamp, known.sha256);
     } else why = NO_STATE;
   }
@@ -150,13 +182,19 @@ export async function incrementalMatch(
     const shape = summary.shape;
     // Keyed by the bytes its rows came from (a full run refuses a catalogue whose passes read different bytes).
     if (shape?.sha256) {
+      const recalls: RecallRows[] = [...capture.byRecall].map(([id, rows]) => [
+        id,
+        micros(rows[0]?.published_at),
+        rows,
+      ]);
       next = {
-        format: 2,
+        format: STATE_FORMAT,
         key: keyOf(shape.sha256),
         horizonMs: horizon,
         sinceUs: source.sinceUs ?? null,
         catalogue: { headers: shape.headers, columns: shape.columns, ...summary.catalogue, report: shape.report },
-        recalls: [...capture.byRecall].map(([id, rows]) => [id, micros(rows[0]?.published_at), rows]),
+        recalls,
+        stamps: await stampsAt(archive, recalls, horizon),
       };
       if (stamp) await keepNote(note, plan.catalog, stamp, shape.sha256);
     }

@@ -12,7 +12,7 @@ import { TOOL_VERSION } from '../../runtime/tool-version.js';
 import { buildId } from '../../runtime/build-id.js';
 
 /** Bumped when what the file holds changes shape: a file of another format is read as none. */
-const STATE_FORMAT = 2;
+export const STATE_FORMAT = 3;
 
 /** One recall's rows: its id, its published_at in µs as the archive orders it (null: none), its rows as written. */
 export type RecallRows = [id: number, publishedUs: number | null, rows: Record<string, unknown>[]];
@@ -49,6 +49,11 @@ export interface MatchState {
   };
   /** The recalls with rows, in any order. */
   recalls: RecallRows[];
+  /**
+   * [id, version stamp (µs; null: none)] of those recalls and of the archive's latest writes before the horizon, as
+   * the run left them: the next run checks the archive still holds each (incremental-match.ts).
+   */
+  stamps: [id: number, versionUs: number | null][];
 }
 
 /** What decides a run's answers besides the recalls: any change to one is another state, so a full run. */
@@ -101,6 +106,9 @@ function recallRows(v: unknown): v is RecallRows {
   );
 }
 
+const stampPair = (v: unknown): boolean =>
+  Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && (v[1] === null || Number.isInteger(v[1]));
+
 const isInts = (v: unknown): boolean => Array.isArray(v) && v.every(Number.isInteger);
 
 /** The report's shape, as reportCatalogue reads it: anything else would throw there. */
@@ -127,6 +135,7 @@ function validState(v: unknown, key: string): MatchState | undefined {
   if (!isRow(c) || !Array.isArray(c.headers) || !isRow(c.columns)) return undefined;
   if (![c.rows, c.rejected, c.unchecked].every(Number.isInteger) || !validReport(c.report)) return undefined;
   if (!Array.isArray(v.recalls) || !v.recalls.every(recallRows)) return undefined;
+  if (!Array.isArray(v.stamps) || !v.stamps.every(stampPair)) return undefined;
   for (const entry of v.recalls as RecallRows[])
     entry[2] = entry[2].map((row) => Object.assign(Object.create(null) as Record<string, unknown>, row));
   return v as unknown as MatchState;
