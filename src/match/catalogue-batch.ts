@@ -1,5 +1,5 @@
 // A catalogue row's barcodes (plain, GS1 element strings, Digital Links) and its batch: the lot and date the scope check reads.
-import type { ColumnMap, Role } from './catalogue-columns.js';
+import { roleHeaders } from './catalogue-columns.js';
 import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './catalogue.js';
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
@@ -14,35 +14,48 @@ export interface RowCode {
 }
 
 export interface CatalogueBatch {
+  /** The row's lot cells and its GS1 code's lot, each different one joined by "; ": the row is each of them. */
   lot?: string;
-  /** Every reading of the row's date: 01/02/2025 is two unless its column shows which number is the day. */
+  /**
+   * Every reading of the row's dates (each date column's cell and each GS1 date): 01/02/2025 is two unless its column
+   * shows which number is the day. None when any of them cannot be read: the row's date then proves nothing.
+   */
   dates?: Span[];
   /** The row's cells do not line up with the header: its lot and date may be other columns', and prove nothing. */
   ragged?: RaggedCells;
 }
 
-const cell = (row: CatalogueRow, columns: ColumnMap, role: Role) => {
-  const header = columns[role];
-  return header === undefined ? '' : cellOf(row, header).trim();
-};
+/** The row's cells of a role that reads every column of its names, trimmed, empty ones too. */
+const cells = (row: CatalogueRow, catalogue: Pick<Catalogue, 'columns'>, role: 'gtin' | 'lot' | 'best_before') =>
+  roleHeaders(catalogue.columns, role).map((h) => cellOf(row, h).trim());
+
+/** Two GS1 codes of one row as one batch: the first's GTIN, each lot, every date. */
+function joined(a: Gs1Code, b: Gs1Code): Gs1Code {
+  const lot = [...new Set([a.lot, b.lot].filter((l): l is string => l !== undefined))].join('; ');
+  const unread = a.unreadDate ?? b.unreadDate;
+  return {
+    gtin: a.gtin,
+    ...(lot !== '' && { lot }),
+    dates: [...a.dates, ...b.dates],
+    ...(unread && { unreadDate: unread }),
+  };
+}
 
 /**
  * The row's barcode cells (one column, or each of several: `gtin` and `ean`): each one code, or a GS1 element string /
- * Digital Link whose lot and dates the batch reads (the first such).
+ * Digital Link whose lots and dates the batch reads (of every such cell).
  */
 export function rowCodes(
   catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
 ): { codes: RowCode[]; gs1?: Gs1Code } {
-  const first = cell(row, catalogue.columns, 'gtin');
-  const also = catalogue.columns.gtinAlso;
-  const raws = also === undefined ? [first] : [first, ...also.map((h) => cellOf(row, h).trim())];
+  const raws = cells(row, catalogue, 'gtin');
   const codes: RowCode[] = [];
   let gs1: Gs1Code | undefined;
   for (const raw of raws) {
     if (raw === '' || codes.some((c) => c.raw === raw)) continue;
     const parsed = parseGs1(raw);
-    gs1 ??= parsed;
+    if (parsed) gs1 = gs1 ? joined(gs1, parsed) : parsed;
     const result = normalizeGtin(parsed ? parsed.gtin : raw);
     codes.push(
       result.ok
@@ -59,11 +72,12 @@ export function rowCodes(
 }
 
 /**
- * The lot and best-before columns first, else what the row's GS1 code carries (its expiry or best-before date); and the
- * row's ragged cells: any row whose cells are not exactly the header's named ones, trailing empty cells too. A shifted
- * row ending with a delimiter (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends
- * every row with one, so its lot and date never prove it out (over-pulling is the safe error); only the warning
- * (RaggedTally.settled) waits for an uneven file.
+ * The lot and date the scope check reads: every lot column's cell and the row's GS1 lot, every date column's cell and
+ * every date its GS1 code carries (a row is out only if all of them are); and the row's ragged cells: any row whose cells
+ * are not exactly the header's named ones, trailing empty cells too. A shifted row ending with a delimiter
+ * (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends every row with one, so its lot
+ * and date never prove it out (over-pulling is the safe error); only the warning (RaggedTally.settled) waits for an
+ * uneven file.
  */
 export function rowBatch(
   catalogue: Pick<Catalogue, 'columns'>,
@@ -71,17 +85,33 @@ export function rowBatch(
   gs1?: Gs1Code,
   order: DateOrder = 'either',
 ): CatalogueBatch {
-  const lot = cell(row, catalogue.columns, 'lot') || gs1?.lot || '';
-  const dateText = cell(row, catalogue.columns, 'best_before');
-  const gs1Date = gs1?.dates.find((d) => d.kind === 'expiry' || d.kind === 'best-before')?.date;
-  const dates = dateText !== '' ? cellDates(dateText, order) : gs1Date ? [{ from: gs1Date, to: gs1Date }] : [];
+  const lots = [...cells(row, catalogue, 'lot'), gs1?.lot ?? ''].filter((l) => l !== '');
+  const lot = [...new Set(lots)].join('; ');
+  const dates = rowDates(cells(row, catalogue, 'best_before'), gs1, order);
   const { ragged } = row;
   return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(ragged && { ragged }) };
 }
 
-/** The order the catalogue's date column writes day and month in, from the cells that show it (13/04 or 04/13). */
+/**
+ * Every reading of a row's date cells and GS1 dates; none at all when one of them cannot be read (a bound, a span, a
+ * word the reader does not know, a GS1 date that is no date): the date it holds may be the one a notice names.
+ */
+function rowDates(texts: readonly string[], gs1: Gs1Code | undefined, order: DateOrder): Span[] {
+  if (gs1?.unreadDate) return [];
+  const readings: Span[] = [];
+  for (const text of texts) {
+    if (text === '') continue;
+    const read = cellDates(text, order);
+    if (read.length === 0) return [];
+    readings.push(...read);
+  }
+  for (const d of gs1?.dates ?? []) readings.push({ from: d.from, to: d.to });
+  return readings;
+}
+
+/** The order the catalogue's date columns write day and month in, from the cells that show it (13/04 or 04/13). */
 export function dateColumnOrder(catalogue: Catalogue): DateOrder {
-  const header = catalogue.columns.best_before;
-  if (header === undefined) return 'either';
-  return columnOrder(catalogue.rows.map((r) => r.values[header] ?? ''));
+  const headers = roleHeaders(catalogue.columns, 'best_before');
+  if (headers.length === 0) return 'either';
+  return columnOrder(catalogue.rows.flatMap((r) => headers.map((h) => r.values[h] ?? '')));
 }

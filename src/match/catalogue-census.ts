@@ -2,7 +2,7 @@
 import type { CoreFacts } from './brand-hits.js';
 import { brandParts } from './brands.js';
 import { rowCodes } from './catalogue-batch.js';
-import type { ColumnMap } from './catalogue-columns.js';
+import { type ColumnMap, roleHeaders } from './catalogue-columns.js';
 import { CsvRow } from './catalogue-csv-stream.js';
 import { RowSpans } from './catalogue-spans.js';
 import { type CatalogueRow, cellOf } from './catalogue.js';
@@ -94,7 +94,7 @@ export class CatalogueCensus {
 
   add(row: CatalogueRow): void {
     this.rows++;
-    const { brand, best_before, model } = this.columns;
+    const { brand, model } = this.columns;
     const at = row instanceof CsvRow && row.start >= 0 ? row : undefined;
     if (!at) this.spans.usable = false;
     else if (this.rows === 1) {
@@ -115,7 +115,7 @@ export class CatalogueCensus {
           ...(unchecked && { unchecked: true }),
         });
     }
-    if (best_before !== undefined) orderSeenIn(cellOf(row, best_before), this.seen);
+    for (const header of roleHeaders(this.columns, 'best_before')) orderSeenIn(cellOf(row, header), this.seen);
     const parts = this.brandsOf(brand === undefined ? '' : cellOf(row, brand));
     if (parts.relevant)
       for (const core of parts.strong) {

@@ -6,7 +6,21 @@ export type Role = (typeof ROLES)[number];
 export type ColumnMap = Partial<Record<Role, string>> & {
   /** More barcode columns, read beside the first when none was mapped (`gtin` and `ean`, `EAN` and `ean`). */
   gtinAlso?: string[];
+  /** More lot columns (`lot` and `batch`), read beside the first when none was mapped: the row is each of their lots. */
+  lotAlso?: string[];
+  /** More date columns (`ddm` and `dlc`), read beside the first when none was mapped: each is a reading of the row. */
+  best_beforeAlso?: string[];
 };
+
+/** The roles that read every column of their names (unless one was mapped): a row is out only if all of them are. */
+const MANY = { gtin: 'gtinAlso', lot: 'lotAlso', best_before: 'best_beforeAlso' } as const;
+type ManyRole = keyof typeof MANY;
+
+/** Every header a role reads: its first, then the others of its names (`ean` beside `gtin`, `dlc` beside `ddm`). */
+export function roleHeaders(columns: ColumnMap, role: ManyRole): string[] {
+  const first = columns[role];
+  return first === undefined ? [] : [first, ...(columns[MANY[role]] ?? [])];
+}
 
 /** Header names recognised for each role, compared without case, accents, spaces or punctuation. */
 const KNOWN: Record<Role, string[]> = {
@@ -77,11 +91,14 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
     const known = KNOWN[role].map((k) => byKey.get(k)).find((h) => h !== undefined);
     if (known !== undefined) out[role] = known;
   }
-  // Each barcode column is read (a row may fill one and leave the other), unless the user named the one to read.
-  if (mapped.gtin === undefined && out.gtin !== undefined) {
-    const used = new Set(ROLES.map((r) => out[r]));
-    const also = headers.filter((h) => !used.has(h) && KNOWN.gtin.includes(headerKey(h)));
-    if (also.length > 0) out.gtinAlso = also;
+  // Each barcode, lot and date column is read (a row may fill one and leave the other, and a second date column may
+  // hold the date a notice names), unless the user named the one to read.
+  const used = new Set(ROLES.map((r) => out[r]));
+  for (const role of Object.keys(MANY) as ManyRole[]) {
+    if (mapped[role] !== undefined || out[role] === undefined) continue;
+    const also = headers.filter((h) => !used.has(h) && KNOWN[role].includes(headerKey(h)));
+    for (const h of also) used.add(h);
+    if (also.length > 0) out[MANY[role]] = also;
   }
   if (out.gtin === undefined && out.model === undefined && (out.brand === undefined || out.name === undefined)) {
     throw new CatalogueColumnsError(`found no barcode, model or brand and name column among: ${headers.join(', ')}`);
@@ -90,15 +107,18 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
 }
 
 /**
- * The headers a role could have read and does not (a second barcode column, `gtin` beside `ean`, or `EAN` beside
- * `ean`): each with the role and the header it reads. Only one column serves a role; the user is told of the others.
+ * The headers a role could have read and does not (a second brand or name column, or a second barcode, lot or date
+ * column beside the one `--map` names): each with the role and the header it reads. The user is told of them.
  */
 export function unreadColumns(
   headers: readonly string[],
   columns: ColumnMap,
 ): Array<{ role: Role; header: string; read: string }> {
   const out: Array<{ role: Role; header: string; read: string }> = [];
-  const used = new Set([...ROLES.map((r) => columns[r]), ...(columns.gtinAlso ?? [])]);
+  const used = new Set([
+    ...ROLES.map((r) => columns[r]),
+    ...Object.values(MANY).flatMap((also) => columns[also] ?? []),
+  ]);
   for (const role of ROLES) {
     const read = columns[role];
     if (read === undefined) continue;

@@ -106,10 +106,17 @@ export class HeaderLine {
   }
 }
 
-/** A JSON value as the cell's text. */
+/**
+ * A JSON value as the cell's text. A list of plain values is each of them, joined by ", " (`["1234","1235"]` is two
+ * lots). A number JSON.parse may have rounded (123456789012345678 is read 123456789012345680) is marked "≈": no code a
+ * row can be proved by.
+ */
 export function cellText(value: unknown, where = 'the catalogue'): string {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return rounded(value) ? `≈${value}` : String(value);
   if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+    return value.map((v) => cellText(v, where)).join(', ');
   try {
     return JSON.stringify(value);
   } catch (err) {
@@ -118,6 +125,10 @@ export function cellText(value: unknown, where = 'the catalogue'): string {
     throw err;
   }
 }
+
+/** An integer past 2^53, or a fraction of 16 digits or more, or written with an exponent: maybe not the file's digits. */
+const rounded = (n: number) =>
+  Number.isInteger(n) ? !Number.isSafeInteger(n) : /e/i.test(String(n)) || String(n).replace(/\D/g, '').length >= 16;
 
 /** A catalogue's content, before its columns are resolved. */
 type Parsed = Pick<Catalogue, 'headers' | 'rows' | 'repeated' | 'ragged'>;

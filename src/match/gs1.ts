@@ -4,30 +4,49 @@
 export interface Gs1Code {
   gtin: string;
   lot?: string;
-  /** ISO dates (yyyy-mm-dd) of the date elements found: 17 expiry / use by, 15 best before, 16 sell by, 11 production. */
-  dates: { kind: 'expiry' | 'best-before' | 'sell-by' | 'production'; date: string }[];
+  /**
+   * The days (ISO yyyy-mm-dd, both ends included) of the date elements found: 17 expiry / use by, 15 best before,
+   * 16 sell by, 13 packaging, 11 production. A date whose day is 00 is its whole month.
+   */
+  dates: { kind: 'expiry' | 'best-before' | 'sell-by' | 'packaging' | 'production'; from: string; to: string }[];
+  /** A date element whose value is no YYMMDD date (`(17)2504`): the code's dates prove nothing. */
+  unreadDate?: true;
 }
 
-const DATE_AIS = { '17': 'expiry', '15': 'best-before', '16': 'sell-by', '11': 'production' } as const;
+const DATE_AIS = {
+  '17': 'expiry',
+  '15': 'best-before',
+  '16': 'sell-by',
+  '13': 'packaging',
+  '11': 'production',
+} as const;
 
-/** GS1's YYMMDD: years 00-49 are 20xx, 50-99 19xx (the standard slides; catalogues hold recent goods); DD 00 is the month's last day. */
-export function gs1Date(yymmdd: string): string | undefined {
+const day = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+/**
+ * GS1's YYMMDD as the days it names: years 00-49 are 20xx, 50-99 19xx (the standard slides; catalogues hold recent
+ * goods); DD 00 gives no day, so it is the whole month (`250400`: 1 to 30 April 2025).
+ */
+export function gs1Date(yymmdd: string): { from: string; to: string } | undefined {
   const m = /^(\d\d)(\d\d)(\d\d)$/.exec(yymmdd);
   if (!m) return undefined;
   const year = Number(m[1]) < 50 ? 2000 + Number(m[1]) : 1900 + Number(m[1]);
   const month = Number(m[2]);
   if (month < 1 || month > 12) return undefined;
   const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const day = Number(m[3]) === 0 ? last : Number(m[3]);
-  if (day > last) return undefined;
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  const d = Number(m[3]);
+  if (d === 0) return { from: day(year, month, 1), to: day(year, month, last) };
+  if (d > last) return undefined;
+  return { from: day(year, month, d), to: day(year, month, d) };
 }
 
 function fill(code: Gs1Code, ai: string, value: string): void {
   if (ai === '10' && value !== '') code.lot = value;
   const kind = DATE_AIS[ai as keyof typeof DATE_AIS];
-  const date = kind && gs1Date(value);
-  if (kind && date) code.dates.push({ kind, date });
+  if (kind === undefined) return;
+  const span = gs1Date(value);
+  if (span) code.dates.push({ kind, ...span });
+  else code.unreadDate = true;
 }
 
 /** `(01)03301170008504(10)V028(17)210404`, spaces allowed around the parts; undefined without an (01). */

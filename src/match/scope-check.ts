@@ -1,7 +1,8 @@
 // Whether a catalogue row's lot and date fall within a notice's scope: in-scope, out-of-scope only on proof, else unknown.
 import { shorten } from '../output/shorten.js';
 import { isYearless, type Span } from './scope-dates.js';
-import { lotKey, type ScopeItem, numberedRangeEnd } from './scope-items.js';
+import { lotKey, type ScopeItem } from './scope-items.js';
+import { lotCellProves, lotCore, rowLotKeys } from './scope-row-lots.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
 
@@ -40,86 +41,6 @@ const quoted = (items: readonly ScopeItem[]) => {
   const more = unique.length > MAX_QUOTED ? ` (+${unique.length - MAX_QUOTED} more)` : '';
   return unique.slice(0, MAX_QUOTED).join(' · ') + more;
 };
-
-/** A lot's label written in its cell or the notice's list: "Lot: 1234", "Charge 1234", "#1234", "n° 1234". */
-const LOT_PREFIX =
-  /^(?:lot|lote|los|batch|charge|chargennr|chargennummer|partie)?(?:no|nr|n|num|numero|number|#)?(?=\d)/;
-
-/**
- * A lot key (lotKey) in the form both sides compare in: its label, the EU `L` marker and leading zeros left off
- * ("Charge 1234", "L1234" and "001234" are all 1234: Excel drops the zeros, a notice may drop the marker).
- */
-export function lotCore(key: string): string {
-  const bare = key.replace(LOT_PREFIX, '').replace(/^l(?=\d)/, '');
-  return /^0+\d/.test(bare) ? bare.replace(/^0+/, '') : bare;
-}
-
-/**
- * A catalogue lot cell as every code it may be, as written and in lotCore's form: "L35380 / L35381" (or "L123 L124", one
- * per line) is two lots; Excel's ="01234" is 01234.
- */
-export function rowLotKeys(raw: string): Set<string> {
-  const keys = new Set<string>();
-  const cell = lotCell(raw);
-  // Excel's number forms of a lot: 12345.0, 1.2345E+04, 12,345.
-  const asNumber = /^\d+\.0+$|^\d(?:\.\d+)?e\+\d+$/i.test(cell) ? Number(cell) : Number.NaN;
-  const extra = [
-    ...(Number.isSafeInteger(asNumber) ? [String(asNumber)] : []),
-    ...(/^\d{1,3}(?:,\d{3})+$/.test(cell) ? [cell.replace(/,/g, '')] : []),
-  ];
-  const parts = [cell, ...extra, ...cell.split(/[,;/&+|\s]+|\s(?:et|and|und|y|ou|or|oder)\s/i)];
-  for (const part of parts)
-    for (const form of [part, part.replace(CELL_LABEL, ''), part.replace(WORDS_LABEL, '')]) {
-      const key = lotKey(form);
-      if (key === '') continue;
-      keys.add(key);
-      keys.add(lotCore(key));
-    }
-  return keys;
-}
-
-/** A lot's label at the start of a cell, with its marks: "LOT:1234", "Batch: 1234", "Lot n°1234", "Charge-Nr.1234", "#1234". */
-const CELL_LABEL =
-  /^(?:(?:lot(?:e|s)?|los|batch(?:\s*code)?|charge(?:n)?|partie)(?!\p{L}{2})\s*[-.]?\s*)?(?:(?:n\s*[°º]|no|nr|num(?:ero|éro)?|number|#)\s*\.?\s*)?[:#]?\s*(?=[\p{L}\p{N}]*\p{N})/iu;
-
-/** Any label of a word or two before ":", "#" or "=": "Lot code:1234", "Lot ID:1234", "Lot ref: 1234", "Code lot:1234". */
-const WORDS_LABEL = /^\p{L}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*)?\s*[:#=]\s*(?=[\p{L}\p{N}]*\p{N})/u;
-
-/**
- * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,
- * quotes, brackets, Excel's leading apostrophe and ="…", and a "№" left off.
- */
-function lotCell(raw: string): string {
-  return raw
-    .normalize('NFKC')
-    .replace(/\p{Cf}/gu, '')
-    .replace(/^\s*=\s*"(.*)"\s*$/s, '$1')
-    .replace(/^[\s'"“”‘’«»([{]+|[\s'"“”‘’«»)\]}]+$/g, '')
-    .replace(/^№\s*/, '');
-}
-
-/**
- * A cell that names a range of lots ("L120-L130", "1001 to 1050", "12340 à 12350", "2400-2405", "12340-50") or a
- * shorthand list ("12344/45"): which of them the stock is, nothing can prove.
- */
-export function rowLotRange(raw: string): boolean {
-  const cell = lotCell(raw)
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '');
-  if (
-    /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*(?:[~–—→]|\.\.)\s*[a-z]*\d/i.test(
-      cell,
-    )
-  )
-    return true;
-  // The same length and larger ("2400-2405"), or the end written short ("12340-50", "12344/45").
-  for (const m of cell.matchAll(/(?<![\d.])(\d+)\s*[-/]\s*(\d+)(?![\d.])/g))
-    if (numberedRangeEnd(m[1] ?? '', m[2] ?? '') !== undefined) return true;
-  return false;
-}
-
-/** A cell that names no lot ("n/a", "various", "see label", "k.A.", "—"): it cannot put a row out by its lot. */
-export const namesNoLot = (raw: string) => !/\p{N}/u.test(lotCell(raw));
 
 const NUMBERED = /^([a-z]*)(\d+)([a-z]*)$/;
 function inRange(key: string, from: string, to: string): boolean {
@@ -168,8 +89,8 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const dates = items.filter((i): i is DateItem => i.kind === 'date');
   const unread = items.filter((i) => i.kind === 'unread');
   const keys = row.lot !== undefined ? rowLotKeys(row.lot) : new Set<string>();
-  // A row whose cell names a range of lots is never out by its lot: a lot inside may be one the notice names.
-  const lotProvable = row.lot !== undefined && !rowLotRange(row.lot) && !namesNoLot(row.lot);
+  // A row whose cell names a range of lots, a bound or anything else not read whole is never out by its lot.
+  const lotProvable = row.lot !== undefined && lotCellProves(row.lot);
   const spans = row.dates ?? [];
 
   if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };

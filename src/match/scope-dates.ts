@@ -1,5 +1,6 @@
 // Dates as notices and catalogues write them (English, French, German, Spanish): days and months to ISO days, with both readings of 04/05.
 import { fold } from '../filters/normalize.js';
+import { DATE_LABELS } from './scope-words.js';
 
 /**
  * A day or a month as ISO yyyy-mm-dd days, both ends included. A notice's date written without its year ("Best By
@@ -123,30 +124,56 @@ export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpa
 }
 
 /**
- * A catalogue cell's date (2021-04-04, 04/04/2021, 04.04.21, 04/2021) as every reading it allows: 01/02/2025 is
- * 1 February or January 2 unless its column's order is known. Empty when the cell holds no date.
+ * A catalogue cell's date (2021-04-04, 04/04/2021, 04.04.21, 04/2021, "DLC 15/06/2025") as every reading it allows:
+ * 01/02/2025 is 1 February or January 2 unless its column's order is known. Empty when the cell is anything but dates
+ * the reader knows: a span or a bound ("15/06/2025 - 20/06/2025", "before 20/06/2025", "15/06/2025 or later", "≥"),
+ * a time in another zone ("2025-06-14T22:00:00Z", the 15th at home), any word or sign it does not read. Which day the
+ * stock is, such a cell cannot prove.
  */
 export function cellDates(raw: string, order: DateOrder = 'either'): Span[] {
-  const folded = fold(raw.normalize('NFKC'));
-  // A span or a bound ("15/06/2025 - 20/06/2025", "before 20/06/2025", "10-20/06/2025"), or a time in another zone
-  // ("2025-06-14T22:00:00Z", the 15th at home): which day the stock is, nothing here can prove.
-  if (SPAN_OR_BOUND.test(folded.replace(DATE_LIKE, '§')) || DAY_SPAN.test(folded) || ZONED.test(folded)) return [];
+  const cell = fold(
+    raw
+      .normalize('NFKC')
+      .replace(/\p{Cf}/gu, '')
+      .replace(/[‘’]/g, "'"),
+  );
+  const folded = cell.replace(EXCEL_TEXT, (_, a, b) => a ?? b);
+  if (ZONED.test(folded) || folded.includes('§')) return [];
   const found = datesOf(folded, order);
   // A cell without a year says too little to compare: no date. A cell of two dates ("01/06/2025, 01/07/2025") is
   // each of them: the row is out only if all are.
-  if (found.length === 0 || found.some(isYearless)) return [];
+  if (found.length === 0 || found.some(isYearless) || !onlyDates(folded, found)) return [];
   return [...found.flatMap((d) => [{ from: d.from, to: d.to }, ...(d.alt ? [d.alt] : [])]), ...yearFirst(folded)];
 }
 
-/** A date-like run of digits and separators, as the span test sees it. */
-const DATE_LIKE = /\d{1,4}(?:[/.-]\d{1,4}){1,2}(?:t[\d:.]+)?/g;
-/** Two dates (§) joined, or one bounded: "§ - §", "§ to §", "before §", "≥ §". */
-const SPAN_OR_BOUND =
-  /§\s*(?:[-–—~→]|\.\.|\/)\s*§|§\s+(?:to|bis|au|a|al|hasta|until|till|through|thru|jusqu\w*)\s+(?:le\s+|el\s+)?§|\b(?:before|after|avant|apres|vor|nach|ab|bis|until|till|from|des|desde|hasta|jusqu\w*|min|max|up\s+to|not\s+after|not\s+before)\b|[<>≤≥]/;
-/** A range of days in one month: "15.-20.06.2025", "10-20/06/2025". */
-const DAY_SPAN = /(?<!\d)\d{1,2}\.?\s*[-–]\s*\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/;
+/** Excel's text forms of a cell: '15/06/2025 and ="15/06/2025". */
+const EXCEL_TEXT = /^'(.*)$|^=\s*"(.*)"$/s;
 /** A date-time with its zone: "2025-06-14t22:00:00z", "… +02:00", "… utc". */
 const ZONED = /\d[t\s]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2}|utc|gmt)\b/;
+/** The labels of a pack's date, longest first ("best before date" before "best before"); never a sale or production one. */
+const PACK_LABEL = DATE_LABELS.filter((l) => ['best-before', 'use-by', 'expiry'].includes(l.kind))
+  .map((l) => l.words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(' '))
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+/**
+ * What a date cell may hold besides its dates (§): a pack date's label first ("DLC : §", "exp. §"), a time of day after
+ * a date ("§ 00:00:00"), and dates listed with a comma, a semicolon or "and"/"or" ("§, §", "§ et §"): each is a reading.
+ */
+const ONLY_DATES = new RegExp(
+  `^(?:(?:${PACK_LABEL})\\s*[.:]?\\s*)?§(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?)?` +
+    `(?:\\s*(?:[,;&]|\\s(?:and|et|und|y|or|ou|oder|o)\\s)\\s*§(?:\\s+\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?)?)*$`,
+);
+
+/** Whether a folded cell is its dates alone: each date (found) a §, and nothing around them ONLY_DATES does not allow. */
+function onlyDates(folded: string, found: readonly DateSpan[]): boolean {
+  let rest = '';
+  let at = 0;
+  for (const d of found) {
+    rest += `${folded.slice(at, d.at)}§`;
+    at = d.end;
+  }
+  return ONLY_DATES.test((rest + folded.slice(at)).trim());
+}
 
 /** "25/06/15" may be year first (2025-06-15) as well: that reading too, so that the row is out only if both are. */
 function yearFirst(folded: string): Span[] {

@@ -32,13 +32,16 @@ export type ScopeItem =
   /** Scope-looking text the reader could not read whole: while a notice has one, none of its rows is excluded. */
   | (Found & { kind: 'unread'; why: string });
 
-/** Lots compare without case, accents, spaces, dashes, dots, slashes or underscores. */
+/**
+ * Lots compare without case, accents, spaces, dashes (of any kind: hyphens, the minus sign, the hyphen bullet), dots,
+ * slashes or underscores.
+ */
 export function lotKey(raw: string): string {
   return raw
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[\s\-./_]+/g, '');
+    .replace(/[\s\p{Pd}\u2212\u2043./_]+/gu, '');
 }
 
 /**

@@ -28,20 +28,21 @@ describe('GS1 codes', () => {
     expect(parseGs1('(01)03301170008504(10)V028(17)210404')).toEqual({
       gtin: '03301170008504',
       lot: 'V028',
-      dates: [{ kind: 'expiry', date: '2021-04-04' }],
+      dates: [{ kind: 'expiry', from: '2021-04-04', to: '2021-04-04' }],
     });
   });
   it('a Digital Link: path and query', () => {
     expect(parseGs1('https://id.gs1.org/01/03301170008504/10/V028?15=210400')).toEqual({
       gtin: '03301170008504',
       lot: 'V028',
-      dates: [{ kind: 'best-before', date: '2021-04-30' }],
+      dates: [{ kind: 'best-before', from: '2021-04-01', to: '2021-04-30' }],
     });
     expect(parseGs1('https://example.com/products/42')).toBeUndefined();
     expect(parseGs1('3301170008504')).toBeUndefined();
   });
-  it('YYMMDD with DD 00 is the month end; a 13th month is no date', () => {
-    expect(gs1Date('240200')).toBe('2024-02-29');
+  it('YYMMDD with DD 00 is the whole month (GS1: no day given); a 13th month is no date', () => {
+    expect(gs1Date('240200')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(gs1Date('240215')).toEqual({ from: '2024-02-15', to: '2024-02-15' });
     expect(gs1Date('241301')).toBeUndefined();
   });
 });
