@@ -30,9 +30,9 @@ function isRecall(r: unknown): r is Recall {
   );
 }
 
-/** CustomRecordSchema: any object whose numeric id, if it has one, JSON numbers hold exactly. */
+/** CustomRecordSchema: any object whose numeric id, if it has one, is a whole number up to 2^53 - 1. */
 export const isCustomRecord = (r: unknown): r is CustomRecord =>
-  isObject(r) && (typeof r.id !== 'number' || Math.abs(r.id) <= Number.MAX_SAFE_INTEGER);
+  isObject(r) && (typeof r.id !== 'number' || Number.isSafeInteger(r.id));
 
 function isPagination(p: unknown): boolean {
   return (

@@ -93,15 +93,16 @@ export async function readApiBody<T>(
     if (isErrorBody(json)) throw errorFromBody(res.status, json, res.headers, url);
     throw new InvalidResponseError('the API answered success: false without saying why', { status: res.status });
   }
-  if (shape.matches(json)) {
+  const said = (body: T): T => {
     const numbers = beyondDouble ? inexactNumbers(res.body) : [];
     if (numbers.length > 0) onInexact(numbers);
-    return json;
-  }
+    return body;
+  };
+  if (shape.matches(json)) return said(json);
   const schemas = await import('./schemas.js');
   const parsed = schemas[shape.schema].safeParse(json);
   // The schema has the last word; the hand check and it agree (a unit test holds them together).
-  if (parsed.success) return json as T;
+  if (parsed.success) return said(json as T);
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'body';
   throw new InvalidResponseError(`the API's answer does not match the spec at ${where}: ${issue?.message}`, {

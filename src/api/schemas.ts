@@ -73,13 +73,14 @@ export type Recall = z.infer<typeof RecallSchema> & Record<string, unknown>;
 
 /**
  * A record from a custom feed: its shape is the enterprise client's own, so only "an object" is checked, and that a
- * numeric `id` is one JSON numbers hold exactly: two ids beyond 2^53 - 1 may read as one, and paging keeps one record
- * per id.
+ * numeric `id` is a whole number up to 2^53 - 1, as the standard feed's must be: two ids past it, or two fractions,
+ * may read as one (1234567890123456.7 and .8), and paging keeps one record per id.
  */
 export const CustomRecordSchema = z
   .record(z.string(), z.unknown())
-  .refine((r) => typeof r.id !== 'number' || Math.abs(r.id) <= Number.MAX_SAFE_INTEGER, {
-    message: 'a numeric id beyond 2^53 - 1, which JSON numbers do not keep exactly (two such ids may read as one)',
+  .refine((r) => typeof r.id !== 'number' || Number.isSafeInteger(r.id), {
+    message:
+      'a numeric id that is no whole number up to 2^53 - 1, which JSON numbers keep exactly (two such ids may read as one)',
     path: ['id'],
   });
 export type CustomRecord = Record<string, unknown>;

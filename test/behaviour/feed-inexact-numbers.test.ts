@@ -58,7 +58,18 @@ describe('numbers beyond a double', () => {
     const r = await run(srv.url, ['feed', '--custom', 'shein', '-f', 'jsonl']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: .*data\.0\.id: a numeric id beyond 2\^53 - 1/m);
+    expect(r.stderr).toMatch(/^error: .*data\.0\.id: a numeric id that is no whole number up to 2\^53 - 1/m);
     expect(srv.requests.map((q) => new URL(q.url, srv.url).pathname)).toEqual(['/v1/recalls/feed/shein']);
+  });
+
+  it("a custom feed's two fractional ids that read as one double: refused too", async () => {
+    // 1234567890123456.7 and .8 are both the double 1234567890123456.75.
+    const body = JSON.stringify(feedBody([{ id: 'A' }, { id: 'B' }]))
+      .replace('"A"', '1234567890123456.7')
+      .replace('"B"', '1234567890123456.8');
+    const srv = await scriptedServer([{ body }]);
+    const r = await run(srv.url, ['feed', '--custom', 'shein', '-f', 'jsonl']);
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
   });
 });
