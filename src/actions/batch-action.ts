@@ -3,7 +3,8 @@ import type { AttemptResult, Change } from './action.js';
 
 /**
  * How a batch went. `each`, when the records did not share one outcome (the server refused the whole as too large,
- * so they went in smaller messages): the outcome of each record, in order. `ok` only when every record went.
+ * so they went in smaller messages): the outcome of each record, in order. `ok` only when every record went;
+ * `refused` only when every record that failed was refused for good (too large even alone): then no retry can help.
  */
 export interface BatchResult extends AttemptResult {
   each?: readonly AttemptResult[];
@@ -12,13 +13,19 @@ export interface BatchResult extends AttemptResult {
 /** The outcome of the batch's record `i`. */
 export const outcomeAt = (result: BatchResult, i: number): AttemptResult => result.each?.[i] ?? result;
 
+export interface BatchAttempt {
+  signal?: AbortSignal;
+  /** `changes` (sync --on-update), record by record: new, or a new version of a recall already stored. */
+  changes?: readonly Change[];
+  /**
+   * Asked before each part of a batch that went in parts (records `from` to `to`), never before the whole: false
+   * (the caller's claim on them lapsed, or its time is up) and the part is not sent; its records fail as not tried.
+   */
+  beforePart?: (from: number, to: number) => Promise<boolean>;
+}
+
 /** An action that takes every recall still owed to it at once: one e-mail per poll, never one per recall. */
 export interface BatchAction {
   name: string;
-  /** `changes` (sync --on-update), record by record: new, or a new version of a recall already stored. */
-  attemptAll(
-    records: readonly Record<string, unknown>[],
-    signal?: AbortSignal,
-    changes?: readonly Change[],
-  ): Promise<BatchResult>;
+  attemptAll(records: readonly Record<string, unknown>[], attempt?: BatchAttempt): Promise<BatchResult>;
 }

@@ -152,11 +152,14 @@ export class DeliveryQueue {
   /**
    * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked
    * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it. When it
-   * went in parts (`each`), those accepted are marked at once and only the rest is tried again.
+   * went in parts (`each`), those accepted are marked at once, and a retry sends only those whose failure it may
+   * mend: a record refused for good (too large even alone) waits for the next pass.
    */
   private async runBatch(action: BatchAction, pass: Pass): Promise<void> {
     let owed = this.queue.filter((d) => !settled(d, action.name));
     if (owed.length === 0) return;
+    /** The records the last attempt failed for, each with its own error. */
+    let failing: { d: PendingDelivery; error?: string }[] = [];
     const took = async (done: readonly PendingDelivery[]) => {
       for (const d of done) {
         d.done.push(action.name);
@@ -168,22 +171,30 @@ export class DeliveryQueue {
     const attempt = async () => {
       const result = await action.attemptAll(
         owed.map((d) => d.record),
-        this.opts.signal,
+        { signal: this.opts.signal },
       );
+      const outcomes = owed.map((_, i) => outcomeAt(result, i));
+      failing = owed.flatMap((d, i) => (outcomes[i]!.ok ? [] : [{ d, error: outcomes[i]!.error }]));
       if (result.ok || !result.each) return result;
-      const done = owed.filter((_, i) => outcomeAt(result, i).ok);
-      owed = owed.filter((_, i) => !outcomeAt(result, i).ok);
+      const done = owed.filter((_, i) => outcomes[i]!.ok);
+      owed = owed.filter((_, i) => !outcomes[i]!.ok && !outcomes[i]!.refused);
       if (done.length > 0) await took(done);
       return result;
     };
     const ok = await this.retrying(attempt, pass, async (result, error) => {
-      for (const d of owed) {
+      // One warning per way it failed (one message: one line), each recall keeping its own error.
+      const byError = new Map<string, PendingDelivery[]>();
+      for (const { d, error: own } of failing) {
+        const why = own ?? error;
         d.attempts++;
-        d.lastError = `${action.name}: ${error}`;
+        d.lastError = `${action.name}: ${why}`;
+        if (!byError.get(why)?.push(d)) byError.set(why, [d]);
       }
       pass.report.failed++;
-      if (this.opts.onBatchFailure) this.opts.onBatchFailure(owed, action.name, error);
-      else for (const d of owed) this.opts.onFailure(d, action.name, error);
+      for (const [why, ds] of byError) {
+        if (this.opts.onBatchFailure) this.opts.onBatchFailure(ds, action.name, why);
+        else for (const d of ds) this.opts.onFailure(d, action.name, why);
+      }
       await this.opts.persist();
       return Boolean(result.timedOut) && this.restAfterTimeout(pass, action.name, 'batch');
     });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { AttemptResult } from '../../actions/action.js';
 // A pass delivers within feed's bounds; what is left waits for the next pass (or another host).
 import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
-import { type BatchResult, outcomeAt } from '../../actions/batch-action.js';
+import { outcomeAt } from '../../actions/batch-action.js';
 import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
@@ -24,6 +24,9 @@ const BATCH_CLAIM = 1000;
 /** A failed attempt is retried after 30 s, doubling up to 15 minutes (or after the receiver's Retry-After). */
 const RETRY_BASE_MS = 30_000;
 const RETRY_CAP_MS = 15 * 60_000;
+
+/** A row tried, with how it went. */
+type Tried = [OutboxItem, AttemptResult];
 
 export interface OutboxReport {
   delivered: number;
@@ -106,11 +109,11 @@ export function openOutboxDelivery(
   };
 
   /** A batch's rows settled quietly, then one line per way it ended (one message: one line), with the count. */
-  const settleBatch = async (name: string, owed: readonly OutboxItem[], result: BatchResult, report: OutboxReport) => {
+  const settleBatch = async (name: string, tried: readonly Tried[], report: OutboxReport) => {
     const failures = new Map<string, number>();
     let delivered = 0;
-    for (const [i, item] of owed.entries()) {
-      const outcome = await settle(item, outcomeAt(result, i), report, true);
+    for (const [item, result] of tried) {
+      const outcome = await settle(item, result, report, true);
       if (outcome.ok) delivered++;
       else failures.set(outcome.error, (failures.get(outcome.error) ?? 0) + 1);
     }
@@ -123,14 +126,15 @@ export function openOutboxDelivery(
   };
 
   /**
-   * The lease covers one attempt, not the whole claim: before each attempt the rows not yet tried get a fresh one, so
-   * a live host keeps what it claimed however slow the receiver. False when the next row is no longer this host's
-   * (its lease ran out first and another host took it): that host delivers it.
+   * The lease covers one attempt, not the whole claim: before each attempt (each part of a batch) the rows not yet
+   * settled get a fresh one, so a live host keeps what it claimed however slow the receiver. False when a row of
+   * `next` (by default the first of `rest`) is no longer this host's (its lease ran out first and another host took
+   * it): that host delivers it.
    */
-  const stillHeld = async (rest: readonly OutboxItem[]) => {
+  const stillHeld = async (rest: readonly OutboxItem[], next = rest.slice(0, 1)) => {
     const ids = rest.map((r) => r.id);
-    const kept = await archive.renewOutbox({ host, ids, leaseMs: lease, nowMs: ctx.now() });
-    return kept.map(Number).includes(Number(ids[0]));
+    const kept = new Set((await archive.renewOutbox({ host, ids, leaseMs: lease, nowMs: ctx.now() })).map(Number));
+    return next.every((r) => kept.has(Number(r.id)));
   };
 
   /** A pass cut short says, once, what the outbox still owes: the next sync (or another host) delivers it. */
@@ -166,18 +170,26 @@ export function openOutboxDelivery(
         while (!report.rested.includes(batch.name) && going()) {
           const owed = await claim([batch.name], BATCH_CLAIM);
           if (owed.length === 0) break;
+          // A batch that goes in parts checks the pass's budget and renews its claim before each part; a part it may
+          // not send is not tried: its rows wait for their lease, then any host delivers them.
+          const untried = new Set<number>();
+          const beforePart = async (from: number, to: number) => {
+            if (going() && (await stillHeld(owed, owed.slice(from, to)))) return true;
+            for (let i = from; i < to; i++) untried.add(i);
+            return false;
+          };
           const result = await batch.attemptAll(
             owed.map((i) => i.record),
-            ctx.signal,
-            owed.map((i) => i.kind),
+            { signal: ctx.signal, changes: owed.map((i) => i.kind), beforePart },
           );
-          if (!result.ok && ctx.signal.aborted) {
-            // Interrupted: what the server took is settled; the rest waits for its lease, then any host delivers it.
-            const took = owed.filter((_, i) => outcomeAt(result, i).ok);
-            await settleBatch(batch.name, took, { ok: true }, report);
-            break;
-          }
-          await settleBatch(batch.name, owed, result, report);
+          // Interrupted: what the server took is settled; the rest waits for its lease, then any host delivers it.
+          const interrupted = !result.ok && ctx.signal.aborted;
+          const tried = owed.flatMap((item, i): Tried[] => {
+            const outcome = outcomeAt(result, i);
+            return untried.has(i) || (interrupted && !outcome.ok) ? [] : [[item, outcome]];
+          });
+          await settleBatch(batch.name, tried, report);
+          if (interrupted) break;
           countStreak(batch.name, result, owed[0]!);
         }
       }

@@ -80,6 +80,8 @@ async function pollAndWrite(
   await appended?.();
   for (const warning of coverage.messages()) session.status.warn(warning);
   const actions = deliveries ? ` · ${deliverySummary(await deliveries.deliver())}` : '';
+  // Interrupted while delivering: what was delivered is saved (the queue saves as it goes); the run ends as interrupted.
+  if (ctx.signal.aborted) throw ctx.signal.reason;
   const remembered = `${counted(state.size, 'id', 'ids')} remembered in ${plan.state}${actions}`;
   const fresh = poll.records.length;
   const what = isEmptyFilter(plan.filter)

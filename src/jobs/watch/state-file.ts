@@ -13,6 +13,10 @@ export interface StateFileV1 {
 /** The file as this tool wrote it, or not: then `entry` says its first entry of the wrong type, when it has one. */
 export type StateFileCheck = { state: StateFileV1; entry?: undefined } | { state?: undefined; entry?: string };
 
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((a) => typeof a === 'string');
+
+/** Every field a delivery has, of its type: a wrong one (`"gaveUp": 5`) would stop every run at its first pass. */
 function isPending(value: unknown): value is PendingDelivery {
   const d = value as PendingDelivery;
   return (
@@ -21,9 +25,12 @@ function isPending(value: unknown): value is PendingDelivery {
     typeof d.id === 'string' &&
     typeof d.record === 'object' &&
     d.record !== null &&
-    Array.isArray(d.done) &&
-    d.done.every((a) => typeof a === 'string') &&
-    typeof d.attempts === 'number'
+    !Array.isArray(d.record) &&
+    isStrings(d.done) &&
+    (d.gaveUp === undefined || isStrings(d.gaveUp)) &&
+    typeof d.attempts === 'number' &&
+    Number.isFinite(d.attempts) &&
+    (d.lastError === undefined || typeof d.lastError === 'string')
   );
 }
 
