@@ -4,6 +4,7 @@ import { type Catalogue, type CatalogueRow, cellOf, type RaggedCells } from './c
 import { type Gs1Code, parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
 import { cellDates, columnOrder, type DateOrder, type Span } from './scope-dates.js';
+import { type RowLots, rowLots } from './scope-row-lots.js';
 
 export interface RowCode {
   raw: string;
@@ -14,20 +15,29 @@ export interface RowCode {
 }
 
 export interface CatalogueBatch {
-  /** The row's lot cells and its GS1 code's lot, each different one joined by "; ": the row is each of them. */
+  /** The row's lot cells and its GS1 code's lot, each different one joined by "; " (as shown): the row is each of them. */
   lot?: string;
+  /** Those cells, each read on its own, once for the row (rowLots): what the scope check compares. */
+  lots?: RowLots;
   /**
-   * Every reading of the row's dates (each date column's cell and each GS1 date): 01/02/2025 is two unless its column
-   * shows which number is the day. None when any of them cannot be read: the row's date then proves nothing.
+   * Every reading of the row's dates (each date column's cell and each GS1 expiry or best-before date): 01/02/2025 is
+   * two unless its column shows which number is the day. None when any of them cannot be read: the row's date then
+   * proves nothing.
    */
   dates?: Span[];
   /** The row's cells do not line up with the header: its lot and date may be other columns', and prove nothing. */
   ragged?: RaggedCells;
 }
 
+/** The order each date column writes day and month in (by header), or one order for them all. */
+export type DateOrders = DateOrder | Readonly<Record<string, DateOrder>>;
+
 /** The row's cells of a role that reads every column of its names, trimmed, empty ones too. */
 const cells = (row: CatalogueRow, catalogue: Pick<Catalogue, 'columns'>, role: 'gtin' | 'lot' | 'best_before') =>
   roleHeaders(catalogue.columns, role).map((h) => cellOf(row, h).trim());
+
+/** GS1's dates of the pack: a production (11), packaging (13) or sell-by (16) date says nothing of its use-by date. */
+const PACK_DATES = new Set(['expiry', 'best-before']);
 
 /** Two GS1 codes of one row as one batch: the first's GTIN, each lot, every date. */
 function joined(a: Gs1Code, b: Gs1Code): Gs1Code {
@@ -72,46 +82,57 @@ export function rowCodes(
 }
 
 /**
- * The lot and date the scope check reads: every lot column's cell and the row's GS1 lot, every date column's cell and
- * every date its GS1 code carries (a row is out only if all of them are); and the row's ragged cells: any row whose cells
- * are not exactly the header's named ones, trailing empty cells too. A shifted row ending with a delimiter
- * (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells of a row of an export that ends every row with one, so its lot
- * and date never prove it out (over-pulling is the safe error); only the warning (RaggedTally.settled) waits for an
- * uneven file.
+ * The lot and date the scope check reads: every lot column's cell and the row's GS1 lot (each read on its own), every
+ * date column's cell (in its column's order) and every expiry or best-before date its GS1 code carries (a row is out
+ * only if all of them are); and the row's ragged cells: any row whose cells are not exactly the header's named ones,
+ * trailing empty cells too. A shifted row ending with a delimiter (`A-1,…,Saucisson sec, 250 g,L00005,`) has the cells
+ * of a row of an export that ends every row with one, so its lot and date never prove it out (over-pulling is the safe
+ * error); only the warning (RaggedTally.settled) waits for an uneven file.
  */
 export function rowBatch(
   catalogue: Pick<Catalogue, 'columns'>,
   row: CatalogueRow,
   gs1?: Gs1Code,
-  order: DateOrder = 'either',
+  orders: DateOrders = 'either',
 ): CatalogueBatch {
-  const lots = [...cells(row, catalogue, 'lot'), gs1?.lot ?? ''].filter((l) => l !== '');
-  const lot = [...new Set(lots)].join('; ');
-  const dates = rowDates(cells(row, catalogue, 'best_before'), gs1, order);
+  const sources = [...new Set([...cells(row, catalogue, 'lot'), gs1?.lot ?? ''].filter((l) => l !== ''))];
+  const lot = sources.join('; ');
+  const headers = roleHeaders(catalogue.columns, 'best_before');
+  const dated = headers.map((h) => ({ text: cellOf(row, h).trim(), order: orderOf(orders, h) }));
+  const dates = rowDates(dated, gs1);
   const { ragged } = row;
-  return { ...(lot !== '' && { lot }), ...(dates.length > 0 && { dates }), ...(ragged && { ragged }) };
+  return {
+    ...(lot !== '' && { lot, lots: rowLots(sources) }),
+    ...(dates.length > 0 && { dates }),
+    ...(ragged && { ragged }),
+  };
 }
 
+const orderOf = (orders: DateOrders, header: string): DateOrder =>
+  typeof orders === 'string' ? orders : (orders[header] ?? 'either');
+
 /**
- * Every reading of a row's date cells and GS1 dates; none at all when one of them cannot be read (a bound, a span, a
- * word the reader does not know, a GS1 date that is no date): the date it holds may be the one a notice names.
+ * Every reading of a row's date cells and GS1 pack dates; none at all when one of them cannot be read (a bound, a span,
+ * a word the reader does not know, a GS1 pack date that is no date): the date it holds may be the one a notice names.
  */
-function rowDates(texts: readonly string[], gs1: Gs1Code | undefined, order: DateOrder): Span[] {
+function rowDates(cells: readonly { text: string; order: DateOrder }[], gs1: Gs1Code | undefined): Span[] {
   if (gs1?.unreadDate) return [];
   const readings: Span[] = [];
-  for (const text of texts) {
+  for (const { text, order } of cells) {
     if (text === '') continue;
     const read = cellDates(text, order);
     if (read.length === 0) return [];
     readings.push(...read);
   }
-  for (const d of gs1?.dates ?? []) readings.push({ from: d.from, to: d.to });
+  for (const d of gs1?.dates ?? []) if (PACK_DATES.has(d.kind)) readings.push({ from: d.from, to: d.to });
   return readings;
 }
 
-/** The order the catalogue's date columns write day and month in, from the cells that show it (13/04 or 04/13). */
-export function dateColumnOrder(catalogue: Catalogue): DateOrder {
+/**
+ * The order each of the catalogue's date columns writes day and month in, from its own cells that show it (13/04 or
+ * 04/13): a column whose cells do not decide it is read both ways, whatever another column shows.
+ */
+export function dateColumnOrders(catalogue: Catalogue): Record<string, DateOrder> {
   const headers = roleHeaders(catalogue.columns, 'best_before');
-  if (headers.length === 0) return 'either';
-  return columnOrder(catalogue.rows.flatMap((r) => headers.map((h) => r.values[h] ?? '')));
+  return Object.fromEntries(headers.map((h) => [h, columnOrder(catalogue.rows.map((r) => r.values[h] ?? ''))]));
 }

@@ -56,7 +56,8 @@ export class CatalogueCensus {
   readonly rejected: RejectedCode[] = [];
   rejectedTotal = 0;
   uncheckedTotal = 0;
-  private readonly seen = { dayFirst: false, monthFirst: false };
+  /** What each date column's cells show of its day/month order, by header. */
+  private readonly seen = new Map<string, { dayFirst: boolean; monthFirst: boolean }>();
   /** The strong cores any recall can relate to, with what the whole catalogue says of them. */
   readonly facts = new Map<string, CoreFacts>();
   readonly df = new Map<string, number>();
@@ -88,8 +89,9 @@ export class CatalogueCensus {
     });
   }
 
-  get order(): DateOrder {
-    return seenOrder(this.seen);
+  /** The order of each date column, from its own cells (one that shows none is read both ways). */
+  get orders(): Record<string, DateOrder> {
+    return Object.fromEntries([...this.seen].map(([header, seen]) => [header, seenOrder(seen)]));
   }
 
   add(row: CatalogueRow): void {
@@ -115,7 +117,11 @@ export class CatalogueCensus {
           ...(unchecked && { unchecked: true }),
         });
     }
-    for (const header of roleHeaders(this.columns, 'best_before')) orderSeenIn(cellOf(row, header), this.seen);
+    for (const header of roleHeaders(this.columns, 'best_before')) {
+      const seen = this.seen.get(header) ?? { dayFirst: false, monthFirst: false };
+      this.seen.set(header, seen);
+      orderSeenIn(cellOf(row, header), seen);
+    }
     const parts = this.brandsOf(brand === undefined ? '' : cellOf(row, brand));
     if (parts.relevant)
       for (const core of parts.strong) {

@@ -6,10 +6,11 @@ export interface Gs1Code {
   lot?: string;
   /**
    * The days (ISO yyyy-mm-dd, both ends included) of the date elements found: 17 expiry / use by, 15 best before,
-   * 16 sell by, 13 packaging, 11 production. A date whose day is 00 is its whole month.
+   * 16 sell by, 13 packaging, 11 production. A date whose day is 00 is its whole month. Only the first two are the
+   * pack's date a notice names (catalogue-batch.ts reads no other).
    */
   dates: { kind: 'expiry' | 'best-before' | 'sell-by' | 'packaging' | 'production'; from: string; to: string }[];
-  /** A date element whose value is no YYMMDD date (`(17)2504`): the code's dates prove nothing. */
+  /** An expiry or best-before element whose value is no YYMMDD date (`(17)2504`): the code's dates prove nothing. */
   unreadDate?: true;
 }
 
@@ -46,7 +47,7 @@ function fill(code: Gs1Code, ai: string, value: string): void {
   if (kind === undefined) return;
   const span = gs1Date(value);
   if (span) code.dates.push({ kind, ...span });
-  else code.unreadDate = true;
+  else if (kind === 'expiry' || kind === 'best-before') code.unreadDate = true;
 }
 
 /** `(01)03301170008504(10)V028(17)210404`, spaces allowed around the parts; undefined without an (01). */

@@ -1,7 +1,7 @@
 // Matches recalls against an indexed catalogue: barcode, model+brand (match), model, brand+name, unchecked barcode (possible); out of scope (excluded).
 import { brandParts, distinctiveBrandTokens } from './brands.js';
 import type { Catalogue } from './catalogue.js';
-import { dateColumnOrder, rowBatch, rowCodes } from './catalogue-batch.js';
+import { dateColumnOrders, rowBatch, rowCodes } from './catalogue-batch.js';
 import { glossed } from './glossary.js';
 import { modelKey, nameTokens, noticeProductName } from './match-keys.js';
 import { nameTier } from './name-tier.js';
@@ -47,7 +47,7 @@ export class CatalogueIndex {
     this.aliases = aliasLookup(opts.learned?.aliases);
     this.weights = new NameWeights(opts.learned?.words);
     const { brand, model, name } = catalogue.columns;
-    const order = dateColumnOrder(catalogue);
+    const orders = dateColumnOrders(catalogue);
     for (const row of catalogue.rows) {
       const brandText = brand === undefined ? '' : (row.values[brand] ?? '');
       const codes = rowCodes(catalogue, row);
@@ -60,7 +60,7 @@ export class CatalogueIndex {
         strong: parts.strong.length,
         tokens: new Set(),
         nameText: name === undefined ? '' : (row.values[name] ?? ''),
-        batch: rowBatch(catalogue, row, codes.gs1, order),
+        batch: rowBatch(catalogue, row, codes.gs1, orders),
         gtins: codes.codes.flatMap((c) => (c.gtin14 === undefined ? [] : [c.gtin14])),
         modelKey: '',
       };

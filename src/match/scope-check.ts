@@ -2,13 +2,15 @@
 import { shorten } from '../output/shorten.js';
 import { isYearless, type Span } from './scope-dates.js';
 import { lotKey, type ScopeItem } from './scope-items.js';
-import { lotCellProves, lotCore, rowLotKeys } from './scope-row-lots.js';
+import { lotCore, type RowLots, rowLots } from './scope-row-lots.js';
 
 export type Scope = 'in-scope' | 'out-of-scope' | 'unknown';
 
 /** What a catalogue row says about its batch: its lot cell, and every reading of its date cell. */
 export interface RowBatch {
   lot?: string;
+  /** Its lot cells read (rowLots), once per row; else `lot` is read as its one cell, at each check. */
+  lots?: RowLots;
   /** 01/02/2025 in a column of unknown order is two readings; the row is out only if both are. */
   dates?: readonly Span[];
 }
@@ -88,9 +90,8 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const allLots = items.filter((i) => i.kind === 'all-lots');
   const dates = items.filter((i): i is DateItem => i.kind === 'date');
   const unread = items.filter((i) => i.kind === 'unread');
-  const keys = row.lot !== undefined ? rowLotKeys(row.lot) : new Set<string>();
   // A row whose cell names a range of lots, a bound or anything else not read whole is never out by its lot.
-  const lotProvable = row.lot !== undefined && lotCellProves(row.lot);
+  const { keys, proves: lotProvable } = row.lots ?? rowLots(row.lot === undefined ? [] : [row.lot]);
   const spans = row.dates ?? [];
 
   if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };

@@ -1,4 +1,4 @@
-// A catalogue row's lot cell: every code it may be (rowLotKeys), and whether it is read whole enough to prove a row out.
+// A catalogue row's lot cells: every code they may be, and whether they are read whole enough to prove a row out.
 import { lotKey, numberedRangeEnd } from './scope-items.js';
 
 /** A lot's label written in its cell or the notice's list: "Lot: 1234", "Charge 1234", "#1234", "n° 1234". */
@@ -23,10 +23,12 @@ const WORDS_LABEL = /^\p{L}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*)?\s*[:#=]\s*(?=[\p{
 
 /** Hyphens of every kind (\p{Pd}), the minus sign and the hyphen bullet: "2025‑001" and "2025−001" are 2025-001. */
 const DASHES = /[\p{Pd}\u2212\u2043]/gu;
+/** The same but the en and em dashes, which rowLotRange reads as a range's ("1100–1200"). */
+const HYPHENS = /(?![–—])[\p{Pd}\u2212\u2043]/gu;
 
 /**
  * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,
- * quotes, brackets, Excel's leading apostrophe and ="…", and a "№" left off. Dashes stay as written (rowLotRange reads
+ * quotes, brackets, Excel's leading apostrophe and ="…", and a "№" left off. Dashes stay as written (rangeIn reads
  * an en dash as a range's).
  */
 function lotCell(raw: string): string {
@@ -44,14 +46,12 @@ const BETWEEN = /[^\p{L}\p{N}\-._]+/u;
 const HEAD_END = /(?<=[\p{L}\p{N}])[-._]/gu;
 
 /**
- * A catalogue lot cell as every code it may be, as written and in lotCore's form: "L35380 / L35381" (or "L123 L124", one
- * per line, or `"1234", "1235"`, `1234 (1235)`, `1234•1235`) is two lots; Excel's ="01234" is 01234; a code with a part
- * after a dash, dot or underscore ("2104-B", "2104.01") is also its head (2104), as "2104 B" is.
+ * A lot cell (lotCell's, its dashes folded) as every code it may be, as written and in lotCore's form: "L35380 /
+ * L35381" (or "L123 L124", one per line, or `"1234", "1235"`, `1234 (1235)`, `1234•1235`) is two lots; Excel's
+ * ="01234" is 01234, and 12345.0, 1.2345E+04 and 12,345 are 12345; a code with a part after a dash, dot or underscore
+ * ("2104-B", "2104.01") is also its head (2104), as "2104 B" is.
  */
-export function rowLotKeys(raw: string): Set<string> {
-  const keys = new Set<string>();
-  const cell = lotCell(raw).replace(DASHES, '-');
-  // Excel's number forms of a lot: 12345.0, 1.2345E+04, 12,345.
+function keysOf(cell: string, keys: Set<string>): void {
   const asNumber = /^\d+\.0+$|^\d(?:\.\d+)?e\+\d+$/i.test(cell) ? Number(cell) : Number.NaN;
   const extra = [
     ...(Number.isSafeInteger(asNumber) ? [String(asNumber)] : []),
@@ -68,17 +68,14 @@ export function rowLotKeys(raw: string): Set<string> {
       keys.add(key);
       keys.add(lotCore(key));
     }
-  return keys;
 }
 
 /**
- * A cell that names a range of lots ("L120-L130", "1001 to 1050", "12340 à 12350", "2400-2405", "12340-50") or a
- * shorthand list ("12344/45"): which of them the stock is, nothing can prove.
+ * A cell (lotCell's, accents left off) that names a range of lots ("L120-L130", "1001 to 1050", "12340 à 12350",
+ * "2400-2405", "12340-50") or a shorthand list ("12344/45"): which of them the stock is, nothing can prove.
  */
-export function rowLotRange(raw: string): boolean {
-  const cell = lotCell(raw)
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '');
+function rangeIn(plain: string): boolean {
+  const cell = plain.replace(HYPHENS, '-');
   if (
     /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*(?:[~–—→]|\.\.)\s*[a-z]*\d/i.test(
       cell,
@@ -92,46 +89,87 @@ export function rowLotRange(raw: string): boolean {
   return false;
 }
 
-/** A cell that names no lot ("n/a", "various", "see label", "k.A.", "—"): it cannot put a row out by its lot. */
-export const namesNoLot = (raw: string) => !/\p{N}/u.test(lotCell(raw));
-
+/** The words of a lot's label: "Lot", "Batch", "Charge", "No.", "Nr", "Number" ("Lot No. 1234", "Batch number 1234"). */
+const LOT_WORDS =
+  'lot[es]?|lotes|los|batch(?:es)?|codes?|charge[n]?|chargennr|chargennummer|partie|no|nr|num|numero|number';
+/** A word of a label before a colon that WORDS_LABEL may leave off: a lot's, or "ID", "ref" ("Lot ID: 1234"). */
+const LABEL_WORD = new RegExp(`^(?:${LOT_WORDS}|id|ref)$`);
 /**
- * The words a lot cell may hold besides its codes: a lot's labels, "and"/"or", and one letter (the EU "L" marker, a
- * suffix: "2104 B"). Any other word ("1100 onwards", "from 1100", "between 1100 and 1200", "1234 exp 07/2026") may
- * change which lots the cell names.
+ * The words a lot cell may hold besides its codes: a lot's labels and "and"/"or". Any other word ("1100 onwards", "from
+ * 1100", "between 1100 and 1200", "1234 exp 07/2026") may change which lots the cell names; a single letter is
+ * read by LETTER.
  */
-const CELL_WORD =
-  /^(?:\p{L}|lot[es]?|lotes|los|batch(?:es)?|codes?|charge[n]?|chargennr|chargennummer|partie|no|nr|num|numero|number|et|and|und|ou|or|oder)$/u;
+const CELL_WORD = new RegExp(`^(?:${LOT_WORDS}|et|and|und|ou|or|oder)$`);
+/**
+ * A single letter that may be part of the code beside it: after one ("2104 B"), or before one (the EU "L" marker, "V
+ * 031"). Never "f" or "s" ("1100 f", German "and the next"; "1100 s", "et s"), nor "a" before a code ("à 1200").
+ */
+const LETTER = /^[a-eg-rt-z]$/;
 
 /** A cell's pieces: a code (letters and digits, "-", "." or "_" inside), a "+", the harmless signs between codes, or any other sign. */
 const PIECE =
   /(?<code>[\p{L}\p{N}]+(?:[-._][\p{L}\p{N}]+)*)|(?<plus>\s*\+\s*)|(?<between>[\s,;/&|:#•·・、\\"'\p{Ps}\p{Pe}\p{Pi}\p{Pf}°]+)|(?<other>[\s\S])/gu;
 
-/**
- * Whether a lot cell is read whole: nothing in it but codes, the labels and joins of a list (CELL_WORD), the signs
- * between its codes (a comma, a bullet, quotes, brackets, a "+" between two codes). Anything else (a bound or a span:
- * "1100+", "≥1100", "1100...1200", "from 1100", "1100 until 1200", "jusqu'à") leaves it unread, never proof.
- */
-function readWhole(raw: string): boolean {
-  const cell = lotCell(raw)
-    .replace(DASHES, '-')
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  const body = cell.replace(WORDS_LABEL, '').replace(CELL_LABEL, '');
-  const pieces = [...body.matchAll(PIECE)];
-  return pieces.every((m, i) => {
-    const { code, plus, between } = m.groups ?? {};
-    if (code !== undefined) return /\p{N}/u.test(code) || CELL_WORD.test(code);
-    if (between !== undefined) return true;
-    // "+" joins two codes ("1234+1235", "1.2345E+04"); at an end it is a bound ("1100+").
-    const [before, after] = [pieces[i - 1]?.groups, pieces[i + 1]?.groups];
-    return plus !== undefined && before?.code !== undefined && after?.code !== undefined;
-  });
+type Piece = { code?: string; plus?: string; between?: string } | undefined;
+const numbered = (p: Piece) => p?.code !== undefined && /\p{N}/u.test(p.code);
+const space = (p: Piece) => p?.between !== undefined && /^\s+$/.test(p.between);
+
+/** A label of a word or two before a colon that is a lot's ("Lot ID:", "Code lot:", "Charge-Nr.:"), never "From:". */
+function lotLabel(cell: string): string {
+  const label = WORDS_LABEL.exec(cell)?.[0];
+  if (label === undefined) return '';
+  const words = label.split(/[^\p{L}]+/u).filter((w) => w !== '');
+  return words.every((w) => LABEL_WORD.test(w)) ? label : '';
 }
 
 /**
- * Whether a row's lot cell can prove it out of a notice's lots: it names a lot, no range of lots, and is read whole
- * (readWhole). Else the row is at most a match to verify by its lot.
+ * Whether a cell (lotCell's, accents left off, dashes folded, in lower case) is read whole: nothing in it but codes,
+ * the labels and joins of a list (CELL_WORD), a letter after a code ("2104 B") or before one ("L 1234", "V 031"),
+ * the signs between its codes (a comma, a bullet, quotes, brackets, a "+" between two codes). Anything else (a bound or
+ * a span: "1100+", "≥1100", "1100...1200", "from 1100", "From: 1100", "1100 until 1200", "jusqu'à", "1100 f") leaves it
+ * unread, never proof.
  */
-export const lotCellProves = (raw: string) => !namesNoLot(raw) && !rowLotRange(raw) && readWhole(raw);
+function wholeIn(cell: string): boolean {
+  const body = cell.slice(lotLabel(cell).length).replace(CELL_LABEL, '');
+  const pieces: Piece[] = [...body.matchAll(PIECE)].map((m) => m.groups);
+  return pieces.every((m, i) => {
+    const { code, plus, between } = m ?? {};
+    if (code !== undefined) {
+      if (/\p{N}/u.test(code) || CELL_WORD.test(code)) return true;
+      if (!LETTER.test(code)) return false;
+      const after = space(pieces[i - 1]) && numbered(pieces[i - 2]);
+      return after || (code !== 'a' && space(pieces[i + 1]) && numbered(pieces[i + 2]));
+    }
+    if (between !== undefined) return true;
+    // "+" joins two codes ("1234+1235", "1.2345E+04"); at an end it is a bound ("1100+").
+    return plus !== undefined && pieces[i - 1]?.code !== undefined && pieces[i + 1]?.code !== undefined;
+  });
+}
+
+/** What a row's lot cells say: every code they may be, and whether they prove the row out of lots they are none of. */
+export interface RowLots {
+  keys: ReadonlySet<string>;
+  /**
+   * Every cell names a lot, no range of lots, and is read whole (wholeIn). Else the row is at most a match to verify by
+   * its lot.
+   */
+  proves: boolean;
+}
+
+/**
+ * A row's lot cells (each lot column's and its GS1 code's lot), each read on its own: the row is each of their codes,
+ * and out by its lot only if every cell proves. Read once per row: the scope check of each notice only looks it up.
+ */
+export function rowLots(raws: readonly string[]): RowLots {
+  const keys = new Set<string>();
+  let proves = raws.length > 0;
+  for (const raw of raws) {
+    const cell = lotCell(raw);
+    keysOf(cell.replace(DASHES, '-'), keys);
+    if (!proves) continue;
+    // A cell that names no lot ("n/a", "various", "see label", "k.A.", "—") cannot put a row out by its lot.
+    const plain = cell.normalize('NFD').replace(/\p{M}+/gu, '');
+    proves = /\p{N}/u.test(cell) && !rangeIn(plain) && wholeIn(plain.replace(DASHES, '-').toLowerCase());
+  }
+  return { keys, proves };
+}

@@ -115,7 +115,7 @@ export async function* streamMatches(
   opts: { explain?: boolean; learned?: Learned; onRows?: OnRows } = {},
 ): AsyncGenerator<{ recall: PreparedRecall; match: Match }[]> {
   const { census } = catalogue;
-  const order = census.order;
+  const orders = census.orders;
   const ctx: RowContext = {
     index,
     hits: new BrandHits(index, census.facts),
@@ -123,7 +123,7 @@ export async function* streamMatches(
     learned: opts.learned,
     explain: opts.explain === true,
     fillBatch: (r) => {
-      r.batch = rowBatch(catalogue, r.row, r.gs1, order);
+      r.batch = rowBatch(catalogue, r.row, r.gs1, orders);
     },
   };
   const { name, brand, model } = catalogue.columns;

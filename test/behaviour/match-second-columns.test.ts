@@ -14,6 +14,8 @@ const dir = tempDir('rf-match-second-columns-');
 /** The notice of a use-by date and the notice of a lot, each on its own barcode. */
 const DATED = '3760000000017';
 const LOTTED = '3564709006031';
+/** The notice of a use-by date whose day and month could be either way round (5 April, or 4 May read month first). */
+const ORDERED = '3760000000024';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -28,7 +30,7 @@ beforeAll(async () => {
     geo_jurisdictions: ['FR'],
     standard_identifiers_and_barcodes: [{ type: 'EAN', value: ean }],
   });
-  sandbox.addRecords([notice(DATED, 'DLC 15/06/2025'), notice(LOTTED, 'Lot 5678')]);
+  sandbox.addRecords([notice(DATED, 'DLC 15/06/2025'), notice(LOTTED, 'Lot 5678'), notice(ORDERED, 'DLC 05/04/2025')]);
 });
 
 function catalogue(name: string, text: string): string {
@@ -102,5 +104,42 @@ describe('match: a second lot column', () => {
       ['B', 'excluded', 'out-of-scope'],
     ]);
     expect(stderr).not.toContain('is not read');
+  });
+});
+
+describe("match: each date column's day/month order is its own", () => {
+  // ddm's 13/04/2025 shows day first; expiry's 04/05/2025 shows nothing, so it is 4 May or 5 April (the notice's).
+  const ORDERS = ['sku,ean,name,ddm,expiry', `A,${ORDERED},Widget,13/04/2025,`, `B,${ORDERED},Widget,,04/05/2025`].join(
+    '\n',
+  );
+  const expected = [
+    ['B', 'match', 'in-scope'],
+    ['A', 'excluded', 'out-of-scope'],
+  ];
+
+  it('a column whose own cells do not show the order keeps both readings', async () => {
+    const { rows } = await levels(catalogue('orders.csv', `${ORDERS}\n`));
+    expect(rows).toEqual(expected);
+  });
+
+  it('streamed, the same rows', async () => {
+    const padded = paddedToStream(ORDERS, (i) => `F${i},,Qwzt vrk ${i},,`);
+    const { rows } = await levels(catalogue('orders-big.csv', padded.text));
+    expect(rows).toEqual(expected);
+  });
+});
+
+describe("match: a lot in Excel's number form beside a second lot column", () => {
+  it('"5,678" beside X1 is lot 5678, held in memory or streamed', async () => {
+    const lots = ['sku,ean,name,lot,batch', `A,${LOTTED},Widget,"5,678",X1`, `B,${LOTTED},Widget,"5,679",X1`].join(
+      '\n',
+    );
+    const expected = [
+      ['A', 'match', 'in-scope'],
+      ['B', 'excluded', 'out-of-scope'],
+    ];
+    expect((await levels(catalogue('excel-lots.csv', `${lots}\n`))).rows).toEqual(expected);
+    const padded = paddedToStream(lots, (i) => `F${i},,Qwzt vrk ${i},,`);
+    expect((await levels(catalogue('excel-lots-big.csv', padded.text))).rows).toEqual(expected);
   });
 });
