@@ -29,3 +29,17 @@ export interface BatchAction {
   name: string;
   attemptAll(records: readonly Record<string, unknown>[], attempt?: BatchAttempt): Promise<BatchResult>;
 }
+
+/**
+ * A beforePart that lets a part go while `go(from, to)` says so, and remembers the records of the parts it stopped:
+ * those were not tried, and their caller leaves them as they were (pending, no attempt counted).
+ */
+export function partGate(go: (from: number, to: number) => boolean | Promise<boolean>) {
+  const untried = new Set<number>();
+  const beforePart = async (from: number, to: number) => {
+    if (await go(from, to)) return true;
+    for (let i = from; i < to; i++) untried.add(i);
+    return false;
+  };
+  return { untried, beforePart };
+}

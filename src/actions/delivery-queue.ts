@@ -1,7 +1,7 @@
 // At-least-once delivery: a recall stays pending until every action succeeded for it; successes are never repeated.
 import { backoffMs } from '../api/retry.js';
 import type { Action, AttemptResult } from './action.js';
-import { type BatchAction, outcomeAt } from './batch-action.js';
+import { type BatchAction, outcomeAt, partGate } from './batch-action.js';
 import { TimeoutStreaks } from './timeout-streaks.js';
 
 export type { BatchAction, BatchResult } from './batch-action.js';
@@ -150,10 +150,9 @@ export class DeliveryQueue {
   }
 
   /**
-   * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked
-   * and saved in one write, so a crash right after the acceptance repeats that one batch, never part of it. When it
-   * went in parts (`each`), those accepted are marked at once, and a retry sends only those whose failure it may
-   * mend: a record refused for good (too large even alone) waits for the next pass.
+   * One attempt (and its retries) for every recall still owing `action`. Accepted: all of them are marked and saved in
+   * one write, so a crash right after the acceptance repeats that one batch, never part of it. When it went in parts
+   * (`each`), those accepted are marked at once; a retry leaves out a record refused for good (too large even alone).
    */
   private async runBatch(action: BatchAction, pass: Pass): Promise<void> {
     let owed = this.queue.filter((d) => !settled(d, action.name));
@@ -169,15 +168,18 @@ export class DeliveryQueue {
       await this.opts.persist();
     };
     const attempt = async () => {
+      // A batch in parts keeps to the pass's bounds before each part: a part not sent waits, untouched, for the next pass.
+      const { untried, beforePart } = partGate(() => !this.opts.signal?.aborted && !this.outOfTime(pass));
       const result = await action.attemptAll(
         owed.map((d) => d.record),
-        { signal: this.opts.signal },
+        { signal: this.opts.signal, beforePart },
       );
       const outcomes = owed.map((_, i) => outcomeAt(result, i));
-      failing = owed.flatMap((d, i) => (outcomes[i]!.ok ? [] : [{ d, error: outcomes[i]!.error }]));
+      const failed = (i: number) => !outcomes[i]!.ok && !untried.has(i);
+      failing = owed.flatMap((d, i) => (failed(i) ? [{ d, error: outcomes[i]!.error }] : []));
       if (result.ok || !result.each) return result;
       const done = owed.filter((_, i) => outcomes[i]!.ok);
-      owed = owed.filter((_, i) => !outcomes[i]!.ok && !outcomes[i]!.refused);
+      owed = owed.filter((_, i) => failed(i) && !outcomes[i]!.refused);
       if (done.length > 0) await took(done);
       return result;
     };

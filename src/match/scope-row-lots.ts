@@ -76,15 +76,18 @@ function keysOf(cell: string, keys: Set<string>): void {
  */
 function rangeIn(plain: string): boolean {
   const cell = plain.replace(HYPHENS, '-');
+  // A letter may end a code ("1100a–1200a"), and a marker stand apart from its digits ("1100 a L 1200"); the Dutch
+  // "t/m" (up to and including) is a range word too.
   if (
-    /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d\s+(?:to|through|thru|bis|au|a|hasta)\s+[a-z]*\d|\d\s*(?:[~–—→]|\.\.)\s*[a-z]*\d/i.test(
+    /\b[a-z]+\d+\s*-\s*[a-z]+\d+\b|\d[a-z]?\s+(?:to|through|thru|bis|au|a|hasta|t\s*\/\s*m|t\.?e\.?m\.?)\s+[a-z]?\s?[a-z]*\d|\d[a-z]?\s*(?:[~–—→]|\.\.)\s*[a-z]*\d/i.test(
       cell,
     )
   )
     return true;
-  // The same length and larger ("2400-2405"), or the end written short ("12340-50", "12344/45").
+  // The same length and larger ("2400-2405", "1100A-1200A", "1100A-1250B"), or the end written short ("12340-50",
+  // "12344/45").
   const folded = cell.replace(DASHES, '-');
-  for (const m of folded.matchAll(/(?<![\d.])(\d+)\s*[-/]\s*(\d+)(?![\d.])/g))
+  for (const m of folded.matchAll(/(?<![\d.])(\d+)[a-z]?\s*[-/]\s*(\d+)[a-z]?(?![\d.a-z])/gi))
     if (numberedRangeEnd(m[1] ?? '', m[2] ?? '') !== undefined) return true;
   return false;
 }
@@ -114,6 +117,10 @@ type Piece = { code?: string; plus?: string; between?: string } | undefined;
 const numbered = (p: Piece) => p?.code !== undefined && /\p{N}/u.test(p.code);
 const space = (p: Piece) => p?.between !== undefined && /^\s+$/.test(p.between);
 
+/** Piece `i` is a single letter standing before a code ("L 1200"). */
+const letterBefore = (pieces: Piece[], i: number) =>
+  pieces[i]?.code !== undefined && LETTER.test(pieces[i].code) && space(pieces[i + 1]) && numbered(pieces[i + 2]);
+
 /** A label of a word or two before a colon that is a lot's ("Lot ID:", "Code lot:", "Charge-Nr.:"), never "From:". */
 function lotLabel(cell: string): string {
   const label = WORDS_LABEL.exec(cell)?.[0];
@@ -138,7 +145,10 @@ function wholeIn(cell: string): boolean {
       if (/\p{N}/u.test(code) || CELL_WORD.test(code)) return true;
       if (!LETTER.test(code)) return false;
       const after = space(pieces[i - 1]) && numbered(pieces[i - 2]);
-      return after || (code !== 'a' && space(pieces[i + 1]) && numbered(pieces[i + 2]));
+      const before = space(pieces[i + 1]) && (numbered(pieces[i + 2]) || letterBefore(pieces, i + 2));
+      // Between two codes ("1100 a 1200", "L 1100 a L 1200") a letter may be a range's word: only the EU marker is not.
+      if (after && before) return code === 'l';
+      return after || (code !== 'a' && before);
     }
     if (between !== undefined) return true;
     // "+" joins two codes ("1234+1235", "1.2345E+04"); at an end it is a bound ("1100+").

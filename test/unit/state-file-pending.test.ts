@@ -58,6 +58,17 @@ describe('a pending delivery with a field of the wrong type', () => {
     });
   }
 
+  it('one recall owed twice: refused naming the second entry (the queue keeps one, the other would never leave)', async () => {
+    const file = path.join(tempDir('rf-state-'), 'seen.json');
+    const delivery = { id: '1', record: { id: 1 }, done: [], attempts: 0 };
+    const body = JSON.stringify({ version: 1, seen: {}, pending: [delivery, { ...delivery }] });
+    writeFileSync(file, body);
+    const err = await SeenState.load(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StateFileError);
+    expect((err as Error).message).toBe(`the state file ${file} ${NOT_OURS}: "pending" entry 2 repeats the id "1"`);
+    expect(readFileSync(file, 'utf8')).toBe(body);
+  });
+
   it('a delivery as the queue writes it, given up for one action and with its last error, loads', async () => {
     const file = path.join(tempDir('rf-state-'), 'seen.json');
     const pending = {

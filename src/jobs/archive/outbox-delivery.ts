@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { AttemptResult } from '../../actions/action.js';
 // A pass delivers within feed's bounds; what is left waits for the next pass (or another host).
 import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
-import { outcomeAt } from '../../actions/batch-action.js';
+import { outcomeAt, partGate } from '../../actions/batch-action.js';
 import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
@@ -172,12 +172,9 @@ export function openOutboxDelivery(
           if (owed.length === 0) break;
           // A batch that goes in parts checks the pass's budget and renews its claim before each part; a part it may
           // not send is not tried: its rows wait for their lease, then any host delivers them.
-          const untried = new Set<number>();
-          const beforePart = async (from: number, to: number) => {
-            if (going() && (await stillHeld(owed, owed.slice(from, to)))) return true;
-            for (let i = from; i < to; i++) untried.add(i);
-            return false;
-          };
+          const { untried, beforePart } = partGate(
+            async (from, to) => going() && (await stillHeld(owed, owed.slice(from, to))),
+          );
           const result = await batch.attemptAll(
             owed.map((i) => i.record),
             { signal: ctx.signal, changes: owed.map((i) => i.kind), beforePart },

@@ -62,7 +62,11 @@ function pendingProblem(pending: unknown): string | undefined {
   if (pending === undefined) return undefined;
   if (!Array.isArray(pending)) return `"pending" is ${what(pending)}, not a list of deliveries`;
   const bad = pending.findIndex((d) => !isPending(d));
-  return bad < 0 ? undefined : `"pending" entry ${bad + 1} is not a delivery: ${shown(pending[bad])}`;
+  if (bad >= 0) return `"pending" entry ${bad + 1} is not a delivery: ${shown(pending[bad])}`;
+  // One recall owed twice: the queue keeps one entry per id, and the other would stay pending for ever.
+  const ids = pending.map((d) => (d as { id: unknown }).id);
+  const twice = ids.findIndex((id, i) => ids.indexOf(id) !== i);
+  return twice < 0 ? undefined : `"pending" entry ${twice + 1} repeats the id ${shown(ids[twice])}`;
 }
 
 /** Checks the parsed text of a state file: one this tool wrote (version 1), every entry of its type. */
