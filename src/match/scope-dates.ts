@@ -177,7 +177,8 @@ function onlyDates(folded: string, found: readonly DateSpan[]): boolean {
 
 /** "25/06/15" may be year first (2025-06-15) as well: that reading too, so that the row is out only if both are. */
 function yearFirst(folded: string): Span[] {
-  const m = /^\s*(\d{2})[/.-](\d{2})[/.-](\d{2})\s*$/.exec(folded);
+  // Two digits first, then a month and a day of one or two ("25/06/15", "25/6/15").
+  const m = /^\s*(\d{2})[/.-](\d{1,2})[/.-](\d{1,2})\s*$/.exec(folded);
   if (!m) return [];
   const [y, mo, d] = [2000 + Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));

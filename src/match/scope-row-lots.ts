@@ -3,7 +3,7 @@ import { lotKey, numberedRangeEnd } from './scope-items.js';
 
 /** A lot's label written in its cell or the notice's list: "Lot: 1234", "Charge 1234", "#1234", "n° 1234". */
 const LOT_PREFIX =
-  /^(?:lot|lote|los|batch|charge|chargennr|chargennummer|partie)?(?:no|nr|n|num|numero|number|#)?(?=\d)/;
+  /^(?:lot|lote|lotto|los|batch|charge|chargennr|chargennummer|ch|partie)?(?:no|nr|n|num|numero|number|#)?(?=\d)/;
 
 /**
  * A lot key (lotKey) in the form both sides compare in: its label, the EU `L` marker and leading zeros left off
@@ -16,7 +16,7 @@ export function lotCore(key: string): string {
 
 /** A lot's label at the start of a cell, with its marks: "LOT:1234", "Batch: 1234", "Lot n°1234", "Charge-Nr.1234", "#1234". */
 const CELL_LABEL =
-  /^(?:(?:lot(?:e|s)?|los|batch(?:\s*code)?|charge(?:n)?|partie)(?!\p{L}{2})\s*[-.]?\s*)?(?:(?:n\s*[°º]|no|nr|num(?:ero|éro)?|number|#)\s*\.?\s*)?[:#]?\s*(?=[\p{L}\p{N}]*\p{N})/iu;
+  /^(?:(?:lot(?:e|s|to)?|los|batch(?:\s*code)?|charge(?:n)?|ch|partie)(?!\p{L}{2})\s*[-.]?\s*)?(?:(?:n\s*[°º]|no|nr|num(?:ero|éro)?|number|#)\s*\.?\s*)?[:#]?\s*(?=[\p{L}\p{N}]*\p{N})/iu;
 
 /** Any label of a word or two before ":", "#" or "=": "Lot code:1234", "Lot ID:1234", "Lot ref: 1234", "Code lot:1234". */
 const WORDS_LABEL = /^\p{L}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*)?\s*[:#=]\s*(?=[\p{L}\p{N}]*\p{N})/u;
@@ -87,8 +87,12 @@ function rangeIn(plain: string): boolean {
   // The same length and larger ("2400-2405", "1100A-1200A", "1100A-1250B"), or the end written short ("12340-50",
   // "12344/45").
   const folded = cell.replace(DASHES, '-');
-  for (const m of folded.matchAll(/(?<![\d.])(\d+)[a-z]?\s*[-/]\s*(\d+)[a-z]?(?![\d.a-z])/gi))
-    if (numberedRangeEnd(m[1] ?? '', m[2] ?? '') !== undefined) return true;
+  for (const m of folded.matchAll(/(?<![\d.])(\d+)[a-z]?\s*[-/]\s*(\d+)[a-z]?(?![\d.a-z])/gi)) {
+    const [start, end] = [m[1] ?? '', m[2] ?? ''];
+    if (numberedRangeEnd(start, end) !== undefined) return true;
+    // Across a power of ten ("998-1002", "9998-10001"): the end one digit longer and larger.
+    if (end.length === start.length + 1 && Number(end) > Number(start)) return true;
+  }
   return false;
 }
 
@@ -156,6 +160,21 @@ function wholeIn(cell: string): boolean {
   });
 }
 
+/**
+ * A cell a spreadsheet has changed past reading, or that stands for many lots: a number shown in scientific form
+ * with digits dropped ("1.23457E+11", "1,23457E+11", "2.50E+11" of the code 25E10), one cut to 15 digits and filled
+ * with zeros ("1234567890123450000"), a lot turned into a month ("May-25" of 05-25, "Mar-04" of 2104-03), or a
+ * wildcard ("11XX", "L11xx").
+ */
+function mangled(cell: string): boolean {
+  const scientific = /^(\d)[.,](\d+)e\+?(\d+)$/i.exec(cell);
+  if (scientific && (scientific[2] ?? '').length < Number(scientific[3])) return true;
+  if (/^\d{16,}$/.test(cell) && cell.endsWith('0')) return true;
+  if (/^(?:\d{1,2}-)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{1,4}$/i.test(cell)) return true;
+  if (/^\d{1,2}-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$/i.test(cell)) return true;
+  return /\dx{2,}\b/i.test(cell);
+}
+
 /** What a row's lot cells say: every code they may be, and whether they prove the row out of lots they are none of. */
 export interface RowLots {
   keys: ReadonlySet<string>;
@@ -179,7 +198,11 @@ export function rowLots(raws: readonly string[]): RowLots {
     if (!proves) continue;
     // A cell that names no lot ("n/a", "various", "see label", "k.A.", "—") cannot put a row out by its lot.
     const plain = cell.normalize('NFD').replace(/\p{M}+/gu, '');
-    proves = /\p{N}/u.test(cell) && !rangeIn(plain) && wholeIn(plain.replace(DASHES, '-').toLowerCase());
+    proves =
+      /\p{N}/u.test(cell) &&
+      !rangeIn(plain) &&
+      !mangled(plain.trim()) &&
+      wholeIn(plain.replace(DASHES, '-').toLowerCase());
   }
   return { keys, proves };
 }
