@@ -61,6 +61,21 @@ function lotHits(lot: LotItem, keys: ReadonlySet<string>): boolean {
 const overlaps = (d: DateItem, spans: readonly Span[]) => spans.some((s) => spansMeet(d, s));
 
 /**
+ * The parts of a notice's lot a shop's export may keep alone: each part between its "-", ".", "_" or spaces that holds
+ * a digit ("2024-1150": 2024 and 1150), and its digits without a letter at the end ("2104B": 2104). The row side reads
+ * "2104-B" as 2104 too (rowLots), so that neither side's suffix or prefix proves a row out.
+ */
+function lotParts(lot: string): string[] {
+  const pieces = lot.split(/[\s\p{Pd}\u2212\u2043._/]+/u);
+  const parts = pieces.length > 1 ? pieces.filter((p) => /\p{N}/u.test(p)) : [];
+  const bare = lot.replace(/(?<=\d)\p{L}$/u, '');
+  return [...parts, ...(bare !== lot ? [bare] : [])].map(lotKey).filter((k) => k !== '');
+}
+/** A row's code as written (never a head read off it) is a part of the notice's lot. */
+const nearHits = (lot: LotItem, whole: ReadonlySet<string>) =>
+  lot.kind === 'lot' && lotParts(lot.lot).some((k) => whole.has(lotCore(k)));
+
+/**
  * Whether a notice's date and a row's reading share a day. A notice's date without a year (--mm-dd) is that month and
  * day in any year: a row's date meets it when its month and day do, and a row is out only when no year would help.
  */
@@ -91,7 +106,7 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   const dates = items.filter((i): i is DateItem => i.kind === 'date');
   const unread = items.filter((i) => i.kind === 'unread');
   // A row whose cell names a range of lots, a bound or anything else not read whole is never out by its lot.
-  const { keys, proves: lotProvable } = row.lots ?? rowLots(row.lot === undefined ? [] : [row.lot]);
+  const { keys, whole, proves: lotProvable } = row.lots ?? rowLots(row.lot === undefined ? [] : [row.lot]);
   const spans = row.dates ?? [];
 
   if (allLots.length > 0) return { scope: 'in-scope', evidence: quoted(allLots) };
@@ -104,6 +119,10 @@ export function checkScope(all: readonly ScopeItem[], row: RowBatch, rowGtins: r
   // Anything the row's values touch, of whatever kind or certainty, keeps it from being excluded.
   const touched = [...lotHit, ...dateHit];
   if (touched.length > 0) return { scope: 'unknown', evidence: `verify ${what(touched)}: ${quoted(touched)}` };
+  // The row's lot is a part of one the notice names ("2104" of "2104-B", "1150" of "2024-1150"): the export may have
+  // kept only that part.
+  const near = whole.size > 0 ? lots.filter((l) => nearHits(l, whole)) : [];
+  if (near.length > 0) return { scope: 'unknown', evidence: `verify lot, the row's is part of: ${quoted(near)}` };
   if (unread.length > 0)
     return { scope: 'unknown', evidence: `verify lot/date, the notice's scope was not read whole: ${quoted(unread)}` };
 

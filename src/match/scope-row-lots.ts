@@ -51,7 +51,7 @@ const HEAD_END = /(?<=[\p{L}\p{N}])[-._]/gu;
  * ="01234" is 01234, and 12345.0, 1.2345E+04 and 12,345 are 12345; a code with a part after a dash, dot or underscore
  * ("2104-B", "2104.01") is also its head (2104), as "2104 B" is.
  */
-function keysOf(cell: string, keys: Set<string>): void {
+function keysOf(cell: string, keys: Set<string>, whole: Set<string>): void {
   const asNumber = /^\d+\.0+$|^\d(?:\.\d+)?e\+\d+$/i.test(cell) ? Number(cell) : Number.NaN;
   const extra = [
     ...(Number.isSafeInteger(asNumber) ? [String(asNumber)] : []),
@@ -61,12 +61,15 @@ function keysOf(cell: string, keys: Set<string>): void {
   // Each code's heads before a "-", "." or "_" (not an Excel number's: 12345.0 is 12345 already).
   const heads =
     extra.length > 0 ? [] : split.flatMap((part) => [...part.matchAll(HEAD_END)].map((m) => part.slice(0, m.index)));
-  for (const part of [cell, ...extra, ...split, ...heads])
+  const written = new Set([cell, ...extra, ...split]);
+  for (const part of [...written, ...heads])
     for (const form of [part, part.replace(CELL_LABEL, ''), part.replace(WORDS_LABEL, '')]) {
       const key = lotKey(form);
       if (key === '') continue;
       keys.add(key);
       keys.add(lotCore(key));
+      // A code as written, not a head read off it: what a part of a notice's lot may be compared with.
+      if (written.has(part)) whole.add(lotCore(key));
     }
 }
 
@@ -178,6 +181,8 @@ function mangled(cell: string): boolean {
 /** What a row's lot cells say: every code they may be, and whether they prove the row out of lots they are none of. */
 export interface RowLots {
   keys: ReadonlySet<string>;
+  /** The keys of the codes as written (lotCore's form), without the heads read off them ("2104" of "2104-B"). */
+  whole: ReadonlySet<string>;
   /**
    * Every cell names a lot, no range of lots, and is read whole (wholeIn). Else the row is at most a match to verify by
    * its lot.
@@ -191,10 +196,11 @@ export interface RowLots {
  */
 export function rowLots(raws: readonly string[]): RowLots {
   const keys = new Set<string>();
+  const whole = new Set<string>();
   let proves = raws.length > 0;
   for (const raw of raws) {
     const cell = lotCell(raw);
-    keysOf(cell.replace(DASHES, '-'), keys);
+    keysOf(cell.replace(DASHES, '-'), keys, whole);
     if (!proves) continue;
     // A cell that names no lot ("n/a", "various", "see label", "k.A.", "—") cannot put a row out by its lot.
     const plain = cell.normalize('NFD').replace(/\p{M}+/gu, '');
@@ -204,5 +210,5 @@ export function rowLots(raws: readonly string[]): RowLots {
       !mangled(plain.trim()) &&
       wholeIn(plain.replace(DASHES, '-').toLowerCase());
   }
-  return { keys, proves };
+  return { keys, whole, proves };
 }

@@ -50,3 +50,22 @@ describe('a date cell read year first with one-digit parts', () => {
     expect(judge(notice, { bb: '26/7/16' }).scope).toBe('out-of-scope');
   });
 });
+
+describe("a row's lot that is a part of the notice's", () => {
+  it.each([
+    ['2104-B', '2104'],
+    ['2104B', '2104'],
+    ['2024-1150', '1150'],
+    ['L2104.03', 'L2104'],
+  ])('notice lot %s, row lot "%s": not out of scope (the export may keep only that part)', (code, cell) => {
+    expect(scopeOfLot(code, cell)).not.toBe('out-of-scope');
+  });
+
+  it.each([
+    ['2105-B', '2104'],
+    ['2024-1150', '1151'],
+    ['2104B', '2105'],
+  ])('another lot still proves: notice lot %s, row lot "%s" is out', (code, cell) => {
+    expect(scopeOfLot(code, cell)).toBe('out-of-scope');
+  });
+});
