@@ -8,7 +8,7 @@ import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
-import { type ReceivedMail, smtpServer } from '../helpers/smtp.js';
+import { mailFlags, type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
@@ -16,10 +16,6 @@ afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
-
-function mailFlags(url: string, to = 'team@example.test') {
-  return ['--email', to, '--email-from', 'recalls@example.test', '--smtp-url', url];
-}
 
 const pendingIn = (state: string) =>
   existsSync(state) ? ((JSON.parse(readFileSync(state, 'utf8')).pending ?? []) as { id: string }[]) : [];

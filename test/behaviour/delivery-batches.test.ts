@@ -3,17 +3,13 @@
 // the others (sync's outbox and feed's --state queue alike); a refused message is one warning line, not one per
 // recall; sync --on-update mails new versions as updated, not as new.
 import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { deferCleanup } from '../helpers/cleanup.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
-import { idsIn } from '../helpers/smtp.js';
+import { mailFlags, type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
@@ -26,70 +22,8 @@ afterEach(async () => {
 const POSTFIX_LIMIT = 10_240_000;
 const TOO_BIG = '552 5.3.4 Message size exceeds fixed limit';
 
-interface Accepted {
-  subject: string;
-  text: string;
-  html: string;
-  ids: string[];
-  bytes: number;
-}
-
-/**
- * An SMTP server on loopback (smtp-server, read back with mailparser) that answers a message with `refuse`'s reply
- * (`552 5.3.4 …`) when it gives one, and keeps the others; closed when the test ends.
- */
-async function smtpSink(refuse: (bytes: number, text: () => Promise<string>) => Promise<string | undefined>) {
-  const accepted: Accepted[] = [];
-  const refusals: number[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authMethods: ['PLAIN', 'LOGIN'],
-    logger: false,
-    onAuth(auth, _session, cb) {
-      cb(null, { user: auth.username });
-    },
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const parsed = simpleParser(raw);
-        refuse(raw.length, async () => (await parsed).text ?? '')
-          .then(async (reply) => {
-            if (reply !== undefined) {
-              refusals.push(raw.length);
-              const err = new Error(reply.slice(4)) as Error & { responseCode: number };
-              err.responseCode = Number(reply.slice(0, 3));
-              cb(err);
-              return;
-            }
-            const mail = await parsed;
-            const text = mail.text ?? '';
-            const html = typeof mail.html === 'string' ? mail.html : '';
-            accepted.push({ subject: mail.subject ?? '', text, html, ids: idsIn(text), bytes: raw.length });
-            cb();
-          })
-          .catch(cb);
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  deferCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://mailer:s3cret@127.0.0.1:${port}`, port, accepted, refusals };
-}
-
-const mailFlags = (url: string) => [
-  '--email',
-  'team@example.test',
-  '--email-from',
-  'recalls@example.test',
-  '--smtp-url',
-  url,
-];
+/** The sizes of the messages the server refused. */
+const refusals = (smtp: { log: ReceivedMail[] }) => smtp.log.filter((m) => m.reply !== undefined).map((m) => m.bytes);
 
 /** Rows of the archive (SQLite), read apart from the CLI. */
 function query<T>(db: string, sql: string): T[] {
@@ -117,14 +51,14 @@ describe('sync --email, a batch of up to 1,000 recalls', () => {
     sandbox = await sandboxFor({ seed: 61, recordCount: 20 });
     const title = `Runaway ${'x'.repeat(6_000_000)}`;
     const [hostile] = sandbox.addRecords([{ alert_title: title, product_brand: 'B'.repeat(500_000) }]);
-    const smtp = await smtpSink(async (bytes) => (bytes > POSTFIX_LIMIT ? TOO_BIG : undefined));
+    const smtp = await smtpServer({ answer: (m) => (m.bytes > POSTFIX_LIMIT ? TOO_BIG : undefined) });
     const db = path.join(tempDir(), 'archive.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, ...mailFlags(smtp.url)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(smtp.refusals).toEqual([]);
-    expect(smtp.accepted).toHaveLength(1);
-    const mail = smtp.accepted[0]!;
+    expect(refusals(smtp)).toEqual([]);
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
     expect(sorted(mail.ids)).toEqual(sorted(stored(db)));
     expect(mail.ids).toContain(String(hostile!.id));
     // As the Teams card shows it: the title's first 299 characters and an ellipsis, the brand's first 199.
@@ -138,26 +72,26 @@ describe('sync --email, a batch of up to 1,000 recalls', () => {
   it('a message the server refuses as too large goes again in parts: each recall mailed once, each part within the limit', async () => {
     sandbox = await sandboxFor({ seed: 62, recordCount: 40 });
     const limit = 12_000;
-    const smtp = await smtpSink(async (bytes) => (bytes > limit ? TOO_BIG : undefined));
+    const smtp = await smtpServer({ answer: (m) => (m.bytes > limit ? TOO_BIG : undefined) });
     const db = path.join(tempDir(), 'archive.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, ...mailFlags(smtp.url)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // The whole was refused first: the limit holds fewer recalls than the sync stored.
-    expect(smtp.refusals[0]).toBeGreaterThan(limit);
-    expect(smtp.accepted.length).toBeGreaterThan(1);
-    for (const mail of smtp.accepted) expect(mail.bytes).toBeLessThanOrEqual(limit);
-    const mailed = smtp.accepted.flatMap((m) => m.ids);
+    expect(refusals(smtp)[0]).toBeGreaterThan(limit);
+    expect(smtp.received.length).toBeGreaterThan(1);
+    for (const mail of smtp.received) expect(mail.bytes).toBeLessThanOrEqual(limit);
+    const mailed = smtp.received.flatMap((m) => m.ids);
     expect(sorted(mailed)).toEqual(sorted(stored(db)));
     expect(outbox(db).filter((row) => row.state !== 'done')).toEqual([]);
     // Each part counts what it holds.
-    for (const mail of smtp.accepted) expect(mail.subject).toMatch(new RegExp(`: ${mail.ids.length} new\\b`));
+    for (const mail of smtp.received) expect(mail.subject).toMatch(new RegExp(`: ${mail.ids.length} new\\b`));
   });
 
   it('one recall the server refuses even alone stays in the outbox; the others are mailed; one warning says so', async () => {
     sandbox = await sandboxFor({ seed: 63, recordCount: 25 });
     const [blocker] = sandbox.addRecords([{ alert_title: 'BLOCKER notice', risk_severity: 'serious' }]);
-    const smtp = await smtpSink(async (_bytes, text) => ((await text()).includes('BLOCKER') ? TOO_BIG : undefined));
+    const smtp = await smtpServer({ answer: (m) => (m.text.includes('BLOCKER') ? TOO_BIG : undefined) });
     const db = path.join(tempDir(), 'archive.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, ...mailFlags(smtp.url)]);
     expect(r.code).toBe(0);
@@ -166,7 +100,7 @@ describe('sync --email, a batch of up to 1,000 recalls', () => {
     ]);
     const others = stored(db).filter((id) => id !== blocker!.id);
     expect(others.length).toBeGreaterThan(1);
-    expect(sorted(smtp.accepted.flatMap((m) => m.ids))).toEqual(sorted(others));
+    expect(sorted(smtp.received.flatMap((m) => m.ids))).toEqual(sorted(others));
     expect(outbox(db).filter((row) => row.state !== 'done')).toEqual([
       { recall_id: blocker!.id, kind: 'new', state: 'pending' },
     ]);
@@ -174,7 +108,7 @@ describe('sync --email, a batch of up to 1,000 recalls', () => {
 
   it('a refused message (550) is one warning line for all its recalls, not one per recall', async () => {
     sandbox = await sandboxFor({ seed: 64, recordCount: 40 });
-    const smtp = await smtpSink(async () => '550 rejected');
+    const smtp = await smtpServer({ answer: () => '550 rejected' });
     const db = path.join(tempDir(), 'archive.db');
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, ...mailFlags(smtp.url)]);
     expect(r.code).toBe(0);
@@ -183,7 +117,7 @@ describe('sync --email, a batch of up to 1,000 recalls', () => {
     expect(warnings(r.stderr)).toEqual([
       `warning: email failed for ${n} recalls: smtp://127.0.0.1:${smtp.port} refused the message: Message failed: 550 rejected; they stay in the archive's outbox and are retried`,
     ]);
-    expect(smtp.refusals).toHaveLength(1);
+    expect(refusals(smtp)).toHaveLength(1);
     const rows = outbox(db);
     expect(rows).toHaveLength(n);
     expect(rows.every((row) => row.state === 'pending')).toBe(true);
@@ -197,12 +131,12 @@ describe('sync --on-update --email', () => {
     expect((await runMainAgainst(sandbox, ['sync', '--db', db])).code).toBe(0);
     const updated = sandbox.updateRecords(2);
     const [added] = sandbox.addRecords([{ alert_title: 'A brand new notice', risk_severity: 'low' }]);
-    const smtp = await smtpSink(async () => undefined);
+    const smtp = await smtpServer();
     const r = await runMainAgainst(sandbox, ['sync', '--db', db, '--on-update', ...mailFlags(smtp.url)]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(smtp.accepted).toHaveLength(1);
-    const mail = smtp.accepted[0]!;
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
     expect(sorted(mail.ids)).toEqual(sorted([...updated, added!].map((x) => x.id)));
     // The worst severity among the three, counted apart from the code.
     const order = ['serious', 'high', 'medium', 'low'];
@@ -222,7 +156,7 @@ describe('feed --state --email', () => {
   it('one recall the server refuses even alone stays pending; the others are mailed and leave the queue', async () => {
     sandbox = await sandboxFor({ seed: 66, recordCount: 15 });
     const [blocker] = sandbox.addRecords([{ alert_title: 'BLOCKER notice', risk_severity: 'serious' }]);
-    const smtp = await smtpSink(async (_bytes, text) => ((await text()).includes('BLOCKER') ? TOO_BIG : undefined));
+    const smtp = await smtpServer({ answer: (m) => (m.text.includes('BLOCKER') ? TOO_BIG : undefined) });
     const dir = tempDir();
     const state = path.join(dir, 'seen.json');
     const out = path.join(dir, 'out.jsonl');
@@ -242,7 +176,7 @@ describe('feed --state --email', () => {
       .split('\n')
       .map((l) => String(JSON.parse(l).id));
     expect(written).toContain(String(blocker!.id));
-    expect(sorted(smtp.accepted.flatMap((m) => m.ids))).toEqual(
+    expect(sorted(smtp.received.flatMap((m) => m.ids))).toEqual(
       sorted(written.filter((id) => id !== String(blocker!.id))),
     );
     expect(existsSync(state)).toBe(true);

@@ -4,18 +4,14 @@
 // A split batch is retried on what a retry may mend, never on a record refused for good, whichever part failed first.
 // An interruption between parts leaves what the server took done and the rest pending (sync and feed --state).
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { deferCleanup } from '../helpers/cleanup.js';
 import { fakeClock, type MainResult, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
-import { idsIn } from '../helpers/smtp.js';
+import { mailFlags, type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let sandbox: Sandbox | undefined;
@@ -29,53 +25,12 @@ const TRY_LATER = '451 4.3.0 Try again later';
 /** feed's and sync's budget for one pass of deliveries (docs/cron.md). */
 const BUDGET_MS = 120_000;
 
-interface Message {
-  ids: string[];
-  text: string;
-  /** The reply it got: undefined when accepted. */
-  reply?: string;
-}
+type Message = ReceivedMail;
 
-/**
- * An SMTP server on loopback that asks `answer` what to reply to each message (a reply such as `552 …`, or undefined
- * to accept it), before it answers the client; every message is logged with its reply. Closed when the test ends.
- */
+/** The shared SMTP server, replying to each message as `answer` says; `accepted()`: the ids of the messages it took. */
 async function smtpSink(answer: (mail: Message, n: number) => Promise<string | undefined> | string | undefined) {
-  const log: Message[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authMethods: ['PLAIN', 'LOGIN'],
-    logger: false,
-    onAuth(auth, _session, cb) {
-      cb(null, { user: auth.username });
-    },
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks))
-          .then(async (parsed) => {
-            const text = parsed.text ?? '';
-            const mail: Message = { ids: idsIn(text), text };
-            log.push(mail);
-            mail.reply = await answer(mail, log.length);
-            if (mail.reply === undefined) return cb();
-            const err = new Error(mail.reply.slice(4)) as Error & { responseCode: number };
-            err.responseCode = Number(mail.reply.slice(0, 3));
-            cb(err);
-          })
-          .catch(cb);
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  deferCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.server.address() as AddressInfo).port;
-  const accepted = () => log.filter((m) => m.reply === undefined).flatMap((m) => m.ids);
-  return { url: `smtp://mailer:s3cret@127.0.0.1:${port}`, port, log, accepted };
+  const smtp = await smtpServer({ answer });
+  return { ...smtp, accepted: () => smtp.received.flatMap((m) => m.ids) };
 }
 
 /** Refuses as too large any message holding more than half of what the first (the whole batch) held. */
@@ -86,15 +41,6 @@ function halves() {
     return mail.ids.length > Math.ceil(whole / 2) ? TOO_BIG : undefined;
   };
 }
-
-const mailFlags = (url: string) => [
-  '--email',
-  'team@example.test',
-  '--email-from',
-  'recalls@example.test',
-  '--smtp-url',
-  url,
-];
 
 /** The archive's outbox (SQLite), oldest first, read apart from the CLI. */
 function outbox(db: string) {

@@ -10,7 +10,7 @@ import { ALL_KEY, FIXED_START, jsonLines, runAgainst, runCli, sandboxFor, tempDi
 import { withSandbox } from '../helpers/sandbox.js';
 import { execLogSetup } from '../helpers/exec-log.js';
 import { printedCommand } from '../helpers/shell-words.js';
-import { type ReceivedMail, smtpServer } from '../helpers/smtp.js';
+import { mailFlags, type ReceivedMail, smtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
 describe('interrupts', () => {
@@ -119,10 +119,6 @@ describe('--exec', () => {
     ).toEqual([...ids].sort());
   }, 60_000);
 });
-
-function mailFlags(url: string, to = 'team@example.test') {
-  return ['--email', to, '--email-from', 'recalls@example.test', '--smtp-url', url];
-}
 
 function watchEmail(s: Sandbox, args: string[]) {
   return runAgainst(s, ['feed', '--watch', '--interval', '1', '--skip-existing', '-f', 'jsonl', ...args], {

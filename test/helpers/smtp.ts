@@ -17,6 +17,10 @@ export interface ReceivedMail {
   attachments: { filename: string; contentType: string; content: string }[];
   /** Each leaf MIME part as it came over the wire: its type, transfer encoding and body bytes (still encoded). */
   parts: WirePart[];
+  /** The message's size as sent, in bytes. */
+  bytes: number;
+  /** The reply `answer` gave it (`552 5.3.4 …`); undefined when it was accepted. */
+  reply?: string;
 }
 
 export interface WirePart {
@@ -60,6 +64,16 @@ export interface SmtpOptions {
   refuse?: string;
   /** Called with each message once it is fully read, before the server answers the client. */
   beforeAnswer?: (mail: ReceivedMail, n: number) => void;
+  /**
+   * Asked of each message (`n`: how many came so far, this one included) before the server answers: a reply such as
+   * `552 5.3.4 …` refuses it with that code and text, undefined accepts it. Every message is kept in `log`.
+   */
+  answer?: (mail: ReceivedMail, n: number) => string | undefined | Promise<string | undefined>;
+}
+
+/** The `--email` flags for a message to `to` through `url`. */
+export function mailFlags(url: string, to = 'team@example.test'): string[] {
+  return ['--email', to, '--email-from', 'recalls@example.test', '--smtp-url', url];
 }
 
 /** The ids listed in a digest or alert text: each item's facts line ends with `id <n>`. */
@@ -69,6 +83,7 @@ export async function smtpServer(opts: SmtpOptions = {}) {
   const user = opts.user ?? 'mailer';
   const pass = opts.pass ?? 's3cret-Pa55';
   const received: ReceivedMail[] = [];
+  const log: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
     // Plain SMTP on loopback, as the CLI allows there; no STARTTLS offered, so no self-signed certificate.
@@ -88,7 +103,7 @@ export async function smtpServer(opts: SmtpOptions = {}) {
         stream.on('error', reject);
       })
         .then(async (raw) => ({ raw, parsed: await simpleParser(raw) }))
-        .then(({ raw, parsed }) => {
+        .then(async ({ raw, parsed }) => {
           const text = parsed.text ?? '';
           const mail: ReceivedMail = {
             rcpt: session.envelope.rcptTo.map((r) => r.address),
@@ -103,7 +118,16 @@ export async function smtpServer(opts: SmtpOptions = {}) {
               content: a.content.toString('utf8'),
             })),
             parts: wireParts(raw.toString('latin1')),
+            bytes: raw.length,
           };
+          log.push(mail);
+          mail.reply = await opts.answer?.(mail, log.length);
+          if (mail.reply !== undefined) {
+            const err = new Error(mail.reply.slice(4)) as Error & { responseCode: number };
+            err.responseCode = Number(mail.reply.slice(0, 3));
+            cb(err);
+            return;
+          }
           if (opts.refuse) {
             const err = new Error(opts.refuse) as Error & { responseCode: number };
             err.responseCode = 554;
@@ -121,5 +145,5 @@ export async function smtpServer(opts: SmtpOptions = {}) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   deferCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port, user, pass, received, url: `smtp://${user}:${encodeURIComponent(pass)}@127.0.0.1:${port}` };
+  return { port, user, pass, received, log, url: `smtp://${user}:${encodeURIComponent(pass)}@127.0.0.1:${port}` };
 }
