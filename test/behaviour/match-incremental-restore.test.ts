@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { testArchive } from '../helpers/archive-engines.js';
 import { storeRun } from '../helpers/archive.js';
 import { runMain } from '../helpers/in-process.js';
-import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
+import { emptiedVersions, generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 type Rec = Record<string, unknown>;
@@ -41,18 +41,7 @@ async function restoredSetup() {
     ),
   ];
   expect(matched.length).toBeGreaterThan(15);
-  const emptied = matched.slice(0, 15).map(
-    (id): Rec => ({
-      ...all.find((r) => r.id === id),
-      standard_identifiers_and_barcodes: [],
-      product_model_numbers: [],
-      product_brand: 'Nobody',
-      product_name: 'nothing',
-      alert_title: 'nothing',
-      product_description: '',
-    }),
-  );
-  await storeRun(archive.db, emptied);
+  await storeRun(archive.db, emptiedVersions(all, matched.slice(0, 15)));
   const second = await run();
   expect(second.stderr).toContain('checked 15 recalls new or changed since');
   expect(second.stdout.trim().split('\n').length).toBeLessThan(first.stdout.trim().split('\n').length);

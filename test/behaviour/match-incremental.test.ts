@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testArchive } from '../helpers/archive-engines.js';
 import { runMain } from '../helpers/in-process.js';
-import { generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
+import { emptiedVersions, generatedCatalogue, generatedRecalls } from '../helpers/match-generated.js';
 import { type Engine, ENGINES } from '../helpers/postgres.js';
 import { paddedToStream } from '../helpers/stream-padding.js';
 import { storeRun } from '../helpers/archive.js';
@@ -77,17 +77,7 @@ describe.each(ENGINES)('match --archive, incremental, on $engine', ({ engine, av
 
     // 100 new recalls; 20 matched ones given a new version that no longer names their products, 10 a new title.
     const matched = [...new Set(firstRows.map((l) => (JSON.parse(l) as Rec).recall_id as number))];
-    const gone = matched.slice(0, 20).map(
-      (id): Rec => ({
-        ...all.find((r) => r.id === id),
-        standard_identifiers_and_barcodes: [],
-        product_model_numbers: [],
-        product_brand: 'Nobody',
-        product_name: 'nothing',
-        alert_title: 'nothing',
-        product_description: '',
-      }),
-    );
+    const gone = emptiedVersions(all, matched.slice(0, 20));
     const retitled = matched.slice(20, 30).map((id) => ({ ...all.find((r) => r.id === id), alert_title: 'Retitled' }));
     await storeRun(archive.db, [...all.slice(500, 600), ...gone, ...retitled]);
     const after = await compare(['-f', 'jsonl'], 130);

@@ -119,3 +119,16 @@ export function generatedCatalogue(recalls: readonly Rec[], rows: number, seed =
   }
   return `${out.join('\n')}\n`;
 }
+
+/** New versions of these recalls that name nothing any catalogue holds: the rows they matched leave the answer. */
+export function emptiedVersions(recalls: readonly Rec[], ids: readonly unknown[]): Rec[] {
+  return ids.map((id) => ({
+    ...recalls.find((r) => r.id === id),
+    standard_identifiers_and_barcodes: [],
+    product_model_numbers: [],
+    product_brand: 'Nobody',
+    product_name: 'nothing',
+    alert_title: 'nothing',
+    product_description: '',
+  }));
+}
