@@ -3,6 +3,9 @@ import { escapeHtml } from '../output/markup.js';
 import { describeItem, shortDate } from '../output/recall-text.js';
 import { bySeverity, worstSeverity } from '../output/severity-order.js';
 import { shorten } from '../output/shorten.js';
+// The Teams card's longest title and fact: a hostile or runaway field can neither crowd out the rest nor make the
+// message too large for the server.
+import { MAX_FACT, MAX_TITLE } from '../output/teams-card.js';
 import type { Change } from './action.js';
 
 export interface MailContent {
@@ -14,12 +17,6 @@ export interface MailContent {
 /** What an alert lists: the recalls written (`feed`), or match rows (`match --watch`). */
 export type AlertKind = 'recalls' | 'matches';
 
-/**
- * Longest title and fact an item shows, as the Teams card shows them (src/output/teams-card.ts): a hostile or
- * runaway field can neither crowd out the rest nor make the message too large for the server.
- */
-const MAX_TITLE = 300;
-const MAX_FACT = 200;
 
 /** A recall (or match row) as the alert lists it: its words, shortened, and whether it is a new version of one. */
 interface AlertItem {

@@ -6,8 +6,8 @@ import { shorten } from './shorten.js';
 export const TEAMS_MAX_BYTES = 27 * 1024;
 
 /** Longest title and fact shown: a hostile or runaway field cannot crowd out the rest. */
-const MAX_TITLE = 300;
-const MAX_FACT = 200;
+export const MAX_TITLE = 300;
+export const MAX_FACT = 200;
 
 /**
  * Text we did not write goes in TextRuns of a RichTextBlock: the Adaptive Card schema renders no markdown
