@@ -23,7 +23,7 @@ const WORDS_LABEL = /^\p{L}[\p{L}.'-]*(?:\s+\p{L}[\p{L}.'-]*)?\s*[:#=]\s*(?=[\p{
 
 /** Hyphens of every kind (\p{Pd}), the minus sign and the hyphen bullet: "2025‑001" and "2025−001" are 2025-001. */
 const DASHES = /[\p{Pd}\u2212\u2043]/gu;
-/** The same but the en and em dashes, which rowLotRange reads as a range's ("1100–1200"). */
+/** The same but the en and em dashes, which rangeIn reads as a range's ("1100–1200"). */
 const HYPHENS = /(?![–—])[\p{Pd}\u2212\u2043]/gu;
 
 /**
