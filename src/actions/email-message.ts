@@ -17,7 +17,6 @@ export interface MailContent {
 /** What an alert lists: the recalls written (`feed`), or match rows (`match --watch`). */
 export type AlertKind = 'recalls' | 'matches';
 
-
 /** A recall (or match row) as the alert lists it: its words, shortened, and whether it is a new version of one. */
 interface AlertItem {
   title: string;
