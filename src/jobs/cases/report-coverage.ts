@@ -2,6 +2,7 @@
 // case, pairs excluded by lot or date), rows a recall can be matched on, rows whose identifier was refused, and the recalls the cases are on.
 import type { CaseView } from '../../archive/index.js';
 import type { Catalogue } from '../../match/catalogue.js';
+import { roleHeaders } from '../../match/catalogue-columns.js';
 import type { CatalogueIndex } from '../../match/matcher.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { rowKeys } from '../matching/open-cases.js';
@@ -58,8 +59,14 @@ export async function checkCatalogue(
   const excluded = new Map<string, ExcludedRow>();
   const toVerify = new Map<string, VerifyRow>();
   const nameColumn = catalogue.columns.name;
-  const cell = (row: Catalogue['rows'][number], header: string | undefined) =>
-    header === undefined ? null : text(row.values[header]?.trim());
+  // Every lot (date) column the matcher read, not only the first: one filled cell as written, several with their headers.
+  const cells = (row: Catalogue['rows'][number], role: 'lot' | 'best_before') => {
+    const filled = roleHeaders(catalogue.columns, role).flatMap((h) => {
+      const v = text(row.values[h]?.trim());
+      return v === null ? [] : [[h, v] as const];
+    });
+    return filled.length <= 1 ? (filled[0]?.[1] ?? null) : filled.map(([h, v]) => `${h}: ${v}`).join('; ');
+  };
   for await (const recall of records) {
     if (typeof recall.id === 'number' && caseRecalls.has(recall.id)) recalls.set(recall.id, recallFacts(recall));
     if (typeof recall.id !== 'number' || !publishedBefore(recall, untilMs)) continue;
@@ -79,8 +86,8 @@ export async function checkCatalogue(
             alert_title: text(recall.alert_title),
             risk_severity: text(recall.risk_severity),
             scope_evidence: m.scopeEvidence,
-            row_lot: cell(m.row, catalogue.columns.lot),
-            row_date: cell(m.row, catalogue.columns.best_before),
+            row_lot: cells(m.row, 'lot'),
+            row_date: cells(m.row, 'best_before'),
             excluded_on: m.excludedOn ?? 'lot or date',
           });
         continue;
@@ -95,8 +102,8 @@ export async function checkCatalogue(
           level: m.level,
           recall_id: recall.id,
           alert_title: text(recall.alert_title),
-          row_lot: cell(m.row, catalogue.columns.lot),
-          row_date: cell(m.row, catalogue.columns.best_before),
+          row_lot: cells(m.row, 'lot'),
+          row_date: cells(m.row, 'best_before'),
           verify: m.scopeEvidence,
         });
       if (pairs.has(pair) || uncased.has(pair) || notOpened.has(pair)) continue;

@@ -113,8 +113,12 @@ export const ReportSchema = z
               z.object({
                 ...pairFields,
                 scope_evidence: z.string(),
-                row_lot: nullableText.describe("the row's lot cell, as the catalogue writes it"),
-                row_date: nullableText.describe("the row's best-before cell, as the catalogue writes it"),
+                row_lot: nullableText.describe(
+                  "the row's lot cell, as the catalogue writes it; with several lot columns filled, each as `header: value`, joined by `; `",
+                ),
+                row_date: nullableText.describe(
+                  "the row's best-before cell, as the catalogue writes it; with several date columns filled, each as `header: value`, joined by `; `",
+                ),
                 excluded_on: z.string().describe('which of them the notice proved outside: lot, date, or lot and date'),
               }),
             )
