@@ -164,6 +164,16 @@ function wholeIn(cell: string): boolean {
 }
 
 /**
+ * A month as spreadsheets abbreviate it in the file's language (English, German, French, Spanish, Dutch, Italian:
+ * `May`, `Mai`, `mai`, `may`, `mei`, `mag`; `Mrz`, `mrt`, `juil.`, `ago`, `dic`, `ott`…), read after accents are dropped.
+ */
+const MONTH_ABBR = String.raw`(?:jan|feb|fev|mar|mrz|mrt|apr|avr|abr|ma[iyg]|mei|jun|jui|giu|jul|lug|aug|aou|ago|sep|set|oct|okt|ott|nov|dec|dez|dic|ene|gen)[a-z]*\.?`;
+/** "May-25", "5-May-25", "Mai 25", "juil.-25": a lot the spreadsheet read as a month and a year. */
+const MONTH_FIRST = new RegExp(String.raw`^(?:\d{1,2}[-. ] ?)?${MONTH_ABBR}[-. ] ?\d{1,4}$`, 'i');
+/** "25-May", "05. Mai", "25-mei": one read as a day and a month. */
+const DAY_MONTH = new RegExp(String.raw`^\d{1,2}[-. ] ?${MONTH_ABBR}$`, 'i');
+
+/**
  * A cell a spreadsheet has changed past reading, or that stands for many lots: a number shown in scientific form
  * with digits dropped ("1.23457E+11", "1,23457E+11", "2.50E+11" of the code 25E10), one cut to 15 digits and filled
  * with zeros ("1234567890123450000"), a lot turned into a month ("May-25" of 05-25, "Mar-04" of 2104-03), or a
@@ -173,8 +183,7 @@ function mangled(cell: string): boolean {
   const scientific = /^(\d)[.,](\d+)e\+?(\d+)$/i.exec(cell);
   if (scientific && (scientific[2] ?? '').length < Number(scientific[3])) return true;
   if (/^\d{16,}$/.test(cell) && cell.endsWith('0')) return true;
-  if (/^(?:\d{1,2}-)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{1,4}$/i.test(cell)) return true;
-  if (/^\d{1,2}-(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$/i.test(cell)) return true;
+  if (MONTH_FIRST.test(cell) || DAY_MONTH.test(cell)) return true;
   return /\dx{2,}\b/i.test(cell);
 }
 

@@ -15,6 +15,17 @@ describe('lot cells that cannot prove a row out', () => {
     ['1234567890123456789', '1234567890123450000'],
     ['05-25', 'May-25'],
     ['2104-03', 'Mar-04'],
+    // The same, in the file's language: German, French, Spanish, Dutch and Italian spreadsheets' month abbreviations.
+    ['05-25', 'Mai-25'],
+    ['05-25', 'mai-25'],
+    ['03-25', 'Mrz-25'],
+    ['03-25', 'mrt-25'],
+    ['07-25', 'juil.-25'],
+    ['08-25', 'août-25'],
+    ['12-25', 'dic-25'],
+    ['10-25', 'ott-25'],
+    ['25-05', '25. Mai'],
+    ['25-05', '25-mei'],
     ['1000', '998-1002'],
     ['100', '98-102'],
     ['9999', '9998-10001'],
@@ -37,6 +48,8 @@ describe('lot cells that cannot prove a row out', () => {
     ['9999', '12345678901234567'],
     ['9999', '1150'],
     ['9999', 'Ch1150'],
+    ['9999', 'MAX-25'],
+    ['9999', 'L25-05'],
   ])('still proves: notice lot %s, row cell "%s" is out', (code, cell) => {
     expect(scopeOfLot(code, cell)).toBe('out-of-scope');
   });
