@@ -199,18 +199,26 @@ export function parseLogFormat(raw: string, source: string): string {
   return value;
 }
 
+/** A date-time that ends with its zone: `Z`, `+02:00` or `+0200`. */
+const ZONED_TIME = /T.*(Z|[+-]\d{2}:?\d{2})$/;
+
 /**
  * `2026-06-01T12:00:00Z`: the instant --sandbox-now pins, in epoch ms. A zone is required, so that the
- * pinned world is the same on every machine whatever its TZ.
+ * pinned world is the same on every machine whatever its TZ; otherwise read as --since reads a time
+ * (`timestampMicros`: `+02:00` or `+0200`, and no 30 February, which Date.parse rolls over into March).
  */
 export function parseSandboxNow(raw: string, source: string): number {
-  const value = raw.trim();
-  // timestampMicros, not Date.parse: that rolls 2026-02-30 over into March.
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/i.test(value)
-    ? Math.floor(timestampMicros(value.toUpperCase()) / 1000)
-    : Number.NaN;
-  if (Number.isNaN(ms)) throw mustBe(source, 'an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z', raw, false);
-  return ms;
+  const value = raw.trim().toUpperCase();
+  const notATime = () => mustBe(source, 'an ISO 8601 time with its zone, e.g. 2026-06-01T12:00:00Z', raw, false);
+  if (!ZONED_TIME.test(value)) throw notATime();
+  const us = timestampMicros(value);
+  if (!Number.isNaN(us)) return Math.floor(us / 1000);
+  // The form of a time, on a day its month does not have (2026-02-29): said so, rather than that the zone is missing.
+  if (!Number.isNaN(timestampMicros(`${value.slice(0, 8)}01${value.slice(10)}`))) {
+    const days = new Date(Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)), 0)).getUTCDate();
+    throw new SettingValueError(`${source} ${raw.trim()}: no such day`, `${value.slice(0, 7)} has ${days} days`);
+  }
+  throw notATime();
 }
 
 /**

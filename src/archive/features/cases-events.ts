@@ -3,12 +3,21 @@ import { chainedEvent, type StoredEvent } from '../cases-chain.js';
 import type { NewEvent } from '../cases-model.js';
 import type { Dialect, SqlClient } from '../sql/client.js';
 
-/** Must run inside a write transaction: the head read here must not move before the insert. */
+/**
+ * Must run inside a write transaction: the head read here must not move before the insert. The event is stamped
+ * `event.at`, or its case's last event's time when that is later (a host whose clock is behind, on a shared
+ * archive): a case's timeline never goes back in time.
+ */
 export async function appendEvent(client: SqlClient, d: Dialect, event: NewEvent): Promise<StoredEvent> {
-  const e = d.texts(event);
   const head = await client.get<{ seq: number; hash: string }>(
     `SELECT seq, hash FROM ${d.t('case_events')} ORDER BY seq DESC LIMIT 1`,
   );
+  const last = await client.get<{ at: string }>(
+    `SELECT at FROM ${d.t('case_events')} WHERE case_id = ? ORDER BY seq DESC LIMIT 1`,
+    [event.caseId],
+  );
+  const at = last !== undefined && Date.parse(last.at) > Date.parse(event.at) ? last.at : event.at;
+  const e = d.texts({ ...event, at });
   const stored = chainedEvent(head, e);
   await client.run(
     `INSERT INTO ${d.t('case_events')} (seq, case_id, at, actor, action, status, outcome, note, detail, prev_hash, hash)

@@ -67,7 +67,7 @@ function percentile(sorted: readonly number[], share: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? null;
 }
 
-function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToAction {
+function timeToAction(cases: readonly ReportCase[], atMs: number): TimeToAction {
   const hours = cases.flatMap((c) => (c.time_to_action_hours === null ? [] : [c.time_to_action_hours]));
   hours.sort((a, b) => a - b);
   const mid = hours.length / 2;
@@ -85,7 +85,7 @@ function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToActi
     if (c.closed_at !== null) {
       withDue++;
       if (Date.parse(c.closed_at) <= due) inTime++;
-    } else if (due < untilMs) withDue++;
+    } else if (due < atMs) withDue++;
   }
   return {
     closed: hours.length,
@@ -97,7 +97,16 @@ function timeToAction(cases: readonly ReportCase[], untilMs: number): TimeToActi
   };
 }
 
-export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): ReportData['summary'] {
+/**
+ * The instant a report judges deadlines at: now, as `cases --overdue` does (a case due at now is not overdue yet), or
+ * the end of a period that ended earlier; never now's exclusive end, 1 ms after it.
+ */
+export function judgedAt(untilMs: number, nowMs: number): number {
+  return Math.min(untilMs, nowMs);
+}
+
+/** The counts of the report's cases, their deadlines judged at `atMs` (`judgedAt`): overdue when due before it. */
+export function summarize(cases: readonly ReportCase[], atMs = Date.now()): ReportData['summary'] {
   const summary = {
     cases: cases.length,
     open: 0,
@@ -106,12 +115,12 @@ export function summarize(cases: readonly ReportCase[], untilMs = Date.now()): R
     outcomes: {} as Record<string, number>,
     overdue: 0,
     next_due: null as ReportData['summary']['next_due'],
-    time_to_action: timeToAction(cases, untilMs),
+    time_to_action: timeToAction(cases, atMs),
   };
   for (const c of cases) {
     summary[c.status]++;
     if (c.outcome) summary.outcomes[c.outcome] = (summary.outcomes[c.outcome] ?? 0) + 1;
-    if (isOverdue(c, untilMs)) summary.overdue++;
+    if (isOverdue(c, atMs)) summary.overdue++;
     const due = c.due_at;
     if (c.status !== 'closed' && due !== null && (summary.next_due === null || due < summary.next_due.due_at))
       summary.next_due = { case_id: c.id, due_at: due };

@@ -14,7 +14,7 @@ import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
 import { REPORT_CSV_COLUMNS, reportCsvExcludedRow, reportCsvRow } from '../../output/report/report-csv.js';
 import type { CatalogueCoverage, RecallFacts, ReportData } from '../../output/report/report-model.js';
-import { caseInPeriod, reportEnd, statement, summarize } from './report-data.js';
+import { caseInPeriod, judgedAt, reportEnd, statement, summarize } from './report-data.js';
 import { lastSyncStart, monitoringOver, reportVerdict } from './report-verdict.js';
 import { renderReport } from '../../output/report/render-report.js';
 
@@ -106,7 +106,7 @@ export async function runReport(plan: ReportPlan, session: ArchiveSession): Prom
       chain_head: check.head,
     },
     coverage: { catalogue: coverage, monitoring: health },
-    summary: summarize(cases, untilMs),
+    summary: summarize(cases, judgedAt(untilMs, nowMs)),
     verdict,
     statement: statement(coverage, lastSyncStart(runs, untilMs), until, verdict),
     chain: { intact: !check.broken, events: check.events, head: check.head, problem: check.broken?.problem ?? null },

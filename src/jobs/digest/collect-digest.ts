@@ -104,6 +104,8 @@ export async function collectDigest(
   given: DigestGiven = {},
 ): Promise<Digest> {
   const { ctx, status, store: archive } = session;
+  // The deadlines' clock (`deadlines.as_of`): now, read before settle() waits, never the period's exclusive end.
+  const nowMs = ctx.now();
   const matcher = await loadMatcher(sel.catalog, status, ctx.env, given.catalogueWarnings);
   const period = { fromMs: sel.fromMs, toMs: sel.toMs };
   // Before the archive is read: a source the key may not use is refused as `feed` refuses it.
@@ -139,7 +141,7 @@ export async function collectDigest(
   return buildDigest({
     fromMs: sel.fromMs,
     toMs: sel.toMs,
-    deadlines: deadlinesOf(cases, ctx.now()),
+    deadlines: deadlinesOf(cases, nowMs),
     stored,
     matches,
     products,

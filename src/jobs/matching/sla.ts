@@ -49,9 +49,16 @@ function unknownCalendar(calendar: string): UsageError {
   );
 }
 
+/** A holiday as date-holidays gives it: `date` its day in the country's zone, `end` exclusive. */
+interface Holiday {
+  date: string;
+  end: Date;
+  type: string;
+}
+
 type HolidaysCtor = new (
   country: string,
-) => { getHolidays(year: number): { date: string; type: string }[]; getCountries(): Record<string, string> };
+) => { getHolidays(year: number): Holiday[]; getCountries(): Record<string, string>; getTimezones(): string[] };
 
 let HolidaysClass: HolidaysCtor | undefined;
 
@@ -96,17 +103,46 @@ export function caseSlaRefusal(source: string, value: string, why: string): Usag
 
 const holidayCache = new Map<string, Set<string>>();
 
-/** The public holidays of `country` in `year`, as YYYY-MM-DD. */
+/** The calendar day (YYYY-MM-DD) after `day`. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The days a holiday covers, as YYYY-MM-DD in its country's zone: from its own date (date-holidays starts some on
+ * the evening before, at sunset, and dates them the next day) to the day its end (exclusive) falls in.
+ */
+function holidayDays(holiday: Holiday, dayIn: Intl.DateTimeFormat): string[] {
+  const parts = dayIn.formatToParts(new Date(holiday.end.getTime() - 1));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value;
+  const last = `${part('year')}-${part('month')}-${part('day')}`;
+  const days = [holiday.date.slice(0, 10)];
+  for (let day = nextDay(days[0] as string); day <= last; day = nextDay(day)) days.push(day);
+  return days;
+}
+
+/**
+ * The days of `year` (and around it) that public holidays of `country` cover, as YYYY-MM-DD: every day of a holiday
+ * of several days, including one dated the year before that runs into this one.
+ */
 function holidays(country: string, year: number): Set<string> {
   const key = `${country}:${year}`;
   let days = holidayCache.get(key);
   if (!days) {
     if (!HolidaysClass) throw new Error('loadCalendars() first');
+    const calendar = new HolidaysClass(country);
+    // date-holidays gives start and end in the country's first zone (the machine's when it names none).
+    const dayIn = new Intl.DateTimeFormat('en-US', {
+      timeZone: calendar.getTimezones()?.[0],
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     days = new Set(
-      new HolidaysClass(country)
-        .getHolidays(year)
+      [year - 1, year, year + 1]
+        .flatMap((y) => calendar.getHolidays(y))
         .filter((h) => h.type === 'public')
-        .map((h) => h.date.slice(0, 10)),
+        .flatMap((h) => holidayDays(h, dayIn)),
     );
     holidayCache.set(key, days);
   }
