@@ -190,8 +190,7 @@ describe('rate limits', () => {
         'feed',
         '--page-size',
         '10',
-        '--cursor',
-        expect.any(String),
+        expect.stringMatching(/^--cursor=./),
       ]);
       expect(sandbox.requests()).toHaveLength(1);
     });

@@ -4,7 +4,7 @@ import { STATUS_FORMATS } from '../../output/format-kinds.js';
 
 export default defineCommand({
   name: 'health',
-  summary: 'check that the API is up (no key needed); exit 0 healthy, 6 unhealthy or unreachable',
+  summary: 'check that the API is up (no key needed); exit 0 healthy, 6 unhealthy or unreachable, 7 not the API',
   formats: { kind: 'record', names: STATUS_FORMATS },
   flags: (cmd) => cmd.addHelpText('after', '\nExamples:\n  recall-feed health\n  recall-feed health -f json'),
   plan: () => ({}),

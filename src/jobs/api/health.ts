@@ -1,4 +1,8 @@
 // Runs `health`: asks the API whether it is up (no key needed) and prints one status line, or it as JSON.
+import { RedirectError } from '../../api/api-errors.js';
+import type { HealthResult } from '../../api/client.js';
+import { errorFromBody } from '../../api/error-mapping.js';
+import { endpointUrl } from '../../api/request-target.js';
 import { plainLine } from '../../output/control-escapes.js';
 import { UnhealthyError } from '../../runtime/cli-errors.js';
 import type { Session } from '../../runtime/session.js';
@@ -9,15 +13,17 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   const output = await session.output({ status: 'line' });
   const { client, settings } = await session.api({ needsKey: false });
   const result = await client.health();
+  refuseWrongAddress(result, endpointUrl(client.baseUrl, '/health'));
   // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).
   const status = plainLine(String(result.body?.status ?? 'unknown'));
   const version = result.body?.version ? `, version ${plainLine(String(result.body.version))}` : '';
-  // One JSON object on one line, whichever of json and jsonl was asked for.
+  // One JSON object on one line, whichever of json and jsonl was asked for. The verdict is ours: the server's body
+  // comes first, so that its own `healthy`, `http_status` or `latency_ms` cannot stand in for what we measured.
   const answer = {
+    ...result.body,
     healthy: result.healthy,
     http_status: result.httpStatus,
     latency_ms: result.latencyMs,
-    ...result.body,
   };
   const doc = {
     people: () => `${status} (HTTP ${result.httpStatus}, ${result.latencyMs} ms${version}) ${settings.baseUrl}\n`,
@@ -27,4 +33,17 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   // Written (and an -o file committed) before an unhealthy answer fails the run: the line says why.
   await output.write((sink) => sink.document(doc));
   if (!result.healthy) throw new UnhealthyError(`the API reports '${status}' (HTTP ${result.httpStatus})`);
+}
+
+/**
+ * A redirect, or a 404 (the API's /health answers 200 or 503), is not the API's answer but a wrong --base-url's:
+ * the same error, exit code and hint as every other command gets for one (error-mapping.ts), and nothing written.
+ */
+function refuseWrongAddress(result: HealthResult, url: URL): void {
+  const status = result.httpStatus;
+  if (status >= 300 && status < 400) {
+    // The client's health result keeps no headers, so the redirect's target is not known here.
+    throw new RedirectError({ status, code: `http_${status}`, message: `HTTP ${status}: a redirect, not followed` });
+  }
+  if (status === 404) throw errorFromBody(status, undefined, {}, url);
 }

@@ -1,5 +1,6 @@
 // What a failed export leaves behind: a partial file and the command that finishes it, or no trace at all.
 import { PaginationError } from '../../api/api-errors.js';
+import { plainLine } from '../../output/control-escapes.js';
 import { counted } from '../../output/numbers.js';
 import type { Context } from '../../runtime/context.js';
 import { ResumableError } from '../../runtime/cli-errors.js';
@@ -26,6 +27,11 @@ export interface FailedExport {
   progress: Progress;
   /** The format can be continued from its partial (csv, json, jsonl); a parquet file cannot. */
   resumable: boolean;
+}
+
+/** The cursor prints as it is: every message line goes through plainLine, which would drop or replace characters. */
+export function showable(cursor: string): boolean {
+  return plainLine(cursor) === cursor;
 }
 
 /**
@@ -63,7 +69,16 @@ export async function keepForResume(err: unknown, f: FailedExport): Promise<unkn
       `${counted(written, 'record was', 'records were')} written; the API no longer takes the cursor after them. To fetch the window again${keyNote}, run:`,
     );
   }
-  const continueWith = cursor === undefined ? [] : ['--cursor', cursor];
+  // A cursor the printed line would alter (a control, bidi or line-break character) continues nowhere it should.
+  if (cursor !== undefined && !showable(cursor)) {
+    return new ResumableError(
+      err,
+      resumeCommand(argv, []),
+      `${counted(written, 'record was', 'records were')} written; the cursor after them holds characters a terminal cannot show, so it is not printed (with -o, a failure keeps it in the file's .partial for --resume). To fetch the window again${keyNote}, run:`,
+    );
+  }
+  // One word, so that a cursor starting with `-` is not taken for a flag; resumeCommand shell-quotes it.
+  const continueWith = cursor === undefined ? [] : [`--cursor=${cursor}`];
   return new ResumableError(
     err,
     resumeCommand(argv, continueWith),

@@ -7,7 +7,7 @@ import { announceWritten } from '../../runtime/files/write-output.js';
 import type { RecordOutput, RecordSink } from '../../runtime/files/record-output.js';
 import type { OutputTarget } from '../../runtime/files/file-target.js';
 import type { ApiSession } from '../../runtime/api-session.js';
-import { keepForResume, type Progress } from './export-failure.js';
+import { keepForResume, type Progress, showable } from './export-failure.js';
 import { type Page, pagesOf } from '../watch/pages.js';
 import { refusesCursor } from '../../api/pagination.js';
 import type { FeedPlan } from '../watch/plan.js';
@@ -74,7 +74,7 @@ async function fill(
       );
       if (plan.max !== undefined && progress.written >= plan.max) break;
       if (!plan.paginate) {
-        if (page.nextCursor) session.status.note(`next cursor: ${page.nextCursor}`);
+        if (page.nextCursor) session.status.note(nextCursorLine(page.nextCursor));
         break;
       }
       if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -82,6 +82,13 @@ async function fill(
   }
   for (const warning of coverage.messages()) session.status.warn(warning);
   await sink.end();
+}
+
+/** The --no-paginate line: the cursor as it is, or that it is not shown, never one a terminal line would alter. */
+function nextCursorLine(cursor: string): string {
+  return showable(cursor)
+    ? `next cursor: ${cursor}`
+    : 'next cursor not shown: it holds characters a terminal cannot show (control, bidi or line-break characters)';
 }
 
 /** Said once on stderr when the window starts over because the API refused a cursor. */

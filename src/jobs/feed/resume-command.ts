@@ -6,8 +6,9 @@ const DROP_WITH_VALUE = new Set(['--cursor', '--api-key', '--monitor']);
 const DROP_ALONE = new Set(['--resume']);
 
 /**
- * `continueWith` is appended after the user's arguments: `['--cursor', c]` for stdout, `['--resume']`
- * for a file. The key and the monitor URL are never part of the command, even when typed on the command line.
+ * `continueWith` is appended after the user's arguments: `['--cursor=<c>']` for stdout (one word: a cursor may
+ * start with `-`), `['--resume']` for a file. The key and the monitor URL are never part of the command, even when
+ * typed on the command line.
  */
 export function resumeCommand(argv: readonly string[], continueWith: string[]): string {
   const kept: string[] = [];

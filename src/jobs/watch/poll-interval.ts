@@ -1,5 +1,7 @@
 // The loop of feed --watch and sync --watch: rounds paced to fit the monthly quota, backed off after failures.
-import { nextMonthlyReset } from '../../api/retry.js';
+import { RateLimitError, WaitTooLongError } from '../../api/api-errors.js';
+import { serverNow } from '../../api/answer-headers.js';
+import { nextMonthlyReset, RESET_MARGIN_MAX_MS, rateLimitResetAt } from '../../api/retry.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
 import type { Context } from '../../runtime/context.js';
 import { InterruptedError } from '../../runtime/cli-errors.js';
@@ -13,6 +15,25 @@ export function clock(ms: number): string {
 
 /** The longest pause between polls after repeated failures (unless the interval itself is longer). */
 const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** The longest wait for a rate limit's reset: a day's limit resets within a day; a reset said to be later waits a day. */
+const MAX_RESET_WAIT_MS = 86_400_000;
+
+/**
+ * How long until the limit that failed a poll resets, when the failure says (a wait longer than --max-wait, the
+ * 429's reset_at or Retry-After), at most a day; undefined when it does not say.
+ */
+export function resetWaitMs(err: unknown, now: number): number | undefined {
+  let ms: number | undefined;
+  if (err instanceof WaitTooLongError) ms = err.resetAt.getTime() - now;
+  else if (err instanceof RateLimitError) {
+    // Its reset is on the server's clock: measured from the server's now, it holds however far ours is off.
+    const theirs = serverNow(err.headers, now);
+    const at = rateLimitResetAt(err, theirs);
+    if (at !== undefined) ms = at - theirs + RESET_MARGIN_MAX_MS;
+  }
+  return ms === undefined ? undefined : Math.min(Math.max(0, ms), MAX_RESET_WAIT_MS);
+}
 
 /** The interval that makes polling until the monthly reset fit in the credits left (never shorter than asked). */
 export function quotaInterval(
@@ -60,10 +81,14 @@ export class PollInterval {
     return { intervalMs: interval, notice };
   }
 
-  /** After a failed poll: the pause before the next, doubling up to ten minutes (or the interval, if longer). */
-  afterFailure(): number {
+  /**
+   * After a failed poll: the pause before the next, doubling up to ten minutes (or the interval, if longer); never
+   * shorter than the wait until a rate limit that failed it resets (resetWaitMs), since a poll before would meet it again.
+   */
+  afterFailure(resetMs?: number): number {
     this.failures++;
-    return Math.min(this.current * 2 ** (this.failures - 1), Math.max(this.current, MAX_BACKOFF_MS));
+    const backoff = Math.min(this.current * 2 ** (this.failures - 1), Math.max(this.current, MAX_BACKOFF_MS));
+    return Math.max(backoff, resetMs ?? 0);
   }
 }
 
@@ -104,12 +129,16 @@ export async function repeatPolls(o: RepeatOptions): Promise<never> {
       if (ctx.signal.aborted) break;
       if (endsWatch(err)) throw err;
       await ctx.ops?.pollEnded(err);
-      delay = pace.afterFailure();
+      const now = ctx.now();
+      const resetMs = resetWaitMs(err, now);
+      delay = pace.afterFailure(resetMs);
       // The error mapping imports every error class: loaded when a poll fails, not by every watch.
       const { describeError } = await import('../../runtime/error-reports.js');
       const { runSecrets } = await import('../../runtime/config/run-secrets.js');
+      const when =
+        resetMs !== undefined && delay === resetMs ? ` (at ${clock(now + delay)}, once the limit resets)` : '';
       session.status.note(
-        `recall-feed: ${o.noun} failed: ${describeError(err, runSecrets(ctx)).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s`,
+        `recall-feed: ${o.noun} failed: ${describeError(err, runSecrets(ctx)).message}; next ${o.noun} in ${Math.ceil(delay / 1000)} s${when}`,
       );
     }
     try {
