@@ -41,16 +41,22 @@ export function parseFormatValue(raw: string, source: string): string {
 }
 
 const BASE_URL_CREDENTIALS = 'holds a user name or password, which recall-feed never sends';
+const BASE_URL_QUERY = 'holds a query or fragment (after ? or #), which recall-feed never sends';
 
-/** A URL as an error may repeat it: whatever stands before its last `@` (a user name and password) left out. */
+/**
+ * A URL as an error may repeat it: whatever stands before its last `@` (a user name and password) left out, and its
+ * query or fragment (a token) shown as `?…`.
+ */
 function withoutUserinfo(raw: string): string {
-  const at = raw.lastIndexOf('@');
-  if (at < 0) return raw;
-  const scheme = /^[a-z][\w+.-]*:\/\//i.exec(raw)?.[0] ?? '';
-  return `${scheme}…${raw.slice(at)}`;
+  const cut = raw.search(/[?#]/);
+  const shown = cut < 0 ? raw : `${raw.slice(0, cut)}?…`;
+  const at = shown.lastIndexOf('@');
+  if (at < 0) return shown;
+  const scheme = /^[a-z][\w+.-]*:\/\//i.exec(shown)?.[0] ?? '';
+  return `${scheme}…${shown.slice(at)}`;
 }
 
-/** http(s), a host, and no credentials (never sent, yet printed in resume hints: refused without repeating them). */
+/** http(s), a host, no credentials and no query (never sent, yet printed in resume hints: refused without repeating them). */
 export function parseBaseUrl(raw: string, source: string): string {
   if (!URL.canParse(raw)) {
     throw new SettingValueError(
@@ -61,6 +67,18 @@ export function parseBaseUrl(raw: string, source: string): string {
   const url = new URL(raw);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
     throw new SettingValueError(`${source} must be an http or https URL, not '${withoutUserinfo(raw)}'`);
+  }
+  // A query (`?token=…`) or fragment is never sent either (each request sets its own query), yet would be printed in
+  // resume hints and by `health`: refused, never repeated, as credentials are.
+  if (url.search !== '' || url.hash !== '') {
+    throw new SettingValueError(
+      `${source} ${BASE_URL_QUERY}`,
+      "give the API's address alone, e.g. https://api.deeprecall.io (a path such as https://gw.example/recalls is kept)",
+      {
+        reason: `it ${BASE_URL_QUERY}`,
+        hint: "give the API's address alone, e.g. https://api.deeprecall.io",
+      },
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new SettingValueError(

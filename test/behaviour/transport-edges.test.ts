@@ -126,3 +126,35 @@ describe('credentials in the base URL', () => {
     expect(list.stdout).not.toContain('api.example.test');
   });
 });
+
+describe('a query or fragment in the base URL', () => {
+  const token = 'QUERYSECRETtoken123456';
+  it.each([
+    ['--base-url', (url: string) => ({ args: ['--base-url', url], env: {} })],
+    ['RECALL_FEED_BASE_URL', (url: string) => ({ args: [], env: { RECALL_FEED_BASE_URL: url } })],
+  ])('in %s: refused (exit 2, one line and a hint) before any request, never repeated', async (source, given) => {
+    const api = await handlerServer((_req, res) => res.end('{}'));
+    for (const url of [`${api.url}/gw?token=${token}`, `${api.url}/#${token}`]) {
+      const { args, env } = given(url);
+      const r = await runMain([...args, 'feed', '--max', '3', '-f', 'jsonl'], {
+        env: { RECALL_FEED_API_KEY: ALL_KEY, ...env },
+      });
+      expect(r.code).toBe(2);
+      expect(lines(r.stderr)).toEqual([
+        `error: ${source} holds a query or fragment (after ? or #), which recall-feed never sends`,
+        "hint: give the API's address alone, e.g. https://api.deeprecall.io (a path such as https://gw.example/recalls is kept)",
+      ]);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(token);
+    }
+    expect(api.requests).toEqual([]);
+  });
+
+  it('a base URL that is no URL is repeated without its query', async () => {
+    const r = await runMain(['--base-url', `http://[bad/x?token=${token}`, 'feed', '--max', '1'], {
+      env: { RECALL_FEED_API_KEY: ALL_KEY },
+    });
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)[0]).toBe("error: --base-url is not a URL: 'http://[bad/x?…'");
+    expect(r.stderr).not.toContain(token);
+  });
+});
