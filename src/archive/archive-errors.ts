@@ -92,7 +92,13 @@ export type DatabaseProblem =
   | 'down'
   | 'database'
   | 'permission'
+  /** The connection dropped mid-command (`lost`), or while a sync stored its pages (`lost-page`). */
   | 'lost'
+  | 'lost-page'
+  /** The server closed the connection before any session started (a TLS negotiation it does not speak). */
+  | 'closed'
+  /** The archive needs an upgrade that only its schema's owner (or a member of that role) may run. */
+  | 'owner'
   | 'ssl'
   /** A lock waited for past lock_timeout (55P03), or the archive's write lock past the wait allowed. */
   | 'lock'

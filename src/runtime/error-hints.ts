@@ -39,7 +39,12 @@ export const DATABASE_HINTS: Record<DatabaseProblem, string> = {
   database: 'create it (createdb), or name an existing database in the --db URL',
   permission:
     "the role needs CONNECT and CREATE on the database for sync's first run, then USAGE on the schema and rights on its tables (see docs/archive.md: Roles and grants)",
-  lost: 'run the command again: what was committed is kept, and the next sync completes it',
+  lost: 'run it again',
+  'lost-page': 'run the command again: what was committed is kept, and the next sync completes it',
+  closed:
+    'check the host and port in the --db URL, and sslnegotiation: a server without TLS closes a connection that starts with it (docs/archive.md: TLS)',
+  owner:
+    "or give this role the owner's rights (GRANT <owner> TO <this role>; docs/archive.md: Roles and grants), and run the command again",
   ssl: 'check sslmode, and the files sslrootcert, sslcert and sslkey name, in the --db URL (docs/archive.md: TLS)',
   lock: 'another writer (a sync or cases step, maybe stuck on another host) holds it: see pg_stat_activity; RECALL_FEED_DB_LOCK_WAIT sets the wait for the write lock in seconds',
   timeout:

@@ -146,7 +146,7 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(CasesNotKeptError, { exit: 'usage' }),
 
   // Input the libraries refuse; the jobs turn most into a UsageError with a hint for where the value came from.
-  row(DbTargetError, { exit: 'usage' }),
+  row(DbTargetError, { exit: 'usage', hint: own }),
   row(CommandSyntaxError, { exit: 'usage' }),
   row(WebhookUrlError, { exit: 'usage' }),
   row(SmtpUrlError, { exit: 'usage' }),

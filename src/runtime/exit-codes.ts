@@ -47,7 +47,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   usage: {
     summary: 'usage',
     detail:
-      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, `-f` or `-o` given to a command that writes no file format (`schema`, `completion`, `config`, `sandbox`, `mcp`), a selection flag of `cases` given to `cases show` or `cases verify`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), or the API rejected the parameters; an unreadable state file or config file (not valid JSON after a hand edit); records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
+      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, `-f` or `-o` given to a command that writes no file format (`schema`, `completion`, `config`, `sandbox`, `mcp`), a selection flag of `cases` given to `cases show` or `cases verify`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password, or a query, in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), a PostgreSQL `--db` URL to another machine that sets no `sslmode` (the password would cross the network unencrypted), or the API rejected the parameters; an unreadable state file or config file (not valid JSON after a hand edit); records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
   },
   auth: {
     summary: 'API key',
@@ -100,7 +100,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   database: {
     summary: 'archive database unreachable or refused',
     detail:
-      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, the connection lost mid-sync, another writer holding the write lock longer than `RECALL_FEED_DB_LOCK_WAIT` (default 30 s), or a lock or statement timeout (the message names host and database, never the password)",
+      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, the connection lost mid-command, an upgrade only the schema's owner may run, another writer holding the write lock longer than `RECALL_FEED_DB_LOCK_WAIT` (default 30 s), or a lock or statement timeout (the message names host and database, never the password)",
   },
   archiveDamaged: {
     summary: 'archive file damaged',

@@ -58,6 +58,8 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
     down.port = '9';
     const host = new URL(url);
     host.hostname = 'rf-nowhere.invalid';
+    // Another machine: without a choice of TLS it would be refused before the lookup (test/unit/archive-pg-plain-text.test.ts).
+    host.searchParams.set('sslmode', 'disable');
     const cases: [string, string, RegExp][] = [
       [
         'wrong password',

@@ -41,6 +41,8 @@ export class PgClient implements SqlClient {
     readonly client: pg.Client,
     /** The schema's name, unquoted: its write lock's name. */
     private readonly schema: string,
+    /** Told of each write (or claim) transaction committed. */
+    private readonly onCommit: () => void = () => {},
   ) {}
 
   private async query<T extends pg.QueryResultRow>(sql: string, params: readonly unknown[]) {
@@ -68,9 +70,12 @@ export class PgClient implements SqlClient {
     if (this.depth > 0) return fn();
     this.depth++;
     try {
-      if (kind === 'write') return await inWriteTransaction(this.client, this.schema, fn);
       if (kind === 'read') return await inSnapshot(this.client, fn);
-      return await inTransaction(this.client, 'BEGIN', fn);
+      const result = await (kind === 'write'
+        ? inWriteTransaction(this.client, this.schema, fn)
+        : inTransaction(this.client, 'BEGIN', fn));
+      this.onCommit();
+      return result;
     } finally {
       this.depth--;
     }

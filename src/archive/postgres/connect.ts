@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ArchiveDatabaseError, type DatabaseProblem, fileErrorWords } from '../archive-errors.js';
 import type { DbTarget } from '../db-target.js';
 import { type PgpassAnswer, type PgpassFor, readPgpass } from './pgpass.js';
+import { refusePlainText, urlParams } from './plain-text.js';
 
 export type PgTarget = Extract<DbTarget, { kind: 'postgres' }>;
 
@@ -28,6 +29,8 @@ export async function cancelBackend(target: PgTarget, pid: number): Promise<void
 
 /** A client of its own per command: one connection, used by one thing at a time. */
 export async function connect(target: PgTarget): Promise<pg.Client> {
+  // Before pg reads a file or looks a name up: a password never leaves this machine in clear text unasked.
+  refusePlainText(target, process.env);
   let client: pg.Client;
   try {
     // pg reads ?sslrootcert=, ?sslcert= and ?sslkey= here: a missing file fails before any connection.
@@ -74,7 +77,7 @@ const TLS_FILES = ['sslcert', 'sslkey', 'sslrootcert'] as const;
 function tlsFileError(target: PgTarget, err: unknown): ArchiveDatabaseError | undefined {
   const words = fileErrorWords(err, 'read');
   if (words === undefined) return undefined;
-  const params = new URL(target.url).searchParams;
+  const params = urlParams(target.url);
   const named = TLS_FILES.flatMap((name) => {
     const file = params.get(name);
     return file ? [{ name, file }] : [];
@@ -108,7 +111,7 @@ function noPasswordError(target: PgTarget, of: PgpassFor, answer: PgpassAnswer):
 const dbOf = (target: PgTarget) => `database ${target.database} on ${target.host}`;
 
 /** What went wrong reaching or using the server, as its answer or the socket's error tells (a missing password aside). */
-type ServerProblem = Exclude<DatabaseProblem, 'no-password'>;
+type ServerProblem = Exclude<DatabaseProblem, 'no-password' | 'owner'>;
 
 const CONNECTION_CODES: Record<string, ServerProblem> = {
   ENOTFOUND: 'host',
@@ -152,18 +155,32 @@ function problemOf(err: unknown, connecting: boolean): ServerProblem | undefined
   return undefined;
 }
 
-/**
- * The failure as ArchiveDatabaseError, naming host and database (never the password); undefined for other errors.
- * `connecting`: raised while connecting, where any refusal of the server's is a problem of the archive's database.
- */
+/** What the command had done when its error came: a lost connection says what of its work was kept. */
+export interface FailureContext {
+  /** Raised while connecting: any refusal of the server's is a problem of the archive's database, and nothing was lost. */
+  connecting?: boolean;
+  /** The command stores a sync's pages. */
+  pages?: boolean;
+  /** The command committed a write before (a case step, cases opened in an earlier round). */
+  wrote?: boolean;
+}
+
+/** A dropped connection in the words of what was under way: a connection never made, a sync's page, any other command. */
+function lostAs(context: FailureContext): ServerProblem {
+  if (context.connecting) return 'closed';
+  return context.pages ? 'lost-page' : 'lost';
+}
+
+/** The failure as ArchiveDatabaseError, naming host and database (never the password); undefined for other errors. */
 export function databaseError(
   target: PgTarget,
   err: unknown,
-  context: { connecting?: boolean } = {},
+  context: FailureContext = {},
 ): ArchiveDatabaseError | undefined {
   if (err instanceof ArchiveDatabaseError) return err;
-  const problem = problemOf(err, context.connecting === true);
-  if (!problem) return undefined;
+  const found = problemOf(err, context.connecting === true);
+  if (!found) return undefined;
+  const problem = found === 'lost' ? lostAs(context) : found;
   const db = dbOf(target);
   const detail = err instanceof Error ? err.message : String(err);
   const messages: Record<ServerProblem, string> = {
@@ -172,7 +189,9 @@ export function databaseError(
     down: `no PostgreSQL server answers at ${target.host} (${db}): ${detail}`,
     database: `${db} does not exist`,
     permission: `permission denied in ${db}: ${detail}`,
-    lost: `lost the connection to ${db}; the page being stored was not committed`,
+    lost: `lost the connection to ${db}; ${context.wrote ? 'only what this command committed before is kept' : 'nothing of this command was committed'}`,
+    'lost-page': `lost the connection to ${db}; the page being stored was not committed`,
+    closed: `could not connect to ${db}: the server closed the connection (${detail})`,
     ssl: `the TLS connection to ${db} failed: ${detail}`,
     lock: `gave up waiting for a lock in ${db}: ${detail}`,
     timeout: `a statement ran past statement_timeout in ${db}: ${detail}`,

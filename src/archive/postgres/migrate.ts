@@ -33,6 +33,31 @@ async function versionOf(client: pg.Client, target: PgTarget): Promise<number> {
   return Number(values.get('schema_version') ?? 0);
 }
 
+/** An identifier in double quotes: a role's name may hold any character. */
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * The schema's owner when it is a role other than the current one, and whether the current role may act as it (a
+ * member of it, or a superuser); undefined when the schema does not exist yet or is the current role's.
+ */
+async function otherOwner(client: pg.Client, schema: string): Promise<{ name: string; member: boolean } | undefined> {
+  const { rows } = await client.query<{ name: string; member: boolean }>(
+    `SELECT r.rolname AS name, pg_has_role(n.nspowner, 'MEMBER') AS member
+       FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r ON r.oid = n.nspowner
+      WHERE n.nspname = $1 AND r.rolname <> current_user`,
+    [schema],
+  );
+  return rows[0];
+}
+
+/** An archive behind this build that only its schema's owner (or a member of that role) may bring forward. */
+const notTheOwner = (target: PgTarget, found: number, owner: string) =>
+  new ArchiveDatabaseError(
+    target.name,
+    'owner',
+    `the archive in schema ${target.schema} of database ${target.database} on ${target.host} needs an upgrade from version ${found}: run it once as the schema's owner (${owner}), e.g. \`recall-feed sync\``,
+  );
+
 /**
  * Checks (read-only) or brings forward (otherwise) the archive's schema before anything else uses it; the version
  * it leaves (a read-only open may find an older one).
@@ -65,8 +90,17 @@ export async function prepareSchema(client: pg.Client, target: PgTarget, opts: O
     if (found === SCHEMA_VERSION) return found;
     if (found === 0 && !opts.create) throw new ArchiveMissingError(target.name);
     const s = quoted(target.schema);
+    // What a migration creates belongs to the schema's owner, whoever runs it (a case worker given the syncing role's
+    // rights): a table of its own would lock the owner's syncs out of it. Another role may bring nothing forward.
+    const owner = await otherOwner(client, target.schema);
+    if (owner && !owner.member && found > 0) throw notTheOwner(target, found, owner.name);
     await client.query('BEGIN');
     try {
+      // PostgreSQL 16 may grant membership without SET: then this role may not act as the owner either.
+      if (owner?.member)
+        await client.query(`SET LOCAL ROLE ${ident(owner.name)}`).catch((err: { code?: unknown }) => {
+          throw err.code === '42501' && found > 0 ? notTheOwner(target, found, owner.name) : err;
+        });
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       for (let v = found; v < SCHEMA_VERSION; v++) await client.query((MIGRATIONS[v] as (x: string) => string)(s));
       await client.query(

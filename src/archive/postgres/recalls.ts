@@ -115,9 +115,14 @@ function prepareRows(rows: readonly PageRow[]): unknown[][] {
 }
 
 export class PostgresRecalls implements RecallWriter {
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    /** Told of each page handed over: only a sync stores pages. */
+    private readonly onPage: () => void = () => {},
+  ) {}
 
   prepare(rows: readonly PageRow[]): unknown[][] {
+    this.onPage();
     return prepareRows(rows);
   }
 

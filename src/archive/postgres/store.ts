@@ -26,6 +26,8 @@ class PostgresEngine implements ArchiveEngine {
 
   /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
   private sql: PgClient | undefined;
+  /** What a lost connection's message says was kept: whether pages were handed over (a sync), whether a write committed. */
+  private readonly done = { pages: false, wrote: false };
 
   constructor(
     private readonly target: PgTarget,
@@ -36,8 +38,16 @@ class PostgresEngine implements ArchiveEngine {
   ) {
     this.name = target.name;
     this.dialect = postgresDialect(target.schema);
-    this.recalls = new PostgresRecalls(quoted(target.schema));
-    this.sql = new PgClient(client, target.schema);
+    this.recalls = new PostgresRecalls(quoted(target.schema), () => {
+      this.done.pages = true;
+    });
+    this.sql = this.pgClient(client);
+  }
+
+  private pgClient(client: pg.Client): PgClient {
+    return new PgClient(client, this.target.schema, () => {
+      this.done.wrote = true;
+    });
   }
 
   /** A read-only command cannot write even by mistake; a writer waits for the write lock within bounds. */
@@ -57,14 +67,14 @@ class PostgresEngine implements ArchiveEngine {
     if (this.sql) return this.sql;
     const client = await connect(this.target);
     await PostgresEngine.session(client, this.target, this.opts);
-    this.sql = new PgClient(client, this.target.schema);
+    this.sql = this.pgClient(client);
     return this.sql;
   }
 
   /** The error named with host and database; a lost or unreachable connection is dropped, to be made again. */
   failed(err: unknown): unknown {
-    const named = databaseError(this.target, err);
-    if (named && (named.problem === 'lost' || named.problem === 'down')) {
+    const named = databaseError(this.target, err, this.done);
+    if (named && ['lost', 'lost-page', 'closed', 'down'].includes(named.problem)) {
       this.sql?.client.end().catch(() => {});
       this.sql = undefined;
     }

@@ -1,0 +1,43 @@
+// Refuses, before any lookup or connection, a --db URL that would send its password to another machine in clear text.
+import { isLoopbackHost } from '../../api/loopback.js';
+import { type DbTarget, DbTargetError } from '../db-target.js';
+
+type PgTarget = Extract<DbTarget, { kind: 'postgres' }>;
+
+/** What pg takes from the URL as deciding TLS (pg-connection-string): then it never reads PGSSLMODE. */
+const URL_TLS = ['sslmode', 'ssl', 'sslcert', 'sslkey', 'sslrootcert'] as const;
+
+/** The PGSSLMODE values pg honours when the URL decides nothing (ConnectionParameters); any other means no TLS. */
+const ENV_MODES = new Set(['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']);
+
+export const PLAIN_TEXT_HINT =
+  'add ?sslmode=require (TLS, certificate checked) or ?sslmode=disable to accept an unencrypted connection';
+
+/** The URL's query parameters. Not through URL(): pg's URL may have an empty host (postgres://user@/db), which URL() refuses. */
+export function urlParams(url: string): URLSearchParams {
+  return new URLSearchParams(/\?([^#]*)/.exec(url)?.[1] ?? '');
+}
+
+/** Whether the URL, or else PGSSLMODE, says whether to use TLS (pg's default, when neither does, is clear text). */
+function tlsDecided(url: string, env: Record<string, string | undefined>): boolean {
+  const params = urlParams(url);
+  if (URL_TLS.some((name) => params.has(name)) || params.get('sslnegotiation') === 'direct') return true;
+  return ENV_MODES.has(env.PGSSLMODE ?? '');
+}
+
+/** This machine: a Unix socket's folder (`?host=/var/run/postgresql`, PGHOST=/tmp), or a loopback name or address. */
+function local(host: string): boolean {
+  return host.startsWith('/') || isLoopbackHost(host.toLowerCase());
+}
+
+/**
+ * Throws DbTargetError (exit 2) when `target` would connect over TCP to another machine without TLS because nothing
+ * chose: pg, given no sslmode, sends the password and the recalls in clear text. Names host and database only.
+ */
+export function refusePlainText(target: PgTarget, env: Record<string, string | undefined>): void {
+  if (local(target.host) || tlsDecided(target.url, env)) return;
+  throw new DbTargetError(
+    `the connection to database ${target.database} on ${target.host} would not be encrypted: the --db URL sets no sslmode (nor does PGSSLMODE)`,
+    PLAIN_TEXT_HINT,
+  );
+}
