@@ -36,13 +36,24 @@ interface SmtpError extends Error {
   responseCode?: number;
 }
 
-/** The password (and its URL-encoded form) never appears in what we say, whatever the library put in its message. */
+/** A run of base64, as an AUTH command's argument that a server may quote back in its refusal. */
+const BASE64_RUN = /[A-Za-z0-9+/]{4,}={0,2}/g;
+
+/**
+ * The password never appears in what we say, whatever the server or the library put in its message: as typed,
+ * URL-encoded, or base64-encoded as the login sent it (AUTH PLAIN: `\0user\0password` in one run; AUTH LOGIN: the
+ * user and the password each in a run of its own): any run of base64 that decodes to text holding the password, or
+ * to the user alone, goes.
+ */
 export function scrub(message: string, server: SmtpServer): string {
   let out = message.replace(/[\r\n]+/g, ' ').trim();
-  for (const secret of [server.pass, server.pass && encodeURIComponent(server.pass)]) {
-    if (secret) out = out.split(secret).join('…');
-  }
-  return out;
+  const { pass, user } = server;
+  if (!pass) return out;
+  for (const secret of [pass, encodeURIComponent(pass)]) out = out.split(secret).join('…');
+  return out.replace(BASE64_RUN, (run) => {
+    const text = Buffer.from(run, 'base64').toString('utf8');
+    return text.includes(pass) || (user !== undefined && text === user) ? '…' : run;
+  });
 }
 
 /** A nodemailer transport for the server (nodemailer loaded now): for sending, and for doctor's verify. */

@@ -26,6 +26,7 @@ export async function checkArchive(target: DbTarget, now: number): Promise<Check
     if (!found) return [await checkArchiveMissing(target)];
   } catch (err) {
     const { describeError } = await import('../../runtime/error-reports.js');
+    // The server's text may quote the password it was sent: runDoctor masks the run's secrets in every check.
     const report = describeError(err);
     results.push(fail('archive', `${target.name}: ${report.message}`, report.hints[0]));
   }

@@ -7,6 +7,8 @@ import { checkApiKey } from '../../api/request-target.js';
 import { InsecureTransportError } from '../../api/api-errors.js';
 import { H } from '../../runtime/error-hints.js';
 import { plainLine } from '../../output/control-escapes.js';
+import { maskSecrets } from '../../api/errors-mask.js';
+import { runSecrets } from '../../runtime/config/run-secrets.js';
 import { type CheckResult, fail, messageOf, overall, skip } from './check.js';
 import { checkKey, checkQuota, checkReach } from './checks-api.js';
 import { checkArchive } from './checks-archive.js';
@@ -100,12 +102,16 @@ export async function runDoctor(plan: DoctorPlan, session: Session, profileProbl
   const output = await session.output({ status: 'file' });
   const results = await collectChecks(plan, session, profileProblem);
   const status = overall(results);
-  // Names carry text from the archive (a source) and the command line (a file): cleaned like the details.
+  // A check's detail may quote a server (a database's refusal echoing its password): the run's secrets are masked in
+  // every check here, as in an error report. Names carry text from the archive (a source) and the command line (a
+  // file): cleaned like the details.
+  const secrets = runSecrets(session.ctx);
+  const shown = (text: string) => plainLine(maskSecrets(text, secrets));
   const clean = results.map((r) => ({
     ...r,
-    name: plainLine(r.name),
-    detail: plainLine(r.detail),
-    ...(r.hint ? { hint: plainLine(r.hint) } : {}),
+    name: shown(r.name),
+    detail: shown(r.detail),
+    ...(r.hint ? { hint: shown(r.hint) } : {}),
   }));
   const doc = {
     people: () => renderTable(clean, session.terminal.columns),

@@ -1,18 +1,27 @@
-// The secrets one run holds (API key, webhook URL, SMTP URL, database URL, PGPASSWORD), gathered so that server text can be masked.
+// The secrets one run holds (API key, webhook URL, SMTP URL, a database URL's password, PGPASSWORD), gathered so that server text can be masked.
 import { SECRET_ENV_NAMES as SECRET_ENV } from '../../actions/child-env.js';
+import { percentDecode } from '../../api/percent-decode.js';
 import type { Context } from '../context.js';
 
 /** The flags whose value is a secret (a monitor's ping URL carries its check's token). */
 const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url', '--monitor']);
 
+/** The flag and the variable that name an archive: only the password in their value is a secret (dbSecrets). */
+const DB_FLAG = '--db';
+const DB_ENV = 'RECALL_FEED_DB';
+
 /**
- * The secret in an archive choice: a database URL's password, never the rest (a file path or a host is
- * no secret, and the messages that name them must stay readable).
+ * The secret in an archive choice: a database URL's password in every form an error may quote it (pg decodes the
+ * URL before it sends it): the user info's password as written and decoded, and a `?password=` parameter's, as
+ * written and decoded. Never the rest: a file path or a host is no secret, and the messages naming them stay readable.
  */
-export function dbSecret(db: string | undefined): string | undefined {
-  if (!db || !URL.canParse(db.trim())) return undefined;
-  const password = new URL(db.trim()).password;
-  return password === '' ? undefined : password;
+export function dbSecrets(db: string | undefined): string[] {
+  if (!db || !URL.canParse(db.trim())) return [];
+  const url = new URL(db.trim());
+  const found = [url.password, percentDecode(url.password)];
+  for (const [, raw] of url.search.matchAll(/[?&]password=([^&#]*)/gi)) found.push(raw!, percentDecode(raw!));
+  for (const [name, value] of url.searchParams) if (name.toLowerCase() === 'password') found.push(value);
+  return [...new Set(found)].filter((s) => s !== '');
 }
 
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
@@ -23,16 +32,19 @@ export function noteSecrets(ctx: Context, values: readonly (string | undefined)[
 /** Every secret the run may hold: the environment's, the command line's, and those noted on the context. */
 export function runSecrets(ctx: Pick<Context, 'env' | 'argv' | 'secrets'>): string[] {
   const found = new Set<string>(ctx.secrets ?? []);
-  for (const name of SECRET_ENV) {
-    const v = ctx.env[name];
-    if (v) found.add(v);
-  }
+  const add = (values: readonly (string | undefined)[]) => {
+    for (const v of values) if (v) found.add(v);
+  };
+  add(SECRET_ENV.map((name) => ctx.env[name]));
+  // The archive's password, wherever the run's choice may come from: --db, RECALL_FEED_DB (the profile's: session.ts).
+  add(dbSecrets(ctx.env[DB_ENV]));
   const argv = ctx.argv ?? [];
   argv.forEach((arg, i) => {
     const eq = arg.indexOf('=');
-    if (eq > 0 && SECRET_FLAGS.has(arg.slice(0, eq))) found.add(arg.slice(eq + 1));
-    else if (SECRET_FLAGS.has(arg) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-'))
-      found.add(argv[i + 1]!);
+    const [flag, value] =
+      eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, argv[i + 1]?.startsWith('-') ? undefined : argv[i + 1]];
+    if (SECRET_FLAGS.has(flag)) add([value]);
+    else if (flag === DB_FLAG) add(dbSecrets(value));
   });
   return [...found].filter((s) => s.trim() !== '');
 }

@@ -6,7 +6,7 @@ import { previousSuccesses, writeMetricsFile } from './metrics.js';
 import { Monitor } from './monitor.js';
 import { parseMonitor } from '../settings-parsers.js';
 import { maskPingBody, type OpsFlags, type OpsSettings } from './ops-settings.js';
-import { archiveFacts } from './archive-facts.js';
+import { type ArchiveFacts, archiveFacts } from './archive-facts.js';
 import type { ObservedClient, RunCounts, RunHooks } from './run-hooks.js';
 import { runMetrics } from './run-metrics.js';
 import { StderrTail } from './stderr-tail.js';
@@ -195,7 +195,7 @@ export class RunOps implements RunHooks {
   private async writeMetrics(code: number, counts: RunCounts, startedMs: number, endedMs: number): Promise<void> {
     const file = this.settings.metricsFile as string;
     try {
-      const facts = await archiveFacts(this.command, this.opts, this.settings, this.ctx);
+      const { facts, unread } = await this.archiveFacts();
       const sources = this.sources() ?? ['all'];
       const metrics = runMetrics({
         command: this.command,
@@ -210,8 +210,22 @@ export class RunOps implements RunHooks {
         previous: await previousSuccesses(file),
       });
       await writeMetricsFile(file, metrics);
+      if (unread !== undefined) this.warn(`metrics file ${file} written without the archive's series: ${unread}`);
     } catch (err) {
       this.warn(`metrics file ${file} not written: ${notWritten(err)}`);
+    }
+  }
+
+  /**
+   * The archive's numbers for the metrics; none, and why, when it cannot be read (a PostgreSQL server that does not
+   * answer): the file is written all the same, with the run's outcome.
+   */
+  private async archiveFacts(): Promise<{ facts?: ArchiveFacts; unread?: string }> {
+    try {
+      return { facts: await archiveFacts(this.command, this.opts, this.settings, this.ctx) };
+    } catch (err) {
+      const { describeError } = await import('../error-reports.js');
+      return { unread: describeError(err, this.settings.secrets).message };
     }
   }
 
