@@ -3,7 +3,43 @@ import { fold } from './normalize.js';
 
 /** The languages whose names are known (Intl.DisplayNames, from Node's own ICU data: no table typed by hand). */
 const LANGUAGES = ['en', 'fr', 'de', 'es'];
-/** Names agencies write that ICU does not give: older or shorter forms. */
+
+/**
+ * Codes ICU names that are no current ISO 3166-1 country. A withdrawn code whose names ICU gives its successor's
+ * (FX is "France", SU "Russia", UK "United Kingdom") lends them to the successor, never takes them; the rest are no
+ * country at all (AN, the Netherlands Antilles, is named Curaçao, CW's own name).
+ */
+const WITHDRAWN: Record<string, string | undefined> = {
+  FX: 'FR',
+  UK: 'GB',
+  SU: 'RU',
+  YU: 'RS',
+  CS: 'RS',
+  DD: 'DE',
+  DY: 'BJ',
+  HV: 'BF',
+  TP: 'TL',
+  ZR: 'CD',
+  BU: 'MM',
+  NH: 'VU',
+  RH: 'ZW',
+  VD: 'VN',
+  YD: 'YE',
+  AN: undefined,
+  // Not countries: the United Nations, the eurozone, outlying Oceania, ICU's pseudo-locales and "Unknown Region". The
+  // codes ISO reserves for a place of its own stay (EU, as in "Made in EU"; IC, the Canary Islands), and so does XK.
+  UN: undefined,
+  EZ: undefined,
+  QO: undefined,
+  XA: undefined,
+  XB: undefined,
+  ZZ: undefined,
+};
+
+/**
+ * Names agencies write that ICU does not give: older, shorter or common forms. Kept small; "the", "Saint"/"St.", "and"/"&"
+ * and the apostrophe's forms are already the same (nameKey), so "The Netherlands" and "Saint Kitts and Nevis" need none.
+ */
 const ALIASES: Record<string, string> = {
   usa: 'US',
   'united states of america': 'US',
@@ -25,28 +61,51 @@ const ALIASES: Record<string, string> = {
   turkey: 'TR',
   'ivory coast': 'CI',
   prc: 'CN',
+  'pr china': 'CN',
   "people's republic of china": 'CN',
   'peoples republic of china': 'CN',
+  'hong kong': 'HK',
   'hong kong sar': 'HK',
+  hongkong: 'HK',
+  macau: 'MO',
+  macao: 'MO',
   taiwan: 'TW',
   macedonia: 'MK',
   burma: 'MM',
   swaziland: 'SZ',
 };
 
-let byName: Map<string, string> | undefined;
-let codes: Set<string> | undefined;
+/**
+ * A name as the tables compare it: folded, apostrophes one kind, no dots, no leading "the", "Saint" as "St" and "and" as
+ * "&" (ICU writes "St. Kitts & Nevis", "Côte d’Ivoire"; agencies "Saint Kitts and Nevis", "Cote d'Ivoire").
+ */
+function nameKey(text: string): string {
+  return fold(text)
+    .replace(/[’‘`´]/g, "'")
+    .replace(/\./g, '')
+    .replace(/\s+and\s+/g, ' & ')
+    .replace(/^the\s+/, '')
+    .replace(/(^|\s)saint\s+/g, '$1st ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
-/** Every region code ICU names, and every name of each in the four languages: built on first use (a few ms). */
-function tables(): { byName: Map<string, string>; codes: Set<string> } {
-  if (byName && codes) return { byName, codes };
-  byName = new Map();
-  codes = new Set();
+let tablesBuilt: { byName: Map<string, string>; codes: Set<string>; clashes: string[] } | undefined;
+
+/**
+ * Every current region code ICU names, and every name of each in the four languages: built on first use (a few ms).
+ * A name two current codes share is no country's (and listed in `clashes`): neither silently wins.
+ */
+function tables(): { byName: Map<string, string>; codes: Set<string>; clashes: string[] } {
+  if (tablesBuilt) return tablesBuilt;
+  const byName = new Map<string, string>();
+  const codes = new Set<string>();
+  const ambiguous = new Set<string>();
   const names = LANGUAGES.map((l) => new Intl.DisplayNames([l], { type: 'region', fallback: 'none' }));
   for (let a = 65; a <= 90; a++)
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
-      let known = false;
+      if (Object.hasOwn(WITHDRAWN, code)) continue;
       for (const n of names) {
         let name: string | undefined;
         try {
@@ -55,30 +114,57 @@ function tables(): { byName: Map<string, string>; codes: Set<string> } {
           name = undefined;
         }
         if (name === undefined || name === code) continue;
-        known = true;
-        byName.set(fold(name), code);
+        codes.add(code);
+        const key = nameKey(name);
+        const had = byName.get(key);
+        if (had !== undefined && had !== code) ambiguous.add(key);
+        else byName.set(key, code);
       }
-      if (known) codes.add(code);
     }
-  for (const [name, code] of Object.entries(ALIASES)) byName.set(fold(name), code);
-  return { byName, codes };
+  for (const key of ambiguous) byName.delete(key);
+  tablesBuilt = { byName, codes, clashes: [...ambiguous] };
+  return tablesBuilt;
+}
+
+/** The names two current codes share (none with Node's ICU today): a test keeps it so. */
+export function countryNameClashes(): string[] {
+  return tables().clashes;
 }
 
 /** The ISO code of one country written as a code or a name ("de", "Germany", "Allemagne"); undefined when unknown. */
 export function countryCode(text: string): string | undefined {
-  const key = fold(text).replace(/[.]/g, '').trim();
+  const key = nameKey(text);
   if (key === '') return undefined;
+  // Aliases first: UK is GB.
+  if (Object.hasOwn(ALIASES, key)) return ALIASES[key];
   const t = tables();
   if (/^[a-z]{2}$/.test(key) && t.codes.has(key.toUpperCase())) return key.toUpperCase();
   return t.byName.get(key);
 }
 
+/** Separators between countries wherever they stand ("China, Vietnam", "CN / VN"). */
+const SEPARATORS = /[,;/|+]/;
+/** Words and signs that join two countries, or make one ("Germany and Poland", "Bosnia and Herzegovina"). */
+const JOINERS = /\s*&\s*|\s(?:and|et|und|y|or|ou)\s/i;
+
+/** A part without its "Made in". */
+const origin = (part: string) => part.replace(/^\s*(?:made in|fabrique en|hergestellt in|hecho en)\s+/i, '').trim();
+
+/**
+ * A country_of_origin field's parts: split at , ; / | +, and a part that is no country as a whole ("Germany and
+ * Poland", not "Trinidad and Tobago") also at `joiners`.
+ */
+function fieldParts(value: string, joiners: RegExp): string[] {
+  return value
+    .split(SEPARATORS)
+    .flatMap((part) => (countryCode(origin(part)) !== undefined ? [part] : part.split(joiners)));
+}
+
 /** The countries a country_of_origin field names: "China", "China, Vietnam", "CN / VN", "Made in Germany and Poland". */
 export function countriesIn(value: string): string[] {
   const out = new Set<string>();
-  for (const part of value.split(/[,;/|&+]|\s(?:and|et|und|y|or|ou)\s/i)) {
-    const trimmed = part.replace(/^\s*(?:made in|fabrique en|hergestellt in|hecho en)\s+/i, '').trim();
-    const code = countryCode(trimmed);
+  for (const part of fieldParts(value, JOINERS)) {
+    const code = countryCode(origin(part));
     if (code !== undefined) out.add(code);
   }
   return [...out];
@@ -86,7 +172,7 @@ export function countriesIn(value: string): string[] {
 
 /** The parts of a country_of_origin field that `--country` compares a country it does not know with, each whole. */
 export function countryFieldParts(value: string): string[] {
-  return value.split(/[,;/|&+]/);
+  return fieldParts(value, /&/);
 }
 
 /**

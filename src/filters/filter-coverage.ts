@@ -1,4 +1,5 @@
 // Which filter values matched nothing: a mistyped `--severity seroius` is said on stderr, naming the values seen.
+import { unicodeEscape } from '../output/control-escapes.js';
 import { countryCode } from './countries.js';
 import { fold } from './normalize.js';
 import { compileText, FILTER_FIELDS, type FilterName, type RecordFilter, stringValues } from './record-filter.js';
@@ -19,14 +20,29 @@ function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** What a terminal shows as nothing or as a space: controls, format characters (zero-width space, bidi), selectors, breaks. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to escape them
+const UNSEEN = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u2028\u2029]/gu;
+
+/**
+ * A value seen as the warning names it, never like another: one holding a character a terminal would not show
+ * (`serious` and a zero-width space) is quoted, those characters escaped (`"serious\u200b"`), as stats labels it.
+ */
+function seenLabel(value: string): string {
+  if (value.search(UNSEEN) === -1 && !value.startsWith('"')) return value;
+  return JSON.stringify(value).replace(UNSEEN, unicodeEscape);
+}
+
 /** `--severity seroius matched no recall of the 1,200 looked at; values seen: high, low, serious` */
 export function unmatchedMessage(u: UnmatchedValue, looked: number, where = 'looked at'): string {
   const known = u.name !== 'country' || countryCode(u.value) !== undefined;
   const head = `--${u.name} ${u.value} matched no recall of the ${thousands(looked)} ${where}${known ? '' : `; ${u.value} is no country this tool knows (an ISO code such as DE, or a name such as Germany)`}`;
   if (u.seen === undefined) return head;
-  if (u.seen.length === 0) return `${head}; none of them has a ${FILTER_FIELDS[u.name].field}`;
-  const more = u.seen.length > SHOWN ? `, … (${u.seen.length - SHOWN} more)` : '';
-  return `${head}; values seen: ${u.seen.slice(0, SHOWN).join(', ')}${more}`;
+  // A blank value is none: no filter value names it.
+  const seen = u.seen.filter((v) => fold(v) !== '');
+  if (seen.length === 0) return `${head}; none of them has a ${FILTER_FIELDS[u.name].field}`;
+  const more = seen.length > SHOWN ? `, … (${seen.length - SHOWN} more)` : '';
+  return `${head}; values seen: ${seen.slice(0, SHOWN).map(seenLabel).join(', ')}${more}`;
 }
 
 /** The list values of `filter` absent from the values seen per field (compared without case or accents). */
@@ -42,16 +58,40 @@ export function unmatchedIn(filter: RecordFilter, seen: Partial<Record<FilterNam
   return out;
 }
 
+/** Fields whose values seen are named folded, as stats and digest show them; the others in their most common spelling. */
+const NAMED_FOLDED: ReadonlySet<FilterName> = new Set(['severity', 'status']);
+/** Spellings counted per value seen, for its most common one. */
+const SPELLINGS = 16;
+
+/** A value seen: how many records held it, and its spellings (whitespace tidied) with their counts. */
+interface Seen {
+  count: number;
+  spellings: Map<string, number>;
+}
+
+/** UTF-8 byte order, as stats breaks ties. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** A value seen as stats labels it: the folded value, or its most common spelling (ties: the first by UTF-8 bytes). */
+function labelOf(name: FilterName, folded: string, seen: Seen): string {
+  if (NAMED_FOLDED.has(name)) return folded;
+  let best: [string, number] | undefined;
+  for (const entry of seen.spellings)
+    if (!best || entry[1] > best[1] || (entry[1] === best[1] && byBytes(entry[0], best[0]) < 0)) best = entry;
+  return best?.[0] ?? folded;
+}
+
 /**
  * Watches the records a filter is applied to. `keep` is the filter's predicate; on the way it notes the
- * values each list field held and which text filters found something, so that a value that matched
- * nothing can be named afterwards, each field on its own (a typo in one is found whatever the others do).
+ * values each list field held (each once per record, blanks left out: no filter value names one) and which text
+ * filters found something, so that a value that matched nothing can be named afterwards, each field on its own (a
+ * typo in one is found whatever the others do), with the values seen as `query` names them from the archive's counts.
  * Each field's text is folded once per record: the notes and the verdict come from the same pass.
  */
 export class FilterCoverage {
   readonly keep: (record: Record<string, unknown>) => boolean;
   #looked = 0;
-  readonly #lists = new Map<FilterName, { wanted: Set<string>; seen: Map<string, { shown: string; count: number }> }>();
+  readonly #lists = new Map<FilterName, { wanted: Set<string>; seen: Map<string, Seen> }>();
   readonly #texts = new Map<FilterName, { test: (r: Record<string, unknown>) => boolean; hit: boolean }>();
   readonly #filter: RecordFilter;
 
@@ -73,12 +113,23 @@ export class FilterCoverage {
     let kept = true;
     for (const [name, { wanted, seen }] of this.#lists) {
       let found = false;
-      for (const shown of stringValues(record[FILTER_FIELDS[name].field as string])) {
+      const values = stringValues(record[FILTER_FIELDS[name].field as string]);
+      const once = values.length > 1 ? new Set<string>() : undefined;
+      for (const shown of values) {
         const folded = fold(shown);
         if (wanted.has(folded)) found = true;
-        const entry = seen.get(folded);
-        if (entry) entry.count++;
-        else if (seen.size < KEPT) seen.set(folded, { shown, count: 1 });
+        if (folded === '' || once?.has(folded)) continue;
+        once?.add(folded);
+        let entry = seen.get(folded);
+        if (!entry) {
+          if (seen.size >= KEPT) continue;
+          entry = { count: 0, spellings: new Map() };
+          seen.set(folded, entry);
+        }
+        entry.count++;
+        const spelling = shown.replace(/\s+/g, ' ').trim();
+        const had = entry.spellings.get(spelling);
+        if (had !== undefined || entry.spellings.size < SPELLINGS) entry.spellings.set(spelling, (had ?? 0) + 1);
       }
       if (!found) kept = false;
     }
@@ -96,9 +147,10 @@ export class FilterCoverage {
     if (this.#looked === 0) return [];
     const seen: Partial<Record<FilterName, string[]>> = {};
     for (const [name, { seen: values }] of this.#lists) {
-      seen[name] = [...values.values()]
-        .sort((a, b) => b.count - a.count || a.shown.localeCompare(b.shown))
-        .map((v) => v.shown);
+      seen[name] = [...values]
+        .map(([folded, entry]) => ({ label: labelOf(name, folded, entry), count: entry.count }))
+        .sort((a, b) => b.count - a.count || byBytes(a.label, b.label))
+        .map((v) => v.label);
     }
     const out = unmatchedIn(this.#filter, seen);
     for (const [name, text] of this.#texts) if (!text.hit) out.push({ name, value: this.#filter[name] as string });

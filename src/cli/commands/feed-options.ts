@@ -8,7 +8,7 @@ import {
   HOURS_HELP,
 } from '../../jobs/watch/defaults.js';
 import { addEmailOptions } from './email-flags.js';
-import { addFilterOptions } from './filter-flags.js';
+import { addFilterOptions, addsUp } from './filter-flags.js';
 import type { OptionsOf } from './define-action.js';
 import type { NewCommand } from './define-command.js';
 import { addOpsOptions } from './ops-action.js';
@@ -16,7 +16,7 @@ import { addOpsOptions } from './ops-action.js';
 /** `feed`'s flags and help; commander's types of them are the options' types (FeedOptions). */
 export function declareFeed(cmd: NewCommand) {
   const feed = cmd
-    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)', addsUp)
     .option('--hours <1-24>', HOURS_HELP)
     .option('--sort <field>', `sort field: ${SORT_FIELDS.join(', ')} (default published_at)`)
     .option('--order <order>', 'asc or desc (default desc)')

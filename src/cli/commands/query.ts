@@ -10,23 +10,36 @@ import type { DbChoice } from '../../runtime/archive/archive-file.js';
 import type { NoOptions, OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
-import { addFilterOptions } from './filter-flags.js';
+import { searchTokens } from '../../archive/query-parts.js';
+import { addFilterOptions, addsUp, onlyOnce } from './filter-flags.js';
 import { parseColumns, parseOneOf, parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 
 /** The flags that choose recalls in the archive, as their declaration types them. */
 export type SelectionFlags = OptionsOf<ReturnType<typeof addSelectionOptions<[], NoOptions, NoOptions>>>;
 
-/** Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). */
+/**
+ * Adds the flags that choose recalls in the archive (window, sources, full text, record filters, --db). --sources adds
+ * up its repeats, as the list filters do; --since, --until and --search take one value.
+ */
 export function addSelectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
 ) {
   const selection = cmd
-    .option('--since <when>', 'published at or after: a duration back from now (36h, 7d) or an ISO date or date-time')
-    .option('--until <when>', 'published before: a duration back from now or an ISO date or date-time')
-    .option('--sources <ids>', 'comma-separated data source IDs')
+    .option(
+      '--since <when>',
+      'published at or after: a duration back from now (36h, 7d) or an ISO date or date-time',
+      onlyOnce('--since'),
+    )
+    .option(
+      '--until <when>',
+      'published before: a duration back from now or an ISO date or date-time',
+      onlyOnce('--until'),
+    )
+    .option('--sources <ids>', 'comma-separated data source IDs', addsUp)
     .option(
       '--search <words>',
       'full text: every word in the title, summary, product, brand, model numbers, hazard or descriptions',
+      onlyOnce('--search'),
     );
   return addDbOption(addFilterOptions(selection));
 }
@@ -34,6 +47,12 @@ export function addSelectionOptions<A extends unknown[], O extends OptionValues,
 /** The selection part of query and stats, checked; `nowMs` anchors durations. */
 export function planSelection(opts: SelectionFlags, nowMs: number): { db: DbChoice } & ArchiveListing {
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs at least one word');
+  // "...", "*" or "--" hold no word the index keeps (letters and digits): they would find nothing, silently.
+  if (opts.search !== undefined && !searchTokens(opts.search)?.some((w) => w.tokens.length > 0))
+    throw new UsageError(
+      '--search has no word to search for',
+      'a word is letters or digits: e.g. --search "creme brulee"',
+    );
   const { sinceUs, untilUs } = parseWindow(opts.since, opts.until, nowMs);
   return {
     db: parseDb(opts),

@@ -4,6 +4,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import type { StatsPlan } from '../../jobs/archive/plans.js';
 import type { OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
+import { addsUp } from './filter-flags.js';
 import { addSelectionOptions, planSelection } from './query.js';
 
 export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'day'];
@@ -11,7 +12,11 @@ export const DEFAULT_STATS_BY: readonly StatsField[] = ['source', 'severity', 'd
 /** `recall-feed stats`: its flags and help; commander's types of them are the options' types. */
 function declareStats(cmd: NewCommand) {
   const stats = cmd
-    .option('--by <fields>', `comma-separated: ${STATS_FIELDS.join(', ')} (default ${DEFAULT_STATS_BY.join(',')})`)
+    .option(
+      '--by <fields>',
+      `comma-separated: ${STATS_FIELDS.join(', ')} (default ${DEFAULT_STATS_BY.join(',')})`,
+      addsUp,
+    )
     .option('--live', 'count the live 24-hour window instead of the archive (needs a key, not an archive)');
   return addSelectionOptions(stats).addHelpText(
     'after',
