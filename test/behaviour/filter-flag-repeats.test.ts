@@ -64,6 +64,16 @@ describe('filter flags given twice, and values that name nothing', () => {
       expect(ids(r.stdout)).toEqual(idsWhere((x) => x.data_source === 'us_cpsc' || x.data_source === 'uk_opss'));
     });
 
+    it('sync --sources a --sources b stores both sources', async () => {
+      const both = path.join(tempDir('rf-repeats-sync-'), 'both.db');
+      const r = await runMainAgainst(sandbox, ['sync', '--db', both, '--sources', 'us_cpsc', '--sources', 'uk_opss'], {
+        clock: fakeClock(FIXED_START),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const stored = await runMain(['query', '--db', both, '-f', 'jsonl']);
+      expect(ids(stored.stdout)).toEqual(idsWhere((x) => x.data_source === 'us_cpsc' || x.data_source === 'uk_opss'));
+    });
+
     it('stats --by severity --by source counts by both', async () => {
       const r = await runMain(['stats', '--db', db, '--by', 'severity', '--by', 'source', '-f', 'json']);
       expect(r.code, r.stderr).toBe(0);
@@ -82,6 +92,19 @@ describe('filter flags given twice, and values that name nothing', () => {
       ['feed', ['--grep', 'fire', '--grep', 'burn'], '--grep'],
     ])('%s %j: exit 2, one error line', async (command, args, flag) => {
       const r = command === 'feed' ? await feed(args) : await query(args);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`error: ${flag} was given twice\nhint: ${flag} takes one value: give it once\n`);
+      expect(r.code).toBe(2);
+    });
+
+    it.each([
+      ['digest', ['--since', '7d', '--since', '30d'], '--since'],
+      ['digest', ['--until', '1d', '--until', '2d'], '--until'],
+      ['report', ['--since', '7d', '--since', '30d'], '--since'],
+      ['report', ['--until', '1d', '--until', '2d'], '--until'],
+      ['match', ['--catalog', 'x.csv', '--archive', '--since', '7d', '--since', '30d'], '--since'],
+    ])('%s %j: exit 2, one error line, before the archive is read', async (command, args, flag) => {
+      const r = await runMain([command, '--db', db, ...args], { clock: fakeClock(FIXED_START) });
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`error: ${flag} was given twice\nhint: ${flag} takes one value: give it once\n`);
       expect(r.code).toBe(2);

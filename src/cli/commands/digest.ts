@@ -6,7 +6,7 @@ import type { DigestDraft } from './digest-plan.js';
 import { DIGEST_FORMATS, type DigestFormat, kindFormat } from '../../output/format-kinds.js';
 import { addEmailOptions } from './email-flags.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
-import { addFilterOptions } from './filter-flags.js';
+import { addFilterOptions, addsUp, onlyOnce } from './filter-flags.js';
 import type { GlobalFlags } from '../../runtime/settings.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import { mapOf, parseSourceList, parseWindow } from '../../runtime/options/option-parsers.js';
@@ -21,9 +21,10 @@ function declareDigest(cmd: NewCommand) {
     .option(
       '--since <when>',
       `start of the period: a duration back from now or an ISO date-time (default ${DEFAULT_SINCE})`,
+      onlyOnce('--since'),
     )
-    .option('--until <when>', 'end of the period (default: now)')
-    .option('--sources <ids>', 'only these data sources; also the sources monitoring must have covered')
+    .option('--until <when>', 'end of the period (default: now)', onlyOnce('--until'))
+    .option('--sources <ids>', 'only these data sources; also the sources monitoring must have covered', addsUp)
     .option('--catalog <file>', "add the catalogue's matches among the period's recalls (as `match` reads it)")
     .option('--map <spec>', 'catalogue columns by role, e.g. gtin=EAN13,brand=Marque')
     .option(

@@ -9,7 +9,7 @@ import type { LearnPlan } from '../../jobs/match/match-learn.js';
 import type { QualityPlan } from '../../jobs/match/match-quality.js';
 import { addEmailOptions } from './email-flags.js';
 import { parseFilterOptions } from '../../runtime/options/filter-options.js';
-import { addFilterOptions } from './filter-flags.js';
+import { addFilterOptions, addsUp, onlyOnce } from './filter-flags.js';
 import { addDbOption, parseDb } from './archive-options.js';
 import { mapOf, parseInstant } from '../../runtime/options/option-parsers.js';
 import { addOpsOptions, withUses } from './ops-action.js';
@@ -25,10 +25,14 @@ function declareMatch(cmd: NewCommand) {
       '--map <spec>',
       'catalogue columns by role, e.g. gtin=EAN13,brand=Marque,model=Ref,name=Libellé,lot=Lot,best_before=DDM',
     )
-    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)', addsUp)
     .option('--hours <1-24>', HOURS_HELP)
     .option('--archive', 'check the recalls in the archive (see `sync`) instead of the live window; no key needed')
-    .option('--since <when>', 'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)')
+    .option(
+      '--since <when>',
+      'with --archive: recalls published since, e.g. 30d or 2026-01-01 (default: all)',
+      onlyOnce('--since'),
+    )
     .option('--full', 'with --archive: check every recall again, not only those stored since the last run')
     .option('--open-cases', 'open a case in the archive for each new match or possible pair (see `cases`)')
     .option(

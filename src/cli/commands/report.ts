@@ -7,6 +7,7 @@ import { addDbOption, parseDb } from './archive-options.js';
 import { mapOf, parseWindow } from '../../runtime/options/option-parsers.js';
 import type { OptionsOf } from './define-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
+import { onlyOnce } from './filter-flags.js';
 
 /** -f (md for markdown too), else the -o file's extension, else markdown. */
 export function reportFormat(flag: string | undefined, output: string | undefined): ReportFormat {
@@ -48,8 +49,12 @@ export function planReport(
 /** `recall-feed report`: its flags and help; commander's types of them are the options' types. */
 function declareReport(cmd: NewCommand) {
   const report = cmd
-    .option('--since <when>', 'the period starts: a duration back from now (30d) or an ISO date (default: all)')
-    .option('--until <when>', 'the period ends (default: now)')
+    .option(
+      '--since <when>',
+      'the period starts: a duration back from now (30d) or an ISO date (default: all)',
+      onlyOnce('--since'),
+    )
+    .option('--until <when>', 'the period ends (default: now)', onlyOnce('--until'))
     .option('--catalog <file>', 'the catalogue the cases came from: rows checked, with and without identifiers')
     .option('--map <spec>', 'with --catalog: its columns by role, as for match')
     .option('--key <column>', 'with --catalog: the column naming each product, as for match --open-cases');

@@ -8,6 +8,7 @@ import type { SyncPlan } from '../../jobs/archive/plans.js';
 import type { ActionsPlan } from '../../jobs/watch/plan.js';
 import { addOpsOptions, withUses } from './ops-action.js';
 import { defineCommand, type NewCommand } from './define-command.js';
+import { addsUp } from './filter-flags.js';
 import { parseSourceList, parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { planPoll } from './poll-plan.js';
 import { addEmailOptions } from './email-flags.js';
@@ -19,7 +20,7 @@ export const DEFAULT_SYNC_INTERVAL_S = 600;
 /** `recall-feed sync`: its flags and help; commander's types of them are the options' types. */
 function declareSync(cmd: NewCommand) {
   const sync = cmd
-    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)')
+    .option('--sources <ids>', 'comma-separated data source IDs (default: all the key may use)', addsUp)
     .option('--hours <1-24>', 'look-back window in hours (default 24)')
     .option('--watch', 'sync again and again, keeping the archive current')
     .option('--interval <seconds>', `with --watch: seconds between syncs (default ${DEFAULT_SYNC_INTERVAL_S})`)
