@@ -1,4 +1,5 @@
 // Reads a response body to text: decodes gzip, deflate and br, and abandons the body past a size bound.
+import { isUtf8 } from 'node:buffer';
 import { Writable, type Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -14,10 +15,25 @@ const SCRATCH_MAX = 4 * MIB;
 let scratch: Buffer | undefined;
 const utf8 = new TextDecoder();
 
+/** A body as text, and whether it held bytes that are not UTF-8 (each replaced with U+FFFD, as fetch's text() does). */
+export interface BodyText {
+  text: string;
+  notUtf8: boolean;
+}
+
+/**
+ * The bytes as UTF-8. Only a text holding U+FFFD is checked again (isUtf8, native): the API may send U+FFFD
+ * itself, and a page without one costs no second pass.
+ */
+function decode(bytes: Uint8Array): BodyText {
+  const text = utf8.decode(bytes);
+  return { text, notUtf8: text.includes('\uFFFD') && !isUtf8(bytes) };
+}
+
 /** The body's chunks as one text; the joined bytes live only until decoded, within this call. */
-function decodeJoined(chunks: readonly Buffer[], size: number): string {
-  if (chunks.length === 1) return utf8.decode(chunks[0]);
-  if (size > SCRATCH_MAX) return utf8.decode(Buffer.concat(chunks, size));
+function decodeJoined(chunks: readonly Buffer[], size: number): BodyText {
+  if (chunks.length === 1) return decode(chunks[0] as Buffer);
+  if (size > SCRATCH_MAX) return decode(Buffer.concat(chunks, size));
   if (scratch === undefined || scratch.length < size) {
     scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(size, 2 * (scratch?.length ?? 0))));
   }
@@ -26,7 +42,7 @@ function decodeJoined(chunks: readonly Buffer[], size: number): string {
     scratch.set(chunk, at);
     at += chunk.length;
   }
-  return utf8.decode(scratch.subarray(0, size));
+  return decode(scratch.subarray(0, size));
 }
 
 function describeSize(bytes: number): string {
@@ -55,7 +71,8 @@ function decoderFor(coding: string, status: number): Transform {
 }
 
 /**
- * The whole body as text (a leading BOM dropped, as fetch's text() does). Past `maxBytes` of decoded
+ * The whole body as text (a leading BOM dropped and bytes that are not UTF-8 replaced with U+FFFD, as fetch's text()
+ * does; `notUtf8` says there were such bytes). Past `maxBytes` of decoded
  * body it stops reading and throws ResponseTooLargeError; only the decoded body is held in memory,
  * so a compressed body that decodes to little costs little too. A body that does not decode is
  * retryable, like one cut short.
@@ -65,7 +82,7 @@ export async function readBody(
   status: number,
   encoding: string | string[] | undefined,
   maxBytes: number,
-): Promise<string> {
+): Promise<BodyText> {
   let decoders: Transform[];
   try {
     decoders = codings(encoding)

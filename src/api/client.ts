@@ -37,6 +37,8 @@ export type ClientEvent =
   | { type: 'response'; path: string; query: string; status: number; ms: number; minuteRemaining: number }
   /** An answer held numbers that JSON.parse changed (inexact-numbers.ts): its records carry the numbers as kept. */
   | { type: 'inexact'; path: string; numbers: InexactNumber[] }
+  /** An answer held bytes that are not UTF-8: its text, and its records, carry U+FFFD in their place. */
+  | { type: 'not-utf8'; path: string }
   | WaitEvent;
 
 export interface ClientOptions {
@@ -215,9 +217,11 @@ export class RecallFeedClient {
         this.report(url, res.status, this.now() - started);
         try {
           if (res.status < 200 || res.status >= 300) throw errorFromResponse(res.status, res.body, res.headers, url);
-          return await readApiBody(res, url, shape, (numbers) =>
+          const body = await readApiBody(res, url, shape, (numbers) =>
             this.onEvent({ type: 'inexact', path: url.pathname, numbers }),
           );
+          if (res.notUtf8) this.onEvent({ type: 'not-utf8', path: url.pathname });
+          return body;
         } catch (err) {
           // A server may echo the key it was sent: its text never carries it further (errors-mask.ts).
           throw maskErrorSecrets(err, [this.apiKey]);

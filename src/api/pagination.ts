@@ -6,7 +6,10 @@ import type { FeedPage } from './schemas.js';
 export interface PagedResult<R> extends FeedPage<R> {
   /** The cursor sent to get this page (undefined for the first page of a fresh run). */
   cursor: string | undefined;
-  /** The cursor that continues right after this page; undefined on the last page. */
+  /**
+   * The cursor that continues right after this page; undefined on the last page, and on a page that said has_more
+   * but sent no next_cursor (asked for the next page, the pager then throws PaginationError).
+   */
   nextCursor: string | undefined;
   /** Records dropped from `data` because an earlier page of this run already had their id. */
   duplicates: number;
@@ -17,8 +20,25 @@ export interface PagedResult<R> extends FeedPage<R> {
   restartedAfter?: string;
 }
 
+/** A page said has_more and sent no next_cursor. */
+export const NO_NEXT_CURSOR = 'the API said more pages follow but sent no next_cursor';
+
 /** How often one run starts its chain over after the API refused its own cursor; the next refusal ends it. */
 const CURSOR_RESTARTS = 1;
+
+/**
+ * Pages in a row, each with a new next_cursor, that bring no record not already yielded in this run (or none at all):
+ * a server that ignores the cursor. Past this many, paging stops rather than spend the quota.
+ */
+export const STALE_PAGES = 3;
+
+/**
+ * The most pages a chain may take for the largest total_count its pages reported: twice the pages that total
+ * needs, and ten more, since records arrive while it pages.
+ */
+export function pageBudget(totalCount: number, pageSize: number): number {
+  return 2 * Math.ceil(Math.max(0, totalCount) / Math.max(1, pageSize)) + 10;
+}
 
 /**
  * The API refused `cursor` itself: a validation error (400) that names the cursor in its message or details
@@ -32,8 +52,9 @@ export function refusesCursor(err: unknown, cursor: string | undefined): boolean
 }
 
 /**
- * Follows `next_cursor` until `has_more` is false. A page that says has_more without a cursor, or a
- * cursor seen before, is a PaginationError rather than an endless loop. Records whose `id` was already
+ * Follows `next_cursor` until `has_more` is false. A cursor seen before, or a page that says has_more without a
+ * cursor once the next page is asked for, is a PaginationError rather than an endless loop; so are STALE_PAGES pages
+ * in a row with nothing new, and more pages than pageBudget allows for the total_count. Records whose `id` was already
  * yielded in this run are dropped (pages can shift while we page). A next_cursor the API sent and then
  * refuses (it expired) starts the chain over from `startCursor` once; refused again, it is a PaginationError
  * naming the cursor. A refused `startCursor` itself is the caller's input: its ValidationError is thrown as is.
@@ -47,6 +68,11 @@ export async function* paginate<R>(
   let cursor = startCursor;
   let restarts = 0;
   let restartedAfter: string | undefined;
+  /** Pages since the chain (re)started; pages in a row with nothing new, and how many are allowed. */
+  let pages = 0;
+  let stale = 0;
+  let staleAllowed = STALE_PAGES;
+  let largestTotal = 0;
   for (;;) {
     let page: FeedPage<R>;
     try {
@@ -62,6 +88,10 @@ export async function* paginate<R>(
       }
       restarts++;
       restartedAfter = refusal;
+      // Started over, the chain first meets again the pages it had: those bring nothing new.
+      staleAllowed = STALE_PAGES + pages;
+      pages = 0;
+      stale = 0;
       cursor = startCursor;
       seenCursors = new Set(startCursor === undefined ? [] : [startCursor]);
       continue;
@@ -69,9 +99,7 @@ export async function* paginate<R>(
     const raw = page.pagination.next_cursor;
     const next = typeof raw === 'string' && raw !== '' ? raw : undefined;
     const more = page.pagination.has_more;
-    if (more && next === undefined) {
-      throw new PaginationError('the API said more pages follow but sent no next_cursor');
-    }
+    pages++;
     if (more && next !== undefined && seenCursors.has(next)) {
       throw new PaginationError('the API sent a next_cursor it had already sent in this run');
     }
@@ -84,6 +112,11 @@ export async function* paginate<R>(
       }
       data.push(record);
     }
+    if (data.length > 0) {
+      stale = 0;
+      staleAllowed = STALE_PAGES;
+    } else stale++;
+    largestTotal = Math.max(largestTotal, page.pagination.total_count);
     const restart = restartedAfter === undefined ? {} : { restartedAfter };
     restartedAfter = undefined;
     yield {
@@ -94,7 +127,19 @@ export async function* paginate<R>(
       duplicates: page.data.length - data.length,
       ...restart,
     };
-    if (!more || next === undefined) return;
+    // Checked only now, when the next page is wanted: a caller that takes one page needs no cursor.
+    if (!more) return;
+    if (next === undefined) throw new PaginationError(NO_NEXT_CURSOR);
+    if (stale >= staleAllowed) {
+      throw new PaginationError(
+        `the API sent ${stale} pages in a row with no record it had not already sent in this run, each with a new next_cursor: paging stopped rather than spend requests on it`,
+      );
+    }
+    if (pages >= pageBudget(largestTotal, page.pagination.limit)) {
+      throw new PaginationError(
+        `the API still said more pages follow after ${pages} pages of up to ${page.pagination.limit} records, for a total_count of ${largestTotal}: paging stopped rather than spend requests on it`,
+      );
+    }
     seenCursors.add(next);
     cursor = next;
   }

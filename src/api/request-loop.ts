@@ -5,7 +5,14 @@ import { QuotaExhaustedError, RateLimitError, WaitTooLongError } from './api-err
 import { Pacer, WINDOW_NAMES, type PacingOverrides, type WindowName } from './pacing.js';
 import type { AnswerHeaders } from './answer-headers.js';
 import { windowReports } from './rate-limit-headers.js';
-import { backoffMs, isRetryable, nextMonthlyReset, rateLimitWaitMs } from './retry.js';
+import {
+  backoffMs,
+  isRetryable,
+  nextMonthlyReset,
+  RESET_HORIZON_MS,
+  rateLimitBackoffMs,
+  rateLimitWaitMs,
+} from './retry.js';
 import type { RateLimitInfo } from './schemas.js';
 
 /** The waits the loop reports; the CLI turns them into countdowns. */
@@ -67,7 +74,7 @@ export class RequestLoop {
         if (err instanceof RateLimitError && !(err instanceof QuotaExhaustedError)) {
           rateLimited++;
           if (rateLimited > MAX_RATE_LIMIT_RETRIES) throw err;
-          await this.waitForReset(err);
+          await this.waitForReset(err, rateLimited);
           continue;
         }
         if (!isRetryable(err) || failures >= this.opts.retries) throw err;
@@ -117,9 +124,16 @@ export class RequestLoop {
     await this.waitWithinLimit(ms, now, window, `the ${window} limit allows the next request only in`, event);
   }
 
-  private async waitForReset(err: RateLimitError): Promise<void> {
+  /**
+   * Waits out the `streak`-th 429 in a row: until its reset, and from the second on a growing backoff beyond it
+   * (rateLimitBackoffMs). The backoff is our own caution: it takes no more than --max-wait leaves, so only the
+   * reset the server names decides whether the wait is too long.
+   */
+  private async waitForReset(err: RateLimitError, streak: number): Promise<void> {
     const now = this.opts.now();
-    const ms = rateLimitWaitMs(err, now, this.opts.random);
+    const untilReset = rateLimitWaitMs(err, now, this.opts.random);
+    const room = Math.max(0, this.opts.maxWaitMs - untilReset);
+    const ms = untilReset + Math.min(rateLimitBackoffMs(streak), room);
     const limitType = err.limitType ?? 'rate';
     const event: WaitEvent = { type: 'wait', reason: 'rate_limit', ms, limitType, resetAt: new Date(now + ms) };
     await this.waitWithinLimit(ms, now, limitType, `the ${limitType} limit resets only in`, event, err);
@@ -150,6 +164,7 @@ export class RequestLoop {
 
 /** Seconds for a wait one could sit out; days for one that is absurd (a reset_at decades away). */
 function waitText(ms: number): string {
+  if (ms >= RESET_HORIZON_MS) return `more than ${Math.round(RESET_HORIZON_MS / 31_557_600_000)} years`;
   const days = ms / 86_400_000;
   return days > 2 ? `${Math.floor(days)} days` : `${Math.ceil(ms / 1000)} s`;
 }

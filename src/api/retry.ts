@@ -91,13 +91,28 @@ export function retryAfterAt(value: string | undefined, now: number): number | u
  * Undefined when none is usable. `now` is the server's clock when it answered (serverNow).
  */
 export function rateLimitResetAt(err: RateLimitError, now: number): number | undefined {
-  if (err.resetAt) return err.resetAt.getTime();
+  if (err.resetAt && Number.isFinite(err.resetAt.getTime())) return err.resetAt.getTime();
   const retryAfter = retryAfterAt(header(err.headers, 'retry-after'), now);
   if (retryAfter !== undefined) return retryAfter;
   const type = err.limitType ?? 'minute';
   const reset = header(err.headers, `x-ratelimit-reset-${type}`);
   if (reset !== undefined && reset.trim() !== '' && Number.isFinite(Number(reset))) return Number(reset) * 1000;
   return undefined;
+}
+
+/**
+ * The furthest reset a 429 is taken at its word: 100 years. A reset further off (`Retry-After: 99999999999999`, past
+ * the range of a JavaScript Date) is read as this far, which is no wait anyone sits out (POINTLESS_WAIT_MS).
+ */
+export const RESET_HORIZON_MS = 100 * 365.25 * 86_400_000;
+
+/**
+ * The extra wait beyond the reset after the `streak`-th 429 in a row for one request: none after the first, then
+ * 500 ms, doubling with each further 429, at most BACKOFF_CAP_MS. A server that keeps answering 429 with a reset
+ * already here (`Retry-After: 0`) is asked ever less often, not twenty times in a few seconds.
+ */
+export function rateLimitBackoffMs(streak: number, baseMs = BACKOFF_BASE_MS, capMs = BACKOFF_CAP_MS): number {
+  return streak <= 1 ? 0 : Math.min(capMs, baseMs * 2 ** (streak - 2));
 }
 
 /** The wait after a 429 that says nothing usable of its reset. */
@@ -109,14 +124,15 @@ const DATE_PRECISION_MS = 1000;
 /**
  * How long to wait after a 429: from the server's clock when it answered (serverNow) until the reset, plus a
  * small random margin. A 429 that names no reset, or one clearly behind that clock (more than the Date header's
- * second), backs off a minute instead: retrying at once would only meet the same refusal.
+ * second), backs off a minute instead: retrying at once would only meet the same refusal. A reset beyond
+ * RESET_HORIZON_MS is read as that far: the wait stays a number a Date can add to any clock.
  */
 export function rateLimitWaitMs(err: RateLimitError, now: number, random: () => number): number {
   const margin = RESET_MARGIN_MIN_MS + Math.floor(random() * (RESET_MARGIN_MAX_MS - RESET_MARGIN_MIN_MS));
   const theirs = serverNow(err.headers, now);
   const resetAt = rateLimitResetAt(err, theirs);
   if (resetAt === undefined || resetAt - theirs <= -DATE_PRECISION_MS) return UNKNOWN_RESET_WAIT_MS + margin;
-  return Math.max(0, resetAt - theirs) + margin;
+  return Math.min(RESET_HORIZON_MS, Math.max(0, resetAt - theirs) + margin);
 }
 
 /** The monthly quota resets on the 1st of the next month at 00:00 UTC. */

@@ -12,6 +12,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body held bytes that are not UTF-8, each read as U+FFFD (body-reader.ts); absent otherwise. */
+  notUtf8?: true;
 }
 
 export interface SendOptions {
@@ -111,8 +113,10 @@ async function attempt(url: URL, route: Route, opts: SendOptions, signal: AbortS
     await res.body.dump();
     return { status: res.statusCode, headers: res.headers, body: '' };
   }
-  const text = await readBody(body, res.statusCode, res.headers['content-encoding'], opts.maxBytes);
-  return { status: res.statusCode, headers: res.headers, body: text };
+  const { text, notUtf8 } = await readBody(body, res.statusCode, res.headers['content-encoding'], opts.maxBytes);
+  const answer: RawResponse = { status: res.statusCode, headers: res.headers, body: text };
+  if (notUtf8) answer.notUtf8 = true;
+  return answer;
 }
 
 /** Sends one request and reads the whole answer as text (decoded); the timeout covers headers and body together. */

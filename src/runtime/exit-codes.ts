@@ -71,7 +71,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   invalidResponse: {
     summary: 'invalid response',
     detail:
-      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` the API sent and then refused, again after starting over), a redirect, or a 404 that is not the API's (a wrong `--base-url`); also a record value of another shape than its Parquet column (`-f jsonl` or `-f csv` write any shape)",
+      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` missing, sent twice, or refused after the API sent it, again after starting over; 3 pages in a row with nothing new; far more pages than `total_count` needs), a redirect, or a 404 that is not the API's (a wrong `--base-url`); also a record value of another shape than its Parquet column (`-f jsonl` or `-f csv` write any shape)",
   },
   matchFound: {
     summary: 'match found (match --exit-code)',

@@ -9,7 +9,8 @@ import type { OutputTarget } from '../../runtime/files/file-target.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { keepForResume, type Progress, showable } from './export-failure.js';
 import { type Page, pagesOf } from '../watch/pages.js';
-import { refusesCursor } from '../../api/pagination.js';
+import { PaginationError } from '../../api/api-errors.js';
+import { NO_NEXT_CURSOR, refusesCursor } from '../../api/pagination.js';
 import type { FeedPlan } from '../watch/plan.js';
 import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
@@ -58,6 +59,10 @@ async function fill(
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
     for await (const page of exportPages(session, plan, progress.cursor, resumed !== undefined)) {
       if (page.restartedAfter !== undefined) session.status.note(restartLine(page.restartedAfter));
+      // A page saying more follow, with no cursor to them: refused before it is written, as the pager would when asked
+      // for the next, so the partial keeps the cursor that fetched it and --resume asks for this page again.
+      if (plan.paginate && page.pagination.has_more && page.nextCursor === undefined)
+        throw new PaginationError(NO_NEXT_CURSOR);
       progress.last = page;
       const kept = filtered ? page.data.filter(keep) : page.data;
       const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;

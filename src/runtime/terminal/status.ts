@@ -33,6 +33,8 @@ export class StatusReporter {
   private ticker: NodeJS.Timeout | undefined;
   /** Numbers JSON.parse changed are said once a run: every page of a feed may carry the same field. */
   private inexactSaid = false;
+  /** Bytes that are not UTF-8 likewise. */
+  private notUtf8Said = false;
 
   constructor(
     private readonly stderr: OutStream,
@@ -79,6 +81,12 @@ export class StatusReporter {
       this.warn(
         `the API sent numbers no double holds exactly; each is kept and written as the nearest one (${changes})`,
       );
+      return;
+    }
+    if (e.type === 'not-utf8') {
+      if (this.notUtf8Said) return;
+      this.notUtf8Said = true;
+      this.warn("the API's answer held bytes that are not UTF-8; each was replaced with U+FFFD");
       return;
     }
     if (e.type === 'response') {
