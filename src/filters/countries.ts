@@ -73,10 +73,19 @@ const ALIASES: Record<string, string> = {
   macedonia: 'MK',
   burma: 'MM',
   swaziland: 'SZ',
+  'dr congo': 'CD',
+  drc: 'CD',
+  'democratic republic of congo': 'CD',
+  'democratic republic of the congo': 'CD',
+  'east timor': 'TL',
+  'lao pdr': 'LA',
+  'holy see': 'VA',
+  vatican: 'VA',
 };
 
 /**
- * A name as the tables compare it: folded, apostrophes one kind, no dots, no leading "the", "Saint" as "St" and "and" as
+ * A name as the tables compare it: folded, apostrophes one kind, no dots, no "the" at its start or after "and" ("Saint
+ * Vincent and the Grenadines"), "Saint" as "St" and "and" as
  * "&" (ICU writes "St. Kitts & Nevis", "Côte d’Ivoire"; agencies "Saint Kitts and Nevis", "Cote d'Ivoire").
  */
 function nameKey(text: string): string {
@@ -84,7 +93,7 @@ function nameKey(text: string): string {
     .replace(/[’‘`´]/g, "'")
     .replace(/\./g, '')
     .replace(/\s+and\s+/g, ' & ')
-    .replace(/^the\s+/, '')
+    .replace(/(^|& )the\s+/g, '$1')
     .replace(/(^|\s)saint\s+/g, '$1st ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -148,16 +157,37 @@ const SEPARATORS = /[,;/|+]/;
 const JOINERS = /\s*&\s*|\s(?:and|et|und|y|or|ou)\s/i;
 
 /** A part without its "Made in". */
-const origin = (part: string) => part.replace(/^\s*(?:made in|fabrique en|hergestellt in|hecho en)\s+/i, '').trim();
+const origin = (part: string) => part.replace(/^\s*(?:made in|fabriqu[eé] en|hergestellt in|hecho en)\s+/i, '').trim();
 
 /**
  * A country_of_origin field's parts: split at , ; / | +, and a part that is no country as a whole ("Germany and
- * Poland", not "Trinidad and Tobago") also at `joiners`.
+ * Poland", not "Trinidad and Tobago") also at `joiners`, keeping together the longest runs of pieces that name a country
+ * ("Trinidad and Tobago and Jamaica": Trinidad and Tobago, Jamaica).
  */
 function fieldParts(value: string, joiners: RegExp): string[] {
   return value
     .split(SEPARATORS)
-    .flatMap((part) => (countryCode(origin(part)) !== undefined ? [part] : part.split(joiners)));
+    .flatMap((part) => (countryCode(origin(part)) !== undefined ? [part] : runs(part, joiners)));
+}
+
+/** A part split at its joiners, each longest run of pieces (joined as written) that names a country kept whole. */
+function runs(part: string, joiners: RegExp): string[] {
+  const split = new RegExp(`(${joiners.source})`, joiners.flags.replace('g', ''));
+  // Pieces at even indexes, the joiners as written between them at odd ones.
+  const bits = part.split(split).filter((b) => b !== undefined);
+  const out: string[] = [];
+  for (let i = 0; i < bits.length; i += 2) {
+    let end = i;
+    for (let k = bits.length - 1; k > i; k -= 2) {
+      if (countryCode(origin(bits.slice(i, k + 1).join(''))) !== undefined) {
+        end = k;
+        break;
+      }
+    }
+    out.push(bits.slice(i, end + 1).join(''));
+    i = end;
+  }
+  return out;
 }
 
 /** The countries a country_of_origin field names: "China", "China, Vietnam", "CN / VN", "Made in Germany and Poland". */

@@ -50,6 +50,14 @@ describe('countryCode', () => {
     ['The Netherlands', 'NL'],
     ['PR China', 'CN'],
     ['P.R. China', 'CN'],
+    ['Saint Vincent and the Grenadines', 'VC'],
+    ['South Georgia and the South Sandwich Islands', 'GS'],
+    ['Democratic Republic of the Congo', 'CD'],
+    ['DR Congo', 'CD'],
+    ['Congo', 'CG'],
+    ['East Timor', 'TL'],
+    ['Lao PDR', 'LA'],
+    ['Holy See', 'VA'],
   ])('%s is %s', (name, code) => {
     expect(countryCode(name)).toBe(code);
   });
@@ -74,6 +82,12 @@ describe('countriesIn', () => {
     ['China & Vietnam', ['CN', 'VN']],
     ['France / UK', ['FR', 'GB']],
     ['Hong Kong, China', ['HK', 'CN']],
+    ['Trinidad and Tobago and Jamaica', ['TT', 'JM']],
+    ['Antigua & Barbuda and Jamaica', ['AG', 'JM']],
+    ['Bosnia and Herzegovina and Croatia', ['BA', 'HR']],
+    ['Germany & Poland & France', ['DE', 'PL', 'FR']],
+    ['Fabriqué en France', ['FR']],
+    ['Fabrique en France', ['FR']],
   ])('%s names %j', (value, codes) => {
     expect(countriesIn(value)).toEqual(codes);
   });
