@@ -164,14 +164,15 @@ function wholeIn(cell: string): boolean {
 }
 
 /**
- * A month as spreadsheets abbreviate it in the file's language (English, German, French, Spanish, Dutch, Italian:
- * `May`, `Mai`, `mai`, `may`, `mei`, `mag`; `Mrz`, `mrt`, `juil.`, `ago`, `dic`, `ott`…), read after accents are dropped.
+ * A month as spreadsheets write it in the file's language (English, German, French, Spanish, Dutch, Italian): the
+ * abbreviations (`May`, `Mai`, `mei`, `mag`, `Mrz`, `mrt`, `juil.`, `ago`, `dic`, `ott`…) and the full names, after
+ * accents are dropped; not any word that starts like one (`MAIN`, `GENESIS`, `OCTANE`).
  */
-const MONTH_ABBR = String.raw`(?:jan|feb|fev|mar|mrz|mrt|apr|avr|abr|ma[iyg]|mei|jun|jui|giu|jul|lug|aug|aou|ago|sep|set|oct|okt|ott|nov|dec|dez|dic|ene|gen)[a-z]*\.?`;
-/** "May-25", "5-May-25", "Mai 25", "juil.-25": a lot the spreadsheet read as a month and a year. */
-const MONTH_FIRST = new RegExp(String.raw`^(?:\d{1,2}[-. ] ?)?${MONTH_ABBR}[-. ] ?\d{1,4}$`, 'i');
+const MONTH_WORD = String.raw`(?:jan(?:uary|vier|uar|v)?|ene(?:ro)?|gen(?:naio)?|feb(?:ruary|ruar|rero|braio)?|fev(?:rier|r)?|mar(?:ch|s|z|zo)?|mrz|mrt|maart|apr(?:il|ile)?|avr(?:il)?|abr(?:il)?|ma[iy]|mayo|mei|mag(?:gio)?|jun(?:e|i|io)?|juin|giu(?:gno)?|jul(?:y|i|io)?|juil(?:let)?|lug(?:lio)?|aug(?:ust|ustus)?|aout|ago(?:sto)?|sep(?:t|tember|tembre|tiembre)?|set(?:iembre|tembre)?|oct(?:ober|obre|ubre)?|okt(?:ober)?|ott(?:obre)?|nov(?:ember|embre|iembre)?|dec(?:ember|embre)?|dez(?:ember)?|dic(?:iembre|embre)?)\.?`;
+/** "May-25", "5-May-25", "Mai 2025", "juil.-25": a lot the spreadsheet read as a month and a year (two or four digits). */
+const MONTH_FIRST = new RegExp(String.raw`^(?:\d{1,2}[-. ] ?)?${MONTH_WORD}[-. ] ?(?:\d{2}|(?:19|20)\d{2})$`, 'i');
 /** "25-May", "05. Mai", "25-mei": one read as a day and a month. */
-const DAY_MONTH = new RegExp(String.raw`^\d{1,2}[-. ] ?${MONTH_ABBR}$`, 'i');
+const DAY_MONTH = new RegExp(String.raw`^\d{1,2}[-. ] ?${MONTH_WORD}$`, 'i');
 
 /**
  * A cell a spreadsheet has changed past reading, or that stands for many lots: a number shown in scientific form

@@ -26,6 +26,8 @@ describe('lot cells that cannot prove a row out', () => {
     ['10-25', 'ott-25'],
     ['25-05', '25. Mai'],
     ['25-05', '25-mei'],
+    ['05-2025', 'Mai 2025'],
+    ['03-25', 'maart-25'],
     ['1000', '998-1002'],
     ['100', '98-102'],
     ['9999', '9998-10001'],
@@ -50,6 +52,9 @@ describe('lot cells that cannot prove a row out', () => {
     ['9999', 'Ch1150'],
     ['9999', 'MAX-25'],
     ['9999', 'L25-05'],
+    // Codes that start like a month: still read as codes.
+    ['9999', 'MAIN-12'],
+    ['9999', 'NOVA.2023'],
   ])('still proves: notice lot %s, row cell "%s" is out', (code, cell) => {
     expect(scopeOfLot(code, cell)).toBe('out-of-scope');
   });
