@@ -11,12 +11,18 @@ export interface NotCreatable {
   detail: string;
 }
 
-/** Undefined when a sync could create the archive `target` names; what stands in its way otherwise. */
-export async function whyNotCreatable(target: DbTarget): Promise<NotCreatable | undefined> {
+/** A sync could create the archive; `newFolder` when it would create its folder too (the default one), in `under`. */
+export interface Creatable {
+  problem?: undefined;
+  newFolder?: { folder: string; under: string };
+}
+
+/** What stands in the way of a sync creating the archive `target` names, or that nothing does. */
+export async function creatable(target: DbTarget): Promise<Creatable | NotCreatable> {
   if (target.kind === 'postgres') {
     const { schemaCreatable } = await import('./postgres/creatable.js');
     return (await schemaCreatable(target))
-      ? undefined
+      ? {}
       : {
           problem: 'not-writable',
           where: `database ${target.database} on ${target.host}`,
@@ -24,17 +30,34 @@ export async function whyNotCreatable(target: DbTarget): Promise<NotCreatable | 
         };
   }
   const folder = path.dirname(path.resolve(target.file));
+  // The default archives' folder is made by the sync (mkdir -p, sqlite/open.ts): then the nearest folder that exists
+  // must be one it may write in. A folder --db names must exist.
+  const under = target.createsFolder ? await nearestExisting(folder) : folder;
   try {
-    const stat = await fs.stat(folder);
-    if (!stat.isDirectory()) return { problem: 'no-folder', where: folder, detail: 'it is not a folder' };
+    const stat = await fs.stat(under);
+    if (!stat.isDirectory()) return { problem: 'no-folder', where: under, detail: 'it is not a folder' };
   } catch (err) {
-    return { problem: 'no-folder', where: folder, detail: reason(err) };
+    return { problem: 'no-folder', where: under, detail: reason(err) };
   }
   try {
-    await fs.access(folder, constants.W_OK | constants.X_OK);
-    return undefined;
+    await fs.access(under, constants.W_OK | constants.X_OK);
   } catch (err) {
-    return { problem: 'not-writable', where: folder, detail: reason(err) };
+    return { problem: 'not-writable', where: under, detail: reason(err) };
+  }
+  return under === folder ? {} : { newFolder: { folder, under } };
+}
+
+/** `folder`, or the nearest of its parents that exists (or that cannot be looked at: the stat after says why). */
+async function nearestExisting(folder: string): Promise<string> {
+  let dir = folder;
+  for (;;) {
+    const missing = await fs.stat(dir).then(
+      () => false,
+      (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT',
+    );
+    const parent = path.dirname(dir);
+    if (!missing || parent === dir) return dir;
+    dir = parent;
   }
 }
 

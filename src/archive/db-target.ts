@@ -15,7 +15,13 @@ const SCHEMA_HINT = 'a schema name is lower-case letters, digits and _, up to 63
 const SSL_MODES = new Set(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']);
 
 export type DbTarget =
-  | { kind: 'sqlite'; file: string; name: string }
+  | {
+      kind: 'sqlite';
+      file: string;
+      name: string;
+      /** Its folder is the default archives', which a sync creates when missing (archiveTarget, mayCreateFolder). */
+      createsFolder?: true;
+    }
   | {
       kind: 'postgres';
       /** The URL pg connects with: password included, `schema` taken out. */

@@ -97,7 +97,7 @@ export interface OpenOptions {
   createFolder?: boolean;
   /** Never write (query, stats, show, match --archive): works on a read-only file, mount or role. */
   readOnly?: boolean;
-  /** PostgreSQL: how long a write waits for the archive's write lock (default 30 s, as SQLite's busy timeout). */
+  /** How long a writer waits for another's lock (default 30 s): PostgreSQL's write lock, SQLite's busy timeout. */
   lockWaitMs?: number;
   /**
    * Aborting it (the run interrupted) ends a wait at once, and the open or the write throws the signal's reason:

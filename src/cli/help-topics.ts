@@ -41,7 +41,10 @@ export const OTHER_ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['TERM', 'dumb: no colours, no spinner'],
   ['CI', 'set: no spinner (one plain line per wait or retry)'],
   ['COLUMNS', 'the table width when the terminal does not say'],
-  ['RECALL_FEED_DB_LOCK_WAIT', "seconds a writer waits for the archive's write lock (default 30), then exit 13"],
+  [
+    'RECALL_FEED_DB_LOCK_WAIT',
+    "seconds a writer waits for another writer's lock on the archive (default 30), then exit 13 (PostgreSQL) or 9 (a SQLite file: busy)",
+  ],
   ['RECALL_FEED_OUTBOX_LEASE', "seconds a host's claim on a sync action lasts before another host may deliver it"],
   ['RECALL_FEED_FORCE_TTY', '1: treat stdout and stderr as a terminal (tests of the table)'],
 ];

@@ -197,10 +197,13 @@ export function sessionWith(settings: Settings, globals: GlobalFlags, ctx: Conte
       // Two runs of the same -o (a cron job that overran) take turns, as feed's do: both wrote one partial file.
       const file = (await import('./files/output-target.js')).outputFile(settings);
       if (file !== undefined) {
-        const { acquireRunLock, runLockOptions, DEFAULT_LOCK_WAIT_MS } = await import('./files/run-lock.js');
+        const { acquireRunLock, runLockOptions, waitSaidBy, DEFAULT_LOCK_WAIT_MS } = await import(
+          './files/run-lock.js'
+        );
+        // A wait sat out is said where someone watches, never to cron (waitSaidBy), as feed's is.
         outputLock = await acquireRunLock(
           [file],
-          runLockOptions(ctx, (line) => status.warn(line), DEFAULT_LOCK_WAIT_MS),
+          runLockOptions(ctx, (line) => status.warn(line), DEFAULT_LOCK_WAIT_MS, undefined, waitSaidBy(status)),
         );
       }
     }

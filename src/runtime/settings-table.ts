@@ -39,8 +39,9 @@ export interface SettingRow {
   readonly name: string;
   /** Its key in the profile (`config set <key>`); none: only a flag or the environment sets it. */
   readonly key?: string;
-  /** Its flag, as help shows it; `command` when only that command takes it (feed --sources). */
+  /** Its flag, as help shows it. */
   readonly flag?: string;
+  /** The commands whose help offers that flag, when it is no global flag (test/unit/settings-table-commands.test.ts). */
   readonly command?: string;
   /** Its environment variables, the first found wins. */
   readonly env?: readonly string[];
@@ -88,7 +89,7 @@ export const SETTINGS: readonly SettingRow[] = [
     name: 'webhook',
     key: 'webhook',
     flag: '--webhook [url]',
-    command: 'feed, sync, match, digest',
+    command: 'feed, sync, match, digest, doctor',
     env: ['RECALL_FEED_WEBHOOK'],
     default: 'none',
     values: URL_PLAIN_HTTP_LOCAL,
@@ -121,11 +122,11 @@ export const SETTINGS: readonly SettingRow[] = [
     name: 'sources',
     key: 'sources',
     flag: '--sources <ids>',
-    command: 'feed',
+    command: 'feed, sync, match, digest, query, stats',
     default: 'all the key may use',
     values: 'comma-separated source ids of a-z, 0-9 and _ (e.g. us_cpsc,uk_opss)',
     secret: false,
-    description: 'default data sources, comma-separated ids',
+    description: 'default data sources of feed and sync, comma-separated ids (the others take the flag alone)',
     parse: parseSources,
   },
   {
@@ -195,7 +196,7 @@ export const SETTINGS: readonly SettingRow[] = [
     name: 'db',
     key: 'db',
     flag: '--db <file|url>',
-    command: 'sync, query, show, stats, digest, match, cases, report, doctor',
+    command: 'sync, query, show, stats, digest, match, cases, report, doctor, mcp',
     env: ['RECALL_FEED_DB'],
     default: '$XDG_DATA_HOME/recall-feed/recalls.db (~/.local/share/recall-feed/recalls.db)',
     values: 'a file path or a postgres:// URL',

@@ -5,13 +5,21 @@ import { sleep } from '../../api/sleep.js';
 import type { OpenOptions } from '../store.js';
 
 /**
- * How long a connection waits for another one: a writer for another writer (a concurrent sync) to finish its page, a
- * sync switching the file to WAL for its readers to finish (enterWal).
+ * How long a connection waits for another one by default: a writer for another writer (a concurrent sync) to finish its
+ * page, a sync switching the file to WAL for its readers to finish (enterWal). A writer's OpenOptions.lockWaitMs
+ * (RECALL_FEED_DB_LOCK_WAIT) replaces it.
  */
 export const BUSY_TIMEOUT_MS = 30_000;
 
 /** How a wait for the file passes: the run's clock, and its sleep, which the run's signal ends (real ones by default). */
 export type BusyWait = NonNullable<OpenOptions['wait']>;
+
+/** How a writer waits for the file: the clock and sleep, the run's signal, and for how long (default BUSY_TIMEOUT_MS). */
+export interface Waiting {
+  wait?: BusyWait;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
 
 export const REAL_WAIT: BusyWait = { now: Date.now, sleep };
 
@@ -19,17 +27,18 @@ export const REAL_WAIT: BusyWait = { now: Date.now, sleep };
 const RETRY_MS = 20;
 
 /**
- * `attempt` until it does not fail with SQLITE_BUSY, for at most BUSY_TIMEOUT_MS; SQLite's own busy handler, which
- * would block the thread (and with it the signal handlers) while it waits, is off meanwhile. Aborting `signal` ends
- * the wait at once with its reason; the last SQLITE_BUSY is thrown at the deadline.
+ * `attempt` until it does not fail with SQLITE_BUSY, for at most `timeoutMs` (BUSY_TIMEOUT_MS); SQLite's own busy
+ * handler, which would block the thread (and with it the signal handlers) while it waits, is off meanwhile. Aborting
+ * `signal` ends the wait at once with its reason; the last SQLITE_BUSY is thrown at the deadline.
  */
 export async function whenNotBusy<T>(
   db: Database.Database,
   attempt: () => T,
   wait: BusyWait = REAL_WAIT,
   signal?: AbortSignal,
+  timeoutMs = BUSY_TIMEOUT_MS,
 ): Promise<T> {
-  const deadline = wait.now() + BUSY_TIMEOUT_MS;
+  const deadline = wait.now() + timeoutMs;
   const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
   try {

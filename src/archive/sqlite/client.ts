@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { SqlClient, TransactionKind } from '../sql/client.js';
-import { type BusyWait, whenNotBusy } from './busy-wait.js';
+import { type Waiting, whenNotBusy } from './busy-wait.js';
 
 const MAX_STATEMENTS = 500;
 /**
@@ -40,8 +40,8 @@ export class SqliteClient implements SqlClient {
 
   constructor(
     readonly db: Database.Database,
-    /** How a write waits for another process's writer: the run's clock and sleep, ended by its signal. */
-    private readonly waiting: { wait?: BusyWait; signal?: AbortSignal } = {},
+    /** How a write waits for another process's writer: the run's clock and sleep, ended by its signal, for how long. */
+    private readonly waiting: Waiting = {},
   ) {
     this.file = db.memory ? undefined : path.resolve(db.name);
   }
@@ -101,7 +101,10 @@ export class SqliteClient implements SqlClient {
     try {
       // Another process's writer (a second sync) holds the write lock for a page: waited for without blocking.
       if (kind === 'read' || this.file === undefined) this.db.exec(BEGIN[kind]);
-      else await whenNotBusy(this.db, () => this.db.exec(BEGIN[kind]), this.waiting.wait, this.waiting.signal);
+      else {
+        const { wait, signal, timeoutMs } = this.waiting;
+        await whenNotBusy(this.db, () => this.db.exec(BEGIN[kind]), wait, signal, timeoutMs);
+      }
       const result = await fn();
       this.db.exec('COMMIT');
       return result;

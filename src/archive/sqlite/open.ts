@@ -10,7 +10,7 @@ import {
   ArchiveTooOldError,
   NotAnArchiveError,
 } from '../archive-errors.js';
-import { BUSY_TIMEOUT_MS, type BusyWait, REAL_WAIT, whenNotBusy } from './busy-wait.js';
+import { BUSY_TIMEOUT_MS, type BusyWait, REAL_WAIT, type Waiting, whenNotBusy } from './busy-wait.js';
 import type { OpenOptions } from '../store.js';
 import { interimFts, repairInterimFts } from './fts-repair.js';
 import { APPLICATION_ID, FTS_REPAIR_VERSION, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -37,15 +37,15 @@ export const IN_MEMORY = ':memory:';
 
 /**
  * A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; a file still
- * locked when the busy timeout ran out (SQLITE_BUSY: another writer, or readers while a sync enters WAL) as
- * ArchiveBusyError; others as they are.
+ * locked when the busy timeout (`waitedMs`) ran out (SQLITE_BUSY: another writer, or readers while a sync enters WAL)
+ * as ArchiveBusyError; others as they are.
  */
-export function archiveErrorOf(file: string, err: unknown): unknown {
+export function archiveErrorOf(file: string, err: unknown, waitedMs = BUSY_TIMEOUT_MS): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return err;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
     return new ArchiveCorruptError(file, (err as Error).message);
-  if (code === 'SQLITE_BUSY') return new ArchiveBusyError(file, BUSY_TIMEOUT_MS / 1000);
+  if (code === 'SQLITE_BUSY') return new ArchiveBusyError(file, waitedMs / 1000);
   return err;
 }
 
@@ -55,10 +55,24 @@ export function archiveErrorOf(file: string, err: unknown): unknown {
  * creating the archive or storing a page) fails it at once with SQLITE_BUSY, and one reading it (a query whose
  * output is paged, the sqlite3 shell, Datasette) makes SQLite's busy handler wait, blocking the thread and with it
  * Ctrl-C. So each try fails at once (busy_timeout 0), and the tries are paused between asynchronously until the busy
- * timeout; aborting `signal` (the run interrupted) ends the wait at once with its reason.
+ * timeout (`timeoutMs`); aborting `signal` (the run interrupted) ends the wait at once with its reason.
  */
-export async function enterWal(db: Database.Database, wait: BusyWait = REAL_WAIT, signal?: AbortSignal): Promise<void> {
-  await whenNotBusy(db, () => db.pragma('journal_mode = WAL'), wait, signal);
+export async function enterWal(
+  db: Database.Database,
+  wait: BusyWait = REAL_WAIT,
+  signal?: AbortSignal,
+  timeoutMs = BUSY_TIMEOUT_MS,
+): Promise<void> {
+  await whenNotBusy(db, () => db.pragma('journal_mode = WAL'), wait, signal, timeoutMs);
+}
+
+/** How a writer opened with `opts` waits for the file: RECALL_FEED_DB_LOCK_WAIT's lockWaitMs, else the busy timeout. */
+export function writerWaiting(opts: OpenOptions): Waiting & { timeoutMs: number } {
+  return {
+    ...(opts.wait && { wait: opts.wait }),
+    ...(opts.signal && { signal: opts.signal }),
+    timeoutMs: opts.lockWaitMs ?? BUSY_TIMEOUT_MS,
+  };
 }
 
 /** A folder a new archive goes into, when it may not be created: ENOENT when missing, ENOTDIR when a file (as fs says). */
@@ -88,7 +102,8 @@ export async function openDatabase(file: string, opts: OpenOptions): Promise<Dat
     else checkFolder(folder);
   }
   if (opts.readOnly && !memory) return openReadOnly(file);
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  const waiting = writerWaiting(opts);
+  const db = new Database(file, { timeout: waiting.timeoutMs });
   try {
     checkIdentity(db, file);
     // Before anything that writes: a newer file is left exactly as it is.
@@ -97,7 +112,7 @@ export async function openDatabase(file: string, opts: OpenOptions): Promise<Dat
     // Only a file with nothing in it yet takes a page size (SQLite ignores it after the first write); see PAGE_SIZE.
     if (found === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
     // Once in WAL readers never block the writer, and the busy timeout queues writers (two syncs at once).
-    if (!memory) await enterWal(db, opts.wait, opts.signal);
+    if (!memory) await enterWal(db, waiting.wait, waiting.signal, waiting.timeoutMs);
     db.pragma(`cache_size = -${CACHE_KIB}`);
     // With WAL, NORMAL keeps every commit atomic and the file consistent; only the last commits may be lost on power loss.
     db.pragma('synchronous = NORMAL');
@@ -105,7 +120,7 @@ export async function openDatabase(file: string, opts: OpenOptions): Promise<Dat
     return db;
   } catch (err) {
     db.close();
-    throw archiveErrorOf(file, err);
+    throw archiveErrorOf(file, err, waiting.timeoutMs);
   }
 }
 

@@ -5,10 +5,10 @@ import type { ArchiveEngine, Feature } from '../sql/engine.js';
 import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, ArchiveStore, OpenOptions, StatsResult } from '../store.js';
 import { SqliteClient } from './client.js';
-import type { BusyWait } from './busy-wait.js';
+import type { Waiting } from './busy-wait.js';
 import { commitHorizon } from './commit-stamp.js';
 import { sqliteDialect } from './dialect.js';
-import { archiveErrorOf, leaveWal, openDatabase } from './open.js';
+import { archiveErrorOf, leaveWal, openDatabase, writerWaiting } from './open.js';
 import { SqliteRecalls } from './recalls.js';
 import { stats } from './stats.js';
 
@@ -26,7 +26,7 @@ class SqliteEngine implements ArchiveEngine {
     private readonly db: Database.Database,
     private readonly readOnly: boolean,
     private readonly now: () => number = Date.now,
-    waiting: { wait?: BusyWait; signal?: AbortSignal } = {},
+    private readonly waiting: Waiting = {},
   ) {
     this.sql = new SqliteClient(db, waiting);
   }
@@ -37,7 +37,7 @@ class SqliteEngine implements ArchiveEngine {
 
   /** A damaged file, or one busy past the wait, named as such. */
   failed(err: unknown): unknown {
-    return archiveErrorOf(this.name, err);
+    return archiveErrorOf(this.name, err, this.waiting.timeoutMs);
   }
 
   async keeps(feature: Feature): Promise<boolean> {
@@ -71,7 +71,6 @@ export const SqliteStore = {
   /** Opens (with `create`, creates) the archive and brings its schema forward; read-only opens write nothing. */
   async open(file: string, opts: OpenOptions): Promise<ArchiveStore> {
     const db = await openDatabase(file, opts);
-    const waiting = { ...(opts.wait && { wait: opts.wait }), ...(opts.signal && { signal: opts.signal }) };
-    return new SqlStore(new SqliteEngine(file, db, opts.readOnly ?? false, opts.now, waiting));
+    return new SqlStore(new SqliteEngine(file, db, opts.readOnly ?? false, opts.now, writerWaiting(opts)));
   },
 };

@@ -1,5 +1,6 @@
 // Doctor's archive check where there is no archive yet (a fresh install, before the first sync): a note when a sync
-// could create it, a failure when it could not (its folder missing or not writable); doctor itself creates nothing.
+// could create it, a failure when it could not (its folder missing, unless it is the default one a sync creates, or not
+// writable); doctor itself creates nothing.
 import type { DbTarget } from '../../archive/db-target.js';
 import { shellQuote } from '../../runtime/shell-quote.js';
 import { type CheckResult, fail, ok } from './check.js';
@@ -7,10 +8,15 @@ import { type CheckResult, fail, ok } from './check.js';
 const ELSEWHERE = 'or point --db or RECALL_FEED_DB at an archive';
 
 export async function checkArchiveMissing(target: DbTarget): Promise<CheckResult> {
-  const { whyNotCreatable } = await import('../../archive/creatable.js');
-  const why = await whyNotCreatable(target);
-  if (why === undefined) {
-    const may = target.kind === 'sqlite' ? 'its folder is writable' : 'this user may create its schema';
+  const { creatable } = await import('../../archive/creatable.js');
+  const why = await creatable(target);
+  if (why.problem === undefined) {
+    const may =
+      target.kind === 'postgres'
+        ? 'this user may create its schema'
+        : why.newFolder
+          ? `and its folder ${why.newFolder.folder}: ${why.newFolder.under} is writable`
+          : 'its folder is writable';
     return ok(
       'archive',
       `${target.name}: not created yet; the first \`recall-feed sync\` creates it (${may}); nothing else to check until then`,

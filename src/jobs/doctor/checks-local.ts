@@ -1,13 +1,14 @@
 // Doctor's checks on this machine: the config file and profile, and the state and lock files named by flags.
 import { specialKind } from '../../runtime/files/kept-files.js';
-import { constants, promises as fs } from 'node:fs';
-import path from 'node:path';
+import { promises as fs } from 'node:fs';
 import type { Context } from '../../runtime/context.js';
 import { unknownProfileKeys } from '../../runtime/config/config-keys.js';
 import { configPath, openConfigStore } from '../../runtime/config/open-store.js';
 import { DEFAULT_STALE_MS } from '../../runtime/files/run-lock.js';
-import { sidecarPath } from '../../runtime/files/sidecar-names.js';
+import { describeHolder, holderEnded, lockDir, readHolder } from '../../runtime/files/run-lock-holder.js';
+import { resolveTargetPath } from '../../runtime/files/target-path.js';
 import { checkStateFile } from '../watch/state-file.js';
+import { checkStateWritable } from '../watch/seen-state.js';
 import { type CheckResult, fail, messageOf, ok, warn } from './check.js';
 
 const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
@@ -53,25 +54,29 @@ export async function checkConfig(profile: string, ctx: Context, profileProblem?
   }
 }
 
-function hintOf(err: Error): string | undefined {
-  const hint = (err as { hint?: unknown }).hint;
+function hintOf(err: unknown): string | undefined {
+  const hint = (err as { hint?: unknown } | null)?.hint;
   return typeof hint === 'string' ? hint : undefined;
 }
 
-/** A state file: absent (a first run creates it), or JSON we can read, in a folder we can write. */
+/**
+ * A state file: absent (a first run creates it), or JSON we can read, in a folder we can write, found as a run finds it
+ * (through its links: one into a folder that is gone fails, as the run would with exit 10).
+ */
 export async function checkState(file: string): Promise<CheckResult> {
   const name = `state ${file}`;
+  let real: string;
   try {
-    await fs.access(path.dirname(path.resolve(file)), constants.W_OK);
+    real = await checkStateWritable(file);
   } catch (err) {
-    return fail(name, `its folder cannot be written: ${messageOf(err)}`, 'point --state at a writable folder');
+    return fail(name, messageOf(err), hintOf(err));
   }
   // Never opened when a pipe or device: a named pipe with no writer would hang the check.
   const kind = specialKind(file);
   if (kind) return fail(name, `${kind}, not a file`, 'point --state at a regular file');
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await fs.readFile(real, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok(name, 'not there yet: the first run creates it');
     return fail(name, `cannot be read: ${messageOf(err)}`, 'check its permissions');
@@ -94,24 +99,31 @@ export async function checkState(file: string): Promise<CheckResult> {
   return pending ? warn(name, detail, 'the next run with the same actions delivers them') : ok(name, detail);
 }
 
-/** The run lock beside a file: free, held by a running job, or left stale by a killed one. */
+/**
+ * The run lock beside a file, found as a run finds it (links followed): free, held by a running job, or left by a run
+ * that has ended (killed), which the next run on this host takes over at once (run-lock-holder.ts).
+ */
 export async function checkLock(file: string): Promise<CheckResult> {
   const name = `lock ${file}`;
   const { default: lockfile } = await import('proper-lockfile');
   try {
+    const where = await resolveTargetPath(file).catch(() => undefined);
+    const locked = where?.kind === 'file' ? where.path : file;
     // Where and when a run sees it: its sidecar lock, stale once not refreshed for the run lock's interval.
-    const held = await lockfile.check(file, {
+    const held = await lockfile.check(locked, {
       realpath: false,
-      lockfilePath: sidecarPath(file, '.lock'),
+      lockfilePath: lockDir(locked),
       stale: DEFAULT_STALE_MS,
     });
-    return held
-      ? warn(
-          name,
-          'held: another run is using it now',
-          `if none runs, the lock goes stale after ${DEFAULT_STALE_MS / 1000} s`,
-        )
-      : ok(name, 'free');
+    if (!held) return ok(name, 'free');
+    const holder = await readHolder(locked);
+    if (await holderEnded(locked, holder))
+      return ok(name, `left by ${describeHolder(holder)}, which has ended: the next run takes it over at once`);
+    return warn(
+      name,
+      `held: ${describeHolder(holder)} is using it now`,
+      `let it finish; the lock of a run that was killed is taken over at once on its host, after ${DEFAULT_STALE_MS / 1000} s elsewhere`,
+    );
   } catch (err) {
     return fail(name, messageOf(err));
   }

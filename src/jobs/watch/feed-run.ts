@@ -1,6 +1,6 @@
 // The frame of every feed run (its API session and run lock), shared by `feed` and `match --watch`.
 import type { ApiSession } from '../../runtime/api-session.js';
-import { runLockOptions, withRunLock } from '../../runtime/files/run-lock.js';
+import { runLockOptions, waitSaidBy, withRunLock } from '../../runtime/files/run-lock.js';
 import type { Session } from '../../runtime/session.js';
 import type { FeedPollPlan } from './plan.js';
 import { STATE_WRITE_HINT } from './seen-state.js';
@@ -18,7 +18,15 @@ export async function withFeedRun(
   const { ctx, settings } = session;
   // Overlapping runs (a cron job that overran its interval) take turns on the same output and state files.
   const files = [settings.output, plan.state].filter((f): f is string => f !== undefined);
-  const lockOptions = runLockOptions(ctx, (line) => session.status.warn(line), plan.lockWaitMs, '--lock-wait');
+  // A wait sat out is said where someone watches, never to cron (waitSaidBy).
+  const { status } = session;
+  const lockOptions = runLockOptions(
+    ctx,
+    (line) => status.warn(line),
+    plan.lockWaitMs,
+    '--lock-wait',
+    waitSaidBy(status),
+  );
   // A state whose lock cannot be taken (a read-only folder) is said as --state's, not -o's.
   const hints = plan.state === undefined ? {} : { [plan.state]: STATE_WRITE_HINT };
   await withRunLock(files, { ...lockOptions, hints }, (lock) => run({ ...api, lock }));

@@ -1,5 +1,6 @@
 // The ids already written, kept in memory and (with --state) in a 0600 file: checked before any request, staged before the output is committed.
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { PendingDelivery } from '../../actions/delivery-queue.js';
 import { timestampMicros } from '../../api/timestamps.js';
 import { fileErrorWords } from '../../archive/archive-errors.js';
@@ -34,6 +35,30 @@ export function publishedMs(record: Record<string, unknown>, fallback: number): 
 /** A state that cannot be written ends the run with exit 10, naming the file and the reason. */
 const cannotWriteState = (file: string, err: unknown) => cannotWrite(file, err, STATE_WRITE_HINT);
 
+/**
+ * Where the state `file` is read and written: symbolic links followed, also a dangling one. A path whose links cannot
+ * be followed (a loop) is CannotWriteError, as a run says it.
+ */
+export function stateWritePath(file: string): Promise<string> {
+  return realFilePath(file).catch((err: unknown) => {
+    throw cannotWriteState(file, err);
+  });
+}
+
+/**
+ * What a run's probe of the state would say, found without writing (doctor): CannotWriteError (exit 10 in a run) when
+ * the folder the state is written in (through its links) is missing or this user may not write there; else its path.
+ */
+export async function checkStateWritable(file: string): Promise<string> {
+  const real = await stateWritePath(file);
+  try {
+    await fs.access(path.dirname(real), constants.W_OK | constants.X_OK);
+  } catch (err) {
+    throw cannotWriteState(real, err);
+  }
+  return real;
+}
+
 export class SeenState {
   private readonly seen = new Map<string, number>();
   private pending: PendingDelivery[] = [];
@@ -57,9 +82,7 @@ export class SeenState {
     // which is also the file the run lock holds. A dangling link is followed too: a first run creates the
     // file it names, and a link into a folder that is gone (an unmounted volume) fails the probe below,
     // rather than starting from an empty state and writing every recall again.
-    const real = await realFilePath(file).catch((err: unknown) => {
-      throw cannotWriteState(file, err);
-    });
+    const real = await stateWritePath(file);
     const state = new SeenState(real);
     let raw: string | undefined;
     try {

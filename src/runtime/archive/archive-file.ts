@@ -53,7 +53,9 @@ export function archiveTarget(choice: DbChoice, env: Env, profileDb: string | un
       'name a file or a postgres:// URL',
     );
   try {
-    return dbTarget(chosen, choice.schema);
+    const target = dbTarget(chosen, choice.schema);
+    // Said on the target, so that doctor's check before the first sync applies the rule the sync will.
+    return target.kind === 'sqlite' && mayCreateFolder(target, env) ? { ...target, createsFolder: true } : target;
   } catch (err) {
     if (err instanceof DbTargetError)
       throw new UsageError(
@@ -87,9 +89,9 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
 }
 
 /**
- * How a writer waits: for a PostgreSQL archive's write lock RECALL_FEED_DB_LOCK_WAIT seconds (default 30, as SQLite's
- * busy timeout); for a SQLite file it switches to WAL on the run's clock; neither once the command is interrupted
- * (SIGTERM, Ctrl-C).
+ * How a writer waits for another: RECALL_FEED_DB_LOCK_WAIT seconds (default 30) on either engine, for a PostgreSQL
+ * archive's write lock (then exit 13) or a SQLite file's busy timeout (then exit 9), on the run's clock; neither once
+ * the command is interrupted (SIGTERM, Ctrl-C).
  */
 export function writerOptions(
   ctx: Pick<Context, 'env' | 'signal' | 'now' | 'sleep'>,

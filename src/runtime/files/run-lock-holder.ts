@@ -59,14 +59,21 @@ export function running(pid: number): boolean {
 }
 
 /**
- * Removes the lock of `holder` if that run has ended: its note names this host and this very lock folder,
- * and no process has its pid. Without this a rerun after a kill would wait until the lock goes stale. The
- * hostname stands for the pid namespace: containers sharing a volume need hostnames of their own (Docker's
- * default). Returns whether the lock was removed; the caller then takes it as usual.
+ * Whether the lock on `file` was left by `holder`, a run that has ended: its note names this host and this very lock
+ * folder, and no process has its pid. The hostname stands for the pid namespace: containers sharing a volume need
+ * hostnames of their own (Docker's default).
+ */
+export async function holderEnded(file: string, holder: Holder | undefined): Promise<boolean> {
+  if (!holder?.lock || holder.host !== hostname() || holder.pid === process.pid || running(holder.pid)) return false;
+  return (await lockIdentity(file)) === holder.lock;
+}
+
+/**
+ * Removes the lock of `holder` if that run has ended (holderEnded). Without this a rerun after a kill would wait until
+ * the lock goes stale. Returns whether the lock was removed; the caller then takes it as usual.
  */
 export async function takeOverIfEnded(file: string, holder: Holder | undefined): Promise<boolean> {
-  if (!holder?.lock || holder.host !== hostname() || holder.pid === process.pid || running(holder.pid)) return false;
-  if ((await lockIdentity(file)) !== holder.lock) return false;
+  if (!(await holderEnded(file, holder))) return false;
   // Renamed, not removed in place: of two runs taking over at once only one moves it, and the other finds no
   // folder, or the winner's new one (another identity), and queues behind the winner. What is left is the
   // moment between the stat and the rename, as in proper-lockfile's own stale takeover; a winner that loses

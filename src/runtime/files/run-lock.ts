@@ -49,12 +49,25 @@ export const DEFAULT_STALE_MS = 10_000;
 /** How long a run waits for another holding its output or state (feed's --lock-wait default, every other -o's wait). */
 export const DEFAULT_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_S * 1000;
 
-/** The options every run locks with: its clock and interrupt, and what it says on stderr while it waits or takes over. */
+/**
+ * Where a run says that it waits for another's lock: a warning on a terminal, with -v and in the JSON log (the status
+ * reporter's `success` rule); off a terminal nothing, since a wait sat out is no problem and cron mails what reaches
+ * stderr. A wait that runs out is the run's error (BusyError), which names the holder.
+ */
+export function waitSaidBy(status: { success(text: string): void }): (line: string) => void {
+  return (line) => status.success(`warning: ${line}`);
+}
+
+/**
+ * The options every run locks with: its clock and interrupt, and what it says on stderr while it waits or takes over:
+ * `warn` for a lock taken over and a repair, `sayWait` for the wait (default `warn`; a run's is waitSaidBy's).
+ */
 export function runLockOptions(
   ctx: { signal: AbortSignal; now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> },
   warn: (line: string) => void,
   waitMs: number,
   waitFlag?: string,
+  sayWait: (line: string) => void = warn,
 ): RunLockOptions {
   return {
     waitMs,
@@ -62,7 +75,7 @@ export function runLockOptions(
     now: ctx.now,
     sleep: ctx.sleep,
     ...(waitFlag === undefined ? {} : { waitFlag }),
-    onWait: (holder, file) => warn(`${file} is in use by ${holder}; waiting up to ${waitMs / 1000} s`),
+    onWait: (holder, file) => sayWait(`${file} is in use by ${holder}; waiting up to ${waitMs / 1000} s`),
     // Once, as the run that was killed left it; the wait for it to go stale is spared.
     onTakeOver: (holder, file) => warn(`took over the lock on ${file} from ${holder}, which has ended`),
     onRepair: warn,
