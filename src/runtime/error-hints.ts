@@ -9,7 +9,7 @@ export const H = {
     'the key comes from --api-key, RECALL_FEED_API_KEY or the profile: set it again as one line, e.g. `recall-feed config set api-key` (reads it from stdin)',
   insecure: 'use an https base URL, or pass --allow-insecure-http if you really mean it',
   proxyAuth:
-    "put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)",
+    "put the proxy's user and password in its address (HTTPS_PROXY for an https API, HTTP_PROXY for http): http://user:password@host:port (percent-encode @ and :)",
   baseUrl:
     "check --base-url (or RECALL_FEED_BASE_URL, the profile's base-url): it should be the API's root, e.g. https://api.deeprecall.io",
   quota: 'ask the operator for a higher quota',

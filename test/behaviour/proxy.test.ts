@@ -21,7 +21,7 @@ beforeEach(() => sandbox.clearRequests());
 const onlyLineNaming = (stderr: string, proxy: string) => lines(stderr).filter((l) => l.includes(proxy)).length === 1;
 
 const HINT =
-  "hint: put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)";
+  "hint: put the proxy's user and password in its address (HTTPS_PROXY for an https API, HTTP_PROXY for http): http://user:password@host:port (percent-encode @ and :)";
 
 describe('plain http through a proxy', () => {
   it('sends the whole address as the request target, with the credentials to the proxy', async () => {

@@ -157,7 +157,7 @@ describe('the error table', () => {
       6,
       '407',
       [
-        "put the proxy's user and password in its address: HTTPS_PROXY=http://user:password@host:port (percent-encode @ and :)",
+        "put the proxy's user and password in its address (HTTPS_PROXY for an https API, HTTP_PROXY for http): http://user:password@host:port (percent-encode @ and :)",
       ],
     ],
     [new api.WrongAddressError(init({ status: 404 })), 7, 'said', [BASE_URL]],
