@@ -48,12 +48,12 @@ const BASE_URL_QUERY = 'holds a query or fragment (after ? or #), which recall-f
  * query or fragment (a token) shown as `?…`.
  */
 function withoutUserinfo(raw: string): string {
-  const cut = raw.search(/[?#]/);
-  const shown = cut < 0 ? raw : `${raw.slice(0, cut)}?…`;
-  const at = shown.lastIndexOf('@');
-  if (at < 0) return shown;
-  const scheme = /^[a-z][\w+.-]*:\/\//i.exec(shown)?.[0] ?? '';
-  return `${scheme}…${shown.slice(at)}`;
+  // The user info first: a password may hold `#` or `?` (`gwuser:S3cr#t@host`), which must not cut it in two.
+  const at = raw.lastIndexOf('@');
+  const scheme = /^[a-z][\w+.-]*:\/\//i.exec(raw)?.[0] ?? '';
+  const shown = at < 0 ? raw : `${scheme}…${raw.slice(at)}`;
+  const cut = shown.search(/[?#]/);
+  return cut < 0 ? shown : `${shown.slice(0, cut)}?…`;
 }
 
 /** http(s), a host, no credentials and no query (never sent, yet printed in resume hints: refused without repeating them). */

@@ -67,10 +67,18 @@ describe.skipIf(!pgAdminUrl())('SQLite and PostgreSQL give the same answers', ()
     'listeri*',
     'fire AND NOT',
     '"brulee',
-    '- —',
     'red 31m',
   ])('query --search %j', async (text) => {
     await same(['query', '-f', 'jsonl', '--search', text]);
+  });
+
+  it('query --search "- —", no word to search for: refused alike on both (exit 2)', async () => {
+    const [a, b] = await Promise.all(
+      [sqlite, postgres].map((x) => runMain(['query', '--search', '- —', '--db', x.db])),
+    );
+    expect([a!.code, b!.code]).toEqual([2, 2]);
+    expect(a!.stderr).toMatch(/^error: --search has no word to search for\n/);
+    expect(b!.stderr).toBe(a!.stderr);
   });
 
   it('finds accented words without accents on both', async () => {
