@@ -42,14 +42,39 @@ export function secretForms(value: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
 }
 
-/** `text` with every form of every secret masked; the longest first, so a URL is masked whole. */
+/** Shorter forms (a password such as `data`) are masked only as a whole word, never inside a longer one (`database`). */
+const WORD_ONLY_BELOW = 12;
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/** `text` with each whole-word `form` masked: where a word character of its own edge touches another, it is part of a longer word. */
+function maskWords(text: string, form: string): string {
+  const glued = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && WORD_CHAR.test(a) && WORD_CHAR.test(b);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+    if (at < from) continue;
+    const end = at + form.length;
+    if (glued(text[at - 1], form[0]) || glued(form.at(-1), text[end])) continue;
+    out += text.slice(from, at) + masked(form);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * `text` with every form of every secret masked; the longest first, so a URL is masked whole. A short form only as a
+ * whole word: a short password that is a common word would otherwise garble every message holding it.
+ */
 export function maskSecrets(text: string, secrets: Iterable<string | undefined>): string {
   const forms = new Set<string>();
   for (const s of secrets) if (s) for (const f of secretForms(s)) forms.add(f);
   if (forms.size === 0) return text;
   let out = text;
   for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-    if (out.includes(form)) out = out.split(form).join(masked(form));
+    if (!out.includes(form)) continue;
+    out = Array.from(form).length < WORD_ONLY_BELOW ? maskWords(out, form) : out.split(form).join(masked(form));
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { handlerServer } from '../helpers/handler-server.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { closedPort } from '../helpers/test-proxy.js';
 
 /** A hostile server: asks for the password in clear, then refuses the login quoting it (pg's ErrorResponse). */
 async function echoingPostgres(): Promise<{ port: number; sent: string[] }> {
@@ -189,6 +190,28 @@ describe('a database password the server quotes back', () => {
         expectNoLeak(r.stdout + r.stderr, password);
         expect(r.code).not.toBe(0);
       }
+    }
+  });
+
+  it('a password that is the user, database or host name, or a short common word, garbles no message', async () => {
+    const sandbox = await sandboxFor({ recordCount: 5 });
+    const port = await closedPort();
+    for (const [user, password, database] of [
+      ['postgres', 'postgres', 'postgres'],
+      ['recall', 'recall', 'recall'],
+      ['ana', 'localhost', 'recalls'],
+      // Not a name of the URL: masked where it stands alone, never inside "database".
+      ['ana', 'data', 'recalls'],
+    ]) {
+      const url = `postgres://${user}:${password}@localhost:${port}/${database}`;
+      const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json', '--db', url]);
+      const archive = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === 'archive');
+      expect(archive.detail, url).toBe(
+        `postgres://${user}@localhost:${port}/${database}: no PostgreSQL server answers at localhost ` +
+          `(database ${database} on localhost): connect ECONNREFUSED 127.0.0.1:${port}`,
+      );
+      expect(r.stdout + r.stderr, url).not.toContain('****');
+      expect(r.code).toBe(16);
     }
   });
 });

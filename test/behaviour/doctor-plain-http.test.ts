@@ -60,4 +60,23 @@ describe('doctor over plain http to another host', () => {
     expect(parse(allowed.stdout).checks.find((c) => c.name === 'key')?.status).toBe('ok');
     expect(allowed.code).toBe(0);
   });
+
+  it('127.0.0.1 mapped into IPv6 is this machine: the key goes over plain http, every check ok', async () => {
+    const sandbox = await sandboxFor({ recordCount: 3 });
+    const port = new URL(sandbox.url).port;
+    // URL() writes [::ffff:127.0.0.1] as [::ffff:7f00:1]; the sandbox listens on 127.0.0.1, which that reaches.
+    const r = await runMainAgainst(sandbox, [
+      '--base-url',
+      `http://[::ffff:127.0.0.1]:${port}`,
+      'doctor',
+      '-f',
+      'json',
+    ]);
+    expect(r.stderr).toBe('');
+    const report = parse(r.stdout);
+    expect(report.checks.find((c) => c.name === 'key')).toMatchObject({ status: 'ok' });
+    expect(report.checks.filter((c) => c.status !== 'ok' && c.status !== 'skip')).toEqual([]);
+    expect(sandbox.requests().map((q) => q.path)).toEqual(['/health', '/v1/recalls/sources', '/v1/recalls/feed']);
+    expect(r.code).toBe(0);
+  });
 });

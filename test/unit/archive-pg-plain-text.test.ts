@@ -77,6 +77,56 @@ describe('which URLs may connect without TLS', () => {
     for (const mode of ['allow', '', 'on'])
       expect(refusal('postgres://ana:pw@db.invalid/recalls', { PGSSLMODE: mode }), mode).toMatch(/not be encrypted/);
   });
+
+  it('a TLS parameter with no value chooses nothing (pg reads it as absent), and ?ssl= even hides PGSSLMODE', () => {
+    // pg-connection-string: an empty sslcert, sslkey, sslrootcert or sslmode is no TLS; ssl= is '' (no TLS), and
+    // ConnectionParameters then never reads PGSSLMODE. The last of a repeated parameter is the one pg keeps.
+    for (const query of [
+      'sslcert=',
+      'sslkey=',
+      'sslrootcert=',
+      'ssl=',
+      'ssl=&sslnegotiation=direct',
+      'sslnegotiation=',
+      'sslnegotiation=postgres',
+      'ssl=1&ssl=',
+      'sslrootcert=/etc/ca.pem&sslrootcert=',
+    ])
+      expect(refusal(`postgres://ana:${SECRET}@192.0.2.2:5433/recalls?${query}`), query).toBe(
+        'the connection to database recalls on 192.0.2.2 would not be encrypted: the --db URL sets no sslmode (nor does PGSSLMODE)',
+      );
+    expect(refusal('postgres://ana:pw@db.invalid/recalls?ssl=', { PGSSLMODE: 'require' })).toMatch(/not be encrypted/);
+    expect(refusal('postgres://ana:pw@db.invalid/recalls?sslcert=', { PGSSLMODE: 'require' })).toBeUndefined();
+    // Values pg reads as on (1, true, and any other non-empty text, false included: a truthy string) or as off (0).
+    for (const query of ['ssl=1', 'ssl=0', 'ssl=false', 'ssl=no-verify', 'ssl=&sslcert=/etc/c.pem', 'sslkey=/k.pem'])
+      expect(refusal(`postgres://ana:pw@db.invalid/recalls?${query}`), query).toBeUndefined();
+  });
+
+  it('this machine however its address is written: IPv4-mapped, any spelling of ::1', () => {
+    for (const url of [
+      'postgres://u:pw@[::ffff:127.0.0.1]/recalls',
+      'postgres://u:pw@[::ffff:7f00:1]/recalls',
+      'postgres://u:pw@[0:0:0:0:0:0:0:1]/recalls',
+      'postgres://u:pw@[0::1]:5433/recalls',
+      'postgres://u:pw@db.invalid/recalls?host=0:0:0:0:0:0:0:1',
+      'postgres://u:pw@db.invalid/recalls?host=::ffff:127.1.2.3',
+      'postgres://u:pw@db.invalid/recalls?host=0000:0000:0000:0000:0000:FFFF:7F00:0001',
+    ])
+      expect(refusal(url), url).toBeUndefined();
+    for (const [url, host] of [
+      ['postgres://u:pw@[::ffff:128.0.0.1]/recalls', '::ffff:8000:1'],
+      ['postgres://u:pw@[::ffff:7f00:1:0]/recalls', '::ffff:7f00:1:0'],
+      ['postgres://u:pw@[::2]/recalls', '::2'],
+      ['postgres://u:pw@[1::1]/recalls', '1::1'],
+      ['postgres://u:pw@db.invalid/recalls?host=localhost..', 'localhost..'],
+      ['postgres://u:pw@db.invalid/recalls?host=localhost.invalid', 'localhost.invalid'],
+      ['postgres://u:pw@db.invalid/recalls?host=127.0.0.256', '127.0.0.256'],
+      ['postgres://u:pw@db.invalid/recalls?host=::1::1', '::1::1'],
+    ])
+      expect(refusal(url as string), url).toMatch(
+        new RegExp(` on ${host!.replace(/\./g, '\\.')} would not be encrypted`),
+      );
+  });
 });
 
 describe('the CLI refuses before any lookup or connection', () => {
@@ -116,6 +166,22 @@ describe('the CLI refuses before any lookup or connection', () => {
     }
     // Not a socket opened: no lookup of db.invalid was even tried (it would have failed as an unknown host, exit 13).
     expect(connects.filter((args) => JSON.stringify(args).includes('db.invalid'))).toEqual([]);
+  });
+
+  it('an empty TLS parameter (?sslcert=) is refused as none: no socket, never a plain StartupMessage', async () => {
+    // Blocked rather than passed on: without the refusal pg would connect to 192.0.2.2 in clear text.
+    vi.mocked(net.Socket.prototype.connect).mockImplementation(function (this: net.Socket, ...args: unknown[]) {
+      connects.push(args);
+      this.destroy(new Error('blocked by the test'));
+      return this;
+    });
+    for (const query of ['sslcert=', 'ssl=', 'sslrootcert=']) {
+      const r = await runMain(['query', '--db', `postgres://u:${SECRET}@192.0.2.2:5433/recalls?${query}`]);
+      expect(r.stderr, query).toBe(said.replace('db.invalid', '192.0.2.2'));
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(connects).toEqual([]);
   });
 
   it('an empty host (PGHOST, else localhost) whose TLS file is missing: that file named (exit 13), never "Invalid URL"', async () => {

@@ -27,4 +27,24 @@ describe('maskSecrets', () => {
     const mixed = 'smtp://alice:Pa%ss%40home@127.0.0.1:2526';
     expect(maskSecrets('rejected Pa%ss@home', [mixed])).toBe('rejected ****');
   });
+
+  it('a secret under 12 characters only as a whole word, never inside a longer one; a longer one everywhere', () => {
+    // 'data' (a password that is a common word): the word alone is masked, 'database' and 'metadata' are words of their own.
+    expect(maskSecrets('database recalls: got data, (data) and "data"; metadata', ['data'])).toBe(
+      'database recalls: got ****, (****) and "****"; metadata',
+    );
+    expect(maskSecrets('https://api.deeprecall.io not reached; recall_feed; recall', ['recall'])).toBe(
+      'https://api.deeprecall.io not reached; recall_feed; ****',
+    );
+    // Its own edges decide: a form that begins or ends with punctuation is masked wherever that edge touches a word.
+    expect(maskSecrets('got x-s3cr#x and -s3cr#', ['-s3cr#'])).toBe('got x****x and ****');
+    expect(maskSecrets('password=hunter22;user=hunter22x', ['hunter22'])).toBe('password=****;user=hunter22x');
+    // 11 characters: whole words only; 12: everywhere, as an API key or a webhook token is.
+    expect(maskSecrets('xhunter22abcx', ['hunter22abc'])).toBe('xhunter22abcx');
+    expect(maskSecrets('xhunter22abcdx', ['hunter22abcd'])).toBe('x****x');
+    const key = 'dr_live_abcdefghijklmnopqrstuvwxyz';
+    expect(maskSecrets(`token${key}trailing`, [key])).toBe('tokendr_live_…wxyztrailing');
+    // A short password's URL-encoded form too: whole words only.
+    expect(maskSecrets('sent p%40ss1, not p%40ss12', ['p@ss1'])).toBe('sent ****, not p%40ss12');
+  });
 });

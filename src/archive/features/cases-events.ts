@@ -6,16 +6,21 @@ import type { Dialect, SqlClient } from '../sql/client.js';
 /**
  * Must run inside a write transaction: the head read here must not move before the insert. The event is stamped
  * `event.at`, or its case's last event's time when that is later (a host whose clock is behind, on a shared
- * archive): a case's timeline never goes back in time.
+ * archive): a case's timeline never goes back in time. An `opened` event is its case's first (openCases inserts the
+ * case just before), so it is stamped `event.at`.
  */
 export async function appendEvent(client: SqlClient, d: Dialect, event: NewEvent): Promise<StoredEvent> {
   const head = await client.get<{ seq: number; hash: string }>(
     `SELECT seq, hash FROM ${d.t('case_events')} ORDER BY seq DESC LIMIT 1`,
   );
-  const last = await client.get<{ at: string }>(
-    `SELECT at FROM ${d.t('case_events')} WHERE case_id = ? ORDER BY seq DESC LIMIT 1`,
-    [event.caseId],
-  );
+  // A case's first event (`opened`, on the row just inserted) has none before it: no lookup, a round trip per new case.
+  const last =
+    event.action === 'opened'
+      ? undefined
+      : await client.get<{ at: string }>(
+          `SELECT at FROM ${d.t('case_events')} WHERE case_id = ? ORDER BY seq DESC LIMIT 1`,
+          [event.caseId],
+        );
   const at = last !== undefined && Date.parse(last.at) > Date.parse(event.at) ? last.at : event.at;
   const e = d.texts({ ...event, at });
   const stored = chainedEvent(head, e);

@@ -4,9 +4,6 @@ import { type DbTarget, DbTargetError } from '../db-target.js';
 
 type PgTarget = Extract<DbTarget, { kind: 'postgres' }>;
 
-/** What pg takes from the URL as deciding TLS (pg-connection-string): then it never reads PGSSLMODE. */
-const URL_TLS = ['sslmode', 'ssl', 'sslcert', 'sslkey', 'sslrootcert'] as const;
-
 /** The PGSSLMODE values pg honours when the URL decides nothing (ConnectionParameters); any other means no TLS. */
 const ENV_MODES = new Set(['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']);
 
@@ -18,10 +15,30 @@ export function urlParams(url: string): URLSearchParams {
   return new URLSearchParams(/\?([^#]*)/.exec(url)?.[1] ?? '');
 }
 
+/**
+ * What pg makes of the URL's TLS parameters, mirroring pg-connection-string's parse and pg's ConnectionParameters (the
+ * last of a repeated parameter wins; an empty value counts as none): `on`, `off` (chosen: ssl=0, sslmode=disable),
+ * `unset` (no TLS, nothing chosen: `?ssl=` with no value, which also keeps pg from reading PGSSLMODE), or undefined
+ * when the URL says nothing and pg reads PGSSLMODE.
+ */
+function urlTls(url: string): 'on' | 'off' | 'unset' | undefined {
+  const p = Object.fromEntries(urlParams(url));
+  let ssl: string | boolean | undefined = p.ssl;
+  if (ssl === 'true' || ssl === '1') ssl = true;
+  else if (ssl === '0') ssl = false;
+  // Any other non-empty ssl= (no-verify, even false) is a truthy string: pg asks for TLS.
+  if (p.sslcert || p.sslkey || p.sslrootcert || p.sslmode) ssl = true;
+  if (p.sslnegotiation === 'direct' && ssl === undefined) ssl = true;
+  if (p.sslmode === 'disable') ssl = false;
+  if (ssl === undefined) return undefined;
+  if (ssl === '') return 'unset';
+  return ssl === false ? 'off' : 'on';
+}
+
 /** Whether the URL, or else PGSSLMODE, says whether to use TLS (pg's default, when neither does, is clear text). */
 function tlsDecided(url: string, env: Record<string, string | undefined>): boolean {
-  const params = urlParams(url);
-  if (URL_TLS.some((name) => params.has(name)) || params.get('sslnegotiation') === 'direct') return true;
+  const fromUrl = urlTls(url);
+  if (fromUrl !== undefined) return fromUrl !== 'unset';
   return ENV_MODES.has(env.PGSSLMODE ?? '');
 }
 

@@ -14,6 +14,8 @@ const DB_ENV = 'RECALL_FEED_DB';
  * The secret in an archive choice: a database URL's password in every form an error may quote it (pg decodes the
  * URL before it sends it): the user info's password as written and decoded, and a `?password=` parameter's, as
  * written and decoded. Never the rest: a file path or a host is no secret, and the messages naming them stay readable.
+ * Nor a password that is the URL's user, database or host name (postgres:postgres@…/postgres): messages print those
+ * names anyway, and masking them would garble every line that does.
  */
 export function dbSecrets(db: string | undefined): string[] {
   if (!db || !URL.canParse(db.trim())) return [];
@@ -21,7 +23,10 @@ export function dbSecrets(db: string | undefined): string[] {
   const found = [url.password, percentDecode(url.password)];
   for (const [, raw] of url.search.matchAll(/[?&]password=([^&#]*)/gi)) found.push(raw!, percentDecode(raw!));
   for (const [name, value] of url.searchParams) if (name.toLowerCase() === 'password') found.push(value);
-  return [...new Set(found)].filter((s) => s !== '');
+  const names = new Set([url.username, url.hostname, url.pathname.slice(1)].map(percentDecode));
+  for (const [name, value] of url.searchParams) if (name === 'user' || name === 'host') names.add(value);
+  names.add(url.hostname.replace(/^\[(.*)\]$/, '$1'));
+  return [...new Set(found)].filter((s) => s !== '' && !names.has(s) && !names.has(percentDecode(s)));
 }
 
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
