@@ -75,9 +75,9 @@ function isFeedEnvelope<R>(b: unknown, isRecord: (r: unknown) => r is R): b is F
     Array.isArray(b.data) &&
     b.data.every(isRecord) &&
     isPagination(b.pagination) &&
-    isMeta(b.meta) &&
+    optional(b.meta, isMeta) &&
     isRateLimitInfo(b.rate_limit) &&
-    isDataSourcesInfo(b.data_sources)
+    optional(b.data_sources, isDataSourcesInfo)
   );
 }
 

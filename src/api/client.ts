@@ -19,6 +19,7 @@ import type {
   SourcesResponse,
 } from './schemas.js';
 import { HttpAgent } from './http-agent.js';
+import { header } from './answer-headers.js';
 import type { ProxySettings } from './proxy.js';
 import { send, type RawResponse, type SendOptions } from './transport.js';
 import { feedQuery, validateCustomName } from './params.js';
@@ -66,6 +67,14 @@ export interface ClientOptions {
   onEvent?: (event: ClientEvent) => void;
   /** Aborts in-flight requests and waits. */
   signal?: AbortSignal;
+}
+
+/** A health body's `status` that says the service is not (fully) up, whatever the HTTP status (docs/formats.md). */
+const NOT_UP = /^(unhealthy|degraded|down|fail|failed|failing|error|unavailable|maintenance)$/i;
+
+/** An HTML page: said so by its type, or by its first character. */
+function isHtml(res: RawResponse): boolean {
+  return /html/i.test(header(res.headers, 'content-type') ?? '') || res.body.trimStart().startsWith('<');
 }
 
 export interface HealthResult {
@@ -170,14 +179,15 @@ export class RecallFeedClient {
       const json = parseJson(res);
       body = isHealthBody(json) ? json : undefined;
     } catch {
-      body = undefined; // an HTML error page from a proxy is simply "not healthy"
+      body = undefined; // plain text (`OK`), or an HTML error page from a proxy
     }
-    if (res.status >= 200 && res.status < 300 && !body) {
-      throw new InvalidResponseError('the health check answered with a body that is not the expected JSON', {
-        status: res.status,
-      });
+    const ok = res.status >= 200 && res.status < 300;
+    // The operator documents no body for /health: a 2xx is up unless its status says otherwise. A 2xx web page is a
+    // wrong address's (a site that answers every path), never the API's.
+    if (ok && !body && isHtml(res)) {
+      throw new InvalidResponseError('the health check answered with a web page, not the API', { status: res.status });
     }
-    const healthy = res.status >= 200 && res.status < 300 && body?.status === 'healthy';
+    const healthy = ok && !(body && NOT_UP.test(body.status.trim()));
     return { healthy, httpStatus: res.status, latencyMs, body };
   }
 

@@ -2,6 +2,16 @@
 export const SORT_FIELDS = ['published_at', 'created_in_db_at', 'updated_at'] as const;
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 export const SOURCE_IDS = ['us_cpsc', 'safety_gate', 'uk_opss', 'rappel_conso', 'rappel_conso_food'] as const;
+/**
+ * Other spellings of a source ID: the operator's own samples (its /sources example, a feed's `available`) say
+ * `eu_safety_gate` where its ID list and the records say `safety_gate`.
+ */
+export const SOURCE_ALIASES: Readonly<Record<string, string>> = { eu_safety_gate: 'safety_gate' };
+
+/** The one spelling of a source ID, for comparing IDs from different answers (an alias's canonical ID). */
+export function canonicalSource(id: string): string {
+  return Object.hasOwn(SOURCE_ALIASES, id) ? (SOURCE_ALIASES[id] as string) : id;
+}
 /** What a data source ID may look like (the API may add sources, so any such ID is passed on). */
 export const SOURCE_ID_PATTERN = /^[a-z0-9_]+$/;
 export type SortField = (typeof SORT_FIELDS)[number];

@@ -53,6 +53,37 @@ function redirectTarget(headers: Headers, url: URL | undefined): string | undefi
   return target.href.length > 200 ? `${target.href.slice(0, 200)}...` : target.href;
 }
 
+/** One item of FastAPI's validation answer (`{"detail": [{"loc": [...], "msg": ..., "type": ...}]}`). */
+interface FastApiItem {
+  loc?: unknown;
+  msg?: unknown;
+}
+
+/** Where a FastAPI item points: its `loc` without the part of the request it names first (`query`, `body`...). */
+function itemPlace(loc: unknown): string | undefined {
+  if (!Array.isArray(loc)) return undefined;
+  const parts = loc.filter((p) => typeof p === 'string' || typeof p === 'number').map(String);
+  if (parts.length > 1 && ['query', 'body', 'path', 'header', 'cookie'].includes(parts[0]!)) parts.shift();
+  return parts.length > 0 ? parts.join('.') : undefined;
+}
+
+/**
+ * FastAPI's own error forms, which the API (built on FastAPI, HTTPException(detail=...)) may send: `{"detail": "<text>"}`
+ * (an unknown route's `Not Found`, an HTTPException raised with a string) and a 422's `{"detail": [{loc, msg}, ...]}`.
+ * Their message; for the list form, each item's `place: msg`, and `details.parameter` the first item's place.
+ */
+function fastApiDetail(json: unknown): { message: string; details?: Record<string, unknown> } | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const detail = (json as { detail?: unknown }).detail;
+  if (typeof detail === 'string') return { message: detail };
+  if (!Array.isArray(detail) || detail.length === 0) return undefined;
+  const items = detail.filter((i): i is FastApiItem => typeof i === 'object' && i !== null && 'msg' in i);
+  if (items.length !== detail.length || !items.every((i) => typeof i.msg === 'string')) return undefined;
+  const places = items.map((i) => itemPlace(i.loc));
+  const message = items.map((i, n) => (places[n] ? `${places[n]}: ${i.msg}` : String(i.msg))).join('; ');
+  return places[0] === undefined ? { message } : { message, details: { parameter: places[0] } };
+}
+
 /**
  * Builds the typed error for an error answer. `body` is the raw text; it need not be JSON. `url`, the
  * address asked, resolves a relative redirect and names the address in a 404 that is not the API's.
@@ -74,6 +105,17 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     const location = redirectTarget(headers, url);
     const where = location ? `a redirect to ${location}` : 'a redirect without a usable Location';
     return new RedirectError({ status, code, message: `HTTP ${status}: ${where}, not followed`, headers, location });
+  }
+  const fastApi = fastApiDetail(json);
+  if (fastApi !== undefined) {
+    const Class = classForStatus(status);
+    return new Class({
+      status,
+      code,
+      message: fastApi.message || `HTTP ${status} from the API`,
+      details: fastApi.details,
+      headers,
+    });
   }
   if (!isErrorBody(json)) {
     if (status === 404) {

@@ -41,8 +41,10 @@ export function pageBudget(totalCount: number, pageSize: number): number {
 }
 
 /**
- * The API refused `cursor` itself: a validation error (400) that names the cursor in its message or details
- * (the sandbox: `Invalid cursor: expired`, with `details.provided`). Any other 400 refuses other parameters.
+ * The API refused `cursor` itself: a validation error (400, or FastAPI's 422) that names the cursor in its message or
+ * details (the sandbox: `Invalid cursor: expired`, with `details.provided`; FastAPI: `loc` ending in `cursor`). For a
+ * cursor the caller gave, any other validation error refuses other parameters. For one the API sent in this chain,
+ * see refusesIssuedCursor.
  */
 export function refusesCursor(err: unknown, cursor: string | undefined): boolean {
   if (cursor === undefined || !(err instanceof ValidationError)) return false;
@@ -52,12 +54,25 @@ export function refusesCursor(err: unknown, cursor: string | undefined): boolean
 }
 
 /**
+ * The API refused a `cursor` it sent itself in this chain (not `startCursor`, the caller's): any validation error, in
+ * whatever words (`Pagination token has expired`), since the chain's first request already took every other parameter.
+ */
+export function refusesIssuedCursor(
+  err: unknown,
+  cursor: string | undefined,
+  startCursor: string | undefined,
+): boolean {
+  return cursor !== undefined && cursor !== startCursor && err instanceof ValidationError;
+}
+
+/**
  * Follows `next_cursor` until `has_more` is false. A cursor seen before, or a page that says has_more without a
  * cursor once the next page is asked for, is a PaginationError rather than an endless loop; so are STALE_PAGES pages
  * in a row with nothing new, and more pages than pageBudget allows for the total_count. Records whose `id` was already
  * yielded in this run are dropped (pages can shift while we page). A next_cursor the API sent and then
- * refuses (it expired) starts the chain over from `startCursor` once; refused again, it is a PaginationError
- * naming the cursor. A refused `startCursor` itself is the caller's input: its ValidationError is thrown as is.
+ * refuses (it expired: any validation error, refusesIssuedCursor) starts the chain over from `startCursor` once;
+ * refused again, it is a PaginationError naming the cursor. A refused `startCursor` itself is the caller's input:
+ * its ValidationError is thrown as is.
  */
 export async function* paginate<R>(
   fetchPage: (cursor: string | undefined) => Promise<FeedPage<R>>,
@@ -68,17 +83,20 @@ export async function* paginate<R>(
   let cursor = startCursor;
   let restarts = 0;
   let restartedAfter: string | undefined;
-  /** Pages since the chain (re)started; pages in a row with nothing new, and how many are allowed. */
+  /** Pages since the chain (re)started, and pages in a row with nothing new. */
   let pages = 0;
   let stale = 0;
-  let staleAllowed = STALE_PAGES;
+  /** After a restart, the pages the chain had walked before it: their records come again, so they are never stale. */
+  let rewalk = 0;
   let largestTotal = 0;
   for (;;) {
     let page: FeedPage<R>;
     try {
       page = await fetchPage(cursor);
     } catch (err) {
-      if (!refusesCursor(err, cursor) || (restarts === 0 && cursor === startCursor)) throw err;
+      // The start cursor is the caller's: refused on the first request, its error is theirs.
+      const refused = refusesIssuedCursor(err, cursor, startCursor) || (restarts > 0 && refusesCursor(err, cursor));
+      if (!refused) throw err;
       const refusal = (err as Error).message;
       if (restarts >= CURSOR_RESTARTS) {
         throw new PaginationError(
@@ -89,7 +107,7 @@ export async function* paginate<R>(
       restarts++;
       restartedAfter = refusal;
       // Started over, the chain first meets again the pages it had: those bring nothing new.
-      staleAllowed = STALE_PAGES + pages;
+      rewalk = Math.max(rewalk, pages);
       pages = 0;
       stale = 0;
       cursor = startCursor;
@@ -114,8 +132,7 @@ export async function* paginate<R>(
     }
     if (data.length > 0) {
       stale = 0;
-      staleAllowed = STALE_PAGES;
-    } else stale++;
+    } else if (pages > rewalk) stale++;
     largestTotal = Math.max(largestTotal, page.pagination.total_count);
     const restart = restartedAfter === undefined ? {} : { restartedAfter };
     restartedAfter = undefined;
@@ -130,7 +147,7 @@ export async function* paginate<R>(
     // Checked only now, when the next page is wanted: a caller that takes one page needs no cursor.
     if (!more) return;
     if (next === undefined) throw new PaginationError(NO_NEXT_CURSOR);
-    if (stale >= staleAllowed) {
+    if (stale >= STALE_PAGES) {
       throw new PaginationError(
         `the API sent ${stale} pages in a row with no record it had not already sent in this run, each with a new next_cursor: paging stopped rather than spend requests on it`,
       );

@@ -130,9 +130,10 @@ const feedEnvelope = <T extends z.ZodTypeAny>(record: T) =>
     success: z.boolean(),
     data: z.array(record),
     pagination: PaginationSchema,
-    meta: MetaSchema,
+    // Optional: the operator's OpenAPI skeleton does not list meta, and its quickstart page has neither.
+    meta: MetaSchema.optional(),
     rate_limit: RateLimitInfoSchema,
-    data_sources: DataSourcesInfoSchema,
+    data_sources: DataSourcesInfoSchema.optional(),
   });
 
 export const FeedResponseSchema = feedEnvelope(RecallSchema);
@@ -142,9 +143,11 @@ export const CustomFeedResponseSchema = feedEnvelope(CustomRecordSchema);
 export interface FeedPage<R = Recall> {
   data: R[];
   pagination: Pagination;
-  meta: Meta;
+  /** Absent from some of the operator's own examples: nothing may depend on it. */
+  meta?: Meta;
   rate_limit: RateLimitInfo;
-  data_sources: DataSourcesInfo;
+  /** Absent from some of the operator's own examples: readers fall back to the sources they asked for. */
+  data_sources?: DataSourcesInfo;
 }
 
 export const DataSourceSchema = z.looseObject({

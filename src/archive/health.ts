@@ -1,4 +1,5 @@
 // Whether monitoring held over a period: the sync runs that succeeded, failed or were interrupted, the gaps, the sources no run covered.
+import { canonicalSource } from '../api/constants.js';
 import type { SyncRunRow } from './run-rows.js';
 
 export interface MonitoringHealth {
@@ -93,10 +94,12 @@ export function computeHealth(
     // use, when it named none: that older row cannot tell which key it used).
     const served = run.served ?? run.sources;
     if (served === null) coversAll = true;
-    else for (const s of served) covered.add(s);
+    else for (const s of served) covered.add(canonicalSource(s));
   }
   const gaps = findGaps(okRuns, period.fromMs, period.toMs);
-  const missing = coversAll || sourcesAllowed === undefined ? [] : sourcesAllowed.filter((s) => !covered.has(s));
+  // Compared by canonical ID: /sources may say eu_safety_gate of the source a sync was served as safety_gate.
+  const missing =
+    coversAll || sourcesAllowed === undefined ? [] : sourcesAllowed.filter((s) => !covered.has(canonicalSource(s)));
   return {
     complete:
       counts.ok > 0 &&

@@ -1,4 +1,5 @@
 // Sandbox API keys and the data-source catalogue: demo keys, key lookup and source-ID aliases.
+import { SOURCE_ALIASES, canonicalSource } from '../api/constants.js';
 import { SOURCE_IDS } from '../api/schemas.js';
 
 export interface SandboxKey {
@@ -27,12 +28,8 @@ export const DEMO_KEYS: { all: SandboxKey; limited: SandboxKey } = {
   },
 };
 
-/** Other spellings the API accepts for a source ID (the docs use both). */
-export const SOURCE_ALIASES: Record<string, string> = { eu_safety_gate: 'safety_gate' };
-
-export function canonicalSource(id: string): string {
-  return SOURCE_ALIASES[id] ?? id;
-}
+/** Other spellings the API accepts for a source ID (the docs use both): the client's own table. */
+export { SOURCE_ALIASES, canonicalSource };
 
 export interface SourceInfo {
   id: string;

@@ -1,4 +1,4 @@
-// The request pipeline: log -> hooks -> auth -> route -> validate query -> rate limit -> fault -> generate -> respond.
+// The request pipeline: log -> hooks -> auth -> rate limit -> route -> validate query -> fault -> generate -> respond.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CUSTOM_FEED_NAME } from '../api/schemas.js';
 import { CUSTOM_FEEDS, feedAnswer, parseFeedQuery, sourcesAnswer, type FeedRequest } from './api.js';
@@ -94,7 +94,11 @@ interface Keyed {
 
 async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startedAt = performance.now();
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  // The request target appended, not resolved: resolved, `//v1/recalls/sources` would read `v1` as a host.
+  const target = req.url ?? '/';
+  const url = target.startsWith('/')
+    ? new URL(`http://sandbox.invalid${target}`)
+    : new URL(target, 'http://sandbox.invalid');
   const path = url.pathname;
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return handleHook(core, req, res, path);
   core.tick();
@@ -114,18 +118,16 @@ async function handle(core: SandboxCore, pending: Pending, req: IncomingMessage,
       errorAnswer(401, 'invalid_api_key', keyValue === undefined ? 'Missing API key' : 'Invalid API key', KEY_HELP),
     );
   const keyed = keyedAnswers(x, key);
-  const route = routeOf(path);
-  const request = checkRequest(x, route, key);
-  // Past auth every answer counts against the key, except a 429 refusal.
-  if ('status' in request) {
-    keyed.count();
-    return keyed.send(request);
-  }
+  // Past auth the limit comes first: with a window full the answer is a 429, which does not count, whatever else the
+  // request would have got; otherwise it counts, whatever its answer (a 400 or a 404 too: docs/api.md).
   const decision = keyed.count();
   if (!decision.allowed) {
     const a = rateLimitAnswer(decision.limitType, decision.limit, decision.resetAt);
     return keyed.send(withRetryAfter(core, a, decision.resetAt, x.now), decision.snapshot);
   }
+  const route = routeOf(path);
+  const request = checkRequest(x, route, key);
+  if ('status' in request) return keyed.send(request);
   const fault = core.faults.decide();
   if (fault) x.entry.fault = fault.label;
   if (statusFault(x, keyed, fault, decision.snapshot)) return;

@@ -53,3 +53,13 @@ describe('has_more without a next_cursor', () => {
     expect(jsonLines(readFileSync(out, 'utf8')).map((x) => x.id)).toEqual([1, 2, 3, 4]);
   });
 });
+
+describe('has_more without a next_cursor, on a page that fills --max', () => {
+  it('feed --max 2 takes the page and ends: exit 0, no next page needed', async () => {
+    const srv = await scriptedServer([NO_CURSOR]);
+    const r = await run(srv.url, ['feed', '-f', 'jsonl', '--max', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).map((x) => x.id)).toEqual([1, 2]);
+    expect(srv.requests).toHaveLength(1);
+  });
+});

@@ -86,7 +86,7 @@ describe('GET /v1/recalls/feed', () => {
     expect(page.data).toHaveLength(50);
     expect(page.pagination).toMatchObject({ returned_count: 50, limit: 50, has_more: true });
     expect(page.pagination.total_count).toBe(1200);
-    expect(page.meta.filters_applied).toEqual({
+    expect(page.meta?.filters_applied).toEqual({
       hours_ago: 24,
       data_sources: ['us_cpsc', 'safety_gate', 'uk_opss', 'rappel_conso', 'rappel_conso_food'],
       sort_by: 'published_at',
@@ -94,8 +94,8 @@ describe('GET /v1/recalls/feed', () => {
       limit: 50,
       cursor_used: false,
     });
-    expect(page.meta.timestamp).toMatch(ISO_MICRO_OFFSET);
-    expect(Number.isInteger(page.meta.processing_time_ms)).toBe(true);
+    expect(page.meta?.timestamp).toMatch(ISO_MICRO_OFFSET);
+    expect(Number.isInteger(page.meta?.processing_time_ms)).toBe(true);
     expect(res.json.rate_limit).toEqual({
       limits: { per_minute: 60, per_hour: 1000, per_day: 10000 },
       remaining_credits: expect.any(Number),
@@ -176,7 +176,7 @@ describe('GET /v1/recalls/feed', () => {
       'updated_at',
       'created_in_db_at',
     ]);
-    expect(page.meta.filters_applied.sort_by).toBe('updated_at');
+    expect(page.meta?.filters_applied.sort_by).toBe('updated_at');
     const next = await get(
       sb.url,
       `/v1/recalls/feed/demo?limit=5&sort_by=updated_at&sort_order=asc&cursor=${encodeURIComponent(page.pagination.next_cursor as string)}`,

@@ -89,6 +89,8 @@ describe('answers that are not from the API', () => {
     expect(page.message).toBe(
       'HTTP 404 for https://gw.example/api/v1/recalls/feed, and not from the API: no API answers at this address',
     );
-    expect(errorFromResponse(404, '{"detail":"Not Found"}')).toBeInstanceOf(WrongAddressError);
+    // JSON that is not the API's (nor FastAPI's `{"detail": "..."}`, which is: fastapi-errors.test.ts).
+    expect(errorFromResponse(404, '{"error":"Not Found"}')).toBeInstanceOf(WrongAddressError);
+    expect(errorFromResponse(404, '{"detail":{"reason":"gone"}}')).toBeInstanceOf(WrongAddressError);
   });
 });

@@ -129,3 +129,35 @@ describe('more pages than total_count needs', () => {
     expect(n).toBe(20);
   });
 });
+
+describe('starting over after a refused cursor, while a record arrives', () => {
+  it('walks the pages it had again without calling them stale, and yields every record once', async () => {
+    // A newest-first feed of 40, pages of 5; the cursor after page 6 is refused once, and record 41 arrives meanwhile.
+    let ids = Array.from({ length: 40 }, (_, i) => 40 - i);
+    let refused = false;
+    const fetch = async (cursor: string | undefined): Promise<FeedPage<{ id: number }>> => {
+      if (cursor === 'expiring' && !refused) {
+        refused = true;
+        ids = [41, ...ids];
+        throw new ValidationError({ status: 400, code: 'validation_error', message: 'Invalid cursor: expired' });
+      }
+      const start = cursor === undefined ? 0 : ids.indexOf(Number(cursor.slice(2))) + 1;
+      const data = ids.slice(start, start + 5).map((id) => ({ id }));
+      const more = start + 5 < ids.length;
+      const next = !more ? null : start === 25 && !refused ? 'expiring' : `c:${data.at(-1)!.id}`;
+      return {
+        data,
+        pagination: {
+          total_count: ids.length,
+          returned_count: data.length,
+          limit: 5,
+          has_more: more,
+          next_cursor: next,
+        },
+      } as FeedPage<{ id: number }>;
+    };
+    const got: number[] = [];
+    for await (const page of paginate(fetch)) got.push(...page.data.map((r) => r.id));
+    expect(got.sort((a, b) => a - b)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+  });
+});

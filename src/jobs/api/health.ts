@@ -15,7 +15,8 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   const result = await client.health();
   refuseWrongAddress(result, endpointUrl(client.baseUrl, '/health'));
   // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).
-  const status = plainLine(String(result.body?.status ?? 'unknown'));
+  // A 2xx without a status of its own (plain `OK`, JSON of another shape) is up by our verdict, and said so.
+  const status = plainLine(String(result.body?.status ?? (result.healthy ? 'up' : 'unknown')));
   const version = result.body?.version ? `, version ${plainLine(String(result.body.version))}` : '';
   // One JSON object on one line, whichever of json and jsonl was asked for. The verdict is ours: the server's body
   // comes first, so that its own `healthy`, `http_status` or `latency_ms` cannot stand in for what we measured.
@@ -38,6 +39,8 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
 /**
  * A redirect, or a 404 (the API's /health answers 200 or 503), is not the API's answer but a wrong --base-url's:
  * the same error, exit code and hint as every other command gets for one (error-mapping.ts), and nothing written.
+ * Whatever the 404's body: FastAPI's `{"detail":"Not Found"}`, the API's own answer for an unknown custom feed, is at
+ * /health (a route the API always has) another server's, or another path's.
  */
 function refuseWrongAddress(result: HealthResult, url: URL): void {
   const status = result.httpStatus;

@@ -33,8 +33,11 @@ export async function syncOnce(
   const params = { sources: sources ?? null, hours: plan.hours, base_url: base.origin };
   const runId = await writing(file, () => archive.beginRun(params, ctx.now()));
   let fetched = 0;
-  // What the answers said they applied: the digest judges coverage by it, not by what this key was asked.
+  // What the answers said they applied: the digest judges coverage by it, not by what this key was asked. A page without
+  // data_sources (the API may leave it out) served what was asked; when that was all the key may use, the run
+  // records nothing served, and the digest reads what it asked for (archive/health.ts).
   const served = new Set<string>();
+  let servedKnown = true;
   // One page may be handed to the archive while the one before is still being stored: an engine that
   // stores on a server (PostgreSQL) prepares the next page meanwhile; pages are stored in order.
   let storing: Promise<void> | undefined;
@@ -42,7 +45,9 @@ export async function syncOnce(
     const pages = session.client.feedPages({ dataSources: sources, hoursAgo: plan.hours, limit: BOUNDS.pageSizeMax });
     for await (const page of readAhead(pages)) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      for (const source of page.data_sources.filtered) served.add(source);
+      const applied = page.data_sources?.filtered ?? sources;
+      if (applied === undefined) servedKnown = false;
+      else for (const source of applied) served.add(source);
       const stored = writing(file, () => archive.upsertPage(page.data, runId, ctx.now)).then(() => {
         fetched += page.data.length;
         session.status.progress(`syncing… ${groupDigits(fetched)} of ${groupDigits(page.pagination.total_count)}`);
@@ -65,14 +70,16 @@ export async function syncOnce(
         interrupted ? 'interrupted' : 'failed',
         ctx.now(),
         maskSecrets(err instanceof Error ? err.message : String(err), runSecrets(ctx)),
-        [...served],
+        servedKnown ? [...served] : undefined,
       );
     } catch {
       // The archive may be what failed (disk full); the original error is the one to report.
     }
     throw err;
   }
-  const counts = await writing(file, () => archive.finishRun(runId, 'ok', ctx.now(), undefined, [...served]));
+  const counts = await writing(file, () =>
+    archive.finishRun(runId, 'ok', ctx.now(), undefined, servedKnown ? [...served] : undefined),
+  );
   ctx.ops?.counts({ fetched: counts.fetched, new: counts.added, updated: counts.updated });
   return { ...counts, extent: await archive.extent() };
 }

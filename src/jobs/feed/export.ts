@@ -10,7 +10,7 @@ import type { ApiSession } from '../../runtime/api-session.js';
 import { keepForResume, type Progress, showable } from './export-failure.js';
 import { type Page, pagesOf } from '../watch/pages.js';
 import { PaginationError } from '../../api/api-errors.js';
-import { NO_NEXT_CURSOR, refusesCursor } from '../../api/pagination.js';
+import { NO_NEXT_CURSOR, refusesCursor, refusesIssuedCursor } from '../../api/pagination.js';
 import type { FeedPlan } from '../watch/plan.js';
 import { continuedCsv, createRecordSink } from '../watch/record-sink.js';
 import type { CsvHead } from '../../runtime/files/csv-header.js';
@@ -59,13 +59,14 @@ async function fill(
   if (!resumed || resumed.cursor !== undefined || resumed.count === 0) {
     for await (const page of exportPages(session, plan, progress.cursor, resumed !== undefined)) {
       if (page.restartedAfter !== undefined) session.status.note(restartLine(page.restartedAfter));
-      // A page saying more follow, with no cursor to them: refused before it is written, as the pager would when asked
-      // for the next, so the partial keeps the cursor that fetched it and --resume asks for this page again.
-      if (plan.paginate && page.pagination.has_more && page.nextCursor === undefined)
-        throw new PaginationError(NO_NEXT_CURSOR);
-      progress.last = page;
+      // A page saying more follow, with no cursor to them: refused before it is written (unless it fills --max), as the
+      // pager would when asked for the next, so the partial keeps the cursor that fetched it and --resume asks again.
       const kept = filtered ? page.data.filter(keep) : page.data;
       const matching = already ? kept.filter((r) => !already.has(String(r.id))) : kept;
+      const enough = plan.max !== undefined && progress.written + matching.length >= plan.max;
+      if (plan.paginate && !enough && page.pagination.has_more && page.nextCursor === undefined)
+        throw new PaginationError(NO_NEXT_CURSOR);
+      progress.last = page;
       progress.fetched += page.data.length;
       const room = plan.max === undefined ? matching.length : plan.max - progress.written;
       await sink.write(matching.slice(0, room));
@@ -117,7 +118,8 @@ async function* exportPages(
   try {
     first = await pages.next();
   } catch (err) {
-    if (!refusesCursor(err, cursor)) throw err;
+    // The partial's cursor is one the API sent (unless it is the --cursor the run was given): refused in any words.
+    if (!refusesIssuedCursor(err, cursor, plan.cursor) && !refusesCursor(err, cursor)) throw err;
     let said = false;
     for await (const page of pagesOf(session, plan)) {
       yield said ? page : { ...page, restartedAfter: (err as Error).message };
@@ -168,7 +170,9 @@ export async function runExport(
   ctx.ops?.counts({ fetched: progress.fetched });
   if (output.format.forPeople || session.settings.verbose) {
     const fetched = isEmptyFilter(plan.filter) ? undefined : progress.fetched;
-    session.status.note(summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched));
+    session.status.note(
+      summaryLine(progress.written, progress.last, session.client.lastRateLimit, fetched, plan.params),
+    );
   }
   announceWritten(session, counted(progress.written, 'recall', 'recalls'));
 }

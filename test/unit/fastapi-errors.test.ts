@@ -1,0 +1,58 @@
+// FastAPI's own error forms, which the API (HTTPException(detail=...)) may send beside its documented envelope:
+// `{"detail": "<text>"}` and a 422's `{"detail": [{"loc": [...], "msg": ...}]}`.
+import { describe, expect, it } from 'vitest';
+import { NotFoundError, ValidationError, WrongAddressError } from '../../src/api/api-errors.js';
+import { errorFromResponse } from '../../src/api/error-mapping.js';
+import { refusesCursor } from '../../src/api/pagination.js';
+
+describe('{"detail": "<text>"}', () => {
+  it('a 404 is the API saying there is no such thing (NotFoundError), in its words', () => {
+    const url = new URL('https://api.example/v1/recalls/feed/shein');
+    const e = errorFromResponse(404, '{"detail":"Not Found"}', {}, url);
+    expect(e).toBeInstanceOf(NotFoundError);
+    expect(e).not.toBeInstanceOf(WrongAddressError);
+    expect(e.message).toBe('Not Found');
+    expect(e.status).toBe(404);
+    expect(e.code).toBe('http_404');
+  });
+
+  it('any other status keeps its class by status, with the text as the message', () => {
+    const e = errorFromResponse(400, '{"detail":"limit must be at most 500"}');
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toBe('limit must be at most 500');
+  });
+});
+
+describe('a 422 list of validation errors', () => {
+  it('says each item as `parameter: msg`, and names the first parameter in details', () => {
+    const body = {
+      detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'cursor expired', input: 'eyJ9' }],
+    };
+    const e = errorFromResponse(422, JSON.stringify(body));
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toBe('cursor: cursor expired');
+    expect(e.details).toEqual({ parameter: 'cursor' });
+    expect(refusesCursor(e, 'eyJ9')).toBe(true);
+  });
+
+  it('several items are joined; a loc past the parameter is kept; one without loc is its msg alone', () => {
+    const body = {
+      detail: [
+        { loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500' },
+        { loc: ['body', 'filters', 0], msg: 'Field required' },
+        { msg: 'Something else' },
+      ],
+    };
+    const e = errorFromResponse(422, JSON.stringify(body));
+    expect(e.message).toBe(
+      'limit: Input should be less than or equal to 500; filters.0: Field required; Something else',
+    );
+    expect(e.details).toEqual({ parameter: 'limit' });
+    expect(refusesCursor(e, 'c')).toBe(false);
+  });
+
+  it("a list that is not FastAPI's (items without a text msg) is not read as one", () => {
+    expect(errorFromResponse(422, '{"detail":[{"loc":["query","x"]}]}').message).toBe('HTTP 422 from the API');
+    expect(errorFromResponse(404, '{"detail":[1]}')).toBeInstanceOf(WrongAddressError);
+  });
+});
