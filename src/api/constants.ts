@@ -12,6 +12,12 @@ export const SOURCE_ALIASES: Readonly<Record<string, string>> = { eu_safety_gate
 export function canonicalSource(id: string): string {
   return Object.hasOwn(SOURCE_ALIASES, id) ? (SOURCE_ALIASES[id] as string) : id;
 }
+
+/** Every spelling of `id`'s source (`safety_gate` and `eu_safety_gate`): what a stored data_source may say of it. */
+export function sourceSpellings(id: string): string[] {
+  const canonical = canonicalSource(id);
+  return [canonical, ...Object.keys(SOURCE_ALIASES).filter((a) => SOURCE_ALIASES[a] === canonical)];
+}
 /** What a data source ID may look like (the API may add sources, so any such ID is passed on). */
 export const SOURCE_ID_PATTERN = /^[a-z0-9_]+$/;
 export type SortField = (typeof SORT_FIELDS)[number];

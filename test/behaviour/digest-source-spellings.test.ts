@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { expectedFeed } from '../helpers/expected.js';
 import { handlerServer } from '../helpers/handler-server.js';
 import { runMain } from '../helpers/in-process.js';
 import { ALL_KEY, FIXED_START, sandboxFor } from '../helpers/sandbox.js';
@@ -84,5 +85,27 @@ describe('sync against feed pages without data_sources', () => {
     const server = await production({ strip: true });
     const { health } = await syncThenDigest(server.url);
     expect(health).toMatchObject({ complete: true, sources_missing: [] });
+  });
+});
+
+describe('the archive selecting by source, in either spelling', () => {
+  it('query --sources eu_safety_gate finds the recalls stored as safety_gate, as --sources safety_gate does', async () => {
+    const db = path.join(tempDir('rf-spell-q-'), 'a.db');
+    expect((await runMain(['--base-url', sandbox.url, 'sync', '--db', db], { env: KEY })).code).toBe(0);
+    const ids = async (source: string) => {
+      const r = await runMain(['query', '--db', db, '--sources', source, '-f', 'jsonl']);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { id: number; data_source: string }).id);
+    };
+    const expected = expectedFeed(sandbox, { now: FIXED_START })
+      .filter((r) => r.data_source === 'safety_gate')
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    expect(expected.length).toBeGreaterThan(0);
+    expect((await ids('eu_safety_gate')).sort((a, b) => a - b)).toEqual(expected);
+    expect((await ids('safety_gate')).sort((a, b) => a - b)).toEqual(expected);
   });
 });

@@ -1,4 +1,5 @@
 // Which recalls a query selects (window, sources, full text, record filters) as SQL over `recalls r`, and the listing.
+import { sourceSpellings } from '../../api/constants.js';
 import { filterParts, SORT_COLUMN, type Selection } from '../query-parts.js';
 import type { Dialect, Fragment, SqlClient } from '../sql/client.js';
 import type { ArchiveListing, ArchiveQuery } from '../store.js';
@@ -13,8 +14,9 @@ export function selection(d: Dialect, q: ArchiveQuery, inOrder = false): Selecti
   };
   if (q.sinceUs !== undefined) add({ sql: 'r.published_us >= ?', params: [q.sinceUs] });
   if (q.untilUs !== undefined) add({ sql: 'r.published_us < ?', params: [q.untilUs] });
-  // No source at all selects nothing, as an empty IN list would.
-  if (q.sources) add(q.sources.length ? d.anyOf('r.data_source', q.sources, 'text') : { sql: d.false, params: [] });
+  // No source at all selects nothing, as an empty IN list would. A source is matched in every spelling the API uses.
+  const sources = q.sources && [...new Set(q.sources.flatMap(sourceSpellings))];
+  if (sources) add(sources.length ? d.anyOf('r.data_source', sources, 'text') : { sql: d.false, params: [] });
   if (q.search !== undefined) {
     // No word at all (only spaces or `*`) matches nothing rather than everything.
     add(d.search(q.search, inOrder) ?? { sql: d.false, params: [] });
