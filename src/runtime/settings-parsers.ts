@@ -56,6 +56,11 @@ function withoutUserinfo(raw: string): string {
   return cut < 0 ? shown : `${shown.slice(0, cut)}?…`;
 }
 
+/** A base URL refused for a part it holds (`what`), with its hint for a flag and for `config set base-url`. */
+function refusedPart(source: string, what: string, hint: string, configHint: string): SettingValueError {
+  return new SettingValueError(`${source} ${what}`, hint, { reason: `it ${what}`, hint: configHint });
+}
+
 /** http(s), a host, no credentials and no query (never sent, yet printed in resume hints: refused without repeating them). */
 export function parseBaseUrl(raw: string, source: string): string {
   if (!URL.canParse(raw)) {
@@ -70,24 +75,16 @@ export function parseBaseUrl(raw: string, source: string): string {
   }
   // A query (`?token=…`) or fragment is never sent either (each request sets its own query), yet would be printed in
   // resume hints and by `health`: refused, never repeated, as credentials are.
-  if (url.search !== '' || url.hash !== '') {
-    throw new SettingValueError(
-      `${source} ${BASE_URL_QUERY}`,
-      "give the API's address alone, e.g. https://api.deeprecall.io (a path such as https://gw.example/recalls is kept)",
-      {
-        reason: `it ${BASE_URL_QUERY}`,
-        hint: "give the API's address alone, e.g. https://api.deeprecall.io",
-      },
-    );
-  }
+  const alone = "give the API's address alone, e.g. https://api.deeprecall.io";
+  if (url.search !== '' || url.hash !== '')
+    throw refusedPart(source, BASE_URL_QUERY, `${alone} (a path such as https://gw.example/recalls is kept)`, alone);
   if (url.username !== '' || url.password !== '') {
-    throw new SettingValueError(
-      `${source} ${BASE_URL_CREDENTIALS}`,
-      "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`",
-      {
-        reason: `it ${BASE_URL_CREDENTIALS}`,
-        hint: "give the API's address alone, e.g. https://api.deeprecall.io; the key goes in `recall-feed config set api-key`",
-      },
+    const key = 'the key goes in RECALL_FEED_API_KEY or `recall-feed config set api-key`';
+    throw refusedPart(
+      source,
+      BASE_URL_CREDENTIALS,
+      `${alone}; ${key}`,
+      `${alone}; the key goes in \`recall-feed config set api-key\``,
     );
   }
   return raw;
