@@ -182,12 +182,16 @@ export class RecallFeedClient {
       body = undefined; // plain text (`OK`), or an HTML error page from a proxy
     }
     const ok = res.status >= 200 && res.status < 300;
-    // The operator documents no body for /health: a 2xx is up unless its status says otherwise. A 2xx web page is a
-    // wrong address's (a site that answers every path), never the API's.
-    if (ok && !body && isHtml(res)) {
-      throw new InvalidResponseError('the health check answered with a web page, not the API', { status: res.status });
+    // The operator documents no body for /health: a 2xx is up when it says a status (JSON `status`, or a plain-text
+    // word such as `OK`) that is not one of down's. A 2xx that says nothing of the kind (a web page, an empty body,
+    // JSON without `status`: a site that answers every path) is a wrong address's, never the API's.
+    const word = body?.status ?? (isHtml(res) ? undefined : /^\s*([a-z]+)\s*$/i.exec(res.body)?.[1]);
+    if (ok && word === undefined) {
+      throw new InvalidResponseError('the health check answered with no status (a web page, or nothing): not the API', {
+        status: res.status,
+      });
     }
-    const healthy = ok && !(body && NOT_UP.test(body.status.trim()));
+    const healthy = ok && !NOT_UP.test((word ?? '').trim());
     return { healthy, httpStatus: res.status, latencyMs, body };
   }
 

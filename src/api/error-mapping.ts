@@ -98,6 +98,17 @@ export function errorFromResponse(status: number, body: string, headers: Headers
   return errorFromBody(status, json, headers, url);
 }
 
+/** A 404 that is not the API's: no API answers at the address asked. */
+function wrongAddress(status: number, code: string, headers: Headers, url: URL | undefined): WrongAddressError {
+  const address = url ? ` for ${url.origin}${url.pathname}` : '';
+  return new WrongAddressError({
+    status,
+    code,
+    message: `HTTP 404${address}, and not from the API: no API answers at this address`,
+    headers,
+  });
+}
+
 /** errorFromResponse for a body already parsed (undefined when it was not JSON). */
 export function errorFromBody(status: number, json: unknown, headers: Headers = {}, url?: URL): ApiError {
   const code = `http_${status}`;
@@ -107,6 +118,10 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     return new RedirectError({ status, code, message: `HTTP ${status}: ${where}, not followed`, headers, location });
   }
   const fastApi = fastApiDetail(json);
+  // FastAPI's answer for a path it has no route for: a wrong --base-url (a path prefix missing, another FastAPI app),
+  // except under a custom feed's path, where it may mean that feed's name.
+  if (status === 404 && fastApi?.message === 'Not Found' && !url?.pathname.includes('/recalls/feed/'))
+    return wrongAddress(status, code, headers, url);
   if (fastApi !== undefined) {
     const Class = classForStatus(status);
     return new Class({
@@ -118,15 +133,7 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     });
   }
   if (!isErrorBody(json)) {
-    if (status === 404) {
-      const address = url ? ` for ${url.origin}${url.pathname}` : '';
-      return new WrongAddressError({
-        status,
-        code,
-        message: `HTTP 404${address}, and not from the API: no API answers at this address`,
-        headers,
-      });
-    }
+    if (status === 404) return wrongAddress(status, code, headers, url);
     const Class = classForStatus(status);
     return new Class({ status, code, message: `HTTP ${status} from the API`, headers });
   }

@@ -51,7 +51,8 @@ export async function creatable(target: DbTarget): Promise<Creatable | NotCreata
 async function nearestExisting(folder: string): Promise<string> {
   let dir = folder;
   for (;;) {
-    const missing = await fs.stat(dir).then(
+    // lstat: a link to a folder that is gone (an unmounted volume) exists, and the stat after says it is no folder.
+    const missing = await fs.lstat(dir).then(
       () => false,
       (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT',
     );

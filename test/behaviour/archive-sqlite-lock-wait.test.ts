@@ -48,6 +48,12 @@ describe('RECALL_FEED_DB_LOCK_WAIT on a SQLite archive', () => {
     expect(waited(r.sleeps)).toBeGreaterThanOrEqual(45_000);
   });
 
+  it('a wait in fractions of a second (1.005, whose milliseconds are no whole number): taken, exit 0', async () => {
+    const { db } = await syncedFolder(sandbox);
+    const r = await runMainAgainst(sandbox, ['sync', '--db', db], { env: { RECALL_FEED_DB_LOCK_WAIT: '1.005' } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+
   it('allowed 3 s while the file is switched to WAL: exit 9 after 3 s on the run’s clock, saying 3 s', async () => {
     const { db } = await syncedFolder(sandbox);
     holdWriteLock(db, 'delete');

@@ -1,7 +1,7 @@
 // doctor on a fresh install with the default archive's path (docs/deploy.md's `doctor --db /data/recall-feed/recalls.db`
 // on a new volume): a sync creates that folder, so doctor passes it when the nearest folder that exists is writable, as
 // the sync then does; a folder --db names elsewhere must still exist.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/runtime/exit-codes.js';
@@ -65,6 +65,20 @@ describe('doctor before the first sync, at the default archive’s path', () => 
     );
     expect((await runMainAgainst(sandbox, ['sync', '--db', db], { env })).code).toBe(EXIT.cannotWrite);
     expect(readdirSync(root)).toEqual(['plain']);
+  });
+
+  it('the default folder a link to a folder that is gone (an unmounted volume): a failure, as the sync fails', async () => {
+    const root = tempDir('rf-doctor-fresh-');
+    const data = path.join(root, 'data');
+    mkdirSync(data);
+    symlinkSync(path.join(root, 'unmounted'), path.join(data, 'recall-feed'));
+    const env = { XDG_DATA_HOME: data };
+    const db = path.join(data, 'recall-feed', 'recalls.db');
+    const r = await archiveCheck(db, env);
+    expect(r.code).toBe(EXIT.doctorFailed);
+    expect(r.check?.status).toBe('fail');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', db], { env })).code).toBe(EXIT.cannotWrite);
+    expect(existsSync(path.join(root, 'unmounted'))).toBe(false);
   });
 
   it('the same missing folder when it is not the default one: still a failure (a sync would refuse it)', async () => {

@@ -66,13 +66,18 @@ describe('health: a 2xx is up unless its status says otherwise', () => {
 });
 
 describe('health: answers that are not the API', () => {
-  it('a 200 web page (a site answering every path): exit 7, nothing written', async () => {
-    const server = await answering(200, '<!doctype html><html><body>Welcome</body></html>', 'text/html');
+  it.each<[string, string | object, string]>([
+    ['a web page (a site answering every path)', '<!doctype html><html><body>Welcome</body></html>', 'text/html'],
+    ['an empty body', '', 'text/plain'],
+    ['JSON without a status', { service: 'other', version: '2' }, 'application/json'],
+    ['a sentence of plain text', 'Welcome to our gateway', 'text/plain'],
+  ])('a 200 with %s: no status, so not the API: exit 7, nothing written', async (_what, body, type) => {
+    const server = await answering(200, body, type);
     const r = await runMain(['--base-url', server.url, 'health']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'error: invalid response from the API: the health check answered with a web page, not the API\n',
+      'error: invalid response from the API: the health check answered with no status (a web page, or nothing): not the API\n',
     );
   });
 

@@ -16,6 +16,26 @@ describe('{"detail": "<text>"}', () => {
     expect(e.code).toBe('http_404');
   });
 
+  it('FastAPI\'s "Not Found" elsewhere is no route at this address: a wrong --base-url (WrongAddressError)', () => {
+    for (const path of ['/v1/recalls/sources', '/api/v1/recalls/feed', '/v1/recalls/feed']) {
+      const url = new URL(`https://gw.example${path}`);
+      const e = errorFromResponse(404, '{"detail":"Not Found"}', {}, url);
+      expect(e, path).toBeInstanceOf(WrongAddressError);
+      expect(e.message).toBe(
+        `HTTP 404 for https://gw.example${path}, and not from the API: no API answers at this address`,
+      );
+    }
+    // Another 404 in the API's words stays the API's answer.
+    const other = errorFromResponse(
+      404,
+      '{"detail":"Recall 12 not found"}',
+      {},
+      new URL('https://gw.example/v1/recalls/12'),
+    );
+    expect(other).toBeInstanceOf(NotFoundError);
+    expect(other).not.toBeInstanceOf(WrongAddressError);
+  });
+
   it('any other status keeps its class by status, with the text as the message', () => {
     const e = errorFromResponse(400, '{"detail":"limit must be at most 500"}');
     expect(e).toBeInstanceOf(ValidationError);

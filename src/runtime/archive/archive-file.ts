@@ -106,7 +106,8 @@ export function writerOptions(
       `RECALL_FEED_DB_LOCK_WAIT must be a number of seconds (up to 86400), not '${raw}'`,
       'example: RECALL_FEED_DB_LOCK_WAIT=120',
     );
-  return { lockWaitMs: seconds * 1000, signal, wait };
+  // Whole milliseconds (SQLite's busy timeout takes no fraction: 1.005 s is 1004.999… ms).
+  return { lockWaitMs: Math.ceil(seconds * 1000), signal, wait };
 }
 
 /** Opens the archive (loading its engine only now); `create` for sync; `readOnly` for commands that only read. */
