@@ -69,8 +69,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
 }
 
-/** A health body's `status` that says the service is not (fully) up, whatever the HTTP status (docs/formats.md). */
-const NOT_UP = /^(unhealthy|degraded|down|fail|failed|failing|error|unavailable|maintenance)$/i;
+/** A health status that says the service is up (docs/api.md); any other word (`degraded`, `down`) is not. */
+const UP = /^(healthy|ok|up|pass)$/i;
 
 /** An HTML page: said so by its type, or by its first character. */
 function isHtml(res: RawResponse): boolean {
@@ -182,8 +182,8 @@ export class RecallFeedClient {
       body = undefined; // plain text (`OK`), or an HTML error page from a proxy
     }
     const ok = res.status >= 200 && res.status < 300;
-    // The operator documents no body for /health: a 2xx is up when it says a status (JSON `status`, or a plain-text
-    // word such as `OK`) that is not one of down's. A 2xx that says nothing of the kind (a web page, an empty body,
+    // The operator documents no body for /health: a 2xx is up when it says an up status (JSON `status`, or a plain-text
+    // word: `healthy`, `ok`, `up`, `pass`, any case); another word is not up. A 2xx that says nothing of the kind (a web page, an empty body,
     // JSON without `status`: a site that answers every path) is a wrong address's, never the API's.
     const word = body?.status ?? (isHtml(res) ? undefined : /^\s*([a-z]+)\s*$/i.exec(res.body)?.[1]);
     if (ok && word === undefined) {
@@ -191,7 +191,7 @@ export class RecallFeedClient {
         status: res.status,
       });
     }
-    const healthy = ok && !NOT_UP.test((word ?? '').trim());
+    const healthy = ok && UP.test((word ?? '').trim());
     return { healthy, httpStatus: res.status, latencyMs, body };
   }
 

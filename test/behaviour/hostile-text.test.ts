@@ -34,21 +34,25 @@ function expectNoControls(text: string) {
 
 describe('text from the server never drives the terminal', () => {
   it('error message and help: plain text on stderr; the record on stdout JSON-escaped', async () => {
-    const srv = await scriptedServer([
-      { body: feedBody([record(1)], { hasMore: true, next: `c2${EVIL}` }) },
+    // Refused on the first request (a 400 after it, on a cursor the API sent, starts the window over instead).
+    const refused = await scriptedServer([
       {
         status: 400,
         body: { detail: { error: 'validation_error', message: `bad ${EVIL}`, help: `try ${EVIL}`, details: {} } },
       },
     ]);
-    const r = await run(srv.url, ['feed', '-f', 'jsonl'], { env: TERMINAL });
-    expect(r.code).toBe(2);
-    expectNoControls(r.stderr);
-    expectNoControls(r.stdout);
-    expect(r.stderr).toContain(
+    const e = await run(refused.url, ['feed', '-f', 'jsonl'], { env: TERMINAL });
+    expect(e.code).toBe(2);
+    expectNoControls(e.stderr);
+    expect(e.stdout).toBe('');
+    expect(e.stderr).toContain(
       'error: the API rejected the request: bad ]0;pwned [2J 31mred ]8;;https://evil.example/\\click]8;;\\ end\n',
     );
-    expect(r.stderr).toContain('hint: try ]0;pwned');
+    expect(e.stderr).toContain('hint: try ]0;pwned');
+    const srv = await scriptedServer([{ body: feedBody([record(1)], { hasMore: false, next: null }) }]);
+    const r = await run(srv.url, ['feed', '-f', 'jsonl'], { env: TERMINAL });
+    expect(r.code, r.stderr).toBe(0);
+    expectNoControls(r.stdout);
     // The record itself went out, as JSON with every control escaped.
     expect(JSON.parse(r.stdout.trim())).toEqual(record(1));
     expect(r.stdout).toContain('\\u001b]0;pwned\\u0007');
