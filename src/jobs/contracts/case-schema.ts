@@ -34,7 +34,9 @@ const caseFields = {
 
 export const CaseSchema = z
   .object({ ...caseFields, recall: z.record(z.string(), z.unknown()).nullable().optional() })
-  .describe('One case: recall-feed cases -f jsonl (one per line), cases show -f json (with its recall).');
+  .describe(
+    'One case: recall-feed cases -f jsonl (one per line), cases show -f json (with its recall; several ids: an array of them).',
+  );
 
 const gap = z.object({ from: z.string(), to: z.string(), hours: z.number() });
 

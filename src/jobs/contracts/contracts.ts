@@ -16,7 +16,7 @@ import { MatchRowSchema } from './match-row-schema.js';
 export const CONTRACT_VERSION = 2;
 
 const RecordContract = RecallSchema.describe(
-  'A recall as recall-feed accepts it from the API and writes it unchanged (feed -f jsonl, query, the json webhook): an integer id, the source and the timestamps are required; every other field passes through.',
+  'A recall as recall-feed accepts it from the API and writes it unchanged (feed -f jsonl, query, the json webhook): an integer id, the source and published_at are required; every other field passes through.',
 );
 
 export const CONTRACTS = {
