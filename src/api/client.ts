@@ -31,6 +31,7 @@ import {
   DEFAULT_MAX_WAIT_MS,
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  MAX_RETRIES,
 } from './constants.js';
 
 /** What the client reports while it works; the CLI turns these into --verbose lines and countdowns. */
@@ -111,6 +112,14 @@ export class RecallFeedClient {
         `timeoutMs must be between 1 ms and ${MAX_TIMER_MS} ms (24.8 days), not ${timeoutMs}`,
       );
     }
+    const retries = opts.retries ?? DEFAULT_RETRIES;
+    if (!(Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES)) {
+      throw new InvalidParamsError(`retries must be a whole number from 0 to ${MAX_RETRIES}, not ${retries}`);
+    }
+    const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    if (!(Number.isFinite(maxWaitMs) && maxWaitMs >= 0)) {
+      throw new InvalidParamsError(`maxWaitMs must be a finite number of ms, 0 or more, not ${maxWaitMs}`);
+    }
     this.timeoutMs = timeoutMs;
     this.maxResponseBytes = maxResponseBytes;
     this.userAgent = opts.userAgent ?? 'recall-feed';
@@ -118,8 +127,8 @@ export class RecallFeedClient {
     this.onEvent = opts.onEvent ?? (() => {});
     this.signal = opts.signal;
     this.loop = new RequestLoop({
-      retries: opts.retries ?? DEFAULT_RETRIES,
-      maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      retries,
+      maxWaitMs,
       pacing: opts.pacing,
       now: this.now,
       sleep: opts.sleep ?? sleep,

@@ -98,15 +98,28 @@ export function errorFromResponse(status: number, body: string, headers: Headers
   return errorFromBody(status, json, headers, url);
 }
 
-/** A 404 that is not the API's: no API answers at the address asked. */
-function wrongAddress(status: number, code: string, headers: Headers, url: URL | undefined): WrongAddressError {
+/**
+ * A 404 at an address that is not the API's: no API answers there, or (`said`: the server's own words, the API's
+ * envelope or FastAPI's text) the API has no endpoint there.
+ */
+function wrongAddress(
+  status: number,
+  code: string,
+  headers: Headers,
+  url: URL | undefined,
+  said?: string,
+): WrongAddressError {
   const address = url ? ` for ${url.origin}${url.pathname}` : '';
-  return new WrongAddressError({
-    status,
-    code,
-    message: `HTTP 404${address}, and not from the API: no API answers at this address`,
-    headers,
-  });
+  const message =
+    said === undefined
+      ? `HTTP 404${address}, and not from the API: no API answers at this address`
+      : `HTTP 404${address}: no API endpoint at this address (the server said: ${said})`;
+  return new WrongAddressError({ status, code, message, headers });
+}
+
+/** A custom feed's path (`/v1/recalls/feed/<name>`), where the API's 404 may mean that feed's name. */
+function isCustomFeedPath(url: URL): boolean {
+  return url.pathname.includes('/recalls/feed/');
 }
 
 /** errorFromResponse for a body already parsed (undefined when it was not JSON). */
@@ -118,9 +131,19 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     return new RedirectError({ status, code, message: `HTTP ${status}: ${where}, not followed`, headers, location });
   }
   const fastApi = fastApiDetail(json);
-  // FastAPI's answer for a path it has no route for: a wrong --base-url (a path prefix missing, another FastAPI app),
-  // except under a custom feed's path, where it may mean that feed's name.
-  if (status === 404 && fastApi?.message === 'Not Found' && !url?.pathname.includes('/recalls/feed/'))
+  // The API has four endpoints; a 404 on any path but a custom feed's, in whatever form, means a wrong --base-url (a
+  // path prefix missing or doubled, another app). Under a custom feed's path it may mean that feed's name.
+  if (status === 404 && url !== undefined && !isCustomFeedPath(url)) {
+    // FastAPI's bare "Not Found" is any FastAPI app's; the API's envelope or other text is the API's own words.
+    const said = isErrorBody(json)
+      ? json.detail.message
+      : fastApi?.message === 'Not Found'
+        ? undefined
+        : fastApi?.message;
+    return wrongAddress(status, code, headers, url, said || undefined);
+  }
+  // Without the address asked (a library caller's errorFromResponse), FastAPI's bare "Not Found" is still no route.
+  if (status === 404 && fastApi?.message === 'Not Found' && url === undefined)
     return wrongAddress(status, code, headers, url);
   if (fastApi !== undefined) {
     const Class = classForStatus(status);

@@ -9,7 +9,7 @@ import { fromSandbox } from './archive/sandbox-origin.js';
 import { ConfigError } from './config/config-errors.js';
 import { readProfile } from './config/open-store.js';
 import { UsageError } from './cli-errors.js';
-import { dbSecrets, noteMonitor, noteSecrets } from './config/run-secrets.js';
+import { dbSecrets, noteMonitor, noteSecrets, smtpSecrets } from './config/run-secrets.js';
 import type { Context } from './context.js';
 import type { OutputSpec, RecordOutput } from './files/record-output.js';
 import type { RunLock } from './files/run-lock.js';
@@ -101,11 +101,21 @@ export async function loadSettings(globals: GlobalFlags, ctx: Context): Promise<
 function settingsOf(globals: GlobalFlags, ctx: Context, profileValues: ProfileValues): Settings {
   // The profile's secrets first: refusing another value (a --base-url that is no URL) may quote one of them.
   const stored = (key: string) => (typeof profileValues[key] === 'string' ? (profileValues[key] as string) : undefined);
-  noteSecrets(ctx, [stored('api-key'), stored('webhook'), stored('smtp-url'), ...dbSecrets(stored('db'))]);
+  noteSecrets(ctx, [
+    stored('api-key'),
+    stored('webhook'),
+    ...smtpSecrets(stored('smtp-url')),
+    ...dbSecrets(stored('db')),
+  ]);
   noteMonitor(ctx, stored('monitor'));
   const settings = resolveSettings(globals, ctx.env, profileValues);
   // The archive's password from --db or RECALL_FEED_DB is the run's secret wherever it is gathered (runSecrets).
-  noteSecrets(ctx, [settings.apiKey, settings.webhook, settings.smtpUrl, ...dbSecrets(settings.profileDb)]);
+  noteSecrets(ctx, [
+    settings.apiKey,
+    settings.webhook,
+    ...smtpSecrets(settings.smtpUrl),
+    ...dbSecrets(settings.profileDb),
+  ]);
   noteMonitor(ctx, settings.monitor);
   return settings;
 }

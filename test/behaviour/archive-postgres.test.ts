@@ -201,7 +201,7 @@ describe.skipIf(!admin)('PostgreSQL archive', () => {
           added = true;
         } else if (summaries().some((x) => x.new === 2)) stop.abort(new InterruptedError('SIGINT'));
       });
-      const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', archive.db, '-f', 'json'], {
+      const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', archive.db, '-f', 'jsonl'], {
         clock,
         signal: stop.signal,
         onOutput: (stream, text) => {

@@ -42,7 +42,7 @@ describe.each(ENGINES)('sync --watch on $engine', ({ engine, available }) => {
       }
       if (summaries().some((s) => s.new === 2)) stop.abort(new InterruptedError('SIGINT'));
     });
-    const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'json'], {
+    const r = await runMainAgainst(live, ['sync', '--watch', '--interval', '1', '--db', db, '-f', 'jsonl'], {
       clock,
       signal: stop.signal,
       onOutput: (stream, text) => {

@@ -309,10 +309,10 @@ describe('answers from something that is not the API', () => {
     await client.close();
   });
 
-  it("a 404 web page is a wrong address; the API's own not_found stays a NotFoundError", async () => {
+  it("a 404 web page, or the API's own not_found off a custom feed's path, is a wrong address", async () => {
     const srv = await answering([
       { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><h1>Not Found</h1></html>' },
-      { status: 404, body: JSON.stringify(errorBody('not_found', 'no custom feed named demo')) },
+      { status: 404, body: JSON.stringify(errorBody('not_found', 'No such endpoint: /wrong/v1/recalls/feed')) },
     ]);
     const { client } = clientFor(`${srv.url}/wrong`);
     const html = await failure(ids(client));
@@ -322,7 +322,23 @@ describe('answers from something that is not the API', () => {
       `HTTP 404 for ${srv.url}/wrong/v1/recalls/feed, and not from the API: no API answers at this address`,
     );
     const api = await failure(ids(client));
+    expect(api).toBeInstanceOf(WrongAddressError);
+    expect(api).not.toBeInstanceOf(NotFoundError);
+    expect((api as Error).message).toBe(
+      `HTTP 404 for ${srv.url}/wrong/v1/recalls/feed: no API endpoint at this address ` +
+        '(the server said: No such endpoint: /wrong/v1/recalls/feed)',
+    );
+    await client.close();
+  });
+
+  it("the API's own not_found under a custom feed's path stays a NotFoundError, in its words", async () => {
+    const srv = await answering([
+      { status: 404, body: JSON.stringify(errorBody('not_found', 'no custom feed named demo')) },
+    ]);
+    const { client } = clientFor(srv.url);
+    const api = await failure(client.customFeed('demo').next());
     expect(api).toBeInstanceOf(NotFoundError);
+    expect(api).not.toBeInstanceOf(WrongAddressError);
     expect((api as Error).message).toBe('no custom feed named demo');
     await client.close();
   });

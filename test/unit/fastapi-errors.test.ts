@@ -25,15 +25,27 @@ describe('{"detail": "<text>"}', () => {
         `HTTP 404 for https://gw.example${path}, and not from the API: no API answers at this address`,
       );
     }
-    // Another 404 in the API's words stays the API's answer.
+    // Another 404 in the API's words off a custom feed's path is no endpoint at this address either, in its words.
     const other = errorFromResponse(
       404,
       '{"detail":"Recall 12 not found"}',
       {},
       new URL('https://gw.example/v1/recalls/12'),
     );
-    expect(other).toBeInstanceOf(NotFoundError);
-    expect(other).not.toBeInstanceOf(WrongAddressError);
+    expect(other).toBeInstanceOf(WrongAddressError);
+    expect(other.message).toBe(
+      'HTTP 404 for https://gw.example/v1/recalls/12: no API endpoint at this address (the server said: Recall 12 not found)',
+    );
+    // Under a custom feed's path it stays the API's answer.
+    const feed = errorFromResponse(
+      404,
+      '{"detail":"Unknown custom feed"}',
+      {},
+      new URL('https://gw.example/v1/recalls/feed/x'),
+    );
+    expect(feed).toBeInstanceOf(NotFoundError);
+    expect(feed).not.toBeInstanceOf(WrongAddressError);
+    expect(feed.message).toBe('Unknown custom feed');
   });
 
   it('any other status keeps its class by status, with the text as the message', () => {

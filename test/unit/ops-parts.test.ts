@@ -104,15 +104,16 @@ describe('logFormatOf', () => {
 });
 
 describe('the secrets a ping body masks', () => {
-  it('include --webhook and --smtp-url given as flags, and a database password given as ?password=', async () => {
+  it("include --webhook and --smtp-url's login given as flags, and a database password given as ?password=", async () => {
     const env = { RECALL_FEED_CONFIG_DIR: tempDir('rf-ops-cfg-') };
     const ctx = { env, stderr: { write: () => true } } as unknown as Parameters<typeof loadSettings>[1];
     const hook = 'https://hooks.example.com/services/T0/B0/tok3n';
-    const smtp = 'smtps://bot:s3cret@mail.example.com:465';
+    const smtp = 'smtps://mailbot:s3cret@mail.example.com:465';
     const settings = opsSettings(await loadSettings({}, ctx), { webhook: hook, smtpUrl: smtp } as OpsFlags, ctx);
     const body = `posting to ${hook} failed; smtp ${smtp}; db postgres://db.example.com/r?sslmode=require&password=pgpw9 gone`;
     expect(maskPingBody(body, settings.secrets)).toBe(
-      'posting to https://…ok3n failed; smtp smtps://…:465; db postgres://db.example.com/r?sslmode=require&password=*** gone',
+      // The SMTP server stays named; its user name and password are the secrets.
+      'posting to https://…ok3n failed; smtp smtps://****:***@mail.example.com:465; db postgres://db.example.com/r?sslmode=require&password=*** gone',
     );
   });
 });

@@ -46,7 +46,8 @@ function declareSync(cmd: NewCommand) {
   ).addHelpText(
     'after',
     `
-The summary goes to stderr; -f json prints it on stdout as {"fetched","new","updated","unchanged","total"}.
+The summary goes to stderr; -f json prints it on stdout as {"fetched","new","updated","unchanged","total"}
+(with --watch, -f jsonl: one such line per sync).
 Each page is stored in its own transaction: an interrupted sync keeps what it stored, and the next one
 completes it. Syncs into one archive at once (cron on several hosts) all succeed.
 
@@ -89,9 +90,13 @@ export default defineCommand({
   // what it stores, with or without --watch.
   plan: async (opts, { settings, ctx }) => {
     await refuseUnnamedOutput(settings);
+    const sync = planSync(opts);
+    // -f json is one document; a watch writes a summary per poll, which only JSON Lines keeps one document.
+    if (sync.watch !== undefined && settings.format === 'json')
+      throw new UsageError('-f json is one JSON document, but sync --watch writes one summary per poll: use -f jsonl');
     const { planActions } = await import('./actions-plan.js');
     const actions = planActions(opts, { watch: true, state: true }, settings, ctx.env, RECALL_FIELDS);
-    return { ...planSync(opts), ...syncActions(opts, actions) };
+    return { ...sync, ...syncActions(opts, actions) };
   },
   run: async (plan, session) => {
     const { runSync, syncUses } = await import('../../jobs/archive/sync.js');

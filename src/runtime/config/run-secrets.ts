@@ -1,10 +1,14 @@
-// The secrets one run holds (API key, webhook URL, SMTP URL, a database URL's password, PGPASSWORD), gathered so that server text can be masked.
+// The secrets one run holds (API key, webhook URL, the SMTP login, a database URL's password, PGPASSWORD), gathered so that server text can be masked.
 import { SECRET_ENV_NAMES as SECRET_ENV } from '../../actions/child-env.js';
 import { percentDecode } from '../../api/percent-decode.js';
 import type { Context } from '../context.js';
 
 /** The flags whose value is a secret (a monitor's ping URL carries its check's token). */
-const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--smtp-url', '--monitor']);
+const SECRET_FLAGS = new Set(['--api-key', '--webhook', '--monitor']);
+
+/** The flag and the variable that name the SMTP server: only the login in their value is a secret (smtpSecrets). */
+const SMTP_FLAG = '--smtp-url';
+const SMTP_ENV = 'RECALL_FEED_SMTP_URL';
 
 /** The flag and the variable that name an archive: only the password in their value is a secret (dbSecrets). */
 const DB_FLAG = '--db';
@@ -29,6 +33,20 @@ export function dbSecrets(db: string | undefined): string[] {
   return [...new Set(found)].filter((s) => s !== '' && !names.has(s) && !names.has(percentDecode(s)));
 }
 
+/**
+ * The secrets in an SMTP URL: its user name and password, as written and decoded (nodemailer and the server may
+ * quote either). Never the rest: messages name the server (`smtp://host:587`). A value that is no smtp(s) URL is masked
+ * whole, since what in it is a password cannot be told; nor a login that is the host's name, which messages print anyway.
+ */
+export function smtpSecrets(smtpUrl: string | undefined): string[] {
+  if (!smtpUrl?.trim()) return [];
+  const url = URL.canParse(smtpUrl.trim()) ? new URL(smtpUrl.trim()) : undefined;
+  if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') return [smtpUrl];
+  const found = [url.username, percentDecode(url.username), url.password, percentDecode(url.password)];
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return [...new Set(found)].filter((s) => s !== '' && s !== url.hostname && s !== host);
+}
+
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
 export function noteSecrets(ctx: Context, values: readonly (string | undefined)[]): void {
   for (const v of values) if (v) ctx.secrets?.add(v);
@@ -40,7 +58,9 @@ export function runSecrets(ctx: Pick<Context, 'env' | 'argv' | 'secrets'>): stri
   const add = (values: readonly (string | undefined)[]) => {
     for (const v of values) if (v) found.add(v);
   };
-  add(SECRET_ENV.map((name) => ctx.env[name]));
+  // The SMTP URL is kept from child processes whole (child-env.ts), but only its login is a secret to mask.
+  add(SECRET_ENV.filter((name) => name !== SMTP_ENV).map((name) => ctx.env[name]));
+  add(smtpSecrets(ctx.env[SMTP_ENV]));
   // The archive's password, wherever the run's choice may come from: --db, RECALL_FEED_DB (the profile's: session.ts).
   add(dbSecrets(ctx.env[DB_ENV]));
   const argv = ctx.argv ?? [];
@@ -50,6 +70,7 @@ export function runSecrets(ctx: Pick<Context, 'env' | 'argv' | 'secrets'>): stri
       eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, argv[i + 1]?.startsWith('-') ? undefined : argv[i + 1]];
     if (SECRET_FLAGS.has(flag)) add([value]);
     else if (flag === DB_FLAG) add(dbSecrets(value));
+    else if (flag === SMTP_FLAG) add(smtpSecrets(value));
   });
   return [...found].filter((s) => s.trim() !== '');
 }

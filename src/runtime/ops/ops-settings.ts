@@ -1,7 +1,7 @@
 // Where a run reports (--monitor, --metrics-file: resolved with the run's settings by the settings table) and what its pings mask.
 import type { Context } from '../context.js';
 import type { RunReporting, Settings } from '../settings.js';
-import { monitorTokens, runSecrets } from '../config/run-secrets.js';
+import { monitorTokens, runSecrets, smtpSecrets } from '../config/run-secrets.js';
 import { maskSecrets } from '../../api/errors-mask.js';
 import { fromSandbox } from '../archive/sandbox-origin.js';
 
@@ -16,7 +16,7 @@ export interface OpsFlags {
 export interface OpsSettings {
   monitor: string | undefined;
   metricsFile: string | undefined;
-  /** Values never to show in a ping body: the key, webhook and SMTP URLs, passwords in a --db URL. */
+  /** Values never to show in a ping body: the key, the webhook URL, the SMTP login, passwords in a --db URL. */
   secrets: string[];
   profileDb: string | undefined;
   /** The run's recalls come from a sandbox (--sandbox, a dr_test_ key): its default archive is the sandbox's. */
@@ -40,14 +40,14 @@ export function opsSettings(
   ctx: Pick<Context, 'env' | 'argv' | 'secrets'>,
 ): OpsSettings {
   const { monitor } = settings;
-  const flagged = [typeof flags.webhook === 'string' ? flags.webhook : undefined, flags.smtpUrl];
+  const flagged = [typeof flags.webhook === 'string' ? flags.webhook : undefined, ...smtpSecrets(flags.smtpUrl)];
   const secrets = [
     settings.apiKey,
     monitor,
     ...monitorTokens(monitor),
     ...flagged,
     settings.webhook,
-    settings.smtpUrl,
+    ...smtpSecrets(settings.smtpUrl),
     settings.profileDb,
     // The environment's, the command line's and those already noted: the one list error reports mask with.
     ...runSecrets(ctx),
