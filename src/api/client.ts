@@ -83,6 +83,8 @@ export interface HealthResult {
   httpStatus: number;
   latencyMs: number;
   body: HealthResponse | undefined;
+  /** The status the answer says (its JSON `status`, or a plain-text word), when it says one. */
+  status?: string;
 }
 
 export class RecallFeedClient {
@@ -184,24 +186,29 @@ export class RecallFeedClient {
     const latencyMs = this.now() - started;
     this.report(url, res.status, latencyMs);
     let body: HealthResponse | undefined;
+    let said: string | undefined;
     try {
       const json = parseJson(res);
       body = isHealthBody(json) ? json : undefined;
+      // A status beside fields of other types (`"timestamp": 1717000000`) still says the status.
+      const status = (json as { status?: unknown } | null)?.status;
+      if (typeof status === 'string') said = status;
     } catch {
-      body = undefined; // plain text (`OK`), or an HTML error page from a proxy
+      // Plain text (`OK`, `degraded`), or an HTML error page from a proxy.
+      if (!isHtml(res)) said = /^\s*([a-z]+)\s*$/i.exec(res.body)?.[1];
     }
     const ok = res.status >= 200 && res.status < 300;
     // The operator documents no body for /health: a 2xx is up when it says an up status (JSON `status`, or a plain-text
     // word: `healthy`, `ok`, `up`, `pass`, any case); another word is not up. A 2xx that says nothing of the kind (a web page, an empty body,
     // JSON without `status`: a site that answers every path) is a wrong address's, never the API's.
-    const word = body?.status ?? (isHtml(res) ? undefined : /^\s*([a-z]+)\s*$/i.exec(res.body)?.[1]);
+    const word = said;
     if (ok && word === undefined) {
       throw new InvalidResponseError('the health check answered with no status (a web page, or nothing): not the API', {
         status: res.status,
       });
     }
     const healthy = ok && UP.test((word ?? '').trim());
-    return { healthy, httpStatus: res.status, latencyMs, body };
+    return { healthy, httpStatus: res.status, latencyMs, body, ...(word !== undefined && { status: word }) };
   }
 
   /** Requests still allowed in one of the client's windows (the status line's minute budget, the metrics' headroom). */

@@ -119,7 +119,12 @@ function wrongAddress(
 
 /** A custom feed's path (`/v1/recalls/feed/<name>`), where the API's 404 may mean that feed's name. */
 function isCustomFeedPath(url: URL): boolean {
-  return url.pathname.includes('/recalls/feed/');
+  // Its end, once: a base URL that is itself a feed's address (`…/v1/recalls/feed/demo/v1/recalls/feed`), or a
+  // doubled `/v1` (`/v1/v1/recalls/feed/demo`), asks another path.
+  return (
+    /(?<!\/v1)\/v1\/recalls\/feed\/[a-z0-9][a-z0-9_-]*$/.test(url.pathname) &&
+    !/\/recalls\/feed\/.*\/recalls\//.test(url.pathname)
+  );
 }
 
 /** errorFromResponse for a body already parsed (undefined when it was not JSON). */
@@ -142,9 +147,9 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
         : fastApi?.message;
     return wrongAddress(status, code, headers, url, said || undefined);
   }
-  // Without the address asked (a library caller's errorFromResponse), FastAPI's bare "Not Found" is still no route.
-  if (status === 404 && fastApi?.message === 'Not Found' && url === undefined)
-    return wrongAddress(status, code, headers, url);
+  // FastAPI's bare "Not Found" is no route, under a custom feed's path too (the API names an unknown feed in its
+  // envelope), and for a library caller that gave no address.
+  if (status === 404 && fastApi?.message === 'Not Found') return wrongAddress(status, code, headers, url);
   if (fastApi !== undefined) {
     const Class = classForStatus(status);
     return new Class({

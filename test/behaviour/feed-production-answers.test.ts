@@ -168,16 +168,29 @@ describe('feed pages without meta or data_sources', () => {
   });
 });
 
-describe("an unknown custom feed answered in FastAPI's own 404 form", () => {
-  it('is the API saying the feed does not exist: exit 4 with its words, not a wrong --base-url', async () => {
+describe("a 404 under a custom feed's path", () => {
+  it("the API's envelope (not_found, api-notes: an unknown name) is the API saying the feed does not exist: exit 4", async () => {
     const server = await handlerServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: { error: 'not_found', message: "No custom feed 'shein'" } }));
     });
     const r = await runMain(['--base-url', server.url, 'feed', '--custom', 'shein'], { env: KEY });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: Not Found\n');
+    expect(r.stderr.split('\n')[0]).toBe("error: No custom feed 'shein'");
     expect(server.requests.map((q) => new URL(q.url, 'http://x').pathname)).toEqual(['/v1/recalls/feed/shein']);
+  });
+
+  it('FastAPI\'s bare {"detail": "Not Found"} is no such route: a wrong --base-url (exit 7)', async () => {
+    const server = await handlerServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+    });
+    const r = await runMain(['--base-url', `${server.url}/v1`, 'feed', '--custom', 'shein'], { env: KEY });
+    expect(r.code).toBe(7);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: HTTP 404 for ${server.url}/v1/v1/recalls/feed/shein, and not from the API: no API answers at this address`,
+    );
   });
 
   it('a 404 web page there is still a wrong address (exit 7)', async () => {

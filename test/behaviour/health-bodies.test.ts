@@ -29,12 +29,12 @@ describe('health: a 2xx is up unless its status says otherwise', () => {
     });
   }
 
-  it('plain-text OK: up (exit 0), said as up; the JSON has only the verdict', async () => {
+  it('plain-text OK: up (exit 0), said as it is; the JSON has only the verdict', async () => {
     const server = await answering(200, 'OK', 'text/plain');
     const line = await runMain(['--base-url', server.url, 'health']);
     expect(line.stderr).toBe('');
     expect(line.code).toBe(0);
-    expect(line.stdout).toBe(`up (HTTP 200, 0 ms) ${server.url}\n`);
+    expect(line.stdout).toBe(`OK (HTTP 200, 0 ms) ${server.url}\n`);
     const json = await runMain(['--base-url', server.url, 'health', '-f', 'json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ healthy: true, http_status: 200, latency_ms: 0 });
@@ -89,5 +89,22 @@ describe('health: answers that are not the API', () => {
     expect(r.stderr).toBe(
       `error: HTTP 404 for ${server.url}/health, and not from the API: no API answers at this address\n${BASE_URL_HINT}`,
     );
+  });
+});
+
+describe('health: a status beside fields of other types, and a plain-text word that is not up', () => {
+  it('{"status":"ok","timestamp":1717000000} is up (exit 0), said as ok', async () => {
+    const server = await answering(200, { status: 'ok', timestamp: 1717000000 });
+    const r = await runMain(['--base-url', server.url, 'health']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`ok (HTTP 200, 0 ms) ${server.url}\n`);
+  });
+
+  it('plain-text degraded: not up (exit 6), the word said', async () => {
+    const server = await answering(200, 'degraded', 'text/plain');
+    const r = await runMain(['--base-url', server.url, 'health']);
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe(`degraded (HTTP 200, 0 ms) ${server.url}\n`);
+    expect(r.stderr).toBe("error: the API reports 'degraded' (HTTP 200)\n");
   });
 });

@@ -6,14 +6,34 @@ import { errorFromResponse } from '../../src/api/error-mapping.js';
 import { refusesCursor } from '../../src/api/pagination.js';
 
 describe('{"detail": "<text>"}', () => {
-  it('a 404 is the API saying there is no such thing (NotFoundError), in its words', () => {
+  it("a 404 with other words under a custom feed's path is the API saying there is no such feed (NotFoundError)", () => {
     const url = new URL('https://api.example/v1/recalls/feed/shein');
-    const e = errorFromResponse(404, '{"detail":"Not Found"}', {}, url);
+    const e = errorFromResponse(404, '{"detail":"Unknown custom feed shein"}', {}, url);
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e).not.toBeInstanceOf(WrongAddressError);
-    expect(e.message).toBe('Not Found');
+    expect(e.message).toBe('Unknown custom feed shein');
     expect(e.status).toBe(404);
     expect(e.code).toBe('http_404');
+  });
+
+  it('FastAPI\'s bare "Not Found" there too is no route (a base URL that is a feed\'s address, a doubled /v1)', () => {
+    for (const path of [
+      '/v1/recalls/feed/shein',
+      '/v1/recalls/feed/demo/v1/recalls/feed/shein',
+      '/v1/v1/recalls/feed/shein',
+    ]) {
+      const e = errorFromResponse(404, '{"detail":"Not Found"}', {}, new URL(`https://api.example${path}`));
+      expect(e, path).toBeInstanceOf(WrongAddressError);
+    }
+    // The API's own envelope on a path that is not a feed's (the base URL a feed's address) is a wrong address too.
+    const envelope = '{"detail":{"error":"not_found","message":"No such endpoint"}}';
+    const doubled = errorFromResponse(
+      404,
+      envelope,
+      {},
+      new URL('https://api.example/v1/recalls/feed/demo/v1/recalls/feed'),
+    );
+    expect(doubled).toBeInstanceOf(WrongAddressError);
   });
 
   it('FastAPI\'s "Not Found" elsewhere is no route at this address: a wrong --base-url (WrongAddressError)', () => {

@@ -40,6 +40,10 @@ describe('runSecrets', () => {
     ]);
   });
 
+  it("a login that is one of the server's labels is not masked (it would hide the server's name); its password is", () => {
+    expect(smtpSecrets('smtps://resend:re_secret123@smtp.resend.com:465')).toEqual(['re_secret123']);
+  });
+
   it('RECALL_FEED_SMTP_URL, with a login or without, is still no child process business', () => {
     for (const url of ['smtp://localhost:1', 'smtp://bob:hunter22@mail.example.com'])
       expect(childEnv({ RECALL_FEED_SMTP_URL: url, HOME: '/home/u' })).toEqual({ HOME: '/home/u' });

@@ -15,8 +15,8 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   const result = await client.health();
   refuseWrongAddress(result, endpointUrl(client.baseUrl, '/health'));
   // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).
-  // A 2xx without a status of its own (plain `OK`, JSON of another shape) is up by our verdict, and said so.
-  const status = plainLine(String(result.body?.status ?? (result.healthy ? 'up' : 'unknown')));
+  // The status the answer says (its JSON `status`, or a plain-text word such as `OK`).
+  const status = plainLine(String(result.status ?? 'unknown'));
   const version = result.body?.version ? `, version ${plainLine(String(result.body.version))}` : '';
   // One JSON object on one line, whichever of json and jsonl was asked for. The verdict is ours: the server's body
   // comes first, so that its own `healthy`, `http_status` or `latency_ms` cannot stand in for what we measured.

@@ -44,7 +44,9 @@ export function smtpSecrets(smtpUrl: string | undefined): string[] {
   if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') return [smtpUrl];
   const found = [url.username, percentDecode(url.username), url.password, percentDecode(url.password)];
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return [...new Set(found)].filter((s) => s !== '' && s !== url.hostname && s !== host);
+  // A login that is the host or one of its labels (`resend` of smtp.resend.com) would mask the server's own name.
+  const labels = new Set([url.hostname, host, ...host.split('.')]);
+  return [...new Set(found)].filter((s) => s !== '' && !labels.has(s));
 }
 
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
