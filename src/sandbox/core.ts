@@ -66,8 +66,8 @@ export class SandboxCore {
     this.startTime = opts.startTime ?? (clock ? clock() : realStart);
     const offset = this.startTime - realStart;
     this.now = clock ?? (() => Date.now() + offset);
-    // Started off the calendar (--sandbox-now, --start-time): its Date says nothing of the machine's clock.
-    this.shiftedClock = clock === undefined && Math.abs(offset) > 60_000;
+    // Started off the calendar (--sandbox-now, --start-time, a clock of its own): its Date says nothing of the machine's.
+    this.shiftedClock = Math.abs(this.now() - realStart) > 60_000;
     this.seed = opts.seed ?? 1;
     this.keyring = new KeyRing(opts.keys ?? [DEMO_KEYS.all, DEMO_KEYS.limited]);
     this.rateLimitHeaders = opts.rateLimitHeaders ?? false;

@@ -266,6 +266,17 @@ describe('doctor', () => {
     expect(parse(r.stdout).checks.filter((c) => c.status === 'fail')).toEqual([]);
   });
 
+  it('the same for a sandbox given a clock of its own, as `recall-feed sandbox --sandbox-now` gives it', async () => {
+    const pinned = Date.parse('2026-06-01T12:00:00Z');
+    const sandbox = await sandboxFor({ recordCount: 3, clock: () => pinned });
+    const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], {
+      clock: fakeClock(Date.parse('2026-11-29T12:00:00Z')),
+    });
+    const clock = byName(parse(r.stdout).checks, 'clock');
+    expect(clock?.status, r.stdout).toBe('skip');
+    expect(parse(r.stdout).checks.filter((c) => c.status === 'fail')).toEqual([]);
+  });
+
   it('a malformed key fails the key check before any request carries it', async () => {
     const sandbox = await sandboxFor({ recordCount: 3 });
     const r = await runMainAgainst(sandbox, ['doctor', '-f', 'json'], { env: { RECALL_FEED_API_KEY: 'two\tparts' } });

@@ -1,4 +1,5 @@
 // Doctor's checks against the API: reached (through the proxy, if any), the clock, the key and its sources, the quota.
+import { groupDigits } from '../../output/numbers.js';
 import { HttpAgent } from '../../api/http-agent.js';
 import { isLoopbackHost } from '../../api/loopback.js';
 import { proxyFor, proxyName } from '../../api/proxy.js';
@@ -72,7 +73,11 @@ function clockCheck(theirs: number | undefined, now: number): CheckResult {
   if (theirs === undefined) return warn('clock', 'the API sent no Date header to compare with');
   const skew = now - theirs;
   // The header counts whole seconds.
-  const shown = `${skew >= 0 ? '+' : ''}${Math.round(skew / 1000)} s against the API's Date header`;
+  const seconds = Math.round(skew / 1000);
+  const days = Math.abs(seconds) / 86_400;
+  const about =
+    days >= 2 ? ` (about ${Math.round(days)} days)` : days * 24 >= 2 ? ` (about ${Math.round(days * 24)} h)` : '';
+  const shown = `${skew >= 0 ? '+' : ''}${groupDigits(seconds)} s${about} against the API's Date header`;
   if (Math.abs(skew) >= SKEW_FAIL_MS) return fail('clock', shown, 'set the time (NTP: timedatectl set-ntp true)');
   if (Math.abs(skew) >= SKEW_WARN_MS) return warn('clock', shown, 'set the time (NTP: timedatectl set-ntp true)');
   return ok('clock', shown);
@@ -106,8 +111,8 @@ export async function checkQuota(session: ApiSession, every: string | undefined,
   if (!page) return warn('quota', 'the feed gave no rate_limit block');
   const rate = page.rate_limit;
   const left = rate.remaining_credits;
-  const quota = rate.monthly_quota === undefined ? '' : ` of ${rate.monthly_quota}`;
-  let detail = `${left}${quota} credits left this month`;
+  const quota = rate.monthly_quota === undefined ? '' : ` of ${groupDigits(rate.monthly_quota)}`;
+  let detail = `${groupDigits(left)}${quota} credits left this month`;
   if (left <= 0) return fail('quota', detail, 'ask the operator for a higher quota, or wait for the reset');
   if (every === undefined) return ok('quota', detail);
   const everyMs = parseDuration(every) as number;
@@ -116,7 +121,7 @@ export async function checkQuota(session: ApiSession, every: string | undefined,
   // A full window's records at 500 a page: what each run of the job asks for.
   const perRun = Math.max(1, Math.ceil(page.pagination.total_count / BOUNDS.pageSizeMax));
   const needed = runs * perRun;
-  detail += `; every ${every} until the reset: ${runs} runs × ${perRun} request${perRun === 1 ? '' : 's'} = ${needed}`;
+  detail += `; every ${every} until the reset: ${groupDigits(runs)} runs × ${groupDigits(perRun)} request${perRun === 1 ? '' : 's'} = ${groupDigits(needed)}`;
   if (needed > left) return warn('quota', detail, 'run less often, or ask the operator for a higher quota');
   return ok('quota', detail);
 }

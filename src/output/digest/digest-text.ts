@@ -95,7 +95,7 @@ function textWithRoom(d: Digest, width: number, room: number, budget?: HtmlBudge
   );
   for (const [i, [title, list]] of lists.entries()) {
     if (list.length === 0) continue;
-    out.push('', `${title} (${list.length})`, ...recalls.shown[i]!);
+    out.push('', `${title} (${groupDigits(list.length)})`, ...recalls.shown[i]!);
   }
   if (recalls.left > 0)
     out.push(
@@ -158,7 +158,7 @@ export function digestMarkdown(d: Digest): string {
     ['Updated', d.recalls.updated],
   ] as const) {
     if (list.length === 0) continue;
-    out.push('', `## ${title} (${list.length})`, '');
+    out.push('', `## ${title} (${groupDigits(list.length)})`, '');
     for (const item of list) out.push(itemMarkdown(item));
   }
   if (d.counts.by_severity.length > 0) {
