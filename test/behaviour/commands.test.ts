@@ -30,7 +30,7 @@ describe('sources', () => {
     const csv = await runMainAgainst(sandbox, ['sources', '-f', 'csv']);
     expect(lines(csv.stdout)[0]).toBe('id,name,description,official_url');
     expect(lines(csv.stdout)).toHaveLength(6);
-    const table = await runMainAgainst(sandbox, ['sources'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '90' } });
+    const table = await runMainAgainst(sandbox, ['sources'], { env: { RECALL_FEED_FORCE_TTY: '1', COLUMNS: '120' } });
     expect(lines(table.stdout)[0]).toMatch(/^id\s+name\s+description\s+official_url/);
     expect(table.stderr).toBe('5 data sources available to this key\n');
   });
