@@ -81,21 +81,24 @@ describe('which URLs may connect without TLS', () => {
   it('a TLS parameter with no value chooses nothing (pg reads it as absent), and ?ssl= even hides PGSSLMODE', () => {
     // pg-connection-string: an empty sslcert, sslkey, sslrootcert or sslmode is no TLS; ssl= is '' (no TLS), and
     // ConnectionParameters then never reads PGSSLMODE. The last of a repeated parameter is the one pg keeps.
+    const refused = 'the connection to database recalls on 192.0.2.2 would not be encrypted: ';
     for (const query of [
       'sslcert=',
       'sslkey=',
       'sslrootcert=',
-      'ssl=',
-      'ssl=&sslnegotiation=direct',
       'sslnegotiation=',
       'sslnegotiation=postgres',
-      'ssl=1&ssl=',
       'sslrootcert=/etc/ca.pem&sslrootcert=',
     ])
       expect(refusal(`postgres://ana:${SECRET}@192.0.2.2:5433/recalls?${query}`), query).toBe(
-        'the connection to database recalls on 192.0.2.2 would not be encrypted: the --db URL sets no sslmode (nor does PGSSLMODE)',
+        `${refused}the --db URL sets no sslmode (nor does PGSSLMODE)`,
       );
-    expect(refusal('postgres://ana:pw@db.invalid/recalls?ssl=', { PGSSLMODE: 'require' })).toMatch(/not be encrypted/);
+    // An empty ssl= is said as it is: it also keeps PGSSLMODE from being read, set or not.
+    for (const query of ['ssl=', 'ssl=&sslnegotiation=direct', 'ssl=1&ssl='])
+      for (const env of [{}, { PGSSLMODE: 'require' }])
+        expect(refusal(`postgres://ana:${SECRET}@192.0.2.2:5433/recalls?${query}`, env), query).toBe(
+          `${refused}the --db URL has an empty ssl=, which chooses no TLS and keeps PGSSLMODE from being read`,
+        );
     expect(refusal('postgres://ana:pw@db.invalid/recalls?sslcert=', { PGSSLMODE: 'require' })).toBeUndefined();
     // Values pg reads as on (1, true, and any other non-empty text, false included: a truthy string) or as off (0).
     for (const query of ['ssl=1', 'ssl=0', 'ssl=false', 'ssl=no-verify', 'ssl=&sslcert=/etc/c.pem', 'sslkey=/k.pem'])
@@ -177,7 +180,13 @@ describe('the CLI refuses before any lookup or connection', () => {
     });
     for (const query of ['sslcert=', 'ssl=', 'sslrootcert=']) {
       const r = await runMain(['query', '--db', `postgres://u:${SECRET}@192.0.2.2:5433/recalls?${query}`]);
-      expect(r.stderr, query).toBe(said.replace('db.invalid', '192.0.2.2'));
+      const why =
+        query === 'ssl='
+          ? 'the --db URL has an empty ssl=, which chooses no TLS and keeps PGSSLMODE from being read'
+          : 'the --db URL sets no sslmode (nor does PGSSLMODE)';
+      expect(r.stderr, query).toBe(
+        said.replace('db.invalid', '192.0.2.2').replace('the --db URL sets no sslmode (nor does PGSSLMODE)', why),
+      );
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
     }

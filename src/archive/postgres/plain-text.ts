@@ -53,8 +53,13 @@ function local(host: string): boolean {
  */
 export function refusePlainText(target: PgTarget, env: Record<string, string | undefined>): void {
   if (local(target.host) || tlsDecided(target.url, env)) return;
+  // An empty `ssl=` keeps pg from reading PGSSLMODE: said so, rather than that PGSSLMODE is not set.
+  const why =
+    urlTls(target.url) === 'unset'
+      ? 'the --db URL has an empty ssl=, which chooses no TLS and keeps PGSSLMODE from being read'
+      : 'the --db URL sets no sslmode (nor does PGSSLMODE)';
   throw new DbTargetError(
-    `the connection to database ${target.database} on ${target.host} would not be encrypted: the --db URL sets no sslmode (nor does PGSSLMODE)`,
+    `the connection to database ${target.database} on ${target.host} would not be encrypted: ${why}`,
     PLAIN_TEXT_HINT,
   );
 }
