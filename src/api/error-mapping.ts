@@ -121,8 +121,10 @@ function wrongAddress(
 function isCustomFeedPath(url: URL): boolean {
   // Its end, once: a base URL that is itself a feed's address (`…/v1/recalls/feed/demo/v1/recalls/feed`), or a
   // doubled `/v1` (`/v1/v1/recalls/feed/demo`), asks another path.
+  // (a doubled `/v1` only at the path's start: a gateway's own prefix may end in /v1).
   return (
-    /(?<!\/v1)\/v1\/recalls\/feed\/[a-z0-9][a-z0-9_-]*$/.test(url.pathname) &&
+    /\/v1\/recalls\/feed\/[a-z0-9][a-z0-9_-]*$/.test(url.pathname) &&
+    !/^\/v1\/v1\//.test(url.pathname) &&
     !/\/recalls\/feed\/.*\/recalls\//.test(url.pathname)
   );
 }

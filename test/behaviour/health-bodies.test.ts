@@ -29,7 +29,7 @@ describe('health: a 2xx is up unless its status says otherwise', () => {
     });
   }
 
-  it('plain-text OK: up (exit 0), said as it is; the JSON has only the verdict', async () => {
+  it('plain-text OK: up (exit 0), said as it is, in the JSON too', async () => {
     const server = await answering(200, 'OK', 'text/plain');
     const line = await runMain(['--base-url', server.url, 'health']);
     expect(line.stderr).toBe('');
@@ -37,7 +37,7 @@ describe('health: a 2xx is up unless its status says otherwise', () => {
     expect(line.stdout).toBe(`OK (HTTP 200, 0 ms) ${server.url}\n`);
     const json = await runMain(['--base-url', server.url, 'health', '-f', 'json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ healthy: true, http_status: 200, latency_ms: 0 });
+    expect(JSON.parse(json.stdout)).toEqual({ status: 'OK', healthy: true, http_status: 200, latency_ms: 0 });
   });
 
   for (const status of ['down', 'Unhealthy', 'DEGRADED']) {
@@ -98,6 +98,8 @@ describe('health: a status beside fields of other types, and a plain-text word t
     const r = await runMain(['--base-url', server.url, 'health']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`ok (HTTP 200, 0 ms) ${server.url}\n`);
+    const json = await runMain(['--base-url', server.url, 'health', '-f', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ status: 'ok', healthy: true, http_status: 200, latency_ms: 0 });
   });
 
   it('plain-text degraded: not up (exit 6), the word said', async () => {

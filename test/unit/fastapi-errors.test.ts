@@ -27,6 +27,15 @@ describe('{"detail": "<text>"}', () => {
     }
     // The API's own envelope on a path that is not a feed's (the base URL a feed's address) is a wrong address too.
     const envelope = '{"detail":{"error":"not_found","message":"No such endpoint"}}';
+    // A gateway's own prefix may end in /v1: its custom feed's 404 in the API's words stays an unknown feed.
+    const gateway = errorFromResponse(
+      404,
+      envelope,
+      {},
+      new URL('https://gw.example/recall-api/v1/v1/recalls/feed/shein'),
+    );
+    expect(gateway).toBeInstanceOf(NotFoundError);
+    expect(gateway).not.toBeInstanceOf(WrongAddressError);
     const doubled = errorFromResponse(
       404,
       envelope,

@@ -42,6 +42,8 @@ describe('runSecrets', () => {
 
   it("a login that is one of the server's labels is not masked (it would hide the server's name); its password is", () => {
     expect(smtpSecrets('smtps://resend:re_secret123@smtp.resend.com:465')).toEqual(['re_secret123']);
+    // A password is masked whatever it is, a label of the server too.
+    expect(smtpSecrets('smtp://apikey:resend@smtp.resend.com')).toEqual(['apikey', 'resend']);
   });
 
   it('RECALL_FEED_SMTP_URL, with a login or without, is still no child process business', () => {

@@ -22,6 +22,8 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   // comes first, so that its own `healthy`, `http_status` or `latency_ms` cannot stand in for what we measured.
   const answer = {
     ...result.body,
+    // The status read beside fields of other types (`"timestamp": 1717000000`), which leave no health body.
+    ...(result.status !== undefined && result.body === undefined && { status: result.status }),
     healthy: result.healthy,
     http_status: result.httpStatus,
     latency_ms: result.latencyMs,

@@ -42,11 +42,12 @@ export function smtpSecrets(smtpUrl: string | undefined): string[] {
   if (!smtpUrl?.trim()) return [];
   const url = URL.canParse(smtpUrl.trim()) ? new URL(smtpUrl.trim()) : undefined;
   if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') return [smtpUrl];
-  const found = [url.username, percentDecode(url.username), url.password, percentDecode(url.password)];
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  // A login that is the host or one of its labels (`resend` of smtp.resend.com) would mask the server's own name.
+  // A login that is the host or one of its labels (`resend` of smtp.resend.com) would mask the server's own name;
+  // a password is masked whatever it is.
   const labels = new Set([url.hostname, host, ...host.split('.')]);
-  return [...new Set(found)].filter((s) => s !== '' && !labels.has(s));
+  const logins = [url.username, percentDecode(url.username)].filter((s) => !labels.has(s));
+  return [...new Set([...logins, url.password, percentDecode(url.password)])].filter((s) => s !== '');
 }
 
 /** Records secrets a command learnt (from the profile, say) on the run's context, for the error report. */
