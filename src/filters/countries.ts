@@ -153,56 +153,70 @@ export function countryCode(text: string): string | undefined {
 
 /** Separators between countries wherever they stand ("China, Vietnam", "CN / VN"). */
 const SEPARATORS = /[,;/|+]/;
-/** Words and signs that join two countries, or make one ("Germany and Poland", "Bosnia and Herzegovina"). */
-const JOINERS = /\s*&\s*|\s(?:and|et|und|y|or|ou)\s/i;
+/**
+ * Words and signs that join two countries, or make one ("Germany and Poland", "Bosnia and Herzegovina"), captured so
+ * that a split keeps them as written between the pieces.
+ */
+const JOINERS = /(\s*&\s*|\s(?:and|et|und|y|or|ou)\s)/i;
+/** Only `&`: the parts `--country` compares an unknown value with. */
+const AMPERSAND = /(&)/;
 
 /** A part without its "Made in". */
 const origin = (part: string) => part.replace(/^\s*(?:made in|fabriqu[eé] en|hergestellt in|hecho en)\s+/i, '').trim();
 
+interface FieldPart {
+  text: string;
+  code: string | undefined;
+}
+
 /**
- * A country_of_origin field's parts: split at , ; / | +, and a part that is no country as a whole ("Germany and
- * Poland", not "Trinidad and Tobago") also at `joiners`, keeping together the longest runs of pieces that name a country
- * ("Trinidad and Tobago and Jamaica": Trinidad and Tobago, Jamaica).
+ * A country_of_origin field's parts, each with its country when it names one: split at , ; / | +, and a part that is
+ * no country as a whole ("Germany and Poland", not "Trinidad and Tobago") also at `joiners`, keeping together the
+ * longest runs of pieces that name a country ("Trinidad and Tobago and Jamaica": Trinidad and Tobago, Jamaica).
  */
-function fieldParts(value: string, joiners: RegExp): string[] {
-  return value
-    .split(SEPARATORS)
-    .flatMap((part) => (countryCode(origin(part)) !== undefined ? [part] : runs(part, joiners)));
+function fieldParts(value: string, joiners: RegExp): FieldPart[] {
+  return value.split(SEPARATORS).flatMap((text) => {
+    const code = countryCode(origin(text));
+    return code !== undefined ? [{ text, code }] : runs(text, joiners);
+  });
 }
 
 /** A part split at its joiners, each longest run of pieces (joined as written) that names a country kept whole. */
-function runs(part: string, joiners: RegExp): string[] {
-  const split = new RegExp(`(${joiners.source})`, joiners.flags.replace('g', ''));
+function runs(part: string, joiners: RegExp): FieldPart[] {
   // Pieces at even indexes, the joiners as written between them at odd ones.
-  const bits = part.split(split).filter((b) => b !== undefined);
-  const out: string[] = [];
+  const bits = part.split(joiners);
+  const out: FieldPart[] = [];
   for (let i = 0; i < bits.length; i += 2) {
     let end = i;
-    for (let k = bits.length - 1; k > i; k -= 2) {
-      if (countryCode(origin(bits.slice(i, k + 1).join(''))) !== undefined) {
-        end = k;
-        break;
-      }
+    let code: string | undefined;
+    for (let k = bits.length - 1; k >= i && code === undefined; k -= 2) {
+      code = countryCode(origin(bits.slice(i, k + 1).join('')));
+      end = k;
     }
-    out.push(bits.slice(i, end + 1).join(''));
+    if (code === undefined) end = i;
+    out.push({ text: bits.slice(i, end + 1).join(''), code });
     i = end;
   }
   return out;
 }
 
+/** countriesIn's answers: a field's values repeat across records (every filter and stats group asks per record). */
+const found = new Map<string, string[]>();
+
 /** The countries a country_of_origin field names: "China", "China, Vietnam", "CN / VN", "Made in Germany and Poland". */
 export function countriesIn(value: string): string[] {
-  const out = new Set<string>();
-  for (const part of fieldParts(value, JOINERS)) {
-    const code = countryCode(origin(part));
-    if (code !== undefined) out.add(code);
+  let codes = found.get(value);
+  if (codes === undefined) {
+    codes = [...new Set(fieldParts(value, JOINERS).flatMap((p) => (p.code === undefined ? [] : [p.code])))];
+    if (found.size >= 10_000) found.clear();
+    found.set(value, codes);
   }
-  return [...out];
+  return codes;
 }
 
 /** The parts of a country_of_origin field that `--country` compares a country it does not know with, each whole. */
 export function countryFieldParts(value: string): string[] {
-  return fieldParts(value, /&/);
+  return fieldParts(value, AMPERSAND).map((p) => p.text);
 }
 
 /**
