@@ -1,5 +1,6 @@
 // Which filter values matched nothing: a mistyped `--severity seroius` is said on stderr, naming the values seen.
-import { unicodeEscape } from '../output/control-escapes.js';
+import { escapeUnseen, hasUnseen } from '../output/control-escapes.js';
+import { groupDigits } from '../output/numbers.js';
 import { countryCode } from './countries.js';
 import { fold } from './normalize.js';
 import { compileText, FILTER_FIELDS, type FilterName, type RecordFilter, stringValues } from './record-filter.js';
@@ -16,27 +17,19 @@ export interface UnmatchedValue {
   seen?: string[];
 }
 
-function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** What a terminal shows as nothing or as a space: controls, format characters (zero-width space, bidi), selectors, breaks. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to escape them
-const UNSEEN = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u2028\u2029]/gu;
-
 /**
  * A value seen as the warning names it, never like another: one holding a character a terminal would not show
  * (`serious` and a zero-width space) is quoted, those characters escaped (`"serious\u200b"`), as stats labels it.
  */
 function seenLabel(value: string): string {
-  if (value.search(UNSEEN) === -1 && !value.startsWith('"')) return value;
-  return JSON.stringify(value).replace(UNSEEN, unicodeEscape);
+  if (!hasUnseen(value) && !value.startsWith('"')) return value;
+  return escapeUnseen(JSON.stringify(value));
 }
 
 /** `--severity seroius matched no recall of the 1,200 looked at; values seen: high, low, serious` */
 export function unmatchedMessage(u: UnmatchedValue, looked: number, where = 'looked at'): string {
   const known = u.name !== 'country' || countryCode(u.value) !== undefined;
-  const head = `--${u.name} ${u.value} matched no recall of the ${thousands(looked)} ${where}${known ? '' : `; ${u.value} is no country this tool knows (an ISO code such as DE, or a name such as Germany)`}`;
+  const head = `--${u.name} ${u.value} matched no recall of the ${groupDigits(looked)} ${where}${known ? '' : `; ${u.value} is no country this tool knows (an ISO code such as DE, or a name such as Germany)`}`;
   if (u.seen === undefined) return head;
   // A blank value is none: no filter value names it.
   const seen = u.seen.filter((v) => fold(v) !== '');
@@ -63,7 +56,7 @@ const NAMED_FOLDED: ReadonlySet<FilterName> = new Set(['severity', 'status']);
 /** Spellings counted per value seen, for its most common one. */
 const SPELLINGS = 16;
 
-/** A value seen: how many records held it, and its spellings (whitespace tidied) with their counts. */
+/** A value seen: how many records held it, and its spellings as written (up to SPELLINGS) with their counts. */
 interface Seen {
   count: number;
   spellings: Map<string, number>;
@@ -75,8 +68,13 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.
 /** A value seen as stats labels it: the folded value, or its most common spelling (ties: the first by UTF-8 bytes). */
 function labelOf(name: FilterName, folded: string, seen: Seen): string {
   if (NAMED_FOLDED.has(name)) return folded;
+  const tidied = new Map<string, number>();
+  for (const [spelling, n] of seen.spellings) {
+    const tidy = spelling.replace(/\s+/g, ' ').trim();
+    tidied.set(tidy, (tidied.get(tidy) ?? 0) + n);
+  }
   let best: [string, number] | undefined;
-  for (const entry of seen.spellings)
+  for (const entry of tidied)
     if (!best || entry[1] > best[1] || (entry[1] === best[1] && byBytes(entry[0], best[0]) < 0)) best = entry;
   return best?.[0] ?? folded;
 }
@@ -127,9 +125,9 @@ export class FilterCoverage {
           seen.set(folded, entry);
         }
         entry.count++;
-        const spelling = shown.replace(/\s+/g, ' ').trim();
-        const had = entry.spellings.get(spelling);
-        if (had !== undefined || entry.spellings.size < SPELLINGS) entry.spellings.set(spelling, (had ?? 0) + 1);
+        // Counted as written; whitespace is tidied once, when the label is chosen (labelOf), not per record.
+        const had = entry.spellings.get(shown);
+        if (had !== undefined || entry.spellings.size < SPELLINGS) entry.spellings.set(shown, (had ?? 0) + 1);
       }
       if (!found) kept = false;
     }

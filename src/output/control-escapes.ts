@@ -54,6 +54,26 @@ export function unicodeEscape(ch: string): string {
   return out;
 }
 
+/** Line breaks a terminal line cannot hold. */
+export const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
+// Controls (ESC would let a record drive the terminal), format characters (bidi overrides, zero-width
+// spaces) and variation selectors: invisible or harmful in a table, and they would skew widths.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to remove them
+export const UNSEEN = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+
+/**
+ * Text with every character a terminal would not show as it is (controls, format characters, selectors, line breaks)
+ * escaped as `\uXXXX`, emoji's joiners too: what a label shows so that no two texts look alike.
+ */
+export function escapeUnseen(text: string): string {
+  return text.replace(LINE_BREAKS, unicodeEscape).replace(UNSEEN, unicodeEscape);
+}
+
+/** Whether escapeUnseen would change `text`. */
+export function hasUnseen(text: string): boolean {
+  return text.search(LINE_BREAKS) !== -1 || text.search(UNSEEN) !== -1;
+}
+
 /** JSON text with DEL, C1 and the bidi controls escaped as \uXXXX (the same JSON value). */
 export function escapeJsonControls(json: string): string {
   return json.replace(JSON_CONTROLS, unicodeEscape);

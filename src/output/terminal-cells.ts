@@ -1,6 +1,6 @@
 // Text for a terminal: cleaned of controls and invisible characters, one line, bounded in length (table cells, views, charts).
 import { primitiveText } from './cells.js';
-import { unicodeEscape } from './control-escapes.js';
+import { LINE_BREAKS, UNSEEN as INVISIBLE } from './control-escapes.js';
 import { graphemes } from './text-width.js';
 
 /** Built on first use: compiling the emoji property costs about 10 ms, which a jsonl run never needs. */
@@ -33,20 +33,7 @@ export function limitText(text: string, limit = VIEW_LIMIT): { text: string; mor
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
-// Controls (ESC would let a record drive the terminal), format characters (bidi overrides, zero-width
-// spaces) and variation selectors: invisible or harmful in a table, and they would skew widths.
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the selectors are listed alone on purpose, to remove them
-const INVISIBLE = /[\p{Cc}\p{Cf}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const NEEDS_CLEANING = /[^\x20-\x7e]/;
-
-/**
- * Text with every character cleanForTerminal would drop or show as a space (controls, format characters, selectors,
- * line breaks) escaped as `\uXXXX`, emoji's joiners too: what a label shows so that no two texts look alike.
- */
-export function escapeUnseen(text: string): string {
-  return text.replace(LINE_BREAKS, unicodeEscape).replace(INVISIBLE, unicodeEscape);
-}
 
 /** Makes text safe and single-line for a terminal cell; emoji sequences (which use ZWJ and VS16) are kept. */
 export function cleanForTerminal(text: string): string {

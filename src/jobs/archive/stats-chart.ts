@@ -3,7 +3,8 @@ import { groupDigits } from '../../output/numbers.js';
 import type { StatsField } from '../../archive/stats-fields.js';
 import type { ValueCount } from '../../archive/store.js';
 import type { ChartRow, ChartSeries } from '../../output/bar-chart.js';
-import { cleanForTerminal, escapeUnseen } from '../../output/terminal-cells.js';
+import { escapeUnseen } from '../../output/control-escapes.js';
+import { cleanForTerminal } from '../../output/terminal-cells.js';
 
 /** Values shown per field on a terminal; -f csv and -f json list them all. */
 const TOP_VALUES = 15;
