@@ -119,9 +119,8 @@ function wrongAddress(
 
 /** A custom feed's path (`/v1/recalls/feed/<name>`), where the API's 404 may mean that feed's name. */
 function isCustomFeedPath(url: URL): boolean {
-  // Its end, once: a base URL that is itself a feed's address (`…/v1/recalls/feed/demo/v1/recalls/feed`), or a
-  // doubled `/v1` (`/v1/v1/recalls/feed/demo`), asks another path.
-  // (a doubled `/v1` only at the path's start: a gateway's own prefix may end in /v1).
+  // At its end, once: a base URL that is itself a feed's address (`…/v1/recalls/feed/demo/v1/recalls/feed`) asks
+  // another path, and so does a doubled `/v1` at the path's start (a gateway's own prefix may end in /v1).
   return (
     /\/v1\/recalls\/feed\/[a-z0-9][a-z0-9_-]*$/.test(url.pathname) &&
     !/^\/v1\/v1\//.test(url.pathname) &&
@@ -138,20 +137,15 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     return new RedirectError({ status, code, message: `HTTP ${status}: ${where}, not followed`, headers, location });
   }
   const fastApi = fastApiDetail(json);
-  // The API has four endpoints; a 404 on any path but a custom feed's, in whatever form, means a wrong --base-url (a
-  // path prefix missing or doubled, another app). Under a custom feed's path it may mean that feed's name.
-  if (status === 404 && url !== undefined && !isCustomFeedPath(url)) {
-    // FastAPI's bare "Not Found" is any FastAPI app's; the API's envelope or other text is the API's own words.
-    const said = isErrorBody(json)
-      ? json.detail.message
-      : fastApi?.message === 'Not Found'
-        ? undefined
-        : fastApi?.message;
-    return wrongAddress(status, code, headers, url, said || undefined);
+  if (status === 404) {
+    // The API has four endpoints: a 404 on any path but a custom feed's, FastAPI's bare "Not Found" (no such route) on
+    // any path, and a body in neither the API's words nor FastAPI's text all mean a wrong --base-url. Only the API's
+    // own words under a custom feed's path say that feed is unknown (NotFoundError, below).
+    const bare = fastApi?.message === 'Not Found';
+    const own = isErrorBody(json) ? json.detail.message : bare ? undefined : fastApi?.message;
+    if (own === undefined || (url !== undefined && !isCustomFeedPath(url)))
+      return wrongAddress(status, code, headers, url, own || undefined);
   }
-  // FastAPI's bare "Not Found" is no route, under a custom feed's path too (the API names an unknown feed in its
-  // envelope), and for a library caller that gave no address.
-  if (status === 404 && fastApi?.message === 'Not Found') return wrongAddress(status, code, headers, url);
   if (fastApi !== undefined) {
     const Class = classForStatus(status);
     return new Class({
@@ -163,7 +157,6 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
     });
   }
   if (!isErrorBody(json)) {
-    if (status === 404) return wrongAddress(status, code, headers, url);
     const Class = classForStatus(status);
     return new Class({ status, code, message: `HTTP ${status} from the API`, headers });
   }
