@@ -185,6 +185,9 @@ export class RecallFeedClient {
     const res = await send(url, this.sendOptions(false));
     const latencyMs = this.now() - started;
     this.report(url, res.status, latencyMs);
+    // A redirect, or a 404 (the API's /health answers 200 or 503): a wrong --base-url's answer, as for every request.
+    if ((res.status >= 300 && res.status < 400) || res.status === 404)
+      throw errorFromResponse(res.status, res.body, res.headers, url);
     let body: HealthResponse | undefined;
     let said: string | undefined;
     try {
@@ -198,17 +201,16 @@ export class RecallFeedClient {
       if (!isHtml(res)) said = /^\s*([a-z]+)\s*$/i.exec(res.body)?.[1];
     }
     const ok = res.status >= 200 && res.status < 300;
-    // The operator documents no body for /health: a 2xx is up when it says an up status (JSON `status`, or a plain-text
-    // word: `healthy`, `ok`, `up`, `pass`, any case); another word is not up. A 2xx that says nothing of the kind (a web page, an empty body,
-    // JSON without `status`: a site that answers every path) is a wrong address's, never the API's.
-    const word = said;
-    if (ok && word === undefined) {
+    // The operator documents no body for /health: a 2xx is up when it says an up status (JSON `status`, or a
+    // plain-text word: `healthy`, `ok`, `up`, `pass`, any case); another word is not up. A 2xx that says nothing of the
+    // kind (a web page, an empty body, JSON without `status`: a site that answers every path) is not the API's.
+    if (ok && said === undefined) {
       throw new InvalidResponseError('the health check answered with no status (a web page, or nothing): not the API', {
         status: res.status,
       });
     }
-    const healthy = ok && UP.test((word ?? '').trim());
-    return { healthy, httpStatus: res.status, latencyMs, body, ...(word !== undefined && { status: word }) };
+    const healthy = ok && UP.test((said ?? '').trim());
+    return { healthy, httpStatus: res.status, latencyMs, body, ...(said !== undefined && { status: said }) };
   }
 
   /** Requests still allowed in one of the client's windows (the status line's minute budget, the metrics' headroom). */

@@ -68,12 +68,15 @@ describe('health against an address that is not the API', () => {
     );
   });
 
-  it('a redirect is not followed: exit 7 with the --base-url hint, one request', async () => {
+  it('a redirect is not followed: exit 7 naming where it pointed, as for every command, one request', async () => {
     const server = await answering(301, '', { location: 'https://elsewhere.example/health' });
     const r = await runMain(['--base-url', server.url, 'health']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: HTTP 301: a redirect, not followed\n${BASE_URL_HINT}`);
+    expect(r.stderr).toBe(
+      'error: HTTP 301: a redirect to https://elsewhere.example/health, not followed\n' +
+        'hint: the API may have moved to https://elsewhere.example/health: if you trust that address, pass its root as --base-url\n',
+    );
     expect(server.requests.map((q) => q.url)).toEqual(['/health']);
   });
 });

@@ -1,8 +1,4 @@
 // Runs `health`: asks the API whether it is up (no key needed) and prints one status line, or it as JSON.
-import { RedirectError } from '../../api/api-errors.js';
-import type { HealthResult } from '../../api/client.js';
-import { errorFromBody } from '../../api/error-mapping.js';
-import { endpointUrl } from '../../api/request-target.js';
 import { plainLine } from '../../output/control-escapes.js';
 import { UnhealthyError } from '../../runtime/cli-errors.js';
 import type { Session } from '../../runtime/session.js';
@@ -13,7 +9,6 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   const output = await session.output({ status: 'line' });
   const { client, settings } = await session.api({ needsKey: false });
   const result = await client.health();
-  refuseWrongAddress(result, endpointUrl(client.baseUrl, '/health'));
   // The server's words, on a line for people: one line, none of its control codes (the JSON escapes them itself).
   // The status the answer says (its JSON `status`, or a plain-text word such as `OK`).
   const status = plainLine(String(result.status ?? 'unknown'));
@@ -36,19 +31,4 @@ export async function runHealth(_plan: HealthPlan, session: Session): Promise<vo
   // Written (and an -o file committed) before an unhealthy answer fails the run: the line says why.
   await output.write((sink) => sink.document(doc));
   if (!result.healthy) throw new UnhealthyError(`the API reports '${status}' (HTTP ${result.httpStatus})`);
-}
-
-/**
- * A redirect, or a 404 (the API's /health answers 200 or 503), is not the API's answer but a wrong --base-url's:
- * the same error, exit code and hint as every other command gets for one (error-mapping.ts), and nothing written.
- * Whatever the 404's body: FastAPI's `{"detail":"Not Found"}`, the API's own answer for an unknown custom feed, is at
- * /health (a route the API always has) another server's, or another path's.
- */
-function refuseWrongAddress(result: HealthResult, url: URL): void {
-  const status = result.httpStatus;
-  if (status >= 300 && status < 400) {
-    // The client's health result keeps no headers, so the redirect's target is not known here.
-    throw new RedirectError({ status, code: `http_${status}`, message: `HTTP ${status}: a redirect, not followed` });
-  }
-  if (status === 404) throw errorFromBody(status, undefined, {}, url);
 }
