@@ -6,13 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { handlerServer } from '../helpers/handler-server.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 const checksOf = (stdout: string): Check[] => (JSON.parse(stdout) as { checks: Check[] }).checks;
 const named = (checks: Check[], name: string) => checks.filter((c) => c.name === name);

@@ -11,13 +11,7 @@ import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

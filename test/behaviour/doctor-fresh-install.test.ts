@@ -9,13 +9,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -4,13 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { testProxy } from '../helpers/test-proxy.js';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 const parse = (stdout: string) => JSON.parse(stdout) as { status: string; checks: Check[] };
 const INSECURE_HINT = 'use an https base URL, or pass --allow-insecure-http if you really mean it';

@@ -7,19 +7,13 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { tempFolder } from '../helpers/archive.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { sandboxFor } from '../helpers/sandbox.js';
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 let sandbox: Sandbox;
 const folder = tempFolder('rf-metrics-setting-');
 const db = folder.file('r.db');
 const BAD = { RECALL_FEED_METRICS_FILE: 'metrics.txt' };
 const REFUSED = "RECALL_FEED_METRICS_FILE must be a file name ending in .prom, not 'metrics.txt'";
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
 
 beforeAll(async () => {
   sandbox = await sandboxFor({ recordCount: 5 });

@@ -21,13 +21,7 @@ import { ALL_KEY, GENEROUS_LIMITS, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { smtpServer } from '../helpers/smtp.js';
 import { closedPort, testProxy } from '../helpers/test-proxy.js';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 function parse(stdout: string): { status: string; checks: Check[] } {
   return JSON.parse(stdout) as { status: string; checks: Check[] };

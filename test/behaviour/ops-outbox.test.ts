@@ -14,15 +14,9 @@ import { runMain, runMainAgainst } from '../helpers/in-process.js';
 import { adminQuery, type Engine, ENGINES, freshDatabase } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import type { CheckResult as Check } from '../../src/jobs/doctor/check.js';
 
 const PROMTOOL = '/usr/bin/promtool';
-
-interface Check {
-  name: string;
-  status: string;
-  detail: string;
-  hint?: string;
-}
 
 /** A webhook receiver that refuses every delivery (503): what it refuses stays in the outbox, retrying. */
 async function refusingHook() {
