@@ -5,6 +5,7 @@ import path from 'node:path';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { writeFileAtomic } from '../../runtime/files/atomic-write.js';
 import { refuseWritingOver } from '../../runtime/files/kept-files.js';
+import { realFilePath } from '../../runtime/files/target-path.js';
 import { cannotWrite, errnoCode } from '../../runtime/files/write-errors.js';
 
 const FILE_HINT = 'give --learned a file name, e.g. --learned products.learned.json';
@@ -30,7 +31,8 @@ export async function checkLearnedTarget(file: string, archiveFile: string | und
   if (/[/\\]$/.test(file)) throw new UsageError(`cannot write ${file}: a file name cannot end with /`, FILE_HINT);
   const found = await statOrMissing(file);
   if (found?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder`, FILE_HINT);
-  const folder = path.dirname(path.resolve(file));
+  // Where it is written: a symbolic link's target, whose folder takes the new file.
+  const folder = path.dirname(await learnedPath(file));
   try {
     // The file is replaced by a new one made beside it: its folder must take a new file.
     if (!(await fs.stat(folder)).isDirectory()) throw Object.assign(new Error('ENOTDIR'), { code: 'ENOTDIR' });
@@ -50,10 +52,30 @@ async function statOrMissing(file: string): Promise<Stats | undefined> {
   }
 }
 
-/** Writes the learned file in one step; a failure names the file given, never its temporary neighbour. */
+/** The file a link named `file` points to (links followed, a dangling one too), else `file` itself, absolute. */
+async function learnedPath(file: string): Promise<string> {
+  try {
+    return await realFilePath(file);
+  } catch (err) {
+    throw cannotWriteLearned(file, err);
+  }
+}
+
+/** A new learned file's mode, whatever the umask: `match`, `digest` and `report` of other users may read it. */
+const NEW_MODE = 0o644;
+
+/**
+ * Writes the learned file in one step; a failure names the file given, never its temporary neighbour. A symbolic
+ * link's target is replaced and the link stays a link (a dangling one creates the file it names), as -o, --state and
+ * --metrics-file are written; an existing file keeps its mode (a 0600 file stays private) and, as root, its owner
+ * and group; a new one is 0644.
+ */
 export async function writeLearned(file: string, content: string): Promise<void> {
   try {
-    await writeFileAtomic(file, content, 0o644);
+    const real = await learnedPath(file);
+    const found = await fs.stat(real).catch(() => undefined);
+    const owner = found && process.getuid?.() === 0 ? { uid: found.uid, gid: found.gid } : undefined;
+    await writeFileAtomic(real, content, found ? found.mode & 0o7777 : NEW_MODE, owner);
   } catch (err) {
     throw cannotWriteLearned(file, err);
   }

@@ -6,7 +6,8 @@ import { timestampMicros } from '../../api/timestamps.js';
 import { fileErrorWords } from '../../archive/archive-errors.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { StagedCommit } from '../../runtime/files/append-journal.js';
-import { atomicTempPath, writeFileSynced } from '../../runtime/files/atomic-write.js';
+import { atomicTempPath, type Owner, writeFileSynced } from '../../runtime/files/atomic-write.js';
+import { createFresh } from '../../runtime/files/fresh-file.js';
 import { realFilePath } from '../../runtime/files/target-path.js';
 import { cannotWrite } from '../../runtime/files/write-errors.js';
 import { checkStateFile, type StateFileCheck, type StateFileV1 } from './state-file.js';
@@ -125,10 +126,13 @@ export class SeenState {
     return atomicTempPath(this.file as string);
   }
 
-  /** Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. */
+  /**
+   * Creates and removes the temporary file: a missing or read-only folder, or a name too long, shows now. Made afresh
+   * (createFresh), as every temporary file is: a link planted at its name is never written through.
+   */
   private async probe(): Promise<void> {
     try {
-      await fs.writeFile(this.tmp, '', { mode: 0o600 });
+      await (await createFresh(this.tmp)).close();
     } catch (err) {
       throw cannotWriteState(this.file as string, err);
     }
@@ -180,12 +184,22 @@ export class SeenState {
     const body: StateFileV1 = { version: 1, seen };
     if (this.pending.length > 0) body.pending = this.pending;
     try {
-      await writeFileSynced(this.tmp, `${JSON.stringify(body)}\n`);
+      await writeFileSynced(this.tmp, `${JSON.stringify(body)}\n`, undefined, await this.owner());
     } catch (err) {
       await this.unstage();
       throw cannotWriteState(this.file, err);
     }
     this.staged = true;
+  }
+
+  /**
+   * As root, the owner and group of the state file replaced (a user's, whose cron job must still read and write it), as
+   * -o's target keeps its owner; undefined otherwise, or for a new file.
+   */
+  private async owner(): Promise<Owner | undefined> {
+    if (!this.file || process.getuid?.() !== 0) return undefined;
+    const found = await fs.stat(this.file).catch(() => undefined);
+    return found && { uid: found.uid, gid: found.gid };
   }
 
   /** The staged state and where it goes, while one is staged: an append it covers is cut back unless it is put in place. */

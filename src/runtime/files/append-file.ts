@@ -1,6 +1,6 @@
 // Adds one file's bytes to the end of another, all or nothing: a failure cuts the target back to its old size, and a
 // journal flushed first lets the next run do so after a kill (append-journal.ts).
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { beginAppend, endAppend, type StagedCommit } from './append-journal.js';
 import { writing } from './write-errors.js';
@@ -32,7 +32,8 @@ async function lineEndOf(handle: FileHandle, size: number): Promise<string> {
  */
 export async function appendFileBytes(from: string, to: string, shown: string, commit?: StagedCommit): Promise<void> {
   await writing(shown, async () => {
-    const source = await fs.open(from, 'r');
+    // The partial this run wrote, never a link planted at its name: what it points to is not added to the file.
+    const source = await fs.open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const length = (await source.stat()).size;
       if (length === 0) return;

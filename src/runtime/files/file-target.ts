@@ -1,15 +1,16 @@
 // Output into a regular file: written through `<file>.partial`, put in place (or appended) only on success, resumable after a failure.
 import { accessSync, fstatSync, readFileSync, constants as fsConstants, promises as fs, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { BusyError, UsageError } from '../cli-errors.js';
 import type { OutStream } from '../context.js';
 import { appendFileBytes } from './append-file.js';
 import { beginAppend, endAppend, type StagedCommit } from './append-journal.js';
 import { FileWriter } from './file-writer.js';
-import { type PartialState, readPartialState, writePartialState } from './partial-state.js';
+import { type FileTargetOptions, openFresh, openResumed, type RealFile, replaceWith } from './partial-open.js';
+import { type PartialState, writePartialState } from './partial-state.js';
 import { partialPath, partialStatePath } from './sidecar-names.js';
-import { cannotWrite, errnoCode, writing } from './write-errors.js';
+import { writing } from './write-errors.js';
+
+export type { FileTargetOptions, RealFile } from './partial-open.js';
 
 export interface OutputTarget {
   /** stdout; a device or pipe written through; or a regular file written through its partial. */
@@ -96,122 +97,6 @@ export function stdoutTarget(stdout: OutStream): OutputTarget {
   };
 }
 
-export interface FileTargetOptions {
-  append: boolean;
-  resume: boolean;
-  fingerprint: string;
-}
-
-/** The file as resolveTargetPath found it: its real path (symlinks followed) and its stat, if it exists. */
-export interface RealFile {
-  path: string;
-  stat: Stats | undefined;
-}
-
-interface Opened {
-  handle: FileHandle;
-  resumed: PartialState | undefined;
-  /** The partial holds only the records to add to the target (--append), not the whole new file. */
-  appending: boolean;
-  startsEmpty: boolean;
-  headerSource: string | undefined;
-}
-
-const permissions = (stat: Stats) => stat.mode & 0o7777;
-
-/** A fresh run: a stale partial from an earlier run goes; the new one is created exclusively. */
-async function openFresh(file: RealFile, partial: string, statePath: string, opts: FileTargetOptions): Promise<Opened> {
-  // Found out now, not after the records were fetched: a file appended to must be writable itself.
-  if (opts.append && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
-  await writing(statePath, () => fs.rm(statePath, { force: true }));
-  await writing(partial, () => fs.rm(partial, { force: true }));
-  // Made with the target's permissions from the start: a 0600 file's records are never readable by others.
-  const mode = file.stat ? permissions(file.stat) : 0o666;
-  let handle: FileHandle;
-  try {
-    handle = await fs.open(partial, 'wx', mode);
-  } catch (err) {
-    if (errnoCode(err) === 'EEXIST') {
-      throw new BusyError(`another run is writing ${partial}`, 'let it finish, then run again');
-    }
-    throw cannotWrite(partial, err);
-  }
-  if (file.stat) {
-    // The umask may have taken bits away.
-    await writing(partial, () => handle.chmod(mode)).catch(async (err: unknown) => {
-      await handle.close();
-      throw err;
-    });
-  }
-  const existing = opts.append ? (file.stat?.size ?? 0) : 0;
-  return {
-    handle,
-    resumed: undefined,
-    appending: opts.append,
-    startsEmpty: existing === 0,
-    headerSource: existing > 0 ? file.path : undefined,
-  };
-}
-
-/** The version a fingerprint names (a JSON object's `version`); undefined for one written before versions. */
-function fingerprintVersion(fingerprint: string): unknown {
-  try {
-    return (JSON.parse(fingerprint) as { version?: unknown } | null)?.version;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A resume: the partial is cut back to what its state covers and written on from there. */
-async function openResumed(
-  file: RealFile,
-  partial: string,
-  statePath: string,
-  opts: FileTargetOptions,
-): Promise<Opened> {
-  const resumed = await readPartialState(partial, statePath);
-  const again = 'resume with the exact command printed when it stopped, or run without --resume to start over';
-  if (resumed.fingerprint !== opts.fingerprint) {
-    if (fingerprintVersion(resumed.fingerprint) !== fingerprintVersion(opts.fingerprint)) {
-      throw new UsageError(
-        `cannot resume ${partial}: it was written by another version of recall-feed`,
-        'run without --resume to start over',
-      );
-    }
-    throw new UsageError(`cannot resume ${partial}: it was written with other options`, again);
-  }
-  // State files of earlier versions have no `append`: their partial is the whole file, either way.
-  if (resumed.append !== undefined && resumed.append !== opts.append) {
-    throw new UsageError(
-      `cannot resume ${partial}: it was started ${resumed.append ? 'with' : 'without'} --append`,
-      again,
-    );
-  }
-  const appending = resumed.append === true;
-  if (appending && file.stat) await writing(file.path, () => fs.access(file.path, fsConstants.W_OK));
-  await writing(partial, () => fs.truncate(partial, resumed.bytes));
-  const handle = await writing(partial, () => fs.open(partial, 'a'));
-  const existing = appending ? (file.stat?.size ?? 0) : 0;
-  return {
-    handle,
-    resumed,
-    appending,
-    // Nothing was written yet: headers still go first.
-    startsEmpty: existing === 0 && resumed.bytes === 0,
-    headerSource: existing > 0 ? file.path : resumed.bytes > 0 ? partial : undefined,
-  };
-}
-
-/** Replaces the target with the partial, keeping the target's permissions (and, as root, its owner). */
-async function replaceWith(partial: string, file: string): Promise<void> {
-  const current = await fs.stat(file).catch(() => undefined);
-  if (current) {
-    await fs.chmod(partial, permissions(current));
-    if (process.getuid?.() === 0) await fs.chown(partial, current.uid, current.gid).catch(() => {});
-  }
-  await fs.rename(partial, file);
-}
-
 /** Opens `<file>.partial` for writing; the target itself is only touched by commit(). `shown` names it in messages. */
 export async function fileTarget(file: RealFile, shown: string, opts: FileTargetOptions): Promise<OutputTarget> {
   const partial = partialPath(file.path);
@@ -240,7 +125,7 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
           const { size } = await writing(partial, () => fs.stat(partial));
           await writing(shown, () => beginAppend(file.path, partial, 0, size, state));
         }
-        await writing(shown, () => replaceWith(partial, file.path));
+        await writing(shown, () => replaceWith(partial, file.path, shown, opts.warn));
       }
       await writing(statePath, () => fs.rm(statePath, { force: true }));
     },
@@ -255,7 +140,8 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
         append: appending,
       };
       if (state.cursor !== undefined) full.cursor = state.cursor;
-      await writePartialState(statePath, full);
+      // As root, the target's owner's, as the partial is (partial-open.ts): that user may resume it.
+      await writePartialState(statePath, full, file.stat && { uid: file.stat.uid, gid: file.stat.gid });
       return partial;
     },
     discard: async () => {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { allFormats, defaultFormat, formatNamed, type OutputFormat } from '../../output/format-registry.js';
 import { ANY_TEXT, COMPRESSED, FOREIGN, STATUS_FORMATS } from '../../output/format-kinds.js';
+import { plainLine } from '../../output/control-escapes.js';
 import { formatOfExtension, FORMATS } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
@@ -145,6 +146,12 @@ export async function openTarget(settings: Settings, ctx: Context, opts: TargetO
   const where = await resolveTargetPath(output);
   const resume = opts.resume ?? false;
   if (where.kind === 'stdout') return stdoutTarget(ctx.stdout);
-  if (where.kind === 'direct') return directTarget(where.path, { resume });
-  return fileTarget(where, output, { append: opts.append ?? false, resume, fingerprint: opts.fingerprint ?? '' });
+  if (where.kind === 'direct') return directTarget(where.path, { resume, signal: ctx.signal });
+  return fileTarget(where, output, {
+    append: opts.append ?? false,
+    resume,
+    fingerprint: opts.fingerprint ?? '',
+    // What a replace could not keep of the file (its group): said on stderr, a name being text the user chose.
+    warn: (line) => ctx.stderr.write(`warning: ${plainLine(line)}\n`),
+  });
 }

@@ -1,7 +1,7 @@
 // `<file>.partial.json`: where a failed run stopped, so that `--resume` continues exactly there.
 import { promises as fs } from 'node:fs';
 import { UsageError } from '../cli-errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { type Owner, writeFileAtomic } from './atomic-write.js';
 import { writing } from './write-errors.js';
 
 export interface PartialState {
@@ -70,6 +70,7 @@ export async function readPartialState(partial: string, statePath: string): Prom
   return state;
 }
 
-export function writePartialState(statePath: string, state: PartialState): Promise<void> {
-  return writing(statePath, () => writeFileAtomic(statePath, `${JSON.stringify(state)}\n`));
+/** Writes the state (0600); `owner` (the target's, as root) is kept, so that the target's owner may --resume. */
+export function writePartialState(statePath: string, state: PartialState, owner?: Owner): Promise<void> {
+  return writing(statePath, () => writeFileAtomic(statePath, `${JSON.stringify(state)}\n`, undefined, owner));
 }

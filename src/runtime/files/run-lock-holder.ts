@@ -1,6 +1,7 @@
 // Who holds a run lock (the note beside it), and taking over at once a lock whose holder, on this host, has ended.
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
+import { createFresh } from './fresh-file.js';
 import { sidecarPath } from './sidecar-names.js';
 
 /** Who holds a lock, written beside it so that a waiting run can name it, and tell whether it still runs. */
@@ -27,10 +28,18 @@ async function lockIdentity(file: string): Promise<string | undefined> {
   }
 }
 
-/** Writes this process's note beside the lock it has just taken. */
+/**
+ * Writes this process's note beside the lock it has just taken: a new file (createFresh), readable by the runs of other
+ * users that wait for it, never written through a link planted at its fixed name.
+ */
 export async function writeHolder(file: string, started: string): Promise<void> {
   const holder: Holder = { pid: process.pid, host: hostname(), started, lock: await lockIdentity(file) };
-  await fs.writeFile(holderFile(file), `${JSON.stringify(holder)}\n`);
+  const handle = await createFresh(holderFile(file), 0o666);
+  try {
+    await handle.writeFile(`${JSON.stringify(holder)}\n`);
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function readHolder(file: string): Promise<Holder | undefined> {
