@@ -244,11 +244,20 @@ export const frontBuildOptions = {
   logLevel: 'warning',
 };
 
+/**
+ * The library's tsc (dist/index.js, dist/sandbox/...). Its source maps carry the sources they map (sourcesContent):
+ * src/ is not in the package, and a map naming `../src/index.ts` alone pointed at nothing. With them a user's debugger
+ * shows the TypeScript, and a stack trace printed with `node --enable-source-maps` (the one to ask for in a bug
+ * report) names src/ files and lines that match the release's sources. The CLI bundle has no maps: it is not
+ * minified, so its stack traces read as they are.
+ */
+export const TSC_ARGS = ['-p', 'tsconfig.build.json', '--inlineSources'];
+
 export async function build() {
   // A clean slate: no chunk of an earlier build, and no file an older layout emitted, is left behind.
   rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, ...TSC_ARGS], { cwd: ROOT, stdio: 'inherit' });
   for (const options of [cliBuildOptions, frontBuildOptions]) {
     const { warnings } = await esbuild.build(options);
     // A warning is a bundle that may break at run time (import.meta in the CommonJS front, a file that

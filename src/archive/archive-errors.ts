@@ -83,6 +83,64 @@ export class ArchiveOriginError extends ArchiveError {
   }
 }
 
+/**
+ * better-sqlite3, or the native binding it compiles at install (better_sqlite3.node), cannot be loaded: an install
+ * problem, not a bug (a Node.js upgraded since the install, a node_modules copied from another machine, an install
+ * that skipped or broke off the compile). No SQLite archive opens, even in memory; a PostgreSQL one needs no driver.
+ */
+export class SqliteDriverError extends ArchiveError {
+  override name = 'SqliteDriverError';
+  /** The folder whose node_modules holds better-sqlite3 (where `npm rebuild better-sqlite3` mends it), when known. */
+  readonly installFolder: string | undefined;
+  constructor(file: string, reason: string, installFolder?: string) {
+    super(file, `the SQLite driver (better-sqlite3) could not be loaded: ${reason}`);
+    this.installFolder = installFolder;
+  }
+}
+
+/** Node's own words for a native binding that cannot load, when a code does not say it (ERR_DLOPEN_FAILED does). */
+const BROKEN_BINDING =
+  /NODE_MODULE_VERSION|file too short|invalid ELF header|wrong ELF class|not a valid Win32 application/;
+
+/**
+ * `err` as a SqliteDriverError when it says the driver could not be loaded; undefined for anything else, which is
+ * thrown as it is. Only for the import of the SQLite engine and better-sqlite3's `new Database` (which loads the
+ * native binding at the first connection): a failure of Node's dynamic loader there (ERR_DLOPEN_FAILED: a damaged
+ * file, another Node.js's ABI, another architecture or libc), the `bindings` package finding no compiled file, or the
+ * package itself (or `bindings`, its one dependency) missing from node_modules.
+ */
+export function sqliteDriverError(file: string, err: unknown): SqliteDriverError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const { code } = err as { code?: unknown };
+  const text = err.message;
+  const missing =
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    /^Cannot find (?:module|package) '(?:better-sqlite3|bindings)'/.test(text);
+  const broken =
+    code === 'ERR_DLOPEN_FAILED' ||
+    text.startsWith('Could not locate the bindings file') ||
+    (text.includes('.node') && BROKEN_BINDING.test(text));
+  if (!missing && !broken) return undefined;
+  const tried = (err as { tries?: unknown }).tries;
+  const where = Array.isArray(tried) && typeof tried[0] === 'string' ? tried[0] : text;
+  return new SqliteDriverError(file, driverReason(text), installFolderIn(where));
+}
+
+/** The reason in one line: Node's message of another ABI spans five, the `bindings` package's lists every path tried. */
+function driverReason(message: string): string {
+  const flat = message.replace(/\s+/g, ' ');
+  const abi = /NODE_MODULE_VERSION (\d+)\. This version of Node\.js requires NODE_MODULE_VERSION (\d+)/.exec(flat);
+  if (abi)
+    return `it was built for another Node.js (NODE_MODULE_VERSION ${abi[1]}; Node.js ${process.versions.node} needs ${abi[2]})`;
+  const first = (message.split('\n')[0] ?? '').trim();
+  return first.replace(/\.? Tried:$/, '') || 'no reason given';
+}
+
+/** The folder above the node_modules that holds better-sqlite3, from a path of its, in `text`. */
+function installFolderIn(text: string): string | undefined {
+  return /(\/[^'\n]*?|[A-Za-z]:\\[^'\n]*?)[\\/]node_modules[\\/]better-sqlite3[\\/]/.exec(text)?.[1];
+}
+
 /** Why the archive's database server cannot be used; each kind has its own hint. */
 export type DatabaseProblem =
   | 'password'

@@ -1,6 +1,7 @@
 // The hints (and the few messages) of error-table.ts that need more than one line, or a look inside the error.
 import type { RedirectError, TlsError, UnauthorizedDataSourcesError, WaitTooLongError } from '../api/api-errors.js';
-import type { DatabaseProblem } from '../archive/archive-errors.js';
+import type { DatabaseProblem, SqliteDriverError } from '../archive/archive-errors.js';
+import { shellQuote } from './shell-quote.js';
 
 /** The fixed hints, by what they are about. */
 export const H = {
@@ -52,6 +53,14 @@ export const DATABASE_HINTS: Record<DatabaseProblem, string> = {
   session:
     "check the settings the --db URL passes (?options=-c%20name%3Dvalue: a setting this server knows, with a value it takes), and the role's and database's own (ALTER ROLE … SET)",
 };
+
+/** The driver rebuilt where it is installed (the folder when the error names it), or recall-feed reinstalled. */
+export function sqliteDriverHint(err: SqliteDriverError): string {
+  const rebuild = err.installFolder
+    ? `run \`cd ${shellQuote(err.installFolder)} && npm rebuild better-sqlite3\``
+    : 'run `npm rebuild better-sqlite3` in the folder recall-feed is installed in';
+  return `an install problem, not a bug (a Node.js upgraded since the install, a node_modules from another machine): ${rebuild}, or reinstall recall-feed; a PostgreSQL --db needs no driver`;
+}
 
 export function tlsHint(err: TlsError): string {
   if (err.kind === 'protocol')

@@ -38,6 +38,7 @@ import {
   ArchiveTooNewError,
   ArchiveTooOldError,
   NotAnArchiveError,
+  SqliteDriverError,
 } from '../archive/archive-errors.js';
 import { CaseLogBrokenError, CaseNotFoundError, CasesNotKeptError, CaseStepError } from '../archive/cases-errors.js';
 import { DbTargetError } from '../archive/db-target.js';
@@ -59,7 +60,15 @@ import {
   ConfigValueError,
   ConfigWriteError,
 } from './config/config-errors.js';
-import { DATABASE_HINTS, H, redirectHint, tlsHint, unauthorizedHint, waitTooLong } from './error-hints.js';
+import {
+  DATABASE_HINTS,
+  H,
+  redirectHint,
+  sqliteDriverHint,
+  tlsHint,
+  unauthorizedHint,
+  waitTooLong,
+} from './error-hints.js';
 import type { EXIT } from './exit-codes.js';
 
 /** An exit code by its name in EXIT (the docs group the table's rows by it). */
@@ -139,6 +148,7 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(ArchiveCorruptError, { exit: 'archiveDamaged', hint: H.archiveCorrupt }),
   row(ArchiveBusyError, { exit: 'busy', hint: H.archiveBusy }),
   row(ArchiveDatabaseError, { exit: 'database', hint: (e) => DATABASE_HINTS[e.problem] }),
+  row(SqliteDriverError, { exit: 'sqliteDriver', hint: sqliteDriverHint }),
   row(CaseNotFoundError, { exit: 'usage', hint: H.listCases }),
   row(CaseStepError, { exit: 'usage', hint: own }),
   row(CaseLogBrokenError, { exit: 'caseLogBroken', hint: H.caseLog }),

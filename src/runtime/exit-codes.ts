@@ -27,6 +27,8 @@ export const EXIT = {
   doctorWarnings: 15,
   /** `doctor`: at least one check failed. */
   doctorFailed: 16,
+  /** The SQLite driver (better-sqlite3 and its compiled binding) cannot be loaded: an install problem, not a bug. */
+  sqliteDriver: 17,
   interrupted: 130,
 } as const;
 
@@ -111,6 +113,11 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
     detail: '`doctor`: every check passed or warned, and at least one warned',
   },
   doctorFailed: { summary: 'doctor: a check failed', detail: '`doctor`: at least one check failed' },
+  sqliteDriver: {
+    summary: 'SQLite driver cannot be loaded (reinstall)',
+    detail:
+      'the SQLite driver (better-sqlite3, and the part of it compiled at install) cannot be loaded, so no SQLite archive opens, not even the one in memory of `stats --live`: an install problem, not a bug (Node.js upgraded since the install, a node_modules copied from another machine or image, an install with `--ignore-scripts` or one broken off). `npm rebuild better-sqlite3` in the folder recall-feed is installed in mends it, or reinstall recall-feed; a PostgreSQL `--db` needs no driver',
+  },
   interrupted: { summary: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM)' },
 };
 

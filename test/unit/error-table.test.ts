@@ -221,6 +221,14 @@ describe('the error table', () => {
       'no such host',
       ['check the host name in the --db URL'],
     ],
+    [
+      new archive.SqliteDriverError('a.db', 'Could not locate the bindings file', '/opt/rf'),
+      17,
+      'the SQLite driver (better-sqlite3) could not be loaded: Could not locate the bindings file',
+      [
+        'an install problem, not a bug (a Node.js upgraded since the install, a node_modules from another machine): run `cd /opt/rf && npm rebuild better-sqlite3`, or reinstall recall-feed; a PostgreSQL --db needs no driver',
+      ],
+    ],
     [new cases.CaseNotFoundError(7), 2, 'no case 7 in the archive', ['list them: recall-feed cases --status all']],
     [new cases.CaseStepError('closed', 'reopen it'), 2, 'closed', ['reopen it']],
     [
@@ -338,7 +346,8 @@ describe('the error table', () => {
 
   it('lists, for the docs, the errors behind every code but 0', () => {
     const by = errorsByExitCode();
-    expect([...by.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130]);
+    expect([...by.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 130]);
+    expect(by.get(17)).toEqual(['SqliteDriverError']);
     expect(by.get(2)).toContain('UsageError');
     expect(by.get(2)).toContain('ArchiveMissingError');
     expect(by.get(9)).toEqual(['ArchiveBusyError', 'BusyError']);

@@ -30,7 +30,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const codes = [...r.stdout.matchAll(/^ {2}\s*(\d+) {2}\S/gm)].map((m) => Number(m[1]));
-    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 130]);
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 130]);
     expect(r.stdout).toMatch(/^ {4}9 {2}busy: another run holds the output or state file/m);
     // The errors behind each code are generated into the docs from the error table (error-table.test.ts).
     expect(r.stdout).toContain('The error classes behind each code: docs/exit-codes.md.');
@@ -62,7 +62,7 @@ describe('help topics', () => {
     const flat = root.stdout.replace(/\s+/g, ' ');
     expect(flat).toContain('Exit codes (recall-feed help exit-codes): 0 ok (also no results), 1 unexpected, 2 usage,');
     expect(flat).toContain(
-      '14 archive file damaged, 15 doctor: warnings only, 16 doctor: a check failed, 130 interrupted.',
+      '14 archive file damaged, 15 doctor: warnings only, 16 doctor: a check failed, 17 SQLite driver cannot be loaded (reinstall), 130 interrupted.',
     );
     const unknown = await runMain(['help', 'nosuch']);
     expect(unknown.code).toBe(2);

@@ -9,6 +9,7 @@ import {
   ArchiveTooNewError,
   ArchiveTooOldError,
   NotAnArchiveError,
+  sqliteDriverError,
 } from '../archive-errors.js';
 import { BUSY_TIMEOUT_MS, type BusyWait, REAL_WAIT, type Waiting, whenNotBusy } from './busy-wait.js';
 import type { OpenOptions } from '../store.js';
@@ -34,6 +35,33 @@ const CACHE_KIB = 8_192;
 
 /** An in-memory archive (stats over the live window). */
 export const IN_MEMORY = ':memory:';
+
+/** The native binding's file when a test names one (useNativeBinding); else better-sqlite3 finds its own. */
+let bindingFile: string | undefined;
+
+/**
+ * For tests only: connections load better-sqlite3's native binding from `file` (a file that is no binding fails as a
+ * broken install does, without touching node_modules). Returns its undoing, for the test's cleanup.
+ */
+export function useNativeBinding(file: string): () => void {
+  const before = bindingFile;
+  bindingFile = file;
+  return () => {
+    bindingFile = before;
+  };
+}
+
+/**
+ * A connection to `source` (the archive `file`, or a copy of it in memory). better-sqlite3 loads its native binding
+ * at the first one: a binding that cannot load (see sqliteDriverError) is a SqliteDriverError.
+ */
+function connect(file: string, source: string | Buffer, options: Database.Options): Database.Database {
+  try {
+    return new Database(source, bindingFile === undefined ? options : { ...options, nativeBinding: bindingFile });
+  } catch (err) {
+    throw sqliteDriverError(file, err) ?? err;
+  }
+}
 
 /**
  * A damaged file (SQLITE_CORRUPT*, or SQLITE_NOTADB once the header was read) as ArchiveCorruptError; a file still
@@ -103,7 +131,7 @@ export async function openDatabase(file: string, opts: OpenOptions): Promise<Dat
   }
   if (opts.readOnly && !memory) return openReadOnly(file);
   const waiting = writerWaiting(opts);
-  const db = new Database(file, { timeout: waiting.timeoutMs });
+  const db = connect(file, file, { timeout: waiting.timeoutMs });
   try {
     checkIdentity(db, file);
     // Before anything that writes: a newer file is left exactly as it is.
@@ -135,7 +163,7 @@ export async function openDatabase(file: string, opts: OpenOptions): Promise<Dat
 function openReadOnly(file: string): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db = connect(file, file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
     db.pragma('schema_version');
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
@@ -148,7 +176,7 @@ function openReadOnly(file: string): Database.Database {
     const copy = readFileSync(file);
     // Bytes 18 and 19 are the file format versions: 2 means WAL, 1 rollback.
     if (copy.length >= 20 && copy[18] === 2) copy.fill(1, 18, 20);
-    db = new Database(copy, { readonly: true });
+    db = connect(file, copy, { readonly: true });
   }
   try {
     checkIdentity(db, file);

@@ -1,7 +1,7 @@
 // Doctor's archive checks (read-only): it opens, its schema is one we read, the case log verifies, the last syncs, the outbox.
 import type { ArchiveStore } from '../../archive/store.js';
 import type { DbTarget } from '../../archive/db-target.js';
-import { probeArchive } from '../../runtime/archive/run-archive.js';
+import { probeArchive, withScratchArchive } from '../../runtime/archive/run-archive.js';
 import { type CheckResult, fail, ok, warn } from './check.js';
 import { checkOutbox } from './check-outbox.js';
 import { checkArchiveMissing } from './check-archive-missing.js';
@@ -22,8 +22,12 @@ export async function checkArchive(target: DbTarget, now: number): Promise<Check
       results.push(await checkOutbox(archive, target, now));
       return true;
     });
-    // Before the first sync there is none: a fresh install is no failure, when the sync to come can create it.
-    if (!found) return [await checkArchiveMissing(target)];
+    if (!found) {
+      // Before the first sync there is none: a fresh install is no failure, when the sync to come can create it, with
+      // a SQLite driver that loads (a broken one fails the check below, with the hint, as it would fail that sync).
+      if (target.kind === 'sqlite') await withScratchArchive(async () => undefined);
+      return [await checkArchiveMissing(target)];
+    }
   } catch (err) {
     const { describeError } = await import('../../runtime/error-reports.js');
     // The server's text may quote the password it was sent: runDoctor masks the run's secrets in every check.
