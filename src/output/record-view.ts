@@ -1,5 +1,7 @@
 // A recall for a person (`show`): every field wrapped to the width, lists as bullets; and the changes between versions.
 // Everything shown comes from the API and passes cleanForTerminal first: no control codes reach the terminal.
+// The API's times are labelled as a table heads them (`published at (UTC)`) and shown as sent.
+import { fieldHeading } from './table.js';
 import { cleanForTerminal, limitText, tableCell, terminalText } from './terminal-cells.js';
 import { displayWidth, padToWidth, truncateToWidth, wrapLine } from './text-width.js';
 
@@ -8,7 +10,7 @@ const STACKED_BELOW = 60;
 const MAX_LABEL = 30;
 const NONE = '—';
 
-const label = (field: string) => terminalText(field.replace(/_/g, ' '));
+const label = (field: string) => terminalText(fieldHeading(field).replace(/_/g, ' '));
 
 /** A list item on one line: a party as "name — role, country", an identifier as "type value", else text or JSON. */
 function itemText(item: unknown): string {
@@ -110,7 +112,7 @@ export function historyView(versions: readonly VersionEntry[], width: number): s
   versions.forEach((v, i) => {
     const about = [`version ${v.version}${v.current ? ' (current)' : ''}`];
     if (v.storedAt) about.push(`stored ${v.storedAt}`);
-    if (typeof v.record.updated_at === 'string') about.push(`updated_at ${v.record.updated_at}`);
+    if (typeof v.record.updated_at === 'string') about.push(`${fieldHeading('updated_at')} ${v.record.updated_at}`);
     lines.push(...wrapLine(terminalText(about.join(' · ')), w));
     const previous = versions[i - 1];
     if (!previous) return;

@@ -13,6 +13,10 @@
 // as a block of `field: value` lines instead (record-blocks.ts). With the six default feed columns the
 // table needs 58 columns. The choice is made once, with the widths. cli-table3 and chalk are loaded only
 // when a table (or colour) is drawn: a jsonl run never pays for them.
+//
+// The API's times (published_at, updated_at) are UTC without an offset: their header says so,
+// `published_at (UTC)` (as stats heads `day (published, UTC)`), and their values stay as sent, so a
+// value that carries its own offset shows it. The header is no wider than the values it heads.
 import type { Writable } from 'node:stream';
 import { writeChunk } from './backpressure.js';
 import type { ColorLevel, Renderer, RenderOptions } from './render-contract.js';
@@ -116,6 +120,14 @@ function raisedFill(wants: readonly number[], floors: readonly number[], budget:
     budget - floorSum,
   );
   return floors.map((f, i) => f + (wants[i]! > f ? extra[i]! : 0));
+}
+
+/** Fields the API sends as UTC times without an offset (docs/formats.md). */
+const UTC_TIME_FIELDS: ReadonlySet<string> = new Set(['published_at', 'updated_at']);
+
+/** What a table (and a record's view) calls a field for people: `published_at (UTC)` for the API's times. */
+export function fieldHeading(field: string): string {
+  return UTC_TIME_FIELDS.has(field) ? `${field} (UTC)` : field;
 }
 
 type Kit = typeof import('./table-kit.js');
@@ -224,7 +236,10 @@ export class TableRenderer implements Renderer {
         return colour && text ? colour(text) : text;
       }),
     );
-    const head = first && this.#header ? columns.map((c, i) => truncateToWidth(tableCell(c), widths[i]!)) : undefined;
+    const head =
+      first && this.#header
+        ? columns.map((c, i) => truncateToWidth(tableCell(fieldHeading(c)), widths[i]!))
+        : undefined;
     return drawRows(rows, widths, head);
   }
 
@@ -237,7 +252,7 @@ export class TableRenderer implements Renderer {
     records.forEach((record, r) => {
       if (this.#count + r > 0) lines.push('');
       const fields = this.#columns.map((c, i) => ({
-        label: tableCell(c),
+        label: tableCell(fieldHeading(c)),
         value: cells[r]![i]!,
         colour: this.#colour(record, c),
       }));
@@ -250,7 +265,7 @@ export class TableRenderer implements Renderer {
     const wants = this.#columns.map((name, i): ColumnWant => {
       let content = 1;
       for (const row of cells) content = Math.max(content, Math.min(NATURAL_CAP, displayWidth(row[i]!)));
-      const headerWidth = this.#header ? displayWidth(tableCell(name)) : 0;
+      const headerWidth = this.#header ? displayWidth(tableCell(fieldHeading(name))) : 0;
       const natural = Math.max(content, headerWidth);
       const header = this.#wholeHeaders ? headerWidth : 0;
       return { natural, content, header, flex: content > FIXED_MAX || cells.some((row) => row[i]!.includes(' ')) };

@@ -68,10 +68,10 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
       });
       expect(r.code).toBe(0);
       const text = r.stdout;
-      expect(text).toMatch(new RegExp(`^version 1 · stored \\S+ · updated_at ${before.updated_at}\\n`));
+      expect(text).toMatch(new RegExp(`^version 1 · stored \\S+ · updated_at \\(UTC\\) ${before.updated_at}\\n`));
       expect(text).toContain(`version 2 (current) · stored `);
       expect(text).toContain(`  risk severity: ${before.risk_severity} → ${after.risk_severity}\n`);
-      expect(text).toContain(`  updated at: ${before.updated_at} → ${after.updated_at}\n`);
+      expect(text).toContain(`  updated at (UTC): ${before.updated_at} → ${after.updated_at}\n`);
       if (before.alert_status !== 'updated')
         expect(text).toContain(`  alert status: ${before.alert_status} → updated\n`);
     });

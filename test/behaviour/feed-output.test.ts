@@ -243,7 +243,9 @@ describe('table', () => {
     });
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
-    expect(out[0]).toMatch(/^id\s+published_at\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/);
+    expect(out[0]).toMatch(
+      /^id\s+published_at \(UTC\)\s+risk_severity\s+product_brand\s+product_name\s+alert_title\s*$/,
+    );
     const expected = expectedFeed(sandbox, { now: FIXED_START, hours: 3 });
     expect(out.length).toBe(expected.length + 2);
     for (const line of out) expect([...line].length).toBeLessThanOrEqual(100);
@@ -283,7 +285,7 @@ describe('table', () => {
           .map((l) => l.replace(/:.*$/, ''));
         expect(labels).toEqual([
           'id',
-          'published_at',
+          'published_at (UTC)',
           'data_source',
           'risk_severity',
           'product_brand',

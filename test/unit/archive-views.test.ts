@@ -106,10 +106,10 @@ describe('versions', () => {
     );
     expect(text).toBe(
       [
-        'version 1 · stored 2026-01-01T01:00:00.000Z · updated_at 2026-01-01T00:00:00',
-        'version 2 (current) · stored 2026-01-02T01:00:00.000Z · updated_at 2026-01-02T00:00:00',
+        'version 1 · stored 2026-01-01T01:00:00.000Z · updated_at (UTC) 2026-01-01T00:00:00',
+        'version 2 (current) · stored 2026-01-02T01:00:00.000Z · updated_at (UTC) 2026-01-02T00:00:00',
         '  alert status: active → updated',
-        '  updated at: 2026-01-01T00:00:00 → 2026-01-02T00:00:00',
+        '  updated at (UTC): 2026-01-01T00:00:00 → 2026-01-02T00:00:00',
         '  added: (absent) → a',
         '  gone: x → (absent)',
         '',

@@ -44,9 +44,10 @@ describe('the feed table on a narrow terminal', () => {
   });
 
   it.each([
-    [200, ['id', 'published_at', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title']],
-    [80, ['id', 'published_at', 'risk_severity', 'product_brand', 'alert_title']],
-    [60, ['id', 'published_at', 'alert_title']],
+    // The API's times are headed as UTC (docs/formats.md).
+    [200, ['id', 'published_at (UTC)', 'data_source', 'risk_severity', 'product_brand', 'product_name', 'alert_title']],
+    [80, ['id', 'published_at (UTC)', 'risk_severity', 'product_brand', 'alert_title']],
+    [60, ['id', 'published_at (UTC)', 'alert_title']],
   ])('at %i columns shows %j, every header whole', async (width, shown) => {
     const got = await header(width);
     // Headers are compared whole: a cut one would end in "…".

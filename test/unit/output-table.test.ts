@@ -29,7 +29,7 @@ describe('table', () => {
     const { text, count } = await table([AWKWARD.slice(0, 2), [], AWKWARD.slice(2)], { width: 80 });
     expect(text).toBe(
       [
-        'id  data_source  risk_severity  alert_title    product_name  published_at',
+        'id  data_source  risk_severity  alert_title    product_name  published_at (UTC)',
         '──  ───────────  ─────────────  ─────────────  ────────────  ───────────────────',
         '1   us_cpsc      high           Heater, "Mod…  =HYPERLINK(…  2024-05-01T10:00:00',
         '22  safety_gate  medium         電気ケトル …   +1 kettle     2024-05-01T11:00:00',
@@ -94,7 +94,7 @@ describe('table', () => {
     // '🫨' takes two columns, so both titles are 16 columns wide and need no padding.
     expect(text).toBe(
       [
-        'id  alert_title       published_at',
+        'id  alert_title       published_at (UTC)',
         '──  ────────────────  ───────────────────',
         '1   shaking 🫨 faces  2024-05-01T10:00:00',
         '2   plain words here  2024-05-01T11:00:00',
@@ -191,7 +191,7 @@ describe('narrow terminals: one record per block', () => {
   it('200 columns: a table at natural widths', async () => {
     expect((await feed(200)).text).toBe(
       [
-        'published_at         data_source  risk_severity  product_brand  product_name    alert_title',
+        'published_at (UTC)   data_source  risk_severity  product_brand  product_name    alert_title',
         '───────────────────  ───────────  ─────────────  ─────────────  ──────────────  ───────────────────────────────────────────────────────',
         '2024-05-01T10:00:00  us_cpsc      high           Acme           Kettle model A  Kettle overheats and may catch fire while boiling water',
         '2024-05-01T11:00:00  uk_opss      low            Bolt           Cot             Cot sides loosen',
@@ -204,7 +204,7 @@ describe('narrow terminals: one record per block', () => {
     // 80 - 5 separators = 70: dates 19, the other short columns their values (7, 4, 4), name 14, title 22.
     expect((await feed(80)).text).toBe(
       [
-        'published_at         data_s…  ris…  pro…  product_name    alert_title',
+        'published_at (UTC)   data_s…  ris…  pro…  product_name    alert_title',
         '───────────────────  ───────  ────  ────  ──────────────  ──────────────────────',
         '2024-05-01T10:00:00  us_cpsc  high  Acme  Kettle model A  Kettle overheats and …',
         '2024-05-01T11:00:00  uk_opss  low   Bolt  Cot             Cot sides loosen',
@@ -215,13 +215,13 @@ describe('narrow terminals: one record per block', () => {
 
   it('58 columns is the least a six-column table gets (8 each + 5 separators); 57 gives blocks', async () => {
     expect((await feed(58)).text.split('\n')[1]).toMatch(/^─+( {2}─+){5}$/);
-    expect((await feed(57)).text).toMatch(/^published_at: 2024-05-01T10:00:00\n/);
+    expect((await feed(57)).text).toMatch(/^published_at \(UTC\): 2024-05-01T10:00:00\n/);
   });
 
   it('40 columns: `field: value` lines, a long value wrapped below its label, a blank line between records', async () => {
     expect((await feed(40)).text).toBe(
       [
-        'published_at: 2024-05-01T10:00:00',
+        'published_at (UTC): 2024-05-01T10:00:00',
         'data_source: us_cpsc',
         'risk_severity: high',
         'product_brand: Acme',
@@ -230,7 +230,7 @@ describe('narrow terminals: one record per block', () => {
         ' Kettle overheats and may catch fire',
         ' while boiling water',
         '',
-        'published_at: 2024-05-01T11:00:00',
+        'published_at (UTC): 2024-05-01T11:00:00',
         'data_source: uk_opss',
         'risk_severity: low',
         'product_brand: Bolt',
@@ -245,7 +245,7 @@ describe('narrow terminals: one record per block', () => {
     const { text } = await feed(20);
     expect(text).toBe(
       [
-        'published_at:',
+        'published_at (UTC):',
         ' 2024-05-01T10:00:00',
         'data_source: us_cpsc',
         'risk_severity: high',
@@ -257,7 +257,7 @@ describe('narrow terminals: one record per block', () => {
         ' and may catch fire',
         ' while boiling water',
         '',
-        'published_at:',
+        'published_at (UTC):',
         ' 2024-05-01T11:00:00',
         'data_source: uk_opss',
         'risk_severity: low',

@@ -7,6 +7,7 @@ import type { OptionsOf } from './define-action.js';
 import { defineLocalCommand, type NewCommand } from './define-command.js';
 import { parseWholeNumber } from '../../runtime/options/option-parsers.js';
 import { sandboxNow } from '../../runtime/run-clock.js';
+import { parseSandboxNow } from '../../runtime/settings-parsers.js';
 
 /** `recall-feed sandbox`: its flags and help; commander's types of them are the options' types. */
 function declareSandbox(cmd: NewCommand) {
@@ -28,7 +29,7 @@ function declareSandbox(cmd: NewCommand) {
     .option('--rate-limit-headers', 'also send X-RateLimit-* headers and Retry-After')
     .option(
       '--start-time <iso>',
-      'generate the recalls relative to this instant, off the calendar: the same seed and time, the same recalls (a fixed world, for tests; not with --sandbox-now)',
+      'generate the recalls relative to this instant (ISO 8601; without a zone, UTC), off the calendar: the same seed and time, the same recalls (a fixed world, for tests; not with --sandbox-now)',
     )
     .option('--json', 'print {"url":...,"keys":[...]} on one line instead of the URL')
     .addHelpText(
@@ -56,6 +57,27 @@ export default defineLocalCommand({
   ownsPin: true,
 });
 
+/** A date-time without its zone: `2026-03-29T01:00:00`. */
+const ZONELESS_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/;
+
+/**
+ * --start-time as an instant (epoch ms), checked by --sandbox-now's parser (ISO 8601 only; no 30 February, which
+ * Date.parse rolls over into March), except that a time without a zone is UTC, as --since reads one: the same flags
+ * give the same world whatever the machine's TZ. Refusals are usage errors (exit 2), naming the value as given.
+ */
+function parseStartTime(raw: string): number {
+  const value = raw.trim();
+  try {
+    return parseSandboxNow(ZONELESS_TIME.test(value) ? `${value}Z` : value, '--start-time');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    if (err.message.endsWith(': no such day')) throw new UsageError(`--start-time ${value}: no such day`, err.hint);
+    throw new UsageError(
+      `--start-time must be an ISO 8601 time, e.g. 2026-03-29T01:00:00Z (without a zone: UTC), not '${raw}'`,
+    );
+  }
+}
+
 /**
  * With --sandbox-now (or RECALL_FEED_SANDBOX_NOW), the sandbox's clock starts at that instant and runs on in
  * real time: a lasting server's rate windows must still slide for the clients that wait on them.
@@ -75,8 +97,7 @@ function sandboxClock(globals: GlobalFlags, ctx: Context, startTime: number | un
 export async function runSandbox(opts: SandboxCommandOptions, globals: GlobalFlags, ctx: Context): Promise<void> {
   const { parseFaultSpec, parseRateLimitSpec, loadKeysFile } = await import('../../sandbox/cli-options.js');
   const { startSandbox, DEMO_KEYS } = await import('../../sandbox/index.js');
-  const startTime = opts.startTime === undefined ? undefined : Date.parse(opts.startTime);
-  if (Number.isNaN(startTime)) throw new UsageError(`--start-time must be an ISO 8601 time, not '${opts.startTime}'`);
+  const startTime = opts.startTime === undefined ? undefined : parseStartTime(opts.startTime);
   const clock = sandboxClock(globals, ctx, startTime);
   const port = parseWholeNumber(opts.port, '--port', 0, 65535)!;
   const sandbox = await startSandbox({
