@@ -13,6 +13,10 @@ COPY schemas ./schemas
 RUN npm ci && npm prune --omit=dev
 
 FROM node:20-slim
+# tini as PID 1, which node is not made to be: it reaps what an --exec command leaves behind (a child that outlived
+# it would otherwise stay a zombie for the container's life) and passes SIGTERM on to node. -s: it reaps as well under
+# `docker run --init` (docker's own init then runs it), and says nothing on stderr, where every line is JSON.
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     RECALL_FEED_CONFIG_DIR=/config \
     XDG_DATA_HOME=/data \
@@ -29,5 +33,5 @@ COPY --from=build /src/schemas ./schemas
 USER recall-feed
 # The archive (/data/recall-feed/recalls.db) and the config file (0600) outlive the container.
 VOLUME ["/data", "/config"]
-ENTRYPOINT ["node", "/app/bin/recall-feed.cjs"]
+ENTRYPOINT ["/usr/bin/tini", "-s", "--", "node", "/app/bin/recall-feed.cjs"]
 CMD ["sync", "--watch", "--interval", "900"]

@@ -132,6 +132,15 @@ export interface ArchiveStore {
   claimOrigin(origin: ArchiveOrigin): Promise<void>;
   /** The id a sync recorded in the archive (a copy shares it, another archive does not); undefined before one did. */
   archiveId(): Promise<string | undefined>;
+  /**
+   * One `archive_meta` value read and replaced in one transaction under the write lock (a compare-and-set): `change`
+   * gets it (undefined when none) and gives the new one, null to remove it, undefined to leave it; resolves to the
+   * value then held. `digest --since last` keeps where each chain of digests ended this way.
+   */
+  changeMeta(
+    key: string,
+    change: (value: string | undefined) => string | null | undefined,
+  ): Promise<string | undefined>;
   /** Starts a sync_runs row; the counts grow with each page stored under it. */
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;
   /**

@@ -192,7 +192,7 @@ describe('slack', () => {
     });
     const { text } = slackDigest(d);
     expect(text.length).toBeLessThanOrEqual(SLACK_MAX_CHARS);
-    expect(text.split('\n')[0]).toBe('*Recalls 2 Jan: 3,000 new (3000 serious) · monitoring INCOMPLETE*');
+    expect(text.split('\n')[0]).toBe('*Recalls 1 Jan: 3,000 new (3000 serious) · monitoring INCOMPLETE*');
     const shown = text.split('\n').filter((l) => l.startsWith('• ')).length;
     expect(text.split('\n').at(-2)).toBe(`… and ${(3000 - shown).toLocaleString('en-US')} more`);
     expect(text.split('\n').at(-1)).toMatch(/^The full digest, every recall listed: /);

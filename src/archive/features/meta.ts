@@ -14,6 +14,30 @@ export function setMeta(client: SqlClient, d: Dialect, key: string, value: strin
 }
 
 /**
+ * Reads one fact and replaces it as `change` decides, in one transaction under the write lock, so that two runs never
+ * both decide from the same value (a compare-and-set): `change` gets the value (undefined when none) and gives the new
+ * one, null to remove it, or undefined to leave it. Resolves to the value the archive then holds.
+ */
+export function changeMeta(
+  client: SqlClient,
+  d: Dialect,
+  key: string,
+  change: (value: string | undefined) => string | null | undefined,
+): Promise<string | undefined> {
+  return client.transaction('write', async () => {
+    const row = await client.get<{ value: string }>(`SELECT value FROM ${d.t('archive_meta')} WHERE key = ?`, [key]);
+    const next = change(row?.value);
+    if (next === undefined) return row?.value;
+    if (next === null) {
+      await client.run(`DELETE FROM ${d.t('archive_meta')} WHERE key = ?`, [key]);
+      return undefined;
+    }
+    await setMeta(client, d, key, next);
+    return next;
+  });
+}
+
+/**
  * Records the origin once, under the write lock; refuses recalls of the other origin (settleOrigin). Gives the archive
  * its id (`archive_id`, random) when it has none: a sync's first write, so that an archive written by an earlier
  * version gets one at its next sync.

@@ -6,7 +6,7 @@ import type { CaseCandidate, CaseQuery, CaseStep, CaseView, StepBy } from '../ca
 import * as cases from '../features/cases.js';
 import { verifyCases } from '../features/cases-verify.js';
 import { latestStamps, versionStamps, versions } from '../features/history.js';
-import { archiveId, caseLevels, claimOrigin } from '../features/meta.js';
+import { archiveId, caseLevels, changeMeta, claimOrigin } from '../features/meta.js';
 import * as outbox from '../features/outbox.js';
 import { storedIn } from '../features/period.js';
 import { beginRun, extent, finishRun, runsAround } from '../features/runs.js';
@@ -101,6 +101,13 @@ export class SqlStore implements ArchiveStore {
 
   archiveId(): Promise<string | undefined> {
     return this.run((c) => archiveId(c, this.d));
+  }
+
+  changeMeta(
+    key: string,
+    change: (value: string | undefined) => string | null | undefined,
+  ): Promise<string | undefined> {
+    return this.run((c) => changeMeta(c, this.d, key, change));
   }
 
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {

@@ -30,6 +30,11 @@ export interface DigestSelection {
 export interface DigestGiven {
   allowed?: { ids: string[] | undefined };
   catalogueWarnings?: (warnings: string[]) => void;
+  /**
+   * Told, before the archive is read, the instant (ms) below which every write had committed: the period's end when
+   * the writes settled, else the archive's clock as last read under its write lock (undefined: never read).
+   */
+  readUpTo?: (ms: number | undefined) => void;
 }
 
 /** The catalogue, read before the archive or the API: a bad file is a usage error; its warnings as match says them. */
@@ -84,13 +89,22 @@ const SETTLE_STEP_MS = 1000;
  * Whether every write stamped before `toMs` has committed (docs/digest.md, "The period"): the archive's commit
  * horizon, read under its write lock, has reached the end of the period. A page being stored holds the lock: the
  * digest waits for it; an archive clock behind the period's end, likewise, within SETTLE_MAX_MS, and no longer than
- * it is behind (the default end, 1 ms after now, is reached in 1 ms).
+ * it is behind (the default end, 1 ms after now, is reached in 1 ms). `upTo`: the instant below which every write had
+ * committed when it last looked (the period's end once settled).
  */
-async function settle(archive: ArchiveStore, toMs: number, ctx: Context): Promise<boolean> {
+async function settle(
+  archive: ArchiveStore,
+  toMs: number,
+  ctx: Context,
+): Promise<{ settled: boolean; upTo: number | undefined }> {
+  let upTo: number | undefined;
   for (let waited = 0; ; ) {
     const horizon = await archive.commitHorizon();
-    if (horizon !== undefined && horizon >= toMs) return true;
-    if (waited >= SETTLE_MAX_MS || (horizon !== undefined && toMs - horizon > SETTLE_MAX_MS - waited)) return false;
+    if (horizon !== undefined && horizon >= toMs) return { settled: true, upTo: toMs };
+    // Every write stamped below it has committed; a later one is stamped at it or after.
+    if (horizon !== undefined) upTo = Math.floor(horizon);
+    if (waited >= SETTLE_MAX_MS || (horizon !== undefined && toMs - horizon > SETTLE_MAX_MS - waited))
+      return { settled: false, upTo };
     const step = horizon === undefined ? SETTLE_STEP_MS : Math.min(SETTLE_STEP_MS, Math.ceil(toMs - horizon));
     await ctx.sleep(step, ctx.signal);
     waited += step;
@@ -112,7 +126,8 @@ export async function collectDigest(
   const allowed = given.allowed ? given.allowed.ids : await allowedSources(sel.sources, session);
   let matches: Record<string, unknown>[] | null = null;
   let products: ProductRow[] | null = null;
-  const settled = await settle(archive, sel.toMs, ctx);
+  const { settled, upTo } = await settle(archive, sel.toMs, ctx);
+  given.readUpTo?.(upTo);
   if (!settled)
     status.warn(
       "a sync was still storing recalls of this period (or the archive's clock had not reached its end): the digest may miss some, so monitoring is not called complete",

@@ -8,14 +8,18 @@ import type { WebhookFormat } from '../../actions/webhook-url.js';
 import { renderDigest } from '../../output/digest/render-digest.js';
 import type { DigestFormat } from '../../output/format-kinds.js';
 import { collectDigest } from './collect-digest.js';
+import type { ChainPlan } from './digest-chain.js';
 
 export type { DigestFormat } from '../../output/format-kinds.js';
 
 /** A digest's run, every flag checked against the settings (src/cli/commands/digest-plan.ts). */
 export interface DigestPlan {
   db: DbChoice;
+  /** The period; with `chain`, the one claimed from the chain when the run starts instead. */
   fromMs: number;
   toMs: number;
+  /** --since last: the chain of digests of this selection, whose last end starts the period. */
+  chain: ChainPlan | undefined;
   sources: string[] | undefined;
   filter: RecordFilter;
   catalog: { file: string; map: ColumnMap; key?: string } | undefined;
@@ -27,12 +31,34 @@ export interface DigestPlan {
   webhook: { url: URL; format: WebhookFormat } | undefined;
 }
 
-/** `session`: with the output in the digest's format (the plan's) and the archive (read-only) the command declared. */
+/**
+ * `session`: with the output in the digest's format (the plan's) and the archive the command declared (read-only, or
+ * written with --since last). With --since last the period is claimed first; its end is recorded only once the digest
+ * was written and delivered: after a failure the next digest covers the period again.
+ */
 export async function runDigest(plan: DigestPlan, session: ArchiveSession): Promise<void> {
+  const { chain } = plan;
+  if (chain === undefined) return deliver(plan, session);
+  const { claimPeriod, recordEnd, releaseClaim } = await import('./digest-chain.js');
+  const { store, ctx, status } = session;
+  const claim = await claimPeriod(store, chain, ctx, status);
+  let readUpTo: number | undefined;
+  try {
+    await deliver({ ...plan, fromMs: claim.fromMs, toMs: claim.toMs }, session, (ms) => (readUpTo = ms));
+  } catch (err) {
+    // An interrupted run cannot write any more: its claim then lapses (CLAIM_MS).
+    await releaseClaim(store, chain, claim).catch(() => {});
+    throw err;
+  }
+  const end = readUpTo !== undefined && readUpTo > claim.fromMs ? readUpTo : undefined;
+  await recordEnd(store, chain, claim, end, status);
+}
+
+async function deliver(plan: DigestPlan, session: ArchiveSession, readUpTo?: (ms: number | undefined) => void) {
   const { ctx, settings, status } = session;
   const { email, webhook: hook } = plan;
   const output = await session.output();
-  const digest = await collectDigest(plan, session);
+  const digest = await collectDigest(plan, session, readUpTo && { readUpTo });
   ctx.ops?.counts({ new: digest.counts.new, updated: digest.counts.updated });
   if (plan.print) {
     const text = await renderDigest(digest, output.format.name, session.terminal.columns);

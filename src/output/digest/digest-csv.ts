@@ -1,7 +1,7 @@
 // The digest's CSV attachment: every recall of the period, one row each, with the catalogue rows it touches; quoted by csv-stringify, formulas guarded.
 import { stringify } from 'csv-stringify/sync';
 import { csvCell } from '../cells.js';
-import type { Digest } from './digest-view.js';
+import { type Digest, periodLastMs } from './digest-view.js';
 import { productName } from './product-text.js';
 
 export const DIGEST_CSV_COLUMNS = [
@@ -19,8 +19,8 @@ export const DIGEST_CSV_COLUMNS = [
   'your_products',
 ] as const;
 
-/** The attachment's file name: the period's end, e.g. `recalls-2026-11-26.csv`. */
-export const digestCsvName = (d: Digest) => `recalls-${d.period.to.slice(0, 10)}.csv`;
+/** The attachment's file name: the date of the period's last instant, as the label's, e.g. `recalls-2026-11-26.csv`. */
+export const digestCsvName = (d: Digest) => `recalls-${new Date(periodLastMs(d)).toISOString().slice(0, 10)}.csv`;
 
 /** The whole file: a BOM (spreadsheets then read UTF-8), the header, a row per recall (new, then updated). */
 export function digestCsv(d: Digest): string {

@@ -34,13 +34,21 @@ export interface Digest {
 }
 
 /**
- * `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`; with a catalogue, your products first:
+ * The last instant of the period (ms): its end is exclusive, so a period that ends at 00:00 UTC is the day before's.
+ * What the digest is dated by.
+ */
+export function periodLastMs(d: Digest): number {
+  return Date.parse(d.period.to) - 1;
+}
+
+/**
+ * `Recalls 24 Nov: 37 new (5 serious) · monitoring complete`, dated by the period's last instant (UTC); with a catalogue, your products first:
  * `Recalls 24 Nov: 3 of your products match (1 serious) · 1,236 new · monitoring complete`; cases overdue or due
  * soon before all: `Recalls 24 Nov: 2 cases overdue, 1 due soon · …`. "no new recalls"
  * only when monitoring was complete.
  */
 export function digestSubject(d: Digest): string {
-  const date = shortDate(Date.parse(d.period.to));
+  const date = shortDate(periodLastMs(d));
   const worst = worstSeverity(d.recalls.new);
   const n = d.counts.new;
   const what =
