@@ -109,13 +109,22 @@ const BROKEN_BINDING =
  * file, another Node.js's ABI, another architecture or libc), the `bindings` package finding no compiled file, or the
  * package itself (or `bindings`, its one dependency) missing from node_modules.
  */
+/** A module missing for the driver itself: one the driver's own files (or `bindings'`) require (file-uri-to-path). */
+function requiredByDriver(err: Error): boolean {
+  const stack = (err as { requireStack?: unknown }).requireStack;
+  return (
+    Array.isArray(stack) &&
+    stack.some((p) => typeof p === 'string' && /[\\/]node_modules[\\/](?:better-sqlite3|bindings)[\\/]/.test(p))
+  );
+}
+
 export function sqliteDriverError(file: string, err: unknown): SqliteDriverError | undefined {
   if (!(err instanceof Error)) return undefined;
   const { code } = err as { code?: unknown };
   const text = err.message;
   const missing =
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    /^Cannot find (?:module|package) '(?:better-sqlite3|bindings)'/.test(text);
+    (/^Cannot find (?:module|package) '(?:better-sqlite3|bindings)'/.test(text) || requiredByDriver(err));
   const broken =
     code === 'ERR_DLOPEN_FAILED' ||
     text.startsWith('Could not locate the bindings file') ||

@@ -3,6 +3,7 @@
 import {
   chmodSync,
   chownSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -86,6 +87,30 @@ describe('the learned file', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(mode(real)).toBe(0o640);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "a link another user planted at the default name is replaced, never written through (root's run)",
+    async () => {
+      const secret = path.join(dir, 'secret');
+      mkdirSync(secret, { mode: 0o700 });
+      const precious = path.join(secret, 'precious.txt');
+      writeFileSync(precious, 'IMPORTANT\n', { mode: 0o600 });
+      const link = `${catalogue}.learned.json`;
+      symlinkSync(precious, link);
+      lchownSync(link, 65534, 65534);
+      try {
+        const r = await learn();
+        expect(r.code, r.stderr).toBe(0);
+        expect(readFileSync(precious, 'utf8')).toBe('IMPORTANT\n');
+        expect(lstatSync(link).isSymbolicLink()).toBe(false);
+        expect(JSON.parse(readFileSync(link, 'utf8')).cases).toBe(1);
+        expect(statSync(link)).toMatchObject({ uid: 0 });
+        expect(mode(link)).toBe(0o644);
+      } finally {
+        for (const f of [link, secret]) rmSync(f, { force: true, recursive: true });
+      }
+    },
+  );
 
   it.skipIf(process.getuid?.() !== 0)("replaced by root, a user's file keeps its owner and group", async () => {
     const file = path.join(dir, 'users.learned.json');

@@ -170,7 +170,7 @@ describe('--learned is checked as -o is, before the catalogue or the cases are r
 describe('a learned file that cannot be written after all (its folder gone meanwhile)', () => {
   it('is exit 10, naming the file given, never its temporary neighbour', async () => {
     const file = path.join(dir, 'gone', 'x.json');
-    const err = (await writeLearned(file, '{}').catch((e: unknown) => e)) as CannotWriteError;
+    const err = (await writeLearned(file, '{}', true).catch((e: unknown) => e)) as CannotWriteError;
     expect(err).toBeInstanceOf(CannotWriteError);
     expect(err.exitCode).toBe(10);
     expect(err.message).toBe(`cannot write ${file}: its folder does not exist`);

@@ -88,6 +88,32 @@ describe('sqliteDriverError', () => {
   });
 });
 
+describe('a module the driver requires, missing', () => {
+  it("bindings' own dependency gone (file-uri-to-path): the driver's failure, not a bug of ours", () => {
+    const err = Object.assign(
+      nodeError(
+        "Cannot find module 'file-uri-to-path'\nRequire stack:\n- /opt/rf/node_modules/bindings/bindings.js",
+        'MODULE_NOT_FOUND',
+      ),
+      {
+        requireStack: [
+          '/opt/rf/node_modules/bindings/bindings.js',
+          '/opt/rf/node_modules/better-sqlite3/lib/database.js',
+        ],
+      },
+    );
+    expect(sqliteDriverError('a.db', err)).toBeInstanceOf(SqliteDriverError);
+    expect(describeError(sqliteDriverError('a.db', err)).code).toBe(DRIVER_EXIT);
+  });
+
+  it('a module missing for a package that is not the driver stays a bug', () => {
+    const err = Object.assign(nodeError("Cannot find module 'left-pad'", 'MODULE_NOT_FOUND'), {
+      requireStack: ['/opt/rf/node_modules/better-sqlite3-helper/index.js'],
+    });
+    expect(sqliteDriverError('a.db', err)).toBeUndefined();
+  });
+});
+
 describe('loadSqliteEngine', () => {
   it('better-sqlite3 missing from node_modules: a SqliteDriverError (exit 17) with the generic hint', async () => {
     const missing = nodeError(

@@ -1,6 +1,7 @@
 // XDG_CONFIG_HOME and XDG_CACHE_HOME holding a relative path are ignored, as the XDG Base Directory spec says: read
 // against the working folder, each folder a command ran in would have a config (and a cache) of its own.
 import { describe, expect, it } from 'vitest';
+import { defaultArchiveFolder } from '../../src/runtime/archive/archive-file.js';
 import { cacheFolder, configFilePath, defaultConfigDir } from '../../src/runtime/config/paths.js';
 
 const HOME = '/home/u';
@@ -25,5 +26,15 @@ describe('the cache folder on Linux', () => {
   it('an absolute XDG_CACHE_HOME is used; RECALL_FEED_CACHE_DIR still comes first', () => {
     expect(cacheFolder({ XDG_CACHE_HOME: '/var/cache/u' }, 'linux', HOME)).toBe('/var/cache/u/recall-feed');
     expect(cacheFolder({ XDG_CACHE_HOME: '/var/cache/u', RECALL_FEED_CACHE_DIR: '/c' }, 'linux', HOME)).toBe('/c');
+  });
+});
+
+describe('the default archive folder', () => {
+  it.each(['data', './data'])('XDG_DATA_HOME=%s (relative) is ignored: ~/.local/share', (value) => {
+    expect(defaultArchiveFolder({ XDG_DATA_HOME: value, HOME })).toBe('/home/u/.local/share/recall-feed');
+  });
+
+  it('an absolute XDG_DATA_HOME is used', () => {
+    expect(defaultArchiveFolder({ XDG_DATA_HOME: '/srv/data', HOME })).toBe('/srv/data/recall-feed');
   });
 });

@@ -26,13 +26,13 @@ function cannotWriteLearned(file: string, err: unknown): unknown {
  * Refuses a learned file that would replace the archive (exit 2), that names a folder (exit 2), or whose folder is
  * missing, not a folder or not writable, or whose name is too long (exit 10): checked as -o is, before any work.
  */
-export async function checkLearnedTarget(file: string, archiveFile: string | undefined): Promise<void> {
+export async function checkLearnedTarget(file: string, archiveFile: string | undefined, named: boolean): Promise<void> {
   if (archiveFile !== undefined) refuseWritingOver('--learned', file, [{ path: archiveFile, what: 'archive' }]);
   if (/[/\\]$/.test(file)) throw new UsageError(`cannot write ${file}: a file name cannot end with /`, FILE_HINT);
   const found = await statOrMissing(file);
   if (found?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder`, FILE_HINT);
   // Where it is written: a symbolic link's target, whose folder takes the new file.
-  const folder = path.dirname(await learnedPath(file));
+  const folder = path.dirname((await learnedPath(file, named)).real);
   try {
     // The file is replaced by a new one made beside it: its folder must take a new file.
     if (!(await fs.stat(folder)).isDirectory()) throw Object.assign(new Error('ENOTDIR'), { code: 'ENOTDIR' });
@@ -52,13 +52,26 @@ async function statOrMissing(file: string): Promise<Stats | undefined> {
   }
 }
 
-/** The file a link named `file` points to (links followed, a dangling one too), else `file` itself, absolute. */
-async function learnedPath(file: string): Promise<string> {
+/**
+ * The file a link named `file` points to (links followed, a dangling one too), else `file` itself, absolute; `planted`
+ * when the default name (`<catalogue>.learned.json`, which anyone who may write the catalogue's folder can foresee)
+ * is a link another user made: it is then replaced as a new file, never written through.
+ */
+async function learnedPath(file: string, named: boolean): Promise<{ real: string; planted: boolean }> {
   try {
-    return await realFilePath(file);
+    if (!named && (await plantedLink(file))) return { real: path.resolve(file), planted: true };
+    return { real: await realFilePath(file), planted: false };
   } catch (err) {
     throw cannotWriteLearned(file, err);
   }
+}
+
+/** True when `file` is a symbolic link owned by another user than the run's. */
+async function plantedLink(file: string): Promise<boolean> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  const link = await fs.lstat(file).catch(() => undefined);
+  return link?.isSymbolicLink() === true && link.uid !== uid;
 }
 
 /** A new learned file's mode, whatever the umask: `match`, `digest` and `report` of other users may read it. */
@@ -67,13 +80,13 @@ const NEW_MODE = 0o644;
 /**
  * Writes the learned file in one step; a failure names the file given, never its temporary neighbour. A symbolic
  * link's target is replaced and the link stays a link (a dangling one creates the file it names), as -o, --state and
- * --metrics-file are written; an existing file keeps its mode (a 0600 file stays private) and, as root, its owner
- * and group; a new one is 0644.
+ * --metrics-file are written (but a link another user planted at the default name is replaced); an existing file
+ * keeps its mode (a 0600 file stays private) and, as root, its owner and group; a new one is 0644.
  */
-export async function writeLearned(file: string, content: string): Promise<void> {
+export async function writeLearned(file: string, content: string, named: boolean): Promise<void> {
   try {
-    const real = await learnedPath(file);
-    const found = await fs.stat(real).catch(() => undefined);
+    const { real, planted } = await learnedPath(file, named);
+    const found = planted ? undefined : await fs.stat(real).catch(() => undefined);
     const owner = found && process.getuid?.() === 0 ? { uid: found.uid, gid: found.gid } : undefined;
     await writeFileAtomic(real, content, found ? found.mode & 0o7777 : NEW_MODE, owner);
   } catch (err) {

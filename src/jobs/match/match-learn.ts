@@ -48,7 +48,11 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
   const file = learnedPath(plan.catalog, plan.learned);
   // Before the catalogue or the cases are read: neither the archive nor a path that cannot be written (exit 2, 10).
   const archiveTarget = session.archive(plan.db);
-  await checkLearnedTarget(file, archiveTarget.kind === 'sqlite' ? archiveTarget.file : undefined);
+  await checkLearnedTarget(
+    file,
+    archiveTarget.kind === 'sqlite' ? archiveTarget.file : undefined,
+    plan.learned !== undefined,
+  );
   const output = await session.output();
   const catalogue = await loadCatalogue(plan.catalog, plan.map);
   const keyOf = rowKeys(catalogue, keyColumn(catalogue, plan.key), session.status);
@@ -96,7 +100,7 @@ export async function runMatchLearn(plan: LearnPlan, session: ArchiveSession): P
   // The bytes the cases were judged against, as the catalogue's read hashed them: the file is not read again.
   const sha256 = catalogue.sha256 ?? '';
   const learned = fitLearned(pairs, { at: new Date(session.ctx.now()).toISOString(), sha256 }, learnedAliases.aliases);
-  await writeLearned(file, `${JSON.stringify(learned, null, 2)}\n`);
+  await writeLearned(file, `${JSON.stringify(learned, null, 2)}\n`, plan.learned !== undefined);
   const table = Object.entries(learned.tiers).map(([tier, t]) => ({
     tier,
     confirmed: t.confirmed,

@@ -8,6 +8,7 @@ import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
 import type { Context } from '../context.js';
 import { errnoCode } from '../files/write-errors.js';
+import { xdgHome } from '../config/paths.js';
 import { settingSource } from '../settings.js';
 
 type Env = Record<string, string | undefined>;
@@ -29,7 +30,8 @@ function defaultArchivePath(env: Env, sandbox = false): string {
 /** The folder of the default archives: created by the first sync, where a folder --db names must exist already. */
 export function defaultArchiveFolder(env: Env): string {
   const home = env.HOME || os.homedir();
-  const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  // XDG: a relative path is to be ignored (it would give each working folder its own archive).
+  const data = xdgHome(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share');
   return path.resolve(data, 'recall-feed');
 }
 
