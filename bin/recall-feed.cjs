@@ -10,6 +10,9 @@ const args = process.argv.slice(2);
 /** Words that ask for help: such a run first tries the CommonJS front (dist/cli/front.cjs). */
 const HELP_WORDS = new Set(['--help', '-h', 'help']);
 
+/** The signals that stop a run in order: process-context.ts handles the same ones once the CLI has loaded. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
  * stdout failing under the version or help (`recall-feed --help > /full/disk`): said in one line, exit 10, as the CLI
  * says it for a command; a closed pipe is a reader saying "enough".
@@ -50,11 +53,20 @@ async function run() {
     }
     process.stdout.off('error', stdoutFailed);
   }
+  // Loading the CLI takes a few hundred ms: a stop signal meanwhile is kept for the run, which then starts
+  // interrupted (exit 130, its last word said), rather than killing the process by the signal's default.
+  let received;
+  const keep = (name) => {
+    received ??= name;
+  };
+  for (const name of STOP_SIGNALS) process.on(name, keep);
   const [{ main }, { processContext }] = await Promise.all([
     import('../dist/cli/main.js'),
     import('../dist/cli/process-context.js'),
   ]);
-  const { ctx, dispose } = processContext();
+  // The run's handlers first, then these off: a signal in between never finds the process without one.
+  const { ctx, dispose } = processContext(received);
+  for (const name of STOP_SIGNALS) process.off(name, keep);
   process.exitCode = await main(args, ctx);
   dispose();
 }

@@ -60,7 +60,7 @@ export interface DeliveryQueueOptions {
   onBatchFailure?: (deliveries: readonly PendingDelivery[], action: string, error: string) => void;
   /** An action given up for a recall: it will never be run for it again. */
   onGiveUp: (delivery: PendingDelivery, action: string, error: string) => void;
-  /** Milliseconds, for the pass's time budget; default Date.now. */
+  /** Milliseconds on a monotonic clock, for the pass's time budget; default performance.now. */
   now?: () => number;
   /** How long one pass may deliver; default DEFAULT_PASS_BUDGET_MS. */
   passBudgetMs?: number;
@@ -116,7 +116,7 @@ export class DeliveryQueue {
 
   /** Runs the batch actions, then the actions of every waiting recall, oldest first, one at a time, within the pass's bounds. */
   async deliver(): Promise<DeliveryReport> {
-    const now = this.opts.now ?? Date.now;
+    const now = this.opts.now ?? (() => performance.now());
     const pass: Pass = {
       report: { delivered: 0, pending: 0, failed: 0, givenUp: 0, rested: [], outOfTime: false },
       deadline: now() + (this.opts.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS),
@@ -144,7 +144,7 @@ export class DeliveryQueue {
 
   /** True (and noted in the report) once the pass has used its time budget. */
   private outOfTime(pass: Pass): boolean {
-    if ((this.opts.now ?? Date.now)() < pass.deadline) return false;
+    if ((this.opts.now ?? (() => performance.now()))() < pass.deadline) return false;
     pass.report.outOfTime = true;
     return true;
   }
@@ -242,7 +242,7 @@ export class DeliveryQueue {
     failed: (result: AttemptResult, error: string) => Promise<boolean>,
   ): Promise<boolean> {
     const tries = this.opts.attemptsPerPass ?? 3;
-    const now = this.opts.now ?? Date.now;
+    const now = this.opts.now ?? (() => performance.now());
     for (let n = 0; n < tries; n++) {
       const result = await attempt();
       // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.

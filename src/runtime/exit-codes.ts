@@ -118,7 +118,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
     detail:
       'the SQLite driver (better-sqlite3, and the part of it compiled at install) cannot be loaded, so no SQLite archive opens, not even the one in memory of `stats --live`: an install problem, not a bug (Node.js upgraded since the install, a node_modules copied from another machine or image, an install with `--ignore-scripts` or one broken off). `npm rebuild better-sqlite3` in the folder recall-feed is installed in mends it, or reinstall recall-feed; a PostgreSQL `--db` needs no driver',
   },
-  interrupted: { summary: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM)' },
+  interrupted: { summary: 'interrupted', detail: 'interrupted (Ctrl-C, SIGTERM or SIGHUP)' },
 };
 
 /** The codes in ascending order, each with its name and meaning. */

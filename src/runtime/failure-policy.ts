@@ -10,7 +10,7 @@ import {
   UsageError,
 } from './cli-errors.js';
 
-/** Ctrl-C or SIGTERM (the context's signal reason), or an abort that surfaced through a library. */
+/** Ctrl-C, SIGTERM or SIGHUP (the context's signal reason), or an abort that surfaced through a library. */
 export function isInterrupt(err: unknown): boolean {
   return err instanceof InterruptedError || (err instanceof Error && err.name === 'AbortError');
 }

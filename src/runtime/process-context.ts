@@ -1,24 +1,37 @@
-// Builds the real Context from the process: streams, environment, clock, and SIGINT/SIGTERM as an abort signal.
+// Builds the real Context from the process: streams, environment, clocks, and SIGINT/SIGTERM/SIGHUP as an abort signal.
 import { fstatSync, readlinkSync, writeSync } from 'node:fs';
 import { InterruptedError } from './cli-errors.js';
 import { sleep } from '../api/sleep.js';
 import type { Context, OutStream } from './context.js';
 
-export function processContext(): { ctx: Context; dispose: () => void } {
+/**
+ * The signals that stop a run in order (exit 130, its last word said): Ctrl-C, a stop (systemd, docker, kill), and a
+ * hang-up (the terminal or SSH session closed). bin/recall-feed.cjs catches the same ones while the CLI loads.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The real process's monotonic clock: what the run measures elapsed time and deadlines on (Context.monotonic). */
+const monotonic = () => performance.now();
+
+/**
+ * The run's context. `received`: a stop signal the launcher caught while the CLI loaded, before these handlers were
+ * installed; the run then starts interrupted, as if it had come now.
+ */
+export function processContext(received?: NodeJS.Signals): { ctx: Context; dispose: () => void } {
   const controller = new AbortController();
   let firstSignalAt: number | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     if (firstSignalAt === undefined) {
-      firstSignalAt = Date.now();
+      firstSignalAt = monotonic();
       controller.abort(new InterruptedError(name));
       return;
     }
     // A second Ctrl-C means "now": leave without the orderly shutdown. One that follows within half
     // a second is not the user: exit-hook libraries (signal-exit, under proper-lockfile) may re-raise it.
-    if (Date.now() - firstSignalAt > 500) process.exit(130);
+    if (monotonic() - firstSignalAt > 500) process.exit(130);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  if (received !== undefined) onSignal(received);
   // Past a file-size limit (`ulimit -f`, common on shared cron hosts) the kernel sends SIGXFSZ, whose
   // default is to kill: caught, the write fails with EFBIG instead and the run says what it could not write.
   const onFileTooLarge = () => {};
@@ -37,14 +50,14 @@ export function processContext(): { ctx: Context; dispose: () => void } {
     },
     env: process.env,
     now: Date.now,
+    monotonic,
     sleep,
     signal: controller.signal,
   };
   return {
     ctx,
     dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
       process.off('SIGXFSZ', onFileTooLarge);
     },
   };

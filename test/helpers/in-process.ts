@@ -8,12 +8,17 @@ import { tempDir } from './temp-dir.js';
 
 /** A clock that moves only when slept on: sleeping returns at once and advances the time. */
 export interface FakeClock {
+  /** The wall clock (Context.now). */
   now(): number;
+  /** The monotonic clock (Context.monotonic): moves with every sleep and advance, as `now` does, but never with a step. */
+  monotonic(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Every sleep asked for, in milliseconds, in order. */
   readonly sleeps: number[];
   /** Moves the time on without a sleep: what a receiver or another host took meanwhile. */
   advance(ms: number): void;
+  /** Steps the wall clock alone, by `ms` (negative: back), as NTP or a resumed VM does; the monotonic clock stays. */
+  step(ms: number): void;
 }
 
 /**
@@ -23,18 +28,25 @@ export interface FakeClock {
  */
 export function fakeClock(start = Date.now(), onSleep?: (ms: number, count: number) => unknown): FakeClock {
   let now = start;
+  let monotonic = 0;
   const sleeps: number[] = [];
   return {
     now: () => now,
+    monotonic: () => monotonic,
     sleeps,
     async sleep(ms, signal) {
       signal?.throwIfAborted();
       sleeps.push(ms);
       now += ms;
+      monotonic += ms;
       await onSleep?.(ms, sleeps.length);
       signal?.throwIfAborted();
     },
     advance(ms) {
+      now += ms;
+      monotonic += ms;
+    },
+    step(ms) {
       now += ms;
     },
   };
@@ -134,6 +146,7 @@ export async function runMain(args: string[], opts: MainOptions = {}): Promise<M
     stdin: memoryIn(opts.stdin ?? '', opts.stdinIsTTY),
     env,
     now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
     sleep: (ms, signal) => clock.sleep(ms, signal),
     signal: opts.signal ?? new AbortController().signal,
   };

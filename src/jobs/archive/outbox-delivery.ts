@@ -11,7 +11,7 @@ import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import { UsageError } from '../../runtime/cli-errors.js';
-import type { Context } from '../../runtime/context.js';
+import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/plan.js';
 import { buildActions } from '../watch/build-actions.js';
 import { cutShortWarning } from '../watch/deliveries.js';
@@ -151,10 +151,12 @@ export function openOutboxDelivery(
     async deliver() {
       // feed's bounds (docs/cron.md): the budget before each attempt, and an action resting after two timeouts in a row.
       const report: OutboxReport = { delivered: 0, failed: 0, rested: [], outOfTime: false };
-      const deadline = ctx.now() + DEFAULT_PASS_BUDGET_MS;
+      // The budget is on the monotonic clock (the leases stay on the wall clock: other hosts read them).
+      const mono = monotonicClock(ctx);
+      const deadline = mono() + DEFAULT_PASS_BUDGET_MS;
       const streaks = new TimeoutStreaks();
       const inBudget = () => {
-        if (ctx.now() < deadline) return true;
+        if (mono() < deadline) return true;
         report.outOfTime = true;
         return false;
       };

@@ -56,7 +56,7 @@ async function pollAndWrite(
         signal: ctx.signal,
       });
       ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
-      remember(state, poll.records, ctx.now());
+      remember(state, poll.records, ctx.now(), poll.serverNow);
       // Owed in the same state that marks them written: a crash can repeat an action, never skip one.
       deliveries?.enqueue(poll.records.map((record) => ({ id: String(record.id), record })));
       const sink = createRecordSink({ plan, session, sink: out, head });

@@ -1,6 +1,6 @@
 import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
-import type { Context } from '../../runtime/context.js';
+import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import type { ActionsPlan } from './plan.js';
 import { buildActions } from './build-actions.js';
@@ -77,7 +77,8 @@ export async function openDeliveries(
         await state.stage();
         await state.commit();
       },
-      now: ctx.now,
+      // The pass's time budget, on the monotonic clock: a wall clock stepped back would stretch it by the step.
+      now: monotonicClock(ctx),
       // Error text can hold what a receiver or a record said: the status reporter prints it without control codes.
       onFailure: (d, action, error) =>
         session.status.warn(`${action} failed for ${describe(d.id)}: ${error}; it stays pending`),

@@ -1,4 +1,5 @@
 // One poll of the window for `--state` and `--watch`: the records not written before, oldest first, remembered once written.
+import { timestampMicros } from '../../api/timestamps.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { FeedRecord, Page } from './pages.js';
 import { publishedMs, type SeenState } from './seen-state.js';
@@ -10,6 +11,21 @@ export interface Poll {
   fetched: number;
   /** Requests the poll took. */
   pages: number;
+  /** The server's clock when it sent the last page that said it (serverTime); undefined when none did. */
+  serverNow?: number;
+}
+
+/** A time before 2000 comes from a clock that was never set: no measure of the server's time (as for a Date header). */
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
+
+/**
+ * The server's clock when it sent `page` (epoch ms): its `meta.timestamp`, when the page has one and it is plausible.
+ * (The client keeps no answer's `Date` header once the page is read; meta is optional, so this may be undefined.)
+ */
+function serverTime(page: Page): number | undefined {
+  const said = page.meta?.timestamp;
+  const ms = typeof said === 'string' ? Math.floor(timestampMicros(said) / 1000) : Number.NaN;
+  return Number.isFinite(ms) && ms >= EARLIEST_PLAUSIBLE_MS ? ms : undefined;
 }
 
 /** Ids the state can hold: a non-empty string or a finite number. */
@@ -63,9 +79,11 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
   const ids = new Set<string>();
   let count = 0;
   let fetched = 0;
+  let serverNow: number | undefined;
   for await (const page of pages) {
     count++;
     fetched += page.data.length;
+    serverNow = serverTime(page) ?? serverNow;
     checkIds(page.data, opts);
     for (const record of page.data) {
       if (opts.keep && !opts.keep(record)) continue;
@@ -78,11 +96,17 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
     if (opts.max !== undefined && found.length >= opts.max) break;
     if (opts.signal.aborted) throw opts.signal.reason;
   }
-  return { records: oldestFirst(found.slice(0, opts.max)), pages: count, fetched };
+  return { records: oldestFirst(found.slice(0, opts.max)), pages: count, fetched, serverNow };
 }
 
-/** Adds the records to the state, then forgets what no window can return again. */
-export function remember(state: SeenState, records: readonly FeedRecord[], now: number): void {
-  for (const record of records) state.add(record.id, publishedMs(record, now));
-  state.prune(now);
+/**
+ * Adds the records to the state, then forgets what no window can return again. The API's window is on the server's
+ * clock (`serverNow`, the poll's): measured from ours (`now`) when ours runs ahead, the state would forget ids the API
+ * still returns, and the next poll would write them (and act on them) again. So the cut is from the earlier of the two
+ * clocks; one of ours that runs behind keeps ids a little longer, which is harmless.
+ */
+export function remember(state: SeenState, records: readonly FeedRecord[], now: number, serverNow = now): void {
+  const at = Math.min(now, serverNow);
+  for (const record of records) state.add(record.id, publishedMs(record, at));
+  state.prune(at);
 }

@@ -3,7 +3,7 @@ import { RateLimitError, WaitTooLongError } from '../../api/api-errors.js';
 import { serverNow } from '../../api/answer-headers.js';
 import { nextMonthlyReset, RESET_MARGIN_MAX_MS, rateLimitResetAt } from '../../api/retry.js';
 import type { RateLimitInfo } from '../../api/schemas.js';
-import type { Context } from '../../runtime/context.js';
+import { type Context, monotonicClock } from '../../runtime/context.js';
 import { InterruptedError } from '../../runtime/cli-errors.js';
 import { endsWatch } from '../../runtime/failure-policy.js';
 import type { ApiSession } from '../../runtime/api-session.js';
@@ -115,14 +115,17 @@ export interface RepeatOptions {
 export async function repeatPolls(o: RepeatOptions): Promise<never> {
   const { session, ctx } = o;
   const pace = new PollInterval(o.intervalMs, o.verb);
+  // The pause is what is left of the interval, measured on the monotonic clock: a wall clock stepped back during a
+  // round (NTP, a VM resumed) would put the next one off by the step.
+  const mono = monotonicClock(ctx);
   while (!ctx.signal.aborted) {
-    const started = ctx.now();
+    const started = mono();
     let delay: number;
     try {
       const round = await o.round();
       const next = pace.afterSuccess(session.client.lastRateLimit, ctx.now(), round.requests);
       if (next.notice) session.status.note(next.notice);
-      delay = Math.max(0, next.intervalMs - (ctx.now() - started));
+      delay = Math.max(0, next.intervalMs - (mono() - started));
       round.done?.(delay);
       await ctx.ops?.pollEnded();
     } catch (err) {

@@ -9,10 +9,24 @@ const MAX_MS = BOUNDS.hoursMax * HOUR_MS;
 /** A widened window reaches this far before the last successful poll: requests take time, and the server's clock starts it. */
 const OVERLAP_MS = 60_000;
 
+/** An instant on both of the run's clocks: the wall clock (Context.now) and the monotonic one (monotonicClock). */
+export interface Instant {
+  wall: number;
+  mono: number;
+}
+
+/**
+ * The time from `from` to `to`: the longer of the two clocks' measures. A wall clock stepped back (NTP, a VM resumed)
+ * makes its own measure short, and a machine asleep or suspended stops the monotonic one; neither shortens this.
+ */
+function since(from: Instant, to: Instant): number {
+  return Math.max(to.wall - from.wall, to.mono - from.mono);
+}
+
 export class PollWindow {
-  /** When the last successful poll, and the last successful one of the whole window, began (the run's clock). */
-  private lastPoll: number | undefined;
-  private lastSweep: number | undefined;
+  /** When the last successful poll, and the last successful one of the whole window, began. */
+  private lastPoll: Instant | undefined;
+  private lastSweep: Instant | undefined;
   private warned = false;
 
   /** `sweepMs` undefined: every poll asks for the routine window (the user's --hours), widened only to cover a gap. */
@@ -30,9 +44,10 @@ export class PollWindow {
   }
 
   /** The hours the poll that starts at `now` asks for, and a warning (once) when even those leave a gap. */
-  next(now: number): { hours: number; warning?: string } {
-    const sinceLast = this.lastPoll === undefined ? 0 : now - this.lastPoll;
-    const sweep = this.sweepMs !== undefined && (this.lastSweep === undefined || now - this.lastSweep >= this.sweepMs);
+  next(now: Instant): { hours: number; warning?: string } {
+    const sinceLast = this.lastPoll === undefined ? 0 : since(this.lastPoll, now);
+    const sweep =
+      this.sweepMs !== undefined && (this.lastSweep === undefined || since(this.lastSweep, now) >= this.sweepMs);
     const gapHours = Math.ceil((sinceLast + OVERLAP_MS) / HOUR_MS);
     const hours = sweep ? BOUNDS.hoursMax : Math.min(BOUNDS.hoursMax, Math.max(this.routineHours, gapHours));
     if (sinceLast <= MAX_MS) return { hours };
@@ -43,7 +58,7 @@ export class PollWindow {
   }
 
   /** After the poll that began at `started` and asked for `hours` succeeded. */
-  succeeded(started: number, hours: number): void {
+  succeeded(started: Instant, hours: number): void {
     this.lastPoll = started;
     if (hours >= BOUNDS.hoursMax) this.lastSweep = started;
   }

@@ -3,7 +3,7 @@ import { BOUNDS } from '../../api/constants.js';
 import { groupDigits } from '../../output/numbers.js';
 import { FilterCoverage } from '../../filters/filter-coverage.js';
 import { compileFilter } from '../../filters/record-filter.js';
-import type { Context } from '../../runtime/context.js';
+import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { RecordSink } from '../../runtime/files/record-output.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { clock, repeatPolls } from './poll-interval.js';
@@ -64,7 +64,7 @@ async function pollOnce(
   print: boolean,
   deliveries: Deliveries | undefined,
   keep: (record: FeedRecord) => boolean,
-  quietBefore?: number,
+  quiet?: { started: number; windowMs: number },
 ) {
   const poll = await pollNew(pagesOf(session, feed), {
     state,
@@ -74,13 +74,17 @@ async function pollOnce(
     signal: ctx.signal,
   });
   ctx.ops?.counts({ fetched: poll.fetched, new: poll.records.length });
-  // Remembered all, written only from `quietBefore` on (a record without a date is written).
+  // Remembered all, written only from `quietBefore` on (a record without a date is written). The cut is on the
+  // server's clock when it said it (its window is), else on this machine's: ten minutes more for a clock that runs fast.
+  const quietBefore = quiet
+    ? Math.min(quiet.started, poll.serverNow ?? quiet.started) - quiet.windowMs - FIRST_POLL_SLACK_MS
+    : undefined;
   const written =
     quietBefore === undefined
       ? poll.records
       : poll.records.filter((r) => publishedMs(r, Number.POSITIVE_INFINITY) >= quietBefore);
   const rows = print ? await output.prepare(written, { items: deliveries !== undefined }) : undefined;
-  remember(state, poll.records, ctx.now());
+  remember(state, poll.records, ctx.now(), poll.serverNow);
   // Actions fire for what is written.
   if (rows) deliveries?.enqueue(rows.items);
   try {
@@ -111,6 +115,7 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
   const { intervalMs, skipExisting, sweepMs } = plan.watch;
   const routineHours = plan.params.hoursAgo ?? BOUNDS.defaultHours;
   const pollWindow = new PollWindow(routineHours, sweepMs);
+  const mono = monotonicClock(ctx);
   const deliveries = plan.actions ? await openDeliveries(plan.actions, state, session, ctx) : undefined;
   await session.status.start('first poll…');
   const tooLong = pollWindow.checkInterval(intervalMs);
@@ -130,21 +135,19 @@ export async function runWatch(plan: WatchPlan, session: ApiSession, ctx: Contex
       ctx,
       round: async () => {
         const started = ctx.now();
+        const at = { wall: started, mono: mono() };
         const skipped = first && skipExisting;
         const keep = first ? coverage.keep : keepLater;
         // Each poll's window: the routine one, the whole window on the first poll and every sweep, or wider to cover a gap.
-        const { hours, warning: gap } = pollWindow.next(started);
+        const { hours, warning: gap } = pollWindow.next(at);
         if (gap) session.status.warn(gap);
         const feed = { custom: plan.custom, params: { ...plan.params, hoursAgo: hours } };
         // A first poll with nothing remembered writes what is in the routine window, as it always has, and only
         // remembers the rest of the day its sweep reads: the later sweeps then write only what arrives late.
-        // The cut is on this machine's clock, the window on the server's: ten minutes more for a clock that runs fast.
-        const quietBefore =
-          first && state.size === 0 && hours > routineHours
-            ? started - routineHours * HOUR_MS - FIRST_POLL_SLACK_MS
-            : undefined;
-        const poll = await pollOnce(feed, session, ctx, output, state, !skipped, deliveries, keep, quietBefore);
-        pollWindow.succeeded(started, hours);
+        const quiet =
+          first && state.size === 0 && hours > routineHours ? { started, windowMs: routineHours * HOUR_MS } : undefined;
+        const poll = await pollOnce(feed, session, ctx, output, state, !skipped, deliveries, keep, quiet);
+        pollWindow.succeeded(at, hours);
         if (hours <= routineHours) routinePages = poll.pages;
         if (first) for (const warning of coverage.messages()) session.status.warn(warning);
         // A receiver or command that fails leaves its recalls pending for the next poll; the watch goes on.
