@@ -2,7 +2,8 @@
 import type { SortField } from '../api/constants.js';
 import { fold } from '../filters/normalize.js';
 import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
-import { SQL_FILTERS, type SqlFilter } from './record-columns.js';
+import { heldText, SQL_FILTERS, type SqlFilter } from './record-columns.js';
+import { unicode61Tokens } from './unicode61.js';
 
 /** A record filter answered in SQL from its column `filter_<name>`: any of `values` (list) or a substring (text). */
 export type SqlCondition =
@@ -27,9 +28,11 @@ export function filterParts(filter: RecordFilter | undefined): FilterParts {
       continue;
     }
     const sqlName = name as SqlFilter;
+    // Folded as the columns hold them (a NUL, which an MCP client can send, as U+FFFD on both engines).
+    const folded = (text: string) => heldText(fold(text));
     if (FILTER_FIELDS[sqlName].kind === 'list')
-      sql.push({ name: sqlName, kind: 'list', values: [...new Set((wanted as string[]).map(fold))] });
-    else sql.push({ name: sqlName, kind: 'text', value: fold(wanted as string) });
+      sql.push({ name: sqlName, kind: 'list', values: [...new Set((wanted as string[]).map(folded))] });
+    else sql.push({ name: sqlName, kind: 'text', value: folded(wanted as string) });
   }
   return { sql, residual: Object.keys(residual).length ? compileFilter(residual) : undefined };
 }
@@ -52,25 +55,25 @@ export function searchWords(text: string): { word: string; prefix: boolean }[] {
 }
 
 /**
- * The index's view of a text, as SQLite's FTS5 `unicode61 remove_diacritics 2` tokenizer sees it: runs of
- * letters, digits and private-use characters, lower case, without accents. The PostgreSQL engine indexes
- * and searches these tokens, so both engines find the same recalls.
+ * The index's view of a text, as SQLite's FTS5 `unicode61 remove_diacritics 2` tokenizer sees it (unicode61.ts):
+ * runs of its letters and digits, case-folded, a Latin letter without accents. The PostgreSQL engine indexes and
+ * searches these tokens, so both engines find the same recalls.
  */
 export function indexTokens(text: string): string[] {
-  // Most text is ASCII, which has no accents to take off and whose letters and digits are [a-z0-9] once in
-  // lower case: the Unicode pass would only cost a sync time (the same tokens either way).
-  if (!/[^\x00-\x7f]/.test(text))
-    return text
+  // Most text is ASCII, whose tokens are runs of [a-z0-9] once in lower case: the table pass would only cost a sync
+  // time (the same tokens either way). FTS5 keeps a token's first 32,768 bytes; only a text that long has one longer.
+  if (!/[^\x00-\x7f]/.test(text)) {
+    const tokens = text
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-  return text
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}\p{Co}]+/u)
-    .filter(Boolean);
+    return text.length > MAX_ASCII_TOKEN ? tokens.map((t) => t.slice(0, MAX_ASCII_TOKEN)) : tokens;
+  }
+  return unicode61Tokens(text);
 }
+
+/** FTS5's longest token in bytes, which in ASCII is as many characters. */
+const MAX_ASCII_TOKEN = 32_768;
 
 /** --search as index tokens, word by word; undefined when there is no word (which matches nothing). */
 export function searchTokens(text: string): SearchWord[] | undefined {

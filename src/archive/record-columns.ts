@@ -2,6 +2,7 @@
 import { timestampMicros } from '../api/timestamps.js';
 import { fold } from '../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName, foldedValues } from '../filters/record-filter.js';
+import { wellFormed } from './sql/stored-text.js';
 
 /** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
 export const SQL_FILTERS = [
@@ -41,6 +42,17 @@ export type RecordColumns = {
   raw: string;
 } & { [K in SqlFilter as `filter_${K}`]: string | null } & { [K in StatColumn as `stat_${K}`]: string | null };
 
+/** A NUL, which PostgreSQL's text refuses, or any UTF-16 surrogate (to find a lone one, which UTF-8 cannot hold). */
+const UNHELD = /[\u0000\ud800-\udfff]/;
+
+/**
+ * `text` as both engines hold it: a NUL or a lone surrogate as U+FFFD (what PostgreSQL can store), so that the folded
+ * filter values and stats' groups are the same on SQLite.
+ */
+export function heldText(text: string): string {
+  return UNHELD.test(text) ? wellFormed(text).replaceAll('\u0000', '\uFFFD') : text;
+}
+
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
@@ -52,14 +64,17 @@ export function micros(value: unknown): number | null {
   return Number.isNaN(us) ? null : us;
 }
 
-/** The whole values a list filter compares, as a JSON array: the filters' own foldedValues, so SQL and JavaScript agree. */
+/**
+ * The whole values a list filter compares, as a JSON array: the filters' own foldedValues, so SQL and JavaScript agree
+ * (each as both engines hold it: heldText).
+ */
 function foldedList(value: unknown): string {
-  return JSON.stringify(foldedValues(value));
+  return JSON.stringify(foldedValues(value).map(heldText));
 }
 
 /** The folded text a substring filter searches, or null (which no filter matches) for a non-string. */
 function foldedText(value: unknown): string | null {
-  return typeof value === 'string' ? fold(value) : null;
+  return typeof value === 'string' ? heldText(fold(value)) : null;
 }
 
 /** Each stat column's name and field; each SQL filter's column, field, folding and the stat column of its field. */

@@ -3,7 +3,8 @@
 import { countriesIn, countryCode, countryFieldParts } from '../filters/countries.js';
 import { fold } from '../filters/normalize.js';
 import { stringValues } from '../filters/record-filter.js';
-import type { StatColumn } from './record-columns.js';
+import { mapTexts } from '../api/text-values.js';
+import { heldText, type StatColumn } from './record-columns.js';
 import type { StatsField } from './stats-fields.js';
 import type { ValueCount } from './store.js';
 
@@ -15,6 +16,12 @@ export interface StoredCount {
 
 /** One value a recall counts under: the key the filter compares, and the spelling it was written in (a label's vote). */
 type Part = { key: string; spelling?: string };
+
+/**
+ * A stored value as both engines hold it: each string with a NUL or lone surrogate as U+FFFD, which is all PostgreSQL's
+ * jsonb can hold, so that SQLite groups and labels it alike.
+ */
+const held = (value: unknown): unknown => mapTexts(value, heldText);
 
 /** A text as the part its filter compares, folded; none for a blank text, which no filter value selects. */
 function textPart(text: string): Part[] {
@@ -82,9 +89,17 @@ function labelOf(key: string, votes: Map<string, number>): string {
   return best?.[0] ?? (key.startsWith('=') ? countryName(key.slice(1)) : key);
 }
 
-/** Buckets of a field without a filter (source, day, hour): as the SQL grouped them, sorted. */
+/**
+ * Buckets of a field without a filter (source, day, hour): as the SQL grouped them (values as both engines hold them,
+ * so SQLite's `a\u0000b` and `a\ufffdb` are one bucket, as on PostgreSQL), sorted.
+ */
 export function sortedCounts(rows: readonly StoredCount[]): ValueCount[] {
-  return rows.map(({ value, count }) => ({ value: value ?? null, count })).sort(byCount);
+  const counts = new Map<unknown, number>();
+  for (const { value, count } of rows) {
+    const key = held(value ?? null);
+    counts.set(key, (counts.get(key) ?? 0) + count);
+  }
+  return [...counts].map(([value, count]) => ({ value, count })).sort(byCount);
 }
 
 /**
@@ -97,7 +112,7 @@ export function foldedCounts(field: StatColumn, rows: readonly StoredCount[]): V
   const groups = new Map<string, { count: number; votes: Map<string, number> }>();
   let none = 0;
   for (const { value, count } of rows) {
-    const found = parts(value);
+    const found = parts(held(value));
     if (found.length === 0) none += count;
     // A key, and a spelling of it, once per recall: ['fire', 'fire', 'Fire'] is one recall under fire.
     const seen = new Set<string>();

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/archive/postgres/schema.js';
+import { SCHEMA_VERSION, STATS_TABLE_VERSION } from '../../src/archive/postgres/schema.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { runMainAgainst } from '../helpers/in-process.js';
@@ -81,7 +81,7 @@ describe.skipIf(!pgAdminUrl())('bringing a PostgreSQL archive forward as a role 
   /** The archive as the version before recall_stats left it (schema 5), as the syncing role made it. */
   async function oneVersionBehind(sql: (text: string) => Promise<unknown>) {
     await sql('DROP TABLE recall_feed.recall_stats');
-    await sql(`UPDATE recall_feed.archive_meta SET value = '${SCHEMA_VERSION - 1}' WHERE key = 'schema_version'`);
+    await sql(`UPDATE recall_feed.archive_meta SET value = '${STATS_TABLE_VERSION - 1}' WHERE key = 'schema_version'`);
   }
 
   const version = async (sql: (text: string) => Promise<unknown>) =>
@@ -134,10 +134,10 @@ describe.skipIf(!pgAdminUrl())('bringing a PostgreSQL archive forward as a role 
     expect(step.code).toBe(13);
     expect(step.stdout).toBe('');
     expect(step.stderr).toBe(
-      `error: the archive in schema recall_feed of database ${db.name} on 127.0.0.1 needs an upgrade from version ${SCHEMA_VERSION - 1}: run it once as the schema's owner (${names.sync}), e.g. \`recall-feed sync\`\n` +
+      `error: the archive in schema recall_feed of database ${db.name} on 127.0.0.1 needs an upgrade from version ${STATS_TABLE_VERSION - 1}: run it once as the schema's owner (${names.sync}), e.g. \`recall-feed sync\`\n` +
         "hint: or give this role the owner's rights (GRANT <owner> TO <this role>; docs/archive.md: Roles and grants), and run the command again\n",
     );
-    expect(await version(sql)).toBe(String(SCHEMA_VERSION - 1));
+    expect(await version(sql)).toBe(String(STATS_TABLE_VERSION - 1));
     expect(await sql("SELECT 1 FROM pg_tables WHERE tablename = 'recall_stats'")).toEqual([]);
     // The owner brings it forward, as the message says.
     expect((await runMainAgainst(sandbox, ['sync', '--db', url('sync')])).code).toBe(0);

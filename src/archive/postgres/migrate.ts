@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { ArchiveDatabaseError, ArchiveMissingError, ArchiveTooNewError, NotAnArchiveError } from '../archive-errors.js';
 import type { OpenOptions } from '../store.js';
 import type { PgTarget } from './connect.js';
-import { APPLICATION, MIGRATIONS, quoted, SCHEMA_VERSION } from './schema.js';
+import { APPLICATION, MIGRATIONS, quoted, SCHEMA_VERSION, SEARCH_TOKENS_VERSION } from './schema.js';
+import { reindexSearch } from './search-reindex.js';
 
 /** How long a writer waits for another's lock (the write lock, the migration lock): SQLite's busy timeout. */
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
@@ -103,6 +104,9 @@ export async function prepareSchema(client: pg.Client, target: PgTarget, opts: O
         });
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       for (let v = found; v < SCHEMA_VERSION; v++) await client.query((MIGRATIONS[v] as (x: string) => string)(s));
+      // The tokens are made in JavaScript, so no SQL migration can make them: recalls indexed before version 7 are
+      // indexed again here, in the migration's transaction, as FTS5 tokenizes them (search-reindex.ts).
+      if (found > 0 && found < SEARCH_TOKENS_VERSION) await reindexSearch(client, s);
       await client.query(
         `INSERT INTO ${s}.archive_meta (key, value) VALUES ('application', $1), ('schema_version', $2)
            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,

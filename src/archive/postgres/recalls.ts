@@ -4,7 +4,7 @@ import { ftsValues, recordColumns, SQL_FILTERS, STAT_COLUMNS } from '../record-c
 import type { PageRow, RecallWrite, RecallWriter } from '../sql/engine.js';
 import type { PgClient } from './client.js';
 import { stampWrites } from './commit-stamp.js';
-import { pgText } from './pg-text.js';
+import { jsonbText, pgText } from './pg-text.js';
 import { tsvectorText } from './search.js';
 
 /** The columns written per record; list filters travel as text[] literals, the search column as tsvector text. */
@@ -88,11 +88,6 @@ function arrayLiteral(json: string): string {
   return `{${values.map((v) => `"${pgText(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
-/** JSON text for a jsonb column, `\u0000` replaced as rawJsonb replaces it. */
-function jsonbText(json: string | null): string | null {
-  return json?.includes('\\u0000') ? json.replaceAll('\\u0000', '\\ufffd') : json;
-}
-
 /**
  * The page's rows, computed up front (sort keys, folded filters, the tsvector text): the store calls this before it
  * queues the page's transaction, so a sync prepares one page while the server stores the last. Each row's values
@@ -106,7 +101,8 @@ function prepareRows(rows: readonly PageRow[]): unknown[][] {
       ...SCALARS.map((c) => pgText(row[c])),
       ...LIST_FILTERS.map((f) => arrayLiteral(row[`filter_${f}`] as string)),
       ...TEXT_FILTERS.map((f) => pgText(row[`filter_${f}`])),
-      // jsonb refuses the escape \u0000: the stand-in rawJsonb (pg-text.ts) puts in raw's place, so both agree.
+      // jsonb refuses the escapes of a NUL and a lone surrogate: U+FFFD, as rawJsonb (pg-text.ts) casts raw. raw itself
+      // is JSON.stringify's text, escapes and all, so that the next sync finds it unchanged (upsert.ts).
       ...STATS.map((c) => jsonbText(row[c] as string | null)),
       raw,
       tsvectorText(ftsValues(record)),

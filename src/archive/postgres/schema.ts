@@ -2,7 +2,7 @@
 //
 // The version lives in archive_meta ('schema_version'); 'application' marks the schema as ours. A migration only
 // ever adds. docs/archive.md describes the result; recalls_view is the table for BI tools.
-import { rawJsonb } from './pg-text.js';
+import { nulJsonbV4, rawJsonb } from './pg-text.js';
 
 /** The text every archive's archive_meta holds under 'application'. */
 export const APPLICATION = 'recall-feed';
@@ -10,7 +10,7 @@ export const APPLICATION = 'recall-feed';
 /** `"name"`: schema names are checked to be plain identifiers (db-target.ts), so quoting is all they need. */
 export const quoted = (schema: string) => `"${schema}"`;
 
-/** recalls_view's SELECT: v1 and v4 differ only in how `raw` becomes jsonb (`json`); each yields its released text unchanged. */
+/** recalls_view's SELECT: v1, v4 and v7 differ only in how `raw` becomes jsonb (`json`); v1 and v4 yield their released text. */
 const recallsView = (s: string, json: string) => `SELECT r.id,
        r.data_source,
        j ->> 'alert_title'           AS alert_title,
@@ -151,7 +151,7 @@ INSERT INTO ${s}.archive_meta (key, value) SELECT 'commit_us', coalesce(max(vers
 // and the outbox.
 const v4 = (s: string) => `
 CREATE OR REPLACE VIEW ${s}.recalls_view AS
-${recallsView(s, rawJsonb('r'))}
+${recallsView(s, nulJsonbV4('r'))}
 
 -- The delivery queue of sync's actions (the transactional outbox): a row per recall version and action, written in
 -- the page's transaction; hosts claim rows with FOR UPDATE SKIP LOCKED and a lease on the server's clock (outbox.ts).
@@ -176,6 +176,8 @@ CREATE INDEX outbox_pending ON ${s}.outbox (id) WHERE state = 'pending';
 
 // What stats counts by, beside raw, as SQLite's V6 (STAT_COLUMNS in record-columns.ts): each field as jsonb, NULL when
 // absent. Counting by raw::jsonb parsed every record's JSON. And the sort indexes in the listings' order of nulls.
+// raw is cast as v7's recalls_view casts it (U+FFFD for a lone surrogate too): as released, one recall holding a lone
+// surrogate, which a v4 archive stores without complaint, failed this migration and so every command on the archive.
 const v5 = (s: string) => `
 ALTER TABLE ${s}.recalls ADD COLUMN stat_severity jsonb, ADD COLUMN stat_status jsonb, ADD COLUMN stat_risk jsonb,
   ADD COLUMN stat_jurisdiction jsonb, ADD COLUMN stat_category jsonb, ADD COLUMN stat_brand jsonb,
@@ -221,8 +223,16 @@ INSERT INTO ${s}.recall_stats
     FROM ${s}.recalls;
 `;
 
+// recalls_view as in v4, but a recall holding a lone surrogate (JSON \ud800, which jsonb refuses as it refuses \u0000)
+// no longer breaks it for every row: U+FFFD in its place, as in the stat_* columns. And the search column as FTS5
+// tokenizes (SEARCH_TOKENS_VERSION below): made in JavaScript, by migrate.ts.
+const v7 = (s: string) => `
+CREATE OR REPLACE VIEW ${s}.recalls_view AS
+${recallsView(s, rawJsonb('r'))}
+`;
+
 /** MIGRATIONS[n](schema) takes an archive from version n to n + 1; never edit a released one, append the next. */
-export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4, v5, v6];
+export const MIGRATIONS: readonly ((schema: string) => string)[] = [v1, v2, v3, v4, v5, v6, v7];
 
 /** The first version with cases (v2): a read-only open of an older schema has no case tables. */
 export const CASES_VERSION = 2;
@@ -238,6 +248,12 @@ export const STAT_COLUMNS_VERSION = 5;
 
 /** The first version with recall_stats (v6): stats over an older schema, opened read-only, scans recalls. */
 export const STATS_TABLE_VERSION = 6;
+
+/**
+ * The first version whose search column holds FTS5's tokens outside Latin script too (v7): migrate.ts indexes the
+ * recalls of an older archive again as it brings it forward.
+ */
+export const SEARCH_TOKENS_VERSION = 7;
 
 /** The version this build writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -41,7 +41,7 @@ function prefixLexeme(token: string): string {
 
 /**
  * The tsvector text of a record's full-text fields (ftsValues' order). Tokens are ours (indexTokens), so case
- * and accents fold exactly as in the SQLite engine; a gap between fields keeps a phrase inside one field,
+ * and accents fold exactly as in the SQLite engine's FTS5; a gap between fields keeps a phrase inside one field,
  * as FTS5's columns do.
  */
 export function tsvectorText(fields: readonly (string | null)[]): string {
@@ -67,7 +67,7 @@ export function tsvectorText(fields: readonly (string | null)[]): string {
     }
     at = Math.min(at + 2, MAX_POSITION);
   }
-  // Tokens are letters and digits only: quoting them needs no escapes.
+  // A token's only ASCII characters are letters and digits (unicode61.ts): quoting it needs no escapes.
   return [...positions].map(([token, list]) => `'${token}':${list.join(',')}`).join(' ');
 }
 
