@@ -122,8 +122,8 @@ function raisedFill(wants: readonly number[], floors: readonly number[], budget:
   return floors.map((f, i) => f + (wants[i]! > f ? extra[i]! : 0));
 }
 
-/** Fields the API sends as UTC times without an offset (docs/formats.md). */
-const UTC_TIME_FIELDS: ReadonlySet<string> = new Set(['published_at', 'updated_at']);
+/** Fields the API sends as UTC times without an offset (docs/formats.md), and a case's due time (UTC). */
+const UTC_TIME_FIELDS: ReadonlySet<string> = new Set(['published_at', 'updated_at', 'due_at']);
 
 /** What a table (and a record's view) calls a field for people: `published_at (UTC)` for the API's times. */
 export function fieldHeading(field: string): string {

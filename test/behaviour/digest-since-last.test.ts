@@ -1,7 +1,10 @@
 // `digest --since last` on both engines, in process over real HTTP: digests chained end to start list every stored
 // recall exactly once however late or early they run (where `--since 24h` loses the recalls of a late run's hour and
 // repeats those of an early run's minutes); a failed delivery leaves the recorded end alone; two at once take turns.
+import { writeFileSync } from 'node:fs';
 import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -10,6 +13,7 @@ import { handlerServer } from '../helpers/handler-server.js';
 import { type FakeClock, fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { until } from '../helpers/wait.js';
 
 const HOUR = 3_600_000;
@@ -269,6 +273,54 @@ describe.each(ENGINES)('$engine', ({ engine, available }) => {
         { sources: ['uk_opss', 'us_cpsc'], severity: ['high', 'medium'] },
       ]),
     );
+  });
+
+  it("each catalogue's digest has a chain of its own: a team's run does not cut another team's period short", async () => {
+    const sandbox = await sandboxFor({ recordCount: 20, seed: 25 });
+    const archive = await testArchive(engine);
+    const dir = tempDir('rf-digest-catalogues-');
+    const [a, b] = ['a.csv', 'b.csv'].map((name) => path.join(dir, name));
+    for (const file of [a, b] as string[]) writeFileSync(file, 'sku,brand,name\nX1,Nowhere,Nothing at all\n');
+    const day = Math.floor((Date.now() - 3 * 24 * HOUR) / HOUR) * HOUR;
+    await syncAt(sandbox, archive, day - HOUR);
+    const first = await digestAt(sandbox, archive, fakeClock(day), 'last', ['--catalog', a as string]);
+    const other = await digestAt(sandbox, archive, fakeClock(day + HOUR), 'last', ['--catalog', b as string]);
+    expect([first.code, first.stderr, other.code, other.stderr]).toEqual([0, FIRST_NOTE, 0, FIRST_NOTE]);
+    // Team B's first digest covers its own last 24 hours, not the hour since team A's.
+    expect(other.json?.period.from).toBe(iso(day + HOUR - 24 * HOUR));
+    const selections = (await chainRows(archive)).map((r) => (JSON.parse(r.value) as { selection: unknown }).selection);
+    expect(selections).toEqual(expect.arrayContaining([{ catalog: a }, { catalog: b }]));
+  });
+
+  it('a claim left by a process of this host that has ended (Ctrl-C, killed) is taken over at once', async () => {
+    const sandbox = await sandboxFor({ recordCount: 20, seed: 26 });
+    const archive = await testArchive(engine);
+    const day = Math.floor((Date.now() - 3 * 24 * HOUR) / HOUR) * HOUR;
+    await syncAt(sandbox, archive, day - HOUR);
+    const d1 = await digestAt(sandbox, archive, fakeClock(day), 'last');
+    expect(d1.code).toBe(0);
+    const [row] = await chainRows(archive);
+    const value = JSON.parse(row?.value ?? '{}') as Record<string, unknown>;
+    // A claim of 5 minutes ago, by a pid no process has (above any pid_max), on this host: nobody will release it.
+    const started = day + 2 * HOUR - 5 * 60_000;
+    const running = {
+      id: 'gone',
+      from: iso(day),
+      to: iso(started),
+      started: iso(started),
+      until: iso(started + 20 * 60_000),
+    };
+    const claim = { ...value, running: { ...running, host: os.hostname(), pid: 99_999_999 } };
+    await writeSql(archive, `UPDATE archive_meta SET value = '${JSON.stringify(claim)}' WHERE key = '${row?.key}'`);
+    const clock = fakeClock(day + 2 * HOUR);
+    const d2 = await digestAt(sandbox, archive, clock, 'last');
+    expect(d2.code).toBe(0);
+    expect(d2.stderr).toBe(
+      `warning: --since last: a digest of this selection that started at ${iso(started)} never said how it ended (interrupted or killed); this one covers its period\n`,
+    );
+    expect(d2.json?.period.from).toBe(d1.json?.period.to);
+    // It did not wait for the claim to lapse.
+    expect(clock.sleeps).toEqual([]);
   });
 
   it('a period the archive clock has not reached (--until an hour ahead): the end recorded is the archive clock read', async () => {

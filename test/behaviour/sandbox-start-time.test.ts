@@ -46,9 +46,9 @@ describe('sandbox --start-time', () => {
       '2026-04-31T12:00:00+02:00',
       'error: --start-time 2026-04-31T12:00:00+02:00: no such day\nhint: 2026-04 has 30 days\n',
     ],
-    ...['March 29 2026', 'tomorrow', '2026-03-29', '2026-03-29T25:00:00', '1774746000000'].map((value) => [
+    ...['March 29 2026', 'tomorrow', '2026-3-29', '2026-03-29T25:00:00', '1774746000000'].map((value) => [
       value,
-      `error: --start-time must be an ISO 8601 time, e.g. 2026-03-29T01:00:00Z (without a zone: UTC), not '${value}'\n`,
+      `error: --start-time must be an ISO 8601 date or time, e.g. 2026-03-29 or 2026-03-29T01:00:00Z (without a zone: UTC), not '${value}'\n`,
     ]),
   ])('refuses %j with exit 2 and starts nothing', async (value, stderr) => {
     const r = await sandboxRun(['--start-time', value]);
@@ -64,6 +64,16 @@ describe('sandbox --start-time', () => {
     const same = await trackedSandbox({ startTime: Date.UTC(2026, 2, 29, 1), recordCount: 30, seed: 7 });
     let served: unknown;
     const r = await sandboxRun(['--start-time', value, '--records', '30', '--seed', '7'], async (url) => {
+      served = (await get(url, '/_sandbox/records')).json.records;
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(served).toEqual(same.records());
+  });
+
+  it('a day alone (2026-03-29) is its midnight, UTC', async () => {
+    const same = await trackedSandbox({ startTime: Date.UTC(2026, 2, 29), recordCount: 30, seed: 7 });
+    let served: unknown;
+    const r = await sandboxRun(['--start-time', '2026-03-29', '--records', '30', '--seed', '7'], async (url) => {
       served = (await get(url, '/_sandbox/records')).json.records;
     });
     expect(r.code, r.stderr).toBe(0);

@@ -1,6 +1,6 @@
 // Tables for people say that their times are UTC: the API's times (published_at, updated_at: UTC without an offset) are
-// headed `published_at (UTC)` in feed, query, watch and show, and a case's due time reads `2026-06-03 10:30 UTC` in the
-// cases table, as the digest and the report write it. Machine formats keep the fields' names and values as they are.
+// headed `published_at (UTC)` in feed, query, watch and show, and a case's due time `2026-06-03T10:30` under `due_at (UTC)` in the
+// cases table. Machine formats keep the fields' names and values as they are.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,11 +21,11 @@ const cells = (line: string) => line.trim().split(/\s{2,}/);
 /** An API time as an instant: without an offset it is UTC (docs/formats.md). */
 const utc = (t: string) => Date.parse(/[zZ]$|[+-]\d\d:?\d\d$/.test(t) ? t : `${t}Z`);
 
-/** `2026-06-03 10:30 UTC`, written out by hand from an instant. */
-function minuteUtc(ms: number): string {
+/** `2026-06-03T10:30`, written out by hand from an instant (UTC). */
+function isoMinute(ms: number): string {
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
+  return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
 }
 
 let sandbox: Sandbox;
@@ -127,7 +127,7 @@ describe('record tables head the API times as UTC', () => {
 });
 
 describe('the cases table says its due times are UTC', () => {
-  it('writes `due_at` to the minute with ` UTC`; jsonl keeps the exact ISO value', async () => {
+  it('heads `due_at (UTC)` over the time to the minute, whole on a 120-column terminal; jsonl keeps the exact ISO value', async () => {
     // A recall with a barcode of its own: a catalogue row on it opens one case, due 24 h after its publication.
     const window = expectedFeed(sandbox);
     const codes = (r: Rec) =>
@@ -158,13 +158,16 @@ describe('the cases table says its due times are UTC', () => {
     const listed = jsonLines((await runMain(['cases', '--db', caseDb, '-f', 'jsonl'])).stdout);
     expect(listed.map((c) => [c.recall_id, c.due_at])).toEqual([[recall.id, new Date(due).toISOString()]]);
 
-    const table = await runMain(['cases', '--db', caseDb], { stdoutIsTTY: true, columns: 200 });
-    expect(table.code, table.stderr).toBe(0);
-    const [head, rule, row] = lines(table.stdout);
-    // The column under the header `due_at`, by the rule's dashes (an empty outcome beside it leaves only spaces).
-    const start = head!.indexOf('due_at');
-    const width = /^─+/.exec(rule!.slice(start))![0].length;
-    expect(start).toBeGreaterThan(0);
-    expect(row!.slice(start, start + width)).toBe(minuteUtc(due));
+    // Wide or as narrow as a laptop's terminal: the column is headed `due_at (UTC)` and the time is whole.
+    for (const columns of [200, 120]) {
+      const table = await runMain(['cases', '--db', caseDb], { stdoutIsTTY: true, columns });
+      expect(table.code, table.stderr).toBe(0);
+      const [head, rule, row] = lines(table.stdout);
+      // The column under the header, by the rule's dashes (an empty outcome beside it leaves only spaces).
+      const start = head!.indexOf('due_at (UTC)');
+      const width = /^─+/.exec(rule!.slice(start))![0].length;
+      expect(start, `${columns} columns`).toBeGreaterThan(0);
+      expect(row!.slice(start, start + width).trimEnd(), `${columns} columns`).toBe(isoMinute(due));
+    }
   });
 });

@@ -1,7 +1,7 @@
 // One poll for --state and --watch: only records not written before, at most --max, oldest first; ids required.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/runtime/cli-errors.js';
-import { oldestFirst, pollNew, remember } from '../../src/jobs/watch/new-records.js';
+import { oldestFirst, pollNew, remember, windowClock } from '../../src/jobs/watch/new-records.js';
 import type { FeedRecord, Page } from '../../src/jobs/watch/pages.js';
 import { SeenState } from '../../src/jobs/watch/seen-state.js';
 import { pollSummary } from '../../src/jobs/watch/watch.js';
@@ -85,6 +85,29 @@ describe('remember', () => {
     state.add('old', now - 26 * 3_600_000);
     remember(state, [rec(1, '2026-01-02T11:00:00')], now);
     expect([state.has(1), state.has('old'), state.size]).toEqual([true, false, 1]);
+  });
+});
+
+describe('windowClock', () => {
+  const now = Date.parse('2026-01-02T12:00:00Z');
+  const HOUR = 3_600_000;
+  it("the server's clock when it runs behind ours, up to 14 hours (a clock kept in local time)", () => {
+    expect(windowClock(now, now - 2 * HOUR)).toBe(now - 2 * HOUR);
+    expect(windowClock(now, now - 14 * HOUR)).toBe(now - 14 * HOUR);
+  });
+
+  it("ours when the server's runs ahead, says nothing, or is further back (a stale page): no id kept for ever", () => {
+    expect(windowClock(now, now + HOUR)).toBe(now);
+    expect(windowClock(now, undefined)).toBe(now);
+    expect(windowClock(now, now - 14 * HOUR - 1)).toBe(now);
+    expect(windowClock(now, Date.parse('2001-01-01T00:00:00Z'))).toBe(now);
+  });
+
+  it('remember prunes by it: a page stamped in 2001 does not keep a 3-day-old id', () => {
+    const state = SeenState.memory();
+    state.add('old', now - 3 * 24 * HOUR);
+    remember(state, [rec(1, '2026-01-02T11:00:00')], now, Date.parse('2001-01-01T00:00:00Z'));
+    expect([state.has(1), state.has('old')]).toEqual([true, false]);
   });
 });
 

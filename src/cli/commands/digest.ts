@@ -126,7 +126,7 @@ export function planDigest(
     db: parseDb(opts),
     fromMs: Math.floor(fromUs / 1000),
     toMs: Math.floor(toUs / 1000),
-    chain: last ? chainFor(sources, filter, untilMs) : undefined,
+    chain: last ? chainFor(sources, filter, untilMs, opts.catalog) : undefined,
     sources,
     filter,
     catalog: opts.catalog === undefined ? undefined : { file: opts.catalog, map, key: opts.key },

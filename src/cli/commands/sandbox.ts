@@ -68,12 +68,14 @@ const ZONELESS_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/;
 function parseStartTime(raw: string): number {
   const value = raw.trim();
   try {
-    return parseSandboxNow(ZONELESS_TIME.test(value) ? `${value}Z` : value, '--start-time');
+    // A day alone is its midnight, UTC (as the flag read it before it was checked).
+    const zoned = /^\d{4}-\d\d-\d\d$/.test(value) ? `${value}T00:00:00Z` : value;
+    return parseSandboxNow(ZONELESS_TIME.test(zoned) ? `${zoned}Z` : zoned, '--start-time');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     if (err.message.endsWith(': no such day')) throw new UsageError(`--start-time ${value}: no such day`, err.hint);
     throw new UsageError(
-      `--start-time must be an ISO 8601 time, e.g. 2026-03-29T01:00:00Z (without a zone: UTC), not '${raw}'`,
+      `--start-time must be an ISO 8601 date or time, e.g. 2026-03-29 or 2026-03-29T01:00:00Z (without a zone: UTC), not '${raw}'`,
     );
   }
 }

@@ -2,7 +2,6 @@
 import { dueSelector } from '../../archive/cases-model.js';
 import type { CaseView } from '../../archive/index.js';
 import { counted } from '../../output/numbers.js';
-import { minute } from '../../output/report/report-times.js';
 import type { ArchiveSession } from '../../runtime/session.js';
 import { casesOrNone } from '../../runtime/archive/cases-or-none.js';
 import { byLevelAndSeverity } from '../matching/case-order.js';
@@ -20,10 +19,10 @@ export async function runCasesList(plan: CasesListPlan, session: ArchiveSession)
   let cases = await casesOrNone({ archive, status: session.status }, () => archive.cases(plan.query, plan.filter));
   cases = cases.filter(dueSelector(plan.due, session.ctx.now()));
   cases.sort(byLevelAndSeverity);
-  // A table is read by people: the due time to the minute, saying UTC as the report and the digest do
-  // (`2026-03-31 16:00 UTC`), so that no one outside UTC reads it as their own time.
+  // A table is read by people: the due time to the minute (`2026-03-31T16:00`, one word, so a narrow table keeps it
+  // whole as it keeps the API's times), under `due_at (UTC)`, so that no one outside UTC reads it as their own time.
   const rows = output.format.forPeople
-    ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? minute(c.due_at) : null }))
+    ? cases.map((c) => ({ ...caseRecord(c), due_at: c.due_at ? c.due_at.slice(0, 16) : null }))
     : cases.map(caseRecord);
   const spec = {
     tableColumns: CASE_TABLE_COLUMNS,

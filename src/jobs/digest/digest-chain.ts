@@ -2,6 +2,8 @@
 // the archive's archive_meta once that digest was delivered; a digest running claims its period first, so that two at
 // once never both list (or both leave out) the same recalls.
 import { createHash, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { endAfterNow } from '../../archive/store.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import { fold } from '../../filters/normalize.js';
@@ -29,13 +31,18 @@ export interface ChainPlan {
   untilMs: number | undefined;
 }
 
-/** The selection a chain is kept for (the sources and the record filters, folded and sorted as they compare), and its key. */
+/**
+ * The selection a chain is kept for (the sources and the record filters, folded and sorted as they compare, and the
+ * catalogue's file: each team's products digest on a chain of its own), and its key.
+ */
 export function chainFor(
   sources: readonly string[] | undefined,
   filter: RecordFilter,
   untilMs: number | undefined,
+  catalog?: string,
 ): ChainPlan {
   const selection: Record<string, unknown> = {};
+  if (catalog !== undefined) selection.catalog = path.resolve(catalog);
   if (sources !== undefined) selection.sources = [...new Set(sources)].sort();
   for (const name of Object.keys(FILTER_FIELDS) as FilterName[]) {
     const value = filter[name];
@@ -54,6 +61,21 @@ interface Running {
   started: string;
   /** Until when the claim holds: after it, another digest takes the period over. */
   until: string;
+  /** The process that claimed it: on this host and no longer running (Ctrl-C, killed), its claim holds nothing. */
+  host?: string;
+  pid?: number;
+}
+
+/** Whether the claim's process is known to have ended: it ran on this host, and no process has its id any more. */
+function claimantGone(running: Running): boolean {
+  if (running.host !== os.hostname() || typeof running.pid !== 'number' || running.pid === process.pid) return false;
+  try {
+    process.kill(running.pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: a process of another user has that id (alive); ESRCH: none has.
+    return (err as { code?: unknown }).code === 'ESRCH';
+  }
 }
 
 /** The value under the chain's key: the selection (for a person reading the table), the last end, a running digest. */
@@ -115,7 +137,7 @@ export async function claimPeriod(
     await store.changeMeta(chain.key, (raw) => {
       const value = readValue(raw);
       const running = value.running;
-      if (running && Date.parse(running.until) > now) {
+      if (running && Date.parse(running.until) > now && !claimantGone(running)) {
         look = { kind: 'busy', running };
         return undefined;
       }
@@ -129,7 +151,10 @@ export async function claimPeriod(
       }
       const id = randomUUID();
       look = { kind: 'claimed', claim: { fromMs, toMs, id }, first, tookOver: running };
-      const claim = { id, from: iso(fromMs), to: iso(toMs), started: iso(now), until: iso(now + CLAIM_MS) };
+      const claim: Running = {
+        ...{ id, from: iso(fromMs), to: iso(toMs), started: iso(now), until: iso(now + CLAIM_MS) },
+        ...{ host: os.hostname(), pid: process.pid },
+      };
       return write(chain, first ? undefined : iso(end), claim);
     });
     if (look === undefined) throw new Error('archive_meta: the chain was not read');
@@ -140,7 +165,7 @@ export async function claimPeriod(
         );
       if (look.tookOver)
         status.warn(
-          `--since last: a digest of this selection that started at ${look.tookOver.started} never said how it ended (killed?); this one covers its period`,
+          `--since last: a digest of this selection that started at ${look.tookOver.started} never said how it ended (interrupted or killed); this one covers its period`,
         );
       return look.claim;
     }

@@ -100,13 +100,25 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
 }
 
 /**
+ * How far the server's clock may run behind ours and still be believed: a machine whose clock keeps local time as if it
+ * were UTC is off by at most 14 hours. A `meta.timestamp` further back is a page served stale (a cache) or a clock of
+ * no use: believed, it would keep every id for ever and have a first poll write the whole day.
+ */
+const MAX_BEHIND_MS = 14 * 3_600_000;
+
+/** The clock the API's window is on, as far as a poll can tell: the server's when it runs behind ours, within reason. */
+export function windowClock(now: number, serverNow: number | undefined): number {
+  return serverNow !== undefined && serverNow < now && now - serverNow <= MAX_BEHIND_MS ? serverNow : now;
+}
+
+/**
  * Adds the records to the state, then forgets what no window can return again. The API's window is on the server's
  * clock (`serverNow`, the poll's): measured from ours (`now`) when ours runs ahead, the state would forget ids the API
  * still returns, and the next poll would write them (and act on them) again. So the cut is from the earlier of the two
  * clocks; one of ours that runs behind keeps ids a little longer, which is harmless.
  */
 export function remember(state: SeenState, records: readonly FeedRecord[], now: number, serverNow = now): void {
-  const at = Math.min(now, serverNow);
+  const at = windowClock(now, serverNow);
   for (const record of records) state.add(record.id, publishedMs(record, at));
   state.prune(at);
 }

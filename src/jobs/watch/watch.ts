@@ -8,7 +8,7 @@ import type { RecordSink } from '../../runtime/files/record-output.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import { clock, repeatPolls } from './poll-interval.js';
 import { type Deliveries, type DeliveryItem, deliverySummary, openDeliveries } from './deliveries.js';
-import { pollNew, remember } from './new-records.js';
+import { pollNew, remember, windowClock } from './new-records.js';
 import { type FeedRecord, pagesOf } from './pages.js';
 import type { FeedPlan, FeedPollPlan, WatchPlan } from './plan.js';
 import { HOUR_MS, PollWindow } from './poll-window.js';
@@ -77,7 +77,7 @@ async function pollOnce(
   // Remembered all, written only from `quietBefore` on (a record without a date is written). The cut is on the
   // server's clock when it said it (its window is), else on this machine's: ten minutes more for a clock that runs fast.
   const quietBefore = quiet
-    ? Math.min(quiet.started, poll.serverNow ?? quiet.started) - quiet.windowMs - FIRST_POLL_SLACK_MS
+    ? windowClock(quiet.started, poll.serverNow) - quiet.windowMs - FIRST_POLL_SLACK_MS
     : undefined;
   const written =
     quietBefore === undefined

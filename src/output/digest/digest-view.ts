@@ -33,12 +33,19 @@ export interface Digest {
   health: MonitoringView & { sources_checked: boolean; writes_settled: boolean };
 }
 
+const DAY_MS = 86_400_000;
+/** A period ending less than this far into a day it began before is dated by the day before, which holds nearly all of it. */
+const DAY_EDGE_MS = 3_600_000;
+
 /**
- * The last instant of the period (ms): its end is exclusive, so a period that ends at 00:00 UTC is the day before's.
- * What the digest is dated by.
+ * The instant the digest is dated by (ms): the period's last one (its end is exclusive, so a period that ends at 00:00
+ * UTC is the day before's), except that a period reaching less than an hour into its last day from an earlier one (a
+ * digest run at midnight, its default period ending a moment past it) is the day before's too.
  */
 export function periodLastMs(d: Digest): number {
-  return Date.parse(d.period.to) - 1;
+  const last = Date.parse(d.period.to) - 1;
+  const dayStart = Math.floor(last / DAY_MS) * DAY_MS;
+  return last - dayStart < DAY_EDGE_MS && Date.parse(d.period.from) < dayStart ? dayStart - 1 : last;
 }
 
 /**
