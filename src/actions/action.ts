@@ -23,5 +23,9 @@ export interface AttemptResult {
 export interface Action {
   /** Stable across runs ("exec", "webhook"): the state file records which actions succeeded per recall. */
   name: string;
+  /**
+   * `signal` abandons the attempt at once, its outcome unknown. The delivery queues never pass the run's stop signal
+   * here: an attempt under way when the run is stopped finishes, bounded by its own timeout (under-way.ts).
+   */
   attempt(record: Record<string, unknown>, signal?: AbortSignal): Promise<AttemptResult>;
 }

@@ -14,6 +14,7 @@ export interface BatchResult extends AttemptResult {
 export const outcomeAt = (result: BatchResult, i: number): AttemptResult => result.each?.[i] ?? result;
 
 export interface BatchAttempt {
+  /** Abandons the attempt at once (see Action.attempt): not the run's stop signal, which `beforePart` heeds. */
   signal?: AbortSignal;
   /** `changes` (sync --on-update), record by record: new, or a new version of a recall already stored. */
   changes?: readonly Change[];

@@ -2,71 +2,17 @@
 import { backoffMs } from '../api/retry.js';
 import type { Action, AttemptResult } from './action.js';
 import { type BatchAction, outcomeAt, partGate } from './batch-action.js';
+import {
+  DEFAULT_PASS_BUDGET_MS,
+  type DeliveryQueueOptions,
+  type DeliveryReport,
+  type PendingDelivery,
+} from './delivery-model.js';
 import { TimeoutStreaks } from './timeout-streaks.js';
+import { finishUnderStop } from './under-way.js';
 
 export type { BatchAction, BatchResult } from './batch-action.js';
-
-/** One recall waiting for its actions; kept in the --state file so a restart retries it. */
-export interface PendingDelivery {
-  id: string;
-  /** The record as written, so a restart can deliver it after it left the feed's window. */
-  record: Record<string, unknown>;
-  /** Names of the actions that already succeeded for it: never run again. */
-  done: string[];
-  /** Names of the actions given up for it (they can never succeed for this record): never run again. */
-  gaveUp?: string[];
-  /** Failed attempts so far, over all passes. */
-  attempts: number;
-  lastError?: string;
-}
-
-export interface DeliveryReport {
-  /** Recalls whose last action succeeded in this pass. */
-  delivered: number;
-  /** Recalls still waiting after this pass. */
-  pending: number;
-  /** Failed attempts in this pass. */
-  failed: number;
-  /** Actions given up in this pass (one per recall and action that can never succeed). */
-  givenUp: number;
-  /** Actions that stopped for the rest of this pass: their receiver timed out on two recalls in a row. */
-  rested: string[];
-  /** The pass stopped at its time budget; what it did not reach waits for the next one. */
-  outOfTime: boolean;
-}
-
-/** A pass delivers for at most this long (plus the attempt under way): a cron run is never held for long. */
-export const DEFAULT_PASS_BUDGET_MS = 120_000;
-
-export interface DeliveryQueueOptions {
-  actions: readonly Action[];
-  /** Run before the per-recall actions, each once per pass over all the recalls that still owe it. */
-  batchActions?: readonly BatchAction[];
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-  signal?: AbortSignal;
-  /** Attempts per action and recall within one pass; what still fails waits for the next pass. Default 3. */
-  attemptsPerPass?: number;
-  /** Backoff between attempts: full jitter over base * 2^n, capped. Defaults 1 s and 30 s. */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** The longest Retry-After honoured within a pass; a longer one moves the recall to the next pass. Default 60 s. */
-  maxRetryAfterMs?: number;
-  /** Called after every success and every failure, so the state file always says what is done. */
-  persist: () => Promise<void>;
-  /** Every failed attempt, so a recall that keeps failing is reported each time. */
-  onFailure: (delivery: PendingDelivery, action: string, error: string) => void;
-  /** A failed attempt of a batch action, once for the whole batch (default: onFailure for each recall). */
-  onBatchFailure?: (deliveries: readonly PendingDelivery[], action: string, error: string) => void;
-  /** An action given up for a recall: it will never be run for it again. */
-  onGiveUp: (delivery: PendingDelivery, action: string, error: string) => void;
-  /** Milliseconds on a monotonic clock, for the pass's time budget; default performance.now. */
-  now?: () => number;
-  /** How long one pass may deliver; default DEFAULT_PASS_BUDGET_MS. */
-  passBudgetMs?: number;
-  /** Every action that succeeded (for --verbose). */
-  onSuccess?: (delivery: PendingDelivery, action: string) => void;
-}
+export { DEFAULT_PASS_BUDGET_MS, type DeliveryQueueOptions, type DeliveryReport, type PendingDelivery };
 
 export class DeliveryQueue {
   private readonly queue: PendingDelivery[];
@@ -130,7 +76,8 @@ export class DeliveryQueue {
       if (this.opts.signal?.aborted || pass.report.outOfTime) break;
       for (const action of this.opts.actions) {
         if (settled(delivery, action.name) || pass.report.rested.includes(action.name)) continue;
-        if (this.outOfTime(pass)) break;
+        // Stopped: no new attempt, not even the recall's next action.
+        if (this.opts.signal?.aborted || this.outOfTime(pass)) break;
         await this.runAction(delivery, action, pass);
       }
       if (this.isComplete(delivery)) {
@@ -170,10 +117,8 @@ export class DeliveryQueue {
     const attempt = async () => {
       // A batch in parts keeps to the pass's bounds before each part: a part not sent waits, untouched, for the next pass.
       const { untried, beforePart } = partGate(() => !this.opts.signal?.aborted && !this.outOfTime(pass));
-      const result = await action.attemptAll(
-        owed.map((d) => d.record),
-        { signal: this.opts.signal, beforePart },
-      );
+      const records = owed.map((d) => d.record);
+      const result = await this.finishing(action.name, () => action.attemptAll(records, { beforePart }));
       const outcomes = owed.map((_, i) => outcomeAt(result, i));
       const failed = (i: number) => !outcomes[i]!.ok && !untried.has(i);
       failing = owed.flatMap((d, i) => (failed(i) ? [{ d, error: outcomes[i]!.error }] : []));
@@ -205,7 +150,7 @@ export class DeliveryQueue {
 
   private async runAction(delivery: PendingDelivery, action: Action, pass: Pass): Promise<void> {
     const ok = await this.retrying(
-      () => action.attempt(delivery.record, this.opts.signal),
+      () => this.finishing(action.name, () => action.attempt(delivery.record)),
       pass,
       async (result, error) => {
         delivery.attempts++;
@@ -245,7 +190,7 @@ export class DeliveryQueue {
     const now = this.opts.now ?? (() => performance.now());
     for (let n = 0; n < tries; n++) {
       const result = await attempt();
-      // Interrupted (Ctrl-C): not a failed attempt, nothing to count or warn about; it stays pending as it was.
+      // Failed while the run stops (Ctrl-C): nothing to count or warn about; it stays pending as it was.
       if (!result.ok && this.opts.signal?.aborted) return false;
       if (result.ok) return true;
       if (await failed(result, result.error ?? 'failed')) return false;
@@ -264,6 +209,11 @@ export class DeliveryQueue {
       }
     }
     return false;
+  }
+
+  /** One attempt, left to finish when the run is stopped meanwhile (the stop said once): its receiver may have it. */
+  private finishing<T>(action: string, attempt: () => Promise<T>): Promise<T> {
+    return finishUnderStop(attempt, this.opts.signal, () => this.opts.onStopDuring?.(action));
   }
 
   /** Counts a timeout; true (and the action rested for the pass) when it timed out on two recalls in a row. */

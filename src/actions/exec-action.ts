@@ -18,7 +18,7 @@ export interface ExecActionOptions {
   output?: OutputBounds;
 }
 
-/** After Ctrl-C, a command that ignores SIGTERM is killed this soon: the run ends within a second. */
+/** Abandoned (the attempt's signal), a command that ignores SIGTERM is killed this soon. */
 const INTERRUPT_GRACE_MS = 500;
 
 export function execAction(opts: ExecActionOptions): Action {
@@ -75,6 +75,7 @@ function runOnce(
       clearTimeout(timer);
       clearTimeout(killer);
       signal?.removeEventListener('abort', interrupt);
+      process.off('exit', leaving);
       // A process that left the group may still hold the pipes: we stop reading them.
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -85,7 +86,7 @@ function runOnce(
     const maybeFinish = () => {
       if (exit !== undefined && (closed || killed)) finish(exit);
     };
-    // TERM to the group now, KILL after the grace: at a timeout, at Ctrl-C, and once the command exits.
+    // TERM to the group now, KILL after the grace: at a timeout, when abandoned, and once the command exits.
     const stop = (graceMs = grace) => {
       if (killer !== undefined || settled) return;
       signalGroup(child, 'SIGTERM');
@@ -95,8 +96,12 @@ function runOnce(
         maybeFinish();
       }, graceMs);
     };
-    // Ctrl-C no longer reaches a detached group from the terminal: we pass it on, and wait less for it.
+    // Abandoned: Ctrl-C no longer reaches a detached group from the terminal, so we end it, and wait less for it. The
+    // run's own stop lets the command finish instead (under-way.ts): it never passes its signal here.
     const interrupt = () => stop(Math.min(grace, INTERRUPT_GRACE_MS));
+    // The process leaving while the command runs (a second Ctrl-C: process.exit) leaves nothing of its group behind.
+    const leaving = () => signalGroup(child, 'SIGKILL');
+    process.once('exit', leaving);
     const timer = setTimeout(() => {
       timedOut = true;
       stop();

@@ -33,6 +33,12 @@ export interface OutboxClaim {
 }
 
 /** A host keeping the rows of its claim it has not finished: each gets a fresh lease, if it is still this host's. */
+/** Rows this host claimed, to give back unleased (a sync stopped in order before it tried them). */
+export interface OutboxRelease {
+  host: string;
+  ids: readonly number[];
+}
+
 export interface OutboxRenewal {
   host: string;
   ids: readonly number[];

@@ -9,6 +9,7 @@ import type {
   OutboxClaim,
   OutboxItem,
   OutboxOutcome,
+  OutboxRelease,
   OutboxRenewal,
 } from './outbox-model.js';
 import type { SyncRunRow } from './run-rows.js';
@@ -221,6 +222,11 @@ export interface ArchiveStore {
    * ended); gives the ids it renewed: a row missing is another host's now, or done.
    */
   renewOutbox(renewal: OutboxRenewal): Promise<number[]>;
+  /**
+   * Gives back rows this host claimed and did not try (a sync stopped in order): unleased, their claim's attempt
+   * uncounted, so that the next sync or another host takes them at once; gives the ids released.
+   */
+  releaseOutbox(release: OutboxRelease): Promise<number[]>;
   /** Records how an attempt ended: done, retried after `retryInMs`, or given up. */
   settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void>;
   /** What the outbox still owes, and what it gave up: for `doctor` and the metrics. */

@@ -6,6 +6,7 @@ import {
   type OutboxEntry,
   type OutboxItem,
   type OutboxOutcome,
+  type OutboxRelease,
   type OutboxRenewal,
   type OutboxRow,
   outboxItem,
@@ -67,6 +68,21 @@ export async function renewOutbox(client: SqlClient, d: Dialect, renewal: Outbox
     `UPDATE ${d.t('outbox')} SET lease_until = ${until.sql}
       WHERE ${ids.sql} AND claimed_by = ? AND state = 'pending' RETURNING id`,
     [...until.params, ...ids.params, renewal.host],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Releases rows this host claimed and did not try (a sync stopped in order): unleased, so that the next sync or another
+ * host takes them at once, in their order; the attempt their claim counted is given back. Rows done, or another's, stay.
+ */
+export async function releaseOutbox(client: SqlClient, d: Dialect, release: OutboxRelease): Promise<number[]> {
+  if (release.ids.length === 0) return [];
+  const ids = d.anyOf('id', release.ids, 'bigint');
+  const rows = await client.all<{ id: number }>(
+    `UPDATE ${d.t('outbox')} SET lease_until = NULL, attempts = attempts - 1
+      WHERE ${ids.sql} AND claimed_by = ? AND state = 'pending' AND attempts > 0 RETURNING id`,
+    [...ids.params, release.host],
   );
   return rows.map((r) => r.id);
 }

@@ -18,6 +18,7 @@ import type {
   OutboxClaim,
   OutboxItem,
   OutboxOutcome,
+  OutboxRelease,
   OutboxRenewal,
 } from '../outbox-model.js';
 import type { SyncRunRow } from '../run-rows.js';
@@ -220,6 +221,10 @@ export class SqlStore implements ArchiveStore {
 
   renewOutbox(renewal: OutboxRenewal): Promise<number[]> {
     return this.run((c) => outbox.renewOutbox(c, this.d, renewal));
+  }
+
+  releaseOutbox(release: OutboxRelease): Promise<number[]> {
+    return this.run((c) => outbox.releaseOutbox(c, this.d, release));
   }
 
   settleOutbox(id: number, outcome: OutboxOutcome, nowMs: number): Promise<void> {

@@ -7,6 +7,7 @@ import type { AttemptResult } from '../../actions/action.js';
 import { DEFAULT_PASS_BUDGET_MS } from '../../actions/delivery-queue.js';
 import { outcomeAt, partGate } from '../../actions/batch-action.js';
 import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
+import { finishUnderStop } from '../../actions/under-way.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
@@ -14,7 +15,7 @@ import { UsageError } from '../../runtime/cli-errors.js';
 import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/plan.js';
 import { buildActions } from '../watch/build-actions.js';
-import { cutShortWarning } from '../watch/deliveries.js';
+import { cutShortWarning, stopWaitNote } from '../watch/deliveries.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 
 /** Rows claimed at once (their lease renewed before each attempt): a host killed mid-delivery leaves these to wait for it. */
@@ -86,10 +87,17 @@ export function openOutboxDelivery(
   const lease = leaseMs(ctx.env, Math.max(timeoutMs, plan.exec?.timeoutMs ?? 0));
   const host = `${os.hostname()} pid ${process.pid} ${randomBytes(3).toString('hex')}`;
   const where = plan.webhook ? ` ${maskWebhookUrl(plan.webhook.url)}` : '';
+  /** The rows this pass claimed and has not settled yet: released if the run is stopped. */
+  const held = new Set<number>();
+  const stopNote = stopWaitNote(plan, session, "that delivery then stays in the archive's outbox for the next sync");
+  /** An attempt under way when the run is stopped finishes, and is settled: its receiver may have it already. */
+  const finishing = <T>(name: string, attempt: () => Promise<T>) =>
+    finishUnderStop(attempt, ctx.signal, () => stopNote(name));
 
   const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport, quiet = false) => {
     const outcome = outcomeOf(result, item.attempts);
     await archive.settleOutbox(item.id, outcome, ctx.now());
+    held.delete(item.id);
     const what = `recall ${item.recallId}${item.kind === 'update' ? ` (version ${item.version})` : ''}`;
     if (outcome.ok) {
       report.delivered++;
@@ -137,6 +145,17 @@ export function openOutboxDelivery(
     return next.every((r) => kept.has(Number(r.id)));
   };
 
+  /**
+   * Stopped (Ctrl-C, SIGTERM): the rows claimed and not settled (not tried, or failed as the run stopped) are released,
+   * so that the next sync, or another host, takes them at once and in order rather than after their lease; the attempt
+   * each claim counted is given back.
+   */
+  const releaseHeld = async () => {
+    if (!ctx.signal.aborted || held.size === 0) return;
+    await archive.releaseOutbox({ host, ids: [...held] });
+    held.clear();
+  };
+
   /** A pass cut short says, once, what the outbox still owes: the next sync (or another host) delivers it. */
   const sayWhatWaits = async (report: OutboxReport) => {
     if (report.rested.length === 0 && !report.outOfTime) return;
@@ -151,6 +170,7 @@ export function openOutboxDelivery(
     async deliver() {
       // feed's bounds (docs/cron.md): the budget before each attempt, and an action resting after two timeouts in a row.
       const report: OutboxReport = { delivered: 0, failed: 0, rested: [], outOfTime: false };
+      held.clear();
       // The budget is on the monotonic clock (the leases stay on the wall clock: other hosts read them).
       const mono = monotonicClock(ctx);
       const deadline = mono() + DEFAULT_PASS_BUDGET_MS;
@@ -165,8 +185,11 @@ export function openOutboxDelivery(
         if (result.ok) streaks.succeeded(name);
         else if (result.timedOut && streaks.timedOut(name, String(first.id))) report.rested.push(name);
       };
-      const claim = (names: string[], limit: number) =>
-        archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
+      const claim = async (names: string[], limit: number) => {
+        const items = await archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
+        for (const item of items) held.add(item.id);
+        return items;
+      };
       // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
       for (const batch of batches) {
         while (!report.rested.includes(batch.name) && going()) {
@@ -177,11 +200,10 @@ export function openOutboxDelivery(
           const { untried, beforePart } = partGate(
             async (from, to) => going() && (await stillHeld(owed, owed.slice(from, to))),
           );
-          const result = await batch.attemptAll(
-            owed.map((i) => i.record),
-            { signal: ctx.signal, changes: owed.map((i) => i.kind), beforePart },
-          );
-          // Interrupted: what the server took is settled; the rest waits for its lease, then any host delivers it.
+          const records = owed.map((i) => i.record);
+          const changes = owed.map((i) => i.kind);
+          const result = await finishing(batch.name, () => batch.attemptAll(records, { changes, beforePart }));
+          // Stopped: what the server took is settled; the rest is released for the next sync (or another host).
           const interrupted = !result.ok && ctx.signal.aborted;
           const tried = owed.flatMap((item, i): Tried[] => {
             const outcome = outcomeAt(result, i);
@@ -198,15 +220,17 @@ export function openOutboxDelivery(
         if (items.length === 0) break;
         for (const [i, item] of items.entries()) {
           const action = actions.find((a) => a.name === item.action);
-          // Interrupted, out of time or resting: what is claimed but not tried waits for its lease, then any host delivers it.
+          // Out of time or resting: what is claimed but not tried waits for its lease, then any host delivers it; stopped:
+          // it is released.
           if (!action || report.rested.includes(action.name) || !going()) continue;
           if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
-          const result = await action.attempt(item.record, ctx.signal);
+          const result = await finishing(action.name, () => action.attempt(item.record));
           if (!result.ok && ctx.signal.aborted) continue;
           await settle(item, result, report);
           countStreak(action.name, result, item);
         }
       }
+      await releaseHeld();
       await sayWhatWaits(report);
       return report;
     },

@@ -52,6 +52,19 @@ export function cutShortWarning(
   return `${why.join(', and ')}: stopped delivering; ${waiting}`;
 }
 
+/**
+ * What a run stopped (Ctrl-C, SIGTERM) while an action's attempt was under way says: it waits for that attempt, within
+ * its timeout, and a second Ctrl-C leaves at once. `later`: where what is then left is delivered from.
+ */
+export function stopWaitNote(plan: ActionsPlan, session: ApiSession, later: string): (action: string) => void {
+  return (action) => {
+    const ms = action === 'exec' ? (plan.exec?.timeoutMs ?? 0) : session.settings.timeoutMs;
+    session.status.note(
+      `stopping once the ${action} delivery under way ends (within ${Math.ceil(ms / 1000)} s); Ctrl-C again stops now, and ${later}`,
+    );
+  };
+}
+
 /** `recall 123`, or for a match row (`123:4`) `recall 123, catalogue row 4`. */
 function describe(id: string): string {
   const [recall, row] = id.split(':');
@@ -72,6 +85,7 @@ export async function openDeliveries(
       batchActions,
       sleep: ctx.sleep,
       signal: ctx.signal,
+      onStopDuring: stopWaitNote(plan, session, 'that recall then stays pending for the next run'),
       persist: async () => {
         state.setDeliveries(queue.snapshot());
         await state.stage();
