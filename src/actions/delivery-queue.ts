@@ -190,10 +190,9 @@ export class DeliveryQueue {
     const now = this.opts.now ?? (() => performance.now());
     for (let n = 0; n < tries; n++) {
       const result = await attempt();
-      // Failed while the run stops (Ctrl-C): nothing to count or warn about; it stays pending as it was.
-      if (!result.ok && this.opts.signal?.aborted) return false;
       if (result.ok) return true;
-      if (await failed(result, result.error ?? 'failed')) return false;
+      // An attempt let finish as the run stops is recorded as any other; no new one starts after the stop.
+      if ((await failed(result, result.error ?? 'failed')) || this.opts.signal?.aborted) return false;
       // Refused (a webhook's 4xx): the same request now would be refused again; it waits for the next pass.
       if (result.refused || n === tries - 1) break;
       const wait = this.delay(n, result.retryAfterMs);

@@ -30,7 +30,7 @@ const ANSWER_AFTER_MS = 150;
  * A webhook receiver keeping the id of each post (in order). The first post it gets stops the run (`stop`, as SIGTERM
  * would) as it arrives, and is answered 200 a moment later; the others at once.
  */
-async function stoppingReceiver(stop: AbortController) {
+async function stoppingReceiver(stop: AbortController, status = 200) {
   const posted: string[] = [];
   const server = await handlerServer((req: http.IncomingMessage, res: http.ServerResponse) => {
     let body = '';
@@ -42,7 +42,10 @@ async function stoppingReceiver(stop: AbortController) {
       posted.push(String((JSON.parse(body) as { id: unknown }).id));
       if (posted.length > 1) return void res.end('ok');
       stop.abort(new InterruptedError('SIGTERM'));
-      setTimeout(() => res.end('ok'), ANSWER_AFTER_MS);
+      setTimeout(() => {
+        res.statusCode = status;
+        res.end('ok');
+      }, ANSWER_AFTER_MS);
     });
   });
   return { url: `${server.url}/hooks/T0/B0/secret`, posted };
@@ -153,6 +156,30 @@ describe.each(ENGINES)('sync --webhook ($engine) stopped while a post is under w
       expect(hook.posted).toEqual(ids);
       const states = await archive.rows<{ state: string }>('SELECT state FROM outbox ORDER BY id');
       expect(states.map((r) => r.state)).toEqual(ids.map(() => 'done'));
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'a post that fails as the run stops is recorded as any failure: counted, its error kept, retried later',
+    async () => {
+      sandbox = await sandboxFor({ seed: 814, recordCount: 3 });
+      const archive = await testArchive(engine);
+      const stop = new AbortController();
+      const hook = await stoppingReceiver(stop, 503);
+      const first = await runMainAgainst(sandbox, ['sync', '--db', archive.db, '--webhook', hook.url], {
+        signal: stop.signal,
+      });
+      expect(first.code).toBe(130);
+      const rows = await archive.rows<{ state: string; attempts: unknown; last_error: string | null }>(
+        'SELECT state, attempts, last_error FROM outbox ORDER BY id',
+      );
+      expect(rows.length).toBeGreaterThan(1);
+      expect(hook.posted).toHaveLength(1);
+      const shape = rows.map((r) => [r.state, Number(r.attempts), r.last_error === null ? 'no error' : 'error']);
+      expect(shape).toEqual([['pending', 1, 'error'], ...rows.slice(1).map(() => ['pending', 0, 'no error'])]);
+      expect(rows[0]?.last_error).toContain('503');
+      expect(first.stderr).toContain('warning: webhook failed');
     },
     60_000,
   );

@@ -81,7 +81,16 @@ describe.skipIf(!pgAdminUrl())('sync --watch --webhook on two hosts, one killed 
         arrived++;
       });
     });
-    const child = runAgainst(sandbox, ['sync', '--db', archive.db, '--webhook', `${server.url}/hook`]);
+    // The post under way is let finish within --timeout (it never answers): then the run ends, before execa's SIGKILL.
+    const child = runAgainst(sandbox, [
+      'sync',
+      '--db',
+      archive.db,
+      '--timeout',
+      '2',
+      '--webhook',
+      `${server.url}/hook`,
+    ]);
     await until('a delivery under way', () => arrived > 0, 30_000);
     child.kill('SIGTERM');
     const r = await child;

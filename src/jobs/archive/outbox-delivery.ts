@@ -203,14 +203,11 @@ export function openOutboxDelivery(
           const records = owed.map((i) => i.record);
           const changes = owed.map((i) => i.kind);
           const result = await finishing(batch.name, () => batch.attemptAll(records, { changes, beforePart }));
-          // Stopped: what the server took is settled; the rest is released for the next sync (or another host).
-          const interrupted = !result.ok && ctx.signal.aborted;
-          const tried = owed.flatMap((item, i): Tried[] => {
-            const outcome = outcomeAt(result, i);
-            return untried.has(i) || (interrupted && !outcome.ok) ? [] : [[item, outcome]];
-          });
+          // Every part sent is settled as it ended, stopped or not; a part not sent (stopped first) is released for the
+          // next sync (or another host).
+          const tried = owed.flatMap((item, i): Tried[] => (untried.has(i) ? [] : [[item, outcomeAt(result, i)]]));
           await settleBatch(batch.name, tried, report);
-          if (interrupted) break;
+          if (ctx.signal.aborted) break;
           countStreak(batch.name, result, owed[0]!);
         }
       }
@@ -224,8 +221,8 @@ export function openOutboxDelivery(
           // it is released.
           if (!action || report.rested.includes(action.name) || !going()) continue;
           if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
+          // An attempt that ended during a stop (it was let finish) is recorded as any other: a failure counts.
           const result = await finishing(action.name, () => action.attempt(item.record));
-          if (!result.ok && ctx.signal.aborted) continue;
           await settle(item, result, report);
           countStreak(action.name, result, item);
         }

@@ -52,15 +52,20 @@ export function cutShortWarning(
   return `${why.join(', and ')}: stopped delivering; ${waiting}`;
 }
 
+/** How long an --exec command is given after SIGTERM before SIGKILL (exec-action.ts's default grace). */
+const EXEC_KILL_GRACE_MS = 2000;
+
 /**
  * What a run stopped (Ctrl-C, SIGTERM) while an action's attempt was under way says: it waits for that attempt, within
  * its timeout, and a second Ctrl-C leaves at once. `later`: where what is then left is delivered from.
  */
 export function stopWaitNote(plan: ActionsPlan, session: ApiSession, later: string): (action: string) => void {
   return (action) => {
-    const ms = action === 'exec' ? (plan.exec?.timeoutMs ?? 0) : session.settings.timeoutMs;
+    // exec: its timeout, then the 2 s its group is given after SIGTERM; an e-mail: --timeout bounds each SMTP step.
+    const ms = action === 'exec' ? (plan.exec?.timeoutMs ?? 0) + EXEC_KILL_GRACE_MS : session.settings.timeoutMs;
+    const within = `${action === 'email' ? 'each of its steps ' : ''}within ${Math.ceil(ms / 1000)} s`;
     session.status.note(
-      `stopping once the ${action} delivery under way ends (within ${Math.ceil(ms / 1000)} s); Ctrl-C again stops now, and ${later}`,
+      `stopping once the ${action} delivery under way ends (${within}); Ctrl-C again stops now, and ${later}`,
     );
   };
 }
