@@ -40,20 +40,22 @@ function queue(actions: Action[], restored: PendingDelivery[] = [], extra: Parti
 }
 
 describe('DeliveryQueue', () => {
-  it('an attempt cut short by Ctrl-C is no failure: nothing counted, warned or saved, the recall still pending', async () => {
+  it('an attempt that fails as the run stops is recorded as any failure, and no other attempt starts', async () => {
     const controller = new AbortController();
-    // As --exec reports a child killed by the signal: a failed result, not a throw.
-    const interrupted: Action = {
-      name: 'exec',
+    // The run is stopped while the attempt is under way; the attempt, let finish, then fails (a 503, a timeout).
+    let attempts = 0;
+    const failing: Action = {
+      name: 'webhook',
       async attempt() {
+        attempts++;
         controller.abort(new Error('interrupted'));
-        return { ok: false, error: 'The operation was aborted' };
+        return { ok: false, error: '503 Service Unavailable' };
       },
     };
     const failures: string[] = [];
     let persisted = 0;
     const q = new DeliveryQueue({
-      actions: [interrupted],
+      actions: [failing],
       sleep: async () => {},
       signal: controller.signal,
       persist: async () => {
@@ -63,11 +65,17 @@ describe('DeliveryQueue', () => {
       onGiveUp: (d, action, error) => failures.push(`${d.id} ${action} ${error} (given up)`),
     });
     q.add('7', { id: 7 });
+    q.add('8', { id: 8 });
     const report = await q.deliver();
-    expect(report).toEqual({ delivered: 0, pending: 1, failed: 0, givenUp: 0, rested: [], outOfTime: false });
-    expect(failures).toEqual([]);
-    expect(persisted).toBe(0);
-    expect(q.snapshot()).toEqual([{ id: '7', record: { id: 7 }, done: [], attempts: 0 }]);
+    // One attempt only (no retry, no next recall after the stop); its failure counted, warned and saved.
+    expect(attempts).toBe(1);
+    expect(report).toEqual({ delivered: 0, pending: 2, failed: 1, givenUp: 0, rested: [], outOfTime: false });
+    expect(failures).toEqual(['7 webhook 503 Service Unavailable']);
+    expect(persisted).toBe(1);
+    expect(q.snapshot()).toEqual([
+      { id: '7', record: { id: 7 }, done: [], attempts: 1, lastError: 'webhook: 503 Service Unavailable' },
+      { id: '8', record: { id: 8 }, done: [], attempts: 0 },
+    ]);
   });
 
   it('queues a recall once however often it is added', async () => {
