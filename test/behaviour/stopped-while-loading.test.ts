@@ -1,6 +1,6 @@
-// A stop (Ctrl-C, SIGTERM, SIGHUP) that came while the command was still loading ends the run before it does anything:
-// exit 130, and nothing written. The launcher keeps such a signal and starts the run already stopped
-// (src/runtime/process-context.ts); `config set` used to save its value all the same and exit 0.
+// A stop (Ctrl-C, SIGTERM, SIGHUP) that came while `config set` was still loading ends it before it writes anything:
+// exit 130. The launcher keeps such a signal and starts the run already stopped (src/runtime/process-context.ts);
+// `config set` used to save its value all the same and exit 0.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import { runMain } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-describe('a run already stopped when it starts', () => {
+describe('config set already stopped when it starts', () => {
   it('config set: exit 130, "interrupted", and no config file written', async () => {
     const dir = tempDir('rf-stopped-loading-');
     const stop = new AbortController();

@@ -111,6 +111,8 @@ async function runSet(_opts: unknown, globals: GlobalFlags, ctx: Context, args: 
   if (key === 'case-sla') await refuseUnknownCalendar(String(value), raw.trim());
   const store = await openConfigStore(ctx.env, ctx.stderr);
   const profile = resolveProfileName(globals, ctx.env);
+  // Told to stop (Ctrl-C, SIGTERM; also while the command loaded, as the launcher keeps it): nothing is changed.
+  ctx.signal.throwIfAborted();
   await store.set(profile, key, value);
   ctx.stderr.write(`saved ${key} for profile '${profile}' in ${store.path}\n`);
 }
@@ -145,6 +147,7 @@ async function runUnset(_opts: unknown, globals: GlobalFlags, ctx: Context, args
   const { isConfigKey, shownKey, validateConfigKey } = await import('../../runtime/config/config-keys.js');
   const profile = resolveProfileName(globals, ctx.env);
   const store = await openConfigStore(ctx.env, ctx.stderr);
+  ctx.signal.throwIfAborted();
   if (isConfigKey(key) || store.get(profile, key) === undefined) {
     validateConfigKey(key);
     await store.unset(profile, key);

@@ -40,9 +40,6 @@ export function action<A extends unknown[], O extends OptionValues, G extends Op
 ) {
   return async function (this: Command<A, O, G>): Promise<void> {
     const run = await load();
-    // A stop that came while the command loaded (the launcher keeps it: Ctrl-C, SIGTERM, SIGHUP) ends the run before it
-    // does anything, as it would have a moment later: no `config set` saves its value once told to stop.
-    ctx.signal.throwIfAborted();
     const globals = this.optsWithGlobals();
     // Before the plan: a plan reads the clock too (--since 7d).
     const { runContext } = await import('../../runtime/run-clock.js');
