@@ -19,6 +19,8 @@ export interface ExecActionOptions {
 }
 
 /** Abandoned (the attempt's signal), a command that ignores SIGTERM is killed this soon. */
+/** How long a command's group is given after SIGTERM (its timeout, a stop) before SIGKILL. */
+export const KILL_GRACE_MS = 2000;
 const INTERRUPT_GRACE_MS = 500;
 
 export function execAction(opts: ExecActionOptions): Action {
@@ -51,7 +53,7 @@ function runOnce(
   signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const [file, ...args] = fillWords(opts.words, record) as [string, ...string[]];
-  const grace = opts.killGraceMs ?? 2000;
+  const grace = opts.killGraceMs ?? KILL_GRACE_MS;
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {

@@ -4,13 +4,12 @@
 // not try (no lease left), so that the next sync takes them at once. The receiver stops the run as the request
 // arrives, then answers a moment later; the second Ctrl-C is test/integration/delivery-second-stop.test.ts.
 import { readFileSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testArchive } from '../helpers/archive-engines.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { bodyServer } from '../helpers/handler-server.js';
 import { runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
@@ -32,21 +31,14 @@ const ANSWER_AFTER_MS = 150;
  */
 async function stoppingReceiver(stop: AbortController, status = 200) {
   const posted: string[] = [];
-  const server = await handlerServer((req: http.IncomingMessage, res: http.ServerResponse) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      posted.push(String((JSON.parse(body) as { id: unknown }).id));
-      if (posted.length > 1) return void res.end('ok');
-      stop.abort(new InterruptedError('SIGTERM'));
-      setTimeout(() => {
-        res.statusCode = status;
-        res.end('ok');
-      }, ANSWER_AFTER_MS);
-    });
+  const server = await bodyServer((body, _req, res) => {
+    posted.push(String((JSON.parse(body) as { id: unknown }).id));
+    if (posted.length > 1) return void res.end('ok');
+    stop.abort(new InterruptedError('SIGTERM'));
+    setTimeout(() => {
+      res.statusCode = status;
+      res.end('ok');
+    }, ANSWER_AFTER_MS);
   });
   return { url: `${server.url}/hooks/T0/B0/secret`, posted };
 }

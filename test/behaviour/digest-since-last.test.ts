@@ -2,14 +2,13 @@
 // recall exactly once however late or early they run (where `--since 24h` loses the recalls of a late run's hour and
 // repeats those of an early run's minutes); a failed delivery leaves the recorded end alone; two at once take turns.
 import { writeFileSync } from 'node:fs';
-import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { bodyServer } from '../helpers/handler-server.js';
 import { type FakeClock, fakeClock, runMainAgainst } from '../helpers/in-process.js';
 import { ENGINES } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
@@ -92,18 +91,11 @@ async function chainRows(archive: TestArchive): Promise<{ key: string; value: st
 /** A webhook receiver that keeps each body and answers with `status`, once `hold` (when given) has resolved. */
 async function answering(status: number, hold?: Promise<void>) {
   const bodies: string[] = [];
-  const server = await handlerServer((req: http.IncomingMessage, res: http.ServerResponse) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', async () => {
-      bodies.push(body);
-      await hold;
-      res.statusCode = status;
-      res.end();
-    });
+  const server = await bodyServer(async (body, _req, res) => {
+    bodies.push(body);
+    await hold;
+    res.statusCode = status;
+    res.end();
   });
   return { ...server, bodies };
 }

@@ -66,16 +66,23 @@ export interface ReceivedRequest {
  */
 export async function receivingServer(reply = ''): Promise<HandlerServer & { received: ReceivedRequest[] }> {
   const received: ReceivedRequest[] = [];
-  const server = await handlerServer((req, res) => {
+  const server = await bodyServer((body, req, res) => {
+    received.push({ method: req.method ?? '', url: req.url ?? '', body });
+    res.end(reply);
+  });
+  return { ...server, received };
+}
+
+/** A handlerServer whose handler is called with each request's whole body (UTF-8), once it has arrived. */
+export function bodyServer(
+  onBody: (body: string, req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<HandlerServer> {
+  return handlerServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => {
       body += c;
     });
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', body });
-      res.end(reply);
-    });
+    req.on('end', () => onBody(body, req, res));
   });
-  return { ...server, received };
 }

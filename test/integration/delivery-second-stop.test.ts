@@ -4,13 +4,12 @@
 // terminal's Ctrl-C does not reach) is let finish by the first stop, and killed with its group by the second. The first
 // stop of a webhook or e-mail alone: test/behaviour/delivery-stop.test.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleCliScript } from '../helpers/child-module.js';
 import { deferCleanup } from '../helpers/cleanup.js';
-import { handlerServer } from '../helpers/handler-server.js';
+import { bodyServer } from '../helpers/handler-server.js';
 import { alive, pids } from '../helpers/processes.js';
 import { ALL_KEY, sandboxFor } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -67,16 +66,9 @@ describe('a Ctrl-C while a delivery is under way, on a real process', () => {
     const posted: string[] = [];
     let answering = false;
     // Keeps the ids posted; leaves the first run's post unanswered, answers the next run's.
-    const hook = await handlerServer((req: http.IncomingMessage, res: http.ServerResponse) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => {
-        body += c;
-      });
-      req.on('end', () => {
-        posted.push(String((JSON.parse(body) as { id: unknown }).id));
-        if (answering) res.end('ok');
-      });
+    const hook = await bodyServer((body, _req, res) => {
+      posted.push(String((JSON.parse(body) as { id: unknown }).id));
+      if (answering) res.end('ok');
     });
     const url = `${hook.url}/hooks/T0/B0/secret`;
     // A timeout far longer than the test waits: only the second signal can end the post.

@@ -10,6 +10,7 @@ import { fold } from '../../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName, type RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
+import { running } from '../../runtime/files/run-lock-holder.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 
 /** The period a chain's first digest covers: the default --since. */
@@ -67,15 +68,10 @@ interface Running {
 }
 
 /** Whether the claim's process is known to have ended: it ran on this host, and no process has its id any more. */
-function claimantGone(running: Running): boolean {
-  if (running.host !== os.hostname() || typeof running.pid !== 'number' || running.pid === process.pid) return false;
-  try {
-    process.kill(running.pid, 0);
-    return false;
-  } catch (err) {
-    // EPERM: a process of another user has that id (alive); ESRCH: none has.
-    return (err as { code?: unknown }).code === 'ESRCH';
-  }
+function claimantGone(claim: Running): boolean {
+  const { host, pid } = claim;
+  if (host !== os.hostname() || !Number.isSafeInteger(pid) || (pid as number) <= 0 || pid === process.pid) return false;
+  return !running(pid as number);
 }
 
 /** The value under the chain's key: the selection (for a person reading the table), the last end, a running digest. */

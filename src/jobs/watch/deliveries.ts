@@ -1,5 +1,6 @@
 import { DEFAULT_PASS_BUDGET_MS, DeliveryQueue, type DeliveryReport } from '../../actions/delivery-queue.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { KILL_GRACE_MS } from '../../actions/exec-action.js';
 import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { ApiSession } from '../../runtime/api-session.js';
 import type { ActionsPlan } from './plan.js';
@@ -52,9 +53,6 @@ export function cutShortWarning(
   return `${why.join(', and ')}: stopped delivering; ${waiting}`;
 }
 
-/** How long an --exec command is given after SIGTERM before SIGKILL (exec-action.ts's default grace). */
-const EXEC_KILL_GRACE_MS = 2000;
-
 /**
  * What a run stopped (Ctrl-C, SIGTERM) while an action's attempt was under way says: it waits for that attempt, within
  * its timeout, and a second Ctrl-C leaves at once. `later`: where what is then left is delivered from.
@@ -62,7 +60,7 @@ const EXEC_KILL_GRACE_MS = 2000;
 export function stopWaitNote(plan: ActionsPlan, session: ApiSession, later: string): (action: string) => void {
   return (action) => {
     // exec: its timeout, then the 2 s its group is given after SIGTERM; an e-mail: --timeout bounds each SMTP step.
-    const ms = action === 'exec' ? (plan.exec?.timeoutMs ?? 0) + EXEC_KILL_GRACE_MS : session.settings.timeoutMs;
+    const ms = action === 'exec' ? (plan.exec?.timeoutMs ?? 0) + KILL_GRACE_MS : session.settings.timeoutMs;
     const within = `${action === 'email' ? 'each of its steps ' : ''}within ${Math.ceil(ms / 1000)} s`;
     session.status.note(
       `stopping once the ${action} delivery under way ends (${within}); Ctrl-C again stops now, and ${later}`,
