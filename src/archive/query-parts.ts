@@ -2,7 +2,8 @@
 import type { SortField } from '../api/constants.js';
 import { fold } from '../filters/normalize.js';
 import { compileFilter, FILTER_FIELDS, type RecordFilter } from '../filters/record-filter.js';
-import { heldText, SQL_FILTERS, type SqlFilter } from './record-columns.js';
+import { SQL_FILTERS, type SqlFilter } from './record-columns.js';
+import { heldText } from './sql/stored-text.js';
 import { unicode61Tokens } from './unicode61.js';
 
 /** A record filter answered in SQL from its column `filter_<name>`: any of `values` (list) or a substring (text). */

@@ -2,7 +2,7 @@
 import { timestampMicros } from '../api/timestamps.js';
 import { fold } from '../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName, foldedValues } from '../filters/record-filter.js';
-import { wellFormed } from './sql/stored-text.js';
+import { heldText } from './sql/stored-text.js';
 
 /** The record filters the archive answers in SQL, each from its column `filter_<name>`; the rest run in JavaScript. */
 export const SQL_FILTERS = [
@@ -41,17 +41,6 @@ export type RecordColumns = {
   created_us: number | null;
   raw: string;
 } & { [K in SqlFilter as `filter_${K}`]: string | null } & { [K in StatColumn as `stat_${K}`]: string | null };
-
-/** A NUL, which PostgreSQL's text refuses, or any UTF-16 surrogate (to find a lone one, which UTF-8 cannot hold). */
-const UNHELD = /[\u0000\ud800-\udfff]/;
-
-/**
- * `text` as both engines hold it: a NUL or a lone surrogate as U+FFFD (what PostgreSQL can store), so that the folded
- * filter values and stats' groups are the same on SQLite.
- */
-export function heldText(text: string): string {
-  return UNHELD.test(text) ? wellFormed(text).replaceAll('\u0000', '\uFFFD') : text;
-}
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;

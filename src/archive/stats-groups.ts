@@ -3,8 +3,8 @@
 import { countriesIn, countryCode, countryFieldParts } from '../filters/countries.js';
 import { fold } from '../filters/normalize.js';
 import { stringValues } from '../filters/record-filter.js';
-import { mapTexts } from '../api/text-values.js';
-import { heldText, type StatColumn } from './record-columns.js';
+import type { StatColumn } from './record-columns.js';
+import { heldTexts } from './sql/stored-text.js';
 import type { StatsField } from './stats-fields.js';
 import type { ValueCount } from './store.js';
 
@@ -16,12 +16,6 @@ export interface StoredCount {
 
 /** One value a recall counts under: the key the filter compares, and the spelling it was written in (a label's vote). */
 type Part = { key: string; spelling?: string };
-
-/**
- * A stored value as both engines hold it: each string with a NUL or lone surrogate as U+FFFD, which is all PostgreSQL's
- * jsonb can hold, so that SQLite groups and labels it alike.
- */
-const held = (value: unknown): unknown => mapTexts(value, heldText);
 
 /** A text as the part its filter compares, folded; none for a blank text, which no filter value selects. */
 function textPart(text: string): Part[] {
@@ -96,7 +90,8 @@ function labelOf(key: string, votes: Map<string, number>): string {
 export function sortedCounts(rows: readonly StoredCount[]): ValueCount[] {
   const counts = new Map<unknown, number>();
   for (const { value, count } of rows) {
-    const key = held(value ?? null);
+    // As both engines hold it (a NUL or lone surrogate as U+FFFD): SQLite groups and labels it as PostgreSQL does.
+    const key = heldTexts(value ?? null);
     counts.set(key, (counts.get(key) ?? 0) + count);
   }
   return [...counts].map(([value, count]) => ({ value, count })).sort(byCount);
@@ -112,7 +107,7 @@ export function foldedCounts(field: StatColumn, rows: readonly StoredCount[]): V
   const groups = new Map<string, { count: number; votes: Map<string, number> }>();
   let none = 0;
   for (const { value, count } of rows) {
-    const found = parts(held(value));
+    const found = parts(heldTexts(value));
     if (found.length === 0) none += count;
     // A key, and a spelling of it, once per recall: ['fire', 'fire', 'Fire'] is one recall under fire.
     const seen = new Set<string>();

@@ -1,6 +1,5 @@
 // PostgreSQL's text refuses NUL (U+0000), which JSON allows: what we write to a text column has it replaced.
-import { mapTexts } from '../../api/text-values.js';
-import { wellFormed } from '../sql/stored-text.js';
+import { heldTexts } from '../sql/stored-text.js';
 
 /** What stands for a NUL in PostgreSQL's text columns: the Unicode replacement character. */
 const NUL_STAND_IN = '\uFFFD';
@@ -13,9 +12,7 @@ export function pgText<T>(value: T): T {
 }
 
 /** Every string inside `value` (objects and arrays walked) as a text column holds it: no NUL, no lone surrogate. */
-export function pgTexts<T>(value: T): T {
-  return mapTexts(value, (text) => pgText(wellFormed(text)));
-}
+export const pgTexts = heldTexts;
 
 /**
  * jsonb refuses two escapes that JSON.stringify writes: `\u0000` for a NUL and `\ud800` (one of \ud800 to \udfff)
