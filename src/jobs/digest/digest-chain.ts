@@ -10,7 +10,7 @@ import { fold } from '../../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName, type RecordFilter } from '../../filters/record-filter.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
-import { running } from '../../runtime/files/run-lock-holder.js';
+import { running } from '../../runtime/process-running.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 
 /** The period a chain's first digest covers: the default --since. */

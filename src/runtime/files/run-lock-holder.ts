@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { createFresh } from './fresh-file.js';
 import { sidecarPath } from './sidecar-names.js';
+import { running } from '../process-running.js';
 
 /** Who holds a lock, written beside it so that a waiting run can name it, and tell whether it still runs. */
 export interface Holder {
@@ -54,17 +55,6 @@ export async function readHolder(file: string): Promise<Holder | undefined> {
 
 export function describeHolder(h: Holder | undefined): string {
   return h ? `another recall-feed run (pid ${h.pid} on ${h.host}, started ${h.started})` : 'another recall-feed run';
-}
-
-/** Whether a process of this pid runs on this host (as any user). */
-export function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // pid runs no more and they are older than any write takes.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { running } from './run-lock-holder.js';
+import { running } from '../process-running.js';
 import { sidecarPath } from './sidecar-names.js';
 
 const DIGITS = /^\d+$/;
