@@ -136,11 +136,13 @@ export interface ArchiveStore {
   /**
    * One `archive_meta` value read and replaced in one transaction under the write lock (a compare-and-set): `change`
    * gets it (undefined when none) and gives the new one, null to remove it, undefined to leave it; resolves to the
-   * value then held. `digest --since last` keeps where each chain of digests ended this way.
+   * value then held. `digest --since last` keeps where each chain of digests ended this way. `settle`: it records
+   * what already happened (a digest delivered), so a stop does not cut its wait for the write lock.
    */
   changeMeta(
     key: string,
     change: (value: string | undefined) => string | null | undefined,
+    kind?: 'write' | 'settle',
   ): Promise<string | undefined>;
   /** Starts a sync_runs row; the counts grow with each page stored under it. */
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number>;

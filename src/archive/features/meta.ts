@@ -23,8 +23,9 @@ export function changeMeta(
   d: Dialect,
   key: string,
   change: (value: string | undefined) => string | null | undefined,
+  kind: 'write' | 'settle' = 'write',
 ): Promise<string | undefined> {
-  return client.transaction('write', async () => {
+  return client.transaction(kind, async () => {
     const row = await client.get<{ value: string }>(`SELECT value FROM ${d.t('archive_meta')} WHERE key = ?`, [key]);
     const next = change(row?.value);
     if (next === undefined) return row?.value;

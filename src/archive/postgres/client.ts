@@ -71,9 +71,9 @@ export class PgClient implements SqlClient {
     this.depth++;
     try {
       if (kind === 'read') return await inSnapshot(this.client, fn);
-      const result = await (kind === 'write'
-        ? inWriteTransaction(this.client, this.schema, fn)
-        : inTransaction(this.client, 'BEGIN', fn));
+      const result = await (kind === 'claim'
+        ? inTransaction(this.client, 'BEGIN', fn)
+        : inWriteTransaction(this.client, this.schema, fn, kind === 'write'));
       this.onCommit();
       return result;
     } finally {

@@ -35,10 +35,12 @@ export async function inTransaction<T>(client: pg.Client, begin: string, fn: () 
 
 /**
  * Takes the write lock within lock_timeout (the statement's own, then the session's again), so a writer frozen
- * mid-page makes others give up with a message, not hang; an interrupt cancels the wait and throws its reason.
+ * mid-page makes others give up with a message, not hang; an interrupt cancels the wait and throws its reason, unless
+ * the write may not be `stoppable` (it records what already happened elsewhere).
  */
-async function takeWriteLock(client: pg.Client, schema: string): Promise<void> {
-  const wait = waits.get(client);
+async function takeWriteLock(client: pg.Client, schema: string, stoppable: boolean): Promise<void> {
+  const found = waits.get(client);
+  const wait = found && !stoppable ? { ...found, signal: undefined } : found;
   const lock = `SELECT pg_advisory_xact_lock(hashtext('${lockName(schema, 'write').replaceAll("'", "''")}'))`;
   if (!wait) {
     await client.query(lock);
@@ -72,9 +74,14 @@ async function takeWriteLock(client: pg.Client, schema: string): Promise<void> {
  * Runs `fn` in a transaction that first takes the schema's advisory write lock (released at COMMIT or ROLLBACK), the
  * lock a sync's page takes too: a page and a `cases resolve` never both read the same newest event, so the chain never forks.
  */
-export function inWriteTransaction<T>(client: pg.Client, schema: string, fn: () => Promise<T>): Promise<T> {
+export function inWriteTransaction<T>(
+  client: pg.Client,
+  schema: string,
+  fn: () => Promise<T>,
+  stoppable = true,
+): Promise<T> {
   return inTransaction(client, 'BEGIN', async () => {
-    await takeWriteLock(client, schema);
+    await takeWriteLock(client, schema, stoppable);
     return fn();
   });
 }

@@ -10,8 +10,10 @@ export interface Fragment {
  * How a transaction holds the archive. `write`: the archive's write lock first (SQLite's BEGIN IMMEDIATE,
  * PostgreSQL's advisory lock), so two writers never both decide from the same state. `claim`: rows taken by
  * their own locks (an outbox claim on PostgreSQL, SKIP LOCKED), never waiting behind a page. `read`: one snapshot.
+ * `settle`: a write that records what already happened outside the archive (a digest delivered): as `write`, but a
+ * stop (Ctrl-C, SIGTERM) does not cut its wait for the lock, which the lock timeout still bounds.
  */
-export type TransactionKind = 'write' | 'claim' | 'read';
+export type TransactionKind = 'write' | 'settle' | 'claim' | 'read';
 
 /**
  * What shared code runs SQL through. SQL is written with `?` placeholders (the PostgreSQL client numbers them)

@@ -107,8 +107,9 @@ export class SqlStore implements ArchiveStore {
   changeMeta(
     key: string,
     change: (value: string | undefined) => string | null | undefined,
+    kind: 'write' | 'settle' = 'write',
   ): Promise<string | undefined> {
-    return this.run((c) => changeMeta(c, this.d, key, change));
+    return this.run((c) => changeMeta(c, this.d, key, change, kind));
   }
 
   beginRun(params: Record<string, unknown>, atMs: number): Promise<number> {

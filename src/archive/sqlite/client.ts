@@ -15,6 +15,7 @@ const BATCH = 64;
 const BEGIN: Record<TransactionKind, string> = {
   // IMMEDIATE takes the write lock before reading, so two syncs never both decide a record is new.
   write: 'BEGIN IMMEDIATE',
+  settle: 'BEGIN IMMEDIATE',
   claim: 'BEGIN IMMEDIATE',
   read: 'BEGIN',
 };
@@ -103,7 +104,8 @@ export class SqliteClient implements SqlClient {
       if (kind === 'read' || this.file === undefined) this.db.exec(BEGIN[kind]);
       else {
         const { wait, signal, timeoutMs } = this.waiting;
-        await whenNotBusy(this.db, () => this.db.exec(BEGIN[kind]), wait, signal, timeoutMs);
+        const stop = kind === 'settle' ? undefined : signal;
+        await whenNotBusy(this.db, () => this.db.exec(BEGIN[kind]), wait, stop, timeoutMs);
       }
       const result = await fn();
       this.db.exec('COMMIT');

@@ -2,6 +2,7 @@
 import type { AttemptResult } from '../../actions/action.js';
 import { sendMail, type SendResult } from '../../actions/email-send.js';
 import type { WebhookFormat } from '../../actions/webhook-url.js';
+import { finishUnderStop } from '../../actions/under-way.js';
 import { backoffMs } from '../../api/retry.js';
 import type { Context } from '../../runtime/context.js';
 import { NotDeliveredError } from '../../runtime/cli-errors.js';
@@ -18,16 +19,27 @@ export const EMAIL_PART_BYTES = 100_000;
 /** Attempts per delivery: a server that is briefly away gets two more chances, a refusal none. */
 const ATTEMPTS = 3;
 
+/**
+ * Tries a delivery up to three times. A stop (Ctrl-C, SIGTERM) starts no new attempt, and lets the one under way end
+ * within its timeout (src/actions/under-way.ts): the receiver may have the digest already, and a --since last digest
+ * then records its end, so the next one does not send the period again. `stepwise`: --timeout bounds each SMTP step.
+ */
 async function withRetries(
   attempt: () => Promise<SendResult>,
   what: string,
   hint: string,
   status: StatusReporter,
   ctx: Context,
+  bound: { timeoutMs: number; stepwise?: boolean },
 ): Promise<void> {
   let last: SendResult = { ok: false };
+  const onStop = () =>
+    status.note(
+      `stopping once ${what} under way ends (${bound.stepwise ? 'each of its steps ' : ''}within ${Math.ceil(bound.timeoutMs / 1000)} s); Ctrl-C again stops now`,
+    );
   for (let n = 0; n < ATTEMPTS; n++) {
-    last = await attempt();
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    last = await finishUnderStop(attempt, ctx.signal, onStop);
     if (last.ok) return;
     if (ctx.signal.aborted) throw ctx.signal.reason;
     if (last.refused || n === ATTEMPTS - 1) break;
@@ -51,11 +63,12 @@ export async function emailDigest(d: Digest, plan: EmailPlan, timeoutMs: number,
     quotedPrintable: true,
   };
   await withRetries(
-    () => sendMail(plan.server, message, { timeoutMs, signal: ctx.signal }),
+    () => sendMail(plan.server, message, { timeoutMs }),
     `the digest e-mail to ${plan.to.join(', ')}`,
     `check the server (${plan.server.shown}), the sender and the recipients; recall-feed config set smtp-url stores the server`,
     status,
     ctx,
+    { timeoutMs, stepwise: true },
   );
 }
 
@@ -79,11 +92,12 @@ export async function postDigest(
   const post = webhookAction({ url: hook.url, format: AS_GIVEN, timeoutMs, agent, now: ctx.now });
   try {
     await withRetries(
-      async (): Promise<AttemptResult> => post.attempt(payload as unknown as Record<string, unknown>, ctx.signal),
+      async (): Promise<AttemptResult> => post.attempt(payload as unknown as Record<string, unknown>, undefined),
       `the digest post to ${maskWebhookUrl(hook.url)}`,
       'check the webhook URL (recall-feed config set webhook) and that the receiver accepts this --webhook-format',
       status,
       ctx,
+      { timeoutMs },
     );
   } finally {
     await agent.close();

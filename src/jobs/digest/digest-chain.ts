@@ -197,14 +197,18 @@ export async function recordEnd(
   status: StatusReporter,
 ): Promise<void> {
   let ours = true;
-  await store.changeMeta(chain.key, (raw) => {
-    const value = readValue(raw);
-    if (value.running?.id !== claim.id) {
-      ours = false;
-      return undefined;
-    }
-    return write(chain, endMs === undefined ? value.end : iso(endMs));
-  });
+  await store.changeMeta(
+    chain.key,
+    (raw) => {
+      const value = readValue(raw);
+      if (value.running?.id !== claim.id) {
+        ours = false;
+        return undefined;
+      }
+      return write(chain, endMs === undefined ? value.end : iso(endMs));
+    },
+    'settle',
+  );
   if (!ours)
     status.warn(
       `--since last: this digest took longer than its claim (${CLAIM_MS / 60_000} minutes) and another digest of this selection took its period over: the recalls stored from ${iso(claim.fromMs)} on may be in both`,
@@ -219,10 +223,17 @@ export async function recordEnd(
     );
 }
 
-/** Gives the claim up after a failure: the chain's end stays, and the next digest covers the period again. */
+/**
+ * Gives the claim up after a failure or a stop (which does not cut this write's wait for the lock): the chain's end
+ * stays, and the next digest covers the period again at once, without waiting for the claim to lapse.
+ */
 export async function releaseClaim(store: ArchiveStore, chain: ChainPlan, claim: Claim): Promise<void> {
-  await store.changeMeta(chain.key, (raw) => {
-    const value = readValue(raw);
-    return value.running?.id === claim.id ? write(chain, value.end) : undefined;
-  });
+  await store.changeMeta(
+    chain.key,
+    (raw) => {
+      const value = readValue(raw);
+      return value.running?.id === claim.id ? write(chain, value.end) : undefined;
+    },
+    'settle',
+  );
 }

@@ -37,6 +37,13 @@ export interface DigestPlan {
  * was written and delivered: after a failure the next digest covers the period again.
  */
 export async function runDigest(plan: DigestPlan, session: ArchiveSession): Promise<void> {
+  await digestOnce(plan, session);
+  // A stop that came while the last delivery was under way let it end (and --since last record it): the run ends stopped.
+  const { signal } = session.ctx;
+  if (signal.aborted) throw signal.reason;
+}
+
+async function digestOnce(plan: DigestPlan, session: ArchiveSession): Promise<void> {
   const { chain } = plan;
   if (chain === undefined) return deliver(plan, session);
   const { claimPeriod, recordEnd, releaseClaim } = await import('./digest-chain.js');
@@ -46,7 +53,7 @@ export async function runDigest(plan: DigestPlan, session: ArchiveSession): Prom
   try {
     await deliver({ ...plan, fromMs: claim.fromMs, toMs: claim.toMs }, session, (ms) => (readUpTo = ms));
   } catch (err) {
-    // An interrupted run cannot write any more: its claim then lapses (CLAIM_MS).
+    // Released even when stopped; a run killed before this holds its claim until it lapses (CLAIM_MS).
     await releaseClaim(store, chain, claim).catch(() => {});
     throw err;
   }
