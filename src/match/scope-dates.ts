@@ -14,26 +14,35 @@ export interface Span {
 export interface DateSpan extends Span {
   /** 04/05/2021 read the other way round, when the order is not known and both numbers could be a month. */
   alt?: Span;
+  /** 26.03.12 read year first as well (2026-03-12, as Japan, China and Korea write it): two digits, a month, a day. */
+  yearFirst?: Span;
   at: number;
   end: number;
 }
 /** Which number comes first in 04/05/2021: known for a source's country or a catalogue column, else either. */
 export type DateOrder = 'day-first' | 'month-first' | 'either';
 
+/**
+ * Letters of the scripts written without spaces between words, where a number stands right beside a word
+ * ("1234から1240", "保质期至2026年3月12日", "1234부터"): Han, kana (with the prolonged sound mark) and Hangul.
+ */
+export const CJK = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\u30fc\\u3005';
+
 const MONTHS: Record<string, number> = {};
+// English, French, German, Spanish; Dutch, Italian and Portuguese in full, with Dutch's "mrt".
 const NAMES = [
-  'january janvier januar jan janv jaenner janner enero ene',
-  'february fevrier februar feb fev fevr feber febrero',
-  'march mars marz maerz mrz mar marzo',
-  'april avril apr avr abril abr',
-  'may mai mayo',
-  'june juin juni jun junio',
-  'july juillet juli jul juil julio',
-  'august aout aug agosto ago',
-  'september septembre sept sep septiembre setiembre set',
-  'october octobre oktober oct okt octubre',
-  'november novembre nov noviembre',
-  'december decembre dezember dec dez diciembre dic',
+  'january janvier januar jan janv jaenner janner enero ene januari gennaio janeiro',
+  'february fevrier februar feb fev fevr feber febrero februari febbraio fevereiro',
+  'march mars marz maerz mrz mar marzo maart mrt marco',
+  'april avril apr avr abril abr aprile',
+  'may mai mayo mei maggio maio',
+  'june juin juni jun junio giugno junho',
+  'july juillet juli jul juil julio luglio julho',
+  'august aout aug agosto ago augustus',
+  'september septembre sept sep septiembre setiembre set settembre setembro',
+  'october octobre oktober oct okt octubre ottobre outubro',
+  'november novembre nov noviembre novembro',
+  'december decembre dezember dec dez diciembre dicembre dezembro',
 ];
 NAMES.forEach((names, i) => {
   for (const n of names.split(' ')) MONTHS[n] = i + 1;
@@ -55,7 +64,13 @@ const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?:t[\d:.]+(?:z|[+-]\d{2}:
 // "4 avril 2021", "4. April 2021", "4 de abril de 2021", "04-APR-2021"; "April 4, 2021"; "April 2021"; and with no
 // year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year).
 const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})|(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${YEARLESS_MONTH})\.?(?![ -]?\d)|(${YEARLESS_MONTH})\.? (\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?!,? ?\d)`;
-const DATE = new RegExp(`(?<![\\d\\p{L}])(?:${NUMERIC}|${WORDY})(?![\\p{L}])`, 'gu');
+// "2026.03.12", "2026/3/12", "2026年3月12日": a four-digit year first, then month and day (East Asia's order).
+const YEAR_FIRST = String.raw`(\d{4})(?:[/.]|\s?年\s?)(\d{1,2})(?:[/.]|\s?月\s?)(\d{1,2})(?:\s?日)?(?!\d)`;
+/** Not inside a word or a number; a Chinese or Japanese word may stand right beside it ("至2026年3月12日"). */
+const DATE = new RegExp(
+  `(?<!(?![${CJK}])[\\d\\p{L}])(?:${NUMERIC}|${WORDY}|${YEAR_FIRST})(?!(?![${CJK}])\\p{L})`,
+  'gu',
+);
 
 function iso(y: number, m: number, d: number): string | undefined {
   if (m < 1 || m > 12 || d < 1) return undefined;
@@ -73,20 +88,18 @@ function monthSpan(y: number, m: number): [string, string] | undefined {
 const year = (raw: string) => (raw.length === 2 ? 2000 + Number(raw) : Number(raw));
 
 /** One regex match as its span, and the other reading of a numeric day/month when `order` leaves both open. */
-function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?: Span } | undefined {
+function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?: Span; yearFirst?: Span } | undefined {
   const n = (i: number) => Number(g[i]);
   const day = (d: string | undefined) => (d ? { span: { from: d, to: d } } : undefined);
   if (g[1]) return day(iso(n(1), n(2), n(3)));
   if (g[4]) {
-    const [a, b, y] = [n(4), n(5), year(g[6] as string)];
-    const dayFirst = iso(y, b, a);
-    const monthFirst = iso(y, a, b);
-    // One reading only when the numbers allow one (13/04, 04/13), they are equal, or the order is known. Dots and
-    // dashes are Europe's way (05.06.2025): never month first alone, whatever the notice's country.
-    if (!dayFirst || !monthFirst || a === b) return day(dayFirst ?? monthFirst);
-    if (order === 'day-first') return day(dayFirst);
-    if (order === 'month-first' && (g[0] as string).includes('/')) return day(monthFirst);
-    return { span: { from: dayFirst, to: dayFirst }, alt: { from: monthFirst, to: monthFirst } };
+    const read = dayOrMonthFirst(n(4), n(5), year(g[6] as string), order, (g[0] as string).includes('/'));
+    // Two digits, a month, two digits: year first too ("26.03.12" is 2026-03-12 in Japan) when that is a day and the
+    // later year: a recall's pack dates are recent or to come, so "04.04.21" stays 2021, never 2004.
+    const twoDigits = (g[4] as string).length === 2 && (g[6] as string).length === 2 && n(4) > n(6);
+    const later = twoDigits ? iso(2000 + n(4), n(5), n(6)) : undefined;
+    if (!read || !later || later === read.span.from || later === read.alt?.from) return read;
+    return { ...read, yearFirst: { from: later, to: later } };
   }
   if (g[7]) {
     const m = monthSpan(n(8), n(7));
@@ -100,7 +113,26 @@ function spanOf(g: (string | undefined)[], order: DateOrder): { span: Span; alt?
   }
   if (g[17]) return day(yearless(MONTHS[g[18] as string] as number, n(17)));
   if (g[19]) return day(yearless(MONTHS[g[19] as string] as number, n(20)));
+  if (g[21]) return day(iso(n(21), n(22), n(23)));
   return undefined;
+}
+
+/** A day/month/year's readings: one only when the numbers allow one (13/04, 04/13), they are equal, or `order` is known. */
+function dayOrMonthFirst(
+  a: number,
+  b: number,
+  y: number,
+  order: DateOrder,
+  slashed: boolean,
+): { span: Span; alt?: Span } | undefined {
+  const dayFirst = iso(y, b, a);
+  const monthFirst = iso(y, a, b);
+  const day = (d: string | undefined) => (d ? { span: { from: d, to: d } } : undefined);
+  if (!dayFirst || !monthFirst || a === b) return day(dayFirst ?? monthFirst);
+  if (order === 'day-first') return day(dayFirst);
+  // Dots and dashes are Europe's way (05.06.2025): never month first alone, whatever the notice's country.
+  if (order === 'month-first' && slashed) return day(monthFirst);
+  return { span: { from: dayFirst, to: dayFirst }, alt: { from: monthFirst, to: monthFirst } };
 }
 
 /** A month and day with no year, as ISO's --mm-dd; 29 February is a day of some years. */
@@ -118,7 +150,8 @@ export function datesOf(folded: string, order: DateOrder = 'day-first'): DateSpa
     const read = spanOf([...m], order);
     if (!read) continue;
     const at = m.index ?? 0;
-    found.push({ ...read.span, ...(read.alt && { alt: read.alt }), at, end: at + m[0].length });
+    const readings = { ...(read.alt && { alt: read.alt }), ...(read.yearFirst && { yearFirst: read.yearFirst }) };
+    found.push({ ...read.span, ...readings, at, end: at + m[0].length });
   }
   return found;
 }

@@ -1,7 +1,7 @@
 // Words that say a scope is whole ("Lot: All", "all unexpired lots") or open ("to present", "and everything in between"):
 // the forms the reader reads, and the net over those it left unread beside what it read.
-import { ALL, COMPLETE, DATES, LOTS, SENTENCE_END } from './scope-cursor.js';
-import { isCode, isQuantity, type Tok, wordsOf } from './scope-tokens.js';
+import { ALL, COMPLETE, DATES, IDENTIFIER_WORDS, LOTS, SENTENCE_END, YEAR } from './scope-cursor.js';
+import { hasDigit, isCode, isQuantity, isWord, type Tok, wordsOf } from './scope-tokens.js';
 import {
   DATE_NOUNS,
   EVERY_ADJECTIVES,
@@ -230,6 +230,28 @@ export function unconsumed(toks: readonly Tok[], taken: Uint8Array): { from: num
       while (to + 1 < toks.length && to < k + 2 && !SENTENCE_END.has((toks[to + 1] as Tok).t)) to++;
       return { from: j - 1, to };
     }
+  }
+  return undefined;
+}
+
+/** How many words a list's last code and another may stand apart and still be a range's ends ("tot en met"). */
+const JOIN_WORDS = 3;
+
+/**
+ * Where a lot list that stopped at k may go on in a form the reader does not know: a code in numerals it does not
+ * read ("L¹²³⁴⁵", mathematical digits), or a code a few words on ("1234 tot 1240", "1234 do 1240", "Lot 1234 ile
+ * 1240 arası": a range in a language it does not read). Gives the index of that code, up to which the list is left
+ * unread; undefined when the list simply ends there.
+ */
+export function listGoesOn(toks: readonly Tok[], k: number): number | undefined {
+  const tok = toks[k];
+  if (!tok || tok.date) return undefined;
+  if (/\p{N}/u.test(tok.t) && !hasDigit(tok.t)) return k;
+  for (let j = k; j < k + JOIN_WORDS; j++) {
+    const word = toks[j];
+    if (!isWord(word) || SENTENCE_END.has(word.t) || isLabel(toks, j) || IDENTIFIER_WORDS.has(word.t)) return undefined;
+    const next = toks[j + 1];
+    if (isCode(next) && !isQuantity(toks, j + 1) && !YEAR.test(next.t) && !/^\d{8,14}$/.test(next.t)) return j + 1;
   }
   return undefined;
 }

@@ -206,9 +206,11 @@ export class DateReader extends ScopeCursor {
       [d, end] = isYearless(d) ? [withYearOf(d, end, -1), end] : [d, withYearOf(end, d, 1)];
     }
     const spans: Span[] = [];
-    const readings: [Span, Span][] = end
-      ? [[d, end], ...(d.alt || end.alt ? [[d.alt ?? d, end.alt ?? end] as [Span, Span]] : [])]
-      : [[d, d], ...(d.alt ? [[d.alt, d.alt] as [Span, Span]] : [])];
+    const readings: [Span, Span][] = [[d, end ?? d]];
+    for (const other of ['alt', 'yearFirst'] as const) {
+      const [a, b] = [d[other], end ? end[other] : d[other]];
+      if (a || b) readings.push([a ?? d, b ?? end ?? d]);
+    }
     // Without years, "Dec 28 - Jan 3" runs over the new year: a range either way round.
     for (const [a, b] of readings) if (a.from <= b.to || isYearless(a)) spans.push({ from: a.from, to: b.to });
     // No reading runs forwards ("15/03 to 01/03"): each end on its own.
@@ -232,7 +234,7 @@ function withYearOf(yearless: DateSpan, dated: Span, step: -1 | 1): DateSpan {
   const same = at(year);
   const forwards = step < 0 ? same <= dated.to : same >= dated.from;
   const day = forwards ? same : at(year + step);
-  return { ...yearless, from: day, to: day, alt: undefined };
+  return { ...yearless, from: day, to: day, alt: undefined, yearFirst: undefined };
 }
 
 /** A date with no label: after a barcode ("0 11596 85161 7= 11/1/2013 - 11/29/2013") a code date, else a period. */

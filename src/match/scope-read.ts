@@ -33,6 +33,7 @@ import {
   everyLotsEnd,
   everyValueEnd,
   isInclusive,
+  listGoesOn,
   openEndAt,
   pluralMark,
   unconsumed,
@@ -181,15 +182,18 @@ export class ScopeReader extends DateReader {
       // "lot code P864 4893 23241950": codes with only spaces between may be one code, read whole too.
       if (k - 1 >= j && isCode(toks[k - 1]) && !LIST_JOINS.has((toks[k - 1] as Tok).t))
         this.push({ kind: 'lot', lot: spacedRun(toks, j, k), text, sure });
-      // "Lot 2104 B": the letter may belong to the code.
+      // "Lot 2104 B": the letter may belong to the code; before another code ("1234 do 1240") it may be a range's word.
       const next = toks[k + 1];
-      if (isWord(next) && next.t.length <= 2 && !LIST_JOINS.has(next.t) && !RANGE_WORDS.has(next.t)) {
+      const short = isWord(next) && next.t.length <= 2 && !LIST_JOINS.has(next.t) && !RANGE_WORDS.has(next.t);
+      if (short && !isCode(toks[k + 2])) {
         this.push({ kind: 'lot', lot: tok.t + next.t, text: this.text(start, k + 1), sure });
         k++;
       }
       k++;
     }
     if (this.items.length === first) return this.table(start, j, sure);
+    const on = listGoesOn(toks, k);
+    if (on !== undefined) this.unread(start, on, 'a list that goes on in words or numerals the reader does not know');
     // "Lots 1234 & 1240 inclusive": the ends of a range, perhaps.
     if (isInclusive(toks[k])) return this.everyLot(start, k, sure, true);
     this.quoteWhole(first, start, k - 1);

@@ -1,4 +1,5 @@
 // A catalogue row's lot cells: every code they may be, and whether they are read whole enough to prove a row out.
+import { asciiDigits } from './ascii-digits.js';
 import { lotKey, numberedRangeEnd } from './scope-items.js';
 
 /** A lot's label written in its cell or the notice's list: "Lot: 1234", "Charge 1234", "#1234", "n° 1234". */
@@ -27,13 +28,13 @@ const DASHES = /[\p{Pd}\u2212\u2043]/gu;
 const HYPHENS = /(?![–—])[\p{Pd}\u2212\u2043]/gu;
 
 /**
- * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), invisible characters,
+ * A lot cell as a shop's export may write it: compatibility forms folded (full-width digits), every script's digits as
+ * ASCII (Arabic-Indic, Devanagari, Thai), invisible characters,
  * quotes, brackets, Excel's leading apostrophe and ="…", and a "№" left off. Dashes stay as written (rangeIn reads
  * an en dash as a range's).
  */
 function lotCell(raw: string): string {
-  return raw
-    .normalize('NFKC')
+  return asciiDigits(raw.normalize('NFKC'))
     .replace(/\p{Cf}/gu, '')
     .replace(/^\s*=\s*"(.*)"\s*$/s, '$1')
     .replace(/^[\s'"“”‘’«»([{]+|[\s'"“”‘’«»)\]}]+$/g, '')

@@ -1,5 +1,6 @@
 // A scope field as tokens: dates (with both readings when the order is open), codes, words and punctuation, with phrase look-up.
-import { type DateOrder, type DateSpan, datesOf } from './scope-dates.js';
+import { asciiDigits } from './ascii-digits.js';
+import { CJK, type DateOrder, type DateSpan, datesOf } from './scope-dates.js';
 import { COUNT_NOUNS, UNITS } from './scope-words.js';
 
 export interface Tok {
@@ -10,7 +11,13 @@ export interface Tok {
   date?: DateSpan;
 }
 
-const TOKEN = /[\p{L}\p{N}#](?:[\p{L}\p{N}#]|['\-./](?=[\p{L}\p{N}]))*|\.{3}|[,;:()[\]|=&+…]|-|\./gu;
+/** A letter, digit or "#" of a script written with spaces between words. */
+const SPACED = `(?![${CJK}])[\\p{L}\\p{N}#]`;
+/**
+ * A code or word ("l0237", "jusqu'au", "12.5"), a run of Chinese, Japanese or Korean letters (which no space parts from
+ * a number: "1234から1240" is three tokens), or a sign.
+ */
+const TOKEN = new RegExp(`[${CJK}]+|${SPACED}(?:${SPACED}|['\\-./](?=${SPACED}))*|\\.{3}|[,;:()[\\]|=&+…]|-|\\.`, 'gu');
 
 /** Dashes of every kind (\p{Pd}: hyphens, en and em dashes, wave dashes, full-width ones), the minus sign, the full-width tilde. */
 const DASHES = /[\p{Pd}\u2212\uff5e]/gu;
@@ -21,11 +28,11 @@ const narrow = (c: string) => (c === '×' ? 'x' : String.fromCharCode(c.charCode
 /**
  * fold()'s text as every scope reader sees it (the tokens and the guards alike), with one form of each sign the scope is
  * written with, lengths unchanged (evidence quotes by position): every dash is "-" ("1234 − 1240", "L1234‑L1240",
- * "01/07/2025 ‐ 15/07/2025" are ranges), full-width forms are ASCII, typographic apostrophes are "'" ("jusqu’à ce jour"),
- * "n°" is "no" and "№" "n".
+ * "01/07/2025 ‐ 15/07/2025" are ranges), full-width forms and every script's digits are ASCII, typographic apostrophes
+ * are "'" ("jusqu’à ce jour"), "n°" is "no" and "№" "n".
  */
 export function prepared(folded: string): string {
-  return folded
+  return asciiDigits(folded)
     .replace(DASHES, (c) => '-'.padEnd(c.length))
     .replace(WIDE, narrow)
     .replace(/n[°º]/g, 'no')
