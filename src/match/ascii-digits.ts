@@ -7,10 +7,11 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const values = new Map<string, string>();
 
 /**
- * Unicode assigns decimal digits only in runs of ten, 0 to 9 in order (its stability policy): a digit's value is how
- * many digits stand right before it in the code chart, modulo ten.
+ * A decimal digit's ASCII digit. Unicode assigns decimal digits only in runs of ten, 0 to 9 in order (its stability
+ * policy): the value is how many digits stand right before it in the code chart, modulo ten (the mathematical digits
+ * are five such runs back to back). Found once each: digits seen are few, and a catalogue repeats them.
  */
-function digitValue(digit: string): string {
+export function digitValue(digit: string): string {
   let value = values.get(digit);
   if (value !== undefined) return value;
   let before = 0;

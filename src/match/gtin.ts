@@ -1,4 +1,5 @@
 // GTIN handling for catalogue matching: GTIN-8 to GTIN-14 (leading zeros allowed) to one 14-digit form, check digit verified.
+import { barcodeForms } from './match-fold.js';
 
 /** `gtin14` is the code padded (or trimmed of extra leading zeros) to 14 digits; `checked` says its check digit is right. */
 export type GtinResult =
@@ -8,6 +9,11 @@ export type GtinResult =
       reason: string /** The 14 digits of a code whose only fault is its check digit. */;
       unchecked?: string;
     };
+
+/** Excel's mark of a cell kept as text, before the digits. */
+const APOSTROPHE = 0x27;
+/** Excel's other text form of a cell, ="…" (a CSV export keeping a code's leading zeros). */
+const EXCEL_TEXT = /^\s*=\s*"(.*)"\s*$/s;
 
 /** GS1's shortest code; shorter digit strings are prices, lots or quantities. */
 const MIN_DIGITS = 8;
@@ -23,13 +29,15 @@ export function gtinCheckDigit(body: string): number {
 }
 
 /**
- * Spaces and dashes are ignored (codes are often printed in groups); anything else that is not a digit
- * makes it no GTIN. 8 to 14 digits are padded to 14 with zeros (leading zeros never change a check digit,
- * and a spreadsheet drops a UPC's leading 0); a longer code is accepted when its extra digits are leading
- * zeros (`0003301170008504`, a database's 16-digit field).
+ * Spaces and dashes of any kind are ignored (codes are often printed in groups), as are invisible characters and
+ * Excel's text forms (`'4006381333931`, `="4006381333931"`, which keep a cell text); digits of any script are 0-9 (full-width,
+ * Arabic-Indic). Anything else that is not a digit makes it no GTIN. 8 to 14 digits are padded to 14 with zeros
+ * (leading zeros never change a check digit, and a spreadsheet drops a UPC's leading 0); a longer code is accepted
+ * when its extra digits are leading zeros (`0003301170008504`, a database's 16-digit field).
  */
 export function normalizeGtin(raw: string): GtinResult {
-  const compact = raw.replace(/[\s-]+/g, '');
+  const unspaced = barcodeForms(raw.replace(EXCEL_TEXT, '$1')).replace(/[\s-]+/g, '');
+  const compact = unspaced.charCodeAt(0) === APOSTROPHE ? unspaced.slice(1) : unspaced;
   if (compact === '') return { ok: false, reason: 'empty' };
   if (!/^\d+$/.test(compact)) return { ok: false, reason: 'not only digits' };
   const extra = compact.length - 14;

@@ -1,13 +1,15 @@
 // The comparison keys of catalogue matching: model numbers, brands and product-name tokens.
-import { fold } from '../filters/normalize.js';
+import { matchFold, matchForms } from './match-fold.js';
 import { NUMBER_WORDS, poundsWritten, SIZE_ABBREVIATIONS, SPELT_UNITS } from './unit-words.js';
 
 /**
- * fold() for keys: ASCII text has no accents to take apart, so its Unicode normalization (the dearest step, and a new
- * string every time) is skipped there. A catalogue of millions of rows keys every name, brand and model.
+ * fold() for keys, with matching's Unicode forms (matchFold: full-width, ligatures, ß, Turkish ı, ł, invisible
+ * characters, other digits). ASCII text has none of them and no accents to take apart, so its Unicode normalization
+ * (the dearest step, and a new string every time) is skipped there. A catalogue of millions of rows keys every name,
+ * brand and model.
  */
 function foldKey(text: string): string {
-  if (!ASCII.test(text)) return fold(text);
+  if (!ASCII.test(text)) return matchFold(text);
   const lower = text.toLowerCase();
   return (OTHER_SPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
 }
@@ -26,10 +28,17 @@ export function isCellSize(key: string): boolean {
 }
 const CELL_SIZE = /^\d?(?:cr|br|lr|sr|ag)\d{1,4}[a-z]?$/;
 
-/** Model numbers compare without case, accents, spaces, dashes, dots, slashes or underscores. */
+/**
+ * Model numbers compare without case, accents, spaces, dashes, dots, slashes or underscores: of any kind, as a text
+ * that is not ASCII may write them ("PB‑2000X" with a non-breaking hyphen, "ＰＢ－２０００Ｘ").
+ */
 export function modelKey(raw: string): string {
-  return foldKey(raw).replace(/[\s\-./\\_]+/g, '');
+  const key = foldKey(raw);
+  return ASCII.test(key) ? key.replace(SEPARATORS, '') : key.replace(ANY_SEPARATORS, '');
 }
+const SEPARATORS = /[\s\-./\\_]+/g;
+/** SEPARATORS and every other dash, the minus sign and the fraction and division slashes (matchFold keeps them). */
+const ANY_SEPARATORS = /[\s\p{Pd}\u2212\u2043\u2044\u2215./\\_]+/gu;
 
 /**
  * Brands compare without case, accents, punctuation or surrounding space ("L'Oréal" = "l oreal"), with "&" and
@@ -195,7 +204,7 @@ export function tokenSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>):
 
 /** A model's key without a revision suffix (".0" to ".99" after a digit), when it has one long enough to compare. */
 export function revisionBase(raw: string): string | undefined {
-  const m = /^(.*\d)\.\d{1,2}$/.exec(raw.trim());
+  const m = /^(.*\d)\.\d{1,2}$/.exec(matchForms(raw).trim());
   if (!m) return undefined;
   const base = modelKey(m[1] as string);
   // "1.5" or "V2.1" are versions of nothing a catalogue lists: the base must carry letters and digits.

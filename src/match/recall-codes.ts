@@ -1,6 +1,7 @@
 // The barcodes a notice names: identifier objects or strings, RappelConso lines, GS1 codes, "UPC …" in its text, and any checked code in it.
 import { parseGs1 } from './gs1.js';
 import { normalizeGtin } from './gtin.js';
+import { barcodeForms } from './match-fold.js';
 
 /** One code as the notice wrote it, its 14 digits, and whether its check digit is right. */
 export interface RecallCode {
@@ -9,7 +10,11 @@ export interface RecallCode {
   valid: boolean;
 }
 
-/** Digit runs grouped by spaces or dashes ("0 12345 67890 5"), never part of a date or a decimal; bounded, as notice text is hostile. */
+/**
+ * Digit runs grouped by spaces or dashes ("0 12345 67890 5"), never part of a date or a decimal; bounded, as notice
+ * text is hostile. Read in barcodeForms' text: a narrow NBSP, a non-breaking hyphen or an Arabic-Indic digit is its
+ * ASCII one.
+ */
 const DIGIT_RUN = /(?<![\d/.,])\d(?:[\d -]{0,40}\d)?(?![\d/.,])/g;
 /** A barcode's label in a text, then the codes after it. */
 const LABELLED =
@@ -101,18 +106,19 @@ export function recallCodes(recall: Record<string, unknown>): RecallCode[] {
           : undefined;
     const type = typeof (id as { type?: unknown })?.type === 'string' ? (id as { type: string }).type : '';
     if (value === undefined || /^(?:asin|batch|lot|isbn|sku|model)$/i.test(type)) continue;
-    const gs1 = parseGs1(value);
+    const plain = barcodeForms(value);
+    const gs1 = parseGs1(plain);
     if (gs1) add(out, gs1.gtin);
-    else fromText(out, value);
+    else fromText(out, plain);
   }
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
     if (typeof text !== 'string') continue;
-    for (const m of text.matchAll(LABELLED)) fromText(out, m[1] as string);
+    for (const m of barcodeForms(text).matchAll(LABELLED)) fromText(out, m[1] as string);
   }
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
-    if (typeof text === 'string') unlabelledFromText(out, text.slice(0, TEXT_LIMIT));
+    if (typeof text === 'string') unlabelledFromText(out, barcodeForms(text.slice(0, TEXT_LIMIT)));
   }
   return [...out.values()];
 }
