@@ -10,7 +10,8 @@ export async function beginRun(client: SqlClient, d: Dialect, params: Record<str
     `INSERT INTO ${d.t('sync_runs')} (started_at, params) VALUES (?, ?) RETURNING id`,
     [iso(atMs), JSON.stringify(params)],
   );
-  return (row as { id: number }).id;
+  if (row === undefined) throw new Error('sync_runs: the new run was not stored');
+  return row.id;
 }
 
 export async function finishRun(
@@ -22,11 +23,15 @@ export async function finishRun(
   error?: string,
   served?: readonly string[],
 ): Promise<RunCounts> {
-  return (await client.get<RunCounts>(
+  const counts = await client.get<RunCounts>(
     `UPDATE ${d.t('sync_runs')} SET ended_at = ?, outcome = ?, error = ?, served = ? WHERE id = ?
        RETURNING fetched, added, updated, unchanged`,
     [iso(atMs), outcome, error ?? null, served ? JSON.stringify(served) : null, runId],
-  )) as RunCounts;
+  );
+  // A run without its row never counts as done: digest and report judge by these rows whether monitoring held.
+  if (counts === undefined)
+    throw new Error(`sync_runs: run ${runId} is not in the archive, so its end was not recorded`);
+  return counts;
 }
 
 export async function extent(client: SqlClient, d: Dialect): Promise<ArchiveExtent> {

@@ -72,7 +72,11 @@ export class SqliteClient implements SqlClient {
 
   async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
     await this.ready();
-    return this.prepare(sql).get(...params) as T | undefined;
+    const stmt = this.prepare(sql);
+    if (stmt.readonly) return stmt.get(...params) as T | undefined;
+    // A write with RETURNING (INSERT … RETURNING id) is stepped to its end: get() stops at the first row and resets,
+    // and an autocommit's COMMIT failing there (the disk full) is never reported, the row it returned never stored.
+    return stmt.all(...params)[0] as T | undefined;
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {

@@ -11,6 +11,7 @@ import { finishUnderStop } from '../../actions/under-way.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
+import { writing } from '../../runtime/archive/archive-file.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import { type Context, monotonicClock } from '../../runtime/context.js';
 import type { ActionsPlan } from '../watch/plan.js';
@@ -89,6 +90,8 @@ export function openOutboxDelivery(
   const where = plan.webhook ? ` ${maskWebhookUrl(plan.webhook.url)}` : '';
   /** The rows this pass claimed and has not settled yet: released if the run is stopped. */
   const held = new Set<number>();
+  /** The outbox's writes fail as every archive write does: a full disk or read-only file is exit 10, naming the archive. */
+  const write = <T>(fn: () => Promise<T>) => writing(archive.name, fn);
   const stopNote = stopWaitNote(plan, session, "that delivery then stays in the archive's outbox for the next sync");
   /** An attempt under way when the run is stopped finishes, and is settled: its receiver may have it already. */
   const finishing = <T>(name: string, attempt: () => Promise<T>) =>
@@ -96,7 +99,7 @@ export function openOutboxDelivery(
 
   const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport, quiet = false) => {
     const outcome = outcomeOf(result, item.attempts);
-    await archive.settleOutbox(item.id, outcome, ctx.now());
+    await write(() => archive.settleOutbox(item.id, outcome, ctx.now()));
     held.delete(item.id);
     const what = `recall ${item.recallId}${item.kind === 'update' ? ` (version ${item.version})` : ''}`;
     if (outcome.ok) {
@@ -141,7 +144,8 @@ export function openOutboxDelivery(
    */
   const stillHeld = async (rest: readonly OutboxItem[], next = rest.slice(0, 1)) => {
     const ids = rest.map((r) => r.id);
-    const kept = new Set((await archive.renewOutbox({ host, ids, leaseMs: lease, nowMs: ctx.now() })).map(Number));
+    const renewed = await write(() => archive.renewOutbox({ host, ids, leaseMs: lease, nowMs: ctx.now() }));
+    const kept = new Set(renewed.map(Number));
     return next.every((r) => kept.has(Number(r.id)));
   };
 
@@ -152,7 +156,7 @@ export function openOutboxDelivery(
    */
   const releaseHeld = async () => {
     if (!ctx.signal.aborted || held.size === 0) return;
-    await archive.releaseOutbox({ host, ids: [...held] });
+    await write(() => archive.releaseOutbox({ host, ids: [...held] }));
     held.clear();
   };
 
@@ -186,7 +190,9 @@ export function openOutboxDelivery(
         else if (result.timedOut && streaks.timedOut(name, String(first.id))) report.rested.push(name);
       };
       const claim = async (names: string[], limit: number) => {
-        const items = await archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() });
+        const items = await write(() =>
+          archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() }),
+        );
         for (const item of items) held.add(item.id);
         return items;
       };

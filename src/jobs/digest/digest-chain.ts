@@ -8,6 +8,7 @@ import { endAfterNow } from '../../archive/store.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import { fold } from '../../filters/normalize.js';
 import { FILTER_FIELDS, type FilterName, type RecordFilter } from '../../filters/record-filter.js';
+import { writing } from '../../runtime/archive/archive-file.js';
 import { UsageError } from '../../runtime/cli-errors.js';
 import type { Context } from '../../runtime/context.js';
 import { running } from '../../runtime/process-running.js';
@@ -130,29 +131,32 @@ export async function claimPeriod(
   for (;;) {
     const now = ctx.now();
     let look: Look | undefined;
-    await store.changeMeta(chain.key, (raw) => {
-      const value = readValue(raw);
-      const running = value.running;
-      if (running && Date.parse(running.until) > now && !claimantGone(running)) {
-        look = { kind: 'busy', running };
-        return undefined;
-      }
-      const toMs = chain.untilMs ?? endAfterNow(now);
-      const end = value.end === undefined ? Number.NaN : Date.parse(value.end);
-      const first = Number.isNaN(end);
-      const fromMs = first ? now - FIRST_PERIOD_MS : end;
-      if (fromMs >= toMs) {
-        look = { kind: 'empty', fromMs, toMs, first };
-        return undefined;
-      }
-      const id = randomUUID();
-      look = { kind: 'claimed', claim: { fromMs, toMs, id }, first, tookOver: running };
-      const claim: Running = {
-        ...{ id, from: iso(fromMs), to: iso(toMs), started: iso(now), until: iso(now + CLAIM_MS) },
-        ...{ host: os.hostname(), pid: process.pid },
-      };
-      return write(chain, first ? undefined : iso(end), claim);
-    });
+    // A write like any other to the archive: a full disk or a read-only file is exit 10, naming it.
+    await writing(store.name, () =>
+      store.changeMeta(chain.key, (raw) => {
+        const value = readValue(raw);
+        const running = value.running;
+        if (running && Date.parse(running.until) > now && !claimantGone(running)) {
+          look = { kind: 'busy', running };
+          return undefined;
+        }
+        const toMs = chain.untilMs ?? endAfterNow(now);
+        const end = value.end === undefined ? Number.NaN : Date.parse(value.end);
+        const first = Number.isNaN(end);
+        const fromMs = first ? now - FIRST_PERIOD_MS : end;
+        if (fromMs >= toMs) {
+          look = { kind: 'empty', fromMs, toMs, first };
+          return undefined;
+        }
+        const id = randomUUID();
+        look = { kind: 'claimed', claim: { fromMs, toMs, id }, first, tookOver: running };
+        const claim: Running = {
+          ...{ id, from: iso(fromMs), to: iso(toMs), started: iso(now), until: iso(now + CLAIM_MS) },
+          ...{ host: os.hostname(), pid: process.pid },
+        };
+        return write(chain, first ? undefined : iso(end), claim);
+      }),
+    );
     if (look === undefined) throw new Error('archive_meta: the chain was not read');
     if (look.kind === 'claimed') {
       if (look.first)
@@ -197,18 +201,14 @@ export async function recordEnd(
   status: StatusReporter,
 ): Promise<void> {
   let ours = true;
-  await store.changeMeta(
-    chain.key,
-    (raw) => {
-      const value = readValue(raw);
-      if (value.running?.id !== claim.id) {
-        ours = false;
-        return undefined;
-      }
-      return write(chain, endMs === undefined ? value.end : iso(endMs));
-    },
-    'settle',
-  );
+  await settle(store, chain.key, (raw) => {
+    const value = readValue(raw);
+    if (value.running?.id !== claim.id) {
+      ours = false;
+      return undefined;
+    }
+    return write(chain, endMs === undefined ? value.end : iso(endMs));
+  });
   if (!ours)
     status.warn(
       `--since last: this digest took longer than its claim (${CLAIM_MS / 60_000} minutes) and another digest of this selection took its period over: the recalls stored from ${iso(claim.fromMs)} on may be in both`,
@@ -228,12 +228,17 @@ export async function recordEnd(
  * stays, and the next digest covers the period again at once, without waiting for the claim to lapse.
  */
 export async function releaseClaim(store: ArchiveStore, chain: ChainPlan, claim: Claim): Promise<void> {
-  await store.changeMeta(
-    chain.key,
-    (raw) => {
-      const value = readValue(raw);
-      return value.running?.id === claim.id ? write(chain, value.end) : undefined;
-    },
-    'settle',
-  );
+  await settle(store, chain.key, (raw) => {
+    const value = readValue(raw);
+    return value.running?.id === claim.id ? write(chain, value.end) : undefined;
+  });
+}
+
+/** A change recording how a digest ended ('settle': a stop does not cut its wait), failing as any archive write. */
+function settle(
+  store: ArchiveStore,
+  key: string,
+  change: (raw: string | undefined) => string | undefined,
+): Promise<string | undefined> {
+  return writing(store.name, () => store.changeMeta(key, change, 'settle'));
 }

@@ -52,13 +52,15 @@ async function digestOnce(plan: DigestPlan, session: ArchiveSession): Promise<vo
   let readUpTo: number | undefined;
   try {
     await deliver({ ...plan, fromMs: claim.fromMs, toMs: claim.toMs }, session, (ms) => (readUpTo = ms));
+    const end = readUpTo !== undefined && readUpTo > claim.fromMs ? readUpTo : undefined;
+    // Delivered: an end that cannot be recorded (the disk full) is the run's error, and the claim is given up, so that
+    // the next digest covers the period again at once.
+    await recordEnd(store, chain, claim, end, status);
   } catch (err) {
     // Released even when stopped; a run killed before this holds its claim until it lapses (CLAIM_MS).
     await releaseClaim(store, chain, claim).catch(() => {});
     throw err;
   }
-  const end = readUpTo !== undefined && readUpTo > claim.fromMs ? readUpTo : undefined;
-  await recordEnd(store, chain, claim, end, status);
 }
 
 async function deliver(plan: DigestPlan, session: ArchiveSession, readUpTo?: (ms: number | undefined) => void) {

@@ -53,12 +53,12 @@ export async function keepForResume(err: unknown, f: FailedExport): Promise<unkn
   const keyNote =
     f.session.settings.apiKeySource === 'flag' ? ' (give the key again, e.g. in RECALL_FEED_API_KEY)' : '';
   // Only a file written through `.partial` keeps anything; stdout, a device or a pipe continue at the cursor.
-  const partial = await f.target.keep({ cursor, count: written });
-  if (partial !== undefined) {
+  const kept = await f.target.keep({ cursor, count: written });
+  if (kept !== undefined) {
     return new ResumableError(
       err,
       resumeCommand(argv, ['--resume']),
-      `${f.session.settings.output} is unchanged; ${counted(written, 'record is', 'records are')} kept in ${partial}. To finish${keyNote}, run:`,
+      `${f.session.settings.output} is unchanged; ${counted(kept.count, 'record is', 'records are')} kept in ${kept.partial}. To finish${keyNote}, run:`,
     );
   }
   // A cursor the API refused is no place to continue from: the run is asked for again from the start.

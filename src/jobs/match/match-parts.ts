@@ -4,15 +4,17 @@ import type { Catalogue } from '../../match/catalogue.js';
 import { REJECTED_KEPT } from '../../match/catalogue-census.js';
 import { CatalogueIndex, type RejectedCode } from '../../match/matcher.js';
 import { counted, groupDigits } from '../../output/numbers.js';
+import type { ArchiveStore } from '../../archive/store.js';
+import { writing } from '../../runtime/archive/archive-file.js';
 import { MatchesFoundError } from '../../runtime/cli-errors.js';
-import type { RowsSpec } from '../../runtime/files/record-output.js';
+import type { RecordOutput, RowsSpec } from '../../runtime/files/record-output.js';
 import { tellsSuccess } from '../../runtime/files/write-output.js';
 import type { Session } from '../../runtime/session.js';
 import type { StatusReporter } from '../../runtime/terminal/status.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { loadCatalogue } from '../matching/load-catalogue.js';
 import { matchColumns, matchTableColumns } from '../matching/match-rows.js';
-import { casesLine, keyColumn } from '../matching/open-cases.js';
+import { type CaseOpener, casesLine, keyColumn } from '../matching/open-cases.js';
 import type { MatchPlan, RecallSource } from './match-plan.js';
 import type { CatalogueReport } from './match-state.js';
 import type { MatchCounts } from './stream-match.js';
@@ -91,4 +93,34 @@ export function finish(plan: MatchPlan, session: Session, { counts, catalogue }:
 /** What --open-cases opened (a success: said on a terminal or with -v, as the last line is). */
 export function sayCases(session: Session, counts: { opened: number; existing: number }): void {
   if (tellsSuccess(session)) session.status.note(casesLine(counts));
+}
+
+/** Stores what `opener` gathered (--open-cases) and says it; a failure to write the archive is exit 10, naming it. */
+export async function flushCases(opener: CaseOpener, archive: ArchiveStore, session: Session): Promise<void> {
+  sayCases(session, await writing(archive.name, () => opener.flush(archive, session.ctx.now())));
+}
+
+/**
+ * `output` whose commit waits for the cases (--open-cases): stored once its listing is written, every row of the
+ * archive read by then (the archive is one connection), and before -o's file is put in place, so that a run whose cases
+ * cannot be written (the disk full) leaves it as it was (docs/formats.md). stdout has had the rows already.
+ */
+export function casesBeforeCommit(
+  output: RecordOutput,
+  opener: CaseOpener | undefined,
+  archive: ArchiveStore,
+  session: Session,
+): RecordOutput {
+  if (!opener) return output;
+  return {
+    format: output.format,
+    toFile: output.toFile,
+    write: (fill, failed) =>
+      output.write(async (sink) => {
+        const filled = await fill(sink);
+        session.status.stop();
+        await flushCases(opener, archive, session);
+        return filled;
+      }, failed),
+  };
 }

@@ -5,12 +5,11 @@ import { compileFilter } from '../../filters/record-filter.js';
 import { CatalogueChangedError, type CatalogueRow } from '../../match/catalogue.js';
 import type { Match } from '../../match/matcher.js';
 import { archiveFilterWarnings } from '../../runtime/options/filter-warnings.js';
-import { writing } from '../../runtime/archive/archive-file.js';
 import { declaredStore, type Session } from '../../runtime/session.js';
 import { learnedPath, readLearned } from '../matching/learned-file.js';
 import { usageErrorOf } from '../matching/load-catalogue.js';
 import { byLevelThenSeverity, catalogueValues, matchRow, reportCatalogue } from '../matching/match-rows.js';
-import { matchRowsSpec, type MatchSummary, sayCases } from './match-parts.js';
+import { flushCases, matchRowsSpec, type MatchSummary } from './match-parts.js';
 import { tellsSuccess } from '../../runtime/files/write-output.js';
 import { fileSha256 } from '../../runtime/files/file-sha256.js';
 import type { MatchState, RecallRows } from './match-state.js';
@@ -131,7 +130,7 @@ async function openCases(
     const match = { level: row.level, reason: row.reason, row: catalogueRow } as Match;
     opener.add(match, { id: row.recall_id, alert_title: row.alert_title, published_at: row.published_at });
   }
-  sayCases(session, await writing(archive.name, () => opener.flush(archive, session.ctx.now())));
+  await flushCases(opener, archive, session);
 }
 
 /**
@@ -180,8 +179,9 @@ export async function replayMatch(
     for (let i = 0; i === 0 || i < listed.length; i += WRITE_BATCH)
       await status.around(() => renderer.write(listed.slice(i, i + WRITE_BATCH)));
     await renderer.end();
+    // Before -o's file is put in place: a run whose cases cannot be written leaves it as it was (docs/formats.md).
+    await openCases(rows, inputs, state.catalogue.headers, archive, session);
   });
-  await openCases(rows, inputs, state.catalogue.headers, archive, session);
   for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
   if (tellsSuccess(session))
     status.note(

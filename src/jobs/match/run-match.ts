@@ -11,8 +11,15 @@ import { catalogueHead } from '../../match/stream-matches.js';
 import type { StreamedCatalogue } from '../../match/stream-matches.js';
 import { noCounts, type RecallBatches, rejectedCount, streamMatchRows, largeEnoughToStream } from './stream-match.js';
 import type { CatalogueIndex, Match } from '../../match/matcher.js';
-import { catalogueReport, finish, indexCatalogue, matchRowsSpec, type MatchSummary, sayCases } from './match-parts.js';
-import { inBatches, writing } from '../../runtime/archive/archive-file.js';
+import {
+  casesBeforeCommit,
+  catalogueReport,
+  finish,
+  indexCatalogue,
+  matchRowsSpec,
+  type MatchSummary,
+} from './match-parts.js';
+import { inBatches } from '../../runtime/archive/archive-file.js';
 import { caseOpener, keyColumn, streamedCaseOpener } from '../matching/open-cases.js';
 import { caseSla } from '../matching/sla.js';
 import type { RecordOutput } from '../../runtime/files/record-output.js';
@@ -190,14 +197,13 @@ async function fullMatch(
   const warnings: string[] = [];
   let read: StreamedCatalogue;
   const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
-  const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean) =>
-    streamMatchRows(plan, batches, keep, learned, output, counts, status, ctx.signal, { onMatch });
+  const stream = (batches: Batches, keep: (recall: Record<string, unknown>) => boolean, out = output) =>
+    streamMatchRows(plan, batches, keep, learned, out, counts, status, ctx.signal, { onMatch });
   if (source.kind === 'archive') {
     const archive = declaredStore(session);
     const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
-    read = await stream(archiveBatches(archive.records(query), ctx.signal), () => true);
-    // After the listing ends, as runIndexed does: the archive is one connection, and its rows were being streamed.
-    if (opener) sayCases(session, await writing(archive.name, () => opener.flush(archive, ctx.now())));
+    const batches = archiveBatches(archive.records(query), ctx.signal);
+    read = await stream(batches, () => true, casesBeforeCommit(output, opener, archive, session));
     warnings.push(...(await archiveFilterWarnings(archive, query)));
   } else {
     const api = await session.api({ needsKey: true });
@@ -244,9 +250,8 @@ async function runIndexed(
     const records = archive.records({ sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter });
     const batches = archiveBatches(records, ctx.signal);
     const onMatch = opener && ((m: Match, recall: Record<string, unknown>) => opener.add(m, recall));
-    counts = await matchAll(plan, catalogue, index, batches, () => true, output, status, ctx.signal, onMatch);
-    // After the listing ends: the archive is one connection, and its rows were being streamed.
-    if (opener) sayCases(session, await writing(archive.name, () => opener.flush(archive, ctx.now())));
+    const out = casesBeforeCommit(output, opener, archive, session);
+    counts = await matchAll(plan, catalogue, index, batches, () => true, out, status, ctx.signal, onMatch);
     const query = { sinceUs: source.sinceUs, sources: source.sources, filter: plan.filter };
     for (const warning of await archiveFilterWarnings(archive, query)) status.warn(warning);
   } else {

@@ -1,4 +1,5 @@
 // Errors of the config store and key validation, each with a message fit for the terminal and a hint.
+import { diskFull } from '../files/write-errors.js';
 
 /** Base of the config errors; `hint` is a next step for the user, printed after the message. */
 export class ConfigError extends Error {
@@ -39,7 +40,8 @@ export class ConfigWriteError extends ConfigError {
   readonly path: string;
   constructor(path: string, reason: string, cause?: unknown) {
     super(`cannot write the config file ${path}: ${reason}`, {
-      hint: 'set RECALL_FEED_CONFIG_DIR to a writable directory',
+      // A full disk is no fault of the folder: the hint every writer gives for it.
+      hint: diskFull(cause)?.hint ?? 'set RECALL_FEED_CONFIG_DIR to a writable directory',
       cause,
     });
     this.path = path;
@@ -53,12 +55,12 @@ const REASONS: Record<string, string> = {
   ENOTDIR: 'a parent of it is not a directory',
   EEXIST: 'a file is in the way of its directory',
   EISDIR: 'it is a directory',
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
 };
 
-/** A short reason for a filesystem error: "permission denied (EACCES)". */
+/** A short reason for a filesystem error: "permission denied (EACCES)"; a full disk as every writer says it. */
 export function fsReason(err: unknown): string {
+  const full = diskFull(err);
+  if (full) return full.reason;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
   return err instanceof Error ? err.message : String(err);

@@ -12,6 +12,12 @@ import { writing } from './write-errors.js';
 
 export type { FileTargetOptions, RealFile } from './partial-open.js';
 
+/** What a failed run kept for --resume: the partial file, and the records its state says it holds. */
+export interface Kept {
+  partial: string;
+  count: number;
+}
+
 export interface OutputTarget {
   /** stdout; a device or pipe written through; or a regular file written through its partial. */
   kind: 'stdout' | 'direct' | 'file';
@@ -27,10 +33,11 @@ export interface OutputTarget {
   /** The run succeeded: put the result in place. */
   commit(): Promise<void>;
   /**
-   * The run failed in a way worth resuming: keep what was written, with the state. Returns the partial
-   * file, or undefined when the output cannot be resumed (stdout, a device or pipe): continue by cursor.
+   * The run failed in a way worth resuming: keep what was written, with the state. Returns the partial file and the
+   * records its state covers, or undefined when the output cannot be resumed (stdout, a device or pipe): continue by
+   * cursor.
    */
-  keep(state: { cursor: string | undefined; count: number }): Promise<string | undefined>;
+  keep(state: { cursor: string | undefined; count: number }): Promise<Kept | undefined>;
   /** The run failed in a way not worth resuming: leave nothing behind (a resumed partial stays, for the next try). */
   discard(): Promise<void>;
   /**
@@ -130,19 +137,28 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
       await writing(statePath, () => fs.rm(statePath, { force: true }));
     },
     keep: async (state) => {
-      await stream.close();
-      const bytes = (await writing(partial, () => fs.stat(partial))).size;
-      const full: PartialState = {
-        version: 1,
-        count: state.count,
-        bytes,
-        fingerprint: opts.fingerprint,
-        append: appending,
-      };
-      if (state.cursor !== undefined) full.cursor = state.cursor;
-      // As root, the target's owner's, as the partial is (partial-open.ts): that user may resume it.
-      await writePartialState(statePath, full, file.stat && { uid: file.stat.uid, gid: file.stat.gid });
-      return partial;
+      const saved = (async (): Promise<Kept> => {
+        // Throws the writer's own failure (the disk full): what it was given may not all be in the file, and no new
+        // state may say it is.
+        await stream.close();
+        const bytes = (await writing(partial, () => fs.stat(partial))).size;
+        const full: PartialState = {
+          version: 1,
+          count: state.count,
+          bytes,
+          fingerprint: opts.fingerprint,
+          append: appending,
+        };
+        if (state.cursor !== undefined) full.cursor = state.cursor;
+        // As root, the target's owner's, as the partial is (partial-open.ts): that user may resume it.
+        await writePartialState(statePath, full, file.stat && { uid: file.stat.uid, gid: file.stat.gid });
+        return { partial, count: state.count };
+      })();
+      if (!resumed) return saved;
+      // A --resume that fails in its turn, for any reason, keeps its partial and prints the command again
+      // (docs/formats.md): the state it started from (replaced in one step, never half written) still says where the
+      // partial's records end, and the next --resume cuts off what came after.
+      return saved.catch(() => ({ partial, count: resumed.count }));
     },
     discard: async () => {
       await stream.abandon();

@@ -23,6 +23,9 @@ export class FileWriter extends Writable {
     super({ highWaterMark: 64 * 1024, decodeStrings: true, autoDestroy: false });
     this.#handle = handle;
     this.#shown = shown;
+    // A failed write is kept (errored) for close() and the next write to report, naming the file. Heard here: a write
+    // under the high-water mark has no caller waiting for 'drain', and an 'error' nobody hears ends the process.
+    this.on('error', () => {});
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {

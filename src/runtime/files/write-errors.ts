@@ -32,14 +32,25 @@ export function errnoCode(err: unknown): string | undefined {
 }
 
 /**
+ * A full disk (or a used-up quota), in the table's words with its hint: no other folder or permission fixes it, so
+ * every writer says it alike (the config file's too).
+ */
+export function diskFull(err: unknown): { reason: string; hint: string } | undefined {
+  const code = errnoCode(err);
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return undefined;
+  return { reason: fileErrorWords(err, 'write') as string, hint: HINTS[code] as string };
+}
+
+/**
  * CannotWriteError for a file-system error while writing `file`; anything else (a CannotWriteError
- * already, an abort, a bug) comes back unchanged. `hint` replaces the advice, which is about -o.
+ * already, an abort, a bug) comes back unchanged. `hint` replaces the advice, which is about -o, except for a full
+ * disk, which no other place or permission the hint may name would fix.
  */
 export function cannotWrite(file: string, err: unknown, hint?: string): unknown {
   if (err instanceof CannotWriteError) return err;
   const words = writeReason(err);
   if (words === undefined) return err;
-  return new CannotWriteError(file, words, hint ?? HINTS[errnoCode(err) as string] ?? ELSEWHERE);
+  return new CannotWriteError(file, words, diskFull(err)?.hint ?? hint ?? HINTS[errnoCode(err) as string] ?? ELSEWHERE);
 }
 
 /**

@@ -22,7 +22,8 @@ import { writeReason } from '../files/write-errors.js';
 function notWritten(err: unknown): string {
   const failed = (err as NodeJS.ErrnoException | undefined)?.path;
   const reason = writeReason(err);
-  if (failed !== undefined && reason !== undefined) return `cannot write in ${path.dirname(failed)}: ${reason}`;
+  // A write that fails on an open file (a full disk) carries no path: the reason alone, in the shared words.
+  if (reason !== undefined) return failed !== undefined ? `cannot write in ${path.dirname(failed)}: ${reason}` : reason;
   return err instanceof Error ? err.message : String(err);
 }
 
