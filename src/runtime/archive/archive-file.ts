@@ -6,7 +6,7 @@ import { cannotWriteReason } from '../../archive/archive-errors.js';
 import { dbTarget, DbTargetError, isDbUrl, looksLikeUrl, type DbTarget } from '../../archive/db-target.js';
 import type { ArchiveStore, OpenOptions } from '../../archive/store.js';
 import { CannotWriteError, UsageError } from '../cli-errors.js';
-import type { Context } from '../context.js';
+import { type Context, monotonicClock } from '../context.js';
 import { errnoCode } from '../files/write-errors.js';
 import { xdgHome } from '../config/paths.js';
 import { settingSource } from '../settings.js';
@@ -96,10 +96,11 @@ export async function writing<T>(name: string, fn: () => T | Promise<T>): Promis
  * the command is interrupted (SIGTERM, Ctrl-C).
  */
 export function writerOptions(
-  ctx: Pick<Context, 'env' | 'signal' | 'now' | 'sleep'>,
+  ctx: Pick<Context, 'env' | 'signal' | 'now' | 'monotonic' | 'sleep'>,
 ): Pick<OpenOptions, 'lockWaitMs' | 'signal' | 'wait'> {
   const { signal } = ctx;
-  const wait = { now: ctx.now, sleep: ctx.sleep };
+  // The wait's deadline on the monotonic clock: a wall clock stepped back (NTP, a resumed VM) would stretch it.
+  const wait = { now: monotonicClock(ctx), sleep: ctx.sleep };
   const raw = ctx.env.RECALL_FEED_DB_LOCK_WAIT?.trim();
   if (raw === undefined || raw === '') return { signal, wait };
   const seconds = Number(raw);

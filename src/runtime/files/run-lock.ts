@@ -3,6 +3,7 @@ import { rmSync, promises as fs } from 'node:fs';
 import type { LockOptions } from 'proper-lockfile';
 import { sleep as realSleep } from '../../api/sleep.js';
 import { BusyError } from '../cli-errors.js';
+import { type Context, monotonicClock } from '../context.js';
 import { repairKilledAppend } from './append-journal.js';
 import { describeHolder, holderFile, lockDir, readHolder, takeOverIfEnded, writeHolder } from './run-lock-holder.js';
 import { DEFAULT_LOCK_WAIT_S } from './lock-wait.js';
@@ -63,7 +64,7 @@ export function waitSaidBy(status: { success(text: string): void }): (line: stri
  * `warn` for a lock taken over and a repair, `sayWait` for the wait (default `warn`; a run's is waitSaidBy's).
  */
 export function runLockOptions(
-  ctx: { signal: AbortSignal; now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> },
+  ctx: Pick<Context, 'signal' | 'now' | 'monotonic' | 'sleep'>,
   warn: (line: string) => void,
   waitMs: number,
   waitFlag?: string,
@@ -72,7 +73,8 @@ export function runLockOptions(
   return {
     waitMs,
     signal: ctx.signal,
-    now: ctx.now,
+    // The wait's deadline on the monotonic clock: a wall clock stepped back (NTP, a resumed VM) would stretch it.
+    now: monotonicClock(ctx),
     sleep: ctx.sleep,
     ...(waitFlag === undefined ? {} : { waitFlag }),
     onWait: (holder, file) => sayWait(`${file} is in use by ${holder}; waiting up to ${waitMs / 1000} s`),
