@@ -73,7 +73,10 @@ export interface PollOptions {
   signal: AbortSignal;
 }
 
-/** Pages through the window and collects the records the state has not seen; writes nothing. */
+/**
+ * Pages through the window and collects the records the state has not seen; writes nothing. Notes in the state each id
+ * the API returned, so that remember() keeps it while the API still returns it.
+ */
 export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Promise<Poll> {
   const found: FeedRecord[] = [];
   const ids = new Set<string>();
@@ -86,8 +89,9 @@ export async function pollNew(pages: AsyncIterable<Page>, opts: PollOptions): Pr
     serverNow = serverTime(page) ?? serverNow;
     checkIds(page.data, opts);
     for (const record of page.data) {
-      if (opts.keep && !opts.keep(record)) continue;
       const id = String(record.id);
+      opts.state.returned(id);
+      if (opts.keep && !opts.keep(record)) continue;
       // A record that moves between pages while paging comes twice: it is still one new record.
       if (opts.state.has(id) || ids.has(id)) continue;
       ids.add(id);
@@ -115,7 +119,8 @@ export function windowClock(now: number, serverNow: number | undefined): number 
  * Adds the records to the state, then forgets what no window can return again. The API's window is on the server's
  * clock (`serverNow`, the poll's): measured from ours (`now`) when ours runs ahead, the state would forget ids the API
  * still returns, and the next poll would write them (and act on them) again. So the cut is from the earlier of the two
- * clocks; one of ours that runs behind keeps ids a little longer, which is harmless.
+ * clocks; one of ours that runs behind keeps ids a little longer, which is harmless. A server clock too far behind to
+ * believe (or an answer outside its window) cannot make the state forget an id the poll returned: prune() keeps those.
  */
 export function remember(state: SeenState, records: readonly FeedRecord[], now: number, serverNow = now): void {
   const at = windowClock(now, serverNow);

@@ -61,7 +61,10 @@ export async function checkStateWritable(file: string): Promise<string> {
 }
 
 export class SeenState {
+  /** id -> epoch ms: its published_at, or when a poll last returned it once that is too old to keep it (prune). */
   private readonly seen = new Map<string, number>();
+  /** The ids the API returned in the poll under way, noted by pollNew for the prune that ends it. */
+  private readonly returnedNow = new Set<string>();
   private pending: PendingDelivery[] = [];
   /** Whether memory differs from the file: a run that found nothing new writes nothing. */
   private dirty = false;
@@ -162,15 +165,26 @@ export class SeenState {
     this.dirty = true;
   }
 
-  /** Forgets ids published so long ago that no window can return them again. */
+  /** The API returned `id` in the poll under way (new or not, whatever the filters): see prune(). */
+  returned(id: unknown): void {
+    this.returnedNow.add(String(id));
+  }
+
+  /**
+   * Forgets ids published so long ago that no window can return them again (`now`: the poll's clock, windowClock). An id
+   * the API returned in this poll all the same (its clock is far behind ours, or its answer is outside its window) is
+   * kept, from `now`: forgotten 25 hours after the last poll that returned it, never while it is still returned, so it
+   * is written (and acted on) once. Only ids an answer of the last 25 hours held are kept: the state stays bounded.
+   */
   prune(now: number): void {
     const horizon = now - KEEP_MS;
     for (const [id, at] of this.seen) {
-      if (at < horizon) {
-        this.seen.delete(id);
-        this.dirty = true;
-      }
+      if (at >= horizon) continue;
+      if (this.returnedNow.has(id)) this.seen.set(id, now);
+      else this.seen.delete(id);
+      this.dirty = true;
     }
+    this.returnedNow.clear();
   }
 
   /**

@@ -4,7 +4,10 @@ import type { PendingDelivery } from '../../actions/delivery-queue.js';
 
 export interface StateFileV1 {
   version: 1;
-  /** id -> epoch seconds of its published_at (or of when it was first seen, for records without one). */
+  /**
+   * id -> epoch seconds of its published_at (or of when it was first seen, for records without one); once that is more
+   * than 25 h behind, of the last poll that returned it.
+   */
   seen: Record<string, number>;
   /** Recalls written whose actions (--exec, --webhook) have not all succeeded yet, oldest first. */
   pending?: PendingDelivery[];

@@ -139,7 +139,8 @@ export async function fileTarget(file: RealFile, shown: string, opts: FileTarget
     keep: async (state) => {
       const saved = (async (): Promise<Kept> => {
         // Throws the writer's own failure (the disk full): what it was given may not all be in the file, and no new
-        // state may say it is.
+        // state may say it is. close() fsyncs the partial before the state is written: after a power cut the state
+        // never describes bytes the partial lost (and a --resume refuses a partial shorter than its state).
         await stream.close();
         const bytes = (await writing(partial, () => fs.stat(partial))).size;
         const full: PartialState = {

@@ -3,7 +3,7 @@
 import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { BusyError, UsageError } from '../cli-errors.js';
-import { type PartialState, readPartialState } from './partial-state.js';
+import { checkPartialMatches, type PartialState, readPartialState } from './partial-state.js';
 import { cannotWrite, errnoCode, writing } from './write-errors.js';
 
 export interface FileTargetOptions {
@@ -98,10 +98,10 @@ export async function openFresh(
   };
 }
 
-/** The version a fingerprint names (a JSON object's `version`); undefined for one written before versions. */
-function fingerprintVersion(fingerprint: string): unknown {
+/** A field a fingerprint names (a JSON object's): its `version` (undefined before versions), its output `format`. */
+function fingerprintField(fingerprint: string, field: 'version' | 'format'): unknown {
   try {
-    return (JSON.parse(fingerprint) as { version?: unknown } | null)?.version;
+    return (JSON.parse(fingerprint) as Record<string, unknown> | null)?.[field];
   } catch {
     return undefined;
   }
@@ -117,7 +117,7 @@ export async function openResumed(
   const resumed = await readPartialState(partial, statePath);
   const again = 'resume with the exact command printed when it stopped, or run without --resume to start over';
   if (resumed.fingerprint !== opts.fingerprint) {
-    if (fingerprintVersion(resumed.fingerprint) !== fingerprintVersion(opts.fingerprint)) {
+    if (fingerprintField(resumed.fingerprint, 'version') !== fingerprintField(opts.fingerprint, 'version')) {
       throw new UsageError(
         `cannot resume ${partial}: it was written by another version of recall-feed`,
         'run without --resume to start over',
@@ -134,8 +134,14 @@ export async function openResumed(
   }
   const appending = resumed.append === true;
   await checkWritable(file);
-  const handle = await openPartial(partial, fsConstants.O_WRONLY | fsConstants.O_APPEND);
-  await writing(partial, () => handle.truncate(resumed.bytes)).catch(async (err: unknown) => {
+  // Read too: the partial is checked against its state before it is cut back to it (never extended: truncate would pad
+  // a partial shorter than its state with NUL bytes). The fingerprint, the same as this run's, names the format.
+  const handle = await openPartial(partial, fsConstants.O_RDWR | fsConstants.O_APPEND);
+  const format = fingerprintField(resumed.fingerprint, 'format');
+  await writing(partial, async () => {
+    await checkPartialMatches(handle, { partial, statePath }, resumed, typeof format === 'string' ? format : undefined);
+    await handle.truncate(resumed.bytes);
+  }).catch(async (err: unknown) => {
     await handle.close();
     throw err;
   });
