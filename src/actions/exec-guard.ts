@@ -7,11 +7,18 @@ const ONE_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
 export const hasPlaceholder = (word: string) => ONE_PLACEHOLDER.test(word);
 
 /**
- * The program a word names, by the letters its file name begins with: `python3.12` is python, `/usr/bin/bash` bash,
- * `perl5.36-x86_64-linux-gnu` perl, `bash.exe` bash, `sqlite3` sqlite, `systemd-run` systemd-run.
+ * The program a word names, by the letters its file name begins with when the rest is a version or `.exe`:
+ * `python3.12` is python, `/usr/bin/bash` bash, `perl5.36-x86_64-linux-gnu` perl, `bash.exe` bash, `sqlite3` sqlite,
+ * `systemd-run` systemd-run. Any other file name is its own program: `script.sh`, `exec.sh` and `git2slack` are a
+ * user's scripts, not script, exec or git.
  */
-export const programName = (word: string) =>
-  /^[a-z][a-z_-]*/.exec((word.split('/').pop() ?? word).toLowerCase())?.[0].replace(/-+$/, '') ?? '';
+export function programName(word: string): string {
+  const base = (word.split('/').pop() ?? word).toLowerCase();
+  const letters = /^[a-z][a-z_-]*/.exec(base)?.[0] ?? '';
+  return VERSION.test(base.slice(letters.length)) ? letters.replace(/-+$/, '') : base;
+}
+/** What may follow a program's name in its file's: a version (`3.12`, `5.36-x86_64-linux-gnu`), then `.exe`. */
+const VERSION = /^(?:\d[\d.]*(?:-[a-z0-9_.-]*)?)?(?:\.exe)?$/;
 
 /**
  * Programs that run a program, a shell command or code their arguments name or write, each with options of its own

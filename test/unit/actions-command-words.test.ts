@@ -110,6 +110,11 @@ describe('a {field} in the code an interpreter runs', () => {
     ['node ./notify.mjs {id}'],
     ['python3 -W ignore notify.py {id}'],
     ['env LANG=C nice -n 5 notify.sh'],
+    // A user's script whose file name begins with a program's name is that script (a review's finding).
+    ['/abs/t/script.sh -- {id}'],
+    ['./exec.sh {id}'],
+    ['git2slack {alert_title}'],
+    ['make-report.py {id}'],
   ])('accepts %j', (command) => {
     expect(() => splitWords(command)).not.toThrow();
   });
