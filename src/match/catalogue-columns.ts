@@ -101,7 +101,10 @@ export function resolveColumns(headers: readonly string[], mapped: ColumnMap): C
     if (also.length > 0) out[MANY[role]] = also;
   }
   if (out.gtin === undefined && out.model === undefined && (out.brand === undefined || out.name === undefined)) {
-    throw new CatalogueColumnsError(`found no barcode, model or brand and name column among: ${headers.join(', ')}`);
+    // The first 20 names: a file of thousands of columns (a wide export, a hostile file) gets one line, not a page.
+    const shown =
+      headers.length > 20 ? `${headers.slice(0, 20).join(', ')} and ${headers.length - 20} more` : headers.join(', ');
+    throw new CatalogueColumnsError(`found no barcode, model or brand and name column among: ${shown}`);
   }
   return out;
 }

@@ -1,5 +1,4 @@
 // `recall-feed mcp`: serves over stdio until the client closes it, or over Streamable HTTP until the run is stopped.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -17,6 +16,7 @@ import { settingSource } from '../runtime/settings.js';
 import { firstOf, SOURCES_WAIT_MS, sourcesOf } from './key-sources.js';
 import type { McpPlan } from './plan.js';
 import { buildServer } from './server.js';
+import { AnsweringStdioTransport } from './stdio-transport.js';
 
 /** How long answers still being made when the client closes stdin may take to be written, before the server closes. */
 const HANG_UP_WAIT_MS = 2 * SOURCES_WAIT_MS;
@@ -68,7 +68,7 @@ function endingWith(session: Session, signal: AbortSignal): Session {
  * The requests received on `transport` not yet answered (nor cancelled by the client): `settled()` resolves when none
  * is left. Set before the server connects: the SDK's own handling of each message comes after.
  */
-function unanswered(transport: StdioServerTransport): { settled(): Promise<void> } {
+function unanswered(transport: AnsweringStdioTransport): { settled(): Promise<void> } {
   const open = new Set<RequestId>();
   let wake = () => {};
   const done = (id: unknown) => {
@@ -109,10 +109,11 @@ async function serveStdio(plan: McpPlan, session: Session): Promise<void> {
     ctx.stdin.once('end', resolve);
     ctx.stdin.once('close', resolve);
   });
-  const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
+  const transport = new AnsweringStdioTransport(ctx.stdin, ctx.stdout);
   const requests = unanswered(transport);
-  // A line that is no JSON-RPC is said and skipped (the SDK goes on). A message it cannot take (over 10 MiB)
-  // closes the connection: then the run fails (exit 1), rather than ending as if the client had hung up.
+  // A line that is no JSON-RPC is answered with JSON-RPC's error, said in one line, and skipped (the SDK goes on). A
+  // message it cannot take (over 10 MiB) closes the connection: then the run fails (exit 1), rather than ending as if
+  // the client had hung up.
   let lastError: Error | undefined;
   const gone = new Promise<'gone'>((resolve) => {
     transport.onerror = (err) => {

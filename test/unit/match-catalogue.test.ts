@@ -141,6 +141,13 @@ describe('catalogue files', () => {
     await expect(readCatalogue(file('none.csv', 'sku,price\n1,2\n'))).rejects.toThrow(
       /no barcode, model or brand and name column/,
     );
+    // A file of many columns is named by its first 20 and a count: one line, whatever its width.
+    const wide = Array.from({ length: 30 }, (_, i) => `c${i + 1}`);
+    await expect(
+      readCatalogue(file('wide.csv', `${wide.join(',')}\n${wide.map(() => 'x').join(',')}\n`)),
+    ).rejects.toThrow(
+      'found no barcode, model or brand and name column among: c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20 and 10 more',
+    );
   });
 });
 
