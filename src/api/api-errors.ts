@@ -67,8 +67,9 @@ export class NotFoundError extends ApiError {
 }
 
 /**
- * The base URL does not lead to the API: a 404 without the API's error body (a web server's page),
- * or a redirect, which the client never follows (it would carry the key to another address).
+ * The base URL does not lead to the API: a 404 without the API's error body (a web server's page), a 4xx status the
+ * API does not answer with (405, 410, 418, 451...: a gateway, a filter or another service answered), or a redirect,
+ * which the client never follows (it would carry the key to another address).
  */
 export class WrongAddressError extends ApiError {
   override name = 'WrongAddressError';

@@ -32,15 +32,44 @@ const BY_CODE: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
   ['service_unavailable', ServiceUnavailableError],
 ]);
 
+/** The request was too large for the server (its body, its address, its headers): the caller's own input, as a 400. */
+const TOO_LARGE: ReadonlySet<number> = new Set([413, 414, 431]);
+
+/**
+ * The class for a status, when the body names no code this client knows. A 408 (the server gave up waiting for the
+ * request) is transient, as a 503. Any other 4xx is no status the API answers with (its own are 400 to 404 and 429):
+ * whatever answered at the base URL is not acting as the API (a gateway, a filter, another service).
+ */
 function classForStatus(status: number): ErrorClass {
-  if (status === 400 || status === 422) return ValidationError;
+  if (status === 400 || status === 422 || TOO_LARGE.has(status)) return ValidationError;
   if (status === 401) return InvalidApiKeyError;
   if (status === 403) return PermissionDeniedError;
   if (status === 404) return NotFoundError;
   if (status === 429) return RateLimitError;
-  if (status === 502 || status === 503 || status === 504) return ServiceUnavailableError;
+  if (status === 408 || status === 502 || status === 503 || status === 504) return ServiceUnavailableError;
   if (status >= 500) return ServerError;
+  if (status >= 400) return WrongAddressError;
   return ApiError;
+}
+
+/** A query parameter this long or longer is named as what made a request too large. */
+const LONG_PARAMETER = 1000;
+
+/**
+ * A 413, 414 or 431 without the API's words: which parameter of `url` made the request too large, when one is long
+ * (`details.parameter`, as a validation error names it, and its length), else the request as a whole.
+ */
+function tooLarge(status: number, url: URL | undefined): { message: string; details?: Record<string, unknown> } {
+  const message = `HTTP ${status}: the request is too large for the server`;
+  let longest: [string, string] | undefined;
+  for (const entry of url?.searchParams ?? [])
+    if (longest === undefined || entry[1].length > longest[1].length) longest = entry;
+  if (longest === undefined || longest[1].length < LONG_PARAMETER) return { message };
+  const [parameter, value] = longest;
+  return {
+    message: `${message} (its ${parameter} is ${value.length} characters long)`,
+    details: { parameter, length: value.length },
+  };
 }
 
 /** Where a redirect points, resolved, without credentials and bounded: safe to print (URL escapes controls). */
@@ -158,6 +187,7 @@ export function errorFromBody(status: number, json: unknown, headers: Headers = 
   }
   if (!isErrorBody(json)) {
     const Class = classForStatus(status);
+    if (TOO_LARGE.has(status)) return new Class({ status, code, ...tooLarge(status, url), headers });
     return new Class({ status, code, message: `HTTP ${status} from the API`, headers });
   }
   const { error, message, help, details } = json.detail;

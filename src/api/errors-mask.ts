@@ -23,12 +23,23 @@ function masked(secret: string): string {
   return Array.from(secret).length >= 24 ? maskSecret(secret) : '****';
 }
 
+/** A UTF-16 half without its other half: encodeURIComponent throws on one (URIError). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `value` percent-encoded, a lone surrogate as U+FFFD (as URL and fetch send one). Never throws: a hand-edited config
+ * file may hold `"\ud800"` in a secret, and masking runs while an error is reported, where a throw would lose that error.
+ */
+function percentEncoded(value: string): string {
+  return encodeURIComponent(value.replace(LONE_SURROGATE, '\ufffd'));
+}
+
 /**
  * The forms of a secret that text may hold: the value itself and percent-encoded, and for a URL its
  * password (raw and decoded) and its path with query, where webhook services keep their tokens.
  */
 export function secretForms(value: string): string[] {
-  const forms = new Set<string>([value, encodeURIComponent(value)]);
+  const forms = new Set<string>([value, percentEncoded(value)]);
   if (URL.canParse(value)) {
     const url = new URL(value);
     forms.add(url.href);

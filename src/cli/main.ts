@@ -3,6 +3,7 @@ import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/
 import type { Context } from '../runtime/context.js';
 import type { ErrorReport } from '../runtime/error-reports.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import { plainLine } from '../output/control-escapes.js';
 import { addGlobalOptions, type Program } from './global-options.js';
 import { checkFormatChoice } from './format-choices.js';
 import { checkParentOptions } from './parent-options.js';
@@ -65,15 +66,18 @@ function withoutOptionValues(message: string): string {
 
 /**
  * Commander's usage error (`error: unknown option '--hous'`, then `(Did you mean --hours?)`) written as every other
- * error is: `error:` and `hint:` lines, or with --log-format json one record with exit_code and hints.
+ * error is: `error:` and `hint:` lines, or with --log-format json one record with exit_code and hints. Each line made
+ * plain as error-reports.ts makes the CLI's own: commander quotes the value it refused (`.choices()` of --log-format,
+ * `completion <shell>`), which may hold ESC or bidi controls.
  */
 function commanderError(text: string, ctx: Context): void {
-  const lines = withoutOptionValues(text).trimEnd().split('\n');
-  const message = (lines[0] ?? '').replace(/^error: /, '');
-  const hints = lines
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.replace(/^\(Did you mean (.*)\)$/, 'did you mean $1'));
+  const said = withoutOptionValues(text)
+    .trimEnd()
+    .replace(/^error: /, '');
+  // Its one suggestion comes last on a line of its own; a line break before it is the refused value's, kept in the message.
+  const suggestion = /\n\(Did you mean (.*)\)$/.exec(said);
+  const message = plainLine(suggestion ? said.slice(0, suggestion.index) : said);
+  const hints = suggestion ? [plainLine(`did you mean ${suggestion[1]}`)] : [];
   printError({ message, hints, code: EXIT.usage, silent: false }, ctx);
 }
 

@@ -16,3 +16,14 @@ export function editDistance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!;
 }
+
+/**
+ * editDistance(a, b) when it is at most `limit`, else Infinity. Texts whose lengths differ by more than `limit` are
+ * never compared (every edit changes the length by one at most), so a "did you mean" for a 100 KB name costs nothing
+ * against short known names: editDistance's table would have a row per character.
+ */
+export function editDistanceWithin(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return Number.POSITIVE_INFINITY;
+  const distance = editDistance(a, b);
+  return distance <= limit ? distance : Number.POSITIVE_INFINITY;
+}

@@ -7,7 +7,7 @@ import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk
 import { type ErrorAnswer, lineRefusal, paramsRefusal, type Refusal } from './jsonrpc-refusals.js';
 
 /** The line a refused message is warned about: why, and what it was answered (stdout carries only JSON-RPC). */
-export class RefusedMessage extends Error {
+class RefusedMessage extends Error {
   override name = 'RefusedMessage';
   constructor(refusal: Refusal) {
     const { answer } = refusal;

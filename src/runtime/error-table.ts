@@ -102,6 +102,19 @@ const invalidResponse = (e: Error) => `invalid response from the API: ${e.messag
 const unavailable = (e: Error) => `the API is unavailable: ${e.message}`;
 
 /**
+ * The API's help, or for a request too large for the server (413, 414, 431: a long --cursor or --sources list, which
+ * error-mapping.ts names in `details.parameter`), what to shorten.
+ */
+function validationHint(e: ValidationError): string | undefined {
+  if (e.help !== undefined || ![413, 414, 431].includes(e.status)) return e.help;
+  const parameter = e.details?.parameter;
+  if (parameter === 'cursor')
+    return 'give --cursor a next_cursor the API sent, or leave it out to start from the first page';
+  if (parameter === 'data_sources') return 'ask for fewer --sources in one run';
+  return 'shorten what the request carries: --cursor, the --sources list or the API key';
+}
+
+/**
  * Every error class a run may end with, and what it leads to. A subclass without a row of its own takes its
  * nearest base's (describeError walks the prototype chain); test/unit/error-table.test.ts checks that every
  * exported error class of src/ has a row of its own, or is a CliError (which carries its code and hint).
@@ -115,7 +128,11 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   row(PermissionDeniedError, { exit: 'notPermitted', hint: help }),
   row(UnauthorizedDataSourcesError, { exit: 'notPermitted', hint: unauthorizedHint }),
   row(NotFoundError, { exit: 'notPermitted', hint: help }),
-  row(ValidationError, { exit: 'usage', message: (e) => `the API rejected the request: ${e.message}`, hint: help }),
+  row(ValidationError, {
+    exit: 'usage',
+    message: (e) => `the API rejected the request: ${e.message}`,
+    hint: validationHint,
+  }),
   row(InvalidParamsError, { exit: 'usage' }),
   row(InsecureTransportError, { exit: 'usage', hint: H.insecure }),
   row(RateLimitError, { exit: 'rateLimited', hint: help }),

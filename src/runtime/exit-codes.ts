@@ -49,7 +49,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   usage: {
     summary: 'usage',
     detail:
-      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, `-f` or `-o` given to a command that writes no file format (`schema`, `completion`, `config`, `sandbox`, `mcp`), a selection flag of `cases` given to `cases show` or `cases verify`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password, or a query, in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), a PostgreSQL `--db` URL to another machine that sets no `sslmode` (the password would cross the network unencrypted), or the API rejected the parameters; an unreadable state file or config file (not valid JSON after a hand edit); records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
+      'usage error: a bad flag or value (no request was sent; an empty `--timeout=` too, and a date the calendar lacks such as `--since 2026-02-30`), an `-o` extension of a format not written (`.gz`, `.tsv`) without `-f`, `-f` or `-o` given to a command that writes no file format (`schema`, `completion`, `config`, `sandbox`, `mcp`), a selection flag of `cases` given to `cases show` or `cases verify`, a csv header that `--append` cannot follow, a proxy setting that is not an address, a base URL with a user or password, or a query, in it (`--base-url`, `RECALL_FEED_BASE_URL`, the profile or `config set base-url`: never sent, so refused rather than kept where a resume command would print it), a PostgreSQL `--db` URL to another machine that sets no `sslmode` (the password would cross the network unencrypted), or the API rejected the parameters, or found the request too large (413, 414, 431: a long `--cursor` or many `--sources`); an unreadable state file or config file (not valid JSON after a hand edit); records without an `id` under `--state` or `--watch`; a missing archive, one made by a newer version, or sandbox and real recalls in one archive; a sandbox port already taken',
   },
   auth: {
     summary: 'API key',
@@ -68,12 +68,12 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   unavailable: {
     summary: 'API unavailable',
     detail:
-      'API unavailable: network, timeout, 5xx, unhealthy; TLS failures (an untrusted certificate, https to a plain-http server); a proxy that cannot be reached or refuses (407: its credentials)',
+      'API unavailable: network, timeout (408 too), 5xx, unhealthy; TLS failures (an untrusted certificate, https to a plain-http server); a proxy that cannot be reached or refuses (407: its credentials)',
   },
   invalidResponse: {
     summary: 'invalid response',
     detail:
-      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, paging that breaks its own rules (a `next_cursor` missing, sent twice, or refused after the API sent it, again after starting over; 3 pages in a row with nothing new; far more pages than `total_count` needs), a redirect, or a 404 that is not the API's (a wrong `--base-url`); also a record value of another shape than its Parquet column (`-f jsonl` or `-f csv` write any shape)",
+      "invalid response from the API: malformed, larger than `--max-response-mb`, headers too large, nested more than 256 levels, `success: false` without a reason, a 4xx status the API does not use (418, 405, 451), paging that breaks its own rules (a `next_cursor` missing, sent twice, or refused after the API sent it, again after starting over; 3 pages in a row with nothing new; far more pages than `total_count` needs), a redirect, or a 404 that is not the API's (a wrong `--base-url`); also a record value of another shape than its Parquet column (`-f jsonl` or `-f csv` write any shape)",
   },
   matchFound: {
     summary: 'match found (match --exit-code)',

@@ -76,7 +76,22 @@ The file is created with mode 0600 in a folder with mode 0700; RECALL_FEED_CONFI
   },
 });
 
+/**
+ * A stored key or value as `config get` and `config list` print it, on a terminal or not: a hand-edited file (or one
+ * someone else wrote) may hold ESC, C1 or bidi controls, which would drive the terminal, or a line break, which would
+ * forge a `key=value` line. Each is written as an escape; values `config set` accepts hold none, and print as they are.
+ */
+async function shown(text: string): Promise<string> {
+  const { escapeTerminalControls, LINE_BREAKS, unicodeEscape } = await import('../../output/control-escapes.js');
+  return escapeTerminalControls(text).replace(LINE_BREAKS, unicodeEscape);
+}
+
+/** A value as printed: a secret masked (unless --show-secrets), then escaped (a masked key keeps its last characters). */
 async function display(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
+  return shown(await masked(key, value, showSecrets));
+}
+
+async function masked(key: string, value: string | number, showSecrets: boolean | undefined): Promise<string> {
   const { isSecretKey } = await import('../../runtime/config/config-keys.js');
   if (!isSecretKey(key) || showSecrets) return String(value);
   if (key === 'db') {
@@ -163,7 +178,7 @@ async function runList(opts: ConfigOptions, globals: GlobalFlags, ctx: Context):
   const values = store.list(profile);
   await warnUnknownKeys(values, profile, store.path, ctx.stderr);
   for (const [key, value] of Object.entries(values)) {
-    ctx.stdout.write(`${key}=${await display(key, value, opts.showSecrets)}\n`);
+    ctx.stdout.write(`${await shown(key)}=${await display(key, value, opts.showSecrets)}\n`);
   }
 }
 

@@ -1,5 +1,5 @@
 // The settable config keys (the settings table's rows with a key) and their validation by the table's parsers.
-import { editDistance } from '../../filters/edit-distance.js';
+import { editDistanceWithin } from '../../filters/edit-distance.js';
 import { PROFILE_NAME, SettingValueError } from '../settings-parsers.js';
 import { SETTINGS, type SettingRow } from '../settings-table.js';
 import { UsageError } from '../cli-errors.js';
@@ -35,8 +35,9 @@ function closestKey(key: string): string | undefined {
   const same = CONFIG_KEYS.find((k) => squash(k) === squash(key));
   if (same) return same;
   // A typo: the nearest key within a third of the name's length in edits ("timout", "formt").
+  // Bounded: a key of a hand-edited file (or the command line) may be a megabyte long, and is then no typo of any.
   const limit = Math.max(1, Math.floor(key.length / 3));
-  const near = CONFIG_KEYS.map((k) => ({ k, d: editDistance(squash(key), squash(k)) }))
+  const near = CONFIG_KEYS.map((k) => ({ k, d: editDistanceWithin(squash(key), squash(k), limit) }))
     .filter(({ d }) => d <= limit)
     .sort((a, b) => a.d - b.d);
   return near[0]?.k;

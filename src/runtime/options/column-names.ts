@@ -1,35 +1,46 @@
 // Checks --columns names: refuses typos of recall fields before any request; warns where the shape is unknown or the format ignores them.
-import { editDistance } from '../../filters/edit-distance.js';
+import { editDistanceWithin } from '../../filters/edit-distance.js';
 import { FORMATS, formatSpec, isFormat } from '../../output/formats.js';
 import { UsageError } from '../cli-errors.js';
 
 const MAX_SUGGESTIONS = 3;
 
-/** Distance to the whole name or, for 4 characters or more, to one of its `_` parts (`titel` → alert_title). */
-function distanceTo(wanted: string, known: string): number {
-  const whole = editDistance(wanted, known);
+/**
+ * Names longer than this get no guess: no field is named so long, and the distances to every known name would cost
+ * time for a 100 KB value (--columns comes from the command line, whatever its length).
+ */
+const MAX_GUESSED_CHARS = 128;
+
+/**
+ * Distance to the whole name or, for 4 characters or more, to one of its `_` parts (`titel` → alert_title); Infinity
+ * beyond `limit`.
+ */
+function distanceTo(wanted: string, known: string, limit: number): number {
+  const whole = editDistanceWithin(wanted, known, limit);
   if (wanted.length < 4) return whole;
-  return Math.min(whole, ...known.split('_').map((part) => editDistance(wanted, part)));
+  return Math.min(whole, ...known.split('_').map((part) => editDistanceWithin(wanted, part, limit)));
 }
 
 /**
  * Up to three known names close to `name`: at most a third of its length (at least 1) edits away from
  * the name or one of its `_` parts; closest first, then nearest as a whole, then in `known`'s order.
+ * None for a name over MAX_GUESSED_CHARS.
  */
 export function nearestNames(name: string, known: readonly string[]): string[] {
+  if (name.length > MAX_GUESSED_CHARS) return [];
   const wanted = name.toLowerCase();
   const limit = Math.max(1, Math.floor(wanted.length / 3));
-  return known
-    .map((k, order) => ({
-      k,
-      order,
-      d: distanceTo(wanted, k.toLowerCase()),
-      whole: editDistance(wanted, k.toLowerCase()),
-    }))
-    .filter(({ d }) => d <= limit)
-    .sort((x, y) => x.d - y.d || x.whole - y.whole || x.order - y.order)
-    .slice(0, MAX_SUGGESTIONS)
-    .map(({ k }) => k);
+  return (
+    known
+      .map((k, order) => ({ k, order, d: distanceTo(wanted, k.toLowerCase(), limit) }))
+      .filter(({ d }) => d <= limit)
+      // Ties go by the distance to the whole name, which may lie beyond the limit (`titel` → alert_title): exact for any
+      // name of up to MAX_GUESSED_CHARS, so only a longer one (a record's field, say) is spared the table.
+      .map((near) => ({ ...near, whole: editDistanceWithin(wanted, near.k.toLowerCase(), MAX_GUESSED_CHARS) }))
+      .sort((x, y) => x.d - y.d || x.whole - y.whole || x.order - y.order)
+      .slice(0, MAX_SUGGESTIONS)
+      .map(({ k }) => k)
+  );
 }
 
 function quoted(names: readonly string[]): string {
