@@ -42,7 +42,7 @@ const NAMES = [
   'september septembre sept sep septiembre setiembre set settembre setembro',
   'october octobre oktober oct okt octubre ottobre outubro',
   'november novembre nov noviembre novembro',
-  'december decembre dezember dec dez diciembre dicembre dezembro',
+  'december decembre dezember dec dez diciembre dic dicembre dezembro',
 ];
 NAMES.forEach((names, i) => {
   for (const n of names.split(' ')) MONTHS[n] = i + 1;
@@ -65,7 +65,7 @@ const NUMERIC = String.raw`(\d{4})-(\d{1,2})-(\d{1,2})(?:t[\d:.]+(?:z|[+-]\d{2}:
 // year, "21 FEB" or "FEB 21" when no number follows ("Jan 20 24" stays unread: its "24" may be the year).
 const WORDY = String.raw`(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${MONTH_NAME})\.?[ -](?:de )?(\d{4}|\d{2}(?!\d))|(${MONTH_NAME})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})|(${MONTH_NAME})\.? (?:de )?(\d{4})|(\d{1,2})(?:er|st|nd|rd|th)?\.?[ -](?:de )?(${YEARLESS_MONTH})\.?(?![ -]?\d)|(${YEARLESS_MONTH})\.? (\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?!,? ?\d)`;
 // "2026.03.12", "2026/3/12", "2026年3月12日": a four-digit year first, then month and day (East Asia's order).
-const YEAR_FIRST = String.raw`(\d{4})(?:[/.]|\s?年\s?)(\d{1,2})(?:[/.]|\s?月\s?)(\d{1,2})(?:\s?日)?(?!\d)`;
+const YEAR_FIRST = String.raw`((?:19|20)\d\d)(?:[/.]|\s?年\s?)(\d{1,2})(?:[/.]|\s?月\s?)(\d{1,2})(?:\s?日)?(?!\d)`;
 /** Not inside a word or a number; a Chinese or Japanese word may stand right beside it ("至2026年3月12日"). */
 const DATE = new RegExp(
   `(?<!(?![${CJK}])[\\d\\p{L}])(?:${NUMERIC}|${WORDY}|${YEAR_FIRST})(?!(?![${CJK}])\\p{L})`,

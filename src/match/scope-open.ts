@@ -236,17 +236,26 @@ export function unconsumed(toks: readonly Tok[], taken: Uint8Array): { from: num
 
 /** How many words a list's last code and another may stand apart and still be a range's ends ("tot en met"). */
 const JOIN_WORDS = 3;
+/**
+ * "To" or "until" in languages the reader has no range words for, folded (Dutch, Polish, Czech and Slovak, Danish and
+ * Norwegian, Portuguese, Romanian, Turkish, Italian): between two codes, perhaps a range's ends. A word of another script
+ * ("до", "έως", "から", "至", "까지") counts as well. An English, French, German or Spanish word the reader does not
+ * know there ("line", "size", "store", "with") leaves the list as read, the code after it a mention (tail).
+ */
+const FOREIGN_RANGE_WORDS = new Set(['tot', 'do', 'az', 'til', 'ate', 'pana', 'ile', 'fino', 'po']);
+const ASCII_WORD = /^[\x00-\x7f]*$/;
 
 /**
  * Where a lot list that stopped at k may go on in a form the reader does not know: a code in numerals it does not
- * read ("L¹²³⁴⁵", mathematical digits), or a code a few words on ("1234 tot 1240", "1234 do 1240", "Lot 1234 ile
- * 1240 arası": a range in a language it does not read). Gives the index of that code, up to which the list is left
- * unread; undefined when the list simply ends there.
+ * read ("L¹²³⁴⁵", mathematical digits), or a code a few words on after a range word of another language ("1234 tot
+ * 1240", "1234 do 1240", "Lot 1234 ile 1240 arası", "1234 до 1240"). Gives the index of that code, up to which the list
+ * is left unread; undefined when the list simply ends there.
  */
 export function listGoesOn(toks: readonly Tok[], k: number): number | undefined {
   const tok = toks[k];
   if (!tok || tok.date) return undefined;
   if (/\p{N}/u.test(tok.t) && !hasDigit(tok.t)) return k;
+  if (!isWord(tok) || (ASCII_WORD.test(tok.t) && !FOREIGN_RANGE_WORDS.has(tok.t))) return undefined;
   for (let j = k; j < k + JOIN_WORDS; j++) {
     const word = toks[j];
     if (!isWord(word) || SENTENCE_END.has(word.t) || isLabel(toks, j) || IDENTIFIER_WORDS.has(word.t)) return undefined;

@@ -207,10 +207,9 @@ export class DateReader extends ScopeCursor {
     }
     const spans: Span[] = [];
     const readings: [Span, Span][] = [[d, end ?? d]];
-    for (const other of ['alt', 'yearFirst'] as const) {
-      const [a, b] = [d[other], end ? end[other] : d[other]];
-      if (a || b) readings.push([a ?? d, b ?? end ?? d]);
-    }
+    // The other order of day and month, at either end ("13/04 - 04/05" has one); a year read first only at both.
+    if (d.alt || end?.alt) readings.push([d.alt ?? d, end ? (end.alt ?? end) : (d.alt ?? d)]);
+    if (d.yearFirst && (!end || end.yearFirst)) readings.push([d.yearFirst, end?.yearFirst ?? d.yearFirst]);
     // Without years, "Dec 28 - Jan 3" runs over the new year: a range either way round.
     for (const [a, b] of readings) if (a.from <= b.to || isYearless(a)) spans.push({ from: a.from, to: b.to });
     // No reading runs forwards ("15/03 to 01/03"): each end on its own.

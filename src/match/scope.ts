@@ -66,13 +66,17 @@ export function scopeOfText(
  */
 function readText(text: string, field: string, order: DateOrder, folded: string, reading: string): ScopeItem[] {
   // Read on fold()'s text (fast); the map back to the notice's own characters is built only to quote something.
-  let mapped: ReturnType<typeof foldMapped> | undefined;
+  let mapped: (ReturnType<typeof foldMapped> & { same: boolean }) | undefined;
   const quote = (at: number, end: number) => {
     if (end <= at) return '';
-    mapped ??= foldMapped(text);
+    // Compared once, not at each quote: a hostile field of many lots is quoted as often as it has items.
+    if (mapped === undefined) {
+      const built = foldMapped(text);
+      mapped = { ...built, same: built.folded.trimEnd() === folded };
+    }
     const { origin } = mapped;
     // Should the two foldings ever differ (a letter whose lower case depends on its neighbours), quote the folded words.
-    if (mapped.folded.trimEnd() !== folded) return folded.slice(at, end).trim();
+    if (!mapped.same) return folded.slice(at, end).trim();
     return text.slice(origin[at], (origin[Math.min(end, origin.length) - 1] as number) + 1).trim();
   };
   const cut = mayBeCut(text);
@@ -233,22 +237,26 @@ export function noticeOrder(recall: Record<string, unknown>): DateOrder {
 export function recallScope(recall: Record<string, unknown>): ScopeItem[] {
   const order = noticeOrder(recall);
   const items: ScopeItem[] = [];
+  // One at a time, never push(...list): a hostile field may give more items than a call's arguments may number.
+  const add = (list: readonly ScopeItem[]) => {
+    for (const item of list) items.push(item);
+  };
   const ids = recall[ID_FIELD];
   // Each field's text too, for the net under the reader (writtenCodes): identifiers first, as they are read.
   const texts: [string, string][] = [];
   for (const id of Array.isArray(ids) ? ids : []) {
-    items.push(...scopeOfIdentifier(id, order));
+    add(scopeOfIdentifier(id, order));
     const value = typeof id === 'string' ? id : (id as { value?: unknown } | null)?.value;
     if (typeof value === 'string') texts.push([ID_FIELD, value]);
   }
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
     if (typeof text !== 'string' || text.trim() === '') continue;
-    items.push(...scopeOfText(text, field, order));
+    add(scopeOfText(text, field, order));
     texts.push([field, text]);
   }
-  items.push(...writtenCodes(texts, items));
-  items.push(...lotsElsewhere(recall, items, WRITTEN_LIMIT));
+  add(writtenCodes(texts, items));
+  add(lotsElsewhere(recall, items, WRITTEN_LIMIT));
   return items;
 }
 

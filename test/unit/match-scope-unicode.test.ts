@@ -106,3 +106,31 @@ describe('what is read whole still proves', () => {
     expect(judge(notice, row).level).toBe('excluded');
   });
 });
+
+describe("a second read's findings: what the changes above must not do", () => {
+  const ES = { geo_jurisdictions: ['ES'] };
+  it.each<Case>([
+    ['a German two-digit-year range, a row after it', text('MHD 01.06.25 - 30.06.25', DE), { bb: '2025-07-15' }],
+    ['the same, a row a year on', text('MHD 01.06.25 - 30.06.25', DE), { bb: '2026-01-15' }],
+    ['an English one', text('Best before 01/06/25 - 30/06/25', GB), { bb: '2027-03-01' }],
+    ['Spanish "dic"', text('Fecha de caducidad 15-DIC-2025', ES), { bb: '2025-12-16' }],
+    ['a lot list, then an English word and a number', text('Lot no. 12 line 3', GB), { lot: '13' }],
+    ['"size 10" after a lot', text('Lot 1234 size 10', GB), { lot: '1240' }],
+    ['"from store 26" after a lot', text('Lot 1234 from store 26', GB), { lot: '1240' }],
+  ])('%s: excluded', (_, notice, row) => {
+    expect(judge(notice, row).level).toBe('excluded');
+  });
+
+  it.each<Case>([
+    ['Spanish "dic": the day named', text('Fecha de caducidad 15-DIC-2025', ES), { bb: '2025-12-15' }],
+    ['a dotted lot is a lot, not a date', text('Lot 1234.05.06', GB), { lot: '1234.05.06' }],
+    ['another dotted lot', text('Lot 2104.10.3', GB), { lot: '2104.10.3' }],
+  ])('%s: in scope', (_, notice, row) => {
+    expect(judge(notice, row).scope).toBe('in-scope');
+  });
+
+  it('a field of 160,000 lots each beside a Japanese word is read, not a stack overflow', () => {
+    const notice = text(`Lot ${'1234から'.repeat(160_000)}`, JP);
+    expect(judge(notice, { lot: '1234' }).level).not.toBe('excluded');
+  });
+});
