@@ -13,7 +13,7 @@ import { StderrTail } from './stderr-tail.js';
 import { isJsonLog } from '../terminal/json-log.js';
 import { type KeptFile, refuseWritingOver, WritingOverError } from '../files/kept-files.js';
 import { archiveTarget } from '../archive/archive-file.js';
-import { writeReason } from '../files/write-errors.js';
+import { diskFull, writeReason } from '../files/write-errors.js';
 
 /**
  * Why the metrics file was not written. A file-system error names the folder it could not write in and the reason
@@ -22,9 +22,9 @@ import { writeReason } from '../files/write-errors.js';
 function notWritten(err: unknown): string {
   const failed = (err as NodeJS.ErrnoException | undefined)?.path;
   const reason = writeReason(err);
-  // A write that fails on an open file (a full disk) carries no path: the reason alone, in the shared words.
-  if (reason !== undefined) return failed !== undefined ? `cannot write in ${path.dirname(failed)}: ${reason}` : reason;
-  return err instanceof Error ? err.message : String(err);
+  if (failed !== undefined && reason !== undefined) return `cannot write in ${path.dirname(failed)}: ${reason}`;
+  // A write that fails on an open file carries no path: a full disk in the shared words, anything else as it says.
+  return diskFull(err)?.reason ?? (err instanceof Error ? err.message : String(err));
 }
 
 /** The commands that report; the archive's cases are counted for those that use one. */
