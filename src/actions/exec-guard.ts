@@ -7,18 +7,19 @@ const ONE_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
 export const hasPlaceholder = (word: string) => ONE_PLACEHOLDER.test(word);
 
 /**
- * The program a word names, by the letters its file name begins with when the rest is a version or `.exe`:
- * `python3.12` is python, `/usr/bin/bash` bash, `perl5.36-x86_64-linux-gnu` perl, `bash.exe` bash, `sqlite3` sqlite,
- * `systemd-run` systemd-run. Any other file name is its own program: `script.sh`, `exec.sh` and `git2slack` are a
- * user's scripts, not script, exec or git.
+ * The program a word names, by the letters its file name begins with: `python3.12` and `python3.13t` are python,
+ * `/usr/bin/bash` bash, `perl5.36-x86_64-linux-gnu` perl, `bash.exe` bash, `vim.basic` vim, `sqlite3` sqlite,
+ * `systemd-run` systemd-run. Whatever follows the letters may be a build's name, so it never makes another program
+ * of it (failing safe), but a script's extension does: `script.sh`, `exec.sh` or `git-notify.py` is a user's script,
+ * which its own interpreter runs with the fields as its arguments.
  */
 export function programName(word: string): string {
   const base = (word.split('/').pop() ?? word).toLowerCase();
-  const letters = /^[a-z][a-z_-]*/.exec(base)?.[0] ?? '';
-  return VERSION.test(base.slice(letters.length)) ? letters.replace(/-+$/, '') : base;
+  if (SCRIPT_FILE.test(base)) return base;
+  return /^[a-z][a-z_-]*/.exec(base)?.[0].replace(/-+$/, '') ?? '';
 }
-/** What may follow a program's name in its file's: a version (`3.12`, `5.36-x86_64-linux-gnu`), then `.exe`. */
-const VERSION = /^(?:\d[\d.]*(?:-[a-z0-9_.-]*)?)?(?:\.exe)?$/;
+/** A script's file by its extension (never awk's or sed's: their scripts read `x=1` operands as assignments). */
+const SCRIPT_FILE = /\.(?:sh|bash|zsh|ksh|fish|py|pyw|pl|pm|rb|js|mjs|cjs|ts|php|lua|tcl|ps1)$/;
 
 /**
  * Programs that run a program, a shell command or code their arguments name or write, each with options of its own

@@ -237,25 +237,31 @@ export function unconsumed(toks: readonly Tok[], taken: Uint8Array): { from: num
 /** How many words a list's last code and another may stand apart and still be a range's ends ("tot en met"). */
 const JOIN_WORDS = 3;
 /**
- * "To" or "until" in languages the reader has no range words for, folded (Dutch, Polish, Czech and Slovak, Danish and
- * Norwegian, Portuguese, Romanian, Turkish, Italian): between two codes, perhaps a range's ends. A word of another script
- * ("до", "έως", "から", "至", "까지") counts as well. An English, French, German or Spanish word the reader does not
- * know there ("line", "size", "store", "with") leaves the list as read, the code after it a mention (tail).
+ * Words of English, French, German and Spanish that never join a range's ends ("Lot 12 line 3", "size 10", "from store
+ * 26", "with 2104"): after one, the list stays as read and the code after it is a mention (tail). Any other word may
+ * be "to" in a language the reader has no range words for ("tot", "do", "ao", "hingga", "до", "から").
  */
-const FOREIGN_RANGE_WORDS = new Set(['tot', 'do', 'az', 'til', 'ate', 'pana', 'ile', 'fino', 'po']);
-const ASCII_WORD = /^[\x00-\x7f]*$/;
+const NOT_A_JOIN = new Set(
+  (
+    'line lines size sizes store stores shop shops with from in on at for per by the of pack packs case cases box ' +
+    'boxes carton cartons unit units count pieces pcs bag bags tray trays pallet pallets day days week weeks only ' +
+    'avec dans pour taille magasin magasins du des la le les carton cartons uniquement seulement ' +
+    'mit im fur von der die das grosse markt filiale nur ' +
+    'con para talla tienda tiendas del la el los las solo solamente'
+  ).split(' '),
+);
 
 /**
  * Where a lot list that stopped at k may go on in a form the reader does not know: a code in numerals it does not
- * read ("L¹²³⁴⁵", mathematical digits), or a code a few words on after a range word of another language ("1234 tot
- * 1240", "1234 do 1240", "Lot 1234 ile 1240 arası", "1234 до 1240"). Gives the index of that code, up to which the list
- * is left unread; undefined when the list simply ends there.
+ * read ("L¹²³⁴⁵", mathematical digits), or a code a few words on after a word that may be "to" ("1234 tot 1240",
+ * "1234 ao 1240", "Lot 1234 ile 1240 arası", "1234 до 1240"). Gives the index of that code, up to which the list is
+ * left unread; undefined when the list simply ends there.
  */
 export function listGoesOn(toks: readonly Tok[], k: number): number | undefined {
   const tok = toks[k];
   if (!tok || tok.date) return undefined;
   if (/\p{N}/u.test(tok.t) && !hasDigit(tok.t)) return k;
-  if (!isWord(tok) || (ASCII_WORD.test(tok.t) && !FOREIGN_RANGE_WORDS.has(tok.t))) return undefined;
+  if (!isWord(tok) || NOT_A_JOIN.has(tok.t)) return undefined;
   for (let j = k; j < k + JOIN_WORDS; j++) {
     const word = toks[j];
     if (!isWord(word) || SENTENCE_END.has(word.t) || isLabel(toks, j) || IDENTIFIER_WORDS.has(word.t)) return undefined;

@@ -71,6 +71,11 @@ describe('a {field} in the code an interpreter runs', () => {
     ['rbash -c {alert_title}', 'rbash'],
     ['perl5.36-x86_64-linux-gnu -e {alert_title}', 'perl'],
     ['/usr/bin/bash.exe -c {alert_title}', 'bash'],
+    // A second read's: builds whose file names go on past a version (free-threaded, debug, a distribution's).
+    ['python3.13t -c {alert_title}', 'python'],
+    ['python3.12d -c {alert_title}', 'python'],
+    ['python3.7m -c {alert_title}', 'python'],
+    ['sh.distrib -c {alert_title}', 'sh'],
   ])('refuses %j: a {field} among the options or as the script', (command, program) => {
     expect(() => splitWords(command)).toThrow(
       new RegExp(`a \\{field\\} cannot (be in the code ${program} runs|stand where ${program} may read it)`),
@@ -93,6 +98,10 @@ describe('a {field} in the code an interpreter runs', () => {
     ['tar -cf x.tar --to-command={id} .', 'tar'],
     ['scp -S {id} a b', 'scp'],
     ['sort --compress-program={id} f', 'sort'],
+    ['vim.basic -Nes -u NONE +{alert_title} +qa!', 'vim'],
+    ['nvim.appimage --headless +{alert_title}', 'nvim'],
+    ['psql.bin -c {alert_title}', 'psql'],
+    ['sudo.ws notify.sh {id}', 'sudo'],
   ])('refuses %j: a {field} in a command that %s runs', (command, program) => {
     expect(() => splitWords(command)).toThrow(`a {field} cannot be in a command ${program} runs`);
   });
@@ -113,7 +122,7 @@ describe('a {field} in the code an interpreter runs', () => {
     // A user's script whose file name begins with a program's name is that script (a review's finding).
     ['/abs/t/script.sh -- {id}'],
     ['./exec.sh {id}'],
-    ['git2slack {alert_title}'],
+    ['git-notify.py {alert_title}'],
     ['make-report.py {id}'],
   ])('accepts %j', (command) => {
     expect(() => splitWords(command)).not.toThrow();

@@ -21,17 +21,23 @@ function layout(): { file: string; loop: string; bin: string } {
 }
 
 describe('programProblem', () => {
-  it('passes over a PATH entry that is a file (ENOTDIR) or a link loop (ELOOP), and finds the program further on', () => {
-    const { file, loop, bin } = layout();
-    expect(programProblem('rf-tool', [file, loop, bin].join(':'))).toBeUndefined();
-    expect(programProblem('rf-missing', [file, loop, bin].join(':'))).toBe('not found');
+  it('passes over a PATH entry that is a file (ENOTDIR), as execvp does, and finds the program further on', () => {
+    const { file, bin } = layout();
+    expect(programProblem('rf-tool', [file, bin].join(':'))).toBeUndefined();
+    expect(programProblem('rf-missing', [file, bin].join(':'))).toBe('not found');
     expect(programProblem(`${file}/rf-tool`, undefined)).toBe('not found');
   });
 
-  it('a program name over 255 bytes (ENAMETOOLONG) is not found, bare or as a path', () => {
+  it('a link loop on the way stops the search, as it stops spawn: unreachable, unless a runnable file came first', () => {
+    const { loop, bin } = layout();
+    expect(programProblem('rf-tool', [loop, bin].join(':'))).toBe('unreachable');
+    expect(programProblem('rf-tool', [bin, loop].join(':'))).toBeUndefined();
+  });
+
+  it('a program name over 255 bytes (ENAMETOOLONG) stops the search too, bare or as a path', () => {
     const { bin } = layout();
     const long = 'x'.repeat(300);
-    expect(programProblem(long, bin)).toBe('not found');
-    expect(programProblem(path.join(bin, long), undefined)).toBe('not found');
+    expect(programProblem(long, bin)).toBe('unreachable');
+    expect(programProblem(path.join(bin, long), undefined)).toBe('unreachable');
   });
 });

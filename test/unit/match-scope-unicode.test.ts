@@ -66,6 +66,9 @@ describe('a lot range in a language the reader has no words for', () => {
     ['Greek', 'Lot 1234 έως 1240'],
     ['Romanian', 'Lot 1234 până la 1240'],
     ['Turkish', 'Lot 1234 ile 1240 arası'],
+    ['Portuguese "ao"', 'Lote 1234 ao 1240'],
+    ['Indonesian "hingga"', 'Lot 1234 hingga 1240'],
+    ['Malay "sampai"', 'Lot 1234 sampai 1240'],
   ])('%s (%s): a lot inside is not excluded', (_, words) => {
     expect(judge(text(words), { lot: '1237' }).level).not.toBe('excluded');
   });

@@ -109,6 +109,11 @@ export function planActions(
       );
     if (problem === 'not executable')
       throw new UsageError(`--exec: ${program} is not executable`, `make it so: chmod +x ${program}`);
+    if (problem === 'unreachable')
+      throw new UsageError(
+        `--exec: ${program} cannot be looked up: a link loop or a name too long on the way, where the search for it stops`,
+        program.includes('/') ? 'check the path' : 'mend PATH, or give the program its full path',
+      );
   }
   if (webhook !== undefined) plan.webhook = planWebhook(webhook, opts.webhookFormat, settings);
   return plan;
