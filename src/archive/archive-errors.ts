@@ -159,7 +159,10 @@ export type DatabaseProblem =
   | 'down'
   | 'database'
   | 'permission'
-  /** The connection dropped mid-command (`lost`), or while a sync stored its pages (`lost-page`). */
+  /**
+   * The connection dropped mid-command (`lost`), or while a sync stored a page (`lost-page`); also a refusal whose
+   * remedy is to run the command again once the server's trouble is over (its disk or memory: SQLSTATE class 53).
+   */
   | 'lost'
   | 'lost-page'
   /** The server closed the connection before any session started (a TLS negotiation it does not speak). */
@@ -171,7 +174,11 @@ export type DatabaseProblem =
   | 'lock'
   /** A statement ran past statement_timeout (57014). */
   | 'timeout'
-  /** The server refused the session as it started: a setting of the URL's ?options=, too many connections... */
+  /**
+   * The server refused the session as it started (a setting of the URL's ?options=, too many connections...), or a
+   * statement by a setting of the session, role or database: read-only (25006, a standby's too), temp_file_limit
+   * (53400), idle_in_transaction_session_timeout (25P03).
+   */
   | 'session';
 
 /** The PostgreSQL server could not be reached or refused us. `file` is the URL without its password. */

@@ -102,7 +102,7 @@ export const EXIT_MEANINGS: Record<keyof typeof EXIT, ExitMeaning> = {
   database: {
     summary: 'archive database unreachable or refused',
     detail:
-      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, the connection lost mid-command, an upgrade only the schema's owner may run, another writer holding the write lock longer than `RECALL_FEED_DB_LOCK_WAIT` (default 30 s), or a lock or statement timeout (the message names host and database, never the password)",
+      "the archive's PostgreSQL database: wrong user or password, unknown host, no server answering, no such database, permission denied, the connection lost mid-command, an upgrade only the schema's owner may run, another writer holding the write lock longer than `RECALL_FEED_DB_LOCK_WAIT` (default 30 s), a lock or statement timeout, a read-only database or a standby in recovery, the server out of disk space or memory, a server limit (`temp_file_limit`), or an idle timeout that ended the session (the message names host and database, never the password)",
   },
   archiveDamaged: {
     summary: 'archive file damaged',

@@ -1,8 +1,3 @@
-// A connection to the PostgreSQL archive that drops, or is never made, in the words of what was under way: a reading
-// command or a case step committed nothing (run it again); only a sync speaks of its page and the next sync
-// (test/behaviour/archive-postgres.test.ts cuts one mid-sync); a connection closed as it was made could not connect.
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/open-archive.js';
@@ -10,9 +5,9 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { type MainResult, runMain, runMainAgainst } from '../helpers/in-process.js';
+import { openOneCase } from '../helpers/open-case.js';
 import { adminQuery, freshDatabase, pgAdminUrl } from '../helpers/postgres.js';
-import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { sandboxFor } from '../helpers/sandbox.js';
 import { untilValue } from '../helpers/wait.js';
 
 const admin = pgAdminUrl();
@@ -70,22 +65,7 @@ describe.skipIf(!admin)('a lost PostgreSQL connection says what of the command w
   it('a case step cut while it waits for the write lock: nothing of it was committed, run it again', async () => {
     const archive = await testArchive('postgres');
     expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
-    const stored = await runMain(['query', '--db', archive.db, '-f', 'jsonl']);
-    const ean = jsonLines(stored.stdout)
-      .flatMap(
-        (r) =>
-          (r as { standard_identifiers_and_barcodes: { type: string; value: string }[] })
-            .standard_identifiers_and_barcodes,
-      )
-      .find((c) => c.type === 'EAN' && /^\d{13}$/.test(c.value));
-    if (!ean) throw new Error('the sandbox served no record with an EAN');
-    const catalogue = path.join(tempDir('rf-lost-cat-'), 'c.csv');
-    writeFileSync(catalogue, `sku,ean\nS-1,${ean.value}\n`);
-    const open = ['match', '--archive', '--open-cases', '--catalog', catalogue, '--db', archive.db];
-    expect((await runMainAgainst(sandbox, open)).code).toBe(0);
-    const id = String(
-      (jsonLines((await runMain(['cases', '--db', archive.db, '-f', 'jsonl'])).stdout)[0] as { id: number }).id,
-    );
+    const id = await openOneCase(sandbox, archive.db);
     const database = new URL(archive.db).pathname.slice(1);
     const lock = await holder(archive.db);
     await lock.query('BEGIN');

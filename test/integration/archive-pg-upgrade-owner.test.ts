@@ -2,16 +2,14 @@
 // a member of the owner (a case worker given the syncing role's rights, as docs/archive.md says) migrates as the owner,
 // so the new table is the owner's and later syncs go on; a role that is no member refuses to migrate (exit 13).
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, STATS_TABLE_VERSION } from '../../src/archive/postgres/schema.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { runMainAgainst } from '../helpers/in-process.js';
+import { openOneCase } from '../helpers/open-case.js';
 import { adminQuery, freshDatabase, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
-import { jsonLines, sandboxFor } from '../helpers/sandbox.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { sandboxFor } from '../helpers/sandbox.js';
 
 type Role = 'sync' | 'worker' | 'stranger';
 
@@ -52,31 +50,7 @@ describe.skipIf(!pgAdminUrl())('bringing a PostgreSQL archive forward as a role 
   }
 
   /** A case opened by the syncing role on a stored recall's EAN: its id. */
-  async function openCase(db: string): Promise<string> {
-    const stored = await runMainAgainst(sandbox, ['query', '--db', db, '-f', 'jsonl']);
-    const ean = jsonLines(stored.stdout)
-      .flatMap(
-        (r) =>
-          (r as { standard_identifiers_and_barcodes: { type: string; value: string }[] })
-            .standard_identifiers_and_barcodes,
-      )
-      .find((c) => c.type === 'EAN' && /^\d{13}$/.test(c.value));
-    if (!ean) throw new Error('the sandbox served no record with an EAN');
-    const catalogue = path.join(tempDir('rf-owner-cat-'), 'c.csv');
-    writeFileSync(catalogue, `sku,ean\nS-1,${ean.value}\n`);
-    const open = await runMainAgainst(sandbox, [
-      'match',
-      '--archive',
-      '--open-cases',
-      '--catalog',
-      catalogue,
-      '--db',
-      db,
-    ]);
-    expect(open.code, open.stderr).toBe(0);
-    const listed = await runMainAgainst(sandbox, ['cases', '--db', db, '-f', 'jsonl']);
-    return String((jsonLines(listed.stdout)[0] as { id: number }).id);
-  }
+  const openCase = (db: string) => openOneCase(sandbox, db);
 
   /** The archive as the version before recall_stats left it (schema 5), as the syncing role made it. */
   async function oneVersionBehind(sql: (text: string) => Promise<unknown>) {

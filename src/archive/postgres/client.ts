@@ -3,7 +3,14 @@ import type pg from 'pg';
 import type { SqlClient, TransactionKind } from '../sql/client.js';
 import { pgTexts } from './pg-text.js';
 import { cursorRows } from './cursor.js';
+import { throughStop } from './stop.js';
 import { inSnapshot, inTransaction, inWriteTransaction } from './transactions.js';
+
+/** Told of the write and claim transactions: what a lost connection's message says was kept (work-done.ts). */
+export interface TransactionWatch {
+  began(kind: TransactionKind): void;
+  committed(): void;
+}
 
 /** Shared code's SQL with `?` as PostgreSQL's $1, $2, ...: a `?` inside quotes is left alone. */
 export function numbered(sql: string): string {
@@ -41,8 +48,7 @@ export class PgClient implements SqlClient {
     readonly client: pg.Client,
     /** The schema's name, unquoted: its write lock's name. */
     private readonly schema: string,
-    /** Told of each write (or claim) transaction committed. */
-    private readonly onCommit: () => void = () => {},
+    private readonly watch: TransactionWatch = { began: () => {}, committed: () => {} },
   ) {}
 
   private async query<T extends pg.QueryResultRow>(sql: string, params: readonly unknown[]) {
@@ -71,10 +77,13 @@ export class PgClient implements SqlClient {
     this.depth++;
     try {
       if (kind === 'read') return await inSnapshot(this.client, fn);
-      const result = await (kind === 'claim'
-        ? inTransaction(this.client, 'BEGIN', fn)
-        : inWriteTransaction(this.client, this.schema, fn, kind === 'write'));
-      this.onCommit();
+      this.watch.began(kind);
+      let result: T;
+      if (kind === 'claim') result = await inTransaction(this.client, 'BEGIN', fn);
+      else if (kind === 'write') result = await inWriteTransaction(this.client, this.schema, fn);
+      // A stop does not cut a write that records what already happened outside the archive.
+      else result = await throughStop(this.client, () => inWriteTransaction(this.client, this.schema, fn, false));
+      this.watch.committed();
       return result;
     } finally {
       this.depth--;

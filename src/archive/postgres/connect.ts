@@ -131,6 +131,8 @@ const CONNECTION_CODES: Record<string, ServerProblem> = {
   '57P01': 'lost',
   '57P02': 'lost',
   '57P03': 'down',
+  // too_many_connections: only ever as a session starts.
+  '53300': 'session',
   // lock_not_available (lock_timeout), query_canceled (statement_timeout; our own cancel is told apart before).
   '55P03': 'lock',
   '57014': 'timeout',
@@ -171,6 +173,68 @@ function lostAs(context: FailureContext): ServerProblem {
   return context.pages ? 'lost-page' : 'lost';
 }
 
+/** What of the command's work a failure after it began left in the archive. */
+function keptWords(context: FailureContext): string {
+  if (context.pages) return 'the page being stored was not committed';
+  return context.wrote ? 'only what this command committed before is kept' : 'nothing of this command was committed';
+}
+
+/**
+ * A refusal PostgreSQL names by its SQLSTATE, in our words: `problem` picks the hint (`lost`: run it again, once the
+ * cause is gone), `says` the message. Never the server's own words where they may name its files (a full disk's
+ * message names the relation file it could not extend).
+ */
+interface Refusal {
+  problem: 'session' | 'lost';
+  says: (db: string, detail: string, kept: string) => string;
+}
+
+const REFUSALS: Record<string, Refusal> = {
+  // read_only_sql_transaction: a read-only role or database, or a hot standby (every transaction is read-only there).
+  '25006': {
+    problem: 'session',
+    says: (db) =>
+      `PostgreSQL refused to write in ${db}: the role or database is read-only (default_transaction_read_only), or the server is a standby in recovery (--db must name the primary)`,
+  },
+  // idle_in_transaction_session_timeout, idle_session_timeout: the server ended the session.
+  '25P03': {
+    problem: 'session',
+    says: (db, _, kept) =>
+      `PostgreSQL ended the session in ${db}: a transaction waited between two statements longer than idle_in_transaction_session_timeout; ${kept}`,
+  },
+  '57P05': {
+    problem: 'lost',
+    says: (db, _, kept) => `PostgreSQL ended the session in ${db} at its idle_session_timeout; ${kept}`,
+  },
+  // Class 53, insufficient_resources: the server's disk, memory or limits, not the command's.
+  '53100': { problem: 'lost', says: (db, _, kept) => `the database server of ${db} is out of disk space; ${kept}` },
+  '53200': { problem: 'lost', says: (db, _, kept) => `the database server of ${db} ran out of memory; ${kept}` },
+  '53400': {
+    problem: 'session',
+    says: (db, detail, kept) => `a statement went past a limit the server sets in ${db}: ${detail}; ${kept}`,
+  },
+};
+
+/** Any other of class 53: named by its code alone. */
+const SHORT_OF_RESOURCES: Refusal = {
+  problem: 'lost',
+  says: (db, _, kept) => `the database server of ${db} is short of resources; ${kept}`,
+};
+
+function refusalOf(err: unknown): Refusal | undefined {
+  if (!(err instanceof pg.DatabaseError) || err.code === undefined) return undefined;
+  return REFUSALS[err.code] ?? (err.code.startsWith('53') && err.code !== '53300' ? SHORT_OF_RESOURCES : undefined);
+}
+
+/**
+ * An error of pg's own that says only that the connection is gone (no SQLSTATE): the server's reason, when it gave one
+ * before (an idle session's timeout), names it better.
+ */
+export function sayingOnlyGone(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /Connection terminated|not queryable/i.test(message) && !(err instanceof pg.DatabaseError);
+}
+
 /** The failure as ArchiveDatabaseError, naming host and database (never the password); undefined for other errors. */
 export function databaseError(
   target: PgTarget,
@@ -178,19 +242,24 @@ export function databaseError(
   context: FailureContext = {},
 ): ArchiveDatabaseError | undefined {
   if (err instanceof ArchiveDatabaseError) return err;
+  const db = dbOf(target);
+  const detail = err instanceof Error ? err.message : String(err);
+  const refusal = refusalOf(err);
+  if (refusal) {
+    const problem = refusal.problem === 'lost' && !context.connecting ? lostAs(context) : refusal.problem;
+    return new ArchiveDatabaseError(target.name, problem, refusal.says(db, detail, keptWords(context)));
+  }
   const found = problemOf(err, context.connecting === true);
   if (!found) return undefined;
   const problem = found === 'lost' ? lostAs(context) : found;
-  const db = dbOf(target);
-  const detail = err instanceof Error ? err.message : String(err);
   const messages: Record<ServerProblem, string> = {
     password: `PostgreSQL refused the login to ${db}: wrong user name or password`,
     host: `unknown database host ${target.host}`,
     down: `no PostgreSQL server answers at ${target.host} (${db}): ${detail}`,
     database: `${db} does not exist`,
     permission: `permission denied in ${db}: ${detail}`,
-    lost: `lost the connection to ${db}; ${context.wrote ? 'only what this command committed before is kept' : 'nothing of this command was committed'}`,
-    'lost-page': `lost the connection to ${db}; the page being stored was not committed`,
+    lost: `lost the connection to ${db}; ${keptWords(context)}`,
+    'lost-page': `lost the connection to ${db}; ${keptWords(context)}`,
     closed: `could not connect to ${db}: the server closed the connection (${detail})`,
     ssl: `the TLS connection to ${db} failed: ${detail}`,
     lock: `gave up waiting for a lock in ${db}: ${detail}`,

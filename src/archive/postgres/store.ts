@@ -7,13 +7,18 @@ import type { StatsField } from '../stats-fields.js';
 import type { ArchiveQuery, ArchiveStore, OpenOptions, StatsResult } from '../store.js';
 import { PgClient } from './client.js';
 import { commitHorizon } from './commit-stamp.js';
-import { cancelBackend, connect, databaseError, type PgTarget } from './connect.js';
+import { cancelBackend, connect, databaseError, type PgTarget, sayingOnlyGone } from './connect.js';
 import { postgresDialect } from './dialect.js';
 import { DEFAULT_LOCK_WAIT_MS, prepareSchema } from './migrate.js';
 import { PostgresRecalls } from './recalls.js';
 import { CASES_VERSION, OUTBOX_VERSION, quoted } from './schema.js';
 import { stats } from './stats.js';
+import { stopOnAbort } from './stop.js';
 import { setLockWait } from './transactions.js';
+import { WorkDone } from './work-done.js';
+
+/** SQLSTATE idle_session_timeout: the server's word that it ended a session left idle too long. */
+const IDLE_SESSION_TIMEOUT = '57P05';
 
 /** The schema version that added each feature's tables. */
 const FEATURE_VERSIONS: Record<Feature, number> = { cases: CASES_VERSION, outbox: OUTBOX_VERSION };
@@ -24,10 +29,15 @@ class PostgresEngine implements ArchiveEngine {
   readonly dialect: Dialect;
   readonly recalls: PostgresRecalls;
 
-  /** Undefined after the connection was lost: the next call connects again (a `sync --watch` outlives a restart). */
+  /**
+   * Undefined after the connection was lost, or the server ended the session for sitting idle (idle_session_timeout):
+   * the next call connects again (a `sync --watch` outlives both).
+   */
   private sql: PgClient | undefined;
-  /** What a lost connection's message says was kept: whether pages were handed over (a sync), whether a write committed. */
-  private readonly done = { pages: false, wrote: false };
+  /** What a lost connection's message says was kept: whether a page was being stored, whether a write committed. */
+  private readonly done = new WorkDone();
+  /** The server's reason for closing the connection, when it gave one (FATAL 57P05, 25P03) before a call found it gone. */
+  private closedFor: unknown;
 
   constructor(
     private readonly target: PgTarget,
@@ -38,43 +48,65 @@ class PostgresEngine implements ArchiveEngine {
   ) {
     this.name = target.name;
     this.dialect = postgresDialect(target.schema);
-    this.recalls = new PostgresRecalls(quoted(target.schema), () => {
-      this.done.pages = true;
-    });
-    this.sql = this.pgClient(client);
+    this.recalls = new PostgresRecalls(quoted(target.schema), () => this.done.handedOver());
+    this.sql = this.adopt(client);
   }
 
-  private pgClient(client: pg.Client): PgClient {
-    return new PgClient(client, this.target.schema, () => {
-      this.done.wrote = true;
+  /**
+   * The client in use. A session the server ends for sitting idle is routine (a policy set on the role or server):
+   * nothing was under way, so the client is dropped at once and the next call connects again. Any other end (a DBA's
+   * pg_terminate_backend, a restart, a dropped socket) is said by the next call that finds it, which then connects
+   * again: a one-shot command fails, a `sync --watch` round fails with a warning.
+   */
+  private adopt(client: pg.Client): PgClient {
+    client.on('error', (err: unknown) => {
+      if (this.sql?.client !== client) return;
+      // The first word is the server's reason; pg's "Connection terminated" follows as the socket closes.
+      this.closedFor ??= err;
+      if ((err as { code?: unknown }).code !== IDLE_SESSION_TIMEOUT) return;
+      this.sql = undefined;
+      client.end().catch(() => {});
     });
+    return new PgClient(client, this.target.schema, this.done);
   }
 
-  /** A read-only command cannot write even by mistake; a writer waits for the write lock within bounds. */
+  /**
+   * A read-only command cannot write even by mistake; a writer waits for the write lock within bounds; a stop cancels
+   * the statement under way.
+   */
   static async session(client: pg.Client, target: PgTarget, opts: OpenOptions): Promise<void> {
     if (opts.readOnly) await client.query('SET default_transaction_read_only = on');
     setLockWait(client, {
       ms: opts.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
       signal: opts.signal,
-      // processID: the server's pid for this connection, which pg keeps but does not declare.
-      cancel: () => cancelBackend(target, (client as unknown as { processID: number }).processID),
       where: `database ${target.database} on ${target.host}`,
       name: target.name,
     });
+    // processID: the server's pid for this connection, which pg keeps but does not declare.
+    stopOnAbort(client, opts.signal, () =>
+      cancelBackend(target, (client as unknown as { processID: number }).processID),
+    );
   }
 
   async client(): Promise<PgClient> {
     if (this.sql) return this.sql;
+    this.closedFor = undefined;
     const client = await connect(this.target);
     await PostgresEngine.session(client, this.target, this.opts);
-    this.sql = this.pgClient(client);
+    this.sql = this.adopt(client);
     return this.sql;
   }
 
-  /** The error named with host and database; a lost or unreachable connection is dropped, to be made again. */
+  /**
+   * The error named with host and database. A connection that is gone (its client said so, or the server's FATAL
+   * ended the session: an idle-in-transaction timeout) or unreachable is dropped, to be made again.
+   */
   failed(err: unknown): unknown {
-    const named = databaseError(this.target, err, this.done);
-    if (named && ['lost', 'lost-page', 'closed', 'down'].includes(named.problem)) {
+    const closed = this.closedFor !== undefined;
+    const cause = closed && sayingOnlyGone(err) ? this.closedFor : err;
+    const named = databaseError(this.target, cause, this.done.failure());
+    const fatal = (cause as { severity?: unknown } | null)?.severity === 'FATAL';
+    if (closed || fatal || (named && ['lost', 'lost-page', 'closed', 'down'].includes(named.problem))) {
       this.sql?.client.end().catch(() => {});
       this.sql = undefined;
     }

@@ -3,12 +3,13 @@ import type pg from 'pg';
 import { ArchiveDatabaseError } from '../archive-errors.js';
 import { lockName } from './migrate.js';
 
-/** How a connection waits for the write lock: bounded, and cut short when the command is interrupted. */
+/**
+ * How a connection waits for the write lock: bounded, and cut short when the command is interrupted (the stop cancels
+ * the wait on the server: stop.ts).
+ */
 export interface LockWait {
   ms: number;
   signal: AbortSignal | undefined;
-  /** Cancels the connection's running statement from outside (pg's client cannot be interrupted mid-query). */
-  cancel: () => Promise<void>;
   /** `database d on host h`, for the message. */
   where: string;
   name: string;
@@ -35,8 +36,8 @@ export async function inTransaction<T>(client: pg.Client, begin: string, fn: () 
 
 /**
  * Takes the write lock within lock_timeout (the statement's own, then the session's again), so a writer frozen
- * mid-page makes others give up with a message, not hang; an interrupt cancels the wait and throws its reason, unless
- * the write may not be `stoppable` (it records what already happened elsewhere).
+ * mid-page makes others give up with a message, not hang. An interrupt cancels the wait (stop.ts), and a write begun
+ * after one is not started, unless the write may not be `stoppable` (it records what already happened elsewhere).
  */
 async function takeWriteLock(client: pg.Client, schema: string, stoppable: boolean): Promise<void> {
   const found = waits.get(client);
@@ -47,10 +48,6 @@ async function takeWriteLock(client: pg.Client, schema: string, stoppable: boole
     return;
   }
   wait.signal?.throwIfAborted();
-  const onAbort = () => {
-    wait.cancel().catch(() => {});
-  };
-  wait.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     // One round trip: the three statements run in order, and stop at the first that fails.
     await client.query(
@@ -65,8 +62,6 @@ async function takeWriteLock(client: pg.Client, schema: string, stoppable: boole
         `another writer has held the write lock of ${wait.where} for more than ${wait.ms / 1000} s; nothing was written`,
       );
     throw err;
-  } finally {
-    wait.signal?.removeEventListener('abort', onAbort);
   }
 }
 

@@ -9,6 +9,7 @@ import { outcomeAt, partGate } from '../../actions/batch-action.js';
 import { TimeoutStreaks } from '../../actions/timeout-streaks.js';
 import { finishUnderStop } from '../../actions/under-way.js';
 import { maskWebhookUrl } from '../../actions/webhook-url.js';
+import { ArchiveDatabaseError } from '../../archive/archive-errors.js';
 import type { OutboxActions, OutboxItem, OutboxOutcome } from '../../archive/outbox-model.js';
 import type { ArchiveStore } from '../../archive/store.js';
 import { writing } from '../../runtime/archive/archive-file.js';
@@ -74,6 +75,15 @@ function outcomeOf(result: AttemptResult, attempts: number): OutboxOutcome {
   };
 }
 
+/**
+ * Why marking a row may be tried once more: the database connection was lost (the engine connects again on the next
+ * call), or the stop cancelled the statement as it ran (one sent after the stop is not cancelled).
+ */
+function worthRetrying(err: unknown, signal: AbortSignal): boolean {
+  if (signal.aborted && err === signal.reason) return true;
+  return err instanceof ArchiveDatabaseError && (err.problem === 'lost' || err.problem === 'lost-page');
+}
+
 export function openOutboxDelivery(
   archive: ArchiveStore,
   plan: ActionsPlan,
@@ -88,7 +98,7 @@ export function openOutboxDelivery(
   const lease = leaseMs(ctx.env, Math.max(timeoutMs, plan.exec?.timeoutMs ?? 0));
   const host = `${os.hostname()} pid ${process.pid} ${randomBytes(3).toString('hex')}`;
   const where = plan.webhook ? ` ${maskWebhookUrl(plan.webhook.url)}` : '';
-  /** The rows this pass claimed and has not settled yet: released if the run is stopped. */
+  /** The rows this pass claimed and has not tried (yet): released if the run is stopped or fails. */
   const held = new Set<number>();
   /** The outbox's writes fail as every archive write does: a full disk or read-only file is exit 10, naming the archive. */
   const write = <T>(fn: () => Promise<T>) => writing(archive.name, fn);
@@ -97,10 +107,21 @@ export function openOutboxDelivery(
   const finishing = <T>(name: string, attempt: () => Promise<T>) =>
     finishUnderStop(attempt, ctx.signal, () => stopNote(name));
 
+  /**
+   * Marks how an attempt went, once more after a lost connection: the receiver may have the recall, and a row left
+   * pending goes out again after its lease. (A row tried is out of `held` already: released, it would go out at once.)
+   */
+  const mark = async (item: OutboxItem, outcome: OutboxOutcome) => {
+    const once = () => write(() => archive.settleOutbox(item.id, outcome, ctx.now()));
+    await once().catch((err: unknown) => {
+      if (!worthRetrying(err, ctx.signal)) throw err;
+      return once();
+    });
+  };
+
   const settle = async (item: OutboxItem, result: AttemptResult, report: OutboxReport, quiet = false) => {
     const outcome = outcomeOf(result, item.attempts);
-    await write(() => archive.settleOutbox(item.id, outcome, ctx.now()));
-    held.delete(item.id);
+    await mark(item, outcome);
     const what = `recall ${item.recallId}${item.kind === 'update' ? ` (version ${item.version})` : ''}`;
     if (outcome.ok) {
       report.delivered++;
@@ -121,6 +142,7 @@ export function openOutboxDelivery(
 
   /** A batch's rows settled quietly, then one line per way it ended (one message: one line), with the count. */
   const settleBatch = async (name: string, tried: readonly Tried[], report: OutboxReport) => {
+    for (const [item] of tried) held.delete(item.id);
     const failures = new Map<string, number>();
     let delivered = 0;
     for (const [item, result] of tried) {
@@ -150,12 +172,12 @@ export function openOutboxDelivery(
   };
 
   /**
-   * Stopped (Ctrl-C, SIGTERM): the rows claimed and not settled (not tried, or failed as the run stopped) are released,
-   * so that the next sync, or another host, takes them at once and in order rather than after their lease; the attempt
+   * Stopped (Ctrl-C, SIGTERM), or `failed` (an error ends the run): the rows claimed and not tried are released, so
+   * that the next sync, or another host, takes them at once and in order rather than after their lease; the attempt
    * each claim counted is given back.
    */
-  const releaseHeld = async () => {
-    if (!ctx.signal.aborted || held.size === 0) return;
+  const releaseHeld = async (failed = false) => {
+    if ((!failed && !ctx.signal.aborted) || held.size === 0) return;
     await write(() => archive.releaseOutbox({ host, ids: [...held] }));
     held.clear();
   };
@@ -169,69 +191,81 @@ export function openOutboxDelivery(
     if (warning !== undefined) session.status.warn(warning);
   };
 
+  /** One pass over the outbox, the rows it claimed and did not try left in `held`. */
+  const pass = async (report: OutboxReport) => {
+    // feed's bounds (docs/cron.md): the budget before each attempt, and an action resting after two timeouts in a row.
+    // The budget is on the monotonic clock (the leases stay on the wall clock: other hosts read them).
+    const mono = monotonicClock(ctx);
+    const deadline = mono() + DEFAULT_PASS_BUDGET_MS;
+    const streaks = new TimeoutStreaks();
+    const inBudget = () => {
+      if (mono() < deadline) return true;
+      report.outOfTime = true;
+      return false;
+    };
+    const going = () => !ctx.signal.aborted && inBudget();
+    const countStreak = (name: string, result: AttemptResult, first: OutboxItem) => {
+      if (result.ok) streaks.succeeded(name);
+      else if (result.timedOut && streaks.timedOut(name, String(first.id))) report.rested.push(name);
+    };
+    const claim = async (names: string[], limit: number) => {
+      const items = await write(() =>
+        archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() }),
+      );
+      for (const item of items) held.add(item.id);
+      return items;
+    };
+    // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
+    for (const batch of batches) {
+      while (!report.rested.includes(batch.name) && going()) {
+        const owed = await claim([batch.name], BATCH_CLAIM);
+        if (owed.length === 0) break;
+        // A batch that goes in parts checks the pass's budget and renews its claim before each part; a part it may
+        // not send is not tried: its rows wait for their lease, then any host delivers them.
+        const { untried, beforePart } = partGate(
+          async (from, to) => going() && (await stillHeld(owed, owed.slice(from, to))),
+        );
+        const records = owed.map((i) => i.record);
+        const changes = owed.map((i) => i.kind);
+        const result = await finishing(batch.name, () => batch.attemptAll(records, { changes, beforePart }));
+        // Every part sent is settled as it ended, stopped or not; a part not sent (stopped first) is released for the
+        // next sync (or another host).
+        const tried = owed.flatMap((item, i): Tried[] => (untried.has(i) ? [] : [[item, outcomeAt(result, i)]]));
+        await settleBatch(batch.name, tried, report);
+        if (ctx.signal.aborted) break;
+        countStreak(batch.name, result, owed[0]!);
+      }
+    }
+    const perRecall = () => actions.map((a) => a.name).filter((name) => !report.rested.includes(name));
+    while (perRecall().length > 0 && going()) {
+      const items = await claim(perRecall(), CLAIM);
+      if (items.length === 0) break;
+      for (const [i, item] of items.entries()) {
+        const action = actions.find((a) => a.name === item.action);
+        // Out of time or resting: what is claimed but not tried waits for its lease, then any host delivers it; stopped:
+        // it is released.
+        if (!action || report.rested.includes(action.name) || !going()) continue;
+        if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
+        // An attempt that ended during a stop (it was let finish) is recorded as any other: a failure counts.
+        held.delete(item.id);
+        const result = await finishing(action.name, () => action.attempt(item.record));
+        await settle(item, result, report);
+        countStreak(action.name, result, item);
+      }
+    }
+  };
+
   return {
     queued,
     async deliver() {
-      // feed's bounds (docs/cron.md): the budget before each attempt, and an action resting after two timeouts in a row.
       const report: OutboxReport = { delivered: 0, failed: 0, rested: [], outOfTime: false };
       held.clear();
-      // The budget is on the monotonic clock (the leases stay on the wall clock: other hosts read them).
-      const mono = monotonicClock(ctx);
-      const deadline = mono() + DEFAULT_PASS_BUDGET_MS;
-      const streaks = new TimeoutStreaks();
-      const inBudget = () => {
-        if (mono() < deadline) return true;
-        report.outOfTime = true;
-        return false;
-      };
-      const going = () => !ctx.signal.aborted && inBudget();
-      const countStreak = (name: string, result: AttemptResult, first: OutboxItem) => {
-        if (result.ok) streaks.succeeded(name);
-        else if (result.timedOut && streaks.timedOut(name, String(first.id))) report.rested.push(name);
-      };
-      const claim = async (names: string[], limit: number) => {
-        const items = await write(() =>
-          archive.claimOutbox({ host, actions: names, leaseMs: lease, limit, nowMs: ctx.now() }),
-        );
-        for (const item of items) held.add(item.id);
-        return items;
-      };
-      // A batch action (--email) takes everything owed to it at once: one message per sync, not one per claim.
-      for (const batch of batches) {
-        while (!report.rested.includes(batch.name) && going()) {
-          const owed = await claim([batch.name], BATCH_CLAIM);
-          if (owed.length === 0) break;
-          // A batch that goes in parts checks the pass's budget and renews its claim before each part; a part it may
-          // not send is not tried: its rows wait for their lease, then any host delivers them.
-          const { untried, beforePart } = partGate(
-            async (from, to) => going() && (await stillHeld(owed, owed.slice(from, to))),
-          );
-          const records = owed.map((i) => i.record);
-          const changes = owed.map((i) => i.kind);
-          const result = await finishing(batch.name, () => batch.attemptAll(records, { changes, beforePart }));
-          // Every part sent is settled as it ended, stopped or not; a part not sent (stopped first) is released for the
-          // next sync (or another host).
-          const tried = owed.flatMap((item, i): Tried[] => (untried.has(i) ? [] : [[item, outcomeAt(result, i)]]));
-          await settleBatch(batch.name, tried, report);
-          if (ctx.signal.aborted) break;
-          countStreak(batch.name, result, owed[0]!);
-        }
-      }
-      const perRecall = () => actions.map((a) => a.name).filter((name) => !report.rested.includes(name));
-      while (perRecall().length > 0 && going()) {
-        const items = await claim(perRecall(), CLAIM);
-        if (items.length === 0) break;
-        for (const [i, item] of items.entries()) {
-          const action = actions.find((a) => a.name === item.action);
-          // Out of time or resting: what is claimed but not tried waits for its lease, then any host delivers it; stopped:
-          // it is released.
-          if (!action || report.rested.includes(action.name) || !going()) continue;
-          if (i > 0 && !(await stillHeld(items.slice(i)))) continue;
-          // An attempt that ended during a stop (it was let finish) is recorded as any other: a failure counts.
-          const result = await finishing(action.name, () => action.attempt(item.record));
-          await settle(item, result, report);
-          countStreak(action.name, result, item);
-        }
+      try {
+        await pass(report);
+      } catch (err) {
+        // Best effort: the archive may be what failed, and the original error is the one to report.
+        await releaseHeld(true).catch(() => {});
+        throw err;
       }
       await releaseHeld();
       await sayWhatWaits(report);

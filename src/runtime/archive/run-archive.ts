@@ -32,7 +32,7 @@ export async function openUsedArchive(
   if (run.settings.verbose && use.mode !== 'write') run.status.note(`archive: ${target.name}`);
   // A pinned world's clock: its commit stamps and a digest's horizon in its time. Otherwise the archive's own clock.
   const now = run.ctx.pinned ? run.ctx.now : undefined;
-  if (use.mode === 'read') return readOnly(target, use.optional ?? false, now);
+  if (use.mode === 'read') return readOnly(target, use.optional ?? false, now, run.ctx.signal);
   const create = use.mode === 'create';
   return openArchiveAt(target, {
     create,
@@ -42,9 +42,20 @@ export async function openUsedArchive(
   });
 }
 
-async function readOnly(target: DbTarget, optional: boolean, now?: () => number): Promise<ArchiveStore | undefined> {
+/** `signal`: the run's stop, which ends a PostgreSQL statement waiting behind another session's lock (exit 130). */
+async function readOnly(
+  target: DbTarget,
+  optional: boolean,
+  now?: () => number,
+  signal?: AbortSignal,
+): Promise<ArchiveStore | undefined> {
   try {
-    return await openArchiveAt(target, { create: false, readOnly: true, ...(now && { now }) });
+    return await openArchiveAt(target, {
+      create: false,
+      readOnly: true,
+      ...(now && { now }),
+      ...(signal && { signal }),
+    });
   } catch (err) {
     if (optional && err instanceof ArchiveMissingError) return undefined;
     throw err;
