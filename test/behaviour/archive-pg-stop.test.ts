@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/archive/open-archive.js';
+import type { ArchiveStore } from '../../src/archive/store.js';
 import { InterruptedError } from '../../src/runtime/cli-errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { type TestArchive, testArchive } from '../helpers/archive-engines.js';
 import { deferCleanup } from '../helpers/cleanup.js';
 import { openOneCase } from '../helpers/open-case.js';
 import { runMain, runMainAgainst } from '../helpers/in-process.js';
-import { adminQuery, pgAdminUrl } from '../helpers/postgres.js';
+import { adminQuery, pgAdminUrl, withDatabase } from '../helpers/postgres.js';
 import { sandboxFor } from '../helpers/sandbox.js';
 import { untilValue } from '../helpers/wait.js';
 
@@ -133,45 +135,93 @@ describe.skipIf(!admin)('PostgreSQL: a stop ends the statement that waits', () =
     expect([r.code, r.stdout]).toEqual([130, '']);
   });
 
+  it('a role at its connection limit: the stop still ends the waiting query (a cancel request needs no login)', async () => {
+    const archive = await testArchive('postgres');
+    expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
+    const database = new URL(archive.db).pathname.slice(1);
+    const tag = randomBytes(4).toString('hex');
+    const role = `rf_one_${tag}`;
+    deferCleanup(async () => {
+      await adminQuery(`DROP OWNED BY ${role} CASCADE`, [], database).catch(() => {});
+      await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+    });
+    await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD 'pw-${tag}' CONNECTION LIMIT 1`);
+    await adminQuery(`GRANT CONNECT ON DATABASE ${database} TO ${role}`);
+    await adminQuery(`GRANT USAGE ON SCHEMA recall_feed TO ${role}`, [], database);
+    await adminQuery(`GRANT SELECT ON ALL TABLES IN SCHEMA recall_feed TO ${role}`, [], database);
+    const url = withDatabase(admin as string, database, { name: role, password: `pw-${tag}` });
+    const lock = await lockTables(archive.db, ['recalls']);
+    const stop = new AbortController();
+    const reading = runMain(['query', '--db', url, '-f', 'jsonl'], { signal: stop.signal });
+    await waitingForLock(archive);
+    stop.abort(new InterruptedError('SIGTERM'));
+    const r = await reading;
+    await lock.release();
+    expect([r.code, r.stdout]).toEqual([130, '']);
+  });
+
   it("a stop cuts a 'write' waiting for its table, never a 'settle' (it commits once the lock is let go)", async () => {
     const archive = await testArchive('postgres');
     expect((await runMainAgainst(sandbox, ['sync', '--db', archive.db])).code).toBe(0);
-    /** `kind` of changeMeta waiting for archive_meta when its run is stopped; the lock let go 300 ms later. */
-    const stopped = async (kind: 'write' | 'settle', key: string) => {
+    const reason = new InterruptedError('SIGTERM');
+    /**
+     * `write` of a store whose run is stopped while it waits for `table` (after `prepare`, before the lock). A write the
+     * stop cuts ends while the lock is held: the lock is let go only after it, so one the stop did not cut would wait
+     * for ever. A settle is given 300 ms to show it does not end; then the lock is let go and it commits.
+     */
+    const stopped = async (
+      table: string,
+      settles: boolean,
+      write: (store: ArchiveStore) => Promise<unknown>,
+      prepare: (store: ArchiveStore) => Promise<void> = async () => {},
+    ) => {
       const stop = new AbortController();
       const store = await openArchive(archive.db, { create: false, signal: stop.signal });
       try {
-        const lock = await lockTables(archive.db, ['archive_meta']);
-        const changed = store.changeMeta(key, () => 'recorded', kind);
-        changed.catch(() => {});
+        await prepare(store);
+        const lock = await lockTables(archive.db, [table]);
+        const written = write(store).then(
+          (value) => ({ value }),
+          (err: unknown) => ({ stopped: err === reason }),
+        );
         await waitingForLock(archive);
-        const reason = new InterruptedError('SIGTERM');
         stop.abort(reason);
         let ended = false;
-        changed.then(
-          () => {
-            ended = true;
-          },
-          () => {
-            ended = true;
-          },
-        );
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const endedWhileLocked = ended;
+        void written.then(() => {
+          ended = true;
+        });
+        if (settles) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(ended).toBe(false);
+        }
+        const outcome = settles ? undefined : await written;
         await lock.release();
-        return {
-          endedWhileLocked,
-          outcome: await changed.catch((err: unknown) => (err === reason ? 'the stop' : err)),
-        };
+        return outcome ?? (await written);
       } finally {
         await store.close();
       }
     };
-    expect(await stopped('write', 'case_levels')).toEqual({ endedWhileLocked: true, outcome: 'the stop' });
-    expect(await stopped('settle', 'digest_end')).toEqual({ endedWhileLocked: false, outcome: 'recorded' });
+    expect(await stopped('archive_meta', false, (s) => s.changeMeta('case_levels', () => 'recorded', 'write'))).toEqual(
+      {
+        stopped: true,
+      },
+    );
+    expect(await stopped('archive_meta', true, (s) => s.changeMeta('digest_end', () => 'recorded', 'settle'))).toEqual({
+      value: 'recorded',
+    });
     const meta = await archive.rows<{ key: string; value: string }>(
       "SELECT key, value FROM archive_meta WHERE key IN ('case_levels', 'digest_end')",
     );
     expect(meta).toEqual([{ key: 'digest_end', value: 'recorded' }]);
+
+    // A sync's last write, its run's end ('ok': every page stored), records what already happened: never cut either.
+    let runId = 0;
+    const begin = async (store: ArchiveStore) => {
+      runId = await store.beginRun({}, Date.now());
+    };
+    const ended = await stopped('sync_runs', true, (s) => s.finishRun(runId, 'ok', Date.now()), begin);
+    expect(ended).toMatchObject({ value: { fetched: 0 } });
+    const [run] = await archive.rows<{ outcome: string }>(`SELECT outcome FROM sync_runs WHERE id = ${runId}`);
+    expect(run?.outcome).toBe('ok');
   });
 });

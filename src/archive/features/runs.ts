@@ -23,10 +23,13 @@ export async function finishRun(
   error?: string,
   served?: readonly string[],
 ): Promise<RunCounts> {
-  const counts = await client.get<RunCounts>(
-    `UPDATE ${d.t('sync_runs')} SET ended_at = ?, outcome = ?, error = ?, served = ? WHERE id = ?
-       RETURNING fetched, added, updated, unchanged`,
-    [iso(atMs), outcome, error ?? null, served ? JSON.stringify(served) : null, runId],
+  // A 'settle': the run's end records what already happened (its pages stored), so a stop does not cut it.
+  const counts = await client.transaction('settle', () =>
+    client.get<RunCounts>(
+      `UPDATE ${d.t('sync_runs')} SET ended_at = ?, outcome = ?, error = ?, served = ? WHERE id = ?
+         RETURNING fetched, added, updated, unchanged`,
+      [iso(atMs), outcome, error ?? null, served ? JSON.stringify(served) : null, runId],
+    ),
   );
   // A run without its row never counts as done: digest and report judge by these rows whether monitoring held.
   if (counts === undefined)

@@ -4,7 +4,7 @@ import type pg from 'pg';
 
 interface StopState {
   signal: AbortSignal;
-  /** Cancels what the connection runs, from a connection of its own (cancelBackend). */
+  /** Cancels what the connection runs (cancelBackend: a cancel request, else a session of its own). */
   cancel: () => Promise<void>;
   /** Open transactions a stop must not cut ('settle': they record what already happened outside the archive). */
   kept: number;

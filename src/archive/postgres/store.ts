@@ -82,10 +82,7 @@ class PostgresEngine implements ArchiveEngine {
       where: `database ${target.database} on ${target.host}`,
       name: target.name,
     });
-    // processID: the server's pid for this connection, which pg keeps but does not declare.
-    stopOnAbort(client, opts.signal, () =>
-      cancelBackend(target, (client as unknown as { processID: number }).processID),
-    );
+    stopOnAbort(client, opts.signal, () => cancelBackend(target, client));
   }
 
   async client(): Promise<PgClient> {
