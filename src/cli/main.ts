@@ -60,8 +60,8 @@ async function registerCommands(program: Program, argv: string[], ctx: Context):
  * given to a command without it would print a secret in full (on stderr, in a JSON log).
  */
 function withoutOptionValues(message: string): string {
-  // To the line's last quote: the value may hold quotes of its own.
-  return message.replace(/(unknown option '-{1,2}[^=' ]+)=.*'$/gm, "$1=…'");
+  // To the message's last quote (before commander's suggestion): the value may hold quotes and line breaks of its own.
+  return message.replace(/(unknown option '-{1,2}[^=' \n]+)=[\s\S]*'(?=(?:\n\(Did you mean [^\n]*\))?\s*$)/, "$1=…'");
 }
 
 /**

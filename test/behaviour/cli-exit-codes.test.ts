@@ -32,6 +32,9 @@ describe('exit codes of whole runs', () => {
       [['doctor', `--monitor=${monitor}`], '--monitor'],
       [['--log-format', 'json', 'sources', `--webhook=${monitor}`], '--webhook'],
       [['query', "--smtp-ur=smtp://u:pa'sswordSECRET@h"], '--smtp-ur'],
+      // A value holding a line break (a paste): the rest of it is on lines of its own, never printed either.
+      [['feed', `--api-kye=${key}\nSECRET-2`], '--api-kye'],
+      [['feed', `--api-ky=${key}\nSECRET-2`], '--api-ky'],
     ] as const) {
       sandbox.clearRequests();
       const r = await runMainAgainst(sandbox, [...args]);
