@@ -111,14 +111,13 @@ export function recallCodes(recall: Record<string, unknown>): RecallCode[] {
     if (gs1) add(out, gs1.gtin);
     else fromText(out, plain);
   }
+  // Each field's text in barcodeForms' form once, for both passes: labelled codes first, then unlabelled ones.
+  const texts: string[] = [];
   for (const field of TEXT_FIELDS) {
     const text = recall[field];
-    if (typeof text !== 'string') continue;
-    for (const m of barcodeForms(text).matchAll(LABELLED)) fromText(out, m[1] as string);
+    if (typeof text === 'string') texts.push(barcodeForms(text));
   }
-  for (const field of TEXT_FIELDS) {
-    const text = recall[field];
-    if (typeof text === 'string') unlabelledFromText(out, barcodeForms(text.slice(0, TEXT_LIMIT)));
-  }
+  for (const text of texts) for (const m of text.matchAll(LABELLED)) fromText(out, m[1] as string);
+  for (const text of texts) unlabelledFromText(out, text.slice(0, TEXT_LIMIT));
   return [...out.values()];
 }
