@@ -1,8 +1,6 @@
 // Connects to the archive's PostgreSQL server with pg, and names every failure to reach or use it without the password.
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { ArchiveDatabaseError, type DatabaseProblem, fileErrorWords } from '../archive-errors.js';
 import type { DbTarget } from '../db-target.js';
 import { type PgpassAnswer, type PgpassFor, readPgpass } from './pgpass.js';
@@ -15,55 +13,6 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
-
-/** What pg keeps of a connected client and does not declare: where it is connected, and the server's key for it. */
-interface Session {
-  host: string;
-  port: number;
-  processID: number;
-  secretKey: number;
-}
-
-/**
- * Asks the server to cancel what `client`'s session runs (a wait for a lock): pg's client cannot be interrupted while it
- * waits for an answer. First by the protocol's cancel request, as libpq's PQcancel sends it: no login, so a role at its
- * connection limit is no obstacle; else by pg_cancel_backend over a session of its own. Best effort either way.
- */
-export async function cancelBackend(target: PgTarget, client: pg.Client): Promise<void> {
-  const session = client as unknown as Session;
-  try {
-    await cancelRequest(session);
-    return;
-  } catch {
-    // The server could not be reached that way (a pooler that does not relay it): a session of its own.
-  }
-  const other = await connect(target);
-  try {
-    await other.query('SELECT pg_cancel_backend($1)', [session.processID]);
-  } finally {
-    await other.end().catch(() => {});
-  }
-}
-
-/** The protocol's CancelRequest (16 bytes: length, the code 80877102, the pid, the key) to where `session` is connected. */
-function cancelRequest(session: Session): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const { host, port } = session;
-    const socket = host.startsWith('/') ? net.connect(path.join(host, `.s.PGSQL.${port}`)) : net.connect(port, host);
-    socket.setTimeout(5_000, () => socket.destroy(new Error('the cancel request was not taken')));
-    socket.once('error', reject);
-    socket.once('connect', () => {
-      const request = Buffer.alloc(16);
-      request.writeInt32BE(16, 0);
-      request.writeInt32BE(80_877_102, 4);
-      request.writeInt32BE(session.processID, 8);
-      request.writeInt32BE(session.secretKey, 12);
-      socket.end(request);
-    });
-    // The server closes the connection once it has read the request.
-    socket.once('close', (failed) => (failed ? undefined : resolve()));
-  });
-}
 
 /** A client of its own per command: one connection, used by one thing at a time. */
 export async function connect(target: PgTarget): Promise<pg.Client> {
