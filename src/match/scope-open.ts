@@ -270,3 +270,19 @@ export function listGoesOn(toks: readonly Tok[], k: number): number | undefined 
   }
   return undefined;
 }
+
+/** A number with a word's ending glued on by a hyphen or an apostrophe: Hungarian "1234-től", Turkish "1234'ten". */
+const ENDING = /^\d+['-]\p{L}{2,}$/u;
+
+/**
+ * Where a lot list read from j to k holds a number with a word's ending right before another code, with no join between
+ * ("1234-től 1240-ig", "1234'ten 1240'a kadar": a range in a language that writes its "from" and "to" as endings): the
+ * index of that code, up to which the list is left unread; undefined otherwise.
+ */
+export function endingsRange(toks: readonly Tok[], j: number, k: number): number | undefined {
+  for (let i = j; i + 1 < k; i++) {
+    const tok = toks[i] as Tok;
+    if (ENDING.test(tok.t) && !isQuantity(toks, i) && isCode(toks[i + 1])) return i + 1;
+  }
+  return undefined;
+}

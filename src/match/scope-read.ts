@@ -32,6 +32,7 @@ import {
   completeEnd,
   everyLotsEnd,
   everyValueEnd,
+  endingsRange,
   isInclusive,
   listGoesOn,
   openEndAt,
@@ -192,7 +193,7 @@ export class ScopeReader extends DateReader {
       k++;
     }
     if (this.items.length === first) return this.table(start, j, sure);
-    const on = listGoesOn(toks, k);
+    const on = listGoesOn(toks, k) ?? endingsRange(toks, j, k);
     if (on !== undefined) this.unread(start, on, 'a list that goes on in words or numerals the reader does not know');
     // "Lots 1234 & 1240 inclusive": the ends of a range, perhaps.
     if (isInclusive(toks[k])) return this.everyLot(start, k, sure, true);

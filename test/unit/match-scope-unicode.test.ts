@@ -69,6 +69,8 @@ describe('a lot range in a language the reader has no words for', () => {
     ['Portuguese "ao"', 'Lote 1234 ao 1240'],
     ['Indonesian "hingga"', 'Lot 1234 hingga 1240'],
     ['Malay "sampai"', 'Lot 1234 sampai 1240'],
+    ['Hungarian endings', 'Lot 1234-től 1240-ig'],
+    ['Turkish endings', "Lot 1234'ten 1240'a kadar"],
   ])('%s (%s): a lot inside is not excluded', (_, words) => {
     expect(judge(text(words), { lot: '1237' }).level).not.toBe('excluded');
   });
