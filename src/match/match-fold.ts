@@ -1,7 +1,7 @@
 // The Unicode forms matching folds beyond fold(): a text written in full-width, ligature, Turkish or Arabic-Indic forms is
 // the same brand, name, model or barcode. fold() itself stays as it is: record filters and archive columns share it.
 import { fold } from '../filters/normalize.js';
-import { digitValue } from './ascii-digits.js';
+import { asciiDigits, digitValue } from './ascii-digits.js';
 
 /** Text every step below leaves as it is: most catalogue cells and notice fields. */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -43,8 +43,6 @@ const LETTERS: Record<string, string> = {
   Þ: 'th',
 };
 const LETTER = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
-/** Decimal digits other than 0-9 (Arabic-Indic, Persian, Devanagari, Thai...). */
-const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
 /**
  * Whether a text needs more than NFKC: one test, as most accented text (French, German names) needs only NFKC, and
  * each further scan of a catalogue's every name costs. NFKC itself makes none of these characters (bar mathematical
@@ -62,12 +60,14 @@ const IS_DIGIT = /^\p{Nd}$/u;
 export function matchForms(text: string): string {
   if (ASCII.test(text)) return text;
   if (!BEYOND_NFKC.test(text)) return text.normalize('NFKC');
-  return text
-    .replace(BEFORE_NFKC, (c) => BEFORE_NFKC_AS[c] as string)
-    .replace(FORMAT, '')
-    .normalize('NFKC')
-    .replace(LETTER, (c) => LETTERS[c] as string)
-    .replace(OTHER_DIGIT, digitValue);
+  // After NFKC, which makes mathematical and full-width digits 0-9 already: asciiDigits takes the scripts' own.
+  return asciiDigits(
+    text
+      .replace(BEFORE_NFKC, (c) => BEFORE_NFKC_AS[c] as string)
+      .replace(FORMAT, '')
+      .normalize('NFKC')
+      .replace(LETTER, (c) => LETTERS[c] as string),
+  );
 }
 
 /** fold() for matching keys: matchForms' forms, then no case, no accents, spaces collapsed. */

@@ -19,6 +19,7 @@ import {
   RequestIdSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { plainLine } from '../output/control-escapes.js';
+import { shorten } from '../output/shorten.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -54,8 +55,7 @@ function answer(id: RequestId | null, code: Code, reason: string): ErrorAnswer {
 
 /** One line of text a client chose (a key, a zod path), without controls, cut to REASON_LIMIT. */
 function oneLine(text: string): string {
-  const line = plainLine(text);
-  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT - 1)}…` : line;
+  return shorten(plainLine(text), REASON_LIMIT);
 }
 
 type Issue = { path: PropertyKey[]; message: string };
